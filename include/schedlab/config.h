@@ -1,0 +1,40 @@
+/*
+ * A run's configuration, built once from the kernel's own words (sched_features strings, sysctl
+ * names, --at changes) by one module that the CLI, the experiments and the tests all call.
+ */
+#ifndef SCHEDLAB_CONFIG_H
+#define SCHEDLAB_CONFIG_H
+
+#include <schedlab/types.h>
+
+struct sl_cfs_release;
+struct sl_workload_inst;
+
+#define SL_MAX_LIST 64
+
+/* The user's words, as typed. */
+struct sl_args {
+	const char *kernel;   /* "2.6.31" (default) or "2.6.32" */
+	const char *cpus;     /* N */
+	const char *topology; /* SOCKETSxCORESxTHREADS */
+	const char *duration;
+	const char *seed;
+	const char *features[SL_MAX_LIST];
+	int nfeatures;
+	const char *sysctls[SL_MAX_LIST];
+	int nsysctls;
+	const char *ats[SL_MAX_LIST];
+	int nats;
+	const char *workloads[SL_MAX_LIST];
+	int nworkloads;
+	const char *params[SL_MAX_LIST];
+	int nparams;
+};
+
+struct sl_at_change {
+	u64 time;
+	char kind; /* 'f': sched-features, 's': sysctl */
+	char text[256];
+};
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * The one event stream. The simulator emits, through one hook table, the events the kernel's
+ * tracepoints would show; every statistic subscribes to it, so a printed figure and an exported
+ * trace cannot disagree. Fields are plain ids (pids, CPU numbers), never pointers, so that a
+ * trace reader can produce the very same values from a real capture.
+ */
+#ifndef SCHEDLAB_EVENT_H
+#define SCHEDLAB_EVENT_H
+
+#include <schedlab/types.h>
+
+enum sl_event_type {
+	SL_EV_SWITCH,     /* sched_switch: pid -> next_pid on cpu; prev_state */
+	SL_EV_WAKEUP,     /* sched_wakeup: pid woken onto target cpu */
+	SL_EV_WAKEUP_NEW, /* sched_wakeup_new: a forked child onto cpu */
+	SL_EV_FORK,       /* sched_process_fork: pid (parent) forks next_pid (child) */
+	SL_EV_EXEC,       /* sched_process_exec */
+	SL_EV_EXIT,       /* sched_process_exit */
+	SL_EV_MIGRATE,    /* sched_migrate_task: pid, orig_cpu -> cpu */
+	SL_EV_IDLE,       /* cpu_idle: state (-1 = exit) */
+	SL_EV_NR_TYPES
+};
+
+/* prev_state of a switch, as sched_switch prints it. */
+enum sl_task_state_char { SL_PREV_R = 'R', SL_PREV_S = 'S', SL_PREV_D = 'D', SL_PREV_X = 'X' };
+
+struct sl_event {
+	enum sl_event_type type;
+	u64 time;
+	int cpu;
+	int pid;       /* the subject task (prev for a switch; 0 = idle) */
+	int next_pid;  /* switch: next; fork: child */
+	int group;     /* workload group of pid, -1 if unknown (real traces) */
+	int next_group;
+	char prev_state;
+	int orig_cpu; /* migrate */
+	int state;    /* idle: C-state index, -1 on exit */
+};
+
+typedef void (*sl_event_fn)(void *ctx, const struct sl_event *ev);
+
+#endif

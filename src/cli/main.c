@@ -1,0 +1,324 @@
+/*
+ * The schedlab command. Every error in what the user typed is reported on stderr, naming the
+ * option and what was expected, with exit status 2; output goes to stdout only once the run
+ * has succeeded, so there is never a half-written report.
+ */
+#include "config/config.h"
+#include "config/sysctl.h"
+#include "experiment/run.h"
+#include "sched/cfs.h"
+#include "workload/workload.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SCHEDLAB_VERSION "0.1.0"
+
+static const char usage[] =
+	"usage: schedlab COMMAND [OPTIONS]\n"
+	"\n"
+	"commands:\n"
+	"  run        simulate workloads and report the scheduling figures\n"
+	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
+	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
+	"  features   print sched_features as /sys/kernel/debug/sched_features does\n"
+	"  sysctl     print the scheduler sysctls at boot for --kernel and --cpus\n"
+	"  workloads  list the workloads with their keys and defaults\n"
+	"  params     list the model's parameters with their defaults and sources\n"
+	"\n"
+	"options of run (and of features / sysctl where they apply):\n"
+	"  --kernel V                 2.6.31 (default) or 2.6.32: flags, defaults and rules\n"
+	"  --cpus N                   CPUs, one socket of N cores (default 2)\n"
+	"  --topology SxCxT           sockets x cores per socket x SMT threads per core\n"
+	"  --workload NAME:k=v,...    a workload group (repeatable); see `schedlab workloads`\n"
+	"  --duration D               simulated time, e.g. 1s, 500ms (default: until finite\n"
+	"                             workloads end, else 10s)\n"
+	"  --seed N                   PRNG seed (default 1)\n"
+	"  --sched-features 'WORDS'   debugfs writes, e.g. 'NO_NEW_FAIR_SLEEPERS LAST_BUDDY'\n"
+	"  --sysctl NAME=VALUE        e.g. kernel.sched_child_runs_first=0 (repeatable)\n"
+	"  --at TIME:KNOB             change at a simulated time: 2s:sched-features=WORDS or\n"
+	"                             3s:sysctl=kernel.sched_latency_ns=10000000\n"
+	"  --param NAME=VALUE         a model parameter, see `schedlab params`\n"
+	"  --json                     one JSON object instead of the table\n"
+	"  --no-progress              no progress lines on stderr\n";
+
+static int die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("schedlab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+struct cli {
+	struct sl_args a;
+	bool json, no_progress;
+};
+
+static int add_list(const char **list, int *n, const char *v, const char *opt)
+{
+	if (*n == SL_MAX_LIST)
+		return die("%s: at most %d times", opt, SL_MAX_LIST);
+	list[(*n)++] = v;
+	return 0;
+}
+
+/* Parses argv[first..]; returns 0 or an exit status. */
+static int parse_options(int argc, char **argv, int first, struct cli *c, const char *allowed)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = first; i < argc; i++) {
+		char *arg = argv[i], *val = NULL, name[64];
+
+		if (strncmp(arg, "--", 2))
+			return die("unexpected argument '%s' (see schedlab --help)", arg);
+		char *eq = strchr(arg, '=');
+		size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+
+		if (n >= sizeof(name))
+			return die("unknown option '%.40s...'", arg);
+		memcpy(name, arg, n);
+		name[n] = '\0';
+		if (!strcmp(name, "--json") || !strcmp(name, "--no-progress")) {
+			if (eq)
+				return die("%s takes no value", name);
+			if (!strstr(allowed, name))
+				return die("%s does not apply to this command", name);
+			if (!strcmp(name, "--json"))
+				c->json = true;
+			else
+				c->no_progress = true;
+			continue;
+		}
+		static const char *const with_value[] = {
+			"--kernel", "--cpus",  "--topology", "--duration", "--seed", "--sched-features",
+			"--sysctl", "--at",    "--workload", "--param",
+		};
+		bool known = false;
+
+		for (size_t k = 0; k < SL_ARRAY_SIZE(with_value); k++)
+			known |= !strcmp(name, with_value[k]);
+		if (!known)
+			return die("unknown option '%s' (see schedlab --help)", name);
+		char probe[72];
+
+		snprintf(probe, sizeof(probe), "%s ", name);
+		if (!strstr(allowed, probe))
+			return die("%s does not apply to this command", name);
+		if (eq) {
+			val = eq + 1;
+		} else {
+			if (i + 1 >= argc)
+				return die("%s needs a value", name);
+			val = argv[++i];
+		}
+		int rc = 0;
+
+		if (!strcmp(name, "--kernel"))
+			c->a.kernel = val;
+		else if (!strcmp(name, "--cpus"))
+			c->a.cpus = val;
+		else if (!strcmp(name, "--topology"))
+			c->a.topology = val;
+		else if (!strcmp(name, "--duration"))
+			c->a.duration = val;
+		else if (!strcmp(name, "--seed"))
+			c->a.seed = val;
+		else if (!strcmp(name, "--sched-features"))
+			rc = add_list(c->a.features, &c->a.nfeatures, val, name);
+		else if (!strcmp(name, "--sysctl"))
+			rc = add_list(c->a.sysctls, &c->a.nsysctls, val, name);
+		else if (!strcmp(name, "--at"))
+			rc = add_list(c->a.ats, &c->a.nats, val, name);
+		else if (!strcmp(name, "--workload"))
+			rc = add_list(c->a.workloads, &c->a.nworkloads, val, name);
+		else if (!strcmp(name, "--param"))
+			rc = add_list(c->a.params, &c->a.nparams, val, name);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+#define RUN_OPTS                                                                                  \
+	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload " \
+	"--param --json --no-progress "
+
+static int run_and_report(struct sl_config *cfg, bool json)
+{
+	struct sl_run r;
+	char err[512];
+	int rc = 0;
+
+	if (sl_run(cfg, &r, err, sizeof(err))) {
+		rc = die("%s", err);
+	} else if (json) {
+		if (sl_report_json(stdout, cfg, &r))
+			rc = die("out of memory writing JSON");
+	} else {
+		sl_report_table(stdout, cfg, &r);
+	}
+	sl_run_free(&r);
+	return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct cli c;
+	struct sl_config cfg;
+	char err[2048];
+	int rc = parse_options(argc, argv, 2, &c, RUN_OPTS);
+
+	if (rc)
+		return rc;
+	if (!c.a.nworkloads)
+		return die("run: give at least one --workload (see schedlab workloads), or try "
+			   "schedlab demo");
+	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
+		return die("%s", err);
+	cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
+	rc = run_and_report(&cfg, c.json);
+	sl_config_free(&cfg);
+	return rc;
+}
+
+/* The built-in demo: the 2009 desktop stall in miniature, run twice. */
+static int cmd_demo(int argc, char **argv)
+{
+	struct cli c;
+	int rc = parse_options(argc, argv, 2, &c, "--seed --json --no-progress ");
+	const char *variants[2] = {"NEW_FAIR_SLEEPERS", "NO_NEW_FAIR_SLEEPERS"};
+
+	if (rc)
+		return rc;
+	if (!c.json)
+		printf("demo: a 2 ms-every-16 ms interactive task beside `nice -n 19 make -j8` on 2 "
+		       "CPUs, Linux 2.6.31, 3 s\n\n");
+	for (int v = 0; v < 2; v++) {
+		struct sl_config cfg;
+		char err[2048];
+
+		c.a.kernel = "2.6.31";
+		c.a.cpus = "2";
+		c.a.duration = "3s";
+		c.a.nworkloads = 2;
+		c.a.workloads[0] = "make:jobs=8,nice=19,count=100000";
+		c.a.workloads[1] = "periodic:run=2ms,period=16ms";
+		c.a.nfeatures = 1;
+		c.a.features[0] = variants[v];
+		if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
+			return die("%s", err);
+		cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
+		if (!c.json)
+			printf("== sched_features: %s ==\n", variants[v]);
+		rc = run_and_report(&cfg, c.json);
+		sl_config_free(&cfg);
+		if (rc)
+			return rc;
+		if (!c.json)
+			printf("\n");
+	}
+	return 0;
+}
+
+static int cmd_features(int argc, char **argv)
+{
+	struct cli c;
+	struct sl_config cfg;
+	char err[2048], buf[1024];
+	int rc = parse_options(argc, argv, 2, &c, "--kernel --sched-features --sysctl ");
+
+	if (rc)
+		return rc;
+	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
+		return die("%s", err);
+	sl_feat_format(&cfg.rel->feats, cfg.features, buf, sizeof(buf));
+	fputs(buf, stdout);
+	return 0;
+}
+
+static int cmd_sysctl(int argc, char **argv)
+{
+	struct cli c;
+	struct sl_config cfg;
+	char err[2048];
+	int rc = parse_options(argc, argv, 2, &c,
+			       "--kernel --cpus --topology --sysctl --sched-features ");
+
+	if (rc)
+		return rc;
+	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
+		return die("%s", err);
+	for (int i = 0; i < sl_nsysctls; i++)
+		printf("%s = %llu\n", sl_sysctls[i].name,
+		       (unsigned long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
+							  &sl_sysctls[i]));
+	return 0;
+}
+
+static int cmd_workloads(void)
+{
+	for (int i = 0; i < sl_nworkloads; i++) {
+		const struct sl_workload_ops *w = sl_workloads[i];
+
+		printf("%s: %s\n", w->name, w->help);
+		for (int k = 0; k < w->nkeys; k++)
+			printf("  %-10s default %-20s %s\n", w->keys[k].name, w->keys[k].def,
+			       w->keys[k].help);
+		printf("  %-10s default %-20s %s\n", "start", "0s", "when the tasks are created");
+	}
+	printf("\ndurations: 10ms (fixed), uniform:MIN:MAX, exp:MEAN, normal:MEAN:SD\n");
+	return 0;
+}
+
+static int cmd_params(void)
+{
+	for (int i = 0; i < sl_param_count; i++) {
+		const struct sl_param_desc *d = &sl_param_table[i];
+
+		if (d->is_count)
+			printf("%-15s %10llu     %s\n", d->name, (unsigned long long)d->def, d->why);
+		else
+			printf("%-15s %10lluns   %s\n", d->name, (unsigned long long)d->def, d->why);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return die("no command given\n%s", usage);
+	const char *cmd = argv[1];
+
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("schedlab %s\n", SCHEDLAB_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc, argv);
+	if (!strcmp(cmd, "demo"))
+		return cmd_demo(argc, argv);
+	if (!strcmp(cmd, "features"))
+		return cmd_features(argc, argv);
+	if (!strcmp(cmd, "sysctl"))
+		return cmd_sysctl(argc, argv);
+	if (argc > 2 && (!strcmp(cmd, "workloads") || !strcmp(cmd, "params")))
+		return die("%s takes no options", cmd);
+	if (!strcmp(cmd, "workloads"))
+		return cmd_workloads();
+	if (!strcmp(cmd, "params"))
+		return cmd_params();
+	return die("unknown command '%s' (commands: run, demo, features, sysctl, workloads, params)",
+		   cmd);
+}

@@ -1,0 +1,178 @@
+/* The one place where the kernel's words (features, sysctls, --at) become a configuration. */
+#include "config/config.h"
+#include "config/sysctl.h"
+#include "core/parse.h"
+#include "sched/cfs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
+		  char kind, const char *text, char *err, size_t errlen)
+{
+	if (kind == 'f')
+		return sl_feat_write_list(&rel->feats, features, text, err, errlen);
+	return sl_sysctl_write(rel, t, features, text, err, errlen);
+}
+
+static int parse_at(const struct sl_cfs_release *rel, const char *s, struct sl_at_change *c,
+		    char *err, size_t errlen)
+{
+	const char *colon = strchr(s, ':');
+	char tbuf[64], e[1400];
+
+	if (!colon || (size_t)(colon - s) >= sizeof(tbuf)) {
+		snprintf(err, errlen,
+			 "--at '%s': expected TIME:sched-features=WORDS or TIME:sysctl=NAME=VALUE", s);
+		return -1;
+	}
+	memcpy(tbuf, s, (size_t)(colon - s));
+	tbuf[colon - s] = '\0';
+	if (sl_parse_duration(tbuf, &c->time, e, sizeof(e))) {
+		snprintf(err, errlen, "--at '%s': %s", s, e);
+		return -1;
+	}
+	const char *knob = colon + 1;
+
+	if (!strncmp(knob, "sched-features=", 15)) {
+		c->kind = 'f';
+		knob += 15;
+	} else if (!strncmp(knob, "sysctl=", 7)) {
+		c->kind = 's';
+		knob += 7;
+	} else {
+		snprintf(err, errlen, "--at '%s': the knob must be sched-features=... or sysctl=...",
+			 s);
+		return -1;
+	}
+	if (strlen(knob) >= sizeof(c->text)) {
+		snprintf(err, errlen, "--at '%s': too long", s);
+		return -1;
+	}
+	snprintf(c->text, sizeof(c->text), "%s", knob);
+	/* validate now, on scratch knobs: a bad change is an error before the run, not during it */
+	struct sl_tunables t = rel->defaults;
+	u64 f = sl_feat_defaults(&rel->feats);
+
+	if (sl_knob_apply(rel, &t, &f, c->kind, c->text, e, sizeof(e))) {
+		snprintf(err, errlen, "--at %s: %s", tbuf, e);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_topology(struct sl_config *cfg, const char *s, char *err, size_t errlen)
+{
+	long v[3];
+	char *end;
+	const char *p = s;
+
+	for (int i = 0; i < 3; i++) {
+		v[i] = strtol(p, &end, 10);
+		if (end == p || v[i] < 1 || v[i] > 1024 || (i < 2 && *end != 'x') ||
+		    (i == 2 && *end)) {
+			snprintf(err, errlen,
+				 "--topology '%s': expected SOCKETSxCORESxTHREADS, e.g. 2x4x2", s);
+			return -1;
+		}
+		p = end + 1;
+	}
+	cfg->sockets = (int)v[0];
+	cfg->cores = (int)v[1];
+	cfg->threads = (int)v[2];
+	if ((long)cfg->sockets * cfg->cores * cfg->threads > 4096) {
+		snprintf(err, errlen, "--topology '%s': at most 4096 CPUs", s);
+		return -1;
+	}
+	return 0;
+}
+
+int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
+{
+	char e[1400];
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->rel = sl_cfs_release_find(a->kernel ? a->kernel : "2.6.31");
+	if (!cfg->rel) {
+		snprintf(err, errlen, "--kernel '%s': unknown release (valid: 2.6.31, 2.6.32)",
+			 a->kernel);
+		return -1;
+	}
+	cfg->sockets = 1;
+	cfg->cores = 2;
+	cfg->threads = 1;
+	if (a->topology && parse_topology(cfg, a->topology, err, errlen))
+		return -1;
+	if (a->cpus) {
+		s64 n;
+
+		if (sl_parse_s64(a->cpus, &n, e, sizeof(e)) || n < 1 || n > 4096) {
+			snprintf(err, errlen, "--cpus '%s': expected a number of CPUs, 1..4096",
+				 a->cpus);
+			return -1;
+		}
+		if (a->topology && n != (s64)cfg->sockets * cfg->cores * cfg->threads) {
+			snprintf(err, errlen, "--cpus %s disagrees with --topology %s", a->cpus,
+				 a->topology);
+			return -1;
+		}
+		if (!a->topology)
+			cfg->cores = (int)n;
+	}
+	cfg->ncpu = cfg->sockets * cfg->cores * cfg->threads;
+	if (a->duration) {
+		if (sl_parse_duration(a->duration, &cfg->duration, e, sizeof(e))) {
+			snprintf(err, errlen, "--duration: %s", e);
+			return -1;
+		}
+		if (!cfg->duration) {
+			snprintf(err, errlen, "--duration must be above 0");
+			return -1;
+		}
+		cfg->duration_set = true;
+	}
+	cfg->seed = 1;
+	if (a->seed && sl_parse_u64(a->seed, &cfg->seed, e, sizeof(e))) {
+		snprintf(err, errlen, "--seed: %s", e);
+		return -1;
+	}
+	sl_params_default(&cfg->params);
+	for (int i = 0; i < a->nparams; i++)
+		if (sl_params_set(&cfg->params, a->params[i], err, errlen))
+			return -1;
+	/* boot: the release's defaults, scaled by sched_init_granularity, then the sysctl
+	 * writes and debugfs writes of the administrator, in order */
+	cfg->tun = cfg->rel->defaults;
+	sl_init_granularity(&cfg->tun, cfg->ncpu);
+	cfg->features = sl_feat_defaults(&cfg->rel->feats);
+	for (int i = 0; i < a->nsysctls; i++)
+		if (sl_sysctl_write(cfg->rel, &cfg->tun, &cfg->features, a->sysctls[i], err,
+				    errlen))
+			return -1;
+	for (int i = 0; i < a->nfeatures; i++) {
+		if (sl_feat_write_list(&cfg->rel->feats, &cfg->features, a->features[i], e,
+				       sizeof(e))) {
+			snprintf(err, errlen, "--sched-features: %s", e);
+			return -1;
+		}
+	}
+	for (int i = 0; i < a->nats; i++)
+		if (parse_at(cfg->rel, a->ats[i], &cfg->at[cfg->nat++], err, errlen))
+			return -1;
+	for (int i = 0; i < a->nworkloads; i++) {
+		if (sl_workload_parse(a->workloads[i], &cfg->wl[cfg->nwl], err, errlen)) {
+			sl_config_free(cfg);
+			return -1;
+		}
+		cfg->nwl++;
+	}
+	return 0;
+}
+
+void sl_config_free(struct sl_config *cfg)
+{
+	for (int i = 0; i < cfg->nwl; i++)
+		sl_workload_inst_free(&cfg->wl[i]);
+	cfg->nwl = 0;
+}

@@ -1,0 +1,31 @@
+#ifndef SCHEDLAB_CONFIG_INTERNAL_H
+#define SCHEDLAB_CONFIG_INTERNAL_H
+
+#include <schedlab/config.h>
+#include "core/sim.h"
+#include "workload/workload.h"
+
+struct sl_config {
+	const struct sl_cfs_release *rel;
+	int ncpu, sockets, cores, threads;
+	u64 duration;
+	bool duration_set;
+	u64 seed;
+	struct sl_params params;
+	struct sl_tunables tun; /* after boot scaling and the sysctl writes */
+	u64 features;
+	struct sl_at_change at[SL_MAX_LIST];
+	int nat;
+	struct sl_workload_inst wl[SL_MAX_LIST];
+	int nwl;
+	bool progress;
+};
+
+/* Builds cfg from the user's words; on error returns -1 with a message naming the problem. */
+int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);
+void sl_config_free(struct sl_config *cfg);
+/* Apply one --at change to live knobs (also used to validate it at parse time). */
+int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
+		  char kind, const char *text, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,95 @@
+#include "config/sysctl.h"
+#include "core/parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define T(f) offsetof(struct sl_tunables, f)
+#define INTMIN (-2147483648LL)
+#define INTMAX 2147483647LL
+
+const struct sl_sysctl_desc sl_sysctls[] = {
+	{"kernel.sched_child_runs_first", T(sched_child_runs_first), INTMIN, INTMAX, false, true},
+	{"kernel.sched_min_granularity_ns", T(sched_min_granularity), 100000, 1000000000, true, true},
+	{"kernel.sched_latency_ns", T(sched_latency), 100000, 1000000000, true, true},
+	{"kernel.sched_wakeup_granularity_ns", T(sched_wakeup_granularity), 0, 1000000000, false,
+	 true},
+	{"kernel.sched_shares_ratelimit", T(sched_shares_ratelimit), INTMIN, INTMAX, false, false},
+	{"kernel.sched_shares_thresh", T(sched_shares_thresh), 0, INTMAX, false, false},
+	{"kernel.sched_features", (size_t)-1, INTMIN, INTMAX, false, true},
+	{"kernel.sched_migration_cost", T(sched_migration_cost), INTMIN, INTMAX, false, true},
+	{"kernel.sched_nr_migrate", T(sched_nr_migrate), INTMIN, INTMAX, false, true},
+	{"kernel.sched_compat_yield", T(sched_compat_yield), INTMIN, INTMAX, false, true},
+};
+const int sl_nsysctls = (int)SL_ARRAY_SIZE(sl_sysctls);
+
+static u64 *field(struct sl_tunables *t, const struct sl_sysctl_desc *d)
+{
+	return (u64 *)(void *)((char *)t + d->offset);
+}
+
+u64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
+		   const struct sl_sysctl_desc *d)
+{
+	if (d->offset == (size_t)-1)
+		return sl_feat_kernel_mask(&rel->feats, features);
+	return *(const u64 *)(const void *)((const char *)t + d->offset);
+}
+
+int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
+		    const char *assignment, char *err, size_t errlen)
+{
+	const char *eq = strchr(assignment, '=');
+	size_t n = eq ? (size_t)(eq - assignment) : strlen(assignment);
+	char e[160];
+
+	for (int i = 0; i < sl_nsysctls; i++) {
+		const struct sl_sysctl_desc *d = &sl_sysctls[i];
+		s64 v;
+
+		if (strlen(d->name) != n || strncmp(d->name, assignment, n))
+			continue;
+		if (!eq) {
+			snprintf(err, errlen, "--sysctl %s: expected %s=VALUE", assignment, d->name);
+			return -1;
+		}
+		if (sl_parse_s64(eq + 1, &v, e, sizeof(e))) {
+			snprintf(err, errlen, "--sysctl %s: %s (the kernel takes a decimal integer)",
+				 d->name, e);
+			return -1;
+		}
+		if (v < d->min || v > d->max) {
+			snprintf(err, errlen,
+				 "--sysctl %s=%s: out of range [%lld, %lld] (the kernel answers -EINVAL)",
+				 d->name, eq + 1, (long long)d->min, (long long)d->max);
+			return -1;
+		}
+		u32 uv = (u32)v; /* the variable is an unsigned int */
+
+		if (d->offset == (size_t)-1) {
+			u64 set = 0;
+
+			for (int b = 0; b < rel->feats.n; b++)
+				if (uv & (1U << b))
+					set |= 1ULL << rel->feats.flags[b].id;
+			*features = set;
+			return 0;
+		}
+		*field(t, d) = uv;
+		if (d->nr_latency_handler) {
+			u64 mg = t->sched_min_granularity;
+
+			t->sched_nr_latency = (t->sched_latency + mg - 1) / mg;
+		}
+		return 0;
+	}
+	char valid[768];
+	size_t off = 0;
+
+	valid[0] = '\0';
+	for (int i = 0; i < sl_nsysctls && off < sizeof(valid); i++)
+		off += (size_t)snprintf(valid + off, sizeof(valid) - off, "%s%s", i ? " " : "",
+					sl_sysctls[i].name);
+	snprintf(err, errlen, "unknown sysctl '%.*s'; valid: %s", (int)n, assignment, valid);
+	return -1;
+}

@@ -1,0 +1,32 @@
+/*
+ * The scheduler's sysctls (kernel/sysctl.c of 2.6.31 and 2.6.32), taken as `sysctl -w` takes
+ * them: "kernel.NAME=VALUE", the value a decimal integer. Bounds are the kernel's: latency and
+ * min_granularity in [100000, 1000000000] (proc_dointvec_minmax with min/max_sched_granularity_ns),
+ * wakeup_granularity in [0, 1000000000], shares_thresh >= 0; the others are plain proc_dointvec
+ * on an unsigned int (a negative write wraps, as it does in the kernel). A write of latency or
+ * min_granularity recomputes sched_nr_latency = DIV_ROUND_UP(latency, min_granularity), as
+ * sched_nr_latency_handler does. `kernel.sched_features` takes the kernel's bit mask.
+ */
+#ifndef SCHEDLAB_SYSCTL_H
+#define SCHEDLAB_SYSCTL_H
+
+#include "sched/cfs.h"
+
+struct sl_sysctl_desc {
+	const char *name;
+	size_t offset; /* in struct sl_tunables; (size_t)-1 for sched_features */
+	s64 min, max;
+	bool nr_latency_handler;
+	bool acts; /* false: group scheduling only */
+};
+
+extern const struct sl_sysctl_desc sl_sysctls[];
+extern const int sl_nsysctls;
+
+int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
+		    const char *assignment, char *err, size_t errlen);
+/* The value as `sysctl NAME` prints it. */
+u64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
+		   const struct sl_sysctl_desc *d);
+
+#endif

@@ -1,0 +1,101 @@
+#include "core/parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sl_parse_s64(const char *s, s64 *out, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (!*s || isspace((unsigned char)*s) || *end || errno) {
+		snprintf(err, errlen, "'%s' is not an integer", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int sl_parse_u64(const char *s, u64 *out, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s)) {
+		snprintf(err, errlen, "'%s' is not a non-negative integer", s);
+		return -1;
+	}
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno) {
+		snprintf(err, errlen, "'%s' is not a non-negative integer", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int sl_parse_duration(const char *s, u64 *out, char *err, size_t errlen)
+{
+	static const struct {
+		const char *unit;
+		u64 mult;
+	} units[] = {{"ns", 1}, {"us", NSEC_PER_USEC}, {"ms", NSEC_PER_MSEC}, {"s", NSEC_PER_SEC}};
+	u64 ip = 0, frac = 0, fscale = 1;
+	const char *p = s;
+
+	if (*p == '-') {
+		snprintf(err, errlen, "duration '%s' is negative", s);
+		return -1;
+	}
+	if (!isdigit((unsigned char)*p))
+		goto bad;
+	while (isdigit((unsigned char)*p)) {
+		if (ip > (UINT64_MAX - 9) / 10)
+			goto big;
+		ip = ip * 10 + (u64)(*p++ - '0');
+	}
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		while (isdigit((unsigned char)*p)) {
+			if (fscale < NSEC_PER_SEC) {
+				frac = frac * 10 + (u64)(*p - '0');
+				fscale *= 10;
+			}
+			p++;
+		}
+	}
+	for (size_t i = 0; i < SL_ARRAY_SIZE(units); i++) {
+		if (strcmp(p, units[i].unit))
+			continue;
+		if (ip > UINT64_MAX / units[i].mult / 2)
+			goto big;
+		/* The fraction is exact to the nanosecond; finer digits are dropped. */
+		*out = ip * units[i].mult + frac * units[i].mult / fscale;
+		return 0;
+	}
+bad:
+	snprintf(err, errlen, "'%s' is not a duration (expected a number and a unit: ns, us, ms, s)",
+		 s);
+	return -1;
+big:
+	snprintf(err, errlen, "duration '%s' is too large", s);
+	return -1;
+}
+
+void sl_format_duration(u64 ns, char *buf, size_t len)
+{
+	if (ns && ns % NSEC_PER_SEC == 0)
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / NSEC_PER_SEC));
+	else if (ns && ns % NSEC_PER_MSEC == 0)
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / NSEC_PER_MSEC));
+	else if (ns && ns % NSEC_PER_USEC == 0)
+		snprintf(buf, len, "%lluus", (unsigned long long)(ns / NSEC_PER_USEC));
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}

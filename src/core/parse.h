@@ -1,0 +1,18 @@
+/*
+ * Strict parsing of the numbers users type. Every parser rejects trailing junk, signs where none
+ * are allowed and overflow, and writes a message naming the text and what was expected: bad input
+ * is an error, never a silent zero.
+ */
+#ifndef SCHEDLAB_PARSE_H
+#define SCHEDLAB_PARSE_H
+
+#include <schedlab/types.h>
+
+/* "2s", "1.5ms", "100us", "250ns"; a bare number is refused (the unit is the point). */
+int sl_parse_duration(const char *s, u64 *out, char *err, size_t errlen);
+/* A plain decimal integer, as the kernel's proc_dointvec takes it (optional sign). */
+int sl_parse_s64(const char *s, s64 *out, char *err, size_t errlen);
+int sl_parse_u64(const char *s, u64 *out, char *err, size_t errlen);
+void sl_format_duration(u64 ns, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * The run's report, as a table for people and as one JSON object (documented in the README).
+ * Both read the same statistics. Nothing here depends on the wall clock, so a report is
+ * byte-identical for the same inputs and seed.
+ */
+#include "experiment/run.h"
+#include "config/sysctl.h"
+#include "sched/cfs.h"
+
+#include <json-c/json.h>
+#include <string.h>
+
+#define PER_TASK_TABLE 8
+#define PER_TASK_JSON 256
+
+static void fmt_ns(u64 ns, char *buf, size_t len)
+{
+	if (ns >= NSEC_PER_SEC)
+		snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+	else if (ns >= NSEC_PER_MSEC)
+		snprintf(buf, len, "%.3fms", (double)ns / 1e6);
+	else if (ns >= NSEC_PER_USEC)
+		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+static double share(u64 part, u64 whole)
+{
+	return whole ? (double)part / (double)whole : 0.0;
+}
+
+static const struct sl_task *task_by_pid(const struct sl_sim *sim, int pid)
+{
+	return pid >= 1 && pid <= sim->ntasks ? sim->tasks[pid - 1] : NULL;
+}
+
+void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
+{
+	const struct sl_sim *sim = r->sim;
+	const struct sl_stats *s = &r->stats;
+	char feats[1024], a[32], b[32], c[32], d[32], e[32], g2[32];
+	u64 el = sim->now;
+
+	sl_feat_format(&sim->rel->feats, sim->features, feats, sizeof(feats));
+	fmt_ns(el, a, sizeof(a));
+	fprintf(f, "schedlab run: kernel %s, %d CPU%s (%d socket x %d core x %d thread), HZ=%llu, %s simulated, seed %llu\n",
+		sim->rel->name, sim->ncpu, sim->ncpu > 1 ? "s" : "", cfg->sockets, cfg->cores,
+		cfg->threads, (unsigned long long)sim->p.hz, a, (unsigned long long)cfg->seed);
+	fprintf(f, "sched_features: %s", feats);
+	fprintf(f, "sysctl:");
+	for (int i = 0; i < sl_nsysctls; i++) {
+		if (!sl_sysctls[i].acts || sl_sysctls[i].offset == (size_t)-1)
+			continue;
+		fprintf(f, " %s=%llu", sl_sysctls[i].name + 7,
+			(unsigned long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features,
+							   &sl_sysctls[i]));
+	}
+	fprintf(f, "\n\n%-12s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", "group",
+		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
+		"rq wait", "wait max", "completion");
+	for (int i = 0; i < sim->ngroups; i++) {
+		const struct sl_group *g = &sim->groups[i];
+		const struct sl_group_stat *gs = &s->g[i];
+		char comp[32] = "-";
+
+		if (g->finite && g->spawned && !g->live)
+			fmt_ns(g->end - g->start, comp, sizeof(comp));
+		else if (g->finite)
+			snprintf(comp, sizeof(comp), "unfinished");
+		fmt_ns(gs->cpu_ns, a, sizeof(a));
+		fmt_ns(sl_hist_percentile(&gs->lat, 50), b, sizeof(b));
+		fmt_ns(sl_hist_percentile(&gs->lat, 95), c, sizeof(c));
+		fmt_ns(sl_hist_percentile(&gs->lat, 99), d, sizeof(d));
+		fmt_ns(gs->lat.max, e, sizeof(e));
+		char w1[32];
+
+		fmt_ns(gs->wait_total, w1, sizeof(w1));
+		fmt_ns(gs->wait_max, g2, sizeof(g2));
+		fprintf(f, "%-12s %6d %11s %6.2f%% %8llu %10s %10s %10s %10s %11s %10s %11s\n",
+			g->name, g->ntasks, a, 100.0 * share(gs->cpu_ns, el),
+			(unsigned long long)gs->wakeups, b, c, d, e, w1, g2, comp);
+		if (g->ntasks > PER_TASK_TABLE)
+			continue;
+		for (int pid = 1; pid <= sim->ntasks && pid < s->npid; pid++) {
+			const struct sl_task *t = task_by_pid(sim, pid);
+
+			if (!t || t->group != g)
+				continue;
+			fmt_ns(s->pid[pid].cpu_ns, a, sizeof(a));
+			fmt_ns(s->pid[pid].wait_max, b, sizeof(b));
+			fprintf(f, "  %-10s %6d %11s %6.2f%%  (pid %d, nice %d, wait max %s)\n", t->comm,
+				1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, t->nice, b);
+		}
+	}
+	fprintf(f, "\nmachine: %llu context switches, %llu migrations, %llu events\n",
+		(unsigned long long)s->switches, (unsigned long long)s->migrations,
+		(unsigned long long)sim->nr_events);
+	fprintf(f, "%-4s %8s %10s\n", "cpu", "util", "switches");
+	for (int i = 0; i < s->ncpu; i++)
+		fprintf(f, "%-4d %7.2f%% %10llu\n", i, 100.0 * share(s->c[i].busy_ns, el),
+			(unsigned long long)s->c[i].switches);
+}
+
+static json_object *jdouble(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.6f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static json_object *ju64(u64 v)
+{
+	return json_object_new_uint64(v);
+}
+
+#define ADD(obj, key, val) json_object_object_add(obj, key, val)
+
+int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
+{
+	const struct sl_sim *sim = r->sim;
+	const struct sl_stats *s = &r->stats;
+	json_object *root = json_object_new_object(), *o, *arr;
+	char feats[1024];
+	u64 el = sim->now;
+
+	if (!root)
+		return -1;
+	sl_feat_format(&sim->rel->feats, sim->features, feats, sizeof(feats));
+	feats[strcspn(feats, "\n")] = '\0';
+	ADD(root, "kernel", json_object_new_string(sim->rel->name));
+	ADD(root, "cpus", json_object_new_int(sim->ncpu));
+	o = json_object_new_object();
+	ADD(o, "sockets", json_object_new_int(cfg->sockets));
+	ADD(o, "cores_per_socket", json_object_new_int(cfg->cores));
+	ADD(o, "threads_per_core", json_object_new_int(cfg->threads));
+	ADD(root, "topology", o);
+	ADD(root, "hz", ju64(sim->p.hz));
+	ADD(root, "seed", ju64(cfg->seed));
+	ADD(root, "simulated_ns", ju64(el));
+	ADD(root, "sched_features", json_object_new_string(feats));
+	o = json_object_new_object();
+	for (int i = 0; i < sl_nsysctls; i++)
+		ADD(o, sl_sysctls[i].name,
+		    ju64(sl_sysctl_read(sim->rel, &sim->tun, sim->features, &sl_sysctls[i])));
+	ADD(root, "sysctl", o);
+	arr = json_object_new_array();
+	for (int i = 0; i < sim->ngroups; i++) {
+		const struct sl_group *g = &sim->groups[i];
+		const struct sl_group_stat *gs = &s->g[i];
+		json_object *go = json_object_new_object(), *lat = json_object_new_object();
+		json_object *wait = json_object_new_object();
+
+		ADD(go, "name", json_object_new_string(g->name));
+		ADD(go, "workload", json_object_new_string(g->spec));
+		ADD(go, "tasks", json_object_new_int(g->ntasks));
+		ADD(go, "cpu_time_ns", ju64(gs->cpu_ns));
+		ADD(go, "cpu_share", jdouble(share(gs->cpu_ns, el)));
+		ADD(go, "wakeups", ju64(gs->wakeups));
+		ADD(lat, "count", ju64(gs->lat.count));
+		ADD(lat, "p50", ju64(sl_hist_percentile(&gs->lat, 50)));
+		ADD(lat, "p95", ju64(sl_hist_percentile(&gs->lat, 95)));
+		ADD(lat, "p99", ju64(sl_hist_percentile(&gs->lat, 99)));
+		ADD(lat, "max", ju64(gs->lat.max));
+		ADD(go, "wakeup_latency_ns", lat);
+		ADD(wait, "total", ju64(gs->wait_total));
+		ADD(wait, "max", ju64(gs->wait_max));
+		ADD(go, "runqueue_wait_ns", wait);
+		if (g->finite && g->spawned && !g->live)
+			ADD(go, "completion_ns", ju64(g->end - g->start));
+		else
+			ADD(go, "completion_ns", NULL);
+		json_object *tasks = json_object_new_array();
+		int listed = 0;
+
+		for (int pid = 1; pid <= sim->ntasks && pid < s->npid && listed < PER_TASK_JSON;
+		     pid++) {
+			const struct sl_task *t = task_by_pid(sim, pid);
+
+			if (!t || t->group != g)
+				continue;
+			json_object *to = json_object_new_object();
+
+			ADD(to, "pid", json_object_new_int(pid));
+			ADD(to, "comm", json_object_new_string(t->comm));
+			ADD(to, "nice", json_object_new_int(t->nice));
+			ADD(to, "cpu_time_ns", ju64(s->pid[pid].cpu_ns));
+			ADD(to, "cpu_share", jdouble(share(s->pid[pid].cpu_ns, el)));
+			ADD(to, "wait_max_ns", ju64(s->pid[pid].wait_max));
+			json_object_array_add(tasks, to);
+			listed++;
+		}
+		ADD(go, "per_task", tasks);
+		json_object_array_add(arr, go);
+	}
+	ADD(root, "groups", arr);
+	o = json_object_new_object();
+	ADD(o, "context_switches", ju64(s->switches));
+	ADD(o, "migrations", ju64(s->migrations));
+	ADD(o, "events", ju64(sim->nr_events));
+	arr = json_object_new_array();
+	for (int i = 0; i < s->ncpu; i++) {
+		json_object *co = json_object_new_object();
+
+		ADD(co, "cpu", json_object_new_int(i));
+		ADD(co, "utilisation", jdouble(share(s->c[i].busy_ns, el)));
+		ADD(co, "context_switches", ju64(s->c[i].switches));
+		json_object_array_add(arr, co);
+	}
+	ADD(o, "per_cpu", arr);
+	ADD(root, "machine", o);
+	const char *txt = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								    JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = txt ? 0 : -1;
+
+	if (txt)
+		fprintf(f, "%s\n", txt);
+	json_object_put(root);
+	return rc;
+}

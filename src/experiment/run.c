@@ -1,0 +1,45 @@
+#include "experiment/run.h"
+#include "machine/machine.h"
+
+#include <string.h>
+#include <time.h>
+
+static u64 wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+}
+
+int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errlen)
+{
+	u64 t0 = wall_now();
+
+	memset(r, 0, sizeof(*r));
+	r->sim = sl_sim_new(cfg);
+	if (!r->sim || sl_stats_init(&r->stats, cfg->nwl, cfg->ncpu) ||
+	    sl_sim_subscribe(r->sim, sl_stats_on_event, &r->stats)) {
+		snprintf(err, errlen, "out of memory building the simulation");
+		return -1;
+	}
+	if (sl_sim_run(r->sim)) {
+		snprintf(err, errlen, "run failed at %llu ns: %s", (unsigned long long)r->sim->now,
+			 r->sim->error);
+		return -1;
+	}
+	sl_stats_finish(&r->stats, r->sim->now);
+	if (r->stats.oom) {
+		snprintf(err, errlen, "out of memory in the statistics");
+		return -1;
+	}
+	r->wall_ns = wall_now() - t0;
+	return 0;
+}
+
+void sl_run_free(struct sl_run *r)
+{
+	sl_sim_free(r->sim);
+	sl_stats_free(&r->stats);
+	r->sim = NULL;
+}

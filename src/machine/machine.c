@@ -1,0 +1,745 @@
+/*
+ * The machine model. Each CPU has four timers: the periodic tick (stopped while idle, NO_HZ),
+ * `work` (the running task's current CPU burst ends), `resched` (a reschedule request takes
+ * effect: at once locally, after an IPI remotely) and `hrtick`. A task's progress is its
+ * sum_exec_runtime: a burst ends when it reaches run_target, so preemption, ticks and
+ * migrations never need to recompute the remaining work, and switch and cache costs are simply
+ * CPU time added to the burst.
+ *
+ * Why schedule() never runs a task's program directly: a program step that blocks calls
+ * schedule(), and schedule() only arms the next task's `work` timer (at now + its switch cost).
+ * So there is no recursion however many tasks block in a row at one instant, and events at the
+ * same time run in the order they were raised.
+ */
+#include "machine/machine.h"
+#include "sched/cfs.h"
+#include "cpuidle/cpuidle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUN_FOREVER UINT64_MAX
+/* A program that runs this many zero-time steps at one instant makes no progress. */
+#define MAX_STEPS_PER_INSTANT 100000
+
+static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
+
+static int gid(const struct sl_task *p)
+{
+	return p && p->group ? p->group->id : -1;
+}
+
+/* ---- rescheduling ---- */
+
+static bool polling_idle(const struct sl_cpu *rq)
+{
+	return rq->idle && rq->idle_state == 0;
+}
+
+void sl_resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	u64 delay = 0;
+
+	if (rq->need_resched)
+		return;
+	rq->need_resched = true;
+	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
+	if (rq->id != sim->this_cpu && !polling_idle(rq))
+		delay = sim->p.ipi_ns;
+	sl_arm(sim, &rq->resched, sim->now + delay);
+}
+
+static void tick_restart(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	if (!rq->tick_stopped)
+		return;
+	rq->tick_stopped = false;
+	sl_nohz_stop_tick(sim, rq, false);
+	/* tick_nohz_restart: forward to the next period boundary of the jiffy grid */
+	sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
+}
+
+static void resched_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, resched);
+
+	sim->this_cpu = rq->id;
+	if (rq->idle) {
+		u64 lat = sl_cpuidle_exit(sim, rq);
+
+		tick_restart(sim, rq);
+		if (lat) {
+			sl_arm(sim, &rq->resched, sim->now + lat);
+			return;
+		}
+	}
+	sl_schedule(sim, rq);
+}
+
+/* ---- busy accounting and idle ---- */
+
+static void set_busy(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
+{
+	bool was = rq->curr != NULL;
+
+	if (was && !busy)
+		rq->busy_ns += sim->now - rq->busy_since;
+	if (!was && busy)
+		rq->busy_since = sim->now;
+}
+
+void sl_machine_finish(struct sl_sim *sim)
+{
+	for (int c = 0; c < sim->ncpu; c++) {
+		struct sl_cpu *rq = &sim->cpus[c];
+
+		if (rq->curr) {
+			rq->busy_ns += sim->now - rq->busy_since;
+			rq->busy_since = sim->now;
+			update_curr(sim, &rq->cfs);
+		}
+	}
+}
+
+static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	if (rq->idle)
+		return;
+	sl_cpuidle_enter(sim, rq);
+	if (!sl_nohz_stop_tick(sim, rq, true)) {
+		sl_cancel(sim, &rq->tick);
+		rq->tick_stopped = true;
+	}
+}
+
+/* ---- cache warmth and switch costs ---- */
+
+static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	u64 cost = sim->p.ctx_switch_ns;
+
+	if (p->cache_cold) {
+		cost += sim->p.exec_cold_ns;
+		p->cache_cold = false;
+	} else if (p->last_cpu == rq->id) {
+		if (rq->switch_seq != p->last_switch_seq)
+			cost += sim->p.cache_refill_ns;
+	} else if (p->last_cpu >= 0) {
+		const struct sl_cpu *o = &sim->cpus[p->last_cpu];
+
+		if (o->socket != rq->socket)
+			cost += sim->p.migrate_socket_ns;
+		else if (o->core != rq->core)
+			cost += sim->p.migrate_core_ns;
+		else
+			cost += sim->p.migrate_smt_ns;
+	}
+	rq->switch_seq++;
+	p->last_switch_seq = rq->switch_seq;
+	p->last_cpu = rq->id;
+	return cost;
+}
+
+static void arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	if (!p->in_run) {
+		sl_arm(sim, &rq->work, sim->now);
+		return;
+	}
+	if (p->run_target == RUN_FOREVER) {
+		sl_cancel(sim, &rq->work);
+		return;
+	}
+	u64 left = p->run_target > p->se.sum_exec_runtime ? p->run_target - p->se.sum_exec_runtime
+							   : 0;
+	sl_arm(sim, &rq->work, sim->now + left);
+}
+
+static void add_run(struct sl_task *p, u64 ns)
+{
+	if (!ns)
+		return;
+	if (p->in_run) {
+		if (p->run_target != RUN_FOREVER)
+			p->run_target += ns;
+	} else {
+		p->in_run = true;
+		p->run_target = p->se.sum_exec_runtime + ns;
+	}
+}
+
+/* ---- mutexes (OWNER_SPIN) ---- */
+
+static int push_task(struct sl_sim *sim, struct sl_task ***arr, int *n, int *cap,
+		     struct sl_task *p)
+{
+	if (*n == *cap) {
+		int nc = *cap ? *cap * 2 : 4;
+		struct sl_task **a = realloc(*arr, sizeof(*a) * (size_t)nc);
+
+		if (!a) {
+			sim->oom = true;
+			return -1;
+		}
+		*arr = a;
+		*cap = nc;
+	}
+	(*arr)[(*n)++] = p;
+	return 0;
+}
+
+static struct sl_task *pop_first(struct sl_task **arr, int *n)
+{
+	struct sl_task *p = arr[0];
+
+	memmove(arr, arr + 1, sizeof(*arr) * (size_t)(*n - 1));
+	(*n)--;
+	return p;
+}
+
+static void remove_task(struct sl_task **arr, int *n, struct sl_task *p)
+{
+	for (int i = 0; i < *n; i++) {
+		if (arr[i] == p) {
+			memmove(arr + i, arr + i + 1, sizeof(*arr) * (size_t)(*n - i - 1));
+			(*n)--;
+			return;
+		}
+	}
+}
+
+/* A spinner gives up (owner stopped running, or it must reschedule) and sleeps on the lock. */
+static void spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
+{
+	struct sl_mutex *m = p->lock_wait;
+
+	remove_task(m->spinners, &m->nspin, p);
+	p->spinning = false;
+	p->in_run = false;
+	p->state = TS_UNINTERRUPTIBLE;
+	p->blocked = BLK_MUTEX;
+	push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
+}
+
+/* The owner left its CPU: mutex_spin_on_owner returns 0 in every spinner. */
+static void owner_descheduled(struct sl_sim *sim, struct sl_task *owner)
+{
+	struct sl_group *g = owner->group;
+
+	if (!g)
+		return;
+	for (int i = 0; i < g->nmutex; i++) {
+		struct sl_mutex *m = &g->mutexes[i];
+
+		if (m->owner != owner)
+			continue;
+		for (int k = 0; k < m->nspin; k++)
+			sl_arm(sim, &sim->cpus[m->spinners[k]->cpu].work, sim->now);
+	}
+}
+
+/* ---- schedule() ---- */
+
+void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct sl_task *prev = rq->curr, *next;
+	char prev_state = 'R';
+
+	rq->need_resched = false;
+	sl_cancel(sim, &rq->resched);
+	if (sched_feat(sim, F_HRTICK))
+		sl_cancel(sim, &rq->hrtick);
+	if (prev) {
+		update_curr(sim, &rq->cfs);
+		/* a preempted spinner takes the sleeping slow path */
+		if (prev->spinning)
+			spinner_to_sleeper(sim, prev);
+		if (prev->state != TS_RUNNING) {
+			prev_state = prev->state == TS_DEAD		  ? 'X'
+				     : prev->state == TS_UNINTERRUPTIBLE ? 'D'
+									  : 'S';
+			cfs_dequeue_task(sim, rq, prev, 1);
+		}
+	}
+	if (!rq->nr_running)
+		idle_balance(sim, rq);
+	if (prev) {
+		cfs_put_prev_task(sim, rq, prev);
+		sl_cancel(sim, &rq->work);
+	}
+	if (rq->active_balance)
+		sl_active_load_balance(sim, rq, rq->push_cpu);
+	next = cfs_pick_next_task(sim, rq);
+	if (next != prev) {
+		struct sl_event ev = {.type = SL_EV_SWITCH,
+				      .cpu = rq->id,
+				      .pid = prev ? prev->pid : 0,
+				      .group = gid(prev),
+				      .next_pid = next ? next->pid : 0,
+				      .next_group = gid(next),
+				      .prev_state = prev ? prev_state : 'R'};
+
+		rq->nr_switches++;
+		if (prev) {
+			prev->on_cpu = false;
+			owner_descheduled(sim, prev);
+		}
+		set_busy(sim, rq, next != NULL);
+		rq->curr = next;
+		sl_emit(sim, &ev);
+		if (next) {
+			next->on_cpu = true;
+			add_run(next, switch_in_cost(sim, rq, next));
+			/* io_schedule's atomic_dec(&rq->nr_iowait) runs when the task runs again */
+			if (next->iowait_cpu >= 0) {
+				sim->cpus[next->iowait_cpu].nr_iowait--;
+				next->iowait_cpu = -1;
+			}
+		}
+	}
+	if (next) {
+		arm_work(sim, rq, next);
+	} else {
+		enter_idle(sim, rq);
+	}
+}
+
+/* ---- the tick ---- */
+
+static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, tick);
+
+	sim->this_cpu = rq->id;
+	update_cpu_load(rq);
+	if (rq->curr)
+		cfs_task_tick(sim, rq, 0);
+	rq->idle_at_tick = rq->curr == NULL;
+	rebalance_tick(sim, rq);
+	/* an idle CPU's tick runs only while it is the idle load balancer */
+	if (!rq->curr && !rq->need_resched && !sl_nohz_stop_tick(sim, rq, true)) {
+		rq->tick_stopped = true;
+		return;
+	}
+	sl_arm(sim, &rq->tick, sim->now + sim->tick_ns);
+}
+
+static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, hrtick);
+
+	sim->this_cpu = rq->id;
+	if (rq->curr)
+		cfs_task_tick(sim, rq, 1);
+}
+
+static void work_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, work);
+	struct sl_task *p = rq->curr;
+
+	sim->this_cpu = rq->id;
+	if (!p)
+		return;
+	update_curr(sim, &rq->cfs);
+	task_continue(sim, rq, p);
+}
+
+void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->id = id;
+	cfs_rq_init(&rq->cfs);
+	sl_timer_init(&rq->tick, tick_fn, id);
+	sl_timer_init(&rq->work, work_fn, id);
+	sl_timer_init(&rq->resched, resched_fn, id);
+	sl_timer_init(&rq->hrtick, hrtick_fn, id);
+	rq->idle_state = 0;
+	/* every CPU starts idle with its tick stopped; the first task restarts it */
+	rq->tick_stopped = true;
+	(void)sim;
+}
+
+/* ---- tasks ---- */
+
+static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
+
+static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
+{
+	struct sl_task *p = calloc(1, sizeof(*p));
+
+	if (!p || (prog->n && !(p->loopcnt = calloc((size_t)prog->n, sizeof(int))))) {
+		free(p);
+		sim->oom = true;
+		return NULL;
+	}
+	if (sim->ntasks == sim->captasks) {
+		int cap = sim->captasks ? sim->captasks * 2 : 64;
+		struct sl_task **a = realloc(sim->tasks, sizeof(*a) * (size_t)cap);
+
+		if (!a) {
+			sl_task_free(p);
+			sim->oom = true;
+			return NULL;
+		}
+		sim->tasks = a;
+		sim->captasks = cap;
+	}
+	sim->tasks[sim->ntasks++] = p;
+	p->pid = sim->ntasks; /* pids are dense, from 1; 0 is the idle task */
+	snprintf(p->comm, sizeof(p->comm), "%s", prog->comm);
+	p->nice = prog->nice;
+	p->policy = (enum sl_policy)prog->policy;
+	p->prog = prog;
+	p->state = TS_NEW;
+	p->last_cpu = -1;
+	p->iowait_cpu = -1;
+	p->start_time = sim->now;
+	set_load_weight(p);
+	/* __sched_fork: everything but vruntime starts again */
+	p->se.avg_wakeup = sim->tun.sched_wakeup_granularity;
+	sl_timer_init(&p->timer, task_timer_fn, -1);
+	p->group = g;
+	if (g) {
+		g->ntasks++;
+		g->live++;
+	}
+	return p;
+}
+
+void sl_task_free(struct sl_task *p)
+{
+	if (!p)
+		return;
+	free(p->loopcnt);
+	free(p);
+}
+
+/* wake_up_new_task */
+static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_on_rq)
+{
+	struct sl_cpu *rq = &sim->cpus[p->cpu];
+	struct sl_event ev = {.type = SL_EV_WAKEUP_NEW, .cpu = p->cpu, .pid = p->pid, .group = gid(p)};
+
+	p->state = TS_RUNNING;
+	if (parent_on_rq)
+		sim->rel->task_new(sim, rq, p);
+	else
+		cfs_enqueue_task(sim, rq, p, 0);
+	sl_emit(sim, &ev);
+	cfs_check_preempt_curr(sim, rq, p, WF_FORK);
+}
+
+struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
+{
+	struct sl_task *p = new_task(sim, g, prog);
+	int saved = sim->this_cpu;
+
+	if (!p)
+		return NULL;
+	/* forked by a shell on CPU 0 that sleeps in wait(): fork balancing from CPU 0, the
+	 * task_new placement of the target runqueue, and no child-runs-first */
+	p->cpu = sim->rel->select_task_rq(sim, p, 0, SD_BALANCE_FORK, 0);
+	p->se.vruntime = sim->cpus[p->cpu].cfs.min_vruntime;
+	sim->this_cpu = -1;
+	wake_up_new_task(sim, p, true);
+	sim->this_cpu = saved;
+	return p;
+}
+
+static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
+		    const struct sl_prog *prog)
+{
+	struct sl_task *p = new_task(sim, parent->group, prog);
+
+	if (!p)
+		return;
+	update_curr(sim, &rq->cfs);
+	p->parent = parent;
+	parent->live_children++;
+	p->se.vruntime = parent->se.vruntime; /* dup_task_struct copies it */
+	p->cpu = rq->id;
+	p->last_cpu = rq->id; /* the child shares the parent's (warm) pages */
+	p->last_switch_seq = rq->switch_seq;
+	struct sl_event ev = {.type = SL_EV_FORK,
+			      .cpu = rq->id,
+			      .pid = parent->pid,
+			      .group = gid(parent),
+			      .next_pid = p->pid,
+			      .next_group = gid(p)};
+
+	sl_emit(sim, &ev);
+	/* sched_fork: SD_BALANCE_FORK placement, then set_task_cpu */
+	int cpu = sim->rel->select_task_rq(sim, p, rq->id, SD_BALANCE_FORK, 0);
+
+	if (cpu != p->cpu)
+		cfs_set_task_cpu(sim, p, cpu);
+	wake_up_new_task(sim, p, parent->se.on_rq);
+}
+
+void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker,
+		       int wake_flags)
+{
+	struct sl_cpu *rq;
+	int cpu;
+
+	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
+		return;
+	if (!sched_feat(sim, F_SYNC_WAKEUPS))
+		wake_flags &= ~WF_SYNC;
+	cpu = sim->rel->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags);
+	if (cpu != p->cpu)
+		cfs_set_task_cpu(sim, p, cpu);
+	rq = &sim->cpus[cpu];
+	p->state = TS_RUNNING;
+	p->blocked = BLK_NONE;
+	cfs_enqueue_task(sim, rq, p, 1);
+	/* the waker's avg_wakeup, only from task context */
+	if (waker) {
+		struct sched_entity *se = &waker->se;
+
+		update_avg(&se->avg_wakeup,
+			   se->sum_exec_runtime - (se->last_wakeup ? se->last_wakeup : se->start_runtime));
+		se->last_wakeup = se->sum_exec_runtime;
+	}
+	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = gid(p)};
+
+	sl_emit(sim, &ev);
+	cfs_check_preempt_curr(sim, rq, p, wake_flags);
+}
+
+/* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */
+static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_task *p = sl_container_of(t, struct sl_task, timer);
+
+	sim->this_cpu = p->blocked == BLK_IO ? p->iowait_cpu : t->cpu;
+	sl_try_to_wake_up(sim, p, NULL, 0);
+}
+
+static void block(struct sl_task *p, enum sl_tstate st, enum sl_block why)
+{
+	p->state = st;
+	p->blocked = why;
+}
+
+static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	struct sl_task *parent = p->parent;
+	struct sl_event ev = {.type = SL_EV_EXIT, .cpu = rq->id, .pid = p->pid, .group = gid(p)};
+
+	p->state = TS_DEAD;
+	sl_emit(sim, &ev);
+	if (p->live_children)
+		for (int i = 0; i < sim->ntasks; i++)
+			if (sim->tasks[i]->parent == p)
+				sim->tasks[i]->parent = NULL;
+	if (p->group && --p->group->live == 0)
+		p->group->end = sim->now;
+	if (parent) {
+		parent->live_children--;
+		/* __wake_up_parent wakes with the sync variant */
+		if (parent->blocked == BLK_CHILD && parent->live_children < parent->wait_below)
+			sl_try_to_wake_up(sim, parent, p, WF_SYNC);
+	}
+}
+
+static void wake_peer(struct sl_sim *sim, struct sl_task *p, int sync)
+{
+	struct sl_task *q = p->peer;
+
+	if (!q || q->state == TS_DEAD)
+		return;
+	if (q->blocked == BLK_WAIT)
+		sl_try_to_wake_up(sim, q, p, sync ? WF_SYNC : 0);
+	else
+		q->pending_wakes++;
+}
+
+static void fail(struct sl_sim *sim, const char *fmt, const char *comm, int pid)
+{
+	if (!sim->error[0])
+		snprintf(sim->error, sizeof(sim->error), fmt, comm, pid);
+	sim->end = sim->now; /* stop the run */
+}
+
+/*
+ * Run p's program from where it stands until it needs CPU time (arm `work`) or blocks
+ * (schedule). p is rq's current task.
+ */
+static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	const struct sl_prog *prog = p->prog;
+
+	if (p->steps_time != sim->now) {
+		p->steps_time = sim->now;
+		p->steps_at_now = 0;
+	}
+	for (;;) {
+		if (p->spinning) {
+			struct sl_task *owner = p->lock_wait->owner;
+
+			if (owner && owner->on_cpu && !rq->need_resched)
+				return; /* keep spinning */
+			spinner_to_sleeper(sim, p);
+			sl_schedule(sim, rq);
+			return;
+		}
+		if (p->in_run) {
+			if (p->se.sum_exec_runtime < p->run_target) {
+				arm_work(sim, rq, p);
+				return;
+			}
+			p->in_run = false;
+		}
+		if (++p->steps_at_now > MAX_STEPS_PER_INSTANT) {
+			fail(sim, "task %s-%d runs steps without using time or blocking", p->comm,
+			     p->pid);
+			return;
+		}
+		if (p->pc >= prog->n) {
+			do_exit(sim, rq, p);
+			sl_schedule(sim, rq);
+			return;
+		}
+		const struct sl_step *st = &prog->steps[p->pc];
+
+		switch (st->op) {
+		case OP_RUN:
+			p->pc++;
+			add_run(p, sl_dist_draw(&st->d, &sim->rng));
+			break;
+		case OP_SLEEP:
+		case OP_SLEEP_PERIOD: {
+			u64 d = sl_dist_draw(&st->d, &sim->rng), when = sim->now + d;
+
+			p->pc++;
+			if (st->op == OP_SLEEP_PERIOD && d)
+				when = p->start_time + ((sim->now - p->start_time) / d + 1) * d;
+			p->timer.cpu = rq->id; /* hrtimers are per CPU */
+			sl_arm(sim, &p->timer, when);
+			block(p, TS_SLEEPING, BLK_TIMER);
+			sl_schedule(sim, rq);
+			return;
+		}
+		case OP_IO: {
+			u64 d = sl_dist_draw(&st->d, &sim->rng);
+
+			p->pc++;
+			rq->nr_iowait++;
+			p->iowait_cpu = rq->id;
+			p->timer.cpu = -1; /* the device's completion */
+			sl_arm(sim, &p->timer, sim->now + d);
+			block(p, TS_UNINTERRUPTIBLE, BLK_IO);
+			sl_schedule(sim, rq);
+			return;
+		}
+		case OP_WAKE:
+			p->pc++;
+			wake_peer(sim, p, st->arg);
+			break;
+		case OP_WAIT:
+			p->pc++;
+			if (p->pending_wakes > 0) {
+				p->pending_wakes--;
+				break;
+			}
+			block(p, TS_SLEEPING, BLK_WAIT);
+			sl_schedule(sim, rq);
+			return;
+		case OP_FORK:
+			p->pc++;
+			do_fork(sim, rq, p, st->child);
+			break;
+		case OP_EXEC:
+			p->pc++;
+			/* a new image: nothing of it is cached yet */
+			add_run(p, sim->p.exec_cold_ns);
+			{
+				struct sl_event ev = {.type = SL_EV_EXEC,
+						      .cpu = rq->id,
+						      .pid = p->pid,
+						      .group = gid(p)};
+				sl_emit(sim, &ev);
+			}
+			break;
+		case OP_EXIT:
+			p->pc = prog->n;
+			break;
+		case OP_WAIT_BELOW:
+			if (p->live_children >= st->arg) {
+				p->wait_below = st->arg;
+				block(p, TS_SLEEPING, BLK_CHILD);
+				sl_schedule(sim, rq);
+				return;
+			}
+			p->pc++;
+			break;
+		case OP_LOOP: {
+			int *cnt = &p->loopcnt[p->pc];
+
+			if (st->arg2 == 0 || ++*cnt < st->arg2) {
+				p->pc = st->arg;
+			} else {
+				*cnt = 0;
+				p->pc++;
+			}
+			break;
+		}
+		case OP_YIELD:
+			p->pc++;
+			cfs_yield_task(sim, rq);
+			sl_schedule(sim, rq);
+			return;
+		case OP_LOCK: {
+			struct sl_mutex *m = &p->group->mutexes[st->arg];
+
+			if (!m->owner || m->owner == p) {
+				m->owner = p;
+				p->pc++;
+				break;
+			}
+			p->lock_wait = m;
+			/* mutex_spin_on_owner: spin while the owner runs on another CPU */
+			if (sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
+				p->spinning = true;
+				push_task(sim, &m->spinners, &m->nspin, &m->capspin, p);
+				p->in_run = true;
+				p->run_target = RUN_FOREVER;
+				arm_work(sim, rq, p);
+				return;
+			}
+			block(p, TS_UNINTERRUPTIBLE, BLK_MUTEX);
+			push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
+			sl_schedule(sim, rq);
+			return;
+		}
+		case OP_UNLOCK: {
+			struct sl_mutex *m = &p->group->mutexes[st->arg];
+
+			p->pc++;
+			if (m->owner != p)
+				break;
+			m->owner = NULL;
+			if (m->nspin) {
+				/* a spinner sees the release first and takes the lock */
+				struct sl_task *s = pop_first(m->spinners, &m->nspin);
+
+				s->spinning = false;
+				s->in_run = false;
+				s->lock_wait = NULL;
+				s->pc++;
+				m->owner = s;
+				sl_arm(sim, &sim->cpus[s->cpu].work, sim->now);
+			} else if (m->nwait) {
+				struct sl_task *w = pop_first(m->waiters, &m->nwait);
+
+				w->lock_wait = NULL;
+				sl_try_to_wake_up(sim, w, p, 0);
+			}
+			break;
+		}
+		}
+	}
+}

@@ -1,0 +1,79 @@
+#include "machine/params.h"
+#include "core/parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define P(field) offsetof(struct sl_params, field)
+
+const struct sl_param_desc sl_param_table[] = {
+	{"hz", P(hz), 1000, true,
+	 "CONFIG_HZ=1000, the x86 desktop default of 2009 kernels (2.6.31 defconfig)"},
+	{"ctx_switch", P(ctx_switch_ns), 2000, false,
+	 "lmbench lat_ctx, 2 processes, 0 KB, on Core 2 / Nehalem class CPUs: 1.5-3 us"},
+	{"cache_refill", P(cache_refill_ns), 10000, false,
+	 "refill of a 256 KB private L2 from L3 at ~25 GB/s after other tasks evicted it"},
+	{"migrate_smt", P(migrate_smt_ns), 1000, false,
+	 "SMT siblings share L1/L2: only TLB and branch state are lost"},
+	{"migrate_core", P(migrate_core_ns), 10000, false,
+	 "another core of the socket: L1/L2 refilled from the shared L3 (as cache_refill)"},
+	{"migrate_socket", P(migrate_socket_ns), 50000, false,
+	 "another socket: ~1 MB working set from remote memory at ~20 GB/s"},
+	{"exec_cold", P(exec_cold_ns), 20000, false,
+	 "after exec nothing of the new image is cached: as a cold L2 plus page-table setup"},
+	{"ipi", P(ipi_ns), 1000, false,
+	 "x2APIC IPI delivery and the reschedule interrupt entry, ~1 us on Nehalem"},
+	{"fork", P(fork_ns), 100000, false,
+	 "lmbench lat_proc fork of a small process on a 2009 x86 machine: ~100 us"},
+	{"exec", P(exec_ns), 300000, false,
+	 "lmbench lat_proc exec (fork+exec minus fork), dynamic binary: ~300 us"},
+	{"exit", P(exit_ns), 30000, false, "teardown of a small address space: ~30 us"},
+	{"io_latency", P(io_latency_ns), 100000, false,
+	 "a small read served from a disk cache or SSD of 2009: ~100 us"},
+};
+const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
+
+void sl_params_default(struct sl_params *p)
+{
+	for (int i = 0; i < sl_param_count; i++)
+		*(u64 *)(void *)((char *)p + sl_param_table[i].offset) = sl_param_table[i].def;
+}
+
+int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t errlen)
+{
+	const char *eq = strchr(assignment, '=');
+	size_t n = eq ? (size_t)(eq - assignment) : 0;
+
+	if (!eq) {
+		snprintf(err, errlen, "--param '%s': expected NAME=VALUE", assignment);
+		return -1;
+	}
+	for (int i = 0; i < sl_param_count; i++) {
+		const struct sl_param_desc *d = &sl_param_table[i];
+		u64 v;
+		char e[192];
+
+		if (strlen(d->name) != n || strncmp(d->name, assignment, n))
+			continue;
+		if (d->is_count ? sl_parse_u64(eq + 1, &v, e, sizeof(e))
+				: sl_parse_duration(eq + 1, &v, e, sizeof(e))) {
+			snprintf(err, errlen, "--param %s: %s", d->name, e);
+			return -1;
+		}
+		if (d->is_count && (v == 0 || v > 10000)) {
+			snprintf(err, errlen, "--param %s=%s: expected 1..10000", d->name, eq + 1);
+			return -1;
+		}
+		*(u64 *)(void *)((char *)p + d->offset) = v;
+		return 0;
+	}
+	char valid[512];
+	size_t off = 0;
+
+	valid[0] = '\0';
+	for (int i = 0; i < sl_param_count && off < sizeof(valid); i++)
+		off += (size_t)snprintf(valid + off, sizeof(valid) - off, "%s%s", i ? " " : "",
+					sl_param_table[i].name);
+	snprintf(err, errlen, "unknown --param '%.*s'; valid: %s", (int)n, assignment, valid);
+	return -1;
+}

@@ -1,0 +1,751 @@
+/*
+ * Load figures and load balancing (kernel/sched.c of 2.6.31/2.6.32; the balancing functions are
+ * the same text in both, the releases differ in the domains' flags and indices).
+ *
+ * Modelled: sched domains built from the topology with the kernel's degeneration rule, cpu_load[]
+ * as update_cpu_load computes it, fork placement (find_idlest_group / find_idlest_cpu), periodic
+ * rebalance_domains with balance intervals and busy_factor, find_busiest_group with
+ * calculate_imbalance and fix_small_imbalance, find_busiest_queue, move_tasks with
+ * can_migrate_task and task_hot, active balancing, new-idle balancing where SD_BALANCE_NEWIDLE is
+ * set, and the NO_HZ idle load balancer (one idle CPU keeps its tick and balances for the others).
+ * Simplified: no cpusets or affinity masks (every task may run anywhere); cpu_power is static
+ * (no RT time, so scale_rt_power is 1024); the migration thread that carries out an active
+ * balance costs nothing; no SD_SERIALIZE lock (no NUMA level); CONFIG_PREEMPT is off.
+ */
+#include "sched/cfs.h"
+#include "machine/machine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SCHED_LOAD_SCALE 1024ULL
+#define NR_CPUS_CONFIG 64 /* CONFIG_NR_CPUS of an x86_64 distribution kernel of 2009 */
+
+void update_cpu_load(struct sl_cpu *rq)
+{
+	u64 this_load = rq->load.weight;
+
+	for (int i = 0; i < 5; i++) {
+		u64 scale = 1ULL << i, old = rq->cpu_load[i], new = this_load;
+
+		/* round up while rising so the average reaches the load */
+		if (new > old)
+			new += scale - 1;
+		rq->cpu_load[i] = (old * (scale - 1) + new) >> i;
+	}
+}
+
+static u64 weighted_cpuload(struct sl_sim *sim, int cpu)
+{
+	return sim->cpus[cpu].load.weight;
+}
+
+u64 source_load(struct sl_sim *sim, int cpu, int type)
+{
+	u64 total = weighted_cpuload(sim, cpu);
+
+	if (type == 0 || !sched_feat(sim, F_LB_BIAS))
+		return total;
+	u64 l = sim->cpus[cpu].cpu_load[type - 1];
+
+	return l < total ? l : total;
+}
+
+u64 target_load(struct sl_sim *sim, int cpu, int type)
+{
+	u64 total = weighted_cpuload(sim, cpu);
+
+	if (type == 0 || !sched_feat(sim, F_LB_BIAS))
+		return total;
+	u64 l = sim->cpus[cpu].cpu_load[type - 1];
+
+	return l > total ? l : total;
+}
+
+u64 cpu_avg_load_per_task(struct sl_sim *sim, int cpu)
+{
+	struct sl_cpu *rq = &sim->cpus[cpu];
+
+	return rq->nr_running ? rq->load.weight / rq->nr_running : 0;
+}
+
+/* Divide a load * SCHED_LOAD_SCALE by a group's power, as each release does. */
+static u64 div_power(struct sl_sim *sim, const struct sl_sched_group *g, u64 x)
+{
+	if (sim->rel->power_is_sum)
+		return x / g->cpu_power;
+	/* 2.6.31 sg_div_cpu_power: reciprocal_divide((u32)x, reciprocal_value(power)) */
+	u32 r = (u32)(((1ULL << 32) + g->cpu_power - 1) / g->cpu_power);
+
+	return ((u64)(u32)x * r) >> 32;
+}
+
+static bool group_has(const struct sl_sched_group *g, int cpu)
+{
+	for (int i = 0; i < g->ncpus; i++)
+		if (g->cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+/* ---- building the domains ---- */
+
+/* CPUs that share `level` with cpu: its SMT siblings, its socket, or the whole machine. */
+static bool same_span(const struct sl_cpu *a, const struct sl_cpu *b, int level)
+{
+	switch (level) {
+	case SL_SD_SMT:
+		return a->socket == b->socket && a->core == b->core;
+	case SL_SD_MC:
+		return a->socket == b->socket;
+	default:
+		return true;
+	}
+}
+
+void sl_build_domains(struct sl_sim *sim)
+{
+	for (int c = 0; c < sim->ncpu; c++) {
+		struct sl_cpu *rq = &sim->cpus[c];
+		int prev_span = 1;
+
+		rq->nsd = 0;
+		for (int level = 0; level < SL_SD_NLEVELS; level++) {
+			int span = 0;
+
+			for (int o = 0; o < sim->ncpu; o++)
+				span += same_span(rq, &sim->cpus[o], level);
+			/* sd_degenerate / sd_parent_degenerate: a domain of one CPU, or one that
+			 * spans no more than its child, is dropped */
+			if (span <= prev_span)
+				continue;
+			struct sl_sched_domain *sd = &rq->sd[rq->nsd];
+			const struct sl_sd_params *pp = &sim->rel->sd[level];
+			struct sl_sched_domain *child = rq->nsd ? &rq->sd[rq->nsd - 1] : NULL;
+
+			memset(sd, 0, sizeof(*sd));
+			sd->level = level;
+			sd->flags = pp->flags;
+			sd->min_interval = pp->min_interval;
+			sd->max_interval = pp->max_interval;
+			sd->busy_factor = pp->busy_factor;
+			sd->imbalance_pct = pp->imbalance_pct;
+			sd->cache_nice_tries = pp->cache_nice_tries;
+			sd->busy_idx = pp->busy_idx;
+			sd->idle_idx = pp->idle_idx;
+			sd->newidle_idx = pp->newidle_idx;
+			sd->wake_idx = pp->wake_idx;
+			sd->forkexec_idx = pp->forkexec_idx;
+			sd->balance_interval = 1;
+			sd->span = calloc((size_t)span, sizeof(int));
+			sd->groups = calloc((size_t)span, sizeof(*sd->groups));
+			if (!sd->span || !sd->groups) {
+				sim->oom = true;
+				return;
+			}
+			for (int o = 0; o < sim->ncpu; o++)
+				if (same_span(rq, &sim->cpus[o], level))
+					sd->span[sd->nspan++] = o;
+			/* groups: the child domain's spans (single CPUs at the lowest level), the
+			 * group holding this CPU first, then in CPU order */
+			for (int k = -1; k < sd->nspan; k++) {
+				int o = k < 0 ? c : sd->span[k];
+				bool seen = false;
+
+				for (int g = 0; g < sd->ngroups; g++)
+					if (group_has(&sd->groups[g], o))
+						seen = true;
+				if (seen)
+					continue;
+				struct sl_sched_group *g = &sd->groups[sd->ngroups++];
+
+				g->cpus = calloc((size_t)sd->nspan, sizeof(int));
+				if (!g->cpus) {
+					sim->oom = true;
+					return;
+				}
+				for (int m = 0; m < sd->nspan; m++) {
+					int q = sd->span[m];
+					bool member = child ? same_span(&sim->cpus[o], &sim->cpus[q],
+									child->level)
+							    : q == o;
+					if (member)
+						g->cpus[g->ncpus++] = q;
+				}
+				if (sim->rel->power_is_sum) {
+					/* 2.6.32: SMT threads share smt_gain = 1178 */
+					u64 per = 1024;
+					int threads = 0;
+
+					for (int m = 0; m < sim->ncpu; m++)
+						threads += same_span(&sim->cpus[o], &sim->cpus[m],
+								     SL_SD_SMT);
+					if (threads > 1)
+						per = 1178 / (u64)threads;
+					g->cpu_power = per * (u64)g->ncpus;
+				} else if (!child || (child->flags &
+						      (SD_SHARE_CPUPOWER | SD_SHARE_PKG_RESOURCES))) {
+					g->cpu_power = SCHED_LOAD_SCALE;
+				} else {
+					g->cpu_power = SCHED_LOAD_SCALE * (u64)g->ncpus;
+				}
+			}
+			rq->nsd++;
+			prev_span = span;
+		}
+	}
+}
+
+void sl_free_domains(struct sl_sim *sim)
+{
+	for (int c = 0; c < sim->ncpu; c++) {
+		struct sl_cpu *rq = &sim->cpus[c];
+
+		for (int i = 0; i < rq->nsd; i++) {
+			for (int g = 0; g < rq->sd[i].ngroups; g++)
+				free(rq->sd[i].groups[g].cpus);
+			free(rq->sd[i].groups);
+			free(rq->sd[i].span);
+		}
+		rq->nsd = 0;
+	}
+}
+
+/* ---- fork placement: find_idlest_group / find_idlest_cpu ---- */
+
+static struct sl_sched_group *find_idlest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
+						int this_cpu, int load_idx)
+{
+	struct sl_sched_group *idlest = NULL;
+	u64 min_load = UINT64_MAX, this_load = 0;
+	u64 imbalance = 100 + (u64)(sd->imbalance_pct - 100) / 2;
+
+	for (int gi = 0; gi < sd->ngroups; gi++) {
+		struct sl_sched_group *g = &sd->groups[gi];
+		bool local = group_has(g, this_cpu);
+		u64 avg_load = 0;
+
+		for (int i = 0; i < g->ncpus; i++)
+			avg_load += local ? source_load(sim, g->cpus[i], load_idx)
+					  : target_load(sim, g->cpus[i], load_idx);
+		avg_load = div_power(sim, g, avg_load * SCHED_LOAD_SCALE);
+		if (local)
+			this_load = avg_load;
+		else if (avg_load < min_load) {
+			min_load = avg_load;
+			idlest = g;
+		}
+	}
+	if (!idlest || 100 * this_load < imbalance * min_load)
+		return NULL;
+	return idlest;
+}
+
+static int find_idlest_cpu(struct sl_sim *sim, struct sl_sched_group *g, int this_cpu)
+{
+	u64 min_load = UINT64_MAX;
+	int idlest = -1;
+
+	for (int i = 0; i < g->ncpus; i++) {
+		int c = g->cpus[i];
+		u64 load = weighted_cpuload(sim, c);
+
+		if (load < min_load || (load == min_load && c == this_cpu)) {
+			min_load = load;
+			idlest = c;
+		}
+	}
+	return idlest;
+}
+
+int find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int cpu)
+{
+	struct sl_sched_domain *sd = NULL;
+	struct sl_cpu *rq;
+
+	(void)p;
+	if (cpu < 0)
+		cpu = 0;
+	rq = &sim->cpus[cpu];
+	for (int i = 0; i < rq->nsd; i++)
+		if (rq->sd[i].flags & SD_BALANCE_FORK)
+			sd = &rq->sd[i];
+	while (sd) {
+		rq = &sim->cpus[cpu];
+		int idx = (int)(sd - rq->sd);
+		struct sl_sched_domain *child = idx > 0 ? &rq->sd[idx - 1] : NULL;
+
+		if (!(sd->flags & SD_BALANCE_FORK)) {
+			sd = child;
+			continue;
+		}
+		struct sl_sched_group *g = find_idlest_group(sim, sd, cpu, sd->forkexec_idx);
+
+		if (!g) {
+			sd = child;
+			continue;
+		}
+		int new_cpu = find_idlest_cpu(sim, g, cpu);
+
+		if (new_cpu < 0 || new_cpu == cpu) {
+			sd = child;
+			continue;
+		}
+		int weight = sd->nspan;
+
+		cpu = new_cpu;
+		sd = NULL;
+		rq = &sim->cpus[cpu];
+		for (int i = 0; i < rq->nsd; i++) {
+			if (weight <= rq->sd[i].nspan)
+				break;
+			if (rq->sd[i].flags & SD_BALANCE_FORK)
+				sd = &rq->sd[i];
+		}
+	}
+	return cpu;
+}
+
+/* ---- find_busiest_group and friends ---- */
+
+struct lb_stats {
+	struct sl_sched_group *this, *busiest;
+	u64 total_load, total_pwr, avg_load;
+	u64 this_load, this_nr_running, this_load_per_task;
+	u64 max_load, busiest_nr_running, busiest_load_per_task;
+	bool group_imb;
+};
+
+static u64 min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static void fix_small_imbalance(struct sl_sim *sim, struct lb_stats *s, int this_cpu, u64 *imb)
+{
+	u64 tmp, pwr_now = 0, pwr_move = 0;
+	u64 imbn = 2;
+
+	if (s->this_nr_running) {
+		s->this_load_per_task /= s->this_nr_running;
+		if (s->busiest_load_per_task > s->this_load_per_task)
+			imbn = 1;
+	} else {
+		s->this_load_per_task = cpu_avg_load_per_task(sim, this_cpu);
+	}
+	if (s->max_load - s->this_load + s->busiest_load_per_task >=
+	    s->busiest_load_per_task * imbn) {
+		*imb = s->busiest_load_per_task;
+		return;
+	}
+	/* would moving one task raise the throughput (power used) of the pair? */
+	pwr_now += s->busiest->cpu_power * min_u64(s->busiest_load_per_task, s->max_load);
+	pwr_now += s->this->cpu_power * min_u64(s->this_load_per_task, s->this_load);
+	pwr_now /= SCHED_LOAD_SCALE;
+	tmp = div_power(sim, s->busiest, s->busiest_load_per_task * SCHED_LOAD_SCALE);
+	if (s->max_load > tmp)
+		pwr_move += s->busiest->cpu_power *
+			    min_u64(s->busiest_load_per_task, s->max_load - tmp);
+	if (s->max_load * s->busiest->cpu_power < s->busiest_load_per_task * SCHED_LOAD_SCALE)
+		tmp = div_power(sim, s->this, s->max_load * s->busiest->cpu_power);
+	else
+		tmp = div_power(sim, s->this, s->busiest_load_per_task * SCHED_LOAD_SCALE);
+	pwr_move += s->this->cpu_power * min_u64(s->this_load_per_task, s->this_load + tmp);
+	pwr_move /= SCHED_LOAD_SCALE;
+	if (pwr_move > pwr_now)
+		*imb = s->busiest_load_per_task;
+}
+
+static void calculate_imbalance(struct sl_sim *sim, struct lb_stats *s, int this_cpu, u64 *imb)
+{
+	if (s->max_load < s->avg_load) {
+		*imb = 0;
+		fix_small_imbalance(sim, s, this_cpu, imb);
+		return;
+	}
+	u64 max_pull = min_u64(s->max_load - s->avg_load, s->max_load - s->busiest_load_per_task);
+
+	*imb = min_u64(max_pull * s->busiest->cpu_power,
+		       (s->avg_load - s->this_load) * s->this->cpu_power) /
+	       SCHED_LOAD_SCALE;
+	if (*imb < s->busiest_load_per_task)
+		fix_small_imbalance(sim, s, this_cpu, imb);
+}
+
+static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
+						 int this_cpu, u64 *imb, enum sl_idle_type idle,
+						 int *balance)
+{
+	struct lb_stats s;
+	int load_idx = idle == CPU_NOT_IDLE ? sd->busy_idx
+		       : idle == CPU_NEWLY_IDLE ? sd->newidle_idx
+						: sd->idle_idx;
+
+	memset(&s, 0, sizeof(s));
+	*imb = 0;
+	for (int gi = 0; gi < sd->ngroups; gi++) {
+		struct sl_sched_group *g = &sd->groups[gi];
+		bool local = group_has(g, this_cpu);
+		u64 group_load = 0, sum_nr = 0, sum_wl = 0, sum_alpt = 0;
+		u64 max_cpu = 0, min_cpu = UINT64_MAX;
+		int balance_cpu = -1;
+
+		for (int i = 0; i < g->ncpus; i++) {
+			int c = g->cpus[i];
+			struct sl_cpu *rq = &sim->cpus[c];
+			u64 load;
+
+			if (local) {
+				if (balance_cpu < 0 && !rq->curr && !rq->nr_running)
+					balance_cpu = c;
+				load = target_load(sim, c, load_idx);
+			} else {
+				load = source_load(sim, c, load_idx);
+				if (load > max_cpu)
+					max_cpu = load;
+				if (load < min_cpu)
+					min_cpu = load;
+			}
+			group_load += load;
+			sum_nr += rq->nr_running;
+			sum_wl += weighted_cpuload(sim, c);
+			sum_alpt += cpu_avg_load_per_task(sim, c);
+		}
+		if (local && balance_cpu < 0)
+			balance_cpu = g->cpus[0];
+		/* only the group's first idle CPU balances it at this level */
+		if (idle != CPU_NEWLY_IDLE && local && balance_cpu != this_cpu && balance) {
+			*balance = 0;
+			return NULL;
+		}
+		u64 avg_load = div_power(sim, g, group_load * SCHED_LOAD_SCALE);
+		u64 avg_lpt = div_power(sim, g, sum_alpt * SCHED_LOAD_SCALE);
+		bool group_imb = !local && max_cpu - min_cpu > 2 * avg_lpt;
+		u64 capacity = g->cpu_power / SCHED_LOAD_SCALE;
+
+		s.total_load += group_load;
+		s.total_pwr += g->cpu_power;
+		if (local) {
+			s.this_load = avg_load;
+			s.this = g;
+			s.this_nr_running = sum_nr;
+			s.this_load_per_task = sum_wl;
+		} else if (avg_load > s.max_load && (sum_nr > capacity || group_imb)) {
+			s.max_load = avg_load;
+			s.busiest = g;
+			s.busiest_nr_running = sum_nr;
+			s.busiest_load_per_task = sum_wl;
+			s.group_imb = group_imb;
+		}
+	}
+	if (!s.busiest || !s.busiest_nr_running || !s.this)
+		return NULL;
+	if (s.this_load >= s.max_load)
+		return NULL;
+	s.avg_load = SCHED_LOAD_SCALE * s.total_load / s.total_pwr;
+	if (s.this_load >= s.avg_load)
+		return NULL;
+	if (100 * s.max_load <= (u64)sd->imbalance_pct * s.this_load)
+		return NULL;
+	s.busiest_load_per_task /= s.busiest_nr_running;
+	if (s.group_imb)
+		s.busiest_load_per_task = min_u64(s.busiest_load_per_task, s.avg_load);
+	if (s.max_load <= s.busiest_load_per_task)
+		return NULL;
+	calculate_imbalance(sim, &s, this_cpu, imb);
+	return s.busiest;
+}
+
+static int find_busiest_queue(struct sl_sim *sim, struct sl_sched_group *g, u64 imb)
+{
+	u64 max_load = 0;
+	int busiest = -1;
+
+	for (int i = 0; i < g->ncpus; i++) {
+		struct sl_cpu *rq = &sim->cpus[g->cpus[i]];
+		u64 wl = weighted_cpuload(sim, g->cpus[i]);
+
+		if (rq->nr_running == 1 && wl > imb)
+			continue;
+		if (wl > max_load) {
+			max_load = wl;
+			busiest = g->cpus[i];
+		}
+	}
+	return busiest;
+}
+
+static bool can_migrate_task(struct sl_sim *sim, struct sl_task *p, struct sl_sched_domain *sd)
+{
+	if (p->on_cpu)
+		return false;
+	return !task_hot(sim, p) || sd->nr_balance_failed > sd->cache_nice_tries;
+}
+
+/* pull_task: deactivate, set_task_cpu, activate (no placement), check preemption */
+static void pull_task(struct sl_sim *sim, struct sl_task *p, int this_cpu)
+{
+	struct sl_cpu *src = &sim->cpus[p->cpu], *dst = &sim->cpus[this_cpu];
+
+	cfs_dequeue_task(sim, src, p, 0);
+	cfs_set_task_cpu(sim, p, this_cpu);
+	cfs_enqueue_task(sim, dst, p, 0);
+	cfs_check_preempt_curr(sim, dst, p, 0);
+}
+
+static u64 move_tasks(struct sl_sim *sim, int this_cpu, int busiest, u64 max_load_move,
+		      struct sl_sched_domain *sd)
+{
+	struct cfs_rq *cfs = &sim->cpus[busiest].cfs;
+	s64 rem = (s64)max_load_move;
+	u64 moved = 0, loops = 0;
+	struct sched_entity *se, *nx;
+
+	if (!max_load_move)
+		return 0;
+	for (se = TAILQ_FIRST(&cfs->tasks); se && rem > 0; se = nx) {
+		struct sl_task *p = task_of(se);
+
+		nx = TAILQ_NEXT(se, group_node);
+		if (loops++ > sim->tun.sched_nr_migrate)
+			break;
+		if ((s64)(se->load.weight >> 1) > rem || !can_migrate_task(sim, p, sd))
+			continue;
+		pull_task(sim, p, this_cpu);
+		rem -= (s64)se->load.weight;
+		moved += se->load.weight;
+	}
+	return moved;
+}
+
+/* The migration thread's part of an active balance, run from schedule() on the busiest CPU once
+ * its running task has been put back: move the first movable task to push_cpu. */
+void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push_cpu)
+{
+	struct sched_entity *se;
+
+	busiest->active_balance = false;
+	/* nr_running counts the migration thread in the kernel: <= 1 there is 0 here */
+	if (busiest->nr_running < 1)
+		return;
+	TAILQ_FOREACH(se, &busiest->cfs.tasks, group_node)
+	{
+		struct sl_task *p = task_of(se);
+
+		if (!p->on_cpu) {
+			pull_task(sim, p, push_cpu);
+			sl_resched_cpu(sim, &sim->cpus[push_cpu]);
+			return;
+		}
+	}
+}
+
+static int load_balance(struct sl_sim *sim, int this_cpu, struct sl_sched_domain *sd,
+			enum sl_idle_type idle, int *balance)
+{
+	u64 imb, ld_moved = 0;
+	struct sl_sched_group *g = find_busiest_group(sim, sd, this_cpu, &imb, idle, balance);
+	int busiest;
+	bool active = false;
+
+	if ((balance && !*balance) || !g)
+		goto out_balanced;
+	busiest = find_busiest_queue(sim, g, imb);
+	if (busiest < 0)
+		goto out_balanced;
+	if (sim->cpus[busiest].nr_running > 1) {
+		ld_moved = move_tasks(sim, this_cpu, busiest, imb, sd);
+		if (ld_moved && this_cpu != sim->this_cpu)
+			sl_resched_cpu(sim, &sim->cpus[this_cpu]);
+	}
+	if (!ld_moved) {
+		sd->nr_balance_failed++;
+		if (sd->nr_balance_failed > sd->cache_nice_tries + 2) {
+			struct sl_cpu *b = &sim->cpus[busiest];
+
+			if (!b->active_balance && b->curr) {
+				b->active_balance = true;
+				b->push_cpu = this_cpu;
+				active = true;
+				sl_resched_cpu(sim, b);
+			}
+			sd->nr_balance_failed = sd->cache_nice_tries + 1;
+		}
+	} else {
+		sd->nr_balance_failed = 0;
+	}
+	if (!active)
+		sd->balance_interval = (u64)sd->min_interval;
+	else if (sd->balance_interval < (u64)sd->max_interval)
+		sd->balance_interval *= 2;
+	return ld_moved != 0;
+
+out_balanced:
+	sd->nr_balance_failed = 0;
+	if (sd->balance_interval < (u64)sd->max_interval)
+		sd->balance_interval *= 2;
+	return 0;
+}
+
+static u64 msecs_to_jiffies(struct sl_sim *sim, u64 ms)
+{
+	return (ms * sim->p.hz + 999) / 1000;
+}
+
+static u64 jiffies(struct sl_sim *sim)
+{
+	return sim->now / sim->tick_ns;
+}
+
+static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idle)
+{
+	struct sl_cpu *rq = &sim->cpus[cpu];
+	u64 j = jiffies(sim), next_balance = j + 60 * sim->p.hz;
+	int balance = 1;
+
+	for (int i = 0; i < rq->nsd; i++) {
+		struct sl_sched_domain *sd = &rq->sd[i];
+		u64 interval = sd->balance_interval;
+
+		if (idle != CPU_IDLE)
+			interval *= (u64)sd->busy_factor;
+		interval = msecs_to_jiffies(sim, interval);
+		if (!interval)
+			interval = 1;
+		if (interval > sim->p.hz * NR_CPUS_CONFIG / 10)
+			interval = sim->p.hz * NR_CPUS_CONFIG / 10;
+		if (j >= sd->last_balance + interval) {
+			if (load_balance(sim, cpu, sd, idle, &balance))
+				idle = CPU_NOT_IDLE;
+			sd->last_balance = j;
+		}
+		if (sd->last_balance + interval < next_balance)
+			next_balance = sd->last_balance + interval;
+		if (!balance)
+			break;
+	}
+	rq->next_balance = next_balance;
+}
+
+static int first_nohz_cpu(struct sl_sim *sim)
+{
+	for (int c = 0; c < sim->ncpu; c++)
+		if (sim->cpus[c].in_nohz_mask)
+			return c;
+	return -1;
+}
+
+/* scheduler_tick's trigger_load_balance, with the NO_HZ idle load balancer, then the softirq. */
+void rebalance_tick(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	int cpu = rq->id;
+
+	if (rq->in_nohz_recently && !rq->idle_at_tick) {
+		rq->in_nohz_recently = false;
+		if (sim->nohz_balancer == cpu) {
+			if (rq->in_nohz_mask) {
+				rq->in_nohz_mask = false;
+				sim->nohz_count--;
+			}
+			sim->nohz_balancer = -1;
+		}
+		if (sim->nohz_balancer == -1) {
+			int ilb = first_nohz_cpu(sim);
+
+			if (ilb >= 0)
+				sl_resched_cpu(sim, &sim->cpus[ilb]);
+		}
+	}
+	if (rq->idle_at_tick && sim->nohz_balancer == cpu && sim->nohz_count == sim->ncpu) {
+		sl_resched_cpu(sim, rq);
+		return;
+	}
+	if (rq->idle_at_tick && sim->nohz_balancer != cpu && rq->in_nohz_mask)
+		return;
+	if (jiffies(sim) < rq->next_balance || !rq->nsd)
+		return;
+	/* run_rebalance_domains */
+	rebalance_domains(sim, cpu, rq->idle_at_tick ? CPU_IDLE : CPU_NOT_IDLE);
+	if (rq->idle_at_tick && sim->nohz_balancer == cpu) {
+		for (int c = 0; c < sim->ncpu; c++) {
+			if (c == cpu || !sim->cpus[c].in_nohz_mask)
+				continue;
+			if (rq->need_resched)
+				break;
+			rebalance_domains(sim, c, CPU_IDLE);
+			if (sim->cpus[c].next_balance < rq->next_balance)
+				rq->next_balance = sim->cpus[c].next_balance;
+		}
+	}
+}
+
+/* select_nohz_load_balancer(stop_tick): returns true when this CPU must keep its tick. */
+bool sl_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
+{
+	int cpu = rq->id;
+
+	if (!stop) {
+		if (rq->in_nohz_mask) {
+			rq->in_nohz_mask = false;
+			sim->nohz_count--;
+		}
+		if (sim->nohz_balancer == cpu)
+			sim->nohz_balancer = -1;
+		return false;
+	}
+	rq->in_nohz_recently = true;
+	if (!rq->in_nohz_mask) {
+		rq->in_nohz_mask = true;
+		sim->nohz_count++;
+	}
+	if (sim->nohz_count == sim->ncpu) {
+		if (sim->nohz_balancer == cpu)
+			sim->nohz_balancer = -1;
+		return false;
+	}
+	if (sim->nohz_balancer == -1) {
+		sim->nohz_balancer = cpu;
+		return true;
+	}
+	return sim->nohz_balancer == cpu;
+}
+
+/* idle_balance: a CPU about to go idle pulls work where SD_BALANCE_NEWIDLE is set. */
+void idle_balance(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	u64 next_balance = jiffies(sim) + sim->p.hz;
+	int pulled = 0;
+
+	for (int i = 0; i < rq->nsd; i++) {
+		struct sl_sched_domain *sd = &rq->sd[i];
+
+		if (sd->flags & SD_BALANCE_NEWIDLE) {
+			u64 imb;
+			struct sl_sched_group *g =
+				find_busiest_group(sim, sd, rq->id, &imb, CPU_NEWLY_IDLE, NULL);
+			int busiest = g ? find_busiest_queue(sim, g, imb) : -1;
+
+			if (!g || busiest < 0) {
+				sd->nr_balance_failed = 0;
+			} else {
+				u64 moved = 0;
+
+				if (sim->cpus[busiest].nr_running > 1)
+					moved = move_tasks(sim, rq->id, busiest, imb, sd);
+				/* load_balance_newidle returns -1 on no move (power savings < 2):
+				 * non-zero, so the walk stops */
+				pulled = moved ? 1 : -1;
+				if (moved)
+					sd->nr_balance_failed = 0;
+			}
+		}
+		u64 nb = sd->last_balance + msecs_to_jiffies(sim, sd->balance_interval);
+
+		if (nb < next_balance)
+			next_balance = nb;
+		if (pulled)
+			break;
+	}
+	if (pulled || jiffies(sim) > rq->next_balance)
+		rq->next_balance = next_balance;
+}

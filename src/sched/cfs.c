@@ -1,0 +1,542 @@
+/*
+ * The parts of CFS that 2.6.31 and 2.6.32 share (kernel/sched_fair.c and the CFS-facing parts of
+ * kernel/sched.c). The integer arithmetic is the kernel's, rounding included, because slices
+ * and vruntimes are compared against hand-computed figures and against real traces.
+ */
+#include "sched/cfs.h"
+#include "machine/machine.h"
+
+#include <limits.h>
+
+/* kernel/sched.c prio_to_weight[] and prio_to_wmult[] (2.6.31 = 2.6.32). */
+const u64 sl_prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+const u64 sl_prio_to_wmult[40] = {
+	48388,     59856,     76040,     92818,     118348,    147320,    184698,
+	229616,    287308,    360437,    449829,    563644,    704093,    875809,
+	1099582,   1376151,   1717300,   2157191,   2708050,   3363326,   4194304,
+	5237765,   6557202,   8165337,   10153587,  12820798,  15790321,  19976592,
+	24970740,  31350126,  39045157,  49367440,  61356676,  76695844,  95443717,
+	119304647, 148102320, 186737708, 238609294, 286331153,
+};
+
+#define SRR(x, y) (((x) + (1ULL << ((y)-1))) >> (y))
+
+u64 calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw)
+{
+	u64 tmp;
+
+	/* A runqueue's inverse is zeroed by every load change and recomputed here, cached. */
+	if (!lw->inv_weight) {
+		if (lw->weight >= WMULT_CONST)
+			lw->inv_weight = 1;
+		else
+			lw->inv_weight = 1 + (WMULT_CONST - lw->weight / 2) / (lw->weight + 1);
+	}
+	tmp = delta_exec * weight;
+	if (tmp > WMULT_CONST)
+		tmp = SRR(SRR(tmp, 16) * lw->inv_weight, 16);
+	else
+		tmp = SRR(tmp * lw->inv_weight, 32);
+	return tmp > (u64)LONG_MAX ? (u64)LONG_MAX : tmp;
+}
+
+u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
+{
+	if (se->load.weight != NICE_0_LOAD) {
+		struct sl_load_weight lw = se->load;
+
+		delta = calc_delta_mine(delta, NICE_0_LOAD, &lw);
+	}
+	return delta;
+}
+
+void update_avg(u64 *avg, u64 sample)
+{
+	s64 diff = (s64)(sample - *avg);
+
+	*avg += (u64)(diff >> 3); /* arithmetic shift, as gcc does for the kernel */
+}
+
+void set_load_weight(struct sl_task *p)
+{
+	if (p->policy == SL_SCHED_IDLE) {
+		p->se.load.weight = WEIGHT_IDLEPRIO;
+		p->se.load.inv_weight = WMULT_IDLEPRIO;
+		return;
+	}
+	p->se.load.weight = sl_prio_to_weight[p->nice + 20];
+	p->se.load.inv_weight = sl_prio_to_wmult[p->nice + 20];
+}
+
+int sl_ilog2(u64 v)
+{
+	int l = -1;
+
+	while (v) {
+		v >>= 1;
+		l++;
+	}
+	return l;
+}
+
+/*
+ * sched_init_granularity (2.6.31 and 2.6.32 alike): factor = 1 + ilog2(online CPUs); latency and
+ * min_granularity are scaled and clamped to 200 ms, wakeup_granularity and shares_ratelimit are
+ * scaled without a clamp; migration_cost and sched_nr_latency stay.
+ */
+void sl_init_granularity(struct sl_tunables *t, int ncpu)
+{
+	u64 factor = 1 + (u64)sl_ilog2((u64)ncpu);
+	const u64 limit = 200000000ULL;
+
+	t->sched_min_granularity *= factor;
+	if (t->sched_min_granularity > limit)
+		t->sched_min_granularity = limit;
+	t->sched_latency *= factor;
+	if (t->sched_latency > limit)
+		t->sched_latency = limit;
+	t->sched_wakeup_granularity *= factor;
+	t->sched_shares_ratelimit *= factor;
+}
+
+struct sl_task *task_of(struct sched_entity *se)
+{
+	return sl_container_of(se, struct sl_task, se);
+}
+
+/* ---- the rbtree, keyed by vruntime (equal keys go right) ---- */
+
+static int entity_cmp(struct sched_entity *a, struct sched_entity *b)
+{
+	s64 d = (s64)(a->vruntime - b->vruntime);
+
+	if (d < 0)
+		return -1;
+	if (d > 0)
+		return 1;
+	/* equal keys: the later insertion goes right (FIFO among equals) */
+	return a->rb_seq < b->rb_seq ? -1 : (a->rb_seq > b->rb_seq);
+}
+
+RB_PROTOTYPE(cfs_tree, sched_entity, run_node, entity_cmp);
+RB_GENERATE(cfs_tree, sched_entity, run_node, entity_cmp)
+
+void cfs_rq_init(struct cfs_rq *cfs)
+{
+	cfs->load.weight = 0;
+	cfs->load.inv_weight = 0;
+	cfs->nr_running = 0;
+	/* as init_cfs_rq: min_vruntime starts at -(1 << 20) so that wrap-around is exercised */
+	cfs->min_vruntime = (u64)(-(1LL << 20));
+	RB_INIT(&cfs->tasks_timeline);
+	TAILQ_INIT(&cfs->tasks);
+	cfs->seq = 0;
+	cfs->curr = cfs->next = cfs->last = NULL;
+}
+
+struct sched_entity *cfs_leftmost(struct cfs_rq *cfs)
+{
+	return RB_MIN(cfs_tree, &cfs->tasks_timeline);
+}
+
+struct sched_entity *cfs_rightmost(struct cfs_rq *cfs)
+{
+	return RB_MAX(cfs_tree, &cfs->tasks_timeline);
+}
+
+static void __enqueue_entity(struct cfs_rq *cfs, struct sched_entity *se)
+{
+	se->rb_seq = cfs->seq++;
+	RB_INSERT(cfs_tree, &cfs->tasks_timeline, se);
+}
+
+static void __dequeue_entity(struct cfs_rq *cfs, struct sched_entity *se)
+{
+	RB_REMOVE(cfs_tree, &cfs->tasks_timeline, se);
+}
+
+static struct sl_cpu *rq_of(struct sl_sim *sim, struct cfs_rq *cfs)
+{
+	(void)sim;
+	return sl_container_of(cfs, struct sl_cpu, cfs);
+}
+
+static void update_min_vruntime(struct cfs_rq *cfs)
+{
+	u64 vruntime = cfs->min_vruntime;
+	struct sched_entity *left = cfs_leftmost(cfs);
+
+	if (cfs->curr)
+		vruntime = cfs->curr->vruntime;
+	if (left)
+		vruntime = cfs->curr ? min_vruntime(vruntime, left->vruntime) : left->vruntime;
+	cfs->min_vruntime = max_vruntime(cfs->min_vruntime, vruntime);
+}
+
+void update_curr(struct sl_sim *sim, struct cfs_rq *cfs)
+{
+	struct sched_entity *curr = cfs->curr;
+	u64 delta;
+
+	if (!curr)
+		return;
+	delta = sim->now - curr->exec_start;
+	if (!delta)
+		return;
+	curr->sum_exec_runtime += delta;
+	curr->vruntime += calc_delta_fair(delta, curr);
+	update_min_vruntime(cfs);
+	curr->exec_start = sim->now;
+}
+
+/* ---- period and slice ---- */
+
+u64 sched_period(const struct sl_sim *sim, unsigned long nr_running)
+{
+	if (nr_running > sim->tun.sched_nr_latency)
+		return sim->tun.sched_min_granularity * nr_running;
+	return sim->tun.sched_latency;
+}
+
+u64 sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+{
+	u64 slice = sched_period(sim, cfs->nr_running + !se->on_rq);
+	struct sl_load_weight lw = cfs->load;
+
+	if (!se->on_rq) {
+		/* update_load_add on a copy: weight added, inverse zeroed */
+		lw.weight += se->load.weight;
+		lw.inv_weight = 0;
+	}
+	slice = calc_delta_mine(slice, se->load.weight, se->on_rq ? &cfs->load : &lw);
+	return slice;
+}
+
+u64 sched_vslice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+{
+	return calc_delta_fair(sched_slice(sim, cfs, se), se);
+}
+
+/* ---- preemption ---- */
+
+void resched_task(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	sl_resched_cpu(sim, rq);
+}
+
+/* wakeup_gran, with ADAPTIVE_GRAN and ASYM_GRAN, the same in both releases */
+static u64 wakeup_gran(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se)
+{
+	u64 gran = sim->tun.sched_wakeup_granularity;
+	struct cfs_rq *cfs = &sim->cpus[task_of(curr)->cpu].cfs;
+
+	if (cfs->curr && sched_feat(sim, F_ADAPTIVE_GRAN)) {
+		u64 this_run = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
+		u64 expected = 2 * se->avg_wakeup * sim->cpus[task_of(se)->cpu].cfs.nr_running;
+		u64 g = this_run < expected ? expected - this_run : 0;
+
+		gran = (s64)g < (s64)sim->tun.sched_wakeup_granularity ? g
+								       : sim->tun.sched_wakeup_granularity;
+	}
+	if (sched_feat(sim, F_ASYM_GRAN)) {
+		if (se->load.weight != NICE_0_LOAD)
+			gran = calc_delta_fair(gran, se);
+	} else {
+		if (curr->load.weight != NICE_0_LOAD)
+			gran = calc_delta_fair(gran, curr);
+	}
+	return gran;
+}
+
+int wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se)
+{
+	s64 vdiff = (s64)(curr->vruntime - se->vruntime);
+
+	if (vdiff <= 0)
+		return -1;
+	if (vdiff > (s64)wakeup_gran(sim, curr, se))
+		return 1;
+	return 0;
+}
+
+void clear_buddies(struct cfs_rq *cfs, struct sched_entity *se)
+{
+	if (cfs->last == se)
+		cfs->last = NULL;
+	if (cfs->next == se)
+		cfs->next = NULL;
+}
+
+/* task_hot (kernel/sched.c): a buddy, or ran within migration_cost, resists migration. */
+bool task_hot(struct sl_sim *sim, struct sl_task *p)
+{
+	struct cfs_rq *cfs = &sim->cpus[p->cpu].cfs;
+
+	if (sched_feat(sim, F_CACHE_HOT_BUDDY) && (&p->se == cfs->next || &p->se == cfs->last))
+		return true;
+	if (sim->tun.sched_migration_cost == (u64)(unsigned)-1)
+		return true;
+	if (sim->tun.sched_migration_cost == 0)
+		return false;
+	return (s64)(sim->now - p->se.exec_start) < (s64)sim->tun.sched_migration_cost;
+}
+
+/* ---- HRTICK (both releases): end a slice exactly instead of at the next tick ---- */
+
+static bool hrtick_enabled(struct sl_sim *sim)
+{
+	/* high-resolution timers are always active in the model */
+	return sched_feat(sim, F_HRTICK);
+}
+
+void hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	if (!hrtick_enabled(sim) || cfs->nr_running <= 1)
+		return;
+	u64 slice = sched_slice(sim, cfs, &p->se);
+	u64 ran = p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime;
+	s64 delta = (s64)(slice - ran);
+
+	if (delta < 0) {
+		if (rq->curr == p)
+			resched_task(sim, rq);
+		return;
+	}
+	/* pick_next calls this while rq->curr is still prev: the kernel's 10 us floor */
+	if (rq->curr != p && delta < 10000)
+		delta = 10000;
+	sl_arm(sim, &rq->hrtick, sim->now + (u64)delta);
+}
+
+static void hrtick_update(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct sl_task *curr = rq->curr;
+
+	if (!curr || !curr->on_cpu)
+		return;
+	if (rq->cfs.nr_running < sim->tun.sched_nr_latency)
+		hrtick_start_fair(sim, rq, curr);
+}
+
+/* ---- enqueue / dequeue ---- */
+
+static void account_entity_enqueue(struct sl_cpu *rq, struct sched_entity *se)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	cfs->load.weight += se->load.weight;
+	cfs->load.inv_weight = 0;
+	rq->load.weight += se->load.weight;
+	rq->load.inv_weight = 0;
+	cfs->nr_running++;
+	se->on_rq = 1;
+	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
+}
+
+static void account_entity_dequeue(struct sl_cpu *rq, struct sched_entity *se)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	cfs->load.weight -= se->load.weight;
+	cfs->load.inv_weight = 0;
+	rq->load.weight -= se->load.weight;
+	rq->load.inv_weight = 0;
+	cfs->nr_running--;
+	se->on_rq = 0;
+	TAILQ_REMOVE(&cfs->tasks, se, group_node);
+}
+
+static void update_stats_wait_start(struct sl_sim *sim, struct sched_entity *se)
+{
+	se->wait_start = sim->now;
+}
+
+static void update_stats_wait_end(struct sl_sim *sim, struct sched_entity *se)
+{
+	u64 w = sim->now - se->wait_start;
+
+	if (w > se->wait_max)
+		se->wait_max = w;
+	se->wait_count++;
+	se->wait_sum += w;
+	se->wait_start = 0;
+}
+
+static void enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
+			   int wakeup)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	update_curr(sim, cfs);
+	account_entity_enqueue(rq, se);
+	if (wakeup)
+		sim->rel->place_entity(sim, cfs, se, 0);
+	if (se != cfs->curr) {
+		update_stats_wait_start(sim, se);
+		__enqueue_entity(cfs, se);
+	}
+}
+
+static void dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	update_curr(sim, cfs);
+	if (se != cfs->curr)
+		update_stats_wait_end(sim, se);
+	clear_buddies(cfs, se);
+	if (se != cfs->curr)
+		__dequeue_entity(cfs, se);
+	account_entity_dequeue(rq, se);
+	update_min_vruntime(cfs);
+}
+
+void cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
+{
+	if (wakeup)
+		p->se.start_runtime = p->se.sum_exec_runtime;
+	enqueue_entity(sim, rq, &p->se, wakeup);
+	rq->nr_running++;
+	hrtick_update(sim, rq);
+}
+
+void cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep)
+{
+	/* kernel/sched.c dequeue_task: the overlap/wakeup averages, before update_curr */
+	if (sleep) {
+		if (p->se.last_wakeup) {
+			update_avg(&p->se.avg_overlap, p->se.sum_exec_runtime - p->se.last_wakeup);
+			p->se.last_wakeup = 0;
+		} else {
+			update_avg(&p->se.avg_wakeup, sim->tun.sched_wakeup_granularity);
+		}
+	}
+	dequeue_entity(sim, rq, &p->se);
+	rq->nr_running--;
+	hrtick_update(sim, rq);
+}
+
+/* ---- pick / put ---- */
+
+static void set_next_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+{
+	if (se->on_rq) {
+		update_stats_wait_end(sim, se);
+		__dequeue_entity(cfs, se);
+	}
+	se->exec_start = sim->now;
+	cfs->curr = se;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+struct sl_task *cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+	struct sched_entity *se;
+
+	if (!cfs->nr_running)
+		return NULL;
+	se = sim->rel->pick_next_entity(sim, cfs);
+	set_next_entity(sim, cfs, se);
+	if (hrtick_enabled(sim))
+		hrtick_start_fair(sim, rq, task_of(se));
+	return task_of(se);
+}
+
+void cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+	struct sched_entity *se = &prev->se;
+
+	sim->rel->put_prev_stats(sim, prev);
+	if (se->on_rq)
+		update_curr(sim, cfs);
+	if (se->on_rq) {
+		update_stats_wait_start(sim, se);
+		__enqueue_entity(cfs, se);
+	}
+	cfs->curr = NULL;
+}
+
+/* ---- the tick ---- */
+
+void cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+	struct sched_entity *curr = cfs->curr;
+
+	if (!curr)
+		return;
+	update_curr(sim, cfs);
+	/* the hrtick timer's tick ends the slice unconditionally */
+	if (queued) {
+		resched_task(sim, rq);
+		return;
+	}
+	/* while an hrtick is pending the periodic tick leaves preemption to it (unless DOUBLE_TICK) */
+	if (!sched_feat(sim, F_DOUBLE_TICK) && sl_timer_armed(&rq->hrtick))
+		return;
+	if (cfs->nr_running > 1 || !sched_feat(sim, F_WAKEUP_PREEMPT))
+		sim->rel->check_preempt_tick(sim, rq, curr);
+}
+
+void cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			    int wake_flags)
+{
+	/* the idle class is preempted by anything */
+	if (!rq->curr) {
+		resched_task(sim, rq);
+		return;
+	}
+	sim->rel->check_preempt_wakeup(sim, rq, p, wake_flags);
+}
+
+/*
+ * sched_yield (yield_task_fair, 2.6.31 = 2.6.32): without sched_compat_yield a yield only updates
+ * the runtime and reschedules; with it (or for SCHED_BATCH) the task goes behind the rightmost.
+ */
+void cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+	struct sched_entity *se = cfs->curr, *rightmost;
+
+	if (!se || cfs->nr_running == 1)
+		return;
+	clear_buddies(cfs, se);
+	if (!sim->tun.sched_compat_yield && task_of(se)->policy != SL_SCHED_BATCH) {
+		update_curr(sim, cfs);
+		return;
+	}
+	rightmost = cfs_rightmost(cfs);
+	if (!rightmost || entity_before(rightmost, se))
+		return;
+	se->vruntime = rightmost->vruntime + 1;
+}
+
+/* set_task_cpu: vruntime is carried relative to the runqueue's min_vruntime. */
+void cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
+{
+	struct cfs_rq *old = &sim->cpus[p->cpu].cfs, *new = &sim->cpus[cpu].cfs;
+
+	p->se.vruntime -= old->min_vruntime - new->min_vruntime;
+	if (p->cpu != cpu) {
+		p->se.nr_migrations++;
+		sim->nr_migrations++;
+		struct sl_event ev = {.type = SL_EV_MIGRATE,
+				      .cpu = cpu,
+				      .pid = p->pid,
+				      .group = p->group ? p->group->id : -1,
+				      .orig_cpu = p->cpu};
+
+		sl_emit(sim, &ev);
+	}
+	p->cpu = cpu;
+	(void)rq_of;
+}

@@ -1,0 +1,136 @@
+/*
+ * CFS as of Linux 2.6.31 and 2.6.32. cfs.c holds what the two releases share (the weight
+ * arithmetic, the rbtree, update_curr, slices, enqueue/dequeue, the tick); each release file
+ * (cfs_2_6_31.c, cfs_2_6_32.c) holds the rules that changed between them behind struct
+ * sl_cfs_release. A new release is one new file and one line in release.c.
+ */
+#ifndef SCHEDLAB_CFS_H
+#define SCHEDLAB_CFS_H
+
+#include "core/sim.h"
+
+#define NICE_0_LOAD 1024ULL
+#define WMULT_CONST (1ULL << 32)
+#define WMULT_IDLEPRIO 1431655765ULL
+#define WEIGHT_IDLEPRIO 3ULL
+
+extern const u64 sl_prio_to_weight[40];
+extern const u64 sl_prio_to_wmult[40];
+
+/* Wake flags (2.6.32 names; 2.6.31 passes only `sync`). */
+#define WF_SYNC 0x01
+#define WF_FORK 0x02
+
+/* sched_domain flags (the kernel's SD_* meanings; our own values). */
+#define SD_LOAD_BALANCE 0x001
+#define SD_BALANCE_NEWIDLE 0x002
+#define SD_BALANCE_EXEC 0x004
+#define SD_BALANCE_FORK 0x008
+#define SD_BALANCE_WAKE 0x010
+#define SD_WAKE_AFFINE 0x020
+#define SD_WAKE_BALANCE 0x040 /* 2.6.31 passive balancing */
+#define SD_SHARE_CPUPOWER 0x080
+#define SD_SHARE_PKG_RESOURCES 0x200
+
+enum sl_sd_level { SL_SD_SMT, SL_SD_MC, SL_SD_CPU, SL_SD_NLEVELS };
+
+struct sl_sd_params {
+	unsigned flags;
+	int min_interval, max_interval, busy_factor, imbalance_pct, cache_nice_tries;
+	int busy_idx, idle_idx, newidle_idx, wake_idx, forkexec_idx;
+};
+
+enum sl_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
+
+struct sl_cfs_release {
+	const char *name;
+	struct sl_feat_table feats;
+	struct sl_tunables defaults; /* before sched_init_granularity scales them */
+	struct sl_sd_params sd[SL_SD_NLEVELS];
+	/*
+	 * Group cpu_power. 2.6.31: a group whose CPUs share power or a package counts as one CPU
+	 * (1024) and loads are divided by reciprocal_divide; 2.6.32: the sum of its CPUs' power,
+	 * an SMT thread being smt_gain / threads (1178 / 2 = 589), and a plain division.
+	 */
+	bool power_is_sum;
+	void (*place_entity)(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se,
+			     int initial);
+	void (*check_preempt_wakeup)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+				     int wake_flags);
+	struct sched_entity *(*pick_next_entity)(struct sl_sim *sim, struct cfs_rq *cfs);
+	void (*check_preempt_tick)(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *curr);
+	void (*task_new)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
+	/* select_task_rq for a wake-up (SD_BALANCE_WAKE) or fork (SD_BALANCE_FORK) */
+	int (*select_task_rq)(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
+			      int wake_flags);
+	/* put_prev_task's averages (2.6.32 adds avg_running) */
+	void (*put_prev_stats)(struct sl_sim *sim, struct sl_task *prev);
+};
+
+extern const struct sl_cfs_release sl_cfs_2_6_31;
+extern const struct sl_cfs_release sl_cfs_2_6_32;
+const struct sl_cfs_release *sl_cfs_release_find(const char *name);
+extern const struct sl_cfs_release *const sl_cfs_releases[];
+extern const int sl_cfs_nreleases;
+
+/* ---- arithmetic (exposed for the tests) ---- */
+u64 calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw);
+u64 calc_delta_fair(u64 delta, const struct sched_entity *se);
+u64 sched_period(const struct sl_sim *sim, unsigned long nr_running);
+u64 sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
+u64 sched_vslice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
+void update_avg(u64 *avg, u64 sample);
+void set_load_weight(struct sl_task *p);
+/* The boot-time scaling of sched_init_granularity for n online CPUs. */
+void sl_init_granularity(struct sl_tunables *t, int ncpu);
+int sl_ilog2(u64 v);
+
+static inline bool entity_before(const struct sched_entity *a, const struct sched_entity *b)
+{
+	return (s64)(a->vruntime - b->vruntime) < 0;
+}
+static inline u64 max_vruntime(u64 a, u64 b)
+{
+	return (s64)(b - a) > 0 ? b : a;
+}
+static inline u64 min_vruntime(u64 a, u64 b)
+{
+	return (s64)(b - a) < 0 ? b : a;
+}
+
+struct sl_task *task_of(struct sched_entity *se);
+
+/* ---- shared rules ---- */
+void cfs_rq_init(struct cfs_rq *cfs);
+struct sched_entity *cfs_leftmost(struct cfs_rq *cfs);
+struct sched_entity *cfs_rightmost(struct cfs_rq *cfs);
+void update_curr(struct sl_sim *sim, struct cfs_rq *cfs);
+int wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se);
+void clear_buddies(struct cfs_rq *cfs, struct sched_entity *se);
+void resched_task(struct sl_sim *sim, struct sl_cpu *rq);
+bool task_hot(struct sl_sim *sim, struct sl_task *p);
+void hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
+
+/* ---- the class operations the machine calls ---- */
+void cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup);
+void cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep);
+struct sl_task *cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq);
+void cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev);
+void cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued);
+void cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			    int wake_flags);
+void cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq);
+void cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu);
+
+/* ---- load figures and balancing (balance.c) ---- */
+void update_cpu_load(struct sl_cpu *rq);
+u64 source_load(struct sl_sim *sim, int cpu, int type);
+u64 target_load(struct sl_sim *sim, int cpu, int type);
+u64 cpu_avg_load_per_task(struct sl_sim *sim, int cpu);
+int find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int this_cpu);
+void sl_build_domains(struct sl_sim *sim);
+void sl_free_domains(struct sl_sim *sim);
+void rebalance_tick(struct sl_sim *sim, struct sl_cpu *rq);
+void idle_balance(struct sl_sim *sim, struct sl_cpu *rq);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * SCHED_FEAT flags. The model keeps one bit per flag *name* across all releases (the union of
+ * the 2.6.31 and 2.6.32 lists), so code reads sched_feat(sim, F_LAST_BUDDY) whatever the release;
+ * each release's table (in its own file) says which names exist, in which debugfs order, and
+ * with which defaults. A flag a release lacks is never set for it.
+ */
+#ifndef SCHEDLAB_FEATURES_H
+#define SCHEDLAB_FEATURES_H
+
+#include <schedlab/types.h>
+
+enum sl_feat {
+	F_NEW_FAIR_SLEEPERS,
+	F_NORMALIZED_SLEEPER,
+	F_ADAPTIVE_GRAN,
+	F_WAKEUP_PREEMPT,
+	F_START_DEBIT,
+	F_AFFINE_WAKEUPS,
+	F_CACHE_HOT_BUDDY,
+	F_SYNC_WAKEUPS,
+	F_HRTICK,
+	F_DOUBLE_TICK,
+	F_ASYM_GRAN,
+	F_LB_BIAS,
+	F_LB_WAKEUP_UPDATE,
+	F_ASYM_EFF_LOAD,
+	F_WAKEUP_OVERLAP,
+	F_LAST_BUDDY,
+	F_OWNER_SPIN,
+	F_FAIR_SLEEPERS,
+	F_GENTLE_FAIR_SLEEPERS,
+	F_WAKEUP_SYNC,
+	F_WAKEUP_RUNNING,
+	F_SYNC_LESS,
+	F_SYNC_MORE,
+	F_NEXT_BUDDY,
+	F_ARCH_POWER,
+	F_LB_SHARES_UPDATE,
+	F_NR_FEATS
+};
+
+struct sl_feat_desc {
+	enum sl_feat id;
+	const char *name;
+	bool def;
+	/* false: the flag only acts with CONFIG_FAIR_GROUP_SCHED (or an arch hook x86 lacks). */
+	bool acts;
+};
+
+struct sl_feat_table {
+	const struct sl_feat_desc *flags; /* in the kernel's file order = bit order */
+	int n;
+};
+
+const char *sl_feat_name(enum sl_feat f);
+/* The kernel's bit mask (bit = position in the release's file) of a feature set. */
+u64 sl_feat_kernel_mask(const struct sl_feat_table *t, u64 set);
+u64 sl_feat_defaults(const struct sl_feat_table *t);
+/* "NEW_FAIR_SLEEPERS NO_NORMALIZED_SLEEPER ... \n", exactly as debugfs printed it. */
+void sl_feat_format(const struct sl_feat_table *t, u64 set, char *buf, size_t len);
+/*
+ * Apply one debugfs write ("NAME" or "NO_NAME"). Unlike 2.6.31's strncmp, a word must match a
+ * name exactly: "NEW_FAIR_SLEEPERSX" is refused rather than taken as NEW_FAIR_SLEEPERS.
+ */
+int sl_feat_write(const struct sl_feat_table *t, u64 *set, const char *word, char *err,
+		  size_t errlen);
+/* Apply a whitespace-separated list of words, in order. */
+int sl_feat_write_list(const struct sl_feat_table *t, u64 *set, const char *list, char *err,
+		       size_t errlen);
+
+#endif

@@ -1,0 +1,181 @@
+#include "stats/sched_stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int sl_stats_init(struct sl_stats *s, int ngroups, int ncpu)
+{
+	memset(s, 0, sizeof(*s));
+	s->ngroups = ngroups;
+	s->ncpu = ncpu;
+	s->g = calloc((size_t)(ngroups ? ngroups : 1), sizeof(*s->g));
+	s->c = calloc((size_t)ncpu, sizeof(*s->c));
+	if (!s->g || !s->c)
+		return -1;
+	for (int i = 0; i < ngroups; i++)
+		if (sl_hist_init(&s->g[i].lat))
+			return -1;
+	return 0;
+}
+
+void sl_stats_free(struct sl_stats *s)
+{
+	for (int i = 0; s->g && i < s->ngroups; i++)
+		sl_hist_free(&s->g[i].lat);
+	free(s->g);
+	free(s->c);
+	free(s->pid);
+	memset(s, 0, sizeof(*s));
+}
+
+static struct sl_pid_stat *pid_stat(struct sl_stats *s, int pid, int group)
+{
+	if (pid <= 0)
+		return NULL;
+	if (pid >= s->npid) {
+		int n = s->npid ? s->npid : 64;
+
+		while (n <= pid)
+			n *= 2;
+		struct sl_pid_stat *a = realloc(s->pid, sizeof(*a) * (size_t)n);
+
+		if (!a) {
+			s->oom = true;
+			return NULL;
+		}
+		memset(a + s->npid, 0, sizeof(*a) * (size_t)(n - s->npid));
+		for (int i = s->npid; i < n; i++)
+			a[i].group = -1;
+		s->pid = a;
+		s->npid = n;
+	}
+	struct sl_pid_stat *p = &s->pid[pid];
+
+	if (group >= 0 && group < s->ngroups)
+		p->group = group;
+	return p;
+}
+
+static struct sl_group_stat *group_of(struct sl_stats *s, const struct sl_pid_stat *p)
+{
+	return p->group >= 0 ? &s->g[p->group] : NULL;
+}
+
+static void end_wait(struct sl_stats *s, struct sl_pid_stat *p, u64 t)
+{
+	struct sl_group_stat *g = group_of(s, p);
+	u64 w = t - p->runnable_since;
+
+	p->runnable = false;
+	p->wait_total += w;
+	if (w > p->wait_max)
+		p->wait_max = w;
+	if (g) {
+		g->wait_total += w;
+		if (w > g->wait_max)
+			g->wait_max = w;
+	}
+}
+
+static void end_latency(struct sl_stats *s, struct sl_pid_stat *p, u64 t)
+{
+	struct sl_group_stat *g = group_of(s, p);
+
+	p->waking = false;
+	if (g)
+		sl_hist_add(&g->lat, t - p->wake_ts);
+}
+
+static void end_run(struct sl_stats *s, struct sl_pid_stat *p, u64 t)
+{
+	struct sl_group_stat *g = group_of(s, p);
+
+	p->running = false;
+	p->cpu_ns += t - p->run_since;
+	if (g)
+		g->cpu_ns += t - p->run_since;
+}
+
+void sl_stats_on_event(void *ctx, const struct sl_event *ev)
+{
+	struct sl_stats *s = ctx;
+	struct sl_pid_stat *p, *n;
+	struct sl_cpu_stat *c = ev->cpu >= 0 && ev->cpu < s->ncpu ? &s->c[ev->cpu] : NULL;
+
+	switch (ev->type) {
+	case SL_EV_WAKEUP:
+	case SL_EV_WAKEUP_NEW:
+		p = pid_stat(s, ev->pid, ev->group);
+		if (!p || p->running)
+			return;
+		if (!p->waking) {
+			p->waking = true;
+			p->wake_ts = ev->time;
+			if (group_of(s, p))
+				group_of(s, p)->wakeups++;
+		}
+		if (!p->runnable) {
+			p->runnable = true;
+			p->runnable_since = ev->time;
+		}
+		break;
+	case SL_EV_SWITCH:
+		s->switches++;
+		p = pid_stat(s, ev->pid, ev->group);
+		n = pid_stat(s, ev->next_pid, ev->next_group);
+		if (p && p->running) {
+			end_run(s, p, ev->time);
+			if (ev->prev_state == 'R') {
+				p->runnable = true;
+				p->runnable_since = ev->time;
+			}
+		}
+		if (n) {
+			if (n->waking)
+				end_latency(s, n, ev->time);
+			if (n->runnable)
+				end_wait(s, n, ev->time);
+			n->running = true;
+			n->run_since = ev->time;
+		}
+		if (c) {
+			c->switches++;
+			if (ev->next_pid && !c->busy) {
+				c->busy = true;
+				c->busy_since = ev->time;
+			} else if (!ev->next_pid && c->busy) {
+				c->busy = false;
+				c->busy_ns += ev->time - c->busy_since;
+			}
+		}
+		break;
+	case SL_EV_MIGRATE:
+		s->migrations++;
+		break;
+	default:
+		break;
+	}
+}
+
+void sl_stats_finish(struct sl_stats *s, u64 end)
+{
+	if (s->finished)
+		return;
+	s->finished = true;
+	for (int i = 0; i < s->npid; i++) {
+		struct sl_pid_stat *p = &s->pid[i];
+
+		if (p->running)
+			end_run(s, p, end);
+		if (p->waking)
+			end_latency(s, p, end);
+		if (p->runnable)
+			end_wait(s, p, end);
+	}
+	for (int i = 0; i < s->ncpu; i++) {
+		if (s->c[i].busy) {
+			s->c[i].busy_ns += end - s->c[i].busy_since;
+			s->c[i].busy = false;
+		}
+	}
+}

@@ -1,0 +1,78 @@
+/*
+ * make: a build. The parent (make) does a little work per target, keeps at most `jobs` children
+ * alive (wait(2) when it has that many), and forks each job; a job execs the compiler, reads its
+ * source (a small uninterruptible I/O), compiles (a CPU burst) and exits. fork() and exit()
+ * cost the fork/exit parameters, exec the exec parameter plus a cold cache.
+ */
+#include "workload/workload.h"
+
+#include <stdlib.h>
+
+struct make_args {
+	long jobs, count, nice;
+	struct sl_dist burst, io, parent;
+};
+
+static const struct sl_wl_key keys[] = {
+	{"jobs", "4", "parallel jobs (make -jN)"},
+	{"count", "100", "compile jobs in the build"},
+	{"nice", "0", "nice value of make and its jobs (nice -n 19 make)"},
+	{"burst", "uniform:10ms:50ms", "CPU time of one compile"},
+	{"io", "100us", "the job's uninterruptible read of its source"},
+	{"parent", "200us", "make's own CPU time per target (dependency checks)"},
+};
+
+static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+{
+	struct make_args *a = calloc(1, sizeof(*a));
+
+	if (!a || sl_kv_int(kv, "jobs", 1, 100000, &a->jobs, err, errlen) ||
+	    sl_kv_int(kv, "count", 1, 10000000, &a->count, err, errlen) ||
+	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
+	    sl_kv_dist(kv, "burst", &a->burst, err, errlen) ||
+	    sl_kv_dist(kv, "io", &a->io, err, errlen) ||
+	    sl_kv_dist(kv, "parent", &a->parent, err, errlen)) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static bool finite(const void *args)
+{
+	(void)args;
+	return true;
+}
+
+static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
+{
+	const struct make_args *a = args;
+	struct sl_prog *job = sl_prog_new(sim, g, "cc1", (int)a->nice, SL_SCHED_NORMAL);
+	struct sl_prog *mk = sl_prog_new(sim, g, "make", (int)a->nice, SL_SCHED_NORMAL);
+	struct sl_dist z = sl_dist_fixed(0);
+
+	if (!job || !mk)
+		return -1;
+	if (sl_prog_run(sim, job, sl_dist_fixed(sim->p.exec_ns)) ||
+	    sl_prog_add(sim, job, OP_EXEC, z, 0, 0, NULL) ||
+	    sl_prog_add(sim, job, OP_IO, a->io, 0, 0, NULL) || sl_prog_run(sim, job, a->burst) ||
+	    sl_prog_exit(sim, job))
+		return -1;
+	/* 0: run; 1: wait while jobs children live; 2-3: fork; 4: loop; 5: wait for all */
+	if (sl_prog_run(sim, mk, a->parent) ||
+	    sl_prog_add(sim, mk, OP_WAIT_BELOW, z, (int)a->jobs, 0, NULL) ||
+	    sl_prog_fork(sim, mk, job) || sl_prog_add(sim, mk, OP_LOOP, z, 0, (int)a->count, NULL) ||
+	    sl_prog_add(sim, mk, OP_WAIT_BELOW, z, 1, 0, NULL) || sl_prog_exit(sim, mk))
+		return -1;
+	return sl_spawn(sim, g, mk) ? 0 : -1;
+}
+
+const struct sl_workload_ops sl_wl_make = {
+	.name = "make",
+	.help = "a parallel build: make forks up to J jobs that exec, read, compile and exit",
+	.keys = keys,
+	.nkeys = (int)SL_ARRAY_SIZE(keys),
+	.parse = parse,
+	.spawn = spawn,
+	.finite = finite,
+};

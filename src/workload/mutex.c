@@ -1,0 +1,70 @@
+/*
+ * mutex: tasks contending for one kernel mutex (think time, then a critical section). The
+ * workload OWNER_SPIN acts on: a contender spins while the owner runs on another CPU instead of
+ * sleeping at once.
+ */
+#include "workload/workload.h"
+
+#include <stdlib.h>
+
+struct mutex_args {
+	long tasks, count, nice;
+	struct sl_dist cs, think;
+};
+
+static const struct sl_wl_key keys[] = {
+	{"tasks", "4", "contending tasks"},
+	{"count", "10000", "lock/unlock rounds per task"},
+	{"cs", "10us", "CPU time holding the lock"},
+	{"think", "50us", "CPU time between critical sections"},
+	{"nice", "0", "nice value"},
+};
+
+static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+{
+	struct mutex_args *a = calloc(1, sizeof(*a));
+
+	if (!a || sl_kv_int(kv, "tasks", 1, 100000, &a->tasks, err, errlen) ||
+	    sl_kv_int(kv, "count", 1, 1000000000, &a->count, err, errlen) ||
+	    sl_kv_dist(kv, "cs", &a->cs, err, errlen) ||
+	    sl_kv_dist(kv, "think", &a->think, err, errlen) ||
+	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen)) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static bool finite(const void *args)
+{
+	(void)args;
+	return true;
+}
+
+static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
+{
+	const struct mutex_args *a = args;
+	struct sl_prog *p = sl_prog_new(sim, g, "locker", (int)a->nice, SL_SCHED_NORMAL);
+	struct sl_dist z = sl_dist_fixed(0);
+
+	if (!p || sl_group_mutexes(sim, g, 1))
+		return -1;
+	if (sl_prog_run(sim, p, a->think) || sl_prog_add(sim, p, OP_LOCK, z, 0, 0, NULL) ||
+	    sl_prog_run(sim, p, a->cs) || sl_prog_add(sim, p, OP_UNLOCK, z, 0, 0, NULL) ||
+	    sl_prog_add(sim, p, OP_LOOP, z, 0, (int)a->count, NULL) || sl_prog_exit(sim, p))
+		return -1;
+	for (long i = 0; i < a->tasks; i++)
+		if (!sl_spawn(sim, g, p))
+			return -1;
+	return 0;
+}
+
+const struct sl_workload_ops sl_wl_mutex = {
+	.name = "mutex",
+	.help = "tasks contending for one mutex (where OWNER_SPIN acts)",
+	.keys = keys,
+	.nkeys = (int)SL_ARRAY_SIZE(keys),
+	.parse = parse,
+	.spawn = spawn,
+	.finite = finite,
+};

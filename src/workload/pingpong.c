@@ -1,0 +1,81 @@
+/*
+ * pingpong: pairs of tasks that wake each other `count` times, like a client and the X server
+ * over a pipe: each side runs `run`, wakes its peer (a pipe write: a sync wake-up, since the
+ * writer is about to read and sleep) and waits for the answer.
+ */
+#include "workload/workload.h"
+
+#include <stdlib.h>
+
+struct pingpong_args {
+	long pairs, count, nice, sync;
+	struct sl_dist run;
+};
+
+static const struct sl_wl_key keys[] = {
+	{"pairs", "1", "number of client/server pairs"},
+	{"count", "10000", "round trips, then both exit"},
+	{"run", "20us", "CPU time each side spends per message"},
+	{"sync", "1", "1: sync wake-ups (pipe_write's wake_up_interruptible_sync), 0: plain"},
+	{"nice", "0", "nice value of both sides"},
+};
+
+static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+{
+	struct pingpong_args *a = calloc(1, sizeof(*a));
+
+	if (!a || sl_kv_int(kv, "pairs", 1, 100000, &a->pairs, err, errlen) ||
+	    sl_kv_int(kv, "count", 1, 1000000000, &a->count, err, errlen) ||
+	    sl_kv_dist(kv, "run", &a->run, err, errlen) ||
+	    sl_kv_int(kv, "sync", 0, 1, &a->sync, err, errlen) ||
+	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen)) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static bool finite(const void *args)
+{
+	(void)args;
+	return true;
+}
+
+static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
+{
+	const struct pingpong_args *a = args;
+	struct sl_prog *c = sl_prog_new(sim, g, "client", (int)a->nice, SL_SCHED_NORMAL);
+	struct sl_prog *s = sl_prog_new(sim, g, "server", (int)a->nice, SL_SCHED_NORMAL);
+	struct sl_dist z = sl_dist_fixed(0);
+
+	if (!c || !s)
+		return -1;
+	/* client: run, wake, wait; server: wait, run, wake */
+	if (sl_prog_run(sim, c, a->run) || sl_prog_add(sim, c, OP_WAKE, z, (int)a->sync, 0, NULL) ||
+	    sl_prog_add(sim, c, OP_WAIT, z, 0, 0, NULL) ||
+	    sl_prog_add(sim, c, OP_LOOP, z, 0, (int)a->count, NULL) || sl_prog_exit(sim, c))
+		return -1;
+	if (sl_prog_add(sim, s, OP_WAIT, z, 0, 0, NULL) || sl_prog_run(sim, s, a->run) ||
+	    sl_prog_add(sim, s, OP_WAKE, z, (int)a->sync, 0, NULL) ||
+	    sl_prog_add(sim, s, OP_LOOP, z, 0, (int)a->count, NULL) || sl_prog_exit(sim, s))
+		return -1;
+	for (long i = 0; i < a->pairs; i++) {
+		struct sl_task *ct = sl_spawn(sim, g, c), *st = sl_spawn(sim, g, s);
+
+		if (!ct || !st)
+			return -1;
+		ct->peer = st;
+		st->peer = ct;
+	}
+	return 0;
+}
+
+const struct sl_workload_ops sl_wl_pingpong = {
+	.name = "pingpong",
+	.help = "two tasks that wake each other N times (client and X server)",
+	.keys = keys,
+	.nkeys = (int)SL_ARRAY_SIZE(keys),
+	.parse = parse,
+	.spawn = spawn,
+	.finite = finite,
+};

@@ -1,0 +1,10 @@
+/* The registry of workloads: one line per workload file. */
+#include "workload/workload.h"
+
+extern const struct sl_workload_ops sl_wl_hog, sl_wl_periodic, sl_wl_pingpong, sl_wl_make,
+	sl_wl_mutex;
+
+const struct sl_workload_ops *const sl_workloads[] = {
+	&sl_wl_hog, &sl_wl_periodic, &sl_wl_pingpong, &sl_wl_make, &sl_wl_mutex,
+};
+const int sl_nworkloads = (int)SL_ARRAY_SIZE(sl_workloads);

@@ -1,0 +1,251 @@
+#include "workload/workload.h"
+#include "core/parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct sl_workload_ops *find(const char *name, size_t n)
+{
+	for (int i = 0; i < sl_nworkloads; i++)
+		if (strlen(sl_workloads[i]->name) == n && !strncmp(sl_workloads[i]->name, name, n))
+			return sl_workloads[i];
+	return NULL;
+}
+
+static void list_names(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < sl_nworkloads && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					sl_workloads[i]->name);
+}
+
+/* `start` is a key of every workload: when its tasks are created. */
+static const struct sl_wl_key start_key = {"start", "0s", "when the tasks are created"};
+
+static const struct sl_wl_key *find_key(const struct sl_workload_ops *ops, const char *k, size_t n)
+{
+	for (int i = 0; i < ops->nkeys; i++)
+		if (strlen(ops->keys[i].name) == n && !strncmp(ops->keys[i].name, k, n))
+			return &ops->keys[i];
+	if (n == 5 && !strncmp(k, "start", 5))
+		return &start_key;
+	return NULL;
+}
+
+int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err, size_t errlen)
+{
+	const char *colon = strchr(spec, ':');
+	size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	const struct sl_workload_ops *ops = find(spec, nlen);
+	struct sl_kv kv;
+	char names[256];
+
+	memset(out, 0, sizeof(*out));
+	if (!ops) {
+		list_names(names, sizeof(names));
+		snprintf(err, errlen, "--workload '%s': unknown workload '%.*s' (valid: %s)", spec,
+			 (int)nlen, spec, names);
+		return -1;
+	}
+	if (strlen(spec) >= sizeof(out->spec)) {
+		snprintf(err, errlen, "--workload: specification too long");
+		return -1;
+	}
+	/* defaults first, then the given keys in order (a later one wins) */
+	memset(&kv, 0, sizeof(kv));
+	for (int i = 0; i < ops->nkeys; i++) {
+		kv.key[kv.n] = ops->keys[i].name;
+		snprintf(kv.val[kv.n], sizeof(kv.val[0]), "%s", ops->keys[i].def);
+		kv.n++;
+	}
+	kv.key[kv.n] = start_key.name;
+	snprintf(kv.val[kv.n], sizeof(kv.val[0]), "%s", start_key.def);
+	kv.n++;
+	for (const char *p = colon ? colon + 1 : NULL; p && *p;) {
+		size_t n = strcspn(p, ",");
+		const char *eq = memchr(p, '=', n);
+
+		if (!eq) {
+			snprintf(err, errlen, "--workload %s: '%.*s' is not KEY=VALUE", ops->name,
+				 (int)n, p);
+			return -1;
+		}
+		const struct sl_wl_key *k = find_key(ops, p, (size_t)(eq - p));
+
+		if (!k) {
+			size_t off = 0;
+
+			names[0] = '\0';
+			for (int i = 0; i < ops->nkeys && off < sizeof(names); i++)
+				off += (size_t)snprintf(names + off, sizeof(names) - off, "%s, ",
+							ops->keys[i].name);
+			snprintf(err, errlen, "--workload %s: unknown key '%.*s' (valid: %sstart)",
+				 ops->name, (int)(eq - p), p, names);
+			return -1;
+		}
+		size_t vlen = n - (size_t)(eq - p) - 1;
+
+		if (vlen == 0 || vlen >= sizeof(kv.val[0])) {
+			snprintf(err, errlen, "--workload %s: key '%s' needs a value", ops->name,
+				 k->name);
+			return -1;
+		}
+		for (int i = 0; i < kv.n; i++) {
+			if (strcmp(kv.key[i], k->name))
+				continue;
+			memcpy(kv.val[i], eq + 1, vlen);
+			kv.val[i][vlen] = '\0';
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	char e[200];
+
+	if (sl_parse_duration(sl_kv_get(&kv, "start"), &out->start, e, sizeof(e))) {
+		snprintf(err, errlen, "--workload %s: start: %s", ops->name, e);
+		return -1;
+	}
+	out->args = ops->parse(&kv, e, sizeof(e));
+	if (!out->args) {
+		snprintf(err, errlen, "--workload %s: %s", ops->name, e);
+		return -1;
+	}
+	out->ops = ops;
+	snprintf(out->spec, sizeof(out->spec), "%s", spec);
+	return 0;
+}
+
+void sl_workload_inst_free(struct sl_workload_inst *w)
+{
+	free(w->args);
+	w->args = NULL;
+}
+
+const char *sl_kv_get(const struct sl_kv *kv, const char *key)
+{
+	for (int i = 0; i < kv->n; i++)
+		if (!strcmp(kv->key[i], key))
+			return kv->val[i];
+	return "";
+}
+
+int sl_kv_int(const struct sl_kv *kv, const char *key, long min, long max, long *out, char *err,
+	      size_t errlen)
+{
+	s64 v;
+	char e[160];
+
+	if (sl_parse_s64(sl_kv_get(kv, key), &v, e, sizeof(e))) {
+		snprintf(err, errlen, "%s: %s", key, e);
+		return -1;
+	}
+	if (v < min || v > max) {
+		snprintf(err, errlen, "%s=%lld is out of range [%ld, %ld]", key, (long long)v, min,
+			 max);
+		return -1;
+	}
+	*out = (long)v;
+	return 0;
+}
+
+int sl_kv_dist(const struct sl_kv *kv, const char *key, struct sl_dist *out, char *err,
+	       size_t errlen)
+{
+	char e[200];
+
+	if (sl_dist_parse(sl_kv_get(kv, key), out, e, sizeof(e))) {
+		snprintf(err, errlen, "%s: %s", key, e);
+		return -1;
+	}
+	return 0;
+}
+
+int sl_kv_policy(const struct sl_kv *kv, const char *key, int *out, char *err, size_t errlen)
+{
+	const char *v = sl_kv_get(kv, key);
+
+	if (!strcmp(v, "normal"))
+		*out = SL_SCHED_NORMAL;
+	else if (!strcmp(v, "batch"))
+		*out = SL_SCHED_BATCH;
+	else if (!strcmp(v, "idle"))
+		*out = SL_SCHED_IDLE;
+	else {
+		snprintf(err, errlen, "%s='%s': expected normal, batch or idle", key, v);
+		return -1;
+	}
+	return 0;
+}
+
+struct sl_prog *sl_prog_new(struct sl_sim *sim, struct sl_group *g, const char *comm, int nice,
+			    int policy)
+{
+	struct sl_prog *p = calloc(1, sizeof(*p));
+	struct sl_prog **a = p ? realloc(g->progs, sizeof(*a) * (size_t)(g->nprogs + 1)) : NULL;
+
+	if (!a) {
+		free(p);
+		sim->oom = true;
+		return NULL;
+	}
+	g->progs = a;
+	g->progs[g->nprogs++] = p;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	p->nice = nice;
+	p->policy = policy;
+	return p;
+}
+
+int sl_prog_add(struct sl_sim *sim, struct sl_prog *p, enum sl_op op, struct sl_dist d, int arg,
+		int arg2, const struct sl_prog *child)
+{
+	if (p->n == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 8;
+		struct sl_step *s = realloc(p->steps, sizeof(*s) * (size_t)cap);
+
+		if (!s) {
+			sim->oom = true;
+			return -1;
+		}
+		p->steps = s;
+		p->cap = cap;
+	}
+	struct sl_step *st = &p->steps[p->n++];
+
+	st->op = op;
+	st->d = d;
+	st->arg = arg;
+	st->arg2 = arg2;
+	st->child = child;
+	return 0;
+}
+
+int sl_prog_fork(struct sl_sim *sim, struct sl_prog *p, const struct sl_prog *child)
+{
+	if (sl_prog_run(sim, p, sl_dist_fixed(sim->p.fork_ns)))
+		return -1;
+	return sl_prog_add(sim, p, OP_FORK, sl_dist_fixed(0), 0, 0, child);
+}
+
+int sl_prog_exit(struct sl_sim *sim, struct sl_prog *p)
+{
+	if (sl_prog_run(sim, p, sl_dist_fixed(sim->p.exit_ns)))
+		return -1;
+	return sl_prog_add(sim, p, OP_EXIT, sl_dist_fixed(0), 0, 0, NULL);
+}
+
+int sl_group_mutexes(struct sl_sim *sim, struct sl_group *g, int n)
+{
+	g->mutexes = calloc((size_t)n, sizeof(*g->mutexes));
+	if (!g->mutexes) {
+		sim->oom = true;
+		return -1;
+	}
+	g->nmutex = n;
+	return 0;
+}

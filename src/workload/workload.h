@@ -1,0 +1,73 @@
+/*
+ * Workloads are plug-ins described as data (fio's habit): NAME:key=val,... The framework checks
+ * every key against the workload's table (an unknown key is an error listing the valid ones) and
+ * fills defaults; the workload's parse() turns values into its own argument struct, and spawn()
+ * builds task programs and creates the tasks. One file and one registry line per workload.
+ */
+#ifndef SCHEDLAB_WORKLOAD_H
+#define SCHEDLAB_WORKLOAD_H
+
+#include "core/sim.h"
+#include "machine/machine.h"
+
+#define SL_WL_MAX_KEYS 16
+
+struct sl_wl_key {
+	const char *name;
+	const char *def;
+	const char *help;
+};
+
+struct sl_kv {
+	int n;
+	const char *key[SL_WL_MAX_KEYS];
+	char val[SL_WL_MAX_KEYS][96];
+};
+
+struct sl_workload_ops {
+	const char *name;
+	const char *help;
+	const struct sl_wl_key *keys;
+	int nkeys;
+	/* returns an args object (malloc'ed) or NULL with err set */
+	void *(*parse)(const struct sl_kv *kv, char *err, size_t errlen);
+	int (*spawn)(struct sl_sim *sim, struct sl_group *g, const void *args);
+	bool (*finite)(const void *args);
+};
+
+struct sl_workload_inst {
+	const struct sl_workload_ops *ops;
+	void *args;
+	char spec[256];
+	u64 start;
+};
+
+extern const struct sl_workload_ops *const sl_workloads[];
+extern const int sl_nworkloads;
+
+int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err, size_t errlen);
+void sl_workload_inst_free(struct sl_workload_inst *w);
+
+/* Helpers for parse(): each names the key in its error. */
+const char *sl_kv_get(const struct sl_kv *kv, const char *key);
+int sl_kv_int(const struct sl_kv *kv, const char *key, long min, long max, long *out, char *err,
+	      size_t errlen);
+int sl_kv_dist(const struct sl_kv *kv, const char *key, struct sl_dist *out, char *err,
+	       size_t errlen);
+int sl_kv_policy(const struct sl_kv *kv, const char *key, int *out, char *err, size_t errlen);
+
+/* Program building (programs are owned by their group). */
+struct sl_prog *sl_prog_new(struct sl_sim *sim, struct sl_group *g, const char *comm, int nice,
+			    int policy);
+int sl_prog_add(struct sl_sim *sim, struct sl_prog *p, enum sl_op op, struct sl_dist d, int arg,
+		int arg2, const struct sl_prog *child);
+static inline int sl_prog_run(struct sl_sim *sim, struct sl_prog *p, struct sl_dist d)
+{
+	return sl_prog_add(sim, p, OP_RUN, d, 0, 0, NULL);
+}
+/* fork() and exit() with their CPU costs (the fork_ns / exit_ns parameters) */
+int sl_prog_fork(struct sl_sim *sim, struct sl_prog *p, const struct sl_prog *child);
+int sl_prog_exit(struct sl_sim *sim, struct sl_prog *p);
+int sl_group_mutexes(struct sl_sim *sim, struct sl_group *g, int n);
+
+#endif

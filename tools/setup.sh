@@ -1,0 +1,16 @@
+#!/bin/sh
+# Install every Debian 12 package the build and the tests need. Idempotent; run as root.
+#   cmake, gcc, make, pkg-config: the build
+#   libcmocka-dev: unit tests; libjson-c-dev: --json output; libbsd-dev: <bsd/sys/tree.h> rbtrees
+set -eu
+PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	SUDO=""
+	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
