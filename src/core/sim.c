@@ -94,9 +94,7 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		rq->thread = c / per_thread;
 		rq->socket = (c % per_thread) / cfg->cores;
 		rq->core = (c % per_thread) % cfg->cores;
-		rq->in_nohz_mask = true;
 	}
-	sim->nohz_count = cfg->ncpu;
 	sl_build_domains(sim);
 	if (sim->oom)
 		goto fail;
@@ -167,12 +165,7 @@ int sl_sim_run(struct sl_sim *sim)
 	struct sl_timer *t;
 	u64 next_progress = 1 << 20;
 
-	/* every CPU starts in the idle loop */
-	for (int c = 0; c < sim->ncpu; c++) {
-		sim->this_cpu = c;
-		sl_cpuidle_enter(sim, &sim->cpus[c]);
-	}
-	sim->this_cpu = -1;
+	sl_machine_start(sim);
 	while ((t = sl_timerq_peek(&sim->q)) && t->expires <= sim->end) {
 		sl_timerq_pop(&sim->q);
 		sim->now = t->expires;

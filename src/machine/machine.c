@@ -346,6 +346,27 @@ static void work_fn(struct sl_sim *sim, struct sl_timer *t)
 	task_continue(sim, rq, p);
 }
 
+/*
+ * The machine before the first event: every CPU idle in the poll loop with its tick stopped,
+ * all in the NO_HZ mask with no idle load balancer (the state an idle machine settles in), and
+ * each marked as recently tickless so the first busy tick kicks an idle balancer awake.
+ */
+void sl_machine_start(struct sl_sim *sim)
+{
+	for (int c = 0; c < sim->ncpu; c++) {
+		struct sl_cpu *rq = &sim->cpus[c];
+
+		sim->this_cpu = c;
+		sl_cpuidle_enter(sim, rq);
+		rq->tick_stopped = true;
+		rq->in_nohz_mask = true;
+		rq->in_nohz_recently = true;
+	}
+	sim->nohz_count = sim->ncpu;
+	sim->nohz_balancer = -1;
+	sim->this_cpu = -1;
+}
+
 void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 {
 	memset(rq, 0, sizeof(*rq));
