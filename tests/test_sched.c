@@ -345,6 +345,37 @@ static void test_rbtree_fifo(void **state)
 		free(t[i]);
 }
 
+/* task_hot: a buddy resists migration (CACHE_HOT_BUDDY); 2.6.32 only while the balancing CPU
+ * has tasks; otherwise a task is hot for migration_cost after it last ran. */
+static void test_task_hot(void **state)
+{
+	const char *kernels[] = {"2.6.31", "2.6.32"};
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct fixture *f = fixture_new(kernels[k], "2", NULL);
+		struct sl_sim *sim = f->sim;
+		struct sl_task *p = bare_task(0, 0, 0), *q = bare_task(0, 0, 1);
+
+		sim->now = 10 * NSEC_PER_MSEC;
+		p->se.exec_start = sim->now - 400000; /* ran 0.4 ms ago: hot */
+		assert_true(task_hot(sim, p));
+		p->se.exec_start = sim->now - 600000; /* 0.6 ms ago: cold */
+		assert_false(task_hot(sim, p));
+		sim->cpus[0].cfs.last = &p->se;
+		sim->this_cpu = 1; /* an idle CPU balancing */
+		assert_int_equal(task_hot(sim, p), k == 0);
+		cfs_enqueue_task(sim, &sim->cpus[1], q, 0); /* now it has a task */
+		assert_true(task_hot(sim, p));
+		sim->features &= ~(1ULL << F_CACHE_HOT_BUDDY);
+		assert_false(task_hot(sim, p));
+		sim->cpus[0].cfs.last = NULL;
+		fixture_free(f);
+		free(p);
+		free(q);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_check_preempt_wakeup),
 		cmocka_unit_test(test_pick_next_buddies),
 		cmocka_unit_test(test_rbtree_fifo),
+		cmocka_unit_test(test_task_hot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -277,7 +277,10 @@ bool task_hot(struct sl_sim *sim, struct sl_task *p)
 {
 	struct cfs_rq *cfs = &sim->cpus[p->cpu].cfs;
 
-	if (sched_feat(sim, F_CACHE_HOT_BUDDY) && (&p->se == cfs->next || &p->se == cfs->last))
+	bool busy = sim->this_cpu < 0 || sim->cpus[sim->this_cpu].nr_running;
+
+	if (sched_feat(sim, F_CACHE_HOT_BUDDY) && (busy || !sim->rel->hot_buddy_needs_running) &&
+	    (&p->se == cfs->next || &p->se == cfs->last))
 		return true;
 	if (sim->tun.sched_migration_cost == (u64)(unsigned)-1)
 		return true;

@@ -53,6 +53,8 @@ struct sl_cfs_release {
 	 * an SMT thread being smt_gain / threads (1178 / 2 = 589), and a plain division.
 	 */
 	bool power_is_sum;
+	/* 2.6.32 task_hot: a buddy is hot only while the balancing CPU has tasks */
+	bool hot_buddy_needs_running;
 	void (*place_entity)(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se,
 			     int initial);
 	void (*check_preempt_wakeup)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,

@@ -230,6 +230,7 @@ const struct sl_cfs_release sl_cfs_2_6_31 = {
 			[SL_SD_CPU] = {SD_COMMON, 1, 4, 64, 125, 1, 2, 1, 2, 1, 1},
 		},
 	.power_is_sum = false,
+	.hot_buddy_needs_running = false,
 	.place_entity = place_entity,
 	.check_preempt_wakeup = check_preempt_wakeup,
 	.pick_next_entity = pick_next_entity,

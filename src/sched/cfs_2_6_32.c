@@ -272,6 +272,7 @@ const struct sl_cfs_release sl_cfs_2_6_32 = {
 			[SL_SD_CPU] = {SD_COMMON, 1, 4, 64, 125, 1, 2, 1, 0, 0, 0},
 		},
 	.power_is_sum = true,
+	.hot_buddy_needs_running = true,
 	.place_entity = place_entity,
 	.check_preempt_wakeup = check_preempt_wakeup,
 	.pick_next_entity = pick_next_entity,

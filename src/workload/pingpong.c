@@ -9,13 +9,14 @@
 
 struct pingpong_args {
 	long pairs, count, nice, sync;
-	struct sl_dist run;
+	struct sl_dist run, think;
 };
 
 static const struct sl_wl_key keys[] = {
 	{"pairs", "1", "number of client/server pairs"},
 	{"count", "10000", "round trips, then both exit"},
 	{"run", "20us", "CPU time each side spends per message"},
+	{"think", "0s", "client's CPU time after waking the server, before it waits"},
 	{"sync", "1", "1: sync wake-ups (pipe_write's wake_up_interruptible_sync), 0: plain"},
 	{"nice", "0", "nice value of both sides"},
 };
@@ -27,6 +28,7 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (!a || sl_kv_int(kv, "pairs", 1, 100000, &a->pairs, err, errlen) ||
 	    sl_kv_int(kv, "count", 1, 1000000000, &a->count, err, errlen) ||
 	    sl_kv_dist(kv, "run", &a->run, err, errlen) ||
+	    sl_kv_dist(kv, "think", &a->think, err, errlen) ||
 	    sl_kv_int(kv, "sync", 0, 1, &a->sync, err, errlen) ||
 	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen)) {
 		free(a);
@@ -50,9 +52,9 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 
 	if (!c || !s)
 		return -1;
-	/* client: run, wake, wait; server: wait, run, wake */
+	/* client: run, wake, think, wait; server: wait, run, wake */
 	if (sl_prog_run(sim, c, a->run) || sl_prog_add(sim, c, OP_WAKE, z, (int)a->sync, 0, NULL) ||
-	    sl_prog_add(sim, c, OP_WAIT, z, 0, 0, NULL) ||
+	    sl_prog_run(sim, c, a->think) || sl_prog_add(sim, c, OP_WAIT, z, 0, 0, NULL) ||
 	    sl_prog_add(sim, c, OP_LOOP, z, 0, (int)a->count, NULL) || sl_prog_exit(sim, c))
 		return -1;
 	if (sl_prog_add(sim, s, OP_WAIT, z, 0, 0, NULL) || sl_prog_run(sim, s, a->run) ||
