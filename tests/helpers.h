@@ -20,7 +20,8 @@ struct fixture {
 };
 
 /* features: a debugfs write list applied after the release's defaults, or NULL */
-static inline struct fixture *fixture_new(const char *kernel, const char *cpus, const char *features)
+static inline struct fixture *fixture_new(const char *kernel, const char *cpus,
+					  const char *features)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct sl_args a;

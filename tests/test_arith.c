@@ -161,7 +161,7 @@ static void test_update_avg_and_wrap(void **state)
 	struct sched_entity a, b;
 
 	a.vruntime = UINT64_MAX - 10; /* just before the wrap */
-	b.vruntime = 5;               /* just after it */
+	b.vruntime = 5;		      /* just after it */
 	assert_true(entity_before(&a, &b));
 	assert_false(entity_before(&b, &a));
 	assert_int_equal(max_vruntime(a.vruntime, b.vruntime), 5);
@@ -171,9 +171,9 @@ static void test_update_avg_and_wrap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_runqueue_inverse), cmocka_unit_test(test_calc_delta_mine),
-		cmocka_unit_test(test_calc_delta_fair),  cmocka_unit_test(test_weights),
-		cmocka_unit_test(test_period_and_slice), cmocka_unit_test(test_init_granularity),
+		cmocka_unit_test(test_runqueue_inverse),    cmocka_unit_test(test_calc_delta_mine),
+		cmocka_unit_test(test_calc_delta_fair),	    cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_period_and_slice),    cmocka_unit_test(test_init_granularity),
 		cmocka_unit_test(test_update_avg_and_wrap),
 	};
 

@@ -79,8 +79,9 @@ static void check_release(const struct sl_cfs_release *rel)
 		if (d->acts && !differs)
 			fail_msg("%s %s: acts in the kernel but changed nothing", rel->name, flip);
 		if (!d->acts && differs)
-			fail_msg("%s %s: has no effect without group scheduling but changed the run",
-				 rel->name, flip);
+			fail_msg(
+				"%s %s: has no effect without group scheduling but changed the run",
+				rel->name, flip);
 	}
 	for (int s = 0; s < nsc; s++)
 		free(base[s]);

@@ -10,12 +10,12 @@ static void test_default_masks(void **state)
 {
 	(void)state;
 	/* the OR of the defaults, bit = position in kernel/sched_features.h */
-	assert_int_equal(sl_feat_kernel_mask(&sl_cfs_2_6_31.feats,
-					     sl_feat_defaults(&sl_cfs_2_6_31.feats)),
-			 0x1bcfd);
-	assert_int_equal(sl_feat_kernel_mask(&sl_cfs_2_6_32.feats,
-					     sl_feat_defaults(&sl_cfs_2_6_32.feats)),
-			 0xf19c7b);
+	assert_int_equal(
+		sl_feat_kernel_mask(&sl_cfs_2_6_31.feats, sl_feat_defaults(&sl_cfs_2_6_31.feats)),
+		0x1bcfd);
+	assert_int_equal(
+		sl_feat_kernel_mask(&sl_cfs_2_6_32.feats, sl_feat_defaults(&sl_cfs_2_6_32.feats)),
+		0xf19c7b);
 	assert_int_equal(sl_cfs_2_6_31.feats.n, 17);
 	assert_int_equal(sl_cfs_2_6_32.feats.n, 24);
 }
@@ -49,8 +49,10 @@ static void test_round_trip(void **state)
 				if (mask & (1ULL << b))
 					set |= 1ULL << tabs[t]->flags[b].id;
 			sl_feat_format(tabs[t], set, buf, sizeof(buf));
-			back = set ^ 0x3ffffff; /* start from the opposite to prove every word acts */
-			assert_int_equal(sl_feat_write_list(tabs[t], &back, buf, err, sizeof(err)), 0);
+			back = set ^
+			       0x3ffffff; /* start from the opposite to prove every word acts */
+			assert_int_equal(sl_feat_write_list(tabs[t], &back, buf, err, sizeof(err)),
+					 0);
 			assert_int_equal(sl_feat_kernel_mask(tabs[t], back), mask);
 		}
 	}
@@ -93,9 +95,9 @@ static void test_sysctl(void **state)
 	char err[1400];
 
 	(void)state;
-	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_latency_ns=10000000", err,
-					 sizeof(err)),
-			 0);
+	assert_int_equal(
+		sl_sysctl_write(rel, &t, &f, "kernel.sched_latency_ns=10000000", err, sizeof(err)),
+		0);
 	assert_int_equal(t.sched_latency, 10000000);
 	/* the handler: nr_latency = DIV_ROUND_UP(10 ms, 4 ms) = 3 */
 	assert_int_equal(t.sched_nr_latency, 3);
@@ -110,25 +112,25 @@ static void test_sysctl(void **state)
 	assert_int_equal(t.sched_wakeup_granularity, 0);
 	assert_int_equal(t.sched_nr_latency, 4);
 	/* bounds: [100000, 1e9] for latency and min_granularity */
-	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_latency_ns=99999", err,
-					 sizeof(err)),
-			 -1);
+	assert_int_equal(
+		sl_sysctl_write(rel, &t, &f, "kernel.sched_latency_ns=99999", err, sizeof(err)),
+		-1);
 	assert_non_null(strstr(err, "range"));
 	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_latency_ns=1000000001", err,
 					 sizeof(err)),
 			 -1);
-	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_latency_ns=abc", err,
-					 sizeof(err)),
-			 -1);
+	assert_int_equal(
+		sl_sysctl_write(rel, &t, &f, "kernel.sched_latency_ns=abc", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "sched_latency_ns"));
 	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_latency_ns", err, sizeof(err)),
 			 -1);
-	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_bogus=1", err, sizeof(err)), -1);
+	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_bogus=1", err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "kernel.sched_child_runs_first"));
 	/* proc_dointvec on an unsigned int: -1 wraps */
-	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_migration_cost=-1", err,
-					 sizeof(err)),
-			 0);
+	assert_int_equal(
+		sl_sysctl_write(rel, &t, &f, "kernel.sched_migration_cost=-1", err, sizeof(err)),
+		0);
 	assert_int_equal(t.sched_migration_cost, 4294967295ULL);
 	/* kernel.sched_features takes the bit mask */
 	assert_int_equal(sl_sysctl_write(rel, &t, &f, "kernel.sched_features=1", err, sizeof(err)),
@@ -208,7 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_masks), cmocka_unit_test(test_format),
 		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_write),
-		cmocka_unit_test(test_sysctl),        cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_sysctl),	      cmocka_unit_test(test_config_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

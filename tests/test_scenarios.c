@@ -50,7 +50,9 @@ static void test_two_hogs_half_each(void **state)
 
 	(void)state;
 	for (int k = 0; k < 2; k++) {
-		struct run_args ra = {.kernel = kernels[k], .cpus = "1", .duration = "1s",
+		struct run_args ra = {.kernel = kernels[k],
+				      .cpus = "1",
+				      .duration = "1s",
 				      .workloads = {"hog:tasks=2"}};
 		struct sl_config cfg;
 		struct sl_run r;
@@ -71,7 +73,9 @@ static void test_nice_ratio(void **state)
 
 	(void)state;
 	for (int k = 0; k < 2; k++) {
-		struct run_args ra = {.kernel = kernels[k], .cpus = "1", .duration = "1s",
+		struct run_args ra = {.kernel = kernels[k],
+				      .cpus = "1",
+				      .duration = "1s",
 				      .workloads = {"hog", "hog:nice=5"}};
 		struct sl_config cfg;
 		struct sl_run r;
@@ -206,8 +210,10 @@ static void test_child_runs_first(void **state)
 
 static char *run_json(const char *seed)
 {
-	struct run_args ra = {.cpus = "4", .seed = seed,
-			      .workloads = {"make:jobs=6,count=60", "periodic:run=exp:1ms,count=50"}};
+	struct run_args ra = {
+		.cpus = "4",
+		.seed = seed,
+		.workloads = {"make:jobs=6,count=60", "periodic:run=exp:1ms,count=50"}};
 	struct sl_config cfg;
 	struct sl_run r;
 	char *buf = NULL;
@@ -269,7 +275,8 @@ static u64 switches_with(const char *at)
 
 static void test_at_changes(void **state)
 {
-	u64 base = switches_with(NULL), changed = switches_with("500ms:sysctl=kernel.sched_latency_ns=4000000");
+	u64 base = switches_with(NULL),
+	    changed = switches_with("500ms:sysctl=kernel.sched_latency_ns=4000000");
 
 	(void)state;
 	assert_true(base >= 99 && base <= 103);

@@ -44,8 +44,7 @@ static void test_place_wakeup_2_6_31(void **state)
 	/* NORMALIZED_SLEEPER, nice 0: calc_delta_fair(20 ms) is 20 ms */
 	assert_int_equal(place("2.6.31", "NORMALIZED_SLEEPER", 0, 0, 0, 0, 0), 80000000);
 	/* NORMALIZED_SLEEPER, nice 5: credit 20 ms * 1024 / 335 = 61134329 */
-	assert_int_equal(place("2.6.31", "NORMALIZED_SLEEPER", 5, 0, 0, 0, 0),
-			 MIN_V - 61134329);
+	assert_int_equal(place("2.6.31", "NORMALIZED_SLEEPER", 5, 0, 0, 0, 0), MIN_V - 61134329);
 	assert_int_equal(place("2.6.31", "NORMALIZED_SLEEPER", 5, 0, 50000000, 0, 0), 50000000);
 	/* ... but never for SCHED_IDLE */
 	assert_int_equal(place("2.6.31", "NORMALIZED_SLEEPER", 0, SL_SCHED_IDLE, 0, 0, 0),
@@ -56,8 +55,7 @@ static void test_place_wakeup_2_6_31(void **state)
 		place("2.6.31", "NO_NEW_FAIR_SLEEPERS NORMALIZED_SLEEPER", 5, 0, 50000000, 0, 0),
 		MIN_V);
 	/* a sleeper is never moved backwards */
-	assert_int_equal(place("2.6.31", "NO_NEW_FAIR_SLEEPERS", 0, 0, 150000000, 0, 0),
-			 150000000);
+	assert_int_equal(place("2.6.31", "NO_NEW_FAIR_SLEEPERS", 0, 0, 150000000, 0, 0), 150000000);
 }
 
 static void test_place_wakeup_2_6_32(void **state)
@@ -65,11 +63,13 @@ static void test_place_wakeup_2_6_32(void **state)
 	(void)state;
 	/* 1 CPU: latency 5 ms. FAIR_SLEEPERS + GENTLE: half of it */
 	assert_int_equal(place("2.6.32", NULL, 0, 0, 0, 0, 0), MIN_V - 2500000);
-	assert_int_equal(place("2.6.32", "NO_GENTLE_FAIR_SLEEPERS", 0, 0, 0, 0, 0), MIN_V - 5000000);
+	assert_int_equal(place("2.6.32", "NO_GENTLE_FAIR_SLEEPERS", 0, 0, 0, 0, 0),
+			 MIN_V - 5000000);
 	/* NORMALIZED + GENTLE, nice 5: (5 ms * 1024 / 335 = 15283582) >> 1 = 7641791 */
 	assert_int_equal(place("2.6.32", "NORMALIZED_SLEEPER", 5, 0, 0, 0, 0), MIN_V - 7641791);
-	assert_int_equal(place("2.6.32", "NORMALIZED_SLEEPER NO_GENTLE_FAIR_SLEEPERS", 5, 0, 0, 0, 0),
-			 MIN_V - 15283582);
+	assert_int_equal(
+		place("2.6.32", "NORMALIZED_SLEEPER NO_GENTLE_FAIR_SLEEPERS", 5, 0, 0, 0, 0),
+		MIN_V - 15283582);
 	assert_int_equal(place("2.6.32", "NORMALIZED_SLEEPER", 5, SL_SCHED_IDLE, 0, 0, 0),
 			 MIN_V - 2500000);
 	/* GENTLE without FAIR_SLEEPERS: nothing */
@@ -141,7 +141,8 @@ static void test_wakeup_preempt_entity(void **state)
 	assert_int_equal(preempt("2.6.31", NULL, 0, MIN_V - 3000001, true, 1000000, 1000000), 1);
 	/* ... off: back to 5 ms */
 	assert_int_equal(
-		preempt("2.6.31", "NO_ADAPTIVE_GRAN", 0, MIN_V - 3000001, true, 1000000, 1000000), 0);
+		preempt("2.6.31", "NO_ADAPTIVE_GRAN", 0, MIN_V - 3000001, true, 1000000, 1000000),
+		0);
 	/* this_run beyond the expectation: gran 0, any lead preempts */
 	assert_int_equal(preempt("2.6.31", NULL, 0, MIN_V - 1, true, 5000000, 1000000), 1);
 	/* expectation above the cap: min(8 ms - 0, 5 ms) */
@@ -269,7 +270,7 @@ static void test_pick_next_buddies(void **state)
 
 	(void)state;
 	rq->cfs.min_vruntime = MIN_V;
-	a->se.vruntime = MIN_V;           /* leftmost */
+	a->se.vruntime = MIN_V;		  /* leftmost */
 	b->se.vruntime = MIN_V + 4000000; /* within the 5 ms granularity of a */
 	c->se.vruntime = MIN_V + 6000000; /* beyond it */
 	cfs_enqueue_task(sim, rq, a, 0);

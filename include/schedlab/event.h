@@ -10,14 +10,14 @@
 #include <schedlab/types.h>
 
 enum sl_event_type {
-	SL_EV_SWITCH,     /* sched_switch: pid -> next_pid on cpu; prev_state */
-	SL_EV_WAKEUP,     /* sched_wakeup: pid woken onto target cpu */
+	SL_EV_SWITCH,	  /* sched_switch: pid -> next_pid on cpu; prev_state */
+	SL_EV_WAKEUP,	  /* sched_wakeup: pid woken onto target cpu */
 	SL_EV_WAKEUP_NEW, /* sched_wakeup_new: a forked child onto cpu */
-	SL_EV_FORK,       /* sched_process_fork: pid (parent) forks next_pid (child) */
-	SL_EV_EXEC,       /* sched_process_exec */
-	SL_EV_EXIT,       /* sched_process_exit */
-	SL_EV_MIGRATE,    /* sched_migrate_task: pid, orig_cpu -> cpu */
-	SL_EV_IDLE,       /* cpu_idle: state (-1 = exit) */
+	SL_EV_FORK,	  /* sched_process_fork: pid (parent) forks next_pid (child) */
+	SL_EV_EXEC,	  /* sched_process_exec */
+	SL_EV_EXIT,	  /* sched_process_exit */
+	SL_EV_MIGRATE,	  /* sched_migrate_task: pid, orig_cpu -> cpu */
+	SL_EV_IDLE,	  /* cpu_idle: state (-1 = exit) */
 	SL_EV_NR_TYPES
 };
 
@@ -28,9 +28,9 @@ struct sl_event {
 	enum sl_event_type type;
 	u64 time;
 	int cpu;
-	int pid;       /* the subject task (prev for a switch; 0 = idle) */
-	int next_pid;  /* switch: next; fork: child */
-	int group;     /* workload group of pid, -1 if unknown (real traces) */
+	int pid;      /* the subject task (prev for a switch; 0 = idle) */
+	int next_pid; /* switch: next; fork: child */
+	int group;    /* workload group of pid, -1 if unknown (real traces) */
 	int next_group;
 	char prev_state;
 	int orig_cpu; /* migrate */

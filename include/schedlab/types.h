@@ -13,9 +13,9 @@ typedef int32_t s32;
 
 #define NSEC_PER_USEC 1000ULL
 #define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_SEC 1000000000ULL
+#define NSEC_PER_SEC  1000000000ULL
 
-#define SL_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define SL_ARRAY_SIZE(a)		   (sizeof(a) / sizeof((a)[0]))
 #define sl_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 
 #endif

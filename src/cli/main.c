@@ -98,8 +98,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			continue;
 		}
 		static const char *const with_value[] = {
-			"--kernel", "--cpus",  "--topology", "--duration", "--seed", "--sched-features",
-			"--sysctl", "--at",    "--workload", "--param",
+			"--kernel",	    "--cpus",	"--topology", "--duration", "--seed",
+			"--sched-features", "--sysctl", "--at",	      "--workload", "--param",
 		};
 		bool known = false;
 
@@ -147,8 +147,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 	return 0;
 }
 
-#define RUN_OPTS                                                                                  \
-	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload " \
+#define RUN_OPTS                                                                                   \
+	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
 	"--param --json --no-progress "
 
 static int run_and_report(struct sl_config *cfg, bool json)
@@ -199,7 +199,8 @@ static int cmd_demo(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!c.json)
-		printf("demo: a 2 ms-every-16 ms interactive task beside `nice -n 19 make -j8` on 2 "
+		printf("demo: a 2 ms-every-16 ms interactive task beside `nice -n 19 make -j8` on "
+		       "2 "
 		       "CPUs, Linux 2.6.31, 3 s\n\n");
 	for (int v = 0; v < 2; v++) {
 		struct sl_config cfg;
@@ -284,9 +285,11 @@ static int cmd_params(void)
 		const struct sl_param_desc *d = &sl_param_table[i];
 
 		if (d->is_count)
-			printf("%-15s %10llu     %s\n", d->name, (unsigned long long)d->def, d->why);
+			printf("%-15s %10llu     %s\n", d->name, (unsigned long long)d->def,
+			       d->why);
 		else
-			printf("%-15s %10lluns   %s\n", d->name, (unsigned long long)d->def, d->why);
+			printf("%-15s %10lluns   %s\n", d->name, (unsigned long long)d->def,
+			       d->why);
 	}
 	return 0;
 }
@@ -319,6 +322,7 @@ int main(int argc, char **argv)
 		return cmd_workloads();
 	if (!strcmp(cmd, "params"))
 		return cmd_params();
-	return die("unknown command '%s' (commands: run, demo, features, sysctl, workloads, params)",
-		   cmd);
+	return die(
+		"unknown command '%s' (commands: run, demo, features, sysctl, workloads, params)",
+		cmd);
 }

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
-		  char kind, const char *text, char *err, size_t errlen)
+int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features, char kind,
+		  const char *text, char *err, size_t errlen)
 {
 	if (kind == 'f')
 		return sl_feat_write_list(&rel->feats, features, text, err, errlen);
@@ -24,7 +24,8 @@ static int parse_at(const struct sl_cfs_release *rel, const char *s, struct sl_a
 
 	if (!colon || (size_t)(colon - s) >= sizeof(tbuf)) {
 		snprintf(err, errlen,
-			 "--at '%s': expected TIME:sched-features=WORDS or TIME:sysctl=NAME=VALUE", s);
+			 "--at '%s': expected TIME:sched-features=WORDS or TIME:sysctl=NAME=VALUE",
+			 s);
 		return -1;
 	}
 	memcpy(tbuf, s, (size_t)(colon - s));
@@ -42,8 +43,8 @@ static int parse_at(const struct sl_cfs_release *rel, const char *s, struct sl_a
 		c->kind = 's';
 		knob += 7;
 	} else {
-		snprintf(err, errlen, "--at '%s': the knob must be sched-features=... or sysctl=...",
-			 s);
+		snprintf(err, errlen,
+			 "--at '%s': the knob must be sched-features=... or sysctl=...", s);
 		return -1;
 	}
 	if (strlen(knob) >= sizeof(c->text)) {

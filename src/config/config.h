@@ -25,7 +25,7 @@ struct sl_config {
 int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);
 void sl_config_free(struct sl_config *cfg);
 /* Apply one --at change to live knobs (also used to validate it at parse time). */
-int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
-		  char kind, const char *text, char *err, size_t errlen);
+int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features, char kind,
+		  const char *text, char *err, size_t errlen);
 
 #endif

@@ -4,13 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define T(f) offsetof(struct sl_tunables, f)
+#define T(f)   offsetof(struct sl_tunables, f)
 #define INTMIN (-2147483648LL)
 #define INTMAX 2147483647LL
 
 const struct sl_sysctl_desc sl_sysctls[] = {
 	{"kernel.sched_child_runs_first", T(sched_child_runs_first), INTMIN, INTMAX, false, true},
-	{"kernel.sched_min_granularity_ns", T(sched_min_granularity), 100000, 1000000000, true, true},
+	{"kernel.sched_min_granularity_ns", T(sched_min_granularity), 100000, 1000000000, true,
+	 true},
 	{"kernel.sched_latency_ns", T(sched_latency), 100000, 1000000000, true, true},
 	{"kernel.sched_wakeup_granularity_ns", T(sched_wakeup_granularity), 0, 1000000000, false,
 	 true},
@@ -50,17 +51,20 @@ int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64
 		if (strlen(d->name) != n || strncmp(d->name, assignment, n))
 			continue;
 		if (!eq) {
-			snprintf(err, errlen, "--sysctl %s: expected %s=VALUE", assignment, d->name);
+			snprintf(err, errlen, "--sysctl %s: expected %s=VALUE", assignment,
+				 d->name);
 			return -1;
 		}
 		if (sl_parse_s64(eq + 1, &v, e, sizeof(e))) {
-			snprintf(err, errlen, "--sysctl %s: %s (the kernel takes a decimal integer)",
-				 d->name, e);
+			snprintf(err, errlen,
+				 "--sysctl %s: %s (the kernel takes a decimal integer)", d->name,
+				 e);
 			return -1;
 		}
 		if (v < d->min || v > d->max) {
 			snprintf(err, errlen,
-				 "--sysctl %s=%s: out of range [%lld, %lld] (the kernel answers -EINVAL)",
+				 "--sysctl %s=%s: out of range [%lld, %lld] (the kernel answers "
+				 "-EINVAL)",
 				 d->name, eq + 1, (long long)d->min, (long long)d->max);
 			return -1;
 		}

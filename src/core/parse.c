@@ -80,8 +80,8 @@ int sl_parse_duration(const char *s, u64 *out, char *err, size_t errlen)
 		return 0;
 	}
 bad:
-	snprintf(err, errlen, "'%s' is not a duration (expected a number and a unit: ns, us, ms, s)",
-		 s);
+	snprintf(err, errlen,
+		 "'%s' is not a duration (expected a number and a unit: ns, us, ms, s)", s);
 	return -1;
 big:
 	snprintf(err, errlen, "duration '%s' is too large", s);

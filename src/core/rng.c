@@ -95,7 +95,8 @@ int sl_dist_parse(const char *s, struct sl_dist *d, char *err, size_t errlen)
 	for (char *p = buf; *p; p++) {
 		if (*p == ':') {
 			if (n == 3) {
-				snprintf(err, errlen, "distribution '%s' has too many ':' fields", s);
+				snprintf(err, errlen, "distribution '%s' has too many ':' fields",
+					 s);
 				return -1;
 			}
 			*p = '\0';
@@ -123,10 +124,11 @@ int sl_dist_parse(const char *s, struct sl_dist *d, char *err, size_t errlen)
 		d->kind = SL_DIST_NORMAL;
 		want = 3;
 	} else {
-		snprintf(err, errlen,
-			 "unknown distribution '%s' (expected a duration, fixed:D, uniform:MIN:MAX, "
-			 "exp:MEAN or normal:MEAN:SD)",
-			 kind);
+		snprintf(
+			err, errlen,
+			"unknown distribution '%s' (expected a duration, fixed:D, uniform:MIN:MAX, "
+			"exp:MEAN or normal:MEAN:SD)",
+			kind);
 		return -1;
 	}
 	if (n != want) {

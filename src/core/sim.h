@@ -30,7 +30,8 @@ struct sl_load_weight {
 struct sched_entity {
 	struct sl_load_weight load;
 	RB_ENTRY(sched_entity) run_node;
-	TAILQ_ENTRY(sched_entity) group_node; /* cfs_rq->tasks list: newest first, as the kernel's */
+	TAILQ_ENTRY(sched_entity)
+	group_node; /* cfs_rq->tasks list: newest first, as the kernel's */
 	u64 rb_seq; /* enqueue order: equal vruntimes go right (FIFO), as the kernel's rbtree */
 	int on_rq;
 	u64 exec_start;
@@ -75,19 +76,19 @@ struct sl_tunables {
 /* ---- Task programs ---- */
 
 enum sl_op {
-	OP_RUN,          /* burn CPU time d */
-	OP_SLEEP,        /* interruptible sleep for d (a timer on this CPU) */
+	OP_RUN,		 /* burn CPU time d */
+	OP_SLEEP,	 /* interruptible sleep for d (a timer on this CPU) */
 	OP_SLEEP_PERIOD, /* sleep until the next multiple of d since the task started */
-	OP_IO,           /* uninterruptible wait on the fixed-latency device, d */
-	OP_WAKE,         /* wake the peer (a pipe write); arg = sync hint */
-	OP_WAIT,         /* wait to be woken (a pipe read); consumes one pending wake-up */
-	OP_FORK,         /* fork a child running `child` */
-	OP_EXEC,         /* exec: the address space (and the cache warmth) is new */
+	OP_IO,		 /* uninterruptible wait on the fixed-latency device, d */
+	OP_WAKE,	 /* wake the peer (a pipe write); arg = sync hint */
+	OP_WAIT,	 /* wait to be woken (a pipe read); consumes one pending wake-up */
+	OP_FORK,	 /* fork a child running `child` */
+	OP_EXEC,	 /* exec: the address space (and the cache warmth) is new */
 	OP_EXIT,
-	OP_WAIT_BELOW,   /* wait(2) for children while live children >= arg */
-	OP_LOOP,         /* jump to step arg, arg2 times in all (0: forever) */
-	OP_YIELD,        /* sched_yield() */
-	OP_LOCK,         /* lock mutex arg of the group */
+	OP_WAIT_BELOW, /* wait(2) for children while live children >= arg */
+	OP_LOOP,       /* jump to step arg, arg2 times in all (0: forever) */
+	OP_YIELD,      /* sched_yield() */
+	OP_LOCK,       /* lock mutex arg of the group */
 	OP_UNLOCK,
 };
 
@@ -141,11 +142,11 @@ struct sl_task {
 	enum sl_tstate state;
 	enum sl_block blocked;
 	bool on_cpu;
-	bool spinning; /* OWNER_SPIN: busy-waiting on a mutex */
+	bool spinning;		    /* OWNER_SPIN: busy-waiting on a mutex */
 	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
-	int wait_below;             /* OP_WAIT_BELOW threshold while blocked on children */
-	int iowait_cpu;             /* rq whose nr_iowait counts this task */
-	u64 steps_at_now;           /* zero-time steps run at the current instant */
+	int wait_below;		    /* OP_WAIT_BELOW threshold while blocked on children */
+	int iowait_cpu;		    /* rq whose nr_iowait counts this task */
+	u64 steps_at_now;	    /* zero-time steps run at the current instant */
 	u64 steps_time;
 
 	struct sl_group *group;
@@ -182,7 +183,8 @@ struct sl_sched_domain {
 	int level; /* enum sl_sd_level */
 	int *span; /* CPU ids, ascending */
 	int nspan;
-	struct sl_sched_group *groups; /* groups[0] holds the owning CPU, as the kernel's sd->groups */
+	struct sl_sched_group
+		*groups; /* groups[0] holds the owning CPU, as the kernel's sd->groups */
 	int ngroups;
 	unsigned flags;
 	int min_interval, max_interval; /* ms */
@@ -205,13 +207,13 @@ struct sl_cpu {
 	u64 cpu_load[5];
 	int nr_iowait;
 	bool need_resched;
-	bool idle;          /* in the idle loop */
-	bool tick_stopped;  /* NO_HZ */
+	bool idle;	   /* in the idle loop */
+	bool tick_stopped; /* NO_HZ */
 	u64 idle_enter;
 	int idle_state;
 
 	struct sl_timer tick;
-	struct sl_timer work;    /* curr's run step ends */
+	struct sl_timer work;	 /* curr's run step ends */
 	struct sl_timer resched; /* reschedule IPI / return-to-user */
 	struct sl_timer hrtick;
 
@@ -237,9 +239,9 @@ struct sl_group {
 	char name[32];
 	char spec[256];
 	bool finite;
-	int ntasks;           /* tasks ever created in the group */
-	int live;             /* not yet exited */
-	u64 start, end;       /* completion time when finite */
+	int ntasks;	/* tasks ever created in the group */
+	int live;	/* not yet exited */
+	u64 start, end; /* completion time when finite */
 	struct sl_mutex *mutexes;
 	int nmutex;
 	struct sl_prog **progs; /* owned */
@@ -285,9 +287,9 @@ struct sl_sim {
 	struct sl_knob_change *changes;
 	int nchanges;
 
-	int this_cpu;     /* CPU whose event is being handled; -1: interrupt-less context */
+	int this_cpu;	   /* CPU whose event is being handled; -1: interrupt-less context */
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */
-	int nohz_count;    /* CPUs in nohz.cpu_mask */
+	int nohz_count;	   /* CPUs in nohz.cpu_mask */
 	u64 tick_ns;
 	u64 nr_events;
 	u64 nr_migrations;
@@ -305,8 +307,6 @@ static inline bool sched_feat(const struct sl_sim *sim, enum sl_feat f)
 void sl_emit(struct sl_sim *sim, struct sl_event *ev);
 void sl_arm(struct sl_sim *sim, struct sl_timer *t, u64 expires);
 void sl_cancel(struct sl_sim *sim, struct sl_timer *t);
-
-
 
 /* lifecycle (sim.c) */
 struct sl_sim *sl_sim_new(const struct sl_config *cfg);

@@ -14,8 +14,8 @@
 struct sl_sim;
 struct sl_cpu;
 
-#define SL_CPUIDLE_MAX_STATES 10
-#define CPUIDLE_FLAG_POLL 0x1
+#define SL_CPUIDLE_MAX_STATES	10
+#define CPUIDLE_FLAG_POLL	0x1
 #define CPUIDLE_FLAG_TIME_VALID 0x2
 
 struct sl_idle_state {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define PER_TASK_TABLE 8
-#define PER_TASK_JSON 256
+#define PER_TASK_JSON  256
 
 static void fmt_ns(u64 ns, char *buf, size_t len)
 {
@@ -44,7 +44,9 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 
 	sl_feat_format(&sim->rel->feats, sim->features, feats, sizeof(feats));
 	fmt_ns(el, a, sizeof(a));
-	fprintf(f, "schedlab run: kernel %s, %d CPU%s (%d socket x %d core x %d thread), HZ=%llu, %s simulated, seed %llu\n",
+	fprintf(f,
+		"schedlab run: kernel %s, %d CPU%s (%d socket x %d core x %d thread), HZ=%llu, %s "
+		"simulated, seed %llu\n",
 		sim->rel->name, sim->ncpu, sim->ncpu > 1 ? "s" : "", cfg->sockets, cfg->cores,
 		cfg->threads, (unsigned long long)sim->p.hz, a, (unsigned long long)cfg->seed);
 	fprintf(f, "sched_features: %s", feats);
@@ -89,8 +91,9 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 				continue;
 			fmt_ns(s->pid[pid].cpu_ns, a, sizeof(a));
 			fmt_ns(s->pid[pid].wait_max, b, sizeof(b));
-			fprintf(f, "  %-10s %6d %11s %6.2f%%  (pid %d, nice %d, wait max %s)\n", t->comm,
-				1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, t->nice, b);
+			fprintf(f, "  %-10s %6d %11s %6.2f%%  (pid %d, nice %d, wait max %s)\n",
+				t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, t->nice,
+				b);
 		}
 	}
 	fprintf(f, "\nmachine: %llu context switches, %llu migrations, %llu events\n",
@@ -210,8 +213,8 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	}
 	ADD(o, "per_cpu", arr);
 	ADD(root, "machine", o);
-	const char *txt = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								    JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *txt = json_object_to_json_string_ext(
+		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = txt ? 0 : -1;
 
 	if (txt)

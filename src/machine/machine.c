@@ -151,8 +151,8 @@ static void arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 		sl_cancel(sim, &rq->work);
 		return;
 	}
-	u64 left = p->run_target > p->se.sum_exec_runtime ? p->run_target - p->se.sum_exec_runtime
-							   : 0;
+	u64 left =
+		p->run_target > p->se.sum_exec_runtime ? p->run_target - p->se.sum_exec_runtime : 0;
 	sl_arm(sim, &rq->work, sim->now + left);
 }
 
@@ -171,8 +171,7 @@ static void add_run(struct sl_task *p, u64 ns)
 
 /* ---- mutexes (OWNER_SPIN) ---- */
 
-static int push_task(struct sl_sim *sim, struct sl_task ***arr, int *n, int *cap,
-		     struct sl_task *p)
+static int push_task(struct sl_sim *sim, struct sl_task ***arr, int *n, int *cap, struct sl_task *p)
 {
 	if (*n == *cap) {
 		int nc = *cap ? *cap * 2 : 4;
@@ -256,9 +255,9 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		if (prev->spinning)
 			spinner_to_sleeper(sim, prev);
 		if (prev->state != TS_RUNNING) {
-			prev_state = prev->state == TS_DEAD		  ? 'X'
+			prev_state = prev->state == TS_DEAD		 ? 'X'
 				     : prev->state == TS_UNINTERRUPTIBLE ? 'D'
-									  : 'S';
+									 : 'S';
 			cfs_dequeue_task(sim, rq, prev, 1);
 		}
 	}
@@ -441,7 +440,8 @@ void sl_task_free(struct sl_task *p)
 static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_on_rq)
 {
 	struct sl_cpu *rq = &sim->cpus[p->cpu];
-	struct sl_event ev = {.type = SL_EV_WAKEUP_NEW, .cpu = p->cpu, .pid = p->pid, .group = gid(p)};
+	struct sl_event ev = {
+		.type = SL_EV_WAKEUP_NEW, .cpu = p->cpu, .pid = p->pid, .group = gid(p)};
 
 	p->state = TS_RUNNING;
 	if (parent_on_rq)
@@ -499,8 +499,7 @@ static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *paren
 	wake_up_new_task(sim, p, parent->se.on_rq);
 }
 
-void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker,
-		       int wake_flags)
+void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)
 {
 	struct sl_cpu *rq;
 	int cpu;
@@ -521,7 +520,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		struct sched_entity *se = &waker->se;
 
 		update_avg(&se->avg_wakeup,
-			   se->sum_exec_runtime - (se->last_wakeup ? se->last_wakeup : se->start_runtime));
+			   se->sum_exec_runtime -
+				   (se->last_wakeup ? se->last_wakeup : se->start_runtime));
 		se->last_wakeup = se->sum_exec_runtime;
 	}
 	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = gid(p)};

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #define SCHED_LOAD_SCALE 1024ULL
-#define NR_CPUS_CONFIG 64 /* CONFIG_NR_CPUS of an x86_64 distribution kernel of 2009 */
+#define NR_CPUS_CONFIG	 64 /* CONFIG_NR_CPUS of an x86_64 distribution kernel of 2009 */
 
 void update_cpu_load(struct sl_cpu *rq)
 {
@@ -166,8 +166,8 @@ void sl_build_domains(struct sl_sim *sim)
 				}
 				for (int m = 0; m < sd->nspan; m++) {
 					int q = sd->span[m];
-					bool member = child ? same_span(&sim->cpus[o], &sim->cpus[q],
-									child->level)
+					bool member = child ? same_span(&sim->cpus[o],
+									&sim->cpus[q], child->level)
 							    : q == o;
 					if (member)
 						g->cpus[g->ncpus++] = q;
@@ -183,8 +183,8 @@ void sl_build_domains(struct sl_sim *sim)
 					if (threads > 1)
 						per = 1178 / (u64)threads;
 					g->cpu_power = per * (u64)g->ncpus;
-				} else if (!child || (child->flags &
-						      (SD_SHARE_CPUPOWER | SD_SHARE_PKG_RESOURCES))) {
+				} else if (!child || (child->flags & (SD_SHARE_CPUPOWER |
+								      SD_SHARE_PKG_RESOURCES))) {
 					g->cpu_power = SCHED_LOAD_SCALE;
 				} else {
 					g->cpu_power = SCHED_LOAD_SCALE * (u64)g->ncpus;
@@ -377,7 +377,7 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 						 int *balance)
 {
 	struct lb_stats s;
-	int load_idx = idle == CPU_NOT_IDLE ? sd->busy_idx
+	int load_idx = idle == CPU_NOT_IDLE	? sd->busy_idx
 		       : idle == CPU_NEWLY_IDLE ? sd->newidle_idx
 						: sd->idle_idx;
 

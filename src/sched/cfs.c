@@ -11,17 +11,16 @@
 /* kernel/sched.c prio_to_weight[] and prio_to_wmult[] (2.6.31 = 2.6.32). */
 const u64 sl_prio_to_weight[40] = {
 	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
+	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
+	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
 };
 const u64 sl_prio_to_wmult[40] = {
-	48388,     59856,     76040,     92818,     118348,    147320,    184698,
-	229616,    287308,    360437,    449829,    563644,    704093,    875809,
-	1099582,   1376151,   1717300,   2157191,   2708050,   3363326,   4194304,
-	5237765,   6557202,   8165337,   10153587,  12820798,  15790321,  19976592,
-	24970740,  31350126,  39045157,  49367440,  61356676,  76695844,  95443717,
-	119304647, 148102320, 186737708, 238609294, 286331153,
+	48388,	  59856,    76040,    92818,	 118348,    147320,    184698,	  229616,
+	287308,	  360437,   449829,   563644,	 704093,    875809,    1099582,	  1376151,
+	1717300,  2157191,  2708050,  3363326,	 4194304,   5237765,   6557202,	  8165337,
+	10153587, 12820798, 15790321, 19976592,	 24970740,  31350126,  39045157,  49367440,
+	61356676, 76695844, 95443717, 119304647, 148102320, 186737708, 238609294, 286331153,
 };
 
 #define SRR(x, y) (((x) + (1ULL << ((y)-1))) >> (y))
@@ -240,8 +239,9 @@ static u64 wakeup_gran(struct sl_sim *sim, struct sched_entity *curr, struct sch
 		u64 expected = 2 * se->avg_wakeup * sim->cpus[task_of(se)->cpu].cfs.nr_running;
 		u64 g = this_run < expected ? expected - this_run : 0;
 
-		gran = (s64)g < (s64)sim->tun.sched_wakeup_granularity ? g
-								       : sim->tun.sched_wakeup_granularity;
+		gran = (s64)g < (s64)sim->tun.sched_wakeup_granularity
+			       ? g
+			       : sim->tun.sched_wakeup_granularity;
 	}
 	if (sched_feat(sim, F_ASYM_GRAN)) {
 		if (se->load.weight != NICE_0_LOAD)
@@ -483,7 +483,8 @@ void cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 		resched_task(sim, rq);
 		return;
 	}
-	/* while an hrtick is pending the periodic tick leaves preemption to it (unless DOUBLE_TICK) */
+	/* while an hrtick is pending the periodic tick leaves preemption to it (unless DOUBLE_TICK)
+	 */
 	if (!sched_feat(sim, F_DOUBLE_TICK) && sl_timer_armed(&rq->hrtick))
 		return;
 	if (cfs->nr_running > 1 || !sched_feat(sim, F_WAKEUP_PREEMPT))

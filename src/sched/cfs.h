@@ -9,9 +9,9 @@
 
 #include "core/sim.h"
 
-#define NICE_0_LOAD 1024ULL
-#define WMULT_CONST (1ULL << 32)
-#define WMULT_IDLEPRIO 1431655765ULL
+#define NICE_0_LOAD	1024ULL
+#define WMULT_CONST	(1ULL << 32)
+#define WMULT_IDLEPRIO	1431655765ULL
 #define WEIGHT_IDLEPRIO 3ULL
 
 extern const u64 sl_prio_to_weight[40];
@@ -22,14 +22,14 @@ extern const u64 sl_prio_to_wmult[40];
 #define WF_FORK 0x02
 
 /* sched_domain flags (the kernel's SD_* meanings; our own values). */
-#define SD_LOAD_BALANCE 0x001
-#define SD_BALANCE_NEWIDLE 0x002
-#define SD_BALANCE_EXEC 0x004
-#define SD_BALANCE_FORK 0x008
-#define SD_BALANCE_WAKE 0x010
-#define SD_WAKE_AFFINE 0x020
-#define SD_WAKE_BALANCE 0x040 /* 2.6.31 passive balancing */
-#define SD_SHARE_CPUPOWER 0x080
+#define SD_LOAD_BALANCE	       0x001
+#define SD_BALANCE_NEWIDLE     0x002
+#define SD_BALANCE_EXEC	       0x004
+#define SD_BALANCE_FORK	       0x008
+#define SD_BALANCE_WAKE	       0x010
+#define SD_WAKE_AFFINE	       0x020
+#define SD_WAKE_BALANCE	       0x040 /* 2.6.31 passive balancing */
+#define SD_SHARE_CPUPOWER      0x080
 #define SD_SHARE_PKG_RESOURCES 0x200
 
 enum sl_sd_level { SL_SD_SMT, SL_SD_MC, SL_SD_CPU, SL_SD_NLEVELS };
@@ -60,7 +60,8 @@ struct sl_cfs_release {
 	void (*check_preempt_wakeup)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 				     int wake_flags);
 	struct sched_entity *(*pick_next_entity)(struct sl_sim *sim, struct cfs_rq *cfs);
-	void (*check_preempt_tick)(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *curr);
+	void (*check_preempt_tick)(struct sl_sim *sim, struct sl_cpu *rq,
+				   struct sched_entity *curr);
 	void (*task_new)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 	/* select_task_rq for a wake-up (SD_BALANCE_WAKE) or fork (SD_BALANCE_FORK) */
 	int (*select_task_rq)(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,

@@ -202,7 +202,8 @@ static void put_prev_stats(struct sl_sim *sim, struct sl_task *prev)
 	}
 }
 
-#define SD_COMMON (SD_LOAD_BALANCE | SD_BALANCE_FORK | SD_BALANCE_EXEC | SD_WAKE_AFFINE | SD_WAKE_BALANCE)
+#define SD_COMMON                                                                                  \
+	(SD_LOAD_BALANCE | SD_BALANCE_FORK | SD_BALANCE_EXEC | SD_WAKE_AFFINE | SD_WAKE_BALANCE)
 
 const struct sl_cfs_release sl_cfs_2_6_31 = {
 	.name = "2.6.31",
@@ -223,10 +224,10 @@ const struct sl_cfs_release sl_cfs_2_6_31 = {
 	/* include/linux/topology.h of 2.6.31: only the SMT level balances when newly idle */
 	.sd =
 		{
-			[SL_SD_SMT] = {SD_COMMON | SD_BALANCE_NEWIDLE | SD_SHARE_CPUPOWER, 1, 2, 64, 110,
-				       0, 0, 0, 0, 0, 0},
-			[SL_SD_MC] = {SD_COMMON | SD_SHARE_PKG_RESOURCES, 1, 4, 64, 125, 1, 2, 0, 0, 1,
-				      1},
+			[SL_SD_SMT] = {SD_COMMON | SD_BALANCE_NEWIDLE | SD_SHARE_CPUPOWER, 1, 2, 64,
+				       110, 0, 0, 0, 0, 0, 0},
+			[SL_SD_MC] = {SD_COMMON | SD_SHARE_PKG_RESOURCES, 1, 4, 64, 125, 1, 2, 0, 0,
+				      1, 1},
 			[SL_SD_CPU] = {SD_COMMON, 1, 4, 64, 125, 1, 2, 1, 2, 1, 1},
 		},
 	.power_is_sum = false,

@@ -197,8 +197,8 @@ static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 		return 1;
 	u64 tl_per_task = cpu_avg_load_per_task(sim, this_cpu);
 
-	return balanced || (this_load <= load &&
-			    this_load + target_load(sim, prev_cpu, idx) <= tl_per_task);
+	return balanced ||
+	       (this_load <= load && this_load + target_load(sim, prev_cpu, idx) <= tl_per_task);
 }
 
 static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
@@ -245,7 +245,8 @@ static void put_prev_stats(struct sl_sim *sim, struct sl_task *prev)
 	}
 }
 
-#define SD_COMMON (SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_FORK | SD_BALANCE_EXEC | SD_WAKE_AFFINE)
+#define SD_COMMON                                                                                  \
+	(SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_FORK | SD_BALANCE_EXEC | SD_WAKE_AFFINE)
 
 const struct sl_cfs_release sl_cfs_2_6_32 = {
 	.name = "2.6.32",
@@ -263,12 +264,14 @@ const struct sl_cfs_release sl_cfs_2_6_32 = {
 			.sched_compat_yield = 0,
 			.sched_nr_migrate = 32,
 		},
-	/* include/linux/topology.h of 2.6.32: new-idle balancing at every level, all idx 0 but busy/idle */
+	/* include/linux/topology.h of 2.6.32: new-idle balancing at every level, all idx 0 but
+	   busy/idle */
 	.sd =
 		{
-			[SL_SD_SMT] = {SD_COMMON | SD_SHARE_CPUPOWER, 1, 2, 64, 110, 0, 0, 0, 0, 0, 0},
-			[SL_SD_MC] = {SD_COMMON | SD_SHARE_PKG_RESOURCES, 1, 4, 64, 125, 1, 2, 0, 0, 0,
-				      0},
+			[SL_SD_SMT] = {SD_COMMON | SD_SHARE_CPUPOWER, 1, 2, 64, 110, 0, 0, 0, 0, 0,
+				       0},
+			[SL_SD_MC] = {SD_COMMON | SD_SHARE_PKG_RESOURCES, 1, 4, 64, 125, 1, 2, 0, 0,
+				      0, 0},
 			[SL_SD_CPU] = {SD_COMMON, 1, 4, 64, 125, 1, 2, 1, 0, 0, 0},
 		},
 	.power_is_sum = true,

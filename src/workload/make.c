@@ -61,7 +61,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	/* 0: run; 1: wait while jobs children live; 2-3: fork; 4: loop; 5: wait for all */
 	if (sl_prog_run(sim, mk, a->parent) ||
 	    sl_prog_add(sim, mk, OP_WAIT_BELOW, z, (int)a->jobs, 0, NULL) ||
-	    sl_prog_fork(sim, mk, job) || sl_prog_add(sim, mk, OP_LOOP, z, 0, (int)a->count, NULL) ||
+	    sl_prog_fork(sim, mk, job) ||
+	    sl_prog_add(sim, mk, OP_LOOP, z, 0, (int)a->count, NULL) ||
 	    sl_prog_add(sim, mk, OP_WAIT_BELOW, z, 1, 0, NULL) || sl_prog_exit(sim, mk))
 		return -1;
 	return sl_spawn(sim, g, mk) ? 0 : -1;
