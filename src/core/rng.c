@@ -83,14 +83,14 @@ u64 sl_dist_mean(const struct sl_dist *d)
 int sl_dist_parse(const char *s, struct sl_dist *d, char *err, size_t errlen)
 {
 	char buf[128];
-	char *parts[3];
+	char *parts[3] = {NULL, NULL, NULL};
 	int n = 0;
 
 	if (strlen(s) >= sizeof(buf)) {
 		snprintf(err, errlen, "distribution '%.40s...' is too long", s);
 		return -1;
 	}
-	strcpy(buf, s);
+	memcpy(buf, s, strlen(s) + 1);
 	parts[n++] = buf;
 	for (char *p = buf; *p; p++) {
 		if (*p == ':') {
@@ -148,7 +148,7 @@ int sl_dist_parse(const char *s, struct sl_dist *d, char *err, size_t errlen)
 
 void sl_dist_format(const struct sl_dist *d, char *buf, size_t len)
 {
-	char a[32], b[32];
+	char a[32] = "", b[32] = "";
 
 	sl_format_duration(d->a, a, sizeof(a));
 	sl_format_duration(d->b, b, sizeof(b));

@@ -347,7 +347,9 @@ static void account_entity_dequeue(struct sl_cpu *rq, struct sched_entity *se)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
-	cfs->load.weight -= se->load.weight;
+	/* se is a task's entity, never NULL; the analyzer infers NULL from dequeue_entity's
+	 * comparison with cfs->curr, which may be NULL */
+	cfs->load.weight -= se->load.weight; // NOLINT(clang-analyzer-core.NullDereference)
 	cfs->load.inv_weight = 0;
 	rq->load.weight -= se->load.weight;
 	rq->load.inv_weight = 0;

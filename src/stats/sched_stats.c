@@ -121,6 +121,8 @@ void sl_stats_on_event(void *ctx, const struct sl_event *ev)
 		break;
 	case SL_EV_SWITCH:
 		s->switches++;
+		/* look both up before using either: growing the table moves it */
+		pid_stat(s, ev->pid > ev->next_pid ? ev->pid : ev->next_pid, -1);
 		p = pid_stat(s, ev->pid, ev->group);
 		n = pid_stat(s, ev->next_pid, ev->next_group);
 		if (p && p->running) {
