@@ -1,0 +1,171 @@
+/*
+ * The machine under the scheduler: HRTICK ends slices between ticks, mutex owners' spinners
+ * (OWNER_SPIN) do not sleep, a task in I/O counts in nr_iowait of its CPU until it runs again,
+ * SCHED_IDLE weighs 3.
+ */
+#include "helpers.h"
+#include "experiment/run.h"
+
+struct probe {
+	struct sl_sim *sim;
+	u64 switch_times[64];
+	int nswitch;
+	int iowait_seen, iowait_bad;
+	int io_pid;
+};
+
+static void probe_fn(void *ctx, const struct sl_event *ev)
+{
+	struct probe *p = ctx;
+
+	if (ev->type != SL_EV_SWITCH)
+		return;
+	if (p->nswitch < 64)
+		p->switch_times[p->nswitch++] = ev->time;
+	/* a job switching out in D: its CPU now counts it in nr_iowait */
+	if (ev->prev_state == 'D') {
+		p->iowait_seen++;
+		if (p->sim->cpus[ev->cpu].nr_iowait < 1)
+			p->iowait_bad++;
+	}
+}
+
+static struct sl_sim *build(struct sl_config *cfg, const char *cpus, const char *wl,
+			    const char *feats, const char *duration)
+{
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = cpus;
+	a.duration = duration;
+	a.workloads[a.nworkloads++] = wl;
+	if (feats)
+		a.features[a.nfeatures++] = feats;
+	if (sl_config_build(cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(cfg);
+
+	assert_non_null(sim);
+	return sim;
+}
+
+/* Two hogs on one CPU: without HRTICK the 9995122 ns slice ends at the 10th tick (a multiple
+ * of 1 ms, plus the first task's 2 us switch cost); with HRTICK it ends when the slice has
+ * run, between ticks. */
+static void test_hrtick(void **state)
+{
+	for (int hr = 0; hr < 2; hr++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build(&cfg, "1", "hog:tasks=2", hr ? "HRTICK" : NULL, "100ms");
+		struct probe p = {.sim = sim};
+
+		(void)state;
+		sl_sim_subscribe(sim, probe_fn, &p);
+		assert_int_equal(sl_sim_run(sim), 0);
+		assert_true(p.nswitch >= 5);
+		/* switch 0 is idle -> first hog at 0; switch 1 ends its first slice */
+		u64 t1 = p.switch_times[1];
+
+		if (hr) {
+			/* the hrtick fires when sum_exec - prev_sum reaches the slice: each
+			 * slice is 9995122 ns of runtime, the 2 us switch cost included */
+			for (int k = 1; k < 5; k++)
+				assert_int_equal(p.switch_times[k], (u64)k * 9995122);
+		} else {
+			assert_int_equal(t1, 10 * NSEC_PER_MSEC);
+			assert_int_equal(p.switch_times[2], 20 * NSEC_PER_MSEC);
+		}
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+}
+
+static u64 switches(const char *wl, const char *feats, const char *cpus)
+{
+	struct sl_config cfg;
+	struct sl_run r;
+	struct sl_args a;
+	char err[2048];
+	u64 n;
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = cpus;
+	a.workloads[a.nworkloads++] = wl;
+	if (feats)
+		a.features[a.nfeatures++] = feats;
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(sl_run(&cfg, &r, err, sizeof(err)), 0);
+	n = r.stats.switches;
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+	return n;
+}
+
+/* 8 tasks contending on 4 CPUs: with OWNER_SPIN a contender spins while the owner runs and
+ * hardly ever sleeps; without it every contended lock is a sleep and a wake-up. */
+static void test_owner_spin(void **state)
+{
+	u64 spin = switches("mutex:tasks=8,count=2000", NULL, "4");
+	u64 sleep = switches("mutex:tasks=8,count=2000", "NO_OWNER_SPIN", "4");
+
+	(void)state;
+	assert_true(sleep > 20 * spin);
+	/* on one CPU the owner is never running elsewhere: nobody spins, both are the same */
+	assert_int_equal(switches("mutex:tasks=3,count=500", NULL, "1"),
+			 switches("mutex:tasks=3,count=500", "NO_OWNER_SPIN", "1"));
+}
+
+static void test_iowait(void **state)
+{
+	struct sl_config cfg;
+	struct sl_sim *sim = build(&cfg, "2", "make:jobs=2,count=20", NULL, NULL);
+	struct probe p = {.sim = sim};
+
+	(void)state;
+	sl_sim_subscribe(sim, probe_fn, &p);
+	assert_int_equal(sl_sim_run(sim), 0);
+	assert_int_equal(p.iowait_seen, 20); /* one read per job */
+	assert_int_equal(p.iowait_bad, 0);
+	/* every waiter ran again: nothing is left counted */
+	for (int c = 0; c < sim->ncpu; c++)
+		assert_int_equal(sim->cpus[c].nr_iowait, 0);
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+static void test_sched_idle_policy(void **state)
+{
+	struct sl_args a;
+	struct sl_config cfg;
+	struct sl_run r;
+	char err[2048];
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.cpus = "1";
+	a.duration = "2s";
+	a.workloads[a.nworkloads++] = "hog";
+	a.workloads[a.nworkloads++] = "hog:policy=idle";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(sl_run(&cfg, &r, err, sizeof(err)), 0);
+	/* weight 3 against 1024: 0.29% of the CPU, rounded up by the tick to a few 0.1% */
+	double idle_share = (double)r.stats.pid[2].cpu_ns / (double)r.sim->now;
+
+	assert_true(idle_share < 0.01);
+	assert_true(idle_share > 0.0);
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hrtick),
+		cmocka_unit_test(test_owner_spin),
+		cmocka_unit_test(test_iowait),
+		cmocka_unit_test(test_sched_idle_policy),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
