@@ -266,6 +266,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 	if (prev) {
 		cfs_put_prev_task(sim, rq, prev);
 		sl_cancel(sim, &rq->work);
+		prev->on_cpu = false; /* back in the tree: an active balance may take it */
 	}
 	if (rq->active_balance)
 		sl_active_load_balance(sim, rq, rq->push_cpu);
@@ -280,10 +281,8 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 				      .prev_state = prev ? prev_state : 'R'};
 
 		rq->nr_switches++;
-		if (prev) {
-			prev->on_cpu = false;
+		if (prev)
 			owner_descheduled(sim, prev);
-		}
 		set_busy(sim, rq, next != NULL);
 		rq->curr = next;
 		sl_emit(sim, &ev);
@@ -298,6 +297,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		}
 	}
 	if (next) {
+		next->on_cpu = true;
 		arm_work(sim, rq, next);
 	} else {
 		enter_idle(sim, rq);

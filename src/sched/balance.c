@@ -534,7 +534,6 @@ void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push
 
 		if (!p->on_cpu) {
 			pull_task(sim, p, push_cpu);
-			sl_resched_cpu(sim, &sim->cpus[push_cpu]);
 			return;
 		}
 	}
