@@ -1,1 +1,101 @@
-exit 0
+#!/bin/sh
+# Command-line behaviour of schedlab: exact feature lines, exit codes and messages for bad input,
+# JSON output, byte-identical reruns. Usage: sh tests/cli.sh path/to/schedlab
+set -eu
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 path/to/schedlab" >&2
+	exit 1
+fi
+SL=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT TERM
+
+fail() {
+	echo "cli.sh: FAIL: $*" >&2
+	exit 1
+}
+
+# ok NAME ARGS...: the command must exit 0; its stdout is in $T/out.
+ok() {
+	name=$1
+	shift
+	rc=0
+	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		cat "$T/err" >&2
+		fail "$name: schedlab $* exited $rc, expected 0"
+	fi
+}
+
+# usage_error WORD ARGS...: exit status 2, empty stdout, stderr mentioning WORD.
+usage_error() {
+	word=$1
+	shift
+	rc=0
+	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "schedlab $*: exit status $rc, expected 2"
+	[ -s "$T/err" ] || fail "schedlab $*: no message on stderr"
+	grep -F -e "$word" "$T/err" >/dev/null ||
+		fail "schedlab $*: stderr does not mention '$word': $(cat "$T/err")"
+	[ ! -s "$T/out" ] || fail "schedlab $*: stdout is not empty on error"
+}
+
+# --- features ---
+ok "features" features
+printf '%s\n' "NEW_FAIR_SLEEPERS NO_NORMALIZED_SLEEPER ADAPTIVE_GRAN WAKEUP_PREEMPT START_DEBIT AFFINE_WAKEUPS CACHE_HOT_BUDDY SYNC_WAKEUPS NO_HRTICK NO_DOUBLE_TICK ASYM_GRAN LB_BIAS LB_WAKEUP_UPDATE ASYM_EFF_LOAD NO_WAKEUP_OVERLAP LAST_BUDDY OWNER_SPIN " >"$T/want"
+cmp -s "$T/out" "$T/want" || fail "features: 2.6.31 default line differs: $(cat "$T/out")"
+
+ok "features 2.6.32" features --kernel 2.6.32
+printf '%s\n' "FAIR_SLEEPERS GENTLE_FAIR_SLEEPERS NO_NORMALIZED_SLEEPER START_DEBIT WAKEUP_PREEMPT ADAPTIVE_GRAN ASYM_GRAN NO_WAKEUP_SYNC NO_WAKEUP_OVERLAP NO_WAKEUP_RUNNING SYNC_WAKEUPS AFFINE_WAKEUPS SYNC_LESS NO_SYNC_MORE NO_NEXT_BUDDY LAST_BUDDY CACHE_HOT_BUDDY NO_ARCH_POWER NO_HRTICK NO_DOUBLE_TICK LB_BIAS LB_SHARES_UPDATE ASYM_EFF_LOAD OWNER_SPIN " >"$T/want"
+cmp -s "$T/out" "$T/want" || fail "features --kernel 2.6.32: line differs: $(cat "$T/out")"
+
+ok "features --sched-features" features --sched-features NO_NEW_FAIR_SLEEPERS
+case $(cat "$T/out") in
+"NO_NEW_FAIR_SLEEPERS NO_NORMALIZED_SLEEPER ADAPTIVE_GRAN"*) ;;
+*) fail "features --sched-features NO_NEW_FAIR_SLEEPERS: got $(cat "$T/out")" ;;
+esac
+
+# --- usage errors: status 2, a message naming the culprit, nothing on stdout ---
+usage_error "--bogus" run --bogus
+usage_error "sched_latency_ns" run --workload hog --sysctl kernel.sched_latency_ns=abc
+usage_error "nosuchkey" run --workload hog:nosuchkey=1
+usage_error "negative" run --workload hog --duration -1s
+usage_error "nosuch" run --workload nosuch
+usage_error "NO_FOO" run --workload hog --sched-features NO_FOO
+usage_error "range" run --workload hog --sysctl kernel.sched_latency_ns=1
+usage_error "kernel.nope" run --workload hog --at 1s:sysctl=kernel.nope=1
+usage_error "2.6.99" run --kernel 2.6.99 --workload hog
+usage_error "frobnicate" frobnicate
+
+# --- JSON: two hogs on one CPU share it evenly ---
+ok "json" run --cpus 1 --workload hog:tasks=2 --duration 1s --json
+n=$(grep -o '"cpu_share":0\.5' "$T/out" | wc -l | tr -d ' ')
+[ "$n" -ge 2 ] || fail "json: expected 2 per-task \"cpu_share\":0.5 entries, found $n"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -m json.tool <"$T/out" >/dev/null 2>"$T/err" ||
+		fail "json: output does not parse: $(cat "$T/err")"
+fi
+
+# --- determinism: same seed, same bytes; another seed, other bytes ---
+ok "seed 7 (1)" run --cpus 4 --workload make:jobs=4,count=40 --seed 7 --json
+mv "$T/out" "$T/seed7a"
+ok "seed 7 (2)" run --cpus 4 --workload make:jobs=4,count=40 --seed 7 --json
+mv "$T/out" "$T/seed7b"
+ok "seed 8" run --cpus 4 --workload make:jobs=4,count=40 --seed 8 --json
+mv "$T/out" "$T/seed8"
+cmp -s "$T/seed7a" "$T/seed7b" || fail "determinism: two runs with --seed 7 differ"
+if cmp -s "$T/seed7a" "$T/seed8"; then
+	fail "determinism: --seed 7 and --seed 8 give identical output"
+fi
+
+# --- listings and help ---
+ok "workloads" workloads
+for w in hog periodic pingpong make mutex; do
+	grep -E "^$w([^a-z_]|$)" "$T/out" >/dev/null || fail "workloads: '$w' not listed"
+done
+ok "params" params
+ok "--help" --help
+
+echo "cli.sh: all checks passed"

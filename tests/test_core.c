@@ -1,0 +1,638 @@
+/*
+ * Core building blocks: the timer queue (against a reference model), the PRNG (against an
+ * independent implementation of the published algorithms), duration distributions, the strict
+ * number parsers and the log-linear histogram.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parse.h"
+#include "core/rng.h"
+#include "core/timerq.h"
+#include "stats/hist.h"
+
+/* ---- timerq ---- */
+
+#define NT 16
+
+static void timers_init(struct sl_timer *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		sl_timer_init(&t[i], NULL, i);
+}
+
+static void test_timerq_order(void **state)
+{
+	static const u64 when[NT] = {50, 10, 70, 30, 90, 20, 60, 80, 40, 100, 5, 95, 15, 65, 35, 1};
+	struct sl_timer t[NT];
+	struct sl_timerq q;
+	u64 last = 0;
+
+	(void)state;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	timers_init(t, NT);
+	assert_null(sl_timerq_peek(&q));
+	assert_null(sl_timerq_pop(&q));
+	for (int i = 0; i < NT; i++) {
+		assert_false(sl_timer_armed(&t[i]));
+		assert_int_equal(sl_timerq_arm(&q, &t[i], when[i]), 0);
+		assert_true(sl_timer_armed(&t[i]));
+	}
+	for (int i = 0; i < NT; i++) {
+		struct sl_timer *p = sl_timerq_peek(&q);
+		struct sl_timer *x = sl_timerq_pop(&q);
+
+		assert_non_null(x);
+		assert_ptr_equal(p, x);
+		assert_false(sl_timer_armed(x));
+		assert_true(x->expires >= last);
+		last = x->expires;
+	}
+	assert_int_equal(last, 100);
+	assert_null(sl_timerq_pop(&q));
+	sl_timerq_free(&q);
+}
+
+static void test_timerq_fifo(void **state)
+{
+	struct sl_timer t[NT];
+	struct sl_timerq q;
+
+	(void)state;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	timers_init(t, NT);
+	/* Arm in a scrambled index order, all at the same time, plus an earlier and a later one. */
+	static const int order[NT - 2] = {7, 3, 11, 0, 13, 5, 9, 1, 12, 2, 8, 4, 10, 6};
+
+	assert_int_equal(sl_timerq_arm(&q, &t[14], 1000), 0);
+	for (int i = 0; i < NT - 2; i++)
+		assert_int_equal(sl_timerq_arm(&q, &t[order[i]], 500), 0);
+	assert_int_equal(sl_timerq_arm(&q, &t[15], 100), 0);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[15]);
+	for (int i = 0; i < NT - 2; i++)
+		assert_ptr_equal(sl_timerq_pop(&q), &t[order[i]]);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[14]);
+	assert_null(sl_timerq_pop(&q));
+
+	/* Re-arming at the same time puts the timer at the back of its tie group. */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(sl_timerq_arm(&q, &t[i], 7), 0);
+	assert_int_equal(sl_timerq_arm(&q, &t[0], 7), 0);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[1]);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[2]);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[3]);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[0]);
+	assert_null(sl_timerq_pop(&q));
+	sl_timerq_free(&q);
+}
+
+static void test_timerq_cancel(void **state)
+{
+	struct sl_timer t[NT];
+	struct sl_timerq q;
+
+	(void)state;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	timers_init(t, NT);
+	for (int i = 0; i < NT; i++)
+		assert_int_equal(sl_timerq_arm(&q, &t[i], (u64)(i + 1) * 10), 0);
+
+	/* the last heap slot */
+	struct sl_timer *last = q.heap[q.n - 1];
+
+	sl_timerq_cancel(&q, last);
+	assert_false(sl_timer_armed(last));
+	assert_int_equal(q.n, NT - 1);
+	/* a slot in the middle */
+	struct sl_timer *mid = q.heap[q.n / 2];
+
+	sl_timerq_cancel(&q, mid);
+	assert_false(sl_timer_armed(mid));
+	assert_int_equal(q.n, NT - 2);
+	/* the root */
+	struct sl_timer *root = q.heap[0];
+
+	assert_ptr_equal(root, &t[0]);
+	sl_timerq_cancel(&q, root);
+	assert_false(sl_timer_armed(root));
+	/* cancelling an unarmed timer does nothing */
+	sl_timerq_cancel(&q, root);
+	sl_timerq_cancel(&q, mid);
+	assert_int_equal(q.n, NT - 3);
+
+	/* every index is consistent */
+	for (int i = 0; i < q.n; i++)
+		assert_int_equal(q.heap[i]->idx, i);
+
+	u64 prev = 0;
+	int popped = 0;
+	struct sl_timer *x;
+
+	while ((x = sl_timerq_pop(&q))) {
+		assert_ptr_not_equal(x, last);
+		assert_ptr_not_equal(x, mid);
+		assert_ptr_not_equal(x, root);
+		assert_true(x->expires > prev);
+		prev = x->expires;
+		popped++;
+	}
+	assert_int_equal(popped, NT - 3);
+	sl_timerq_free(&q);
+}
+
+static void test_timerq_rearm(void **state)
+{
+	struct sl_timer t[NT];
+	struct sl_timerq q;
+
+	(void)state;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	timers_init(t, NT);
+	for (int i = 0; i < NT; i++)
+		assert_int_equal(sl_timerq_arm(&q, &t[i], (u64)(i + 1) * 10), 0);
+	/* move the earliest to the end, and the latest to the front */
+	assert_int_equal(sl_timerq_arm(&q, &t[0], 1000), 0);
+	assert_int_equal(sl_timerq_arm(&q, &t[NT - 1], 1), 0);
+	/* move one from the middle a little */
+	assert_int_equal(sl_timerq_arm(&q, &t[5], 15), 0);
+	assert_int_equal(q.n, NT);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[NT - 1]);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[5]);
+	assert_int_equal(t[5].expires, 15);
+	assert_ptr_equal(sl_timerq_pop(&q), &t[1]);
+	for (int i = 2; i < NT - 1; i++) {
+		if (i == 5)
+			continue;
+		assert_ptr_equal(sl_timerq_pop(&q), &t[i]);
+	}
+	assert_ptr_equal(sl_timerq_pop(&q), &t[0]);
+	assert_int_equal(t[0].expires, 1000);
+	assert_null(sl_timerq_pop(&q));
+	sl_timerq_free(&q);
+}
+
+/* Reference model: armed flag, expiry and arm order per timer; min found by scanning. */
+#define RT   200
+#define ROPS 20000
+
+struct ref {
+	bool armed;
+	u64 expires, order;
+};
+
+static u64 lcg_state;
+
+static u64 lcg(void)
+{
+	lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return lcg_state >> 33;
+}
+
+static int ref_min(const struct ref *r)
+{
+	int best = -1;
+
+	for (int i = 0; i < RT; i++) {
+		if (!r[i].armed)
+			continue;
+		if (best < 0 || r[i].expires < r[best].expires ||
+		    (r[i].expires == r[best].expires && r[i].order < r[best].order))
+			best = i;
+	}
+	return best;
+}
+
+static void test_timerq_random(void **state)
+{
+	static struct sl_timer t[RT];
+	static struct ref r[RT];
+	struct sl_timerq q;
+	u64 order = 0, now = 0;
+	int armed = 0, pops = 0;
+
+	(void)state;
+	lcg_state = 12345;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	timers_init(t, RT);
+	memset(r, 0, sizeof(r));
+	for (int op = 0; op < ROPS; op++) {
+		u64 k = lcg() % 100;
+		int i = (int)(lcg() % RT);
+
+		if (k < 45) {
+			/* arm or re-arm; a small range of times so ties are frequent */
+			u64 e = now + lcg() % 64;
+
+			if (r[i].armed)
+				armed--;
+			assert_int_equal(sl_timerq_arm(&q, &t[i], e), 0);
+			r[i].armed = true;
+			r[i].expires = e;
+			r[i].order = order++;
+			armed++;
+		} else if (k < 60) {
+			sl_timerq_cancel(&q, &t[i]);
+			if (r[i].armed)
+				armed--;
+			r[i].armed = false;
+		} else {
+			int want = ref_min(r);
+			struct sl_timer *x = sl_timerq_pop(&q);
+
+			if (want < 0) {
+				assert_null(x);
+				continue;
+			}
+			assert_non_null(x);
+			assert_ptr_equal(x, &t[want]);
+			assert_int_equal(x->expires, r[want].expires);
+			r[want].armed = false;
+			armed--;
+			now = x->expires;
+			pops++;
+		}
+		assert_int_equal(q.n, armed);
+		for (int j = 0; j < RT; j++)
+			assert_int_equal(sl_timer_armed(&t[j]), r[j].armed);
+	}
+	/* drain */
+	for (;;) {
+		int want = ref_min(r);
+		struct sl_timer *x = sl_timerq_pop(&q);
+
+		if (want < 0) {
+			assert_null(x);
+			break;
+		}
+		assert_ptr_equal(x, &t[want]);
+		r[want].armed = false;
+	}
+	assert_true(pops > 1000);
+	sl_timerq_free(&q);
+}
+
+/* ---- rng ---- */
+
+static void test_rng_reference(void **state)
+{
+	/*
+	 * Computed with an independent Python re-implementation of the published algorithms:
+	 * splitmix64 (x += 0x9e3779b97f4a7c15; z = (z ^ z>>30) * 0xbf58476d1ce4e5b9;
+	 * z = (z ^ z>>27) * 0x94d049bb133111eb; z ^ z>>31) run four times from seed 1 to fill
+	 * s[0..3], then xoshiro256** (result = rotl(s[1] * 5, 7) * 9; t = s[1] << 17;
+	 * s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 45)), all mod 2^64.
+	 */
+	static const u64 want[3] = {0xb3f2af6d0fc710c5ULL, 0x853b559647364ceaULL,
+				    0x92f89756082a4514ULL};
+	struct sl_rng r;
+
+	(void)state;
+	sl_rng_seed(&r, 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(sl_rng_next(&r), want[i]);
+}
+
+static void test_rng_determinism(void **state)
+{
+	struct sl_rng a, b, c;
+	int differ = 0;
+
+	(void)state;
+	sl_rng_seed(&a, 42);
+	sl_rng_seed(&b, 42);
+	sl_rng_seed(&c, 43);
+	for (int i = 0; i < 1000; i++) {
+		u64 x = sl_rng_next(&a), y = sl_rng_next(&b), z = sl_rng_next(&c);
+
+		assert_int_equal(x, y);
+		if (x != z)
+			differ++;
+	}
+	assert_true(differ > 990);
+}
+
+static void test_rng_double(void **state)
+{
+	struct sl_rng r;
+	double sum = 0;
+
+	(void)state;
+	sl_rng_seed(&r, 7);
+	for (int i = 0; i < 100000; i++) {
+		double d = sl_rng_double(&r);
+
+		assert_true(d >= 0.0);
+		assert_true(d < 1.0);
+		sum += d;
+	}
+	assert_true(fabs(sum / 100000 - 0.5) < 0.01);
+}
+
+static void parse_dist_ok(const char *s, struct sl_dist *d)
+{
+	char err[256] = "";
+
+	if (sl_dist_parse(s, d, err, sizeof(err)))
+		fail_msg("'%s': %s", s, err);
+}
+
+static void test_dist_uniform(void **state)
+{
+	struct sl_dist d;
+	struct sl_rng r;
+	bool lo = false, hi = false, mid = false;
+
+	(void)state;
+	sl_rng_seed(&r, 3);
+	parse_dist_ok("uniform:1ms:5ms", &d);
+	assert_int_equal(d.kind, SL_DIST_UNIFORM);
+	for (int i = 0; i < 10000; i++) {
+		u64 v = sl_dist_draw(&d, &r);
+
+		assert_true(v >= 1000000);
+		assert_true(v <= 5000000);
+	}
+	parse_dist_ok("uniform:1ns:3ns", &d);
+	for (int i = 0; i < 10000; i++) {
+		u64 v = sl_dist_draw(&d, &r);
+
+		assert_true(v >= 1 && v <= 3);
+		lo |= v == 1;
+		mid |= v == 2;
+		hi |= v == 3;
+	}
+	assert_true(lo);
+	assert_true(mid);
+	assert_true(hi);
+	/* a degenerate range */
+	parse_dist_ok("uniform:2ms:2ms", &d);
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(sl_dist_draw(&d, &r), 2000000);
+}
+
+static void test_dist_exp(void **state)
+{
+	struct sl_dist d;
+	struct sl_rng r;
+	double sum = 0;
+	const int n = 200000;
+
+	(void)state;
+	sl_rng_seed(&r, 11);
+	parse_dist_ok("exp:1ms", &d);
+	assert_int_equal(d.kind, SL_DIST_EXP);
+	assert_int_equal(d.a, 1000000);
+	for (int i = 0; i < n; i++)
+		sum += (double)sl_dist_draw(&d, &r);
+	assert_true(fabs(sum / n - 1e6) < 0.03 * 1e6);
+}
+
+static void test_dist_normal(void **state)
+{
+	struct sl_dist d;
+	struct sl_rng r;
+	double sum = 0;
+	const int n = 200000;
+	int zeros = 0;
+
+	(void)state;
+	sl_rng_seed(&r, 13);
+	parse_dist_ok("normal:10ms:1ms", &d);
+	assert_int_equal(d.kind, SL_DIST_NORMAL);
+	for (int i = 0; i < n; i++) {
+		u64 v = sl_dist_draw(&d, &r);
+
+		/* 10 sd either side is far beyond what 200000 draws reach */
+		assert_true(v < 20000000);
+		sum += (double)v;
+	}
+	assert_true(fabs(sum / n - 1e7) < 0.02 * 1e7);
+
+	/* mean 1ms, sd 10ms: about half the draws would be negative; they must clamp to 0, not
+	 * wrap around to huge u64 values */
+	parse_dist_ok("normal:1ms:10ms", &d);
+	for (int i = 0; i < 10000; i++) {
+		u64 v = sl_dist_draw(&d, &r);
+
+		assert_true(v < 1000000 + 10 * 10000000ULL);
+		zeros += v == 0;
+	}
+	assert_true(zeros > 3000);
+}
+
+static void test_dist_fixed(void **state)
+{
+	struct sl_dist d;
+	struct sl_rng r;
+
+	(void)state;
+	sl_rng_seed(&r, 1);
+	parse_dist_ok("10ms", &d);
+	assert_int_equal(d.kind, SL_DIST_FIXED);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(sl_dist_draw(&d, &r), 10000000);
+	parse_dist_ok("fixed:250us", &d);
+	assert_int_equal(d.kind, SL_DIST_FIXED);
+	assert_int_equal(sl_dist_draw(&d, &r), 250000);
+	d = sl_dist_fixed(12345);
+	assert_int_equal(sl_dist_draw(&d, &r), 12345);
+}
+
+static void dist_bad(const char *s, const char *needle)
+{
+	struct sl_dist d;
+	char err[256] = "";
+
+	if (!sl_dist_parse(s, &d, err, sizeof(err)))
+		fail_msg("'%s' was accepted", s);
+	assert_true(strlen(err) > 0);
+	if (needle && !strstr(err, needle))
+		fail_msg("'%s': message '%s' lacks '%s'", s, err, needle);
+}
+
+static void test_dist_parse(void **state)
+{
+	struct sl_dist d;
+
+	(void)state;
+	dist_bad("uniform:5ms:1ms", "MAX below MIN");
+	dist_bad("exp:1ms:2ms", NULL);
+	dist_bad("gauss:1ms", "gauss");
+	dist_bad("normal:10ms", NULL);
+	dist_bad("uniform:1ms", NULL);
+	dist_bad("uniform:1ms:2ms:3ms", NULL);
+	dist_bad("uniform:1ms:abc", NULL);
+	dist_bad("", NULL);
+	parse_dist_ok("normal:10ms:2ms", &d);
+	assert_int_equal(d.kind, SL_DIST_NORMAL);
+	assert_int_equal(d.a, 10000000);
+	assert_int_equal(d.b, 2000000);
+	parse_dist_ok("uniform:1ms:5ms", &d);
+	assert_int_equal(d.a, 1000000);
+	assert_int_equal(d.b, 5000000);
+}
+
+/* ---- parse ---- */
+
+static u64 dur_ok(const char *s)
+{
+	char err[256] = "";
+	u64 v = 0;
+
+	if (sl_parse_duration(s, &v, err, sizeof(err)))
+		fail_msg("'%s': %s", s, err);
+	return v;
+}
+
+static void dur_bad(const char *s, const char *needle)
+{
+	char err[256] = "";
+	u64 v = 777;
+
+	if (!sl_parse_duration(s, &v, err, sizeof(err)))
+		fail_msg("'%s' was accepted as %llu", s, (unsigned long long)v);
+	assert_true(strlen(err) > 0);
+	if (needle && !strstr(err, needle))
+		fail_msg("'%s': message '%s' lacks '%s'", s, err, needle);
+}
+
+static void test_parse_duration(void **state)
+{
+	(void)state;
+	assert_int_equal(dur_ok("2s"), 2000000000ULL);
+	assert_int_equal(dur_ok("1.5ms"), 1500000);
+	assert_int_equal(dur_ok("100us"), 100000);
+	assert_int_equal(dur_ok("250ns"), 250);
+	assert_int_equal(dur_ok("0.000000001s"), 1);
+	assert_int_equal(dur_ok("0s"), 0);
+	assert_int_equal(dur_ok("1.25s"), 1250000000ULL);
+	dur_bad("", NULL);
+	dur_bad("10", NULL);
+	dur_bad("-1s", "negative");
+	dur_bad("1.5", NULL);
+	dur_bad("abc", NULL);
+	dur_bad("1msx", NULL);
+	dur_bad("1e3ms", NULL);
+	dur_bad("1.ms", NULL);
+	dur_bad(" 1ms", NULL);
+	dur_bad("1 ms", NULL);
+	dur_bad("99999999999999999999s", NULL);
+}
+
+static void test_parse_ints(void **state)
+{
+	char err[256];
+	s64 s = 0;
+	u64 u = 0;
+
+	(void)state;
+	assert_int_equal(sl_parse_s64("-5", &s, err, sizeof(err)), 0);
+	assert_int_equal(s, -5);
+	assert_int_equal(sl_parse_s64("42", &s, err, sizeof(err)), 0);
+	assert_int_equal(s, 42);
+	err[0] = '\0';
+	assert_int_equal(sl_parse_s64("12abc", &s, err, sizeof(err)), -1);
+	assert_true(strlen(err) > 0);
+	assert_int_equal(sl_parse_s64(" 1", &s, err, sizeof(err)), -1);
+	assert_int_equal(sl_parse_s64("", &s, err, sizeof(err)), -1);
+	assert_int_equal(sl_parse_s64("99999999999999999999", &s, err, sizeof(err)), -1);
+
+	assert_int_equal(sl_parse_u64("18446744073709551615", &u, err, sizeof(err)), 0);
+	assert_int_equal(u, UINT64_MAX);
+	assert_int_equal(sl_parse_u64("0", &u, err, sizeof(err)), 0);
+	assert_int_equal(u, 0);
+	err[0] = '\0';
+	assert_int_equal(sl_parse_u64("-1", &u, err, sizeof(err)), -1);
+	assert_true(strlen(err) > 0);
+	assert_int_equal(sl_parse_u64("", &u, err, sizeof(err)), -1);
+	assert_int_equal(sl_parse_u64("+1", &u, err, sizeof(err)), -1);
+	assert_int_equal(sl_parse_u64("1x", &u, err, sizeof(err)), -1);
+	assert_int_equal(sl_parse_u64("18446744073709551616", &u, err, sizeof(err)), -1);
+}
+
+/* ---- hist ---- */
+
+static void test_hist_small_exact(void **state)
+{
+	struct sl_hist h;
+
+	(void)state;
+	assert_int_equal(sl_hist_init(&h), 0);
+	assert_int_equal(sl_hist_percentile(&h, 50), 0);
+	assert_int_equal(sl_hist_percentile(&h, 100), 0);
+	for (u64 v = 1; v <= 100; v++)
+		sl_hist_add(&h, v);
+	assert_int_equal(h.count, 100);
+	assert_int_equal(h.max, 100);
+	assert_int_equal(sl_hist_percentile(&h, 50), 50);
+	assert_int_equal(sl_hist_percentile(&h, 99), 99);
+	assert_int_equal(sl_hist_percentile(&h, 100), 100);
+	assert_int_equal(sl_hist_percentile(&h, 1), 1);
+	assert_int_equal(sl_hist_percentile(&h, 0.5), 1);
+	sl_hist_free(&h);
+}
+
+static void test_hist_large(void **state)
+{
+	static const double ps[] = {50, 95, 99};
+	struct sl_hist h;
+	const u64 n = 100000;
+
+	(void)state;
+	assert_int_equal(sl_hist_init(&h), 0);
+	for (u64 i = 1; i <= n; i++)
+		sl_hist_add(&h, i * 1000);
+	assert_int_equal(h.max, n * 1000);
+	for (size_t i = 0; i < SL_ARRAY_SIZE(ps); i++) {
+		u64 rank = (u64)ceil(ps[i] / 100.0 * (double)n);
+		double exact = (double)(rank * 1000);
+		double got = (double)sl_hist_percentile(&h, ps[i]);
+
+		if (fabs(got - exact) > 0.01 * exact)
+			fail_msg("p%g: got %.0f, exact %.0f", ps[i], got, exact);
+	}
+	assert_true(sl_hist_percentile(&h, 100) <= h.max);
+	assert_true(fabs((double)sl_hist_percentile(&h, 100) - 1e8) <= 0.01 * 1e8);
+	sl_hist_free(&h);
+}
+
+static void test_hist_never_above_max(void **state)
+{
+	static const u64 vals[] = {256, 300, 1000, 1024, 4096, 1000000, 123456789, 1ULL << 40};
+	struct sl_hist h;
+
+	(void)state;
+	for (size_t i = 0; i < SL_ARRAY_SIZE(vals); i++) {
+		assert_int_equal(sl_hist_init(&h), 0);
+		sl_hist_add(&h, vals[i]);
+		assert_int_equal(h.max, vals[i]);
+		assert_true(sl_hist_percentile(&h, 50) <= vals[i]);
+		assert_true(sl_hist_percentile(&h, 100) <= vals[i]);
+		assert_true(fabs((double)sl_hist_percentile(&h, 100) - (double)vals[i]) <=
+			    0.01 * (double)vals[i]);
+		sl_hist_free(&h);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timerq_order),	cmocka_unit_test(test_timerq_fifo),
+		cmocka_unit_test(test_timerq_cancel),	cmocka_unit_test(test_timerq_rearm),
+		cmocka_unit_test(test_timerq_random),	cmocka_unit_test(test_rng_reference),
+		cmocka_unit_test(test_rng_determinism), cmocka_unit_test(test_rng_double),
+		cmocka_unit_test(test_dist_uniform),	cmocka_unit_test(test_dist_exp),
+		cmocka_unit_test(test_dist_normal),	cmocka_unit_test(test_dist_fixed),
+		cmocka_unit_test(test_dist_parse),	cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_parse_ints),	cmocka_unit_test(test_hist_small_exact),
+		cmocka_unit_test(test_hist_large),	cmocka_unit_test(test_hist_never_above_max),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
