@@ -6,6 +6,8 @@
 #include "helpers.h"
 #include "experiment/run.h"
 
+#include <math.h>
+
 struct probe {
 	struct sl_sim *sim;
 	u64 switch_times[64];
@@ -158,13 +160,78 @@ static void test_sched_idle_policy(void **state)
 	sl_config_free(&cfg);
 }
 
+static double share_of(const char *wl1, const char *wl2, const char *sysctl, const char *param,
+		       int pid)
+{
+	struct sl_args a;
+	struct sl_config cfg;
+	struct sl_run r;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "1";
+	a.duration = "1s";
+	a.workloads[a.nworkloads++] = wl1;
+	a.workloads[a.nworkloads++] = wl2;
+	if (sysctl)
+		a.sysctls[a.nsysctls++] = sysctl;
+	if (param)
+		a.params[a.nparams++] = param;
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(sl_run(&cfg, &r, err, sizeof(err)), 0);
+	double s = (double)r.stats.pid[pid].cpu_ns / (double)r.sim->now;
+
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+	return s;
+}
+
+/* sched_yield without sched_compat_yield only updates the runtime, so a yielder still gets its
+ * half; with it the yielder goes behind the rightmost task every time and gets almost nothing. */
+static void test_compat_yield(void **state)
+{
+	(void)state;
+	double plain = share_of("hog:yield=100us", "hog", NULL, NULL, 1);
+	double compat = share_of("hog:yield=100us", "hog", "kernel.sched_compat_yield=1", NULL, 1);
+
+	assert_true(plain > 0.45 && plain < 0.55);
+	assert_true(compat < 0.05);
+}
+
+/* HZ=250: the tick is 4 ms, so two hogs' 9995122 ns slices end at the 3rd tick (12 ms) and
+ * each gets half all the same. */
+static void test_hz(void **state)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[2048];
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.cpus = "1";
+	a.duration = "100ms";
+	a.workloads[a.nworkloads++] = "hog:tasks=2";
+	a.params[a.nparams++] = "hz=250";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	struct sl_sim *sim = sl_sim_new(&cfg);
+	struct probe p = {.sim = sim};
+
+	assert_non_null(sim);
+	sl_sim_subscribe(sim, probe_fn, &p);
+	assert_int_equal(sl_sim_run(sim), 0);
+	assert_int_equal(p.switch_times[1], 12 * NSEC_PER_MSEC);
+	assert_int_equal(p.switch_times[2], 24 * NSEC_PER_MSEC);
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+	assert_true(fabs(share_of("hog", "hog", NULL, "hz=250", 1) - 0.5) < 0.02);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hrtick),
-		cmocka_unit_test(test_owner_spin),
-		cmocka_unit_test(test_iowait),
-		cmocka_unit_test(test_sched_idle_policy),
+		cmocka_unit_test(test_hrtick),	     cmocka_unit_test(test_owner_spin),
+		cmocka_unit_test(test_iowait),	     cmocka_unit_test(test_sched_idle_policy),
+		cmocka_unit_test(test_compat_yield), cmocka_unit_test(test_hz),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,7 +9,7 @@
 struct hog_args {
 	long tasks, nice;
 	int policy;
-	struct sl_dist work;
+	struct sl_dist work, yield;
 };
 
 static const struct sl_wl_key keys[] = {
@@ -17,6 +17,7 @@ static const struct sl_wl_key keys[] = {
 	{"nice", "0", "nice value, -20..19"},
 	{"policy", "normal", "normal, batch or idle (SCHED_*)"},
 	{"work", "0s", "CPU time each task needs, then exits (0s: for ever)"},
+	{"yield", "0s", "call sched_yield() after each such stretch of CPU time (0s: never)"},
 };
 
 static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
@@ -26,7 +27,8 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (!a || sl_kv_int(kv, "tasks", 1, 100000, &a->tasks, err, errlen) ||
 	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
 	    sl_kv_policy(kv, "policy", &a->policy, err, errlen) ||
-	    sl_kv_dist(kv, "work", &a->work, err, errlen)) {
+	    sl_kv_dist(kv, "work", &a->work, err, errlen) ||
+	    sl_kv_dist(kv, "yield", &a->yield, err, errlen)) {
 		free(a);
 		return NULL;
 	}
@@ -47,8 +49,16 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 
 	if (!p)
 		return -1;
+	bool yields = a->yield.kind != SL_DIST_FIXED || a->yield.a != 0;
+
 	if (finite(a)) {
 		if (sl_prog_run(sim, p, a->work) || sl_prog_exit(sim, p))
+			return -1;
+	} else if (yields) {
+		/* run, sched_yield(), again: a spinning user-space lock or a polite worker */
+		if (sl_prog_run(sim, p, a->yield) ||
+		    sl_prog_add(sim, p, OP_YIELD, sl_dist_fixed(0), 0, 0, NULL) ||
+		    sl_prog_add(sim, p, OP_LOOP, sl_dist_fixed(0), 0, 0, NULL))
 			return -1;
 	} else {
 		/* a second of CPU, again and again: the program never blocks */
