@@ -78,6 +78,9 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 	sim->features = cfg->features;
 	sim->rel = cfg->rel;
 	sim->tick_ns = NSEC_PER_SEC / sim->p.hz;
+	sim->idle_drv = &sl_cpuidle_poll_driver;
+	sim->idle_gov = &sl_gov_poll;
+	sim->pm_qos_latency_ns = SL_PM_QOS_DEFAULT_NS;
 	sim->this_cpu = -1;
 	sim->nohz_balancer = -1;
 	sim->progress = cfg->progress;
@@ -95,6 +98,10 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		rq->socket = (c % per_thread) / cfg->cores;
 		rq->core = (c % per_thread) % cfg->cores;
 	}
+	for (int c = 0; c < cfg->ncpu; c++)
+		if (sim->idle_gov->enable &&
+		    sim->idle_gov->enable(&sim->cpus[c].idle_dev, sim->idle_drv))
+			goto fail;
 	sl_build_domains(sim);
 	if (sim->oom)
 		goto fail;
@@ -218,8 +225,12 @@ void sl_sim_free(struct sl_sim *sim)
 	}
 	free(sim->groups);
 	free(sim->changes);
-	if (sim->cpus)
+	if (sim->cpus) {
 		sl_free_domains(sim);
+		for (int c = 0; c < sim->ncpu && sim->idle_gov; c++)
+			if (sim->idle_gov->disable)
+				sim->idle_gov->disable(&sim->cpus[c].idle_dev);
+	}
 	free(sim->cpus);
 	free(sim);
 }

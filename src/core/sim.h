@@ -14,6 +14,7 @@
 #include "core/rng.h"
 #include "sched/features.h"
 #include "machine/params.h"
+#include "cpuidle/cpuidle.h"
 
 struct sl_sim;
 struct sl_task;
@@ -211,6 +212,7 @@ struct sl_cpu {
 	bool tick_stopped; /* NO_HZ */
 	u64 idle_enter;
 	int idle_state;
+	struct sl_cpuidle_dev idle_dev;
 
 	struct sl_timer tick;
 	struct sl_timer work;	 /* curr's run step ends */
@@ -274,6 +276,9 @@ struct sl_sim {
 
 	int ncpu;
 	struct sl_cpu *cpus;
+	const struct sl_cpuidle_driver *idle_drv;
+	const struct sl_cpuidle_governor *idle_gov;
+	u64 pm_qos_latency_ns;
 
 	struct sl_task **tasks; /* by pid - 1 */
 	int ntasks, captasks;

@@ -32,11 +32,6 @@ static int gid(const struct sl_task *p)
 
 /* ---- rescheduling ---- */
 
-static bool polling_idle(const struct sl_cpu *rq)
-{
-	return rq->idle && rq->idle_state == 0;
-}
-
 void sl_resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	u64 delay = 0;
@@ -45,7 +40,7 @@ void sl_resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 		return;
 	rq->need_resched = true;
 	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
-	if (rq->id != sim->this_cpu && !polling_idle(rq))
+	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
 		delay = sim->p.ipi_ns;
 	sl_arm(sim, &rq->resched, sim->now + delay);
 }
@@ -106,11 +101,13 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	if (rq->idle)
 		return;
-	sl_cpuidle_enter(sim, rq);
+	/* tick_nohz_stop_sched_tick runs before the governor selects, so it sees the tick
+	 * only where the tick keeps running (the idle load balancer) */
 	if (!sl_nohz_stop_tick(sim, rq, true)) {
 		sl_cancel(sim, &rq->tick);
 		rq->tick_stopped = true;
 	}
+	sl_cpuidle_enter(sim, rq);
 }
 
 /* ---- cache warmth and switch costs ---- */
