@@ -38,12 +38,6 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	return a;
 }
 
-static bool finite(const void *args)
-{
-	(void)args;
-	return true;
-}
-
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct make_args *a = args;
@@ -75,5 +69,5 @@ const struct sl_workload_ops sl_wl_make = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
-	.finite = finite,
+	.finite = sl_wl_always_finite,
 };

@@ -35,12 +35,6 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	return a;
 }
 
-static bool finite(const void *args)
-{
-	(void)args;
-	return true;
-}
-
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct mutex_args *a = args;
@@ -66,5 +60,5 @@ const struct sl_workload_ops sl_wl_mutex = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
-	.finite = finite,
+	.finite = sl_wl_always_finite,
 };

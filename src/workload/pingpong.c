@@ -37,12 +37,6 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	return a;
 }
 
-static bool finite(const void *args)
-{
-	(void)args;
-	return true;
-}
-
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct pingpong_args *a = args;
@@ -79,5 +73,5 @@ const struct sl_workload_ops sl_wl_pingpong = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
-	.finite = finite,
+	.finite = sl_wl_always_finite,
 };

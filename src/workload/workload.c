@@ -126,6 +126,12 @@ void sl_workload_inst_free(struct sl_workload_inst *w)
 	w->args = NULL;
 }
 
+bool sl_wl_always_finite(const void *args)
+{
+	(void)args;
+	return true;
+}
+
 const char *sl_kv_get(const struct sl_kv *kv, const char *key)
 {
 	for (int i = 0; i < kv->n; i++)

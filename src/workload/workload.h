@@ -48,6 +48,9 @@ extern const int sl_nworkloads;
 int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err, size_t errlen);
 void sl_workload_inst_free(struct sl_workload_inst *w);
 
+/* finite() of a workload whose tasks always end */
+bool sl_wl_always_finite(const void *args);
+
 /* Helpers for parse(): each names the key in its error. */
 const char *sl_kv_get(const struct sl_kv *kv, const char *key);
 int sl_kv_int(const struct sl_kv *kv, const char *key, long min, long max, long *out, char *err,
