@@ -48,8 +48,8 @@ static const struct sl_cpuidle_governor test_gov = {
 static const struct sl_cpuidle_driver test_drv = {
 	.name = "test",
 	.state_count = 2,
-	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID},
-		   {"C1", 10000, 20000, 0, 0}},
+	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID, 0},
+		   {"C1", 10000, 20000, 0, 0, 0}},
 };
 
 static void run_periodic(int choose, u64 *p50, u64 *max)

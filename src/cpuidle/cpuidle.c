@@ -12,7 +12,7 @@ static const struct sl_cpuidle_governor *const governors[] = {
 const struct sl_cpuidle_driver sl_cpuidle_poll_driver = {
 	.name = "poll",
 	.state_count = 1,
-	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID}},
+	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID, 0}},
 };
 
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name)

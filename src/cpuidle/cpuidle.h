@@ -20,49 +20,93 @@
 struct sl_sim;
 struct sl_cpu;
 
-#define SL_CPUIDLE_MAX_STATES	10
-#define CPUIDLE_FLAG_POLL	0x1
-#define CPUIDLE_FLAG_TIME_VALID 0x2
+#define SL_CPUIDLE_MAX_STATES	 10
+#define CPUIDLE_FLAG_POLL	 0x1
+#define CPUIDLE_FLAG_TIME_VALID	 0x2
+#define CPUIDLE_FLAG_TLB_FLUSHED 0x4 /* the hardware flushes the TLB (no flush IPIs needed) */
+#define CPUIDLE_FLAG_TIMER_STOP	 0x8 /* the local APIC timer stops: needs the broadcast timer */
 /* PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE: 2000 s, "no limit" */
 #define SL_PM_QOS_DEFAULT_NS (2000ULL * NSEC_PER_SEC)
 
+/* One idle state of a driver's table, ordered shallowest first (index 0 is poll on x86). */
 struct sl_idle_state {
 	char name[16];
 	u64 exit_latency_ns;
 	u64 target_residency_ns;
-	u64 power_mw;
-	unsigned flags;
+	u64 power_mw;	     /* power while in the state */
+	unsigned flags;	     /* CPUIDLE_FLAG_* */
+	u64 entry_energy_nj; /* energy of entering and leaving the state once */
 };
 
 struct sl_cpuidle_driver {
-	const char *name;
+	char name[32];
 	int state_count;
 	struct sl_idle_state states[SL_CPUIDLE_MAX_STATES];
+	u64 busy_power_mw; /* C0, running a task */
 };
 
-/* One CPU's cpuidle device: what a governor sees, and the sysfs statistics. */
+/* Governor tunables (module parameters), the same for every CPU. */
+struct sl_gov_params {
+	/* menu-tng: 1 reproduces 2.6.32's integer quirks exactly, 0 the corrected arithmetic */
+	int menu_tng_quirks;
+	/* haltpoll module parameters */
+	u64 haltpoll_poll_ns;	    /* guest_halt_poll_ns, 200000 */
+	unsigned haltpoll_shrink;   /* guest_halt_poll_shrink, 2 */
+	unsigned haltpoll_grow;	    /* guest_halt_poll_grow, 2 */
+	u64 haltpoll_grow_start_ns; /* guest_halt_poll_grow_start, 50000 */
+	bool haltpoll_allow_shrink; /* guest_halt_poll_allow_shrink, true */
+};
+
+/*
+ * One CPU's cpuidle device: what a governor sees and writes. Times are nanoseconds; the 2.6.3x
+ * governors convert to their microsecond integers themselves, as the kernel did.
+ */
 struct sl_cpuidle_dev {
 	int cpu;
-	/* inputs at select time */
-	u64 next_timer_ns;  /* to the CPU's next timer event, the tick included while it runs */
+	const struct sl_gov_params *gp;
+	u64 now_ns;  /* the simulated clock at select and at reflect */
+	u64 tick_ns; /* TICK_NSEC = 1e9 / HZ */
+	/* inputs to select */
+	u64 next_timer_ns;  /* sleep length: to the CPU's next timer event, the tick included
+			     * while it runs; UINT64_MAX when no timer is armed */
+	u64 next_tick_ns;   /* to the next tick boundary (delta_tick), whether or not it runs */
+	bool tick_stopped;  /* NO_HZ has already stopped the tick (2.6.3x order) */
 	u64 latency_req_ns; /* the PM QoS limit */
 	u64 cpu_load0;	    /* this_cpu_load(): cpu_load[0] at the last tick */
-	int nr_iowait;
-	/* the last idle period */
+	int nr_iowait;	    /* nr_iowait_cpu() */
+	bool disabled[SL_CPUIDLE_MAX_STATES]; /* sysfs stateN/disable */
+	/* outputs of select */
+	bool stop_tick;	   /* modern governors clear it to keep the tick (recorded only) */
+	u64 poll_limit_ns; /* how long state 0 may poll before it returns (0: until woken) */
+	u64 predicted_ns;  /* what the governor expected the idle to last (0: no prediction) */
+	/* the last idle period, for reflect and the next select */
 	int last_state_idx;
-	u64 last_residency_ns; /* 0 when the state is not TIME_VALID */
-	/* sysfs: stateN/usage and stateN/time (in ns here; sysfs shows us) */
+	u64 last_residency_ns; /* measured, always; governors apply the TIME_VALID rule */
+	bool poll_time_limit;  /* state 0 returned because poll_limit_ns expired */
+	bool tick_wakeup;      /* woken by its own tick */
+	bool timer_wakeup;     /* woken by one of its own timers (the tick included) */
+	/* sysfs statistics per state */
 	u64 usage[SL_CPUIDLE_MAX_STATES];
 	u64 time_ns[SL_CPUIDLE_MAX_STATES];
-	/* the current idle period */
+	u64 above[SL_CPUIDLE_MAX_STATES];
+	u64 below[SL_CPUIDLE_MAX_STATES];
+	u64 rejected[SL_CPUIDLE_MAX_STATES];
+	/* the current idle period (framework only) */
 	bool in_idle;
 	int entered;
 	u64 enter_time;
-	void *gov_data;
+	void *gov_data; /* the governor's per-CPU state, allocated by enable, freed by disable */
 };
 
+/*
+ * A governor, as drivers/cpuidle/governors/: enable allocates its per-CPU state (returns 0, or
+ * -1 when out of memory); select returns a state index (it must skip disabled states and honour
+ * latency_req_ns); reflect runs right after the wake-up with the index entered.
+ */
 struct sl_cpuidle_governor {
 	const char *name;
+	const char *help;
+	int rating;
 	int (*enable)(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv);
 	void (*disable)(struct sl_cpuidle_dev *dev);
 	int (*select)(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv);

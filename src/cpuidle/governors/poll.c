@@ -14,5 +14,7 @@ static int poll_select(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_drive
 
 const struct sl_cpuidle_governor sl_gov_poll = {
 	.name = "poll",
+	.help = "always state 0: the busy loop of idle=poll",
+	.rating = 0,
 	.select = poll_select,
 };
