@@ -18,6 +18,7 @@ enum sl_event_type {
 	SL_EV_EXIT,	  /* sched_process_exit */
 	SL_EV_MIGRATE,	  /* sched_migrate_task: pid, orig_cpu -> cpu */
 	SL_EV_IDLE,	  /* cpu_idle: state (-1 = exit) */
+	SL_EV_WAKE_DELAY, /* a wake-up on cpu waited `latency` for the CPU to leave its C-state */
 	SL_EV_NR_TYPES
 };
 
@@ -35,6 +36,8 @@ struct sl_event {
 	char prev_state;
 	int orig_cpu; /* migrate */
 	int state;    /* idle: C-state index, -1 on exit */
+	u64 latency;  /* idle exit: the exit latency the wake-up pays */
+	int reason;   /* idle exit: enum sl_wake_reason */
 };
 
 typedef void (*sl_event_fn)(void *ctx, const struct sl_event *ev);

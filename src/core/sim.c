@@ -81,6 +81,12 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 	sim->idle_drv = &sl_cpuidle_poll_driver;
 	sim->idle_gov = &sl_gov_poll;
 	sim->pm_qos_latency_ns = SL_PM_QOS_DEFAULT_NS;
+	sim->gov_params = (struct sl_gov_params){.menu_tng_quirks = 1,
+						 .haltpoll_poll_ns = 200000,
+						 .haltpoll_shrink = 2,
+						 .haltpoll_grow = 2,
+						 .haltpoll_grow_start_ns = 50000,
+						 .haltpoll_allow_shrink = true};
 	sim->this_cpu = -1;
 	sim->nohz_balancer = -1;
 	sim->progress = cfg->progress;
@@ -177,7 +183,7 @@ int sl_sim_run(struct sl_sim *sim)
 		sl_timerq_pop(&sim->q);
 		sim->now = t->expires;
 		sim->nr_events++;
-		t->fn(sim, t);
+		sl_machine_dispatch(sim, t);
 		if (sim->oom || sim->error[0])
 			break;
 		if (all_done(sim))

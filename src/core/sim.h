@@ -218,6 +218,9 @@ struct sl_cpu {
 	struct sl_timer work;	 /* curr's run step ends */
 	struct sl_timer resched; /* reschedule IPI / return-to-user */
 	struct sl_timer hrtick;
+	struct sl_timer idle_timer; /* the poll state's time limit */
+	bool irq_wake;		    /* out of idle only to handle an interrupt */
+	u64 irq_exit_latency;	    /* what leaving idle for it cost */
 
 	struct sl_sched_domain sd[SL_MAX_DOMAINS];
 	int nsd;
@@ -279,6 +282,7 @@ struct sl_sim {
 	const struct sl_cpuidle_driver *idle_drv;
 	const struct sl_cpuidle_governor *idle_gov;
 	u64 pm_qos_latency_ns;
+	struct sl_gov_params gov_params;
 
 	struct sl_task **tasks; /* by pid - 1 */
 	int ntasks, captasks;

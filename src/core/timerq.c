@@ -56,6 +56,7 @@ void sl_timer_init(struct sl_timer *t, sl_timer_fn fn, int cpu)
 	t->seq = 0;
 	t->idx = -1;
 	t->cpu = cpu;
+	t->irq = false;
 	t->fn = fn;
 }
 

@@ -19,8 +19,9 @@ typedef void (*sl_timer_fn)(struct sl_sim *sim, struct sl_timer *t);
 struct sl_timer {
 	u64 expires;
 	u64 seq;
-	int idx; /* position in the heap, -1 when not armed */
-	int cpu; /* CPU whose timer this is (-1: a device or the experiment) */
+	int idx;  /* position in the heap, -1 when not armed */
+	int cpu;  /* CPU whose timer this is, or whose interrupt (-1: none, the experiment) */
+	bool irq; /* a device's interrupt routed to cpu: not a timer the governors can see */
 	sl_timer_fn fn;
 };
 

@@ -1,4 +1,9 @@
-/* The cpuidle framework: governor registry, idle entry and exit as the kernel's core does them. */
+/*
+ * The cpuidle framework: governor registry, and idle entry and exit as the kernel's core runs
+ * them (drivers/cpuidle/cpuidle.c), plus the figures a user of schedlab wants beside sysfs's:
+ * energy, the exit latency paid, the governor's prediction error, and agreement with an oracle
+ * that knows how long each idle period really lasted.
+ */
 #include "cpuidle/cpuidle.h"
 #include "core/sim.h"
 
@@ -23,20 +28,57 @@ const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name)
 	return NULL;
 }
 
-/* The time to the CPU's next timer event: the earliest armed timer owned by this CPU. */
-static u64 next_timer_ns(const struct sl_sim *sim, int cpu)
+/*
+ * The time to the CPU's next timer event (the sleep length), and to the next event already
+ * known to wake it (timers and interrupts routed to it: the oracle's knowledge).
+ */
+static void next_events(const struct sl_sim *sim, int cpu, u64 *timer, u64 *wake)
 {
-	u64 best = UINT64_MAX;
+	u64 t_best = UINT64_MAX, w_best = UINT64_MAX;
 
-	/* a scan of the heap: small in the foundation's workloads; a per-CPU timer heap is the
-	 * cpuidle issue's to add when governors make this hot */
+	/* a scan of the heap: its size is the number of armed timers, small next to the events
+	 * a run processes; a per-CPU timer heap would make it O(1) */
 	for (int i = 0; i < sim->q.n; i++) {
 		const struct sl_timer *t = sim->q.heap[i];
 
-		if (t->cpu == cpu && t->expires < best)
-			best = t->expires;
+		if (t->cpu != cpu)
+			continue;
+		if (t->expires < w_best)
+			w_best = t->expires;
+		if (!t->irq && t->expires < t_best)
+			t_best = t->expires;
 	}
-	return best == UINT64_MAX ? UINT64_MAX : best - sim->now;
+	*timer = t_best == UINT64_MAX ? UINT64_MAX : t_best - sim->now;
+	*wake = w_best == UINT64_MAX ? UINT64_MAX : w_best - sim->now;
+}
+
+static bool usable(const struct sl_cpuidle_driver *drv, const struct sl_cpuidle_dev *dev, int i)
+{
+	return !dev->disabled[i] && drv->states[i].exit_latency_ns <= dev->latency_req_ns;
+}
+
+u64 sl_cpuidle_energy_pj(const struct sl_cpuidle_driver *drv, int i, u64 ns)
+{
+	/* mW x ns = pJ */
+	return drv->states[i].power_mw * ns + drv->states[i].entry_energy_nj * 1000;
+}
+
+int sl_cpuidle_oracle_choice(const struct sl_cpuidle_driver *drv, const struct sl_cpuidle_dev *dev,
+			     u64 ns)
+{
+	int best = 0;
+	u64 best_e = UINT64_MAX;
+
+	for (int i = 0; i < drv->state_count; i++) {
+		u64 e = sl_cpuidle_energy_pj(drv, i, ns);
+
+		/* ties go to the shallower state */
+		if (usable(drv, dev, i) && e < best_e) {
+			best_e = e;
+			best = i;
+		}
+	}
+	return best;
 }
 
 int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
@@ -46,10 +88,18 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	int idx;
 
 	dev->cpu = rq->id;
-	dev->next_timer_ns = next_timer_ns(sim, rq->id);
+	dev->gp = &sim->gov_params;
+	dev->now_ns = sim->now;
+	dev->tick_ns = sim->tick_ns;
+	next_events(sim, rq->id, &dev->next_timer_ns, &dev->next_wake_ns);
+	dev->next_tick_ns = (sim->now / sim->tick_ns + 1) * sim->tick_ns - sim->now;
+	dev->tick_stopped = rq->tick_stopped;
 	dev->latency_req_ns = sim->pm_qos_latency_ns;
 	dev->cpu_load0 = rq->cpu_load[0];
 	dev->nr_iowait = rq->nr_iowait;
+	dev->stop_tick = true;
+	dev->poll_limit_ns = 0;
+	dev->predicted_ns = 0;
 	idx = sim->idle_gov->select(dev, drv);
 	if (idx < 0 || idx >= drv->state_count)
 		idx = 0;
@@ -59,34 +109,86 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	rq->idle = true;
 	rq->idle_enter = sim->now;
 	rq->idle_state = idx;
+	/* the poll loop gives up after the governor's limit (haltpoll, modern poll_idle) */
+	if ((drv->states[idx].flags & CPUIDLE_FLAG_POLL) && dev->poll_limit_ns)
+		sl_arm(sim, &rq->idle_timer, sim->now + dev->poll_limit_ns);
 	struct sl_event ev = {.type = SL_EV_IDLE, .cpu = rq->id, .state = idx};
 
 	sl_emit(sim, &ev);
 	return idx;
 }
 
-u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq)
+/* sysfs above/below (drivers/cpuidle/cpuidle.c, ns form): too deep, or too shallow */
+static void above_below(const struct sl_cpuidle_driver *drv, struct sl_cpuidle_dev *dev, int e,
+			u64 diff)
+{
+	const struct sl_idle_state *s = &drv->states[e];
+
+	if (diff < s->target_residency_ns) {
+		for (int j = e - 1; j >= 0; j--) {
+			if (!dev->disabled[j]) {
+				dev->above[e]++;
+				break;
+			}
+		}
+	} else if (diff > s->exit_latency_ns) {
+		for (int j = e + 1; j < drv->state_count; j++) {
+			if (dev->disabled[j])
+				continue;
+			if (diff - s->exit_latency_ns >= drv->states[j].target_residency_ns)
+				dev->below[e]++;
+			break;
+		}
+	}
+}
+
+u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason why)
 {
 	const struct sl_cpuidle_driver *drv = sim->idle_drv;
 	struct sl_cpuidle_dev *dev = &rq->idle_dev;
 	const struct sl_idle_state *st;
 	u64 diff;
+	int e;
 
 	if (!rq->idle)
 		return 0;
-	st = &drv->states[dev->entered];
+	e = dev->entered;
+	st = &drv->states[e];
 	diff = sim->now - dev->enter_time;
 	rq->idle = false;
 	dev->in_idle = false;
-	dev->last_state_idx = dev->entered;
-	dev->last_residency_ns = (st->flags & CPUIDLE_FLAG_TIME_VALID) ? diff : 0;
-	dev->usage[dev->entered]++;
-	dev->time_ns[dev->entered] += diff;
-	struct sl_event ev = {.type = SL_EV_IDLE, .cpu = rq->id, .state = -1};
+	sl_cancel(sim, &rq->idle_timer);
+	dev->last_state_idx = e;
+	dev->last_residency_ns = diff;
+	dev->poll_time_limit = why == SL_WAKE_POLL_LIMIT;
+	dev->tick_wakeup = why == SL_WAKE_TICK;
+	dev->timer_wakeup = why == SL_WAKE_TIMER || why == SL_WAKE_TICK;
+	dev->usage[e]++;
+	dev->time_ns[e] += diff;
+	above_below(drv, dev, e, diff);
+	/* the run's figures */
+	int oracle = sl_cpuidle_oracle_choice(drv, dev, diff);
+
+	dev->periods++;
+	dev->oracle_agree += oracle == e;
+	dev->idle_energy_pj += sl_cpuidle_energy_pj(drv, e, diff);
+	dev->oracle_energy_pj += sl_cpuidle_energy_pj(drv, oracle, diff);
+	dev->exit_latency_paid_ns += st->exit_latency_ns;
+	if (dev->predicted_ns) {
+		dev->pred_abs_err_ns += dev->predicted_ns > diff ? dev->predicted_ns - diff
+								 : diff - dev->predicted_ns;
+		dev->pred_count++;
+	}
+	dev->now_ns = sim->now;
+	struct sl_event ev = {.type = SL_EV_IDLE,
+			      .cpu = rq->id,
+			      .state = -1,
+			      .reason = (int)why,
+			      .latency = st->exit_latency_ns};
 
 	sl_emit(sim, &ev);
 	if (sim->idle_gov->reflect)
-		sim->idle_gov->reflect(dev, drv, dev->entered);
+		sim->idle_gov->reflect(dev, drv, e);
 	return st->exit_latency_ns;
 }
 

@@ -91,6 +91,16 @@ struct sl_cpuidle_dev {
 	u64 above[SL_CPUIDLE_MAX_STATES];
 	u64 below[SL_CPUIDLE_MAX_STATES];
 	u64 rejected[SL_CPUIDLE_MAX_STATES];
+	/* the figures of the whole run */
+	u64 idle_energy_pj;   /* in the states, entry and exit included */
+	u64 oracle_energy_pj; /* what the oracle's choice would have cost for the same periods */
+	u64 oracle_agree;     /* periods where the governor chose the oracle's state */
+	u64 periods;	      /* idle periods ended */
+	u64 exit_latency_paid_ns; /* exit latency paid in all */
+	u64 pred_abs_err_ns;	  /* sum of |predicted - measured| over periods with a prediction */
+	u64 pred_count;
+	u64 next_wake_ns; /* the oracle governor's input: the next event already known to
+			   * wake this CPU (its timers, interrupts routed to it) */
 	/* the current idle period (framework only) */
 	bool in_idle;
 	int entered;
@@ -117,10 +127,24 @@ extern const struct sl_cpuidle_governor sl_gov_poll;
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name);
 extern const struct sl_cpuidle_driver sl_cpuidle_poll_driver;
 
+/* What ended an idle period. */
+enum sl_wake_reason {
+	SL_WAKE_RESCHED,    /* a task was queued here: a local wake-up or a remote IPI */
+	SL_WAKE_TIMER,	    /* one of the CPU's own timers */
+	SL_WAKE_TICK,	    /* the CPU's tick (it runs while the CPU is the idle balancer) */
+	SL_WAKE_POLL_LIMIT, /* state 0 reached poll_limit_ns */
+	SL_WAKE_IRQ,	    /* a device interrupt routed to the CPU */
+};
+
 /* Machine hooks. enter returns the chosen state index. */
 int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq);
 /* The CPU leaves idle; returns the exit latency the waker pays. */
-u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq);
+u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason why);
+/* The state the oracle would have chosen for an idle period of `ns` (least energy within the
+ * latency limit), and the energy of `ns` in state i, in picojoules. */
+int sl_cpuidle_oracle_choice(const struct sl_cpuidle_driver *drv, const struct sl_cpuidle_dev *dev,
+			     u64 ns);
+u64 sl_cpuidle_energy_pj(const struct sl_cpuidle_driver *drv, int i, u64 ns);
 /* Whether the CPU is idle in a polling state (it sees need_resched without an IPI). */
 bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq);
 

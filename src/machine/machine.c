@@ -24,6 +24,7 @@
 #define MAX_STEPS_PER_INSTANT 100000
 
 static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
+static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq);
 
 static int gid(const struct sl_task *p)
 {
@@ -61,15 +62,73 @@ static void resched_fn(struct sl_sim *sim, struct sl_timer *t)
 
 	sim->this_cpu = rq->id;
 	if (rq->idle) {
-		u64 lat = sl_cpuidle_exit(sim, rq);
+		u64 lat = sl_cpuidle_exit(sim, rq, SL_WAKE_RESCHED);
 
-		tick_restart(sim, rq);
 		if (lat) {
+			/* the wake-up waits for the exit latency */
+			struct sl_event ev = {
+				.type = SL_EV_WAKE_DELAY, .cpu = rq->id, .latency = lat};
+
+			sl_emit(sim, &ev);
 			sl_arm(sim, &rq->resched, sim->now + lat);
 			return;
 		}
 	}
+	tick_restart(sim, rq);
 	sl_schedule(sim, rq);
+}
+
+/*
+ * Every event goes through here. An interrupt (a timer of the CPU, its tick, the poll limit, a
+ * device interrupt routed to it) on an idle CPU first takes the CPU out of its C-state: the
+ * handler runs only after the exit latency. Afterwards, if nothing was queued on the CPU, it
+ * goes back to idle, and the governor selects again (irq_exit's tick_nohz_stop_sched_tick).
+ */
+void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_cpu *rq = t->cpu >= 0 ? &sim->cpus[t->cpu] : NULL;
+
+	if (!rq || t == &rq->resched) {
+		t->fn(sim, t);
+		return;
+	}
+	if (rq->idle) {
+		enum sl_wake_reason why = t == &rq->tick	 ? SL_WAKE_TICK
+					  : t == &rq->idle_timer ? SL_WAKE_POLL_LIMIT
+					  : t->irq		 ? SL_WAKE_IRQ
+								 : SL_WAKE_TIMER;
+		u64 lat = sl_cpuidle_exit(sim, rq, why);
+
+		rq->irq_wake = true;
+		rq->irq_exit_latency = lat;
+		if (lat) {
+			sl_arm(sim, t, sim->now + lat);
+			return;
+		}
+	}
+	t->fn(sim, t);
+	if (rq->irq_wake) {
+		rq->irq_wake = false;
+		/* the handler, late by the exit latency, queued a task here */
+		if (rq->need_resched && rq->irq_exit_latency) {
+			struct sl_event ev = {.type = SL_EV_WAKE_DELAY,
+					      .cpu = rq->id,
+					      .latency = rq->irq_exit_latency};
+
+			sl_emit(sim, &ev);
+		}
+		if (!rq->curr && !rq->need_resched) {
+			sim->this_cpu = rq->id;
+			enter_idle(sim, rq);
+		}
+	}
+}
+
+static void idle_timer_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	/* the work is in the dispatch: leave idle, then select again */
+	(void)sim;
+	(void)t;
 }
 
 /* ---- busy accounting and idle ---- */
@@ -106,6 +165,10 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 	if (!sl_nohz_stop_tick(sim, rq, true)) {
 		sl_cancel(sim, &rq->tick);
 		rq->tick_stopped = true;
+	} else if (rq->tick_stopped) {
+		/* it became the idle load balancer while tickless: its tick runs again */
+		rq->tick_stopped = false;
+		sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 	}
 	sl_cpuidle_enter(sim, rq);
 }
@@ -372,6 +435,7 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	sl_timer_init(&rq->work, work_fn, id);
 	sl_timer_init(&rq->resched, resched_fn, id);
 	sl_timer_init(&rq->hrtick, hrtick_fn, id);
+	sl_timer_init(&rq->idle_timer, idle_timer_fn, id);
 	rq->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
 	rq->tick_stopped = true;
@@ -636,6 +700,7 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			if (st->op == OP_SLEEP_PERIOD && d)
 				when = p->start_time + ((sim->now - p->start_time) / d + 1) * d;
 			p->timer.cpu = rq->id; /* hrtimers are per CPU */
+			p->timer.irq = false;
 			sl_arm(sim, &p->timer, when);
 			block(p, TS_SLEEPING, BLK_TIMER);
 			sl_schedule(sim, rq);
@@ -647,7 +712,9 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			p->pc++;
 			rq->nr_iowait++;
 			p->iowait_cpu = rq->id;
-			p->timer.cpu = -1; /* the device's completion */
+			/* the device's completion interrupt, routed to the issuing CPU */
+			p->timer.cpu = rq->id;
+			p->timer.irq = true;
 			sl_arm(sim, &p->timer, sim->now + d);
 			block(p, TS_UNINTERRUPTIBLE, BLK_IO);
 			sl_schedule(sim, rq);

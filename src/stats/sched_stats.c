@@ -15,13 +15,14 @@ int sl_stats_init(struct sl_stats *s, int ngroups, int ncpu)
 	for (int i = 0; i < ngroups; i++)
 		if (sl_hist_init(&s->g[i].lat))
 			return -1;
-	return 0;
+	return sl_hist_init(&s->wake_delay);
 }
 
 void sl_stats_free(struct sl_stats *s)
 {
 	for (int i = 0; s->g && i < s->ngroups; i++)
 		sl_hist_free(&s->g[i].lat);
+	sl_hist_free(&s->wake_delay);
 	free(s->g);
 	free(s->c);
 	free(s->pid);
@@ -153,6 +154,10 @@ void sl_stats_on_event(void *ctx, const struct sl_event *ev)
 		break;
 	case SL_EV_MIGRATE:
 		s->migrations++;
+		break;
+	case SL_EV_WAKE_DELAY:
+		s->delayed_wakeups++;
+		sl_hist_add(&s->wake_delay, ev->latency);
 		break;
 	default:
 		break;

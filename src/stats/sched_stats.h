@@ -36,6 +36,9 @@ struct sl_stats {
 	struct sl_pid_stat *pid;
 	int npid;
 	u64 migrations, switches;
+	/* wake-ups delayed by an idle CPU's exit latency, and by how much */
+	u64 delayed_wakeups;
+	struct sl_hist wake_delay;
 	bool oom;
 	bool finished;
 };
