@@ -10,6 +10,9 @@
 #include <json-c/json.h>
 #include <string.h>
 
+void sl_report_idle_table(FILE *f, const struct sl_run *r);
+json_object *sl_report_idle_json(const struct sl_run *r);
+
 #define PER_TASK_TABLE 8
 #define PER_TASK_JSON  256
 
@@ -103,6 +106,7 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	for (int i = 0; i < s->ncpu; i++)
 		fprintf(f, "%-4d %7.2f%% %10llu\n", i, 100.0 * share(s->c[i].busy_ns, el),
 			(unsigned long long)s->c[i].switches);
+	sl_report_idle_table(f, r);
 }
 
 static json_object *jdouble(double v)
@@ -213,6 +217,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	}
 	ADD(o, "per_cpu", arr);
 	ADD(root, "machine", o);
+	ADD(root, "cpuidle", sl_report_idle_json(r));
 	const char *txt = json_object_to_json_string_ext(
 		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = txt ? 0 : -1;
@@ -221,4 +226,146 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		fprintf(f, "%s\n", txt);
 	json_object_put(root);
 	return rc;
+}
+
+/* ---- cpuidle: sysfs counters, energy, exit latency, prediction and the oracle ---- */
+
+struct idle_sum {
+	u64 energy_pj, busy_pj, idle_pj, oracle_pj, exit_paid, periods, agree, pred_err, pred_n;
+};
+
+static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_cpu *rq = &sim->cpus[c];
+		const struct sl_cpuidle_dev *dev = &rq->idle_dev;
+		u64 busy = rq->busy_ns * sim->idle_drv->busy_power_mw;
+
+		t->busy_pj += busy;
+		t->idle_pj += dev->idle_energy_pj;
+		t->oracle_pj += dev->oracle_energy_pj;
+		t->exit_paid += dev->exit_latency_paid_ns;
+		t->periods += dev->periods;
+		t->agree += dev->oracle_agree;
+		t->pred_err += dev->pred_abs_err_ns;
+		t->pred_n += dev->pred_count;
+	}
+	t->energy_pj = t->busy_pj + t->idle_pj;
+}
+
+static u64 cpu_energy_pj(const struct sl_sim *sim, int c)
+{
+	return sim->cpus[c].busy_ns * sim->idle_drv->busy_power_mw +
+	       sim->cpus[c].idle_dev.idle_energy_pj;
+}
+
+void sl_report_idle_table(FILE *f, const struct sl_run *r)
+{
+	const struct sl_sim *sim = r->sim;
+	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	struct idle_sum t;
+	char a[32], b[32];
+	double secs = (double)sim->now / 1e9;
+
+	idle_sums(sim, &t);
+	fprintf(f, "\ncpuidle: driver %s, governor %s, PM QoS latency ", drv->name,
+		sim->idle_gov->name);
+	if (sim->pm_qos_latency_ns >= SL_PM_QOS_DEFAULT_NS)
+		fprintf(f, "no limit\n");
+	else
+		fprintf(f, "%llu us\n", (unsigned long long)(sim->pm_qos_latency_ns / 1000));
+	fprintf(f, "%-4s %-10s %10s %12s %7s %10s %10s\n", "cpu", "state", "usage", "time", "share",
+		"above", "below");
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+
+		fmt_ns(sim->cpus[c].busy_ns, a, sizeof(a));
+		fprintf(f, "%-4d %-10s %10s %12s %6.2f%% %10s %10s\n", c, "busy", "-", a,
+			100.0 * share(sim->cpus[c].busy_ns, sim->now), "-", "-");
+		for (int i = 0; i < drv->state_count; i++) {
+			fmt_ns(dev->time_ns[i], a, sizeof(a));
+			fprintf(f, "%-4s %-10s%s %10llu %12s %6.2f%% %10llu %10llu\n", "",
+				drv->states[i].name, dev->disabled[i] ? "*" : "",
+				(unsigned long long)dev->usage[i], a,
+				100.0 * share(dev->time_ns[i], sim->now),
+				(unsigned long long)dev->above[i],
+				(unsigned long long)dev->below[i]);
+		}
+	}
+	fprintf(f, "energy: %.6f J, average power %.3f W (busy %.6f J, idle %.6f J)\n",
+		(double)t.energy_pj / 1e12, secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0,
+		(double)t.busy_pj / 1e12, (double)t.idle_pj / 1e12);
+	fmt_ns(t.exit_paid, a, sizeof(a));
+	fmt_ns(sl_hist_percentile(&r->stats.wake_delay, 99), b, sizeof(b));
+	fprintf(f, "exit latency paid: %s over %llu idle periods; wake-ups delayed: %llu, p99 %s\n",
+		a, (unsigned long long)t.periods, (unsigned long long)r->stats.delayed_wakeups, b);
+	if (t.pred_n) {
+		fmt_ns(t.pred_err / t.pred_n, a, sizeof(a));
+		fprintf(f, "prediction error: mean |predicted - measured| %s over %llu periods\n",
+			a, (unsigned long long)t.pred_n);
+	}
+	fprintf(f, "oracle: chose its state in %.2f%% of periods; idle energy %.3fx the oracle's\n",
+		100.0 * share(t.agree, t.periods),
+		t.oracle_pj ? (double)t.idle_pj / (double)t.oracle_pj : 1.0);
+}
+
+json_object *sl_report_idle_json(const struct sl_run *r)
+{
+	const struct sl_sim *sim = r->sim;
+	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	json_object *o = json_object_new_object(), *cpus = json_object_new_array(), *x;
+	struct idle_sum t;
+	double secs = (double)sim->now / 1e9;
+
+	idle_sums(sim, &t);
+	ADD(o, "driver", json_object_new_string(drv->name));
+	ADD(o, "governor", json_object_new_string(sim->idle_gov->name));
+	ADD(o, "latency_req_ns", ju64(sim->pm_qos_latency_ns));
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+		json_object *co = json_object_new_object(), *states = json_object_new_array();
+
+		ADD(co, "cpu", json_object_new_int(c));
+		ADD(co, "busy_ns", ju64(sim->cpus[c].busy_ns));
+		for (int i = 0; i < drv->state_count; i++) {
+			json_object *so = json_object_new_object();
+
+			ADD(so, "name", json_object_new_string(drv->states[i].name));
+			ADD(so, "disabled", json_object_new_boolean(dev->disabled[i]));
+			ADD(so, "usage", ju64(dev->usage[i]));
+			ADD(so, "time_ns", ju64(dev->time_ns[i]));
+			ADD(so, "residency_share", jdouble(share(dev->time_ns[i], sim->now)));
+			ADD(so, "above", ju64(dev->above[i]));
+			ADD(so, "below", ju64(dev->below[i]));
+			ADD(so, "rejected", ju64(dev->rejected[i]));
+			json_object_array_add(states, so);
+		}
+		ADD(co, "states", states);
+		ADD(co, "energy_j", jdouble((double)cpu_energy_pj(sim, c) / 1e12));
+		ADD(co, "average_power_w",
+		    jdouble(secs > 0 ? (double)cpu_energy_pj(sim, c) / 1e12 / secs : 0.0));
+		json_object_array_add(cpus, co);
+	}
+	ADD(o, "per_cpu", cpus);
+	ADD(o, "energy_j", jdouble((double)t.energy_pj / 1e12));
+	ADD(o, "average_power_w", jdouble(secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0));
+	ADD(o, "idle_periods", ju64(t.periods));
+	ADD(o, "exit_latency_paid_ns", ju64(t.exit_paid));
+	x = json_object_new_object();
+	ADD(x, "count", ju64(r->stats.delayed_wakeups));
+	ADD(x, "p50", ju64(sl_hist_percentile(&r->stats.wake_delay, 50)));
+	ADD(x, "p99", ju64(sl_hist_percentile(&r->stats.wake_delay, 99)));
+	ADD(x, "max", ju64(r->stats.wake_delay.max));
+	ADD(o, "wake_delay_ns", x);
+	x = json_object_new_object();
+	ADD(x, "periods", ju64(t.pred_n));
+	ADD(x, "mean_abs_error_ns", ju64(t.pred_n ? t.pred_err / t.pred_n : 0));
+	ADD(o, "prediction", x);
+	x = json_object_new_object();
+	ADD(x, "agreement", jdouble(share(t.agree, t.periods)));
+	ADD(x, "energy_ratio",
+	    jdouble(t.oracle_pj ? (double)t.idle_pj / (double)t.oracle_pj : 1.0));
+	ADD(o, "oracle", x);
+	return o;
 }

@@ -153,6 +153,21 @@ void sl_machine_finish(struct sl_sim *sim)
 			rq->busy_since = sim->now;
 			update_curr(sim, &rq->cfs);
 		}
+		/* the idle period still open counts in the state's time and energy */
+		struct sl_cpuidle_dev *dev = &rq->idle_dev;
+
+		if (rq->idle && dev->in_idle) {
+			u64 d = sim->now - dev->enter_time;
+
+			dev->time_ns[dev->entered] += d;
+			dev->idle_energy_pj += sim->idle_drv->states[dev->entered].power_mw * d;
+			dev->oracle_energy_pj +=
+				sim->idle_drv
+					->states[sl_cpuidle_oracle_choice(sim->idle_drv, dev, d)]
+					.power_mw *
+				d;
+			dev->enter_time = sim->now;
+		}
 	}
 }
 
