@@ -29,6 +29,15 @@ struct sl_args {
 	int nworkloads;
 	const char *params[SL_MAX_LIST];
 	int nparams;
+	/* cpuidle */
+	const char *machine;   /* an idle profile, "file:PATH" or "sysfs[:ROOT]" (default: poll) */
+	const char *governor;  /* --cpuidle-governor */
+	const char *idle;      /* the idle= boot parameter: "poll" */
+	const char *pm_qos_us; /* --pm-qos-latency-us */
+	const char *cpuidle_disable[SL_MAX_LIST];
+	int ncpuidle_disable;
+	const char *cpuidle_params[SL_MAX_LIST];
+	int ncpuidle_params;
 };
 
 struct sl_at_change {

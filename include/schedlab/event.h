@@ -34,10 +34,12 @@ struct sl_event {
 	int group;    /* workload group of pid, -1 if unknown (real traces) */
 	int next_group;
 	char prev_state;
-	int orig_cpu; /* migrate */
-	int state;    /* idle: C-state index, -1 on exit */
-	u64 latency;  /* idle exit: the exit latency the wake-up pays */
-	int reason;   /* idle exit: enum sl_wake_reason */
+	int orig_cpu;  /* migrate */
+	int state;     /* idle: C-state index, -1 on exit */
+	u64 latency;   /* idle exit: the exit latency the wake-up pays */
+	int reason;    /* idle exit: enum sl_wake_reason */
+	u64 predicted; /* idle exit: what the governor expected (0: no prediction) */
+	u64 measured;  /* idle exit: the residency */
 };
 
 typedef void (*sl_event_fn)(void *ctx, const struct sl_event *ev);

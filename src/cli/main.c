@@ -8,6 +8,7 @@
 #include "experiment/run.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
+#include "cpuidle/profiles.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@ static const char usage[] =
 	"  sysctl     print the scheduler sysctls at boot for --kernel and --cpus\n"
 	"  workloads  list the workloads with their keys and defaults\n"
 	"  params     list the model's parameters with their defaults and sources\n"
+	"  machines   list the machine idle profiles (C-state tables)\n"
+	"  governors  list the cpuidle governors\n"
 	"\n"
 	"options of run (and of features / sysctl where they apply):\n"
 	"  --kernel V                 2.6.31 (default) or 2.6.32: flags, defaults and rules\n"
@@ -42,6 +45,15 @@ static const char usage[] =
 	"  --at TIME:KNOB             change at a simulated time: 2s:sched-features=WORDS or\n"
 	"                             3s:sysctl=kernel.sched_latency_ns=10000000\n"
 	"  --param NAME=VALUE         a model parameter, see `schedlab params`\n"
+	"  --machine NAME             the idle states: a profile (`schedlab machines`),\n"
+	"                             file:PATH or sysfs (default: poll only)\n"
+	"  --cpuidle-governor NAME    see `schedlab governors` (default on a machine with\n"
+	"                             C-states: the release's menu, menu-2.6.31 or menu-tng)\n"
+	"  --idle poll                the idle=poll boot parameter: no C-states\n"
+	"  --pm-qos-latency-us N      the PM QoS CPU latency limit (default: no limit)\n"
+	"  --cpuidle-disable STATE    sysfs stateN/disable=1 on every CPU (repeatable)\n"
+	"  --cpuidle-param NAME=V     governor tunables and state power, e.g.\n"
+	"                             menu_tng_quirks=0, power_mw.C6=100, busy_power_mw=15000\n"
 	"  --json                     one JSON object instead of the table\n"
 	"  --no-progress              no progress lines on stderr\n";
 
@@ -98,8 +110,22 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			continue;
 		}
 		static const char *const with_value[] = {
-			"--kernel",	    "--cpus",	"--topology", "--duration", "--seed",
-			"--sched-features", "--sysctl", "--at",	      "--workload", "--param",
+			"--kernel",
+			"--cpus",
+			"--topology",
+			"--duration",
+			"--seed",
+			"--sched-features",
+			"--sysctl",
+			"--at",
+			"--workload",
+			"--param",
+			"--machine",
+			"--cpuidle-governor",
+			"--idle",
+			"--pm-qos-latency-us",
+			"--cpuidle-disable",
+			"--cpuidle-param",
 		};
 		bool known = false;
 
@@ -141,6 +167,18 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			rc = add_list(c->a.workloads, &c->a.nworkloads, val, name);
 		else if (!strcmp(name, "--param"))
 			rc = add_list(c->a.params, &c->a.nparams, val, name);
+		else if (!strcmp(name, "--machine"))
+			c->a.machine = val;
+		else if (!strcmp(name, "--cpuidle-governor"))
+			c->a.governor = val;
+		else if (!strcmp(name, "--idle"))
+			c->a.idle = val;
+		else if (!strcmp(name, "--pm-qos-latency-us"))
+			c->a.pm_qos_us = val;
+		else if (!strcmp(name, "--cpuidle-disable"))
+			rc = add_list(c->a.cpuidle_disable, &c->a.ncpuidle_disable, val, name);
+		else if (!strcmp(name, "--cpuidle-param"))
+			rc = add_list(c->a.cpuidle_params, &c->a.ncpuidle_params, val, name);
 		if (rc)
 			return rc;
 	}
@@ -149,7 +187,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 
 #define RUN_OPTS                                                                                   \
 	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
-	"--param --json --no-progress "
+	"--param --json --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "    \
+	"--cpuidle-disable --cpuidle-param "
 
 static int run_and_report(struct sl_config *cfg, bool json)
 {
@@ -279,6 +318,24 @@ static int cmd_workloads(void)
 	return 0;
 }
 
+static int cmd_machines(void)
+{
+	for (int i = 0; i < sl_nidle_profiles; i++)
+		printf("%-16s %s\n", sl_idle_profiles[i]->name, sl_idle_profiles[i]->help);
+	return 0;
+}
+
+extern const struct sl_cpuidle_governor *const sl_cpuidle_governors[];
+extern const int sl_cpuidle_ngovernors;
+
+static int cmd_governors(void)
+{
+	for (int i = 0; i < sl_cpuidle_ngovernors; i++)
+		printf("%-12s rating %2d  %s\n", sl_cpuidle_governors[i]->name,
+		       sl_cpuidle_governors[i]->rating, sl_cpuidle_governors[i]->help);
+	return 0;
+}
+
 static int cmd_params(void)
 {
 	for (int i = 0; i < sl_param_count; i++) {
@@ -316,13 +373,18 @@ int main(int argc, char **argv)
 		return cmd_features(argc, argv);
 	if (!strcmp(cmd, "sysctl"))
 		return cmd_sysctl(argc, argv);
-	if (argc > 2 && (!strcmp(cmd, "workloads") || !strcmp(cmd, "params")))
+	if (argc > 2 && (!strcmp(cmd, "workloads") || !strcmp(cmd, "params") ||
+			 !strcmp(cmd, "machines") || !strcmp(cmd, "governors")))
 		return die("%s takes no options", cmd);
 	if (!strcmp(cmd, "workloads"))
 		return cmd_workloads();
 	if (!strcmp(cmd, "params"))
 		return cmd_params();
-	return die(
-		"unknown command '%s' (commands: run, demo, features, sysctl, workloads, params)",
-		cmd);
+	if (!strcmp(cmd, "machines"))
+		return cmd_machines();
+	if (!strcmp(cmd, "governors"))
+		return cmd_governors();
+	return die("unknown command '%s' (commands: run, demo, features, sysctl, workloads, "
+		   "params, machines, governors)",
+		   cmd);
 }

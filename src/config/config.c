@@ -158,6 +158,8 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			return -1;
 		}
 	}
+	if (sl_config_build_idle(cfg, a, err, errlen))
+		return -1;
 	for (int i = 0; i < a->nats; i++)
 		if (parse_at(cfg->rel, a->ats[i], &cfg->at[cfg->nat++], err, errlen))
 			return -1;

@@ -19,11 +19,20 @@ struct sl_config {
 	struct sl_workload_inst wl[SL_MAX_LIST];
 	int nwl;
 	bool progress;
+	/* cpuidle: the machine's state table (the simulation points at it: the config outlives
+	 * the runs built from it), the governor, the QoS limit, per-state disable, tunables */
+	struct sl_cpuidle_driver drv;
+	const struct sl_cpuidle_governor *gov;
+	u64 pm_qos_ns;
+	bool disabled[SL_CPUIDLE_MAX_STATES];
+	struct sl_gov_params gp;
 };
 
 /* Builds cfg from the user's words; on error returns -1 with a message naming the problem. */
 int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);
 void sl_config_free(struct sl_config *cfg);
+/* The cpuidle part (idle_config.c). */
+int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);
 /* Apply one --at change to live knobs (also used to validate it at parse time). */
 int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features, char kind,
 		  const char *text, char *err, size_t errlen);

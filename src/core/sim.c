@@ -78,15 +78,10 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 	sim->features = cfg->features;
 	sim->rel = cfg->rel;
 	sim->tick_ns = NSEC_PER_SEC / sim->p.hz;
-	sim->idle_drv = &sl_cpuidle_poll_driver;
-	sim->idle_gov = &sl_gov_poll;
-	sim->pm_qos_latency_ns = SL_PM_QOS_DEFAULT_NS;
-	sim->gov_params = (struct sl_gov_params){.menu_tng_quirks = 1,
-						 .haltpoll_poll_ns = 200000,
-						 .haltpoll_shrink = 2,
-						 .haltpoll_grow = 2,
-						 .haltpoll_grow_start_ns = 50000,
-						 .haltpoll_allow_shrink = true};
+	sim->idle_drv = &cfg->drv;
+	sim->idle_gov = cfg->gov;
+	sim->pm_qos_latency_ns = cfg->pm_qos_ns;
+	sim->gov_params = cfg->gp;
 	sim->this_cpu = -1;
 	sim->nohz_balancer = -1;
 	sim->progress = cfg->progress;
@@ -104,10 +99,16 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		rq->socket = (c % per_thread) / cfg->cores;
 		rq->core = (c % per_thread) % cfg->cores;
 	}
-	for (int c = 0; c < cfg->ncpu; c++)
-		if (sim->idle_gov->enable &&
-		    sim->idle_gov->enable(&sim->cpus[c].idle_dev, sim->idle_drv))
+	for (int c = 0; c < cfg->ncpu; c++) {
+		struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+
+		dev->cpu = c;
+		dev->gp = &sim->gov_params;
+		dev->tick_ns = sim->tick_ns;
+		memcpy(dev->disabled, cfg->disabled, sizeof(dev->disabled));
+		if (sim->idle_gov->enable && sim->idle_gov->enable(dev, sim->idle_drv))
 			goto fail;
+	}
 	sl_build_domains(sim);
 	if (sim->oom)
 		goto fail;

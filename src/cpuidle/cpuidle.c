@@ -9,9 +9,15 @@
 
 #include <string.h>
 
-static const struct sl_cpuidle_governor *const governors[] = {
-	&sl_gov_poll,
+extern const struct sl_cpuidle_governor sl_gov_ladder, sl_gov_menu_2_6_31, sl_gov_menu_tng,
+	sl_gov_menu, sl_gov_teo, sl_gov_haltpoll, sl_gov_oracle;
+
+/* The registry of governors: one line per governor file. */
+const struct sl_cpuidle_governor *const sl_cpuidle_governors[] = {
+	&sl_gov_poll, &sl_gov_ladder, &sl_gov_menu_2_6_31, &sl_gov_menu_tng,
+	&sl_gov_menu, &sl_gov_teo,    &sl_gov_haltpoll,	   &sl_gov_oracle,
 };
+const int sl_cpuidle_ngovernors = (int)SL_ARRAY_SIZE(sl_cpuidle_governors);
 
 /* x86 of 2009: index 0 is the poll loop, exit latency 0, POLL | TIME_VALID */
 const struct sl_cpuidle_driver sl_cpuidle_poll_driver = {
@@ -22,9 +28,9 @@ const struct sl_cpuidle_driver sl_cpuidle_poll_driver = {
 
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name)
 {
-	for (size_t i = 0; i < SL_ARRAY_SIZE(governors); i++)
-		if (!strcmp(governors[i]->name, name))
-			return governors[i];
+	for (int i = 0; i < sl_cpuidle_ngovernors; i++)
+		if (!strcmp(sl_cpuidle_governors[i]->name, name))
+			return sl_cpuidle_governors[i];
 	return NULL;
 }
 
@@ -93,7 +99,6 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	dev->tick_ns = sim->tick_ns;
 	next_events(sim, rq->id, &dev->next_timer_ns, &dev->next_wake_ns);
 	dev->next_tick_ns = (sim->now / sim->tick_ns + 1) * sim->tick_ns - sim->now;
-	dev->tick_stopped = rq->tick_stopped;
 	dev->latency_req_ns = sim->pm_qos_latency_ns;
 	dev->cpu_load0 = rq->cpu_load[0];
 	dev->nr_iowait = rq->nr_iowait;
@@ -154,7 +159,9 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 		return 0;
 	e = dev->entered;
 	st = &drv->states[e];
-	diff = sim->now - dev->enter_time;
+	/* the driver measures after the hardware has left the state: the exit latency is part
+	 * of the residency (and of the state's time), and the CPU runs again only after it */
+	diff = sim->now - dev->enter_time + st->exit_latency_ns;
 	rq->idle = false;
 	dev->in_idle = false;
 	sl_cancel(sim, &rq->idle_timer);
@@ -184,7 +191,9 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 			      .cpu = rq->id,
 			      .state = -1,
 			      .reason = (int)why,
-			      .latency = st->exit_latency_ns};
+			      .latency = st->exit_latency_ns,
+			      .predicted = dev->predicted_ns,
+			      .measured = diff};
 
 	sl_emit(sim, &ev);
 	if (sim->idle_gov->reflect)

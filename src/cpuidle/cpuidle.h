@@ -70,7 +70,7 @@ struct sl_cpuidle_dev {
 	u64 next_timer_ns;  /* sleep length: to the CPU's next timer event, the tick included
 			     * while it runs; UINT64_MAX when no timer is armed */
 	u64 next_tick_ns;   /* to the next tick boundary (delta_tick), whether or not it runs */
-	bool tick_stopped;  /* NO_HZ has already stopped the tick (2.6.3x order) */
+	bool tick_stopped;  /* the tick was already stopped before this idle entry */
 	u64 latency_req_ns; /* the PM QoS limit */
 	u64 cpu_load0;	    /* this_cpu_load(): cpu_load[0] at the last tick */
 	int nr_iowait;	    /* nr_iowait_cpu() */

@@ -301,9 +301,12 @@ void sl_report_idle_table(FILE *f, const struct sl_run *r)
 	fprintf(f, "exit latency paid: %s over %llu idle periods; wake-ups delayed: %llu, p99 %s\n",
 		a, (unsigned long long)t.periods, (unsigned long long)r->stats.delayed_wakeups, b);
 	if (t.pred_n) {
-		fmt_ns(t.pred_err / t.pred_n, a, sizeof(a));
-		fprintf(f, "prediction error: mean |predicted - measured| %s over %llu periods\n",
-			a, (unsigned long long)t.pred_n);
+		fmt_ns(sl_hist_percentile(&r->stats.pred_err, 50), a, sizeof(a));
+		fmt_ns(sl_hist_percentile(&r->stats.pred_err, 95), b, sizeof(b));
+		fprintf(f,
+			"prediction error |predicted - measured|: p50 %s, p95 %s over %llu "
+			"periods\n",
+			a, b, (unsigned long long)t.pred_n);
 	}
 	fprintf(f, "oracle: chose its state in %.2f%% of periods; idle energy %.3fx the oracle's\n",
 		100.0 * share(t.agree, t.periods),
@@ -361,6 +364,8 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 	x = json_object_new_object();
 	ADD(x, "periods", ju64(t.pred_n));
 	ADD(x, "mean_abs_error_ns", ju64(t.pred_n ? t.pred_err / t.pred_n : 0));
+	ADD(x, "p50_abs_error_ns", ju64(sl_hist_percentile(&r->stats.pred_err, 50)));
+	ADD(x, "p95_abs_error_ns", ju64(sl_hist_percentile(&r->stats.pred_err, 95)));
 	ADD(o, "prediction", x);
 	x = json_object_new_object();
 	ADD(x, "agreement", jdouble(share(t.agree, t.periods)));

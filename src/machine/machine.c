@@ -176,7 +176,10 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 	if (rq->idle)
 		return;
 	/* tick_nohz_stop_sched_tick runs before the governor selects, so it sees the tick
-	 * only where the tick keeps running (the idle load balancer) */
+	 * only where the tick keeps running (the idle load balancer); the governor is told
+	 * whether the tick was already stopped before this entry (back to idle after an
+	 * interrupt), as tick_nohz_tick_stopped() tells the modern ones */
+	rq->idle_dev.tick_stopped = rq->tick_stopped;
 	if (!sl_nohz_stop_tick(sim, rq, true)) {
 		sl_cancel(sim, &rq->tick);
 		rq->tick_stopped = true;

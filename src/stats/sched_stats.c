@@ -15,7 +15,7 @@ int sl_stats_init(struct sl_stats *s, int ngroups, int ncpu)
 	for (int i = 0; i < ngroups; i++)
 		if (sl_hist_init(&s->g[i].lat))
 			return -1;
-	return sl_hist_init(&s->wake_delay);
+	return sl_hist_init(&s->wake_delay) || sl_hist_init(&s->pred_err) ? -1 : 0;
 }
 
 void sl_stats_free(struct sl_stats *s)
@@ -23,6 +23,7 @@ void sl_stats_free(struct sl_stats *s)
 	for (int i = 0; s->g && i < s->ngroups; i++)
 		sl_hist_free(&s->g[i].lat);
 	sl_hist_free(&s->wake_delay);
+	sl_hist_free(&s->pred_err);
 	free(s->g);
 	free(s->c);
 	free(s->pid);
@@ -154,6 +155,12 @@ void sl_stats_on_event(void *ctx, const struct sl_event *ev)
 		break;
 	case SL_EV_MIGRATE:
 		s->migrations++;
+		break;
+	case SL_EV_IDLE:
+		if (ev->state == -1 && ev->predicted)
+			sl_hist_add(&s->pred_err, ev->predicted > ev->measured
+							  ? ev->predicted - ev->measured
+							  : ev->measured - ev->predicted);
 		break;
 	case SL_EV_WAKE_DELAY:
 		s->delayed_wakeups++;

@@ -39,6 +39,8 @@ struct sl_stats {
 	/* wake-ups delayed by an idle CPU's exit latency, and by how much */
 	u64 delayed_wakeups;
 	struct sl_hist wake_delay;
+	/* |predicted - measured| of each idle period with a prediction */
+	struct sl_hist pred_err;
 	bool oom;
 	bool finished;
 };

@@ -104,8 +104,7 @@ static int haltpoll_select(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_d
 	return idx;
 }
 
-static void haltpoll_adjust(const struct sl_gov_params *gp, struct haltpoll_data *hd,
-			    u64 block_ns)
+static void haltpoll_adjust(const struct sl_gov_params *gp, struct haltpoll_data *hd, u64 block_ns)
 {
 	u64 val;
 
@@ -134,14 +133,13 @@ static void haltpoll_reflect(struct sl_cpuidle_dev *dev, const struct sl_cpuidle
 		return;
 	hd->last_state_idx = index;
 	if (index != 0)
-		haltpoll_adjust(dev->gp ? dev->gp : &haltpoll_defaults, hd,
-				dev->last_residency_ns);
+		haltpoll_adjust(dev->gp ? dev->gp : &haltpoll_defaults, hd, dev->last_residency_ns);
 	dev->poll_limit_ns = hd->poll_limit_ns;
 }
 
 const struct sl_cpuidle_governor sl_gov_haltpoll = {
 	.name = "haltpoll",
-	.help = "KVM guests: poll an adaptive window (grow on short halts, shrink on long) then halt",
+	.help = "KVM guests: poll an adaptive window (grows on short halts), then halt",
 	.rating = 9,
 	.enable = haltpoll_enable,
 	.disable = haltpoll_disable,

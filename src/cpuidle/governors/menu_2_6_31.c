@@ -119,15 +119,14 @@ static int menu_select(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_drive
 		best = i;
 	}
 	/* the guard (beyond 2.6.31): START may be disabled or beyond the QoS limit */
-	while (best > 0 && (dev->disabled[best] ||
-			    drv->states[best].exit_latency_ns > dev->latency_req_ns))
+	while (best > 0 &&
+	       (dev->disabled[best] || drv->states[best].exit_latency_ns > dev->latency_req_ns))
 		best--;
 	data->last_state_idx = (u32)best;
 	return best;
 }
 
-static void menu_reflect(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv,
-			 int index)
+static void menu_reflect(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv, int index)
 {
 	struct menu_2_6_31_data *data = dev->gov_data;
 	const struct sl_idle_state *target;

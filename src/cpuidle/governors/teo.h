@@ -10,7 +10,7 @@
 #define SL_TEO_PULSE	   1024u
 #define SL_TEO_DECAY_SHIFT 3
 /* KTIME_MAX: "sleep length unknown" (not queried) or "no timer armed" */
-#define SL_TEO_INF	   ((u64)INT64_MAX)
+#define SL_TEO_INF ((u64)INT64_MAX)
 /* gov.h: RESIDENCY_THRESHOLD_NS, and TEO's LATENCY_THRESHOLD_NS = half of it */
 #define SL_TEO_RESIDENCY_THRESHOLD_NS (15 * NSEC_PER_USEC)
 #define SL_TEO_LATENCY_THRESHOLD_NS   (SL_TEO_RESIDENCY_THRESHOLD_NS / 2)

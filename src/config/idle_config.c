@@ -1,0 +1,178 @@
+/*
+ * The cpuidle part of a configuration: which machine's state table (--machine), which governor
+ * (--cpuidle-governor), idle=poll, the PM QoS limit, per-state disable and the tunables
+ * (--cpuidle-param), with errors that name the option and list what is valid.
+ */
+#include "config/config.h"
+#include "core/parse.h"
+#include "cpuidle/profiles.h"
+#include "sched/cfs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const struct sl_cpuidle_governor *const sl_cpuidle_governors[];
+extern const int sl_cpuidle_ngovernors;
+
+static void governor_names(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < sl_cpuidle_ngovernors && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					sl_cpuidle_governors[i]->name);
+}
+
+static int state_index(const struct sl_cpuidle_driver *drv, const char *name)
+{
+	for (int i = 0; i < drv->state_count; i++)
+		if (!strcmp(drv->states[i].name, name))
+			return i;
+	return -1;
+}
+
+static void state_names(const struct sl_cpuidle_driver *drv, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < drv->state_count && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					drv->states[i].name);
+}
+
+/* NAME=VALUE for the governor tunables, the busy power, and power_mw.STATE / entry_energy_nj.STATE
+ */
+static int set_param(struct sl_config *cfg, const char *s, char *err, size_t errlen)
+{
+	const char *eq = strchr(s, '=');
+	char name[64], e[200], names[256];
+	u64 v;
+
+	if (!eq || (size_t)(eq - s) >= sizeof(name)) {
+		snprintf(err, errlen, "--cpuidle-param '%s': expected NAME=VALUE", s);
+		return -1;
+	}
+	memcpy(name, s, (size_t)(eq - s));
+	name[eq - s] = '\0';
+	if (sl_parse_u64(eq + 1, &v, e, sizeof(e))) {
+		snprintf(err, errlen, "--cpuidle-param %s: %s", name, e);
+		return -1;
+	}
+	if (!strcmp(name, "menu_tng_quirks") || !strcmp(name, "haltpoll_allow_shrink")) {
+		if (v > 1) {
+			snprintf(err, errlen, "--cpuidle-param %s: expected 0 or 1", name);
+			return -1;
+		}
+		if (name[0] == 'm')
+			cfg->gp.menu_tng_quirks = (int)v;
+		else
+			cfg->gp.haltpoll_allow_shrink = v;
+		return 0;
+	}
+	if (!strcmp(name, "haltpoll_poll_ns"))
+		cfg->gp.haltpoll_poll_ns = v;
+	else if (!strcmp(name, "haltpoll_grow_start_ns"))
+		cfg->gp.haltpoll_grow_start_ns = v;
+	else if (!strcmp(name, "haltpoll_grow"))
+		cfg->gp.haltpoll_grow = (unsigned)v;
+	else if (!strcmp(name, "haltpoll_shrink"))
+		cfg->gp.haltpoll_shrink = (unsigned)v;
+	else if (!strcmp(name, "busy_power_mw"))
+		cfg->drv.busy_power_mw = v;
+	else if (!strncmp(name, "power_mw.", 9) || !strncmp(name, "entry_energy_nj.", 16)) {
+		const char *st = strchr(name, '.') + 1;
+		int i = state_index(&cfg->drv, st);
+
+		if (i < 0) {
+			state_names(&cfg->drv, names, sizeof(names));
+			snprintf(err, errlen,
+				 "--cpuidle-param %s: machine %s has no state '%s' (%s)", name,
+				 cfg->drv.name, st, names);
+			return -1;
+		}
+		if (name[0] == 'p')
+			cfg->drv.states[i].power_mw = v;
+		else
+			cfg->drv.states[i].entry_energy_nj = v;
+	} else {
+		snprintf(err, errlen,
+			 "--cpuidle-param: unknown '%s' (valid: menu_tng_quirks, haltpoll_poll_ns, "
+			 "haltpoll_grow, haltpoll_shrink, haltpoll_grow_start_ns, "
+			 "haltpoll_allow_shrink, busy_power_mw, power_mw.STATE, "
+			 "entry_energy_nj.STATE)",
+			 name);
+		return -1;
+	}
+	return 0;
+}
+
+int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
+{
+	char e[1024], names[512];
+
+	cfg->gp = (struct sl_gov_params){.menu_tng_quirks = 1,
+					 .haltpoll_poll_ns = 200000,
+					 .haltpoll_shrink = 2,
+					 .haltpoll_grow = 2,
+					 .haltpoll_grow_start_ns = 50000,
+					 .haltpoll_allow_shrink = true};
+	cfg->pm_qos_ns = SL_PM_QOS_DEFAULT_NS;
+	if (a->machine) {
+		if (sl_idle_profile_load(a->machine, &cfg->drv, e, sizeof(e))) {
+			snprintf(err, errlen, "--machine %s: %s", a->machine, e);
+			return -1;
+		}
+	} else {
+		cfg->drv = sl_cpuidle_poll_driver;
+	}
+	/* the kernel picks the highest-rated governor built in: the release's menu */
+	const char *def = cfg->drv.state_count < 2	      ? "poll"
+			  : !strcmp(cfg->rel->name, "2.6.31") ? "menu-2.6.31"
+							      : "menu-tng";
+
+	cfg->gov = sl_cpuidle_find_governor(a->governor ? a->governor : def);
+	if (!cfg->gov) {
+		governor_names(names, sizeof(names));
+		snprintf(err, errlen, "--cpuidle-governor '%s': unknown (valid: %s)", a->governor,
+			 names);
+		return -1;
+	}
+	if (a->idle) {
+		if (strcmp(a->idle, "poll")) {
+			snprintf(err, errlen, "--idle '%s': only idle=poll is modelled", a->idle);
+			return -1;
+		}
+		/* idle=poll: the idle loop spins in C0; cpuidle is not used */
+		cfg->drv.state_count = 1;
+		cfg->gov = sl_cpuidle_find_governor("poll");
+	}
+	if (a->pm_qos_us) {
+		u64 us;
+
+		if (sl_parse_u64(a->pm_qos_us, &us, e, sizeof(e)) || us > 2000000000ULL) {
+			snprintf(err, errlen,
+				 "--pm-qos-latency-us '%s': expected 0..2000000000 microseconds",
+				 a->pm_qos_us);
+			return -1;
+		}
+		cfg->pm_qos_ns = us * 1000;
+	}
+	for (int i = 0; i < a->ncpuidle_disable; i++) {
+		int k = state_index(&cfg->drv, a->cpuidle_disable[i]);
+
+		if (k < 0) {
+			state_names(&cfg->drv, names, sizeof(names));
+			snprintf(err, errlen,
+				 "--cpuidle-disable %s: machine %s has no such state (%s)",
+				 a->cpuidle_disable[i], cfg->drv.name, names);
+			return -1;
+		}
+		cfg->disabled[k] = true;
+	}
+	for (int i = 0; i < a->ncpuidle_params; i++)
+		if (set_param(cfg, a->cpuidle_params[i], err, errlen))
+			return -1;
+	return 0;
+}

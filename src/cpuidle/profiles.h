@@ -1,0 +1,27 @@
+/*
+ * Machine idle profiles: the driver table (states, exit latencies, target residencies, power)
+ * of one machine, each a plug-in in src/cpuidle/profiles/ with one line in registry.c.
+ * A profile spec is NAME or NAME:ARG ("sysfs:/some/dir", "file:PATH").
+ */
+#ifndef SCHEDLAB_CPUIDLE_PROFILES_H
+#define SCHEDLAB_CPUIDLE_PROFILES_H
+
+#include <stdio.h>
+
+#include "cpuidle/cpuidle.h"
+
+struct sl_idle_profile {
+	const char *name;
+	const char *help;
+	/* Fill drv; return 0, or -1 with err naming the problem. */
+	int (*load)(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_t errlen);
+};
+extern const struct sl_idle_profile *const sl_idle_profiles[];
+extern const int sl_nidle_profiles;
+const struct sl_idle_profile *sl_idle_profile_find(const char *name);
+/* "file:PATH" loads a custom table; see docs/idle-profile-format.md */
+int sl_idle_profile_load(const char *spec, struct sl_cpuidle_driver *drv, char *err, size_t errlen);
+/* Write drv in the format of docs/idle-profile-format.md (what "file:PATH" reads back). */
+int sl_idle_profile_write(FILE *f, const struct sl_cpuidle_driver *drv);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * Nehalem as a 2009 kernel (2.6.31/2.6.32) saw it: intel_idle did not exist yet, so acpi_idle
+ * built the table from the BIOS _CST (spec 7.4). Each ACPI state Cn is named "C<n>", its exit
+ * latency is the _CST latency and its target residency latency x processor.latency_factor
+ * (default 2; the default is UNVERIFIED, the formula is not).
+ *
+ * The _CST values are ESTIMATES of a typical Nehalem-EP BIOS (they vary by vendor):
+ *   C1: HLT, latency 1 us (1-3). Entered by HLT, not MWAIT, so it is not TIME_VALID: the
+ *       governors' "residency unknown" fallbacks apply.
+ *   C2: MWAIT 0x10, hardware C3, latency 20 us (20-64).
+ *   C3: MWAIT 0x20, hardware C6, latency 200 us (100-245).
+ * The PCU resolves requests itself: AnandTech measured "ACPI C2" on a Lynnfield Xeon landing
+ * ~14 % in hardware C3 and ~86 % in C6; this table keeps the nominal mapping.
+ * C2 and C3 are TIME_VALID (C3 also did the bus-master check, not modelled); both stop the
+ * LAPIC timer (no ARAT on Nehalem: TIMER_STOP) and flush the TLB (a hardware property).
+ *
+ * Power: the ESTIMATES of nehalem.c (spec 7.5) for the hardware state each ACPI state reaches:
+ * busy and POLL 15 W, C1 (hw C1) 4 W, C2 (hw C3) 1.5 W, C3 (hw C6) 0.15 W. Entry energy is
+ * exit latency x busy power.
+ */
+#include "cpuidle/profiles/profile.h"
+
+#define BUSY 15000
+#define DEEP (SL_TV | CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_TIMER_STOP)
+
+static const struct sl_cpuidle_driver nehalem_acpi = {
+	.name = "nehalem-acpi",
+	.state_count = 4,
+	.busy_power_mw = BUSY,
+	.states =
+		{
+			SL_STATE("POLL", 0, 0, BUSY, CPUIDLE_FLAG_POLL | SL_TV, BUSY),
+			SL_STATE("C1", 1, 2, 4000, 0, BUSY),
+			SL_STATE("C2", 20, 40, 1500, DEEP, BUSY),
+			SL_STATE("C3", 200, 400, 150, DEEP, BUSY),
+		},
+};
+
+static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_t errlen)
+{
+	return sl_idle_profile_static(drv, &nehalem_acpi, arg, err, errlen);
+}
+
+const struct sl_idle_profile sl_profile_nehalem_acpi = {
+	.name = "nehalem-acpi",
+	.help = "Nehalem under 2009 acpi_idle: POLL, C1 (HLT), C2 = hw C3 20/40, C3 = hw C6 "
+		"200/400 us",
+	.load = load,
+};

@@ -1,0 +1,78 @@
+/* The idle profile registry: one line per profile, and the NAME[:ARG] spec parser. */
+#include "cpuidle/profiles/profile.h"
+
+#include <string.h>
+
+extern const struct sl_idle_profile sl_profile_nehalem;
+extern const struct sl_idle_profile sl_profile_nehalem_acpi;
+extern const struct sl_idle_profile sl_profile_core2;
+extern const struct sl_idle_profile sl_profile_skylake;
+extern const struct sl_idle_profile sl_profile_skylake_server;
+extern const struct sl_idle_profile sl_profile_sapphire_rapids;
+extern const struct sl_idle_profile sl_profile_vm_haltpoll;
+extern const struct sl_idle_profile sl_profile_sysfs;
+extern const struct sl_idle_profile sl_profile_file;
+
+const struct sl_idle_profile *const sl_idle_profiles[] = {
+	&sl_profile_nehalem,	 &sl_profile_nehalem_acpi,   &sl_profile_core2,
+	&sl_profile_skylake,	 &sl_profile_skylake_server, &sl_profile_sapphire_rapids,
+	&sl_profile_vm_haltpoll, &sl_profile_sysfs,	     &sl_profile_file,
+};
+const int sl_nidle_profiles = (int)SL_ARRAY_SIZE(sl_idle_profiles);
+
+const struct sl_idle_profile *sl_idle_profile_find(const char *name)
+{
+	for (int i = 0; i < sl_nidle_profiles; i++)
+		if (!strcmp(sl_idle_profiles[i]->name, name))
+			return sl_idle_profiles[i];
+	return NULL;
+}
+
+int sl_idle_profile_static(struct sl_cpuidle_driver *drv, const struct sl_cpuidle_driver *table,
+			   const char *arg, char *err, size_t errlen)
+{
+	if (arg) {
+		snprintf(err, errlen, "idle profile %s takes no argument (got ':%s')", table->name,
+			 arg);
+		return -1;
+	}
+	*drv = *table;
+	return 0;
+}
+
+int sl_idle_profile_load(const char *spec, struct sl_cpuidle_driver *drv, char *err, size_t errlen)
+{
+	const struct sl_idle_profile *p;
+	const char *colon, *arg = NULL;
+	char name[64];
+	size_t n, used;
+
+	if (!spec || !*spec) {
+		snprintf(err, errlen, "empty idle profile name");
+		return -1;
+	}
+	colon = strchr(spec, ':');
+	n = colon ? (size_t)(colon - spec) : strlen(spec);
+	if (colon)
+		arg = colon + 1;
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	p = sl_idle_profile_find(name);
+	if (!p) {
+		used = (size_t)snprintf(err, errlen, "unknown idle profile '%s' (known:", name);
+		for (int i = 0; i < sl_nidle_profiles && used < errlen; i++)
+			used += (size_t)snprintf(err + used, errlen - used, " %s",
+						 sl_idle_profiles[i]->name);
+		if (used < errlen)
+			snprintf(err + used, errlen - used, ")");
+		return -1;
+	}
+	memset(drv, 0, sizeof(*drv));
+	if (p->load(drv, arg, err, errlen)) {
+		memset(drv, 0, sizeof(*drv));
+		return -1;
+	}
+	return 0;
+}
