@@ -98,4 +98,27 @@ done
 ok "params" params
 ok "--help" --help
 
+# --- cpuidle ---
+ok "machines" machines
+for m in nehalem nehalem-acpi core2 skylake skylake-server sapphire-rapids vm-haltpoll sysfs; do
+	grep -E "^$m " "$T/out" >/dev/null || fail "machines: '$m' not listed"
+done
+ok "governors" governors
+for g in poll ladder menu-2.6.31 menu-tng menu teo haltpoll oracle; do
+	grep -E "^$g " "$T/out" >/dev/null || fail "governors: '$g' not listed"
+done
+usage_error "nosuchmachine" run --workload hog --machine nosuchmachine
+usage_error "/nonexistent" run --workload hog --machine sysfs:/nonexistent
+usage_error "C7" run --workload hog --machine nehalem --cpuidle-disable C7
+usage_error "bogusgov" run --workload hog --cpuidle-governor bogusgov
+usage_error "pm-qos" run --workload hog --pm-qos-latency-us -3
+usage_error "idle" run --workload hog --idle halt
+usage_error "nope" run --workload hog --cpuidle-param nope=1
+ok "menu-tng json" run --machine nehalem --cpuidle-governor menu-tng \
+	--workload periodic:period=10ms,run=1ms --duration 1s --json
+for k in '"residency_share"' '"above"' '"below"' '"energy_j"' '"average_power_w"' \
+	'"agreement"' '"energy_ratio"' '"wake_delay_ns"' '"governor":"menu-tng"'; do
+	grep -F "$k" "$T/out" >/dev/null || fail "menu-tng json: no $k"
+done
+
 echo "cli.sh: all checks passed"

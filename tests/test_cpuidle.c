@@ -7,6 +7,8 @@
 #include "helpers.h"
 #include "experiment/run.h"
 
+extern const struct sl_cpuidle_governor sl_gov_oracle;
+
 struct seen {
 	int selects, reflects;
 	u64 next_timer[64];
@@ -144,11 +146,56 @@ static void test_exit_latency_and_time_valid(void **state)
 	assert_int_equal(g_seen.delayed_wakeups, g_seen.periods);
 }
 
+/*
+ * The oracle's choice: least energy power x T + entry energy, within the latency limit, among
+ * enabled states. POLL 10 W; C1 2 W + 10 uJ; C6 0.1 W + 1 mJ (exit 200 us). In picojoules:
+ * POLL 10000 T, C1 2000 T + 1e7, C6 100 T + 1e9, so C1 beats POLL from T = 1250 ns and C6 beats
+ * C1 from T = 9.9e8 / 1900 = 521052.6 ns.
+ */
+static void test_oracle(void **state)
+{
+	static const struct sl_cpuidle_driver drv = {
+		.name = "t",
+		.state_count = 3,
+		.states = {{"POLL", 0, 0, 10000, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID, 0},
+			   {"C1", 1000, 2000, 2000, CPUIDLE_FLAG_TIME_VALID, 10000},
+			   {"C6", 200000, 800000, 100, CPUIDLE_FLAG_TIME_VALID, 1000000}},
+	};
+	struct sl_cpuidle_dev dev;
+
+	(void)state;
+	memset(&dev, 0, sizeof(dev));
+	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
+	assert_int_equal(sl_cpuidle_oracle_choice(&drv, &dev, 1000), 0);
+	assert_int_equal(sl_cpuidle_oracle_choice(&drv, &dev, 1249), 0);
+	assert_int_equal(sl_cpuidle_oracle_choice(&drv, &dev, 1251), 1);
+	assert_int_equal(sl_cpuidle_oracle_choice(&drv, &dev, 521052), 1);
+	assert_int_equal(sl_cpuidle_oracle_choice(&drv, &dev, 521053), 2);
+	assert_int_equal(sl_cpuidle_energy_pj(&drv, 2, 1000000), 100ULL * 1000000 + 1000000000ULL);
+	/* a 100 us QoS limit rules C6 (200 us exit) out */
+	dev.latency_req_ns = 100000;
+	assert_int_equal(sl_cpuidle_oracle_choice(&drv, &dev, 1000000), 1);
+	/* C1 disabled: at 10 us POLL (1e8 pJ) beats C6 (1.001e9) */
+	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
+	dev.disabled[1] = true;
+	assert_int_equal(sl_cpuidle_oracle_choice(&drv, &dev, 10000), 0);
+	/* the oracle governor plans for the next known wake-up */
+	dev.disabled[1] = false;
+	dev.next_wake_ns = 5000000;
+	assert_int_equal(sl_gov_oracle.select(&dev, &drv), 2);
+	assert_int_equal(dev.predicted_ns, 5000000);
+	dev.next_wake_ns = 5000;
+	assert_int_equal(sl_gov_oracle.select(&dev, &drv), 1);
+	dev.latency_req_ns = 0;
+	assert_int_equal(sl_gov_oracle.select(&dev, &drv), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_select_sees_next_timer),
 		cmocka_unit_test(test_exit_latency_and_time_valid),
+		cmocka_unit_test(test_oracle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
