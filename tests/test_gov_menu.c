@@ -183,6 +183,63 @@ static void test_detector_irregular(void **state)
 }
 
 /*
+ * The two acceptance rules. 40 80 40 80 ...: mean 60, variance 400 (every sample 20 away):
+ * stddev <= 20 us accepts it (60^2 = 3600 is not > 36 * 400); without that rule the 80s would
+ * be trimmed and 40 found. 300 350 ...: mean 325, variance 625 > 400, but 325^2 = 105625 >
+ * 36 * 625 = 22500 with 8 samples: 325 us. (The events exceed twice every exit latency, so the
+ * intervals are the events.)
+ */
+static void test_detector_rules(void **state)
+{
+	struct ctx *c = *state;
+	static const u64 narrow[8] = {40, 80, 40, 80, 40, 80, 40, 80};
+	static const u64 relative[8] = {300, 350, 300, 350, 300, 350, 300, 350};
+
+	train(c, narrow, 8);
+	assert_int_equal(sel(c, 1000000, 1000000, false), C1E);
+	assert_int_equal(c->dev.predicted_ns, 60000);
+	sl_gov_menu.disable(&c->dev);
+	assert_int_equal(sl_gov_menu.enable(&c->dev, &nhm), 0);
+	train(c, relative, 8);
+	assert_int_equal(sel(c, 1000000, 1000000, false), C3);
+	assert_int_equal(c->dev.predicted_ns, 325000);
+}
+
+/*
+ * The factors never exceed unity: 2 ms idles against a 1 ms sleep length (the timer was
+ * cancelled while the CPU slept) are clamped to 1 ms, so the factor stays 8192 and every
+ * interval is 1000 us, not below the prediction: no pattern. predicted_us = (1000000 * 8192 +
+ * 4096000) / 8192000 = 1000: not below a tick, so the tick may stop; C6.
+ */
+static void test_clamp(void **state)
+{
+	struct ctx *c = *state;
+	static const u64 ev[8] = {2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000};
+
+	train(c, ev, 8);
+	assert_int_equal(sel(c, 1000000, 1000000, false), C6);
+	assert_int_equal(c->dev.predicted_ns, 1000000);
+	assert_true(c->dev.stop_tick);
+}
+
+/*
+ * The iowait buckets: after the irregular training bucket 3 holds 4552, bucket 9 is still at
+ * unity: predicted 1000 us; the multiplier 11 gives latency_req 1000000 / 11 = 90909 ns, C6's
+ * 200 us exit is too slow: C3. A prediction of one tick lets the tick stop.
+ */
+static void test_iowait_bucket(void **state)
+{
+	struct ctx *c = *state;
+	static const u64 ev[8] = {10, 200, 30, 400, 50, 600, 70, 800};
+
+	train(c, ev, 8);
+	c->dev.nr_iowait = 1;
+	assert_int_equal(sel(c, 1000000, 1000000, false), C3);
+	assert_int_equal(c->dev.predicted_ns, 1000000);
+	assert_true(c->dev.stop_tick);
+}
+
+/*
  * The iowait multiplier (only while the tick runs). With the 50 us pattern, one iowaiter
  * (bucket 9, also unity, but the intervals are shared): latency_req = 50000 / 11 = 4545 ns,
  * C1E's 10 us exit is too slow: C1.
@@ -292,6 +349,9 @@ static void test_tick_walk_back(void **state)
 	assert_int_equal(sel(c, 900000, 500000, false), C3);
 	assert_int_equal(c->dev.predicted_ns, 900000);
 	assert_false(c->dev.stop_tick);
+	/* the tick in 50 us: C3's 80 us do not fit either, back to C1E (20 us) */
+	assert_int_equal(sel(c, 900000, 50000, false), C1E);
+	assert_false(c->dev.stop_tick);
 	assert_int_equal(sel(c, 900000, 500000, true), C6);
 	assert_true(c->dev.stop_tick);
 }
@@ -303,6 +363,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_detector_regular, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detector_outlier, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_detector_irregular, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_detector_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clamp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iowait_bucket, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiplier, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tick_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_poll_decisions, setup, teardown),

@@ -147,6 +147,33 @@ static void test_cf_sequence_corrected(void **state)
 }
 
 /*
+ * A factor never reaches 0: idles of 0 us take 4096 down by 3/4 each time (4096, 3072, 2304,
+ * ... 3, 2, 1); then 1 * 3 / 4 + 0 = 0, which 2.6.32 turns into 1 (otherwise the lazy init
+ * would make it unity again). After 40 wake-ups cf = 1: predicted (4096 + 2048) / 4096 = 1 us.
+ */
+static void test_cf_floor(void **state)
+{
+	struct ctx *c = *state;
+
+	for (int i = 0; i < 40; i++)
+		wake(c, sel(c, 4096000), 0);
+	sel(c, 4096000);
+	assert_int_equal(c->dev.predicted_ns, 1000);
+}
+
+/* Corrected mode keeps the rounding up of the sleep length: 2199.001 us is 2200 us. */
+static void test_round_up_corrected(void **state)
+{
+	struct ctx *c = *state;
+
+	c->gp.menu_tng_quirks = 0;
+	c->dev.nr_iowait = 1;
+	assert_int_equal(sel(c, 2199000), C3);
+	assert_int_equal(sel(c, 2199001), C6);
+	assert_int_equal(c->dev.predicted_ns, 2200000);
+}
+
+/*
  * Separate factors for iowait: bucket 3 (no iowait) and bucket 9 (= 6 + 3, iowait) at the same
  * 4096 us. One wake-up in bucket 3 takes it to 3328; bucket 9 is still fresh (4096) until its
  * own wake-up; a 512 us sleep is bucket 2, fresh too.
@@ -323,6 +350,8 @@ int main(void)
 		cmocka_unit_test(test_identity),
 		cmocka_unit_test_setup_teardown(test_cf_sequence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cf_sequence_corrected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cf_floor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_round_up_corrected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_buckets_iowait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiplier_iowait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multiplier_load, setup, teardown),
