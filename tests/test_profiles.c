@@ -305,13 +305,11 @@ static void test_file_errors(void **state)
 	/* more states than the table holds */
 	{
 		char text[2048] = "";
+		size_t off = 0;
 
-		for (int i = 0; i <= SL_CPUIDLE_MAX_STATES; i++) {
-			char line[64];
-
-			snprintf(line, sizeof(line), "state S%d %d %d 1\n", i, i, i);
-			strcat(text, line);
-		}
+		for (int i = 0; i <= SL_CPUIDLE_MAX_STATES; i++)
+			off += (size_t)snprintf(text + off, sizeof(text) - off,
+						"state S%d %d %d 1\n", i, i, i);
 		put(tmpdir, "bad.idle", text);
 		assert_int_equal(sl_idle_profile_load(spec, &drv, err, sizeof(err)), -1);
 		snprintf(want, sizeof(want), "%s:%d: too many states", path,
@@ -323,7 +321,10 @@ static void test_file_errors(void **state)
 		char text[1024];
 
 		memset(text, 'x', sizeof(text));
-		memcpy(text, "state POLL 0 0 0\n#", 18);
+		static const char head[] = "state POLL 0 0 0\n#";
+
+		/* not a string: a raw buffer of bytes with no terminator, on purpose */
+		memcpy(text, head, sizeof(head) - 1); // NOLINT(bugprone-not-null-terminated-result)
 		write_file(path, text, sizeof(text));
 		assert_int_equal(sl_idle_profile_load(spec, &drv, err, sizeof(err)), -1);
 		snprintf(want, sizeof(want), "%s:2: line longer than", path);
