@@ -38,6 +38,7 @@ struct sl_args {
 	int ncpuidle_disable;
 	const char *cpuidle_params[SL_MAX_LIST];
 	int ncpuidle_params;
+	const char *irq_affinity; /* issuer (default), spread, or a CPU number */
 };
 
 struct sl_at_change {

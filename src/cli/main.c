@@ -6,6 +6,7 @@
 #include "config/config.h"
 #include "config/sysctl.h"
 #include "experiment/run.h"
+#include "experiment/repro.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
@@ -23,6 +24,9 @@ static const char usage[] =
 	"\n"
 	"commands:\n"
 	"  run        simulate workloads and report the scheduling figures\n"
+	"  repro fio  the 2009 menu-tng result: fio MB/s on a Nehalem under idle=poll,\n"
+	"             menu-2.6.31 and menu-tng, beside the seed's table\n"
+	"             [--disks 1,2,12] [--governors LIST] [--duration D] [--json]\n"
 	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
 	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
 	"  features   print sched_features as /sys/kernel/debug/sched_features does\n"
@@ -54,6 +58,8 @@ static const char usage[] =
 	"  --cpuidle-disable STATE    sysfs stateN/disable=1 on every CPU (repeatable)\n"
 	"  --cpuidle-param NAME=V     governor tunables and state power, e.g.\n"
 	"                             menu_tng_quirks=0, power_mw.C6=100, busy_power_mw=15000\n"
+	"  --irq-affinity WHERE       I/O completion interrupts: issuer (default), spread, or a "
+	"CPU\n"
 	"  --json                     one JSON object instead of the table\n"
 	"  --no-progress              no progress lines on stderr\n";
 
@@ -126,6 +132,7 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			"--pm-qos-latency-us",
 			"--cpuidle-disable",
 			"--cpuidle-param",
+			"--irq-affinity",
 		};
 		bool known = false;
 
@@ -179,6 +186,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			rc = add_list(c->a.cpuidle_disable, &c->a.ncpuidle_disable, val, name);
 		else if (!strcmp(name, "--cpuidle-param"))
 			rc = add_list(c->a.cpuidle_params, &c->a.ncpuidle_params, val, name);
+		else if (!strcmp(name, "--irq-affinity"))
+			c->a.irq_affinity = val;
 		if (rc)
 			return rc;
 	}
@@ -188,7 +197,7 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 #define RUN_OPTS                                                                                   \
 	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
 	"--param --json --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "    \
-	"--cpuidle-disable --cpuidle-param "
+	"--cpuidle-disable --cpuidle-param --irq-affinity "
 
 static int run_and_report(struct sl_config *cfg, bool json)
 {
@@ -318,6 +327,99 @@ static int cmd_workloads(void)
 	return 0;
 }
 
+static int split_list(const char *s, char *buf, size_t len, const char **out, int max,
+		      const char *opt)
+{
+	int n = 0;
+
+	if (strlen(s) >= len)
+		return die("%s: list too long", opt);
+	strcpy(buf, s);
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		if (n == max)
+			return die("%s: at most %d entries", opt, max);
+		out[n++] = tok;
+	}
+	if (!n)
+		return die("%s: empty list", opt);
+	return -n;
+}
+
+static int cmd_repro(int argc, char **argv)
+{
+	struct sl_repro_opts o;
+	static char dbuf[256], gbuf[512];
+	const char *dl[16];
+	char err[2048];
+	int n;
+
+	memset(&o, 0, sizeof(o));
+	if (argc < 3 || strcmp(argv[2], "fio"))
+		return die("repro: give the experiment: fio");
+	static const int def_disks[] = {1, 2, 12};
+
+	for (int i = 0; i < 3; i++)
+		o.disks[o.ndisks++] = def_disks[i];
+	o.governors[0] = "poll";
+	o.governors[1] = "menu-2.6.31";
+	o.governors[2] = "menu-tng";
+	o.ngovernors = 3;
+	for (int i = 3; i < argc; i++) {
+		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(arg, "--json")) {
+			o.json = true;
+			continue;
+		}
+		if (!strcmp(arg, "--no-progress"))
+			continue;
+		if (strcmp(arg, "--disks") && strcmp(arg, "--governors") &&
+		    strcmp(arg, "--duration") && strcmp(arg, "--seed") && strcmp(arg, "--kernel"))
+			return die(
+				"repro fio: unknown option '%s' (--disks, --governors, --duration, "
+				"--seed, --kernel, --json)",
+				arg);
+		if (!val)
+			return die("%s needs a value", arg);
+		i++;
+		if (!strcmp(arg, "--disks")) {
+			n = split_list(val, dbuf, sizeof(dbuf), dl, 16, arg);
+			if (n > 0)
+				return n;
+			o.ndisks = -n;
+			for (int k = 0; k < o.ndisks; k++) {
+				char *end;
+				long d = strtol(dl[k], &end, 10);
+
+				if (*end || d < 1 || d > 64)
+					return die("--disks: '%s' is not a disk count 1..64",
+						   dl[k]);
+				o.disks[k] = (int)d;
+			}
+		} else if (!strcmp(arg, "--governors")) {
+			n = split_list(val, gbuf, sizeof(gbuf), o.governors, 16, arg);
+			if (n > 0)
+				return n;
+			o.ngovernors = -n;
+			for (int k = 0; k < o.ngovernors; k++)
+				if (!sl_cpuidle_find_governor(o.governors[k]))
+					return die(
+						"--governors: unknown governor '%s' (see schedlab "
+						"governors)",
+						o.governors[k]);
+		} else if (!strcmp(arg, "--duration")) {
+			o.duration = val;
+		} else if (!strcmp(arg, "--seed")) {
+			o.seed = val;
+		} else {
+			o.kernel = val;
+		}
+	}
+	if (sl_repro_fio(&o, stdout, err, sizeof(err)))
+		return die("%s", err);
+	return 0;
+}
+
 static int cmd_machines(void)
 {
 	for (int i = 0; i < sl_nidle_profiles; i++)
@@ -369,6 +471,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv);
 	if (!strcmp(cmd, "demo"))
 		return cmd_demo(argc, argv);
+	if (!strcmp(cmd, "repro"))
+		return cmd_repro(argc, argv);
 	if (!strcmp(cmd, "features"))
 		return cmd_features(argc, argv);
 	if (!strcmp(cmd, "sysctl"))

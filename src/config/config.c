@@ -160,6 +160,24 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	}
 	if (sl_config_build_idle(cfg, a, err, errlen))
 		return -1;
+	cfg->irq_affinity = SL_IRQ_ISSUER;
+	if (a->irq_affinity) {
+		s64 c;
+
+		if (!strcmp(a->irq_affinity, "issuer")) {
+			cfg->irq_affinity = SL_IRQ_ISSUER;
+		} else if (!strcmp(a->irq_affinity, "spread")) {
+			cfg->irq_affinity = SL_IRQ_SPREAD;
+		} else if (!sl_parse_s64(a->irq_affinity, &c, e, sizeof(e)) && c >= 0 &&
+			   c < cfg->ncpu) {
+			cfg->irq_affinity = (int)c;
+		} else {
+			snprintf(err, errlen,
+				 "--irq-affinity '%s': expected issuer, spread or a CPU 0..%d",
+				 a->irq_affinity, cfg->ncpu - 1);
+			return -1;
+		}
+	}
 	for (int i = 0; i < a->nats; i++)
 		if (parse_at(cfg->rel, a->ats[i], &cfg->at[cfg->nat++], err, errlen))
 			return -1;

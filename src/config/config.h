@@ -26,6 +26,7 @@ struct sl_config {
 	u64 pm_qos_ns;
 	bool disabled[SL_CPUIDLE_MAX_STATES];
 	struct sl_gov_params gp;
+	int irq_affinity;
 };
 
 /* Builds cfg from the user's words; on error returns -1 with a message naming the problem. */

@@ -99,3 +99,46 @@ void sl_format_duration(u64 ns, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%lluns", (unsigned long long)ns);
 }
+
+int sl_parse_size(const char *s, u64 *out, char *err, size_t errlen)
+{
+	char *end;
+	u64 mult = 1;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
+		goto bad;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (errno)
+		goto bad;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	default:
+		goto bad;
+	}
+	if (*end || v > UINT64_MAX / mult)
+		goto bad;
+	*out = v * mult;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not a size (expected a number with k, m or g: 4k, 128k, 1m)",
+		 s);
+	return -1;
+}

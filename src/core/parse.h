@@ -14,5 +14,7 @@ int sl_parse_duration(const char *s, u64 *out, char *err, size_t errlen);
 int sl_parse_s64(const char *s, s64 *out, char *err, size_t errlen);
 int sl_parse_u64(const char *s, u64 *out, char *err, size_t errlen);
 void sl_format_duration(u64 ns, char *buf, size_t len);
+/* A size as fio takes it: "512", "4k", "128K", "1m", "2g" (powers of 1024). */
+int sl_parse_size(const char *s, u64 *out, char *err, size_t errlen);
 
 #endif

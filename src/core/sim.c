@@ -4,6 +4,7 @@
 #include "machine/machine.h"
 #include "sched/cfs.h"
 #include "cpuidle/cpuidle.h"
+#include "machine/blockdev.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,7 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 	sim->idle_gov = cfg->gov;
 	sim->pm_qos_latency_ns = cfg->pm_qos_ns;
 	sim->gov_params = cfg->gp;
+	sim->irq_affinity = cfg->irq_affinity;
 	sim->this_cpu = -1;
 	sim->nohz_balancer = -1;
 	sim->progress = cfg->progress;
@@ -230,7 +232,13 @@ void sl_sim_free(struct sl_sim *sim)
 		}
 		free(g->mutexes);
 	}
+	for (int i = 0; i < sim->ngroups; i++) {
+		if (sim->groups[i].clat)
+			sl_hist_free(sim->groups[i].clat);
+		free(sim->groups[i].clat);
+	}
 	free(sim->groups);
+	sl_disks_free(sim);
 	free(sim->changes);
 	if (sim->cpus) {
 		sl_free_domains(sim);

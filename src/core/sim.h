@@ -15,6 +15,10 @@
 #include "sched/features.h"
 #include "machine/params.h"
 #include "cpuidle/cpuidle.h"
+#include "stats/hist.h"
+
+#define SL_IRQ_ISSUER (-1)
+#define SL_IRQ_SPREAD (-2)
 
 struct sl_sim;
 struct sl_task;
@@ -91,6 +95,10 @@ enum sl_op {
 	OP_YIELD,      /* sched_yield() */
 	OP_LOCK,       /* lock mutex arg of the group */
 	OP_UNLOCK,
+	OP_BIO,	     /* synchronous direct I/O of d bytes to the task's disk (arg2: SL_BIO_*) */
+	OP_AIO_FILL, /* libaio: submit until arg requests are in flight */
+	OP_AIO_WAIT, /* libaio: io_getevents(min 1): reap completions, or sleep for one */
+	OP_UNTIL,    /* exit once d has passed since the task started (fio runtime=) */
 };
 
 struct sl_prog;
@@ -121,7 +129,7 @@ enum sl_tstate {
 	TS_DEAD,
 };
 
-enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX };
+enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX, BLK_AIO };
 
 struct sl_mutex {
 	struct sl_task *owner;
@@ -163,6 +171,14 @@ struct sl_task {
 	int pending_wakes;
 	u64 start_time;
 	struct sl_timer timer; /* sleep / I/O completion */
+
+	/* block I/O (blockdev.c): the task's disk, its request pool, what remains to do */
+	int disk;
+	struct sl_request *reqs;
+	int nreqs, inflight, reaped_pending;
+	u64 io_left; /* requests still to submit (UINT64_MAX: until the run ends) */
+	u64 io_sector;
+	u64 io_bytes, io_ops;
 
 	/* Cache warmth: where it last ran and what that CPU's switch count was then. */
 	int last_cpu;
@@ -220,6 +236,7 @@ struct sl_cpu {
 	struct sl_timer hrtick;
 	struct sl_timer idle_timer; /* the poll state's time limit */
 	bool irq_wake;		    /* out of idle only to handle an interrupt */
+	int irq_busy;		    /* interrupts being handled (no idle meanwhile) */
 	u64 irq_exit_latency;	    /* what leaving idle for it cost */
 
 	struct sl_sched_domain sd[SL_MAX_DOMAINS];
@@ -254,6 +271,36 @@ struct sl_group {
 	const struct sl_workload_inst *wl;
 	struct sl_timer start_timer;
 	bool spawned;
+	/* block I/O of the group's tasks */
+	bool io;
+	u64 io_bytes, io_ops;
+	struct sl_hist *clat;
+};
+
+/* Block I/O: a request of a task, and a disk serving its queue in order. */
+#define SL_BIO_RANDOM 0x1
+#define SL_BIO_WRITE  0x2
+
+struct sl_request {
+	struct sl_task *owner;
+	int disk;
+	u64 bytes, sector;
+	unsigned flags;
+	u64 submit_time;
+	int issue_cpu;
+	int phase;	     /* 0: the interrupt is raised; 1: its handling is done */
+	struct sl_timer irq; /* the completion interrupt on its CPU */
+	struct sl_request *next;
+	bool busy;
+};
+
+struct sl_disk {
+	int id;
+	struct sl_request *head, *tail; /* the queue */
+	struct sl_request *active;
+	u64 next_sector; /* where the head is: a request starting here needs no seek */
+	struct sl_timer done;
+	u64 busy_ns, busy_since, ops, bytes;
 };
 
 struct sl_subscriber {
@@ -283,6 +330,10 @@ struct sl_sim {
 	const struct sl_cpuidle_governor *idle_gov;
 	u64 pm_qos_latency_ns;
 	struct sl_gov_params gov_params;
+
+	struct sl_disk *disks;
+	int ndisks;
+	int irq_affinity; /* >= 0: that CPU; SL_IRQ_ISSUER; SL_IRQ_SPREAD */
 
 	struct sl_task **tasks; /* by pid - 1 */
 	int ntasks, captasks;

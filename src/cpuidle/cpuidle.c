@@ -172,6 +172,10 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	dev->timer_wakeup = why == SL_WAKE_TIMER || why == SL_WAKE_TICK;
 	dev->usage[e]++;
 	dev->time_ns[e] += diff;
+	/* a state that flushes the TLB (C3 and C6 on Nehalem) has also flushed the core's L1/L2
+	 * to L3 or lost them (spec cpuidle.md 7.5): whoever runs next refills a cold cache */
+	if (st->flags & CPUIDLE_FLAG_TLB_FLUSHED)
+		rq->switch_seq++;
 	above_below(drv, dev, e, diff);
 	/* the run's figures */
 	int oracle = sl_cpuidle_oracle_choice(drv, dev, diff);

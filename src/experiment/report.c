@@ -11,6 +11,8 @@
 #include <string.h>
 
 void sl_report_idle_table(FILE *f, const struct sl_run *r);
+void sl_report_io_table(FILE *f, const struct sl_run *r);
+json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g);
 json_object *sl_report_idle_json(const struct sl_run *r);
 
 #define PER_TASK_TABLE 8
@@ -106,6 +108,7 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	for (int i = 0; i < s->ncpu; i++)
 		fprintf(f, "%-4d %7.2f%% %10llu\n", i, 100.0 * share(s->c[i].busy_ns, el),
 			(unsigned long long)s->c[i].switches);
+	sl_report_io_table(f, r);
 	sl_report_idle_table(f, r);
 }
 
@@ -199,6 +202,8 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 			listed++;
 		}
 		ADD(go, "per_task", tasks);
+		if (g->io)
+			ADD(go, "io", sl_report_io_json(r, g));
 		json_object_array_add(arr, go);
 	}
 	ADD(root, "groups", arr);
@@ -372,5 +377,87 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 	ADD(x, "energy_ratio",
 	    jdouble(t.oracle_pj ? (double)t.idle_pj / (double)t.oracle_pj : 1.0));
 	ADD(o, "oracle", x);
+	return o;
+}
+
+/* ---- block I/O: what fio reports ---- */
+
+static u64 io_elapsed(const struct sl_sim *sim, const struct sl_group *g)
+{
+	u64 end = g->finite && g->spawned && !g->live ? g->end : sim->now;
+
+	return end > g->start ? end - g->start : 0;
+}
+
+static double mbps(u64 bytes, u64 ns)
+{
+	return ns ? (double)bytes / ((double)ns / 1e9) / 1e6 : 0.0;
+}
+
+void sl_report_io_table(FILE *f, const struct sl_run *r)
+{
+	const struct sl_sim *sim = r->sim;
+	char a[32], b[32], c[32], d[32];
+
+	for (int i = 0; i < sim->ngroups; i++) {
+		const struct sl_group *g = &sim->groups[i];
+		u64 el = io_elapsed(sim, g);
+
+		if (!g->io)
+			continue;
+		fmt_ns(sl_hist_percentile(g->clat, 50), a, sizeof(a));
+		fmt_ns(sl_hist_percentile(g->clat, 95), b, sizeof(b));
+		fmt_ns(sl_hist_percentile(g->clat, 99), c, sizeof(c));
+		fmt_ns(g->clat->max, d, sizeof(d));
+		fprintf(f,
+			"\n%s: bw %.2f MB/s, %.0f IOPS, %llu requests; clat p50 %s p95 %s p99 %s "
+			"max %s\n",
+			g->name, mbps(g->io_bytes, el),
+			el ? (double)g->io_ops / ((double)el / 1e9) : 0,
+			(unsigned long long)g->io_ops, a, b, c, d);
+		for (int pid = 1; pid <= sim->ntasks; pid++) {
+			const struct sl_task *t = sim->tasks[pid - 1];
+
+			if (t->group != g)
+				continue;
+			fprintf(f, "  job pid %d disk %d: bw %.2f MB/s, %.0f IOPS\n", pid, t->disk,
+				mbps(t->io_bytes, el),
+				el ? (double)t->io_ops / ((double)el / 1e9) : 0.0);
+		}
+	}
+}
+
+json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
+{
+	const struct sl_sim *sim = r->sim;
+	json_object *o = json_object_new_object(), *clat = json_object_new_object();
+	json_object *jobs = json_object_new_array();
+	u64 el = io_elapsed(sim, g);
+
+	ADD(o, "bytes", ju64(g->io_bytes));
+	ADD(o, "requests", ju64(g->io_ops));
+	ADD(o, "elapsed_ns", ju64(el));
+	ADD(o, "bw_mb_s", jdouble(mbps(g->io_bytes, el)));
+	ADD(o, "iops", jdouble(el ? (double)g->io_ops / ((double)el / 1e9) : 0.0));
+	ADD(clat, "p50", ju64(sl_hist_percentile(g->clat, 50)));
+	ADD(clat, "p95", ju64(sl_hist_percentile(g->clat, 95)));
+	ADD(clat, "p99", ju64(sl_hist_percentile(g->clat, 99)));
+	ADD(clat, "max", ju64(g->clat->max));
+	ADD(o, "clat_ns", clat);
+	for (int pid = 1; pid <= sim->ntasks; pid++) {
+		const struct sl_task *t = sim->tasks[pid - 1];
+
+		if (t->group != g)
+			continue;
+		json_object *jo = json_object_new_object();
+
+		ADD(jo, "pid", json_object_new_int(pid));
+		ADD(jo, "disk", json_object_new_int(t->disk));
+		ADD(jo, "bytes", ju64(t->io_bytes));
+		ADD(jo, "requests", ju64(t->io_ops));
+		ADD(jo, "bw_mb_s", jdouble(mbps(t->io_bytes, el)));
+		json_object_array_add(jobs, jo);
+	}
+	ADD(o, "jobs", jobs);
 	return o;
 }

@@ -14,6 +14,7 @@
 #include "machine/machine.h"
 #include "sched/cfs.h"
 #include "cpuidle/cpuidle.h"
+#include "machine/blockdev.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@
 
 static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq);
+static void add_run(struct sl_task *p, u64 ns);
+static void arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 
 static int gid(const struct sl_task *p)
 {
@@ -117,11 +120,22 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 
 			sl_emit(sim, &ev);
 		}
-		if (!rq->curr && !rq->need_resched) {
-			sim->this_cpu = rq->id;
-			enter_idle(sim, rq);
-		}
 	}
+	/* back to idle once the interrupts are handled and nothing was queued */
+	if (!rq->curr && !rq->idle && !rq->need_resched && !rq->irq_busy) {
+		sim->this_cpu = rq->id;
+		enter_idle(sim, rq);
+	}
+}
+
+void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
+{
+	struct sl_task *p = rq->curr;
+
+	if (!p || p->spinning)
+		return;
+	add_run(p, ns);
+	arm_work(sim, rq, p);
 }
 
 static void idle_timer_fn(struct sl_sim *sim, struct sl_timer *t)
@@ -512,6 +526,7 @@ void sl_task_free(struct sl_task *p)
 	if (!p)
 		return;
 	free(p->loopcnt);
+	free(p->reqs);
 	free(p);
 }
 
@@ -795,6 +810,51 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			cfs_yield_task(sim, rq);
 			sl_schedule(sim, rq);
 			return;
+		case OP_BIO:
+			/* pread(O_DIRECT): submit, then io_schedule() until the completion */
+			p->pc++;
+			if (!sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2)) {
+				p->pc = prog->n; /* its size is done: the job ends */
+				break;
+			}
+			p->reaped_pending = 0;
+			rq->nr_iowait++;
+			p->iowait_cpu = rq->id;
+			block(p, TS_UNINTERRUPTIBLE, BLK_IO);
+			sl_schedule(sim, rq);
+			return;
+		case OP_AIO_FILL: {
+			/* io_submit up to the queue depth; each request costs the submission path
+			 */
+			u64 n = 0;
+
+			p->pc++;
+			while (p->inflight < st->arg &&
+			       sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
+				n++;
+			add_run(p, n * sim->p.io_submit_ns);
+			break;
+		}
+		case OP_AIO_WAIT:
+			/* io_getevents(min_nr 1): read_events sleeps interruptibly, so a libaio
+			 * waiter is not in iowait (2.6.3x fs/aio.c) */
+			if (p->reaped_pending) {
+				p->reaped_pending = 0;
+				p->pc++;
+				break;
+			}
+			if (!p->inflight && !p->io_left) {
+				p->pc = prog->n;
+				break;
+			}
+			block(p, TS_SLEEPING, BLK_AIO);
+			sl_schedule(sim, rq);
+			return;
+		case OP_UNTIL:
+			p->pc++;
+			if (st->d.a && sim->now - p->start_time >= st->d.a && !p->inflight)
+				p->pc = prog->n;
+			break;
 		case OP_LOCK: {
 			struct sl_mutex *m = &p->group->mutexes[st->arg];
 

@@ -14,6 +14,8 @@ void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push
 
 void sl_machine_start(struct sl_sim *sim);
 void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t);
+/* An interrupt takes ns from rq's running task: its current burst ends that much later. */
+void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns);
 void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id);
 /* Create a task running prog, as if forked by a shell that is not on any runqueue. */
 struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog);

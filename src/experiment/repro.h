@@ -1,0 +1,19 @@
+/* The experiments that reproduce the 2009 results. */
+#ifndef SCHEDLAB_REPRO_H
+#define SCHEDLAB_REPRO_H
+
+#include <stdio.h>
+#include <schedlab/types.h>
+
+struct sl_repro_opts {
+	const char *kernel, *duration, *seed;
+	int disks[16];
+	int ndisks;
+	const char *governors[16];
+	int ngovernors;
+	bool json;
+};
+
+int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
+
+#endif

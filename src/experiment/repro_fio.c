@@ -1,0 +1,212 @@
+/*
+ * `schedlab repro fio`: the 2009 menu-tng result (seed patch 002): fio on a Nehalem server under
+ * idle=poll, the 2.6.31 menu and menu-tng, for 1, 2 and 12 disks, the seed's MB/s beside the
+ * model's. Every run has the same machine, disks and workload; only the governor differs, so
+ * the gaps come out of the mechanism (exit latency before each completion interrupt).
+ */
+#include "experiment/repro.h"
+#include "experiment/run.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the seed's table: disks, idle=poll, menu (2.6.31), menu-tng, MB/s */
+static const struct {
+	int disks;
+	double poll, menu, tng;
+} seed[] = {{1, 107, 85, 105}, {2, 215, 123, 209}, {12, 590, 320, 585}};
+
+static double seed_for(int disks, const char *gov)
+{
+	for (size_t i = 0; i < SL_ARRAY_SIZE(seed); i++) {
+		if (seed[i].disks != disks)
+			continue;
+		if (!strcmp(gov, "poll"))
+			return seed[i].poll;
+		if (!strcmp(gov, "menu-2.6.31"))
+			return seed[i].menu;
+		if (!strcmp(gov, "menu-tng"))
+			return seed[i].tng;
+	}
+	return 0;
+}
+
+struct fio_result {
+	int disks;
+	const char *gov;
+	double mbps, energy_j, power_w;
+	double residency[SL_CPUIDLE_MAX_STATES + 1]; /* busy first, then each state */
+	int nstates;
+	char names[SL_CPUIDLE_MAX_STATES][16];
+};
+
+static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
+		   struct fio_result *res, char *err, size_t errlen)
+{
+	struct sl_args a;
+	struct sl_config cfg;
+	struct sl_run r;
+	char wl[128];
+
+	memset(&a, 0, sizeof(a));
+	memset(res, 0, sizeof(*res));
+	a.kernel = o->kernel;
+	a.topology = "2x4x2"; /* a 2009 Nehalem-EP server: two Xeon 5500, 4 cores, HT */
+	a.machine = "nehalem";
+	a.duration = o->duration ? o->duration : "2s";
+	a.seed = o->seed;
+	snprintf(wl, sizeof(wl), "fio:disks=%d,rw=read,bs=128k,ioengine=sync,direct=1", disks);
+	a.workloads[a.nworkloads++] = wl;
+	if (!strcmp(gov, "poll"))
+		a.idle = "poll"; /* the seed's idle=poll column: no cpuidle at all */
+	else
+		a.governor = gov;
+	if (sl_config_build(&cfg, &a, err, errlen))
+		return -1;
+	if (sl_run(&cfg, &r, err, errlen)) {
+		sl_config_free(&cfg);
+		return -1;
+	}
+	const struct sl_sim *sim = r.sim;
+	const struct sl_group *g = &sim->groups[0];
+	u64 el = sim->now - g->start, energy = 0, busy = 0;
+
+	res->disks = disks;
+	res->gov = gov;
+	res->mbps = el ? (double)g->io_bytes / ((double)el / 1e9) / 1e6 : 0;
+	res->nstates = sim->idle_drv->state_count;
+	for (int i = 0; i < res->nstates; i++)
+		snprintf(res->names[i], sizeof(res->names[i]), "%s", sim->idle_drv->states[i].name);
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+
+		energy += sim->cpus[c].busy_ns * sim->idle_drv->busy_power_mw + dev->idle_energy_pj;
+		busy += sim->cpus[c].busy_ns;
+		for (int i = 0; i < res->nstates; i++)
+			res->residency[i + 1] += (double)dev->time_ns[i];
+	}
+	double total = (double)sim->now * sim->ncpu;
+
+	res->residency[0] = (double)busy / total;
+	for (int i = 0; i < res->nstates; i++)
+		res->residency[i + 1] /= total;
+	res->energy_j = (double)energy / 1e12;
+	res->power_w = sim->now ? res->energy_j / ((double)sim->now / 1e9) : 0;
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+	return 0;
+}
+
+static json_object *jd(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.6f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen)
+{
+	int ndisks = o->ndisks, ngov = o->ngovernors;
+	struct fio_result *res = calloc((size_t)(ndisks * ngov), sizeof(*res));
+	json_object *root = NULL, *runs = NULL;
+	int rc = -1;
+
+	if (!res) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int d = 0; d < ndisks; d++)
+		for (int g = 0; g < ngov; g++)
+			if (run_one(o, o->disks[d], o->governors[g], &res[d * ngov + g], err,
+				    errlen))
+				goto out;
+	if (o->json) {
+		root = json_object_new_object();
+		runs = json_object_new_array();
+		json_object_object_add(root, "experiment", json_object_new_string("fio"));
+		json_object_object_add(root, "machine", json_object_new_string("nehalem, 2x4x2"));
+		json_object_object_add(
+			root, "workload",
+			json_object_new_string(
+				"fio rw=read bs=128k ioengine=sync direct=1, one job per disk"));
+	} else {
+		fprintf(out,
+			"repro fio: a Nehalem-EP server (2 sockets x 4 cores x 2 threads, nehalem "
+			"idle states), kernel %s;\n"
+			"fio rw=read bs=128k direct=1 ioengine=sync, one job per disk, %s "
+			"simulated per run\n\n",
+			o->kernel ? o->kernel : "2.6.31", o->duration ? o->duration : "2s");
+		fprintf(out, "%5s %-12s %9s %6s %8s %9s %10s %8s  %s\n", "disks", "governor",
+			"MB/s", "seed", "vs poll", "seed vs", "energy J", "power W",
+			"residency (busy, states)");
+	}
+	for (int d = 0; d < ndisks; d++) {
+		double poll_mb = 0;
+		/* the ratio is to the poll run of the same disk count, when it was run */
+		for (int g = 0; g < ngov; g++)
+			if (!strcmp(res[d * ngov + g].gov, "poll"))
+				poll_mb = res[d * ngov + g].mbps;
+		double seed_poll = seed_for(o->disks[d], "poll");
+
+		for (int g = 0; g < ngov; g++) {
+			const struct fio_result *x = &res[d * ngov + g];
+			double s = seed_for(x->disks, x->gov);
+			double ratio = poll_mb ? x->mbps / poll_mb : 0;
+			double sratio = seed_poll && s ? s / seed_poll : 0;
+
+			if (o->json) {
+				json_object *jo = json_object_new_object(),
+					    *rs = json_object_new_object();
+
+				json_object_object_add(jo, "disks", json_object_new_int(x->disks));
+				json_object_object_add(jo, "governor",
+						       json_object_new_string(x->gov));
+				json_object_object_add(jo, "mb_s", jd(x->mbps));
+				json_object_object_add(jo, "seed_mb_s", s ? jd(s) : NULL);
+				json_object_object_add(jo, "ratio_to_poll",
+						       poll_mb ? jd(ratio) : NULL);
+				json_object_object_add(jo, "seed_ratio_to_poll",
+						       sratio ? jd(sratio) : NULL);
+				json_object_object_add(jo, "energy_j", jd(x->energy_j));
+				json_object_object_add(jo, "average_power_w", jd(x->power_w));
+				json_object_object_add(rs, "busy", jd(x->residency[0]));
+				for (int i = 0; i < x->nstates; i++)
+					json_object_object_add(rs, x->names[i],
+							       jd(x->residency[i + 1]));
+				json_object_object_add(jo, "residency", rs);
+				json_object_array_add(runs, jo);
+				continue;
+			}
+			char sbuf[16] = "-", rbuf[16] = "-", srbuf[16] = "-";
+
+			if (s)
+				snprintf(sbuf, sizeof(sbuf), "%.0f", s);
+			if (poll_mb)
+				snprintf(rbuf, sizeof(rbuf), "%.3f", ratio);
+			if (sratio)
+				snprintf(srbuf, sizeof(srbuf), "%.3f", sratio);
+			fprintf(out, "%5d %-12s %9.2f %6s %8s %9s %10.3f %8.2f  busy %.1f%%",
+				x->disks, !strcmp(x->gov, "poll") ? "idle=poll" : x->gov, x->mbps,
+				sbuf, rbuf, srbuf, x->energy_j, x->power_w, 100 * x->residency[0]);
+			for (int i = 0; i < x->nstates; i++)
+				if (x->residency[i + 1] >= 0.0005)
+					fprintf(out, " %s %.1f%%", x->names[i],
+						100 * x->residency[i + 1]);
+			fputc('\n', out);
+		}
+	}
+	if (o->json) {
+		json_object_object_add(root, "runs", runs);
+		fprintf(out, "%s\n",
+			json_object_to_json_string_ext(
+				root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+	rc = 0;
+out:
+	free(res);
+	return rc;
+}

@@ -1,0 +1,196 @@
+#include "machine/blockdev.h"
+#include "machine/machine.h"
+#include "sched/cfs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void disk_done_fn(struct sl_sim *sim, struct sl_timer *t);
+static void req_irq_fn(struct sl_sim *sim, struct sl_timer *t);
+
+int sl_disks_ensure(struct sl_sim *sim, int n)
+{
+	if (n <= sim->ndisks)
+		return 0;
+	struct sl_disk *d = realloc(sim->disks, sizeof(*d) * (size_t)n);
+
+	if (!d) {
+		sim->oom = true;
+		return -1;
+	}
+	/* the timers are embedded: re-point any armed one at its new place */
+	for (int i = 0; i < sim->ndisks; i++)
+		if (d[i].done.idx >= 0)
+			sim->q.heap[d[i].done.idx] = &d[i].done;
+	for (int i = sim->ndisks; i < n; i++) {
+		memset(&d[i], 0, sizeof(d[i]));
+		d[i].id = i;
+		sl_timer_init(&d[i].done, disk_done_fn, -1);
+	}
+	sim->disks = d;
+	sim->ndisks = n;
+	return 0;
+}
+
+void sl_disks_free(struct sl_sim *sim)
+{
+	free(sim->disks);
+	sim->disks = NULL;
+	sim->ndisks = 0;
+}
+
+int sl_task_io_init(struct sl_sim *sim, struct sl_task *p, int disk, int depth, u64 count)
+{
+	if (sl_disks_ensure(sim, disk + 1))
+		return -1;
+	p->reqs = calloc((size_t)depth, sizeof(*p->reqs));
+	if (!p->reqs) {
+		sim->oom = true;
+		return -1;
+	}
+	p->nreqs = depth;
+	for (int i = 0; i < depth; i++) {
+		sl_timer_init(&p->reqs[i].irq, req_irq_fn, -1);
+		p->reqs[i].irq.irq = true;
+	}
+	p->disk = disk;
+	p->io_left = count ? count : UINT64_MAX;
+	return 0;
+}
+
+u64 sl_disk_service_ns(const struct sl_sim *sim, const struct sl_disk *d,
+		       const struct sl_request *r)
+{
+	u64 t = sim->p.disk_cmd_ns + r->bytes * 1000 / sim->p.disk_mbps;
+
+	if (r->sector != d->next_sector)
+		t += sim->p.disk_seek_ns;
+	return t;
+}
+
+static void disk_start(struct sl_sim *sim, struct sl_disk *d)
+{
+	struct sl_request *r = d->head;
+
+	if (d->active || !r)
+		return;
+	d->head = r->next;
+	if (!d->head)
+		d->tail = NULL;
+	d->active = r;
+	d->busy_since = sim->now;
+	sl_arm(sim, &d->done, sim->now + sl_disk_service_ns(sim, d, r));
+}
+
+bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned flags)
+{
+	struct sl_request *r = NULL;
+
+	if (!p->io_left)
+		return false;
+	for (int i = 0; i < p->nreqs && !r; i++)
+		if (!p->reqs[i].busy)
+			r = &p->reqs[i];
+	if (!r)
+		return false;
+	if (p->io_left != UINT64_MAX)
+		p->io_left--;
+	struct sl_disk *d = &sim->disks[p->disk];
+
+	r->owner = p;
+	r->disk = p->disk;
+	r->bytes = bytes;
+	r->flags = flags;
+	r->busy = true;
+	r->phase = 0;
+	r->submit_time = sim->now;
+	r->issue_cpu = p->cpu;
+	r->next = NULL;
+	/* sequential: the next sectors; random: anywhere (a draw from the seeded PRNG) */
+	if (flags & SL_BIO_RANDOM)
+		r->sector = (sl_rng_next(&sim->rng) % (1ULL << 30)) * 8;
+	else
+		r->sector = p->io_sector;
+	p->io_sector = r->sector + bytes / 512;
+	p->inflight++;
+	if (d->tail)
+		d->tail->next = r;
+	else
+		d->head = r;
+	d->tail = r;
+	disk_start(sim, d);
+	return true;
+}
+
+static int irq_cpu(const struct sl_sim *sim, const struct sl_request *r)
+{
+	if (sim->irq_affinity >= 0)
+		return sim->irq_affinity % sim->ncpu;
+	if (sim->irq_affinity == SL_IRQ_SPREAD)
+		return r->disk % sim->ncpu;
+	return r->issue_cpu;
+}
+
+/* The disk finished the active request: raise its interrupt, start the next one. */
+static void disk_done_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_disk *d = sl_container_of(t, struct sl_disk, done);
+	struct sl_request *r = d->active;
+
+	d->active = NULL;
+	d->busy_ns += sim->now - d->busy_since;
+	d->next_sector = r->sector + r->bytes / 512;
+	d->ops++;
+	d->bytes += r->bytes;
+	r->irq.cpu = irq_cpu(sim, r);
+	sl_arm(sim, &r->irq, sim->now);
+	disk_start(sim, d);
+}
+
+static void complete(struct sl_sim *sim, struct sl_request *r)
+{
+	struct sl_task *p = r->owner;
+	struct sl_group *g = p->group;
+
+	r->busy = false;
+	p->inflight--;
+	p->io_bytes += r->bytes;
+	p->io_ops++;
+	if (g) {
+		g->io_bytes += r->bytes;
+		g->io_ops++;
+		if (g->clat)
+			sl_hist_add(g->clat, sim->now - r->submit_time);
+	}
+	p->reaped_pending++;
+	/* a synchronous reader, or a libaio waiter now that an event is there, wakes up */
+	if (p->blocked == BLK_IO || p->blocked == BLK_AIO)
+		sl_try_to_wake_up(sim, p, NULL, 0);
+}
+
+/*
+ * The completion interrupt on its CPU (the dispatch has taken the CPU out of idle, exit latency
+ * paid). Phase 0: the handlers run for irq_ns; phase 1: the request completes.
+ */
+static void req_irq_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_request *r = sl_container_of(t, struct sl_request, irq);
+	struct sl_cpu *rq = &sim->cpus[t->cpu];
+
+	sim->this_cpu = rq->id;
+	if (r->phase == 0) {
+		r->phase = 1;
+		rq->irq_busy++;
+		if (rq->curr) {
+			/* the interrupted task is charged the handler's time, as 2.6.31 did */
+			update_curr(sim, &rq->cfs);
+			sl_machine_steal(sim, rq, sim->p.irq_ns);
+		} else {
+			rq->busy_ns += sim->p.irq_ns;
+		}
+		sl_arm(sim, t, sim->now + sim->p.irq_ns);
+		return;
+	}
+	rq->irq_busy--;
+	complete(sim, r);
+}

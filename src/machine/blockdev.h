@@ -1,0 +1,25 @@
+/*
+ * Block devices: disks with a request queue served in order, a service time of command
+ * overhead + (seek for a non-sequential request) + bytes / media rate, and a completion
+ * interrupt routed to a CPU (--irq-affinity: the issuing CPU, one CPU, or spread by disk). The
+ * interrupt goes through the machine's dispatch, so a CPU in a C-state pays its exit latency
+ * before the handler runs; the handler takes irq_ns of CPU time (charged to the task it
+ * interrupts, as 2.6.31 accounted irq time) and then completes the request: a synchronous
+ * waiter is woken, a libaio context gets an event.
+ */
+#ifndef SCHEDLAB_BLOCKDEV_H
+#define SCHEDLAB_BLOCKDEV_H
+
+#include "core/sim.h"
+
+/* Make sure disks 0..n-1 exist. */
+int sl_disks_ensure(struct sl_sim *sim, int n);
+void sl_disks_free(struct sl_sim *sim);
+/* Give p a pool of `depth` requests on `disk`, `count` of them to submit (0: no end). */
+int sl_task_io_init(struct sl_sim *sim, struct sl_task *p, int disk, int depth, u64 count);
+/* Submit one request of p; false when p has nothing left to submit or no free request. */
+bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned flags);
+u64 sl_disk_service_ns(const struct sl_sim *sim, const struct sl_disk *d,
+		       const struct sl_request *r);
+
+#endif
