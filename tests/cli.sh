@@ -121,4 +121,26 @@ for k in '"residency_share"' '"above"' '"below"' '"energy_j"' '"average_power_w"
 	grep -F "$k" "$T/out" >/dev/null || fail "menu-tng json: no $k"
 done
 
+# --- repro fio: the ordering the 2009 result shows ---
+ok "repro fio" repro fio --disks 1,2 --duration 1s --json
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$T/out" <<'PYEOF' || fail "repro fio: the figures do not hold"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+by = {(r["disks"], r["governor"]): r for r in runs}
+for d in (1, 2):
+    poll, old, tng = by[(d, "poll")], by[(d, "menu-2.6.31")], by[(d, "menu-tng")]
+    assert tng["ratio_to_poll"] >= 0.95, (d, tng["ratio_to_poll"])
+    assert old["ratio_to_poll"] < tng["ratio_to_poll"], (d, old["ratio_to_poll"])
+    assert tng["energy_j"] < poll["energy_j"], (d, tng["energy_j"], poll["energy_j"])
+PYEOF
+fi
+usage_error "bogus" repro fio --governors poll,bogus
+usage_error "disk count" repro fio --disks 0
+usage_error "experiment" repro nosuch
+usage_error "bs" run --workload fio:bs=1000
+usage_error "direct=0" run --workload fio:direct=0
+usage_error "libaio" run --workload fio:iodepth=4
+usage_error "irq-affinity" run --workload hog --irq-affinity 99
+
 echo "cli.sh: all checks passed"
