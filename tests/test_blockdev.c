@@ -105,7 +105,7 @@ static void test_interrupt_waits_for_c6(void **state)
 	struct sl_sim *sim = build(&cfg, "nehalem", "fio:disks=1,bs=128k,size=1280k");
 
 	(void)state;
-	sim->idle_gov = &deepest_gov;
+	assert_int_equal(sl_sim_set_governor(sim, &deepest_gov), 0);
 	assert_int_equal(sl_sim_run(sim), 0);
 	struct sl_group *g = &sim->groups[0];
 
@@ -139,7 +139,7 @@ static void test_iowait_seen_by_governor(void **state)
 
 	(void)state;
 	seen_iowait = 0;
-	sim->idle_gov = &iowait_gov;
+	assert_int_equal(sl_sim_set_governor(sim, &iowait_gov), 0);
 	assert_int_equal(sl_sim_run(sim), 0);
 	assert_int_equal(seen_iowait, 1);
 	sl_sim_free(sim);

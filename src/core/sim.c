@@ -65,6 +65,22 @@ static void start_fn(struct sl_sim *sim, struct sl_timer *t)
 			 g->name);
 }
 
+int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *gov)
+{
+	for (int c = 0; c < sim->ncpu; c++) {
+		struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+
+		if (sim->idle_gov->disable)
+			sim->idle_gov->disable(dev);
+		dev->gov_data = NULL;
+	}
+	sim->idle_gov = gov;
+	for (int c = 0; c < sim->ncpu; c++)
+		if (gov->enable && gov->enable(&sim->cpus[c].idle_dev, sim->idle_drv))
+			return -1;
+	return 0;
+}
+
 struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 {
 	struct sl_sim *sim = calloc(1, sizeof(*sim));

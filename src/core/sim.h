@@ -373,4 +373,6 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg);
 int sl_sim_run(struct sl_sim *sim);
 void sl_sim_free(struct sl_sim *sim);
 int sl_sim_subscribe(struct sl_sim *sim, sl_event_fn fn, void *ctx);
+/* Replace the cpuidle governor before the run (the old one's per-CPU state is released). */
+int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *gov);
 #endif
