@@ -327,29 +327,37 @@ static int cmd_workloads(void)
 	return 0;
 }
 
+/* Split a comma list into buf; returns the count, or -1 after the message (exit status 2). */
 static int split_list(const char *s, char *buf, size_t len, const char **out, int max,
 		      const char *opt)
 {
 	int n = 0;
+	size_t l = strlen(s);
 
-	if (strlen(s) >= len)
-		return die("%s: list too long", opt);
-	strcpy(buf, s);
+	if (l >= len) {
+		die("%s: list too long", opt);
+		return -1;
+	}
+	memcpy(buf, s, l + 1);
 	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		if (n == max)
-			return die("%s: at most %d entries", opt, max);
+		if (n == max) {
+			die("%s: at most %d entries", opt, max);
+			return -1;
+		}
 		out[n++] = tok;
 	}
-	if (!n)
-		return die("%s: empty list", opt);
-	return -n;
+	if (!n) {
+		die("%s: empty list", opt);
+		return -1;
+	}
+	return n;
 }
 
 static int cmd_repro(int argc, char **argv)
 {
 	struct sl_repro_opts o;
 	static char dbuf[256], gbuf[512];
-	const char *dl[16];
+	const char *dl[16] = {NULL};
 	char err[2048];
 	int n;
 
@@ -384,23 +392,23 @@ static int cmd_repro(int argc, char **argv)
 		i++;
 		if (!strcmp(arg, "--disks")) {
 			n = split_list(val, dbuf, sizeof(dbuf), dl, 16, arg);
-			if (n > 0)
-				return n;
-			o.ndisks = -n;
-			for (int k = 0; k < o.ndisks; k++) {
+			if (n < 0)
+				return 2;
+			o.ndisks = n;
+			for (int k = 0; k < n; k++) {
 				char *end;
-				long d = strtol(dl[k], &end, 10);
+				const char *w = dl[k] ? dl[k] : "";
+				long d = strtol(w, &end, 10);
 
 				if (*end || d < 1 || d > 64)
-					return die("--disks: '%s' is not a disk count 1..64",
-						   dl[k]);
+					return die("--disks: '%s' is not a disk count 1..64", w);
 				o.disks[k] = (int)d;
 			}
 		} else if (!strcmp(arg, "--governors")) {
 			n = split_list(val, gbuf, sizeof(gbuf), o.governors, 16, arg);
-			if (n > 0)
-				return n;
-			o.ngovernors = -n;
+			if (n < 0)
+				return 2;
+			o.ngovernors = n;
 			for (int k = 0; k < o.ngovernors; k++)
 				if (!sl_cpuidle_find_governor(o.governors[k]))
 					return die(

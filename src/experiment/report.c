@@ -447,7 +447,7 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 	for (int pid = 1; pid <= sim->ntasks; pid++) {
 		const struct sl_task *t = sim->tasks[pid - 1];
 
-		if (t->group != g)
+		if (!t || t->group != g)
 			continue;
 		json_object *jo = json_object_new_object();
 

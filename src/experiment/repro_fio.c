@@ -110,7 +110,7 @@ static json_object *jd(double v)
 int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen)
 {
 	int ndisks = o->ndisks, ngov = o->ngovernors;
-	struct fio_result *res = calloc((size_t)(ndisks * ngov), sizeof(*res));
+	struct fio_result *res = calloc((size_t)ndisks * (size_t)ngov, sizeof(*res));
 	json_object *root = NULL, *runs = NULL;
 	int rc = -1;
 
