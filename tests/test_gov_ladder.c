@@ -14,22 +14,13 @@
 #include <cmocka.h>
 
 #include "cpuidle/cpuidle.h"
+#include "gov_fixture.h"
 
 #include <string.h>
 
 extern const struct sl_cpuidle_governor sl_gov_ladder;
 
 #define US 1000ULL
-
-static const struct sl_cpuidle_driver nehalem = {
-	.name = "nehalem",
-	.state_count = 5,
-	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID, 0},
-		   {"C1", 3 * US, 6 * US, 0, CPUIDLE_FLAG_TIME_VALID, 0},
-		   {"C1E", 10 * US, 20 * US, 0, CPUIDLE_FLAG_TIME_VALID, 0},
-		   {"C3", 20 * US, 80 * US, 0, CPUIDLE_FLAG_TIME_VALID, 0},
-		   {"C6", 200 * US, 800 * US, 0, CPUIDLE_FLAG_TIME_VALID, 0}},
-};
 
 static const struct sl_gov_params gp = {
 	.haltpoll_poll_ns = 200000,
@@ -49,7 +40,7 @@ static int setup(void **state)
 	dev.tick_ns = 1000000;
 	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
 	dev.next_timer_ns = 1000000;
-	return sl_gov_ladder.enable(&dev, &nehalem);
+	return sl_gov_ladder.enable(&dev, &test_nehalem);
 }
 
 static int teardown(void **state)
@@ -72,7 +63,7 @@ static int idle_on(const struct sl_cpuidle_driver *drv, u64 res_us)
 
 static int idle(u64 res_us)
 {
-	return idle_on(&nehalem, res_us);
+	return idle_on(&test_nehalem, res_us);
 }
 
 /* From a fresh enable, 1000 µs periods climb one step per 4: the first select sees the
@@ -247,17 +238,17 @@ static void test_reflect_records_entered_index(void **state)
 	climb_to_c6();
 	assert_int_equal(idle(1000), 4);
 	/* the driver entered poll instead: not remembered, the ladder stays at C6 */
-	int idx = sl_gov_ladder.select(&dev, &nehalem);
+	int idx = sl_gov_ladder.select(&dev, &test_nehalem);
 
 	assert_int_equal(idx, 4);
 	dev.last_residency_ns = 1000 * US;
-	sl_gov_ladder.reflect(&dev, &nehalem, 0);
+	sl_gov_ladder.reflect(&dev, &test_nehalem, 0);
 	assert_int_equal(idle(1000), 4);
 	/* the driver demoted to C1E: the next select starts from C1E (1000 - 10 > 10, stay) */
-	idx = sl_gov_ladder.select(&dev, &nehalem);
+	idx = sl_gov_ladder.select(&dev, &test_nehalem);
 	assert_int_equal(idx, 4);
 	dev.last_residency_ns = 1000 * US;
-	sl_gov_ladder.reflect(&dev, &nehalem, 2);
+	sl_gov_ladder.reflect(&dev, &test_nehalem, 2);
 	assert_int_equal(idle(1000), 2);
 }
 
@@ -266,7 +257,7 @@ static void test_reflect_records_entered_index(void **state)
  * the 4th select already climbs (the TIME_VALID table needs a 5th, see above). */
 static void test_time_invalid_assumed_long(void **state)
 {
-	struct sl_cpuidle_driver drv = nehalem;
+	struct sl_cpuidle_driver drv = test_nehalem;
 
 	(void)state;
 	drv.states[1].flags = 0;

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "cpuidle/cpuidle.h"
+#include "gov_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,32 +25,6 @@
 extern const struct sl_cpuidle_governor sl_gov_menu;
 
 enum { POLL, C1, C1E, C3, C6 };
-
-/* spec 7.1, in ns: POLL 0/0, C1 3/6 us, C1E 10/20, C3 20/80, C6 200/800 */
-static const struct sl_cpuidle_driver nhm = {
-	.name = "nehalem",
-	.state_count = 5,
-	.states =
-		{
-			{.name = "POLL", .flags = CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID},
-			{.name = "C1",
-			 .exit_latency_ns = 3000,
-			 .target_residency_ns = 6000,
-			 .flags = CPUIDLE_FLAG_TIME_VALID},
-			{.name = "C1E",
-			 .exit_latency_ns = 10000,
-			 .target_residency_ns = 20000,
-			 .flags = CPUIDLE_FLAG_TIME_VALID},
-			{.name = "C3",
-			 .exit_latency_ns = 20000,
-			 .target_residency_ns = 80000,
-			 .flags = CPUIDLE_FLAG_TIME_VALID},
-			{.name = "C6",
-			 .exit_latency_ns = 200000,
-			 .target_residency_ns = 800000,
-			 .flags = CPUIDLE_FLAG_TIME_VALID},
-		},
-};
 
 struct ctx {
 	struct sl_gov_params gp;
@@ -65,7 +40,7 @@ static int setup(void **state)
 	c->dev.gp = &c->gp;
 	c->dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
 	c->dev.tick_ns = 1000000;
-	assert_int_equal(sl_gov_menu.enable(&c->dev, &nhm), 0);
+	assert_int_equal(sl_gov_menu.enable(&c->dev, &test_nehalem), 0);
 	assert_non_null(c->dev.gov_data);
 	*state = c;
 	return 0;
@@ -90,18 +65,18 @@ static int sel(struct ctx *c, u64 next_timer_ns, u64 next_tick_ns, bool tick_sto
 	c->dev.stop_tick = true;
 	c->dev.poll_limit_ns = 0;
 	c->dev.predicted_ns = 0;
-	return sl_gov_menu.select(&c->dev, &nhm);
+	return sl_gov_menu.select(&c->dev, &test_nehalem);
 }
 
 /* the wake-up event came event_ns after entry; the measured residency includes the exit */
 static void wake(struct ctx *c, int idx, u64 event_ns, bool poll_time_limit)
 {
 	c->dev.last_state_idx = idx;
-	c->dev.last_residency_ns = event_ns + nhm.states[idx].exit_latency_ns;
+	c->dev.last_residency_ns = event_ns + test_nehalem.states[idx].exit_latency_ns;
 	c->dev.poll_time_limit = poll_time_limit;
 	c->dev.tick_wakeup = false;
 	c->dev.timer_wakeup = false;
-	sl_gov_menu.reflect(&c->dev, &nhm, idx);
+	sl_gov_menu.reflect(&c->dev, &test_nehalem, idx);
 }
 
 /* n idle periods with the tick running and the timer (the tick) 1 ms away */
@@ -199,7 +174,7 @@ static void test_detector_rules(void **state)
 	assert_int_equal(sel(c, 1000000, 1000000, false), C1E);
 	assert_int_equal(c->dev.predicted_ns, 60000);
 	sl_gov_menu.disable(&c->dev);
-	assert_int_equal(sl_gov_menu.enable(&c->dev, &nhm), 0);
+	assert_int_equal(sl_gov_menu.enable(&c->dev, &test_nehalem), 0);
 	train(c, relative, 8);
 	assert_int_equal(sel(c, 1000000, 1000000, false), C3);
 	assert_int_equal(c->dev.predicted_ns, 325000);

@@ -16,22 +16,13 @@
 #include <cmocka.h>
 
 #include "cpuidle/cpuidle.h"
+#include "gov_fixture.h"
 
 #include <string.h>
 
 extern const struct sl_cpuidle_governor sl_gov_menu_2_6_31;
 
 #define US 1000ULL
-
-static const struct sl_cpuidle_driver nehalem = {
-	.name = "nehalem",
-	.state_count = 5,
-	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID, 0},
-		   {"C1", 3 * US, 6 * US, 0, CPUIDLE_FLAG_TIME_VALID, 0},
-		   {"C1E", 10 * US, 20 * US, 0, CPUIDLE_FLAG_TIME_VALID, 0},
-		   {"C3", 20 * US, 80 * US, 0, CPUIDLE_FLAG_TIME_VALID, 0},
-		   {"C6", 200 * US, 800 * US, 0, CPUIDLE_FLAG_TIME_VALID, 0}},
-};
 
 static const struct sl_gov_params gp = {
 	.haltpoll_poll_ns = 200000,
@@ -50,7 +41,7 @@ static int setup(void **state)
 	dev.gp = &gp;
 	dev.tick_ns = 1000000;
 	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
-	return sl_gov_menu_2_6_31.enable(&dev, &nehalem);
+	return sl_gov_menu_2_6_31.enable(&dev, &test_nehalem);
 }
 
 static int teardown(void **state)
@@ -79,7 +70,7 @@ static int period_on(const struct sl_cpuidle_driver *drv, u64 next_ns, u64 res_u
 
 static int period(u64 next_ns, u64 res_us, u64 *pred_us)
 {
-	return period_on(&nehalem, next_ns, res_us, pred_us);
+	return period_on(&test_nehalem, next_ns, res_us, pred_us);
 }
 
 #define MS10 (10000 * US) /* a 10 ms timer */
@@ -157,10 +148,10 @@ static void test_reflect_uses_chosen_state(void **state)
 	(void)state;
 	period(MS10, 10000, &p);
 	dev.next_timer_ns = MS10;
-	idx = sl_gov_menu_2_6_31.select(&dev, &nehalem);
+	idx = sl_gov_menu_2_6_31.select(&dev, &test_nehalem);
 	assert_int_equal(idx, 4);
 	dev.last_residency_ns = 9797 * US;
-	sl_gov_menu_2_6_31.reflect(&dev, &nehalem, 1);
+	sl_gov_menu_2_6_31.reflect(&dev, &test_nehalem, 1);
 	assert_int_equal(period(MS10, 10000, &p), 4);
 	assert_int_equal(p, 12398);
 	period(MS10, 10000, &p);
@@ -255,7 +246,7 @@ static void test_expected_below_exit_latency_underflows(void **state)
  *   tick 4 ms (HZ=250): last_idle 4000, P2 pred 2000 -> C6. */
 static void test_time_invalid_counts_one_tick(void **state)
 {
-	struct sl_cpuidle_driver drv = nehalem;
+	struct sl_cpuidle_driver drv = test_nehalem;
 	u64 p;
 
 	(void)state;

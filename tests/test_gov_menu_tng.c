@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cpuidle/cpuidle.h"
+#include "gov_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,32 +23,6 @@
 extern const struct sl_cpuidle_governor sl_gov_menu_tng;
 
 enum { POLL, C1, C1E, C3, C6 };
-
-/* spec 7.1, in ns: POLL 0/0, C1 3/6 us, C1E 10/20, C3 20/80, C6 200/800 */
-static const struct sl_cpuidle_driver nhm = {
-	.name = "nehalem",
-	.state_count = 5,
-	.states =
-		{
-			{.name = "POLL", .flags = CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID},
-			{.name = "C1",
-			 .exit_latency_ns = 3000,
-			 .target_residency_ns = 6000,
-			 .flags = CPUIDLE_FLAG_TIME_VALID},
-			{.name = "C1E",
-			 .exit_latency_ns = 10000,
-			 .target_residency_ns = 20000,
-			 .flags = CPUIDLE_FLAG_TIME_VALID},
-			{.name = "C3",
-			 .exit_latency_ns = 20000,
-			 .target_residency_ns = 80000,
-			 .flags = CPUIDLE_FLAG_TIME_VALID},
-			{.name = "C6",
-			 .exit_latency_ns = 200000,
-			 .target_residency_ns = 800000,
-			 .flags = CPUIDLE_FLAG_TIME_VALID},
-		},
-};
 
 struct ctx {
 	struct sl_gov_params gp;
@@ -66,7 +41,7 @@ static int setup(void **state)
 	c->dev.next_tick_ns = 1000000;
 	c->dev.tick_stopped = true;
 	c->dev.next_timer_ns = 4096000;
-	assert_int_equal(sl_gov_menu_tng.enable(&c->dev, &nhm), 0);
+	assert_int_equal(sl_gov_menu_tng.enable(&c->dev, &test_nehalem), 0);
 	assert_non_null(c->dev.gov_data);
 	*state = c;
 	return 0;
@@ -85,7 +60,7 @@ static int teardown(void **state)
 static int sel(struct ctx *c, u64 next_timer_ns)
 {
 	c->dev.next_timer_ns = next_timer_ns;
-	return sl_gov_menu_tng.select(&c->dev, &nhm);
+	return sl_gov_menu_tng.select(&c->dev, &test_nehalem);
 }
 
 /* the CPU was idle residency_ns in state idx; what the framework does on wake-up */
@@ -93,7 +68,7 @@ static void wake(struct ctx *c, int idx, u64 residency_ns)
 {
 	c->dev.last_state_idx = idx;
 	c->dev.last_residency_ns = residency_ns;
-	sl_gov_menu_tng.reflect(&c->dev, &nhm, idx);
+	sl_gov_menu_tng.reflect(&c->dev, &test_nehalem, idx);
 }
 
 static void test_identity(void **state)
@@ -274,7 +249,7 @@ static void test_quirk_max_interesting(void **state)
 
 	c->gp.menu_tng_quirks = 0;
 	sl_gov_menu_tng.disable(&c->dev);
-	assert_int_equal(sl_gov_menu_tng.enable(&c->dev, &nhm), 0);
+	assert_int_equal(sl_gov_menu_tng.enable(&c->dev, &test_nehalem), 0);
 	assert_int_equal(sel(c, 102400000), C6);
 	wake(c, C6, 61440000);
 	assert_int_equal(sel(c, 102400000), C6);

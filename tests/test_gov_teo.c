@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "cpuidle/cpuidle.h"
+#include "gov_fixture.h"
 
 #include <string.h>
 
@@ -21,18 +22,6 @@ extern const struct sl_cpuidle_governor sl_gov_teo;
 #define US(x) ((u64)(x)*NSEC_PER_USEC)
 #define MS(x) ((u64)(x)*NSEC_PER_MSEC)
 #define TV    CPUIDLE_FLAG_TIME_VALID
-
-/* intel_idle's nehalem_cstates with the poll state: exit latency / target residency in us */
-static const struct sl_cpuidle_driver nhm = {
-	.name = "nehalem",
-	.state_count = 5,
-	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | TV, 0},
-		   {"C1", US(3), US(6), 0, TV, 0},
-		   {"C1E", US(10), US(20), 0, TV, 0},
-		   {"C3", US(20), US(80), 0, TV, 0},
-		   {"C6", US(200), US(800), 0, TV, 0}},
-	.busy_power_mw = 15000,
-};
 
 static struct sl_cpuidle_dev dev;
 
@@ -49,7 +38,7 @@ static int setup(void **state)
 	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
 	dev.next_tick_ns = MS(3);
 	dev.tick_stopped = false;
-	return sl_gov_teo.enable(&dev, &nhm);
+	return sl_gov_teo.enable(&dev, &test_nehalem);
 }
 
 static int teardown(void **state)
@@ -63,7 +52,7 @@ static int teardown(void **state)
 static int sel(u64 sleep)
 {
 	dev.next_timer_ns = sleep;
-	return sl_gov_teo.select(&dev, &nhm);
+	return sl_gov_teo.select(&dev, &test_nehalem);
 }
 
 /* An idle of residency ns in state idx, then reflect. */
@@ -72,12 +61,12 @@ static void wake(int idx, u64 residency, bool tick)
 	dev.last_residency_ns = residency;
 	dev.tick_wakeup = tick;
 	dev.poll_time_limit = false;
-	sl_gov_teo.reflect(&dev, &nhm, idx);
+	sl_gov_teo.reflect(&dev, &test_nehalem, idx);
 }
 
 static void assert_bins(const unsigned *hits, const unsigned *intercepts)
 {
-	for (int i = 0; i < nhm.state_count; i++) {
+	for (int i = 0; i < test_nehalem.state_count; i++) {
 		assert_int_equal(teo()->bins[i].hits, hits[i]);
 		assert_int_equal(teo()->bins[i].intercepts, intercepts[i]);
 	}
@@ -344,7 +333,7 @@ static void test_poll_time_limit(void **state)
 	dev.last_residency_ns = US(6);
 	dev.tick_wakeup = false;
 	dev.poll_time_limit = true;
-	sl_gov_teo.reflect(&dev, &nhm, 0);
+	sl_gov_teo.reflect(&dev, &test_nehalem, 0);
 	assert_int_equal(teo()->bins[4].hits, 1024);
 	assert_int_equal(teo()->short_idles, 0);
 	assert_true(teo()->measured_ns == SL_TEO_INF);
