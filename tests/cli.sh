@@ -90,6 +90,15 @@ if cmp -s "$T/seed7a" "$T/seed8"; then
 	fail "determinism: --seed 7 and --seed 8 give identical output"
 fi
 
+# determinism with C-states, a governor with history, and random I/O
+for i in 1 2; do
+	ok "idle determinism $i" run --machine nehalem --cpus 4 --cpuidle-governor teo --seed 3 \
+		--workload make:jobs=6,count=50 --duration 1s --json \
+		--workload fio:disks=2,ioengine=libaio,iodepth=2,rw=randread,bs=4k
+	mv "$T/out" "$T/idle$i"
+done
+cmp -s "$T/idle1" "$T/idle2" || fail "determinism: two identical runs with C-states and I/O differ"
+
 # --- listings and help ---
 ok "workloads" workloads
 for w in hog periodic pingpong make mutex; do
