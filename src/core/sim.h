@@ -156,6 +156,7 @@ struct sl_task {
 	int wait_below;		    /* OP_WAIT_BELOW threshold while blocked on children */
 	int iowait_cpu;		    /* rq whose nr_iowait counts this task */
 	u64 steps_at_now;	    /* zero-time steps run at the current instant */
+	u64 frame_due;		    /* a periodic task's current frame is due then */
 	u64 steps_time;
 
 	struct sl_group *group;
@@ -275,6 +276,8 @@ struct sl_group {
 	bool io;
 	u64 io_bytes, io_ops;
 	struct sl_hist *clat;
+	/* periodic tasks' frames */
+	u64 frames, frames_late, late_sum, late_max;
 };
 
 /* Block I/O: a request of a task, and a disk serving its queue in order. */

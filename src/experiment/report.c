@@ -96,10 +96,24 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 				continue;
 			fmt_ns(s->pid[pid].cpu_ns, a, sizeof(a));
 			fmt_ns(s->pid[pid].wait_max, b, sizeof(b));
-			fprintf(f, "  %-10s %6d %11s %6.2f%%  (pid %d, nice %d, wait max %s)\n",
+			fprintf(f,
+				"  %-10s %6d %11s %6.2f%%  (pid %d, nice %d, wait max %s, %llu "
+				"switches)\n",
 				t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, t->nice,
-				b);
+				b, (unsigned long long)s->pid[pid].switches);
 		}
+	}
+	for (int i = 0; i < sim->ngroups; i++) {
+		const struct sl_group *g = &sim->groups[i];
+
+		if (!g->frames)
+			continue;
+		fmt_ns(g->late_max, a, sizeof(a));
+		fmt_ns(g->frames_late ? g->late_sum / g->frames_late : 0, b, sizeof(b));
+		fprintf(f,
+			"%s: %llu frames, %llu late (%.2f%%), late by %s at most, %s on average\n",
+			g->name, (unsigned long long)g->frames, (unsigned long long)g->frames_late,
+			100.0 * share(g->frames_late, g->frames), a, b);
 	}
 	fprintf(f, "\nmachine: %llu context switches, %llu migrations, %llu events\n",
 		(unsigned long long)s->switches, (unsigned long long)s->migrations,
@@ -198,12 +212,23 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 			ADD(to, "cpu_time_ns", ju64(s->pid[pid].cpu_ns));
 			ADD(to, "cpu_share", jdouble(share(s->pid[pid].cpu_ns, el)));
 			ADD(to, "wait_max_ns", ju64(s->pid[pid].wait_max));
+			ADD(to, "context_switches", ju64(s->pid[pid].switches));
 			json_object_array_add(tasks, to);
 			listed++;
 		}
 		ADD(go, "per_task", tasks);
 		if (g->io)
 			ADD(go, "io", sl_report_io_json(r, g));
+		if (g->frames) {
+			json_object *fo = json_object_new_object();
+
+			ADD(fo, "frames", ju64(g->frames));
+			ADD(fo, "late", ju64(g->frames_late));
+			ADD(fo, "late_max_ns", ju64(g->late_max));
+			ADD(fo, "late_mean_ns",
+			    ju64(g->frames_late ? g->late_sum / g->frames_late : 0));
+			ADD(go, "frames", fo);
+		}
 		json_object_array_add(arr, go);
 	}
 	ADD(root, "groups", arr);

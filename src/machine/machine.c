@@ -564,12 +564,17 @@ struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl
 }
 
 static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
-		    const struct sl_prog *prog)
+		    const struct sl_prog *prog, int pipe)
 {
 	struct sl_task *p = new_task(sim, parent->group, prog);
 
 	if (!p)
 		return;
+	/* fork with a pipe between them (cc1 | as): each is the other's peer */
+	if (pipe) {
+		p->peer = parent;
+		parent->peer = p;
+	}
 	update_curr(sim, &rq->cfs);
 	p->parent = parent;
 	parent->live_children++;
@@ -631,6 +636,29 @@ static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 
 	sim->this_cpu = p->blocked == BLK_IO ? p->iowait_cpu : t->cpu;
 	sl_try_to_wake_up(sim, p, NULL, 0);
+}
+
+/*
+ * A periodic task finished a frame: it was due at the end of the period it started in. Late
+ * frames are what a video player's user sees.
+ */
+static void frame_done(struct sl_task *p, u64 now, u64 period, u64 next_start)
+{
+	struct sl_group *g = p->group;
+	u64 due = p->frame_due ? p->frame_due : p->start_time + period;
+
+	if (g) {
+		g->frames++;
+		if (now > due) {
+			u64 late = now - due;
+
+			g->frames_late++;
+			g->late_sum += late;
+			if (late > g->late_max)
+				g->late_max = late;
+		}
+	}
+	p->frame_due = next_start + period;
 }
 
 static void block(struct sl_task *p, enum sl_tstate st, enum sl_block why)
@@ -730,8 +758,10 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			u64 d = sl_dist_draw(&st->d, &sim->rng), when = sim->now + d;
 
 			p->pc++;
-			if (st->op == OP_SLEEP_PERIOD && d)
+			if (st->op == OP_SLEEP_PERIOD && d) {
 				when = p->start_time + ((sim->now - p->start_time) / d + 1) * d;
+				frame_done(p, sim->now, d, when);
+			}
 			p->timer.cpu = rq->id; /* hrtimers are per CPU */
 			p->timer.irq = false;
 			sl_arm(sim, &p->timer, when);
@@ -768,7 +798,7 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			return;
 		case OP_FORK:
 			p->pc++;
-			do_fork(sim, rq, p, st->child);
+			do_fork(sim, rq, p, st->child, st->arg);
 			break;
 		case OP_EXEC:
 			p->pc++;

@@ -128,6 +128,7 @@ void sl_stats_on_event(void *ctx, const struct sl_event *ev)
 		p = pid_stat(s, ev->pid, ev->group);
 		n = pid_stat(s, ev->next_pid, ev->next_group);
 		if (p && p->running) {
+			p->switches++;
 			end_run(s, p, ev->time);
 			if (ev->prev_state == 'R') {
 				p->runnable = true;

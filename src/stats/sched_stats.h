@@ -17,6 +17,7 @@ struct sl_pid_stat {
 	bool waking, runnable, running;
 	u64 wake_ts, runnable_since, run_since;
 	u64 cpu_ns, wait_total, wait_max;
+	u64 switches; /* times switched out, voluntarily or not (perf's context-switches) */
 };
 
 struct sl_group_stat {

@@ -1,0 +1,66 @@
+/*
+ * video: a player that must decode a frame every 1/fps: it wakes at each frame boundary (an
+ * absolute timer), decodes for `decode` of CPU, and sleeps to the next boundary. A frame is
+ * late when its decode ends after the next boundary; the report counts late frames and by how
+ * much, what a user sees as stutter.
+ */
+#include "workload/workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct video_args {
+	long fps, frames, nice;
+	struct sl_dist decode;
+};
+
+static const struct sl_wl_key keys[] = {
+	{"fps", "25", "frames per second"},
+	{"decode", "8ms", "CPU time to decode a frame"},
+	{"frames", "0", "frames, then it exits (0: for ever)"},
+	{"nice", "0", "nice value"},
+};
+
+static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+{
+	struct video_args *a = calloc(1, sizeof(*a));
+
+	if (!a || sl_kv_int(kv, "fps", 1, 1000, &a->fps, err, errlen) ||
+	    sl_kv_dist(kv, "decode", &a->decode, err, errlen) ||
+	    sl_kv_int(kv, "frames", 0, 100000000, &a->frames, err, errlen) ||
+	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen)) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static bool finite(const void *args)
+{
+	return ((const struct video_args *)args)->frames > 0;
+}
+
+static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
+{
+	const struct video_args *a = args;
+	struct sl_prog *p = sl_prog_new(sim, g, "mplayer", (int)a->nice, SL_SCHED_NORMAL);
+	struct sl_dist period = sl_dist_fixed(NSEC_PER_SEC / (u64)a->fps), z = sl_dist_fixed(0);
+
+	if (!p || sl_prog_run(sim, p, a->decode) ||
+	    sl_prog_add(sim, p, OP_SLEEP_PERIOD, period, 0, 0, NULL) ||
+	    sl_prog_add(sim, p, OP_LOOP, z, 0, (int)a->frames, NULL))
+		return -1;
+	if (a->frames && sl_prog_exit(sim, p))
+		return -1;
+	return sl_spawn(sim, g, p) ? 0 : -1;
+}
+
+const struct sl_workload_ops sl_wl_video = {
+	.name = "video",
+	.help = "a video player: decode a frame every 1/fps; counts late frames",
+	.keys = keys,
+	.nkeys = (int)SL_ARRAY_SIZE(keys),
+	.parse = parse,
+	.spawn = spawn,
+	.finite = finite,
+};
