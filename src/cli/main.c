@@ -27,6 +27,9 @@ static const char usage[] =
 	"  repro fio  the 2009 menu-tng result: fio MB/s on a Nehalem under idle=poll,\n"
 	"             menu-2.6.31 and menu-tng, beside the seed's table\n"
 	"             [--disks 1,2,12] [--governors LIST] [--duration D] [--json]\n"
+	"  repro sleepers  NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make\n"
+	"  repro fork       child- against parent-runs-first on a kernel-build-like make\n"
+	"             [--seeds N] [--duration D] [--kernel V] [--json]\n"
 	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
 	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
 	"  features   print sched_features as /sys/kernel/debug/sched_features does\n"
@@ -362,8 +365,10 @@ static int cmd_repro(int argc, char **argv)
 	int n;
 
 	memset(&o, 0, sizeof(o));
-	if (argc < 3 || strcmp(argv[2], "fio"))
-		return die("repro: give the experiment: fio");
+	if (argc < 3 ||
+	    (strcmp(argv[2], "fio") && strcmp(argv[2], "sleepers") && strcmp(argv[2], "fork")))
+		return die("repro: give the experiment: fio, sleepers or fork");
+	const char *exp = argv[2];
 	static const int def_disks[] = {1, 2, 12};
 
 	for (int i = 0; i < 3; i++)
@@ -382,11 +387,12 @@ static int cmd_repro(int argc, char **argv)
 		if (!strcmp(arg, "--no-progress"))
 			continue;
 		if (strcmp(arg, "--disks") && strcmp(arg, "--governors") &&
-		    strcmp(arg, "--duration") && strcmp(arg, "--seed") && strcmp(arg, "--kernel"))
-			return die(
-				"repro fio: unknown option '%s' (--disks, --governors, --duration, "
-				"--seed, --kernel, --json)",
-				arg);
+		    strcmp(arg, "--duration") && strcmp(arg, "--seed") && strcmp(arg, "--kernel") &&
+		    strcmp(arg, "--seeds"))
+			return die("repro: unknown option '%s' (--disks, --governors, --duration, "
+				   "--seeds, "
+				   "--seed, --kernel, --json)",
+				   arg);
 		if (!val)
 			return die("%s needs a value", arg);
 		i++;
@@ -419,11 +425,22 @@ static int cmd_repro(int argc, char **argv)
 			o.duration = val;
 		} else if (!strcmp(arg, "--seed")) {
 			o.seed = val;
+		} else if (!strcmp(arg, "--seeds")) {
+			char *end;
+			long n = strtol(val, &end, 10);
+
+			if (*end || n < 1 || n > 16)
+				return die("--seeds: '%s' is not a count 1..16", val);
+			o.nseeds = (int)n;
 		} else {
 			o.kernel = val;
 		}
 	}
-	if (sl_repro_fio(&o, stdout, err, sizeof(err)))
+	int rc = !strcmp(exp, "fio")	    ? sl_repro_fio(&o, stdout, err, sizeof(err))
+		 : !strcmp(exp, "sleepers") ? sl_repro_sleepers(&o, stdout, err, sizeof(err))
+					    : sl_repro_fork(&o, stdout, err, sizeof(err));
+
+	if (rc)
 		return die("%s", err);
 	return 0;
 }

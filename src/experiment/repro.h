@@ -12,8 +12,11 @@ struct sl_repro_opts {
 	const char *governors[16];
 	int ngovernors;
 	bool json;
+	int nseeds; /* sleepers, fork: seeds 1..n (default 5) */
 };
 
 int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
+int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
+int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
 
 #endif

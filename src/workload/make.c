@@ -10,7 +10,8 @@
 
 struct make_args {
 	long jobs, count, nice;
-	struct sl_dist burst, io, parent;
+	struct sl_dist burst, io, parent, as;
+	long pipe;
 };
 
 static const struct sl_wl_key keys[] = {
@@ -20,6 +21,9 @@ static const struct sl_wl_key keys[] = {
 	{"burst", "uniform:10ms:50ms", "CPU time of one compile"},
 	{"io", "100us", "the job's uninterruptible read of its source"},
 	{"parent", "200us", "make's own CPU time per target (dependency checks)"},
+	{"pipe", "0",
+	 "gcc -pipe: cc1 forks an assembler and writes its output in N chunks (0: no)"},
+	{"as", "1ms", "the assembler's CPU time per chunk"},
 };
 
 static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
@@ -31,7 +35,9 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
 	    sl_kv_dist(kv, "burst", &a->burst, err, errlen) ||
 	    sl_kv_dist(kv, "io", &a->io, err, errlen) ||
-	    sl_kv_dist(kv, "parent", &a->parent, err, errlen)) {
+	    sl_kv_dist(kv, "parent", &a->parent, err, errlen) ||
+	    sl_kv_int(kv, "pipe", 0, 1000, &a->pipe, err, errlen) ||
+	    sl_kv_dist(kv, "as", &a->as, err, errlen)) {
 		free(a);
 		return NULL;
 	}
@@ -49,8 +55,38 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		return -1;
 	if (sl_prog_run(sim, job, sl_dist_fixed(sim->p.exec_ns)) ||
 	    sl_prog_add(sim, job, OP_EXEC, z, 0, 0, NULL) ||
-	    sl_prog_add(sim, job, OP_IO, a->io, 0, 0, NULL) || sl_prog_run(sim, job, a->burst) ||
-	    sl_prog_exit(sim, job))
+	    sl_prog_add(sim, job, OP_IO, a->io, 0, 0, NULL))
+		return -1;
+	if (a->pipe) {
+		/* cc1 | as: cc1 forks the assembler with a pipe, then compiles in `pipe` chunks,
+		 * writing each (a sync wake-up); as execs, reads and assembles each chunk */
+		struct sl_prog *as = sl_prog_new(sim, g, "as", (int)a->nice, SL_SCHED_NORMAL);
+		struct sl_dist chunk = a->burst;
+
+		if (!as)
+			return -1;
+		chunk.a /= (u64)a->pipe;
+		chunk.b /= chunk.kind == SL_DIST_UNIFORM || chunk.kind == SL_DIST_NORMAL
+				   ? (u64)a->pipe
+				   : 1;
+		if (sl_prog_run(sim, as, sl_dist_fixed(sim->p.exec_ns)) ||
+		    sl_prog_add(sim, as, OP_EXEC, z, 0, 0, NULL) ||
+		    sl_prog_add(sim, as, OP_WAIT, z, 0, 0, NULL) || sl_prog_run(sim, as, a->as) ||
+		    sl_prog_add(sim, as, OP_LOOP, z, 2, (int)a->pipe, NULL) ||
+		    sl_prog_exit(sim, as))
+			return -1;
+		int loop_at = job->n + 2; /* after the fork's two steps */
+
+		if (sl_prog_run(sim, job, sl_dist_fixed(sim->p.fork_ns)) ||
+		    sl_prog_add(sim, job, OP_FORK, z, 1, 0, as) || sl_prog_run(sim, job, chunk) ||
+		    sl_prog_add(sim, job, OP_WAKE, z, 1, 0, NULL) ||
+		    sl_prog_add(sim, job, OP_LOOP, z, loop_at, (int)a->pipe, NULL) ||
+		    sl_prog_add(sim, job, OP_WAIT_BELOW, z, 1, 0, NULL))
+			return -1;
+	} else if (sl_prog_run(sim, job, a->burst)) {
+		return -1;
+	}
+	if (sl_prog_exit(sim, job))
 		return -1;
 	/* 0: run; 1: wait while jobs children live; 2-3: fork; 4: loop; 5: wait for all */
 	if (sl_prog_run(sim, mk, a->parent) ||

@@ -1,0 +1,343 @@
+/*
+ * `schedlab repro sleepers` and `schedlab repro fork`: the scheduler results of September 2009.
+ *
+ * sleepers: `nice -n 19 make -j20` on a 2009 desktop (2 CPUs, Core 2 idle states), an
+ * xmodmap-like client and a 25 fps video, under 2.6.31 with NEW_FAIR_SLEEPERS on and off and
+ * under 2.6.32's sleeper variants. fork: a kernel-build-like make (gcc -pipe: cc1 | as) on 2, 4
+ * and 8 CPUs with kernel.sched_child_runs_first 1 and 0. Only workloads and knobs differ
+ * between settings; every figure is given over several seeds, as mean and range.
+ */
+#include "experiment/repro.h"
+#include "experiment/run.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SEEDS 16
+
+struct spread {
+	double v[MAX_SEEDS];
+	int n;
+};
+
+static void add(struct spread *s, double v)
+{
+	if (s->n < MAX_SEEDS)
+		s->v[s->n++] = v;
+}
+
+static double mean(const struct spread *s)
+{
+	double t = 0;
+
+	for (int i = 0; i < s->n; i++)
+		t += s->v[i];
+	return s->n ? t / s->n : 0;
+}
+
+static double lo(const struct spread *s)
+{
+	double m = s->n ? s->v[0] : 0;
+
+	for (int i = 1; i < s->n; i++)
+		m = s->v[i] < m ? s->v[i] : m;
+	return m;
+}
+
+static double hi(const struct spread *s)
+{
+	double m = s->n ? s->v[0] : 0;
+
+	for (int i = 1; i < s->n; i++)
+		m = s->v[i] > m ? s->v[i] : m;
+	return m;
+}
+
+static json_object *jd(double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.6f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static json_object *jspread(const struct spread *s)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "mean", jd(mean(s)));
+	json_object_object_add(o, "min", jd(lo(s)));
+	json_object_object_add(o, "max", jd(hi(s)));
+	for (int i = 0; i < s->n; i++)
+		json_object_array_add(a, jd(s->v[i]));
+	json_object_object_add(o, "per_seed", a);
+	return o;
+}
+
+static int group_index(const struct sl_sim *sim, const char *name)
+{
+	for (int i = 0; i < sim->ngroups; i++)
+		if (!strcmp(sim->groups[i].name, name))
+			return i;
+	return -1;
+}
+
+static int nseeds(const struct sl_repro_opts *o)
+{
+	return o->nseeds ? o->nseeds : 5;
+}
+
+/* ---- sleepers ---- */
+
+static const struct {
+	const char *label, *kernel, *features;
+} sleeper_settings[] = {
+	{"2.6.31 NEW_FAIR_SLEEPERS", "2.6.31", NULL},
+	{"2.6.31 NO_NEW_FAIR_SLEEPERS", "2.6.31", "NO_NEW_FAIR_SLEEPERS"},
+	{"2.6.32 GENTLE_FAIR_SLEEPERS", "2.6.32", NULL},
+	{"2.6.32 NO_GENTLE_FAIR_SLEEPERS", "2.6.32", "NO_GENTLE_FAIR_SLEEPERS"},
+	{"2.6.32 NO_FAIR_SLEEPERS", "2.6.32", "NO_FAIR_SLEEPERS"},
+};
+
+struct sleeper_figs {
+	struct spread xtime, xcpu, xsw, lat_p99, lat_max, late, make, maxwait;
+};
+
+static int run_sleepers(const struct sl_repro_opts *o, int k, u64 seed, struct sleeper_figs *f,
+			char *err, size_t errlen)
+{
+	struct sl_args a;
+	struct sl_config cfg;
+	struct sl_run r;
+	char sbuf[24];
+
+	memset(&a, 0, sizeof(a));
+	snprintf(sbuf, sizeof(sbuf), "%llu", (unsigned long long)seed);
+	a.kernel = sleeper_settings[k].kernel;
+	a.cpus = "2";
+	a.machine = "core2";
+	a.seed = sbuf;
+	a.duration = o->duration ? o->duration : "8s";
+	a.workloads[a.nworkloads++] = "make:jobs=20,nice=19,count=300";
+	a.workloads[a.nworkloads++] = "xclient:start=1s,rounds=9";
+	a.workloads[a.nworkloads++] = "video:fps=25,decode=8ms";
+	if (sleeper_settings[k].features)
+		a.features[a.nfeatures++] = sleeper_settings[k].features;
+	if (sl_config_build(&cfg, &a, err, errlen))
+		return -1;
+	if (sl_run(&cfg, &r, err, errlen)) {
+		sl_config_free(&cfg);
+		return -1;
+	}
+	const struct sl_sim *sim = r.sim;
+	int gm = group_index(sim, "make"), gx = group_index(sim, "xclient"),
+	    gv = group_index(sim, "video");
+	const struct sl_group *x = &sim->groups[gx], *m = &sim->groups[gm], *v = &sim->groups[gv];
+	const struct sl_stats *s = &r.stats;
+	int client = -1;
+	u64 maxwait = 0;
+
+	for (int pid = 1; pid <= sim->ntasks; pid++)
+		if (sim->tasks[pid - 1]->group == x &&
+		    !strcmp(sim->tasks[pid - 1]->comm, "xmodmap"))
+			client = pid;
+	for (int pid = 1; pid < s->npid; pid++)
+		if (s->pid[pid].wait_max > maxwait)
+			maxwait = s->pid[pid].wait_max;
+	add(&f->xtime, x->spawned && !x->live ? (double)(x->end - x->start) / 1e6
+					      : (double)(sim->now - x->start) / 1e6);
+	add(&f->xcpu, client > 0 ? (double)s->pid[client].cpu_ns / 1e6 : 0);
+	add(&f->xsw, client > 0 ? (double)s->pid[client].switches : 0);
+	u64 p99 = sl_hist_percentile(&s->g[gx].lat, 99),
+	    p99v = sl_hist_percentile(&s->g[gv].lat, 99);
+
+	add(&f->lat_p99, (double)(p99 > p99v ? p99 : p99v) / 1e6);
+	add(&f->lat_max,
+	    (double)(s->g[gx].lat.max > s->g[gv].lat.max ? s->g[gx].lat.max : s->g[gv].lat.max) /
+		    1e6);
+	add(&f->late, (double)v->frames_late);
+	add(&f->make, m->spawned && !m->live ? (double)(m->end - m->start) / 1e9 : -1);
+	add(&f->maxwait, (double)maxwait / 1e6);
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+	return 0;
+}
+
+int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen)
+{
+	const int ns = (int)SL_ARRAY_SIZE(sleeper_settings);
+	struct sleeper_figs figs[SL_ARRAY_SIZE(sleeper_settings)];
+
+	memset(figs, 0, sizeof(figs));
+	for (int k = 0; k < ns; k++)
+		for (int i = 0; i < nseeds(o); i++)
+			if (run_sleepers(o, k, (u64)i + 1, &figs[k], err, errlen))
+				return -1;
+	if (o->json) {
+		json_object *root = json_object_new_object(), *arr = json_object_new_array();
+
+		json_object_object_add(root, "experiment", json_object_new_string("sleepers"));
+		json_object_object_add(
+			root, "setup",
+			json_object_new_string(
+				"2 CPUs (core2 idle states); make:jobs=20,nice=19,count=300; "
+				"xclient:start=1s,rounds=9; video:fps=25,decode=8ms"));
+		json_object_object_add(
+			root, "seed_report",
+			json_object_new_string(
+				"2.6.31 NEW_FAIR_SLEEPERS: xmodmap 10 s; NO_NEW_FAIR_SLEEPERS: "
+				"0.020 s, 9 ms CPU, 18 context switches; sched_stat_wait "
+				"2801.9 s for one task"));
+		for (int k = 0; k < ns; k++) {
+			json_object *s = json_object_new_object();
+			struct sleeper_figs *f = &figs[k];
+
+			json_object_object_add(s, "setting",
+					       json_object_new_string(sleeper_settings[k].label));
+			json_object_object_add(s, "xclient_completion_ms", jspread(&f->xtime));
+			json_object_object_add(s, "xclient_cpu_ms", jspread(&f->xcpu));
+			json_object_object_add(s, "xclient_context_switches", jspread(&f->xsw));
+			json_object_object_add(s, "interactive_wakeup_p99_ms",
+					       jspread(&f->lat_p99));
+			json_object_object_add(s, "interactive_wakeup_max_ms",
+					       jspread(&f->lat_max));
+			json_object_object_add(s, "late_frames", jspread(&f->late));
+			json_object_object_add(s, "make_completion_s", jspread(&f->make));
+			json_object_object_add(s, "largest_wait_ms", jspread(&f->maxwait));
+			json_object_array_add(arr, s);
+		}
+		json_object_object_add(root, "settings", arr);
+		fprintf(out, "%s\n",
+			json_object_to_json_string_ext(
+				root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+		return 0;
+	}
+	fprintf(out,
+		"repro sleepers: 2 CPUs (core2 idle states), nice -n 19 make -j20 (300 jobs), an "
+		"xmodmap-like client at 1 s (9 round trips),\n"
+		"a 25 fps video (8 ms a frame); %d seeds, mean [min, max]\n"
+		"seed (2.6.31): xmodmap 10 s with NEW_FAIR_SLEEPERS, 0.020 s (9 ms CPU, 18 "
+		"switches) without; a sched_stat_wait of 2801.9 s\n\n",
+		nseeds(o));
+	fprintf(out, "%-31s %22s %9s %6s %20s %20s %10s %18s %18s\n", "setting", "xmodmap ms",
+		"cpu ms", "csw", "wake p99 ms", "wake max ms", "late fr", "make s", "max wait ms");
+	for (int k = 0; k < ns; k++) {
+		struct sleeper_figs *f = &figs[k];
+
+		fprintf(out,
+			"%-31s %7.2f [%5.2f,%6.2f] %9.2f %6.1f %6.2f [%5.2f,%5.2f] %6.2f "
+			"[%5.2f,%5.2f] "
+			"%10.1f %6.2f [%4.2f,%4.2f] %6.1f [%4.1f,%5.1f]\n",
+			sleeper_settings[k].label, mean(&f->xtime), lo(&f->xtime), hi(&f->xtime),
+			mean(&f->xcpu), mean(&f->xsw), mean(&f->lat_p99), lo(&f->lat_p99),
+			hi(&f->lat_p99), mean(&f->lat_max), lo(&f->lat_max), hi(&f->lat_max),
+			mean(&f->late), mean(&f->make), lo(&f->make), hi(&f->make),
+			mean(&f->maxwait), lo(&f->maxwait), hi(&f->maxwait));
+	}
+	return 0;
+}
+
+/* ---- fork ---- */
+
+struct fork_figs {
+	struct spread build, csw;
+};
+
+static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, struct fork_figs *f,
+		    char *err, size_t errlen)
+{
+	struct sl_args a;
+	struct sl_config cfg;
+	struct sl_run r;
+	char sbuf[24], cbuf[16], wl[128], sy[64];
+
+	memset(&a, 0, sizeof(a));
+	snprintf(sbuf, sizeof(sbuf), "%llu", (unsigned long long)seed);
+	snprintf(cbuf, sizeof(cbuf), "%d", cpus);
+	/* make -j(2 x CPUs), 400 compiles, each cc1 piping 4 chunks into as */
+	snprintf(wl, sizeof(wl), "make:jobs=%d,count=400,pipe=4", 2 * cpus);
+	snprintf(sy, sizeof(sy), "kernel.sched_child_runs_first=%d", crf);
+	a.kernel = o->kernel ? o->kernel : "2.6.31";
+	a.cpus = cbuf;
+	a.seed = sbuf;
+	a.workloads[a.nworkloads++] = wl;
+	a.sysctls[a.nsysctls++] = sy;
+	if (sl_config_build(&cfg, &a, err, errlen))
+		return -1;
+	if (sl_run(&cfg, &r, err, errlen)) {
+		sl_config_free(&cfg);
+		return -1;
+	}
+	const struct sl_group *g = &r.sim->groups[0];
+
+	add(&f->build, (double)(g->end - g->start) / 1e9);
+	add(&f->csw, (double)r.stats.switches);
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+	return 0;
+}
+
+int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen)
+{
+	static const int cpus[] = {2, 4, 8};
+	struct fork_figs figs[3][2];
+	json_object *root = NULL, *arr = NULL;
+
+	memset(figs, 0, sizeof(figs));
+	for (int c = 0; c < 3; c++)
+		for (int crf = 0; crf < 2; crf++)
+			for (int i = 0; i < nseeds(o); i++)
+				if (run_fork(o, cpus[c], crf, (u64)i + 1, &figs[c][crf], err,
+					     errlen))
+					return -1;
+	if (o->json) {
+		root = json_object_new_object();
+		arr = json_object_new_array();
+		json_object_object_add(root, "experiment", json_object_new_string("fork"));
+		json_object_object_add(root, "setup",
+				       json_object_new_string("make:jobs=2xCPUs,count=400,pipe=4"));
+	} else {
+		fprintf(out,
+			"repro fork: make -j(2 x CPUs), 400 compiles of gcc -pipe (cc1 | as, 4 "
+			"chunks), kernel %s, %d seeds, mean [min, max]\n"
+			"seed: parent-runs-first (child_runs_first=0) made kernel builds faster; "
+			"it became 2.6.32's default\n\n",
+			o->kernel ? o->kernel : "2.6.31", nseeds(o));
+		fprintf(out, "%4s %26s %26s %22s %22s %10s\n", "cpus", "build s, child first (1)",
+			"build s, parent first (0)", "switches (1)", "switches (0)", "1 / 0");
+	}
+	for (int c = 0; c < 3; c++) {
+		struct fork_figs *a1 = &figs[c][1], *a0 = &figs[c][0];
+		double ratio = mean(&a0->build) ? mean(&a1->build) / mean(&a0->build) : 0;
+
+		if (o->json) {
+			json_object *jo = json_object_new_object();
+
+			json_object_object_add(jo, "cpus", json_object_new_int(cpus[c]));
+			json_object_object_add(jo, "build_s_child_first", jspread(&a1->build));
+			json_object_object_add(jo, "build_s_parent_first", jspread(&a0->build));
+			json_object_object_add(jo, "switches_child_first", jspread(&a1->csw));
+			json_object_object_add(jo, "switches_parent_first", jspread(&a0->csw));
+			json_object_object_add(jo, "build_ratio_child_over_parent", jd(ratio));
+			json_object_array_add(arr, jo);
+			continue;
+		}
+		fprintf(out,
+			"%4d %8.3f [%6.3f,%6.3f] %9.3f [%6.3f,%6.3f] %8.0f [%5.0f,%5.0f] %8.0f "
+			"[%5.0f,%5.0f] %10.3f\n",
+			cpus[c], mean(&a1->build), lo(&a1->build), hi(&a1->build), mean(&a0->build),
+			lo(&a0->build), hi(&a0->build), mean(&a1->csw), lo(&a1->csw), hi(&a1->csw),
+			mean(&a0->csw), lo(&a0->csw), hi(&a0->csw), ratio);
+	}
+	if (o->json) {
+		json_object_object_add(root, "runs", arr);
+		fprintf(out, "%s\n",
+			json_object_to_json_string_ext(
+				root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+	return 0;
+}
