@@ -144,6 +144,11 @@ for d in (1, 2):
     assert tng["energy_j"] < poll["energy_j"], (d, tng["energy_j"], poll["energy_j"])
 PYEOF
 fi
+ok "repro sleepers" repro sleepers --seeds 2 --json
+grep -F '"setting":"2.6.31 NO_NEW_FAIR_SLEEPERS"' "$T/out" >/dev/null || fail "repro sleepers: no setting"
+ok "repro fork" repro fork --seeds 2 --json
+grep -F '"build_ratio_child_over_parent"' "$T/out" >/dev/null || fail "repro fork: no ratio"
+usage_error "seeds" repro fork --seeds 0
 usage_error "bogus" repro fio --governors poll,bogus
 usage_error "disk count" repro fio --disks 0
 usage_error "experiment" repro nosuch
