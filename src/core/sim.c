@@ -22,14 +22,26 @@ void sl_emit(struct sl_sim *sim, struct sl_event *ev)
 		sim->subs[i].fn(sim->subs[i].ctx, ev);
 }
 
+/* A timer that was waiting for its CPU's C-state exit no longer is. */
+static void undelay(struct sl_sim *sim, struct sl_timer *t)
+{
+	if (t->exit_delayed) {
+		t->exit_delayed = false;
+		if (t->cpu >= 0)
+			sim->cpus[t->cpu].irq_busy--;
+	}
+}
+
 void sl_arm(struct sl_sim *sim, struct sl_timer *t, u64 expires)
 {
+	undelay(sim, t);
 	if (sl_timerq_arm(&sim->q, t, expires))
 		sim->oom = true;
 }
 
 void sl_cancel(struct sl_sim *sim, struct sl_timer *t)
 {
+	undelay(sim, t);
 	sl_timerq_cancel(&sim->q, t);
 }
 

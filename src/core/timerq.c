@@ -57,6 +57,7 @@ void sl_timer_init(struct sl_timer *t, sl_timer_fn fn, int cpu)
 	t->idx = -1;
 	t->cpu = cpu;
 	t->irq = false;
+	t->exit_delayed = false;
 	t->fn = fn;
 }
 

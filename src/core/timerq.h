@@ -22,6 +22,7 @@ struct sl_timer {
 	int idx;  /* position in the heap, -1 when not armed */
 	int cpu;  /* CPU whose timer this is, or whose interrupt (-1: none, the experiment) */
 	bool irq; /* a device's interrupt routed to cpu: not a timer the governors can see */
+	bool exit_delayed; /* re-armed to run after its CPU's C-state exit */
 	sl_timer_fn fn;
 };
 

@@ -105,9 +105,17 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 		rq->irq_wake = true;
 		rq->irq_exit_latency = lat;
 		if (lat) {
+			/* the CPU is waking for this handler: nothing else may idle it meanwhile
+			 * (sl_arm and sl_cancel undo this if the timer is moved or dropped) */
 			sl_arm(sim, t, sim->now + lat);
+			t->exit_delayed = true;
+			rq->irq_busy++;
 			return;
 		}
+	}
+	if (t->exit_delayed) {
+		t->exit_delayed = false;
+		rq->irq_busy--;
 	}
 	t->fn(sim, t);
 	if (rq->irq_wake) {
