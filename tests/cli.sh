@@ -99,6 +99,22 @@ for i in 1 2; do
 done
 cmp -s "$T/idle1" "$T/idle2" || fail "determinism: two identical runs with C-states and I/O differ"
 
+# --- trace export: ftrace text and Chrome JSON, in place only when complete ---
+ok "trace-out text" run --cpus 2 --machine nehalem --workload pingpong:count=3 --trace-out "$T/run.trace"
+[ -s "$T/run.trace" ] || fail "trace-out: no file"
+[ ! -e "$T/run.trace.tmp" ] || fail "trace-out: temporary file left behind"
+head -1 "$T/run.trace" | grep -F "# tracer: nop" >/dev/null || fail "trace-out: no tracer header"
+n=$(grep -c "sched_waking:" "$T/run.trace" || true)
+m=$(grep -c "sched_wakeup:" "$T/run.trace" || true)
+[ "$n" -gt 0 ] && [ "$n" -eq "$m" ] || fail "trace-out: sched_waking ($n) should precede every sched_wakeup ($m)"
+grep -F "cpu_idle: state=4294967295" "$T/run.trace" >/dev/null || fail "trace-out: no idle exits"
+ok "trace-out json" run --cpus 2 --machine nehalem --workload pingpong:count=3 --trace-out "$T/run.json"
+grep -F '"traceEvents"' "$T/run.json" >/dev/null || fail "trace-out json: no traceEvents"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -m json.tool <"$T/run.json" >/dev/null || fail "trace-out json: does not parse"
+fi
+usage_error "trace-out" run --workload hog --duration 10ms --trace-out "$T/no/such/dir/x"
+
 # --- listings and help ---
 ok "workloads" workloads
 for w in hog periodic pingpong make mutex; do

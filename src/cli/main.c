@@ -63,6 +63,8 @@ static const char usage[] =
 	"                             menu_tng_quirks=0, power_mw.C6=100, busy_power_mw=15000\n"
 	"  --irq-affinity WHERE       I/O completion interrupts: issuer (default), spread, or a "
 	"CPU\n"
+	"  --trace-out FILE           write the run as ftrace text (Perfetto opens it), or as\n"
+	"                             Chrome Trace Event JSON when FILE ends in .json\n"
 	"  --json                     one JSON object instead of the table\n"
 	"  --no-progress              no progress lines on stderr\n";
 
@@ -136,6 +138,7 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			"--cpuidle-disable",
 			"--cpuidle-param",
 			"--irq-affinity",
+			"--trace-out",
 		};
 		bool known = false;
 
@@ -191,6 +194,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			rc = add_list(c->a.cpuidle_params, &c->a.ncpuidle_params, val, name);
 		else if (!strcmp(name, "--irq-affinity"))
 			c->a.irq_affinity = val;
+		else if (!strcmp(name, "--trace-out"))
+			c->a.trace_out = val;
 		if (rc)
 			return rc;
 	}
@@ -200,7 +205,7 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 #define RUN_OPTS                                                                                   \
 	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
 	"--param --json --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "    \
-	"--cpuidle-disable --cpuidle-param --irq-affinity "
+	"--cpuidle-disable --cpuidle-param --irq-affinity --trace-out "
 
 static int run_and_report(struct sl_config *cfg, bool json)
 {

@@ -160,6 +160,7 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	}
 	if (sl_config_build_idle(cfg, a, err, errlen))
 		return -1;
+	cfg->trace_out = a->trace_out;
 	cfg->irq_affinity = SL_IRQ_ISSUER;
 	if (a->irq_affinity) {
 		s64 c;

@@ -27,6 +27,7 @@ struct sl_config {
 	bool disabled[SL_CPUIDLE_MAX_STATES];
 	struct sl_gov_params gp;
 	int irq_affinity;
+	const char *trace_out;
 };
 
 /* Builds cfg from the user's words; on error returns -1 with a message naming the problem. */

@@ -1,5 +1,6 @@
 #include "experiment/run.h"
 #include "machine/machine.h"
+#include "trace/export.h"
 
 #include <string.h>
 #include <time.h>
@@ -23,11 +24,23 @@ int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errl
 		snprintf(err, errlen, "out of memory building the simulation");
 		return -1;
 	}
+	struct sl_exporter *x = NULL;
+
+	if (cfg->trace_out) {
+		x = sl_export_open(cfg->trace_out, r->sim, err, errlen);
+		if (!x || sl_sim_subscribe(r->sim, sl_export_event, x)) {
+			sl_export_close(x, false, err, 0);
+			return -1;
+		}
+	}
 	if (sl_sim_run(r->sim)) {
 		snprintf(err, errlen, "run failed at %llu ns: %s", (unsigned long long)r->sim->now,
 			 r->sim->error);
+		sl_export_close(x, false, err, 0);
 		return -1;
 	}
+	if (sl_export_close(x, true, err, errlen))
+		return -1;
 	sl_stats_finish(&r->stats, r->sim->now);
 	if (r->stats.oom) {
 		snprintf(err, errlen, "out of memory in the statistics");

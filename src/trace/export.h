@@ -1,0 +1,24 @@
+/*
+ * Export a simulated run as a trace that existing viewers open: ftrace text (the layout of
+ * /sys/kernel/tracing/trace, with the 4-character flags column and sched_waking before each
+ * sched_wakeup, which Perfetto's systrace importer needs) or, for a path ending in .json, Chrome
+ * Trace Event JSON (one track per CPU with task slices and idle states). The exporter is a
+ * subscriber of the event stream, so the trace cannot disagree with the printed figures. It
+ * writes to PATH.tmp and renames it to PATH only when the run succeeded: never a half file.
+ */
+#ifndef SCHEDLAB_EXPORT_H
+#define SCHEDLAB_EXPORT_H
+
+#include <schedlab/event.h>
+#include <stdio.h>
+
+struct sl_sim;
+struct sl_exporter;
+
+struct sl_exporter *sl_export_open(const char *path, const struct sl_sim *sim, char *err,
+				   size_t errlen);
+void sl_export_event(void *ctx, const struct sl_event *ev);
+/* Finish: with ok, move the file into place; otherwise remove it. Returns 0 or -1 (err set). */
+int sl_export_close(struct sl_exporter *x, bool ok, char *err, size_t errlen);
+
+#endif
