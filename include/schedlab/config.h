@@ -39,7 +39,7 @@ struct sl_args {
 	const char *cpuidle_params[SL_MAX_LIST];
 	int ncpuidle_params;
 	const char *irq_affinity; /* issuer (default), spread, or a CPU number */
-	const char *trace_out;    /* --trace-out: ftrace text, or Chrome JSON for *.json */
+	const char *trace_out;	  /* --trace-out: ftrace text, or Chrome JSON for *.json */
 };
 
 struct sl_at_change {
