@@ -7,6 +7,7 @@
 #include "config/sysctl.h"
 #include "experiment/run.h"
 #include "experiment/repro.h"
+#include "trace/trace_stats.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
@@ -30,6 +31,9 @@ static const char usage[] =
 	"  repro sleepers  NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make\n"
 	"  repro fork       child- against parent-runs-first on a kernel-build-like make\n"
 	"             [--seeds N] [--duration D] [--kernel V] [--json]\n"
+	"  trace-stats FILE  per-task run time, switches and wake-up latency, per-CPU idle\n"
+	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
+	"             [--json] [--lenient]\n"
 	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
 	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
 	"  features   print sched_features as /sys/kernel/debug/sched_features does\n"
@@ -450,6 +454,32 @@ static int cmd_repro(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_trace_stats(int argc, char **argv)
+{
+	const char *path = NULL;
+	bool json = false, lenient = false;
+	char err[2048];
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (!strcmp(argv[i], "--lenient"))
+			lenient = true;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return die("trace-stats: unknown option '%s' (--json, --lenient)", argv[i]);
+		else if (path)
+			return die("trace-stats: one trace at a time ('%s' and '%s')", path,
+				   argv[i]);
+		else
+			path = argv[i];
+	}
+	if (!path)
+		return die("trace-stats: give a trace file (text, .xz or .gz), or - for stdin");
+	if (sl_trace_stats(path, lenient, json, stdout, err, sizeof(err)))
+		return die("%s", err);
+	return 0;
+}
+
 static int cmd_machines(void)
 {
 	for (int i = 0; i < sl_nidle_profiles; i++)
@@ -503,6 +533,8 @@ int main(int argc, char **argv)
 		return cmd_demo(argc, argv);
 	if (!strcmp(cmd, "repro"))
 		return cmd_repro(argc, argv);
+	if (!strcmp(cmd, "trace-stats"))
+		return cmd_trace_stats(argc, argv);
 	if (!strcmp(cmd, "features"))
 		return cmd_features(argc, argv);
 	if (!strcmp(cmd, "sysctl"))

@@ -1,0 +1,144 @@
+/*
+ * Trace-format plug-ins. A reader turns one input (a file, "-" for stdin) into a stream of
+ * records, one per event line, with the fields every known event carries already parsed; a
+ * record that has a scheduling or idle meaning converts to the one event stream (struct
+ * sl_event) with sl_trace_record_to_event(). Readers work in bounded memory: strings of a record
+ * are copied (truncated) into fixed arrays, nothing is allocated per record.
+ */
+#ifndef SCHEDLAB_TRACE_FORMAT_H
+#define SCHEDLAB_TRACE_FORMAT_H
+
+#include <schedlab/event.h>
+#include <stdio.h>
+
+#define SL_TRACE_COMM_LEN    64
+#define SL_TRACE_NAME_LEN    48
+#define SL_TRACE_MAX_LINE    4096
+#define SL_TRACE_MAX_UNKNOWN 64
+#define SL_TRACE_ERR_LEN     512
+
+enum sl_trace_kind {
+	SL_TR_UNKNOWN,
+	SL_TR_SCHED_SWITCH,
+	SL_TR_SCHED_WAKEUP,
+	SL_TR_SCHED_WAKEUP_NEW,
+	SL_TR_SCHED_WAKING,
+	SL_TR_SCHED_PROCESS_FORK,
+	SL_TR_SCHED_PROCESS_EXEC,
+	SL_TR_SCHED_PROCESS_EXIT,
+	SL_TR_SCHED_MIGRATE_TASK,
+	SL_TR_CPU_IDLE,
+	SL_TR_CPU_IDLE_MISS,
+	SL_TR_HRTIMER_START,
+	SL_TR_HRTIMER_EXPIRE_ENTRY,
+	SL_TR_HRTIMER_CANCEL,
+	SL_TR_TICK_STOP,
+	SL_TR_BLOCK_RQ_ISSUE,
+	SL_TR_BLOCK_RQ_COMPLETE,
+	SL_TR_IRQ_HANDLER_ENTRY,
+	SL_TR_NR_KINDS
+};
+
+/* The event name as ftrace prints it ("sched_switch"); NULL for SL_TR_UNKNOWN. */
+const char *sl_trace_kind_name(enum sl_trace_kind k);
+enum sl_trace_kind sl_trace_kind_of(const char *name, size_t len);
+
+struct sl_trace_record {
+	/* the common columns */
+	u64 time; /* ns of the trace clock */
+	int cpu;
+	int pid;
+	char comm[SL_TRACE_COMM_LEN];
+	char event[SL_TRACE_NAME_LEN];
+	enum sl_trace_kind kind;
+	unsigned long line; /* line number in the input */
+
+	/*
+	 * The fields, by event. Tasks: sched_switch uses prev_* and next_*; the wake-ups, exit,
+	 * migrate use task_*; fork uses task_* (parent) and next_* (child); exec uses task_pid
+	 * (pid=), old_pid and str (filename).
+	 */
+	char task_comm[SL_TRACE_COMM_LEN];
+	int task_pid, task_prio;
+	char next_comm[SL_TRACE_COMM_LEN];
+	int next_pid, next_prio;
+	char prev_state[16]; /* sched_switch: "R", "R+", "S", "D|K", ... */
+	int old_pid;
+	int target_cpu;		       /* wakeups */
+	int orig_cpu, dest_cpu;	       /* migrate */
+	int state;		       /* cpu_idle, cpu_idle_miss: -1 = exit (4294967295) */
+	int cpu_id;		       /* cpu_idle, cpu_idle_miss */
+	bool below;		       /* cpu_idle_miss: type=below (else above) */
+	u64 hrtimer;		       /* hrtimer_*: the id (pointer hash, hex) */
+	u64 expires, softexpires, now; /* hrtimer_start; hrtimer_expire_entry (hrtimer clock) */
+	int success;		       /* tick_stop; old sched_wakeup */
+	int irq;		       /* irq_handler_entry */
+	unsigned dev_major, dev_minor; /* block_rq_* */
+	char rwbs[16];
+	u64 sector;
+	unsigned nr_sectors, bytes;
+	int error; /* block_rq_complete */
+	/* exec filename, hrtimer function, tick_stop dependency, irq name */
+	char str[256];
+};
+
+struct sl_trace_reader;
+
+struct sl_trace_reader_ops {
+	const char *name;
+	/* 0, or -1 with r->err set */
+	int (*open)(struct sl_trace_reader *r, const char *path);
+	/* 1: a record, 0: end of input, -1: error (r->err: "file:line: what") */
+	int (*next)(struct sl_trace_reader *r, struct sl_trace_record *out);
+	void (*close)(struct sl_trace_reader *r);
+};
+
+struct sl_trace_unknown {
+	char name[SL_TRACE_NAME_LEN];
+	u64 count;
+};
+
+struct sl_trace_reader {
+	const struct sl_trace_reader_ops *ops;
+	void *priv;
+	char path[256];
+	bool lenient; /* skip (and count) malformed lines instead of failing */
+
+	/* from the header */
+	int ncpu; /* #P:N (or trace-cmd's cpus=N); 0: not given */
+	bool have_entries;
+	u64 entries_in_buffer, entries_written;
+
+	/* counts */
+	unsigned long lines;
+	u64 records;
+	u64 malformed;	   /* skipped in lenient mode */
+	u64 lost_events;   /* sum of M in "CPU:N [LOST M EVENTS]" */
+	u64 lost_lines;	   /* how many such lines */
+	u64 unknown;	   /* lines of an event not in enum sl_trace_kind */
+	u64 unknown_other; /* unknown events beyond the table */
+	int nunknown;
+	struct sl_trace_unknown unknown_ev[SL_TRACE_MAX_UNKNOWN];
+
+	char err[SL_TRACE_ERR_LEN];
+};
+
+extern const struct sl_trace_reader_ops sl_ftrace_text_ops;
+
+/* Opens `path` ("-": stdin) with `ops` (NULL: ftrace text). -1 with the reason in err. */
+int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops,
+		  const char *path, bool lenient, char *err, size_t errlen);
+int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out);
+void sl_trace_close(struct sl_trace_reader *r);
+
+/* An overflowed ring buffer: entries-in-buffer < entries-written, or a LOST line. */
+bool sl_trace_overflowed(const struct sl_trace_reader *r);
+
+/*
+ * The struct sl_event of a record: sched_switch, sched_wakeup, sched_wakeup_new,
+ * sched_process_fork/exec/exit, sched_migrate_task, cpu_idle (also the old 2.6.3x
+ * layouts). Groups are -1. false when the record has no such meaning.
+ */
+bool sl_trace_record_to_event(const struct sl_trace_record *rec, struct sl_event *ev);
+
+#endif

@@ -1,0 +1,980 @@
+/*
+ * The ftrace text reader: /sys/kernel/tracing/trace, trace_pipe and `trace-cmd report` output,
+ * plain, xz or gzip (recognised by their magic bytes, also on stdin). Streaming in fixed
+ * memory: a 256 KiB buffer of decompressed text, lines of at most SL_TRACE_MAX_LINE - 1 bytes
+ * parsed in place, no allocation per line, no regex.
+ */
+#include "trace/format.h"
+
+#include <errno.h>
+#include <lzma.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define BUF_SIZE (256 * 1024)
+#define IN_SIZE	 (64 * 1024)
+
+enum src_kind { SRC_PLAIN, SRC_XZ, SRC_GZ };
+
+struct ftrace_priv {
+	FILE *f;
+	bool is_stdin;
+	enum src_kind kind;
+	lzma_stream xz;
+	z_stream gz;
+	bool in_eof, dec_end;
+	unsigned char in[IN_SIZE];
+	size_t in_pos, in_len;
+	char buf[BUF_SIZE + 1];
+	size_t pos, len;
+	bool eof;
+};
+
+static const char *const kind_names[SL_TR_NR_KINDS] = {
+	[SL_TR_SCHED_SWITCH] = "sched_switch",
+	[SL_TR_SCHED_WAKEUP] = "sched_wakeup",
+	[SL_TR_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
+	[SL_TR_SCHED_WAKING] = "sched_waking",
+	[SL_TR_SCHED_PROCESS_FORK] = "sched_process_fork",
+	[SL_TR_SCHED_PROCESS_EXEC] = "sched_process_exec",
+	[SL_TR_SCHED_PROCESS_EXIT] = "sched_process_exit",
+	[SL_TR_SCHED_MIGRATE_TASK] = "sched_migrate_task",
+	[SL_TR_CPU_IDLE] = "cpu_idle",
+	[SL_TR_CPU_IDLE_MISS] = "cpu_idle_miss",
+	[SL_TR_HRTIMER_START] = "hrtimer_start",
+	[SL_TR_HRTIMER_EXPIRE_ENTRY] = "hrtimer_expire_entry",
+	[SL_TR_HRTIMER_CANCEL] = "hrtimer_cancel",
+	[SL_TR_TICK_STOP] = "tick_stop",
+	[SL_TR_BLOCK_RQ_ISSUE] = "block_rq_issue",
+	[SL_TR_BLOCK_RQ_COMPLETE] = "block_rq_complete",
+	[SL_TR_IRQ_HANDLER_ENTRY] = "irq_handler_entry",
+};
+
+const char *sl_trace_kind_name(enum sl_trace_kind k)
+{
+	return k > SL_TR_UNKNOWN && k < SL_TR_NR_KINDS ? kind_names[k] : NULL;
+}
+
+enum sl_trace_kind sl_trace_kind_of(const char *name, size_t len)
+{
+	for (int k = 1; k < SL_TR_NR_KINDS; k++)
+		if (strlen(kind_names[k]) == len && !memcmp(kind_names[k], name, len))
+			return (enum sl_trace_kind)k;
+	return SL_TR_UNKNOWN;
+}
+
+static void set_err(struct sl_trace_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- byte sources ---- */
+
+static int fill_in(struct ftrace_priv *p)
+{
+	if (p->in_pos < p->in_len || p->in_eof)
+		return 0;
+	p->in_len = fread(p->in, 1, sizeof(p->in), p->f);
+	p->in_pos = 0;
+	if (p->in_len < sizeof(p->in)) {
+		if (ferror(p->f))
+			return -1;
+		p->in_eof = true;
+	}
+	return 0;
+}
+
+/* Up to n decompressed bytes into dst; 0 at the end; -1 on error (r->err set). */
+static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
+{
+	struct ftrace_priv *p = r->priv;
+	size_t got = 0;
+
+	while (got == 0) {
+		if (fill_in(p)) {
+			set_err(r, "%s: read error: %s", r->path, strerror(errno));
+			return -1;
+		}
+		if (p->kind == SRC_PLAIN) {
+			size_t k = p->in_len - p->in_pos;
+
+			if (!k)
+				return 0;
+			if (k > n)
+				k = n;
+			memcpy(dst, p->in + p->in_pos, k);
+			p->in_pos += k;
+			got = k;
+		} else if (p->kind == SRC_XZ) {
+			if (p->dec_end)
+				return 0;
+			p->xz.next_in = p->in + p->in_pos;
+			p->xz.avail_in = p->in_len - p->in_pos;
+			p->xz.next_out = (uint8_t *)dst;
+			p->xz.avail_out = n;
+			lzma_ret ret = lzma_code(
+				&p->xz, p->in_eof && p->xz.avail_in == 0 ? LZMA_FINISH : LZMA_RUN);
+
+			p->in_pos = p->in_len - p->xz.avail_in;
+			got = n - p->xz.avail_out;
+			if (ret == LZMA_STREAM_END) {
+				p->dec_end = true;
+			} else if (ret != LZMA_OK) {
+				set_err(r, "%s: xz decompression failed (lzma error %d)", r->path,
+					(int)ret);
+				return -1;
+			} else if (!got && p->in_eof && p->in_pos == p->in_len) {
+				set_err(r, "%s: truncated xz data", r->path);
+				return -1;
+			}
+		} else {
+			if (p->dec_end)
+				return 0;
+			if (p->in_pos == p->in_len && p->in_eof) {
+				set_err(r, "%s: truncated gzip data", r->path);
+				return -1;
+			}
+			p->gz.next_in = p->in + p->in_pos;
+			p->gz.avail_in = (uInt)(p->in_len - p->in_pos);
+			p->gz.next_out = (Bytef *)dst;
+			p->gz.avail_out = (uInt)n;
+			int ret = inflate(&p->gz, Z_NO_FLUSH);
+
+			p->in_pos = p->in_len - p->gz.avail_in;
+			got = n - p->gz.avail_out;
+			if (ret == Z_STREAM_END) {
+				/* another gzip member may follow */
+				if (fill_in(p) == 0 && p->in_pos < p->in_len)
+					inflateReset(&p->gz);
+				else
+					p->dec_end = true;
+			} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+				set_err(r, "%s: gzip decompression failed (zlib error %d)", r->path,
+					ret);
+				return -1;
+			}
+		}
+	}
+	return (long)got;
+}
+
+static int ftrace_open(struct sl_trace_reader *r, const char *path)
+{
+	struct ftrace_priv *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		set_err(r, "%s: out of memory", path);
+		return -1;
+	}
+	r->priv = p;
+	if (!strcmp(path, "-")) {
+		p->f = stdin;
+		p->is_stdin = true;
+	} else {
+		p->f = fopen(path, "rb");
+		if (!p->f) {
+			set_err(r, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	if (fill_in(p)) {
+		set_err(r, "%s: read error: %s", path, strerror(errno));
+		return -1;
+	}
+	if (p->in_len >= 6 && !memcmp(p->in,
+				      "\xfd"
+				      "7zXZ\0",
+				      6)) {
+		p->kind = SRC_XZ;
+		if (lzma_stream_decoder(&p->xz, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+			set_err(r, "%s: cannot start the xz decoder", path);
+			return -1;
+		}
+	} else if (p->in_len >= 2 && p->in[0] == 0x1f && p->in[1] == 0x8b) {
+		p->kind = SRC_GZ;
+		if (inflateInit2(&p->gz, 15 + 16) != Z_OK) {
+			set_err(r, "%s: cannot start the gzip decoder", path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void ftrace_close(struct sl_trace_reader *r)
+{
+	struct ftrace_priv *p = r->priv;
+
+	if (!p)
+		return;
+	if (p->kind == SRC_XZ)
+		lzma_end(&p->xz);
+	else if (p->kind == SRC_GZ)
+		inflateEnd(&p->gz);
+	if (p->f && !p->is_stdin)
+		fclose(p->f);
+	free(p);
+	r->priv = NULL;
+}
+
+/* The next line, NUL-terminated in place (no '\n'); NULL at the end or on error. */
+static char *next_line(struct sl_trace_reader *r, size_t *lenp, int *rc)
+{
+	struct ftrace_priv *p = r->priv;
+
+	*rc = 0;
+	for (;;) {
+		char *s = p->buf + p->pos;
+		size_t avail = p->len - p->pos;
+		char *nl = avail ? memchr(s, '\n', avail) : NULL;
+
+		if (nl || (p->eof && avail)) {
+			size_t n = nl ? (size_t)(nl - s) : avail;
+
+			r->lines++;
+			if (n >= SL_TRACE_MAX_LINE) {
+				set_err(r, "%s:%lu: line longer than %d bytes", r->path, r->lines,
+					SL_TRACE_MAX_LINE - 1);
+				*rc = -1;
+				return NULL;
+			}
+			s[n] = '\0';
+			if (n && s[n - 1] == '\r')
+				s[--n] = '\0';
+			p->pos += (nl ? (size_t)(nl - s) + 1 : avail);
+			*lenp = n;
+			return s;
+		}
+		if (p->eof)
+			return NULL;
+		if (avail >= SL_TRACE_MAX_LINE) {
+			set_err(r, "%s:%lu: line longer than %d bytes", r->path, r->lines + 1,
+				SL_TRACE_MAX_LINE - 1);
+			*rc = -1;
+			return NULL;
+		}
+		memmove(p->buf, s, avail);
+		p->pos = 0;
+		p->len = avail;
+		long got = src_read(r, p->buf + p->len, BUF_SIZE - p->len);
+
+		if (got < 0) {
+			*rc = -1;
+			return NULL;
+		}
+		if (got == 0)
+			p->eof = true;
+		p->len += (size_t)got;
+	}
+}
+
+/* ---- field parsing ---- */
+
+struct cur {
+	const char *s;
+	const char *what; /* what was expected, when failed */
+};
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static void skip_sp(struct cur *c)
+{
+	while (*c->s == ' ' || *c->s == '\t')
+		c->s++;
+}
+
+static bool lit(struct cur *c, const char *l)
+{
+	size_t n = strlen(l);
+
+	if (strncmp(c->s, l, n)) {
+		c->what = l;
+		return false;
+	}
+	c->s += n;
+	return true;
+}
+
+static bool u64_dec(struct cur *c, u64 *v)
+{
+	u64 x = 0;
+
+	if (!is_digit(*c->s)) {
+		c->what = "a number";
+		return false;
+	}
+	while (is_digit(*c->s))
+		x = x * 10 + (u64)(*c->s++ - '0');
+	*v = x;
+	return true;
+}
+
+static bool int_dec(struct cur *c, int *v)
+{
+	bool neg = *c->s == '-';
+	u64 x;
+
+	if (neg)
+		c->s++;
+	if (!u64_dec(c, &x))
+		return false;
+	*v = neg ? -(int)x : (int)x;
+	return true;
+}
+
+static bool u64_hex(struct cur *c, u64 *v)
+{
+	u64 x = 0;
+	int n = 0;
+
+	if (c->s[0] == '0' && c->s[1] == 'x')
+		c->s += 2;
+	for (;; n++) {
+		char ch = *c->s;
+
+		if (is_digit(ch))
+			x = x * 16 + (u64)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			x = x * 16 + (u64)(ch - 'a' + 10);
+		else if (ch >= 'A' && ch <= 'F')
+			x = x * 16 + (u64)(ch - 'A' + 10);
+		else
+			break;
+		c->s++;
+	}
+	if (!n) {
+		c->what = "a hex number";
+		return false;
+	}
+	*v = x;
+	return true;
+}
+
+static void copy_str(char *dst, size_t size, const char *s, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+/* key=INT followed by a space or the end */
+static bool kv_int(struct cur *c, const char *key, int *v)
+{
+	return lit(c, key) && int_dec(c, v);
+}
+
+static bool kv_u64(struct cur *c, const char *key, u64 *v)
+{
+	return lit(c, key) && u64_dec(c, v);
+}
+
+/* a word up to the next space (or the end) */
+static bool word(struct cur *c, char *dst, size_t size)
+{
+	const char *e = c->s;
+
+	while (*e && *e != ' ')
+		e++;
+	copy_str(dst, size, c->s, (size_t)(e - c->s));
+	c->s = e;
+	return true;
+}
+
+/* key=VALUE where VALUE may hold spaces: it ends where `next` (" key2=") begins. */
+static bool kv_str_until(struct cur *c, const char *key, const char *next, char *dst, size_t size)
+{
+	if (!lit(c, key))
+		return false;
+	const char *e = strstr(c->s, next);
+
+	if (!e) {
+		c->what = next + 1;
+		return false;
+	}
+	copy_str(dst, size, c->s, (size_t)(e - c->s));
+	c->s = e + 1;
+	return true;
+}
+
+static bool sp(struct cur *c)
+{
+	if (*c->s != ' ') {
+		c->what = "a space";
+		return false;
+	}
+	skip_sp(c);
+	return true;
+}
+
+/* Old layout: "comm:pid [prio]" where comm may hold ':' (split on the last one before " ["). */
+static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio)
+{
+	const char *b = strstr(c->s, " [");
+
+	if (!b) {
+		c->what = "comm:pid [prio]";
+		return false;
+	}
+	const char *colon = b;
+
+	while (colon > c->s && colon[-1] != ':')
+		colon--;
+	if (colon == c->s) {
+		c->what = "comm:pid";
+		return false;
+	}
+	copy_str(comm, size, c->s, (size_t)(colon - 1 - c->s));
+	c->s = colon;
+	return int_dec(c, pid) && lit(c, " [") && int_dec(c, prio) && lit(c, "]");
+}
+
+static bool parse_switch(struct cur *c, struct sl_trace_record *o)
+{
+	if (!strncmp(c->s, "task ", 5)) {
+		/* 2.6.3x: task bash:2159 [120] (S) ==> swapper:0 [120] */
+		c->s += 5;
+		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio) ||
+		    !lit(c, " ("))
+			return false;
+		const char *e = strchr(c->s, ')');
+
+		if (!e) {
+			c->what = ")";
+			return false;
+		}
+		copy_str(o->prev_state, sizeof(o->prev_state), c->s, (size_t)(e - c->s));
+		c->s = e + 1;
+		return lit(c, " ==> ") &&
+		       old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
+	}
+	return kv_str_until(c, "prev_comm=", " prev_pid=", o->task_comm, sizeof(o->task_comm)) &&
+	       kv_int(c, "prev_pid=", &o->task_pid) && sp(c) &&
+	       kv_int(c, "prev_prio=", &o->task_prio) && sp(c) &&
+	       kv_str_until(c, "prev_state=", " ==> ", o->prev_state, sizeof(o->prev_state)) &&
+	       lit(c, "==> ") &&
+	       kv_str_until(c, "next_comm=", " next_pid=", o->next_comm, sizeof(o->next_comm)) &&
+	       kv_int(c, "next_pid=", &o->next_pid) && sp(c) &&
+	       kv_int(c, "next_prio=", &o->next_prio);
+}
+
+static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
+{
+	if (!strncmp(c->s, "task ", 5)) {
+		/* 2.6.3x: task bash:2159 [120] success=1 [001] */
+		c->s += 5;
+		return old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid,
+				&o->task_prio) &&
+		       lit(c, " success=") && int_dec(c, &o->success) && lit(c, " [") &&
+		       int_dec(c, &o->target_cpu) && lit(c, "]");
+	}
+	if (!kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) ||
+	    !kv_int(c, "pid=", &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) ||
+	    !sp(c))
+		return false;
+	o->success = 1;
+	if (!strncmp(c->s, "success=", 8))
+		if (!kv_int(c, "success=", &o->success) || !sp(c))
+			return false;
+	return kv_int(c, "target_cpu=", &o->target_cpu);
+}
+
+static bool parse_fork(struct cur *c, struct sl_trace_record *o)
+{
+	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
+	       kv_int(c, "pid=", &o->task_pid) && sp(c) &&
+	       kv_str_until(c, "child_comm=", " child_pid=", o->next_comm, sizeof(o->next_comm)) &&
+	       kv_int(c, "child_pid=", &o->next_pid);
+}
+
+static bool parse_exec(struct cur *c, struct sl_trace_record *o)
+{
+	return kv_str_until(c, "filename=", " pid=", o->str, sizeof(o->str)) &&
+	       kv_int(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "old_pid=", &o->old_pid);
+}
+
+static bool parse_exit(struct cur *c, struct sl_trace_record *o)
+{
+	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
+	       kv_int(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
+}
+
+static bool parse_migrate(struct cur *c, struct sl_trace_record *o)
+{
+	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
+	       kv_int(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) &&
+	       sp(c) && kv_int(c, "orig_cpu=", &o->orig_cpu) && sp(c) &&
+	       kv_int(c, "dest_cpu=", &o->dest_cpu);
+}
+
+static bool idle_state(struct cur *c, int *state)
+{
+	u64 v;
+
+	if (!kv_u64(c, "state=", &v))
+		return false;
+	*state = v == 4294967295ULL || v == UINT64_MAX ? -1 : (int)v;
+	return true;
+}
+
+static bool parse_cpu_idle(struct cur *c, struct sl_trace_record *o)
+{
+	return idle_state(c, &o->state) && sp(c) && kv_int(c, "cpu_id=", &o->cpu_id);
+}
+
+static bool parse_cpu_idle_miss(struct cur *c, struct sl_trace_record *o)
+{
+	if (!kv_int(c, "cpu_id=", &o->cpu_id) || !sp(c) || !idle_state(c, &o->state) || !sp(c) ||
+	    !lit(c, "type="))
+		return false;
+	o->below = !strncmp(c->s, "below", 5);
+	return word(c, o->str, sizeof(o->str));
+}
+
+static bool parse_hrtimer_start(struct cur *c, struct sl_trace_record *o)
+{
+	return lit(c, "hrtimer=") && u64_hex(c, &o->hrtimer) && sp(c) && lit(c, "function=") &&
+	       word(c, o->str, sizeof(o->str)) && sp(c) && kv_u64(c, "expires=", &o->expires) &&
+	       sp(c) && kv_u64(c, "softexpires=", &o->softexpires);
+}
+
+static bool parse_hrtimer_expire(struct cur *c, struct sl_trace_record *o)
+{
+	return lit(c, "hrtimer=") && u64_hex(c, &o->hrtimer) && sp(c) && lit(c, "function=") &&
+	       word(c, o->str, sizeof(o->str)) && sp(c) && kv_u64(c, "now=", &o->now);
+}
+
+static bool parse_hrtimer_cancel(struct cur *c, struct sl_trace_record *o)
+{
+	return lit(c, "hrtimer=") && u64_hex(c, &o->hrtimer);
+}
+
+static bool parse_tick_stop(struct cur *c, struct sl_trace_record *o)
+{
+	return kv_int(c, "success=", &o->success) && sp(c) && lit(c, "dependency=") &&
+	       word(c, o->str, sizeof(o->str));
+}
+
+static bool dev_rwbs(struct cur *c, struct sl_trace_record *o)
+{
+	int maj, min;
+
+	if (!int_dec(c, &maj) || !lit(c, ",") || !int_dec(c, &min) || !sp(c))
+		return false;
+	o->dev_major = (unsigned)maj;
+	o->dev_minor = (unsigned)min;
+	word(c, o->rwbs, sizeof(o->rwbs));
+	if (!o->rwbs[0]) {
+		c->what = "rwbs";
+		return false;
+	}
+	return sp(c);
+}
+
+/* "(cmd) sector + nr" */
+static bool cmd_sector(struct cur *c, struct sl_trace_record *o)
+{
+	u64 nr;
+
+	if (!lit(c, "("))
+		return false;
+	const char *e = strchr(c->s, ')');
+
+	if (!e) {
+		c->what = ")";
+		return false;
+	}
+	c->s = e + 1;
+	if (!sp(c) || !u64_dec(c, &o->sector) || !lit(c, " + ") || !u64_dec(c, &nr))
+		return false;
+	o->nr_sectors = (unsigned)nr;
+	return true;
+}
+
+static bool parse_block_issue(struct cur *c, struct sl_trace_record *o)
+{
+	u64 bytes;
+
+	if (!dev_rwbs(c, o) || !u64_dec(c, &bytes) || !sp(c) || !cmd_sector(c, o))
+		return false;
+	o->bytes = (unsigned)bytes;
+	/* optional ioprio, then [comm] */
+	const char *b = strrchr(c->s, '[');
+
+	if (b) {
+		const char *e = strchr(b, ']');
+
+		if (e)
+			copy_str(o->task_comm, sizeof(o->task_comm), b + 1, (size_t)(e - b - 1));
+	}
+	return true;
+}
+
+static bool parse_block_complete(struct cur *c, struct sl_trace_record *o)
+{
+	if (!dev_rwbs(c, o) || !cmd_sector(c, o))
+		return false;
+	const char *b = strrchr(c->s, '[');
+
+	if (b) {
+		struct cur e = {b + 1, NULL};
+
+		int_dec(&e, &o->error);
+	}
+	return true;
+}
+
+static bool parse_irq(struct cur *c, struct sl_trace_record *o)
+{
+	return kv_int(c, "irq=", &o->irq) && sp(c) && lit(c, "name=") &&
+	       word(c, o->str, sizeof(o->str));
+}
+
+typedef bool (*parse_fn)(struct cur *c, struct sl_trace_record *o);
+
+static const parse_fn parsers[SL_TR_NR_KINDS] = {
+	[SL_TR_SCHED_SWITCH] = parse_switch,
+	[SL_TR_SCHED_WAKEUP] = parse_wakeup,
+	[SL_TR_SCHED_WAKEUP_NEW] = parse_wakeup,
+	[SL_TR_SCHED_WAKING] = parse_wakeup,
+	[SL_TR_SCHED_PROCESS_FORK] = parse_fork,
+	[SL_TR_SCHED_PROCESS_EXEC] = parse_exec,
+	[SL_TR_SCHED_PROCESS_EXIT] = parse_exit,
+	[SL_TR_SCHED_MIGRATE_TASK] = parse_migrate,
+	[SL_TR_CPU_IDLE] = parse_cpu_idle,
+	[SL_TR_CPU_IDLE_MISS] = parse_cpu_idle_miss,
+	[SL_TR_HRTIMER_START] = parse_hrtimer_start,
+	[SL_TR_HRTIMER_EXPIRE_ENTRY] = parse_hrtimer_expire,
+	[SL_TR_HRTIMER_CANCEL] = parse_hrtimer_cancel,
+	[SL_TR_TICK_STOP] = parse_tick_stop,
+	[SL_TR_BLOCK_RQ_ISSUE] = parse_block_issue,
+	[SL_TR_BLOCK_RQ_COMPLETE] = parse_block_complete,
+	[SL_TR_IRQ_HANDLER_ENTRY] = parse_irq,
+};
+
+/* ---- the line ---- */
+
+static void count_unknown(struct sl_trace_reader *r, const char *name, size_t n)
+{
+	r->unknown++;
+	if (n >= SL_TRACE_NAME_LEN)
+		n = SL_TRACE_NAME_LEN - 1;
+	for (int i = 0; i < r->nunknown; i++) {
+		if (!strncmp(r->unknown_ev[i].name, name, n) && !r->unknown_ev[i].name[n]) {
+			r->unknown_ev[i].count++;
+			return;
+		}
+	}
+	if (r->nunknown == SL_TRACE_MAX_UNKNOWN) {
+		r->unknown_other++;
+		return;
+	}
+	copy_str(r->unknown_ev[r->nunknown].name, SL_TRACE_NAME_LEN, name, n);
+	r->unknown_ev[r->nunknown++].count = 1;
+}
+
+static void parse_header(struct sl_trace_reader *r, const char *s)
+{
+	const char *e = strstr(s, "entries-in-buffer/entries-written:");
+
+	if (e) {
+		struct cur c = {e + 34, NULL};
+
+		skip_sp(&c);
+		if (u64_dec(&c, &r->entries_in_buffer) && lit(&c, "/") &&
+		    u64_dec(&c, &r->entries_written))
+			r->have_entries = true;
+	}
+	const char *p = strstr(s, "#P:");
+
+	if (p) {
+		struct cur c = {p + 3, NULL};
+		int n;
+
+		if (int_dec(&c, &n) && n > 0)
+			r->ncpu = n;
+	}
+}
+
+/* The timestamp "S.F" (F: 1 to 9 digits) followed by ':'. */
+static bool timestamp(struct cur *c, u64 *t)
+{
+	u64 sec, frac = 0;
+	int nd = 0;
+
+	if (!u64_dec(c, &sec) || !lit(c, "."))
+		return false;
+	while (is_digit(*c->s)) {
+		if (nd < 9) {
+			frac = frac * 10 + (u64)(*c->s - '0');
+			nd++;
+		}
+		c->s++;
+	}
+	if (!nd || *c->s != ':') {
+		c->what = "a timestamp (seconds.fraction:)";
+		return false;
+	}
+	c->s++;
+	while (nd++ < 9)
+		frac *= 10;
+	*t = sec * NSEC_PER_SEC + frac;
+	return true;
+}
+
+/* 1: a record, 0: not a record (header, LOST line, unknown event), -1: malformed. */
+static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_trace_record *o,
+		      const char **what)
+{
+	struct cur c = {s, NULL};
+
+	skip_sp(&c);
+	if (!*c.s)
+		return 0;
+	if (*c.s == '#') {
+		parse_header(r, c.s);
+		return 0;
+	}
+	if (!strncmp(c.s, "CPU:", 4)) {
+		/* CPU:N [LOST M EVENTS] */
+		const char *l = strstr(c.s, "[LOST ");
+
+		if (l) {
+			struct cur k = {l + 6, NULL};
+			u64 m;
+
+			r->lost_lines++;
+			if (u64_dec(&k, &m))
+				r->lost_events += m;
+			return 0;
+		}
+	}
+	if (!strncmp(c.s, "cpus=", 5)) { /* trace-cmd report */
+		struct cur k = {c.s + 5, NULL};
+		int m;
+
+		if (int_dec(&k, &m) && m > 0 && !k.s[0])
+			r->ncpu = m;
+		return 0;
+	}
+	/* comm-pid, then spaces, then [cpu]: find " [digits]" */
+	const char *start = c.s, *b = c.s;
+
+	for (;;) {
+		b = strchr(b, '[');
+		if (!b) {
+			*what = "comm-pid [cpu]";
+			return -1;
+		}
+		if (b > start && b[-1] == ' ' && is_digit(b[1])) {
+			const char *d = b + 1;
+
+			while (is_digit(*d))
+				d++;
+			if (*d == ']')
+				break;
+		}
+		b++;
+	}
+	const char *e = b;
+
+	while (e > start && e[-1] == ' ')
+		e--;
+	const char *dp = e;
+
+	while (dp > start && is_digit(dp[-1]))
+		dp--;
+	if (dp == e || dp == start || dp[-1] != '-') {
+		*what = "comm-pid before [cpu]";
+		return -1;
+	}
+	copy_str(o->comm, sizeof(o->comm), start, (size_t)(dp - 1 - start));
+	{
+		struct cur k = {dp, NULL};
+
+		int_dec(&k, &o->pid);
+	}
+	c.s = b + 1;
+	int_dec(&c, &o->cpu);
+	c.s++; /* ']' */
+	skip_sp(&c);
+	/* flags (absent, 4 or 5 characters) or the timestamp "digits.digits:" */
+	{
+		const char *f = c.s;
+
+		while (*c.s && *c.s != ' ')
+			c.s++;
+		if (!(is_digit(*f) && c.s[-1] == ':')) {
+			if (c.s - f > 8) {
+				*what = "the flags column or a timestamp";
+				return -1;
+			}
+			skip_sp(&c);
+		} else {
+			c.s = f;
+		}
+	}
+	if (!timestamp(&c, &o->time)) {
+		*what = "a timestamp (seconds.fraction:)";
+		return -1;
+	}
+	skip_sp(&c);
+	const char *ev = c.s;
+
+	while (*c.s && *c.s != ':' && *c.s != ' ')
+		c.s++;
+	if (*c.s != ':' || c.s == ev) {
+		*what = "an event name followed by ':'";
+		return -1;
+	}
+	size_t evlen = (size_t)(c.s - ev);
+
+	c.s++;
+	skip_sp(&c);
+	o->kind = sl_trace_kind_of(ev, evlen);
+	if (o->kind == SL_TR_UNKNOWN) {
+		count_unknown(r, ev, evlen);
+		return 0;
+	}
+	memcpy(o->event, ev, evlen);
+	o->event[evlen] = '\0';
+	if (!parsers[o->kind](&c, o)) {
+		*what = c.what ? c.what : "the event's fields";
+		return -1;
+	}
+	(void)n;
+	return 1;
+}
+
+static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
+{
+	for (;;) {
+		size_t n;
+		int rc;
+		char *s = next_line(r, &n, &rc);
+
+		if (!s)
+			return rc;
+		/* reset only what parsers leave optional */
+		o->task_comm[0] = o->next_comm[0] = o->str[0] = o->prev_state[0] = '\0';
+		o->error = 0;
+		o->kind = SL_TR_UNKNOWN;
+		const char *what = NULL;
+		char save[80];
+
+		copy_str(save, sizeof(save), s, n);
+		rc = parse_line(r, s, n, o, &what);
+		if (rc == 1) {
+			o->line = r->lines;
+			r->records++;
+			return 1;
+		}
+		if (rc < 0) {
+			if (r->lenient) {
+				r->malformed++;
+				continue;
+			}
+			set_err(r, "%s:%lu: malformed line: expected %s: \"%s%s\"", r->path,
+				r->lines, what, save, n >= sizeof(save) ? "..." : "");
+			return -1;
+		}
+	}
+}
+
+const struct sl_trace_reader_ops sl_ftrace_text_ops = {
+	.name = "ftrace-text",
+	.open = ftrace_open,
+	.next = ftrace_next,
+	.close = ftrace_close,
+};
+
+/* ---- the generic handle ---- */
+
+int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops,
+		  const char *path, bool lenient, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->ops = ops ? ops : &sl_ftrace_text_ops;
+	r->lenient = lenient;
+	copy_str(r->path, sizeof(r->path), path, strlen(path));
+	if (r->ops->open(r, path)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", r->err);
+		r->ops->close(r);
+		return -1;
+	}
+	return 0;
+}
+
+int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out)
+{
+	return r->ops->next(r, out);
+}
+
+void sl_trace_close(struct sl_trace_reader *r)
+{
+	if (r->ops)
+		r->ops->close(r);
+}
+
+bool sl_trace_overflowed(const struct sl_trace_reader *r)
+{
+	return r->lost_lines || (r->have_entries && r->entries_in_buffer < r->entries_written);
+}
+
+bool sl_trace_record_to_event(const struct sl_trace_record *rec, struct sl_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->time = rec->time;
+	ev->cpu = rec->cpu;
+	ev->group = ev->next_group = -1;
+	ev->orig_cpu = -1;
+	switch (rec->kind) {
+	case SL_TR_SCHED_SWITCH:
+		ev->type = SL_EV_SWITCH;
+		ev->pid = rec->task_pid;
+		ev->next_pid = rec->next_pid;
+		ev->prev_state = rec->prev_state[0] ? rec->prev_state[0] : 'R';
+		return true;
+	case SL_TR_SCHED_WAKEUP:
+	case SL_TR_SCHED_WAKEUP_NEW:
+		ev->type = rec->kind == SL_TR_SCHED_WAKEUP ? SL_EV_WAKEUP : SL_EV_WAKEUP_NEW;
+		ev->pid = rec->task_pid;
+		ev->cpu = rec->target_cpu;
+		return true;
+	case SL_TR_SCHED_PROCESS_FORK:
+		ev->type = SL_EV_FORK;
+		ev->pid = rec->task_pid;
+		ev->next_pid = rec->next_pid;
+		return true;
+	case SL_TR_SCHED_PROCESS_EXEC:
+		ev->type = SL_EV_EXEC;
+		ev->pid = rec->task_pid;
+		return true;
+	case SL_TR_SCHED_PROCESS_EXIT:
+		ev->type = SL_EV_EXIT;
+		ev->pid = rec->task_pid;
+		return true;
+	case SL_TR_SCHED_MIGRATE_TASK:
+		ev->type = SL_EV_MIGRATE;
+		ev->pid = rec->task_pid;
+		ev->orig_cpu = rec->orig_cpu;
+		ev->cpu = rec->dest_cpu;
+		return true;
+	case SL_TR_CPU_IDLE:
+		ev->type = SL_EV_IDLE;
+		ev->cpu = rec->cpu_id;
+		ev->state = rec->state;
+		return true;
+	default:
+		return false;
+	}
+}

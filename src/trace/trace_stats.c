@@ -1,0 +1,480 @@
+#include "trace/trace_stats.h"
+
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_NCPU 256
+
+static int summary_start(struct sl_trace_summary *s)
+{
+	s->ncpu = s->rd.ncpu > 0 ? s->rd.ncpu : DEFAULT_NCPU;
+	if (sl_stats_init(&s->st, 0, s->ncpu))
+		return -1;
+	s->st_init = true;
+	s->cpu = calloc((size_t)s->ncpu, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -1;
+	for (int i = 0; i < s->ncpu; i++) {
+		s->cpu[i].idle_state = -2;
+		if (sl_hist_init(&s->cpu[i].idle))
+			return -1;
+	}
+	return 0;
+}
+
+/* The task of `pid` (growing the table: do not keep a pointer across calls). */
+static struct sl_trace_task *task_of(struct sl_trace_summary *s, int pid)
+{
+	if (pid <= 0)
+		return NULL;
+	if (pid >= s->ntask) {
+		int n = s->ntask ? s->ntask : 256;
+
+		while (n <= pid)
+			n *= 2;
+		struct sl_trace_task *a = realloc(s->task, sizeof(*a) * (size_t)n);
+
+		if (!a) {
+			s->oom = true;
+			return NULL;
+		}
+		memset(a + s->ntask, 0, sizeof(*a) * (size_t)(n - s->ntask));
+		s->task = a;
+		s->ntask = n;
+	}
+	s->task[pid].seen = true;
+	return &s->task[pid];
+}
+
+static void set_comm(struct sl_trace_summary *s, int pid, const char *comm)
+{
+	struct sl_trace_task *t = task_of(s, pid);
+
+	if (t && comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+static void idle_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
+{
+	if (cpu < 0 || cpu >= s->ncpu)
+		return;
+	struct sl_trace_cpu *c = &s->cpu[cpu];
+
+	if (state < 0) {
+		if (c->idle_state >= 0) {
+			u64 d = t - c->idle_since;
+
+			sl_hist_add(&c->idle, d);
+			if (c->idle_state < SL_TRACE_MAX_STATES) {
+				struct sl_hist **h = &c->state_idle[c->idle_state];
+
+				if (!*h) {
+					*h = calloc(1, sizeof(**h));
+					if (!*h || sl_hist_init(*h)) {
+						free(*h);
+						*h = NULL;
+						s->oom = true;
+					}
+				}
+				if (*h)
+					sl_hist_add(*h, d);
+			}
+		}
+		c->idle_state = -1;
+	} else {
+		c->idle_state = state;
+		c->idle_since = t;
+	}
+}
+
+static void blk_issue(struct sl_trace_summary *s, const struct sl_trace_record *r)
+{
+	unsigned dev = r->dev_major << 20 | r->dev_minor;
+
+	for (size_t i = 0; i < s->npend; i++) {
+		if (s->pend[i].dev == dev && s->pend[i].sector == r->sector) {
+			s->pend[i].t = r->time; /* reissued */
+			return;
+		}
+	}
+	if (s->npend == s->cap_pend) {
+		size_t n = s->cap_pend ? s->cap_pend * 2 : 64;
+		struct sl_trace_blk_pending *a = realloc(s->pend, n * sizeof(*a));
+
+		if (!a) {
+			s->oom = true;
+			return;
+		}
+		s->pend = a;
+		s->cap_pend = n;
+	}
+	s->pend[s->npend++] = (struct sl_trace_blk_pending){dev, r->sector, r->time};
+}
+
+static void blk_complete(struct sl_trace_summary *s, const struct sl_trace_record *r)
+{
+	unsigned dev = r->dev_major << 20 | r->dev_minor;
+
+	for (size_t i = 0; i < s->npend; i++) {
+		if (s->pend[i].dev == dev && s->pend[i].sector == r->sector) {
+			sl_hist_add(&s->blk, r->time - s->pend[i].t);
+			s->pend[i] = s->pend[--s->npend];
+			return;
+		}
+	}
+	s->blk_unmatched++;
+}
+
+static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *r)
+{
+	struct sl_event ev;
+	struct sl_trace_task *t;
+
+	if (!s->count[0]++)
+		s->first = r->time;
+	if (r->time > s->last)
+		s->last = r->time;
+	if (r->cpu > s->maxcpu)
+		s->maxcpu = r->cpu;
+	s->count[r->kind]++;
+	/* the line's own task is on the CPU: if it was waiting after a wake-up, its switch-in
+	 * was not in the trace */
+	if (r->pid > 0) {
+		t = task_of(s, r->pid);
+		if (t) {
+			if (t->waking) {
+				t->waking = false;
+				s->missed_switch_in++;
+			}
+			t->running = true;
+		}
+	}
+	switch (r->kind) {
+	case SL_TR_SCHED_SWITCH:
+		/* grow for the larger pid first: the table may move */
+		task_of(s, r->task_pid > r->next_pid ? r->task_pid : r->next_pid);
+		set_comm(s, r->task_pid, r->task_comm);
+		set_comm(s, r->next_pid, r->next_comm);
+		t = task_of(s, r->task_pid);
+		if (t)
+			t->running = false;
+		t = task_of(s, r->next_pid);
+		if (t && r->next_pid)
+			t->running = true;
+		if (t && t->waking) {
+			u64 l = r->time - t->wake_ts;
+
+			t->waking = false;
+			t->lat_n++;
+			t->lat_sum += l;
+			if (l > t->lat_max)
+				t->lat_max = l;
+		}
+		break;
+	case SL_TR_SCHED_WAKEUP:
+	case SL_TR_SCHED_WAKEUP_NEW:
+		set_comm(s, r->task_pid, r->task_comm);
+		t = task_of(s, r->task_pid);
+		/* modern kernels trace sched_wakeup for a task still running (ttwu_runnable) */
+		if (t && !t->waking && !t->running) {
+			t->waking = true;
+			t->wake_ts = r->time;
+		}
+		break;
+	case SL_TR_SCHED_PROCESS_FORK:
+		task_of(s, r->task_pid > r->next_pid ? r->task_pid : r->next_pid);
+		set_comm(s, r->task_pid, r->task_comm);
+		set_comm(s, r->next_pid, r->next_comm);
+		break;
+	case SL_TR_SCHED_PROCESS_EXEC:
+		set_comm(s, r->task_pid, r->comm);
+		break;
+	case SL_TR_CPU_IDLE:
+		idle_event(s, r->cpu_id, r->state, r->time);
+		break;
+	case SL_TR_BLOCK_RQ_ISSUE:
+		blk_issue(s, r);
+		break;
+	case SL_TR_BLOCK_RQ_COMPLETE:
+		blk_complete(s, r);
+		break;
+	default:
+		break;
+	}
+	if (sl_trace_record_to_event(r, &ev))
+		sl_stats_on_event(&s->st, &ev);
+}
+
+int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenient, char *err,
+		       size_t errlen)
+{
+	struct sl_trace_record rec;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->maxcpu = -1;
+	if (sl_hist_init(&s->blk)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (sl_trace_open(&s->rd, NULL, path, lenient, err, errlen))
+		return -1;
+	while ((rc = sl_trace_next(&s->rd, &rec)) == 1) {
+		if (!s->st_init && summary_start(s)) {
+			s->oom = true;
+			break;
+		}
+		on_record(s, &rec);
+		if (s->oom)
+			break;
+	}
+	if (rc < 0)
+		snprintf(err, errlen, "%s", s->rd.err);
+	sl_trace_close(&s->rd);
+	if (rc >= 0 && (s->oom || s->st.oom)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		rc = -1;
+	}
+	if (rc < 0)
+		return -1;
+	if (!s->st_init && summary_start(s)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	sl_stats_finish(&s->st, s->last);
+	return 0;
+}
+
+void sl_trace_summary_free(struct sl_trace_summary *s)
+{
+	if (s->st_init)
+		sl_stats_free(&s->st);
+	for (int i = 0; s->cpu && i < s->ncpu; i++) {
+		sl_hist_free(&s->cpu[i].idle);
+		for (int k = 0; k < SL_TRACE_MAX_STATES; k++) {
+			if (s->cpu[i].state_idle[k]) {
+				sl_hist_free(s->cpu[i].state_idle[k]);
+				free(s->cpu[i].state_idle[k]);
+			}
+		}
+	}
+	free(s->cpu);
+	free(s->task);
+	free(s->pend);
+	sl_hist_free(&s->blk);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- report ---- */
+
+static int ncpu_shown(const struct sl_trace_summary *s)
+{
+	int n = s->rd.ncpu > 0 ? s->rd.ncpu : s->maxcpu + 1;
+
+	return n > s->ncpu ? s->ncpu : n;
+}
+
+static json_object *hist_json(const struct sl_hist *h)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "count", json_object_new_int64((int64_t)h->count));
+	json_object_object_add(o, "p50_ns",
+			       json_object_new_int64((int64_t)sl_hist_percentile(h, 50)));
+	json_object_object_add(o, "p99_ns",
+			       json_object_new_int64((int64_t)sl_hist_percentile(h, 99)));
+	json_object_object_add(o, "max_ns", json_object_new_int64((int64_t)h->max));
+	return o;
+}
+
+static void print_json(const struct sl_trace_summary *s, FILE *out)
+{
+	json_object *root = json_object_new_object(), *o, *a;
+	const struct sl_trace_reader *r = &s->rd;
+
+	json_object_object_add(root, "ncpu", json_object_new_int(ncpu_shown(s)));
+	json_object_object_add(root, "duration_ns",
+			       json_object_new_int64((int64_t)(s->last - s->first)));
+	o = json_object_new_object();
+	for (int k = 1; k < SL_TR_NR_KINDS; k++)
+		if (s->count[k])
+			json_object_object_add(o, sl_trace_kind_name(k),
+					       json_object_new_int64((int64_t)s->count[k]));
+	json_object_object_add(root, "events", o);
+	o = json_object_new_object();
+	for (int i = 0; i < r->nunknown; i++)
+		json_object_object_add(o, r->unknown_ev[i].name,
+				       json_object_new_int64((int64_t)r->unknown_ev[i].count));
+	json_object_object_add(root, "unknown_events", o);
+	json_object_object_add(root, "unknown_other",
+			       json_object_new_int64((int64_t)r->unknown_other));
+	json_object_object_add(root, "malformed_skipped",
+			       json_object_new_int64((int64_t)r->malformed));
+	json_object_object_add(root, "lost_events", json_object_new_int64((int64_t)r->lost_events));
+	json_object_object_add(root, "lost_lines", json_object_new_int64((int64_t)r->lost_lines));
+	json_object_object_add(root, "overflowed", json_object_new_boolean(sl_trace_overflowed(r)));
+
+	a = json_object_new_array();
+	for (int pid = 1; pid < s->ntask; pid++) {
+		const struct sl_trace_task *t = &s->task[pid];
+		const struct sl_pid_stat *p = pid < s->st.npid ? &s->st.pid[pid] : NULL;
+
+		if (!t->seen)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "pid", json_object_new_int(pid));
+		json_object_object_add(o, "comm", json_object_new_string(t->comm));
+		json_object_object_add(o, "run_ns",
+				       json_object_new_int64(p ? (int64_t)p->cpu_ns : 0));
+		json_object_object_add(o, "switches",
+				       json_object_new_int64(p ? (int64_t)p->switches : 0));
+		json_object_object_add(o, "wakeups", json_object_new_int64((int64_t)t->lat_n));
+		json_object_object_add(
+			o, "lat_avg_ns",
+			json_object_new_int64(t->lat_n ? (int64_t)(t->lat_sum / t->lat_n) : 0));
+		json_object_object_add(o, "lat_max_ns", json_object_new_int64((int64_t)t->lat_max));
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(root, "tasks", a);
+
+	a = json_object_new_array();
+	for (int i = 0; i < ncpu_shown(s); i++) {
+		const struct sl_trace_cpu *c = &s->cpu[i];
+		json_object *st = json_object_new_object();
+
+		o = json_object_new_object();
+		json_object_object_add(o, "cpu", json_object_new_int(i));
+		json_object_object_add(o, "busy_ns",
+				       json_object_new_int64((int64_t)s->st.c[i].busy_ns));
+		json_object_object_add(o, "switches",
+				       json_object_new_int64((int64_t)s->st.c[i].switches));
+		json_object_object_add(o, "idle", hist_json(&c->idle));
+		for (int k = 0; k < SL_TRACE_MAX_STATES; k++) {
+			char key[16];
+
+			if (!c->state_idle[k])
+				continue;
+			snprintf(key, sizeof(key), "%d", k);
+			json_object_object_add(st, key, hist_json(c->state_idle[k]));
+		}
+		json_object_object_add(o, "idle_by_state", st);
+		json_object_array_add(a, o);
+	}
+	json_object_object_add(root, "cpus", a);
+	o = hist_json(&s->blk);
+	json_object_object_add(o, "unmatched_completes",
+			       json_object_new_int64((int64_t)s->blk_unmatched));
+	json_object_object_add(o, "outstanding", json_object_new_int64((int64_t)s->npend));
+	json_object_object_add(root, "block_io", o);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
+	json_object_put(root);
+}
+
+static double ms(u64 ns)
+{
+	return (double)ns / 1e6;
+}
+
+static double us(u64 ns)
+{
+	return (double)ns / 1e3;
+}
+
+static void hist_line(FILE *out, const char *label, const struct sl_hist *h)
+{
+	fprintf(out, "  %-12s %8llu %10.1f %10.1f %10.1f\n", label, (unsigned long long)h->count,
+		us(sl_hist_percentile(h, 50)), us(sl_hist_percentile(h, 99)), us(h->max));
+}
+
+static void print_human(const struct sl_trace_summary *s, FILE *out)
+{
+	const struct sl_trace_reader *r = &s->rd;
+
+	fprintf(out, "trace: %s, %d CPUs, %.3f ms, %lu lines\n", r->path, ncpu_shown(s),
+		ms(s->last - s->first), r->lines);
+	fprintf(out, "\nevents:\n");
+	for (int k = 1; k < SL_TR_NR_KINDS; k++)
+		if (s->count[k])
+			fprintf(out, "  %-22s %10llu\n", sl_trace_kind_name(k),
+				(unsigned long long)s->count[k]);
+	for (int i = 0; i < r->nunknown; i++)
+		fprintf(out, "  %-22s %10llu (unknown, skipped)\n", r->unknown_ev[i].name,
+			(unsigned long long)r->unknown_ev[i].count);
+	if (r->unknown_other)
+		fprintf(out, "  %-22s %10llu (unknown, skipped)\n", "(other)",
+			(unsigned long long)r->unknown_other);
+	fprintf(out,
+		"woken tasks seen running without a traced switch-in: %llu (no latency sample)\n",
+		(unsigned long long)s->missed_switch_in);
+	fprintf(out, "malformed lines skipped: %llu; lost events: %llu (%llu LOST lines)%s\n",
+		(unsigned long long)r->malformed, (unsigned long long)r->lost_events,
+		(unsigned long long)r->lost_lines,
+		sl_trace_overflowed(r) ? "; the ring buffer overflowed" : "");
+
+	fprintf(out, "\n  %7s %-16s %12s %9s %8s %12s %12s\n", "pid", "comm", "run ms", "switches",
+		"wakeups", "lat avg us", "lat max us");
+	for (int pid = 1; pid < s->ntask; pid++) {
+		const struct sl_trace_task *t = &s->task[pid];
+		const struct sl_pid_stat *p = pid < s->st.npid ? &s->st.pid[pid] : NULL;
+
+		if (!t->seen)
+			continue;
+		fprintf(out, "  %7d %-16s %12.3f %9llu %8llu %12.1f %12.1f\n", pid, t->comm,
+			ms(p ? p->cpu_ns : 0), (unsigned long long)(p ? p->switches : 0),
+			(unsigned long long)t->lat_n, t->lat_n ? us(t->lat_sum / t->lat_n) : 0.0,
+			us(t->lat_max));
+	}
+	fprintf(out, "\n  %-4s %12s %8s %9s\n", "cpu", "busy ms", "busy %", "switches");
+	for (int i = 0; i < ncpu_shown(s); i++) {
+		u64 d = s->last - s->first;
+
+		fprintf(out, "  %-4d %12.3f %8.1f %9llu\n", i, ms(s->st.c[i].busy_ns),
+			d ? 100.0 * (double)s->st.c[i].busy_ns / (double)d : 0.0,
+			(unsigned long long)s->st.c[i].switches);
+	}
+	fprintf(out, "\nidle intervals (us):\n  %-12s %8s %10s %10s %10s\n", "cpu/state", "count",
+		"p50", "p99", "max");
+	for (int i = 0; i < ncpu_shown(s); i++) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "cpu%d", i);
+		hist_line(out, label, &s->cpu[i].idle);
+		for (int k = 0; k < SL_TRACE_MAX_STATES; k++) {
+			if (!s->cpu[i].state_idle[k])
+				continue;
+			snprintf(label, sizeof(label), "cpu%d/s%d", i, k);
+			hist_line(out, label, s->cpu[i].state_idle[k]);
+		}
+	}
+	fprintf(out, "\nblock I/O latency (us), issue to complete by dev+sector:\n");
+	fprintf(out, "  %-12s %8s %10s %10s %10s\n", "", "count", "p50", "p99", "max");
+	hist_line(out, "all", &s->blk);
+	fprintf(out, "  unmatched completes: %llu, outstanding at the end: %zu\n",
+		(unsigned long long)s->blk_unmatched, s->npend);
+}
+
+void sl_trace_summary_print(const struct sl_trace_summary *s, bool json, FILE *out)
+{
+	if (json)
+		print_json(s, out);
+	else
+		print_human(s, out);
+}
+
+int sl_trace_stats(const char *path, bool lenient, bool json, FILE *out, char *err, size_t errlen)
+{
+	struct sl_trace_summary *s = malloc(sizeof(*s));
+	int rc;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = sl_trace_summarize(s, path, lenient, err, errlen);
+	if (!rc)
+		sl_trace_summary_print(s, json, out);
+	sl_trace_summary_free(s);
+	free(s);
+	return rc;
+}

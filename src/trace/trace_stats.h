@@ -1,0 +1,70 @@
+/*
+ * `schedlab trace-stats`: read a real trace, count its events, feed its scheduling events to the
+ * sched_stats subscriber (pids as in the trace, group -1: a real trace has no workload groups),
+ * and report per task run time, context switches and wake-up latency (perf sched latency: from
+ * sched_wakeup to the sched_switch that runs the task), per CPU busy time and idle intervals
+ * (cpu_idle entry to exit, per CPU and state), block I/O latency (block_rq_issue to the
+ * block_rq_complete of the same dev+sector), lost and skipped lines.
+ */
+#ifndef SCHEDLAB_TRACE_STATS_H
+#define SCHEDLAB_TRACE_STATS_H
+
+#include <stdio.h>
+
+#include "stats/hist.h"
+#include "stats/sched_stats.h"
+#include "trace/format.h"
+
+#define SL_TRACE_MAX_STATES 10
+
+struct sl_trace_task {
+	char comm[SL_TRACE_COMM_LEN]; /* the last seen */
+	bool seen, waking;
+	bool running; /* switched in and not yet out: a wake-up of a running task is no wait */
+	u64 wake_ts;
+	u64 lat_n, lat_sum, lat_max;
+};
+
+struct sl_trace_cpu {
+	int idle_state; /* -2: unknown, -1: not idle */
+	u64 idle_since;
+	struct sl_hist idle; /* all states */
+	struct sl_hist *state_idle[SL_TRACE_MAX_STATES];
+};
+
+struct sl_trace_blk_pending {
+	unsigned dev;
+	u64 sector, t;
+};
+
+struct sl_trace_summary {
+	struct sl_trace_reader rd; /* its counters (lines, unknown, lost, header) */
+	u64 count[SL_TR_NR_KINDS];
+	u64 first, last;
+	int ncpu; /* as used: #P or the highest CPU seen + 1 */
+	int maxcpu;
+	struct sl_stats st;
+	bool st_init;
+	struct sl_trace_task *task; /* indexed by pid; may move when it grows */
+	int ntask;
+	struct sl_trace_cpu *cpu;
+	struct sl_hist blk;
+	struct sl_trace_blk_pending *pend;
+	size_t npend, cap_pend;
+	u64 blk_unmatched; /* completes without an issue */
+	/* woken tasks seen running with no sched_switch into them in the trace: no latency
+	 * sample is taken for those */
+	u64 missed_switch_in;
+	bool oom;
+};
+
+/* 0, or -1 with err (file:line: what). The summary must be freed either way. */
+int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenient, char *err,
+		       size_t errlen);
+void sl_trace_summary_print(const struct sl_trace_summary *s, bool json, FILE *out);
+void sl_trace_summary_free(struct sl_trace_summary *s);
+
+/* All of it: 0, or -1 with err. */
+int sl_trace_stats(const char *path, bool lenient, bool json, FILE *out, char *err, size_t errlen);
+
+#endif
