@@ -115,6 +115,27 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 usage_error "trace-out" run --workload hog --duration 10ms --trace-out "$T/no/such/dir/x"
 
+# --- traces in: every shared trace reads; replay-idle's oracle is the lowest energy ---
+D=$(dirname "$0")/data
+for f in "$D"/*.trace.xz; do
+	ok "trace-stats $f" trace-stats "$f" --json
+	grep -F '"sched_switch"' "$T/out" >/dev/null || fail "trace-stats $f: no sched_switch count"
+done
+ok "replay-idle" replay-idle "$D/idle-sleep-loop.trace.xz" --machine nehalem --json
+for g in poll ladder menu-2.6.31 menu-tng menu teo haltpoll oracle; do
+	grep -F "\"governor\":\"$g\"" "$T/out" >/dev/null || fail "replay-idle: no $g"
+done
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$T/out" <<'PYEOF' || fail "replay-idle: a governor used less energy than the oracle"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for g in d["governors"]:
+    assert g["energy_j"] >= g["oracle_energy_j"] - 1e-12, g["governor"]
+PYEOF
+fi
+usage_error "no-such" trace-stats "$T/no-such.trace"
+usage_error "replay-idle" replay-idle
+
 # --- listings and help ---
 ok "workloads" workloads
 for w in hog periodic pingpong make mutex; do

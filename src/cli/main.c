@@ -8,6 +8,7 @@
 #include "experiment/run.h"
 #include "experiment/repro.h"
 #include "trace/trace_stats.h"
+#include "trace/replay_idle.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
@@ -34,6 +35,8 @@ static const char usage[] =
 	"  trace-stats FILE  per-task run time, switches and wake-up latency, per-CPU idle\n"
 	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
 	"             [--json] [--lenient]\n"
+	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
+	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json]\n"
 	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
 	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
 	"  features   print sched_features as /sys/kernel/debug/sched_features does\n"
@@ -480,6 +483,47 @@ static int cmd_trace_stats(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_replay_idle(int argc, char **argv)
+{
+	const char *path = NULL, *machine = NULL, *govs[16];
+	static char gbuf[512];
+	int ngovs = 0;
+	bool json = false;
+	char err[2048];
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--machine") ||
+			   !strcmp(argv[i], "--cpuidle-governor")) {
+			if (i + 1 >= argc)
+				return die("%s needs a value", argv[i]);
+			if (!strcmp(argv[i], "--machine")) {
+				machine = argv[++i];
+			} else {
+				ngovs = split_list(argv[++i], gbuf, sizeof(gbuf), govs, 16,
+						   "--cpuidle-governor");
+				if (ngovs < 0)
+					return 2;
+			}
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return die(
+				"replay-idle: unknown option '%s' (--machine, --cpuidle-governor "
+				"LIST, --json)",
+				argv[i]);
+		} else if (path) {
+			return die("replay-idle: one trace at a time");
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path)
+		return die("replay-idle: give a trace file (text, .xz or .gz), or - for stdin");
+	if (sl_replay_idle(path, machine, govs, ngovs, json, stdout, err, sizeof(err)))
+		return die("%s", err);
+	return 0;
+}
+
 static int cmd_machines(void)
 {
 	for (int i = 0; i < sl_nidle_profiles; i++)
@@ -535,6 +579,8 @@ int main(int argc, char **argv)
 		return cmd_repro(argc, argv);
 	if (!strcmp(cmd, "trace-stats"))
 		return cmd_trace_stats(argc, argv);
+	if (!strcmp(cmd, "replay-idle"))
+		return cmd_replay_idle(argc, argv);
 	if (!strcmp(cmd, "features"))
 		return cmd_features(argc, argv);
 	if (!strcmp(cmd, "sysctl"))
