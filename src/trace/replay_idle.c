@@ -344,8 +344,9 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 				res[i].periods
 					? 100.0 * (double)res[i].agree / (double)res[i].periods
 					: 0,
-				res[i].pred_n ? (double)(res[i].pred_err / res[i].pred_n) / 1e3
-					      : 0);
+				res[i].pred_n
+					? (double)res[i].pred_err / (double)res[i].pred_n / 1e3
+					: 0);
 			for (int s = 0; s < drv.state_count; s++)
 				if (res[i].usage[s])
 					fprintf(out, " %s %llu", drv.states[s].name,
