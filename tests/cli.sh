@@ -133,6 +133,18 @@ for g in d["governors"]:
     assert g["energy_j"] >= g["oracle_energy_j"] - 1e-12, g["governor"]
 PYEOF
 fi
+# record: on a machine with root and tracefs it records; elsewhere it must say why, exit 2
+rc=0
+"$SL" record -o "$T/rec.trace" -- sh -c 'sleep 0.02' >"$T/out" 2>"$T/err" || rc=$?
+if [ "$rc" -eq 0 ]; then
+	head -1 "$T/rec.trace" | grep -F "# tracer" >/dev/null || fail "record: no trace header"
+	ok "trace-stats of a recording" trace-stats "$T/rec.trace"
+else
+	[ "$rc" -eq 2 ] || fail "record: exit status $rc"
+	grep -F "record:" "$T/err" >/dev/null || fail "record: no message"
+	[ ! -e "$T/rec.trace" ] || fail "record: a file left after a failure"
+fi
+usage_error "give -o" record -- true
 usage_error "no-such" trace-stats "$T/no-such.trace"
 usage_error "replay-idle" replay-idle
 

@@ -9,6 +9,7 @@
 #include "experiment/repro.h"
 #include "trace/trace_stats.h"
 #include "trace/replay_idle.h"
+#include "trace/record.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
@@ -35,6 +36,7 @@ static const char usage[] =
 	"  trace-stats FILE  per-task run time, switches and wake-up latency, per-CPU idle\n"
 	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
 	"             [--json] [--lenient]\n"
+	"  record -o FILE [--events LIST] -- CMD  trace CMD on this machine (root, tracefs)\n"
 	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
 	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json]\n"
 	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
@@ -524,6 +526,47 @@ static int cmd_replay_idle(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_record(int argc, char **argv)
+{
+	const char *out = NULL, *events[64];
+	static char ebuf[2048];
+	int nevents = 0, i;
+	char err[2048];
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--events")) && i + 1 < argc) {
+			if (argv[i][1] == 'o') {
+				out = argv[++i];
+			} else {
+				nevents = split_list(argv[++i], ebuf, sizeof(ebuf), events, 64,
+						     "--events");
+				if (nevents < 0)
+					return 2;
+			}
+			continue;
+		}
+		return die("record: unexpected '%s' (record -o FILE [--events LIST] -- CMD ...)",
+			   argv[i]);
+	}
+	if (!out)
+		return die("record: give -o FILE");
+	if (i >= argc)
+		return die("record: give a command after --");
+	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
+
+	if (rc < 0)
+		return die("%s", err);
+	if (rc > 0) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_machines(void)
 {
 	for (int i = 0; i < sl_nidle_profiles; i++)
@@ -581,6 +624,8 @@ int main(int argc, char **argv)
 		return cmd_trace_stats(argc, argv);
 	if (!strcmp(cmd, "replay-idle"))
 		return cmd_replay_idle(argc, argv);
+	if (!strcmp(cmd, "record"))
+		return cmd_record(argc, argv);
 	if (!strcmp(cmd, "features"))
 		return cmd_features(argc, argv);
 	if (!strcmp(cmd, "sysctl"))

@@ -1,0 +1,179 @@
+/*
+ * `schedlab record -o FILE [--events LIST] -- CMD...`: record a real trace of CMD on this
+ * machine through tracefs, with the events the reader understands. It mounts tracefs if it is
+ * not mounted, remembers every setting it changes (each event's enable, tracing_on, the
+ * buffer's contents are the only state it clears), runs CMD, saves the trace to FILE (through a
+ * temporary file, renamed when complete) and puts every setting back, unmounting what it
+ * mounted. It needs root; without root or without tracefs it says so and changes nothing.
+ */
+#include "trace/record.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing"
+
+static const char *const default_events[] = {
+	"sched/sched_switch",	    "sched/sched_wakeup",	  "sched/sched_wakeup_new",
+	"sched/sched_waking",	    "sched/sched_process_fork",	  "sched/sched_process_exec",
+	"sched/sched_process_exit", "sched/sched_migrate_task",	  "power/cpu_idle",
+	"timer/hrtimer_start",	    "timer/hrtimer_expire_entry", "timer/hrtimer_cancel",
+	"timer/tick_stop",	    "block/block_rq_issue",	  "block/block_rq_complete",
+	"irq/irq_handler_entry",
+};
+
+struct saved {
+	char path[512];
+	char old;
+};
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	int rc = fputs(s, f) < 0 ? -1 : 0;
+
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
+
+static int read_char(const char *path, char *c)
+{
+	FILE *f = fopen(path, "r");
+	int ch;
+
+	if (!f)
+		return -1;
+	ch = fgetc(f);
+	fclose(f);
+	if (ch == EOF)
+		return -1;
+	*c = (char)ch;
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "r"), *out = in ? fopen(to, "w") : NULL;
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+
+	if (!in || !out) {
+		if (in)
+			fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (ferror(in))
+		rc = -1;
+	fclose(in);
+	if (fclose(out))
+		rc = -1;
+	return rc;
+}
+
+int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
+	      size_t errlen)
+{
+	struct saved saved[64];
+	int nsaved = 0, rc = -1, status = 0;
+	bool mounted = false;
+	char p[640], tmp[4200], on = '1';
+	struct stat st;
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen, "record: needs root (tracefs is writable by root only)");
+		return -1;
+	}
+	if (!cmd || !cmd[0]) {
+		snprintf(err, errlen, "record: give a command after --");
+		return -1;
+	}
+	if (stat(TRACEFS "/trace", &st)) {
+		if (mount("nodev", TRACEFS, "tracefs", 0, NULL)) {
+			snprintf(err, errlen,
+				 "record: tracefs is not mounted at " TRACEFS
+				 " and mounting it failed: %s",
+				 strerror(errno));
+			return -1;
+		}
+		mounted = true;
+	}
+	if (!events || !nevents) {
+		events = default_events;
+		nevents = (int)SL_ARRAY_SIZE(default_events);
+	}
+	if (nevents > (int)SL_ARRAY_SIZE(saved)) {
+		snprintf(err, errlen, "record: at most %d events", (int)SL_ARRAY_SIZE(saved));
+		goto out;
+	}
+	read_char(TRACEFS "/tracing_on", &on);
+	write_file(TRACEFS "/tracing_on", "0");
+	for (int i = 0; i < nevents; i++) {
+		snprintf(p, sizeof(p), TRACEFS "/events/%s/enable", events[i]);
+		if (read_char(p, &saved[nsaved].old)) {
+			snprintf(err, errlen, "record: no event %s in " TRACEFS "/events",
+				 events[i]);
+			goto out;
+		}
+		snprintf(saved[nsaved].path, sizeof(saved[nsaved].path), "%s", p);
+		nsaved++;
+		if (write_file(p, "1")) {
+			snprintf(err, errlen, "record: cannot enable %s: %s", events[i],
+				 strerror(errno));
+			goto out;
+		}
+	}
+	write_file(TRACEFS "/trace", ""); /* clear the buffer */
+	write_file(TRACEFS "/tracing_on", "1");
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		snprintf(err, errlen, "record: fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "schedlab: record: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	write_file(TRACEFS "/tracing_on", "0");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	if (copy_file(TRACEFS "/trace", tmp) || rename(tmp, out)) {
+		snprintf(err, errlen, "record: cannot write %s: %s", out, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+	if (rc)
+		snprintf(err, errlen, "record: %s exited with status %d (the trace is saved)",
+			 cmd[0], WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+out:
+	/* put back what was changed */
+	for (int i = nsaved - 1; i >= 0; i--) {
+		char v[2] = {saved[i].old, '\0'};
+
+		write_file(saved[i].path, v);
+	}
+	if (!mounted) {
+		char v[2] = {on, '\0'};
+
+		write_file(TRACEFS "/tracing_on", v);
+	} else {
+		umount(TRACEFS);
+	}
+	return rc;
+}
