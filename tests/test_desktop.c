@@ -6,7 +6,7 @@
 #include "experiment/run.h"
 #include "experiment/repro.h"
 
-#include <json-c/json.h>
+#include "json_helpers.h"
 
 static struct sl_run run1(struct sl_config *cfg, const char *cpus, const char *wl)
 {
@@ -65,14 +65,6 @@ static void test_xclient(void **state)
 	assert_int_equal(r.stats.pid[1].cpu_ns >= 9000000, 1);
 	sl_run_free(&r);
 	sl_config_free(&cfg);
-}
-
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, k, &v));
-	return v;
 }
 
 static void test_repro_fork_direction(void **state)

@@ -6,16 +6,8 @@
 #include "helpers.h"
 #include "trace/replay_idle.h"
 
-#include <json-c/json.h>
+#include "json_helpers.h"
 #include <libgen.h>
-
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, k, &v));
-	return v;
-}
 
 static void test_replay(void **state)
 {

@@ -5,15 +5,7 @@
 #include "helpers.h"
 #include "experiment/repro.h"
 
-#include <json-c/json.h>
-
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-
-	assert_true(json_object_object_get_ex(o, k, &v));
-	return v;
-}
+#include "json_helpers.h"
 
 static void test_repro_fio(void **state)
 {

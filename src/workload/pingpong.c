@@ -40,30 +40,20 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct pingpong_args *a = args;
-	struct sl_prog *c = sl_prog_new(sim, g, "client", (int)a->nice, SL_SCHED_NORMAL);
-	struct sl_prog *s = sl_prog_new(sim, g, "server", (int)a->nice, SL_SCHED_NORMAL);
-	struct sl_dist z = sl_dist_fixed(0);
+	const struct sl_pair_spec ps = {
+		.client_comm = "client",
+		.server_comm = "server",
+		.nice = (int)a->nice,
+		.client = a->run,
+		.server = a->run,
+		.think = a->think,
+		.sync = (int)a->sync,
+		.count = a->count,
+		.pairs = a->pairs,
+		.server_exit_cost = true,
+	};
 
-	if (!c || !s)
-		return -1;
-	/* client: run, wake, think, wait; server: wait, run, wake */
-	if (sl_prog_run(sim, c, a->run) || sl_prog_add(sim, c, OP_WAKE, z, (int)a->sync, 0, NULL) ||
-	    sl_prog_run(sim, c, a->think) || sl_prog_add(sim, c, OP_WAIT, z, 0, 0, NULL) ||
-	    sl_prog_add(sim, c, OP_LOOP, z, 0, (int)a->count, NULL) || sl_prog_exit(sim, c))
-		return -1;
-	if (sl_prog_add(sim, s, OP_WAIT, z, 0, 0, NULL) || sl_prog_run(sim, s, a->run) ||
-	    sl_prog_add(sim, s, OP_WAKE, z, (int)a->sync, 0, NULL) ||
-	    sl_prog_add(sim, s, OP_LOOP, z, 0, (int)a->count, NULL) || sl_prog_exit(sim, s))
-		return -1;
-	for (long i = 0; i < a->pairs; i++) {
-		struct sl_task *ct = sl_spawn(sim, g, c), *st = sl_spawn(sim, g, s);
-
-		if (!ct || !st)
-			return -1;
-		ct->peer = st;
-		st->peer = ct;
-	}
-	return 0;
+	return sl_spawn_pairs(sim, g, &ps);
 }
 
 const struct sl_workload_ops sl_wl_pingpong = {

@@ -255,3 +255,32 @@ int sl_group_mutexes(struct sl_sim *sim, struct sl_group *g, int n)
 	g->nmutex = n;
 	return 0;
 }
+
+int sl_spawn_pairs(struct sl_sim *sim, struct sl_group *g, const struct sl_pair_spec *ps)
+{
+	struct sl_prog *c = sl_prog_new(sim, g, ps->client_comm, ps->nice, SL_SCHED_NORMAL);
+	struct sl_prog *s = sl_prog_new(sim, g, ps->server_comm, ps->nice, SL_SCHED_NORMAL);
+	struct sl_dist z = sl_dist_fixed(0);
+
+	if (!c || !s)
+		return -1;
+	/* client: run, wake, think, wait; server: wait, run, wake */
+	if (sl_prog_run(sim, c, ps->client) || sl_prog_add(sim, c, OP_WAKE, z, ps->sync, 0, NULL) ||
+	    sl_prog_run(sim, c, ps->think) || sl_prog_add(sim, c, OP_WAIT, z, 0, 0, NULL) ||
+	    sl_prog_add(sim, c, OP_LOOP, z, 0, (int)ps->count, NULL) || sl_prog_exit(sim, c))
+		return -1;
+	if (sl_prog_add(sim, s, OP_WAIT, z, 0, 0, NULL) || sl_prog_run(sim, s, ps->server) ||
+	    sl_prog_add(sim, s, OP_WAKE, z, ps->sync, 0, NULL) ||
+	    sl_prog_add(sim, s, OP_LOOP, z, 0, (int)ps->count, NULL) ||
+	    (ps->server_exit_cost && sl_prog_exit(sim, s)))
+		return -1;
+	for (long i = 0; i < ps->pairs; i++) {
+		struct sl_task *ct = sl_spawn(sim, g, c), *st = sl_spawn(sim, g, s);
+
+		if (!ct || !st)
+			return -1;
+		ct->peer = st;
+		st->peer = ct;
+	}
+	return 0;
+}

@@ -73,4 +73,20 @@ int sl_prog_fork(struct sl_sim *sim, struct sl_prog *p, const struct sl_prog *ch
 int sl_prog_exit(struct sl_sim *sim, struct sl_prog *p);
 int sl_group_mutexes(struct sl_sim *sim, struct sl_group *g, int n);
 
+/*
+ * A client and a server that wake each other `count` times over a pipe or a socket: the client
+ * runs `client`, wakes the server, runs `think` and waits; the server waits, runs `server` and
+ * wakes it. `pairs` such pairs are created; both exit after the last round (the server with the
+ * exit cost only when server_exit_cost).
+ */
+struct sl_pair_spec {
+	const char *client_comm, *server_comm;
+	int nice;
+	struct sl_dist client, server, think;
+	int sync;
+	long count, pairs;
+	bool server_exit_cost;
+};
+int sl_spawn_pairs(struct sl_sim *sim, struct sl_group *g, const struct sl_pair_spec *ps);
+
 #endif

@@ -38,27 +38,21 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct xclient_args *a = args;
-	struct sl_prog *c = sl_prog_new(sim, g, "xmodmap", (int)a->nice, SL_SCHED_NORMAL);
-	struct sl_prog *s = sl_prog_new(sim, g, "Xorg", (int)a->nice, SL_SCHED_NORMAL);
-	struct sl_dist z = sl_dist_fixed(0);
+	/* the X server's loop ends with the client's last request: it exits at no cost */
+	const struct sl_pair_spec ps = {
+		.client_comm = "xmodmap",
+		.server_comm = "Xorg",
+		.nice = (int)a->nice,
+		.client = a->client,
+		.server = a->server,
+		.think = sl_dist_fixed(0),
+		.sync = 1,
+		.count = a->rounds,
+		.pairs = 1,
+		.server_exit_cost = false,
+	};
 
-	if (!c || !s)
-		return -1;
-	if (sl_prog_run(sim, c, a->client) || sl_prog_add(sim, c, OP_WAKE, z, 1, 0, NULL) ||
-	    sl_prog_add(sim, c, OP_WAIT, z, 0, 0, NULL) ||
-	    sl_prog_add(sim, c, OP_LOOP, z, 0, (int)a->rounds, NULL) || sl_prog_exit(sim, c))
-		return -1;
-	if (sl_prog_add(sim, s, OP_WAIT, z, 0, 0, NULL) || sl_prog_run(sim, s, a->server) ||
-	    sl_prog_add(sim, s, OP_WAKE, z, 1, 0, NULL) ||
-	    sl_prog_add(sim, s, OP_LOOP, z, 0, (int)a->rounds, NULL))
-		return -1;
-	struct sl_task *ct = sl_spawn(sim, g, c), *st = sl_spawn(sim, g, s);
-
-	if (!ct || !st)
-		return -1;
-	ct->peer = st;
-	st->peer = ct;
-	return 0;
+	return sl_spawn_pairs(sim, g, &ps);
 }
 
 const struct sl_workload_ops sl_wl_xclient = {
