@@ -37,8 +37,7 @@ static struct outcome run_gov(const char *machine, const char *gov)
 	for (int i = 0; i < drv->state_count; i++)
 		idle += dev->time_ns[i];
 	o.deepest_share = (double)dev->time_ns[drv->state_count - 1] / (double)idle;
-	o.energy_j =
-		(double)(r.sim->cpus[0].busy_ns * drv->busy_power_mw + dev->idle_energy_pj) / 1e12;
+	o.energy_j = (double)sl_cpuidle_cpu_energy_pj(r.sim, 0) / 1e12;
 	o.periods = dev->periods;
 	sl_run_free(&r);
 	sl_config_free(&cfg);

@@ -19,9 +19,8 @@ static void governor_names(char *buf, size_t len)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < sl_cpuidle_ngovernors && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					sl_cpuidle_governors[i]->name);
+	for (int i = 0; i < sl_cpuidle_ngovernors; i++)
+		sl_append(buf, len, &off, "%s%s", i ? ", " : "", sl_cpuidle_governors[i]->name);
 }
 
 static int state_index(const struct sl_cpuidle_driver *drv, const char *name)
@@ -37,9 +36,8 @@ static void state_names(const struct sl_cpuidle_driver *drv, char *buf, size_t l
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < drv->state_count && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					drv->states[i].name);
+	for (int i = 0; i < drv->state_count; i++)
+		sl_append(buf, len, &off, "%s%s", i ? ", " : "", drv->states[i].name);
 }
 
 /* NAME=VALUE for the governor tunables, the busy power, and power_mw.STATE / entry_energy_nj.STATE

@@ -91,9 +91,8 @@ int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64
 	size_t off = 0;
 
 	valid[0] = '\0';
-	for (int i = 0; i < sl_nsysctls && off < sizeof(valid); i++)
-		off += (size_t)snprintf(valid + off, sizeof(valid) - off, "%s%s", i ? " " : "",
-					sl_sysctls[i].name);
+	for (int i = 0; i < sl_nsysctls; i++)
+		sl_append(valid, sizeof(valid), &off, "%s%s", i ? " " : "", sl_sysctls[i].name);
 	snprintf(err, errlen, "unknown sysctl '%.*s'; valid: %s", (int)n, assignment, valid);
 	return -1;
 }

@@ -1,6 +1,7 @@
 #include "core/parse.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,4 +142,19 @@ bad:
 	snprintf(err, errlen, "'%s' is not a size (expected a number with k, m or g: 4k, 128k, 1m)",
 		 s);
 	return -1;
+}
+
+void sl_append(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (!len || *off >= len - 1)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (w < 0)
+		return;
+	*off = *off + (size_t)w < len ? *off + (size_t)w : len - 1;
 }

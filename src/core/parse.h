@@ -14,6 +14,13 @@ int sl_parse_duration(const char *s, u64 *out, char *err, size_t errlen);
 int sl_parse_s64(const char *s, s64 *out, char *err, size_t errlen);
 int sl_parse_u64(const char *s, u64 *out, char *err, size_t errlen);
 void sl_format_duration(u64 ns, char *buf, size_t len);
+/*
+ * printf onto the end of buf (length len) at *off, which advances; output that does not fit is
+ * cut and *off stays at most len - 1, so a series of calls never overruns. For the lists of
+ * valid names the error messages give.
+ */
+void sl_append(char *buf, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* A size as fio takes it: "512", "4k", "128K", "1m", "2g" (powers of 1024). */
 int sl_parse_size(const char *s, u64 *out, char *err, size_t errlen);
 

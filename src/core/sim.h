@@ -227,7 +227,6 @@ struct sl_cpu {
 	bool need_resched;
 	bool idle;	   /* in the idle loop */
 	bool tick_stopped; /* NO_HZ */
-	u64 idle_enter;
 	int idle_state;
 	struct sl_cpuidle_dev idle_dev;
 
@@ -251,7 +250,6 @@ struct sl_cpu {
 
 	/* statistics */
 	u64 switch_seq; /* switches to a different task: cache warmth */
-	u64 nr_switches;
 	u64 busy_ns, busy_since;
 };
 

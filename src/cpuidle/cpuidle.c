@@ -112,7 +112,6 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	dev->entered = idx;
 	dev->enter_time = sim->now;
 	rq->idle = true;
-	rq->idle_enter = sim->now;
 	rq->idle_state = idx;
 	/* the poll loop gives up after the governor's limit (haltpoll, modern poll_idle) */
 	if ((drv->states[idx].flags & CPUIDLE_FLAG_POLL) && dev->poll_limit_ns)
@@ -203,6 +202,12 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	if (sim->idle_gov->reflect)
 		sim->idle_gov->reflect(dev, drv, e);
 	return st->exit_latency_ns;
+}
+
+u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu)
+{
+	return sim->cpus[cpu].busy_ns * sim->idle_drv->busy_power_mw +
+	       sim->cpus[cpu].idle_dev.idle_energy_pj;
 }
 
 bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq)

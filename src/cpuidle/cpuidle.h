@@ -145,6 +145,8 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 int sl_cpuidle_oracle_choice(const struct sl_cpuidle_driver *drv, const struct sl_cpuidle_dev *dev,
 			     u64 ns);
 u64 sl_cpuidle_energy_pj(const struct sl_cpuidle_driver *drv, int i, u64 ns);
+/* A CPU's energy so far, in picojoules: busy time at the busy power, plus its idle periods. */
+u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu);
 /* Whether the CPU is idle in a polling state (it sees need_resched without an IPI). */
 bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq);
 

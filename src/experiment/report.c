@@ -284,12 +284,6 @@ static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
 	t->energy_pj = t->busy_pj + t->idle_pj;
 }
 
-static u64 cpu_energy_pj(const struct sl_sim *sim, int c)
-{
-	return sim->cpus[c].busy_ns * sim->idle_drv->busy_power_mw +
-	       sim->cpus[c].idle_dev.idle_energy_pj;
-}
-
 void sl_report_idle_table(FILE *f, const struct sl_run *r)
 {
 	const struct sl_sim *sim = r->sim;
@@ -375,9 +369,10 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 			json_object_array_add(states, so);
 		}
 		ADD(co, "states", states);
-		ADD(co, "energy_j", jdouble((double)cpu_energy_pj(sim, c) / 1e12));
+		ADD(co, "energy_j", jdouble((double)sl_cpuidle_cpu_energy_pj(sim, c) / 1e12));
 		ADD(co, "average_power_w",
-		    jdouble(secs > 0 ? (double)cpu_energy_pj(sim, c) / 1e12 / secs : 0.0));
+		    jdouble(secs > 0 ? (double)sl_cpuidle_cpu_energy_pj(sim, c) / 1e12 / secs
+				     : 0.0));
 		json_object_array_add(cpus, co);
 	}
 	ADD(o, "per_cpu", cpus);

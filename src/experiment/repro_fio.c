@@ -82,7 +82,7 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
 
-		energy += sim->cpus[c].busy_ns * sim->idle_drv->busy_power_mw + dev->idle_energy_pj;
+		energy += sl_cpuidle_cpu_energy_pj(sim, c);
 		busy += sim->cpus[c].busy_ns;
 		for (int i = 0; i < res->nstates; i++)
 			res->residency[i + 1] += (double)dev->time_ns[i];

@@ -380,7 +380,6 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 				      .next_group = gid(next),
 				      .prev_state = prev ? prev_state : 'R'};
 
-		rq->nr_switches++;
 		if (prev)
 			owner_descheduled(sim, prev);
 		set_busy(sim, rq, next != NULL);

@@ -82,9 +82,8 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 	size_t off = 0;
 
 	valid[0] = '\0';
-	for (int i = 0; i < sl_param_count && off < sizeof(valid); i++)
-		off += (size_t)snprintf(valid + off, sizeof(valid) - off, "%s%s", i ? " " : "",
-					sl_param_table[i].name);
+	for (int i = 0; i < sl_param_count; i++)
+		sl_append(valid, sizeof(valid), &off, "%s%s", i ? " " : "", sl_param_table[i].name);
 	snprintf(err, errlen, "unknown --param '%.*s'; valid: %s", (int)n, assignment, valid);
 	return -1;
 }

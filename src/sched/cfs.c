@@ -159,12 +159,6 @@ static void __dequeue_entity(struct cfs_rq *cfs, struct sched_entity *se)
 	RB_REMOVE(cfs_tree, &cfs->tasks_timeline, se);
 }
 
-static struct sl_cpu *rq_of(struct sl_sim *sim, struct cfs_rq *cfs)
-{
-	(void)sim;
-	return sl_container_of(cfs, struct sl_cpu, cfs);
-}
-
 static void update_min_vruntime(struct cfs_rq *cfs)
 {
 	u64 vruntime = cfs->min_vruntime;
@@ -544,5 +538,4 @@ void cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 		sl_emit(sim, &ev);
 	}
 	p->cpu = cpu;
-	(void)rq_of;
 }

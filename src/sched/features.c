@@ -1,4 +1,5 @@
 #include "sched/features.h"
+#include "core/parse.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -62,18 +63,12 @@ void sl_feat_format(const struct sl_feat_table *t, u64 set, char *buf, size_t le
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < t->n && off < len; i++) {
+	for (int i = 0; i < t->n; i++) {
 		bool on = set & (1ULL << t->flags[i].id);
-		int w = snprintf(buf + off, len - off, "%s%s ", on ? "" : "NO_", t->flags[i].name);
 
-		if (w < 0)
-			return;
-		off += (size_t)w;
+		sl_append(buf, len, &off, "%s%s ", on ? "" : "NO_", t->flags[i].name);
 	}
-	if (off + 1 < len) {
-		buf[off++] = '\n';
-		buf[off] = '\0';
-	}
+	sl_append(buf, len, &off, "\n");
 }
 
 static void list_valid(const struct sl_feat_table *t, char *buf, size_t len)
@@ -81,13 +76,8 @@ static void list_valid(const struct sl_feat_table *t, char *buf, size_t len)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < t->n && off < len; i++) {
-		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "", t->flags[i].name);
-
-		if (w < 0)
-			return;
-		off += (size_t)w;
-	}
+	for (int i = 0; i < t->n; i++)
+		sl_append(buf, len, &off, "%s%s", i ? " " : "", t->flags[i].name);
 }
 
 int sl_feat_write(const struct sl_feat_table *t, u64 *set, const char *word, char *err,

@@ -18,9 +18,8 @@ static void list_names(char *buf, size_t len)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < sl_nworkloads && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					sl_workloads[i]->name);
+	for (int i = 0; i < sl_nworkloads; i++)
+		sl_append(buf, len, &off, "%s%s", i ? ", " : "", sl_workloads[i]->name);
 }
 
 /* `start` is a key of every workload: when its tasks are created. */
@@ -80,9 +79,8 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 			size_t off = 0;
 
 			names[0] = '\0';
-			for (int i = 0; i < ops->nkeys && off < sizeof(names); i++)
-				off += (size_t)snprintf(names + off, sizeof(names) - off, "%s, ",
-							ops->keys[i].name);
+			for (int i = 0; i < ops->nkeys; i++)
+				sl_append(names, sizeof(names), &off, "%s, ", ops->keys[i].name);
 			snprintf(err, errlen, "--workload %s: unknown key '%.*s' (valid: %sstart)",
 				 ops->name, (int)(eq - p), p, names);
 			return -1;
