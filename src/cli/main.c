@@ -7,6 +7,7 @@
 #include "config/sysctl.h"
 #include "experiment/run.h"
 #include "experiment/repro.h"
+#include "experiment/sweep.h"
 #include "trace/trace_stats.h"
 #include "trace/replay_idle.h"
 #include "trace/record.h"
@@ -39,6 +40,14 @@ static const char usage[] =
 	"  record -o FILE [--events LIST] -- CMD  trace CMD on this machine (root, tracefs)\n"
 	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
 	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json]\n"
+	"  sweep      every combination of flags (--features all|LIST), knobs\n"
+	"             (--vary KEY=V1,V2), mixes (--mix A+B) and --seeds N, one row\n"
+	"             per run in --out FILE.csv|.jsonl, resumable; -j N workers,\n"
+	"             --shard K/N, or under mpirun (with -DSCHEDLAB_MPI=ON)\n"
+	"  sweep-report FILE...  main effects with 95% intervals, best and worst\n"
+	"             configurations, two-flag interactions [--metric M] [--top N]\n"
+	"             [--json] [--plot DIR]\n"
+	"  sweep-merge --out FILE SHARD...  the union of shard files, in run order\n"
 	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
 	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
 	"  features   print sched_features as /sys/kernel/debug/sched_features does\n"
@@ -600,6 +609,106 @@ static int cmd_params(void)
 	return 0;
 }
 
+#define SWEEP_OPTS                                                                                 \
+	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
+	"--param --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "           \
+	"--cpuidle-disable --cpuidle-param --irq-affinity "
+
+static int cmd_sweep(int argc, char **argv)
+{
+	struct sl_sweep sw;
+	struct cli c;
+	char err[4096];
+	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	int nrest = 2, rc;
+
+	if (!rest)
+		return die("out of memory");
+	memset(&sw, 0, sizeof(sw));
+	rest[0] = argv[0];
+	rest[1] = argv[1];
+	for (int i = 2; i < argc; i++) {
+		int t = sl_sweep_option(&sw, argc, argv, &i, err, sizeof(err));
+
+		if (t < 0) {
+			free(rest);
+			sl_sweep_free(&sw);
+			return die("%s", err);
+		}
+		if (!t)
+			rest[nrest++] = argv[i];
+	}
+	rc = parse_options(nrest, rest, 2, &c, SWEEP_OPTS);
+	free(rest);
+	if (rc) {
+		sl_sweep_free(&sw);
+		return rc;
+	}
+	sw.base = c.a;
+	sw.progress = !c.no_progress && isatty(STDERR_FILENO);
+	if (sl_sweep_prepare(&sw, err, sizeof(err))) {
+		sl_sweep_free(&sw);
+		return die("%s", err);
+	}
+#ifdef SCHEDLAB_HAVE_MPI
+	if (sl_sweep_mpi_launched())
+		rc = sl_sweep_mpi(&sw);
+	else
+#endif
+		rc = sl_sweep_local(&sw);
+	sl_sweep_free(&sw);
+	return rc;
+}
+
+static int cmd_sweep_report(int argc, char **argv, bool merge)
+{
+	struct sl_report_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.top = 10;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--json") && !merge) {
+			o.json = true;
+		} else if ((!strcmp(a, "--plot") && !merge) || (!strcmp(a, "--out") && merge) ||
+			   (!strcmp(a, "--metric") && !merge) || (!strcmp(a, "--top") && !merge)) {
+			if (i + 1 >= argc)
+				return die("%s needs a value", a);
+			const char *v = argv[++i];
+
+			if (!strcmp(a, "--plot")) {
+				o.plot_dir = v;
+			} else if (!strcmp(a, "--out")) {
+				o.merge_out = v;
+			} else if (!strcmp(a, "--metric")) {
+				if (o.nmetrics == SL_MAX_LIST)
+					return die("--metric: at most %d", SL_MAX_LIST);
+				o.metrics[o.nmetrics++] = v;
+			} else {
+				char *end;
+				long n = strtol(v, &end, 10);
+
+				if (*end || n < 1 || n > 1000)
+					return die("--top wants a number from 1 to 1000, got '%s'",
+						   v);
+				o.top = (int)n;
+			}
+		} else if (!strncmp(a, "--", 2)) {
+			return die("%s: unknown option '%s'", argv[1], a);
+		} else {
+			if (o.nfiles == SL_MAX_LIST)
+				return die("at most %d files", SL_MAX_LIST);
+			o.files[o.nfiles++] = a;
+		}
+	}
+	if (!o.nfiles)
+		return die("%s: give the sweep's --out file(s)", argv[1]);
+	if (merge && !o.merge_out)
+		return die("sweep-merge: give --out FILE");
+	return sl_sweep_report(&o);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -618,6 +727,12 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv);
 	if (!strcmp(cmd, "demo"))
 		return cmd_demo(argc, argv);
+	if (!strcmp(cmd, "sweep"))
+		return cmd_sweep(argc, argv);
+	if (!strcmp(cmd, "sweep-report"))
+		return cmd_sweep_report(argc, argv, false);
+	if (!strcmp(cmd, "sweep-merge"))
+		return cmd_sweep_report(argc, argv, true);
 	if (!strcmp(cmd, "repro"))
 		return cmd_repro(argc, argv);
 	if (!strcmp(cmd, "trace-stats"))
@@ -641,7 +756,8 @@ int main(int argc, char **argv)
 		return cmd_machines();
 	if (!strcmp(cmd, "governors"))
 		return cmd_governors();
-	return die("unknown command '%s' (commands: run, demo, features, sysctl, workloads, "
+	return die("unknown command '%s' (commands: run, sweep, sweep-report, sweep-merge, demo, "
+		   "features, sysctl, workloads, "
 		   "params, machines, governors)",
 		   cmd);
 }

@@ -1,0 +1,112 @@
+/*
+ * `schedlab sweep`: many independent simulations, one per combination of feature flags, other
+ * knobs, workload mixes and seeds. A combination is named by its index in a fixed enumeration
+ * (the flags vary fastest, then seeds, then each --vary in order, then the mix), so any process
+ * that parsed the same command agrees on what run #i is: local workers, MPI ranks and
+ * --shard K/N processes split the indices and never exchange configurations.
+ *
+ * Results are one line per run, appended in index order to --out (CSV or JSON Lines), written
+ * by one process with one write(2) per line: a killed sweep leaves whole lines (a torn last line
+ * is dropped on resume) and a rerun skips the indices already present.
+ */
+#ifndef SCHEDLAB_SWEEP_H
+#define SCHEDLAB_SWEEP_H
+
+#include <stdio.h>
+#include "config/config.h"
+
+#define SL_SWEEP_MAX_VARY   16
+#define SL_SWEEP_MAX_VALUES 64
+#define SL_SWEEP_MAX_MIX    16
+#define SL_SWEEP_MAX_FLAGS  32
+#define SL_SWEEP_MAX_RUNS   (1ULL << 26) /* refused beyond: 67 M simulations */
+
+enum sl_sweep_fmt { SL_SWEEP_CSV, SL_SWEEP_JSONL };
+
+struct sl_sweep_vary {
+	char key[64];
+	const char *values[SL_SWEEP_MAX_VALUES];
+	int nvalues;
+	char *buf; /* owns the values */
+};
+
+/* One workload mix: the --workload specs of one alternative. */
+struct sl_sweep_mix {
+	char label[256];
+	const char *specs[SL_MAX_LIST];
+	int nspecs;
+	char *buf;
+};
+
+struct sl_sweep {
+	struct sl_args base;	  /* everything not varied */
+	const char *features_arg; /* --features, resolved by prepare */
+	/* flags varied, as indices into the kernel's feature table (bit order) */
+	int flags[SL_SWEEP_MAX_FLAGS];
+	int nflags;
+	const char *flag_names[SL_SWEEP_MAX_FLAGS];
+	struct sl_sweep_vary vary[SL_SWEEP_MAX_VARY];
+	int nvary;
+	struct sl_sweep_mix mix[SL_SWEEP_MAX_MIX];
+	int nmix;
+	u64 seeds[SL_SWEEP_MAX_VALUES];
+	int nseeds;
+	u64 nruns;
+	/* the columns of a row (settings then metrics), fixed for the whole sweep */
+	char **cols;
+	int ncols, nsettings;
+	/* a hash of everything not varied, written in every row: a resumed file must match */
+	char config_id[17];
+	/* execution */
+	const char *out;
+	enum sl_sweep_fmt fmt;
+	int jobs;
+	int shard_k, shard_n; /* 1-based; 0/0: all */
+	bool progress;
+};
+
+/* Parse the sweep's own options (argv[i]); returns 1 if taken (advancing *i), 0 if not, or -1
+ * with err set. */
+int sl_sweep_option(struct sl_sweep *sw, int argc, char **argv, int *i, char *err, size_t errlen);
+/* After all options: resolve flags, seeds, mixes and columns, check every value builds. */
+int sl_sweep_prepare(struct sl_sweep *sw, char *err, size_t errlen);
+void sl_sweep_free(struct sl_sweep *sw);
+
+/* The user's words for run #idx (feature words go in fbuf); the row's setting cells. */
+void sl_sweep_args(const struct sl_sweep *sw, u64 idx, struct sl_args *a, char *fbuf, size_t flen);
+/* Simulates run #idx and formats its line (with '\n') into buf; returns its length or -1. */
+int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, char *err,
+		     size_t errlen);
+/* The header line for CSV (empty for JSON Lines). */
+int sl_sweep_header(const struct sl_sweep *sw, char *buf, size_t len);
+
+/* The --out file: which runs it already holds. done[] has nruns entries. */
+int sl_sweep_resume(const struct sl_sweep *sw, bool *done, u64 *ndone, char *err, size_t errlen);
+
+/* Engines. Each returns an exit status (0, 1 failure, 130 interrupted). */
+int sl_sweep_local(struct sl_sweep *sw);
+#ifdef SCHEDLAB_HAVE_MPI
+bool sl_sweep_mpi_launched(void);
+int sl_sweep_mpi(struct sl_sweep *sw);
+#endif
+
+/* Which indices this process runs: all, or those of its shard. */
+static inline bool sl_sweep_mine(const struct sl_sweep *sw, u64 idx)
+{
+	return !sw->shard_n || idx % (u64)sw->shard_n == (u64)(sw->shard_k - 1);
+}
+
+/* sweep-report */
+struct sl_report_opts {
+	const char *files[SL_MAX_LIST];
+	int nfiles;
+	bool json;
+	const char *plot_dir;
+	const char *metrics[SL_MAX_LIST]; /* default: every metric column */
+	int nmetrics;
+	int top;
+	const char *merge_out; /* sweep-merge: write the union in index order */
+};
+int sl_sweep_report(const struct sl_report_opts *o);
+
+#endif

@@ -1,0 +1,1071 @@
+/*
+ * `schedlab sweep-report`: what a sweep says. For each metric, each flag's main effect (mean
+ * with the flag on minus off) with a 95% interval from the two groups' variances (the normal
+ * approximation: a sweep's groups hold thousands of runs), ranked by size; the mean of each
+ * level of the other settings; the lowest and highest configurations; and the strongest two-flag
+ * interactions, ((m11 - m01) - (m10 - m00)) / 2 as in a 2^k factorial design. `--plot DIR` draws
+ * the distribution across all schedulers and the effect bars with gnuplot, if it is installed.
+ *
+ * `schedlab sweep-merge` is the same reader: the union of shard files, checked to come from one
+ * sweep with no run twice, written in run order (so it equals a single process's file).
+ */
+#include "experiment/sweep.h"
+#include "sched/cfs.h"
+#include "sched/features.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern const char *const sl_sweep_group_metrics[];
+extern const int sl_sweep_ngroup_metrics;
+extern const char *const sl_sweep_machine_metrics[];
+extern const int sl_sweep_nmachine_metrics;
+
+enum col_kind { K_RUN, K_CONFIG, K_LEVEL, K_FLAG, K_METRIC };
+
+struct table {
+	char **cols;
+	enum col_kind *kind;
+	int ncols;
+	int nrows, cap;
+	double *num;  /* nrows x ncols, NAN when empty */
+	char **str;   /* nrows x ncols for K_LEVEL columns, else NULL */
+	char **lines; /* the raw line of each row, for sweep-merge */
+	u64 *run;
+	char config[32];
+	bool csv;
+};
+
+static int err_at(const char *file, long ln, const char *what)
+{
+	if (ln)
+		fprintf(stderr, "schedlab: %s: line %ld: %s\n", file, ln, what);
+	else
+		fprintf(stderr, "schedlab: %s: %s\n", file, what);
+	return 2;
+}
+
+static bool is_metric(const char *c)
+{
+	const char *dot = strrchr(c, '.');
+
+	for (int i = 0; i < sl_sweep_nmachine_metrics; i++)
+		if (!strcmp(c, sl_sweep_machine_metrics[i]))
+			return true;
+	if (!dot)
+		return false;
+	for (int i = 0; i < sl_sweep_ngroup_metrics; i++)
+		if (!strcmp(dot + 1, sl_sweep_group_metrics[i]))
+			return true;
+	return false;
+}
+
+static bool is_flag_name(const char *c)
+{
+	if (!*c)
+		return false;
+	for (; *c; c++)
+		if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
+			return false;
+	return true;
+}
+
+/* CSV split in place, with quotes; returns fields or -1. */
+static int split(char *line, char **f, int max)
+{
+	int n = 0;
+	char *w = line, *r = line;
+
+	while (1) {
+		if (n == max)
+			return -1;
+		f[n++] = w;
+		if (*r == '"') {
+			r++;
+			while (1) {
+				if (!*r)
+					return -1;
+				if (*r == '"' && r[1] == '"') {
+					*w++ = '"';
+					r += 2;
+				} else if (*r == '"') {
+					r++;
+					break;
+				} else {
+					*w++ = *r++;
+				}
+			}
+			if (*r && *r != ',')
+				return -1;
+		} else {
+			while (*r && *r != ',')
+				*w++ = *r++;
+		}
+		if (!*r) {
+			*w = '\0';
+			return n;
+		}
+		*w++ = '\0';
+		r++;
+	}
+}
+
+static int set_columns(struct table *t, char **names, int n)
+{
+	t->cols = calloc((size_t)n, sizeof(*t->cols));
+	t->kind = calloc((size_t)n, sizeof(*t->kind));
+	if (!t->cols || !t->kind)
+		return -1;
+	t->ncols = n;
+	for (int i = 0; i < n; i++) {
+		if (!(t->cols[i] = strdup(names[i])))
+			return -1;
+		if (!strcmp(names[i], "run"))
+			t->kind[i] = K_RUN;
+		else if (!strcmp(names[i], "config"))
+			t->kind[i] = K_CONFIG;
+		else if (is_metric(names[i]))
+			t->kind[i] = K_METRIC;
+		else if (is_flag_name(names[i]))
+			t->kind[i] = K_FLAG;
+		else
+			t->kind[i] = K_LEVEL;
+	}
+	return 0;
+}
+
+static int grow(struct table *t)
+{
+	if (t->nrows < t->cap)
+		return 0;
+	int cap = t->cap ? t->cap * 2 : 1024;
+	double *num = realloc(t->num, sizeof(*num) * (size_t)cap * (size_t)t->ncols);
+
+	if (!num)
+		return -1;
+	t->num = num;
+	char **str = realloc(t->str, sizeof(*str) * (size_t)cap * (size_t)t->ncols);
+
+	if (!str)
+		return -1;
+	t->str = str;
+	char **lines = realloc(t->lines, sizeof(*lines) * (size_t)cap);
+
+	if (!lines)
+		return -1;
+	t->lines = lines;
+	u64 *run = realloc(t->run, sizeof(*run) * (size_t)cap);
+
+	if (!run)
+		return -1;
+	t->run = run;
+	t->cap = cap;
+	return 0;
+}
+
+static double parse_num(const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	return *end || errno ? NAN : v;
+}
+
+/* Adds one row from its cells; checks run and config. */
+static int add_row(struct table *t, const char *file, long ln, const char *raw, const char **cells)
+{
+	if (grow(t))
+		return err_at(file, ln, "out of memory");
+	int r = t->nrows;
+	char *end;
+
+	for (int c = 0; c < t->ncols; c++) {
+		const char *v = cells[c];
+
+		t->num[(size_t)r * (size_t)t->ncols + (size_t)c] = parse_num(v);
+		t->str[(size_t)r * (size_t)t->ncols + (size_t)c] = NULL;
+		if (t->kind[c] == K_RUN) {
+			errno = 0;
+			t->run[r] = v ? strtoull(v, &end, 10) : 0;
+			if (!v || !*v || *end || errno)
+				return err_at(file, ln, "expected a run number in column 'run'");
+		} else if (t->kind[c] == K_CONFIG) {
+			if (!v || strlen(v) != 16)
+				return err_at(file, ln, "expected a 16-digit config id");
+			if (!t->config[0]) {
+				snprintf(t->config, sizeof(t->config), "%s", v);
+			} else if (strcmp(t->config, v)) {
+				char msg[160];
+
+				snprintf(msg, sizeof(msg),
+					 "config %s differs from %s: the files come from different "
+					 "sweeps",
+					 v, t->config);
+				return err_at(file, ln, msg);
+			}
+		} else if (t->kind[c] == K_LEVEL) {
+			if (!(t->str[(size_t)r * (size_t)t->ncols + (size_t)c] =
+				      strdup(v ? v : "")))
+				return err_at(file, ln, "out of memory");
+		} else if (t->kind[c] == K_FLAG && (!v || (strcmp(v, "0") && strcmp(v, "1")))) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "column %s: expected 0 or 1", t->cols[c]);
+			return err_at(file, ln, msg);
+		}
+	}
+	if (!(t->lines[r] = strdup(raw)))
+		return err_at(file, ln, "out of memory");
+	t->nrows++;
+	return 0;
+}
+
+static int read_file(struct table *t, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	long ln = 0;
+	int rc = 0;
+	size_t n = strlen(file);
+	bool csv = n > 4 && !strcmp(file + n - 4, ".csv");
+	bool jsonl = n > 6 && !strcmp(file + n - 6, ".jsonl");
+
+	if (!csv && !jsonl)
+		return err_at(file, 0, "expected a sweep file ending in .csv or .jsonl");
+	if (!f)
+		return err_at(file, 0, strerror(errno));
+	if (t->ncols && t->csv != csv) {
+		fclose(f);
+		return err_at(file, 0, "mixes CSV and JSON Lines files");
+	}
+	t->csv = csv;
+	char **fields = NULL;
+	const char **cells = NULL;
+	int header_cols = 0;
+
+	for (ssize_t len; !rc && (len = getline(&line, &cap, f)) > 0;) {
+		ln++;
+		if (line[len - 1] != '\n') {
+			fprintf(stderr, "schedlab: %s: line %ld: a torn last line, ignored\n", file,
+				ln);
+			break;
+		}
+		line[len - 1] = '\0';
+		char *raw = strdup(line);
+
+		if (!raw) {
+			rc = err_at(file, ln, "out of memory");
+			break;
+		}
+		if (csv) {
+			if (ln == 1) {
+				char *names[4096];
+				int k = split(line, names, 4096);
+
+				if (k < 2 || strcmp(names[0], "run")) {
+					rc = err_at(file, 1,
+						    "expected a sweep header (run,config,...)");
+				} else if (t->ncols) {
+					bool same = k == t->ncols;
+
+					for (int i = 0; same && i < k; i++)
+						same = !strcmp(names[i], t->cols[i]);
+					if (!same)
+						rc = err_at(
+							file, 1,
+							"its columns differ from the first file's");
+				} else if (set_columns(t, names, k)) {
+					rc = err_at(file, 1, "out of memory");
+				}
+				header_cols = k;
+				fields = calloc((size_t)k + 1, sizeof(*fields));
+				cells = calloc((size_t)k + 1, sizeof(*cells));
+				if (!rc && (!fields || !cells))
+					rc = err_at(file, 1, "out of memory");
+			} else {
+				int k = split(line, fields, header_cols + 1);
+
+				if (k != header_cols) {
+					char msg[96];
+
+					snprintf(msg, sizeof(msg),
+						 "expected %d comma-separated fields", header_cols);
+					rc = err_at(file, ln, msg);
+				} else {
+					for (int i = 0; i < k; i++)
+						cells[i] = fields[i];
+					rc = add_row(t, file, ln, raw, cells);
+				}
+			}
+		} else {
+			json_object *o = json_tokener_parse(line);
+
+			if (!o || !json_object_is_type(o, json_type_object)) {
+				rc = err_at(file, ln, "expected one JSON object per line");
+			} else {
+				int k = json_object_object_length(o), i = 0;
+				char **names = calloc((size_t)k + 1, sizeof(*names));
+				char(*vals)[64] = calloc((size_t)k + 1, sizeof(*vals));
+				const char **cv = calloc((size_t)k + 1, sizeof(*cv));
+
+				if (!names || !vals || !cv) {
+					rc = err_at(file, ln, "out of memory");
+				} else {
+					json_object_object_foreach(o, key, val)
+					{
+						names[i] = key;
+						if (!val)
+							cv[i] = NULL;
+						else if (json_object_is_type(val, json_type_string))
+							cv[i] = json_object_get_string(val);
+						else {
+							snprintf(vals[i], sizeof(vals[i]), "%s",
+								 json_object_to_json_string(val));
+							cv[i] = vals[i];
+						}
+						i++;
+					}
+					if (!t->ncols) {
+						if (k < 2 || strcmp(names[0], "run"))
+							rc = err_at(file, ln,
+								    "expected a sweep row (run, "
+								    "config, ...)");
+						else if (set_columns(t, names, k))
+							rc = err_at(file, ln, "out of memory");
+					}
+					bool same = !rc && k == t->ncols;
+
+					for (int c = 0; same && c < k; c++)
+						same = !strcmp(names[c], t->cols[c]);
+					if (!rc && !same)
+						rc = err_at(file, ln,
+							    "its keys differ from the first row's");
+					if (!rc)
+						rc = add_row(t, file, ln, raw, cv);
+				}
+				free(names);
+				free(vals);
+				free(cv);
+			}
+			json_object_put(o);
+		}
+		free(raw);
+	}
+	free(line);
+	free(fields);
+	free(cells);
+	if (!rc && ferror(f))
+		rc = err_at(file, 0, strerror(errno));
+	fclose(f);
+	return rc;
+}
+
+static int cmp_run(const void *a, const void *b, void *ctx)
+{
+	const struct table *t = ctx;
+	u64 x = t->run[*(const int *)a], y = t->run[*(const int *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+static void free_table(struct table *t)
+{
+	for (int i = 0; i < t->ncols; i++)
+		free(t->cols[i]);
+	for (size_t i = 0; t->str && i < (size_t)t->nrows * (size_t)t->ncols; i++)
+		free(t->str[i]);
+	for (int i = 0; t->lines && i < t->nrows; i++)
+		free(t->lines[i]);
+	free(t->cols);
+	free(t->kind);
+	free(t->num);
+	free(t->str);
+	free(t->lines);
+	free(t->run);
+}
+
+#define NUM(t, r, c) ((t)->num[(size_t)(r) * (size_t)(t)->ncols + (size_t)(c)])
+#define STR(t, r, c) ((t)->str[(size_t)(r) * (size_t)(t)->ncols + (size_t)(c)])
+
+/* Welford's running mean and variance. */
+struct acc {
+	double n, mean, m2;
+};
+
+static void acc_add(struct acc *a, double v)
+{
+	double d = v - a->mean;
+
+	a->n += 1;
+	a->mean += d / a->n;
+	a->m2 += d * (v - a->mean);
+}
+
+static double acc_var(const struct acc *a)
+{
+	return a->n > 1 ? a->m2 / (a->n - 1) : 0;
+}
+
+struct effect {
+	int a, b; /* flag columns; b < 0 for a main effect */
+	double effect, ci, on, off;
+	double n_on, n_off;
+};
+
+static int cmp_effect(const void *x, const void *y)
+{
+	const struct effect *a = x, *b = y;
+	double u = fabs(a->effect), v = fabs(b->effect);
+
+	if (u != v)
+		return u > v ? -1 : 1;
+	if (a->a != b->a)
+		return a->a - b->a;
+	return a->b - b->b;
+}
+
+static bool lower_is_better(const char *m)
+{
+	return !strstr(m, "cpu_share") && !strstr(m, "io_mb_s") && !strstr(m, "wakeups");
+}
+
+/* The flags of a row that differ from the kernel's defaults, as debugfs words. */
+static void row_flags(const struct table *t, int r, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < t->ncols; c++) {
+		if (t->kind[c] != K_FLAG)
+			continue;
+		bool on = NUM(t, r, c) > 0.5, def = true;
+
+		for (int k = 0; k < sl_cfs_nreleases; k++)
+			for (int i = 0; i < sl_cfs_releases[k]->feats.n; i++)
+				if (!strcmp(sl_cfs_releases[k]->feats.flags[i].name, t->cols[c]))
+					def = sl_cfs_releases[k]->feats.flags[i].def;
+		if (on != def && off + strlen(t->cols[c]) + 5 < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s%s", off ? " " : "",
+						on ? "" : "NO_", t->cols[c]);
+	}
+	for (int c = 0; c < t->ncols; c++)
+		if (t->kind[c] == K_LEVEL && strcmp(t->cols[c], "mix") &&
+		    off + strlen(t->cols[c]) + 40 < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s=%.30s", off ? " " : "",
+						t->cols[c], STR(t, r, c));
+	if (!off)
+		snprintf(buf, len, "(the kernel's defaults)");
+}
+
+struct metric_report {
+	int col;
+	struct acc all;
+	double min, max;
+	struct effect *main, *inter;
+	int nmain, ninter;
+	int *order; /* rows with a value, by value */
+	int nval;
+};
+
+struct sort_ctx {
+	const struct table *t;
+	int c;
+};
+
+static int cmp_val(const void *a, const void *b, void *ctx)
+{
+	const struct sort_ctx *s = ctx;
+	double x = NUM(s->t, *(const int *)a, s->c), y = NUM(s->t, *(const int *)b, s->c);
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return s->t->run[*(const int *)a] < s->t->run[*(const int *)b] ? -1 : 1;
+}
+
+static int analyse(const struct table *t, int col, const int *flags, int nflags,
+		   struct metric_report *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->col = col;
+	m->min = INFINITY;
+	m->max = -INFINITY;
+	m->order = malloc(sizeof(int) * (size_t)(t->nrows ? t->nrows : 1));
+	m->main = calloc((size_t)(nflags ? nflags : 1), sizeof(*m->main));
+	m->inter = calloc((size_t)(nflags * nflags / 2 + 1), sizeof(*m->inter));
+	struct acc *fa = calloc((size_t)(nflags * 2 + 1), sizeof(*fa));
+	struct acc *pa = calloc((size_t)(nflags * nflags * 4 + 1), sizeof(*pa));
+
+	if (!m->order || !m->main || !m->inter || !fa || !pa) {
+		free(fa);
+		free(pa);
+		return -1;
+	}
+	for (int r = 0; r < t->nrows; r++) {
+		double v = NUM(t, r, col);
+
+		if (isnan(v))
+			continue;
+		m->order[m->nval++] = r;
+		acc_add(&m->all, v);
+		m->min = fmin(m->min, v);
+		m->max = fmax(m->max, v);
+		for (int i = 0; i < nflags; i++) {
+			int bi = NUM(t, r, flags[i]) > 0.5;
+
+			acc_add(&fa[i * 2 + bi], v);
+			for (int j = i + 1; j < nflags; j++) {
+				int bj = NUM(t, r, flags[j]) > 0.5;
+
+				acc_add(&pa[(i * nflags + j) * 4 + bi * 2 + bj], v);
+			}
+		}
+	}
+	for (int i = 0; i < nflags; i++) {
+		struct acc *off = &fa[i * 2], *on = &fa[i * 2 + 1];
+
+		if (!on->n || !off->n)
+			continue;
+		m->main[m->nmain++] = (struct effect){
+			.a = flags[i],
+			.b = -1,
+			.effect = on->mean - off->mean,
+			.ci = 1.96 * sqrt(acc_var(on) / on->n + acc_var(off) / off->n),
+			.on = on->mean,
+			.off = off->mean,
+			.n_on = on->n,
+			.n_off = off->n,
+		};
+		for (int j = i + 1; j < nflags; j++) {
+			struct acc *c = &pa[(i * nflags + j) * 4];
+
+			if (!c[0].n || !c[1].n || !c[2].n || !c[3].n)
+				continue;
+			/* c[bi*2+bj]: ((m11 - m01) - (m10 - m00)) / 2 */
+			double e = ((c[3].mean - c[1].mean) - (c[2].mean - c[0].mean)) / 2;
+			double v = acc_var(&c[0]) / c[0].n + acc_var(&c[1]) / c[1].n +
+				   acc_var(&c[2]) / c[2].n + acc_var(&c[3]) / c[3].n;
+
+			m->inter[m->ninter++] = (struct effect){.a = flags[i],
+								.b = flags[j],
+								.effect = e,
+								.ci = 0.5 * 1.96 * sqrt(v)};
+		}
+	}
+	qsort(m->main, (size_t)m->nmain, sizeof(*m->main), cmp_effect);
+	qsort(m->inter, (size_t)m->ninter, sizeof(*m->inter), cmp_effect);
+	struct sort_ctx sc = {t, col};
+
+	qsort_r(m->order, (size_t)m->nval, sizeof(int), cmp_val, &sc);
+	free(fa);
+	free(pa);
+	return 0;
+}
+
+static void free_metric(struct metric_report *m)
+{
+	free(m->main);
+	free(m->inter);
+	free(m->order);
+}
+
+/* Per level of a non-flag setting: the mean of the metric. */
+static int levels(const struct table *t, int lc, int mc, const char ***names, struct acc **accs)
+{
+	int n = 0;
+
+	*names = NULL;
+	*accs = NULL;
+	for (int r = 0; r < t->nrows; r++) {
+		double v = NUM(t, r, mc);
+		const char *s = STR(t, r, lc);
+		int k;
+
+		if (isnan(v))
+			continue;
+		for (k = 0; k < n && strcmp((*names)[k], s); k++)
+			;
+		if (k == n) {
+			const char **nn = realloc(*names, sizeof(*nn) * (size_t)(n + 1));
+			struct acc *na = realloc(*accs, sizeof(*na) * (size_t)(n + 1));
+
+			if (nn)
+				*names = nn;
+			if (na)
+				*accs = na;
+			if (!nn || !na)
+				return -1;
+			nn[n] = s;
+			memset(&na[n], 0, sizeof(na[n]));
+			n++;
+		}
+		acc_add(&(*accs)[k], v);
+	}
+	return n;
+}
+
+static void print_metric(const struct table *t, const struct metric_report *m, int top)
+{
+	const char *name = t->cols[m->col];
+	char fl[1024];
+
+	printf("\n== %s: %d runs, mean %.6g, min %.6g, max %.6g (%s is better)\n", name, m->nval,
+	       m->all.mean, m->min, m->max, lower_is_better(name) ? "lower" : "higher");
+	if (m->nmain) {
+		printf("main effects (mean with the flag on - off, 95%% interval):\n");
+		printf("  %-4s %-22s %14s %12s %9s %14s %14s\n", "rank", "flag", "effect", "+-ci95",
+		       "% mean", "mean on", "mean off");
+		for (int i = 0; i < m->nmain; i++) {
+			const struct effect *e = &m->main[i];
+			bool sig = fabs(e->effect) > e->ci;
+
+			printf("  %-4d %-22s %14.6g %12.4g %8.2f%% %14.6g %14.6g%s\n", i + 1,
+			       t->cols[e->a], e->effect, e->ci,
+			       m->all.mean != 0 ? 100 * e->effect / fabs(m->all.mean) : 0.0, e->on,
+			       e->off, sig ? "" : "  (not significant)");
+		}
+	}
+	for (int c = 0; c < t->ncols; c++) {
+		const char **ln;
+		struct acc *la;
+
+		if (t->kind[c] != K_LEVEL || !strcmp(t->cols[c], "seed"))
+			continue;
+		int n = levels(t, c, m->col, &ln, &la);
+
+		if (n > 1) {
+			printf("by %s:\n", t->cols[c]);
+			for (int k = 0; k < n; k++)
+				printf("  %-40.40s mean %14.6g +- %-10.4g (%d runs)\n", ln[k],
+				       la[k].mean, 1.96 * sqrt(acc_var(&la[k]) / la[k].n),
+				       (int)la[k].n);
+		}
+		free(ln);
+		free(la);
+	}
+	int show = top < m->nval ? top : m->nval;
+	bool low = lower_is_better(name);
+
+	for (int pass = 0; pass < 2; pass++) {
+		printf("%s %d configurations:\n", pass == 0 ? "best" : "worst", show);
+		for (int i = 0; i < show; i++) {
+			int idx = (pass == 0) == low ? i : m->nval - 1 - i;
+			int r = m->order[idx];
+
+			row_flags(t, r, fl, sizeof(fl));
+			printf("  run %-8llu %14.6g  %s\n", (unsigned long long)t->run[r],
+			       NUM(t, r, m->col), fl);
+		}
+	}
+	if (m->ninter) {
+		int k = top < m->ninter ? top : m->ninter;
+
+		printf("strongest two-flag interactions ((m11-m01)-(m10-m00))/2:\n");
+		for (int i = 0; i < k; i++) {
+			const struct effect *e = &m->inter[i];
+
+			printf("  %-22s x %-22s %14.6g +- %.4g\n", t->cols[e->a], t->cols[e->b],
+			       e->effect, e->ci);
+		}
+	}
+}
+
+static json_object *jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *metric_json(const struct table *t, const struct metric_report *m, int top)
+{
+	json_object *o = json_object_new_object(), *a;
+	const char *name = t->cols[m->col];
+	char fl[1024];
+
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "runs", json_object_new_int(m->nval));
+	json_object_object_add(o, "mean", jnum(m->all.mean));
+	json_object_object_add(o, "min", jnum(m->min));
+	json_object_object_add(o, "max", jnum(m->max));
+	json_object_object_add(o, "lower_is_better",
+			       json_object_new_boolean(lower_is_better(name)));
+	a = json_object_new_array();
+	for (int i = 0; i < m->nmain; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "flag", json_object_new_string(t->cols[m->main[i].a]));
+		json_object_object_add(e, "effect", jnum(m->main[i].effect));
+		json_object_object_add(e, "ci95", jnum(m->main[i].ci));
+		json_object_object_add(e, "mean_on", jnum(m->main[i].on));
+		json_object_object_add(e, "mean_off", jnum(m->main[i].off));
+		json_object_object_add(e, "runs_on", json_object_new_int((int)m->main[i].n_on));
+		json_object_object_add(e, "runs_off", json_object_new_int((int)m->main[i].n_off));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "main_effects", a);
+	json_object *lv = json_object_new_object();
+
+	for (int c = 0; c < t->ncols; c++) {
+		const char **ln;
+		struct acc *la;
+
+		if (t->kind[c] != K_LEVEL)
+			continue;
+		int n = levels(t, c, m->col, &ln, &la);
+		json_object *arr = json_object_new_array();
+
+		for (int k = 0; k < n; k++) {
+			json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "level", json_object_new_string(ln[k]));
+			json_object_object_add(e, "mean", jnum(la[k].mean));
+			json_object_object_add(e, "ci95",
+					       jnum(1.96 * sqrt(acc_var(&la[k]) / la[k].n)));
+			json_object_object_add(e, "runs", json_object_new_int((int)la[k].n));
+			json_object_array_add(arr, e);
+		}
+		json_object_object_add(lv, t->cols[c], arr);
+		free(ln);
+		free(la);
+	}
+	json_object_object_add(o, "levels", lv);
+	int show = top < m->nval ? top : m->nval;
+	bool low = lower_is_better(name);
+
+	for (int pass = 0; pass < 2; pass++) {
+		a = json_object_new_array();
+		for (int i = 0; i < show; i++) {
+			int idx = (pass == 0) == low ? i : m->nval - 1 - i;
+			int r = m->order[idx];
+			json_object *e = json_object_new_object();
+
+			row_flags(t, r, fl, sizeof(fl));
+			json_object_object_add(e, "run", json_object_new_int64((int64_t)t->run[r]));
+			json_object_object_add(e, "value", jnum(NUM(t, r, m->col)));
+			json_object_object_add(e, "settings", json_object_new_string(fl));
+			json_object_array_add(a, e);
+		}
+		json_object_object_add(o, pass == 0 ? "best" : "worst", a);
+	}
+	a = json_object_new_array();
+	for (int i = 0; i < m->ninter && i < top; i++) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "a", json_object_new_string(t->cols[m->inter[i].a]));
+		json_object_object_add(e, "b", json_object_new_string(t->cols[m->inter[i].b]));
+		json_object_object_add(e, "effect", jnum(m->inter[i].effect));
+		json_object_object_add(e, "ci95", jnum(m->inter[i].ci));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "interactions", a);
+	return o;
+}
+
+static void safe_name(const char *in, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; *in && i + 1 < len; in++)
+		out[i++] = (*in == '/' || *in == '#' || *in == ' ' || *in == '"') ? '_' : *in;
+	out[i] = '\0';
+}
+
+/*
+ * Plots through gnuplot: one data file and one script per metric; gnuplot writes to temporary
+ * names that are renamed into place only when it succeeded, so a failed plot leaves no file.
+ */
+static int plot(const struct table *t, const struct metric_report *ms, int nm, const char *dir)
+{
+	if (system("gnuplot --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "schedlab: sweep-report --plot: gnuplot is not installed (Debian: "
+				"apt-get install gnuplot-nox); the report is complete, no plot was "
+				"written\n");
+		return 1;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "schedlab: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	char path[4096], sname[256];
+	int rc = 0;
+
+	for (int k = 0; k < nm && !rc; k++) {
+		const struct metric_report *m = &ms[k];
+
+		safe_name(t->cols[m->col], sname, sizeof(sname));
+		snprintf(path, sizeof(path), "%s/.%s.dat", dir, sname);
+		FILE *d = fopen(path, "w");
+
+		if (!d) {
+			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		for (int i = 0; i < m->nval; i++)
+			fprintf(d, "%.9g\n", NUM(t, m->order[i], m->col));
+		fprintf(d, "\n\n");
+		for (int i = m->nmain - 1; i >= 0; i--)
+			fprintf(d, "%d %.9g %.9g %s\n", m->nmain - 1 - i, m->main[i].effect,
+				m->main[i].ci, t->cols[m->main[i].a]);
+		if (fclose(d)) {
+			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		snprintf(path, sizeof(path), "%s/.%s.gp", dir, sname);
+		FILE *g = fopen(path, "w");
+
+		if (!g) {
+			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		double bins = 40, w = (m->max - m->min) / bins;
+
+		if (w <= 0)
+			w = 1;
+		const char *terms[2][2] = {{"pngcairo size 900,600", "png"},
+					   {"svg size 900,600", "svg"}};
+
+		for (int tt = 0; tt < 2; tt++) {
+			if (tt == 0)
+				fprintf(g,
+					"if (!strstrt(GPVAL_TERMINALS, 'pngcairo')) set terminal "
+					"png "
+					"size 900,600; else set terminal %s\n",
+					terms[0][0]);
+			else
+				fprintf(g, "set terminal %s\n", terms[1][0]);
+			fprintf(g,
+				"set output '%s/.%s-distribution.tmp.%s'\n"
+				"set title '%s across %d schedulers' noenhanced\n"
+				"set xlabel '%s' noenhanced\nset ylabel 'runs'\nunset key\n"
+				"set style fill solid 0.6\nbw=%.9g\nmn=%.9g\n"
+				"bin(x)=mn+bw*floor((x-mn)/bw)+bw/2\n"
+				"plot '%s/.%s.dat' index 0 using (bin($1)):(1) smooth freq with "
+				"boxes\n",
+				dir, sname, terms[tt][1], t->cols[m->col], m->nval, t->cols[m->col],
+				w, m->min, dir, sname);
+			if (m->nmain) {
+				fprintf(g,
+					"set output '%s/.%s-effects.tmp.%s'\n"
+					"set title 'main effect of each flag on %s (on - off, 95%% "
+					"interval)' noenhanced\n"
+					"set xlabel 'effect' noenhanced\nunset ylabel\n"
+					"set ytics noenhanced\nset yrange [-1:%d]\n"
+					"plot '%s/.%s.dat' index 1 using "
+					"2:1:(0):2:($1-0.35):($1+0.35):"
+					"ytic(4) with boxxyerror, '' index 1 using 2:1:3 with "
+					"xerrorbars "
+					"lc rgb 'black' pt -1\nunset yrange\nset ytics enhanced\n",
+					dir, sname, terms[tt][1], t->cols[m->col], m->nmain, dir,
+					sname);
+			}
+		}
+		fclose(g);
+		char cmd[8300];
+
+		snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", path);
+		if (system(cmd) != 0) {
+			fprintf(stderr, "schedlab: sweep-report --plot: gnuplot failed on %s\n",
+				path);
+			rc = 1;
+		}
+		const char *kinds[2] = {"distribution", "effects"};
+
+		for (int kk = 0; kk < (m->nmain ? 2 : 1); kk++)
+			for (int tt = 0; tt < 2; tt++) {
+				char from[4096], to[4096];
+
+				snprintf(from, sizeof(from), "%s/.%s-%s.tmp.%s", dir, sname,
+					 kinds[kk], terms[tt][1]);
+				snprintf(to, sizeof(to), "%s/%s-%s.%s", dir, sname, kinds[kk],
+					 terms[tt][1]);
+				if (rc)
+					unlink(from);
+				else if (rename(from, to)) {
+					fprintf(stderr, "schedlab: %s: %s\n", to, strerror(errno));
+					rc = 1;
+				}
+			}
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/.%s.dat", dir, sname);
+		unlink(path);
+	}
+	if (!rc)
+		fprintf(stderr, "schedlab: sweep-report: plots of %d metrics in %s\n", nm, dir);
+	return rc;
+}
+
+static int merge(const struct table *t, const char *out)
+{
+	int *ord = malloc(sizeof(int) * (size_t)(t->nrows ? t->nrows : 1));
+	char tmp[4096];
+	int rc = 0;
+
+	if (!ord)
+		return err_at(out, 0, "out of memory");
+	for (int i = 0; i < t->nrows; i++)
+		ord[i] = i;
+	qsort_r(ord, (size_t)t->nrows, sizeof(int), cmp_run, (void *)t);
+	for (int i = 1; i < t->nrows; i++)
+		if (t->run[ord[i]] == t->run[ord[i - 1]]) {
+			char msg[96];
+
+			snprintf(msg, sizeof(msg), "run %llu is in more than one file",
+				 (unsigned long long)t->run[ord[i]]);
+			free(ord);
+			return err_at(out, 0, msg);
+		}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+
+	if (!f) {
+		free(ord);
+		return err_at(tmp, 0, strerror(errno)) - 1;
+	}
+	if (t->csv) {
+		for (int c = 0; c < t->ncols; c++)
+			fprintf(f, "%s%s", c ? "," : "", t->cols[c]);
+		fputc('\n', f);
+	}
+	for (int i = 0; i < t->nrows; i++)
+		fprintf(f, "%s\n", t->lines[ord[i]]);
+	if (fflush(f) || fsync(fileno(f)) || ferror(f)) {
+		rc = 1;
+		fprintf(stderr, "schedlab: %s: %s\n", out, strerror(errno));
+	}
+	if (fclose(f) && !rc) {
+		rc = 1;
+		fprintf(stderr, "schedlab: %s: %s\n", out, strerror(errno));
+	}
+	if (!rc && rename(tmp, out)) {
+		rc = 1;
+		fprintf(stderr, "schedlab: %s: %s\n", out, strerror(errno));
+	}
+	if (rc)
+		unlink(tmp);
+	else
+		fprintf(stderr, "schedlab: sweep-merge: %d runs in %s\n", t->nrows, out);
+	free(ord);
+	return rc;
+}
+
+int sl_sweep_report(const struct sl_report_opts *o)
+{
+	struct table t;
+	int rc = 0;
+
+	memset(&t, 0, sizeof(t));
+	for (int i = 0; i < o->nfiles && !rc; i++)
+		rc = read_file(&t, o->files[i]);
+	if (!rc && !t.nrows)
+		rc = err_at(o->files[0], 0, "holds no runs");
+	if (rc || o->merge_out) {
+		if (!rc)
+			rc = merge(&t, o->merge_out);
+		free_table(&t);
+		return rc;
+	}
+	int flags[SL_SWEEP_MAX_FLAGS * 4], nflags = 0;
+
+	for (int c = 0; c < t.ncols && nflags < (int)SL_ARRAY_SIZE(flags); c++)
+		if (t.kind[c] == K_FLAG)
+			flags[nflags++] = c;
+	int *cols = malloc(sizeof(int) * (size_t)t.ncols), nc = 0;
+
+	if (!cols) {
+		free_table(&t);
+		return 1;
+	}
+	for (int k = 0; k < o->nmetrics; k++) {
+		int c;
+
+		for (c = 0; c < t.ncols && strcmp(t.cols[c], o->metrics[k]); c++)
+			;
+		if (c == t.ncols || t.kind[c] != K_METRIC) {
+			fprintf(stderr, "schedlab: sweep-report: no metric '%s'; the metrics:",
+				o->metrics[k]);
+			for (int j = 0; j < t.ncols; j++)
+				if (t.kind[j] == K_METRIC)
+					fprintf(stderr, " %s", t.cols[j]);
+			fputc('\n', stderr);
+			free(cols);
+			free_table(&t);
+			return 2;
+		}
+		cols[nc++] = c;
+	}
+	if (!o->nmetrics)
+		for (int c = 0; c < t.ncols; c++)
+			if (t.kind[c] == K_METRIC)
+				cols[nc++] = c;
+	struct metric_report *ms = calloc((size_t)(nc ? nc : 1), sizeof(*ms));
+	int nm = 0;
+
+	if (!ms) {
+		free(cols);
+		free_table(&t);
+		return 1;
+	}
+	for (int k = 0; k < nc; k++) {
+		struct metric_report m;
+
+		if (analyse(&t, cols[k], flags, nflags, &m)) {
+			free_metric(&m);
+			rc = 1;
+			break;
+		}
+		/* without --metric, a metric that never varies says nothing */
+		if (!m.nval || (!o->nmetrics && m.min == m.max)) {
+			free_metric(&m);
+			continue;
+		}
+		ms[nm++] = m;
+	}
+	if (!rc && o->json) {
+		json_object *root = json_object_new_object(), *a = json_object_new_array();
+
+		json_object_object_add(root, "runs", json_object_new_int(t.nrows));
+		json_object_object_add(root, "config", json_object_new_string(t.config));
+		json_object *fa = json_object_new_array();
+
+		for (int i = 0; i < nflags; i++)
+			json_object_array_add(fa, json_object_new_string(t.cols[flags[i]]));
+		json_object_object_add(root, "flags", fa);
+		for (int k = 0; k < nm; k++)
+			json_object_array_add(a, metric_json(&t, &ms[k], o->top));
+		json_object_object_add(root, "metrics", a);
+		const char *s = json_object_to_json_string_ext(
+			root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+		if (s)
+			printf("%s\n", s);
+		else
+			rc = 1;
+		json_object_put(root);
+	} else if (!rc) {
+		printf("sweep: %d runs (config %s), %d flags varied", t.nrows, t.config, nflags);
+		for (int i = 0; i < nflags; i++)
+			printf("%s%s", i ? " " : ": ", t.cols[flags[i]]);
+		printf("\n");
+		for (int k = 0; k < nm; k++)
+			print_metric(&t, &ms[k], o->top);
+	}
+	if (!rc && o->plot_dir) {
+		fflush(stdout);
+		rc = plot(&t, ms, nm, o->plot_dir);
+	}
+	for (int k = 0; k < nm; k++)
+		free_metric(&ms[k]);
+	free(ms);
+	free(cols);
+	free_table(&t);
+	return rc;
+}

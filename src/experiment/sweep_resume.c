@@ -1,0 +1,196 @@
+/*
+ * Resuming a sweep: read the --out file a previous (possibly killed) run left, check that it was
+ * written by this same sweep, and mark the runs it holds. Whole lines only: a last line without
+ * its newline is what a kill during write(2) leaves, so it is cut off (and said so); any other
+ * malformed line is an error naming the file and line, since silently skipping it would lose or
+ * duplicate a result.
+ */
+#include "experiment/sweep.h"
+#include "core/parse.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Splits a CSV line (no newline) into at most max fields in place; returns the count or -1. */
+static int csv_split(char *line, char **f, int max)
+{
+	int n = 0;
+	char *w = line, *r = line;
+
+	while (1) {
+		if (n == max)
+			return -1;
+		f[n++] = w;
+		if (*r == '"') {
+			r++;
+			while (1) {
+				if (!*r)
+					return -1; /* unterminated quote */
+				if (*r == '"' && r[1] == '"') {
+					*w++ = '"';
+					r += 2;
+				} else if (*r == '"') {
+					r++;
+					break;
+				} else {
+					*w++ = *r++;
+				}
+			}
+			if (*r && *r != ',')
+				return -1;
+		} else {
+			while (*r && *r != ',')
+				*w++ = *r++;
+		}
+		if (!*r) {
+			*w = '\0';
+			return n;
+		}
+		*w++ = '\0';
+		r++;
+	}
+}
+
+static int bad(char *err, size_t errlen, const char *file, long line, const char *what)
+{
+	snprintf(err, errlen, "%s: line %ld: %s", file, line, what);
+	return -1;
+}
+
+static int take(const struct sl_sweep *sw, const char *run, const char *config, bool *done,
+		u64 *ndone, char *err, size_t errlen, long ln)
+{
+	u64 idx;
+	char e[128], msg[256];
+
+	if (strcmp(config, sw->config_id)) {
+		snprintf(msg, sizeof(msg),
+			 "written by another sweep (config %.16s; this sweep's is %s): use another "
+			 "--out, or the same options as before",
+			 config, sw->config_id);
+		return bad(err, errlen, sw->out, ln, msg);
+	}
+	if (sl_parse_u64(run, &idx, e, sizeof(e)) || idx >= sw->nruns)
+		return bad(err, errlen, sw->out, ln, "expected a run number of this sweep");
+	if (done[idx]) {
+		snprintf(msg, sizeof(msg), "run %llu appears twice", (unsigned long long)idx);
+		return bad(err, errlen, sw->out, ln, msg);
+	}
+	if (!sl_sweep_mine(sw, idx)) {
+		snprintf(msg, sizeof(msg), "run %llu is not in shard %d/%d",
+			 (unsigned long long)idx, sw->shard_k, sw->shard_n);
+		return bad(err, errlen, sw->out, ln, msg);
+	}
+	done[idx] = true;
+	(*ndone)++;
+	return 0;
+}
+
+static int row_csv(const struct sl_sweep *sw, char *line, bool *done, u64 *ndone, char *err,
+		   size_t errlen, long ln)
+{
+	char **f = malloc(sizeof(*f) * (size_t)(sw->ncols + 1));
+	int n, rc;
+	char msg[128];
+
+	if (!f)
+		return bad(err, errlen, sw->out, ln, "out of memory");
+	n = csv_split(line, f, sw->ncols + 1);
+	if (n != sw->ncols) {
+		snprintf(msg, sizeof(msg), "expected %d comma-separated fields", sw->ncols);
+		free(f);
+		return bad(err, errlen, sw->out, ln, msg);
+	}
+	rc = take(sw, f[0], f[1], done, ndone, err, errlen, ln);
+	free(f);
+	return rc;
+}
+
+static int row_jsonl(const struct sl_sweep *sw, const char *line, bool *done, u64 *ndone, char *err,
+		     size_t errlen, long ln)
+{
+	json_object *o = json_tokener_parse(line), *run, *cfg;
+	char num[32];
+	int rc;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "run", &run) ||
+	    !json_object_object_get_ex(o, "config", &cfg) ||
+	    !json_object_is_type(run, json_type_int) ||
+	    !json_object_is_type(cfg, json_type_string) ||
+	    json_object_object_length(o) != sw->ncols) {
+		json_object_put(o);
+		return bad(err, errlen, sw->out, ln,
+			   "expected one JSON object with this sweep's keys (run, config, ...)");
+	}
+	snprintf(num, sizeof(num), "%lld", (long long)json_object_get_int64(run));
+	rc = take(sw, num, json_object_get_string(cfg), done, ndone, err, errlen, ln);
+	json_object_put(o);
+	return rc;
+}
+
+int sl_sweep_resume(const struct sl_sweep *sw, bool *done, u64 *ndone, char *err, size_t errlen)
+{
+	FILE *f = fopen(sw->out, "r+");
+	char *line = NULL, header[65536];
+	size_t cap = 0;
+	long ln = 0;
+	off_t good = 0; /* end of the last whole line */
+	int rc = 0;
+
+	*ndone = 0;
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", sw->out, strerror(errno));
+		return -1;
+	}
+	if (sl_sweep_header(sw, header, sizeof(header)) < 0) {
+		fclose(f);
+		snprintf(err, errlen, "sweep: header too long");
+		return -1;
+	}
+	for (ssize_t n; (n = getline(&line, &cap, f)) > 0;) {
+		ln++;
+		if (line[n - 1] != '\n') {
+			fprintf(stderr,
+				"schedlab: %s: line %ld: a torn last line (no newline, %zd bytes): "
+				"dropped, its run is done again\n",
+				sw->out, ln, n);
+			break;
+		}
+		if (ln == 1 && sw->fmt == SL_SWEEP_CSV) {
+			if (strcmp(line, header)) {
+				rc = bad(
+					err, errlen, sw->out, 1,
+					"the columns differ from this sweep's (other flags, --vary "
+					"or workloads?): use another --out");
+				break;
+			}
+		} else {
+			line[n - 1] = '\0';
+			rc = sw->fmt == SL_SWEEP_CSV
+				     ? row_csv(sw, line, done, ndone, err, errlen, ln)
+				     : row_jsonl(sw, line, done, ndone, err, errlen, ln);
+			if (rc)
+				break;
+		}
+		good += n;
+	}
+	free(line);
+	if (!rc && ferror(f)) {
+		snprintf(err, errlen, "%s: %s", sw->out, strerror(errno));
+		rc = -1;
+	}
+	/* Cut a torn tail so that appended lines start on a line of their own. */
+	if (!rc && ftruncate(fileno(f), good)) {
+		snprintf(err, errlen, "%s: truncating the torn last line: %s", sw->out,
+			 strerror(errno));
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}
