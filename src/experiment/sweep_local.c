@@ -368,8 +368,8 @@ int sl_sweep_local(struct sl_sweep *sw)
 			fmt_eta(rate > 0 ? (double)(ntodo - next_write) / rate : 0, eta,
 				sizeof(eta));
 			fprintf(stderr, "\rsweep: %llu/%llu runs (%.1f%%), %.1f runs/s, ETA %s   ",
-				(unsigned long long)(ndone + next_write),
-				(unsigned long long)(ndone + ntodo),
+				(unsigned long long)ndone + next_write,
+				(unsigned long long)ndone + ntodo,
 				100.0 * (double)(ndone + next_write) /
 					(double)(ndone + ntodo ? ndone + ntodo : 1),
 				rate, eta);
@@ -386,14 +386,14 @@ int sl_sweep_local(struct sl_sweep *sw)
 
 	if (failed || w.failed) {
 		fprintf(stderr, "schedlab: sweep: stopped; %llu finished runs are in %s\n",
-			(unsigned long long)(ndone + next_write), sw->out);
+			(unsigned long long)ndone + next_write, sw->out);
 		rc = 1;
 	} else if (stop_signal) {
 		fprintf(stderr,
 			"schedlab: sweep: interrupted; %llu of %llu runs are in %s (run the same "
 			"command to resume)\n",
-			(unsigned long long)(ndone + next_write),
-			(unsigned long long)(ndone + ntodo), sw->out);
+			(unsigned long long)ndone + next_write, (unsigned long long)ndone + ntodo,
+			sw->out);
 		rc = 130;
 	} else {
 		fprintf(stderr, "schedlab: sweep: %llu runs in %.1f s (%.1f runs/s, %d %s); %s\n",

@@ -124,15 +124,17 @@ static int set_columns(struct table *t, char **names, int n)
 		return -1;
 	t->ncols = n;
 	for (int i = 0; i < n; i++) {
-		if (!(t->cols[i] = strdup(names[i])))
+		const char *nm = names[i] ? names[i] : "";
+
+		if (!(t->cols[i] = strdup(nm)))
 			return -1;
-		if (!strcmp(names[i], "run"))
+		if (!strcmp(nm, "run"))
 			t->kind[i] = K_RUN;
-		else if (!strcmp(names[i], "config"))
+		else if (!strcmp(nm, "config"))
 			t->kind[i] = K_CONFIG;
-		else if (is_metric(names[i]))
+		else if (is_metric(nm))
 			t->kind[i] = K_METRIC;
-		else if (is_flag_name(names[i]))
+		else if (is_flag_name(nm))
 			t->kind[i] = K_FLAG;
 		else
 			t->kind[i] = K_LEVEL;
@@ -288,9 +290,9 @@ static int read_file(struct table *t, const char *file)
 				} else if (set_columns(t, names, k)) {
 					rc = err_at(file, 1, "out of memory");
 				}
-				header_cols = k;
-				fields = calloc((size_t)k + 1, sizeof(*fields));
-				cells = calloc((size_t)k + 1, sizeof(*cells));
+				header_cols = k < 2 ? 2 : k;
+				fields = calloc((size_t)header_cols + 1, sizeof(*fields));
+				cells = calloc((size_t)header_cols + 1, sizeof(*cells));
 				if (!rc && (!fields || !cells))
 					rc = err_at(file, 1, "out of memory");
 			} else {
@@ -337,7 +339,7 @@ static int read_file(struct table *t, const char *file)
 						i++;
 					}
 					if (!t->ncols) {
-						if (k < 2 || strcmp(names[0], "run"))
+						if (k < 2 || !names[0] || strcmp(names[0], "run"))
 							rc = err_at(file, ln,
 								    "expected a sweep row (run, "
 								    "config, ...)");
@@ -347,7 +349,7 @@ static int read_file(struct table *t, const char *file)
 					bool same = !rc && k == t->ncols;
 
 					for (int c = 0; same && c < k; c++)
-						same = !strcmp(names[c], t->cols[c]);
+						same = names[c] && !strcmp(names[c], t->cols[c]);
 					if (!rc && !same)
 						rc = err_at(file, ln,
 							    "its keys differ from the first row's");
@@ -502,9 +504,9 @@ static int analyse(const struct table *t, int col, const int *flags, int nflags,
 	m->max = -INFINITY;
 	m->order = malloc(sizeof(int) * (size_t)(t->nrows ? t->nrows : 1));
 	m->main = calloc((size_t)(nflags ? nflags : 1), sizeof(*m->main));
-	m->inter = calloc((size_t)(nflags * nflags / 2 + 1), sizeof(*m->inter));
-	struct acc *fa = calloc((size_t)(nflags * 2 + 1), sizeof(*fa));
-	struct acc *pa = calloc((size_t)(nflags * nflags * 4 + 1), sizeof(*pa));
+	m->inter = calloc((size_t)nflags * (size_t)nflags / 2 + 1, sizeof(*m->inter));
+	struct acc *fa = calloc((size_t)nflags * 2 + 1, sizeof(*fa));
+	struct acc *pa = calloc((size_t)nflags * (size_t)nflags * 4 + 1, sizeof(*pa));
 
 	if (!m->order || !m->main || !m->inter || !fa || !pa) {
 		free(fa);

@@ -99,7 +99,7 @@ static int row_csv(const struct sl_sweep *sw, char *line, bool *done, u64 *ndone
 	if (!f)
 		return bad(err, errlen, sw->out, ln, "out of memory");
 	n = csv_split(line, f, sw->ncols + 1);
-	if (n != sw->ncols) {
+	if (n < 2 || n != sw->ncols) {
 		snprintf(msg, sizeof(msg), "expected %d comma-separated fields", sw->ncols);
 		free(f);
 		return bad(err, errlen, sw->out, ln, msg);

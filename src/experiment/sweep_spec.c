@@ -322,6 +322,7 @@ struct combo {
 
 static void decompose(const struct sl_sweep *sw, u64 idx, struct combo *c)
 {
+	memset(c, 0, sizeof(*c));
 	c->mask = idx & ((1ULL << sw->nflags) - 1);
 	idx >>= sw->nflags;
 	c->seed = (int)(idx % (u64)sw->nseeds);
