@@ -3,9 +3,11 @@
 #   cmake, gcc, make, pkg-config: the build
 #   libcmocka-dev: unit tests; libjson-c-dev: --json output; libbsd-dev: <bsd/sys/tree.h> rbtrees
 #   liblzma-dev, zlib1g-dev: reading .xz and .gz trace files
+#   gcovr: line and branch coverage of src/ (tools/coverage.sh)
 #   --lint also installs clang-format and clang-tidy (tools/lint.sh)
 set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev liblzma-dev zlib1g-dev"
+PKGS="$PKGS gcovr"
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS clang-format clang-tidy"
 missing=""
 for p in $PKGS; do

@@ -32,8 +32,9 @@ static const char usage[] =
 	"             menu-2.6.31 and menu-tng, beside the seed's table\n"
 	"             [--disks 1,2,12] [--governors LIST] [--duration D] [--json]\n"
 	"  repro sleepers  NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make\n"
+	"             [--seeds N] [--duration D] [--json]\n"
 	"  repro fork       child- against parent-runs-first on a kernel-build-like make\n"
-	"             [--seeds N] [--duration D] [--kernel V] [--json]\n"
+	"             [--seeds N] [--kernel V] [--json]\n"
 	"  trace-stats FILE  per-task run time, switches and wake-up latency, per-CPU idle\n"
 	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
 	"             [--json] [--lenient]\n"
@@ -416,6 +417,15 @@ static int cmd_repro(int argc, char **argv)
 				   "--seeds, "
 				   "--seed, --kernel, --json)",
 				   arg);
+		/* an option the experiment does not read is refused, not silently ignored */
+		char probe[24];
+
+		snprintf(probe, sizeof(probe), "%s ", arg);
+		if (!strstr(!strcmp(exp, "fio") ? "--disks --governors --duration --seed --kernel "
+			    : !strcmp(exp, "sleepers") ? "--seeds --duration "
+						       : "--seeds --kernel ",
+			    probe))
+			return die("repro %s: %s does not apply to this experiment", exp, arg);
 		if (!val)
 			return die("%s needs a value", arg);
 		i++;

@@ -87,9 +87,16 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 		}
 		size_t vlen = n - (size_t)(eq - p) - 1;
 
-		if (vlen == 0 || vlen >= sizeof(kv.val[0])) {
+		if (vlen == 0) {
 			snprintf(err, errlen, "--workload %s: key '%s' needs a value", ops->name,
 				 k->name);
+			return -1;
+		}
+		/* a value too long for its buffer is not a missing value: say which it is */
+		if (vlen >= sizeof(kv.val[0])) {
+			snprintf(err, errlen,
+				 "--workload %s: key '%s': value too long (at most %zu characters)",
+				 ops->name, k->name, sizeof(kv.val[0]) - 1);
 			return -1;
 		}
 		for (int i = 0; i < kv.n; i++) {

@@ -1,0 +1,161 @@
+#!/bin/sh
+# Every usage error of the schedlab command (src/cli/main.c, and the parsers it calls) gives exit
+# status 2, an empty stdout and a message on stderr naming the option or value and what was
+# expected (README: "Bad input ... exits with status 2 and a message naming the option and what
+# was expected; nothing is written to stdout"). Usage: sh tests/cli_errors.sh path/to/schedlab
+set -eu
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 path/to/schedlab" >&2
+	exit 1
+fi
+SL=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT TERM
+D=$(dirname "$0")/data
+TR=$D/idle-sleep-loop.trace.xz
+
+fail() {
+	echo "cli_errors.sh: FAIL: $*" >&2
+	exit 1
+}
+
+# usage_error MESSAGE ARGS...: exit status 2, empty stdout, stderr containing MESSAGE (a fixed
+# string: the part of the message that says what was expected).
+usage_error() {
+	want=$1
+	shift
+	rc=0
+	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "schedlab $*: exit status $rc, expected 2 ($(cat "$T/err"))"
+	grep -F -e "$want" "$T/err" >/dev/null ||
+		fail "schedlab $*: stderr does not say '$want': $(cat "$T/err")"
+	[ ! -s "$T/out" ] || fail "schedlab $*: stdout is not empty on error"
+}
+
+# rep N WORD: WORD repeated N times, no separator
+rep() {
+	i=0
+	s=""
+	while [ "$i" -lt "$1" ]; do
+		s="$s$2"
+		i=$((i + 1))
+	done
+	printf '%s' "$s"
+}
+
+# --- the command line itself ---
+usage_error "no command given" # no arguments at all
+grep -F "usage: schedlab COMMAND" "$T/err" >/dev/null || fail "no command: no usage on stderr"
+usage_error "unknown command 'frobnicate'" frobnicate
+usage_error "unexpected argument 'foo'" run foo
+# an option name longer than any known one is cut to 40 characters in the message
+usage_error "unknown option '--$(rep 38 a)...'" run "--$(rep 70 a)"
+usage_error "--json takes no value" run --json=1
+usage_error "--json does not apply to this command" features --json
+usage_error "--cpus does not apply to this command" features --cpus 2
+usage_error "--cpus does not apply to this command" demo --cpus 2
+usage_error "--workload needs a value" run --workload
+usage_error "run: give at least one --workload" run
+usage_error "run: give at least one --workload" run --duration=1s
+usage_error "workloads takes no options" workloads x
+usage_error "params takes no options" params --json
+usage_error "machines takes no options" machines x
+usage_error "governors takes no options" governors x
+# a list option is taken at most SL_MAX_LIST (64) times
+many=""
+i=0
+while [ "$i" -lt 65 ]; do
+	many="$many --sysctl kernel.sched_nr_migrate=32"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086 # word splitting of $many is the point
+usage_error "--sysctl: at most 64 times" run --workload hog $many
+
+# --- errors of the configuration, through every command that builds one ---
+usage_error "unknown sched feature 'NO_X'" features --sched-features NO_X
+usage_error "unknown sysctl 'kernel.x'" sysctl --sysctl kernel.x=1
+usage_error "sched feature word '$(rep 40 A)...' is too long" run --workload hog \
+	--sched-features "$(rep 80 A)"
+usage_error "--duration must be above 0" run --workload hog --duration 0s
+usage_error "is too large" run --workload hog --duration 18446744073709551615s
+usage_error "--seed: 'x' is not a non-negative integer" run --workload hog --seed x
+usage_error "--topology '64x64x2': at most 4096 CPUs" run --workload hog --topology 64x64x2
+usage_error "expected TIME:sched-features=WORDS or TIME:sysctl=NAME=VALUE" run --workload hog --at 1s
+usage_error "expected TIME:sched-features=WORDS or TIME:sysctl=NAME=VALUE" run --workload hog \
+	--at "$(rep 70 1)s:sysctl=kernel.sched_nr_migrate=1"
+usage_error "too long" run --workload hog --at "1s:sysctl=$(rep 300 k)"
+usage_error "--param 'ctx_switch': expected NAME=VALUE" run --workload hog --param ctx_switch
+usage_error "--param ctx_switch: '1' is not a duration" run --workload hog --param ctx_switch=1
+usage_error "--irq-affinity '2': expected issuer, spread or a CPU 0..1" run --workload hog \
+	--irq-affinity 2
+usage_error "--cpuidle-param 'nope': expected NAME=VALUE" run --workload hog --cpuidle-param nope
+usage_error "--cpuidle-param menu_tng_quirks: 'x' is not a non-negative integer" run \
+	--workload hog --cpuidle-param menu_tng_quirks=x
+usage_error "--cpuidle-param menu_tng_quirks: expected 0 or 1" run --workload hog \
+	--machine nehalem --cpuidle-param menu_tng_quirks=2
+usage_error "--cpuidle-param haltpoll_allow_shrink: expected 0 or 1" run --workload hog \
+	--cpuidle-param haltpoll_allow_shrink=7
+usage_error "machine nehalem has no state 'C9' (POLL, C1, C1E, C3, C6)" run --workload hog \
+	--machine nehalem --cpuidle-param power_mw.C9=5
+usage_error "machine nehalem has no state 'C2'" run --workload hog --machine nehalem \
+	--cpuidle-param entry_energy_nj.C2=5
+
+# --- workload keys ---
+usage_error "rw='append': expected read, randread, write or randwrite" run --workload fio:rw=append
+usage_error "ioengine='mmap': expected sync or libaio" run --workload fio:ioengine=mmap
+usage_error "size: '3q' is not a size (expected a number with k, m or g" run --workload fio:size=3q
+usage_error "size: '4kb' is not a size" run --workload fio:size=4kb
+usage_error "size: '99999999999999999999g' is not a size" run --workload fio:size=99999999999999999999g
+usage_error "policy='fifo': expected normal, batch or idle" run --workload hog:policy=fifo
+usage_error "tasks: 'x' is not an integer" run --workload hog:tasks=x
+usage_error "start: '5' is not a duration" run --workload hog:start=5
+usage_error "distribution 'uniform' takes 2 value(s)" run --workload hog:work=uniform:1ms
+usage_error "work: 'x' is not a duration" run --workload hog:work=exp:x
+usage_error "key 'work' needs a value" run --workload hog:work=
+# a value too long for the key's buffer (95 characters) says so, not "needs a value"
+usage_error "key 'work': value too long (at most 95 characters)" run --workload \
+	"hog:work=exp:$(rep 200 u)"
+usage_error "--workload: specification too long" run --workload "hog:$(rep 300 u)=1"
+
+# --- repro ---
+usage_error "repro: give the experiment: fio, sleepers or fork" repro
+usage_error "repro: unknown option '--bogus'" repro fio --bogus
+usage_error "--disks needs a value" repro fio --disks
+usage_error "--disks: 'x' is not a disk count 1..64" repro fio --disks 1,x
+usage_error "--disks: '65' is not a disk count 1..64" repro fio --disks 65
+usage_error "--disks: empty list" repro fio --disks ,
+usage_error "--disks: at most 16 entries" repro fio --disks 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
+usage_error "--disks: list too long" repro fio --disks "$(rep 130 1,)"
+usage_error "--seeds: '17' is not a count 1..16" repro fork --seeds 17
+usage_error "--kernel '2.6.99': unknown release (valid: 2.6.31, 2.6.32)" repro fio --disks 1 \
+	--governors poll --kernel 2.6.99
+# an option the experiment does not read is refused, not ignored (sleepers runs both releases)
+usage_error "repro sleepers: --kernel does not apply to this experiment" repro sleepers --kernel 2.6.32
+usage_error "repro fork: --disks does not apply to this experiment" repro fork --disks 1
+usage_error "repro fio: --seeds does not apply to this experiment" repro fio --seeds 2
+usage_error "--duration: '5' is not a duration" repro sleepers --seeds 1 --duration 5
+# fork runs each build to its end: a duration would be ignored, so it is refused
+usage_error "repro fork: --duration does not apply to this experiment" repro fork --duration 1s
+
+# --- trace-stats, replay-idle, record ---
+usage_error "trace-stats: unknown option '--bogus' (--json, --lenient)" trace-stats --bogus
+usage_error "trace-stats: one trace at a time ('a' and 'b')" trace-stats a b
+usage_error "trace-stats: give a trace file" trace-stats
+usage_error "--machine needs a value" replay-idle --machine
+usage_error "replay-idle: unknown option '--bogus'" replay-idle --bogus
+usage_error "replay-idle: one trace at a time" replay-idle a b
+usage_error "--cpuidle-governor: empty list" replay-idle "$TR" --cpuidle-governor ,
+usage_error "--cpuidle-governor 'nosuch': unknown (see schedlab governors)" replay-idle "$TR" \
+	--cpuidle-governor poll,nosuch
+usage_error "--machine nosuch: unknown idle profile 'nosuch'" replay-idle "$TR" --machine nosuch
+usage_error "no-such.trace" replay-idle "$T/no-such.trace"
+usage_error "record: unexpected '-o'" record -o
+usage_error "record: unexpected '--bogus'" record --bogus
+usage_error "record: give a command after --" record -o "$T/r.trace"
+usage_error "record: give a command after --" record -o "$T/r.trace" --
+usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
+[ ! -e "$T/r.trace" ] || fail "record: a trace written after a usage error"
+
+echo "cli_errors.sh: all checks passed"

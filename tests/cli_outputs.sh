@@ -1,0 +1,200 @@
+#!/bin/sh
+# What the schedlab commands print, against figures worked out by hand from the spec
+# (../shared/spec/cfs.md section 2 for the sysctls), the model's parameters (README, schedlab
+# params) and the machine profiles; and every text table against the JSON of the same run.
+# Usage: sh tests/cli_outputs.sh path/to/schedlab
+set -eu
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 path/to/schedlab" >&2
+	exit 1
+fi
+SL=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT TERM
+D=$(dirname "$0")/data
+TR=$D/idle-sleep-loop.trace.xz
+
+fail() {
+	echo "cli_outputs.sh: FAIL: $*" >&2
+	exit 1
+}
+
+# ok ARGS...: exit 0; stdout in $T/out
+ok() {
+	rc=0
+	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 0 ] || fail "schedlab $*: exit $rc: $(cat "$T/err")"
+}
+
+# has LINE: $T/out has exactly this line
+has() {
+	grep -x -F -e "$1" "$T/out" >/dev/null || fail "no line '$1' in: $(cat "$T/out")"
+}
+
+# --- help and version ---
+ok --help
+cp "$T/out" "$T/help"
+for h in -h help; do
+	ok "$h"
+	cmp -s "$T/out" "$T/help" || fail "schedlab $h differs from --help"
+done
+head -1 "$T/help" | grep -x -F "usage: schedlab COMMAND [OPTIONS]" >/dev/null || fail "--help: first line"
+ok --version
+grep -x -E 'schedlab [0-9]+\.[0-9]+\.[0-9]+' "$T/out" >/dev/null || fail "--version: $(cat "$T/out")"
+
+# --- sysctl: cfs.md section 2. At boot factor = 1 + ilog2(CPUs); latency and min_granularity
+# are multiplied (clamped to 200 ms), wakeup_granularity and shares_ratelimit multiplied,
+# migration_cost not scaled. ---
+ok sysctl --cpus 4 # 2.6.31, factor 3
+has "kernel.sched_latency_ns = 60000000"           # 20 ms x 3
+has "kernel.sched_min_granularity_ns = 12000000"   # 4 ms x 3
+has "kernel.sched_wakeup_granularity_ns = 15000000" # 5 ms x 3
+has "kernel.sched_shares_ratelimit = 750000"       # 250 us x 3
+has "kernel.sched_migration_cost = 500000"
+has "kernel.sched_child_runs_first = 1"
+has "kernel.sched_compat_yield = 0"
+# the 2.6.31 flag list with its defaults as bits 0..16 (1 0 1 1 1 1 1 1 0 0 1 1 1 1 0 1 1):
+# 1+4+8+16+32+64+128 + 1024+2048+4096+8192 + 32768+65536
+has "kernel.sched_features = 113917"
+ok sysctl --kernel 2.6.32 --cpus 8 # factor 4
+has "kernel.sched_latency_ns = 20000000"           # 5 ms x 4
+has "kernel.sched_min_granularity_ns = 4000000"    # 1 ms x 4
+has "kernel.sched_wakeup_granularity_ns = 4000000" # 1 ms x 4
+has "kernel.sched_shares_ratelimit = 1000000"      # 250 us x 4
+has "kernel.sched_child_runs_first = 0"
+ok sysctl --topology 2x4x2 # 16 CPUs: factor 5
+has "kernel.sched_latency_ns = 100000000"
+has "kernel.sched_min_granularity_ns = 20000000"
+ok sysctl --cpus 1024 # factor 11: 220 ms clamped to 200 ms; 44 ms is under the clamp
+has "kernel.sched_latency_ns = 200000000"
+has "kernel.sched_min_granularity_ns = 44000000"
+has "kernel.sched_wakeup_granularity_ns = 55000000"
+# a write replaces the boot value; a flag cleared clears its bit (NEW_FAIR_SLEEPERS is bit 0)
+ok sysctl --cpus 2 --sysctl kernel.sched_latency_ns=30000000 --sched-features NO_NEW_FAIR_SLEEPERS
+has "kernel.sched_latency_ns = 30000000"
+has "kernel.sched_features = 113916"
+# the mask written through the sysctl: every flag cleared
+ok features --sysctl kernel.sched_features=0
+[ "$(tr ' ' '\n' <"$T/out" | grep -c -v '^NO_')" -eq 1 ] || fail "features with mask 0: $(cat "$T/out")"
+[ "$(tr ' ' '\n' <"$T/out" | grep -c '^NO_')" -eq 17 ] || fail "features with mask 0: not 17 NO_ words"
+
+# --- repro fio, one disk under idle=poll, 200 ms: a 128 KiB request cycle is 10 us submit +
+# (10 us command + 131072 B / 110 MB/s = 1191.56 us) + 10 us irq + 2 us switch = 1223.56 us, so
+# 163 requests complete in 200 ms (the 164th at 200.66 ms): 163 x 131072 B / 0.2 s = 106.82 MB/s.
+# Poll spins every one of the 16 CPUs at the 15 W busy power: 240 W, 48 J in 0.2 s. ---
+ok repro fio --disks 1 --governors poll --duration 200ms
+grep -F "one job per disk, 200ms simulated per run" "$T/out" >/dev/null || fail "repro fio: header"
+row=$(grep -E '^ +1 idle=poll ' "$T/out") || fail "repro fio: no idle=poll row: $(cat "$T/out")"
+set -- $row
+[ "$3" = 106.82 ] || fail "repro fio: poll MB/s $3, expected 106.82"
+[ "$4" = 107 ] || fail "repro fio: seed MB/s $4, expected the seed's 107"
+[ "$5" = 1.000 ] && [ "$6" = 1.000 ] || fail "repro fio: poll against itself: $5 $6"
+[ "$7" = 48.000 ] && [ "$8" = 240.00 ] || fail "repro fio: energy $7 J, power $8 W; expected 48, 240"
+ok repro fio --disks 1 --governors poll --duration 200ms --json
+grep -F '"mb_s":106.823680' "$T/out" >/dev/null || fail "repro fio json: mb_s is not 163 x 131072 / 0.2 s"
+
+# --- replay-idle: a governor's exit latency is the sum over its entries of each state's exit
+# latency (nehalem: POLL 0, C1 3, C1E 10, C3 20, C6 200 us); the table and the JSON agree ---
+ok replay-idle "$TR" --cpuidle-governor poll,ladder,menu-tng
+grep -F "2 CPUs, 366 idle periods, over the nehalem states" "$T/out" >/dev/null ||
+	fail "replay-idle: header: $(head -1 "$T/out")"
+awk '$1 == "poll" || $1 == "ladder" || $1 == "menu-tng" {
+	lat["POLL"] = 0; lat["C1"] = 3; lat["C1E"] = 10; lat["C3"] = 20; lat["C6"] = 200
+	want = 0; n = 0
+	for (i = 6; i < NF; i += 2) { want += lat[$i] * $(i + 1); n += $(i + 1) }
+	if (n != 366 || sprintf("%.1f", want) != $3) {
+		print $1 ": exit " $3 " us, entries " n ", expected " want > "/dev/stderr"; bad = 1
+	}
+	rows++
+} END { exit bad || rows != 3 }' "$T/out" || fail "replay-idle: exit latency is not the sum of the entries'"
+grep -E '^poll +[0-9.]+ +0\.0 .* POLL 366$' "$T/out" >/dev/null || fail "replay-idle: poll takes POLL 366 times"
+grep -E '^\(oracle\) ' "$T/out" >/dev/null || fail "replay-idle: no oracle row"
+awk '$1 == "menu-tng" { print $2 }' "$T/out" >"$T/table_mj"
+ok replay-idle "$TR" --cpuidle-governor menu-tng --json
+awk -F: '/"energy_j"/ { gsub(/[ ,]/, "", $2); printf "%.3f\n", $2 * 1000; exit }' "$T/out" >"$T/json_mj"
+cmp -s "$T/table_mj" "$T/json_mj" || fail "replay-idle: table $(cat "$T/table_mj") mJ, json $(cat "$T/json_mj")"
+
+# --- repro sleepers and fork: the table prints the JSON's means ---
+ok repro sleepers --seeds 1 --duration 3s
+grep -F "1 seeds, mean [min, max]" "$T/out" >/dev/null || fail "repro sleepers: header"
+for s in "2.6.31 NEW_FAIR_SLEEPERS" "2.6.31 NO_NEW_FAIR_SLEEPERS" "2.6.32 GENTLE_FAIR_SLEEPERS" \
+	"2.6.32 NO_GENTLE_FAIR_SLEEPERS" "2.6.32 NO_FAIR_SLEEPERS"; do
+	grep -E "^$s +[0-9]" "$T/out" >/dev/null || fail "repro sleepers: no row '$s'"
+done
+awk '/^2.6.31 NEW_FAIR_SLEEPERS / { print $3 }' "$T/out" >"$T/table_x"
+ok repro sleepers --seeds 1 --duration 3s --json
+awk -F: '/"setting":"2.6.31 NEW_FAIR_SLEEPERS"/ { f = 1 } f && /"mean"/ {
+	gsub(/[ ,]/, "", $2); printf "%.2f\n", $2; exit }' "$T/out" >"$T/json_x"
+cmp -s "$T/table_x" "$T/json_x" || fail "repro sleepers: xmodmap table $(cat "$T/table_x"), json $(cat "$T/json_x")"
+
+ok repro fork --seeds 1
+grep -F "kernel 2.6.31, 1 seeds" "$T/out" >/dev/null || fail "repro fork: header"
+[ "$(grep -c -E '^ +(2|4|8) +[0-9]+\.[0-9]{3} ' "$T/out")" -eq 3 ] || fail "repro fork: rows for 2, 4, 8 CPUs"
+awk '$1 == 2 { print $2 " " $NF }' "$T/out" >"$T/table_b"
+ok repro fork --seeds 1 --json
+# the ratio is child-first over parent-first build time, of the first run (2 CPUs)
+awk -F: '/"build_s_child_first"/ { f = 1 } /"build_s_parent_first"/ { f = 2 }
+	/"mean"/ && f { gsub(/[ ,]/, "", $2); m[f] = $2; f = 0 }
+	/"build_ratio_child_over_parent"/ { gsub(/[ ,]/, "", $2); r = $2; exit }
+	END { d = m[1] / m[2] - r; if (d < -1e-6 || d > 1e-6) exit 1
+		printf "%.3f %.3f\n", m[1], r }' "$T/out" >"$T/json_b" ||
+	fail "repro fork json: the ratio is not build(1) / build(0)"
+cmp -s "$T/table_b" "$T/json_b" || fail "repro fork: build table $(cat "$T/table_b"), json $(cat "$T/json_b")"
+
+# --- run's table: the PM QoS limit keeps out the states whose exit latency is above it
+# (nehalem C6: 200 us > 50 us); two fio jobs, one per disk, whose bandwidths add up ---
+ok run --cpus 2 --machine nehalem --pm-qos-latency-us 50 --duration 200ms --no-progress \
+	--workload fio:disks=2,bs=128k
+grep -F "PM QoS latency 50 us" "$T/out" >/dev/null || fail "run: no PM QoS line"
+[ "$(grep -c -E '^ +C6 +0 +0ns ' "$T/out")" -eq 2 ] || fail "run: C6 used beyond the 50 us limit"
+grep -E '^prediction error \|predicted - measured\|: p50 ' "$T/out" >/dev/null || fail "run: no prediction line"
+awk '/^fio: bw / { g = $3 } /^  job pid [0-9]+ disk [01]: bw / { s += $7; n++ }
+	END { exit !(n == 2 && sprintf("%.2f", s) == sprintf("%.2f", g)) }' "$T/out" ||
+	fail "run: the jobs' bandwidths do not add up to the group's: $(grep -E 'bw' "$T/out")"
+
+# --- demo: the same run with NEW_FAIR_SLEEPERS on, then off ---
+ok demo --no-progress
+[ "$(grep -c -x -E '== sched_features: (NO_)?NEW_FAIR_SLEEPERS ==' "$T/out")" -eq 2 ] ||
+	fail "demo: two sections expected"
+ok demo --json
+[ "$(grep -c -F '"sched_features":"NEW_FAIR_SLEEPERS ' "$T/out")" -eq 1 ] &&
+	[ "$(grep -c -F '"sched_features":"NO_NEW_FAIR_SLEEPERS ' "$T/out")" -eq 1 ] ||
+	fail "demo --json: one object with the flag set, one with it cleared"
+
+# --- trace-out: the Chrome JSON closes the slice of a task still running at the end: a hog
+# alone on one CPU runs the whole 10 ms, 10000 us ---
+ok run --cpus 1 --workload hog --duration 10ms --trace-out "$T/hog.json"
+grep -F '"name":"hog-1","ts":0.000,"dur":10000.000}' "$T/hog.json" >/dev/null ||
+	fail "trace-out json: the running hog's last slice: $(tail -2 "$T/hog.json")"
+# a target that cannot be replaced (a directory): exit 2, the temporary file removed
+mkdir "$T/dir"
+rc=0
+"$SL" run --cpus 1 --workload hog --duration 1ms --trace-out "$T/dir" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -F -e "--trace-out $T/dir: Is a directory" "$T/err" >/dev/null ||
+	fail "trace-out onto a directory: exit $rc: $(cat "$T/err")"
+[ ! -s "$T/out" ] && [ ! -e "$T/dir.tmp" ] || fail "trace-out onto a directory: output or .tmp left"
+
+# --- trace-stats: unknown events are counted by name; stdin reads as a file does ---
+{
+	echo "# tracer: nop"
+	echo "  <idle>-0 [000] d..1. 1.000008: foo_event: x=1"
+	echo "  <idle>-0 [000] d..1. 1.000009: foo_event: x=2"
+	echo "  <idle>-0 [000] d..1. 1.000010: bar_event: y"
+} >"$T/u.trace"
+ok trace-stats "$T/u.trace"
+grep -E '^  foo_event +2 \(unknown, skipped\)$' "$T/out" >/dev/null || fail "trace-stats: foo_event x2"
+grep -E '^  bar_event +1 \(unknown, skipped\)$' "$T/out" >/dev/null || fail "trace-stats: bar_event x1"
+ok trace-stats "$T/u.trace" --json
+tr -d ' \n' <"$T/out" | grep -F '"unknown_events":{"foo_event":2,"bar_event":1}' >/dev/null ||
+	fail "trace-stats json: unknown_events"
+ok trace-stats "$T/u.trace" --json
+sed 's|"trace":"[^"]*"|"trace":"X"|' "$T/out" >"$T/file.json"
+rc=0
+"$SL" trace-stats - --json <"$T/u.trace" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 0 ] || fail "trace-stats -: exit $rc: $(cat "$T/err")"
+sed 's|"trace":"[^"]*"|"trace":"X"|' "$T/out" >"$T/stdin.json"
+cmp -s "$T/file.json" "$T/stdin.json" || fail "trace-stats -: stdin and file differ"
+
+echo "cli_outputs.sh: all checks passed"

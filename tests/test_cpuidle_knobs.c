@@ -1,0 +1,185 @@
+/*
+ * --cpuidle-param, --pm-qos-latency-us and --cpuidle-disable reach what they set, and act: the
+ * oracle's least-energy choice against energies worked by hand from the nehalem table
+ * (src/cpuidle/profiles/nehalem.c: power POLL 15000, C1 4000, C1E 3000, C3 1500, C6 150 mW;
+ * exit latency 0, 3, 10, 20, 200 us; entry energy = exit latency x 15 W busy power).
+ * Energy in a state: power_mw x ns + entry_energy_nj x 1000 (pJ).
+ */
+#include "helpers.h"
+#include "cpuidle/cpuidle.h"
+#include "experiment/run.h"
+
+enum { POLL, C1, C1E, C3, C6 };
+
+static void build(struct sl_config *cfg, const char *const *params, int nparams, const char *qos,
+		  const char *disable)
+{
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "1";
+	a.machine = "nehalem";
+	for (int i = 0; i < nparams; i++)
+		a.cpuidle_params[a.ncpuidle_params++] = params[i];
+	a.pm_qos_us = qos;
+	if (disable)
+		a.cpuidle_disable[a.ncpuidle_disable++] = disable;
+	a.workloads[a.nworkloads++] = "hog:work=50ms";
+	if (sl_config_build(cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+/* Every tunable lands in its field; the others keep their defaults. */
+static void test_params_reach_their_fields(void **state)
+{
+	static const char *const p[] = {
+		"haltpoll_poll_ns=100000",  "haltpoll_grow_start_ns=30000",
+		"haltpoll_grow=3",	    "haltpoll_shrink=4",
+		"haltpoll_allow_shrink=0",  "menu_tng_quirks=0",
+		"busy_power_mw=20000",	    "power_mw.C6=300",
+		"entry_energy_nj.C3=12345",
+	};
+	struct sl_config cfg, def;
+
+	(void)state;
+	build(&def, NULL, 0, NULL, NULL);
+	build(&cfg, p, (int)SL_ARRAY_SIZE(p), NULL, NULL);
+	assert_int_equal(cfg.gp.haltpoll_poll_ns, 100000);
+	assert_int_equal(cfg.gp.haltpoll_grow_start_ns, 30000);
+	assert_int_equal(cfg.gp.haltpoll_grow, 3);
+	assert_int_equal(cfg.gp.haltpoll_shrink, 4);
+	assert_false(cfg.gp.haltpoll_allow_shrink);
+	assert_int_equal(cfg.gp.menu_tng_quirks, 0);
+	assert_int_equal(cfg.drv.busy_power_mw, 20000);
+	assert_int_equal(cfg.drv.states[C6].power_mw, 300);
+	assert_int_equal(cfg.drv.states[C3].entry_energy_nj, 12345);
+	/* the defaults: the haltpoll module's, quirks on, the profile's table */
+	assert_int_equal(def.gp.haltpoll_poll_ns, 200000);
+	assert_int_equal(def.gp.haltpoll_grow_start_ns, 50000);
+	assert_int_equal(def.gp.haltpoll_grow, 2);
+	assert_int_equal(def.gp.haltpoll_shrink, 2);
+	assert_true(def.gp.haltpoll_allow_shrink);
+	assert_int_equal(def.gp.menu_tng_quirks, 1);
+	assert_int_equal(def.drv.busy_power_mw, 15000);
+	assert_int_equal(def.drv.states[C6].power_mw, 150);
+	assert_int_equal(def.drv.states[C3].entry_energy_nj, 300000);  /* 20 us x 15 W */
+	assert_int_equal(cfg.drv.states[C6].entry_energy_nj, 3000000); /* untouched */
+	/* a later write of the same name wins */
+	static const char *const twice[] = {"power_mw.C1=100", "power_mw.C1=200"};
+
+	sl_config_free(&cfg);
+	build(&cfg, twice, 2, NULL, NULL);
+	assert_int_equal(cfg.drv.states[C1].power_mw, 200);
+	sl_config_free(&cfg);
+	sl_config_free(&def);
+}
+
+/*
+ * The oracle's choice for 1 ms of idle (pJ): POLL 1.5e10; C1 4e9 + 4.5e7; C1E 3e9 + 1.5e8 =
+ * 3.15e9; C3 1.5e9 + 3e8 = 1.8e9; C6 1.5e8 + 3e9 = 3.15e9: C3. With power_mw.C3=3000, C3 costs
+ * 3.3e9 and C1E ties with C6 at 3.15e9: the shallower, C1E. With entry_energy_nj.C6=0 as well,
+ * C6 costs 1.5e8: C6.
+ */
+static void test_power_params_move_the_oracle(void **state)
+{
+	static const char *const c3[] = {"power_mw.C3=3000"};
+	static const char *const c3c6[] = {"power_mw.C3=3000", "entry_energy_nj.C6=0"};
+	struct sl_cpuidle_dev dev;
+	struct sl_config cfg;
+
+	(void)state;
+	memset(&dev, 0, sizeof(dev));
+	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
+	build(&cfg, NULL, 0, NULL, NULL);
+	assert_int_equal(sl_cpuidle_energy_pj(&cfg.drv, C3, 1000000), 1800000000ULL);
+	assert_int_equal(sl_cpuidle_energy_pj(&cfg.drv, C6, 1000000), 3150000000ULL);
+	assert_int_equal(sl_cpuidle_oracle_choice(&cfg.drv, &dev, 1000000), C3);
+	sl_config_free(&cfg);
+	build(&cfg, c3, 1, NULL, NULL);
+	assert_int_equal(sl_cpuidle_energy_pj(&cfg.drv, C3, 1000000), 3300000000ULL);
+	assert_int_equal(sl_cpuidle_energy_pj(&cfg.drv, C1E, 1000000),
+			 sl_cpuidle_energy_pj(&cfg.drv, C6, 1000000));
+	assert_int_equal(sl_cpuidle_oracle_choice(&cfg.drv, &dev, 1000000), C1E);
+	sl_config_free(&cfg);
+	build(&cfg, c3c6, 2, NULL, NULL);
+	assert_int_equal(sl_cpuidle_energy_pj(&cfg.drv, C6, 1000000), 150000000ULL);
+	assert_int_equal(sl_cpuidle_oracle_choice(&cfg.drv, &dev, 1000000), C6);
+	sl_config_free(&cfg);
+}
+
+/*
+ * 10 ms of idle: C6 (1.5e9 + 3e9) beats C3 (1.5e10 + 3e8). The PM QoS limit in microseconds
+ * (50 us: C6's 200 us exit is too slow) or C6 disabled leaves C3; a limit of 200 us allows C6.
+ */
+static void test_qos_and_disable_limit_the_states(void **state)
+{
+	static const struct {
+		const char *qos, *disable;
+		u64 qos_ns;
+		int want;
+	} cases[] = {
+		{NULL, NULL, SL_PM_QOS_DEFAULT_NS, C6},
+		{"50", NULL, 50000, C3},
+		{"200", NULL, 200000, C6},
+		{"19", NULL, 19000, C1E},
+		{NULL, "C6", SL_PM_QOS_DEFAULT_NS, C3},
+		{"0", NULL, 0, POLL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < SL_ARRAY_SIZE(cases); i++) {
+		struct sl_config cfg;
+		struct sl_cpuidle_dev dev;
+
+		build(&cfg, NULL, 0, cases[i].qos, cases[i].disable);
+		assert_int_equal(cfg.pm_qos_ns, cases[i].qos_ns);
+		memset(&dev, 0, sizeof(dev));
+		dev.latency_req_ns = cfg.pm_qos_ns;
+		memcpy(dev.disabled, cfg.disabled, sizeof(dev.disabled));
+		assert_int_equal(cfg.disabled[C6], cases[i].disable != NULL);
+		assert_int_equal(sl_cpuidle_oracle_choice(&cfg.drv, &dev, 10000000), cases[i].want);
+		sl_config_free(&cfg);
+	}
+}
+
+/* busy_power_mw prices the busy time only: a run's CPU energy grows by busy_ns x the
+ * difference, its idle energy does not change. */
+static void test_busy_power_prices_busy_time(void **state)
+{
+	static const char *const hot[] = {"busy_power_mw=20000"};
+	struct sl_config c0, c1;
+	struct sl_run r0, r1;
+	char err[512];
+
+	(void)state;
+	build(&c0, NULL, 0, NULL, NULL);
+	build(&c1, hot, 1, NULL, NULL);
+	assert_int_equal(sl_run(&c0, &r0, err, sizeof(err)), 0);
+	assert_int_equal(sl_run(&c1, &r1, err, sizeof(err)), 0);
+	u64 busy = r0.sim->cpus[0].busy_ns;
+
+	/* the hog's 50 ms, and its fork, switch and exit costs, at most a millisecond more */
+	assert_in_range(busy, 50000000, 51000000);
+	assert_int_equal(r1.sim->cpus[0].busy_ns, busy);
+	assert_int_equal(r1.sim->cpus[0].idle_dev.idle_energy_pj,
+			 r0.sim->cpus[0].idle_dev.idle_energy_pj);
+	assert_int_equal(sl_cpuidle_cpu_energy_pj(r1.sim, 0) - sl_cpuidle_cpu_energy_pj(r0.sim, 0),
+			 busy * 5000);
+	sl_run_free(&r0);
+	sl_run_free(&r1);
+	sl_config_free(&c0);
+	sl_config_free(&c1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params_reach_their_fields),
+		cmocka_unit_test(test_power_params_move_the_oracle),
+		cmocka_unit_test(test_qos_and_disable_limit_the_states),
+		cmocka_unit_test(test_busy_power_prices_busy_time),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,274 @@
+/*
+ * The ftrace text reader on bad input: each malformed line is refused with "FILE:LINE: malformed
+ * line: expected WHAT" naming the field it expected (README: a malformed line is an error naming
+ * the file and line); broken compressed data is an error, never a silent end of input; and the
+ * field forms tests/test_trace_read.c leaves out (upper-case hex, negative numbers, CRLF, an
+ * explicit success=, several gzip members) read right.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "trace/format.h"
+
+static char tmpdir[256];
+
+static const char *path_of(const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	return path;
+}
+
+static const char *write_bytes(const char *name, const void *data, size_t n)
+{
+	const char *path = path_of(name);
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+	return path;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_trace_malformed.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Reads the file strictly; returns the records read, or -1 with r->err set. */
+static int read_path(const char *path, struct sl_trace_record *o, int n, struct sl_trace_reader *r)
+{
+	char err[512];
+	struct sl_trace_record tmp;
+	int k = 0, rc;
+
+	assert_int_equal(sl_trace_open(r, NULL, path, false, err, sizeof(err)), 0);
+	while ((rc = sl_trace_next(r, k < n ? &o[k] : &tmp)) == 1)
+		k++;
+	sl_trace_close(r);
+	return rc < 0 ? -1 : k;
+}
+
+static int read_text(const char *text, struct sl_trace_record *o, int n, struct sl_trace_reader *r)
+{
+	return read_path(write_bytes("t.trace", text, strlen(text)), o, n, r);
+}
+
+#define P "  <idle>-0 [000] d..1. 1.000008: "
+
+/* One line each; the message names line 1 and what the reader expected there. */
+static void test_each_malformed_line_says_what_was_expected(void **state)
+{
+	static const struct {
+		const char *line, *what;
+	} cases[] = {
+		{"x [000] d..1. 1.000008: cpu_idle: state=1 cpu_id=0",
+		 "expected comm-pid before [cpu]"},
+		{"  a-1 [000] d..1.xxxxxx 1.000008: cpu_idle: state=1 cpu_id=0",
+		 "expected the flags column or a timestamp"},
+		{"  a-1 [000] d..1. 1: cpu_idle: state=1 cpu_id=0",
+		 "expected a timestamp (seconds.fraction:)"},
+		{"  a-1 [000] d..1. 1.5 cpu_idle: state=1 cpu_id=0",
+		 "expected a timestamp (seconds.fraction:)"},
+		{"  a-1 [000] d..1. 1.000008: cpu_idle state=1",
+		 "expected an event name followed by ':'"},
+		{P "sched_switch: task bash:2159 [120] (S ==> swapper:0 [120]", "expected )"},
+		{P "sched_switch: task bash [120] (S) ==> swapper:0 [120]", "expected comm:pid"},
+		{P "sched_switch: task bash:2159 (S)", "expected comm:pid [prio]"},
+		{P "sched_switch: task bash:2159 [120] S", "expected  ("},
+		{P "sched_wakeup: comm=a pid=1 prio=120 success=x target_cpu=001",
+		 "expected a number"},
+		{P "sched_wakeup: comm=a pid=1", "expected a space"},
+		{P "sched_wakeup: comm=a", "expected pid="},
+		{P "cpu_idle_miss: cpu_id=0 state=2 typ=below", "expected type="},
+		{P "hrtimer_cancel: hrtimer=0xzz", "expected a hex number"},
+		{P "block_rq_issue: 8 R 4096 () 100 + 8 [dd]", "expected ,"},
+		{P "block_rq_issue: 8,0 ", "expected rwbs"},
+		{P "block_rq_issue: 8,0 R x () 100 + 8 [dd]", "expected a number"},
+		{P "block_rq_complete: 8,0 R 100 + 8 [0]", "expected ("},
+		{P "block_rq_complete: 8,0 R (100 + 8 [0]", "expected )"},
+		{P "block_rq_complete: 8,0 R () x + 8 [0]", "expected a number"},
+	};
+	struct sl_trace_record o[2];
+	struct sl_trace_reader r;
+	char text[512], want[700];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "%s\n", cases[i].line);
+		if (read_text(text, o, 2, &r) != -1)
+			fail_msg("accepted: %s", cases[i].line);
+		snprintf(want, sizeof(want), "%s:1: malformed line: %s: \"", path_of("t.trace"),
+			 cases[i].what);
+		if (!strstr(r.err, want))
+			fail_msg("line '%s': message '%s', expected '%s'", cases[i].line, r.err,
+				 want);
+	}
+}
+
+/* Upper-case hex, a negative pid, an explicit success=, a CRLF line end, the 2.6.3x wake-up. */
+static void test_field_forms(void **state)
+{
+	static const char text[] =
+		P "hrtimer_start: hrtimer=0xFFFF8880ABCD function=tick_sched_timer expires=5 "
+		  "softexpires=4\r\n" P "sched_wakeup: comm=a b pid=-1 prio=120 success=0 "
+		  "target_cpu=003\n" P "sched_wakeup: task bash:21 [120] success=1 [002]\n" P
+		  "block_rq_complete: 8,0 R () 100 + 8 [-5]\n";
+	struct sl_trace_record o[4];
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_int_equal(read_text(text, o, 4, &r), 4);
+	assert_int_equal(o[0].kind, SL_TR_HRTIMER_START);
+	assert_int_equal(o[0].hrtimer, 0xFFFF8880ABCDULL);
+	assert_int_equal(o[0].expires, 5);
+	assert_int_equal(o[0].softexpires, 4); /* the \r is not part of the number */
+	assert_string_equal(o[0].str, "tick_sched_timer");
+	assert_string_equal(o[1].task_comm, "a b");
+	assert_int_equal(o[1].task_pid, -1);
+	assert_int_equal(o[1].success, 0);
+	assert_int_equal(o[1].target_cpu, 3);
+	assert_string_equal(o[2].task_comm, "bash");
+	assert_int_equal(o[2].task_pid, 21);
+	assert_int_equal(o[2].success, 1);
+	assert_int_equal(o[2].target_cpu, 2);
+	assert_int_equal(o[3].sector, 100);
+	assert_int_equal(o[3].nr_sectors, 8);
+	assert_int_equal(o[3].error, -5);
+}
+
+/* More than SL_TRACE_MAX_UNKNOWN distinct unknown events: the rest are counted together. */
+static void test_unknown_beyond_the_table(void **state)
+{
+	static char text[200 * 80];
+	size_t off = 0;
+	struct sl_trace_reader r;
+	struct sl_trace_record o;
+
+	(void)state;
+	for (int i = 0; i < SL_TRACE_MAX_UNKNOWN + 6; i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off,
+					"  a-1 [000] .... 1.%06d: ev_%d: x\n", i, i);
+	assert_int_equal(read_text(text, &o, 1, &r), 0);
+	assert_int_equal(r.unknown, SL_TRACE_MAX_UNKNOWN + 6);
+	assert_int_equal(r.nunknown, SL_TRACE_MAX_UNKNOWN);
+	assert_int_equal(r.unknown_other, 6);
+	assert_string_equal(r.unknown_ev[0].name, "ev_0");
+	assert_int_equal(r.unknown_ev[0].count, 1);
+}
+
+static const char two_lines[] = P "cpu_idle: state=1 cpu_id=0\n" P "cpu_idle: state=4294967295 "
+				  "cpu_id=0\n";
+
+static size_t gzip_member(unsigned char *out, size_t cap, const char *text)
+{
+	z_stream z;
+	unsigned char in[512];
+	size_t len = strlen(text);
+
+	assert_true(len < sizeof(in));
+	memcpy(in, text, len + 1); /* zlib's next_in is not const */
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = in;
+	z.avail_in = (unsigned)len;
+	z.next_out = out;
+	z.avail_out = (unsigned)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t n = cap - z.avail_out;
+
+	deflateEnd(&z);
+	return n;
+}
+
+/* Two gzip members one after the other (`cat a.gz b.gz`) read as one text. */
+static void test_gzip_members(void **state)
+{
+	unsigned char buf[1024];
+	struct sl_trace_record o[4];
+	struct sl_trace_reader r;
+	size_t n = gzip_member(buf, sizeof(buf), two_lines);
+
+	(void)state;
+	n += gzip_member(buf + n, sizeof(buf) - n, two_lines);
+	assert_int_equal(read_path(write_bytes("m.gz", buf, n), o, 4, &r), 4);
+	assert_int_equal(o[3].state, -1);
+}
+
+/* A gzip file cut short, or with its data overwritten, is an error naming the file. */
+static void test_gzip_broken(void **state)
+{
+	unsigned char buf[1024];
+	struct sl_trace_record o[4];
+	struct sl_trace_reader r;
+	size_t n = gzip_member(buf, sizeof(buf), two_lines);
+	char want[600];
+
+	(void)state;
+	assert_int_equal(read_path(write_bytes("cut.gz", buf, n / 2), o, 4, &r), -1);
+	snprintf(want, sizeof(want), "%s: truncated gzip data", path_of("cut.gz"));
+	assert_string_equal(r.err, want);
+	memset(buf + 10, 0xff, n - 10);
+	assert_int_equal(read_path(write_bytes("bad.gz", buf, n), o, 4, &r), -1);
+	assert_non_null(strstr(r.err, "bad.gz: gzip decompression failed (zlib error"));
+}
+
+/* The same for xz: cut short, or with a damaged stream footer. */
+static void test_xz_broken(void **state)
+{
+	uint8_t buf[1024];
+	size_t n = 0;
+	struct sl_trace_record o[4];
+	struct sl_trace_reader r;
+	char want[600];
+
+	(void)state;
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL,
+						 (const uint8_t *)two_lines, strlen(two_lines), buf,
+						 &n, sizeof(buf)),
+			 LZMA_OK);
+	assert_int_equal(read_path(write_bytes("ok.xz", buf, n), o, 4, &r), 2);
+	assert_int_equal(read_path(write_bytes("cut.xz", buf, n / 2), o, 4, &r), -1);
+	snprintf(want, sizeof(want), "%s: truncated xz data", path_of("cut.xz"));
+	assert_string_equal(r.err, want);
+	/* the stream footer's magic bytes "YZ" */
+	buf[n - 2] ^= 0xff;
+	assert_int_equal(read_path(write_bytes("bad.xz", buf, n), o, 4, &r), -1);
+	assert_non_null(strstr(r.err, "bad.xz: xz decompression failed (lzma error"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_each_malformed_line_says_what_was_expected),
+		cmocka_unit_test(test_field_forms),
+		cmocka_unit_test(test_unknown_beyond_the_table),
+		cmocka_unit_test(test_gzip_members),
+		cmocka_unit_test(test_gzip_broken),
+		cmocka_unit_test(test_xz_broken),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
