@@ -4,10 +4,12 @@
 #   libcmocka-dev: unit tests; libjson-c-dev: --json output; libbsd-dev: <bsd/sys/tree.h> rbtrees
 #   liblzma-dev, zlib1g-dev: reading .xz and .gz trace files
 #   gcovr: line and branch coverage of src/ (tools/coverage.sh)
+#   openmpi-bin, libopenmpi-dev: the sweep's MPI engine (-DSCHEDLAB_MPI=ON) and its 2-rank test
+#   gnuplot-nox: sweep-report --plot (optional at run time; the tests draw with it)
 #   --lint also installs clang-format and clang-tidy (tools/lint.sh)
 set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev liblzma-dev zlib1g-dev"
-PKGS="$PKGS gcovr"
+PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox"
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS clang-format clang-tidy"
 missing=""
 for p in $PKGS; do

@@ -106,6 +106,7 @@ struct sl_report_opts {
 	int nmetrics;
 	int top;
 	const char *merge_out; /* sweep-merge: write the union in index order */
+	FILE *out;	       /* the report's stream (default stdout) */
 };
 int sl_sweep_report(const struct sl_report_opts *o);
 

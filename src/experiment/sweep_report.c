@@ -616,25 +616,25 @@ static int levels(const struct table *t, int lc, int mc, const char ***names, st
 	return n;
 }
 
-static void print_metric(const struct table *t, const struct metric_report *m, int top)
+static void print_metric(FILE *out, const struct table *t, const struct metric_report *m, int top)
 {
 	const char *name = t->cols[m->col];
 	char fl[1024];
 
-	printf("\n== %s: %d runs, mean %.6g, min %.6g, max %.6g (%s is better)\n", name, m->nval,
-	       m->all.mean, m->min, m->max, lower_is_better(name) ? "lower" : "higher");
+	fprintf(out, "\n== %s: %d runs, mean %.6g, min %.6g, max %.6g (%s is better)\n", name,
+		m->nval, m->all.mean, m->min, m->max, lower_is_better(name) ? "lower" : "higher");
 	if (m->nmain) {
-		printf("main effects (mean with the flag on - off, 95%% interval):\n");
-		printf("  %-4s %-22s %14s %12s %9s %14s %14s\n", "rank", "flag", "effect", "+-ci95",
-		       "% mean", "mean on", "mean off");
+		fprintf(out, "main effects (mean with the flag on - off, 95%% interval):\n");
+		fprintf(out, "  %-4s %-22s %14s %12s %9s %14s %14s\n", "rank", "flag", "effect",
+			"+-ci95", "% mean", "mean on", "mean off");
 		for (int i = 0; i < m->nmain; i++) {
 			const struct effect *e = &m->main[i];
 			bool sig = fabs(e->effect) > e->ci;
 
-			printf("  %-4d %-22s %14.6g %12.4g %8.2f%% %14.6g %14.6g%s\n", i + 1,
-			       t->cols[e->a], e->effect, e->ci,
-			       m->all.mean != 0 ? 100 * e->effect / fabs(m->all.mean) : 0.0, e->on,
-			       e->off, sig ? "" : "  (not significant)");
+			fprintf(out, "  %-4d %-22s %14.6g %12.4g %8.2f%% %14.6g %14.6g%s\n", i + 1,
+				t->cols[e->a], e->effect, e->ci,
+				m->all.mean != 0 ? 100 * e->effect / fabs(m->all.mean) : 0.0, e->on,
+				e->off, sig ? "" : "  (not significant)");
 		}
 	}
 	for (int c = 0; c < t->ncols; c++) {
@@ -646,11 +646,11 @@ static void print_metric(const struct table *t, const struct metric_report *m, i
 		int n = levels(t, c, m->col, &ln, &la);
 
 		if (n > 1) {
-			printf("by %s:\n", t->cols[c]);
+			fprintf(out, "by %s:\n", t->cols[c]);
 			for (int k = 0; k < n; k++)
-				printf("  %-40.40s mean %14.6g +- %-10.4g (%d runs)\n", ln[k],
-				       la[k].mean, 1.96 * sqrt(acc_var(&la[k]) / la[k].n),
-				       (int)la[k].n);
+				fprintf(out, "  %-40.40s mean %14.6g +- %-10.4g (%d runs)\n", ln[k],
+					la[k].mean, 1.96 * sqrt(acc_var(&la[k]) / la[k].n),
+					(int)la[k].n);
 		}
 		free(ln);
 		free(la);
@@ -659,25 +659,25 @@ static void print_metric(const struct table *t, const struct metric_report *m, i
 	bool low = lower_is_better(name);
 
 	for (int pass = 0; pass < 2; pass++) {
-		printf("%s %d configurations:\n", pass == 0 ? "best" : "worst", show);
+		fprintf(out, "%s %d configurations:\n", pass == 0 ? "best" : "worst", show);
 		for (int i = 0; i < show; i++) {
 			int idx = (pass == 0) == low ? i : m->nval - 1 - i;
 			int r = m->order[idx];
 
 			row_flags(t, r, fl, sizeof(fl));
-			printf("  run %-8llu %14.6g  %s\n", (unsigned long long)t->run[r],
-			       NUM(t, r, m->col), fl);
+			fprintf(out, "  run %-8llu %14.6g  %s\n", (unsigned long long)t->run[r],
+				NUM(t, r, m->col), fl);
 		}
 	}
 	if (m->ninter) {
 		int k = top < m->ninter ? top : m->ninter;
 
-		printf("strongest two-flag interactions ((m11-m01)-(m10-m00))/2:\n");
+		fprintf(out, "strongest two-flag interactions ((m11-m01)-(m10-m00))/2:\n");
 		for (int i = 0; i < k; i++) {
 			const struct effect *e = &m->inter[i];
 
-			printf("  %-22s x %-22s %14.6g +- %.4g\n", t->cols[e->a], t->cols[e->b],
-			       e->effect, e->ci);
+			fprintf(out, "  %-22s x %-22s %14.6g +- %.4g\n", t->cols[e->a],
+				t->cols[e->b], e->effect, e->ci);
 		}
 	}
 }
@@ -963,6 +963,7 @@ int sl_sweep_report(const struct sl_report_opts *o)
 {
 	struct table t;
 	int rc = 0;
+	FILE *out = o->out ? o->out : stdout;
 
 	memset(&t, 0, sizeof(t));
 	for (int i = 0; i < o->nfiles && !rc; i++)
@@ -1048,20 +1049,21 @@ int sl_sweep_report(const struct sl_report_opts *o)
 			root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 
 		if (s)
-			printf("%s\n", s);
+			fprintf(out, "%s\n", s);
 		else
 			rc = 1;
 		json_object_put(root);
 	} else if (!rc) {
-		printf("sweep: %d runs (config %s), %d flags varied", t.nrows, t.config, nflags);
+		fprintf(out, "sweep: %d runs (config %s), %d flags varied", t.nrows, t.config,
+			nflags);
 		for (int i = 0; i < nflags; i++)
-			printf("%s%s", i ? " " : ": ", t.cols[flags[i]]);
-		printf("\n");
+			fprintf(out, "%s%s", i ? " " : ": ", t.cols[flags[i]]);
+		fprintf(out, "\n");
 		for (int k = 0; k < nm; k++)
-			print_metric(&t, &ms[k], o->top);
+			print_metric(out, &t, &ms[k], o->top);
 	}
 	if (!rc && o->plot_dir) {
-		fflush(stdout);
+		fflush(out);
 		rc = plot(&t, ms, nm, o->plot_dir);
 	}
 	for (int k = 0; k < nm; k++)

@@ -1,0 +1,149 @@
+#!/bin/sh
+# The sweep end to end: -j 1, -j 2, a resumed run, runs killed with SIGKILL at several moments and
+# resumed, SIGINT, shards merged, JSON Lines: every way of producing the rows must give the same
+# bytes. Then sweep-report's table, errors and plots.
+# Usage: sh tests/sweep.sh path/to/schedlab [path/to/mpi/schedlab]
+set -eu
+
+SL=$1
+MPI_SL=${2:-}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT TERM
+
+fail() {
+	echo "sweep.sh: FAIL: $*" >&2
+	exit 1
+}
+
+# 64 schedulers x 2 seeds of a small desktop: 128 runs.
+set -- --features NEW_FAIR_SLEEPERS,START_DEBIT,WAKEUP_PREEMPT,LAST_BUDDY,SYNC_WAKEUPS,HRTICK \
+	--seeds 2 --workload make:jobs=8,nice=19,count=60 --workload xclient:start=50ms \
+	--workload pingpong:count=500 --duration 300ms --no-progress
+
+"$SL" sweep "$@" -j 1 --out "$T/j1.csv" 2>"$T/err" || fail "-j 1: $(cat "$T/err")"
+[ "$(wc -l <"$T/j1.csv")" -eq 129 ] || fail "-j 1 wrote $(wc -l <"$T/j1.csv") lines, expected 129"
+"$SL" sweep "$@" -j 2 --out "$T/j2.csv" 2>"$T/err" || fail "-j 2: $(cat "$T/err")"
+cmp -s "$T/j1.csv" "$T/j2.csv" || fail "-j 2 rows differ from -j 1 rows"
+
+# A finished sweep rerun does nothing and changes nothing.
+"$SL" sweep "$@" -j 2 --out "$T/j2.csv" 2>"$T/err" || fail "rerun: $(cat "$T/err")"
+grep -q "128 runs already in" "$T/err" || fail "rerun did not say the runs were there"
+cmp -s "$T/j1.csv" "$T/j2.csv" || fail "rerun changed the file"
+
+# Resume from a prefix, and from a torn last line.
+head -n 40 "$T/j1.csv" >"$T/r.csv"
+head -c 300 "$T/j1.csv" | tail -n 1 | head -c 50 >>"$T/r.csv"
+"$SL" sweep "$@" -j 2 --out "$T/r.csv" 2>"$T/err" || fail "resume: $(cat "$T/err")"
+grep -q "torn last line" "$T/err" || fail "resume did not report the torn line"
+cmp -s "$T/j1.csv" "$T/r.csv" || fail "resumed rows differ"
+
+# SIGKILL at several moments, then resume: exactly the rows of the uninterrupted run. A longer
+# sweep (128 runs of about 40 ms) so that the kills land while workers are busy.
+LONG="--features NEW_FAIR_SLEEPERS,START_DEBIT,WAKEUP_PREEMPT,LAST_BUDDY,SYNC_WAKEUPS,HRTICK
+	--seeds 2 --cpus 4 --workload pingpong:pairs=2,count=1000000 --workload hog:tasks=4
+	--duration 4s --no-progress"
+# shellcheck disable=SC2086
+"$SL" sweep $LONG -j 2 --out "$T/long.csv" 2>/dev/null || fail "the long sweep"
+for delay in 0.1 0.4 0.9 1.6; do
+	rm -f "$T/k.csv"
+	# shellcheck disable=SC2086
+	"$SL" sweep $LONG -j 2 --out "$T/k.csv" 2>/dev/null &
+	pid=$!
+	sleep "$delay"
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	# shellcheck disable=SC2086
+	"$SL" sweep $LONG -j 2 --out "$T/k.csv" 2>"$T/err" ||
+		fail "resume after kill: $(cat "$T/err")"
+	cmp -s "$T/long.csv" "$T/k.csv" || fail "rows after SIGKILL at ${delay}s and resume differ"
+done
+
+# SIGINT: the runs in flight finish, it says what it kept, exits 130; the rest resumes.
+rm -f "$T/i.csv"
+# shellcheck disable=SC2086
+"$SL" sweep $LONG -j 2 --out "$T/i.csv" 2>"$T/ierr" &
+pid=$!
+sleep 0.5
+kill -INT "$pid" 2>/dev/null || true
+rc=0
+wait "$pid" || rc=$?
+if [ "$rc" -eq 130 ]; then
+	lines=$(wc -l <"$T/i.csv")
+	grep -q "interrupted; $((lines - 1)) of 128 runs are in" "$T/ierr" ||
+		fail "SIGINT: the message does not match the $((lines - 1)) rows kept: $(cat "$T/ierr")"
+elif [ "$rc" -ne 0 ]; then
+	fail "SIGINT: exit $rc, expected 130 (or 0 if it had finished)"
+fi
+# shellcheck disable=SC2086
+"$SL" sweep $LONG -j 2 --out "$T/i.csv" 2>"$T/err" || fail "resume after SIGINT: $(cat "$T/err")"
+cmp -s "$T/long.csv" "$T/i.csv" || fail "rows after SIGINT and resume differ"
+
+# Shards, as a job array would run them, merged: the same file.
+"$SL" sweep "$@" --shard 1/3 --out "$T/s1.csv" 2>/dev/null || fail "shard 1/3"
+"$SL" sweep "$@" --shard 2/3 --out "$T/s2.csv" 2>/dev/null || fail "shard 2/3"
+"$SL" sweep "$@" --shard 3/3 --out "$T/s3.csv" 2>/dev/null || fail "shard 3/3"
+[ "$(wc -l <"$T/s1.csv")" -eq 44 ] || fail "shard 1/3 should hold runs 0,3,...,126: 43 rows"
+"$SL" sweep-merge --out "$T/m.csv" "$T/s3.csv" "$T/s1.csv" "$T/s2.csv" 2>/dev/null ||
+	fail "sweep-merge"
+cmp -s "$T/j1.csv" "$T/m.csv" || fail "merged shards differ from -j 1"
+rc=0
+"$SL" sweep-merge --out "$T/m2.csv" "$T/s1.csv" "$T/s1.csv" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "is in more than one file" "$T/err" || fail "a run twice in a merge"
+[ ! -e "$T/m2.csv" ] || fail "a failed merge left a file"
+
+# JSON Lines: one object per line, the same rows.
+"$SL" sweep "$@" -j 2 --out "$T/j.jsonl" 2>/dev/null || fail "jsonl"
+[ "$(wc -l <"$T/j.jsonl")" -eq 128 ] || fail "jsonl rows"
+head -n 1 "$T/j.jsonl" | grep -q '^{"run":0,"config":"' || fail "jsonl row shape"
+
+# A file of another sweep is refused (exit 2), not appended to.
+cp "$T/j1.csv" "$T/other.csv"
+rc=0
+"$SL" sweep "$@" --duration 200ms -j 2 --out "$T/other.csv" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "written by another sweep" "$T/err" || fail "another sweep's file"
+cmp -s "$T/j1.csv" "$T/other.csv" || fail "another sweep's file was changed"
+
+# sweep-report: the table names the flags and the interactive figures.
+"$SL" sweep-report "$T/j1.csv" --metric xclient.completion_ns --top 3 >"$T/rep" ||
+	fail "sweep-report"
+grep -q "^== xclient.completion_ns: 128 runs" "$T/rep" || fail "report header"
+grep -q "NEW_FAIR_SLEEPERS" "$T/rep" || fail "report lacks NEW_FAIR_SLEEPERS"
+grep -q "strongest two-flag interactions" "$T/rep" || fail "report lacks interactions"
+"$SL" sweep-report "$T/j1.csv" --json >"$T/rep.json" || fail "sweep-report --json"
+grep -q '"main_effects"' "$T/rep.json" || fail "report JSON"
+rc=0
+"$SL" sweep-report "$T/j1.csv" --metric nosuch >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "no metric 'nosuch'" "$T/err" || fail "unknown metric"
+printf 'run,config\n1,2,3\n' >"$T/bad.csv"
+rc=0
+"$SL" sweep-report "$T/bad.csv" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "bad.csv: line 2: expected 2 comma-separated fields" "$T/err" ||
+	fail "malformed report input: $(cat "$T/err")"
+
+# Plots, where gnuplot is installed.
+if command -v gnuplot >/dev/null 2>&1; then
+	"$SL" sweep-report "$T/j1.csv" --metric xclient.completion_ns --plot "$T/plots" \
+		>/dev/null 2>"$T/err" || fail "--plot: $(cat "$T/err")"
+	for f in xclient.completion_ns-distribution.png xclient.completion_ns-effects.png \
+		xclient.completion_ns-distribution.svg xclient.completion_ns-effects.svg; do
+		[ -s "$T/plots/$f" ] || fail "--plot did not write $f"
+	done
+	head -c 4 "$T/plots/xclient.completion_ns-effects.png" | grep -q PNG || fail "not a PNG"
+	[ "$(ls -A "$T/plots" | grep -c '^\.')" -eq 0 ] || fail "--plot left temporary files"
+else
+	echo "sweep.sh: gnuplot not installed: --plot not tested" >&2
+fi
+
+# The MPI engine: 2 ranks give the -j 1 rows, fresh and resumed.
+if [ -n "$MPI_SL" ]; then
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	mpirun -np 2 --oversubscribe "$MPI_SL" sweep "$@" --out "$T/mpi.csv" 2>"$T/err" ||
+		fail "mpirun: $(cat "$T/err")"
+	cmp -s "$T/j1.csv" "$T/mpi.csv" || fail "2-rank MPI rows differ from -j 1"
+	head -n 50 "$T/j1.csv" >"$T/mpi2.csv"
+	mpirun -np 2 --oversubscribe "$MPI_SL" sweep "$@" --out "$T/mpi2.csv" 2>"$T/err" ||
+		fail "mpirun resume: $(cat "$T/err")"
+	cmp -s "$T/j1.csv" "$T/mpi2.csv" || fail "resumed 2-rank MPI rows differ"
+fi
+echo "sweep.sh: all passed"
