@@ -64,7 +64,7 @@ static u64 position(const u64 *todo, u64 n, u64 idx)
 /* MPI_Abort ends every rank; abort() only tells the compiler it does not return. */
 static void __attribute__((noreturn)) abort_all(int rc)
 {
-	abort_all(rc);
+	MPI_Abort(MPI_COMM_WORLD, rc);
 	abort();
 }
 
