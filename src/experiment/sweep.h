@@ -82,6 +82,21 @@ int sl_sweep_header(const struct sl_sweep *sw, char *buf, size_t len);
 
 /* The --out file: which runs it already holds. done[] has nruns entries. */
 int sl_sweep_resume(const struct sl_sweep *sw, bool *done, u64 *ndone, char *err, size_t errlen);
+/* Opens --out for appending, writing the header if it is new; -1 (said on stderr) on failure. */
+int sl_sweep_open_out(const struct sl_sweep *sw);
+/* write(2) until done (EINTR retried); -1 on error. */
+int sl_write_all(int fd, const void *p, size_t n);
+/* Splits a CSV line (no newline) into at most max fields in place, undoing the quoting;
+ * returns the count, or -1 (too many fields, a stray or unterminated quote). */
+int sl_csv_split(char *line, char **f, int max);
+/* The setting cells of run #idx (mix, seed, vary values, flags), in column order. */
+int sl_sweep_settings(const struct sl_sweep *sw, u64 idx, const char **cells, char *tmp,
+		      size_t len);
+/* The metric names of a group's columns ("<group>.<name>") and of the machine's. */
+extern const char *const sl_sweep_group_metrics[];
+extern const int sl_sweep_ngroup_metrics;
+extern const char *const sl_sweep_machine_metrics[];
+extern const int sl_sweep_nmachine_metrics;
 
 /* Engines. Each returns an exit status (0, 1 failure, 130 interrupted). */
 int sl_sweep_local(struct sl_sweep *sw);

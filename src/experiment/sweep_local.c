@@ -17,7 +17,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,23 +38,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 static int read_all(int fd, void *p, size_t n)
@@ -100,8 +82,8 @@ static void worker(const struct sl_sweep *sw, int in, int out)
 			m.len = -(s64)strlen(err);
 			body = err;
 		}
-		if (write_all(out, &m, sizeof(m)) ||
-		    write_all(out, body, (size_t)(m.len < 0 ? -m.len : m.len)))
+		if (sl_write_all(out, &m, sizeof(m)) ||
+		    sl_write_all(out, body, (size_t)(m.len < 0 ? -m.len : m.len)))
 			_exit(3);
 	}
 	_exit(0);
@@ -133,7 +115,7 @@ struct writer {
 
 static int put_line(struct writer *w, const char *line, size_t n)
 {
-	if (write_all(w->fd, line, n)) {
+	if (sl_write_all(w->fd, line, n)) {
 		fprintf(stderr, "schedlab: %s: %s\n", w->path, strerror(errno));
 		w->failed = 1;
 		return -1;
@@ -174,19 +156,8 @@ int sl_sweep_local(struct sl_sweep *sw)
 
 	struct writer w = {.path = sw->out};
 
-	w.fd = open(sw->out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	w.fd = sl_sweep_open_out(sw);
 	if (w.fd < 0) {
-		fprintf(stderr, "schedlab: %s: %s\n", sw->out, strerror(errno));
-		free(todo);
-		return 1;
-	}
-	struct stat st;
-	char header[65536];
-	int hn = sl_sweep_header(sw, header, sizeof(header));
-
-	if (fstat(w.fd, &st) || hn < 0 ||
-	    (st.st_size == 0 && hn > 0 && put_line(&w, header, (size_t)hn))) {
-		close(w.fd);
 		free(todo);
 		return 1;
 	}
@@ -279,7 +250,7 @@ int sl_sweep_local(struct sl_sweep *sw)
 				break;
 			u64 idx = todo[next_disp];
 
-			if (write_all(best->cmd, &idx, sizeof(idx))) {
+			if (sl_write_all(best->cmd, &idx, sizeof(idx))) {
 				fprintf(stderr, "schedlab: sweep: worker %d died\n",
 					(int)best->pid);
 				failed = 1;

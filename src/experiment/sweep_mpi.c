@@ -13,11 +13,9 @@
 #include "experiment/sweep.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define ROW_MAX	 65536
@@ -28,21 +26,6 @@
 bool sl_sweep_mpi_launched(void)
 {
 	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* The position of run idx in the sorted list of remaining runs. */
@@ -92,21 +75,17 @@ int sl_sweep_mpi(struct sl_sweep *sw)
 					"ranks split the runs)\n");
 		return finish(2);
 	}
-	unsigned char *done = calloc(sw->nruns, 1);
-	bool *bdone = calloc(sw->nruns, sizeof(*bdone));
+	bool *done = calloc(sw->nruns, sizeof(*done));
 	u64 ndone = 0;
 
-	if (!done || !bdone) {
+	if (!done) {
 		fprintf(stderr, "schedlab: sweep: out of memory\n");
 		abort_all(1);
 	}
-	if (!rank && sl_sweep_resume(sw, bdone, &ndone, err, sizeof(err))) {
+	if (!rank && sl_sweep_resume(sw, done, &ndone, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
 		status = 2;
 	}
-	for (u64 i = 0; !status && !rank && i < sw->nruns; i++)
-		done[i] = bdone[i];
-	free(bdone);
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (status) {
 		free(done);
@@ -116,7 +95,7 @@ int sl_sweep_mpi(struct sl_sweep *sw)
 	for (u64 off = 0; off < sw->nruns; off += 1 << 30) {
 		u64 n = sw->nruns - off < (1ULL << 30) ? sw->nruns - off : 1ULL << 30;
 
-		MPI_Bcast(done + off, (int)n, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD);
+		MPI_Bcast(done + off, (int)n, MPI_C_BOOL, 0, MPI_COMM_WORLD);
 	}
 	u64 ntodo = 0;
 
@@ -156,16 +135,10 @@ int sl_sweep_mpi(struct sl_sweep *sw)
 	}
 
 	/* rank 0: its own share, the others' lines, and the file */
-	int fd = open(sw->out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	char header[65536];
-	int hn = sl_sweep_header(sw, header, sizeof(header));
-	struct stat st;
+	int fd = sl_sweep_open_out(sw);
 
-	if (fd < 0 || fstat(fd, &st) || hn < 0 ||
-	    (st.st_size == 0 && hn > 0 && write_all(fd, header, (size_t)hn))) {
-		fprintf(stderr, "schedlab: %s: %s\n", sw->out, strerror(errno));
+	if (fd < 0)
 		abort_all(1);
-	}
 	if (ndone)
 		fprintf(stderr, "schedlab: sweep: %llu runs already in %s, %llu to do\n",
 			(unsigned long long)ndone, sw->out, (unsigned long long)ntodo);
@@ -249,7 +222,7 @@ int sl_sweep_mpi(struct sl_sweep *sw)
 			rc = 1;
 		}
 		while (!rc && written < ntodo && pending[written]) {
-			if (write_all(fd, pending[written], (size_t)plen[written])) {
+			if (sl_write_all(fd, pending[written], (size_t)plen[written])) {
 				fprintf(stderr, "schedlab: %s: %s\n", sw->out, strerror(errno));
 				rc = 1;
 				break;

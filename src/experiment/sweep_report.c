@@ -22,11 +22,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern const char *const sl_sweep_group_metrics[];
-extern const int sl_sweep_ngroup_metrics;
-extern const char *const sl_sweep_machine_metrics[];
-extern const int sl_sweep_nmachine_metrics;
-
 enum col_kind { K_RUN, K_CONFIG, K_LEVEL, K_FLAG, K_METRIC };
 
 struct table {
@@ -74,46 +69,6 @@ static bool is_flag_name(const char *c)
 		if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
 			return false;
 	return true;
-}
-
-/* CSV split in place, with quotes; returns fields or -1. */
-static int split(char *line, char **f, int max)
-{
-	int n = 0;
-	char *w = line, *r = line;
-
-	while (1) {
-		if (n == max)
-			return -1;
-		f[n++] = w;
-		if (*r == '"') {
-			r++;
-			while (1) {
-				if (!*r)
-					return -1;
-				if (*r == '"' && r[1] == '"') {
-					*w++ = '"';
-					r += 2;
-				} else if (*r == '"') {
-					r++;
-					break;
-				} else {
-					*w++ = *r++;
-				}
-			}
-			if (*r && *r != ',')
-				return -1;
-		} else {
-			while (*r && *r != ',')
-				*w++ = *r++;
-		}
-		if (!*r) {
-			*w = '\0';
-			return n;
-		}
-		*w++ = '\0';
-		r++;
-	}
 }
 
 static int set_columns(struct table *t, char **names, int n)
@@ -273,7 +228,7 @@ static int read_file(struct table *t, const char *file)
 		if (csv) {
 			if (ln == 1) {
 				char *names[4096];
-				int k = split(line, names, 4096);
+				int k = sl_csv_split(line, names, 4096);
 
 				if (k < 2 || strcmp(names[0], "run")) {
 					rc = err_at(file, 1,
@@ -296,7 +251,7 @@ static int read_file(struct table *t, const char *file)
 				if (!rc && (!fields || !cells))
 					rc = err_at(file, 1, "out of memory");
 			} else {
-				int k = split(line, fields, header_cols + 1);
+				int k = sl_csv_split(line, fields, header_cols + 1);
 
 				if (k != header_cols) {
 					char msg[96];

@@ -12,13 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char *const sl_sweep_group_metrics[];
-extern const int sl_sweep_ngroup_metrics;
-extern const char *const sl_sweep_machine_metrics[];
-extern const int sl_sweep_nmachine_metrics;
-int sl_sweep_settings(const struct sl_sweep *sw, u64 idx, const char **cells, char *tmp,
-		      size_t len);
-
 #define CELL 40
 
 static int col_of(const struct sl_sweep *sw, const char *name)

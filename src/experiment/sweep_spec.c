@@ -422,8 +422,6 @@ static const char *setting_cell(const struct sl_sweep *sw, const struct combo *c
 	return c->mask >> k & 1 ? "1" : "0";
 }
 
-int sl_sweep_settings(const struct sl_sweep *sw, u64 idx, const char **cells, char *tmp,
-		      size_t len);
 int sl_sweep_settings(const struct sl_sweep *sw, u64 idx, const char **cells, char *tmp, size_t len)
 {
 	struct combo c;

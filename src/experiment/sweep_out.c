@@ -1,21 +1,58 @@
 /*
- * Resuming a sweep: read the --out file a previous (possibly killed) run left, check that it was
- * written by this same sweep, and mark the runs it holds. Whole lines only: a last line without
- * its newline is what a kill during write(2) leaves, so it is cut off (and said so); any other
- * malformed line is an error naming the file and line, since silently skipping it would lose or
- * duplicate a result.
+ * The --out file of a sweep: opening it for appending (header first when new), whole-line
+ * writes, the CSV field splitter that sweep-report shares, and resuming: read the --out file a
+ * previous (possibly killed) run left, check that it was written by this same sweep, and mark the
+ * runs it holds. Whole lines only: a last line without its newline is what a kill during write(2)
+ * leaves, so it is cut off (and said so); any other malformed line is an error naming the file and
+ * line, since silently skipping it would lose or duplicate a result.
  */
 #include "experiment/sweep.h"
 #include "core/parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* Splits a CSV line (no newline) into at most max fields in place; returns the count or -1. */
-static int csv_split(char *line, char **f, int max)
+int sl_write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int sl_sweep_open_out(const struct sl_sweep *sw)
+{
+	char header[65536];
+	int hn = sl_sweep_header(sw, header, sizeof(header));
+	int fd = open(sw->out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) || hn < 0 ||
+	    (st.st_size == 0 && hn > 0 && sl_write_all(fd, header, (size_t)hn))) {
+		fprintf(stderr, "schedlab: %s: %s\n", sw->out,
+			hn < 0 ? "the header is too long" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int sl_csv_split(char *line, char **f, int max)
 {
 	int n = 0;
 	char *w = line, *r = line;
@@ -98,7 +135,7 @@ static int row_csv(const struct sl_sweep *sw, char *line, bool *done, u64 *ndone
 
 	if (!f)
 		return bad(err, errlen, sw->out, ln, "out of memory");
-	n = csv_split(line, f, sw->ncols + 1);
+	n = sl_csv_split(line, f, sw->ncols + 1);
 	if (n < 2 || n != sw->ncols) {
 		snprintf(msg, sizeof(msg), "expected %d comma-separated fields", sw->ncols);
 		free(f);
