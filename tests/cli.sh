@@ -3,19 +3,7 @@
 # JSON output, byte-identical reruns. Usage: sh tests/cli.sh path/to/schedlab
 set -eu
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 path/to/schedlab" >&2
-	exit 1
-fi
-SL=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT TERM
-
-fail() {
-	echo "cli.sh: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
 
 # ok NAME ARGS...: the command must exit 0; its stdout is in $T/out.
 ok() {

@@ -5,21 +5,9 @@
 # was expected; nothing is written to stdout"). Usage: sh tests/cli_errors.sh path/to/schedlab
 set -eu
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 path/to/schedlab" >&2
-	exit 1
-fi
-SL=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT TERM
+. "$(dirname "$0")/lib.sh"
 D=$(dirname "$0")/data
 TR=$D/idle-sleep-loop.trace.xz
-
-fail() {
-	echo "cli_errors.sh: FAIL: $*" >&2
-	exit 1
-}
 
 # usage_error MESSAGE ARGS...: exit status 2, empty stdout, stderr containing MESSAGE (a fixed
 # string: the part of the message that says what was expected).

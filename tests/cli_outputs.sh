@@ -5,21 +5,9 @@
 # Usage: sh tests/cli_outputs.sh path/to/schedlab
 set -eu
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 path/to/schedlab" >&2
-	exit 1
-fi
-SL=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT TERM
+. "$(dirname "$0")/lib.sh"
 D=$(dirname "$0")/data
 TR=$D/idle-sleep-loop.trace.xz
-
-fail() {
-	echo "cli_outputs.sh: FAIL: $*" >&2
-	exit 1
-}
 
 # ok ARGS...: exit 0; stdout in $T/out
 ok() {

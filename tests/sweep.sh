@@ -5,16 +5,9 @@
 # Usage: sh tests/sweep.sh path/to/schedlab [path/to/mpi/schedlab]
 set -eu
 
-SL=$1
+MAXARGS=2
+. "$(dirname "$0")/lib.sh"
 MPI_SL=${2:-}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT TERM
-
-fail() {
-	echo "sweep.sh: FAIL: $*" >&2
-	exit 1
-}
 
 # 64 schedulers x 2 seeds of a small desktop: 128 runs.
 set -- --features NEW_FAIR_SLEEPERS,START_DEBIT,WAKEUP_PREEMPT,LAST_BUDDY,SYNC_WAKEUPS,HRTICK \
