@@ -19,34 +19,12 @@
 #include <unistd.h>
 
 #include "cpuidle/profiles.h"
+#include "tmpdir.h"
 
 #define US(x) ((u64)(x)*NSEC_PER_USEC)
 
 static const char *const builtin[] = {"nehalem",	"nehalem-acpi",	   "core2",	 "skylake",
 				      "skylake-server", "sapphire-rapids", "vm-haltpoll"};
-
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/schedlab-profiles-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int rm_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 static void write_file(const char *path, const char *text, size_t len)
 {
@@ -497,5 +475,5 @@ int main(void)
 		cmocka_unit_test(test_sysfs_missing), cmocka_unit_test(test_sysfs_this_machine),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

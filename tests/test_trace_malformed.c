@@ -19,43 +19,7 @@
 #include <zlib.h>
 
 #include "trace/format.h"
-
-static char tmpdir[256];
-
-static const char *path_of(const char *name)
-{
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	return path;
-}
-
-static const char *write_bytes(const char *name, const void *data, size_t n)
-{
-	const char *path = path_of(name);
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, n, f), n);
-	fclose(f);
-	return path;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_trace_malformed.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
+#include "tmpdir.h"
 
 /* Reads the file strictly; returns the records read, or -1 with r->err set. */
 static int read_path(const char *path, struct sl_trace_record *o, int n, struct sl_trace_reader *r)
@@ -73,7 +37,7 @@ static int read_path(const char *path, struct sl_trace_record *o, int n, struct 
 
 static int read_text(const char *text, struct sl_trace_record *o, int n, struct sl_trace_reader *r)
 {
-	return read_path(write_bytes("t.trace", text, strlen(text)), o, n, r);
+	return read_path(tmpdir_write("t.trace", text, strlen(text)), o, n, r);
 }
 
 #define P "  <idle>-0 [000] d..1. 1.000008: "
@@ -120,7 +84,7 @@ static void test_each_malformed_line_says_what_was_expected(void **state)
 		snprintf(text, sizeof(text), "%s\n", cases[i].line);
 		if (read_text(text, o, 2, &r) != -1)
 			fail_msg("accepted: %s", cases[i].line);
-		snprintf(want, sizeof(want), "%s:1: malformed line: %s: \"", path_of("t.trace"),
+		snprintf(want, sizeof(want), "%s:1: malformed line: %s: \"", tmpdir_path("t.trace"),
 			 cases[i].what);
 		if (!strstr(r.err, want))
 			fail_msg("line '%s': message '%s', expected '%s'", cases[i].line, r.err,
@@ -213,7 +177,7 @@ static void test_gzip_members(void **state)
 
 	(void)state;
 	n += gzip_member(buf + n, sizeof(buf) - n, two_lines);
-	assert_int_equal(read_path(write_bytes("m.gz", buf, n), o, 4, &r), 4);
+	assert_int_equal(read_path(tmpdir_write("m.gz", buf, n), o, 4, &r), 4);
 	assert_int_equal(o[3].state, -1);
 }
 
@@ -227,11 +191,11 @@ static void test_gzip_broken(void **state)
 	char want[600];
 
 	(void)state;
-	assert_int_equal(read_path(write_bytes("cut.gz", buf, n / 2), o, 4, &r), -1);
-	snprintf(want, sizeof(want), "%s: truncated gzip data", path_of("cut.gz"));
+	assert_int_equal(read_path(tmpdir_write("cut.gz", buf, n / 2), o, 4, &r), -1);
+	snprintf(want, sizeof(want), "%s: truncated gzip data", tmpdir_path("cut.gz"));
 	assert_string_equal(r.err, want);
 	memset(buf + 10, 0xff, n - 10);
-	assert_int_equal(read_path(write_bytes("bad.gz", buf, n), o, 4, &r), -1);
+	assert_int_equal(read_path(tmpdir_write("bad.gz", buf, n), o, 4, &r), -1);
 	assert_non_null(strstr(r.err, "bad.gz: gzip decompression failed (zlib error"));
 }
 
@@ -249,13 +213,13 @@ static void test_xz_broken(void **state)
 						 (const uint8_t *)two_lines, strlen(two_lines), buf,
 						 &n, sizeof(buf)),
 			 LZMA_OK);
-	assert_int_equal(read_path(write_bytes("ok.xz", buf, n), o, 4, &r), 2);
-	assert_int_equal(read_path(write_bytes("cut.xz", buf, n / 2), o, 4, &r), -1);
-	snprintf(want, sizeof(want), "%s: truncated xz data", path_of("cut.xz"));
+	assert_int_equal(read_path(tmpdir_write("ok.xz", buf, n), o, 4, &r), 2);
+	assert_int_equal(read_path(tmpdir_write("cut.xz", buf, n / 2), o, 4, &r), -1);
+	snprintf(want, sizeof(want), "%s: truncated xz data", tmpdir_path("cut.xz"));
 	assert_string_equal(r.err, want);
 	/* the stream footer's magic bytes "YZ" */
 	buf[n - 2] ^= 0xff;
-	assert_int_equal(read_path(write_bytes("bad.xz", buf, n), o, 4, &r), -1);
+	assert_int_equal(read_path(tmpdir_write("bad.xz", buf, n), o, 4, &r), -1);
 	assert_non_null(strstr(r.err, "bad.xz: xz decompression failed (lzma error"));
 }
 
@@ -270,5 +234,5 @@ int main(void)
 		cmocka_unit_test(test_xz_broken),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

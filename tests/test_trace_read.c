@@ -13,36 +13,11 @@
 
 #include "trace/format.h"
 #include "trace/trace_stats.h"
-
-static char tmpdir[256];
+#include "tmpdir.h"
 
 static const char *write_file(const char *name, const char *text)
 {
-	static char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_trace_read.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_write(name, text, strlen(text));
 }
 
 /* Reads all records of `text` into recs (at most n); returns the count, or -1 (err set). */
@@ -526,5 +501,5 @@ int main(void)
 		cmocka_unit_test(test_real_traces),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
