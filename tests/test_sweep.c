@@ -251,6 +251,26 @@ static void test_row(void **state)
 	sl_sweep_free(&sw);
 }
 
+/* Two groups of one workload: columns by the simulation's own group names, both filled. */
+static void test_group_columns(void **state)
+{
+	struct sl_sweep sw;
+	char err[1024], row[65536], v[64];
+
+	(void)state;
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--workload", "hog:tasks=1",
+				    "--workload", "hog:tasks=1", "--cpus", "2", "--duration",
+				    "10ms", "--out", "x.csv", NULL),
+			 0);
+	assert_true(sl_sweep_run_one(&sw, 0, row, sizeof(row), err, sizeof(err)) > 0);
+	/* one hog per CPU: each group has a CPU to itself */
+	cell(&sw, row, "hog.cpu_share", v, sizeof(v));
+	assert_string_equal(v, "1.000000");
+	cell(&sw, row, "hog#2.cpu_share", v, sizeof(v));
+	assert_string_equal(v, "1.000000");
+	sl_sweep_free(&sw);
+}
+
 static void test_resume(void **state)
 {
 	struct sl_sweep sw;
@@ -410,9 +430,10 @@ static void test_report_effects(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_enumeration), cmocka_unit_test(test_all_flags),
-		cmocka_unit_test(test_refusals),    cmocka_unit_test(test_row),
-		cmocka_unit_test(test_resume),	    cmocka_unit_test(test_report_effects),
+		cmocka_unit_test(test_enumeration),    cmocka_unit_test(test_all_flags),
+		cmocka_unit_test(test_refusals),       cmocka_unit_test(test_row),
+		cmocka_unit_test(test_group_columns),  cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_report_effects),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,6 +93,18 @@ int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *go
 	return 0;
 }
 
+void sl_group_name(const struct sl_config *cfg, int i, char *buf, size_t len)
+{
+	int same = 0;
+
+	for (int k = 0; k < i; k++)
+		same += cfg->wl[k].ops == cfg->wl[i].ops;
+	if (same)
+		snprintf(buf, len, "%s#%d", cfg->wl[i].ops->name, same + 1);
+	else
+		snprintf(buf, len, "%s", cfg->wl[i].ops->name);
+}
+
 struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 {
 	struct sl_sim *sim = calloc(1, sizeof(*sim));
@@ -147,15 +159,9 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		goto fail;
 	for (int i = 0; i < cfg->nwl; i++) {
 		struct sl_group *g = &sim->groups[sim->ngroups++];
-		int same = 0;
 
-		for (int k = 0; k < i; k++)
-			same += cfg->wl[k].ops == cfg->wl[i].ops;
 		g->id = i;
-		if (same)
-			snprintf(g->name, sizeof(g->name), "%s#%d", cfg->wl[i].ops->name, same + 1);
-		else
-			snprintf(g->name, sizeof(g->name), "%s", cfg->wl[i].ops->name);
+		sl_group_name(cfg, i, g->name, sizeof(g->name));
 		snprintf(g->spec, sizeof(g->spec), "%s", cfg->wl[i].spec);
 		g->finite = cfg->wl[i].ops->finite(cfg->wl[i].args);
 		g->wl = &cfg->wl[i];

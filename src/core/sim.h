@@ -371,6 +371,9 @@ void sl_cancel(struct sl_sim *sim, struct sl_timer *t);
 
 /* lifecycle (sim.c) */
 struct sl_sim *sl_sim_new(const struct sl_config *cfg);
+/* The name of workload group i: the workload's name, numbered from its second occurrence
+ * ("make", "make#2"); the sweep names its columns with it. */
+void sl_group_name(const struct sl_config *cfg, int i, char *buf, size_t len);
 int sl_sim_run(struct sl_sim *sim);
 void sl_sim_free(struct sl_sim *sim);
 int sl_sim_subscribe(struct sl_sim *sim, sl_event_fn fn, void *ctx);

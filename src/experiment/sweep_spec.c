@@ -487,18 +487,9 @@ static int columns(struct sl_sweep *sw, char *err, size_t errlen)
 		if (sl_config_build(&cfg, &a, err, errlen))
 			return -1;
 		for (int g = 0; g < cfg.nwl; g++) {
-			/* the group names sl_sim_new gives: the workload's name, numbered from
-			 * its second occurrence */
-			const char *wn = cfg.wl[g].ops->name;
-			int same = 0;
 			char gname[48];
 
-			for (int h = 0; h < g; h++)
-				same += cfg.wl[h].ops == cfg.wl[g].ops;
-			if (same)
-				snprintf(gname, sizeof(gname), "%s#%d", wn, same + 1);
-			else
-				snprintf(gname, sizeof(gname), "%s", wn);
+			sl_group_name(&cfg, g, gname, sizeof(gname));
 			for (int k = 0; k < sl_sweep_ngroup_metrics; k++) {
 				snprintf(name, sizeof(name), "%s.%s", gname,
 					 sl_sweep_group_metrics[k]);
