@@ -11,6 +11,7 @@
 #include "trace/trace_stats.h"
 #include "trace/replay_idle.h"
 #include "trace/record.h"
+#include "validate/validate_cli.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
@@ -39,6 +40,10 @@ static const char usage[] =
 	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
 	"             [--json] [--lenient]\n"
 	"  record -o FILE [--events LIST] -- CMD  trace CMD on this machine (root, tracefs)\n"
+	"  validate F.json  an rt-app file run for real (or --real DIR) and simulated on a\n"
+	"             model of the machine, side by side [--json] (validate --help)\n"
+	"  calibrate -o DIR  measure this machine's switch, vCPU wake-up and timer slack\n"
+	"             once, as a machine description for validate\n"
 	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
 	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json]\n"
 	"  sweep      every combination of flags (--features all|LIST), knobs\n"
@@ -751,6 +756,10 @@ int main(int argc, char **argv)
 		return cmd_replay_idle(argc, argv);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc, argv);
+	if (!strcmp(cmd, "validate"))
+		return sl_cli_validate(argc, argv);
+	if (!strcmp(cmd, "calibrate"))
+		return sl_cli_calibrate(argc, argv);
 	if (!strcmp(cmd, "features"))
 		return cmd_features(argc, argv);
 	if (!strcmp(cmd, "sysctl"))

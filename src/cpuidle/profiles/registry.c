@@ -10,13 +10,15 @@ extern const struct sl_idle_profile sl_profile_skylake;
 extern const struct sl_idle_profile sl_profile_skylake_server;
 extern const struct sl_idle_profile sl_profile_sapphire_rapids;
 extern const struct sl_idle_profile sl_profile_vm_haltpoll;
+extern const struct sl_idle_profile sl_profile_vm_hlt;
 extern const struct sl_idle_profile sl_profile_sysfs;
 extern const struct sl_idle_profile sl_profile_file;
 
 const struct sl_idle_profile *const sl_idle_profiles[] = {
 	&sl_profile_nehalem,	 &sl_profile_nehalem_acpi,   &sl_profile_core2,
 	&sl_profile_skylake,	 &sl_profile_skylake_server, &sl_profile_sapphire_rapids,
-	&sl_profile_vm_haltpoll, &sl_profile_sysfs,	     &sl_profile_file,
+	&sl_profile_vm_haltpoll, &sl_profile_vm_hlt,	     &sl_profile_sysfs,
+	&sl_profile_file,
 };
 const int sl_nidle_profiles = (int)SL_ARRAY_SIZE(sl_idle_profiles);
 

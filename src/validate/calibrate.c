@@ -1,0 +1,246 @@
+/*
+ * `schedlab calibrate`: the few machine parameters a VM changes, measured once on the real
+ * machine by three micro-benchmarks, written as a machine description (machine_conf.h) with its
+ * idle table. They are then fixed for every workload: nothing here looks at a workload.
+ *
+ *  1. Two threads pinned to CPU 0 pass a byte back and forth through two pipes: each hand-off
+ *     is a write, a wake-up and a switch on one CPU. Its mean is the model's ctx_switch (the
+ *     model charges one cost per switch and nothing for the system calls around it).
+ *  2. The same with the threads on CPUs 0 and 1: each hand-off now wakes a CPU that went idle
+ *     (halted) while waiting. What it costs beyond (1) and the IPI is the exit latency of the
+ *     idle state, HLT in a guest without a cpuidle driver: the VM exit, the host's scheduling of
+ *     the vCPU thread and the VM entry.
+ *  3. One thread on an otherwise idle CPU sleeps 1 ms with clock_nanosleep, over and over: how
+ *     late it wakes, less (2)'s exit latency and (1)'s switch, is the timer slack the model adds
+ *     to a sleeping task's timer (Linux's default timer_slack_ns is 50 us for normal tasks).
+ * Each takes the median of several batches, so a disturbance in one batch does not move it.
+ */
+#include "validate/calibrate.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpuidle/profiles.h"
+#include "validate/machine_conf.h"
+
+#define BATCHES 9
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+struct pong {
+	int in, out, cpu, rounds;
+	int rc;
+};
+
+static void *pong_main(void *arg)
+{
+	struct pong *p = arg;
+	char c;
+
+	if (pin(p->cpu)) {
+		p->rc = -1;
+		return NULL;
+	}
+	for (int i = 0; i < p->rounds; i++)
+		if (read(p->in, &c, 1) != 1 || write(p->out, &c, 1) != 1) {
+			p->rc = -1;
+			break;
+		}
+	return NULL;
+}
+
+/* Mean ns per one-way hand-off of `rounds` round trips between cpu a and cpu b. */
+static int pingpong(int a, int b, int rounds, u64 *out)
+{
+	int ab[2], ba[2];
+	pthread_t th;
+	struct pong p;
+	char c = 'x';
+	u64 t0, t1;
+	int rc = 0;
+
+	if (pipe(ab))
+		return -1;
+	if (pipe(ba)) {
+		close(ab[0]);
+		close(ab[1]);
+		return -1;
+	}
+	p = (struct pong){.in = ab[0], .out = ba[1], .cpu = b, .rounds = rounds};
+	if (pin(a) || pthread_create(&th, NULL, pong_main, &p)) {
+		rc = -1;
+		goto out;
+	}
+	t0 = now_ns();
+	for (int i = 0; i < rounds; i++)
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1) {
+			rc = -1;
+			break;
+		}
+	t1 = now_ns();
+	pthread_join(th, NULL);
+	if (p.rc)
+		rc = -1;
+	*out = (t1 - t0) / (2ULL * (u64)rounds);
+out:
+	close(ab[0]);
+	close(ab[1]);
+	close(ba[0]);
+	close(ba[1]);
+	return rc;
+}
+
+/* Mean ns by which a 1 ms relative sleep on `cpu` overshoots. */
+static int oversleep(int cpu, int rounds, u64 *out)
+{
+	const struct timespec req = {0, 1000000};
+	u64 sum = 0;
+
+	if (pin(cpu))
+		return -1;
+	for (int i = 0; i < rounds; i++) {
+		u64 t0 = now_ns();
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, 0, &req, NULL) == EINTR)
+			;
+		u64 d = now_ns() - t0;
+
+		sum += d > 1000000 ? d - 1000000 : 0;
+	}
+	*out = sum / (u64)rounds;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+static u64 median(u64 *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+	return v[n / 2];
+}
+
+int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
+{
+	u64 same[BATCHES], cross[BATCHES], late[BATCHES];
+	cpu_set_t orig;
+
+	memset(c, 0, sizeof(*c));
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		snprintf(err, errlen, "calibrate: needs at least 2 online CPUs");
+		return -1;
+	}
+	if (sched_getaffinity(0, sizeof(orig), &orig)) {
+		snprintf(err, errlen, "calibrate: sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < BATCHES; i++) {
+		if (pingpong(0, 0, 2000, &same[i]) || pingpong(0, 1, 2000, &cross[i]) ||
+		    oversleep(1, 100, &late[i])) {
+			snprintf(err, errlen, "calibrate: a micro-benchmark failed: %s",
+				 strerror(errno));
+			sched_setaffinity(0, sizeof(orig), &orig);
+			return -1;
+		}
+	}
+	sched_setaffinity(0, sizeof(orig), &orig);
+	c->same_cpu_ns = median(same, BATCHES);
+	c->cross_cpu_ns = median(cross, BATCHES);
+	c->oversleep_ns = median(late, BATCHES);
+	return 0;
+}
+
+void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns)
+{
+	c->ctx_switch_ns = c->same_cpu_ns;
+	u64 extra = c->cross_cpu_ns > c->same_cpu_ns ? c->cross_cpu_ns - c->same_cpu_ns : 0;
+
+	c->exit_latency_ns = extra > ipi_ns ? extra - ipi_ns : 0;
+	u64 known = c->exit_latency_ns + c->ctx_switch_ns;
+
+	c->timer_slack_ns = c->oversleep_ns > known ? c->oversleep_ns - known : 0;
+}
+
+int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *err, size_t errlen)
+{
+	struct sl_machine_conf mc;
+	char path[PATH_MAX + 32];
+	FILE *f;
+	/* the exit latency in microseconds with the profile format's three decimals */
+	unsigned long long lat_ns = (unsigned long long)c->exit_latency_ns;
+
+	if (sl_machine_conf_live(&mc, err, errlen))
+		return -1;
+	snprintf(path, sizeof(path), "%s/machine.profile", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f,
+		"# schedlab calibrate: this machine's idle states with the measured exit latency\n"
+		"# of a halted vCPU (cross-CPU hand-off %llu ns - same-CPU %llu ns - IPI).\n"
+		"# Power as vm-haltpoll's estimates (10 W running or polling, 2 W halted).\n"
+		"name %s-calibrated\nbusy_power_mw 10000\n"
+		"state POLL 0 0 10000 poll time_valid\n"
+		"state HLT %llu.%03llu %llu.%03llu 2000 time_valid\n",
+		(unsigned long long)c->cross_cpu_ns, (unsigned long long)c->same_cpu_ns,
+		strcmp(mc.cpuidle_driver, "none") ? mc.cpuidle_driver : "default-idle",
+		lat_ns / 1000, lat_ns % 1000, lat_ns / 1000, lat_ns % 1000);
+	if (fclose(f)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(mc.idle_profile, sizeof(mc.idle_profile), "machine.profile");
+	mc.ndisable = 0;
+	mc.nparams = 0;
+	snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "ctx_switch=%lluns",
+		 (unsigned long long)c->ctx_switch_ns);
+	snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "timer_slack=%lluns",
+		 (unsigned long long)c->timer_slack_ns);
+	snprintf(path, sizeof(path), "%s/machine.conf", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f,
+		"# schedlab calibrate: same-CPU hand-off %llu ns, cross-CPU %llu ns, 1 ms sleep "
+		"late by %llu ns\n",
+		(unsigned long long)c->same_cpu_ns, (unsigned long long)c->cross_cpu_ns,
+		(unsigned long long)c->oversleep_ns);
+	if (!strcmp(mc.cpuidle_driver, "none"))
+		snprintf(mc.disable[mc.ndisable++], sizeof(mc.disable[0]), "0");
+	int bad = sl_machine_conf_print(f, &mc);
+
+	if (fclose(f) || bad) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* `schedlab calibrate`: machine parameters a VM changes, measured once (see calibrate.c). */
+#ifndef SCHEDLAB_CALIBRATE_H
+#define SCHEDLAB_CALIBRATE_H
+
+#include <stddef.h>
+#include <schedlab/types.h>
+
+struct sl_calibration {
+	/* measured: medians of the batches */
+	u64 same_cpu_ns;  /* one pipe hand-off between two threads on one CPU */
+	u64 cross_cpu_ns; /* the same across two CPUs, the receiver idle (halted) */
+	u64 oversleep_ns; /* how late a 1 ms clock_nanosleep wakes on an idle CPU */
+	/* derived (sl_calibrate_derive) */
+	u64 ctx_switch_ns, exit_latency_ns, timer_slack_ns;
+};
+
+int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen);
+/* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */
+void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns);
+/* dir/machine.conf and dir/machine.profile for this machine with c's figures. */
+int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,249 @@
+/* Machine descriptions for validate and calibrate (see machine_conf.h). */
+#include "validate/machine_conf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cpuidle/profiles.h"
+
+/*
+ * The model of a release: the scheduler that release runs. 2.6.31 and 2.6.32 are modelled as
+ * themselves; every release from 6.6 on runs EEVDF, modelled as 6.18 has it. Anything else has
+ * no model ("" : validate then asks for --kernel).
+ */
+static void derive(struct sl_machine_conf *mc, const char *dir)
+{
+	unsigned a = 0, b = 0, c = 0;
+
+	mc->model_kernel[0] = '\0';
+	if (sscanf(mc->kernel_release, "%u.%u.%u", &a, &b, &c) >= 2) {
+		if (a == 2 && b == 6 && (c == 31 || c == 32))
+			snprintf(mc->model_kernel, sizeof(mc->model_kernel), "2.6.%u", c);
+		else if (a > 6 || (a == 6 && b >= 6))
+			snprintf(mc->model_kernel, sizeof(mc->model_kernel), "6.18");
+	}
+	/* the governors the model has under the real names; another one: the release's own */
+	static const char *const same[] = {"menu", "teo", "ladder", "haltpoll"};
+
+	mc->governor = NULL;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+		if (!strcmp(mc->cpuidle_governor, same[i]))
+			mc->governor = same[i];
+	mc->builtin_profile[0] = '\0';
+	if (mc->idle_profile[0] && mc->idle_profile[0] != '/' && dir) {
+		char p[PATH_MAX];
+
+		snprintf(p, sizeof(p), "%s/%s", dir, mc->idle_profile);
+		snprintf(mc->idle_profile, sizeof(mc->idle_profile), "%s", p);
+	}
+	if (mc->idle_profile[0])
+		return;
+	if (!strcmp(mc->cpuidle_driver, "none")) {
+		/*
+		 * No cpuidle driver: the idle loop halts through default_idle_call, which traces
+		 * cpu_idle state=1. The vm-hlt table keeps POLL as state 0 so that HLT is state
+		 * 1 as in the trace; POLL is disabled, as no governor runs.
+		 */
+		snprintf(mc->builtin_profile, sizeof(mc->builtin_profile), "vm-hlt");
+		for (int i = 0; i < mc->ndisable; i++)
+			if (!strcmp(mc->disable[i], "0"))
+				return;
+		if (mc->ndisable < SL_MC_MAX_DISABLE)
+			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "0");
+	} else if (!strcmp(mc->cpuidle_driver, "haltpoll")) {
+		snprintf(mc->builtin_profile, sizeof(mc->builtin_profile), "vm-haltpoll");
+	}
+}
+
+int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[512], dir[PATH_MAX];
+	unsigned long n = 0;
+	int rc = -1;
+
+	memset(mc, 0, sizeof(*mc));
+	if (!f) {
+		snprintf(err, errlen,
+			 "%s: %s (a real run's directory holds machine.conf: cpus, kernel_release, "
+			 "cpuidle_driver, cpuidle_governor; see schedlab validate --help)",
+			 path, strerror(errno));
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	while (fgets(line, sizeof(line), f)) {
+		char key[64], val[400], extra[8];
+
+		n++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%lu: line longer than %zu characters", path, n,
+				 sizeof(line) - 2);
+			goto out;
+		}
+		char *hash = strchr(line, '#');
+
+		if (hash)
+			*hash = '\0';
+		int k = sscanf(line, "%63s %399s %7s", key, val, extra);
+
+		if (k <= 0)
+			continue;
+		if (k != 2) {
+			snprintf(err, errlen, "%s:%lu: expected 'KEY VALUE'", path, n);
+			goto out;
+		}
+		if (!strcmp(key, "cpus")) {
+			char *end;
+			long v = strtol(val, &end, 10);
+
+			if (*end || v < 1 || v > 4096) {
+				snprintf(err, errlen, "%s:%lu: cpus: expected 1 to 4096, got '%s'",
+					 path, n, val);
+				goto out;
+			}
+			mc->cpus = (int)v;
+		} else if (!strcmp(key, "kernel_release")) {
+			snprintf(mc->kernel_release, sizeof(mc->kernel_release), "%s", val);
+		} else if (!strcmp(key, "cpuidle_driver")) {
+			snprintf(mc->cpuidle_driver, sizeof(mc->cpuidle_driver), "%s", val);
+		} else if (!strcmp(key, "cpuidle_governor")) {
+			snprintf(mc->cpuidle_governor, sizeof(mc->cpuidle_governor), "%s", val);
+		} else if (!strcmp(key, "idle_profile")) {
+			snprintf(mc->idle_profile, sizeof(mc->idle_profile), "%s", val);
+		} else if (!strcmp(key, "cpuidle_disable")) {
+			if (mc->ndisable == SL_MC_MAX_DISABLE) {
+				snprintf(err, errlen, "%s:%lu: at most %d cpuidle_disable lines",
+					 path, n, SL_MC_MAX_DISABLE);
+				goto out;
+			}
+			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "%s", val);
+		} else if (!strcmp(key, "param")) {
+			if (mc->nparams == SL_MC_MAX_PARAMS) {
+				snprintf(err, errlen, "%s:%lu: at most %d param lines", path, n,
+					 SL_MC_MAX_PARAMS);
+				goto out;
+			}
+			snprintf(mc->param[mc->nparams++], sizeof(mc->param[0]), "%s", val);
+		} else {
+			snprintf(err, errlen,
+				 "%s:%lu: unknown key '%s' (cpus, kernel_release, cpuidle_driver, "
+				 "cpuidle_governor, idle_profile, cpuidle_disable, param)",
+				 path, n, key);
+			goto out;
+		}
+	}
+	if (!mc->cpus || !mc->kernel_release[0] || !mc->cpuidle_driver[0]) {
+		snprintf(err, errlen, "%s: cpus, kernel_release and cpuidle_driver are required",
+			 path);
+		goto out;
+	}
+	derive(mc, dir);
+	rc = 0;
+out:
+	fclose(f);
+	return rc;
+}
+
+static void read_line(const char *path, char *buf, size_t len, const char *def)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, len, "%s", def);
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		snprintf(buf, len, "%s", def);
+	fclose(f);
+}
+
+int sl_machine_conf_live(struct sl_machine_conf *mc, char *err, size_t errlen)
+{
+	struct utsname u;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(mc, 0, sizeof(*mc));
+	if (uname(&u) || n < 1) {
+		snprintf(err, errlen, "cannot read this machine's kernel release or CPU count");
+		return -1;
+	}
+	mc->cpus = (int)n;
+	snprintf(mc->kernel_release, sizeof(mc->kernel_release), "%s", u.release);
+	read_line("/sys/devices/system/cpu/cpuidle/current_driver", mc->cpuidle_driver,
+		  sizeof(mc->cpuidle_driver), "none");
+	read_line("/sys/devices/system/cpu/cpuidle/current_governor", mc->cpuidle_governor,
+		  sizeof(mc->cpuidle_governor), "none");
+	derive(mc, NULL);
+	return 0;
+}
+
+int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
+{
+	fprintf(f, "# schedlab machine description (docs: schedlab validate --help)\n");
+	fprintf(f, "cpus %d\nkernel_release %s\ncpuidle_driver %s\ncpuidle_governor %s\n", mc->cpus,
+		mc->kernel_release, mc->cpuidle_driver, mc->cpuidle_governor);
+	if (mc->idle_profile[0])
+		fprintf(f, "idle_profile %s\n", mc->idle_profile);
+	for (int i = 0; i < mc->ndisable; i++)
+		fprintf(f, "cpuidle_disable %s\n", mc->disable[i]);
+	for (int i = 0; i < mc->nparams; i++)
+		fprintf(f, "param %s\n", mc->param[i]);
+	return ferror(f) ? -1 : 0;
+}
+
+int sl_machine_conf_write_live(const char *path, char *err, size_t errlen)
+{
+	struct sl_machine_conf mc;
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+
+	if (sl_machine_conf_live(&mc, err, errlen))
+		return -1;
+	/* a driver the model has no table for: this machine's sysfs table, kept beside */
+	if (strcmp(mc.cpuidle_driver, "none") && strcmp(mc.cpuidle_driver, "haltpoll")) {
+		struct sl_cpuidle_driver drv;
+		char prof[PATH_MAX + 16], dir[PATH_MAX];
+
+		if (sl_idle_profile_load("sysfs", &drv, err, errlen))
+			return -1;
+		snprintf(dir, sizeof(dir), "%s", path);
+		char *slash = strrchr(dir, '/');
+
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+		snprintf(prof, sizeof(prof), "%s/machine.profile", dir);
+		f = fopen(prof, "w");
+		if (!f || sl_idle_profile_write(f, &drv) || fclose(f)) {
+			snprintf(err, errlen, "cannot write %s: %s", prof, strerror(errno));
+			return -1;
+		}
+		snprintf(mc.idle_profile, sizeof(mc.idle_profile), "machine.profile");
+	}
+	mc.ndisable = 0; /* derived again on load */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	int bad = sl_machine_conf_print(f, &mc);
+
+	if (fclose(f) || bad || rename(tmp, path)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * A machine description for `validate` and `calibrate`: what a real run's machine was (CPU
+ * count, kernel release, cpuidle driver and governor) and how to model it (the scheduler
+ * release, an idle table, disabled states, model parameters measured once by `calibrate`).
+ * One directive a line, '#' starts a comment:
+ *
+ *   cpus 2
+ *   kernel_release 6.18.44-fc-v1252
+ *   cpuidle_driver none
+ *   cpuidle_governor menu
+ *   idle_profile machine.profile     (docs/idle-profile-format.md; relative to this file)
+ *   cpuidle_disable 0                (a state index, as --cpuidle-disable)
+ *   param ctx_switch=3000ns          (as --param)
+ */
+#ifndef SCHEDLAB_MACHINE_CONF_H
+#define SCHEDLAB_MACHINE_CONF_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define SL_MC_MAX_PARAMS  32
+#define SL_MC_MAX_DISABLE 10
+
+struct sl_machine_conf {
+	int cpus;
+	char kernel_release[128];
+	char cpuidle_driver[64];
+	char cpuidle_governor[32]; /* as the real machine named it */
+	char idle_profile[PATH_MAX];
+	int nparams;
+	char param[SL_MC_MAX_PARAMS][96];
+	int ndisable;
+	char disable[SL_MC_MAX_DISABLE][16];
+
+	/* derived: the model of it */
+	char model_kernel[16];	  /* "6.18", "2.6.31", "2.6.32" */
+	const char *governor;	  /* the model's governor */
+	char builtin_profile[32]; /* when no idle_profile */
+};
+
+/* 0, or -1 with err ("FILE:LINE: what was expected"). */
+int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen);
+/* This machine as it is (no model parameters): 0, or -1 with err. */
+int sl_machine_conf_live(struct sl_machine_conf *mc, char *err, size_t errlen);
+/* Writes mc as a file load() reads back; the idle profile's path is written as given. */
+int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc);
+/* This machine's description, into path (through a temporary file). */
+int sl_machine_conf_write_live(const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,628 @@
+/*
+ * `schedlab validate` (see validate.h). A real side is a directory: the rt-app file, rt-app's
+ * per-thread logs, one trace (real.trace, or any *.trace / *.trace.xz / *.trace.gz) and, when
+ * validate recorded it, machine.conf (machine_conf.c) describing the machine it ran on. The
+ * simulated side is made the same way in a temporary directory, so both go through one reader.
+ */
+#include "validate/validate.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "experiment/run.h"
+#include "trace/record.h"
+#include "validate/machine_conf.h"
+#include "validate/rtapp_log.h"
+#include "validate/vtrace.h"
+
+#define MAX_LOGS 1024
+
+/* What validate needs of the rt-app file: the task names, where the logs go, how long. */
+struct rt_meta {
+	int ntasks;
+	char task[SL_VT_MAX_TASKS][64];
+	char basename[128];
+	char logdir[PATH_MAX];
+	double duration; /* s; 0: none */
+};
+
+struct side {
+	struct sl_rtlog *log;
+	int nlogs;
+	struct sl_vtrace *tr;
+	char trace[PATH_MAX];
+};
+
+/*
+ * The task names, log_basename, logdir and duration, through json-c, the parser rt-app itself
+ * uses (duplicate keys inside a task do not matter here). The full reading of the file, with its
+ * events, is the rt-app workload's.
+ */
+static int read_meta(struct rt_meta *m, const char *path, char *err, size_t errlen)
+{
+	json_object *root = json_object_from_file(path), *tasks, *global, *v;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->basename, sizeof(m->basename), "rt-app");
+	snprintf(m->logdir, sizeof(m->logdir), "./");
+	if (!root) {
+		snprintf(err, errlen, "%s: not a JSON file rt-app would read: %s", path,
+			 json_util_get_last_err() ? json_util_get_last_err() : "parse error");
+		return -1;
+	}
+	if (!json_object_object_get_ex(root, "tasks", &tasks) ||
+	    !json_object_is_type(tasks, json_type_object)) {
+		snprintf(err, errlen, "%s: no \"tasks\" object", path);
+		json_object_put(root);
+		return -1;
+	}
+	json_object_object_foreach(tasks, name, t)
+	{
+		(void)t;
+		if (m->ntasks == SL_VT_MAX_TASKS) {
+			snprintf(err, errlen, "%s: more than %d tasks", path, SL_VT_MAX_TASKS);
+			json_object_put(root);
+			return -1;
+		}
+		snprintf(m->task[m->ntasks++], sizeof(m->task[0]), "%s", name);
+	}
+	if (json_object_object_get_ex(root, "global", &global)) {
+		if (json_object_object_get_ex(global, "log_basename", &v))
+			snprintf(m->basename, sizeof(m->basename), "%s", json_object_get_string(v));
+		if (json_object_object_get_ex(global, "logdir", &v))
+			snprintf(m->logdir, sizeof(m->logdir), "%s", json_object_get_string(v));
+		if (json_object_object_get_ex(global, "duration", &v))
+			m->duration = json_object_get_double(v);
+	}
+	json_object_put(root);
+	return 0;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The logs <basename>-*.log of dir, read in name order; the trace if trace is empty. */
+static int read_dir(struct side *s, const char *dir, const struct rt_meta *m, char *err,
+		    size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *names[MAX_LOGS];
+	int n = 0, rc = -1;
+	size_t bl = strlen(m->basename);
+
+	if (!d) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		if (has_suffix(e->d_name, ".log") && !strncmp(e->d_name, m->basename, bl) &&
+		    e->d_name[bl] == '-') {
+			if (n == MAX_LOGS) {
+				snprintf(err, errlen, "%s: more than %d rt-app logs", dir,
+					 MAX_LOGS);
+				goto out;
+			}
+			names[n] = strdup(e->d_name);
+			if (!names[n]) {
+				snprintf(err, errlen, "out of memory");
+				goto out;
+			}
+			n++;
+		} else if (!s->trace[0] &&
+			   (has_suffix(e->d_name, ".trace") || has_suffix(e->d_name, ".trace.xz") ||
+			    has_suffix(e->d_name, ".trace.gz"))) {
+			snprintf(s->trace, sizeof(s->trace), "%s/%s", dir, e->d_name);
+		}
+	}
+	if (!n) {
+		snprintf(err, errlen, "%s: no rt-app logs %s-*.log (log_basename \"%s\")", dir,
+			 m->basename, m->basename);
+		goto out;
+	}
+	if (!s->trace[0]) {
+		snprintf(err, errlen, "%s: no trace (*.trace, *.trace.xz or *.trace.gz)", dir);
+		goto out;
+	}
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+	s->log = calloc((size_t)n, sizeof(*s->log));
+	if (!s->log) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		char p[PATH_MAX];
+
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		if (sl_rtlog_read(&s->log[s->nlogs], p, m->basename, err, errlen))
+			goto out;
+		s->nlogs++;
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	closedir(d);
+	return rc;
+}
+
+static int read_side(struct side *s, const char *dir, const struct rt_meta *m, char *err,
+		     size_t errlen)
+{
+	const char *names[SL_VT_MAX_TASKS];
+
+	if (read_dir(s, dir, m, err, errlen))
+		return -1;
+	for (int i = 0; i < m->ntasks; i++)
+		names[i] = m->task[i];
+	s->tr = calloc(1, sizeof(*s->tr));
+	if (!s->tr) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return sl_vtrace_read(s->tr, s->trace, names, m->ntasks, err, errlen);
+}
+
+static void free_side(struct side *s)
+{
+	for (int i = 0; i < s->nlogs; i++)
+		sl_rtlog_free(&s->log[i]);
+	free(s->log);
+	if (s->tr)
+		sl_vtrace_free(s->tr);
+	free(s->tr);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- the live real run ---- */
+
+static int copy_file(const char *from, const char *to, char *err, size_t errlen)
+{
+	FILE *a = fopen(from, "rb"), *b;
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+
+	if (!a) {
+		snprintf(err, errlen, "%s: %s", from, strerror(errno));
+		return -1;
+	}
+	b = fopen(to, "wb");
+	if (!b) {
+		snprintf(err, errlen, "%s: %s", to, strerror(errno));
+		fclose(a);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), a)) > 0)
+		if (fwrite(buf, 1, n, b) != n)
+			rc = -1;
+	if (ferror(a))
+		rc = -1;
+	fclose(a);
+	if (fclose(b))
+		rc = -1;
+	if (rc)
+		snprintf(err, errlen, "cannot copy %s to %s: %s", from, to, strerror(errno));
+	return rc;
+}
+
+static const char *base_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* rt-app under record, run in dir (its logdir "./" lands there), with a machine.conf beside. */
+static int run_real(const char *json, const char *dir, const struct rt_meta *m, char *err,
+		    size_t errlen)
+{
+	char copy[PATH_MAX], trace[PATH_MAX], cwd[PATH_MAX], conf[PATH_MAX];
+	char *cmd[] = {"rt-app", copy, NULL};
+	int rc;
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen,
+			 "validate: a real run needs root (tracefs and rt-app's priorities); "
+			 "give --real DIR with an earlier run instead");
+		return -1;
+	}
+	if (m->logdir[0] == '/') {
+		snprintf(err, errlen,
+			 "%s: logdir \"%s\" is absolute; validate runs rt-app in its own directory "
+			 "and needs a relative logdir (\"./\")",
+			 json, m->logdir);
+		return -1;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!realpath(dir, cwd)) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(copy, sizeof(copy), "%s/%s", cwd, base_of(json));
+	if (copy_file(json, copy, err, errlen))
+		return -1;
+	snprintf(conf, sizeof(conf), "%s/machine.conf", cwd);
+	if (sl_machine_conf_write_live(conf, err, errlen))
+		return -1;
+	snprintf(trace, sizeof(trace), "%s/real.trace", cwd);
+	char old[PATH_MAX];
+
+	if (!getcwd(old, sizeof(old)) || chdir(cwd)) {
+		snprintf(err, errlen, "cannot enter %s: %s", cwd, strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "schedlab: validate: running rt-app %s for real in %s\n", base_of(json),
+		cwd);
+	rc = sl_record(trace, NULL, 0, cmd, err, errlen);
+	if (chdir(old)) {
+		snprintf(err, errlen, "cannot return to %s: %s", old, strerror(errno));
+		return -1;
+	}
+	if (rc)
+		return -1; /* record's message: rt-app's status, or why nothing was recorded */
+	return 0;
+}
+
+/* ---- the simulated run ---- */
+
+static int simulate(const char *json, const char *dir, const struct rt_meta *m,
+		    const struct sl_machine_conf *mc, const struct sl_validate_opts *o, char *err,
+		    size_t errlen)
+{
+	struct sl_args a;
+	struct sl_config cfg;
+	struct sl_run r;
+	char wl[PATH_MAX + 64], trace[PATH_MAX], dur[64], cpus[16], machine[PATH_MAX + 8];
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", json, dir);
+	a.workloads[a.nworkloads++] = wl;
+	snprintf(trace, sizeof(trace), "%s/sim.trace", dir);
+	a.trace_out = trace;
+	if (m->duration > 0) {
+		snprintf(dur, sizeof(dur), "%.0fms", m->duration * 1000.0);
+		a.duration = dur;
+	}
+	snprintf(cpus, sizeof(cpus), "%d", mc->cpus);
+	a.cpus = cpus;
+	a.kernel = o->kernel ? o->kernel : mc->model_kernel;
+	if (o->machine) {
+		a.machine = o->machine;
+	} else if (mc->idle_profile[0]) {
+		snprintf(machine, sizeof(machine), "file:%s", mc->idle_profile);
+		a.machine = machine;
+	} else {
+		a.machine = mc->builtin_profile;
+	}
+	a.governor = o->governor ? o->governor : mc->governor;
+	a.seed = o->seed;
+	for (int i = 0; i < mc->nparams; i++)
+		a.params[a.nparams++] = mc->param[i];
+	for (int i = 0; i < mc->ndisable; i++)
+		a.cpuidle_disable[a.ncpuidle_disable++] = mc->disable[i];
+	if (sl_config_build(&cfg, &a, err, errlen))
+		return -1;
+	rc = sl_run(&cfg, &r, err, errlen);
+	if (!rc)
+		sl_run_free(&r);
+	sl_config_free(&cfg);
+	return rc;
+}
+
+/*
+ * The model parameters and idle table measured by `calibrate` on the real side's machine
+ * replace the defaults; the real run's own description (CPUs, kernel, governor) stays.
+ */
+static int calibrate_over(struct sl_machine_conf *mc, const char *dir, char *err, size_t errlen)
+{
+	struct sl_machine_conf cal;
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/machine.conf", dir);
+	if (sl_machine_conf_load(&cal, path, err, errlen))
+		return -1;
+	if (cal.cpus != mc->cpus || strcmp(cal.kernel_release, mc->kernel_release)) {
+		snprintf(err, errlen,
+			 "%s describes %d CPUs running %s; the real run had %d running %s: "
+			 "calibrate on the machine of the run",
+			 path, cal.cpus, cal.kernel_release, mc->cpus, mc->kernel_release);
+		return -1;
+	}
+	memcpy(mc->param, cal.param, sizeof(cal.param));
+	mc->nparams = cal.nparams;
+	if (cal.idle_profile[0]) {
+		snprintf(mc->idle_profile, sizeof(mc->idle_profile), "%s", cal.idle_profile);
+		memcpy(mc->disable, cal.disable, sizeof(cal.disable));
+		mc->ndisable = cal.ndisable;
+	}
+	return 0;
+}
+
+/* ---- the report ---- */
+
+static double rel(double real, double sim)
+{
+	if (real == 0)
+		return sim == 0 ? 0 : NAN;
+	return 100.0 * (sim - real) / fabs(real);
+}
+
+struct row {
+	char what[96];
+	double real, sim;
+};
+
+struct report {
+	struct row *row;
+	int n, cap;
+};
+
+static int add(struct report *rp, double real, double sim, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int add(struct report *rp, double real, double sim, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rp->n == rp->cap) {
+		int cap = rp->cap ? 2 * rp->cap : 64;
+		void *p = realloc(rp->row, (size_t)cap * sizeof(*rp->row));
+
+		if (!p)
+			return -1;
+		rp->row = p;
+		rp->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(rp->row[rp->n].what, sizeof(rp->row[0].what), fmt, ap);
+	va_end(ap);
+	rp->row[rp->n].real = real;
+	rp->row[rp->n].sim = sim;
+	rp->n++;
+	return 0;
+}
+
+static int task_logs(const struct side *s, const char *task, const struct sl_rtlog **out)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nlogs; i++)
+		if (!strcmp(s->log[i].task, task))
+			out[n++] = &s->log[i];
+	return n;
+}
+
+static int compare(struct report *rp, const struct rt_meta *m, const struct side *real,
+		   const struct side *sim)
+{
+	static const enum sl_rtlog_col cols[] = {SL_RTLOG_RUN, SL_RTLOG_PERIOD, SL_RTLOG_SLACK};
+	const struct sl_rtlog *lr[MAX_LOGS], *ls[MAX_LOGS];
+	static const double pct[] = {50, 95, 99};
+	double wr = (double)(real->tr->end - real->tr->start) / 1e9;
+	double ws = (double)(sim->tr->end - sim->tr->start) / 1e9;
+
+	for (int t = 0; t < m->ntasks; t++) {
+		int nr = task_logs(real, m->task[t], lr), ns = task_logs(sim, m->task[t], ls);
+
+		for (size_t c = 0; c < SL_ARRAY_SIZE(cols); c++) {
+			struct sl_rtlog_col_stat a, b;
+
+			if (sl_rtlog_col_stats(lr, nr, cols[c], &a) ||
+			    sl_rtlog_col_stats(ls, ns, cols[c], &b))
+				return -1;
+			if (!a.n && !b.n)
+				continue;
+			if (add(rp, a.mean, b.mean, "%s %s mean (us)", m->task[t],
+				sl_rtlog_col_name[cols[c]]) ||
+			    add(rp, (double)a.p95, (double)b.p95, "%s %s p95 (us)", m->task[t],
+				sl_rtlog_col_name[cols[c]]))
+				return -1;
+		}
+		const struct sl_vt_task *x = &real->tr->task[t], *y = &sim->tr->task[t];
+
+		for (size_t p = 0; p < SL_ARRAY_SIZE(pct); p++)
+			if (add(rp, (double)sl_hist_percentile(&x->lat, pct[p]) / 1e3,
+				(double)sl_hist_percentile(&y->lat, pct[p]) / 1e3,
+				"%s wake-up latency p%g (us)", m->task[t], pct[p]))
+				return -1;
+		if (add(rp, (double)x->switches / wr, (double)y->switches / ws,
+			"%s context switches /s", m->task[t]) ||
+		    add(rp, (double)x->migrations / wr, (double)y->migrations / ws,
+			"%s migrations /s", m->task[t]))
+			return -1;
+	}
+	int ncpu = real->tr->ncpu > sim->tr->ncpu ? real->tr->ncpu : sim->tr->ncpu;
+	int nst = real->tr->nstates > sim->tr->nstates ? real->tr->nstates : sim->tr->nstates;
+
+	for (int c = 0; c < ncpu; c++)
+		for (int st = 0; st < nst; st++) {
+			const struct sl_vt_cpu *x = &real->tr->cpu[c], *y = &sim->tr->cpu[c];
+
+			if (!x->entries[st] && !y->entries[st] && !x->time[st] && !y->time[st])
+				continue;
+			if (add(rp, (double)x->entries[st] / wr, (double)y->entries[st] / ws,
+				"cpu%d state %d idle entries /s", c, st) ||
+			    add(rp, 100.0 * (double)x->time[st] / (wr * 1e9),
+				100.0 * (double)y->time[st] / (ws * 1e9),
+				"cpu%d state %d residency (%%)", c, st))
+				return -1;
+		}
+	return add(rp, wr, ws, "window (s): first to last event of the tasks");
+}
+
+static void print_table(FILE *f, const struct report *rp, const char *json,
+			const struct sl_machine_conf *mc, const char *real_dir,
+			const struct side *real)
+{
+	fprintf(f, "validate %s: real (%s, %d CPUs, %s) vs simulated (--kernel %s)\n",
+		base_of(json), real_dir, mc->cpus, mc->kernel_release, mc->model_kernel);
+	if (real->tr->lost)
+		fprintf(f,
+			"warning: the real trace lost %llu events; its counts are lower bounds\n",
+			(unsigned long long)real->tr->lost);
+	fprintf(f, "%-52s %14s %14s %9s\n", "figure", "real", "simulated", "diff");
+	for (int i = 0; i < rp->n; i++) {
+		double d = rel(rp->row[i].real, rp->row[i].sim);
+
+		if (isnan(d))
+			fprintf(f, "%-52s %14.2f %14.2f %9s\n", rp->row[i].what, rp->row[i].real,
+				rp->row[i].sim, "n/a");
+		else
+			fprintf(f, "%-52s %14.2f %14.2f %+8.1f%%\n", rp->row[i].what,
+				rp->row[i].real, rp->row[i].sim, d);
+	}
+}
+
+static int print_json(FILE *f, const struct report *rp, const char *json,
+		      const struct sl_machine_conf *mc, const char *real_dir,
+		      const struct side *real)
+{
+	json_object *o = json_object_new_object(), *rows = json_object_new_array();
+
+	if (!o || !rows)
+		return -1;
+	json_object_object_add(o, "file", json_object_new_string(json));
+	json_object_object_add(o, "real_dir", json_object_new_string(real_dir));
+	json_object_object_add(o, "cpus", json_object_new_int(mc->cpus));
+	json_object_object_add(o, "kernel_release", json_object_new_string(mc->kernel_release));
+	json_object_object_add(o, "model_kernel", json_object_new_string(mc->model_kernel));
+	json_object_object_add(o, "real_lost_events",
+			       json_object_new_int64((int64_t)real->tr->lost));
+	for (int i = 0; i < rp->n; i++) {
+		json_object *r = json_object_new_object();
+		double d = rel(rp->row[i].real, rp->row[i].sim);
+
+		json_object_object_add(r, "figure", json_object_new_string(rp->row[i].what));
+		json_object_object_add(r, "real", json_object_new_double(rp->row[i].real));
+		json_object_object_add(r, "simulated", json_object_new_double(rp->row[i].sim));
+		json_object_object_add(r, "diff_pct", isnan(d) ? NULL : json_object_new_double(d));
+		json_object_array_add(rows, r);
+	}
+	json_object_object_add(o, "figures", rows);
+	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+	json_object_put(o);
+	return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char p[PATH_MAX];
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t errlen)
+{
+	struct rt_meta *m = calloc(1, sizeof(*m));
+	struct sl_machine_conf mc;
+	struct side real = {0}, sim = {0};
+	struct report rp = {0};
+	char simdir[] = "/tmp/schedlab-validate-sim-XXXXXX", live[PATH_MAX], conf[PATH_MAX];
+	const char *real_dir = o->real_dir;
+	bool made_sim = false;
+	int rc = -1;
+
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (read_meta(m, o->json, err, errlen))
+		goto out;
+	if (!real_dir) {
+		if (o->out_dir) {
+			snprintf(live, sizeof(live), "%s", o->out_dir);
+		} else {
+			char tmpl[] = "/tmp/schedlab-validate-real-XXXXXX";
+
+			if (!mkdtemp(tmpl)) {
+				snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
+				goto out;
+			}
+			snprintf(live, sizeof(live), "%s", tmpl);
+		}
+		if (run_real(o->json, live, m, err, errlen))
+			goto out;
+		real_dir = live;
+		fprintf(stderr, "schedlab: validate: the real run is kept in %s (--real %s)\n",
+			live, live);
+	}
+	snprintf(conf, sizeof(conf), "%s/machine.conf", real_dir);
+	if (sl_machine_conf_load(&mc, conf, err, errlen))
+		goto out;
+	if (o->calibration && calibrate_over(&mc, o->calibration, err, errlen))
+		goto out;
+	if (!o->kernel && !mc.model_kernel[0]) {
+		snprintf(err, errlen,
+			 "%s: no model of kernel %s (2.6.31, 2.6.32, and 6.18 for 6.6 and later): "
+			 "give --kernel",
+			 conf, mc.kernel_release);
+		goto out;
+	}
+	if (read_side(&real, real_dir, m, err, errlen))
+		goto out;
+	if (!mkdtemp(simdir)) {
+		snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
+		goto out;
+	}
+	made_sim = true;
+	if (simulate(o->json, simdir, m, &mc, o, err, errlen) ||
+	    read_side(&sim, simdir, m, err, errlen))
+		goto out;
+	if (compare(&rp, m, &real, &sim)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (o->json_out) {
+		if (print_json(out, &rp, o->json, &mc, real_dir, &real)) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	} else {
+		print_table(out, &rp, o->json, &mc, real_dir, &real);
+	}
+	rc = 0;
+out:
+	if (made_sim)
+		remove_tree(simdir);
+	free_side(&real);
+	free_side(&sim);
+	free(rp.row);
+	free(m);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/*
+ * `schedlab validate F.json`: the same rt-app file run for real (rt-app under `record`, on this
+ * machine, as root) and simulated (the rt-app workload on a model of the machine: its CPU count,
+ * its idle states, the live kernel's scheduler and cpuidle governor), then the figures both
+ * give, side by side: per task the mean and p95 of run, period and slack from rt-app's logs and
+ * the wake-up latency percentiles from the trace; per CPU the idle entries and residency per
+ * state; the tasks' context switches and migrations per second. `--real DIR` takes an earlier
+ * real run (the JSON, rt-app's logs and a trace in DIR), so validation also works where rt-app
+ * cannot run. Both sides go through the same readers (rtapp_log.c, vtrace.c).
+ */
+#ifndef SCHEDLAB_VALIDATE_H
+#define SCHEDLAB_VALIDATE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct sl_validate_opts {
+	const char *json;	 /* the rt-app file */
+	const char *real_dir;	 /* --real DIR: an earlier real run */
+	const char *out_dir;	 /* --out DIR: where a live run keeps its real side */
+	const char *calibration; /* a `calibrate` directory: its model parameters */
+	const char *kernel;	 /* the model's policy; default: from the real machine */
+	const char *machine;	 /* idle profile; default: from DIR/machine.conf or this machine */
+	const char *governor;
+	const char *seed;
+	bool json_out;
+};
+
+/* 0: the table is printed; -1 with err (exit 2 for bad input, the message says). */
+int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * The command lines of `validate` and `calibrate`, kept beside their code so main.c only
+ * dispatches to them.
+ */
+#include "validate/validate_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "machine/params.h"
+#include "validate/calibrate.h"
+#include "validate/validate.h"
+
+static const char validate_usage[] =
+	"usage: schedlab validate F.json [--real DIR | --out DIR] [--calibration DIR]\n"
+	"                         [--kernel V] [--machine M] [--cpuidle-governor G] [--seed N]\n"
+	"                         [--json]\n"
+	"  Runs the rt-app file for real (root, rt-app, tracefs: schedlab record) keeping "
+	"rt-app's\n"
+	"  logs, the trace and machine.conf in --out DIR (default: a new /tmp directory), or "
+	"takes\n"
+	"  such a directory with --real DIR; simulates the file on a model of that machine (its\n"
+	"  CPUs, idle states, the kernel's scheduler and cpuidle governor, and the parameters of\n"
+	"  --calibration DIR's machine.conf, from `schedlab calibrate`); prints both side by "
+	"side.\n";
+
+static int usage_err(const char *fmt, const char *arg)
+{
+	fputs("schedlab: validate: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return 2;
+}
+
+int sl_cli_validate(int argc, char **argv)
+{
+	struct sl_validate_opts o = {0};
+	char err[4096];
+
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		const char **slot = NULL;
+
+		if (!strcmp(a, "--help")) {
+			fputs(validate_usage, stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--json")) {
+			o.json_out = true;
+			continue;
+		}
+		if (!strcmp(a, "--real"))
+			slot = &o.real_dir;
+		else if (!strcmp(a, "--out"))
+			slot = &o.out_dir;
+		else if (!strcmp(a, "--calibration"))
+			slot = &o.calibration;
+		else if (!strcmp(a, "--kernel"))
+			slot = &o.kernel;
+		else if (!strcmp(a, "--machine"))
+			slot = &o.machine;
+		else if (!strcmp(a, "--cpuidle-governor"))
+			slot = &o.governor;
+		else if (!strcmp(a, "--seed"))
+			slot = &o.seed;
+		if (slot) {
+			if (i + 1 >= argc)
+				return usage_err("%s needs a value", a);
+			*slot = argv[++i];
+			continue;
+		}
+		if (a[0] == '-')
+			return usage_err("unknown option '%s' (see schedlab validate --help)", a);
+		if (o.json)
+			return usage_err("one rt-app file at a time (also '%s')", a);
+		o.json = a;
+	}
+	if (!o.json)
+		return usage_err("%s", "give an rt-app JSON file (see schedlab validate --help)");
+	if (o.real_dir && o.out_dir)
+		return usage_err("%s",
+				 "--real takes an earlier run; --out keeps a new one: not both");
+	if (sl_validate(&o, stdout, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+int sl_cli_calibrate(int argc, char **argv)
+{
+	struct sl_calibration c;
+	const char *dir = NULL;
+	char err[1024];
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			dir = argv[++i];
+		} else {
+			fprintf(stderr, "schedlab: calibrate: unexpected '%s' (calibrate -o DIR)\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (!dir) {
+		fprintf(stderr, "schedlab: calibrate: give -o DIR for machine.conf and "
+				"machine.profile\n");
+		return 2;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "schedlab: calibrate: %s: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	fprintf(stderr, "schedlab: calibrate: measuring (about 10 s)...\n");
+	if (sl_calibrate_measure(&c, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 1;
+	}
+	u64 ipi = 0;
+
+	for (int i = 0; i < sl_param_count; i++)
+		if (!strcmp(sl_param_table[i].name, "ipi"))
+			ipi = sl_param_table[i].def;
+	sl_calibrate_derive(&c, ipi);
+	printf("same-CPU hand-off      %8llu ns  -> param ctx_switch\n"
+	       "cross-CPU hand-off     %8llu ns\n"
+	       "halted vCPU wake-up    %8llu ns  -> HLT exit latency (cross - same - ipi %llu ns)\n"
+	       "1 ms sleep late by     %8llu ns\n"
+	       "timer slack            %8llu ns  -> param timer_slack (late - exit - switch)\n",
+	       (unsigned long long)c.same_cpu_ns, (unsigned long long)c.cross_cpu_ns,
+	       (unsigned long long)c.exit_latency_ns, (unsigned long long)ipi,
+	       (unsigned long long)c.oversleep_ns, (unsigned long long)c.timer_slack_ns);
+	if (sl_calibrate_write(dir, &c, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 1;
+	}
+	printf("wrote %s/machine.conf and %s/machine.profile\n", dir, dir);
+	return 0;
+}

@@ -1,0 +1,281 @@
+/*
+ * validate's readers against hand-worked inputs: rt-app logs (rtapp_log.c), a trace's window,
+ * wake-up latencies and idle figures (vtrace.c), machine descriptions (machine_conf.c) and
+ * calibrate's arithmetic (calibrate.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "tmpdir.h"
+#include "validate/calibrate.h"
+#include "validate/machine_conf.h"
+#include "validate/rtapp_log.h"
+#include "validate/vtrace.h"
+
+static const char *put(const char *name, const char *text)
+{
+	return tmpdir_write(name, text, strlen(text));
+}
+
+static const char log4[] =
+	"# Policy : SCHED_OTHER priority : 0\n"
+	"#idx     perf      run   period           start             end          rel_st      "
+	"slack c_duration   c_period     wu_lat\n"
+	"   0  1000000    10100   100000       259273140       259373140             918      "
+	"89900      10000     100000         70\n"
+	"   0  1000000    10200   100010       259373140       259473150          100918      "
+	"89800      10000     100000         60\n"
+	"   0  1000000    10300    99990       259473150       259573140          200928      "
+	"-1200      10000     100000         50\n"
+	"   0  1000000    10400   100000       259573140       259673140          300918      "
+	"89600      10000     100000         40\n";
+
+static void rtlog_reads_rows_and_names(void **state)
+{
+	struct sl_rtlog l;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(
+		sl_rtlog_read(&l, put("rt-app2-thread0-3.log", log4), "rt-app2", err, sizeof(err)),
+		0);
+	assert_string_equal(l.task, "thread0");
+	assert_int_equal(l.instance, 3);
+	assert_int_equal(l.n, 4);
+	assert_int_equal(l.row[2][SL_RTLOG_SLACK], -1200);
+	assert_int_equal(l.row[1][SL_RTLOG_PERIOD], 100010);
+	assert_int_equal(l.row[3][SL_RTLOG_WU_LAT], 40);
+
+	/* mean run (10100+10200+10300+10400)/4 = 10250; p95 of 4 rows: rank ceil(3.8) = 4 */
+	const struct sl_rtlog *ls[1] = {&l};
+	struct sl_rtlog_col_stat st;
+
+	assert_int_equal(sl_rtlog_col_stats(ls, 1, SL_RTLOG_RUN, &st), 0);
+	assert_int_equal(st.n, 4);
+	assert_true(st.mean == 10250.0);
+	assert_int_equal(st.p95, 10400);
+	/* slack: (89900+89800-1200+89600)/4 = 67025, p95 the largest */
+	assert_int_equal(sl_rtlog_col_stats(ls, 1, SL_RTLOG_SLACK, &st), 0);
+	assert_true(st.mean == 67025.0);
+	assert_int_equal(st.p95, 89900);
+	sl_rtlog_free(&l);
+
+	/* a task name with dots and dashes: only the last -N is the instance */
+	assert_int_equal(
+		sl_rtlog_read(&l, put("mp3-mp3.deco-der-0.log", log4), "mp3", err, sizeof(err)), 0);
+	assert_string_equal(l.task, "mp3.deco-der");
+	assert_int_equal(l.instance, 0);
+	sl_rtlog_free(&l);
+}
+
+static void rtlog_errors_name_file_line_and_column(void **state)
+{
+	struct sl_rtlog l;
+	char err[256];
+
+	(void)state;
+	const char *p = put("x-t-0.log", "#idx perf run period start end rel_st slack c_duration "
+					 "c_period wu_lat\n1 2 3 4 5 6 7 8 9 10 11\n1 2 x 4\n");
+
+	assert_int_equal(sl_rtlog_read(&l, p, "x", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "x-t-0.log:3: column 3 (run)"));
+	p = put("x-t-1.log", "1 2 3 4 5 6 7 8 9 10 11\n");
+	assert_int_equal(sl_rtlog_read(&l, p, "x", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "x-t-1.log:1: a row before"));
+	p = put("x-t-2.log", "#idx\n1 2 3 4 5 6 7 8 9 10 11 12\n");
+	assert_int_equal(sl_rtlog_read(&l, p, "x", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":2: more than 11 columns"));
+	p = put("x-t-3.log", "# Policy\n");
+	assert_int_equal(sl_rtlog_read(&l, p, "x", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not an rt-app log"));
+	p = put("x-t-z.log", "#idx\n");
+	assert_int_equal(sl_rtlog_read(&l, p, "x", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "instance 'z'"));
+}
+
+#define HDR			 "# tracer: nop\n#\n"
+#define L(comm_pid, cpu, ts, ev) "   " comm_pid " [" cpu "] d..2. " ts ": " ev "\n"
+
+/*
+ * t0 (pid 100) is the rt-app thread; rt-app (pid 99) sets up before it and others run after.
+ * Window: t0's first event (waking at 10.000100) to its last (switched out at 10.003000).
+ */
+static const char trace1[] = HDR L(
+	"rt-app-99", "000", "10.000000",
+	"sched_switch: prev_comm=rt-app prev_pid=99 prev_prio=120 prev_state=S ==> "
+	"next_comm=swapper/0 next_pid=0 next_prio=120") L("<idle>-0", "001", "10.000050",
+							  "cpu_idle: state=1 cpu_id=1")
+	L("<idle>-0", "000", "10.000100", "sched_waking: comm=t0 pid=100 prio=120 target_cpu=001")
+		L("<idle>-0", "001", "10.000140", "cpu_idle: state=4294967295 cpu_id=1") L(
+			"<idle>-0", "001", "10.000150",
+			"sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R "
+			"==> "
+			"next_comm=t0 next_pid=100 next_prio=120")
+			L("t0-100", "001", "10.001150",
+			  "sched_switch: prev_comm=t0 prev_pid=100 prev_prio=120 prev_state=S ==> "
+			  "next_comm=swapper/1 next_pid=0 next_prio=120")
+				L("<idle>-0", "001", "10.001200", "cpu_idle: state=1 cpu_id=1") L(
+					"<idle>-0", "000", "10.002000",
+					"sched_waking: comm=t0 pid=100 prio=120 target_cpu=000")
+					L("<idle>-0", "000", "10.002001",
+					  "sched_migrate_task: comm=t0 pid=100 prio=120 orig_cpu=1 "
+					  "dest_cpu=0") L("<idle>-0", "000", "10.002010",
+							  "sched_switch: prev_comm=swapper/0 "
+							  "prev_pid=0 prev_prio=120 prev_state=R "
+							  "==> "
+							  "next_comm=t0 next_pid=100 next_prio=120")
+						L("t0-100", "000", "10.003000",
+						  "sched_switch: prev_comm=t0 prev_pid=100 "
+						  "prev_prio=120 prev_state=S ==> "
+						  "next_comm=swapper/0 next_pid=0 next_prio=120")
+							L("<idle>-0", "001", "10.004000",
+							  "cpu_idle: state=4294967295 cpu_id=1")
+								L("<idle>-0", "001", "10.004100",
+								  "cpu_idle: state=1 cpu_id=1");
+
+static void vtrace_window_latency_and_idle(void **state)
+{
+	static struct sl_vtrace v;
+	const char *names[] = {"t0", "absent"};
+	char err[512];
+
+	(void)state;
+	assert_int_equal(sl_vtrace_read(&v, put("v.trace", trace1), names, 2, err, sizeof(err)), 0);
+	assert_int_equal(v.start, 10000100000ULL);
+	assert_int_equal(v.end, 10003000000ULL);
+	/* two wake-ups: 10.000150 - 10.000100 = 50 us and 10.002010 - 10.002000 = 10 us */
+	assert_int_equal(v.task[0].lat.count, 2);
+	assert_int_equal(v.task[0].lat.max, 50000);
+	assert_int_equal(v.task[0].lat.sum, 60000);
+	assert_int_equal(v.task[0].switches, 2);
+	assert_int_equal(v.task[0].migrations, 1);
+	assert_int_equal(v.task[0].npids, 1);
+	assert_int_equal(v.task[1].lat.count, 0);
+	/*
+	 * cpu1: idle from 10.000050 (before the window: not an entry) to 10.000140: 40 us inside;
+	 * again from 10.001200 (an entry) to 10.004000, cut at the window's end 10.003000: 1800
+	 * us; the entry at 10.004100 is after the window.
+	 */
+	assert_int_equal(v.cpu[1].entries[1], 1);
+	assert_int_equal(v.cpu[1].time[1], 40000 + 1800000);
+	assert_int_equal(v.nstates, 2);
+	sl_vtrace_free(&v);
+
+	const char *none[] = {"nobody"};
+
+	assert_int_equal(sl_vtrace_read(&v, tmpdir_path("v.trace"), none, 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no event of the tasks (nobody)"));
+	sl_vtrace_free(&v);
+}
+
+static void vtrace_comm_is_truncated_as_the_kernel_does(void **state)
+{
+	static struct sl_vtrace v;
+	/* TASK_COMM_LEN 16: "surfaceflinger-x" shows as "surfaceflinger-" */
+	const char *names[] = {"surfaceflinger-xyz"};
+	char err[512];
+
+	(void)state;
+	const char *p = put(
+		"c.trace", HDR L("<idle>-0", "000", "1.000000",
+				 "sched_waking: comm=surfaceflinger- pid=7 prio=120 target_cpu=000")
+				   L("<idle>-0", "000", "1.000020",
+				     "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+				     "prev_state=R ==> next_comm=surfaceflinger- next_pid=7 "
+				     "next_prio=120"));
+
+	assert_int_equal(sl_vtrace_read(&v, p, names, 1, err, sizeof(err)), 0);
+	assert_int_equal(v.task[0].lat.count, 1);
+	assert_int_equal(v.task[0].lat.max, 20000);
+	sl_vtrace_free(&v);
+}
+
+static void machine_conf_loads_and_derives_the_model(void **state)
+{
+	struct sl_machine_conf mc;
+	char err[512];
+
+	(void)state;
+	const char *p = put("m.conf", "# a comment\ncpus 2\nkernel_release 6.18.44-fc-v1252\n"
+				      "cpuidle_driver none\ncpuidle_governor menu  # trailing\n"
+				      "param ctx_switch=3000ns\nparam timer_slack=50us\n");
+
+	assert_int_equal(sl_machine_conf_load(&mc, p, err, sizeof(err)), 0);
+	assert_int_equal(mc.cpus, 2);
+	assert_string_equal(mc.model_kernel, "6.18");
+	assert_string_equal(mc.governor, "menu");
+	assert_string_equal(mc.builtin_profile, "vm-hlt");
+	/* no driver: POLL (state 0) is disabled so that HLT is state 1 as traced */
+	assert_int_equal(mc.ndisable, 1);
+	assert_string_equal(mc.disable[0], "0");
+	assert_int_equal(mc.nparams, 2);
+	assert_string_equal(mc.param[1], "timer_slack=50us");
+
+	p = put("m2.conf", "cpus 8\nkernel_release 2.6.32-5-amd64\ncpuidle_driver intel_idle\n"
+			   "cpuidle_governor ladder\nidle_profile nehalem.profile\n");
+	assert_int_equal(sl_machine_conf_load(&mc, p, err, sizeof(err)), 0);
+	assert_string_equal(mc.model_kernel, "2.6.32");
+	assert_string_equal(mc.governor, "ladder");
+	assert_string_equal(mc.idle_profile, tmpdir_path("nehalem.profile"));
+	assert_int_equal(mc.ndisable, 0);
+
+	p = put("m3.conf", "cpus 2\nkernel_release 5.15.0\ncpuidle_driver haltpoll\n"
+			   "cpuidle_governor weird\n");
+	assert_int_equal(sl_machine_conf_load(&mc, p, err, sizeof(err)), 0);
+	assert_string_equal(mc.model_kernel, ""); /* CFS of 5.15 has no model */
+	assert_null(mc.governor);
+	assert_string_equal(mc.builtin_profile, "vm-haltpoll");
+
+	p = put("bad1.conf", "cpus 2\nkernel 6.1\n");
+	assert_int_equal(sl_machine_conf_load(&mc, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bad1.conf:2: unknown key 'kernel'"));
+	p = put("bad2.conf", "cpus 0\n");
+	assert_int_equal(sl_machine_conf_load(&mc, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bad2.conf:1: cpus: expected 1 to 4096"));
+	p = put("bad3.conf", "cpus 2 3\n");
+	assert_int_equal(sl_machine_conf_load(&mc, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bad3.conf:1: expected 'KEY VALUE'"));
+	p = put("bad4.conf", "cpus 2\n");
+	assert_int_equal(sl_machine_conf_load(&mc, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "are required"));
+	assert_int_equal(sl_machine_conf_load(&mc, tmpdir_path("none.conf"), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "none.conf"));
+}
+
+static void calibrate_derives_the_parameters(void **state)
+{
+	struct sl_calibration c = {
+		.same_cpu_ns = 3500, .cross_cpu_ns = 30500, .oversleep_ns = 80000};
+
+	(void)state;
+	/* exit = 30500 - 3500 - 1000 = 26000; slack = 80000 - 26000 - 3500 = 50500 */
+	sl_calibrate_derive(&c, 1000);
+	assert_int_equal(c.ctx_switch_ns, 3500);
+	assert_int_equal(c.exit_latency_ns, 26000);
+	assert_int_equal(c.timer_slack_ns, 50500);
+	/* a cross-CPU hand-off cheaper than the same-CPU one: no negative latency */
+	c = (struct sl_calibration){
+		.same_cpu_ns = 5000, .cross_cpu_ns = 4000, .oversleep_ns = 1000};
+	sl_calibrate_derive(&c, 1000);
+	assert_int_equal(c.exit_latency_ns, 0);
+	assert_int_equal(c.timer_slack_ns, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rtlog_reads_rows_and_names),
+		cmocka_unit_test(rtlog_errors_name_file_line_and_column),
+		cmocka_unit_test(vtrace_window_latency_and_idle),
+		cmocka_unit_test(vtrace_comm_is_truncated_as_the_kernel_does),
+		cmocka_unit_test(machine_conf_loads_and_derives_the_model),
+		cmocka_unit_test(calibrate_derives_the_parameters),
+	};
+
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}
