@@ -226,12 +226,50 @@ static void test_hz(void **state)
 	assert_true(fabs(share_of("hog", "hog", NULL, "hz=250", 1) - 0.5) < 0.02);
 }
 
+/*
+ * timer_slack: a sleep asked to end at t ends at t + slack. One task alone on a CPU, run 1 ms
+ * then sleep to the next 10 ms boundary: switch 0 runs it at 0, switch 1 is its sleep, switch 2
+ * its return, at 10 ms without slack and exactly 50 us later with timer_slack=50us.
+ */
+static void test_timer_slack(void **state)
+{
+	u64 back[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sl_config cfg;
+		struct sl_args a;
+		char err[2048];
+
+		memset(&a, 0, sizeof(a));
+		a.cpus = "1";
+		a.duration = "15ms";
+		a.workloads[a.nworkloads++] = "periodic:period=10ms,run=1ms";
+		if (k)
+			a.params[a.nparams++] = "timer_slack=50us";
+		assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+		struct sl_sim *sim = sl_sim_new(&cfg);
+		struct probe p = {.sim = sim};
+
+		assert_non_null(sim);
+		sl_sim_subscribe(sim, probe_fn, &p);
+		assert_int_equal(sl_sim_run(sim), 0);
+		assert_true(p.nswitch >= 3);
+		back[k] = p.switch_times[2];
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(back[0], 10 * NSEC_PER_MSEC);
+	assert_int_equal(back[1], back[0] + 50000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hrtick),	     cmocka_unit_test(test_owner_spin),
 		cmocka_unit_test(test_iowait),	     cmocka_unit_test(test_sched_idle_policy),
 		cmocka_unit_test(test_compat_yield), cmocka_unit_test(test_hz),
+		cmocka_unit_test(test_timer_slack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

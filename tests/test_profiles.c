@@ -23,8 +23,8 @@
 
 #define US(x) ((u64)(x)*NSEC_PER_USEC)
 
-static const char *const builtin[] = {"nehalem",	"nehalem-acpi",	   "core2",	 "skylake",
-				      "skylake-server", "sapphire-rapids", "vm-haltpoll"};
+static const char *const builtin[] = {"nehalem",	"nehalem-acpi",	   "core2",	  "skylake",
+				      "skylake-server", "sapphire-rapids", "vm-haltpoll", "vm-hlt"};
 
 static void write_file(const char *path, const char *text, size_t len)
 {
@@ -66,7 +66,7 @@ static void test_registry(void **state)
 	char err[1024];
 
 	(void)state;
-	assert_int_equal(sl_nidle_profiles, 9);
+	assert_int_equal(sl_nidle_profiles, 10);
 	for (int i = 0; i < sl_nidle_profiles; i++) {
 		const struct sl_idle_profile *p = sl_idle_profiles[i];
 

@@ -718,6 +718,17 @@ static void fail(struct sl_sim *sim, const char *fmt, const char *comm, int pid)
  * Run p's program from where it stands until it needs CPU time (arm `work`) or blocks
  * (schedule). p is rq's current task.
  */
+/*
+ * When a sleep that asked for `when` really ends. hrtimer_nanosleep gives the timer the window
+ * [when, when + timer_slack_ns] and the clock event is programmed for the window's end; an
+ * interrupt inside the window that runs the timer earlier (coalescing with the tick or another
+ * timer) is not modelled.
+ */
+static u64 sleep_expiry(const struct sl_sim *sim, u64 when)
+{
+	return when + sim->p.timer_slack_ns;
+}
+
 static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
 	const struct sl_prog *prog = p->prog;
@@ -771,7 +782,7 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			}
 			p->timer.cpu = rq->id; /* hrtimers are per CPU */
 			p->timer.irq = false;
-			sl_arm(sim, &p->timer, when);
+			sl_arm(sim, &p->timer, sleep_expiry(sim, when));
 			block(p, TS_SLEEPING, BLK_TIMER);
 			sl_schedule(sim, rq);
 			return;

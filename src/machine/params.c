@@ -41,6 +41,10 @@ const struct sl_param_desc sl_param_table[] = {
 	 "AHCI completion: hardirq + block softirq + bio completion, ~5-15 us on Nehalem"},
 	{"io_submit", P(io_submit_ns), 10000, false,
 	 "pread/io_submit, bio allocation, elevator and driver queueing: ~10 us per request"},
+	{"timer_slack", P(timer_slack_ns), 0, false,
+	 "0: a sleep ends at its expiry, as the 2009 figures assume. Linux gives a normal task's "
+	 "sleep a window [t, t + timer_slack_ns] (50 us by default) and programs the timer for its "
+	 "end; `schedlab calibrate` measures the lateness of a real machine's sleeps for it"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -20,12 +20,13 @@ struct sl_params {
 	u64 fork_ns;	       /* CPU time of fork() in the parent */
 	u64 exec_ns;	       /* CPU time of execve() in the child */
 	u64 exit_ns;	       /* CPU time of exit() */
-	u64 io_latency_ns; /* the fixed-latency device of an `io` step when the step gives none */
-	u64 disk_mbps;	   /* a disk's media transfer rate, MB/s (10^6 bytes) */
-	u64 disk_cmd_ns;   /* per-request command and DMA set-up in the disk and controller */
-	u64 disk_seek_ns;  /* a random request's seek and rotational delay */
-	u64 irq_ns;	   /* a completion's hardirq + softirq (block completion) CPU time */
-	u64 io_submit_ns;  /* the submission path's CPU time per request (syscall, bio, driver) */
+	u64 io_latency_ns;  /* the fixed-latency device of an `io` step when the step gives none */
+	u64 disk_mbps;	    /* a disk's media transfer rate, MB/s (10^6 bytes) */
+	u64 disk_cmd_ns;    /* per-request command and DMA set-up in the disk and controller */
+	u64 disk_seek_ns;   /* a random request's seek and rotational delay */
+	u64 irq_ns;	    /* a completion's hardirq + softirq (block completion) CPU time */
+	u64 io_submit_ns;   /* the submission path's CPU time per request (syscall, bio, driver) */
+	u64 timer_slack_ns; /* how late a sleeping task's hrtimer may fire (timer_slack_ns) */
 };
 
 struct sl_param_desc {
