@@ -24,6 +24,7 @@ struct sl_sim;
 struct sl_task;
 struct sl_config;
 struct sl_workload_inst;
+struct sl_sched_class;
 
 /* ---- CFS entities and runqueues (field names follow the kernel's, for the reader) ---- */
 
@@ -146,6 +147,7 @@ struct sl_task {
 	char comm[16];
 	int nice;
 	enum sl_policy policy;
+	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
 	struct sched_entity se;
 	int cpu;
 	enum sl_tstate state;
@@ -324,6 +326,9 @@ struct sl_sim {
 	struct sl_tunables tun;
 	u64 features;
 	const struct sl_cfs_release *rel;
+	/* the scheduler classes, highest first (class.h); the release's fair class last */
+	const struct sl_sched_class *classes[4];
+	int nclasses;
 
 	int ncpu;
 	struct sl_cpu *cpus;

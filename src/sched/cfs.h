@@ -44,6 +44,8 @@ enum sl_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
 
 struct sl_cfs_release {
 	const char *name;
+	/* the release's fair class (class.h): what the machine calls */
+	const struct sl_sched_class *fair;
 	struct sl_feat_table feats;
 	struct sl_tunables defaults; /* before sched_init_granularity scales them */
 	struct sl_sd_params sd[SL_SD_NLEVELS];
