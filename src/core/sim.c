@@ -115,6 +115,7 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 	if (sl_timerq_init(&sim->q))
 		goto fail;
 	sl_rng_seed(&sim->rng, cfg->seed);
+	sl_rng_seed(&sim->sched_rng, cfg->seed ^ 0x6eedf6eedfULL);
 	sim->p = cfg->params;
 	sim->tun = cfg->tun;
 	sim->features = cfg->features;

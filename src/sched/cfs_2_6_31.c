@@ -209,6 +209,7 @@ static void put_prev_stats(struct sl_sim *sim, struct sl_task *prev)
 const struct sl_cfs_release sl_cfs_2_6_31 = {
 	.name = "2.6.31",
 	.fair = &sl_cfs_class,
+	.sysctls = SL_SYSCTL_CFS,
 	.feats = {feats_2_6_31, (int)SL_ARRAY_SIZE(feats_2_6_31)},
 	.defaults =
 		{
