@@ -23,8 +23,8 @@ struct sl_sysctl_desc {
 	size_t offset; /* in struct sl_tunables; (size_t)-1 for sched_features */
 	s64 min, max;
 	bool nr_latency_handler;
-	bool acts; /* false: group scheduling only */
-	unsigned kernels; /* SL_SYSCTL_* of the releases that have it */
+	bool acts;	      /* false: group scheduling only */
+	unsigned kernels;     /* SL_SYSCTL_* of the releases that have it */
 	bool scaling_handler; /* tunable_scaling: re-derive the normalized slice */
 };
 /* does rel have this sysctl? */

@@ -50,6 +50,8 @@ struct sl_cfs_release {
 	u64 hz;
 	/* sched_init_granularity for n online CPUs (NULL: the 2.6.3x rule) */
 	void (*init_granularity)(struct sl_tunables *t, int ncpu);
+	/* the release's menu governor (NULL: menu-2.6.31 for 2.6.31, else menu-tng) */
+	const char *idle_governor;
 	/* which sysctl table entries exist (SL_SYSCTL_*) */
 	unsigned sysctls;
 	struct sl_feat_table feats;

@@ -52,6 +52,7 @@ const struct sl_cfs_release sl_eevdf_6_18 = {
 	.hz = 250, /* the target's CONFIG_HZ; --param hz=N still sets it */
 	.init_granularity = eevdf_init_granularity,
 	.sysctls = SL_SYSCTL_EEVDF,
+	.idle_governor = "menu", /* the modern menu is 6.18's highest-rated built-in */
 	.feats = {feats_6_18, (int)SL_ARRAY_SIZE(feats_6_18)},
 	.defaults =
 		{
