@@ -57,6 +57,7 @@ static const char usage[] =
 	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
 	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
 	"  features   print sched_features as /sys/kernel/debug/sched_features does\n"
+	"             (6.18: /sys/kernel/debug/sched/features)\n"
 	"  sysctl     print the scheduler sysctls at boot for --kernel and --cpus\n"
 	"  workloads  list the workloads with their keys and defaults\n"
 	"  params     list the model's parameters with their defaults and sources\n"
@@ -64,7 +65,8 @@ static const char usage[] =
 	"  governors  list the cpuidle governors\n"
 	"\n"
 	"options of run (and of features / sysctl where they apply):\n"
-	"  --kernel V                 2.6.31 (default) or 2.6.32: flags, defaults and rules\n"
+	"  --kernel V                 2.6.31 (default), 2.6.32 (CFS) or 6.18 (EEVDF, HZ=250):\n"
+	"                             flags, defaults and rules\n"
 	"  --cpus N                   CPUs, one socket of N cores (default 2)\n"
 	"  --topology SxCxT           sockets x cores per socket x SMT threads per core\n"
 	"  --workload NAME:k=v,...    a workload group (repeatable); see `schedlab workloads`\n"
@@ -72,7 +74,8 @@ static const char usage[] =
 	"                             workloads end, else 10s)\n"
 	"  --seed N                   PRNG seed (default 1)\n"
 	"  --sched-features 'WORDS'   debugfs writes, e.g. 'NO_NEW_FAIR_SLEEPERS LAST_BUDDY'\n"
-	"  --sysctl NAME=VALUE        e.g. kernel.sched_child_runs_first=0 (repeatable)\n"
+	"  --sysctl NAME=VALUE        e.g. kernel.sched_child_runs_first=0 (repeatable); 6.18:\n"
+	"                             the debugfs names, e.g. base_slice_ns=3000000\n"
 	"  --at TIME:KNOB             change at a simulated time: 2s:sched-features=WORDS or\n"
 	"                             3s:sysctl=kernel.sched_latency_ns=10000000\n"
 	"  --param NAME=VALUE         a model parameter, see `schedlab params`\n"
@@ -338,9 +341,10 @@ static int cmd_sysctl(int argc, char **argv)
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
 	for (int i = 0; i < sl_nsysctls; i++)
-		printf("%s = %llu\n", sl_sysctls[i].name,
-		       (unsigned long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
-							  &sl_sysctls[i]));
+		if (sl_sysctl_exists(cfg.rel, &sl_sysctls[i]))
+			printf("%s = %llu\n", sl_sysctls[i].name,
+			       (unsigned long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
+								  &sl_sysctls[i]));
 	return 0;
 }
 

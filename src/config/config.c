@@ -96,8 +96,8 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->rel = sl_cfs_release_find(a->kernel ? a->kernel : "2.6.31");
 	if (!cfg->rel) {
-		snprintf(err, errlen, "--kernel '%s': unknown release (valid: 2.6.31, 2.6.32)",
-			 a->kernel);
+		snprintf(err, errlen,
+			 "--kernel '%s': unknown release (valid: 2.6.31, 2.6.32, 6.18)", a->kernel);
 		return -1;
 	}
 	cfg->sockets = 1;
@@ -139,13 +139,19 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 		return -1;
 	}
 	sl_params_default(&cfg->params);
+	/* the release's own CONFIG_HZ (6.18: the target's 250) unless --param hz= says otherwise */
+	if (cfg->rel->hz)
+		cfg->params.hz = cfg->rel->hz;
 	for (int i = 0; i < a->nparams; i++)
 		if (sl_params_set(&cfg->params, a->params[i], err, errlen))
 			return -1;
 	/* boot: the release's defaults, scaled by sched_init_granularity, then the sysctl
 	 * writes and debugfs writes of the administrator, in order */
 	cfg->tun = cfg->rel->defaults;
-	sl_init_granularity(&cfg->tun, cfg->ncpu);
+	if (cfg->rel->init_granularity)
+		cfg->rel->init_granularity(&cfg->tun, cfg->ncpu);
+	else
+		sl_init_granularity(&cfg->tun, cfg->ncpu);
 	cfg->features = sl_feat_defaults(&cfg->rel->feats);
 	for (int i = 0; i < a->nsysctls; i++)
 		if (sl_sysctl_write(cfg->rel, &cfg->tun, &cfg->features, a->sysctls[i], err,

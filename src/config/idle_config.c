@@ -127,6 +127,7 @@ int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *e
 	}
 	/* the kernel picks the highest-rated governor built in: the release's menu */
 	const char *def = cfg->drv.state_count < 2	      ? "poll"
+			  : cfg->rel->idle_governor	      ? cfg->rel->idle_governor
 			  : !strcmp(cfg->rel->name, "2.6.31") ? "menu-2.6.31"
 							      : "menu-tng";
 

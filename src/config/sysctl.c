@@ -1,28 +1,64 @@
 #include "config/sysctl.h"
 #include "core/parse.h"
+#include "sched/eevdf.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define T(f)   offsetof(struct sl_tunables, f)
-#define INTMIN (-2147483648LL)
-#define INTMAX 2147483647LL
+#define T(f)	offsetof(struct sl_tunables, f)
+#define INTMIN	(-2147483648LL)
+#define INTMAX	2147483647LL
+#define UINTMAX 4294967295LL
 
 const struct sl_sysctl_desc sl_sysctls[] = {
-	{"kernel.sched_child_runs_first", T(sched_child_runs_first), INTMIN, INTMAX, false, true},
+	{"kernel.sched_child_runs_first", T(sched_child_runs_first), INTMIN, INTMAX, false, true,
+	 SL_SYSCTL_CFS, false},
 	{"kernel.sched_min_granularity_ns", T(sched_min_granularity), 100000, 1000000000, true,
-	 true},
-	{"kernel.sched_latency_ns", T(sched_latency), 100000, 1000000000, true, true},
+	 true, SL_SYSCTL_CFS, false},
+	{"kernel.sched_latency_ns", T(sched_latency), 100000, 1000000000, true, true, SL_SYSCTL_CFS,
+	 false},
 	{"kernel.sched_wakeup_granularity_ns", T(sched_wakeup_granularity), 0, 1000000000, false,
-	 true},
-	{"kernel.sched_shares_ratelimit", T(sched_shares_ratelimit), INTMIN, INTMAX, false, false},
-	{"kernel.sched_shares_thresh", T(sched_shares_thresh), 0, INTMAX, false, false},
-	{"kernel.sched_features", (size_t)-1, INTMIN, INTMAX, false, true},
-	{"kernel.sched_migration_cost", T(sched_migration_cost), INTMIN, INTMAX, false, true},
-	{"kernel.sched_nr_migrate", T(sched_nr_migrate), INTMIN, INTMAX, false, true},
-	{"kernel.sched_compat_yield", T(sched_compat_yield), INTMIN, INTMAX, false, true},
+	 true, SL_SYSCTL_CFS, false},
+	{"kernel.sched_shares_ratelimit", T(sched_shares_ratelimit), INTMIN, INTMAX, false, false,
+	 SL_SYSCTL_CFS, false},
+	{"kernel.sched_shares_thresh", T(sched_shares_thresh), 0, INTMAX, false, false,
+	 SL_SYSCTL_CFS, false},
+	{"kernel.sched_features", (size_t)-1, INTMIN, INTMAX, false, true, SL_SYSCTL_CFS, false},
+	{"kernel.sched_migration_cost", T(sched_migration_cost), INTMIN, INTMAX, false, true,
+	 SL_SYSCTL_CFS, false},
+	{"kernel.sched_nr_migrate", T(sched_nr_migrate), INTMIN, INTMAX, false, true, SL_SYSCTL_CFS,
+	 false},
+	{"kernel.sched_compat_yield", T(sched_compat_yield), INTMIN, INTMAX, false, true,
+	 SL_SYSCTL_CFS, false},
+	/* 6.18: debugfs u32 files (any 32-bit value), and tunable_scaling (< 3) */
+	{"base_slice_ns", T(sched_base_slice), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF, false},
+	{"migration_cost_ns", T(sched_migration_cost), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF,
+	 false},
+	{"nr_migrate", T(sched_nr_migrate), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF, false},
+	{"tunable_scaling", T(sched_tunable_scaling), 0, 2, false, true, SL_SYSCTL_EEVDF, true},
 };
 const int sl_nsysctls = (int)SL_ARRAY_SIZE(sl_sysctls);
+
+bool sl_sysctl_exists(const struct sl_cfs_release *rel, const struct sl_sysctl_desc *d)
+{
+	return (rel->sysctls & d->kernels) != 0;
+}
+
+const char *sl_sysctl_short(const struct sl_sysctl_desc *d)
+{
+	return strncmp(d->name, "kernel.", 7) ? d->name : d->name + 7;
+}
+
+static void list_names(const struct sl_cfs_release *rel, char *buf, size_t len)
+{
+	size_t off = 0;
+	int k = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < sl_nsysctls; i++)
+		if (sl_sysctl_exists(rel, &sl_sysctls[i]))
+			sl_append(buf, len, &off, "%s%s", k++ ? " " : "", sl_sysctls[i].name);
+}
 
 static u64 *field(struct sl_tunables *t, const struct sl_sysctl_desc *d)
 {
@@ -50,6 +86,22 @@ int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64
 
 		if (strlen(d->name) != n || strncmp(d->name, assignment, n))
 			continue;
+		if (!sl_sysctl_exists(rel, d)) {
+			char valid[768];
+
+			list_names(rel, valid, sizeof(valid));
+			snprintf(err, errlen,
+				 "--sysctl %s: Linux %s has no such tunable%s; valid for --kernel "
+				 "%s: %s",
+				 d->name, rel->name,
+				 rel->sysctls & SL_SYSCTL_EEVDF
+					 ? " (EEVDF removed sched_latency, min/wakeup granularity "
+					   "and child_runs_first; features are set with "
+					   "--sched-features)"
+					 : "",
+				 rel->name, valid);
+			return -1;
+		}
 		if (!eq) {
 			snprintf(err, errlen, "--sysctl %s: expected %s=VALUE", assignment,
 				 d->name);
@@ -80,6 +132,10 @@ int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64
 			return 0;
 		}
 		*field(t, d) = uv;
+		if (d->scaling_handler)
+			t->sched_normalized_base_slice =
+				t->sched_base_slice /
+				eevdf_scaling_factor(t->sched_tunable_scaling, (int)t->ncpu_online);
 		if (d->nr_latency_handler) {
 			u64 mg = t->sched_min_granularity;
 
@@ -88,11 +144,8 @@ int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64
 		return 0;
 	}
 	char valid[768];
-	size_t off = 0;
 
-	valid[0] = '\0';
-	for (int i = 0; i < sl_nsysctls; i++)
-		sl_append(valid, sizeof(valid), &off, "%s%s", i ? " " : "", sl_sysctls[i].name);
+	list_names(rel, valid, sizeof(valid));
 	snprintf(err, errlen, "unknown sysctl '%.*s'; valid: %s", (int)n, assignment, valid);
 	return -1;
 }

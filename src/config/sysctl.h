@@ -6,6 +6,12 @@
  * on an unsigned int (a negative write wraps, as it does in the kernel). A write of latency or
  * min_granularity recomputes sched_nr_latency = DIV_ROUND_UP(latency, min_granularity), as
  * sched_nr_latency_handler does. `kernel.sched_features` takes the kernel's bit mask.
+ *
+ * Linux 6.18 has none of these in /proc/sys/kernel: its fair-class tunables are debugfs files
+ * in /sys/kernel/debug/sched/, written here by their file names: base_slice_ns, migration_cost_ns,
+ * nr_migrate (u32 files) and tunable_scaling (0 none, 1 log, 2 linear; a write re-derives the
+ * normalized slice = base_slice / factor, as sched_update_scaling does). Each entry says which
+ * releases have it; a write of another release's name is refused with the list of valid ones.
  */
 #ifndef SCHEDLAB_SYSCTL_H
 #define SCHEDLAB_SYSCTL_H
@@ -17,8 +23,14 @@ struct sl_sysctl_desc {
 	size_t offset; /* in struct sl_tunables; (size_t)-1 for sched_features */
 	s64 min, max;
 	bool nr_latency_handler;
-	bool acts; /* false: group scheduling only */
+	bool acts;	      /* false: group scheduling only */
+	unsigned kernels;     /* SL_SYSCTL_* of the releases that have it */
+	bool scaling_handler; /* tunable_scaling: re-derive the normalized slice */
 };
+/* does rel have this sysctl? */
+bool sl_sysctl_exists(const struct sl_cfs_release *rel, const struct sl_sysctl_desc *d);
+/* the name as the run report prints it: "kernel." dropped */
+const char *sl_sysctl_short(const struct sl_sysctl_desc *d);
 
 extern const struct sl_sysctl_desc sl_sysctls[];
 extern const int sl_nsysctls;

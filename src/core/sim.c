@@ -3,6 +3,7 @@
 #include "config/config.h"
 #include "machine/machine.h"
 #include "sched/cfs.h"
+#include "sched/class.h"
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
 
@@ -114,10 +115,12 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 	if (sl_timerq_init(&sim->q))
 		goto fail;
 	sl_rng_seed(&sim->rng, cfg->seed);
+	sl_rng_seed(&sim->sched_rng, cfg->seed ^ 0x6eedf6eedfULL);
 	sim->p = cfg->params;
 	sim->tun = cfg->tun;
 	sim->features = cfg->features;
 	sim->rel = cfg->rel;
+	sim->classes[sim->nclasses++] = cfg->rel->fair;
 	sim->tick_ns = NSEC_PER_SEC / sim->p.hz;
 	sim->idle_drv = &cfg->drv;
 	sim->idle_gov = cfg->gov;
@@ -151,7 +154,9 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		if (sim->idle_gov->enable && sim->idle_gov->enable(dev, sim->idle_drv))
 			goto fail;
 	}
-	sl_build_domains(sim);
+	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->build_domains)
+			sim->classes[i]->build_domains(sim);
 	if (sim->oom)
 		goto fail;
 	sim->groups = calloc((size_t)(cfg->nwl ? cfg->nwl : 1), sizeof(*sim->groups));
@@ -275,7 +280,9 @@ void sl_sim_free(struct sl_sim *sim)
 	sl_disks_free(sim);
 	free(sim->changes);
 	if (sim->cpus) {
-		sl_free_domains(sim);
+		for (int i = 0; i < sim->nclasses; i++)
+			if (sim->classes[i]->free_domains)
+				sim->classes[i]->free_domains(sim);
 		for (int c = 0; c < sim->ncpu && sim->idle_gov; c++)
 			if (sim->idle_gov->disable)
 				sim->idle_gov->disable(&sim->cpus[c].idle_dev);

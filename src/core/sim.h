@@ -24,6 +24,7 @@ struct sl_sim;
 struct sl_task;
 struct sl_config;
 struct sl_workload_inst;
+struct sl_sched_class;
 
 /* ---- CFS entities and runqueues (field names follow the kernel's, for the reader) ---- */
 
@@ -50,9 +51,38 @@ struct sched_entity {
 	u64 start_runtime;
 	u64 wait_start, wait_max, wait_sum, wait_count;
 	u64 nr_migrations;
+	/* EEVDF (6.18, eevdf.h); CFS 2.6.3x never touches these */
+	u64 deadline;
+	u64 slice; /* the request, ns */
+	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
+	s64 vlag;
+	bool custom_slice, rel_deadline, sched_delayed;
 };
 
 RB_HEAD(cfs_tree, sched_entity);
+RB_HEAD(eevdf_tree, sched_entity);
+
+/* The 6.18 cfs_rq (one per CPU: the model's tasks share one autogroup, see eevdf.h). */
+struct eevdf_rq {
+	struct eevdf_tree timeline; /* queued entities but curr, by deadline (ties go right) */
+	TAILQ_HEAD(eevdf_tasks_head, sched_entity)
+	tasks; /* rq->cfs_tasks: most recently run first */
+	u64 seq;
+	u64 zero_vruntime;
+	s64 sum_w_vruntime; /* sum of key(se) * w over the tree */
+	u64 sum_weight;	    /* sum of w = scale_load_down(weight) over the tree */
+	u64 load;	    /* sum of load.weight of the queued entities (balancing) */
+	struct sched_entity *curr, *next;
+	struct sched_entity *last_put; /* put back by put_prev, not yet re-picked */
+	unsigned long nr_queued;       /* counts curr and delayed entities */
+	/* newidle balancing (eevdf_balance.c) */
+	u64 avg_idle, idle_stamp, max_newidle_lb_cost;
+	unsigned ni_call, ni_success, ni_ratio;
+	int recent_used_cpu;
+	int nr_balance_failed;
+	u64 balance_interval; /* ms */
+	u64 next_balance;     /* ns */
+};
 
 struct cfs_rq {
 	struct sl_load_weight load;
@@ -76,6 +106,11 @@ struct sl_tunables {
 	u64 sched_shares_thresh;
 	u64 sched_compat_yield;
 	u64 sched_nr_migrate;
+	/* 6.18 (EEVDF) */
+	u64 sched_base_slice;
+	u64 sched_normalized_base_slice;
+	u64 sched_tunable_scaling; /* 0 none, 1 log, 2 linear */
+	u64 ncpu_online;	   /* what the scaling factor is computed from */
 };
 
 /* ---- Task programs ---- */
@@ -146,6 +181,7 @@ struct sl_task {
 	char comm[16];
 	int nice;
 	enum sl_policy policy;
+	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
 	struct sched_entity se;
 	int cpu;
 	enum sl_tstate state;
@@ -180,6 +216,12 @@ struct sl_task {
 	u64 io_left; /* requests still to submit (UINT64_MAX: until the run ends) */
 	u64 io_sector;
 	u64 io_bytes, io_ops;
+
+	/* 6.18 record_wakee: wake_wide's flips */
+	struct sl_task *last_wakee;
+	unsigned wakee_flips;
+	u64 wakee_flip_decay_ts;
+	int recent_used_cpu;
 
 	/* Cache warmth: where it last ran and what that CPU's switch count was then. */
 	int last_cpu;
@@ -219,6 +261,7 @@ struct sl_cpu {
 	int id;
 	int socket, core, thread;
 	struct cfs_rq cfs;
+	struct eevdf_rq ee;
 	struct sl_task *curr; /* NULL: the idle task */
 	unsigned long nr_running;
 	struct sl_load_weight load;
@@ -320,10 +363,14 @@ struct sl_sim {
 	u64 end;
 	struct sl_timerq q;
 	struct sl_rng rng;
+	struct sl_rng sched_rng; /* the scheduler's own draws (NI_RANDOM): workloads' stay put */
 	struct sl_params p;
 	struct sl_tunables tun;
 	u64 features;
 	const struct sl_cfs_release *rel;
+	/* the scheduler classes, highest first (class.h); the release's fair class last */
+	const struct sl_sched_class *classes[4];
+	int nclasses;
 
 	int ncpu;
 	struct sl_cpu *cpus;

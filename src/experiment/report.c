@@ -57,9 +57,10 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	fprintf(f, "sched_features: %s", feats);
 	fprintf(f, "sysctl:");
 	for (int i = 0; i < sl_nsysctls; i++) {
-		if (!sl_sysctls[i].acts || sl_sysctls[i].offset == (size_t)-1)
+		if (!sl_sysctls[i].acts || sl_sysctls[i].offset == (size_t)-1 ||
+		    !sl_sysctl_exists(sim->rel, &sl_sysctls[i]))
 			continue;
-		fprintf(f, " %s=%llu", sl_sysctls[i].name + 7,
+		fprintf(f, " %s=%llu", sl_sysctl_short(&sl_sysctls[i]),
 			(unsigned long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features,
 							   &sl_sysctls[i]));
 	}
@@ -166,8 +167,10 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	ADD(root, "sched_features", json_object_new_string(feats));
 	o = json_object_new_object();
 	for (int i = 0; i < sl_nsysctls; i++)
-		ADD(o, sl_sysctls[i].name,
-		    ju64(sl_sysctl_read(sim->rel, &sim->tun, sim->features, &sl_sysctls[i])));
+		if (sl_sysctl_exists(sim->rel, &sl_sysctls[i]))
+			ADD(o, sl_sysctls[i].name,
+			    ju64(sl_sysctl_read(sim->rel, &sim->tun, sim->features,
+						&sl_sysctls[i])));
 	ADD(root, "sysctl", o);
 	arr = json_object_new_array();
 	for (int i = 0; i < sim->ngroups; i++) {

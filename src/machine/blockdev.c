@@ -183,7 +183,7 @@ static void req_irq_fn(struct sl_sim *sim, struct sl_timer *t)
 		rq->irq_busy++;
 		if (rq->curr) {
 			/* the interrupted task is charged the handler's time, as 2.6.31 did */
-			update_curr(sim, &rq->cfs);
+			sl_machine_update_curr(sim, rq);
 			sl_machine_steal(sim, rq, sim->p.irq_ns);
 		} else {
 			rq->busy_ns += sim->p.irq_ns;

@@ -13,6 +13,7 @@
  */
 #include "machine/machine.h"
 #include "sched/cfs.h"
+#include "sched/class.h"
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
 
@@ -32,6 +33,45 @@ static void arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 static int gid(const struct sl_task *p)
 {
 	return p && p->group ? p->group->id : -1;
+}
+
+/* ---- the class stack (class.h) ---- */
+
+static void class_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	if (rq->curr)
+		rq->curr->sched_class->update_curr(sim, rq);
+}
+
+void sl_machine_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	class_update_curr(sim, rq);
+}
+
+/* NO_HZ: the first class with a tick policy decides; none: the tick stops on idle */
+bool sl_class_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
+{
+	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->nohz_stop_tick)
+			return sim->classes[i]->nohz_stop_tick(sim, rq, stop);
+	return false;
+}
+
+/* core wakeup_preempt: same class -> its rule; a higher class's wakee -> resched */
+static void check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			       int wake_flags)
+{
+	if (rq->curr && rq->curr->sched_class != p->sched_class) {
+		if (sl_class_above(sim, p->sched_class, rq->curr->sched_class))
+			sl_resched_cpu(sim, rq);
+		return;
+	}
+	p->sched_class->check_preempt_curr(sim, rq, p, wake_flags);
+}
+
+static void set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
+{
+	p->sched_class->set_task_cpu(sim, p, cpu);
 }
 
 /* ---- rescheduling ---- */
@@ -54,7 +94,7 @@ static void tick_restart(struct sl_sim *sim, struct sl_cpu *rq)
 	if (!rq->tick_stopped)
 		return;
 	rq->tick_stopped = false;
-	sl_nohz_stop_tick(sim, rq, false);
+	sl_class_nohz_stop_tick(sim, rq, false);
 	/* tick_nohz_restart: forward to the next period boundary of the jiffy grid */
 	sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 }
@@ -173,7 +213,7 @@ void sl_machine_finish(struct sl_sim *sim)
 		if (rq->curr) {
 			rq->busy_ns += sim->now - rq->busy_since;
 			rq->busy_since = sim->now;
-			update_curr(sim, &rq->cfs);
+			class_update_curr(sim, rq);
 		}
 		/* the idle period still open counts in the state's time and energy */
 		struct sl_cpuidle_dev *dev = &rq->idle_dev;
@@ -202,7 +242,7 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 	 * whether the tick was already stopped before this entry (back to idle after an
 	 * interrupt), as tick_nohz_tick_stopped() tells the modern ones */
 	rq->idle_dev.tick_stopped = rq->tick_stopped;
-	if (!sl_nohz_stop_tick(sim, rq, true)) {
+	if (!sl_class_nohz_stop_tick(sim, rq, true)) {
 		sl_cancel(sim, &rq->tick);
 		rq->tick_stopped = true;
 	} else if (rq->tick_stopped) {
@@ -350,7 +390,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 	if (sched_feat(sim, F_HRTICK))
 		sl_cancel(sim, &rq->hrtick);
 	if (prev) {
-		update_curr(sim, &rq->cfs);
+		class_update_curr(sim, rq);
 		/* a preempted spinner takes the sleeping slow path */
 		if (prev->spinning)
 			spinner_to_sleeper(sim, prev);
@@ -358,19 +398,25 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			prev_state = prev->state == TS_DEAD		 ? 'X'
 				     : prev->state == TS_UNINTERRUPTIBLE ? 'D'
 									 : 'S';
-			cfs_dequeue_task(sim, rq, prev, 1);
+			prev->sched_class->dequeue_task(sim, rq, prev, 1);
 		}
 	}
 	if (!rq->nr_running)
-		idle_balance(sim, rq);
+		for (int i = 0; i < sim->nclasses; i++)
+			if (sim->classes[i]->newidle_balance)
+				sim->classes[i]->newidle_balance(sim, rq);
 	if (prev) {
-		cfs_put_prev_task(sim, rq, prev);
+		prev->sched_class->put_prev_task(sim, rq, prev);
 		sl_cancel(sim, &rq->work);
 		prev->on_cpu = false; /* back in the tree: an active balance may take it */
 	}
 	if (rq->active_balance)
-		sl_active_load_balance(sim, rq, rq->push_cpu);
-	next = cfs_pick_next_task(sim, rq);
+		for (int i = 0; i < sim->nclasses; i++)
+			if (sim->classes[i]->active_balance)
+				sim->classes[i]->active_balance(sim, rq, rq->push_cpu);
+	next = NULL;
+	for (int i = 0; i < sim->nclasses && !next; i++)
+		next = sim->classes[i]->pick_next_task(sim, rq);
 	if (next != prev) {
 		struct sl_event ev = {.type = SL_EV_SWITCH,
 				      .cpu = rq->id,
@@ -410,13 +456,17 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, tick);
 
 	sim->this_cpu = rq->id;
-	update_cpu_load(rq);
+	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->tick_load)
+			sim->classes[i]->tick_load(sim, rq);
 	if (rq->curr)
-		cfs_task_tick(sim, rq, 0);
+		rq->curr->sched_class->task_tick(sim, rq, 0);
 	rq->idle_at_tick = rq->curr == NULL;
-	rebalance_tick(sim, rq);
+	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->tick_balance)
+			sim->classes[i]->tick_balance(sim, rq);
 	/* an idle CPU's tick runs only while it is the idle load balancer */
-	if (!rq->curr && !rq->need_resched && !sl_nohz_stop_tick(sim, rq, true)) {
+	if (!rq->curr && !rq->need_resched && !sl_class_nohz_stop_tick(sim, rq, true)) {
 		rq->tick_stopped = true;
 		return;
 	}
@@ -429,7 +479,7 @@ static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
 
 	sim->this_cpu = rq->id;
 	if (rq->curr)
-		cfs_task_tick(sim, rq, 1);
+		rq->curr->sched_class->task_tick(sim, rq, 1);
 }
 
 static void work_fn(struct sl_sim *sim, struct sl_timer *t)
@@ -440,7 +490,7 @@ static void work_fn(struct sl_sim *sim, struct sl_timer *t)
 	sim->this_cpu = rq->id;
 	if (!p)
 		return;
-	update_curr(sim, &rq->cfs);
+	class_update_curr(sim, rq);
 	task_continue(sim, rq, p);
 }
 
@@ -469,7 +519,9 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 {
 	memset(rq, 0, sizeof(*rq));
 	rq->id = id;
-	cfs_rq_init(&rq->cfs);
+	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->init_rq)
+			sim->classes[i]->init_rq(sim, rq);
 	sl_timer_init(&rq->tick, tick_fn, id);
 	sl_timer_init(&rq->work, work_fn, id);
 	sl_timer_init(&rq->resched, resched_fn, id);
@@ -478,7 +530,6 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	rq->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
 	rq->tick_stopped = true;
-	(void)sim;
 }
 
 /* ---- tasks ---- */
@@ -516,9 +567,8 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->last_cpu = -1;
 	p->iowait_cpu = -1;
 	p->start_time = sim->now;
-	set_load_weight(p);
-	/* __sched_fork: everything but vruntime starts again */
-	p->se.avg_wakeup = sim->tun.sched_wakeup_granularity;
+	p->sched_class = sl_class_for(sim, p);
+	p->sched_class->init_task(sim, p);
 	sl_timer_init(&p->timer, task_timer_fn, -1);
 	p->group = g;
 	if (g) {
@@ -545,12 +595,9 @@ static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_
 		.type = SL_EV_WAKEUP_NEW, .cpu = p->cpu, .pid = p->pid, .group = gid(p)};
 
 	p->state = TS_RUNNING;
-	if (parent_on_rq)
-		sim->rel->task_new(sim, rq, p);
-	else
-		cfs_enqueue_task(sim, rq, p, 0);
+	p->sched_class->wake_up_new(sim, rq, p, parent_on_rq);
 	sl_emit(sim, &ev);
-	cfs_check_preempt_curr(sim, rq, p, WF_FORK);
+	check_preempt_curr(sim, rq, p, WF_FORK);
 }
 
 struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
@@ -562,8 +609,8 @@ struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl
 		return NULL;
 	/* forked by a shell on CPU 0 that sleeps in wait(): fork balancing from CPU 0, the
 	 * task_new placement of the target runqueue, and no child-runs-first */
-	p->cpu = sim->rel->select_task_rq(sim, p, 0, SD_BALANCE_FORK, 0);
-	p->se.vruntime = sim->cpus[p->cpu].cfs.min_vruntime;
+	p->cpu = p->sched_class->select_task_rq(sim, p, 0, SD_BALANCE_FORK, 0);
+	p->sched_class->task_fork(sim, p, NULL);
 	sim->this_cpu = -1;
 	wake_up_new_task(sim, p, true);
 	sim->this_cpu = saved;
@@ -582,10 +629,10 @@ static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *paren
 		p->peer = parent;
 		parent->peer = p;
 	}
-	update_curr(sim, &rq->cfs);
+	class_update_curr(sim, rq);
 	p->parent = parent;
 	parent->live_children++;
-	p->se.vruntime = parent->se.vruntime; /* dup_task_struct copies it */
+	p->sched_class->task_fork(sim, p, parent);
 	p->cpu = rq->id;
 	p->last_cpu = rq->id; /* the child shares the parent's (warm) pages */
 	p->last_switch_seq = rq->switch_seq;
@@ -598,10 +645,10 @@ static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *paren
 
 	sl_emit(sim, &ev);
 	/* sched_fork: SD_BALANCE_FORK placement, then set_task_cpu */
-	int cpu = sim->rel->select_task_rq(sim, p, rq->id, SD_BALANCE_FORK, 0);
+	int cpu = p->sched_class->select_task_rq(sim, p, rq->id, SD_BALANCE_FORK, 0);
 
 	if (cpu != p->cpu)
-		cfs_set_task_cpu(sim, p, cpu);
+		set_task_cpu(sim, p, cpu);
 	wake_up_new_task(sim, p, parent->se.on_rq);
 }
 
@@ -614,13 +661,13 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		return;
 	if (!sched_feat(sim, F_SYNC_WAKEUPS))
 		wake_flags &= ~WF_SYNC;
-	cpu = sim->rel->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags);
+	cpu = p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags);
 	if (cpu != p->cpu)
-		cfs_set_task_cpu(sim, p, cpu);
+		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
 	p->state = TS_RUNNING;
 	p->blocked = BLK_NONE;
-	cfs_enqueue_task(sim, rq, p, 1);
+	p->sched_class->enqueue_task(sim, rq, p, 1);
 	/* the waker's avg_wakeup, only from task context */
 	if (waker) {
 		struct sched_entity *se = &waker->se;
@@ -633,7 +680,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = gid(p)};
 
 	sl_emit(sim, &ev);
-	cfs_check_preempt_curr(sim, rq, p, wake_flags);
+	check_preempt_curr(sim, rq, p, wake_flags);
 }
 
 /* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */
@@ -855,7 +902,7 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		}
 		case OP_YIELD:
 			p->pc++;
-			cfs_yield_task(sim, rq);
+			p->sched_class->yield_task(sim, rq);
 			sl_schedule(sim, rq);
 			return;
 		case OP_BIO:

@@ -12,6 +12,10 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq);
 bool sl_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push_cpu);
 
+/* charge rq's current task its run time (its class's update_curr) */
+void sl_machine_update_curr(struct sl_sim *sim, struct sl_cpu *rq);
+/* NO_HZ tick policy of the class stack: true if rq's tick keeps running */
+bool sl_class_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 void sl_machine_start(struct sl_sim *sim);
 void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t);
 /* An interrupt takes ns from rq's running task: its current burst ends that much later. */

@@ -44,6 +44,16 @@ enum sl_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
 
 struct sl_cfs_release {
 	const char *name;
+	/* the release's fair class (class.h): what the machine calls */
+	const struct sl_sched_class *fair;
+	/* CONFIG_HZ of the release's reference machine (0: the params table's default) */
+	u64 hz;
+	/* sched_init_granularity for n online CPUs (NULL: the 2.6.3x rule) */
+	void (*init_granularity)(struct sl_tunables *t, int ncpu);
+	/* the release's menu governor (NULL: menu-2.6.31 for 2.6.31, else menu-tng) */
+	const char *idle_governor;
+	/* which sysctl table entries exist (SL_SYSCTL_*) */
+	unsigned sysctls;
 	struct sl_feat_table feats;
 	struct sl_tunables defaults; /* before sched_init_granularity scales them */
 	struct sl_sd_params sd[SL_SD_NLEVELS];
@@ -70,8 +80,12 @@ struct sl_cfs_release {
 	void (*put_prev_stats)(struct sl_sim *sim, struct sl_task *prev);
 };
 
+#define SL_SYSCTL_CFS	0x1 /* kernel.sched_* of 2.6.3x */
+#define SL_SYSCTL_EEVDF 0x2 /* the debugfs tunables of 6.18 */
+
 extern const struct sl_cfs_release sl_cfs_2_6_31;
 extern const struct sl_cfs_release sl_cfs_2_6_32;
+extern const struct sl_cfs_release sl_eevdf_6_18;
 const struct sl_cfs_release *sl_cfs_release_find(const char *name);
 extern const struct sl_cfs_release *const sl_cfs_releases[];
 extern const int sl_cfs_nreleases;

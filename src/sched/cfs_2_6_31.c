@@ -10,6 +10,7 @@
  * - the sync hint is dropped when either avg_overlap exceeds migration_cost (no flag yet).
  */
 #include "sched/cfs.h"
+#include "sched/class.h"
 
 static const struct sl_feat_desc feats_2_6_31[] = {
 	{F_NEW_FAIR_SLEEPERS, "NEW_FAIR_SLEEPERS", 1, 1},
@@ -207,6 +208,8 @@ static void put_prev_stats(struct sl_sim *sim, struct sl_task *prev)
 
 const struct sl_cfs_release sl_cfs_2_6_31 = {
 	.name = "2.6.31",
+	.fair = &sl_cfs_class,
+	.sysctls = SL_SYSCTL_CFS,
 	.feats = {feats_2_6_31, (int)SL_ARRAY_SIZE(feats_2_6_31)},
 	.defaults =
 		{

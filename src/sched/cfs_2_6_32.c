@@ -13,6 +13,7 @@
  * - put_prev_task keeps avg_running.
  */
 #include "sched/cfs.h"
+#include "sched/class.h"
 
 static const struct sl_feat_desc feats_2_6_32[] = {
 	{F_FAIR_SLEEPERS, "FAIR_SLEEPERS", 1, 1},
@@ -250,6 +251,8 @@ static void put_prev_stats(struct sl_sim *sim, struct sl_task *prev)
 
 const struct sl_cfs_release sl_cfs_2_6_32 = {
 	.name = "2.6.32",
+	.fair = &sl_cfs_class,
+	.sysctls = SL_SYSCTL_CFS,
 	.feats = {feats_2_6_32, (int)SL_ARRAY_SIZE(feats_2_6_32)},
 	.defaults =
 		{

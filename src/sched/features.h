@@ -1,8 +1,8 @@
 /*
  * SCHED_FEAT flags. The model keeps one bit per flag *name* across all releases (the union of
- * the 2.6.31 and 2.6.32 lists), so code reads sched_feat(sim, F_LAST_BUDDY) whatever the release;
- * each release's table (in its own file) says which names exist, in which debugfs order, and
- * with which defaults. A flag a release lacks is never set for it.
+ * the 2.6.31, 2.6.32 and 6.18 lists: at most 64), so code reads sched_feat(sim, F_LAST_BUDDY)
+ * whatever the release; each release's table (in its own file) says which names exist, in which
+ * debugfs order, and with which defaults. A flag a release lacks is never set for it.
  */
 #ifndef SCHEDLAB_FEATURES_H
 #define SCHEDLAB_FEATURES_H
@@ -36,8 +36,35 @@ enum sl_feat {
 	F_NEXT_BUDDY,
 	F_ARCH_POWER,
 	F_LB_SHARES_UPDATE,
+	/* 6.18 (EEVDF) names; NEXT_BUDDY, CACHE_HOT_BUDDY and HRTICK are shared above */
+	F_PLACE_LAG,
+	F_PLACE_DEADLINE_INITIAL,
+	F_PLACE_REL_DEADLINE,
+	F_RUN_TO_PARITY,
+	F_PREEMPT_SHORT,
+	F_PICK_BUDDY,
+	F_DELAY_DEQUEUE,
+	F_DELAY_ZERO,
+	F_WAKEUP_PREEMPTION,
+	F_HRTICK_DL,
+	F_NONTASK_CAPACITY,
+	F_TTWU_QUEUE,
+	F_SIS_UTIL,
+	F_WARN_DOUBLE_CLOCK,
+	F_RT_PUSH_IPI,
+	F_RT_RUNTIME_SHARE,
+	F_LB_MIN,
+	F_ATTACH_AGE_LOAD,
+	F_WA_IDLE,
+	F_WA_WEIGHT,
+	F_WA_BIAS,
+	F_UTIL_EST,
+	F_LATENCY_WARN,
+	F_NI_RANDOM,
 	F_NR_FEATS
 };
+/* a feature set is a u64 of these bits */
+_Static_assert(F_NR_FEATS <= 64, "sched feature ids must fit a u64");
 
 struct sl_feat_desc {
 	enum sl_feat id;

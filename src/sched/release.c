@@ -6,6 +6,7 @@
 const struct sl_cfs_release *const sl_cfs_releases[] = {
 	&sl_cfs_2_6_31,
 	&sl_cfs_2_6_32,
+	&sl_eevdf_6_18,
 };
 const int sl_cfs_nreleases = (int)SL_ARRAY_SIZE(sl_cfs_releases);
 

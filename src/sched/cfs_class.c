@@ -1,0 +1,80 @@
+/*
+ * CFS 2.6.31/2.6.32 as a scheduler class: the hooks of class.h mapped onto the functions of
+ * cfs.c, the release file's rules (sim->rel) and the 2.6.3x balancing of balance.c.
+ */
+#include "sched/class.h"
+#include "sched/cfs.h"
+#include "machine/machine.h"
+
+static void cfs_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	(void)sim;
+	cfs_rq_init(&rq->cfs);
+}
+
+static void cfs_init_task(struct sl_sim *sim, struct sl_task *p)
+{
+	set_load_weight(p);
+	/* __sched_fork: everything but vruntime starts again */
+	p->se.avg_wakeup = sim->tun.sched_wakeup_granularity;
+}
+
+static void cfs_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *parent)
+{
+	if (parent)
+		p->se.vruntime = parent->se.vruntime; /* dup_task_struct copies it */
+	else
+		p->se.vruntime = sim->cpus[p->cpu].cfs.min_vruntime;
+}
+
+static void cfs_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			    bool parent_on_rq)
+{
+	if (parent_on_rq)
+		sim->rel->task_new(sim, rq, p);
+	else
+		cfs_enqueue_task(sim, rq, p, 0);
+}
+
+static void cfs_update_curr_rq(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	update_curr(sim, &rq->cfs);
+}
+
+static int cfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
+			      int wake_flags)
+{
+	return sim->rel->select_task_rq(sim, p, this_cpu, sd_flag, wake_flags);
+}
+
+static void cfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	(void)sim;
+	update_cpu_load(rq);
+}
+
+const struct sl_sched_class sl_cfs_class = {
+	.name = "fair (CFS 2.6.3x)",
+	.owns = NULL,
+	.init_rq = cfs_init_rq,
+	.init_task = cfs_init_task,
+	.task_fork = cfs_task_fork,
+	.wake_up_new = cfs_wake_up_new,
+	.enqueue_task = cfs_enqueue_task,
+	.dequeue_task = cfs_dequeue_task,
+	.pick_next_task = cfs_pick_next_task,
+	.put_prev_task = cfs_put_prev_task,
+	.task_tick = cfs_task_tick,
+	.check_preempt_curr = cfs_check_preempt_curr,
+	.yield_task = cfs_yield_task,
+	.update_curr = cfs_update_curr_rq,
+	.set_task_cpu = cfs_set_task_cpu,
+	.select_task_rq = cfs_select_task_rq,
+	.build_domains = sl_build_domains,
+	.free_domains = sl_free_domains,
+	.tick_load = cfs_tick_load,
+	.tick_balance = rebalance_tick,
+	.newidle_balance = idle_balance,
+	.active_balance = sl_active_load_balance,
+	.nohz_stop_tick = sl_nohz_stop_tick,
+};

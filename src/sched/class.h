@@ -1,0 +1,74 @@
+/*
+ * The scheduler-class interface: the machine (src/machine/machine.c) knows nothing of CFS or
+ * EEVDF, it calls these hooks. A kernel release (struct sl_cfs_release, registry in release.c,
+ * keyed by --kernel) names its fair class; the simulation keeps a class *stack* (sim->classes,
+ * highest priority first, as the kernel's sched_class list) so that a higher class (RT) can be
+ * put above the fair class without touching the machine again: pick asks each class in order,
+ * a wake-up preempts a lower class's task at once, and every task belongs to the first class of
+ * the stack that claims it.
+ */
+#ifndef SCHEDLAB_CLASS_H
+#define SCHEDLAB_CLASS_H
+
+#include "core/sim.h"
+
+struct sl_sched_class {
+	const char *name;
+	/* Does the class own this task (by its policy)? NULL: every task (the fair class). */
+	bool (*owns)(const struct sl_sim *sim, const struct sl_task *p);
+
+	/* the class's part of a runqueue, at machine start */
+	void (*init_rq)(struct sl_sim *sim, struct sl_cpu *rq);
+	/* new_task: the weight and the per-task state of the class (__sched_fork) */
+	void (*init_task)(struct sl_sim *sim, struct sl_task *p);
+	/* fork (parent != NULL, on the parent's CPU, before select_task_rq) or a task created by
+	 * the shell (parent == NULL, after select_task_rq chose p->cpu) */
+	void (*task_fork)(struct sl_sim *sim, struct sl_task *p, struct sl_task *parent);
+	/* wake_up_new_task's activation (parent_on_rq: the 2.6.3x task_new path) */
+	void (*wake_up_new)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			    bool parent_on_rq);
+
+	void (*enqueue_task)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup);
+	void (*dequeue_task)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep);
+	/* NULL: the class has nothing to run on rq */
+	struct sl_task *(*pick_next_task)(struct sl_sim *sim, struct sl_cpu *rq);
+	void (*put_prev_task)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev);
+	/* the periodic tick (queued = 0) or the hrtick (queued = 1) with a task of the class */
+	void (*task_tick)(struct sl_sim *sim, struct sl_cpu *rq, int queued);
+	/* wakee p is of this class and so is rq's current task, or rq is idle */
+	void (*check_preempt_curr)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+				   int wake_flags);
+	void (*yield_task)(struct sl_sim *sim, struct sl_cpu *rq);
+	/* charge rq's current task (of this class) its run time up to now */
+	void (*update_curr)(struct sl_sim *sim, struct sl_cpu *rq);
+	void (*set_task_cpu)(struct sl_sim *sim, struct sl_task *p, int cpu);
+	/* SD_BALANCE_WAKE or SD_BALANCE_FORK placement */
+	int (*select_task_rq)(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
+			      int wake_flags);
+
+	/* ---- balancing (NULL: the class does none) ---- */
+	void (*build_domains)(struct sl_sim *sim);
+	void (*free_domains)(struct sl_sim *sim);
+	/* at the start of each tick, before task_tick (update_cpu_load) */
+	void (*tick_load)(struct sl_sim *sim, struct sl_cpu *rq);
+	/* at the end of each tick (trigger_load_balance) */
+	void (*tick_balance)(struct sl_sim *sim, struct sl_cpu *rq);
+	/* rq has nothing to run: pull something (newidle balance) */
+	void (*newidle_balance)(struct sl_sim *sim, struct sl_cpu *rq);
+	/* rq was asked to push its running task to push_cpu */
+	void (*active_balance)(struct sl_sim *sim, struct sl_cpu *rq, int push_cpu);
+	/* NO_HZ: may rq stop its tick on idle entry (stop) / must it keep it? returns true if
+	 * the tick keeps running */
+	bool (*nohz_stop_tick)(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
+};
+
+extern const struct sl_sched_class sl_cfs_class;
+extern const struct sl_sched_class sl_eevdf_class;
+
+/* The class of a new task: the first of the stack that owns it. */
+const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p);
+/* Is class a above class b in the stack? */
+bool sl_class_above(const struct sl_sim *sim, const struct sl_sched_class *a,
+		    const struct sl_sched_class *b);
+
+#endif

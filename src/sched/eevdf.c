@@ -1,0 +1,361 @@
+/*
+ * The EEVDF fair class (6.18) behind struct sl_sched_class: enqueue/dequeue with delayed
+ * dequeue, pick with protection and the next buddy, wake-up preemption, yield, fork and the
+ * tick (spec eevdf.md §4).
+ *
+ * The machine calls put_prev_task before pick_next_task (the 2.6.3x order). So that a re-pick
+ * of the same task behaves as the kernel's "prev == next" (no set_next_entity: protection and
+ * prev_sum_exec_runtime not renewed), put_prev remembers the entity it put back (last_put) and
+ * pick treats it as curr.
+ */
+#include "sched/eevdf.h"
+#include "sched/class.h"
+#include "sched/cfs.h"
+#include "machine/machine.h"
+
+static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+
+	eevdf_rq_init(cfs);
+	/* newidle counters (NI_RANDOM) start at call 512, success 256, ratio 512 */
+	cfs->ni_call = 512;
+	cfs->ni_success = 256;
+	cfs->ni_ratio = 512;
+	cfs->avg_idle = 2 * sim->tun.sched_migration_cost;
+	cfs->max_newidle_lb_cost = 0;
+	cfs->balance_interval = 2;
+	cfs->next_balance = 0;
+	cfs->nr_balance_failed = 0;
+}
+
+/* __sched_fork: v and vlag zeroed, slice = base [UNVERIFIED in core.c] */
+static void eevdf_init_task(struct sl_sim *sim, struct sl_task *p)
+{
+	eevdf_set_load_weight(p);
+	p->se.vruntime = 0;
+	p->se.vlag = 0;
+	p->se.slice = sim->tun.sched_base_slice;
+	p->se.custom_slice = false;
+	p->se.rel_deadline = false;
+	p->se.sched_delayed = false;
+	p->recent_used_cpu = -1;
+}
+
+/* task_fork_fair only sets capacity; no child_runs_first, no vruntime copy. */
+static void eevdf_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *parent)
+{
+	(void)sim;
+	if (parent)
+		p->recent_used_cpu = parent->cpu;
+}
+
+void eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se, int flags)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+	bool curr = cfs->curr == se;
+
+	/* curr is placed before update_curr (its own run time must not move V under it) */
+	if (curr)
+		eevdf_place_entity(sim, cfs, se, flags);
+	eevdf_update_curr(sim, rq);
+	if (!curr)
+		eevdf_place_entity(sim, cfs, se, flags);
+	cfs->load += se->load.weight;
+	cfs->nr_queued++;
+	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
+	if (!curr)
+		eevdf_enqueue_tree(cfs, se);
+	se->on_rq = 1;
+}
+
+bool eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se, int flags)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+	bool sleep = flags & EE_DEQUEUE_SLEEP, finish_delay = flags & EE_DEQUEUE_DELAYED;
+
+	eevdf_update_curr(sim, rq);
+	eevdf_clear_buddies(cfs, se);
+	/* an ineligible sleeper stays queued and competes until picked or woken */
+	if (!finish_delay && sleep && !(flags & EE_DEQUEUE_SPECIAL) &&
+	    sched_feat(sim, F_DELAY_DEQUEUE) && !eevdf_entity_eligible(cfs, se)) {
+		se->sched_delayed = true;
+		return false;
+	}
+	eevdf_update_entity_lag(sim, cfs, se);
+	if (sched_feat(sim, F_PLACE_REL_DEADLINE) && !sleep) {
+		se->deadline -= se->vruntime;
+		se->rel_deadline = true;
+	}
+	if (se != cfs->curr)
+		eevdf_dequeue_tree(cfs, se);
+	se->on_rq = 0;
+	cfs->nr_queued--;
+	cfs->load -= se->load.weight;
+	TAILQ_REMOVE(&cfs->tasks, se, group_node);
+	if (cfs->last_put == se)
+		cfs->last_put = NULL;
+	if (finish_delay) {
+		se->sched_delayed = false;
+		if (sched_feat(sim, F_DELAY_ZERO) && se->vlag > 0)
+			se->vlag = 0;
+	}
+	return true;
+}
+
+/*
+ * Wake-up of a delayed task (ttwu_runnable: same CPU, no migration): DELAY_ZERO drops a
+ * positive lag by placing it at V again. No update_curr first [UNVERIFIED].
+ */
+static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+
+	if (sched_feat(sim, F_DELAY_ZERO)) {
+		eevdf_update_entity_lag(sim, cfs, se);
+		if (se->vlag > 0) {
+			cfs->nr_queued--;
+			if (se != cfs->curr)
+				eevdf_dequeue_tree(cfs, se);
+			se->vlag = 0;
+			eevdf_place_entity(sim, cfs, se, 0);
+			if (se != cfs->curr)
+				eevdf_enqueue_tree(cfs, se);
+			cfs->nr_queued++;
+		}
+	}
+	se->sched_delayed = false;
+}
+
+/*
+ * rq->nr_running counts runnable tasks (the kernel's h_nr_runnable): a delayed task is still
+ * queued (nr_queued) but not runnable.
+ */
+static void eevdf_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
+{
+	if (p->se.sched_delayed) {
+		requeue_delayed_entity(sim, rq, &p->se);
+		rq->nr_running++;
+		return;
+	}
+	eevdf_enqueue_entity(sim, rq, &p->se, wakeup ? EE_ENQUEUE_WAKEUP : 0);
+	rq->nr_running++;
+}
+
+static void eevdf_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep)
+{
+	int flags = sleep ? EE_DEQUEUE_SLEEP : 0;
+
+	/* an exiting task is dequeued for good, not delayed [UNVERIFIED: the kernel's exit
+	 * path was not read; a delayed dead task would only leave at its next pick] */
+	if (p->state == TS_DEAD)
+		flags |= EE_DEQUEUE_SPECIAL;
+	/* runnable -> delayed or gone: either way one runnable task less */
+	eevdf_dequeue_entity(sim, rq, &p->se, flags);
+	rq->nr_running--;
+}
+
+static void eevdf_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			      bool parent_on_rq)
+{
+	(void)parent_on_rq;
+	eevdf_enqueue_entity(sim, rq, &p->se, EE_ENQUEUE_INITIAL);
+	rq->nr_running++;
+}
+
+static void hrtick_start(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	struct sched_entity *se = &p->se;
+	s64 delta;
+
+	if (!sched_feat(sim, F_HRTICK) || rq->nr_running <= 1)
+		return;
+	delta = (s64)(se->slice - (se->sum_exec_runtime - se->prev_sum_exec_runtime));
+	if (delta < 0) {
+		if (rq->curr == p)
+			sl_resched_cpu(sim, rq);
+		return;
+	}
+	if (delta < 10000)
+		delta = 10000; /* hrtick_start's floor */
+	sl_arm(sim, &rq->hrtick, sim->now + (u64)delta);
+}
+
+static void set_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+			    bool first)
+{
+	if (se->on_rq)
+		eevdf_dequeue_tree(cfs, se);
+	if (first)
+		eevdf_set_protect_slice(sim, cfs, se);
+	se->exec_start = sim->now;
+	cfs->curr = se;
+	if (first)
+		se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+static struct sl_task *eevdf_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+	struct sched_entity *se, *prev;
+	struct sl_task *p;
+
+again:
+	if (!cfs->nr_queued) {
+		cfs->last_put = NULL;
+		if (eevdf_newidle_balance(sim, rq))
+			goto again;
+		/* __schedule clears need_resched once the pick is done */
+		rq->need_resched = false;
+		sl_cancel(sim, &rq->resched);
+		return NULL;
+	}
+	/* prev counts as curr only if it is still the CPU's task (no higher class ran since) */
+	prev = cfs->last_put;
+	if (prev && rq->curr != task_of(prev))
+		prev = NULL;
+	se = eevdf_pick_next_entity(sim, cfs, prev);
+	if (se->sched_delayed) {
+		/* a picked delayed entity leaves for good; pick again */
+		eevdf_dequeue_entity(sim, rq, se, EE_DEQUEUE_SLEEP | EE_DEQUEUE_DELAYED);
+		goto again;
+	}
+	set_next_entity(sim, cfs, se, se != prev);
+	cfs->last_put = NULL;
+	/* most recently run first: the balancer takes from the tail */
+	TAILQ_REMOVE(&cfs->tasks, se, group_node);
+	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
+	p = task_of(se);
+	hrtick_start(sim, rq, p);
+	rq->need_resched = false;
+	sl_cancel(sim, &rq->resched);
+	return p;
+}
+
+static void eevdf_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+	struct sched_entity *se = &prev->se;
+
+	cfs->last_put = NULL;
+	if (se->on_rq) {
+		eevdf_update_curr(sim, rq);
+		eevdf_enqueue_tree(cfs, se);
+		cfs->last_put = se;
+	}
+	cfs->curr = NULL;
+}
+
+static void eevdf_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
+{
+	if (!rq->ee.curr)
+		return;
+	eevdf_update_curr(sim, rq);
+	/* the hrtick's expiry ends the slice */
+	if (queued)
+		sl_resched_cpu(sim, rq);
+}
+
+/* check_preempt_wakeup_fair: would the pick choose the wakee now? */
+static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+				     int wake_flags)
+{
+	struct sl_task *curr = rq->curr;
+	struct eevdf_rq *cfs = &rq->ee;
+	struct sched_entity *se = &p->se, *cse;
+	bool cse_idle, pse_idle, pshort;
+
+	if (!curr) {
+		sl_resched_cpu(sim, rq); /* the idle class yields to anything */
+		return;
+	}
+	if (curr == p)
+		return;
+	cse = &curr->se;
+	if (sched_feat(sim, F_NEXT_BUDDY) && !(wake_flags & WF_FORK) && !se->sched_delayed)
+		cfs->next = se;
+	if (rq->need_resched)
+		return;
+	if (!sched_feat(sim, F_WAKEUP_PREEMPTION))
+		return;
+	cse_idle = curr->policy == SL_SCHED_IDLE;
+	pse_idle = p->policy == SL_SCHED_IDLE;
+	if (cse_idle && !pse_idle) {
+		eevdf_cancel_protect_slice(cse);
+		sl_resched_cpu(sim, rq);
+		return;
+	}
+	if (cse_idle != pse_idle)
+		return;
+	if (p->policy != SL_SCHED_NORMAL)
+		return; /* a SCHED_BATCH wakee never preempts */
+	eevdf_update_curr(sim, rq);
+	pshort = sched_feat(sim, F_PREEMPT_SHORT) && se->slice < cse->slice;
+	if (eevdf_pick_eevdf(sim, cfs, cfs->curr, !pshort) == se) {
+		if (pshort)
+			eevdf_cancel_protect_slice(cse);
+		sl_resched_cpu(sim, rq);
+		return;
+	}
+	if (pshort && sched_feat(sim, F_RUN_TO_PARITY))
+		eevdf_update_protect_slice(cfs, cse);
+}
+
+/* yield_task_fair (6.18.2x form): an eligible yielder jumps to its deadline and asks anew. */
+static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+	struct sched_entity *curr = cfs->curr;
+
+	if (!curr || cfs->nr_queued == 1)
+		return;
+	eevdf_clear_buddies(cfs, curr);
+	eevdf_update_curr(sim, rq);
+	if (eevdf_entity_eligible(cfs, curr)) {
+		curr->vruntime = curr->deadline;
+		eevdf_update_deadline(sim, cfs, curr);
+	}
+}
+
+/* set_task_cpu: no vruntime renormalisation (lag and relative deadline carry the state). */
+static void eevdf_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
+{
+	if (p->cpu != cpu) {
+		p->se.nr_migrations++;
+		sim->nr_migrations++;
+		struct sl_event ev = {.type = SL_EV_MIGRATE,
+				      .cpu = cpu,
+				      .pid = p->pid,
+				      .group = p->group ? p->group->id : -1,
+				      .orig_cpu = p->cpu};
+
+		sl_emit(sim, &ev);
+	}
+	p->cpu = cpu;
+}
+
+const struct sl_sched_class sl_eevdf_class = {
+	.name = "fair (EEVDF 6.18)",
+	.owns = NULL,
+	.init_rq = eevdf_init_rq,
+	.init_task = eevdf_init_task,
+	.task_fork = eevdf_task_fork,
+	.wake_up_new = eevdf_wake_up_new,
+	.enqueue_task = eevdf_enqueue_task,
+	.dequeue_task = eevdf_dequeue_task,
+	.pick_next_task = eevdf_pick_next_task,
+	.put_prev_task = eevdf_put_prev_task,
+	.task_tick = eevdf_task_tick,
+	.check_preempt_curr = eevdf_check_preempt_curr,
+	.yield_task = eevdf_yield_task,
+	.update_curr = eevdf_update_curr,
+	.set_task_cpu = eevdf_set_task_cpu,
+	.select_task_rq = eevdf_select_task_rq,
+	.build_domains = eevdf_build_domains,
+	.free_domains = NULL,
+	.tick_load = NULL,
+	.tick_balance = eevdf_tick_balance,
+	.newidle_balance = NULL, /* done inside pick_next_task, as 6.18 does */
+	.active_balance = NULL,
+	.nohz_stop_tick = eevdf_nohz_stop_tick,
+};

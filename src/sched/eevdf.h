@@ -1,0 +1,114 @@
+/*
+ * The EEVDF fair class of Linux 6.18 (spec: /work/shared/spec/eevdf.md), re-implemented from the
+ * facts of the spec, not from kernel text.
+ *
+ * Files: eevdf_core.c (weights, __calc_delta, the deadline-ordered tree with the S/W sums around
+ * zero_vruntime, avg_vruntime, eligibility, lag), eevdf_pick.c (update_curr/update_deadline,
+ * protection, place_entity, __pick_eevdf), eevdf.c (the class: enqueue/dequeue with delayed
+ * dequeue, wake-up preemption, yield, fork, the tick), eevdf_balance.c (wake-up CPU choice,
+ * periodic and newidle balancing), eevdf_6_18.c (the release: features, tunables, defaults).
+ *
+ * Model choices (each explained where it is made):
+ * - Pick is an in-order walk of the deadline tree for the first eligible entity, O(n), instead of
+ *   the kernel's min_vruntime-augmented descent: both give the eligible entity with the earliest
+ *   deadline, ties to the earlier insertion; n is small. min_slice/max_slice are scans too.
+ * - Autogroup: the target puts each session in its own task group. A run holds only the
+ *   workload's tasks, all started from one session (the shell), so they share one autogroup: one
+ *   group entity per CPU whose cfs_rq holds all of them. With one group entity per CPU the root
+ *   level has a single entity, which pick always takes, so the task level decides alone; we
+ *   model that level directly (flat). What is lost: the group entity's slice/lag (inert with
+ *   one entity) and shares across CPUs (same group on both CPUs, share = weight split by load,
+ *   which changes nothing when no other group competes).
+ * - Preemption model "none": a reschedule (resched_curr_lazy == resched_curr) takes effect at
+ *   the next return to user or explicit schedule. The model's kernel paths take no time, so
+ *   "return to user" is now for the local CPU and the IPI's arrival for a remote one; what
+ *   "none" changes against "full" (no preemption inside a long kernel path) has no counterpart.
+ */
+#ifndef SCHEDLAB_EEVDF_H
+#define SCHEDLAB_EEVDF_H
+
+#include "core/sim.h"
+
+#define EEVDF_FIXEDPOINT_SHIFT 10
+#define EEVDF_NICE_0_LOAD      (1ULL << 20) /* scale_load(1024) */
+/* normalized_sysctl_sched_base_slice; also RUN_TO_PARITY-off's fixed protection */
+#define EEVDF_NORMALIZED_SLICE 700000ULL
+#define EEVDF_SLICE_MIN	       100000ULL
+#define EEVDF_SLICE_MAX	       100000000ULL
+
+/* enqueue/dequeue flags (the kernel's meanings, our values) */
+#define EE_ENQUEUE_WAKEUP  0x01
+#define EE_ENQUEUE_INITIAL 0x02
+#define EE_DEQUEUE_SLEEP   0x01
+#define EE_DEQUEUE_DELAYED 0x02
+#define EE_DEQUEUE_SPECIAL 0x04 /* a sleep that is never delayed */
+
+static inline u64 scale_load(u64 w)
+{
+	return w << EEVDF_FIXEDPOINT_SHIFT;
+}
+static inline u64 scale_load_down(u64 w)
+{
+	u64 d = w >> EEVDF_FIXEDPOINT_SHIFT;
+
+	return w ? (d > 2 ? d : 2) : 0;
+}
+
+/* ---- arithmetic (eevdf_core.c) ---- */
+void eevdf_set_load_weight(struct sl_task *p);
+u64 eevdf_calc_delta(u64 delta, u64 weight, struct sl_load_weight *lw);
+u64 eevdf_calc_delta_fair(u64 delta, const struct sched_entity *se);
+/* tunable_scaling: factor for ncpus online, and the boot scaling of base_slice */
+u64 eevdf_scaling_factor(u64 scaling, int ncpu);
+void eevdf_init_granularity(struct sl_tunables *t, int ncpu);
+
+/* ---- the tree and V (eevdf_core.c) ---- */
+void eevdf_rq_init(struct eevdf_rq *cfs);
+void eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se);
+void eevdf_dequeue_tree(struct eevdf_rq *cfs, struct sched_entity *se);
+struct sched_entity *eevdf_first(struct eevdf_rq *cfs);
+struct sched_entity *eevdf_next(struct sched_entity *se);
+u64 eevdf_min_slice(struct eevdf_rq *cfs);    /* ~0 if the tree is empty */
+u64 eevdf_max_slice(struct eevdf_rq *cfs);    /* 0 if the tree is empty */
+u64 eevdf_avg_vruntime(struct eevdf_rq *cfs); /* moves zero_vruntime: a state change */
+bool eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime);
+bool eevdf_entity_eligible(const struct eevdf_rq *cfs, const struct sched_entity *se);
+s64 eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+		     u64 avruntime);
+void eevdf_update_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
+
+/* ---- pick, slices, placement (eevdf_pick.c) ---- */
+struct eevdf_rq *eevdf_rq_of(struct sl_sim *sim, const struct sched_entity *se);
+bool eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
+void eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq);
+bool eevdf_protect_slice(const struct sched_entity *se);
+void eevdf_set_protect_slice(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
+void eevdf_update_protect_slice(struct eevdf_rq *cfs, struct sched_entity *se);
+void eevdf_cancel_protect_slice(struct sched_entity *se);
+void eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+			int flags);
+/* __pick_eevdf: curr is the running entity (in the tree or not, or NULL) */
+struct sched_entity *eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cfs,
+				      struct sched_entity *curr, bool protect);
+struct sched_entity *eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
+					    struct sched_entity *curr);
+
+/* ---- the class (eevdf.c) ---- */
+void eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
+			  int flags);
+/* false: the entity stayed queued, delayed */
+bool eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
+			  int flags);
+void eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se);
+
+/* ---- balancing (eevdf_balance.c) ---- */
+int eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
+			 int wake_flags);
+void eevdf_build_domains(struct sl_sim *sim);
+void eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq);
+/* nothing to pick on rq: true if a task was pulled */
+bool eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq);
+void eevdf_note_idle(struct sl_sim *sim, struct sl_cpu *rq, bool entering);
+bool eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
+
+#endif

@@ -1,0 +1,456 @@
+/*
+ * Where 6.18 runs a task on a 2-CPU machine with one LLC (spec eevdf.md §5): the wake-up CPU
+ * choice (wake_wide, wake_affine with WA_IDLE/WA_WEIGHT/WA_BIAS, select_idle_sibling), the fork
+ * CPU (idlest), periodic balancing with the NO_HZ kick, and newidle balancing with NI_RANDOM.
+ *
+ * Simplifications, each a documented model choice:
+ * - One scheduling domain holding every CPU (the target's single MC domain, one LLC): other
+ *   topologies are balanced as if they were one LLC; groups are single CPUs.
+ * - No PELT: a task's load is scale_load_down(weight) (1024 at nice 0) while it is runnable; a
+ *   CPU's load is the sum over its runnable tasks; a sleeping wakee's blocked load is taken as
+ *   not decayed (it is still counted on prev_cpu, so wake_affine_weight's "load(prev) - load(p)"
+ *   is prev's runnable load). ATTACH_AGE_LOAD and UTIL_EST act on PELT only: inert.
+ * - Balancing costs no simulated time, so max_newidle_lb_cost is 0 and the avg_idle cut-offs
+ *   never stop a newidle pull; the cost model of the kernel is not represented.
+ * - No active balancing: a CPU-bound task that is running is never pushed; the waiting tasks
+ *   are moved instead (on 2 CPUs there is always a waiting one when one CPU has >= 2).
+ * - The target's private sched_vcpu_pack patch (vcpu_pack_room, CPU choice) has no source; it
+ *   is not modelled [UNVERIFIED]: its effect must be measured on the target.
+ * - SIS_UTIL limits the idle scan by LLC utilisation; with 2 CPUs the scan visits only the CPU
+ *   the prev/target checks did not, and the model always scans it: inert.
+ */
+#include "sched/eevdf.h"
+#include "sched/class.h"
+#include "sched/cfs.h"
+#include "machine/machine.h"
+
+#define EE_IMBALANCE_PCT    117
+#define EE_CACHE_NICE_TRIES 1
+#define EE_BUSY_FACTOR	    16
+#define EE_MIN_INTERVAL	    2 /* ms */
+#define EE_MAX_INTERVAL	    4 /* ms */
+#define EE_LB_MIN_LOAD	    16
+
+enum ee_idle { EE_CPU_IDLE, EE_CPU_NOT_IDLE, EE_CPU_NEWLY_IDLE };
+
+static bool share_cache(struct sl_sim *sim, int a, int b)
+{
+	return sim->cpus[a].socket == sim->cpus[b].socket;
+}
+
+/* available_idle_cpu: the idle task runs, nothing queued, no wake-up pending */
+static bool idle_cpu(struct sl_sim *sim, int cpu)
+{
+	const struct sl_cpu *rq = &sim->cpus[cpu];
+
+	return !rq->curr && !rq->nr_running && !rq->need_resched;
+}
+
+/* sched_idle_cpu: every runnable task is SCHED_IDLE */
+static bool sched_idle_cpu(struct sl_sim *sim, int cpu)
+{
+	struct sl_cpu *rq = &sim->cpus[cpu];
+	struct sched_entity *se;
+
+	if (!rq->nr_running)
+		return false;
+	TAILQ_FOREACH(se, &rq->ee.tasks, group_node)
+	{
+		if (!se->sched_delayed && task_of(se)->policy != SL_SCHED_IDLE)
+			return false;
+	}
+	return true;
+}
+
+static bool idle_or_sched_idle(struct sl_sim *sim, int cpu)
+{
+	return idle_cpu(sim, cpu) || sched_idle_cpu(sim, cpu);
+}
+
+static s64 task_load(const struct sl_task *p)
+{
+	return (s64)scale_load_down(p->se.load.weight);
+}
+
+static s64 cpu_load(struct sl_sim *sim, int cpu)
+{
+	struct sched_entity *se;
+	s64 l = 0;
+
+	TAILQ_FOREACH(se, &sim->cpus[cpu].ee.tasks, group_node)
+	{
+		if (!se->sched_delayed)
+			l += (s64)scale_load_down(se->load.weight);
+	}
+	return l;
+}
+
+/* ---- wake-up ---- */
+
+/* record_wakee: the waker's flips, halved once a second */
+static void record_wakee(struct sl_sim *sim, struct sl_task *waker, struct sl_task *p)
+{
+	if (sim->now > waker->wakee_flip_decay_ts + NSEC_PER_SEC) {
+		waker->wakee_flips >>= 1;
+		waker->wakee_flip_decay_ts = sim->now;
+	}
+	if (waker->last_wakee != p) {
+		waker->last_wakee = p;
+		waker->wakee_flips++;
+	}
+}
+
+/* wake_wide: a 1:N waker relation wider than the LLC spreads instead of pulling */
+static bool wake_wide(struct sl_sim *sim, struct sl_task *waker, struct sl_task *p)
+{
+	unsigned master = waker->wakee_flips, slave = p->wakee_flips;
+	unsigned factor = 0;
+
+	for (int c = 0; c < sim->ncpu; c++)
+		factor += share_cache(sim, c, p->cpu);
+	if (master < slave) {
+		unsigned t = master;
+
+		master = slave;
+		slave = t;
+	}
+	return !(slave < factor || master < slave * factor);
+}
+
+static int wake_affine_idle(struct sl_sim *sim, int this_cpu, int prev, bool sync)
+{
+	if (idle_cpu(sim, this_cpu) && share_cache(sim, this_cpu, prev))
+		return idle_cpu(sim, prev) ? prev : this_cpu;
+	if (sync && sim->cpus[this_cpu].nr_running == 1)
+		return this_cpu;
+	if (idle_cpu(sim, prev))
+		return prev;
+	return -1;
+}
+
+static int wake_affine_weight(struct sl_sim *sim, struct sl_task *p, int this_cpu, int prev,
+			      bool sync)
+{
+	s64 this_eff = cpu_load(sim, this_cpu), prev_eff;
+	const s64 cap = 1024; /* capacity_of: no irq/steal time in the model */
+
+	if (sync) {
+		struct sl_task *curr = sim->cpus[this_cpu].curr;
+		s64 cl = curr ? task_load(curr) : 0;
+
+		if (cl > this_eff)
+			return this_cpu;
+		this_eff -= cl;
+	}
+	this_eff += task_load(p);
+	if (sched_feat(sim, F_WA_BIAS))
+		this_eff *= 100;
+	this_eff *= cap;
+	/* load(prev) - load(p): p's undecayed blocked load is in load(prev) (see the top) */
+	prev_eff = cpu_load(sim, prev);
+	if (sched_feat(sim, F_WA_BIAS))
+		prev_eff *= 100 + (EE_IMBALANCE_PCT - 100) / 2;
+	prev_eff *= cap;
+	if (sync)
+		prev_eff += 1;
+	return this_eff < prev_eff ? this_cpu : -1;
+}
+
+static int wake_affine(struct sl_sim *sim, struct sl_task *p, int this_cpu, int prev, bool sync)
+{
+	int target = -1;
+
+	if (sched_feat(sim, F_WA_IDLE))
+		target = wake_affine_idle(sim, this_cpu, prev, sync);
+	if (target < 0 && sched_feat(sim, F_WA_WEIGHT))
+		target = wake_affine_weight(sim, p, this_cpu, prev, sync);
+	return target == this_cpu ? this_cpu : prev;
+}
+
+static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, int target)
+{
+	int recent;
+
+	if (idle_or_sched_idle(sim, target))
+		return target;
+	if (prev != target && share_cache(sim, prev, target) && idle_or_sched_idle(sim, prev))
+		return prev;
+	recent = p->recent_used_cpu;
+	p->recent_used_cpu = prev;
+	if (recent >= 0 && recent != prev && recent != target && share_cache(sim, recent, target) &&
+	    idle_or_sched_idle(sim, recent))
+		return recent;
+	/* select_idle_cpu: the LLC from target + 1, wrapping */
+	for (int k = 1; k < sim->ncpu; k++) {
+		int c = (target + k) % sim->ncpu;
+
+		if (share_cache(sim, c, target) && idle_cpu(sim, c))
+			return c;
+	}
+	return target;
+}
+
+/*
+ * find_idlest_group/cpu with one-CPU groups: the local CPU is kept if idle; else an idle CPU;
+ * else the one with the fewest runnable tasks if clearly fewer (group type: fully busy <
+ * overloaded).
+ */
+static int find_idlest_cpu(struct sl_sim *sim, int this_cpu)
+{
+	int best = -1;
+
+	if (this_cpu < 0)
+		this_cpu = 0;
+	if (idle_cpu(sim, this_cpu))
+		return this_cpu;
+	for (int c = 0; c < sim->ncpu; c++)
+		if (c != this_cpu && idle_cpu(sim, c) && best < 0)
+			best = c;
+	if (best >= 0)
+		return best;
+	best = this_cpu;
+	for (int c = 0; c < sim->ncpu; c++) {
+		unsigned long n = sim->cpus[c].nr_running, nb = sim->cpus[best].nr_running;
+
+		/* fully busy (1) beats overloaded (>1); among overloaded, fewer wins */
+		if (n < nb && (nb > 1))
+			best = c;
+	}
+	return best;
+}
+
+int eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
+			 int wake_flags)
+{
+	int prev = p->cpu, target = prev;
+	struct sl_task *waker;
+
+	/* ttwu_runnable: a delayed task is requeued where it is */
+	if (p->se.sched_delayed)
+		return prev;
+	if (sd_flag & SD_BALANCE_FORK)
+		return find_idlest_cpu(sim, this_cpu);
+	if (this_cpu < 0)
+		return select_idle_sibling(sim, p, prev, prev);
+	waker = sim->cpus[this_cpu].curr;
+	if (waker && waker != p)
+		record_wakee(sim, waker, p);
+	if (waker && waker != p && wake_wide(sim, waker, p))
+		return select_idle_sibling(sim, p, prev, prev);
+	if (this_cpu != prev)
+		target = wake_affine(sim, p, this_cpu, prev, wake_flags & WF_SYNC);
+	return select_idle_sibling(sim, p, prev, target);
+}
+
+void eevdf_build_domains(struct sl_sim *sim)
+{
+	(void)sim; /* one domain of all CPUs: nothing to build */
+}
+
+bool eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
+{
+	(void)sim;
+	(void)rq;
+	(void)stop;
+	return false; /* NO_HZ_IDLE: every idle CPU stops its tick; busy CPUs kick (below) */
+}
+
+/* ---- moving tasks ---- */
+
+static bool ee_task_hot(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
+			struct sl_cpu *dst)
+{
+	if (sched_feat(sim, F_CACHE_HOT_BUDDY) && dst->nr_running && src->ee.next == &p->se)
+		return true;
+	if (sim->tun.sched_migration_cost == (u64)(unsigned)-1)
+		return true;
+	if (!sim->tun.sched_migration_cost || !p->se.exec_start)
+		return false;
+	return (s64)(sim->now - p->se.exec_start) < (s64)sim->tun.sched_migration_cost;
+}
+
+static bool can_migrate(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
+			struct sl_cpu *dst)
+{
+	if (src->curr == p || p->se.sched_delayed || p->se.on_rq != 1)
+		return false;
+	if (!dst->ee.nr_balance_failed && dst->nr_running &&
+	    !eevdf_entity_eligible(&src->ee, &p->se))
+		return false;
+	if (dst->ee.nr_balance_failed <= EE_CACHE_NICE_TRIES && ee_task_hot(sim, p, src, dst))
+		return false;
+	return true;
+}
+
+static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src, struct sl_cpu *dst,
+		      bool preempt)
+{
+	/* detach: a non-sleep dequeue keeps the lag and a relative deadline */
+	eevdf_dequeue_entity(sim, src, &p->se, 0);
+	src->nr_running--;
+	sl_eevdf_class.set_task_cpu(sim, p, dst->id);
+	eevdf_enqueue_entity(sim, dst, &p->se, 0);
+	dst->nr_running++;
+	if (preempt && (!dst->curr || dst->curr->sched_class == &sl_eevdf_class))
+		sl_eevdf_class.check_preempt_curr(sim, dst, p, 0);
+}
+
+/*
+ * load_balance for dst over the one domain: -1 balanced, else the number of tasks moved.
+ * Count mode when dst has spare capacity (idle): half the difference, at least one; else load
+ * mode by the 117% rule, half the load difference.
+ */
+static int load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle)
+{
+	struct sl_cpu *src = NULL;
+	s64 imbalance;
+	bool count_mode;
+	int moved = 0, examined = 0;
+
+	for (int c = 0; c < sim->ncpu; c++) {
+		struct sl_cpu *rq = &sim->cpus[c];
+
+		if (rq != dst && (!src || rq->nr_running > src->nr_running))
+			src = rq;
+	}
+	if (!src || src->nr_running < 2 || src->nr_running <= dst->nr_running)
+		return -1;
+	count_mode = !dst->nr_running && !dst->curr;
+	if (count_mode) {
+		imbalance = (s64)(src->nr_running - dst->nr_running) / 2;
+		if (imbalance < 1)
+			imbalance = 1;
+	} else {
+		s64 ls = cpu_load(sim, src->id), ld = cpu_load(sim, dst->id);
+
+		if (100 * ls <= EE_IMBALANCE_PCT * ld)
+			return -1;
+		imbalance = (ls - ld) / 2;
+	}
+	/* from the tail of cfs_tasks: the least recently run first */
+	struct sched_entity *se = TAILQ_LAST(&src->ee.tasks, eevdf_tasks_head), *prev_se;
+
+	for (; se && imbalance > 0; se = prev_se) {
+		struct sl_task *p = task_of(se);
+		s64 load = task_load(p);
+
+		prev_se = TAILQ_PREV(se, eevdf_tasks_head, group_node);
+		if ((u64)++examined > sim->tun.sched_nr_migrate)
+			break;
+		if (!can_migrate(sim, p, src, dst))
+			continue;
+		if (!count_mode) {
+			int f = dst->ee.nr_balance_failed;
+
+			if (sched_feat(sim, F_LB_MIN) && load < EE_LB_MIN_LOAD && !f)
+				continue;
+			if ((f < 63 ? load >> f : 0) > imbalance)
+				continue;
+		}
+		move_task(sim, p, src, dst, idle != EE_CPU_NEWLY_IDLE);
+		moved++;
+		imbalance -= count_mode ? 1 : load;
+	}
+	(void)idle;
+	return moved;
+}
+
+static u64 msecs_to_jiffies(struct sl_sim *sim, u64 ms)
+{
+	return (ms * sim->p.hz + 999) / 1000;
+}
+
+/* the balance interval in ns: busy x16 minus one jiffy, clamped to [1, HZ*ncpus/10] jiffies */
+static u64 interval_ns(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
+{
+	u64 j = msecs_to_jiffies(sim, rq->ee.balance_interval * (busy ? EE_BUSY_FACTOR : 1));
+	u64 max = sim->p.hz * (u64)sim->ncpu / 10;
+
+	if (busy && j)
+		j--;
+	if (j < 1)
+		j = 1;
+	if (max >= 1 && j > max)
+		j = max;
+	return j * sim->tick_ns;
+}
+
+static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+	int r;
+
+	cfs->next_balance = sim->now + interval_ns(sim, rq, busy);
+	r = load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
+	if (r > 0) {
+		cfs->nr_balance_failed = 0;
+		cfs->balance_interval = EE_MIN_INTERVAL;
+	} else if (r == 0) {
+		cfs->nr_balance_failed++;
+		cfs->balance_interval = EE_MIN_INTERVAL;
+	} else {
+		cfs->nr_balance_failed = 0;
+		if (cfs->balance_interval < EE_MAX_INTERVAL)
+			cfs->balance_interval *= 2;
+	}
+}
+
+/*
+ * The tick's trigger_load_balance: this CPU's own periodic balance when due, and the NO_HZ
+ * kick: a CPU with two runnable tasks makes a tickless idle CPU balance (it pulls; the pulled
+ * task's wake-up preemption sends the IPI that takes it out of idle).
+ */
+void eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	if (rq->nr_running >= 2) {
+		for (int c = 0; c < sim->ncpu; c++) {
+			struct sl_cpu *o = &sim->cpus[c];
+
+			if (o == rq || !o->tick_stopped || !idle_cpu(sim, c) ||
+			    sim->now < o->ee.next_balance)
+				continue;
+			periodic_balance(sim, o, false);
+			break;
+		}
+	}
+	if (sim->now >= rq->ee.next_balance)
+		periodic_balance(sim, rq, rq->curr != NULL);
+}
+
+/*
+ * sched_balance_newidle: only when some CPU is overloaded; NI_RANDOM runs it with probability
+ * (1 + ratio) / 1024 and weights a success by the inverse, so ratio tracks the success rate.
+ */
+bool eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+	bool overloaded = false;
+	unsigned w = 1 + cfs->ni_ratio;
+	int r = -1;
+
+	cfs->idle_stamp = sim->now;
+	for (int c = 0; c < sim->ncpu; c++)
+		overloaded |= sim->cpus[c].nr_running >= 2;
+	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
+		return false;
+	if (sched_feat(sim, F_NI_RANDOM)) {
+		unsigned draw = (unsigned)(sl_rng_next(&sim->sched_rng) % 1024);
+
+		cfs->ni_call++;
+		if (draw > w) {
+			/* skipped: a call with no success */
+		} else {
+			r = load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+			if (r > 0)
+				cfs->ni_success += (1024 + w / 2) / w;
+		}
+		if (cfs->ni_call >= 1024) {
+			cfs->ni_ratio = cfs->ni_success;
+			cfs->ni_call /= 2;
+			cfs->ni_success /= 2;
+		}
+		return r > 0;
+	}
+	r = load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+	return r > 0;
+}

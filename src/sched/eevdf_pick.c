@@ -1,0 +1,176 @@
+/*
+ * EEVDF time accounting and choice (spec eevdf.md §4): update_curr and update_deadline, slice
+ * protection (RUN_TO_PARITY), place_entity with lag, and __pick_eevdf.
+ *
+ * __pick_eevdf here walks the deadline tree in order and takes the first eligible entity; the
+ * kernel descends a tree augmented with subtree min_vruntime. Both return the eligible entity
+ * with the earliest deadline (ties: the earlier insertion), so the choice is the same; ours is
+ * O(n), which is fine for the few tasks a run holds.
+ */
+#include "sched/eevdf.h"
+#include "sched/cfs.h"
+#include "machine/machine.h"
+
+struct eevdf_rq *eevdf_rq_of(struct sl_sim *sim, const struct sched_entity *se)
+{
+	return &sim->cpus[sl_container_of(se, struct sl_task, se)->cpu].ee;
+}
+
+/* A new request when the current one is used up: d = v + vslice, from the current v. */
+bool eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
+{
+	if ((s64)(se->vruntime - se->deadline) < 0)
+		return false;
+	if (!se->custom_slice)
+		se->slice = sim->tun.sched_base_slice;
+	se->deadline = se->vruntime + eevdf_calc_delta_fair(se->slice, se);
+	eevdf_avg_vruntime(cfs);
+	return true;
+}
+
+bool eevdf_protect_slice(const struct sched_entity *se)
+{
+	return (s64)(se->vprot - se->vruntime) > 0;
+}
+
+/*
+ * At a real pick (not a re-pick of prev): curr may run until vprot before anyone else is
+ * considered. RUN_TO_PARITY: the smallest slice queued (the tree, se removed), else 0.7 ms.
+ */
+void eevdf_set_protect_slice(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
+{
+	u64 slice =
+		sched_feat(sim, F_RUN_TO_PARITY) ? eevdf_min_slice(cfs) : EEVDF_NORMALIZED_SLICE;
+
+	if (se->slice < slice)
+		slice = se->slice;
+	se->vprot = se->deadline;
+	if (slice != se->slice)
+		se->vprot =
+			min_vruntime(se->deadline, se->vruntime + eevdf_calc_delta_fair(slice, se));
+}
+
+/* A shorter-slice wakee did not preempt: curr's protection shrinks to that slice. */
+void eevdf_update_protect_slice(struct eevdf_rq *cfs, struct sched_entity *se)
+{
+	u64 slice = eevdf_min_slice(cfs);
+
+	if (se->slice < slice)
+		slice = se->slice;
+	se->vprot = min_vruntime(se->vprot, se->vruntime + eevdf_calc_delta_fair(slice, se));
+}
+
+void eevdf_cancel_protect_slice(struct sched_entity *se)
+{
+	if (eevdf_protect_slice(se))
+		se->vprot = se->vruntime;
+}
+
+void eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se)
+{
+	if (cfs->next == se)
+		cfs->next = NULL;
+}
+
+/*
+ * update_curr: charge the run time, move v, renew the deadline when it is reached. A reached
+ * deadline or an expired protection asks for a reschedule (taken at the next return to user:
+ * the tick for a CPU hog, hence 4 ms turns at HZ=250 whatever the 1.4 ms slice).
+ */
+void eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *cfs = &rq->ee;
+	struct sched_entity *curr = cfs->curr;
+	s64 delta;
+	bool resched;
+
+	if (!curr)
+		return;
+	delta = (s64)(sim->now - curr->exec_start);
+	if (delta <= 0)
+		return;
+	curr->exec_start = sim->now;
+	curr->sum_exec_runtime += (u64)delta;
+	curr->vruntime += eevdf_calc_delta_fair((u64)delta, curr);
+	resched = eevdf_update_deadline(sim, cfs, curr);
+	if (cfs->nr_queued == 1)
+		return;
+	if (resched || !eevdf_protect_slice(curr)) {
+		sl_resched_cpu(sim, rq);
+		eevdf_clear_buddies(cfs, curr);
+	}
+}
+
+/*
+ * place_entity: start at V minus the saved lag, inflated by (W + w) / W so that adding the
+ * entity leaves its lag intact; the deadline is a relative one carried over (migration) or a
+ * new request (half of it for a fork with PLACE_DEADLINE_INITIAL).
+ */
+void eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+			int flags)
+{
+	u64 vruntime = eevdf_avg_vruntime(cfs), vslice;
+	s64 lag = 0;
+
+	if (!se->custom_slice)
+		se->slice = sim->tun.sched_base_slice;
+	vslice = eevdf_calc_delta_fair(se->slice, se);
+	if (sched_feat(sim, F_PLACE_LAG) && cfs->nr_queued && se->vlag) {
+		struct sched_entity *curr = cfs->curr;
+		s64 load = (s64)cfs->sum_weight;
+
+		lag = se->vlag;
+		if (curr && curr->on_rq)
+			load += (s64)scale_load_down(curr->load.weight);
+		lag *= load + (s64)scale_load_down(se->load.weight);
+		if (!load)
+			load = 1;
+		lag /= load; /* div_s64: truncates toward zero */
+	}
+	se->vruntime = vruntime - (u64)lag;
+	if (sched_feat(sim, F_PLACE_REL_DEADLINE) && se->rel_deadline) {
+		se->deadline += se->vruntime;
+		se->rel_deadline = false;
+		return;
+	}
+	if (sched_feat(sim, F_PLACE_DEADLINE_INITIAL) && (flags & EE_ENQUEUE_INITIAL))
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+/*
+ * __pick_eevdf. curr is the running entity: outside the tree (cfs->curr, the kernel's case), or
+ * put back into it by the model's put_prev (pick_next_task passes it so that its protection
+ * still counts; in the tree it competes like the kernel's curr, since it was inserted last and
+ * loses deadline ties as curr does).
+ */
+struct sched_entity *eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cfs,
+				      struct sched_entity *curr, bool protect)
+{
+	struct sched_entity *best = NULL, *outside = cfs->curr;
+
+	(void)sim;
+	if (cfs->nr_queued == 1)
+		return outside && outside->on_rq ? outside : eevdf_first(cfs);
+	if (curr && (!curr->on_rq || !eevdf_entity_eligible(cfs, curr)))
+		curr = NULL;
+	if (curr && protect && eevdf_protect_slice(curr))
+		return curr;
+	for (struct sched_entity *se = eevdf_first(cfs); se; se = eevdf_next(se)) {
+		if (eevdf_entity_eligible(cfs, se)) {
+			best = se;
+			break;
+		}
+	}
+	if (curr && curr == outside && (!best || (s64)(curr->deadline - best->deadline) < 0))
+		best = curr;
+	return best ? best : eevdf_first(cfs);
+}
+
+struct sched_entity *eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
+					    struct sched_entity *curr)
+{
+	if (sched_feat(sim, F_PICK_BUDDY) && cfs->next && eevdf_entity_eligible(cfs, cfs->next))
+		return cfs->next;
+	return eevdf_pick_eevdf(sim, cfs, curr, true);
+}

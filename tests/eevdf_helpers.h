@@ -1,0 +1,55 @@
+/* EEVDF test helpers: 6.18 tasks and a runqueue filled by hand (tree entities and curr). */
+#ifndef SCHEDLAB_TEST_EEVDF_HELPERS_H
+#define SCHEDLAB_TEST_EEVDF_HELPERS_H
+
+#include "helpers.h"
+#include "sched/class.h"
+#include "sched/eevdf.h"
+
+static inline struct sl_task *ee_task(int nice, int policy, int cpu)
+{
+	struct sl_task *p = bare_task(nice, policy, cpu);
+
+	eevdf_set_load_weight(p);
+	p->sched_class = &sl_eevdf_class;
+	p->recent_used_cpu = -1;
+	return p;
+}
+
+/* put p in rq's tree at vruntime v with deadline d and a request of `slice` */
+static inline void ee_tree_add(struct sl_cpu *rq, struct sl_task *p, u64 v, u64 d, u64 slice)
+{
+	struct sched_entity *se = &p->se;
+
+	se->vruntime = v;
+	se->deadline = d;
+	se->slice = slice;
+	eevdf_enqueue_tree(&rq->ee, se);
+	se->on_rq = 1;
+	rq->ee.nr_queued++;
+	rq->ee.load += se->load.weight;
+	TAILQ_INSERT_HEAD(&rq->ee.tasks, se, group_node);
+	rq->nr_running++;
+}
+
+/* make p rq's running task (outside the tree, as the kernel's curr) */
+static inline void ee_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 v,
+			       u64 d, u64 slice)
+{
+	struct sched_entity *se = &p->se;
+
+	se->vruntime = v;
+	se->deadline = d;
+	se->slice = slice;
+	se->on_rq = 1;
+	se->exec_start = sim->now;
+	rq->ee.curr = se;
+	rq->ee.nr_queued++;
+	rq->ee.load += se->load.weight;
+	TAILQ_INSERT_HEAD(&rq->ee.tasks, se, group_node);
+	rq->nr_running++;
+	rq->curr = p;
+	p->on_cpu = true;
+}
+
+#endif

@@ -1,0 +1,497 @@
+/*
+ * EEVDF (6.18) behaviour worked by hand from spec/eevdf.md §1, §2, §4, §5: delayed dequeue and
+ * the wake of a delayed task, yield, wake-up preemption (protection, PREEMPT_SHORT, idle
+ * policy), the wake-up CPU choice, the features file and the tunables, and whole runs: two
+ * nice-0 hogs alternating in 4 ms ticks, nice 0 against nice 5.
+ */
+#include "eevdf_helpers.h"
+#include "config/sysctl.h"
+#include "experiment/run.h"
+
+#include <math.h>
+
+#define SLICE2 1400000ULL
+
+/* ---- delayed dequeue ---- */
+
+/* rq: curr A at va, B in the tree at vb (both nice 0, slice 1.4 ms, z = 0); A sleeps */
+static struct fixture *sleep_case(const char *feats, u64 va, u64 vb, struct sl_task **pa,
+				  struct sl_task **pb)
+{
+	struct fixture *f = fixture_new("6.18", "2", feats);
+	struct sl_cpu *rq = &f->sim->cpus[0];
+
+	*pa = ee_task(0, 0, 0);
+	*pb = ee_task(0, 0, 0);
+	rq->ee.zero_vruntime = 0;
+	ee_tree_add(rq, *pb, vb, vb + SLICE2, SLICE2);
+	ee_set_curr(f->sim, rq, *pa, va, va + SLICE2, SLICE2);
+	(*pa)->state = TS_SLEEPING;
+	sl_eevdf_class.dequeue_task(f->sim, rq, *pa, 1);
+	return f;
+}
+
+static void test_delay_dequeue(void **state)
+{
+	struct sl_task *a, *b;
+	struct fixture *f;
+	struct sl_cpu *rq;
+
+	(void)state;
+	/* A at 2 ms, B at 0: V = 1 ms, A ineligible: it stays queued, delayed; no longer
+	 * runnable (nr_running 1) but still counted (nr_queued 2) */
+	f = sleep_case(NULL, 2000000, 0, &a, &b);
+	rq = &f->sim->cpus[0];
+	assert_true(a->se.sched_delayed);
+	assert_int_equal(a->se.on_rq, 1);
+	assert_int_equal(rq->ee.nr_queued, 2);
+	assert_int_equal(rq->nr_running, 1);
+	/* woken before it is picked: back as it was; its lag V - v = -1 ms is not positive, so
+	 * DELAY_ZERO leaves it where it is */
+	sl_eevdf_class.put_prev_task(f->sim, rq, a);
+	a->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(f->sim, rq, a, 1);
+	assert_false(a->se.sched_delayed);
+	assert_int_equal(a->se.vruntime, 2000000);
+	assert_int_equal(rq->nr_running, 2);
+	fixture_free(f);
+	free(a);
+	free(b);
+
+	/* NO_DELAY_DEQUEUE: gone at once with lag V - v = 1 ms - 2 ms */
+	f = sleep_case("NO_DELAY_DEQUEUE", 2000000, 0, &a, &b);
+	rq = &f->sim->cpus[0];
+	assert_false(a->se.sched_delayed);
+	assert_int_equal(a->se.on_rq, 0);
+	assert_int_equal(rq->ee.nr_queued, 1);
+	assert_int_equal(a->se.vlag, -1000000);
+	fixture_free(f);
+	free(a);
+	free(b);
+
+	/* an eligible sleeper leaves at once: A at 0, B at 2 ms: lag +1 ms kept */
+	f = sleep_case(NULL, 0, 2000000, &a, &b);
+	assert_int_equal(a->se.on_rq, 0);
+	assert_int_equal(a->se.vlag, 1000000);
+	fixture_free(f);
+	free(a);
+	free(b);
+
+	/* the lag clamp: A at 0, B at 20 ms, V = 10 ms: L = calc_delta_fair(max_slice 1.4 ms +
+	 * TICK_NSEC 4 ms) = 5.4 ms */
+	f = sleep_case(NULL, 0, 20000000, &a, &b);
+	assert_int_equal(a->se.vlag, 5400000);
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
+/* a delayed A (tree, 2 ms) woken while curr B has run on to 5 ms: V = 3.5 ms, lag +1.5 ms */
+static void wake_delayed(const char *feats, u64 *v, u64 *d, s64 *vlag)
+{
+	struct fixture *f = fixture_new("6.18", "2", feats);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0);
+
+	rq->ee.zero_vruntime = 0;
+	ee_tree_add(rq, a, 2000000, 3400000, SLICE2);
+	a->se.sched_delayed = true;
+	a->state = TS_SLEEPING;
+	rq->nr_running--;
+	ee_set_curr(sim, rq, b, 5000000, 6400000, SLICE2);
+	a->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(sim, rq, a, 1);
+	assert_false(a->se.sched_delayed);
+	assert_int_equal(rq->nr_running, 2);
+	*v = a->se.vruntime;
+	*d = a->se.deadline;
+	*vlag = a->se.vlag;
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
+static void test_delay_zero_on_wake(void **state)
+{
+	u64 v, d;
+	s64 vlag;
+
+	(void)state;
+	/* DELAY_ZERO: the positive lag is dropped and A re-placed at V of the queue without it:
+	 * only curr B remains, V = 5 ms; d = 5 ms + 1.4 ms */
+	wake_delayed(NULL, &v, &d, &vlag);
+	assert_int_equal(v, 5000000);
+	assert_int_equal(d, 6400000);
+	assert_int_equal(vlag, 0);
+	/* NO_DELAY_ZERO: A keeps its place and its credit */
+	wake_delayed("NO_DELAY_ZERO", &v, &d, &vlag);
+	assert_int_equal(v, 2000000);
+	assert_int_equal(d, 3400000);
+}
+
+/* A delayed entity that is picked leaves for good (vlag clipped to <= 0); B is picked. */
+static void pick_delayed(const char *feats, s64 *vlag)
+{
+	struct fixture *f = fixture_new("6.18", "2", feats);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0);
+
+	rq->ee.zero_vruntime = 0;
+	/* A (delayed) v 0 d 1 ms, B v 2 ms d 3.4 ms: V = 1 ms, A eligible with the earliest
+	 * deadline, so picked, dequeued with lag V - 0 = +1 ms, and B picked instead */
+	ee_tree_add(rq, a, 0, 1000000, SLICE2);
+	ee_tree_add(rq, b, 2000000, 3400000, SLICE2);
+	a->se.sched_delayed = true;
+	rq->nr_running--;
+	assert_ptr_equal(sl_eevdf_class.pick_next_task(sim, rq), b);
+	assert_int_equal(a->se.on_rq, 0);
+	assert_false(a->se.sched_delayed);
+	assert_int_equal(rq->ee.nr_queued, 1);
+	assert_ptr_equal(rq->ee.curr, &b->se);
+	*vlag = a->se.vlag;
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
+static void test_pick_delayed(void **state)
+{
+	s64 vlag;
+
+	(void)state;
+	pick_delayed(NULL, &vlag);
+	assert_int_equal(vlag, 0);
+	pick_delayed("NO_DELAY_ZERO", &vlag);
+	assert_int_equal(vlag, 1000000);
+}
+
+/* ---- yield ---- */
+
+static void test_yield(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0);
+
+	(void)state;
+	rq->ee.zero_vruntime = 0;
+	/* eligible A (v 0 = V): v jumps to its deadline 1.4 ms, new d = 1.4 + 1.4 ms */
+	ee_tree_add(rq, b, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, rq, a, 0, SLICE2, SLICE2);
+	sl_eevdf_class.yield_task(sim, rq);
+	assert_int_equal(a->se.vruntime, SLICE2);
+	assert_int_equal(a->se.deadline, 2 * SLICE2);
+	/* now ineligible (1.4 ms > V = 0.7 ms): a second yield changes nothing */
+	sl_eevdf_class.yield_task(sim, rq);
+	assert_int_equal(a->se.vruntime, SLICE2);
+	assert_int_equal(a->se.deadline, 2 * SLICE2);
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
+/* ---- wake-up preemption ---- */
+
+/* curr A (v 0, d 1.4 ms, protected to vprot), wakee W in the tree (v 0, d 0.7 ms, slice) */
+static bool wake_preempts(const char *feats, u64 vprot, u64 wslice, int cpol, int wpol,
+			  u64 *vprot_after)
+{
+	struct fixture *f = fixture_new("6.18", "2", feats);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct sl_task *a = ee_task(0, cpol, 0), *w = ee_task(0, wpol, 0);
+	bool r;
+
+	a->se.load = w->se.load; /* same weight whatever the policy: only the rule differs */
+	rq->ee.zero_vruntime = 0;
+	ee_tree_add(rq, w, 0, 700000, wslice);
+	w->se.custom_slice = true;
+	ee_set_curr(sim, rq, a, 0, SLICE2, SLICE2);
+	a->se.vprot = vprot;
+	sl_eevdf_class.check_preempt_curr(sim, rq, w, 0);
+	r = rq->need_resched;
+	*vprot_after = a->se.vprot;
+	fixture_free(f);
+	free(a);
+	free(w);
+	return r;
+}
+
+static void test_wakeup_preemption(void **state)
+{
+	u64 vp;
+
+	(void)state;
+	/* protected curr, same slice: the pick keeps curr */
+	assert_false(wake_preempts(NULL, SLICE2, SLICE2, 0, 0, &vp));
+	assert_int_equal(vp, SLICE2);
+	/* protection spent: the wakee's earlier deadline wins */
+	assert_true(wake_preempts(NULL, 0, SLICE2, 0, 0, &vp));
+	/* PREEMPT_SHORT: a 0.1 ms wakee ignores the protection, which is cancelled (vprot = v) */
+	assert_true(wake_preempts(NULL, SLICE2, 100000, 0, 0, &vp));
+	assert_int_equal(vp, 0);
+	assert_false(wake_preempts("NO_PREEMPT_SHORT", SLICE2, 100000, 0, 0, &vp));
+	/* NO_WAKEUP_PREEMPTION: never */
+	assert_false(wake_preempts("NO_WAKEUP_PREEMPTION", 0, SLICE2, 0, 0, &vp));
+	/* a SCHED_IDLE curr yields to a normal wakee even when protected */
+	assert_true(wake_preempts(NULL, SLICE2, SLICE2, SL_SCHED_IDLE, 0, &vp));
+	/* a SCHED_BATCH wakee never preempts */
+	assert_false(wake_preempts(NULL, 0, SLICE2, 0, SL_SCHED_BATCH, &vp));
+}
+
+/* ---- the wake-up CPU (§5) ---- */
+
+/* 2 CPUs: CPU0 runs the waker plus n0 - 1 queued, CPU1 n1 tasks (0: idle); p last ran on 1 */
+static int wake_cpu(int n0, int n1, int wake_flags, unsigned sd_flag)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_task *t[8], *p = ee_task(0, 0, 1);
+	int nt = 0, cpu;
+
+	for (int c = 0; c < 2; c++) {
+		int n = c ? n1 : n0;
+
+		for (int i = 0; i < n; i++) {
+			struct sl_task *q = ee_task(0, 0, c);
+
+			t[nt++] = q;
+			if (i == 0)
+				ee_set_curr(sim, &sim->cpus[c], q, 0, SLICE2, SLICE2);
+			else
+				ee_tree_add(&sim->cpus[c], q, 0, SLICE2, SLICE2);
+		}
+	}
+	cpu = eevdf_select_task_rq(sim, p, 0, sd_flag, wake_flags);
+	fixture_free(f);
+	for (int i = 0; i < nt; i++)
+		free(t[i]);
+	free(p);
+	return cpu;
+}
+
+static void test_wake_cpu(void **state)
+{
+	(void)state;
+	/* prev idle: WA_IDLE keeps prev, select_idle_sibling confirms it */
+	assert_int_equal(wake_cpu(1, 0, 0, SD_BALANCE_WAKE), 1);
+	/* both busy, sync, the waker alone on CPU0: affine to the waker's CPU */
+	assert_int_equal(wake_cpu(1, 1, WF_SYNC, SD_BALANCE_WAKE), 0);
+	/* both busy, not sync, WA_WEIGHT: this = (1024 + 1024) x 100 x 1024 = 209715200;
+	 * prev = 1024 x 108 x 1024 = 113246208: not smaller, prev */
+	assert_int_equal(wake_cpu(1, 1, 0, SD_BALANCE_WAKE), 1);
+	/* prev with 3 tasks: prev = 3072 x 108 x 1024 = 339738624 > this: the waker's CPU */
+	assert_int_equal(wake_cpu(1, 3, 0, SD_BALANCE_WAKE), 0);
+	/* fork: the forking CPU busy, the other idle: the idle one */
+	assert_int_equal(wake_cpu(1, 0, 0, SD_BALANCE_FORK), 1);
+	/* fork with both busy, fewer on CPU1 against an overloaded CPU0: CPU1 */
+	assert_int_equal(wake_cpu(3, 1, 0, SD_BALANCE_FORK), 1);
+}
+
+/* ---- features and tunables (§1, §2) ---- */
+
+static void test_features_file(void **state)
+{
+	const struct sl_cfs_release *rel = sl_cfs_release_find("6.18");
+	u64 set;
+	char buf[1024], err[2048];
+
+	(void)state;
+	assert_non_null(rel);
+	assert_int_equal(rel->feats.n, 27);
+	set = sl_feat_defaults(&rel->feats);
+	/* the target's sysctl_sched_features, checked bit by bit in the spec */
+	assert_int_equal(sl_feat_kernel_mask(&rel->feats, set), 0x5F0E7DF);
+	assert_int_equal(sl_feat_kernel_mask(&rel->feats, set), 99674079);
+	sl_feat_format(&rel->feats, set, buf, sizeof(buf));
+	assert_string_equal(
+		buf, "PLACE_LAG PLACE_DEADLINE_INITIAL PLACE_REL_DEADLINE RUN_TO_PARITY "
+		     "PREEMPT_SHORT NO_NEXT_BUDDY PICK_BUDDY CACHE_HOT_BUDDY DELAY_DEQUEUE "
+		     "DELAY_ZERO WAKEUP_PREEMPTION NO_HRTICK NO_HRTICK_DL NONTASK_CAPACITY "
+		     "TTWU_QUEUE SIS_UTIL NO_WARN_DOUBLE_CLOCK NO_RT_PUSH_IPI NO_RT_RUNTIME_SHARE "
+		     "NO_LB_MIN ATTACH_AGE_LOAD WA_IDLE WA_WEIGHT WA_BIAS UTIL_EST NO_LATENCY_WARN "
+		     "NI_RANDOM \n");
+	/* NO_PLACE_LAG clears bit 0, NEXT_BUDDY sets bit 5 */
+	assert_int_equal(
+		sl_feat_write_list(&rel->feats, &set, "NO_PLACE_LAG NEXT_BUDDY", err, sizeof(err)),
+		0);
+	assert_int_equal(sl_feat_kernel_mask(&rel->feats, set), 0x5F0E7DF - 1 + 0x20);
+	/* a 2.6.3x flag does not exist in 6.18, nor a 6.18 one in 2.6.31 */
+	assert_int_equal(sl_feat_write(&rel->feats, &set, "GENTLE_FAIR_SLEEPERS", err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "GENTLE_FAIR_SLEEPERS"));
+	assert_int_equal(sl_feat_write(&sl_cfs_2_6_31.feats, &set, "PLACE_LAG", err, sizeof(err)),
+			 -1);
+}
+
+static struct fixture *cfg_with(const char *kernel, const char *cpus, const char *sysctl,
+				const char *param, char *err, size_t len, int *rc)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct sl_args a;
+
+	assert_non_null(f);
+	memset(&a, 0, sizeof(a));
+	a.kernel = kernel;
+	a.cpus = cpus;
+	if (sysctl)
+		a.sysctls[a.nsysctls++] = sysctl;
+	if (param)
+		a.params[a.nparams++] = param;
+	*rc = sl_config_build(&f->cfg, &a, err, len);
+	return f;
+}
+
+static u64 base_slice(const char *cpus, const char *sysctl)
+{
+	char err[2048];
+	int rc;
+	struct fixture *f = cfg_with("6.18", cpus, sysctl, NULL, err, sizeof(err), &rc);
+	u64 v;
+
+	assert_int_equal(rc, 0);
+	v = f->cfg.tun.sched_base_slice;
+	sl_config_free(&f->cfg);
+	free(f);
+	return v;
+}
+
+static void test_tunables(void **state)
+{
+	char err[2048];
+	int rc;
+	struct fixture *f;
+
+	(void)state;
+	/* logarithmic scaling: 0.7 ms x (1 + ilog2(min(n, 8))) */
+	assert_int_equal(base_slice("1", NULL), 700000);
+	assert_int_equal(base_slice("2", NULL), 1400000);
+	assert_int_equal(base_slice("4", NULL), 2100000);
+	assert_int_equal(base_slice("8", NULL), 2800000);
+	assert_int_equal(base_slice("16", NULL), 2800000);
+	assert_int_equal(base_slice("2", "base_slice_ns=3000000"), 3000000);
+	/* tunable_scaling=2 (linear) re-derives normalized = 1.4 ms / 2, base unchanged */
+	f = cfg_with("6.18", "2", "tunable_scaling=2", NULL, err, sizeof(err), &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(f->cfg.tun.sched_base_slice, 1400000);
+	assert_int_equal(f->cfg.tun.sched_normalized_base_slice, 700000);
+	/* HZ=250 is the 6.18 default */
+	assert_int_equal(f->cfg.params.hz, 250);
+	sl_config_free(&f->cfg);
+	free(f);
+	f = cfg_with("6.18", "2", NULL, "hz=1000", err, sizeof(err), &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(f->cfg.params.hz, 1000);
+	sl_config_free(&f->cfg);
+	free(f);
+	/* refused: out of range, CFS-only sysctls on 6.18, 6.18 tunables on 2.6.31 */
+	f = cfg_with("6.18", "2", "tunable_scaling=3", NULL, err, sizeof(err), &rc);
+	assert_int_not_equal(rc, 0);
+	free(f);
+	f = cfg_with("6.18", "2", "kernel.sched_latency_ns=10000000", NULL, err, sizeof(err), &rc);
+	assert_int_not_equal(rc, 0);
+	assert_non_null(strstr(err, "base_slice_ns"));
+	free(f);
+	f = cfg_with("2.6.31", "2", "base_slice_ns=3000000", NULL, err, sizeof(err), &rc);
+	assert_int_not_equal(rc, 0);
+	assert_non_null(strstr(err, "kernel.sched_latency_ns"));
+	free(f);
+}
+
+/* ---- whole runs ---- */
+
+static void run(const char *cpus, const char *duration, const char *w0, const char *w1,
+		const char *sysctl, struct sl_config *cfg, struct sl_run *r)
+{
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.cpus = cpus;
+	a.duration = duration;
+	a.workloads[a.nworkloads++] = w0;
+	if (w1)
+		a.workloads[a.nworkloads++] = w1;
+	if (sysctl)
+		a.sysctls[a.nsysctls++] = sysctl;
+	if (sl_config_build(cfg, &a, err, sizeof(err)))
+		fail_msg("config: %s", err);
+	if (sl_run(cfg, r, err, sizeof(err)))
+		fail_msg("run: %s", err);
+}
+
+static void test_two_hogs_tick_turns(void **state)
+{
+	struct sl_config cfg;
+	struct sl_run r;
+
+	(void)state;
+	/* the target's measurement: two nice-0 loops on one CPU, base slice 1.4 ms, HZ=250.
+	 * A slice ends at the first tick after v passes d, so each turn is one 4 ms tick:
+	 * 3 s / 4 ms = 750 turns, 375 each (the target: 376 switches each, 1.50 s each) */
+	run("1", "3s", "hog:tasks=2", NULL, "base_slice_ns=1400000", &cfg, &r);
+	for (int pid = 1; pid <= 2; pid++) {
+		s64 d = (s64)r.stats.pid[pid].cpu_ns - 1500000000LL;
+
+		assert_true(d >= -4000000 && d <= 4000000);
+		assert_in_range(r.stats.pid[pid].switches, 374, 376);
+	}
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+}
+
+static void test_nice_shares(void **state)
+{
+	struct sl_config cfg;
+	struct sl_run r;
+	double share;
+
+	(void)state;
+	/* nice 0 against nice 5: weights 1024 : 335, so 1024 / 1359 = 75.35% (lag stays bounded
+	 * by a few ticks, so over 3 s the share is within 1% of it) */
+	run("1", "3s", "hog", "hog:nice=5", NULL, &cfg, &r);
+	share = (double)r.stats.pid[1].cpu_ns / (double)r.sim->now;
+	assert_true(fabs(share - 1024.0 / 1359.0) < 0.01);
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+}
+
+static void test_four_hogs_two_cpus(void **state)
+{
+	struct sl_config cfg;
+	struct sl_run r;
+
+	(void)state;
+	/* forks go to the idle CPU, balancing keeps two per CPU: half a CPU each (+-5%) */
+	run("2", "2s", "hog:tasks=4", NULL, NULL, &cfg, &r);
+	for (int pid = 1; pid <= 4; pid++) {
+		double share = (double)r.stats.pid[pid].cpu_ns / (double)r.sim->now;
+
+		assert_true(fabs(share - 0.5) < 0.05);
+	}
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_delay_dequeue),
+		cmocka_unit_test(test_delay_zero_on_wake),
+		cmocka_unit_test(test_pick_delayed),
+		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_wakeup_preemption),
+		cmocka_unit_test(test_wake_cpu),
+		cmocka_unit_test(test_features_file),
+		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_two_hogs_tick_turns),
+		cmocka_unit_test(test_nice_shares),
+		cmocka_unit_test(test_four_hogs_two_cpus),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
