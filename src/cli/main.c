@@ -333,9 +333,8 @@ static int cmd_sysctl(int argc, char **argv)
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
 	for (int i = 0; i < sl_nsysctls; i++)
-		printf("%s = %llu\n", sl_sysctls[i].name,
-		       (unsigned long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
-							  &sl_sysctls[i]));
+		printf("%s = %lld\n", sl_sysctls[i].name,
+		       (long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features, &sl_sysctls[i]));
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "config/sysctl.h"
 #include "core/parse.h"
 #include "sched/cfs.h"
+#include "sched/rt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,8 @@ static int parse_at(const struct sl_cfs_release *rel, const char *s, struct sl_a
 	snprintf(c->text, sizeof(c->text), "%s", knob);
 	/* validate now, on scratch knobs: a bad change is an error before the run, not during it */
 	struct sl_tunables t = rel->defaults;
+
+	sl_rt_tunables_default(&t);
 	u64 f = sl_feat_defaults(&rel->feats);
 
 	if (sl_knob_apply(rel, &t, &f, c->kind, c->text, e, sizeof(e))) {
@@ -145,6 +148,7 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	/* boot: the release's defaults, scaled by sched_init_granularity, then the sysctl
 	 * writes and debugfs writes of the administrator, in order */
 	cfg->tun = cfg->rel->defaults;
+	sl_rt_tunables_default(&cfg->tun); /* the same in every release */
 	sl_init_granularity(&cfg->tun, cfg->ncpu);
 	cfg->features = sl_feat_defaults(&cfg->rel->feats);
 	for (int i = 0; i < a->nsysctls; i++)

@@ -6,6 +6,9 @@
  * on an unsigned int (a negative write wraps, as it does in the kernel). A write of latency or
  * min_granularity recomputes sched_nr_latency = DIV_ROUND_UP(latency, min_granularity), as
  * sched_nr_latency_handler does. `kernel.sched_features` takes the kernel's bit mask.
+ * kernel.sched_rt_period_us (>= 1) and kernel.sched_rt_runtime_us (-1 = no limit) are ints;
+ * a write that would make the runtime exceed the period is refused, as sched_rt_handler's
+ * validation does (6.x sched_rt_global_validate).
  */
 #ifndef SCHEDLAB_SYSCTL_H
 #define SCHEDLAB_SYSCTL_H
@@ -17,7 +20,8 @@ struct sl_sysctl_desc {
 	size_t offset; /* in struct sl_tunables; (size_t)-1 for sched_features */
 	s64 min, max;
 	bool nr_latency_handler;
-	bool acts; /* false: group scheduling only */
+	bool acts;   /* false: group scheduling only */
+	bool is_int; /* a signed int (printed as such): the RT bandwidth's -1 */
 };
 
 extern const struct sl_sysctl_desc sl_sysctls[];
@@ -26,7 +30,7 @@ extern const int sl_nsysctls;
 int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
 		    const char *assignment, char *err, size_t errlen);
 /* The value as `sysctl NAME` prints it. */
-u64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
+s64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
 		   const struct sl_sysctl_desc *d);
 
 #endif

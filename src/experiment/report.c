@@ -59,9 +59,9 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	for (int i = 0; i < sl_nsysctls; i++) {
 		if (!sl_sysctls[i].acts || sl_sysctls[i].offset == (size_t)-1)
 			continue;
-		fprintf(f, " %s=%llu", sl_sysctls[i].name + 7,
-			(unsigned long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features,
-							   &sl_sysctls[i]));
+		fprintf(f, " %s=%lld", sl_sysctls[i].name + 7,
+			(long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features,
+						  &sl_sysctls[i]));
 	}
 	fprintf(f, "\n\n%-12s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", "group",
 		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
@@ -165,9 +165,11 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	ADD(root, "simulated_ns", ju64(el));
 	ADD(root, "sched_features", json_object_new_string(feats));
 	o = json_object_new_object();
-	for (int i = 0; i < sl_nsysctls; i++)
-		ADD(o, sl_sysctls[i].name,
-		    ju64(sl_sysctl_read(sim->rel, &sim->tun, sim->features, &sl_sysctls[i])));
+	for (int i = 0; i < sl_nsysctls; i++) {
+		s64 v = sl_sysctl_read(sim->rel, &sim->tun, sim->features, &sl_sysctls[i]);
+
+		ADD(o, sl_sysctls[i].name, v < 0 ? json_object_new_int64(v) : ju64((u64)v));
+	}
 	ADD(root, "sysctl", o);
 	arr = json_object_new_array();
 	for (int i = 0; i < sim->ngroups; i++) {
