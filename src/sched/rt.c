@@ -131,6 +131,7 @@ static void update_curr_rt(struct sl_sim *sim, struct sl_cpu *rq)
 	curr->se.exec_start = sim->now;
 	if (!bandwidth_enabled(sim))
 		return;
+	start_bandwidth(sim); /* a no-op, unless --at has just turned the limit on */
 	rq->rt.rt_time += delta;
 	if (runtime_exceeded(sim, &rq->rt))
 		sl_resched_cpu(sim, rq);
