@@ -28,8 +28,8 @@ static inline void rt_probe_fn(void *ctx, const struct sl_event *ev)
 /* Runs the NULL-terminated workloads on cpus for duration; knobs: "kernel.*" are sysctls, the
  * others model parameters (NAME=VALUE); NULL-terminated, or NULL. Returns the probe (freed by
  * the caller). */
-static inline struct rt_probe *rt_run(const char *cpus, const char *duration,
-				      const char *const *wl, const char *const *knobs)
+static inline struct rt_probe *rt_run(const char *cpus, const char *duration, const char *const *wl,
+				      const char *const *knobs)
 {
 	struct sl_args a;
 	struct sl_config cfg;

@@ -65,7 +65,7 @@ static void test_fifo_same_prio_runs_to_block(void **state)
 {
 	const char *wl[] = {"hog:policy=fifo,rtprio=50,tasks=2,work=300ms", NULL};
 	struct rt_probe *p = rt_run("1", "1s", wl, NULL);
-	u64 t[3];
+	u64 t[3] = {0, 0, 0};
 	int k = 0;
 
 	(void)state;
@@ -325,7 +325,8 @@ static void test_bad_input(void **state)
 		{"hog:policy=rr,rtprio=100", NULL, "out of range"},
 		{"hog:rtprio=5", NULL, "only policy=fifo or rr"},
 		{"periodic:policy=deadline", NULL, "expected normal, batch, idle, fifo or rr"},
-		{"hog", "kernel.sched_rt_runtime_us=1000001", "more than kernel.sched_rt_period_us"},
+		{"hog", "kernel.sched_rt_runtime_us=1000001",
+		 "more than kernel.sched_rt_period_us"},
 		{"hog", "kernel.sched_rt_period_us=900000", "less than kernel.sched_rt_runtime_us"},
 		{"hog", "kernel.sched_rt_runtime_us=-2", "out of range"},
 		{"hog", "kernel.sched_rt_period_us=0", "out of range"},
