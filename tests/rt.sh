@@ -45,4 +45,11 @@ usage_error "more than kernel.sched_rt_period_us" run --workload hog \
 	--sysctl kernel.sched_rt_runtime_us=2000000
 usage_error "kernel.sched_rt_runtime_us" run --workload hog \
 	--at 1s:sysctl=kernel.sched_rt_runtime_us=-5
+# --at writes are checked in the order the run makes them (by time): runtime 400000 then period
+# 500000 is valid; the other way round the period write meets runtime 950000 and is refused
+"$SL" run --cpus 1 --duration 10ms --workload hog --at 4ms:sysctl=kernel.sched_rt_runtime_us=400000 \
+	--at 5ms:sysctl=kernel.sched_rt_period_us=500000 >"$T/out" || fail "--at runtime, period: refused"
+usage_error "less than kernel.sched_rt_runtime_us=950000" run --workload hog \
+	--at 6ms:sysctl=kernel.sched_rt_runtime_us=400000 \
+	--at 5ms:sysctl=kernel.sched_rt_period_us=500000
 exit 0
