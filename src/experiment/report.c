@@ -5,6 +5,7 @@
  */
 #include "experiment/run.h"
 #include "config/sysctl.h"
+#include "sched/rt.h"
 #include "sched/cfs.h"
 
 #include <json-c/json.h>
@@ -94,13 +95,22 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 
 			if (!t || t->group != g)
 				continue;
+			char how[32];
+
 			fmt_ns(s->pid[pid].cpu_ns, a, sizeof(a));
 			fmt_ns(s->pid[pid].wait_max, b, sizeof(b));
+			/* an RT task shows its policy and priority where a fair one its nice */
+			if (sl_rt_policy(t->policy))
+				snprintf(how, sizeof(how), "%s %d",
+					 t->policy == SL_SCHED_FIFO ? "fifo" : "rr",
+					 t->rt_priority);
+			else
+				snprintf(how, sizeof(how), "nice %d", t->nice);
 			fprintf(f,
-				"  %-10s %6d %11s %6.2f%%  (pid %d, nice %d, wait max %s, %llu "
+				"  %-10s %6d %11s %6.2f%%  (pid %d, %s, wait max %s, %llu "
 				"switches)\n",
-				t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, t->nice,
-				b, (unsigned long long)s->pid[pid].switches);
+				t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, how, b,
+				(unsigned long long)s->pid[pid].switches);
 		}
 	}
 	for (int i = 0; i < sim->ngroups; i++) {
@@ -211,6 +221,12 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 			ADD(to, "pid", json_object_new_int(pid));
 			ADD(to, "comm", json_object_new_string(t->comm));
 			ADD(to, "nice", json_object_new_int(t->nice));
+			if (sl_rt_policy(t->policy)) {
+				ADD(to, "policy",
+				    json_object_new_string(t->policy == SL_SCHED_FIFO ? "fifo"
+										      : "rr"));
+				ADD(to, "rt_priority", json_object_new_int(t->rt_priority));
+			}
 			ADD(to, "cpu_time_ns", ju64(s->pid[pid].cpu_ns));
 			ADD(to, "cpu_share", jdouble(share(s->pid[pid].cpu_ns, el)));
 			ADD(to, "wait_max_ns", ju64(s->pid[pid].wait_max));
