@@ -86,6 +86,33 @@ static void test_fifo_same_prio_runs_to_block(void **state)
 	free(p);
 }
 
+/*
+ * sched_yield() puts a FIFO task at the tail of its priority's list: two FIFO hogs of one
+ * priority yielding after each 1 ms of CPU alternate. Each run also pays its switch-in cost:
+ * 2 us (ctx_switch) the first time, 2 us + 10 us (cache_refill: the other task ran on the CPU
+ * meanwhile) afterwards. Switches: 0, 1.002 ms, 2.004 ms, then every 1.012 ms.
+ */
+static void test_fifo_yield(void **state)
+{
+	const char *wl[] = {"hog:policy=fifo,rtprio=50,tasks=2,yield=1ms", NULL};
+	struct rt_probe *p = rt_run("1", "10ms", wl, NULL);
+	u64 want = 0;
+	int k = 0;
+
+	(void)state;
+	for (int i = 0; i < p->n; i++) {
+		if (p->ev[i].type != SL_EV_SWITCH)
+			continue;
+		assert_int_equal(p->ev[i].time, want);
+		assert_int_equal(p->ev[i].next_pid, 1 + k % 2);
+		k++;
+		want += k <= 2 ? 1 * MS + 2 * US : 1 * MS + 12 * US;
+	}
+	/* 2.004 + 7 * 1.012 = 9.088 ms: the 10th switch; the 11th (10.1 ms) is past the end */
+	assert_int_equal(k, 10);
+	free(p);
+}
+
 /* the switch times of a run, checked against first + k * step, alternating pids 1 and 2 */
 static void check_rr(const char *hz, int nswitch, u64 step)
 {
@@ -355,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_preempts_fair),
 		cmocka_unit_test(test_fifo_same_prio_runs_to_block),
 		cmocka_unit_test(test_rr_slices),
+		cmocka_unit_test(test_fifo_yield),
 		cmocka_unit_test(test_throttling),
 		cmocka_unit_test(test_priority_order),
 		cmocka_unit_test(test_wakeup_placement),
