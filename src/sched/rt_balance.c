@@ -133,10 +133,12 @@ static void pull_rt_task(struct sl_sim *sim, struct sl_cpu *rq)
 	}
 }
 
-/* pre_schedule_rt: prev was RT and this CPU's best RT priority dropped (prev blocked) */
+/* pre_schedule_rt: prev was RT and this CPU's best RT priority dropped (prev blocked); a
+ * throttled CPU could not run what it pulls, so it pulls nothing */
 void sl_rt_pre_schedule(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
 {
-	if (prev && prev->sched_class == &sl_rt_class && rq->rt.highest_prio > prev->prio)
+	if (prev && prev->sched_class == &sl_rt_class && !rq->rt.rt_throttled &&
+	    rq->rt.highest_prio > prev->prio)
 		pull_rt_task(sim, rq);
 }
 
