@@ -96,7 +96,7 @@ usage_error "ioengine='mmap': expected sync or libaio" run --workload fio:ioengi
 usage_error "size: '3q' is not a size (expected a number with k, m or g" run --workload fio:size=3q
 usage_error "size: '4kb' is not a size" run --workload fio:size=4kb
 usage_error "size: '99999999999999999999g' is not a size" run --workload fio:size=99999999999999999999g
-usage_error "policy='fifo': expected normal, batch or idle" run --workload hog:policy=fifo
+usage_error "policy='deadline': expected normal, batch, idle, fifo or rr" run --workload hog:policy=deadline
 usage_error "tasks: 'x' is not an integer" run --workload hog:tasks=x
 usage_error "start: '5' is not a duration" run --workload hog:start=5
 usage_error "distribution 'uniform' takes 2 value(s)" run --workload hog:work=uniform:1ms

@@ -342,9 +342,9 @@ static int cmd_sysctl(int argc, char **argv)
 		return die("%s", err);
 	for (int i = 0; i < sl_nsysctls; i++)
 		if (sl_sysctl_exists(cfg.rel, &sl_sysctls[i]))
-			printf("%s = %llu\n", sl_sysctls[i].name,
-			       (unsigned long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
-								  &sl_sysctls[i]));
+			printf("%s = %lld\n", sl_sysctls[i].name,
+			       (long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
+							 &sl_sysctls[i]));
 	return 0;
 }
 

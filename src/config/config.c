@@ -3,6 +3,7 @@
 #include "config/sysctl.h"
 #include "core/parse.h"
 #include "sched/cfs.h"
+#include "sched/rt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,10 @@ int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *
 	return sl_sysctl_write(rel, t, features, text, err, errlen);
 }
 
-static int parse_at(const struct sl_cfs_release *rel, const char *s, struct sl_at_change *c,
-		    char *err, size_t errlen)
+static int parse_at(const struct sl_config *cfg, const char *s, struct sl_at_change *c, char *err,
+		    size_t errlen)
 {
+	const struct sl_cfs_release *rel = cfg->rel;
 	const char *colon = strchr(s, ':');
 	char tbuf[64], e[1400];
 
@@ -52,13 +54,48 @@ static int parse_at(const struct sl_cfs_release *rel, const char *s, struct sl_a
 		return -1;
 	}
 	snprintf(c->text, sizeof(c->text), "%s", knob);
-	/* validate now, on scratch knobs: a bad change is an error before the run, not during it */
-	struct sl_tunables t = rel->defaults;
-	u64 f = sl_feat_defaults(&rel->feats);
+	/* validate now, on scratch knobs: a bad change is an error before the run, not during
+	 * it. Each write alone here (syntax, range); the RT runtime-period relation depends on
+	 * the earlier writes: check_at_sequence */
+	struct sl_tunables t = cfg->tun;
+	u64 f = cfg->features;
+
+	t.sched_rt_runtime_us = (u32)-1; /* RUNTIME_INF: no relation to check */
+	t.sched_rt_period_us = INT32_MAX;
 
 	if (sl_knob_apply(rel, &t, &f, c->kind, c->text, e, sizeof(e))) {
 		snprintf(err, errlen, "--at %s: %s", tbuf, e);
 		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The changes as the run makes them, by time (equal times in the given order, as their timers
+ * fire), from the boot values: a write valid alone may be refused after an earlier one (the RT
+ * runtime above the period), and must be refused here, before the run.
+ */
+static int check_at_sequence(const struct sl_config *cfg, const struct sl_args *a, char *err,
+			     size_t errlen)
+{
+	struct sl_tunables t = cfg->tun;
+	u64 f = cfg->features;
+	bool done[SL_MAX_LIST] = {false};
+	char e[1400];
+
+	for (int k = 0; k < cfg->nat; k++) {
+		int b = -1;
+
+		for (int i = 0; i < cfg->nat; i++)
+			if (!done[i] && (b < 0 || cfg->at[i].time < cfg->at[b].time))
+				b = i;
+		done[b] = true;
+		if (sl_knob_apply(cfg->rel, &t, &f, cfg->at[b].kind, cfg->at[b].text, e,
+				  sizeof(e))) {
+			snprintf(err, errlen, "--at '%s' (after the changes before it): %s",
+				 a->ats[b], e);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -148,6 +185,7 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	/* boot: the release's defaults, scaled by sched_init_granularity, then the sysctl
 	 * writes and debugfs writes of the administrator, in order */
 	cfg->tun = cfg->rel->defaults;
+	sl_rt_tunables_default(&cfg->tun); /* the same in every release */
 	if (cfg->rel->init_granularity)
 		cfg->rel->init_granularity(&cfg->tun, cfg->ncpu);
 	else
@@ -186,8 +224,10 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 		}
 	}
 	for (int i = 0; i < a->nats; i++)
-		if (parse_at(cfg->rel, a->ats[i], &cfg->at[cfg->nat++], err, errlen))
+		if (parse_at(cfg, a->ats[i], &cfg->at[cfg->nat++], err, errlen))
 			return -1;
+	if (check_at_sequence(cfg, a, err, errlen))
+		return -1;
 	for (int i = 0; i < a->nworkloads; i++) {
 		if (sl_workload_parse(a->workloads[i], &cfg->wl[cfg->nwl], err, errlen)) {
 			sl_config_free(cfg);

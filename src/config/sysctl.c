@@ -12,30 +12,39 @@
 
 const struct sl_sysctl_desc sl_sysctls[] = {
 	{"kernel.sched_child_runs_first", T(sched_child_runs_first), INTMIN, INTMAX, false, true,
-	 SL_SYSCTL_CFS, false},
+	 SL_SYSCTL_CFS, false, false},
 	{"kernel.sched_min_granularity_ns", T(sched_min_granularity), 100000, 1000000000, true,
-	 true, SL_SYSCTL_CFS, false},
+	 true, SL_SYSCTL_CFS, false, false},
 	{"kernel.sched_latency_ns", T(sched_latency), 100000, 1000000000, true, true, SL_SYSCTL_CFS,
-	 false},
+	 false, false},
 	{"kernel.sched_wakeup_granularity_ns", T(sched_wakeup_granularity), 0, 1000000000, false,
-	 true, SL_SYSCTL_CFS, false},
+	 true, SL_SYSCTL_CFS, false, false},
 	{"kernel.sched_shares_ratelimit", T(sched_shares_ratelimit), INTMIN, INTMAX, false, false,
-	 SL_SYSCTL_CFS, false},
+	 SL_SYSCTL_CFS, false, false},
 	{"kernel.sched_shares_thresh", T(sched_shares_thresh), 0, INTMAX, false, false,
-	 SL_SYSCTL_CFS, false},
-	{"kernel.sched_features", (size_t)-1, INTMIN, INTMAX, false, true, SL_SYSCTL_CFS, false},
+	 SL_SYSCTL_CFS, false, false},
+	{"kernel.sched_features", (size_t)-1, INTMIN, INTMAX, false, true, SL_SYSCTL_CFS, false,
+	 false},
 	{"kernel.sched_migration_cost", T(sched_migration_cost), INTMIN, INTMAX, false, true,
-	 SL_SYSCTL_CFS, false},
+	 SL_SYSCTL_CFS, false, false},
 	{"kernel.sched_nr_migrate", T(sched_nr_migrate), INTMIN, INTMAX, false, true, SL_SYSCTL_CFS,
-	 false},
+	 false, false},
 	{"kernel.sched_compat_yield", T(sched_compat_yield), INTMIN, INTMAX, false, true,
-	 SL_SYSCTL_CFS, false},
+	 SL_SYSCTL_CFS, false, false},
 	/* 6.18: debugfs u32 files (any 32-bit value), and tunable_scaling (< 3) */
-	{"base_slice_ns", T(sched_base_slice), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF, false},
-	{"migration_cost_ns", T(sched_migration_cost), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF,
+	{"base_slice_ns", T(sched_base_slice), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF, false,
 	 false},
-	{"nr_migrate", T(sched_nr_migrate), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF, false},
-	{"tunable_scaling", T(sched_tunable_scaling), 0, 2, false, true, SL_SYSCTL_EEVDF, true},
+	{"migration_cost_ns", T(sched_migration_cost), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF,
+	 false, false},
+	{"nr_migrate", T(sched_nr_migrate), 0, UINTMAX, false, true, SL_SYSCTL_EEVDF, false, false},
+	{"tunable_scaling", T(sched_tunable_scaling), 0, 2, false, true, SL_SYSCTL_EEVDF, true,
+	 false},
+	/* the RT class's bandwidth (rt.c), in every release: ints, -1 = RUNTIME_INF;
+	 * sched_rt_handler's checks */
+	{"kernel.sched_rt_period_us", T(sched_rt_period_us), 1, INTMAX, false, true,
+	 SL_SYSCTL_CFS | SL_SYSCTL_EEVDF, false, true},
+	{"kernel.sched_rt_runtime_us", T(sched_rt_runtime_us), -1, INTMAX, false, true,
+	 SL_SYSCTL_CFS | SL_SYSCTL_EEVDF, false, true},
 };
 const int sl_nsysctls = (int)SL_ARRAY_SIZE(sl_sysctls);
 
@@ -65,12 +74,14 @@ static u64 *field(struct sl_tunables *t, const struct sl_sysctl_desc *d)
 	return (u64 *)(void *)((char *)t + d->offset);
 }
 
-u64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
+s64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
 		   const struct sl_sysctl_desc *d)
 {
 	if (d->offset == (size_t)-1)
-		return sl_feat_kernel_mask(&rel->feats, features);
-	return *(const u64 *)(const void *)((const char *)t + d->offset);
+		return (s64)sl_feat_kernel_mask(&rel->feats, features);
+	u64 v = *(const u64 *)(const void *)((const char *)t + d->offset);
+
+	return d->is_int ? (s64)(s32)(u32)v : (s64)v;
 }
 
 int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
@@ -130,6 +141,22 @@ int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64
 					set |= 1ULL << rel->feats.flags[b].id;
 			*features = set;
 			return 0;
+		}
+		if (d->offset == T(sched_rt_runtime_us) && (s32)uv != -1 &&
+		    (u64)(s32)uv > t->sched_rt_period_us) {
+			snprintf(err, errlen,
+				 "--sysctl %s=%s: more than kernel.sched_rt_period_us=%llu (the "
+				 "kernel answers -EINVAL)",
+				 d->name, eq + 1, (unsigned long long)t->sched_rt_period_us);
+			return -1;
+		}
+		if (d->offset == T(sched_rt_period_us) && (s32)t->sched_rt_runtime_us != -1 &&
+		    uv < t->sched_rt_runtime_us) {
+			snprintf(err, errlen,
+				 "--sysctl %s=%s: less than kernel.sched_rt_runtime_us=%llu (the "
+				 "kernel answers -EINVAL)",
+				 d->name, eq + 1, (unsigned long long)t->sched_rt_runtime_us);
+			return -1;
 		}
 		*field(t, d) = uv;
 		if (d->scaling_handler)

@@ -12,6 +12,10 @@
  * nr_migrate (u32 files) and tunable_scaling (0 none, 1 log, 2 linear; a write re-derives the
  * normalized slice = base_slice / factor, as sched_update_scaling does). Each entry says which
  * releases have it; a write of another release's name is refused with the list of valid ones.
+ *
+ * kernel.sched_rt_period_us (>= 1) and kernel.sched_rt_runtime_us (-1 = no limit) are ints;
+ * a write that would make the runtime exceed the period is refused, as sched_rt_handler's
+ * validation does (6.x sched_rt_global_validate).
  */
 #ifndef SCHEDLAB_SYSCTL_H
 #define SCHEDLAB_SYSCTL_H
@@ -26,6 +30,7 @@ struct sl_sysctl_desc {
 	bool acts;	      /* false: group scheduling only */
 	unsigned kernels;     /* SL_SYSCTL_* of the releases that have it */
 	bool scaling_handler; /* tunable_scaling: re-derive the normalized slice */
+	bool is_int;	      /* a signed int (printed as such): the RT bandwidth's -1 */
 };
 /* does rel have this sysctl? */
 bool sl_sysctl_exists(const struct sl_cfs_release *rel, const struct sl_sysctl_desc *d);
@@ -38,7 +43,7 @@ extern const int sl_nsysctls;
 int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
 		    const char *assignment, char *err, size_t errlen);
 /* The value as `sysctl NAME` prints it. */
-u64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
+s64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
 		   const struct sl_sysctl_desc *d);
 
 #endif

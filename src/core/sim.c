@@ -120,6 +120,8 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 	sim->tun = cfg->tun;
 	sim->features = cfg->features;
 	sim->rel = cfg->rel;
+	/* the RT class above every release's fair class (rt.c) */
+	sim->classes[sim->nclasses++] = &sl_rt_class;
 	sim->classes[sim->nclasses++] = cfg->rel->fair;
 	sim->tick_ns = NSEC_PER_SEC / sim->p.hz;
 	sim->idle_drv = &cfg->drv;

@@ -111,6 +111,10 @@ struct sl_tunables {
 	u64 sched_normalized_base_slice;
 	u64 sched_tunable_scaling; /* 0 none, 1 log, 2 linear */
 	u64 ncpu_online;	   /* what the scaling factor is computed from */
+	/* RT bandwidth (kernel.sched_rt_period_us / sched_rt_runtime_us, microseconds; the
+	 * runtime holds the int's bit pattern: (s32)-1 = RUNTIME_INF, no throttling) */
+	u64 sched_rt_period_us;
+	u64 sched_rt_runtime_us;
 };
 
 /* ---- Task programs ---- */
@@ -148,13 +152,36 @@ struct sl_prog {
 	char comm[16];
 	int nice;
 	int policy;
+	int rt_priority; /* 1..99 for SL_SCHED_FIFO / SL_SCHED_RR, else 0 */
 	int n, cap;
 	struct sl_step *steps;
 };
 
 /* ---- Tasks ---- */
 
-enum sl_policy { SL_SCHED_NORMAL, SL_SCHED_BATCH, SL_SCHED_IDLE };
+/* Internal numbering (not the kernel's SCHED_* values): the RT policies come last so that the
+ * fair policies keep their numbers. */
+enum sl_policy { SL_SCHED_NORMAL, SL_SCHED_BATCH, SL_SCHED_IDLE, SL_SCHED_FIFO, SL_SCHED_RR };
+
+/* ---- the real-time class (src/sched/rt.c), field names after the kernel's ---- */
+
+#define SL_MAX_RT_PRIO 100 /* kernel prio 0..99 is RT; prio = 99 - rt_priority */
+
+struct sched_rt_entity {
+	TAILQ_ENTRY(sl_task) run_list; /* in rt_rq->queue[prio] */
+	bool on_rq;
+	unsigned time_slice; /* SCHED_RR: ticks left */
+};
+
+struct rt_rq {
+	TAILQ_HEAD(, sl_task) queue[SL_MAX_RT_PRIO]; /* one FIFO per prio, curr stays queued */
+	u64 bitmap[2];				     /* bit prio: queue[prio] is not empty */
+	unsigned long rt_nr_running;
+	int highest_prio; /* of the queued tasks (curr included); SL_MAX_RT_PRIO if none */
+	bool overloaded;  /* more than one RT task queued: push/pull candidates */
+	u64 rt_time;	  /* RT run time charged in the current bandwidth period */
+	bool rt_throttled;
+};
 
 enum sl_tstate {
 	TS_NEW,
@@ -181,8 +208,11 @@ struct sl_task {
 	char comm[16];
 	int nice;
 	enum sl_policy policy;
+	int rt_priority; /* sched_param.sched_priority: 1..99 for RT, 0 otherwise */
+	int prio;	 /* RT: the kernel's prio 99 - rt_priority */
 	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
-	struct sched_entity se;
+	struct sched_entity se; /* RT tasks use its exec_start and sum_exec_runtime only */
+	struct sched_rt_entity rt;
 	int cpu;
 	enum sl_tstate state;
 	enum sl_block blocked;
@@ -262,6 +292,7 @@ struct sl_cpu {
 	int socket, core, thread;
 	struct cfs_rq cfs;
 	struct eevdf_rq ee;
+	struct rt_rq rt;
 	struct sl_task *curr; /* NULL: the idle task */
 	unsigned long nr_running;
 	struct sl_load_weight load;
@@ -394,6 +425,11 @@ struct sl_sim {
 
 	struct sl_knob_change *changes;
 	int nchanges;
+
+	/* RT bandwidth: one timer for every CPU's rt_rq (def_rt_bandwidth), armed at the first
+	 * RT enqueue, on the grid of multiples of the period */
+	struct sl_timer rt_period_timer;
+	bool rt_period_active;
 
 	int this_cpu;	   /* CPU whose event is being handled; -1: interrupt-less context */
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */

@@ -5,6 +5,7 @@
  */
 #include "experiment/run.h"
 #include "config/sysctl.h"
+#include "sched/rt.h"
 #include "sched/cfs.h"
 
 #include <json-c/json.h>
@@ -60,9 +61,9 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 		if (!sl_sysctls[i].acts || sl_sysctls[i].offset == (size_t)-1 ||
 		    !sl_sysctl_exists(sim->rel, &sl_sysctls[i]))
 			continue;
-		fprintf(f, " %s=%llu", sl_sysctl_short(&sl_sysctls[i]),
-			(unsigned long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features,
-							   &sl_sysctls[i]));
+		fprintf(f, " %s=%lld", sl_sysctl_short(&sl_sysctls[i]),
+			(long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features,
+						  &sl_sysctls[i]));
 	}
 	fprintf(f, "\n\n%-12s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", "group",
 		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
@@ -95,13 +96,22 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 
 			if (!t || t->group != g)
 				continue;
+			char how[32];
+
 			fmt_ns(s->pid[pid].cpu_ns, a, sizeof(a));
 			fmt_ns(s->pid[pid].wait_max, b, sizeof(b));
+			/* an RT task shows its policy and priority where a fair one its nice */
+			if (sl_rt_policy(t->policy))
+				snprintf(how, sizeof(how), "%s %d",
+					 t->policy == SL_SCHED_FIFO ? "fifo" : "rr",
+					 t->rt_priority);
+			else
+				snprintf(how, sizeof(how), "nice %d", t->nice);
 			fprintf(f,
-				"  %-10s %6d %11s %6.2f%%  (pid %d, nice %d, wait max %s, %llu "
+				"  %-10s %6d %11s %6.2f%%  (pid %d, %s, wait max %s, %llu "
 				"switches)\n",
-				t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, t->nice,
-				b, (unsigned long long)s->pid[pid].switches);
+				t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, how, b,
+				(unsigned long long)s->pid[pid].switches);
 		}
 	}
 	for (int i = 0; i < sim->ngroups; i++) {
@@ -166,11 +176,13 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	ADD(root, "simulated_ns", ju64(el));
 	ADD(root, "sched_features", json_object_new_string(feats));
 	o = json_object_new_object();
-	for (int i = 0; i < sl_nsysctls; i++)
-		if (sl_sysctl_exists(sim->rel, &sl_sysctls[i]))
-			ADD(o, sl_sysctls[i].name,
-			    ju64(sl_sysctl_read(sim->rel, &sim->tun, sim->features,
-						&sl_sysctls[i])));
+	for (int i = 0; i < sl_nsysctls; i++) {
+		if (!sl_sysctl_exists(sim->rel, &sl_sysctls[i]))
+			continue;
+		s64 v = sl_sysctl_read(sim->rel, &sim->tun, sim->features, &sl_sysctls[i]);
+
+		ADD(o, sl_sysctls[i].name, v < 0 ? json_object_new_int64(v) : ju64((u64)v));
+	}
 	ADD(root, "sysctl", o);
 	arr = json_object_new_array();
 	for (int i = 0; i < sim->ngroups; i++) {
@@ -212,6 +224,12 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 			ADD(to, "pid", json_object_new_int(pid));
 			ADD(to, "comm", json_object_new_string(t->comm));
 			ADD(to, "nice", json_object_new_int(t->nice));
+			if (sl_rt_policy(t->policy)) {
+				ADD(to, "policy",
+				    json_object_new_string(t->policy == SL_SCHED_FIFO ? "fifo"
+										      : "rr"));
+				ADD(to, "rt_priority", json_object_new_int(t->rt_priority));
+			}
 			ADD(to, "cpu_time_ns", ju64(s->pid[pid].cpu_ns));
 			ADD(to, "cpu_share", jdouble(share(s->pid[pid].cpu_ns, el)));
 			ADD(to, "wait_max_ns", ju64(s->pid[pid].wait_max));

@@ -58,8 +58,7 @@ bool sl_class_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
 }
 
 /* core wakeup_preempt: same class -> its rule; a higher class's wakee -> resched */
-static void check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
-			       int wake_flags)
+void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wake_flags)
 {
 	if (rq->curr && rq->curr->sched_class != p->sched_class) {
 		if (sl_class_above(sim, p->sched_class, rq->curr->sched_class))
@@ -67,6 +66,12 @@ static void check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 		return;
 	}
 	p->sched_class->check_preempt_curr(sim, rq, p, wake_flags);
+}
+
+static void task_woken(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	if (p->sched_class->task_woken)
+		p->sched_class->task_woken(sim, rq, p);
 }
 
 static void set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
@@ -400,6 +405,8 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 									 : 'S';
 			prev->sched_class->dequeue_task(sim, rq, prev, 1);
 		}
+		if (prev->sched_class->pre_schedule)
+			prev->sched_class->pre_schedule(sim, rq, prev);
 	}
 	if (!rq->nr_running)
 		for (int i = 0; i < sim->nclasses; i++)
@@ -444,6 +451,8 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 	if (next) {
 		next->on_cpu = true;
 		arm_work(sim, rq, next);
+		if (next->sched_class->post_schedule)
+			next->sched_class->post_schedule(sim, rq);
 	} else {
 		enter_idle(sim, rq);
 	}
@@ -562,6 +571,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	snprintf(p->comm, sizeof(p->comm), "%s", prog->comm);
 	p->nice = prog->nice;
 	p->policy = (enum sl_policy)prog->policy;
+	p->rt_priority = prog->rt_priority;
 	p->prog = prog;
 	p->state = TS_NEW;
 	p->last_cpu = -1;
@@ -597,7 +607,8 @@ static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_
 	p->state = TS_RUNNING;
 	p->sched_class->wake_up_new(sim, rq, p, parent_on_rq);
 	sl_emit(sim, &ev);
-	check_preempt_curr(sim, rq, p, WF_FORK);
+	sl_check_preempt_curr(sim, rq, p, WF_FORK);
+	task_woken(sim, rq, p);
 }
 
 struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
@@ -680,7 +691,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = gid(p)};
 
 	sl_emit(sim, &ev);
-	check_preempt_curr(sim, rq, p, wake_flags);
+	sl_check_preempt_curr(sim, rq, p, wake_flags);
+	task_woken(sim, rq, p);
 }
 
 /* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */

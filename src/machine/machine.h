@@ -12,6 +12,9 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq);
 bool sl_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push_cpu);
 
+/* core check_preempt_curr: the wakee's class rule, or a higher class's wakee preempts */
+void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			   int wake_flags);
 /* charge rq's current task its run time (its class's update_curr) */
 void sl_machine_update_curr(struct sl_sim *sim, struct sl_cpu *rq);
 /* NO_HZ tick policy of the class stack: true if rq's tick keeps running */

@@ -490,7 +490,8 @@ static void pull_task(struct sl_sim *sim, struct sl_task *p, int this_cpu)
 	cfs_dequeue_task(sim, src, p, 0);
 	cfs_set_task_cpu(sim, p, this_cpu);
 	cfs_enqueue_task(sim, dst, p, 0);
-	cfs_check_preempt_curr(sim, dst, p, 0);
+	/* the core check: an RT task running there is not the fair class's to preempt */
+	sl_check_preempt_curr(sim, dst, p, 0);
 }
 
 static u64 move_tasks(struct sl_sim *sim, int this_cpu, int busiest, u64 max_load_move,

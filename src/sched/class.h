@@ -45,6 +45,13 @@ struct sl_sched_class {
 	/* SD_BALANCE_WAKE or SD_BALANCE_FORK placement */
 	int (*select_task_rq)(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
 			      int wake_flags);
+	/* prev's class, in schedule() after prev's dequeue and before the newidle balance (the
+	 * RT pull); NULL: nothing */
+	void (*pre_schedule)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev);
+	/* the new current task's class, after the switch (the RT push); NULL: nothing */
+	void (*post_schedule)(struct sl_sim *sim, struct sl_cpu *rq);
+	/* the wakee's class, after the wake-up's preemption check (the RT push); NULL: nothing */
+	void (*task_woken)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 
 	/* ---- balancing (NULL: the class does none) ---- */
 	void (*build_domains)(struct sl_sim *sim);
@@ -64,6 +71,7 @@ struct sl_sched_class {
 
 extern const struct sl_sched_class sl_cfs_class;
 extern const struct sl_sched_class sl_eevdf_class;
+extern const struct sl_sched_class sl_rt_class;
 
 /* The class of a new task: the first of the stack that owns it. */
 const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p);

@@ -1,5 +1,6 @@
 #include "trace/export.h"
 #include "core/sim.h"
+#include "sched/rt.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -34,7 +35,8 @@ static int prio(const struct sl_exporter *x, int pid)
 {
 	const struct sl_task *t = task(x, pid);
 
-	return pid == 0 ? 120 : t ? 120 + t->nice : 120;
+	/* the kernel's prio: 99 - rt_priority for SCHED_FIFO / SCHED_RR, 120 + nice otherwise */
+	return pid == 0 ? 120 : t ? sl_task_prio(t) : 120;
 }
 
 struct sl_exporter *sl_export_open(const char *path, const struct sl_sim *sim, char *err,

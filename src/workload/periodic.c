@@ -10,7 +10,7 @@
 
 struct periodic_args {
 	long tasks, nice, count;
-	int policy;
+	int policy, rtprio;
 	struct sl_dist run, period;
 };
 
@@ -20,7 +20,8 @@ static const struct sl_wl_key keys[] = {
 	{"period", "16ms", "period (absolute: the next boundary since the task started)"},
 	{"count", "0", "periods, then exit (0: for ever)"},
 	{"nice", "0", "nice value, -20..19"},
-	{"policy", "normal", "normal, batch or idle"},
+	{"policy", "normal", "normal, batch, idle, fifo or rr (SCHED_*)"},
+	{"rtprio", "0", "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"},
 };
 
 static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
@@ -32,7 +33,8 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	    sl_kv_dist(kv, "period", &a->period, err, errlen) ||
 	    sl_kv_int(kv, "count", 0, 1000000000, &a->count, err, errlen) ||
 	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
-	    sl_kv_policy(kv, "policy", &a->policy, err, errlen)) {
+	    sl_kv_policy(kv, "policy", &a->policy, err, errlen) ||
+	    sl_kv_rt_priority(kv, "rtprio", a->policy, &a->rtprio, err, errlen)) {
 		free(a);
 		return NULL;
 	}
@@ -54,6 +56,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	const struct periodic_args *a = args;
 	struct sl_prog *p = sl_prog_new(sim, g, "periodic", (int)a->nice, a->policy);
 
+	if (p)
+		p->rt_priority = a->rtprio;
 	if (!p || sl_prog_run(sim, p, a->run) ||
 	    sl_prog_add(sim, p, OP_SLEEP_PERIOD, a->period, 0, 0, NULL) ||
 	    sl_prog_add(sim, p, OP_LOOP, sl_dist_fixed(0), 0, (int)a->count, NULL))

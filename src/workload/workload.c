@@ -186,10 +186,36 @@ int sl_kv_policy(const struct sl_kv *kv, const char *key, int *out, char *err, s
 		*out = SL_SCHED_BATCH;
 	else if (!strcmp(v, "idle"))
 		*out = SL_SCHED_IDLE;
+	else if (!strcmp(v, "fifo"))
+		*out = SL_SCHED_FIFO;
+	else if (!strcmp(v, "rr"))
+		*out = SL_SCHED_RR;
 	else {
-		snprintf(err, errlen, "%s='%s': expected normal, batch or idle", key, v);
+		snprintf(err, errlen, "%s='%s': expected normal, batch, idle, fifo or rr", key, v);
 		return -1;
 	}
+	return 0;
+}
+
+int sl_kv_rt_priority(const struct sl_kv *kv, const char *key, int policy, int *out, char *err,
+		      size_t errlen)
+{
+	bool rt = policy == SL_SCHED_FIFO || policy == SL_SCHED_RR;
+	long v;
+
+	if (sl_kv_int(kv, key, 0, 99, &v, err, errlen))
+		return -1;
+	/* sched_setscheduler: 1..99 for the RT policies, 0 for the others (else -EINVAL) */
+	if (rt && v < 1) {
+		snprintf(err, errlen, "policy=%s needs %s=1..99", sl_kv_get(kv, "policy"), key);
+		return -1;
+	}
+	if (!rt && v) {
+		snprintf(err, errlen, "%s=%ld: only policy=fifo or rr takes a priority (%s=0)", key,
+			 v, key);
+		return -1;
+	}
+	*out = (int)v;
 	return 0;
 }
 

@@ -58,6 +58,9 @@ int sl_kv_int(const struct sl_kv *kv, const char *key, long min, long max, long 
 int sl_kv_dist(const struct sl_kv *kv, const char *key, struct sl_dist *out, char *err,
 	       size_t errlen);
 int sl_kv_policy(const struct sl_kv *kv, const char *key, int *out, char *err, size_t errlen);
+/* the RT priority of key for policy (read by sl_kv_policy): 1..99 for fifo / rr, else 0 */
+int sl_kv_rt_priority(const struct sl_kv *kv, const char *key, int policy, int *out, char *err,
+		      size_t errlen);
 
 /* Program building (programs are owned by their group). */
 struct sl_prog *sl_prog_new(struct sl_sim *sim, struct sl_group *g, const char *comm, int nice,

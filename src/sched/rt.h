@@ -1,0 +1,48 @@
+/*
+ * The real-time scheduling class (SCHED_FIFO / SCHED_RR), the same in 2.6.31, 2.6.32 and 6.18:
+ * rt.c holds the class (100 FIFO queues per CPU, the RR slice, bandwidth throttling),
+ * rt_balance.c the SMP part (wake-up placement, push and pull). The class sits above the
+ * release's fair class in sim->classes (class.h).
+ */
+#ifndef SCHEDLAB_RT_H
+#define SCHEDLAB_RT_H
+
+#include "core/sim.h"
+
+/* RR_TIMESLICE: 100 ms in jiffies (100 * HZ / 1000), integer division as the kernel's */
+#define SL_RR_TIMESLICE_MS 100
+/* the sysctls' boot values (kernel/sched.c: sysctl_sched_rt_period / _runtime) */
+#define SL_RT_PERIOD_US_DEFAULT	 1000000
+#define SL_RT_RUNTIME_US_DEFAULT 950000
+
+extern const struct sl_sched_class sl_rt_class;
+
+static inline bool sl_rt_policy(int policy)
+{
+	return policy == SL_SCHED_FIFO || policy == SL_SCHED_RR;
+}
+
+/* the kernel's prio of a task as sched_switch prints it: 99 - rt_priority, or 120 + nice */
+static inline int sl_task_prio(const struct sl_task *p)
+{
+	return sl_rt_policy(p->policy) ? SL_MAX_RT_PRIO - 1 - p->rt_priority : 120 + p->nice;
+}
+
+/* the RT sysctls' boot values into t */
+void sl_rt_tunables_default(struct sl_tunables *t);
+/* RR_TIMESLICE in ticks at this HZ */
+unsigned sl_rr_timeslice(const struct sl_sim *sim);
+
+/* rt.c's queue operations, for rt_balance.c */
+void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup);
+void sl_rt_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep);
+void sl_rt_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu);
+
+/* rt_balance.c: the SMP hooks of the class */
+int sl_rt_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
+			 int wake_flags);
+void sl_rt_pre_schedule(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev);
+void sl_rt_post_schedule(struct sl_sim *sim, struct sl_cpu *rq);
+void sl_rt_task_woken(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
+
+#endif
