@@ -425,7 +425,7 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 {
 	const struct sl_json *phases = NULL;
 	const char *policy = def_policy;
-	int policy_line = def_line;
+	int policy_line = def_line, nice_line = 0;
 	bool events = false;
 	long v;
 
@@ -449,7 +449,7 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 			if (get_int(c, m, -1000, 1000, &v))
 				return -1;
 			t->nice = (int)v;
-			policy_line = policy_line ? policy_line : line_of(m);
+			nice_line = line_of(m);
 		} else if (!strcmp(m->key, "policy")) {
 			if (get_str(c, m, false, &policy))
 				return -1;
@@ -474,7 +474,7 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 		return -1;
 	/* SCHED_OTHER: the priority is the nice value */
 	if (t->nice < -20 || t->nice > 19)
-		return bad(c, t->line,
+		return bad(c, nice_line,
 			   "task \"%s\": priority %d: SCHED_OTHER takes a nice value -20..19",
 			   t->name, t->nice);
 	if (phases && events)
