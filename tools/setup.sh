@@ -6,10 +6,11 @@
 #   gcovr: line and branch coverage of src/ (tools/coverage.sh)
 #   openmpi-bin, libopenmpi-dev: the sweep's MPI engine (-DSCHEDLAB_MPI=ON) and its 2-rank test
 #   gnuplot-nox: sweep-report --plot (optional at run time; the tests draw with it)
+#   rt-app: its example JSON files, which tests/rtapp_examples.sh runs (skipped without it)
 #   --lint also installs clang-format and clang-tidy (tools/lint.sh)
 set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev liblzma-dev zlib1g-dev"
-PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox"
+PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox rt-app"
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS clang-format clang-tidy"
 missing=""
 for p in $PKGS; do

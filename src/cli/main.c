@@ -28,7 +28,8 @@ static const char usage[] =
 	"usage: schedlab COMMAND [OPTIONS]\n"
 	"\n"
 	"commands:\n"
-	"  run        simulate workloads and report the scheduling figures\n"
+	"  run        simulate workloads and report the scheduling figures;\n"
+	"             `run F.json` runs an rt-app file (its duration unless --duration)\n"
 	"  repro fio  the 2009 menu-tng result: fio MB/s on a Nehalem under idle=poll,\n"
 	"             menu-2.6.31 and menu-tng, beside the seed's table\n"
 	"             [--disks 1,2,12] [--governors LIST] [--duration D] [--json]\n"
@@ -92,6 +93,8 @@ static const char usage[] =
 	"CPU\n"
 	"  --trace-out FILE           write the run as ftrace text (Perfetto opens it), or as\n"
 	"                             Chrome Trace Event JSON when FILE ends in .json\n"
+	"  --rtapp-logdir DIR         write the rt-app workloads' per-thread logs in DIR\n"
+	"                             (rt-app's format; default: no logs)\n"
 	"  --json                     one JSON object instead of the table\n"
 	"  --no-progress              no progress lines on stderr\n";
 
@@ -110,6 +113,9 @@ static int die(const char *fmt, ...)
 struct cli {
 	struct sl_args a;
 	bool json, no_progress;
+	const char *rtapp_logdir;
+	char specs[SL_MAX_LIST][160]; /* rt-app workloads written by the shorthands */
+	int nspecs;
 };
 
 static int add_list(const char **list, int *n, const char *v, const char *opt)
@@ -127,8 +133,24 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 	for (int i = first; i < argc; i++) {
 		char *arg = argv[i], *val = NULL, name[64];
 
-		if (strncmp(arg, "--", 2))
-			return die("unexpected argument '%s' (see schedlab --help)", arg);
+		if (strncmp(arg, "--", 2)) {
+			size_t len = strlen(arg);
+
+			/* `run F.json`: short for --workload rt-app:file=F.json */
+			if (!strstr(allowed, "--workload ") || len < 5 ||
+			    strcmp(arg + len - 5, ".json"))
+				return die("unexpected argument '%s' (see schedlab --help)", arg);
+			if (strchr(arg, ',') || c->nspecs == SL_MAX_LIST ||
+			    snprintf(c->specs[c->nspecs], sizeof(c->specs[0]), "rt-app:file=%s",
+				     arg) >= 96 + 12)
+				return die("%s: an rt-app file name without ',' and of at most 95 "
+					   "characters is expected",
+					   arg);
+			if (add_list(c->a.workloads, &c->a.nworkloads, c->specs[c->nspecs++],
+				     "--workload"))
+				return 2;
+			continue;
+		}
 		char *eq = strchr(arg, '=');
 		size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
 
@@ -166,6 +188,7 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			"--cpuidle-param",
 			"--irq-affinity",
 			"--trace-out",
+			"--rtapp-logdir",
 		};
 		bool known = false;
 
@@ -223,6 +246,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			c->a.irq_affinity = val;
 		else if (!strcmp(name, "--trace-out"))
 			c->a.trace_out = val;
+		else if (!strcmp(name, "--rtapp-logdir"))
+			c->rtapp_logdir = val;
 		if (rc)
 			return rc;
 	}
@@ -232,7 +257,48 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 #define RUN_OPTS                                                                                   \
 	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
 	"--param --json --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "    \
-	"--cpuidle-disable --cpuidle-param --irq-affinity --trace-out "
+	"--cpuidle-disable --cpuidle-param --irq-affinity --trace-out --rtapp-logdir "
+
+/* --rtapp-logdir DIR: every rt-app workload writes its logs there (its logdir key). */
+static int rtapp_logdir(struct cli *c)
+{
+	if (!c->rtapp_logdir)
+		return 0;
+	if (!c->rtapp_logdir[0] || strchr(c->rtapp_logdir, ','))
+		return die("--rtapp-logdir: a directory name without ',' is expected");
+	for (int i = 0; i < c->a.nworkloads; i++) {
+		const char *w = c->a.workloads[i];
+
+		if (strncmp(w, "rt-app:", 7) && strcmp(w, "rt-app"))
+			continue;
+		if (c->nspecs == SL_MAX_LIST)
+			return die("--rtapp-logdir: too many rt-app workloads");
+		char *d = c->specs[c->nspecs++];
+		int n = snprintf(d, sizeof(c->specs[0]), "%s%slogdir=%s", w,
+				 strchr(w, ':') ? "," : ":", c->rtapp_logdir);
+
+		if (n < 0 || (size_t)n >= sizeof(c->specs[0]))
+			return die("--rtapp-logdir: the workload specification is too long");
+		c->a.workloads[i] = d;
+	}
+	return 0;
+}
+
+/* rt-app's global "duration" ends the run, unless --duration says otherwise. */
+static void rtapp_duration(struct sl_config *cfg)
+{
+	long d = -1;
+
+	if (cfg->duration_set)
+		return;
+	for (int i = 0; i < cfg->nwl; i++)
+		if (sl_rtapp_duration(&cfg->wl[i]) > d)
+			d = sl_rtapp_duration(&cfg->wl[i]);
+	if (d > 0) {
+		cfg->duration = (u64)d * NSEC_PER_SEC;
+		cfg->duration_set = true;
+	}
+}
 
 static int run_and_report(struct sl_config *cfg, bool json)
 {
@@ -264,8 +330,12 @@ static int cmd_run(int argc, char **argv)
 	if (!c.a.nworkloads)
 		return die("run: give at least one --workload (see schedlab workloads), or try "
 			   "schedlab demo");
+	rc = rtapp_logdir(&c);
+	if (rc)
+		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
+	rtapp_duration(&cfg);
 	cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
 	rc = run_and_report(&cfg, c.json);
 	sl_config_free(&cfg);

@@ -244,6 +244,11 @@ int sl_sim_run(struct sl_sim *sim)
 	if (!all_done(sim) && !sim->error[0] && !sim->oom)
 		sim->now = sim->end;
 	sl_machine_finish(sim);
+	for (int i = 0; i < sim->ngroups && !sim->oom && !sim->error[0]; i++)
+		if (sim->groups[i].finish && sim->groups[i].finish(sim, &sim->groups[i]) &&
+		    !sim->error[0] && !sim->oom)
+			snprintf(sim->error, sizeof(sim->error), "workload %s: cannot finish",
+				 sim->groups[i].name);
 	if (sim->oom) {
 		snprintf(sim->error, sizeof(sim->error), "out of memory");
 		return -1;
@@ -272,6 +277,15 @@ void sl_sim_free(struct sl_sim *sim)
 			free(g->mutexes[k].spinners);
 		}
 		free(g->mutexes);
+		for (int k = 0; k < g->nconds; k++)
+			free(g->conds[k].w);
+		free(g->conds);
+		for (int k = 0; k < g->nbarriers; k++)
+			free(g->barriers[k].q.w);
+		free(g->barriers);
+		free(g->timers);
+		if (g->state_free)
+			g->state_free(g->state);
 	}
 	for (int i = 0; i < sim->ngroups; i++) {
 		if (sim->groups[i].clat)

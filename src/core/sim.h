@@ -138,6 +138,14 @@ enum sl_op {
 	OP_AIO_FILL, /* libaio: submit until arg requests are in flight */
 	OP_AIO_WAIT, /* libaio: io_getevents(min 1): reap completions, or sleep for one */
 	OP_UNTIL,    /* exit once d has passed since the task started (fio runtime=) */
+	/* rt-app's events (src/workload/rtapp.c) */
+	OP_NOTE,    /* call the group's note hook: a workload's bookkeeping, no time passes */
+	OP_TIMER,   /* sleep until group timer arg's next expiry (next += d); arg2: relative */
+	OP_RUNTIME, /* burn CPU until d of wall-clock time has passed */
+	OP_CWAIT,   /* release group mutex arg2 (if >= 0) and wait on group condition arg */
+	OP_CSIGNAL, /* wake the first waiter of condition arg (none: the signal is lost) */
+	OP_CBROAD,  /* wake every waiter of condition arg */
+	OP_BARRIER, /* wait until group barrier arg's number of tasks have reached it */
 };
 
 struct sl_prog;
@@ -191,7 +199,24 @@ enum sl_tstate {
 	TS_DEAD,
 };
 
-enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX, BLK_AIO };
+enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX, BLK_AIO, BLK_COND };
+
+/* A FIFO of tasks sleeping on a condition variable or a barrier. */
+struct sl_waitq {
+	struct sl_task **w;
+	int n, cap;
+};
+
+/* rt-app's timer: an absolute expiry shared by the threads that name it. */
+struct sl_abstimer {
+	u64 next;
+	bool init;
+};
+
+struct sl_barrier {
+	int need, arrived;
+	struct sl_waitq q;
+};
 
 struct sl_mutex {
 	struct sl_task *owner;
@@ -224,6 +249,7 @@ struct sl_task {
 	u64 steps_at_now;	    /* zero-time steps run at the current instant */
 	u64 frame_due;		    /* a periodic task's current frame is due then */
 	u64 steps_time;
+	u64 runtime_end; /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
 
 	struct sl_group *group;
 	struct sl_task *parent;
@@ -350,6 +376,19 @@ struct sl_group {
 	struct sl_hist *clat;
 	/* periodic tasks' frames */
 	u64 frames, frames_late, late_sum, late_max;
+	/* rt-app's synchronisation objects (owned) */
+	struct sl_waitq *conds;
+	int nconds;
+	struct sl_abstimer *timers;
+	int ntimers;
+	struct sl_barrier *barriers;
+	int nbarriers;
+	/* a workload's per-run state: OP_NOTE calls note(); finish() runs after the run (its
+	 * failure fails the run), state_free() when the simulation is freed */
+	void *state;
+	void (*note)(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st);
+	int (*finish)(struct sl_sim *sim, struct sl_group *g);
+	void (*state_free)(void *state);
 };
 
 /* Block I/O: a request of a task, and a disk serving its queue in order. */

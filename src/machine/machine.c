@@ -298,7 +298,12 @@ static void arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	}
 	u64 left =
 		p->run_target > p->se.sum_exec_runtime ? p->run_target - p->se.sum_exec_runtime : 0;
-	sl_arm(sim, &rq->work, sim->now + left);
+	u64 when = sim->now + left;
+
+	/* OP_RUNTIME: the burst ends at its wall-clock end, however much CPU it got */
+	if (p->runtime_end && p->runtime_end < when)
+		when = p->runtime_end > sim->now ? p->runtime_end : sim->now;
+	sl_arm(sim, &rq->work, when);
 }
 
 static void add_run(struct sl_task *p, u64 ns)
@@ -380,6 +385,30 @@ static void owner_descheduled(struct sl_sim *sim, struct sl_task *owner)
 			continue;
 		for (int k = 0; k < m->nspin; k++)
 			sl_arm(sim, &sim->cpus[m->spinners[k]->cpu].work, sim->now);
+	}
+}
+
+/* mutex_unlock by its owner: a spinner takes the lock at once, else the first sleeper wakes */
+static void mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
+{
+	if (m->owner != p)
+		return;
+	m->owner = NULL;
+	if (m->nspin) {
+		/* a spinner sees the release first and takes the lock */
+		struct sl_task *s = pop_first(m->spinners, &m->nspin);
+
+		s->spinning = false;
+		s->in_run = false;
+		s->lock_wait = NULL;
+		s->pc++;
+		m->owner = s;
+		sl_arm(sim, &sim->cpus[s->cpu].work, sim->now);
+	} else if (m->nwait) {
+		struct sl_task *w = pop_first(m->waiters, &m->nwait);
+
+		w->lock_wait = NULL;
+		sl_try_to_wake_up(sim, w, p, 0);
 	}
 }
 
@@ -807,11 +836,14 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			return;
 		}
 		if (p->in_run) {
-			if (p->se.sum_exec_runtime < p->run_target) {
+			bool wall_done = p->runtime_end && sim->now >= p->runtime_end;
+
+			if (!wall_done && p->se.sum_exec_runtime < p->run_target) {
 				arm_work(sim, rq, p);
 				return;
 			}
 			p->in_run = false;
+			p->runtime_end = 0;
 		}
 		if (++p->steps_at_now > MAX_STEPS_PER_INSTANT) {
 			fail(sim, "task %s-%d runs steps without using time or blocking", p->comm,
@@ -985,30 +1017,90 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			sl_schedule(sim, rq);
 			return;
 		}
-		case OP_UNLOCK: {
-			struct sl_mutex *m = &p->group->mutexes[st->arg];
+		case OP_UNLOCK:
+			p->pc++;
+			mutex_release(sim, p, &p->group->mutexes[st->arg]);
+			break;
+		case OP_NOTE:
+			p->pc++;
+			if (p->group && p->group->note)
+				p->group->note(sim, p, st);
+			break;
+		case OP_TIMER: {
+			/* rt-app's timer: the expiry advances by the period from its last value
+			 * (from the group's start at its first use); a late thread does not
+			 * sleep, and a relative timer then restarts from now */
+			struct sl_abstimer *t = &p->group->timers[st->arg];
 
 			p->pc++;
-			if (m->owner != p)
+			if (!t->init) {
+				t->init = true;
+				t->next = p->group->start;
+			}
+			t->next += st->d.a;
+			if (sim->now >= t->next) {
+				if (st->arg2)
+					t->next = sim->now;
 				break;
-			m->owner = NULL;
-			if (m->nspin) {
-				/* a spinner sees the release first and takes the lock */
-				struct sl_task *s = pop_first(m->spinners, &m->nspin);
+			}
+			p->timer.cpu = rq->id;
+			p->timer.irq = false;
+			sl_arm(sim, &p->timer, t->next);
+			block(p, TS_SLEEPING, BLK_TIMER);
+			sl_schedule(sim, rq);
+			return;
+		}
+		case OP_RUNTIME: {
+			u64 d = sl_dist_draw(&st->d, &sim->rng);
 
-				s->spinning = false;
-				s->in_run = false;
-				s->lock_wait = NULL;
-				s->pc++;
-				m->owner = s;
-				sl_arm(sim, &sim->cpus[s->cpu].work, sim->now);
-			} else if (m->nwait) {
-				struct sl_task *w = pop_first(m->waiters, &m->nwait);
-
-				w->lock_wait = NULL;
-				sl_try_to_wake_up(sim, w, p, 0);
+			p->pc++;
+			if (d) {
+				p->runtime_end = sim->now + d;
+				add_run(p, d);
 			}
 			break;
+		}
+		case OP_CWAIT: {
+			/* pthread_cond_wait: release the mutex and sleep, atomically */
+			struct sl_waitq *q = &p->group->conds[st->arg];
+
+			p->pc++;
+			if (st->arg2 >= 0)
+				mutex_release(sim, p, &p->group->mutexes[st->arg2]);
+			if (push_task(sim, &q->w, &q->n, &q->cap, p))
+				return;
+			block(p, TS_SLEEPING, BLK_COND);
+			sl_schedule(sim, rq);
+			return;
+		}
+		case OP_CSIGNAL:
+		case OP_CBROAD: {
+			struct sl_waitq *q = &p->group->conds[st->arg];
+
+			p->pc++;
+			while (q->n) {
+				sl_try_to_wake_up(sim, pop_first(q->w, &q->n), p, 0);
+				if (st->op == OP_CSIGNAL)
+					break;
+			}
+			break;
+		}
+		case OP_BARRIER: {
+			/* the last to arrive wakes the others and goes on */
+			struct sl_barrier *b = &p->group->barriers[st->arg];
+
+			p->pc++;
+			if (++b->arrived >= b->need) {
+				b->arrived = 0;
+				while (b->q.n)
+					sl_try_to_wake_up(sim, pop_first(b->q.w, &b->q.n), p, 0);
+				break;
+			}
+			if (push_task(sim, &b->q.w, &b->q.n, &b->q.cap, p))
+				return;
+			block(p, TS_SLEEPING, BLK_COND);
+			sl_schedule(sim, rq);
+			return;
 		}
 		}
 	}

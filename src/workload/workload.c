@@ -127,7 +127,10 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 
 void sl_workload_inst_free(struct sl_workload_inst *w)
 {
-	free(w->args);
+	if (w->ops && w->ops->free_args)
+		w->ops->free_args(w->args);
+	else
+		free(w->args);
 	w->args = NULL;
 }
 

@@ -33,6 +33,8 @@ struct sl_workload_ops {
 	void *(*parse)(const struct sl_kv *kv, char *err, size_t errlen);
 	int (*spawn)(struct sl_sim *sim, struct sl_group *g, const void *args);
 	bool (*finite)(const void *args);
+	/* frees an args object that owns more than its own block (NULL: free()) */
+	void (*free_args)(void *args);
 };
 
 struct sl_workload_inst {
@@ -47,6 +49,8 @@ extern const int sl_nworkloads;
 
 int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err, size_t errlen);
 void sl_workload_inst_free(struct sl_workload_inst *w);
+/* An rt-app workload's "duration" in seconds (-1: none, or not an rt-app workload). */
+long sl_rtapp_duration(const struct sl_workload_inst *w);
 
 /* finite() of a workload whose tasks always end */
 bool sl_wl_always_finite(const void *args);

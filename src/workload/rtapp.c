@@ -1,0 +1,495 @@
+/*
+ * rt-app: a workload described by an rt-app JSON file (rtapp_parse.c reads it). spawn() builds
+ * one task program per thread: its delay, then per phase and loop the events, framed by OP_NOTE
+ * steps through which this file keeps rt-app's per-phase figures (perf, run, period, slack,
+ * c_duration, c_period, wu_lat) for the log files that rtapp_log.c writes after the run.
+ *
+ * The events in the model: run N = N us of CPU time (calibration is accepted and ignored: the
+ * simulated run is exact); runtime N = busy until N us of wall-clock time passed; sleep; timer
+ * (OP_TIMER: absolute expiry advanced by the period, shared by every thread that names it, one
+ * per thread for "unique..."); lock/unlock (group mutexes); wait/signal/broad (condition
+ * variables); sync = lock, signal, wait, unlock; barrier; suspend/resume (a condition per task
+ * name: a resume with nobody suspended is lost, as rt-app 1.0's); yield; fork (a new thread
+ * from a task's definition); mem and iorun = CPU time at the mem_mbps / io_mbps copy rates.
+ */
+#include "workload/workload.h"
+#include "workload/rtapp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rtapp_args {
+	struct rta_file f;
+	char logdir[96];
+	long ns_per_loop, mem_mbps, io_mbps;
+};
+
+static const struct sl_wl_key keys[] = {
+	{"file", "", "the rt-app JSON file"},
+	{"logdir", "", "write rt-app's per-thread logs there (default: none)"},
+	{"ns_per_loop", "100", "perf column: ns per loop when calibration names a CPU"},
+	{"mem_mbps", "4000", "mem event: bytes written per us (MB/s) of CPU time"},
+	{"io_mbps", "4000", "iorun event: bytes written per us (MB/s) of CPU time"},
+};
+
+static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+{
+	struct rtapp_args *a = calloc(1, sizeof(*a));
+	const char *file = sl_kv_get(kv, "file");
+
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!file[0]) {
+		snprintf(err, errlen, "file: give the rt-app JSON file (file=F.json)");
+		free(a);
+		return NULL;
+	}
+	if (sl_kv_int(kv, "ns_per_loop", 1, 1000000000, &a->ns_per_loop, err, errlen) ||
+	    sl_kv_int(kv, "mem_mbps", 1, 1000000000, &a->mem_mbps, err, errlen) ||
+	    sl_kv_int(kv, "io_mbps", 1, 1000000000, &a->io_mbps, err, errlen) ||
+	    rta_load(file, &a->f, err, errlen)) {
+		free(a);
+		return NULL;
+	}
+	snprintf(a->logdir, sizeof(a->logdir), "%s", sl_kv_get(kv, "logdir"));
+	if (a->f.ns_per_loop)
+		a->ns_per_loop = a->f.ns_per_loop;
+	return a;
+}
+
+static void free_args(void *args)
+{
+	struct rtapp_args *a = args;
+
+	if (a)
+		rta_free(&a->f);
+	free(a);
+}
+
+/* Runnable threads (instances, and fork targets) with finite loops end by themselves. */
+static bool finite(const void *args)
+{
+	const struct rta_file *f = &((const struct rtapp_args *)args)->f;
+
+	for (int i = 0; i < f->ntasks; i++) {
+		const struct rta_task *t = &f->tasks[i];
+		bool forked = false;
+
+		for (int k = 0; k < f->ntasks; k++)
+			for (int p = 0; p < f->tasks[k].nph; p++)
+				for (int e = 0; e < f->tasks[k].ph[p].nev; e++)
+					forked |= f->tasks[k].ph[p].ev[e].kind == RTA_FORK &&
+						  f->tasks[k].ph[p].ev[e].ref == i;
+		if (!t->instance && !forked)
+			continue;
+		if (t->loop < 0)
+			return false;
+		for (int p = 0; p < t->nph; p++)
+			if (t->ph[p].loop < 0)
+				return false;
+	}
+	return true;
+}
+
+long sl_rtapp_duration(const struct sl_workload_inst *w)
+{
+	extern const struct sl_workload_ops sl_wl_rtapp;
+
+	if (w->ops != &sl_wl_rtapp)
+		return -1;
+	return ((const struct rtapp_args *)w->args)->f.duration_s;
+}
+
+/* ---- the run's state: per-thread figures through OP_NOTE ---- */
+
+enum note_kind { N_BEGIN, N_END, N_RUN_BEGIN, N_RUN_END, N_TIMER_PRE, N_TIMER_POST };
+
+struct thread_acc {
+	struct rta_thread_log log;
+	struct rta_row cur;
+	u64 start_ns, run_ns, run_since;
+	s64 slack_ns;
+	u64 expected; /* the timer expiry it sleeps to, 0 if late */
+};
+
+struct timer_slot {
+	int name;  /* index in f->timers */
+	int owner; /* thread for a "unique" timer, else -1 */
+};
+
+struct run_state {
+	const struct rtapp_args *a;
+	struct thread_acc *th; /* by log index */
+	int nth;
+	int *by_pid; /* pid -> log index + 1 */
+	int npid;
+	struct sl_prog **progs; /* thread i's program; forks' at ninst + task */
+	int ninst;
+	const struct sl_prog **fork_prog; /* per task definition */
+	struct timer_slot *slots;
+	int nslots;
+};
+
+static void state_free(void *v)
+{
+	struct run_state *s = v;
+
+	if (!s)
+		return;
+	for (int i = 0; i < s->nth; i++)
+		free(s->th[i].log.rows);
+	free(s->th);
+	free(s->by_pid);
+	free(s->progs);
+	free(s->fork_prog);
+	free(s->slots);
+	free(s);
+}
+
+/* The thread a task is: instances were registered at spawn; a forked one on its first note. */
+static struct thread_acc *thread_of(struct sl_sim *sim, struct run_state *s, struct sl_task *p)
+{
+	if (p->pid >= s->npid) {
+		int n = p->pid * 2 + 16;
+		int *a = realloc(s->by_pid, sizeof(*a) * (size_t)n);
+
+		if (!a) {
+			sim->oom = true;
+			return NULL;
+		}
+		memset(a + s->npid, 0, sizeof(*a) * (size_t)(n - s->npid));
+		s->by_pid = a;
+		s->npid = n;
+	}
+	if (!s->by_pid[p->pid]) {
+		struct thread_acc *t = realloc(s->th, sizeof(*t) * (size_t)(s->nth + 1));
+
+		if (!t) {
+			sim->oom = true;
+			return NULL;
+		}
+		s->th = t;
+		memset(&t[s->nth], 0, sizeof(t[0]));
+		t[s->nth].log.idx = s->nth;
+		t[s->nth].log.nice = p->nice;
+		snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s", p->comm);
+		/* the full task name (comm holds 15 characters) */
+		for (int k = 0; k < s->a->f.ntasks; k++)
+			if (s->fork_prog[k] == p->prog)
+				snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s",
+					 s->a->f.tasks[k].name);
+		s->by_pid[p->pid] = ++s->nth;
+	}
+	return &s->th[s->by_pid[p->pid] - 1];
+}
+
+static u64 ns_to_us(u64 ns)
+{
+	return ns / NSEC_PER_USEC;
+}
+
+static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st)
+{
+	struct run_state *s = p->group->state;
+	struct thread_acc *t = thread_of(sim, s, p);
+	struct rta_row *r;
+
+	if (!t)
+		return;
+	r = &t->cur;
+	switch ((enum note_kind)st->arg) {
+	case N_BEGIN:
+		memset(r, 0, sizeof(*r));
+		t->start_ns = sim->now;
+		t->run_ns = 0;
+		t->slack_ns = 0;
+		break;
+	case N_RUN_BEGIN:
+		t->run_since = sim->now;
+		break;
+	case N_RUN_END:
+		/* run: the wall-clock time the run events took; perf: their loops */
+		t->run_ns += sim->now - t->run_since;
+		r->perf += st->d.a * NSEC_PER_USEC / (u64)s->a->ns_per_loop;
+		r->c_duration += st->d.a;
+		break;
+	case N_TIMER_PRE: {
+		const struct sl_abstimer *tm = &p->group->timers[st->arg2];
+		u64 next = (tm->init ? tm->next : p->group->start) + st->d.a * NSEC_PER_USEC;
+		s64 slack = (s64)next - (s64)sim->now;
+
+		t->slack_ns = s->a->f.cumulative_slack ? t->slack_ns + slack : slack;
+		r->c_period += st->d.a;
+		t->expected = sim->now < next ? next : 0;
+		break;
+	}
+	case N_TIMER_POST:
+		/* the wake-up latency: from the expiry to running again */
+		if (t->expected)
+			r->wu_lat += ns_to_us(sim->now - t->expected);
+		t->expected = 0;
+		break;
+	case N_END: {
+		struct rta_thread_log *l = &t->log;
+
+		r->start = ns_to_us(t->start_ns);
+		r->end = ns_to_us(sim->now);
+		r->period = ns_to_us(sim->now - t->start_ns);
+		r->rel_st = ns_to_us(t->start_ns - p->group->start);
+		r->run = ns_to_us(t->run_ns);
+		r->slack = t->slack_ns / (s64)NSEC_PER_USEC;
+		if (l->n == l->cap) {
+			int cap = l->cap ? l->cap * 2 : 64;
+			struct rta_row *a = realloc(l->rows, sizeof(*a) * (size_t)cap);
+
+			if (!a) {
+				sim->oom = true;
+				return;
+			}
+			l->rows = a;
+			l->cap = cap;
+		}
+		l->rows[l->n++] = *r;
+		break;
+	}
+	}
+}
+
+static int finish(struct sl_sim *sim, struct sl_group *g)
+{
+	struct run_state *s = g->state;
+	char err[256];
+
+	if (!s || !s->a->logdir[0])
+		return 0;
+	struct rta_thread_log *logs = calloc((size_t)s->nth + 1, sizeof(*logs));
+
+	if (!logs) {
+		sim->oom = true;
+		return -1;
+	}
+	for (int i = 0; i < s->nth; i++)
+		logs[i] = s->th[i].log;
+	int rc = rta_log_write(s->a->logdir, s->a->f.log_basename, logs, s->nth, err, sizeof(err));
+
+	free(logs);
+	if (rc)
+		snprintf(sim->error, sizeof(sim->error), "rt-app logs: %s", err);
+	return rc;
+}
+
+/* ---- programs ---- */
+
+static int timer_slot(struct sl_sim *sim, struct run_state *s, int name, int owner)
+{
+	for (int i = 0; i < s->nslots; i++)
+		if (s->slots[i].name == name && s->slots[i].owner == owner)
+			return i;
+	struct timer_slot *a = realloc(s->slots, sizeof(*a) * (size_t)(s->nslots + 1));
+
+	if (!a) {
+		sim->oom = true;
+		return -1;
+	}
+	s->slots = a;
+	s->slots[s->nslots].name = name;
+	s->slots[s->nslots].owner = owner;
+	return s->nslots++;
+}
+
+static int add(struct sl_sim *sim, struct sl_prog *p, enum sl_op op, u64 d, int arg, int arg2)
+{
+	return sl_prog_add(sim, p, op, sl_dist_fixed(d), arg, arg2, NULL);
+}
+
+static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
+		      struct sl_prog *p, const struct rta_event *e, int owner)
+{
+	const struct rtapp_args *a = s->a;
+	u64 us_ns = e->val * NSEC_PER_USEC;
+	int slot;
+
+	switch (e->kind) {
+	case RTA_RUN:
+	case RTA_RUNTIME:
+		return add(sim, p, OP_NOTE, 0, N_RUN_BEGIN, 0) ||
+		       add(sim, p, e->kind == RTA_RUN ? OP_RUN : OP_RUNTIME, us_ns, 0, 0) ||
+		       add(sim, p, OP_NOTE, e->val, N_RUN_END, 0);
+	case RTA_SLEEP:
+		return add(sim, p, OP_SLEEP, us_ns, 0, 0);
+	case RTA_TIMER:
+		slot = timer_slot(sim, s, e->ref, e->unique ? owner : -1);
+		return slot < 0 || add(sim, p, OP_NOTE, e->val, N_TIMER_PRE, slot) ||
+		       add(sim, p, OP_TIMER, us_ns, slot, e->relative) ||
+		       add(sim, p, OP_NOTE, 0, N_TIMER_POST, slot);
+	case RTA_LOCK:
+		return add(sim, p, OP_LOCK, 0, e->ref, 0);
+	case RTA_UNLOCK:
+		return add(sim, p, OP_UNLOCK, 0, e->ref, 0);
+	case RTA_WAIT:
+		/* pthread_cond_wait returns with the mutex held again */
+		return add(sim, p, OP_CWAIT, 0, e->ref, e->mutex) ||
+		       add(sim, p, OP_LOCK, 0, e->mutex, 0);
+	case RTA_SIGNAL:
+		return add(sim, p, OP_CSIGNAL, 0, e->ref, 0);
+	case RTA_BROAD:
+	case RTA_RESUME:
+		return add(sim, p, OP_CBROAD, 0, e->ref, 0);
+	case RTA_SUSPEND:
+		return add(sim, p, OP_CWAIT, 0, e->ref, -1);
+	case RTA_SYNC:
+		return add(sim, p, OP_LOCK, 0, e->mutex, 0) ||
+		       add(sim, p, OP_CSIGNAL, 0, e->ref, 0) ||
+		       add(sim, p, OP_CWAIT, 0, e->ref, e->mutex) ||
+		       add(sim, p, OP_LOCK, 0, e->mutex, 0) ||
+		       add(sim, p, OP_UNLOCK, 0, e->mutex, 0);
+	case RTA_BARRIER:
+		return add(sim, p, OP_BARRIER, 0, e->ref, 0);
+	case RTA_YIELD:
+		return add(sim, p, OP_YIELD, 0, 0, 0);
+	case RTA_FORK:
+		return sl_prog_fork(sim, p, s->fork_prog[e->ref]);
+	case RTA_MEM:
+		return add(sim, p, OP_RUN, e->val * NSEC_PER_USEC / (u64)a->mem_mbps, 0, 0);
+	case RTA_IORUN:
+		return add(sim, p, OP_RUN, e->val * NSEC_PER_USEC / (u64)a->io_mbps, 0, 0);
+	}
+	(void)g;
+	return -1;
+}
+
+static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
+		 const struct rta_task *t, struct sl_prog *p, int owner)
+{
+	int top;
+
+	if (t->delay_us && add(sim, p, OP_SLEEP, t->delay_us * NSEC_PER_USEC, 0, 0))
+		return -1;
+	if (t->loop == 0)
+		return sl_prog_exit(sim, p);
+	top = p->n;
+	for (int k = 0; k < t->nph; k++) {
+		const struct rta_phase *ph = &t->ph[k];
+		int start = p->n;
+
+		if (ph->loop == 0)
+			continue;
+		if (add(sim, p, OP_NOTE, 0, N_BEGIN, k))
+			return -1;
+		for (int e = 0; e < ph->nev; e++)
+			if (emit_event(sim, g, s, p, &ph->ev[e], owner))
+				return -1;
+		if (add(sim, p, OP_NOTE, 0, N_END, k))
+			return -1;
+		if (ph->loop != 1 &&
+		    add(sim, p, OP_LOOP, 0, start, ph->loop < 0 ? 0 : (int)ph->loop))
+			return -1;
+	}
+	if (t->loop != 1 && add(sim, p, OP_LOOP, 0, top, t->loop < 0 ? 0 : (int)t->loop))
+		return -1;
+	return sl_prog_exit(sim, p);
+}
+
+static int fail_spawn(struct sl_sim *sim, const struct rta_file *f, const struct rta_task *t,
+		      int cpu)
+{
+	snprintf(sim->error, sizeof(sim->error),
+		 "%s:%d: task \"%s\": cpus names CPU %d, the machine has CPUs 0..%d", f->path,
+		 t->line, t->name, cpu, sim->ncpu - 1);
+	return -1;
+}
+
+static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
+{
+	const struct rtapp_args *a = args;
+	const struct rta_file *f = &a->f;
+	struct run_state *s = calloc(1, sizeof(*s));
+	int ninst = 0, owner = 0;
+
+	if (!s)
+		return -1;
+	g->state = s;
+	g->state_free = state_free;
+	g->note = note;
+	g->finish = finish;
+	s->a = a;
+	for (int i = 0; i < f->ntasks; i++) {
+		ninst += (int)f->tasks[i].instance;
+		for (int c = 0; c < f->tasks[i].ncpus; c++)
+			if (f->tasks[i].cpus[c] >= sim->ncpu)
+				return fail_spawn(sim, f, &f->tasks[i], f->tasks[i].cpus[c]);
+		for (int p = 0; p < f->tasks[i].nph; p++)
+			for (int c = 0; c < f->tasks[i].ph[p].ncpus; c++)
+				if (f->tasks[i].ph[p].cpus[c] >= sim->ncpu)
+					return fail_spawn(sim, f, &f->tasks[i],
+							  f->tasks[i].ph[p].cpus[c]);
+	}
+	s->ninst = ninst;
+	s->progs = calloc((size_t)ninst + 1, sizeof(*s->progs));
+	s->fork_prog = calloc((size_t)f->ntasks, sizeof(*s->fork_prog));
+	if (!s->progs || !s->fork_prog)
+		return -1;
+	/* every definition has a program a fork can start (made before any refers to it) */
+	for (int i = 0; i < f->ntasks; i++) {
+		s->fork_prog[i] =
+			sl_prog_new(sim, g, f->tasks[i].name, f->tasks[i].nice, SL_SCHED_NORMAL);
+		if (!s->fork_prog[i])
+			return -1;
+	}
+	for (int i = 0; i < f->ntasks; i++)
+		if (build(sim, g, s, &f->tasks[i], (struct sl_prog *)s->fork_prog[i], -2 - i))
+			return -1;
+	for (int i = 0; i < f->ntasks; i++) {
+		for (long k = 0; k < f->tasks[i].instance; k++, owner++) {
+			struct sl_prog *p = sl_prog_new(sim, g, f->tasks[i].name, f->tasks[i].nice,
+							SL_SCHED_NORMAL);
+
+			if (!p || build(sim, g, s, &f->tasks[i], p, owner))
+				return -1;
+			s->progs[owner] = p;
+		}
+	}
+	/* the synchronisation objects the programs name */
+	if ((f->mutexes.n && sl_group_mutexes(sim, g, f->mutexes.n)))
+		return -1;
+	g->conds = calloc((size_t)f->conds.n + 1, sizeof(*g->conds));
+	g->barriers = calloc((size_t)f->barriers.n + 1, sizeof(*g->barriers));
+	g->timers = calloc((size_t)s->nslots + 1, sizeof(*g->timers));
+	if (!g->conds || !g->barriers || !g->timers) {
+		sim->oom = true;
+		return -1;
+	}
+	g->nconds = f->conds.n;
+	g->nbarriers = f->barriers.n;
+	g->ntimers = s->nslots;
+	for (int i = 0; i < f->barriers.n; i++)
+		g->barriers[i].need = f->barrier_users[i];
+	/* threads in file order; their log index is their creation order, as rt-app's */
+	for (int i = 0; i < ninst; i++) {
+		struct sl_task *p = sl_spawn(sim, g, s->progs[i]);
+		struct thread_acc *t;
+
+		if (!p || !(t = thread_of(sim, s, p)))
+			return -1;
+	}
+	/* the full names of the instances (comm keeps 15 characters) */
+	owner = 0;
+	for (int i = 0; i < f->ntasks; i++)
+		for (long k = 0; k < f->tasks[i].instance; k++, owner++)
+			snprintf(s->th[owner].log.name, sizeof(s->th[0].log.name), "%s",
+				 f->tasks[i].name);
+	return 0;
+}
+
+const struct sl_workload_ops sl_wl_rtapp = {
+	.name = "rt-app",
+	.help = "an rt-app JSON file (schedlab run F.json is short for it)",
+	.keys = keys,
+	.nkeys = (int)SL_ARRAY_SIZE(keys),
+	.parse = parse,
+	.spawn = spawn,
+	.finite = finite,
+	.free_args = free_args,
+};

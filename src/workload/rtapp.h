@@ -1,0 +1,117 @@
+/*
+ * rt-app JSON workloads: the file's description once parsed (rtapp_parse.c), before any
+ * simulation exists. spawn (rtapp.c) turns it into task programs; the log writer (rtapp_log.c)
+ * writes rt-app's per-thread log files.
+ */
+#ifndef SCHEDLAB_RTAPP_H
+#define SCHEDLAB_RTAPP_H
+
+#include <schedlab/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum rta_kind {
+	RTA_RUN,
+	RTA_RUNTIME,
+	RTA_SLEEP,
+	RTA_TIMER,
+	RTA_SUSPEND,
+	RTA_RESUME,
+	RTA_LOCK,
+	RTA_UNLOCK,
+	RTA_WAIT,
+	RTA_SIGNAL,
+	RTA_BROAD,
+	RTA_SYNC,
+	RTA_BARRIER,
+	RTA_YIELD,
+	RTA_FORK,
+	RTA_MEM,
+	RTA_IORUN,
+};
+
+struct rta_event {
+	enum rta_kind kind;
+	u64 val;       /* microseconds (run, runtime, sleep, timer period) or bytes (mem, iorun) */
+	int ref;       /* index in the kind's name table; the task for fork */
+	int mutex;     /* wait and sync */
+	bool unique;   /* timer: one per thread ("unique..." ref) */
+	bool relative; /* timer mode */
+	int line;
+};
+
+struct rta_phase {
+	long loop; /* -1: for ever */
+	struct rta_event *ev;
+	int nev;
+	int line;
+	int cpus[64];
+	int ncpus; /* 0: the task's */
+};
+
+struct rta_task {
+	char name[64];
+	long instance;
+	long loop; /* -1: for ever */
+	u64 delay_us;
+	int nice;
+	int line;
+	struct rta_phase *ph;
+	int nph;
+	int cpus[64];
+	int ncpus; /* 0: every CPU */
+};
+
+struct rta_names {
+	char **v;
+	int n;
+};
+
+struct rta_file {
+	char path[256];
+	long duration_s; /* -1: until the threads end */
+	char log_basename[64];
+	long ns_per_loop; /* calibration as an integer; 0 when given as a CPU name */
+	bool cumulative_slack;
+	struct rta_task *tasks;
+	int ntasks;
+	struct rta_names mutexes, conds, timers, barriers;
+	int *barrier_users; /* per barrier: how many threads wait at it */
+	int max_cpu;	    /* highest CPU in a cpus list, -1 if none */
+};
+
+/* Reads and checks path; -1 with err = "PATH:LINE: reason". */
+int rta_load(const char *path, struct rta_file *f, char *err, size_t errlen);
+/* The same from a buffer (no I/O: what a fuzzer calls). */
+int rta_parse(const char *path, const char *buf, size_t len, struct rta_file *f, char *err,
+	      size_t errlen);
+void rta_free(struct rta_file *f);
+
+/* The suspend/resume condition of task `name` lives among the conditions under this prefix. */
+#define RTA_SUSPEND_PREFIX "\001suspend:"
+
+/* Per-thread log (rtapp_log.c). */
+struct rta_row {
+	u64 perf, run, period, start, end, rel_st;
+	s64 slack;
+	u64 c_duration, c_period, wu_lat;
+};
+
+struct rta_thread_log {
+	char name[64];
+	int idx;
+	int nice;
+	struct rta_row *rows;
+	int n, cap;
+};
+
+/* Writes one row as rt-app does (the columns and widths of its log files). */
+void rta_log_header(FILE *f, int nice);
+void rta_log_row(FILE *f, int idx, const struct rta_row *r);
+/* Writes DIR/BASENAME-NAME-IDX.log for every thread, each through a temporary file renamed
+ * on success; -1 with err naming the file. */
+int rta_log_write(const char *dir, const char *basename, const struct rta_thread_log *t, int n,
+		  char *err, size_t errlen);
+
+#endif

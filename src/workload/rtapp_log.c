@@ -1,0 +1,58 @@
+/*
+ * rt-app's per-thread log files, column for column: a policy line, the header, then one row
+ * per phase run (times in microseconds; start and end on the simulation's clock). The widths
+ * are those of rt-app 1.0's files (checked against a real run), so tools that read rt-app logs
+ * read these.
+ */
+#include "workload/rtapp.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void rta_log_header(FILE *f, int nice)
+{
+	fprintf(f, "# Policy : SCHED_OTHER priority : %d\n", nice);
+	fprintf(f, "#idx     perf      run   period           start             end          rel_st"
+		   "      slack c_duration   c_period     wu_lat\n");
+}
+
+void rta_log_row(FILE *f, int idx, const struct rta_row *r)
+{
+	fprintf(f, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n", idx,
+		(unsigned long long)r->perf, (unsigned long long)r->run,
+		(unsigned long long)r->period, (unsigned long long)r->start,
+		(unsigned long long)r->end, (unsigned long long)r->rel_st, (long long)r->slack,
+		(unsigned long long)r->c_duration, (unsigned long long)r->c_period,
+		(unsigned long long)r->wu_lat);
+}
+
+int rta_log_write(const char *dir, const char *basename, const struct rta_thread_log *t, int n,
+		  char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		char path[512], tmp[560];
+		FILE *f;
+		int bad;
+
+		snprintf(path, sizeof(path), "%s/%s-%s-%d.log", dir, basename, t[i].name, t[i].idx);
+		snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+		f = fopen(tmp, "w");
+		if (!f) {
+			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+			return -1;
+		}
+		rta_log_header(f, t[i].nice);
+		for (int k = 0; k < t[i].n; k++)
+			rta_log_row(f, t[i].idx, &t[i].rows[k]);
+		bad = ferror(f);
+		bad |= fclose(f) != 0;
+		if (bad || rename(tmp, path)) {
+			snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+			remove(tmp);
+			return -1;
+		}
+	}
+	return 0;
+}

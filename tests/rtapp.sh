@@ -1,0 +1,166 @@
+#!/bin/sh
+# rt-app JSON workloads: the project's files in tests/data/rtapp (every event kind), run with
+# every CPU cost but fork and exit set to zero so that each figure is worked out by hand, and
+# checked in the rt-app log files they write (columns: idx perf run period start end rel_st
+# slack c_duration c_period wu_lat, microseconds; perf at calibration 100 ns per loop).
+set -eu
+. "$(dirname "$0")/lib.sh"
+D=$(cd "$(dirname "$0")/data/rtapp" && pwd)
+case $SL in /*) ;; *) SL=$PWD/$SL ;; esac
+ZERO="--param ctx_switch=0ns --param ipi=0ns --param cache_refill=0ns --param migrate_smt=0ns"
+ZERO="$ZERO --param migrate_core=0ns --param migrate_socket=0ns --param exec_cold=0ns"
+
+# run FILE CPUS [OPTIONS...]: logs into $T/log (emptied first)
+run() {
+	f=$1
+	c=$2
+	shift 2
+	rm -rf "$T/log"
+	mkdir "$T/log"
+	# shellcheck disable=SC2086
+	"$SL" run "$D/$f" --cpus "$c" $ZERO --no-progress --rtapp-logdir "$T/log" "$@" \
+		>"$T/out" 2>&1 || fail "$f: exit $?: $(cat "$T/out")"
+}
+# row LOG N: row N (from 1) of a log without its leading spaces, columns one space apart
+row() {
+	[ -f "$T/log/$1" ] || fail "no log $1 (have: $(ls "$T/log"))"
+	awk -v n="$2" 'NR == n + 2 { $1 = $1; print }' "$T/log/$1"
+}
+expect() {
+	got=$(row "$1" "$2")
+	[ "$got" = "$3" ] || fail "$1 row $2: expected '$3', got '$got'"
+}
+rows() {
+	n=$(($(wc -l <"$T/log/$1") - 2))
+	[ "$n" -eq "$2" ] || fail "$1: expected $2 rows, got $n"
+}
+
+# timer: 2 ms of run every 10 ms on one CPU for 1 s. Each phase starts at 10 ms k, runs to
+# 10k+2 ms, sleeps to the expiry 10(k+1) ms: period 10000, run 2000, slack 8000, c_period
+# 10000, perf 2000 us / 100 ns = 20000, no wake-up latency with no switch cost. The 100th
+# phase ends at 1 s, the end of the run: 100 rows.
+run timer.json 1
+head -2 "$T/log/timer-periodic-0.log" | tail -1 | grep -q '^#idx     perf      run   period           start             end          rel_st      slack c_duration   c_period     wu_lat$' ||
+	fail "timer: the header line is not rt-app's"
+head -1 "$T/log/timer-periodic-0.log" | grep -qx '# Policy : SCHED_OTHER priority : 0' ||
+	fail "timer: the policy line is not rt-app's"
+rows timer-periodic-0.log 100
+expect timer-periodic-0.log 1 "0 20000 2000 10000 0 10000 0 8000 2000 10000 0"
+expect timer-periodic-0.log 100 "0 20000 2000 10000 990000 1000000 990000 8000 2000 10000 0"
+# the exact column layout of rt-app 1.0 (%4d %8 %8 %8 %15 %15 %15 %10 %10 %10 %10)
+sed -n 3p "$T/log/timer-periodic-0.log" | grep -qx '   0    20000     2000    10000               0           10000               0       8000       2000      10000          0' ||
+	fail "timer: the row layout is not rt-app's"
+grep -q 'periodic' "$T/out" || fail "timer: no per-task line in the table"
+
+# phases: (run 1 ms, sleep 3 ms) x3 then runtime 0.5 ms, twice: rows of 4000 us and one of
+# 500 us; the second round starts at 12.5 ms; 8 rows, the last ending at 25 ms.
+run phases.json 1
+rows phases-worker-0.log 8
+expect phases-worker-0.log 3 "0 10000 1000 4000 8000 12000 8000 0 1000 0 0"
+expect phases-worker-0.log 4 "0 5000 500 500 12000 12500 12000 0 500 0 0"
+expect phases-worker-0.log 8 "0 5000 500 500 24500 25000 24500 0 500 0 0"
+
+# runtime beside run on one CPU: "wall" wakes at 1 ms (delay), preempts "cpu" and holds the
+# CPU for its whole 10 ms of wall-clock time (run 10000 = period). "cpu" needs 20 ms of CPU:
+# it lost wall's 10 ms and wall's exit (30 us), so it ends at 20000 + 10000 + 30 = 30030.
+run runtime.json 1
+expect runtime-wall-1.log 1 "1 100000 10000 10000 1000 11000 1000 0 10000 0 0"
+expect runtime-cpu-0.log 1 "0 200000 30030 30030 0 30030 0 0 20000 0 0"
+
+# lock: "owner" holds m for its 5 ms run; "late" (delay 1 ms) wants it at 1 ms, gets it at
+# 5 ms, runs 1 ms: its phase is 1000..6000.
+run lock.json 2
+expect lock-owner-0.log 1 "0 50000 5000 5000 0 5000 0 0 5000 0 0"
+expect lock-late-1.log 1 "1 10000 1000 5000 1000 6000 1000 0 1000 0 0"
+
+# wait/signal/broad: two waiters on c; the waker signals at 1 ms (one waiter: ends at 2 ms)
+# and broadcasts at 2 ms (the other: ends at 3 ms). 4 CPUs: no one waits for a CPU.
+run cond.json 4
+expect cond-waiter-0.log 1 "0 10000 1000 2000 0 2000 0 0 1000 0 0"
+expect cond-waiter-1.log 1 "1 10000 1000 3000 0 3000 0 0 1000 0 0"
+expect cond-waker-2.log 1 "2 0 0 2000 0 2000 0 0 0 0 0"
+
+# sync: b waits on c; a runs 1 ms then syncs (signals b, waits); b runs 1 ms and signals a
+# at 2 ms; a runs 0.5 ms more: a's phase ends at 2.5 ms with 1.5 ms of run.
+run sync.json 2
+expect sync-a-1.log 1 "1 15000 1500 2500 0 2500 0 0 1500 0 0"
+expect sync-b-0.log 1 "0 10000 1000 2000 0 2000 0 0 1000 0 0"
+
+# barrier: "short" arrives at 1 ms, "long" at 3 ms; both run 0.5 ms more: both end at 3.5 ms.
+run barrier.json 2
+expect barrier-short-0.log 1 "0 15000 1500 3500 0 3500 0 0 1500 0 0"
+expect barrier-long-1.log 1 "1 35000 3500 3500 0 3500 0 0 3500 0 0"
+
+# suspend/resume: the waker resumes the sleeper at 2 ms, which runs 1 ms: 3000. "early"
+# resumes "lost" at 0, before it suspends (at 1 ms): the resume is lost, as rt-app 1.0's,
+# and "lost" never completes a phase: a log with no row.
+run suspend.json 4
+expect suspend-sleeper-0.log 1 "0 10000 1000 3000 0 3000 0 0 1000 0 0"
+expect suspend-waker-1.log 1 "1 5000 500 2500 0 2500 0 0 500 0 0"
+rows suspend-lost-3.log 0
+
+# yield on one CPU, the yielder first: 2.6.31's yield with sched_compat_yield=0 only updates
+# the clock (it keeps the CPU: ends at 1 ms); with 1 it goes behind "other", which runs 1 ms
+# and exits (30 us): the yielder ends at 1000 + 30 + 1000 = 2030.
+run yield.json 1 --sysctl kernel.sched_compat_yield=0
+expect yield-yielder-1.log 1 "1 10000 1000 1000 0 1000 0 0 1000 0 0"
+run yield.json 1 --sysctl kernel.sched_compat_yield=1
+expect yield-yielder-1.log 1 "1 10000 1000 2030 0 2030 0 0 1000 0 0"
+
+# fork: the parent's phase is its 2 ms of run plus fork()'s 100 us; the child, a thread of
+# its own log (index 1), starts on the idle CPU at 1.1 ms and runs 0.5 ms.
+run fork.json 2
+expect fork-parent-0.log 1 "0 20000 2000 2100 0 2100 0 0 2000 0 0"
+expect fork-child-1.log 1 "1 5000 500 500 1100 1600 1100 0 500 0 0"
+
+# mem 4 MB and iorun 8 MB at the default 4000 MB/s: 1000 + 2000 us of CPU, not "run".
+run mem.json 1
+expect mem-copier-0.log 1 "0 0 0 3000 0 3000 0 0 0 0 0"
+rm -rf "$T/log" && mkdir "$T/log"
+# shellcheck disable=SC2086
+"$SL" run --workload "rt-app:file=$D/mem.json,mem_mbps=1000,logdir=$T/log" --cpus 1 $ZERO \
+	--no-progress >"$T/out" 2>&1 || fail "mem_mbps=1000: $(cat "$T/out")"
+expect mem-copier-0.log 1 "0 0 0 6000 0 6000 0 0 0 0 0"
+
+# timer modes: a 15 ms run misses the first expiry (10 ms): slack -5000, no sleep. Relative:
+# the timer restarts from 15 ms, so the next expiry is 25 ms (period 10000, slack 25000 -
+# 16000 = 9000). Absolute: the next is 20 ms (period 5000, slack 4000).
+run timer_modes.json 2
+expect modes-rel-0.log 1 "0 150000 15000 15000 0 15000 0 -5000 15000 10000 0"
+expect modes-rel-0.log 2 "0 10000 1000 10000 15000 25000 15000 9000 1000 10000 0"
+expect modes-abs-1.log 2 "1 10000 1000 5000 15000 20000 15000 4000 1000 10000 0"
+
+# one named timer shared by two instances: each use advances it a period (10 and 20 ms);
+# "unique" timers: one each (10 ms for both).
+run timer_shared.json 4
+expect shared-shared-0.log 1 "0 10000 1000 10000 0 10000 0 9000 1000 10000 0"
+expect shared-shared-1.log 1 "1 10000 1000 20000 0 20000 0 19000 1000 10000 0"
+expect shared-own-2.log 1 "2 10000 1000 10000 0 10000 0 9000 1000 10000 0"
+expect shared-own-3.log 1 "3 10000 1000 10000 0 10000 0 9000 1000 10000 0"
+
+# instance, delay, priority (nice for SCHED_OTHER): two logs, a phase starting at 5 ms, the
+# nice value in the policy line; calibration "CPU0": perf at ns_per_loop=100.
+run props.json 2
+expect props-nice5-0.log 1 "0 10000 1000 1000 5000 6000 5000 0 1000 0 0"
+expect props-nice5-1.log 1 "1 10000 1000 1000 5000 6000 5000 0 1000 0 0"
+head -1 "$T/log/props-nice5-0.log" | grep -qx '# Policy : SCHED_OTHER priority : 5' ||
+	fail "props: the nice value is not in the policy line"
+grep -q 'nice 5' "$T/out" || fail "props: the task does not run at nice 5"
+
+# the shorthand takes the file's duration (1 s) unless --duration is given; and no logs are
+# written without --rtapp-logdir
+cd "$T"
+"$SL" run "$D/timer.json" --cpus 1 --no-progress >"$T/out" || fail "shorthand run"
+grep -q '1.000s simulated' "$T/out" || fail "the file's duration is not the run's"
+"$SL" run "$D/timer.json" --cpus 1 --duration 200ms --no-progress >"$T/out" ||
+	fail "shorthand run with --duration"
+grep -q '200.000ms simulated' "$T/out" || fail "--duration does not override the file's"
+[ -z "$(ls "$T" | grep '\.log$' || true)" ] || fail "logs written without --rtapp-logdir"
+cd "$OLDPWD"
+
+# determinism: the same run twice gives byte-identical logs
+run cond.json 2
+cp -r "$T/log" "$T/log1"
+run cond.json 2
+diff -r "$T/log" "$T/log1" >/dev/null || fail "two identical runs wrote different logs"
+echo "rtapp: ok"

@@ -1,0 +1,50 @@
+#!/bin/sh
+# rt-app files that rt-app would reject (or that the model cannot run) are refused with the
+# file, the line (and the column for syntax errors) and the reason, exit status 2, and no log.
+set -eu
+. "$(dirname "$0")/lib.sh"
+D=$(cd "$(dirname "$0")/data/rtapp/bad" && pwd)
+
+# refused FILE 'FILE:LINE[:COL]: start of the reason'
+refused() {
+	mkdir -p "$T/log"
+	set +e
+	"$SL" run "$D/$1" --cpus 2 --no-progress --rtapp-logdir "$T/log" >"$T/out" 2>"$T/err"
+	rc=$?
+	set -e
+	[ "$rc" -eq 2 ] || fail "$1: exit $rc, expected 2"
+	grep -qF "$D/$2" "$T/err" || fail "$1: expected '$2' in: $(cat "$T/err")"
+	[ -z "$(ls "$T/log")" ] || fail "$1: logs written for a refused file"
+	[ ! -s "$T/out" ] || fail "$1: output written for a refused file"
+}
+
+refused double_comma.json 'double_comma.json:3:24: expected a member name'
+refused trailing.json 'trailing.json:5:3: expected the end of the file'
+refused comment.json 'comment.json:2:2: comment opened here is not closed'
+refused deep.json 'deep.json:2:80: nesting deeper than 64 (limit SL_JSON_MAX_DEPTH)'
+refused no_tasks.json 'no_tasks.json:1: no "tasks" object'
+refused unknown_event.json 'unknown_event.json:5: unknown event "sleeep"'
+refused global_unknown.json 'global_unknown.json:5: unknown global key "durration"'
+refused timer_no_ref.json 'timer_no_ref.json:5: "timer": missing "ref"'
+refused timer_mode.json 'timer_mode.json:4: "mode": expected "relative" or "absolute"'
+refused wait_no_mutex.json 'wait_no_mutex.json:5: "wait": missing "mutex"'
+refused run_string.json 'run_string.json:4: "run": expected an integer, found a string'
+refused run_fraction.json 'run_fraction.json:4: "run": expected an integer, found a fraction'
+refused loop_bool.json 'loop_bool.json:4: "loop": expected an integer, found a boolean'
+refused fork_unknown.json 'fork_unknown.json:4: "fork": no task named "nobody"'
+refused nice_range.json 'nice_range.json:4: task "t": priority 30: SCHED_OTHER takes a nice'
+refused fifo.json 'fifo.json:4: policy SCHED_FIFO is not modelled'
+refused cpus_range.json 'cpus_range.json:3: task "t": cpus names CPU 5, the machine has CPUs 0..1'
+
+# a missing file, and the workload without file=
+set +e
+"$SL" run "$T/none.json" --no-progress 2>"$T/err"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q "none.json: cannot open" "$T/err" || fail "missing file: exit $rc"
+set +e
+"$SL" run --workload rt-app --no-progress 2>"$T/err"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q "file: give the rt-app JSON file" "$T/err" || fail "no file=: exit $rc"
+echo "rtapp_errors: ok"
