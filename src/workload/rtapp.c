@@ -426,9 +426,11 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 					return fail_spawn(sim, f, &f->tasks[i],
 							  f->tasks[i].ph[p].cpus[c]);
 	}
+	if (ninst < 0 || f->ntasks < 0)
+		return -1; /* the parser bounds both: cannot happen */
 	s->ninst = ninst;
 	s->progs = calloc((size_t)ninst + 1, sizeof(*s->progs));
-	s->fork_prog = calloc((size_t)f->ntasks, sizeof(*s->fork_prog));
+	s->fork_prog = calloc((size_t)f->ntasks + 1, sizeof(*s->fork_prog));
 	if (!s->progs || !s->fork_prog)
 		return -1;
 	/* every definition has a program a fork can start (made before any refers to it) */

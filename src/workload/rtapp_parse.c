@@ -127,7 +127,7 @@ static int parse_global(struct ctx *c, const struct sl_json *g, const char **pol
 	if (g->type != SL_JSON_OBJECT)
 		return bad(c, line_of(g), "\"global\": expected an object");
 	for (const struct sl_json *m = node(c, g->first); m; m = node(c, m->next)) {
-		const char *s;
+		const char *s = NULL;
 		long v;
 
 		if (!strcmp(m->key, "duration")) {
@@ -217,7 +217,7 @@ static const struct sl_json *member(struct ctx *c, const struct sl_json *o, cons
 static int ref_mutex(struct ctx *c, const struct sl_json *v, struct rta_event *e)
 {
 	const struct sl_json *r, *m;
-	const char *rs, *ms;
+	const char *rs = NULL, *ms = NULL;
 
 	if (v->type != SL_JSON_OBJECT)
 		return bad(c, line_of(v), "\"%s\": expected {\"ref\": NAME, \"mutex\": NAME}",
@@ -240,7 +240,7 @@ static int ref_mutex(struct ctx *c, const struct sl_json *v, struct rta_event *e
 static int parse_timer(struct ctx *c, const struct sl_json *v, struct rta_event *e)
 {
 	const struct sl_json *r, *p, *mode;
-	const char *s;
+	const char *s = NULL;
 	long period;
 
 	if (v->type != SL_JSON_OBJECT)
@@ -268,7 +268,7 @@ static int parse_timer(struct ctx *c, const struct sl_json *v, struct rta_event 
 	e->val = (u64)period;
 	e->relative = true;
 	if (mode) {
-		const char *ms;
+		const char *ms = NULL;
 
 		if (get_str(c, mode, false, &ms))
 			return -1;
@@ -285,7 +285,7 @@ static int parse_timer(struct ctx *c, const struct sl_json *v, struct rta_event 
 static int parse_event(struct ctx *c, const struct sl_json *v, int kind, const char *task,
 		       struct rta_event *e)
 {
-	const char *s;
+	const char *s = NULL;
 	long n;
 	char name[128];
 
