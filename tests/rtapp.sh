@@ -52,6 +52,16 @@ sed -n 3p "$T/log/timer-periodic-0.log" | grep -qx '   0    20000     2000    10
 	fail "timer: the row layout is not rt-app's"
 grep -q 'periodic' "$T/out" || fail "timer: no per-task line in the table"
 
+# fifo: the same SCHED_FIFO thread beside a SCHED_OTHER hog on the one CPU: it preempts the hog
+# the moment its timer fires, so its rows are the timer's exactly (no wake-up latency with no
+# switch cost), and its header names the policy and priority as rt-app writes them.
+run fifo.json 1
+head -1 "$T/log/fifo-rt-0.log" | grep -qx '# Policy : SCHED_FIFO priority : 50' ||
+	fail "fifo: the policy line is not rt-app's"
+rows fifo-rt-0.log 100
+expect fifo-rt-0.log 1 "0 20000 2000 10000 0 10000 0 8000 2000 10000 0"
+expect fifo-rt-0.log 50 "0 20000 2000 10000 490000 500000 490000 8000 2000 10000 0"
+
 # phases: (run 1 ms, sleep 3 ms) x3 then runtime 0.5 ms, twice: rows of 4000 us and one of
 # 500 us; the second round starts at 12.5 ms; 8 rows, the last ending at 25 ms.
 run phases.json 1

@@ -219,11 +219,10 @@ static void test_rtapp_refusals(void **state)
 			 -1);
 	assert_string_equal(err, "t.json:1: task \"a\" defined twice");
 	assert_int_equal(rta("{\"global\": {\"default_policy\": \"SCHED_RR\"},\n\"tasks\": {\"a\": "
-			     "{\"run\": 1}}}",
+			     "{\"priority\": 0, \"run\": 1}}}",
 			     &f, err, sizeof(err)),
 			 -1);
-	assert_string_equal(err, "t.json:1: policy SCHED_RR is not modelled (schedlab has no "
-				 "real-time class yet; use SCHED_OTHER)");
+	assert_string_equal(err, "t.json:2: task \"a\": priority 0: SCHED_RR takes 1..99");
 	assert_int_equal(rta("{\"tasks\": {\"a\": {\"resume\": \"\"}}}", &f, err, sizeof(err)), -1);
 	assert_string_equal(err, "t.json:1: \"resume\": expected a name, found \"\"");
 }

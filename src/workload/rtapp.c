@@ -173,7 +173,8 @@ static struct thread_acc *thread_of(struct sl_sim *sim, struct run_state *s, str
 		s->th = t;
 		memset(&t[s->nth], 0, sizeof(t[0]));
 		t[s->nth].log.idx = s->nth;
-		t[s->nth].log.nice = p->nice;
+		t[s->nth].log.policy = p->policy;
+		t[s->nth].log.prio = p->policy == SL_SCHED_NORMAL ? p->nice : p->rt_priority;
 		snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s", p->comm);
 		/* the full task name (comm holds 15 characters) */
 		for (int k = 0; k < s->a->f.ntasks; k++)
@@ -435,10 +436,13 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		return -1;
 	/* every definition has a program a fork can start (made before any refers to it) */
 	for (int i = 0; i < f->ntasks; i++) {
-		s->fork_prog[i] =
-			sl_prog_new(sim, g, f->tasks[i].name, f->tasks[i].nice, SL_SCHED_NORMAL);
-		if (!s->fork_prog[i])
+		struct sl_prog *fp =
+			sl_prog_new(sim, g, f->tasks[i].name, f->tasks[i].nice, f->tasks[i].policy);
+
+		if (!fp)
 			return -1;
+		fp->rt_priority = f->tasks[i].rt_priority;
+		s->fork_prog[i] = fp;
 	}
 	for (int i = 0; i < f->ntasks; i++)
 		if (build(sim, g, s, &f->tasks[i], (struct sl_prog *)s->fork_prog[i], -2 - i))
@@ -446,9 +450,12 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	for (int i = 0; i < f->ntasks; i++) {
 		for (long k = 0; k < f->tasks[i].instance; k++, owner++) {
 			struct sl_prog *p = sl_prog_new(sim, g, f->tasks[i].name, f->tasks[i].nice,
-							SL_SCHED_NORMAL);
+							f->tasks[i].policy);
 
-			if (!p || build(sim, g, s, &f->tasks[i], p, owner))
+			if (!p)
+				return -1;
+			p->rt_priority = f->tasks[i].rt_priority;
+			if (build(sim, g, s, &f->tasks[i], p, owner))
 				return -1;
 			s->progs[owner] = p;
 		}

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "core/sim.h" /* enum sl_policy */
 
 enum rta_kind {
 	RTA_RUN,
@@ -55,7 +56,9 @@ struct rta_task {
 	long instance;
 	long loop; /* -1: for ever */
 	u64 delay_us;
-	int nice;
+	int nice;	 /* SCHED_OTHER's priority */
+	int policy;	 /* enum sl_policy */
+	int rt_priority; /* SCHED_FIFO / SCHED_RR: 1..99 */
 	int line;
 	struct rta_phase *ph;
 	int nph;
@@ -101,13 +104,13 @@ struct rta_row {
 struct rta_thread_log {
 	char name[64];
 	int idx;
-	int nice;
+	int policy, prio; /* for the header: the policy and rt-app's priority */
 	struct rta_row *rows;
 	int n, cap;
 };
 
 /* Writes one row as rt-app does (the columns and widths of its log files). */
-void rta_log_header(FILE *f, int nice);
+void rta_log_header(FILE *f, int policy, int prio);
 void rta_log_row(FILE *f, int idx, const struct rta_row *r);
 /* Writes DIR/BASENAME-NAME-IDX.log for every thread, each through a temporary file renamed
  * on success; -1 with err naming the file. */

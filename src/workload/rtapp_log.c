@@ -11,9 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-void rta_log_header(FILE *f, int nice)
+void rta_log_header(FILE *f, int policy, int prio)
 {
-	fprintf(f, "# Policy : SCHED_OTHER priority : %d\n", nice);
+	fprintf(f, "# Policy : %s priority : %d\n",
+		policy == SL_SCHED_FIFO ? "SCHED_FIFO"
+		: policy == SL_SCHED_RR ? "SCHED_RR"
+					: "SCHED_OTHER",
+		prio);
 	fprintf(f, "#idx     perf      run   period           start             end          rel_st"
 		   "      slack c_duration   c_period     wu_lat\n");
 }
@@ -43,7 +47,7 @@ int rta_log_write(const char *dir, const char *basename, const struct rta_thread
 			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 			return -1;
 		}
-		rta_log_header(f, t[i].nice);
+		rta_log_header(f, t[i].policy, t[i].prio);
 		for (int k = 0; k < t[i].n; k++)
 			rta_log_row(f, t[i].idx, &t[i].rows[k]);
 		bad = ferror(f);

@@ -100,19 +100,24 @@ static const char *const ignored_global[] = {
 };
 
 /*
- * The ONE place that decides which scheduling policies the model runs. SCHED_FIFO, SCHED_RR
- * and SCHED_DEADLINE need a real-time class the simulator does not have yet: lift them here
- * when it does.
+ * The ONE place that maps rt-app's policy names onto the model's: SCHED_OTHER is the fair
+ * class (its priority a nice value), SCHED_FIFO and SCHED_RR the real-time class (src/sched/rt.c,
+ * priority 1..99). SCHED_DEADLINE has no model (no deadline class): refused, named.
  */
-static int check_policy(struct ctx *c, const char *p, int line)
+static int check_policy(struct ctx *c, const char *p, int line, int *policy)
 {
-	if (!strcmp(p, "SCHED_OTHER"))
+	if (!strcmp(p, "SCHED_OTHER")) {
+		*policy = SL_SCHED_NORMAL;
 		return 0;
-	if (!strcmp(p, "SCHED_FIFO") || !strcmp(p, "SCHED_RR") || !strcmp(p, "SCHED_DEADLINE"))
+	}
+	if (!strcmp(p, "SCHED_FIFO") || !strcmp(p, "SCHED_RR")) {
+		*policy = p[6] == 'F' ? SL_SCHED_FIFO : SL_SCHED_RR;
+		return 0;
+	}
+	if (!strcmp(p, "SCHED_DEADLINE"))
 		return bad(c, line,
-			   "policy %s is not modelled (schedlab has no real-time class "
-			   "yet; use SCHED_OTHER)",
-			   p);
+			   "policy SCHED_DEADLINE is not modelled (schedlab has no deadline class; "
+			   "use SCHED_OTHER, SCHED_FIFO or SCHED_RR)");
 	return bad(c, line,
 		   "unknown policy \"%s\" (rt-app's: SCHED_OTHER, SCHED_FIFO, SCHED_RR, "
 		   "SCHED_DEADLINE)",
@@ -426,7 +431,7 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 	const struct sl_json *phases = NULL;
 	const char *policy = def_policy;
 	int policy_line = def_line, nice_line = 0;
-	bool events = false;
+	bool events = false, prio_set = false;
 	long v;
 
 	if (o->type != SL_JSON_OBJECT)
@@ -450,6 +455,7 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 				return -1;
 			t->nice = (int)v;
 			nice_line = line_of(m);
+			prio_set = true;
 		} else if (!strcmp(m->key, "policy")) {
 			if (get_str(c, m, false, &policy))
 				return -1;
@@ -470,10 +476,16 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 			events = true;
 		}
 	}
-	if (check_policy(c, policy, policy_line ? policy_line : t->line))
+	if (check_policy(c, policy, policy_line ? policy_line : t->line, &t->policy))
 		return -1;
-	/* SCHED_OTHER: the priority is the nice value */
-	if (t->nice < -20 || t->nice > 19)
+	if (t->policy == SL_SCHED_FIFO || t->policy == SL_SCHED_RR) {
+		/* rt-app: the priority of a real-time thread, 10 unless given */
+		t->rt_priority = prio_set ? t->nice : 10;
+		t->nice = 0;
+		if (t->rt_priority < 1 || t->rt_priority > 99)
+			return bad(c, nice_line, "task \"%s\": priority %d: %s takes 1..99",
+				   t->name, t->rt_priority, policy);
+	} else if (t->nice < -20 || t->nice > 19)
 		return bad(c, nice_line,
 			   "task \"%s\": priority %d: SCHED_OTHER takes a nice value -20..19",
 			   t->name, t->nice);
