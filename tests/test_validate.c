@@ -212,7 +212,7 @@ static void machine_conf_loads_and_derives_the_model(void **state)
 	assert_string_equal(mc.builtin_profile, "vm-hlt");
 	/* no driver: POLL (state 0) is disabled so that HLT is state 1 as traced */
 	assert_int_equal(mc.ndisable, 1);
-	assert_string_equal(mc.disable[0], "0");
+	assert_string_equal(mc.disable[0], "POLL");
 	assert_int_equal(mc.nparams, 2);
 	assert_string_equal(mc.param[1], "timer_slack=50us");
 

@@ -235,7 +235,7 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 		(unsigned long long)c->same_cpu_ns, (unsigned long long)c->cross_cpu_ns,
 		(unsigned long long)c->oversleep_ns);
 	if (!strcmp(mc.cpuidle_driver, "none"))
-		snprintf(mc.disable[mc.ndisable++], sizeof(mc.disable[0]), "0");
+		snprintf(mc.disable[mc.ndisable++], sizeof(mc.disable[0]), "POLL");
 	int bad = sl_machine_conf_print(f, &mc);
 
 	if (fclose(f) || bad) {

@@ -49,10 +49,10 @@ static void derive(struct sl_machine_conf *mc, const char *dir)
 		 */
 		snprintf(mc->builtin_profile, sizeof(mc->builtin_profile), "vm-hlt");
 		for (int i = 0; i < mc->ndisable; i++)
-			if (!strcmp(mc->disable[i], "0"))
+			if (!strcmp(mc->disable[i], "POLL"))
 				return;
 		if (mc->ndisable < SL_MC_MAX_DISABLE)
-			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "0");
+			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "POLL");
 	} else if (!strcmp(mc->cpuidle_driver, "haltpoll")) {
 		snprintf(mc->builtin_profile, sizeof(mc->builtin_profile), "vm-haltpoll");
 	}

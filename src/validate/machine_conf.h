@@ -9,7 +9,7 @@
  *   cpuidle_driver none
  *   cpuidle_governor menu
  *   idle_profile machine.profile     (docs/idle-profile-format.md; relative to this file)
- *   cpuidle_disable 0                (a state index, as --cpuidle-disable)
+ *   cpuidle_disable POLL             (a state name, as --cpuidle-disable)
  *   param ctx_switch=3000ns          (as --param)
  */
 #ifndef SCHEDLAB_MACHINE_CONF_H

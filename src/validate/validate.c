@@ -295,11 +295,16 @@ static int simulate(const char *json, const char *dir, const struct rt_meta *m,
 	struct sl_args a;
 	struct sl_config cfg;
 	struct sl_run r;
-	char wl[PATH_MAX + 64], trace[PATH_MAX], dur[64], cpus[16], machine[PATH_MAX + 8];
+	char wl[2 * PATH_MAX + 64], trace[PATH_MAX], dur[64], cpus[16], machine[PATH_MAX + 8];
+	char copy[PATH_MAX];
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", json, dir);
+	/* the file beside the logs: a short path for the workload's file= value */
+	snprintf(copy, sizeof(copy), "%s/%s", dir, base_of(json));
+	if (copy_file(json, copy, err, errlen))
+		return -1;
+	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", copy, dir);
 	a.workloads[a.nworkloads++] = wl;
 	snprintf(trace, sizeof(trace), "%s/sim.trace", dir);
 	a.trace_out = trace;

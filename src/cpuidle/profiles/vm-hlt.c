@@ -2,7 +2,7 @@
  * A KVM guest without a cpuidle driver (current_driver "none"), such as the Firecracker VM
  * schedlab's CI runs in: the idle loop halts through default_idle_call, which traces cpu_idle
  * with state=1, and no governor runs. State 0 is POLL only so that HLT keeps the trace's number
- * 1; `validate` disables it (a machine.conf says cpuidle_disable 0), as the kernel never polls
+ * 1; `validate` disables it (a machine.conf says cpuidle_disable POLL), as the kernel never polls
  * there.
  *
  * HLT's exit latency is the cost of waking a halted vCPU: the sender's IPI (a VM exit), the
