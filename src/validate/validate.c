@@ -528,7 +528,9 @@ static int print_json(FILE *f, const struct report *rp, const char *json,
 		json_object_array_add(rows, r);
 	}
 	json_object_object_add(o, "figures", rows);
-	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+	fprintf(f, "%s\n",
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 	return 0;
 }

@@ -1,0 +1,74 @@
+#!/bin/sh
+# schedlab validate: a "real" run that is in fact a simulation with the very model validate
+# builds (one CPU, Linux 6.18, no cpuidle driver: vm-hlt with POLL disabled) must agree with the
+# simulated side exactly, every figure +0.0%; and every bad input exits 2 naming what is wrong.
+set -eu
+. "$(dirname "$0")/lib.sh"
+D=$(cd "$(dirname "$0")/data/rtapp" && pwd)
+case $SL in /*) ;; *) SL=$PWD/$SL ;; esac
+
+R=$T/real
+mkdir "$R"
+cp "$D/timer.json" "$R/"
+cat >"$R/machine.conf" <<EOC
+# a hand-written description: what validate writes for a 1-CPU guest without cpuidle
+cpus 1
+kernel_release 6.18.44-test
+cpuidle_driver none
+cpuidle_governor menu
+EOC
+"$SL" run "$R/timer.json" --kernel 6.18 --cpus 1 --machine vm-hlt --cpuidle-disable POLL \
+	--rtapp-logdir "$R" --trace-out "$R/real.trace" --no-progress >/dev/null ||
+	fail "making the reference run"
+"$SL" validate "$R/timer.json" --real "$R" >"$T/out" 2>"$T/err" ||
+	fail "validate --real: exit $?: $(cat "$T/err")"
+grep -q '^periodic run mean (us) *2000.00 *2000.00 *+0.0%$' "$T/out" ||
+	fail "run mean: $(cat "$T/out")"
+grep -q '^periodic period p95 (us) *10000.00 *10000.00 *+0.0%$' "$T/out" ||
+	fail "period p95: $(cat "$T/out")"
+grep -q '^cpu0 state 1 idle entries /s' "$T/out" || fail "no idle entries row: $(cat "$T/out")"
+# every figure the same: no other difference than +0.0% (or n/a for a zero on both sides)
+if grep -v '^validate\|^figure' "$T/out" | grep -v ' +0.0%$'; then
+	fail "the same model differs from itself: $(cat "$T/out")"
+fi
+"$SL" validate "$R/timer.json" --real "$R" --json >"$T/json" || fail "validate --json"
+grep -q '"figure": *"periodic slack mean (us)"' "$T/json" || fail "json: $(cat "$T/json")"
+grep -q '"model_kernel": *"6.18"' "$T/json" || fail "json kernel: $(cat "$T/json")"
+# determinism
+"$SL" validate "$R/timer.json" --real "$R" >"$T/out2" && cmp -s "$T/out" "$T/out2" ||
+	fail "two validate runs differ"
+
+# usage_error MESSAGE ARGS...: exit 2, nothing on stdout, MESSAGE on stderr
+usage_error() {
+	want=$1
+	shift
+	rc=0
+	"$SL" "$@" >"$T/o" 2>"$T/e" || rc=$?
+	[ "$rc" -eq 2 ] || fail "schedlab $*: exit $rc, expected 2 ($(cat "$T/e"))"
+	grep -F -e "$want" "$T/e" >/dev/null || fail "schedlab $*: stderr: $(cat "$T/e")"
+	[ ! -s "$T/o" ] || fail "schedlab $*: stdout not empty"
+}
+usage_error "give an rt-app JSON file" validate
+usage_error "unknown option '--bogus'" validate "$R/timer.json" --bogus
+usage_error "--real needs a value" validate "$R/timer.json" --real
+usage_error "not both" validate "$R/timer.json" --real "$R" --out "$T/x"
+usage_error "one rt-app file at a time" validate "$R/timer.json" "$R/timer.json"
+usage_error "$T/nope/machine.conf" validate "$R/timer.json" --real "$T/nope"
+usage_error "$T/none.json: not a JSON file" validate "$T/none.json" --real "$R"
+B=$T/bad
+mkdir "$B"
+cp "$R"/* "$B/"
+printf 'cpus 1\nkernel 6.18\n' >"$B/machine.conf"
+usage_error "$B/machine.conf:2: unknown key 'kernel'" validate "$B/timer.json" --real "$B"
+printf 'cpus 1\nkernel_release 5.10.0\ncpuidle_driver none\n' >"$B/machine.conf"
+usage_error "no model of kernel 5.10.0" validate "$B/timer.json" --real "$B"
+printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\n' >"$B/machine.conf"
+rm "$B"/*.log
+usage_error "no rt-app logs timer-*.log" validate "$B/timer.json" --real "$B"
+cp "$R"/*.log "$B/"
+printf '#idx perf\n1 2 three\n' >"$B/timer-periodic-0.log"
+usage_error "timer-periodic-0.log:2: column 3 (run)" validate "$B/timer.json" --real "$B"
+cp "$R"/*.log "$B/"
+rm "$B/real.trace"
+usage_error "no trace" validate "$B/timer.json" --real "$B"
+echo "validate: ok"
