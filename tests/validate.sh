@@ -53,6 +53,8 @@ usage_error "unknown option '--bogus'" validate "$R/timer.json" --bogus
 usage_error "--real needs a value" validate "$R/timer.json" --real
 usage_error "not both" validate "$R/timer.json" --real "$R" --out "$T/x"
 usage_error "one rt-app file at a time" validate "$R/timer.json" "$R/timer.json"
+usage_error "gives \"duration\": 1 s" validate "$R/timer.json" --real "$R" --duration 2s
+usage_error "'2' is not a duration" validate "$R/timer.json" --real "$R" --duration 2
 usage_error "$T/nope/machine.conf" validate "$R/timer.json" --real "$T/nope"
 usage_error "$T/none.json: not a JSON file" validate "$T/none.json" --real "$R"
 B=$T/bad

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "core/parse.h"
 #include "experiment/run.h"
 #include "trace/record.h"
 #include "validate/machine_conf.h"
@@ -233,11 +234,17 @@ static const char *base_of(const char *path)
 }
 
 /* rt-app under record, run in dir (its logdir "./" lands there), with a machine.conf beside. */
-static int run_real(const char *json, const char *dir, const struct rt_meta *m, char *err,
-		    size_t errlen)
+static int run_real(const char *json, const char *dir, const struct rt_meta *m, double secs,
+		    char *err, size_t errlen)
 {
-	char copy[PATH_MAX], trace[PATH_MAX], cwd[PATH_MAX], conf[PATH_MAX];
-	char *cmd[] = {"rt-app", copy, NULL};
+	char copy[PATH_MAX], trace[PATH_MAX], cwd[PATH_MAX], conf[PATH_MAX], limit[32];
+	/*
+	 * A file without "duration" runs until rt-app is interrupted: timeout sends it SIGINT,
+	 * on which rt-app stops its threads and writes its logs as at the end of a duration.
+	 */
+	char *with_duration[] = {"rt-app", copy, NULL};
+	char *interrupted[] = {"timeout", "-s", "INT", limit, "rt-app", copy, NULL};
+	char **cmd = m->duration > 0 ? with_duration : interrupted;
 	int rc;
 
 	if (geteuid() != 0) {
@@ -268,6 +275,7 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 	if (sl_machine_conf_write_live(conf, err, errlen))
 		return -1;
 	snprintf(trace, sizeof(trace), "%s/real.trace", cwd);
+	snprintf(limit, sizeof(limit), "%.3f", secs);
 	char old[PATH_MAX];
 
 	if (!getcwd(old, sizeof(old)) || chdir(cwd)) {
@@ -281,14 +289,15 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 		snprintf(err, errlen, "cannot return to %s: %s", old, strerror(errno));
 		return -1;
 	}
-	if (rc)
+	/* timeout's status 124 is the interruption asked for; the trace is saved */
+	if (rc < 0 || (rc > 0 && (cmd == with_duration || !strstr(err, "status 124"))))
 		return -1; /* record's message: rt-app's status, or why nothing was recorded */
 	return 0;
 }
 
 /* ---- the simulated run ---- */
 
-static int simulate(const char *json, const char *dir, const struct rt_meta *m,
+static int simulate(const char *json, const char *dir, double secs,
 		    const struct sl_machine_conf *mc, const struct sl_validate_opts *o, char *err,
 		    size_t errlen)
 {
@@ -308,10 +317,8 @@ static int simulate(const char *json, const char *dir, const struct rt_meta *m,
 	a.workloads[a.nworkloads++] = wl;
 	snprintf(trace, sizeof(trace), "%s/sim.trace", dir);
 	a.trace_out = trace;
-	if (m->duration > 0) {
-		snprintf(dur, sizeof(dur), "%.0fms", m->duration * 1000.0);
-		a.duration = dur;
-	}
+	snprintf(dur, sizeof(dur), "%.0fms", secs * 1000.0);
+	a.duration = dur;
 	snprintf(cpus, sizeof(cpus), "%d", mc->cpus);
 	a.cpus = cpus;
 	a.kernel = o->kernel ? o->kernel : mc->model_kernel;
@@ -571,6 +578,22 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 	}
 	if (read_meta(m, o->json, err, errlen))
 		goto out;
+	/* how long both sides run: the file's duration, else --duration, else 10 s */
+	double secs = m->duration > 0 ? m->duration : 10.0;
+
+	if (o->duration) {
+		u64 ns;
+
+		if (sl_parse_duration(o->duration, &ns, err, errlen))
+			goto out;
+		if (m->duration > 0) {
+			snprintf(err, errlen,
+				 "--duration: %s gives \"duration\": %g s (rt-app stops there)",
+				 o->json, m->duration);
+			goto out;
+		}
+		secs = (double)ns / 1e9;
+	}
 	if (!real_dir) {
 		if (o->out_dir) {
 			snprintf(live, sizeof(live), "%s", o->out_dir);
@@ -583,7 +606,7 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 			}
 			snprintf(live, sizeof(live), "%s", tmpl);
 		}
-		if (run_real(o->json, live, m, err, errlen))
+		if (run_real(o->json, live, m, secs, err, errlen))
 			goto out;
 		real_dir = live;
 		fprintf(stderr, "schedlab: validate: the real run is kept in %s (--real %s)\n",
@@ -608,7 +631,7 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 		goto out;
 	}
 	made_sim = true;
-	if (simulate(o->json, simdir, m, &mc, o, err, errlen) ||
+	if (simulate(o->json, simdir, secs, &mc, o, err, errlen) ||
 	    read_side(&sim, simdir, m, err, errlen))
 		goto out;
 	if (compare(&rp, m, &real, &sim)) {

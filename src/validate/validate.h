@@ -23,6 +23,7 @@ struct sl_validate_opts {
 	const char *machine;	 /* idle profile; default: from DIR/machine.conf or this machine */
 	const char *governor;
 	const char *seed;
+	const char *duration; /* for a file without "duration": how long both sides run */
 	bool json_out;
 };
 

@@ -16,7 +16,7 @@
 static const char validate_usage[] =
 	"usage: schedlab validate F.json [--real DIR | --out DIR] [--calibration DIR]\n"
 	"                         [--kernel V] [--machine M] [--cpuidle-governor G] [--seed N]\n"
-	"                         [--json]\n"
+	"                         [--duration D] [--json]\n"
 	"  Runs the rt-app file for real (root, rt-app, tracefs: schedlab record) keeping "
 	"rt-app's\n"
 	"  logs, the trace and machine.conf in --out DIR (default: a new /tmp directory), or "
@@ -65,6 +65,8 @@ int sl_cli_validate(int argc, char **argv)
 			slot = &o.governor;
 		else if (!strcmp(a, "--seed"))
 			slot = &o.seed;
+		else if (!strcmp(a, "--duration"))
+			slot = &o.duration;
 		if (slot) {
 			if (i + 1 >= argc)
 				return usage_err("%s needs a value", a);
