@@ -164,25 +164,11 @@ static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
 	return (long)got;
 }
 
-static int ftrace_open(struct sl_trace_reader *r, const char *path)
+/* Recognise the compression by the magic bytes and start its decoder; p->f is set. */
+static int ftrace_start(struct sl_trace_reader *r, struct ftrace_priv *p)
 {
-	struct ftrace_priv *p = calloc(1, sizeof(*p));
+	const char *path = r->path;
 
-	if (!p) {
-		set_err(r, "%s: out of memory", path);
-		return -1;
-	}
-	r->priv = p;
-	if (!strcmp(path, "-")) {
-		p->f = stdin;
-		p->is_stdin = true;
-	} else {
-		p->f = fopen(path, "rb");
-		if (!p->f) {
-			set_err(r, "%s: %s", path, strerror(errno));
-			return -1;
-		}
-	}
 	if (fill_in(p)) {
 		set_err(r, "%s: read error: %s", path, strerror(errno));
 		return -1;
@@ -204,6 +190,43 @@ static int ftrace_open(struct sl_trace_reader *r, const char *path)
 		}
 	}
 	return 0;
+}
+
+static int ftrace_open(struct sl_trace_reader *r, const char *path)
+{
+	struct ftrace_priv *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		set_err(r, "%s: out of memory", path);
+		return -1;
+	}
+	r->priv = p;
+	if (!strcmp(path, "-")) {
+		p->f = stdin;
+		p->is_stdin = true;
+	} else {
+		p->f = fopen(path, "rb");
+		if (!p->f) {
+			set_err(r, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	return ftrace_start(r, p);
+}
+
+/* A stream the caller owns (not closed here): the memory entry point of the fuzz targets. */
+static int ftrace_open_stream(struct sl_trace_reader *r, FILE *f)
+{
+	struct ftrace_priv *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		set_err(r, "%s: out of memory", r->path);
+		return -1;
+	}
+	r->priv = p;
+	p->f = f;
+	p->is_stdin = true; /* not ours to close */
+	return ftrace_start(r, p);
 }
 
 static void ftrace_close(struct sl_trace_reader *r)
@@ -892,6 +915,7 @@ static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 const struct sl_trace_reader_ops sl_ftrace_text_ops = {
 	.name = "ftrace-text",
 	.open = ftrace_open,
+	.open_stream = ftrace_open_stream,
 	.next = ftrace_next,
 	.close = ftrace_close,
 };
@@ -917,6 +941,24 @@ int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *o
 int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out)
 {
 	return r->ops->next(r, out);
+}
+
+int sl_trace_open_stream(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops, FILE *f,
+			 const char *name, bool lenient, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->ops = ops ? ops : &sl_ftrace_text_ops;
+	r->lenient = lenient;
+	copy_str(r->path, sizeof(r->path), name, strlen(name));
+	if (!r->ops->open_stream) {
+		set_err(r, "%s: the %s reader cannot read a stream", name, r->ops->name);
+	} else if (!r->ops->open_stream(r, f)) {
+		return 0;
+	}
+	if (err && errlen)
+		snprintf(err, errlen, "%s", r->err);
+	r->ops->close(r);
+	return -1;
 }
 
 void sl_trace_close(struct sl_trace_reader *r)

@@ -290,9 +290,17 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 	return 0;
 }
 
+int sl_idle_profile_parse(FILE *f, const char *name, struct sl_cpuidle_driver *drv, char *err,
+			  size_t errlen)
+{
+	struct parse p = {name, 0, err, errlen};
+
+	memset(drv, 0, sizeof(*drv));
+	return parse_file(f, &p, drv);
+}
+
 static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_t errlen)
 {
-	struct parse p = {arg, 0, err, errlen};
 	FILE *f;
 	int ret;
 
@@ -305,8 +313,7 @@ static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_
 		snprintf(err, errlen, "%s: cannot open: %s", arg, strerror(errno));
 		return -1;
 	}
-	memset(drv, 0, sizeof(*drv));
-	ret = parse_file(f, &p, drv);
+	ret = sl_idle_profile_parse(f, arg, drv, err, errlen);
 	fclose(f);
 	return ret;
 }
