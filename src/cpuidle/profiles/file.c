@@ -191,6 +191,11 @@ static int parse_state(const struct parse *p, char **tok, int ntok, struct sl_cp
 	memset(st, 0, sizeof(*st));
 	if (!*tok[1] || strlen(tok[1]) >= sizeof(st->name))
 		return fail(p, "state name '%s': expected 1 to 15 characters", tok[1], NULL);
+	/* A quoted field cannot hold '"' (no escapes), so a name with one could not be written
+	 * back in this format when it also needs quotes: refused here, as in every name. */
+	if (strchr(tok[1], '"'))
+		return fail(p, "state name '%s': a double quote is not allowed in a name", tok[1],
+			    NULL);
 	snprintf(st->name, sizeof(st->name), "%s", tok[1]);
 	if (parse_us(tok[2], &st->exit_latency_ns))
 		return fail(p, "LATENCY_US: expected microseconds (e.g. 20 or 0.5), got '%s'",
