@@ -9,26 +9,48 @@
  * see damaged, truncated and concatenated streams.
  */
 #include <lzma.h>
+#include <stdbool.h>
 #include <zlib.h>
 
 #include "fuzz.h"
 #include "fuzz_trace.h"
 
+/*
+ * The encoders live across inputs and are reset for each one (liblzma and zlib then reuse their
+ * tables): allocating them anew costs far more than reading the trace. xz uses the smallest
+ * dictionary (4 KiB), so the reader's decoder allocates little per input too.
+ */
 static size_t put_xz(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 {
-	size_t pos = 0;
+	static lzma_stream xz = LZMA_STREAM_INIT;
+	static lzma_options_lzma opt;
+	lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &opt}, {LZMA_VLI_UNKNOWN, NULL}};
 
-	if (lzma_easy_buffer_encode(0, LZMA_CHECK_CRC32, NULL, in, n, out, &pos, cap) != LZMA_OK)
+	if (!opt.dict_size) {
+		if (lzma_lzma_preset(&opt, 0))
+			abort();
+		opt.dict_size = LZMA_DICT_SIZE_MIN;
+	}
+	if (lzma_stream_encoder(&xz, filters, LZMA_CHECK_CRC32) != LZMA_OK)
 		abort();
-	return pos;
+	xz.next_in = in;
+	xz.avail_in = n;
+	xz.next_out = out;
+	xz.avail_out = cap;
+	if (lzma_code(&xz, LZMA_FINISH) != LZMA_STREAM_END)
+		abort();
+	return cap - xz.avail_out;
 }
 
 static size_t put_gz(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 {
-	z_stream z;
+	static z_stream z;
+	static bool ready;
 
-	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (!ready && deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		abort();
+	ready = true;
+	if (deflateReset(&z) != Z_OK)
 		abort();
 	z.next_in = (Bytef *)in;
 	z.avail_in = (uInt)n;
@@ -36,10 +58,7 @@ static size_t put_gz(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 	z.avail_out = (uInt)cap;
 	if (deflate(&z, Z_FINISH) != Z_STREAM_END)
 		abort();
-	size_t len = cap - z.avail_out;
-
-	deflateEnd(&z);
-	return len;
+	return cap - z.avail_out;
 }
 
 SL_FUZZ_TARGET(ftrace_xz_gz)

@@ -13,8 +13,22 @@
 #include <string.h>
 #include <zlib.h>
 
+/*
+ * The text buffer and the compressed-input buffer. The fuzz build makes both small
+ * (-DSL_TRACE_BUF_SIZE=8192 -DSL_TRACE_IN_SIZE=512) so that inputs of a few KiB already cross
+ * refills and lines that straddle them; the text buffer must hold a line of SL_TRACE_MAX_LINE.
+ */
+#ifdef SL_TRACE_BUF_SIZE
+#define BUF_SIZE SL_TRACE_BUF_SIZE
+#else
 #define BUF_SIZE (256 * 1024)
-#define IN_SIZE	 (64 * 1024)
+#endif
+#ifdef SL_TRACE_IN_SIZE
+#define IN_SIZE SL_TRACE_IN_SIZE
+#else
+#define IN_SIZE (64 * 1024)
+#endif
+_Static_assert(BUF_SIZE >= SL_TRACE_MAX_LINE, "a line must fit the text buffer");
 
 enum src_kind { SRC_PLAIN, SRC_XZ, SRC_GZ };
 
