@@ -28,6 +28,12 @@
 #else
 #define IN_SIZE (64 * 1024)
 #endif
+/*
+ * The most memory the xz decoder may take. The dictionary size comes from the file's header, up
+ * to 4 GiB: without a limit a 200-byte file made the decoder allocate that much (found by
+ * fuzz_ftrace). xz -9, the largest preset, needs 65 MiB to decompress.
+ */
+#define XZ_MEMLIMIT (256ULL << 20)
 _Static_assert(BUF_SIZE >= SL_TRACE_MAX_LINE, "a line must fit the text buffer");
 
 enum src_kind { SRC_PLAIN, SRC_XZ, SRC_GZ };
@@ -139,6 +145,12 @@ static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
 			got = n - p->xz.avail_out;
 			if (ret == LZMA_STREAM_END) {
 				p->dec_end = true;
+			} else if (ret == LZMA_MEMLIMIT_ERROR) {
+				set_err(r,
+					"%s: the xz data needs more than %d MiB to decompress (a "
+					"dictionary beyond xz -9's 64 MiB): recompress it",
+					r->path, (int)(XZ_MEMLIMIT >> 20));
+				return -1;
 			} else if (ret != LZMA_OK) {
 				set_err(r, "%s: xz decompression failed (lzma error %d)", r->path,
 					(int)ret);
@@ -192,7 +204,7 @@ static int ftrace_start(struct sl_trace_reader *r, struct ftrace_priv *p)
 				      "7zXZ\0",
 				      6)) {
 		p->kind = SRC_XZ;
-		if (lzma_stream_decoder(&p->xz, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+		if (lzma_stream_decoder(&p->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK) {
 			set_err(r, "%s: cannot start the xz decoder", path);
 			return -1;
 		}
