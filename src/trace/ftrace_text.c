@@ -7,6 +7,7 @@
 #include "trace/format.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <lzma.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -360,8 +361,16 @@ static bool u64_dec(struct cur *c, u64 *v)
 		c->what = "a number";
 		return false;
 	}
-	while (is_digit(*c->s))
-		x = x * 10 + (u64)(*c->s++ - '0');
+	while (is_digit(*c->s)) {
+		u64 d = (u64)(*c->s - '0');
+
+		if (x > (UINT64_MAX - d) / 10) {
+			c->what = "a number below 2^64";
+			return false;
+		}
+		x = x * 10 + d;
+		c->s++;
+	}
 	*v = x;
 	return true;
 }
@@ -375,7 +384,12 @@ static bool int_dec(struct cur *c, int *v)
 		c->s++;
 	if (!u64_dec(c, &x))
 		return false;
-	*v = neg ? -(int)x : (int)x;
+	/* -(int)x overflowed for x = 2^31 (UBSan in fuzz_ftrace), and a bigger x wrapped */
+	if (x > (neg ? (u64)INT_MAX + 1 : (u64)INT_MAX)) {
+		c->what = "a number that fits an int";
+		return false;
+	}
+	*v = neg ? (int)-(s64)x : (int)x;
 	return true;
 }
 
