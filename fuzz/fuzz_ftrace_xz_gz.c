@@ -61,6 +61,8 @@ static size_t put_gz(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 	return cap - z.avail_out;
 }
 
+static const uint8_t xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0};
+
 SL_FUZZ_TARGET(ftrace_xz_gz)
 {
 	if (!size) {
@@ -92,10 +94,7 @@ SL_FUZZ_TARGET(ftrace_xz_gz)
 		len += put_gz(in + half, n - half, buf + len, cap - len);
 		break;
 	case 4:
-		memcpy(buf,
-		       "\xfd"
-		       "7zXZ\0",
-		       6);
+		memcpy(buf, xz_magic, sizeof(xz_magic));
 		memcpy(buf + 6, in, n);
 		len = n + 6;
 		break;

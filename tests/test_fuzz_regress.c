@@ -176,8 +176,10 @@ static void test_seed_corpora(void **state)
 
 		snprintf(dir, sizeof(dir), "%s/%s", CORPUS, targets[t].name);
 		d = opendir(dir);
-		if (!d)
+		if (!d) {
 			fail_msg("%s: no seed corpus", dir);
+			return;
+		}
 		while ((de = readdir(d))) {
 			if (de->d_name[0] == '.')
 				continue;
