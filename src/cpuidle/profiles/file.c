@@ -283,10 +283,23 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 			 STATE_USAGE);
 		return -1;
 	}
-	for (int i = 0; i < drv->state_count; i++)
-		if (!has_energy[i])
-			drv->states[i].entry_energy_nj =
-				SL_ENTRY_NJ(drv->states[i].exit_latency_ns, drv->busy_power_mw);
+	for (int i = 0; i < drv->state_count; i++) {
+		struct sl_idle_state *st = &drv->states[i];
+
+		if (has_energy[i])
+			continue;
+		/* latency (up to 10^15 ns) x busy power (up to 10^8 mW) can pass 2^64: the rule's
+		 * result is held to energy_nj='s own bound instead of wrapping */
+		if (drv->busy_power_mw &&
+		    st->exit_latency_ns > MAX_NJ * 1000 / drv->busy_power_mw) {
+			snprintf(p.err, p.errlen,
+				 "%s: state '%s': exit latency x busy_power_mw gives an entry "
+				 "energy above %llu nJ: give energy_nj=N",
+				 p.path, st->name, (unsigned long long)MAX_NJ);
+			return -1;
+		}
+		st->entry_energy_nj = SL_ENTRY_NJ(st->exit_latency_ns, drv->busy_power_mw);
+	}
 	if (!has_name) {
 		const char *base = strrchr(p.path, '/');
 
