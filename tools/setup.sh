@@ -6,11 +6,14 @@
 #   gcovr: line and branch coverage of src/ (tools/coverage.sh)
 #   openmpi-bin, libopenmpi-dev: the sweep's MPI engine (-DSCHEDLAB_MPI=ON) and its 2-rank test
 #   gnuplot-nox: sweep-report --plot (optional at run time; the tests draw with it)
-#   rt-app: its example JSON files, which tests/rtapp_examples.sh runs (skipped without it)
+#   rt-app: its example JSON files, which tests/rtapp_examples.sh runs (skipped without it), and
+#     the real side of schedlab validate
+#   clang, libclang-rt-14-dev: tools/test.sh --clang (the warning-free clang build) and --fuzz
+#     (libFuzzer and the sanitizer runtimes clang links: -fsanitize=fuzzer,address,undefined)
 #   --lint also installs clang-format and clang-tidy (tools/lint.sh)
 set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev liblzma-dev zlib1g-dev"
-PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox rt-app"
+PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox rt-app clang libclang-rt-14-dev"
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS clang-format clang-tidy"
 missing=""
 for p in $PKGS; do

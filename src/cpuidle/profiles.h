@@ -21,6 +21,10 @@ extern const int sl_nidle_profiles;
 const struct sl_idle_profile *sl_idle_profile_find(const char *name);
 /* "file:PATH" loads a custom table; see docs/idle-profile-format.md */
 int sl_idle_profile_load(const char *spec, struct sl_cpuidle_driver *drv, char *err, size_t errlen);
+/* The parser of "file:PATH" on an open stream; `name` stands for the file in messages (and is
+ * the table's name when it has no name line). Lets a caller parse a buffer (fmemopen). */
+int sl_idle_profile_parse(FILE *f, const char *name, struct sl_cpuidle_driver *drv, char *err,
+			  size_t errlen);
 /* Write drv in the format of docs/idle-profile-format.md (what "file:PATH" reads back). */
 int sl_idle_profile_write(FILE *f, const struct sl_cpuidle_driver *drv);
 

@@ -13,6 +13,7 @@
 #define SCHEDLAB_SWEEP_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include "config/config.h"
 
 #define SL_SWEEP_MAX_VARY   16
@@ -82,6 +83,11 @@ int sl_sweep_header(const struct sl_sweep *sw, char *buf, size_t len);
 
 /* The --out file: which runs it already holds. done[] has nruns entries. */
 int sl_sweep_resume(const struct sl_sweep *sw, bool *done, u64 *ndone, char *err, size_t errlen);
+/* The reading half of sl_sweep_resume on an open stream (sw->out names it in messages): *good
+ * is the end of the last whole line, where the caller cuts the file. Lets a caller read a
+ * buffer (fmemopen), as the fuzz target does. */
+int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *ndone, off_t *good,
+			 char *err, size_t errlen);
 /* Opens --out for appending, writing the header if it is new; -1 (said on stderr) on failure. */
 int sl_sweep_open_out(const struct sl_sweep *sw);
 /* write(2) until done (EINTR retried); -1 on error. */

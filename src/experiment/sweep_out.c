@@ -169,24 +169,17 @@ static int row_jsonl(const struct sl_sweep *sw, const char *line, bool *done, u6
 	return rc;
 }
 
-int sl_sweep_resume(const struct sl_sweep *sw, bool *done, u64 *ndone, char *err, size_t errlen)
+int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *ndone, off_t *good,
+			 char *err, size_t errlen)
 {
-	FILE *f = fopen(sw->out, "r+");
 	char *line = NULL, header[65536];
 	size_t cap = 0;
 	long ln = 0;
-	off_t good = 0; /* end of the last whole line */
 	int rc = 0;
 
 	*ndone = 0;
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "%s: %s", sw->out, strerror(errno));
-		return -1;
-	}
+	*good = 0;
 	if (sl_sweep_header(sw, header, sizeof(header)) < 0) {
-		fclose(f);
 		snprintf(err, errlen, "sweep: header too long");
 		return -1;
 	}
@@ -215,13 +208,30 @@ int sl_sweep_resume(const struct sl_sweep *sw, bool *done, u64 *ndone, char *err
 			if (rc)
 				break;
 		}
-		good += n;
+		*good += n;
 	}
 	free(line);
 	if (!rc && ferror(f)) {
 		snprintf(err, errlen, "%s: %s", sw->out, strerror(errno));
 		rc = -1;
 	}
+	return rc;
+}
+
+int sl_sweep_resume(const struct sl_sweep *sw, bool *done, u64 *ndone, char *err, size_t errlen)
+{
+	FILE *f = fopen(sw->out, "r+");
+	off_t good = 0; /* end of the last whole line */
+	int rc;
+
+	*ndone = 0;
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", sw->out, strerror(errno));
+		return -1;
+	}
+	rc = sl_sweep_resume_read(sw, f, done, ndone, &good, err, errlen);
 	/* Cut a torn tail so that appended lines start on a line of their own. */
 	if (!rc && ftruncate(fileno(f), good)) {
 		snprintf(err, errlen, "%s: truncating the torn last line: %s", sw->out,

@@ -88,6 +88,8 @@ struct sl_trace_reader_ops {
 	const char *name;
 	/* 0, or -1 with r->err set */
 	int (*open)(struct sl_trace_reader *r, const char *path);
+	/* the same from a stream the caller owns and closes (NULL: paths only) */
+	int (*open_stream)(struct sl_trace_reader *r, FILE *f);
 	/* 1: a record, 0: end of input, -1: error (r->err: "file:line: what") */
 	int (*next)(struct sl_trace_reader *r, struct sl_trace_record *out);
 	void (*close)(struct sl_trace_reader *r);
@@ -128,6 +130,10 @@ extern const struct sl_trace_reader_ops sl_ftrace_text_ops;
 /* Opens `path` ("-": stdin) with `ops` (NULL: ftrace text). -1 with the reason in err. */
 int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops,
 		  const char *path, bool lenient, char *err, size_t errlen);
+/* The same from an open stream (not closed by the reader); `name` stands for it in messages.
+ * Lets a caller read a buffer (fmemopen), as the fuzz targets do. */
+int sl_trace_open_stream(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops, FILE *f,
+			 const char *name, bool lenient, char *err, size_t errlen);
 int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out);
 void sl_trace_close(struct sl_trace_reader *r);
 

@@ -7,14 +7,35 @@
 #include "trace/format.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <lzma.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+/*
+ * The text buffer and the compressed-input buffer. The fuzz build makes both small
+ * (-DSL_TRACE_BUF_SIZE=8192 -DSL_TRACE_IN_SIZE=512) so that inputs of a few KiB already cross
+ * refills and lines that straddle them; the text buffer must hold a line of SL_TRACE_MAX_LINE.
+ */
+#ifdef SL_TRACE_BUF_SIZE
+#define BUF_SIZE SL_TRACE_BUF_SIZE
+#else
 #define BUF_SIZE (256 * 1024)
-#define IN_SIZE	 (64 * 1024)
+#endif
+#ifdef SL_TRACE_IN_SIZE
+#define IN_SIZE SL_TRACE_IN_SIZE
+#else
+#define IN_SIZE (64 * 1024)
+#endif
+/*
+ * The most memory the xz decoder may take. The dictionary size comes from the file's header, up
+ * to 4 GiB: without a limit a 200-byte file made the decoder allocate that much (found by
+ * fuzz_ftrace). xz -9, the largest preset, needs 65 MiB to decompress.
+ */
+#define XZ_MEMLIMIT (256ULL << 20)
+_Static_assert(BUF_SIZE >= SL_TRACE_MAX_LINE, "a line must fit the text buffer");
 
 enum src_kind { SRC_PLAIN, SRC_XZ, SRC_GZ };
 
@@ -125,6 +146,12 @@ static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
 			got = n - p->xz.avail_out;
 			if (ret == LZMA_STREAM_END) {
 				p->dec_end = true;
+			} else if (ret == LZMA_MEMLIMIT_ERROR) {
+				set_err(r,
+					"%s: the xz data needs more than %d MiB to decompress (a "
+					"dictionary beyond xz -9's 64 MiB): recompress it",
+					r->path, (int)(XZ_MEMLIMIT >> 20));
+				return -1;
 			} else if (ret != LZMA_OK) {
 				set_err(r, "%s: xz decompression failed (lzma error %d)", r->path,
 					(int)ret);
@@ -164,6 +191,34 @@ static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
 	return (long)got;
 }
 
+/* Recognise the compression by the magic bytes and start its decoder; p->f is set. */
+static int ftrace_start(struct sl_trace_reader *r, struct ftrace_priv *p)
+{
+	const char *path = r->path;
+
+	if (fill_in(p)) {
+		set_err(r, "%s: read error: %s", path, strerror(errno));
+		return -1;
+	}
+	if (p->in_len >= 6 && !memcmp(p->in,
+				      "\xfd"
+				      "7zXZ\0",
+				      6)) {
+		p->kind = SRC_XZ;
+		if (lzma_stream_decoder(&p->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK) {
+			set_err(r, "%s: cannot start the xz decoder", path);
+			return -1;
+		}
+	} else if (p->in_len >= 2 && p->in[0] == 0x1f && p->in[1] == 0x8b) {
+		p->kind = SRC_GZ;
+		if (inflateInit2(&p->gz, 15 + 16) != Z_OK) {
+			set_err(r, "%s: cannot start the gzip decoder", path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int ftrace_open(struct sl_trace_reader *r, const char *path)
 {
 	struct ftrace_priv *p = calloc(1, sizeof(*p));
@@ -183,27 +238,22 @@ static int ftrace_open(struct sl_trace_reader *r, const char *path)
 			return -1;
 		}
 	}
-	if (fill_in(p)) {
-		set_err(r, "%s: read error: %s", path, strerror(errno));
+	return ftrace_start(r, p);
+}
+
+/* A stream the caller owns (not closed here): the memory entry point of the fuzz targets. */
+static int ftrace_open_stream(struct sl_trace_reader *r, FILE *f)
+{
+	struct ftrace_priv *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		set_err(r, "%s: out of memory", r->path);
 		return -1;
 	}
-	if (p->in_len >= 6 && !memcmp(p->in,
-				      "\xfd"
-				      "7zXZ\0",
-				      6)) {
-		p->kind = SRC_XZ;
-		if (lzma_stream_decoder(&p->xz, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
-			set_err(r, "%s: cannot start the xz decoder", path);
-			return -1;
-		}
-	} else if (p->in_len >= 2 && p->in[0] == 0x1f && p->in[1] == 0x8b) {
-		p->kind = SRC_GZ;
-		if (inflateInit2(&p->gz, 15 + 16) != Z_OK) {
-			set_err(r, "%s: cannot start the gzip decoder", path);
-			return -1;
-		}
-	}
-	return 0;
+	r->priv = p;
+	p->f = f;
+	p->is_stdin = true; /* not ours to close */
+	return ftrace_start(r, p);
 }
 
 static void ftrace_close(struct sl_trace_reader *r)
@@ -311,8 +361,16 @@ static bool u64_dec(struct cur *c, u64 *v)
 		c->what = "a number";
 		return false;
 	}
-	while (is_digit(*c->s))
-		x = x * 10 + (u64)(*c->s++ - '0');
+	while (is_digit(*c->s)) {
+		u64 d = (u64)(*c->s - '0');
+
+		if (x > (UINT64_MAX - d) / 10) {
+			c->what = "a number below 2^64";
+			return false;
+		}
+		x = x * 10 + d;
+		c->s++;
+	}
 	*v = x;
 	return true;
 }
@@ -326,7 +384,12 @@ static bool int_dec(struct cur *c, int *v)
 		c->s++;
 	if (!u64_dec(c, &x))
 		return false;
-	*v = neg ? -(int)x : (int)x;
+	/* -(int)x overflowed for x = 2^31 (UBSan in fuzz_ftrace), and a bigger x wrapped */
+	if (x > (neg ? (u64)INT_MAX + 1 : (u64)INT_MAX)) {
+		c->what = "a number that fits an int";
+		return false;
+	}
+	*v = neg ? (int)-(s64)x : (int)x;
 	return true;
 }
 
@@ -892,6 +955,7 @@ static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 const struct sl_trace_reader_ops sl_ftrace_text_ops = {
 	.name = "ftrace-text",
 	.open = ftrace_open,
+	.open_stream = ftrace_open_stream,
 	.next = ftrace_next,
 	.close = ftrace_close,
 };
@@ -917,6 +981,24 @@ int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *o
 int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out)
 {
 	return r->ops->next(r, out);
+}
+
+int sl_trace_open_stream(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops, FILE *f,
+			 const char *name, bool lenient, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->ops = ops ? ops : &sl_ftrace_text_ops;
+	r->lenient = lenient;
+	copy_str(r->path, sizeof(r->path), name, strlen(name));
+	if (!r->ops->open_stream) {
+		set_err(r, "%s: the %s reader cannot read a stream", name, r->ops->name);
+	} else if (!r->ops->open_stream(r, f)) {
+		return 0;
+	}
+	if (err && errlen)
+		snprintf(err, errlen, "%s", r->err);
+	r->ops->close(r);
+	return -1;
 }
 
 void sl_trace_close(struct sl_trace_reader *r)

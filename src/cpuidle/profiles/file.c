@@ -191,6 +191,11 @@ static int parse_state(const struct parse *p, char **tok, int ntok, struct sl_cp
 	memset(st, 0, sizeof(*st));
 	if (!*tok[1] || strlen(tok[1]) >= sizeof(st->name))
 		return fail(p, "state name '%s': expected 1 to 15 characters", tok[1], NULL);
+	/* A quoted field cannot hold '"' (no escapes), so a name with one could not be written
+	 * back in this format when it also needs quotes: refused here, as in every name. */
+	if (strchr(tok[1], '"'))
+		return fail(p, "state name '%s': a double quote is not allowed in a name", tok[1],
+			    NULL);
 	snprintf(st->name, sizeof(st->name), "%s", tok[1]);
 	if (parse_us(tok[2], &st->exit_latency_ns))
 		return fail(p, "LATENCY_US: expected microseconds (e.g. 20 or 0.5), got '%s'",
@@ -278,10 +283,23 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 			 STATE_USAGE);
 		return -1;
 	}
-	for (int i = 0; i < drv->state_count; i++)
-		if (!has_energy[i])
-			drv->states[i].entry_energy_nj =
-				SL_ENTRY_NJ(drv->states[i].exit_latency_ns, drv->busy_power_mw);
+	for (int i = 0; i < drv->state_count; i++) {
+		struct sl_idle_state *st = &drv->states[i];
+
+		if (has_energy[i])
+			continue;
+		/* latency (up to 10^15 ns) x busy power (up to 10^8 mW) can pass 2^64: the rule's
+		 * result is held to energy_nj='s own bound instead of wrapping */
+		if (drv->busy_power_mw &&
+		    st->exit_latency_ns > MAX_NJ * 1000 / drv->busy_power_mw) {
+			snprintf(p.err, p.errlen,
+				 "%s: state '%s': exit latency x busy_power_mw gives an entry "
+				 "energy above %llu nJ: give energy_nj=N",
+				 p.path, st->name, (unsigned long long)MAX_NJ);
+			return -1;
+		}
+		st->entry_energy_nj = SL_ENTRY_NJ(st->exit_latency_ns, drv->busy_power_mw);
+	}
 	if (!has_name) {
 		const char *base = strrchr(p.path, '/');
 
@@ -290,9 +308,17 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 	return 0;
 }
 
+int sl_idle_profile_parse(FILE *f, const char *name, struct sl_cpuidle_driver *drv, char *err,
+			  size_t errlen)
+{
+	struct parse p = {name, 0, err, errlen};
+
+	memset(drv, 0, sizeof(*drv));
+	return parse_file(f, &p, drv);
+}
+
 static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_t errlen)
 {
-	struct parse p = {arg, 0, err, errlen};
 	FILE *f;
 	int ret;
 
@@ -305,8 +331,7 @@ static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_
 		snprintf(err, errlen, "%s: cannot open: %s", arg, strerror(errno));
 		return -1;
 	}
-	memset(drv, 0, sizeof(*drv));
-	ret = parse_file(f, &p, drv);
+	ret = sl_idle_profile_parse(f, arg, drv, err, errlen);
 	fclose(f);
 	return ret;
 }
