@@ -86,6 +86,8 @@ int sl_sweep_resume(const struct sl_sweep *sw, bool *done, u64 *ndone, char *err
 int sl_sweep_open_out(const struct sl_sweep *sw);
 /* write(2) until done (EINTR retried); -1 on error. */
 int sl_write_all(int fd, const void *p, size_t n);
+/* Append whole lines to the --out file: on a failed write the file is cut back to where it was. */
+int sl_append_line(int fd, const void *p, size_t n);
 /* Splits a CSV line (no newline) into at most max fields in place, undoing the quoting;
  * returns the count, or -1 (too many fields, a stray or unterminated quote). */
 int sl_csv_split(char *line, char **f, int max);

@@ -115,7 +115,7 @@ struct writer {
 
 static int put_line(struct writer *w, const char *line, size_t n)
 {
-	if (sl_write_all(w->fd, line, n)) {
+	if (sl_append_line(w->fd, line, n)) {
 		fprintf(stderr, "schedlab: %s: %s\n", w->path, strerror(errno));
 		w->failed = 1;
 		return -1;

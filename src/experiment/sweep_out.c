@@ -34,17 +34,41 @@ int sl_write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+int sl_append_line(int fd, const void *p, size_t n)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -1;
+	if (!sl_write_all(fd, p, n))
+		return 0;
+	/*
+	 * A write that failed half way (a full disk) would leave a torn line: cut the file back to
+	 * its last whole line, so that what is on disk is only finished rows. errno is the write's.
+	 */
+	int e = errno;
+
+	/* if even this fails, resume drops a torn last line; the write's error is the one to say */
+	if (ftruncate(fd, st.st_size) && !e)
+		e = errno;
+	errno = e;
+	return -1;
+}
+
 int sl_sweep_open_out(const struct sl_sweep *sw)
 {
 	char header[65536];
 	int hn = sl_sweep_header(sw, header, sizeof(header));
 	int fd = open(sw->out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	struct stat st;
+	struct stat st = {.st_size = -1};
 
 	if (fd < 0 || fstat(fd, &st) || hn < 0 ||
-	    (st.st_size == 0 && hn > 0 && sl_write_all(fd, header, (size_t)hn))) {
+	    (st.st_size == 0 && hn > 0 && sl_append_line(fd, header, (size_t)hn))) {
 		fprintf(stderr, "schedlab: %s: %s\n", sw->out,
 			hn < 0 ? "the header is too long" : strerror(errno));
+		/* a new file that could not even take its header is removed: no empty output */
+		if (fd >= 0 && st.st_size == 0)
+			unlink(sw->out);
 		if (fd >= 0)
 			close(fd);
 		return -1;
