@@ -6,10 +6,12 @@
 #   gcovr: line and branch coverage of src/ (tools/coverage.sh)
 #   openmpi-bin, libopenmpi-dev: the sweep's MPI engine (-DSCHEDLAB_MPI=ON) and its 2-rank test
 #   gnuplot-nox: sweep-report --plot (optional at run time; the tests draw with it)
+#   time: GNU /usr/bin/time, the peak RSS that the bounded-memory and limit tests measure
+#   clang: the second compiler of the cross-build determinism test (tools/test.sh --determinism)
 #   --lint also installs clang-format and clang-tidy (tools/lint.sh)
 set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev liblzma-dev zlib1g-dev"
-PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox"
+PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox time clang"
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS clang-format clang-tidy"
 missing=""
 for p in $PKGS; do
