@@ -187,4 +187,19 @@ limit_error "sweep: 83886080 runs asked for; the limit is 67108864" sweep --work
 	--features all --seeds 64 --vary "kernel.sched_latency_ns=$lat" --out "$T/x.csv"
 [ ! -e "$T/x.csv" ] || fail "a refused sweep created its --out file"
 
+# --- hostile sweep files: a line beyond 64 KiB is not read whole, JSON nesting is not recursed ---
+awk 'BEGIN { s = "{\"run\":0,\"config\":"; for (i = 0; i < 1000; i++) s = s "["; for (i = 0; i < 1000; i++) s = s "]"; print s "}" }' >"$T/deep.jsonl"
+usage_error "deep.jsonl: line 1: a JSON object nested too deep (a row is one flat object)" \
+	sweep-report "$T/deep.jsonl"
+usage_error "deep.jsonl: line 1: a JSON object nested too deep" sweep --workload hog \
+	--duration 1ms --out "$T/deep.jsonl"
+head -c 200000 /dev/zero | tr '\0' a >"$T/huge.csv"
+echo >>"$T/huge.csv"
+usage_error "huge.csv: line 1: a line longer than 65536 bytes: not a row of a sweep" \
+	sweep-report "$T/huge.csv"
+cp "$T/huge.csv" "$T/huge2.csv"
+usage_error "huge2.csv: line 1: a line longer than 65536 bytes" sweep --workload hog \
+	--duration 1ms --out "$T/huge2.csv"
+cmp -s "$T/huge.csv" "$T/huge2.csv" || fail "a refused resume changed its --out file"
+
 echo "cli_errors.sh: all checks passed"

@@ -212,8 +212,12 @@ static int read_file(struct table *t, const char *file)
 	const char **cells = NULL;
 	int header_cols = 0;
 
-	for (ssize_t len; !rc && (len = getline(&line, &cap, f)) > 0;) {
+	for (ssize_t len; !rc && (len = sl_sweep_getline(&line, &cap, f)) != -1;) {
 		ln++;
+		if (len == -2) {
+			rc = err_at(file, ln, "a line longer than 65536 bytes: not a row of a sweep");
+			break;
+		}
 		if (line[len - 1] != '\n') {
 			fprintf(stderr, "schedlab: %s: line %ld: a torn last line, ignored\n", file,
 				ln);
@@ -267,10 +271,11 @@ static int read_file(struct table *t, const char *file)
 				}
 			}
 		} else {
-			json_object *o = json_tokener_parse(line);
+			const char *why = NULL;
+			json_object *o = sl_sweep_json_row(line, &why);
 
-			if (!o || !json_object_is_type(o, json_type_object)) {
-				rc = err_at(file, ln, "expected one JSON object per line");
+			if (!o) {
+				rc = err_at(file, ln, why);
 			} else {
 				int k = json_object_object_length(o), i = 0;
 				char **names = calloc((size_t)k + 1, sizeof(*names));
