@@ -128,7 +128,7 @@ usage_error "--duration: '5' is not a duration" repro sleepers --seeds 1 --durat
 usage_error "repro fork: --duration does not apply to this experiment" repro fork --duration 1s
 
 # --- trace-stats, replay-idle, record ---
-usage_error "trace-stats: unknown option '--bogus' (--json, --lenient)" trace-stats --bogus
+usage_error "trace-stats: unknown option '--bogus' (--json, --lenient, --output FILE)" trace-stats --bogus
 usage_error "trace-stats: one trace at a time ('a' and 'b')" trace-stats a b
 usage_error "trace-stats: give a trace file" trace-stats
 usage_error "--machine needs a value" replay-idle --machine
@@ -145,5 +145,61 @@ usage_error "record: give a command after --" record -o "$T/r.trace"
 usage_error "record: give a command after --" record -o "$T/r.trace" --
 usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
 [ ! -e "$T/r.trace" ] || fail "record: a trace written after a usage error"
+
+# --- limits: an absurd size is refused with the limit named, before anything is allocated: the
+# refusal's peak RSS stays that of a process that allocated nothing (a few MB; 100000 tasks alone
+# would be 65 MB, 67 M fio request slots gigabytes). README "Limits" lists them. ---
+limit_error() {
+	usage_error "$@"
+	if [ -x /usr/bin/time ]; then
+		shift
+		/usr/bin/time -f %M -o "$T/rss" "$SL" "$@" >/dev/null 2>&1 || true
+		[ "$(tail -n 1 "$T/rss")" -lt 16384 ] ||
+			fail "schedlab $*: refused after using $(tail -n 1 "$T/rss") KB"
+	fi
+}
+limit_error "--cpus '4097': expected a number of CPUs, 1..4096" run --workload hog --cpus 4097
+limit_error "--topology '1024x1024x1024': at most 4096 CPUs" run --workload hog \
+	--topology 1024x1024x1024
+limit_error "tasks=100001 is out of range [1, 100000]" run --workload hog:tasks=100001
+limit_error "pairs=100001 is out of range [1, 100000]" run --workload pingpong:pairs=100001
+limit_error "jobs=100001 is out of range [1, 100000]" run --workload make:jobs=100001
+limit_error "numjobs=1025 is out of range [1, 1024]" run --workload fio:numjobs=1025
+# 11 groups of 100000 hogs: each allowed, together beyond SL_MAX_TASKS (10^6)
+many=""
+for i in 1 2 3 4 5 6 7 8 9 10; do many="$many --workload hog:tasks=100000"; done
+# shellcheck disable=SC2086
+limit_error "the workloads create up to 1000001 tasks; the limit is 1000000 (SL_MAX_TASKS" \
+	run $many --workload hog
+# make forks count + 1 jobs, each with its assembler under pipe=: 1 + 10000001 x 2 tasks
+limit_error "the workloads create up to 20000003 tasks; the limit is 1000000" \
+	run --workload make:count=10000000,pipe=1
+# 1024 x 16 x 4096 request slots
+limit_error "disks x numjobs x iodepth = 67108864 requests in flight; the limit is 1048576" \
+	run --workload fio:disks=1024,numjobs=16,iodepth=4096,ioengine=libaio
+limit_error "--duration 1000001s: the limit is 1000000 s of simulated time (SL_MAX_DURATION)" \
+	run --workload hog --duration 1000001s
+limit_error "duration '18446744074s' is too large" run --workload hog --duration 18446744074s
+limit_error "--seeds wants a count from 1 to 64" sweep --workload hog --seeds 65 --out "$T/x.csv"
+# all 2^15 schedulers x 64 seeds x 40 latencies: 83886080 runs, beyond 2^26
+lat=$(seq -s, 1000000 1000000 40000000)
+limit_error "sweep: 83886080 runs asked for; the limit is 67108864" sweep --workload hog \
+	--features all --seeds 64 --vary "kernel.sched_latency_ns=$lat" --out "$T/x.csv"
+[ ! -e "$T/x.csv" ] || fail "a refused sweep created its --out file"
+
+# --- hostile sweep files: a line beyond 64 KiB is not read whole, JSON nesting is not recursed ---
+awk 'BEGIN { s = "{\"run\":0,\"config\":"; for (i = 0; i < 1000; i++) s = s "["; for (i = 0; i < 1000; i++) s = s "]"; print s "}" }' >"$T/deep.jsonl"
+usage_error "deep.jsonl: line 1: a JSON object nested too deep (a row is one flat object)" \
+	sweep-report "$T/deep.jsonl"
+usage_error "deep.jsonl: line 1: a JSON object nested too deep" sweep --workload hog \
+	--duration 1ms --out "$T/deep.jsonl"
+head -c 200000 /dev/zero | tr '\0' a >"$T/huge.csv"
+echo >>"$T/huge.csv"
+usage_error "huge.csv: line 1: a line longer than 65536 bytes: not a row of a sweep" \
+	sweep-report "$T/huge.csv"
+cp "$T/huge.csv" "$T/huge2.csv"
+usage_error "huge2.csv: line 1: a line longer than 65536 bytes" sweep --workload hog \
+	--duration 1ms --out "$T/huge2.csv"
+cmp -s "$T/huge.csv" "$T/huge2.csv" || fail "a refused resume changed its --out file"
 
 echo "cli_errors.sh: all checks passed"

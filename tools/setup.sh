@@ -8,12 +8,14 @@
 #   gnuplot-nox: sweep-report --plot (optional at run time; the tests draw with it)
 #   rt-app: its example JSON files, which tests/rtapp_examples.sh runs (skipped without it), and
 #     the real side of schedlab validate
-#   clang, libclang-rt-14-dev: tools/test.sh --clang (the warning-free clang build) and --fuzz
-#     (libFuzzer and the sanitizer runtimes clang links: -fsanitize=fuzzer,address,undefined)
+#   clang, libclang-rt-14-dev: tools/test.sh --clang (the warning-free clang build), --fuzz
+#     (libFuzzer and the sanitizer runtimes clang links: -fsanitize=fuzzer,address,undefined) and
+#     the second compiler of the cross-build determinism test (tools/test.sh --determinism)
+#   time: GNU /usr/bin/time, the peak RSS that the bounded-memory and limit tests measure
 #   --lint also installs clang-format and clang-tidy (tools/lint.sh)
 set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev liblzma-dev zlib1g-dev"
-PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox rt-app clang libclang-rt-14-dev"
+PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox rt-app clang libclang-rt-14-dev time"
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS clang-format clang-tidy"
 missing=""
 for p in $PKGS; do

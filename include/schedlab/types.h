@@ -15,6 +15,9 @@ typedef int32_t s32;
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC  1000000000ULL
 
+/* The kernel's PID_MAX_LIMIT on 64-bit (include/linux/threads.h): no pid is larger. */
+#define SL_PID_MAX_LIMIT 4194304
+
 #define SL_ARRAY_SIZE(a)		   (sizeof(a) / sizeof((a)[0]))
 #define sl_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 

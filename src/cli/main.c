@@ -15,6 +15,8 @@
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
+#include "core/outfile.h"
+#include "core/interrupt.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,14 +34,14 @@ static const char usage[] =
 	"             `run F.json` runs an rt-app file (its duration unless --duration)\n"
 	"  repro fio  the 2009 menu-tng result: fio MB/s on a Nehalem under idle=poll,\n"
 	"             menu-2.6.31 and menu-tng, beside the seed's table\n"
-	"             [--disks 1,2,12] [--governors LIST] [--duration D] [--json]\n"
+	"             [--disks 1,2,12] [--governors LIST] [--duration D] [--json] [-o FILE]\n"
 	"  repro sleepers  NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make\n"
 	"             [--seeds N] [--duration D] [--json]\n"
 	"  repro fork       child- against parent-runs-first on a kernel-build-like make\n"
 	"             [--seeds N] [--kernel V] [--json]\n"
 	"  trace-stats FILE  per-task run time, switches and wake-up latency, per-CPU idle\n"
 	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
-	"             [--json] [--lenient]\n"
+	"             [--json] [--lenient] [-o FILE]\n"
 	"  record -o FILE [--events LIST] -- CMD  trace CMD on this machine (root, tracefs)\n"
 	"  validate F.json  an rt-app file run for real (or --real DIR) and simulated on a\n"
 	"             model of the machine, side by side [--json] (validate --help)\n"
@@ -96,6 +98,7 @@ static const char usage[] =
 	"  --rtapp-logdir DIR         write the rt-app workloads' per-thread logs in DIR\n"
 	"                             (rt-app's format; default: no logs)\n"
 	"  --json                     one JSON object instead of the table\n"
+	"  --output FILE, -o FILE     the report into FILE (written whole or not at all)\n"
 	"  --no-progress              no progress lines on stderr\n";
 
 static int die(const char *fmt, ...)
@@ -116,7 +119,50 @@ struct cli {
 	const char *rtapp_logdir;
 	char specs[SL_MAX_LIST][160]; /* rt-app workloads written by the shorthands */
 	int nspecs;
+	const char *output;
 };
+
+/*
+ * Where a report goes: standard output, or FILE through the atomic writer (core/outfile.h), so
+ * that a failed or interrupted run leaves the old FILE or none. Exit status 1 on an I/O error.
+ */
+struct dest {
+	struct sl_outfile o;
+	FILE *f;
+};
+
+static int dest_open(struct dest *d, const char *path)
+{
+	char err[4400];
+
+	d->f = stdout;
+	if (!path)
+		return 0;
+	if (sl_outfile_open(&d->o, path, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: --output %s\n", err);
+		return 1;
+	}
+	d->f = d->o.f;
+	return 0;
+}
+
+/* Commit the file when rc is 0, else drop it; returns rc, or 1 for an I/O error. */
+static int dest_close(struct dest *d, int rc)
+{
+	char err[4400];
+
+	if (d->f == stdout)
+		return rc;
+	if (rc) {
+		sl_outfile_abort(&d->o);
+		return rc;
+	}
+	if (sl_outfile_commit(&d->o, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: --output %s\n", err);
+		return 1;
+	}
+	return 0;
+}
 
 static int add_list(const char **list, int *n, const char *v, const char *opt)
 {
@@ -133,6 +179,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 	for (int i = first; i < argc; i++) {
 		char *arg = argv[i], *val = NULL, name[64];
 
+		if (!strcmp(arg, "-o"))
+			arg = "--output";
 		if (strncmp(arg, "--", 2)) {
 			size_t len = strlen(arg);
 
@@ -189,6 +237,7 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			"--irq-affinity",
 			"--trace-out",
 			"--rtapp-logdir",
+			"--output",
 		};
 		bool known = false;
 
@@ -248,6 +297,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			c->a.trace_out = val;
 		else if (!strcmp(name, "--rtapp-logdir"))
 			c->rtapp_logdir = val;
+		else if (!strcmp(name, "--output"))
+			c->output = val;
 		if (rc)
 			return rc;
 	}
@@ -257,7 +308,7 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 #define RUN_OPTS                                                                                   \
 	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
 	"--param --json --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "    \
-	"--cpuidle-disable --cpuidle-param --irq-affinity --trace-out --rtapp-logdir "
+	"--cpuidle-disable --cpuidle-param --irq-affinity --trace-out --rtapp-logdir --output "
 
 /* --rtapp-logdir DIR: every rt-app workload writes its logs there (its logdir key). */
 static int rtapp_logdir(struct cli *c)
@@ -300,19 +351,21 @@ static void rtapp_duration(struct sl_config *cfg)
 	}
 }
 
-static int run_and_report(struct sl_config *cfg, bool json)
+static int run_and_report(struct sl_config *cfg, bool json, FILE *out)
 {
 	struct sl_run r;
-	char err[512];
-	int rc = 0;
+	char err[4600];
+	int rc = sl_run(cfg, &r, err, sizeof(err));
 
-	if (sl_run(cfg, &r, err, sizeof(err))) {
+	if (rc == SL_RUN_EIO || rc == SL_RUN_EINTR) {
+		fprintf(stderr, "schedlab: %s\n", err);
+	} else if (rc) {
 		rc = die("%s", err);
 	} else if (json) {
-		if (sl_report_json(stdout, cfg, &r))
+		if (sl_report_json(out, cfg, &r))
 			rc = die("out of memory writing JSON");
 	} else {
-		sl_report_table(stdout, cfg, &r);
+		sl_report_table(out, cfg, &r);
 	}
 	sl_run_free(&r);
 	return rc;
@@ -337,7 +390,13 @@ static int cmd_run(int argc, char **argv)
 		return die("%s", err);
 	rtapp_duration(&cfg);
 	cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
-	rc = run_and_report(&cfg, c.json);
+	struct dest d;
+
+	rc = dest_open(&d, c.output);
+	if (!rc) {
+		sl_interrupt_install(true);
+		rc = dest_close(&d, run_and_report(&cfg, c.json, d.f));
+	}
 	sl_config_free(&cfg);
 	return rc;
 }
@@ -347,6 +406,8 @@ static int cmd_demo(int argc, char **argv)
 {
 	struct cli c;
 	int rc = parse_options(argc, argv, 2, &c, "--seed --json --no-progress ");
+
+	sl_interrupt_install(true);
 	const char *variants[2] = {"NEW_FAIR_SLEEPERS", "NO_NEW_FAIR_SLEEPERS"};
 
 	if (rc)
@@ -372,7 +433,7 @@ static int cmd_demo(int argc, char **argv)
 		cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
 		if (!c.json)
 			printf("== sched_features: %s ==\n", variants[v]);
-		rc = run_and_report(&cfg, c.json);
+		rc = run_and_report(&cfg, c.json, stdout);
 		sl_config_free(&cfg);
 		if (rc)
 			return rc;
@@ -463,7 +524,7 @@ static int cmd_repro(int argc, char **argv)
 {
 	struct sl_repro_opts o;
 	static char dbuf[256], gbuf[512];
-	const char *dl[16] = {NULL};
+	const char *dl[16] = {NULL}, *output = NULL;
 	char err[2048];
 	int n;
 
@@ -489,12 +550,18 @@ static int cmd_repro(int argc, char **argv)
 		}
 		if (!strcmp(arg, "--no-progress"))
 			continue;
+		if (!strcmp(arg, "--output") || !strcmp(arg, "-o")) {
+			if (!val)
+				return die("%s needs a value", arg);
+			output = argv[++i];
+			continue;
+		}
 		if (strcmp(arg, "--disks") && strcmp(arg, "--governors") &&
 		    strcmp(arg, "--duration") && strcmp(arg, "--seed") && strcmp(arg, "--kernel") &&
 		    strcmp(arg, "--seeds"))
 			return die("repro: unknown option '%s' (--disks, --governors, --duration, "
 				   "--seeds, "
-				   "--seed, --kernel, --json)",
+				   "--seed, --kernel, --json, --output)",
 				   arg);
 		/* an option the experiment does not read is refused, not silently ignored */
 		char probe[24];
@@ -548,18 +615,20 @@ static int cmd_repro(int argc, char **argv)
 			o.kernel = val;
 		}
 	}
-	int rc = !strcmp(exp, "fio")	    ? sl_repro_fio(&o, stdout, err, sizeof(err))
-		 : !strcmp(exp, "sleepers") ? sl_repro_sleepers(&o, stdout, err, sizeof(err))
-					    : sl_repro_fork(&o, stdout, err, sizeof(err));
+	struct dest d;
 
-	if (rc)
-		return die("%s", err);
-	return 0;
+	if (dest_open(&d, output))
+		return 1;
+	int rc = !strcmp(exp, "fio")	    ? sl_repro_fio(&o, d.f, err, sizeof(err))
+		 : !strcmp(exp, "sleepers") ? sl_repro_sleepers(&o, d.f, err, sizeof(err))
+					    : sl_repro_fork(&o, d.f, err, sizeof(err));
+
+	return dest_close(&d, rc ? die("%s", err) : 0);
 }
 
 static int cmd_trace_stats(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *output = NULL;
 	bool json = false, lenient = false;
 	char err[2048];
 
@@ -568,8 +637,14 @@ static int cmd_trace_stats(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--lenient"))
 			lenient = true;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return die("trace-stats: unknown option '%s' (--json, --lenient)", argv[i]);
+		else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
+			if (i + 1 >= argc)
+				return die("%s needs a value", argv[i]);
+			output = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1])
+			return die("trace-stats: unknown option '%s' (--json, --lenient, --output "
+				   "FILE)",
+				   argv[i]);
 		else if (path)
 			return die("trace-stats: one trace at a time ('%s' and '%s')", path,
 				   argv[i]);
@@ -578,9 +653,13 @@ static int cmd_trace_stats(int argc, char **argv)
 	}
 	if (!path)
 		return die("trace-stats: give a trace file (text, .xz or .gz), or - for stdin");
-	if (sl_trace_stats(path, lenient, json, stdout, err, sizeof(err)))
-		return die("%s", err);
-	return 0;
+	struct dest d;
+
+	if (dest_open(&d, output))
+		return 1;
+	int rc = sl_trace_stats(path, lenient, json, d.f, err, sizeof(err)) ? die("%s", err) : 0;
+
+	return dest_close(&d, rc);
 }
 
 static int cmd_replay_idle(int argc, char **argv)
@@ -798,7 +877,24 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 	return sl_sweep_report(&o);
 }
 
+static int dispatch(int argc, char **argv);
+
+/*
+ * Every command's standard output is checked once it is complete: `> /dev/full` is an error with
+ * exit status 1, not a silent success. SIGINT/SIGTERM remove any temporary output and exit 130
+ * (run and demo stop their simulation first and say when; the sweep finishes its runs in flight).
+ */
 int main(int argc, char **argv)
+{
+	sl_interrupt_install(false);
+	int rc = dispatch(argc, argv);
+
+	if (sl_stdout_close())
+		return rc ? rc : 1;
+	return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
 		return die("no command given\n%s", usage);

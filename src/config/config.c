@@ -168,6 +168,13 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			snprintf(err, errlen, "--duration must be above 0");
 			return -1;
 		}
+		if (cfg->duration > SL_MAX_DURATION) {
+			snprintf(err, errlen,
+				 "--duration %s: the limit is %llu s of simulated time "
+				 "(SL_MAX_DURATION)",
+				 a->duration, (unsigned long long)(SL_MAX_DURATION / NSEC_PER_SEC));
+			return -1;
+		}
 		cfg->duration_set = true;
 	}
 	cfg->seed = 1;
@@ -234,6 +241,19 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			return -1;
 		}
 		cfg->nwl++;
+	}
+	u64 ntasks = 0;
+
+	for (int i = 0; i < cfg->nwl; i++)
+		if (cfg->wl[i].ops->max_tasks)
+			ntasks += cfg->wl[i].ops->max_tasks(cfg->wl[i].args);
+	if (ntasks > SL_MAX_TASKS) {
+		snprintf(err, errlen,
+			 "--workload: the workloads create up to %llu tasks; the limit is %d "
+			 "(SL_MAX_TASKS, about 0.65 KB each)",
+			 (unsigned long long)ntasks, SL_MAX_TASKS);
+		sl_config_free(cfg);
+		return -1;
 	}
 	return 0;
 }

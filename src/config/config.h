@@ -5,6 +5,13 @@
 #include "core/sim.h"
 #include "workload/workload.h"
 
+/*
+ * The longest simulated run: 10^6 s (11.6 days; the first second of a busy desktop is ~10^6
+ * events, so this is already weeks of wall time). It keeps every sum of times (--at, start=,
+ * periods) far below 2^64 ns (584 years).
+ */
+#define SL_MAX_DURATION (1000000ULL * NSEC_PER_SEC)
+
 struct sl_config {
 	const struct sl_cfs_release *rel;
 	int ncpu, sockets, cores, threads;

@@ -1,5 +1,6 @@
 /* The simulation's life: build it from a configuration, run the event loop, free it. */
 #include "core/sim.h"
+#include "core/interrupt.h"
 #include "config/config.h"
 #include "machine/machine.h"
 #include "sched/cfs.h"
@@ -230,6 +231,12 @@ int sl_sim_run(struct sl_sim *sim)
 		sl_machine_dispatch(sim, t);
 		if (sim->oom || sim->error[0])
 			break;
+		/* a volatile load per event: SIGINT stops a run within one event's work */
+		if (sl_interrupted) {
+			sim->interrupted = true;
+			snprintf(sim->error, sizeof(sim->error), "interrupted");
+			break;
+		}
 		if (all_done(sim))
 			break;
 		if (sim->progress && sim->nr_events >= next_progress) {

@@ -34,13 +34,21 @@ int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errl
 		}
 	}
 	if (sl_sim_run(r->sim)) {
+		sl_export_close(x, false, err, 0);
+		if (r->sim->interrupted) {
+			snprintf(err, errlen,
+				 "interrupted at simulated t=%.6f s of %.6f s; no output written "
+				 "(the report%s are written only for a complete run)",
+				 (double)r->sim->now / 1e9, (double)r->sim->end / 1e9,
+				 cfg->trace_out ? " and --trace-out" : "");
+			return SL_RUN_EINTR;
+		}
 		snprintf(err, errlen, "run failed at %llu ns: %s", (unsigned long long)r->sim->now,
 			 r->sim->error);
-		sl_export_close(x, false, err, 0);
 		return -1;
 	}
 	if (sl_export_close(x, true, err, errlen))
-		return -1;
+		return SL_RUN_EIO;
 	sl_stats_finish(&r->stats, r->sim->now);
 	if (r->stats.oom) {
 		snprintf(err, errlen, "out of memory in the statistics");

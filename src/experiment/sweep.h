@@ -21,6 +21,10 @@
 #define SL_SWEEP_MAX_MIX    16
 #define SL_SWEEP_MAX_FLAGS  32
 #define SL_SWEEP_MAX_RUNS   (1ULL << 26) /* refused beyond: 67 M simulations */
+/* A line of a sweep file: a row is at most 64 KiB (ROW_MAX), so a longer one is not ours. */
+#define SL_SWEEP_LINE_MAX   (1 << 16)
+/* A row is one flat JSON object: anything nested deeper is refused by json-c's own check. */
+#define SL_SWEEP_JSON_DEPTH 4
 
 enum sl_sweep_fmt { SL_SWEEP_CSV, SL_SWEEP_JSONL };
 
@@ -92,6 +96,15 @@ int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *nd
 int sl_sweep_open_out(const struct sl_sweep *sw);
 /* write(2) until done (EINTR retried); -1 on error. */
 int sl_write_all(int fd, const void *p, size_t n);
+/*
+ * getline(3) that stops at SL_SWEEP_LINE_MAX bytes: -2 for a longer line (it is not read
+ * whole, so a hostile file cannot make it allocate without bound), -1 at EOF or on an error.
+ */
+ssize_t sl_sweep_getline(char **line, size_t *cap, FILE *f);
+/* One row of a .jsonl file, parsed with the depth limit; NULL with *why when it is not one. */
+struct json_object *sl_sweep_json_row(const char *line, const char **why);
+/* Append whole lines to the --out file: on a failed write the file is cut back to where it was. */
+int sl_append_line(int fd, const void *p, size_t n);
 /* Splits a CSV line (no newline) into at most max fields in place, undoing the quoting;
  * returns the count, or -1 (too many fields, a stray or unterminated quote). */
 int sl_csv_split(char *line, char **f, int max);

@@ -111,15 +111,17 @@ struct writer {
 	const char *path;
 	double last_sync;
 	int failed;
+	u64 nwritten; /* rows on disk: what a failed sweep says it kept */
 };
 
 static int put_line(struct writer *w, const char *line, size_t n)
 {
-	if (sl_write_all(w->fd, line, n)) {
+	if (sl_append_line(w->fd, line, n)) {
 		fprintf(stderr, "schedlab: %s: %s\n", w->path, strerror(errno));
 		w->failed = 1;
 		return -1;
 	}
+	w->nwritten++;
 	return 0;
 }
 
@@ -357,7 +359,7 @@ int sl_sweep_local(struct sl_sweep *sw)
 
 	if (failed || w.failed) {
 		fprintf(stderr, "schedlab: sweep: stopped; %llu finished runs are in %s\n",
-			(unsigned long long)ndone + next_write, sw->out);
+			(unsigned long long)(ndone + w.nwritten), sw->out);
 		rc = 1;
 	} else if (stop_signal) {
 		fprintf(stderr,

@@ -222,7 +222,7 @@ int sl_sweep_mpi(struct sl_sweep *sw)
 			rc = 1;
 		}
 		while (!rc && written < ntodo && pending[written]) {
-			if (sl_write_all(fd, pending[written], (size_t)plen[written])) {
+			if (sl_append_line(fd, pending[written], (size_t)plen[written])) {
 				fprintf(stderr, "schedlab: %s: %s\n", sw->out, strerror(errno));
 				rc = 1;
 				break;

@@ -34,17 +34,87 @@ int sl_write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+ssize_t sl_sweep_getline(char **line, size_t *cap, FILE *f)
+{
+	size_t n = 0;
+
+	if (!*line || *cap < SL_SWEEP_LINE_MAX + 2) {
+		char *b = realloc(*line, SL_SWEEP_LINE_MAX + 2);
+
+		if (!b)
+			return -1;
+		*line = b;
+		*cap = SL_SWEEP_LINE_MAX + 2;
+	}
+	/* one fixed buffer: fgets stops at the newline or when the buffer is full */
+	if (!fgets(*line, (int)*cap, f))
+		return -1;
+	n = strlen(*line);
+	if (n > SL_SWEEP_LINE_MAX && (*line)[n - 1] != '\n')
+		return -2;
+	return (ssize_t)n;
+}
+
+struct json_object *sl_sweep_json_row(const char *line, const char **why)
+{
+	struct json_tokener *tok = json_tokener_new_ex(SL_SWEEP_JSON_DEPTH);
+	json_object *o;
+
+	if (!tok) {
+		*why = "out of memory";
+		return NULL;
+	}
+	o = json_tokener_parse_ex(tok, line, (int)strlen(line));
+	if (!o || json_tokener_get_error(tok) != json_tokener_success) {
+		*why = json_tokener_get_error(tok) == json_tokener_error_depth
+			       ? "a JSON object nested too deep (a row is one flat object)"
+			       : "expected one JSON object per line";
+		json_object_put(o);
+		o = NULL;
+	} else if (!json_object_is_type(o, json_type_object)) {
+		*why = "expected one JSON object per line";
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+int sl_append_line(int fd, const void *p, size_t n)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -1;
+	if (!sl_write_all(fd, p, n))
+		return 0;
+	/*
+	 * A write that failed half way (a full disk) would leave a torn line: cut the file back to
+	 * its last whole line, so that what is on disk is only finished rows. errno is the write's.
+	 */
+	int e = errno;
+
+	/* if even this fails, resume drops a torn last line; the write's error is the one to say */
+	if (ftruncate(fd, st.st_size) && !e)
+		e = errno;
+	errno = e;
+	return -1;
+}
+
 int sl_sweep_open_out(const struct sl_sweep *sw)
 {
 	char header[65536];
 	int hn = sl_sweep_header(sw, header, sizeof(header));
 	int fd = open(sw->out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	struct stat st;
+	struct stat st = {.st_size = -1};
 
 	if (fd < 0 || fstat(fd, &st) || hn < 0 ||
-	    (st.st_size == 0 && hn > 0 && sl_write_all(fd, header, (size_t)hn))) {
+	    (st.st_size == 0 && hn > 0 && sl_append_line(fd, header, (size_t)hn))) {
 		fprintf(stderr, "schedlab: %s: %s\n", sw->out,
 			hn < 0 ? "the header is too long" : strerror(errno));
+		/* a new file that could not even take its header is removed: no empty output */
+		if (fd >= 0 && st.st_size == 0)
+			unlink(sw->out);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -149,12 +219,14 @@ static int row_csv(const struct sl_sweep *sw, char *line, bool *done, u64 *ndone
 static int row_jsonl(const struct sl_sweep *sw, const char *line, bool *done, u64 *ndone, char *err,
 		     size_t errlen, long ln)
 {
-	json_object *o = json_tokener_parse(line), *run, *cfg;
+	const char *why = NULL;
+	json_object *o = sl_sweep_json_row(line, &why), *run, *cfg;
 	char num[32];
 	int rc;
 
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, "run", &run) ||
+	if (!o && why && strstr(why, "too deep"))
+		return bad(err, errlen, sw->out, ln, why);
+	if (!o || !json_object_object_get_ex(o, "run", &run) ||
 	    !json_object_object_get_ex(o, "config", &cfg) ||
 	    !json_object_is_type(run, json_type_int) ||
 	    !json_object_is_type(cfg, json_type_string) ||
@@ -183,8 +255,13 @@ int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *nd
 		snprintf(err, errlen, "sweep: header too long");
 		return -1;
 	}
-	for (ssize_t n; (n = getline(&line, &cap, f)) > 0;) {
+	for (ssize_t n; (n = sl_sweep_getline(&line, &cap, f)) != -1;) {
 		ln++;
+		if (n == -2) {
+			rc = bad(err, errlen, sw->out, ln,
+				 "a line longer than 65536 bytes: not a row of a sweep");
+			break;
+		}
 		if (line[n - 1] != '\n') {
 			fprintf(stderr,
 				"schedlab: %s: line %ld: a torn last line (no newline, %zd bytes): "

@@ -12,6 +12,7 @@
 #include "experiment/sweep.h"
 #include "sched/cfs.h"
 #include "sched/features.h"
+#include "core/outfile.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -211,8 +212,12 @@ static int read_file(struct table *t, const char *file)
 	const char **cells = NULL;
 	int header_cols = 0;
 
-	for (ssize_t len; !rc && (len = getline(&line, &cap, f)) > 0;) {
+	for (ssize_t len; !rc && (len = sl_sweep_getline(&line, &cap, f)) != -1;) {
 		ln++;
+		if (len == -2) {
+			rc = err_at(file, ln, "a line longer than 65536 bytes: not a row of a sweep");
+			break;
+		}
 		if (line[len - 1] != '\n') {
 			fprintf(stderr, "schedlab: %s: line %ld: a torn last line, ignored\n", file,
 				ln);
@@ -266,10 +271,11 @@ static int read_file(struct table *t, const char *file)
 				}
 			}
 		} else {
-			json_object *o = json_tokener_parse(line);
+			const char *why = NULL;
+			json_object *o = sl_sweep_json_row(line, &why);
 
-			if (!o || !json_object_is_type(o, json_type_object)) {
-				rc = err_at(file, ln, "expected one JSON object per line");
+			if (!o) {
+				rc = err_at(file, ln, why);
 			} else {
 				int k = json_object_object_length(o), i = 0;
 				char **names = calloc((size_t)k + 1, sizeof(*names));
@@ -752,19 +758,31 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 		fprintf(stderr, "schedlab: %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
-	char path[4096], sname[256];
+	char path[4096], sname[256], tdir[4096];
 	int rc = 0;
+
+	/*
+	 * The data, the scripts and gnuplot's outputs live in a private directory beside the plots
+	 * (mkdtemp: two reports plotting into one DIR do not collide); each plot is renamed from it
+	 * into DIR once gnuplot succeeded, and the directory is removed in every case.
+	 */
+	snprintf(tdir, sizeof(tdir), "%s/.plot.XXXXXX", dir);
+	if (!mkdtemp(tdir)) {
+		fprintf(stderr, "schedlab: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
 
 	for (int k = 0; k < nm && !rc; k++) {
 		const struct metric_report *m = &ms[k];
 
 		safe_name(t->cols[m->col], sname, sizeof(sname));
-		snprintf(path, sizeof(path), "%s/.%s.dat", dir, sname);
+		snprintf(path, sizeof(path), "%s/.%s.dat", tdir, sname);
 		FILE *d = fopen(path, "w");
 
 		if (!d) {
 			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
-			return 1;
+			rc = 1;
+			break;
 		}
 		for (int i = 0; i < m->nval; i++)
 			fprintf(d, "%.9g\n", NUM(t, m->order[i], m->col));
@@ -772,16 +790,21 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 		for (int i = m->nmain - 1; i >= 0; i--)
 			fprintf(d, "%d %.9g %.9g %s\n", m->nmain - 1 - i, m->main[i].effect,
 				m->main[i].ci, t->cols[m->main[i].a]);
-		if (fclose(d)) {
+		if (ferror(d) | fclose(d)) {
 			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
-			return 1;
+			unlink(path);
+			rc = 1;
+			break;
 		}
-		snprintf(path, sizeof(path), "%s/.%s.gp", dir, sname);
+		snprintf(path, sizeof(path), "%s/.%s.gp", tdir, sname);
 		FILE *g = fopen(path, "w");
 
 		if (!g) {
 			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
-			return 1;
+			snprintf(path, sizeof(path), "%s/.%s.dat", tdir, sname);
+			unlink(path);
+			rc = 1;
+			break;
 		}
 		double bins = 40, w = (m->max - m->min) / bins;
 
@@ -807,8 +830,8 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 				"bin(x)=mn+bw*floor((x-mn)/bw)+bw/2\n"
 				"plot '%s/.%s.dat' index 0 using (bin($1)):(1) smooth freq with "
 				"boxes\n",
-				dir, sname, terms[tt][1], t->cols[m->col], m->nval, t->cols[m->col],
-				w, m->min, dir, sname);
+				tdir, sname, terms[tt][1], t->cols[m->col], m->nval,
+				t->cols[m->col], w, m->min, tdir, sname);
 			if (m->nmain) {
 				fprintf(g,
 					"set output '%s/.%s-effects.tmp.%s'\n"
@@ -821,17 +844,22 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 					"ytic(4) with boxxyerror, '' index 1 using 2:1:3 with "
 					"xerrorbars "
 					"lc rgb 'black' pt -1\nunset yrange\nset ytics enhanced\n",
-					dir, sname, terms[tt][1], t->cols[m->col], m->nmain, dir,
-					sname);
+					tdir, sname, terms[tt][1], t->cols[m->col], m->nmain,
+					tdir, sname);
 			}
 		}
-		fclose(g);
+		if (ferror(g) | fclose(g)) {
+			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
+			rc = 1;
+		}
 		char cmd[8300];
 
 		snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", path);
-		if (system(cmd) != 0) {
-			fprintf(stderr, "schedlab: sweep-report --plot: gnuplot failed on %s\n",
-				path);
+		if (!rc && system(cmd) != 0) {
+			fprintf(stderr,
+				"schedlab: sweep-report --plot: gnuplot failed writing the plots of "
+				"%s in %s\n",
+				t->cols[m->col], dir);
 			rc = 1;
 		}
 		const char *kinds[2] = {"distribution", "effects"};
@@ -840,7 +868,7 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 			for (int tt = 0; tt < 2; tt++) {
 				char from[4096], to[4096];
 
-				snprintf(from, sizeof(from), "%s/.%s-%s.tmp.%s", dir, sname,
+				snprintf(from, sizeof(from), "%s/.%s-%s.tmp.%s", tdir, sname,
 					 kinds[kk], terms[tt][1]);
 				snprintf(to, sizeof(to), "%s/%s-%s.%s", dir, sname, kinds[kk],
 					 terms[tt][1]);
@@ -852,9 +880,10 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 				}
 			}
 		unlink(path);
-		snprintf(path, sizeof(path), "%s/.%s.dat", dir, sname);
+		snprintf(path, sizeof(path), "%s/.%s.dat", tdir, sname);
 		unlink(path);
 	}
+	rmdir(tdir);
 	if (!rc)
 		fprintf(stderr, "schedlab: sweep-report: plots of %d metrics in %s\n", nm, dir);
 	return rc;
@@ -863,7 +892,6 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 static int merge(const struct table *t, const char *out)
 {
 	int *ord = malloc(sizeof(int) * (size_t)(t->nrows ? t->nrows : 1));
-	char tmp[4096];
 	int rc = 0;
 
 	if (!ord)
@@ -880,13 +908,16 @@ static int merge(const struct table *t, const char *out)
 			free(ord);
 			return err_at(out, 0, msg);
 		}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	struct sl_outfile o;
+	char e[4400];
 
-	if (!f) {
+	if (sl_outfile_open(&o, out, e, sizeof(e))) {
 		free(ord);
-		return err_at(tmp, 0, strerror(errno)) - 1;
+		fprintf(stderr, "schedlab: %s\n", e);
+		return 1;
 	}
+	FILE *f = o.f;
+
 	if (t->csv) {
 		for (int c = 0; c < t->ncols; c++)
 			fprintf(f, "%s%s", c ? "," : "", t->cols[c]);
@@ -894,21 +925,11 @@ static int merge(const struct table *t, const char *out)
 	}
 	for (int i = 0; i < t->nrows; i++)
 		fprintf(f, "%s\n", t->lines[ord[i]]);
-	if (fflush(f) || fsync(fileno(f)) || ferror(f)) {
+	if (sl_outfile_commit(&o, e, sizeof(e))) {
 		rc = 1;
-		fprintf(stderr, "schedlab: %s: %s\n", out, strerror(errno));
+		fprintf(stderr, "schedlab: %s\n", e);
 	}
-	if (fclose(f) && !rc) {
-		rc = 1;
-		fprintf(stderr, "schedlab: %s: %s\n", out, strerror(errno));
-	}
-	if (!rc && rename(tmp, out)) {
-		rc = 1;
-		fprintf(stderr, "schedlab: %s: %s\n", out, strerror(errno));
-	}
-	if (rc)
-		unlink(tmp);
-	else
+	if (!rc)
 		fprintf(stderr, "schedlab: sweep-merge: %d runs in %s\n", t->nrows, out);
 	free(ord);
 	return rc;

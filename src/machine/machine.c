@@ -12,6 +12,7 @@
  * same time run in the order they were raised.
  */
 #include "machine/machine.h"
+#include "workload/workload.h"
 #include "sched/cfs.h"
 #include "sched/class.h"
 #include "cpuidle/cpuidle.h"
@@ -576,6 +577,11 @@ static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
 
 static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
 {
+	if (sim->ntasks >= SL_MAX_TASKS) {
+		snprintf(sim->error, sizeof(sim->error),
+			 "more than %d tasks created (SL_MAX_TASKS)", SL_MAX_TASKS);
+		return NULL;
+	}
 	struct sl_task *p = calloc(1, sizeof(*p));
 
 	if (!p || (prog->n && !(p->loopcnt = calloc((size_t)prog->n, sizeof(int))))) {

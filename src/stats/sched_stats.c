@@ -39,6 +39,9 @@ static struct sl_pid_stat *pid_stat(struct sl_stats *s, int pid, int group)
 
 		while (n <= pid)
 			n *= 2;
+		/* pids stop at the kernel's limit: no doubling past it */
+		if (n > SL_PID_MAX_LIMIT + 1 && pid <= SL_PID_MAX_LIMIT)
+			n = SL_PID_MAX_LIMIT + 1;
 		struct sl_pid_stat *a = realloc(s->pid, sizeof(*a) * (size_t)n);
 
 		if (!a) {

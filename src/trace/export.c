@@ -1,6 +1,7 @@
 #include "trace/export.h"
 #include "core/sim.h"
 #include "sched/rt.h"
+#include "core/outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,9 +10,10 @@
 #include <unistd.h>
 
 struct sl_exporter {
-	FILE *f;
-	char path[4096], tmp[4200];
+	FILE *f; /* out.f */
+	struct sl_outfile out;
 	bool json, first, failed;
+	int failed_errno; /* errno of the first failed write, for the message */
 	const struct sl_sim *sim;
 	int *cur;	/* per CPU: the pid running there (0: idle) */
 	u64 *run_since; /* per CPU: when it started (JSON slices) */
@@ -44,14 +46,12 @@ struct sl_exporter *sl_export_open(const char *path, const struct sl_sim *sim, c
 {
 	struct sl_exporter *x = calloc(1, sizeof(*x));
 	size_t n = strlen(path);
+	char e[4400];
 
-	if (!x || n >= sizeof(x->path)) {
-		snprintf(err, errlen, "--trace-out: %s", x ? "path too long" : "out of memory");
-		free(x);
+	if (!x) {
+		snprintf(err, errlen, "--trace-out: out of memory");
 		return NULL;
 	}
-	memcpy(x->path, path, n + 1);
-	snprintf(x->tmp, sizeof(x->tmp), "%s.tmp", path);
 	x->json = n > 5 && !strcmp(path + n - 5, ".json");
 	x->first = true;
 	x->sim = sim;
@@ -59,14 +59,14 @@ struct sl_exporter *sl_export_open(const char *path, const struct sl_sim *sim, c
 	x->run_since = calloc((size_t)sim->ncpu, sizeof(u64));
 	x->idle_state = calloc((size_t)sim->ncpu, sizeof(int));
 	x->idle_since = calloc((size_t)sim->ncpu, sizeof(u64));
-	x->f = fopen(x->tmp, "w");
-	if (!x->f || !x->cur || !x->run_since || !x->idle_state || !x->idle_since) {
-		snprintf(err, errlen, "--trace-out %s: cannot create %s: %s", path, x->tmp,
-			 strerror(errno));
-		if (x->f) {
-			fclose(x->f);
-			unlink(x->tmp);
-		}
+	if (!x->cur || !x->run_since || !x->idle_state || !x->idle_since ||
+	    sl_outfile_open(&x->out, path, e, sizeof(e))) {
+		if (!x->cur || !x->run_since || !x->idle_state || !x->idle_since)
+			snprintf(err, errlen, "--trace-out: out of memory");
+		else
+			snprintf(err, errlen, "--trace-out %s", e);
+		if (x->out.f)
+			sl_outfile_abort(&x->out);
 		free(x->cur);
 		free(x->run_since);
 		free(x->idle_state);
@@ -74,6 +74,7 @@ struct sl_exporter *sl_export_open(const char *path, const struct sl_sim *sim, c
 		free(x);
 		return NULL;
 	}
+	x->f = x->out.f;
 	for (int c = 0; c < sim->ncpu; c++)
 		x->idle_state[c] = -1;
 	if (x->json) {
@@ -262,8 +263,10 @@ void sl_export_event(void *ctx, const struct sl_event *ev)
 		json_event(x, ev);
 	else
 		ftrace_event(x, ev);
-	if (ferror(x->f))
+	if (ferror(x->f)) {
 		x->failed = true;
+		x->failed_errno = errno;
+	}
 }
 
 int sl_export_close(struct sl_exporter *x, bool ok, char *err, size_t errlen)
@@ -285,19 +288,20 @@ int sl_export_close(struct sl_exporter *x, bool ok, char *err, size_t errlen)
 		}
 		fprintf(x->f, "\n]}\n");
 	}
-	if (fclose(x->f) || x->failed) {
-		if (ok)
-			snprintf(err, errlen, "--trace-out %s: write failed", x->path);
-		ok = false;
+	if (ok && x->failed) {
+		snprintf(err, errlen, "--trace-out %s: %s", x->out.path, strerror(x->failed_errno));
+		sl_outfile_abort(&x->out);
 		rc = -1;
+	} else if (ok) {
+		char e[4400];
+
+		if (sl_outfile_commit(&x->out, e, sizeof(e))) {
+			snprintf(err, errlen, "--trace-out %s", e);
+			rc = -1;
+		}
+	} else {
+		sl_outfile_abort(&x->out);
 	}
-	if (ok && rename(x->tmp, x->path)) {
-		snprintf(err, errlen, "--trace-out %s: %s", x->path, strerror(errno));
-		rc = -1;
-		ok = false;
-	}
-	if (!ok)
-		unlink(x->tmp);
 	free(x->cur);
 	free(x->run_since);
 	free(x->idle_state);

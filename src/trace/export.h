@@ -4,7 +4,8 @@
  * sched_wakeup, which Perfetto's systrace importer needs) or, for a path ending in .json, Chrome
  * Trace Event JSON (one track per CPU with task slices and idle states). The exporter is a
  * subscriber of the event stream, so the trace cannot disagree with the printed figures. It
- * writes to PATH.tmp and renames it to PATH only when the run succeeded: never a half file.
+ * writes through core/outfile.h (a mkstemp temporary beside PATH, renamed to PATH only when the
+ * run succeeded): never a half file.
  */
 #ifndef SCHEDLAB_EXPORT_H
 #define SCHEDLAB_EXPORT_H

@@ -15,6 +15,13 @@
 #define SL_TRACE_NAME_LEN    48
 #define SL_TRACE_MAX_LINE    4096
 #define SL_TRACE_MAX_UNKNOWN 64
+/*
+ * What a real trace can hold, so that a hostile one cannot size the readers' tables: pids up to
+ * the kernel's PID_MAX_LIMIT (4 M on 64-bit, include/linux/threads.h) and CPUs up to the
+ * largest CONFIG_NR_CPUS (8192). A record beyond is a malformed line naming the limit.
+ */
+#define SL_TRACE_MAX_PID  SL_PID_MAX_LIMIT
+#define SL_TRACE_MAX_CPUS 8192
 #define SL_TRACE_ERR_LEN     512
 
 enum sl_trace_kind {

@@ -762,7 +762,7 @@ static void parse_header(struct sl_trace_reader *r, const char *s)
 		struct cur c = {p + 3, NULL};
 		int n;
 
-		if (int_dec(&c, &n) && n > 0)
+		if (int_dec(&c, &n) && n > 0 && n <= SL_TRACE_MAX_CPUS)
 			r->ncpu = n;
 	}
 }
@@ -824,7 +824,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		struct cur k = {c.s + 5, NULL};
 		int m;
 
-		if (int_dec(&k, &m) && m > 0 && !k.s[0])
+		if (int_dec(&k, &m) && m > 0 && m <= SL_TRACE_MAX_CPUS && !k.s[0])
 			r->ncpu = m;
 		return 0;
 	}
@@ -917,6 +917,49 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	return 1;
 }
 
+/*
+ * Pids and CPUs within what a kernel can have (SL_TRACE_MAX_PID, SL_TRACE_MAX_CPUS): the
+ * readers index tables by them. Only the fields this kind of record sets are looked at.
+ */
+static bool in_limits(const struct sl_trace_record *o, const char **what)
+{
+	bool task = false, next = false, cpu_id = false, migrate = false;
+
+	switch (o->kind) {
+	case SL_TR_SCHED_SWITCH:
+	case SL_TR_SCHED_PROCESS_FORK:
+		task = next = true;
+		break;
+	case SL_TR_SCHED_WAKEUP:
+	case SL_TR_SCHED_WAKEUP_NEW:
+	case SL_TR_SCHED_WAKING:
+	case SL_TR_SCHED_PROCESS_EXEC:
+	case SL_TR_SCHED_PROCESS_EXIT:
+		task = true;
+		break;
+	case SL_TR_SCHED_MIGRATE_TASK:
+		task = migrate = true;
+		break;
+	case SL_TR_CPU_IDLE:
+	case SL_TR_CPU_IDLE_MISS:
+		cpu_id = true;
+		break;
+	default:
+		break;
+	}
+	if (o->pid > SL_TRACE_MAX_PID || (task && o->task_pid > SL_TRACE_MAX_PID) ||
+	    (next && o->next_pid > SL_TRACE_MAX_PID)) {
+		*what = "pids up to 4194304 (the kernel's PID_MAX_LIMIT)";
+		return false;
+	}
+	if (o->cpu >= SL_TRACE_MAX_CPUS || (cpu_id && o->cpu_id >= SL_TRACE_MAX_CPUS) ||
+	    (migrate && (o->orig_cpu >= SL_TRACE_MAX_CPUS || o->dest_cpu >= SL_TRACE_MAX_CPUS))) {
+		*what = "CPUs below 8192 (the largest NR_CPUS)";
+		return false;
+	}
+	return true;
+}
+
 static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 {
 	for (;;) {
@@ -935,6 +978,8 @@ static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 
 		copy_str(save, sizeof(save), s, n);
 		rc = parse_line(r, s, n, o, &what);
+		if (rc == 1 && !in_limits(o, &what))
+			rc = -1;
 		if (rc == 1) {
 			o->line = r->lines;
 			r->records++;

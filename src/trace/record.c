@@ -7,6 +7,7 @@
  * mounted. It needs root; without root or without tracefs it says so and changes nothing.
  */
 #include "trace/record.h"
+#include "core/outfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -60,27 +61,33 @@ static int read_char(const char *path, char *c)
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to)
+/* Copy FROM to TO through the atomic writer; 0, or -1 with err naming the file. */
+static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
-	FILE *in = fopen(from, "r"), *out = in ? fopen(to, "w") : NULL;
+	FILE *in = fopen(from, "r");
+	struct sl_outfile o;
 	char buf[65536];
 	size_t n;
-	int rc = 0;
 
-	if (!in || !out) {
-		if (in)
-			fclose(in);
+	if (!in) {
+		snprintf(err, errlen, "%s: %s", from, strerror(errno));
+		return -1;
+	}
+	if (sl_outfile_open(&o, to, err, errlen)) {
+		fclose(in);
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			rc = -1;
-	if (ferror(in))
-		rc = -1;
+		if (fwrite(buf, 1, n, o.f) != n)
+			break;
+	if (ferror(in)) {
+		snprintf(err, errlen, "%s: %s", from, strerror(errno));
+		fclose(in);
+		sl_outfile_abort(&o);
+		return -1;
+	}
 	fclose(in);
-	if (fclose(out))
-		rc = -1;
-	return rc;
+	return sl_outfile_commit(&o, err, errlen);
 }
 
 int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
@@ -89,7 +96,7 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	struct saved saved[64];
 	int nsaved = 0, rc = -1, status = 0;
 	bool mounted = false;
-	char p[640], tmp[4200], on = '1';
+	char p[640], on = '1';
 	struct stat st;
 
 	if (geteuid() != 0) {
@@ -151,10 +158,11 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	write_file(TRACEFS "/tracing_on", "0");
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	if (copy_file(TRACEFS "/trace", tmp) || rename(tmp, out)) {
-		snprintf(err, errlen, "record: cannot write %s: %s", out, strerror(errno));
-		unlink(tmp);
+	char e[4400];
+
+	if (copy_file(TRACEFS "/trace", out, e, sizeof(e))) {
+		snprintf(err, errlen, "record: cannot write the trace: %s", e);
+		rc = 1; /* an I/O error: exit status 1 */
 		goto out;
 	}
 	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;

@@ -33,6 +33,9 @@ static struct sl_trace_task *task_of(struct sl_trace_summary *s, int pid)
 
 		while (n <= pid)
 			n *= 2;
+		/* pids stop at the kernel's limit (the reader refuses larger): no doubling past it */
+		if (n > SL_PID_MAX_LIMIT + 1 && pid <= SL_PID_MAX_LIMIT)
+			n = SL_PID_MAX_LIMIT + 1;
 		struct sl_trace_task *a = realloc(s->task, sizeof(*a) * (size_t)n);
 
 		if (!a) {
@@ -97,6 +100,11 @@ static void blk_issue(struct sl_trace_summary *s, const struct sl_trace_record *
 			s->pend[i].t = r->time; /* reissued */
 			return;
 		}
+	}
+	/* a hostile trace of issues that never complete must not grow this (nor its scan) */
+	if (s->npend == SL_TRACE_MAX_INFLIGHT) {
+		s->blk_untracked++;
+		return;
 	}
 	if (s->npend == s->cap_pend) {
 		size_t n = s->cap_pend ? s->cap_pend * 2 : 64;
@@ -366,6 +374,8 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 	json_object_object_add(o, "unmatched_completes",
 			       json_object_new_int64((int64_t)s->blk_unmatched));
 	json_object_object_add(o, "outstanding", json_object_new_int64((int64_t)s->npend));
+	json_object_object_add(o, "untracked_issues",
+			       json_object_new_int64((int64_t)s->blk_untracked));
 	json_object_object_add(root, "block_io", o);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
 	json_object_put(root);
@@ -452,6 +462,9 @@ static void print_human(const struct sl_trace_summary *s, FILE *out)
 	hist_line(out, "all", &s->blk);
 	fprintf(out, "  unmatched completes: %llu, outstanding at the end: %zu\n",
 		(unsigned long long)s->blk_unmatched, s->npend);
+	if (s->blk_untracked)
+		fprintf(out, "  issues not tracked (over %d in flight): %llu\n", SL_TRACE_MAX_INFLIGHT,
+			(unsigned long long)s->blk_untracked);
 }
 
 void sl_trace_summary_print(const struct sl_trace_summary *s, bool json, FILE *out)

@@ -16,6 +16,11 @@
 #include "trace/format.h"
 
 #define SL_TRACE_MAX_STATES 10
+/*
+ * Block requests issued and not yet completed that are kept for matching: far above any queue
+ * (nr_requests is 128 to a few thousand), low enough that the linear match stays cheap.
+ */
+#define SL_TRACE_MAX_INFLIGHT 16384
 
 struct sl_trace_task {
 	char comm[SL_TRACE_COMM_LEN]; /* the last seen */
@@ -52,6 +57,7 @@ struct sl_trace_summary {
 	struct sl_trace_blk_pending *pend;
 	size_t npend, cap_pend;
 	u64 blk_unmatched; /* completes without an issue */
+	u64 blk_untracked; /* issues beyond SL_TRACE_MAX_INFLIGHT outstanding: not matched */
 	/* woken tasks seen running with no sched_switch into them in the trace: no latency
 	 * sample is taken for those */
 	u64 missed_switch_in;

@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* request slots of all of a group's jobs together (about 100 bytes each: ~100 MB) */
+#define SL_FIO_MAX_REQS (1 << 20)
+
 struct fio_args {
 	long disks, iodepth, numjobs;
 	u64 bs, size;
@@ -88,6 +91,16 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 			 a->iodepth);
 		goto fail;
 	}
+	/* each job allocates iodepth request slots: bound their product before any is made */
+	if ((u64)a->disks * (u64)a->numjobs * (u64)a->iodepth > SL_FIO_MAX_REQS) {
+		snprintf(err, errlen,
+			 "disks x numjobs x iodepth = %llu requests in flight; the limit is %d "
+			 "(SL_FIO_MAX_REQS)",
+			 (unsigned long long)a->disks * (unsigned long long)a->numjobs *
+				 (unsigned long long)a->iodepth,
+			 SL_FIO_MAX_REQS);
+		goto fail;
+	}
 	return a;
 fail:
 	free(a);
@@ -146,6 +159,15 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return 0;
 }
 
+
+/* every task it creates over the run (one job per disk, times numjobs): checked against SL_MAX_TASKS first */
+static u64 max_tasks(const void *args)
+{
+	const struct fio_args *a = args;
+
+	return (u64)a->disks * (u64)a->numjobs;
+}
+
 const struct sl_workload_ops sl_wl_fio = {
 	.name = "fio",
 	.help = "fio jobs: direct sync or libaio reads/writes, one job per disk",
@@ -153,5 +175,6 @@ const struct sl_workload_ops sl_wl_fio = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
+	.max_tasks = max_tasks,
 	.finite = finite,
 };

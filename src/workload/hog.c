@@ -75,6 +75,15 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return 0;
 }
 
+
+/* every task it creates over the run (one task each): checked against SL_MAX_TASKS first */
+static u64 max_tasks(const void *args)
+{
+	const struct hog_args *a = args;
+
+	return (u64)a->tasks;
+}
+
 const struct sl_workload_ops sl_wl_hog = {
 	.name = "hog",
 	.help = "CPU-bound tasks",
@@ -82,5 +91,6 @@ const struct sl_workload_ops sl_wl_hog = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
+	.max_tasks = max_tasks,
 	.finite = finite,
 };

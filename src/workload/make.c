@@ -98,6 +98,15 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return sl_spawn(sim, g, mk) ? 0 : -1;
 }
 
+
+/* every task it creates over the run (make, and each compile job (with its assembler under pipe), bounded by count + 1 forks): checked against SL_MAX_TASKS first */
+static u64 max_tasks(const void *args)
+{
+	const struct make_args *a = args;
+
+	return 1 + ((u64)a->count + 1) * (a->pipe ? 2 : 1);
+}
+
 const struct sl_workload_ops sl_wl_make = {
 	.name = "make",
 	.help = "a parallel build: make forks up to J jobs that exec, read, compile and exit",
@@ -105,5 +114,6 @@ const struct sl_workload_ops sl_wl_make = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
+	.max_tasks = max_tasks,
 	.finite = sl_wl_always_finite,
 };

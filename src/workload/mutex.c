@@ -53,6 +53,15 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return 0;
 }
 
+
+/* every task it creates over the run (one task each): checked against SL_MAX_TASKS first */
+static u64 max_tasks(const void *args)
+{
+	const struct mutex_args *a = args;
+
+	return (u64)a->tasks;
+}
+
 const struct sl_workload_ops sl_wl_mutex = {
 	.name = "mutex",
 	.help = "tasks contending for one mutex (where OWNER_SPIN acts)",
@@ -60,5 +69,6 @@ const struct sl_workload_ops sl_wl_mutex = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
+	.max_tasks = max_tasks,
 	.finite = sl_wl_always_finite,
 };

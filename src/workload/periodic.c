@@ -70,6 +70,15 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return 0;
 }
 
+
+/* every task it creates over the run (one task each): checked against SL_MAX_TASKS first */
+static u64 max_tasks(const void *args)
+{
+	const struct periodic_args *a = args;
+
+	return (u64)a->tasks;
+}
+
 const struct sl_workload_ops sl_wl_periodic = {
 	.name = "periodic",
 	.help = "run R every period P (a video player)",
@@ -77,5 +86,6 @@ const struct sl_workload_ops sl_wl_periodic = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
+	.max_tasks = max_tasks,
 	.finite = finite,
 };

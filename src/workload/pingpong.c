@@ -56,6 +56,15 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return sl_spawn_pairs(sim, g, &ps);
 }
 
+
+/* every task it creates over the run (a client and a server per pair): checked against SL_MAX_TASKS first */
+static u64 max_tasks(const void *args)
+{
+	const struct pingpong_args *a = args;
+
+	return 2 * (u64)a->pairs;
+}
+
 const struct sl_workload_ops sl_wl_pingpong = {
 	.name = "pingpong",
 	.help = "two tasks that wake each other N times (client and X server)",
@@ -63,5 +72,6 @@ const struct sl_workload_ops sl_wl_pingpong = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
+	.max_tasks = max_tasks,
 	.finite = sl_wl_always_finite,
 };

@@ -55,6 +55,14 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return sl_spawn(sim, g, p) ? 0 : -1;
 }
 
+
+/* every task it creates over the run (the player): checked against SL_MAX_TASKS first */
+static u64 max_tasks(const void *args)
+{
+	(void)args;
+	return 1;
+}
+
 const struct sl_workload_ops sl_wl_video = {
 	.name = "video",
 	.help = "a video player: decode a frame every 1/fps; counts late frames",
@@ -62,5 +70,6 @@ const struct sl_workload_ops sl_wl_video = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
+	.max_tasks = max_tasks,
 	.finite = finite,
 };

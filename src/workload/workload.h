@@ -35,7 +35,20 @@ struct sl_workload_ops {
 	bool (*finite)(const void *args);
 	/* frees an args object that owns more than its own block (NULL: free()) */
 	void (*free_args)(void *args);
+	/*
+	 * An upper bound on the tasks it creates over the whole run (pids are never reused, so
+	 * dead tasks count), so that a spec asking for millions is refused before anything is
+	 * allocated; NULL: only the run-time cap in new_task() applies.
+	 */
+	u64 (*max_tasks)(const void *args);
 };
+
+/*
+ * The most tasks one simulation creates (about 0.65 KB each: 1e6 is ~650 MB). Workload specs
+ * whose max_tasks add up beyond it are refused when the configuration is built; new_task() stops
+ * a run that gets there anyway (a workload without max_tasks).
+ */
+#define SL_MAX_TASKS 1000000
 
 struct sl_workload_inst {
 	const struct sl_workload_ops *ops;

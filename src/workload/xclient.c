@@ -55,6 +55,14 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return sl_spawn_pairs(sim, g, &ps);
 }
 
+
+/* every task it creates over the run (the client and the X server): checked against SL_MAX_TASKS first */
+static u64 max_tasks(const void *args)
+{
+	(void)args;
+	return 2;
+}
+
 const struct sl_workload_ops sl_wl_xclient = {
 	.name = "xclient",
 	.help = "an xmodmap-like client: N round trips to an X server task",
@@ -62,5 +70,6 @@ const struct sl_workload_ops sl_wl_xclient = {
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.parse = parse,
 	.spawn = spawn,
+	.max_tasks = max_tasks,
 	.finite = sl_wl_always_finite,
 };

@@ -1,0 +1,148 @@
+#include "core/outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The temporaries currently open, for sl_outfile_cleanup() in a signal handler. This is the one
+ * piece of global state: a signal handler has no other way to find them. A run has at most a
+ * few outputs open at once; one beyond the table is still removed on every normal path, just not
+ * by the handler.
+ */
+#define SL_OUTFILE_LIVE 8
+static struct sl_outfile *volatile live[SL_OUTFILE_LIVE];
+
+static void track(struct sl_outfile *o, bool on)
+{
+	for (int i = 0; i < SL_OUTFILE_LIVE; i++) {
+		if (on && !live[i]) {
+			live[i] = o;
+			return;
+		}
+		if (!on && live[i] == o) {
+			live[i] = NULL;
+			return;
+		}
+	}
+}
+
+void sl_outfile_cleanup(void)
+{
+	for (int i = 0; i < SL_OUTFILE_LIVE; i++) {
+		struct sl_outfile *o = live[i];
+
+		if (o)
+			unlink(o->tmp);
+	}
+}
+
+static int fail(struct sl_outfile *o, int e, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", o->path, strerror(e));
+	return -1;
+}
+
+int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t errlen)
+{
+	size_t n = strlen(path);
+	char dir[4096], base[4096];
+
+	memset(o, 0, sizeof(*o));
+	if (!n || n >= sizeof(o->path)) {
+		snprintf(err, errlen, "%.64s...: %s", path, n ? "path too long" : "empty file name");
+		return -1;
+	}
+	memcpy(o->path, path, n + 1);
+	/* dirname/basename may modify their argument: give each its own copy */
+	memcpy(dir, path, n + 1);
+	memcpy(base, path, n + 1);
+	snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dirname(dir), basename(base));
+	int fd = mkstemp(o->tmp);
+
+	if (fd < 0)
+		return fail(o, errno, err, errlen);
+	/* mkstemp makes the file 0600; the final file gets what open(2) would give it */
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+
+		close(fd);
+		unlink(o->tmp);
+		return fail(o, e, err, errlen);
+	}
+	track(o, true);
+	return 0;
+}
+
+int sl_outfile_commit(struct sl_outfile *o, char *err, size_t errlen)
+{
+	int e = 0;
+
+	/*
+	 * fflush first: it retries what is buffered and sets errno now (ENOSPC on a full disk); an
+	 * earlier failed write leaves ferror set, and errno from that write if nothing reset it.
+	 */
+	if (fflush(o->f))
+		e = errno;
+	if (!e && ferror(o->f))
+		e = errno ? errno : EIO;
+	if (!e && fsync(fileno(o->f)))
+		e = errno;
+	if (fclose(o->f) && !e)
+		e = errno;
+	o->f = NULL;
+	if (!e && rename(o->tmp, o->path))
+		e = errno;
+	if (e) {
+		unlink(o->tmp);
+		track(o, false);
+		return fail(o, e, err, errlen);
+	}
+	track(o, false);
+	/* make the rename itself durable: fsync the directory (best effort) */
+	char dir[4096];
+
+	memcpy(dir, o->path, strlen(o->path) + 1);
+	int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}
+
+void sl_outfile_abort(struct sl_outfile *o)
+{
+	if (o->f) {
+		fclose(o->f);
+		o->f = NULL;
+	}
+	if (o->tmp[0]) {
+		unlink(o->tmp);
+		track(o, false);
+	}
+}
+
+int sl_stdout_close(void)
+{
+	int e = 0;
+
+	if (fflush(stdout))
+		e = errno;
+	if (!e && ferror(stdout))
+		e = errno ? errno : EIO;
+	if (e) {
+		fprintf(stderr, "schedlab: standard output: %s\n", strerror(e));
+		return -1;
+	}
+	return 0;
+}

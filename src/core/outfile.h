@@ -1,0 +1,40 @@
+/*
+ * Every file schedlab writes goes through here: it is written under a unique temporary name
+ * (mkstemp) in the directory of the final file, flushed and fsync'd, and renamed onto the final
+ * name only when every write succeeded. A failed, interrupted or killed run therefore leaves
+ * either the old file or none, never a half-written one; and two runs writing the same name do
+ * not share a temporary. An I/O error is reported naming the FINAL file and strerror, and the
+ * callers exit with status 1 (the user's input was fine; the machine failed).
+ */
+#ifndef SCHEDLAB_OUTFILE_H
+#define SCHEDLAB_OUTFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct sl_outfile {
+	FILE *f;
+	char path[4096]; /* the final name */
+	char tmp[4200];	 /* the temporary: DIR/.NAME.XXXXXX */
+};
+
+/* Create the temporary; 0, or -1 with err = "PATH: strerror". */
+int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t errlen);
+/* Flush, fsync, close and rename into place; on any error remove the temporary, -1 and err. */
+int sl_outfile_commit(struct sl_outfile *o, char *err, size_t errlen);
+/* Close and remove the temporary; the final file (if any) is left as it was. */
+void sl_outfile_abort(struct sl_outfile *o);
+
+/*
+ * Temporaries still open are removed by sl_outfile_cleanup(): called from a signal handler
+ * (async-signal-safe: unlink only), so that SIGINT/SIGTERM leave no .NAME.XXXXXX behind.
+ */
+void sl_outfile_cleanup(void);
+
+/*
+ * Standard output: flush and check it once everything is written, so that `> /dev/full` or a
+ * closed pipe is an error (exit 1) instead of a silent success. 0 or -1 (message printed).
+ */
+int sl_stdout_close(void);
+
+#endif

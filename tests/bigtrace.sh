@@ -1,0 +1,47 @@
+#!/bin/sh
+# Bounded memory on a hostile trace: a generated trace of SL_BIGTRACE_MB (default 2048) MiB,
+# streamed through a pipe into `trace-stats -` (never on disk), is read with a peak RSS under
+# 64 MiB; the figures count every record. Then a trace whose pids reach the kernel's
+# PID_MAX_LIMIT (4194304): the pid-indexed tables stop there (168 bytes a pid: under 768 MiB),
+# and a pid beyond it is a malformed line naming the limit (exit 2), not a bigger table.
+# Needs GNU time (/usr/bin/time) for the peak RSS; skipped with a message without it.
+# Usage: sh tests/bigtrace.sh path/to/schedlab path/to/gen_trace
+set -eu
+
+MAXARGS=2
+. "$(dirname "$0")/lib.sh"
+GEN=$2
+MB=${SL_BIGTRACE_MB:-2048}
+
+if [ ! -x /usr/bin/time ]; then
+	echo "bigtrace.sh: SKIPPED: /usr/bin/time (Debian: time) is not installed" >&2
+	exit 0
+fi
+t0=$(date +%s)
+"$GEN" $((MB * 1048576)) 30000 | /usr/bin/time -f %M -o "$T/rss" "$SL" trace-stats - >"$T/out" ||
+	fail "trace-stats on the generated ${MB} MiB trace: $(cat "$T/rss")"
+took=$(($(date +%s) - t0))
+rss=$(tail -n 1 "$T/rss")
+echo "bigtrace.sh: ${MB} MiB streamed in ${took} s, peak RSS ${rss} KiB" >&2
+[ "$rss" -lt 65536 ] || fail "peak RSS ${rss} KiB reading ${MB} MiB, expected under 64 MiB"
+# each iteration of the generator writes 6 lines, one sched_switch among them; 4 header lines
+lines=$(sed -n 's/^trace: -, 8 CPUs, .* ms, \([0-9]*\) lines$/\1/p' "$T/out")
+sw=$(awk '$1 == "sched_switch" { print $2 }' "$T/out")
+[ -n "$lines" ] && [ "$((lines - 4))" -eq "$((sw * 6))" ] ||
+	fail "the counts: $lines lines, $sw sched_switch (expected 4 + 6 x switches)"
+
+# pids up to 4194304: about 5 MiB of trace touches the whole table
+"$GEN" 5000000 4194304 | /usr/bin/time -f %M -o "$T/rss" "$SL" trace-stats - >/dev/null ||
+	fail "trace-stats with pids up to PID_MAX_LIMIT"
+rss=$(tail -n 1 "$T/rss")
+echo "bigtrace.sh: pids up to 4194304: peak RSS ${rss} KiB" >&2
+[ "$rss" -lt 786432 ] || fail "pids up to 4194304: peak RSS ${rss} KiB, expected under 768 MiB"
+rc=0
+printf '          x-1    [000] d..2.  1.000000: sched_wakeup: comm=x pid=4194305 prio=120 target_cpu=000\n' |
+	"$SL" trace-stats - >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "^schedlab: -:1: malformed line: expected pids up to 4194304 (the kernel's PID_MAX_LIMIT)" "$T/err" ||
+	fail "pid 4194305: exit $rc: $(cat "$T/err")"
+printf '          x-1    [9000] d..2.  1.000000: sched_wakeup: comm=x pid=1 prio=120 target_cpu=000\n' |
+	"$SL" trace-stats - >/dev/null 2>"$T/err" || rc=$?
+grep -q "expected CPUs below 8192" "$T/err" || fail "CPU 9000: $(cat "$T/err")"
+echo "bigtrace.sh: all passed"
