@@ -174,6 +174,16 @@ static void test_throttling(void **state)
 	assert_int_equal(fair_time("kernel.sched_rt_runtime_us=900000"), 299 * MS + 2 * US);
 	assert_int_equal(fair_time("kernel.sched_rt_runtime_us=-1"), 0);
 
+	/* the limit is per CPU (no runtime borrowed from another CPU): on 2 CPUs, two FIFO hogs
+	 * (one per CPU) and two fair hogs, each fair hog gets the same 149.002 ms (the
+	 * period timer's IPIs reach both CPUs at 1000.001 and 2000.001 ms) */
+	const char *two[] = {"hog:policy=fifo,rtprio=50,tasks=2", "hog:tasks=2", NULL};
+	struct rt_probe *p = rt_run("2", "3s", two, NULL);
+
+	assert_int_equal(rt_cpu_ns(p, 3, 3 * NSEC_PER_SEC), 149 * MS + 2 * US);
+	assert_int_equal(rt_cpu_ns(p, 4, 3 * NSEC_PER_SEC), 149 * MS + 2 * US);
+	free(p);
+
 	/* the same figures in the per-task statistics of `schedlab run` */
 	struct sl_args a;
 	struct sl_config cfg;
