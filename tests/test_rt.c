@@ -174,6 +174,16 @@ static void test_throttling(void **state)
 	assert_int_equal(fair_time("kernel.sched_rt_runtime_us=900000"), 299 * MS + 2 * US);
 	assert_int_equal(fair_time("kernel.sched_rt_runtime_us=-1"), 0);
 
+	/* the limit is per CPU (no runtime borrowed from another CPU): on 2 CPUs, two FIFO hogs
+	 * (one per CPU) and two fair hogs, each fair hog gets the same 149.002 ms (the
+	 * period timer's IPIs reach both CPUs at 1000.001 and 2000.001 ms) */
+	const char *two[] = {"hog:policy=fifo,rtprio=50,tasks=2", "hog:tasks=2", NULL};
+	struct rt_probe *p = rt_run("2", "3s", two, NULL);
+
+	assert_int_equal(rt_cpu_ns(p, 3, 3 * NSEC_PER_SEC), 149 * MS + 2 * US);
+	assert_int_equal(rt_cpu_ns(p, 4, 3 * NSEC_PER_SEC), 149 * MS + 2 * US);
+	free(p);
+
 	/* the same figures in the per-task statistics of `schedlab run` */
 	struct sl_args a;
 	struct sl_config cfg;
@@ -288,6 +298,33 @@ static void test_push(void **state)
 }
 
 /*
+ * RT preempts fair on other CPUs at the cost of the IPIs only: two fair hogs run on CPUs 1 and
+ * 0; at 10 ms the shell (no CPU's context) creates two FIFO hogs. Both go to CPU 0 (its task
+ * is fair, nothing to avoid) and the first wake-up sends CPU 0 a reschedule IPI: at 10.001 ms
+ * CPU 0 switches to pid 3, and its post-schedule push moves pid 4 to CPU 1 (fair work, below
+ * prio 49) with a second IPI: pid 4 runs on CPU 1 at 10.002 ms.
+ */
+static void test_remote_preempt_ipi(void **state)
+{
+	const char *wl[] = {"hog:tasks=2", "hog:policy=fifo,rtprio=50,tasks=2,start=10ms", NULL};
+	struct rt_probe *p = rt_run("2", "20ms", wl, NULL);
+
+	(void)state;
+	for (int i = 0; i < p->n; i++) {
+		const struct sl_event *e = &p->ev[i];
+
+		if (e->type == SL_EV_SWITCH && e->next_pid == 3)
+			assert_int_equal(e->cpu, 0);
+		if (e->type == SL_EV_SWITCH && e->next_pid == 4)
+			assert_int_equal(e->cpu, 1);
+	}
+	assert_int_equal(next_switch_in(p, 3, 0), 10 * MS + 1 * US);
+	assert_int_equal(next_switch_in(p, 4, 0), 10 * MS + 2 * US);
+	assert_int_equal(count(p, SL_EV_MIGRATE, 4), 1);
+	free(p);
+}
+
+/*
  * Pull: on 2 CPUs, X (rtprio 90, a hog) and Y (rtprio 80, 100 ms of work) are created at 0;
  * X runs on CPU 0 and Y is pushed to CPU 1. W (rtprio 60) is created at 10 ms on CPU 0 (both
  * CPUs run better RT tasks, so it waits there: CPU 0 is overloaded). When Y exits on CPU 1,
@@ -388,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_wakeup_placement),
 		cmocka_unit_test(test_push),
 		cmocka_unit_test(test_pull),
+		cmocka_unit_test(test_remote_preempt_ipi),
 		cmocka_unit_test(test_prio),
 		cmocka_unit_test(test_bad_input),
 	};
