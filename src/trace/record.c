@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #define TRACEFS "/sys/kernel/tracing"
+/* per CPU, while recording: about 20 s of a busy 2-CPU machine's default events */
+#define RECORD_BUFFER_KB 32768
 
 static const char *const default_events[] = {
 	"sched/sched_switch",	    "sched/sched_wakeup",	  "sched/sched_wakeup_new",
@@ -61,6 +63,22 @@ static int read_char(const char *path, char *c)
 	return 0;
 }
 
+/* The first line of a small file, without its newline: 0, or -1. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, (int)len, f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
 /* Copy FROM to TO through the atomic writer; 0, or -1 with err naming the file. */
 static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
@@ -94,6 +112,8 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	      size_t errlen)
 {
 	struct saved saved[64];
+	char old_kb[32] = "";
+	bool resized = false;
 	int nsaved = 0, rc = -1, status = 0;
 	bool mounted = false;
 	char p[640], on = '1';
@@ -127,6 +147,18 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	}
 	read_char(TRACEFS "/tracing_on", &on);
 	write_file(TRACEFS "/tracing_on", "0");
+	/*
+	 * A bigger ring buffer: the default (1.4 MB a CPU here) holds a few seconds of a busy
+	 * machine's scheduling events, and an overflowed trace undercounts. Put back afterwards.
+	 */
+	if (!read_line(TRACEFS "/buffer_size_kb", old_kb, sizeof(old_kb)) &&
+	    strtoul(old_kb, NULL, 10) < RECORD_BUFFER_KB) {
+		char kb[32];
+
+		snprintf(kb, sizeof(kb), "%d", RECORD_BUFFER_KB);
+		if (!write_file(TRACEFS "/buffer_size_kb", kb))
+			resized = true;
+	}
 	for (int i = 0; i < nevents; i++) {
 		snprintf(p, sizeof(p), TRACEFS "/events/%s/enable", events[i]);
 		if (read_char(p, &saved[nsaved].old)) {
@@ -171,6 +203,8 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 			 cmd[0], WIFEXITED(status) ? WEXITSTATUS(status) : 128);
 out:
 	/* put back what was changed */
+	if (resized)
+		write_file(TRACEFS "/buffer_size_kb", old_kb);
 	for (int i = nsaved - 1; i >= 0; i--) {
 		char v[2] = {saved[i].old, '\0'};
 
