@@ -145,7 +145,8 @@ static void vtrace_window_latency_and_idle(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(sl_vtrace_read(&v, put("v.trace", trace1), names, 2, err, sizeof(err)), 0);
+	assert_int_equal(sl_vtrace_read(&v, put("v.trace", trace1), names, 2, 0, err, sizeof(err)),
+			 0);
 	assert_int_equal(v.start, 10000100000ULL);
 	assert_int_equal(v.end, 10003000000ULL);
 	/* two wake-ups: 10.000150 - 10.000100 = 50 us and 10.002010 - 10.002000 = 10 us */
@@ -166,9 +167,25 @@ static void vtrace_window_latency_and_idle(void **state)
 	assert_int_equal(v.nstates, 2);
 	sl_vtrace_free(&v);
 
+	/*
+	 * A span of 1 ms ends the window at 10.001100: the first wake-up (50 us) is in, t0's
+	 * switch-out at 10.001150 and everything later are out; cpu1's 40 us stay.
+	 */
+	assert_int_equal(
+		sl_vtrace_read(&v, tmpdir_path("v.trace"), names, 2, 1000000, err, sizeof(err)), 0);
+	assert_int_equal(v.end, 10001100000ULL);
+	assert_int_equal(v.task[0].lat.count, 1);
+	assert_int_equal(v.task[0].lat.max, 50000);
+	assert_int_equal(v.task[0].switches, 0);
+	assert_int_equal(v.task[0].migrations, 0);
+	assert_int_equal(v.cpu[1].entries[1], 0);
+	assert_int_equal(v.cpu[1].time[1], 40000);
+	sl_vtrace_free(&v);
+
 	const char *none[] = {"nobody"};
 
-	assert_int_equal(sl_vtrace_read(&v, tmpdir_path("v.trace"), none, 1, err, sizeof(err)), -1);
+	assert_int_equal(sl_vtrace_read(&v, tmpdir_path("v.trace"), none, 1, 0, err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "no event of the tasks (nobody)"));
 	sl_vtrace_free(&v);
 }
@@ -189,7 +206,7 @@ static void vtrace_comm_is_truncated_as_the_kernel_does(void **state)
 				     "prev_state=R ==> next_comm=surfaceflinger- next_pid=7 "
 				     "next_prio=120"));
 
-	assert_int_equal(sl_vtrace_read(&v, p, names, 1, err, sizeof(err)), 0);
+	assert_int_equal(sl_vtrace_read(&v, p, names, 1, 0, err, sizeof(err)), 0);
 	assert_int_equal(v.task[0].lat.count, 1);
 	assert_int_equal(v.task[0].lat.max, 20000);
 	sl_vtrace_free(&v);

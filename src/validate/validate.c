@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -166,8 +167,8 @@ out:
 	return rc;
 }
 
-static int read_side(struct side *s, const char *dir, const struct rt_meta *m, char *err,
-		     size_t errlen)
+static int read_side(struct side *s, const char *dir, const struct rt_meta *m, double secs,
+		     char *err, size_t errlen)
 {
 	const char *names[SL_VT_MAX_TASKS];
 
@@ -180,7 +181,7 @@ static int read_side(struct side *s, const char *dir, const struct rt_meta *m, c
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	return sl_vtrace_read(s->tr, s->trace, names, m->ntasks, err, errlen);
+	return sl_vtrace_read(s->tr, s->trace, names, m->ntasks, (u64)(secs * 1e9), err, errlen);
 }
 
 static void free_side(struct side *s)
@@ -282,9 +283,22 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 		snprintf(err, errlen, "cannot enter %s: %s", cwd, strerror(errno));
 		return -1;
 	}
+	/*
+	 * rt-app's "ftrace": true writes markers to /sys/kernel/debug/tracing/trace_marker and
+	 * stops when it cannot open it: mount debugfs for the run if it is not (its markers land
+	 * in the trace as print events, which the reader counts and skips).
+	 */
+	struct stat st;
+	bool debugfs = false;
+
+	if (stat("/sys/kernel/debug/tracing/trace_marker", &st) &&
+	    !mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))
+		debugfs = true;
 	fprintf(stderr, "schedlab: validate: running rt-app %s for real in %s\n", base_of(json),
 		cwd);
 	rc = sl_record(trace, NULL, 0, cmd, err, errlen);
+	if (debugfs)
+		umount2("/sys/kernel/debug", MNT_DETACH);
 	if (chdir(old)) {
 		snprintf(err, errlen, "cannot return to %s: %s", old, strerror(errno));
 		return -1;
@@ -483,7 +497,7 @@ static int compare(struct report *rp, const struct rt_meta *m, const struct side
 				"cpu%d state %d residency (%%)", c, st))
 				return -1;
 		}
-	return add(rp, wr, ws, "window (s): first to last event of the tasks");
+	return add(rp, wr, ws, "window (s): the tasks' first event + duration");
 }
 
 static void print_table(FILE *f, const struct report *rp, const char *json,
@@ -624,7 +638,7 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 			 conf, mc.kernel_release);
 		goto out;
 	}
-	if (read_side(&real, real_dir, m, err, errlen))
+	if (read_side(&real, real_dir, m, secs, err, errlen))
 		goto out;
 	if (!mkdtemp(simdir)) {
 		snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
@@ -632,7 +646,7 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 	}
 	made_sim = true;
 	if (simulate(o->json, simdir, secs, &mc, o, err, errlen) ||
-	    read_side(&sim, simdir, m, err, errlen))
+	    read_side(&sim, simdir, m, secs, err, errlen))
 		goto out;
 	if (compare(&rp, m, &real, &sim)) {
 		snprintf(err, errlen, "out of memory");

@@ -205,7 +205,7 @@ static int one_pass(struct sl_vtrace *v, const char *path, bool window_only, cha
 	return rc < 0 ? -1 : 0;
 }
 
-int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *names, int n,
+int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *names, int n, u64 span,
 		   char *err, size_t errlen)
 {
 	memset(v, 0, sizeof(*v));
@@ -231,6 +231,8 @@ int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *nam
 			 n ? names[0] : "none", n > 1 ? ", ..." : "");
 		return -1;
 	}
+	if (span && v->end - v->start > span)
+		v->end = v->start + span;
 	for (int i = 0; i < n; i++)
 		v->task[i].npids = 0;
 	return one_pass(v, path, false, err, errlen);
