@@ -229,14 +229,15 @@ static void test_hz(void **state)
 /*
  * timer_slack: a sleep asked to end at t ends at t + slack. One task alone on a CPU, run 1 ms
  * then sleep to the next 10 ms boundary: switch 0 runs it at 0, switch 1 is its sleep, switch 2
- * its return, at 10 ms without slack and exactly 50 us later with timer_slack=50us.
+ * its return, at 10 ms without slack and exactly 50 us later with timer_slack=50us; as a
+ * SCHED_FIFO task it gets no slack (hrtimer_nanosleep zeroes it for rt tasks): 10 ms again.
  */
 static void test_timer_slack(void **state)
 {
-	u64 back[2];
+	u64 back[3];
 
 	(void)state;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		struct sl_config cfg;
 		struct sl_args a;
 		char err[2048];
@@ -244,7 +245,9 @@ static void test_timer_slack(void **state)
 		memset(&a, 0, sizeof(a));
 		a.cpus = "1";
 		a.duration = "15ms";
-		a.workloads[a.nworkloads++] = "periodic:period=10ms,run=1ms";
+		a.workloads[a.nworkloads++] =
+			k == 2 ? "periodic:period=10ms,run=1ms,policy=fifo,rtprio=10"
+			       : "periodic:period=10ms,run=1ms";
 		if (k)
 			a.params[a.nparams++] = "timer_slack=50us";
 		assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
@@ -261,6 +264,7 @@ static void test_timer_slack(void **state)
 	}
 	assert_int_equal(back[0], 10 * NSEC_PER_MSEC);
 	assert_int_equal(back[1], back[0] + 50000);
+	assert_int_equal(back[2], back[0]);
 }
 
 int main(void)

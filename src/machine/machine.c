@@ -814,12 +814,15 @@ static void fail(struct sl_sim *sim, const char *fmt, const char *comm, int pid)
  */
 /*
  * When a sleep that asked for `when` really ends. hrtimer_nanosleep gives the timer the window
- * [when, when + timer_slack_ns] and the clock event is programmed for the window's end; an
- * interrupt inside the window that runs the timer earlier (coalescing with the tick or another
- * timer) is not modelled.
+ * [when, when + timer_slack_ns] and the clock event is programmed for the window's end; a
+ * real-time task gets no slack (hrtimer_nanosleep sets it to 0 for rt tasks, 2.6.28 to 6.x).
+ * An interrupt inside the window that runs the timer earlier (coalescing with the tick or
+ * another timer) is not modelled.
  */
-static u64 sleep_expiry(const struct sl_sim *sim, u64 when)
+static u64 sleep_expiry(const struct sl_sim *sim, const struct sl_task *p, u64 when)
 {
+	if (p->policy == SL_SCHED_FIFO || p->policy == SL_SCHED_RR)
+		return when;
 	return when + sim->p.timer_slack_ns;
 }
 
@@ -879,7 +882,7 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			}
 			p->timer.cpu = rq->id; /* hrtimers are per CPU */
 			p->timer.irq = false;
-			sl_arm(sim, &p->timer, sleep_expiry(sim, when));
+			sl_arm(sim, &p->timer, sleep_expiry(sim, p, when));
 			block(p, TS_SLEEPING, BLK_TIMER);
 			sl_schedule(sim, rq);
 			return;
@@ -1051,7 +1054,7 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			}
 			p->timer.cpu = rq->id;
 			p->timer.irq = false;
-			sl_arm(sim, &p->timer, t->next);
+			sl_arm(sim, &p->timer, sleep_expiry(sim, p, t->next));
 			block(p, TS_SLEEPING, BLK_TIMER);
 			sl_schedule(sim, rq);
 			return;
