@@ -401,6 +401,31 @@ static void test_tunables(void **state)
 	free(f);
 }
 
+static void test_custom_slice(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_task *p = ee_task(0, 0, 0);
+	struct sl_prog prog;
+	const u64 runtimes[] = {0, 50000, 300000, 200000000},
+		  want[] = {SLICE2, 100000, 300000, 100000000};
+
+	(void)state;
+	memset(&prog, 0, sizeof(prog));
+	p->prog = &prog;
+	/* sched_runtime 0: the base slice; else clamp(runtime, 0.1 ms, 100 ms), kept */
+	for (int i = 0; i < 4; i++) {
+		prog.sched_runtime = runtimes[i];
+		sl_eevdf_class.init_task(f->sim, p);
+		assert_int_equal(p->se.slice, want[i]);
+		assert_int_equal(p->se.custom_slice, runtimes[i] != 0);
+	}
+	/* a placement keeps the custom slice: d = V + 100 ms */
+	eevdf_place_entity(f->sim, &f->sim->cpus[0].ee, &p->se, 0);
+	assert_int_equal(p->se.deadline - p->se.vruntime, 100000000);
+	fixture_free(f);
+	free(p);
+}
+
 /* ---- whole runs ---- */
 
 static void run(const char *cpus, const char *duration, const char *w0, const char *w1,
@@ -488,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_wake_cpu),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_custom_slice),
 		cmocka_unit_test(test_two_hogs_tick_turns),
 		cmocka_unit_test(test_nice_shares),
 		cmocka_unit_test(test_four_hogs_two_cpus),

@@ -148,6 +148,7 @@ struct sl_prog {
 	char comm[16];
 	int nice;
 	int policy;
+	u64 sched_runtime; /* sched_setattr: 6.18's custom slice (0: the base slice) */
 	int n, cap;
 	struct sl_step *steps;
 };

@@ -9,12 +9,16 @@
 struct hog_args {
 	long tasks, nice;
 	int policy;
+	u64 runtime;
 	struct sl_dist work, yield;
 };
 
 static const struct sl_wl_key keys[] = {
 	{"tasks", "1", "number of tasks"},
 	{"nice", "0", "nice value, -20..19"},
+	{"runtime", "0s",
+	 "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; 0s: the base "
+	 "slice); 2.6.3x ignore it"},
 	{"policy", "normal", "normal, batch or idle (SCHED_*)"},
 	{"work", "0s", "CPU time each task needs, then exits (0s: for ever)"},
 	{"yield", "0s", "call sched_yield() after each such stretch of CPU time (0s: never)"},
@@ -27,6 +31,7 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (!a || sl_kv_int(kv, "tasks", 1, 100000, &a->tasks, err, errlen) ||
 	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
 	    sl_kv_policy(kv, "policy", &a->policy, err, errlen) ||
+	    sl_kv_fixed(kv, "runtime", &a->runtime, err, errlen) ||
 	    sl_kv_dist(kv, "work", &a->work, err, errlen) ||
 	    sl_kv_dist(kv, "yield", &a->yield, err, errlen)) {
 		free(a);
@@ -49,6 +54,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 
 	if (!p)
 		return -1;
+	p->sched_runtime = a->runtime;
 	bool yields = a->yield.kind != SL_DIST_FIXED || a->yield.a != 0;
 
 	if (finite(a)) {

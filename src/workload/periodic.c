@@ -11,6 +11,7 @@
 struct periodic_args {
 	long tasks, nice, count;
 	int policy;
+	u64 runtime;
 	struct sl_dist run, period;
 };
 
@@ -20,6 +21,9 @@ static const struct sl_wl_key keys[] = {
 	{"period", "16ms", "period (absolute: the next boundary since the task started)"},
 	{"count", "0", "periods, then exit (0: for ever)"},
 	{"nice", "0", "nice value, -20..19"},
+	{"runtime", "0s",
+	 "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; 0s: the base "
+	 "slice); 2.6.3x ignore it"},
 	{"policy", "normal", "normal, batch or idle"},
 };
 
@@ -32,7 +36,8 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	    sl_kv_dist(kv, "period", &a->period, err, errlen) ||
 	    sl_kv_int(kv, "count", 0, 1000000000, &a->count, err, errlen) ||
 	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
-	    sl_kv_policy(kv, "policy", &a->policy, err, errlen)) {
+	    sl_kv_policy(kv, "policy", &a->policy, err, errlen) ||
+	    sl_kv_fixed(kv, "runtime", &a->runtime, err, errlen)) {
 		free(a);
 		return NULL;
 	}
@@ -54,6 +59,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	const struct periodic_args *a = args;
 	struct sl_prog *p = sl_prog_new(sim, g, "periodic", (int)a->nice, a->policy);
 
+	if (p)
+		p->sched_runtime = a->runtime;
 	if (!p || sl_prog_run(sim, p, a->run) ||
 	    sl_prog_add(sim, p, OP_SLEEP_PERIOD, a->period, 0, 0, NULL) ||
 	    sl_prog_add(sim, p, OP_LOOP, sl_dist_fixed(0), 0, (int)a->count, NULL))
