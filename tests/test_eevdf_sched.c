@@ -502,6 +502,26 @@ static void test_four_hogs_two_cpus(void **state)
 	sl_config_free(&cfg);
 }
 
+/* same inputs and seed: the same figures (NI_RANDOM draws from its own seeded PRNG) */
+static void test_deterministic(void **state)
+{
+	struct sl_config c1, c2;
+	struct sl_run r1, r2;
+
+	(void)state;
+	run("2", "2s", "make:jobs=8,nice=19,count=60", "video:fps=25,decode=8ms", NULL, &c1, &r1);
+	run("2", "2s", "make:jobs=8,nice=19,count=60", "video:fps=25,decode=8ms", NULL, &c2, &r2);
+	assert_int_equal(r1.sim->nr_events, r2.sim->nr_events);
+	assert_int_equal(r1.stats.switches, r2.stats.switches);
+	assert_int_equal(r1.stats.migrations, r2.stats.migrations);
+	for (int i = 0; i < r1.sim->ngroups; i++)
+		assert_int_equal(r1.stats.g[i].cpu_ns, r2.stats.g[i].cpu_ns);
+	sl_run_free(&r1);
+	sl_config_free(&c1);
+	sl_run_free(&r2);
+	sl_config_free(&c2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_two_hogs_tick_turns),
 		cmocka_unit_test(test_nice_shares),
 		cmocka_unit_test(test_four_hogs_two_cpus),
+		cmocka_unit_test(test_deterministic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
