@@ -71,6 +71,7 @@ usage_error "Linux 2.6.31 has no such tunable" run --workload hog --sysctl base_
 usage_error "out of range [0, 2]" run --kernel 6.18 --workload hog --sysctl tunable_scaling=3
 usage_error "unknown sched feature 'GENTLE_FAIR_SLEEPERS'" run --kernel 6.18 --workload hog \
 	--sched-features GENTLE_FAIR_SLEEPERS
+usage_error "6.18 has no sched_child_runs_first" repro fork --kernel 6.18
 usage_error "runtime: expected a fixed duration" run --kernel 6.18 \
 	--workload hog:runtime=uniform:1ms:2ms
 usage_error "sched feature word '$(rep 40 A)...' is too long" run --workload hog \
