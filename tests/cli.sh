@@ -39,6 +39,19 @@ ok "features 2.6.32" features --kernel 2.6.32
 printf '%s\n' "FAIR_SLEEPERS GENTLE_FAIR_SLEEPERS NO_NORMALIZED_SLEEPER START_DEBIT WAKEUP_PREEMPT ADAPTIVE_GRAN ASYM_GRAN NO_WAKEUP_SYNC NO_WAKEUP_OVERLAP NO_WAKEUP_RUNNING SYNC_WAKEUPS AFFINE_WAKEUPS SYNC_LESS NO_SYNC_MORE NO_NEXT_BUDDY LAST_BUDDY CACHE_HOT_BUDDY NO_ARCH_POWER NO_HRTICK NO_DOUBLE_TICK LB_BIAS LB_SHARES_UPDATE ASYM_EFF_LOAD OWNER_SPIN " >"$T/want"
 cmp -s "$T/out" "$T/want" || fail "features --kernel 2.6.32: line differs: $(cat "$T/out")"
 
+# 6.18: /sys/kernel/debug/sched/features of the target (mask 0x5F0E7DF), and a debugfs write
+ok "features 6.18" features --kernel 6.18
+printf '%s\n' "PLACE_LAG PLACE_DEADLINE_INITIAL PLACE_REL_DEADLINE RUN_TO_PARITY PREEMPT_SHORT NO_NEXT_BUDDY PICK_BUDDY CACHE_HOT_BUDDY DELAY_DEQUEUE DELAY_ZERO WAKEUP_PREEMPTION NO_HRTICK NO_HRTICK_DL NONTASK_CAPACITY TTWU_QUEUE SIS_UTIL NO_WARN_DOUBLE_CLOCK NO_RT_PUSH_IPI NO_RT_RUNTIME_SHARE NO_LB_MIN ATTACH_AGE_LOAD WA_IDLE WA_WEIGHT WA_BIAS UTIL_EST NO_LATENCY_WARN NI_RANDOM " >"$T/want"
+cmp -s "$T/out" "$T/want" || fail "features --kernel 6.18: line differs: $(cat "$T/out")"
+ok "features 6.18 NO_X Y" features --kernel 6.18 --sched-features 'NO_PLACE_LAG NEXT_BUDDY'
+case $(cat "$T/out") in
+"NO_PLACE_LAG PLACE_DEADLINE_INITIAL PLACE_REL_DEADLINE RUN_TO_PARITY PREEMPT_SHORT NEXT_BUDDY "*) ;;
+*) fail "features --kernel 6.18 --sched-features 'NO_PLACE_LAG NEXT_BUDDY': got $(cat "$T/out")" ;;
+esac
+ok "sysctl 6.18" sysctl --kernel 6.18 --cpus 2
+printf 'base_slice_ns = 1400000\nmigration_cost_ns = 500000\nnr_migrate = 32\ntunable_scaling = 1\n' >"$T/want"
+cmp -s "$T/out" "$T/want" || fail "sysctl --kernel 6.18: got $(cat "$T/out")"
+
 ok "features --sched-features" features --sched-features NO_NEW_FAIR_SLEEPERS
 case $(cat "$T/out") in
 "NO_NEW_FAIR_SLEEPERS NO_NORMALIZED_SLEEPER ADAPTIVE_GRAN"*) ;;

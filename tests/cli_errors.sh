@@ -64,6 +64,16 @@ usage_error "--sysctl: at most 64 times" run --workload hog $many
 # --- errors of the configuration, through every command that builds one ---
 usage_error "unknown sched feature 'NO_X'" features --sched-features NO_X
 usage_error "unknown sysctl 'kernel.x'" sysctl --sysctl kernel.x=1
+# 6.18 has its debugfs tunables only; 2.6.3x lack them
+usage_error "valid for --kernel 6.18: base_slice_ns" run --kernel 6.18 --workload hog \
+	--sysctl kernel.sched_latency_ns=10000000
+usage_error "Linux 2.6.31 has no such tunable" run --workload hog --sysctl base_slice_ns=1
+usage_error "out of range [0, 2]" run --kernel 6.18 --workload hog --sysctl tunable_scaling=3
+usage_error "unknown sched feature 'GENTLE_FAIR_SLEEPERS'" run --kernel 6.18 --workload hog \
+	--sched-features GENTLE_FAIR_SLEEPERS
+usage_error "6.18 has no sched_child_runs_first" repro fork --kernel 6.18
+usage_error "runtime: expected a fixed duration" run --kernel 6.18 \
+	--workload hog:runtime=uniform:1ms:2ms
 usage_error "sched feature word '$(rep 40 A)...' is too long" run --workload hog \
 	--sched-features "$(rep 80 A)"
 usage_error "--duration must be above 0" run --workload hog --duration 0s

@@ -401,6 +401,31 @@ static void test_tunables(void **state)
 	free(f);
 }
 
+static void test_custom_slice(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_task *p = ee_task(0, 0, 0);
+	struct sl_prog prog;
+	const u64 runtimes[] = {0, 50000, 300000, 200000000},
+		  want[] = {SLICE2, 100000, 300000, 100000000};
+
+	(void)state;
+	memset(&prog, 0, sizeof(prog));
+	p->prog = &prog;
+	/* sched_runtime 0: the base slice; else clamp(runtime, 0.1 ms, 100 ms), kept */
+	for (int i = 0; i < 4; i++) {
+		prog.sched_runtime = runtimes[i];
+		sl_eevdf_class.init_task(f->sim, p);
+		assert_int_equal(p->se.slice, want[i]);
+		assert_int_equal(p->se.custom_slice, runtimes[i] != 0);
+	}
+	/* a placement keeps the custom slice: d = V + 100 ms */
+	eevdf_place_entity(f->sim, &f->sim->cpus[0].ee, &p->se, 0);
+	assert_int_equal(p->se.deadline - p->se.vruntime, 100000000);
+	fixture_free(f);
+	free(p);
+}
+
 /* ---- whole runs ---- */
 
 static void run(const char *cpus, const char *duration, const char *w0, const char *w1,
@@ -477,6 +502,26 @@ static void test_four_hogs_two_cpus(void **state)
 	sl_config_free(&cfg);
 }
 
+/* same inputs and seed: the same figures (NI_RANDOM draws from its own seeded PRNG) */
+static void test_deterministic(void **state)
+{
+	struct sl_config c1, c2;
+	struct sl_run r1, r2;
+
+	(void)state;
+	run("2", "2s", "make:jobs=8,nice=19,count=60", "video:fps=25,decode=8ms", NULL, &c1, &r1);
+	run("2", "2s", "make:jobs=8,nice=19,count=60", "video:fps=25,decode=8ms", NULL, &c2, &r2);
+	assert_int_equal(r1.sim->nr_events, r2.sim->nr_events);
+	assert_int_equal(r1.stats.switches, r2.stats.switches);
+	assert_int_equal(r1.stats.migrations, r2.stats.migrations);
+	for (int i = 0; i < r1.sim->ngroups; i++)
+		assert_int_equal(r1.stats.g[i].cpu_ns, r2.stats.g[i].cpu_ns);
+	sl_run_free(&r1);
+	sl_config_free(&c1);
+	sl_run_free(&r2);
+	sl_config_free(&c2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,9 +533,11 @@ int main(void)
 		cmocka_unit_test(test_wake_cpu),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_custom_slice),
 		cmocka_unit_test(test_two_hogs_tick_turns),
 		cmocka_unit_test(test_nice_shares),
 		cmocka_unit_test(test_four_hogs_two_cpus),
+		cmocka_unit_test(test_deterministic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -160,7 +160,8 @@ struct sl_prog {
 	char comm[16];
 	int nice;
 	int policy;
-	int rt_priority; /* 1..99 for SL_SCHED_FIFO / SL_SCHED_RR, else 0 */
+	int rt_priority;   /* 1..99 for SL_SCHED_FIFO / SL_SCHED_RR, else 0 */
+	u64 sched_runtime; /* sched_setattr: 6.18's custom slice (0: the base slice) */
 	int n, cap;
 	struct sl_step *steps;
 };
@@ -478,7 +479,7 @@ struct sl_sim {
 	u64 nr_migrations;
 	bool oom;
 	bool interrupted; /* stopped by SIGINT/SIGTERM (core/interrupt.h) */
-	char error[256]; /* a run-time failure (a program that makes no progress) */
+	char error[256];  /* a run-time failure (a program that makes no progress) */
 	bool duration_set;
 	bool progress; /* progress lines on stderr */
 };

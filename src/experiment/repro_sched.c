@@ -287,6 +287,13 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 	json_object *root = NULL, *arr = NULL;
 
 	memset(figs, 0, sizeof(figs));
+	/* the experiment is child_runs_first itself, which EEVDF removed */
+	if (o->kernel && !strcmp(o->kernel, "6.18")) {
+		snprintf(err, errlen,
+			 "repro fork --kernel 6.18: 6.18 has no sched_child_runs_first (EEVDF "
+			 "removed it); valid: 2.6.31, 2.6.32");
+		return -1;
+	}
 	for (int c = 0; c < 3; c++)
 		for (int crf = 0; crf < 2; crf++)
 			for (int i = 0; i < nseeds(o); i++)

@@ -37,6 +37,15 @@ static void eevdf_init_task(struct sl_sim *sim, struct sl_task *p)
 	p->se.vlag = 0;
 	p->se.slice = sim->tun.sched_base_slice;
 	p->se.custom_slice = false;
+	/* sched_setattr(sched_runtime != 0): a custom slice, clamped, kept across placements */
+	if (p->prog && p->prog->sched_runtime) {
+		u64 r = p->prog->sched_runtime;
+
+		p->se.slice = r < EEVDF_SLICE_MIN   ? EEVDF_SLICE_MIN
+			      : r > EEVDF_SLICE_MAX ? EEVDF_SLICE_MAX
+						    : r;
+		p->se.custom_slice = true;
+	}
 	p->se.rel_deadline = false;
 	p->se.sched_delayed = false;
 	p->recent_used_cpu = -1;

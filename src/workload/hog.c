@@ -9,6 +9,7 @@
 struct hog_args {
 	long tasks, nice;
 	int policy, rtprio;
+	u64 runtime;
 	struct sl_dist work, yield;
 };
 
@@ -17,6 +18,9 @@ static const struct sl_wl_key keys[] = {
 	{"nice", "0", "nice value, -20..19"},
 	{"policy", "normal", "normal, batch, idle, fifo or rr (SCHED_*)"},
 	{"rtprio", "0", "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"},
+	{"runtime", "0s",
+	 "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; 0s: the base "
+	 "slice); 2.6.3x ignore it"},
 	{"work", "0s", "CPU time each task needs, then exits (0s: for ever)"},
 	{"yield", "0s", "call sched_yield() after each such stretch of CPU time (0s: never)"},
 };
@@ -29,6 +33,7 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
 	    sl_kv_policy(kv, "policy", &a->policy, err, errlen) ||
 	    sl_kv_rt_priority(kv, "rtprio", a->policy, &a->rtprio, err, errlen) ||
+	    sl_kv_fixed(kv, "runtime", &a->runtime, err, errlen) ||
 	    sl_kv_dist(kv, "work", &a->work, err, errlen) ||
 	    sl_kv_dist(kv, "yield", &a->yield, err, errlen)) {
 		free(a);
@@ -52,6 +57,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	if (!p)
 		return -1;
 	p->rt_priority = a->rtprio;
+	p->sched_runtime = a->runtime;
 	bool yields = a->yield.kind != SL_DIST_FIXED || a->yield.a != 0;
 
 	if (finite(a)) {
@@ -74,7 +80,6 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 			return -1;
 	return 0;
 }
-
 
 /* every task it creates over the run (one task each): checked against SL_MAX_TASKS first */
 static u64 max_tasks(const void *args)

@@ -11,6 +11,7 @@
 struct periodic_args {
 	long tasks, nice, count;
 	int policy, rtprio;
+	u64 runtime;
 	struct sl_dist run, period;
 };
 
@@ -22,6 +23,9 @@ static const struct sl_wl_key keys[] = {
 	{"nice", "0", "nice value, -20..19"},
 	{"policy", "normal", "normal, batch, idle, fifo or rr (SCHED_*)"},
 	{"rtprio", "0", "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"},
+	{"runtime", "0s",
+	 "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; 0s: the base "
+	 "slice); 2.6.3x ignore it"},
 };
 
 static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
@@ -34,7 +38,8 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	    sl_kv_int(kv, "count", 0, 1000000000, &a->count, err, errlen) ||
 	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
 	    sl_kv_policy(kv, "policy", &a->policy, err, errlen) ||
-	    sl_kv_rt_priority(kv, "rtprio", a->policy, &a->rtprio, err, errlen)) {
+	    sl_kv_rt_priority(kv, "rtprio", a->policy, &a->rtprio, err, errlen) ||
+	    sl_kv_fixed(kv, "runtime", &a->runtime, err, errlen)) {
 		free(a);
 		return NULL;
 	}
@@ -56,8 +61,10 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	const struct periodic_args *a = args;
 	struct sl_prog *p = sl_prog_new(sim, g, "periodic", (int)a->nice, a->policy);
 
-	if (p)
+	if (p) {
 		p->rt_priority = a->rtprio;
+		p->sched_runtime = a->runtime;
+	}
 	if (!p || sl_prog_run(sim, p, a->run) ||
 	    sl_prog_add(sim, p, OP_SLEEP_PERIOD, a->period, 0, 0, NULL) ||
 	    sl_prog_add(sim, p, OP_LOOP, sl_dist_fixed(0), 0, (int)a->count, NULL))
@@ -69,7 +76,6 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 			return -1;
 	return 0;
 }
-
 
 /* every task it creates over the run (one task each): checked against SL_MAX_TASKS first */
 static u64 max_tasks(const void *args)

@@ -179,6 +179,20 @@ int sl_kv_dist(const struct sl_kv *kv, const char *key, struct sl_dist *out, cha
 	return 0;
 }
 
+int sl_kv_fixed(const struct sl_kv *kv, const char *key, u64 *out, char *err, size_t errlen)
+{
+	struct sl_dist d;
+
+	if (sl_kv_dist(kv, key, &d, err, errlen))
+		return -1;
+	if (d.kind != SL_DIST_FIXED) {
+		snprintf(err, errlen, "%s: expected a fixed duration, not a distribution", key);
+		return -1;
+	}
+	*out = d.a;
+	return 0;
+}
+
 int sl_kv_policy(const struct sl_kv *kv, const char *key, int *out, char *err, size_t errlen)
 {
 	const char *v = sl_kv_get(kv, key);
