@@ -787,6 +787,12 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		}
 		const struct sl_step *st = &prog->steps[p->pc];
 
+		/* the synchronisation ops work on the group's objects: a task always has one */
+		if (!p->group && (st->op == OP_LOCK || st->op == OP_UNLOCK || st->op >= OP_NOTE)) {
+			fail(sim, "task %s-%d uses a group object without a group", p->comm,
+			     p->pid);
+			return;
+		}
 		switch (st->op) {
 		case OP_RUN:
 			p->pc++;

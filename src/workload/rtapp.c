@@ -469,9 +469,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	/* threads in file order; their log index is their creation order, as rt-app's */
 	for (int i = 0; i < ninst; i++) {
 		struct sl_task *p = sl_spawn(sim, g, s->progs[i]);
-		struct thread_acc *t;
 
-		if (!p || !(t = thread_of(sim, s, p)))
+		if (!p || !thread_of(sim, s, p))
 			return -1;
 	}
 	/* the full names of the instances (comm keeps 15 characters) */

@@ -46,6 +46,7 @@ static int line_of(const struct sl_json *v)
 
 static int get_int(struct ctx *c, const struct sl_json *v, long min, long max, long *out)
 {
+	*out = 0; /* defined on every path, for the reader and the analyzer */
 	if (v->type != SL_JSON_NUMBER || !v->is_int)
 		return bad(c, line_of(v), "\"%s\": expected an integer, found %s", v->key,
 			   v->type == SL_JSON_NUMBER ? "a fraction" : sl_json_type_name(v->type));
@@ -58,6 +59,7 @@ static int get_int(struct ctx *c, const struct sl_json *v, long min, long max, l
 
 static int get_str(struct ctx *c, const struct sl_json *v, bool empty_ok, const char **out)
 {
+	*out = "";
 	if (v->type != SL_JSON_STRING)
 		return bad(c, line_of(v), "\"%s\": expected a string, found %s", v->key,
 			   sl_json_type_name(v->type));
