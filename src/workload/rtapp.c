@@ -360,10 +360,24 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 	return -1;
 }
 
+static u64 mask_of(const int *cpus, int n)
+{
+	u64 m = 0;
+
+	for (int i = 0; i < n; i++)
+		m |= 1ULL << cpus[i]; /* CPUs below 64: checked by spawn */
+	return m;
+}
+
 static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 		 const struct rta_task *t, struct sl_prog *p, int owner)
 {
+	bool phase_cpus = false;
 	int top;
+
+	p->cpus_allowed = mask_of(t->cpus, t->ncpus);
+	for (int k = 0; k < t->nph; k++)
+		phase_cpus |= t->ph[k].ncpus > 0;
 
 	if (t->delay_us && add(sim, p, OP_SLEEP, t->delay_us * NSEC_PER_USEC, 0, 0))
 		return -1;
@@ -376,6 +390,14 @@ static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 
 		if (ph->loop == 0)
 			continue;
+		/* a phase's "cpus", else the task's, from the phase's start */
+		if (phase_cpus) {
+			u64 m = ph->ncpus ? mask_of(ph->cpus, ph->ncpus) : p->cpus_allowed;
+
+			if (add(sim, p, OP_AFFINITY, m, 0, 0))
+				return -1;
+			start = p->n;
+		}
 		if (add(sim, p, OP_NOTE, 0, N_BEGIN, k))
 			return -1;
 		for (int e = 0; e < ph->nev; e++)
@@ -395,9 +417,14 @@ static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 static int fail_spawn(struct sl_sim *sim, const struct rta_file *f, const struct rta_task *t,
 		      int cpu)
 {
-	snprintf(sim->error, sizeof(sim->error),
-		 "%s:%d: task \"%s\": cpus names CPU %d, the machine has CPUs 0..%d", f->path,
-		 t->line, t->name, cpu, sim->ncpu - 1);
+	if (cpu >= 64)
+		snprintf(sim->error, sizeof(sim->error),
+			 "%s:%d: task \"%s\": cpus names CPU %d: affinity masks hold CPUs 0..63",
+			 f->path, t->line, t->name, cpu);
+	else
+		snprintf(sim->error, sizeof(sim->error),
+			 "%s:%d: task \"%s\": cpus names CPU %d, the machine has CPUs 0..%d",
+			 f->path, t->line, t->name, cpu, sim->ncpu - 1);
 	return -1;
 }
 
@@ -418,17 +445,18 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	for (int i = 0; i < f->ntasks; i++) {
 		ninst += (int)f->tasks[i].instance;
 		for (int c = 0; c < f->tasks[i].ncpus; c++)
-			if (f->tasks[i].cpus[c] >= sim->ncpu)
+			if (f->tasks[i].cpus[c] >= sim->ncpu || f->tasks[i].cpus[c] >= 64)
 				return fail_spawn(sim, f, &f->tasks[i], f->tasks[i].cpus[c]);
 		for (int p = 0; p < f->tasks[i].nph; p++)
 			for (int c = 0; c < f->tasks[i].ph[p].ncpus; c++)
-				if (f->tasks[i].ph[p].cpus[c] >= sim->ncpu)
+				if (f->tasks[i].ph[p].cpus[c] >= sim->ncpu ||
+				    f->tasks[i].ph[p].cpus[c] >= 64)
 					return fail_spawn(sim, f, &f->tasks[i],
 							  f->tasks[i].ph[p].cpus[c]);
 	}
 	s->ninst = ninst;
-	s->progs = calloc((size_t)ninst + 1, sizeof(*s->progs));
-	s->fork_prog = calloc((size_t)f->ntasks, sizeof(*s->fork_prog));
+	s->progs = calloc((size_t)(unsigned)ninst + 1, sizeof(*s->progs));
+	s->fork_prog = calloc((size_t)(unsigned)f->ntasks + 1, sizeof(*s->fork_prog));
 	if (!s->progs || !s->fork_prog)
 		return -1;
 	/* every definition has a program a fork can start (made before any refers to it) */
