@@ -51,6 +51,15 @@ expect timer-periodic-0.log 100 "0 20000 2000 10000 990000 1000000 990000 8000 2
 sed -n 3p "$T/log/timer-periodic-0.log" | grep -qx '   0    20000     2000    10000               0           10000               0       8000       2000      10000          0' ||
 	fail "timer: the row layout is not rt-app's"
 grep -q 'periodic' "$T/out" || fail "timer: no per-task line in the table"
+# the table's per-thread figures: 100 phases, run 2000, period 10000, slack 8000 (mean, p95,
+# min), no wake-up latency; and the same in the JSON
+awk '$1 == "periodic" && $2 == 0 { $1 = $1; print }' "$T/out" |
+	grep -qx 'periodic 0 100 2000.0 2000 10000.0 10000 8000.0 8000 8000 0' ||
+	fail "timer: the rt-app threads table: $(cat "$T/out")"
+# shellcheck disable=SC2086
+"$SL" run "$D/timer.json" --cpus 1 $ZERO --no-progress --json >"$T/json" || fail "timer --json"
+tr -d ' \n' <"$T/json" | grep -q '"rtapp_threads":\[{"name":"periodic","idx":0,"phases":100,"run_us":{"mean":2000' ||
+	fail "timer: rtapp_threads in the JSON: $(cat "$T/json")"
 
 # phases: (run 1 ms, sleep 3 ms) x3 then runtime 0.5 ms, twice: rows of 4000 us and one of
 # 500 us; the second round starts at 12.5 ms; 8 rows, the last ending at 25 ms.

@@ -510,6 +510,71 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return 0;
 }
 
+/* ---- figures for the report ---- */
+
+int rta_group_threads(const struct sl_group *g)
+{
+	extern const struct sl_workload_ops sl_wl_rtapp;
+
+	if (!g->wl || g->wl->ops != &sl_wl_rtapp || !g->state)
+		return -1;
+	return ((const struct run_state *)g->state)->nth;
+}
+
+static int cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* v[0..n) sorted in place; n > 0 */
+static void stat_of(s64 *v, u64 n, struct rta_stat *st)
+{
+	double sum = 0;
+
+	qsort(v, n, sizeof(*v), cmp_s64);
+	for (u64 i = 0; i < n; i++)
+		sum += (double)v[i];
+	st->mean = sum / (double)n;
+	st->min = v[0];
+	st->max = v[n - 1];
+	/* nearest rank: the ceil(0.95 n)-th smallest */
+	st->p95 = v[(n * 95 + 99) / 100 - 1];
+}
+
+int rta_group_summary(const struct sl_group *g, int i, struct rta_summary *out)
+{
+	const struct run_state *s = g->state;
+	const struct rta_thread_log *l = &s->th[i].log;
+	u64 n = (u64)l->n;
+	s64 *v;
+
+	memset(out, 0, sizeof(*out));
+	out->name = l->name;
+	out->idx = l->idx;
+	out->phases = n;
+	if (!n)
+		return 0;
+	v = malloc(sizeof(*v) * n);
+	if (!v)
+		return -1;
+	for (u64 k = 0; k < n; k++)
+		v[k] = (s64)l->rows[k].run;
+	stat_of(v, n, &out->run);
+	for (u64 k = 0; k < n; k++)
+		v[k] = (s64)l->rows[k].period;
+	stat_of(v, n, &out->period);
+	for (u64 k = 0; k < n; k++)
+		v[k] = l->rows[k].slack;
+	stat_of(v, n, &out->slack);
+	for (u64 k = 0; k < n; k++)
+		v[k] = (s64)l->rows[k].wu_lat;
+	stat_of(v, n, &out->wu_lat);
+	free(v);
+	return 0;
+}
+
 const struct sl_workload_ops sl_wl_rtapp = {
 	.name = "rt-app",
 	.help = "an rt-app JSON file (schedlab run F.json is short for it)",
