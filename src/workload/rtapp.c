@@ -223,6 +223,9 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 		t->slack_ns = s->a->f.cumulative_slack ? t->slack_ns + slack : slack;
 		r->c_period += st->d.a;
 		t->expected = sim->now < next ? next : 0;
+		/* rt-app 1.0 zeroes the phase's wake-up latency when the timer is missed */
+		if (!t->expected)
+			r->wu_lat = 0;
 		break;
 	}
 	case N_TIMER_POST:
