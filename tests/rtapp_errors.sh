@@ -34,6 +34,7 @@ refused loop_bool.json 'loop_bool.json:4: "loop": expected an integer, found a b
 refused fork_unknown.json 'fork_unknown.json:4: "fork": no task named "nobody"'
 refused nice_range.json 'nice_range.json:4: task "t": priority 30: SCHED_OTHER takes a nice'
 refused fifo.json 'fifo.json:4: policy SCHED_FIFO is not modelled'
+refused slash_name.json 'slash_name.json:3: task name "../escape": a '"'"'/'"'"' is not allowed'
 refused cpus_range.json 'cpus_range.json:3: task "t": cpus names CPU 5, the machine has CPUs 0..1'
 
 # a missing file, and the workload without file=

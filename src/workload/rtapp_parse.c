@@ -436,6 +436,12 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 	if (strlen(o->key) >= sizeof(t->name) || !o->key[0])
 		return bad(c, line_of(o), "task name: expected 1 to %zu characters",
 			   sizeof(t->name) - 1);
+	/* the name is part of its log file's name */
+	if (strchr(o->key, '/'))
+		return bad(c, line_of(o),
+			   "task name \"%s\": a '/' is not allowed (it names a log "
+			   "file)",
+			   o->key);
 	snprintf(t->name, sizeof(t->name), "%s", o->key);
 	t->line = line_of(o);
 	t->instance = 1;
