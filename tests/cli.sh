@@ -49,7 +49,7 @@ case $(cat "$T/out") in
 *) fail "features --kernel 6.18 --sched-features 'NO_PLACE_LAG NEXT_BUDDY': got $(cat "$T/out")" ;;
 esac
 ok "sysctl 6.18" sysctl --kernel 6.18 --cpus 2
-printf 'base_slice_ns = 1400000\nmigration_cost_ns = 500000\nnr_migrate = 32\ntunable_scaling = 1\n' >"$T/want"
+printf 'base_slice_ns = 1400000\nmigration_cost_ns = 500000\nnr_migrate = 32\ntunable_scaling = 1\nkernel.sched_rt_period_us = 1000000\nkernel.sched_rt_runtime_us = 950000\n' >"$T/want"
 cmp -s "$T/out" "$T/want" || fail "sysctl --kernel 6.18: got $(cat "$T/out")"
 
 ok "features --sched-features" features --sched-features NO_NEW_FAIR_SLEEPERS

@@ -51,6 +51,15 @@ expect timer-periodic-0.log 100 "0 20000 2000 10000 990000 1000000 990000 8000 2
 sed -n 3p "$T/log/timer-periodic-0.log" | grep -qx '   0    20000     2000    10000               0           10000               0       8000       2000      10000          0' ||
 	fail "timer: the row layout is not rt-app's"
 grep -q 'periodic' "$T/out" || fail "timer: no per-task line in the table"
+# the table's per-thread figures: 100 phases, run 2000, period 10000, slack 8000 (mean, p95,
+# min), no wake-up latency; and the same in the JSON
+awk '$1 == "periodic" && $2 == 0 { $1 = $1; print }' "$T/out" |
+	grep -qx 'periodic 0 100 2000.0 2000 10000.0 10000 8000.0 8000 8000 0' ||
+	fail "timer: the rt-app threads table: $(cat "$T/out")"
+# shellcheck disable=SC2086
+"$SL" run "$D/timer.json" --cpus 1 $ZERO --no-progress --json >"$T/json" || fail "timer --json"
+tr -d ' \n' <"$T/json" | grep -q '"rtapp_threads":\[{"name":"periodic","idx":0,"phases":100,"run_us":{"mean":2000' ||
+	fail "timer: rtapp_threads in the JSON: $(cat "$T/json")"
 
 # fifo: the same SCHED_FIFO thread beside a SCHED_OTHER hog on the one CPU: it preempts the hog
 # the moment its timer fires, so its rows are the timer's exactly (no wake-up latency with no
@@ -148,14 +157,32 @@ expect shared-shared-1.log 1 "1 10000 1000 20000 0 20000 0 19000 1000 10000 0"
 expect shared-own-2.log 1 "2 10000 1000 10000 0 10000 0 9000 1000 10000 0"
 expect shared-own-3.log 1 "3 10000 1000 10000 0 10000 0 9000 1000 10000 0"
 
-# instance, delay, priority (nice for SCHED_OTHER): two logs, a phase starting at 5 ms, the
-# nice value in the policy line; calibration "CPU0": perf at ns_per_loop=100.
+# instance, delay, priority (nice for SCHED_OTHER), cpus: two instances wake at 5 ms (delay)
+# on CPU 0 (the task's cpus), and the phase's cpus [1] moves both to CPU 1, where they take
+# turns though CPU 0 is idle: one runs 5000..6000 and exits (30 us), the other 6030..7030.
+# Two logs, the nice value in the policy line; calibration "CPU0": perf at ns_per_loop=100.
 run props.json 2
-expect props-nice5-0.log 1 "0 10000 1000 1000 5000 6000 5000 0 1000 0 0"
 expect props-nice5-1.log 1 "1 10000 1000 1000 5000 6000 5000 0 1000 0 0"
+expect props-nice5-0.log 1 "0 10000 1000 1000 6030 7030 6030 0 1000 0 0"
 head -1 "$T/log/props-nice5-0.log" | grep -qx '# Policy : SCHED_OTHER priority : 5' ||
 	fail "props: the nice value is not in the policy line"
 grep -q 'nice 5' "$T/out" || fail "props: the task does not run at nice 5"
+
+# affinity in placement and balancing: two CPU-bound threads with cpus [0] on 2 CPUs share
+# CPU 0 (100%) and CPU 1 stays idle (0%); without the mask each has a CPU (100% and 100%).
+"$SL" run "$D/affinity.json" --cpus 2 --duration 200ms --no-progress >"$T/out" ||
+	fail "affinity run"
+grep -q '^1       0.00%          0$' "$T/out" || fail "affinity: CPU 1 ran: $(cat "$T/out")"
+sed 's/"cpus" : \[0\], //' "$D/affinity.json" >"$T/free.json"
+"$SL" run "$T/free.json" --cpus 2 --duration 200ms --no-progress >"$T/out" || fail "free run"
+grep -q '^1     100.00%' "$T/out" || fail "without the mask CPU 1 stays idle: $(cat "$T/out")"
+# the same under EEVDF's balancing (6.18) and for SCHED_FIFO threads (the RT class's push/pull)
+"$SL" run "$D/affinity.json" --kernel 6.18 --cpus 2 --duration 200ms --no-progress >"$T/out" ||
+	fail "affinity run 6.18"
+grep -q '^1       0.00%          0$' "$T/out" || fail "affinity 6.18: CPU 1 ran: $(cat "$T/out")"
+sed 's/"instance" : 2,/"instance" : 2, "policy" : "SCHED_FIFO",/' "$D/affinity.json" >"$T/rt.json"
+"$SL" run "$T/rt.json" --cpus 2 --duration 200ms --no-progress >"$T/out" || fail "affinity rt"
+grep -q '^1       0.00%          0$' "$T/out" || fail "affinity fifo: CPU 1 ran: $(cat "$T/out")"
 
 # the shorthand takes the file's duration (1 s) unless --duration is given; and no logs are
 # written without --rtapp-logdir

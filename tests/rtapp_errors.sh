@@ -35,6 +35,7 @@ refused fork_unknown.json 'fork_unknown.json:4: "fork": no task named "nobody"'
 refused nice_range.json 'nice_range.json:4: task "t": priority 30: SCHED_OTHER takes a nice'
 refused deadline.json 'deadline.json:4: policy SCHED_DEADLINE is not modelled'
 refused fifo_prio.json 'fifo_prio.json:4: task "t": priority 0: SCHED_FIFO takes 1..99'
+refused slash_name.json 'slash_name.json:3: task name "../escape": a '"'"'/'"'"' is not allowed'
 refused cpus_range.json 'cpus_range.json:3: task "t": cpus names CPU 5, the machine has CPUs 0..1'
 
 # a missing file, and the workload without file=

@@ -202,7 +202,7 @@ static int read_string(struct reader *r, char **out)
 		if (++r->pos >= r->len)
 			continue;
 		char e = r->buf[r->pos++];
-		unsigned cp;
+		unsigned cp = 0;
 
 		switch (e) {
 		case '"':
@@ -231,7 +231,7 @@ static int read_string(struct reader *r, char **out)
 				return -1;
 			}
 			if (cp >= 0xD800 && cp < 0xDC00) {
-				unsigned lo;
+				unsigned lo = 0;
 
 				if (r->pos + 2 > r->len || r->buf[r->pos] != '\\' ||
 				    r->buf[r->pos + 1] != 'u') {

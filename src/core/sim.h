@@ -139,13 +139,14 @@ enum sl_op {
 	OP_AIO_WAIT, /* libaio: io_getevents(min 1): reap completions, or sleep for one */
 	OP_UNTIL,    /* exit once d has passed since the task started (fio runtime=) */
 	/* rt-app's events (src/workload/rtapp.c) */
-	OP_NOTE,    /* call the group's note hook: a workload's bookkeeping, no time passes */
-	OP_TIMER,   /* sleep until group timer arg's next expiry (next += d); arg2: relative */
-	OP_RUNTIME, /* burn CPU until d of wall-clock time has passed */
-	OP_CWAIT,   /* release group mutex arg2 (if >= 0) and wait on group condition arg */
-	OP_CSIGNAL, /* wake the first waiter of condition arg (none: the signal is lost) */
-	OP_CBROAD,  /* wake every waiter of condition arg */
-	OP_BARRIER, /* wait until group barrier arg's number of tasks have reached it */
+	OP_NOTE,     /* call the group's note hook: a workload's bookkeeping, no time passes */
+	OP_TIMER,    /* sleep until group timer arg's next expiry (next += d); arg2: relative */
+	OP_RUNTIME,  /* burn CPU until d of wall-clock time has passed */
+	OP_CWAIT,    /* release group mutex arg2 (if >= 0) and wait on group condition arg */
+	OP_CSIGNAL,  /* wake the first waiter of condition arg (none: the signal is lost) */
+	OP_CBROAD,   /* wake every waiter of condition arg */
+	OP_BARRIER,  /* wait until group barrier arg's number of tasks have reached it */
+	OP_AFFINITY, /* sched_setaffinity(mask d.a; 0: every CPU): leaves a CPU no longer allowed */
 };
 
 struct sl_prog;
@@ -162,6 +163,7 @@ struct sl_prog {
 	int policy;
 	int rt_priority;   /* 1..99 for SL_SCHED_FIFO / SL_SCHED_RR, else 0 */
 	u64 sched_runtime; /* sched_setattr: 6.18's custom slice (0: the base slice) */
+	u64 cpus_allowed;  /* the tasks' affinity: bit c allows CPU c; 0: every CPU */
 	int n, cap;
 	struct sl_step *steps;
 };
@@ -250,7 +252,8 @@ struct sl_task {
 	u64 steps_at_now;	    /* zero-time steps run at the current instant */
 	u64 frame_due;		    /* a periodic task's current frame is due then */
 	u64 steps_time;
-	u64 runtime_end; /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
+	u64 runtime_end;  /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
+	u64 cpus_allowed; /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
 
 	struct sl_group *group;
 	struct sl_task *parent;
@@ -483,6 +486,12 @@ struct sl_sim {
 	bool duration_set;
 	bool progress; /* progress lines on stderr */
 };
+
+/* p's affinity allows CPU cpu */
+static inline bool sl_cpu_allowed(const struct sl_task *p, int cpu)
+{
+	return !p->cpus_allowed || (cpu < 64 && (p->cpus_allowed >> cpu) & 1);
+}
 
 static inline bool sched_feat(const struct sl_sim *sim, enum sl_feat f)
 {

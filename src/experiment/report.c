@@ -4,6 +4,7 @@
  * byte-identical for the same inputs and seed.
  */
 #include "experiment/run.h"
+#include "workload/rtapp.h"
 #include "config/sysctl.h"
 #include "sched/rt.h"
 #include "sched/cfs.h"
@@ -14,6 +15,8 @@
 void sl_report_idle_table(FILE *f, const struct sl_run *r);
 void sl_report_io_table(FILE *f, const struct sl_run *r);
 json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g);
+void sl_report_rtapp_table(FILE *f, const struct sl_run *r);
+json_object *sl_report_rtapp_json(const struct sl_group *g);
 json_object *sl_report_idle_json(const struct sl_run *r);
 
 #define PER_TASK_TABLE 8
@@ -126,6 +129,7 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 			g->name, (unsigned long long)g->frames, (unsigned long long)g->frames_late,
 			100.0 * share(g->frames_late, g->frames), a, b);
 	}
+	sl_report_rtapp_table(f, r);
 	fprintf(f, "\nmachine: %llu context switches, %llu migrations, %llu events\n",
 		(unsigned long long)s->switches, (unsigned long long)s->migrations,
 		(unsigned long long)sim->nr_events);
@@ -240,6 +244,8 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		ADD(go, "per_task", tasks);
 		if (g->io)
 			ADD(go, "io", sl_report_io_json(r, g));
+		if (rta_group_threads(g) >= 0)
+			ADD(go, "rtapp_threads", sl_report_rtapp_json(g));
 		if (g->frames) {
 			json_object *fo = json_object_new_object();
 

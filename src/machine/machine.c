@@ -607,6 +607,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->nice = prog->nice;
 	p->policy = (enum sl_policy)prog->policy;
 	p->rt_priority = prog->rt_priority;
+	p->cpus_allowed = prog->cpus_allowed;
 	p->prog = prog;
 	p->state = TS_NEW;
 	p->last_cpu = -1;
@@ -632,6 +633,25 @@ void sl_task_free(struct sl_task *p)
 	free(p);
 }
 
+/*
+ * The affinity mask over the policy's placement: its choice when allowed, else the allowed CPU
+ * with the fewest runnable tasks (the lowest on ties). The kernel searches within the mask
+ * (select_task_rq_fair, select_fallback_rq); this keeps the policy's rules untouched and is
+ * an approximation for masked tasks only.
+ */
+static int allowed_cpu(struct sl_sim *sim, const struct sl_task *p, int cpu)
+{
+	int best = -1;
+
+	if (sl_cpu_allowed(p, cpu))
+		return cpu;
+	for (int c = 0; c < sim->ncpu; c++)
+		if (sl_cpu_allowed(p, c) &&
+		    (best < 0 || sim->cpus[c].nr_running < sim->cpus[best].nr_running))
+			best = c;
+	return best < 0 ? cpu : best;
+}
+
 /* wake_up_new_task */
 static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_on_rq)
 {
@@ -655,7 +675,7 @@ struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl
 		return NULL;
 	/* forked by a shell on CPU 0 that sleeps in wait(): fork balancing from CPU 0, the
 	 * task_new placement of the target runqueue, and no child-runs-first */
-	p->cpu = p->sched_class->select_task_rq(sim, p, 0, SD_BALANCE_FORK, 0);
+	p->cpu = allowed_cpu(sim, p, p->sched_class->select_task_rq(sim, p, 0, SD_BALANCE_FORK, 0));
 	p->sched_class->task_fork(sim, p, NULL);
 	sim->this_cpu = -1;
 	wake_up_new_task(sim, p, true);
@@ -680,6 +700,8 @@ static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *paren
 	parent->live_children++;
 	p->sched_class->task_fork(sim, p, parent);
 	p->cpu = rq->id;
+	if (!p->cpus_allowed)
+		p->cpus_allowed = parent->cpus_allowed; /* fork copies the affinity */
 	p->last_cpu = rq->id; /* the child shares the parent's (warm) pages */
 	p->last_switch_seq = rq->switch_seq;
 	struct sl_event ev = {.type = SL_EV_FORK,
@@ -691,7 +713,8 @@ static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *paren
 
 	sl_emit(sim, &ev);
 	/* sched_fork: SD_BALANCE_FORK placement, then set_task_cpu */
-	int cpu = p->sched_class->select_task_rq(sim, p, rq->id, SD_BALANCE_FORK, 0);
+	int cpu = allowed_cpu(sim, p,
+			      p->sched_class->select_task_rq(sim, p, rq->id, SD_BALANCE_FORK, 0));
 
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
@@ -707,7 +730,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		return;
 	if (!sched_feat(sim, F_SYNC_WAKEUPS))
 		wake_flags &= ~WF_SYNC;
-	cpu = p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags);
+	cpu = allowed_cpu(
+		sim, p,
+		p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags));
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
@@ -866,6 +891,13 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		}
 		const struct sl_step *st = &prog->steps[p->pc];
 
+		/* the synchronisation ops work on the group's objects: a task always has one */
+		if (!p->group && (st->op == OP_LOCK || st->op == OP_UNLOCK ||
+				  (st->op >= OP_NOTE && st->op != OP_AFFINITY))) {
+			fail(sim, "task %s-%d uses a group object without a group", p->comm,
+			     p->pid);
+			return;
+		}
 		switch (st->op) {
 		case OP_RUN:
 			p->pc++;
@@ -1094,6 +1126,19 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			}
 			break;
 		}
+		case OP_AFFINITY:
+			/* a CPU no longer allowed is left as the kernel's migration thread does:
+			 * off it at once, placed again as a wake-up would (a zero-length sleep) */
+			p->pc++;
+			p->cpus_allowed = st->d.a;
+			if (sl_cpu_allowed(p, rq->id))
+				break;
+			p->timer.cpu = rq->id;
+			p->timer.irq = false;
+			sl_arm(sim, &p->timer, sim->now);
+			block(p, TS_SLEEPING, BLK_TIMER);
+			sl_schedule(sim, rq);
+			return;
 		case OP_BARRIER: {
 			/* the last to arrive wakes the others and goes on */
 			struct sl_barrier *b = &p->group->barriers[st->arg];

@@ -475,9 +475,10 @@ static int find_busiest_queue(struct sl_sim *sim, struct sl_sched_group *g, u64 
 	return busiest;
 }
 
-static bool can_migrate_task(struct sl_sim *sim, struct sl_task *p, struct sl_sched_domain *sd)
+static bool can_migrate_task(struct sl_sim *sim, struct sl_task *p, int this_cpu,
+			     struct sl_sched_domain *sd)
 {
-	if (p->on_cpu)
+	if (p->on_cpu || !sl_cpu_allowed(p, this_cpu))
 		return false;
 	return !task_hot(sim, p) || sd->nr_balance_failed > sd->cache_nice_tries;
 }
@@ -510,7 +511,7 @@ static u64 move_tasks(struct sl_sim *sim, int this_cpu, int busiest, u64 max_loa
 		nx = TAILQ_NEXT(se, group_node);
 		if (loops++ > sim->tun.sched_nr_migrate)
 			break;
-		if ((s64)(se->load.weight >> 1) > rem || !can_migrate_task(sim, p, sd))
+		if ((s64)(se->load.weight >> 1) > rem || !can_migrate_task(sim, p, this_cpu, sd))
 			continue;
 		pull_task(sim, p, this_cpu);
 		rem -= (s64)se->load.weight;
@@ -533,7 +534,7 @@ void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push
 	{
 		struct sl_task *p = task_of(se);
 
-		if (!p->on_cpu) {
+		if (!p->on_cpu && sl_cpu_allowed(p, push_cpu)) {
 			pull_task(sim, p, push_cpu);
 			return;
 		}

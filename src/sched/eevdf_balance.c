@@ -272,7 +272,8 @@ static bool ee_task_hot(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *sr
 static bool can_migrate(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 			struct sl_cpu *dst)
 {
-	if (src->curr == p || p->se.sched_delayed || p->se.on_rq != 1)
+	if (src->curr == p || p->se.sched_delayed || p->se.on_rq != 1 ||
+	    !sl_cpu_allowed(p, dst->id))
 		return false;
 	if (!dst->ee.nr_balance_failed && dst->nr_running &&
 	    !eevdf_entity_eligible(&src->ee, &p->se))

@@ -33,12 +33,12 @@ static int find_lowest_rq(struct sl_sim *sim, const struct sl_task *p, int prefe
 	for (int c = 0; c < sim->ncpu; c++) {
 		int l = cpu_level(&sim->cpus[c]);
 
-		if (l > best_level) {
+		if (l > best_level && sl_cpu_allowed(p, c)) {
 			best = c;
 			best_level = l;
 		}
 	}
-	if (best >= 0 && prefer >= 0 && prefer < sim->ncpu &&
+	if (best >= 0 && prefer >= 0 && prefer < sim->ncpu && sl_cpu_allowed(p, prefer) &&
 	    cpu_level(&sim->cpus[prefer]) == best_level)
 		best = prefer;
 	return best;
@@ -124,7 +124,7 @@ static void pull_rt_task(struct sl_sim *sim, struct sl_cpu *rq)
 			continue;
 		struct sl_task *p = best_waiting(src);
 
-		if (!p || p->prio >= rq->rt.highest_prio)
+		if (!p || p->prio >= rq->rt.highest_prio || !sl_cpu_allowed(p, rq->id))
 			continue;
 		/* it is about to preempt what runs there: leave it */
 		if (!src->curr || p->prio < sl_task_prio(src->curr))

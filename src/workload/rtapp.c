@@ -224,6 +224,9 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 		t->slack_ns = s->a->f.cumulative_slack ? t->slack_ns + slack : slack;
 		r->c_period += st->d.a;
 		t->expected = sim->now < next ? next : 0;
+		/* rt-app 1.0 zeroes the phase's wake-up latency when the timer is missed */
+		if (!t->expected)
+			r->wu_lat = 0;
 		break;
 	}
 	case N_TIMER_POST:
@@ -361,10 +364,24 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 	return -1;
 }
 
+static u64 mask_of(const int *cpus, int n)
+{
+	u64 m = 0;
+
+	for (int i = 0; i < n; i++)
+		m |= 1ULL << cpus[i]; /* CPUs below 64: checked by spawn */
+	return m;
+}
+
 static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 		 const struct rta_task *t, struct sl_prog *p, int owner)
 {
+	bool phase_cpus = false;
 	int top;
+
+	p->cpus_allowed = mask_of(t->cpus, t->ncpus);
+	for (int k = 0; k < t->nph; k++)
+		phase_cpus |= t->ph[k].ncpus > 0;
 
 	if (t->delay_us && add(sim, p, OP_SLEEP, t->delay_us * NSEC_PER_USEC, 0, 0))
 		return -1;
@@ -377,6 +394,14 @@ static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 
 		if (ph->loop == 0)
 			continue;
+		/* a phase's "cpus", else the task's, from the phase's start */
+		if (phase_cpus) {
+			u64 m = ph->ncpus ? mask_of(ph->cpus, ph->ncpus) : p->cpus_allowed;
+
+			if (add(sim, p, OP_AFFINITY, m, 0, 0))
+				return -1;
+			start = p->n;
+		}
 		if (add(sim, p, OP_NOTE, 0, N_BEGIN, k))
 			return -1;
 		for (int e = 0; e < ph->nev; e++)
@@ -396,9 +421,14 @@ static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 static int fail_spawn(struct sl_sim *sim, const struct rta_file *f, const struct rta_task *t,
 		      int cpu)
 {
-	snprintf(sim->error, sizeof(sim->error),
-		 "%s:%d: task \"%s\": cpus names CPU %d, the machine has CPUs 0..%d", f->path,
-		 t->line, t->name, cpu, sim->ncpu - 1);
+	if (cpu >= 64)
+		snprintf(sim->error, sizeof(sim->error),
+			 "%s:%d: task \"%s\": cpus names CPU %d: affinity masks hold CPUs 0..63",
+			 f->path, t->line, t->name, cpu);
+	else
+		snprintf(sim->error, sizeof(sim->error),
+			 "%s:%d: task \"%s\": cpus names CPU %d, the machine has CPUs 0..%d",
+			 f->path, t->line, t->name, cpu, sim->ncpu - 1);
 	return -1;
 }
 
@@ -419,19 +449,20 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	for (int i = 0; i < f->ntasks; i++) {
 		ninst += (int)f->tasks[i].instance;
 		for (int c = 0; c < f->tasks[i].ncpus; c++)
-			if (f->tasks[i].cpus[c] >= sim->ncpu)
+			if (f->tasks[i].cpus[c] >= sim->ncpu || f->tasks[i].cpus[c] >= 64)
 				return fail_spawn(sim, f, &f->tasks[i], f->tasks[i].cpus[c]);
 		for (int p = 0; p < f->tasks[i].nph; p++)
 			for (int c = 0; c < f->tasks[i].ph[p].ncpus; c++)
-				if (f->tasks[i].ph[p].cpus[c] >= sim->ncpu)
+				if (f->tasks[i].ph[p].cpus[c] >= sim->ncpu ||
+				    f->tasks[i].ph[p].cpus[c] >= 64)
 					return fail_spawn(sim, f, &f->tasks[i],
 							  f->tasks[i].ph[p].cpus[c]);
 	}
 	if (ninst < 0 || f->ntasks < 0)
 		return -1; /* the parser bounds both: cannot happen */
 	s->ninst = ninst;
-	s->progs = calloc((size_t)ninst + 1, sizeof(*s->progs));
-	s->fork_prog = calloc((size_t)f->ntasks + 1, sizeof(*s->fork_prog));
+	s->progs = calloc((size_t)(unsigned)ninst + 1, sizeof(*s->progs));
+	s->fork_prog = calloc((size_t)(unsigned)f->ntasks + 1, sizeof(*s->fork_prog));
 	if (!s->progs || !s->fork_prog)
 		return -1;
 	/* every definition has a program a fork can start (made before any refers to it) */
@@ -478,9 +509,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	/* threads in file order; their log index is their creation order, as rt-app's */
 	for (int i = 0; i < ninst; i++) {
 		struct sl_task *p = sl_spawn(sim, g, s->progs[i]);
-		struct thread_acc *t;
 
-		if (!p || !(t = thread_of(sim, s, p)))
+		if (!p || !thread_of(sim, s, p))
 			return -1;
 	}
 	/* the full names of the instances (comm keeps 15 characters) */
@@ -489,6 +519,71 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		for (long k = 0; k < f->tasks[i].instance; k++, owner++)
 			snprintf(s->th[owner].log.name, sizeof(s->th[0].log.name), "%s",
 				 f->tasks[i].name);
+	return 0;
+}
+
+/* ---- figures for the report ---- */
+
+int rta_group_threads(const struct sl_group *g)
+{
+	extern const struct sl_workload_ops sl_wl_rtapp;
+
+	if (!g->wl || g->wl->ops != &sl_wl_rtapp || !g->state)
+		return -1;
+	return ((const struct run_state *)g->state)->nth;
+}
+
+static int cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* v[0..n) sorted in place; n > 0 */
+static void stat_of(s64 *v, u64 n, struct rta_stat *st)
+{
+	double sum = 0;
+
+	qsort(v, n, sizeof(*v), cmp_s64);
+	for (u64 i = 0; i < n; i++)
+		sum += (double)v[i];
+	st->mean = sum / (double)n;
+	st->min = v[0];
+	st->max = v[n - 1];
+	/* nearest rank: the ceil(0.95 n)-th smallest */
+	st->p95 = v[(n * 95 + 99) / 100 - 1];
+}
+
+int rta_group_summary(const struct sl_group *g, int i, struct rta_summary *out)
+{
+	const struct run_state *s = g->state;
+	const struct rta_thread_log *l = &s->th[i].log;
+	u64 n = (u64)l->n;
+	s64 *v;
+
+	memset(out, 0, sizeof(*out));
+	out->name = l->name;
+	out->idx = l->idx;
+	out->phases = n;
+	if (!n)
+		return 0;
+	v = malloc(sizeof(*v) * n);
+	if (!v)
+		return -1;
+	for (u64 k = 0; k < n; k++)
+		v[k] = (s64)l->rows[k].run;
+	stat_of(v, n, &out->run);
+	for (u64 k = 0; k < n; k++)
+		v[k] = (s64)l->rows[k].period;
+	stat_of(v, n, &out->period);
+	for (u64 k = 0; k < n; k++)
+		v[k] = l->rows[k].slack;
+	stat_of(v, n, &out->slack);
+	for (u64 k = 0; k < n; k++)
+		v[k] = (s64)l->rows[k].wu_lat;
+	stat_of(v, n, &out->wu_lat);
+	free(v);
 	return 0;
 }
 

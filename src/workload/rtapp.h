@@ -117,4 +117,24 @@ void rta_log_row(FILE *f, int idx, const struct rta_row *r);
 int rta_log_write(const char *dir, const char *basename, const struct rta_thread_log *t, int n,
 		  char *err, size_t errlen);
 
+/* Per-thread figures of a finished run for the report: phases logged, then the mean, the p95
+ * (nearest rank) and the extremes of run, period, slack and wu_lat (us). */
+struct rta_stat {
+	double mean;
+	s64 p95, min, max;
+};
+
+struct rta_summary {
+	const char *name;
+	int idx;
+	u64 phases;
+	struct rta_stat run, period, slack, wu_lat;
+};
+
+struct sl_group;
+/* The threads of an rt-app group (-1: not an rt-app group, or not started). */
+int rta_group_threads(const struct sl_group *g);
+/* Thread i's figures; -1 when out of memory. */
+int rta_group_summary(const struct sl_group *g, int i, struct rta_summary *out);
+
 #endif

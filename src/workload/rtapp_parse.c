@@ -46,6 +46,7 @@ static int line_of(const struct sl_json *v)
 
 static int get_int(struct ctx *c, const struct sl_json *v, long min, long max, long *out)
 {
+	*out = 0; /* defined on every path, for the reader and the analyzer */
 	if (v->type != SL_JSON_NUMBER || !v->is_int)
 		return bad(c, line_of(v), "\"%s\": expected an integer, found %s", v->key,
 			   v->type == SL_JSON_NUMBER ? "a fraction" : sl_json_type_name(v->type));
@@ -58,6 +59,7 @@ static int get_int(struct ctx *c, const struct sl_json *v, long min, long max, l
 
 static int get_str(struct ctx *c, const struct sl_json *v, bool empty_ok, const char **out)
 {
+	*out = "";
 	if (v->type != SL_JSON_STRING)
 		return bad(c, line_of(v), "\"%s\": expected a string, found %s", v->key,
 			   sl_json_type_name(v->type));
@@ -439,6 +441,12 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 	if (strlen(o->key) >= sizeof(t->name) || !o->key[0])
 		return bad(c, line_of(o), "task name: expected 1 to %zu characters",
 			   sizeof(t->name) - 1);
+	/* the name is part of its log file's name */
+	if (strchr(o->key, '/'))
+		return bad(c, line_of(o),
+			   "task name \"%s\": a '/' is not allowed (it names a log "
+			   "file)",
+			   o->key);
 	snprintf(t->name, sizeof(t->name), "%s", o->key);
 	t->line = line_of(o);
 	t->instance = 1;
