@@ -356,7 +356,7 @@ struct sl_sim {
 	u64 nr_migrations;
 	bool oom;
 	bool interrupted; /* stopped by SIGINT/SIGTERM (core/interrupt.h) */
-	char error[256]; /* a run-time failure (a program that makes no progress) */
+	char error[256];  /* a run-time failure (a program that makes no progress) */
 	bool duration_set;
 	bool progress; /* progress lines on stderr */
 };
