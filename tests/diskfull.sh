@@ -69,6 +69,11 @@ expect_full "--trace-out json" "$D/t.json" "$SL" run --cpus 2 --workload pingpon
 	--trace-out "$D/t.json"
 only ""
 
+# An hour-long run stops at the first failed write instead of simulating on for nothing.
+expect_full "--trace-out of a long run" "$D/t.txt" timeout 60 "$SL" run --cpus 2 \
+	--workload pingpong:count=1000000000 --duration 3600s --trace-out "$D/t.txt"
+only ""
+
 # 2. The previous file survives a failed rewrite: a small trace, then a big one onto its name.
 "$SL" run --cpus 1 --workload hog --duration 20ms --trace-out "$D/t.txt" >/dev/null 2>"$T/err" ||
 	fail "a small --trace-out on the tmpfs: $(cat "$T/err")"
