@@ -119,6 +119,10 @@ cmp -s "$T/ref.csv" "$T/s.csv" || fail "sweep resumed after a full disk differs 
 # 5. sweep-merge --out of those 90 KiB: no file; the --plot staging directory removed.
 expect_full "sweep-merge" "$D/m.csv" "$SL" sweep-merge --out "$D/m.csv" "$T/ref.csv"
 only ""
+head -c 65536 /dev/zero >"$D/filler" 2>/dev/null || true
+expect_full "sweep-report -o" "$D/rep.txt" "$SL" sweep-report "$T/ref.csv" -o "$D/rep.txt"
+only "filler "
+rm -f "$D/filler"
 if command -v gnuplot >/dev/null 2>&1; then
 	head -c 61440 /dev/zero >"$D/filler"
 	rc=0
