@@ -1,7 +1,9 @@
 /*
  * The schedlab command. Every error in what the user typed is reported on stderr, naming the
- * option and what was expected, with exit status 2; output goes to stdout only once the run
- * has succeeded, so there is never a half-written report.
+ * option and what was expected, with exit status 2; output goes to stdout (or -o FILE, through
+ * the atomic writer of core/outfile.h) only once the run has succeeded, so there is never a
+ * half-written report. An output that cannot be written is exit status 1, naming the file; an
+ * interrupt (SIGINT, SIGTERM) is 130.
  */
 #include "config/config.h"
 #include "config/sysctl.h"
