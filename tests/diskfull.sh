@@ -69,6 +69,11 @@ expect_full "--trace-out json" "$D/t.json" "$SL" run --cpus 2 --workload pingpon
 	--trace-out "$D/t.json"
 only ""
 
+# An hour-long run stops at the first failed write instead of simulating on for nothing.
+expect_full "--trace-out of a long run" "$D/t.txt" timeout 60 "$SL" run --cpus 2 \
+	--workload pingpong:count=1000000000 --duration 3600s --trace-out "$D/t.txt"
+only ""
+
 # 2. The previous file survives a failed rewrite: a small trace, then a big one onto its name.
 "$SL" run --cpus 1 --workload hog --duration 20ms --trace-out "$D/t.txt" >/dev/null 2>"$T/err" ||
 	fail "a small --trace-out on the tmpfs: $(cat "$T/err")"
@@ -114,6 +119,10 @@ cmp -s "$T/ref.csv" "$T/s.csv" || fail "sweep resumed after a full disk differs 
 # 5. sweep-merge --out of those 90 KiB: no file; the --plot staging directory removed.
 expect_full "sweep-merge" "$D/m.csv" "$SL" sweep-merge --out "$D/m.csv" "$T/ref.csv"
 only ""
+head -c 65536 /dev/zero >"$D/filler" 2>/dev/null || true
+expect_full "sweep-report -o" "$D/rep.txt" "$SL" sweep-report "$T/ref.csv" -o "$D/rep.txt"
+only "filler "
+rm -f "$D/filler"
 if command -v gnuplot >/dev/null 2>&1; then
 	head -c 61440 /dev/zero >"$D/filler"
 	rc=0

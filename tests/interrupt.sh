@@ -30,7 +30,7 @@ interrupt() {
 echo "old report" >"$T/r.txt"
 echo "old trace" >"$T/t.txt"
 for sig in INT TERM; do
-	interrupt "$sig" 0.5 "$SL" run --cpus 2 --workload hog:tasks=3 --workload periodic \
+	interrupt "$sig" 0.5 "$SL" run --cpus 2 --workload hog:tasks=3 --workload pingpong:count=1000000000 \
 		--duration 3600s -o "$T/r.txt" --trace-out "$T/t.txt"
 	[ "$rc" -eq 130 ] || fail "SIG$sig: exit $rc, expected 130: $(cat "$T/err")"
 	[ "$took" -lt 1000 ] || fail "SIG$sig: took $took ms to stop, expected under 1 s"
@@ -44,7 +44,8 @@ for sig in INT TERM; do
 done
 
 # Without -o: no half report on stdout either.
-interrupt INT 0.3 "$SL" run --cpus 2 --workload hog:tasks=3 --duration 3600s --json
+interrupt INT 0.3 "$SL" run --cpus 2 --workload hog:tasks=3 --workload pingpong:count=1000000000 \
+	--duration 3600s --json
 [ "$rc" -eq 130 ] && [ ! -s "$T/out" ] || fail "SIGINT without -o: exit $rc, stdout $(wc -c <"$T/out") bytes"
 
 # trace-stats on a pipe that never closes: exit 130 at once, -o's temporary removed.

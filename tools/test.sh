@@ -1,44 +1,93 @@
 #!/bin/sh
-# Build and run every test (build/, gcc). Other stages, one per option:
-#   --sanitize        the same in build-san with ASan + UBSan (leak detection on, as --lsan)
-#   --lsan            the same in build-san, LeakSanitizer explicitly on (ASAN_OPTIONS=detect_leaks=1)
-#   --clang           the whole build and the tests with clang at -Wall -Wextra -Werror (build-clang)
-#   --fuzz [SECONDS]  the libFuzzer targets (fuzz/) built with clang in build-fuzz, each run for
-#                     SECONDS (default 30), two at a time; a line per target; fails on any crash
-#   --mpi             the MPI build (build-mpi) and the sweep test with 2 ranks beside -j 1
+# The README's test command: every stage, in order, then one line "stages: N passed, N failed".
+#   unit              build/ with gcc -O3: every unit, scenario and command-line test (ctest)
+#   sanitize          build-san with ASan + UBSan, LeakSanitizer on (ASAN_OPTIONS=detect_leaks=1):
+#                     the same tests, so one run is both the sanitizer run and the leak-clean run
+#   clang             build-clang: the whole build and the tests with clang, -Wall -Wextra -Werror
+#   determinism       the same outputs, byte for byte, from gcc -O3, clang -O2 and gcc -O0
+#                     ASan+UBSan builds (tests/determinism.sh)
+#   fuzz [SECONDS]    the libFuzzer targets (fuzz/), clang, in build-fuzz, each for SECONDS
+#                     (default 30), two at a time (tools/fuzz.sh); fails on any crash or leak
+#   mpi               the MPI build (build-mpi) and the sweep test with 2 ranks beside -j 1
+# One stage: tools/test.sh --unit | --sanitize | --lsan | --clang | --determinism | --fuzz [S] |
+# --mpi. FUZZ_SECONDS sets the fuzzing time of the full run.
 set -eu
 cd "$(dirname "$0")/.."
-dir=build
-flags=""
 jobs=$(nproc)
-case "${1:-}" in
---sanitize | --lsan)
-	dir=build-san
-	flags="-DSCHEDLAB_SANITIZE=ON"
+
+# Each stage chains its steps with && (set -e does not act inside an `if`, where the full run
+# calls the stages): a failed build must fail the stage, not run the old binaries' tests.
+ctest_in() { # DIR [CMAKE FLAGS...]: configure, build and run every test there
+	d=$1
+	shift
+	cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null &&
+		cmake --build "$d" -j "$jobs" &&
+		ctest --test-dir "$d" --output-on-failure -j "$jobs"
+}
+
+stage_unit() { ctest_in build; }
+
+stage_sanitize() {
 	# ASan's leak checker is on by default on x86-64 Linux; said here so that a changed default
 	# or an inherited ASAN_OPTIONS cannot turn it off unnoticed.
-	ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-	export ASAN_OPTIONS
+	ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" ctest_in build-san \
+		-DSCHEDLAB_SANITIZE=ON
+}
+
+stage_clang() { ctest_in build-clang -DCMAKE_C_COMPILER=clang; }
+
+stage_determinism() {
+	# clang at -O2 (Release is -O3): another compiler and another optimisation level; the
+	# sanitizer build at Debug, which is -g with no -O: -O0
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+		cmake --build build -j "$jobs" --target schedlab &&
+		CC=clang cmake -S . -B build-clang-det -DCMAKE_BUILD_TYPE=Release \
+			-DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null &&
+		cmake --build build-clang-det -j "$jobs" --target schedlab &&
+		cmake -S . -B build-det-san -DCMAKE_BUILD_TYPE=Debug -DSCHEDLAB_SANITIZE=ON \
+			>/dev/null &&
+		cmake --build build-det-san -j "$jobs" --target schedlab &&
+		sh tests/determinism.sh build/schedlab build-clang-det/schedlab build-det-san/schedlab
+}
+
+stage_fuzz() { sh tools/fuzz.sh "${1:-30}"; }
+
+stage_mpi() {
+	cmake -S . -B build-mpi -DCMAKE_BUILD_TYPE=Release -DSCHEDLAB_MPI=ON >/dev/null &&
+		cmake --build build-mpi -j "$jobs" --target schedlab &&
+		ctest --test-dir build-mpi --output-on-failure -R '^sweep$'
+}
+
+case "${1:-}" in
+--unit) stage_unit ;;
+--sanitize | --lsan) stage_sanitize ;;
+--clang) stage_clang ;;
+--determinism) stage_determinism ;;
+--fuzz) stage_fuzz "${2:-30}" ;;
+--mpi) stage_mpi ;;
+"")
+	passed=0
+	failed=0
+	names=""
+	for s in unit sanitize clang determinism fuzz mpi; do
+		echo "== tools/test.sh: stage $s"
+		secs=""
+		[ "$s" = fuzz ] && secs=${FUZZ_SECONDS:-30}
+		# shellcheck disable=SC2086
+		if "stage_$s" $secs; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			names="$names $s"
+		fi
+	done
+	[ "$failed" -eq 0 ] || echo "tools/test.sh: failed stages:$names"
+	echo "stages: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
 	;;
---clang)
-	dir=build-clang
-	flags="-DCMAKE_C_COMPILER=clang"
-	;;
---mpi)
-	cmake -S . -B build-mpi -DCMAKE_BUILD_TYPE=Release -DSCHEDLAB_MPI=ON >/dev/null
-	cmake --build build-mpi -j "$jobs" --target schedlab
-	ctest --test-dir build-mpi --output-on-failure -R '^sweep$'
-	exit 0
-	;;
---fuzz)
-	exec sh tools/fuzz.sh "${2:-30}"
-	;;
-"") ;;
 *)
-	echo "usage: tools/test.sh [--sanitize | --lsan | --clang | --fuzz [SECONDS] | --mpi]" >&2
+	echo "usage: tools/test.sh [--unit | --sanitize | --lsan | --clang | --determinism |" \
+		"--fuzz [SECONDS] | --mpi]" >&2
 	exit 2
 	;;
 esac
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release $flags >/dev/null
-cmake --build "$dir" -j "$jobs"
-ctest --test-dir "$dir" --output-on-failure -j "$jobs"

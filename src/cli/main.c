@@ -1,7 +1,9 @@
 /*
  * The schedlab command. Every error in what the user typed is reported on stderr, naming the
- * option and what was expected, with exit status 2; output goes to stdout only once the run
- * has succeeded, so there is never a half-written report.
+ * option and what was expected, with exit status 2; output goes to stdout (or -o FILE, through
+ * the atomic writer of core/outfile.h) only once the run has succeeded, so there is never a
+ * half-written report. An output that cannot be written is exit status 1, naming the file; an
+ * interrupt (SIGINT, SIGTERM) is 130.
  */
 #include "config/config.h"
 #include "config/sysctl.h"
@@ -55,7 +57,7 @@ static const char usage[] =
 	"             --shard K/N, or under mpirun (with -DSCHEDLAB_MPI=ON)\n"
 	"  sweep-report FILE...  main effects with 95% intervals, best and worst\n"
 	"             configurations, two-flag interactions [--metric M] [--top N]\n"
-	"             [--json] [--plot DIR]\n"
+	"             [--json] [--plot DIR] [-o FILE]\n"
 	"  sweep-merge --out FILE SHARD...  the union of shard files, in run order\n"
 	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
 	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
@@ -831,6 +833,7 @@ static int cmd_sweep(int argc, char **argv)
 static int cmd_sweep_report(int argc, char **argv, bool merge)
 {
 	struct sl_report_opts o;
+	const char *output = NULL;
 
 	memset(&o, 0, sizeof(o));
 	o.top = 10;
@@ -839,6 +842,10 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 
 		if (!strcmp(a, "--json") && !merge) {
 			o.json = true;
+		} else if ((!strcmp(a, "--output") || !strcmp(a, "-o")) && !merge) {
+			if (i + 1 >= argc)
+				return die("%s needs a value", a);
+			output = argv[++i];
 		} else if ((!strcmp(a, "--plot") && !merge) || (!strcmp(a, "--out") && merge) ||
 			   (!strcmp(a, "--metric") && !merge) || (!strcmp(a, "--top") && !merge)) {
 			if (i + 1 >= argc)
@@ -874,7 +881,12 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 		return die("%s: give the sweep's --out file(s)", argv[1]);
 	if (merge && !o.merge_out)
 		return die("sweep-merge: give --out FILE");
-	return sl_sweep_report(&o);
+	struct dest d;
+
+	if (dest_open(&d, output))
+		return 1;
+	o.out = d.f;
+	return dest_close(&d, sl_sweep_report(&o));
 }
 
 static int dispatch(int argc, char **argv);

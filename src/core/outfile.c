@@ -55,7 +55,8 @@ int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t er
 
 	memset(o, 0, sizeof(*o));
 	if (!n || n >= sizeof(o->path)) {
-		snprintf(err, errlen, "%.64s...: %s", path, n ? "path too long" : "empty file name");
+		snprintf(err, errlen, "%.64s...: %s", path,
+			 n ? "path too long" : "empty file name");
 		return -1;
 	}
 	memcpy(o->path, path, n + 1);

@@ -34,6 +34,10 @@ int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errl
 		}
 	}
 	if (sl_sim_run(r->sim)) {
+		if (sl_export_failed(x)) {
+			sl_export_close(x, true, err, errlen); /* names the file, removes it */
+			return SL_RUN_EIO;
+		}
 		sl_export_close(x, false, err, 0);
 		if (r->sim->interrupted) {
 			snprintf(err, errlen,

@@ -17,7 +17,7 @@ struct sl_run {
  * file (an output could not be written: exit status 1); or SL_RUN_EINTR with err saying when the
  * run stopped (SIGINT/SIGTERM: exit status 130). In the last two cases no file was written.
  */
-#define SL_RUN_EIO 1
+#define SL_RUN_EIO   1
 #define SL_RUN_EINTR 130
 int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errlen);
 void sl_run_free(struct sl_run *r);

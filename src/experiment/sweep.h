@@ -22,7 +22,7 @@
 #define SL_SWEEP_MAX_FLAGS  32
 #define SL_SWEEP_MAX_RUNS   (1ULL << 26) /* refused beyond: 67 M simulations */
 /* A line of a sweep file: a row is at most 64 KiB (ROW_MAX), so a longer one is not ours. */
-#define SL_SWEEP_LINE_MAX   (1 << 16)
+#define SL_SWEEP_LINE_MAX (1 << 16)
 /* A row is one flat JSON object: anything nested deeper is refused by json-c's own check. */
 #define SL_SWEEP_JSON_DEPTH 4
 

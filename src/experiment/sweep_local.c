@@ -359,7 +359,7 @@ int sl_sweep_local(struct sl_sweep *sw)
 
 	if (failed || w.failed) {
 		fprintf(stderr, "schedlab: sweep: stopped; %llu finished runs are in %s\n",
-			(unsigned long long)(ndone + w.nwritten), sw->out);
+			(unsigned long long)ndone + w.nwritten, sw->out);
 		rc = 1;
 	} else if (stop_signal) {
 		fprintf(stderr,

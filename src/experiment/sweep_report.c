@@ -215,7 +215,8 @@ static int read_file(struct table *t, const char *file)
 	for (ssize_t len; !rc && (len = sl_sweep_getline(&line, &cap, f)) != -1;) {
 		ln++;
 		if (len == -2) {
-			rc = err_at(file, ln, "a line longer than 65536 bytes: not a row of a sweep");
+			rc = err_at(file, ln,
+				    "a line longer than 65536 bytes: not a row of a sweep");
 			break;
 		}
 		if (line[len - 1] != '\n') {
@@ -844,8 +845,8 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 					"ytic(4) with boxxyerror, '' index 1 using 2:1:3 with "
 					"xerrorbars "
 					"lc rgb 'black' pt -1\nunset yrange\nset ytics enhanced\n",
-					tdir, sname, terms[tt][1], t->cols[m->col], m->nmain,
-					tdir, sname);
+					tdir, sname, terms[tt][1], t->cols[m->col], m->nmain, tdir,
+					sname);
 			}
 		}
 		if (ferror(g) | fclose(g)) {
@@ -857,7 +858,8 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 		snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", path);
 		if (!rc && system(cmd) != 0) {
 			fprintf(stderr,
-				"schedlab: sweep-report --plot: gnuplot failed writing the plots of "
+				"schedlab: sweep-report --plot: gnuplot failed writing the plots "
+				"of "
 				"%s in %s\n",
 				t->cols[m->col], dir);
 			rc = 1;

@@ -13,10 +13,10 @@ struct sl_exporter {
 	FILE *f; /* out.f */
 	struct sl_outfile out;
 	bool json, first, failed;
-	int failed_errno; /* errno of the first failed write, for the message */
-	const struct sl_sim *sim;
-	int *cur;	/* per CPU: the pid running there (0: idle) */
-	u64 *run_since; /* per CPU: when it started (JSON slices) */
+	int failed_errno;   /* errno of the first failed write, for the message */
+	struct sl_sim *sim; /* written only to stop the run when the file cannot be written */
+	int *cur;	    /* per CPU: the pid running there (0: idle) */
+	u64 *run_since;	    /* per CPU: when it started (JSON slices) */
 	int *idle_state;
 	u64 *idle_since;
 };
@@ -41,8 +41,7 @@ static int prio(const struct sl_exporter *x, int pid)
 	return pid == 0 ? 120 : t ? sl_task_prio(t) : 120;
 }
 
-struct sl_exporter *sl_export_open(const char *path, const struct sl_sim *sim, char *err,
-				   size_t errlen)
+struct sl_exporter *sl_export_open(const char *path, struct sl_sim *sim, char *err, size_t errlen)
 {
 	struct sl_exporter *x = calloc(1, sizeof(*x));
 	size_t n = strlen(path);
@@ -266,7 +265,14 @@ void sl_export_event(void *ctx, const struct sl_event *ev)
 	if (ferror(x->f)) {
 		x->failed = true;
 		x->failed_errno = errno;
+		/* a full disk: stop the run now rather than simulate to the end for nothing */
+		snprintf(x->sim->error, sizeof(x->sim->error), "--trace-out: write failed");
 	}
+}
+
+bool sl_export_failed(const struct sl_exporter *x)
+{
+	return x && x->failed;
 }
 
 int sl_export_close(struct sl_exporter *x, bool ok, char *err, size_t errlen)

@@ -16,10 +16,11 @@
 struct sl_sim;
 struct sl_exporter;
 
-struct sl_exporter *sl_export_open(const char *path, const struct sl_sim *sim, char *err,
-				   size_t errlen);
+struct sl_exporter *sl_export_open(const char *path, struct sl_sim *sim, char *err, size_t errlen);
 void sl_export_event(void *ctx, const struct sl_event *ev);
 /* Finish: with ok, move the file into place; otherwise remove it. Returns 0 or -1 (err set). */
 int sl_export_close(struct sl_exporter *x, bool ok, char *err, size_t errlen);
+/* A write failed (the run was stopped then): close with ok to get the message naming the file. */
+bool sl_export_failed(const struct sl_exporter *x);
 
 #endif

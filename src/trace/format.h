@@ -22,7 +22,7 @@
  */
 #define SL_TRACE_MAX_PID  SL_PID_MAX_LIMIT
 #define SL_TRACE_MAX_CPUS 8192
-#define SL_TRACE_ERR_LEN     512
+#define SL_TRACE_ERR_LEN  512
 
 enum sl_trace_kind {
 	SL_TR_UNKNOWN,

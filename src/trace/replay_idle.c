@@ -21,6 +21,12 @@
 
 #define MAX_CPUS   256
 #define MAX_TIMERS 64
+/*
+ * Idle intervals kept for the replay, all CPUs together (24 bytes each: 192 MB): every governor
+ * is fed the whole sequence, so it is stored; a longer trace is refused with this limit named
+ * rather than read into memory without bound (an hour of a busy 8-CPU capture is ~10^7).
+ */
+#define SL_REPLAY_MAX_INTERVALS (8u << 20)
 
 struct interval {
 	u64 start, len, next_timer;
@@ -69,6 +75,7 @@ static int collect(const char *path, struct cpu_trace *cpus, int *ncpu, char *er
 	struct sl_trace_record rec;
 	s64 offset = 0; /* trace clock - hrtimer clock */
 	bool have_offset = false;
+	size_t total = 0;
 	int rc;
 
 	if (sl_trace_open(&r, NULL, path, true, err, errlen))
@@ -106,6 +113,16 @@ static int collect(const char *path, struct cpu_trace *cpus, int *ncpu, char *er
 			if (!c->idle)
 				break; /* the state before the trace's first event is unknown */
 			c->idle = false;
+			if (++total > SL_REPLAY_MAX_INTERVALS) {
+				snprintf(err, errlen,
+					 "%s:%lu: more than %u idle intervals; the limit is %u "
+					 "(SL_REPLAY_MAX_INTERVALS): replay a shorter part of the "
+					 "trace",
+					 path, rec.line, SL_REPLAY_MAX_INTERVALS,
+					 SL_REPLAY_MAX_INTERVALS);
+				sl_trace_close(&r);
+				return -1;
+			}
 			if (c->n == c->cap) {
 				size_t cap = c->cap ? c->cap * 2 : 256;
 				struct interval *iv = realloc(c->iv, cap * sizeof(*iv));

@@ -33,7 +33,8 @@ static struct sl_trace_task *task_of(struct sl_trace_summary *s, int pid)
 
 		while (n <= pid)
 			n *= 2;
-		/* pids stop at the kernel's limit (the reader refuses larger): no doubling past it */
+		/* pids stop at the kernel's limit (the reader refuses larger): no doubling past it
+		 */
 		if (n > SL_PID_MAX_LIMIT + 1 && pid <= SL_PID_MAX_LIMIT)
 			n = SL_PID_MAX_LIMIT + 1;
 		struct sl_trace_task *a = realloc(s->task, sizeof(*a) * (size_t)n);
@@ -463,8 +464,8 @@ static void print_human(const struct sl_trace_summary *s, FILE *out)
 	fprintf(out, "  unmatched completes: %llu, outstanding at the end: %zu\n",
 		(unsigned long long)s->blk_unmatched, s->npend);
 	if (s->blk_untracked)
-		fprintf(out, "  issues not tracked (over %d in flight): %llu\n", SL_TRACE_MAX_INFLIGHT,
-			(unsigned long long)s->blk_untracked);
+		fprintf(out, "  issues not tracked (over %d in flight): %llu\n",
+			SL_TRACE_MAX_INFLIGHT, (unsigned long long)s->blk_untracked);
 }
 
 void sl_trace_summary_print(const struct sl_trace_summary *s, bool json, FILE *out)

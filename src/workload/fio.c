@@ -159,8 +159,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return 0;
 }
 
-
-/* every task it creates over the run (one job per disk, times numjobs): checked against SL_MAX_TASKS first */
+/* every task it creates over the run (one job per disk, times numjobs): checked against
+ * SL_MAX_TASKS first */
 static u64 max_tasks(const void *args)
 {
 	const struct fio_args *a = args;

@@ -98,8 +98,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return sl_spawn(sim, g, mk) ? 0 : -1;
 }
 
-
-/* every task it creates over the run (make, and each compile job (with its assembler under pipe), bounded by count + 1 forks): checked against SL_MAX_TASKS first */
+/* every task it creates over the run (make, and each compile job (with its assembler under pipe),
+ * bounded by count + 1 forks): checked against SL_MAX_TASKS first */
 static u64 max_tasks(const void *args)
 {
 	const struct make_args *a = args;

@@ -53,7 +53,6 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return 0;
 }
 
-
 /* every task it creates over the run (one task each): checked against SL_MAX_TASKS first */
 static u64 max_tasks(const void *args)
 {

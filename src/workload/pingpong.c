@@ -56,8 +56,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return sl_spawn_pairs(sim, g, &ps);
 }
 
-
-/* every task it creates over the run (a client and a server per pair): checked against SL_MAX_TASKS first */
+/* every task it creates over the run (a client and a server per pair): checked against SL_MAX_TASKS
+ * first */
 static u64 max_tasks(const void *args)
 {
 	const struct pingpong_args *a = args;

@@ -55,7 +55,6 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return sl_spawn(sim, g, p) ? 0 : -1;
 }
 
-
 /* every task it creates over the run (the player): checked against SL_MAX_TASKS first */
 static u64 max_tasks(const void *args)
 {

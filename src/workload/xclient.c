@@ -55,8 +55,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	return sl_spawn_pairs(sim, g, &ps);
 }
 
-
-/* every task it creates over the run (the client and the X server): checked against SL_MAX_TASKS first */
+/* every task it creates over the run (the client and the X server): checked against SL_MAX_TASKS
+ * first */
 static u64 max_tasks(const void *args)
 {
 	(void)args;

@@ -27,25 +27,25 @@ int main(int argc, char **argv)
 		unsigned long prev = 1 + (unsigned long)((i + 1) * 2654435761ULL % npids);
 		unsigned cpu = (unsigned)(i % 8);
 		unsigned long long us = 1000000ULL + i * 8;
-		int n = printf("          task-%lu    [%03u] d..2.  %llu.%06llu: sched_wakeup: comm=task "
-			       "pid=%lu prio=120 target_cpu=%03u\n"
-			       "          task-%lu    [%03u] d..2.  %llu.%06llu: sched_switch: "
-			       "prev_comm=task prev_pid=%lu prev_prio=120 prev_state=S ==> "
-			       "next_comm=task next_pid=%lu next_prio=120\n"
-			       "          <idle>-0       [%03u] d..1.  %llu.%06llu: cpu_idle: state=1 "
-			       "cpu_id=%u\n"
-			       "          <idle>-0       [%03u] d..1.  %llu.%06llu: cpu_idle: "
-			       "state=4294967295 cpu_id=%u\n"
-			       "          task-%lu    [%03u] d..1.  %llu.%06llu: block_rq_issue: 8,0 R "
-			       "4096 () %llu + 8 [task]\n"
-			       "          <idle>-0       [%03u] d.h1.  %llu.%06llu: block_rq_complete: "
-			       "8,0 R () %llu + 8 [0]\n",
-			       prev, cpu, us / 1000000, us % 1000000, pid, cpu, prev, cpu,
-			       (us + 1) / 1000000, (us + 1) % 1000000, prev, pid, cpu,
-			       (us + 2) / 1000000, (us + 2) % 1000000, cpu, cpu, (us + 3) / 1000000,
-			       (us + 3) % 1000000, cpu, pid, cpu, (us + 4) / 1000000,
-			       (us + 4) % 1000000, i * 8, cpu, (us + 5) / 1000000, (us + 5) % 1000000,
-			       i * 8);
+		int n = printf(
+			"          task-%lu    [%03u] d..2.  %llu.%06llu: sched_wakeup: comm=task "
+			"pid=%lu prio=120 target_cpu=%03u\n"
+			"          task-%lu    [%03u] d..2.  %llu.%06llu: sched_switch: "
+			"prev_comm=task prev_pid=%lu prev_prio=120 prev_state=S ==> "
+			"next_comm=task next_pid=%lu next_prio=120\n"
+			"          <idle>-0       [%03u] d..1.  %llu.%06llu: cpu_idle: state=1 "
+			"cpu_id=%u\n"
+			"          <idle>-0       [%03u] d..1.  %llu.%06llu: cpu_idle: "
+			"state=4294967295 cpu_id=%u\n"
+			"          task-%lu    [%03u] d..1.  %llu.%06llu: block_rq_issue: 8,0 R "
+			"4096 () %llu + 8 [task]\n"
+			"          <idle>-0       [%03u] d.h1.  %llu.%06llu: block_rq_complete: "
+			"8,0 R () %llu + 8 [0]\n",
+			prev, cpu, us / 1000000, us % 1000000, pid, cpu, prev, cpu,
+			(us + 1) / 1000000, (us + 1) % 1000000, prev, pid, cpu, (us + 2) / 1000000,
+			(us + 2) % 1000000, cpu, cpu, (us + 3) / 1000000, (us + 3) % 1000000, cpu,
+			pid, cpu, (us + 4) / 1000000, (us + 4) % 1000000, i * 8, cpu,
+			(us + 5) / 1000000, (us + 5) % 1000000, i * 8);
 		if (n < 0)
 			return 1;
 		done += (unsigned long long)n;

@@ -1,0 +1,157 @@
+/*
+ * The atomic writer (src/core/outfile.c): a committed file has exactly what was written and the
+ * mode open(2) would give it; an aborted or failed one leaves the old file as it was and no
+ * temporary; two writers of one name get two temporaries; errors name the final file.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/outfile.h"
+#include "tmpdir.h"
+
+/* Entries in the scratch directory, hidden ones (temporaries) included. */
+static int count_entries(void)
+{
+	DIR *d = opendir(tmpdir);
+	int n = 0;
+
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.' || (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."));
+	closedir(d);
+	return n;
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void test_commit(void **state)
+{
+	struct sl_outfile o;
+	char err[4400], buf[64];
+	struct stat st;
+	mode_t mask = umask(022);
+
+	(void)state;
+	assert_int_equal(sl_outfile_open(&o, tmpdir_path("a.txt"), err, sizeof(err)), 0);
+	/* the temporary is beside the file, hidden, and the final name is not there yet */
+	assert_non_null(strstr(o.tmp, "/.a.txt."));
+	assert_int_equal(stat(tmpdir_path("a.txt"), &st), -1);
+	fprintf(o.f, "hello %d\n", 42);
+	assert_int_equal(sl_outfile_commit(&o, err, sizeof(err)), 0);
+	slurp(tmpdir_path("a.txt"), buf, sizeof(buf));
+	assert_string_equal(buf, "hello 42\n");
+	/* 0666 & ~022 = 0644, as fopen(path, "w") would have made it (mkstemp makes 0600) */
+	assert_int_equal(stat(tmpdir_path("a.txt"), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	assert_int_equal(count_entries(), 1);
+	umask(mask);
+	remove(tmpdir_path("a.txt"));
+}
+
+static void test_abort_keeps_old(void **state)
+{
+	struct sl_outfile o;
+	char err[4400], buf[64];
+
+	(void)state;
+	tmpdir_write("b.txt", "old\n", 4);
+	assert_int_equal(sl_outfile_open(&o, tmpdir_path("b.txt"), err, sizeof(err)), 0);
+	fprintf(o.f, "new, half written");
+	sl_outfile_abort(&o);
+	slurp(tmpdir_path("b.txt"), buf, sizeof(buf));
+	assert_string_equal(buf, "old\n");
+	assert_int_equal(count_entries(), 1); /* no temporary left */
+	/* a committed rewrite replaces it whole */
+	assert_int_equal(sl_outfile_open(&o, tmpdir_path("b.txt"), err, sizeof(err)), 0);
+	fprintf(o.f, "new\n");
+	assert_int_equal(sl_outfile_commit(&o, err, sizeof(err)), 0);
+	slurp(tmpdir_path("b.txt"), buf, sizeof(buf));
+	assert_string_equal(buf, "new\n");
+	remove(tmpdir_path("b.txt"));
+}
+
+static void test_two_writers(void **state)
+{
+	struct sl_outfile a, b;
+	char err[4400], buf[64];
+
+	(void)state;
+	assert_int_equal(sl_outfile_open(&a, tmpdir_path("c.txt"), err, sizeof(err)), 0);
+	assert_int_equal(sl_outfile_open(&b, tmpdir_path("c.txt"), err, sizeof(err)), 0);
+	assert_string_not_equal(a.tmp, b.tmp);
+	fprintf(a.f, "a\n");
+	fprintf(b.f, "b\n");
+	assert_int_equal(sl_outfile_commit(&a, err, sizeof(err)), 0);
+	assert_int_equal(sl_outfile_commit(&b, err, sizeof(err)), 0);
+	/* the last to finish wins, whole: never an interleaving */
+	slurp(tmpdir_path("c.txt"), buf, sizeof(buf));
+	assert_string_equal(buf, "b\n");
+	assert_int_equal(count_entries(), 1);
+	remove(tmpdir_path("c.txt"));
+}
+
+static void test_errors_name_the_file(void **state)
+{
+	struct sl_outfile o;
+	char err[4400], want[600];
+
+	(void)state;
+	/* no such directory: the open fails naming the final file */
+	snprintf(want, sizeof(want), "%s: No such file or directory", tmpdir_path("no/d.txt"));
+	assert_int_equal(sl_outfile_open(&o, tmpdir_path("no/d.txt"), err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+	/* a directory in the way: the rename fails, the temporary is removed */
+	assert_int_equal(mkdir(tmpdir_path("dir"), 0755), 0);
+	assert_int_equal(sl_outfile_open(&o, tmpdir_path("dir"), err, sizeof(err)), 0);
+	fprintf(o.f, "x\n");
+	assert_int_equal(sl_outfile_commit(&o, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: Is a directory", tmpdir_path("dir"));
+	assert_string_equal(err, want);
+	assert_int_equal(count_entries(), 1);
+	rmdir(tmpdir_path("dir"));
+}
+
+static void test_cleanup_removes_open(void **state)
+{
+	struct sl_outfile a;
+	char err[4400];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(sl_outfile_open(&a, tmpdir_path("e.txt"), err, sizeof(err)), 0);
+	assert_int_equal(stat(a.tmp, &st), 0);
+	/* what the signal handler does: the temporary goes, the final file never appears */
+	sl_outfile_cleanup();
+	assert_int_equal(stat(a.tmp, &st), -1);
+	sl_outfile_abort(&a);
+	assert_int_equal(count_entries(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_commit),
+		cmocka_unit_test(test_abort_keeps_old),
+		cmocka_unit_test(test_two_writers),
+		cmocka_unit_test(test_errors_name_the_file),
+		cmocka_unit_test(test_cleanup_removes_open),
+	};
+
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}
