@@ -149,6 +149,21 @@ expect modes-rel-0.log 1 "0 150000 15000 15000 0 15000 0 -5000 15000 10000 0"
 expect modes-rel-0.log 2 "0 10000 1000 10000 15000 25000 15000 9000 1000 10000 0"
 expect modes-abs-1.log 2 "1 10000 1000 5000 15000 20000 15000 4000 1000 10000 0"
 
+# two timers in a phase looped twice, cumulative_slack: run to 1 ms, ta expires at 10 ms
+# (slack 9000), run to 11 ms, tb at 20 ms (9000): 18000. Second round: run to 21 ms, ta's next
+# expiry is 20 ms, missed (-1000, relative: restarts at 21 ms), run to 22 ms, tb at 40 ms
+# (18000): 17000. Without cumulative_slack, the last timer's: 9000 then 18000.
+run cumulative.json 1
+expect cumul-two-0.log 1 "0 20000 2000 20000 0 20000 0 18000 2000 30000 0"
+expect cumul-two-0.log 2 "0 20000 2000 20000 20000 40000 20000 17000 2000 30000 0"
+sed 's/"cumulative_slack" : true/"cumulative_slack" : false/' "$D/cumulative.json" >"$T/nc.json"
+rm -rf "$T/log" && mkdir "$T/log"
+# shellcheck disable=SC2086
+"$SL" run "$T/nc.json" --cpus 1 $ZERO --no-progress --rtapp-logdir "$T/log" >"$T/out" 2>&1 ||
+	fail "cumulative_slack false: $(cat "$T/out")"
+expect cumul-two-0.log 1 "0 20000 2000 20000 0 20000 0 9000 2000 30000 0"
+expect cumul-two-0.log 2 "0 20000 2000 20000 20000 40000 20000 18000 2000 30000 0"
+
 # one named timer shared by two instances: each use advances it a period (10 and 20 ms);
 # "unique" timers: one each (10 ms for both).
 run timer_shared.json 4
