@@ -291,6 +291,83 @@ static void test_wake_cpu(void **state)
 	assert_int_equal(wake_cpu(3, 1, 0, SD_BALANCE_FORK), 1);
 }
 
+/* ---- balancing (§5) ---- */
+
+/*
+ * CPU0: curr C, then X (ran 0.2 ms ago: hot) and Y (ran 8 ms ago) queued, X at the tail
+ * (least recently queued); CPU1: idle, or running D. now = 10 ms. Returns the balance result
+ * and which CPU X and Y end on (as a two-digit number XY).
+ */
+static int lb_case(bool with_y, bool dst_busy, int failed, enum ee_idle idle, int *where)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *y = ee_task(0, 0, 0),
+		       *d = ee_task(0, 0, 1);
+	int r;
+
+	sim->now = 10000000;
+	src->ee.zero_vruntime = 0;
+	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
+	ee_tree_add(src, x, 0, SLICE2, SLICE2);
+	x->se.exec_start = 9800000;
+	if (with_y) {
+		ee_tree_add(src, y, 0, SLICE2, SLICE2);
+		y->se.exec_start = 2000000;
+	}
+	if (dst_busy)
+		ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
+	dst->ee.nr_balance_failed = failed;
+	r = eevdf_load_balance(sim, dst, idle);
+	*where = x->cpu * 10 + y->cpu;
+	fixture_free(f);
+	free(c);
+	free(x);
+	free(y);
+	free(d);
+	return r;
+}
+
+static void test_load_balance(void **state)
+{
+	int where;
+
+	(void)state;
+	/* idle dst, 3 runnable on src: count mode, (3 - 0) / 2 = 1 task; X (the tail) is hot
+	 * (0.2 ms < 0.5 ms, no failure yet), so Y moves */
+	assert_int_equal(lb_case(true, false, 0, EE_CPU_IDLE, &where), 1);
+	assert_int_equal(where, 1);
+	/* after two failures (> cache_nice_tries 1) hotness no longer protects: X, the tail */
+	assert_int_equal(lb_case(true, false, 2, EE_CPU_IDLE, &where), 1);
+	assert_int_equal(where, 10);
+	/* busy dst (1 task) against 3: load mode, 100 x 3072 > 117 x 1024, imbalance
+	 * (3072 - 1024) / 2 = 1024: one nice-0 task (1024) fits: Y */
+	assert_int_equal(lb_case(true, true, 0, EE_CPU_NOT_IDLE, &where), 1);
+	assert_int_equal(where, 1);
+	/* src C + X (X hot) against busy dst: 2048 vs 1024, imbalance 512 < 1024: nothing fits
+	 * (a failure, 0); after one failure the load is halved (1024 >> 1 = 512) but X is still
+	 * hot (failures <= 1); after two it moves */
+	assert_int_equal(lb_case(false, true, 0, EE_CPU_NOT_IDLE, &where), 0);
+	assert_int_equal(lb_case(false, true, 1, EE_CPU_NOT_IDLE, &where), 0);
+	assert_int_equal(lb_case(false, true, 2, EE_CPU_NOT_IDLE, &where), 1);
+	assert_int_equal(where / 10, 1);
+}
+
+static void test_load_balance_balanced(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_task *c = ee_task(0, 0, 0);
+
+	(void)state;
+	/* one task on CPU0, CPU1 idle: nothing movable (the running task stays): balanced */
+	ee_set_curr(sim, &sim->cpus[0], c, 0, SLICE2, SLICE2);
+	assert_int_equal(eevdf_load_balance(sim, &sim->cpus[1], EE_CPU_IDLE), -1);
+	fixture_free(f);
+	free(c);
+}
+
 /* ---- features and tunables (§1, §2) ---- */
 
 static void test_features_file(void **state)
@@ -531,6 +608,8 @@ int main(void)
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_wakeup_preemption),
 		cmocka_unit_test(test_wake_cpu),
+		cmocka_unit_test(test_load_balance),
+		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_custom_slice),

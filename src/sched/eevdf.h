@@ -102,6 +102,9 @@ bool eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_en
 void eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se);
 
 /* ---- balancing (eevdf_balance.c) ---- */
+enum ee_idle { EE_CPU_IDLE, EE_CPU_NOT_IDLE, EE_CPU_NEWLY_IDLE };
+/* pull to dst from the busiest CPU: -1 balanced, else the number of tasks moved */
+int eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle);
 int eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
 			 int wake_flags);
 void eevdf_build_domains(struct sl_sim *sim);

@@ -31,8 +31,6 @@
 #define EE_MAX_INTERVAL	    4 /* ms */
 #define EE_LB_MIN_LOAD	    16
 
-enum ee_idle { EE_CPU_IDLE, EE_CPU_NOT_IDLE, EE_CPU_NEWLY_IDLE };
-
 static bool share_cache(struct sl_sim *sim, int a, int b)
 {
 	return sim->cpus[a].socket == sim->cpus[b].socket;
@@ -301,7 +299,7 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
  * Count mode when dst has spare capacity (idle): half the difference, at least one; else load
  * mode by the 117% rule, half the load difference.
  */
-static int load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle)
+int eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle)
 {
 	struct sl_cpu *src = NULL;
 	s64 imbalance;
@@ -382,7 +380,7 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 	int r;
 
 	cfs->next_balance = sim->now + interval_ns(sim, rq, busy);
-	r = load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
+	r = eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
 	if (r > 0) {
 		cfs->nr_balance_failed = 0;
 		cfs->balance_interval = EE_MIN_INTERVAL;
@@ -441,7 +439,7 @@ bool eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 		if (draw > w) {
 			/* skipped: a call with no success */
 		} else {
-			r = load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+			r = eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
 			if (r > 0)
 				cfs->ni_success += (1024 + w / 2) / w;
 		}
@@ -452,6 +450,6 @@ bool eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 		}
 		return r > 0;
 	}
-	r = load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+	r = eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
 	return r > 0;
 }
