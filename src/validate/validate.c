@@ -17,6 +17,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config/config.h"
@@ -234,17 +235,50 @@ static const char *base_of(const char *path)
 	return b ? b + 1 : path;
 }
 
+/*
+ * rt-app 1.0 reads its file with json-c, which keeps only the last of two equal keys; rt-app's
+ * own examples repeat keys ("run" twice in a task) and are meant to go through workgen, the
+ * package's preprocessor, which renames repeats (run, run1, ...) so that every event runs, in
+ * order: what schedlab's reader does. So the real run is rt-app on workgen's output (workgen -d
+ * writes it without running rt-app).
+ */
+static int workgen(const char *in, const char *out, char *err, size_t errlen)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0) {
+		snprintf(err, errlen, "validate: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		execlp("workgen", "workgen", "-d", "-o", out, in, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || access(out, R_OK)) {
+		snprintf(err, errlen,
+			 "validate: workgen -d -o %s %s failed (status %d; workgen comes with "
+			 "Debian's rt-app)",
+			 out, in, WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+		return -1;
+	}
+	return 0;
+}
+
 /* rt-app under record, run in dir (its logdir "./" lands there), with a machine.conf beside. */
 static int run_real(const char *json, const char *dir, const struct rt_meta *m, double secs,
 		    char *err, size_t errlen)
 {
 	char copy[PATH_MAX], trace[PATH_MAX], cwd[PATH_MAX], conf[PATH_MAX], limit[32];
+	char unique[PATH_MAX + 16];
 	/*
 	 * A file without "duration" runs until rt-app is interrupted: timeout sends it SIGINT,
 	 * on which rt-app stops its threads and writes its logs as at the end of a duration.
 	 */
-	char *with_duration[] = {"rt-app", copy, NULL};
-	char *interrupted[] = {"timeout", "-s", "INT", limit, "rt-app", copy, NULL};
+	char *with_duration[] = {"rt-app", unique, NULL};
+	char *interrupted[] = {"timeout", "-s", "INT", limit, "rt-app", unique, NULL};
 	char **cmd = m->duration > 0 ? with_duration : interrupted;
 	int rc;
 
@@ -271,6 +305,9 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 	}
 	snprintf(copy, sizeof(copy), "%s/%s", cwd, base_of(json));
 	if (copy_file(json, copy, err, errlen))
+		return -1;
+	snprintf(unique, sizeof(unique), "%s.unikid", copy);
+	if (workgen(copy, unique, err, errlen))
 		return -1;
 	snprintf(conf, sizeof(conf), "%s/machine.conf", cwd);
 	if (sl_machine_conf_write_live(conf, err, errlen))
