@@ -73,4 +73,21 @@ usage_error "timer-periodic-0.log:2: column 3 (run)" validate "$B/timer.json" --
 cp "$R"/*.log "$B/"
 rm "$B/real.trace"
 usage_error "no trace" validate "$B/timer.json" --real "$B"
+# The live path: rt-app run for real under record (root, rt-app and tracefs; skipped otherwise).
+# The figures depend on the machine; what is checked is the directory it keeps and the table.
+if [ "$(id -u)" -eq 0 ] && command -v rt-app >/dev/null && command -v workgen >/dev/null; then
+	if "$SL" validate "$D/timer.json" --out "$T/live" >"$T/out" 2>"$T/err"; then
+		for f in timer.json timer.json.unikid machine.conf real.trace timer-periodic-0.log; do
+			[ -s "$T/live/$f" ] || fail "live: no $f in the kept directory ($(ls "$T/live"))"
+		done
+		grep -q '^periodic run mean (us)' "$T/out" || fail "live: $(cat "$T/out")"
+		grep -q "^cpus $(nproc)\$" "$T/live/machine.conf" || fail "live: $(cat "$T/live/machine.conf")"
+	elif grep -q 'tracefs\|mounting' "$T/err"; then
+		echo "validate: live run SKIPPED: $(cat "$T/err")"
+	else
+		fail "live validate: $(cat "$T/err")"
+	fi
+else
+	echo "validate: live run SKIPPED (needs root, rt-app and workgen)"
+fi
 echo "validate: ok"
