@@ -73,6 +73,28 @@ usage_error "timer-periodic-0.log:2: column 3 (run)" validate "$B/timer.json" --
 cp "$R"/*.log "$B/"
 rm "$B/real.trace"
 usage_error "no trace" validate "$B/timer.json" --real "$B"
+# calibrate: the micro-benchmarks run here (2 CPUs or more), write a description that loads;
+# validate takes its parameters and idle table only for the machine it describes.
+if [ "$(nproc)" -ge 2 ]; then
+	"$SL" calibrate -o "$T/cal" >"$T/out" 2>"$T/err" || fail "calibrate: $(cat "$T/err")"
+	grep -q '^same-CPU hand-off *[0-9]* ns' "$T/out" || fail "calibrate: $(cat "$T/out")"
+	grep -q '^param ctx_switch=[0-9]*ns$' "$T/cal/machine.conf" || fail "$(cat "$T/cal/machine.conf")"
+	grep -q '^param timer_slack=[0-9]*ns$' "$T/cal/machine.conf" || fail "$(cat "$T/cal/machine.conf")"
+	grep -q '^idle_profile machine.profile$' "$T/cal/machine.conf" || fail "no idle_profile"
+	grep -q '^state HLT ' "$T/cal/machine.profile" || fail "$(cat "$T/cal/machine.profile")"
+	usage_error "calibrate on the machine of the run" validate "$R/timer.json" --real "$R" \
+		--calibration "$T/cal"
+	sed -i 's/^cpus .*/cpus 1/; s/^kernel_release .*/kernel_release 6.18.44-test/' \
+		"$T/cal/machine.conf"
+	"$SL" validate "$R/timer.json" --real "$R" --calibration "$T/cal" >"$T/out" 2>"$T/err" ||
+		fail "validate --calibration: $(cat "$T/err")"
+	grep -q '^periodic run mean (us) *2000.00 *2000.00' "$T/out" || fail "$(cat "$T/out")"
+else
+	echo "validate: calibrate SKIPPED (one CPU)"
+fi
+usage_error "calibrate: give -o DIR" calibrate
+usage_error "calibrate: unexpected '-x'" calibrate -x
+
 # The live path: rt-app run for real under record (root, rt-app and tracefs; skipped otherwise).
 # The figures depend on the machine; what is checked is the directory it keeps and the table.
 if [ "$(id -u)" -eq 0 ] && command -v rt-app >/dev/null && command -v workgen >/dev/null; then
