@@ -816,8 +816,19 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 
 	if (dest_open(&d, output))
 		return 1;
+	bool done = false;
+	int rc;
+
 	o.out = d.f;
-	return dest_close(&d, sl_sweep_report(&o));
+	o.report_done = &done;
+	rc = sl_sweep_report(&o);
+	/* a plot that failed (no gnuplot, a full disk) does not take the complete report with it */
+	if (done) {
+		int w = dest_close(&d, 0);
+
+		return rc ? rc : w;
+	}
+	return dest_close(&d, rc);
 }
 
 static int dispatch(int argc, char **argv);
