@@ -92,6 +92,9 @@ only "filler "
 	fail "a trace to read"
 expect_full "trace-stats -o" "$D/ts.json" "$SL" trace-stats "$T/ping.txt" --json -o "$D/ts.json"
 only "filler "
+expect_full "replay-idle -o" "$D/ri.txt" "$SL" replay-idle \
+	"$(dirname "$0")/data/idle-sleep-loop.trace.xz" -o "$D/ri.txt"
+only "filler "
 expect_full "repro -o" "$D/fio.txt" "$SL" repro fio --disks 1 --governors poll \
 	--duration 20ms -o "$D/fio.txt"
 only "filler "

@@ -50,7 +50,7 @@ static const char usage[] =
 	"  calibrate -o DIR  measure this machine's switch, vCPU wake-up and timer slack\n"
 	"             once, as a machine description for validate\n"
 	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
-	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json]\n"
+	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json] [-o FILE]\n"
 	"  sweep      every combination of flags (--features all|LIST), knobs\n"
 	"             (--vary KEY=V1,V2), mixes (--mix A+B) and --seeds N, one row\n"
 	"             per run in --out FILE.csv|.jsonl, resumable; -j N workers,\n"
@@ -666,7 +666,7 @@ static int cmd_trace_stats(int argc, char **argv)
 
 static int cmd_replay_idle(int argc, char **argv)
 {
-	const char *path = NULL, *machine = NULL, *govs[16];
+	const char *path = NULL, *machine = NULL, *govs[16], *output = NULL;
 	static char gbuf[512];
 	int ngovs = 0;
 	bool json = false;
@@ -675,6 +675,10 @@ static int cmd_replay_idle(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
+			if (i + 1 >= argc)
+				return die("%s needs a value", argv[i]);
+			output = argv[++i];
 		} else if (!strcmp(argv[i], "--machine") ||
 			   !strcmp(argv[i], "--cpuidle-governor")) {
 			if (i + 1 >= argc)
@@ -690,7 +694,7 @@ static int cmd_replay_idle(int argc, char **argv)
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return die(
 				"replay-idle: unknown option '%s' (--machine, --cpuidle-governor "
-				"LIST, --json)",
+				"LIST, --json, --output FILE)",
 				argv[i]);
 		} else if (path) {
 			return die("replay-idle: one trace at a time");
@@ -700,9 +704,15 @@ static int cmd_replay_idle(int argc, char **argv)
 	}
 	if (!path)
 		return die("replay-idle: give a trace file (text, .xz or .gz), or - for stdin");
-	if (sl_replay_idle(path, machine, govs, ngovs, json, stdout, err, sizeof(err)))
-		return die("%s", err);
-	return 0;
+	struct dest d;
+
+	if (dest_open(&d, output))
+		return 1;
+	int rc = sl_replay_idle(path, machine, govs, ngovs, json, d.f, err, sizeof(err))
+			 ? die("%s", err)
+			 : 0;
+
+	return dest_close(&d, rc);
 }
 
 static int cmd_record(int argc, char **argv)
@@ -885,8 +895,19 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 
 	if (dest_open(&d, output))
 		return 1;
+	bool done = false;
+	int rc;
+
 	o.out = d.f;
-	return dest_close(&d, sl_sweep_report(&o));
+	o.report_done = &done;
+	rc = sl_sweep_report(&o);
+	/* a plot that failed (no gnuplot, a full disk) does not take the complete report with it */
+	if (done) {
+		int w = dest_close(&d, 0);
+
+		return rc ? rc : w;
+	}
+	return dest_close(&d, rc);
 }
 
 static int dispatch(int argc, char **argv);

@@ -141,6 +141,7 @@ struct sl_report_opts {
 	int top;
 	const char *merge_out; /* sweep-merge: write the union in index order */
 	FILE *out;	       /* the report's stream (default stdout) */
+	bool *report_done;     /* if set: whether the report was written whole (before --plot) */
 };
 int sl_sweep_report(const struct sl_report_opts *o);
 

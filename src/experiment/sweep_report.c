@@ -1040,6 +1040,8 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		for (int k = 0; k < nm; k++)
 			print_metric(out, &t, &ms[k], o->top);
 	}
+	if (o->report_done)
+		*o->report_done = !rc;
 	if (!rc && o->plot_dir) {
 		fflush(out);
 		rc = plot(&t, ms, nm, o->plot_dir);
