@@ -34,6 +34,9 @@ fi
 "$SL" validate "$R/timer.json" --real "$R" --json >"$T/json" || fail "validate --json"
 grep -q '"figure": *"periodic slack mean (us)"' "$T/json" || fail "json: $(cat "$T/json")"
 grep -q '"model_kernel": *"6.18"' "$T/json" || fail "json kernel: $(cat "$T/json")"
+# -o FILE: the same table in the file, nothing on stdout
+"$SL" validate "$R/timer.json" --real "$R" -o "$T/table" >"$T/o2" || fail "validate -o"
+cmp -s "$T/out" "$T/table" && [ ! -s "$T/o2" ] || fail "validate -o: the file is not the table"
 # determinism
 "$SL" validate "$R/timer.json" --real "$R" >"$T/out2" && cmp -s "$T/out" "$T/out2" ||
 	fail "two validate runs differ"

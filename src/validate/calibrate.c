@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/outfile.h"
 #include "cpuidle/profiles.h"
 #include "validate/machine_conf.h"
 
@@ -189,33 +190,30 @@ void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns)
 int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *err, size_t errlen)
 {
 	struct sl_machine_conf mc;
+	struct sl_outfile o;
 	char path[PATH_MAX + 32];
-	FILE *f;
 	/* the exit latency in microseconds with the profile format's three decimals */
 	unsigned long long lat_ns = (unsigned long long)c->exit_latency_ns;
 
 	if (sl_machine_conf_live(&mc, err, errlen))
 		return -1;
 	snprintf(path, sizeof(path), "%s/machine.profile", dir);
-	f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (sl_outfile_open(&o, path, err, errlen))
 		return -1;
-	}
-	fprintf(f,
+	fprintf(o.f,
 		"# schedlab calibrate: this machine's idle states with the measured exit latency\n"
-		"# of a halted vCPU (cross-CPU hand-off %llu ns - same-CPU %llu ns - IPI).\n"
+		"# of a halted vCPU (cross-CPU hand-off %llu ns - same-CPU %llu ns - IPI); a 1 ms\n"
+		"# sleep woke %llu ns late.\n"
 		"# Power as vm-haltpoll's estimates (10 W running or polling, 2 W halted).\n"
 		"name %s-calibrated\nbusy_power_mw 10000\n"
 		"state POLL 0 0 10000 poll time_valid\n"
 		"state HLT %llu.%03llu %llu.%03llu 2000 time_valid\n",
 		(unsigned long long)c->cross_cpu_ns, (unsigned long long)c->same_cpu_ns,
+		(unsigned long long)c->oversleep_ns,
 		strcmp(mc.cpuidle_driver, "none") ? mc.cpuidle_driver : "default-idle",
 		lat_ns / 1000, lat_ns % 1000, lat_ns / 1000, lat_ns % 1000);
-	if (fclose(f)) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (sl_outfile_commit(&o, err, errlen))
 		return -1;
-	}
 	snprintf(mc.idle_profile, sizeof(mc.idle_profile), "machine.profile");
 	mc.ndisable = 0;
 	mc.nparams = 0;
@@ -223,24 +221,8 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 		 (unsigned long long)c->ctx_switch_ns);
 	snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "timer_slack=%lluns",
 		 (unsigned long long)c->timer_slack_ns);
-	snprintf(path, sizeof(path), "%s/machine.conf", dir);
-	f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	fprintf(f,
-		"# schedlab calibrate: same-CPU hand-off %llu ns, cross-CPU %llu ns, 1 ms sleep "
-		"late by %llu ns\n",
-		(unsigned long long)c->same_cpu_ns, (unsigned long long)c->cross_cpu_ns,
-		(unsigned long long)c->oversleep_ns);
 	if (!strcmp(mc.cpuidle_driver, "none"))
 		snprintf(mc.disable[mc.ndisable++], sizeof(mc.disable[0]), "POLL");
-	int bad = sl_machine_conf_print(f, &mc);
-
-	if (fclose(f) || bad) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	snprintf(path, sizeof(path), "%s/machine.conf", dir);
+	return sl_machine_conf_write(path, &mc, err, errlen);
 }

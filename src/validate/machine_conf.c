@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/outfile.h"
 #include "cpuidle/profiles.h"
 
 /*
@@ -201,11 +202,25 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
 	return ferror(f) ? -1 : 0;
 }
 
+int sl_machine_conf_write(const char *path, const struct sl_machine_conf *mc, char *err,
+			  size_t errlen)
+{
+	struct sl_outfile o;
+
+	if (sl_outfile_open(&o, path, err, errlen))
+		return -1;
+	if (sl_machine_conf_print(o.f, mc)) {
+		sl_outfile_abort(&o);
+		snprintf(err, errlen, "%s: write error", path);
+		return -1;
+	}
+	return sl_outfile_commit(&o, err, errlen);
+}
+
 int sl_machine_conf_write_live(const char *path, char *err, size_t errlen)
 {
 	struct sl_machine_conf mc;
-	char tmp[PATH_MAX + 8];
-	FILE *f;
+	struct sl_outfile o;
 
 	if (sl_machine_conf_live(&mc, err, errlen))
 		return -1;
@@ -224,26 +239,17 @@ int sl_machine_conf_write_live(const char *path, char *err, size_t errlen)
 		else
 			snprintf(dir, sizeof(dir), ".");
 		snprintf(prof, sizeof(prof), "%s/machine.profile", dir);
-		f = fopen(prof, "w");
-		if (!f || sl_idle_profile_write(f, &drv) || fclose(f)) {
-			snprintf(err, errlen, "cannot write %s: %s", prof, strerror(errno));
+		if (sl_outfile_open(&o, prof, err, errlen))
+			return -1;
+		if (sl_idle_profile_write(o.f, &drv)) {
+			sl_outfile_abort(&o);
+			snprintf(err, errlen, "%s: write error", prof);
 			return -1;
 		}
+		if (sl_outfile_commit(&o, err, errlen))
+			return -1;
 		snprintf(mc.idle_profile, sizeof(mc.idle_profile), "machine.profile");
 	}
 	mc.ndisable = 0; /* derived again on load */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	int bad = sl_machine_conf_print(f, &mc);
-
-	if (fclose(f) || bad || rename(tmp, path)) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return sl_machine_conf_write(path, &mc, err, errlen);
 }

@@ -45,7 +45,10 @@ int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err
 int sl_machine_conf_live(struct sl_machine_conf *mc, char *err, size_t errlen);
 /* Writes mc as a file load() reads back; the idle profile's path is written as given. */
 int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc);
-/* This machine's description, into path (through a temporary file). */
+/* mc into path through the atomic writer (core/outfile.h): 0, or -1 with err. */
+int sl_machine_conf_write(const char *path, const struct sl_machine_conf *mc, char *err,
+			  size_t errlen);
+/* This machine's description, into path (and its idle table beside, when needed). */
 int sl_machine_conf_write_live(const char *path, char *err, size_t errlen);
 
 #endif

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "core/outfile.h"
 #include "core/parse.h"
 #include "experiment/run.h"
 #include "trace/record.h"
@@ -200,32 +201,30 @@ static void free_side(struct side *s)
 
 static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
-	FILE *a = fopen(from, "rb"), *b;
+	FILE *a = fopen(from, "rb");
+	struct sl_outfile o;
 	char buf[65536];
 	size_t n;
-	int rc = 0;
 
 	if (!a) {
 		snprintf(err, errlen, "%s: %s", from, strerror(errno));
 		return -1;
 	}
-	b = fopen(to, "wb");
-	if (!b) {
-		snprintf(err, errlen, "%s: %s", to, strerror(errno));
+	if (sl_outfile_open(&o, to, err, errlen)) {
 		fclose(a);
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), a)) > 0)
-		if (fwrite(buf, 1, n, b) != n)
-			rc = -1;
-	if (ferror(a))
-		rc = -1;
+		if (fwrite(buf, 1, n, o.f) != n)
+			break;
+	if (ferror(a) || ferror(o.f)) {
+		snprintf(err, errlen, "cannot copy %s to %s", from, to);
+		fclose(a);
+		sl_outfile_abort(&o);
+		return -1;
+	}
 	fclose(a);
-	if (fclose(b))
-		rc = -1;
-	if (rc)
-		snprintf(err, errlen, "cannot copy %s to %s: %s", from, to, strerror(errno));
-	return rc;
+	return sl_outfile_commit(&o, err, errlen);
 }
 
 static const char *base_of(const char *path)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "core/outfile.h"
 #include "machine/params.h"
 #include "validate/calibrate.h"
 #include "validate/validate.h"
@@ -16,7 +17,7 @@
 static const char validate_usage[] =
 	"usage: schedlab validate F.json [--real DIR | --out DIR] [--calibration DIR]\n"
 	"                         [--kernel V] [--machine M] [--cpuidle-governor G] [--seed N]\n"
-	"                         [--duration D] [--json]\n"
+	"                         [--duration D] [--json] [-o FILE]\n"
 	"  Runs the rt-app file for real (root, rt-app, tracefs: schedlab record) keeping "
 	"rt-app's\n"
 	"  logs, the trace and machine.conf in --out DIR (default: a new /tmp directory), or "
@@ -37,7 +38,10 @@ static int usage_err(const char *fmt, const char *arg)
 int sl_cli_validate(int argc, char **argv)
 {
 	struct sl_validate_opts o = {0};
-	char err[4096];
+	const char *output = NULL;
+	struct sl_outfile of;
+	FILE *out = stdout;
+	char err[4600];
 
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
@@ -67,6 +71,8 @@ int sl_cli_validate(int argc, char **argv)
 			slot = &o.seed;
 		else if (!strcmp(a, "--duration"))
 			slot = &o.duration;
+		else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+			slot = &output;
 		if (slot) {
 			if (i + 1 >= argc)
 				return usage_err("%s needs a value", a);
@@ -84,9 +90,23 @@ int sl_cli_validate(int argc, char **argv)
 	if (o.real_dir && o.out_dir)
 		return usage_err("%s",
 				 "--real takes an earlier run; --out keeps a new one: not both");
-	if (sl_validate(&o, stdout, err, sizeof(err))) {
+	/* -o FILE: through the atomic writer, so a failed run leaves the old FILE or none */
+	if (output) {
+		if (sl_outfile_open(&of, output, err, sizeof(err))) {
+			fprintf(stderr, "schedlab: --output %s\n", err);
+			return 1;
+		}
+		out = of.f;
+	}
+	if (sl_validate(&o, out, err, sizeof(err))) {
+		if (output)
+			sl_outfile_abort(&of);
 		fprintf(stderr, "schedlab: %s\n", err);
 		return 2;
+	}
+	if (output && sl_outfile_commit(&of, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: --output %s\n", err);
+		return 1;
 	}
 	return 0;
 }
