@@ -206,20 +206,12 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 		sl_stats_on_event(&s->st, &ev);
 }
 
-int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenient, char *err,
-		       size_t errlen)
+/* The records of an opened reader into the summary; `path` names the input in messages. */
+static int summarize_open(struct sl_trace_summary *s, const char *path, char *err, size_t errlen)
 {
 	struct sl_trace_record rec;
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->maxcpu = -1;
-	if (sl_hist_init(&s->blk)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (sl_trace_open(&s->rd, NULL, path, lenient, err, errlen))
-		return -1;
 	while ((rc = sl_trace_next(&s->rd, &rec)) == 1) {
 		if (!s->st_init && summary_start(s)) {
 			s->oom = true;
@@ -244,6 +236,34 @@ int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenien
 	}
 	sl_stats_finish(&s->st, s->last);
 	return 0;
+}
+
+static int summary_init(struct sl_trace_summary *s, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->maxcpu = -1;
+	if (sl_hist_init(&s->blk)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenient, char *err,
+		       size_t errlen)
+{
+	if (summary_init(s, err, errlen) || sl_trace_open(&s->rd, NULL, path, lenient, err, errlen))
+		return -1;
+	return summarize_open(s, path, err, errlen);
+}
+
+int sl_trace_summarize_stream(struct sl_trace_summary *s, FILE *f, const char *name, bool lenient,
+			      char *err, size_t errlen)
+{
+	if (summary_init(s, err, errlen) ||
+	    sl_trace_open_stream(&s->rd, NULL, f, name, lenient, err, errlen))
+		return -1;
+	return summarize_open(s, name, err, errlen);
 }
 
 void sl_trace_summary_free(struct sl_trace_summary *s)

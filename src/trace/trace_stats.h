@@ -61,6 +61,9 @@ struct sl_trace_summary {
 /* 0, or -1 with err (file:line: what). The summary must be freed either way. */
 int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenient, char *err,
 		       size_t errlen);
+/* The same from an open stream (not closed here), `name` standing for it in messages. */
+int sl_trace_summarize_stream(struct sl_trace_summary *s, FILE *f, const char *name, bool lenient,
+			      char *err, size_t errlen);
 void sl_trace_summary_print(const struct sl_trace_summary *s, bool json, FILE *out);
 void sl_trace_summary_free(struct sl_trace_summary *s);
 
