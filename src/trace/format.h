@@ -16,6 +16,12 @@
 #define SL_TRACE_MAX_LINE    4096
 #define SL_TRACE_MAX_UNKNOWN 64
 #define SL_TRACE_ERR_LEN     512
+/*
+ * The most CPUs a header (#P:N, trace-cmd's cpus=N) is believed for: x86-64's largest NR_CPUS.
+ * The header only sizes the per-CPU tables; a bigger count (#P:100000 made trace-stats take
+ * 4.5 GB and 18 s for a 2-line trace) is taken as not given, and the CPUs seen are used.
+ */
+#define SL_TRACE_MAX_NCPU 8192
 
 enum sl_trace_kind {
 	SL_TR_UNKNOWN,
@@ -107,7 +113,7 @@ struct sl_trace_reader {
 	bool lenient; /* skip (and count) malformed lines instead of failing */
 
 	/* from the header */
-	int ncpu; /* #P:N (or trace-cmd's cpus=N); 0: not given */
+	int ncpu; /* #P:N (or trace-cmd's cpus=N), at most SL_TRACE_MAX_NCPU; 0: not given */
 	bool have_entries;
 	u64 entries_in_buffer, entries_written;
 

@@ -786,7 +786,7 @@ static void parse_header(struct sl_trace_reader *r, const char *s)
 		struct cur c = {p + 3, NULL};
 		int n;
 
-		if (int_dec(&c, &n) && n > 0)
+		if (int_dec(&c, &n) && n > 0 && n <= SL_TRACE_MAX_NCPU)
 			r->ncpu = n;
 	}
 }
@@ -848,7 +848,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		struct cur k = {c.s + 5, NULL};
 		int m;
 
-		if (int_dec(&k, &m) && m > 0 && !k.s[0])
+		if (int_dec(&k, &m) && m > 0 && m <= SL_TRACE_MAX_NCPU && !k.s[0])
 			r->ncpu = m;
 		return 0;
 	}
