@@ -2,7 +2,7 @@
 # Bounded memory on a hostile trace: a generated trace of SL_BIGTRACE_MB (default 2048) MiB,
 # streamed through a pipe into `trace-stats -` (never on disk), is read with a peak RSS under
 # 64 MiB; the figures count every record. Then a trace whose pids reach the kernel's
-# PID_MAX_LIMIT (4194304): the pid-indexed tables stop there (168 bytes a pid: under 768 MiB),
+# PID_MAX_LIMIT (4194304): the tables hold the tasks seen, by a dense id (under 768 MiB),
 # and a pid beyond it is a malformed line naming the limit (exit 2), not a bigger table.
 # Needs GNU time (/usr/bin/time) for the peak RSS; skipped with a message without it.
 # With a third argument "sanitized" (an ASan build: its shadow memory and quarantine count in
@@ -46,7 +46,7 @@ rss_below 786432 "pids up to 4194304"
 rc=0
 printf '          x-1    [000] d..2.  1.000000: sched_wakeup: comm=x pid=4194305 prio=120 target_cpu=000\n' |
 	"$SL" trace-stats - >/dev/null 2>"$T/err" || rc=$?
-[ "$rc" -eq 2 ] && grep -q "^schedlab: -:1: malformed line: expected pids up to 4194304 (the kernel's PID_MAX_LIMIT)" "$T/err" ||
+[ "$rc" -eq 2 ] && grep -q "^schedlab: -:1: malformed line: expected a pid up to 4194304" "$T/err" ||
 	fail "pid 4194305: exit $rc: $(cat "$T/err")"
 rc=0
 printf '          x-1    [9000] d..2.  1.000000: sched_wakeup: comm=x pid=1 prio=120 target_cpu=000\n' |

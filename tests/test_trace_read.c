@@ -385,11 +385,18 @@ static void test_summary_small(void **state)
 	assert_int_equal(sl_trace_summarize(s, path, false, err, sizeof(err)), 0);
 	assert_int_equal(s->ncpu, 2);
 	assert_int_equal(s->count[SL_TR_SCHED_SWITCH], 2);
-	assert_int_equal(s->task[11].lat_n, 1);
-	assert_int_equal(s->task[11].lat_max, 100000);
-	assert_string_equal(s->task[11].comm, "b");
-	assert_int_equal(s->st.pid[11].cpu_ns, 300000);
-	assert_int_equal(s->st.pid[11].switches, 1);
+	/* pid 11 by its id in the summary's tables (10 came first: 10 is 1, 11 is 2) */
+	int id = sl_trace_summary_id(s, 11);
+
+	assert_int_equal(id, 2);
+	assert_int_equal(sl_trace_summary_id(s, 10), 1);
+	assert_int_equal(sl_trace_summary_id(s, 12), 0);
+	assert_int_equal(s->task[id].pid, 11);
+	assert_int_equal(s->task[id].lat_n, 1);
+	assert_int_equal(s->task[id].lat_max, 100000);
+	assert_string_equal(s->task[id].comm, "b");
+	assert_int_equal(s->st.pid[id].cpu_ns, 300000);
+	assert_int_equal(s->st.pid[id].switches, 1);
 	assert_int_equal(s->cpu[0].idle.count, 1);
 	assert_int_equal(s->cpu[0].idle.max, 1000000);
 	assert_non_null(s->cpu[0].state_idle[1]);

@@ -114,7 +114,7 @@ struct sl_trace_reader {
 	bool lenient; /* skip (and count) malformed lines instead of failing */
 
 	/* from the header */
-	int ncpu; /* #P:N (or trace-cmd's cpus=N); 0: not given */
+	int ncpu; /* #P:N (or trace-cmd's cpus=N), at most SL_TRACE_MAX_CPUS; 0: not given */
 	bool have_entries;
 	u64 entries_in_buffer, entries_written;
 

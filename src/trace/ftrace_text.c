@@ -429,6 +429,30 @@ static void copy_str(char *dst, size_t size, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
+/*
+ * A pid: at most Linux's PID_MAX_LIMIT (4 Mi on 64-bit), as no kernel writes a larger one (a
+ * negative one is kept: the consumers skip pids <= 0, and the tests take pid=-1). The
+ * statistics index a table by pid: an unbounded one (a line with pid 2000000000) made
+ * trace-stats overflow an int and try to allocate hundreds of GiB. (SL_PID_MAX_LIMIT:
+ * <schedlab/types.h>.)
+ */
+
+static bool pid_dec(struct cur *c, int *v)
+{
+	if (!int_dec(c, v))
+		return false;
+	if (*v > SL_PID_MAX_LIMIT) {
+		c->what = "a pid up to 4194304";
+		return false;
+	}
+	return true;
+}
+
+static bool kv_pid(struct cur *c, const char *key, int *v)
+{
+	return lit(c, key) && pid_dec(c, v);
+}
+
 /* key=INT followed by a space or the end */
 static bool kv_int(struct cur *c, const char *key, int *v)
 {
@@ -497,7 +521,7 @@ static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio
 	}
 	copy_str(comm, size, c->s, (size_t)(colon - 1 - c->s));
 	c->s = colon;
-	return int_dec(c, pid) && lit(c, " [") && int_dec(c, prio) && lit(c, "]");
+	return pid_dec(c, pid) && lit(c, " [") && int_dec(c, prio) && lit(c, "]");
 }
 
 static bool parse_switch(struct cur *c, struct sl_trace_record *o)
@@ -520,12 +544,12 @@ static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 		       old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
 	}
 	return kv_str_until(c, "prev_comm=", " prev_pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_int(c, "prev_pid=", &o->task_pid) && sp(c) &&
+	       kv_pid(c, "prev_pid=", &o->task_pid) && sp(c) &&
 	       kv_int(c, "prev_prio=", &o->task_prio) && sp(c) &&
 	       kv_str_until(c, "prev_state=", " ==> ", o->prev_state, sizeof(o->prev_state)) &&
 	       lit(c, "==> ") &&
 	       kv_str_until(c, "next_comm=", " next_pid=", o->next_comm, sizeof(o->next_comm)) &&
-	       kv_int(c, "next_pid=", &o->next_pid) && sp(c) &&
+	       kv_pid(c, "next_pid=", &o->next_pid) && sp(c) &&
 	       kv_int(c, "next_prio=", &o->next_prio);
 }
 
@@ -540,7 +564,7 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 		       int_dec(c, &o->target_cpu) && lit(c, "]");
 	}
 	if (!kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) ||
-	    !kv_int(c, "pid=", &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) ||
+	    !kv_pid(c, "pid=", &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) ||
 	    !sp(c))
 		return false;
 	o->success = 1;
@@ -553,27 +577,27 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 static bool parse_fork(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_int(c, "pid=", &o->task_pid) && sp(c) &&
+	       kv_pid(c, "pid=", &o->task_pid) && sp(c) &&
 	       kv_str_until(c, "child_comm=", " child_pid=", o->next_comm, sizeof(o->next_comm)) &&
-	       kv_int(c, "child_pid=", &o->next_pid);
+	       kv_pid(c, "child_pid=", &o->next_pid);
 }
 
 static bool parse_exec(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "filename=", " pid=", o->str, sizeof(o->str)) &&
-	       kv_int(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "old_pid=", &o->old_pid);
+	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_pid(c, "old_pid=", &o->old_pid);
 }
 
 static bool parse_exit(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_int(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
+	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
 }
 
 static bool parse_migrate(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_int(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) &&
+	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) &&
 	       sp(c) && kv_int(c, "orig_cpu=", &o->orig_cpu) && sp(c) &&
 	       kv_int(c, "dest_cpu=", &o->dest_cpu);
 }
@@ -863,10 +887,16 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	{
 		struct cur k = {dp, NULL};
 
-		int_dec(&k, &o->pid);
+		if (!pid_dec(&k, &o->pid)) {
+			*what = k.what;
+			return -1;
+		}
 	}
 	c.s = b + 1;
-	int_dec(&c, &o->cpu);
+	if (!int_dec(&c, &o->cpu)) {
+		*what = "a CPU number that fits an int";
+		return -1;
+	}
 	c.s++; /* ']' */
 	skip_sp(&c);
 	/* flags (absent, 4 or 5 characters) or the timestamp "digits.digits:" */
@@ -918,27 +948,17 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 }
 
 /*
- * Pids and CPUs within what a kernel can have (SL_TRACE_MAX_PID, SL_TRACE_MAX_CPUS): the
- * readers index tables by them. Only the fields this kind of record sets are looked at.
+ * CPUs within what a kernel can have (SL_TRACE_MAX_CPUS): the readers index tables by them.
+ * Only the fields this kind of record sets are looked at. (Pids are checked as they are
+ * parsed: pid_dec.)
  */
 static bool in_limits(const struct sl_trace_record *o, const char **what)
 {
-	bool task = false, next = false, cpu_id = false, migrate = false;
+	bool cpu_id = false, migrate = false;
 
 	switch (o->kind) {
-	case SL_TR_SCHED_SWITCH:
-	case SL_TR_SCHED_PROCESS_FORK:
-		task = next = true;
-		break;
-	case SL_TR_SCHED_WAKEUP:
-	case SL_TR_SCHED_WAKEUP_NEW:
-	case SL_TR_SCHED_WAKING:
-	case SL_TR_SCHED_PROCESS_EXEC:
-	case SL_TR_SCHED_PROCESS_EXIT:
-		task = true;
-		break;
 	case SL_TR_SCHED_MIGRATE_TASK:
-		task = migrate = true;
+		migrate = true;
 		break;
 	case SL_TR_CPU_IDLE:
 	case SL_TR_CPU_IDLE_MISS:
@@ -946,11 +966,6 @@ static bool in_limits(const struct sl_trace_record *o, const char **what)
 		break;
 	default:
 		break;
-	}
-	if (o->pid > SL_TRACE_MAX_PID || (task && o->task_pid > SL_TRACE_MAX_PID) ||
-	    (next && o->next_pid > SL_TRACE_MAX_PID)) {
-		*what = "pids up to 4194304 (the kernel's PID_MAX_LIMIT)";
-		return false;
 	}
 	if (o->cpu >= SL_TRACE_MAX_CPUS || (cpu_id && o->cpu_id >= SL_TRACE_MAX_CPUS) ||
 	    (migrate && (o->orig_cpu >= SL_TRACE_MAX_CPUS || o->dest_cpu >= SL_TRACE_MAX_CPUS))) {

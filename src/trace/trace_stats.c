@@ -23,32 +23,87 @@ static int summary_start(struct sl_trace_summary *s)
 	return 0;
 }
 
-/* The task of `pid` (growing the table: do not keep a pointer across calls). */
-static struct sl_trace_task *task_of(struct sl_trace_summary *s, int pid)
+static size_t pid_hash(int pid, size_t nslot)
 {
-	if (pid <= 0)
-		return NULL;
-	if (pid >= s->ntask) {
-		int n = s->ntask ? s->ntask : 256;
+	return ((size_t)(unsigned)pid * 2654435761u) & (nslot - 1);
+}
 
-		while (n <= pid)
-			n *= 2;
-		/* pids stop at the kernel's limit (the reader refuses larger): no doubling past it
-		 */
-		if (n > SL_PID_MAX_LIMIT + 1 && pid <= SL_PID_MAX_LIMIT)
-			n = SL_PID_MAX_LIMIT + 1;
+/* Room for one more id: the task table and the hash (kept at most half full). */
+static int dense_grow(struct sl_trace_summary *s)
+{
+	if (s->nused >= s->ntask) {
+		int n = s->ntask ? s->ntask * 2 : 256;
 		struct sl_trace_task *a = realloc(s->task, sizeof(*a) * (size_t)n);
 
-		if (!a) {
-			s->oom = true;
-			return NULL;
-		}
+		if (!a)
+			return -1;
 		memset(a + s->ntask, 0, sizeof(*a) * (size_t)(n - s->ntask));
 		s->task = a;
 		s->ntask = n;
 	}
-	s->task[pid].seen = true;
-	return &s->task[pid];
+	if ((size_t)s->nused * 2 >= s->nslot) {
+		size_t n = s->nslot ? s->nslot * 2 : 1024;
+		int *sl = calloc(n, sizeof(*sl));
+
+		if (!sl)
+			return -1;
+		for (int id = 1; id < s->nused; id++) {
+			size_t h = pid_hash(s->task[id].pid, n);
+
+			while (sl[h])
+				h = (h + 1) & (n - 1);
+			sl[h] = id;
+		}
+		free(s->slot);
+		s->slot = sl;
+		s->nslot = n;
+	}
+	return 0;
+}
+
+int sl_trace_summary_id(const struct sl_trace_summary *s, int pid)
+{
+	if (pid <= 0 || !s->nslot)
+		return 0;
+	for (size_t h = pid_hash(pid, s->nslot); s->slot[h]; h = (h + 1) & (s->nslot - 1))
+		if (s->task[s->slot[h]].pid == pid)
+			return s->slot[h];
+	return 0;
+}
+
+/* The dense id of a pid > 0, made on first sight; 0 for pid <= 0 or out of memory. */
+static int dense_of(struct sl_trace_summary *s, int pid)
+{
+	size_t h;
+
+	if (pid <= 0)
+		return 0;
+	if (!s->nused)
+		s->nused = 1;
+	int id = sl_trace_summary_id(s, pid);
+
+	if (id)
+		return id;
+	if (dense_grow(s)) {
+		s->oom = true;
+		return 0;
+	}
+	for (h = pid_hash(pid, s->nslot); s->slot[h]; h = (h + 1) & (s->nslot - 1))
+		;
+	s->slot[h] = s->nused;
+	s->task[s->nused].pid = pid;
+	return s->nused++;
+}
+
+/* The task of `pid` (the table may grow: do not keep a pointer across calls). */
+static struct sl_trace_task *task_of(struct sl_trace_summary *s, int pid)
+{
+	int id = dense_of(s, pid);
+
+	if (!id)
+		return NULL;
+	s->task[id].seen = true;
+	return &s->task[id];
 }
 
 static void set_comm(struct sl_trace_summary *s, int pid, const char *comm)
@@ -161,8 +216,6 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	}
 	switch (r->kind) {
 	case SL_TR_SCHED_SWITCH:
-		/* grow for the larger pid first: the table may move */
-		task_of(s, r->task_pid > r->next_pid ? r->task_pid : r->next_pid);
 		set_comm(s, r->task_pid, r->task_comm);
 		set_comm(s, r->next_pid, r->next_comm);
 		t = task_of(s, r->task_pid);
@@ -192,7 +245,6 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 		}
 		break;
 	case SL_TR_SCHED_PROCESS_FORK:
-		task_of(s, r->task_pid > r->next_pid ? r->task_pid : r->next_pid);
 		set_comm(s, r->task_pid, r->task_comm);
 		set_comm(s, r->next_pid, r->next_comm);
 		break;
@@ -211,24 +263,22 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	default:
 		break;
 	}
-	if (sl_trace_record_to_event(r, &ev))
+	if (sl_trace_record_to_event(r, &ev)) {
+		/* the statistics index by pid: they get the dense ids */
+		if (ev.pid > 0)
+			ev.pid = dense_of(s, ev.pid);
+		if (ev.next_pid > 0)
+			ev.next_pid = dense_of(s, ev.next_pid);
 		sl_stats_on_event(&s->st, &ev);
+	}
 }
 
-int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenient, char *err,
-		       size_t errlen)
+/* The records of an opened reader into the summary; `path` names the input in messages. */
+static int summarize_open(struct sl_trace_summary *s, const char *path, char *err, size_t errlen)
 {
 	struct sl_trace_record rec;
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->maxcpu = -1;
-	if (sl_hist_init(&s->blk)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (sl_trace_open(&s->rd, NULL, path, lenient, err, errlen))
-		return -1;
 	while ((rc = sl_trace_next(&s->rd, &rec)) == 1) {
 		if (!s->st_init && summary_start(s)) {
 			s->oom = true;
@@ -255,6 +305,34 @@ int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenien
 	return 0;
 }
 
+static int summary_init(struct sl_trace_summary *s, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->maxcpu = -1;
+	if (sl_hist_init(&s->blk)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenient, char *err,
+		       size_t errlen)
+{
+	if (summary_init(s, err, errlen) || sl_trace_open(&s->rd, NULL, path, lenient, err, errlen))
+		return -1;
+	return summarize_open(s, path, err, errlen);
+}
+
+int sl_trace_summarize_stream(struct sl_trace_summary *s, FILE *f, const char *name, bool lenient,
+			      char *err, size_t errlen)
+{
+	if (summary_init(s, err, errlen) ||
+	    sl_trace_open_stream(&s->rd, NULL, f, name, lenient, err, errlen))
+		return -1;
+	return summarize_open(s, name, err, errlen);
+}
+
 void sl_trace_summary_free(struct sl_trace_summary *s)
 {
 	if (s->st_init)
@@ -270,12 +348,36 @@ void sl_trace_summary_free(struct sl_trace_summary *s)
 	}
 	free(s->cpu);
 	free(s->task);
+	free(s->slot);
 	free(s->pend);
 	sl_hist_free(&s->blk);
 	memset(s, 0, sizeof(*s));
 }
 
 /* ---- report ---- */
+
+static int cmp_pid(const void *a, const void *b, void *task)
+{
+	const struct sl_trace_task *t = task;
+	int x = t[*(const int *)a].pid, y = t[*(const int *)b].pid;
+
+	return (x > y) - (x < y);
+}
+
+/* The ids of the tasks seen, in pid order (malloc'ed; free it); NULL with *n = 0 if none. */
+static int *by_pid(const struct sl_trace_summary *s, int *n)
+{
+	int *ids = s->nused > 1 ? malloc(sizeof(*ids) * (size_t)s->nused) : NULL;
+
+	*n = 0;
+	if (!ids)
+		return NULL;
+	for (int id = 1; id < s->nused; id++)
+		if (s->task[id].seen)
+			ids[(*n)++] = id;
+	qsort_r(ids, (size_t)*n, sizeof(*ids), cmp_pid, s->task);
+	return ids;
+}
 
 static int ncpu_shown(const struct sl_trace_summary *s)
 {
@@ -325,14 +427,14 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 	json_object_object_add(root, "overflowed", json_object_new_boolean(sl_trace_overflowed(r)));
 
 	a = json_object_new_array();
-	for (int pid = 1; pid < s->ntask; pid++) {
-		const struct sl_trace_task *t = &s->task[pid];
-		const struct sl_pid_stat *p = pid < s->st.npid ? &s->st.pid[pid] : NULL;
+	int n, *ids = by_pid(s, &n);
 
-		if (!t->seen)
-			continue;
+	for (int i = 0; i < n; i++) {
+		const struct sl_trace_task *t = &s->task[ids[i]];
+		const struct sl_pid_stat *p = ids[i] < s->st.npid ? &s->st.pid[ids[i]] : NULL;
+
 		o = json_object_new_object();
-		json_object_object_add(o, "pid", json_object_new_int(pid));
+		json_object_object_add(o, "pid", json_object_new_int(t->pid));
 		json_object_object_add(o, "comm", json_object_new_string(t->comm));
 		json_object_object_add(o, "run_ns",
 				       json_object_new_int64(p ? (int64_t)p->cpu_ns : 0));
@@ -345,6 +447,7 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 		json_object_object_add(o, "lat_max_ns", json_object_new_int64((int64_t)t->lat_max));
 		json_object_array_add(a, o);
 	}
+	free(ids);
 	json_object_object_add(root, "tasks", a);
 
 	a = json_object_new_array();
@@ -425,17 +528,18 @@ static void print_human(const struct sl_trace_summary *s, FILE *out)
 
 	fprintf(out, "\n  %7s %-16s %12s %9s %8s %12s %12s\n", "pid", "comm", "run ms", "switches",
 		"wakeups", "lat avg us", "lat max us");
-	for (int pid = 1; pid < s->ntask; pid++) {
-		const struct sl_trace_task *t = &s->task[pid];
-		const struct sl_pid_stat *p = pid < s->st.npid ? &s->st.pid[pid] : NULL;
+	int n, *ids = by_pid(s, &n);
 
-		if (!t->seen)
-			continue;
-		fprintf(out, "  %7d %-16s %12.3f %9llu %8llu %12.1f %12.1f\n", pid, t->comm,
+	for (int i = 0; i < n; i++) {
+		const struct sl_trace_task *t = &s->task[ids[i]];
+		const struct sl_pid_stat *p = ids[i] < s->st.npid ? &s->st.pid[ids[i]] : NULL;
+
+		fprintf(out, "  %7d %-16s %12.3f %9llu %8llu %12.1f %12.1f\n", t->pid, t->comm,
 			ms(p ? p->cpu_ns : 0), (unsigned long long)(p ? p->switches : 0),
 			(unsigned long long)t->lat_n, t->lat_n ? us(t->lat_sum / t->lat_n) : 0.0,
 			us(t->lat_max));
 	}
+	free(ids);
 	fprintf(out, "\n  %-4s %12s %8s %9s\n", "cpu", "busy ms", "busy %", "switches");
 	for (int i = 0; i < ncpu_shown(s); i++) {
 		u64 d = s->last - s->first;

@@ -23,6 +23,7 @@
 #define SL_TRACE_MAX_INFLIGHT 16384
 
 struct sl_trace_task {
+	int pid;
 	char comm[SL_TRACE_COMM_LEN]; /* the last seen */
 	bool seen, waking;
 	bool running; /* switched in and not yet out: a wake-up of a running task is no wait */
@@ -50,8 +51,16 @@ struct sl_trace_summary {
 	int maxcpu;
 	struct sl_stats st;
 	bool st_init;
-	struct sl_trace_task *task; /* indexed by pid; may move when it grows */
-	int ntask;
+	/*
+	 * Tasks by a dense id (1, 2, ... in order of appearance; 0 is none), which the scheduling
+	 * statistics are fed as well: pids reach 4194304 on a 64-bit kernel, and tables indexed
+	 * by pid cost hundreds of MB for one such task. slot[] is an open-addressing hash
+	 * (linear probing) from pid to dense id, nslot a power of two.
+	 */
+	struct sl_trace_task *task; /* may move when it grows */
+	int ntask, nused;	    /* allocated entries; ids in use + 1 */
+	int *slot;
+	size_t nslot;
 	struct sl_trace_cpu *cpu;
 	struct sl_hist blk;
 	struct sl_trace_blk_pending *pend;
@@ -67,6 +76,11 @@ struct sl_trace_summary {
 /* 0, or -1 with err (file:line: what). The summary must be freed either way. */
 int sl_trace_summarize(struct sl_trace_summary *s, const char *path, bool lenient, char *err,
 		       size_t errlen);
+/* The same from an open stream (not closed here), `name` standing for it in messages. */
+int sl_trace_summarize_stream(struct sl_trace_summary *s, FILE *f, const char *name, bool lenient,
+			      char *err, size_t errlen);
+/* The id of `pid` in task[] and in st.pid[] (0: not in the trace). */
+int sl_trace_summary_id(const struct sl_trace_summary *s, int pid);
 void sl_trace_summary_print(const struct sl_trace_summary *s, bool json, FILE *out);
 void sl_trace_summary_free(struct sl_trace_summary *s);
 
