@@ -41,6 +41,22 @@ cmp -s "$T/out" "$T/table" && [ ! -s "$T/o2" ] || fail "validate -o: the file is
 "$SL" validate "$R/timer.json" --real "$R" >"$T/out2" && cmp -s "$T/out" "$T/out2" ||
 	fail "two validate runs differ"
 
+# The recorded real runs of this machine (tests/data/validate, tools/validate_record.sh): each
+# validates; where the README says the model is within 5% of the real mean period, it still is.
+V=$(cd "$(dirname "$0")/data/validate" && pwd)
+M=$(cd "$(dirname "$0")/../machines/fc-2vcpu" && pwd)
+for n in example1 example2 example3 example4 example5 example6 example7 mp3-short pack; do
+	dur=""
+	case $n in example4 | example5) dur="--duration 2s" ;; esac
+	# shellcheck disable=SC2086
+	"$SL" validate "$V/$n/$n.json" --real "$V/$n" --calibration "$M" $dur >"$T/v.$n" 2>"$T/e" ||
+		fail "validate $n: $(cat "$T/e")"
+	case $n in example4 | example7) continue ;; esac
+	awk -v n="$n" '/ period mean \(us\)/ { d = $NF; sub("%", "", d); d += 0;
+		if (d > 5 || d < -5) { print n ": " $0; bad = 1 } } END { exit bad }' "$T/v.$n" ||
+		fail "$n: a mean period more than 5% off"
+done
+
 # usage_error MESSAGE ARGS...: exit 2, nothing on stdout, MESSAGE on stderr
 usage_error() {
 	want=$1

@@ -45,9 +45,9 @@ struct sl_vtrace {
 
 /*
  * Reads `path` twice (the window first, then the figures) for the tasks named in
- * names[0..n). The window is at most `span` ns long (0: no limit): rt-app stops its threads
- * `duration` after they start, a simulation stops at its end with them still alive, and both
- * sides must count over the same time. 0, or -1 with err naming the file and line.
+ * names[0..n). The window is `span` ns from the first event (0: to the last one): rt-app stops its
+ * threads `duration` after they start, a simulation stops at its end with them still alive, and
+ * both sides must count over the same time. 0, or -1 with err naming the file and line.
  */
 int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *names, int n, u64 span,
 		   char *err, size_t errlen);
