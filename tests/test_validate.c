@@ -147,8 +147,11 @@ static void vtrace_window_latency_and_idle(void **state)
 	(void)state;
 	assert_int_equal(sl_vtrace_read(&v, put("v.trace", trace1), names, 2, 0, err, sizeof(err)),
 			 0);
+	/* t0 never exits (as a simulation's threads at its end): the window runs to the trace's
+	 * last event, 10.004100 */
 	assert_int_equal(v.start, 10000100000ULL);
-	assert_int_equal(v.end, 10003000000ULL);
+	assert_int_equal(v.alive, 1);
+	assert_int_equal(v.end, 10004100000ULL);
 	/* two wake-ups: 10.000150 - 10.000100 = 50 us and 10.002010 - 10.002000 = 10 us */
 	assert_int_equal(v.task[0].lat.count, 2);
 	assert_int_equal(v.task[0].lat.max, 50000);
@@ -159,11 +162,11 @@ static void vtrace_window_latency_and_idle(void **state)
 	assert_int_equal(v.task[1].lat.count, 0);
 	/*
 	 * cpu1: idle from 10.000050 (before the window: not an entry) to 10.000140: 40 us inside;
-	 * again from 10.001200 (an entry) to 10.004000, cut at the window's end 10.003000: 1800
-	 * us; the entry at 10.004100 is after the window.
+	 * again from 10.001200 (an entry) to 10.004000: 2800 us; the entry at 10.004100, the
+	 * window's last instant, counts and adds nothing.
 	 */
-	assert_int_equal(v.cpu[1].entries[1], 1);
-	assert_int_equal(v.cpu[1].time[1], 40000 + 1800000);
+	assert_int_equal(v.cpu[1].entries[1], 2);
+	assert_int_equal(v.cpu[1].time[1], 40000 + 2800000);
 	assert_int_equal(v.nstates, 2);
 	sl_vtrace_free(&v);
 
@@ -180,6 +183,18 @@ static void vtrace_window_latency_and_idle(void **state)
 	assert_int_equal(v.task[0].migrations, 0);
 	assert_int_equal(v.cpu[1].entries[1], 0);
 	assert_int_equal(v.cpu[1].time[1], 40000);
+	sl_vtrace_free(&v);
+
+	/* t0 exits at 10.003500: every thread is gone, the window ends at its exit */
+	static const char exited[] = HDR L("<idle>-0", "000", "10.000100",
+					   "sched_waking: comm=t0 pid=100 prio=120 target_cpu=000")
+		L("t0-100", "000", "10.003500", "sched_process_exit: comm=t0 pid=100 prio=120")
+			L("<idle>-0", "001", "10.009000", "cpu_idle: state=1 cpu_id=1");
+
+	assert_int_equal(sl_vtrace_read(&v, put("x.trace", exited), names, 2, 0, err, sizeof(err)),
+			 0);
+	assert_int_equal(v.alive, 0);
+	assert_int_equal(v.end, 10003500000ULL);
 	sl_vtrace_free(&v);
 
 	const char *none[] = {"nobody"};

@@ -8,7 +8,7 @@
 
 struct pid_slot {
 	int pid, task;
-	bool waking, running;
+	bool waking, running, exited;
 	u64 wake_ts;
 };
 
@@ -150,6 +150,14 @@ static int record(struct pass *ps, const struct sl_trace_record *r, char *err, s
 		if (s && !ps->window_only && in_window(v, r->time))
 			v->task[s->task].migrations++;
 		break;
+	case SL_TR_SCHED_PROCESS_EXIT:
+		s = slot(ps, r->task_pid, NULL, err, errlen, &fail);
+		if (s) {
+			s->exited = true;
+			if (ps->window_only)
+				window(v, r->time);
+		}
+		break;
 	case SL_TR_CPU_IDLE:
 		if (!ps->window_only)
 			idle_event(v, r);
@@ -157,6 +165,8 @@ static int record(struct pass *ps, const struct sl_trace_record *r, char *err, s
 	default:
 		break;
 	}
+	if (ps->window_only && r->time > v->last_any)
+		v->last_any = r->time;
 	return fail ? -1 : 0;
 }
 
@@ -186,7 +196,11 @@ static int one_pass(struct sl_vtrace *v, const char *path, bool window_only, cha
 		snprintf(err, errlen, "%s", rd.err);
 	else if (rc < 0 && rd.err[0])
 		snprintf(err, errlen, "%s", rd.err);
-	if (!window_only) {
+	if (window_only) {
+		v->alive = 0;
+		for (int i = 0; i < ps.npid; i++)
+			v->alive += !ps.pid[i].exited;
+	} else {
 		v->lost = rd.lost_events;
 		if (rd.ncpu > v->ncpu && rd.ncpu <= SL_VT_MAX_CPUS)
 			v->ncpu = rd.ncpu;
@@ -231,9 +245,15 @@ int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *nam
 			 n ? names[0] : "none", n > 1 ? ", ..." : "");
 		return -1;
 	}
-	/* both sides over the same span: a simulation's trace ends at its duration with the
-	 * threads alive, rt-app's threads exit at theirs (or earlier, for a finite file) */
-	if (span)
+	/*
+	 * Both sides over the same time. The tasks' life ends at their last exit when every
+	 * thread exited (rt-app's at the end of its duration, or earlier for a file that ends by
+	 * itself), else with the trace (a simulation's threads are still alive at its end); and
+	 * at most `span` after the first event.
+	 */
+	if (v->alive)
+		v->end = v->last_any;
+	if (span && v->end - v->start > span)
 		v->end = v->start + span;
 	for (int i = 0; i < n; i++)
 		v->task[i].npids = 0;

@@ -40,6 +40,8 @@ struct sl_vtrace {
 	struct sl_vt_cpu cpu[SL_VT_MAX_CPUS];
 	int nstates;	/* highest state index seen + 1 */
 	u64 start, end; /* the window, trace clock ns */
+	u64 last_any;	/* the trace's last event */
+	int alive;	/* task threads with no sched_process_exit in the trace */
 	u64 lost;	/* lost events (an overflowed buffer makes every figure a lower bound) */
 };
 
