@@ -262,6 +262,11 @@ int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *nd
 				 "a line longer than 65536 bytes: not a row of a sweep");
 			break;
 		}
+		/* fgets counts to the first NUL: a line that starts with one reads as empty */
+		if (n == 0) {
+			rc = bad(err, errlen, sw->out, ln, "a NUL byte: not a row of a sweep");
+			break;
+		}
 		if (line[n - 1] != '\n') {
 			fprintf(stderr,
 				"schedlab: %s: line %ld: a torn last line (no newline, %zd bytes): "

@@ -85,7 +85,9 @@ u64 eevdf_calc_delta_fair(u64 delta, const struct sched_entity *se)
 /* get_update_sysctl_factor: NONE 1, LOG 1 + ilog2(min(n, 8)), LINEAR min(n, 8) */
 u64 eevdf_scaling_factor(u64 scaling, int ncpu)
 {
-	u64 n = ncpu < 8 ? (u64)ncpu : 8;
+	/* online CPUs, at least 1 (tunables that were never boot-scaled say 0; the kernel's
+	 * count always includes the boot CPU) */
+	u64 n = ncpu < 1 ? 1 : ncpu < 8 ? (u64)ncpu : 8;
 
 	switch (scaling) {
 	case 0:
