@@ -4,6 +4,7 @@
  * and vruntimes are compared against hand-computed figures and against real traces.
  */
 #include "sched/cfs.h"
+#include "sched/class.h"
 #include "machine/machine.h"
 
 #include <limits.h>
@@ -526,16 +527,5 @@ void cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 	struct cfs_rq *old = &sim->cpus[p->cpu].cfs, *new = &sim->cpus[cpu].cfs;
 
 	p->se.vruntime -= old->min_vruntime - new->min_vruntime;
-	if (p->cpu != cpu) {
-		p->se.nr_migrations++;
-		sim->nr_migrations++;
-		struct sl_event ev = {.type = SL_EV_MIGRATE,
-				      .cpu = cpu,
-				      .pid = p->pid,
-				      .group = p->group ? p->group->id : -1,
-				      .orig_cpu = p->cpu};
-
-		sl_emit(sim, &ev);
-	}
-	p->cpu = cpu;
+	sl_task_move_cpu(sim, p, cpu);
 }

@@ -1,4 +1,5 @@
-/* The class stack's two questions: whose is a task, and who is above whom. */
+/* The class stack's two questions: whose is a task, and who is above whom; and what every
+ * class's set_task_cpu shares. */
 #include "sched/class.h"
 
 const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p)
@@ -19,4 +20,20 @@ bool sl_class_above(const struct sl_sim *sim, const struct sl_sched_class *a,
 			return true;
 	}
 	return false;
+}
+
+void sl_task_move_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
+{
+	if (p->cpu != cpu) {
+		p->se.nr_migrations++;
+		sim->nr_migrations++;
+		struct sl_event ev = {.type = SL_EV_MIGRATE,
+				      .cpu = cpu,
+				      .pid = p->pid,
+				      .group = p->group ? p->group->id : -1,
+				      .orig_cpu = p->cpu};
+
+		sl_emit(sim, &ev);
+	}
+	p->cpu = cpu;
 }

@@ -78,5 +78,7 @@ const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct
 /* Is class a above class b in the stack? */
 bool sl_class_above(const struct sl_sim *sim, const struct sl_sched_class *a,
 		    const struct sl_sched_class *b);
+/* set_task_cpu's common part: p now belongs to cpu; a change counts and emits a migration. */
+void sl_task_move_cpu(struct sl_sim *sim, struct sl_task *p, int cpu);
 
 #endif

@@ -326,23 +326,6 @@ static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 	}
 }
 
-/* set_task_cpu: no vruntime renormalisation (lag and relative deadline carry the state). */
-static void eevdf_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
-{
-	if (p->cpu != cpu) {
-		p->se.nr_migrations++;
-		sim->nr_migrations++;
-		struct sl_event ev = {.type = SL_EV_MIGRATE,
-				      .cpu = cpu,
-				      .pid = p->pid,
-				      .group = p->group ? p->group->id : -1,
-				      .orig_cpu = p->cpu};
-
-		sl_emit(sim, &ev);
-	}
-	p->cpu = cpu;
-}
-
 const struct sl_sched_class sl_eevdf_class = {
 	.name = "fair (EEVDF 6.18)",
 	.owns = NULL,
@@ -358,7 +341,8 @@ const struct sl_sched_class sl_eevdf_class = {
 	.check_preempt_curr = eevdf_check_preempt_curr,
 	.yield_task = eevdf_yield_task,
 	.update_curr = eevdf_update_curr,
-	.set_task_cpu = eevdf_set_task_cpu,
+	/* no vruntime renormalisation: lag and relative deadline carry the state */
+	.set_task_cpu = sl_task_move_cpu,
 	.select_task_rq = eevdf_select_task_rq,
 	.build_domains = eevdf_build_domains,
 	.free_domains = NULL,

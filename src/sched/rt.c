@@ -279,22 +279,6 @@ static void rt_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 	requeue(&rq->rt, rq->curr);
 }
 
-void sl_rt_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
-{
-	if (p->cpu != cpu) {
-		p->se.nr_migrations++;
-		sim->nr_migrations++;
-		struct sl_event ev = {.type = SL_EV_MIGRATE,
-				      .cpu = cpu,
-				      .pid = p->pid,
-				      .group = p->group ? p->group->id : -1,
-				      .orig_cpu = p->cpu};
-
-		sl_emit(sim, &ev);
-	}
-	p->cpu = cpu;
-}
-
 const struct sl_sched_class sl_rt_class = {
 	.name = "rt",
 	.owns = rt_owns,
@@ -310,7 +294,7 @@ const struct sl_sched_class sl_rt_class = {
 	.check_preempt_curr = rt_check_preempt_curr,
 	.yield_task = rt_yield_task,
 	.update_curr = update_curr_rt,
-	.set_task_cpu = sl_rt_set_task_cpu,
+	.set_task_cpu = sl_task_move_cpu,
 	.select_task_rq = sl_rt_select_task_rq,
 	.pre_schedule = sl_rt_pre_schedule,
 	.post_schedule = sl_rt_post_schedule,

@@ -36,7 +36,6 @@ unsigned sl_rr_timeslice(const struct sl_sim *sim);
 /* rt.c's queue operations, for rt_balance.c */
 void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup);
 void sl_rt_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep);
-void sl_rt_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu);
 
 /* rt_balance.c: the SMP hooks of the class */
 int sl_rt_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,

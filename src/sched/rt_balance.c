@@ -81,7 +81,7 @@ static struct sl_task *best_waiting(struct sl_cpu *rq)
 static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src, struct sl_cpu *dst)
 {
 	sl_rt_dequeue(sim, src, p, 0);
-	sl_rt_set_task_cpu(sim, p, dst->id);
+	sl_task_move_cpu(sim, p, dst->id);
 	sl_rt_enqueue(sim, dst, p, 0);
 }
 
