@@ -17,18 +17,6 @@ ok() {
 	fi
 }
 
-# usage_error WORD ARGS...: exit status 2, empty stdout, stderr mentioning WORD.
-usage_error() {
-	word=$1
-	shift
-	rc=0
-	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" -eq 2 ] || fail "schedlab $*: exit status $rc, expected 2"
-	[ -s "$T/err" ] || fail "schedlab $*: no message on stderr"
-	grep -F -e "$word" "$T/err" >/dev/null ||
-		fail "schedlab $*: stderr does not mention '$word': $(cat "$T/err")"
-	[ ! -s "$T/out" ] || fail "schedlab $*: stdout is not empty on error"
-}
 
 # --- features ---
 ok "features" features

@@ -9,19 +9,6 @@ set -eu
 D=$(dirname "$0")/data
 TR=$D/idle-sleep-loop.trace.xz
 
-# usage_error MESSAGE ARGS...: exit status 2, empty stdout, stderr containing MESSAGE (a fixed
-# string: the part of the message that says what was expected).
-usage_error() {
-	want=$1
-	shift
-	rc=0
-	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" -eq 2 ] || fail "schedlab $*: exit status $rc, expected 2 ($(cat "$T/err"))"
-	grep -F -e "$want" "$T/err" >/dev/null ||
-		fail "schedlab $*: stderr does not say '$want': $(cat "$T/err")"
-	[ ! -s "$T/out" ] || fail "schedlab $*: stdout is not empty on error"
-}
-
 # rep N WORD: WORD repeated N times, no separator
 rep() {
 	i=0

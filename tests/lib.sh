@@ -15,3 +15,16 @@ fail() {
 	echo "$(basename "$0"): FAIL: $*" >&2
 	exit 1
 }
+
+# usage_error MESSAGE ARGS...: `schedlab ARGS` exits 2, writes nothing on stdout, and says
+# MESSAGE (a fixed string: the part that says what was expected) on stderr.
+usage_error() {
+	want=$1
+	shift
+	rc=0
+	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "schedlab $*: exit status $rc, expected 2 ($(cat "$T/err"))"
+	grep -F -e "$want" "$T/err" >/dev/null ||
+		fail "schedlab $*: stderr does not say '$want': $(cat "$T/err")"
+	[ ! -s "$T/out" ] || fail "schedlab $*: stdout is not empty on error"
+}

@@ -27,17 +27,6 @@ grep -Fx "kernel.sched_rt_runtime_us = 950000" "$T/out" >/dev/null || fail "sysc
 "$SL" sysctl --sysctl kernel.sched_rt_runtime_us=-1 >"$T/out"
 grep -Fx "kernel.sched_rt_runtime_us = -1" "$T/out" >/dev/null || fail "sysctl: runtime -1"
 
-# bad input: exit status 2, nothing on stdout, the message says what was expected
-usage_error() {
-	want=$1
-	shift
-	rc=0
-	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" -eq 2 ] || fail "schedlab $*: exit status $rc, expected 2 ($(cat "$T/err"))"
-	grep -F -e "$want" "$T/err" >/dev/null ||
-		fail "schedlab $*: stderr does not say '$want': $(cat "$T/err")"
-	[ ! -s "$T/out" ] || fail "schedlab $*: stdout is not empty on error"
-}
 usage_error "policy=fifo needs rtprio=1..99" run --workload hog:policy=fifo
 usage_error "rtprio=3: only policy=fifo or rr takes a priority" run --workload periodic:rtprio=3
 usage_error "out of range" run --workload hog:policy=rr,rtprio=100

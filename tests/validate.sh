@@ -57,16 +57,6 @@ for n in example1 example2 example3 example4 example5 example6 example7 mp3-shor
 		fail "$n: a mean period more than 5% off"
 done
 
-# usage_error MESSAGE ARGS...: exit 2, nothing on stdout, MESSAGE on stderr
-usage_error() {
-	want=$1
-	shift
-	rc=0
-	"$SL" "$@" >"$T/o" 2>"$T/e" || rc=$?
-	[ "$rc" -eq 2 ] || fail "schedlab $*: exit $rc, expected 2 ($(cat "$T/e"))"
-	grep -F -e "$want" "$T/e" >/dev/null || fail "schedlab $*: stderr: $(cat "$T/e")"
-	[ ! -s "$T/o" ] || fail "schedlab $*: stdout not empty"
-}
 usage_error "give an rt-app JSON file" validate
 usage_error "unknown option '--bogus'" validate "$R/timer.json" --bogus
 usage_error "--real needs a value" validate "$R/timer.json" --real
