@@ -1,7 +1,7 @@
 # The start every shell test shares; sourced with `. "$(dirname "$0")/lib.sh"` after `set -eu`.
 # Takes the script's own arguments: path/to/schedlab, then at most MAXARGS-1 more (MAXARGS,
 # default 1, set by the script). Gives SL (the binary), T (a temporary directory removed on
-# exit) and fail MESSAGE (names the script, exits 1).
+# exit), fail MESSAGE (names the script, exits 1) and usage_error (below).
 if [ $# -lt 1 ] || [ $# -gt "${MAXARGS:-1}" ]; then
 	echo "usage: $0 path/to/schedlab" >&2
 	exit 1
