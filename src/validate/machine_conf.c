@@ -59,6 +59,17 @@ static void derive(struct sl_machine_conf *mc, const char *dir)
 	}
 }
 
+/* The directory of path ("." for a bare name): where its relative names point. */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash)
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, len, ".");
+}
+
 int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -74,13 +85,7 @@ int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err
 			 path, strerror(errno));
 		return -1;
 	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-
-	if (slash)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
+	dir_of(path, dir, sizeof(dir));
 	while (fgets(line, sizeof(line), f)) {
 		char key[64], val[400], extra[8];
 
@@ -231,13 +236,7 @@ int sl_machine_conf_write_live(const char *path, char *err, size_t errlen)
 
 		if (sl_idle_profile_load("sysfs", &drv, err, errlen))
 			return -1;
-		snprintf(dir, sizeof(dir), "%s", path);
-		char *slash = strrchr(dir, '/');
-
-		if (slash)
-			*slash = '\0';
-		else
-			snprintf(dir, sizeof(dir), ".");
+		dir_of(path, dir, sizeof(dir));
 		snprintf(prof, sizeof(prof), "%s/machine.profile", dir);
 		if (sl_outfile_open(&o, prof, err, errlen))
 			return -1;
