@@ -32,8 +32,9 @@ static void probe_fn(void *ctx, const struct sl_event *ev)
 	}
 }
 
-static struct sl_sim *build(struct sl_config *cfg, const char *cpus, const char *wl,
-			    const char *feats, const char *duration)
+/* A simulation of one workload; feats and param (--param NAME=VALUE) may be NULL. */
+static struct sl_sim *build_p(struct sl_config *cfg, const char *cpus, const char *wl,
+			      const char *feats, const char *duration, const char *param)
 {
 	struct sl_args a;
 	char err[2048];
@@ -44,12 +45,20 @@ static struct sl_sim *build(struct sl_config *cfg, const char *cpus, const char 
 	a.workloads[a.nworkloads++] = wl;
 	if (feats)
 		a.features[a.nfeatures++] = feats;
+	if (param)
+		a.params[a.nparams++] = param;
 	if (sl_config_build(cfg, &a, err, sizeof(err)))
 		fail_msg("%s", err);
 	struct sl_sim *sim = sl_sim_new(cfg);
 
 	assert_non_null(sim);
 	return sim;
+}
+
+static struct sl_sim *build(struct sl_config *cfg, const char *cpus, const char *wl,
+			    const char *feats, const char *duration)
+{
+	return build_p(cfg, cpus, wl, feats, duration, NULL);
 }
 
 /* Two hogs on one CPU: without HRTICK the 9995122 ns slice ends at the 10th tick (a multiple
@@ -203,20 +212,11 @@ static void test_compat_yield(void **state)
 static void test_hz(void **state)
 {
 	struct sl_config cfg;
-	struct sl_args a;
-	char err[2048];
 
 	(void)state;
-	memset(&a, 0, sizeof(a));
-	a.cpus = "1";
-	a.duration = "100ms";
-	a.workloads[a.nworkloads++] = "hog:tasks=2";
-	a.params[a.nparams++] = "hz=250";
-	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
-	struct sl_sim *sim = sl_sim_new(&cfg);
+	struct sl_sim *sim = build_p(&cfg, "1", "hog:tasks=2", NULL, "100ms", "hz=250");
 	struct probe p = {.sim = sim};
 
-	assert_non_null(sim);
 	sl_sim_subscribe(sim, probe_fn, &p);
 	assert_int_equal(sl_sim_run(sim), 0);
 	assert_int_equal(p.switch_times[1], 12 * NSEC_PER_MSEC);
@@ -239,22 +239,13 @@ static void test_timer_slack(void **state)
 	(void)state;
 	for (int k = 0; k < 3; k++) {
 		struct sl_config cfg;
-		struct sl_args a;
-		char err[2048];
-
-		memset(&a, 0, sizeof(a));
-		a.cpus = "1";
-		a.duration = "15ms";
-		a.workloads[a.nworkloads++] =
-			k == 2 ? "periodic:period=10ms,run=1ms,policy=fifo,rtprio=10"
-			       : "periodic:period=10ms,run=1ms";
-		if (k)
-			a.params[a.nparams++] = "timer_slack=50us";
-		assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
-		struct sl_sim *sim = sl_sim_new(&cfg);
+		struct sl_sim *sim =
+			build_p(&cfg, "1",
+				k == 2 ? "periodic:period=10ms,run=1ms,policy=fifo,rtprio=10"
+				       : "periodic:period=10ms,run=1ms",
+				NULL, "15ms", k ? "timer_slack=50us" : NULL);
 		struct probe p = {.sim = sim};
 
-		assert_non_null(sim);
 		sl_sim_subscribe(sim, probe_fn, &p);
 		assert_int_equal(sl_sim_run(sim), 0);
 		assert_true(p.nswitch >= 3);
