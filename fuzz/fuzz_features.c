@@ -12,8 +12,8 @@ SL_FUZZ_TARGET(features)
 	char *s = sl_fuzz_str(data, size);
 	int rc = 0;
 
-	for (int i = 0; i < sl_cfs_nreleases; i++) {
-		const struct sl_feat_table *t = &sl_cfs_releases[i]->feats;
+	for (int i = 0; i < sl_nreleases; i++) {
+		const struct sl_feat_table *t = &sl_releases[i]->feats;
 		u64 set = sl_feat_defaults(t), back = 0;
 		char e[SL_FUZZ_ERR_LEN], shown[4096];
 

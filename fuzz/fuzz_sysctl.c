@@ -3,7 +3,7 @@
  * follows latency and min_granularity) to each release's defaults; every sysctl is then read
  * back as `sysctl NAME` prints it.
  */
-#include "config/sysctl.h"
+#include "sched/sysctl.h"
 #include "fuzz.h"
 
 SL_FUZZ_TARGET(sysctl)
@@ -11,8 +11,8 @@ SL_FUZZ_TARGET(sysctl)
 	char *s = sl_fuzz_str(data, size);
 	int rc = 0;
 
-	for (int i = 0; i < sl_cfs_nreleases; i++) {
-		const struct sl_cfs_release *rel = sl_cfs_releases[i];
+	for (int i = 0; i < sl_nreleases; i++) {
+		const struct sl_release *rel = sl_releases[i];
 		struct sl_tunables t = rel->defaults;
 		u64 f = sl_feat_defaults(&rel->feats);
 		char *rest = s, *copy = strdup(s), *line;

@@ -15,7 +15,7 @@
 #include "core/parse.h"
 #include "core/rng.h"
 #include "core/timerq.h"
-#include "stats/hist.h"
+#include "core/hist.h"
 
 /* ---- timerq ---- */
 

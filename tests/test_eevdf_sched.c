@@ -5,7 +5,7 @@
  * nice-0 hogs alternating in 4 ms ticks, nice 0 against nice 5.
  */
 #include "eevdf_helpers.h"
-#include "config/sysctl.h"
+#include "sched/sysctl.h"
 #include "experiment/run.h"
 
 #include <math.h>
@@ -372,7 +372,7 @@ static void test_load_balance_balanced(void **state)
 
 static void test_features_file(void **state)
 {
-	const struct sl_cfs_release *rel = sl_cfs_release_find("6.18");
+	const struct sl_release *rel = sl_release_find("6.18");
 	u64 set;
 	char buf[1024], err[2048];
 
@@ -482,16 +482,13 @@ static void test_custom_slice(void **state)
 {
 	struct fixture *f = fixture_new("6.18", "2", NULL);
 	struct sl_task *p = ee_task(0, 0, 0);
-	struct sl_prog prog;
 	const u64 runtimes[] = {0, 50000, 300000, 200000000},
 		  want[] = {SLICE2, 100000, 300000, 100000000};
 
 	(void)state;
-	memset(&prog, 0, sizeof(prog));
-	p->prog = &prog;
 	/* sched_runtime 0: the base slice; else clamp(runtime, 0.1 ms, 100 ms), kept */
 	for (int i = 0; i < 4; i++) {
-		prog.sched_runtime = runtimes[i];
+		p->sched_runtime = runtimes[i];
 		sl_eevdf_class.init_task(f->sim, p);
 		assert_int_equal(p->se.slice, want[i]);
 		assert_int_equal(p->se.custom_slice, runtimes[i] != 0);

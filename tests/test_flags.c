@@ -51,7 +51,7 @@ static char *report(const char *kernel, int scenario, const char *features)
 	return buf;
 }
 
-static void check_release(const struct sl_cfs_release *rel)
+static void check_release(const struct sl_release *rel)
 {
 	const int nsc = (int)SL_ARRAY_SIZE(scenarios);
 	char *base[SL_ARRAY_SIZE(scenarios)];

@@ -1,5 +1,5 @@
 /*
- * The JSON reader of rt-app files (src/config/json.c) and the rt-app description parser on
+ * The JSON reader of rt-app files (src/core/json.c) and the rt-app description parser on
  * buffers: members kept in order with duplicates, comments and one trailing comma accepted as
  * json-c does, positions of errors (line:column counted by hand in each input), the named
  * limits, and the prefix matching of events.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/json.h"
+#include "core/json.h"
 #include "workload/rtapp.h"
 
 static void parse_ok(const char *s, struct sl_json_doc *d)

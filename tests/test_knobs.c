@@ -4,7 +4,7 @@
  * nr_latency handler.
  */
 #include "helpers.h"
-#include "config/sysctl.h"
+#include "sched/sysctl.h"
 
 static void test_default_masks(void **state)
 {
@@ -89,7 +89,7 @@ static void test_write(void **state)
 
 static void test_sysctl(void **state)
 {
-	const struct sl_cfs_release *rel = &sl_cfs_2_6_31;
+	const struct sl_release *rel = &sl_cfs_2_6_31;
 	struct sl_tunables t = rel->defaults;
 	u64 f = sl_feat_defaults(&rel->feats);
 	char err[1400];

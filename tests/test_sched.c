@@ -26,7 +26,7 @@ static u64 place(const char *kernel, const char *feats, int nice, int policy, u6
 		cfs_enqueue_task(sim, rq, q[i], 0);
 	}
 	p->se.vruntime = old;
-	sim->rel->place_entity(sim, &rq->cfs, &p->se, initial);
+	cfs_ops(sim)->place_entity(sim, &rq->cfs, &p->se, initial);
 	v = p->se.vruntime;
 	fixture_free(f);
 	for (int i = 0; i < others; i++)

@@ -3,6 +3,8 @@
 # over every C file. Needs the build's compile_commands.json: run after tools/test.sh.
 set -eu
 cd "$(dirname "$0")/.."
+# the layers of src/ point one way
+sh tools/check_layers.sh
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find src tests bench include -name '*.[ch]')
 clang-format --dry-run --Werror $files
 [ -f build/compile_commands.json ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -6,7 +6,7 @@
  * interrupt (SIGINT, SIGTERM) is 130.
  */
 #include "config/config.h"
-#include "config/sysctl.h"
+#include "sched/sysctl.h"
 #include "experiment/run.h"
 #include "experiment/repro.h"
 #include "experiment/sweep.h"
@@ -762,9 +762,6 @@ static int cmd_machines(void)
 		printf("%-16s %s\n", sl_idle_profiles[i]->name, sl_idle_profiles[i]->help);
 	return 0;
 }
-
-extern const struct sl_cpuidle_governor *const sl_cpuidle_governors[];
-extern const int sl_cpuidle_ngovernors;
 
 static int cmd_governors(void)
 {

@@ -1,6 +1,6 @@
 /* The one place where the kernel's words (features, sysctls, --at) become a configuration. */
 #include "config/config.h"
-#include "config/sysctl.h"
+#include "sched/sysctl.h"
 #include "core/parse.h"
 #include "sched/cfs.h"
 #include "sched/rt.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features, char kind,
+int sl_knob_apply(const struct sl_release *rel, struct sl_tunables *t, u64 *features, char kind,
 		  const char *text, char *err, size_t errlen)
 {
 	if (kind == 'f')
@@ -20,7 +20,7 @@ int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *
 static int parse_at(const struct sl_config *cfg, const char *s, struct sl_at_change *c, char *err,
 		    size_t errlen)
 {
-	const struct sl_cfs_release *rel = cfg->rel;
+	const struct sl_release *rel = cfg->rel;
 	const char *colon = strchr(s, ':');
 	char tbuf[64], e[1400];
 
@@ -131,10 +131,13 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	char e[1400];
 
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->rel = sl_cfs_release_find(a->kernel ? a->kernel : "2.6.31");
+	cfg->rel = a->kernel ? sl_release_find(a->kernel) : sl_release_default();
 	if (!cfg->rel) {
-		snprintf(err, errlen,
-			 "--kernel '%s': unknown release (valid: 2.6.31, 2.6.32, 6.18)", a->kernel);
+		char names[256];
+
+		sl_release_names(names, sizeof(names));
+		snprintf(err, errlen, "--kernel '%s': unknown release (valid: %s)", a->kernel,
+			 names);
 		return -1;
 	}
 	cfg->sockets = 1;

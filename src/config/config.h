@@ -1,9 +1,52 @@
-#ifndef SCHEDLAB_CONFIG_INTERNAL_H
-#define SCHEDLAB_CONFIG_INTERNAL_H
+/*
+ * A run's configuration, built once from the kernel's own words (sched_features strings, sysctl
+ * names, --at changes) by one module that the CLI, the experiments and the tests all call, and
+ * turned into a simulation (sim_build.c).
+ */
+#ifndef SCHEDLAB_CONFIG_H
+#define SCHEDLAB_CONFIG_H
 
-#include <schedlab/config.h>
-#include "core/sim.h"
+#include "machine/machine.h"
+#include "sched/release.h"
 #include "workload/workload.h"
+
+#define SL_MAX_LIST 64
+
+/* The user's words, as typed. */
+struct sl_args {
+	const char *kernel;   /* a release of the registry (sched/release.h); NULL: the default */
+	const char *cpus;     /* N */
+	const char *topology; /* SOCKETSxCORESxTHREADS */
+	const char *duration;
+	const char *seed;
+	const char *features[SL_MAX_LIST];
+	int nfeatures;
+	const char *sysctls[SL_MAX_LIST];
+	int nsysctls;
+	const char *ats[SL_MAX_LIST];
+	int nats;
+	const char *workloads[SL_MAX_LIST];
+	int nworkloads;
+	const char *params[SL_MAX_LIST];
+	int nparams;
+	/* cpuidle */
+	const char *machine;   /* an idle profile, "file:PATH" or "sysfs[:ROOT]" (default: poll) */
+	const char *governor;  /* --cpuidle-governor */
+	const char *idle;      /* the idle= boot parameter: "poll" */
+	const char *pm_qos_us; /* --pm-qos-latency-us */
+	const char *cpuidle_disable[SL_MAX_LIST];
+	int ncpuidle_disable;
+	const char *cpuidle_params[SL_MAX_LIST];
+	int ncpuidle_params;
+	const char *irq_affinity; /* issuer (default), spread, or a CPU number */
+	const char *trace_out;	  /* --trace-out: ftrace text, or Chrome JSON for *.json */
+};
+
+struct sl_at_change {
+	u64 time;
+	char kind; /* 'f': sched-features, 's': sysctl */
+	char text[256];
+};
 
 /*
  * The longest simulated run: 10^6 s (11.6 days; the first second of a busy desktop is ~10^6
@@ -13,7 +56,7 @@
 #define SL_MAX_DURATION (1000000ULL * NSEC_PER_SEC)
 
 struct sl_config {
-	const struct sl_cfs_release *rel;
+	const struct sl_release *rel;
 	int ncpu, sockets, cores, threads;
 	u64 duration;
 	bool duration_set;
@@ -37,13 +80,27 @@ struct sl_config {
 	const char *trace_out;
 };
 
+/* A --at change, armed in the simulation */
+struct sl_knob_change {
+	struct sl_timer timer;
+	char kind; /* 'f' features, 's' sysctl */
+	char text[256];
+};
+
+/* The simulation cfg describes, its groups' start and its --at changes armed (sim_build.c);
+ * NULL when out of memory. */
+struct sl_sim *sl_sim_new(const struct sl_config *cfg);
+/* The name of workload group i: the workload's name, numbered from its second occurrence
+ * ("make", "make#2"); the sweep names its columns with it. */
+void sl_group_name(const struct sl_config *cfg, int i, char *buf, size_t len);
+
 /* Builds cfg from the user's words; on error returns -1 with a message naming the problem. */
 int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);
 void sl_config_free(struct sl_config *cfg);
 /* The cpuidle part (idle_config.c). */
 int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);
 /* Apply one --at change to live knobs (also used to validate it at parse time). */
-int sl_knob_apply(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features, char kind,
+int sl_knob_apply(const struct sl_release *rel, struct sl_tunables *t, u64 *features, char kind,
 		  const char *text, char *err, size_t errlen);
 
 #endif

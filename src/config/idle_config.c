@@ -11,9 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const struct sl_cpuidle_governor *const sl_cpuidle_governors[];
-extern const int sl_cpuidle_ngovernors;
-
 static void governor_names(char *buf, size_t len)
 {
 	size_t off = 0;
@@ -126,10 +123,7 @@ int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *e
 		cfg->drv = sl_cpuidle_poll_driver;
 	}
 	/* the kernel picks the highest-rated governor built in: the release's menu */
-	const char *def = cfg->drv.state_count < 2	      ? "poll"
-			  : cfg->rel->idle_governor	      ? cfg->rel->idle_governor
-			  : !strcmp(cfg->rel->name, "2.6.31") ? "menu-2.6.31"
-							      : "menu-tng";
+	const char *def = cfg->drv.state_count < 2 ? "poll" : cfg->rel->idle_governor;
 
 	cfg->gov = sl_cpuidle_find_governor(a->governor ? a->governor : def);
 	if (!cfg->gov) {

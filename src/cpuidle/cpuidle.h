@@ -1,24 +1,23 @@
 /*
  * The cpuidle framework, shaped as the kernel's drivers/cpuidle: a driver's table of states
  * (exit latency, target residency, power, flags), a per-CPU device the governor reads and
- * writes, and a governor behind an ops struct (enable / select / reflect). On each idle entry
- * the machine calls sl_cpuidle_enter: the governor selects a state from what it sees (time to
- * the CPU's next timer event, the PM QoS latency limit, cpu_load[0], nr_iowait); the state is
- * entered and a cpu_idle event emitted. When something wakes the CPU the machine calls
+ * writes, and a governor behind an ops struct (enable / select / reflect). It is a library that
+ * knows nothing of the simulation: the machine's idle loop (machine/idle.c) drives it. On each
+ * idle entry the machine calls sl_cpuidle_enter: the governor selects a state from what it sees
+ * (time to the CPU's next timer event, the PM QoS latency limit, cpu_load[0], nr_iowait); the state
+ * is entered and a cpu_idle event emitted. When something wakes the CPU the machine calls
  * sl_cpuidle_exit: the residency is measured (the kernel's TIME_VALID rule: a state without
  * the flag reports no measured time), the per-state usage and time of sysfs are updated, the
  * governor's reflect runs, and the exit latency is returned for the waker to pay.
  *
- * The foundation has the POLL state and the poll governor; the cpuidle issue adds machine
- * profiles (driver tables) and governors, each one file and one line in governors.c.
+ * The framework has the POLL state and the poll governor; machine profiles (driver tables,
+ * profiles/) and governors (governors/) are each one file and one line in their registry
+ * (profiles/registry.c, the governor list in cpuidle.c).
  */
 #ifndef SCHEDLAB_CPUIDLE_H
 #define SCHEDLAB_CPUIDLE_H
 
 #include <schedlab/types.h>
-
-struct sl_sim;
-struct sl_cpu;
 
 #define SL_CPUIDLE_MAX_STATES	 10
 #define CPUIDLE_FLAG_POLL	 0x1
@@ -125,6 +124,9 @@ struct sl_cpuidle_governor {
 
 extern const struct sl_cpuidle_governor sl_gov_poll;
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name);
+/* The registry (cpuidle.c): every governor, one line each. */
+extern const struct sl_cpuidle_governor *const sl_cpuidle_governors[];
+extern const int sl_cpuidle_ngovernors;
 extern const struct sl_cpuidle_driver sl_cpuidle_poll_driver;
 
 /* What ended an idle period. */
@@ -136,18 +138,10 @@ enum sl_wake_reason {
 	SL_WAKE_IRQ,	    /* a device interrupt routed to the CPU */
 };
 
-/* Machine hooks. enter returns the chosen state index. */
-int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq);
-/* The CPU leaves idle; returns the exit latency the waker pays. */
-u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason why);
 /* The state the oracle would have chosen for an idle period of `ns` (least energy within the
  * latency limit), and the energy of `ns` in state i, in picojoules. */
 int sl_cpuidle_oracle_choice(const struct sl_cpuidle_driver *drv, const struct sl_cpuidle_dev *dev,
 			     u64 ns);
 u64 sl_cpuidle_energy_pj(const struct sl_cpuidle_driver *drv, int i, u64 ns);
-/* A CPU's energy so far, in picojoules: busy time at the busy power, plus its idle periods. */
-u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu);
-/* Whether the CPU is idle in a polling state (it sees need_resched without an IPI). */
-bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq);
 
 #endif

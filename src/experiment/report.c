@@ -5,7 +5,7 @@
  */
 #include "experiment/run.h"
 #include "workload/rtapp.h"
-#include "config/sysctl.h"
+#include "sched/sysctl.h"
 #include "sched/rt.h"
 #include "sched/cfs.h"
 
@@ -57,7 +57,7 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 		"schedlab run: kernel %s, %d CPU%s (%d socket x %d core x %d thread), HZ=%llu, %s "
 		"simulated, seed %llu\n",
 		sim->rel->name, sim->ncpu, sim->ncpu > 1 ? "s" : "", cfg->sockets, cfg->cores,
-		cfg->threads, (unsigned long long)sim->p.hz, a, (unsigned long long)cfg->seed);
+		cfg->threads, (unsigned long long)sim->p->hz, a, (unsigned long long)cfg->seed);
 	fprintf(f, "sched_features: %s", feats);
 	fprintf(f, "sysctl:");
 	for (int i = 0; i < sl_nsysctls; i++) {
@@ -175,7 +175,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	ADD(o, "cores_per_socket", json_object_new_int(cfg->cores));
 	ADD(o, "threads_per_core", json_object_new_int(cfg->threads));
 	ADD(root, "topology", o);
-	ADD(root, "hz", ju64(sim->p.hz));
+	ADD(root, "hz", ju64(sim->p->hz));
 	ADD(root, "seed", ju64(cfg->seed));
 	ADD(root, "simulated_ns", ju64(el));
 	ADD(root, "sched_features", json_object_new_string(feats));

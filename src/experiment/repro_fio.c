@@ -138,7 +138,8 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 			"idle states), kernel %s;\n"
 			"fio rw=read bs=128k direct=1 ioengine=sync, one job per disk, %s "
 			"simulated per run\n\n",
-			o->kernel ? o->kernel : "2.6.31", o->duration ? o->duration : "2s");
+			o->kernel ? o->kernel : SL_DEFAULT_RELEASE,
+			o->duration ? o->duration : "2s");
 		fprintf(out, "%5s %-12s %9s %6s %8s %9s %10s %8s  %s\n", "disks", "governor",
 			"MB/s", "seed", "vs poll", "seed vs", "energy J", "power W",
 			"residency (busy, states)");

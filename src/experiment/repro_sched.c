@@ -260,7 +260,7 @@ static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, 
 	/* make -j(2 x CPUs), 400 compiles, each cc1 piping 4 chunks into as */
 	snprintf(wl, sizeof(wl), "make:jobs=%d,count=400,pipe=4", 2 * cpus);
 	snprintf(sy, sizeof(sy), "kernel.sched_child_runs_first=%d", crf);
-	a.kernel = o->kernel ? o->kernel : "2.6.31";
+	a.kernel = o->kernel ? o->kernel : SL_DEFAULT_RELEASE;
 	a.cpus = cbuf;
 	a.seed = sbuf;
 	a.workloads[a.nworkloads++] = wl;
@@ -312,7 +312,7 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 			"chunks), kernel %s, %d seeds, mean [min, max]\n"
 			"seed: parent-runs-first (child_runs_first=0) made kernel builds faster; "
 			"it became 2.6.32's default\n\n",
-			o->kernel ? o->kernel : "2.6.31", nseeds(o));
+			o->kernel ? o->kernel : SL_DEFAULT_RELEASE, nseeds(o));
 		fprintf(out, "%4s %26s %26s %22s %22s %10s\n", "cpus", "build s, child first (1)",
 			"build s, parent first (0)", "switches (1)", "switches (0)", "1 / 0");
 	}

@@ -415,10 +415,10 @@ static void row_flags(const struct table *t, int r, char *buf, size_t len)
 			continue;
 		bool on = NUM(t, r, c) > 0.5, def = true;
 
-		for (int k = 0; k < sl_cfs_nreleases; k++)
-			for (int i = 0; i < sl_cfs_releases[k]->feats.n; i++)
-				if (!strcmp(sl_cfs_releases[k]->feats.flags[i].name, t->cols[c]))
-					def = sl_cfs_releases[k]->feats.flags[i].def;
+		for (int k = 0; k < sl_nreleases; k++)
+			for (int i = 0; i < sl_releases[k]->feats.n; i++)
+				if (!strcmp(sl_releases[k]->feats.flags[i].name, t->cols[c]))
+					def = sl_releases[k]->feats.flags[i].def;
 		if (on != def && off + strlen(t->cols[c]) + 5 < len)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s%s", off ? " " : "",
 						on ? "" : "NO_", t->cols[c]);

@@ -247,8 +247,8 @@ static void config_id(struct sl_sweep *sw)
 
 static int resolve_flags(struct sl_sweep *sw, char *err, size_t errlen)
 {
-	const char *kernel = sw->base.kernel ? sw->base.kernel : "2.6.31";
-	const struct sl_cfs_release *rel = sl_cfs_release_find(kernel);
+	const char *kernel = sw->base.kernel ? sw->base.kernel : SL_DEFAULT_RELEASE;
+	const struct sl_release *rel = sl_release_find(kernel);
 
 	if (!sw->features_arg)
 		return 0;

@@ -61,10 +61,10 @@ int sl_task_io_init(struct sl_sim *sim, struct sl_task *p, int disk, int depth, 
 u64 sl_disk_service_ns(const struct sl_sim *sim, const struct sl_disk *d,
 		       const struct sl_request *r)
 {
-	u64 t = sim->p.disk_cmd_ns + r->bytes * 1000 / sim->p.disk_mbps;
+	u64 t = sim->p->disk_cmd_ns + r->bytes * 1000 / sim->p->disk_mbps;
 
 	if (r->sector != d->next_sector)
-		t += sim->p.disk_seek_ns;
+		t += sim->p->disk_seek_ns;
 	return t;
 }
 
@@ -184,11 +184,11 @@ static void req_irq_fn(struct sl_sim *sim, struct sl_timer *t)
 		if (rq->curr) {
 			/* the interrupted task is charged the handler's time, as 2.6.31 did */
 			sl_machine_update_curr(sim, rq);
-			sl_machine_steal(sim, rq, sim->p.irq_ns);
+			sl_machine_steal(sim, rq, sim->p->irq_ns);
 		} else {
-			rq->busy_ns += sim->p.irq_ns;
+			rq->busy_ns += sim->p->irq_ns;
 		}
-		sl_arm(sim, t, sim->now + sim->p.irq_ns);
+		sl_arm(sim, t, sim->now + sim->p->irq_ns);
 		return;
 	}
 	rq->irq_busy--;

@@ -10,7 +10,37 @@
 #ifndef SCHEDLAB_BLOCKDEV_H
 #define SCHEDLAB_BLOCKDEV_H
 
-#include "core/sim.h"
+#include "sched/sim.h"
+
+/* --irq-affinity: a CPU number, or one of these */
+#define SL_IRQ_ISSUER (-1)
+#define SL_IRQ_SPREAD (-2)
+
+/* Block I/O: a request of a task, and a disk serving its queue in order. */
+#define SL_BIO_RANDOM 0x1
+#define SL_BIO_WRITE  0x2
+
+struct sl_request {
+	struct sl_task *owner;
+	int disk;
+	u64 bytes, sector;
+	unsigned flags;
+	u64 submit_time;
+	int issue_cpu;
+	int phase;	     /* 0: the interrupt is raised; 1: its handling is done */
+	struct sl_timer irq; /* the completion interrupt on its CPU */
+	struct sl_request *next;
+	bool busy;
+};
+
+struct sl_disk {
+	int id;
+	struct sl_request *head, *tail; /* the queue */
+	struct sl_request *active;
+	u64 next_sector; /* where the head is: a request starting here needs no seek */
+	struct sl_timer done;
+	u64 busy_ns, busy_since, ops, bytes;
+};
 
 /* Make sure disks 0..n-1 exist. */
 int sl_disks_ensure(struct sl_sim *sim, int n);

@@ -12,7 +12,7 @@
  * same time run in the order they were raised.
  */
 #include "machine/machine.h"
-#include "workload/workload.h"
+
 #include "sched/cfs.h"
 #include "sched/class.h"
 #include "cpuidle/cpuidle.h"
@@ -58,17 +58,6 @@ bool sl_class_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
 	return false;
 }
 
-/* core wakeup_preempt: same class -> its rule; a higher class's wakee -> resched */
-void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wake_flags)
-{
-	if (rq->curr && rq->curr->sched_class != p->sched_class) {
-		if (sl_class_above(sim, p->sched_class, rq->curr->sched_class))
-			sl_resched_cpu(sim, rq);
-		return;
-	}
-	p->sched_class->check_preempt_curr(sim, rq, p, wake_flags);
-}
-
 static void task_woken(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
 	if (p->sched_class->task_woken)
@@ -82,7 +71,7 @@ static void set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 
 /* ---- rescheduling ---- */
 
-void sl_resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
+static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	u64 delay = 0;
 
@@ -91,7 +80,7 @@ void sl_resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 	rq->need_resched = true;
 	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
 	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
-		delay = sim->p.ipi_ns;
+		delay = sim->p->ipi_ns;
 	sl_arm(sim, &rq->resched, sim->now + delay);
 }
 
@@ -263,23 +252,23 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 
 static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	u64 cost = sim->p.ctx_switch_ns;
+	u64 cost = sim->p->ctx_switch_ns;
 
 	if (p->cache_cold) {
-		cost += sim->p.exec_cold_ns;
+		cost += sim->p->exec_cold_ns;
 		p->cache_cold = false;
 	} else if (p->last_cpu == rq->id) {
 		if (rq->switch_seq != p->last_switch_seq)
-			cost += sim->p.cache_refill_ns;
+			cost += sim->p->cache_refill_ns;
 	} else if (p->last_cpu >= 0) {
 		const struct sl_cpu *o = &sim->cpus[p->last_cpu];
 
 		if (o->socket != rq->socket)
-			cost += sim->p.migrate_socket_ns;
+			cost += sim->p->migrate_socket_ns;
 		else if (o->core != rq->core)
-			cost += sim->p.migrate_core_ns;
+			cost += sim->p->migrate_core_ns;
 		else
-			cost += sim->p.migrate_smt_ns;
+			cost += sim->p->migrate_smt_ns;
 	}
 	rq->switch_seq++;
 	p->last_switch_seq = rq->switch_seq;
@@ -571,6 +560,10 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	rq->tick_stopped = true;
 }
 
+const struct sl_machine_ops sl_machine_ops = {
+	.resched_cpu = resched_cpu,
+};
+
 /* ---- tasks ---- */
 
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
@@ -609,6 +602,8 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->rt_priority = prog->rt_priority;
 	p->cpus_allowed = prog->cpus_allowed;
 	p->prog = prog;
+	p->sched_runtime = prog->sched_runtime;
+	p->group_id = g ? g->id : -1;
 	p->state = TS_NEW;
 	p->last_cpu = -1;
 	p->iowait_cpu = -1;
@@ -848,7 +843,7 @@ static u64 sleep_expiry(const struct sl_sim *sim, const struct sl_task *p, u64 w
 {
 	if (p->policy == SL_SCHED_FIFO || p->policy == SL_SCHED_RR)
 		return when;
-	return when + sim->p.timer_slack_ns;
+	return when + sim->p->timer_slack_ns;
 }
 
 static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
@@ -953,7 +948,7 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		case OP_EXEC:
 			p->pc++;
 			/* a new image: nothing of it is cached yet */
-			add_run(p, sim->p.exec_cold_ns);
+			add_run(p, sim->p->exec_cold_ns);
 			{
 				struct sl_event ev = {.type = SL_EV_EXEC,
 						      .cpu = rq->id,
@@ -1012,7 +1007,7 @@ static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			while (p->inflight < st->arg &&
 			       sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
 				n++;
-			add_run(p, n * sim->p.io_submit_ns);
+			add_run(p, n * sim->p->io_submit_ns);
 			break;
 		}
 		case OP_AIO_WAIT:

@@ -1,20 +1,60 @@
 /*
  * The machine: CPUs, the tick, per-CPU timers, reschedule IPIs, the idle loop and the execution
  * of task programs. The scheduler class decides; the machine carries the decisions out in time.
+ * A simulation is built here from a plain description (struct sl_machine_desc); the
+ * configuration layer (config/) turns the user's words into one, adds the workload groups and
+ * the --at changes, and arms them.
  */
 #ifndef SCHEDLAB_MACHINE_H
 #define SCHEDLAB_MACHINE_H
 
-#include "core/sim.h"
+#include "sched/sim.h"
+#include "machine/blockdev.h"
+#include "machine/group.h"
+#include "machine/idle.h"
+#include "machine/params.h"
+#include "machine/prog.h"
+#include "machine/sync.h"
 
-void sl_resched_cpu(struct sl_sim *sim, struct sl_cpu *rq);
+/*
+ * The most tasks one simulation creates (about 0.65 KB each: 1e6 is ~650 MB). Workload specs
+ * whose max_tasks add up beyond it are refused when the configuration is built; new_task() stops
+ * a run that gets there anyway (a workload without max_tasks).
+ */
+#define SL_MAX_TASKS 1000000
+
+/* Everything a simulation is built from, decided before it starts. */
+struct sl_machine_desc {
+	const struct sl_release *rel;
+	int ncpu, sockets, cores; /* the topology (threads = ncpu / (sockets x cores)) */
+	u64 seed;
+	const struct sl_params *params; /* copied */
+	const struct sl_tunables *tun;	/* after boot scaling and the sysctl writes; copied */
+	u64 features;
+	/* cpuidle: the state table (pointed at: it must outlive the simulation), the governor,
+	 * the QoS limit, per-state disable, the governors' tunables */
+	const struct sl_cpuidle_driver *drv;
+	const struct sl_cpuidle_governor *gov;
+	u64 pm_qos_ns;
+	const bool *disabled; /* SL_CPUIDLE_MAX_STATES entries */
+	const struct sl_gov_params *gp;
+	int irq_affinity;
+	bool progress;
+};
+
+/* what the scheduler calls back (sched/sim.h), filled in by machine.c */
+extern const struct sl_machine_ops sl_machine_ops;
+
+/* A machine with its CPUs idle, its domains built and no task; NULL when out of memory. */
+struct sl_sim *sl_machine_new(const struct sl_machine_desc *d);
+/* Room for n workload groups (ids 0..n-1, zeroed); the caller fills them in. */
+int sl_machine_alloc_groups(struct sl_sim *sim, int n);
+int sl_sim_run(struct sl_sim *sim);
+void sl_sim_free(struct sl_sim *sim);
+/* Replace the cpuidle governor before the run (the old one's per-CPU state is released). */
+int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *gov);
+
 void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq);
-bool sl_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
-void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push_cpu);
-
-/* core check_preempt_curr: the wakee's class rule, or a higher class's wakee preempts */
-void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
-			   int wake_flags);
 /* charge rq's current task its run time (its class's update_curr) */
 void sl_machine_update_curr(struct sl_sim *sim, struct sl_cpu *rq);
 /* NO_HZ tick policy of the class stack: true if rq's tick keeps running */

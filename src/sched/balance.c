@@ -13,7 +13,7 @@
  * balance costs nothing; no SD_SERIALIZE lock (no NUMA level); CONFIG_PREEMPT is off.
  */
 #include "sched/cfs.h"
-#include "machine/machine.h"
+#include "sched/class.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +72,7 @@ u64 cpu_avg_load_per_task(struct sl_sim *sim, int cpu)
 /* Divide a load * SCHED_LOAD_SCALE by a group's power, as each release does. */
 static u64 div_power(struct sl_sim *sim, const struct sl_sched_group *g, u64 x)
 {
-	if (sim->rel->power_is_sum)
+	if (cfs_ops(sim)->power_is_sum)
 		return x / g->cpu_power;
 	/* 2.6.31 sg_div_cpu_power: reciprocal_divide((u32)x, reciprocal_value(power)) */
 	u32 r = (u32)(((1ULL << 32) + g->cpu_power - 1) / g->cpu_power);
@@ -120,7 +120,7 @@ void sl_build_domains(struct sl_sim *sim)
 			if (span <= prev_span)
 				continue;
 			struct sl_sched_domain *sd = &rq->sd[rq->nsd];
-			const struct sl_sd_params *pp = &sim->rel->sd[level];
+			const struct sl_sd_params *pp = &cfs_ops(sim)->sd[level];
 			struct sl_sched_domain *child = rq->nsd ? &rq->sd[rq->nsd - 1] : NULL;
 
 			memset(sd, 0, sizeof(*sd));
@@ -172,7 +172,7 @@ void sl_build_domains(struct sl_sim *sim)
 					if (member)
 						g->cpus[g->ncpus++] = q;
 				}
-				if (sim->rel->power_is_sum) {
+				if (cfs_ops(sim)->power_is_sum) {
 					/* 2.6.32: SMT threads share smt_gain = 1178 */
 					u64 per = 1024;
 					int threads = 0;
@@ -590,7 +590,7 @@ out_balanced:
 
 static u64 msecs_to_jiffies(struct sl_sim *sim, u64 ms)
 {
-	return (ms * sim->p.hz + 999) / 1000;
+	return (ms * sim->hz + 999) / 1000;
 }
 
 static u64 jiffies(struct sl_sim *sim)
@@ -601,7 +601,7 @@ static u64 jiffies(struct sl_sim *sim)
 static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idle)
 {
 	struct sl_cpu *rq = &sim->cpus[cpu];
-	u64 j = jiffies(sim), next_balance = j + 60 * sim->p.hz;
+	u64 j = jiffies(sim), next_balance = j + 60 * sim->hz;
 	int balance = 1;
 
 	for (int i = 0; i < rq->nsd; i++) {
@@ -613,8 +613,8 @@ static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idl
 		interval = msecs_to_jiffies(sim, interval);
 		if (!interval)
 			interval = 1;
-		if (interval > sim->p.hz * NR_CPUS_CONFIG / 10)
-			interval = sim->p.hz * NR_CPUS_CONFIG / 10;
+		if (interval > sim->hz * NR_CPUS_CONFIG / 10)
+			interval = sim->hz * NR_CPUS_CONFIG / 10;
 		if (j >= sd->last_balance + interval) {
 			if (load_balance(sim, cpu, sd, idle, &balance))
 				idle = CPU_NOT_IDLE;
@@ -714,7 +714,7 @@ bool sl_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
 /* idle_balance: a CPU about to go idle pulls work where SD_BALANCE_NEWIDLE is set. */
 void idle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	u64 next_balance = jiffies(sim) + sim->p.hz;
+	u64 next_balance = jiffies(sim) + sim->hz;
 	int pulled = 0;
 
 	for (int i = 0; i < rq->nsd; i++) {

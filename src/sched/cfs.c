@@ -5,7 +5,7 @@
  */
 #include "sched/cfs.h"
 #include "sched/class.h"
-#include "machine/machine.h"
+#include "sched/class.h"
 
 #include <limits.h>
 
@@ -274,7 +274,8 @@ bool task_hot(struct sl_sim *sim, struct sl_task *p)
 
 	bool busy = sim->this_cpu < 0 || sim->cpus[sim->this_cpu].nr_running;
 
-	if (sched_feat(sim, F_CACHE_HOT_BUDDY) && (busy || !sim->rel->hot_buddy_needs_running) &&
+	if (sched_feat(sim, F_CACHE_HOT_BUDDY) &&
+	    (busy || !cfs_ops(sim)->hot_buddy_needs_running) &&
 	    (&p->se == cfs->next || &p->se == cfs->last))
 		return true;
 	if (sim->tun.sched_migration_cost == (u64)(unsigned)-1)
@@ -377,7 +378,7 @@ static void enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_e
 	update_curr(sim, cfs);
 	account_entity_enqueue(rq, se);
 	if (wakeup)
-		sim->rel->place_entity(sim, cfs, se, 0);
+		cfs_ops(sim)->place_entity(sim, cfs, se, 0);
 	if (se != cfs->curr) {
 		update_stats_wait_start(sim, se);
 		__enqueue_entity(cfs, se);
@@ -443,7 +444,7 @@ struct sl_task *cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (!cfs->nr_running)
 		return NULL;
-	se = sim->rel->pick_next_entity(sim, cfs);
+	se = cfs_ops(sim)->pick_next_entity(sim, cfs);
 	set_next_entity(sim, cfs, se);
 	if (hrtick_enabled(sim))
 		hrtick_start_fair(sim, rq, task_of(se));
@@ -455,7 +456,7 @@ void cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *pr
 	struct cfs_rq *cfs = &rq->cfs;
 	struct sched_entity *se = &prev->se;
 
-	sim->rel->put_prev_stats(sim, prev);
+	cfs_ops(sim)->put_prev_stats(sim, prev);
 	if (se->on_rq)
 		update_curr(sim, cfs);
 	if (se->on_rq) {
@@ -485,7 +486,7 @@ void cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 	if (!sched_feat(sim, F_DOUBLE_TICK) && sl_timer_armed(&rq->hrtick))
 		return;
 	if (cfs->nr_running > 1 || !sched_feat(sim, F_WAKEUP_PREEMPT))
-		sim->rel->check_preempt_tick(sim, rq, curr);
+		cfs_ops(sim)->check_preempt_tick(sim, rq, curr);
 }
 
 void cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
@@ -496,7 +497,7 @@ void cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 		resched_task(sim, rq);
 		return;
 	}
-	sim->rel->check_preempt_wakeup(sim, rq, p, wake_flags);
+	cfs_ops(sim)->check_preempt_wakeup(sim, rq, p, wake_flags);
 }
 
 /*

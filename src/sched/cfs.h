@@ -2,12 +2,14 @@
  * CFS as of Linux 2.6.31 and 2.6.32. cfs.c holds what the two releases share (the weight
  * arithmetic, the rbtree, update_curr, slices, enqueue/dequeue, the tick); each release file
  * (cfs_2_6_31.c, cfs_2_6_32.c) holds the rules that changed between them behind struct
- * sl_cfs_release. A new release is one new file and one line in release.c.
+ * sl_cfs_ops, the class_data of its struct sl_release. A new release is one new file and one
+ * line in release.c.
  */
 #ifndef SCHEDLAB_CFS_H
 #define SCHEDLAB_CFS_H
 
-#include "core/sim.h"
+#include "sched/sim.h"
+#include "sched/release.h"
 
 #define NICE_0_LOAD	1024ULL
 #define WMULT_CONST	(1ULL << 32)
@@ -42,20 +44,8 @@ struct sl_sd_params {
 
 enum sl_idle_type { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
 
-struct sl_cfs_release {
-	const char *name;
-	/* the release's fair class (class.h): what the machine calls */
-	const struct sl_sched_class *fair;
-	/* CONFIG_HZ of the release's reference machine (0: the params table's default) */
-	u64 hz;
-	/* sched_init_granularity for n online CPUs (NULL: the 2.6.3x rule) */
-	void (*init_granularity)(struct sl_tunables *t, int ncpu);
-	/* the release's menu governor (NULL: menu-2.6.31 for 2.6.31, else menu-tng) */
-	const char *idle_governor;
-	/* which sysctl table entries exist (SL_SYSCTL_*) */
-	unsigned sysctls;
-	struct sl_feat_table feats;
-	struct sl_tunables defaults; /* before sched_init_granularity scales them */
+/* What changed in the fair class between 2.6.31 and 2.6.32: a release's class_data. */
+struct sl_cfs_ops {
 	struct sl_sd_params sd[SL_SD_NLEVELS];
 	/*
 	 * Group cpu_power. 2.6.31: a group whose CPUs share power or a package counts as one CPU
@@ -80,15 +70,14 @@ struct sl_cfs_release {
 	void (*put_prev_stats)(struct sl_sim *sim, struct sl_task *prev);
 };
 
-#define SL_SYSCTL_CFS	0x1 /* kernel.sched_* of 2.6.3x */
-#define SL_SYSCTL_EEVDF 0x2 /* the debugfs tunables of 6.18 */
+/* the running release's CFS rules */
+static inline const struct sl_cfs_ops *cfs_ops(const struct sl_sim *sim)
+{
+	return (const struct sl_cfs_ops *)sim->rel->class_data;
+}
 
-extern const struct sl_cfs_release sl_cfs_2_6_31;
-extern const struct sl_cfs_release sl_cfs_2_6_32;
-extern const struct sl_cfs_release sl_eevdf_6_18;
-const struct sl_cfs_release *sl_cfs_release_find(const char *name);
-extern const struct sl_cfs_release *const sl_cfs_releases[];
-extern const int sl_cfs_nreleases;
+extern const struct sl_release sl_cfs_2_6_31;
+extern const struct sl_release sl_cfs_2_6_32;
 
 /* ---- arithmetic (exposed for the tests) ---- */
 u64 calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw);
@@ -146,6 +135,9 @@ u64 target_load(struct sl_sim *sim, int cpu, int type);
 u64 cpu_avg_load_per_task(struct sl_sim *sim, int cpu);
 int find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int this_cpu);
 void sl_build_domains(struct sl_sim *sim);
+/* NO_HZ tick stop/restart and the idle load balancer (balance.c) */
+bool sl_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
+void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push_cpu);
 void sl_free_domains(struct sl_sim *sim);
 void rebalance_tick(struct sl_sim *sim, struct sl_cpu *rq);
 void idle_balance(struct sl_sim *sim, struct sl_cpu *rq);

@@ -249,24 +249,7 @@ static void put_prev_stats(struct sl_sim *sim, struct sl_task *prev)
 #define SD_COMMON                                                                                  \
 	(SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_FORK | SD_BALANCE_EXEC | SD_WAKE_AFFINE)
 
-const struct sl_cfs_release sl_cfs_2_6_32 = {
-	.name = "2.6.32",
-	.fair = &sl_cfs_class,
-	.sysctls = SL_SYSCTL_CFS,
-	.feats = {feats_2_6_32, (int)SL_ARRAY_SIZE(feats_2_6_32)},
-	.defaults =
-		{
-			.sched_latency = 5000000,
-			.sched_min_granularity = 1000000,
-			.sched_wakeup_granularity = 1000000,
-			.sched_nr_latency = 5,
-			.sched_child_runs_first = 0,
-			.sched_migration_cost = 500000,
-			.sched_shares_ratelimit = 250000,
-			.sched_shares_thresh = 4,
-			.sched_compat_yield = 0,
-			.sched_nr_migrate = 32,
-		},
+static const struct sl_cfs_ops cfs_ops_2_6_32 = {
 	/* include/linux/topology.h of 2.6.32: new-idle balancing at every level, all idx 0 but
 	   busy/idle */
 	.sd =
@@ -286,4 +269,27 @@ const struct sl_cfs_release sl_cfs_2_6_32 = {
 	.task_new = task_new,
 	.select_task_rq = select_task_rq,
 	.put_prev_stats = put_prev_stats,
+};
+
+const struct sl_release sl_cfs_2_6_32 = {
+	.name = "2.6.32",
+	.fair = &sl_cfs_class,
+	/* 2.6.32 merged the reworked menu governor (menu-tng) */
+	.idle_governor = "menu-tng",
+	.sysctls = SL_SYSCTL_CFS,
+	.feats = {feats_2_6_32, (int)SL_ARRAY_SIZE(feats_2_6_32)},
+	.defaults =
+		{
+			.sched_latency = 5000000,
+			.sched_min_granularity = 1000000,
+			.sched_wakeup_granularity = 1000000,
+			.sched_nr_latency = 5,
+			.sched_child_runs_first = 0,
+			.sched_migration_cost = 500000,
+			.sched_shares_ratelimit = 250000,
+			.sched_shares_thresh = 4,
+			.sched_compat_yield = 0,
+			.sched_nr_migrate = 32,
+		},
+	.class_data = &cfs_ops_2_6_32,
 };

@@ -4,7 +4,7 @@
  */
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "machine/machine.h"
+#include "sched/class.h"
 
 static void cfs_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
@@ -31,7 +31,7 @@ static void cfs_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 			    bool parent_on_rq)
 {
 	if (parent_on_rq)
-		sim->rel->task_new(sim, rq, p);
+		cfs_ops(sim)->task_new(sim, rq, p);
 	else
 		cfs_enqueue_task(sim, rq, p, 0);
 }
@@ -44,7 +44,7 @@ static void cfs_update_curr_rq(struct sl_sim *sim, struct sl_cpu *rq)
 static int cfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
 			      int wake_flags)
 {
-	return sim->rel->select_task_rq(sim, p, this_cpu, sd_flag, wake_flags);
+	return cfs_ops(sim)->select_task_rq(sim, p, this_cpu, sd_flag, wake_flags);
 }
 
 static void cfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)

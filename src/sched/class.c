@@ -30,10 +30,21 @@ void sl_task_move_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 		struct sl_event ev = {.type = SL_EV_MIGRATE,
 				      .cpu = cpu,
 				      .pid = p->pid,
-				      .group = p->group ? p->group->id : -1,
+				      .group = p->group_id,
 				      .orig_cpu = p->cpu};
 
 		sl_emit(sim, &ev);
 	}
 	p->cpu = cpu;
+}
+
+/* core wakeup_preempt: same class -> its rule; a higher class's wakee -> resched */
+void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wake_flags)
+{
+	if (rq->curr && rq->curr->sched_class != p->sched_class) {
+		if (sl_class_above(sim, p->sched_class, rq->curr->sched_class))
+			sl_resched_cpu(sim, rq);
+		return;
+	}
+	p->sched_class->check_preempt_curr(sim, rq, p, wake_flags);
 }

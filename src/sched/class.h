@@ -1,6 +1,6 @@
 /*
  * The scheduler-class interface: the machine (src/machine/machine.c) knows nothing of CFS or
- * EEVDF, it calls these hooks. A kernel release (struct sl_cfs_release, registry in release.c,
+ * EEVDF, it calls these hooks. A kernel release (struct sl_release, registry in release.c,
  * keyed by --kernel) names its fair class; the simulation keeps a class *stack* (sim->classes,
  * highest priority first, as the kernel's sched_class list) so that a higher class (RT) can be
  * put above the fair class without touching the machine again: pick asks each class in order,
@@ -10,7 +10,7 @@
 #ifndef SCHEDLAB_CLASS_H
 #define SCHEDLAB_CLASS_H
 
-#include "core/sim.h"
+#include "sched/sim.h"
 
 struct sl_sched_class {
 	const char *name;
@@ -78,6 +78,9 @@ const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct
 /* Is class a above class b in the stack? */
 bool sl_class_above(const struct sl_sim *sim, const struct sl_sched_class *a,
 		    const struct sl_sched_class *b);
+/* core check_preempt_curr: the wakee's class rule, or a higher class's wakee preempts */
+void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			   int wake_flags);
 /* set_task_cpu's common part: p now belongs to cpu; a change counts and emits a migration. */
 void sl_task_move_cpu(struct sl_sim *sim, struct sl_task *p, int cpu);
 

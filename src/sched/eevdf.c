@@ -11,7 +11,7 @@
 #include "sched/eevdf.h"
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "machine/machine.h"
+#include "sched/class.h"
 
 static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
@@ -38,8 +38,8 @@ static void eevdf_init_task(struct sl_sim *sim, struct sl_task *p)
 	p->se.slice = sim->tun.sched_base_slice;
 	p->se.custom_slice = false;
 	/* sched_setattr(sched_runtime != 0): a custom slice, clamped, kept across placements */
-	if (p->prog && p->prog->sched_runtime) {
-		u64 r = p->prog->sched_runtime;
+	if (p->sched_runtime) {
+		u64 r = p->sched_runtime;
 
 		p->se.slice = r < EEVDF_SLICE_MIN   ? EEVDF_SLICE_MIN
 			      : r > EEVDF_SLICE_MAX ? EEVDF_SLICE_MAX

@@ -27,7 +27,7 @@
 #ifndef SCHEDLAB_EEVDF_H
 #define SCHEDLAB_EEVDF_H
 
-#include "core/sim.h"
+#include "sched/sim.h"
 
 #define EEVDF_FIXEDPOINT_SHIFT 10
 #define EEVDF_NICE_0_LOAD      (1ULL << 20) /* scale_load(1024) */
@@ -60,6 +60,7 @@ u64 eevdf_calc_delta(u64 delta, u64 weight, struct sl_load_weight *lw);
 u64 eevdf_calc_delta_fair(u64 delta, const struct sched_entity *se);
 /* tunable_scaling: factor for ncpus online, and the boot scaling of base_slice */
 u64 eevdf_scaling_factor(u64 scaling, int ncpu);
+void eevdf_update_scaling(struct sl_tunables *t);
 void eevdf_init_granularity(struct sl_tunables *t, int ncpu);
 
 /* ---- the tree and V (eevdf_core.c) ---- */
@@ -78,7 +79,6 @@ s64 eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_enti
 void eevdf_update_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
 
 /* ---- pick, slices, placement (eevdf_pick.c) ---- */
-struct eevdf_rq *eevdf_rq_of(struct sl_sim *sim, const struct sched_entity *se);
 bool eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
 void eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq);
 bool eevdf_protect_slice(const struct sched_entity *se);

@@ -22,7 +22,7 @@
 #include "sched/eevdf.h"
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "machine/machine.h"
+#include "sched/class.h"
 
 #define EE_IMBALANCE_PCT    117
 #define EE_CACHE_NICE_TRIES 1
@@ -356,14 +356,14 @@ int eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle
 
 static u64 msecs_to_jiffies(struct sl_sim *sim, u64 ms)
 {
-	return (ms * sim->p.hz + 999) / 1000;
+	return (ms * sim->hz + 999) / 1000;
 }
 
 /* the balance interval in ns: busy x16 minus one jiffy, clamped to [1, HZ*ncpus/10] jiffies */
 static u64 interval_ns(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 {
 	u64 j = msecs_to_jiffies(sim, rq->ee.balance_interval * (busy ? EE_BUSY_FACTOR : 1));
-	u64 max = sim->p.hz * (u64)sim->ncpu / 10;
+	u64 max = sim->hz * (u64)sim->ncpu / 10;
 
 	if (busy && j)
 		j--;

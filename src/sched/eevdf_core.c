@@ -107,6 +107,14 @@ void eevdf_init_granularity(struct sl_tunables *t, int ncpu)
 			      t->sched_normalized_base_slice;
 }
 
+/* sched_update_scaling, after a write of tunable_scaling: normalized = base / factor */
+void eevdf_update_scaling(struct sl_tunables *t)
+{
+	t->sched_normalized_base_slice =
+		t->sched_base_slice /
+		eevdf_scaling_factor(t->sched_tunable_scaling, (int)t->ncpu_online);
+}
+
 /* ---- the tree: by deadline, equal deadlines go right (FIFO) ---- */
 
 static int ee_cmp(struct sched_entity *a, struct sched_entity *b)

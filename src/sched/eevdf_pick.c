@@ -9,12 +9,7 @@
  */
 #include "sched/eevdf.h"
 #include "sched/cfs.h"
-#include "machine/machine.h"
-
-struct eevdf_rq *eevdf_rq_of(struct sl_sim *sim, const struct sched_entity *se)
-{
-	return &sim->cpus[sl_container_of(se, struct sl_task, se)->cpu].ee;
-}
+#include "sched/class.h"
 
 /* A new request when the current one is used up: d = v + vslice, from the current v. */
 bool eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)

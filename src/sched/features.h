@@ -79,7 +79,6 @@ struct sl_feat_table {
 	int n;
 };
 
-const char *sl_feat_name(enum sl_feat f);
 /* The kernel's bit mask (bit = position in the release's file) of a feature set. */
 u64 sl_feat_kernel_mask(const struct sl_feat_table *t, u64 set);
 u64 sl_feat_defaults(const struct sl_feat_table *t);

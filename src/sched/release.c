@@ -1,19 +1,39 @@
-/* The registry of CFS releases: one line per release file. */
-#include "sched/cfs.h"
+/* The registry of kernel releases (release.h): one line per release file. */
+#include "sched/release.h"
 
+#include <stdio.h>
 #include <string.h>
 
-const struct sl_cfs_release *const sl_cfs_releases[] = {
+extern const struct sl_release sl_cfs_2_6_31;
+extern const struct sl_release sl_cfs_2_6_32;
+extern const struct sl_release sl_eevdf_6_18;
+
+const struct sl_release *const sl_releases[] = {
 	&sl_cfs_2_6_31,
 	&sl_cfs_2_6_32,
 	&sl_eevdf_6_18,
 };
-const int sl_cfs_nreleases = (int)SL_ARRAY_SIZE(sl_cfs_releases);
+const int sl_nreleases = (int)SL_ARRAY_SIZE(sl_releases);
 
-const struct sl_cfs_release *sl_cfs_release_find(const char *name)
+const struct sl_release *sl_release_find(const char *name)
 {
-	for (int i = 0; i < sl_cfs_nreleases; i++)
-		if (!strcmp(sl_cfs_releases[i]->name, name))
-			return sl_cfs_releases[i];
+	for (int i = 0; i < sl_nreleases; i++)
+		if (!strcmp(sl_releases[i]->name, name))
+			return sl_releases[i];
 	return NULL;
+}
+
+const struct sl_release *sl_release_default(void)
+{
+	return sl_release_find(SL_DEFAULT_RELEASE);
+}
+
+void sl_release_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < sl_nreleases && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      sl_releases[i]->name);
 }

@@ -26,7 +26,7 @@
 #include "sched/rt.h"
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "machine/machine.h"
+#include "sched/class.h"
 
 void sl_rt_tunables_default(struct sl_tunables *t)
 {
@@ -36,7 +36,7 @@ void sl_rt_tunables_default(struct sl_tunables *t)
 
 unsigned sl_rr_timeslice(const struct sl_sim *sim)
 {
-	u64 ticks = SL_RR_TIMESLICE_MS * sim->p.hz / 1000;
+	u64 ticks = SL_RR_TIMESLICE_MS * sim->hz / 1000;
 
 	return ticks ? (unsigned)ticks : 1;
 }

@@ -7,7 +7,7 @@
 #ifndef SCHEDLAB_RT_H
 #define SCHEDLAB_RT_H
 
-#include "core/sim.h"
+#include "sched/sim.h"
 
 /* RR_TIMESLICE: 100 ms in jiffies (100 * HZ / 1000), integer division as the kernel's */
 #define SL_RR_TIMESLICE_MS 100

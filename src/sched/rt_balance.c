@@ -14,7 +14,7 @@
 #include "sched/rt.h"
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "machine/machine.h"
+#include "sched/class.h"
 
 #define LEVEL_FAIR (SL_MAX_RT_PRIO)
 #define LEVEL_IDLE (SL_MAX_RT_PRIO + 1)

@@ -10,7 +10,7 @@
 #define SCHEDLAB_SCHED_STATS_H
 
 #include <schedlab/event.h>
-#include "stats/hist.h"
+#include "core/hist.h"
 
 struct sl_pid_stat {
 	int group;

@@ -1,5 +1,5 @@
 #include "trace/export.h"
-#include "core/sim.h"
+#include "machine/machine.h"
 #include "sched/rt.h"
 #include "core/outfile.h"
 

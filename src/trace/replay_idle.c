@@ -43,9 +43,6 @@ struct cpu_trace {
 	int ntimers;
 };
 
-extern const struct sl_cpuidle_governor *const sl_cpuidle_governors[];
-extern const int sl_cpuidle_ngovernors;
-
 static void timer_set(struct cpu_trace *c, u64 id, u64 expires)
 {
 	for (int i = 0; i < c->ntimers; i++)

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "stats/hist.h"
+#include "core/hist.h"
 #include "stats/sched_stats.h"
 #include "trace/format.h"
 

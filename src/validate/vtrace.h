@@ -11,7 +11,7 @@
 #define SCHEDLAB_VTRACE_H
 
 #include <stddef.h>
-#include "stats/hist.h"
+#include "core/hist.h"
 
 #define SL_VT_MAX_TASKS	 256
 #define SL_VT_MAX_PIDS	 4096

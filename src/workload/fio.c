@@ -140,7 +140,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 			return -1;
 	} else {
 		/* 0: the submission path; 1: pread and wait; 2: the runtime check; 3: again */
-		if (sl_prog_run(sim, p, sl_dist_fixed(sim->p.io_submit_ns)) ||
+		if (sl_prog_run(sim, p, sl_dist_fixed(sim->p->io_submit_ns)) ||
 		    sl_prog_add(sim, p, OP_BIO, bs, 0, (int)a->flags, NULL) ||
 		    sl_prog_add(sim, p, OP_UNTIL, a->runtime, 0, 0, NULL) ||
 		    sl_prog_add(sim, p, OP_LOOP, z, 0, 0, NULL))

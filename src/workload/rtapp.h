@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "core/sim.h" /* enum sl_policy */
+#include "machine/machine.h" /* enum sl_policy */
 
 enum rta_kind {
 	RTA_RUN,

@@ -7,7 +7,7 @@
  * does: checked by running it). Every error names the file and the line.
  */
 #include "workload/rtapp.h"
-#include "config/json.h"
+#include "core/json.h"
 
 #include <errno.h>
 #include <stdarg.h>

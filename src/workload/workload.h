@@ -7,7 +7,7 @@
 #ifndef SCHEDLAB_WORKLOAD_H
 #define SCHEDLAB_WORKLOAD_H
 
-#include "core/sim.h"
+#include "machine/machine.h"
 #include "machine/machine.h"
 
 #define SL_WL_MAX_KEYS 16
@@ -42,13 +42,6 @@ struct sl_workload_ops {
 	 */
 	u64 (*max_tasks)(const void *args);
 };
-
-/*
- * The most tasks one simulation creates (about 0.65 KB each: 1e6 is ~650 MB). Workload specs
- * whose max_tasks add up beyond it are refused when the configuration is built; new_task() stops
- * a run that gets there anyway (a workload without max_tasks).
- */
-#define SL_MAX_TASKS 1000000
 
 struct sl_workload_inst {
 	const struct sl_workload_ops *ops;

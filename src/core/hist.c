@@ -1,4 +1,4 @@
-#include "stats/hist.h"
+#include "core/hist.h"
 
 #include <math.h>
 #include <stdlib.h>

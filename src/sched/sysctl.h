@@ -20,7 +20,7 @@
 #ifndef SCHEDLAB_SYSCTL_H
 #define SCHEDLAB_SYSCTL_H
 
-#include "sched/cfs.h"
+#include "sched/release.h"
 
 struct sl_sysctl_desc {
 	const char *name;
@@ -33,17 +33,17 @@ struct sl_sysctl_desc {
 	bool is_int;	      /* a signed int (printed as such): the RT bandwidth's -1 */
 };
 /* does rel have this sysctl? */
-bool sl_sysctl_exists(const struct sl_cfs_release *rel, const struct sl_sysctl_desc *d);
+bool sl_sysctl_exists(const struct sl_release *rel, const struct sl_sysctl_desc *d);
 /* the name as the run report prints it: "kernel." dropped */
 const char *sl_sysctl_short(const struct sl_sysctl_desc *d);
 
 extern const struct sl_sysctl_desc sl_sysctls[];
 extern const int sl_nsysctls;
 
-int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
+int sl_sysctl_write(const struct sl_release *rel, struct sl_tunables *t, u64 *features,
 		    const char *assignment, char *err, size_t errlen);
 /* The value as `sysctl NAME` prints it. */
-s64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
+s64 sl_sysctl_read(const struct sl_release *rel, const struct sl_tunables *t, u64 features,
 		   const struct sl_sysctl_desc *d);
 
 #endif

@@ -1,6 +1,5 @@
-#include "config/sysctl.h"
+#include "sched/sysctl.h"
 #include "core/parse.h"
-#include "sched/eevdf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +47,7 @@ const struct sl_sysctl_desc sl_sysctls[] = {
 };
 const int sl_nsysctls = (int)SL_ARRAY_SIZE(sl_sysctls);
 
-bool sl_sysctl_exists(const struct sl_cfs_release *rel, const struct sl_sysctl_desc *d)
+bool sl_sysctl_exists(const struct sl_release *rel, const struct sl_sysctl_desc *d)
 {
 	return (rel->sysctls & d->kernels) != 0;
 }
@@ -58,7 +57,7 @@ const char *sl_sysctl_short(const struct sl_sysctl_desc *d)
 	return strncmp(d->name, "kernel.", 7) ? d->name : d->name + 7;
 }
 
-static void list_names(const struct sl_cfs_release *rel, char *buf, size_t len)
+static void list_names(const struct sl_release *rel, char *buf, size_t len)
 {
 	size_t off = 0;
 	int k = 0;
@@ -74,7 +73,7 @@ static u64 *field(struct sl_tunables *t, const struct sl_sysctl_desc *d)
 	return (u64 *)(void *)((char *)t + d->offset);
 }
 
-s64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t, u64 features,
+s64 sl_sysctl_read(const struct sl_release *rel, const struct sl_tunables *t, u64 features,
 		   const struct sl_sysctl_desc *d)
 {
 	if (d->offset == (size_t)-1)
@@ -84,7 +83,7 @@ s64 sl_sysctl_read(const struct sl_cfs_release *rel, const struct sl_tunables *t
 	return d->is_int ? (s64)(s32)(u32)v : (s64)v;
 }
 
-int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64 *features,
+int sl_sysctl_write(const struct sl_release *rel, struct sl_tunables *t, u64 *features,
 		    const char *assignment, char *err, size_t errlen)
 {
 	const char *eq = strchr(assignment, '=');
@@ -159,10 +158,8 @@ int sl_sysctl_write(const struct sl_cfs_release *rel, struct sl_tunables *t, u64
 			return -1;
 		}
 		*field(t, d) = uv;
-		if (d->scaling_handler)
-			t->sched_normalized_base_slice =
-				t->sched_base_slice /
-				eevdf_scaling_factor(t->sched_tunable_scaling, (int)t->ncpu_online);
+		if (d->scaling_handler && rel->update_scaling)
+			rel->update_scaling(t);
 		if (d->nr_latency_handler) {
 			u64 mg = t->sched_min_granularity;
 

@@ -1,30 +1,38 @@
 /*
- * struct sl_sim owns one whole simulated machine: clock, event queue, CPUs and runqueues, tasks,
- * workloads and subscribers. Nothing is global, so thousands can live in one process.
+ * The scheduler's world: tasks, per-CPU runqueues (each class's queue, the sched domains),
+ * the tunables, and struct sl_sim, which owns one whole simulated machine. Nothing is global,
+ * so thousands of simulations can live in one process.
+ *
+ * Why struct sl_sim is declared here, in the scheduler's layer: the scheduler classes work on
+ * every CPU's runqueue, the tunables and the clock, so they need the whole struct; the layers
+ * above (machine, workload, config) add their parts through pointers to types that only they
+ * define (groups, disks, parameters, --at changes), which stay opaque at this level. The clock,
+ * timer queue and event stream are the engine's (core/engine.h), embedded at the top.
  */
-#ifndef SCHEDLAB_SIM_H
-#define SCHEDLAB_SIM_H
+#ifndef SCHEDLAB_SCHED_SIM_H
+#define SCHEDLAB_SCHED_SIM_H
 
 #include <schedlab/types.h>
 #include <schedlab/event.h>
 #include <bsd/sys/tree.h>
 #include <bsd/sys/queue.h>
 
-#include "core/timerq.h"
-#include "core/rng.h"
-#include "sched/features.h"
-#include "machine/params.h"
+#include "core/engine.h"
 #include "cpuidle/cpuidle.h"
-#include "stats/hist.h"
-
-#define SL_IRQ_ISSUER (-1)
-#define SL_IRQ_SPREAD (-2)
+#include "sched/features.h"
 
 struct sl_sim;
 struct sl_task;
-struct sl_config;
-struct sl_workload_inst;
 struct sl_sched_class;
+struct sl_release;
+/* the machine's and the configuration's parts, opaque here */
+struct sl_params;
+struct sl_prog;
+struct sl_group;
+struct sl_mutex;
+struct sl_request;
+struct sl_disk;
+struct sl_knob_change;
 
 /* ---- CFS entities and runqueues (field names follow the kernel's, for the reader) ---- */
 
@@ -117,57 +125,6 @@ struct sl_tunables {
 	u64 sched_rt_runtime_us;
 };
 
-/* ---- Task programs ---- */
-
-enum sl_op {
-	OP_RUN,		 /* burn CPU time d */
-	OP_SLEEP,	 /* interruptible sleep for d (a timer on this CPU) */
-	OP_SLEEP_PERIOD, /* sleep until the next multiple of d since the task started */
-	OP_IO,		 /* uninterruptible wait on the fixed-latency device, d */
-	OP_WAKE,	 /* wake the peer (a pipe write); arg = sync hint */
-	OP_WAIT,	 /* wait to be woken (a pipe read); consumes one pending wake-up */
-	OP_FORK,	 /* fork a child running `child` */
-	OP_EXEC,	 /* exec: the address space (and the cache warmth) is new */
-	OP_EXIT,
-	OP_WAIT_BELOW, /* wait(2) for children while live children >= arg */
-	OP_LOOP,       /* jump to step arg, arg2 times in all (0: forever) */
-	OP_YIELD,      /* sched_yield() */
-	OP_LOCK,       /* lock mutex arg of the group */
-	OP_UNLOCK,
-	OP_BIO,	     /* synchronous direct I/O of d bytes to the task's disk (arg2: SL_BIO_*) */
-	OP_AIO_FILL, /* libaio: submit until arg requests are in flight */
-	OP_AIO_WAIT, /* libaio: io_getevents(min 1): reap completions, or sleep for one */
-	OP_UNTIL,    /* exit once d has passed since the task started (fio runtime=) */
-	/* rt-app's events (src/workload/rtapp.c) */
-	OP_NOTE,     /* call the group's note hook: a workload's bookkeeping, no time passes */
-	OP_TIMER,    /* sleep until group timer arg's next expiry (next += d); arg2: relative */
-	OP_RUNTIME,  /* burn CPU until d of wall-clock time has passed */
-	OP_CWAIT,    /* release group mutex arg2 (if >= 0) and wait on group condition arg */
-	OP_CSIGNAL,  /* wake the first waiter of condition arg (none: the signal is lost) */
-	OP_CBROAD,   /* wake every waiter of condition arg */
-	OP_BARRIER,  /* wait until group barrier arg's number of tasks have reached it */
-	OP_AFFINITY, /* sched_setaffinity(mask d.a; 0: every CPU): leaves a CPU no longer allowed */
-};
-
-struct sl_prog;
-struct sl_step {
-	enum sl_op op;
-	struct sl_dist d;
-	int arg, arg2;
-	const struct sl_prog *child;
-};
-
-struct sl_prog {
-	char comm[16];
-	int nice;
-	int policy;
-	int rt_priority;   /* 1..99 for SL_SCHED_FIFO / SL_SCHED_RR, else 0 */
-	u64 sched_runtime; /* sched_setattr: 6.18's custom slice (0: the base slice) */
-	u64 cpus_allowed;  /* the tasks' affinity: bit c allows CPU c; 0: every CPU */
-	int n, cap;
-	struct sl_step *steps;
-};
-
 /* ---- Tasks ---- */
 
 /* Internal numbering (not the kernel's SCHED_* values): the RT policies come last so that the
@@ -204,33 +161,6 @@ enum sl_tstate {
 
 enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX, BLK_AIO, BLK_COND };
 
-/* A FIFO of tasks sleeping on a condition variable or a barrier. */
-struct sl_waitq {
-	struct sl_task **w;
-	int n, cap;
-};
-
-/* rt-app's timer: an absolute expiry shared by the threads that name it. */
-struct sl_abstimer {
-	u64 next;
-	bool init;
-};
-
-struct sl_barrier {
-	int need, arrived;
-	struct sl_waitq q;
-};
-
-struct sl_mutex {
-	struct sl_task *owner;
-	struct sl_task **waiters; /* FIFO of sleepers */
-	int nwait, capw;
-	struct sl_task **spinners; /* FIFO of OWNER_SPIN spinners */
-	int nspin, capspin;
-};
-
-struct sl_group;
-
 struct sl_task {
 	int pid;
 	char comm[16];
@@ -241,6 +171,8 @@ struct sl_task {
 	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
 	struct sched_entity se; /* RT tasks use its exec_start and sum_exec_runtime only */
 	struct sched_rt_entity rt;
+	int group_id;	   /* the workload group's id (-1: none), for the events */
+	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
 	int cpu;
 	enum sl_tstate state;
 	enum sl_block blocked;
@@ -357,91 +289,30 @@ struct sl_cpu {
 	u64 busy_ns, busy_since;
 };
 
-/* ---- Workload groups ---- */
-
-struct sl_group {
-	int id;
-	char name[32];
-	char spec[256];
-	bool finite;
-	int ntasks;	/* tasks ever created in the group */
-	int live;	/* not yet exited */
-	u64 start, end; /* completion time when finite */
-	struct sl_mutex *mutexes;
-	int nmutex;
-	struct sl_prog **progs; /* owned */
-	int nprogs;
-	const struct sl_workload_inst *wl;
-	struct sl_timer start_timer;
-	bool spawned;
-	/* block I/O of the group's tasks */
-	bool io;
-	u64 io_bytes, io_ops;
-	struct sl_hist *clat;
-	/* periodic tasks' frames */
-	u64 frames, frames_late, late_sum, late_max;
-	/* rt-app's synchronisation objects (owned) */
-	struct sl_waitq *conds;
-	int nconds;
-	struct sl_abstimer *timers;
-	int ntimers;
-	struct sl_barrier *barriers;
-	int nbarriers;
-	/* a workload's per-run state: OP_NOTE calls note(); finish() runs after the run (its
-	 * failure fails the run), state_free() when the simulation is freed */
-	void *state;
-	void (*note)(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st);
-	int (*finish)(struct sl_sim *sim, struct sl_group *g);
-	void (*state_free)(void *state);
-};
-
-/* Block I/O: a request of a task, and a disk serving its queue in order. */
-#define SL_BIO_RANDOM 0x1
-#define SL_BIO_WRITE  0x2
-
-struct sl_request {
-	struct sl_task *owner;
-	int disk;
-	u64 bytes, sector;
-	unsigned flags;
-	u64 submit_time;
-	int issue_cpu;
-	int phase;	     /* 0: the interrupt is raised; 1: its handling is done */
-	struct sl_timer irq; /* the completion interrupt on its CPU */
-	struct sl_request *next;
-	bool busy;
-};
-
-struct sl_disk {
-	int id;
-	struct sl_request *head, *tail; /* the queue */
-	struct sl_request *active;
-	u64 next_sector; /* where the head is: a request starting here needs no seek */
-	struct sl_timer done;
-	u64 busy_ns, busy_since, ops, bytes;
-};
-
-struct sl_subscriber {
-	sl_event_fn fn;
-	void *ctx;
-};
-
-struct sl_knob_change {
-	struct sl_timer timer;
-	char kind; /* 'f' features, 's' sysctl */
-	char text[256];
+/*
+ * What the scheduler asks of the machine below it in time but above it in the layers: the
+ * machine fills this in when it builds the simulation (machine.c).
+ */
+struct sl_machine_ops {
+	/* resched_task/resched_cpu: set need_resched on rq and, when rq is another CPU that does
+	 * not poll, send it a reschedule IPI */
+	void (*resched_cpu)(struct sl_sim *sim, struct sl_cpu *rq);
 };
 
 struct sl_sim {
-	u64 now;
-	u64 end;
-	struct sl_timerq q;
-	struct sl_rng rng;
-	struct sl_rng sched_rng; /* the scheduler's own draws (NI_RANDOM): workloads' stay put */
-	struct sl_params p;
+	union {
+		struct sl_engine eng;
+		struct {
+			SL_ENGINE_MEMBERS
+		};
+	};
+	const struct sl_machine_ops *mops;
+	struct sl_rng sched_rng;   /* the scheduler's own draws (NI_RANDOM): workloads' stay put */
+	const struct sl_params *p; /* the machine's parameters (machine/params.h) */
+	u64 hz;			   /* CONFIG_HZ: the tick rate */
 	struct sl_tunables tun;
 	u64 features;
-	const struct sl_cfs_release *rel;
+	const struct sl_release *rel;
 	/* the scheduler classes, highest first (class.h); the release's fair class last */
 	const struct sl_sched_class *classes[4];
 	int nclasses;
@@ -455,16 +326,13 @@ struct sl_sim {
 
 	struct sl_disk *disks;
 	int ndisks;
-	int irq_affinity; /* >= 0: that CPU; SL_IRQ_ISSUER; SL_IRQ_SPREAD */
+	int irq_affinity; /* >= 0: that CPU; SL_IRQ_ISSUER; SL_IRQ_SPREAD (blockdev.h) */
 
 	struct sl_task **tasks; /* by pid - 1 */
 	int ntasks, captasks;
 
 	struct sl_group *groups;
 	int ngroups;
-
-	struct sl_subscriber subs[8];
-	int nsubs;
 
 	struct sl_knob_change *changes;
 	int nchanges;
@@ -478,13 +346,8 @@ struct sl_sim {
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */
 	int nohz_count;	   /* CPUs in nohz.cpu_mask */
 	u64 tick_ns;
-	u64 nr_events;
 	u64 nr_migrations;
-	bool oom;
-	bool interrupted; /* stopped by SIGINT/SIGTERM (core/interrupt.h) */
-	char error[256];  /* a run-time failure (a program that makes no progress) */
 	bool duration_set;
-	bool progress; /* progress lines on stderr */
 };
 
 /* p's affinity allows CPU cpu */
@@ -498,18 +361,29 @@ static inline bool sched_feat(const struct sl_sim *sim, enum sl_feat f)
 	return sim->features & (1ULL << f);
 }
 
-void sl_emit(struct sl_sim *sim, struct sl_event *ev);
-void sl_arm(struct sl_sim *sim, struct sl_timer *t, u64 expires);
-void sl_cancel(struct sl_sim *sim, struct sl_timer *t);
+static inline void sl_emit(struct sl_sim *sim, struct sl_event *ev)
+{
+	sl_engine_emit(&sim->eng, ev);
+}
 
-/* lifecycle (sim.c) */
-struct sl_sim *sl_sim_new(const struct sl_config *cfg);
-/* The name of workload group i: the workload's name, numbered from its second occurrence
- * ("make", "make#2"); the sweep names its columns with it. */
-void sl_group_name(const struct sl_config *cfg, int i, char *buf, size_t len);
-int sl_sim_run(struct sl_sim *sim);
-void sl_sim_free(struct sl_sim *sim);
-int sl_sim_subscribe(struct sl_sim *sim, sl_event_fn fn, void *ctx);
-/* Replace the cpuidle governor before the run (the old one's per-CPU state is released). */
-int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *gov);
+static inline void sl_arm(struct sl_sim *sim, struct sl_timer *t, u64 expires)
+{
+	sl_engine_arm(&sim->eng, t, expires);
+}
+
+static inline void sl_cancel(struct sl_sim *sim, struct sl_timer *t)
+{
+	sl_engine_cancel(&sim->eng, t);
+}
+
+static inline int sl_sim_subscribe(struct sl_sim *sim, sl_event_fn fn, void *ctx)
+{
+	return sl_engine_subscribe(&sim->eng, fn, ctx);
+}
+
+static inline void sl_resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	sim->mops->resched_cpu(sim, rq);
+}
+
 #endif

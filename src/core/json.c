@@ -2,7 +2,7 @@
  * The JSON reader (see json.h). One pass over the buffer; containers open and close on an
  * explicit stack of at most SL_JSON_MAX_DEPTH entries, so no input can exhaust the C stack.
  */
-#include "config/json.h"
+#include "core/json.h"
 
 #include <errno.h>
 #include <stdarg.h>

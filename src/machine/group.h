@@ -1,0 +1,50 @@
+/*
+ * A workload group: the tasks one workload instance created, its programs, its synchronisation
+ * objects and its figures. The configuration layer creates one per --workload and arms its start.
+ */
+#ifndef SCHEDLAB_GROUP_H
+#define SCHEDLAB_GROUP_H
+
+#include "core/hist.h"
+#include "machine/sync.h"
+
+struct sl_workload_inst;
+struct sl_step;
+
+struct sl_group {
+	int id;
+	char name[32];
+	char spec[256];
+	bool finite;
+	int ntasks;	/* tasks ever created in the group */
+	int live;	/* not yet exited */
+	u64 start, end; /* completion time when finite */
+	struct sl_mutex *mutexes;
+	int nmutex;
+	struct sl_prog **progs; /* owned */
+	int nprogs;
+	const struct sl_workload_inst *wl;
+	struct sl_timer start_timer;
+	bool spawned;
+	/* block I/O of the group's tasks */
+	bool io;
+	u64 io_bytes, io_ops;
+	struct sl_hist *clat;
+	/* periodic tasks' frames */
+	u64 frames, frames_late, late_sum, late_max;
+	/* rt-app's synchronisation objects (owned) */
+	struct sl_waitq *conds;
+	int nconds;
+	struct sl_abstimer *timers;
+	int ntimers;
+	struct sl_barrier *barriers;
+	int nbarriers;
+	/* a workload's per-run state: OP_NOTE calls note(); finish() runs after the run (its
+	 * failure fails the run), state_free() when the simulation is freed */
+	void *state;
+	void (*note)(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st);
+	int (*finish)(struct sl_sim *sim, struct sl_group *g);
+	void (*state_free)(void *state);
+};
+
+#endif

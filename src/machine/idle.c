@@ -1,0 +1,150 @@
+/*
+ * A CPU's idle loop, as the machine runs it: enter asks the governor for a state (with the
+ * inputs the kernel's framework gathers: the next timer, the tick, the load, iowait), exit
+ * measures the residency, keeps the sysfs counters and the run's figures, and lets the governor
+ * reflect. The governors and drivers themselves are the cpuidle library (src/cpuidle/), which
+ * knows nothing of the simulation.
+ */
+#include "machine/idle.h"
+#include "sched/sim.h"
+
+/*
+ * The time to the CPU's next timer event (the sleep length), and to the next event already
+ * known to wake it (timers and interrupts routed to it: the oracle's knowledge).
+ */
+static void next_events(const struct sl_sim *sim, int cpu, u64 *timer, u64 *wake)
+{
+	u64 t_best, w_best;
+
+	sl_engine_next_for_cpu(&sim->eng, cpu, &w_best, &t_best);
+	*timer = t_best == UINT64_MAX ? UINT64_MAX : t_best - sim->now;
+	*wake = w_best == UINT64_MAX ? UINT64_MAX : w_best - sim->now;
+}
+
+int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	struct sl_cpuidle_dev *dev = &rq->idle_dev;
+	int idx;
+
+	dev->cpu = rq->id;
+	dev->gp = &sim->gov_params;
+	dev->now_ns = sim->now;
+	dev->tick_ns = sim->tick_ns;
+	next_events(sim, rq->id, &dev->next_timer_ns, &dev->next_wake_ns);
+	dev->next_tick_ns = (sim->now / sim->tick_ns + 1) * sim->tick_ns - sim->now;
+	dev->latency_req_ns = sim->pm_qos_latency_ns;
+	dev->cpu_load0 = rq->cpu_load[0];
+	dev->nr_iowait = rq->nr_iowait;
+	dev->stop_tick = true;
+	dev->poll_limit_ns = 0;
+	dev->predicted_ns = 0;
+	idx = sim->idle_gov->select(dev, drv);
+	if (idx < 0 || idx >= drv->state_count)
+		idx = 0;
+	dev->in_idle = true;
+	dev->entered = idx;
+	dev->enter_time = sim->now;
+	rq->idle = true;
+	rq->idle_state = idx;
+	/* the poll loop gives up after the governor's limit (haltpoll, modern poll_idle) */
+	if ((drv->states[idx].flags & CPUIDLE_FLAG_POLL) && dev->poll_limit_ns)
+		sl_arm(sim, &rq->idle_timer, sim->now + dev->poll_limit_ns);
+	struct sl_event ev = {.type = SL_EV_IDLE, .cpu = rq->id, .state = idx};
+
+	sl_emit(sim, &ev);
+	return idx;
+}
+
+/* sysfs above/below (drivers/cpuidle/cpuidle.c, ns form): too deep, or too shallow */
+static void above_below(const struct sl_cpuidle_driver *drv, struct sl_cpuidle_dev *dev, int e,
+			u64 diff)
+{
+	const struct sl_idle_state *s = &drv->states[e];
+
+	if (diff < s->target_residency_ns) {
+		for (int j = e - 1; j >= 0; j--) {
+			if (!dev->disabled[j]) {
+				dev->above[e]++;
+				break;
+			}
+		}
+	} else if (diff > s->exit_latency_ns) {
+		for (int j = e + 1; j < drv->state_count; j++) {
+			if (dev->disabled[j])
+				continue;
+			if (diff - s->exit_latency_ns >= drv->states[j].target_residency_ns)
+				dev->below[e]++;
+			break;
+		}
+	}
+}
+
+u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason why)
+{
+	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	struct sl_cpuidle_dev *dev = &rq->idle_dev;
+	const struct sl_idle_state *st;
+	u64 diff;
+	int e;
+
+	if (!rq->idle)
+		return 0;
+	e = dev->entered;
+	st = &drv->states[e];
+	/* the driver measures after the hardware has left the state: the exit latency is part
+	 * of the residency (and of the state's time), and the CPU runs again only after it */
+	diff = sim->now - dev->enter_time + st->exit_latency_ns;
+	rq->idle = false;
+	dev->in_idle = false;
+	sl_cancel(sim, &rq->idle_timer);
+	dev->last_state_idx = e;
+	dev->last_residency_ns = diff;
+	dev->poll_time_limit = why == SL_WAKE_POLL_LIMIT;
+	dev->tick_wakeup = why == SL_WAKE_TICK;
+	dev->timer_wakeup = why == SL_WAKE_TIMER || why == SL_WAKE_TICK;
+	dev->usage[e]++;
+	dev->time_ns[e] += diff;
+	/* a state that flushes the TLB (C3 and C6 on Nehalem) has also flushed the core's L1/L2
+	 * to L3 or lost them (spec cpuidle.md 7.5): whoever runs next refills a cold cache */
+	if (st->flags & CPUIDLE_FLAG_TLB_FLUSHED)
+		rq->switch_seq++;
+	above_below(drv, dev, e, diff);
+	/* the run's figures */
+	int oracle = sl_cpuidle_oracle_choice(drv, dev, diff);
+
+	dev->periods++;
+	dev->oracle_agree += oracle == e;
+	dev->idle_energy_pj += sl_cpuidle_energy_pj(drv, e, diff);
+	dev->oracle_energy_pj += sl_cpuidle_energy_pj(drv, oracle, diff);
+	dev->exit_latency_paid_ns += st->exit_latency_ns;
+	if (dev->predicted_ns) {
+		dev->pred_abs_err_ns += dev->predicted_ns > diff ? dev->predicted_ns - diff
+								 : diff - dev->predicted_ns;
+		dev->pred_count++;
+	}
+	dev->now_ns = sim->now;
+	struct sl_event ev = {.type = SL_EV_IDLE,
+			      .cpu = rq->id,
+			      .state = -1,
+			      .reason = (int)why,
+			      .latency = st->exit_latency_ns,
+			      .predicted = dev->predicted_ns,
+			      .measured = diff};
+
+	sl_emit(sim, &ev);
+	if (sim->idle_gov->reflect)
+		sim->idle_gov->reflect(dev, drv, e);
+	return st->exit_latency_ns;
+}
+
+u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu)
+{
+	return sim->cpus[cpu].busy_ns * sim->idle_drv->busy_power_mw +
+	       sim->cpus[cpu].idle_dev.idle_energy_pj;
+}
+
+bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	return rq->idle && (sim->idle_drv->states[rq->idle_state].flags & CPUIDLE_FLAG_POLL);
+}

@@ -1,0 +1,19 @@
+/* The machine's idle loop around the cpuidle library (idle.c). */
+#ifndef SCHEDLAB_MACHINE_IDLE_H
+#define SCHEDLAB_MACHINE_IDLE_H
+
+#include "cpuidle/cpuidle.h"
+
+struct sl_sim;
+struct sl_cpu;
+
+/* Machine hooks. enter returns the chosen state index. */
+int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq);
+/* The CPU leaves idle; returns the exit latency the waker pays. */
+u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason why);
+/* A CPU's energy so far, in picojoules: busy time at the busy power, plus its idle periods. */
+u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu);
+/* Whether the CPU is idle in a polling state (it sees need_resched without an IPI). */
+bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq);
+
+#endif

@@ -1,0 +1,198 @@
+/* The simulation's life: build a machine from its description, run the event loop, free it. */
+#include "machine/machine.h"
+#include "sched/class.h"
+#include "sched/release.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A timer that was waiting for its CPU's C-state exit no longer is (the engine calls this when
+ * a timer is moved or cancelled). */
+static void undelay(struct sl_engine *e, struct sl_timer *t)
+{
+	if (t->exit_delayed) {
+		struct sl_sim *sim = sl_container_of(e, struct sl_sim, eng);
+
+		t->exit_delayed = false;
+		if (t->cpu >= 0)
+			sim->cpus[t->cpu].irq_busy--;
+	}
+}
+
+int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *gov)
+{
+	for (int c = 0; c < sim->ncpu; c++) {
+		struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+
+		if (sim->idle_gov->disable)
+			sim->idle_gov->disable(dev);
+		dev->gov_data = NULL;
+	}
+	sim->idle_gov = gov;
+	for (int c = 0; c < sim->ncpu; c++)
+		if (gov->enable && gov->enable(&sim->cpus[c].idle_dev, sim->idle_drv))
+			return -1;
+	return 0;
+}
+
+struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
+{
+	struct sl_sim *sim = calloc(1, sizeof(*sim));
+	struct sl_params *p = malloc(sizeof(*p));
+
+	if (!sim || !p) {
+		free(sim);
+		free(p);
+		return NULL;
+	}
+	*p = *d->params;
+	sim->p = p;
+	if (sl_engine_init(&sim->eng, d->seed))
+		goto fail;
+	sim->on_rearm = undelay;
+	sim->mops = &sl_machine_ops;
+	sl_rng_seed(&sim->sched_rng, d->seed ^ 0x6eedf6eedfULL);
+	sim->tun = *d->tun;
+	sim->features = d->features;
+	sim->rel = d->rel;
+	/* the RT class above every release's fair class (rt.c) */
+	sim->classes[sim->nclasses++] = &sl_rt_class;
+	sim->classes[sim->nclasses++] = d->rel->fair;
+	sim->hz = p->hz;
+	sim->tick_ns = NSEC_PER_SEC / p->hz;
+	sim->idle_drv = d->drv;
+	sim->idle_gov = d->gov;
+	sim->pm_qos_latency_ns = d->pm_qos_ns;
+	sim->gov_params = *d->gp;
+	sim->irq_affinity = d->irq_affinity;
+	sim->this_cpu = -1;
+	sim->nohz_balancer = -1;
+	sim->progress = d->progress;
+	sim->ncpu = d->ncpu;
+	sim->cpus = calloc((size_t)d->ncpu, sizeof(*sim->cpus));
+	if (!sim->cpus)
+		goto fail;
+	for (int c = 0; c < d->ncpu; c++) {
+		struct sl_cpu *rq = &sim->cpus[c];
+		int per_thread = d->sockets * d->cores;
+
+		sl_machine_init_cpu(sim, rq, c);
+		/* Linux's x86 numbering: first threads of every core, then their siblings */
+		rq->thread = c / per_thread;
+		rq->socket = (c % per_thread) / d->cores;
+		rq->core = (c % per_thread) % d->cores;
+	}
+	for (int c = 0; c < d->ncpu; c++) {
+		struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+
+		dev->cpu = c;
+		dev->gp = &sim->gov_params;
+		dev->tick_ns = sim->tick_ns;
+		memcpy(dev->disabled, d->disabled, sizeof(dev->disabled));
+		if (sim->idle_gov->enable && sim->idle_gov->enable(dev, sim->idle_drv))
+			goto fail;
+	}
+	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->build_domains)
+			sim->classes[i]->build_domains(sim);
+	if (sim->oom)
+		goto fail;
+	return sim;
+fail:
+	sl_sim_free(sim);
+	return NULL;
+}
+
+int sl_machine_alloc_groups(struct sl_sim *sim, int n)
+{
+	sim->groups = calloc((size_t)(n ? n : 1), sizeof(*sim->groups));
+	return sim->groups ? 0 : -1;
+}
+
+static bool all_done(const struct sl_sim *sim)
+{
+	if (sim->duration_set || !sim->ngroups)
+		return false;
+	for (int i = 0; i < sim->ngroups; i++) {
+		const struct sl_group *g = &sim->groups[i];
+
+		if (!g->finite || !g->spawned || g->live)
+			return false;
+	}
+	return true;
+}
+
+int sl_sim_run(struct sl_sim *sim)
+{
+	sl_machine_start(sim);
+	sl_engine_run(&sim->eng, sim, sl_machine_dispatch, all_done);
+	if (!all_done(sim) && !sim->error[0] && !sim->oom)
+		sim->now = sim->end;
+	sl_machine_finish(sim);
+	for (int i = 0; i < sim->ngroups && !sim->oom && !sim->error[0]; i++)
+		if (sim->groups[i].finish && sim->groups[i].finish(sim, &sim->groups[i]) &&
+		    !sim->error[0] && !sim->oom)
+			snprintf(sim->error, sizeof(sim->error), "workload %s: cannot finish",
+				 sim->groups[i].name);
+	if (sim->oom) {
+		snprintf(sim->error, sizeof(sim->error), "out of memory");
+		return -1;
+	}
+	return sim->error[0] ? -1 : 0;
+}
+
+static void group_free(struct sl_group *g)
+{
+	for (int k = 0; k < g->nprogs; k++) {
+		free(g->progs[k]->steps);
+		free(g->progs[k]);
+	}
+	free(g->progs);
+	for (int k = 0; k < g->nmutex; k++) {
+		free(g->mutexes[k].waiters);
+		free(g->mutexes[k].spinners);
+	}
+	free(g->mutexes);
+	for (int k = 0; k < g->nconds; k++)
+		free(g->conds[k].w);
+	free(g->conds);
+	for (int k = 0; k < g->nbarriers; k++)
+		free(g->barriers[k].q.w);
+	free(g->barriers);
+	free(g->timers);
+	if (g->state_free)
+		g->state_free(g->state);
+}
+
+void sl_sim_free(struct sl_sim *sim)
+{
+	if (!sim)
+		return;
+	sl_engine_free(&sim->eng);
+	for (int i = 0; i < sim->ntasks; i++)
+		sl_task_free(sim->tasks[i]);
+	free(sim->tasks);
+	for (int i = 0; i < sim->ngroups; i++)
+		group_free(&sim->groups[i]);
+	for (int i = 0; i < sim->ngroups; i++) {
+		if (sim->groups[i].clat)
+			sl_hist_free(sim->groups[i].clat);
+		free(sim->groups[i].clat);
+	}
+	free(sim->groups);
+	sl_disks_free(sim);
+	/* the --at changes are the configuration's (config/sim_build.c), allocated whole */
+	free(sim->changes);
+	if (sim->cpus) {
+		for (int i = 0; i < sim->nclasses; i++)
+			if (sim->classes[i]->free_domains)
+				sim->classes[i]->free_domains(sim);
+		for (int c = 0; c < sim->ncpu && sim->idle_gov; c++)
+			if (sim->idle_gov->disable)
+				sim->idle_gov->disable(&sim->cpus[c].idle_dev);
+	}
+	free(sim->cpus);
+	free((void *)sim->p);
+	free(sim);
+}

@@ -1,0 +1,35 @@
+/*
+ * The synchronisation objects tasks block on: pthread-like mutexes (with 2.6.32's OWNER_SPIN
+ * spinners), wait queues for condition variables and barriers, and rt-app's shared timers.
+ */
+#ifndef SCHEDLAB_SYNC_H
+#define SCHEDLAB_SYNC_H
+
+#include "sched/sim.h"
+
+/* A FIFO of tasks sleeping on a condition variable or a barrier. */
+struct sl_waitq {
+	struct sl_task **w;
+	int n, cap;
+};
+
+/* rt-app's timer: an absolute expiry shared by the threads that name it. */
+struct sl_abstimer {
+	u64 next;
+	bool init;
+};
+
+struct sl_barrier {
+	int need, arrived;
+	struct sl_waitq q;
+};
+
+struct sl_mutex {
+	struct sl_task *owner;
+	struct sl_task **waiters; /* FIFO of sleepers */
+	int nwait, capw;
+	struct sl_task **spinners; /* FIFO of OWNER_SPIN spinners */
+	int nspin, capspin;
+};
+
+#endif

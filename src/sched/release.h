@@ -1,0 +1,51 @@
+/*
+ * A kernel release as the scheduler sees it: its fair class, CONFIG_HZ, the sched_features
+ * table, which sysctls exist, the tunables' defaults and their boot scaling, and the cpuidle
+ * governor the release boots with. It says nothing of how its class works: the class's own
+ * per-release rules hang off class_data (CFS: struct sl_cfs_ops in cfs.h).
+ *
+ * The registry (release.c) is the one list of releases: --kernel, the error messages' lists of
+ * valid names, the sweep and the tests all read it. A new release or policy is one file that
+ * defines a struct sl_release and one line in release.c.
+ */
+#ifndef SCHEDLAB_RELEASE_H
+#define SCHEDLAB_RELEASE_H
+
+#include "sched/sim.h"
+
+#define SL_SYSCTL_CFS	0x1 /* kernel.sched_* of 2.6.3x */
+#define SL_SYSCTL_EEVDF 0x2 /* the debugfs tunables of 6.18 */
+
+struct sl_release {
+	const char *name;
+	/* the release's fair class (class.h): what the machine calls */
+	const struct sl_sched_class *fair;
+	/* CONFIG_HZ of the release's reference machine (0: the params table's default) */
+	u64 hz;
+	/* boot scaling: sched_init_granularity for n online CPUs (NULL: the 2.6.3x rule) */
+	void (*init_granularity)(struct sl_tunables *t, int ncpu);
+	/* a write of tunable_scaling or base_slice re-derives the normalized values (6.18's
+	 * sched_update_scaling); NULL: the release has none */
+	void (*update_scaling)(struct sl_tunables *t);
+	/* the cpuidle governor the release boots with on a machine with C-states */
+	const char *idle_governor;
+	/* which sysctl rows exist (SL_SYSCTL_*, sysctl.c) */
+	unsigned sysctls;
+	struct sl_feat_table feats;
+	struct sl_tunables defaults; /* before the boot scaling */
+	/* the fair class's own per-release rules (CFS: const struct sl_cfs_ops *) */
+	const void *class_data;
+};
+
+/* The release a run uses when --kernel is not given. */
+#define SL_DEFAULT_RELEASE "2.6.31"
+
+extern const struct sl_release *const sl_releases[];
+extern const int sl_nreleases;
+/* NULL if no release has that name */
+const struct sl_release *sl_release_find(const char *name);
+const struct sl_release *sl_release_default(void);
+/* "2.6.31, 2.6.32, 6.18": the registry's names, for error messages */
+void sl_release_names(char *buf, size_t len);
+
+#endif
