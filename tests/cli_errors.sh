@@ -1,8 +1,9 @@
 #!/bin/sh
 # Every usage error of the schedlab command (src/cli/main.c, and the parsers it calls) gives exit
 # status 2, an empty stdout and a message on stderr naming the option or value and what was
-# expected (README: "Bad input ... exits with status 2 and a message naming the option and what
-# was expected; nothing is written to stdout"). Usage: sh tests/cli_errors.sh path/to/schedlab
+# expected (docs/usage.md: "Bad input ... exits with status 2 and a message naming the option
+# and what was expected; nothing is written to stdout"). Usage: sh tests/cli_errors.sh
+# path/to/schedlab
 set -eu
 
 . "$(dirname "$0")/lib.sh"
@@ -146,7 +147,7 @@ usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
 # --- limits: an absurd size is refused with the limit named, before anything is allocated: the
 # refusal's peak RSS is within 4 MiB of a refusal that allocates nothing (--cpus 0), whatever the
 # build (ASan's baseline is larger); 100000 tasks alone would be 65 MB, 67 M fio request slots
-# gigabytes. README "Limits" lists them. ---
+# gigabytes. docs/limits.md lists them. ---
 base=""
 if [ -x /usr/bin/time ]; then
 	/usr/bin/time -f %M -o "$T/rss" "$SL" run --workload hog --cpus 0 >/dev/null 2>&1 || true

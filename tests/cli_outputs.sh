@@ -1,6 +1,6 @@
 #!/bin/sh
 # What the schedlab commands print, against figures worked out by hand from the spec
-# (../shared/spec/cfs.md section 2 for the sysctls), the model's parameters (README, schedlab
+# (docs/model/cfs.md for the sysctls), the model's parameters (docs/model-overview.md, schedlab
 # params) and the machine profiles; and every text table against the JSON of the same run.
 # Usage: sh tests/cli_outputs.sh path/to/schedlab
 set -eu

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The real-time class from the command line (README "Real-time class"): the trace shows the
+# The real-time class from the command line (docs/model-overview.md): the trace shows the
 # kernel's prio of an RT task (99 - rt_priority), the RT sysctls read and write as ints, and bad
 # RT input is a usage error (status 2, empty stdout). Usage: sh tests/rt.sh path/to/schedlab
 set -eu

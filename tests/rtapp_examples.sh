@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every example that the Debian package rt-app ships and that rt-app 1.0 itself accepts runs
 # in schedlab (exit 0). Which ones rt-app accepts was decided once by running rt-app 1.0 on
-# each here (README, "rt-app workloads"), and is fixed below: a file the package adds or drops
+# each here (docs/rt-app.md), and is fixed below: a file the package adds or drops
 # fails the test until it is classified. Skipped when the package is not installed.
 set -eu
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 /*
  * fio's rw modes, its runtime limit and where completion interrupts go (--irq-affinity), against
- * hand-worked figures from the defaults (README, schedlab params): disk 110 MB/s + 10 us command
+ * hand-worked figures from the defaults (docs/model-overview.md): disk 110 MB/s + 10 us command
  * (+ 12.5 ms seek when a request does not follow the last one), io_submit 10 us, irq 10 us,
  * context switch 2 us, migrate_core 10 us. One synchronous job on the POLL-only machine.
  *

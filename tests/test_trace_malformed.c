@@ -1,9 +1,9 @@
 /*
  * The ftrace text reader on bad input: each malformed line is refused with "FILE:LINE: malformed
- * line: expected WHAT" naming the field it expected (README: a malformed line is an error naming
- * the file and line); broken compressed data is an error, never a silent end of input; and the
- * field forms tests/test_trace_read.c leaves out (upper-case hex, negative numbers, CRLF, an
- * explicit success=, several gzip members) read right.
+ * line: expected WHAT" naming the field it expected (docs/traces.md: a malformed line is an
+ * error naming the file and line); broken compressed data is an error, never a silent end of
+ * input; and the field forms tests/test_trace_read.c leaves out (upper-case hex, negative numbers,
+ * CRLF, an explicit success=, several gzip members) read right.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -171,7 +171,7 @@ static void test_dist_too_long(void **state)
  * Draws are clamped into u64, never wrapped: an exponential with a mean of 9e18 ns goes past
  * 1.8e19 whenever -ln(1 - u) > 2 (u > 0.865, about 13.5% of draws), and those draws give
  * UINT64_MAX; a normal with a 1 ns mean and a 1 s deviation is below 0 half the time, which
- * gives 0 (the README: negative draws are 0), and never more than a few seconds.
+ * gives 0 (docs/workloads.md: negative draws are 0), and never more than a few seconds.
  */
 static void test_draws_saturate(void **state)
 {

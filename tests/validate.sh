@@ -42,7 +42,8 @@ cmp -s "$T/out" "$T/table" && [ ! -s "$T/o2" ] || fail "validate -o: the file is
 	fail "two validate runs differ"
 
 # The recorded real runs of this machine (tests/data/validate, tools/validate_record.sh): each
-# validates; where the README says the model is within 5% of the real mean period, it still is.
+# validates; where docs/validate.md says the model is within 5% of the real mean period, it
+# still is.
 V=$(cd "$(dirname "$0")/data/validate" && pwd)
 M=$(cd "$(dirname "$0")/../machines/fc-2vcpu" && pwd)
 for n in example1 example2 example3 example4 example5 example6 example7 mp3-short pack; do

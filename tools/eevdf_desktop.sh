@@ -3,7 +3,7 @@
 # jobs, an xmodmap-like client at 1 s, a 25 fps video decoding 8 ms a frame) under --kernel 2.6.31
 # and 6.18, seeds 1-5: xclient completion, the p99 wake-up latency of the client, the video and
 # make, and make's completion; mean [min, max]. Extra arguments go to every 6.18 run
-# (e.g. --param hz=1000). Prints the figures of the README's EEVDF section.
+# (e.g. --param hz=1000). Prints the figures of the EEVDF section of docs/experiments-2009.md.
 set -eu
 SL=${SL:-build/schedlab}
 D="--cpus 2 --machine core2 --workload make:jobs=20,nice=19,count=300 --workload xclient:start=1s,rounds=9 --workload video:fps=25,decode=8ms --duration 8s"

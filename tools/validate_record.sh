@@ -1,6 +1,6 @@
 #!/bin/sh
-# Record the real side of `schedlab validate` for the README's files on this machine (root,
-# rt-app, tracefs; an otherwise idle machine: check `uptime` first), keep each run in
+# Record the real side of `schedlab validate` for the files of docs/validate.md on this machine
+# (root, rt-app, tracefs; an otherwise idle machine: check `uptime` first), keep each run in
 # tests/data/validate/NAME (rt-app's logs, the trace xz-compressed, machine.conf), and print the
 # side-by-side table of each. `tools/calibrate` first: `schedlab calibrate -o machines/this-vm`.
 # Usage: sh tools/validate_record.sh [path/to/schedlab] [CALIBRATION_DIR]
