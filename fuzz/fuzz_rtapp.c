@@ -12,8 +12,8 @@ SL_FUZZ_TARGET(rtapp)
 
 	if (!f)
 		abort();
-	rc = rta_parse("fuzz.json", (const char *)data, size, f, err, errlen);
-	rta_free(f);
+	rc = sl_rta_parse("fuzz.json", (const char *)data, size, f, err, errlen);
+	sl_rta_free(f);
 	free(f);
 	return rc;
 }

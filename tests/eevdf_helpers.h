@@ -10,7 +10,7 @@ static inline struct sl_task *ee_task(int nice, int policy, int cpu)
 {
 	struct sl_task *p = bare_task(nice, policy, cpu);
 
-	eevdf_set_load_weight(p);
+	sl_eevdf_set_load_weight(p);
 	p->sched_class = &sl_eevdf_class;
 	p->recent_used_cpu = -1;
 	return p;
@@ -24,7 +24,7 @@ static inline void ee_tree_add(struct sl_cpu *rq, struct sl_task *p, u64 v, u64 
 	se->vruntime = v;
 	se->deadline = d;
 	se->slice = slice;
-	eevdf_enqueue_tree(&rq->ee, se);
+	sl_eevdf_enqueue_tree(&rq->ee, se);
 	se->on_rq = 1;
 	rq->ee.nr_queued++;
 	rq->ee.load += se->load.weight;

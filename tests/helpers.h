@@ -61,7 +61,7 @@ static inline struct sl_task *bare_task(int nice, int policy, int cpu)
 	p->last_cpu = -1;
 	p->iowait_cpu = -1;
 	p->state = TS_RUNNING;
-	set_load_weight(p);
+	sl_set_load_weight(p);
 	return p;
 }
 

@@ -11,15 +11,15 @@ static void test_runqueue_inverse(void **state)
 	struct sl_load_weight lw = {1024, 0};
 
 	(void)state;
-	calc_delta_mine(1000, 1024, &lw);
+	sl_calc_delta_mine(1000, 1024, &lw);
 	assert_int_equal(lw.inv_weight, 4190212);
 	lw.weight = 2048;
 	lw.inv_weight = 0;
-	calc_delta_mine(1000, 1024, &lw);
+	sl_calc_delta_mine(1000, 1024, &lw);
 	assert_int_equal(lw.inv_weight, 2096129);
 	lw.weight = 1359; /* nice 0 + nice 5 */
 	lw.inv_weight = 0;
-	calc_delta_mine(1000, 1024, &lw);
+	sl_calc_delta_mine(1000, 1024, &lw);
 	assert_int_equal(lw.inv_weight, 3158064);
 }
 
@@ -30,18 +30,18 @@ static void test_calc_delta_mine(void **state)
 	 * SRR(SRR(tmp, 16) * 2096129, 16) = SRR(312500 * 2096129, 16) = 9995122 */
 	struct sl_load_weight lw = {2048, 0};
 
-	assert_int_equal(calc_delta_mine(20000000, 1024, &lw), 9995122);
+	assert_int_equal(sl_calc_delta_mine(20000000, 1024, &lw), 9995122);
 	/* small: tmp = 1024000 < 2^32: SRR(1024000 * 2096129, 32) = 500 */
-	assert_int_equal(calc_delta_mine(1000, 1024, &lw), 500);
+	assert_int_equal(sl_calc_delta_mine(1000, 1024, &lw), 500);
 	/* one nice-0 task alone is not given exactly the period: 19980488 */
 	struct sl_load_weight one = {1024, 0};
 
-	assert_int_equal(calc_delta_mine(20000000, 1024, &one), 19980488);
+	assert_int_equal(sl_calc_delta_mine(20000000, 1024, &one), 19980488);
 	/* nice 0 against nice 5 (1024 + 335): 15058823 and 4926476 */
 	struct sl_load_weight mix = {1359, 0};
 
-	assert_int_equal(calc_delta_mine(20000000, 1024, &mix), 15058823);
-	assert_int_equal(calc_delta_mine(20000000, 335, &mix), 4926476);
+	assert_int_equal(sl_calc_delta_mine(20000000, 1024, &mix), 15058823);
+	assert_int_equal(sl_calc_delta_mine(20000000, 335, &mix), 4926476);
 }
 
 static void test_calc_delta_fair(void **state)
@@ -52,16 +52,16 @@ static void test_calc_delta_fair(void **state)
 	memset(&se, 0, sizeof(se));
 	se.load.weight = 1024;
 	se.load.inv_weight = 4194304;
-	assert_int_equal(calc_delta_fair(1234567, &se), 1234567);
+	assert_int_equal(sl_calc_delta_fair(1234567, &se), 1234567);
 	/* nice 5: 1 ms of runtime is 1e6 * 1024 / 335 with the table inverse 12820798 */
 	se.load.weight = 335;
 	se.load.inv_weight = 12820798;
-	assert_int_equal(calc_delta_fair(1000000, &se), 3056716);
-	assert_int_equal(calc_delta_fair(20000000, &se), 61134329);
+	assert_int_equal(sl_calc_delta_fair(1000000, &se), 3056716);
+	assert_int_equal(sl_calc_delta_fair(20000000, &se), 61134329);
 	/* nice -5 (3121, inverse 1376151) */
 	se.load.weight = 3121;
 	se.load.inv_weight = 1376151;
-	assert_int_equal(calc_delta_fair(20000000, &se), 6561999);
+	assert_int_equal(sl_calc_delta_fair(20000000, &se), 6561999);
 }
 
 static void test_weights(void **state)
@@ -72,15 +72,15 @@ static void test_weights(void **state)
 	assert_int_equal(p->se.load.weight, 1024);
 	assert_int_equal(p->se.load.inv_weight, 4194304);
 	p->nice = -20;
-	set_load_weight(p);
+	sl_set_load_weight(p);
 	assert_int_equal(p->se.load.weight, 88761);
 	assert_int_equal(p->se.load.inv_weight, 48388);
 	p->nice = 19;
-	set_load_weight(p);
+	sl_set_load_weight(p);
 	assert_int_equal(p->se.load.weight, 15);
 	assert_int_equal(p->se.load.inv_weight, 286331153);
 	p->policy = SL_SCHED_IDLE;
-	set_load_weight(p);
+	sl_set_load_weight(p);
 	assert_int_equal(p->se.load.weight, 3);
 	assert_int_equal(p->se.load.inv_weight, 1431655765);
 	free(p);
@@ -95,14 +95,14 @@ static void test_period_and_slice(void **state)
 
 	(void)state;
 	/* 1 CPU: factor 1, latency 20 ms, min_granularity 4 ms, nr_latency 5 */
-	assert_int_equal(sched_period(sim, 1), 20000000);
-	assert_int_equal(sched_period(sim, 5), 20000000);
-	assert_int_equal(sched_period(sim, 6), 24000000);
-	cfs_enqueue_task(sim, &sim->cpus[0], a, 0);
+	assert_int_equal(sl_sched_period(sim, 1), 20000000);
+	assert_int_equal(sl_sched_period(sim, 5), 20000000);
+	assert_int_equal(sl_sched_period(sim, 6), 24000000);
+	sl_cfs_enqueue_task(sim, &sim->cpus[0], a, 0);
 	/* a new task's slice counts it as queued: period(2) over 1024 + 1024 */
-	assert_int_equal(sched_slice(sim, cfs, &b->se), 9995122);
-	cfs_enqueue_task(sim, &sim->cpus[0], b, 0);
-	assert_int_equal(sched_slice(sim, cfs, &a->se), 9995122);
+	assert_int_equal(sl_sched_slice(sim, cfs, &b->se), 9995122);
+	sl_cfs_enqueue_task(sim, &sim->cpus[0], b, 0);
+	assert_int_equal(sl_sched_slice(sim, cfs, &a->se), 9995122);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -148,14 +148,14 @@ static void test_update_avg_and_wrap(void **state)
 	u64 avg = 800;
 
 	(void)state;
-	update_avg(&avg, 1600); /* +800 >> 3 = +100 */
+	sl_update_avg(&avg, 1600); /* +800 >> 3 = +100 */
 	assert_int_equal(avg, 900);
-	update_avg(&avg, 0); /* -900 >> 3 = -113 (arithmetic shift rounds down) */
+	sl_update_avg(&avg, 0); /* -900 >> 3 = -113 (arithmetic shift rounds down) */
 	assert_int_equal(avg, 787);
 	avg = 0;
-	update_avg(&avg, 0);
+	sl_update_avg(&avg, 0);
 	assert_int_equal(avg, 0);
-	update_avg(&avg, 7); /* 7 >> 3 = 0 */
+	sl_update_avg(&avg, 7); /* 7 >> 3 = 0 */
 	assert_int_equal(avg, 0);
 
 	struct sched_entity a, b;

@@ -11,7 +11,7 @@
 static u64 delta_fair(int nice, u64 d)
 {
 	struct sl_task *p = ee_task(nice, SL_SCHED_NORMAL, 0);
-	u64 r = eevdf_calc_delta_fair(d, &p->se);
+	u64 r = sl_eevdf_calc_delta_fair(d, &p->se);
 
 	free(p);
 	return r;
@@ -44,7 +44,7 @@ static void test_calc_delta_lazy_inverse(void **state)
 	 * 1024000 * 1024 * 4194303 >> 32 = 1023999.75 -> 1023999: truncation shows */
 	struct sl_load_weight lw = {scale_load(1024), 0};
 
-	assert_int_equal(eevdf_calc_delta(1024000, EEVDF_NICE_0_LOAD, &lw), 1023999);
+	assert_int_equal(sl_eevdf_calc_delta(1024000, EEVDF_NICE_0_LOAD, &lw), 1023999);
 	assert_int_equal(lw.inv_weight, 4194303);
 	/* scale_load_down: 0 stays 0, tiny weights floor at 2 */
 	assert_int_equal(scale_load_down(0), 0);
@@ -65,11 +65,11 @@ static void test_avg_vruntime_floor(void **state)
 	ee_tree_add(rq, a, (u64)-3, 100, SLICE2);
 	ee_tree_add(rq, b, 0, 200, SLICE2);
 	assert_int_equal(rq->ee.sum_w_vruntime, -3072);
-	assert_int_equal(eevdf_avg_vruntime(&rq->ee), (u64)-2);
+	assert_int_equal(sl_eevdf_avg_vruntime(&rq->ee), (u64)-2);
 	/* z moved by -2: S = -3072 - 2048 * -2 = 1024 (keys -1 and 2) */
 	assert_int_equal(rq->ee.sum_w_vruntime, 1024);
 	/* idempotent now: keys -1, 2 -> R = 1024 >= 0: 1024 / 2048 = 0 */
-	assert_int_equal(eevdf_avg_vruntime(&rq->ee), (u64)-2);
+	assert_int_equal(sl_eevdf_avg_vruntime(&rq->ee), (u64)-2);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -82,7 +82,7 @@ static void test_avg_vruntime_floor(void **state)
 	rq->ee.zero_vruntime = 0;
 	ee_tree_add(rq, a, 3, 100, SLICE2);
 	ee_tree_add(rq, b, 0, 200, SLICE2);
-	assert_int_equal(eevdf_avg_vruntime(&rq->ee), 1);
+	assert_int_equal(sl_eevdf_avg_vruntime(&rq->ee), 1);
 	assert_int_equal(rq->ee.sum_w_vruntime, 1024);
 	fixture_free(f);
 	free(a);
@@ -99,7 +99,7 @@ static void test_avg_vruntime_curr_only(void **state)
 	/* empty tree: V is curr's vruntime; a never-run queue starts at -1.048576 ms */
 	assert_int_equal(rq->ee.zero_vruntime, (u64) - (1LL << 20));
 	ee_set_curr(f->sim, rq, c, 5000000, 6400000, SLICE2);
-	assert_int_equal(eevdf_avg_vruntime(&rq->ee), 5000000);
+	assert_int_equal(sl_eevdf_avg_vruntime(&rq->ee), 5000000);
 	fixture_free(f);
 	free(c);
 }
@@ -116,13 +116,13 @@ static void test_eligibility(void **state)
 	/* A v = -3, B v = 0 (w 1024): V = -1.5. A eligible: -3072 >= -3 * 2048; B not: -3072 < 0 */
 	ee_tree_add(rq, a, (u64)-3, 100, SLICE2);
 	ee_tree_add(rq, b, 0, 200, SLICE2);
-	assert_true(eevdf_entity_eligible(&rq->ee, &a->se));
-	assert_false(eevdf_entity_eligible(&rq->ee, &b->se));
+	assert_true(sl_eevdf_entity_eligible(&rq->ee, &a->se));
+	assert_false(sl_eevdf_entity_eligible(&rq->ee, &b->se));
 	/* curr C at -1 counts: R = -3072 - 1024 = -4096, T = 3072, V = -1.33: C (-1) is not
 	 * eligible (-4096 < -3072), -2 is (-4096 >= -6144) */
 	ee_set_curr(sim, rq, c, (u64)-1, 300, SLICE2);
-	assert_false(eevdf_entity_eligible(&rq->ee, &c->se));
-	assert_true(eevdf_vruntime_eligible(&rq->ee, (u64)-2));
+	assert_false(sl_eevdf_entity_eligible(&rq->ee, &c->se));
+	assert_true(sl_eevdf_vruntime_eligible(&rq->ee, (u64)-2));
 	/* exactly at V is eligible (lag 0): three at -1, -3, 0 ... x with x * 3072 <= -4096
 	 * is x <= -1.33: -1 no, -2 yes (checked); and nothing changed z */
 	assert_int_equal(rq->ee.zero_vruntime, 0);
@@ -143,10 +143,10 @@ static void test_eligibility_weighted(void **state)
 	/* A nice 0 (1024) at 0, B nice 5 (335) at 10: V = 3350 / 1359 = 2.47 */
 	ee_tree_add(rq, a, 0, 100, SLICE2);
 	ee_tree_add(rq, b, 10, 200, SLICE2);
-	assert_true(eevdf_entity_eligible(&rq->ee, &a->se));
-	assert_false(eevdf_entity_eligible(&rq->ee, &b->se));
-	assert_true(eevdf_vruntime_eligible(&rq->ee, 2));  /* 3350 >= 2 * 1359 = 2718 */
-	assert_false(eevdf_vruntime_eligible(&rq->ee, 3)); /* 3350 < 3 * 1359 = 4077 */
+	assert_true(sl_eevdf_entity_eligible(&rq->ee, &a->se));
+	assert_false(sl_eevdf_entity_eligible(&rq->ee, &b->se));
+	assert_true(sl_eevdf_vruntime_eligible(&rq->ee, 2));  /* 3350 >= 2 * 1359 = 2718 */
+	assert_false(sl_eevdf_vruntime_eligible(&rq->ee, 3)); /* 3350 < 3 * 1359 = 4077 */
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -164,22 +164,22 @@ static void test_update_deadline(void **state)
 	/* not reached: v < d, nothing changes */
 	p->se.vruntime = 3000000;
 	p->se.deadline = 4000000;
-	assert_false(eevdf_update_deadline(sim, cfs, &p->se));
+	assert_false(sl_eevdf_update_deadline(sim, cfs, &p->se));
 	assert_int_equal(p->se.deadline, 4000000);
 	/* passed: d = v + vslice from the current v (one step), nice 0: 5 ms + 1.4 ms */
 	p->se.vruntime = 5000000;
-	assert_true(eevdf_update_deadline(sim, cfs, &p->se));
+	assert_true(sl_eevdf_update_deadline(sim, cfs, &p->se));
 	assert_int_equal(p->se.deadline, 6400000);
 	assert_int_equal(p->se.slice, SLICE2);
 	/* v == d counts as reached; nice 5: 10 ms + 4279403 (the §3 vector) */
 	q->se.vruntime = q->se.deadline = 10000000;
-	assert_true(eevdf_update_deadline(sim, cfs, &q->se));
+	assert_true(sl_eevdf_update_deadline(sim, cfs, &q->se));
 	assert_int_equal(q->se.deadline, 14279403);
 	/* a custom slice (sched_runtime) is kept: 3 ms */
 	p->se.custom_slice = true;
 	p->se.slice = 3000000;
 	p->se.vruntime = 7000000;
-	assert_true(eevdf_update_deadline(sim, cfs, &p->se));
+	assert_true(sl_eevdf_update_deadline(sim, cfs, &p->se));
 	assert_int_equal(p->se.deadline, 10000000);
 	fixture_free(f);
 	free(p);
@@ -204,7 +204,7 @@ static struct sl_task *place_case(const char *feats, int nice, s64 vlag, bool wi
 	p->se.vlag = vlag;
 	p->se.rel_deadline = rel;
 	p->se.deadline = rel_d;
-	eevdf_place_entity(sim, &rq->ee, &p->se, flags);
+	sl_eevdf_place_entity(sim, &rq->ee, &p->se, flags);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -276,13 +276,13 @@ static void test_pick_order(void **state)
 	ee_tree_add(rq, a, 0, 3000000, SLICE2);
 	ee_tree_add(rq, b, (u64)-1000000, 5000000, SLICE2);
 	ee_tree_add(rq, c, 2000000, 1000000, SLICE2);
-	assert_ptr_equal(eevdf_first(&rq->ee), &c->se);
-	assert_ptr_equal(eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
+	assert_ptr_equal(sl_eevdf_first(&rq->ee), &c->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
 	/* PICK_BUDDY: an eligible next buddy wins; an ineligible one does not */
 	rq->ee.next = &b->se;
-	assert_ptr_equal(eevdf_pick_next_entity(sim, &rq->ee, NULL), &b->se);
+	assert_ptr_equal(sl_eevdf_pick_next_entity(sim, &rq->ee, NULL), &b->se);
 	rq->ee.next = &c->se;
-	assert_ptr_equal(eevdf_pick_next_entity(sim, &rq->ee, NULL), &a->se);
+	assert_ptr_equal(sl_eevdf_pick_next_entity(sim, &rq->ee, NULL), &a->se);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -302,17 +302,17 @@ static void test_pick_protection(void **state)
 	ee_tree_add(rq, e, 0, 2000000, SLICE2);
 	ee_set_curr(sim, rq, d, 0, 9000000, SLICE2);
 	d->se.vprot = 1000000;
-	assert_ptr_equal(eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &d->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &d->se);
 	/* without protection (a short wakee's test) the earlier deadline wins */
-	assert_ptr_equal(eevdf_pick_eevdf(sim, &rq->ee, &d->se, false), &e->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, false), &e->se);
 	/* protection spent (vprot <= v): E */
 	d->se.vprot = 0;
-	assert_ptr_equal(eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &e->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &e->se);
 	/* curr with the strictly earlier deadline keeps the CPU; on a tie the tree's wins */
 	d->se.deadline = 1000000;
-	assert_ptr_equal(eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &d->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &d->se);
 	d->se.deadline = 2000000;
-	assert_ptr_equal(eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &e->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &e->se);
 	fixture_free(f);
 	free(d);
 	free(e);
@@ -329,10 +329,10 @@ static void test_pick_ties_and_single(void **state)
 	rq->ee.zero_vruntime = 0;
 	/* a single queued entity is taken even if ineligible-looking */
 	ee_tree_add(rq, a, 0, 5000000, SLICE2);
-	assert_ptr_equal(eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
 	/* equal deadlines: the earlier insertion (ties go right) */
 	ee_tree_add(rq, b, 0, 5000000, SLICE2);
-	assert_ptr_equal(eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -352,7 +352,7 @@ static void test_protect_slice(void **state)
 	p->se.vruntime = 1000000;
 	p->se.deadline = 2400000;
 	p->se.slice = SLICE2;
-	eevdf_set_protect_slice(sim, &rq->ee, &p->se);
+	sl_eevdf_set_protect_slice(sim, &rq->ee, &p->se);
 	assert_int_equal(p->se.vprot, 1300000);
 	/* a tree of larger slices: the own slice, vprot = d */
 	fixture_free(f);
@@ -360,18 +360,18 @@ static void test_protect_slice(void **state)
 	sim = f->sim;
 	rq = &sim->cpus[0];
 	ee_tree_add(rq, a, 0, 3000000, 3000000);
-	eevdf_set_protect_slice(sim, &rq->ee, &p->se);
+	sl_eevdf_set_protect_slice(sim, &rq->ee, &p->se);
 	assert_int_equal(p->se.vprot, 2400000);
 	fixture_free(f);
 	/* NO_RUN_TO_PARITY: 0.7 ms, unscaled: v + 0.7 ms */
 	f = fixture_new("6.18", "2", "NO_RUN_TO_PARITY");
 	sim = f->sim;
-	eevdf_set_protect_slice(sim, &sim->cpus[0].ee, &p->se);
+	sl_eevdf_set_protect_slice(sim, &sim->cpus[0].ee, &p->se);
 	assert_int_equal(p->se.vprot, 1700000);
 	/* cancel: vprot = v */
-	eevdf_cancel_protect_slice(&p->se);
+	sl_eevdf_cancel_protect_slice(&p->se);
 	assert_int_equal(p->se.vprot, 1000000);
-	assert_false(eevdf_protect_slice(&p->se));
+	assert_false(sl_eevdf_protect_slice(&p->se));
 	fixture_free(f);
 	free(a);
 	free(s);

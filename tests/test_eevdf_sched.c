@@ -265,7 +265,7 @@ static int wake_cpu(int n0, int n1, int wake_flags, unsigned sd_flag)
 				ee_tree_add(&sim->cpus[c], q, 0, SLICE2, SLICE2);
 		}
 	}
-	cpu = eevdf_select_task_rq(sim, p, 0, sd_flag, wake_flags);
+	cpu = sl_eevdf_select_task_rq(sim, p, 0, sd_flag, wake_flags);
 	fixture_free(f);
 	for (int i = 0; i < nt; i++)
 		free(t[i]);
@@ -319,7 +319,7 @@ static int lb_case(bool with_y, bool dst_busy, int failed, enum ee_idle idle, in
 	if (dst_busy)
 		ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
 	dst->ee.nr_balance_failed = failed;
-	r = eevdf_load_balance(sim, dst, idle);
+	r = sl_eevdf_load_balance(sim, dst, idle);
 	*where = x->cpu * 10 + y->cpu;
 	fixture_free(f);
 	free(c);
@@ -363,7 +363,7 @@ static void test_load_balance_balanced(void **state)
 	(void)state;
 	/* one task on CPU0, CPU1 idle: nothing movable (the running task stays): balanced */
 	ee_set_curr(sim, &sim->cpus[0], c, 0, SLICE2, SLICE2);
-	assert_int_equal(eevdf_load_balance(sim, &sim->cpus[1], EE_CPU_IDLE), -1);
+	assert_int_equal(sl_eevdf_load_balance(sim, &sim->cpus[1], EE_CPU_IDLE), -1);
 	fixture_free(f);
 	free(c);
 }
@@ -494,7 +494,7 @@ static void test_custom_slice(void **state)
 		assert_int_equal(p->se.custom_slice, runtimes[i] != 0);
 	}
 	/* a placement keeps the custom slice: d = V + 100 ms */
-	eevdf_place_entity(f->sim, &f->sim->cpus[0].ee, &p->se, 0);
+	sl_eevdf_place_entity(f->sim, &f->sim->cpus[0].ee, &p->se, 0);
 	assert_int_equal(p->se.deadline - p->se.vruntime, 100000000);
 	fixture_free(f);
 	free(p);

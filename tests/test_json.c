@@ -149,7 +149,7 @@ static void test_limits(void **state)
 
 static int rta(const char *text, struct rta_file *f, char *err, size_t errlen)
 {
-	return rta_parse("t.json", text, strlen(text), f, err, errlen);
+	return sl_rta_parse("t.json", text, strlen(text), f, err, errlen);
 }
 
 static void test_rtapp_prefix_and_thread_loop(void **state)
@@ -174,7 +174,7 @@ static void test_rtapp_prefix_and_thread_loop(void **state)
 	assert_int_equal(f.tasks[0].ph[0].ev[2].val, 7);
 	assert_int_equal(f.tasks[0].ph[0].ev[3].kind, RTA_SLEEP);
 	assert_int_equal(f.duration_s, -1);
-	rta_free(&f);
+	sl_rta_free(&f);
 }
 
 static void test_rtapp_resources_and_barrier_users(void **state)
@@ -199,7 +199,7 @@ static void test_rtapp_resources_and_barrier_users(void **state)
 	assert_int_equal(f.tasks[1].ph[0].ev[3].ref, 0); /* fork "a": task 0 */
 	assert_int_equal(f.duration_s, 5);
 	assert_int_equal(f.ns_per_loop, 70);
-	rta_free(&f);
+	sl_rta_free(&f);
 }
 
 static void test_rtapp_refusals(void **state)

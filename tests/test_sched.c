@@ -23,7 +23,7 @@ static u64 place(const char *kernel, const char *feats, int nice, int policy, u6
 	for (int i = 0; i < others; i++) {
 		q[i] = bare_task(0, SL_SCHED_NORMAL, 0);
 		q[i]->se.vruntime = MIN_V;
-		cfs_enqueue_task(sim, rq, q[i], 0);
+		sl_cfs_enqueue_task(sim, rq, q[i], 0);
 	}
 	p->se.vruntime = old;
 	cfs_ops(sim)->place_entity(sim, &rq->cfs, &p->se, initial);
@@ -112,7 +112,7 @@ static int preempt(const char *kernel, const char *feats, int wakee_nice, u64 se
 	sim->cpus[0].cfs.nr_running = 2;
 	if (curr_running)
 		sim->cpus[0].cfs.curr = &c->se;
-	r = wakeup_preempt_entity(sim, &c->se, &s->se);
+	r = sl_wakeup_preempt_entity(sim, &c->se, &s->se);
 	sim->cpus[0].cfs.curr = NULL;
 	sim->cpus[0].cfs.nr_running = 0;
 	fixture_free(f);
@@ -173,22 +173,22 @@ static void wake_setup(struct wake_case *w, const char *kernel, const char *feat
 	rq->cfs.min_vruntime = MIN_V;
 	w->curr = bare_task(0, 0, 0);
 	w->curr->se.vruntime = MIN_V;
-	cfs_enqueue_task(sim, rq, w->curr, 0);
+	sl_cfs_enqueue_task(sim, rq, w->curr, 0);
 	for (int i = 0; i < n_others; i++) {
 		w->others[i] = bare_task(0, 0, 0);
 		w->others[i]->se.vruntime = MIN_V + 50000000;
-		cfs_enqueue_task(sim, rq, w->others[i], 0);
+		sl_cfs_enqueue_task(sim, rq, w->others[i], 0);
 	}
 	w->nothers = n_others;
-	assert_ptr_equal(cfs_pick_next_task(sim, rq), w->curr);
+	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), w->curr);
 	rq->curr = w->curr;
 	w->curr->on_cpu = true;
 	w->wakee = bare_task(0, 0, 0);
 	w->wakee->se.vruntime = vr;
 	/* as __sched_fork leaves it: ADAPTIVE_GRAN then expects 2 * gran * nr_running */
 	w->wakee->se.avg_wakeup = sim->tun.sched_wakeup_granularity;
-	cfs_enqueue_task(sim, rq, w->wakee, 0);
-	cfs_check_preempt_curr(sim, rq, w->wakee, 0);
+	sl_cfs_enqueue_task(sim, rq, w->wakee, 0);
+	sl_cfs_check_preempt_curr(sim, rq, w->wakee, 0);
 }
 
 static void wake_free(struct wake_case *w)
@@ -273,23 +273,23 @@ static void test_pick_next_buddies(void **state)
 	a->se.vruntime = MIN_V;		  /* leftmost */
 	b->se.vruntime = MIN_V + 4000000; /* within the 5 ms granularity of a */
 	c->se.vruntime = MIN_V + 6000000; /* beyond it */
-	cfs_enqueue_task(sim, rq, a, 0);
-	cfs_enqueue_task(sim, rq, b, 0);
-	cfs_enqueue_task(sim, rq, c, 0);
+	sl_cfs_enqueue_task(sim, rq, a, 0);
+	sl_cfs_enqueue_task(sim, rq, b, 0);
+	sl_cfs_enqueue_task(sim, rq, c, 0);
 	/* next buddy within the granularity wins, and its mark is cleared */
 	rq->cfs.next = &b->se;
-	assert_ptr_equal(cfs_pick_next_task(sim, rq), b);
+	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), b);
 	assert_null(rq->cfs.next);
-	cfs_put_prev_task(sim, rq, b);
+	sl_cfs_put_prev_task(sim, rq, b);
 	/* a buddy too far behind loses to the leftmost */
 	rq->cfs.next = &c->se;
-	assert_ptr_equal(cfs_pick_next_task(sim, rq), a);
+	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), a);
 	assert_ptr_equal(rq->cfs.next, &c->se);
-	cfs_put_prev_task(sim, rq, a);
+	sl_cfs_put_prev_task(sim, rq, a);
 	/* 2.6.31: next beats last when both qualify */
 	rq->cfs.next = &b->se;
 	rq->cfs.last = &a->se;
-	assert_ptr_equal(cfs_pick_next_task(sim, rq), b);
+	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), b);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -306,12 +306,12 @@ static void test_pick_next_buddies(void **state)
 	a->se.vruntime = MIN_V;
 	b->se.vruntime = MIN_V + 500000; /* within 1 ms */
 	c->se.vruntime = MIN_V + 800000;
-	cfs_enqueue_task(sim, rq, a, 0);
-	cfs_enqueue_task(sim, rq, b, 0);
-	cfs_enqueue_task(sim, rq, c, 0);
+	sl_cfs_enqueue_task(sim, rq, a, 0);
+	sl_cfs_enqueue_task(sim, rq, b, 0);
+	sl_cfs_enqueue_task(sim, rq, c, 0);
 	rq->cfs.next = &b->se;
 	rq->cfs.last = &c->se;
-	assert_ptr_equal(cfs_pick_next_task(sim, rq), c);
+	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), c);
 	assert_ptr_equal(rq->cfs.next, &b->se); /* only the pick's marks are cleared */
 	assert_null(rq->cfs.last);
 	fixture_free(f);
@@ -332,13 +332,13 @@ static void test_rbtree_fifo(void **state)
 	for (int i = 0; i < 5; i++) {
 		t[i] = bare_task(0, 0, 0);
 		t[i]->se.vruntime = MIN_V;
-		cfs_enqueue_task(sim, rq, t[i], 0);
+		sl_cfs_enqueue_task(sim, rq, t[i], 0);
 	}
 	for (int i = 0; i < 5; i++) {
-		struct sl_task *p = cfs_pick_next_task(sim, rq);
+		struct sl_task *p = sl_cfs_pick_next_task(sim, rq);
 
 		assert_ptr_equal(p, t[i]);
-		cfs_dequeue_task(sim, rq, p, 0);
+		sl_cfs_dequeue_task(sim, rq, p, 0);
 		rq->cfs.curr = NULL;
 	}
 	fixture_free(f);
@@ -360,16 +360,16 @@ static void test_task_hot(void **state)
 
 		sim->now = 10 * NSEC_PER_MSEC;
 		p->se.exec_start = sim->now - 400000; /* ran 0.4 ms ago: hot */
-		assert_true(task_hot(sim, p));
+		assert_true(sl_task_hot(sim, p));
 		p->se.exec_start = sim->now - 600000; /* 0.6 ms ago: cold */
-		assert_false(task_hot(sim, p));
+		assert_false(sl_task_hot(sim, p));
 		sim->cpus[0].cfs.last = &p->se;
 		sim->this_cpu = 1; /* an idle CPU balancing */
-		assert_int_equal(task_hot(sim, p), k == 0);
-		cfs_enqueue_task(sim, &sim->cpus[1], q, 0); /* now it has a task */
-		assert_true(task_hot(sim, p));
+		assert_int_equal(sl_task_hot(sim, p), k == 0);
+		sl_cfs_enqueue_task(sim, &sim->cpus[1], q, 0); /* now it has a task */
+		assert_true(sl_task_hot(sim, p));
 		sim->features &= ~(1ULL << F_CACHE_HOT_BUDDY);
-		assert_false(task_hot(sim, p));
+		assert_false(sl_task_hot(sim, p));
 		sim->cpus[0].cfs.last = NULL;
 		fixture_free(f);
 		free(p);

@@ -244,7 +244,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		ADD(go, "per_task", tasks);
 		if (g->io)
 			ADD(go, "io", sl_report_io_json(r, g));
-		if (rta_group_threads(g) >= 0)
+		if (sl_rta_group_threads(g) >= 0)
 			ADD(go, "rtapp_threads", sl_report_rtapp_json(g));
 		if (g->frames) {
 			json_object *fo = json_object_new_object();

@@ -16,12 +16,12 @@ void sl_report_rtapp_table(FILE *f, const struct sl_run *r)
 
 	for (int gi = 0; gi < sim->ngroups; gi++) {
 		const struct sl_group *g = &sim->groups[gi];
-		int n = rta_group_threads(g);
+		int n = sl_rta_group_threads(g);
 
 		for (int i = 0; i < n; i++) {
 			struct rta_summary m;
 
-			if (rta_group_summary(g, i, &m))
+			if (sl_rta_group_summary(g, i, &m))
 				continue;
 			if (!head) {
 				fprintf(f,
@@ -56,7 +56,7 @@ static json_object *stat_json(const struct rta_stat *s)
 /* The group's "rtapp_threads" array, or NULL when it is not an rt-app group. */
 json_object *sl_report_rtapp_json(const struct sl_group *g)
 {
-	int n = rta_group_threads(g);
+	int n = sl_rta_group_threads(g);
 	json_object *arr;
 
 	if (n < 0)
@@ -66,7 +66,7 @@ json_object *sl_report_rtapp_json(const struct sl_group *g)
 		struct rta_summary m;
 		json_object *o;
 
-		if (rta_group_summary(g, i, &m))
+		if (sl_rta_group_summary(g, i, &m))
 			continue;
 		o = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(m.name));

@@ -738,9 +738,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (waker) {
 		struct sched_entity *se = &waker->se;
 
-		update_avg(&se->avg_wakeup,
-			   se->sum_exec_runtime -
-				   (se->last_wakeup ? se->last_wakeup : se->start_runtime));
+		sl_update_avg(&se->avg_wakeup,
+			      se->sum_exec_runtime -
+				      (se->last_wakeup ? se->last_wakeup : se->start_runtime));
 		se->last_wakeup = se->sum_exec_runtime;
 	}
 	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = gid(p)};

@@ -21,7 +21,7 @@
 #define SCHED_LOAD_SCALE 1024ULL
 #define NR_CPUS_CONFIG	 64 /* CONFIG_NR_CPUS of an x86_64 distribution kernel of 2009 */
 
-void update_cpu_load(struct sl_cpu *rq)
+void sl_update_cpu_load(struct sl_cpu *rq)
 {
 	u64 this_load = rq->load.weight;
 
@@ -40,7 +40,7 @@ static u64 weighted_cpuload(struct sl_sim *sim, int cpu)
 	return sim->cpus[cpu].load.weight;
 }
 
-u64 source_load(struct sl_sim *sim, int cpu, int type)
+u64 sl_source_load(struct sl_sim *sim, int cpu, int type)
 {
 	u64 total = weighted_cpuload(sim, cpu);
 
@@ -51,7 +51,7 @@ u64 source_load(struct sl_sim *sim, int cpu, int type)
 	return l < total ? l : total;
 }
 
-u64 target_load(struct sl_sim *sim, int cpu, int type)
+u64 sl_target_load(struct sl_sim *sim, int cpu, int type)
 {
 	u64 total = weighted_cpuload(sim, cpu);
 
@@ -62,7 +62,7 @@ u64 target_load(struct sl_sim *sim, int cpu, int type)
 	return l > total ? l : total;
 }
 
-u64 cpu_avg_load_per_task(struct sl_sim *sim, int cpu)
+u64 sl_cpu_avg_load_per_task(struct sl_sim *sim, int cpu)
 {
 	struct sl_cpu *rq = &sim->cpus[cpu];
 
@@ -226,8 +226,8 @@ static struct sl_sched_group *find_idlest_group(struct sl_sim *sim, struct sl_sc
 		u64 avg_load = 0;
 
 		for (int i = 0; i < g->ncpus; i++)
-			avg_load += local ? source_load(sim, g->cpus[i], load_idx)
-					  : target_load(sim, g->cpus[i], load_idx);
+			avg_load += local ? sl_source_load(sim, g->cpus[i], load_idx)
+					  : sl_target_load(sim, g->cpus[i], load_idx);
 		avg_load = div_power(sim, g, avg_load * SCHED_LOAD_SCALE);
 		if (local)
 			this_load = avg_load;
@@ -258,7 +258,7 @@ static int find_idlest_cpu(struct sl_sim *sim, struct sl_sched_group *g, int thi
 	return idlest;
 }
 
-int find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int cpu)
+int sl_find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
 	struct sl_sched_domain *sd = NULL;
 	struct sl_cpu *rq;
@@ -331,7 +331,7 @@ static void fix_small_imbalance(struct sl_sim *sim, struct lb_stats *s, int this
 		if (s->busiest_load_per_task > s->this_load_per_task)
 			imbn = 1;
 	} else {
-		s->this_load_per_task = cpu_avg_load_per_task(sim, this_cpu);
+		s->this_load_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
 	}
 	if (s->max_load - s->this_load + s->busiest_load_per_task >=
 	    s->busiest_load_per_task * imbn) {
@@ -398,9 +398,9 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 			if (local) {
 				if (balance_cpu < 0 && !rq->curr && !rq->nr_running)
 					balance_cpu = c;
-				load = target_load(sim, c, load_idx);
+				load = sl_target_load(sim, c, load_idx);
 			} else {
-				load = source_load(sim, c, load_idx);
+				load = sl_source_load(sim, c, load_idx);
 				if (load > max_cpu)
 					max_cpu = load;
 				if (load < min_cpu)
@@ -409,7 +409,7 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 			group_load += load;
 			sum_nr += rq->nr_running;
 			sum_wl += weighted_cpuload(sim, c);
-			sum_alpt += cpu_avg_load_per_task(sim, c);
+			sum_alpt += sl_cpu_avg_load_per_task(sim, c);
 		}
 		if (local && balance_cpu < 0)
 			balance_cpu = g->cpus[0];
@@ -480,7 +480,7 @@ static bool can_migrate_task(struct sl_sim *sim, struct sl_task *p, int this_cpu
 {
 	if (p->on_cpu || !sl_cpu_allowed(p, this_cpu))
 		return false;
-	return !task_hot(sim, p) || sd->nr_balance_failed > sd->cache_nice_tries;
+	return !sl_task_hot(sim, p) || sd->nr_balance_failed > sd->cache_nice_tries;
 }
 
 /* pull_task: deactivate, set_task_cpu, activate (no placement), check preemption */
@@ -488,9 +488,9 @@ static void pull_task(struct sl_sim *sim, struct sl_task *p, int this_cpu)
 {
 	struct sl_cpu *src = &sim->cpus[p->cpu], *dst = &sim->cpus[this_cpu];
 
-	cfs_dequeue_task(sim, src, p, 0);
-	cfs_set_task_cpu(sim, p, this_cpu);
-	cfs_enqueue_task(sim, dst, p, 0);
+	sl_cfs_dequeue_task(sim, src, p, 0);
+	sl_cfs_set_task_cpu(sim, p, this_cpu);
+	sl_cfs_enqueue_task(sim, dst, p, 0);
 	/* the core check: an RT task running there is not the fair class's to preempt */
 	sl_check_preempt_curr(sim, dst, p, 0);
 }
@@ -506,7 +506,7 @@ static u64 move_tasks(struct sl_sim *sim, int this_cpu, int busiest, u64 max_loa
 	if (!max_load_move)
 		return 0;
 	for (se = TAILQ_FIRST(&cfs->tasks); se && rem > 0; se = nx) {
-		struct sl_task *p = task_of(se);
+		struct sl_task *p = sl_task_of(se);
 
 		nx = TAILQ_NEXT(se, group_node);
 		if (loops++ > sim->tun.sched_nr_migrate)
@@ -532,7 +532,7 @@ void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push
 		return;
 	TAILQ_FOREACH(se, &busiest->cfs.tasks, group_node)
 	{
-		struct sl_task *p = task_of(se);
+		struct sl_task *p = sl_task_of(se);
 
 		if (!p->on_cpu && sl_cpu_allowed(p, push_cpu)) {
 			pull_task(sim, p, push_cpu);
@@ -637,7 +637,7 @@ static int first_nohz_cpu(struct sl_sim *sim)
 }
 
 /* scheduler_tick's trigger_load_balance, with the NO_HZ idle load balancer, then the softirq. */
-void rebalance_tick(struct sl_sim *sim, struct sl_cpu *rq)
+void sl_rebalance_tick(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	int cpu = rq->id;
 
@@ -712,7 +712,7 @@ bool sl_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
 }
 
 /* idle_balance: a CPU about to go idle pulls work where SD_BALANCE_NEWIDLE is set. */
-void idle_balance(struct sl_sim *sim, struct sl_cpu *rq)
+void sl_idle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	u64 next_balance = jiffies(sim) + sim->hz;
 	int pulled = 0;

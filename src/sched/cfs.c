@@ -26,7 +26,7 @@ const u64 sl_prio_to_wmult[40] = {
 
 #define SRR(x, y) (((x) + (1ULL << ((y)-1))) >> (y))
 
-u64 calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw)
+u64 sl_calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw)
 {
 	u64 tmp;
 
@@ -45,24 +45,24 @@ u64 calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw)
 	return tmp > (u64)LONG_MAX ? (u64)LONG_MAX : tmp;
 }
 
-u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
+u64 sl_calc_delta_fair(u64 delta, const struct sched_entity *se)
 {
 	if (se->load.weight != NICE_0_LOAD) {
 		struct sl_load_weight lw = se->load;
 
-		delta = calc_delta_mine(delta, NICE_0_LOAD, &lw);
+		delta = sl_calc_delta_mine(delta, NICE_0_LOAD, &lw);
 	}
 	return delta;
 }
 
-void update_avg(u64 *avg, u64 sample)
+void sl_update_avg(u64 *avg, u64 sample)
 {
 	s64 diff = (s64)(sample - *avg);
 
 	*avg += (u64)(diff >> 3); /* arithmetic shift, as gcc does for the kernel */
 }
 
-void set_load_weight(struct sl_task *p)
+void sl_set_load_weight(struct sl_task *p)
 {
 	if (p->policy == SL_SCHED_IDLE) {
 		p->se.load.weight = WEIGHT_IDLEPRIO;
@@ -104,7 +104,7 @@ void sl_init_granularity(struct sl_tunables *t, int ncpu)
 	t->sched_shares_ratelimit *= factor;
 }
 
-struct sl_task *task_of(struct sched_entity *se)
+struct sl_task *sl_task_of(struct sched_entity *se)
 {
 	return sl_container_of(se, struct sl_task, se);
 }
@@ -123,10 +123,10 @@ static int entity_cmp(struct sched_entity *a, struct sched_entity *b)
 	return a->rb_seq < b->rb_seq ? -1 : (a->rb_seq > b->rb_seq);
 }
 
-RB_PROTOTYPE(cfs_tree, sched_entity, run_node, entity_cmp);
-RB_GENERATE(cfs_tree, sched_entity, run_node, entity_cmp)
+RB_PROTOTYPE(sl_cfs_tree, sched_entity, run_node, entity_cmp);
+RB_GENERATE(sl_cfs_tree, sched_entity, run_node, entity_cmp)
 
-void cfs_rq_init(struct cfs_rq *cfs)
+void sl_cfs_rq_init(struct cfs_rq *cfs)
 {
 	cfs->load.weight = 0;
 	cfs->load.inv_weight = 0;
@@ -139,31 +139,31 @@ void cfs_rq_init(struct cfs_rq *cfs)
 	cfs->curr = cfs->next = cfs->last = NULL;
 }
 
-struct sched_entity *cfs_leftmost(struct cfs_rq *cfs)
+struct sched_entity *sl_cfs_leftmost(struct cfs_rq *cfs)
 {
-	return RB_MIN(cfs_tree, &cfs->tasks_timeline);
+	return RB_MIN(sl_cfs_tree, &cfs->tasks_timeline);
 }
 
-struct sched_entity *cfs_rightmost(struct cfs_rq *cfs)
+struct sched_entity *sl_cfs_rightmost(struct cfs_rq *cfs)
 {
-	return RB_MAX(cfs_tree, &cfs->tasks_timeline);
+	return RB_MAX(sl_cfs_tree, &cfs->tasks_timeline);
 }
 
 static void __enqueue_entity(struct cfs_rq *cfs, struct sched_entity *se)
 {
 	se->rb_seq = cfs->seq++;
-	RB_INSERT(cfs_tree, &cfs->tasks_timeline, se);
+	RB_INSERT(sl_cfs_tree, &cfs->tasks_timeline, se);
 }
 
 static void __dequeue_entity(struct cfs_rq *cfs, struct sched_entity *se)
 {
-	RB_REMOVE(cfs_tree, &cfs->tasks_timeline, se);
+	RB_REMOVE(sl_cfs_tree, &cfs->tasks_timeline, se);
 }
 
 static void update_min_vruntime(struct cfs_rq *cfs)
 {
 	u64 vruntime = cfs->min_vruntime;
-	struct sched_entity *left = cfs_leftmost(cfs);
+	struct sched_entity *left = sl_cfs_leftmost(cfs);
 
 	if (cfs->curr)
 		vruntime = cfs->curr->vruntime;
@@ -172,7 +172,7 @@ static void update_min_vruntime(struct cfs_rq *cfs)
 	cfs->min_vruntime = max_vruntime(cfs->min_vruntime, vruntime);
 }
 
-void update_curr(struct sl_sim *sim, struct cfs_rq *cfs)
+void sl_update_curr(struct sl_sim *sim, struct cfs_rq *cfs)
 {
 	struct sched_entity *curr = cfs->curr;
 	u64 delta;
@@ -183,23 +183,23 @@ void update_curr(struct sl_sim *sim, struct cfs_rq *cfs)
 	if (!delta)
 		return;
 	curr->sum_exec_runtime += delta;
-	curr->vruntime += calc_delta_fair(delta, curr);
+	curr->vruntime += sl_calc_delta_fair(delta, curr);
 	update_min_vruntime(cfs);
 	curr->exec_start = sim->now;
 }
 
 /* ---- period and slice ---- */
 
-u64 sched_period(const struct sl_sim *sim, unsigned long nr_running)
+u64 sl_sched_period(const struct sl_sim *sim, unsigned long nr_running)
 {
 	if (nr_running > sim->tun.sched_nr_latency)
 		return sim->tun.sched_min_granularity * nr_running;
 	return sim->tun.sched_latency;
 }
 
-u64 sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+u64 sl_sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
-	u64 slice = sched_period(sim, cfs->nr_running + !se->on_rq);
+	u64 slice = sl_sched_period(sim, cfs->nr_running + !se->on_rq);
 	struct sl_load_weight lw = cfs->load;
 
 	if (!se->on_rq) {
@@ -207,18 +207,18 @@ u64 sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entit
 		lw.weight += se->load.weight;
 		lw.inv_weight = 0;
 	}
-	slice = calc_delta_mine(slice, se->load.weight, se->on_rq ? &cfs->load : &lw);
+	slice = sl_calc_delta_mine(slice, se->load.weight, se->on_rq ? &cfs->load : &lw);
 	return slice;
 }
 
-u64 sched_vslice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+u64 sl_sched_vslice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
-	return calc_delta_fair(sched_slice(sim, cfs, se), se);
+	return sl_calc_delta_fair(sl_sched_slice(sim, cfs, se), se);
 }
 
 /* ---- preemption ---- */
 
-void resched_task(struct sl_sim *sim, struct sl_cpu *rq)
+void sl_resched_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	sl_resched_cpu(sim, rq);
 }
@@ -227,11 +227,11 @@ void resched_task(struct sl_sim *sim, struct sl_cpu *rq)
 static u64 wakeup_gran(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se)
 {
 	u64 gran = sim->tun.sched_wakeup_granularity;
-	struct cfs_rq *cfs = &sim->cpus[task_of(curr)->cpu].cfs;
+	struct cfs_rq *cfs = &sim->cpus[sl_task_of(curr)->cpu].cfs;
 
 	if (cfs->curr && sched_feat(sim, F_ADAPTIVE_GRAN)) {
 		u64 this_run = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
-		u64 expected = 2 * se->avg_wakeup * sim->cpus[task_of(se)->cpu].cfs.nr_running;
+		u64 expected = 2 * se->avg_wakeup * sim->cpus[sl_task_of(se)->cpu].cfs.nr_running;
 		u64 g = this_run < expected ? expected - this_run : 0;
 
 		gran = (s64)g < (s64)sim->tun.sched_wakeup_granularity
@@ -240,15 +240,15 @@ static u64 wakeup_gran(struct sl_sim *sim, struct sched_entity *curr, struct sch
 	}
 	if (sched_feat(sim, F_ASYM_GRAN)) {
 		if (se->load.weight != NICE_0_LOAD)
-			gran = calc_delta_fair(gran, se);
+			gran = sl_calc_delta_fair(gran, se);
 	} else {
 		if (curr->load.weight != NICE_0_LOAD)
-			gran = calc_delta_fair(gran, curr);
+			gran = sl_calc_delta_fair(gran, curr);
 	}
 	return gran;
 }
 
-int wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se)
+int sl_wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se)
 {
 	s64 vdiff = (s64)(curr->vruntime - se->vruntime);
 
@@ -259,7 +259,7 @@ int wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr, struct 
 	return 0;
 }
 
-void clear_buddies(struct cfs_rq *cfs, struct sched_entity *se)
+void sl_clear_buddies(struct cfs_rq *cfs, struct sched_entity *se)
 {
 	if (cfs->last == se)
 		cfs->last = NULL;
@@ -268,7 +268,7 @@ void clear_buddies(struct cfs_rq *cfs, struct sched_entity *se)
 }
 
 /* task_hot (kernel/sched.c): a buddy, or ran within migration_cost, resists migration. */
-bool task_hot(struct sl_sim *sim, struct sl_task *p)
+bool sl_task_hot(struct sl_sim *sim, struct sl_task *p)
 {
 	struct cfs_rq *cfs = &sim->cpus[p->cpu].cfs;
 
@@ -293,19 +293,19 @@ static bool hrtick_enabled(struct sl_sim *sim)
 	return sched_feat(sim, F_HRTICK);
 }
 
-void hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+void sl_hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
 	if (!hrtick_enabled(sim) || cfs->nr_running <= 1)
 		return;
-	u64 slice = sched_slice(sim, cfs, &p->se);
+	u64 slice = sl_sched_slice(sim, cfs, &p->se);
 	u64 ran = p->se.sum_exec_runtime - p->se.prev_sum_exec_runtime;
 	s64 delta = (s64)(slice - ran);
 
 	if (delta < 0) {
 		if (rq->curr == p)
-			resched_task(sim, rq);
+			sl_resched_task(sim, rq);
 		return;
 	}
 	/* pick_next calls this while rq->curr is still prev: the kernel's 10 us floor */
@@ -321,7 +321,7 @@ static void hrtick_update(struct sl_sim *sim, struct sl_cpu *rq)
 	if (!curr || !curr->on_cpu)
 		return;
 	if (rq->cfs.nr_running < sim->tun.sched_nr_latency)
-		hrtick_start_fair(sim, rq, curr);
+		sl_hrtick_start_fair(sim, rq, curr);
 }
 
 /* ---- enqueue / dequeue ---- */
@@ -375,7 +375,7 @@ static void enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_e
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
-	update_curr(sim, cfs);
+	sl_update_curr(sim, cfs);
 	account_entity_enqueue(rq, se);
 	if (wakeup)
 		cfs_ops(sim)->place_entity(sim, cfs, se, 0);
@@ -389,17 +389,17 @@ static void dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_e
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
-	update_curr(sim, cfs);
+	sl_update_curr(sim, cfs);
 	if (se != cfs->curr)
 		update_stats_wait_end(sim, se);
-	clear_buddies(cfs, se);
+	sl_clear_buddies(cfs, se);
 	if (se != cfs->curr)
 		__dequeue_entity(cfs, se);
 	account_entity_dequeue(rq, se);
 	update_min_vruntime(cfs);
 }
 
-void cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
+void sl_cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
 {
 	if (wakeup)
 		p->se.start_runtime = p->se.sum_exec_runtime;
@@ -408,15 +408,16 @@ void cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, 
 	hrtick_update(sim, rq);
 }
 
-void cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep)
+void sl_cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep)
 {
 	/* kernel/sched.c dequeue_task: the overlap/wakeup averages, before update_curr */
 	if (sleep) {
 		if (p->se.last_wakeup) {
-			update_avg(&p->se.avg_overlap, p->se.sum_exec_runtime - p->se.last_wakeup);
+			sl_update_avg(&p->se.avg_overlap,
+				      p->se.sum_exec_runtime - p->se.last_wakeup);
 			p->se.last_wakeup = 0;
 		} else {
-			update_avg(&p->se.avg_wakeup, sim->tun.sched_wakeup_granularity);
+			sl_update_avg(&p->se.avg_wakeup, sim->tun.sched_wakeup_granularity);
 		}
 	}
 	dequeue_entity(sim, rq, &p->se);
@@ -437,7 +438,7 @@ static void set_next_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 
-struct sl_task *cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
+struct sl_task *sl_cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 	struct sched_entity *se;
@@ -447,18 +448,18 @@ struct sl_task *cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 	se = cfs_ops(sim)->pick_next_entity(sim, cfs);
 	set_next_entity(sim, cfs, se);
 	if (hrtick_enabled(sim))
-		hrtick_start_fair(sim, rq, task_of(se));
-	return task_of(se);
+		sl_hrtick_start_fair(sim, rq, sl_task_of(se));
+	return sl_task_of(se);
 }
 
-void cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
+void sl_cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 	struct sched_entity *se = &prev->se;
 
 	cfs_ops(sim)->put_prev_stats(sim, prev);
 	if (se->on_rq)
-		update_curr(sim, cfs);
+		sl_update_curr(sim, cfs);
 	if (se->on_rq) {
 		update_stats_wait_start(sim, se);
 		__enqueue_entity(cfs, se);
@@ -468,17 +469,17 @@ void cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *pr
 
 /* ---- the tick ---- */
 
-void cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
+void sl_cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 	struct sched_entity *curr = cfs->curr;
 
 	if (!curr)
 		return;
-	update_curr(sim, cfs);
+	sl_update_curr(sim, cfs);
 	/* the hrtick timer's tick ends the slice unconditionally */
 	if (queued) {
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 		return;
 	}
 	/* while an hrtick is pending the periodic tick leaves preemption to it (unless DOUBLE_TICK)
@@ -489,12 +490,12 @@ void cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 		cfs_ops(sim)->check_preempt_tick(sim, rq, curr);
 }
 
-void cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
-			    int wake_flags)
+void sl_cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			       int wake_flags)
 {
 	/* the idle class is preempted by anything */
 	if (!rq->curr) {
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 		return;
 	}
 	cfs_ops(sim)->check_preempt_wakeup(sim, rq, p, wake_flags);
@@ -504,26 +505,26 @@ void cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
  * sched_yield (yield_task_fair, 2.6.31 = 2.6.32): without sched_compat_yield a yield only updates
  * the runtime and reschedules; with it (or for SCHED_BATCH) the task goes behind the rightmost.
  */
-void cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
+void sl_cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 	struct sched_entity *se = cfs->curr, *rightmost;
 
 	if (!se || cfs->nr_running == 1)
 		return;
-	clear_buddies(cfs, se);
-	if (!sim->tun.sched_compat_yield && task_of(se)->policy != SL_SCHED_BATCH) {
-		update_curr(sim, cfs);
+	sl_clear_buddies(cfs, se);
+	if (!sim->tun.sched_compat_yield && sl_task_of(se)->policy != SL_SCHED_BATCH) {
+		sl_update_curr(sim, cfs);
 		return;
 	}
-	rightmost = cfs_rightmost(cfs);
+	rightmost = sl_cfs_rightmost(cfs);
 	if (!rightmost || entity_before(rightmost, se))
 		return;
 	se->vruntime = rightmost->vruntime + 1;
 }
 
 /* set_task_cpu: vruntime is carried relative to the runqueue's min_vruntime. */
-void cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
+void sl_cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
 	struct cfs_rq *old = &sim->cpus[p->cpu].cfs, *new = &sim->cpus[cpu].cfs;
 

@@ -80,13 +80,13 @@ extern const struct sl_release sl_cfs_2_6_31;
 extern const struct sl_release sl_cfs_2_6_32;
 
 /* ---- arithmetic (exposed for the tests) ---- */
-u64 calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw);
-u64 calc_delta_fair(u64 delta, const struct sched_entity *se);
-u64 sched_period(const struct sl_sim *sim, unsigned long nr_running);
-u64 sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
-u64 sched_vslice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
-void update_avg(u64 *avg, u64 sample);
-void set_load_weight(struct sl_task *p);
+u64 sl_calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw);
+u64 sl_calc_delta_fair(u64 delta, const struct sched_entity *se);
+u64 sl_sched_period(const struct sl_sim *sim, unsigned long nr_running);
+u64 sl_sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
+u64 sl_sched_vslice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
+void sl_update_avg(u64 *avg, u64 sample);
+void sl_set_load_weight(struct sl_task *p);
 /* The boot-time scaling of sched_init_granularity for n online CPUs. */
 void sl_init_granularity(struct sl_tunables *t, int ncpu);
 int sl_ilog2(u64 v);
@@ -104,42 +104,43 @@ static inline u64 min_vruntime(u64 a, u64 b)
 	return (s64)(b - a) < 0 ? b : a;
 }
 
-struct sl_task *task_of(struct sched_entity *se);
+struct sl_task *sl_task_of(struct sched_entity *se);
 
 /* ---- shared rules ---- */
-void cfs_rq_init(struct cfs_rq *cfs);
-struct sched_entity *cfs_leftmost(struct cfs_rq *cfs);
-struct sched_entity *cfs_rightmost(struct cfs_rq *cfs);
-void update_curr(struct sl_sim *sim, struct cfs_rq *cfs);
-int wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se);
-void clear_buddies(struct cfs_rq *cfs, struct sched_entity *se);
-void resched_task(struct sl_sim *sim, struct sl_cpu *rq);
-bool task_hot(struct sl_sim *sim, struct sl_task *p);
-void hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
+void sl_cfs_rq_init(struct cfs_rq *cfs);
+struct sched_entity *sl_cfs_leftmost(struct cfs_rq *cfs);
+struct sched_entity *sl_cfs_rightmost(struct cfs_rq *cfs);
+void sl_update_curr(struct sl_sim *sim, struct cfs_rq *cfs);
+int sl_wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr,
+			     struct sched_entity *se);
+void sl_clear_buddies(struct cfs_rq *cfs, struct sched_entity *se);
+void sl_resched_task(struct sl_sim *sim, struct sl_cpu *rq);
+bool sl_task_hot(struct sl_sim *sim, struct sl_task *p);
+void sl_hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 
 /* ---- the class operations the machine calls ---- */
-void cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup);
-void cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep);
-struct sl_task *cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq);
-void cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev);
-void cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued);
-void cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
-			    int wake_flags);
-void cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq);
-void cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu);
+void sl_cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup);
+void sl_cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep);
+struct sl_task *sl_cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq);
+void sl_cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev);
+void sl_cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued);
+void sl_cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			       int wake_flags);
+void sl_cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq);
+void sl_cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu);
 
 /* ---- load figures and balancing (balance.c) ---- */
-void update_cpu_load(struct sl_cpu *rq);
-u64 source_load(struct sl_sim *sim, int cpu, int type);
-u64 target_load(struct sl_sim *sim, int cpu, int type);
-u64 cpu_avg_load_per_task(struct sl_sim *sim, int cpu);
-int find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int this_cpu);
+void sl_update_cpu_load(struct sl_cpu *rq);
+u64 sl_source_load(struct sl_sim *sim, int cpu, int type);
+u64 sl_target_load(struct sl_sim *sim, int cpu, int type);
+u64 sl_cpu_avg_load_per_task(struct sl_sim *sim, int cpu);
+int sl_find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int this_cpu);
 void sl_build_domains(struct sl_sim *sim);
 /* NO_HZ tick stop/restart and the idle load balancer (balance.c) */
 bool sl_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push_cpu);
 void sl_free_domains(struct sl_sim *sim);
-void rebalance_tick(struct sl_sim *sim, struct sl_cpu *rq);
-void idle_balance(struct sl_sim *sim, struct sl_cpu *rq);
+void sl_rebalance_tick(struct sl_sim *sim, struct sl_cpu *rq);
+void sl_idle_balance(struct sl_sim *sim, struct sl_cpu *rq);
 
 #endif

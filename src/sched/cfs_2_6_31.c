@@ -40,14 +40,14 @@ static void place_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_en
 	u64 vruntime = cfs->min_vruntime;
 
 	if (initial && sched_feat(sim, F_START_DEBIT))
-		vruntime += sched_vslice(sim, cfs, se);
+		vruntime += sl_sched_vslice(sim, cfs, se);
 	if (!initial) {
 		if (sched_feat(sim, F_NEW_FAIR_SLEEPERS)) {
 			u64 thresh = sim->tun.sched_latency;
 
 			if (sched_feat(sim, F_NORMALIZED_SLEEPER) &&
-			    task_of(se)->policy != SL_SCHED_IDLE)
-				thresh = calc_delta_fair(thresh, se);
+			    sl_task_of(se)->policy != SL_SCHED_IDLE)
+				thresh = sl_calc_delta_fair(thresh, se);
 			vruntime -= thresh;
 		}
 		vruntime = max_vruntime(se->vruntime, vruntime);
@@ -57,13 +57,13 @@ static void place_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_en
 
 static void set_last_buddy(struct cfs_rq *cfs, struct sched_entity *se)
 {
-	if (task_of(se)->policy != SL_SCHED_IDLE)
+	if (sl_task_of(se)->policy != SL_SCHED_IDLE)
 		cfs->last = se;
 }
 
 static void set_next_buddy(struct cfs_rq *cfs, struct sched_entity *se)
 {
-	if (task_of(se)->policy != SL_SCHED_IDLE)
+	if (sl_task_of(se)->policy != SL_SCHED_IDLE)
 		cfs->next = se;
 }
 
@@ -75,7 +75,7 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 	struct cfs_rq *cfs = &rq->cfs;
 	u64 mc = sim->tun.sched_migration_cost;
 
-	update_curr(sim, cfs);
+	sl_update_curr(sim, cfs);
 	if (se == pse)
 		return;
 	if (sched_feat(sim, F_LAST_BUDDY) && se->on_rq)
@@ -86,40 +86,40 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 	if (p->policy != SL_SCHED_NORMAL)
 		return;
 	if (curr->policy == SL_SCHED_IDLE) {
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 		return;
 	}
 	if (!sched_feat(sim, F_WAKEUP_PREEMPT))
 		return;
 	if (sched_feat(sim, F_WAKEUP_OVERLAP) &&
 	    ((wake_flags & WF_SYNC) || (se->avg_overlap < mc && pse->avg_overlap < mc))) {
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 		return;
 	}
-	if (wakeup_preempt_entity(sim, se, pse) == 1)
-		resched_task(sim, rq);
+	if (sl_wakeup_preempt_entity(sim, se, pse) == 1)
+		sl_resched_task(sim, rq);
 }
 
 static struct sched_entity *pick_next_entity(struct sl_sim *sim, struct cfs_rq *cfs)
 {
-	struct sched_entity *left = cfs_leftmost(cfs), *se = left;
+	struct sched_entity *left = sl_cfs_leftmost(cfs), *se = left;
 
-	if (cfs->next && wakeup_preempt_entity(sim, cfs->next, left) < 1)
+	if (cfs->next && sl_wakeup_preempt_entity(sim, cfs->next, left) < 1)
 		se = cfs->next;
-	else if (cfs->last && wakeup_preempt_entity(sim, cfs->last, left) < 1)
+	else if (cfs->last && sl_wakeup_preempt_entity(sim, cfs->last, left) < 1)
 		se = cfs->last;
-	clear_buddies(cfs, se); /* pick_next_task_fair's __clear_buddies of the pick */
+	sl_clear_buddies(cfs, se); /* pick_next_task_fair's __clear_buddies of the pick */
 	return se;
 }
 
 static void check_preempt_tick(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *curr)
 {
-	u64 ideal_runtime = sched_slice(sim, &rq->cfs, curr);
+	u64 ideal_runtime = sl_sched_slice(sim, &rq->cfs, curr);
 	u64 delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
 
 	if (delta_exec > ideal_runtime) {
-		resched_task(sim, rq);
-		clear_buddies(&rq->cfs, curr);
+		sl_resched_task(sim, rq);
+		sl_clear_buddies(&rq->cfs, curr);
 	}
 }
 
@@ -128,7 +128,7 @@ static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	struct cfs_rq *cfs = &rq->cfs;
 	struct sched_entity *curr = cfs->curr, *se = &p->se;
 
-	update_curr(sim, cfs);
+	sl_update_curr(sim, cfs);
 	place_entity(sim, cfs, se, 1);
 	if (sim->tun.sched_child_runs_first && sim->this_cpu == p->cpu && curr &&
 	    entity_before(curr, se)) {
@@ -136,9 +136,9 @@ static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 
 		curr->vruntime = se->vruntime;
 		se->vruntime = t;
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 	}
-	cfs_enqueue_task(sim, rq, p, 0);
+	sl_cfs_enqueue_task(sim, rq, p, 0);
 }
 
 static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl_task *p,
@@ -158,9 +158,9 @@ static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 
 	if (sync && balanced)
 		return 1;
-	u64 tl_per_task = cpu_avg_load_per_task(sim, this_cpu);
+	u64 tl_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
 
-	return balanced || (tl <= load && tl + target_load(sim, prev_cpu, idx) <= tl_per_task);
+	return balanced || (tl <= load && tl + sl_target_load(sim, prev_cpu, idx) <= tl_per_task);
 }
 
 static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
@@ -171,7 +171,7 @@ static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, u
 	struct sl_sched_domain *this_sd = NULL;
 
 	if (sd_flag & SD_BALANCE_FORK)
-		return find_idlest_cpu_fork(sim, p, this_cpu); /* sched_balance_self */
+		return sl_find_idlest_cpu_fork(sim, p, this_cpu); /* sched_balance_self */
 	if (this_cpu < 0 || prev_cpu == this_cpu)
 		return prev_cpu;
 	for (int i = 0; i < rq->nsd && !this_sd; i++)
@@ -182,8 +182,8 @@ static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, u
 		return prev_cpu;
 	int idx = this_sd->wake_idx;
 	u64 imbalance = 100 + (u64)(this_sd->imbalance_pct - 100) / 2;
-	u64 load = source_load(sim, prev_cpu, idx);
-	u64 this_load = target_load(sim, this_cpu, idx);
+	u64 load = sl_source_load(sim, prev_cpu, idx);
+	u64 this_load = sl_target_load(sim, this_cpu, idx);
 
 	if (wake_affine(sim, this_sd, p, prev_cpu, this_cpu, wake_flags & WF_SYNC, idx, load,
 			this_load, imbalance))
@@ -199,7 +199,7 @@ static void put_prev_stats(struct sl_sim *sim, struct sl_task *prev)
 		u64 runtime = prev->se.sum_exec_runtime - prev->se.prev_sum_exec_runtime;
 		u64 cap = 2 * sim->tun.sched_migration_cost;
 
-		update_avg(&prev->se.avg_overlap, runtime < cap ? runtime : cap);
+		sl_update_avg(&prev->se.avg_overlap, runtime < cap ? runtime : cap);
 	}
 }
 

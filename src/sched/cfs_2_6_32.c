@@ -50,12 +50,13 @@ static void place_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_en
 	u64 vruntime = cfs->min_vruntime;
 
 	if (initial && sched_feat(sim, F_START_DEBIT))
-		vruntime += sched_vslice(sim, cfs, se);
+		vruntime += sl_sched_vslice(sim, cfs, se);
 	if (!initial && sched_feat(sim, F_FAIR_SLEEPERS)) {
 		u64 thresh = sim->tun.sched_latency;
 
-		if (sched_feat(sim, F_NORMALIZED_SLEEPER) && task_of(se)->policy != SL_SCHED_IDLE)
-			thresh = calc_delta_fair(thresh, se);
+		if (sched_feat(sim, F_NORMALIZED_SLEEPER) &&
+		    sl_task_of(se)->policy != SL_SCHED_IDLE)
+			thresh = sl_calc_delta_fair(thresh, se);
 		if (sched_feat(sim, F_GENTLE_FAIR_SLEEPERS))
 			thresh >>= 1;
 		vruntime -= thresh;
@@ -65,7 +66,7 @@ static void place_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_en
 
 static void set_buddy(struct sched_entity **slot, struct sched_entity *se)
 {
-	if (task_of(se)->policy != SL_SCHED_IDLE)
+	if (sl_task_of(se)->policy != SL_SCHED_IDLE)
 		*slot = se;
 }
 
@@ -79,7 +80,7 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 	/* computed at the declaration in the kernel, before update_curr */
 	int scale = cfs->nr_running >= sim->tun.sched_nr_latency;
 
-	update_curr(sim, cfs);
+	sl_update_curr(sim, cfs);
 	if (se == pse)
 		return;
 	if (sched_feat(sim, F_NEXT_BUDDY) && scale && !(wake_flags & WF_FORK))
@@ -89,23 +90,23 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 	if (p->policy != SL_SCHED_NORMAL)
 		return;
 	if (curr->policy == SL_SCHED_IDLE) {
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 		return;
 	}
 	if ((sched_feat(sim, F_WAKEUP_SYNC) && (wake_flags & WF_SYNC)) ||
 	    (sched_feat(sim, F_WAKEUP_OVERLAP) && se->avg_overlap < mc && pse->avg_overlap < mc)) {
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 		return;
 	}
 	if (sched_feat(sim, F_WAKEUP_RUNNING) && pse->avg_running < se->avg_running) {
 		set_buddy(&cfs->next, pse);
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 		return;
 	}
 	if (!sched_feat(sim, F_WAKEUP_PREEMPT))
 		return;
-	if (wakeup_preempt_entity(sim, se, pse) == 1) {
-		resched_task(sim, rq);
+	if (sl_wakeup_preempt_entity(sim, se, pse) == 1) {
+		sl_resched_task(sim, rq);
 		if (!se->on_rq)
 			return;
 		if (sched_feat(sim, F_LAST_BUDDY) && scale)
@@ -115,26 +116,26 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 
 static struct sched_entity *pick_next_entity(struct sl_sim *sim, struct cfs_rq *cfs)
 {
-	struct sched_entity *left = cfs_leftmost(cfs), *se = left;
+	struct sched_entity *left = sl_cfs_leftmost(cfs), *se = left;
 
-	if (cfs->next && wakeup_preempt_entity(sim, cfs->next, left) < 1)
+	if (cfs->next && sl_wakeup_preempt_entity(sim, cfs->next, left) < 1)
 		se = cfs->next;
 	/* checked second, so it overrides next */
-	if (cfs->last && wakeup_preempt_entity(sim, cfs->last, left) < 1)
+	if (cfs->last && sl_wakeup_preempt_entity(sim, cfs->last, left) < 1)
 		se = cfs->last;
-	clear_buddies(cfs, se);
+	sl_clear_buddies(cfs, se);
 	return se;
 }
 
 static void check_preempt_tick(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *curr)
 {
 	struct cfs_rq *cfs = &rq->cfs;
-	u64 ideal_runtime = sched_slice(sim, cfs, curr);
+	u64 ideal_runtime = sl_sched_slice(sim, cfs, curr);
 	u64 delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
 
 	if (delta_exec > ideal_runtime) {
-		resched_task(sim, rq);
-		clear_buddies(cfs, curr);
+		sl_resched_task(sim, rq);
+		sl_clear_buddies(cfs, curr);
 		return;
 	}
 	if (!sched_feat(sim, F_WAKEUP_PREEMPT))
@@ -142,12 +143,12 @@ static void check_preempt_tick(struct sl_sim *sim, struct sl_cpu *rq, struct sch
 	if (delta_exec < sim->tun.sched_min_granularity)
 		return;
 	if (cfs->nr_running > 1) {
-		struct sched_entity *se = cfs_leftmost(cfs);
+		struct sched_entity *se = sl_cfs_leftmost(cfs);
 		s64 delta = (s64)(curr->vruntime - se->vruntime);
 
 		/* s64 > unsigned long: an unsigned comparison on x86_64 */
 		if ((u64)delta > ideal_runtime)
-			resched_task(sim, rq);
+			sl_resched_task(sim, rq);
 	}
 }
 
@@ -156,7 +157,7 @@ static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	struct cfs_rq *cfs = &rq->cfs;
 	struct sched_entity *curr = cfs->curr, *se = &p->se;
 
-	update_curr(sim, cfs);
+	sl_update_curr(sim, cfs);
 	if (curr)
 		se->vruntime = curr->vruntime;
 	place_entity(sim, cfs, se, 1);
@@ -166,9 +167,9 @@ static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 
 		curr->vruntime = se->vruntime;
 		se->vruntime = t;
-		resched_task(sim, rq);
+		sl_resched_task(sim, rq);
 	}
-	cfs_enqueue_task(sim, rq, p, 0);
+	sl_cfs_enqueue_task(sim, rq, p, 0);
 }
 
 static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl_task *p,
@@ -177,8 +178,8 @@ static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 	struct sl_task *curr = sim->cpus[this_cpu].curr;
 	int prev_cpu = p->cpu, idx = sd->wake_idx;
 	u64 mc = sim->tun.sched_migration_cost;
-	u64 load = source_load(sim, prev_cpu, idx);
-	u64 this_load = target_load(sim, this_cpu, idx);
+	u64 load = sl_source_load(sim, prev_cpu, idx);
+	u64 this_load = sl_target_load(sim, this_cpu, idx);
 	u64 imbalance = 100 + (u64)(sd->imbalance_pct - 100) / 2;
 
 	if (!curr) {
@@ -196,10 +197,10 @@ static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 
 	if (sync && balanced)
 		return 1;
-	u64 tl_per_task = cpu_avg_load_per_task(sim, this_cpu);
+	u64 tl_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
 
 	return balanced ||
-	       (this_load <= load && this_load + target_load(sim, prev_cpu, idx) <= tl_per_task);
+	       (this_load <= load && this_load + sl_target_load(sim, prev_cpu, idx) <= tl_per_task);
 }
 
 static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
@@ -209,7 +210,7 @@ static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, u
 	int prev_cpu = p->cpu;
 
 	if (sd_flag & SD_BALANCE_FORK)
-		return find_idlest_cpu_fork(sim, p, this_cpu);
+		return sl_find_idlest_cpu_fork(sim, p, this_cpu);
 	if (this_cpu < 0)
 		return prev_cpu;
 	rq = &sim->cpus[this_cpu];
@@ -236,13 +237,13 @@ static void put_prev_stats(struct sl_sim *sim, struct sl_task *prev)
 {
 	u64 runtime = prev->se.sum_exec_runtime - prev->se.prev_sum_exec_runtime;
 
-	update_avg(&prev->se.avg_running, runtime);
+	sl_update_avg(&prev->se.avg_running, runtime);
 	if (prev->state == TS_RUNNING) {
 		u64 cap = 2 * sim->tun.sched_migration_cost;
 
-		update_avg(&prev->se.avg_overlap, runtime < cap ? runtime : cap);
+		sl_update_avg(&prev->se.avg_overlap, runtime < cap ? runtime : cap);
 	} else {
-		update_avg(&prev->se.avg_running, 0);
+		sl_update_avg(&prev->se.avg_running, 0);
 	}
 }
 

@@ -9,12 +9,12 @@
 static void cfs_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	(void)sim;
-	cfs_rq_init(&rq->cfs);
+	sl_cfs_rq_init(&rq->cfs);
 }
 
 static void cfs_init_task(struct sl_sim *sim, struct sl_task *p)
 {
-	set_load_weight(p);
+	sl_set_load_weight(p);
 	/* __sched_fork: everything but vruntime starts again */
 	p->se.avg_wakeup = sim->tun.sched_wakeup_granularity;
 }
@@ -33,12 +33,12 @@ static void cfs_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	if (parent_on_rq)
 		cfs_ops(sim)->task_new(sim, rq, p);
 	else
-		cfs_enqueue_task(sim, rq, p, 0);
+		sl_cfs_enqueue_task(sim, rq, p, 0);
 }
 
 static void cfs_update_curr_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	update_curr(sim, &rq->cfs);
+	sl_update_curr(sim, &rq->cfs);
 }
 
 static int cfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
@@ -50,7 +50,7 @@ static int cfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cp
 static void cfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	(void)sim;
-	update_cpu_load(rq);
+	sl_update_cpu_load(rq);
 }
 
 const struct sl_sched_class sl_cfs_class = {
@@ -60,21 +60,21 @@ const struct sl_sched_class sl_cfs_class = {
 	.init_task = cfs_init_task,
 	.task_fork = cfs_task_fork,
 	.wake_up_new = cfs_wake_up_new,
-	.enqueue_task = cfs_enqueue_task,
-	.dequeue_task = cfs_dequeue_task,
-	.pick_next_task = cfs_pick_next_task,
-	.put_prev_task = cfs_put_prev_task,
-	.task_tick = cfs_task_tick,
-	.check_preempt_curr = cfs_check_preempt_curr,
-	.yield_task = cfs_yield_task,
+	.enqueue_task = sl_cfs_enqueue_task,
+	.dequeue_task = sl_cfs_dequeue_task,
+	.pick_next_task = sl_cfs_pick_next_task,
+	.put_prev_task = sl_cfs_put_prev_task,
+	.task_tick = sl_cfs_task_tick,
+	.check_preempt_curr = sl_cfs_check_preempt_curr,
+	.yield_task = sl_cfs_yield_task,
 	.update_curr = cfs_update_curr_rq,
-	.set_task_cpu = cfs_set_task_cpu,
+	.set_task_cpu = sl_cfs_set_task_cpu,
 	.select_task_rq = cfs_select_task_rq,
 	.build_domains = sl_build_domains,
 	.free_domains = sl_free_domains,
 	.tick_load = cfs_tick_load,
-	.tick_balance = rebalance_tick,
-	.newidle_balance = idle_balance,
+	.tick_balance = sl_rebalance_tick,
+	.newidle_balance = sl_idle_balance,
 	.active_balance = sl_active_load_balance,
 	.nohz_stop_tick = sl_nohz_stop_tick,
 };

@@ -17,7 +17,7 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct eevdf_rq *cfs = &rq->ee;
 
-	eevdf_rq_init(cfs);
+	sl_eevdf_rq_init(cfs);
 	/* newidle counters (NI_RANDOM) start at call 512, success 256, ratio 512 */
 	cfs->ni_call = 512;
 	cfs->ni_success = 256;
@@ -32,7 +32,7 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 /* __sched_fork: v and vlag zeroed, slice = base [UNVERIFIED in core.c] */
 static void eevdf_init_task(struct sl_sim *sim, struct sl_task *p)
 {
-	eevdf_set_load_weight(p);
+	sl_eevdf_set_load_weight(p);
 	p->se.vruntime = 0;
 	p->se.vlag = 0;
 	p->se.slice = sim->tun.sched_base_slice;
@@ -59,45 +59,47 @@ static void eevdf_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_tas
 		p->recent_used_cpu = parent->cpu;
 }
 
-void eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se, int flags)
+void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
+			     int flags)
 {
 	struct eevdf_rq *cfs = &rq->ee;
 	bool curr = cfs->curr == se;
 
 	/* curr is placed before update_curr (its own run time must not move V under it) */
 	if (curr)
-		eevdf_place_entity(sim, cfs, se, flags);
-	eevdf_update_curr(sim, rq);
+		sl_eevdf_place_entity(sim, cfs, se, flags);
+	sl_eevdf_update_curr(sim, rq);
 	if (!curr)
-		eevdf_place_entity(sim, cfs, se, flags);
+		sl_eevdf_place_entity(sim, cfs, se, flags);
 	cfs->load += se->load.weight;
 	cfs->nr_queued++;
 	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
 	if (!curr)
-		eevdf_enqueue_tree(cfs, se);
+		sl_eevdf_enqueue_tree(cfs, se);
 	se->on_rq = 1;
 }
 
-bool eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se, int flags)
+bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
+			     int flags)
 {
 	struct eevdf_rq *cfs = &rq->ee;
 	bool sleep = flags & EE_DEQUEUE_SLEEP, finish_delay = flags & EE_DEQUEUE_DELAYED;
 
-	eevdf_update_curr(sim, rq);
-	eevdf_clear_buddies(cfs, se);
+	sl_eevdf_update_curr(sim, rq);
+	sl_eevdf_clear_buddies(cfs, se);
 	/* an ineligible sleeper stays queued and competes until picked or woken */
 	if (!finish_delay && sleep && !(flags & EE_DEQUEUE_SPECIAL) &&
-	    sched_feat(sim, F_DELAY_DEQUEUE) && !eevdf_entity_eligible(cfs, se)) {
+	    sched_feat(sim, F_DELAY_DEQUEUE) && !sl_eevdf_entity_eligible(cfs, se)) {
 		se->sched_delayed = true;
 		return false;
 	}
-	eevdf_update_entity_lag(sim, cfs, se);
+	sl_eevdf_update_entity_lag(sim, cfs, se);
 	if (sched_feat(sim, F_PLACE_REL_DEADLINE) && !sleep) {
 		se->deadline -= se->vruntime;
 		se->rel_deadline = true;
 	}
 	if (se != cfs->curr)
-		eevdf_dequeue_tree(cfs, se);
+		sl_eevdf_dequeue_tree(cfs, se);
 	se->on_rq = 0;
 	cfs->nr_queued--;
 	cfs->load -= se->load.weight;
@@ -121,15 +123,15 @@ static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct
 	struct eevdf_rq *cfs = &rq->ee;
 
 	if (sched_feat(sim, F_DELAY_ZERO)) {
-		eevdf_update_entity_lag(sim, cfs, se);
+		sl_eevdf_update_entity_lag(sim, cfs, se);
 		if (se->vlag > 0) {
 			cfs->nr_queued--;
 			if (se != cfs->curr)
-				eevdf_dequeue_tree(cfs, se);
+				sl_eevdf_dequeue_tree(cfs, se);
 			se->vlag = 0;
-			eevdf_place_entity(sim, cfs, se, 0);
+			sl_eevdf_place_entity(sim, cfs, se, 0);
 			if (se != cfs->curr)
-				eevdf_enqueue_tree(cfs, se);
+				sl_eevdf_enqueue_tree(cfs, se);
 			cfs->nr_queued++;
 		}
 	}
@@ -147,7 +149,7 @@ static void eevdf_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 		rq->nr_running++;
 		return;
 	}
-	eevdf_enqueue_entity(sim, rq, &p->se, wakeup ? EE_ENQUEUE_WAKEUP : 0);
+	sl_eevdf_enqueue_entity(sim, rq, &p->se, wakeup ? EE_ENQUEUE_WAKEUP : 0);
 	rq->nr_running++;
 }
 
@@ -160,7 +162,7 @@ static void eevdf_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 	if (p->state == TS_DEAD)
 		flags |= EE_DEQUEUE_SPECIAL;
 	/* runnable -> delayed or gone: either way one runnable task less */
-	eevdf_dequeue_entity(sim, rq, &p->se, flags);
+	sl_eevdf_dequeue_entity(sim, rq, &p->se, flags);
 	rq->nr_running--;
 }
 
@@ -168,7 +170,7 @@ static void eevdf_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_t
 			      bool parent_on_rq)
 {
 	(void)parent_on_rq;
-	eevdf_enqueue_entity(sim, rq, &p->se, EE_ENQUEUE_INITIAL);
+	sl_eevdf_enqueue_entity(sim, rq, &p->se, EE_ENQUEUE_INITIAL);
 	rq->nr_running++;
 }
 
@@ -194,9 +196,9 @@ static void set_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sch
 			    bool first)
 {
 	if (se->on_rq)
-		eevdf_dequeue_tree(cfs, se);
+		sl_eevdf_dequeue_tree(cfs, se);
 	if (first)
-		eevdf_set_protect_slice(sim, cfs, se);
+		sl_eevdf_set_protect_slice(sim, cfs, se);
 	se->exec_start = sim->now;
 	cfs->curr = se;
 	if (first)
@@ -212,7 +214,7 @@ static struct sl_task *eevdf_pick_next_task(struct sl_sim *sim, struct sl_cpu *r
 again:
 	if (!cfs->nr_queued) {
 		cfs->last_put = NULL;
-		if (eevdf_newidle_balance(sim, rq))
+		if (sl_eevdf_newidle_balance(sim, rq))
 			goto again;
 		/* __schedule clears need_resched once the pick is done */
 		rq->need_resched = false;
@@ -221,12 +223,12 @@ again:
 	}
 	/* prev counts as curr only if it is still the CPU's task (no higher class ran since) */
 	prev = cfs->last_put;
-	if (prev && rq->curr != task_of(prev))
+	if (prev && rq->curr != sl_task_of(prev))
 		prev = NULL;
-	se = eevdf_pick_next_entity(sim, cfs, prev);
+	se = sl_eevdf_pick_next_entity(sim, cfs, prev);
 	if (se->sched_delayed) {
 		/* a picked delayed entity leaves for good; pick again */
-		eevdf_dequeue_entity(sim, rq, se, EE_DEQUEUE_SLEEP | EE_DEQUEUE_DELAYED);
+		sl_eevdf_dequeue_entity(sim, rq, se, EE_DEQUEUE_SLEEP | EE_DEQUEUE_DELAYED);
 		goto again;
 	}
 	set_next_entity(sim, cfs, se, se != prev);
@@ -234,7 +236,7 @@ again:
 	/* most recently run first: the balancer takes from the tail */
 	TAILQ_REMOVE(&cfs->tasks, se, group_node);
 	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
-	p = task_of(se);
+	p = sl_task_of(se);
 	hrtick_start(sim, rq, p);
 	rq->need_resched = false;
 	sl_cancel(sim, &rq->resched);
@@ -248,8 +250,8 @@ static void eevdf_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl
 
 	cfs->last_put = NULL;
 	if (se->on_rq) {
-		eevdf_update_curr(sim, rq);
-		eevdf_enqueue_tree(cfs, se);
+		sl_eevdf_update_curr(sim, rq);
+		sl_eevdf_enqueue_tree(cfs, se);
 		cfs->last_put = se;
 	}
 	cfs->curr = NULL;
@@ -259,7 +261,7 @@ static void eevdf_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 {
 	if (!rq->ee.curr)
 		return;
-	eevdf_update_curr(sim, rq);
+	sl_eevdf_update_curr(sim, rq);
 	/* the hrtick's expiry ends the slice */
 	if (queued)
 		sl_resched_cpu(sim, rq);
@@ -290,7 +292,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 	cse_idle = curr->policy == SL_SCHED_IDLE;
 	pse_idle = p->policy == SL_SCHED_IDLE;
 	if (cse_idle && !pse_idle) {
-		eevdf_cancel_protect_slice(cse);
+		sl_eevdf_cancel_protect_slice(cse);
 		sl_resched_cpu(sim, rq);
 		return;
 	}
@@ -298,16 +300,16 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 		return;
 	if (p->policy != SL_SCHED_NORMAL)
 		return; /* a SCHED_BATCH wakee never preempts */
-	eevdf_update_curr(sim, rq);
+	sl_eevdf_update_curr(sim, rq);
 	pshort = sched_feat(sim, F_PREEMPT_SHORT) && se->slice < cse->slice;
-	if (eevdf_pick_eevdf(sim, cfs, cfs->curr, !pshort) == se) {
+	if (sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !pshort) == se) {
 		if (pshort)
-			eevdf_cancel_protect_slice(cse);
+			sl_eevdf_cancel_protect_slice(cse);
 		sl_resched_cpu(sim, rq);
 		return;
 	}
 	if (pshort && sched_feat(sim, F_RUN_TO_PARITY))
-		eevdf_update_protect_slice(cfs, cse);
+		sl_eevdf_update_protect_slice(cfs, cse);
 }
 
 /* yield_task_fair (6.18.2x form): an eligible yielder jumps to its deadline and asks anew. */
@@ -318,11 +320,11 @@ static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (!curr || cfs->nr_queued == 1)
 		return;
-	eevdf_clear_buddies(cfs, curr);
-	eevdf_update_curr(sim, rq);
-	if (eevdf_entity_eligible(cfs, curr)) {
+	sl_eevdf_clear_buddies(cfs, curr);
+	sl_eevdf_update_curr(sim, rq);
+	if (sl_eevdf_entity_eligible(cfs, curr)) {
 		curr->vruntime = curr->deadline;
-		eevdf_update_deadline(sim, cfs, curr);
+		sl_eevdf_update_deadline(sim, cfs, curr);
 	}
 }
 
@@ -340,15 +342,15 @@ const struct sl_sched_class sl_eevdf_class = {
 	.task_tick = eevdf_task_tick,
 	.check_preempt_curr = eevdf_check_preempt_curr,
 	.yield_task = eevdf_yield_task,
-	.update_curr = eevdf_update_curr,
+	.update_curr = sl_eevdf_update_curr,
 	/* no vruntime renormalisation: lag and relative deadline carry the state */
 	.set_task_cpu = sl_task_move_cpu,
-	.select_task_rq = eevdf_select_task_rq,
-	.build_domains = eevdf_build_domains,
+	.select_task_rq = sl_eevdf_select_task_rq,
+	.build_domains = sl_eevdf_build_domains,
 	.free_domains = NULL,
 	.tick_load = NULL,
-	.tick_balance = eevdf_tick_balance,
+	.tick_balance = sl_eevdf_tick_balance,
 	.newidle_balance = NULL, /* done inside pick_next_task, as 6.18 does */
 	.active_balance = NULL,
-	.nohz_stop_tick = eevdf_nohz_stop_tick,
+	.nohz_stop_tick = sl_eevdf_nohz_stop_tick,
 };

@@ -55,63 +55,63 @@ static inline u64 scale_load_down(u64 w)
 }
 
 /* ---- arithmetic (eevdf_core.c) ---- */
-void eevdf_set_load_weight(struct sl_task *p);
-u64 eevdf_calc_delta(u64 delta, u64 weight, struct sl_load_weight *lw);
-u64 eevdf_calc_delta_fair(u64 delta, const struct sched_entity *se);
+void sl_eevdf_set_load_weight(struct sl_task *p);
+u64 sl_eevdf_calc_delta(u64 delta, u64 weight, struct sl_load_weight *lw);
+u64 sl_eevdf_calc_delta_fair(u64 delta, const struct sched_entity *se);
 /* tunable_scaling: factor for ncpus online, and the boot scaling of base_slice */
-u64 eevdf_scaling_factor(u64 scaling, int ncpu);
-void eevdf_update_scaling(struct sl_tunables *t);
-void eevdf_init_granularity(struct sl_tunables *t, int ncpu);
+u64 sl_eevdf_scaling_factor(u64 scaling, int ncpu);
+void sl_eevdf_update_scaling(struct sl_tunables *t);
+void sl_eevdf_init_granularity(struct sl_tunables *t, int ncpu);
 
 /* ---- the tree and V (eevdf_core.c) ---- */
-void eevdf_rq_init(struct eevdf_rq *cfs);
-void eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se);
-void eevdf_dequeue_tree(struct eevdf_rq *cfs, struct sched_entity *se);
-struct sched_entity *eevdf_first(struct eevdf_rq *cfs);
-struct sched_entity *eevdf_next(struct sched_entity *se);
-u64 eevdf_min_slice(struct eevdf_rq *cfs);    /* ~0 if the tree is empty */
-u64 eevdf_max_slice(struct eevdf_rq *cfs);    /* 0 if the tree is empty */
-u64 eevdf_avg_vruntime(struct eevdf_rq *cfs); /* moves zero_vruntime: a state change */
-bool eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime);
-bool eevdf_entity_eligible(const struct eevdf_rq *cfs, const struct sched_entity *se);
-s64 eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
-		     u64 avruntime);
-void eevdf_update_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
+void sl_eevdf_rq_init(struct eevdf_rq *cfs);
+void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se);
+void sl_eevdf_dequeue_tree(struct eevdf_rq *cfs, struct sched_entity *se);
+struct sched_entity *sl_eevdf_first(struct eevdf_rq *cfs);
+struct sched_entity *sl_eevdf_next(struct sched_entity *se);
+u64 sl_eevdf_min_slice(struct eevdf_rq *cfs);	 /* ~0 if the tree is empty */
+u64 sl_eevdf_max_slice(struct eevdf_rq *cfs);	 /* 0 if the tree is empty */
+u64 sl_eevdf_avg_vruntime(struct eevdf_rq *cfs); /* moves zero_vruntime: a state change */
+bool sl_eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime);
+bool sl_eevdf_entity_eligible(const struct eevdf_rq *cfs, const struct sched_entity *se);
+s64 sl_eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+			u64 avruntime);
+void sl_eevdf_update_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
 
 /* ---- pick, slices, placement (eevdf_pick.c) ---- */
-bool eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
-void eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq);
-bool eevdf_protect_slice(const struct sched_entity *se);
-void eevdf_set_protect_slice(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
-void eevdf_update_protect_slice(struct eevdf_rq *cfs, struct sched_entity *se);
-void eevdf_cancel_protect_slice(struct sched_entity *se);
-void eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
-			int flags);
+bool sl_eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
+void sl_eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq);
+bool sl_eevdf_protect_slice(const struct sched_entity *se);
+void sl_eevdf_set_protect_slice(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);
+void sl_eevdf_update_protect_slice(struct eevdf_rq *cfs, struct sched_entity *se);
+void sl_eevdf_cancel_protect_slice(struct sched_entity *se);
+void sl_eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+			   int flags);
 /* __pick_eevdf: curr is the running entity (in the tree or not, or NULL) */
-struct sched_entity *eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cfs,
-				      struct sched_entity *curr, bool protect);
-struct sched_entity *eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
-					    struct sched_entity *curr);
+struct sched_entity *sl_eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cfs,
+					 struct sched_entity *curr, bool protect);
+struct sched_entity *sl_eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
+					       struct sched_entity *curr);
 
 /* ---- the class (eevdf.c) ---- */
-void eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
-			  int flags);
+void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
+			     int flags);
 /* false: the entity stayed queued, delayed */
-bool eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
-			  int flags);
-void eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se);
+bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
+			     int flags);
+void sl_eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se);
 
 /* ---- balancing (eevdf_balance.c) ---- */
 enum ee_idle { EE_CPU_IDLE, EE_CPU_NOT_IDLE, EE_CPU_NEWLY_IDLE };
 /* pull to dst from the busiest CPU: -1 balanced, else the number of tasks moved */
-int eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle);
-int eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
-			 int wake_flags);
-void eevdf_build_domains(struct sl_sim *sim);
-void eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq);
+int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle);
+int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
+			    int wake_flags);
+void sl_eevdf_build_domains(struct sl_sim *sim);
+void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq);
 /* nothing to pick on rq: true if a task was pulled */
-bool eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq);
+bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq);
 void eevdf_note_idle(struct sl_sim *sim, struct sl_cpu *rq, bool entering);
-bool eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
+bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 
 #endif

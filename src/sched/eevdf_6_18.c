@@ -50,8 +50,8 @@ const struct sl_release sl_eevdf_6_18 = {
 	.name = "6.18",
 	.fair = &sl_eevdf_class,
 	.hz = 250, /* the target's CONFIG_HZ; --param hz=N still sets it */
-	.init_granularity = eevdf_init_granularity,
-	.update_scaling = eevdf_update_scaling,
+	.init_granularity = sl_eevdf_init_granularity,
+	.update_scaling = sl_eevdf_update_scaling,
 	.sysctls = SL_SYSCTL_EEVDF,
 	.idle_governor = "menu", /* the modern menu is 6.18's highest-rated built-in */
 	.feats = {feats_6_18, (int)SL_ARRAY_SIZE(feats_6_18)},

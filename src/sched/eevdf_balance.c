@@ -54,7 +54,7 @@ static bool sched_idle_cpu(struct sl_sim *sim, int cpu)
 		return false;
 	TAILQ_FOREACH(se, &rq->ee.tasks, group_node)
 	{
-		if (!se->sched_delayed && task_of(se)->policy != SL_SCHED_IDLE)
+		if (!se->sched_delayed && sl_task_of(se)->policy != SL_SCHED_IDLE)
 			return false;
 	}
 	return true;
@@ -217,8 +217,8 @@ static int find_idlest_cpu(struct sl_sim *sim, int this_cpu)
 	return best;
 }
 
-int eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
-			 int wake_flags)
+int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
+			    int wake_flags)
 {
 	int prev = p->cpu, target = prev;
 	struct sl_task *waker;
@@ -240,12 +240,12 @@ int eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, un
 	return select_idle_sibling(sim, p, prev, target);
 }
 
-void eevdf_build_domains(struct sl_sim *sim)
+void sl_eevdf_build_domains(struct sl_sim *sim)
 {
 	(void)sim; /* one domain of all CPUs: nothing to build */
 }
 
-bool eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
+bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
 {
 	(void)sim;
 	(void)rq;
@@ -274,7 +274,7 @@ static bool can_migrate(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *sr
 	    !sl_cpu_allowed(p, dst->id))
 		return false;
 	if (!dst->ee.nr_balance_failed && dst->nr_running &&
-	    !eevdf_entity_eligible(&src->ee, &p->se))
+	    !sl_eevdf_entity_eligible(&src->ee, &p->se))
 		return false;
 	if (dst->ee.nr_balance_failed <= EE_CACHE_NICE_TRIES && ee_task_hot(sim, p, src, dst))
 		return false;
@@ -285,10 +285,10 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 		      bool preempt)
 {
 	/* detach: a non-sleep dequeue keeps the lag and a relative deadline */
-	eevdf_dequeue_entity(sim, src, &p->se, 0);
+	sl_eevdf_dequeue_entity(sim, src, &p->se, 0);
 	src->nr_running--;
 	sl_eevdf_class.set_task_cpu(sim, p, dst->id);
-	eevdf_enqueue_entity(sim, dst, &p->se, 0);
+	sl_eevdf_enqueue_entity(sim, dst, &p->se, 0);
 	dst->nr_running++;
 	if (preempt && (!dst->curr || dst->curr->sched_class == &sl_eevdf_class))
 		sl_eevdf_class.check_preempt_curr(sim, dst, p, 0);
@@ -299,7 +299,7 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
  * Count mode when dst has spare capacity (idle): half the difference, at least one; else load
  * mode by the 117% rule, half the load difference.
  */
-int eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle)
+int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle)
 {
 	struct sl_cpu *src = NULL;
 	s64 imbalance;
@@ -330,7 +330,7 @@ int eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle
 	struct sched_entity *se = TAILQ_LAST(&src->ee.tasks, eevdf_tasks_head), *prev_se;
 
 	for (; se && imbalance > 0; se = prev_se) {
-		struct sl_task *p = task_of(se);
+		struct sl_task *p = sl_task_of(se);
 		s64 load = task_load(p);
 
 		prev_se = TAILQ_PREV(se, eevdf_tasks_head, group_node);
@@ -380,7 +380,7 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 	int r;
 
 	cfs->next_balance = sim->now + interval_ns(sim, rq, busy);
-	r = eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
+	r = sl_eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
 	if (r > 0) {
 		cfs->nr_balance_failed = 0;
 		cfs->balance_interval = EE_MIN_INTERVAL;
@@ -399,7 +399,7 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
  * kick: a CPU with two runnable tasks makes a tickless idle CPU balance (it pulls; the pulled
  * task's wake-up preemption sends the IPI that takes it out of idle).
  */
-void eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
+void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	if (rq->nr_running >= 2) {
 		for (int c = 0; c < sim->ncpu; c++) {
@@ -420,7 +420,7 @@ void eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
  * sched_balance_newidle: only when some CPU is overloaded; NI_RANDOM runs it with probability
  * (1 + ratio) / 1024 and weights a success by the inverse, so ratio tracks the success rate.
  */
-bool eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
+bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct eevdf_rq *cfs = &rq->ee;
 	bool overloaded = false;
@@ -439,7 +439,7 @@ bool eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 		if (draw > w) {
 			/* skipped: a call with no success */
 		} else {
-			r = eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+			r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
 			if (r > 0)
 				cfs->ni_success += (1024 + w / 2) / w;
 		}
@@ -450,6 +450,6 @@ bool eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 		}
 		return r > 0;
 	}
-	r = eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+	r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
 	return r > 0;
 }

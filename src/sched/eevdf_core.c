@@ -9,7 +9,7 @@
 
 #define WMULT_CONST_6 0xffffffffULL /* ~0U */
 
-void eevdf_set_load_weight(struct sl_task *p)
+void sl_eevdf_set_load_weight(struct sl_task *p)
 {
 	if (p->policy == SL_SCHED_IDLE) {
 		p->se.load.weight = scale_load(WEIGHT_IDLEPRIO);
@@ -50,7 +50,7 @@ static void update_inv_weight(struct sl_load_weight *lw)
  * inverse weight, renormalised by fls so it fits 32 bits, then a 128-bit product shifted right:
  * truncation, no rounding term (2.6.32 rounded).
  */
-u64 eevdf_calc_delta(u64 delta, u64 weight, struct sl_load_weight *lw)
+u64 sl_eevdf_calc_delta(u64 delta, u64 weight, struct sl_load_weight *lw)
 {
 	u64 fact = scale_load_down(weight);
 	int shift = 32;
@@ -73,17 +73,17 @@ u64 eevdf_calc_delta(u64 delta, u64 weight, struct sl_load_weight *lw)
 	return (u64)(((unsigned __int128)delta * fact) >> shift);
 }
 
-u64 eevdf_calc_delta_fair(u64 delta, const struct sched_entity *se)
+u64 sl_eevdf_calc_delta_fair(u64 delta, const struct sched_entity *se)
 {
 	struct sl_load_weight lw = se->load;
 
 	if (se->load.weight == EEVDF_NICE_0_LOAD)
 		return delta;
-	return eevdf_calc_delta(delta, EEVDF_NICE_0_LOAD, &lw);
+	return sl_eevdf_calc_delta(delta, EEVDF_NICE_0_LOAD, &lw);
 }
 
 /* get_update_sysctl_factor: NONE 1, LOG 1 + ilog2(min(n, 8)), LINEAR min(n, 8) */
-u64 eevdf_scaling_factor(u64 scaling, int ncpu)
+u64 sl_eevdf_scaling_factor(u64 scaling, int ncpu)
 {
 	/* online CPUs, at least 1 (tunables that were never boot-scaled say 0; the kernel's
 	 * count always includes the boot CPU) */
@@ -100,19 +100,19 @@ u64 eevdf_scaling_factor(u64 scaling, int ncpu)
 }
 
 /* sched_init_granularity: base_slice = factor x normalized (2 CPUs, log: 2 x 0.7 ms) */
-void eevdf_init_granularity(struct sl_tunables *t, int ncpu)
+void sl_eevdf_init_granularity(struct sl_tunables *t, int ncpu)
 {
 	t->ncpu_online = (u64)ncpu;
-	t->sched_base_slice = eevdf_scaling_factor(t->sched_tunable_scaling, ncpu) *
+	t->sched_base_slice = sl_eevdf_scaling_factor(t->sched_tunable_scaling, ncpu) *
 			      t->sched_normalized_base_slice;
 }
 
 /* sched_update_scaling, after a write of tunable_scaling: normalized = base / factor */
-void eevdf_update_scaling(struct sl_tunables *t)
+void sl_eevdf_update_scaling(struct sl_tunables *t)
 {
 	t->sched_normalized_base_slice =
 		t->sched_base_slice /
-		eevdf_scaling_factor(t->sched_tunable_scaling, (int)t->ncpu_online);
+		sl_eevdf_scaling_factor(t->sched_tunable_scaling, (int)t->ncpu_online);
 }
 
 /* ---- the tree: by deadline, equal deadlines go right (FIFO) ---- */
@@ -128,10 +128,10 @@ static int ee_cmp(struct sched_entity *a, struct sched_entity *b)
 	return a->rb_seq < b->rb_seq ? -1 : (a->rb_seq > b->rb_seq);
 }
 
-RB_PROTOTYPE(eevdf_tree, sched_entity, run_node, ee_cmp);
-RB_GENERATE(eevdf_tree, sched_entity, run_node, ee_cmp)
+RB_PROTOTYPE(sl_eevdf_tree, sched_entity, run_node, ee_cmp);
+RB_GENERATE(sl_eevdf_tree, sched_entity, run_node, ee_cmp)
 
-void eevdf_rq_init(struct eevdf_rq *cfs)
+void sl_eevdf_rq_init(struct eevdf_rq *cfs)
 {
 	RB_INIT(&cfs->timeline);
 	TAILQ_INIT(&cfs->tasks);
@@ -150,51 +150,51 @@ static s64 entity_key(const struct eevdf_rq *cfs, const struct sched_entity *se)
 	return (s64)(se->vruntime - cfs->zero_vruntime);
 }
 
-void eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
+void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	u64 w = scale_load_down(se->load.weight);
 
 	se->rb_seq = cfs->seq++;
-	RB_INSERT(eevdf_tree, &cfs->timeline, se);
+	RB_INSERT(sl_eevdf_tree, &cfs->timeline, se);
 	cfs->sum_w_vruntime += entity_key(cfs, se) * (s64)w;
 	cfs->sum_weight += w;
 }
 
-void eevdf_dequeue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
+void sl_eevdf_dequeue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	u64 w = scale_load_down(se->load.weight);
 
-	RB_REMOVE(eevdf_tree, &cfs->timeline, se);
+	RB_REMOVE(sl_eevdf_tree, &cfs->timeline, se);
 	cfs->sum_w_vruntime -= entity_key(cfs, se) * (s64)w;
 	cfs->sum_weight -= w;
 }
 
-struct sched_entity *eevdf_first(struct eevdf_rq *cfs)
+struct sched_entity *sl_eevdf_first(struct eevdf_rq *cfs)
 {
-	return RB_MIN(eevdf_tree, &cfs->timeline);
+	return RB_MIN(sl_eevdf_tree, &cfs->timeline);
 }
 
-struct sched_entity *eevdf_next(struct sched_entity *se)
+struct sched_entity *sl_eevdf_next(struct sched_entity *se)
 {
-	return RB_NEXT(eevdf_tree, NULL, se);
+	return RB_NEXT(sl_eevdf_tree, NULL, se);
 }
 
 /* The augmented subtree minimum/maximum of the root, by a scan (exact, as after 09cd469c7330). */
-u64 eevdf_min_slice(struct eevdf_rq *cfs)
+u64 sl_eevdf_min_slice(struct eevdf_rq *cfs)
 {
 	u64 m = ~0ULL;
 
-	for (struct sched_entity *se = eevdf_first(cfs); se; se = eevdf_next(se))
+	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
 		if (se->slice < m)
 			m = se->slice;
 	return m;
 }
 
-u64 eevdf_max_slice(struct eevdf_rq *cfs)
+u64 sl_eevdf_max_slice(struct eevdf_rq *cfs)
 {
 	u64 m = 0;
 
-	for (struct sched_entity *se = eevdf_first(cfs); se; se = eevdf_next(se))
+	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
 		if (se->slice > m)
 			m = se->slice;
 	return m;
@@ -210,7 +210,7 @@ static struct sched_entity *queued_curr(const struct eevdf_rq *cfs)
  * curr's key alone when the tree is empty; then zero_vruntime moves by delta and S follows, so
  * the keys stay small. A call changes state, so it is made only where the kernel makes it.
  */
-u64 eevdf_avg_vruntime(struct eevdf_rq *cfs)
+u64 sl_eevdf_avg_vruntime(struct eevdf_rq *cfs)
 {
 	struct sched_entity *curr = queued_curr(cfs);
 	s64 delta = 0;
@@ -236,7 +236,7 @@ u64 eevdf_avg_vruntime(struct eevdf_rq *cfs)
 }
 
 /* Eligible iff lag >= 0, i.e. v <= V, tested without the division: R >= (v - z) * T. */
-bool eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime)
+bool sl_eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime)
 {
 	struct sched_entity *curr = queued_curr(cfs);
 	s64 r = cfs->sum_w_vruntime, t = (s64)cfs->sum_weight;
@@ -250,25 +250,25 @@ bool eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime)
 	return r >= (s64)(vruntime - cfs->zero_vruntime) * t;
 }
 
-bool eevdf_entity_eligible(const struct eevdf_rq *cfs, const struct sched_entity *se)
+bool sl_eevdf_entity_eligible(const struct eevdf_rq *cfs, const struct sched_entity *se)
 {
-	return eevdf_vruntime_eligible(cfs, se->vruntime);
+	return sl_eevdf_vruntime_eligible(cfs, se->vruntime);
 }
 
 /*
  * lag = V - v clamped to +-L, L = calc_delta_fair(max_slice + TICK_NSEC) with max_slice over
  * curr and the tree (the "Fix lag clamp" form in 6.18.y by 2026-04).
  */
-s64 eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
-		     u64 avruntime)
+s64 sl_eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+			u64 avruntime)
 {
 	struct sched_entity *curr = queued_curr(cfs);
-	u64 max_slice = eevdf_max_slice(cfs);
+	u64 max_slice = sl_eevdf_max_slice(cfs);
 	s64 vlag = (s64)(avruntime - se->vruntime), limit;
 
 	if (curr && curr->slice > max_slice)
 		max_slice = curr->slice;
-	limit = (s64)eevdf_calc_delta_fair(max_slice + sim->tick_ns, se);
+	limit = (s64)sl_eevdf_calc_delta_fair(max_slice + sim->tick_ns, se);
 	if (vlag > limit)
 		vlag = limit;
 	if (vlag < -limit)
@@ -276,7 +276,7 @@ s64 eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_enti
 	return vlag;
 }
 
-void eevdf_update_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
+void sl_eevdf_update_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
 {
-	se->vlag = eevdf_entity_lag(sim, cfs, se, eevdf_avg_vruntime(cfs));
+	se->vlag = sl_eevdf_entity_lag(sim, cfs, se, sl_eevdf_avg_vruntime(cfs));
 }

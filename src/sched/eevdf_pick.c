@@ -12,18 +12,18 @@
 #include "sched/class.h"
 
 /* A new request when the current one is used up: d = v + vslice, from the current v. */
-bool eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
+bool sl_eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	if ((s64)(se->vruntime - se->deadline) < 0)
 		return false;
 	if (!se->custom_slice)
 		se->slice = sim->tun.sched_base_slice;
-	se->deadline = se->vruntime + eevdf_calc_delta_fair(se->slice, se);
-	eevdf_avg_vruntime(cfs);
+	se->deadline = se->vruntime + sl_eevdf_calc_delta_fair(se->slice, se);
+	sl_eevdf_avg_vruntime(cfs);
 	return true;
 }
 
-bool eevdf_protect_slice(const struct sched_entity *se)
+bool sl_eevdf_protect_slice(const struct sched_entity *se)
 {
 	return (s64)(se->vprot - se->vruntime) > 0;
 }
@@ -32,36 +32,36 @@ bool eevdf_protect_slice(const struct sched_entity *se)
  * At a real pick (not a re-pick of prev): curr may run until vprot before anyone else is
  * considered. RUN_TO_PARITY: the smallest slice queued (the tree, se removed), else 0.7 ms.
  */
-void eevdf_set_protect_slice(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
+void sl_eevdf_set_protect_slice(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	u64 slice =
-		sched_feat(sim, F_RUN_TO_PARITY) ? eevdf_min_slice(cfs) : EEVDF_NORMALIZED_SLICE;
+		sched_feat(sim, F_RUN_TO_PARITY) ? sl_eevdf_min_slice(cfs) : EEVDF_NORMALIZED_SLICE;
 
 	if (se->slice < slice)
 		slice = se->slice;
 	se->vprot = se->deadline;
 	if (slice != se->slice)
-		se->vprot =
-			min_vruntime(se->deadline, se->vruntime + eevdf_calc_delta_fair(slice, se));
+		se->vprot = min_vruntime(se->deadline,
+					 se->vruntime + sl_eevdf_calc_delta_fair(slice, se));
 }
 
 /* A shorter-slice wakee did not preempt: curr's protection shrinks to that slice. */
-void eevdf_update_protect_slice(struct eevdf_rq *cfs, struct sched_entity *se)
+void sl_eevdf_update_protect_slice(struct eevdf_rq *cfs, struct sched_entity *se)
 {
-	u64 slice = eevdf_min_slice(cfs);
+	u64 slice = sl_eevdf_min_slice(cfs);
 
 	if (se->slice < slice)
 		slice = se->slice;
-	se->vprot = min_vruntime(se->vprot, se->vruntime + eevdf_calc_delta_fair(slice, se));
+	se->vprot = min_vruntime(se->vprot, se->vruntime + sl_eevdf_calc_delta_fair(slice, se));
 }
 
-void eevdf_cancel_protect_slice(struct sched_entity *se)
+void sl_eevdf_cancel_protect_slice(struct sched_entity *se)
 {
-	if (eevdf_protect_slice(se))
+	if (sl_eevdf_protect_slice(se))
 		se->vprot = se->vruntime;
 }
 
-void eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se)
+void sl_eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	if (cfs->next == se)
 		cfs->next = NULL;
@@ -72,7 +72,7 @@ void eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se)
  * deadline or an expired protection asks for a reschedule (taken at the next return to user:
  * the tick for a CPU hog, hence 4 ms turns at HZ=250 whatever the 1.4 ms slice).
  */
-void eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
+void sl_eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct eevdf_rq *cfs = &rq->ee;
 	struct sched_entity *curr = cfs->curr;
@@ -86,13 +86,13 @@ void eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
 		return;
 	curr->exec_start = sim->now;
 	curr->sum_exec_runtime += (u64)delta;
-	curr->vruntime += eevdf_calc_delta_fair((u64)delta, curr);
-	resched = eevdf_update_deadline(sim, cfs, curr);
+	curr->vruntime += sl_eevdf_calc_delta_fair((u64)delta, curr);
+	resched = sl_eevdf_update_deadline(sim, cfs, curr);
 	if (cfs->nr_queued == 1)
 		return;
-	if (resched || !eevdf_protect_slice(curr)) {
+	if (resched || !sl_eevdf_protect_slice(curr)) {
 		sl_resched_cpu(sim, rq);
-		eevdf_clear_buddies(cfs, curr);
+		sl_eevdf_clear_buddies(cfs, curr);
 	}
 }
 
@@ -101,15 +101,15 @@ void eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
  * entity leaves its lag intact; the deadline is a relative one carried over (migration) or a
  * new request (half of it for a fork with PLACE_DEADLINE_INITIAL).
  */
-void eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
-			int flags)
+void sl_eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+			   int flags)
 {
-	u64 vruntime = eevdf_avg_vruntime(cfs), vslice;
+	u64 vruntime = sl_eevdf_avg_vruntime(cfs), vslice;
 	s64 lag = 0;
 
 	if (!se->custom_slice)
 		se->slice = sim->tun.sched_base_slice;
-	vslice = eevdf_calc_delta_fair(se->slice, se);
+	vslice = sl_eevdf_calc_delta_fair(se->slice, se);
 	if (sched_feat(sim, F_PLACE_LAG) && cfs->nr_queued && se->vlag) {
 		struct sched_entity *curr = cfs->curr;
 		s64 load = (s64)cfs->sum_weight;
@@ -139,33 +139,33 @@ void eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_e
  * still counts; in the tree it competes like the kernel's curr, since it was inserted last and
  * loses deadline ties as curr does).
  */
-struct sched_entity *eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cfs,
-				      struct sched_entity *curr, bool protect)
+struct sched_entity *sl_eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cfs,
+					 struct sched_entity *curr, bool protect)
 {
 	struct sched_entity *best = NULL, *outside = cfs->curr;
 
 	(void)sim;
 	if (cfs->nr_queued == 1)
-		return outside && outside->on_rq ? outside : eevdf_first(cfs);
-	if (curr && (!curr->on_rq || !eevdf_entity_eligible(cfs, curr)))
+		return outside && outside->on_rq ? outside : sl_eevdf_first(cfs);
+	if (curr && (!curr->on_rq || !sl_eevdf_entity_eligible(cfs, curr)))
 		curr = NULL;
-	if (curr && protect && eevdf_protect_slice(curr))
+	if (curr && protect && sl_eevdf_protect_slice(curr))
 		return curr;
-	for (struct sched_entity *se = eevdf_first(cfs); se; se = eevdf_next(se)) {
-		if (eevdf_entity_eligible(cfs, se)) {
+	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se)) {
+		if (sl_eevdf_entity_eligible(cfs, se)) {
 			best = se;
 			break;
 		}
 	}
 	if (curr && curr == outside && (!best || (s64)(curr->deadline - best->deadline) < 0))
 		best = curr;
-	return best ? best : eevdf_first(cfs);
+	return best ? best : sl_eevdf_first(cfs);
 }
 
-struct sched_entity *eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
-					    struct sched_entity *curr)
+struct sched_entity *sl_eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
+					       struct sched_entity *curr)
 {
-	if (sched_feat(sim, F_PICK_BUDDY) && cfs->next && eevdf_entity_eligible(cfs, cfs->next))
+	if (sched_feat(sim, F_PICK_BUDDY) && cfs->next && sl_eevdf_entity_eligible(cfs, cfs->next))
 		return cfs->next;
-	return eevdf_pick_eevdf(sim, cfs, curr, true);
+	return sl_eevdf_pick_eevdf(sim, cfs, curr, true);
 }

@@ -67,12 +67,12 @@ struct sched_entity {
 	bool custom_slice, rel_deadline, sched_delayed;
 };
 
-RB_HEAD(cfs_tree, sched_entity);
-RB_HEAD(eevdf_tree, sched_entity);
+RB_HEAD(sl_cfs_tree, sched_entity);
+RB_HEAD(sl_eevdf_tree, sched_entity);
 
 /* The 6.18 cfs_rq (one per CPU: the model's tasks share one autogroup, see eevdf.h). */
 struct eevdf_rq {
-	struct eevdf_tree timeline; /* queued entities but curr, by deadline (ties go right) */
+	struct sl_eevdf_tree timeline; /* queued entities but curr, by deadline (ties go right) */
 	TAILQ_HEAD(eevdf_tasks_head, sched_entity)
 	tasks; /* rq->cfs_tasks: most recently run first */
 	u64 seq;
@@ -96,7 +96,7 @@ struct cfs_rq {
 	struct sl_load_weight load;
 	unsigned long nr_running;
 	u64 min_vruntime;
-	struct cfs_tree tasks_timeline;
+	struct sl_cfs_tree tasks_timeline;
 	TAILQ_HEAD(, sched_entity) tasks;
 	u64 seq;
 	struct sched_entity *curr, *next, *last;

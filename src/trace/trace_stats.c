@@ -96,7 +96,7 @@ static int dense_of(struct sl_trace_summary *s, int pid)
 }
 
 /* The task of `pid` (the table may grow: do not keep a pointer across calls). */
-static struct sl_trace_task *task_of(struct sl_trace_summary *s, int pid)
+static struct sl_trace_task *sl_task_of(struct sl_trace_summary *s, int pid)
 {
 	int id = dense_of(s, pid);
 
@@ -108,7 +108,7 @@ static struct sl_trace_task *task_of(struct sl_trace_summary *s, int pid)
 
 static void set_comm(struct sl_trace_summary *s, int pid, const char *comm)
 {
-	struct sl_trace_task *t = task_of(s, pid);
+	struct sl_trace_task *t = sl_task_of(s, pid);
 
 	if (t && comm[0])
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
@@ -205,7 +205,7 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	/* the line's own task is on the CPU: if it was waiting after a wake-up, its switch-in
 	 * was not in the trace */
 	if (r->pid > 0) {
-		t = task_of(s, r->pid);
+		t = sl_task_of(s, r->pid);
 		if (t) {
 			if (t->waking) {
 				t->waking = false;
@@ -218,10 +218,10 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	case SL_TR_SCHED_SWITCH:
 		set_comm(s, r->task_pid, r->task_comm);
 		set_comm(s, r->next_pid, r->next_comm);
-		t = task_of(s, r->task_pid);
+		t = sl_task_of(s, r->task_pid);
 		if (t)
 			t->running = false;
-		t = task_of(s, r->next_pid);
+		t = sl_task_of(s, r->next_pid);
 		if (t && r->next_pid)
 			t->running = true;
 		if (t && t->waking) {
@@ -237,7 +237,7 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	case SL_TR_SCHED_WAKEUP:
 	case SL_TR_SCHED_WAKEUP_NEW:
 		set_comm(s, r->task_pid, r->task_comm);
-		t = task_of(s, r->task_pid);
+		t = sl_task_of(s, r->task_pid);
 		/* modern kernels trace sched_wakeup for a task still running (ttwu_runnable) */
 		if (t && !t->waking && !t->running) {
 			t->waking = true;

@@ -49,7 +49,7 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (sl_kv_int(kv, "ns_per_loop", 1, 1000000000, &a->ns_per_loop, err, errlen) ||
 	    sl_kv_int(kv, "mem_mbps", 1, 1000000000, &a->mem_mbps, err, errlen) ||
 	    sl_kv_int(kv, "io_mbps", 1, 1000000000, &a->io_mbps, err, errlen) ||
-	    rta_load(file, &a->f, err, errlen)) {
+	    sl_rta_load(file, &a->f, err, errlen)) {
 		free(a);
 		return NULL;
 	}
@@ -64,7 +64,7 @@ static void free_args(void *args)
 	struct rtapp_args *a = args;
 
 	if (a)
-		rta_free(&a->f);
+		sl_rta_free(&a->f);
 	free(a);
 }
 
@@ -276,7 +276,8 @@ static int finish(struct sl_sim *sim, struct sl_group *g)
 	}
 	for (int i = 0; i < s->nth; i++)
 		logs[i] = s->th[i].log;
-	int rc = rta_log_write(s->a->logdir, s->a->f.log_basename, logs, s->nth, err, sizeof(err));
+	int rc = sl_rta_log_write(s->a->logdir, s->a->f.log_basename, logs, s->nth, err,
+				  sizeof(err));
 
 	free(logs);
 	if (rc)
@@ -524,7 +525,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 
 /* ---- figures for the report ---- */
 
-int rta_group_threads(const struct sl_group *g)
+int sl_rta_group_threads(const struct sl_group *g)
 {
 	extern const struct sl_workload_ops sl_wl_rtapp;
 
@@ -555,7 +556,7 @@ static void stat_of(s64 *v, u64 n, struct rta_stat *st)
 	st->p95 = v[(n * 95 + 99) / 100 - 1];
 }
 
-int rta_group_summary(const struct sl_group *g, int i, struct rta_summary *out)
+int sl_rta_group_summary(const struct sl_group *g, int i, struct rta_summary *out)
 {
 	const struct run_state *s = g->state;
 	const struct rta_thread_log *l = &s->th[i].log;

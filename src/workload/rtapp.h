@@ -85,11 +85,11 @@ struct rta_file {
 };
 
 /* Reads and checks path; -1 with err = "PATH:LINE: reason". */
-int rta_load(const char *path, struct rta_file *f, char *err, size_t errlen);
+int sl_rta_load(const char *path, struct rta_file *f, char *err, size_t errlen);
 /* The same from a buffer (no I/O: what a fuzzer calls). */
-int rta_parse(const char *path, const char *buf, size_t len, struct rta_file *f, char *err,
-	      size_t errlen);
-void rta_free(struct rta_file *f);
+int sl_rta_parse(const char *path, const char *buf, size_t len, struct rta_file *f, char *err,
+		 size_t errlen);
+void sl_rta_free(struct rta_file *f);
 
 /* The suspend/resume condition of task `name` lives among the conditions under this prefix. */
 #define RTA_SUSPEND_PREFIX "\001suspend:"
@@ -110,12 +110,12 @@ struct rta_thread_log {
 };
 
 /* Writes one row as rt-app does (the columns and widths of its log files). */
-void rta_log_header(FILE *f, int policy, int prio);
-void rta_log_row(FILE *f, int idx, const struct rta_row *r);
+void sl_rta_log_header(FILE *f, int policy, int prio);
+void sl_rta_log_row(FILE *f, int idx, const struct rta_row *r);
 /* Writes DIR/BASENAME-NAME-IDX.log for every thread, each through a temporary file renamed
  * on success; -1 with err naming the file. */
-int rta_log_write(const char *dir, const char *basename, const struct rta_thread_log *t, int n,
-		  char *err, size_t errlen);
+int sl_rta_log_write(const char *dir, const char *basename, const struct rta_thread_log *t, int n,
+		     char *err, size_t errlen);
 
 /* Per-thread figures of a finished run for the report: phases logged, then the mean, the p95
  * (nearest rank) and the extremes of run, period, slack and wu_lat (us). */
@@ -133,8 +133,8 @@ struct rta_summary {
 
 struct sl_group;
 /* The threads of an rt-app group (-1: not an rt-app group, or not started). */
-int rta_group_threads(const struct sl_group *g);
+int sl_rta_group_threads(const struct sl_group *g);
 /* Thread i's figures; -1 when out of memory. */
-int rta_group_summary(const struct sl_group *g, int i, struct rta_summary *out);
+int sl_rta_group_summary(const struct sl_group *g, int i, struct rta_summary *out);
 
 #endif

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void rta_log_header(FILE *f, int policy, int prio)
+void sl_rta_log_header(FILE *f, int policy, int prio)
 {
 	fprintf(f, "# Policy : %s priority : %d\n",
 		policy == SL_SCHED_FIFO ? "SCHED_FIFO"
@@ -22,7 +22,7 @@ void rta_log_header(FILE *f, int policy, int prio)
 		   "      slack c_duration   c_period     wu_lat\n");
 }
 
-void rta_log_row(FILE *f, int idx, const struct rta_row *r)
+void sl_rta_log_row(FILE *f, int idx, const struct rta_row *r)
 {
 	fprintf(f, "%4d %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n", idx,
 		(unsigned long long)r->perf, (unsigned long long)r->run,
@@ -32,8 +32,8 @@ void rta_log_row(FILE *f, int idx, const struct rta_row *r)
 		(unsigned long long)r->wu_lat);
 }
 
-int rta_log_write(const char *dir, const char *basename, const struct rta_thread_log *t, int n,
-		  char *err, size_t errlen)
+int sl_rta_log_write(const char *dir, const char *basename, const struct rta_thread_log *t, int n,
+		     char *err, size_t errlen)
 {
 	for (int i = 0; i < n; i++) {
 		char path[512], tmp[560];
@@ -47,9 +47,9 @@ int rta_log_write(const char *dir, const char *basename, const struct rta_thread
 			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 			return -1;
 		}
-		rta_log_header(f, t[i].policy, t[i].prio);
+		sl_rta_log_header(f, t[i].policy, t[i].prio);
 		for (int k = 0; k < t[i].n; k++)
-			rta_log_row(f, t[i].idx, &t[i].rows[k]);
+			sl_rta_log_row(f, t[i].idx, &t[i].rows[k]);
 		bad = ferror(f);
 		bad |= fclose(f) != 0;
 		if (bad || rename(tmp, path)) {

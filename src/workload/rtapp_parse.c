@@ -524,8 +524,8 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 	return 0;
 }
 
-int rta_parse(const char *path, const char *buf, size_t len, struct rta_file *f, char *err,
-	      size_t errlen)
+int sl_rta_parse(const char *path, const char *buf, size_t len, struct rta_file *f, char *err,
+		 size_t errlen)
 {
 	struct sl_json_doc d;
 	struct ctx c = {.path = path, .d = &d, .f = f, .err = err, .errlen = errlen};
@@ -600,11 +600,11 @@ int rta_parse(const char *path, const char *buf, size_t len, struct rta_file *f,
 out:
 	sl_json_free(&d);
 	if (rc)
-		rta_free(f);
+		sl_rta_free(f);
 	return rc;
 }
 
-int rta_load(const char *path, struct rta_file *f, char *err, size_t errlen)
+int sl_rta_load(const char *path, struct rta_file *f, char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "rb");
 	char *buf;
@@ -631,7 +631,7 @@ int rta_load(const char *path, struct rta_file *f, char *err, size_t errlen)
 			 SL_JSON_MAX_SIZE);
 		rc = -1;
 	} else {
-		rc = rta_parse(path, buf, n, f, err, errlen);
+		rc = sl_rta_parse(path, buf, n, f, err, errlen);
 	}
 	free(buf);
 	fclose(fp);
@@ -645,7 +645,7 @@ static void names_free(struct rta_names *t)
 	free(t->v);
 }
 
-void rta_free(struct rta_file *f)
+void sl_rta_free(struct rta_file *f)
 {
 	for (int i = 0; i < f->ntasks; i++) {
 		for (int p = 0; p < f->tasks[i].nph; p++)
