@@ -1,0 +1,56 @@
+/*
+ * The trace formats: one static array of readers. Each format is one file with its ops struct
+ * (struct sl_trace_reader_ops, src/trace/format.h), as each cpuidle governor is one file behind
+ * struct sl_cpuidle_governor (src/cpuidle/cpuidle.c lists them); nothing outside this file
+ * chooses between the formats.
+ *
+ * How to add a format:
+ *
+ *  - a reader: write src/trace/FORMAT.c defining
+ *	const struct sl_trace_reader_ops sl_FORMAT_reader = { .name, .probe, .open, .next,
+ *	.next_event, .close };
+ *    (src/trace/ftrace_text.c is the model: probe looks at the input's first
+ *    SL_TRACE_PROBE_LEN bytes, open is handed the stream and those bytes, next fills a
+ *    struct sl_trace_record, next_event the struct sl_event of the next one that has a
+ *    meaning), then add X(sl_FORMAT_reader) to TRACE_READERS below. Readers are probed in that
+ *    order; the first also takes an input no probe claims. sl_trace_open(), and so trace-stats,
+ *    replay-idle and validate, then read the format.
+ *
+ * CMakeLists.txt globs the sources under src/: there is no other list to edit.
+ */
+#include "trace/registry.h"
+
+#include <string.h>
+
+/* One line per format, X(its ops struct); the first is the default. */
+#define TRACE_READERS(X) X(sl_ftrace_text_reader)
+
+#define DECLARE_READER(ops) extern const struct sl_trace_reader_ops ops;
+#define ENTRY(ops)	    &ops,
+
+TRACE_READERS(DECLARE_READER)
+
+static const struct sl_trace_reader_ops *const readers[] = {TRACE_READERS(ENTRY)};
+
+#define NREADERS ((int)SL_ARRAY_SIZE(readers))
+
+const struct sl_trace_reader_ops *sl_trace_reader_nth(int i)
+{
+	return i >= 0 && i < NREADERS ? readers[i] : NULL;
+}
+
+const struct sl_trace_reader_ops *sl_trace_reader_by_name(const char *name)
+{
+	for (int i = 0; i < NREADERS; i++)
+		if (!strcmp(readers[i]->name, name))
+			return readers[i];
+	return NULL;
+}
+
+const struct sl_trace_reader_ops *sl_trace_reader_probe(const unsigned char *head, size_t len)
+{
+	for (int i = 0; i < NREADERS; i++)
+		if (readers[i]->probe(head, len))
+			return readers[i];
+	return readers[0];
+}
