@@ -1,10 +1,11 @@
 /*
- * Trace-format plug-ins: readers behind ops structs, listed in src/trace/registry.c. A reader turns
- * one input (a file, "-" for stdin) into a stream of records, one per event line, with the fields
- * every known event carries already parsed; a record that has a scheduling or idle meaning converts
- * to the one event stream (struct sl_event) with sl_trace_record_to_event(), which next_event does.
- * Readers work in bounded memory: strings of a record are copied (truncated) into fixed arrays,
- * nothing is allocated per record.
+ * Trace-format plug-ins: readers and writers behind ops structs, listed in
+ * src/trace/registry.c. A reader turns one input (a file, "-" for stdin) into a stream of
+ * records, one per event line, with the fields every known event carries already parsed; a
+ * record that has a scheduling or idle meaning converts to the one event stream (struct
+ * sl_event) with sl_trace_record_to_event(), which next_event does. Readers work in bounded
+ * memory: strings of a record are copied (truncated) into fixed arrays, nothing is allocated per
+ * record. A writer prints the event stream of a simulated run.
  */
 #ifndef SCHEDLAB_TRACE_FORMAT_H
 #define SCHEDLAB_TRACE_FORMAT_H
@@ -180,5 +181,41 @@ bool sl_trace_overflowed(const struct sl_trace_reader *r);
  * layouts). Groups are -1. false when the record has no such meaning.
  */
 bool sl_trace_record_to_event(const struct sl_trace_record *rec, struct sl_event *ev);
+
+/* ---- writers ---- */
+
+#define SL_TRACE_MAX_EXTS 4
+
+struct sl_sim;
+struct sl_trace_writer;
+
+/*
+ * A trace writer, one file per format, listed in src/trace/registry.c. The generic layer
+ * (sl_export_open, src/trace/export.c) picks it by the file's extension, creates the file (a
+ * temporary renamed into place only for a complete run) and subscribes to the event stream; a
+ * writer only prints to w->f.
+ */
+struct sl_trace_writer_ops {
+	const char *name;
+	/* the ends of a file name that pick this writer (".json"), up to the first NULL */
+	const char *exts[SL_TRACE_MAX_EXTS];
+	/* set up w->priv and write the header; 0, or -1 (out of memory) */
+	int (*open)(struct sl_trace_writer *w);
+	/* one event of the run, from the event-stream subscriber sl_export_event() */
+	void (*write_event)(struct sl_trace_writer *w, const struct sl_event *ev);
+	/* write the trailer (the run ended at w->sim->now) and free w->priv */
+	void (*close)(struct sl_trace_writer *w);
+};
+
+struct sl_trace_writer {
+	const struct sl_trace_writer_ops *ops;
+	void *priv;
+	FILE *f;		  /* what the writer prints to */
+	const struct sl_sim *sim; /* the run: its CPUs, tasks and idle states */
+};
+
+/* For the writers: a simulated pid's comm and the kernel's prio (pid 0: the swapper). */
+const char *sl_trace_writer_comm(const struct sl_trace_writer *w, int pid);
+int sl_trace_writer_prio(const struct sl_trace_writer *w, int pid);
 
 #endif
