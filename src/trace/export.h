@@ -1,11 +1,10 @@
 /*
- * Export a simulated run as a trace that existing viewers open: ftrace text (the layout of
- * /sys/kernel/tracing/trace, with the 4-character flags column and sched_waking before each
- * sched_wakeup, which Perfetto's systrace importer needs) or, for a path ending in .json, Chrome
- * Trace Event JSON (one track per CPU with task slices and idle states). The exporter is a
- * subscriber of the event stream, so the trace cannot disagree with the printed figures. It
- * writes through core/outfile.h (a mkstemp temporary beside PATH, renamed to PATH only when the
- * run succeeded): never a half file.
+ * Export a simulated run as a trace that existing viewers open, in the format of the writer the
+ * registry (src/trace/registry.c) gives for PATH's extension: ftrace text
+ * (src/trace/ftrace_text_writer.c) or, for a path ending in .json, Chrome Trace Event JSON
+ * (src/trace/chrome_json_writer.c). The exporter is a subscriber of the event stream, so the
+ * trace cannot disagree with the printed figures. It writes through core/outfile.h (a mkstemp
+ * temporary beside PATH, renamed to PATH only when the run succeeded): never a half file.
  */
 #ifndef SCHEDLAB_EXPORT_H
 #define SCHEDLAB_EXPORT_H

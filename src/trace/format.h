@@ -1,9 +1,11 @@
 /*
- * Trace-format plug-ins. A reader turns one input (a file, "-" for stdin) into a stream of
+ * Trace-format plug-ins: readers and writers behind ops structs, listed in
+ * src/trace/registry.c. A reader turns one input (a file, "-" for stdin) into a stream of
  * records, one per event line, with the fields every known event carries already parsed; a
  * record that has a scheduling or idle meaning converts to the one event stream (struct
- * sl_event) with sl_trace_record_to_event(). Readers work in bounded memory: strings of a record
- * are copied (truncated) into fixed arrays, nothing is allocated per record.
+ * sl_event) with sl_trace_record_to_event(), which next_event does. Readers work in bounded
+ * memory: strings of a record are copied (truncated) into fixed arrays, nothing is allocated per
+ * record. A writer prints the event stream of a simulated run.
  */
 #ifndef SCHEDLAB_TRACE_FORMAT_H
 #define SCHEDLAB_TRACE_FORMAT_H
@@ -89,16 +91,37 @@ struct sl_trace_record {
 	char str[256];
 };
 
+/*
+ * How many bytes of an input the generic layer reads before it picks a reader: the probes look
+ * at them, and the chosen reader gets them with the stream (stdin cannot be rewound).
+ */
+#define SL_TRACE_PROBE_LEN 512
+
 struct sl_trace_reader;
 
+/*
+ * A trace reader, one file per format, listed in src/trace/registry.c. The generic layer below
+ * (sl_trace_open, src/trace/reader.c) opens the input, reads its first bytes, asks the probes
+ * and hands the stream to the reader that claimed it.
+ */
 struct sl_trace_reader_ops {
 	const char *name;
-	/* 0, or -1 with r->err set */
-	int (*open)(struct sl_trace_reader *r, const char *path);
-	/* the same from a stream the caller owns and closes (NULL: paths only) */
-	int (*open_stream)(struct sl_trace_reader *r, FILE *f);
+	/*
+	 * true when the input is in this format; head holds its first len bytes (all of them
+	 * when len < SL_TRACE_PROBE_LEN). The first reader of the registry also takes what no
+	 * probe claims, so that its errors say what is wrong with the input.
+	 */
+	bool (*probe)(const unsigned char *head, size_t len);
+	/*
+	 * Start reading f (the generic layer's to close), whose first len bytes were already read
+	 * into head (len < SL_TRACE_PROBE_LEN: that was the whole input). 0, or -1 with r->err set
+	 * (close is called then too).
+	 */
+	int (*open)(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len);
 	/* 1: a record, 0: end of input, -1: error (r->err: "file:line: what") */
 	int (*next)(struct sl_trace_reader *r, struct sl_trace_record *out);
+	/* the same as the event stream: the next record that has a struct sl_event meaning */
+	int (*next_event)(struct sl_trace_reader *r, struct sl_event *ev);
 	void (*close)(struct sl_trace_reader *r);
 };
 
@@ -110,6 +133,8 @@ struct sl_trace_unknown {
 struct sl_trace_reader {
 	const struct sl_trace_reader_ops *ops;
 	void *priv;
+	FILE *f;
+	bool close_f; /* f was opened here (not stdin, not the caller's stream) */
 	char path[256];
 	bool lenient; /* skip (and count) malformed lines instead of failing */
 
@@ -132,9 +157,10 @@ struct sl_trace_reader {
 	char err[SL_TRACE_ERR_LEN];
 };
 
-extern const struct sl_trace_reader_ops sl_ftrace_text_ops;
-
-/* Opens `path` ("-": stdin) with `ops` (NULL: ftrace text). -1 with the reason in err. */
+/*
+ * Opens `path` ("-": stdin) with `ops` (NULL: the reader whose probe recognises the input,
+ * src/trace/registry.c). -1 with the reason in err.
+ */
 int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops,
 		  const char *path, bool lenient, char *err, size_t errlen);
 /* The same from an open stream (not closed by the reader); `name` stands for it in messages.
@@ -142,6 +168,8 @@ int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *o
 int sl_trace_open_stream(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops, FILE *f,
 			 const char *name, bool lenient, char *err, size_t errlen);
 int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out);
+/* The next event of the stream: 1, 0 at the end, -1 on error (r->err). */
+int sl_trace_next_event(struct sl_trace_reader *r, struct sl_event *ev);
 void sl_trace_close(struct sl_trace_reader *r);
 
 /* An overflowed ring buffer: entries-in-buffer < entries-written, or a LOST line. */
@@ -153,5 +181,41 @@ bool sl_trace_overflowed(const struct sl_trace_reader *r);
  * layouts). Groups are -1. false when the record has no such meaning.
  */
 bool sl_trace_record_to_event(const struct sl_trace_record *rec, struct sl_event *ev);
+
+/* ---- writers ---- */
+
+#define SL_TRACE_MAX_EXTS 4
+
+struct sl_sim;
+struct sl_trace_writer;
+
+/*
+ * A trace writer, one file per format, listed in src/trace/registry.c. The generic layer
+ * (sl_export_open, src/trace/export.c) picks it by the file's extension, creates the file (a
+ * temporary renamed into place only for a complete run) and subscribes to the event stream; a
+ * writer only prints to w->f.
+ */
+struct sl_trace_writer_ops {
+	const char *name;
+	/* the ends of a file name that pick this writer (".json"), up to the first NULL */
+	const char *exts[SL_TRACE_MAX_EXTS];
+	/* set up w->priv and write the header; 0, or -1 (out of memory) */
+	int (*open)(struct sl_trace_writer *w);
+	/* one event of the run, from the event-stream subscriber sl_export_event() */
+	void (*write_event)(struct sl_trace_writer *w, const struct sl_event *ev);
+	/* write the trailer (the run ended at w->sim->now) and free w->priv */
+	void (*close)(struct sl_trace_writer *w);
+};
+
+struct sl_trace_writer {
+	const struct sl_trace_writer_ops *ops;
+	void *priv;
+	FILE *f;		  /* what the writer prints to */
+	const struct sl_sim *sim; /* the run: its CPUs, tasks and idle states */
+};
+
+/* For the writers: a simulated pid's comm and the kernel's prio (pid 0: the swapper). */
+const char *sl_trace_writer_comm(const struct sl_trace_writer *w, int pid);
+int sl_trace_writer_prio(const struct sl_trace_writer *w, int pid);
 
 #endif

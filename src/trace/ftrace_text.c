@@ -36,12 +36,12 @@
  */
 #define XZ_MEMLIMIT (256ULL << 20)
 _Static_assert(BUF_SIZE >= SL_TRACE_MAX_LINE, "a line must fit the text buffer");
+_Static_assert(IN_SIZE >= SL_TRACE_PROBE_LEN, "the probed head must fit the input buffer");
 
 enum src_kind { SRC_PLAIN, SRC_XZ, SRC_GZ };
 
 struct ftrace_priv {
-	FILE *f;
-	bool is_stdin;
+	FILE *f; /* the generic layer's (src/trace/reader.c) */
 	enum src_kind kind;
 	lzma_stream xz;
 	z_stream gz;
@@ -52,39 +52,6 @@ struct ftrace_priv {
 	size_t pos, len;
 	bool eof;
 };
-
-static const char *const kind_names[SL_TR_NR_KINDS] = {
-	[SL_TR_SCHED_SWITCH] = "sched_switch",
-	[SL_TR_SCHED_WAKEUP] = "sched_wakeup",
-	[SL_TR_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
-	[SL_TR_SCHED_WAKING] = "sched_waking",
-	[SL_TR_SCHED_PROCESS_FORK] = "sched_process_fork",
-	[SL_TR_SCHED_PROCESS_EXEC] = "sched_process_exec",
-	[SL_TR_SCHED_PROCESS_EXIT] = "sched_process_exit",
-	[SL_TR_SCHED_MIGRATE_TASK] = "sched_migrate_task",
-	[SL_TR_CPU_IDLE] = "cpu_idle",
-	[SL_TR_CPU_IDLE_MISS] = "cpu_idle_miss",
-	[SL_TR_HRTIMER_START] = "hrtimer_start",
-	[SL_TR_HRTIMER_EXPIRE_ENTRY] = "hrtimer_expire_entry",
-	[SL_TR_HRTIMER_CANCEL] = "hrtimer_cancel",
-	[SL_TR_TICK_STOP] = "tick_stop",
-	[SL_TR_BLOCK_RQ_ISSUE] = "block_rq_issue",
-	[SL_TR_BLOCK_RQ_COMPLETE] = "block_rq_complete",
-	[SL_TR_IRQ_HANDLER_ENTRY] = "irq_handler_entry",
-};
-
-const char *sl_trace_kind_name(enum sl_trace_kind k)
-{
-	return k > SL_TR_UNKNOWN && k < SL_TR_NR_KINDS ? kind_names[k] : NULL;
-}
-
-enum sl_trace_kind sl_trace_kind_of(const char *name, size_t len)
-{
-	for (int k = 1; k < SL_TR_NR_KINDS; k++)
-		if (strlen(kind_names[k]) == len && !memcmp(kind_names[k], name, len))
-			return (enum sl_trace_kind)k;
-	return SL_TR_UNKNOWN;
-}
 
 static void set_err(struct sl_trace_reader *r, const char *fmt, ...)
 {
@@ -191,25 +158,85 @@ static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
 	return (long)got;
 }
 
-/* Recognise the compression by the magic bytes and start its decoder; p->f is set. */
-static int ftrace_start(struct sl_trace_reader *r, struct ftrace_priv *p)
+static bool is_xz(const unsigned char *head, size_t len)
 {
+	return len >= 6 && !memcmp(head,
+				   "\xfd"
+				   "7zXZ\0",
+				   6);
+}
+
+static bool is_gz(const unsigned char *head, size_t len)
+{
+	return len >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+}
+
+/* " [digits]" after "-digits" on the line [s, e): the common columns of an event line */
+static bool event_line(const char *s, const char *e)
+{
+	for (const char *b = s; b + 2 < e; b++) {
+		const char *d = b + 2, *p = b;
+
+		if (b[0] != ' ' || b[1] != '[' || (unsigned)(b[2] - '0') > 9)
+			continue;
+		while (d < e && (unsigned)(*d - '0') <= 9)
+			d++;
+		if (d == e || *d != ']')
+			continue;
+		while (p > s && p[-1] == ' ')
+			p--;
+		if (p > s && (unsigned)(p[-1] - '0') <= 9) {
+			while (p > s && (unsigned)(p[-1] - '0') <= 9)
+				p--;
+			if (p > s && p[-1] == '-')
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * xz or gzip (decompressed here: whatever they hold is read as ftrace text), or text whose first
+ * line is a header ("# tracer: ..."), trace-cmd's "cpus=N" or an event line. A text no probe
+ * claims comes here too (the first reader of the registry), to be told what is malformed.
+ */
+static bool ftrace_probe(const unsigned char *head, size_t len)
+{
+	const char *s = (const char *)head, *end = s + len, *e;
+
+	if (is_xz(head, len) || is_gz(head, len))
+		return true;
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++;
+	e = memchr(s, '\n', (size_t)(end - s));
+	if (!e)
+		e = end;
+	return (s < end && *s == '#') || (end - s >= 5 && !memcmp(s, "cpus=", 5)) ||
+	       event_line(s, e);
+}
+
+/* The stream's first bytes are in head: recognise the compression and start its decoder. */
+static int ftrace_open(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len)
+{
+	struct ftrace_priv *p = calloc(1, sizeof(*p));
 	const char *path = r->path;
 
-	if (fill_in(p)) {
-		set_err(r, "%s: read error: %s", path, strerror(errno));
+	if (!p) {
+		set_err(r, "%s: out of memory", path);
 		return -1;
 	}
-	if (p->in_len >= 6 && !memcmp(p->in,
-				      "\xfd"
-				      "7zXZ\0",
-				      6)) {
+	r->priv = p;
+	p->f = f;
+	memcpy(p->in, head, len);
+	p->in_len = len;
+	p->in_eof = len < SL_TRACE_PROBE_LEN;
+	if (is_xz(p->in, p->in_len)) {
 		p->kind = SRC_XZ;
 		if (lzma_stream_decoder(&p->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK) {
 			set_err(r, "%s: cannot start the xz decoder", path);
 			return -1;
 		}
-	} else if (p->in_len >= 2 && p->in[0] == 0x1f && p->in[1] == 0x8b) {
+	} else if (is_gz(p->in, p->in_len)) {
 		p->kind = SRC_GZ;
 		if (inflateInit2(&p->gz, 15 + 16) != Z_OK) {
 			set_err(r, "%s: cannot start the gzip decoder", path);
@@ -217,43 +244,6 @@ static int ftrace_start(struct sl_trace_reader *r, struct ftrace_priv *p)
 		}
 	}
 	return 0;
-}
-
-static int ftrace_open(struct sl_trace_reader *r, const char *path)
-{
-	struct ftrace_priv *p = calloc(1, sizeof(*p));
-
-	if (!p) {
-		set_err(r, "%s: out of memory", path);
-		return -1;
-	}
-	r->priv = p;
-	if (!strcmp(path, "-")) {
-		p->f = stdin;
-		p->is_stdin = true;
-	} else {
-		p->f = fopen(path, "rb");
-		if (!p->f) {
-			set_err(r, "%s: %s", path, strerror(errno));
-			return -1;
-		}
-	}
-	return ftrace_start(r, p);
-}
-
-/* A stream the caller owns (not closed here): the memory entry point of the fuzz targets. */
-static int ftrace_open_stream(struct sl_trace_reader *r, FILE *f)
-{
-	struct ftrace_priv *p = calloc(1, sizeof(*p));
-
-	if (!p) {
-		set_err(r, "%s: out of memory", r->path);
-		return -1;
-	}
-	r->priv = p;
-	p->f = f;
-	p->is_stdin = true; /* not ours to close */
-	return ftrace_start(r, p);
 }
 
 static void ftrace_close(struct sl_trace_reader *r)
@@ -266,8 +256,6 @@ static void ftrace_close(struct sl_trace_reader *r)
 		lzma_end(&p->xz);
 	else if (p->kind == SRC_GZ)
 		inflateEnd(&p->gz);
-	if (p->f && !p->is_stdin)
-		fclose(p->f);
 	free(p);
 	r->priv = NULL;
 }
@@ -1012,111 +1000,22 @@ static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 	}
 }
 
-const struct sl_trace_reader_ops sl_ftrace_text_ops = {
+static int ftrace_next_event(struct sl_trace_reader *r, struct sl_event *ev)
+{
+	struct sl_trace_record rec;
+	int rc;
+
+	while ((rc = ftrace_next(r, &rec)) == 1)
+		if (sl_trace_record_to_event(&rec, ev))
+			return 1;
+	return rc;
+}
+
+const struct sl_trace_reader_ops sl_ftrace_text_reader = {
 	.name = "ftrace-text",
+	.probe = ftrace_probe,
 	.open = ftrace_open,
-	.open_stream = ftrace_open_stream,
 	.next = ftrace_next,
+	.next_event = ftrace_next_event,
 	.close = ftrace_close,
 };
-
-/* ---- the generic handle ---- */
-
-int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops,
-		  const char *path, bool lenient, char *err, size_t errlen)
-{
-	memset(r, 0, sizeof(*r));
-	r->ops = ops ? ops : &sl_ftrace_text_ops;
-	r->lenient = lenient;
-	copy_str(r->path, sizeof(r->path), path, strlen(path));
-	if (r->ops->open(r, path)) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s", r->err);
-		r->ops->close(r);
-		return -1;
-	}
-	return 0;
-}
-
-int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out)
-{
-	return r->ops->next(r, out);
-}
-
-int sl_trace_open_stream(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops, FILE *f,
-			 const char *name, bool lenient, char *err, size_t errlen)
-{
-	memset(r, 0, sizeof(*r));
-	r->ops = ops ? ops : &sl_ftrace_text_ops;
-	r->lenient = lenient;
-	copy_str(r->path, sizeof(r->path), name, strlen(name));
-	if (!r->ops->open_stream) {
-		set_err(r, "%s: the %s reader cannot read a stream", name, r->ops->name);
-	} else if (!r->ops->open_stream(r, f)) {
-		return 0;
-	}
-	if (err && errlen)
-		snprintf(err, errlen, "%s", r->err);
-	r->ops->close(r);
-	return -1;
-}
-
-void sl_trace_close(struct sl_trace_reader *r)
-{
-	if (r->ops)
-		r->ops->close(r);
-}
-
-bool sl_trace_overflowed(const struct sl_trace_reader *r)
-{
-	return r->lost_lines || (r->have_entries && r->entries_in_buffer < r->entries_written);
-}
-
-bool sl_trace_record_to_event(const struct sl_trace_record *rec, struct sl_event *ev)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->time = rec->time;
-	ev->cpu = rec->cpu;
-	ev->group = ev->next_group = -1;
-	ev->orig_cpu = -1;
-	switch (rec->kind) {
-	case SL_TR_SCHED_SWITCH:
-		ev->type = SL_EV_SWITCH;
-		ev->pid = rec->task_pid;
-		ev->next_pid = rec->next_pid;
-		ev->prev_state = rec->prev_state[0] ? rec->prev_state[0] : 'R';
-		return true;
-	case SL_TR_SCHED_WAKEUP:
-	case SL_TR_SCHED_WAKEUP_NEW:
-		ev->type = rec->kind == SL_TR_SCHED_WAKEUP ? SL_EV_WAKEUP : SL_EV_WAKEUP_NEW;
-		ev->pid = rec->task_pid;
-		ev->cpu = rec->target_cpu;
-		return true;
-	case SL_TR_SCHED_PROCESS_FORK:
-		ev->type = SL_EV_FORK;
-		ev->pid = rec->task_pid;
-		ev->next_pid = rec->next_pid;
-		return true;
-	case SL_TR_SCHED_PROCESS_EXEC:
-		ev->type = SL_EV_EXEC;
-		ev->pid = rec->task_pid;
-		return true;
-	case SL_TR_SCHED_PROCESS_EXIT:
-		ev->type = SL_EV_EXIT;
-		ev->pid = rec->task_pid;
-		return true;
-	case SL_TR_SCHED_MIGRATE_TASK:
-		ev->type = SL_EV_MIGRATE;
-		ev->pid = rec->task_pid;
-		ev->orig_cpu = rec->orig_cpu;
-		ev->cpu = rec->dest_cpu;
-		return true;
-	case SL_TR_CPU_IDLE:
-		ev->type = SL_EV_IDLE;
-		ev->cpu = rec->cpu_id;
-		ev->state = rec->state;
-		return true;
-	default:
-		return false;
-	}
-}

@@ -1,0 +1,175 @@
+/*
+ * The generic side of the trace readers: open the input, read its first SL_TRACE_PROBE_LEN
+ * bytes, pick the reader (the one asked for, else the registry's probe: src/trace/registry.c)
+ * and hand it the stream; the event names; a record's meaning in the event stream. Nothing here
+ * knows a format.
+ */
+#include "trace/format.h"
+#include "trace/registry.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[SL_TR_NR_KINDS] = {
+	[SL_TR_SCHED_SWITCH] = "sched_switch",
+	[SL_TR_SCHED_WAKEUP] = "sched_wakeup",
+	[SL_TR_SCHED_WAKEUP_NEW] = "sched_wakeup_new",
+	[SL_TR_SCHED_WAKING] = "sched_waking",
+	[SL_TR_SCHED_PROCESS_FORK] = "sched_process_fork",
+	[SL_TR_SCHED_PROCESS_EXEC] = "sched_process_exec",
+	[SL_TR_SCHED_PROCESS_EXIT] = "sched_process_exit",
+	[SL_TR_SCHED_MIGRATE_TASK] = "sched_migrate_task",
+	[SL_TR_CPU_IDLE] = "cpu_idle",
+	[SL_TR_CPU_IDLE_MISS] = "cpu_idle_miss",
+	[SL_TR_HRTIMER_START] = "hrtimer_start",
+	[SL_TR_HRTIMER_EXPIRE_ENTRY] = "hrtimer_expire_entry",
+	[SL_TR_HRTIMER_CANCEL] = "hrtimer_cancel",
+	[SL_TR_TICK_STOP] = "tick_stop",
+	[SL_TR_BLOCK_RQ_ISSUE] = "block_rq_issue",
+	[SL_TR_BLOCK_RQ_COMPLETE] = "block_rq_complete",
+	[SL_TR_IRQ_HANDLER_ENTRY] = "irq_handler_entry",
+};
+
+const char *sl_trace_kind_name(enum sl_trace_kind k)
+{
+	return k > SL_TR_UNKNOWN && k < SL_TR_NR_KINDS ? kind_names[k] : NULL;
+}
+
+enum sl_trace_kind sl_trace_kind_of(const char *name, size_t len)
+{
+	for (int k = 1; k < SL_TR_NR_KINDS; k++)
+		if (strlen(kind_names[k]) == len && !memcmp(kind_names[k], name, len))
+			return (enum sl_trace_kind)k;
+	return SL_TR_UNKNOWN;
+}
+
+static void copy_path(struct sl_trace_reader *r, const char *path)
+{
+	snprintf(r->path, sizeof(r->path), "%s", path);
+}
+
+/* The head of r->f, the reader (ops, or the probes'), its open. 0 or -1 (r->err set). */
+static int start(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops)
+{
+	unsigned char head[SL_TRACE_PROBE_LEN];
+	size_t len = fread(head, 1, sizeof(head), r->f);
+
+	if (len < sizeof(head) && ferror(r->f)) {
+		snprintf(r->err, sizeof(r->err), "%s: read error: %s", r->path, strerror(errno));
+		return -1;
+	}
+	r->ops = ops ? ops : sl_trace_reader_probe(head, len);
+	return r->ops->open(r, r->f, head, len);
+}
+
+static int fail(struct sl_trace_reader *r, char *err, size_t errlen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", r->err);
+	sl_trace_close(r);
+	return -1;
+}
+
+int sl_trace_open(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops,
+		  const char *path, bool lenient, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->lenient = lenient;
+	copy_path(r, path);
+	if (!strcmp(path, "-")) {
+		r->f = stdin;
+	} else {
+		r->f = fopen(path, "rb");
+		if (!r->f) {
+			snprintf(r->err, sizeof(r->err), "%s: %s", path, strerror(errno));
+			return fail(r, err, errlen);
+		}
+		r->close_f = true;
+	}
+	return start(r, ops) ? fail(r, err, errlen) : 0;
+}
+
+int sl_trace_open_stream(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops, FILE *f,
+			 const char *name, bool lenient, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->lenient = lenient;
+	copy_path(r, name);
+	r->f = f;
+	return start(r, ops) ? fail(r, err, errlen) : 0;
+}
+
+int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out)
+{
+	return r->ops->next(r, out);
+}
+
+int sl_trace_next_event(struct sl_trace_reader *r, struct sl_event *ev)
+{
+	return r->ops->next_event(r, ev);
+}
+
+void sl_trace_close(struct sl_trace_reader *r)
+{
+	if (r->ops)
+		r->ops->close(r);
+	if (r->f && r->close_f)
+		fclose(r->f);
+	r->f = NULL;
+	r->ops = NULL;
+}
+
+bool sl_trace_overflowed(const struct sl_trace_reader *r)
+{
+	return r->lost_lines || (r->have_entries && r->entries_in_buffer < r->entries_written);
+}
+
+bool sl_trace_record_to_event(const struct sl_trace_record *rec, struct sl_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->time = rec->time;
+	ev->cpu = rec->cpu;
+	ev->group = ev->next_group = -1;
+	ev->orig_cpu = -1;
+	switch (rec->kind) {
+	case SL_TR_SCHED_SWITCH:
+		ev->type = SL_EV_SWITCH;
+		ev->pid = rec->task_pid;
+		ev->next_pid = rec->next_pid;
+		ev->prev_state = rec->prev_state[0] ? rec->prev_state[0] : 'R';
+		return true;
+	case SL_TR_SCHED_WAKEUP:
+	case SL_TR_SCHED_WAKEUP_NEW:
+		ev->type = rec->kind == SL_TR_SCHED_WAKEUP ? SL_EV_WAKEUP : SL_EV_WAKEUP_NEW;
+		ev->pid = rec->task_pid;
+		ev->cpu = rec->target_cpu;
+		return true;
+	case SL_TR_SCHED_PROCESS_FORK:
+		ev->type = SL_EV_FORK;
+		ev->pid = rec->task_pid;
+		ev->next_pid = rec->next_pid;
+		return true;
+	case SL_TR_SCHED_PROCESS_EXEC:
+		ev->type = SL_EV_EXEC;
+		ev->pid = rec->task_pid;
+		return true;
+	case SL_TR_SCHED_PROCESS_EXIT:
+		ev->type = SL_EV_EXIT;
+		ev->pid = rec->task_pid;
+		return true;
+	case SL_TR_SCHED_MIGRATE_TASK:
+		ev->type = SL_EV_MIGRATE;
+		ev->pid = rec->task_pid;
+		ev->orig_cpu = rec->orig_cpu;
+		ev->cpu = rec->dest_cpu;
+		return true;
+	case SL_TR_CPU_IDLE:
+		ev->type = SL_EV_IDLE;
+		ev->cpu = rec->cpu_id;
+		ev->state = rec->state;
+		return true;
+	default:
+		return false;
+	}
+}
