@@ -9,7 +9,7 @@
  * Why schedule() never runs a task's program directly: a program step that blocks calls
  * schedule(), and schedule() only arms the next task's `work` timer (at now + its switch cost).
  * So there is no recursion however many tasks block in a row at one instant, and events at the
- * same time run in the order they were raised.
+ * same time run in the order they were raised. The programs themselves run in task_prog.c.
  */
 #include "machine/machine.h"
 
@@ -17,24 +17,13 @@
 #include "sched/class.h"
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
+#include "machine/task_prog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN_FOREVER UINT64_MAX
-/* A program that runs this many zero-time steps at one instant makes no progress. */
-#define MAX_STEPS_PER_INSTANT 100000
-
-static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq);
-static void add_run(struct sl_task *p, u64 ns);
-static void arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
-
-static int gid(const struct sl_task *p)
-{
-	return p && p->group ? p->group->id : -1;
-}
 
 /* ---- the class stack (class.h) ---- */
 
@@ -177,8 +166,8 @@ void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
 
 	if (!p || p->spinning)
 		return;
-	add_run(p, ns);
-	arm_work(sim, rq, p);
+	sl_add_run(p, ns);
+	sl_arm_work(sim, rq, p);
 }
 
 static void idle_timer_fn(struct sl_sim *sim, struct sl_timer *t)
@@ -276,7 +265,7 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	return cost;
 }
 
-static void arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
 	if (!p->in_run) {
 		sl_arm(sim, &rq->work, sim->now);
@@ -296,7 +285,7 @@ static void arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	sl_arm(sim, &rq->work, when);
 }
 
-static void add_run(struct sl_task *p, u64 ns)
+void sl_add_run(struct sl_task *p, u64 ns)
 {
 	if (!ns)
 		return;
@@ -311,7 +300,7 @@ static void add_run(struct sl_task *p, u64 ns)
 
 /* ---- mutexes (OWNER_SPIN) ---- */
 
-static int push_task(struct sl_sim *sim, struct sl_task ***arr, int *n, int *cap, struct sl_task *p)
+int sl_push_task(struct sl_sim *sim, struct sl_task ***arr, int *n, int *cap, struct sl_task *p)
 {
 	if (*n == *cap) {
 		int nc = *cap ? *cap * 2 : 4;
@@ -328,7 +317,7 @@ static int push_task(struct sl_sim *sim, struct sl_task ***arr, int *n, int *cap
 	return 0;
 }
 
-static struct sl_task *pop_first(struct sl_task **arr, int *n)
+struct sl_task *sl_pop_first(struct sl_task **arr, int *n)
 {
 	struct sl_task *p = arr[0];
 
@@ -349,7 +338,7 @@ static void remove_task(struct sl_task **arr, int *n, struct sl_task *p)
 }
 
 /* A spinner gives up (owner stopped running, or it must reschedule) and sleeps on the lock. */
-static void spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
+void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 {
 	struct sl_mutex *m = p->lock_wait;
 
@@ -358,7 +347,7 @@ static void spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 	p->in_run = false;
 	p->state = TS_UNINTERRUPTIBLE;
 	p->blocked = BLK_MUTEX;
-	push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
+	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
 }
 
 /* The owner left its CPU: mutex_spin_on_owner returns 0 in every spinner. */
@@ -379,14 +368,14 @@ static void owner_descheduled(struct sl_sim *sim, struct sl_task *owner)
 }
 
 /* mutex_unlock by its owner: a spinner takes the lock at once, else the first sleeper wakes */
-static void mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
+void sl_mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
 {
 	if (m->owner != p)
 		return;
 	m->owner = NULL;
 	if (m->nspin) {
 		/* a spinner sees the release first and takes the lock */
-		struct sl_task *s = pop_first(m->spinners, &m->nspin);
+		struct sl_task *s = sl_pop_first(m->spinners, &m->nspin);
 
 		s->spinning = false;
 		s->in_run = false;
@@ -395,7 +384,7 @@ static void mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex
 		m->owner = s;
 		sl_arm(sim, &sim->cpus[s->cpu].work, sim->now);
 	} else if (m->nwait) {
-		struct sl_task *w = pop_first(m->waiters, &m->nwait);
+		struct sl_task *w = sl_pop_first(m->waiters, &m->nwait);
 
 		w->lock_wait = NULL;
 		sl_try_to_wake_up(sim, w, p, 0);
@@ -417,7 +406,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		class_update_curr(sim, rq);
 		/* a preempted spinner takes the sleeping slow path */
 		if (prev->spinning)
-			spinner_to_sleeper(sim, prev);
+			sl_spinner_to_sleeper(sim, prev);
 		if (prev->state != TS_RUNNING) {
 			prev_state = prev->state == TS_DEAD		 ? 'X'
 				     : prev->state == TS_UNINTERRUPTIBLE ? 'D'
@@ -447,9 +436,9 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		struct sl_event ev = {.type = SL_EV_SWITCH,
 				      .cpu = rq->id,
 				      .pid = prev ? prev->pid : 0,
-				      .group = gid(prev),
+				      .group = sl_gid(prev),
 				      .next_pid = next ? next->pid : 0,
-				      .next_group = gid(next),
+				      .next_group = sl_gid(next),
 				      .prev_state = prev ? prev_state : 'R'};
 
 		if (prev)
@@ -459,7 +448,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		sl_emit(sim, &ev);
 		if (next) {
 			next->on_cpu = true;
-			add_run(next, switch_in_cost(sim, rq, next));
+			sl_add_run(next, switch_in_cost(sim, rq, next));
 			/* io_schedule's atomic_dec(&rq->nr_iowait) runs when the task runs again */
 			if (next->iowait_cpu >= 0) {
 				sim->cpus[next->iowait_cpu].nr_iowait--;
@@ -469,7 +458,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 	}
 	if (next) {
 		next->on_cpu = true;
-		arm_work(sim, rq, next);
+		sl_arm_work(sim, rq, next);
 		if (next->sched_class->post_schedule)
 			next->sched_class->post_schedule(sim, rq);
 	} else {
@@ -519,7 +508,7 @@ static void work_fn(struct sl_sim *sim, struct sl_timer *t)
 	if (!p)
 		return;
 	class_update_curr(sim, rq);
-	task_continue(sim, rq, p);
+	sl_task_continue(sim, rq, p);
 }
 
 /*
@@ -652,7 +641,7 @@ static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_
 {
 	struct sl_cpu *rq = &sim->cpus[p->cpu];
 	struct sl_event ev = {
-		.type = SL_EV_WAKEUP_NEW, .cpu = p->cpu, .pid = p->pid, .group = gid(p)};
+		.type = SL_EV_WAKEUP_NEW, .cpu = p->cpu, .pid = p->pid, .group = sl_gid(p)};
 
 	p->state = TS_RUNNING;
 	p->sched_class->wake_up_new(sim, rq, p, parent_on_rq);
@@ -678,8 +667,8 @@ struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl
 	return p;
 }
 
-static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
-		    const struct sl_prog *prog, int pipe)
+void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
+		const struct sl_prog *prog, int pipe)
 {
 	struct sl_task *p = new_task(sim, parent->group, prog);
 
@@ -702,9 +691,9 @@ static void do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *paren
 	struct sl_event ev = {.type = SL_EV_FORK,
 			      .cpu = rq->id,
 			      .pid = parent->pid,
-			      .group = gid(parent),
+			      .group = sl_gid(parent),
 			      .next_pid = p->pid,
-			      .next_group = gid(p)};
+			      .next_group = sl_gid(p)};
 
 	sl_emit(sim, &ev);
 	/* sched_fork: SD_BALANCE_FORK placement, then set_task_cpu */
@@ -743,7 +732,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 				      (se->last_wakeup ? se->last_wakeup : se->start_runtime));
 		se->last_wakeup = se->sum_exec_runtime;
 	}
-	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = gid(p)};
+	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = sl_gid(p)};
 
 	sl_emit(sim, &ev);
 	sl_check_preempt_curr(sim, rq, p, wake_flags);
@@ -757,400 +746,4 @@ static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 
 	sim->this_cpu = p->blocked == BLK_IO ? p->iowait_cpu : t->cpu;
 	sl_try_to_wake_up(sim, p, NULL, 0);
-}
-
-/*
- * A periodic task finished a frame: it was due at the end of the period it started in. Late
- * frames are what a video player's user sees.
- */
-static void frame_done(struct sl_task *p, u64 now, u64 period, u64 next_start)
-{
-	struct sl_group *g = p->group;
-	u64 due = p->frame_due ? p->frame_due : p->start_time + period;
-
-	if (g) {
-		g->frames++;
-		if (now > due) {
-			u64 late = now - due;
-
-			g->frames_late++;
-			g->late_sum += late;
-			if (late > g->late_max)
-				g->late_max = late;
-		}
-	}
-	p->frame_due = next_start + period;
-}
-
-static void block(struct sl_task *p, enum sl_tstate st, enum sl_block why)
-{
-	p->state = st;
-	p->blocked = why;
-}
-
-static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
-{
-	struct sl_task *parent = p->parent;
-	struct sl_event ev = {.type = SL_EV_EXIT, .cpu = rq->id, .pid = p->pid, .group = gid(p)};
-
-	p->state = TS_DEAD;
-	sl_emit(sim, &ev);
-	if (p->live_children)
-		for (int i = 0; i < sim->ntasks; i++)
-			if (sim->tasks[i]->parent == p)
-				sim->tasks[i]->parent = NULL;
-	if (p->group && --p->group->live == 0)
-		p->group->end = sim->now;
-	if (parent) {
-		parent->live_children--;
-		/* __wake_up_parent wakes with the sync variant */
-		if (parent->blocked == BLK_CHILD && parent->live_children < parent->wait_below)
-			sl_try_to_wake_up(sim, parent, p, WF_SYNC);
-	}
-}
-
-static void wake_peer(struct sl_sim *sim, struct sl_task *p, int sync)
-{
-	struct sl_task *q = p->peer;
-
-	if (!q || q->state == TS_DEAD)
-		return;
-	if (q->blocked == BLK_WAIT)
-		sl_try_to_wake_up(sim, q, p, sync ? WF_SYNC : 0);
-	else
-		q->pending_wakes++;
-}
-
-static void fail(struct sl_sim *sim, const char *fmt, const char *comm, int pid)
-{
-	if (!sim->error[0])
-		snprintf(sim->error, sizeof(sim->error), fmt, comm, pid);
-	sim->end = sim->now; /* stop the run */
-}
-
-/*
- * Run p's program from where it stands until it needs CPU time (arm `work`) or blocks
- * (schedule). p is rq's current task.
- */
-/*
- * When a sleep that asked for `when` really ends. hrtimer_nanosleep gives the timer the window
- * [when, when + timer_slack_ns] and the clock event is programmed for the window's end; a
- * real-time task gets no slack (hrtimer_nanosleep sets it to 0 for rt tasks, 2.6.28 to 6.x).
- * An interrupt inside the window that runs the timer earlier (coalescing with the tick or
- * another timer) is not modelled.
- */
-static u64 sleep_expiry(const struct sl_sim *sim, const struct sl_task *p, u64 when)
-{
-	if (p->policy == SL_SCHED_FIFO || p->policy == SL_SCHED_RR)
-		return when;
-	return when + sim->p->timer_slack_ns;
-}
-
-static void task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
-{
-	const struct sl_prog *prog = p->prog;
-
-	if (p->steps_time != sim->now) {
-		p->steps_time = sim->now;
-		p->steps_at_now = 0;
-	}
-	for (;;) {
-		if (p->spinning) {
-			struct sl_task *owner = p->lock_wait->owner;
-
-			if (owner && owner->on_cpu && !rq->need_resched)
-				return; /* keep spinning */
-			spinner_to_sleeper(sim, p);
-			sl_schedule(sim, rq);
-			return;
-		}
-		if (p->in_run) {
-			bool wall_done = p->runtime_end && sim->now >= p->runtime_end;
-
-			if (!wall_done && p->se.sum_exec_runtime < p->run_target) {
-				arm_work(sim, rq, p);
-				return;
-			}
-			p->in_run = false;
-			p->runtime_end = 0;
-		}
-		if (++p->steps_at_now > MAX_STEPS_PER_INSTANT) {
-			fail(sim, "task %s-%d runs steps without using time or blocking", p->comm,
-			     p->pid);
-			return;
-		}
-		if (p->pc >= prog->n) {
-			do_exit(sim, rq, p);
-			sl_schedule(sim, rq);
-			return;
-		}
-		const struct sl_step *st = &prog->steps[p->pc];
-
-		/* the synchronisation ops work on the group's objects: a task always has one */
-		if (!p->group && (st->op == OP_LOCK || st->op == OP_UNLOCK ||
-				  (st->op >= OP_NOTE && st->op != OP_AFFINITY))) {
-			fail(sim, "task %s-%d uses a group object without a group", p->comm,
-			     p->pid);
-			return;
-		}
-		switch (st->op) {
-		case OP_RUN:
-			p->pc++;
-			add_run(p, sl_dist_draw(&st->d, &sim->rng));
-			break;
-		case OP_SLEEP:
-		case OP_SLEEP_PERIOD: {
-			u64 d = sl_dist_draw(&st->d, &sim->rng), when = sim->now + d;
-
-			p->pc++;
-			if (st->op == OP_SLEEP_PERIOD && d) {
-				when = p->start_time + ((sim->now - p->start_time) / d + 1) * d;
-				frame_done(p, sim->now, d, when);
-			}
-			p->timer.cpu = rq->id; /* hrtimers are per CPU */
-			p->timer.irq = false;
-			sl_arm(sim, &p->timer, sleep_expiry(sim, p, when));
-			block(p, TS_SLEEPING, BLK_TIMER);
-			sl_schedule(sim, rq);
-			return;
-		}
-		case OP_IO: {
-			u64 d = sl_dist_draw(&st->d, &sim->rng);
-
-			p->pc++;
-			rq->nr_iowait++;
-			p->iowait_cpu = rq->id;
-			/* the device's completion interrupt, routed to the issuing CPU */
-			p->timer.cpu = rq->id;
-			p->timer.irq = true;
-			sl_arm(sim, &p->timer, sim->now + d);
-			block(p, TS_UNINTERRUPTIBLE, BLK_IO);
-			sl_schedule(sim, rq);
-			return;
-		}
-		case OP_WAKE:
-			p->pc++;
-			wake_peer(sim, p, st->arg);
-			break;
-		case OP_WAIT:
-			p->pc++;
-			if (p->pending_wakes > 0) {
-				p->pending_wakes--;
-				break;
-			}
-			block(p, TS_SLEEPING, BLK_WAIT);
-			sl_schedule(sim, rq);
-			return;
-		case OP_FORK:
-			p->pc++;
-			do_fork(sim, rq, p, st->child, st->arg);
-			break;
-		case OP_EXEC:
-			p->pc++;
-			/* a new image: nothing of it is cached yet */
-			add_run(p, sim->p->exec_cold_ns);
-			{
-				struct sl_event ev = {.type = SL_EV_EXEC,
-						      .cpu = rq->id,
-						      .pid = p->pid,
-						      .group = gid(p)};
-				sl_emit(sim, &ev);
-			}
-			break;
-		case OP_EXIT:
-			p->pc = prog->n;
-			break;
-		case OP_WAIT_BELOW:
-			if (p->live_children >= st->arg) {
-				p->wait_below = st->arg;
-				block(p, TS_SLEEPING, BLK_CHILD);
-				sl_schedule(sim, rq);
-				return;
-			}
-			p->pc++;
-			break;
-		case OP_LOOP: {
-			int *cnt = &p->loopcnt[p->pc];
-
-			if (st->arg2 == 0 || ++*cnt < st->arg2) {
-				p->pc = st->arg;
-			} else {
-				*cnt = 0;
-				p->pc++;
-			}
-			break;
-		}
-		case OP_YIELD:
-			p->pc++;
-			p->sched_class->yield_task(sim, rq);
-			sl_schedule(sim, rq);
-			return;
-		case OP_BIO:
-			/* pread(O_DIRECT): submit, then io_schedule() until the completion */
-			p->pc++;
-			if (!sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2)) {
-				p->pc = prog->n; /* its size is done: the job ends */
-				break;
-			}
-			p->reaped_pending = 0;
-			rq->nr_iowait++;
-			p->iowait_cpu = rq->id;
-			block(p, TS_UNINTERRUPTIBLE, BLK_IO);
-			sl_schedule(sim, rq);
-			return;
-		case OP_AIO_FILL: {
-			/* io_submit up to the queue depth; each request costs the submission path
-			 */
-			u64 n = 0;
-
-			p->pc++;
-			while (p->inflight < st->arg &&
-			       sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
-				n++;
-			add_run(p, n * sim->p->io_submit_ns);
-			break;
-		}
-		case OP_AIO_WAIT:
-			/* io_getevents(min_nr 1): read_events sleeps interruptibly, so a libaio
-			 * waiter is not in iowait (2.6.3x fs/aio.c) */
-			if (p->reaped_pending) {
-				p->reaped_pending = 0;
-				p->pc++;
-				break;
-			}
-			if (!p->inflight && !p->io_left) {
-				p->pc = prog->n;
-				break;
-			}
-			block(p, TS_SLEEPING, BLK_AIO);
-			sl_schedule(sim, rq);
-			return;
-		case OP_UNTIL:
-			p->pc++;
-			if (st->d.a && sim->now - p->start_time >= st->d.a && !p->inflight)
-				p->pc = prog->n;
-			break;
-		case OP_LOCK: {
-			struct sl_mutex *m = &p->group->mutexes[st->arg];
-
-			if (!m->owner || m->owner == p) {
-				m->owner = p;
-				p->pc++;
-				break;
-			}
-			p->lock_wait = m;
-			/* mutex_spin_on_owner: spin while the owner runs on another CPU */
-			if (sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
-				p->spinning = true;
-				push_task(sim, &m->spinners, &m->nspin, &m->capspin, p);
-				p->in_run = true;
-				p->run_target = RUN_FOREVER;
-				arm_work(sim, rq, p);
-				return;
-			}
-			block(p, TS_UNINTERRUPTIBLE, BLK_MUTEX);
-			push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
-			sl_schedule(sim, rq);
-			return;
-		}
-		case OP_UNLOCK:
-			p->pc++;
-			mutex_release(sim, p, &p->group->mutexes[st->arg]);
-			break;
-		case OP_NOTE:
-			p->pc++;
-			if (p->group && p->group->note)
-				p->group->note(sim, p, st);
-			break;
-		case OP_TIMER: {
-			/* rt-app's timer: the expiry advances by the period from its last value
-			 * (from the group's start at its first use); a late thread does not
-			 * sleep, and a relative timer then restarts from now */
-			struct sl_abstimer *t = &p->group->timers[st->arg];
-
-			p->pc++;
-			if (!t->init) {
-				t->init = true;
-				t->next = p->group->start;
-			}
-			t->next += st->d.a;
-			if (sim->now >= t->next) {
-				if (st->arg2)
-					t->next = sim->now;
-				break;
-			}
-			p->timer.cpu = rq->id;
-			p->timer.irq = false;
-			sl_arm(sim, &p->timer, sleep_expiry(sim, p, t->next));
-			block(p, TS_SLEEPING, BLK_TIMER);
-			sl_schedule(sim, rq);
-			return;
-		}
-		case OP_RUNTIME: {
-			u64 d = sl_dist_draw(&st->d, &sim->rng);
-
-			p->pc++;
-			if (d) {
-				p->runtime_end = sim->now + d;
-				add_run(p, d);
-			}
-			break;
-		}
-		case OP_CWAIT: {
-			/* pthread_cond_wait: release the mutex and sleep, atomically */
-			struct sl_waitq *q = &p->group->conds[st->arg];
-
-			p->pc++;
-			if (st->arg2 >= 0)
-				mutex_release(sim, p, &p->group->mutexes[st->arg2]);
-			if (push_task(sim, &q->w, &q->n, &q->cap, p))
-				return;
-			block(p, TS_SLEEPING, BLK_COND);
-			sl_schedule(sim, rq);
-			return;
-		}
-		case OP_CSIGNAL:
-		case OP_CBROAD: {
-			struct sl_waitq *q = &p->group->conds[st->arg];
-
-			p->pc++;
-			while (q->n) {
-				sl_try_to_wake_up(sim, pop_first(q->w, &q->n), p, 0);
-				if (st->op == OP_CSIGNAL)
-					break;
-			}
-			break;
-		}
-		case OP_AFFINITY:
-			/* a CPU no longer allowed is left as the kernel's migration thread does:
-			 * off it at once, placed again as a wake-up would (a zero-length sleep) */
-			p->pc++;
-			p->cpus_allowed = st->d.a;
-			if (sl_cpu_allowed(p, rq->id))
-				break;
-			p->timer.cpu = rq->id;
-			p->timer.irq = false;
-			sl_arm(sim, &p->timer, sim->now);
-			block(p, TS_SLEEPING, BLK_TIMER);
-			sl_schedule(sim, rq);
-			return;
-		case OP_BARRIER: {
-			/* the last to arrive wakes the others and goes on */
-			struct sl_barrier *b = &p->group->barriers[st->arg];
-
-			p->pc++;
-			if (++b->arrived >= b->need) {
-				b->arrived = 0;
-				while (b->q.n)
-					sl_try_to_wake_up(sim, pop_first(b->q.w, &b->q.n), p, 0);
-				break;
-			}
-			if (push_task(sim, &b->q.w, &b->q.n, &b->q.cap, p))
-				return;
-			block(p, TS_SLEEPING, BLK_COND);
-			sl_schedule(sim, rq);
-			return;
-		}
-		}
-	}
 }

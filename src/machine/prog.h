@@ -38,6 +38,7 @@ enum sl_op {
 	OP_CBROAD,   /* wake every waiter of condition arg */
 	OP_BARRIER,  /* wait until group barrier arg's number of tasks have reached it */
 	OP_AFFINITY, /* sched_setaffinity(mask d.a; 0: every CPU): leaves a CPU no longer allowed */
+	SL_NR_OPS,   /* not an opcode: their number (src/machine/task_prog.c's table) */
 };
 
 struct sl_prog;

@@ -1,0 +1,596 @@
+/*
+ * The task-program interpreter: a task's program (struct sl_prog, the opcodes of enum sl_op)
+ * runs step by step while the task is on its CPU, until a step needs CPU time (the machine arms
+ * the CPU's `work` timer) or blocks (schedule()).
+ *
+ * Each opcode has its own handler, and op_table maps an opcode to its handler: adding an opcode
+ * is one handler and one line in the table (a _Static_assert catches a table shorter than enum
+ * sl_op). The driver, sl_task_continue(), holds what every step shares: a mutex spinner, the
+ * burst in progress, the bound on zero-time steps at one instant, the end of the program and
+ * the check for ops on group objects.
+ */
+#include "machine/task_prog.h"
+#include "machine/machine.h"
+#include "machine/blockdev.h"
+#include "sched/cfs.h"
+#include "sched/class.h"
+
+#include <stdio.h>
+
+/* A program that runs this many zero-time steps at one instant makes no progress. */
+#define MAX_STEPS_PER_INSTANT 100000
+
+/* What a step leaves to the driver. */
+enum step {
+	STEP_NEXT, /* no time passed and p still runs: the next step, at this instant */
+	STEP_STOP, /* p waits for its burst or spin (`work`), blocked, exited, or the run failed */
+};
+
+/*
+ * A periodic task finished a frame: it was due at the end of the period it started in. Late
+ * frames are what a video player's user sees.
+ */
+static void frame_done(struct sl_task *p, u64 now, u64 period, u64 next_start)
+{
+	struct sl_group *g = p->group;
+	u64 due = p->frame_due ? p->frame_due : p->start_time + period;
+
+	if (g) {
+		g->frames++;
+		if (now > due) {
+			u64 late = now - due;
+
+			g->frames_late++;
+			g->late_sum += late;
+			if (late > g->late_max)
+				g->late_max = late;
+		}
+	}
+	p->frame_due = next_start + period;
+}
+
+static void block(struct sl_task *p, enum sl_tstate st, enum sl_block why)
+{
+	p->state = st;
+	p->blocked = why;
+}
+
+/* p blocks (state st, reason why) and leaves its CPU */
+static enum step block_and_schedule(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+				    enum sl_tstate st, enum sl_block why)
+{
+	block(p, st, why);
+	sl_schedule(sim, rq);
+	return STEP_STOP;
+}
+
+static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	struct sl_task *parent = p->parent;
+	struct sl_event ev = {.type = SL_EV_EXIT, .cpu = rq->id, .pid = p->pid, .group = sl_gid(p)};
+
+	p->state = TS_DEAD;
+	sl_emit(sim, &ev);
+	if (p->live_children)
+		for (int i = 0; i < sim->ntasks; i++)
+			if (sim->tasks[i]->parent == p)
+				sim->tasks[i]->parent = NULL;
+	if (p->group && --p->group->live == 0)
+		p->group->end = sim->now;
+	if (parent) {
+		parent->live_children--;
+		/* __wake_up_parent wakes with the sync variant */
+		if (parent->blocked == BLK_CHILD && parent->live_children < parent->wait_below)
+			sl_try_to_wake_up(sim, parent, p, WF_SYNC);
+	}
+}
+
+static void wake_peer(struct sl_sim *sim, struct sl_task *p, int sync)
+{
+	struct sl_task *q = p->peer;
+
+	if (!q || q->state == TS_DEAD)
+		return;
+	if (q->blocked == BLK_WAIT)
+		sl_try_to_wake_up(sim, q, p, sync ? WF_SYNC : 0);
+	else
+		q->pending_wakes++;
+}
+
+/* the run stops with an error about p (fmt takes p's comm and pid) */
+static enum step fail(struct sl_sim *sim, const char *fmt, const struct sl_task *p)
+{
+	if (!sim->error[0])
+		snprintf(sim->error, sizeof(sim->error), fmt, p->comm, p->pid);
+	sim->end = sim->now; /* stop the run */
+	return STEP_STOP;
+}
+
+/* the program is over: the driver's next step exits */
+static void end_prog(struct sl_task *p)
+{
+	p->pc = p->prog->n;
+}
+
+/*
+ * When a sleep that asked for `when` really ends. hrtimer_nanosleep gives the timer the window
+ * [when, when + timer_slack_ns] and the clock event is programmed for the window's end; a
+ * real-time task gets no slack (hrtimer_nanosleep sets it to 0 for rt tasks, 2.6.28 to 6.x).
+ * An interrupt inside the window that runs the timer earlier (coalescing with the tick or
+ * another timer) is not modelled.
+ */
+static u64 sleep_expiry(const struct sl_sim *sim, const struct sl_task *p, u64 when)
+{
+	if (p->policy == SL_SCHED_FIFO || p->policy == SL_SCHED_RR)
+		return when;
+	return when + sim->p->timer_slack_ns;
+}
+
+/* p's timer fires on this CPU at `when`: an hrtimer, or a device's interrupt (irq) */
+static void arm_task_timer(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 when,
+			   bool irq)
+{
+	p->timer.cpu = rq->id; /* hrtimers are per CPU */
+	p->timer.irq = irq;
+	sl_arm(sim, &p->timer, when);
+}
+
+/* an interruptible sleep until `expiry` (the timer's own time: no slack is added here) */
+static enum step timer_sleep(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 expiry)
+{
+	arm_task_timer(sim, rq, p, expiry, false);
+	return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_TIMER);
+}
+
+/* io_schedule: p is in iowait on this CPU until it runs again (sl_schedule) */
+static void enter_iowait(struct sl_cpu *rq, struct sl_task *p)
+{
+	rq->nr_iowait++;
+	p->iowait_cpu = rq->id;
+}
+
+/* p sleeps on a condition's or a barrier's queue (out of memory: p goes on running) */
+static enum step wait_on(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 struct sl_waitq *q)
+{
+	if (sl_push_task(sim, &q->w, &q->n, &q->cap, p))
+		return STEP_STOP;
+	return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_COND);
+}
+
+/* p wakes the first of q's waiters, or all of them */
+static void wake_waiters(struct sl_sim *sim, struct sl_task *p, struct sl_waitq *q, bool all)
+{
+	while (q->n) {
+		sl_try_to_wake_up(sim, sl_pop_first(q->w, &q->n), p, 0);
+		if (!all)
+			break;
+	}
+}
+
+/* ---- the handlers, one per opcode: p->pc is the step's, p is rq's current task ---- */
+
+static enum step op_run(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			const struct sl_step *st)
+{
+	(void)rq;
+	p->pc++;
+	sl_add_run(p, sl_dist_draw(&st->d, &sim->rng));
+	return STEP_NEXT;
+}
+
+static enum step op_sleep(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			  const struct sl_step *st)
+{
+	u64 d = sl_dist_draw(&st->d, &sim->rng);
+
+	p->pc++;
+	return timer_sleep(sim, rq, p, sleep_expiry(sim, p, sim->now + d));
+}
+
+static enum step op_sleep_period(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+				 const struct sl_step *st)
+{
+	u64 d = sl_dist_draw(&st->d, &sim->rng), when = sim->now + d;
+
+	p->pc++;
+	if (d) {
+		when = p->start_time + ((sim->now - p->start_time) / d + 1) * d;
+		frame_done(p, sim->now, d, when);
+	}
+	return timer_sleep(sim, rq, p, sleep_expiry(sim, p, when));
+}
+
+static enum step op_io(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+		       const struct sl_step *st)
+{
+	u64 d = sl_dist_draw(&st->d, &sim->rng);
+
+	p->pc++;
+	enter_iowait(rq, p);
+	/* the device's completion interrupt, routed to the issuing CPU */
+	arm_task_timer(sim, rq, p, sim->now + d, true);
+	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
+}
+
+static enum step op_wake(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	(void)rq;
+	p->pc++;
+	wake_peer(sim, p, st->arg);
+	return STEP_NEXT;
+}
+
+static enum step op_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	(void)st;
+	p->pc++;
+	if (p->pending_wakes > 0) {
+		p->pending_wakes--;
+		return STEP_NEXT;
+	}
+	return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_WAIT);
+}
+
+static enum step op_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	p->pc++;
+	sl_do_fork(sim, rq, p, st->child, st->arg);
+	return STEP_NEXT;
+}
+
+static enum step op_exec(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	struct sl_event ev = {.type = SL_EV_EXEC, .cpu = rq->id, .pid = p->pid, .group = sl_gid(p)};
+
+	(void)st;
+	p->pc++;
+	/* a new image: nothing of it is cached yet */
+	sl_add_run(p, sim->p->exec_cold_ns);
+	sl_emit(sim, &ev);
+	return STEP_NEXT;
+}
+
+static enum step op_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	(void)sim;
+	(void)rq;
+	(void)st;
+	end_prog(p);
+	return STEP_NEXT;
+}
+
+static enum step op_wait_below(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			       const struct sl_step *st)
+{
+	if (p->live_children >= st->arg) {
+		p->wait_below = st->arg;
+		return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_CHILD);
+	}
+	p->pc++;
+	return STEP_NEXT;
+}
+
+static enum step op_loop(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	int *cnt = &p->loopcnt[p->pc];
+
+	(void)sim;
+	(void)rq;
+	if (st->arg2 == 0 || ++*cnt < st->arg2) {
+		p->pc = st->arg;
+	} else {
+		*cnt = 0;
+		p->pc++;
+	}
+	return STEP_NEXT;
+}
+
+static enum step op_yield(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			  const struct sl_step *st)
+{
+	(void)st;
+	p->pc++;
+	p->sched_class->yield_task(sim, rq);
+	sl_schedule(sim, rq);
+	return STEP_STOP;
+}
+
+static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	struct sl_mutex *m = &p->group->mutexes[st->arg];
+
+	if (!m->owner || m->owner == p) {
+		m->owner = p;
+		p->pc++;
+		return STEP_NEXT;
+	}
+	p->lock_wait = m;
+	/* mutex_spin_on_owner: spin while the owner runs on another CPU */
+	if (sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
+		p->spinning = true;
+		sl_push_task(sim, &m->spinners, &m->nspin, &m->capspin, p);
+		p->in_run = true;
+		p->run_target = RUN_FOREVER;
+		sl_arm_work(sim, rq, p);
+		return STEP_STOP;
+	}
+	block(p, TS_UNINTERRUPTIBLE, BLK_MUTEX);
+	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
+	sl_schedule(sim, rq);
+	return STEP_STOP;
+}
+
+static enum step op_unlock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			   const struct sl_step *st)
+{
+	(void)rq;
+	p->pc++;
+	sl_mutex_release(sim, p, &p->group->mutexes[st->arg]);
+	return STEP_NEXT;
+}
+
+/* pread(O_DIRECT): submit, then io_schedule() until the completion */
+static enum step op_bio(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			const struct sl_step *st)
+{
+	p->pc++;
+	if (!sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2)) {
+		end_prog(p); /* its size is done: the job ends */
+		return STEP_NEXT;
+	}
+	p->reaped_pending = 0;
+	enter_iowait(rq, p);
+	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
+}
+
+/* io_submit up to the queue depth; each request costs the submission path */
+static enum step op_aio_fill(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			     const struct sl_step *st)
+{
+	u64 n = 0;
+
+	(void)rq;
+	p->pc++;
+	while (p->inflight < st->arg && sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
+		n++;
+	sl_add_run(p, n * sim->p->io_submit_ns);
+	return STEP_NEXT;
+}
+
+/*
+ * io_getevents(min_nr 1): read_events sleeps interruptibly, so a libaio waiter is not in iowait
+ * (2.6.3x fs/aio.c)
+ */
+static enum step op_aio_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			     const struct sl_step *st)
+{
+	(void)st;
+	if (p->reaped_pending) {
+		p->reaped_pending = 0;
+		p->pc++;
+		return STEP_NEXT;
+	}
+	if (!p->inflight && !p->io_left) {
+		end_prog(p);
+		return STEP_NEXT;
+	}
+	return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_AIO);
+}
+
+static enum step op_until(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			  const struct sl_step *st)
+{
+	(void)rq;
+	p->pc++;
+	if (st->d.a && sim->now - p->start_time >= st->d.a && !p->inflight)
+		end_prog(p);
+	return STEP_NEXT;
+}
+
+static enum step op_note(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	(void)rq;
+	p->pc++;
+	if (p->group && p->group->note)
+		p->group->note(sim, p, st);
+	return STEP_NEXT;
+}
+
+/*
+ * rt-app's timer: the expiry advances by the period from its last value (from the group's start
+ * at its first use); a late thread does not sleep, and a relative timer then restarts from now
+ */
+static enum step op_timer(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			  const struct sl_step *st)
+{
+	struct sl_abstimer *t = &p->group->timers[st->arg];
+
+	p->pc++;
+	if (!t->init) {
+		t->init = true;
+		t->next = p->group->start;
+	}
+	t->next += st->d.a;
+	if (sim->now >= t->next) {
+		if (st->arg2)
+			t->next = sim->now;
+		return STEP_NEXT;
+	}
+	return timer_sleep(sim, rq, p, sleep_expiry(sim, p, t->next));
+}
+
+static enum step op_runtime(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			    const struct sl_step *st)
+{
+	u64 d = sl_dist_draw(&st->d, &sim->rng);
+
+	(void)rq;
+	p->pc++;
+	if (d) {
+		p->runtime_end = sim->now + d;
+		sl_add_run(p, d);
+	}
+	return STEP_NEXT;
+}
+
+/* pthread_cond_wait: release the mutex and sleep, atomically */
+static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			  const struct sl_step *st)
+{
+	struct sl_waitq *q = &p->group->conds[st->arg];
+
+	p->pc++;
+	if (st->arg2 >= 0)
+		sl_mutex_release(sim, p, &p->group->mutexes[st->arg2]);
+	return wait_on(sim, rq, p, q);
+}
+
+static enum step op_csignal(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			    const struct sl_step *st)
+{
+	(void)rq;
+	p->pc++;
+	wake_waiters(sim, p, &p->group->conds[st->arg], false);
+	return STEP_NEXT;
+}
+
+static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			   const struct sl_step *st)
+{
+	(void)rq;
+	p->pc++;
+	wake_waiters(sim, p, &p->group->conds[st->arg], true);
+	return STEP_NEXT;
+}
+
+/* the last to arrive wakes the others and goes on */
+static enum step op_barrier(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			    const struct sl_step *st)
+{
+	struct sl_barrier *b = &p->group->barriers[st->arg];
+
+	p->pc++;
+	if (++b->arrived >= b->need) {
+		b->arrived = 0;
+		wake_waiters(sim, p, &b->q, true);
+		return STEP_NEXT;
+	}
+	return wait_on(sim, rq, p, &b->q);
+}
+
+/*
+ * A CPU no longer allowed is left as the kernel's migration thread does: off it at once, placed
+ * again as a wake-up would (a zero-length sleep)
+ */
+static enum step op_affinity(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			     const struct sl_step *st)
+{
+	p->pc++;
+	p->cpus_allowed = st->d.a;
+	if (sl_cpu_allowed(p, rq->id))
+		return STEP_NEXT;
+	return timer_sleep(sim, rq, p, sim->now);
+}
+
+static const struct {
+	enum step (*fn)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			const struct sl_step *st);
+	bool group; /* works on the group's objects: a task without a group fails the run */
+} op_table[] = {
+	[OP_RUN] = {.fn = op_run},
+	[OP_SLEEP] = {.fn = op_sleep},
+	[OP_SLEEP_PERIOD] = {.fn = op_sleep_period},
+	[OP_IO] = {.fn = op_io},
+	[OP_WAKE] = {.fn = op_wake},
+	[OP_WAIT] = {.fn = op_wait},
+	[OP_FORK] = {.fn = op_fork},
+	[OP_EXEC] = {.fn = op_exec},
+	[OP_EXIT] = {.fn = op_exit},
+	[OP_WAIT_BELOW] = {.fn = op_wait_below},
+	[OP_LOOP] = {.fn = op_loop},
+	[OP_YIELD] = {.fn = op_yield},
+	[OP_LOCK] = {.fn = op_lock, .group = true},
+	[OP_UNLOCK] = {.fn = op_unlock, .group = true},
+	[OP_BIO] = {.fn = op_bio},
+	[OP_AIO_FILL] = {.fn = op_aio_fill},
+	[OP_AIO_WAIT] = {.fn = op_aio_wait},
+	[OP_UNTIL] = {.fn = op_until},
+	[OP_NOTE] = {.fn = op_note, .group = true},
+	[OP_TIMER] = {.fn = op_timer, .group = true},
+	[OP_RUNTIME] = {.fn = op_runtime, .group = true},
+	[OP_CWAIT] = {.fn = op_cwait, .group = true},
+	[OP_CSIGNAL] = {.fn = op_csignal, .group = true},
+	[OP_CBROAD] = {.fn = op_cbroad, .group = true},
+	[OP_BARRIER] = {.fn = op_barrier, .group = true},
+	[OP_AFFINITY] = {.fn = op_affinity},
+};
+_Static_assert(sizeof(op_table) / sizeof(op_table[0]) == SL_NR_OPS,
+	       "op_table: an opcode of enum sl_op has no handler");
+
+/* ---- the driver ---- */
+
+/* a mutex spinner (OWNER_SPIN) goes on while the owner runs and its CPU needs no reschedule */
+static enum step spin(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	struct sl_task *owner = p->lock_wait->owner;
+
+	if (owner && owner->on_cpu && !rq->need_resched)
+		return STEP_STOP; /* keep spinning */
+	sl_spinner_to_sleeper(sim, p);
+	sl_schedule(sim, rq);
+	return STEP_STOP;
+}
+
+/* p's burst goes on (`work` is armed for its end), or it is over (false) */
+static bool burst_goes_on(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	bool wall_done = p->runtime_end && sim->now >= p->runtime_end;
+
+	if (!wall_done && p->se.sum_exec_runtime < p->run_target) {
+		sl_arm_work(sim, rq, p);
+		return true;
+	}
+	p->in_run = false;
+	p->runtime_end = 0;
+	return false;
+}
+
+static enum step step(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	if (p->spinning)
+		return spin(sim, rq, p);
+	if (p->in_run && burst_goes_on(sim, rq, p))
+		return STEP_STOP;
+	if (++p->steps_at_now > MAX_STEPS_PER_INSTANT)
+		return fail(sim, "task %s-%d runs steps without using time or blocking", p);
+	if (p->pc >= p->prog->n) {
+		do_exit(sim, rq, p);
+		sl_schedule(sim, rq);
+		return STEP_STOP;
+	}
+	const struct sl_step *st = &p->prog->steps[p->pc];
+
+	/* the synchronisation ops work on the group's objects: a task always has one */
+	if (!p->group && op_table[st->op].group)
+		return fail(sim, "task %s-%d uses a group object without a group", p);
+	return op_table[st->op].fn(sim, rq, p, st);
+}
+
+void sl_task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	if (p->steps_time != sim->now) {
+		p->steps_time = sim->now;
+		p->steps_at_now = 0;
+	}
+	while (step(sim, rq, p) == STEP_NEXT)
+		;
+}
