@@ -1,5 +1,5 @@
 #!/bin/sh
-# What the schedlab commands print, against figures worked out by hand from the spec
+# What the schedlab commands print, against figures worked out by hand from docs/model/cfs.md
 # (docs/model/cfs.md for the sysctls), the model's parameters (docs/model-overview.md, schedlab
 # params) and the machine profiles; and every text table against the JSON of the same run.
 # Usage: sh tests/cli_outputs.sh path/to/schedlab
@@ -32,7 +32,7 @@ head -1 "$T/help" | grep -x -F "usage: schedlab COMMAND [OPTIONS]" >/dev/null ||
 ok --version
 grep -x -E 'schedlab [0-9]+\.[0-9]+\.[0-9]+' "$T/out" >/dev/null || fail "--version: $(cat "$T/out")"
 
-# --- sysctl: cfs.md section 2. At boot factor = 1 + ilog2(CPUs); latency and min_granularity
+# --- sysctl: docs/model/cfs.md §2. At boot factor = 1 + ilog2(CPUs); latency and min_granularity
 # are multiplied (clamped to 200 ms), wakeup_granularity and shares_ratelimit multiplied,
 # migration_cost not scaled. ---
 ok sysctl --cpus 4 # 2.6.31, factor 3

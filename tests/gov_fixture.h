@@ -1,4 +1,5 @@
-/* What the governor tests share: spec cpuidle.md 7.1's Nehalem table, in ns, powers left 0. */
+/* What the governor tests share: docs/model/cpuidle.md §7.1's Nehalem table, in ns, powers left
+ * 0. */
 #ifndef SCHEDLAB_TEST_GOV_FIXTURE_H
 #define SCHEDLAB_TEST_GOV_FIXTURE_H
 

@@ -1,11 +1,11 @@
 /*
- * CFS arithmetic against values worked by hand from spec/cfs.md §3 (the integer formulas of
+ * CFS arithmetic against values worked by hand from docs/model/cfs.md §3 (the integer formulas of
  * calc_delta_mine, with SRR rounding), and the boot-time granularity scaling of §2.
  */
 #include "helpers.h"
 
 /* A runqueue's inverse is 1 + (2^32 - w/2) / (w + 1): for w = 1024 that is 4190212, not
- * the task table's 4194304 (spec §3). */
+ * the task table's 4194304 (docs/model/cfs.md §3). */
 static void test_runqueue_inverse(void **state)
 {
 	struct sl_load_weight lw = {1024, 0};

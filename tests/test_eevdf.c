@@ -1,8 +1,8 @@
 /*
- * EEVDF (6.18) arithmetic and decisions against values worked by hand from spec/eevdf.md §3-§4:
- * __calc_delta vectors, V with floor division, eligibility without division, update_deadline,
- * place_entity's lag inflation (W + w) / W with truncation, __pick_eevdf's order (eligible
- * earliest deadline, protection, ties, buddy).
+ * EEVDF (6.18) arithmetic and decisions against values worked by hand from docs/model/eevdf.md
+ * §3-§4: __calc_delta vectors, V with floor division, eligibility without division,
+ * update_deadline, place_entity's lag inflation (W + w) / W with truncation, __pick_eevdf's order
+ * (eligible earliest deadline, protection, ties, buddy).
  */
 #include "eevdf_helpers.h"
 

@@ -1,6 +1,6 @@
 /*
- * EEVDF (6.18) behaviour worked by hand from spec/eevdf.md §1, §2, §4, §5: delayed dequeue and
- * the wake of a delayed task, yield, wake-up preemption (protection, PREEMPT_SHORT, idle
+ * EEVDF (6.18) behaviour worked by hand from docs/model/eevdf.md §1, §2, §4, §5: delayed dequeue
+ * and the wake of a delayed task, yield, wake-up preemption (protection, PREEMPT_SHORT, idle
  * policy), the wake-up CPU choice, the features file and the tunables, and whole runs: two
  * nice-0 hogs alternating in 4 ms ticks, nice 0 against nice 5.
  */
@@ -380,7 +380,7 @@ static void test_features_file(void **state)
 	assert_non_null(rel);
 	assert_int_equal(rel->feats.n, 27);
 	set = sl_feat_defaults(&rel->feats);
-	/* the target's sysctl_sched_features, checked bit by bit in the spec */
+	/* the target's sysctl_sched_features, checked bit by bit in docs/model/eevdf.md §1 */
 	assert_int_equal(sl_feat_kernel_mask(&rel->feats, set), 0x5F0E7DF);
 	assert_int_equal(sl_feat_kernel_mask(&rel->feats, set), 99674079);
 	sl_feat_format(&rel->feats, set, buf, sizeof(buf));

@@ -1,5 +1,5 @@
 /*
- * The haltpoll governor against values worked by hand from spec/cpuidle.md §6, on the
+ * The haltpoll governor against values worked by hand from docs/model/cpuidle.md §6, on the
  * cpuidle-haltpoll driver's two states: 0 POLL (0/0, POLL|TIME_VALID), 1 halt (1/1 µs), and
  * the default module parameters: guest_halt_poll_ns 200000, shrink 2, grow 2, grow_start
  * 50000 ns, allow_shrink true. One idle period is select(), then the measured block time and

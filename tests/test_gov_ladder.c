@@ -1,6 +1,7 @@
 /*
- * The ladder governor against values worked by hand from spec/cpuidle.md §3 (modern form,
- * signed int µs residencies), on the Nehalem table of spec §7.1 with x86's poll at index 0:
+ * The ladder governor against values worked by hand from docs/model/cpuidle.md §3 (modern form,
+ * signed int µs residencies), on the Nehalem table of docs/model/cpuidle.md §7.1 with x86's poll at
+ * index 0:
  *   0 POLL 0/0 µs (POLL|TIME_VALID), 1 C1 3/6, 2 C1E 10/20, 3 C3 20/80, 4 C6 200/800.
  * START = 1. Thresholds (µs): promotion_time = exit latency for 1..3 (3, 10, 20), none for C6;
  * demotion_time = exit latency for 2..4 (10, 20, 200), none for START.

@@ -1,7 +1,7 @@
 /*
- * The modern menu governor (spec section 4, ns form), driven directly through select() and
- * reflect() on the Nehalem table of spec 7.1. Values are worked by hand from the spec:
- * RESOLUTION 1024, DECAY 8 (unity 8192, set by enable), predicted_us =
+ * The modern menu governor (docs/model/cpuidle.md §4, ns form), driven directly through select()
+ * and reflect() on the Nehalem table of docs/model/cpuidle.md §7.1. Values are worked by hand from
+ * docs/model/cpuidle.md: RESOLUTION 1024, DECAY 8 (unity 8192, set by enable), predicted_us =
  * (next_timer_ns * cf + 4096000) / 8192000, the typical interval of the last 8 measured idles
  * (us), the multiplier 1 + 10 * nr_iowait applied as latency_req = predicted_ns / mult while
  * the tick runs, TICK_NSEC = 1 ms.

@@ -1,6 +1,6 @@
 /*
- * The old menu governor (2.6.27-2.6.31) against values worked by hand from spec/cpuidle.md
- * §1.1 and §1.2, on the Nehalem table of spec §7.1 (µs: exit/target):
+ * The old menu governor (2.6.27-2.6.31) against values worked by hand from docs/model/cpuidle.md
+ * §1.1 and §1.2, on the Nehalem table of docs/model/cpuidle.md §7.1 (µs: exit/target):
  *   0 POLL 0/0 (POLL|TIME_VALID), 1 C1 3/6, 2 C1E 10/20, 3 C3 20/80, 4 C6 200/800.
  * START = 1, so the loop tests C1E, C3, C6 and stops at the first whose target residency
  * exceeds expected_us or predicted_us, or whose exit latency exceeds the QoS limit.

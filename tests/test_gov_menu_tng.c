@@ -1,8 +1,8 @@
 /*
  * menu-tng, the 2.6.32 menu governor, driven directly through select()/reflect() on the
- * Nehalem table of spec 7.1. Every expected value is worked by hand from spec section 2 (and
- * the 2.6.32 source it summarises): RESOLUTION 1024, DECAY 4, so unity is 4096 and an update is
- * cf * 3 / 4 + 1024 * measured / expected in integers.
+ * Nehalem table of docs/model/cpuidle.md §7.1. Every expected value is worked by hand from
+ * docs/model/cpuidle.md §2 (and the 2.6.32 source it summarises): RESOLUTION 1024, DECAY 4, so
+ * unity is 4096 and an update is cf * 3 / 4 + 1024 * measured / expected in integers.
  *
  * A trick used throughout: with expected_us = 4096 (bucket 3, 1000..9999 us),
  * predicted_us = DIV_ROUND_CLOSEST(4096 * cf, 4096) = cf, so predicted_ns = cf * 1000 shows the

@@ -1,7 +1,7 @@
 /*
- * The TEO governor (latest variant, spec 5.3) driven by hand on a Nehalem table: the hits and
- * intercepts arithmetic (exact integers: decay by m>>3, small values collapse to 0, PULSE
- * 1024), a run of short intercepts taking it to a shallower state than the sleep length
+ * The TEO governor (latest variant, docs/model/cpuidle.md §5.3) driven by hand on a Nehalem table:
+ * the hits and intercepts arithmetic (exact integers: decay by m>>3, small values collapse to 0,
+ * PULSE 1024), a run of short intercepts taking it to a shallower state than the sleep length
  * allows and hits bringing it back, the short-idle shortcut, the tick decision, tick wake-ups,
  * the poll time limit, PM QoS and disabled states.
  */

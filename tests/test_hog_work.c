@@ -1,8 +1,9 @@
 /*
  * hog:work= (CPU time, then exit) end to end on one CPU of 2.6.31, against the times worked by
- * hand from the defaults (ctx_switch 2 us, exit 30 us) and place_entity's START_DEBIT (cfs.md):
- * a task forked onto the runqueue starts one sched_vslice after min_vruntime, the slice taken
- * over nr_running + 1 tasks. sched_latency on 1 CPU is 20 ms (factor 1 + ilog2(1) = 1).
+ * hand from the defaults (ctx_switch 2 us, exit 30 us) and place_entity's START_DEBIT
+ * (docs/model/cfs.md §4.4): a task forked onto the runqueue starts one sched_vslice after
+ * min_vruntime, the slice taken over nr_running + 1 tasks. sched_latency on 1 CPU is 20 ms (factor
+ * 1 + ilog2(1) = 1).
  */
 #include "helpers.h"
 #include "experiment/run.h"

@@ -1,6 +1,6 @@
 /*
  * Whole runs: shares, balance, child-runs-first ordering, and determinism, each against the
- * figure the spec implies.
+ * figure docs/model/cfs.md implies.
  */
 #include "helpers.h"
 #include "experiment/run.h"

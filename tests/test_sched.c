@@ -1,5 +1,5 @@
 /*
- * CFS decisions against values worked by hand from spec/cfs.md §4: placement under every
+ * CFS decisions against values worked by hand from docs/model/cfs.md §4: placement under every
  * combination of the sleeper flags (both releases), fork placement with and without
  * START_DEBIT (and 2.6.31's missing max), the wake-up preemption test with its granularity
  * (ADAPTIVE_GRAN, ASYM_GRAN), and which buddies check_preempt_wakeup leaves behind.

@@ -106,7 +106,8 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	dev->usage[e]++;
 	dev->time_ns[e] += diff;
 	/* a state that flushes the TLB (C3 and C6 on Nehalem) has also flushed the core's L1/L2
-	 * to L3 or lost them (spec cpuidle.md 7.5): whoever runs next refills a cold cache */
+	 * to L3 or lost them (docs/model/cpuidle.md §7.5): whoever runs next refills a cold
+	 * cache */
 	if (st->flags & CPUIDLE_FLAG_TLB_FLUSHED)
 		rq->switch_seq++;
 	above_below(drv, dev, e, diff);

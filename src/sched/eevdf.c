@@ -1,7 +1,7 @@
 /*
  * The EEVDF fair class (6.18) behind struct sl_sched_class: enqueue/dequeue with delayed
  * dequeue, pick with protection and the next buddy, wake-up preemption, yield, fork and the
- * tick (spec eevdf.md §4).
+ * tick (docs/model/eevdf.md §4).
  *
  * The machine calls put_prev_task before pick_next_task (the 2.6.3x order). So that a re-pick
  * of the same task behaves as the kernel's "prev == next" (no set_next_entity: protection and

@@ -1,6 +1,6 @@
 /*
- * The EEVDF fair class of Linux 6.18 (spec: /work/shared/spec/eevdf.md), re-implemented from the
- * facts of the spec, not from kernel text.
+ * The EEVDF fair class of Linux 6.18 (docs/model/eevdf.md), re-implemented from the
+ * facts stated there, not from kernel text.
  *
  * Files: eevdf_core.c (weights, __calc_delta, the deadline-ordered tree with the S/W sums around
  * zero_vruntime, avg_vruntime, eligibility, lag), eevdf_pick.c (update_curr/update_deadline,

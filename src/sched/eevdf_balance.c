@@ -1,5 +1,5 @@
 /*
- * Where 6.18 runs a task on a 2-CPU machine with one LLC (spec eevdf.md §5): the wake-up CPU
+ * Where 6.18 runs a task on a 2-CPU machine with one LLC (docs/model/eevdf.md §5): the wake-up CPU
  * choice (wake_wide, wake_affine with WA_IDLE/WA_WEIGHT/WA_BIAS, select_idle_sibling), the fork
  * CPU (idlest), periodic balancing with the NO_HZ kick, and newidle balancing with NI_RANDOM.
  *

@@ -1,5 +1,5 @@
 /*
- * EEVDF arithmetic and bookkeeping (spec eevdf.md §3, §4): 1024<<10 weights, the truncating
+ * EEVDF arithmetic and bookkeeping (docs/model/eevdf.md §3, §4): 1024<<10 weights, the truncating
  * __calc_delta, the deadline-ordered tree with its sums S and W kept around zero_vruntime, the
  * weighted average V, eligibility and lag. Integer arithmetic is the kernel's, rounding
  * included: V is a floor division, lag scaling and __calc_delta truncate.

@@ -1,5 +1,5 @@
 /*
- * EEVDF time accounting and choice (spec eevdf.md §4): update_curr and update_deadline, slice
+ * EEVDF time accounting and choice (docs/model/eevdf.md §4): update_curr and update_deadline, slice
  * protection (RUN_TO_PARITY), place_entity with lag, and __pick_eevdf.
  *
  * __pick_eevdf here walks the deadline tree in order and takes the first eligible entity; the

@@ -18,8 +18,8 @@
  *   all CPUs (def_rt_bandwidth) fires on multiples of the period, takes one runtime off every
  *   rt_time and unthrottles an rt_rq whose rt_time fell below the runtime. Simplification:
  *   2.6.3x lent runtime between CPUs (balance_runtime, RT_RUNTIME_SHARE); not modelled, the
- *   limit is per CPU (6.18 has RT_RUNTIME_SHARE off, eevdf.md §1). 6.18 reserves the fair
- *   time by a deadline server (fair_server, 50 ms per 1 s per CPU) instead; it is modelled by
+ *   limit is per CPU (6.18 has RT_RUNTIME_SHARE off, docs/model/eevdf.md §1). 6.18 reserves the
+ *   fair time by a deadline server (fair_server, 50 ms per 1 s per CPU) instead; it is modelled by
  *   the same 950/1000 ms throttling: the fair class gets the same 5%, only where in the period
  *   it runs differs (the server may run it before the RT tasks have used their 950 ms).
  */

@@ -3,7 +3,7 @@
  * polls for at most dev->poll_limit_ns, state 1 halts (a VM exit, expensive to wake from).
  * Polling a little before halting saves the exit/entry round trip when the wake-up comes
  * soon; the window adapts to how long the guest's halts turn out to be
- * (spec/cpuidle.md §6; Linux 5.4+ drivers/cpuidle/governors/haltpoll.c).
+ * (docs/model/cpuidle.md §6; Linux 5.4+ drivers/cpuidle/governors/haltpoll.c).
  *
  * select: a zero QoS limit polls; no window yet (poll_limit_ns == 0) halts; after a poll that
  * ran out its window without an event (dev->poll_time_limit) it halts, otherwise it polls

@@ -2,7 +2,7 @@
  * The ladder governor (rating 10), meant for periodic-tick systems: it walks one state at a
  * time. After PROMOTION_COUNT (4) consecutive idle periods longer than the current state's
  * exit latency it climbs one step; after DEMOTION_COUNT (1) period shorter than that it drops
- * one step; a PM QoS limit or a disabled state forces it down at once (spec/cpuidle.md §3).
+ * one step; a PM QoS limit or a disabled state forces it down at once (docs/model/cpuidle.md §3).
  *
  * Variant: the modern form (drivers/cpuidle/governors/ladder.c of the 4.16+ kernels), i.e. the
  * state index is the governor's own last_state_idx, a reflect() records the index the driver
@@ -16,9 +16,9 @@
  *   measured time clamped to INT_MAX as the core did, minus the state's exit latency in µs;
  *   it goes negative when an idle period was shorter than the exit latency.
  * - promotion_time / demotion_time are the state's exit latency in µs, compared signed with
- *   last_residency (a negative residency is "short"). This follows the spec's "signed int"
- *   and today's kernel; the kernels from 2.6.x until late 2022 compared against unsigned
- *   thresholds, which turned a negative residency into a huge "long" one.
+ *   last_residency (a negative residency is "short"). This follows docs/model/cpuidle.md §3's
+ *   "signed int" and today's kernel; the kernels from 2.6.x until late 2022 compared against
+ *   unsigned thresholds, which turned a negative residency into a huge "long" one.
  * - Thresholds are set for the states from START up only, as the kernel's enable did: the
  *   poll state below START keeps zeroed thresholds, so from poll one period longer than 0 µs
  *   climbs straight back to START (promotion count threshold 0).

@@ -1,5 +1,5 @@
 /*
- * menu: the modern menu governor (Linux 5.x / 6.x, spec section 4), the descendant of the
+ * menu: the modern menu governor (Linux 5.x / 6.x, docs/model/cpuidle.md §4), the descendant of the
  * 2.6.32 rework (menu_tng.c) after the 2.6.35 repeating-pattern detector (commit 1f85f87d,
  * DECAY 4 -> 8), the 4.x removal of the load term from the performance multiplier, the 4.17
  * tick-stop decision (select decides whether the idle loop stops the scheduler tick) and the
@@ -7,7 +7,7 @@
  * a tickless x86 machine, the baseline the 2009 governors are compared against.
  *
  * Reproduced (the ns form of about 5.7 ... 6.x, before the 2025 get_typical_interval rework and
- * before "cpuidle: menu: Remove iowait influence"; spec section 4 pseudo-code):
+ * before "cpuidle: menu: Remove iowait influence"; docs/model/cpuidle.md §4 pseudo-code):
  *  - 12 correction factors (unsigned int, unity RESOLUTION*DECAY = 8192, set eagerly by
  *    enable), 6 magnitude buckets of the sleep length (10 us ... 100 ms, compared in ns) times
  *    {no iowait, iowait}; update: cf - cf/8 + 1024*measured_ns/next_timer_ns (u64 division),
@@ -35,7 +35,7 @@
  * substitution), not the residency the scan may substitute when it keeps the tick.
  *
  * Verified: the select() body against a 6.x copy of drivers/cpuidle/governors/menu.c found with
- * the code search (ns units, delta_tick, the same order of the tests as spec section 4);
+ * the code search (ns units, delta_tick, the same order of the tests as docs/model/cpuidle.md §4);
  * cpuidle_poll_time() against drivers/cpuidle/cpuidle.c copies (5.x form, and the later
  * CPUIDLE_POLL_MIN/MAX patch, which is not used here).
  *

@@ -1,11 +1,12 @@
 /*
- * The old menu governor (Adam Belay), as in Linux 2.6.27 ... 2.6.31 (spec/cpuidle.md §1.1,
+ * The old menu governor (Adam Belay), as in Linux 2.6.27 ... 2.6.31 (docs/model/cpuidle.md §1.1,
  * §1.2), rating 20. It predicts the time to the next "break event" (a wake-up that is not the
  * CPU's own timer) as the larger of the last two break-to-break idle totals, low-pass filtered
  * 50/50 with the previous prediction, and picks the deepest state whose target residency fits
  * both that prediction and the time to the next timer, within the PM QoS limit. Timer wake-ups
  * do not reset the accumulated idle time, so periodic timers make the prediction grow: this
- * is the governor that sent Nehalem servers into C6 under disk I/O in 2009 (spec §8).
+ * is the governor that sent Nehalem servers into C6 under disk I/O in 2009 (docs/model/cpuidle.md
+ * §8).
  *
  * Kept here because it is the 2.6.31 baseline the 2.6.32 rework is measured against, and
  * because its integer behaviour is part of the story. Reproduced exactly:

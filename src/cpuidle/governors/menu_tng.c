@@ -4,10 +4,10 @@
  * menu) and merged for Linux 2.6.32 as commit 69d25870f20c, where it replaced menu.c (name
  * "menu", rating 20). Why: on Nehalem servers the old governor sent CPUs with outstanding disk
  * I/O into deep C-states, and the exit latency on every completion cut fio throughput nearly in
- * half (spec section 8). This file reproduces the 2.6.32 code; it is registered as "menu-tng",
- * rating 20, so that it can sit beside the modern "menu".
+ * half (docs/model/cpuidle.md §8). This file reproduces the 2.6.32 code; it is registered as
+ * "menu-tng", rating 20, so that it can sit beside the modern "menu".
  *
- * The algorithm (spec section 2):
+ * The algorithm (docs/model/cpuidle.md §2):
  *  - expected_us: the time to the next timer event, rounded up to microseconds;
  *  - one of 12 correction factors (6 magnitude buckets x {no iowait, iowait}) scales it into
  *    predicted_us; a factor is an EWMA of measured/expected in units of RESOLUTION*DECAY
@@ -32,8 +32,9 @@
  * dev->gp->menu_tng_quirks (1, the default, is 2.6.32 exactly; 0 corrects what later kernels
  * corrected). Checked against the pristine tree sndrzt/linux-2.6.32 (commit "linux-2.6.32
  * original source code", Makefile 2.6.32), drivers/cpuidle/governors/menu.c: all four are there,
- * which settles the spec's UNVERIFIED items 3 and 4 (the deferred needs_update scheme is in
- * 2.6.32 itself, with the reset-before-update order, and so is the data->measured_us bug):
+ * which settles the UNVERIFIED items 3 and 4 of docs/model/cpuidle.md §10.1 (the deferred
+ * needs_update scheme is in 2.6.32 itself, with the reset-before-update order, and so is the
+ * data->measured_us bug):
  *  Q1 the sleep length is truncated to u32 ns before DIV_ROUND_UP (in u32 too), so timers
  *     beyond 4.29 s wrap. Corrected: 64-bit, clamped to UINT_MAX us.
  *  Q2 select resets last_state_idx = 0 and exit_us = 0 *before* the deferred update, so the
@@ -52,8 +53,9 @@
  * the kernel's tick code never returned: its sleep length was bounded by the programmed
  * clock event) becomes the longest 2.6.32 could see, 4294967 us, in quirk mode.
  *
- * Correction factors (spec 2.6): enable zeroes them as 2.6.32's memset did; select sets a zero
- * factor to RESOLUTION*DECAY (unity) lazily, the "correction-factor-init" of v2 of the patch.
+ * Correction factors (docs/model/cpuidle.md §2.6): enable zeroes them as 2.6.32's memset did;
+ * select sets a zero factor to RESOLUTION*DECAY (unity) lazily, the "correction-factor-init" of v2
+ * of the patch.
  */
 #include "cpuidle/cpuidle.h"
 

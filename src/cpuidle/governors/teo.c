@@ -1,6 +1,6 @@
 /*
  * TEO, the "timer events oriented" governor (Rafael Wysocki, 5.1; rating 19), in the form of
- * its latest variant (about 6.12 to 6.19, spec section 5.3). Written from the spec's facts, in
+ * its latest variant (about 6.12 to 6.19, docs/model/cpuidle.md §5.3). Written from those facts, in
  * nanoseconds throughout.
  *
  * Idea. The time to the next timer (the sleep length) is an upper bound of the idle duration;

@@ -2,7 +2,7 @@
  * A 2009 Core 2 desktop (45 nm dual core, ~65 W, e.g. an E8400 class part) under acpi_idle.
  * The _CST values are TYPICAL, not one board's: BIOSes differ, and many desktop boards exposed
  * only C1. Target residency = latency x processor.latency_factor (2), as acpi_idle computed it
- * (spec 7.4).
+ * (docs/model/cpuidle.md §7.4).
  *   C1: HLT, latency 1 us; not TIME_VALID (HLT entry).
  *   C2: MWAIT 0x10 (stop clock), latency 1 us; TIME_VALID.
  *   C3: MWAIT 0x20 (deep sleep), latency 57 us, the value such BIOSes commonly report;
@@ -12,7 +12,8 @@
  * Power: ESTIMATES per core. Busy ~20 W (a 65 W TDP dual core, minus the uncore); POLL spins
  * at C0 power. The datasheets' Extended HALT figure is ~8 W for the package, so C1 (HLT, with
  * the usual C1E promotion) ~4 W per core; C2 3 W; C3 (lower voltage, caches retained in L2
- * but not clocked) 1.5 W. Entry energy is exit latency x busy power (spec 7.5 rule).
+ * but not clocked) 1.5 W. Entry energy is exit latency x busy power (the rule of
+ * docs/model/cpuidle.md §7.5).
  */
 #include "cpuidle/profiles/profile.h"
 

@@ -1,8 +1,8 @@
 /*
  * Nehalem as a 2009 kernel (2.6.31/2.6.32) saw it: intel_idle did not exist yet, so acpi_idle
- * built the table from the BIOS _CST (spec 7.4). Each ACPI state Cn is named "C<n>", its exit
- * latency is the _CST latency and its target residency latency x processor.latency_factor
- * (default 2; the default is UNVERIFIED, the formula is not).
+ * built the table from the BIOS _CST (docs/model/cpuidle.md §7.4). Each ACPI state Cn is named
+ * "C<n>", its exit latency is the _CST latency and its target residency latency x
+ * processor.latency_factor (default 2; the default is UNVERIFIED, the formula is not).
  *
  * The _CST values are ESTIMATES of a typical Nehalem-EP BIOS (they vary by vendor):
  *   C1: HLT, latency 1 us (1-3). Entered by HLT, not MWAIT, so it is not TIME_VALID: the
@@ -14,9 +14,9 @@
  * C2 and C3 are TIME_VALID (C3 also did the bus-master check, not modelled); both stop the
  * LAPIC timer (no ARAT on Nehalem: TIMER_STOP) and flush the TLB (a hardware property).
  *
- * Power: the ESTIMATES of nehalem.c (spec 7.5) for the hardware state each ACPI state reaches:
- * busy and POLL 15 W, C1 (hw C1) 4 W, C2 (hw C3) 1.5 W, C3 (hw C6) 0.15 W. Entry energy is
- * exit latency x busy power.
+ * Power: the ESTIMATES of nehalem.c (docs/model/cpuidle.md §7.5) for the hardware state each ACPI
+ * state reaches: busy and POLL 15 W, C1 (hw C1) 4 W, C2 (hw C3) 1.5 W, C3 (hw C6) 0.15 W. Entry
+ * energy is exit latency x busy power.
  */
 #include "cpuidle/profiles/profile.h"
 

@@ -5,8 +5,8 @@
 #include "cpuidle/profiles.h"
 
 #define US(x) ((u64)(x)*NSEC_PER_USEC)
-/* The spec's rule (section 7.5): entering and leaving a state costs about its exit latency at
- * busy (C0) power. ns x mW = pJ, so divide by 1000 for nJ. */
+/* The rule of docs/model/cpuidle.md §7.5: entering and leaving a state costs about its exit latency
+ * at busy (C0) power. ns x mW = pJ, so divide by 1000 for nJ. */
 #define SL_ENTRY_NJ(lat_ns, busy_mw) ((u64)(lat_ns) * (u64)(busy_mw) / 1000)
 #define SL_TV			     CPUIDLE_FLAG_TIME_VALID
 

@@ -1,14 +1,14 @@
 /*
- * Sapphire Rapids under current intel_idle (spr_cstates, spec 7.3): POLL, C1 1/1, C1E 2/4,
- * C6 290/800 (TLB_FLUSHED; INIT_XSTATE not modelled). All TIME_VALID; ARAT, so no TIMER_STOP.
- * The kernel marks C1E ALWAYS_ENABLE and later UNUSABLE by default (disable_promotion_to_c1e);
- * a table cannot say "disabled by default", so C1E is listed and a run that wants the kernel's
- * default disables it through the device's disable bits. The first submission's C6 was 128/384
- * and the proposed UMWAIT C0.2 state (100 ns) is not included.
+ * Sapphire Rapids under current intel_idle (spr_cstates, docs/model/cpuidle.md §7.3): POLL, C1 1/1,
+ * C1E 2/4, C6 290/800 (TLB_FLUSHED; INIT_XSTATE not modelled). All TIME_VALID; ARAT, so no
+ * TIMER_STOP. The kernel marks C1E ALWAYS_ENABLE and later UNUSABLE by default
+ * (disable_promotion_to_c1e); a table cannot say "disabled by default", so C1E is listed and a run
+ * that wants the kernel's default disables it through the device's disable bits. The first
+ * submission's C6 was 128/384 and the proposed UMWAIT C0.2 state (100 ns) is not included.
  *
  * Power: ESTIMATES per core of a 56-core ~350 W part (~5 W per busy core without the uncore):
  * busy and POLL 5 W, C1 1.2 W, C1E 0.9 W, C6 (power gated) 0.08 W. Entry energy is exit
- * latency x busy power (spec 7.5 rule).
+ * latency x busy power (the rule of docs/model/cpuidle.md §7.5).
  */
 #include "cpuidle/profiles/profile.h"
 

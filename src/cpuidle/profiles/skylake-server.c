@@ -1,11 +1,11 @@
 /*
- * Skylake-SP (Xeon Scalable 1st gen) under intel_idle (skx_cstates, spec 7.3): POLL, C1 2/2,
- * C1E 10/20 (ALWAYS_ENABLE in the kernel, not modelled), C6 133/600 TLB_FLUSHED. All
+ * Skylake-SP (Xeon Scalable 1st gen) under intel_idle (skx_cstates, docs/model/cpuidle.md §7.3):
+ * POLL, C1 2/2, C1E 10/20 (ALWAYS_ENABLE in the kernel, not modelled), C6 133/600 TLB_FLUSHED. All
  * TIME_VALID; ARAT, so no TIMER_STOP.
  *
  * Power: ESTIMATES per core of a 28-core ~205 W part (~6 W per busy core once the uncore and
  * mesh are taken out): busy and POLL 6 W, C1 1.5 W, C1E 1 W, C6 (power gated) 0.1 W. Entry
- * energy is exit latency x busy power (spec 7.5 rule).
+ * energy is exit latency x busy power (the rule of docs/model/cpuidle.md §7.5).
  */
 #include "cpuidle/profiles/profile.h"
 

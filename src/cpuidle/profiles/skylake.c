@@ -1,14 +1,14 @@
 /*
- * Skylake client under intel_idle (skl_cstates, spec 7.2), poll state at index 0. Every state
- * is TIME_VALID; C3 and deeper flush the TLB. Skylake has an always-running APIC timer (ARAT),
- * so no state needs the broadcast timer (no TIMER_STOP). The IBRS flag of C6+ (2022) is not
+ * Skylake client under intel_idle (skl_cstates, docs/model/cpuidle.md §7.2), poll state at index 0.
+ * Every state is TIME_VALID; C3 and deeper flush the TLB. Skylake has an always-running APIC timer
+ * (ARAT), so no state needs the broadcast timer (no TIMER_STOP). The IBRS flag of C6+ (2022) is not
  * modelled.
  *
  * Power: ESTIMATES per core of a 4-core 14 nm desktop part (no public per-state table): busy
  * 10 W, POLL at C0 power, C1 2 W, C1E 1.5 W, C3 0.8 W, C6 (power gated) 0.1 W. C7s..C10 differ
  * mainly at package level (LLC flush, voltage regulators off); the core is already power gated,
  * so they get small, decreasing shares: 80, 50, 30, 20 mW. Entry energy is exit latency x busy
- * power (spec 7.5 rule).
+ * power (the rule of docs/model/cpuidle.md §7.5).
  */
 #include "cpuidle/profiles/profile.h"
 

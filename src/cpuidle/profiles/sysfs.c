@@ -1,7 +1,7 @@
 /*
  * "sysfs[:ROOT]": the idle states of THIS machine, read at load time from
- * ROOT/cpu0/cpuidle/stateN/{name,latency,residency,power} (spec 9.1), ROOT defaulting to
- * /sys/devices/system/cpu (tests pass a fake tree). cpu0 stands for every CPU.
+ * ROOT/cpu0/cpuidle/stateN/{name,latency,residency,power} (docs/model/cpuidle.md §9.1), ROOT
+ * defaulting to /sys/devices/system/cpu (tests pass a fake tree). cpu0 stands for every CPU.
  *
  * What sysfs does not say is filled in as follows:
  *   - flags: every state TIME_VALID (modern kernels measure every state); POLL for the state

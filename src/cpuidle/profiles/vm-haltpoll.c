@@ -1,5 +1,5 @@
 /*
- * The KVM guest of the shared traces (/work/shared/traces/README.md: Linux 6.18, 2 vCPUs,
+ * The KVM guest of the shared traces (docs/model/formats.md §7: Linux 6.18, 2 vCPUs,
  * cpuidle driver haltpoll): POLL 0/0 and "haltpoll idle" (HLT, a VM exit) 1/1, as its sysfs
  * showed them. Both TIME_VALID; the guest's emulated LAPIC timer keeps running (no
  * TIMER_STOP), and a VM exit says nothing of the host's TLB (no TLB_FLUSHED).
@@ -7,8 +7,8 @@
  * Power: ESTIMATES, and only loosely meaningful for a guest: the host core's power while the
  * vCPU runs or polls (10 W, a server core at nominal frequency) and while it halts (2 W: the
  * host usually finds other work or enters a shallow C-state, which the guest cannot see).
- * Entry energy is exit latency x busy power (spec 7.5 rule); the real cost of a VM exit and
- * re-entry is a few microseconds more than the 1 us the driver declares.
+ * Entry energy is exit latency x busy power (the rule of docs/model/cpuidle.md §7.5); the real cost
+ * of a VM exit and re-entry is a few microseconds more than the 1 us the driver declares.
  */
 #include "cpuidle/profiles/profile.h"
 
