@@ -205,12 +205,50 @@ static void test_config_errors(void **state)
 	assert_non_null(strstr(err, "ctx_switch"));
 }
 
+/* A policy's own sysctl rows (struct sl_release's own_sysctls) come after the shared ones, write
+ * its tunables in struct sl_tunables' policy[] and exist for that release only. */
+static const struct sl_sysctl_desc own_rows[] = {
+	{"kernel.policy_knob", offsetof(struct sl_tunables, policy[1]), 1, 10, false, true, 0,
+	 false, false},
+};
+
+static void test_own_sysctls(void **state)
+{
+	struct sl_release rel = *sl_release_find("2.6.32");
+	struct sl_tunables t = rel.defaults;
+	u64 f = sl_feat_defaults(&rel.feats);
+	const int shared = sl_sysctl_count(&rel);
+	char err[1024];
+
+	(void)state;
+	rel.own_sysctls = own_rows;
+	rel.nown_sysctls = 1;
+	assert_int_equal(sl_sysctl_count(&rel), shared + 1);
+	assert_ptr_equal(sl_sysctl_nth(&rel, shared), &own_rows[0]);
+	assert_null(sl_sysctl_nth(&rel, shared + 1));
+	assert_true(sl_sysctl_exists(&rel, &own_rows[0]));
+	assert_false(sl_sysctl_exists(sl_release_find("2.6.32"), &own_rows[0]));
+	assert_int_equal(sl_sysctl_write(&rel, &t, &f, "kernel.policy_knob=7", err, sizeof(err)),
+			 0);
+	assert_int_equal(t.policy[1], 7);
+	assert_int_equal(sl_sysctl_read(&rel, &t, f, &own_rows[0]), 7);
+	assert_int_not_equal(
+		sl_sysctl_write(&rel, &t, &f, "kernel.policy_knob=11", err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "out of range [1, 10]"));
+	/* the plain release has no such row: unknown, and the list of valid names lacks it */
+	assert_int_not_equal(sl_sysctl_write(sl_release_find("2.6.32"), &t, &f,
+					     "kernel.policy_knob=2", err, sizeof(err)),
+			     0);
+	assert_null(strstr(strstr(err, "valid:"), "policy_knob"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_masks), cmocka_unit_test(test_format),
-		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_write),
-		cmocka_unit_test(test_sysctl),	      cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_own_sysctls),   cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_write),	      cmocka_unit_test(test_sysctl),
+		cmocka_unit_test(test_config_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

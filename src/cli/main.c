@@ -473,11 +473,10 @@ static int cmd_sysctl(int argc, char **argv)
 		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
-	for (int i = 0; i < sl_nsysctls; i++)
-		if (sl_sysctl_exists(cfg.rel, &sl_sysctls[i]))
-			printf("%s = %lld\n", sl_sysctls[i].name,
-			       (long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
-							 &sl_sysctls[i]));
+	for (int i = 0; i < sl_sysctl_count(cfg.rel); i++)
+		printf("%s = %lld\n", sl_sysctl_nth(cfg.rel, i)->name,
+		       (long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
+						 sl_sysctl_nth(cfg.rel, i)));
 	return 0;
 }
 

@@ -60,13 +60,13 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 		cfg->threads, (unsigned long long)sim->p->hz, a, (unsigned long long)cfg->seed);
 	fprintf(f, "sched_features: %s", feats);
 	fprintf(f, "sysctl:");
-	for (int i = 0; i < sl_nsysctls; i++) {
-		if (!sl_sysctls[i].acts || sl_sysctls[i].offset == (size_t)-1 ||
-		    !sl_sysctl_exists(sim->rel, &sl_sysctls[i]))
+	for (int i = 0; i < sl_sysctl_count(sim->rel); i++) {
+		const struct sl_sysctl_desc *d = sl_sysctl_nth(sim->rel, i);
+
+		if (!d->acts || d->offset == (size_t)-1)
 			continue;
-		fprintf(f, " %s=%lld", sl_sysctl_short(&sl_sysctls[i]),
-			(long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features,
-						  &sl_sysctls[i]));
+		fprintf(f, " %s=%lld", sl_sysctl_short(d),
+			(long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features, d));
 	}
 	fprintf(f, "\n\n%-12s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", "group",
 		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
@@ -180,12 +180,11 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	ADD(root, "simulated_ns", ju64(el));
 	ADD(root, "sched_features", json_object_new_string(feats));
 	o = json_object_new_object();
-	for (int i = 0; i < sl_nsysctls; i++) {
-		if (!sl_sysctl_exists(sim->rel, &sl_sysctls[i]))
-			continue;
-		s64 v = sl_sysctl_read(sim->rel, &sim->tun, sim->features, &sl_sysctls[i]);
+	for (int i = 0; i < sl_sysctl_count(sim->rel); i++) {
+		const struct sl_sysctl_desc *d = sl_sysctl_nth(sim->rel, i);
+		s64 v = sl_sysctl_read(sim->rel, &sim->tun, sim->features, d);
 
-		ADD(o, sl_sysctls[i].name, v < 0 ? json_object_new_int64(v) : ju64((u64)v));
+		ADD(o, d->name, v < 0 ? json_object_new_int64(v) : ju64((u64)v));
 	}
 	ADD(root, "sysctl", o);
 	arr = json_object_new_array();

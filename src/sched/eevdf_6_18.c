@@ -53,6 +53,8 @@ const struct sl_release sl_eevdf_6_18 = {
 	.init_granularity = sl_eevdf_init_granularity,
 	.update_scaling = sl_eevdf_update_scaling,
 	.sysctls = SL_SYSCTL_EEVDF,
+	.sysctl_hint = " (EEVDF removed sched_latency, min/wakeup granularity and "
+		       "child_runs_first; features are set with --sched-features)",
 	.idle_governor = "menu", /* the modern menu is 6.18's highest-rated built-in */
 	.feats = {feats_6_18, (int)SL_ARRAY_SIZE(feats_6_18)},
 	.defaults =

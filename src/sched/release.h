@@ -13,6 +13,8 @@
 
 #include "sched/sim.h"
 
+struct sl_sysctl_desc;
+
 #define SL_SYSCTL_CFS	0x1 /* kernel.sched_* of 2.6.3x */
 #define SL_SYSCTL_EEVDF 0x2 /* the debugfs tunables of 6.18 */
 
@@ -29,8 +31,13 @@ struct sl_release {
 	void (*update_scaling)(struct sl_tunables *t);
 	/* the cpuidle governor the release boots with on a machine with C-states */
 	const char *idle_governor;
-	/* which sysctl rows exist (SL_SYSCTL_*, sysctl.c) */
+	/* which rows of the shared sysctl table exist (SL_SYSCTL_*, sysctl.c), and the release's
+	 * own rows after them (a new policy's tunables, kept in struct sl_tunables' policy[]) */
 	unsigned sysctls;
+	const struct sl_sysctl_desc *own_sysctls;
+	int nown_sysctls;
+	/* said after "Linux V has no such tunable" (what the release removed); NULL: nothing */
+	const char *sysctl_hint;
 	struct sl_feat_table feats;
 	struct sl_tunables defaults; /* before the boot scaling */
 	/* the fair class's own per-release rules (CFS: const struct sl_cfs_ops *) */

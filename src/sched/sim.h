@@ -123,6 +123,8 @@ struct sl_tunables {
 	 * runtime holds the int's bit pattern: (s32)-1 = RUNTIME_INF, no throttling) */
 	u64 sched_rt_period_us;
 	u64 sched_rt_runtime_us;
+	/* a policy's own tunables, named by its release's own sysctl rows (release.h) */
+	u64 policy[8];
 };
 
 /* ---- Tasks ---- */

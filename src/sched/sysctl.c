@@ -49,7 +49,26 @@ const int sl_nsysctls = (int)SL_ARRAY_SIZE(sl_sysctls);
 
 bool sl_sysctl_exists(const struct sl_release *rel, const struct sl_sysctl_desc *d)
 {
-	return (rel->sysctls & d->kernels) != 0;
+	if (d >= sl_sysctls && d < sl_sysctls + sl_nsysctls)
+		return (rel->sysctls & d->kernels) != 0;
+	return d >= rel->own_sysctls && d < rel->own_sysctls + rel->nown_sysctls;
+}
+
+int sl_sysctl_count(const struct sl_release *rel)
+{
+	int n = rel->nown_sysctls;
+
+	for (int i = 0; i < sl_nsysctls; i++)
+		n += sl_sysctl_exists(rel, &sl_sysctls[i]);
+	return n;
+}
+
+const struct sl_sysctl_desc *sl_sysctl_nth(const struct sl_release *rel, int k)
+{
+	for (int i = 0; i < sl_nsysctls; i++)
+		if (sl_sysctl_exists(rel, &sl_sysctls[i]) && !k--)
+			return &sl_sysctls[i];
+	return k < rel->nown_sysctls ? &rel->own_sysctls[k] : NULL;
 }
 
 const char *sl_sysctl_short(const struct sl_sysctl_desc *d)
@@ -63,9 +82,8 @@ static void list_names(const struct sl_release *rel, char *buf, size_t len)
 	int k = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < sl_nsysctls; i++)
-		if (sl_sysctl_exists(rel, &sl_sysctls[i]))
-			sl_append(buf, len, &off, "%s%s", k++ ? " " : "", sl_sysctls[i].name);
+	for (int i = 0; i < sl_sysctl_count(rel); i++)
+		sl_append(buf, len, &off, "%s%s", k++ ? " " : "", sl_sysctl_nth(rel, i)->name);
 }
 
 static u64 *field(struct sl_tunables *t, const struct sl_sysctl_desc *d)
@@ -90,8 +108,9 @@ int sl_sysctl_write(const struct sl_release *rel, struct sl_tunables *t, u64 *fe
 	size_t n = eq ? (size_t)(eq - assignment) : strlen(assignment);
 	char e[160];
 
-	for (int i = 0; i < sl_nsysctls; i++) {
-		const struct sl_sysctl_desc *d = &sl_sysctls[i];
+	for (int i = 0; i < sl_nsysctls + rel->nown_sysctls; i++) {
+		const struct sl_sysctl_desc *d =
+			i < sl_nsysctls ? &sl_sysctls[i] : &rel->own_sysctls[i - sl_nsysctls];
 		s64 v;
 
 		if (strlen(d->name) != n || strncmp(d->name, assignment, n))
@@ -103,12 +122,7 @@ int sl_sysctl_write(const struct sl_release *rel, struct sl_tunables *t, u64 *fe
 			snprintf(err, errlen,
 				 "--sysctl %s: Linux %s has no such tunable%s; valid for --kernel "
 				 "%s: %s",
-				 d->name, rel->name,
-				 rel->sysctls & SL_SYSCTL_EEVDF
-					 ? " (EEVDF removed sched_latency, min/wakeup granularity "
-					   "and child_runs_first; features are set with "
-					   "--sched-features)"
-					 : "",
+				 d->name, rel->name, rel->sysctl_hint ? rel->sysctl_hint : "",
 				 rel->name, valid);
 			return -1;
 		}

@@ -32,11 +32,16 @@ struct sl_sysctl_desc {
 	bool scaling_handler; /* tunable_scaling: re-derive the normalized slice */
 	bool is_int;	      /* a signed int (printed as such): the RT bandwidth's -1 */
 };
+/* The rows rel has, in the order `sysctl` prints them: the shared table's rows of its
+ * SL_SYSCTL_* mask, then its own (struct sl_release's own_sysctls). */
+int sl_sysctl_count(const struct sl_release *rel);
+const struct sl_sysctl_desc *sl_sysctl_nth(const struct sl_release *rel, int k);
 /* does rel have this sysctl? */
 bool sl_sysctl_exists(const struct sl_release *rel, const struct sl_sysctl_desc *d);
 /* the name as the run report prints it: "kernel." dropped */
 const char *sl_sysctl_short(const struct sl_sysctl_desc *d);
 
+/* the rows the releases share (2.6.3x's kernel.sched_*, 6.18's debugfs files, RT bandwidth) */
 extern const struct sl_sysctl_desc sl_sysctls[];
 extern const int sl_nsysctls;
 
