@@ -1,5 +1,5 @@
 /*
- * validate's readers against hand-worked inputs: rt-app logs (rtapp_log.c), a trace's window,
+ * validate's readers against hand-worked inputs: rt-app logs (rtapp_log_read.c), a trace's window,
  * wake-up latencies and idle figures (vtrace.c), machine descriptions (machine_conf.c) and
  * calibrate's arithmetic (calibrate.c).
  */
@@ -14,7 +14,7 @@
 #include "tmpdir.h"
 #include "validate/calibrate.h"
 #include "validate/machine_conf.h"
-#include "validate/rtapp_log.h"
+#include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"
 
 static const char *put(const char *name, const char *text)

@@ -26,7 +26,7 @@
 #include "experiment/run.h"
 #include "trace/record.h"
 #include "validate/machine_conf.h"
-#include "validate/rtapp_log.h"
+#include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"
 
 #define MAX_LOGS	1024

@@ -6,7 +6,7 @@
  * the wake-up latency percentiles from the trace; per CPU the idle entries and residency per
  * state; the tasks' context switches and migrations per second. `--real DIR` takes an earlier
  * real run (the JSON, rt-app's logs and a trace in DIR), so validation also works where rt-app
- * cannot run. Both sides go through the same readers (rtapp_log.c, vtrace.c).
+ * cannot run. Both sides go through the same readers (rtapp_log_read.c, vtrace.c).
  */
 #ifndef SCHEDLAB_VALIDATE_H
 #define SCHEDLAB_VALIDATE_H

@@ -2,7 +2,7 @@
  * rt-app: a workload described by an rt-app JSON file (rtapp_parse.c reads it). spawn() builds
  * one task program per thread: its delay, then per phase and loop the events, framed by OP_NOTE
  * steps through which this file keeps rt-app's per-phase figures (perf, run, period, slack,
- * c_duration, c_period, wu_lat) for the log files that rtapp_log.c writes after the run.
+ * c_duration, c_period, wu_lat) for the log files that rtapp_log_write.c writes after the run.
  *
  * The events in the model: run N = N us of CPU time (calibration is accepted and ignored: the
  * simulated run is exact); runtime N = busy until N us of wall-clock time passed; sleep; timer

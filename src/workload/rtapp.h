@@ -1,6 +1,6 @@
 /*
  * rt-app JSON workloads: the file's description once parsed (rtapp_parse.c), before any
- * simulation exists. spawn (rtapp.c) turns it into task programs; the log writer (rtapp_log.c)
+ * simulation exists. spawn (rtapp.c) turns it into task programs; the log writer (rtapp_log_write.c)
  * writes rt-app's per-thread log files.
  */
 #ifndef SCHEDLAB_RTAPP_H
@@ -94,7 +94,7 @@ void sl_rta_free(struct rta_file *f);
 /* The suspend/resume condition of task `name` lives among the conditions under this prefix. */
 #define RTA_SUSPEND_PREFIX "\001suspend:"
 
-/* Per-thread log (rtapp_log.c). */
+/* Per-thread log (rtapp_log_write.c). */
 struct rta_row {
 	u64 perf, run, period, start, end, rel_st;
 	s64 slack;

@@ -1,5 +1,5 @@
-/* Reading rt-app 1.0 per-thread logs (see rtapp_log.h). */
-#include "validate/rtapp_log.h"
+/* Reading rt-app 1.0 per-thread logs (see rtapp_log_read.h). */
+#include "validate/rtapp_log_read.h"
 
 #include <errno.h>
 #include <stdio.h>
