@@ -1,21 +1,28 @@
 /*
- * The cpuidle framework: governor registry, and idle entry and exit as the kernel's core runs
- * them (drivers/cpuidle/cpuidle.c), plus the figures a user of schedlab wants beside sysfs's:
- * energy, the exit latency paid, the governor's prediction error, and agreement with an oracle
- * that knows how long each idle period really lasted.
+ * The cpuidle framework: the governor registry, the poll driver, and the figures a user of
+ * schedlab wants beside sysfs's (energy, the oracle's choice). Idle entry and exit as the
+ * kernel's core runs them (drivers/cpuidle/cpuidle.c) are the machine's (machine/idle.c).
  */
 #include "cpuidle/cpuidle.h"
 
 #include <string.h>
 
-extern const struct sl_cpuidle_governor sl_gov_ladder, sl_gov_menu_2_6_31, sl_gov_menu_tng,
-	sl_gov_menu, sl_gov_teo, sl_gov_haltpoll, sl_gov_oracle;
+#define GOVERNORS(X)                                                                               \
+	X(sl_gov_poll)                                                                             \
+	X(sl_gov_ladder)                                                                           \
+	X(sl_gov_menu_2_6_31)                                                                      \
+	X(sl_gov_menu_tng)                                                                         \
+	X(sl_gov_menu)                                                                             \
+	X(sl_gov_teo)                                                                              \
+	X(sl_gov_haltpoll)                                                                         \
+	X(sl_gov_oracle)
+
+#define DECLARE(ops) extern const struct sl_cpuidle_governor ops;
+#define ENTRY(ops)   &ops,
+GOVERNORS(DECLARE)
 
 /* The registry of governors: one line per governor file. */
-const struct sl_cpuidle_governor *const sl_cpuidle_governors[] = {
-	&sl_gov_poll, &sl_gov_ladder, &sl_gov_menu_2_6_31, &sl_gov_menu_tng,
-	&sl_gov_menu, &sl_gov_teo,    &sl_gov_haltpoll,	   &sl_gov_oracle,
-};
+const struct sl_cpuidle_governor *const sl_cpuidle_governors[] = {GOVERNORS(ENTRY)};
 const int sl_cpuidle_ngovernors = (int)SL_ARRAY_SIZE(sl_cpuidle_governors);
 
 /* x86 of 2009: index 0 is the poll loop, exit latency 0, POLL | TIME_VALID */

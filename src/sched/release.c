@@ -4,15 +4,17 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const struct sl_release sl_cfs_2_6_31;
-extern const struct sl_release sl_cfs_2_6_32;
-extern const struct sl_release sl_eevdf_6_18;
+/* One X(release) line per release file; the order of --kernel's list of valid names. */
+#define RELEASES(X)                                                                                \
+	X(sl_cfs_2_6_31)                                                                           \
+	X(sl_cfs_2_6_32)                                                                           \
+	X(sl_eevdf_6_18)
 
-const struct sl_release *const sl_releases[] = {
-	&sl_cfs_2_6_31,
-	&sl_cfs_2_6_32,
-	&sl_eevdf_6_18,
-};
+#define DECLARE(ops) extern const struct sl_release ops;
+#define ENTRY(ops)   &ops,
+RELEASES(DECLARE)
+
+const struct sl_release *const sl_releases[] = {RELEASES(ENTRY)};
 const int sl_nreleases = (int)SL_ARRAY_SIZE(sl_releases);
 
 const struct sl_release *sl_release_find(const char *name)

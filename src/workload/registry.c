@@ -1,11 +1,21 @@
 /* The registry of workloads: one line per workload file. */
 #include "workload/workload.h"
 
-extern const struct sl_workload_ops sl_wl_hog, sl_wl_periodic, sl_wl_pingpong, sl_wl_make,
-	sl_wl_mutex, sl_wl_fio, sl_wl_xclient, sl_wl_video, sl_wl_rtapp;
+/* One X(ops) line per workload file, in `workloads` order. */
+#define WORKLOADS(X)                                                                               \
+	X(sl_wl_hog)                                                                               \
+	X(sl_wl_periodic)                                                                          \
+	X(sl_wl_pingpong)                                                                          \
+	X(sl_wl_make)                                                                              \
+	X(sl_wl_mutex)                                                                             \
+	X(sl_wl_fio)                                                                               \
+	X(sl_wl_xclient)                                                                           \
+	X(sl_wl_video)                                                                             \
+	X(sl_wl_rtapp)
 
-const struct sl_workload_ops *const sl_workloads[] = {
-	&sl_wl_hog, &sl_wl_periodic, &sl_wl_pingpong, &sl_wl_make,  &sl_wl_mutex,
-	&sl_wl_fio, &sl_wl_xclient,  &sl_wl_video,    &sl_wl_rtapp,
-};
+#define DECLARE(ops) extern const struct sl_workload_ops ops;
+#define ENTRY(ops)   &ops,
+WORKLOADS(DECLARE)
+
+const struct sl_workload_ops *const sl_workloads[] = {WORKLOADS(ENTRY)};
 const int sl_nworkloads = (int)SL_ARRAY_SIZE(sl_workloads);

@@ -3,23 +3,24 @@
 
 #include <string.h>
 
-extern const struct sl_idle_profile sl_profile_nehalem;
-extern const struct sl_idle_profile sl_profile_nehalem_acpi;
-extern const struct sl_idle_profile sl_profile_core2;
-extern const struct sl_idle_profile sl_profile_skylake;
-extern const struct sl_idle_profile sl_profile_skylake_server;
-extern const struct sl_idle_profile sl_profile_sapphire_rapids;
-extern const struct sl_idle_profile sl_profile_vm_haltpoll;
-extern const struct sl_idle_profile sl_profile_vm_hlt;
-extern const struct sl_idle_profile sl_profile_sysfs;
-extern const struct sl_idle_profile sl_profile_file;
+/* One X(ops) line per profile file, in `machines` order. */
+#define PROFILES(X)                                                                                \
+	X(sl_profile_nehalem)                                                                      \
+	X(sl_profile_nehalem_acpi)                                                                 \
+	X(sl_profile_core2)                                                                        \
+	X(sl_profile_skylake)                                                                      \
+	X(sl_profile_skylake_server)                                                               \
+	X(sl_profile_sapphire_rapids)                                                              \
+	X(sl_profile_vm_haltpoll)                                                                  \
+	X(sl_profile_vm_hlt)                                                                       \
+	X(sl_profile_sysfs)                                                                        \
+	X(sl_profile_file)
 
-const struct sl_idle_profile *const sl_idle_profiles[] = {
-	&sl_profile_nehalem,	 &sl_profile_nehalem_acpi,   &sl_profile_core2,
-	&sl_profile_skylake,	 &sl_profile_skylake_server, &sl_profile_sapphire_rapids,
-	&sl_profile_vm_haltpoll, &sl_profile_vm_hlt,	     &sl_profile_sysfs,
-	&sl_profile_file,
-};
+#define DECLARE(ops) extern const struct sl_idle_profile ops;
+#define ENTRY(ops)   &ops,
+PROFILES(DECLARE)
+
+const struct sl_idle_profile *const sl_idle_profiles[] = {PROFILES(ENTRY)};
 const int sl_nidle_profiles = (int)SL_ARRAY_SIZE(sl_idle_profiles);
 
 const struct sl_idle_profile *sl_idle_profile_find(const char *name)
