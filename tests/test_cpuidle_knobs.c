@@ -172,10 +172,37 @@ static void test_busy_power_prices_busy_time(void **state)
 	sl_config_free(&c1);
 }
 
+/* The governors own their tunables: the registry lists them, refuses a value above a row's bound
+ * (guest_halt_poll_grow is an unsigned int) and a flag other than 0 or 1. */
+static void test_governor_param_rows(void **state)
+{
+	struct sl_gov_params gp;
+	char names[256], err[256];
+
+	(void)state;
+	sl_gov_params_default(&gp);
+	assert_int_equal(gp.menu_tng_quirks, 1);
+	assert_int_equal(gp.haltpoll_allow_shrink, 1);
+	sl_gov_param_names(names, sizeof(names));
+	assert_string_equal(names,
+			    "menu_tng_quirks, haltpoll_poll_ns, haltpoll_grow, "
+			    "haltpoll_shrink, haltpoll_grow_start_ns, haltpoll_allow_shrink");
+	assert_int_equal(sl_gov_param_set(&gp, "haltpoll_grow", 4294967295ULL, err, sizeof(err)),
+			 0);
+	assert_int_equal(gp.haltpoll_grow, 4294967295ULL);
+	assert_int_equal(sl_gov_param_set(&gp, "haltpoll_grow", 4294967296ULL, err, sizeof(err)),
+			 -1);
+	assert_string_equal(err, "--cpuidle-param haltpoll_grow: at most 4294967295");
+	assert_int_equal(sl_gov_param_set(&gp, "menu_tng_quirks", 2, err, sizeof(err)), -1);
+	assert_string_equal(err, "--cpuidle-param menu_tng_quirks: expected 0 or 1");
+	assert_int_equal(sl_gov_param_set(&gp, "busy_power_mw", 1, err, sizeof(err)), -2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_params_reach_their_fields),
+		cmocka_unit_test(test_governor_param_rows),
 		cmocka_unit_test(test_power_params_move_the_oracle),
 		cmocka_unit_test(test_qos_and_disable_limit_the_states),
 		cmocka_unit_test(test_busy_power_prices_busy_time),

@@ -55,26 +55,11 @@ static int set_param(struct sl_config *cfg, const char *s, char *err, size_t err
 		snprintf(err, errlen, "--cpuidle-param %s: %s", name, e);
 		return -1;
 	}
-	if (!strcmp(name, "menu_tng_quirks") || !strcmp(name, "haltpoll_allow_shrink")) {
-		if (v > 1) {
-			snprintf(err, errlen, "--cpuidle-param %s: expected 0 or 1", name);
-			return -1;
-		}
-		if (name[0] == 'm')
-			cfg->gp.menu_tng_quirks = (int)v;
-		else
-			cfg->gp.haltpoll_allow_shrink = v;
-		return 0;
-	}
-	if (!strcmp(name, "haltpoll_poll_ns"))
-		cfg->gp.haltpoll_poll_ns = v;
-	else if (!strcmp(name, "haltpoll_grow_start_ns"))
-		cfg->gp.haltpoll_grow_start_ns = v;
-	else if (!strcmp(name, "haltpoll_grow"))
-		cfg->gp.haltpoll_grow = (unsigned)v;
-	else if (!strcmp(name, "haltpoll_shrink"))
-		cfg->gp.haltpoll_shrink = (unsigned)v;
-	else if (!strcmp(name, "busy_power_mw"))
+	int r = sl_gov_param_set(&cfg->gp, name, v, err, errlen);
+
+	if (r != -2)
+		return r;
+	if (!strcmp(name, "busy_power_mw"))
 		cfg->drv.busy_power_mw = v;
 	else if (!strncmp(name, "power_mw.", 9) || !strncmp(name, "entry_energy_nj.", 16)) {
 		const char *st = strchr(name, '.') + 1;
@@ -92,12 +77,11 @@ static int set_param(struct sl_config *cfg, const char *s, char *err, size_t err
 		else
 			cfg->drv.states[i].entry_energy_nj = v;
 	} else {
+		sl_gov_param_names(names, sizeof(names));
 		snprintf(err, errlen,
-			 "--cpuidle-param: unknown '%s' (valid: menu_tng_quirks, haltpoll_poll_ns, "
-			 "haltpoll_grow, haltpoll_shrink, haltpoll_grow_start_ns, "
-			 "haltpoll_allow_shrink, busy_power_mw, power_mw.STATE, "
+			 "--cpuidle-param: unknown '%s' (valid: %s, busy_power_mw, power_mw.STATE, "
 			 "entry_energy_nj.STATE)",
-			 name);
+			 name, names);
 		return -1;
 	}
 	return 0;
@@ -107,12 +91,7 @@ int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *e
 {
 	char e[1024], names[512];
 
-	cfg->gp = (struct sl_gov_params){.menu_tng_quirks = 1,
-					 .haltpoll_poll_ns = 200000,
-					 .haltpoll_shrink = 2,
-					 .haltpoll_grow = 2,
-					 .haltpoll_grow_start_ns = 50000,
-					 .haltpoll_allow_shrink = true};
+	sl_gov_params_default(&cfg->gp);
 	cfg->pm_qos_ns = SL_PM_QOS_DEFAULT_NS;
 	if (a->machine) {
 		if (sl_idle_profile_load(a->machine, &cfg->drv, e, sizeof(e))) {

@@ -5,6 +5,7 @@
  */
 #include "cpuidle/cpuidle.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define GOVERNORS(X)                                                                               \
@@ -31,6 +32,55 @@ const struct sl_cpuidle_driver sl_cpuidle_poll_driver = {
 	.state_count = 1,
 	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID, 0}},
 };
+
+static u64 *param_field(struct sl_gov_params *gp, const struct sl_gov_param *p)
+{
+	return (u64 *)(void *)((char *)gp + p->offset);
+}
+
+void sl_gov_params_default(struct sl_gov_params *gp)
+{
+	memset(gp, 0, sizeof(*gp));
+	for (int g = 0; g < sl_cpuidle_ngovernors; g++)
+		for (int i = 0; i < sl_cpuidle_governors[g]->nparams; i++)
+			*param_field(gp, &sl_cpuidle_governors[g]->params[i]) =
+				sl_cpuidle_governors[g]->params[i].def;
+}
+
+int sl_gov_param_set(struct sl_gov_params *gp, const char *name, u64 v, char *err, size_t errlen)
+{
+	for (int g = 0; g < sl_cpuidle_ngovernors; g++) {
+		for (int i = 0; i < sl_cpuidle_governors[g]->nparams; i++) {
+			const struct sl_gov_param *p = &sl_cpuidle_governors[g]->params[i];
+
+			if (strcmp(p->name, name))
+				continue;
+			if (v > p->max) {
+				if (p->max == 1)
+					snprintf(err, errlen, "--cpuidle-param %s: expected 0 or 1",
+						 name);
+				else
+					snprintf(err, errlen, "--cpuidle-param %s: at most %llu",
+						 name, (unsigned long long)p->max);
+				return -1;
+			}
+			*param_field(gp, p) = v;
+			return 0;
+		}
+	}
+	return -2;
+}
+
+void sl_gov_param_names(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int g = 0; g < sl_cpuidle_ngovernors; g++)
+		for (int i = 0; i < sl_cpuidle_governors[g]->nparams && off < len; i++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+						sl_cpuidle_governors[g]->params[i].name);
+}
 
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name)
 {

@@ -45,15 +45,28 @@ struct sl_cpuidle_driver {
 };
 
 /* Governor tunables (module parameters), the same for every CPU. */
+/*
+ * The governors' tunables (module parameters). Each governor's file owns its rows (struct
+ * sl_gov_param: name, default, bound) and lists them in its ops; the values live here so that a
+ * configuration carries them all. A governor with new tunables adds its fields here.
+ */
 struct sl_gov_params {
 	/* menu-tng: 1 reproduces 2.6.32's integer quirks exactly, 0 the corrected arithmetic */
-	int menu_tng_quirks;
+	u64 menu_tng_quirks;
 	/* haltpoll module parameters */
-	u64 haltpoll_poll_ns;	    /* guest_halt_poll_ns, 200000 */
-	unsigned haltpoll_shrink;   /* guest_halt_poll_shrink, 2 */
-	unsigned haltpoll_grow;	    /* guest_halt_poll_grow, 2 */
-	u64 haltpoll_grow_start_ns; /* guest_halt_poll_grow_start, 50000 */
-	bool haltpoll_allow_shrink; /* guest_halt_poll_allow_shrink, true */
+	u64 haltpoll_poll_ns;	    /* guest_halt_poll_ns */
+	u64 haltpoll_shrink;	    /* guest_halt_poll_shrink */
+	u64 haltpoll_grow;	    /* guest_halt_poll_grow */
+	u64 haltpoll_grow_start_ns; /* guest_halt_poll_grow_start */
+	u64 haltpoll_allow_shrink;  /* guest_halt_poll_allow_shrink */
+};
+
+/* One tunable of a governor, as --cpuidle-param NAME=VALUE sets it. */
+struct sl_gov_param {
+	const char *name;
+	size_t offset; /* in struct sl_gov_params */
+	u64 def;
+	u64 max; /* the largest value taken (1: a flag, "expected 0 or 1") */
 };
 
 /*
@@ -120,10 +133,19 @@ struct sl_cpuidle_governor {
 	void (*disable)(struct sl_cpuidle_dev *dev);
 	int (*select)(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv);
 	void (*reflect)(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv, int index);
+	/* its tunables (NULL: none) */
+	const struct sl_gov_param *params;
+	int nparams;
 };
 
 extern const struct sl_cpuidle_governor sl_gov_poll;
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name);
+/* Every governor's tunables at their defaults. */
+void sl_gov_params_default(struct sl_gov_params *gp);
+/* Set a governor tunable by name: 0, -1 with err for a bad value, -2 if no governor has it. */
+int sl_gov_param_set(struct sl_gov_params *gp, const char *name, u64 v, char *err, size_t errlen);
+/* "menu_tng_quirks, haltpoll_poll_ns, ...": every governor's tunables, in registry order */
+void sl_gov_param_names(char *buf, size_t len);
 /* The registry (cpuidle.c): every governor, one line each. */
 extern const struct sl_cpuidle_governor *const sl_cpuidle_governors[];
 extern const int sl_cpuidle_ngovernors;

@@ -166,12 +166,9 @@ struct gov_result {
 static int replay(const struct sl_cpuidle_governor *gov, const struct sl_cpuidle_driver *drv,
 		  struct cpu_trace *cpus, int ncpu, u64 tick_ns, struct gov_result *g)
 {
-	struct sl_gov_params gp = {.menu_tng_quirks = 1,
-				   .haltpoll_poll_ns = 200000,
-				   .haltpoll_shrink = 2,
-				   .haltpoll_grow = 2,
-				   .haltpoll_grow_start_ns = 50000,
-				   .haltpoll_allow_shrink = true};
+	struct sl_gov_params gp;
+
+	sl_gov_params_default(&gp);
 
 	memset(g, 0, sizeof(*g));
 	g->name = gov->name;

@@ -33,12 +33,20 @@ struct haltpoll_data {
 	u64 poll_limit_ns;
 };
 
+/* the cpuidle-haltpoll module parameters' defaults (drivers/cpuidle/governors/haltpoll.c) */
+#define HALTPOLL_POLL_NS       200000 /* guest_halt_poll_ns */
+#define HALTPOLL_SHRINK	       2      /* guest_halt_poll_shrink */
+#define HALTPOLL_GROW	       2      /* guest_halt_poll_grow */
+#define HALTPOLL_GROW_START_NS 50000  /* guest_halt_poll_grow_start */
+#define HALTPOLL_ALLOW_SHRINK  1      /* guest_halt_poll_allow_shrink */
+
+/* a device without a configuration's tunables (a governor test) gets the defaults */
 static const struct sl_gov_params haltpoll_defaults = {
-	.haltpoll_poll_ns = 200000,
-	.haltpoll_shrink = 2,
-	.haltpoll_grow = 2,
-	.haltpoll_grow_start_ns = 50000,
-	.haltpoll_allow_shrink = true,
+	.haltpoll_poll_ns = HALTPOLL_POLL_NS,
+	.haltpoll_shrink = HALTPOLL_SHRINK,
+	.haltpoll_grow = HALTPOLL_GROW,
+	.haltpoll_grow_start_ns = HALTPOLL_GROW_START_NS,
+	.haltpoll_allow_shrink = HALTPOLL_ALLOW_SHRINK,
 };
 
 static bool usable(const struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv, int i)
@@ -137,6 +145,16 @@ static void haltpoll_reflect(struct sl_cpuidle_dev *dev, const struct sl_cpuidle
 	dev->poll_limit_ns = hd->poll_limit_ns;
 }
 
+/* --cpuidle-param's names for the module parameters; the unsigned int ones at most UINT_MAX */
+#define HP(f) offsetof(struct sl_gov_params, f)
+static const struct sl_gov_param haltpoll_params[] = {
+	{"haltpoll_poll_ns", HP(haltpoll_poll_ns), HALTPOLL_POLL_NS, UINT64_MAX},
+	{"haltpoll_grow", HP(haltpoll_grow), HALTPOLL_GROW, UINT32_MAX},
+	{"haltpoll_shrink", HP(haltpoll_shrink), HALTPOLL_SHRINK, UINT32_MAX},
+	{"haltpoll_grow_start_ns", HP(haltpoll_grow_start_ns), HALTPOLL_GROW_START_NS, UINT64_MAX},
+	{"haltpoll_allow_shrink", HP(haltpoll_allow_shrink), HALTPOLL_ALLOW_SHRINK, 1},
+};
+
 const struct sl_cpuidle_governor sl_gov_haltpoll = {
 	.name = "haltpoll",
 	.help = "KVM guests: poll an adaptive window (grows on short halts), then halt",
@@ -145,4 +163,6 @@ const struct sl_cpuidle_governor sl_gov_haltpoll = {
 	.disable = haltpoll_disable,
 	.select = haltpoll_select,
 	.reflect = haltpoll_reflect,
+	.params = haltpoll_params,
+	.nparams = (int)SL_ARRAY_SIZE(haltpoll_params),
 };

@@ -310,6 +310,11 @@ static void menu_tng_disable(struct sl_cpuidle_dev *dev)
 	dev->gov_data = NULL;
 }
 
+static const struct sl_gov_param menu_tng_params[] = {
+	/* 1: 2.6.32's integer arithmetic with its quirks, exactly; 0: the corrected one */
+	{"menu_tng_quirks", offsetof(struct sl_gov_params, menu_tng_quirks), 1, 1},
+};
+
 const struct sl_cpuidle_governor sl_gov_menu_tng = {
 	.name = "menu-tng",
 	.help = "the 2.6.32 menu (2009 rework): per-magnitude/iowait correction factors and a "
@@ -319,4 +324,6 @@ const struct sl_cpuidle_governor sl_gov_menu_tng = {
 	.disable = menu_tng_disable,
 	.select = menu_tng_select,
 	.reflect = menu_tng_reflect,
+	.params = menu_tng_params,
+	.nparams = (int)SL_ARRAY_SIZE(menu_tng_params),
 };
