@@ -1,7 +1,7 @@
 /*
  * rt-app JSON workloads: the file's description once parsed (rtapp_parse.c), before any
- * simulation exists. spawn (rtapp.c) turns it into task programs; the log writer (rtapp_log_write.c)
- * writes rt-app's per-thread log files.
+ * simulation exists. spawn (rtapp.c) turns it into task programs; the log writer
+ * (rtapp_log_write.c) writes rt-app's per-thread log files.
  */
 #ifndef SCHEDLAB_RTAPP_H
 #define SCHEDLAB_RTAPP_H
