@@ -7,11 +7,13 @@
 extern const struct sl_release sl_cfs_2_6_31;
 extern const struct sl_release sl_cfs_2_6_32;
 extern const struct sl_release sl_eevdf_6_18;
+extern const struct sl_release sl_bfs_2_6_31;
 
 const struct sl_release *const sl_releases[] = {
 	&sl_cfs_2_6_31,
 	&sl_cfs_2_6_32,
 	&sl_eevdf_6_18,
+	&sl_bfs_2_6_31,
 };
 const int sl_nreleases = (int)SL_ARRAY_SIZE(sl_releases);
 
