@@ -43,6 +43,7 @@ const struct sl_release sl_bfs_2_6_31 = {
 	.nown_sysctls = (int)SL_ARRAY_SIZE(bfs_sysctls),
 	.sysctl_hint = " (BFS has no kernel.sched_* tunables and no sched_features; its own are "
 		       "rr_interval and iso_cpu)",
+	.sched_iso = true,
 	.feats = {NULL, 0},
 	.defaults =
 		{
