@@ -115,7 +115,7 @@ usage_error "--disks: empty list" repro fio --disks ,
 usage_error "--disks: at most 16 entries" repro fio --disks 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
 usage_error "--disks: list too long" repro fio --disks "$(rep 130 1,)"
 usage_error "--seeds: '17' is not a count 1..16" repro fork --seeds 17
-usage_error "--kernel '2.6.99': unknown release (valid: 2.6.31, 2.6.32, 6.18)" repro fio --disks 1 \
+usage_error "--kernel '2.6.99': unknown release (valid: 2.6.31, 2.6.32, 6.18, 2.6.31-bfs)" repro fio --disks 1 \
 	--governors poll --kernel 2.6.99
 # an option the experiment does not read is refused, not ignored (sleepers runs both releases)
 usage_error "repro sleepers: --kernel does not apply to this experiment" repro sleepers --kernel 2.6.32
