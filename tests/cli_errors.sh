@@ -94,7 +94,7 @@ usage_error "ioengine='mmap': expected sync or libaio" run --workload fio:ioengi
 usage_error "size: '3q' is not a size (expected a number with k, m or g" run --workload fio:size=3q
 usage_error "size: '4kb' is not a size" run --workload fio:size=4kb
 usage_error "size: '99999999999999999999g' is not a size" run --workload fio:size=99999999999999999999g
-usage_error "policy='deadline': expected normal, batch, idle, fifo or rr" run --workload hog:policy=deadline
+usage_error "policy='deadline': expected normal, batch, idle, fifo, rr or iso" run --workload hog:policy=deadline
 usage_error "tasks: 'x' is not an integer" run --workload hog:tasks=x
 usage_error "start: '5' is not a duration" run --workload hog:start=5
 usage_error "distribution 'uniform' takes 2 value(s)" run --workload hog:work=uniform:1ms
@@ -106,7 +106,7 @@ usage_error "key 'work': value too long (at most 95 characters)" run --workload 
 usage_error "--workload: specification too long" run --workload "hog:$(rep 300 u)=1"
 
 # --- repro ---
-usage_error "repro: give the experiment: fio, sleepers or fork" repro
+usage_error "repro: give the experiment: fio, sleepers, fork or bfs" repro
 usage_error "repro: unknown option '--bogus'" repro fio --bogus
 usage_error "--disks needs a value" repro fio --disks
 usage_error "--disks: 'x' is not a disk count 1..64" repro fio --disks 1,x
@@ -115,7 +115,7 @@ usage_error "--disks: empty list" repro fio --disks ,
 usage_error "--disks: at most 16 entries" repro fio --disks 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
 usage_error "--disks: list too long" repro fio --disks "$(rep 130 1,)"
 usage_error "--seeds: '17' is not a count 1..16" repro fork --seeds 17
-usage_error "--kernel '2.6.99': unknown release (valid: 2.6.31, 2.6.32, 6.18)" repro fio --disks 1 \
+usage_error "--kernel '2.6.99': unknown release (valid: 2.6.31, 2.6.32, 6.18, 2.6.31-bfs)" repro fio --disks 1 \
 	--governors poll --kernel 2.6.99
 # an option the experiment does not read is refused, not ignored (sleepers runs both releases)
 usage_error "repro sleepers: --kernel does not apply to this experiment" repro sleepers --kernel 2.6.32

@@ -388,7 +388,7 @@ static void test_bad_input(void **state)
 		{"hog:policy=fifo", NULL, "needs rtprio=1..99"},
 		{"hog:policy=rr,rtprio=100", NULL, "out of range"},
 		{"hog:rtprio=5", NULL, "only policy=fifo or rr"},
-		{"periodic:policy=deadline", NULL, "expected normal, batch, idle, fifo or rr"},
+		{"periodic:policy=deadline", NULL, "expected normal, batch, idle, fifo, rr or iso"},
 		{"hog", "kernel.sched_rt_runtime_us=1000001",
 		 "more than kernel.sched_rt_period_us"},
 		{"hog", "kernel.sched_rt_period_us=900000", "less than kernel.sched_rt_runtime_us"},

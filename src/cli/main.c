@@ -40,6 +40,8 @@ static const char usage[] =
 	"  repro sleepers  NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make\n"
 	"             [--seeds N] [--duration D] [--json]\n"
 	"  repro fork       child- against parent-runs-first on a kernel-build-like make\n"
+	"  repro bfs        CFS 2.6.31/2.6.32, BFS 0.30x and EEVDF: desktop latency under make,\n"
+	"                   build time, nice shares\n"
 	"             [--seeds N] [--kernel V] [--json]\n"
 	"  trace-stats FILE  per-task run time, switches and wake-up latency, per-CPU idle\n"
 	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
@@ -530,9 +532,9 @@ static int cmd_repro(int argc, char **argv)
 	int n;
 
 	memset(&o, 0, sizeof(o));
-	if (argc < 3 ||
-	    (strcmp(argv[2], "fio") && strcmp(argv[2], "sleepers") && strcmp(argv[2], "fork")))
-		return die("repro: give the experiment: fio, sleepers or fork");
+	if (argc < 3 || (strcmp(argv[2], "fio") && strcmp(argv[2], "sleepers") &&
+			 strcmp(argv[2], "fork") && strcmp(argv[2], "bfs")))
+		return die("repro: give the experiment: fio, sleepers, fork or bfs");
 	const char *exp = argv[2];
 	static const int def_disks[] = {1, 2, 12};
 
@@ -569,8 +571,9 @@ static int cmd_repro(int argc, char **argv)
 
 		snprintf(probe, sizeof(probe), "%s ", arg);
 		if (!strstr(!strcmp(exp, "fio") ? "--disks --governors --duration --seed --kernel "
-			    : !strcmp(exp, "sleepers") ? "--seeds --duration "
-						       : "--seeds --kernel ",
+			    : !strcmp(exp, "sleepers") || !strcmp(exp, "bfs")
+				    ? "--seeds --duration "
+				    : "--seeds --kernel ",
 			    probe))
 			return die("repro %s: %s does not apply to this experiment", exp, arg);
 		if (!val)
@@ -622,6 +625,7 @@ static int cmd_repro(int argc, char **argv)
 		return 1;
 	int rc = !strcmp(exp, "fio")	    ? sl_repro_fio(&o, d.f, err, sizeof(err))
 		 : !strcmp(exp, "sleepers") ? sl_repro_sleepers(&o, d.f, err, sizeof(err))
+		 : !strcmp(exp, "bfs")	    ? sl_repro_bfs(&o, d.f, err, sizeof(err))
 					    : sl_repro_fork(&o, d.f, err, sizeof(err));
 
 	return dest_close(&d, rc ? die("%s", err) : 0);

@@ -244,6 +244,15 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			return -1;
 		}
 		cfg->nwl++;
+		/* sched_setscheduler(SCHED_ISO) is -EINVAL where the release has no such policy */
+		if (!cfg->rel->sched_iso && strstr(a->workloads[i], "policy=iso")) {
+			snprintf(err, errlen,
+				 "--workload '%s': policy=iso is BFS's SCHED_ISO; Linux %s has no "
+				 "such policy (use --kernel 2.6.31-bfs)",
+				 a->workloads[i], cfg->rel->name);
+			sl_config_free(cfg);
+			return -1;
+		}
 	}
 	u64 ntasks = 0;
 

@@ -18,5 +18,7 @@ struct sl_repro_opts {
 int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
 int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
 int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
+/* CFS 2.6.31/2.6.32, BFS and EEVDF: desktop latency under make, build time, nice shares */
+int sl_repro_bfs(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -99,6 +99,7 @@ static const struct {
 	{"2.6.32 GENTLE_FAIR_SLEEPERS", "2.6.32", NULL},
 	{"2.6.32 NO_GENTLE_FAIR_SLEEPERS", "2.6.32", "NO_GENTLE_FAIR_SLEEPERS"},
 	{"2.6.32 NO_FAIR_SLEEPERS", "2.6.32", "NO_FAIR_SLEEPERS"},
+	{"2.6.31-bfs (BFS 0.30x)", "2.6.31-bfs", NULL},
 };
 
 struct sleeper_figs {
@@ -260,11 +261,13 @@ static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, 
 	/* make -j(2 x CPUs), 400 compiles, each cc1 piping 4 chunks into as */
 	snprintf(wl, sizeof(wl), "make:jobs=%d,count=400,pipe=4", 2 * cpus);
 	snprintf(sy, sizeof(sy), "kernel.sched_child_runs_first=%d", crf);
-	a.kernel = o->kernel ? o->kernel : SL_DEFAULT_RELEASE;
+	a.kernel = crf < 0 ? "2.6.31-bfs" : o->kernel ? o->kernel : SL_DEFAULT_RELEASE;
 	a.cpus = cbuf;
 	a.seed = sbuf;
 	a.workloads[a.nworkloads++] = wl;
-	a.sysctls[a.nsysctls++] = sy;
+	/* crf < 0: BFS, which has no such sysctl (its fork rule is its own) */
+	if (crf >= 0)
+		a.sysctls[a.nsysctls++] = sy;
 	if (sl_config_build(&cfg, &a, err, errlen))
 		return -1;
 	if (sl_run(&cfg, &r, err, errlen)) {
@@ -283,15 +286,17 @@ static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, 
 int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen)
 {
 	static const int cpus[] = {2, 4, 8};
-	struct fork_figs figs[3][2];
+	struct fork_figs figs[3][2], bfs[3];
 	json_object *root = NULL, *arr = NULL;
 
 	memset(figs, 0, sizeof(figs));
+	memset(bfs, 0, sizeof(bfs));
 	/* the experiment is child_runs_first itself, which EEVDF removed */
-	if (o->kernel && !strcmp(o->kernel, "6.18")) {
+	if (o->kernel && strcmp(o->kernel, "2.6.31") && strcmp(o->kernel, "2.6.32")) {
 		snprintf(err, errlen,
-			 "repro fork --kernel 6.18: 6.18 has no sched_child_runs_first (EEVDF "
-			 "removed it); valid: 2.6.31, 2.6.32");
+			 "repro fork --kernel %s: %s has no sched_child_runs_first (EEVDF "
+			 "removed it, BFS never had it); valid: 2.6.31, 2.6.32",
+			 o->kernel, o->kernel);
 		return -1;
 	}
 	for (int c = 0; c < 3; c++)
@@ -300,6 +305,11 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 				if (run_fork(o, cpus[c], crf, (u64)i + 1, &figs[c][crf], err,
 					     errlen))
 					return -1;
+	/* the same build under BFS, for comparison */
+	for (int c = 0; c < 3; c++)
+		for (int i = 0; i < nseeds(o); i++)
+			if (run_fork(o, cpus[c], -1, (u64)i + 1, &bfs[c], err, errlen))
+				return -1;
 	if (o->json) {
 		root = json_object_new_object();
 		arr = json_object_new_array();
@@ -338,6 +348,27 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 			cpus[c], mean(&a1->build), lo(&a1->build), hi(&a1->build), mean(&a0->build),
 			lo(&a0->build), hi(&a0->build), mean(&a1->csw), lo(&a1->csw), hi(&a1->csw),
 			mean(&a0->csw), lo(&a0->csw), hi(&a0->csw), ratio);
+	}
+	if (o->json) {
+		json_object *barr = json_object_new_array();
+
+		for (int c = 0; c < 3; c++) {
+			json_object *jo = json_object_new_object();
+
+			json_object_object_add(jo, "cpus", json_object_new_int(cpus[c]));
+			json_object_object_add(jo, "build_s", jspread(&bfs[c].build));
+			json_object_object_add(jo, "switches", jspread(&bfs[c].csw));
+			json_object_array_add(barr, jo);
+		}
+		json_object_object_add(root, "bfs_runs", barr);
+	} else {
+		fprintf(out, "\nthe same build under 2.6.31-bfs (BFS 0.30x: its own fork rule, no "
+			     "child_runs_first sysctl)\n");
+		fprintf(out, "%4s %26s %22s\n", "cpus", "build s", "switches");
+		for (int c = 0; c < 3; c++)
+			fprintf(out, "%4d %8.3f [%6.3f,%6.3f] %8.0f [%5.0f,%5.0f]\n", cpus[c],
+				mean(&bfs[c].build), lo(&bfs[c].build), hi(&bfs[c].build),
+				mean(&bfs[c].csw), lo(&bfs[c].csw), hi(&bfs[c].csw));
 	}
 	if (o->json) {
 		json_object_object_add(root, "runs", arr);

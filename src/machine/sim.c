@@ -94,6 +94,9 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 			goto fail;
 	}
 	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->init_sim && sim->classes[i]->init_sim(sim))
+			goto fail;
+	for (int i = 0; i < sim->nclasses; i++)
 		if (sim->classes[i]->build_domains)
 			sim->classes[i]->build_domains(sim);
 	if (sim->oom)
@@ -188,6 +191,9 @@ void sl_sim_free(struct sl_sim *sim)
 		for (int i = 0; i < sim->nclasses; i++)
 			if (sim->classes[i]->free_domains)
 				sim->classes[i]->free_domains(sim);
+		for (int i = 0; i < sim->nclasses; i++)
+			if (sim->classes[i]->exit_sim)
+				sim->classes[i]->exit_sim(sim);
 		for (int c = 0; c < sim->ncpu && sim->idle_gov; c++)
 			if (sim->idle_gov->disable)
 				sim->idle_gov->disable(&sim->cpus[c].idle_dev);

@@ -17,6 +17,11 @@ struct sl_sched_class {
 	/* Does the class own this task (by its policy)? NULL: every task (the fair class). */
 	bool (*owns)(const struct sl_sim *sim, const struct sl_task *p);
 
+	/* the class's machine-wide state (sim->class_state), after the CPUs are built, and its
+	 * release; NULL: none (a policy with one global queue keeps it here). init_sim returns
+	 * nonzero on failure (out of memory). */
+	int (*init_sim)(struct sl_sim *sim);
+	void (*exit_sim)(struct sl_sim *sim);
 	/* the class's part of a runqueue, at machine start */
 	void (*init_rq)(struct sl_sim *sim, struct sl_cpu *rq);
 	/* new_task: the weight and the per-task state of the class (__sched_fork) */
@@ -72,6 +77,7 @@ struct sl_sched_class {
 extern const struct sl_sched_class sl_cfs_class;
 extern const struct sl_sched_class sl_eevdf_class;
 extern const struct sl_sched_class sl_rt_class;
+extern const struct sl_sched_class sl_bfs_class;
 
 /* The class of a new task: the first of the stack that owns it. */
 const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p);

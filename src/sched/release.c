@@ -8,7 +8,8 @@
 #define RELEASES(X)                                                                                \
 	X(sl_cfs_2_6_31)                                                                           \
 	X(sl_cfs_2_6_32)                                                                           \
-	X(sl_eevdf_6_18)
+	X(sl_eevdf_6_18)                                                                           \
+	X(sl_bfs_2_6_31)
 
 #define DECLARE(ops) extern const struct sl_release ops;
 #define ENTRY(ops)   &ops,

@@ -36,6 +36,8 @@ struct sl_release {
 	unsigned sysctls;
 	const struct sl_sysctl_desc *own_sysctls;
 	int nown_sysctls;
+	/* the release has SCHED_ISO (BFS): workloads may ask for policy=iso */
+	bool sched_iso;
 	/* said after "Linux V has no such tunable" (what the release removed); NULL: nothing */
 	const char *sysctl_hint;
 	struct sl_feat_table feats;

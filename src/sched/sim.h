@@ -131,7 +131,24 @@ struct sl_tunables {
 
 /* Internal numbering (not the kernel's SCHED_* values): the RT policies come last so that the
  * fair policies keep their numbers. */
-enum sl_policy { SL_SCHED_NORMAL, SL_SCHED_BATCH, SL_SCHED_IDLE, SL_SCHED_FIFO, SL_SCHED_RR };
+enum sl_policy {
+	SL_SCHED_NORMAL,
+	SL_SCHED_BATCH,
+	SL_SCHED_IDLE, /* BFS: SCHED_IDLEPRIO (the same policy number, 5) */
+	SL_SCHED_FIFO,
+	SL_SCHED_RR,
+	SL_SCHED_ISO, /* BFS only: isochronous (docs/model/bfs.md) */
+};
+
+/* ---- BFS (src/sched/bfs/): a task's place in the global run queue ---- */
+struct sl_bfs_entity {
+	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
+	bool queued;		       /* runnable and not running */
+	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
+	u64 deadline;		       /* virtual deadline, niffies (ns) */
+	s64 time_slice;		       /* what is left of rr_interval, us */
+	u64 last_ran;		       /* when the slice was last charged, ns */
+};
 
 /* ---- the real-time class (src/sched/rt.c), field names after the kernel's ---- */
 
@@ -173,6 +190,7 @@ struct sl_task {
 	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
 	struct sched_entity se; /* RT tasks use its exec_start and sum_exec_runtime only */
 	struct sched_rt_entity rt;
+	struct sl_bfs_entity bfs;
 	int group_id;	   /* the workload group's id (-1: none), for the events */
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
 	int cpu;
@@ -318,6 +336,8 @@ struct sl_sim {
 	/* the scheduler classes, highest first (class.h); the release's fair class last */
 	const struct sl_sched_class *classes[4];
 	int nclasses;
+	/* a class's machine-wide state (class.h init_sim: BFS's global run queue); NULL: none */
+	void *class_state;
 
 	int ncpu;
 	struct sl_cpu *cpus;

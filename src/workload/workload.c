@@ -207,8 +207,11 @@ int sl_kv_policy(const struct sl_kv *kv, const char *key, int *out, char *err, s
 		*out = SL_SCHED_FIFO;
 	else if (!strcmp(v, "rr"))
 		*out = SL_SCHED_RR;
+	else if (!strcmp(v, "iso"))
+		*out = SL_SCHED_ISO; /* BFS's SCHED_ISO: refused by the other releases */
 	else {
-		snprintf(err, errlen, "%s='%s': expected normal, batch, idle, fifo or rr", key, v);
+		snprintf(err, errlen, "%s='%s': expected normal, batch, idle, fifo, rr or iso", key,
+			 v);
 		return -1;
 	}
 	return 0;
