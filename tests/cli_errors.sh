@@ -107,7 +107,7 @@ usage_error "--workload: specification too long" run --workload "hog:$(rep 300 u
 
 # --- repro ---
 usage_error "repro: give the experiment: fio, sleepers or fork" repro
-usage_error "repro: unknown option '--bogus'" repro fio --bogus
+usage_error "repro fio: unknown option '--bogus'" repro fio --bogus
 usage_error "--disks needs a value" repro fio --disks
 usage_error "--disks: 'x' is not a disk count 1..64" repro fio --disks 1,x
 usage_error "--disks: '65' is not a disk count 1..64" repro fio --disks 65
@@ -126,7 +126,7 @@ usage_error "--duration: '5' is not a duration" repro sleepers --seeds 1 --durat
 usage_error "repro fork: --duration does not apply to this experiment" repro fork --duration 1s
 
 # --- trace-stats, replay-idle, record ---
-usage_error "trace-stats: unknown option '--bogus' (--json, --lenient, --output FILE)" trace-stats --bogus
+usage_error "trace-stats: unknown option '--bogus'" trace-stats --bogus
 usage_error "trace-stats: one trace at a time ('a' and 'b')" trace-stats a b
 usage_error "trace-stats: give a trace file" trace-stats
 usage_error "--machine needs a value" replay-idle --machine
@@ -137,8 +137,8 @@ usage_error "--cpuidle-governor 'nosuch': unknown (see schedlab governors)" repl
 	--cpuidle-governor poll,nosuch
 usage_error "--machine nosuch: unknown idle profile 'nosuch'" replay-idle "$TR" --machine nosuch
 usage_error "no-such.trace" replay-idle "$T/no-such.trace"
-usage_error "record: unexpected '-o'" record -o
-usage_error "record: unexpected '--bogus'" record --bogus
+usage_error "-o needs a value" record -o
+usage_error "record: unknown option '--bogus'" record --bogus
 usage_error "record: give a command after --" record -o "$T/r.trace"
 usage_error "record: give a command after --" record -o "$T/r.trace" --
 usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
