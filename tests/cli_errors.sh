@@ -206,4 +206,40 @@ usage_error "huge2.csv: line 1: a line longer than 65536 bytes" sweep --workload
 	--duration 1ms --out "$T/huge2.csv"
 cmp -s "$T/huge.csv" "$T/huge2.csv" || fail "a refused resume changed its --out file"
 
+# --- did you mean (core/suggest.c: edit distance at most a third of the word, or the name
+# without its dotted prefix) ---
+usage_error "unknown command 'swep'; did you mean 'sweep'?" swep
+# every command is in the unknown-command list
+usage_error "(commands: run, demo, repro, sweep, sweep-report, sweep-merge, trace-stats, replay-idle, record, validate, calibrate, features, sysctl, workloads, params, machines, governors, help)" frobnicate
+usage_error "unknown experiment 'repro foi'; did you mean 'repro fio'?" repro foi
+usage_error "run: unknown option '--duraton'; did you mean '--duration'?" run --duraton 1s
+usage_error "sweep-report: unknown option '--metirc'; did you mean '--metric'?" sweep-report --metirc x f.csv
+usage_error "trace-stats: unknown option '--jsn'; did you mean '--json'?" trace-stats --jsn
+# an option of another command: said so, not "unknown"
+usage_error "trace-stats: --kernel does not apply to this command" trace-stats --kernel 6.18 x
+usage_error "unknown command 'rnu'; did you mean 'run'?" help rnu
+usage_error "did you mean 'NO_NEW_FAIR_SLEEPERS'?" run --workload hog --sched-features NO_NEW_FAIR_SLEEPER
+usage_error "unknown sysctl 'sched_latency_ns'; did you mean 'kernel.sched_latency_ns'?" run --workload hog \
+	--sysctl sched_latency_ns=10000000
+usage_error "unknown workload 'hgo'; did you mean 'hog'?" run --workload hgo
+usage_error "unknown key 'taks'; did you mean 'tasks'?" run --workload hog:taks=2
+usage_error "unknown --param 'ctx_swtich'; did you mean 'ctx_switch'?" run --workload hog --param ctx_swtich=1
+# nothing near: no suggestion, the list
+usage_error "unknown workload 'zzzzzz' (valid:" run --workload zzzzzz
+
+# --- what cannot take effect is refused ---
+# an --at change at or after the end of the run (3 s here) would never be made
+usage_error "--at 5s:sched-features=NO_NEW_FAIR_SLEEPERS: not before the run's end (3s)" run --workload hog \
+	--duration 3s --at 5s:sched-features=NO_NEW_FAIR_SLEEPERS
+usage_error "--at 3s:sched-features=NO_NEW_FAIR_SLEEPERS: not before the run's end (3s)" run --workload hog \
+	--duration 3s --at 3s:sched-features=NO_NEW_FAIR_SLEEPERS
+# no --duration: the run ends when hog:work=10ms is done (10 ms of CPU, plus the start-up)
+usage_error "not before the end of the run (its workloads finished)" run --workload hog:work=10ms \
+	--at 1s:sched-features=NO_NEW_FAIR_SLEEPERS
+# an invalid value overridden by a later valid one is refused all the same
+usage_error "'1e30s' is not a duration" run --workload hog --duration 1e30s --duration 10ms
+usage_error "given before a later --duration" run --workload hog --duration 1e30s --duration 10ms
+usage_error "--kernel '2.6.99': unknown release" features --kernel 2.6.99 --kernel 2.6.32
+usage_error "--cpus '0'" sweep --cpus 0 --cpus 2 --features LAST_BUDDY --out "$T/s.csv"
+
 echo "cli_errors.sh: all checks passed"
