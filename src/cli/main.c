@@ -413,45 +413,26 @@ static int cmd_run(int argc, char **argv)
 	return rc;
 }
 
-/* The built-in demo: the 2009 desktop stall in miniature, run twice. */
+/* The built-in demo: the three 2009 results in one screen (experiment/demo.c). */
 static int cmd_demo(int argc, char **argv)
 {
 	struct cli c;
+	struct sl_config cfg;
+	char err[2048];
 	int rc = parse_options(argc, argv, 2, &c, sl_cli_find_cmd("demo"));
 
-	sl_interrupt_install(true);
-	const char *variants[2] = {"NEW_FAIR_SLEEPERS", "NO_NEW_FAIR_SLEEPERS"};
-
+	if (!rc)
+		rc = check_priors(&c);
 	if (rc)
 		return rc;
-	if (!c.json)
-		printf("demo: a 2 ms-every-16 ms interactive task beside `nice -n 19 make -j8` on "
-		       "2 "
-		       "CPUs, Linux 2.6.31, 3 s\n\n");
-	for (int v = 0; v < 2; v++) {
-		struct sl_config cfg;
-		char err[2048];
+	if (sl_config_build(&cfg, &c.a, err, sizeof(err))) /* --seed's check */
+		return die("%s", err);
+	u64 seed = cfg.seed;
 
-		c.a.kernel = "2.6.31";
-		c.a.cpus = "2";
-		c.a.duration = "3s";
-		c.a.nworkloads = 2;
-		c.a.workloads[0] = "make:jobs=8,nice=19,count=100000";
-		c.a.workloads[1] = "periodic:run=2ms,period=16ms";
-		c.a.nfeatures = 1;
-		c.a.features[0] = variants[v];
-		if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
-			return die("%s", err);
-		cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
-		if (!c.json)
-			printf("== sched_features: %s ==\n", variants[v]);
-		rc = run_and_report(&cfg, c.json, stdout);
-		sl_config_free(&cfg);
-		if (rc)
-			return rc;
-		if (!c.json)
-			printf("\n");
-	}
+	sl_config_free(&cfg);
+	sl_interrupt_install(true);
+	if (sl_demo(seed, c.json, stdout, err, sizeof(err)))
+		return die("%s", err);
 	return 0;
 }
 
