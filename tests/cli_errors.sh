@@ -241,5 +241,9 @@ usage_error "'1e30s' is not a duration" run --workload hog --duration 1e30s --du
 usage_error "given before a later --duration" run --workload hog --duration 1e30s --duration 10ms
 usage_error "--kernel '2.6.99': unknown release" features --kernel 2.6.99 --kernel 2.6.32
 usage_error "--cpus '0'" sweep --cpus 0 --cpus 2 --features LAST_BUDDY --out "$T/s.csv"
+usage_error "--cpuidle-disable state9: machine core2 has no such state (state0..state3, 0..3 or a name: POLL, C1, C2, C3)" \
+	run --machine core2 --cpuidle-disable state9 --workload hog
+usage_error "--cpuidle-disable 4: machine core2 has no such state" run --machine core2 --cpuidle-disable 4 \
+	--workload hog
 
 echo "cli_errors.sh: all checks passed"

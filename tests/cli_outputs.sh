@@ -166,6 +166,25 @@ fi
 ok demo --seed 2
 cmp -s "$T/out" "$T/demo" && fail "demo --seed 2 prints the same as seed 1"
 
+# --- --cpuidle-disable takes stateN, N and the name, as sysfs shows them: the same run ---
+ok run --machine core2 --cpuidle-disable C2 --workload periodic --duration 100ms
+cp "$T/out" "$T/dis"
+for s in state2 2; do
+	ok run --machine core2 --cpuidle-disable "$s" --workload periodic --duration 100ms
+	cmp -s "$T/out" "$T/dis" || fail "--cpuidle-disable $s differs from C2"
+done
+grep -E '^     C2 +\* ' "$T/dis" >/dev/null || fail "--cpuidle-disable C2: C2 not marked disabled"
+
+# --- --machine sysfs on a machine without a cpuidle driver (a fake tree: current_driver none,
+# no cpu0/cpuidle): HLT, as default_idle_call, POLL disabled, said on stderr ---
+mkdir -p "$T/nodrv/cpuidle"
+echo none >"$T/nodrv/cpuidle/current_driver"
+"$SL" run --machine "sysfs:$T/nodrv" --workload periodic --duration 100ms >"$T/out" 2>"$T/err" ||
+	fail "sysfs with no driver: exit status $?"
+grep -F "no cpuidle driver (current_driver none)" "$T/err" >/dev/null || fail "sysfs none: no notice"
+grep -F "cpuidle: driver sysfs:none" "$T/out" >/dev/null || fail "sysfs none: driver not sysfs:none"
+grep -E '^     POLL +\* +0 ' "$T/out" >/dev/null || fail "sysfs none: POLL not disabled and unused"
+
 # --- trace-out: the Chrome JSON closes the slice of a task still running at the end: a hog
 # alone on one CPU runs the whole 10 ms, 10000 us ---
 ok run --cpus 1 --workload hog --duration 10ms --trace-out "$T/hog.json"

@@ -400,6 +400,13 @@ static int cmd_run(int argc, char **argv)
 		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
+	if (!strcmp(cfg.drv.name, "sysfs:none"))
+		fprintf(stderr,
+			"schedlab: --machine %s: this machine has no cpuidle driver "
+			"(current_driver "
+			"none): the kernel idles in default_idle_call, the architecture's default "
+			"idle, HLT; modelled as the vm-hlt table with POLL disabled\n",
+			c.a.machine);
 	rtapp_duration(&cfg);
 	cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
 	struct dest d;
