@@ -149,8 +149,7 @@ static void demo_table(const struct demo *d, u64 seed, FILE *out)
 		hms(d->sl[0].wake_p99_ms, a, sizeof(a)), hms(d->sl[1].wake_p99_ms, b, sizeof(b)));
 	fprintf(out, "   %-22s %20s %22s\n", "longest runqueue wait",
 		hms(d->sl[0].wait_max_ms, a, sizeof(a)), hms(d->sl[1].wait_max_ms, b, sizeof(b)));
-	fprintf(out,
-		"   verdict: xmodmap %.2fx as long with the flag (2009: 500x): %s\n\n",
+	fprintf(out, "   verdict: xmodmap %.2fx as long with the flag (2009: 500x): %s\n\n",
 		d->sl_ratio,
 		d->sl_match ? "a stall, matches 2009" : "no stall, does NOT match 2009");
 
