@@ -245,5 +245,7 @@ usage_error "--cpuidle-disable state9: machine core2 has no such state (state0..
 	run --machine core2 --cpuidle-disable state9 --workload hog
 usage_error "--cpuidle-disable 4: machine core2 has no such state" run --machine core2 --cpuidle-disable 4 \
 	--workload hog
+usage_error "repro fio: unexpected argument 'x'" repro fio x
+usage_error "--json takes no value" repro fio --json=1
 
 echo "cli_errors.sh: all checks passed"

@@ -543,40 +543,33 @@ static int cmd_repro(int argc, char **argv)
 	o.governors[1] = "menu-2.6.31";
 	o.governors[2] = "menu-tng";
 	o.ngovernors = 3;
+	char name[64];
+
+	snprintf(name, sizeof(name), "repro %s", exp);
+	const struct sl_cli_cmd *row = sl_cli_find_cmd(name);
+
+	/* the table's options of this experiment (dispatch refused the others) */
 	for (int i = 3; i < argc; i++) {
-		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *arg = argv[i], *eq = strchr(arg, '='), *val;
+		size_t an = eq && !strncmp(arg, "--", 2) ? (size_t)(eq - arg) : strlen(arg);
+		const struct sl_cli_opt *op = sl_cli_cmd_opt(row, arg, an);
 
-		if (!strcmp(arg, "--json")) {
-			o.json = true;
+		if (!op)
+			return die(
+				"repro %s: unexpected argument '%s' (see schedlab repro %s --help)",
+				exp, arg, exp);
+		if (!op->arg) {
+			o.json |= !strcmp(op->key, "json");
 			continue;
 		}
-		if (!strcmp(arg, "--no-progress"))
-			continue;
-		if (!strcmp(arg, "--output") || !strcmp(arg, "-o")) {
-			if (!val)
-				return die("%s needs a value", arg);
-			output = argv[++i];
-			continue;
-		}
-		if (strcmp(arg, "--disks") && strcmp(arg, "--governors") &&
-		    strcmp(arg, "--duration") && strcmp(arg, "--seed") && strcmp(arg, "--kernel") &&
-		    strcmp(arg, "--seeds"))
-			return die("repro: unknown option '%s' (--disks, --governors, --duration, "
-				   "--seeds, "
-				   "--seed, --kernel, --json, --output)",
-				   arg);
-		/* an option the experiment does not read is refused, not silently ignored */
-		char probe[24];
-
-		snprintf(probe, sizeof(probe), "%s ", arg);
-		if (!strstr(!strcmp(exp, "fio") ? "--disks --governors --duration --seed --kernel "
-			    : !strcmp(exp, "sleepers") ? "--seeds --duration "
-						       : "--seeds --kernel ",
-			    probe))
-			return die("repro %s: %s does not apply to this experiment", exp, arg);
+		val = an < strlen(arg) ? arg + an + 1 : i + 1 < argc ? argv[++i] : NULL;
 		if (!val)
-			return die("%s needs a value", arg);
-		i++;
+			return die("%s needs a value", op->name);
+		arg = op->name;
+		if (!strcmp(op->key, "output")) {
+			output = val;
+			continue;
+		}
 		if (!strcmp(arg, "--disks")) {
 			n = split_list(val, dbuf, sizeof(dbuf), dl, 16, arg);
 			if (n < 0)
