@@ -621,30 +621,61 @@ static int cmd_repro(int argc, char **argv)
 	return dest_close(&d, rc ? die("%s", err) : 0);
 }
 
+/*
+ * The next argument of a command that reads its options from the table: an option (*op, its
+ * value in *val, NULL for a flag; --opt=value too) or a positional argument (*op NULL, *val the
+ * argument; "-" is one, stdin). Returns 0, or 2 after the message.
+ */
+static int next_arg(const struct sl_cli_cmd *row, int argc, char **argv, int *i,
+		    const struct sl_cli_opt **op, const char **val)
+{
+	const char *arg = argv[*i], *eq = strchr(arg, '=');
+	size_t n;
+
+	*op = NULL;
+	*val = arg;
+	if (arg[0] != '-' || !arg[1])
+		return 0;
+	n = eq && !strncmp(arg, "--", 2) ? (size_t)(eq - arg) : strlen(arg);
+	*op = sl_cli_cmd_opt(row, arg, n);
+	if (!*op)
+		return unknown_option(row, arg, n);
+	if (!(*op)->arg) {
+		*val = NULL;
+		return arg[n] ? die("%s takes no value", (*op)->name) : 0;
+	}
+	if (arg[n])
+		*val = arg + n + 1;
+	else if (*i + 1 < argc)
+		*val = argv[++*i];
+	else
+		return die("%s needs a value", arg);
+	return 0;
+}
+
 static int cmd_trace_stats(int argc, char **argv)
 {
+	const struct sl_cli_cmd *row = sl_cli_find_cmd("trace-stats");
 	const char *path = NULL, *output = NULL;
 	bool json = false, lenient = false;
 	char err[2048];
 
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		const struct sl_cli_opt *op;
+		const char *v;
+
+		if (next_arg(row, argc, argv, &i, &op, &v))
+			return 2;
+		if (!op && path)
+			return die("trace-stats: one trace at a time ('%s' and '%s')", path, v);
+		if (!op)
+			path = v;
+		else if (!strcmp(op->key, "json"))
 			json = true;
-		else if (!strcmp(argv[i], "--lenient"))
+		else if (!strcmp(op->key, "lenient"))
 			lenient = true;
-		else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", argv[i]);
-			output = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1])
-			return die("trace-stats: unknown option '%s' (--json, --lenient, --output "
-				   "FILE)",
-				   argv[i]);
-		else if (path)
-			return die("trace-stats: one trace at a time ('%s' and '%s')", path,
-				   argv[i]);
 		else
-			path = argv[i];
+			output = v;
 	}
 	if (!path)
 		return die("trace-stats: give a trace file (text, .xz or .gz), or - for stdin");
@@ -659,6 +690,7 @@ static int cmd_trace_stats(int argc, char **argv)
 
 static int cmd_replay_idle(int argc, char **argv)
 {
+	const struct sl_cli_cmd *row = sl_cli_find_cmd("replay-idle");
 	const char *path = NULL, *machine = NULL, *govs[16], *output = NULL;
 	static char gbuf[512];
 	int ngovs = 0;
@@ -666,33 +698,25 @@ static int cmd_replay_idle(int argc, char **argv)
 	char err[2048];
 
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", argv[i]);
-			output = argv[++i];
-		} else if (!strcmp(argv[i], "--machine") ||
-			   !strcmp(argv[i], "--cpuidle-governor")) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", argv[i]);
-			if (!strcmp(argv[i], "--machine")) {
-				machine = argv[++i];
-			} else {
-				ngovs = split_list(argv[++i], gbuf, sizeof(gbuf), govs, 16,
-						   "--cpuidle-governor");
-				if (ngovs < 0)
-					return 2;
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return die(
-				"replay-idle: unknown option '%s' (--machine, --cpuidle-governor "
-				"LIST, --json, --output FILE)",
-				argv[i]);
-		} else if (path) {
+		const struct sl_cli_opt *op;
+		const char *v;
+
+		if (next_arg(row, argc, argv, &i, &op, &v))
+			return 2;
+		if (!op && path)
 			return die("replay-idle: one trace at a time");
+		if (!op) {
+			path = v;
+		} else if (!strcmp(op->key, "json")) {
+			json = true;
+		} else if (!strcmp(op->key, "output")) {
+			output = v;
+		} else if (!strcmp(op->key, "machine")) {
+			machine = v;
 		} else {
-			path = argv[i];
+			ngovs = split_list(v, gbuf, sizeof(gbuf), govs, 16, op->name);
+			if (ngovs < 0)
+				return 2;
 		}
 	}
 	if (!path)
@@ -831,49 +855,41 @@ static int cmd_sweep(int argc, char **argv)
 
 static int cmd_sweep_report(int argc, char **argv, bool merge)
 {
+	const struct sl_cli_cmd *row = sl_cli_find_cmd(argv[1]);
 	struct sl_report_opts o;
 	const char *output = NULL;
 
 	memset(&o, 0, sizeof(o));
 	o.top = 10;
 	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
+		const struct sl_cli_opt *op;
+		const char *v;
 
-		if (!strcmp(a, "--json") && !merge) {
-			o.json = true;
-		} else if ((!strcmp(a, "--output") || !strcmp(a, "-o")) && !merge) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", a);
-			output = argv[++i];
-		} else if ((!strcmp(a, "--plot") && !merge) || (!strcmp(a, "--out") && merge) ||
-			   (!strcmp(a, "--metric") && !merge) || (!strcmp(a, "--top") && !merge)) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", a);
-			const char *v = argv[++i];
-
-			if (!strcmp(a, "--plot")) {
-				o.plot_dir = v;
-			} else if (!strcmp(a, "--out")) {
-				o.merge_out = v;
-			} else if (!strcmp(a, "--metric")) {
-				if (o.nmetrics == SL_MAX_LIST)
-					return die("--metric: at most %d", SL_MAX_LIST);
-				o.metrics[o.nmetrics++] = v;
-			} else {
-				char *end;
-				long n = strtol(v, &end, 10);
-
-				if (*end || n < 1 || n > 1000)
-					return die("--top wants a number from 1 to 1000, got '%s'",
-						   v);
-				o.top = (int)n;
-			}
-		} else if (!strncmp(a, "--", 2)) {
-			return die("%s: unknown option '%s'", argv[1], a);
-		} else {
+		if (next_arg(row, argc, argv, &i, &op, &v))
+			return 2;
+		if (!op) {
 			if (o.nfiles == SL_MAX_LIST)
 				return die("at most %d files", SL_MAX_LIST);
-			o.files[o.nfiles++] = a;
+			o.files[o.nfiles++] = v;
+		} else if (!strcmp(op->key, "json")) {
+			o.json = true;
+		} else if (!strcmp(op->key, "output")) {
+			output = v;
+		} else if (!strcmp(op->key, "plot")) {
+			o.plot_dir = v;
+		} else if (!strcmp(op->key, "merge-out")) {
+			o.merge_out = v;
+		} else if (!strcmp(op->key, "metric")) {
+			if (o.nmetrics == SL_MAX_LIST)
+				return die("--metric: at most %d", SL_MAX_LIST);
+			o.metrics[o.nmetrics++] = v;
+		} else {
+			char *end;
+			long n = strtol(v, &end, 10);
+
+			if (*end || n < 1 || n > 1000)
+				return die("--top wants a number from 1 to 1000, got '%s'", v);
+			o.top = (int)n;
 		}
 	}
 	if (!o.nfiles)
