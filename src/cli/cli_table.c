@@ -90,8 +90,10 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "combination is run.",
 	 SL_COMPLETE_FEATURE, NULL},
 	{"vary", "--vary", NULL, "KEY=V1,V2,...", true,
-	 "A knob to vary (a sysctl, param.NAME, cpuidle-param.NAME, cpus, ...), repeatable.", 0,
-	 NULL},
+	 "A knob to vary, repeatable: a sysctl (kernel.NAME), param.NAME, cpuidle-param.NAME, or "
+	 "kernel, cpus, topology, duration, seed, machine, idle, cpuidle-governor, "
+	 "pm-qos-latency-us, irq-affinity, sched-features.",
+	 0, NULL},
 	{"mix", "--mix", NULL, "SPEC+SPEC", true,
 	 "A workload mix; repeated, the mixes are alternatives.", 0, NULL},
 	{"sweep-seeds", "--seeds", NULL, "N", false, "Seeds per configuration, 1..64.", 0, NULL},
@@ -126,6 +128,8 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 DIR_, NULL},
 	{"calibration", "--calibration", NULL, "DIR", false,
 	 "A `schedlab calibrate` directory whose machine.conf the model takes.", DIR_, NULL},
+	{"trace-file", "--output", "-o", "FILE", false, "The trace file to write (ftrace text).",
+	 FILE_, NULL},
 	{"output-dir", "--output", "-o", "DIR", false,
 	 "The directory for machine.conf and machine.profile.", DIR_, NULL},
 };
@@ -177,7 +181,7 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "Replays a trace's idle intervals and timers through every cpuidle governor (open loop).",
 	 "machine governor-list json output"},
 	{"record", "-- CMD [ARG...]", "trace a command on this machine",
-	 "Traces CMD with tracefs (root) into the --output file.", "output events"},
+	 "Traces CMD with tracefs (root) into the --output file.", "trace-file events"},
 	{"validate", "F.json", "an rt-app file run for real and simulated, side by side",
 	 "Runs the rt-app file for real (root, rt-app, tracefs) keeping rt-app's logs, the trace "
 	 "and machine.conf in --out DIR, or takes such a directory with --real DIR; simulates the "
