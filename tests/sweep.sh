@@ -135,6 +135,9 @@ grep -q '"main_effects"' "$T/rep.json" || fail "report JSON"
 rc=0
 "$SL" sweep-report "$T/j1.csv" --metric nosuch >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "no metric 'nosuch'" "$T/err" || fail "unknown metric"
+rc=0
+"$SL" sweep-report "$T/j1.csv" --metric xclient.completion >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "did you mean 'xclient.completion_ns'?" "$T/err" || fail "metric: no suggestion"
 printf 'run,config\n1,2,3\n' >"$T/bad.csv"
 rc=0
 "$SL" sweep-report "$T/bad.csv" >/dev/null 2>"$T/err" || rc=$?

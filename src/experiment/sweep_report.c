@@ -9,6 +9,7 @@
  * `schedlab sweep-merge` is the same reader: the union of shard files, checked to come from one
  * sweep with no run twice, written in run order (so it equals a single process's file).
  */
+#include "core/suggest.h"
 #include "experiment/sweep.h"
 #include "sched/cfs.h"
 #include "sched/features.h"
@@ -1186,8 +1187,15 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		for (c = 0; c < t.ncols && strcmp(t.cols[c], o->metrics[k]); c++)
 			;
 		if (c == t.ncols || t.kind[c] != K_METRIC) {
-			fprintf(stderr, "schedlab: sweep-report: no metric '%s'; the metrics:",
-				o->metrics[k]);
+			struct sl_suggest sg;
+			char hint[160];
+
+			sl_suggest_init(&sg, o->metrics[k], strlen(o->metrics[k]));
+			for (int j = 0; j < t.ncols; j++)
+				if (t.kind[j] == K_METRIC)
+					sl_suggest_add(&sg, t.cols[j]);
+			fprintf(stderr, "schedlab: sweep-report: no metric '%s'%s; the metrics:",
+				o->metrics[k], sl_suggest_text(&sg, hint, sizeof(hint)));
 			for (int j = 0; j < t.ncols; j++)
 				if (t.kind[j] == K_METRIC)
 					fprintf(stderr, " %s", t.cols[j]);
