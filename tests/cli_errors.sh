@@ -107,7 +107,7 @@ usage_error "--workload: specification too long" run --workload "hog:$(rep 300 u
 
 # --- repro ---
 usage_error "repro: give the experiment: fio, sleepers, fork or bfs" repro
-usage_error "repro: unknown option '--bogus'" repro fio --bogus
+usage_error "repro fio: unknown option '--bogus'" repro fio --bogus
 usage_error "--disks needs a value" repro fio --disks
 usage_error "--disks: 'x' is not a disk count 1..64" repro fio --disks 1,x
 usage_error "--disks: '65' is not a disk count 1..64" repro fio --disks 65
@@ -126,7 +126,7 @@ usage_error "--duration: '5' is not a duration" repro sleepers --seeds 1 --durat
 usage_error "repro fork: --duration does not apply to this experiment" repro fork --duration 1s
 
 # --- trace-stats, replay-idle, record ---
-usage_error "trace-stats: unknown option '--bogus' (--json, --lenient, --output FILE)" trace-stats --bogus
+usage_error "trace-stats: unknown option '--bogus'" trace-stats --bogus
 usage_error "trace-stats: one trace at a time ('a' and 'b')" trace-stats a b
 usage_error "trace-stats: give a trace file" trace-stats
 usage_error "--machine needs a value" replay-idle --machine
@@ -137,8 +137,8 @@ usage_error "--cpuidle-governor 'nosuch': unknown (see schedlab governors)" repl
 	--cpuidle-governor poll,nosuch
 usage_error "--machine nosuch: unknown idle profile 'nosuch'" replay-idle "$TR" --machine nosuch
 usage_error "no-such.trace" replay-idle "$T/no-such.trace"
-usage_error "record: unexpected '-o'" record -o
-usage_error "record: unexpected '--bogus'" record --bogus
+usage_error "-o needs a value" record -o
+usage_error "record: unknown option '--bogus'" record --bogus
 usage_error "record: give a command after --" record -o "$T/r.trace"
 usage_error "record: give a command after --" record -o "$T/r.trace" --
 usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
@@ -205,5 +205,47 @@ cp "$T/huge.csv" "$T/huge2.csv"
 usage_error "huge2.csv: line 1: a line longer than 65536 bytes" sweep --workload hog \
 	--duration 1ms --out "$T/huge2.csv"
 cmp -s "$T/huge.csv" "$T/huge2.csv" || fail "a refused resume changed its --out file"
+
+# --- did you mean (core/suggest.c: edit distance at most a third of the word, or the name
+# without its dotted prefix) ---
+usage_error "unknown command 'swep'; did you mean 'sweep'?" swep
+# every command is in the unknown-command list
+usage_error "(commands: run, demo, repro, sweep, sweep-report, sweep-merge, trace-stats, replay-idle, record, validate, calibrate, features, sysctl, workloads, params, machines, governors, help)" frobnicate
+usage_error "unknown experiment 'repro foi'; did you mean 'repro fio'?" repro foi
+usage_error "run: unknown option '--duraton'; did you mean '--duration'?" run --duraton 1s
+usage_error "sweep-report: unknown option '--metirc'; did you mean '--metric'?" sweep-report --metirc x f.csv
+usage_error "trace-stats: unknown option '--jsn'; did you mean '--json'?" trace-stats --jsn
+# an option of another command: said so, not "unknown"
+usage_error "trace-stats: --kernel does not apply to this command" trace-stats --kernel 6.18 x
+usage_error "unknown command 'rnu'; did you mean 'run'?" help rnu
+usage_error "did you mean 'NO_NEW_FAIR_SLEEPERS'?" run --workload hog --sched-features NO_NEW_FAIR_SLEEPER
+usage_error "unknown sysctl 'sched_latency_ns'; did you mean 'kernel.sched_latency_ns'?" run --workload hog \
+	--sysctl sched_latency_ns=10000000
+usage_error "unknown workload 'hgo'; did you mean 'hog'?" run --workload hgo
+usage_error "unknown key 'taks'; did you mean 'tasks'?" run --workload hog:taks=2
+usage_error "unknown --param 'ctx_swtich'; did you mean 'ctx_switch'?" run --workload hog --param ctx_swtich=1
+# nothing near: no suggestion, the list
+usage_error "unknown workload 'zzzzzz' (valid:" run --workload zzzzzz
+
+# --- what cannot take effect is refused ---
+# an --at change at or after the end of the run (3 s here) would never be made
+usage_error "--at 5s:sched-features=NO_NEW_FAIR_SLEEPERS: not before the run's end (3s)" run --workload hog \
+	--duration 3s --at 5s:sched-features=NO_NEW_FAIR_SLEEPERS
+usage_error "--at 3s:sched-features=NO_NEW_FAIR_SLEEPERS: not before the run's end (3s)" run --workload hog \
+	--duration 3s --at 3s:sched-features=NO_NEW_FAIR_SLEEPERS
+# no --duration: the run ends when hog:work=10ms is done (10 ms of CPU, plus the start-up)
+usage_error "not before the end of the run (its workloads finished)" run --workload hog:work=10ms \
+	--at 1s:sched-features=NO_NEW_FAIR_SLEEPERS
+# an invalid value overridden by a later valid one is refused all the same
+usage_error "'1e30s' is not a duration" run --workload hog --duration 1e30s --duration 10ms
+usage_error "given before a later --duration" run --workload hog --duration 1e30s --duration 10ms
+usage_error "--kernel '2.6.99': unknown release" features --kernel 2.6.99 --kernel 2.6.32
+usage_error "--cpus '0'" sweep --cpus 0 --cpus 2 --features LAST_BUDDY --out "$T/s.csv"
+usage_error "--cpuidle-disable state9: machine core2 has no such state (state0..state3, 0..3 or a name: POLL, C1, C2, C3)" \
+	run --machine core2 --cpuidle-disable state9 --workload hog
+usage_error "--cpuidle-disable 4: machine core2 has no such state" run --machine core2 --cpuidle-disable 4 \
+	--workload hog
+usage_error "repro fio: unexpected argument 'x'" repro fio x
+usage_error "--json takes no value" repro fio --json=1
 
 echo "cli_errors.sh: all checks passed"

@@ -143,14 +143,48 @@ awk '/^fio: bw / { g = $3 } /^  job pid [0-9]+ disk [01]: bw / { s += $7; n++ }
 	END { exit !(n == 2 && sprintf("%.2f", s) == sprintf("%.2f", g)) }' "$T/out" ||
 	fail "run: the jobs' bandwidths do not add up to the group's: $(grep -E 'bw' "$T/out")"
 
-# --- demo: the same run with NEW_FAIR_SLEEPERS on, then off ---
+# --- demo: the three 2009 results, one screen (at most 24 lines of at most 100 columns), each
+# with a verdict; its figures are the experiments' own (repro fork and repro fio with one seed
+# print the same build time and MB/s), and one valid JSON object ---
 ok demo --no-progress
-[ "$(grep -c -x -E '== sched_features: (NO_)?NEW_FAIR_SLEEPERS ==' "$T/out")" -eq 2 ] ||
-	fail "demo: two sections expected"
+cp "$T/out" "$T/demo"
+[ "$(grep -c '^   verdict: ' "$T/demo")" -eq 3 ] || fail "demo: three verdicts expected"
+[ "$(wc -l <"$T/demo")" -le 24 ] || fail "demo: more than one screen ($(wc -l <"$T/demo") lines)"
+awk 'length > 100 { exit 1 }' "$T/demo" || fail "demo: a line over 100 columns"
+ok repro fork --seeds 1
+b=$(awk '$1 == 2 { print $2 }' "$T/out")
+grep -E "^   build time +$b s " "$T/demo" >/dev/null || fail "demo: build time is not repro fork's $b s"
+ok repro fio --disks 1 --governors menu-tng
+m=$(awk '$2 == "menu-tng" { printf "%.1f", $3 }' "$T/out")
+grep -E "^   MB/s +[0-9.]+ +[0-9.]+ +$m\$" "$T/demo" >/dev/null || fail "demo: menu-tng MB/s is not repro fio's $m"
 ok demo --json
-[ "$(grep -c -F '"sched_features":"NEW_FAIR_SLEEPERS ' "$T/out")" -eq 1 ] &&
-	[ "$(grep -c -F '"sched_features":"NO_NEW_FAIR_SLEEPERS ' "$T/out")" -eq 1 ] ||
-	fail "demo --json: one object with the flag set, one with it cleared"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert set(d) == {"seed","sleepers","fork","fio"}' \
+		<"$T/out" || fail "demo --json: not one object with seed, sleepers, fork, fio"
+fi
+[ "$(grep -c -F '"matches_2009":' "$T/out")" -eq 3 ] || fail "demo --json: three verdicts expected"
+# another seed, other figures: they come out of the simulation
+ok demo --seed 2
+cmp -s "$T/out" "$T/demo" && fail "demo --seed 2 prints the same as seed 1"
+
+# --- --cpuidle-disable takes stateN, N and the name, as sysfs shows them: the same run ---
+ok run --machine core2 --cpuidle-disable C2 --workload periodic --duration 100ms
+cp "$T/out" "$T/dis"
+for s in state2 2; do
+	ok run --machine core2 --cpuidle-disable "$s" --workload periodic --duration 100ms
+	cmp -s "$T/out" "$T/dis" || fail "--cpuidle-disable $s differs from C2"
+done
+grep -E '^     C2 +\* ' "$T/dis" >/dev/null || fail "--cpuidle-disable C2: C2 not marked disabled"
+
+# --- --machine sysfs on a machine without a cpuidle driver (a fake tree: current_driver none,
+# no cpu0/cpuidle): HLT, as default_idle_call, POLL disabled, said on stderr ---
+mkdir -p "$T/nodrv/cpuidle"
+echo none >"$T/nodrv/cpuidle/current_driver"
+"$SL" run --machine "sysfs:$T/nodrv" --workload periodic --duration 100ms >"$T/out" 2>"$T/err" ||
+	fail "sysfs with no driver: exit status $?"
+grep -F "no cpuidle driver (current_driver none)" "$T/err" >/dev/null || fail "sysfs none: no notice"
+grep -F "cpuidle: driver sysfs:none" "$T/out" >/dev/null || fail "sysfs none: driver not sysfs:none"
+grep -E '^     POLL +\* +0 ' "$T/out" >/dev/null || fail "sysfs none: POLL not disabled and unused"
 
 # --- trace-out: the Chrome JSON closes the slice of a task still running at the end: a hog
 # alone on one CPU runs the whole 10 ms, 10000 us ---

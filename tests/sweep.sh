@@ -135,11 +135,38 @@ grep -q '"main_effects"' "$T/rep.json" || fail "report JSON"
 rc=0
 "$SL" sweep-report "$T/j1.csv" --metric nosuch >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "no metric 'nosuch'" "$T/err" || fail "unknown metric"
+rc=0
+"$SL" sweep-report "$T/j1.csv" --metric xclient.completion >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "did you mean 'xclient.completion_ns'?" "$T/err" || fail "metric: no suggestion"
 printf 'run,config\n1,2,3\n' >"$T/bad.csv"
 rc=0
 "$SL" sweep-report "$T/bad.csv" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "bad.csv: line 2: expected 2 comma-separated fields" "$T/err" ||
 	fail "malformed report input: $(cat "$T/err")"
+
+# Human units: times in ms/us/s in the table (the CSV keeps ns). By hand: AA off = runs 0, 1
+# (1 ms, 2 ms), on = runs 2, 3 (5 ms, 4 ms): means 1.5 ms and 4.5 ms, effect +3.000 ms.
+{
+	echo "run,config,mix,seed,AA,g.lat_p99_ns"
+	echo "0,0123456789abcdef,hog,1,0,1000000"
+	echo "1,0123456789abcdef,hog,2,0,2000000"
+	echo "2,0123456789abcdef,hog,1,1,5000000"
+	echo "3,0123456789abcdef,hog,2,1,4000000"
+} >"$T/units.csv"
+"$SL" sweep-report "$T/units.csv" >"$T/rep" || fail "sweep-report units.csv"
+grep -q "^== g.lat_p99_ns: 4 runs, mean 3.000 ms, min 1.000 ms, max 5.000 ms" "$T/rep" ||
+	fail "units: header: $(grep '^==' "$T/rep")"
+grep -E -q "^  1 +AA +3.000 ms .* 4.500 ms +1.500 ms" "$T/rep" || fail "units: effect row"
+grep -q "e+0" "$T/rep" && fail "units: a %g exponent in the table"
+# a sweep in which nothing measured varies says so and gives the one value of each metric
+{
+	echo "run,config,mix,seed,kernel.sched_latency_ns,g.lat_p99_ns"
+	echo "0,0123456789abcdef,hog,1,10000000,250000"
+	echo "1,0123456789abcdef,hog,1,20000000,250000"
+} >"$T/const.csv"
+"$SL" sweep-report "$T/const.csv" >"$T/rep" || fail "sweep-report const.csv"
+grep -q "^no metric varies across the 2 runs" "$T/rep" || fail "constant: not said"
+grep -E -q "^  g.lat_p99_ns +250.000 us$" "$T/rep" || fail "constant: the value"
 
 # Plots, where gnuplot is installed.
 if command -v gnuplot >/dev/null 2>&1; then

@@ -447,7 +447,37 @@ static void test_sysfs_missing(void **state)
 	assert_int_equal(sl_idle_profile_load("sysfs:", &drv, err, sizeof(err)), -1);
 }
 
-/* This machine's sysfs: loads when present, else names the path; either is fine here. */
+/*
+ * No cpuidle driver (current_driver "none", no cpu0/cpuidle): the kernel's default_idle_call
+ * halts (docs/model/cpuidle.md), so sysfs loads the vm-hlt table as "sysfs:none": POLL 0/0 and
+ * HLT with vm-hlt's 7 us exit latency. Without "none" a missing directory stays an error.
+ */
+static void test_sysfs_no_driver(void **state)
+{
+	struct sl_cpuidle_driver drv;
+	char root[512], spec[600], err[1024];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/nodrv/cpuidle", tmpdir);
+	mkdirs(root);
+	put(root, "current_driver", "none\n");
+	snprintf(spec, sizeof(spec), "sysfs:%s/nodrv", tmpdir);
+	if (sl_idle_profile_load(spec, &drv, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(drv.name, "sysfs:none");
+	assert_int_equal(drv.state_count, 2);
+	assert_string_equal(drv.states[0].name, "POLL");
+	assert_string_equal(drv.states[1].name, "HLT");
+	assert_true(drv.states[1].exit_latency_ns == US(7));
+	put(root, "current_driver", "acpi_idle\n");
+	assert_int_equal(sl_idle_profile_load(spec, &drv, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot open"));
+}
+
+/*
+ * This machine's sysfs: loads when present; with no cpuidle driver (current_driver none) loads as
+ * sysfs:none; else names the path. Any is fine here.
+ */
 static void test_sysfs_this_machine(void **state)
 {
 	struct sl_cpuidle_driver drv;
@@ -459,6 +489,8 @@ static void test_sysfs_this_machine(void **state)
 		if (sl_idle_profile_load("sysfs", &drv, err, sizeof(err)))
 			fail_msg("%s", err);
 		assert_in_range(drv.state_count, 1, SL_CPUIDLE_MAX_STATES);
+	} else if (!sl_idle_profile_load("sysfs", &drv, err, sizeof(err))) {
+		assert_string_equal(drv.name, "sysfs:none");
 	} else {
 		assert_int_equal(sl_idle_profile_load("sysfs", &drv, err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "/sys/devices/system/cpu/cpu0/cpuidle"));
@@ -468,11 +500,12 @@ static void test_sysfs_this_machine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_registry),      cmocka_unit_test(test_builtin_sane),
-		cmocka_unit_test(test_nehalem_exact), cmocka_unit_test(test_file_round_trip),
-		cmocka_unit_test(test_file_syntax),   cmocka_unit_test(test_file_errors),
-		cmocka_unit_test(test_file_garbage),  cmocka_unit_test(test_sysfs_fake_tree),
-		cmocka_unit_test(test_sysfs_missing), cmocka_unit_test(test_sysfs_this_machine),
+		cmocka_unit_test(test_registry),	   cmocka_unit_test(test_builtin_sane),
+		cmocka_unit_test(test_nehalem_exact),	   cmocka_unit_test(test_file_round_trip),
+		cmocka_unit_test(test_file_syntax),	   cmocka_unit_test(test_file_errors),
+		cmocka_unit_test(test_file_garbage),	   cmocka_unit_test(test_sysfs_fake_tree),
+		cmocka_unit_test(test_sysfs_missing),	   cmocka_unit_test(test_sysfs_no_driver),
+		cmocka_unit_test(test_sysfs_this_machine),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

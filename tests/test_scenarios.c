@@ -281,8 +281,25 @@ static void test_at_changes(void **state)
 	(void)state;
 	assert_true(base >= 99 && base <= 103);
 	assert_true(changed >= 170 && changed <= 178);
-	/* a change at the very end changes nothing */
-	assert_int_equal(switches_with("1s:sysctl=kernel.sched_latency_ns=4000000"), base);
+	/* a change at the very end (or after it) would change nothing: refused before the run */
+	for (int i = 0; i < 2; i++) {
+		struct sl_args a;
+		struct sl_config cfg;
+		struct sl_run r;
+		char err[2048];
+
+		memset(&a, 0, sizeof(a));
+		a.cpus = "1";
+		a.duration = "1s";
+		a.workloads[a.nworkloads++] = "hog:tasks=2";
+		a.ats[a.nats++] = i ? "2s:sysctl=kernel.sched_latency_ns=4000000"
+				    : "1s:sysctl=kernel.sched_latency_ns=4000000";
+		assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+		assert_int_equal(sl_run(&cfg, &r, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "not before the run's end (1s)"));
+		sl_run_free(&r);
+		sl_config_free(&cfg);
+	}
 }
 
 int main(void)

@@ -20,7 +20,7 @@ jobs=$(nproc)
 ctest_in() { # DIR [CMAKE FLAGS...]: configure, build and run every test there
 	d=$1
 	shift
-	cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null &&
+	cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=Release -DSCHEDLAB_WERROR=ON "$@" >/dev/null &&
 		cmake --build "$d" -j "$jobs" &&
 		ctest --test-dir "$d" --output-on-failure -j "$jobs"
 }

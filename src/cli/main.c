@@ -19,91 +19,16 @@
 #include "cpuidle/profiles.h"
 #include "core/outfile.h"
 #include "core/interrupt.h"
+#include "core/suggest.h"
+#include "cli/cli_table.h"
+
+#include <stddef.h>
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define SCHEDLAB_VERSION "0.1.0"
-
-static const char usage[] =
-	"usage: schedlab COMMAND [OPTIONS]\n"
-	"\n"
-	"commands:\n"
-	"  run        simulate workloads and report the scheduling figures;\n"
-	"             `run F.json` runs an rt-app file (its duration unless --duration)\n"
-	"  repro fio  the 2009 menu-tng result: fio MB/s on a Nehalem under idle=poll,\n"
-	"             menu-2.6.31 and menu-tng, beside the seed's table\n"
-	"             [--disks 1,2,12] [--governors LIST] [--duration D] [--json] [-o FILE]\n"
-	"  repro sleepers  NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make\n"
-	"             [--seeds N] [--duration D] [--json]\n"
-	"  repro fork       child- against parent-runs-first on a kernel-build-like make\n"
-	"  repro bfs        CFS 2.6.31/2.6.32, BFS 0.30x and EEVDF: desktop latency under make,\n"
-	"                   build time, nice shares\n"
-	"             [--seeds N] [--kernel V] [--json]\n"
-	"  trace-stats FILE  per-task run time, switches and wake-up latency, per-CPU idle\n"
-	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
-	"             [--json] [--lenient] [-o FILE]\n"
-	"  record -o FILE [--events LIST] -- CMD  trace CMD on this machine (root, tracefs)\n"
-	"  validate F.json  an rt-app file run for real (or --real DIR) and simulated on a\n"
-	"             model of the machine, side by side [--json] (validate --help)\n"
-	"  calibrate -o DIR  measure this machine's switch, vCPU wake-up and timer slack\n"
-	"             once, as a machine description for validate\n"
-	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
-	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json] [-o FILE]\n"
-	"  sweep      every combination of flags (--features all|LIST), knobs\n"
-	"             (--vary KEY=V1,V2), mixes (--mix A+B) and --seeds N, one row\n"
-	"             per run in --out FILE.csv|.jsonl, resumable; -j N workers,\n"
-	"             --shard K/N, or under mpirun (with -DSCHEDLAB_MPI=ON)\n"
-	"  sweep-report FILE...  main effects with 95% intervals, best and worst\n"
-	"             configurations, two-flag interactions [--metric M] [--top N]\n"
-	"             [--json] [--plot DIR] [-o FILE]\n"
-	"  sweep-merge --out FILE SHARD...  the union of shard files, in run order\n"
-	"  demo       the built-in experiment: an interactive task beside nice -n 19 make,\n"
-	"             with NEW_FAIR_SLEEPERS on and off (2.6.31)\n"
-	"  features   print sched_features as /sys/kernel/debug/sched_features does\n"
-	"             (6.18: /sys/kernel/debug/sched/features)\n"
-	"  sysctl     print the scheduler sysctls at boot for --kernel and --cpus\n"
-	"  workloads  list the workloads with their keys and defaults\n"
-	"  params     list the model's parameters with their defaults and sources\n"
-	"  machines   list the machine idle profiles (C-state tables)\n"
-	"  governors  list the cpuidle governors\n"
-	"\n"
-	"options of run (and of features / sysctl where they apply):\n"
-	"  --kernel V                 2.6.31 (default), 2.6.32 (CFS) or 6.18 (EEVDF, HZ=250):\n"
-	"                             flags, defaults and rules\n"
-	"  --cpus N                   CPUs, one socket of N cores (default 2)\n"
-	"  --topology SxCxT           sockets x cores per socket x SMT threads per core\n"
-	"  --workload NAME:k=v,...    a workload group (repeatable); see `schedlab workloads`\n"
-	"  --duration D               simulated time, e.g. 1s, 500ms (default: until finite\n"
-	"                             workloads end, else 10s)\n"
-	"  --seed N                   PRNG seed (default 1)\n"
-	"  --sched-features 'WORDS'   debugfs writes, e.g. 'NO_NEW_FAIR_SLEEPERS LAST_BUDDY'\n"
-	"  --sysctl NAME=VALUE        e.g. kernel.sched_child_runs_first=0 (repeatable); 6.18:\n"
-	"                             the debugfs names, e.g. base_slice_ns=3000000\n"
-	"  --at TIME:KNOB             change at a simulated time: 2s:sched-features=WORDS or\n"
-	"                             3s:sysctl=kernel.sched_latency_ns=10000000\n"
-	"  --param NAME=VALUE         a model parameter, see `schedlab params`\n"
-	"  --machine NAME             the idle states: a profile (`schedlab machines`),\n"
-	"                             file:PATH or sysfs (default: poll only)\n"
-	"  --cpuidle-governor NAME    see `schedlab governors` (default on a machine with\n"
-	"                             C-states: the release's menu, menu-2.6.31 or menu-tng)\n"
-	"  --idle poll                the idle=poll boot parameter: no C-states\n"
-	"  --pm-qos-latency-us N      the PM QoS CPU latency limit (default: no limit)\n"
-	"  --cpuidle-disable STATE    sysfs stateN/disable=1 on every CPU (repeatable)\n"
-	"  --cpuidle-param NAME=V     governor tunables and state power, e.g.\n"
-	"                             menu_tng_quirks=0, power_mw.C6=100, busy_power_mw=15000\n"
-	"  --irq-affinity WHERE       I/O completion interrupts: issuer (default), spread, or a "
-	"CPU\n"
-	"  --trace-out FILE           write the run as ftrace text (Perfetto opens it), or as\n"
-	"                             Chrome Trace Event JSON when FILE ends in .json\n"
-	"  --rtapp-logdir DIR         write the rt-app workloads' per-thread logs in DIR\n"
-	"                             (rt-app's format; default: no logs)\n"
-	"  --json                     one JSON object instead of the table\n"
-	"  --output FILE, -o FILE     the report into FILE (written whole or not at all)\n"
-	"  --no-progress              no progress lines on stderr\n";
 
 static int die(const char *fmt, ...)
 {
@@ -124,6 +49,9 @@ struct cli {
 	char specs[SL_MAX_LIST][160]; /* rt-app workloads written by the shorthands */
 	int nspecs;
 	const char *output;
+	/* a single-valued option given again: its earlier values, checked all the same */
+	const char *prior_key[SL_MAX_LIST], *prior_val[SL_MAX_LIST];
+	int nprior;
 };
 
 /*
@@ -176,22 +104,127 @@ static int add_list(const char **list, int *n, const char *v, const char *opt)
 	return 0;
 }
 
-/* Parses argv[first..]; returns 0 or an exit status. */
-static int parse_options(int argc, char **argv, int first, struct cli *c, const char *allowed)
+/* Where each option of the table that parse_options reads lands in struct sl_args. */
+#define ARG(f) offsetof(struct sl_args, f)
+static const struct {
+	const char *key;
+	size_t off; /* of the const char * (scalar) or of the list */
+	long count; /* of the list's count; -1: scalar */
+} arg_slots[] = {
+	{"kernel", ARG(kernel), -1},
+	{"cpus", ARG(cpus), -1},
+	{"topology", ARG(topology), -1},
+	{"duration", ARG(duration), -1},
+	{"seed", ARG(seed), -1},
+	{"sched-features", ARG(features), ARG(nfeatures)},
+	{"sysctl", ARG(sysctls), ARG(nsysctls)},
+	{"at", ARG(ats), ARG(nats)},
+	{"workload", ARG(workloads), ARG(nworkloads)},
+	{"param", ARG(params), ARG(nparams)},
+	{"machine", ARG(machine), -1},
+	{"cpuidle-governor", ARG(governor), -1},
+	{"idle", ARG(idle), -1},
+	{"pm-qos-latency-us", ARG(pm_qos_us), -1},
+	{"cpuidle-disable", ARG(cpuidle_disable), ARG(ncpuidle_disable)},
+	{"cpuidle-param", ARG(cpuidle_params), ARG(ncpuidle_params)},
+	{"irq-affinity", ARG(irq_affinity), -1},
+	{"trace-out", ARG(trace_out), -1},
+};
+
+/*
+ * An option the command does not have: whether another command has it, else the nearest of the
+ * command's own (did you mean). Returns the exit status 2.
+ */
+static int unknown_option(const struct sl_cli_cmd *cmd, const char *name, size_t n)
+{
+	const struct sl_cli_opt *o;
+	struct sl_suggest sg;
+	char hint[160];
+
+	if (n > 40)
+		return die("%s: unknown option '%.40s...' (see schedlab %s --help)", cmd->name,
+			   name, cmd->name);
+	for (int i = 0; i < sl_cli_ncmds; i++)
+		if (sl_cli_cmd_opt(&sl_cli_cmds[i], name, n))
+			return die("%s: %.*s does not apply to this %s (see schedlab %s --help)",
+				   cmd->name, (int)n, name,
+				   strncmp(cmd->name, "repro ", 6) ? "command" : "experiment",
+				   cmd->name);
+	sl_suggest_init(&sg, name, n);
+	for (int i = 0; (o = sl_cli_cmd_nth(cmd, i)); i++)
+		sl_suggest_add(&sg, o->name);
+	sl_suggest_add(&sg, "--help");
+	if (sg.best)
+		return die("%s: unknown option '%.*s'%s", cmd->name, (int)n, name,
+			   sl_suggest_text(&sg, hint, sizeof(hint)));
+	return die("%s: unknown option '%.*s' (see schedlab %s --help)", cmd->name, (int)n, name,
+		   cmd->name);
+}
+
+/*
+ * Every command's arguments against the table, before the command reads them: -h/--help prints
+ * the command's help (*done), an option the command does not have is refused with a suggestion,
+ * an option's value is not taken for an option. Positional arguments are the command's own.
+ * Returns 0 or an exit status.
+ */
+static int check_args(const struct sl_cli_cmd *cmd, int argc, char **argv, int first, bool *done)
+{
+	*done = false;
+	for (int i = first; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--"))
+			return 0; /* record: the command */
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			sl_cli_print_help(stdout, cmd);
+			*done = true;
+			return 0;
+		}
+		if (arg[0] != '-' || !arg[1])
+			continue;
+		size_t n = strcspn(arg, "=");
+		bool glued = false; /* -j4 */
+		const struct sl_cli_opt *o = sl_cli_cmd_opt(cmd, arg, n);
+
+		if (!o && arg[1] != '-' && arg[2]) {
+			o = sl_cli_cmd_opt(cmd, arg, 2);
+			glued = o != NULL;
+		}
+		if (!o) {
+			if (arg[1] != '-')
+				continue; /* -x: the command's own message */
+			return unknown_option(cmd, arg, n);
+		}
+		if (!o->arg) {
+			if (arg[n])
+				return die("%s takes no value", o->name);
+			continue;
+		}
+		if (!arg[n] && !glued) {
+			if (i + 1 >= argc)
+				return die("%.*s needs a value", (int)n, arg);
+			i++;
+		}
+	}
+	return 0;
+}
+
+/* Parses argv[first..] by the table's options of cmd; returns 0 or an exit status. */
+static int parse_options(int argc, char **argv, int first, struct cli *c,
+			 const struct sl_cli_cmd *cmd)
 {
 	memset(c, 0, sizeof(*c));
 	for (int i = first; i < argc; i++) {
-		char *arg = argv[i], *val = NULL, name[64];
+		char *arg = argv[i], *val = NULL;
 
-		if (!strcmp(arg, "-o"))
-			arg = "--output";
-		if (strncmp(arg, "--", 2)) {
+		if (arg[0] != '-' || !arg[1]) {
 			size_t len = strlen(arg);
 
 			/* `run F.json`: short for --workload rt-app:file=F.json */
-			if (!strstr(allowed, "--workload ") || len < 5 ||
+			if (!sl_cli_cmd_opt(cmd, "--workload", 10) || len < 5 ||
 			    strcmp(arg + len - 5, ".json"))
-				return die("unexpected argument '%s' (see schedlab --help)", arg);
+				return die("unexpected argument '%s' (see schedlab %s --help)", arg,
+					   cmd->name);
 			if (strchr(arg, ',') || c->nspecs == SL_MAX_LIST ||
 			    snprintf(c->specs[c->nspecs], sizeof(c->specs[0]), "rt-app:file=%s",
 				     arg) >= 96 + 12)
@@ -205,114 +238,87 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 		}
 		char *eq = strchr(arg, '=');
 		size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+		const struct sl_cli_opt *o = sl_cli_cmd_opt(cmd, arg, n);
 
-		if (n >= sizeof(name))
-			return die("unknown option '%.40s...'", arg);
-		memcpy(name, arg, n);
-		name[n] = '\0';
-		if (!strcmp(name, "--json") || !strcmp(name, "--no-progress")) {
+		if (!o)
+			return unknown_option(cmd, arg, n);
+		if (!o->arg) {
 			if (eq)
-				return die("%s takes no value", name);
-			if (!strstr(allowed, name))
-				return die("%s does not apply to this command", name);
-			if (!strcmp(name, "--json"))
+				return die("%s takes no value", o->name);
+			if (!strcmp(o->key, "json"))
 				c->json = true;
 			else
 				c->no_progress = true;
 			continue;
 		}
-		static const char *const with_value[] = {
-			"--kernel",
-			"--cpus",
-			"--topology",
-			"--duration",
-			"--seed",
-			"--sched-features",
-			"--sysctl",
-			"--at",
-			"--workload",
-			"--param",
-			"--machine",
-			"--cpuidle-governor",
-			"--idle",
-			"--pm-qos-latency-us",
-			"--cpuidle-disable",
-			"--cpuidle-param",
-			"--irq-affinity",
-			"--trace-out",
-			"--rtapp-logdir",
-			"--output",
-		};
-		bool known = false;
-
-		for (size_t k = 0; k < SL_ARRAY_SIZE(with_value); k++)
-			known |= !strcmp(name, with_value[k]);
-		if (!known)
-			return die("unknown option '%s' (see schedlab --help)", name);
-		char probe[72];
-
-		snprintf(probe, sizeof(probe), "%s ", name);
-		if (!strstr(allowed, probe))
-			return die("%s does not apply to this command", name);
 		if (eq) {
 			val = eq + 1;
 		} else {
 			if (i + 1 >= argc)
-				return die("%s needs a value", name);
+				return die("%s needs a value", o->name);
 			val = argv[++i];
 		}
-		int rc = 0;
-
-		if (!strcmp(name, "--kernel"))
-			c->a.kernel = val;
-		else if (!strcmp(name, "--cpus"))
-			c->a.cpus = val;
-		else if (!strcmp(name, "--topology"))
-			c->a.topology = val;
-		else if (!strcmp(name, "--duration"))
-			c->a.duration = val;
-		else if (!strcmp(name, "--seed"))
-			c->a.seed = val;
-		else if (!strcmp(name, "--sched-features"))
-			rc = add_list(c->a.features, &c->a.nfeatures, val, name);
-		else if (!strcmp(name, "--sysctl"))
-			rc = add_list(c->a.sysctls, &c->a.nsysctls, val, name);
-		else if (!strcmp(name, "--at"))
-			rc = add_list(c->a.ats, &c->a.nats, val, name);
-		else if (!strcmp(name, "--workload"))
-			rc = add_list(c->a.workloads, &c->a.nworkloads, val, name);
-		else if (!strcmp(name, "--param"))
-			rc = add_list(c->a.params, &c->a.nparams, val, name);
-		else if (!strcmp(name, "--machine"))
-			c->a.machine = val;
-		else if (!strcmp(name, "--cpuidle-governor"))
-			c->a.governor = val;
-		else if (!strcmp(name, "--idle"))
-			c->a.idle = val;
-		else if (!strcmp(name, "--pm-qos-latency-us"))
-			c->a.pm_qos_us = val;
-		else if (!strcmp(name, "--cpuidle-disable"))
-			rc = add_list(c->a.cpuidle_disable, &c->a.ncpuidle_disable, val, name);
-		else if (!strcmp(name, "--cpuidle-param"))
-			rc = add_list(c->a.cpuidle_params, &c->a.ncpuidle_params, val, name);
-		else if (!strcmp(name, "--irq-affinity"))
-			c->a.irq_affinity = val;
-		else if (!strcmp(name, "--trace-out"))
-			c->a.trace_out = val;
-		else if (!strcmp(name, "--rtapp-logdir"))
+		if (!strcmp(o->key, "rtapp-logdir")) {
 			c->rtapp_logdir = val;
-		else if (!strcmp(name, "--output"))
+			continue;
+		}
+		if (!strcmp(o->key, "output")) {
 			c->output = val;
-		if (rc)
-			return rc;
+			continue;
+		}
+		size_t k = 0;
+
+		while (k < SL_ARRAY_SIZE(arg_slots) && strcmp(arg_slots[k].key, o->key))
+			k++;
+		if (k == SL_ARRAY_SIZE(arg_slots))
+			return die("%s: not read by this command", o->name); /* a table error */
+		char *base = (char *)&c->a;
+
+		if (arg_slots[k].count >= 0) {
+			int rc = add_list((const char **)(void *)(base + arg_slots[k].off),
+					  (int *)(void *)(base + arg_slots[k].count), val, o->name);
+
+			if (rc)
+				return rc;
+			continue;
+		}
+		const char **slot = (const char **)(void *)(base + arg_slots[k].off);
+
+		if (*slot && c->nprior < SL_MAX_LIST) {
+			c->prior_key[c->nprior] = o->key;
+			c->prior_val[c->nprior++] = *slot;
+		}
+		*slot = val;
 	}
 	return 0;
 }
 
-#define RUN_OPTS                                                                                   \
-	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
-	"--param --json --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "    \
-	"--cpuidle-disable --cpuidle-param --irq-affinity --trace-out --rtapp-logdir --output "
+/*
+ * A single-valued option given twice takes the last value, but an earlier invalid one is refused
+ * all the same: each earlier value is checked in the final configuration in place of the last.
+ */
+static int check_priors(const struct cli *c)
+{
+	char err[2048];
+
+	for (int p = 0; p < c->nprior; p++) {
+		struct sl_args a = c->a;
+		struct sl_config cfg;
+		size_t k = 0;
+
+		while (strcmp(arg_slots[k].key, c->prior_key[p]))
+			k++;
+		*(const char **)(void *)((char *)&a + arg_slots[k].off) = c->prior_val[p];
+		a.nworkloads = 0; /* the value alone: the workloads are checked with the last one */
+		a.nats = 0;
+		a.trace_out = NULL;
+		if (sl_config_build(&cfg, &a, err, sizeof(err)))
+			return die("%s (given before a later --%s, it is refused all the same)",
+				   err, c->prior_key[p]);
+		sl_config_free(&cfg);
+	}
+	return 0;
+}
 
 /* --rtapp-logdir DIR: every rt-app workload writes its logs there (its logdir key). */
 static int rtapp_logdir(struct cli *c)
@@ -380,8 +386,10 @@ static int cmd_run(int argc, char **argv)
 	struct cli c;
 	struct sl_config cfg;
 	char err[2048];
-	int rc = parse_options(argc, argv, 2, &c, RUN_OPTS);
+	int rc = parse_options(argc, argv, 2, &c, sl_cli_find_cmd("run"));
 
+	if (!rc)
+		rc = check_priors(&c);
 	if (rc)
 		return rc;
 	if (!c.a.nworkloads)
@@ -392,6 +400,13 @@ static int cmd_run(int argc, char **argv)
 		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
+	if (!strcmp(cfg.drv.name, "sysfs:none"))
+		fprintf(stderr,
+			"schedlab: --machine %s: this machine has no cpuidle driver "
+			"(current_driver "
+			"none): the kernel idles in default_idle_call, the architecture's default "
+			"idle, HLT; modelled as the vm-hlt table with POLL disabled\n",
+			c.a.machine);
 	rtapp_duration(&cfg);
 	cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
 	struct dest d;
@@ -405,45 +420,26 @@ static int cmd_run(int argc, char **argv)
 	return rc;
 }
 
-/* The built-in demo: the 2009 desktop stall in miniature, run twice. */
+/* The built-in demo: the three 2009 results in one screen (experiment/demo.c). */
 static int cmd_demo(int argc, char **argv)
 {
 	struct cli c;
-	int rc = parse_options(argc, argv, 2, &c, "--seed --json --no-progress ");
+	struct sl_config cfg;
+	char err[2048];
+	int rc = parse_options(argc, argv, 2, &c, sl_cli_find_cmd("demo"));
 
-	sl_interrupt_install(true);
-	const char *variants[2] = {"NEW_FAIR_SLEEPERS", "NO_NEW_FAIR_SLEEPERS"};
-
+	if (!rc)
+		rc = check_priors(&c);
 	if (rc)
 		return rc;
-	if (!c.json)
-		printf("demo: a 2 ms-every-16 ms interactive task beside `nice -n 19 make -j8` on "
-		       "2 "
-		       "CPUs, Linux 2.6.31, 3 s\n\n");
-	for (int v = 0; v < 2; v++) {
-		struct sl_config cfg;
-		char err[2048];
+	if (sl_config_build(&cfg, &c.a, err, sizeof(err))) /* --seed's check */
+		return die("%s", err);
+	u64 seed = cfg.seed;
 
-		c.a.kernel = "2.6.31";
-		c.a.cpus = "2";
-		c.a.duration = "3s";
-		c.a.nworkloads = 2;
-		c.a.workloads[0] = "make:jobs=8,nice=19,count=100000";
-		c.a.workloads[1] = "periodic:run=2ms,period=16ms";
-		c.a.nfeatures = 1;
-		c.a.features[0] = variants[v];
-		if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
-			return die("%s", err);
-		cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
-		if (!c.json)
-			printf("== sched_features: %s ==\n", variants[v]);
-		rc = run_and_report(&cfg, c.json, stdout);
-		sl_config_free(&cfg);
-		if (rc)
-			return rc;
-		if (!c.json)
-			printf("\n");
-	}
+	sl_config_free(&cfg);
+	sl_interrupt_install(true);
+	if (sl_demo(seed, c.json, stdout, err, sizeof(err)))
+		return die("%s", err);
 	return 0;
 }
 
@@ -452,8 +448,10 @@ static int cmd_features(int argc, char **argv)
 	struct cli c;
 	struct sl_config cfg;
 	char err[2048], buf[1024];
-	int rc = parse_options(argc, argv, 2, &c, "--kernel --sched-features --sysctl ");
+	int rc = parse_options(argc, argv, 2, &c, sl_cli_find_cmd("features"));
 
+	if (!rc)
+		rc = check_priors(&c);
 	if (rc)
 		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
@@ -468,9 +466,10 @@ static int cmd_sysctl(int argc, char **argv)
 	struct cli c;
 	struct sl_config cfg;
 	char err[2048];
-	int rc = parse_options(argc, argv, 2, &c,
-			       "--kernel --cpus --topology --sysctl --sched-features ");
+	int rc = parse_options(argc, argv, 2, &c, sl_cli_find_cmd("sysctl"));
 
+	if (!rc)
+		rc = check_priors(&c);
 	if (rc)
 		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
@@ -544,41 +543,33 @@ static int cmd_repro(int argc, char **argv)
 	o.governors[1] = "menu-2.6.31";
 	o.governors[2] = "menu-tng";
 	o.ngovernors = 3;
+	char name[64];
+
+	snprintf(name, sizeof(name), "repro %s", exp);
+	const struct sl_cli_cmd *row = sl_cli_find_cmd(name);
+
+	/* the table's options of this experiment (dispatch refused the others) */
 	for (int i = 3; i < argc; i++) {
-		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *arg = argv[i], *eq = strchr(arg, '='), *val;
+		size_t an = eq && !strncmp(arg, "--", 2) ? (size_t)(eq - arg) : strlen(arg);
+		const struct sl_cli_opt *op = sl_cli_cmd_opt(row, arg, an);
 
-		if (!strcmp(arg, "--json")) {
-			o.json = true;
+		if (!op)
+			return die(
+				"repro %s: unexpected argument '%s' (see schedlab repro %s --help)",
+				exp, arg, exp);
+		if (!op->arg) {
+			o.json |= !strcmp(op->key, "json");
 			continue;
 		}
-		if (!strcmp(arg, "--no-progress"))
-			continue;
-		if (!strcmp(arg, "--output") || !strcmp(arg, "-o")) {
-			if (!val)
-				return die("%s needs a value", arg);
-			output = argv[++i];
-			continue;
-		}
-		if (strcmp(arg, "--disks") && strcmp(arg, "--governors") &&
-		    strcmp(arg, "--duration") && strcmp(arg, "--seed") && strcmp(arg, "--kernel") &&
-		    strcmp(arg, "--seeds"))
-			return die("repro: unknown option '%s' (--disks, --governors, --duration, "
-				   "--seeds, "
-				   "--seed, --kernel, --json, --output)",
-				   arg);
-		/* an option the experiment does not read is refused, not silently ignored */
-		char probe[24];
-
-		snprintf(probe, sizeof(probe), "%s ", arg);
-		if (!strstr(!strcmp(exp, "fio") ? "--disks --governors --duration --seed --kernel "
-			    : !strcmp(exp, "sleepers") || !strcmp(exp, "bfs")
-				    ? "--seeds --duration "
-				    : "--seeds --kernel ",
-			    probe))
-			return die("repro %s: %s does not apply to this experiment", exp, arg);
+		val = an < strlen(arg) ? arg + an + 1 : i + 1 < argc ? argv[++i] : NULL;
 		if (!val)
-			return die("%s needs a value", arg);
-		i++;
+			return die("%s needs a value", op->name);
+		arg = op->name;
+		if (!strcmp(op->key, "output")) {
+			output = val;
+			continue;
+		}
 		if (!strcmp(arg, "--disks")) {
 			n = split_list(val, dbuf, sizeof(dbuf), dl, 16, arg);
 			if (n < 0)
@@ -631,30 +622,61 @@ static int cmd_repro(int argc, char **argv)
 	return dest_close(&d, rc ? die("%s", err) : 0);
 }
 
+/*
+ * The next argument of a command that reads its options from the table: an option (*op, its
+ * value in *val, NULL for a flag; --opt=value too) or a positional argument (*op NULL, *val the
+ * argument; "-" is one, stdin). Returns 0, or 2 after the message.
+ */
+static int next_arg(const struct sl_cli_cmd *row, int argc, char **argv, int *i,
+		    const struct sl_cli_opt **op, const char **val)
+{
+	const char *arg = argv[*i], *eq = strchr(arg, '=');
+	size_t n;
+
+	*op = NULL;
+	*val = arg;
+	if (arg[0] != '-' || !arg[1])
+		return 0;
+	n = eq && !strncmp(arg, "--", 2) ? (size_t)(eq - arg) : strlen(arg);
+	*op = sl_cli_cmd_opt(row, arg, n);
+	if (!*op)
+		return unknown_option(row, arg, n);
+	if (!(*op)->arg) {
+		*val = NULL;
+		return arg[n] ? die("%s takes no value", (*op)->name) : 0;
+	}
+	if (arg[n])
+		*val = arg + n + 1;
+	else if (*i + 1 < argc)
+		*val = argv[++*i];
+	else
+		return die("%s needs a value", arg);
+	return 0;
+}
+
 static int cmd_trace_stats(int argc, char **argv)
 {
+	const struct sl_cli_cmd *row = sl_cli_find_cmd("trace-stats");
 	const char *path = NULL, *output = NULL;
 	bool json = false, lenient = false;
 	char err[2048];
 
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		const struct sl_cli_opt *op;
+		const char *v;
+
+		if (next_arg(row, argc, argv, &i, &op, &v))
+			return 2;
+		if (!op && path)
+			return die("trace-stats: one trace at a time ('%s' and '%s')", path, v);
+		if (!op)
+			path = v;
+		else if (!strcmp(op->key, "json"))
 			json = true;
-		else if (!strcmp(argv[i], "--lenient"))
+		else if (!strcmp(op->key, "lenient"))
 			lenient = true;
-		else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", argv[i]);
-			output = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1])
-			return die("trace-stats: unknown option '%s' (--json, --lenient, --output "
-				   "FILE)",
-				   argv[i]);
-		else if (path)
-			return die("trace-stats: one trace at a time ('%s' and '%s')", path,
-				   argv[i]);
 		else
-			path = argv[i];
+			output = v;
 	}
 	if (!path)
 		return die("trace-stats: give a trace file (text, .xz or .gz), or - for stdin");
@@ -669,6 +691,7 @@ static int cmd_trace_stats(int argc, char **argv)
 
 static int cmd_replay_idle(int argc, char **argv)
 {
+	const struct sl_cli_cmd *row = sl_cli_find_cmd("replay-idle");
 	const char *path = NULL, *machine = NULL, *govs[16], *output = NULL;
 	static char gbuf[512];
 	int ngovs = 0;
@@ -676,33 +699,25 @@ static int cmd_replay_idle(int argc, char **argv)
 	char err[2048];
 
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", argv[i]);
-			output = argv[++i];
-		} else if (!strcmp(argv[i], "--machine") ||
-			   !strcmp(argv[i], "--cpuidle-governor")) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", argv[i]);
-			if (!strcmp(argv[i], "--machine")) {
-				machine = argv[++i];
-			} else {
-				ngovs = split_list(argv[++i], gbuf, sizeof(gbuf), govs, 16,
-						   "--cpuidle-governor");
-				if (ngovs < 0)
-					return 2;
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return die(
-				"replay-idle: unknown option '%s' (--machine, --cpuidle-governor "
-				"LIST, --json, --output FILE)",
-				argv[i]);
-		} else if (path) {
+		const struct sl_cli_opt *op;
+		const char *v;
+
+		if (next_arg(row, argc, argv, &i, &op, &v))
+			return 2;
+		if (!op && path)
 			return die("replay-idle: one trace at a time");
+		if (!op) {
+			path = v;
+		} else if (!strcmp(op->key, "json")) {
+			json = true;
+		} else if (!strcmp(op->key, "output")) {
+			output = v;
+		} else if (!strcmp(op->key, "machine")) {
+			machine = v;
 		} else {
-			path = argv[i];
+			ngovs = split_list(v, gbuf, sizeof(gbuf), govs, 16, op->name);
+			if (ngovs < 0)
+				return 2;
 		}
 	}
 	if (!path)
@@ -730,8 +745,10 @@ static int cmd_record(int argc, char **argv)
 			i++;
 			break;
 		}
-		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--events")) && i + 1 < argc) {
-			if (argv[i][1] == 'o') {
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") ||
+		     !strcmp(argv[i], "--events")) &&
+		    i + 1 < argc) {
+			if (strcmp(argv[i], "--events")) {
 				out = argv[++i];
 			} else {
 				nevents = split_list(argv[++i], ebuf, sizeof(ebuf), events, 64,
@@ -789,11 +806,6 @@ static int cmd_params(void)
 	return 0;
 }
 
-#define SWEEP_OPTS                                                                                 \
-	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
-	"--param --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "           \
-	"--cpuidle-disable --cpuidle-param --irq-affinity "
-
 static int cmd_sweep(int argc, char **argv)
 {
 	struct sl_sweep sw;
@@ -818,8 +830,10 @@ static int cmd_sweep(int argc, char **argv)
 		if (!t)
 			rest[nrest++] = argv[i];
 	}
-	rc = parse_options(nrest, rest, 2, &c, SWEEP_OPTS);
+	rc = parse_options(nrest, rest, 2, &c, sl_cli_find_cmd("sweep"));
 	free(rest);
+	if (!rc)
+		rc = check_priors(&c);
 	if (rc) {
 		sl_sweep_free(&sw);
 		return rc;
@@ -842,49 +856,41 @@ static int cmd_sweep(int argc, char **argv)
 
 static int cmd_sweep_report(int argc, char **argv, bool merge)
 {
+	const struct sl_cli_cmd *row = sl_cli_find_cmd(argv[1]);
 	struct sl_report_opts o;
 	const char *output = NULL;
 
 	memset(&o, 0, sizeof(o));
 	o.top = 10;
 	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
+		const struct sl_cli_opt *op;
+		const char *v;
 
-		if (!strcmp(a, "--json") && !merge) {
-			o.json = true;
-		} else if ((!strcmp(a, "--output") || !strcmp(a, "-o")) && !merge) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", a);
-			output = argv[++i];
-		} else if ((!strcmp(a, "--plot") && !merge) || (!strcmp(a, "--out") && merge) ||
-			   (!strcmp(a, "--metric") && !merge) || (!strcmp(a, "--top") && !merge)) {
-			if (i + 1 >= argc)
-				return die("%s needs a value", a);
-			const char *v = argv[++i];
-
-			if (!strcmp(a, "--plot")) {
-				o.plot_dir = v;
-			} else if (!strcmp(a, "--out")) {
-				o.merge_out = v;
-			} else if (!strcmp(a, "--metric")) {
-				if (o.nmetrics == SL_MAX_LIST)
-					return die("--metric: at most %d", SL_MAX_LIST);
-				o.metrics[o.nmetrics++] = v;
-			} else {
-				char *end;
-				long n = strtol(v, &end, 10);
-
-				if (*end || n < 1 || n > 1000)
-					return die("--top wants a number from 1 to 1000, got '%s'",
-						   v);
-				o.top = (int)n;
-			}
-		} else if (!strncmp(a, "--", 2)) {
-			return die("%s: unknown option '%s'", argv[1], a);
-		} else {
+		if (next_arg(row, argc, argv, &i, &op, &v))
+			return 2;
+		if (!op) {
 			if (o.nfiles == SL_MAX_LIST)
 				return die("at most %d files", SL_MAX_LIST);
-			o.files[o.nfiles++] = a;
+			o.files[o.nfiles++] = v;
+		} else if (!strcmp(op->key, "json")) {
+			o.json = true;
+		} else if (!strcmp(op->key, "output")) {
+			output = v;
+		} else if (!strcmp(op->key, "plot")) {
+			o.plot_dir = v;
+		} else if (!strcmp(op->key, "merge-out")) {
+			o.merge_out = v;
+		} else if (!strcmp(op->key, "metric")) {
+			if (o.nmetrics == SL_MAX_LIST)
+				return die("--metric: at most %d", SL_MAX_LIST);
+			o.metrics[o.nmetrics++] = v;
+		} else {
+			char *end;
+			long n = strtol(v, &end, 10);
+
+			if (*end || n < 1 || n > 1000)
+				return die("--top wants a number from 1 to 1000, got '%s'", v);
+			o.top = (int)n;
 		}
 	}
 	if (!o.nfiles)
@@ -927,20 +933,103 @@ int main(int argc, char **argv)
 	return rc;
 }
 
-static int dispatch(int argc, char **argv)
+/* An unknown command: the nearest one (did you mean), and every command. */
+static int unknown_command(const char *what, const char *cmd)
 {
-	if (argc < 2)
-		return die("no command given\n%s", usage);
-	const char *cmd = argv[1];
+	struct sl_suggest sg;
+	char list[512], hint[160];
 
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-		fputs(usage, stdout);
+	sl_suggest_init(&sg, cmd, strlen(cmd));
+	for (int i = 0; i < sl_cli_ncmds; i++)
+		sl_suggest_add(&sg, sl_cli_cmds[i].name);
+	sl_cli_command_list(list, sizeof(list));
+	return die("unknown %s '%s'%s (commands: %s)", what, cmd,
+		   sl_suggest_text(&sg, hint, sizeof(hint)), list);
+}
+
+/* `schedlab help [CMD [SUB]]`: the usage, or the command's help (each repro experiment's). */
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 3) {
+		sl_cli_print_usage(stdout);
 		return 0;
 	}
+	char name[64];
+	const struct sl_cli_cmd *cmd;
+
+	if (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
+		sl_cli_print_help(stdout, sl_cli_find_cmd("help"));
+		return 0;
+	}
+	snprintf(name, sizeof(name), "%s%s%s", argv[2], argc > 3 ? " " : "",
+		 argc > 3 ? argv[3] : "");
+	if (argc > 4)
+		return die("help: give one command (schedlab help COMMAND)");
+	cmd = sl_cli_find_cmd(name);
+	if (cmd) {
+		sl_cli_print_help(stdout, cmd);
+		return 0;
+	}
+	size_t n = strlen(name);
+	bool any = false;
+
+	for (int i = 0; i < sl_cli_ncmds; i++)
+		if (!strncmp(sl_cli_cmds[i].name, name, n) && sl_cli_cmds[i].name[n] == ' ') {
+			if (any)
+				fputs("\n", stdout);
+			sl_cli_print_help(stdout, &sl_cli_cmds[i]);
+			any = true;
+		}
+	return any ? 0 : unknown_command("command", name);
+}
+
+static int dispatch(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs("schedlab: no command given\n", stderr);
+		sl_cli_print_usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
+		return cmd_help(argc, argv);
 	if (!strcmp(cmd, "--version")) {
 		printf("schedlab %s\n", SCHEDLAB_VERSION);
 		return 0;
 	}
+	/* the table's row: `repro fio` is a command of two words */
+	char name[64];
+	const struct sl_cli_cmd *row;
+	int first = 2;
+
+	if (!strcmp(cmd, "repro")) {
+		if (argc < 3 || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
+			char *h[] = {argv[0], "help", "repro"};
+
+			if (argc < 3)
+				return die(
+					"repro: give the experiment: fio, sleepers, fork or bfs");
+			return cmd_help(3, h);
+		}
+		snprintf(name, sizeof(name), "repro %.50s", argv[2]);
+		if (!sl_cli_find_cmd(name))
+			return unknown_command("experiment", name);
+		first = 3;
+	} else {
+		snprintf(name, sizeof(name), "%.60s", cmd);
+	}
+	row = sl_cli_find_cmd(name);
+	if (!row || !strcmp(name, "help"))
+		return unknown_command("command", cmd);
+	bool done;
+
+	if (!row->opts[0] && argc > 2 && strcmp(argv[2], "--help") && strcmp(argv[2], "-h"))
+		return die("%s takes no options", cmd);
+	int rc = check_args(row, argc, argv, first, &done);
+
+	if (rc || done)
+		return rc;
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc, argv);
 	if (!strcmp(cmd, "demo"))
@@ -967,19 +1056,11 @@ static int dispatch(int argc, char **argv)
 		return cmd_features(argc, argv);
 	if (!strcmp(cmd, "sysctl"))
 		return cmd_sysctl(argc, argv);
-	if (argc > 2 && (!strcmp(cmd, "workloads") || !strcmp(cmd, "params") ||
-			 !strcmp(cmd, "machines") || !strcmp(cmd, "governors")))
-		return die("%s takes no options", cmd);
 	if (!strcmp(cmd, "workloads"))
 		return cmd_workloads();
 	if (!strcmp(cmd, "params"))
 		return cmd_params();
 	if (!strcmp(cmd, "machines"))
 		return cmd_machines();
-	if (!strcmp(cmd, "governors"))
-		return cmd_governors();
-	return die("unknown command '%s' (commands: run, sweep, sweep-report, sweep-merge, demo, "
-		   "features, sysctl, workloads, "
-		   "params, machines, governors)",
-		   cmd);
+	return cmd_governors();
 }

@@ -9,6 +9,7 @@
 #include "sched/cfs.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void governor_names(char *buf, size_t len)
@@ -26,6 +27,20 @@ static int state_index(const struct sl_cpuidle_driver *drv, const char *name)
 		if (!strcmp(drv->states[i].name, name))
 			return i;
 	return -1;
+}
+
+/* --cpuidle-disable: the state as sysfs shows it: its directory stateN, N, or its name */
+static int state_arg(const struct sl_cpuidle_driver *drv, const char *s)
+{
+	int k = state_index(drv, s);
+	const char *p = !strncmp(s, "state", 5) ? s + 5 : s;
+	char *end;
+	long n;
+
+	if (k >= 0 || *p < '0' || *p > '9')
+		return k;
+	n = strtol(p, &end, 10);
+	return !*end && n >= 0 && n < drv->state_count ? (int)n : -1;
 }
 
 static void state_names(const struct sl_cpuidle_driver *drv, char *buf, size_t len)
@@ -98,6 +113,9 @@ int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *e
 			snprintf(err, errlen, "--machine %s: %s", a->machine, e);
 			return -1;
 		}
+		/* no cpuidle driver: the kernel never polls, it halts (sysfs.c) */
+		if (!strcmp(cfg->drv.name, "sysfs:none"))
+			cfg->disabled[0] = true;
 	} else {
 		cfg->drv = sl_cpuidle_poll_driver;
 	}
@@ -132,13 +150,16 @@ int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *e
 		cfg->pm_qos_ns = us * 1000;
 	}
 	for (int i = 0; i < a->ncpuidle_disable; i++) {
-		int k = state_index(&cfg->drv, a->cpuidle_disable[i]);
+		int k = state_arg(&cfg->drv, a->cpuidle_disable[i]);
 
 		if (k < 0) {
 			state_names(&cfg->drv, names, sizeof(names));
 			snprintf(err, errlen,
-				 "--cpuidle-disable %s: machine %s has no such state (%s)",
-				 a->cpuidle_disable[i], cfg->drv.name, names);
+				 "--cpuidle-disable %s: machine %s has no such state "
+				 "(state0..state%d, "
+				 "0..%d or a name: %s)",
+				 a->cpuidle_disable[i], cfg->drv.name, cfg->drv.state_count - 1,
+				 cfg->drv.state_count - 1, names);
 			return -1;
 		}
 		cfg->disabled[k] = true;

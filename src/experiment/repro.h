@@ -21,4 +21,25 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 /* CFS 2.6.31/2.6.32, BFS and EEVDF: desktop latency under make, build time, nice shares */
 int sl_repro_bfs(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
 
+/*
+ * One run of each experiment, its figures (the demo's). sleepers: 2.6.31 with NEW_FAIR_SLEEPERS
+ * on (nfs) or off; fork: 2.6.31 on cpus CPUs, sched_child_runs_first 1 or 0; fio: the
+ * Nehalem server with that many disks under gov ("poll": idle=poll), 2 s, and the 2009 figure.
+ */
+struct sl_sleepers_one {
+	double xmodmap_ms;  /* the xmodmap-like client's completion time */
+	double wake_p99_ms; /* p99 wake-up latency of the client and the video */
+	double wait_max_ms; /* the longest runqueue wait of any task */
+	double make_s;	    /* the niced make's completion */
+};
+int sl_repro_sleepers_one(bool nfs, u64 seed, struct sl_sleepers_one *res, char *err,
+			  size_t errlen);
+int sl_repro_fork_one(int cpus, int child_first, u64 seed, double *build_s, double *switches,
+		      char *err, size_t errlen);
+int sl_repro_fio_one(int disks, const char *gov, const char *seed, double *mbps, double *power_w,
+		     double *seed_mbps, char *err, size_t errlen);
+
+/* `schedlab demo`: the three results in one screen, or one JSON object. */
+int sl_demo(u64 seed, bool json, FILE *out, char *err, size_t errlen);
+
 #endif

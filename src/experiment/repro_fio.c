@@ -211,3 +211,19 @@ out:
 	free(res);
 	return rc;
 }
+
+int sl_repro_fio_one(int disks, const char *gov, const char *seed, double *mbps, double *power_w,
+		     double *seed_mbps, char *err, size_t errlen)
+{
+	struct sl_repro_opts o;
+	struct fio_result res;
+
+	memset(&o, 0, sizeof(o));
+	o.seed = seed;
+	if (run_one(&o, disks, gov, &res, err, errlen))
+		return -1;
+	*mbps = res.mbps;
+	*power_w = res.power_w;
+	*seed_mbps = seed_for(disks, gov);
+	return 0;
+}

@@ -379,3 +379,34 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 	}
 	return 0;
 }
+
+int sl_repro_sleepers_one(bool nfs, u64 seed, struct sl_sleepers_one *res, char *err, size_t errlen)
+{
+	struct sl_repro_opts o;
+	struct sleeper_figs f;
+
+	memset(&o, 0, sizeof(o));
+	memset(&f, 0, sizeof(f));
+	if (run_sleepers(&o, nfs ? 0 : 1, seed, &f, err, errlen))
+		return -1;
+	res->xmodmap_ms = mean(&f.xtime);
+	res->wake_p99_ms = mean(&f.lat_p99);
+	res->wait_max_ms = mean(&f.maxwait);
+	res->make_s = mean(&f.make);
+	return 0;
+}
+
+int sl_repro_fork_one(int cpus, int child_first, u64 seed, double *build_s, double *switches,
+		      char *err, size_t errlen)
+{
+	struct sl_repro_opts o;
+	struct fork_figs f;
+
+	memset(&o, 0, sizeof(o));
+	memset(&f, 0, sizeof(f));
+	if (run_fork(&o, cpus, child_first, seed, &f, err, errlen))
+		return -1;
+	*build_s = mean(&f.build);
+	*switches = mean(&f.csw);
+	return 0;
+}

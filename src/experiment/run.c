@@ -13,6 +13,26 @@ static u64 wall_now(void)
 	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 }
 
+/*
+ * An --at change at or after end never takes effect: refused (before the run against its set
+ * end; after a run that ended when its finite workloads did, against that instant).
+ */
+static int at_past_end(const struct sl_config *cfg, u64 end, bool after, const char *what,
+		       char *err, size_t errlen)
+{
+	for (int i = 0; i < cfg->nat; i++)
+		if (cfg->at[i].time > end || (!after && cfg->at[i].time == end)) {
+			snprintf(err, errlen,
+				 "--at %.9gs:%s=%s: not before %s (%.9gs): the change would "
+				 "never take effect",
+				 (double)cfg->at[i].time / 1e9,
+				 cfg->at[i].kind == 'f' ? "sched-features" : "sysctl",
+				 cfg->at[i].text, what, (double)end / 1e9);
+			return -1;
+		}
+	return 0;
+}
+
 int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errlen)
 {
 	u64 t0 = wall_now();
@@ -33,6 +53,11 @@ int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errl
 			return -1;
 		}
 	}
+	/* a change that cannot take effect is refused, not silently dropped */
+	if (at_past_end(cfg, r->sim->end, false, "the run's end", err, errlen)) {
+		sl_export_close(x, false, err + strlen(err), 0);
+		return -1;
+	}
 	if (sl_sim_run(r->sim)) {
 		if (sl_export_failed(x)) {
 			sl_export_close(x, true, err, errlen); /* names the file, removes it */
@@ -49,6 +74,11 @@ int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errl
 		}
 		snprintf(err, errlen, "run failed at %llu ns: %s", (unsigned long long)r->sim->now,
 			 r->sim->error);
+		return -1;
+	}
+	if (at_past_end(cfg, r->sim->now, true, "the end of the run (its workloads finished)", err,
+			errlen)) {
+		sl_export_close(x, false, err + strlen(err), 0);
 		return -1;
 	}
 	if (sl_export_close(x, true, err, errlen))

@@ -9,6 +9,7 @@
  * `schedlab sweep-merge` is the same reader: the union of shard files, checked to come from one
  * sweep with no run twice, written in run order (so it equals a single process's file).
  */
+#include "core/suggest.h"
 #include "experiment/sweep.h"
 #include "sched/cfs.h"
 #include "sched/features.h"
@@ -432,6 +433,51 @@ static void row_flags(const struct table *t, int r, char *buf, size_t len)
 		snprintf(buf, len, "(the kernel's defaults)");
 }
 
+/* The default of flag name in the releases' tables (the last release that has it). */
+static bool flag_default(const char *name)
+{
+	bool def = true;
+
+	for (int k = 0; k < sl_nreleases; k++)
+		for (int i = 0; i < sl_releases[k]->feats.n; i++)
+			if (!strcmp(sl_releases[k]->feats.flags[i].name, name))
+				def = sl_releases[k]->feats.flags[i].def;
+	return def;
+}
+
+/*
+ * The mean of column col over the runs with every flag at the kernel's default (over the seeds
+ * and mixes): what the plots mark. NAN when the sweep varies no flag, or varies a knob (then no
+ * one run is "the default").
+ */
+static double default_mean(const struct table *t, int col)
+{
+	double sum = 0;
+	int n = 0, nflags = 0;
+
+	for (int c = 0; c < t->ncols; c++) {
+		if (t->kind[c] == K_FLAG)
+			nflags++;
+		if (t->kind[c] == K_LEVEL && strcmp(t->cols[c], "mix") &&
+		    strcmp(t->cols[c], "seed"))
+			return NAN;
+	}
+	if (!nflags)
+		return NAN;
+	for (int r = 0; r < t->nrows; r++) {
+		bool def = !isnan(NUM(t, r, col));
+
+		for (int c = 0; c < t->ncols && def; c++)
+			if (t->kind[c] == K_FLAG)
+				def = (NUM(t, r, c) > 0.5) == flag_default(t->cols[c]);
+		if (def) {
+			sum += NUM(t, r, col);
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
 struct metric_report {
 	int col;
 	struct acc all;
@@ -578,13 +624,74 @@ static int levels(const struct table *t, int lc, int mc, const char ***names, st
 	return n;
 }
 
+/* A column of times: its name ends in _ns (the CSV and JSON keep nanoseconds). */
+static bool is_ns(const char *col)
+{
+	size_t n = strlen(col);
+
+	return n > 3 && !strcmp(col + n - 3, "_ns");
+}
+
+/* The scale a person reads a time in: the largest unit that keeps |v| at 1 or more. */
+static double ns_scale(double a, const char **unit)
+{
+	if (a >= 1e9) {
+		*unit = "s";
+		return 1e9;
+	}
+	if (a >= 1e6) {
+		*unit = "ms";
+		return 1e6;
+	}
+	if (a >= 1e3) {
+		*unit = "us";
+		return 1e3;
+	}
+	*unit = "ns";
+	return 1;
+}
+
+/* a tail figure: a percentile, a maximum or a wait, read on a log axis */
+static bool is_tail(const char *col)
+{
+	return strstr(col, "p99") || strstr(col, "p95") || strstr(col, "max") ||
+	       strstr(col, "wait");
+}
+
+/* v of column col as a person reads it: times in s, ms, us or ns, the rest as %.6g */
+static const char *hv(const char *col, double v, char *buf, size_t len)
+{
+	const char *u;
+	double sc;
+
+	if (!is_ns(col) || !isfinite(v)) {
+		snprintf(buf, len, "%.6g", v);
+		return buf;
+	}
+	sc = ns_scale(fabs(v), &u);
+	snprintf(buf, len, sc == 1 ? "%.0f %s" : "%.3f %s", v / sc, u);
+	return buf;
+}
+
+/* a level of a knob column: a time in human units when the column is one */
+static const char *hlevel(const char *col, const char *level, char *buf, size_t len)
+{
+	char *end;
+	double v = strtod(level, &end);
+
+	if (!is_ns(col) || end == level || *end)
+		return level;
+	return hv(col, v, buf, len);
+}
+
 static void print_metric(FILE *out, const struct table *t, const struct metric_report *m, int top)
 {
 	const char *name = t->cols[m->col];
-	char fl[1024];
+	char fl[1024], b1[32], b2[32], b3[32], b4[32];
 
-	fprintf(out, "\n== %s: %d runs, mean %.6g, min %.6g, max %.6g (%s is better)\n", name,
-		m->nval, m->all.mean, m->min, m->max, lower_is_better(name) ? "lower" : "higher");
+	fprintf(out, "\n== %s: %d runs, mean %s, min %s, max %s (%s is better)\n", name, m->nval,
+		hv(name, m->all.mean, b1, sizeof(b1)), hv(name, m->min, b2, sizeof(b2)),
+		hv(name, m->max, b3, sizeof(b3)), lower_is_better(name) ? "lower" : "higher");
 	if (m->nmain) {
 		fprintf(out, "main effects (mean with the flag on - off, 95%% interval):\n");
 		fprintf(out, "  %-4s %-22s %14s %12s %9s %14s %14s\n", "rank", "flag", "effect",
@@ -593,10 +700,12 @@ static void print_metric(FILE *out, const struct table *t, const struct metric_r
 			const struct effect *e = &m->main[i];
 			bool sig = fabs(e->effect) > e->ci;
 
-			fprintf(out, "  %-4d %-22s %14.6g %12.4g %8.2f%% %14.6g %14.6g%s\n", i + 1,
-				t->cols[e->a], e->effect, e->ci,
-				m->all.mean != 0 ? 100 * e->effect / fabs(m->all.mean) : 0.0, e->on,
-				e->off, sig ? "" : "  (not significant)");
+			fprintf(out, "  %-4d %-22s %14s %12s %8.2f%% %14s %14s%s\n", i + 1,
+				t->cols[e->a], hv(name, e->effect, b1, sizeof(b1)),
+				hv(name, e->ci, b2, sizeof(b2)),
+				m->all.mean != 0 ? 100 * e->effect / fabs(m->all.mean) : 0.0,
+				hv(name, e->on, b3, sizeof(b3)), hv(name, e->off, b4, sizeof(b4)),
+				sig ? "" : "  (not significant)");
 		}
 	}
 	for (int c = 0; c < t->ncols; c++) {
@@ -610,8 +719,11 @@ static void print_metric(FILE *out, const struct table *t, const struct metric_r
 		if (n > 1) {
 			fprintf(out, "by %s:\n", t->cols[c]);
 			for (int k = 0; k < n; k++)
-				fprintf(out, "  %-40.40s mean %14.6g +- %-10.4g (%d runs)\n", ln[k],
-					la[k].mean, 1.96 * sqrt(acc_var(&la[k]) / la[k].n),
+				fprintf(out, "  %-40.40s mean %14s +- %-12s (%d runs)\n",
+					hlevel(t->cols[c], ln[k], b3, sizeof(b3)),
+					hv(name, la[k].mean, b1, sizeof(b1)),
+					hv(name, 1.96 * sqrt(acc_var(&la[k]) / la[k].n), b2,
+					   sizeof(b2)),
 					(int)la[k].n);
 		}
 		free(ln);
@@ -627,8 +739,8 @@ static void print_metric(FILE *out, const struct table *t, const struct metric_r
 			int r = m->order[idx];
 
 			row_flags(t, r, fl, sizeof(fl));
-			fprintf(out, "  run %-8llu %14.6g  %s\n", (unsigned long long)t->run[r],
-				NUM(t, r, m->col), fl);
+			fprintf(out, "  run %-8llu %14s  %s\n", (unsigned long long)t->run[r],
+				hv(name, NUM(t, r, m->col), b1, sizeof(b1)), fl);
 		}
 	}
 	if (m->ninter) {
@@ -638,9 +750,33 @@ static void print_metric(FILE *out, const struct table *t, const struct metric_r
 		for (int i = 0; i < k; i++) {
 			const struct effect *e = &m->inter[i];
 
-			fprintf(out, "  %-22s x %-22s %14.6g +- %.4g\n", t->cols[e->a],
-				t->cols[e->b], e->effect, e->ci);
+			fprintf(out, "  %-22s x %-22s %14s +- %s\n", t->cols[e->a], t->cols[e->b],
+				hv(name, e->effect, b1, sizeof(b1)),
+				hv(name, e->ci, b2, sizeof(b2)));
 		}
+	}
+}
+
+/*
+ * No metric varies across the runs (the knobs varied changed nothing measured): said, with each
+ * metric's one value, rather than a report of nothing.
+ */
+static void print_constant(FILE *out, const struct table *t, const int *cols, int nc)
+{
+	char b[32];
+
+	fprintf(out,
+		"\nno metric varies across the %d runs: what was varied changed nothing "
+		"measured; every run gives\n",
+		t->nrows);
+	for (int k = 0; k < nc; k++) {
+		const char *v = NULL;
+
+		for (int r = 0; r < t->nrows && !v; r++)
+			if (!isnan(NUM(t, r, cols[k])))
+				v = hv(t->cols[cols[k]], NUM(t, r, cols[k]), b, sizeof(b));
+		if (v)
+			fprintf(out, "  %-32s %s\n", t->cols[cols[k]], v);
 	}
 }
 
@@ -785,12 +921,50 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 			rc = 1;
 			break;
 		}
-		for (int i = 0; i < m->nval; i++)
-			fprintf(d, "%.9g\n", NUM(t, m->order[i], m->col));
+		/* times in the unit a person reads (the largest |value| decides); a tail on a log
+		 * axis with log-width bins when it spans more than a decade */
+		const char *name = t->cols[m->col], *unit = "";
+		double amax = fabs(m->max) > fabs(m->min) ? fabs(m->max) : fabs(m->min);
+		double sc = is_ns(name) ? ns_scale(amax, &unit) : 1;
+		bool logx = is_tail(name) && m->min > 0 && m->max / m->min > 10;
+		double lo = logx ? log10(m->min / sc) : m->min / sc,
+		       hi = logx ? log10(m->max / sc) : m->max / sc;
+		enum { BINS = 40 };
+		int count[BINS] = {0};
+		double bw = (hi - lo) / BINS;
+
+		if (bw <= 0)
+			bw = 1;
+		for (int i = 0; i < m->nval; i++) {
+			double v = NUM(t, m->order[i], m->col) / sc;
+			int bi = (int)(((logx ? log10(v) : v) - lo) / bw);
+
+			count[bi < 0 ? 0 : bi >= BINS ? BINS - 1 : bi]++;
+		}
+		for (int i = 0; i < BINS; i++) {
+			double l = lo + bw * i, h = l + bw;
+
+			if (logx)
+				fprintf(d, "%.9g %d %.9g\n", (pow(10, l) + pow(10, h)) / 2,
+					count[i], pow(10, h) - pow(10, l));
+			else
+				fprintf(d, "%.9g %d %.9g\n", (l + h) / 2, count[i], bw);
+		}
 		fprintf(d, "\n\n");
-		for (int i = m->nmain - 1; i >= 0; i--)
-			fprintf(d, "%d %.9g %.9g %s\n", m->nmain - 1 - i, m->main[i].effect,
-				m->main[i].ci, t->cols[m->main[i].a]);
+		int lab = 8; /* the longest flag name: the left margin of the effects plot */
+		double emax = 0, esc;
+		const char *eunit = "";
+
+		for (int i = 0; i < m->nmain; i++)
+			if (fabs(m->main[i].effect) + m->main[i].ci > emax)
+				emax = fabs(m->main[i].effect) + m->main[i].ci;
+		esc = is_ns(name) ? ns_scale(emax, &eunit) : 1;
+		for (int i = m->nmain - 1; i >= 0; i--) {
+			fprintf(d, "%d %.9g %.9g %s\n", m->nmain - 1 - i, m->main[i].effect / esc,
+				m->main[i].ci / esc, t->cols[m->main[i].a]);
+			if ((int)strlen(t->cols[m->main[i].a]) > lab)
+				lab = (int)strlen(t->cols[m->main[i].a]);
+		}
 		if (ferror(d) | fclose(d)) {
 			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
 			unlink(path);
@@ -807,46 +981,88 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 			rc = 1;
 			break;
 		}
-		double bins = 40, w = (m->max - m->min) / bins;
+		/* the axis label: the metric without _ns, and its unit */
+		char label[200], elabel[200], lbl[32];
+		size_t nl = strlen(name) - (is_ns(name) ? 3 : 0);
 
-		if (w <= 0)
-			w = 1;
-		const char *terms[2][2] = {{"pngcairo size 900,600", "png"},
-					   {"svg size 900,600", "svg"}};
+		snprintf(label, sizeof(label), "%.*s%s%s%s", (int)nl, name, *unit ? " (" : "", unit,
+			 *unit ? ")" : "");
+		snprintf(elabel, sizeof(elabel), "%.*s%s%s%s", (int)nl, name, *eunit ? " (" : "",
+			 eunit, *eunit ? ")" : "");
+		double def = default_mean(t, m->col);
+		/* the label of the defaults' line on the side with room */
+		double dpos = logx ? log10(def / sc) : def / sc;
+		bool right = hi > lo && (dpos - lo) / (hi - lo) > 0.6;
+		int eh = 120 + 26 * m->nmain;
+
+		if (eh < 500)
+			eh = 500;
+		const char *terms[2][2] = {{"pngcairo size 1000,%d font ',11'", "png"},
+					   {"svg size 1000,%d font ',11'", "svg"}};
 
 		for (int tt = 0; tt < 2; tt++) {
+			char term[80];
+
+			snprintf(term, sizeof(term), terms[tt][0], 620);
 			if (tt == 0)
 				fprintf(g,
 					"if (!strstrt(GPVAL_TERMINALS, 'pngcairo')) set terminal "
-					"png "
-					"size 900,600; else set terminal %s\n",
-					terms[0][0]);
+					"png size 1000,620; else set terminal %s\n",
+					term);
 			else
-				fprintf(g, "set terminal %s\n", terms[1][0]);
+				fprintf(g, "set terminal %s\n", term);
 			fprintf(g,
-				"set output '%s/.%s-distribution.tmp.%s'\n"
-				"set title '%s across %d schedulers' noenhanced\n"
-				"set xlabel '%s' noenhanced\nset ylabel 'runs'\nunset key\n"
-				"set style fill solid 0.6\nbw=%.9g\nmn=%.9g\n"
-				"bin(x)=mn+bw*floor((x-mn)/bw)+bw/2\n"
-				"plot '%s/.%s.dat' index 0 using (bin($1)):(1) smooth freq with "
-				"boxes\n",
-				tdir, sname, terms[tt][1], t->cols[m->col], m->nval,
-				t->cols[m->col], w, m->min, tdir, sname);
-			if (m->nmain) {
+				"reset\nset output '%s/.%s-distribution.tmp.%s'\n"
+				"set title '%s: %d configurations' noenhanced\n"
+				"set xlabel '%s%s' noenhanced\nset ylabel 'runs'\nunset key\n"
+				"set grid ytics\nset style fill solid 0.6 border -1\n"
+				"set lmargin 10\nset rmargin 6\nset tmargin 3\nset bmargin 4\n"
+				"set yrange [0:*]\nset offsets graph 0.03,graph 0.03,graph "
+				"0.08,0\n%s",
+				tdir, sname, terms[tt][1], name, m->nval, label,
+				logx ? ", log scale" : "",
+				logx ? "set logscale x\nset mxtics 10\n" : "");
+			if (!isnan(def))
 				fprintf(g,
-					"set output '%s/.%s-effects.tmp.%s'\n"
-					"set title 'main effect of each flag on %s (on - off, 95%% "
+					"set arrow 1 from %.9g, graph 0 to %.9g, graph 1 nohead lw "
+					"2 "
+					"lc rgb '#d62728' dt 2 front\n"
+					"set label 1 \"kernel defaults: %s\" at %.9g, graph 0.96 "
+					"offset %s,0 %s tc rgb '#d62728' front noenhanced\n",
+					def / sc, def / sc, hv(name, def, lbl, sizeof(lbl)),
+					def / sc, right ? "-0.5" : "0.5", right ? "right" : "left");
+			fprintf(g,
+				"plot '%s/.%s.dat' index 0 using 1:2:3 with boxes lc rgb "
+				"'#4878a8'\n",
+				tdir, sname);
+			if (m->nmain) {
+				snprintf(term, sizeof(term), terms[tt][0], eh);
+				if (tt == 0)
+					fprintf(g,
+						"if (!strstrt(GPVAL_TERMINALS, 'pngcairo')) set "
+						"terminal png size 1000,%d; else set terminal %s\n",
+						eh, term);
+				else
+					fprintf(g, "set terminal %s\n", term);
+				fprintf(g,
+					"reset\nset output '%s/.%s-effects.tmp.%s'\n"
+					"set title 'main effect of each flag on %s (mean on - off, "
+					"95%% "
 					"interval)' noenhanced\n"
-					"set xlabel 'effect' noenhanced\nunset ylabel\n"
-					"set ytics noenhanced\nset yrange [-1:%d]\n"
+					"set xlabel 'effect on %s' noenhanced\nunset ylabel\nunset "
+					"key\n"
+					"set lmargin %d\nset rmargin 6\nset tmargin 3\nset bmargin "
+					"4\n"
+					"set grid xtics\nset yzeroaxis lt -1\nset style fill solid "
+					"0.6\n"
+					"set ytics noenhanced scale 0\nset yrange [-1:%d]\n"
+					"set offsets graph 0.05, graph 0.05, 0, 0\n"
 					"plot '%s/.%s.dat' index 1 using "
-					"2:1:(0):2:($1-0.35):($1+0.35):"
-					"ytic(4) with boxxyerror, '' index 1 using 2:1:3 with "
-					"xerrorbars "
-					"lc rgb 'black' pt -1\nunset yrange\nset ytics enhanced\n",
-					tdir, sname, terms[tt][1], t->cols[m->col], m->nmain, tdir,
-					sname);
+					"2:1:(0):2:($1-0.35):($1+0.35):ytic(4) with boxxyerror "
+					"lc rgb '#4878a8', '' index 1 using 2:1:3 with xerrorbars "
+					"lc rgb 'black' pt -1\n",
+					tdir, sname, terms[tt][1], name, elabel, lab + 3, m->nmain,
+					tdir, sname);
 			}
 		}
 		if (ferror(g) | fclose(g)) {
@@ -971,8 +1187,15 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		for (c = 0; c < t.ncols && strcmp(t.cols[c], o->metrics[k]); c++)
 			;
 		if (c == t.ncols || t.kind[c] != K_METRIC) {
-			fprintf(stderr, "schedlab: sweep-report: no metric '%s'; the metrics:",
-				o->metrics[k]);
+			struct sl_suggest sg;
+			char hint[160];
+
+			sl_suggest_init(&sg, o->metrics[k], strlen(o->metrics[k]));
+			for (int j = 0; j < t.ncols; j++)
+				if (t.kind[j] == K_METRIC)
+					sl_suggest_add(&sg, t.cols[j]);
+			fprintf(stderr, "schedlab: sweep-report: no metric '%s'%s; the metrics:",
+				o->metrics[k], sl_suggest_text(&sg, hint, sizeof(hint)));
 			for (int j = 0; j < t.ncols; j++)
 				if (t.kind[j] == K_METRIC)
 					fprintf(stderr, " %s", t.cols[j]);
@@ -1039,6 +1262,8 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		fprintf(out, "\n");
 		for (int k = 0; k < nm; k++)
 			print_metric(out, &t, &ms[k], o->top);
+		if (!nm && nc)
+			print_constant(out, &t, cols, nc);
 	}
 	if (o->report_done)
 		*o->report_done = !rc;

@@ -1,3 +1,4 @@
+#include "core/suggest.h"
 #include "machine/params.h"
 #include "core/parse.h"
 
@@ -82,12 +83,17 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 		*(u64 *)(void *)((char *)p + d->offset) = v;
 		return 0;
 	}
-	char valid[512];
+	char valid[512], hint[128];
 	size_t off = 0;
+	struct sl_suggest sg;
 
+	sl_suggest_init(&sg, assignment, n);
 	valid[0] = '\0';
-	for (int i = 0; i < sl_param_count; i++)
+	for (int i = 0; i < sl_param_count; i++) {
 		sl_append(valid, sizeof(valid), &off, "%s%s", i ? " " : "", sl_param_table[i].name);
-	snprintf(err, errlen, "unknown --param '%.*s'; valid: %s", (int)n, assignment, valid);
+		sl_suggest_add(&sg, sl_param_table[i].name);
+	}
+	snprintf(err, errlen, "unknown --param '%.*s'%s; valid: %s", (int)n, assignment,
+		 sl_suggest_text(&sg, hint, sizeof(hint)), valid);
 	return -1;
 }

@@ -1,3 +1,4 @@
+#include "core/suggest.h"
 #include "sched/features.h"
 #include "core/parse.h"
 
@@ -65,13 +66,19 @@ int sl_feat_write(const struct sl_feat_table *t, u64 *set, const char *word, cha
 			*set |= 1ULL << t->flags[i].id;
 		return 0;
 	}
-	char valid[1024];
+	char valid[1024], hint[128] = "";
+	struct sl_suggest sg;
 
+	sl_suggest_init(&sg, name, strlen(name));
+	for (int i = 0; i < t->n; i++)
+		sl_suggest_add(&sg, t->flags[i].name);
+	if (sg.best)
+		snprintf(hint, sizeof(hint), "; did you mean '%s%s'?", neg ? "NO_" : "", sg.best);
 	list_valid(t, valid, sizeof(valid));
 	snprintf(err, errlen,
-		 "unknown sched feature '%s' (the kernel would answer -EINVAL); valid names, each "
-		 "optionally prefixed by NO_: %s",
-		 word, valid);
+		 "unknown sched feature '%s'%s (the kernel would answer -EINVAL); valid names, "
+		 "each optionally prefixed by NO_: %s",
+		 word, hint, valid);
 	return -1;
 }
 

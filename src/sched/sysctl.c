@@ -1,3 +1,4 @@
+#include "core/suggest.h"
 #include "sched/sysctl.h"
 #include "core/parse.h"
 
@@ -181,9 +182,14 @@ int sl_sysctl_write(const struct sl_release *rel, struct sl_tunables *t, u64 *fe
 		}
 		return 0;
 	}
-	char valid[768];
+	char valid[768], hint[160];
+	struct sl_suggest sg;
 
+	sl_suggest_init(&sg, assignment, n);
+	for (int k = 0; k < sl_sysctl_count(rel); k++)
+		sl_suggest_add(&sg, sl_sysctl_nth(rel, k)->name);
 	list_names(rel, valid, sizeof(valid));
-	snprintf(err, errlen, "unknown sysctl '%.*s'; valid: %s", (int)n, assignment, valid);
+	snprintf(err, errlen, "unknown sysctl '%.*s'%s; valid: %s", (int)n, assignment,
+		 sl_suggest_text(&sg, hint, sizeof(hint)), valid);
 	return -1;
 }

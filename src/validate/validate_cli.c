@@ -118,7 +118,7 @@ int sl_cli_calibrate(int argc, char **argv)
 	char err[1024];
 
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
 			dir = argv[++i];
 		} else {
 			fprintf(stderr, "schedlab: calibrate: unexpected '%s' (calibrate -o DIR)\n",

@@ -1,3 +1,4 @@
+#include "core/suggest.h"
 #include "workload/workload.h"
 #include "core/parse.h"
 
@@ -45,9 +46,15 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 
 	memset(out, 0, sizeof(*out));
 	if (!ops) {
+		struct sl_suggest sg;
+		char hint[128];
+
+		sl_suggest_init(&sg, spec, nlen);
+		for (int i = 0; i < sl_nworkloads; i++)
+			sl_suggest_add(&sg, sl_workloads[i]->name);
 		list_names(names, sizeof(names));
-		snprintf(err, errlen, "--workload '%s': unknown workload '%.*s' (valid: %s)", spec,
-			 (int)nlen, spec, names);
+		snprintf(err, errlen, "--workload '%s': unknown workload '%.*s'%s (valid: %s)",
+			 spec, (int)nlen, spec, sl_suggest_text(&sg, hint, sizeof(hint)), names);
 		return -1;
 	}
 	if (strlen(spec) >= sizeof(out->spec)) {
@@ -77,12 +84,19 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 
 		if (!k) {
 			size_t off = 0;
+			struct sl_suggest sg;
+			char hint[128];
 
+			sl_suggest_init(&sg, p, (size_t)(eq - p));
 			names[0] = '\0';
-			for (int i = 0; i < ops->nkeys; i++)
+			for (int i = 0; i < ops->nkeys; i++) {
 				sl_append(names, sizeof(names), &off, "%s, ", ops->keys[i].name);
-			snprintf(err, errlen, "--workload %s: unknown key '%.*s' (valid: %sstart)",
-				 ops->name, (int)(eq - p), p, names);
+				sl_suggest_add(&sg, ops->keys[i].name);
+			}
+			sl_suggest_add(&sg, start_key.name);
+			snprintf(err, errlen,
+				 "--workload %s: unknown key '%.*s'%s (valid: %sstart)", ops->name,
+				 (int)(eq - p), p, sl_suggest_text(&sg, hint, sizeof(hint)), names);
 			return -1;
 		}
 		size_t vlen = n - (size_t)(eq - p) - 1;

@@ -11,6 +11,10 @@
  *     unknown and give 0 mW. busy_power_mw and the entry energies are unknown too: 0. Runs that
  *     need energy figures should use a built-in profile or a file:PATH table.
  *   - the driver name: "sysfs:" plus ROOT/cpuidle/current_driver when readable.
+ * A machine without a cpuidle driver (current_driver "none", no cpu0/cpuidle: a VM idling with
+ * HLT, or cpuidle.off=1) idles through the kernel's default_idle_call, the architecture's
+ * default idle: HLT on x86 (docs/model/cpuidle.md). That machine loads as the vm-hlt table, named
+ * "sysfs:none", with POLL disabled by the configuration, as `validate` models it.
  */
 #include "cpuidle/profiles/profile.h"
 
@@ -21,6 +25,8 @@
 #include <sys/stat.h>
 
 #define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
+
+extern const struct sl_idle_profile sl_profile_vm_hlt;
 
 /* Read the first line of path into buf (newline stripped); -1 with errno when unreadable. */
 static int read_line(const char *path, char *buf, size_t len)
@@ -125,9 +131,19 @@ static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_
 	}
 	snprintf(dir, sizeof(dir), "%s/cpu0/cpuidle", root);
 	d = opendir(dir);
+	int oerr = errno;
+
+	snprintf(sdir, sizeof(sdir), "%s/cpuidle/current_driver", root);
+	if (!d && oerr == ENOENT && !read_line(sdir, drvname, sizeof(drvname)) &&
+	    !strcmp(drvname, "none")) {
+		if (sl_profile_vm_hlt.load(drv, NULL, err, errlen))
+			return -1;
+		snprintf(drv->name, sizeof(drv->name), "sysfs:none");
+		return 0;
+	}
 	if (!d) {
 		snprintf(err, errlen, "sysfs: cannot open %s: %s (no cpuidle states to read)", dir,
-			 strerror(errno));
+			 strerror(oerr));
 		return -1;
 	}
 	closedir(d);
