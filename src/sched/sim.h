@@ -233,13 +233,20 @@ struct sl_sched_group {
 	u64 cpu_power;
 };
 
+/*
+ * The span and the groups are shared by every CPU of the span (built once, by the span's first
+ * CPU, which owns them): groups[] is in the order of the groups' first CPUs and local is the
+ * index of the group holding the owning CPU. The kernel's order (sd->groups: the local group
+ * first, then the others) is sl_sd_group(sd, 0..ngroups-1).
+ */
 struct sl_sched_domain {
 	int level; /* enum sl_sd_level */
 	int *span; /* CPU ids, ascending */
 	int nspan;
-	struct sl_sched_group
-		*groups; /* groups[0] holds the owning CPU, as the kernel's sd->groups */
+	struct sl_sched_group *groups;
 	int ngroups;
+	int local;  /* groups[local] holds the owning CPU */
+	bool owner; /* this CPU's domain allocated span, groups and the groups' cpus */
 	unsigned flags;
 	int min_interval, max_interval; /* ms */
 	int busy_factor;
@@ -250,6 +257,12 @@ struct sl_sched_domain {
 	u64 balance_interval; /* ms */
 	int nr_balance_failed;
 };
+
+/* the i-th group in the kernel's order: the local group first, then the others in order */
+static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *sd, int i)
+{
+	return &sd->groups[i == 0 ? sd->local : i <= sd->local ? i - 1 : i];
+}
 
 struct sl_cpu {
 	int id;
