@@ -8,8 +8,9 @@
  * Every row is simulated --repeat times (default 3), each time in a child process (so its peak
  * RSS is its own); the median CPU time is reported (building the machine and the run; the cores
  * are shared with other users, so CPU time, not wall time, and the median resists their cache
- * and frequency effects). "wall" below is that CPU time. Columns: events, simulated time, ns per event, wall time per simulated
- * second, the ns/event as a multiple of the heap floor, peak RSS, and RSS per task created.
+ * and frequency effects). "wall" below is that CPU time. Columns: events, simulated time, ns per
+ * event, wall time per simulated second, the ns/event as a multiple of the heap floor, peak RSS,
+ * and RSS per task created.
  * --quick halves the scaling table (up to 1024 CPUs and 10k tasks).
  *
  * --sweep [--runs N]: simulations per second of the 32768-scheduler sweep of the README's
@@ -193,14 +194,17 @@ static int run_child(const struct row *rw, struct result *res, char *err, size_t
 #define RTAPP_FILE SCHEDLAB_SOURCE_DIR "/tests/data/rtapp/affinity.json"
 
 /* ROW(name, kernel, cpus, topology, duration, idle profile, big, workloads...) */
-#define ROW(n, k, c, t, d, m, big, ...) {n, k, c, t, d, m, {__VA_ARGS__}, big}
+#define ROW(n, k, c, t, d, m, big, ...)                                                            \
+	{                                                                                          \
+		n, k, c, t, d, m, {__VA_ARGS__}, big                                               \
+	}
 
 static const struct row rows[] = {
 	/* the suite */
 	ROW("make64-2.6.31", "2.6.31", NULL, "4x8x2", "30s", NULL, 0, "make:jobs=128,count=900000"),
 	ROW("make64-6.18", "6.18", NULL, "4x8x2", "30s", NULL, 0, "make:jobs=128,count=900000"),
-	ROW("desktop-2.6.31", "2.6.31", "2", NULL, "10s", NULL, 0, "make:jobs=8,nice=19,count=100000",
-	    "pingpong:count=1000000"),
+	ROW("desktop-2.6.31", "2.6.31", "2", NULL, "10s", NULL, 0,
+	    "make:jobs=8,nice=19,count=100000", "pingpong:count=1000000"),
 	ROW("desktop-6.18", "6.18", "2", NULL, "10s", NULL, 0, "make:jobs=8,nice=19,count=100000",
 	    "pingpong:count=1000000"),
 	ROW("fio-12disk", NULL, NULL, "2x4x2", "10s", "nehalem", 0, "fio:disks=12"),
@@ -211,8 +215,7 @@ static const struct row rows[] = {
 	ROW("cpus-512-6.18", "6.18", "512", NULL, "500ms", NULL, 0, "make:jobs=1024,count=900000"),
 	ROW("cpus-4096-6.18", "6.18", "4096", NULL, "50ms", NULL, 1, "make:jobs=8192,count=900000"),
 	ROW("cpus-2-2.6.32", "2.6.32", "2", NULL, "60s", NULL, 0, "make:jobs=4,count=900000"),
-	ROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "5s", NULL, 0,
-	    "make:jobs=128,count=900000"),
+	ROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "5s", NULL, 0, "make:jobs=128,count=900000"),
 	ROW("cpus-512-2.6.32", "2.6.32", NULL, "16x16x2", "500ms", NULL, 0,
 	    "make:jobs=1024,count=900000"),
 	ROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "50ms", NULL, 1,
@@ -241,8 +244,8 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 		printf("floor: bare heap pop+push, 64 timers: %.1f ns CPU time (median of %d)\n"
 		       "rows: median CPU time of %d runs, each in its own process\n\n"
 		       "%-22s %10s %8s %9s %11s %7s %9s %8s\n",
-		       floor_ns, repeat, repeat, "row", "events", "sim", "ns/event",
-		       "wall/sim-s", "x floor", "peak RSS", "B/task");
+		       floor_ns, repeat, repeat, "row", "events", "sim", "ns/event", "wall/sim-s",
+		       "x floor", "peak RSS", "B/task");
 	for (size_t i = 0; i < SL_ARRAY_SIZE(rows); i++) {
 		const struct row *rw = &rows[i];
 		struct result res, last = {0};
@@ -271,7 +274,8 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 
 		if (json) {
 			printf("%s\n {\"name\": \"%s\", \"events\": %llu, \"sim_ns\": %llu, "
-			       "\"wall_ns\": %.0f, \"ns_per_event\": %.2f, \"wall_per_sim_s\": %.4f, "
+			       "\"wall_ns\": %.0f, \"ns_per_event\": %.2f, \"wall_per_sim_s\": "
+			       "%.4f, "
 			       "\"floor_ratio\": %.2f, \"peak_rss_kb\": %ld, \"tasks\": %llu, "
 			       "\"rss_bytes_per_task\": %.0f}",
 			       first ? "" : ",", rw->name, (unsigned long long)last.events,
