@@ -11,7 +11,8 @@
  * Model choices (each explained where it is made):
  * - Pick is an in-order walk of the deadline tree for the first eligible entity, O(n), instead of
  *   the kernel's min_vruntime-augmented descent: both give the eligible entity with the earliest
- *   deadline, ties to the earlier insertion; n is small. min_slice/max_slice are scans too.
+ *   deadline, ties to the earlier insertion; n is small. min_slice/max_slice are augmented values
+ *   of the tree (each node keeps its subtree's least and greatest slice), O(1) to read.
  * - Autogroup: the target puts each session in its own task group. A run holds only the
  *   workload's tasks, all started from one session (the shell), so they share one autogroup: one
  *   group entity per CPU whose cfs_rq holds all of them. With one group entity per CPU the root

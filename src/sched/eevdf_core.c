@@ -7,6 +7,8 @@
 #include "sched/eevdf.h"
 #include "sched/cfs.h"
 
+#include <stdlib.h>
+
 #define WMULT_CONST_6 0xffffffffULL /* ~0U */
 
 void sl_eevdf_set_load_weight(struct sl_task *p)
@@ -128,6 +130,37 @@ static int ee_cmp(struct sched_entity *a, struct sched_entity *b)
 	return a->rb_seq < b->rb_seq ? -1 : (a->rb_seq > b->rb_seq);
 }
 
+/*
+ * The augmentation: each node keeps the least and greatest slice of its subtree (the kernel keeps
+ * min_slice the same way, with min_vruntime), so the tree's min and max slice are the root's.
+ * tree.h calls RB_AUGMENT on the nodes a rotation moves; enqueue and dequeue below bring the
+ * path they change up to date.
+ */
+static void ee_augment(struct sched_entity *se)
+{
+	struct sched_entity *l, *r;
+	u64 mn, mx;
+
+	if (!se)
+		return;
+	l = RB_LEFT(se, run_node);
+	r = RB_RIGHT(se, run_node);
+	mn = mx = se->slice;
+	if (l) {
+		mn = l->min_slice < mn ? l->min_slice : mn;
+		mx = l->max_slice > mx ? l->max_slice : mx;
+	}
+	if (r) {
+		mn = r->min_slice < mn ? r->min_slice : mn;
+		mx = r->max_slice > mx ? r->max_slice : mx;
+	}
+	se->min_slice = mn;
+	se->max_slice = mx;
+}
+
+#undef RB_AUGMENT
+#define RB_AUGMENT(x) ee_augment(x)
+
 RB_PROTOTYPE(sl_eevdf_tree, sched_entity, run_node, ee_cmp);
 RB_GENERATE(sl_eevdf_tree, sched_entity, run_node, ee_cmp)
 
@@ -155,6 +188,16 @@ void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 	u64 w = scale_load_down(se->load.weight);
 
 	se->rb_seq = cfs->seq++;
+	/* the insertion path (RB_INSERT's own descent) gains se's slice before the rotations of
+	 * the rebalancing recompute the nodes they move */
+	se->min_slice = se->max_slice = se->slice;
+	for (struct sched_entity *n = RB_ROOT(&cfs->timeline); n;
+	     n = ee_cmp(se, n) < 0 ? RB_LEFT(n, run_node) : RB_RIGHT(n, run_node)) {
+		if (se->slice < n->min_slice)
+			n->min_slice = se->slice;
+		if (se->slice > n->max_slice)
+			n->max_slice = se->slice;
+	}
 	RB_INSERT(sl_eevdf_tree, &cfs->timeline, se);
 	cfs->sum_w_vruntime += entity_key(cfs, se) * (s64)w;
 	cfs->sum_weight += w;
@@ -163,8 +206,24 @@ void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 void sl_eevdf_dequeue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	u64 w = scale_load_down(se->load.weight);
+	struct sched_entity *l = RB_LEFT(se, run_node), *r = RB_RIGHT(se, run_node), *start;
 
+	/* the lowest node whose subtree loses an entity: se's parent, or with two children the
+	 * parent of se's successor, which takes se's place (or the successor, if se was that
+	 * parent); rotations keep it below every other such node, so a walk up from it after
+	 * the removal recomputes them all */
+	if (!l || !r) {
+		start = RB_PARENT(se, run_node);
+	} else {
+		struct sched_entity *succ = r;
+
+		while (RB_LEFT(succ, run_node))
+			succ = RB_LEFT(succ, run_node);
+		start = RB_PARENT(succ, run_node) == se ? succ : RB_PARENT(succ, run_node);
+	}
 	RB_REMOVE(sl_eevdf_tree, &cfs->timeline, se);
+	for (; start; start = RB_PARENT(start, run_node))
+		ee_augment(start);
 	cfs->sum_w_vruntime -= entity_key(cfs, se) * (s64)w;
 	cfs->sum_weight -= w;
 }
@@ -179,25 +238,37 @@ struct sched_entity *sl_eevdf_next(struct sched_entity *se)
 	return RB_NEXT(sl_eevdf_tree, NULL, se);
 }
 
-/* The augmented subtree minimum/maximum of the root, by a scan (exact, as after 09cd469c7330). */
+/* The augmented subtree minimum/maximum of the root (exact, as after 09cd469c7330). */
 u64 sl_eevdf_min_slice(struct eevdf_rq *cfs)
 {
+	struct sched_entity *root = RB_ROOT(&cfs->timeline);
+
+#ifdef SL_EEVDF_CHECK_AUGMENT
 	u64 m = ~0ULL;
 
 	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
 		if (se->slice < m)
 			m = se->slice;
-	return m;
+	if (m != (root ? root->min_slice : ~0ULL))
+		abort();
+#endif
+	return root ? root->min_slice : ~0ULL;
 }
 
 u64 sl_eevdf_max_slice(struct eevdf_rq *cfs)
 {
+	struct sched_entity *root = RB_ROOT(&cfs->timeline);
+
+#ifdef SL_EEVDF_CHECK_AUGMENT
 	u64 m = 0;
 
 	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
 		if (se->slice > m)
 			m = se->slice;
-	return m;
+	if (m != (root ? root->max_slice : 0))
+		abort();
+#endif
+	return root ? root->max_slice : 0;
 }
 
 static struct sched_entity *queued_curr(const struct eevdf_rq *cfs)

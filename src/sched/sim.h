@@ -62,6 +62,9 @@ struct sched_entity {
 	/* EEVDF (6.18, eevdf.h); CFS 2.6.3x never touches these */
 	u64 deadline;
 	u64 slice; /* the request, ns */
+	/* EEVDF: the least and greatest slice of the subtree rooted here (the tree's augmentation,
+	 * as the kernel's min_slice) */
+	u64 min_slice, max_slice;
 	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
 	s64 vlag;
 	bool custom_slice, rel_deadline, sched_delayed;
