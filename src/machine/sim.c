@@ -173,6 +173,7 @@ void sl_sim_free(struct sl_sim *sim)
 	for (int i = 0; i < sim->ntasks; i++)
 		sl_task_free(sim->tasks[i]);
 	free(sim->tasks);
+	sl_task_chunks_free(sim);
 	for (int i = 0; i < sim->ngroups; i++)
 		group_free(&sim->groups[i]);
 	for (int i = 0; i < sim->ngroups; i++) {

@@ -348,6 +348,8 @@ struct sl_sim {
 
 	struct sl_task **tasks; /* by pid - 1 */
 	int ntasks, captasks;
+	/* the tasks' memory: an arena of chunks (machine/machine.c), freed with the simulation */
+	struct sl_task_chunk *task_chunks;
 
 	struct sl_group *groups;
 	int ngroups;
