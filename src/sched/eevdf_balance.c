@@ -22,7 +22,8 @@
 #include "sched/eevdf.h"
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "sched/class.h"
+
+#include <stdlib.h>
 
 #define EE_IMBALANCE_PCT    117
 #define EE_CACHE_NICE_TRIES 1
@@ -102,10 +103,8 @@ static void record_wakee(struct sl_sim *sim, struct sl_task *waker, struct sl_ta
 static bool wake_wide(struct sl_sim *sim, struct sl_task *waker, struct sl_task *p)
 {
 	unsigned master = waker->wakee_flips, slave = p->wakee_flips;
-	unsigned factor = 0;
+	unsigned factor = (unsigned)sim->cpus[p->cpu].llc_size; /* sd_llc_size */
 
-	for (int c = 0; c < sim->ncpu; c++)
-		factor += share_cache(sim, c, p->cpu);
 	if (master < slave) {
 		unsigned t = master;
 
@@ -240,9 +239,25 @@ int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu,
 	return select_idle_sibling(sim, p, prev, target);
 }
 
+/* one domain of all CPUs: only the LLC sizes (sd_llc_size), counted once per socket */
 void sl_eevdf_build_domains(struct sl_sim *sim)
 {
-	(void)sim; /* one domain of all CPUs: nothing to build */
+	int nsock = 0;
+	int *n;
+
+	for (int c = 0; c < sim->ncpu; c++)
+		if (sim->cpus[c].socket + 1 > nsock)
+			nsock = sim->cpus[c].socket + 1;
+	n = calloc((size_t)nsock, sizeof(int));
+	if (!n) {
+		sim->oom = true;
+		return;
+	}
+	for (int c = 0; c < sim->ncpu; c++)
+		n[sim->cpus[c].socket]++;
+	for (int c = 0; c < sim->ncpu; c++)
+		sim->cpus[c].llc_size = n[sim->cpus[c].socket];
+	free(n);
 }
 
 bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)

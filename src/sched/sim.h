@@ -295,6 +295,7 @@ struct sl_cpu {
 
 	struct sl_sched_domain sd[SL_MAX_DOMAINS];
 	int nsd;
+	int llc_size; /* CPUs sharing this one's last-level cache (its socket); EEVDF's domains */
 	u64 next_balance; /* jiffies */
 	bool idle_at_tick;
 	bool in_nohz_recently;
