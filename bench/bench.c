@@ -117,6 +117,8 @@ struct row {
 	const char *kernel, *cpus, *topology, *duration, *machine;
 	const char *wl[4];
 	int big; /* left out by --quick */
+	const char
+		*dur2; /* scaling rows: also run this long; the marginal cost is the difference */
 };
 
 struct result {
@@ -126,7 +128,8 @@ struct result {
 };
 
 /* One run in a child: its own peak RSS (ru_maxrss of the child, from wait4). */
-static int run_child(const struct row *rw, struct result *res, char *err, size_t errlen)
+static int run_child(const struct row *rw, const char *dur, struct result *res, char *err,
+		     size_t errlen)
 {
 	int fd[2];
 	pid_t pid;
@@ -150,7 +153,7 @@ static int run_child(const struct row *rw, struct result *res, char *err, size_t
 		a.kernel = rw->kernel;
 		a.cpus = rw->cpus;
 		a.topology = rw->topology;
-		a.duration = rw->duration;
+		a.duration = dur;
 		a.machine = rw->machine;
 		for (int i = 0; i < 4 && rw->wl[i]; i++)
 			a.workloads[a.nworkloads++] = rw->wl[i];
@@ -196,7 +199,12 @@ static int run_child(const struct row *rw, struct result *res, char *err, size_t
 /* ROW(name, kernel, cpus, topology, duration, idle profile, big, workloads...) */
 #define ROW(n, k, c, t, d, m, big, ...)                                                            \
 	{                                                                                          \
-		n, k, c, t, d, m, {__VA_ARGS__}, big                                               \
+		n, k, c, t, d, m, {__VA_ARGS__}, big, NULL                                         \
+	}
+/* a scaling row: also simulated for d2 (twice d) */
+#define SROW(n, k, c, t, d, d2, m, big, ...)                                                       \
+	{                                                                                          \
+		n, k, c, t, d, m, {__VA_ARGS__}, big, d2                                           \
 	}
 
 static const struct row rows[] = {
@@ -210,26 +218,31 @@ static const struct row rows[] = {
 	ROW("fio-12disk", NULL, NULL, "2x4x2", "10s", "nehalem", 0, "fio:disks=12"),
 	ROW("rtapp-affinity", NULL, "4", NULL, "60s", NULL, 0, "rt-app:file=" RTAPP_FILE),
 	/* scaling with CPUs: make -j 2N */
-	ROW("cpus-2-6.18", "6.18", "2", NULL, "60s", NULL, 0, "make:jobs=4,count=900000"),
-	ROW("cpus-64-6.18", "6.18", "64", NULL, "5s", NULL, 0, "make:jobs=128,count=900000"),
-	ROW("cpus-512-6.18", "6.18", "512", NULL, "500ms", NULL, 0, "make:jobs=1024,count=900000"),
-	ROW("cpus-4096-6.18", "6.18", "4096", NULL, "50ms", NULL, 1, "make:jobs=8192,count=900000"),
-	ROW("cpus-2-2.6.32", "2.6.32", "2", NULL, "60s", NULL, 0, "make:jobs=4,count=900000"),
-	ROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "5s", NULL, 0, "make:jobs=128,count=900000"),
-	ROW("cpus-512-2.6.32", "2.6.32", NULL, "16x16x2", "500ms", NULL, 0,
-	    "make:jobs=1024,count=900000"),
-	ROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "50ms", NULL, 1,
-	    "make:jobs=8192,count=900000"),
+	SROW("cpus-2-6.18", "6.18", "2", NULL, "60s", "120s", NULL, 0, "make:jobs=4,count=900000"),
+	SROW("cpus-64-6.18", "6.18", "64", NULL, "5s", "10s", NULL, 0,
+	     "make:jobs=128,count=900000"),
+	SROW("cpus-512-6.18", "6.18", "512", NULL, "500ms", "1s", NULL, 0,
+	     "make:jobs=1024,count=900000"),
+	SROW("cpus-4096-6.18", "6.18", "4096", NULL, "50ms", "100ms", NULL, 1,
+	     "make:jobs=8192,count=900000"),
+	SROW("cpus-2-2.6.32", "2.6.32", "2", NULL, "60s", "120s", NULL, 0,
+	     "make:jobs=4,count=900000"),
+	SROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "5s", "10s", NULL, 0,
+	     "make:jobs=128,count=900000"),
+	SROW("cpus-512-2.6.32", "2.6.32", NULL, "16x16x2", "500ms", "1s", NULL, 0,
+	     "make:jobs=1024,count=900000"),
+	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "50ms", "100ms", NULL, 1,
+	     "make:jobs=8192,count=900000"),
 	/* scaling with tasks: runnable (the EEVDF tree), sleeping (cpuidle's next timer) */
-	ROW("tasks-1k-run-6.18", "6.18", "8", NULL, "5s", NULL, 0, "hog:tasks=1000"),
-	ROW("tasks-10k-run-6.18", "6.18", "8", NULL, "5s", NULL, 0, "hog:tasks=10000"),
-	ROW("tasks-100k-run-6.18", "6.18", "8", NULL, "5s", NULL, 1, "hog:tasks=100000"),
-	ROW("tasks-1k-sleep", NULL, "8", NULL, "1s", "skylake", 0,
-	    "periodic:tasks=1000,run=50us,period=100ms"),
-	ROW("tasks-10k-sleep", NULL, "8", NULL, "1s", "skylake", 0,
-	    "periodic:tasks=10000,run=50us,period=1s"),
-	ROW("tasks-100k-sleep", NULL, "8", NULL, "1s", "skylake", 1,
-	    "periodic:tasks=100000,run=5us,period=1s"),
+	SROW("tasks-1k-run-6.18", "6.18", "8", NULL, "5s", "10s", NULL, 0, "hog:tasks=1000"),
+	SROW("tasks-10k-run-6.18", "6.18", "8", NULL, "5s", "10s", NULL, 0, "hog:tasks=10000"),
+	SROW("tasks-100k-run-6.18", "6.18", "8", NULL, "5s", "10s", NULL, 1, "hog:tasks=100000"),
+	SROW("tasks-1k-sleep", NULL, "8", NULL, "1s", "2s", "skylake", 0,
+	     "periodic:tasks=1000,run=50us,period=100ms"),
+	SROW("tasks-10k-sleep", NULL, "8", NULL, "1s", "2s", "skylake", 0,
+	     "periodic:tasks=10000,run=50us,period=1s"),
+	SROW("tasks-100k-sleep", NULL, "8", NULL, "1s", "2s", "skylake", 1,
+	     "periodic:tasks=100000,run=5us,period=1s"),
 };
 
 static int bench_suite(int repeat, bool quick, bool json, const char *only)
@@ -256,9 +269,11 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 		if (quick && rw->big)
 			continue;
 		long rss = 0;
+		u64 walls2[1000];
+		struct result last2 = {0};
 
 		for (int k = 0; k < repeat; k++) {
-			if (run_child(rw, &res, err, sizeof(err))) {
+			if (run_child(rw, rw->duration, &res, err, sizeof(err))) {
 				fprintf(stderr, "schedlab-bench: %s\n", err);
 				return 1;
 			}
@@ -266,8 +281,23 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 			if (res.rss_kb > rss)
 				rss = res.rss_kb;
 			last = res;
+			if (!rw->dur2)
+				continue;
+			if (run_child(rw, rw->dur2, &res, err, sizeof(err))) {
+				fprintf(stderr, "schedlab-bench: %s\n", err);
+				return 1;
+			}
+			walls2[k] = res.wall_ns;
+			last2 = res;
 		}
 		double w = (double)median(walls, repeat);
+		/* the marginal cost of an event: the second half of the longer run, so building the
+		 * machine and forking the tasks are left out */
+		double marg = 0;
+
+		if (rw->dur2 && last2.events > last.events)
+			marg = ((double)median(walls2, repeat) - w) /
+			       (double)(last2.events - last.events);
 		double nspe = w / (double)(last.events ? last.events : 1);
 		double per_s = w / 1e9 / ((double)last.sim_ns / 1e9);
 		double bpt = (double)rss * 1024 / (double)(last.tasks ? last.tasks : 1);
@@ -276,15 +306,21 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 			printf("%s\n {\"name\": \"%s\", \"events\": %llu, \"sim_ns\": %llu, "
 			       "\"wall_ns\": %.0f, \"ns_per_event\": %.2f, \"wall_per_sim_s\": "
 			       "%.4f, "
-			       "\"floor_ratio\": %.2f, \"peak_rss_kb\": %ld, \"tasks\": %llu, "
+			       "\"floor_ratio\": %.2f, \"marginal_ns_per_event\": %.2f, "
+			       "\"marginal_floor_ratio\": %.2f, \"peak_rss_kb\": %ld, \"tasks\": "
+			       "%llu, "
 			       "\"rss_bytes_per_task\": %.0f}",
 			       first ? "" : ",", rw->name, (unsigned long long)last.events,
 			       (unsigned long long)last.sim_ns, w, nspe, per_s, nspe / floor_ns,
-			       rss, (unsigned long long)last.tasks, bpt);
+			       marg, marg / floor_ns, rss, (unsigned long long)last.tasks, bpt);
 		} else {
-			printf("%-22s %10llu %7.3fs %9.1f %10.3fs %6.1fx %7.1fMB %8.0f\n", rw->name,
-			       (unsigned long long)last.events, (double)last.sim_ns / 1e9, nspe,
-			       per_s, nspe / floor_ns, (double)rss / 1024, bpt);
+			char m[32] = "";
+
+			if (rw->dur2)
+				snprintf(m, sizeof(m), "%9.1f %6.1fx", marg, marg / floor_ns);
+			printf("%-22s %10llu %7.3fs %9.1f %10.3fs %6.1fx %16s %7.1fMB %8.0f\n",
+			       rw->name, (unsigned long long)last.events, (double)last.sim_ns / 1e9,
+			       nspe, per_s, nspe / floor_ns, m, (double)rss / 1024, bpt);
 		}
 		fflush(stdout);
 		first = false;

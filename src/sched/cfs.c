@@ -404,7 +404,7 @@ void sl_cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	if (wakeup)
 		p->se.start_runtime = p->se.sum_exec_runtime;
 	enqueue_entity(sim, rq, &p->se, wakeup);
-	rq->nr_running++;
+	sl_nr_running_inc(sim, rq);
 	hrtick_update(sim, rq);
 }
 
@@ -421,7 +421,7 @@ void sl_cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 		}
 	}
 	dequeue_entity(sim, rq, &p->se);
-	rq->nr_running--;
+	sl_nr_running_dec(sim, rq);
 	hrtick_update(sim, rq);
 }
 

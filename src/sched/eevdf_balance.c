@@ -301,10 +301,10 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 {
 	/* detach: a non-sleep dequeue keeps the lag and a relative deadline */
 	sl_eevdf_dequeue_entity(sim, src, &p->se, 0);
-	src->nr_running--;
+	sl_nr_running_dec(sim, src);
 	sl_eevdf_class.set_task_cpu(sim, p, dst->id);
 	sl_eevdf_enqueue_entity(sim, dst, &p->se, 0);
-	dst->nr_running++;
+	sl_nr_running_inc(sim, dst);
 	if (preempt && (!dst->curr || dst->curr->sched_class == &sl_eevdf_class))
 		sl_eevdf_class.check_preempt_curr(sim, dst, p, 0);
 }
@@ -321,6 +321,9 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	bool count_mode;
 	int moved = 0, examined = 0;
 
+	/* no CPU with two tasks: whichever the busiest, it has fewer than 2 (below) */
+	if (!sim->nr_overloaded)
+		return -1;
 	for (int c = 0; c < sim->ncpu; c++) {
 		struct sl_cpu *rq = &sim->cpus[c];
 
@@ -443,8 +446,7 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 	int r = -1;
 
 	cfs->idle_stamp = sim->now;
-	for (int c = 0; c < sim->ncpu; c++)
-		overloaded |= sim->cpus[c].nr_running >= 2;
+	overloaded = sim->nr_overloaded > 0; /* some CPU has nr_running >= 2 */
 	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
 		return false;
 	if (sched_feat(sim, F_NI_RANDOM)) {

@@ -366,10 +366,24 @@ struct sl_sim {
 	int this_cpu;	   /* CPU whose event is being handled; -1: interrupt-less context */
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */
 	int nohz_count;	   /* CPUs in nohz.cpu_mask */
+	int nr_overloaded; /* CPUs with nr_running >= 2 (sl_nr_running_inc/dec keep it) */
 	u64 tick_ns;
 	u64 nr_migrations;
 	bool duration_set;
 };
+
+/* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded */
+static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	if (++rq->nr_running == 2)
+		sim->nr_overloaded++;
+}
+
+static inline void sl_nr_running_dec(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	if (rq->nr_running-- == 2)
+		sim->nr_overloaded--;
+}
 
 /* p's affinity allows CPU cpu */
 static inline bool sl_cpu_allowed(const struct sl_task *p, int cpu)
