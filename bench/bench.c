@@ -217,22 +217,23 @@ static const struct row rows[] = {
 	    "pingpong:count=1000000"),
 	ROW("fio-12disk", NULL, NULL, "2x4x2", "10s", "nehalem", 0, "fio:disks=12"),
 	ROW("rtapp-affinity", NULL, "4", NULL, "60s", NULL, 0, "rt-app:file=" RTAPP_FILE),
-	/* scaling with CPUs: make -j 2N */
-	SROW("cpus-2-6.18", "6.18", "2", NULL, "60s", "120s", NULL, 0, "make:jobs=4,count=900000"),
-	SROW("cpus-64-6.18", "6.18", "64", NULL, "5s", "10s", NULL, 0,
-	     "make:jobs=128,count=900000"),
-	SROW("cpus-512-6.18", "6.18", "512", NULL, "500ms", "1s", NULL, 0,
-	     "make:jobs=1024,count=900000"),
-	SROW("cpus-4096-6.18", "6.18", "4096", NULL, "50ms", "100ms", NULL, 1,
-	     "make:jobs=8192,count=900000"),
-	SROW("cpus-2-2.6.32", "2.6.32", "2", NULL, "60s", "120s", NULL, 0,
-	     "make:jobs=4,count=900000"),
-	SROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "5s", "10s", NULL, 0,
-	     "make:jobs=128,count=900000"),
-	SROW("cpus-512-2.6.32", "2.6.32", NULL, "16x16x2", "500ms", "1s", NULL, 0,
-	     "make:jobs=1024,count=900000"),
-	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "50ms", "100ms", NULL, 1,
-	     "make:jobs=8192,count=900000"),
+	/* scaling with CPUs: N/2 pingpong pairs (wake-ups across CPUs) and N/4 hogs */
+	SROW("cpus-2-6.18", "6.18", "2", NULL, "2s", "4s", NULL, 0,
+	     "pingpong:pairs=1,count=100000000,run=100us", "hog:tasks=1"),
+	SROW("cpus-64-6.18", "6.18", "64", NULL, "200ms", "400ms", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-512-6.18", "6.18", "512", NULL, "25ms", "50ms", NULL, 0,
+	     "pingpong:pairs=256,count=100000000,run=100us", "hog:tasks=128"),
+	SROW("cpus-4096-6.18", "6.18", "4096", NULL, "4ms", "8ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	SROW("cpus-2-2.6.32", "2.6.32", "2", NULL, "2s", "4s", NULL, 0,
+	     "pingpong:pairs=1,count=100000000,run=100us", "hog:tasks=1"),
+	SROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "200ms", "400ms", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-512-2.6.32", "2.6.32", NULL, "16x16x2", "25ms", "50ms", NULL, 0,
+	     "pingpong:pairs=256,count=100000000,run=100us", "hog:tasks=128"),
+	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "8ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
 	/* scaling with tasks: runnable (the EEVDF tree), sleeping (cpuidle's next timer) */
 	SROW("tasks-1k-run-6.18", "6.18", "8", NULL, "5s", "10s", NULL, 0, "hog:tasks=1000"),
 	SROW("tasks-10k-run-6.18", "6.18", "8", NULL, "5s", "10s", NULL, 0, "hog:tasks=10000"),
@@ -256,9 +257,9 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 	else
 		printf("floor: bare heap pop+push, 64 timers: %.1f ns CPU time (median of %d)\n"
 		       "rows: median CPU time of %d runs, each in its own process\n\n"
-		       "%-22s %10s %8s %9s %11s %7s %9s %8s\n",
+		       "%-22s %10s %8s %9s %11s %7s %16s %9s %8s\n",
 		       floor_ns, repeat, repeat, "row", "events", "sim", "ns/event", "wall/sim-s",
-		       "x floor", "peak RSS", "B/task");
+		       "x floor", "marginal x floor", "peak RSS", "B/task");
 	for (size_t i = 0; i < SL_ARRAY_SIZE(rows); i++) {
 		const struct row *rw = &rows[i];
 		struct result res, last = {0};

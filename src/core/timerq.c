@@ -239,7 +239,17 @@ void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t)
 
 int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 {
-	sl_timerq_cancel(q, t);
+	if (t->idx >= 0) {
+		/* a re-arm moves t where it is: the order (expiry, then arming sequence) is total,
+		 * so the heap's shape does not change which timer comes first */
+		percpu_del(q, t);
+		t->expires = expires;
+		t->seq = q->seq++;
+		sift_up(q, t->idx);
+		sift_down(q, t->idx);
+		percpu_add(q, t);
+		return q->oom ? -1 : 0;
+	}
 	if (q->n == q->cap) {
 		int cap = q->cap * 2;
 		struct sl_timer **h = realloc(q->heap, sizeof(*h) * (size_t)cap);
