@@ -116,9 +116,9 @@ struct row {
 	const char *name;
 	const char *kernel, *cpus, *topology, *duration, *machine;
 	const char *wl[4];
-	int big; /* left out by --quick */
-	const char
-		*dur2; /* scaling rows: also run this long; the marginal cost is the difference */
+	int big;	  /* left out by --quick */
+	const char *dur2; /* scaling rows: also run this long (4x); the marginal cost is the
+			     difference */
 };
 
 struct result {
@@ -201,7 +201,7 @@ static int run_child(const struct row *rw, const char *dur, struct result *res, 
 	{                                                                                          \
 		n, k, c, t, d, m, {__VA_ARGS__}, big, NULL                                         \
 	}
-/* a scaling row: also simulated for d2 (twice d) */
+/* a scaling row: also simulated for d2 (four times d) */
 #define SROW(n, k, c, t, d, d2, m, big, ...)                                                       \
 	{                                                                                          \
 		n, k, c, t, d, m, {__VA_ARGS__}, big, d2                                           \
@@ -218,31 +218,31 @@ static const struct row rows[] = {
 	ROW("fio-12disk", NULL, NULL, "2x4x2", "10s", "nehalem", 0, "fio:disks=12"),
 	ROW("rtapp-affinity", NULL, "4", NULL, "60s", NULL, 0, "rt-app:file=" RTAPP_FILE),
 	/* scaling with CPUs: N/2 pingpong pairs (wake-ups across CPUs) and N/4 hogs */
-	SROW("cpus-2-6.18", "6.18", "2", NULL, "2s", "4s", NULL, 0,
+	SROW("cpus-2-6.18", "6.18", "2", NULL, "2s", "8s", NULL, 0,
 	     "pingpong:pairs=1,count=100000000,run=100us", "hog:tasks=1"),
-	SROW("cpus-64-6.18", "6.18", "64", NULL, "200ms", "400ms", NULL, 0,
+	SROW("cpus-64-6.18", "6.18", "64", NULL, "200ms", "800ms", NULL, 0,
 	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
-	SROW("cpus-512-6.18", "6.18", "512", NULL, "25ms", "50ms", NULL, 0,
+	SROW("cpus-512-6.18", "6.18", "512", NULL, "25ms", "100ms", NULL, 0,
 	     "pingpong:pairs=256,count=100000000,run=100us", "hog:tasks=128"),
-	SROW("cpus-4096-6.18", "6.18", "4096", NULL, "4ms", "8ms", NULL, 1,
+	SROW("cpus-4096-6.18", "6.18", "4096", NULL, "4ms", "16ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
-	SROW("cpus-2-2.6.32", "2.6.32", "2", NULL, "2s", "4s", NULL, 0,
+	SROW("cpus-2-2.6.32", "2.6.32", "2", NULL, "2s", "8s", NULL, 0,
 	     "pingpong:pairs=1,count=100000000,run=100us", "hog:tasks=1"),
-	SROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "200ms", "400ms", NULL, 0,
+	SROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "200ms", "800ms", NULL, 0,
 	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
-	SROW("cpus-512-2.6.32", "2.6.32", NULL, "16x16x2", "25ms", "50ms", NULL, 0,
+	SROW("cpus-512-2.6.32", "2.6.32", NULL, "16x16x2", "25ms", "100ms", NULL, 0,
 	     "pingpong:pairs=256,count=100000000,run=100us", "hog:tasks=128"),
-	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "8ms", NULL, 1,
+	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "16ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
 	/* scaling with tasks: runnable (the EEVDF tree), sleeping (cpuidle's next timer) */
-	SROW("tasks-1k-run-6.18", "6.18", "8", NULL, "5s", "10s", NULL, 0, "hog:tasks=1000"),
-	SROW("tasks-10k-run-6.18", "6.18", "8", NULL, "5s", "10s", NULL, 0, "hog:tasks=10000"),
-	SROW("tasks-100k-run-6.18", "6.18", "8", NULL, "5s", "10s", NULL, 1, "hog:tasks=100000"),
-	SROW("tasks-1k-sleep", NULL, "8", NULL, "1s", "2s", "skylake", 0,
+	SROW("tasks-1k-run-6.18", "6.18", "8", NULL, "5s", "20s", NULL, 0, "hog:tasks=1000"),
+	SROW("tasks-10k-run-6.18", "6.18", "8", NULL, "5s", "20s", NULL, 0, "hog:tasks=10000"),
+	SROW("tasks-100k-run-6.18", "6.18", "8", NULL, "5s", "20s", NULL, 1, "hog:tasks=100000"),
+	SROW("tasks-1k-sleep", NULL, "8", NULL, "1s", "4s", "skylake", 0,
 	     "periodic:tasks=1000,run=50us,period=100ms"),
-	SROW("tasks-10k-sleep", NULL, "8", NULL, "1s", "2s", "skylake", 0,
+	SROW("tasks-10k-sleep", NULL, "8", NULL, "1s", "4s", "skylake", 0,
 	     "periodic:tasks=10000,run=50us,period=1s"),
-	SROW("tasks-100k-sleep", NULL, "8", NULL, "1s", "2s", "skylake", 1,
+	SROW("tasks-100k-sleep", NULL, "8", NULL, "1s", "4s", "skylake", 1,
 	     "periodic:tasks=100000,run=5us,period=1s"),
 };
 
@@ -292,8 +292,8 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 			last2 = res;
 		}
 		double w = (double)median(walls, repeat);
-		/* the marginal cost of an event: the second half of the longer run, so building the
-		 * machine and forking the tasks are left out */
+		/* the marginal cost of an event: the last three quarters of the longer run, so
+		 * building the machine and forking the tasks are left out */
 		double marg = 0;
 
 		if (rw->dur2 && last2.events > last.events)
