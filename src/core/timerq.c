@@ -52,6 +52,10 @@ static void sift_down(struct sl_timerq *q, int i)
 
 /* ---- the per-CPU heaps ---- */
 
+/* Up to this many armed timers a query scans them; beyond, the per-CPU heaps are built and kept
+ * (both give the same minima; the heaps cost a sift per arm, the scan one pass per query). */
+#define SL_TIMERQ_SCAN_MAX 256
+
 static void pplace(struct sl_cpuheap *h, int i, struct sl_timer *t)
 {
 	h->h[i] = t;
@@ -156,6 +160,23 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 {
 	u64 t = UINT64_MAX, w;
 
+	if (!q->percpu && q->n <= SL_TIMERQ_SCAN_MAX) {
+		/* few timers: a scan is cheaper than keeping the per-CPU heaps at every arm */
+		w = UINT64_MAX;
+		for (int i = 0; i < q->n; i++) {
+			const struct sl_timer *x = q->heap[i];
+
+			if (x->cpu != cpu)
+				continue;
+			if (x->expires < w)
+				w = x->expires;
+			if (!x->irq && x->expires < t)
+				t = x->expires;
+		}
+		*any = w;
+		*timer = t;
+		return;
+	}
 	if (!q->percpu) {
 		q->percpu = true;
 		for (int i = 0; i < q->n; i++)

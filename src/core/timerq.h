@@ -38,9 +38,10 @@ struct sl_timerq {
 	int n, cap;
 	u64 seq;
 	/*
-	 * Per-CPU heaps, built at the first sl_timerq_next_for_cpu and kept from then on (a run
-	 * that never asks pays nothing): per[2 cpu] holds cpu's timers, per[2 cpu + 1] the
-	 * interrupts routed to it, each timer by the cpu and irq it had when armed.
+	 * Per-CPU heaps, built at the first sl_timerq_next_for_cpu that finds more than
+	 * SL_TIMERQ_SCAN_MAX (timerq.c) armed timers, and kept from then on (a run that never asks,
+	 * or always has few timers, pays nothing): per[2 cpu] holds cpu's timers, per[2 cpu + 1]
+	 * the interrupts routed to it, each timer by the cpu and irq it had when armed.
 	 */
 	struct sl_cpuheap *per;
 	int nper;
@@ -61,7 +62,7 @@ void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t);
 struct sl_timer *sl_timerq_peek(const struct sl_timerq *q);
 struct sl_timer *sl_timerq_pop(struct sl_timerq *q);
 /* the earliest expiry among cpu's armed timers and interrupts (any) and among its timers alone
- * (timer); UINT64_MAX when there is none. O(1) after the first call. */
+ * (timer); UINT64_MAX when there is none. A scan while few timers are armed, then O(1). */
 void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer);
 
 #endif
