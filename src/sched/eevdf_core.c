@@ -131,8 +131,9 @@ static int ee_cmp(struct sched_entity *a, struct sched_entity *b)
 }
 
 /*
- * The augmentation: each node keeps the least and greatest slice of its subtree (the kernel keeps
- * min_slice the same way, with min_vruntime), so the tree's min and max slice are the root's.
+ * The augmentation: each node keeps the least and greatest slice and the least vruntime of its
+ * subtree (the kernel keeps min_slice and min_vruntime the same way), so the tree's min and max
+ * slice are the root's and the pick descends to the first eligible entity.
  * tree.h calls RB_AUGMENT on the nodes a rotation moves; enqueue and dequeue below bring the
  * path they change up to date.
  */
@@ -143,19 +144,25 @@ static void ee_augment(struct sched_entity *se)
 
 	if (!se)
 		return;
+	u64 mv;
+
 	l = RB_LEFT(se, run_node);
 	r = RB_RIGHT(se, run_node);
 	mn = mx = se->slice;
+	mv = se->vruntime;
 	if (l) {
 		mn = l->min_slice < mn ? l->min_slice : mn;
 		mx = l->max_slice > mx ? l->max_slice : mx;
+		mv = (s64)(l->min_vruntime - mv) < 0 ? l->min_vruntime : mv;
 	}
 	if (r) {
 		mn = r->min_slice < mn ? r->min_slice : mn;
 		mx = r->max_slice > mx ? r->max_slice : mx;
+		mv = (s64)(r->min_vruntime - mv) < 0 ? r->min_vruntime : mv;
 	}
 	se->min_slice = mn;
 	se->max_slice = mx;
+	se->min_vruntime = mv;
 }
 
 #undef RB_AUGMENT
@@ -191,12 +198,15 @@ void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 	/* the insertion path (RB_INSERT's own descent) gains se's slice before the rotations of
 	 * the rebalancing recompute the nodes they move */
 	se->min_slice = se->max_slice = se->slice;
+	se->min_vruntime = se->vruntime;
 	for (struct sched_entity *n = RB_ROOT(&cfs->timeline); n;
 	     n = ee_cmp(se, n) < 0 ? RB_LEFT(n, run_node) : RB_RIGHT(n, run_node)) {
 		if (se->slice < n->min_slice)
 			n->min_slice = se->slice;
 		if (se->slice > n->max_slice)
 			n->max_slice = se->slice;
+		if ((s64)(se->vruntime - n->min_vruntime) < 0)
+			n->min_vruntime = se->vruntime;
 	}
 	RB_INSERT(sl_eevdf_tree, &cfs->timeline, se);
 	cfs->sum_w_vruntime += entity_key(cfs, se) * (s64)w;
@@ -324,6 +334,43 @@ bool sl_eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime)
 bool sl_eevdf_entity_eligible(const struct eevdf_rq *cfs, const struct sched_entity *se)
 {
 	return sl_eevdf_vruntime_eligible(cfs, se->vruntime);
+}
+
+/*
+ * The entity of the earliest deadline among the eligible ones (NULL: none), as an in-order walk
+ * would find it: eligibility is monotone in vruntime, so a subtree holds an eligible entity iff
+ * its least vruntime is eligible; descend left while the left subtree does (__pick_eevdf's
+ * descent). O(log n).
+ */
+struct sched_entity *sl_eevdf_first_eligible(struct eevdf_rq *cfs)
+{
+	struct sched_entity *node = RB_ROOT(&cfs->timeline), *best = NULL;
+
+	while (node) {
+		struct sched_entity *l = RB_LEFT(node, run_node);
+
+		if (l && sl_eevdf_vruntime_eligible(cfs, l->min_vruntime)) {
+			node = l;
+			continue;
+		}
+		if (sl_eevdf_entity_eligible(cfs, node)) {
+			best = node;
+			break;
+		}
+		node = RB_RIGHT(node, run_node);
+	}
+#ifdef SL_EEVDF_CHECK_AUGMENT
+	struct sched_entity *walk = NULL;
+
+	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
+		if (sl_eevdf_entity_eligible(cfs, se)) {
+			walk = se;
+			break;
+		}
+	if (walk != best)
+		abort();
+#endif
+	return best;
 }
 
 /*

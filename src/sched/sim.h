@@ -65,7 +65,8 @@ struct sched_entity {
 	/* EEVDF: the least and greatest slice of the subtree rooted here (the tree's augmentation,
 	 * as the kernel's min_slice) */
 	u64 min_slice, max_slice;
-	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
+	u64 min_vruntime; /* EEVDF: the subtree's least vruntime (wrapping compare), for the pick */
+	u64 vprot;	  /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
 	s64 vlag;
 	bool custom_slice, rel_deadline, sched_delayed;
 };
