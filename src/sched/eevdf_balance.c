@@ -324,11 +324,32 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	/* no CPU with two tasks: whichever the busiest, it has fewer than 2 (below) */
 	if (!sim->nr_overloaded)
 		return -1;
-	for (int c = 0; c < sim->ncpu; c++) {
-		struct sl_cpu *rq = &sim->cpus[c];
+	if (sim->nr_big || !sim->lvl_bits) {
+		for (int c = 0; c < sim->ncpu; c++) {
+			struct sl_cpu *rq = &sim->cpus[c];
 
-		if (rq != dst && (!src || rq->nr_running > src->nr_running))
-			src = rq;
+			if (rq != dst && (!src || rq->nr_running > src->nr_running))
+				src = rq;
+		}
+	} else {
+		/* the first CPU but dst of the highest level (what the scan above finds); none
+		 * with 2 or more: the busiest has fewer than 2 */
+		for (int k = SL_NR_LEVELS; k >= 2 && !src; k--) {
+			const u64 *b = sim->lvl_bits + (size_t)(k - 2) * (size_t)sim->lvl_words;
+
+			if (sim->lvl_cnt[k] - (dst->nr_running == (unsigned long)k) <= 0)
+				continue;
+			for (int w = 0; w < sim->lvl_words && !src; w++) {
+				u64 x = b[w];
+
+				if (w == dst->id / 64)
+					x &= ~(1ULL << (dst->id % 64));
+				if (x)
+					src = &sim->cpus[w * 64 + __builtin_ctzll(x)];
+			}
+		}
+		if (!src)
+			return -1;
 	}
 	if (!src || src->nr_running < 2 || src->nr_running <= dst->nr_running)
 		return -1;

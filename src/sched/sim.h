@@ -319,6 +319,8 @@ struct sl_machine_ops {
 	void (*resched_cpu)(struct sl_sim *sim, struct sl_cpu *rq);
 };
 
+#define SL_NR_LEVELS 32 /* nr_running levels kept as CPU bitmaps (sl_nr_level_move) */
+
 struct sl_sim {
 	union {
 		struct sl_engine eng;
@@ -368,22 +370,57 @@ struct sl_sim {
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */
 	int nohz_count;	   /* CPUs in nohz.cpu_mask */
 	int nr_overloaded; /* CPUs with nr_running >= 2 (sl_nr_running_inc/dec keep it) */
+	/* CPUs by nr_running, for EEVDF's busiest-CPU search: bit c of level k (2..SL_NR_LEVELS)
+	 * set when CPU c runs k tasks; lvl_cnt[k] such CPUs; nr_big CPUs above SL_NR_LEVELS */
+	u64 *lvl_bits;
+	int lvl_words;
+	int lvl_cnt[SL_NR_LEVELS + 1];
+	int nr_big;
 	u64 tick_ns;
 	u64 nr_migrations;
 	bool duration_set;
 };
 
-/* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded */
+/* rq's place in the levels of CPUs by nr_running (sim->lvl_bits), from `from` tasks to `to` */
+static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long from,
+				    unsigned long to)
+{
+	u64 bit = 1ULL << (cpu % 64);
+
+	if (!sim->lvl_bits)
+		return;
+	if (from > SL_NR_LEVELS) {
+		sim->nr_big--;
+	} else if (from >= 2) {
+		sim->lvl_bits[(size_t)(from - 2) * (size_t)sim->lvl_words + (size_t)(cpu / 64)] &=
+			~bit;
+		sim->lvl_cnt[from]--;
+	}
+	if (to > SL_NR_LEVELS) {
+		sim->nr_big++;
+	} else if (to >= 2) {
+		sim->lvl_bits[(size_t)(to - 2) * (size_t)sim->lvl_words + (size_t)(cpu / 64)] |=
+			bit;
+		sim->lvl_cnt[to]++;
+	}
+}
+
+/* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded and the
+ * levels */
 static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	if (++rq->nr_running == 2)
 		sim->nr_overloaded++;
+	if (rq->nr_running >= 2)
+		sl_nr_level_move(sim, rq->id, rq->nr_running - 1, rq->nr_running);
 }
 
 static inline void sl_nr_running_dec(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	if (rq->nr_running-- == 2)
 		sim->nr_overloaded--;
+	if (rq->nr_running >= 1)
+		sl_nr_level_move(sim, rq->id, rq->nr_running + 1, rq->nr_running);
 }
 
 /* p's affinity allows CPU cpu */
