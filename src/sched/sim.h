@@ -423,6 +423,23 @@ static inline void sl_nr_running_dec(struct sl_sim *sim, struct sl_cpu *rq)
 		sl_nr_level_move(sim, rq->id, rq->nr_running + 1, rq->nr_running);
 }
 
+/* nr_overloaded and the levels recomputed from every CPU's nr_running (for runqueues filled by
+ * hand, as the tests do) */
+static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
+{
+	sim->nr_overloaded = 0;
+	sim->nr_big = 0;
+	for (int k = 0; k <= SL_NR_LEVELS; k++)
+		sim->lvl_cnt[k] = 0;
+	if (sim->lvl_bits)
+		for (int i = 0; i < (SL_NR_LEVELS - 1) * sim->lvl_words; i++)
+			sim->lvl_bits[i] = 0;
+	for (int c = 0; c < sim->ncpu; c++) {
+		sim->nr_overloaded += sim->cpus[c].nr_running >= 2;
+		sl_nr_level_move(sim, c, 0, sim->cpus[c].nr_running);
+	}
+}
+
 /* p's affinity allows CPU cpu */
 static inline bool sl_cpu_allowed(const struct sl_task *p, int cpu)
 {
