@@ -445,6 +445,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			owner_descheduled(sim, prev);
 		set_busy(sim, rq, next != NULL);
 		rq->curr = next;
+		sl_lb_touch(rq);
 		sl_emit(sim, &ev);
 		if (next) {
 			next->on_cpu = true;

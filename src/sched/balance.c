@@ -33,6 +33,7 @@ void sl_update_cpu_load(struct sl_cpu *rq)
 			new += scale - 1;
 		rq->cpu_load[i] = (old * (scale - 1) + new) >> i;
 	}
+	sl_lb_touch(rq);
 }
 
 static u64 weighted_cpuload(struct sl_sim *sim, int cpu)
@@ -167,6 +168,7 @@ static int build_span_groups(struct sl_sim *sim, struct sl_sched_domain *sd, con
 	for (int g = 0; g < sd->ngroups; g++) {
 		struct sl_sched_group *gr = &sd->groups[g];
 
+		gr->epoch = 1; /* sums[].epoch 0: none taken yet */
 		if (cfs_ops(sim)->power_is_sum) {
 			/* 2.6.32: SMT threads share smt_gain = 1178 */
 			u64 per = 1024;
@@ -475,6 +477,46 @@ static void calculate_imbalance(struct sl_sim *sim, struct lb_stats *s, int this
 		fix_small_imbalance(sim, s, this_cpu, imb);
 }
 
+/*
+ * A group's sums at load_idx: both the source and the target loads (the group is the local one
+ * for its own CPUs, a remote one for the others), their max and min over the CPUs, the first
+ * idle CPU. Taken once and kept while no member CPU changes (the group's epoch) and the
+ * features are the same: every CPU of the domain that balances reads them, where each used to
+ * sum them again. Sums of integers, so the order of the additions does not matter.
+ */
+static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sched_group *g,
+					      int load_idx)
+{
+	struct sl_group_sums *s = &g->sums[load_idx];
+
+	if (s->epoch == g->epoch && s->features == sim->features)
+		return s;
+	s->epoch = g->epoch;
+	s->features = sim->features;
+	s->sum_src = s->sum_tgt = s->sum_nr = s->sum_wl = s->sum_alpt = 0;
+	s->max_src = 0;
+	s->min_src = UINT64_MAX;
+	s->first_idle = -1;
+	for (int i = 0; i < g->ncpus; i++) {
+		int c = g->cpus[i];
+		struct sl_cpu *rq = &sim->cpus[c];
+		u64 src = sl_source_load(sim, c, load_idx), tgt = sl_target_load(sim, c, load_idx);
+
+		if (s->first_idle < 0 && !rq->curr && !rq->nr_running)
+			s->first_idle = c;
+		s->sum_src += src;
+		s->sum_tgt += tgt;
+		if (src > s->max_src)
+			s->max_src = src;
+		if (src < s->min_src)
+			s->min_src = src;
+		s->sum_nr += rq->nr_running;
+		s->sum_wl += weighted_cpuload(sim, c);
+		s->sum_alpt += sl_cpu_avg_load_per_task(sim, c);
+	}
+	return s;
+}
+
 static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
 						 int this_cpu, u64 *imb, enum sl_idle_type idle,
 						 int *balance)
@@ -489,31 +531,12 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 	for (int gi = 0; gi < sd->ngroups; gi++) {
 		struct sl_sched_group *g = sl_sd_group(sd, gi);
 		bool local = gi == 0; /* groups are disjoint: only the first holds this_cpu */
-		u64 group_load = 0, sum_nr = 0, sum_wl = 0, sum_alpt = 0;
-		u64 max_cpu = 0, min_cpu = UINT64_MAX;
-		int balance_cpu = -1;
+		const struct sl_group_sums *gs = group_sums(sim, g, load_idx);
+		u64 group_load = local ? gs->sum_tgt : gs->sum_src, sum_nr = gs->sum_nr,
+		    sum_wl = gs->sum_wl, sum_alpt = gs->sum_alpt;
+		u64 max_cpu = local ? 0 : gs->max_src, min_cpu = local ? UINT64_MAX : gs->min_src;
+		int balance_cpu = local ? gs->first_idle : -1;
 
-		for (int i = 0; i < g->ncpus; i++) {
-			int c = g->cpus[i];
-			struct sl_cpu *rq = &sim->cpus[c];
-			u64 load;
-
-			if (local) {
-				if (balance_cpu < 0 && !rq->curr && !rq->nr_running)
-					balance_cpu = c;
-				load = sl_target_load(sim, c, load_idx);
-			} else {
-				load = sl_source_load(sim, c, load_idx);
-				if (load > max_cpu)
-					max_cpu = load;
-				if (load < min_cpu)
-					min_cpu = load;
-			}
-			group_load += load;
-			sum_nr += rq->nr_running;
-			sum_wl += weighted_cpuload(sim, c);
-			sum_alpt += sl_cpu_avg_load_per_task(sim, c);
-		}
 		if (local && balance_cpu < 0)
 			balance_cpu = g->cpus[0];
 		/* only the group's first idle CPU balances it at this level */

@@ -334,6 +334,7 @@ static void account_entity_enqueue(struct sl_cpu *rq, struct sched_entity *se)
 	cfs->load.inv_weight = 0;
 	rq->load.weight += se->load.weight;
 	rq->load.inv_weight = 0;
+	sl_lb_touch(rq);
 	cfs->nr_running++;
 	se->on_rq = 1;
 	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
@@ -349,6 +350,7 @@ static void account_entity_dequeue(struct sl_cpu *rq, struct sched_entity *se)
 	cfs->load.inv_weight = 0;
 	rq->load.weight -= se->load.weight;
 	rq->load.inv_weight = 0;
+	sl_lb_touch(rq);
 	cfs->nr_running--;
 	se->on_rq = 0;
 	TAILQ_REMOVE(&cfs->tasks, se, group_node);

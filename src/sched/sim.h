@@ -231,10 +231,22 @@ struct sl_task {
 
 #define SL_MAX_DOMAINS 4
 
+/* find_busiest_group's sums over a group's CPUs at one load index, kept while valid */
+struct sl_group_sums {
+	u64 epoch; /* the group's epoch they were taken at (0: never) */
+	u64 features;
+	u64 sum_src, sum_tgt, max_src, min_src, sum_nr, sum_wl, sum_alpt;
+	int first_idle; /* the first CPU with nothing to run, -1 if none */
+};
+
 struct sl_sched_group {
 	int *cpus;
 	int ncpus;
 	u64 cpu_power;
+	/* bumped (sl_lb_touch) whenever a member CPU's curr, nr_running, load or cpu_load[]
+	 * changes: sums[load_idx] taken at this epoch still hold */
+	u64 epoch;
+	struct sl_group_sums sums[6]; /* by load_idx, 0..5 (cpu_load[load_idx - 1]) */
 };
 
 /*
@@ -405,10 +417,18 @@ static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long f
 	}
 }
 
+/* rq's curr, nr_running, load or cpu_load[] changed: the groups holding it recompute their sums */
+static inline void sl_lb_touch(struct sl_cpu *rq)
+{
+	for (int i = 0; i < rq->nsd; i++)
+		rq->sd[i].groups[rq->sd[i].local].epoch++;
+}
+
 /* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded and the
  * levels */
 static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	sl_lb_touch(rq);
 	if (++rq->nr_running == 2)
 		sim->nr_overloaded++;
 	if (rq->nr_running >= 2)
@@ -417,6 +437,7 @@ static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
 
 static inline void sl_nr_running_dec(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	sl_lb_touch(rq);
 	if (rq->nr_running-- == 2)
 		sim->nr_overloaded--;
 	if (rq->nr_running >= 1)
