@@ -235,14 +235,14 @@ static const struct row rows[] = {
 	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "16ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
 	/* scaling with tasks: runnable (the EEVDF tree), sleeping (cpuidle's next timer) */
-	SROW("tasks-1k-run-6.18", "6.18", "8", NULL, "5s", "20s", NULL, 0, "hog:tasks=1000"),
-	SROW("tasks-10k-run-6.18", "6.18", "8", NULL, "5s", "20s", NULL, 0, "hog:tasks=10000"),
-	SROW("tasks-100k-run-6.18", "6.18", "8", NULL, "5s", "20s", NULL, 1, "hog:tasks=100000"),
-	SROW("tasks-1k-sleep", NULL, "8", NULL, "1s", "4s", "skylake", 0,
+	SROW("tasks-1k-run-6.18", "6.18", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=1000"),
+	SROW("tasks-10k-run-6.18", "6.18", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=10000"),
+	SROW("tasks-100k-run-6.18", "6.18", "8", NULL, "20s", "80s", NULL, 1, "hog:tasks=100000"),
+	SROW("tasks-1k-sleep", NULL, "8", NULL, "2s", "8s", "skylake", 0,
 	     "periodic:tasks=1000,run=50us,period=100ms"),
-	SROW("tasks-10k-sleep", NULL, "8", NULL, "1s", "4s", "skylake", 0,
+	SROW("tasks-10k-sleep", NULL, "8", NULL, "2s", "8s", "skylake", 0,
 	     "periodic:tasks=10000,run=50us,period=1s"),
-	SROW("tasks-100k-sleep", NULL, "8", NULL, "1s", "4s", "skylake", 1,
+	SROW("tasks-100k-sleep", NULL, "8", NULL, "2s", "8s", "skylake", 1,
 	     "periodic:tasks=100000,run=5us,period=1s"),
 };
 
