@@ -11,7 +11,7 @@
  * and frequency effects). "wall" below is that CPU time. Columns: events, simulated time, ns per
  * event, wall time per simulated second, the ns/event as a multiple of the heap floor, peak RSS,
  * and RSS per task created.
- * --quick halves the scaling table (up to 1024 CPUs and 10k tasks).
+ * --quick leaves out the largest scaling rows (4096 CPUs, 100k tasks).
  *
  * --sweep [--runs N]: simulations per second of the 32768-scheduler sweep of the README's
  * 1-second desktop workload (`--features all`, make -j20 under nice 19, an xmodmap-like client,
