@@ -319,6 +319,7 @@ static int lb_case(bool with_y, bool dst_busy, int failed, enum ee_idle idle, in
 	if (dst_busy)
 		ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
 	dst->ee.nr_balance_failed = failed;
+	sl_nr_levels_rebuild(sim); /* the runqueues were filled by hand */
 	r = sl_eevdf_load_balance(sim, dst, idle);
 	*where = x->cpu * 10 + y->cpu;
 	fixture_free(f);

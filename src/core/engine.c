@@ -83,22 +83,10 @@ void sl_engine_run(struct sl_engine *e, struct sl_sim *owner,
 		fprintf(stderr, "\n");
 }
 
-void sl_engine_next_for_cpu(const struct sl_engine *e, int cpu, u64 *any, u64 *timer)
+void sl_engine_next_for_cpu(struct sl_engine *e, int cpu, u64 *any, u64 *timer)
 {
-	u64 t_best = UINT64_MAX, w_best = UINT64_MAX;
-
-	/* a scan of the heap: its size is the number of armed timers, small next to the events
-	 * a run processes; a per-CPU timer heap would make it O(1) */
-	for (int i = 0; i < e->q.n; i++) {
-		const struct sl_timer *t = e->q.heap[i];
-
-		if (t->cpu != cpu)
-			continue;
-		if (t->expires < w_best)
-			w_best = t->expires;
-		if (!t->irq && t->expires < t_best)
-			t_best = t->expires;
-	}
-	*any = w_best;
-	*timer = t_best;
+	/* per-CPU heaps (timerq.c): O(1), where a scan of every armed timer was O(timers) */
+	sl_timerq_next_for_cpu(&e->q, cpu, any, timer);
+	if (e->q.oom)
+		e->oom = true;
 }

@@ -58,7 +58,7 @@ int sl_engine_subscribe(struct sl_engine *e, sl_event_fn fn, void *ctx);
 void sl_engine_run(struct sl_engine *e, struct sl_sim *owner,
 		   void (*dispatch)(struct sl_sim *owner, struct sl_timer *t),
 		   bool (*done)(const struct sl_sim *owner));
-/* The earliest expiry of an armed timer of cpu (all, and non-interrupt ones only): a scan. */
-void sl_engine_next_for_cpu(const struct sl_engine *e, int cpu, u64 *any, u64 *timer);
+/* The earliest expiry of an armed timer of cpu (all, and non-interrupt ones only): O(1). */
+void sl_engine_next_for_cpu(struct sl_engine *e, int cpu, u64 *any, u64 *timer);
 
 #endif

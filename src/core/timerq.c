@@ -50,8 +50,157 @@ static void sift_down(struct sl_timerq *q, int i)
 	place(q, i, t);
 }
 
+/* ---- the per-CPU heaps ---- */
+
+/* Up to this many armed timers a query scans them; beyond, the per-CPU heaps are built and kept
+ * (both give the same minima; the heaps cost a sift per arm, the scan one pass per query). */
+#define SL_TIMERQ_SCAN_MAX 256
+
+static void pplace(struct sl_cpuheap *h, int i, struct sl_timer *t)
+{
+	h->h[i] = t;
+	t->pidx = i;
+}
+
+static void psift_up(struct sl_cpuheap *h, int i)
+{
+	struct sl_timer *t = h->h[i];
+
+	while (i > 0) {
+		int p = (i - 1) / 2;
+
+		if (h->h[p]->expires <= t->expires)
+			break;
+		pplace(h, i, h->h[p]);
+		i = p;
+	}
+	pplace(h, i, t);
+}
+
+static void psift_down(struct sl_cpuheap *h, int i)
+{
+	struct sl_timer *t = h->h[i];
+
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->h[c + 1]->expires < h->h[c]->expires)
+			c++;
+		if (h->h[c]->expires >= t->expires)
+			break;
+		pplace(h, i, h->h[c]);
+		i = c;
+	}
+	pplace(h, i, t);
+}
+
+static void percpu_add(struct sl_timerq *q, struct sl_timer *t)
+{
+	int k;
+	struct sl_cpuheap *h;
+
+	if (!q->percpu || t->cpu < 0)
+		return;
+	k = 2 * t->cpu + (t->irq ? 1 : 0);
+	if (k >= q->nper) {
+		int n = q->nper ? q->nper : 16;
+
+		while (n <= k)
+			n *= 2;
+		struct sl_cpuheap *p = realloc(q->per, sizeof(*p) * (size_t)n);
+
+		if (!p) {
+			q->oom = true;
+			return;
+		}
+		for (int i = q->nper; i < n; i++)
+			p[i] = (struct sl_cpuheap){0};
+		q->per = p;
+		q->nper = n;
+	}
+	h = &q->per[k];
+	if (h->n == h->cap) {
+		int cap = h->cap ? h->cap * 2 : 16;
+		struct sl_timer **a = realloc(h->h, sizeof(*a) * (size_t)cap);
+
+		if (!a) {
+			q->oom = true;
+			return;
+		}
+		h->h = a;
+		h->cap = cap;
+	}
+	t->pq = k + 1;
+	pplace(h, h->n++, t);
+	psift_up(h, h->n - 1);
+}
+
+static void percpu_del(struct sl_timerq *q, struct sl_timer *t)
+{
+	struct sl_cpuheap *h;
+	int i = t->pidx;
+
+	if (!t->pq)
+		return;
+	h = &q->per[t->pq - 1];
+	t->pq = 0;
+	h->n--;
+	if (i == h->n)
+		return;
+	struct sl_timer *moved = h->h[h->n];
+
+	pplace(h, i, moved);
+	psift_down(h, i);
+	psift_up(h, moved->pidx);
+}
+
+void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
+{
+	u64 t = UINT64_MAX, w;
+
+	if (!q->percpu && q->n <= SL_TIMERQ_SCAN_MAX) {
+		/* few timers: a scan is cheaper than keeping the per-CPU heaps at every arm */
+		w = UINT64_MAX;
+		for (int i = 0; i < q->n; i++) {
+			const struct sl_timer *x = q->heap[i];
+
+			if (x->cpu != cpu)
+				continue;
+			if (x->expires < w)
+				w = x->expires;
+			if (!x->irq && x->expires < t)
+				t = x->expires;
+		}
+		*any = w;
+		*timer = t;
+		return;
+	}
+	if (!q->percpu) {
+		q->percpu = true;
+		for (int i = 0; i < q->n; i++)
+			percpu_add(q, q->heap[i]);
+	}
+	if (2 * cpu + 1 < q->nper) {
+		const struct sl_cpuheap *ht = &q->per[2 * cpu], *hi = &q->per[2 * cpu + 1];
+
+		if (ht->n)
+			t = ht->h[0]->expires;
+		w = t;
+		if (hi->n && hi->h[0]->expires < w)
+			w = hi->h[0]->expires;
+	} else {
+		w = UINT64_MAX;
+	}
+	*any = w;
+	*timer = t;
+}
+
 void sl_timer_init(struct sl_timer *t, sl_timer_fn fn, int cpu)
 {
+	t->pq = 0;
+	t->pidx = -1;
 	t->expires = 0;
 	t->seq = 0;
 	t->idx = -1;
@@ -66,14 +215,26 @@ int sl_timerq_init(struct sl_timerq *q)
 	q->n = 0;
 	q->cap = 64;
 	q->seq = 0;
+	q->per = NULL;
+	q->nper = 0;
+	q->percpu = false;
+	q->oom = false;
 	q->heap = malloc(sizeof(*q->heap) * (size_t)q->cap);
 	return q->heap ? 0 : -1;
 }
 
 void sl_timerq_free(struct sl_timerq *q)
 {
-	for (int i = 0; i < q->n; i++)
+	for (int i = 0; i < q->n; i++) {
 		q->heap[i]->idx = -1;
+		q->heap[i]->pq = 0;
+	}
+	for (int i = 0; i < q->nper; i++)
+		free(q->per[i].h);
+	free(q->per);
+	q->per = NULL;
+	q->nper = 0;
+	q->percpu = false;
 	free(q->heap);
 	q->heap = NULL;
 	q->n = q->cap = 0;
@@ -85,6 +246,7 @@ void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t)
 
 	if (i < 0)
 		return;
+	percpu_del(q, t);
 	t->idx = -1;
 	q->n--;
 	if (i == q->n)
@@ -98,7 +260,17 @@ void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t)
 
 int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 {
-	sl_timerq_cancel(q, t);
+	if (t->idx >= 0) {
+		/* a re-arm moves t where it is: the order (expiry, then arming sequence) is total,
+		 * so the heap's shape does not change which timer comes first */
+		percpu_del(q, t);
+		t->expires = expires;
+		t->seq = q->seq++;
+		sift_up(q, t->idx);
+		sift_down(q, t->idx);
+		percpu_add(q, t);
+		return q->oom ? -1 : 0;
+	}
 	if (q->n == q->cap) {
 		int cap = q->cap * 2;
 		struct sl_timer **h = realloc(q->heap, sizeof(*h) * (size_t)cap);
@@ -113,7 +285,8 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 	place(q, q->n, t);
 	q->n++;
 	sift_up(q, q->n - 1);
-	return 0;
+	percpu_add(q, t);
+	return q->oom ? -1 : 0;
 }
 
 struct sl_timer *sl_timerq_peek(const struct sl_timerq *q)

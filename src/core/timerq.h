@@ -24,12 +24,29 @@ struct sl_timer {
 	bool irq; /* a device's interrupt routed to cpu: not a timer the governors can see */
 	bool exit_delayed; /* re-armed to run after its CPU's C-state exit */
 	sl_timer_fn fn;
+	int pq, pidx; /* 1 + its per-CPU heap (2 cpu + irq), its position there; pq 0: none */
+};
+
+/* a heap of one CPU's timers (or of its interrupts), by expiry only */
+struct sl_cpuheap {
+	struct sl_timer **h;
+	int n, cap;
 };
 
 struct sl_timerq {
 	struct sl_timer **heap;
 	int n, cap;
 	u64 seq;
+	/*
+	 * Per-CPU heaps, built at the first sl_timerq_next_for_cpu that finds more than
+	 * SL_TIMERQ_SCAN_MAX (timerq.c) armed timers, and kept from then on (a run that never asks,
+	 * or always has few timers, pays nothing): per[2 cpu] holds cpu's timers, per[2 cpu + 1]
+	 * the interrupts routed to it, each timer by the cpu and irq it had when armed.
+	 */
+	struct sl_cpuheap *per;
+	int nper;
+	bool percpu;
+	bool oom; /* a per-CPU heap could not grow */
 };
 
 void sl_timer_init(struct sl_timer *t, sl_timer_fn fn, int cpu);
@@ -44,5 +61,8 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires);
 void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t);
 struct sl_timer *sl_timerq_peek(const struct sl_timerq *q);
 struct sl_timer *sl_timerq_pop(struct sl_timerq *q);
+/* the earliest expiry among cpu's armed timers and interrupts (any) and among its timers alone
+ * (timer); UINT64_MAX when there is none. A scan while few timers are armed, then O(1). */
+void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer);
 
 #endif

@@ -12,7 +12,7 @@
  * The time to the CPU's next timer event (the sleep length), and to the next event already
  * known to wake it (timers and interrupts routed to it: the oracle's knowledge).
  */
-static void next_events(const struct sl_sim *sim, int cpu, u64 *timer, u64 *wake)
+static void next_events(struct sl_sim *sim, int cpu, u64 *timer, u64 *wake)
 {
 	u64 t_best, w_best;
 

@@ -445,6 +445,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			owner_descheduled(sim, prev);
 		set_busy(sim, rq, next != NULL);
 		rq->curr = next;
+		sl_lb_touch(rq);
 		sl_emit(sim, &ev);
 		if (next) {
 			next->on_cpu = true;
@@ -557,6 +558,44 @@ const struct sl_machine_ops sl_machine_ops = {
 
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
 
+/*
+ * Tasks come from an arena of chunks of SL_TASK_CHUNK zeroed tasks: one allocation per chunk
+ * instead of one per fork (a task lives until the simulation ends: its statistics are read then,
+ * so there is nothing to recycle during a run). A chunk is large enough to be mapped on its own,
+ * so its pages are faulted in only as forks reach them.
+ */
+#define SL_TASK_CHUNK 256
+
+struct sl_task_chunk {
+	struct sl_task_chunk *next;
+	int used;
+	struct sl_task t[SL_TASK_CHUNK];
+};
+
+static struct sl_task *task_alloc(struct sl_sim *sim)
+{
+	struct sl_task_chunk *c = sim->task_chunks;
+
+	if (!c || c->used == SL_TASK_CHUNK) {
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			return NULL;
+		c->next = sim->task_chunks;
+		sim->task_chunks = c;
+	}
+	return &c->t[c->used++];
+}
+
+void sl_task_chunks_free(struct sl_sim *sim)
+{
+	while (sim->task_chunks) {
+		struct sl_task_chunk *c = sim->task_chunks;
+
+		sim->task_chunks = c->next;
+		free(c);
+	}
+}
+
 static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
 {
 	if (sim->ntasks >= SL_MAX_TASKS) {
@@ -564,10 +603,11 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 			 "more than %d tasks created (SL_MAX_TASKS)", SL_MAX_TASKS);
 		return NULL;
 	}
-	struct sl_task *p = calloc(1, sizeof(*p));
+	struct sl_task *p = task_alloc(sim);
 
 	if (!p || (prog->n && !(p->loopcnt = calloc((size_t)prog->n, sizeof(int))))) {
-		free(p);
+		if (p)
+			sim->task_chunks->used--; /* the slot just taken, zeroed still */
 		sim->oom = true;
 		return NULL;
 	}
@@ -614,7 +654,9 @@ void sl_task_free(struct sl_task *p)
 		return;
 	free(p->loopcnt);
 	free(p->reqs);
-	free(p);
+	p->loopcnt = NULL;
+	p->reqs = NULL;
+	/* the task itself is the arena's (sl_task_chunks_free) */
 }
 
 /*

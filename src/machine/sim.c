@@ -73,6 +73,10 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->cpus = calloc((size_t)d->ncpu, sizeof(*sim->cpus));
 	if (!sim->cpus)
 		goto fail;
+	sim->lvl_words = (d->ncpu + 63) / 64;
+	sim->lvl_bits = calloc((size_t)(SL_NR_LEVELS - 1) * (size_t)sim->lvl_words, sizeof(u64));
+	if (!sim->lvl_bits)
+		goto fail;
 	for (int c = 0; c < d->ncpu; c++) {
 		struct sl_cpu *rq = &sim->cpus[c];
 		int per_thread = d->sockets * d->cores;
@@ -176,6 +180,7 @@ void sl_sim_free(struct sl_sim *sim)
 	for (int i = 0; i < sim->ntasks; i++)
 		sl_task_free(sim->tasks[i]);
 	free(sim->tasks);
+	sl_task_chunks_free(sim);
 	for (int i = 0; i < sim->ngroups; i++)
 		group_free(&sim->groups[i]);
 	for (int i = 0; i < sim->ngroups; i++) {
@@ -199,6 +204,7 @@ void sl_sim_free(struct sl_sim *sim)
 				sim->idle_gov->disable(&sim->cpus[c].idle_dev);
 	}
 	free(sim->cpus);
+	free(sim->lvl_bits);
 	free((void *)sim->p);
 	free(sim);
 }

@@ -33,6 +33,7 @@ void sl_update_cpu_load(struct sl_cpu *rq)
 			new += scale - 1;
 		rq->cpu_load[i] = (old * (scale - 1) + new) >> i;
 	}
+	sl_lb_touch(rq);
 }
 
 static u64 weighted_cpuload(struct sl_sim *sim, int cpu)
@@ -80,120 +81,221 @@ static u64 div_power(struct sl_sim *sim, const struct sl_sched_group *g, u64 x)
 	return ((u64)(u32)x * r) >> 32;
 }
 
-static bool group_has(const struct sl_sched_group *g, int cpu)
-{
-	for (int i = 0; i < g->ncpus; i++)
-		if (g->cpus[i] == cpu)
-			return true;
-	return false;
-}
-
 /* ---- building the domains ---- */
 
-/* CPUs that share `level` with cpu: its SMT siblings, its socket, or the whole machine. */
-static bool same_span(const struct sl_cpu *a, const struct sl_cpu *b, int level)
+/* A key shared exactly by the CPUs that share `level` with a CPU: its SMT siblings (same socket
+ * and core), its socket, or the whole machine. */
+static int span_key(const struct sl_cpu *a, int level, int ncores)
 {
 	switch (level) {
 	case SL_SD_SMT:
-		return a->socket == b->socket && a->core == b->core;
+		return a->socket * ncores + a->core;
 	case SL_SD_MC:
-		return a->socket == b->socket;
+		return a->socket;
 	default:
-		return true;
+		return 0;
 	}
 }
 
+static void fill_domain_params(struct sl_sim *sim, struct sl_sched_domain *sd, int level)
+{
+	const struct sl_sd_params *pp = &cfs_ops(sim)->sd[level];
+
+	memset(sd, 0, sizeof(*sd));
+	sd->level = level;
+	sd->flags = pp->flags;
+	sd->min_interval = pp->min_interval;
+	sd->max_interval = pp->max_interval;
+	sd->busy_factor = pp->busy_factor;
+	sd->imbalance_pct = pp->imbalance_pct;
+	sd->cache_nice_tries = pp->cache_nice_tries;
+	sd->busy_idx = pp->busy_idx;
+	sd->idle_idx = pp->idle_idx;
+	sd->newidle_idx = pp->newidle_idx;
+	sd->wake_idx = pp->wake_idx;
+	sd->forkexec_idx = pp->forkexec_idx;
+	sd->balance_interval = 1;
+}
+
+/*
+ * The span of sd (the CPUs whose key[] is key[c]) and its groups: the child domain's spans
+ * (single CPUs at the lowest level, child NULL), in the order of their first CPUs, each group's
+ * CPUs ascending. gidx is scratch of ncpu ints. O(ncpu) time, O(span) memory.
+ */
+static int build_span_groups(struct sl_sim *sim, struct sl_sched_domain *sd, const int *key,
+			     const int *child_lead, const int *threads, int c, int span,
+			     const struct sl_sched_domain *child, int *gidx)
+{
+	int *members;
+
+	sd->owner = true;
+	sd->span = calloc((size_t)span, sizeof(int));
+	members = calloc((size_t)span, sizeof(int));
+	if (!sd->span || !members) {
+		free(members);
+		return -1;
+	}
+	for (int o = 0; o < sim->ncpu; o++)
+		if (key[o] == key[c])
+			sd->span[sd->nspan++] = o;
+	/* one group per distinct child leader, numbered in span order */
+	for (int m = 0; m < sd->nspan; m++)
+		gidx[child ? child_lead[sd->span[m]] : sd->span[m]] = -1;
+	for (int m = 0; m < sd->nspan; m++) {
+		int l = child ? child_lead[sd->span[m]] : sd->span[m];
+
+		if (gidx[l] < 0)
+			gidx[l] = sd->ngroups++;
+	}
+	sd->groups = calloc((size_t)sd->ngroups, sizeof(*sd->groups));
+	if (!sd->groups) {
+		free(members);
+		return -1;
+	}
+	for (int m = 0; m < sd->nspan; m++)
+		sd->groups[gidx[child ? child_lead[sd->span[m]] : sd->span[m]]].ncpus++;
+	for (int g = 0, off = 0; g < sd->ngroups; g++) {
+		sd->groups[g].cpus = members + off;
+		off += sd->groups[g].ncpus;
+		sd->groups[g].ncpus = 0;
+	}
+	for (int m = 0; m < sd->nspan; m++) {
+		struct sl_sched_group *g =
+			&sd->groups[gidx[child ? child_lead[sd->span[m]] : sd->span[m]]];
+
+		g->cpus[g->ncpus++] = sd->span[m];
+	}
+	for (int g = 0; g < sd->ngroups; g++) {
+		struct sl_sched_group *gr = &sd->groups[g];
+
+		gr->epoch = 1; /* sums[].epoch 0: none taken yet */
+		if (cfs_ops(sim)->power_is_sum) {
+			/* 2.6.32: SMT threads share smt_gain = 1178 */
+			u64 per = 1024;
+			int t = threads[gr->cpus[0]];
+
+			if (t > 1)
+				per = 1178 / (u64)t;
+			gr->cpu_power = per * (u64)gr->ncpus;
+		} else if (!child ||
+			   (child->flags & (SD_SHARE_CPUPOWER | SD_SHARE_PKG_RESOURCES))) {
+			gr->cpu_power = SCHED_LOAD_SCALE;
+		} else {
+			gr->cpu_power = SCHED_LOAD_SCALE * (u64)gr->ncpus;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The domains of every CPU, with the kernel's degeneration rule. A span and its groups are built
+ * once, by the span's first CPU, and shared by the others: O(ncpu) work and memory per distinct
+ * span, O(ncpu^2) time at worst (ncpu SMT spans of one scan each), O(ncpu) memory per level.
+ */
 void sl_build_domains(struct sl_sim *sim)
 {
-	for (int c = 0; c < sim->ncpu; c++) {
+	int n = sim->ncpu, ncores = 0;
+	int *key = calloc((size_t)n * SL_SD_NLEVELS, sizeof(int));
+	int *lead = calloc((size_t)n * SL_SD_NLEVELS, sizeof(int));
+	int *count = calloc((size_t)n * SL_SD_NLEVELS, sizeof(int));
+	int *gidx = calloc((size_t)n, sizeof(int)), *first = NULL;
+
+	if (!key || !lead || !count || !gidx) {
+		sim->oom = true;
+		goto out;
+	}
+	for (int c = 0; c < n; c++)
+		if (sim->cpus[c].core + 1 > ncores)
+			ncores = sim->cpus[c].core + 1;
+	for (int level = 0; level < SL_SD_NLEVELS; level++) {
+		int *k = key + (size_t)level * n, *l = lead + (size_t)level * n,
+		    *cnt = count + (size_t)level * n;
+		int nkeys = 0;
+
+		for (int c = 0; c < n; c++) {
+			k[c] = span_key(&sim->cpus[c], level, ncores);
+			if (k[c] + 1 > nkeys)
+				nkeys = k[c] + 1;
+		}
+		free(first);
+		first = malloc((size_t)nkeys * sizeof(int));
+		if (!first) {
+			sim->oom = true;
+			goto out;
+		}
+		for (int i = 0; i < nkeys; i++)
+			first[i] = -1;
+		for (int c = 0; c < n; c++) {
+			if (first[k[c]] < 0)
+				first[k[c]] = c;
+			l[c] = first[k[c]];
+			cnt[l[c]]++;
+		}
+		for (int c = 0; c < n; c++)
+			cnt[c] = cnt[l[c]]; /* the span's size, for every CPU */
+	}
+	for (int c = 0; c < n; c++) {
 		struct sl_cpu *rq = &sim->cpus[c];
-		int prev_span = 1;
+		int prev_span = 1, child_level = -1;
 
 		rq->nsd = 0;
 		for (int level = 0; level < SL_SD_NLEVELS; level++) {
-			int span = 0;
+			int span = count[(size_t)level * n + c];
+			int ld = lead[(size_t)level * n + c];
 
-			for (int o = 0; o < sim->ncpu; o++)
-				span += same_span(rq, &sim->cpus[o], level);
 			/* sd_degenerate / sd_parent_degenerate: a domain of one CPU, or one that
 			 * spans no more than its child, is dropped */
 			if (span <= prev_span)
 				continue;
 			struct sl_sched_domain *sd = &rq->sd[rq->nsd];
-			const struct sl_sd_params *pp = &cfs_ops(sim)->sd[level];
 			struct sl_sched_domain *child = rq->nsd ? &rq->sd[rq->nsd - 1] : NULL;
+			const struct sl_sched_domain *shared = NULL;
 
-			memset(sd, 0, sizeof(*sd));
-			sd->level = level;
-			sd->flags = pp->flags;
-			sd->min_interval = pp->min_interval;
-			sd->max_interval = pp->max_interval;
-			sd->busy_factor = pp->busy_factor;
-			sd->imbalance_pct = pp->imbalance_pct;
-			sd->cache_nice_tries = pp->cache_nice_tries;
-			sd->busy_idx = pp->busy_idx;
-			sd->idle_idx = pp->idle_idx;
-			sd->newidle_idx = pp->newidle_idx;
-			sd->wake_idx = pp->wake_idx;
-			sd->forkexec_idx = pp->forkexec_idx;
-			sd->balance_interval = 1;
-			sd->span = calloc((size_t)span, sizeof(int));
-			sd->groups = calloc((size_t)span, sizeof(*sd->groups));
-			if (!sd->span || !sd->groups) {
-				sim->oom = true;
-				return;
+			fill_domain_params(sim, sd, level);
+			if (ld != c) {
+				/* the span's first CPU built it: share it when its child level is
+				 * the same (always, with a regular topology) */
+				const struct sl_cpu *lr = &sim->cpus[ld];
+
+				for (int i = 0; i < lr->nsd; i++)
+					if (lr->sd[i].level == level &&
+					    (i ? lr->sd[i - 1].level : -1) == child_level)
+						shared = &lr->sd[i];
 			}
-			for (int o = 0; o < sim->ncpu; o++)
-				if (same_span(rq, &sim->cpus[o], level))
-					sd->span[sd->nspan++] = o;
-			/* groups: the child domain's spans (single CPUs at the lowest level), the
-			 * group holding this CPU first, then in CPU order */
-			for (int k = -1; k < sd->nspan; k++) {
-				int o = k < 0 ? c : sd->span[k];
-				bool seen = false;
+			if (shared) {
+				sd->span = shared->span;
+				sd->nspan = shared->nspan;
+				sd->groups = shared->groups;
+				sd->ngroups = shared->ngroups;
+			} else if (build_span_groups(sim, sd, key + (size_t)level * n,
+						     child ? lead + (size_t)child_level * n : NULL,
+						     count, c, span, child, gidx)) {
+				rq->nsd++;
+				sim->oom = true;
+				goto out;
+			}
+			/* the group holding c */
+			sd->local = -1;
+			for (int g = 0; g < sd->ngroups && sd->local < 0; g++) {
+				const struct sl_sched_group *gr = &sd->groups[g];
 
-				for (int g = 0; g < sd->ngroups; g++)
-					if (group_has(&sd->groups[g], o))
-						seen = true;
-				if (seen)
+				if (c < gr->cpus[0] || c > gr->cpus[gr->ncpus - 1])
 					continue;
-				struct sl_sched_group *g = &sd->groups[sd->ngroups++];
-
-				g->cpus = calloc((size_t)sd->nspan, sizeof(int));
-				if (!g->cpus) {
-					sim->oom = true;
-					return;
-				}
-				for (int m = 0; m < sd->nspan; m++) {
-					int q = sd->span[m];
-					bool member = child ? same_span(&sim->cpus[o],
-									&sim->cpus[q], child->level)
-							    : q == o;
-					if (member)
-						g->cpus[g->ncpus++] = q;
-				}
-				if (cfs_ops(sim)->power_is_sum) {
-					/* 2.6.32: SMT threads share smt_gain = 1178 */
-					u64 per = 1024;
-					int threads = 0;
-
-					for (int m = 0; m < sim->ncpu; m++)
-						threads += same_span(&sim->cpus[o], &sim->cpus[m],
-								     SL_SD_SMT);
-					if (threads > 1)
-						per = 1178 / (u64)threads;
-					g->cpu_power = per * (u64)g->ncpus;
-				} else if (!child || (child->flags & (SD_SHARE_CPUPOWER |
-								      SD_SHARE_PKG_RESOURCES))) {
-					g->cpu_power = SCHED_LOAD_SCALE;
-				} else {
-					g->cpu_power = SCHED_LOAD_SCALE * (u64)g->ncpus;
-				}
+				for (int i = 0; i < gr->ncpus; i++)
+					if (gr->cpus[i] == c)
+						sd->local = g;
 			}
 			rq->nsd++;
 			prev_span = span;
+			child_level = level;
 		}
 	}
+out:
+	free(key);
+	free(lead);
+	free(count);
+	free(gidx);
+	free(first);
 }
 
 void sl_free_domains(struct sl_sim *sim)
@@ -202,8 +304,10 @@ void sl_free_domains(struct sl_sim *sim)
 		struct sl_cpu *rq = &sim->cpus[c];
 
 		for (int i = 0; i < rq->nsd; i++) {
-			for (int g = 0; g < rq->sd[i].ngroups; g++)
-				free(rq->sd[i].groups[g].cpus);
+			if (!rq->sd[i].owner)
+				continue;
+			if (rq->sd[i].groups)
+				free(rq->sd[i].groups[0].cpus);
 			free(rq->sd[i].groups);
 			free(rq->sd[i].span);
 		}
@@ -213,16 +317,17 @@ void sl_free_domains(struct sl_sim *sim)
 
 /* ---- fork placement: find_idlest_group / find_idlest_cpu ---- */
 
+/* sd is this CPU's: its first group (sl_sd_group 0) is the local one */
 static struct sl_sched_group *find_idlest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
-						int this_cpu, int load_idx)
+						int load_idx)
 {
 	struct sl_sched_group *idlest = NULL;
 	u64 min_load = UINT64_MAX, this_load = 0;
 	u64 imbalance = 100 + (u64)(sd->imbalance_pct - 100) / 2;
 
 	for (int gi = 0; gi < sd->ngroups; gi++) {
-		struct sl_sched_group *g = &sd->groups[gi];
-		bool local = group_has(g, this_cpu);
+		struct sl_sched_group *g = sl_sd_group(sd, gi);
+		bool local = gi == 0; /* groups are disjoint: only the first holds this_cpu */
 		u64 avg_load = 0;
 
 		for (int i = 0; i < g->ncpus; i++)
@@ -279,7 +384,7 @@ int sl_find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int cpu)
 			sd = child;
 			continue;
 		}
-		struct sl_sched_group *g = find_idlest_group(sim, sd, cpu, sd->forkexec_idx);
+		struct sl_sched_group *g = find_idlest_group(sim, sd, sd->forkexec_idx);
 
 		if (!g) {
 			sd = child;
@@ -372,6 +477,46 @@ static void calculate_imbalance(struct sl_sim *sim, struct lb_stats *s, int this
 		fix_small_imbalance(sim, s, this_cpu, imb);
 }
 
+/*
+ * A group's sums at load_idx: both the source and the target loads (the group is the local one
+ * for its own CPUs, a remote one for the others), their max and min over the CPUs, the first
+ * idle CPU. Taken once and kept while no member CPU changes (the group's epoch) and the
+ * features are the same: every CPU of the domain that balances reads them, where each used to
+ * sum them again. Sums of integers, so the order of the additions does not matter.
+ */
+static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sched_group *g,
+					      int load_idx)
+{
+	struct sl_group_sums *s = &g->sums[load_idx];
+
+	if (s->epoch == g->epoch && s->features == sim->features)
+		return s;
+	s->epoch = g->epoch;
+	s->features = sim->features;
+	s->sum_src = s->sum_tgt = s->sum_nr = s->sum_wl = s->sum_alpt = 0;
+	s->max_src = 0;
+	s->min_src = UINT64_MAX;
+	s->first_idle = -1;
+	for (int i = 0; i < g->ncpus; i++) {
+		int c = g->cpus[i];
+		struct sl_cpu *rq = &sim->cpus[c];
+		u64 src = sl_source_load(sim, c, load_idx), tgt = sl_target_load(sim, c, load_idx);
+
+		if (s->first_idle < 0 && !rq->curr && !rq->nr_running)
+			s->first_idle = c;
+		s->sum_src += src;
+		s->sum_tgt += tgt;
+		if (src > s->max_src)
+			s->max_src = src;
+		if (src < s->min_src)
+			s->min_src = src;
+		s->sum_nr += rq->nr_running;
+		s->sum_wl += weighted_cpuload(sim, c);
+		s->sum_alpt += sl_cpu_avg_load_per_task(sim, c);
+	}
+	return s;
+}
+
 static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
 						 int this_cpu, u64 *imb, enum sl_idle_type idle,
 						 int *balance)
@@ -384,33 +529,14 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 	memset(&s, 0, sizeof(s));
 	*imb = 0;
 	for (int gi = 0; gi < sd->ngroups; gi++) {
-		struct sl_sched_group *g = &sd->groups[gi];
-		bool local = group_has(g, this_cpu);
-		u64 group_load = 0, sum_nr = 0, sum_wl = 0, sum_alpt = 0;
-		u64 max_cpu = 0, min_cpu = UINT64_MAX;
-		int balance_cpu = -1;
+		struct sl_sched_group *g = sl_sd_group(sd, gi);
+		bool local = gi == 0; /* groups are disjoint: only the first holds this_cpu */
+		const struct sl_group_sums *gs = group_sums(sim, g, load_idx);
+		u64 group_load = local ? gs->sum_tgt : gs->sum_src, sum_nr = gs->sum_nr,
+		    sum_wl = gs->sum_wl, sum_alpt = gs->sum_alpt;
+		u64 max_cpu = local ? 0 : gs->max_src, min_cpu = local ? UINT64_MAX : gs->min_src;
+		int balance_cpu = local ? gs->first_idle : -1;
 
-		for (int i = 0; i < g->ncpus; i++) {
-			int c = g->cpus[i];
-			struct sl_cpu *rq = &sim->cpus[c];
-			u64 load;
-
-			if (local) {
-				if (balance_cpu < 0 && !rq->curr && !rq->nr_running)
-					balance_cpu = c;
-				load = sl_target_load(sim, c, load_idx);
-			} else {
-				load = sl_source_load(sim, c, load_idx);
-				if (load > max_cpu)
-					max_cpu = load;
-				if (load < min_cpu)
-					min_cpu = load;
-			}
-			group_load += load;
-			sum_nr += rq->nr_running;
-			sum_wl += weighted_cpuload(sim, c);
-			sum_alpt += sl_cpu_avg_load_per_task(sim, c);
-		}
 		if (local && balance_cpu < 0)
 			balance_cpu = g->cpus[0];
 		/* only the group's first idle CPU balances it at this level */

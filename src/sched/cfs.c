@@ -334,6 +334,7 @@ static void account_entity_enqueue(struct sl_cpu *rq, struct sched_entity *se)
 	cfs->load.inv_weight = 0;
 	rq->load.weight += se->load.weight;
 	rq->load.inv_weight = 0;
+	sl_lb_touch(rq);
 	cfs->nr_running++;
 	se->on_rq = 1;
 	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
@@ -349,6 +350,7 @@ static void account_entity_dequeue(struct sl_cpu *rq, struct sched_entity *se)
 	cfs->load.inv_weight = 0;
 	rq->load.weight -= se->load.weight;
 	rq->load.inv_weight = 0;
+	sl_lb_touch(rq);
 	cfs->nr_running--;
 	se->on_rq = 0;
 	TAILQ_REMOVE(&cfs->tasks, se, group_node);
@@ -404,7 +406,7 @@ void sl_cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	if (wakeup)
 		p->se.start_runtime = p->se.sum_exec_runtime;
 	enqueue_entity(sim, rq, &p->se, wakeup);
-	rq->nr_running++;
+	sl_nr_running_inc(sim, rq);
 	hrtick_update(sim, rq);
 }
 
@@ -421,7 +423,7 @@ void sl_cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 		}
 	}
 	dequeue_entity(sim, rq, &p->se);
-	rq->nr_running--;
+	sl_nr_running_dec(sim, rq);
 	hrtick_update(sim, rq);
 }
 

@@ -146,11 +146,11 @@ static void eevdf_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 {
 	if (p->se.sched_delayed) {
 		requeue_delayed_entity(sim, rq, &p->se);
-		rq->nr_running++;
+		sl_nr_running_inc(sim, rq);
 		return;
 	}
 	sl_eevdf_enqueue_entity(sim, rq, &p->se, wakeup ? EE_ENQUEUE_WAKEUP : 0);
-	rq->nr_running++;
+	sl_nr_running_inc(sim, rq);
 }
 
 static void eevdf_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep)
@@ -163,7 +163,7 @@ static void eevdf_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 		flags |= EE_DEQUEUE_SPECIAL;
 	/* runnable -> delayed or gone: either way one runnable task less */
 	sl_eevdf_dequeue_entity(sim, rq, &p->se, flags);
-	rq->nr_running--;
+	sl_nr_running_dec(sim, rq);
 }
 
 static void eevdf_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
@@ -171,7 +171,7 @@ static void eevdf_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_t
 {
 	(void)parent_on_rq;
 	sl_eevdf_enqueue_entity(sim, rq, &p->se, EE_ENQUEUE_INITIAL);
-	rq->nr_running++;
+	sl_nr_running_inc(sim, rq);
 }
 
 static void hrtick_start(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)

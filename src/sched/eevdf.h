@@ -9,9 +9,11 @@
  * periodic and newidle balancing), eevdf_6_18.c (the release: features, tunables, defaults).
  *
  * Model choices (each explained where it is made):
- * - Pick is an in-order walk of the deadline tree for the first eligible entity, O(n), instead of
- *   the kernel's min_vruntime-augmented descent: both give the eligible entity with the earliest
- *   deadline, ties to the earlier insertion; n is small. min_slice/max_slice are scans too.
+ * - Pick descends the deadline tree by its min_vruntime augmentation, as the kernel's
+ *   __pick_eevdf: the eligible entity with the earliest deadline, ties to the earlier insertion
+ *   (what an in-order walk for the first eligible one gives; -DSL_EEVDF_CHECK_AUGMENT checks).
+ * min_slice/max_slice are augmented values of the tree (each node keeps its subtree's least and
+ * greatest slice), O(1) to read.
  * - Autogroup: the target puts each session in its own task group. A run holds only the
  *   workload's tasks, all started from one session (the shell), so they share one autogroup: one
  *   group entity per CPU whose cfs_rq holds all of them. With one group entity per CPU the root
@@ -74,6 +76,7 @@ u64 sl_eevdf_max_slice(struct eevdf_rq *cfs);	 /* 0 if the tree is empty */
 u64 sl_eevdf_avg_vruntime(struct eevdf_rq *cfs); /* moves zero_vruntime: a state change */
 bool sl_eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime);
 bool sl_eevdf_entity_eligible(const struct eevdf_rq *cfs, const struct sched_entity *se);
+struct sched_entity *sl_eevdf_first_eligible(struct eevdf_rq *cfs); /* O(log n) */
 s64 sl_eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
 			u64 avruntime);
 void sl_eevdf_update_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se);

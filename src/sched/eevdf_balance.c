@@ -22,7 +22,8 @@
 #include "sched/eevdf.h"
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "sched/class.h"
+
+#include <stdlib.h>
 
 #define EE_IMBALANCE_PCT    117
 #define EE_CACHE_NICE_TRIES 1
@@ -102,10 +103,8 @@ static void record_wakee(struct sl_sim *sim, struct sl_task *waker, struct sl_ta
 static bool wake_wide(struct sl_sim *sim, struct sl_task *waker, struct sl_task *p)
 {
 	unsigned master = waker->wakee_flips, slave = p->wakee_flips;
-	unsigned factor = 0;
+	unsigned factor = (unsigned)sim->cpus[p->cpu].llc_size; /* sd_llc_size */
 
-	for (int c = 0; c < sim->ncpu; c++)
-		factor += share_cache(sim, c, p->cpu);
 	if (master < slave) {
 		unsigned t = master;
 
@@ -240,9 +239,25 @@ int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu,
 	return select_idle_sibling(sim, p, prev, target);
 }
 
+/* one domain of all CPUs: only the LLC sizes (sd_llc_size), counted once per socket */
 void sl_eevdf_build_domains(struct sl_sim *sim)
 {
-	(void)sim; /* one domain of all CPUs: nothing to build */
+	int nsock = 0;
+	int *n;
+
+	for (int c = 0; c < sim->ncpu; c++)
+		if (sim->cpus[c].socket + 1 > nsock)
+			nsock = sim->cpus[c].socket + 1;
+	n = calloc((size_t)nsock, sizeof(int));
+	if (!n) {
+		sim->oom = true;
+		return;
+	}
+	for (int c = 0; c < sim->ncpu; c++)
+		n[sim->cpus[c].socket]++;
+	for (int c = 0; c < sim->ncpu; c++)
+		sim->cpus[c].llc_size = n[sim->cpus[c].socket];
+	free(n);
 }
 
 bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
@@ -286,10 +301,10 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 {
 	/* detach: a non-sleep dequeue keeps the lag and a relative deadline */
 	sl_eevdf_dequeue_entity(sim, src, &p->se, 0);
-	src->nr_running--;
+	sl_nr_running_dec(sim, src);
 	sl_eevdf_class.set_task_cpu(sim, p, dst->id);
 	sl_eevdf_enqueue_entity(sim, dst, &p->se, 0);
-	dst->nr_running++;
+	sl_nr_running_inc(sim, dst);
 	if (preempt && (!dst->curr || dst->curr->sched_class == &sl_eevdf_class))
 		sl_eevdf_class.check_preempt_curr(sim, dst, p, 0);
 }
@@ -306,11 +321,35 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	bool count_mode;
 	int moved = 0, examined = 0;
 
-	for (int c = 0; c < sim->ncpu; c++) {
-		struct sl_cpu *rq = &sim->cpus[c];
+	/* no CPU with two tasks: whichever the busiest, it has fewer than 2 (below) */
+	if (!sim->nr_overloaded)
+		return -1;
+	if (sim->nr_big || !sim->lvl_bits) {
+		for (int c = 0; c < sim->ncpu; c++) {
+			struct sl_cpu *rq = &sim->cpus[c];
 
-		if (rq != dst && (!src || rq->nr_running > src->nr_running))
-			src = rq;
+			if (rq != dst && (!src || rq->nr_running > src->nr_running))
+				src = rq;
+		}
+	} else {
+		/* the first CPU but dst of the highest level (what the scan above finds); none
+		 * with 2 or more: the busiest has fewer than 2 */
+		for (int k = SL_NR_LEVELS; k >= 2 && !src; k--) {
+			const u64 *b = sim->lvl_bits + (size_t)(k - 2) * (size_t)sim->lvl_words;
+
+			if (sim->lvl_cnt[k] - (dst->nr_running == (unsigned long)k) <= 0)
+				continue;
+			for (int w = 0; w < sim->lvl_words && !src; w++) {
+				u64 x = b[w];
+
+				if (w == dst->id / 64)
+					x &= ~(1ULL << (dst->id % 64));
+				if (x)
+					src = &sim->cpus[w * 64 + __builtin_ctzll(x)];
+			}
+		}
+		if (!src)
+			return -1;
 	}
 	if (!src || src->nr_running < 2 || src->nr_running <= dst->nr_running)
 		return -1;
@@ -428,8 +467,7 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 	int r = -1;
 
 	cfs->idle_stamp = sim->now;
-	for (int c = 0; c < sim->ncpu; c++)
-		overloaded |= sim->cpus[c].nr_running >= 2;
+	overloaded = sim->nr_overloaded > 0; /* some CPU has nr_running >= 2 */
 	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
 		return false;
 	if (sched_feat(sim, F_NI_RANDOM)) {

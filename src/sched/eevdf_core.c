@@ -7,6 +7,8 @@
 #include "sched/eevdf.h"
 #include "sched/cfs.h"
 
+#include <stdlib.h>
+
 #define WMULT_CONST_6 0xffffffffULL /* ~0U */
 
 void sl_eevdf_set_load_weight(struct sl_task *p)
@@ -128,6 +130,44 @@ static int ee_cmp(struct sched_entity *a, struct sched_entity *b)
 	return a->rb_seq < b->rb_seq ? -1 : (a->rb_seq > b->rb_seq);
 }
 
+/*
+ * The augmentation: each node keeps the least and greatest slice and the least vruntime of its
+ * subtree (the kernel keeps min_slice and min_vruntime the same way), so the tree's min and max
+ * slice are the root's and the pick descends to the first eligible entity.
+ * tree.h calls RB_AUGMENT on the nodes a rotation moves; enqueue and dequeue below bring the
+ * path they change up to date.
+ */
+static void ee_augment(struct sched_entity *se)
+{
+	struct sched_entity *l, *r;
+	u64 mn, mx;
+
+	if (!se)
+		return;
+	u64 mv;
+
+	l = RB_LEFT(se, run_node);
+	r = RB_RIGHT(se, run_node);
+	mn = mx = se->slice;
+	mv = se->vruntime;
+	if (l) {
+		mn = l->min_slice < mn ? l->min_slice : mn;
+		mx = l->max_slice > mx ? l->max_slice : mx;
+		mv = (s64)(l->min_vruntime - mv) < 0 ? l->min_vruntime : mv;
+	}
+	if (r) {
+		mn = r->min_slice < mn ? r->min_slice : mn;
+		mx = r->max_slice > mx ? r->max_slice : mx;
+		mv = (s64)(r->min_vruntime - mv) < 0 ? r->min_vruntime : mv;
+	}
+	se->min_slice = mn;
+	se->max_slice = mx;
+	se->min_vruntime = mv;
+}
+
+#undef RB_AUGMENT
+#define RB_AUGMENT(x) ee_augment(x)
+
 RB_PROTOTYPE(sl_eevdf_tree, sched_entity, run_node, ee_cmp);
 RB_GENERATE(sl_eevdf_tree, sched_entity, run_node, ee_cmp)
 
@@ -155,6 +195,19 @@ void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 	u64 w = scale_load_down(se->load.weight);
 
 	se->rb_seq = cfs->seq++;
+	/* the insertion path (RB_INSERT's own descent) gains se's slice before the rotations of
+	 * the rebalancing recompute the nodes they move */
+	se->min_slice = se->max_slice = se->slice;
+	se->min_vruntime = se->vruntime;
+	for (struct sched_entity *n = RB_ROOT(&cfs->timeline); n;
+	     n = ee_cmp(se, n) < 0 ? RB_LEFT(n, run_node) : RB_RIGHT(n, run_node)) {
+		if (se->slice < n->min_slice)
+			n->min_slice = se->slice;
+		if (se->slice > n->max_slice)
+			n->max_slice = se->slice;
+		if ((s64)(se->vruntime - n->min_vruntime) < 0)
+			n->min_vruntime = se->vruntime;
+	}
 	RB_INSERT(sl_eevdf_tree, &cfs->timeline, se);
 	cfs->sum_w_vruntime += entity_key(cfs, se) * (s64)w;
 	cfs->sum_weight += w;
@@ -163,8 +216,24 @@ void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 void sl_eevdf_dequeue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	u64 w = scale_load_down(se->load.weight);
+	struct sched_entity *l = RB_LEFT(se, run_node), *r = RB_RIGHT(se, run_node), *start;
 
+	/* the lowest node whose subtree loses an entity: se's parent, or with two children the
+	 * parent of se's successor, which takes se's place (or the successor, if se was that
+	 * parent); rotations keep it below every other such node, so a walk up from it after
+	 * the removal recomputes them all */
+	if (!l || !r) {
+		start = RB_PARENT(se, run_node);
+	} else {
+		struct sched_entity *succ = r;
+
+		while (RB_LEFT(succ, run_node))
+			succ = RB_LEFT(succ, run_node);
+		start = RB_PARENT(succ, run_node) == se ? succ : RB_PARENT(succ, run_node);
+	}
 	RB_REMOVE(sl_eevdf_tree, &cfs->timeline, se);
+	for (; start; start = RB_PARENT(start, run_node))
+		ee_augment(start);
 	cfs->sum_w_vruntime -= entity_key(cfs, se) * (s64)w;
 	cfs->sum_weight -= w;
 }
@@ -179,25 +248,37 @@ struct sched_entity *sl_eevdf_next(struct sched_entity *se)
 	return RB_NEXT(sl_eevdf_tree, NULL, se);
 }
 
-/* The augmented subtree minimum/maximum of the root, by a scan (exact, as after 09cd469c7330). */
+/* The augmented subtree minimum/maximum of the root (exact, as after 09cd469c7330). */
 u64 sl_eevdf_min_slice(struct eevdf_rq *cfs)
 {
+	struct sched_entity *root = RB_ROOT(&cfs->timeline);
+
+#ifdef SL_EEVDF_CHECK_AUGMENT
 	u64 m = ~0ULL;
 
 	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
 		if (se->slice < m)
 			m = se->slice;
-	return m;
+	if (m != (root ? root->min_slice : ~0ULL))
+		abort();
+#endif
+	return root ? root->min_slice : ~0ULL;
 }
 
 u64 sl_eevdf_max_slice(struct eevdf_rq *cfs)
 {
+	struct sched_entity *root = RB_ROOT(&cfs->timeline);
+
+#ifdef SL_EEVDF_CHECK_AUGMENT
 	u64 m = 0;
 
 	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
 		if (se->slice > m)
 			m = se->slice;
-	return m;
+	if (m != (root ? root->max_slice : 0))
+		abort();
+#endif
+	return root ? root->max_slice : 0;
 }
 
 static struct sched_entity *queued_curr(const struct eevdf_rq *cfs)
@@ -253,6 +334,43 @@ bool sl_eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime)
 bool sl_eevdf_entity_eligible(const struct eevdf_rq *cfs, const struct sched_entity *se)
 {
 	return sl_eevdf_vruntime_eligible(cfs, se->vruntime);
+}
+
+/*
+ * The entity of the earliest deadline among the eligible ones (NULL: none), as an in-order walk
+ * would find it: eligibility is monotone in vruntime, so a subtree holds an eligible entity iff
+ * its least vruntime is eligible; descend left while the left subtree does (__pick_eevdf's
+ * descent). O(log n).
+ */
+struct sched_entity *sl_eevdf_first_eligible(struct eevdf_rq *cfs)
+{
+	struct sched_entity *node = RB_ROOT(&cfs->timeline), *best = NULL;
+
+	while (node) {
+		struct sched_entity *l = RB_LEFT(node, run_node);
+
+		if (l && sl_eevdf_vruntime_eligible(cfs, l->min_vruntime)) {
+			node = l;
+			continue;
+		}
+		if (sl_eevdf_entity_eligible(cfs, node)) {
+			best = node;
+			break;
+		}
+		node = RB_RIGHT(node, run_node);
+	}
+#ifdef SL_EEVDF_CHECK_AUGMENT
+	struct sched_entity *walk = NULL;
+
+	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
+		if (sl_eevdf_entity_eligible(cfs, se)) {
+			walk = se;
+			break;
+		}
+	if (walk != best)
+		abort();
+#endif
+	return best;
 }
 
 /*

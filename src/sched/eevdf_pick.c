@@ -151,12 +151,7 @@ struct sched_entity *sl_eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cf
 		curr = NULL;
 	if (curr && protect && sl_eevdf_protect_slice(curr))
 		return curr;
-	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se)) {
-		if (sl_eevdf_entity_eligible(cfs, se)) {
-			best = se;
-			break;
-		}
-	}
+	best = sl_eevdf_first_eligible(cfs);
 	if (curr && curr == outside && (!best || (s64)(curr->deadline - best->deadline) < 0))
 		best = curr;
 	return best ? best : sl_eevdf_first(cfs);

@@ -157,7 +157,7 @@ void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int
 	p->rt.on_rq = true;
 	p->se.on_rq = 1; /* the machine asks se.on_rq whether a parent is queued */
 	rt->rt_nr_running++;
-	rq->nr_running++;
+	sl_nr_running_inc(sim, rq);
 	if (p->prio < rt->highest_prio)
 		rt->highest_prio = p->prio;
 	rt->overloaded = rt->rt_nr_running > 1;
@@ -176,7 +176,7 @@ void sl_rt_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int
 	p->rt.on_rq = false;
 	p->se.on_rq = 0;
 	rt->rt_nr_running--;
-	rq->nr_running--;
+	sl_nr_running_dec(sim, rq);
 	rt->highest_prio = first_prio(rt);
 	rt->overloaded = rt->rt_nr_running > 1;
 }

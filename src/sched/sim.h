@@ -62,7 +62,11 @@ struct sched_entity {
 	/* EEVDF (6.18, eevdf.h); CFS 2.6.3x never touches these */
 	u64 deadline;
 	u64 slice; /* the request, ns */
-	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
+	/* EEVDF: the least and greatest slice of the subtree rooted here (the tree's augmentation,
+	 * as the kernel's min_slice) */
+	u64 min_slice, max_slice;
+	u64 min_vruntime; /* EEVDF: the subtree's least vruntime (wrapping compare), for the pick */
+	u64 vprot;	  /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
 	s64 vlag;
 	bool custom_slice, rel_deadline, sched_delayed;
 };
@@ -245,19 +249,38 @@ struct sl_task {
 
 #define SL_MAX_DOMAINS 4
 
+/* find_busiest_group's sums over a group's CPUs at one load index, kept while valid */
+struct sl_group_sums {
+	u64 epoch; /* the group's epoch they were taken at (0: never) */
+	u64 features;
+	u64 sum_src, sum_tgt, max_src, min_src, sum_nr, sum_wl, sum_alpt;
+	int first_idle; /* the first CPU with nothing to run, -1 if none */
+};
+
 struct sl_sched_group {
 	int *cpus;
 	int ncpus;
 	u64 cpu_power;
+	/* bumped (sl_lb_touch) whenever a member CPU's curr, nr_running, load or cpu_load[]
+	 * changes: sums[load_idx] taken at this epoch still hold */
+	u64 epoch;
+	struct sl_group_sums sums[6]; /* by load_idx, 0..5 (cpu_load[load_idx - 1]) */
 };
 
+/*
+ * The span and the groups are shared by every CPU of the span (built once, by the span's first
+ * CPU, which owns them): groups[] is in the order of the groups' first CPUs and local is the
+ * index of the group holding the owning CPU. The kernel's order (sd->groups: the local group
+ * first, then the others) is sl_sd_group(sd, 0..ngroups-1).
+ */
 struct sl_sched_domain {
 	int level; /* enum sl_sd_level */
 	int *span; /* CPU ids, ascending */
 	int nspan;
-	struct sl_sched_group
-		*groups; /* groups[0] holds the owning CPU, as the kernel's sd->groups */
+	struct sl_sched_group *groups;
 	int ngroups;
+	int local;  /* groups[local] holds the owning CPU */
+	bool owner; /* this CPU's domain allocated span, groups and the groups' cpus */
 	unsigned flags;
 	int min_interval, max_interval; /* ms */
 	int busy_factor;
@@ -268,6 +291,12 @@ struct sl_sched_domain {
 	u64 balance_interval; /* ms */
 	int nr_balance_failed;
 };
+
+/* the i-th group in the kernel's order: the local group first, then the others in order */
+static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *sd, int i)
+{
+	return &sd->groups[i == 0 ? sd->local : i <= sd->local ? i - 1 : i];
+}
 
 struct sl_cpu {
 	int id;
@@ -297,6 +326,7 @@ struct sl_cpu {
 
 	struct sl_sched_domain sd[SL_MAX_DOMAINS];
 	int nsd;
+	int llc_size; /* CPUs sharing this one's last-level cache (its socket); EEVDF's domains */
 	u64 next_balance; /* jiffies */
 	bool idle_at_tick;
 	bool in_nohz_recently;
@@ -318,6 +348,8 @@ struct sl_machine_ops {
 	 * not poll, send it a reschedule IPI */
 	void (*resched_cpu)(struct sl_sim *sim, struct sl_cpu *rq);
 };
+
+#define SL_NR_LEVELS 32 /* nr_running levels kept as CPU bitmaps (sl_nr_level_move) */
 
 struct sl_sim {
 	union {
@@ -352,6 +384,8 @@ struct sl_sim {
 
 	struct sl_task **tasks; /* by pid - 1 */
 	int ntasks, captasks;
+	/* the tasks' memory: an arena of chunks (machine/machine.c), freed with the simulation */
+	struct sl_task_chunk *task_chunks;
 
 	struct sl_group *groups;
 	int ngroups;
@@ -367,10 +401,85 @@ struct sl_sim {
 	int this_cpu;	   /* CPU whose event is being handled; -1: interrupt-less context */
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */
 	int nohz_count;	   /* CPUs in nohz.cpu_mask */
+	int nr_overloaded; /* CPUs with nr_running >= 2 (sl_nr_running_inc/dec keep it) */
+	/* CPUs by nr_running, for EEVDF's busiest-CPU search: bit c of level k (2..SL_NR_LEVELS)
+	 * set when CPU c runs k tasks; lvl_cnt[k] such CPUs; nr_big CPUs above SL_NR_LEVELS */
+	u64 *lvl_bits;
+	int lvl_words;
+	int lvl_cnt[SL_NR_LEVELS + 1];
+	int nr_big;
 	u64 tick_ns;
 	u64 nr_migrations;
 	bool duration_set;
 };
+
+/* rq's place in the levels of CPUs by nr_running (sim->lvl_bits), from `from` tasks to `to` */
+static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long from,
+				    unsigned long to)
+{
+	u64 bit = 1ULL << (cpu % 64);
+
+	if (!sim->lvl_bits)
+		return;
+	if (from > SL_NR_LEVELS) {
+		sim->nr_big--;
+	} else if (from >= 2) {
+		sim->lvl_bits[(size_t)(from - 2) * (size_t)sim->lvl_words + (size_t)(cpu / 64)] &=
+			~bit;
+		sim->lvl_cnt[from]--;
+	}
+	if (to > SL_NR_LEVELS) {
+		sim->nr_big++;
+	} else if (to >= 2) {
+		sim->lvl_bits[(size_t)(to - 2) * (size_t)sim->lvl_words + (size_t)(cpu / 64)] |=
+			bit;
+		sim->lvl_cnt[to]++;
+	}
+}
+
+/* rq's curr, nr_running, load or cpu_load[] changed: the groups holding it recompute their sums */
+static inline void sl_lb_touch(struct sl_cpu *rq)
+{
+	for (int i = 0; i < rq->nsd; i++)
+		rq->sd[i].groups[rq->sd[i].local].epoch++;
+}
+
+/* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded and the
+ * levels */
+static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	sl_lb_touch(rq);
+	if (++rq->nr_running == 2)
+		sim->nr_overloaded++;
+	if (rq->nr_running >= 2)
+		sl_nr_level_move(sim, rq->id, rq->nr_running - 1, rq->nr_running);
+}
+
+static inline void sl_nr_running_dec(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	sl_lb_touch(rq);
+	if (rq->nr_running-- == 2)
+		sim->nr_overloaded--;
+	if (rq->nr_running >= 1)
+		sl_nr_level_move(sim, rq->id, rq->nr_running + 1, rq->nr_running);
+}
+
+/* nr_overloaded and the levels recomputed from every CPU's nr_running (for runqueues filled by
+ * hand, as the tests do) */
+static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
+{
+	sim->nr_overloaded = 0;
+	sim->nr_big = 0;
+	for (int k = 0; k <= SL_NR_LEVELS; k++)
+		sim->lvl_cnt[k] = 0;
+	if (sim->lvl_bits)
+		for (int i = 0; i < (SL_NR_LEVELS - 1) * sim->lvl_words; i++)
+			sim->lvl_bits[i] = 0;
+	for (int c = 0; c < sim->ncpu; c++) {
+		sim->nr_overloaded += sim->cpus[c].nr_running >= 2;
+		sl_nr_level_move(sim, c, 0, sim->cpus[c].nr_running);
+	}
+}
 
 /* p's affinity allows CPU cpu */
 static inline bool sl_cpu_allowed(const struct sl_task *p, int cpu)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <lzma.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,39 @@ _Static_assert(IN_SIZE >= SL_TRACE_PROBE_LEN, "the probed head must fit the inpu
 
 enum src_kind { SRC_PLAIN, SRC_XZ, SRC_GZ };
 
+/*
+ * Decompression on its own thread: a decoder thread fills NBLOCKS blocks of BUF_SIZE bytes with
+ * what src_read_direct returns (its end or its error included) and the parser takes them in
+ * order, so decompressing the next block overlaps parsing this one. The bytes, and an error's
+ * place and message, are the ones the direct reads give; only when they are computed changes.
+ */
+#define NBLOCKS 4
+
+struct dec_block {
+	long len; /* bytes; 0: the end; -1: an error (err) */
+	char err[sizeof(((struct sl_trace_reader *)0)->err)];
+	char data[BUF_SIZE];
+};
+
+struct dec_thread {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct dec_block blk[NBLOCKS];
+	int head, count;	       /* the oldest filled block, the filled blocks */
+	size_t pos;		       /* bytes of the oldest block already taken */
+	bool stop;		       /* the reader is closing */
+	struct sl_trace_reader shadow; /* the decoder's own copy: its errors go here */
+};
+
 struct ftrace_priv {
-	FILE *f; /* the generic layer's (src/trace/reader.c) */
+	struct dec_thread *dt; /* NULL until the first compressed read, and for plain text */
+	FILE *f;	       /* the generic layer's (src/trace/reader.c) */
 	enum src_kind kind;
 	lzma_stream xz;
 	z_stream gz;
 	bool in_eof, dec_end;
+	bool kind_direct; /* no decoder thread could be started: decompress in the parser's */
 	unsigned char in[IN_SIZE];
 	size_t in_pos, in_len;
 	char buf[BUF_SIZE + 1];
@@ -79,7 +107,7 @@ static int fill_in(struct ftrace_priv *p)
 }
 
 /* Up to n decompressed bytes into dst; 0 at the end; -1 on error (r->err set). */
-static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
+static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 {
 	struct ftrace_priv *p = r->priv;
 	size_t got = 0;
@@ -156,6 +184,111 @@ static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
 		}
 	}
 	return (long)got;
+}
+
+static void *dec_main(void *arg)
+{
+	struct sl_trace_reader *r = arg;
+	struct dec_thread *dt = ((struct ftrace_priv *)r->priv)->dt;
+
+	for (int i = 0;; i = (i + 1) % NBLOCKS) {
+		pthread_mutex_lock(&dt->mu);
+		while (dt->count == NBLOCKS && !dt->stop)
+			pthread_cond_wait(&dt->cv, &dt->mu);
+		bool stop = dt->stop;
+
+		pthread_mutex_unlock(&dt->mu);
+		if (stop)
+			return NULL;
+		/* the block at i is free: only this thread touches it until it is counted */
+		struct dec_block *b = &dt->blk[i];
+
+		b->len = src_read_direct(r, b->data, sizeof(b->data));
+		if (b->len < 0)
+			memcpy(b->err, r->err, sizeof(b->err));
+		pthread_mutex_lock(&dt->mu);
+		dt->count++;
+		pthread_cond_broadcast(&dt->cv);
+		pthread_mutex_unlock(&dt->mu);
+		if (b->len <= 0)
+			return NULL;
+	}
+}
+
+/* Up to n decompressed bytes, from the decoder thread (started at the first read) for xz and
+ * gzip; as src_read_direct. */
+static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
+{
+	struct ftrace_priv *p = r->priv;
+	struct dec_thread *dt = p->dt;
+
+	if (p->kind == SRC_PLAIN)
+		return src_read_direct(r, dst, n);
+	if (!dt) {
+		dt = calloc(1, sizeof(*dt));
+		if (!dt) {
+			set_err(r, "%s: out of memory", r->path);
+			return -1;
+		}
+		dt->shadow = *r;
+		pthread_mutex_init(&dt->mu, NULL);
+		pthread_cond_init(&dt->cv, NULL);
+		p->dt = dt;
+		if (pthread_create(&dt->th, NULL, dec_main, &dt->shadow)) {
+			/* no thread: read in this one */
+			pthread_mutex_destroy(&dt->mu);
+			pthread_cond_destroy(&dt->cv);
+			free(dt);
+			p->dt = NULL;
+			p->kind_direct = true;
+		}
+	}
+	if (p->kind_direct)
+		return src_read_direct(r, dst, n);
+	pthread_mutex_lock(&dt->mu);
+	while (!dt->count)
+		pthread_cond_wait(&dt->cv, &dt->mu);
+	pthread_mutex_unlock(&dt->mu);
+	struct dec_block *b = &dt->blk[dt->head];
+
+	if (b->len < 0) {
+		memcpy(r->err, b->err, sizeof(r->err));
+		return -1;
+	}
+	if (b->len == 0)
+		return 0; /* the end stays counted: later reads return 0 again */
+	size_t k = (size_t)b->len - dt->pos;
+
+	if (k > n)
+		k = n;
+	memcpy(dst, b->data + dt->pos, k);
+	dt->pos += k;
+	if (dt->pos == (size_t)b->len) {
+		dt->pos = 0;
+		pthread_mutex_lock(&dt->mu);
+		dt->head = (dt->head + 1) % NBLOCKS;
+		dt->count--;
+		pthread_cond_broadcast(&dt->cv);
+		pthread_mutex_unlock(&dt->mu);
+	}
+	return (long)k;
+}
+
+static void dec_stop(struct ftrace_priv *p)
+{
+	struct dec_thread *dt = p->dt;
+
+	if (!dt)
+		return;
+	pthread_mutex_lock(&dt->mu);
+	dt->stop = true;
+	pthread_cond_broadcast(&dt->cv);
+	pthread_mutex_unlock(&dt->mu);
+	pthread_join(dt->th, NULL);
+	pthread_mutex_destroy(&dt->mu);
+	pthread_cond_destroy(&dt->cv);
+	free(dt);
+	p->dt = NULL;
 }
 
 static bool is_xz(const unsigned char *head, size_t len)
@@ -252,6 +385,7 @@ static void ftrace_close(struct sl_trace_reader *r)
 
 	if (!p)
 		return;
+	dec_stop(p);
 	if (p->kind == SRC_XZ)
 		lzma_end(&p->xz);
 	else if (p->kind == SRC_GZ)
