@@ -126,7 +126,8 @@ usage_error "--duration: '5' is not a duration" repro sleepers --seeds 1 --durat
 usage_error "repro fork: --duration does not apply to this experiment" repro fork --duration 1s
 
 # --- trace-stats, replay-idle, record ---
-usage_error "trace-stats: unknown option '--bogus' (--json, --lenient, --output FILE)" trace-stats --bogus
+usage_error "trace-stats: unknown option '--bogus' (--json, --lenient, --sort KEYS, --output FILE)" trace-stats --bogus
+usage_error "trace-stats: --sort: 'cpu' is not a key" trace-stats --sort runtime,cpu x.trace
 usage_error "trace-stats: one trace at a time ('a' and 'b')" trace-stats a b
 usage_error "trace-stats: give a trace file" trace-stats
 usage_error "--machine needs a value" replay-idle --machine

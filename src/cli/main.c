@@ -43,7 +43,7 @@ static const char usage[] =
 	"             [--seeds N] [--kernel V] [--json]\n"
 	"  trace-stats FILE  per-task run time, switches and wake-up latency, per-CPU idle\n"
 	"             intervals and block I/O latency of an ftrace text trace (.xz, .gz, -)\n"
-	"             [--json] [--lenient] [-o FILE]\n"
+	"             [--json] [--lenient] [--sort pid,runtime,switch,avg,max] [-o FILE]\n"
 	"  record -o FILE [--events LIST] -- CMD  trace CMD on this machine (root, tracefs)\n"
 	"  validate F.json  an rt-app file run for real (or --real DIR) and simulated on a\n"
 	"             model of the machine, side by side [--json] (validate --help)\n"
@@ -631,6 +631,7 @@ static int cmd_trace_stats(int argc, char **argv)
 {
 	const char *path = NULL, *output = NULL;
 	bool json = false, lenient = false;
+	struct sl_trace_sort sort = {.n = 1, .key = {SL_TRACE_SORT_PID}};
 	char err[2048];
 
 	for (int i = 2; i < argc; i++) {
@@ -638,13 +639,18 @@ static int cmd_trace_stats(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--lenient"))
 			lenient = true;
-		else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
+		else if (!strcmp(argv[i], "--sort")) {
+			if (i + 1 >= argc)
+				return die("%s needs a value", argv[i]);
+			if (sl_trace_sort_parse(argv[++i], &sort, err, sizeof(err)))
+				return die("trace-stats: %s", err);
+		} else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc)
 				return die("%s needs a value", argv[i]);
 			output = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1])
-			return die("trace-stats: unknown option '%s' (--json, --lenient, --output "
-				   "FILE)",
+			return die("trace-stats: unknown option '%s' (--json, --lenient, --sort "
+				   "KEYS, --output FILE)",
 				   argv[i]);
 		else if (path)
 			return die("trace-stats: one trace at a time ('%s' and '%s')", path,
@@ -658,7 +664,8 @@ static int cmd_trace_stats(int argc, char **argv)
 
 	if (dest_open(&d, output))
 		return 1;
-	int rc = sl_trace_stats(path, lenient, json, d.f, err, sizeof(err)) ? die("%s", err) : 0;
+	int rc = sl_trace_stats(path, lenient, &sort, json, d.f, err, sizeof(err)) ? die("%s", err)
+										   : 0;
 
 	return dest_close(&d, rc);
 }
