@@ -208,3 +208,11 @@ usage_error "huge2.csv: line 1: a line longer than 65536 bytes" sweep --workload
 cmp -s "$T/huge.csv" "$T/huge2.csv" || fail "a refused resume changed its --out file"
 
 echo "cli_errors.sh: all checks passed"
+# replay-idle reads as strictly as trace-stats: a malformed line is an error unless --lenient
+printf '# tracer: nop\nidlestat version = 0.8\n' >"$T/bad-replay.trace"
+usage_error "bad-replay.trace:2: malformed line" replay-idle "$T/bad-replay.trace"
+"$SL" replay-idle "$T/bad-replay.trace" --lenient >"$T/out" 2>"$T/err" ||
+	fail "replay-idle --lenient: $(cat "$T/err")"
+grep -F "malformed lines skipped: 1" "$T/out" >/dev/null || fail "replay-idle --lenient: $(cat "$T/out")"
+grep -F "warning: the trace has no hrtimer events" "$T/out" >/dev/null ||
+	fail "replay-idle: no warning for a trace without timer events"

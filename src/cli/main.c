@@ -50,7 +50,8 @@ static const char usage[] =
 	"  calibrate -o DIR  measure this machine's switch, vCPU wake-up and timer slack\n"
 	"             once, as a machine description for validate\n"
 	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
-	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json] [-o FILE]\n"
+	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json] [--lenient]\n"
+	"             [-o FILE]\n"
 	"  sweep      every combination of flags (--features all|LIST), knobs\n"
 	"             (--vary KEY=V1,V2), mixes (--mix A+B) and --seeds N, one row\n"
 	"             per run in --out FILE.csv|.jsonl, resumable; -j N workers,\n"
@@ -675,12 +676,14 @@ static int cmd_replay_idle(int argc, char **argv)
 	const char *path = NULL, *machine = NULL, *govs[16], *output = NULL;
 	static char gbuf[512];
 	int ngovs = 0;
-	bool json = false;
+	bool json = false, lenient = false;
 	char err[2048];
 
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--lenient")) {
+			lenient = true;
 		} else if (!strcmp(argv[i], "--output") || !strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc)
 				return die("%s needs a value", argv[i]);
@@ -700,7 +703,7 @@ static int cmd_replay_idle(int argc, char **argv)
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return die(
 				"replay-idle: unknown option '%s' (--machine, --cpuidle-governor "
-				"LIST, --json, --output FILE)",
+				"LIST, --json, --lenient, --output FILE)",
 				argv[i]);
 		} else if (path) {
 			return die("replay-idle: one trace at a time");
@@ -714,7 +717,7 @@ static int cmd_replay_idle(int argc, char **argv)
 
 	if (dest_open(&d, output))
 		return 1;
-	int rc = sl_replay_idle(path, machine, govs, ngovs, json, d.f, err, sizeof(err))
+	int rc = sl_replay_idle(path, machine, govs, ngovs, lenient, json, d.f, err, sizeof(err))
 			 ? die("%s", err)
 			 : 0;
 
