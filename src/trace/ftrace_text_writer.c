@@ -27,11 +27,14 @@ enum ftrace_mode {
 
 struct ftrace_out {
 	enum ftrace_mode mode;
-	bool old;  /* a 2.6.3x release: its sched_switch/sched_wakeup layouts, no flags */
-	int *cur;  /* per CPU: the pid running there (0: idle) */
-	FILE *out; /* the file; events go to a temporary first, the header needs their count */
+	bool old; /* a 2.6.3x release: its sched_switch/sched_wakeup layouts, no flags */
+	int *cur; /* per CPU: the pid running there (0: idle) */
+	FILE *out;
+	long count_at; /* where the entries count is, patched at the end (-1: none) */
 	u64 nlines;
 };
+
+static void header(struct sl_trace_writer *w, FILE *f);
 
 static int ftrace_open_mode(struct sl_trace_writer *w, enum ftrace_mode mode)
 {
@@ -42,16 +45,11 @@ static int ftrace_open_mode(struct sl_trace_writer *w, enum ftrace_mode mode)
 		return -1;
 	}
 	x->mode = mode;
+	x->count_at = -1;
 	x->old = mode == MODE_KERNEL && w->sim->rel && !strncmp(w->sim->rel->name, "2.6.", 4);
 	x->out = w->f;
-	w->f = tmpfile();
-	if (!w->f) {
-		w->f = x->out;
-		free(x->cur);
-		free(x);
-		return -1;
-	}
 	w->priv = x;
+	header(w, w->f);
 	return 0;
 }
 
@@ -85,8 +83,11 @@ static void header(struct sl_trace_writer *w, FILE *f)
 			   "#              | |       |          |         |\n");
 		return;
 	}
-	fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n#\n",
-		(unsigned long long)x->nlines, (unsigned long long)x->nlines, w->sim->ncpu);
+	/* the count is known at the end: a field wide enough for any count, patched then
+	 * (the spaces after it end the line) */
+	fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: ");
+	x->count_at = ftell(f);
+	fprintf(f, "%-48s\n#\n", "0/0");
 	if (x->mode == MODE_SYSTRACE)
 		fprintf(f, "#                                _-----=> irqs-off\n"
 			   "#                               / _----=> need-resched\n"
@@ -261,17 +262,19 @@ static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event 
 static void ftrace_close(struct sl_trace_writer *w)
 {
 	struct ftrace_out *x = w->priv;
-	char buf[65536];
-	size_t n;
+	char cnt[64];
 
-	/* the header with the count, then the events from the temporary */
-	header(w, x->out);
-	rewind(w->f);
-	while ((n = fread(buf, 1, sizeof(buf), w->f)) > 0)
-		if (fwrite(buf, 1, n, x->out) != n)
-			break;
-	fclose(w->f);
-	w->f = x->out;
+	/* the count of event lines into the header's field */
+	if (x->count_at >= 0 && fflush(w->f) == 0) {
+		long end = ftell(w->f);
+
+		snprintf(cnt, sizeof(cnt), "%llu/%llu   #P:%d", (unsigned long long)x->nlines,
+			 (unsigned long long)x->nlines, w->sim->ncpu);
+		if (end >= 0 && fseek(w->f, x->count_at, SEEK_SET) == 0) {
+			fprintf(w->f, "%-48s", cnt);
+			fseek(w->f, end, SEEK_SET);
+		}
+	}
 	free(x->cur);
 	free(x);
 	w->priv = NULL;
