@@ -89,7 +89,26 @@ done
 cmp -s "$T/idle1" "$T/idle2" || fail "determinism: two identical runs with C-states and I/O differ"
 
 # --- trace export: ftrace text and Chrome JSON, in place only when complete ---
-ok "trace-out text" run --cpus 2 --machine nehalem --workload pingpong:count=3 --trace-out "$T/run.trace"
+ok "trace-out text" run --kernel 6.18 --cpus 2 --machine nehalem --workload pingpong:count=3 --trace-out "$T/run.trace"
+# the kernel's header counts the event lines; the idle task is swapper/N (6.18)
+n=$(grep -vc '^#' "$T/run.trace")
+grep -F "# entries-in-buffer/entries-written: $n/$n   #P:2" "$T/run.trace" >/dev/null ||
+	fail "trace-out: header does not count the $n event lines"
+grep -F "prev_comm=swapper/" "$T/run.trace" >/dev/null || fail "trace-out: no swapper/N"
+# every layout the writers produce reads back with every switch and wake-up counted
+for k in 2.6.32 6.18; do
+	for e in trace systrace report; do
+		f="$T/k$k.$e"
+		ok "trace-out $k .$e" run --kernel "$k" --cpus 2 --workload make:jobs=3,count=6 \
+			--duration 50ms --trace-out "$f"
+		ok "trace-stats $k .$e" trace-stats "$f" --json
+		for ev in sched_switch sched_wakeup_new; do
+			g=$(grep -c " $ev:" "$f" || true)
+			grep -F "\"$ev\":$g," "$T/out" >/dev/null ||
+				fail "trace-out $k .$e: $ev read $(grep -F "\"$ev\"" "$T/out"), grep $g"
+		done
+	done
+done
 [ -s "$T/run.trace" ] || fail "trace-out: no file"
 [ ! -e "$T/run.trace.tmp" ] || fail "trace-out: temporary file left behind"
 head -1 "$T/run.trace" | grep -F "# tracer: nop" >/dev/null || fail "trace-out: no tracer header"

@@ -127,6 +127,7 @@ usage_error "repro fork: --duration does not apply to this experiment" repro for
 
 # --- trace-stats, replay-idle, record ---
 usage_error "trace-stats: unknown option '--bogus'" trace-stats --bogus
+usage_error "trace-stats: --sort: 'cpu' is not a key" trace-stats --sort runtime,cpu x.trace
 usage_error "trace-stats: one trace at a time ('a' and 'b')" trace-stats a b
 usage_error "trace-stats: give a trace file" trace-stats
 usage_error "--machine needs a value" replay-idle --machine
@@ -247,5 +248,14 @@ usage_error "--cpuidle-disable 4: machine core2 has no such state" run --machine
 	--workload hog
 usage_error "repro fio: unexpected argument 'x'" repro fio x
 usage_error "--json takes no value" repro fio --json=1
+
+# replay-idle reads as strictly as trace-stats: a malformed line is an error unless --lenient
+printf '# tracer: nop\nidlestat version = 0.8\n' >"$T/bad-replay.trace"
+usage_error "bad-replay.trace:2: malformed line" replay-idle "$T/bad-replay.trace"
+"$SL" replay-idle "$T/bad-replay.trace" --lenient >"$T/out" 2>"$T/err" ||
+	fail "replay-idle --lenient: $(cat "$T/err")"
+grep -F "malformed lines skipped: 1" "$T/out" >/dev/null || fail "replay-idle --lenient: $(cat "$T/out")"
+grep -F "warning: the trace has no hrtimer events" "$T/out" >/dev/null ||
+	fail "replay-idle: no warning for a trace without timer events"
 
 echo "cli_errors.sh: all checks passed"

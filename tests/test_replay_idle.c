@@ -19,7 +19,8 @@ static void test_replay(void **state)
 	snprintf(src, sizeof(src), "%s", __FILE__);
 	snprintf(path, sizeof(path), "%s/data/idle-sleep-loop.trace.xz", dirname(src));
 	assert_non_null(f);
-	assert_int_equal(sl_replay_idle(path, "nehalem", NULL, 0, true, f, err, sizeof(err)), 0);
+	assert_int_equal(sl_replay_idle(path, "nehalem", NULL, 0, false, true, f, err, sizeof(err)),
+			 0);
 	fclose(f);
 	json_object *root = json_tokener_parse(buf), *govs = get(root, "governors");
 

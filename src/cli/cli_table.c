@@ -116,6 +116,10 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	/* traces */
 	{"lenient", "--lenient", NULL, NULL, false,
 	 "Skip malformed trace lines (counted) instead of refusing the trace.", 0, NULL},
+	{"sort", "--sort", NULL, "KEYS", false,
+	 "Order of the task table: comma-separated keys of pid, runtime, switch, avg, max (as perf "
+	 "sched latency's -s; default pid).",
+	 0, NULL},
 	{"governor-list", "--cpuidle-governor", NULL, "LIST", false,
 	 "The governors to replay, comma-separated (default: all).", SL_COMPLETE_GOVERNOR, NULL},
 	{"events", "--events", NULL, "LIST", false,
@@ -182,10 +186,10 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"trace-stats", "FILE", "a trace's per-task and per-CPU figures",
 	 "Per-task run time, switches and wake-up latency, per-CPU idle intervals and block I/O "
 	 "latency of an ftrace text trace (plain, .xz, .gz, or - for stdin).",
-	 "json lenient output"},
+	 "json lenient sort output"},
 	{"replay-idle", "FILE", "a trace's idle intervals through every governor",
 	 "Replays a trace's idle intervals and timers through every cpuidle governor (open loop).",
-	 "machine governor-list json output"},
+	 "machine governor-list json lenient output"},
 	{"record", "-- CMD [ARG...]", "trace a command on this machine",
 	 "Traces CMD with tracefs (root) into the --output file.", "trace-file events"},
 	{"validate", "F.json", "an rt-app file run for real and simulated, side by side",

@@ -659,6 +659,7 @@ static int cmd_trace_stats(int argc, char **argv)
 	const struct sl_cli_cmd *row = sl_cli_find_cmd("trace-stats");
 	const char *path = NULL, *output = NULL;
 	bool json = false, lenient = false;
+	struct sl_trace_sort sort = {.n = 1, .key = {SL_TRACE_SORT_PID}};
 	char err[2048];
 
 	for (int i = 2; i < argc; i++) {
@@ -675,7 +676,10 @@ static int cmd_trace_stats(int argc, char **argv)
 			json = true;
 		else if (!strcmp(op->key, "lenient"))
 			lenient = true;
-		else
+		else if (!strcmp(op->key, "sort")) {
+			if (sl_trace_sort_parse(v, &sort, err, sizeof(err)))
+				return die("trace-stats: %s", err);
+		} else
 			output = v;
 	}
 	if (!path)
@@ -684,7 +688,8 @@ static int cmd_trace_stats(int argc, char **argv)
 
 	if (dest_open(&d, output))
 		return 1;
-	int rc = sl_trace_stats(path, lenient, json, d.f, err, sizeof(err)) ? die("%s", err) : 0;
+	int rc = sl_trace_stats(path, lenient, &sort, json, d.f, err, sizeof(err)) ? die("%s", err)
+										   : 0;
 
 	return dest_close(&d, rc);
 }
@@ -695,7 +700,7 @@ static int cmd_replay_idle(int argc, char **argv)
 	const char *path = NULL, *machine = NULL, *govs[16], *output = NULL;
 	static char gbuf[512];
 	int ngovs = 0;
-	bool json = false;
+	bool json = false, lenient = false;
 	char err[2048];
 
 	for (int i = 2; i < argc; i++) {
@@ -710,6 +715,8 @@ static int cmd_replay_idle(int argc, char **argv)
 			path = v;
 		} else if (!strcmp(op->key, "json")) {
 			json = true;
+		} else if (!strcmp(op->key, "lenient")) {
+			lenient = true;
 		} else if (!strcmp(op->key, "output")) {
 			output = v;
 		} else if (!strcmp(op->key, "machine")) {
@@ -726,7 +733,7 @@ static int cmd_replay_idle(int argc, char **argv)
 
 	if (dest_open(&d, output))
 		return 1;
-	int rc = sl_replay_idle(path, machine, govs, ngovs, json, d.f, err, sizeof(err))
+	int rc = sl_replay_idle(path, machine, govs, ngovs, lenient, json, d.f, err, sizeof(err))
 			 ? die("%s", err)
 			 : 0;
 

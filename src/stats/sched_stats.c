@@ -12,6 +12,8 @@ int sl_stats_init(struct sl_stats *s, int ngroups, int ncpu)
 	s->c = calloc((size_t)ncpu, sizeof(*s->c));
 	if (!s->g || !s->c)
 		return -1;
+	for (int i = 0; i < ncpu; i++)
+		s->c[i].cur = -1;
 	for (int i = 0; i < ngroups; i++)
 		if (sl_hist_init(&s->g[i].lat))
 			return -1;
@@ -73,8 +75,11 @@ static void end_wait(struct sl_stats *s, struct sl_pid_stat *p, u64 t)
 
 	p->runnable = false;
 	p->wait_total += w;
-	if (w > p->wait_max)
+	p->wait_n++;
+	if (w > p->wait_max || p->wait_n == 1) {
 		p->wait_max = w;
+		p->wait_max_at = t;
+	}
 	if (g) {
 		g->wait_total += w;
 		if (w > g->wait_max)
@@ -94,11 +99,79 @@ static void end_latency(struct sl_stats *s, struct sl_pid_stat *p, u64 t)
 static void end_run(struct sl_stats *s, struct sl_pid_stat *p, u64 t)
 {
 	struct sl_group_stat *g = group_of(s, p);
+	u64 d = t > p->run_since ? t - p->run_since : 0;
 
 	p->running = false;
-	p->cpu_ns += t - p->run_since;
+	p->cpu_ns += d;
 	if (g)
-		g->cpu_ns += t - p->run_since;
+		g->cpu_ns += d;
+	if (p->run_cpu >= 0 && p->run_cpu < s->ncpu)
+		s->c[p->run_cpu].busy_ns += d;
+}
+
+static void start_run(struct sl_stats *s, struct sl_pid_stat *p, int cpu, u64 t);
+
+/* `pid` (>= 0) runs on CPU `cpu` (in range) from t: what ran there before is over. */
+static void cpu_takes(struct sl_stats *s, int cpu, int pid, u64 t)
+{
+	struct sl_cpu_stat *c = &s->c[cpu];
+
+	if (c->cur == pid) {
+		c->seen = t;
+		return;
+	}
+	if (c->cur >= 0 || c->lost) {
+		/* no traced switch between the last sighting and this one */
+		c->lost_switches++;
+		c->unattributed_ns += t > c->seen ? t - c->seen : 0;
+	}
+	if (c->cur > 0) {
+		struct sl_pid_stat *q = c->cur < s->npid ? &s->pid[c->cur] : NULL;
+
+		if (q && q->running && q->run_cpu == cpu)
+			end_run(s, q, c->seen);
+	}
+	c->cur = pid;
+	c->lost = false;
+	c->seen = t;
+	if (pid > 0) {
+		struct sl_pid_stat *p = pid_stat(s, pid, -1);
+
+		/* running since a switch-in the trace does not hold: the wait it ended has
+		 * no known end, so it gives no sample */
+		if (p) {
+			p->waking = false;
+			p->runnable = false;
+			start_run(s, p, cpu, t);
+		}
+	}
+}
+
+/*
+ * p runs on cpu from t. If it was running on another CPU, that CPU missed its switch-out: its
+ * run there ends at its last sighting and that CPU's current task becomes unknown.
+ */
+static void start_run(struct sl_stats *s, struct sl_pid_stat *p, int cpu, u64 t)
+{
+	if (p->running && p->run_cpu != cpu && p->run_cpu >= 0 && p->run_cpu < s->ncpu) {
+		struct sl_cpu_stat *o = &s->c[p->run_cpu];
+
+		end_run(s, p, o->seen);
+		o->cur = -1;
+		o->lost = true;
+	} else if (p->running) {
+		end_run(s, p, t);
+	}
+	p->running = true;
+	p->run_cpu = cpu;
+	p->run_since = t;
+}
+
+void sl_stats_seen(struct sl_stats *s, int cpu, int pid, u64 t)
+{
+	if (cpu < 0 || cpu >= s->ncpu || pid < 0)
+		return;
+	cpu_takes(s, cpu, pid, t);
 }
 
 void sl_stats_on_event(void *ctx, const struct sl_event *ev)
@@ -126,11 +199,17 @@ void sl_stats_on_event(void *ctx, const struct sl_event *ev)
 		break;
 	case SL_EV_SWITCH:
 		s->switches++;
+		/* the switch is written by prev on its CPU: a different current task there
+		 * means a switch was missed */
+		if (c) {
+			c->switches++;
+			cpu_takes(s, ev->cpu, ev->pid, ev->time);
+		}
 		/* look both up before using either: growing the table moves it */
 		pid_stat(s, ev->pid > ev->next_pid ? ev->pid : ev->next_pid, -1);
 		p = pid_stat(s, ev->pid, ev->group);
 		n = pid_stat(s, ev->next_pid, ev->next_group);
-		if (p && p->running) {
+		if (p && p->running && (!c || p->run_cpu == ev->cpu)) {
 			p->switches++;
 			end_run(s, p, ev->time);
 			if (ev->prev_state == 'R') {
@@ -143,18 +222,18 @@ void sl_stats_on_event(void *ctx, const struct sl_event *ev)
 				end_latency(s, n, ev->time);
 			if (n->runnable)
 				end_wait(s, n, ev->time);
-			n->running = true;
-			n->run_since = ev->time;
+			if (c)
+				start_run(s, n, ev->cpu, ev->time);
+			else {
+				n->running = true;
+				n->run_cpu = -1;
+				n->run_since = ev->time;
+			}
 		}
 		if (c) {
-			c->switches++;
-			if (ev->next_pid && !c->busy) {
-				c->busy = true;
-				c->busy_since = ev->time;
-			} else if (!ev->next_pid && c->busy) {
-				c->busy = false;
-				c->busy_ns += ev->time - c->busy_since;
-			}
+			c->cur = ev->next_pid;
+			c->lost = false;
+			c->seen = ev->time;
 		}
 		break;
 	case SL_EV_MIGRATE:
@@ -189,11 +268,5 @@ void sl_stats_finish(struct sl_stats *s, u64 end)
 			end_latency(s, p, end);
 		if (p->runnable)
 			end_wait(s, p, end);
-	}
-	for (int i = 0; i < s->ncpu; i++) {
-		if (s->c[i].busy) {
-			s->c[i].busy_ns += end - s->c[i].busy_since;
-			s->c[i].busy = false;
-		}
 	}
 }

@@ -15,8 +15,15 @@
 struct sl_pid_stat {
 	int group;
 	bool waking, runnable, running;
+	int run_cpu; /* while running: the CPU */
 	u64 wake_ts, runnable_since, run_since;
 	u64 cpu_ns, wait_total, wait_max;
+	/*
+	 * Run-queue waits (perf sched latency's "delay": from a wake-up, or from a switch-out
+	 * in state R, to the switch-in): how many, and when the longest ended (its switch-in,
+	 * or the end of the run for one still waiting then).
+	 */
+	u64 wait_n, wait_max_at;
 	u64 switches; /* times switched out, voluntarily or not (perf's context-switches) */
 };
 
@@ -25,9 +32,21 @@ struct sl_group_stat {
 	u64 cpu_ns, wait_total, wait_max, wakeups;
 };
 
+/*
+ * A CPU's view: what runs there. Run time is charged from it, so a CPU's next sched_switch
+ * ends whatever ran there whether or not the switch names it (a trace can miss a switch: lost
+ * events, the start of a buffer). cur is the pid running (0: idle), -1 when not known (the
+ * start of a trace, or after the running task was seen on another CPU); seen is the last time
+ * cur was known to run there. When another task shows up without a traced switch, cur's run
+ * ends at `seen` and the time up to the new task's first sighting is charged to nobody
+ * (unattributed_ns, lost_switches).
+ */
 struct sl_cpu_stat {
-	bool busy;
-	u64 busy_since, busy_ns, switches;
+	int cur;
+	bool lost; /* cur is -1 because a switch was missed (not the start) */
+	u64 seen;
+	u64 busy_ns, switches;
+	u64 lost_switches, unattributed_ns;
 };
 
 struct sl_stats {
@@ -49,6 +68,12 @@ struct sl_stats {
 int sl_stats_init(struct sl_stats *s, int ngroups, int ncpu);
 void sl_stats_free(struct sl_stats *s);
 void sl_stats_on_event(void *ctx, const struct sl_event *ev);
+/*
+ * A trace's evidence that `pid` (0: idle) runs on `cpu` at `t`: every trace line is written
+ * in the context of the task running on its CPU. A task other than the CPU's current one
+ * means a switch was not traced (see struct sl_cpu_stat).
+ */
+void sl_stats_seen(struct sl_stats *s, int cpu, int pid, u64 t);
 /* Close what is open at time `end`. */
 void sl_stats_finish(struct sl_stats *s, u64 end);
 

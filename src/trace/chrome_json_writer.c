@@ -1,27 +1,85 @@
 /*
- * The Chrome Trace Event JSON writer (chrome://tracing, Perfetto, Speedscope): one track per CPU
- * with the task slices, one per CPU with its idle states, wake-ups as instant events.
+ * The Chrome Trace Event JSON writer (chrome://tracing, Perfetto, speedscope). Three processes
+ * of tracks, so that a track's id never collides whatever the CPU count: pid 1 "CPUs" with a
+ * thread per CPU holding the task slices, pid 2 "idle states" with a thread per CPU holding the
+ * idle-state slices, pid 3 "wake-ups" with a thread per CPU holding a zero-length slice per
+ * wake-up. A flow ("s" on the wake-up, "f" on the switch-in) links each wake-up to the slice
+ * where the woken task next runs.
+ *
+ * Slices are B/E pairs, never X: `ts` is printed from the integer nanoseconds as microseconds
+ * with exactly three decimals, so a slice that ends when the next begins prints the same text
+ * for both, which every parser turns into the same double: they touch and cannot overlap by
+ * rounding (an X event's ts + dur is a sum of two rounded decimals and can overshoot the next
+ * ts). On a track, an E is written before the B of the same instant. The B of a task slice
+ * carries args {pid, comm, prio, cpu}; its E carries {prev_state} (viewers merge the two).
  */
 #include "trace/format.h"
 #include "machine/machine.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+enum { TRACK_CPU = 1, TRACK_IDLE = 2, TRACK_WAKE = 3 };
 
 struct json_out {
 	bool first;
-	int *cur;	/* per CPU: the pid running there (0: idle) */
-	u64 *run_since; /* per CPU: when it started */
+	int *cur; /* per CPU: the pid running there (0: idle) */
 	int *idle_state;
-	u64 *idle_since;
+	u64 *flow; /* per pid (index pid): the id of a pending wake-up flow, 0: none */
+	int nflow; /* entries of flow */
+	u64 nextflow;
 };
 
 static void json_free(struct json_out *x)
 {
 	free(x->cur);
-	free(x->run_since);
 	free(x->idle_state);
-	free(x->idle_since);
+	free(x->flow);
 	free(x);
+}
+
+/* A JSON string's characters (the quotes are the caller's). */
+static void json_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+/* ns as microseconds with three decimals, exactly ("1619237.361"). */
+static void json_ts(FILE *f, u64 ns)
+{
+	fprintf(f, "%llu.%03llu", (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000));
+}
+
+static void json_sep(struct sl_trace_writer *w)
+{
+	struct json_out *x = w->priv;
+
+	fputs(x->first ? "" : ",\n", w->f);
+	x->first = false;
+}
+
+static void json_meta(struct sl_trace_writer *w, int pid, int tid, const char *what,
+		      const char *name, int cpu)
+{
+	json_sep(w);
+	if (tid < 0)
+		fprintf(w->f,
+			"{\"ph\":\"M\",\"pid\":%d,\"name\":\"%s\",\"args\":{\"name\":\"%s\"}}", pid,
+			what, name);
+	else
+		fprintf(w->f,
+			"{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":"
+			"\"%s%d%s\"}}",
+			pid, tid, what, "CPU ", cpu, name);
 }
 
 static int json_open(struct sl_trace_writer *w)
@@ -33,10 +91,10 @@ static int json_open(struct sl_trace_writer *w)
 		return -1;
 	x->first = true;
 	x->cur = calloc((size_t)ncpu, sizeof(int));
-	x->run_since = calloc((size_t)ncpu, sizeof(u64));
 	x->idle_state = calloc((size_t)ncpu, sizeof(int));
-	x->idle_since = calloc((size_t)ncpu, sizeof(u64));
-	if (!x->cur || !x->run_since || !x->idle_state || !x->idle_since) {
+	x->nflow = w->sim->ntasks + 1;
+	x->flow = calloc((size_t)x->nflow, sizeof(u64));
+	if (!x->cur || !x->idle_state || !x->flow) {
 		json_free(x);
 		return -1;
 	}
@@ -44,52 +102,55 @@ static int json_open(struct sl_trace_writer *w)
 	for (int c = 0; c < ncpu; c++)
 		x->idle_state[c] = -1;
 	fprintf(w->f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+	json_meta(w, TRACK_CPU, -1, "process_name", "CPUs", 0);
+	json_meta(w, TRACK_IDLE, -1, "process_name", "idle states", 0);
+	json_meta(w, TRACK_WAKE, -1, "process_name", "wake-ups", 0);
 	for (int c = 0; c < ncpu; c++) {
-		fprintf(w->f,
-			"%s{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\","
-			"\"args\":{\"name\":\"CPU %d\"}}",
-			x->first ? "" : ",\n", c, c);
-		x->first = false;
-		fprintf(w->f,
-			",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\","
-			"\"args\":{\"name\":\"CPU %d idle\"}}",
-			1000 + c, c);
+		json_meta(w, TRACK_CPU, c, "thread_name", "", c);
+		json_meta(w, TRACK_IDLE, c, "thread_name", " idle", c);
+		json_meta(w, TRACK_WAKE, c, "thread_name", " wake-ups", c);
 	}
-	fprintf(w->f, ",\n{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\","
-		      "\"args\":{\"name\":\"schedlab\"}}");
 	return 0;
 }
 
-static void json_sep(struct sl_trace_writer *w)
+/* The pending-flow slot of pid (> 0), the table grown as tasks are forked; NULL: no memory. */
+static u64 *flow_of(struct json_out *x, int pid)
 {
-	struct json_out *x = w->priv;
+	if (pid >= x->nflow) {
+		int n = x->nflow * 2 > pid ? x->nflow * 2 : pid + 1;
+		u64 *a = realloc(x->flow, sizeof(*a) * (size_t)n);
 
-	fputs(x->first ? "" : ",\n", w->f);
-	x->first = false;
+		if (!a)
+			return NULL;
+		memset(a + x->nflow, 0, sizeof(*a) * (size_t)(n - x->nflow));
+		x->flow = a;
+		x->nflow = n;
+	}
+	return &x->flow[pid];
 }
 
-static double us(u64 ns)
+static void task_begin(struct sl_trace_writer *w, int cpu, int pid, u64 t)
 {
-	return (double)ns / 1000.0;
+	const char *comm = sl_trace_writer_comm(w, pid);
+
+	json_sep(w);
+	fprintf(w->f, "{\"ph\":\"B\",\"pid\":%d,\"tid\":%d,\"name\":\"", TRACK_CPU, cpu);
+	json_str(w->f, comm);
+	fprintf(w->f, "-%d\",\"ts\":", pid);
+	json_ts(w->f, t);
+	fprintf(w->f, ",\"args\":{\"pid\":%d,\"comm\":\"", pid);
+	json_str(w->f, comm);
+	fprintf(w->f, "\",\"prio\":%d,\"cpu\":%d}}", sl_trace_writer_prio(w, pid), cpu);
 }
 
-static void json_slice(struct sl_trace_writer *w, int tid, const char *name, u64 from, u64 to)
+static void task_end(struct sl_trace_writer *w, int cpu, u64 t, char prev_state)
 {
 	json_sep(w);
-	fprintf(w->f,
-		"{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"name\":\"%s\",\"ts\":%.3f,\"dur\":%.3f}", tid,
-		name, us(from), us(to - from));
-}
-
-/* The slice of the task that ran on cpu from run_since until `to`. */
-static void task_slice(struct sl_trace_writer *w, int cpu, u64 to)
-{
-	struct json_out *x = w->priv;
-	int pid = x->cur[cpu];
-	char name[48];
-
-	snprintf(name, sizeof(name), "%s-%d", sl_trace_writer_comm(w, pid), pid);
-	json_slice(w, cpu, name, x->run_since[cpu], to);
+	fprintf(w->f, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":", TRACK_CPU, cpu);
+	json_ts(w->f, t);
+	if (prev_state)
+		fprintf(w->f, ",\"args\":{\"prev_state\":\"%c\"}", prev_state);
+	fputs("}", w->f);
 }
 
 static void json_write_event(struct sl_trace_writer *w, const struct sl_event *ev)
@@ -99,32 +160,76 @@ static void json_write_event(struct sl_trace_writer *w, const struct sl_event *e
 	switch (ev->type) {
 	case SL_EV_SWITCH:
 		if (x->cur[ev->cpu])
-			task_slice(w, ev->cpu, ev->time);
+			task_end(w, ev->cpu, ev->time, ev->prev_state);
 		x->cur[ev->cpu] = ev->next_pid;
-		x->run_since[ev->cpu] = ev->time;
+		if (!ev->next_pid)
+			break;
+		u64 *fl = flow_of(x, ev->next_pid);
+
+		if (fl && *fl) {
+			/* binds to the slice that begins here (the next one on the track) */
+			json_sep(w);
+			fprintf(w->f,
+				"{\"ph\":\"f\",\"pid\":%d,\"tid\":%d,\"name\":\"wakeup\","
+				"\"cat\":\"wakeup\",\"id\":%llu,\"ts\":",
+				TRACK_CPU, ev->cpu, (unsigned long long)*fl);
+			json_ts(w->f, ev->time);
+			fputs("}", w->f);
+			*fl = 0;
+		}
+		task_begin(w, ev->cpu, ev->next_pid, ev->time);
 		break;
 	case SL_EV_IDLE:
-		if (ev->state >= 0) {
-			x->idle_state[ev->cpu] = ev->state;
-			x->idle_since[ev->cpu] = ev->time;
-		} else if (x->idle_state[ev->cpu] >= 0) {
-			const struct sl_cpuidle_driver *drv = w->sim->idle_drv;
-			int s = x->idle_state[ev->cpu];
-
-			json_slice(w, 1000 + ev->cpu,
-				   s < drv->state_count ? drv->states[s].name : "?",
-				   x->idle_since[ev->cpu], ev->time);
+		if (x->idle_state[ev->cpu] >= 0) {
+			json_sep(w);
+			fprintf(w->f, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":", TRACK_IDLE,
+				ev->cpu);
+			json_ts(w->f, ev->time);
+			fputs("}", w->f);
 			x->idle_state[ev->cpu] = -1;
+		}
+		if (ev->state >= 0) {
+			const struct sl_cpuidle_driver *drv = w->sim->idle_drv;
+
+			json_sep(w);
+			fprintf(w->f, "{\"ph\":\"B\",\"pid\":%d,\"tid\":%d,\"name\":\"", TRACK_IDLE,
+				ev->cpu);
+			json_str(w->f,
+				 ev->state < drv->state_count ? drv->states[ev->state].name : "?");
+			fputs("\",\"ts\":", w->f);
+			json_ts(w->f, ev->time);
+			fprintf(w->f, ",\"args\":{\"state\":%d}}", ev->state);
+			x->idle_state[ev->cpu] = ev->state;
 		}
 		break;
 	case SL_EV_WAKEUP:
-	case SL_EV_WAKEUP_NEW:
+	case SL_EV_WAKEUP_NEW: {
+		const char *comm = sl_trace_writer_comm(w, ev->pid);
+
 		json_sep(w);
-		fprintf(w->f,
-			"{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,\"name\":\"wakeup %s-%d\","
-			"\"ts\":%.3f}",
-			ev->cpu, sl_trace_writer_comm(w, ev->pid), ev->pid, us(ev->time));
+		fprintf(w->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":\"%s ", TRACK_WAKE,
+			ev->cpu, ev->type == SL_EV_WAKEUP ? "wakeup" : "wakeup_new");
+		json_str(w->f, comm);
+		fprintf(w->f, "-%d\",\"ts\":", ev->pid);
+		json_ts(w->f, ev->time);
+		fprintf(w->f, ",\"dur\":0,\"args\":{\"pid\":%d,\"comm\":\"", ev->pid);
+		json_str(w->f, comm);
+		fprintf(w->f, "\",\"prio\":%d,\"target_cpu\":%d}}",
+			sl_trace_writer_prio(w, ev->pid), ev->cpu);
+		u64 *fl = ev->pid > 0 ? flow_of(x, ev->pid) : NULL;
+
+		if (fl && !*fl) {
+			*fl = ++x->nextflow;
+			json_sep(w);
+			fprintf(w->f,
+				"{\"ph\":\"s\",\"pid\":%d,\"tid\":%d,\"name\":\"wakeup\","
+				"\"cat\":\"wakeup\",\"id\":%llu,\"ts\":",
+				TRACK_WAKE, ev->cpu, (unsigned long long)x->nextflow);
+			json_ts(w->f, ev->time);
+			fputs("}", w->f);
+		}
 		break;
+	}
 	default:
 		break;
 	}
@@ -135,9 +240,16 @@ static void json_close(struct sl_trace_writer *w)
 	struct json_out *x = w->priv;
 
 	/* close the slices still open at the end */
-	for (int c = 0; c < w->sim->ncpu; c++)
+	for (int c = 0; c < w->sim->ncpu; c++) {
 		if (x->cur[c])
-			task_slice(w, c, w->sim->now);
+			task_end(w, c, w->sim->now, 0);
+		if (x->idle_state[c] >= 0) {
+			json_sep(w);
+			fprintf(w->f, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":", TRACK_IDLE, c);
+			json_ts(w->f, w->sim->now);
+			fputs("}", w->f);
+		}
+	}
 	fprintf(w->f, "\n]}\n");
 	json_free(x);
 	w->priv = NULL;

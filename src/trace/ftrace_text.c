@@ -665,6 +665,22 @@ static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 		return lit(c, " ==> ") &&
 		       old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
 	}
+	if (strncmp(c->s, "prev_comm=", 10)) {
+		/* trace-cmd report (libtraceevent's sched plugin):
+		 * bash:4938 [120] S ==> sleep:4940 [120] */
+		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio) ||
+		    !lit(c, " "))
+			return false;
+		const char *e = strstr(c->s, " ==> ");
+
+		if (!e) {
+			c->what = " ==> ";
+			return false;
+		}
+		copy_str(o->prev_state, sizeof(o->prev_state), c->s, (size_t)(e - c->s));
+		c->s = e + 5;
+		return old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
+	}
 	return kv_str_until(c, "prev_comm=", " prev_pid=", o->task_comm, sizeof(o->task_comm)) &&
 	       kv_pid(c, "prev_pid=", &o->task_pid) && sp(c) &&
 	       kv_int(c, "prev_prio=", &o->task_prio) && sp(c) &&
@@ -684,6 +700,16 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 				&o->task_prio) &&
 		       lit(c, " success=") && int_dec(c, &o->success) && lit(c, " [") &&
 		       int_dec(c, &o->target_cpu) && lit(c, "]");
+	}
+	if (strncmp(c->s, "comm=", 5)) {
+		/* trace-cmd report (sched plugin): sleep:4940 [120] [success=1] CPU:001 */
+		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio))
+			return false;
+		o->success = 1;
+		if (!strncmp(c->s, " success=", 9) &&
+		    (!lit(c, " success=") || !int_dec(c, &o->success)))
+			return false;
+		return lit(c, " CPU:") && int_dec(c, &o->target_cpu);
 	}
 	if (!kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) ||
 	    !kv_pid(c, "pid=", &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) ||
@@ -748,17 +774,35 @@ static bool parse_cpu_idle_miss(struct cur *c, struct sl_trace_record *o)
 	return word(c, o->str, sizeof(o->str));
 }
 
+/* function=NAME; trace-cmd report prints the symbol with its offset ("tick_nohz_handler/0x0") */
+static bool func_word(struct cur *c, char *dst, size_t size)
+{
+	char *slash;
+
+	if (!lit(c, "function=") || !word(c, dst, size))
+		return false;
+	slash = strchr(dst, '/');
+	if (slash && slash[1] == '0' && slash[2] == 'x')
+		*slash = 0;
+	return true;
+}
+
 static bool parse_hrtimer_start(struct cur *c, struct sl_trace_record *o)
 {
-	return lit(c, "hrtimer=") && u64_hex(c, &o->hrtimer) && sp(c) && lit(c, "function=") &&
-	       word(c, o->str, sizeof(o->str)) && sp(c) && kv_u64(c, "expires=", &o->expires) &&
-	       sp(c) && kv_u64(c, "softexpires=", &o->softexpires);
+	return lit(c, "hrtimer=") && u64_hex(c, &o->hrtimer) && sp(c) &&
+	       func_word(c, o->str, sizeof(o->str)) && sp(c) &&
+	       kv_u64(c, "expires=", &o->expires) && sp(c) &&
+	       kv_u64(c, "softexpires=", &o->softexpires);
 }
 
 static bool parse_hrtimer_expire(struct cur *c, struct sl_trace_record *o)
 {
-	return lit(c, "hrtimer=") && u64_hex(c, &o->hrtimer) && sp(c) && lit(c, "function=") &&
-	       word(c, o->str, sizeof(o->str)) && sp(c) && kv_u64(c, "now=", &o->now);
+	if (!lit(c, "hrtimer=") || !u64_hex(c, &o->hrtimer) || !sp(c))
+		return false;
+	/* trace-cmd report's timer plugin: now= before function= */
+	if (!strncmp(c->s, "now=", 4))
+		return kv_u64(c, "now=", &o->now) && sp(c) && func_word(c, o->str, sizeof(o->str));
+	return func_word(c, o->str, sizeof(o->str)) && sp(c) && kv_u64(c, "now=", &o->now);
 }
 
 static bool parse_hrtimer_cancel(struct cur *c, struct sl_trace_record *o)

@@ -36,7 +36,9 @@
 
 #define TRACE_WRITERS(X)                                                                           \
 	X(sl_ftrace_text_writer)                                                                   \
-	X(sl_chrome_json_writer)
+	X(sl_chrome_json_writer)                                                                   \
+	X(sl_systrace_text_writer)                                                                 \
+	X(sl_trace_cmd_report_writer)
 
 #define DECLARE_READER(ops) extern const struct sl_trace_reader_ops ops;
 #define DECLARE_WRITER(ops) extern const struct sl_trace_writer_ops ops;

@@ -66,7 +66,14 @@ static void timer_del(struct cpu_trace *c, u64 id)
 		}
 }
 
-static int collect(const char *path, struct cpu_trace *cpus, int *ncpu, char *err, size_t errlen)
+/* What the trace holds besides its idle intervals, for the report. */
+struct replay_info {
+	u64 timer_events; /* hrtimer_start / expire_entry / cancel */
+	u64 malformed;	  /* skipped with --lenient */
+};
+
+static int collect(const char *path, bool lenient, struct cpu_trace *cpus, int *ncpu,
+		   struct replay_info *info, char *err, size_t errlen)
 {
 	struct sl_trace_reader r;
 	struct sl_trace_record rec;
@@ -75,9 +82,12 @@ static int collect(const char *path, struct cpu_trace *cpus, int *ncpu, char *er
 	size_t total = 0;
 	int rc;
 
-	if (sl_trace_open(&r, NULL, path, true, err, errlen))
+	if (sl_trace_open(&r, NULL, path, lenient, err, errlen))
 		return -1;
 	while ((rc = sl_trace_next(&r, &rec)) == 1) {
+		if (rec.kind == SL_TR_HRTIMER_START || rec.kind == SL_TR_HRTIMER_EXPIRE_ENTRY ||
+		    rec.kind == SL_TR_HRTIMER_CANCEL)
+			info->timer_events++;
 		if (rec.cpu < 0 || rec.cpu >= MAX_CPUS)
 			continue;
 		struct cpu_trace *c = &cpus[rec.cpu];
@@ -152,6 +162,7 @@ static int collect(const char *path, struct cpu_trace *cpus, int *ncpu, char *er
 	}
 	if (rc < 0)
 		snprintf(err, errlen, "%s", r.err);
+	info->malformed = r.malformed;
 	sl_trace_close(&r);
 	return rc < 0 ? -1 : 0;
 }
@@ -214,7 +225,10 @@ static int replay(const struct sl_cpuidle_governor *gov, const struct sl_cpuidle
 				 iv->len >= drv->states[e + 1].target_residency_ns +
 						    drv->states[e].exit_latency_ns)
 				g->below[e]++;
-			if (dev.predicted_ns) {
+			/* a period with no known next timer (no timer events before it) gives
+			 * the governors an infinite sleep length: what they predict then is
+			 * their cap, not a prediction, and is not scored */
+			if (dev.predicted_ns && iv->next_timer != UINT64_MAX) {
 				g->pred_err += dev.predicted_ns > iv->len
 						       ? dev.predicted_ns - iv->len
 						       : iv->len - dev.predicted_ns;
@@ -236,9 +250,17 @@ static int replay(const struct sl_cpuidle_governor *gov, const struct sl_cpuidle
 	return 0;
 }
 
+static const char no_timer_note[] =
+	"the trace has no hrtimer events: every idle period's next timer is unknown (an infinite "
+	"sleep length). menu, menu-tng and teo bound their prediction by it and so predict from "
+	"their history alone, and teo/menu's timer-based choices do not happen; ladder, haltpoll "
+	"and poll do not use it. Record timer:hrtimer_start, hrtimer_expire_entry and "
+	"hrtimer_cancel for a faithful replay";
+
 int sl_replay_idle(const char *path, const char *machine, const char *const *govs, int ngovs,
-		   bool json, FILE *out, char *err, size_t errlen)
+		   bool lenient, bool json, FILE *out, char *err, size_t errlen)
 {
+	struct replay_info info = {0};
 	struct cpu_trace *cpus = calloc(MAX_CPUS, sizeof(*cpus));
 	struct sl_cpuidle_driver drv;
 	struct gov_result *res = NULL;
@@ -254,7 +276,7 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 		snprintf(err, errlen, "--machine %s: %s", machine ? machine : "nehalem", e);
 		goto out;
 	}
-	if (collect(path, cpus, &ncpu, err, errlen))
+	if (collect(path, lenient, cpus, &ncpu, &info, err, errlen))
 		goto out;
 	res = calloc((size_t)(ngovs ? ngovs : sl_cpuidle_ngovernors), sizeof(*res));
 	if (!res) {
@@ -289,6 +311,13 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 		json_object_object_add(root, "cpus", json_object_new_int(ncpu));
 		json_object_object_add(root, "idle_periods",
 				       json_object_new_int64((int64_t)periods));
+		json_object_object_add(root, "timer_events",
+				       json_object_new_int64((int64_t)info.timer_events));
+		json_object_object_add(root, "malformed_skipped",
+				       json_object_new_int64((int64_t)info.malformed));
+		if (!info.timer_events)
+			json_object_object_add(root, "warning",
+					       json_object_new_string(no_timer_note));
 		json_object_object_add(
 			root, "caveat",
 			json_object_new_string(
@@ -329,11 +358,12 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 							       ? (double)res[i].agree /
 									 (double)res[i].periods
 							       : 0));
+			/* null: the governor predicts nothing */
 			json_object_object_add(
 				o, "prediction_mean_abs_error_ns",
-				json_object_new_int64(
-					res[i].pred_n ? (int64_t)(res[i].pred_err / res[i].pred_n)
-						      : 0));
+				res[i].pred_n ? json_object_new_int64(
+							(int64_t)(res[i].pred_err / res[i].pred_n))
+					      : NULL);
 			json_object_array_add(arr, o);
 		}
 		json_object_object_add(root, "governors", arr);
@@ -347,17 +377,24 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 			"(open loop: the replayed machine's future would differ with its "
 			"choices; the trace cannot say how)\n\n",
 			path, ncpu, periods, drv.name);
+		if (!info.timer_events)
+			fprintf(out, "warning: %s.\n\n", no_timer_note);
+		if (info.malformed)
+			fprintf(out, "malformed lines skipped: %llu\n\n",
+				(unsigned long long)info.malformed);
 		fprintf(out, "%-12s %12s %12s %9s %12s  %s\n", "governor", "energy mJ", "exit us",
 			"oracle", "|pred err| us", "entries per state");
 		for (int i = 0; i < n; i++) {
-			fprintf(out, "%-12s %12.3f %12.1f %8.1f%% %12.1f ", res[i].name,
+			fprintf(out, "%-12s %12.3f %12.1f %8.1f%% ", res[i].name,
 				(double)res[i].energy_pj / 1e9, (double)res[i].exit_ns / 1e3,
 				res[i].periods
 					? 100.0 * (double)res[i].agree / (double)res[i].periods
-					: 0,
-				res[i].pred_n
-					? (double)res[i].pred_err / (double)res[i].pred_n / 1e3
 					: 0);
+			if (res[i].pred_n) /* "-": the governor predicts nothing */
+				fprintf(out, "%12.1f ",
+					(double)res[i].pred_err / (double)res[i].pred_n / 1e3);
+			else
+				fprintf(out, "%12s ", "-");
 			for (int s = 0; s < drv.state_count; s++)
 				if (res[i].usage[s])
 					fprintf(out, " %s %llu", drv.states[s].name,

@@ -7,6 +7,6 @@
 
 /* govs: the governors to replay (ngovs 0: all). Returns 0, or -1 with err set. */
 int sl_replay_idle(const char *path, const char *machine, const char *const *govs, int ngovs,
-		   bool json, FILE *out, char *err, size_t errlen);
+		   bool lenient, bool json, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -263,6 +263,10 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	default:
 		break;
 	}
+	/* every line is written by the task running on its CPU (a switch by its prev, which
+	 * sl_stats_on_event takes itself) */
+	if (r->kind != SL_TR_SCHED_SWITCH && r->pid >= 0)
+		sl_stats_seen(&s->st, r->cpu, r->pid > 0 ? dense_of(s, r->pid) : 0, r->time);
 	if (sl_trace_record_to_event(r, &ev)) {
 		/* the statistics index by pid: they get the dense ids */
 		if (ev.pid > 0)
@@ -356,18 +360,106 @@ void sl_trace_summary_free(struct sl_trace_summary *s)
 
 /* ---- report ---- */
 
-static int cmp_pid(const void *a, const void *b, void *task)
-{
-	const struct sl_trace_task *t = task;
-	int x = t[*(const int *)a].pid, y = t[*(const int *)b].pid;
+static const char *const sort_names[SL_TRACE_SORT_NR] = {
+	[SL_TRACE_SORT_PID] = "pid",	   [SL_TRACE_SORT_RUNTIME] = "runtime",
+	[SL_TRACE_SORT_SWITCH] = "switch", [SL_TRACE_SORT_AVG] = "avg",
+	[SL_TRACE_SORT_MAX] = "max",
+};
 
+int sl_trace_sort_parse(const char *spec, struct sl_trace_sort *sort, char *err, size_t errlen)
+{
+	const char *p = spec;
+
+	memset(sort, 0, sizeof(*sort));
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int k;
+
+		while (n && *p == ' ') {
+			p++;
+			n--;
+		}
+		for (k = 0; k < SL_TRACE_SORT_NR; k++)
+			if (strlen(sort_names[k]) == n && !strncmp(p, sort_names[k], n))
+				break;
+		if (k == SL_TRACE_SORT_NR || sort->n == SL_TRACE_SORT_NR) {
+			snprintf(err, errlen,
+				 "--sort: '%.*s' is not a key (pid, runtime, switch, avg, max, "
+				 "comma-separated)",
+				 (int)n, p);
+			return -1;
+		}
+		sort->key[sort->n++] = k;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!sort->n) {
+		snprintf(err, errlen, "--sort: give keys (pid, runtime, switch, avg, max)");
+		return -1;
+	}
+	return 0;
+}
+
+struct sort_ctx {
+	const struct sl_trace_summary *s;
+	const struct sl_trace_sort *sort;
+};
+
+static const struct sl_pid_stat *pstat(const struct sl_trace_summary *s, int id)
+{
+	static const struct sl_pid_stat none;
+
+	return id < s->st.npid ? &s->st.pid[id] : &none;
+}
+
+static u64 wait_avg(const struct sl_pid_stat *p)
+{
+	return p->wait_n ? p->wait_total / p->wait_n : 0;
+}
+
+/* As perf sched latency: pid ascending, the figures descending; ties by pid. */
+static int cmp_task(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *c = arg;
+	int ia = *(const int *)a, ib = *(const int *)b;
+	const struct sl_pid_stat *pa = pstat(c->s, ia), *pb = pstat(c->s, ib);
+	int x = c->s->task[ia].pid, y = c->s->task[ib].pid;
+
+	for (int k = 0; k < c->sort->n; k++) {
+		u64 u = 0, v = 0;
+
+		switch (c->sort->key[k]) {
+		case SL_TRACE_SORT_PID:
+			if (x != y)
+				return (x > y) - (x < y);
+			continue;
+		case SL_TRACE_SORT_RUNTIME:
+			u = pa->cpu_ns, v = pb->cpu_ns;
+			break;
+		case SL_TRACE_SORT_SWITCH:
+			u = pa->switches, v = pb->switches;
+			break;
+		case SL_TRACE_SORT_AVG:
+			u = wait_avg(pa), v = wait_avg(pb);
+			break;
+		case SL_TRACE_SORT_MAX:
+		case SL_TRACE_SORT_NR:
+			u = pa->wait_max, v = pb->wait_max;
+			break;
+		}
+		if (u != v)
+			return (u < v) - (u > v);
+	}
 	return (x > y) - (x < y);
 }
 
-/* The ids of the tasks seen, in pid order (malloc'ed; free it); NULL with *n = 0 if none. */
-static int *by_pid(const struct sl_trace_summary *s, int *n)
+/* The ids of the tasks seen, in the report's order (malloc'ed; free it); NULL with *n = 0. */
+static int *sorted_ids(const struct sl_trace_summary *s, int *n)
 {
 	int *ids = s->nused > 1 ? malloc(sizeof(*ids) * (size_t)s->nused) : NULL;
+	struct sl_trace_sort by_pid = {.n = 1, .key = {SL_TRACE_SORT_PID}};
+	struct sort_ctx c = {s, s->sort.n ? &s->sort : &by_pid};
 
 	*n = 0;
 	if (!ids)
@@ -375,8 +467,20 @@ static int *by_pid(const struct sl_trace_summary *s, int *n)
 	for (int id = 1; id < s->nused; id++)
 		if (s->task[id].seen)
 			ids[(*n)++] = id;
-	qsort_r(ids, (size_t)*n, sizeof(*ids), cmp_pid, s->task);
+	qsort_r(ids, (size_t)*n, sizeof(*ids), cmp_task, &c);
 	return ids;
+}
+
+static u64 lost_switches(const struct sl_trace_summary *s, u64 *unattributed)
+{
+	u64 n = 0;
+
+	*unattributed = 0;
+	for (int i = 0; i < s->ncpu; i++) {
+		n += s->st.c[i].lost_switches;
+		*unattributed += s->st.c[i].unattributed_ns;
+	}
+	return n;
 }
 
 static int ncpu_shown(const struct sl_trace_summary *s)
@@ -425,13 +529,18 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 	json_object_object_add(root, "lost_events", json_object_new_int64((int64_t)r->lost_events));
 	json_object_object_add(root, "lost_lines", json_object_new_int64((int64_t)r->lost_lines));
 	json_object_object_add(root, "overflowed", json_object_new_boolean(sl_trace_overflowed(r)));
+	u64 unattr, nlost = lost_switches(s, &unattr);
+
+	json_object_object_add(root, "lost_switches", json_object_new_int64((int64_t)nlost));
+	json_object_object_add(root, "unattributed_ns", json_object_new_int64((int64_t)unattr));
 
 	a = json_object_new_array();
-	int n, *ids = by_pid(s, &n);
+	int n, *ids = sorted_ids(s, &n);
 
 	for (int i = 0; i < n; i++) {
 		const struct sl_trace_task *t = &s->task[ids[i]];
 		const struct sl_pid_stat *p = ids[i] < s->st.npid ? &s->st.pid[ids[i]] : NULL;
+		const struct sl_pid_stat *q = pstat(s, ids[i]);
 
 		o = json_object_new_object();
 		json_object_object_add(o, "pid", json_object_new_int(t->pid));
@@ -445,6 +554,15 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 			o, "lat_avg_ns",
 			json_object_new_int64(t->lat_n ? (int64_t)(t->lat_sum / t->lat_n) : 0));
 		json_object_object_add(o, "lat_max_ns", json_object_new_int64((int64_t)t->lat_max));
+		json_object_object_add(o, "delays", json_object_new_int64((int64_t)q->wait_n));
+		json_object_object_add(o, "delay_total_ns",
+				       json_object_new_int64((int64_t)q->wait_total));
+		json_object_object_add(o, "delay_avg_ns",
+				       json_object_new_int64((int64_t)wait_avg(q)));
+		json_object_object_add(o, "delay_max_ns",
+				       json_object_new_int64((int64_t)q->wait_max));
+		json_object_object_add(o, "delay_max_at_ns",
+				       json_object_new_int64((int64_t)q->wait_max_at));
 		json_object_array_add(a, o);
 	}
 	free(ids);
@@ -461,6 +579,10 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 				       json_object_new_int64((int64_t)s->st.c[i].busy_ns));
 		json_object_object_add(o, "switches",
 				       json_object_new_int64((int64_t)s->st.c[i].switches));
+		json_object_object_add(o, "lost_switches",
+				       json_object_new_int64((int64_t)s->st.c[i].lost_switches));
+		json_object_object_add(o, "unattributed_ns",
+				       json_object_new_int64((int64_t)s->st.c[i].unattributed_ns));
 		json_object_object_add(o, "idle", hist_json(&c->idle));
 		for (int k = 0; k < SL_TRACE_MAX_STATES; k++) {
 			char key[16];
@@ -525,28 +647,46 @@ static void print_human(const struct sl_trace_summary *s, FILE *out)
 		(unsigned long long)r->malformed, (unsigned long long)r->lost_events,
 		(unsigned long long)r->lost_lines,
 		sl_trace_overflowed(r) ? "; the ring buffer overflowed" : "");
+	u64 unattr, nlost = lost_switches(s, &unattr);
 
-	fprintf(out, "\n  %7s %-16s %12s %9s %8s %12s %12s\n", "pid", "comm", "run ms", "switches",
-		"wakeups", "lat avg us", "lat max us");
-	int n, *ids = by_pid(s, &n);
+	fprintf(out,
+		"switches missing from the trace: %llu (%.3f ms between the last sighting of a "
+		"task "
+		"and the next, charged to nobody)\n",
+		(unsigned long long)nlost, ms(unattr));
+
+	fprintf(out, "\n  %7s %-16s %12s %9s %8s %12s %12s %8s %12s %12s %16s\n", "pid", "comm",
+		"run ms", "switches", "wakeups", "lat avg us", "lat max us", "delays",
+		"delay avg us", "delay max us", "max delay at s");
+	int n, *ids = sorted_ids(s, &n);
 
 	for (int i = 0; i < n; i++) {
 		const struct sl_trace_task *t = &s->task[ids[i]];
 		const struct sl_pid_stat *p = ids[i] < s->st.npid ? &s->st.pid[ids[i]] : NULL;
 
-		fprintf(out, "  %7d %-16s %12.3f %9llu %8llu %12.1f %12.1f\n", t->pid, t->comm,
-			ms(p ? p->cpu_ns : 0), (unsigned long long)(p ? p->switches : 0),
-			(unsigned long long)t->lat_n, t->lat_n ? us(t->lat_sum / t->lat_n) : 0.0,
-			us(t->lat_max));
+		const struct sl_pid_stat *q = pstat(s, ids[i]);
+
+		fprintf(out, "  %7d %-16s %12.3f %9llu %8llu %12.1f %12.1f %8llu %12.1f %12.1f ",
+			t->pid, t->comm, ms(p ? p->cpu_ns : 0),
+			(unsigned long long)(p ? p->switches : 0), (unsigned long long)t->lat_n,
+			t->lat_n ? us(t->lat_sum / t->lat_n) : 0.0, us(t->lat_max),
+			(unsigned long long)q->wait_n, us(wait_avg(q)), us(q->wait_max));
+		if (q->wait_n)
+			fprintf(out, "%16.6f\n", (double)q->wait_max_at / 1e9);
+		else
+			fprintf(out, "%16s\n", "-");
 	}
 	free(ids);
-	fprintf(out, "\n  %-4s %12s %8s %9s\n", "cpu", "busy ms", "busy %", "switches");
+	fprintf(out, "\n  %-4s %12s %8s %9s %6s %14s\n", "cpu", "busy ms", "busy %", "switches",
+		"lost", "unattrib. ms");
 	for (int i = 0; i < ncpu_shown(s); i++) {
 		u64 d = s->last - s->first;
 
-		fprintf(out, "  %-4d %12.3f %8.1f %9llu\n", i, ms(s->st.c[i].busy_ns),
+		fprintf(out, "  %-4d %12.3f %8.1f %9llu %6llu %14.3f\n", i, ms(s->st.c[i].busy_ns),
 			d ? 100.0 * (double)s->st.c[i].busy_ns / (double)d : 0.0,
-			(unsigned long long)s->st.c[i].switches);
+			(unsigned long long)s->st.c[i].switches,
+			(unsigned long long)s->st.c[i].lost_switches,
+			ms(s->st.c[i].unattributed_ns));
 	}
 	fprintf(out, "\nidle intervals (us):\n  %-12s %8s %10s %10s %10s\n", "cpu/state", "count",
 		"p50", "p99", "max");
@@ -580,7 +720,8 @@ void sl_trace_summary_print(const struct sl_trace_summary *s, bool json, FILE *o
 		print_human(s, out);
 }
 
-int sl_trace_stats(const char *path, bool lenient, bool json, FILE *out, char *err, size_t errlen)
+int sl_trace_stats(const char *path, bool lenient, const struct sl_trace_sort *sort, bool json,
+		   FILE *out, char *err, size_t errlen)
 {
 	struct sl_trace_summary *s = malloc(sizeof(*s));
 	int rc;
@@ -590,6 +731,8 @@ int sl_trace_stats(const char *path, bool lenient, bool json, FILE *out, char *e
 		return -1;
 	}
 	rc = sl_trace_summarize(s, path, lenient, err, errlen);
+	if (sort)
+		s->sort = *sort;
 	if (!rc)
 		sl_trace_summary_print(s, json, out);
 	sl_trace_summary_free(s);

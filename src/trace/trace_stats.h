@@ -43,6 +43,24 @@ struct sl_trace_blk_pending {
 	u64 sector, t;
 };
 
+/* The order of the task table, as perf sched latency's --sort: keys compared in turn. */
+enum sl_trace_sort_key {
+	SL_TRACE_SORT_PID,     /* ascending */
+	SL_TRACE_SORT_RUNTIME, /* the rest descending */
+	SL_TRACE_SORT_SWITCH,
+	SL_TRACE_SORT_AVG, /* average run-queue delay */
+	SL_TRACE_SORT_MAX, /* longest run-queue delay */
+	SL_TRACE_SORT_NR
+};
+
+struct sl_trace_sort {
+	int n;
+	enum sl_trace_sort_key key[SL_TRACE_SORT_NR];
+};
+
+/* "runtime,max" into sort: 0, or -1 with err naming the bad key. */
+int sl_trace_sort_parse(const char *spec, struct sl_trace_sort *sort, char *err, size_t errlen);
+
 struct sl_trace_summary {
 	struct sl_trace_reader rd; /* its counters (lines, unknown, lost, header) */
 	u64 count[SL_TR_NR_KINDS];
@@ -71,6 +89,7 @@ struct sl_trace_summary {
 	 * sample is taken for those */
 	u64 missed_switch_in;
 	bool oom;
+	struct sl_trace_sort sort; /* n == 0: by pid */
 };
 
 /* 0, or -1 with err (file:line: what). The summary must be freed either way. */
@@ -84,7 +103,8 @@ int sl_trace_summary_id(const struct sl_trace_summary *s, int pid);
 void sl_trace_summary_print(const struct sl_trace_summary *s, bool json, FILE *out);
 void sl_trace_summary_free(struct sl_trace_summary *s);
 
-/* All of it: 0, or -1 with err. */
-int sl_trace_stats(const char *path, bool lenient, bool json, FILE *out, char *err, size_t errlen);
+/* All of it (sort NULL: by pid): 0, or -1 with err. */
+int sl_trace_stats(const char *path, bool lenient, const struct sl_trace_sort *sort, bool json,
+		   FILE *out, char *err, size_t errlen);
 
 #endif
