@@ -37,6 +37,7 @@ static const char usage[] =
 	"  repro fio  the 2009 menu-tng result: fio MB/s on a Nehalem under idle=poll,\n"
 	"             menu-2.6.31 and menu-tng, beside the seed's table\n"
 	"             [--disks 1,2,12] [--governors LIST] [--duration D] [--json] [-o FILE]\n"
+	"             [--param N=V] [--cpuidle-param N=V] [--irq-affinity W] [--idle-driver D]\n"
 	"  repro sleepers  NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make\n"
 	"             [--seeds N] [--duration D] [--json]\n"
 	"  repro fork       child- against parent-runs-first on a kernel-build-like make\n"
@@ -89,12 +90,16 @@ static const char usage[] =
 	"  --cpuidle-governor NAME    see `schedlab governors` (default on a machine with\n"
 	"                             C-states: the release's menu, menu-2.6.31 or menu-tng)\n"
 	"  --idle poll                the idle=poll boot parameter: no C-states\n"
+	"  --idle-driver D            acpi_idle or intel_idle for --machine nehalem (default:\n"
+	"                             acpi_idle on 2.6.31/2.6.32, which had no intel_idle)\n"
 	"  --pm-qos-latency-us N      the PM QoS CPU latency limit (default: no limit)\n"
 	"  --cpuidle-disable STATE    sysfs stateN/disable=1 on every CPU (repeatable)\n"
 	"  --cpuidle-param NAME=V     governor tunables and state power, e.g.\n"
-	"                             menu_tng_quirks=0, power_mw.C6=100, busy_power_mw=15000\n"
-	"  --irq-affinity WHERE       I/O completion interrupts: issuer (default), spread, or a "
-	"CPU\n"
+	"                             menu_tng_quirks=0, power_mw.C6=100, busy_power_mw=15000,\n"
+	"                             bm_check=0, latency_factor=N (acpi_idle tables)\n"
+	"  --irq-affinity WHERE       I/O completion interrupts: issuer, spread, bios (CPU 0),\n"
+	"                             irqbalance (per controller), or a CPU (default: irqbalance\n"
+	"                             on 2.6.31/2.6.32, issuer on 6.18)\n"
 	"  --trace-out FILE           write the run as ftrace text (Perfetto opens it), or as\n"
 	"                             Chrome Trace Event JSON when FILE ends in .json\n"
 	"  --rtapp-logdir DIR         write the rt-app workloads' per-thread logs in DIR\n"
@@ -233,6 +238,7 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			"--machine",
 			"--cpuidle-governor",
 			"--idle",
+			"--idle-driver",
 			"--pm-qos-latency-us",
 			"--cpuidle-disable",
 			"--cpuidle-param",
@@ -287,6 +293,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 			c->a.governor = val;
 		else if (!strcmp(name, "--idle"))
 			c->a.idle = val;
+		else if (!strcmp(name, "--idle-driver"))
+			c->a.idle_driver = val;
 		else if (!strcmp(name, "--pm-qos-latency-us"))
 			c->a.pm_qos_us = val;
 		else if (!strcmp(name, "--cpuidle-disable"))
@@ -309,7 +317,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c, const 
 
 #define RUN_OPTS                                                                                   \
 	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
-	"--param --json --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "    \
+	"--param --json --no-progress --machine --cpuidle-governor --idle --idle-driver "          \
+	"--pm-qos-latency-us "                                                                     \
 	"--cpuidle-disable --cpuidle-param --irq-affinity --trace-out --rtapp-logdir --output "
 
 /* --rtapp-logdir DIR: every rt-app workload writes its logs there (its logdir key). */
@@ -559,16 +568,20 @@ static int cmd_repro(int argc, char **argv)
 		}
 		if (strcmp(arg, "--disks") && strcmp(arg, "--governors") &&
 		    strcmp(arg, "--duration") && strcmp(arg, "--seed") && strcmp(arg, "--kernel") &&
-		    strcmp(arg, "--seeds"))
+		    strcmp(arg, "--seeds") && strcmp(arg, "--param") &&
+		    strcmp(arg, "--cpuidle-param") && strcmp(arg, "--irq-affinity") &&
+		    strcmp(arg, "--idle-driver"))
 			return die("repro: unknown option '%s' (--disks, --governors, --duration, "
-				   "--seeds, "
-				   "--seed, --kernel, --json, --output)",
+				   "--seeds, --seed, --kernel, --param, --cpuidle-param, "
+				   "--irq-affinity, --idle-driver, --json, --output)",
 				   arg);
 		/* an option the experiment does not read is refused, not silently ignored */
 		char probe[24];
 
 		snprintf(probe, sizeof(probe), "%s ", arg);
 		if (!strstr(!strcmp(exp, "fio") ? "--disks --governors --duration --seed --kernel "
+						  "--param --cpuidle-param --irq-affinity "
+						  "--idle-driver "
 			    : !strcmp(exp, "sleepers") ? "--seeds --duration "
 						       : "--seeds --kernel ",
 			    probe))
@@ -601,6 +614,17 @@ static int cmd_repro(int argc, char **argv)
 						"--governors: unknown governor '%s' (see schedlab "
 						"governors)",
 						o.governors[k]);
+		} else if (!strcmp(arg, "--param") || !strcmp(arg, "--cpuidle-param")) {
+			bool cp = arg[2] == 'c';
+			int *n = cp ? &o.ncpuidle_params : &o.nparams;
+
+			if (*n >= 16)
+				return die("%s: at most 16", arg);
+			(cp ? o.cpuidle_params : o.params)[(*n)++] = val;
+		} else if (!strcmp(arg, "--irq-affinity")) {
+			o.irq_affinity = val;
+		} else if (!strcmp(arg, "--idle-driver")) {
+			o.idle_driver = val;
 		} else if (!strcmp(arg, "--duration")) {
 			o.duration = val;
 		} else if (!strcmp(arg, "--seed")) {
@@ -787,7 +811,8 @@ static int cmd_params(void)
 
 #define SWEEP_OPTS                                                                                 \
 	"--kernel --cpus --topology --duration --seed --sched-features --sysctl --at --workload "  \
-	"--param --no-progress --machine --cpuidle-governor --idle --pm-qos-latency-us "           \
+	"--param --no-progress --machine --cpuidle-governor --idle --idle-driver "                 \
+	"--pm-qos-latency-us "                                                                     \
 	"--cpuidle-disable --cpuidle-param --irq-affinity "
 
 static int cmd_sweep(int argc, char **argv)

@@ -6,7 +6,75 @@
  * knows nothing of the simulation.
  */
 #include "machine/idle.h"
+#include "machine/blockdev.h"
+#include "machine/params.h"
+#include "sched/release.h"
 #include "sched/sim.h"
+
+/* The 2.6.3x acpi_idle entry path applies: the release ran it and the table is an ACPI one. */
+static bool acpi_path(const struct sl_sim *sim)
+{
+	return sim->rel && sim->rel->acpi_idle && sim->idle_drv->latency_factor;
+}
+
+/*
+ * acpi_idle's safe state (acpi_processor_setup_cpuidle): the last C1- or C2-type state of the
+ * table, i.e. the deepest state below the first CHECK_BM one that is not the poll state.
+ * -1 when there is none (the kernel then halts: acpi_safe_halt, the C1 of the table).
+ */
+static int safe_state(const struct sl_cpuidle_driver *drv)
+{
+	int safe = -1;
+
+	for (int i = 0; i < drv->state_count; i++) {
+		if (drv->states[i].flags & CPUIDLE_FLAG_CHECK_BM)
+			break;
+		if (!(drv->states[i].flags & CPUIDLE_FLAG_POLL))
+			safe = i;
+	}
+	return safe;
+}
+
+/*
+ * One clockevents_notify(BROADCAST_ENTER or _EXIT) wanting the global lock at `t`: it waits
+ * until the lock is free, holds it bcast_lock ns; returns when it is released. Requests are
+ * served in the order the simulation makes them (an exit's request, made when its wake-up is
+ * dispatched, is timed after the exit latency).
+ */
+static u64 bcast_notify(struct sl_sim *sim, u64 t)
+{
+	u64 start = t > sim->bcast_free_at ? t : sim->bcast_free_at;
+
+	sim->bcast_free_at = start + sim->p->bcast_lock_ns;
+	return sim->bcast_free_at;
+}
+
+/*
+ * The package C-state the CPU's socket is in while the CPU is idle (docs/model/cpuidle.md
+ * §7.7): the package follows its shallowest core, and reaches package C3/C6 only when every
+ * CPU of the socket idles in a state that flushed its caches (TLB_FLUSHED: hardware C3 or
+ * deeper). Returns the extra exit latency of that package state: pkg_c6_exit when the
+ * shallowest state is the table's deepest, pkg_c3_exit otherwise; 0 when some CPU runs.
+ */
+static u64 package_exit(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	int shallowest = drv->state_count;
+
+	if (!sim->p->pkg_c3_exit_ns && !sim->p->pkg_c6_exit_ns)
+		return 0;
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_cpu *o = &sim->cpus[c];
+
+		if (o->socket != rq->socket)
+			continue;
+		if (!o->idle || !(drv->states[o->idle_state].flags & CPUIDLE_FLAG_TLB_FLUSHED))
+			return 0;
+		if (o->idle_state < shallowest)
+			shallowest = o->idle_state;
+	}
+	return shallowest == drv->state_count - 1 ? sim->p->pkg_c6_exit_ns : sim->p->pkg_c3_exit_ns;
+}
 
 /*
  * The time to the CPU's next timer event (the sleep length), and to the next event already
@@ -42,6 +110,26 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	idx = sim->idle_gov->select(dev, drv);
 	if (idx < 0 || idx >= drv->state_count)
 		idx = 0;
+	dev->enter_ready = sim->now;
+	if (acpi_path(sim)) {
+		/* acpi_idle_enter_bm: BM_STS read (and cleared) first; DMA since the last read
+		 * sends the entry to the safe state, which cpuidle accounts (dev->last_state) but
+		 * the 2.6.3x menu, reflecting on its own choice, never learns of */
+		if (drv->bm_check && (drv->states[idx].flags & CPUIDLE_FLAG_CHECK_BM) &&
+		    sl_bm_check(sim)) {
+			int safe = safe_state(drv);
+
+			if (safe >= 0) {
+				idx = safe;
+				dev->bm_demotions++;
+			}
+		}
+		/* lapic_timer_state_broadcast(pr, cx, 1) before the state is entered */
+		if ((drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP) && sim->p->bcast_lock_ns) {
+			dev->enter_ready = bcast_notify(sim, sim->now);
+			dev->bcast_wait_ns += dev->enter_ready - sim->now;
+		}
+	}
 	dev->in_idle = true;
 	dev->entered = idx;
 	dev->enter_time = sim->now;
@@ -92,9 +180,26 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 		return 0;
 	e = dev->entered;
 	st = &drv->states[e];
+	/*
+	 * What the waker waits: an entry still holding or waiting for the broadcast lock ends
+	 * first; then the state's exit latency, plus the package's when the socket was in a
+	 * package C-state; then acpi_idle's BROADCAST_EXIT takes the lock again.
+	 */
+	u64 ready = dev->enter_ready > sim->now ? dev->enter_ready : sim->now;
+	u64 pkg = package_exit(sim, rq);
+	u64 lat = ready - sim->now + st->exit_latency_ns + pkg;
+
+	if (pkg)
+		dev->pkg_exits++;
+	if (acpi_path(sim) && (st->flags & CPUIDLE_FLAG_TIMER_STOP) && sim->p->bcast_lock_ns) {
+		u64 t = sim->now + lat, done = bcast_notify(sim, t);
+
+		dev->bcast_wait_ns += done - t;
+		lat = done - sim->now;
+	}
 	/* the driver measures after the hardware has left the state: the exit latency is part
 	 * of the residency (and of the state's time), and the CPU runs again only after it */
-	diff = sim->now - dev->enter_time + st->exit_latency_ns;
+	diff = sim->now - dev->enter_time + lat;
 	rq->idle = false;
 	dev->in_idle = false;
 	sl_cancel(sim, &rq->idle_timer);
@@ -118,7 +223,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	dev->oracle_agree += oracle == e;
 	dev->idle_energy_pj += sl_cpuidle_energy_pj(drv, e, diff);
 	dev->oracle_energy_pj += sl_cpuidle_energy_pj(drv, oracle, diff);
-	dev->exit_latency_paid_ns += st->exit_latency_ns;
+	dev->exit_latency_paid_ns += lat;
 	if (dev->predicted_ns) {
 		dev->pred_abs_err_ns += dev->predicted_ns > diff ? dev->predicted_ns - diff
 								 : diff - dev->predicted_ns;
@@ -129,14 +234,14 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 			      .cpu = rq->id,
 			      .state = -1,
 			      .reason = (int)why,
-			      .latency = st->exit_latency_ns,
+			      .latency = lat,
 			      .predicted = dev->predicted_ns,
 			      .measured = diff};
 
 	sl_emit(sim, &ev);
 	if (sim->idle_gov->reflect)
 		sim->idle_gov->reflect(dev, drv, e);
-	return st->exit_latency_ns;
+	return lat;
 }
 
 u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu)
