@@ -85,7 +85,7 @@ usage_error "--cpuidle-param haltpoll_allow_shrink: expected 0 or 1" run --workl
 	--cpuidle-param haltpoll_allow_shrink=7
 usage_error "machine nehalem has no state 'C9' (POLL, C1, C1E, C3, C6)" run --workload hog \
 	--machine nehalem --idle-driver intel_idle --cpuidle-param power_mw.C9=5
-usage_error "machine nehalem has no state 'C2'" run --workload hog --machine nehalem \
+usage_error "machine nehalem has no state 'C2'" run --workload hog --machine nehalem --idle-driver intel_idle \
 	--cpuidle-param entry_energy_nj.C2=5
 
 # --- workload keys ---
