@@ -232,10 +232,11 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			   c < cfg->ncpu) {
 			cfg->irq_affinity = (int)c;
 		} else {
-			snprintf(err, errlen,
-				 "--irq-affinity '%s': expected issuer, spread, bios, irqbalance or "
-				 "a CPU 0..%d",
-				 a->irq_affinity, cfg->ncpu - 1);
+			snprintf(
+				err, errlen,
+				"--irq-affinity '%s': expected issuer, spread, bios, irqbalance or "
+				"a CPU 0..%d",
+				a->irq_affinity, cfg->ncpu - 1);
 			return -1;
 		}
 	}

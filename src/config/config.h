@@ -30,9 +30,9 @@ struct sl_args {
 	const char *params[SL_MAX_LIST];
 	int nparams;
 	/* cpuidle */
-	const char *machine;   /* an idle profile, "file:PATH" or "sysfs[:ROOT]" (default: poll) */
-	const char *governor;  /* --cpuidle-governor */
-	const char *idle;      /* the idle= boot parameter: "poll" */
+	const char *machine;  /* an idle profile, "file:PATH" or "sysfs[:ROOT]" (default: poll) */
+	const char *governor; /* --cpuidle-governor */
+	const char *idle;     /* the idle= boot parameter: "poll" */
 	/* --idle-driver: acpi_idle or intel_idle for `--machine nehalem` (default: the release's,
 	 * acpi_idle before 2.6.35) */
 	const char *idle_driver;
@@ -43,7 +43,7 @@ struct sl_args {
 	int ncpuidle_params;
 	/* issuer, spread, bios, irqbalance or a CPU number (default: the release's) */
 	const char *irq_affinity;
-	const char *trace_out;	  /* --trace-out: ftrace text, or Chrome JSON for *.json */
+	const char *trace_out; /* --trace-out: ftrace text, or Chrome JSON for *.json */
 };
 
 struct sl_at_change {

@@ -127,7 +127,8 @@ static int set_param(struct sl_config *cfg, const char *s, char *err, size_t err
 		snprintf(err, errlen,
 			 "--cpuidle-param: unknown '%s' (valid: menu_tng_quirks, haltpoll_poll_ns, "
 			 "haltpoll_grow, haltpoll_shrink, haltpoll_grow_start_ns, "
-			 "haltpoll_allow_shrink, bm_check, latency_factor, busy_power_mw, power_mw.STATE, "
+			 "haltpoll_allow_shrink, bm_check, latency_factor, busy_power_mw, "
+			 "power_mw.STATE, "
 			 "entry_energy_nj.STATE)",
 			 name);
 		return -1;

@@ -110,17 +110,17 @@ struct sl_cpuidle_dev {
 	u64 exit_latency_paid_ns; /* exit latency paid in all */
 	u64 pred_abs_err_ns;	  /* sum of |predicted - measured| over periods with a prediction */
 	u64 pred_count;
-	u64 bm_demotions; /* acpi_idle: CHECK_BM entries sent to the safe state (BM_STS set) */
+	u64 bm_demotions;  /* acpi_idle: CHECK_BM entries sent to the safe state (BM_STS set) */
 	u64 bcast_wait_ns; /* acpi_idle: time spent waiting for and holding the broadcast lock */
 	u64 pkg_exits;	   /* exits that also woke the package from a package C-state */
-	u64 next_wake_ns; /* the oracle governor's input: the next event already known to
-			   * wake this CPU (its timers, interrupts routed to it) */
+	u64 next_wake_ns;  /* the oracle governor's input: the next event already known to
+			    * wake this CPU (its timers, interrupts routed to it) */
 	/* the current idle period (framework only) */
 	bool in_idle;
 	int entered;
 	u64 enter_time;
 	u64 enter_ready; /* acpi_idle: when the entry's BROADCAST_ENTER released the lock */
-	void *gov_data; /* the governor's per-CPU state, allocated by enable, freed by disable */
+	void *gov_data;	 /* the governor's per-CPU state, allocated by enable, freed by disable */
 };
 
 /*

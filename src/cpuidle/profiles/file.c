@@ -276,10 +276,11 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 				return fail(&p, "acpi_idle given twice", NULL, NULL);
 			if (ntok != 3 || parse_uint(tok[1], 1000, &lf) || !lf ||
 			    parse_uint(tok[2], 1, &bm))
-				return fail(&p,
-					    "expected 'acpi_idle LATENCY_FACTOR BM_CHECK' (1..1000, "
-					    "0 or 1)",
-					    NULL, NULL);
+				return fail(
+					&p,
+					"expected 'acpi_idle LATENCY_FACTOR BM_CHECK' (1..1000, "
+					"0 or 1)",
+					NULL, NULL);
 			drv->latency_factor = (unsigned)lf;
 			drv->bm_check = bm;
 		} else {

@@ -24,8 +24,8 @@
  */
 #include "cpuidle/profiles/profile.h"
 
-#define BUSY 15000
-#define DEEP (SL_TV | CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_TIMER_STOP)
+#define BUSY	       15000
+#define DEEP	       (SL_TV | CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_TIMER_STOP)
 #define LATENCY_FACTOR 2 /* processor.latency_factor's default (2.6.31 processor_idle.c) */
 
 static const struct sl_cpuidle_driver nehalem_acpi = {
