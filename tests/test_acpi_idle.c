@@ -206,6 +206,45 @@ static void test_package_stays_awake_with_a_busy_core(void **state)
 }
 
 /*
+ * smt_resolve=1 on one core of two threads (--topology 1x1x2), intel_idle nehalem, 6.18, every
+ * idle asking for C6: with a hog on the sibling the core stays in C0, so the reader's thread
+ * resolves to C1 and each completion waits C1's 3 us: clat = SERVICE + 3000 + 10000. Without
+ * smt_resolve it pays its own C6: SERVICE + 200000 + 10000.
+ */
+static void test_smt_resolve(void **state)
+{
+	for (int on = 0; on < 2; on++) {
+		struct sl_config cfg;
+		struct sl_args a;
+		char err[2048];
+
+		(void)state;
+		memset(&a, 0, sizeof(a));
+		a.kernel = "6.18";
+		a.topology = "1x1x2";
+		a.machine = "nehalem";
+		a.irq_affinity = "issuer";
+		a.workloads[a.nworkloads++] = "fio:disks=1,bs=128k,size=1280k";
+		a.workloads[a.nworkloads++] = "hog:tasks=1";
+		a.duration = "100ms";
+		a.params[a.nparams++] = on ? "smt_resolve=1" : "smt_resolve=0";
+		if (sl_config_build(&cfg, &a, err, sizeof(err)))
+			fail_msg("%s", err);
+		struct sl_sim *sim = sl_sim_new(&cfg);
+
+		assert_non_null(sim);
+		assert_int_equal(sl_sim_set_governor(sim, &deepest_gov), 0);
+		assert_int_equal(sl_sim_run(sim), 0);
+		assert_int_equal(sim->groups[0].io_ops, 10);
+		assert_int_equal(sim->groups[0].clat->max, SERVICE + (on ? 3000 : 200000) + IRQ);
+		assert_int_equal(sim->groups[0].clat->sum,
+				 10 * (SERVICE + (on ? 3000 : 200000) + IRQ));
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+}
+
+/*
  * Per-controller routing on a 2x2x2 machine: CPUs 0-3 are the first threads of the four cores
  * (Linux's numbering), 4-7 their siblings. bios: every line on CPU 0. irqbalance with 8 disks a
  * controller: disks 0-7 on controller 0 (CPU 0), 8-15 on controller 1 (CPU 1); with one disk a
@@ -318,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_modern_release_has_no_acpi_path),
 		cmocka_unit_test(test_package_exit_adds),
 		cmocka_unit_test(test_package_stays_awake_with_a_busy_core),
+		cmocka_unit_test(test_smt_resolve),
 		cmocka_unit_test(test_irq_routing),
 		cmocka_unit_test(test_disk_jitter),
 		cmocka_unit_test(test_latency_factor),

@@ -50,6 +50,29 @@ static u64 bcast_notify(struct sl_sim *sim, u64 t)
 }
 
 /*
+ * The state a CPU's core resolved to (smt_resolve; docs/model/cpuidle.md §7.7): the shallowest
+ * of its threads' states, state 1 (C1) when a sibling runs, never deeper than the CPU's own.
+ */
+static int core_state(const struct sl_sim *sim, const struct sl_cpu *rq, int own)
+{
+	int idx = own;
+
+	if (!sim->p->smt_resolve)
+		return own;
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_cpu *o = &sim->cpus[c];
+		int s;
+
+		if (o == rq || o->socket != rq->socket || o->core != rq->core)
+			continue;
+		s = o->idle ? o->idle_state : 1;
+		if (s < idx)
+			idx = s;
+	}
+	return idx;
+}
+
+/*
  * The package C-state the CPU's socket is in while the CPU is idle (docs/model/cpuidle.md
  * §7.7): the package follows its shallowest core, and reaches package C3/C6 only when every
  * CPU of the socket idles in a state that flushed its caches (TLB_FLUSHED: hardware C3 or
@@ -179,6 +202,9 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	if (!rq->idle)
 		return 0;
 	e = dev->entered;
+	/* the hardware's exit is the state the core reached; the software path is the thread's */
+	const struct sl_idle_state *hw = &drv->states[core_state(sim, rq, e)];
+
 	st = &drv->states[e];
 	/*
 	 * What the waker waits: an entry still holding or waiting for the broadcast lock ends
@@ -187,7 +213,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	 */
 	u64 ready = dev->enter_ready > sim->now ? dev->enter_ready : sim->now;
 	u64 pkg = package_exit(sim, rq);
-	u64 lat = ready - sim->now + st->exit_latency_ns + pkg;
+	u64 lat = ready - sim->now + hw->exit_latency_ns + pkg;
 
 	if (pkg)
 		dev->pkg_exits++;
@@ -213,7 +239,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	/* a state that flushes the TLB (C3 and C6 on Nehalem) has also flushed the core's L1/L2
 	 * to L3 or lost them (docs/model/cpuidle.md §7.5): whoever runs next refills a cold
 	 * cache */
-	if (st->flags & CPUIDLE_FLAG_TLB_FLUSHED)
+	if (hw->flags & CPUIDLE_FLAG_TLB_FLUSHED)
 		rq->switch_seq++;
 	above_below(drv, dev, e, diff);
 	/* the run's figures */

@@ -66,6 +66,11 @@ const struct sl_param_desc sl_param_table[] = {
 	{"ctrl_disks", P(ctrl_disks), 8, true,
 	 "disks per storage controller, each controller one interrupt line: an 8-port SAS HBA "
 	 "of 2009 (LSI SAS1068E class); used by --irq-affinity bios and irqbalance"},
+	{"smt_resolve", P(smt_resolve), 0, SL_PARAM_FLAG,
+	 "1: a core's C-state is the shallowest of its threads' (Intel's thread-to-core "
+	 "coordination table, Xeon C5500/C3500 datasheet table 121): a thread pays the exit of "
+	 "the state its core reached (C1 when a sibling runs). 0 (default): each logical CPU pays "
+	 "its own state's exit, as the model did before; a switch for measuring it"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 
@@ -96,7 +101,11 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 			snprintf(err, errlen, "--param %s: %s", d->name, e);
 			return -1;
 		}
-		if (d->is_count && (v == 0 || v > 10000)) {
+		if (d->is_count == SL_PARAM_FLAG && v > 1) {
+			snprintf(err, errlen, "--param %s=%s: expected 0 or 1", d->name, eq + 1);
+			return -1;
+		}
+		if (d->is_count == 1 && (v == 0 || v > 10000)) {
 			snprintf(err, errlen, "--param %s=%s: expected 1..10000", d->name, eq + 1);
 			return -1;
 		}

@@ -32,15 +32,17 @@ struct sl_params {
 	u64 pkg_c6_exit_ns; /* added to a core's exit when its package was in package C6 */
 	u64 disk_jitter_ns; /* a request's service time varies by a uniform [0, this] */
 	u64 ctrl_disks;	    /* disks per controller (one interrupt line each) */
+	u64 smt_resolve;    /* 1: a core is only as deep as its shallowest thread */
 };
 
 struct sl_param_desc {
 	const char *name;
 	size_t offset;
 	u64 def;
-	bool is_count; /* a plain number (hz), not a duration */
+	int is_count; /* 1: a plain number (hz), not a duration; SL_PARAM_FLAG: 0 or 1 */
 	const char *why;
 };
+#define SL_PARAM_FLAG 2
 
 extern const struct sl_param_desc sl_param_table[];
 extern const int sl_param_count;
