@@ -195,6 +195,14 @@ assert old["bm_demoted"] > 0.9, old["bm_demoted"]
 PYEOF
 fi
 usage_error "idle-driver" run --workload hog --machine nehalem --idle-driver bogus
+usage_error "expected 0 or 1" run --workload hog --param smt_resolve=2
+usage_error "does not apply" repro sleepers --param bcast_lock=0ns
+# run under 2.6.31 on nehalem reports acpi_idle's counters; 6.18 does not run that path
+ok "run acpi" run --cpus 2 --machine nehalem --workload fio:disks=2 --duration 50ms --no-progress
+grep -E "^acpi_idle: [0-9]+ C3-type entries demoted" "$T/out" >/dev/null || fail "run: no acpi_idle line"
+ok "run 6.18 nehalem" run --kernel 6.18 --cpus 2 --machine nehalem --workload fio:disks=2 \
+	--duration 50ms --no-progress
+grep -F "acpi_idle:" "$T/out" >/dev/null && fail "run 6.18: acpi_idle line"
 usage_error "not an acpi_idle table" run --workload hog --machine skylake --cpuidle-param bm_check=0
 usage_error "latency_factor" run --workload hog --machine nehalem --cpuidle-param latency_factor=0
 ok "repro sleepers" repro sleepers --seeds 2 --json
