@@ -11,6 +11,7 @@
 #include "helpers.h"
 #include "experiment/run.h"
 #include "machine/blockdev.h"
+#include "machine/idle.h"
 
 #define SERVICE 1201563ULL
 #define IRQ	10000ULL
@@ -128,6 +129,27 @@ static void test_no_bm_check_enters_c3(void **state)
 	assert_int_equal(
 		fio_clat("2.6.32", "nehalem", &deepest_gov, p5, 1, cp, 1, &max, &dem, &c3, 3),
 		10 * (SERVICE + 205000 + IRQ));
+}
+
+/*
+ * The broadcast lock's calendar, bcast_lock 1 us, the clock at 0: an exit asking for 20 us
+ * holds [20, 21); an entry at 5 us fits before it, [5, 6); one at 19.5 us overlaps [20, 21)
+ * and waits to 21, [21, 22); one at 0 takes [0, 1); one at 5.5 us finds [5, 6) held and takes
+ * [6, 7), which ends before [20, 21) begins. Each returns its release time.
+ */
+static void test_broadcast_lock_calendar(void **state)
+{
+	struct fixture *f = fixture_new("2.6.31", "2", NULL);
+
+	(void)state;
+	assert_int_equal(f->sim->now, 0);
+	assert_int_equal(sl_bcast_notify(f->sim, 20000), 21000);
+	assert_int_equal(sl_bcast_notify(f->sim, 5000), 6000);
+	assert_int_equal(sl_bcast_notify(f->sim, 19500), 22000);
+	assert_int_equal(sl_bcast_notify(f->sim, 0), 1000);
+	assert_int_equal(sl_bcast_notify(f->sim, 5500), 7000);
+	assert_int_equal(f->sim->nbcast, 5);
+	fixture_free(f);
 }
 
 /*
@@ -354,6 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bm_check_demotes_to_c2),
 		cmocka_unit_test(test_no_bm_check_enters_c3),
+		cmocka_unit_test(test_broadcast_lock_calendar),
 		cmocka_unit_test(test_modern_release_has_no_acpi_path),
 		cmocka_unit_test(test_package_exit_adds),
 		cmocka_unit_test(test_package_stays_awake_with_a_busy_core),

@@ -11,6 +11,9 @@
 #include "sched/release.h"
 #include "sched/sim.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* The 2.6.3x acpi_idle entry path applies: the release ran it and the table is an ACPI one. */
 static bool acpi_path(const struct sl_sim *sim)
 {
@@ -36,17 +39,54 @@ static int safe_state(const struct sl_cpuidle_driver *drv)
 }
 
 /*
- * One clockevents_notify(BROADCAST_ENTER or _EXIT) wanting the global lock at `t`: it waits
- * until the lock is free, holds it bcast_lock ns; returns when it is released. Requests are
- * served in the order the simulation makes them (an exit's request, made when its wake-up is
- * dispatched, is timed after the exit latency).
+ * One clockevents_notify(BROADCAST_ENTER or _EXIT) wanting the global lock at `t`: it holds
+ * the lock bcast_lock ns from the first moment at or after t that no other holder has
+ * reserved; returns when it releases it. The holders are a calendar of reserved intervals
+ * (an exit asks when its wake-up is dispatched, for the moment after its exit latency, so a
+ * later-dispatched entry may still take the lock before it); out of memory, the request
+ * queues behind every reservation.
  */
-static u64 bcast_notify(struct sl_sim *sim, u64 t)
+u64 sl_bcast_notify(struct sl_sim *sim, u64 t)
 {
-	u64 start = t > sim->bcast_free_at ? t : sim->bcast_free_at;
+	u64 hold = sim->p->bcast_lock_ns, start = t;
+	int keep = 0, at;
 
-	sim->bcast_free_at = start + sim->p->bcast_lock_ns;
-	return sim->bcast_free_at;
+	/* forget the intervals that ended */
+	for (int i = 0; i < sim->nbcast; i++) {
+		if (sim->bcast_busy[2 * i + 1] <= sim->now)
+			continue;
+		sim->bcast_busy[2 * keep] = sim->bcast_busy[2 * i];
+		sim->bcast_busy[2 * keep + 1] = sim->bcast_busy[2 * i + 1];
+		keep++;
+	}
+	sim->nbcast = keep;
+	/* the first gap of `hold` at or after t */
+	for (at = 0; at < sim->nbcast; at++) {
+		u64 s = sim->bcast_busy[2 * at], e = sim->bcast_busy[2 * at + 1];
+
+		if (e <= start)
+			continue;
+		if (s >= start + hold)
+			break;
+		start = e;
+	}
+	if (sim->nbcast == sim->capbcast) {
+		int cap = sim->capbcast ? 2 * sim->capbcast : 16;
+		u64 *b = realloc(sim->bcast_busy, sizeof(*b) * 2 * (size_t)cap);
+
+		if (!b) {
+			sim->oom = true;
+			return (sim->nbcast ? sim->bcast_busy[2 * sim->nbcast - 1] : start) + hold;
+		}
+		sim->bcast_busy = b;
+		sim->capbcast = cap;
+	}
+	memmove(&sim->bcast_busy[2 * at + 2], &sim->bcast_busy[2 * at],
+		sizeof(u64) * 2 * (size_t)(sim->nbcast - at));
+	sim->bcast_busy[2 * at] = start;
+	sim->bcast_busy[2 * at + 1] = start + hold;
+	sim->nbcast++;
+	return start + hold;
 }
 
 /*
@@ -149,7 +189,7 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 		}
 		/* lapic_timer_state_broadcast(pr, cx, 1) before the state is entered */
 		if ((drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP) && sim->p->bcast_lock_ns) {
-			dev->enter_ready = bcast_notify(sim, sim->now);
+			dev->enter_ready = sl_bcast_notify(sim, sim->now);
 			dev->bcast_wait_ns += dev->enter_ready - sim->now;
 		}
 	}
@@ -218,7 +258,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	if (pkg)
 		dev->pkg_exits++;
 	if (acpi_path(sim) && (st->flags & CPUIDLE_FLAG_TIMER_STOP) && sim->p->bcast_lock_ns) {
-		u64 t = sim->now + lat, done = bcast_notify(sim, t);
+		u64 t = sim->now + lat, done = sl_bcast_notify(sim, t);
 
 		dev->bcast_wait_ns += done - t;
 		lat = done - sim->now;
