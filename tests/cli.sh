@@ -188,7 +188,9 @@ for k in '"residency_share"' '"above"' '"below"' '"energy_j"' '"average_power_w"
 done
 
 # --- repro fio: the ordering the 2009 result shows ---
-ok "repro fio" repro fio --disks 1,2 --duration 1s --json
+# the exit-latency mechanism alone: the intel_idle table, completions on the issuer's CPU
+ok "repro fio" repro fio --disks 1,2 --duration 1s --json --idle-driver intel_idle \
+	--irq-affinity issuer
 if command -v python3 >/dev/null 2>&1; then
 	python3 - "$T/out" <<'PYEOF' || fail "repro fio: the figures do not hold"
 import json, sys
@@ -200,7 +202,28 @@ for d in (1, 2):
     assert old["ratio_to_poll"] < tng["ratio_to_poll"], (d, old["ratio_to_poll"])
     assert tng["energy_j"] < poll["energy_j"], (d, tng["energy_j"], poll["energy_j"])
 PYEOF
+	# the 2.6.31 defaults: acpi_idle's bus-master check demotes the old menu's C3 entries
+	# while a disk transfers (nearly always at queue depth 1)
+	ok "repro fio acpi" repro fio --disks 1 --duration 200ms --json
+	python3 - "$T/out" <<'PYEOF' || fail "repro fio: acpi_idle defaults do not show"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+old = [r for r in runs if r["governor"] == "menu-2.6.31"][0]
+assert old["idle_driver"] == "nehalem-acpi", old["idle_driver"]
+assert old["bm_demoted"] > 0.9, old["bm_demoted"]
+PYEOF
 fi
+usage_error "idle-driver" run --workload hog --machine nehalem --idle-driver bogus
+usage_error "expected 0 or 1" run --workload hog --param smt_resolve=2
+usage_error "does not apply" repro sleepers --param bcast_lock=0ns
+# run under 2.6.31 on nehalem reports acpi_idle's counters; 6.18 does not run that path
+ok "run acpi" run --cpus 2 --machine nehalem --workload fio:disks=2 --duration 50ms --no-progress
+grep -E "^acpi_idle: [0-9]+ C3-type entries demoted" "$T/out" >/dev/null || fail "run: no acpi_idle line"
+ok "run 6.18 nehalem" run --kernel 6.18 --cpus 2 --machine nehalem --workload fio:disks=2 \
+	--duration 50ms --no-progress
+grep -F "acpi_idle:" "$T/out" >/dev/null && fail "run 6.18: acpi_idle line"
+usage_error "not an acpi_idle table" run --workload hog --machine skylake --cpuidle-param bm_check=0
+usage_error "latency_factor" run --workload hog --machine nehalem --cpuidle-param latency_factor=0
 ok "repro sleepers" repro sleepers --seeds 2 --json
 grep -F '"setting":"2.6.31 NO_NEW_FAIR_SLEEPERS"' "$T/out" >/dev/null || fail "repro sleepers: no setting"
 ok "repro fork" repro fork --seeds 2 --json

@@ -74,7 +74,7 @@ usage_error "expected TIME:sched-features=WORDS or TIME:sysctl=NAME=VALUE" run -
 usage_error "too long" run --workload hog --at "1s:sysctl=$(rep 300 k)"
 usage_error "--param 'ctx_switch': expected NAME=VALUE" run --workload hog --param ctx_switch
 usage_error "--param ctx_switch: '1' is not a duration" run --workload hog --param ctx_switch=1
-usage_error "--irq-affinity '2': expected issuer, spread or a CPU 0..1" run --workload hog \
+usage_error "--irq-affinity '2': expected issuer, spread, bios, irqbalance or a CPU 0..1" run --workload hog \
 	--irq-affinity 2
 usage_error "--cpuidle-param 'nope': expected NAME=VALUE" run --workload hog --cpuidle-param nope
 usage_error "--cpuidle-param menu_tng_quirks: 'x' is not a non-negative integer" run \
@@ -84,8 +84,8 @@ usage_error "--cpuidle-param menu_tng_quirks: expected 0 or 1" run --workload ho
 usage_error "--cpuidle-param haltpoll_allow_shrink: expected 0 or 1" run --workload hog \
 	--cpuidle-param haltpoll_allow_shrink=7
 usage_error "machine nehalem has no state 'C9' (POLL, C1, C1E, C3, C6)" run --workload hog \
-	--machine nehalem --cpuidle-param power_mw.C9=5
-usage_error "machine nehalem has no state 'C2'" run --workload hog --machine nehalem \
+	--machine nehalem --idle-driver intel_idle --cpuidle-param power_mw.C9=5
+usage_error "machine nehalem has no state 'C2'" run --workload hog --machine nehalem --idle-driver intel_idle \
 	--cpuidle-param entry_energy_nj.C2=5
 
 # --- workload keys ---

@@ -134,7 +134,8 @@ cmp -s "$T/table_b" "$T/json_b" || fail "repro fork: build table $(cat "$T/table
 
 # --- run's table: the PM QoS limit keeps out the states whose exit latency is above it
 # (nehalem C6: 200 us > 50 us); two fio jobs, one per disk, whose bandwidths add up ---
-ok run --cpus 2 --machine nehalem --pm-qos-latency-us 50 --duration 200ms --no-progress \
+ok run --cpus 2 --machine nehalem --idle-driver intel_idle --pm-qos-latency-us 50 \
+	--duration 200ms --no-progress \
 	--workload fio:disks=2,bs=128k
 grep -F "PM QoS latency 50 us" "$T/out" >/dev/null || fail "run: no PM QoS line"
 [ "$(grep -c -E '^ +C6 +0 +0ns ' "$T/out")" -eq 2 ] || fail "run: C6 used beyond the 50 us limit"

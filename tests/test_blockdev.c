@@ -20,6 +20,10 @@ static struct sl_sim *build(struct sl_config *cfg, const char *machine, const ch
 	memset(&a, 0, sizeof(a));
 	a.cpus = "1";
 	a.machine = machine;
+	/* the intel_idle table these hand computations use, the issuer's CPU for completions:
+	 * the 2.6.31 defaults (acpi_idle, irqbalance) are tested in test_acpi_idle.c */
+	a.idle_driver = "intel_idle";
+	a.irq_affinity = "issuer";
 	a.workloads[a.nworkloads++] = wl;
 	if (sl_config_build(cfg, &a, err, sizeof(err)))
 		fail_msg("%s", err);

@@ -20,6 +20,7 @@ static void build(struct sl_config *cfg, const char *const *params, int nparams,
 	memset(&a, 0, sizeof(a));
 	a.cpus = "1";
 	a.machine = "nehalem";
+	a.idle_driver = "intel_idle"; /* the table above, not 2.6.31's acpi_idle default */
 	for (int i = 0; i < nparams; i++)
 		a.cpuidle_params[a.ncpuidle_params++] = params[i];
 	a.pm_qos_us = qos;

@@ -48,6 +48,8 @@ static void assert_same_driver(const struct sl_cpuidle_driver *a, const struct s
 	assert_string_equal(a->name, b->name);
 	assert_int_equal(a->state_count, b->state_count);
 	assert_true(a->busy_power_mw == b->busy_power_mw);
+	assert_int_equal(a->latency_factor, b->latency_factor);
+	assert_int_equal(a->bm_check, b->bm_check);
 	for (int i = 0; i < a->state_count; i++) {
 		const struct sl_idle_state *x = &a->states[i], *y = &b->states[i];
 

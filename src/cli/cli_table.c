@@ -53,6 +53,10 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 SL_COMPLETE_GOVERNOR, NULL},
 	{"idle", "--idle", NULL, "poll", false, "The idle=poll boot parameter: no C-states.",
 	 SL_COMPLETE_WORDS, "poll"},
+	{"idle-driver", "--idle-driver", NULL, "D", false,
+	 "acpi_idle or intel_idle for --machine nehalem (default: acpi_idle on 2.6.31/2.6.32, "
+	 "which had no intel_idle).",
+	 SL_COMPLETE_WORDS, "acpi_idle intel_idle"},
 	{"pm-qos-latency-us", "--pm-qos-latency-us", NULL, "N", false,
 	 "The PM QoS CPU latency limit in microseconds (default: no limit).", 0, NULL},
 	{"cpuidle-disable", "--cpuidle-disable", NULL, "STATE", true,
@@ -61,11 +65,12 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 0, NULL},
 	{"cpuidle-param", "--cpuidle-param", NULL, "NAME=V", true,
 	 "Governor tunables and state power, e.g. menu_tng_quirks=0, power_mw.C6=100, "
-	 "busy_power_mw=15000.",
+	 "busy_power_mw=15000; on acpi_idle tables bm_check=0 and latency_factor=N.",
 	 0, NULL},
 	{"irq-affinity", "--irq-affinity", NULL, "WHERE", false,
-	 "Where I/O completion interrupts go: issuer (default), spread, or a CPU number.",
-	 SL_COMPLETE_WORDS, "issuer spread"},
+	 "Where I/O completion interrupts go: issuer, spread, bios (CPU 0), irqbalance (per "
+	 "controller), or a CPU number (default: irqbalance on 2.6.31/2.6.32, issuer on 6.18).",
+	 SL_COMPLETE_WORDS, "issuer spread bios irqbalance"},
 	{"trace-out", "--trace-out", NULL, "FILE", false,
 	 "Write the run as ftrace text (Perfetto opens it), or as Chrome Trace Event JSON when "
 	 "FILE ends in .json.",
@@ -142,7 +147,8 @@ const int sl_cli_nopts = (int)(sizeof(sl_cli_opts) / sizeof(sl_cli_opts[0]));
 
 #define RUN_MODEL                                                                                  \
 	"kernel cpus topology workload duration seed sched-features sysctl at param machine "      \
-	"cpuidle-governor idle pm-qos-latency-us cpuidle-disable cpuidle-param irq-affinity"
+	"cpuidle-governor idle idle-driver pm-qos-latency-us cpuidle-disable cpuidle-param "       \
+	"irq-affinity"
 
 const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"run", "[F.json]", "simulate workloads and report the scheduling figures",
@@ -159,7 +165,8 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"repro fio", "", "the 2009 menu-tng result: fio MB/s under three idle governors",
 	 "fio on a Nehalem server under idle=poll, menu-2.6.31 and menu-tng, beside the 2009 "
 	 "table.",
-	 "disks governors duration seed kernel json output no-progress"},
+	 "disks governors duration seed kernel param cpuidle-param irq-affinity idle-driver json "
+	 "output no-progress"},
 	{"repro sleepers", "", "NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make",
 	 "The desktop stall of 2009: an interactive task's wake-up latency beside a niced kernel "
 	 "build, with NEW_FAIR_SLEEPERS on and off.",

@@ -124,6 +124,7 @@ static const struct {
 	{"machine", ARG(machine), -1},
 	{"cpuidle-governor", ARG(governor), -1},
 	{"idle", ARG(idle), -1},
+	{"idle-driver", ARG(idle_driver), -1},
 	{"pm-qos-latency-us", ARG(pm_qos_us), -1},
 	{"cpuidle-disable", ARG(cpuidle_disable), ARG(ncpuidle_disable)},
 	{"cpuidle-param", ARG(cpuidle_params), ARG(ncpuidle_params)},
@@ -606,6 +607,17 @@ static int cmd_repro(int argc, char **argv)
 			if (*end || n < 1 || n > 16)
 				return die("--seeds: '%s' is not a count 1..16", val);
 			o.nseeds = (int)n;
+		} else if (!strcmp(arg, "--param") || !strcmp(arg, "--cpuidle-param")) {
+			bool cp = arg[2] == 'c';
+			int *np = cp ? &o.ncpuidle_params : &o.nparams;
+
+			if (*np >= 16)
+				return die("%s: at most 16", arg);
+			(cp ? o.cpuidle_params : o.params)[(*np)++] = val;
+		} else if (!strcmp(arg, "--irq-affinity")) {
+			o.irq_affinity = val;
+		} else if (!strcmp(arg, "--idle-driver")) {
+			o.idle_driver = val;
 		} else {
 			o.kernel = val;
 		}

@@ -215,7 +215,8 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	if (sl_config_build_idle(cfg, a, err, errlen))
 		return -1;
 	cfg->trace_out = a->trace_out;
-	cfg->irq_affinity = SL_IRQ_ISSUER;
+	/* 2.6.3x completed a request where the controller's interrupt went (blockio.md §3) */
+	cfg->irq_affinity = cfg->rel->irq_per_controller ? SL_IRQ_BALANCE : SL_IRQ_ISSUER;
 	if (a->irq_affinity) {
 		s64 c;
 
@@ -223,13 +224,19 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			cfg->irq_affinity = SL_IRQ_ISSUER;
 		} else if (!strcmp(a->irq_affinity, "spread")) {
 			cfg->irq_affinity = SL_IRQ_SPREAD;
+		} else if (!strcmp(a->irq_affinity, "bios")) {
+			cfg->irq_affinity = SL_IRQ_BIOS;
+		} else if (!strcmp(a->irq_affinity, "irqbalance")) {
+			cfg->irq_affinity = SL_IRQ_BALANCE;
 		} else if (!sl_parse_s64(a->irq_affinity, &c, e, sizeof(e)) && c >= 0 &&
 			   c < cfg->ncpu) {
 			cfg->irq_affinity = (int)c;
 		} else {
-			snprintf(err, errlen,
-				 "--irq-affinity '%s': expected issuer, spread or a CPU 0..%d",
-				 a->irq_affinity, cfg->ncpu - 1);
+			snprintf(
+				err, errlen,
+				"--irq-affinity '%s': expected issuer, spread, bios, irqbalance or "
+				"a CPU 0..%d",
+				a->irq_affinity, cfg->ncpu - 1);
 			return -1;
 		}
 	}

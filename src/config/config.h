@@ -30,16 +30,20 @@ struct sl_args {
 	const char *params[SL_MAX_LIST];
 	int nparams;
 	/* cpuidle */
-	const char *machine;   /* an idle profile, "file:PATH" or "sysfs[:ROOT]" (default: poll) */
-	const char *governor;  /* --cpuidle-governor */
-	const char *idle;      /* the idle= boot parameter: "poll" */
+	const char *machine;  /* an idle profile, "file:PATH" or "sysfs[:ROOT]" (default: poll) */
+	const char *governor; /* --cpuidle-governor */
+	const char *idle;     /* the idle= boot parameter: "poll" */
+	/* --idle-driver: acpi_idle or intel_idle for `--machine nehalem` (default: the release's,
+	 * acpi_idle before 2.6.35) */
+	const char *idle_driver;
 	const char *pm_qos_us; /* --pm-qos-latency-us */
 	const char *cpuidle_disable[SL_MAX_LIST];
 	int ncpuidle_disable;
 	const char *cpuidle_params[SL_MAX_LIST];
 	int ncpuidle_params;
-	const char *irq_affinity; /* issuer (default), spread, or a CPU number */
-	const char *trace_out;	  /* --trace-out: ftrace text, or Chrome JSON for *.json */
+	/* issuer, spread, bios, irqbalance or a CPU number (default: the release's) */
+	const char *irq_affinity;
+	const char *trace_out; /* --trace-out: ftrace text, or Chrome JSON for *.json */
 };
 
 struct sl_at_change {

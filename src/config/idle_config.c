@@ -74,6 +74,38 @@ static int set_param(struct sl_config *cfg, const char *s, char *err, size_t err
 
 	if (r != -2)
 		return r;
+	if (!strcmp(name, "bm_check") || !strcmp(name, "latency_factor")) {
+		/* acpi_idle's: the bus-master check, and processor.latency_factor (each
+		 * non-poll state's target residency = exit latency x factor, in microseconds as
+		 * acpi_processor_setup_cpuidle computed it) */
+		if (!cfg->drv.latency_factor) {
+			snprintf(err, errlen,
+				 "--cpuidle-param %s: machine %s is not an acpi_idle table", name,
+				 cfg->drv.name);
+			return -1;
+		}
+		if (name[0] == 'b') {
+			if (v > 1) {
+				snprintf(err, errlen, "--cpuidle-param bm_check: expected 0 or 1");
+				return -1;
+			}
+			cfg->drv.bm_check = v;
+			return 0;
+		}
+		if (v < 1 || v > 1000) {
+			snprintf(err, errlen, "--cpuidle-param latency_factor: expected 1..1000");
+			return -1;
+		}
+		cfg->drv.latency_factor = (unsigned)v;
+		for (int i = 0; i < cfg->drv.state_count; i++) {
+			struct sl_idle_state *st = &cfg->drv.states[i];
+
+			if (!(st->flags & CPUIDLE_FLAG_POLL))
+				st->target_residency_ns =
+					st->exit_latency_ns / NSEC_PER_USEC * v * NSEC_PER_USEC;
+		}
+		return 0;
+	}
 	if (!strcmp(name, "busy_power_mw"))
 		cfg->drv.busy_power_mw = v;
 	else if (!strncmp(name, "power_mw.", 9) || !strncmp(name, "entry_energy_nj.", 16)) {
@@ -94,7 +126,8 @@ static int set_param(struct sl_config *cfg, const char *s, char *err, size_t err
 	} else {
 		sl_gov_param_names(names, sizeof(names));
 		snprintf(err, errlen,
-			 "--cpuidle-param: unknown '%s' (valid: %s, busy_power_mw, power_mw.STATE, "
+			 "--cpuidle-param: unknown '%s' (valid: %s, bm_check, latency_factor, "
+			 "busy_power_mw, power_mw.STATE, "
 			 "entry_energy_nj.STATE)",
 			 name, names);
 		return -1;
@@ -108,8 +141,20 @@ int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *e
 
 	sl_gov_params_default(&cfg->gp);
 	cfg->pm_qos_ns = SL_PM_QOS_DEFAULT_NS;
-	if (a->machine) {
-		if (sl_idle_profile_load(a->machine, &cfg->drv, e, sizeof(e))) {
+	const char *machine = a->machine;
+
+	if (a->idle_driver && strcmp(a->idle_driver, "acpi_idle") &&
+	    strcmp(a->idle_driver, "intel_idle")) {
+		snprintf(err, errlen, "--idle-driver '%s': expected acpi_idle or intel_idle",
+			 a->idle_driver);
+		return -1;
+	}
+	/* Nehalem before 2.6.35 ran acpi_idle on the BIOS _CST (docs/model/cpuidle.md §7.4) */
+	if (machine && !strcmp(machine, "nehalem") &&
+	    (a->idle_driver ? !strcmp(a->idle_driver, "acpi_idle") : cfg->rel->acpi_idle))
+		machine = "nehalem-acpi";
+	if (machine) {
+		if (sl_idle_profile_load(machine, &cfg->drv, e, sizeof(e))) {
 			snprintf(err, errlen, "--machine %s: %s", a->machine, e);
 			return -1;
 		}

@@ -24,6 +24,9 @@
 #define CPUIDLE_FLAG_TIME_VALID	 0x2
 #define CPUIDLE_FLAG_TLB_FLUSHED 0x4 /* the hardware flushes the TLB (no flush IPIs needed) */
 #define CPUIDLE_FLAG_TIMER_STOP	 0x8 /* the local APIC timer stops: needs the broadcast timer */
+/* an ACPI C3-type state of acpi_idle (2.6.3x CPUIDLE_FLAG_CHECK_BM): entered through the
+ * bus-master check, which may demote the entry to the driver's safe state (machine/idle.c) */
+#define CPUIDLE_FLAG_CHECK_BM 0x10
 /* PM_QOS_CPU_DMA_LAT_DEFAULT_VALUE: 2000 s, "no limit" */
 #define SL_PM_QOS_DEFAULT_NS (2000ULL * NSEC_PER_SEC)
 
@@ -42,6 +45,15 @@ struct sl_cpuidle_driver {
 	int state_count;
 	struct sl_idle_state states[SL_CPUIDLE_MAX_STATES];
 	u64 busy_power_mw; /* C0, running a task */
+	/*
+	 * acpi_idle (drivers/acpi/processor_idle.c of 2.6.3x; docs/model/cpuidle.md §7.4), 0 and
+	 * false for a native table. latency_factor: the module parameter processor.latency_factor
+	 * the table's target residencies were built with (target = _CST latency x factor).
+	 * bm_check: pr->flags.bm_check, 1 on Intel SMP (acpi_processor_power_init_bm_check), with
+	 * bm_control 0: an entry of a CHECK_BM state first reads BM_STS.
+	 */
+	unsigned latency_factor;
+	bool bm_check;
 };
 
 /* Governor tunables (module parameters), the same for every CPU. */
@@ -111,13 +123,17 @@ struct sl_cpuidle_dev {
 	u64 exit_latency_paid_ns; /* exit latency paid in all */
 	u64 pred_abs_err_ns;	  /* sum of |predicted - measured| over periods with a prediction */
 	u64 pred_count;
-	u64 next_wake_ns; /* the oracle governor's input: the next event already known to
-			   * wake this CPU (its timers, interrupts routed to it) */
+	u64 bm_demotions;  /* acpi_idle: CHECK_BM entries sent to the safe state (BM_STS set) */
+	u64 bcast_wait_ns; /* acpi_idle: time spent waiting for and holding the broadcast lock */
+	u64 pkg_exits;	   /* exits that also woke the package from a package C-state */
+	u64 next_wake_ns;  /* the oracle governor's input: the next event already known to
+			    * wake this CPU (its timers, interrupts routed to it) */
 	/* the current idle period (framework only) */
 	bool in_idle;
 	int entered;
 	u64 enter_time;
-	void *gov_data; /* the governor's per-CPU state, allocated by enable, freed by disable */
+	u64 enter_ready; /* acpi_idle: when the entry's BROADCAST_ENTER released the lock */
+	void *gov_data;	 /* the governor's per-CPU state, allocated by enable, freed by disable */
 };
 
 /*

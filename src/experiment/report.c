@@ -288,7 +288,14 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 
 struct idle_sum {
 	u64 energy_pj, busy_pj, idle_pj, oracle_pj, exit_paid, periods, agree, pred_err, pred_n;
+	u64 bm_demotions, bcast_wait, pkg_exits;
 };
+
+/* acpi_idle's 2.6.3x path ran (docs/model/cpuidle.md §7.4): its counters are reported */
+static bool acpi_path_ran(const struct sl_sim *sim)
+{
+	return sim->rel->acpi_idle && sim->idle_drv->latency_factor;
+}
 
 static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
 {
@@ -306,6 +313,9 @@ static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
 		t->agree += dev->oracle_agree;
 		t->pred_err += dev->pred_abs_err_ns;
 		t->pred_n += dev->pred_count;
+		t->bm_demotions += dev->bm_demotions;
+		t->bcast_wait += dev->bcast_wait_ns;
+		t->pkg_exits += dev->pkg_exits;
 	}
 	t->energy_pj = t->busy_pj + t->idle_pj;
 }
@@ -350,6 +360,16 @@ void sl_report_idle_table(FILE *f, const struct sl_run *r)
 	fmt_ns(sl_hist_percentile(&r->stats.wake_delay, 99), b, sizeof(b));
 	fprintf(f, "exit latency paid: %s over %llu idle periods; wake-ups delayed: %llu, p99 %s\n",
 		a, (unsigned long long)t.periods, (unsigned long long)r->stats.delayed_wakeups, b);
+	if (acpi_path_ran(sim)) {
+		fmt_ns(t.bcast_wait, a, sizeof(a));
+		fprintf(f,
+			"acpi_idle: %llu C3-type entries demoted by the bus-master check; %s in "
+			"the "
+			"broadcast lock\n",
+			(unsigned long long)t.bm_demotions, a);
+	}
+	if (t.pkg_exits)
+		fprintf(f, "package C-state exits: %llu\n", (unsigned long long)t.pkg_exits);
 	if (t.pred_n) {
 		fmt_ns(sl_hist_percentile(&r->stats.pred_err, 50), a, sizeof(a));
 		fmt_ns(sl_hist_percentile(&r->stats.pred_err, 95), b, sizeof(b));
@@ -406,6 +426,14 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 	ADD(o, "average_power_w", jdouble(secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0));
 	ADD(o, "idle_periods", ju64(t.periods));
 	ADD(o, "exit_latency_paid_ns", ju64(t.exit_paid));
+	if (acpi_path_ran(sim)) {
+		x = json_object_new_object();
+		ADD(x, "bm_demotions", ju64(t.bm_demotions));
+		ADD(x, "broadcast_lock_ns", ju64(t.bcast_wait));
+		ADD(o, "acpi_idle", x);
+	}
+	if (t.pkg_exits)
+		ADD(o, "package_exits", ju64(t.pkg_exits));
 	x = json_object_new_object();
 	ADD(x, "count", ju64(r->stats.delayed_wakeups));
 	ADD(x, "p50", ju64(sl_hist_percentile(&r->stats.wake_delay, 50)));

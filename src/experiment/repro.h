@@ -13,6 +13,13 @@ struct sl_repro_opts {
 	int ngovernors;
 	bool json;
 	int nseeds; /* sleepers, fork: seeds 1..n (default 5) */
+	/* fio: the mechanisms, the same for every run (--param, --cpuidle-param, --irq-affinity,
+	 * --idle-driver; NULL/0: the release's defaults) */
+	const char *params[16];
+	int nparams;
+	const char *cpuidle_params[16];
+	int ncpuidle_params;
+	const char *irq_affinity, *idle_driver;
 };
 
 int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);

@@ -40,6 +40,9 @@ struct fio_result {
 	double residency[SL_CPUIDLE_MAX_STATES + 1]; /* busy first, then each state */
 	int nstates;
 	char names[SL_CPUIDLE_MAX_STATES][16];
+	char driver[32];
+	double demoted; /* acpi_idle: share of idle entries the bus-master check demoted */
+	double exit_us; /* mean wake-up cost per idle period, exit and locks included */
 };
 
 static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
@@ -57,6 +60,12 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	a.machine = "nehalem";
 	a.duration = o->duration ? o->duration : "2s";
 	a.seed = o->seed;
+	for (int i = 0; i < o->nparams; i++)
+		a.params[a.nparams++] = o->params[i];
+	for (int i = 0; i < o->ncpuidle_params; i++)
+		a.cpuidle_params[a.ncpuidle_params++] = o->cpuidle_params[i];
+	a.irq_affinity = o->irq_affinity;
+	a.idle_driver = o->idle_driver;
 	snprintf(wl, sizeof(wl), "fio:disks=%d,rw=read,bs=128k,ioengine=sync,direct=1", disks);
 	a.workloads[a.nworkloads++] = wl;
 	if (!strcmp(gov, "poll"))
@@ -77,6 +86,16 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	res->gov = gov;
 	res->mbps = el ? (double)g->io_bytes / ((double)el / 1e9) / 1e6 : 0;
 	res->nstates = sim->idle_drv->state_count;
+	snprintf(res->driver, sizeof(res->driver), "%s", sim->idle_drv->name);
+	u64 periods = 0, demoted = 0, paid = 0;
+
+	for (int c = 0; c < sim->ncpu; c++) {
+		periods += sim->cpus[c].idle_dev.periods;
+		demoted += sim->cpus[c].idle_dev.bm_demotions;
+		paid += sim->cpus[c].idle_dev.exit_latency_paid_ns;
+	}
+	res->demoted = periods ? (double)demoted / (double)periods : 0;
+	res->exit_us = periods ? (double)paid / (double)periods / 1000 : 0;
 	for (int i = 0; i < res->nstates; i++)
 		snprintf(res->names[i], sizeof(res->names[i]), "%s", sim->idle_drv->states[i].name);
 	for (int c = 0; c < sim->ncpu; c++) {
@@ -133,16 +152,28 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 			json_object_new_string(
 				"fio rw=read bs=128k ioengine=sync direct=1, one job per disk"));
 	} else {
+		const char *drvname = "nehalem";
+
+		for (int i = 0; i < ndisks * ngov; i++)
+			if (strcmp(res[i].gov, "poll"))
+				drvname = res[i].driver;
 		fprintf(out,
-			"repro fio: a Nehalem-EP server (2 sockets x 4 cores x 2 threads, nehalem "
-			"idle states), kernel %s;\n"
+			"repro fio: a Nehalem-EP server (2 sockets x 4 cores x 2 threads, %s "
+			"idle states), kernel %s, interrupts %s;\n"
 			"fio rw=read bs=128k direct=1 ioengine=sync, one job per disk, %s "
-			"simulated per run\n\n",
-			o->kernel ? o->kernel : SL_DEFAULT_RELEASE,
+			"simulated per run",
+			drvname, o->kernel ? o->kernel : SL_DEFAULT_RELEASE,
+			o->irq_affinity ? o->irq_affinity : "as the release routed them",
 			o->duration ? o->duration : "2s");
-		fprintf(out, "%5s %-12s %9s %6s %8s %9s %10s %8s  %s\n", "disks", "governor",
-			"MB/s", "seed", "vs poll", "seed vs", "energy J", "power W",
-			"residency (busy, states)");
+		for (int i = 0; i < o->nparams; i++)
+			fprintf(out, "%s--param %s", i ? " " : "\n", o->params[i]);
+		for (int i = 0; i < o->ncpuidle_params; i++)
+			fprintf(out, "%s--cpuidle-param %s", i || o->nparams ? " " : "\n",
+				o->cpuidle_params[i]);
+		fprintf(out, "\n\n");
+		fprintf(out, "%5s %-12s %9s %6s %8s %9s %10s %8s %6s %7s  %s\n", "disks",
+			"governor", "MB/s", "seed", "vs poll", "seed vs", "energy J", "power W",
+			"exit", "bm-dem", "residency (busy, states)");
 	}
 	for (int d = 0; d < ndisks; d++) {
 		double poll_mb = 0;
@@ -173,6 +204,10 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 						       sratio ? jd(sratio) : NULL);
 				json_object_object_add(jo, "energy_j", jd(x->energy_j));
 				json_object_object_add(jo, "average_power_w", jd(x->power_w));
+				json_object_object_add(jo, "idle_driver",
+						       json_object_new_string(x->driver));
+				json_object_object_add(jo, "mean_exit_us", jd(x->exit_us));
+				json_object_object_add(jo, "bm_demoted", jd(x->demoted));
 				json_object_object_add(rs, "busy", jd(x->residency[0]));
 				for (int i = 0; i < x->nstates; i++)
 					json_object_object_add(rs, x->names[i],
@@ -189,9 +224,12 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 				snprintf(rbuf, sizeof(rbuf), "%.3f", ratio);
 			if (sratio)
 				snprintf(srbuf, sizeof(srbuf), "%.3f", sratio);
-			fprintf(out, "%5d %-12s %9.2f %6s %8s %9s %10.3f %8.2f  busy %.1f%%",
+			fprintf(out,
+				"%5d %-12s %9.2f %6s %8s %9s %10.3f %8.2f %6.1f %6.1f%%  busy "
+				"%.1f%%",
 				x->disks, !strcmp(x->gov, "poll") ? "idle=poll" : x->gov, x->mbps,
-				sbuf, rbuf, srbuf, x->energy_j, x->power_w, 100 * x->residency[0]);
+				sbuf, rbuf, srbuf, x->energy_j, x->power_w, x->exit_us,
+				100 * x->demoted, 100 * x->residency[0]);
 			for (int i = 0; i < x->nstates; i++)
 				if (x->residency[i + 1] >= 0.0005)
 					fprintf(out, " %s %.1f%%", x->names[i],

@@ -79,7 +79,24 @@ static void disk_start(struct sl_sim *sim, struct sl_disk *d)
 		d->tail = NULL;
 	d->active = r;
 	d->busy_since = sim->now;
-	sl_arm(sim, &d->done, sim->now + sl_disk_service_ns(sim, d, r));
+	sim->bm_sts = true;
+	u64 t = sl_disk_service_ns(sim, d, r);
+
+	/* rotational position and firmware variation (a draw only when the parameter is set,
+	 * so runs without it keep their PRNG sequence) */
+	if (sim->p->disk_jitter_ns)
+		t += sl_rng_next(&sim->rng) % (sim->p->disk_jitter_ns + 1);
+	sl_arm(sim, &d->done, sim->now + t);
+}
+
+bool sl_bm_check(struct sl_sim *sim)
+{
+	bool set = sim->bm_sts;
+
+	for (int i = 0; i < sim->ndisks && !set; i++)
+		set = sim->disks[i].active != NULL;
+	sim->bm_sts = false;
+	return set;
 }
 
 bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned flags)
@@ -122,12 +139,24 @@ bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned fl
 	return true;
 }
 
-static int irq_cpu(const struct sl_sim *sim, const struct sl_request *r)
+int sl_irq_cpu(const struct sl_sim *sim, const struct sl_request *r)
 {
 	if (sim->irq_affinity >= 0)
 		return sim->irq_affinity % sim->ncpu;
 	if (sim->irq_affinity == SL_IRQ_SPREAD)
 		return r->disk % sim->ncpu;
+	if (sim->irq_affinity == SL_IRQ_BIOS)
+		return 0;
+	if (sim->irq_affinity == SL_IRQ_BALANCE) {
+		int ctrl = r->disk / (int)sim->p->ctrl_disks, ncores = 0;
+
+		for (int c = 0; c < sim->ncpu; c++)
+			ncores += sim->cpus[c].thread == 0;
+		ctrl %= ncores;
+		for (int c = 0; c < sim->ncpu; c++)
+			if (sim->cpus[c].thread == 0 && !ctrl--)
+				return c;
+	}
 	return r->issue_cpu;
 }
 
@@ -142,7 +171,8 @@ static void disk_done_fn(struct sl_sim *sim, struct sl_timer *t)
 	d->next_sector = r->sector + r->bytes / 512;
 	d->ops++;
 	d->bytes += r->bytes;
-	r->irq.cpu = irq_cpu(sim, r);
+	sim->bm_sts = true;
+	r->irq.cpu = sl_irq_cpu(sim, r);
 	sl_arm(sim, &r->irq, sim->now);
 	disk_start(sim, d);
 }

@@ -15,6 +15,11 @@
 /* --irq-affinity: a CPU number, or one of these */
 #define SL_IRQ_ISSUER (-1)
 #define SL_IRQ_SPREAD (-2)
+/* per controller (ctrl_disks disks each): every controller's line on CPU 0, as the IO-APIC
+ * delivered in physflat mode without irqbalance (the "BIOS" routing) */
+#define SL_IRQ_BIOS (-3)
+/* per controller: controller c on the first thread of core c (irqbalance's placement) */
+#define SL_IRQ_BALANCE (-4)
 
 /* Block I/O: a request of a task, and a disk serving its queue in order. */
 #define SL_BIO_RANDOM 0x1
@@ -51,5 +56,13 @@ int sl_task_io_init(struct sl_sim *sim, struct sl_task *p, int disk, int depth, 
 bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned flags);
 u64 sl_disk_service_ns(const struct sl_sim *sim, const struct sl_disk *d,
 		       const struct sl_request *r);
+/* The CPU the request's completion interrupt goes to (--irq-affinity). */
+int sl_irq_cpu(const struct sl_sim *sim, const struct sl_request *r);
+/*
+ * acpi_idle_bm_check: read the chipset-global BM_STS and clear it when set. It is set by any
+ * bus-master (DMA) activity since the last clear: a disk transferring now, or one that started
+ * or finished a transfer since.
+ */
+bool sl_bm_check(struct sl_sim *sim);
 
 #endif

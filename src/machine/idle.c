@@ -6,7 +6,138 @@
  * knows nothing of the simulation.
  */
 #include "machine/idle.h"
+#include "machine/blockdev.h"
+#include "machine/params.h"
+#include "sched/release.h"
 #include "sched/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The 2.6.3x acpi_idle entry path applies: the release ran it and the table is an ACPI one. */
+static bool acpi_path(const struct sl_sim *sim)
+{
+	return sim->rel && sim->rel->acpi_idle && sim->idle_drv->latency_factor;
+}
+
+/*
+ * acpi_idle's safe state (acpi_processor_setup_cpuidle): the last C1- or C2-type state of the
+ * table, i.e. the deepest state below the first CHECK_BM one that is not the poll state.
+ * -1 when there is none (the kernel then halts: acpi_safe_halt, the C1 of the table).
+ */
+static int safe_state(const struct sl_cpuidle_driver *drv)
+{
+	int safe = -1;
+
+	for (int i = 0; i < drv->state_count; i++) {
+		if (drv->states[i].flags & CPUIDLE_FLAG_CHECK_BM)
+			break;
+		if (!(drv->states[i].flags & CPUIDLE_FLAG_POLL))
+			safe = i;
+	}
+	return safe;
+}
+
+/*
+ * One clockevents_notify(BROADCAST_ENTER or _EXIT) wanting the global lock at `t`: it holds
+ * the lock bcast_lock ns from the first moment at or after t that no other holder has
+ * reserved; returns when it releases it. The holders are a calendar of reserved intervals
+ * (an exit asks when its wake-up is dispatched, for the moment after its exit latency, so a
+ * later-dispatched entry may still take the lock before it); out of memory, the request
+ * queues behind every reservation.
+ */
+u64 sl_bcast_notify(struct sl_sim *sim, u64 t)
+{
+	u64 hold = sim->p->bcast_lock_ns, start = t;
+	int keep = 0, at;
+
+	/* forget the intervals that ended */
+	for (int i = 0; i < sim->nbcast; i++) {
+		if (sim->bcast_busy[2 * i + 1] <= sim->now)
+			continue;
+		sim->bcast_busy[2 * keep] = sim->bcast_busy[2 * i];
+		sim->bcast_busy[2 * keep + 1] = sim->bcast_busy[2 * i + 1];
+		keep++;
+	}
+	sim->nbcast = keep;
+	/* the first gap of `hold` at or after t */
+	for (at = 0; at < sim->nbcast; at++) {
+		u64 s = sim->bcast_busy[2 * at], e = sim->bcast_busy[2 * at + 1];
+
+		if (e <= start)
+			continue;
+		if (s >= start + hold)
+			break;
+		start = e;
+	}
+	if (sim->nbcast == sim->capbcast) {
+		int cap = sim->capbcast ? 2 * sim->capbcast : 16;
+		u64 *b = realloc(sim->bcast_busy, sizeof(*b) * 2 * (size_t)cap);
+
+		if (!b) {
+			sim->oom = true;
+			return (sim->nbcast ? sim->bcast_busy[2 * sim->nbcast - 1] : start) + hold;
+		}
+		sim->bcast_busy = b;
+		sim->capbcast = cap;
+	}
+	memmove(&sim->bcast_busy[2 * at + 2], &sim->bcast_busy[2 * at],
+		sizeof(u64) * 2 * (size_t)(sim->nbcast - at));
+	sim->bcast_busy[2 * at] = start;
+	sim->bcast_busy[2 * at + 1] = start + hold;
+	sim->nbcast++;
+	return start + hold;
+}
+
+/*
+ * The state a CPU's core resolved to (smt_resolve; docs/model/cpuidle.md §7.7): the shallowest
+ * of its threads' states, state 1 (C1) when a sibling runs, never deeper than the CPU's own.
+ */
+static int core_state(const struct sl_sim *sim, const struct sl_cpu *rq, int own)
+{
+	int idx = own;
+
+	if (!sim->p->smt_resolve)
+		return own;
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_cpu *o = &sim->cpus[c];
+		int s;
+
+		if (o == rq || o->socket != rq->socket || o->core != rq->core)
+			continue;
+		s = o->idle ? o->idle_state : 1;
+		if (s < idx)
+			idx = s;
+	}
+	return idx;
+}
+
+/*
+ * The package C-state the CPU's socket is in while the CPU is idle (docs/model/cpuidle.md
+ * §7.7): the package follows its shallowest core, and reaches package C3/C6 only when every
+ * CPU of the socket idles in a state that flushed its caches (TLB_FLUSHED: hardware C3 or
+ * deeper). Returns the extra exit latency of that package state: pkg_c6_exit when the
+ * shallowest state is the table's deepest, pkg_c3_exit otherwise; 0 when some CPU runs.
+ */
+static u64 package_exit(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	int shallowest = drv->state_count;
+
+	if (!sim->p->pkg_c3_exit_ns && !sim->p->pkg_c6_exit_ns)
+		return 0;
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_cpu *o = &sim->cpus[c];
+
+		if (o->socket != rq->socket)
+			continue;
+		if (!o->idle || !(drv->states[o->idle_state].flags & CPUIDLE_FLAG_TLB_FLUSHED))
+			return 0;
+		if (o->idle_state < shallowest)
+			shallowest = o->idle_state;
+	}
+	return shallowest == drv->state_count - 1 ? sim->p->pkg_c6_exit_ns : sim->p->pkg_c3_exit_ns;
+}
 
 /*
  * The time to the CPU's next timer event (the sleep length), and to the next event already
@@ -42,6 +173,26 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	idx = sim->idle_gov->select(dev, drv);
 	if (idx < 0 || idx >= drv->state_count)
 		idx = 0;
+	dev->enter_ready = sim->now;
+	if (acpi_path(sim)) {
+		/* acpi_idle_enter_bm: BM_STS read (and cleared) first; DMA since the last read
+		 * sends the entry to the safe state, which cpuidle accounts (dev->last_state) but
+		 * the 2.6.3x menu, reflecting on its own choice, never learns of */
+		if (drv->bm_check && (drv->states[idx].flags & CPUIDLE_FLAG_CHECK_BM) &&
+		    sl_bm_check(sim)) {
+			int safe = safe_state(drv);
+
+			if (safe >= 0) {
+				idx = safe;
+				dev->bm_demotions++;
+			}
+		}
+		/* lapic_timer_state_broadcast(pr, cx, 1) before the state is entered */
+		if ((drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP) && sim->p->bcast_lock_ns) {
+			dev->enter_ready = sl_bcast_notify(sim, sim->now);
+			dev->bcast_wait_ns += dev->enter_ready - sim->now;
+		}
+	}
 	dev->in_idle = true;
 	dev->entered = idx;
 	dev->enter_time = sim->now;
@@ -91,10 +242,30 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	if (!rq->idle)
 		return 0;
 	e = dev->entered;
+	/* the hardware's exit is the state the core reached; the software path is the thread's */
+	const struct sl_idle_state *hw = &drv->states[core_state(sim, rq, e)];
+
 	st = &drv->states[e];
+	/*
+	 * What the waker waits: an entry still holding or waiting for the broadcast lock ends
+	 * first; then the state's exit latency, plus the package's when the socket was in a
+	 * package C-state; then acpi_idle's BROADCAST_EXIT takes the lock again.
+	 */
+	u64 ready = dev->enter_ready > sim->now ? dev->enter_ready : sim->now;
+	u64 pkg = package_exit(sim, rq);
+	u64 lat = ready - sim->now + hw->exit_latency_ns + pkg;
+
+	if (pkg)
+		dev->pkg_exits++;
+	if (acpi_path(sim) && (st->flags & CPUIDLE_FLAG_TIMER_STOP) && sim->p->bcast_lock_ns) {
+		u64 t = sim->now + lat, done = sl_bcast_notify(sim, t);
+
+		dev->bcast_wait_ns += done - t;
+		lat = done - sim->now;
+	}
 	/* the driver measures after the hardware has left the state: the exit latency is part
 	 * of the residency (and of the state's time), and the CPU runs again only after it */
-	diff = sim->now - dev->enter_time + st->exit_latency_ns;
+	diff = sim->now - dev->enter_time + lat;
 	rq->idle = false;
 	dev->in_idle = false;
 	sl_cancel(sim, &rq->idle_timer);
@@ -108,7 +279,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	/* a state that flushes the TLB (C3 and C6 on Nehalem) has also flushed the core's L1/L2
 	 * to L3 or lost them (docs/model/cpuidle.md §7.5): whoever runs next refills a cold
 	 * cache */
-	if (st->flags & CPUIDLE_FLAG_TLB_FLUSHED)
+	if (hw->flags & CPUIDLE_FLAG_TLB_FLUSHED)
 		rq->switch_seq++;
 	above_below(drv, dev, e, diff);
 	/* the run's figures */
@@ -118,7 +289,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	dev->oracle_agree += oracle == e;
 	dev->idle_energy_pj += sl_cpuidle_energy_pj(drv, e, diff);
 	dev->oracle_energy_pj += sl_cpuidle_energy_pj(drv, oracle, diff);
-	dev->exit_latency_paid_ns += st->exit_latency_ns;
+	dev->exit_latency_paid_ns += lat;
 	if (dev->predicted_ns) {
 		dev->pred_abs_err_ns += dev->predicted_ns > diff ? dev->predicted_ns - diff
 								 : diff - dev->predicted_ns;
@@ -129,14 +300,14 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 			      .cpu = rq->id,
 			      .state = -1,
 			      .reason = (int)why,
-			      .latency = st->exit_latency_ns,
+			      .latency = lat,
 			      .predicted = dev->predicted_ns,
 			      .measured = diff};
 
 	sl_emit(sim, &ev);
 	if (sim->idle_gov->reflect)
 		sim->idle_gov->reflect(dev, drv, e);
-	return st->exit_latency_ns;
+	return lat;
 }
 
 u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu)

@@ -13,6 +13,9 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq);
 u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason why);
 /* A CPU's energy so far, in picojoules: busy time at the busy power, plus its idle periods. */
 u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu);
+/* acpi_idle's clockevents_notify wanting the global broadcast lock at t: returns when it
+ * releases it, after bcast_lock ns in the first free slot at or after t (idle.c). */
+u64 sl_bcast_notify(struct sl_sim *sim, u64 t);
 /* Whether the CPU is idle in a polling state (it sees need_resched without an IPI). */
 bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq);
 

@@ -46,6 +46,32 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0: a sleep ends at its expiry, as the 2009 figures assume. Linux gives a normal task's "
 	 "sleep a window [t, t + timer_slack_ns] (50 us by default) and programs the timer for its "
 	 "end; `schedlab calibrate` measures the lateness of a real machine's sleeps for it"},
+	{"bcast_lock", P(bcast_lock_ns), 1000, false,
+	 "acpi_idle (2.6.3x releases): each entry and exit of a TIMER_STOP state calls "
+	 "clockevents_notify, which holds clockevents_lock and tick_broadcast_lock (global, irqs "
+	 "off) while it writes the LAPIC timer and, when the CPU's event is the earliest, "
+	 "reprograms the HPET (2-3 uncached reads, ~1 us each on ICH10): ESTIMATE 1 us on average; "
+	 "0 turns the lock off"},
+	{"pkg_c3_exit", P(pkg_c3_exit_ns), 0, false,
+	 "package C3 exit (uncore, L3 and QPI clocks) added to the core's exit when every core of "
+	 "its socket was in C3 or deeper: 0, no published Nehalem figure separates it from the "
+	 "_CST/intel_idle latencies, which are worst cases that already include the package"},
+	{"pkg_c6_exit", P(pkg_c6_exit_ns), 0, false,
+	 "package C6 exit (as pkg_c3_exit, when every core of the socket was in the deepest "
+	 "state): 0 for the same reason"},
+	{"disk_jitter", P(disk_jitter_ns), 0, false,
+	 "per-request variation of a rotating disk's service time (where the platter is when "
+	 "the command arrives, firmware and track switches), uniform in [0, disk_jitter] from "
+	 "the run's seeded PRNG: 0, no published per-request figure; the model's disks are "
+	 "otherwise deterministic"},
+	{"ctrl_disks", P(ctrl_disks), 8, true,
+	 "disks per storage controller, each controller one interrupt line: an 8-port SAS HBA "
+	 "of 2009 (LSI SAS1068E class); used by --irq-affinity bios and irqbalance"},
+	{"smt_resolve", P(smt_resolve), 0, SL_PARAM_FLAG,
+	 "1: a core's C-state is the shallowest of its threads' (Intel's thread-to-core "
+	 "coordination table, Xeon C5500/C3500 datasheet table 121): a thread pays the exit of "
+	 "the state its core reached (C1 when a sibling runs). 0 (default): each logical CPU pays "
+	 "its own state's exit, as the model did before; a switch for measuring it"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 
@@ -76,14 +102,18 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 			snprintf(err, errlen, "--param %s: %s", d->name, e);
 			return -1;
 		}
-		if (d->is_count && (v == 0 || v > 10000)) {
+		if (d->is_count == SL_PARAM_FLAG && v > 1) {
+			snprintf(err, errlen, "--param %s=%s: expected 0 or 1", d->name, eq + 1);
+			return -1;
+		}
+		if (d->is_count == 1 && (v == 0 || v > 10000)) {
 			snprintf(err, errlen, "--param %s=%s: expected 1..10000", d->name, eq + 1);
 			return -1;
 		}
 		*(u64 *)(void *)((char *)p + d->offset) = v;
 		return 0;
 	}
-	char valid[512], hint[128];
+	char valid[1024], hint[128];
 	size_t off = 0;
 	struct sl_suggest sg;
 

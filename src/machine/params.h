@@ -27,15 +27,22 @@ struct sl_params {
 	u64 irq_ns;	    /* a completion's hardirq + softirq (block completion) CPU time */
 	u64 io_submit_ns;   /* the submission path's CPU time per request (syscall, bio, driver) */
 	u64 timer_slack_ns; /* how late a sleeping task's hrtimer may fire (timer_slack_ns) */
+	u64 bcast_lock_ns;  /* acpi_idle: clockevents_notify's hold of the global broadcast locks */
+	u64 pkg_c3_exit_ns; /* added to a core's exit when its package was in package C3 */
+	u64 pkg_c6_exit_ns; /* added to a core's exit when its package was in package C6 */
+	u64 disk_jitter_ns; /* a request's service time varies by a uniform [0, this] */
+	u64 ctrl_disks;	    /* disks per controller (one interrupt line each) */
+	u64 smt_resolve;    /* 1: a core is only as deep as its shallowest thread */
 };
 
 struct sl_param_desc {
 	const char *name;
 	size_t offset;
 	u64 def;
-	bool is_count; /* a plain number (hz), not a duration */
+	int is_count; /* 1: a plain number (hz), not a duration; SL_PARAM_FLAG: 0 or 1 */
 	const char *why;
 };
+#define SL_PARAM_FLAG 2
 
 extern const struct sl_param_desc sl_param_table[];
 extern const int sl_param_count;

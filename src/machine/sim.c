@@ -190,6 +190,7 @@ void sl_sim_free(struct sl_sim *sim)
 	}
 	free(sim->groups);
 	sl_disks_free(sim);
+	free(sim->bcast_busy);
 	/* the --at changes are the configuration's (config/sim_build.c), allocated whole */
 	free(sim->changes);
 	if (sim->cpus) {

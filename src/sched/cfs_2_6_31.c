@@ -231,6 +231,8 @@ const struct sl_release sl_cfs_2_6_31 = {
 	.name = "2.6.31",
 	.fair = &sl_cfs_class,
 	/* the menu governor as 2.6.31 shipped it, before the menu-tng patch */
+	.acpi_idle = true,
+	.irq_per_controller = true,
 	.idle_governor = "menu-2.6.31",
 	.sysctls = SL_SYSCTL_CFS,
 	.feats = {feats_2_6_31, (int)SL_ARRAY_SIZE(feats_2_6_31)},

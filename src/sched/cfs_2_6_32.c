@@ -276,6 +276,8 @@ const struct sl_release sl_cfs_2_6_32 = {
 	.name = "2.6.32",
 	.fair = &sl_cfs_class,
 	/* 2.6.32 merged the reworked menu governor (menu-tng) */
+	.acpi_idle = true,
+	.irq_per_controller = true,
 	.idle_governor = "menu-tng",
 	.sysctls = SL_SYSCTL_CFS,
 	.feats = {feats_2_6_32, (int)SL_ARRAY_SIZE(feats_2_6_32)},

@@ -31,6 +31,16 @@ struct sl_release {
 	void (*update_scaling)(struct sl_tunables *t);
 	/* the cpuidle governor the release boots with on a machine with C-states */
 	const char *idle_governor;
+	/*
+	 * The release's x86 I/O and idle path (docs/model/blockio.md §3, cpuidle.md §7.4).
+	 * acpi_idle: Intel CPUs ran acpi_idle (intel_idle arrived in 2.6.35): the 2.6.3x entry
+	 * path (bus-master check, broadcast clockevent lock) applies to an ACPI table, and
+	 * `--machine nehalem` means the BIOS _CST table (nehalem-acpi). irq_per_controller: block
+	 * completion ran where the controller's interrupt was routed (QUEUE_FLAG_SAME_COMP was not
+	 * in QUEUE_FLAG_DEFAULT), so --irq-affinity defaults to irqbalance, not issuer.
+	 */
+	bool acpi_idle;
+	bool irq_per_controller;
 	/* which rows of the shared sysctl table exist (SL_SYSCTL_*, sysctl.c), and the release's
 	 * own rows after them (a new policy's tunables, kept in struct sl_tunables' policy[]) */
 	unsigned sysctls;

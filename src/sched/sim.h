@@ -380,7 +380,13 @@ struct sl_sim {
 
 	struct sl_disk *disks;
 	int ndisks;
-	int irq_affinity; /* >= 0: that CPU; SL_IRQ_ISSUER; SL_IRQ_SPREAD (blockdev.h) */
+	int irq_affinity; /* >= 0: that CPU; SL_IRQ_ISSUER, _SPREAD, _BIOS, _BALANCE (blockdev.h) */
+	/* acpi_idle of 2.6.3x (machine/idle.c): the chipset's BM_STS bit (set by any disk DMA,
+	 * cleared by the bus-master check that reads it), and when the global broadcast lock of
+	 * clockevents_notify is held */
+	bool bm_sts;
+	u64 *bcast_busy; /* the broadcast lock's reserved [start, end) pairs, sorted, future only */
+	int nbcast, capbcast;
 
 	struct sl_task **tasks; /* by pid - 1 */
 	int ntasks, captasks;

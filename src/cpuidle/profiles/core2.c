@@ -7,7 +7,11 @@
  *   C2: MWAIT 0x10 (stop clock), latency 1 us; TIME_VALID.
  *   C3: MWAIT 0x20 (deep sleep), latency 57 us, the value such BIOSes commonly report;
  *       TIME_VALID. The LAPIC timer stops in C3 on Core 2 (no ARAT: TIMER_STOP) and the
- *       caches and TLB are flushed (TLB_FLUSHED).
+ *       caches and TLB are flushed (TLB_FLUSHED). It is ACPI type C3: CHECK_BM (bm_check=1 on
+ *       Intel SMP, so an entry reads BM_STS and may be demoted to C2, the safe state).
+ * 2.6.3x's lapic_timer_check_state assumes the LAPIC timer stops from the first C2-type state
+ * on (local_apic_timer_c2_ok is 0 and Core 2 has no ARAT), so C2 and C3 both go through the
+ * broadcast clockevent (TIMER_STOP) in acpi_idle's entry and exit.
  *
  * Power: ESTIMATES per core. Busy ~20 W (a 65 W TDP dual core, minus the uncore); POLL spins
  * at C0 power. The datasheets' Extended HALT figure is ~8 W for the package, so C1 (HLT, with
@@ -27,10 +31,14 @@ static const struct sl_cpuidle_driver core2 = {
 		{
 			SL_STATE("POLL", 0, 0, BUSY, CPUIDLE_FLAG_POLL | SL_TV, BUSY),
 			SL_STATE("C1", 1, 2, 4000, 0, BUSY),
-			SL_STATE("C2", 1, 2, 3000, SL_TV, BUSY),
+			SL_STATE("C2", 1, 2, 3000, SL_TV | CPUIDLE_FLAG_TIMER_STOP, BUSY),
 			SL_STATE("C3", 57, 114, 1500,
-				 SL_TV | CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_TIMER_STOP, BUSY),
+				 SL_TV | CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_TIMER_STOP |
+					 CPUIDLE_FLAG_CHECK_BM,
+				 BUSY),
 		},
+	.latency_factor = 2,
+	.bm_check = true,
 };
 
 static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_t errlen)

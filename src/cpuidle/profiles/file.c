@@ -151,6 +151,7 @@ static int parse_flag(const struct parse *p, const char *t, struct sl_idle_state
 		{"time_valid", CPUIDLE_FLAG_TIME_VALID},
 		{"tlb_flushed", CPUIDLE_FLAG_TLB_FLUSHED},
 		{"timer_stop", CPUIDLE_FLAG_TIMER_STOP},
+		{"check_bm", CPUIDLE_FLAG_CHECK_BM},
 	};
 
 	for (size_t i = 0; i < SL_ARRAY_SIZE(flags); i++)
@@ -268,9 +269,24 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 					    NULL);
 			snprintf(drv->name, sizeof(drv->name), "%s", tok[1]);
 			has_name = true;
+		} else if (!strcmp(tok[0], "acpi_idle")) {
+			u64 lf, bm;
+
+			if (drv->latency_factor)
+				return fail(&p, "acpi_idle given twice", NULL, NULL);
+			if (ntok != 3 || parse_uint(tok[1], 1000, &lf) || !lf ||
+			    parse_uint(tok[2], 1, &bm))
+				return fail(
+					&p,
+					"expected 'acpi_idle LATENCY_FACTOR BM_CHECK' (1..1000, "
+					"0 or 1)",
+					NULL, NULL);
+			drv->latency_factor = (unsigned)lf;
+			drv->bm_check = bm;
 		} else {
 			return fail(&p,
-				    "unknown keyword '%s' (expected state, busy_power_mw or name)",
+				    "unknown keyword '%s' (expected state, busy_power_mw, name or "
+				    "acpi_idle)",
 				    tok[0], NULL);
 		}
 	}
@@ -351,6 +367,8 @@ int sl_idle_profile_write(FILE *f, const struct sl_cpuidle_driver *drv)
 	if (drv->name[0] && !strpbrk(drv->name, " \t\"#"))
 		fprintf(f, "name %s\n", drv->name);
 	fprintf(f, "busy_power_mw %llu\n", (unsigned long long)drv->busy_power_mw);
+	if (drv->latency_factor)
+		fprintf(f, "acpi_idle %u %d\n", drv->latency_factor, drv->bm_check ? 1 : 0);
 	fprintf(f, "# state NAME LATENCY_US RESIDENCY_US POWER_MW [FLAG...]\n");
 	for (int i = 0; i < drv->state_count && i < SL_CPUIDLE_MAX_STATES; i++) {
 		const struct sl_idle_state *st = &drv->states[i];
@@ -370,6 +388,8 @@ int sl_idle_profile_write(FILE *f, const struct sl_cpuidle_driver *drv)
 			fprintf(f, " tlb_flushed");
 		if (st->flags & CPUIDLE_FLAG_TIMER_STOP)
 			fprintf(f, " timer_stop");
+		if (st->flags & CPUIDLE_FLAG_CHECK_BM)
+			fprintf(f, " check_bm");
 		if (st->entry_energy_nj != SL_ENTRY_NJ(st->exit_latency_ns, drv->busy_power_mw))
 			fprintf(f, " energy_nj=%llu", (unsigned long long)st->entry_energy_nj);
 		fprintf(f, "\n");

@@ -11,8 +11,12 @@
  *   C3: MWAIT 0x20, hardware C6, latency 200 us (100-245).
  * The PCU resolves requests itself: AnandTech measured "ACPI C2" on a Lynnfield Xeon landing
  * ~14 % in hardware C3 and ~86 % in C6; this table keeps the nominal mapping.
- * C2 and C3 are TIME_VALID (C3 also did the bus-master check, not modelled); both stop the
- * LAPIC timer (no ARAT on Nehalem: TIMER_STOP) and flush the TLB (a hardware property).
+ * C2 and C3 are TIME_VALID; C3 (ACPI type C3) carries CHECK_BM: on Intel SMP 2.6.3x sets
+ * bm_check=1, bm_control=0, so each C3 entry reads BM_STS first and goes to the safe state (the
+ * deepest C2-type state, here C2) when any DMA happened since the last read (machine/idle.c).
+ * Both stop the LAPIC timer (no ARAT on Nehalem: lapic_timer_check_state marks C2-type and
+ * deeper, TIMER_STOP), so each entry and exit goes through clockevents_notify, and both flush
+ * the TLB (a hardware property).
  *
  * Power: the ESTIMATES of nehalem.c (docs/model/cpuidle.md §7.5) for the hardware state each ACPI
  * state reaches: busy and POLL 15 W, C1 (hw C1) 4 W, C2 (hw C3) 1.5 W, C3 (hw C6) 0.15 W. Entry
@@ -20,8 +24,9 @@
  */
 #include "cpuidle/profiles/profile.h"
 
-#define BUSY 15000
-#define DEEP (SL_TV | CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_TIMER_STOP)
+#define BUSY	       15000
+#define DEEP	       (SL_TV | CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_TIMER_STOP)
+#define LATENCY_FACTOR 2 /* processor.latency_factor's default (2.6.31 processor_idle.c) */
 
 static const struct sl_cpuidle_driver nehalem_acpi = {
 	.name = "nehalem-acpi",
@@ -30,10 +35,13 @@ static const struct sl_cpuidle_driver nehalem_acpi = {
 	.states =
 		{
 			SL_STATE("POLL", 0, 0, BUSY, CPUIDLE_FLAG_POLL | SL_TV, BUSY),
-			SL_STATE("C1", 1, 2, 4000, 0, BUSY),
-			SL_STATE("C2", 20, 40, 1500, DEEP, BUSY),
-			SL_STATE("C3", 200, 400, 150, DEEP, BUSY),
+			SL_STATE("C1", 1, 1 * LATENCY_FACTOR, 4000, 0, BUSY),
+			SL_STATE("C2", 20, 20 * LATENCY_FACTOR, 1500, DEEP, BUSY),
+			SL_STATE("C3", 200, 200 * LATENCY_FACTOR, 150, DEEP | CPUIDLE_FLAG_CHECK_BM,
+				 BUSY),
 		},
+	.latency_factor = LATENCY_FACTOR,
+	.bm_check = true,
 };
 
 static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_t errlen)
