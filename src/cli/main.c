@@ -502,7 +502,11 @@ static int split_list(const char *s, char *buf, size_t len, const char **out, in
 		      const char *opt)
 {
 	int n = 0;
-	size_t l = strlen(s);
+	size_t l;
+
+	if (!s) /* a flag's NULL value: the table gives these options a value */
+		return die("%s needs a value", opt), -1;
+	l = strlen(s);
 
 	if (l >= len) {
 		die("%s: list too long", opt);
@@ -905,9 +909,9 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 			o.metrics[o.nmetrics++] = v;
 		} else {
 			char *end;
-			long n = strtol(v, &end, 10);
+			long n = v ? strtol(v, &end, 10) : 0;
 
-			if (*end || n < 1 || n > 1000)
+			if (!v || *end || n < 1 || n > 1000)
 				return die("--top wants a number from 1 to 1000, got '%s'", v);
 			o.top = (int)n;
 		}

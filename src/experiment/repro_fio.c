@@ -155,7 +155,7 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 		const char *drvname = "nehalem";
 
 		for (int i = 0; i < ndisks * ngov; i++)
-			if (strcmp(res[i].gov, "poll"))
+			if (res[i].gov && strcmp(res[i].gov, "poll"))
 				drvname = res[i].driver;
 		fprintf(out,
 			"repro fio: a Nehalem-EP server (2 sockets x 4 cores x 2 threads, %s "

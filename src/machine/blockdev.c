@@ -152,7 +152,7 @@ int sl_irq_cpu(const struct sl_sim *sim, const struct sl_request *r)
 
 		for (int c = 0; c < sim->ncpu; c++)
 			ncores += sim->cpus[c].thread == 0;
-		ctrl %= ncores;
+		ctrl %= ncores ? ncores : 1; /* CPU 0 is thread 0 of its core: ncores >= 1 */
 		for (int c = 0; c < sim->ncpu; c++)
 			if (sim->cpus[c].thread == 0 && !ctrl--)
 				return c;

@@ -147,11 +147,13 @@ static int build_span_groups(struct sl_sim *sim, struct sl_sched_domain *sd, con
 		if (gidx[l] < 0)
 			gidx[l] = sd->ngroups++;
 	}
-	sd->groups = calloc((size_t)sd->ngroups, sizeof(*sd->groups));
+	/* c is in its own span: one group at least (said for the analyzer, which cannot see it) */
+	sd->groups = sd->ngroups ? calloc((size_t)sd->ngroups, sizeof(*sd->groups)) : NULL;
 	if (!sd->groups) {
 		free(members);
 		return -1;
 	}
+	sd->groups[0].cpus = members; /* the first group's cpus own the array (freed with it) */
 	for (int m = 0; m < sd->nspan; m++)
 		sd->groups[gidx[child ? child_lead[sd->span[m]] : sd->span[m]]].ncpus++;
 	for (int g = 0, off = 0; g < sd->ngroups; g++) {
@@ -218,7 +220,7 @@ void sl_build_domains(struct sl_sim *sim)
 				nkeys = k[c] + 1;
 		}
 		free(first);
-		first = malloc((size_t)nkeys * sizeof(int));
+		first = malloc((size_t)(nkeys ? nkeys : 1) * sizeof(int)); /* n >= 1: nkeys too */
 		if (!first) {
 			sim->oom = true;
 			goto out;
@@ -226,6 +228,8 @@ void sl_build_domains(struct sl_sim *sim)
 		for (int i = 0; i < nkeys; i++)
 			first[i] = -1;
 		for (int c = 0; c < n; c++) {
+			/* k[c] < nkeys by the loop above, which the analyzer cannot see */
+			// NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
 			if (first[k[c]] < 0)
 				first[k[c]] = c;
 			l[c] = first[k[c]];

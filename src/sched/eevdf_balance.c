@@ -248,7 +248,7 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 	for (int c = 0; c < sim->ncpu; c++)
 		if (sim->cpus[c].socket + 1 > nsock)
 			nsock = sim->cpus[c].socket + 1;
-	n = calloc((size_t)nsock, sizeof(int));
+	n = calloc((size_t)(nsock ? nsock : 1), sizeof(int)); /* ncpu >= 1: nsock too */
 	if (!n) {
 		sim->oom = true;
 		return;

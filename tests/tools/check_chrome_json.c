@@ -19,13 +19,13 @@
 #define MAXFLOW	 (1 << 20)
 
 struct track {
-	int pid, tid;
-	int named;
 	double last_ts;
-	int depth;
 	double open_ts[MAXDEPTH];
 	double open_end[MAXDEPTH]; /* B: +inf until closed; X: ts + dur */
 	int open_isx[MAXDEPTH];
+	int pid, tid;
+	int named;
+	int depth;
 };
 
 static struct track tracks[MAXTRACK];
