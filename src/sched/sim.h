@@ -149,7 +149,7 @@ struct sl_bfs_entity {
 	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
 	bool queued;		       /* runnable and not running */
 	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
-	u64 deadline;		       /* virtual deadline, niffies (ns) */
+	u64 deadline;		       /* virtual deadline, jiffies (0.30x) */
 	s64 time_slice;		       /* what is left of rr_interval, us */
 	u64 last_ran;		       /* when the slice was last charged, ns */
 };
