@@ -2,8 +2,9 @@
  * BFS (2.6.31, v0.304) worked by hand from docs/model/bfs.md: the prio_ratios table and the
  * deadline offsets in jiffies (int arithmetic, its overflow included), deadlines from jiffies,
  * cache_distance and the earliest-deadline lookup, try_preempt's choice, the slice split at
- * fork, sched_yield, the ISO accounting, and whole runs: two hogs alternating in 6 ms slices,
- * nice 0 against nice 19, SCHED_ISO's 70% limit, SCHED_IDLEPRIO. HZ is 1000: a jiffy is 1 ms.
+ * fork, sync wake-ups, sched_yield, the ISO accounting, and whole runs: two hogs alternating
+ * in 6 ms slices, nice 0 against nice 19, SCHED_ISO's 70% limit, SCHED_IDLEPRIO. HZ is 1000:
+ * a jiffy is 1 ms.
  */
 #include "helpers.h"
 #include "sched/bfs/bfs.h"
@@ -281,6 +282,42 @@ static void test_preempt_cache_distance(void **state)
 	fixture_free(f);
 }
 
+static void test_sync_wakeup(void **state)
+{
+	/* 2 CPUs on one socket, CPU 0 runs c (deadline 60), CPU 1 idle */
+	struct fixture *f = bfs_fixture("2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_task *c = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 60),
+		       *d = bfs_task(sim, 0, SL_SCHED_NORMAL, 1, 70),
+		       *w = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 10);
+
+	(void)state;
+	sim->now = 5 * MS;
+	sim->cpus[0].curr = c;
+	/* a sync wake-up with CPU 1 idle still takes it (suitable_idle_cpus) */
+	w->state = TS_RUNNING;
+	sim->wake_flags = WF_SYNC;
+	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
+	assert_true(sim->cpus[1].need_resched);
+	assert_false(sim->cpus[0].need_resched);
+	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
+	sim->cpus[1].need_resched = false;
+	/* both busy: a sync wake-up preempts nothing, though 10 is before 60 and 70 */
+	sim->cpus[1].curr = d;
+	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
+	assert_false(sim->cpus[0].need_resched || sim->cpus[1].need_resched);
+	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
+	/* the same wake-up without WF_SYNC preempts CPU 1 (70, the latest) */
+	sim->wake_flags = 0;
+	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
+	assert_true(sim->cpus[1].need_resched);
+	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	free(c);
+	free(d);
+	free(w);
+	fixture_free(f);
+}
+
 static void test_yield(void **state)
 {
 	struct fixture *f = bfs_fixture("1", NULL);
@@ -435,9 +472,9 @@ static void test_nice_0_against_19(void **state)
 	struct sl_run r;
 
 	(void)state;
-	/* A nice 0 (offset 39.3 ms), B nice 19 (239.22 ms), both from t = 0. After B's slice
-	 * ends at tB its deadline is tB + 239.22; A's k-th slice ends at tB + 6k with deadline
-	 * tB + 6k + 39.3, still earlier while 6k < 199.92: k <= 33, so A runs 34 slices (204
+	/* A nice 0 (offset 39 jiffies), B nice 19 (239), both from t = 0. After B's slice ends
+	 * at tB its deadline is tB + 239; A's k-th slice ends at tB + 6k with deadline tB + 6k +
+	 * 39, still earlier while 6k < 200: k <= 33, so A runs 34 slices (204
 	 * ms), then B one (6 ms). From t = 0 the same: B runs [204, 210], then every 210 ms:
 	 * 204 + 210 j <= 2994 for j = 0..13, 14 slices = 84 ms of 3 s (2.8%; 6/210 = 2.86% in
 	 * the steady state, where CFS would give nice 19 1.5%: 15 / (1024 + 15)) */
@@ -495,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_earliest_deadline_lookup),
 		cmocka_unit_test(test_preempt_on_wakeup),
 		cmocka_unit_test(test_preempt_cache_distance),
+		cmocka_unit_test(test_sync_wakeup),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_iso_accounting),
 		cmocka_unit_test(test_slice_expiry_at_tick),

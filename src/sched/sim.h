@@ -405,6 +405,7 @@ struct sl_sim {
 	bool rt_period_active;
 
 	int this_cpu;	   /* CPU whose event is being handled; -1: interrupt-less context */
+	int wake_flags;	   /* the try_to_wake_up in progress's (BFS reads WF_SYNC at enqueue) */
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */
 	int nohz_count;	   /* CPUs in nohz.cpu_mask */
 	int nr_overloaded; /* CPUs with nr_running >= 2 (sl_nr_running_inc/dec keep it) */

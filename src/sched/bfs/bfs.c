@@ -441,7 +441,9 @@ static void bfs_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 static void bfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
 {
 	activate(sim, rq, p);
-	if (wakeup)
+	/* try_to_wake_up (v0.302-0.304): a sync wake-up (the waker is about to sleep) preempts
+	 * nothing unless an idle CPU suits the wakee */
+	if (wakeup && (!(sim->wake_flags & WF_SYNC) || suitable_idle_cpus(sim, p)))
 		try_preempt(sim, p);
 }
 
