@@ -1,8 +1,10 @@
 /*
- * BFS (2.6.31, v0.30x) worked by hand from docs/model/bfs.md: the prio_ratios table and the
- * deadline offsets, deadlines from niffies, cache_distance and the earliest-deadline lookup,
- * try_preempt's choice, the slice split at fork, and whole runs: two hogs alternating in 6 ms
- * slices, nice 0 against nice 19, SCHED_ISO's 70% limit, SCHED_IDLEPRIO.
+ * BFS (2.6.31, v0.304) worked by hand from docs/model/bfs.md: the prio_ratios table and the
+ * deadline offsets in jiffies (int arithmetic, its overflow included), deadlines from jiffies,
+ * cache_distance and the earliest-deadline lookup, try_preempt's choice, the slice split at
+ * fork, sync wake-ups, sched_yield, the ISO accounting, and whole runs: two hogs alternating
+ * in 6 ms slices, nice 0 against nice 19, SCHED_ISO's 70% limit, SCHED_IDLEPRIO. HZ is 1000:
+ * a jiffy is 1 ms.
  */
 #include "helpers.h"
 #include "sched/bfs/bfs.h"
@@ -57,43 +59,66 @@ static void test_prio_ratios(void **state)
 	assert_int_equal(sl_bfs_prio_ratio(3), 133);
 	assert_int_equal(sl_bfs_prio_ratio(20), 655);
 	assert_int_equal(sl_bfs_prio_ratio(39), 3987);
-	/* offset = ratio / 100 x rr_interval: nice -20 6 ms, nice 0 6.55 x 6 = 39.3 ms,
-	 * nice 19 39.87 x 6 = 239.22 ms */
-	assert_int_equal(sl_bfs_deadline_diff(6, -20), 6 * MS);
-	assert_int_equal(sl_bfs_deadline_diff(6, 0), 39300000);
-	assert_int_equal(sl_bfs_deadline_diff(6, 19), 239220000);
-	assert_int_equal(sl_bfs_deadline_diff(10, 0), 65500000);
+	/* prio_deadline_diff = ratio x rr_interval x HZ / 100000 jiffies, truncated: nice -20
+	 * 600000 / 100000 = 6; nice 0 3930000 / 100000 = 39 (39.3); nice 19 23922000 / 100000 =
+	 * 239 (239.22); rr_interval 10: 6550000 / 100000 = 65 (65.5) */
+	assert_int_equal(sl_bfs_deadline_diff(6, 1000, -20), 6);
+	assert_int_equal(sl_bfs_deadline_diff(6, 1000, 0), 39);
+	assert_int_equal(sl_bfs_deadline_diff(6, 1000, 19), 239);
+	assert_int_equal(sl_bfs_deadline_diff(10, 1000, 0), 65);
+	/* HZ 250: nice 0 982500 / 100000 = 9 (9.825); nice -20 150000 / 100000 = 1; rr 1 at HZ
+	 * 100: 10000 / 100000 = 0, which "?: 1" makes 1 */
+	assert_int_equal(sl_bfs_deadline_diff(6, 250, 0), 9);
+	assert_int_equal(sl_bfs_deadline_diff(6, 250, -20), 1);
+	assert_int_equal(sl_bfs_deadline_diff(1, 100, -20), 1);
+	/* the int product overflows: nice 19 at rr_interval 5000 (the sysctl's maximum), HZ 1000:
+	 * 3987 x 5000 x 1000 = 19935000000 = 4 x 2^32 + 2755130816, as an int 2755130816 - 2^32 =
+	 * -1539836480, / 100000 = -15398 (truncated toward zero): a deadline in the past */
+	assert_int_equal(sl_bfs_deadline_diff(5000, 1000, 19), -15398);
+	/* task_timeslice = rr_interval x ratio / 100: 6, 39 (39.3), 239 (239.22) */
+	assert_int_equal(sl_bfs_task_timeslice(6, -20), 6);
+	assert_int_equal(sl_bfs_task_timeslice(6, 0), 39);
+	assert_int_equal(sl_bfs_task_timeslice(6, 19), 239);
 }
 
-static void test_deadline_from_niffies(void **state)
+static void test_deadline_from_jiffies(void **state)
 {
 	struct fixture *f = bfs_fixture("1", NULL);
 	struct sl_task *parent = bfs_task(f->sim, 0, SL_SCHED_NORMAL, 0, 0),
-		       *child = bfs_task(f->sim, 5, SL_SCHED_NORMAL, 0, 0);
+		       *child = bfs_task(f->sim, 5, SL_SCHED_NORMAL, 0, 0),
+		       *idle = bfs_task(f->sim, 0, SL_SCHED_IDLE, 0, 0);
 
 	(void)state;
-	/* started by the shell at niffies 5 ms: slice 6000 us, deadline 5 + 39.3 ms */
-	f->sim->now = 5 * MS;
+	/* started by the shell at 5.7 ms, jiffies 5: slice 6000 us, deadline 5 + 39 = 44 */
+	f->sim->now = 5 * MS + 700000;
 	sl_bfs_class.task_fork(f->sim, parent, NULL);
 	assert_int_equal(parent->bfs.time_slice, 6000);
-	assert_int_equal(parent->bfs.deadline, 5 * MS + 39300000);
-	/* a fork shares the slice (3000 us each) and the child keeps the parent's deadline,
+	assert_int_equal(parent->bfs.deadline, 44);
+	/* SCHED_IDLEPRIO's deadline is further offset by nice 19's: 5 + 39 + 239 = 283 */
+	sl_bfs_class.task_fork(f->sim, idle, NULL);
+	assert_int_equal(idle->bfs.deadline, 283);
+	/* a fork halves the slice (3000 us each) and the child keeps the parent's deadline,
 	 * whatever its own nice */
 	child->parent = parent;
 	sl_bfs_class.task_fork(f->sim, child, parent);
 	assert_int_equal(parent->bfs.time_slice, 3000);
 	assert_int_equal(child->bfs.time_slice, 3000);
-	assert_int_equal(child->bfs.deadline, 5 * MS + 39300000);
-	/* a parent with under 2 x RESCHED_US (150 us) left: it gets 0, the child a new slice
-	 * and deadline: nice 5 is index 25, ratio 655 -> 720 -> 792 -> 871 -> 958 -> 1053,
-	 * 10.53 x 6 = 63.18 ms */
-	parent->bfs.time_slice = 150;
+	assert_int_equal(child->bfs.deadline, 44);
+	/* int division: 4001 -> 2000 each */
+	parent->bfs.time_slice = 4001;
 	sl_bfs_class.task_fork(f->sim, child, parent);
-	assert_int_equal(parent->bfs.time_slice, 0);
-	assert_int_equal(child->bfs.time_slice, 6000);
-	assert_int_equal(child->bfs.deadline, 5 * MS + 63180000);
+	assert_int_equal(parent->bfs.time_slice, 2000);
+	assert_int_equal(child->bfs.time_slice, 2000);
+	/* nothing left (-250 us): the parent keeps -250 and the child gets -250 too, with the
+	 * parent's deadline; it reschedules at its first tick */
+	parent->bfs.time_slice = -250;
+	sl_bfs_class.task_fork(f->sim, child, parent);
+	assert_int_equal(parent->bfs.time_slice, -250);
+	assert_int_equal(child->bfs.time_slice, -250);
+	assert_int_equal(child->bfs.deadline, 44);
 	free(parent);
 	free(child);
+	free(idle);
 	fixture_free(f);
 }
 
@@ -102,16 +127,26 @@ static void test_cache_distance(void **state)
 	/* 2 sockets x 2 cores x 2 threads: CPU c is thread c / 4, socket (c % 4) / 2, core
 	 * c % 2; CPU 4 is CPU 0's SMT sibling, 1 shares its socket, 2 is the other socket */
 	struct fixture *f = bfs_fixture(NULL, "2x2x2");
+	struct sl_task *n0 = bfs_task(f->sim, 0, SL_SCHED_NORMAL, 0, 0),
+		       *n19 = bfs_task(f->sim, 19, SL_SCHED_NORMAL, 0, 0),
+		       *hi = bfs_task(f->sim, -20, SL_SCHED_NORMAL, 0, 0);
 
 	(void)state;
+	/* SMT and MC (shared cache) are 0, another package of the node 1 */
 	assert_int_equal(sl_bfs_locality(f->sim, 0, 0), 0);
-	assert_int_equal(sl_bfs_locality(f->sim, 0, 4), 1);
-	assert_int_equal(sl_bfs_locality(f->sim, 0, 1), 2);
-	assert_int_equal(sl_bfs_locality(f->sim, 0, 2), 3);
-	/* locality x rr_interval (6 ms) */
-	assert_int_equal(sl_bfs_cache_distance(f->sim, 0, 4), 6 * MS);
-	assert_int_equal(sl_bfs_cache_distance(f->sim, 0, 1), 12 * MS);
-	assert_int_equal(sl_bfs_cache_distance(f->sim, 2, 0), 18 * MS);
+	assert_int_equal(sl_bfs_locality(f->sim, 0, 4), 0);
+	assert_int_equal(sl_bfs_locality(f->sim, 0, 1), 0);
+	assert_int_equal(sl_bfs_locality(f->sim, 0, 2), 1);
+	/* locality x task_timeslice: 0 in the package; across, nice 0 39, nice 19 239, nice -20
+	 * 6 jiffies */
+	assert_int_equal(sl_bfs_cache_distance(f->sim, 0, 4, n0), 0);
+	assert_int_equal(sl_bfs_cache_distance(f->sim, 0, 1, n0), 0);
+	assert_int_equal(sl_bfs_cache_distance(f->sim, 2, 0, n0), 39);
+	assert_int_equal(sl_bfs_cache_distance(f->sim, 2, 0, n19), 239);
+	assert_int_equal(sl_bfs_cache_distance(f->sim, 0, 3, hi), 6);
+	free(n0);
+	free(n19);
+	free(hi);
 	fixture_free(f);
 }
 
@@ -120,32 +155,36 @@ static void test_earliest_deadline_lookup(void **state)
 	/* 2 sockets x 2 cores: CPUs 0, 1 on socket 0, CPUs 2, 3 on socket 1 */
 	struct fixture *f = bfs_fixture(NULL, "2x2x1");
 	struct sl_sim *sim = f->sim;
-	struct sl_task *a = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 50 * MS),
-		       *b = bfs_task(sim, 0, SL_SCHED_NORMAL, 2, 45 * MS);
+	struct sl_task *a = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 50),
+		       *b = bfs_task(sim, -20, SL_SCHED_NORMAL, 2, 45);
 
 	(void)state;
 	sim->now = 10 * MS;
 	queue(sim, a);
 	queue(sim, b);
-	/* from CPU 0: A 50 + 0, B 45 + 18 (other socket) = 63: A */
+	/* from CPU 0: A 50 + 0, B (nice -20, distance 1 x 6) 45 + 6 = 51: A, by 1 jiffy */
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), a);
-	/* from CPU 2: A 50 + 18 = 68, B 45 + 0: B */
-	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), b);
-	/* from CPU 1: A 50 + 12 (shared cache) = 62, B 45 + 18 = 63: A, by 1 ms */
+	/* from CPU 1, the same package as CPU 0: the same */
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[1]), a);
+	/* from CPU 2: A (nice 0, distance 39) 50 + 39 = 89, B 45 + 0: B */
+	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), b);
+	/* B at 43: 43 + 6 = 49 before A's 50, from CPU 0 too */
+	b->bfs.deadline = 43;
+	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
+	b->bfs.deadline = 45;
 	/* A may not run on CPU 0: B */
 	a->cpus_allowed = 0xE;
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
 	a->cpus_allowed = 0;
-	/* at niffies 70 ms both deadlines (with distance) are past: the first queued, A, even
-	 * from CPU 2 where B's is earlier */
-	sim->now = 70 * MS;
+	/* at jiffies 90 both deadlines (with distance) are past, A's 89 too: the first queued,
+	 * A, even from CPU 2 where B's 45 is earlier */
+	sim->now = 90 * MS;
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), a);
 	sim->now = 10 * MS;
 	/* an ISO task beats any deadline; an IDLEPRIO one only runs when nothing else is queued
 	 */
-	struct sl_task *iso = bfs_task(sim, 0, SL_SCHED_ISO, 3, 900 * MS),
-		       *idle = bfs_task(sim, -20, SL_SCHED_IDLE, 0, 1 * MS);
+	struct sl_task *iso = bfs_task(sim, 0, SL_SCHED_ISO, 3, 900),
+		       *idle = bfs_task(sim, -20, SL_SCHED_IDLE, 0, 1);
 
 	queue(sim, idle);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), a);
@@ -168,38 +207,185 @@ static void test_earliest_deadline_lookup(void **state)
 
 static void test_preempt_on_wakeup(void **state)
 {
-	/* 2 CPUs on one socket: locality 2, cache distance 12 ms */
+	/* 2 CPUs on one socket: locality 0, no cache distance */
 	struct fixture *f = bfs_fixture("2", NULL);
 	struct sl_sim *sim = f->sim;
-	struct sl_task *c0 = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 40 * MS),
-		       *c1 = bfs_task(sim, 0, SL_SCHED_NORMAL, 1, 60 * MS),
-		       *w = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 50 * MS);
+	struct sl_task *c0 = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 40),
+		       *c1 = bfs_task(sim, 0, SL_SCHED_NORMAL, 1, 60),
+		       *w = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 50);
 
 	(void)state;
 	sim->now = 10 * MS;
-	/* CPU 1 idle: the wakee goes there whatever its deadline */
+	/* both idle: the wakee's own CPU at once; CPU 1 idle: there whatever its deadline */
+	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
 	sim->cpus[0].curr = c0;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
-	/* both busy: CPU 0's task 40 - 0, CPU 1's 60 - 12 = 48, the latest: CPU 1. The wakee's
-	 * 50 is not before 48: no preemption; at 47 it preempts CPU 1 */
+	/* both busy: CPU 0's task 40, CPU 1's 60, the latest: CPU 1. The wakee's 50 is
+	 * before 60: it preempts CPU 1; at 60 it does not */
 	sim->cpus[1].curr = c1;
-	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
-	w->bfs.deadline = 47 * MS;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
+	w->bfs.deadline = 60;
+	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
 	/* an ISO wakee preempts a NORMAL task whatever the deadlines */
 	w->policy = SL_SCHED_ISO;
 	w->bfs.prio = BFS_ISO_PRIO;
-	w->bfs.deadline = 900 * MS;
+	w->bfs.deadline = 900;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
-	/* an IDLEPRIO wakee never preempts */
+	/* so does a SCHED_BATCH one at the same prio: only SCHED_NORMAL wakees compare
+	 * deadlines (try_preempt's test) */
+	w->policy = SL_SCHED_BATCH;
+	w->bfs.prio = BFS_NORMAL_PRIO;
+	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
+	/* an IDLEPRIO wakee does not preempt NORMAL tasks, but does an IDLEPRIO one */
 	w->policy = SL_SCHED_IDLE;
 	w->bfs.prio = BFS_IDLE_PRIO;
 	w->bfs.deadline = 0;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
+	c0->policy = SL_SCHED_IDLE;
+	c0->bfs.prio = BFS_IDLE_PRIO;
+	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
 	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
 	free(c0);
 	free(c1);
 	free(w);
+	fixture_free(f);
+}
+
+static void test_preempt_cache_distance(void **state)
+{
+	/* 2 packages of one CPU: locality 1, a nice 0 task's distance 39 jiffies */
+	struct fixture *f = bfs_fixture(NULL, "2x1x1");
+	struct sl_sim *sim = f->sim;
+	struct sl_task *c0 = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 40),
+		       *c1 = bfs_task(sim, 0, SL_SCHED_NORMAL, 1, 60),
+		       *w = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 50);
+
+	(void)state;
+	sim->now = 10 * MS;
+	sim->cpus[0].curr = c0;
+	sim->cpus[1].curr = c1;
+	/* from the wakee's CPU 0: CPU 0 40 - 0 = 40, CPU 1 60 - 39 = 21: CPU 0 is the latest.
+	 * 50 is not before 40: none; at 39 CPU 0 */
+	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
+	w->bfs.deadline = 39;
+	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
+	/* CPU 0 idle, CPU 1 idle: the wakee's own; only CPU 1 idle: CPU 1 */
+	sim->cpus[0].curr = NULL;
+	sim->cpus[1].curr = NULL;
+	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
+	sim->cpus[0].curr = c0;
+	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
+	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	free(c0);
+	free(c1);
+	free(w);
+	fixture_free(f);
+}
+
+static void test_sync_wakeup(void **state)
+{
+	/* 2 CPUs on one socket, CPU 0 runs c (deadline 60), CPU 1 idle */
+	struct fixture *f = bfs_fixture("2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_task *c = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 60),
+		       *d = bfs_task(sim, 0, SL_SCHED_NORMAL, 1, 70),
+		       *w = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 10);
+
+	(void)state;
+	sim->now = 5 * MS;
+	sim->cpus[0].curr = c;
+	/* a sync wake-up with CPU 1 idle still takes it (suitable_idle_cpus) */
+	w->state = TS_RUNNING;
+	sim->wake_flags = WF_SYNC;
+	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
+	assert_true(sim->cpus[1].need_resched);
+	assert_false(sim->cpus[0].need_resched);
+	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
+	sim->cpus[1].need_resched = false;
+	/* both busy: a sync wake-up preempts nothing, though 10 is before 60 and 70 */
+	sim->cpus[1].curr = d;
+	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
+	assert_false(sim->cpus[0].need_resched || sim->cpus[1].need_resched);
+	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
+	/* the same wake-up without WF_SYNC preempts CPU 1 (70, the latest) */
+	sim->wake_flags = 0;
+	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
+	assert_true(sim->cpus[1].need_resched);
+	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	free(c);
+	free(d);
+	free(w);
+	fixture_free(f);
+}
+
+static void test_yield(void **state)
+{
+	struct fixture *f = bfs_fixture("1", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct sl_task *p = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 20),
+		       *q = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 30);
+
+	(void)state;
+	sim->now = 0;
+	queue(sim, p);
+	queue(sim, q);
+	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, rq), p);
+	rq->curr = p;
+	p->on_cpu = true;
+	/* at 2.5 ms (jiffies 2) p yields with 3500 us left: a new slice, 6000 us, and a new
+	 * deadline 2 + 39 = 41, behind q's 30 */
+	sim->now = 2 * MS + 500000;
+	sl_bfs_class.yield_task(sim, rq);
+	sl_bfs_class.put_prev_task(sim, rq, p);
+	p->on_cpu = false;
+	rq->curr = NULL;
+	assert_int_equal(p->bfs.time_slice, 6000);
+	assert_int_equal(p->bfs.deadline, 41);
+	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, rq), q);
+	free(p);
+	free(q);
+	fixture_free(f);
+}
+
+static void test_iso_accounting(void **state)
+{
+	struct fixture *f = bfs_fixture("2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
+	struct sl_task *iso = bfs_task(sim, 0, SL_SCHED_ISO, 1, 0);
+
+	(void)state;
+	/* 2 CPUs, HZ 1000: ISO_PERIOD = 5 x 1000 x 2 + 1 = 10001. An idle CPU's tick decays:
+	 * 10000 x 10000 / 10001 = 9999 (9999.0001) */
+	assert_int_equal(sl_bfs_iso_period(sim), 10001);
+	grq->iso_ticks = 10000;
+	sl_bfs_class.tick_load(sim, &sim->cpus[0]);
+	assert_int_equal(grq->iso_ticks, 9999);
+	/* the product is an unsigned int: 500000 x 10000 = 5000000000 = 2^32 + 705032704, /
+	 * 10001 = 70496 (70496.2): the decay wraps (the bug 0.311 fixed) */
+	grq->iso_ticks = 500000;
+	sl_bfs_class.tick_load(sim, &sim->cpus[0]);
+	assert_int_equal(grq->iso_ticks, 70496);
+	/* an ISO task's tick adds 100 and tests the limit: iso_ticks / 10001 > 70 first at
+	 * 71 x 10001 = 710071; from 709971 the tick gives 710071: refractory */
+	sim->cpus[1].curr = iso;
+	grq->iso_ticks = 709871;
+	sl_bfs_class.tick_load(sim, &sim->cpus[1]);
+	assert_int_equal(grq->iso_ticks, 709971);
+	assert_false(grq->iso_refractory);
+	sl_bfs_class.tick_load(sim, &sim->cpus[1]);
+	assert_true(grq->iso_refractory);
+	/* refractory: its ticks no longer add; cleared below 70 x 90 / 100 = 63 percent,
+	 * iso_ticks < 63 x 10001 = 630063 */
+	grq->iso_ticks = 630063;
+	sl_bfs_class.tick_load(sim, &sim->cpus[1]);
+	/* 630063 x 10000 = 6300630000 - 2^32 = 2005662704, / 10001 = 200546: wrapped, and
+	 * below the hysteresis: cleared */
+	assert_int_equal(grq->iso_ticks, 200546);
+	assert_false(grq->iso_refractory);
+	sim->cpus[1].curr = NULL;
+	free(iso);
 	fixture_free(f);
 }
 
@@ -228,10 +414,10 @@ static void test_slice_expiry_at_tick(void **state)
 	sl_bfs_class.task_tick(sim, rq, 0);
 	assert_int_equal(p->bfs.time_slice, 0);
 	assert_true(rq->need_resched);
-	/* put back: the expired slice is refilled and the deadline set from now, 6 + 39.3 ms */
+	/* put back: the expired slice is refilled and the deadline set from now, 6 + 39 jiffies */
 	sl_bfs_class.put_prev_task(sim, rq, p);
 	assert_int_equal(p->bfs.time_slice, 6000);
-	assert_int_equal(p->bfs.deadline, 6 * MS + 39300000);
+	assert_int_equal(p->bfs.deadline, 45);
 	assert_true(p->bfs.queued);
 	rq->curr = NULL;
 	free(p);
@@ -286,9 +472,9 @@ static void test_nice_0_against_19(void **state)
 	struct sl_run r;
 
 	(void)state;
-	/* A nice 0 (offset 39.3 ms), B nice 19 (239.22 ms), both from t = 0. After B's slice
-	 * ends at tB its deadline is tB + 239.22; A's k-th slice ends at tB + 6k with deadline
-	 * tB + 6k + 39.3, still earlier while 6k < 199.92: k <= 33, so A runs 34 slices (204
+	/* A nice 0 (offset 39 jiffies), B nice 19 (239), both from t = 0. After B's slice ends
+	 * at tB its deadline is tB + 239; A's k-th slice ends at tB + 6k with deadline tB + 6k +
+	 * 39, still earlier while 6k < 200: k <= 33, so A runs 34 slices (204
 	 * ms), then B one (6 ms). From t = 0 the same: B runs [204, 210], then every 210 ms:
 	 * 204 + 210 j <= 2994 for j = 0..13, 14 slices = 84 ms of 3 s (2.8%; 6/210 = 2.86% in
 	 * the steady state, where CFS would give nice 19 1.5%: 15 / (1024 + 15)) */
@@ -307,11 +493,12 @@ static void test_iso_limit(void **state)
 
 	(void)state;
 	/* ISO against a NORMAL hog on 1 CPU, HZ 1000: ISO_PERIOD = 5 x 1000 x 1 + 1 = 5001
-	 * ticks; each ISO tick adds 100; the limit is iso_ticks > 5001 x 70 = 350070, first
-	 * passed at tick 3501 (350100). Until then the NORMAL hog waits: it first runs at
-	 * 3.501 s */
+	 * ticks; each ISO tick (one a ms from 1 ms) adds 100; the limit is iso_ticks / 5001 >
+	 * 70, first at iso_ticks >= 71 x 5001 = 355071: tick 3551 (355100). Then the ISO task's
+	 * slice is zeroed and it is queued as NORMAL with a deadline 3551 + 39, after the NORMAL
+	 * hog's 0 + 39: the hog, waiting since 0, first runs at 3.551 s */
 	run("1", "4s", "hog:policy=iso", "hog", &cfg, &r);
-	assert_int_equal(r.stats.pid[2].wait_max, 3501 * MS);
+	assert_int_equal(r.stats.pid[2].wait_max, 3551 * MS);
 	sl_run_free(&r);
 	sl_config_free(&cfg);
 	/* SCHED_IDLEPRIO: nothing while a NORMAL task (even nice 19) is runnable */
@@ -340,10 +527,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prio_ratios),
-		cmocka_unit_test(test_deadline_from_niffies),
+		cmocka_unit_test(test_deadline_from_jiffies),
 		cmocka_unit_test(test_cache_distance),
 		cmocka_unit_test(test_earliest_deadline_lookup),
 		cmocka_unit_test(test_preempt_on_wakeup),
+		cmocka_unit_test(test_preempt_cache_distance),
+		cmocka_unit_test(test_sync_wakeup),
+		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_iso_accounting),
 		cmocka_unit_test(test_slice_expiry_at_tick),
 		cmocka_unit_test(test_two_hogs_split),
 		cmocka_unit_test(test_nice_0_against_19),

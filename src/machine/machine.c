@@ -754,7 +754,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 
 	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
 		return;
-	if (!sched_feat(sim, F_SYNC_WAKEUPS))
+	/* SYNC_WAKEUPS is a sched_features bit; a release without sched_features (BFS, whose
+	 * try_to_wake_up passes sync as is) keeps WF_SYNC */
+	if (sim->rel && sim->rel->feats.n && !sched_feat(sim, F_SYNC_WAKEUPS))
 		wake_flags &= ~WF_SYNC;
 	cpu = allowed_cpu(
 		sim, p,
@@ -764,7 +766,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	rq = &sim->cpus[cpu];
 	p->state = TS_RUNNING;
 	p->blocked = BLK_NONE;
+	sim->wake_flags = wake_flags;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
+	sim->wake_flags = 0;
 	/* the waker's avg_wakeup, only from task context */
 	if (waker) {
 		struct sched_entity *se = &waker->se;

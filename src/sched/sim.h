@@ -149,7 +149,7 @@ struct sl_bfs_entity {
 	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
 	bool queued;		       /* runnable and not running */
 	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
-	u64 deadline;		       /* virtual deadline, niffies (ns) */
+	u64 deadline;		       /* virtual deadline, jiffies (0.30x) */
 	s64 time_slice;		       /* what is left of rr_interval, us */
 	u64 last_ran;		       /* when the slice was last charged, ns */
 };
@@ -405,6 +405,7 @@ struct sl_sim {
 	bool rt_period_active;
 
 	int this_cpu;	   /* CPU whose event is being handled; -1: interrupt-less context */
+	int wake_flags;	   /* the try_to_wake_up in progress's (BFS reads WF_SYNC at enqueue) */
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */
 	int nohz_count;	   /* CPUs in nohz.cpu_mask */
 	int nr_overloaded; /* CPUs with nr_running >= 2 (sl_nr_running_inc/dec keep it) */

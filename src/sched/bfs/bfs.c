@@ -1,5 +1,5 @@
 /*
- * The BFS class (bfs.h; the facts and the function names of sched_bfs.c v0.300-0.304 are in
+ * The BFS class (bfs.h; the facts and the function names of sched_bfs.c v0.304 are in
  * docs/model/bfs.md). Every hook works on the one global queue in sim->class_state; a CPU's
  * rq->nr_running counts the BFS tasks whose task_cpu is that CPU (queued or running), as the
  * machine's fallback placement reads it.
@@ -20,7 +20,7 @@ static u64 rr_interval(const struct sl_sim *sim)
 
 u64 sl_bfs_prio_ratio(int user_prio)
 {
-	/* init_prio_ratios: prio_ratios[0] = 100, then prio_ratios[i - 1] * 11 / 10 */
+	/* sched_init (v0.303-0.304): prio_ratios[0] = 100, then prio_ratios[i - 1] * 11 / 10 */
 	u64 r = 100;
 
 	for (int i = 1; i <= user_prio && i < BFS_PRIO_RANGE; i++)
@@ -28,31 +28,59 @@ u64 sl_bfs_prio_ratio(int user_prio)
 	return r;
 }
 
-u64 sl_bfs_deadline_diff(u64 rr_interval_ms, int nice)
+/* an int product in the kernel: wraps past INT_MAX as gcc's two's complement code does */
+static s32 int_mul(s32 a, s32 b)
 {
-	/* prio_deadline_diff: prio_ratios[TASK_USER_PRIO(p)] * rr_interval ms, the ratio in
-	 * hundredths */
-	return sl_bfs_prio_ratio(nice + 20) * rr_interval_ms * (NSEC_PER_MSEC / 100);
+	return (s32)((u32)a * (u32)b);
+}
+
+s32 sl_bfs_deadline_diff(u64 rr_interval_ms, u64 hz, int nice)
+{
+	/* prio_deadline_diff (v0.303-0.304): (prio_ratios[user_prio] * rr_interval * HZ /
+	 * (1000 * 100)) ?: 1, int arithmetic, in jiffies */
+	s32 d = int_mul(int_mul((s32)sl_bfs_prio_ratio(nice + 20), (s32)rr_interval_ms), (s32)hz) /
+		(1000 * 100);
+
+	return d ? d : 1;
+}
+
+s32 sl_bfs_task_timeslice(u64 rr_interval_ms, int nice)
+{
+	/* task_timeslice (v0.303-0.304): rr_interval * task_prio_ratio(p) / 100 */
+	return (s32)(rr_interval_ms * sl_bfs_prio_ratio(nice + 20) / 100);
+}
+
+u64 sl_bfs_jiffies(const struct sl_sim *sim)
+{
+	return sim->now / sim->tick_ns;
+}
+
+/* time_before(a, b) on jiffies: the signed difference, as the kernel's macro */
+static bool time_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
 }
 
 int sl_bfs_locality(const struct sl_sim *sim, int a, int b)
 {
 	const struct sl_cpu *x = &sim->cpus[a], *y = &sim->cpus[b];
 
-	if (a == b)
+	/* sched_init_smp (v0.302-0.304): 0 for a CPU sharing an SMT or MC domain (sd->level <=
+	 * SD_LV_MC: same package, shared cache), 1 within the node (SD_LV_CPU, SD_LV_NODE); 3
+	 * (not in any domain: another node) does not occur in the model */
+	if (a == b || x->socket == y->socket)
 		return 0;
-	if (x->socket == y->socket && x->core == y->core)
-		return 1; /* SMT siblings */
-	if (x->socket == y->socket)
-		return 2; /* shared cache (the MC level) */
-	return 3;	  /* another package of the same node (the CPU level) */
+	return 1;
 }
 
-u64 sl_bfs_cache_distance(const struct sl_sim *sim, int task_cpu, int cpu)
+s32 sl_bfs_cache_distance(const struct sl_sim *sim, int task_cpu, int cpu, const struct sl_task *p)
 {
 	const struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 
-	return (u64)grq->locality[task_cpu * grq->ncpu + cpu] * rr_interval(sim) * NSEC_PER_MSEC;
+	/* cache_distance (v0.303-0.304): rq->cpu_locality[task_cpu] * task_timeslice(p), added as
+	 * is to the deadline, a number of jiffies (ms at HZ=1000) */
+	return grq->locality[task_cpu * grq->ncpu + cpu] *
+	       sl_bfs_task_timeslice(rr_interval(sim), p->nice);
 }
 
 u64 sl_bfs_iso_period(const struct sl_sim *sim)
@@ -60,21 +88,28 @@ u64 sl_bfs_iso_period(const struct sl_sim *sim)
 	return 5 * sim->hz * (u64)sim->ncpu + 1;
 }
 
-/* time_slice_expired: a new slice and a new deadline from now */
+/* time_slice_expired (v0.304): a new slice and a new deadline from now; SCHED_IDLEPRIO's is
+ * further offset by longest_deadline_diff (nice 19's) */
 static void time_slice_expired(struct sl_sim *sim, struct sl_task *p)
 {
+	s64 diff = sl_bfs_deadline_diff(rr_interval(sim), sim->hz, p->nice);
+
+	if (p->policy == SL_SCHED_IDLE)
+		diff += sl_bfs_deadline_diff(rr_interval(sim), sim->hz, 19);
 	p->bfs.time_slice = (s64)(rr_interval(sim) * 1000);
-	p->bfs.deadline = sim->now + sl_bfs_deadline_diff(rr_interval(sim), p->nice);
+	p->bfs.deadline = sl_bfs_jiffies(sim) + (u64)diff;
 }
 
-/* check_deadline: less than RESCHED_US left counts as expired */
+/* check_deadline (v0.304): an empty slice (<= 0 us) is refilled with a new deadline */
 static void check_deadline(struct sl_sim *sim, struct sl_task *p)
 {
-	if (p->bfs.time_slice < BFS_RESCHED_US)
+	if (p->bfs.time_slice <= 0)
 		time_slice_expired(sim, p);
 }
 
-/* update_cpu_clock's slice part: the time run since the last charge, in whole us */
+/* update_cpu_clock's slice part: the time run since the last charge, in whole us (the
+ * kernel's clamp of a bogus difference to half a jiffy or one jiffy is not reproduced:
+ * docs/model/bfs.md) */
 static void charge_slice(struct sl_sim *sim, struct sl_task *p)
 {
 	if (sim->now > p->bfs.last_ran)
@@ -125,6 +160,7 @@ static void move_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 struct sl_task *sl_bfs_earliest_deadline_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
+	u64 now = sl_bfs_jiffies(sim);
 
 	for (int q = 0; q < BFS_NQUEUES; q++) {
 		struct sl_task *p, *edt = NULL;
@@ -134,13 +170,15 @@ struct sl_task *sl_bfs_earliest_deadline_task(struct sl_sim *sim, struct sl_cpu 
 		{
 			if (!sl_cpu_allowed(p, rq->id))
 				continue;
-			u64 dl = p->bfs.deadline + sl_bfs_cache_distance(sim, p->cpu, rq->id);
+			u64 dl = p->bfs.deadline +
+				 (u64)(s64)sl_bfs_cache_distance(sim, p->cpu, rq->id, p);
 
-			/* an old deadline: the first found in queue (FIFO) order */
-			if (dl < sim->now)
+			/* time_before(dl, jiffies): an old deadline, the first found in queue
+			 * (FIFO) order (v0.303-0.304) */
+			if (time_before(dl, now))
 				return p;
 			/* strictly earlier: of equal ones the first queued wins */
-			if (!edt || dl < earliest) {
+			if (!edt || time_before(dl, earliest)) {
 				edt = p;
 				earliest = dl;
 			}
@@ -151,14 +189,23 @@ struct sl_task *sl_bfs_earliest_deadline_task(struct sl_sim *sim, struct sl_cpu 
 	return NULL;
 }
 
-/* an idle CPU p may run on and nobody has kicked yet (the model's reading of cpu_idle_map,
- * docs/model/bfs.md) */
+/* an idle CPU nobody has kicked yet (the model's reading of cpu_idle_map, docs/model/bfs.md) */
 static bool idle_cpu(const struct sl_sim *sim, int c)
 {
 	return !sim->cpus[c].curr && !sim->cpus[c].need_resched;
 }
 
-/* resched_best_idle: the idle CPU closest in cache to p's (lowest locality, then id) */
+/* suitable_idle_cpus: an idle CPU p may run on */
+static bool suitable_idle_cpus(const struct sl_sim *sim, const struct sl_task *p)
+{
+	for (int c = 0; c < sim->ncpu; c++)
+		if (sl_cpu_allowed(p, c) && idle_cpu(sim, c))
+			return true;
+	return false;
+}
+
+/* the idle CPU closest in cache to p's (lowest locality, then id): the model's choice for a
+ * task put back while a CPU is idle */
 static int best_idle(const struct sl_sim *sim, const struct sl_task *p)
 {
 	const struct sl_bfs_grq *grq = sl_bfs_grq(sim);
@@ -172,35 +219,60 @@ static int best_idle(const struct sl_sim *sim, const struct sl_task *p)
 	return best;
 }
 
+/* the kernel prio of what a CPU runs (rq->rq_prio); an idle CPU scores PRIO_LIMIT */
+#define BFS_PRIO_LIMIT (BFS_IDLE_PRIO + 1)
+
+static int rq_prio(const struct sl_sim *sim, int c)
+{
+	const struct sl_task *curr = sim->cpus[c].curr;
+
+	if (!curr)
+		return BFS_PRIO_LIMIT;
+	if (curr->sched_class == &sl_bfs_class)
+		return curr->bfs.prio;
+	return curr->prio; /* the RT class above: 0..99 */
+}
+
 int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 {
-	int target = best_idle(sim, p), highest_prio = -1;
+	/*
+	 * try_preempt (v0.304, SMP): every allowed CPU is scored by the prio of what it runs
+	 * (an idle one as PRIO_LIMIT, below any task) and, among equals, by its task's deadline
+	 * minus the cache distance from p's CPU (for an idle one minus the distance alone: the
+	 * closest idle CPU); the worst prio and then the latest offset deadline is the target,
+	 * p's own CPU on ties, at once if it is idle. p preempts it unless its prio is worse, or
+	 * equal with p SCHED_NORMAL and its deadline not earlier: an equal-prio wakee of another
+	 * policy (BATCH, ISO, IDLEPRIO, or ISO demoted to NORMAL) always preempts.
+	 */
+	int target = -1, highest_prio = -1;
 	s64 latest = 0;
 
-	if (target >= 0)
-		return target;
-	/* IDLEPRIO tasks never preempt anything */
-	if (p->policy == SL_SCHED_IDLE)
-		return -1;
 	for (int c = 0; c < sim->ncpu; c++) {
-		const struct sl_task *curr = sim->cpus[c].curr;
+		int prio = rq_prio(sim, c);
 
-		/* an RT task (the class above) is never preempted from here */
-		if (!sl_cpu_allowed(p, c) || !curr || curr->sched_class != &sl_bfs_class)
+		/* a kicked idle CPU no longer counts (the model's choice) */
+		if (!sl_cpu_allowed(p, c) || (prio == BFS_PRIO_LIMIT && !idle_cpu(sim, c)))
 			continue;
-		if (curr->bfs.prio < highest_prio)
+		if (prio < highest_prio)
 			continue;
-		s64 offset = (s64)curr->bfs.deadline - (s64)sl_bfs_cache_distance(sim, p->cpu, c);
+		s64 offset = -(s64)sl_bfs_cache_distance(sim, p->cpu, c, p);
 
-		if (curr->bfs.prio > highest_prio || offset > latest) {
-			highest_prio = curr->bfs.prio;
+		if (prio != BFS_PRIO_LIMIT && sim->cpus[c].curr->sched_class == &sl_bfs_class)
+			offset += (s64)sim->cpus[c].curr->bfs.deadline;
+		else if (prio == BFS_PRIO_LIMIT && c == p->cpu)
+			return c; /* this_rq is idle, use that over everything */
+		if (prio > highest_prio || offset > latest || (offset == latest && c == p->cpu)) {
+			highest_prio = prio;
 			latest = offset;
 			target = c;
 		}
 	}
-	if (target < 0 || p->bfs.prio > highest_prio)
+	if (target < 0 || highest_prio == BFS_PRIO_LIMIT)
+		return target;
+	if (p->bfs.prio > highest_prio)
 		return -1;
-	if (p->bfs.prio == highest_prio && !((s64)p->bfs.deadline < latest))
+	if (p->bfs.prio == highest_prio && p->policy == SL_SCHED_NORMAL &&
+	    !((s64)p->bfs.deadline < latest))
 		return -1;
 	return target;
 }
@@ -213,26 +285,66 @@ static void try_preempt(struct sl_sim *sim, struct sl_task *p)
 		sl_resched_cpu(sim, &sim->cpus[c]);
 }
 
-/* ---- ISO accounting (iso_tick / no_iso_tick, from every CPU's tick) ---- */
+/* ---- ISO accounting (task_running_tick / no_iso_tick of v0.304, from every CPU's tick) ---- */
+
+/*
+ * ISO_PERIOD is 5 * HZ * num_online_cpus() + 1, an unsigned int (num_online_cpus() is
+ * cpumask_weight's unsigned int): the int iso_ticks meets it in unsigned 32-bit arithmetic.
+ */
+static u32 iso_period(const struct sl_sim *sim)
+{
+	return (u32)sl_bfs_iso_period(sim);
+}
+
+/* the refractory flag is cleared below iso_cpu * 90 / 100 percent: 10% hysteresis */
+static bool iso_below_hysteresis(const struct sl_sim *sim, const struct sl_bfs_grq *grq)
+{
+	u32 iso_cpu = (u32)sim->tun.policy[BFS_TUN_ISO_CPU];
+
+	return (u32)grq->iso_ticks / iso_period(sim) < iso_cpu * 90 / 100;
+}
+
+/* no_iso_tick (v0.304): iso_ticks * (ISO_PERIOD - 1) / ISO_PERIOD in unsigned int, which wraps
+ * once iso_ticks * (ISO_PERIOD - 1) reaches 2^32 (0.311 replaced it with iso_ticks -=
+ * iso_ticks / ISO_PERIOD + 1, "integer overflow ... which breaks iso throttling") */
+static void no_iso_tick(struct sl_sim *sim, struct sl_bfs_grq *grq)
+{
+	u32 period = iso_period(sim);
+
+	if (!grq->iso_ticks)
+		return;
+	grq->iso_ticks = (s32)((u32)grq->iso_ticks * (period - 1) / period);
+	if (grq->iso_refractory && iso_below_hysteresis(sim, grq))
+		grq->iso_refractory = false;
+}
 
 static void bfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 	const struct sl_task *curr = rq->curr;
-	u64 period = sl_bfs_iso_period(sim), iso_cpu = sim->tun.policy[BFS_TUN_ISO_CPU];
+	u32 period = iso_period(sim), iso_cpu = (u32)sim->tun.policy[BFS_TUN_ISO_CPU];
 
-	/* a running RT task is accounted as ISO time too */
-	if (curr && (sl_rt_policy(curr->policy) ||
-		     (curr->policy == SL_SCHED_ISO && !grq->iso_refractory))) {
-		if (grq->iso_ticks <= period * 100 - 100) {
+	/* scheduler_tick: an idle CPU's tick decays */
+	if (!curr) {
+		no_iso_tick(sim, grq);
+		return;
+	}
+	/* iso_tick: a running ISO task (not refractory) or RT task adds 100, up to a period's */
+	if (sl_rt_policy(curr->policy) || (curr->policy == SL_SCHED_ISO && !grq->iso_refractory)) {
+		if ((u32)grq->iso_ticks <= period * 100 - 100)
 			grq->iso_ticks += 100;
-			if (grq->iso_ticks > period * iso_cpu)
+	} else {
+		no_iso_tick(sim, grq);
+	}
+	/* test_ret_isorefractory, only on the tick of a CPU running a SCHED_ISO task: set once
+	 * iso_ticks / ISO_PERIOD > iso_cpu, cleared below the hysteresis */
+	if (curr->policy == SL_SCHED_ISO) {
+		if (!grq->iso_refractory) {
+			if ((u32)grq->iso_ticks / period > iso_cpu)
 				grq->iso_refractory = true;
-		}
-	} else if (grq->iso_ticks) {
-		grq->iso_ticks -= grq->iso_ticks / period + 1;
-		if (grq->iso_refractory && grq->iso_ticks < period * (iso_cpu * 115 / 128))
+		} else if (iso_below_hysteresis(sim, grq)) {
 			grq->iso_refractory = false;
+		}
 	}
 }
 
@@ -295,17 +407,14 @@ static void bfs_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task 
 		time_slice_expired(sim, p);
 		return;
 	}
-	/* sched_fork: the parent's slice is shared with the child, which keeps the parent's
-	 * deadline; a parent with too little left is rescheduled and the child starts anew */
+	/* sched_fork (v0.304): a parent with slice left halves it (int division) and the child
+	 * gets the same; with none left the child gets what the parent has (<= 0, so it
+	 * reschedules at its first tick). The child keeps the parent's deadline (the task struct
+	 * is copied). The running parent's slice is as its last tick left it (rq_time_slice). */
 	p->bfs.deadline = parent->bfs.deadline;
-	if (parent->bfs.time_slice >= BFS_RESCHED_US * 2) {
+	if (parent->bfs.time_slice > 0)
 		parent->bfs.time_slice /= 2;
-		p->bfs.time_slice = parent->bfs.time_slice;
-	} else {
-		parent->bfs.time_slice = 0;
-		sl_resched_cpu(sim, &sim->cpus[parent->cpu]);
-		time_slice_expired(sim, p);
-	}
+	p->bfs.time_slice = parent->bfs.time_slice;
 }
 
 /* activate_task */
@@ -323,7 +432,7 @@ static void bfs_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	activate(sim, rq, p);
 	/* wake_up_new_task: a fork (no CLONE_VM) by the running parent with no idle CPU for the
 	 * child reschedules the parent (child runs first, before an exec); else try_preempt */
-	if (p->parent && rq->curr == p->parent && best_idle(sim, p) < 0)
+	if (p->parent && rq->curr == p->parent && !suitable_idle_cpus(sim, p))
 		sl_resched_cpu(sim, rq);
 	else
 		try_preempt(sim, p);
@@ -332,7 +441,9 @@ static void bfs_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 static void bfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
 {
 	activate(sim, rq, p);
-	if (wakeup)
+	/* try_to_wake_up (v0.302-0.304): a sync wake-up (the waker is about to sleep) preempts
+	 * nothing unless an idle CPU suits the wakee */
+	if (wakeup && (!(sim->wake_flags & WF_SYNC) || suitable_idle_cpus(sim, p)))
 		try_preempt(sim, p);
 }
 
@@ -389,8 +500,10 @@ static void bfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 		return;
 	bfs_update_curr(sim, rq);
 	charge_slice(sim, p);
-	/* an ISO task over the limit goes back as NORMAL: its slice is zeroed */
-	if (p->policy == SL_SCHED_ISO && sl_bfs_grq(sim)->iso_refractory)
+	/* task_running_tick: an ISO task still running at ISO_PRIO when the limit is hit goes
+	 * back as NORMAL: its slice is zeroed */
+	if (p->policy == SL_SCHED_ISO && sl_bfs_grq(sim)->iso_refractory &&
+	    p->bfs.prio == BFS_ISO_PRIO)
 		p->bfs.time_slice = 0;
 	if (p->bfs.time_slice > 0)
 		return;
@@ -411,7 +524,9 @@ static void bfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_task *p = rq->curr;
 
-	/* sys_sched_yield: the slice is given up, a new deadline is set */
+	/* sys_sched_yield (v0.304): rq_time_slice = 0, so schedule()'s check_deadline gives a
+	 * new slice and deadline (0.302-0.303 expired the task struct's copy, which schedule()
+	 * then overwrote with the rq's: the fix of 0.304) */
 	bfs_update_curr(sim, rq);
 	p->bfs.last_ran = sim->now;
 	time_slice_expired(sim, p);

@@ -1,5 +1,5 @@
 /*
- * BFS for 2.6.31 (v0.300-0.304) as a release: the BFS class, no sched_features, and its two
+ * BFS for 2.6.31 (v0.304) as a release: the BFS class, no sched_features, and its two
  * sysctls, kernel.rr_interval (ms, 1..5000, boot 6) and kernel.iso_cpu (percent, 0..100,
  * boot 70), kept in struct sl_tunables' policy[] (docs/model/bfs.md).
  */
@@ -18,9 +18,10 @@ static const struct sl_sysctl_desc bfs_sysctls[] = {
 };
 
 /*
- * Boot: sched_init_smp scales rr_interval by the online CPUs, rr_interval *= 1 + ilog2(n)
- * (6 ms on one CPU, 12 on 2 or 3, 18 on 4..7, 24 on 8..15). BFS has no RT bandwidth limit
- * (no kernel.sched_rt_* sysctls): the RT class runs unthrottled, RUNTIME_INF.
+ * Boot: sched_init_smp (v0.302-0.304, read in the patch) scales rr_interval by the online
+ * CPUs, rr_interval *= 1 + ilog2(num_online_cpus()): 6 ms on one CPU, 12 on 2 or 3, 18 on
+ * 4..7, 24 on 8..15. BFS has no RT bandwidth limit (no kernel.sched_rt_* sysctls): the RT
+ * class runs unthrottled, RUNTIME_INF.
  */
 static void bfs_init_granularity(struct sl_tunables *t, int ncpu)
 {
