@@ -273,8 +273,36 @@ static int wake_cpu(int n0, int n1, int wake_flags, unsigned sd_flag)
 	return cpu;
 }
 
+/*
+ * The same both-busy case through try_to_wake_up: 6.18 has no SYNC_WAKEUPS flag, and its
+ * select_task_rq_fair takes sync from WF_SYNC, so a sync wake-up reaches wake_affine_idle (the
+ * waker alone on CPU0: CPU0) where a plain one goes by weight (prev, CPU1, as above).
+ */
+static int ttwu_cpu(int wake_flags)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_task *w = ee_task(0, 0, 0), *b = ee_task(0, 0, 1), *p = ee_task(0, 0, 1);
+	int cpu;
+
+	ee_set_curr(sim, &sim->cpus[0], w, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, &sim->cpus[1], b, 0, SLICE2, SLICE2);
+	sim->this_cpu = 0;
+	p->state = TS_SLEEPING;
+	sl_try_to_wake_up(sim, p, w, wake_flags);
+	cpu = p->cpu;
+	fixture_free(f);
+	free(w);
+	free(b);
+	free(p);
+	return cpu;
+}
+
 static void test_wake_cpu(void **state)
 {
+	(void)state;
+	assert_int_equal(ttwu_cpu(WF_SYNC), 0);
+	assert_int_equal(ttwu_cpu(0), 1);
 	(void)state;
 	/* prev idle: WA_IDLE keeps prev, select_idle_sibling confirms it */
 	assert_int_equal(wake_cpu(1, 0, 0, SD_BALANCE_WAKE), 1);

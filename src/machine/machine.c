@@ -754,9 +754,14 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 
 	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
 		return;
-	/* SYNC_WAKEUPS is a sched_features bit; a release without sched_features (BFS, whose
-	 * try_to_wake_up passes sync as is) keeps WF_SYNC */
-	if (sim->rel && sim->rel->feats.n && !sched_feat(sim, F_SYNC_WAKEUPS))
+	/*
+	 * SYNC_WAKEUPS is a sched_features bit of 2.6.31/2.6.32 (off: the sync hint is dropped).
+	 * A release without that flag keeps WF_SYNC: BFS, whose try_to_wake_up passes sync as is,
+	 * and 6.18, whose select_task_rq_fair takes sync = WF_SYNC and not PF_EXITING
+	 * (kernel/sched/fair.c) for wake_affine.
+	 */
+	if (sim->rel && sl_feat_known(&sim->rel->feats, F_SYNC_WAKEUPS) &&
+	    !sched_feat(sim, F_SYNC_WAKEUPS))
 		wake_flags &= ~WF_SYNC;
 	cpu = allowed_cpu(
 		sim, p,

@@ -113,3 +113,11 @@ int sl_feat_write_list(const struct sl_feat_table *t, u64 *set, const char *list
 	}
 	return 0;
 }
+
+bool sl_feat_known(const struct sl_feat_table *t, enum sl_feat f)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->flags[i].id == f)
+			return true;
+	return false;
+}

@@ -82,6 +82,8 @@ struct sl_feat_table {
 /* The kernel's bit mask (bit = position in the release's file) of a feature set. */
 u64 sl_feat_kernel_mask(const struct sl_feat_table *t, u64 set);
 u64 sl_feat_defaults(const struct sl_feat_table *t);
+/* The release's sched_features file has flag f. */
+bool sl_feat_known(const struct sl_feat_table *t, enum sl_feat f);
 /* "NEW_FAIR_SLEEPERS NO_NORMALIZED_SLEEPER ... \n", exactly as debugfs printed it. */
 void sl_feat_format(const struct sl_feat_table *t, u64 set, char *buf, size_t len);
 /*
