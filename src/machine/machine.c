@@ -712,6 +712,12 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 
 	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
 		return;
+	/* the task's own sleep timer (hrtimer_wakeup), a device's interrupt, or a task */
+	int src = waker			    ? SL_WAKE_SRC_TASK
+		  : p->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
+					    : SL_WAKE_SRC_IRQ;
+	int from = sim->this_cpu;
+
 	if (!sched_feat(sim, F_SYNC_WAKEUPS))
 		wake_flags &= ~WF_SYNC;
 	cpu = allowed_cpu(
@@ -732,7 +738,12 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 				      (se->last_wakeup ? se->last_wakeup : se->start_runtime));
 		se->last_wakeup = se->sum_exec_runtime;
 	}
-	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = sl_gid(p)};
+	struct sl_event ev = {.type = SL_EV_WAKEUP,
+			      .cpu = cpu,
+			      .pid = p->pid,
+			      .group = sl_gid(p),
+			      .orig_cpu = from,
+			      .reason = src};
 
 	sl_emit(sim, &ev);
 	sl_check_preempt_curr(sim, rq, p, wake_flags);

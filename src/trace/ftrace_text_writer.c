@@ -1,6 +1,9 @@
 /*
  * The ftrace text writer: the layout of /sys/kernel/tracing/trace, with the 4-character flags
  * column and sched_waking before each sched_wakeup, which Perfetto's systrace importer needs.
+ * A wake-up is written on the CPU that ran it, preceded by hrtimer_expire_entry (the task's
+ * sleep timer) or irq_handler_entry (a device) when no task did, so that the trace workload
+ * (src/workload/trace.c) tells who woke whom as it does in a kernel's trace.
  * What src/trace/ftrace_text.c reads back. The default writer: any name no other claims.
  */
 #include "trace/format.h"
@@ -85,12 +88,23 @@ static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event 
 		     sl_trace_writer_prio(w, ev->next_pid));
 		x->cur[ev->cpu] = ev->next_pid;
 		break;
-	case SL_EV_WAKEUP:
-		line(w, ev->cpu, ev->time, "sched_waking: comm=%s pid=%d prio=%d target_cpu=%03d",
-		     comm, ev->pid, prio, ev->cpu);
-		line(w, ev->cpu, ev->time, "sched_wakeup: comm=%s pid=%d prio=%d target_cpu=%03d",
-		     comm, ev->pid, prio, ev->cpu);
+	case SL_EV_WAKEUP: {
+		/* on the CPU the wake-up ran on, after what ran it: a task (the line's context),
+		 * the task's sleep timer, or a device's interrupt, as a kernel's trace shows */
+		int on = ev->orig_cpu >= 0 && ev->orig_cpu < w->sim->ncpu ? ev->orig_cpu : ev->cpu;
+
+		if (ev->reason == SL_WAKE_SRC_TIMER)
+			line(w, on, ev->time,
+			     "hrtimer_expire_entry: hrtimer=%016x function=hrtimer_wakeup now=%llu",
+			     (unsigned)ev->pid, (unsigned long long)ev->time);
+		else if (ev->reason == SL_WAKE_SRC_IRQ)
+			line(w, on, ev->time, "irq_handler_entry: irq=%d name=schedlab-dev", 16);
+		line(w, on, ev->time, "sched_waking: comm=%s pid=%d prio=%d target_cpu=%03d", comm,
+		     ev->pid, prio, ev->cpu);
+		line(w, on, ev->time, "sched_wakeup: comm=%s pid=%d prio=%d target_cpu=%03d", comm,
+		     ev->pid, prio, ev->cpu);
 		break;
+	}
 	case SL_EV_WAKEUP_NEW:
 		line(w, ev->cpu, ev->time,
 		     "sched_wakeup_new: comm=%s pid=%d prio=%d target_cpu=%03d", comm, ev->pid,
