@@ -1,0 +1,92 @@
+/*
+ * The trace workload: a recorded trace (any format of the trace readers, .xz/.gz included)
+ * turned into task programs, per task its CPU bursts, its sleeps by kind and who woke it, so
+ * that a simulated waker that runs later also wakes later (closed loop). The design and what is
+ * counted as unattributed: docs/workloads.md, "trace workload".
+ */
+#ifndef SCHEDLAB_WORKLOAD_TRACE_H
+#define SCHEDLAB_WORKLOAD_TRACE_H
+
+#include "workload/workload.h"
+
+/* What a task did, in trace order. */
+enum sl_tw_kind {
+	TW_RUN,	  /* CPU time ns (switch-in to blocking, preemptions summed) */
+	TW_SLEEP, /* S, woken by its own hrtimer (hrtimer_wakeup) after ns */
+	TW_OPEN,  /* S, woken by an interrupt with no timer of the task, or by nobody: ns, open loop
+		   */
+	TW_IO,	  /* D: uninterruptible, ns */
+	TW_WAIT,  /* S, woken by task arg (an index) after ns */
+	TW_WAKE,  /* wakes task arg */
+	TW_FORK,  /* forks task arg */
+	TW_CIN,	  /* a switch-in: arg = the CPU it last ran on (-1: none), arg2 = this CPU, cost =
+		     1 when another task ran on this CPU in between */
+};
+
+struct sl_tw_op {
+	u64 ns;
+	int arg;
+	short arg2;
+	unsigned char kind, cost;
+};
+
+struct sl_tw_task {
+	int pid, parent, prio; /* parent: index of the forking task, -1: none traced */
+	char comm[16];
+	bool exited;
+	u64 created; /* fork or first sched_wakeup_new, from the trace's start; 0: there at start */
+	struct sl_tw_op *ops;
+	int nops, cap;
+	/* figures of the extraction */
+	u64 cpu_ns, bursts, switch_in;
+	u64 n_sleep, ns_sleep, n_wait, ns_wait, n_io, ns_io, n_open, ns_open;
+	u64 wakes_given, forks, io_reqs;
+	/* extraction state */
+	int state, last_cpu;
+	char block_kind;
+	u64 run_since, acc, block_since, last_seq;
+};
+
+/* What could not be attributed (each is replayed as said in docs/workloads.md) */
+struct sl_tw_unattr {
+	u64 irq_wake;	    /* S woken from an interrupt with no hrtimer of the task: open loop */
+	u64 idle_wake;	    /* S woken from an idle CPU without a timer or interrupt: open loop */
+	u64 no_wake;	    /* switched in while blocked, no wake-up seen: open loop */
+	u64 missing_switch; /* a switch-out of a task the CPU was not running */
+	u64 first_burst; /* a burst begun before the trace: counted from the CPU's first record */
+	u64 blocked_at_end; /* blocked when the trace ended: the sleep is dropped, the task exits */
+	u64 wake_not_blocked; /* a wake-up of a task not blocked (ignored) */
+	u64 rt_deadline;      /* prio < 0 (SCHED_DEADLINE): replayed as FIFO 99 */
+};
+
+struct sl_tw {
+	char path[256];
+	struct sl_tw_task *t;
+	int n, cap;
+	u64 t0, tend, records, nops;
+	int ncpu;
+	bool have_waking;
+	struct sl_tw_unattr un;
+	u64 deps, timed, io, exec, exits;
+	/* pid -> index (open addressing) */
+	int *hk, *hv;
+	size_t hcap, hn;
+};
+
+/* Read `path` into tw: 0, or -1 with "file:line: what" (or "file: what") in err. */
+int sl_tw_extract(struct sl_tw *tw, const char *path, char *err, size_t errlen);
+void sl_tw_free(struct sl_tw *tw);
+
+/* The trace workload's arguments: the extraction and the keys. */
+struct sl_tw_args {
+	struct sl_tw tw;
+	char tasks[96]; /* POSIX extended regex on comm ("" = all) */
+	int sync;
+};
+
+/* The recorded pid a task of a trace group runs for (-1: not a trace group's program). */
+int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog);
+
+extern const struct sl_workload_ops sl_wl_trace;
+
+#endif
