@@ -14,6 +14,7 @@
 #include "trace/replay_idle.h"
 #include "trace/record.h"
 #include "validate/validate_cli.h"
+#include "cli/trace_workload.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
@@ -51,6 +52,8 @@ static const char usage[] =
 	"             once, as a machine description for validate\n"
 	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
 	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json] [-o FILE]\n"
+	"  trace-workload FILE  the tasks --workload trace:file=FILE replays (bursts, sleeps,\n"
+	"             who woke whom) [--json] [-o F.json: as an rt-app file]\n"
 	"  sweep      every combination of flags (--features all|LIST), knobs\n"
 	"             (--vary KEY=V1,V2), mixes (--mix A+B) and --seeds N, one row\n"
 	"             per run in --out FILE.csv|.jsonl, resumable; -j N workers,\n"
@@ -953,6 +956,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_trace_stats(argc, argv);
 	if (!strcmp(cmd, "replay-idle"))
 		return cmd_replay_idle(argc, argv);
+	if (!strcmp(cmd, "trace-workload"))
+		return sl_cli_trace_workload(argc, argv);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc, argv);
 	if (!strcmp(cmd, "validate"))

@@ -25,6 +25,7 @@ struct tw_cpu {
 	int hrt_task;	/* whose (-1: the timer's start was not traced) */
 	bool irq;	/* an interrupt was entered here since the last switch / wake-up */
 	u64 irq_time;
+	u64 idle_time; /* the last record of the idle task here */
 };
 
 /* hrtimer id -> task index of the hrtimer_start with function hrtimer_wakeup */
@@ -269,6 +270,87 @@ static void set_prio(struct sl_tw_task *t, int prio, const char *comm)
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
+/* task i starts running on CPU cpu at now (a switch-in) */
+static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
+{
+	struct sl_tw *tw = x->tw;
+	struct sl_tw_task *t = &tw->t[i];
+
+	if (t->state == XS_BLOCKED) {
+		/* no wake-up was seen: the sleep is replayed for its recorded length */
+		u64 d = since(now, t->block_since);
+
+		tw->un.no_wake++;
+		push(x, t, t->block_kind == 'D' ? TW_IO : TW_OPEN, d, 0, 0, 0);
+		if (t->block_kind == 'D') {
+			t->n_io++;
+			t->ns_io += d;
+		} else {
+			t->n_open++;
+			t->ns_open += d;
+		}
+	}
+	/* the machine's switch-in cost of this switch: docs/workloads.md */
+	push(x, t, TW_CIN, 0, t->last_cpu, cpu, t->last_cpu == cpu && c->seq != t->last_seq);
+	c->seq++;
+	t->last_seq = c->seq;
+	t->last_cpu = cpu;
+	t->switch_in++;
+	t->state = XS_RUN;
+	t->run_since = now;
+	c->cur = i;
+}
+
+/*
+ * A record in task pid's context on CPU cpu: pid runs there. When the trace did not say so
+ * (a switch-in from idle that was not traced, which real captures show), it is switched in at
+ * the CPU's last idle record, and the task it replaces is taken as preempted then.
+ */
+static int ensure_running(struct tw_x *x, int cpu, int pid, const char *comm, u64 now)
+{
+	struct sl_tw *tw = x->tw;
+	struct tw_cpu *c = cpu_of(x, cpu, now);
+	int i = task_of(x, pid, comm, now);
+
+	if (!c || i < 0)
+		return -1;
+	struct sl_tw_task *t = &tw->t[i];
+
+	if (t->state == XS_RUN && c->cur == i)
+		return i;
+	if (t->state == XS_UNSEEN && c->cur == -1) {
+		/* running since before the trace: from the CPU's first record */
+		tw->un.first_burst++;
+		t->state = XS_RUN;
+		t->run_since = c->first;
+		t->last_cpu = cpu;
+		c->cur = i;
+		return i;
+	}
+	u64 at = c->cur == -2 && c->idle_time <= now ? c->idle_time : now;
+
+	tw->un.missed_switch_in++;
+	if (c->cur >= 0) {
+		struct sl_tw_task *o = &tw->t[c->cur];
+
+		tw->un.missing_switch++;
+		if (o->state == XS_RUN) {
+			o->acc += since(at, o->run_since);
+			o->state = XS_RUNNABLE;
+		}
+	}
+	if (t->state == XS_RUN) {
+		/* running elsewhere as far as the trace said: that CPU lost a switch */
+		tw->un.missing_switch++;
+		t->acc += since(at, t->run_since);
+		t->state = XS_RUNNABLE;
+		if (t->last_cpu >= 0 && t->last_cpu < x->ncpu && x->cpu[t->last_cpu].cur == i)
+			x->cpu[t->last_cpu].cur = -1;
+	}
+	switch_in(x, c, cpu, i, at);
+	return i;
+}
+
 static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 {
 	struct sl_tw *tw = x->tw;
@@ -279,7 +361,7 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		return;
 	c->hrt = c->irq = false;
 	if (r->task_pid > 0) {
-		int i = task_of(x, r->task_pid, r->task_comm, now);
+		int i = ensure_running(x, r->cpu, r->task_pid, r->task_comm, now);
 
 		if (i < 0)
 			return;
@@ -287,17 +369,9 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		char st = r->prev_state[0] ? r->prev_state[0] : 'R';
 
 		set_prio(t, r->task_prio, r->task_comm);
-		if (t->state != XS_RUN || (c->cur >= 0 && c->cur != i)) {
-			/* running since before the trace on this CPU, or a switch-in not traced */
-			if (t->state == XS_UNSEEN && c->cur == -1)
-				tw->un.first_burst++;
-			else
-				tw->un.missing_switch++;
-			t->run_since = c->first;
-			t->state = XS_RUN;
-		}
 		if (t->exited || st == 'X' || st == 'Z') {
 			flush_run(x, t, now);
+			t->bursts++;
 			t->state = XS_DEAD;
 			t->exited = true;
 		} else if (st == 'R') {
@@ -312,38 +386,24 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		}
 	}
 	c->cur = -2;
+	c->idle_time = now;
 	if (r->next_pid > 0) {
 		int i = task_of(x, r->next_pid, r->next_comm, now);
 
 		if (i < 0)
 			return;
-		struct sl_tw_task *t = &tw->t[i];
+		set_prio(&tw->t[i], r->next_prio, r->next_comm);
+		if (tw->t[i].state == XS_RUN) {
+			/* running elsewhere as far as the trace said: that CPU lost a switch */
+			struct sl_tw_task *t = &tw->t[i];
 
-		set_prio(t, r->next_prio, r->next_comm);
-		if (t->state == XS_BLOCKED) {
-			/* no wake-up was seen: the sleep is replayed for its recorded length */
-			u64 d = since(now, t->block_since);
-
-			tw->un.no_wake++;
-			push(x, t, t->block_kind == 'D' ? TW_IO : TW_OPEN, d, 0, 0, 0);
-			if (t->block_kind == 'D') {
-				t->n_io++;
-				t->ns_io += d;
-			} else {
-				t->n_open++;
-				t->ns_open += d;
-			}
+			tw->un.missing_switch++;
+			t->acc += since(now, t->run_since);
+			if (t->last_cpu >= 0 && t->last_cpu < x->ncpu &&
+			    x->cpu[t->last_cpu].cur == i)
+				x->cpu[t->last_cpu].cur = -1;
 		}
-		/* the machine's switch-in cost of this switch: docs/workloads.md */
-		push(x, t, TW_CIN, 0, t->last_cpu, r->cpu,
-		     t->last_cpu == r->cpu && c->seq != t->last_seq);
-		c->seq++;
-		t->last_seq = c->seq;
-		t->last_cpu = r->cpu;
-		t->switch_in++;
-		t->state = XS_RUN;
-		t->run_since = now;
-		c->cur = i;
+		switch_in(x, c, r->cpu, i, now);
 	}
 }
 
@@ -413,6 +473,12 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 	struct tw_cpu *c;
 	int i;
 
+	if (r->pid > 0 && r->kind != SL_TR_SCHED_SWITCH) {
+		if (ensure_running(x, r->cpu, r->pid, r->comm, r->time) < 0)
+			return;
+	} else if (r->pid == 0 && (c = cpu_of(x, r->cpu, r->time)) && c->cur == -2) {
+		c->idle_time = r->time;
+	}
 	switch (r->kind) {
 	case SL_TR_SCHED_SWITCH:
 		on_switch(x, r);

@@ -9,6 +9,8 @@
 
 #include "workload/workload.h"
 
+#include <stdio.h>
+
 /* What a task did, in trace order. */
 enum sl_tw_kind {
 	TW_RUN,	  /* CPU time ns (switch-in to blocking, preemptions summed) */
@@ -49,10 +51,11 @@ struct sl_tw_task {
 
 /* What could not be attributed (each is replayed as said in docs/workloads.md) */
 struct sl_tw_unattr {
-	u64 irq_wake;	    /* S woken from an interrupt with no hrtimer of the task: open loop */
-	u64 idle_wake;	    /* S woken from an idle CPU without a timer or interrupt: open loop */
-	u64 no_wake;	    /* switched in while blocked, no wake-up seen: open loop */
-	u64 missing_switch; /* a switch-out of a task the CPU was not running */
+	u64 irq_wake;	      /* S woken from an interrupt with no hrtimer of the task: open loop */
+	u64 idle_wake;	      /* S woken from an idle CPU without a timer or interrupt: open loop */
+	u64 no_wake;	      /* switched in while blocked, no wake-up seen: open loop */
+	u64 missed_switch_in; /* a task seen running with no switch-in traced (from idle) */
+	u64 missing_switch;   /* a switch-out or switch-in missing: a task on two CPUs */
 	u64 first_burst; /* a burst begun before the trace: counted from the CPU's first record */
 	u64 blocked_at_end; /* blocked when the trace ended: the sleep is dropped, the task exits */
 	u64 wake_not_blocked; /* a wake-up of a task not blocked (ignored) */
@@ -76,6 +79,10 @@ struct sl_tw {
 /* Read `path` into tw: 0, or -1 with "file:line: what" (or "file: what") in err. */
 int sl_tw_extract(struct sl_tw *tw, const char *path, char *err, size_t errlen);
 void sl_tw_free(struct sl_tw *tw);
+/* What was extracted, as a table or JSON (trace_report.c); -1: out of memory. */
+int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f);
+/* The tasks as an rt-app JSON file (trace_report.c); -1: a write error. */
+int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f);
 
 /* The trace workload's arguments: the extraction and the keys. */
 struct sl_tw_args {
