@@ -219,10 +219,19 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	return 0;
 }
 
-/* a task's rt-app name: comm-pid */
+/* a task's rt-app name: comm-pid, a character other than [A-Za-z0-9._-] as '_' (a task name
+ * names its log file) */
 static void rt_name(FILE *f, const struct sl_tw_task *t)
 {
-	json_str(f, t->comm);
+	for (const char *s = t->comm; *s; s++) {
+		char c = *s;
+
+		fputc((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+				      c == '.' || c == '_' || c == '-'
+			      ? c
+			      : '_',
+		      f);
+	}
 	fprintf(f, "-%d", t->pid);
 }
 
