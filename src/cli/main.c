@@ -53,7 +53,7 @@ static const char usage[] =
 	"  replay-idle FILE  a trace's idle intervals and timers through every governor\n"
 	"             (open loop) [--machine M] [--cpuidle-governor LIST] [--json] [-o FILE]\n"
 	"  trace-workload FILE  the tasks --workload trace:file=FILE replays (bursts, sleeps,\n"
-	"             who woke whom) [--json] [-o F.json: as an rt-app file]\n"
+	"             who woke whom) [--json] [--preempt] [-o F.json: as an rt-app file]\n"
 	"  sweep      every combination of flags (--features all|LIST), knobs\n"
 	"             (--vary KEY=V1,V2), mixes (--mix A+B) and --seeds N, one row\n"
 	"             per run in --out FILE.csv|.jsonl, resumable; -j N workers,\n"

@@ -1,7 +1,7 @@
 /*
- * schedlab trace-workload TRACE [--json] [-o F.json]: what the trace workload
+ * schedlab trace-workload TRACE [--json] [--preempt] [-o F.json]: what the trace workload
  * (--workload trace:file=TRACE) extracts from a trace, printed as a table or JSON; -o writes the
- * same task programs as an rt-app JSON file.
+ * same task programs as an rt-app JSON file; --preempt extracts as the key preempt=1 does.
  */
 #include "cli/trace_workload.h"
 #include "workload/trace.h"
@@ -29,6 +29,7 @@ int sl_cli_trace_workload(int argc, char **argv)
 {
 	const char *path = NULL, *rtapp = NULL;
 	bool json = false;
+	unsigned flags = 0;
 	char err[4400];
 	struct sl_tw tw;
 	struct sl_outfile o;
@@ -36,6 +37,8 @@ int sl_cli_trace_workload(int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--preempt")) {
+			flags |= SL_TW_PREEMPT_DEPS;
 		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--rtapp")) {
 			if (i + 1 >= argc)
 				return fail(2, "%s needs a value: the rt-app JSON file to write",
@@ -43,8 +46,8 @@ int sl_cli_trace_workload(int argc, char **argv)
 			rtapp = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return fail(2,
-				    "trace-workload: unknown option '%s' (--json, -o FILE.json: "
-				    "an rt-app file)",
+				    "trace-workload: unknown option '%s' (--json, --preempt, -o "
+				    "FILE.json: an rt-app file)",
 				    argv[i]);
 		} else if (path) {
 			return fail(2, "trace-workload: one trace at a time ('%s' and '%s')", path,
@@ -56,7 +59,7 @@ int sl_cli_trace_workload(int argc, char **argv)
 	if (!path)
 		return fail(2, "trace-workload: give a trace file (text, .xz or .gz), or - for "
 			       "stdin");
-	if (sl_tw_extract(&tw, path, err, sizeof(err)))
+	if (sl_tw_extract(&tw, path, flags, err, sizeof(err)))
 		return fail(2, "%s", err);
 	int rc = 0;
 

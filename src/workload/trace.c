@@ -26,6 +26,8 @@ struct tw_cpu {
 	bool irq;	/* an interrupt was entered here since the last switch / wake-up */
 	u64 irq_time;
 	u64 idle_time; /* the last record of the idle task here */
+	int *pre;      /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
+	int npre, cappre;
 };
 
 /* hrtimer id -> task index of the hrtimer_start with function hrtimer_wakeup */
@@ -192,6 +194,7 @@ static int task_of(struct tw_x *x, int pid, const char *comm, u64 now)
 	t->parent = -1;
 	t->prio = 120;
 	t->last_cpu = -1;
+	t->pre_cpu = t->pre_dep = t->woke = -1;
 	t->state = XS_UNSEEN;
 	t->block_since = tw->t0;
 	t->block_kind = 'S';
@@ -296,6 +299,7 @@ static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
 	t->last_seq = c->seq;
 	t->last_cpu = cpu;
 	t->switch_in++;
+	t->pre_cpu = -1;
 	t->state = XS_RUN;
 	t->run_since = now;
 	c->cur = i;
@@ -351,6 +355,56 @@ static int ensure_running(struct tw_x *x, int cpu, int pid, const char *comm, u6
 	return i;
 }
 
+/* task i is preempted on CPU cpu by the task it woke: it waits there for it to block */
+static void preempted(struct tw_x *x, struct tw_cpu *c, int cpu, int i)
+{
+	x->tw->t[i].pre_cpu = cpu;
+	for (int k = 0; k < c->npre; k++)
+		if (c->pre[k] == i)
+			return;
+	if (c->npre == c->cappre) {
+		int cap = c->cappre ? c->cappre * 2 : 8;
+		int *a = realloc(c->pre, sizeof(int) * (size_t)cap);
+
+		if (!a) {
+			x->oom = true;
+			return;
+		}
+		c->pre = a;
+		c->cappre = cap;
+	}
+	c->pre[c->npre++] = i;
+}
+
+/*
+ * Task w blocked on CPU cpu, where tasks it preempted after they woke it still wait: each of
+ * them resumes after w's burst (SL_TW_PREEMPT_DEPS). The entries of tasks no longer waiting
+ * there go.
+ */
+static void blocked_over(struct tw_x *x, struct tw_cpu *c, int cpu, int w)
+{
+	struct sl_tw *tw = x->tw;
+	int n = 0;
+
+	for (int k = 0; k < c->npre; k++) {
+		int i = c->pre[k];
+		struct sl_tw_task *t = &tw->t[i];
+
+		if (t->state != XS_RUNNABLE || t->pre_cpu != cpu || i == w)
+			continue;
+		c->pre[n++] = i;
+		if (t->pre_dep != w)
+			continue;
+		t->pre_dep = -1;
+		/* t's burst before its preemption, then the wait for w's */
+		flush_run(x, t, 0);
+		push(x, &tw->t[w], TW_WAKE, 0, i, 0, 0);
+		push(x, t, TW_WAIT, 0, w, 0, 0);
+		tw->preempt_deps++;
+	}
+	c->npre = n;
+}
+
 static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 {
 	struct sl_tw *tw = x->tw;
@@ -377,12 +431,22 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		} else if (st == 'R') {
 			t->acc += since(now, t->run_since);
 			t->state = XS_RUNNABLE;
+			int n = r->next_pid > 0 ? idx_find(tw, r->next_pid) : -1;
+
+			/* preempted by the task it woke in this stretch */
+			if ((tw->flags & SL_TW_PREEMPT_DEPS) && n >= 0 && n == t->woke &&
+			    t->woke_at >= t->run_since) {
+				t->pre_dep = n;
+				preempted(x, c, r->cpu, i);
+			}
 		} else {
 			flush_run(x, t, now);
 			t->bursts++;
 			t->state = XS_BLOCKED;
 			t->block_kind = st == 'D' ? 'D' : 'S';
 			t->block_since = now;
+			if (tw->flags & SL_TW_PREEMPT_DEPS)
+				blocked_over(x, c, r->cpu, i);
 		}
 	}
 	c->cur = -2;
@@ -449,6 +513,8 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 		flush_run(x, w, now);
 		push(x, w, TW_WAKE, 0, i, 0, 0);
 		w->wakes_given++;
+		w->woke = i;
+		w->woke_at = now;
 		push(x, t, TW_WAIT, d, c->cur, 0, 0);
 		t->n_wait++;
 		t->ns_wait += d;
@@ -587,7 +653,7 @@ static void finish(struct tw_x *x)
 	}
 }
 
-int sl_tw_extract(struct sl_tw *tw, const char *path, char *err, size_t errlen)
+int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err, size_t errlen)
 {
 	struct sl_trace_reader r;
 	struct sl_trace_record *rec = malloc(sizeof(*rec));
@@ -596,6 +662,7 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, char *err, size_t errlen)
 	int rc;
 
 	memset(tw, 0, sizeof(*tw));
+	tw->flags = flags;
 	snprintf(tw->path, sizeof(tw->path), "%s", path);
 	if (!rec) {
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -622,6 +689,8 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, char *err, size_t errlen)
 	tw->ncpu = r.ncpu > x.ncpu ? r.ncpu : x.ncpu;
 	sl_trace_close(&r);
 	free(rec);
+	for (int c = 0; c < x.ncpu; c++)
+		free(x.cpu[c].pre);
 	free(x.cpu);
 	free(x.hrt.k);
 	free(x.hrt.v);
@@ -662,6 +731,8 @@ static const struct sl_wl_key keys[] = {
 	{"file", "", "the trace (any format the trace readers take, .xz/.gz included)"},
 	{"tasks", "", "replay only tasks whose comm matches this POSIX extended regex (all)"},
 	{"sync", "0", "1: every task-to-task wake-up carries the WF_SYNC hint (pipes do)"},
+	{"preempt", "0",
+	 "1: a task preempted by the task it woke resumes only after that task blocks"},
 };
 
 static void free_args(void *p)
@@ -685,6 +756,9 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (sl_kv_int(kv, "sync", 0, 1, &sync, err, errlen))
 		goto fail;
 	a->sync = (int)sync;
+	if (sl_kv_int(kv, "preempt", 0, 1, &sync, err, errlen))
+		goto fail;
+	a->preempt = (int)sync;
 	snprintf(a->tasks, sizeof(a->tasks), "%s", sl_kv_get(kv, "tasks"));
 	if (a->tasks[0]) {
 		int e = regcomp(&re, a->tasks, REG_EXTENDED | REG_NOSUB);
@@ -703,7 +777,7 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 		snprintf(err, errlen, "file= is required: the trace to replay");
 		goto fail;
 	}
-	if (sl_tw_extract(&a->tw, file, err, errlen))
+	if (sl_tw_extract(&a->tw, file, a->preempt ? SL_TW_PREEMPT_DEPS : 0, err, errlen))
 		goto fail;
 	return a;
 fail:
@@ -816,9 +890,17 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			cost += cin_cost(sim, o);
 			break;
 		case TW_RUN:
-			/* the recorded burst holds the switch-in costs the machine adds again */
-			d = d > cost ? d - cost : 0;
-			cost = 0;
+			/*
+			 * the recorded burst holds the switch-in costs the machine adds again; a
+			 * cost larger than the burst is taken from the next ones
+			 */
+			if (d > cost) {
+				d -= cost;
+				cost = 0;
+			} else {
+				cost -= d;
+				d = 0;
+			}
 			if (d)
 				rc = sl_prog_run(sim, p, sl_dist_fixed(d));
 			break;

@@ -44,7 +44,8 @@ struct sl_tw_task {
 	u64 n_sleep, ns_sleep, n_wait, ns_wait, n_io, ns_io, n_open, ns_open;
 	u64 wakes_given, forks, io_reqs;
 	/* extraction state */
-	int state, last_cpu;
+	int state, last_cpu, pre_cpu, pre_dep, woke; /* pre_dep, woke: task indexes */
+	u64 woke_at;
 	char block_kind;
 	u64 run_since, acc, block_since, last_seq;
 };
@@ -71,13 +72,22 @@ struct sl_tw {
 	bool have_waking;
 	struct sl_tw_unattr un;
 	u64 deps, timed, io, exec, exits;
+	unsigned flags;
+	u64 preempt_deps; /* SL_TW_PREEMPT_DEPS: WAKE/WAIT pairs added at preemptions */
 	/* pid -> index (open addressing) */
 	int *hk, *hv;
 	size_t hcap, hn;
 };
 
+/*
+ * A task preempted by the very task it just woke resumes only after that task blocked (a pipe's
+ * writer preempted by the reader it woke then reads the reader's reply): `preempt=1`,
+ * docs/workloads.md.
+ */
+#define SL_TW_PREEMPT_DEPS 1u
+
 /* Read `path` into tw: 0, or -1 with "file:line: what" (or "file: what") in err. */
-int sl_tw_extract(struct sl_tw *tw, const char *path, char *err, size_t errlen);
+int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err, size_t errlen);
 void sl_tw_free(struct sl_tw *tw);
 /* What was extracted, as a table or JSON (trace_report.c); -1: out of memory. */
 int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f);
@@ -88,7 +98,7 @@ int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f);
 struct sl_tw_args {
 	struct sl_tw tw;
 	char tasks[96]; /* POSIX extended regex on comm ("" = all) */
-	int sync;
+	int sync, preempt;
 };
 
 /* The recorded pid a task of a trace group runs for (-1: not a trace group's program). */

@@ -123,12 +123,13 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		fprintf(f,
 			"\", \"records\": %llu, \"cpus\": %d, \"duration_ns\": %llu, "
 			"\"ops\": %llu,\n \"wakeups\": {\"by_task\": %llu, \"by_own_timer\": %llu, "
-			"\"io\": %llu}, \"exec\": %llu, \"exits\": %llu,\n \"unattributed\": {",
+			"\"io\": %llu, \"preemption\": %llu}, \"exec\": %llu, \"exits\": %llu,\n "
+			"\"unattributed\": {",
 			(unsigned long long)tw->records, tw->ncpu,
 			(unsigned long long)(tw->tend - tw->t0), (unsigned long long)tw->nops,
 			(unsigned long long)tw->deps, (unsigned long long)tw->timed,
-			(unsigned long long)tw->io, (unsigned long long)tw->exec,
-			(unsigned long long)tw->exits);
+			(unsigned long long)tw->io, (unsigned long long)tw->preempt_deps,
+			(unsigned long long)tw->exec, (unsigned long long)tw->exits);
 		const char *sep = "";
 #define JU(name, help)                                                                             \
 	fprintf(f, "%s\"" #name "\": %llu", sep, (unsigned long long)tw->un.name);                 \
@@ -179,10 +180,10 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		(unsigned long long)((u64)tw->n - start - forked), (unsigned long long)tw->nops);
 	fprintf(f,
 		"wake-ups: %llu by a task (closed loop), %llu by the task's own hrtimer, %llu "
-		"ending a D sleep (I/O); %llu exec, %llu exit\n\n",
+		"ending a D sleep (I/O); %llu exec, %llu exit; %llu preemption dependencies\n\n",
 		(unsigned long long)tw->deps, (unsigned long long)tw->timed,
 		(unsigned long long)tw->io, (unsigned long long)tw->exec,
-		(unsigned long long)tw->exits);
+		(unsigned long long)tw->exits, (unsigned long long)tw->preempt_deps);
 	fprintf(f, "%8s %-16s %4s %8s %9s %7s %10s %15s %15s %15s %15s %6s %5s %4s\n", "pid",
 		"comm", "prio", "parent", "start ms", "bursts", "cpu ms", "timed n/ms", "wait n/ms",
 		"io n/ms", "open n/ms", "wakes", "forks", "exit");
