@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A recorded trace beside its replay by the trace workload, per task and per comm.
 
-Usage: trace_side_by_side.py REAL_TRACE EXTRACTION_JSON SIM_TRACE [REGEX]
+Usage: trace_side_by_side.py REAL_TRACE EXTRACTION_JSON SIM_TRACE [REGEX [SHOW]]
 
 REAL_TRACE: the recording (ftrace text, .xz or plain); EXTRACTION_JSON: `schedlab
 trace-workload REAL_TRACE --json`; SIM_TRACE: the --trace-out of `schedlab run --workload
-trace:file=REAL_TRACE[,tasks=REGEX]` (the only workload of that run); REGEX: the same tasks=.
+trace:file=REAL_TRACE[,tasks=REGEX]` (the only workload of that run); REGEX: the same tasks=
+("" for all); SHOW: a regex of the comms to print and to time (default: all replayed).
 
 Tasks are matched as the workload creates them: the replayed tasks with no replayed parent are
 spawned first, in the extraction's order (pids 1, 2, ... of the simulation), and the k-th fork
@@ -14,7 +15,7 @@ of a replayed parent is the k-th replayed fork of its recorded parent. For each 
 the simulation), switch-outs, wake-ups (sched_waking, else sched_wakeup), and the wake-up
 latency from the waking to the switch-in (no sample when the switch-in is not traced). Prints a
 Markdown table per comm (tasks pooled), how many tasks have their CPU time within 10%, and the
-completion time (the first root's first event to the last replayed task's last event).
+completion time (the first event of a shown task to the last event of one).
 """
 import json
 import lzma
@@ -102,7 +103,8 @@ def us(ns):
 
 def main():
     real_path, ext_path, sim_path = sys.argv[1:4]
-    rx = re.compile(sys.argv[4]) if len(sys.argv) > 4 else None
+    rx = re.compile(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
+    show = re.compile(sys.argv[5]) if len(sys.argv) > 5 else None
     ext = json.load(open(ext_path))
     tasks = ext["tasks"]
     sel = {t["pid"]: (rx is None or rx.search(t["comm"]) is not None) for t in tasks}
@@ -126,15 +128,15 @@ def main():
 
     groups = {}
     within = n = 0
-    first_r = min(real[p]["first"] for p in roots if p in real)
-    last_r = max(real[p]["last"] for p in m if p in real)
-    first_s = min(sim[m[p]]["first"] for p in roots if m[p] in sim)
-    last_s = max(sim[s]["last"] for s in m.values() if s in sim)
-    for p, s in m.items():
-        r = real.get(p)
-        x = sim.get(s)
-        if not r or not x:
-            continue
+    shown = [p for p in m if p in real and m[p] in sim and (show is None or show.search(byp[p]["comm"]))]
+    first_r = min(real[p]["first"] for p in shown)
+    last_r = max(real[p]["last"] for p in shown)
+    first_s = min(sim[m[p]]["first"] for p in shown)
+    last_s = max(sim[m[p]]["last"] for p in shown)
+    for p in shown:
+        s = m[p]
+        r = real[p]
+        x = sim[s]
         comm = byp[p]["comm"]
         g = groups.setdefault(comm, {"n": 0, "rc": 0, "sc": 0, "rs": 0, "ss": 0, "rw": 0, "sw": 0, "rl": [], "sl": []})
         rc = byp[p]["cpu_ns"]
@@ -158,7 +160,7 @@ def main():
             comm, g["n"], g["rc"] / 1e6, g["sc"] / 1e6, g["rs"], g["ss"], g["rw"], g["sw"],
             us(pct(g["rl"], 0.5)), us(pct(g["sl"], 0.5)), us(pct(g["rl"], 0.95)), us(pct(g["sl"], 0.95))))
     print()
-    print("tasks matched: %d of %d replayed; CPU time within 10%%: %d of %d" % (n, len(m), within, n))
+    print("tasks shown: %d (%d replayed); CPU time within 10%%: %d of %d" % (n, len(m), within, n))
     print("completion: real %.3f ms, simulated %.3f ms" % ((last_r - first_r) / 1e6, (last_s - first_s) / 1e6))
 
 
