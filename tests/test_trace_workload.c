@@ -100,6 +100,30 @@ static void test_extract_small(void **state)
 	sl_tw_free(&tw);
 }
 
+/*
+ * reuse.trace: p-10 forks pid 40, which runs 0.1-0.4 ms, wakes p and dies; p forks pid 40 again,
+ * which runs 0.6-1.0 ms: two tasks of pid 40, each its parent's fork, 300 and 400 us of CPU
+ */
+static void test_pid_reuse(void **state)
+{
+	char path[512], err[1024];
+	struct sl_tw tw;
+
+	(void)state;
+	data_path(path, sizeof(path), "reuse.trace");
+	assert_int_equal(sl_tw_extract(&tw, path, 0, err, sizeof(err)), 0);
+	assert_int_equal(tw.n, 3);
+	assert_int_equal(tw.t[1].pid, 40);
+	assert_int_equal(tw.t[2].pid, 40);
+	assert_int_equal(tw.t[1].cpu_ns, 300000);
+	assert_int_equal(tw.t[2].cpu_ns, 400000);
+	assert_int_equal(tw.t[1].parent, 0);
+	assert_int_equal(tw.t[2].parent, 0);
+	assert_true(tw.t[1].exited && tw.t[2].exited);
+	assert_int_equal(tw.t[0].forks, 2);
+	sl_tw_free(&tw);
+}
+
 /* a malformed line: the file and its line, from the workload as from the command */
 static void test_bad_trace(void **state)
 {
@@ -221,6 +245,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_extract_small),
+		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_bad_trace),
 		cmocka_unit_test(test_round_trip),
 	};

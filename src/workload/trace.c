@@ -166,13 +166,16 @@ static int hrt_put(struct tw_hrt *h, u64 id, int task)
 	return 0;
 }
 
-/* the task of pid (created on first sight), -1 when out of memory */
+/*
+ * The task of pid, created on first sight and again when the pid comes back after its task
+ * died (pids are reused); -1 when out of memory
+ */
 static int task_of(struct tw_x *x, int pid, const char *comm, u64 now)
 {
 	struct sl_tw *tw = x->tw;
 	int i = idx_find(tw, pid);
 
-	if (i >= 0)
+	if (i >= 0 && tw->t[i].state != XS_DEAD)
 		return i;
 	if (tw->n == tw->cap) {
 		int cap = tw->cap ? tw->cap * 2 : 64;
