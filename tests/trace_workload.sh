@@ -34,6 +34,11 @@ grep -F '"c-30": {"instance": 0' "$T/small.json" >/dev/null || fail "forked task
 "$SL" run --workload "trace:file=$D/small.trace" >"$T/run" || fail "run trace:file="
 grep -E '^trace +3 ' "$T/run" >/dev/null || fail "3 tasks replayed: $(cat "$T/run")"
 
+# what-if: the sweep takes it like any other workload (4 runs of 2 flags, a row each)
+"$SL" sweep --features NEW_FAIR_SLEEPERS,START_DEBIT --kernel 2.6.31 --no-progress \
+	--workload "trace:file=$D/small.trace" --out "$T/sw.csv" 2>/dev/null || fail "sweep"
+[ "$(grep -c 'trace:file=' "$T/sw.csv")" -eq 4 ] || fail "sweep rows: $(cat "$T/sw.csv")"
+
 usage_error "bad.trace:12: malformed line" trace-workload "$D/bad.trace" -o "$T/bad.json"
 [ ! -e "$T/bad.json" ] || fail "an rt-app file was written for a bad trace"
 usage_error "bad.trace:12: malformed line" run --workload "trace:file=$D/bad.trace"
