@@ -697,11 +697,14 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err,
 	free(x.cpu);
 	free(x.hrt.k);
 	free(x.hrt.v);
-	if (rc < 0 || x.oom)
+	if (rc < 0 || x.oom) {
+		sl_tw_free(tw);
 		return -1;
+	}
 	finish(&x);
 	if (x.oom) {
 		snprintf(err, errlen, "%s: out of memory", path);
+		sl_tw_free(tw);
 		return -1;
 	}
 	u64 in = 0;
@@ -713,6 +716,7 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err,
 			 "%s: no sched_switch that runs a task: nothing to replay (the trace needs "
 			 "sched_switch and sched_waking or sched_wakeup)",
 			 path);
+		sl_tw_free(tw);
 		return -1;
 	}
 	return 0;

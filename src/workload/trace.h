@@ -86,7 +86,8 @@ struct sl_tw {
  */
 #define SL_TW_PREEMPT_DEPS 1u
 
-/* Read `path` into tw: 0, or -1 with "file:line: what" (or "file: what") in err. */
+/* Read `path` into tw: 0, or -1 with "file:line: what" (or "file: what") in err and nothing
+ * held (sl_tw_free is harmless then). */
 int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err, size_t errlen);
 void sl_tw_free(struct sl_tw *tw);
 /* What was extracted, as a table or JSON (trace_report.c); -1: out of memory. */
