@@ -49,8 +49,6 @@ struct tw_x {
 	struct tw_cpu *cpu;
 	int ncpu;
 	struct tw_hrt hrt;
-	char *err;
-	size_t errlen;
 	bool oom;
 };
 
@@ -170,7 +168,7 @@ static int hrt_put(struct tw_hrt *h, u64 id, int task)
  * The task of pid, created on first sight and again when the pid comes back after its task
  * died (pids are reused); -1 when out of memory
  */
-static int task_of(struct tw_x *x, int pid, const char *comm, u64 now)
+static int task_of(struct tw_x *x, int pid, const char *comm)
 {
 	struct sl_tw *tw = x->tw;
 	int i = idx_find(tw, pid);
@@ -201,7 +199,6 @@ static int task_of(struct tw_x *x, int pid, const char *comm, u64 now)
 	t->state = XS_UNSEEN;
 	t->block_since = tw->t0;
 	t->block_kind = 'S';
-	(void)now;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm && comm[0] ? comm : "task");
 	return i;
 oom:
@@ -317,7 +314,7 @@ static int ensure_running(struct tw_x *x, int cpu, int pid, const char *comm, u6
 {
 	struct sl_tw *tw = x->tw;
 	struct tw_cpu *c = cpu_of(x, cpu, now);
-	int i = task_of(x, pid, comm, now);
+	int i = task_of(x, pid, comm);
 
 	if (!c || i < 0)
 		return -1;
@@ -455,7 +452,7 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 	c->cur = -2;
 	c->idle_time = now;
 	if (r->next_pid > 0) {
-		int i = task_of(x, r->next_pid, r->next_comm, now);
+		int i = task_of(x, r->next_pid, r->next_comm);
 
 		if (i < 0)
 			return;
@@ -479,7 +476,7 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 	struct sl_tw *tw = x->tw;
 	struct tw_cpu *c = cpu_of(x, r->cpu, r->time);
 	u64 now = r->time;
-	int i = task_of(x, r->task_pid, r->task_comm, now);
+	int i = task_of(x, r->task_pid, r->task_comm);
 
 	if (!c || i < 0)
 		return;
@@ -561,7 +558,7 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 			on_wake(x, r);
 		break;
 	case SL_TR_SCHED_WAKEUP_NEW:
-		i = task_of(x, r->task_pid, r->task_comm, r->time);
+		i = task_of(x, r->task_pid, r->task_comm);
 		if (i >= 0 && tw->t[i].state == XS_UNSEEN) {
 			/* no fork traced: it appears here */
 			tw->t[i].created = since(r->time, tw->t0);
@@ -569,8 +566,8 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		}
 		break;
 	case SL_TR_SCHED_PROCESS_FORK: {
-		int p = task_of(x, r->task_pid, r->task_comm, r->time);
-		int ch = task_of(x, r->next_pid, r->next_comm, r->time);
+		int p = task_of(x, r->task_pid, r->task_comm);
+		int ch = task_of(x, r->next_pid, r->next_comm);
 
 		if (p < 0 || ch < 0 || tw->t[ch].state != XS_UNSEEN)
 			break;
@@ -598,14 +595,14 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		tw->exec++;
 		break;
 	case SL_TR_SCHED_PROCESS_EXIT:
-		i = task_of(x, r->task_pid, r->task_comm, r->time);
+		i = task_of(x, r->task_pid, r->task_comm);
 		if (i >= 0)
 			tw->t[i].exited = true;
 		tw->exits++;
 		break;
 	case SL_TR_HRTIMER_START:
 		if (!strncmp(r->str, "hrtimer_wakeup", 14) && r->pid > 0) {
-			i = task_of(x, r->pid, r->comm, r->time);
+			i = task_of(x, r->pid, r->comm);
 			if (i >= 0 && hrt_put(&x->hrt, r->hrtimer, i))
 				x->oom = true;
 		}
@@ -629,7 +626,7 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		}
 		break;
 	case SL_TR_BLOCK_RQ_ISSUE:
-		if (r->pid > 0 && (i = task_of(x, r->pid, r->comm, r->time)) >= 0)
+		if (r->pid > 0 && (i = task_of(x, r->pid, r->comm)) >= 0)
 			tw->t[i].io_reqs++;
 		break;
 	default:
@@ -660,7 +657,7 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err,
 {
 	struct sl_trace_reader r;
 	struct sl_trace_record *rec = malloc(sizeof(*rec));
-	struct tw_x x = {.tw = tw, .err = err, .errlen = errlen};
+	struct tw_x x = {.tw = tw};
 	bool first = true;
 	int rc;
 
