@@ -70,7 +70,7 @@ static void test_extract_small(void **state)
 
 	(void)state;
 	data_path(path, sizeof(path), "small.trace");
-	assert_int_equal(sl_tw_extract(&tw, path, 0, err, sizeof(err)), 0);
+	assert_int_equal(sl_tw_extract(&tw, path, 0, SL_TW_IRQ_WINDOW_NS, err, sizeof(err)), 0);
 	assert_int_equal(tw.n, 3);
 	const struct sl_tw_task *a = by_pid(&tw, 10), *b = by_pid(&tw, 20), *c = by_pid(&tw, 30);
 	const int ka[] = {TW_WAKE, TW_RUN, TW_FORK, TW_RUN, TW_SLEEP, TW_RUN};
@@ -115,7 +115,7 @@ static void test_pid_reuse(void **state)
 
 	(void)state;
 	data_path(path, sizeof(path), "reuse.trace");
-	assert_int_equal(sl_tw_extract(&tw, path, 0, err, sizeof(err)), 0);
+	assert_int_equal(sl_tw_extract(&tw, path, 0, SL_TW_IRQ_WINDOW_NS, err, sizeof(err)), 0);
 	assert_int_equal(tw.n, 3);
 	assert_int_equal(tw.t[1].pid, 40);
 	assert_int_equal(tw.t[2].pid, 40);
@@ -136,7 +136,7 @@ static void test_bad_trace(void **state)
 
 	(void)state;
 	data_path(path, sizeof(path), "bad.trace");
-	assert_int_equal(sl_tw_extract(&tw, path, 0, err, sizeof(err)), -1);
+	assert_int_equal(sl_tw_extract(&tw, path, 0, SL_TW_IRQ_WINDOW_NS, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "bad.trace:12: "));
 	sl_tw_free(&tw);
 }

@@ -1,11 +1,13 @@
 /*
  * schedlab trace-workload TRACE [--json] [--preempt] [-o F.json]: what the trace workload
  * (--workload trace:file=TRACE) extracts from a trace, printed as a table or JSON; -o writes the
- * same task programs as an rt-app JSON file; --preempt extracts as the key preempt=1 does.
+ * same task programs as an rt-app JSON file; --preempt and --irq-window D extract as the keys
+ * preempt=1 and irq_window=D do.
  */
 #include "cli/trace_workload.h"
 #include "workload/trace.h"
 #include "core/outfile.h"
+#include "core/parse.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +32,7 @@ int sl_cli_trace_workload(int argc, char **argv)
 	const char *path = NULL, *rtapp = NULL;
 	bool json = false;
 	unsigned flags = 0;
+	u64 irq_window = SL_TW_IRQ_WINDOW_NS;
 	char err[4400];
 	struct sl_tw tw;
 	struct sl_outfile o;
@@ -39,6 +42,13 @@ int sl_cli_trace_workload(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(argv[i], "--preempt")) {
 			flags |= SL_TW_PREEMPT_DEPS;
+		} else if (!strcmp(argv[i], "--irq-window")) {
+			char e[160];
+
+			if (i + 1 >= argc)
+				return fail(2, "--irq-window needs a duration, e.g. 100us");
+			if (sl_parse_duration(argv[++i], &irq_window, e, sizeof(e)))
+				return fail(2, "--irq-window: %s", e);
 		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--rtapp")) {
 			if (i + 1 >= argc)
 				return fail(2, "%s needs a value: the rt-app JSON file to write",
@@ -46,8 +56,8 @@ int sl_cli_trace_workload(int argc, char **argv)
 			rtapp = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return fail(2,
-				    "trace-workload: unknown option '%s' (--json, --preempt, -o "
-				    "FILE.json: an rt-app file)",
+				    "trace-workload: unknown option '%s' (--json, --preempt, "
+				    "--irq-window D, -o FILE.json: an rt-app file)",
 				    argv[i]);
 		} else if (path) {
 			return fail(2, "trace-workload: one trace at a time ('%s' and '%s')", path,
@@ -59,7 +69,7 @@ int sl_cli_trace_workload(int argc, char **argv)
 	if (!path)
 		return fail(2, "trace-workload: give a trace file (text, .xz or .gz), or - for "
 			       "stdin");
-	if (sl_tw_extract(&tw, path, flags, err, sizeof(err)))
+	if (sl_tw_extract(&tw, path, flags, irq_window, err, sizeof(err)))
 		return fail(2, "%s", err);
 	int rc = 0;
 

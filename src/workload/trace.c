@@ -37,13 +37,6 @@ struct tw_hrt {
 	size_t cap, n;
 };
 
-/*
- * How long after an interrupt's entry on a CPU a wake-up there is taken as the interrupt's
- * (hardirq + softirq of a completion). The traces' flags column is not read, so this window is
- * what separates an interrupt's wake-up from the interrupted task's.
- */
-#define TW_IRQ_WINDOW_NS 100000
-
 struct tw_x {
 	struct sl_tw *tw;
 	struct tw_cpu *cpu;
@@ -494,7 +487,7 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 	}
 	u64 d = since(now, t->block_since);
 	bool timer = c->hrt && (c->hrt_task < 0 || c->hrt_task == i);
-	bool irq = c->irq && now - c->irq_time <= TW_IRQ_WINDOW_NS;
+	bool irq = c->irq && now - c->irq_time <= tw->irq_window;
 
 	t->state = XS_RUNNABLE;
 	if (t->block_kind == 'D') {
@@ -653,7 +646,8 @@ static void finish(struct tw_x *x)
 	}
 }
 
-int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err, size_t errlen)
+int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_window, char *err,
+		  size_t errlen)
 {
 	struct sl_trace_reader r;
 	struct sl_trace_record *rec = malloc(sizeof(*rec));
@@ -663,6 +657,7 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err,
 
 	memset(tw, 0, sizeof(*tw));
 	tw->flags = flags;
+	tw->irq_window = irq_window;
 	snprintf(tw->path, sizeof(tw->path), "%s", path);
 	if (!rec) {
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -735,6 +730,8 @@ static const struct sl_wl_key keys[] = {
 	{"file", "", "the trace (any format the trace readers take, .xz/.gz included)"},
 	{"tasks", "", "replay only tasks whose comm matches this POSIX extended regex (all)"},
 	{"sync", "0", "1: every task-to-task wake-up carries the WF_SYNC hint (pipes do)"},
+	{"irq_window", "100us",
+	 "a wake-up this soon after an interrupt's entry on its CPU is the interrupt's"},
 	{"preempt", "0",
 	 "1: a task preempted by the task it woke resumes only after that task blocks"},
 };
@@ -763,6 +760,8 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (sl_kv_int(kv, "preempt", 0, 1, &sync, err, errlen))
 		goto fail;
 	a->preempt = (int)sync;
+	if (sl_kv_fixed(kv, "irq_window", &a->irq_window, err, errlen))
+		goto fail;
 	snprintf(a->tasks, sizeof(a->tasks), "%s", sl_kv_get(kv, "tasks"));
 	if (a->tasks[0]) {
 		int e = regcomp(&re, a->tasks, REG_EXTENDED | REG_NOSUB);
@@ -781,7 +780,8 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 		snprintf(err, errlen, "file= is required: the trace to replay");
 		goto fail;
 	}
-	if (sl_tw_extract(&a->tw, file, a->preempt ? SL_TW_PREEMPT_DEPS : 0, err, errlen))
+	if (sl_tw_extract(&a->tw, file, a->preempt ? SL_TW_PREEMPT_DEPS : 0, a->irq_window, err,
+			  errlen))
 		goto fail;
 	return a;
 fail:

@@ -73,6 +73,7 @@ struct sl_tw {
 	struct sl_tw_unattr un;
 	u64 deps, timed, io, exec, exits;
 	unsigned flags;
+	u64 irq_window;	  /* ns: SL_TW_IRQ_WINDOW_NS unless irq_window= */
 	u64 preempt_deps; /* SL_TW_PREEMPT_DEPS: WAKE/WAIT pairs added at preemptions */
 	/* pid -> index (open addressing) */
 	int *hk, *hv;
@@ -86,9 +87,19 @@ struct sl_tw {
  */
 #define SL_TW_PREEMPT_DEPS 1u
 
+/*
+ * How long after an interrupt's entry on a CPU (irq_handler_entry, block_rq_complete, an
+ * hrtimer other than hrtimer_wakeup) a wake-up there is taken as the interrupt's, not the
+ * interrupted task's: the hardirq and the softirq it raises. The traces' flags column (h, s) is
+ * not read, so this window separates them. 100 us: the shared dd capture's completions wake dd
+ * 14 us after irq_handler_entry (docs/workloads.md).
+ */
+#define SL_TW_IRQ_WINDOW_NS 100000
+
 /* Read `path` into tw: 0, or -1 with "file:line: what" (or "file: what") in err and nothing
  * held (sl_tw_free is harmless then). */
-int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, char *err, size_t errlen);
+int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_window, char *err,
+		  size_t errlen);
 void sl_tw_free(struct sl_tw *tw);
 /* What was extracted, as a table or JSON (trace_report.c); -1: out of memory. */
 int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f);
@@ -100,6 +111,7 @@ struct sl_tw_args {
 	struct sl_tw tw;
 	char tasks[96]; /* POSIX extended regex on comm ("" = all) */
 	int sync, preempt;
+	u64 irq_window;
 };
 
 /* The recorded pid a task of a trace group runs for (-1: not a trace group's program). */
