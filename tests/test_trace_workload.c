@@ -105,8 +105,10 @@ static void test_extract_small(void **state)
 }
 
 /*
- * reuse.trace: p-10 forks pid 40, which runs 0.1-0.4 ms, wakes p and dies; p forks pid 40 again,
- * which runs 0.6-1.0 ms: two tasks of pid 40, each its parent's fork, 300 and 400 us of CPU
+ * reuse.trace: p-10 forks pid 40, which runs 0.1-0.35 ms, wakes p and exits
+ * (sched_process_exit), is preempted (R+) by p, runs again 0.4-0.45 ms, wakes p and dies (Z):
+ * one task, 250 + 50 = 300 us of CPU. p forks pid 40 again, which runs 0.6-1.0 ms and dies
+ * (X): a second task of pid 40, 400 us. Three tasks in all.
  */
 static void test_pid_reuse(void **state)
 {

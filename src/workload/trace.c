@@ -416,7 +416,8 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		char st = r->prev_state[0] ? r->prev_state[0] : 'R';
 
 		set_prio(t, r->task_prio, r->task_comm);
-		if (t->exited || st == 'X' || st == 'Z') {
+		/* dead (2.6.3x print TASK_DEAD as x); an exiting task can still be preempted */
+		if (st == 'X' || st == 'Z' || st == 'x') {
 			flush_run(x, t, now);
 			t->bursts++;
 			t->state = XS_DEAD;
