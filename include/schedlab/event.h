@@ -22,6 +22,9 @@ enum sl_event_type {
 	SL_EV_NR_TYPES
 };
 
+/* What ran a wake-up (sched_wakeup's `reason`): the waker's context, as a trace shows it. */
+enum sl_wake_src { SL_WAKE_SRC_TASK, SL_WAKE_SRC_TIMER, SL_WAKE_SRC_IRQ };
+
 /* prev_state of a switch, as sched_switch prints it. */
 enum sl_task_state_char { SL_PREV_R = 'R', SL_PREV_S = 'S', SL_PREV_D = 'D', SL_PREV_X = 'X' };
 
@@ -34,10 +37,10 @@ struct sl_event {
 	int group;    /* workload group of pid, -1 if unknown (real traces) */
 	int next_group;
 	char prev_state;
-	int orig_cpu;  /* migrate */
+	int orig_cpu;  /* migrate; wakeup: the CPU the wake-up ran on (-1: unknown) */
 	int state;     /* idle: C-state index, -1 on exit */
 	u64 latency;   /* idle exit: the exit latency the wake-up pays */
-	int reason;    /* idle exit: enum sl_wake_reason */
+	int reason;    /* idle exit: enum sl_wake_reason; wakeup: enum sl_wake_src */
 	u64 predicted; /* idle exit: what the governor expected (0: no prediction) */
 	u64 measured;  /* idle exit: the residency */
 };

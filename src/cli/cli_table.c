@@ -125,6 +125,16 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "Order of the task table: comma-separated keys of pid, runtime, switch, avg, max (as perf "
 	 "sched latency's -s; default pid).",
 	 0, NULL},
+	{"preempt", "--preempt", NULL, NULL, false,
+	 "Also take a preemption by a task just woken as a dependency on the task that woke it "
+	 "(as the key preempt=1; a writer that never sleeps shows no other).",
+	 0, NULL},
+	{"irq-window", "--irq-window", NULL, "D", false,
+	 "How long before a wake-up an interrupt or a timer on the waking CPU counts as its "
+	 "cause (as the key irq_window=D; default 100us).",
+	 0, NULL},
+	{"tw-rtapp", "--rtapp", "-o", "F.json", false,
+	 "Write the extracted task programs as an rt-app JSON file.", FILE_, NULL},
 	{"governor-list", "--cpuidle-governor", NULL, "LIST", false,
 	 "The governors to replay, comma-separated (default: all).", SL_COMPLETE_GOVERNOR, NULL},
 	{"events", "--events", NULL, "LIST", false,
@@ -197,6 +207,12 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"replay-idle", "FILE", "a trace's idle intervals through every governor",
 	 "Replays a trace's idle intervals and timers through every cpuidle governor (open loop).",
 	 "machine governor-list json lenient output"},
+	{"trace-workload", "FILE", "what the trace workload extracts from a trace",
+	 "The tasks --workload trace:file=FILE replays: per task its CPU bursts, its sleeps by "
+	 "kind "
+	 "(timed, I/O, waiting for a waker) and who woke whom, and what could not be attributed; "
+	 "-o writes them as an rt-app file.",
+	 "json preempt irq-window tw-rtapp"},
 	{"record", "-- CMD [ARG...]", "trace a command on this machine",
 	 "Traces CMD with tracefs (root) into the --output file.", "trace-file events"},
 	{"validate", "F.json", "an rt-app file run for real and simulated, side by side",

@@ -14,6 +14,7 @@
 #include "trace/replay_idle.h"
 #include "trace/record.h"
 #include "validate/validate_cli.h"
+#include "cli/trace_workload.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
@@ -1069,6 +1070,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_trace_stats(argc, argv);
 	if (!strcmp(cmd, "replay-idle"))
 		return cmd_replay_idle(argc, argv);
+	if (!strcmp(cmd, "trace-workload"))
+		return sl_cli_trace_workload(argc, argv);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc, argv);
 	if (!strcmp(cmd, "validate"))

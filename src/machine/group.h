@@ -39,6 +39,8 @@ struct sl_group {
 	int ntimers;
 	struct sl_barrier *barriers;
 	int nbarriers;
+	struct sl_sem *sems; /* the trace workload's wake-up dependencies (owned) */
+	int nsems;
 	/* a workload's per-run state: OP_NOTE calls note(); finish() runs after the run (its
 	 * failure fails the run), state_free() when the simulation is freed */
 	void *state;

@@ -754,6 +754,12 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 
 	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
 		return;
+	/* the task's own sleep timer (hrtimer_wakeup), a device's interrupt, or a task */
+	int src = waker			    ? SL_WAKE_SRC_TASK
+		  : p->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
+					    : SL_WAKE_SRC_IRQ;
+	int from = sim->this_cpu;
+
 	/*
 	 * SYNC_WAKEUPS is a sched_features bit of 2.6.31/2.6.32 (off: the sync hint is dropped).
 	 * A release without that flag keeps WF_SYNC: BFS, whose try_to_wake_up passes sync as is,
@@ -783,7 +789,12 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 				      (se->last_wakeup ? se->last_wakeup : se->start_runtime));
 		se->last_wakeup = se->sum_exec_runtime;
 	}
-	struct sl_event ev = {.type = SL_EV_WAKEUP, .cpu = cpu, .pid = p->pid, .group = sl_gid(p)};
+	struct sl_event ev = {.type = SL_EV_WAKEUP,
+			      .cpu = cpu,
+			      .pid = p->pid,
+			      .group = sl_gid(p),
+			      .orig_cpu = from,
+			      .reason = src};
 
 	sl_emit(sim, &ev);
 	sl_check_preempt_curr(sim, rq, p, wake_flags);

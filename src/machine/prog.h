@@ -38,6 +38,8 @@ enum sl_op {
 	OP_CBROAD,   /* wake every waiter of condition arg */
 	OP_BARRIER,  /* wait until group barrier arg's number of tasks have reached it */
 	OP_AFFINITY, /* sched_setaffinity(mask d.a; 0: every CPU): leaves a CPU no longer allowed */
+	OP_SEM_DOWN, /* take group semaphore arg, or sleep on it until an OP_SEM_UP (trace.c) */
+	OP_SEM_UP,   /* wake semaphore arg's first sleeper (arg2: WF_SYNC hint), else count it */
 	SL_NR_OPS,   /* not an opcode: their number (src/machine/task_prog.c's table) */
 };
 

@@ -164,6 +164,9 @@ static void group_free(struct sl_group *g)
 	for (int k = 0; k < g->nconds; k++)
 		free(g->conds[k].w);
 	free(g->conds);
+	for (int k = 0; k < g->nsems; k++)
+		free(g->sems[k].q.w);
+	free(g->sems);
 	for (int k = 0; k < g->nbarriers; k++)
 		free(g->barriers[k].q.w);
 	free(g->barriers);

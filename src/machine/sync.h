@@ -24,6 +24,12 @@ struct sl_barrier {
 	struct sl_waitq q;
 };
 
+/* A counting semaphore: an up with nobody sleeping is kept for the next down (a pipe's data). */
+struct sl_sem {
+	u64 count;
+	struct sl_waitq q;
+};
+
 struct sl_mutex {
 	struct sl_task *owner;
 	struct sl_task **waiters; /* FIFO of sleepers */

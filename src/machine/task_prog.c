@@ -501,6 +501,34 @@ static enum step op_affinity(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 	return timer_sleep(sim, rq, p, sim->now);
 }
 
+/* down(): a count left by an earlier up is taken at once, else p sleeps on the queue */
+static enum step op_sem_down(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			     const struct sl_step *st)
+{
+	struct sl_sem *s = &p->group->sems[st->arg];
+
+	p->pc++;
+	if (s->count) {
+		s->count--;
+		return STEP_NEXT;
+	}
+	return wait_on(sim, rq, p, &s->q);
+}
+
+static enum step op_sem_up(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			   const struct sl_step *st)
+{
+	struct sl_sem *s = &p->group->sems[st->arg];
+
+	(void)rq;
+	p->pc++;
+	if (s->q.n)
+		sl_try_to_wake_up(sim, sl_pop_first(s->q.w, &s->q.n), p, st->arg2 ? WF_SYNC : 0);
+	else
+		s->count++;
+	return STEP_NEXT;
+}
+
 static const struct {
 	enum step (*fn)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			const struct sl_step *st);
@@ -532,6 +560,8 @@ static const struct {
 	[OP_CBROAD] = {.fn = op_cbroad, .group = true},
 	[OP_BARRIER] = {.fn = op_barrier, .group = true},
 	[OP_AFFINITY] = {.fn = op_affinity},
+	[OP_SEM_DOWN] = {.fn = op_sem_down, .group = true},
+	[OP_SEM_UP] = {.fn = op_sem_up, .group = true},
 };
 _Static_assert(sizeof(op_table) / sizeof(op_table[0]) == SL_NR_OPS,
 	       "op_table: an opcode of enum sl_op has no handler");

@@ -10,6 +10,9 @@
  *    layouts), which traceshark reads.
  * Timestamps keep the run's nanoseconds (9 decimals; the kernel prints 6) so a run reads back
  * exactly. sched_waking precedes each sched_wakeup on 3.x+ (Perfetto draws arrows from it).
+ * A wake-up is written on the CPU that ran it, preceded by hrtimer_expire_entry (the task's
+ * sleep timer) or irq_handler_entry (a device) when no task did, so that the trace workload
+ * (src/workload/trace.c) tells who woke whom as it does in a kernel's trace.
  */
 #include "trace/format.h"
 #include "machine/machine.h"
@@ -203,23 +206,43 @@ static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event 
 			     ev->next_pid, nprio);
 		x->cur[ev->cpu] = ev->next_pid;
 		break;
-	case SL_EV_WAKEUP:
+	case SL_EV_WAKEUP: {
+		/* on the CPU the wake-up ran on, after what ran it: a task (the line's context),
+		 * the task's sleep timer, or a device's interrupt, as a kernel's trace shows */
+		int on = ev->orig_cpu >= 0 && ev->orig_cpu < w->sim->ncpu ? ev->orig_cpu : ev->cpu;
+		const char *hflags = x->old || x->mode == MODE_REPORT ? "" : "d.h1.";
+
+		if (ev->reason == SL_WAKE_SRC_TIMER) {
+			/* 2.6.3x and trace-cmd print now= before function=, 6.18 after */
+			if (x->old || x->mode == MODE_REPORT)
+				line(w, on, ev->time, "hrtimer_expire_entry", hflags,
+				     "hrtimer=%016x now=%llu function=hrtimer_wakeup",
+				     (unsigned)ev->pid, (unsigned long long)ev->time);
+			else
+				line(w, on, ev->time, "hrtimer_expire_entry", hflags,
+				     "hrtimer=%016x function=hrtimer_wakeup now=%llu",
+				     (unsigned)ev->pid, (unsigned long long)ev->time);
+		} else if (ev->reason == SL_WAKE_SRC_IRQ) {
+			line(w, on, ev->time, "irq_handler_entry", hflags,
+			     "irq=%d name=schedlab-dev", 16);
+		}
 		if (x->old) {
-			line(w, ev->cpu, ev->time, "sched_wakeup", "",
+			line(w, on, ev->time, "sched_wakeup", "",
 			     "task %s:%d [%d] success=1 [%03d]", comm, ev->pid, prio, ev->cpu);
 			break;
 		}
 		/* sched_waking (3.x on) first: Perfetto draws wake-up arrows from it */
-		line(w, ev->cpu, ev->time, "sched_waking", "d..3.",
+		line(w, on, ev->time, "sched_waking", "d..3.",
 		     "comm=%s pid=%d prio=%d target_cpu=%03d", comm, ev->pid, prio, ev->cpu);
 		if (x->mode == MODE_REPORT)
-			line(w, ev->cpu, ev->time, "sched_wakeup", "", "%s:%d [%d] CPU:%03d", comm,
+			line(w, on, ev->time, "sched_wakeup", "", "%s:%d [%d] CPU:%03d", comm,
 			     ev->pid, prio, ev->cpu);
 		else
-			line(w, ev->cpu, ev->time, "sched_wakeup", "d..4.",
+			line(w, on, ev->time, "sched_wakeup", "d..4.",
 			     "comm=%s pid=%d prio=%d target_cpu=%03d", comm, ev->pid, prio,
 			     ev->cpu);
 		break;
+	}
 	case SL_EV_WAKEUP_NEW:
 		if (x->mode == MODE_REPORT)
 			line(w, ev->cpu, ev->time, "sched_wakeup_new", "", "%s:%d [%d] CPU:%03d",

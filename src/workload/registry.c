@@ -11,7 +11,8 @@
 	X(sl_wl_fio)                                                                               \
 	X(sl_wl_xclient)                                                                           \
 	X(sl_wl_video)                                                                             \
-	X(sl_wl_rtapp)
+	X(sl_wl_rtapp)                                                                             \
+	X(sl_wl_trace)
 
 #define DECLARE(ops) extern const struct sl_workload_ops ops;
 #define ENTRY(ops)   &ops,

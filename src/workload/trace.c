@@ -1,0 +1,1027 @@
+/*
+ * trace: a recorded trace replayed as task programs (the design: docs/workloads.md, "trace
+ * workload"). One pass over the records extracts, per task, its CPU bursts (switch-in to the
+ * switch-out that blocks it, preemptions summed), its sleeps by kind (S woken by its own
+ * hrtimer, S woken by a task, S woken by an interrupt, D) and its wake-ups of others, forks and
+ * exit; spawn() turns them into programs where a wake-up by a task is a semaphore the waker ups
+ * and the wakee downs, so a waker that runs later in the simulation wakes later too.
+ */
+#include "workload/trace.h"
+#include "trace/format.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* extraction states of a task */
+enum { XS_UNSEEN, XS_RUN, XS_RUNNABLE, XS_BLOCKED, XS_DEAD };
+
+/* the CPU's context: who runs there, and the interrupt or hrtimer being handled */
+struct tw_cpu {
+	int cur;	/* task index; -1: unknown, -2: idle */
+	u64 first, seq; /* first record's time; task switch-ins so far */
+	bool hrt;	/* an hrtimer_wakeup expired here, its wake-up not seen yet */
+	int hrt_task;	/* whose (-1: the timer's start was not traced) */
+	bool irq;	/* an interrupt was entered here since the last switch / wake-up */
+	u64 irq_time;
+	u64 idle_time; /* the last record of the idle task here */
+	int *pre;      /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
+	int npre, cappre;
+};
+
+/* hrtimer id -> task index of the hrtimer_start with function hrtimer_wakeup */
+struct tw_hrt {
+	u64 *k;
+	int *v;
+	size_t cap, n;
+};
+
+struct tw_x {
+	struct sl_tw *tw;
+	struct tw_cpu *cpu;
+	int ncpu;
+	struct tw_hrt hrt;
+	bool oom;
+};
+
+static size_t hash_u64(u64 k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+static int idx_find(const struct sl_tw *tw, int pid)
+{
+	if (!tw->hcap)
+		return -1;
+	for (size_t i = hash_u64((u64)pid) & (tw->hcap - 1);; i = (i + 1) & (tw->hcap - 1)) {
+		if (tw->hk[i] == -1)
+			return -1;
+		if (tw->hk[i] == pid)
+			return tw->hv[i];
+	}
+}
+
+static int idx_put(struct sl_tw *tw, int pid, int idx)
+{
+	if ((tw->hn + 1) * 2 > tw->hcap) {
+		size_t cap = tw->hcap ? tw->hcap * 2 : 256;
+		int *k = malloc(cap * sizeof(int)), *v = malloc(cap * sizeof(int));
+
+		if (!k || !v) {
+			free(k);
+			free(v);
+			return -1;
+		}
+		memset(k, 0xff, cap * sizeof(int));
+		for (size_t i = 0; i < tw->hcap; i++) {
+			if (tw->hk[i] == -1)
+				continue;
+			size_t j = hash_u64((u64)tw->hk[i]) & (cap - 1);
+
+			while (k[j] != -1)
+				j = (j + 1) & (cap - 1);
+			k[j] = tw->hk[i];
+			v[j] = tw->hv[i];
+		}
+		free(tw->hk);
+		free(tw->hv);
+		tw->hk = k;
+		tw->hv = v;
+		tw->hcap = cap;
+	}
+	size_t i = hash_u64((u64)pid) & (tw->hcap - 1);
+
+	while (tw->hk[i] != -1 && tw->hk[i] != pid)
+		i = (i + 1) & (tw->hcap - 1);
+	if (tw->hk[i] == -1)
+		tw->hn++;
+	tw->hk[i] = pid;
+	tw->hv[i] = idx;
+	return 0;
+}
+
+static int hrt_find(const struct tw_hrt *h, u64 id)
+{
+	if (!h->cap)
+		return -1;
+	for (size_t i = hash_u64(id) & (h->cap - 1);; i = (i + 1) & (h->cap - 1)) {
+		if (h->v[i] == -2)
+			return -1;
+		if (h->k[i] == id)
+			return h->v[i];
+	}
+}
+
+static int hrt_put(struct tw_hrt *h, u64 id, int task)
+{
+	if ((h->n + 1) * 2 > h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 256;
+		u64 *k = malloc(cap * sizeof(u64));
+		int *v = malloc(cap * sizeof(int));
+
+		if (!k || !v) {
+			free(k);
+			free(v);
+			return -1;
+		}
+		for (size_t i = 0; i < cap; i++)
+			v[i] = -2;
+		for (size_t i = 0; i < h->cap; i++) {
+			if (h->v[i] == -2)
+				continue;
+			size_t j = hash_u64(h->k[i]) & (cap - 1);
+
+			while (v[j] != -2)
+				j = (j + 1) & (cap - 1);
+			k[j] = h->k[i];
+			v[j] = h->v[i];
+		}
+		free(h->k);
+		free(h->v);
+		h->k = k;
+		h->v = v;
+		h->cap = cap;
+	}
+	size_t i = hash_u64(id) & (h->cap - 1);
+
+	while (h->v[i] != -2 && h->k[i] != id)
+		i = (i + 1) & (h->cap - 1);
+	if (h->v[i] == -2)
+		h->n++;
+	h->k[i] = id;
+	h->v[i] = task;
+	return 0;
+}
+
+/*
+ * The task of pid, created on first sight and again when the pid comes back after its task
+ * died (pids are reused); -1 when out of memory
+ */
+static int sl_task_of(struct tw_x *x, int pid, const char *comm)
+{
+	struct sl_tw *tw = x->tw;
+	int i = idx_find(tw, pid);
+
+	if (i >= 0 && tw->t[i].state != XS_DEAD)
+		return i;
+	if (tw->n == tw->cap) {
+		int cap = tw->cap ? tw->cap * 2 : 64;
+		struct sl_tw_task *t = realloc(tw->t, sizeof(*t) * (size_t)cap);
+
+		if (!t)
+			goto oom;
+		tw->t = t;
+		tw->cap = cap;
+	}
+	i = tw->n;
+	if (idx_put(tw, pid, i))
+		goto oom;
+	tw->n++;
+	struct sl_tw_task *t = &tw->t[i];
+
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->parent = -1;
+	t->prio = 120;
+	t->last_cpu = -1;
+	t->pre_cpu = t->pre_dep = t->woke = -1;
+	t->state = XS_UNSEEN;
+	t->block_since = tw->t0;
+	t->block_kind = 'S';
+	snprintf(t->comm, sizeof(t->comm), "%s", comm && comm[0] ? comm : "task");
+	return i;
+oom:
+	x->oom = true;
+	return -1;
+}
+
+static int push(struct tw_x *x, struct sl_tw_task *t, int kind, u64 ns, int arg, int arg2, int cost)
+{
+	if (t->nops == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 8;
+		struct sl_tw_op *o = realloc(t->ops, sizeof(*o) * (size_t)cap);
+
+		if (!o) {
+			x->oom = true;
+			return -1;
+		}
+		t->ops = o;
+		t->cap = cap;
+	}
+	t->ops[t->nops++] = (struct sl_tw_op){.ns = ns,
+					      .arg = arg,
+					      .arg2 = (short)arg2,
+					      .kind = (unsigned char)kind,
+					      .cost = (unsigned char)cost};
+	x->tw->nops++;
+	return 0;
+}
+
+static u64 since(u64 now, u64 then)
+{
+	return now > then ? now - then : 0;
+}
+
+/* the burst so far ends here (a wake-up, a fork or blocking): one TW_RUN */
+static void flush_run(struct tw_x *x, struct sl_tw_task *t, u64 now)
+{
+	if (t->state == XS_RUN) {
+		t->acc += since(now, t->run_since);
+		t->run_since = now;
+	}
+	if (t->acc) {
+		push(x, t, TW_RUN, t->acc, 0, 0, 0);
+		t->cpu_ns += t->acc;
+		t->acc = 0;
+	}
+}
+
+static struct tw_cpu *cpu_of(struct tw_x *x, int c, u64 now)
+{
+	if (c < 0 || c >= SL_TRACE_MAX_CPUS)
+		return NULL;
+	if (c >= x->ncpu) {
+		struct tw_cpu *a = realloc(x->cpu, sizeof(*a) * (size_t)(c + 1));
+
+		if (!a) {
+			x->oom = true;
+			return NULL;
+		}
+		for (int i = x->ncpu; i <= c; i++)
+			a[i] = (struct tw_cpu){.cur = -1, .first = now, .hrt_task = -1};
+		x->cpu = a;
+		x->ncpu = c + 1;
+	}
+	return &x->cpu[c];
+}
+
+static void set_prio(struct sl_tw_task *t, int prio, const char *comm)
+{
+	t->prio = prio;
+	if (comm && comm[0])
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+/* task i starts running on CPU cpu at now (a switch-in) */
+static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
+{
+	struct sl_tw *tw = x->tw;
+	struct sl_tw_task *t = &tw->t[i];
+
+	if (t->state == XS_BLOCKED) {
+		/* no wake-up was seen: the sleep is replayed for its recorded length */
+		u64 d = since(now, t->block_since);
+
+		tw->un.no_wake++;
+		push(x, t, t->block_kind == 'D' ? TW_IO : TW_OPEN, d, 0, 0, 0);
+		if (t->block_kind == 'D') {
+			t->n_io++;
+			t->ns_io += d;
+		} else {
+			t->n_open++;
+			t->ns_open += d;
+		}
+	}
+	/* the machine's switch-in cost of this switch: docs/workloads.md */
+	push(x, t, TW_CIN, 0, t->last_cpu, cpu, t->last_cpu == cpu && c->seq != t->last_seq);
+	c->seq++;
+	t->last_seq = c->seq;
+	t->last_cpu = cpu;
+	t->switch_in++;
+	t->pre_cpu = -1;
+	t->state = XS_RUN;
+	t->run_since = now;
+	c->cur = i;
+}
+
+/*
+ * A record in task pid's context on CPU cpu: pid runs there. When the trace did not say so
+ * (a switch-in from idle that was not traced, which real captures show), it is switched in at
+ * the CPU's last idle record, and the task it replaces is taken as preempted then.
+ */
+static int ensure_running(struct tw_x *x, int cpu, int pid, const char *comm, u64 now)
+{
+	struct sl_tw *tw = x->tw;
+	struct tw_cpu *c = cpu_of(x, cpu, now);
+	int i = sl_task_of(x, pid, comm);
+
+	if (!c || i < 0)
+		return -1;
+	struct sl_tw_task *t = &tw->t[i];
+
+	if (t->state == XS_RUN && c->cur == i)
+		return i;
+	if (t->state == XS_UNSEEN && c->cur == -1) {
+		/* running since before the trace: from the CPU's first record */
+		tw->un.first_burst++;
+		t->state = XS_RUN;
+		t->run_since = c->first;
+		t->last_cpu = cpu;
+		c->cur = i;
+		return i;
+	}
+	u64 at = c->cur == -2 && c->idle_time <= now ? c->idle_time : now;
+
+	tw->un.missed_switch_in++;
+	if (c->cur >= 0) {
+		struct sl_tw_task *o = &tw->t[c->cur];
+
+		tw->un.missing_switch++;
+		if (o->state == XS_RUN) {
+			o->acc += since(at, o->run_since);
+			o->state = XS_RUNNABLE;
+		}
+	}
+	if (t->state == XS_RUN) {
+		/* running elsewhere as far as the trace said: that CPU lost a switch */
+		tw->un.missing_switch++;
+		t->acc += since(at, t->run_since);
+		t->state = XS_RUNNABLE;
+		if (t->last_cpu >= 0 && t->last_cpu < x->ncpu && x->cpu[t->last_cpu].cur == i)
+			x->cpu[t->last_cpu].cur = -1;
+	}
+	switch_in(x, c, cpu, i, at);
+	return i;
+}
+
+/* task i is preempted on CPU cpu by the task it woke: it waits there for it to block */
+static void preempted(struct tw_x *x, struct tw_cpu *c, int cpu, int i)
+{
+	x->tw->t[i].pre_cpu = cpu;
+	for (int k = 0; k < c->npre; k++)
+		if (c->pre[k] == i)
+			return;
+	if (c->npre == c->cappre) {
+		int cap = c->cappre ? c->cappre * 2 : 8;
+		int *a = realloc(c->pre, sizeof(int) * (size_t)cap);
+
+		if (!a) {
+			x->oom = true;
+			return;
+		}
+		c->pre = a;
+		c->cappre = cap;
+	}
+	c->pre[c->npre++] = i;
+}
+
+/*
+ * Task w blocked on CPU cpu, where tasks it preempted after they woke it still wait: each of
+ * them resumes after w's burst (SL_TW_PREEMPT_DEPS). The entries of tasks no longer waiting
+ * there go.
+ */
+static void blocked_over(struct tw_x *x, struct tw_cpu *c, int cpu, int w)
+{
+	struct sl_tw *tw = x->tw;
+	int n = 0;
+
+	for (int k = 0; k < c->npre; k++) {
+		int i = c->pre[k];
+		struct sl_tw_task *t = &tw->t[i];
+
+		if (t->state != XS_RUNNABLE || t->pre_cpu != cpu || i == w)
+			continue;
+		c->pre[n++] = i;
+		if (t->pre_dep != w)
+			continue;
+		t->pre_dep = -1;
+		/* t's burst before its preemption, then the wait for w's */
+		flush_run(x, t, 0);
+		push(x, &tw->t[w], TW_WAKE, 0, i, 0, 0);
+		push(x, t, TW_WAIT, 0, w, 0, 0);
+		tw->preempt_deps++;
+	}
+	c->npre = n;
+}
+
+static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
+{
+	struct sl_tw *tw = x->tw;
+	struct tw_cpu *c = cpu_of(x, r->cpu, r->time);
+	u64 now = r->time;
+
+	if (!c)
+		return;
+	c->hrt = c->irq = false;
+	if (r->task_pid > 0) {
+		int i = ensure_running(x, r->cpu, r->task_pid, r->task_comm, now);
+
+		if (i < 0)
+			return;
+		struct sl_tw_task *t = &tw->t[i];
+		char st = r->prev_state[0] ? r->prev_state[0] : 'R';
+
+		set_prio(t, r->task_prio, r->task_comm);
+		/* dead (2.6.3x print TASK_DEAD as x); an exiting task can still be preempted */
+		if (st == 'X' || st == 'Z' || st == 'x') {
+			flush_run(x, t, now);
+			t->bursts++;
+			t->state = XS_DEAD;
+			t->exited = true;
+		} else if (st == 'R') {
+			t->acc += since(now, t->run_since);
+			t->state = XS_RUNNABLE;
+			int n = r->next_pid > 0 ? idx_find(tw, r->next_pid) : -1;
+
+			/* preempted by the task it woke in this stretch */
+			if ((tw->flags & SL_TW_PREEMPT_DEPS) && n >= 0 && n == t->woke &&
+			    t->woke_at >= t->run_since) {
+				t->pre_dep = n;
+				preempted(x, c, r->cpu, i);
+			}
+		} else {
+			flush_run(x, t, now);
+			t->bursts++;
+			t->state = XS_BLOCKED;
+			t->block_kind = st == 'D' ? 'D' : 'S';
+			t->block_since = now;
+			if (tw->flags & SL_TW_PREEMPT_DEPS)
+				blocked_over(x, c, r->cpu, i);
+		}
+	}
+	c->cur = -2;
+	c->idle_time = now;
+	if (r->next_pid > 0) {
+		int i = sl_task_of(x, r->next_pid, r->next_comm);
+
+		if (i < 0)
+			return;
+		set_prio(&tw->t[i], r->next_prio, r->next_comm);
+		if (tw->t[i].state == XS_RUN) {
+			/* running elsewhere as far as the trace said: that CPU lost a switch */
+			struct sl_tw_task *t = &tw->t[i];
+
+			tw->un.missing_switch++;
+			t->acc += since(now, t->run_since);
+			if (t->last_cpu >= 0 && t->last_cpu < x->ncpu &&
+			    x->cpu[t->last_cpu].cur == i)
+				x->cpu[t->last_cpu].cur = -1;
+		}
+		switch_in(x, c, r->cpu, i, now);
+	}
+}
+
+static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
+{
+	struct sl_tw *tw = x->tw;
+	struct tw_cpu *c = cpu_of(x, r->cpu, r->time);
+	u64 now = r->time;
+	int i = sl_task_of(x, r->task_pid, r->task_comm);
+
+	if (!c || i < 0)
+		return;
+	struct sl_tw_task *t = &tw->t[i];
+
+	if (t->state == XS_UNSEEN) {
+		/* blocked since before the trace: from its start */
+		t->state = XS_BLOCKED;
+		t->block_since = tw->t0;
+	}
+	if (t->state != XS_BLOCKED) {
+		if (r->kind == SL_TR_SCHED_WAKING || !tw->have_waking)
+			tw->un.wake_not_blocked++;
+		return;
+	}
+	u64 d = since(now, t->block_since);
+	bool timer = c->hrt && (c->hrt_task < 0 || c->hrt_task == i);
+	bool irq = c->irq && now - c->irq_time <= tw->irq_window;
+
+	t->state = XS_RUNNABLE;
+	if (t->block_kind == 'D') {
+		push(x, t, TW_IO, d, 0, 0, 0);
+		t->n_io++;
+		t->ns_io += d;
+		tw->io++;
+	} else if (timer) {
+		push(x, t, TW_SLEEP, d, 0, 0, 0);
+		t->n_sleep++;
+		t->ns_sleep += d;
+		tw->timed++;
+	} else if (!irq && c->cur >= 0 && c->cur != i && tw->t[c->cur].state == XS_RUN) {
+		struct sl_tw_task *w = &tw->t[c->cur];
+
+		flush_run(x, w, now);
+		push(x, w, TW_WAKE, 0, i, 0, 0);
+		w->wakes_given++;
+		w->woke = i;
+		w->woke_at = now;
+		push(x, t, TW_WAIT, d, c->cur, 0, 0);
+		t->n_wait++;
+		t->ns_wait += d;
+		tw->deps++;
+	} else {
+		if (irq)
+			tw->un.irq_wake++;
+		else
+			tw->un.idle_wake++;
+		push(x, t, TW_OPEN, d, 0, 0, 0);
+		t->n_open++;
+		t->ns_open += d;
+	}
+	if (timer)
+		c->hrt = false;
+	c->irq = false;
+}
+
+static void on_record(struct tw_x *x, const struct sl_trace_record *r)
+{
+	struct sl_tw *tw = x->tw;
+	struct tw_cpu *c;
+	int i;
+
+	if (r->pid > 0 && r->kind != SL_TR_SCHED_SWITCH) {
+		if (ensure_running(x, r->cpu, r->pid, r->comm, r->time) < 0)
+			return;
+	} else if (r->pid == 0 && (c = cpu_of(x, r->cpu, r->time)) && c->cur == -2) {
+		c->idle_time = r->time;
+	}
+	switch (r->kind) {
+	case SL_TR_SCHED_SWITCH:
+		on_switch(x, r);
+		break;
+	case SL_TR_SCHED_WAKING:
+		tw->have_waking = true;
+		on_wake(x, r);
+		break;
+	case SL_TR_SCHED_WAKEUP:
+		if (!tw->have_waking)
+			on_wake(x, r);
+		break;
+	case SL_TR_SCHED_WAKEUP_NEW:
+		i = sl_task_of(x, r->task_pid, r->task_comm);
+		if (i >= 0 && tw->t[i].state == XS_UNSEEN) {
+			/* no fork traced: it appears here */
+			tw->t[i].created = since(r->time, tw->t0);
+			tw->t[i].state = XS_RUNNABLE;
+		}
+		break;
+	case SL_TR_SCHED_PROCESS_FORK: {
+		int p = sl_task_of(x, r->task_pid, r->task_comm);
+		int ch = sl_task_of(x, r->next_pid, r->next_comm);
+
+		if (p < 0 || ch < 0 || tw->t[ch].state != XS_UNSEEN)
+			break;
+		struct sl_tw_task *pt = &tw->t[p], *ct = &tw->t[ch];
+
+		if (pt->state == XS_UNSEEN) {
+			pt->state = XS_RUN; /* running since before the trace */
+			pt->run_since = (c = cpu_of(x, r->cpu, r->time)) ? c->first : r->time;
+			tw->un.first_burst++;
+		}
+		flush_run(x, pt, r->time);
+		push(x, pt, TW_FORK, 0, ch, 0, 0);
+		pt->forks++;
+		ct->parent = p;
+		ct->created = since(r->time, tw->t0);
+		ct->prio = pt->prio;
+		ct->state = XS_RUNNABLE;
+		/* the child shares the parent's warm cache on this CPU (sl_do_fork) */
+		ct->last_cpu = r->cpu;
+		if ((c = cpu_of(x, r->cpu, r->time)))
+			ct->last_seq = c->seq;
+		break;
+	}
+	case SL_TR_SCHED_PROCESS_EXEC:
+		tw->exec++;
+		break;
+	case SL_TR_SCHED_PROCESS_EXIT:
+		i = sl_task_of(x, r->task_pid, r->task_comm);
+		if (i >= 0)
+			tw->t[i].exited = true;
+		tw->exits++;
+		break;
+	case SL_TR_HRTIMER_START:
+		if (!strncmp(r->str, "hrtimer_wakeup", 14) && r->pid > 0) {
+			i = sl_task_of(x, r->pid, r->comm);
+			if (i >= 0 && hrt_put(&x->hrt, r->hrtimer, i))
+				x->oom = true;
+		}
+		break;
+	case SL_TR_HRTIMER_EXPIRE_ENTRY:
+		if (!(c = cpu_of(x, r->cpu, r->time)))
+			break;
+		if (!strncmp(r->str, "hrtimer_wakeup", 14)) {
+			c->hrt = true;
+			c->hrt_task = hrt_find(&x->hrt, r->hrtimer);
+		} else {
+			c->irq = true;
+			c->irq_time = r->time;
+		}
+		break;
+	case SL_TR_IRQ_HANDLER_ENTRY:
+	case SL_TR_BLOCK_RQ_COMPLETE:
+		if ((c = cpu_of(x, r->cpu, r->time))) {
+			c->irq = true;
+			c->irq_time = r->time;
+		}
+		break;
+	case SL_TR_BLOCK_RQ_ISSUE:
+		if (r->pid > 0 && (i = sl_task_of(x, r->pid, r->comm)) >= 0)
+			tw->t[i].io_reqs++;
+		break;
+	default:
+		break;
+	}
+}
+
+/* the trace ended: running tasks end their burst, blocked ones drop their last sleep */
+static void finish(struct tw_x *x)
+{
+	struct sl_tw *tw = x->tw;
+
+	for (int i = 0; i < tw->n; i++) {
+		struct sl_tw_task *t = &tw->t[i];
+
+		if (t->state == XS_RUN || t->state == XS_RUNNABLE) {
+			flush_run(x, t, tw->tend);
+			t->bursts++;
+		} else if (t->state == XS_BLOCKED) {
+			tw->un.blocked_at_end++;
+		}
+		if (t->prio < 0)
+			tw->un.rt_deadline++;
+	}
+}
+
+int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_window, char *err,
+		  size_t errlen)
+{
+	struct sl_trace_reader r;
+	struct sl_trace_record *rec = malloc(sizeof(*rec));
+	struct tw_x x = {.tw = tw};
+	bool first = true;
+	int rc;
+
+	memset(tw, 0, sizeof(*tw));
+	tw->flags = flags;
+	tw->irq_window = irq_window;
+	snprintf(tw->path, sizeof(tw->path), "%s", path);
+	if (!rec) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	if (sl_trace_open(&r, NULL, path, false, err, errlen)) {
+		free(rec);
+		return -1;
+	}
+	while ((rc = sl_trace_next(&r, rec)) == 1 && !x.oom) {
+		if (first) {
+			tw->t0 = rec->time;
+			first = false;
+		}
+		tw->records++;
+		if (rec->time > tw->tend)
+			tw->tend = rec->time;
+		on_record(&x, rec);
+	}
+	if (rc < 0)
+		snprintf(err, errlen, "%s", r.err);
+	else if (x.oom)
+		snprintf(err, errlen, "%s: out of memory at line %lu", path, r.lines);
+	tw->ncpu = r.ncpu > x.ncpu ? r.ncpu : x.ncpu;
+	sl_trace_close(&r);
+	free(rec);
+	for (int c = 0; c < x.ncpu; c++)
+		free(x.cpu[c].pre);
+	free(x.cpu);
+	free(x.hrt.k);
+	free(x.hrt.v);
+	if (rc < 0 || x.oom) {
+		sl_tw_free(tw);
+		return -1;
+	}
+	finish(&x);
+	if (x.oom) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		sl_tw_free(tw);
+		return -1;
+	}
+	u64 in = 0;
+
+	for (int i = 0; i < tw->n; i++)
+		in += tw->t[i].switch_in;
+	if (!in) {
+		snprintf(err, errlen,
+			 "%s: no sched_switch that runs a task: nothing to replay (the trace needs "
+			 "sched_switch and sched_waking or sched_wakeup)",
+			 path);
+		sl_tw_free(tw);
+		return -1;
+	}
+	return 0;
+}
+
+void sl_tw_free(struct sl_tw *tw)
+{
+	for (int i = 0; i < tw->n; i++)
+		free(tw->t[i].ops);
+	free(tw->t);
+	free(tw->hk);
+	free(tw->hv);
+	memset(tw, 0, sizeof(*tw));
+}
+
+/* ---- the workload ---- */
+
+static const struct sl_wl_key keys[] = {
+	{"file", "", "the trace (any format the trace readers take, .xz/.gz included)"},
+	{"tasks", "", "replay only tasks whose comm matches this POSIX extended regex (all)"},
+	{"sync", "0", "1: every task-to-task wake-up carries the WF_SYNC hint (pipes do)"},
+	{"irq_window", "100us",
+	 "a wake-up this soon after an interrupt's entry on its CPU is the interrupt's"},
+	{"preempt", "0",
+	 "1: a task preempted by the task it woke resumes only after that task blocks"},
+};
+
+static void free_args(void *p)
+{
+	struct sl_tw_args *a = p;
+
+	if (a)
+		sl_tw_free(&a->tw);
+	free(a);
+}
+
+static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+{
+	struct sl_tw_args *a = calloc(1, sizeof(*a));
+	const char *file = sl_kv_get(kv, "file");
+	long sync;
+	regex_t re;
+
+	if (!a)
+		return NULL;
+	if (sl_kv_int(kv, "sync", 0, 1, &sync, err, errlen))
+		goto fail;
+	a->sync = (int)sync;
+	if (sl_kv_int(kv, "preempt", 0, 1, &sync, err, errlen))
+		goto fail;
+	a->preempt = (int)sync;
+	if (sl_kv_fixed(kv, "irq_window", &a->irq_window, err, errlen))
+		goto fail;
+	snprintf(a->tasks, sizeof(a->tasks), "%s", sl_kv_get(kv, "tasks"));
+	if (a->tasks[0]) {
+		int e = regcomp(&re, a->tasks, REG_EXTENDED | REG_NOSUB);
+
+		if (e) {
+			char m[128];
+
+			regerror(e, &re, m, sizeof(m));
+			snprintf(err, errlen, "tasks=%s: not a POSIX extended regex (%s)", a->tasks,
+				 m);
+			goto fail;
+		}
+		regfree(&re);
+	}
+	if (!file[0]) {
+		snprintf(err, errlen, "file= is required: the trace to replay");
+		goto fail;
+	}
+	if (sl_tw_extract(&a->tw, file, a->preempt ? SL_TW_PREEMPT_DEPS : 0, a->irq_window, err,
+			  errlen))
+		goto fail;
+	return a;
+fail:
+	free_args(a);
+	return NULL;
+}
+
+static u64 max_tasks(const void *args)
+{
+	return (u64)((const struct sl_tw_args *)args)->tw.n;
+}
+
+/* the recorded pid of each program, for sl_tw_orig_pid */
+struct tw_state {
+	int n;
+	const struct sl_prog **prog;
+	int *pid;
+};
+
+static void state_free(void *p)
+{
+	struct tw_state *s = p;
+
+	if (s) {
+		free(s->prog);
+		free(s->pid);
+	}
+	free(s);
+}
+
+int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog)
+{
+	const struct tw_state *s = g->state;
+
+	if (!g->wl || g->wl->ops != &sl_wl_trace || !s)
+		return -1;
+	for (int i = 0; i < s->n; i++)
+		if (s->prog[i] == prog)
+			return s->pid[i];
+	return -1;
+}
+
+/* the machine's cost of a recorded switch-in (switch_in_cost in machine.c) */
+static u64 cin_cost(const struct sl_sim *sim, const struct sl_tw_op *o)
+{
+	u64 cost = sim->p->ctx_switch_ns;
+
+	if (o->arg < 0)
+		return cost;
+	if (o->arg == o->arg2)
+		return cost + (o->cost ? sim->p->cache_refill_ns : 0);
+	if (o->arg >= sim->ncpu || o->arg2 >= sim->ncpu)
+		return cost + sim->p->migrate_core_ns;
+	const struct sl_cpu *a = &sim->cpus[o->arg], *b = &sim->cpus[o->arg2];
+
+	if (a->socket != b->socket)
+		return cost + sim->p->migrate_socket_ns;
+	if (a->core != b->core)
+		return cost + sim->p->migrate_core_ns;
+	return cost + sim->p->migrate_smt_ns;
+}
+
+static void policy_of(int prio, int *policy, int *nice, int *rtprio)
+{
+	*policy = SL_SCHED_NORMAL;
+	*nice = 0;
+	*rtprio = 0;
+	if (prio < 0) {
+		/* SCHED_DEADLINE: no such class here; the highest FIFO priority */
+		*policy = SL_SCHED_FIFO;
+		*rtprio = 99;
+	} else if (prio < 100) {
+		/* an RT task's prio is MAX_RT_PRIO - 1 - rt_priority */
+		*policy = SL_SCHED_FIFO;
+		*rtprio = 99 - prio;
+	} else {
+		*nice = prio - 120;
+		if (*nice > 19)
+			*nice = 19;
+	}
+}
+
+static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl_tw_task *t,
+		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem)
+{
+	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sim->p->timer_slack_ns, cost = 0;
+	const struct sl_tw_task *tt = a->tw.t;
+
+	/*
+	 * After its last sleep, an exiting task's wake-up of its parent is do_notify_parent's
+	 * __wake_up_parent, a sync wake-up (kernel/exit.c, kernel/signal.c)
+	 */
+	int last_block = -1;
+
+	for (int k = 0; k < t->nops; k++)
+		if (t->ops[k].kind != TW_RUN && t->ops[k].kind != TW_CIN &&
+		    t->ops[k].kind != TW_WAKE)
+			last_block = k;
+	/* a task forked by one not replayed, or appearing later: it starts when it did */
+	if (t->created && (t->parent < 0 || !sel[t->parent]) &&
+	    sl_prog_add(sim, p, OP_SLEEP, sl_dist_fixed(t->created), 0, 0, NULL))
+		return -1;
+	for (int k = 0; k < t->nops; k++) {
+		const struct sl_tw_op *o = &t->ops[k];
+		int rc = 0;
+		u64 d = o->ns;
+
+		switch (o->kind) {
+		case TW_CIN:
+			cost += cin_cost(sim, o);
+			break;
+		case TW_RUN:
+			/*
+			 * the recorded burst holds the switch-in costs the machine adds again; a
+			 * cost larger than the burst is taken from the next ones
+			 */
+			if (d > cost) {
+				d -= cost;
+				cost = 0;
+			} else {
+				cost -= d;
+				d = 0;
+			}
+			if (d)
+				rc = sl_prog_run(sim, p, sl_dist_fixed(d));
+			break;
+		case TW_WAIT:
+			if (sel[o->arg]) {
+				rc = sl_prog_add(sim, p, OP_SEM_DOWN, sl_dist_fixed(0), sem[t - tt],
+						 0, NULL);
+				break;
+			}
+			/* the waker is not replayed: the wake-up comes after the recorded time */
+			/* fall through */
+		case TW_SLEEP:
+		case TW_OPEN:
+			/* the recorded time holds the slack the sleep is given again */
+			d = d > slack ? d - slack : 0;
+			rc = sl_prog_add(sim, p, OP_SLEEP, sl_dist_fixed(d), 0, 0, NULL);
+			break;
+		case TW_IO:
+			rc = sl_prog_add(sim, p, OP_IO, sl_dist_fixed(d), 0, 0, NULL);
+			break;
+		case TW_WAKE:
+			if (sel[o->arg])
+				rc = sl_prog_add(sim, p, OP_SEM_UP, sl_dist_fixed(0), sem[o->arg],
+						 a->sync || (t->exited && k > last_block &&
+							     o->arg == t->parent),
+						 NULL);
+			break;
+		case TW_FORK:
+			if (sel[o->arg])
+				rc = sl_prog_add(sim, p, OP_FORK, sl_dist_fixed(0), 0, 0,
+						 progs[o->arg]);
+			break;
+		default:
+			break;
+		}
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
+{
+	const struct sl_tw_args *a = args;
+	const struct sl_tw *tw = &a->tw;
+	int n = tw->n, nsel = 0, rc = -1;
+	bool *sel = calloc((size_t)n + 1, sizeof(bool));
+	int *sem = calloc((size_t)n + 1, sizeof(int));
+	struct sl_prog **progs = calloc((size_t)n + 1, sizeof(*progs));
+	struct tw_state *s = calloc(1, sizeof(*s));
+	regex_t re;
+	bool have_re = false;
+
+	if (!sel || !sem || !progs || !s)
+		goto out;
+	if (a->tasks[0]) {
+		if (regcomp(&re, a->tasks, REG_EXTENDED | REG_NOSUB))
+			goto out;
+		have_re = true;
+	}
+	for (int i = 0; i < n; i++) {
+		sel[i] = !have_re || !regexec(&re, tw->t[i].comm, 0, NULL, 0);
+		if (sel[i])
+			sem[i] = nsel++;
+	}
+	s->prog = calloc((size_t)nsel + 1, sizeof(*s->prog));
+	s->pid = calloc((size_t)nsel + 1, sizeof(int));
+	g->sems = calloc((size_t)nsel + 1, sizeof(*g->sems));
+	if (!s->prog || !s->pid || !g->sems)
+		goto out;
+	g->nsems = nsel;
+	g->state = s;
+	g->state_free = state_free;
+	for (int i = 0; i < n; i++) {
+		int policy, nice, rtprio;
+
+		if (!sel[i])
+			continue;
+		policy_of(tw->t[i].prio, &policy, &nice, &rtprio);
+		progs[i] = sl_prog_new(sim, g, tw->t[i].comm, nice, policy);
+		if (!progs[i])
+			goto out_state;
+		progs[i]->rt_priority = rtprio;
+		s->prog[s->n] = progs[i];
+		s->pid[s->n++] = tw->t[i].pid;
+	}
+	for (int i = 0; i < n; i++)
+		if (sel[i] && build(sim, a, &tw->t[i], progs[i], progs, sel, sem))
+			goto out_state;
+	for (int i = 0; i < n; i++)
+		if (sel[i] && (tw->t[i].parent < 0 || !sel[tw->t[i].parent]) &&
+		    !sl_spawn(sim, g, progs[i]))
+			goto out_state;
+	rc = 0;
+	goto out;
+out_state:
+	rc = -1;
+out:
+	if (have_re)
+		regfree(&re);
+	if (g->state != s)
+		state_free(s);
+	free(sel);
+	free(sem);
+	free(progs);
+	return rc;
+}
+
+const struct sl_workload_ops sl_wl_trace = {
+	.name = "trace",
+	.help = "a recorded trace's tasks: bursts, sleeps, who woke whom (closed loop), forks",
+	.keys = keys,
+	.nkeys = (int)SL_ARRAY_SIZE(keys),
+	.parse = parse,
+	.spawn = spawn,
+	.finite = sl_wl_always_finite,
+	.free_args = free_args,
+	.max_tasks = max_tasks,
+};

@@ -1,0 +1,122 @@
+/*
+ * The trace workload: a recorded trace (any format of the trace readers, .xz/.gz included)
+ * turned into task programs, per task its CPU bursts, its sleeps by kind and who woke it, so
+ * that a simulated waker that runs later also wakes later (closed loop). The design and what is
+ * counted as unattributed: docs/workloads.md, "trace workload".
+ */
+#ifndef SCHEDLAB_WORKLOAD_TRACE_H
+#define SCHEDLAB_WORKLOAD_TRACE_H
+
+#include "workload/workload.h"
+
+#include <stdio.h>
+
+/* What a task did, in trace order. */
+enum sl_tw_kind {
+	TW_RUN,	  /* CPU time ns (switch-in to blocking, preemptions summed) */
+	TW_SLEEP, /* S, woken by its own hrtimer (hrtimer_wakeup) after ns */
+	TW_OPEN,  /* S, woken by an interrupt with no timer of the task, or by nobody: ns, open loop
+		   */
+	TW_IO,	  /* D: uninterruptible, ns */
+	TW_WAIT,  /* S, woken by task arg (an index) after ns */
+	TW_WAKE,  /* wakes task arg */
+	TW_FORK,  /* forks task arg */
+	TW_CIN,	  /* a switch-in: arg = the CPU it last ran on (-1: none), arg2 = this CPU, cost =
+		     1 when another task ran on this CPU in between */
+};
+
+struct sl_tw_op {
+	u64 ns;
+	int arg;
+	short arg2;
+	unsigned char kind, cost;
+};
+
+struct sl_tw_task {
+	int pid, parent, prio; /* parent: index of the forking task, -1: none traced */
+	char comm[16];
+	bool exited;
+	u64 created; /* fork or first sched_wakeup_new, from the trace's start; 0: there at start */
+	struct sl_tw_op *ops;
+	int nops, cap;
+	/* figures of the extraction */
+	u64 cpu_ns, bursts, switch_in;
+	u64 n_sleep, ns_sleep, n_wait, ns_wait, n_io, ns_io, n_open, ns_open;
+	u64 wakes_given, forks, io_reqs;
+	/* extraction state */
+	int state, last_cpu, pre_cpu, pre_dep, woke; /* pre_dep, woke: task indexes */
+	u64 woke_at;
+	char block_kind;
+	u64 run_since, acc, block_since, last_seq;
+};
+
+/* What could not be attributed (each is replayed as said in docs/workloads.md) */
+struct sl_tw_unattr {
+	u64 irq_wake;	      /* S woken from an interrupt with no hrtimer of the task: open loop */
+	u64 idle_wake;	      /* S woken from an idle CPU without a timer or interrupt: open loop */
+	u64 no_wake;	      /* switched in while blocked, no wake-up seen: open loop */
+	u64 missed_switch_in; /* a task seen running with no switch-in traced (from idle) */
+	u64 missing_switch;   /* a switch-out or switch-in missing: a task on two CPUs */
+	u64 first_burst; /* a burst begun before the trace: counted from the CPU's first record */
+	u64 blocked_at_end; /* blocked when the trace ended: the sleep is dropped, the task exits */
+	u64 wake_not_blocked; /* a wake-up of a task not blocked (ignored) */
+	u64 rt_deadline;      /* prio < 0 (SCHED_DEADLINE): replayed as FIFO 99 */
+};
+
+struct sl_tw {
+	char path[256];
+	struct sl_tw_task *t;
+	int n, cap;
+	u64 t0, tend, records, nops;
+	int ncpu;
+	bool have_waking;
+	struct sl_tw_unattr un;
+	u64 deps, timed, io, exec, exits;
+	unsigned flags;
+	u64 irq_window;	  /* ns: SL_TW_IRQ_WINDOW_NS unless irq_window= */
+	u64 preempt_deps; /* SL_TW_PREEMPT_DEPS: WAKE/WAIT pairs added at preemptions */
+	/* pid -> index (open addressing) */
+	int *hk, *hv;
+	size_t hcap, hn;
+};
+
+/*
+ * A task preempted by the very task it just woke resumes only after that task blocked (a pipe's
+ * writer preempted by the reader it woke then reads the reader's reply): `preempt=1`,
+ * docs/workloads.md.
+ */
+#define SL_TW_PREEMPT_DEPS 1u
+
+/*
+ * How long after an interrupt's entry on a CPU (irq_handler_entry, block_rq_complete, an
+ * hrtimer other than hrtimer_wakeup) a wake-up there is taken as the interrupt's, not the
+ * interrupted task's: the hardirq and the softirq it raises. The traces' flags column (h, s) is
+ * not read, so this window separates them. 100 us: the shared dd capture's completions wake dd
+ * 14 us after irq_handler_entry (docs/workloads.md).
+ */
+#define SL_TW_IRQ_WINDOW_NS 100000
+
+/* Read `path` into tw: 0, or -1 with "file:line: what" (or "file: what") in err and nothing
+ * held (sl_tw_free is harmless then). */
+int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_window, char *err,
+		  size_t errlen);
+void sl_tw_free(struct sl_tw *tw);
+/* What was extracted, as a table or JSON (trace_report.c); -1: out of memory. */
+int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f);
+/* The tasks as an rt-app JSON file (trace_report.c); -1: a write error. */
+int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f);
+
+/* The trace workload's arguments: the extraction and the keys. */
+struct sl_tw_args {
+	struct sl_tw tw;
+	char tasks[96]; /* POSIX extended regex on comm ("" = all) */
+	int sync, preempt;
+	u64 irq_window;
+};
+
+/* The recorded pid a task of a trace group runs for (-1: not a trace group's program). */
+int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog);
+
+extern const struct sl_workload_ops sl_wl_trace;
+
+#endif
