@@ -76,7 +76,8 @@ static int dat_fd(struct sl_trace_reader *r, FILE *f, const unsigned char *head,
 	FILE *tmp;
 	int fd;
 
-	if (plain && fseek(f, 0, SEEK_SET) == 0) {
+	/* a file (not a pipe, not a memory stream): libtracecmd reads it itself */
+	if (plain && fileno(f) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
 		fd = dup(fileno(f));
 		if (fd < 0)
 			snprintf(r->err, sizeof(r->err), "%s: %s", r->path, strerror(errno));
