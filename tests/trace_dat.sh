@@ -32,6 +32,13 @@ xz -dc "$DAT" >"$T/t.dat"
 "$SL" trace-stats "$T/t.dat" --json | cmp - "$T/dat.json" || fail "plain .dat differs from .dat.xz"
 "$SL" trace-stats - --json <"$T/t.dat" | cmp - "$T/dat.json" || fail ".dat on stdin differs"
 
+# With trace-cmd installed: its report of the .dat now reads to the same figures too.
+if command -v trace-cmd >/dev/null 2>&1; then
+	trace-cmd report -t "$T/t.dat" >"$T/now.txt" 2>/dev/null || fail "trace-cmd report failed"
+	"$SL" trace-stats "$T/now.txt" --json | cmp - "$T/dat.json" ||
+		fail "trace-stats of today's trace-cmd report differs from the .dat's"
+fi
+
 # Figures checked against the report text itself, not through schedlab:
 # each event count is grep -c of its name in the report (its first line is "cpus=2")
 xz -dc "$REP" >"$T/rep.txt"
