@@ -42,7 +42,7 @@ inst=$(grep '^schedlab-[0-9]*$' "$T/during" | head -1)
 grep -q '"sched_switch":[1-9]' "$T/a.json" || fail "no sched_switch in the recording"
 
 # SIGINT while CMD runs: exit 130, instance removed, the trace saved
-"$SL" record -o "$T/b.trace" -- sh -c "ls $TR/instances >'$T/during2'; sleep 30" 2>"$T/err" &
+"$SL" record -o "$T/b.trace" -- sh -c "ls $TR/instances >'$T/during2'; exec sleep 30" 2>"$T/err" &
 pid=$!
 i=0
 while [ ! -s "$T/during2" ] && [ $i -lt 100 ]; do
