@@ -20,6 +20,8 @@ check() {
 	[ "$name" = cpus1001 ] && return 0 # three hogs never switch out
 	grep -q '"ph":"f"' "$T/$name.json" || fail "$name: no wake-up flow"
 	grep -q '"prev_state":"' "$T/$name.json" || fail "$name: no prev_state args"
+	# speedscope ends a slice only on an E event of its B's name (tests/speedscope.sh)
+	! grep '"ph":"E"' "$T/$name.json" | grep -qv '"name":"' || fail "$name: an E event without a name"
 }
 
 check make --cpus 2 --machine nehalem --workload make:jobs=4,count=30 --duration 300ms

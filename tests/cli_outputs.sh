@@ -191,7 +191,7 @@ grep -E '^     POLL +\* +0 ' "$T/out" >/dev/null || fail "sysfs none: POLL not d
 # alone on one CPU runs the whole 10 ms, 10000 us ---
 ok run --cpus 1 --workload hog --duration 10ms --trace-out "$T/hog.json"
 grep -F '{"ph":"B","pid":1,"tid":0,"name":"hog-1","ts":0.000,' "$T/hog.json" >/dev/null &&
-	grep -F '{"ph":"E","pid":1,"tid":0,"ts":10000.000}' "$T/hog.json" >/dev/null ||
+	grep -F '{"ph":"E","pid":1,"tid":0,"name":"hog-1","ts":10000.000}' "$T/hog.json" >/dev/null ||
 	fail "trace-out json: the running hog's last slice: $(tail -2 "$T/hog.json")"
 # a target that cannot be replaced (a directory): an I/O error, exit 1, the temporary removed
 mkdir "$T/dir"

@@ -3,6 +3,11 @@
 #   cmake, gcc, make, pkg-config: the build
 #   libcmocka-dev: unit tests; libjson-c-dev: --json output; libbsd-dev: <bsd/sys/tree.h> rbtrees
 #   liblzma-dev, zlib1g-dev: reading .xz and .gz trace files
+#   libtracecmd-dev, libtraceevent-dev: reading binary trace.dat files (trace-cmd's format);
+#     optional for the build, which refuses trace.dat without them (libtracecmd.pc needs
+#     libtraceevent.pc, which Debian 12's libtracecmd-dev does not pull in)
+#   libtracefs-dev: `schedlab record` into a private tracefs instance, leaving the global trace
+#     buffer alone (optional for the build, which falls back to the global buffer)
 #   gcovr: line and branch coverage of src/ (tools/coverage.sh)
 #   openmpi-bin, libopenmpi-dev: the sweep's MPI engine (-DSCHEDLAB_MPI=ON) and its 2-rank test
 #   gnuplot-nox: sweep-report --plot (optional at run time; the tests draw with it)
@@ -15,6 +20,7 @@
 #   --lint also installs clang-format and clang-tidy (tools/lint.sh)
 set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev liblzma-dev zlib1g-dev"
+PKGS="$PKGS libtracecmd-dev libtraceevent-dev libtracefs-dev"
 PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox rt-app clang libclang-rt-14-dev time"
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS clang-format clang-tidy"
 missing=""

@@ -791,6 +791,10 @@ static int cmd_record(int argc, char **argv)
 		return die("record: give a command after --");
 	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
 
+	if (rc == SL_RECORD_INTERRUPTED) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 130;
+	}
 	if (rc < 0)
 		return die("%s", err);
 	if (rc > 0) {

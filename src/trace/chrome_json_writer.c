@@ -24,6 +24,9 @@ enum { TRACK_CPU = 1, TRACK_IDLE = 2, TRACK_WAKE = 3 };
 struct json_out {
 	bool first;
 	int *cur; /* per CPU: the pid running there (0: idle) */
+	/* per CPU: the comm its open task slice began with, repeated as the E event's name (an
+	 * exec may change the task's comm before the slice ends) */
+	char (*cur_comm)[SL_TRACE_COMM_LEN];
 	int *idle_state;
 	u64 *flow; /* per pid (index pid): the id of a pending wake-up flow, 0: none */
 	int nflow; /* entries of flow */
@@ -33,6 +36,7 @@ struct json_out {
 static void json_free(struct json_out *x)
 {
 	free(x->cur);
+	free(x->cur_comm);
 	free(x->idle_state);
 	free(x->flow);
 	free(x);
@@ -91,10 +95,11 @@ static int json_open(struct sl_trace_writer *w)
 		return -1;
 	x->first = true;
 	x->cur = calloc((size_t)ncpu, sizeof(int));
+	x->cur_comm = calloc((size_t)ncpu, sizeof(*x->cur_comm));
 	x->idle_state = calloc((size_t)ncpu, sizeof(int));
 	x->nflow = w->sim->ntasks + 1;
 	x->flow = calloc((size_t)x->nflow, sizeof(u64));
-	if (!x->cur || !x->idle_state || !x->flow) {
+	if (!x->cur || !x->cur_comm || !x->idle_state || !x->flow) {
 		json_free(x);
 		return -1;
 	}
@@ -131,8 +136,10 @@ static u64 *flow_of(struct json_out *x, int pid)
 
 static void task_begin(struct sl_trace_writer *w, int cpu, int pid, u64 t)
 {
+	struct json_out *x = w->priv;
 	const char *comm = sl_trace_writer_comm(w, pid);
 
+	snprintf(x->cur_comm[cpu], sizeof(x->cur_comm[cpu]), "%s", comm);
 	json_sep(w);
 	fprintf(w->f, "{\"ph\":\"B\",\"pid\":%d,\"tid\":%d,\"name\":\"", TRACK_CPU, cpu);
 	json_str(w->f, comm);
@@ -143,14 +150,35 @@ static void task_begin(struct sl_trace_writer *w, int cpu, int pid, u64 t)
 	fprintf(w->f, "\",\"prio\":%d,\"cpu\":%d}}", sl_trace_writer_prio(w, pid), cpu);
 }
 
+/*
+ * The E event repeats its B's name: speedscope ends a slice only on an E of the same name (it
+ * leaves the slice open, and nests everything after under it, when the E has none).
+ */
 static void task_end(struct sl_trace_writer *w, int cpu, u64 t, char prev_state)
 {
+	struct json_out *x = w->priv;
+
 	json_sep(w);
-	fprintf(w->f, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":", TRACK_CPU, cpu);
+	fprintf(w->f, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"name\":\"", TRACK_CPU, cpu);
+	json_str(w->f, x->cur_comm[cpu]);
+	fprintf(w->f, "-%d\",\"ts\":", x->cur[cpu]);
 	json_ts(w->f, t);
 	if (prev_state)
 		fprintf(w->f, ",\"args\":{\"prev_state\":\"%c\"}", prev_state);
 	fputs("}", w->f);
+}
+
+/* An idle slice's B or E: the same name and args on both (speedscope matches them) */
+static void idle_mark(struct sl_trace_writer *w, char ph, int cpu, int state, u64 t)
+{
+	const struct sl_cpuidle_driver *drv = w->sim->idle_drv;
+
+	json_sep(w);
+	fprintf(w->f, "{\"ph\":\"%c\",\"pid\":%d,\"tid\":%d,\"name\":\"", ph, TRACK_IDLE, cpu);
+	json_str(w->f, state < drv->state_count ? drv->states[state].name : "?");
+	fputs("\",\"ts\":", w->f);
+	json_ts(w->f, t);
+	fprintf(w->f, ",\"args\":{\"state\":%d}}", state);
 }
 
 static void json_write_event(struct sl_trace_writer *w, const struct sl_event *ev)
@@ -181,24 +209,11 @@ static void json_write_event(struct sl_trace_writer *w, const struct sl_event *e
 		break;
 	case SL_EV_IDLE:
 		if (x->idle_state[ev->cpu] >= 0) {
-			json_sep(w);
-			fprintf(w->f, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":", TRACK_IDLE,
-				ev->cpu);
-			json_ts(w->f, ev->time);
-			fputs("}", w->f);
+			idle_mark(w, 'E', ev->cpu, x->idle_state[ev->cpu], ev->time);
 			x->idle_state[ev->cpu] = -1;
 		}
 		if (ev->state >= 0) {
-			const struct sl_cpuidle_driver *drv = w->sim->idle_drv;
-
-			json_sep(w);
-			fprintf(w->f, "{\"ph\":\"B\",\"pid\":%d,\"tid\":%d,\"name\":\"", TRACK_IDLE,
-				ev->cpu);
-			json_str(w->f,
-				 ev->state < drv->state_count ? drv->states[ev->state].name : "?");
-			fputs("\",\"ts\":", w->f);
-			json_ts(w->f, ev->time);
-			fprintf(w->f, ",\"args\":{\"state\":%d}}", ev->state);
+			idle_mark(w, 'B', ev->cpu, ev->state, ev->time);
 			x->idle_state[ev->cpu] = ev->state;
 		}
 		break;
@@ -243,12 +258,8 @@ static void json_close(struct sl_trace_writer *w)
 	for (int c = 0; c < w->sim->ncpu; c++) {
 		if (x->cur[c])
 			task_end(w, c, w->sim->now, 0);
-		if (x->idle_state[c] >= 0) {
-			json_sep(w);
-			fprintf(w->f, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"ts\":", TRACK_IDLE, c);
-			json_ts(w->f, w->sim->now);
-			fputs("}", w->f);
-		}
+		if (x->idle_state[c] >= 0)
+			idle_mark(w, 'E', c, x->idle_state[c], w->sim->now);
 	}
 	fprintf(w->f, "\n]}\n");
 	json_free(x);

@@ -130,6 +130,18 @@ struct sl_trace_unknown {
 	u64 count;
 };
 
+/*
+ * The C-states of one CPU as idlestat's trace file lists them (its MAXCSTATE of 16 per CPU):
+ * name ("" where idlestat wrote "(null)": no such state) and target residency in us (-1: none).
+ */
+#define SL_TRACE_MAX_CSTATES 16
+#define SL_TRACE_CSTATE_NAME 32
+
+struct sl_trace_cstates {
+	char name[SL_TRACE_MAX_CSTATES][SL_TRACE_CSTATE_NAME];
+	int target_us[SL_TRACE_MAX_CSTATES];
+};
+
 struct sl_trace_reader {
 	const struct sl_trace_reader_ops *ops;
 	void *priv;
@@ -142,6 +154,11 @@ struct sl_trace_reader {
 	int ncpu; /* #P:N (or trace-cmd's cpus=N), at most SL_TRACE_MAX_CPUS; 0: not given */
 	bool have_entries;
 	u64 entries_in_buffer, entries_written;
+	/* idlestat's header: its C-states per CPU (cstates_ncpu of them), owned by the reader
+	 * until close; NULL for other formats */
+	const struct sl_trace_cstates *cstates;
+	int cstates_ncpu;
+	void *aux; /* a reader built on another's (its priv): its own state */
 
 	/* counts */
 	unsigned long lines;

@@ -4,7 +4,7 @@
  * memory: a 256 KiB buffer of decompressed text, lines of at most SL_TRACE_MAX_LINE - 1 bytes
  * parsed in place, no allocation per line, no regex.
  */
-#include "trace/format.h"
+#include "trace/ftrace_text.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -328,8 +328,64 @@ static bool event_line(const char *s, const char *e)
 	return false;
 }
 
+size_t sl_trace_peek_text(const unsigned char *head, size_t len, unsigned char *out, size_t cap)
+{
+	size_t n = 0;
+
+	if (is_xz(head, len)) {
+		lzma_stream xz = LZMA_STREAM_INIT;
+
+		if (lzma_stream_decoder(&xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK)
+			return 0;
+		xz.next_in = head;
+		xz.avail_in = len;
+		xz.next_out = out;
+		xz.avail_out = cap;
+		lzma_ret ret = lzma_code(&xz, LZMA_RUN);
+
+		n = ret == LZMA_OK || ret == LZMA_STREAM_END ? cap - xz.avail_out : 0;
+		lzma_end(&xz);
+	} else if (is_gz(head, len)) {
+		z_stream gz;
+
+		memset(&gz, 0, sizeof(gz));
+		if (inflateInit2(&gz, 15 + 16) != Z_OK)
+			return 0;
+		gz.next_in = (unsigned char *)head;
+		gz.avail_in = (unsigned)len;
+		gz.next_out = out;
+		gz.avail_out = (unsigned)cap;
+		(void)inflate(&gz, Z_SYNC_FLUSH);
+		n = cap - gz.avail_out;
+		inflateEnd(&gz);
+	} else {
+		n = len < cap ? len : cap;
+		memcpy(out, head, n);
+	}
+	return n;
+}
+
+bool sl_trace_compressed(const unsigned char *head, size_t len)
+{
+	return is_xz(head, len) || is_gz(head, len);
+}
+
+bool sl_trace_dat_magic(const unsigned char *text, size_t len)
+{
+	return len >= 10 && !memcmp(text,
+				    "\x17\x08"
+				    "Dtracing",
+				    10);
+}
+
+bool sl_idlestat_magic(const unsigned char *text, size_t len)
+{
+	return len >= 19 && !memcmp(text, "idlestat version = ", 19);
+}
+
 /*
- * xz or gzip (decompressed here: whatever they hold is read as ftrace text), or text whose first
+ * xz or gzip (decompressed here: whatever they hold is read as ftrace text, unless it is a
+ * trace.dat or an idlestat file, whose readers come next in the registry), or text whose first
  * line is a header ("# tracer: ..."), trace-cmd's "cpus=N" or an event line. A text no probe
  * claims comes here too (the first reader of the registry), to be told what is malformed.
  */
@@ -337,8 +393,14 @@ static bool ftrace_probe(const unsigned char *head, size_t len)
 {
 	const char *s = (const char *)head, *end = s + len, *e;
 
-	if (is_xz(head, len) || is_gz(head, len))
-		return true;
+	if (is_xz(head, len) || is_gz(head, len)) {
+		unsigned char text[32];
+		size_t n = sl_trace_peek_text(head, len, text, sizeof(text));
+
+		return !sl_trace_dat_magic(text, n) && !sl_idlestat_magic(text, n);
+	}
+	if (sl_trace_dat_magic(head, len) || sl_idlestat_magic(head, len))
+		return false;
 	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
 		s++;
 	e = memchr(s, '\n', (size_t)(end - s));
@@ -1141,6 +1203,49 @@ static bool in_limits(const struct sl_trace_record *o, const char **what)
 	return true;
 }
 
+int sl_ftrace_parse(struct sl_trace_reader *r, char *s, size_t n, unsigned long line,
+		    struct sl_trace_record *o)
+{
+	int rc;
+
+	/* reset only what parsers leave optional */
+	o->task_comm[0] = o->next_comm[0] = o->str[0] = o->prev_state[0] = '\0';
+	o->error = 0;
+	o->kind = SL_TR_UNKNOWN;
+	const char *what = NULL;
+	char save[80];
+
+	copy_str(save, sizeof(save), s, n);
+	rc = parse_line(r, s, n, o, &what);
+	if (rc == 1 && !in_limits(o, &what))
+		rc = -1;
+	if (rc == 1) {
+		o->line = line;
+		r->records++;
+		return 1;
+	}
+	if (rc < 0) {
+		if (r->lenient) {
+			r->malformed++;
+			return 0;
+		}
+		set_err(r, "%s:%lu: malformed line: expected %s: \"%s%s\"", r->path, line, what,
+			save, n >= sizeof(save) ? "..." : "");
+		return -1;
+	}
+	return 0;
+}
+
+long sl_ftrace_read(struct sl_trace_reader *r, void *dst, size_t n)
+{
+	return src_read(r, dst, n);
+}
+
+char *sl_ftrace_next_line(struct sl_trace_reader *r, size_t *lenp, int *rc)
+{
+	return next_line(r, lenp, rc);
+}
+
 static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 {
 	for (;;) {
@@ -1150,31 +1255,9 @@ static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 
 		if (!s)
 			return rc;
-		/* reset only what parsers leave optional */
-		o->task_comm[0] = o->next_comm[0] = o->str[0] = o->prev_state[0] = '\0';
-		o->error = 0;
-		o->kind = SL_TR_UNKNOWN;
-		const char *what = NULL;
-		char save[80];
-
-		copy_str(save, sizeof(save), s, n);
-		rc = parse_line(r, s, n, o, &what);
-		if (rc == 1 && !in_limits(o, &what))
-			rc = -1;
-		if (rc == 1) {
-			o->line = r->lines;
-			r->records++;
-			return 1;
-		}
-		if (rc < 0) {
-			if (r->lenient) {
-				r->malformed++;
-				continue;
-			}
-			set_err(r, "%s:%lu: malformed line: expected %s: \"%s%s\"", r->path,
-				r->lines, what, save, n >= sizeof(save) ? "..." : "");
-			return -1;
-		}
+		rc = sl_ftrace_parse(r, s, n, r->lines, o);
+		if (rc)
+			return rc;
 	}
 }
 

@@ -1,21 +1,34 @@
 /*
  * `schedlab record -o FILE [--events LIST] -- CMD...`: record a real trace of CMD on this
- * machine through tracefs, with the events the reader understands. It mounts tracefs if it is
- * not mounted, remembers every setting it changes (each event's enable, tracing_on, the
- * buffer's contents are the only state it clears), runs CMD, saves the trace to FILE (through a
- * temporary file, renamed when complete) and puts every setting back, unmounting what it
- * mounted. It needs root; without root or without tracefs it says so and changes nothing.
+ * machine through tracefs, with the events the reader understands. It needs root; without root
+ * or without tracefs it says so and changes nothing. It mounts tracefs if it is not mounted
+ * (and unmounts it afterwards).
+ *
+ * With libtracefs (the build finds it with pkg-config, Debian libtracefs-dev) it records into a
+ * private tracefs instance, instances/schedlab-PID: its own ring buffer and event switches, so
+ * the global buffer and anyone else's tracing are untouched. It creates the instance, enables
+ * the events there, runs CMD, saves the instance's `trace` (through a temporary file, renamed
+ * when complete) and removes the instance, also when SIGINT, SIGTERM or SIGHUP arrives (the
+ * signal is passed to CMD; the trace until then is saved; exit status 130).
+ *
+ * Without libtracefs it uses the global buffer: it remembers every setting it changes (each
+ * event's enable, tracing_on, the buffer size), clears the buffer, and puts the settings back.
  */
 #include "trace/record.h"
 #include "core/outfile.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#ifdef SCHEDLAB_HAVE_LIBTRACEFS
+#include <tracefs.h>
+#endif
 
 #define TRACEFS "/sys/kernel/tracing"
 /* per CPU, while recording: about 20 s of a busy 2-CPU machine's default events */
@@ -30,6 +43,8 @@ static const char *const default_events[] = {
 	"irq/irq_handler_entry",
 };
 
+#ifndef SCHEDLAB_HAVE_LIBTRACEFS
+/* the global buffer's settings, put back afterwards */
 struct saved {
 	char path[512];
 	char old;
@@ -79,6 +94,8 @@ static int read_line(const char *path, char *buf, size_t len)
 	return rc;
 }
 
+#endif
+
 /* Copy FROM to TO through the atomic writer; 0, or -1 with err naming the file. */
 static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
@@ -108,6 +125,7 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 	return sl_outfile_commit(&o, err, errlen);
 }
 
+#ifndef SCHEDLAB_HAVE_LIBTRACEFS
 int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
 	      size_t errlen)
 {
@@ -219,3 +237,148 @@ out:
 	}
 	return rc;
 }
+#else
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+/* Remember the signal and pass it to CMD: the recording stops when CMD does. */
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+
+int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
+	      size_t errlen)
+{
+	struct sigaction sa, old[SL_ARRAY_SIZE(caught)];
+	struct tracefs_instance *inst = NULL;
+	char name[64], *path;
+	int rc = -1, status = 0;
+	bool mounted = false;
+	struct stat st;
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen, "record: needs root (tracefs is writable by root only)");
+		return -1;
+	}
+	if (!cmd || !cmd[0]) {
+		snprintf(err, errlen, "record: give a command after --");
+		return -1;
+	}
+	if (stat(TRACEFS "/trace", &st)) {
+		if (mount("nodev", TRACEFS, "tracefs", 0, NULL)) {
+			snprintf(err, errlen,
+				 "record: tracefs is not mounted at " TRACEFS
+				 " and mounting it failed: %s",
+				 strerror(errno));
+			return -1;
+		}
+		mounted = true;
+	}
+	if (!events || !nevents) {
+		events = default_events;
+		nevents = (int)SL_ARRAY_SIZE(default_events);
+	}
+	got_signal = 0;
+	child_pid = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t k = 0; k < SL_ARRAY_SIZE(caught); k++)
+		sigaction(caught[k], &sa, &old[k]);
+	snprintf(name, sizeof(name), "schedlab-%d", (int)getpid());
+	inst = tracefs_instance_create(name);
+	if (!inst) {
+		snprintf(err, errlen,
+			 "record: cannot create the tracefs instance %s/instances/%s: %s", TRACEFS,
+			 name, strerror(errno));
+		goto out;
+	}
+	tracefs_trace_off(inst);
+	/* a bigger ring buffer than the default (1.4 MB a CPU here): an overflow undercounts */
+	{
+		char kb[32];
+
+		snprintf(kb, sizeof(kb), "%d", RECORD_BUFFER_KB);
+		tracefs_instance_file_write(inst, "buffer_size_kb", kb);
+	}
+	for (int i = 0; i < nevents; i++) {
+		char sys[128];
+		const char *slash = strchr(events[i], '/');
+
+		if (!slash || (size_t)(slash - events[i]) >= sizeof(sys) || !slash[1]) {
+			snprintf(err, errlen, "record: event %s: expected SYSTEM/EVENT", events[i]);
+			goto out;
+		}
+		memcpy(sys, events[i], (size_t)(slash - events[i]));
+		sys[slash - events[i]] = '\0';
+		if (tracefs_event_enable(inst, sys, slash + 1)) {
+			snprintf(err, errlen, "record: no event %s in " TRACEFS "/events",
+				 events[i]);
+			goto out;
+		}
+	}
+	if (got_signal)
+		goto out;
+	tracefs_trace_on(inst);
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		snprintf(err, errlen, "record: fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		for (size_t k = 0; k < SL_ARRAY_SIZE(caught); k++)
+			sigaction(caught[k], &old[k], NULL);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "schedlab: record: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	child_pid = pid;
+	if (got_signal) /* before child_pid was set: the handler could not pass it on */
+		kill(pid, got_signal);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	child_pid = 0;
+	tracefs_trace_off(inst);
+	path = tracefs_instance_get_file(inst, "trace");
+	if (!path) {
+		snprintf(err, errlen, "record: out of memory");
+		goto out;
+	}
+	char e[4400];
+
+	if (copy_file(path, out, e, sizeof(e))) {
+		snprintf(err, errlen, "record: cannot write the trace: %s", e);
+		tracefs_put_tracing_file(path);
+		rc = 1; /* an I/O error: exit status 1 */
+		goto out;
+	}
+	tracefs_put_tracing_file(path);
+	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+	if (rc)
+		snprintf(err, errlen, "record: %s exited with status %d (the trace is saved)",
+			 cmd[0], WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+out:
+	if (inst) {
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+	if (mounted)
+		umount(TRACEFS);
+	if (got_signal) {
+		snprintf(err, errlen, "record: interrupted by %s%s", strsignal(got_signal),
+			 rc >= 0 ? " (the trace until then is saved)" : "; nothing saved");
+		rc = SL_RECORD_INTERRUPTED;
+	}
+	for (size_t k = 0; k < SL_ARRAY_SIZE(caught); k++)
+		sigaction(caught[k], &old[k], NULL);
+	return rc;
+}
+
+#endif

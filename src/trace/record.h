@@ -5,7 +5,13 @@
 #include <stdio.h>
 #include <schedlab/types.h>
 
-/* 0: recorded, CMD succeeded; 1: recorded, CMD failed (err says); -1: nothing recorded. */
+/* sl_record's result when SIGINT, SIGTERM or SIGHUP stopped it (err says which) */
+#define SL_RECORD_INTERRUPTED 2
+
+/*
+ * 0: recorded, CMD succeeded; 1: recorded, CMD failed (err says); -1: nothing recorded;
+ * SL_RECORD_INTERRUPTED: stopped by a signal (err says whether the trace was saved).
+ */
 int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
 	      size_t errlen);
 

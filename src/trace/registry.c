@@ -32,7 +32,10 @@
 #include <string.h>
 
 /* One line per format, X(its ops struct); the first of each list is the default. */
-#define TRACE_READERS(X) X(sl_ftrace_text_reader)
+#define TRACE_READERS(X)                                                                           \
+	X(sl_ftrace_text_reader)                                                                   \
+	X(sl_trace_dat_reader)                                                                     \
+	X(sl_idlestat_reader)
 
 #define TRACE_WRITERS(X)                                                                           \
 	X(sl_ftrace_text_writer)                                                                   \

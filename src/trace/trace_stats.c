@@ -1,5 +1,6 @@
 #include "trace/trace_stats.h"
 
+#include <float.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,9 @@ static int summary_start(struct sl_trace_summary *s)
 		return -1;
 	for (int i = 0; i < s->ncpu; i++) {
 		s->cpu[i].idle_state = -2;
+		s->cpu[i].is_cur = s->cpu[i].is_max = -1;
+		for (int k = 0; k < SL_TRACE_MAX_CSTATES; k++)
+			s->cpu[i].is[k].min = DBL_MAX;
 		if (sl_hist_init(&s->cpu[i].idle))
 			return -1;
 	}
@@ -147,6 +151,59 @@ static void idle_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
 	}
 }
 
+static int target_us(const struct sl_trace_summary *s, int cpu, int state)
+{
+	/* while reading: the reader's header */
+	return cpu < s->rd.cstates_ncpu ? s->rd.cstates[cpu].target_us[state] : -1;
+}
+
+/*
+ * idlestat 0.8's accounting of a cpu_idle event (state -1: the exit), from its idlestat.c
+ * (store_data, record_cstate_event, cstate_begin, cstate_end): an exit before the CPU's first
+ * entry is ignored, so is an event for the state the CPU is already in; any other event ends
+ * the current state and an entry begins the new one. The duration is taken as idlestat takes
+ * it, the difference of the two timestamps as doubles of seconds, times 10^6 (t / 1e9 is the
+ * double idlestat's sscanf("%lf") reads from the same decimal); an interval of 0 or less is
+ * not counted. States beyond idlestat's 16 are ignored.
+ */
+static void idlestat_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
+{
+	if (cpu < 0 || cpu >= s->ncpu || state >= SL_TRACE_MAX_CSTATES)
+		return;
+	struct sl_trace_cpu *c = &s->cpu[cpu];
+
+	if ((state < 0 && c->is_max < 0) || state == c->is_cur)
+		return;
+	if (c->is_cur >= 0) {
+		struct sl_trace_istate *k = &c->is[c->is_cur];
+		double d = (double)t / 1e9 - (double)c->is_begin / 1e9;
+
+		if (d > 0) {
+			d *= 1e6;
+			if (d < target_us(s, cpu, c->is_cur)) {
+				k->over++;
+			} else if (c->is_cur + 1 <= c->is_max) {
+				int tr = target_us(s, cpu, c->is_cur + 1);
+
+				if (tr > 0 && d >= tr)
+					k->under++;
+			}
+			k->min = d < k->min ? d : k->min;
+			k->max = d > k->max ? d : k->max;
+			k->avg = k->avg + (d - k->avg) / (double)(k->hits + 1);
+			k->total += d;
+			k->hits++;
+		}
+		c->is_cur = -1;
+	}
+	if (state >= 0) {
+		c->is_begin = t;
+		c->is_cur = state;
+		if (state > c->is_max)
+			c->is_max = state;
+	}
+}
+
 static void blk_issue(struct sl_trace_summary *s, const struct sl_trace_record *r)
 {
 	unsigned dev = r->dev_major << 20 | r->dev_minor;
@@ -253,6 +310,7 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 		break;
 	case SL_TR_CPU_IDLE:
 		idle_event(s, r->cpu_id, r->state, r->time);
+		idlestat_event(s, r->cpu_id, r->state, r->time);
 		break;
 	case SL_TR_BLOCK_RQ_ISSUE:
 		blk_issue(s, r);
@@ -294,6 +352,17 @@ static int summarize_open(struct sl_trace_summary *s, const char *path, char *er
 	}
 	if (rc < 0)
 		snprintf(err, errlen, "%s", s->rd.err);
+	if (rc >= 0 && s->rd.cstates) {
+		size_t sz = (size_t)s->rd.cstates_ncpu * sizeof(*s->cstates);
+
+		s->cstates = malloc(sz);
+		if (s->cstates) {
+			memcpy(s->cstates, s->rd.cstates, sz);
+			s->cstates_ncpu = s->rd.cstates_ncpu;
+		} else {
+			s->oom = true;
+		}
+	}
 	sl_trace_close(&s->rd);
 	if (rc >= 0 && (s->oom || s->st.oom)) {
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -351,6 +420,7 @@ void sl_trace_summary_free(struct sl_trace_summary *s)
 		}
 	}
 	free(s->cpu);
+	free(s->cstates);
 	free(s->task);
 	free(s->slot);
 	free(s->pend);
@@ -490,6 +560,46 @@ static int ncpu_shown(const struct sl_trace_summary *s)
 	return n > s->ncpu ? s->ncpu : n;
 }
 
+static const char *cstate_name(const struct sl_trace_summary *s, int cpu, int state)
+{
+	return cpu < s->cstates_ncpu ? s->cstates[cpu].name[state] : "";
+}
+
+/* idlestat's display_factored_time: us below 1000 as "%.0fus", then "%.2fms", then "%.2fs" */
+static const char *factored(char *buf, size_t size, double us)
+{
+	if (us < 1000)
+		snprintf(buf, size, "%.0fus", us);
+	else if (us < 1000000)
+		snprintf(buf, size, "%.2fms", us / 1000.0);
+	else
+		snprintf(buf, size, "%.2fs", us / 1000000.0);
+	return buf;
+}
+
+static void print_idlestat(const struct sl_trace_summary *s, FILE *out)
+{
+	fprintf(out, "\nidle states as idlestat reports them (C-state names and target residencies "
+		     "from its header):\n");
+	fprintf(out, "  %-5s %5s %-10s %10s %10s %10s %10s %7s %6s %6s\n", "cpu", "state", "name",
+		"min", "max", "avg", "total", "hits", "over", "under");
+	for (int i = 0; i < ncpu_shown(s); i++) {
+		for (int k = 0; k < SL_TRACE_MAX_CSTATES; k++) {
+			const struct sl_trace_istate *q = &s->cpu[i].is[k];
+			char b[4][32];
+
+			if (!q->hits)
+				continue;
+			fprintf(out, "  cpu%-2d %5d %-10s %10s %10s %10s %10s %7llu %6llu %6llu\n",
+				i, k, cstate_name(s, i, k), factored(b[0], sizeof(b[0]), q->min),
+				factored(b[1], sizeof(b[1]), q->max),
+				factored(b[2], sizeof(b[2]), q->avg),
+				factored(b[3], sizeof(b[3]), q->total), (unsigned long long)q->hits,
+				(unsigned long long)q->over, (unsigned long long)q->under);
+		}
+	}
+}
+
 static json_object *hist_json(const struct sl_hist *h)
 {
 	json_object *o = json_object_new_object();
@@ -596,6 +706,35 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "cpus", a);
+	if (s->cstates) {
+		a = json_object_new_array();
+		for (int i = 0; i < ncpu_shown(s); i++) {
+			for (int k = 0; k < SL_TRACE_MAX_CSTATES; k++) {
+				const struct sl_trace_istate *q = &s->cpu[i].is[k];
+
+				if (!q->hits)
+					continue;
+				o = json_object_new_object();
+				json_object_object_add(o, "cpu", json_object_new_int(i));
+				json_object_object_add(o, "state", json_object_new_int(k));
+				json_object_object_add(
+					o, "name", json_object_new_string(cstate_name(s, i, k)));
+				json_object_object_add(o, "hits",
+						       json_object_new_int64((int64_t)q->hits));
+				json_object_object_add(o, "min_us", json_object_new_double(q->min));
+				json_object_object_add(o, "max_us", json_object_new_double(q->max));
+				json_object_object_add(o, "avg_us", json_object_new_double(q->avg));
+				json_object_object_add(o, "total_us",
+						       json_object_new_double(q->total));
+				json_object_object_add(o, "over",
+						       json_object_new_int64((int64_t)q->over));
+				json_object_object_add(o, "under",
+						       json_object_new_int64((int64_t)q->under));
+				json_object_array_add(a, o);
+			}
+		}
+		json_object_object_add(root, "idlestat", a);
+	}
 	o = hist_json(&s->blk);
 	json_object_object_add(o, "unmatched_completes",
 			       json_object_new_int64((int64_t)s->blk_unmatched));
@@ -702,6 +841,8 @@ static void print_human(const struct sl_trace_summary *s, FILE *out)
 			hist_line(out, label, s->cpu[i].state_idle[k]);
 		}
 	}
+	if (s->cstates)
+		print_idlestat(s, out);
 	fprintf(out, "\nblock I/O latency (us), issue to complete by dev+sector:\n");
 	fprintf(out, "  %-12s %8s %10s %10s %10s\n", "", "count", "p50", "p99", "max");
 	hist_line(out, "all", &s->blk);

@@ -31,11 +31,25 @@ struct sl_trace_task {
 	u64 lat_n, lat_sum, lat_max;
 };
 
+/*
+ * One C-state of one CPU as idlestat 0.8 counts it (idlestat.c: store_data, cstate_end):
+ * durations in us as doubles, avg the running mean avg + (d - avg) / hits; over: shorter than
+ * the state's target residency; under: at least the next deeper state's (seen so far).
+ */
+struct sl_trace_istate {
+	u64 hits, over, under;
+	double min, max, avg, total;
+};
+
 struct sl_trace_cpu {
 	int idle_state; /* -2: unknown, -1: not idle */
 	u64 idle_since;
 	struct sl_hist idle; /* all states */
 	struct sl_hist *state_idle[SL_TRACE_MAX_STATES];
+	/* idlestat's view: its current state (-1: not idle), deepest seen (-1: none), entry time */
+	int is_cur, is_max;
+	u64 is_begin;
+	struct sl_trace_istate is[SL_TRACE_MAX_CSTATES];
 };
 
 struct sl_trace_blk_pending {
@@ -90,6 +104,10 @@ struct sl_trace_summary {
 	u64 missed_switch_in;
 	bool oom;
 	struct sl_trace_sort sort; /* n == 0: by pid */
+	/* idlestat's header (a copy of the reader's): when set, trace-stats prints the idle
+	 * states per CPU as idlestat's report does */
+	struct sl_trace_cstates *cstates;
+	int cstates_ncpu;
 };
 
 /* 0, or -1 with err (file:line: what). The summary must be freed either way. */

@@ -1,0 +1,198 @@
+/*
+ * idlestat's own trace file (`idlestat --trace -f FILE`, idlestat 0.8): the line
+ * "idlestat version = V", "cpus=N", the topology ("clusterA:", "\tcore0", "\t\tcpu0" or
+ * "\tcpu0"), then per online CPU "cpuid N:" and 16 pairs of lines "\tNAME" and "\tRESIDENCY"
+ * (its C-states' names, "(null)" for none, and target residencies in us, -1 for none), then
+ * ftrace text lines, read by the ftrace text reader's parser. Plain, xz or gzip. The C-states
+ * go to r->cstates, which trace-stats uses to print idle statistics as idlestat's report does.
+ */
+#include "trace/ftrace_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct idlestat_aux {
+	struct sl_trace_cstates *cs;
+	int ncpu;
+	char pending[SL_TRACE_MAX_LINE]; /* the first ftrace line, read with the header */
+	size_t pending_n;
+	unsigned long pending_line;
+	bool has_pending;
+};
+
+static bool idlestat_probe(const unsigned char *head, size_t len)
+{
+	unsigned char text[32];
+	size_t n = sl_trace_peek_text(head, len, text, sizeof(text));
+
+	return sl_idlestat_magic(text, n);
+}
+
+static void idlestat_close(struct sl_trace_reader *r)
+{
+	struct idlestat_aux *a = r->aux;
+
+	if (a) {
+		free(a->cs);
+		free(a);
+	}
+	r->aux = NULL;
+	r->cstates = NULL;
+	r->cstates_ncpu = 0;
+	sl_ftrace_text_reader.close(r);
+}
+
+static int bad(struct sl_trace_reader *r, const char *what, const char *s)
+{
+	snprintf(r->err, sizeof(r->err),
+		 "%s:%lu: malformed idlestat header: expected %s: \"%.60s\"", r->path, r->lines,
+		 what, s ? s : "(end of file)");
+	return -1;
+}
+
+/* The next line or an error naming what the header expected there. */
+static char *hdr_line(struct sl_trace_reader *r, const char *what, size_t *n, int *rc)
+{
+	char *s = sl_ftrace_next_line(r, n, rc);
+
+	if (!s && !*rc)
+		*rc = bad(r, what, NULL);
+	return s;
+}
+
+/* "cpuid N:" then 16 name/residency pairs into a->cs[N]. */
+static int read_cpuid(struct sl_trace_reader *r, struct idlestat_aux *a, const char *s)
+{
+	int cpu, rc;
+	char tail;
+	size_t n;
+
+	if (sscanf(s, "cpuid %d%c", &cpu, &tail) != 2 || tail != ':' || cpu < 0 || cpu >= a->ncpu)
+		return bad(r, "cpuid N: with N below cpus=", s);
+	for (int i = 0; i < SL_TRACE_MAX_CSTATES; i++) {
+		char *l = hdr_line(r, "a C-state name line", &n, &rc);
+		char name[SL_TRACE_CSTATE_NAME];
+		int tr;
+
+		if (!l)
+			return rc;
+		if (l[0] != '\t' || sscanf(l + 1, "%31s", name) != 1)
+			return bad(r, "a C-state name (a tab, then the name)", l);
+		snprintf(a->cs[cpu].name[i], SL_TRACE_CSTATE_NAME, "%s",
+			 strcmp(name, "(null)") ? name : "");
+		l = hdr_line(r, "a target residency line", &n, &rc);
+		if (!l)
+			return rc;
+		if (l[0] != '\t' || sscanf(l + 1, "%d%c", &tr, &tail) != 1)
+			return bad(r, "a target residency (a tab, then an integer)", l);
+		a->cs[cpu].target_us[i] = tr;
+	}
+	return 0;
+}
+
+static bool topo_line(const char *s)
+{
+	return !strncmp(s, "cluster", 7) || !strncmp(s, "\tcore", 5) || !strncmp(s, "\tcpu", 4) ||
+	       !strncmp(s, "\t\tcpu", 5);
+}
+
+static int idlestat_open(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len)
+{
+	struct idlestat_aux *a;
+	size_t n;
+	int rc, ncpu;
+	char *s, tail;
+
+	if (sl_ftrace_text_reader.open(r, f, head, len))
+		return -1;
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		snprintf(r->err, sizeof(r->err), "%s: out of memory", r->path);
+		return -1;
+	}
+	r->aux = a;
+	s = hdr_line(r, "idlestat version = V", &n, &rc);
+	if (!s)
+		return rc;
+	if (!sl_idlestat_magic((const unsigned char *)s, n))
+		return bad(r, "idlestat version = V", s);
+	s = hdr_line(r, "cpus=N", &n, &rc);
+	if (!s)
+		return rc;
+	if (sscanf(s, "cpus=%d%c", &ncpu, &tail) != 1 || ncpu <= 0 || ncpu > SL_TRACE_MAX_CPUS)
+		return bad(r, "cpus=N with N from 1 to 8192", s);
+	r->ncpu = a->ncpu = ncpu;
+	a->cs = calloc((size_t)ncpu, sizeof(*a->cs));
+	if (!a->cs) {
+		snprintf(r->err, sizeof(r->err), "%s: out of memory", r->path);
+		return -1;
+	}
+	for (int c = 0; c < ncpu; c++)
+		for (int i = 0; i < SL_TRACE_MAX_CSTATES; i++)
+			a->cs[c].target_us[i] = -1;
+	r->cstates = a->cs;
+	r->cstates_ncpu = ncpu;
+	for (;;) {
+		s = sl_ftrace_next_line(r, &n, &rc);
+		if (!s)
+			return rc;
+		if (topo_line(s))
+			continue;
+		if (!strncmp(s, "cpuid ", 6)) {
+			if (read_cpuid(r, a, s))
+				return -1;
+			continue;
+		}
+		/* the first trace line */
+		memcpy(a->pending, s, n + 1);
+		a->pending_n = n;
+		a->pending_line = r->lines;
+		a->has_pending = true;
+		return 0;
+	}
+}
+
+static int idlestat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
+{
+	struct idlestat_aux *a = r->aux;
+
+	if (a->has_pending) {
+		int rc;
+
+		a->has_pending = false;
+		rc = sl_ftrace_parse(r, a->pending, a->pending_n, a->pending_line, o);
+		if (rc)
+			return rc;
+	}
+	for (;;) {
+		size_t n;
+		int rc;
+		char *s = sl_ftrace_next_line(r, &n, &rc);
+
+		if (!s)
+			return rc;
+		rc = sl_ftrace_parse(r, s, n, r->lines, o);
+		if (rc)
+			return rc;
+	}
+}
+
+static int idlestat_next_event(struct sl_trace_reader *r, struct sl_event *ev)
+{
+	struct sl_trace_record rec;
+	int rc;
+
+	while ((rc = idlestat_next(r, &rec)) == 1)
+		if (sl_trace_record_to_event(&rec, ev))
+			return 1;
+	return rc;
+}
+
+const struct sl_trace_reader_ops sl_idlestat_reader = {
+	.name = "idlestat",
+	.probe = idlestat_probe,
+	.open = idlestat_open,
+	.next = idlestat_next,
+	.next_event = idlestat_next_event,
+	.close = idlestat_close,
+};

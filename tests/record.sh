@@ -1,0 +1,70 @@
+#!/bin/sh
+# `schedlab record` into a private tracefs instance (src/trace/record.c, libtracefs): the
+# instance instances/schedlab-PID exists while CMD runs and is gone afterwards, also after
+# SIGINT (exit 130, the trace until then saved and readable) and after a bad event name (exit 2,
+# no file). Without root it must refuse (exit 2, nothing written); the recording part needs root
+# and a writable tracefs, and is skipped with a message otherwise.
+set -eu
+. "$(dirname "$0")/lib.sh"
+TR=/sys/kernel/tracing
+
+# without root: refused, nothing written
+if [ "$(id -u)" -ne 0 ]; then
+	nr="$SL"
+elif command -v setpriv >/dev/null 2>&1; then
+	nr="setpriv --reuid=65534 --regid=65534 --clear-groups $SL"
+	chmod 777 "$T"
+else
+	nr=""
+fi
+if [ -n "$nr" ]; then
+	rc=0
+	$nr record -o "$T/nr.trace" -- true >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "record without root: exit $rc"
+	grep -q 'record: needs root' "$T/err" || fail "record without root: $(cat "$T/err")"
+	[ ! -e "$T/nr.trace" ] || fail "record without root: a file was written"
+fi
+
+if [ "$(id -u)" -ne 0 ] || [ ! -w "$TR/instances" ]; then
+	echo "record.sh: skipped the recording: needs root and a writable $TR/instances"
+	exit 0
+fi
+
+# the instance exists while CMD runs, is gone after
+"$SL" record -o "$T/a.trace" -- sh -c "ls $TR/instances >'$T/during'; sleep 0.05"
+inst=$(grep '^schedlab-[0-9]*$' "$T/during" | head -1)
+[ -n "$inst" ] || {
+	echo "record.sh: built without libtracefs (no instance seen): global buffer used"
+	exit 0
+}
+[ ! -d "$TR/instances/$inst" ] || fail "instance $inst left after record"
+"$SL" trace-stats "$T/a.trace" --json >"$T/a.json"
+grep -q '"sched_switch":[1-9]' "$T/a.json" || fail "no sched_switch in the recording"
+
+# SIGINT while CMD runs: exit 130, instance removed, the trace saved
+"$SL" record -o "$T/b.trace" -- sh -c "ls $TR/instances >'$T/during2'; exec sleep 30" 2>"$T/err" &
+pid=$!
+i=0
+while [ ! -s "$T/during2" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -d "$TR/instances/schedlab-$pid" ] || fail "no instance schedlab-$pid while recording"
+kill -INT $pid
+rc=0
+wait $pid || rc=$?
+[ "$rc" -eq 130 ] || fail "SIGINT: exit $rc: $(cat "$T/err")"
+grep -q 'interrupted by Interrupt (the trace until then is saved)' "$T/err" || fail "SIGINT: $(cat "$T/err")"
+[ ! -d "$TR/instances/schedlab-$pid" ] || fail "SIGINT: instance schedlab-$pid left"
+"$SL" trace-stats "$T/b.trace" >/dev/null || fail "SIGINT: the saved trace does not read"
+
+# a bad event: exit 2 naming it, no file, no instance
+rc=0
+"$SL" record -o "$T/c.trace" --events sched/no_such_event -- true >"$T/out" 2>"$T/err" &
+pid=$!
+wait $pid || rc=$?
+[ ! -d "$TR/instances/schedlab-$pid" ] || fail "bad event: instance schedlab-$pid left"
+[ "$rc" -eq 2 ] || fail "bad event: exit $rc"
+grep -q 'no event sched/no_such_event' "$T/err" || fail "bad event: $(cat "$T/err")"
+[ ! -e "$T/c.trace" ] || fail "bad event: a file was written"
+echo "record.sh: ok"
