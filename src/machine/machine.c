@@ -633,6 +633,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->prog = prog;
 	p->sched_runtime = prog->sched_runtime;
 	p->group_id = g ? g->id : -1;
+	p->uid = prog->uid_root ? 0 : prog->uid > 0 ? prog->uid : g ? g->uid : 0;
 	p->state = TS_NEW;
 	p->last_cpu = -1;
 	p->iowait_cpu = -1;
