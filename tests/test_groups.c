@@ -259,6 +259,58 @@ static void test_hierarchy_invariants(void **state)
 	sl_config_free(&cfg);
 }
 
+/*
+ * Between group entities the wake-up granularity is 0 (docs/model/cfs.md §7.2): a group entity
+ * never samples avg_wakeup, so adaptive_gran's expected_wakeup = 2 x 0 x nr_running = 0.
+ * 1 CPU, NO_NEW_FAIR_SLEEPERS (placement at min_vruntime, no credit), min_vruntime 100 ms.
+ * Task a runs with vruntime 101 ms; b wakes and is placed at max(99 ms, 100 ms) = 100 ms:
+ * vdiff = 101 - 100 = 1 ms.
+ *  - Without groups: b's avg_wakeup is the fork value, wakeup_granularity 5 ms, so
+ *    expected = 2 x 5 x 2 = 20 ms, this_run 0, gran = min(20, 5) = 5 ms; 1 ms < 5 ms: no
+ *    preemption.
+ *  - With groups (a uid 1000, b uid 1001): the same numbers on the groups' entities (a's group
+ *    entity at 101 ms, b's placed at 100 ms); gran 0 (both weigh 1024, so ASYM_GRAN converts
+ *    nothing): 1 ms > 0, b preempts.
+ */
+static void test_group_wakeup_gran_zero(void **state)
+{
+	(void)state;
+	for (int groups = 0; groups < 2; groups++) {
+		struct fixture *f = fixture_new("2.6.31", "1", "NO_NEW_FAIR_SLEEPERS");
+		struct sl_sim *sim = f->sim;
+		struct sl_cpu *rq = &sim->cpus[0];
+		struct sl_task *a = bare_task(0, SL_SCHED_NORMAL, 0),
+			       *b = bare_task(0, SL_SCHED_NORMAL, 0);
+		struct sched_entity *ae = &a->se, *be = &b->se;
+
+		a->se.avg_wakeup = b->se.avg_wakeup = sim->tun.sched_wakeup_granularity;
+		sim->group_sched = groups;
+		if (groups) {
+			a->uid = 1000;
+			b->uid = 1001;
+			a->tg = sl_tg_of_uid(sim, 1000);
+			b->tg = sl_tg_of_uid(sim, 1001);
+			ae = &a->tg->se[0];
+			be = &b->tg->se[0];
+		}
+		sl_cfs_enqueue_task(sim, rq, a, 0);
+		assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), a);
+		rq->curr = a;
+		a->on_cpu = true;
+		ae->vruntime = 101000000;
+		rq->cfs.min_vruntime = 100000000;
+		be->vruntime = 99000000;
+		sl_cfs_enqueue_task(sim, rq, b, 1);
+		assert_int_equal(be->vruntime, 100000000);
+		assert_false(rq->need_resched);
+		sl_cfs_check_preempt_curr(sim, rq, b, 0);
+		assert_int_equal(rq->need_resched, groups);
+		fixture_free(f);
+		free(a);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_shares_two_cpus),
 		cmocka_unit_test(test_effective_load),
 		cmocka_unit_test(test_hierarchy_invariants),
+		cmocka_unit_test(test_group_wakeup_gran_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,12 +18,6 @@ static void cfs_init_task(struct sl_sim *sim, struct sl_task *p)
 	sl_set_load_weight(p);
 	/* __sched_fork: everything but vruntime starts again */
 	p->se.avg_wakeup = sim->tun.sched_wakeup_granularity;
-	/* USER_SCHED: the task joins its uid's group (created on the uid's first task) */
-	if (sim->group_sched) {
-		p->tg = sl_tg_of_uid(sim, p->uid);
-		if (!p->tg)
-			sim->oom = true;
-	}
 }
 
 static void cfs_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *parent)

@@ -184,9 +184,12 @@ void sl_update_h_load(struct sl_sim *sim, int cpu)
 
 s64 sl_effective_load(struct sl_sim *sim, struct sl_tg *tg, int cpu, s64 wl, s64 wg)
 {
-	struct sched_entity *se = &tg->se[cpu];
+	struct sched_entity *se;
 
-	/* every model group has the root as parent; the root's own case (wl) does not arise */
+	/* the root group (no task of the model's is in it): the change itself */
+	if (!tg)
+		return wl;
+	se = &tg->se[cpu];
 	if (!wl && sched_feat(sim, F_ASYM_EFF_LOAD))
 		return wl;
 	for (; se; se = sl_parent_entity(se)) {
