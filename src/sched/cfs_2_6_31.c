@@ -85,7 +85,8 @@ static void find_matching_se(struct sl_sim *sim, struct sched_entity **se,
 		*se = sl_parent_entity(*se);
 	for (; pd > sd; pd--)
 		*pse = sl_parent_entity(*pse);
-	while (sl_cfs_rq_of(sim, *se) != sl_cfs_rq_of(sim, *pse)) {
+	/* both reach the CPU's root runqueue at the latest (the kernel's BUG_ON(!pse)) */
+	while (*se && *pse && sl_cfs_rq_of(sim, *se) != sl_cfs_rq_of(sim, *pse)) {
 		*se = sl_parent_entity(*se);
 		*pse = sl_parent_entity(*pse);
 	}
@@ -121,7 +122,7 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 		return;
 	}
 	find_matching_se(sim, &se, &pse);
-	if (sl_wakeup_preempt_entity(sim, se, pse) == 1)
+	if (se && pse && sl_wakeup_preempt_entity(sim, se, pse) == 1)
 		sl_resched_task(sim, rq);
 }
 

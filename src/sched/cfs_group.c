@@ -112,8 +112,12 @@ static void update_group_shares_cpu(struct sl_sim *sim, struct sl_tg *tg, int cp
 {
 	struct cfs_rq *cfs = &tg->cfs_rq[cpu];
 	struct sched_entity *se = &tg->se[cpu];
-	u64 shares = sd_shares * cfs->rq_weight / sd_rq_weight;
+	u64 shares;
 	int diff;
+
+	if (!sd_rq_weight) /* never: every CPU counts at least NICE_0_LOAD */
+		return;
+	shares = sd_shares * cfs->rq_weight / sd_rq_weight;
 
 	if (shares < SL_MIN_SHARES)
 		shares = SL_MIN_SHARES;
