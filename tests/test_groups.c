@@ -175,6 +175,17 @@ static void test_shares_two_cpus(void **state)
 	sl_tg_shares_up(sim, tg, span, 2, true);
 	assert_int_equal(tg->se[0].load.weight, 2);
 	assert_int_equal(tg->se[1].load.weight, 1023);
+
+	/* sched_group_set_shares: 1 is clamped to MIN_SHARES 2, 2^20 to MAX_SHARES 2^18; every
+	 * entity takes the whole value and every runqueue's shares figure is reset to 0 */
+	sl_tg_set_shares(sim, tg, 1);
+	assert_int_equal(tg->shares, 2);
+	assert_int_equal(tg->se[0].load.weight, 2);
+	assert_int_equal(tg->se[1].load.weight, 2);
+	assert_int_equal(tg->cfs_rq[1].shares, 0);
+	sl_tg_set_shares(sim, tg, 1ULL << 20);
+	assert_int_equal(tg->shares, 1ULL << 18);
+	assert_int_equal(tg->se[1].load.weight, 1ULL << 18);
 	fixture_free(f);
 }
 
@@ -320,6 +331,7 @@ static u64 run_print(const char *params, const char *features)
 	char err[2048];
 	u64 h = 14695981039346656037ULL;
 
+	memset(&r, 0, sizeof(r));
 	memset(&a, 0, sizeof(a));
 	a.kernel = "2.6.31";
 	a.cpus = "2";
