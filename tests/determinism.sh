@@ -45,6 +45,7 @@ run --cpus 2 --machine vm-haltpoll --cpuidle-governor haltpoll --workload period
 run --cpus 2 --machine core2 --cpuidle-governor ladder --workload hog:work=normal:20ms:5ms,tasks=3 --workload xclient --duration 300ms --json --no-progress
 run --cpus 2 --machine nehalem --cpuidle-governor oracle --workload periodic --duration 200ms --json --no-progress
 run --cpus 2 --workload make:jobs=4,count=30,pipe=2 --workload xclient --duration 200ms --trace-out trace.txt --no-progress
+run --cpus 4 --param group_sched=1 --workload make:jobs=8,count=60,nice=19 --workload xclient:start=50ms --workload pingpong:count=500,uid=1001 --duration 400ms --json --no-progress
 run --cpus 2 --machine nehalem --workload make:jobs=4,count=30 --workload xclient --duration 200ms --trace-out trace.json --no-progress
 repro fio --disks 1,2 --duration 200ms --json
 sweep --features NEW_FAIR_SLEEPERS,START_DEBIT,WAKEUP_PREEMPT --seeds 2 --workload make:jobs=4,nice=19,count=20 --workload xclient --duration 150ms -j 2 --out s.csv --no-progress

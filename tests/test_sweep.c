@@ -39,6 +39,8 @@ static int sweep_from(struct sl_sweep *sw, char *err, size_t errlen, ...)
 			sw->base.workloads[sw->base.nworkloads++] = argv[++i];
 		else if (!strcmp(argv[i], "--cpus"))
 			sw->base.cpus = argv[++i];
+		else if (!strcmp(argv[i], "--param"))
+			sw->base.params[sw->base.nparams++] = argv[++i];
 		else if (!strcmp(argv[i], "--duration"))
 			sw->base.duration = argv[++i];
 		else if (!strcmp(argv[i], "--kernel"))
@@ -126,6 +128,36 @@ static void test_all_flags(void **state)
 		assert_string_not_equal(sw.flag_names[i], "LB_WAKEUP_UPDATE");
 		assert_string_not_equal(sw.flag_names[i], "ASYM_EFF_LOAD");
 	}
+	sl_sweep_free(&sw);
+}
+
+static void test_all_flags_with_groups(void **state)
+{
+	struct sl_sweep sw;
+	char err[1024];
+
+	(void)state;
+	/* with group scheduling on (param.group_sched) LB_WAKEUP_UPDATE and ASYM_EFF_LOAD act
+	 * too: all 17 vary, 2^17 = 131072 runs; likewise when a --vary turns it on in some runs */
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features", "all", "--param",
+				    "group_sched=1", "--workload", "hog", "--out", "x.csv", NULL),
+			 0);
+	assert_int_equal(sw.nflags, 17);
+	assert_int_equal(sw.nruns, 131072);
+	assert_string_equal(sw.flag_names[12], "LB_WAKEUP_UPDATE");
+	assert_string_equal(sw.flag_names[13], "ASYM_EFF_LOAD");
+	sl_sweep_free(&sw);
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features", "all", "--vary",
+				    "param.group_sched=0,1", "--workload", "hog", "--out", "x.csv",
+				    NULL),
+			 0);
+	assert_int_equal(sw.nflags, 17);
+	sl_sweep_free(&sw);
+	/* group_sched=0 given: 15 */
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features", "all", "--param",
+				    "group_sched=0", "--workload", "hog", "--out", "x.csv", NULL),
+			 0);
+	assert_int_equal(sw.nflags, 15);
 	sl_sweep_free(&sw);
 }
 
@@ -433,7 +465,7 @@ int main(void)
 		cmocka_unit_test(test_enumeration),    cmocka_unit_test(test_all_flags),
 		cmocka_unit_test(test_refusals),       cmocka_unit_test(test_row),
 		cmocka_unit_test(test_group_columns),  cmocka_unit_test(test_resume),
-		cmocka_unit_test(test_report_effects),
+		cmocka_unit_test(test_report_effects), cmocka_unit_test(test_all_flags_with_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

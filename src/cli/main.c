@@ -493,6 +493,8 @@ static int cmd_workloads(void)
 			printf("  %-10s default %-20s %s\n", w->keys[k].name, w->keys[k].def,
 			       w->keys[k].help);
 		printf("  %-10s default %-20s %s\n", "start", "0s", "when the tasks are created");
+		printf("  %-10s default %-20s %s\n", "uid", "1000",
+		       "the tasks' user id (their task group with group_sched=1)");
 	}
 	printf("\ndurations: 10ms (fixed), uniform:MIN:MAX, exp:MEAN, normal:MEAN:SD\n");
 	return 0;

@@ -192,6 +192,14 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	for (int i = 0; i < a->nparams; i++)
 		if (sl_params_set(&cfg->params, a->params[i], err, errlen))
 			return -1;
+	/* USER_SCHED is modelled from the 2.6.31 sources only (docs/model/cfs.md section 7) */
+	if (cfg->params.group_sched && cfg->rel != &sl_cfs_2_6_31) {
+		snprintf(err, errlen,
+			 "--param group_sched=1: group scheduling is modelled for --kernel 2.6.31 "
+			 "only, not %s",
+			 cfg->rel->name);
+		return -1;
+	}
 	/* boot: the release's defaults, scaled by sched_init_granularity, then the sysctl
 	 * writes and debugfs writes of the administrator, in order */
 	cfg->tun = cfg->rel->defaults;

@@ -80,6 +80,7 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		sl_group_name(cfg, i, g->name, sizeof(g->name));
 		snprintf(g->spec, sizeof(g->spec), "%s", cfg->wl[i].spec);
 		g->finite = cfg->wl[i].ops->finite(cfg->wl[i].args);
+		g->uid = cfg->wl[i].uid;
 		g->wl = &cfg->wl[i];
 		sl_timer_init(&g->start_timer, start_fn, -1);
 	}

@@ -68,6 +68,17 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 		fprintf(f, " %s=%lld", sl_sysctl_short(d),
 			(long long)sl_sysctl_read(sim->rel, &sim->tun, sim->features, d));
 	}
+	if (sim->group_sched) {
+		fprintf(f,
+			"\ngroup scheduling: per user (USER_SCHED), sched_shares_ratelimit=%llu "
+			"sched_shares_thresh=%llu; task groups:",
+			(unsigned long long)sim->tun.sched_shares_ratelimit,
+			(unsigned long long)sim->tun.sched_shares_thresh);
+		for (int i = 0; i < sim->ntgs; i++)
+			fprintf(f, " uid %d shares %llu%s", sim->tgs[i]->uid,
+				(unsigned long long)sim->tgs[i]->shares,
+				i + 1 < sim->ntgs ? "," : "");
+	}
 	fprintf(f, "\n\n%-12s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", "group",
 		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
 		"rq wait", "wait max", "completion");
@@ -187,6 +198,21 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		ADD(o, d->name, v < 0 ? json_object_new_int64(v) : ju64((u64)v));
 	}
 	ADD(root, "sysctl", o);
+	if (sim->group_sched) {
+		/* only when on, so that runs without group scheduling print as before */
+		o = json_object_new_object();
+		ADD(o, "kind", json_object_new_string("user"));
+		arr = json_object_new_array();
+		for (int i = 0; i < sim->ntgs; i++) {
+			json_object *t = json_object_new_object();
+
+			ADD(t, "uid", json_object_new_int(sim->tgs[i]->uid));
+			ADD(t, "shares", ju64(sim->tgs[i]->shares));
+			json_object_array_add(arr, t);
+		}
+		ADD(o, "task_groups", arr);
+		ADD(root, "group_sched", o);
+	}
 	arr = json_object_new_array();
 	for (int i = 0; i < sim->ngroups; i++) {
 		const struct sl_group *g = &sim->groups[i];

@@ -91,15 +91,23 @@ static int nseeds(const struct sl_repro_opts *o)
 
 /* ---- sleepers ---- */
 
+/*
+ * The last two rows: 2.6.31 with group scheduling per user as distributions shipped it
+ * (--param group_sched=1): the make, the xmodmap and the video are the user's (uid 1000, the
+ * workloads' default), the X server root's (xclient's server_uid 0), so the X server's task
+ * group (uid 0, shares 2048) and the user's (1024) share each CPU.
+ */
 static const struct {
-	const char *label, *kernel, *features;
+	const char *label, *kernel, *features, *param;
 } sleeper_settings[] = {
-	{"2.6.31 NEW_FAIR_SLEEPERS", "2.6.31", NULL},
-	{"2.6.31 NO_NEW_FAIR_SLEEPERS", "2.6.31", "NO_NEW_FAIR_SLEEPERS"},
-	{"2.6.32 GENTLE_FAIR_SLEEPERS", "2.6.32", NULL},
-	{"2.6.32 NO_GENTLE_FAIR_SLEEPERS", "2.6.32", "NO_GENTLE_FAIR_SLEEPERS"},
-	{"2.6.32 NO_FAIR_SLEEPERS", "2.6.32", "NO_FAIR_SLEEPERS"},
-	{"2.6.31-bfs (BFS 0.30x)", "2.6.31-bfs", NULL},
+	{"2.6.31 NEW_FAIR_SLEEPERS", "2.6.31", NULL, NULL},
+	{"2.6.31 NO_NEW_FAIR_SLEEPERS", "2.6.31", "NO_NEW_FAIR_SLEEPERS", NULL},
+	{"2.6.32 GENTLE_FAIR_SLEEPERS", "2.6.32", NULL, NULL},
+	{"2.6.32 NO_GENTLE_FAIR_SLEEPERS", "2.6.32", "NO_GENTLE_FAIR_SLEEPERS", NULL},
+	{"2.6.32 NO_FAIR_SLEEPERS", "2.6.32", "NO_FAIR_SLEEPERS", NULL},
+	{"2.6.31-bfs (BFS 0.30x)", "2.6.31-bfs", NULL, NULL},
+	{"2.6.31+grp NEW_FAIR_SLEEPERS", "2.6.31", NULL, "group_sched=1"},
+	{"2.6.31+grp NO_NEW_FAIR_SLEEPERS", "2.6.31", "NO_NEW_FAIR_SLEEPERS", "group_sched=1"},
 };
 
 struct sleeper_figs {
@@ -126,6 +134,8 @@ static int run_sleepers(const struct sl_repro_opts *o, int k, u64 seed, struct s
 	a.workloads[a.nworkloads++] = "video:fps=25,decode=8ms";
 	if (sleeper_settings[k].features)
 		a.features[a.nfeatures++] = sleeper_settings[k].features;
+	if (sleeper_settings[k].param)
+		a.params[a.nparams++] = sleeper_settings[k].param;
 	if (sl_config_build(&cfg, &a, err, errlen))
 		return -1;
 	if (sl_run(&cfg, &r, err, errlen)) {
@@ -238,6 +248,9 @@ int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_
 			mean(&f->late), mean(&f->make), lo(&f->make), hi(&f->make),
 			mean(&f->maxwait), lo(&f->maxwait), hi(&f->maxwait));
 	}
+	fprintf(out,
+		"\n+grp: --param group_sched=1 (a task group per user): make, xmodmap and video "
+		"uid 1000, the X server root's (uid 0)\n");
 	return 0;
 }
 

@@ -245,6 +245,22 @@ static void config_id(struct sl_sweep *sw)
 	snprintf(sw->config_id, sizeof(sw->config_id), "%016llx", (unsigned long long)h);
 }
 
+/* Group scheduling is on in some run: --param group_sched=N (the last one given) or a --vary
+ * param.group_sched list with a non-zero value. */
+static bool sweep_groups_on(const struct sl_sweep *sw)
+{
+	bool on = false;
+
+	for (int i = 0; i < sw->base.nparams; i++)
+		if (!strncmp(sw->base.params[i], "group_sched=", 12))
+			on = strcmp(sw->base.params[i] + 12, "0") != 0;
+	for (int i = 0; i < sw->nvary; i++)
+		if (!strcmp(sw->vary[i].key, "param.group_sched"))
+			for (int k = 0; k < sw->vary[i].nvalues; k++)
+				on |= strcmp(sw->vary[i].values[k], "0") != 0;
+	return on;
+}
+
 static int resolve_flags(struct sl_sweep *sw, char *err, size_t errlen)
 {
 	const char *kernel = sw->base.kernel ? sw->base.kernel : SL_DEFAULT_RELEASE;
@@ -259,9 +275,12 @@ static int resolve_flags(struct sl_sweep *sw, char *err, size_t errlen)
 	if (!strcmp(sw->features_arg, "all")) {
 		/* Every flag that acts in the model: the group-scheduling-only ones keep their
 		 * defaults (varying them would double the runs and change nothing). 2.6.31:
-		 * 17 - 2 = 15 flags, Ingo Molnar's 32768 schedulers. */
+		 * 17 - 2 = 15 flags, Ingo Molnar's 32768 schedulers; with group scheduling on
+		 * (param.group_sched) all 17 act. */
+		bool groups = sweep_groups_on(sw);
+
 		for (int i = 0; i < t->n; i++)
-			if (t->flags[i].acts) {
+			if (t->flags[i].acts || groups) {
 				if (sw->nflags == SL_SWEEP_MAX_FLAGS)
 					return fail(err, errlen, "too many flags", NULL);
 				sw->flags[sw->nflags] = i;

@@ -16,6 +16,7 @@ struct sl_group {
 	char name[32];
 	char spec[256];
 	bool finite;
+	int uid;	/* its tasks' user (a program may name another: sl_prog.uid) */
 	int ntasks;	/* tasks ever created in the group */
 	int live;	/* not yet exited */
 	u64 start, end; /* completion time when finite */

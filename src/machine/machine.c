@@ -633,6 +633,12 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->prog = prog;
 	p->sched_runtime = prog->sched_runtime;
 	p->group_id = g ? g->id : -1;
+	p->uid = prog->uid_root ? 0 : prog->uid > 0 ? prog->uid : g ? g->uid : 0;
+	/* USER_SCHED: every task (any class) joins its uid's group, made on its first task */
+	if (sim->group_sched && !(p->tg = sl_tg_of_uid(sim, p->uid))) {
+		sim->oom = true;
+		return NULL;
+	}
 	p->state = TS_NEW;
 	p->last_cpu = -1;
 	p->iowait_cpu = -1;

@@ -72,6 +72,18 @@ const struct sl_param_desc sl_param_table[] = {
 	 "coordination table, Xeon C5500/C3500 datasheet table 121): a thread pays the exit of "
 	 "the state its core reached (C1 when a sibling runs). 0 (default): each logical CPU pays "
 	 "its own state's exit, as the model did before; a switch for measuring it"},
+	{"group_sched", P(group_sched), 0, SL_PARAM_FLAG,
+	 "1: CFS group scheduling as 2.6.31 distributions shipped it (CONFIG_FAIR_GROUP_SCHED "
+	 "with CONFIG_USER_SCHED): a task group per user id (the workloads' uid key), each "
+	 "with an entity on every CPU and per-CPU shares (docs/model/cfs.md section 7); 2.6.31 "
+	 "only. 0 (default): one flat runqueue per CPU, as a kernel without it"},
+	{"group_root_shares", P(group_root_shares), 2048, true,
+	 "uid 0's task group's cpu_share (init_task_group: INIT_TASK_GROUP_LOAD = 2 x "
+	 "NICE_0_LOAD under USER_SCHED, kernel/sched.c of 2.6.31; /sys/kernel/uids/0/cpu_share), "
+	 "clamped to [2, 262144] as sched_group_set_shares does"},
+	{"group_user_shares", P(group_user_shares), 1024, true,
+	 "another user's task group's cpu_share (NICE_0_LOAD, alloc_fair_sched_group of "
+	 "2.6.31), clamped to [2, 262144]"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

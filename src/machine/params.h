@@ -33,6 +33,9 @@ struct sl_params {
 	u64 disk_jitter_ns; /* a request's service time varies by a uniform [0, this] */
 	u64 ctrl_disks;	    /* disks per controller (one interrupt line each) */
 	u64 smt_resolve;    /* 1: a core is only as deep as its shallowest thread */
+	u64 group_sched;    /* 1: CFS group scheduling per user (2.6.31 USER_SCHED) */
+	u64 group_root_shares; /* uid 0's task group's shares (INIT_TASK_GROUP_LOAD) */
+	u64 group_user_shares; /* another uid's task group's shares (NICE_0_LOAD) */
 };
 
 struct sl_param_desc {

@@ -58,6 +58,8 @@ struct sl_prog {
 	int rt_priority;   /* 1..99 for SL_SCHED_FIFO / SL_SCHED_RR, else 0 */
 	u64 sched_runtime; /* sched_setattr: 6.18's custom slice (0: the base slice) */
 	u64 cpus_allowed;  /* the tasks' affinity: bit c allows CPU c; 0: every CPU */
+	int uid;	   /* > 0: the tasks' user id instead of the group's; 0: the group's */
+	bool uid_root;	   /* the tasks run as root (uid 0) whatever the group's */
 	int n, cap;
 	struct sl_step *steps;
 };

@@ -2,6 +2,7 @@
 #include "machine/machine.h"
 #include "sched/class.h"
 #include "sched/release.h"
+#include "sched/cfs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,9 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->classes[sim->nclasses++] = d->rel->fair;
 	sim->hz = p->hz;
 	sim->tick_ns = NSEC_PER_SEC / p->hz;
+	sim->group_sched = (int)p->group_sched;
+	sim->tg_root_shares = p->group_root_shares;
+	sim->tg_user_shares = p->group_user_shares;
 	sim->idle_drv = d->drv;
 	sim->idle_gov = d->gov;
 	sim->pm_qos_latency_ns = d->pm_qos_ns;
@@ -184,6 +188,7 @@ void sl_sim_free(struct sl_sim *sim)
 		sl_task_free(sim->tasks[i]);
 	free(sim->tasks);
 	sl_task_chunks_free(sim);
+	sl_tg_free_all(sim);
 	for (int i = 0; i < sim->ngroups; i++)
 		group_free(&sim->groups[i]);
 	for (int i = 0; i < sim->ngroups; i++) {

@@ -379,6 +379,9 @@ int sl_find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int cpu)
 	for (int i = 0; i < rq->nsd; i++)
 		if (rq->sd[i].flags & SD_BALANCE_FORK)
 			sd = &rq->sd[i];
+	/* sched_balance_self: update_shares over the widest such domain */
+	if (sd)
+		sl_update_shares(sim, sd, cpu, (int)(sd - rq->sd));
 	while (sd) {
 		rq = &sim->cpus[cpu];
 		int idx = (int)(sd - rq->sd);
@@ -625,10 +628,10 @@ static void pull_task(struct sl_sim *sim, struct sl_task *p, int this_cpu)
 	sl_check_preempt_curr(sim, dst, p, 0);
 }
 
-static u64 move_tasks(struct sl_sim *sim, int this_cpu, int busiest, u64 max_load_move,
-		      struct sl_sched_domain *sd)
+/* balance_tasks over one runqueue's task list */
+static u64 balance_tasks(struct sl_sim *sim, int this_cpu, struct cfs_rq *cfs, u64 max_load_move,
+			 struct sl_sched_domain *sd)
 {
-	struct cfs_rq *cfs = &sim->cpus[busiest].cfs;
 	s64 rem = (s64)max_load_move;
 	u64 moved = 0, loops = 0;
 	struct sched_entity *se, *nx;
@@ -650,6 +653,36 @@ static u64 move_tasks(struct sl_sim *sim, int this_cpu, int busiest, u64 max_loa
 	return moved;
 }
 
+/*
+ * load_balance_fair. Without groups: balance_tasks over the CPU's runqueue. With groups: over
+ * each group's runqueue on the busiest CPU (task_groups order, the newest first), the load to
+ * move converted into the group's own weights by its h_load and back.
+ */
+static u64 move_tasks(struct sl_sim *sim, int this_cpu, int busiest, u64 max_load_move,
+		      struct sl_sched_domain *sd)
+{
+	s64 rem;
+
+	if (!sim->group_sched)
+		return balance_tasks(sim, this_cpu, &sim->cpus[busiest].cfs, max_load_move, sd);
+	rem = (s64)max_load_move;
+	sl_update_h_load(sim, busiest);
+	for (int i = sim->ntgs - 1; i >= 0; i--) {
+		struct cfs_rq *cfs = &sim->tgs[i]->cfs_rq[busiest];
+		u64 h_load = cfs->h_load, weight = cfs->load.weight, moved;
+
+		if (!cfs->task_weight)
+			continue;
+		moved = balance_tasks(sim, this_cpu, cfs, (u64)rem * weight / (h_load + 1), sd);
+		if (!moved)
+			continue;
+		rem -= (s64)(moved * h_load / (weight + 1));
+		if (rem < 0)
+			break;
+	}
+	return (u64)((s64)max_load_move - rem);
+}
+
 /* The migration thread's part of an active balance, run from schedule() on the busiest CPU once
  * its running task has been put back: move the first movable task to push_cpu. */
 void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push_cpu)
@@ -660,13 +693,19 @@ void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push
 	/* nr_running counts the migration thread in the kernel: <= 1 there is 0 here */
 	if (busiest->nr_running < 1)
 		return;
-	TAILQ_FOREACH(se, &busiest->cfs.tasks, group_node)
-	{
-		struct sl_task *p = sl_task_of(se);
+	/* move_one_task_fair: the leaf runqueues in order (with groups the newest group's first) */
+	for (int i = sim->group_sched ? sim->ntgs - 1 : 0; i >= 0; i--) {
+		struct cfs_rq *cfs =
+			sim->group_sched ? &sim->tgs[i]->cfs_rq[busiest->id] : &busiest->cfs;
 
-		if (!p->on_cpu && sl_cpu_allowed(p, push_cpu)) {
-			pull_task(sim, p, push_cpu);
-			return;
+		TAILQ_FOREACH(se, &cfs->tasks, group_node)
+		{
+			struct sl_task *p = sl_task_of(se);
+
+			if (!p->on_cpu && sl_cpu_allowed(p, push_cpu)) {
+				pull_task(sim, p, push_cpu);
+				return;
+			}
 		}
 	}
 }
@@ -675,7 +714,12 @@ static int load_balance(struct sl_sim *sim, int this_cpu, struct sl_sched_domain
 			enum sl_idle_type idle, int *balance)
 {
 	u64 imb, ld_moved = 0;
-	struct sl_sched_group *g = find_busiest_group(sim, sd, this_cpu, &imb, idle, balance);
+	struct sl_sched_group *g;
+
+	/* update_shares before find_busiest_group (the one after a move is always inside the
+	 * rate limit: the same instant) */
+	sl_update_shares(sim, sd, this_cpu, (int)(sd - sim->cpus[this_cpu].sd));
+	g = find_busiest_group(sim, sd, this_cpu, &imb, idle, balance);
 	int busiest;
 	bool active = false;
 
@@ -852,6 +896,8 @@ void sl_idle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 
 		if (sd->flags & SD_BALANCE_NEWIDLE) {
 			u64 imb;
+
+			sl_update_shares(sim, sd, rq->id, i); /* update_shares_locked */
 			struct sl_sched_group *g =
 				find_busiest_group(sim, sd, rq->id, &imb, CPU_NEWLY_IDLE, NULL);
 			int busiest = g ? find_busiest_queue(sim, g, imb) : -1;

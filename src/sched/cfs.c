@@ -137,6 +137,8 @@ void sl_cfs_rq_init(struct cfs_rq *cfs)
 	TAILQ_INIT(&cfs->tasks);
 	cfs->seq = 0;
 	cfs->curr = cfs->next = cfs->last = NULL;
+	cfs->tg = NULL;
+	cfs->shares = cfs->rq_weight = cfs->task_weight = cfs->h_load = 0;
 }
 
 struct sched_entity *sl_cfs_leftmost(struct cfs_rq *cfs)
@@ -197,17 +199,29 @@ u64 sl_sched_period(const struct sl_sim *sim, unsigned long nr_running)
 	return sim->tun.sched_latency;
 }
 
+/*
+ * sched_slice: the period of se's own runqueue, then, walking up the hierarchy, the share of each
+ * level (with group scheduling a task's slice is also scaled by its group entity's share of the
+ * CPU's root runqueue; without, one level).
+ */
 u64 sl_sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
 	u64 slice = sl_sched_period(sim, cfs->nr_running + !se->on_rq);
-	struct sl_load_weight lw = cfs->load;
 
-	if (!se->on_rq) {
-		/* update_load_add on a copy: weight added, inverse zeroed */
-		lw.weight += se->load.weight;
-		lw.inv_weight = 0;
+	for (;;) {
+		struct sl_load_weight lw = cfs->load;
+
+		if (!se->on_rq) {
+			/* update_load_add on a copy: weight added, inverse zeroed */
+			lw.weight += se->load.weight;
+			lw.inv_weight = 0;
+		}
+		slice = sl_calc_delta_mine(slice, se->load.weight, se->on_rq ? &cfs->load : &lw);
+		se = sl_parent_entity(se);
+		if (!se)
+			break;
+		cfs = sl_cfs_rq_of((struct sl_sim *)sim, se);
 	}
-	slice = sl_calc_delta_mine(slice, se->load.weight, se->on_rq ? &cfs->load : &lw);
 	return slice;
 }
 
@@ -227,11 +241,12 @@ void sl_resched_task(struct sl_sim *sim, struct sl_cpu *rq)
 static u64 wakeup_gran(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se)
 {
 	u64 gran = sim->tun.sched_wakeup_granularity;
-	struct cfs_rq *cfs = &sim->cpus[sl_task_of(curr)->cpu].cfs;
+	struct cfs_rq *cfs = sl_cfs_rq_of(sim, curr);
 
 	if (cfs->curr && sched_feat(sim, F_ADAPTIVE_GRAN)) {
 		u64 this_run = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
-		u64 expected = 2 * se->avg_wakeup * sim->cpus[sl_task_of(se)->cpu].cfs.nr_running;
+		/* a group's entity never samples avg_wakeup: 0, so no granularity between groups */
+		u64 expected = 2 * se->avg_wakeup * sl_cfs_rq_of(sim, se)->nr_running;
 		u64 g = this_run < expected ? expected - this_run : 0;
 
 		gran = (s64)g < (s64)sim->tun.sched_wakeup_granularity
@@ -267,10 +282,16 @@ void sl_clear_buddies(struct cfs_rq *cfs, struct sched_entity *se)
 		cfs->next = NULL;
 }
 
+void sl_clear_buddies_h(struct sl_sim *sim, struct sched_entity *se)
+{
+	for (; se; se = sl_parent_entity(se))
+		sl_clear_buddies(sl_cfs_rq_of(sim, se), se);
+}
+
 /* task_hot (kernel/sched.c): a buddy, or ran within migration_cost, resists migration. */
 bool sl_task_hot(struct sl_sim *sim, struct sl_task *p)
 {
-	struct cfs_rq *cfs = &sim->cpus[p->cpu].cfs;
+	struct cfs_rq *cfs = sl_task_cfs_rq(sim, p);
 
 	bool busy = sim->this_cpu < 0 || sim->cpus[sim->this_cpu].nr_running;
 
@@ -295,7 +316,7 @@ static bool hrtick_enabled(struct sl_sim *sim)
 
 void sl_hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	struct cfs_rq *cfs = &rq->cfs;
+	struct cfs_rq *cfs = sl_task_cfs_rq(sim, p);
 
 	if (!hrtick_enabled(sim) || cfs->nr_running <= 1)
 		return;
@@ -320,40 +341,51 @@ static void hrtick_update(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (!curr || !curr->on_cpu)
 		return;
-	if (rq->cfs.nr_running < sim->tun.sched_nr_latency)
+	if (sl_task_cfs_rq(sim, curr)->nr_running < sim->tun.sched_nr_latency)
 		sl_hrtick_start_fair(sim, rq, curr);
 }
 
 /* ---- enqueue / dequeue ---- */
 
-static void account_entity_enqueue(struct sl_cpu *rq, struct sched_entity *se)
+/* the CPU's load counts the top level's entities only (the group entities under groups) */
+static void account_entity_enqueue(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
-	struct cfs_rq *cfs = &rq->cfs;
+	struct sl_cpu *rq = &sim->cpus[cfs->cpu];
 
 	cfs->load.weight += se->load.weight;
 	cfs->load.inv_weight = 0;
-	rq->load.weight += se->load.weight;
-	rq->load.inv_weight = 0;
+	if (!sl_parent_entity(se)) {
+		rq->load.weight += se->load.weight;
+		rq->load.inv_weight = 0;
+	}
 	sl_lb_touch(rq);
 	cfs->nr_running++;
 	se->on_rq = 1;
-	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
+	if (sl_entity_is_task(se)) {
+		cfs->task_weight += se->load.weight;
+		TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
+	}
 }
 
-static void account_entity_dequeue(struct sl_cpu *rq, struct sched_entity *se)
+static void account_entity_dequeue(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
-	struct cfs_rq *cfs = &rq->cfs;
+	struct sl_cpu *rq = &sim->cpus[cfs->cpu];
 
-	/* se is a task's entity, never NULL; the analyzer infers NULL from dequeue_entity's
-	 * comparison with cfs->curr, which may be NULL */
+	/* se is never NULL; the analyzer infers NULL from dequeue_entity's comparison with
+	 * cfs->curr, which may be NULL */
 	cfs->load.weight -= se->load.weight; // NOLINT(clang-analyzer-core.NullDereference)
 	cfs->load.inv_weight = 0;
-	rq->load.weight -= se->load.weight;
-	rq->load.inv_weight = 0;
+	if (!sl_parent_entity(se)) {
+		rq->load.weight -= se->load.weight;
+		rq->load.inv_weight = 0;
+	}
 	sl_lb_touch(rq);
 	cfs->nr_running--;
 	se->on_rq = 0;
-	TAILQ_REMOVE(&cfs->tasks, se, group_node);
+	if (sl_entity_is_task(se)) {
+		cfs->task_weight -= se->load.weight;
+		TAILQ_REMOVE(&cfs->tasks, se, group_node);
+	}
 }
 
 static void update_stats_wait_start(struct sl_sim *sim, struct sched_entity *se)
@@ -372,13 +404,10 @@ static void update_stats_wait_end(struct sl_sim *sim, struct sched_entity *se)
 	se->wait_start = 0;
 }
 
-static void enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
-			   int wakeup)
+void sl_enqueue_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se, int wakeup)
 {
-	struct cfs_rq *cfs = &rq->cfs;
-
 	sl_update_curr(sim, cfs);
-	account_entity_enqueue(rq, se);
+	account_entity_enqueue(sim, cfs, se);
 	if (wakeup)
 		cfs_ops(sim)->place_entity(sim, cfs, se, 0);
 	if (se != cfs->curr) {
@@ -387,25 +416,32 @@ static void enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_e
 	}
 }
 
-static void dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se)
+void sl_dequeue_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
-	struct cfs_rq *cfs = &rq->cfs;
-
 	sl_update_curr(sim, cfs);
 	if (se != cfs->curr)
 		update_stats_wait_end(sim, se);
-	sl_clear_buddies(cfs, se);
+	sl_clear_buddies_h(sim, se);
 	if (se != cfs->curr)
 		__dequeue_entity(cfs, se);
-	account_entity_dequeue(rq, se);
+	account_entity_dequeue(sim, cfs, se);
 	update_min_vruntime(cfs);
 }
 
 void sl_cfs_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
 {
+	struct sched_entity *se = &p->se;
+
 	if (wakeup)
 		p->se.start_runtime = p->se.sum_exec_runtime;
-	enqueue_entity(sim, rq, &p->se, wakeup);
+	/* enqueue_task_fair: up the hierarchy until an entity already queued; a group entity
+	 * queued here is placed as a waking one */
+	for (; se; se = sl_parent_entity(se)) {
+		if (se->on_rq)
+			break;
+		sl_enqueue_entity(sim, sl_cfs_rq_of(sim, se), se, wakeup);
+		wakeup = 1;
+	}
 	sl_nr_running_inc(sim, rq);
 	hrtick_update(sim, rq);
 }
@@ -422,7 +458,14 @@ void sl_cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 			sl_update_avg(&p->se.avg_wakeup, sim->tun.sched_wakeup_granularity);
 		}
 	}
-	dequeue_entity(sim, rq, &p->se);
+	/* dequeue_task_fair: up the hierarchy while the runqueue left behind is empty */
+	for (struct sched_entity *se = &p->se; se; se = sl_parent_entity(se)) {
+		struct cfs_rq *cfs = sl_cfs_rq_of(sim, se);
+
+		sl_dequeue_entity(sim, cfs, se);
+		if (cfs->load.weight)
+			break;
+	}
 	sl_nr_running_dec(sim, rq);
 	hrtick_update(sim, rq);
 }
@@ -447,8 +490,12 @@ struct sl_task *sl_cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (!cfs->nr_running)
 		return NULL;
-	se = cfs_ops(sim)->pick_next_entity(sim, cfs);
-	set_next_entity(sim, cfs, se);
+	/* down the hierarchy: each level's pick becomes that level's curr */
+	do {
+		se = cfs_ops(sim)->pick_next_entity(sim, cfs);
+		set_next_entity(sim, cfs, se);
+		cfs = se->my_q;
+	} while (cfs);
 	if (hrtick_enabled(sim))
 		sl_hrtick_start_fair(sim, rq, sl_task_of(se));
 	return sl_task_of(se);
@@ -456,28 +503,26 @@ struct sl_task *sl_cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 
 void sl_cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
 {
-	struct cfs_rq *cfs = &rq->cfs;
-	struct sched_entity *se = &prev->se;
-
+	(void)rq;
 	cfs_ops(sim)->put_prev_stats(sim, prev);
-	if (se->on_rq)
-		sl_update_curr(sim, cfs);
-	if (se->on_rq) {
-		update_stats_wait_start(sim, se);
-		__enqueue_entity(cfs, se);
+	for (struct sched_entity *se = &prev->se; se; se = sl_parent_entity(se)) {
+		struct cfs_rq *cfs = sl_cfs_rq_of(sim, se);
+
+		if (se->on_rq)
+			sl_update_curr(sim, cfs);
+		if (se->on_rq) {
+			update_stats_wait_start(sim, se);
+			__enqueue_entity(cfs, se);
+		}
+		cfs->curr = NULL;
 	}
-	cfs->curr = NULL;
 }
 
 /* ---- the tick ---- */
 
-void sl_cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
+static void entity_tick(struct sl_sim *sim, struct sl_cpu *rq, struct cfs_rq *cfs,
+			struct sched_entity *curr, int queued)
 {
-	struct cfs_rq *cfs = &rq->cfs;
-	struct sched_entity *curr = cfs->curr;
-
-	if (!curr)
-		return;
 	sl_update_curr(sim, cfs);
 	/* the hrtick timer's tick ends the slice unconditionally */
 	if (queued) {
@@ -489,7 +534,20 @@ void sl_cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 	if (!sched_feat(sim, F_DOUBLE_TICK) && sl_timer_armed(&rq->hrtick))
 		return;
 	if (cfs->nr_running > 1 || !sched_feat(sim, F_WAKEUP_PREEMPT))
-		cfs_ops(sim)->check_preempt_tick(sim, rq, curr);
+		cfs_ops(sim)->check_preempt_tick(sim, rq, cfs, curr);
+}
+
+/* task_tick_fair: entity_tick at every level, the task's first */
+void sl_cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
+{
+	struct sched_entity *se = rq->cfs.curr;
+
+	if (!se)
+		return;
+	while (se->my_q && se->my_q->curr)
+		se = se->my_q->curr;
+	for (; se; se = sl_parent_entity(se))
+		entity_tick(sim, rq, sl_cfs_rq_of(sim, se), se, queued);
 }
 
 void sl_cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
@@ -509,12 +567,12 @@ void sl_cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
  */
 void sl_cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct cfs_rq *cfs = &rq->cfs;
+	struct cfs_rq *cfs = rq->curr ? sl_task_cfs_rq(sim, rq->curr) : &rq->cfs;
 	struct sched_entity *se = cfs->curr, *rightmost;
 
 	if (!se || cfs->nr_running == 1)
 		return;
-	sl_clear_buddies(cfs, se);
+	sl_clear_buddies_h(sim, se);
 	if (!sim->tun.sched_compat_yield && sl_task_of(se)->policy != SL_SCHED_BATCH) {
 		sl_update_curr(sim, cfs);
 		return;
@@ -528,7 +586,8 @@ void sl_cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 /* set_task_cpu: vruntime is carried relative to the runqueue's min_vruntime. */
 void sl_cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
-	struct cfs_rq *old = &sim->cpus[p->cpu].cfs, *new = &sim->cpus[cpu].cfs;
+	struct cfs_rq *old = sl_task_cfs_rq(sim, p),
+		      *new = p->tg ? &p->tg->cfs_rq[cpu] : &sim->cpus[cpu].cfs;
 
 	p->se.vruntime -= old->min_vruntime - new->min_vruntime;
 	sl_task_move_cpu(sim, p, cpu);

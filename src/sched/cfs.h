@@ -60,7 +60,7 @@ struct sl_cfs_ops {
 	void (*check_preempt_wakeup)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 				     int wake_flags);
 	struct sched_entity *(*pick_next_entity)(struct sl_sim *sim, struct cfs_rq *cfs);
-	void (*check_preempt_tick)(struct sl_sim *sim, struct sl_cpu *rq,
+	void (*check_preempt_tick)(struct sl_sim *sim, struct sl_cpu *rq, struct cfs_rq *cfs,
 				   struct sched_entity *curr);
 	void (*task_new)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 	/* select_task_rq for a wake-up (SD_BALANCE_WAKE) or fork (SD_BALANCE_FORK) */
@@ -106,6 +106,59 @@ static inline u64 min_vruntime(u64 a, u64 b)
 
 struct sl_task *sl_task_of(struct sched_entity *se);
 
+/* ---- the entity hierarchy (group scheduling, cfs_group.c; without it one level) ---- */
+
+/* the runqueue a task is (to be) queued on: its group's on its CPU, or the CPU's */
+static inline struct cfs_rq *sl_task_cfs_rq(struct sl_sim *sim, const struct sl_task *p)
+{
+	return p->tg ? &p->tg->cfs_rq[p->cpu] : &sim->cpus[p->cpu].cfs;
+}
+
+static inline bool sl_entity_is_task(const struct sched_entity *se)
+{
+	return !se->my_q;
+}
+
+/* cfs_rq_of: a group's entity sits on its CPU's root runqueue */
+static inline struct cfs_rq *sl_cfs_rq_of(struct sl_sim *sim, struct sched_entity *se)
+{
+	if (se->my_q)
+		return &sim->cpus[se->my_q->cpu].cfs;
+	return sl_task_cfs_rq(sim, sl_container_of(se, struct sl_task, se));
+}
+
+/* parent_entity: a task's group entity on its CPU; groups are children of the root (USER_SCHED
+ * has two levels) */
+static inline struct sched_entity *sl_parent_entity(struct sched_entity *se)
+{
+	const struct sl_task *p;
+
+	if (se->my_q)
+		return NULL;
+	p = sl_container_of(se, struct sl_task, se);
+	return p->tg ? &p->tg->se[p->cpu] : NULL;
+}
+
+/* ---- group scheduling of 2.6.31 (cfs_group.c; docs/model/cfs.md §7) ---- */
+#define SL_MIN_SHARES 2ULL
+#define SL_MAX_SHARES (1ULL << 18)
+/* the task group of uid (created, as sched_create_user does, on its first task); NULL on OOM */
+struct sl_tg *sl_tg_of_uid(struct sl_sim *sim, int uid);
+void sl_tg_free_all(struct sl_sim *sim);
+/* update_shares(sd) of the domain sd of CPU cpu, rate-limited by sched_shares_ratelimit */
+void sl_update_shares(struct sl_sim *sim, struct sl_sched_domain *sd, int cpu, int level);
+/* tg_shares_up for one group over a span (exposed for the tests); top: the span is the top
+ * balancing domain (no parent with SD_LOAD_BALANCE) */
+void sl_tg_shares_up(struct sl_sim *sim, struct sl_tg *tg, const int *span, int nspan, bool top);
+/* update_h_load(cpu) */
+void sl_update_h_load(struct sl_sim *sim, int cpu);
+/* effective_load(tg, cpu, wl, wg) */
+s64 sl_effective_load(struct sl_sim *sim, struct sl_tg *tg, int cpu, s64 wl, s64 wg);
+/* sched_group_set_shares: clamp to [MIN_SHARES, MAX_SHARES], reset the per-CPU shares */
+void sl_tg_set_shares(struct sl_sim *sim, struct sl_tg *tg, u64 shares);
+/* clear_buddies: se's marks at every level */
+void sl_clear_buddies_h(struct sl_sim *sim, struct sched_entity *se);
+
 /* ---- shared rules ---- */
 void sl_cfs_rq_init(struct cfs_rq *cfs);
 struct sched_entity *sl_cfs_leftmost(struct cfs_rq *cfs);
@@ -114,6 +167,9 @@ void sl_update_curr(struct sl_sim *sim, struct cfs_rq *cfs);
 int sl_wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr,
 			     struct sched_entity *se);
 void sl_clear_buddies(struct cfs_rq *cfs, struct sched_entity *se);
+/* enqueue_entity / dequeue_entity on one level (the hierarchy walks are the task operations') */
+void sl_enqueue_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se, int wakeup);
+void sl_dequeue_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
 void sl_resched_task(struct sl_sim *sim, struct sl_cpu *rq);
 bool sl_task_hot(struct sl_sim *sim, struct sl_task *p);
 void sl_hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);

@@ -46,7 +46,7 @@ static void place_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_en
 			u64 thresh = sim->tun.sched_latency;
 
 			if (sched_feat(sim, F_NORMALIZED_SLEEPER) &&
-			    sl_task_of(se)->policy != SL_SCHED_IDLE)
+			    (!sl_entity_is_task(se) || sl_task_of(se)->policy != SL_SCHED_IDLE))
 				thresh = sl_calc_delta_fair(thresh, se);
 			vruntime -= thresh;
 		}
@@ -55,16 +55,41 @@ static void place_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_en
 	se->vruntime = vruntime;
 }
 
-static void set_last_buddy(struct cfs_rq *cfs, struct sched_entity *se)
+/* the buddy marks go on every level of the hierarchy */
+static void set_last_buddy(struct sl_sim *sim, struct sched_entity *se)
 {
 	if (sl_task_of(se)->policy != SL_SCHED_IDLE)
-		cfs->last = se;
+		for (; se; se = sl_parent_entity(se))
+			sl_cfs_rq_of(sim, se)->last = se;
 }
 
-static void set_next_buddy(struct cfs_rq *cfs, struct sched_entity *se)
+static void set_next_buddy(struct sl_sim *sim, struct sched_entity *se)
 {
 	if (sl_task_of(se)->policy != SL_SCHED_IDLE)
-		cfs->next = se;
+		for (; se; se = sl_parent_entity(se))
+			sl_cfs_rq_of(sim, se)->next = se;
+}
+
+/* find_matching_se: walk both up to the entities that share a runqueue (USER_SCHED: the
+ * tasks themselves when in one group, else their groups' entities) */
+static void find_matching_se(struct sl_sim *sim, struct sched_entity **se,
+			     struct sched_entity **pse)
+{
+	int sd = 0, pd = 0;
+
+	for (struct sched_entity *e = *se; e; e = sl_parent_entity(e))
+		sd++;
+	for (struct sched_entity *e = *pse; e; e = sl_parent_entity(e))
+		pd++;
+	for (; sd > pd; sd--)
+		*se = sl_parent_entity(*se);
+	for (; pd > sd; pd--)
+		*pse = sl_parent_entity(*pse);
+	/* both reach the CPU's root runqueue at the latest (the kernel's BUG_ON(!pse)) */
+	while (*se && *pse && sl_cfs_rq_of(sim, *se) != sl_cfs_rq_of(sim, *pse)) {
+		*se = sl_parent_entity(*se);
+		*pse = sl_parent_entity(*pse);
+	}
 }
 
 static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
@@ -72,15 +97,15 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 {
 	struct sl_task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
-	struct cfs_rq *cfs = &rq->cfs;
+	struct cfs_rq *cfs = sl_task_cfs_rq(sim, curr);
 	u64 mc = sim->tun.sched_migration_cost;
 
 	sl_update_curr(sim, cfs);
 	if (se == pse)
 		return;
 	if (sched_feat(sim, F_LAST_BUDDY) && se->on_rq)
-		set_last_buddy(cfs, se);
-	set_next_buddy(cfs, pse);
+		set_last_buddy(sim, se);
+	set_next_buddy(sim, pse);
 	if (rq->need_resched)
 		return;
 	if (p->policy != SL_SCHED_NORMAL)
@@ -96,7 +121,8 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 		sl_resched_task(sim, rq);
 		return;
 	}
-	if (sl_wakeup_preempt_entity(sim, se, pse) == 1)
+	find_matching_se(sim, &se, &pse);
+	if (se && pse && sl_wakeup_preempt_entity(sim, se, pse) == 1)
 		sl_resched_task(sim, rq);
 }
 
@@ -112,20 +138,22 @@ static struct sched_entity *pick_next_entity(struct sl_sim *sim, struct cfs_rq *
 	return se;
 }
 
-static void check_preempt_tick(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *curr)
+static void check_preempt_tick(struct sl_sim *sim, struct sl_cpu *rq, struct cfs_rq *cfs,
+			       struct sched_entity *curr)
 {
-	u64 ideal_runtime = sl_sched_slice(sim, &rq->cfs, curr);
+	u64 ideal_runtime = sl_sched_slice(sim, cfs, curr);
 	u64 delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
 
 	if (delta_exec > ideal_runtime) {
 		sl_resched_task(sim, rq);
-		sl_clear_buddies(&rq->cfs, curr);
+		sl_clear_buddies_h(sim, curr);
 	}
 }
 
 static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	struct cfs_rq *cfs = &rq->cfs;
+	/* curr is NULL when the child's group has no running entity here */
+	struct cfs_rq *cfs = sl_task_cfs_rq(sim, p);
 	struct sched_entity *curr = cfs->curr, *se = &p->se;
 
 	sl_update_curr(sim, cfs);
@@ -152,6 +180,27 @@ static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 		return 0;
 	if (!curr || (sync && (curr->se.avg_overlap > mc || p->se.avg_overlap > mc)))
 		sync = 0;
+	if (sim->group_sched) {
+		/* effective_load: the change as the root runqueues see it (unsigned sums that
+		 * may wrap, as the kernel's) */
+		if (sync) {
+			s64 w = (s64)curr->se.load.weight;
+
+			tl += (u64)sl_effective_load(sim, curr->tg, this_cpu, -w, -w);
+			load += (u64)sl_effective_load(sim, curr->tg, prev_cpu, 0, -w);
+		}
+		s64 w = (s64)p->se.load.weight;
+		bool balanced =
+			100 * (tl + (u64)sl_effective_load(sim, p->tg, this_cpu, w, w)) <=
+			imbalance * (load + (u64)sl_effective_load(sim, p->tg, prev_cpu, 0, w));
+
+		if (sync && balanced)
+			return 1;
+		u64 tl_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
+
+		return balanced ||
+		       (tl <= load && tl + sl_target_load(sim, prev_cpu, idx) <= tl_per_task);
+	}
 	if (sync)
 		tl -= curr->se.load.weight; /* unsigned, may wrap: as the kernel's */
 	bool balanced = 100 * (tl + p->se.load.weight) <= imbalance * load;
@@ -172,6 +221,18 @@ static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, u
 
 	if (sd_flag & SD_BALANCE_FORK)
 		return sl_find_idlest_cpu_fork(sim, p, this_cpu); /* sched_balance_self */
+	/* try_to_wake_up: LB_WAKEUP_UPDATE updates the shares over the waking CPU's first domain
+	 * that holds the task's CPU (unless root_task_group_empty(), never so under USER_SCHED:
+	 * uid 0's group is the root's child) */
+	if (sched_feat(sim, F_LB_WAKEUP_UPDATE) && sim->group_sched && sim->ntgs && this_cpu >= 0) {
+		for (int i = 0; i < rq->nsd; i++)
+			for (int j = 0; j < rq->sd[i].nspan; j++)
+				if (rq->sd[i].span[j] == prev_cpu) {
+					sl_update_shares(sim, &rq->sd[i], this_cpu, i);
+					goto updated;
+				}
+	}
+updated:
 	if (this_cpu < 0 || prev_cpu == this_cpu)
 		return prev_cpu;
 	for (int i = 0; i < rq->nsd && !this_sd; i++)

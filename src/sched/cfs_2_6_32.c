@@ -127,9 +127,9 @@ static struct sched_entity *pick_next_entity(struct sl_sim *sim, struct cfs_rq *
 	return se;
 }
 
-static void check_preempt_tick(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *curr)
+static void check_preempt_tick(struct sl_sim *sim, struct sl_cpu *rq, struct cfs_rq *cfs,
+			       struct sched_entity *curr)
 {
-	struct cfs_rq *cfs = &rq->cfs;
 	u64 ideal_runtime = sl_sched_slice(sim, cfs, curr);
 	u64 delta_exec = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
 

@@ -10,6 +10,7 @@ static void cfs_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	(void)sim;
 	sl_cfs_rq_init(&rq->cfs);
+	rq->cfs.cpu = rq->id;
 }
 
 static void cfs_init_task(struct sl_sim *sim, struct sl_task *p)
@@ -24,7 +25,7 @@ static void cfs_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task 
 	if (parent)
 		p->se.vruntime = parent->se.vruntime; /* dup_task_struct copies it */
 	else
-		p->se.vruntime = sim->cpus[p->cpu].cfs.min_vruntime;
+		p->se.vruntime = sl_task_cfs_rq(sim, p)->min_vruntime;
 }
 
 static void cfs_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
@@ -38,7 +39,10 @@ static void cfs_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 
 static void cfs_update_curr_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	sl_update_curr(sim, &rq->cfs);
+	/* update_curr of the running task's runqueue (its group's under group scheduling) */
+	sl_update_curr(sim, rq->curr && rq->curr->sched_class == &sl_cfs_class
+				    ? sl_task_cfs_rq(sim, rq->curr)
+				    : &rq->cfs);
 }
 
 static int cfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,

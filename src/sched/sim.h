@@ -29,6 +29,7 @@ struct sl_release;
 struct sl_params;
 struct sl_prog;
 struct sl_group;
+struct sl_tg;
 struct sl_mutex;
 struct sl_request;
 struct sl_disk;
@@ -69,6 +70,9 @@ struct sched_entity {
 	u64 vprot;	  /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
 	s64 vlag;
 	bool custom_slice, rel_deadline, sched_delayed;
+	/* CFS group scheduling (2.6.31 USER_SCHED, cfs_group.c): a group's entity owns my_q (its
+	 * per-CPU runqueue) and sits on its CPU's root runqueue; a task's entity has my_q NULL */
+	struct cfs_rq *my_q;
 };
 
 RB_HEAD(sl_cfs_tree, sched_entity);
@@ -104,6 +108,19 @@ struct cfs_rq {
 	TAILQ_HEAD(, sched_entity) tasks;
 	u64 seq;
 	struct sched_entity *curr, *next, *last;
+	/* group scheduling only (cfs_group.c): the owning group (NULL: a CPU's root runqueue), its
+	 * CPU, and the kernel's per-CPU share figures (shares, rq_weight, task_weight, h_load) */
+	struct sl_tg *tg;
+	int cpu;
+	u64 shares, rq_weight, task_weight, h_load;
+};
+
+/* A task group of CONFIG_USER_SCHED (one per uid), with an entity and a runqueue per CPU. */
+struct sl_tg {
+	int uid;
+	u64 shares;		 /* tg->shares */
+	struct sched_entity *se; /* [ncpu], queued on sim->cpus[c].cfs */
+	struct cfs_rq *cfs_rq;	 /* [ncpu] */
 };
 
 /* The tunables of kernel/sched_fair.c and kernel/sched.c, in nanoseconds. */
@@ -196,6 +213,8 @@ struct sl_task {
 	struct sched_rt_entity rt;
 	struct sl_bfs_entity bfs;
 	int group_id;	   /* the workload group's id (-1: none), for the events */
+	int uid;	   /* the owner's user id (group scheduling: the task group it joins) */
+	struct sl_tg *tg;  /* its task group under group scheduling, NULL without */
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
 	int cpu;
 	enum sl_tstate state;
@@ -288,6 +307,7 @@ struct sl_sched_domain {
 	int cache_nice_tries;
 	int busy_idx, idle_idx, newidle_idx, wake_idx, forkexec_idx;
 	u64 last_balance;     /* jiffies */
+	u64 shares_update;    /* group scheduling: update_shares' last run here (ns) */
 	u64 balance_interval; /* ms */
 	int nr_balance_failed;
 };
@@ -395,6 +415,14 @@ struct sl_sim {
 
 	struct sl_group *groups;
 	int ngroups;
+
+	/* CFS group scheduling (cfs_group.c): 0 off, 1 USER_SCHED; the task groups, in order of
+	 * creation (tgs[0] is uid 0's init_task_group); the default shares of uid 0's group and
+	 * of the others (param.group_root_shares / group_user_shares) */
+	int group_sched;
+	struct sl_tg **tgs;
+	int ntgs, captgs;
+	u64 tg_root_shares, tg_user_shares;
 
 	struct sl_knob_change *changes;
 	int nchanges;

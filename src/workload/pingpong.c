@@ -51,6 +51,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		.count = a->count,
 		.pairs = a->pairs,
 		.server_exit_cost = true,
+		.server_uid = -1,
 	};
 
 	return sl_spawn_pairs(sim, g, &ps);

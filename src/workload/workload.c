@@ -25,6 +25,10 @@ static void list_names(char *buf, size_t len)
 
 /* `start` is a key of every workload: when its tasks are created. */
 static const struct sl_wl_key start_key = {"start", "0s", "when the tasks are created"};
+/* `uid` too: the tasks' user, whose task group they join under --param group_sched=1 (1000: a
+ * desktop's first user; uid 0 is root's group, with twice the shares) */
+static const struct sl_wl_key uid_key = {
+	"uid", "1000", "the tasks' user id (their task group with group_sched=1)"};
 
 static const struct sl_wl_key *find_key(const struct sl_workload_ops *ops, const char *k, size_t n)
 {
@@ -33,6 +37,8 @@ static const struct sl_wl_key *find_key(const struct sl_workload_ops *ops, const
 			return &ops->keys[i];
 	if (n == 5 && !strncmp(k, "start", 5))
 		return &start_key;
+	if (n == 3 && !strncmp(k, "uid", 3))
+		return &uid_key;
 	return NULL;
 }
 
@@ -71,6 +77,9 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 	kv.key[kv.n] = start_key.name;
 	snprintf(kv.val[kv.n], sizeof(kv.val[0]), "%s", start_key.def);
 	kv.n++;
+	kv.key[kv.n] = uid_key.name;
+	snprintf(kv.val[kv.n], sizeof(kv.val[0]), "%s", uid_key.def);
+	kv.n++;
 	for (const char *p = colon ? colon + 1 : NULL; p && *p;) {
 		size_t n = strcspn(p, ",");
 		const char *eq = memchr(p, '=', n);
@@ -94,9 +103,11 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 				sl_suggest_add(&sg, ops->keys[i].name);
 			}
 			sl_suggest_add(&sg, start_key.name);
+			sl_suggest_add(&sg, uid_key.name);
 			snprintf(err, errlen,
-				 "--workload %s: unknown key '%.*s'%s (valid: %sstart)", ops->name,
-				 (int)(eq - p), p, sl_suggest_text(&sg, hint, sizeof(hint)), names);
+				 "--workload %s: unknown key '%.*s'%s (valid: %sstart, uid)",
+				 ops->name, (int)(eq - p), p,
+				 sl_suggest_text(&sg, hint, sizeof(hint)), names);
 			return -1;
 		}
 		size_t vlen = n - (size_t)(eq - p) - 1;
@@ -129,6 +140,13 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 		snprintf(err, errlen, "--workload %s: start: %s", ops->name, e);
 		return -1;
 	}
+	long uid;
+
+	if (sl_kv_int(&kv, "uid", 0, 2147483647L, &uid, e, sizeof(e))) {
+		snprintf(err, errlen, "--workload %s: %s", ops->name, e);
+		return -1;
+	}
+	out->uid = (int)uid;
 	out->args = ops->parse(&kv, e, sizeof(e));
 	if (!out->args) {
 		snprintf(err, errlen, "--workload %s: %s", ops->name, e);
@@ -325,6 +343,11 @@ int sl_spawn_pairs(struct sl_sim *sim, struct sl_group *g, const struct sl_pair_
 {
 	struct sl_prog *c = sl_prog_new(sim, g, ps->client_comm, ps->nice, SL_SCHED_NORMAL);
 	struct sl_prog *s = sl_prog_new(sim, g, ps->server_comm, ps->nice, SL_SCHED_NORMAL);
+
+	if (s && ps->server_uid >= 0) {
+		s->uid = ps->server_uid;
+		s->uid_root = ps->server_uid == 0;
+	}
 	struct sl_dist z = sl_dist_fixed(0);
 
 	if (!c || !s)

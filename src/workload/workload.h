@@ -48,6 +48,7 @@ struct sl_workload_inst {
 	void *args;
 	char spec[256];
 	u64 start;
+	int uid; /* the `uid` key of every workload: its tasks' owner (group scheduling) */
 };
 
 extern const struct sl_workload_ops *const sl_workloads[];
@@ -101,6 +102,7 @@ struct sl_pair_spec {
 	int sync;
 	long count, pairs;
 	bool server_exit_cost;
+	int server_uid; /* the server's user id; -1: the group's (uid key) */
 };
 int sl_spawn_pairs(struct sl_sim *sim, struct sl_group *g, const struct sl_pair_spec *ps);
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 struct xclient_args {
-	long rounds, nice;
+	long rounds, nice, server_uid;
 	struct sl_dist client, server;
 };
 
@@ -19,6 +19,8 @@ static const struct sl_wl_key keys[] = {
 	{"client", "1ms", "the client's CPU time per request"},
 	{"server", "200us", "the X server's CPU time per reply"},
 	{"nice", "0", "nice value of client and server"},
+	{"server_uid", "0",
+	 "the X server's user id (2009's Xorg ran as root; the client is the uid key's)"},
 };
 
 static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
@@ -28,7 +30,8 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (!a || sl_kv_int(kv, "rounds", 1, 100000000, &a->rounds, err, errlen) ||
 	    sl_kv_dist(kv, "client", &a->client, err, errlen) ||
 	    sl_kv_dist(kv, "server", &a->server, err, errlen) ||
-	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen)) {
+	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
+	    sl_kv_int(kv, "server_uid", 0, 2147483647L, &a->server_uid, err, errlen)) {
 		free(a);
 		return NULL;
 	}
@@ -50,6 +53,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		.count = a->rounds,
 		.pairs = 1,
 		.server_exit_cost = false,
+		.server_uid = (int)a->server_uid,
 	};
 
 	return sl_spawn_pairs(sim, g, &ps);
