@@ -104,19 +104,19 @@ static void test_timerq_cancel(void **state)
 		assert_int_equal(sl_timerq_arm(&q, &t[i], (u64)(i + 1) * 10), 0);
 
 	/* the last heap slot */
-	struct sl_timer *last = q.heap[q.n - 1];
+	struct sl_timer *last = sl_timerq_at(&q, q.n - 1);
 
 	sl_timerq_cancel(&q, last);
 	assert_false(sl_timer_armed(last));
 	assert_int_equal(q.n, NT - 1);
 	/* a slot in the middle */
-	struct sl_timer *mid = q.heap[q.n / 2];
+	struct sl_timer *mid = sl_timerq_at(&q, q.n / 2);
 
 	sl_timerq_cancel(&q, mid);
 	assert_false(sl_timer_armed(mid));
 	assert_int_equal(q.n, NT - 2);
 	/* the root */
-	struct sl_timer *root = q.heap[0];
+	struct sl_timer *root = sl_timerq_at(&q, 0);
 
 	assert_ptr_equal(root, &t[0]);
 	sl_timerq_cancel(&q, root);
@@ -128,7 +128,7 @@ static void test_timerq_cancel(void **state)
 
 	/* every index is consistent */
 	for (int i = 0; i < q.n; i++)
-		assert_int_equal(q.heap[i]->idx, i);
+		assert_int_equal(sl_timerq_at(&q, i)->idx, i);
 
 	u64 prev = 0;
 	int popped = 0;
