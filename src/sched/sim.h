@@ -364,6 +364,10 @@ struct sl_sim {
 	u64 hz;			   /* CONFIG_HZ: the tick rate */
 	struct sl_tunables tun;
 	u64 features;
+	/* the feature bits sched_feat() has read so far (NULL: not recorded). A run reads
+	 * features only there, so two runs whose sets agree on every bit the first one read are
+	 * the same run: a sweep simulates such a combination once (experiment/sweep_row.c) */
+	u64 *feat_read;
 	const struct sl_release *rel;
 	/* the scheduler classes, highest first (class.h); the release's fair class last */
 	const struct sl_sched_class *classes[4];
@@ -496,6 +500,8 @@ static inline bool sl_cpu_allowed(const struct sl_task *p, int cpu)
 
 static inline bool sched_feat(const struct sl_sim *sim, enum sl_feat f)
 {
+	if (sim->feat_read)
+		*sim->feat_read |= 1ULL << f;
 	return sim->features & (1ULL << f);
 }
 
