@@ -54,6 +54,7 @@ struct sl_cpuheap {
 struct sl_timerq {
 	struct sl_heapent *heap;
 	int n, cap;
+	int wide; /* 0: binary, 1: 4-ary (timerq.c, SL_TIMERQ_WIDE_AT) */
 	u64 seq;
 	/*
 	 * Per-CPU heaps, built at the first sl_timerq_next_for_cpu that finds more than
