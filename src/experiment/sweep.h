@@ -86,6 +86,8 @@ void sl_sweep_args(const struct sl_sweep *sw, u64 idx, struct sl_args *a, char *
 /* The memo of runs (NULL when out of memory: every run is then simulated), and its end. */
 struct sl_sweep_memo *sl_sweep_memo_new(void);
 void sl_sweep_memo_free(struct sl_sweep_memo *m);
+/* runs whose metrics were copied from the memo so far */
+u64 sl_sweep_memo_hits(const struct sl_sweep_memo *m);
 /* Simulates run #idx and formats its line (with '\n') into buf; returns its length or -1. */
 int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, char *err,
 		     size_t errlen);

@@ -169,6 +169,11 @@ void sl_sweep_memo_free(struct sl_sweep_memo *m)
 	free(m);
 }
 
+u64 sl_sweep_memo_hits(const struct sl_sweep_memo *m)
+{
+	return m ? m->hits : 0;
+}
+
 /* a run done before that this one repeats, or NULL */
 static const struct memo_ent *memo_find(const struct sl_sweep_memo *m, u64 rest, u64 features)
 {
