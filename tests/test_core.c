@@ -104,19 +104,19 @@ static void test_timerq_cancel(void **state)
 		assert_int_equal(sl_timerq_arm(&q, &t[i], (u64)(i + 1) * 10), 0);
 
 	/* the last heap slot */
-	struct sl_timer *last = q.heap[q.n - 1];
+	struct sl_timer *last = sl_timerq_at(&q, q.n - 1);
 
 	sl_timerq_cancel(&q, last);
 	assert_false(sl_timer_armed(last));
 	assert_int_equal(q.n, NT - 1);
 	/* a slot in the middle */
-	struct sl_timer *mid = q.heap[q.n / 2];
+	struct sl_timer *mid = sl_timerq_at(&q, q.n / 2);
 
 	sl_timerq_cancel(&q, mid);
 	assert_false(sl_timer_armed(mid));
 	assert_int_equal(q.n, NT - 2);
 	/* the root */
-	struct sl_timer *root = q.heap[0];
+	struct sl_timer *root = sl_timerq_at(&q, 0);
 
 	assert_ptr_equal(root, &t[0]);
 	sl_timerq_cancel(&q, root);
@@ -128,7 +128,7 @@ static void test_timerq_cancel(void **state)
 
 	/* every index is consistent */
 	for (int i = 0; i < q.n; i++)
-		assert_int_equal(q.heap[i]->idx, i);
+		assert_int_equal(sl_timerq_at(&q, i)->idx, i);
 
 	u64 prev = 0;
 	int popped = 0;
@@ -206,6 +206,61 @@ static int ref_min(const struct ref *r)
 			best = i;
 	}
 	return best;
+}
+
+/*
+ * The heap turns 4-ary past 8192 armed timers and binary again below 2048 (timerq.c): arm
+ * 10000 (each expiry drawn from a small range, so ties are frequent), cancel down to 1000, arm
+ * back to 9000, then pop them all. Every step keeps idx pointing at the timer's slot, and the
+ * pops come out by expiry, equal expiries in arming order, whatever the heap's shape was.
+ */
+#define WT 10000
+
+static void check_slots(const struct sl_timerq *q)
+{
+	for (int i = 0; i < q->n; i++)
+		assert_int_equal(sl_timerq_at(q, i)->idx, i);
+}
+
+static void test_timerq_wide(void **state)
+{
+	static struct sl_timer t[WT];
+	static u64 armed_at[WT];
+	struct sl_timerq q;
+	u64 seq = 0, last_exp = 0, last_seq = 0;
+	int n = 0;
+
+	(void)state;
+	lcg_state = 777;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	timers_init(t, WT);
+	for (int i = 0; i < WT; i++) {
+		assert_int_equal(sl_timerq_arm(&q, &t[i], 1 + lcg() % 500), 0);
+		armed_at[i] = seq++;
+	}
+	assert_int_equal(q.wide, 1);
+	check_slots(&q);
+	for (int i = 0; i < WT - 1000; i++)
+		sl_timerq_cancel(&q, &t[i]);
+	assert_int_equal(q.n, 1000);
+	assert_int_equal(q.wide, 0);
+	check_slots(&q);
+	for (int i = 0; i < 8000; i++) {
+		assert_int_equal(sl_timerq_arm(&q, &t[i], 1 + lcg() % 500), 0);
+		armed_at[i] = seq++;
+	}
+	assert_int_equal(q.n, 9000);
+	assert_int_equal(q.wide, 1);
+	check_slots(&q);
+	for (struct sl_timer *x; (x = sl_timerq_pop(&q)); n++) {
+		u64 a = armed_at[x - t];
+
+		assert_true(x->expires > last_exp || (x->expires == last_exp && a > last_seq));
+		last_exp = x->expires;
+		last_seq = a;
+	}
+	assert_int_equal(n, 9000);
+	sl_timerq_free(&q);
 }
 
 static void test_timerq_random(void **state)
@@ -623,15 +678,25 @@ static void test_hist_never_above_max(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_timerq_order),	cmocka_unit_test(test_timerq_fifo),
-		cmocka_unit_test(test_timerq_cancel),	cmocka_unit_test(test_timerq_rearm),
-		cmocka_unit_test(test_timerq_random),	cmocka_unit_test(test_rng_reference),
-		cmocka_unit_test(test_rng_determinism), cmocka_unit_test(test_rng_double),
-		cmocka_unit_test(test_dist_uniform),	cmocka_unit_test(test_dist_exp),
-		cmocka_unit_test(test_dist_normal),	cmocka_unit_test(test_dist_fixed),
-		cmocka_unit_test(test_dist_parse),	cmocka_unit_test(test_parse_duration),
-		cmocka_unit_test(test_parse_ints),	cmocka_unit_test(test_hist_small_exact),
-		cmocka_unit_test(test_hist_large),	cmocka_unit_test(test_hist_never_above_max),
+		cmocka_unit_test(test_timerq_order),
+		cmocka_unit_test(test_timerq_fifo),
+		cmocka_unit_test(test_timerq_cancel),
+		cmocka_unit_test(test_timerq_rearm),
+		cmocka_unit_test(test_timerq_random),
+		cmocka_unit_test(test_timerq_wide),
+		cmocka_unit_test(test_rng_reference),
+		cmocka_unit_test(test_rng_determinism),
+		cmocka_unit_test(test_rng_double),
+		cmocka_unit_test(test_dist_uniform),
+		cmocka_unit_test(test_dist_exp),
+		cmocka_unit_test(test_dist_normal),
+		cmocka_unit_test(test_dist_fixed),
+		cmocka_unit_test(test_dist_parse),
+		cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_parse_ints),
+		cmocka_unit_test(test_hist_small_exact),
+		cmocka_unit_test(test_hist_large),
+		cmocka_unit_test(test_hist_never_above_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -283,6 +283,44 @@ static void test_row(void **state)
 	sl_sweep_free(&sw);
 }
 
+/*
+ * The memo (sweep_row.c): every row of a 16-run sweep is the same with it as when every run is
+ * simulated. OWNER_SPIN is read only when a task blocks on a held mutex (task_prog.c), and no
+ * workload here takes one, so no run reads it: its two values give the same run, and at least
+ * the 8 runs with it flipped from one seen before are copied, not simulated.
+ */
+static void test_memo(void **state)
+{
+	struct sl_sweep sw;
+	char err[1024], row[65536], again[65536];
+	struct sl_sweep_memo *memo;
+
+	(void)state;
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features",
+				    "NEW_FAIR_SLEEPERS,WAKEUP_PREEMPT,LB_BIAS,OWNER_SPIN",
+				    "--workload", "pingpong:count=200", "--workload",
+				    "make:jobs=4,count=20", "--cpus", "2", "--duration", "100ms",
+				    "--out", "x.csv", NULL),
+			 0);
+	assert_non_null(sw.memo);
+	assert_int_equal((int)sw.nruns, 16);
+	for (u64 i = 0; i < sw.nruns; i++)
+		assert_true(sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err)) > 0);
+	assert_true(sl_sweep_memo_hits(sw.memo) >= 8);
+	/* each run again, memo first, then simulated (no memo): the same bytes */
+	for (u64 i = 0; i < sw.nruns; i++) {
+		int n = sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err));
+
+		memo = sw.memo;
+		sw.memo = NULL;
+		assert_int_equal(sl_sweep_run_one(&sw, i, again, sizeof(again), err, sizeof(err)),
+				 n);
+		assert_memory_equal(row, again, (size_t)n);
+		sw.memo = memo;
+	}
+	sl_sweep_free(&sw);
+}
+
 /* Two groups of one workload: columns by the simulation's own group names, both filled. */
 static void test_group_columns(void **state)
 {
@@ -466,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),       cmocka_unit_test(test_row),
 		cmocka_unit_test(test_group_columns),  cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_report_effects), cmocka_unit_test(test_all_flags_with_groups),
+		cmocka_unit_test(test_memo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -68,6 +68,8 @@ struct sl_config {
 	struct sl_params params;
 	struct sl_tunables tun; /* after boot scaling and the sysctl writes */
 	u64 features;
+	/* NULL, or where the run records the feature bits it reads (sched/sim.h feat_read) */
+	u64 *feat_read;
 	struct sl_at_change at[SL_MAX_LIST];
 	int nat;
 	struct sl_workload_inst wl[SL_MAX_LIST];

@@ -59,6 +59,7 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		.params = &cfg->params,
 		.tun = &cfg->tun,
 		.features = cfg->features,
+		.feat_read = cfg->feat_read,
 		.drv = &cfg->drv,
 		.gov = cfg->gov,
 		.pm_qos_ns = cfg->pm_qos_ns,

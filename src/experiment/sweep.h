@@ -68,6 +68,10 @@ struct sl_sweep {
 	int jobs;
 	int shard_k, shard_n; /* 1-based; 0/0: all */
 	bool progress;
+	/* the metrics of the runs done so far in this process, by the feature bits each read
+	 * (sweep_row.c): a combination that agrees with one of them on those bits is not run
+	 * again. Each worker process fills its own copy. */
+	struct sl_sweep_memo *memo;
 };
 
 /* Parse the sweep's own options (argv[i]); returns 1 if taken (advancing *i), 0 if not, or -1
@@ -79,6 +83,11 @@ void sl_sweep_free(struct sl_sweep *sw);
 
 /* The user's words for run #idx (feature words go in fbuf); the row's setting cells. */
 void sl_sweep_args(const struct sl_sweep *sw, u64 idx, struct sl_args *a, char *fbuf, size_t flen);
+/* The memo of runs (NULL when out of memory: every run is then simulated), and its end. */
+struct sl_sweep_memo *sl_sweep_memo_new(void);
+void sl_sweep_memo_free(struct sl_sweep_memo *m);
+/* runs whose metrics were copied from the memo so far */
+u64 sl_sweep_memo_hits(const struct sl_sweep_memo *m);
 /* Simulates run #idx and formats its line (with '\n') into buf; returns its length or -1. */
 int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, char *err,
 		     size_t errlen);

@@ -120,12 +120,101 @@ static bool numeric_setting(const struct sl_sweep *sw, int c)
 	return c == 0 || c == 3 || c >= sw->nsettings - sw->nflags;
 }
 
+/*
+ * Runs that need not be simulated again. A run reads sched_features only through sched_feat()
+ * (sched/sim.h), which records each bit it reads; the simulation is deterministic, so a run
+ * whose settings other than the varied flags are the same (the same index once the flag bits,
+ * which vary fastest, are shifted out) and whose feature set agrees on every bit another run
+ * read takes the same path, bit for bit, and gives the same metrics: by induction over the
+ * run, each read returns the same value, so every later step is the same. Only the flag cells
+ * of its row differ, and they are written from the index as always. Runs with --at changes are
+ * always simulated (a change may write the feature set during the run).
+ */
+#define MEMO_MAX 4096 /* entries kept per process; beyond, runs are simulated */
+
+struct memo_ent {
+	u64 rest;     /* idx >> nflags */
+	u64 read;     /* the feature bits the run read */
+	u64 features; /* its feature set, of which the bits in read matter */
+	char (*val)[CELL];
+	bool *set;
+};
+
+struct sl_sweep_memo {
+	struct memo_ent *e;
+	int n;
+	u64 hits;
+};
+
+struct sl_sweep_memo *sl_sweep_memo_new(void)
+{
+	struct sl_sweep_memo *m = calloc(1, sizeof(*m));
+
+	if (m && !(m->e = calloc(MEMO_MAX, sizeof(*m->e)))) {
+		free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+void sl_sweep_memo_free(struct sl_sweep_memo *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->n; i++) {
+		free(m->e[i].val);
+		free(m->e[i].set);
+	}
+	free(m->e);
+	free(m);
+}
+
+u64 sl_sweep_memo_hits(const struct sl_sweep_memo *m)
+{
+	return m ? m->hits : 0;
+}
+
+/* a run done before that this one repeats, or NULL */
+static const struct memo_ent *memo_find(const struct sl_sweep_memo *m, u64 rest, u64 features)
+{
+	for (int i = m ? m->n - 1 : -1; i >= 0; i--) {
+		const struct memo_ent *e = &m->e[i];
+
+		if (e->rest == rest && !((e->features ^ features) & e->read))
+			return e;
+	}
+	return NULL;
+}
+
+/* keeps a copy of val and set (nothing when full or out of memory: the run is done again) */
+static void memo_add(struct sl_sweep_memo *m, int ncols, u64 rest, u64 read, u64 features,
+		     char (*val)[CELL], const bool *set)
+{
+	if (!m || m->n == MEMO_MAX)
+		return;
+	struct memo_ent *e = &m->e[m->n];
+
+	e->val = malloc(sizeof(*val) * (size_t)ncols);
+	e->set = malloc(sizeof(*set) * (size_t)ncols);
+	if (!e->val || !e->set) {
+		free(e->val);
+		free(e->set);
+		return;
+	}
+	memcpy(e->val, val, sizeof(*val) * (size_t)ncols);
+	memcpy(e->set, set, sizeof(*set) * (size_t)ncols);
+	e->rest = rest;
+	e->read = read;
+	e->features = features;
+	m->n++;
+}
+
 int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, char *err,
 		     size_t errlen)
 {
 	struct sl_args a;
 	struct sl_config cfg;
-	struct sl_run r;
+	struct sl_run r = {0};
 	char fbuf[4096], seedtmp[32], msg[1024];
 	char(*val)[CELL] = NULL;
 	bool *set = NULL;
@@ -138,17 +227,30 @@ int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, 
 		return -1;
 	}
 	cfg.progress = false;
-	if (sl_run(&cfg, &r, msg, sizeof(msg))) {
-		snprintf(err, errlen, "run #%llu: %s", (unsigned long long)idx, msg);
-		goto out;
-	}
 	val = calloc((size_t)sw->ncols, sizeof(*val));
 	set = calloc((size_t)sw->ncols, sizeof(*set));
 	if (!val || !set) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	metrics(sw, &r, val, set);
+	u64 rest = idx >> sw->nflags, read = 0;
+	bool memo = sw->memo && !cfg.nat;
+	const struct memo_ent *hit = memo ? memo_find(sw->memo, rest, cfg.features) : NULL;
+
+	if (hit) {
+		memcpy(val, hit->val, sizeof(*val) * (size_t)sw->ncols);
+		memcpy(set, hit->set, sizeof(*set) * (size_t)sw->ncols);
+		sw->memo->hits++;
+	} else {
+		cfg.feat_read = memo ? &read : NULL;
+		if (sl_run(&cfg, &r, msg, sizeof(msg))) {
+			snprintf(err, errlen, "run #%llu: %s", (unsigned long long)idx, msg);
+			goto out;
+		}
+		metrics(sw, &r, val, set);
+		if (memo)
+			memo_add(sw->memo, sw->ncols, rest, read, cfg.features, val, set);
+	}
 	/* run, config, then mix, seed, vary values, flags */
 	sl_sweep_settings(sw, idx, cells + 2, seedtmp, sizeof(seedtmp));
 	snprintf(val[0], CELL, "%llu", (unsigned long long)idx);

@@ -603,6 +603,7 @@ int sl_sweep_prepare(struct sl_sweep *sw, char *err, size_t errlen)
 		}
 	if (columns(sw, err, errlen))
 		return -1;
+	sw->memo = sl_sweep_memo_new();
 	if (!sw->jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -613,6 +614,8 @@ int sl_sweep_prepare(struct sl_sweep *sw, char *err, size_t errlen)
 
 void sl_sweep_free(struct sl_sweep *sw)
 {
+	sl_sweep_memo_free(sw->memo);
+	sw->memo = NULL;
 	for (int i = 0; i < sw->nvary; i++)
 		free(sw->vary[i].buf);
 	for (int i = 0; i < sw->nmix; i++)

@@ -31,6 +31,7 @@ struct sl_machine_desc {
 	const struct sl_params *params; /* copied */
 	const struct sl_tunables *tun;	/* after boot scaling and the sysctl writes; copied */
 	u64 features;
+	u64 *feat_read; /* where sched_feat() records the bits it reads (NULL: nowhere) */
 	/* cpuidle: the state table (pointed at: it must outlive the simulation), the governor,
 	 * the QoS limit, per-state disable, the governors' tunables */
 	const struct sl_cpuidle_driver *drv;

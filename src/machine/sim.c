@@ -56,6 +56,7 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sl_rng_seed(&sim->sched_rng, d->seed ^ 0x6eedf6eedfULL);
 	sim->tun = *d->tun;
 	sim->features = d->features;
+	sim->feat_read = d->feat_read;
 	sim->rel = d->rel;
 	/* the RT class above every release's fair class (rt.c) */
 	sim->classes[sim->nclasses++] = &sl_rt_class;

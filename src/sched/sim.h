@@ -48,7 +48,6 @@ struct sched_entity {
 	TAILQ_ENTRY(sched_entity)
 	group_node; /* cfs_rq->tasks list: newest first, as the kernel's */
 	u64 rb_seq; /* enqueue order: equal vruntimes go right (FIFO), as the kernel's rbtree */
-	int on_rq;
 	u64 exec_start;
 	u64 sum_exec_runtime;
 	u64 vruntime;
@@ -69,6 +68,7 @@ struct sched_entity {
 	u64 min_vruntime; /* EEVDF: the subtree's least vruntime (wrapping compare), for the pick */
 	u64 vprot;	  /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
 	s64 vlag;
+	int on_rq; /* here, beside the flags, so that the struct has no hole */
 	bool custom_slice, rel_deadline, sched_delayed;
 	/* CFS group scheduling (2.6.31 USER_SCHED, cfs_group.c): a group's entity owns my_q (its
 	 * per-CPU runqueue) and sits on its CPU's root runqueue; a task's entity has my_q NULL */
@@ -201,29 +201,17 @@ enum sl_tstate {
 
 enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX, BLK_AIO, BLK_COND };
 
+/*
+ * Members are ordered by size (8-byte, then 4-byte, then the name and the flags) so that the
+ * struct has no holes: a run keeps every task it created, and 100k tasks are 100k of these.
+ */
 struct sl_task {
-	int pid;
-	char comm[16];
-	int nice;
-	enum sl_policy policy;
-	int rt_priority; /* sched_param.sched_priority: 1..99 for RT, 0 otherwise */
-	int prio;	 /* RT: the kernel's prio 99 - rt_priority */
 	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
 	struct sched_entity se; /* RT tasks use its exec_start and sum_exec_runtime only */
 	struct sched_rt_entity rt;
 	struct sl_bfs_entity bfs;
-	int group_id;	   /* the workload group's id (-1: none), for the events */
-	int uid;	   /* the owner's user id (group scheduling: the task group it joins) */
-	struct sl_tg *tg;  /* its task group under group scheduling, NULL without */
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
-	int cpu;
-	enum sl_tstate state;
-	enum sl_block blocked;
-	bool on_cpu;
-	bool spinning;		    /* OWNER_SPIN: busy-waiting on a mutex */
 	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
-	int wait_below;		    /* OP_WAIT_BELOW threshold while blocked on children */
-	int iowait_cpu;		    /* rq whose nr_iowait counts this task */
 	u64 steps_at_now;	    /* zero-time steps run at the current instant */
 	u64 frame_due;		    /* a periodic task's current frame is due then */
 	u64 steps_time;
@@ -231,36 +219,55 @@ struct sl_task {
 	u64 cpus_allowed; /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
 
 	struct sl_group *group;
+	struct sl_tg *tg; /* its task group under group scheduling, NULL without */
 	struct sl_task *parent;
 	struct sl_task *peer;
-	int live_children;
 
 	const struct sl_prog *prog;
-	int pc;
 	int *loopcnt;
-	bool in_run;
 	u64 run_target; /* sum_exec_runtime at which the current run ends */
-	int pending_wakes;
 	u64 start_time;
 	struct sl_timer timer; /* sleep / I/O completion */
 
-	/* block I/O (blockdev.c): the task's disk, its request pool, what remains to do */
-	int disk;
+	/* block I/O (blockdev.c): the task's request pool, what remains to do (disk, nreqs,
+	 * inflight and reaped_pending below) */
 	struct sl_request *reqs;
-	int nreqs, inflight, reaped_pending;
 	u64 io_left; /* requests still to submit (UINT64_MAX: until the run ends) */
 	u64 io_sector;
 	u64 io_bytes, io_ops;
 
-	/* 6.18 record_wakee: wake_wide's flips */
+	/* 6.18 record_wakee: wake_wide's flips (wakee_flips and recent_used_cpu below) */
 	struct sl_task *last_wakee;
-	unsigned wakee_flips;
 	u64 wakee_flip_decay_ts;
-	int recent_used_cpu;
 
-	/* Cache warmth: where it last ran and what that CPU's switch count was then. */
-	int last_cpu;
+	/* Cache warmth: where it last ran (last_cpu below) and what that CPU's switch count was
+	 * then. */
 	u64 last_switch_seq;
+
+	int pid;
+	int nice;
+	enum sl_policy policy;
+	int rt_priority; /* sched_param.sched_priority: 1..99 for RT, 0 otherwise */
+	int prio;	 /* RT: the kernel's prio 99 - rt_priority */
+	int group_id;	 /* the workload group's id (-1: none), for the events */
+	int uid;	 /* the owner's user id (group scheduling: the task group it joins) */
+	int cpu;
+	enum sl_tstate state;
+	enum sl_block blocked;
+	int wait_below; /* OP_WAIT_BELOW threshold while blocked on children */
+	int iowait_cpu; /* rq whose nr_iowait counts this task */
+	int live_children;
+	int pc;
+	int pending_wakes;
+	int disk; /* block I/O: the task's disk */
+	int nreqs, inflight, reaped_pending;
+	unsigned wakee_flips;
+	int recent_used_cpu;
+	int last_cpu;
+	char comm[16];
+	bool on_cpu;
+	bool spinning; /* OWNER_SPIN: busy-waiting on a mutex */
+	bool in_run;
 	bool cache_cold;
 };
 
@@ -384,6 +391,10 @@ struct sl_sim {
 	u64 hz;			   /* CONFIG_HZ: the tick rate */
 	struct sl_tunables tun;
 	u64 features;
+	/* the feature bits sched_feat() has read so far (NULL: not recorded). A run reads
+	 * features only there, so two runs whose sets agree on every bit the first one read are
+	 * the same run: a sweep simulates such a combination once (experiment/sweep_row.c) */
+	u64 *feat_read;
 	const struct sl_release *rel;
 	/* the scheduler classes, highest first (class.h); the release's fair class last */
 	const struct sl_sched_class *classes[4];
@@ -524,6 +535,8 @@ static inline bool sl_cpu_allowed(const struct sl_task *p, int cpu)
 
 static inline bool sched_feat(const struct sl_sim *sim, enum sl_feat f)
 {
+	if (sim->feat_read)
+		*sim->feat_read |= 1ULL << f;
 	return sim->features & (1ULL << f);
 }
 

@@ -138,8 +138,11 @@ static void state_free(void *v)
 
 	if (!s)
 		return;
-	for (int i = 0; i < s->nth; i++)
-		free(s->th[i].log.rows);
+	for (int i = 0; i < s->nth; i++) {
+		for (int b = 0; b < s->th[i].log.nblocks; b++)
+			free(s->th[i].log.blocks[b]);
+		free(s->th[i].log.blocks);
+	}
 	free(s->th);
 	free(s->by_pid);
 	free(s->progs);
@@ -244,18 +247,23 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 		r->rel_st = ns_to_us(t->start_ns - p->group->start);
 		r->run = ns_to_us(t->run_ns);
 		r->slack = t->slack_ns / (s64)NSEC_PER_USEC;
-		if (l->n == l->cap) {
-			int cap = l->cap ? l->cap * 2 : 64;
-			struct rta_row *a = realloc(l->rows, sizeof(*a) * (size_t)cap);
+		if (l->n == l->nblocks * SL_RTA_BLOCK) {
+			struct rta_row **b =
+				realloc(l->blocks, sizeof(*b) * (size_t)(l->nblocks + 1));
 
-			if (!a) {
+			if (!b) {
 				sim->oom = true;
 				return;
 			}
-			l->rows = a;
-			l->cap = cap;
+			l->blocks = b;
+			if (!(b[l->nblocks] = malloc(sizeof(**b) * SL_RTA_BLOCK))) {
+				sim->oom = true;
+				return;
+			}
+			l->nblocks++;
 		}
-		l->rows[l->n++] = *r;
+		l->blocks[l->n / SL_RTA_BLOCK][l->n % SL_RTA_BLOCK] = *r;
+		l->n++;
 		break;
 	}
 	}
@@ -534,19 +542,46 @@ int sl_rta_group_threads(const struct sl_group *g)
 	return ((const struct run_state *)g->state)->nth;
 }
 
-static int cmp_s64(const void *a, const void *b)
+/*
+ * v[0..n) sorted ascending, with tmp[0..n) as scratch: an LSD radix sort, a byte at a time, of
+ * the values with their sign bit flipped (so that the unsigned order is the signed one); the
+ * bytes every value shares are skipped. The same sorted array as qsort gave (the order of
+ * integers is total), without a call per comparison.
+ */
+static void sort_s64(s64 *v, s64 *tmp, u64 n)
 {
-	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+	u64 count[8][256] = {{0}};
+	const u64 flip = 1ULL << 63;
 
-	return (x > y) - (x < y);
+	for (u64 i = 0; i < n; i++) {
+		u64 x = (u64)v[i] ^ flip;
+
+		for (int d = 0; d < 8; d++)
+			count[d][(x >> (8 * d)) & 0xff]++;
+	}
+	for (int d = 0; d < 8; d++) {
+		u64 pos = 0, *c = count[d];
+
+		if (c[((u64)v[0] ^ flip) >> (8 * d) & 0xff] == n)
+			continue; /* every value has this byte */
+		for (int b = 0; b < 256; b++) {
+			u64 k = c[b];
+
+			c[b] = pos;
+			pos += k;
+		}
+		for (u64 i = 0; i < n; i++)
+			tmp[c[((u64)v[i] ^ flip) >> (8 * d) & 0xff]++] = v[i];
+		memcpy(v, tmp, sizeof(*v) * n);
+	}
 }
 
-/* v[0..n) sorted in place; n > 0 */
-static void stat_of(s64 *v, u64 n, struct rta_stat *st)
+/* v[0..n) sorted in place (tmp: n values of scratch); n > 0 */
+static void stat_of(s64 *v, s64 *tmp, u64 n, struct rta_stat *st)
 {
 	double sum = 0;
 
-	qsort(v, n, sizeof(*v), cmp_s64);
+	sort_s64(v, tmp, n);
 	for (u64 i = 0; i < n; i++)
 		sum += (double)v[i];
 	st->mean = sum / (double)n;
@@ -569,21 +604,21 @@ int sl_rta_group_summary(const struct sl_group *g, int i, struct rta_summary *ou
 	out->phases = n;
 	if (!n)
 		return 0;
-	v = malloc(sizeof(*v) * n);
+	v = malloc(sizeof(*v) * 2 * n);
 	if (!v)
 		return -1;
 	for (u64 k = 0; k < n; k++)
-		v[k] = (s64)l->rows[k].run;
-	stat_of(v, n, &out->run);
+		v[k] = (s64)sl_rta_row(l, (int)k)->run;
+	stat_of(v, v + n, n, &out->run);
 	for (u64 k = 0; k < n; k++)
-		v[k] = (s64)l->rows[k].period;
-	stat_of(v, n, &out->period);
+		v[k] = (s64)sl_rta_row(l, (int)k)->period;
+	stat_of(v, v + n, n, &out->period);
 	for (u64 k = 0; k < n; k++)
-		v[k] = l->rows[k].slack;
-	stat_of(v, n, &out->slack);
+		v[k] = sl_rta_row(l, (int)k)->slack;
+	stat_of(v, v + n, n, &out->slack);
 	for (u64 k = 0; k < n; k++)
-		v[k] = (s64)l->rows[k].wu_lat;
-	stat_of(v, n, &out->wu_lat);
+		v[k] = (s64)sl_rta_row(l, (int)k)->wu_lat;
+	stat_of(v, v + n, n, &out->wu_lat);
 	free(v);
 	return 0;
 }

@@ -101,13 +101,23 @@ struct rta_row {
 	u64 c_duration, c_period, wu_lat;
 };
 
+/* rows per block of a thread's log: blocks are never moved, so a long run's log grows without
+ * copying what it holds (a realloc'd array copied it at every doubling) */
+#define SL_RTA_BLOCK 1024
+
 struct rta_thread_log {
 	char name[64];
 	int idx;
-	int policy, prio; /* for the header: the policy and rt-app's priority */
-	struct rta_row *rows;
-	int n, cap;
+	int policy, prio;	 /* for the header: the policy and rt-app's priority */
+	struct rta_row **blocks; /* row k is blocks[k / SL_RTA_BLOCK][k % SL_RTA_BLOCK] */
+	int n, nblocks;
 };
+
+/* row k (0 <= k < l->n) of a thread's log */
+static inline const struct rta_row *sl_rta_row(const struct rta_thread_log *l, int k)
+{
+	return &l->blocks[k / SL_RTA_BLOCK][k % SL_RTA_BLOCK];
+}
 
 /* Writes one row as rt-app does (the columns and widths of its log files). */
 void sl_rta_log_header(FILE *f, int policy, int prio);

@@ -49,7 +49,7 @@ int sl_rta_log_write(const char *dir, const char *basename, const struct rta_thr
 		}
 		sl_rta_log_header(f, t[i].policy, t[i].prio);
 		for (int k = 0; k < t[i].n; k++)
-			sl_rta_log_row(f, t[i].idx, &t[i].rows[k]);
+			sl_rta_log_row(f, t[i].idx, sl_rta_row(&t[i], k));
 		bad = ferror(f);
 		bad |= fclose(f) != 0;
 		if (bad || rename(tmp, path)) {
