@@ -227,6 +227,61 @@ static void test_rtapp_refusals(void **state)
 	assert_string_equal(err, "t.json:1: \"resume\": expected a name, found \"\"");
 }
 
+/*
+ * workgen's check_suspend_json, by hand on the video examples' shapes: inside "tasks" a line
+ * without ':' holding "suspend" gets ` : "TASK"` before its first ',' (line 4: task "sf"), or
+ * before its newline when it has none (line 8: the phase p of task "disp"; the task is the key
+ * of the line that opened the second brace level, not the phase). Outside "tasks" (line 1, a
+ * comment without a colon) nothing changes, nor does a line with a ':' (line 9).
+ */
+static void test_rtapp_workgen_bare_suspend(void **state)
+{
+	const char *in = "{ /* suspend, x */\n"
+			 "\"tasks\" : {\n"
+			 "\t\"sf\" : {\n"
+			 "\t\t\"suspend\",\n"
+			 "\t\t\"run\" : 15 },\n"
+			 "\t\"disp\" : {\n"
+			 "\t\t\"phases\" : { \"p\" : {\n"
+			 "\t\t\t\"suspend\"\n"
+			 "\t\t\t, \"resume\" : \"sf\" } }\n"
+			 "}}}\n";
+	const char *want = "{ /* suspend, x */\n"
+			   "\"tasks\" : {\n"
+			   "\t\"sf\" : {\n"
+			   "\t\t\"suspend\" : \"sf\",\n"
+			   "\t\t\"run\" : 15 },\n"
+			   "\t\"disp\" : {\n"
+			   "\t\t\"phases\" : { \"p\" : {\n"
+			   "\t\t\t\"suspend\" : \"disp\"\n"
+			   "\t\t\t, \"resume\" : \"sf\" } }\n"
+			   "}}}\n";
+	struct rta_file f;
+	char err[256], *out;
+	size_t n;
+
+	(void)state;
+	out = sl_rta_workgen(in, strlen(in), &n);
+	assert_non_null(out);
+	assert_string_equal(out, want);
+	assert_int_equal(n, strlen(want));
+	free(out);
+	/* parsed: sf suspends on its own condition, disp on its own; disp resumes sf's */
+	if (rta(in, &f, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(f.tasks[0].ph[0].ev[0].kind, RTA_SUSPEND);
+	assert_int_equal(f.tasks[1].ph[0].ev[0].kind, RTA_SUSPEND);
+	assert_int_equal(f.tasks[1].ph[0].ev[1].kind, RTA_RESUME);
+	assert_int_equal(f.tasks[1].ph[0].ev[1].ref, f.tasks[0].ph[0].ev[0].ref);
+	assert_int_not_equal(f.tasks[1].ph[0].ev[0].ref, f.tasks[0].ph[0].ev[0].ref);
+	assert_int_equal(f.conds.n, 2);
+	sl_rta_free(&f);
+	/* a bare key other than suspend is still invalid JSON, named by line */
+	assert_int_equal(
+		rta("{\"tasks\": {\"a\": {\n\"yield\",\n\"run\": 1}}}", &f, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.json:2:8: expected ':' after the member name \"yield\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_rtapp_prefix_and_thread_loop),
 		cmocka_unit_test(test_rtapp_resources_and_barrier_users),
 		cmocka_unit_test(test_rtapp_refusals),
+		cmocka_unit_test(test_rtapp_workgen_bare_suspend),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
