@@ -45,6 +45,19 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0: a sleep ends at its expiry, as the 2009 figures assume. Linux gives a normal task's "
 	 "sleep a window [t, t + timer_slack_ns] (50 us by default) and programs the timer for its "
 	 "end; `schedlab calibrate` measures the lateness of a real machine's sleeps for it"},
+	{"rtapp_calib", P(rtapp_calib_ns), 0, false,
+	 "0: an rt-app run of N us is N us of CPU time. Else the ns per loop rt-app's start-up "
+	 "calibration yields (integer), used when the file's calibration names a CPU: a run of "
+	 "N us is N*1000/rtapp_calib loops; `schedlab calibrate` emulates rt-app 1.0's "
+	 "calibration"},
+	{"rtapp_kloop", P(rtapp_kloop_ns), 0, false,
+	 "0: off. What 1000 of rt-app's loops (waste_cpu_cycles) take, measured by `schedlab "
+	 "calibrate` in 1 ms runs after a sleep: a run's CPU time is its loops at this cost"},
+	{"rtapp_kloop_sd", P(rtapp_kloop_sd_ns), 0, false,
+	 "the standard deviation of rtapp_kloop between runs (calibrate): each run draws its cost"},
+	{"rtapp_cold", P(rtapp_cold_ns), 0, false,
+	 "with rtapp_kloop: what a run costs beyond its loops (caches and TLB cold after the "
+	 "thread slept; calibrate: runs of two lengths, time = cold + loops x per-loop cost)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -27,6 +27,10 @@ struct sl_params {
 	u64 irq_ns;	    /* a completion's hardirq + softirq (block completion) CPU time */
 	u64 io_submit_ns;   /* the submission path's CPU time per request (syscall, bio, driver) */
 	u64 timer_slack_ns; /* how late a sleeping task's hrtimer may fire (timer_slack_ns) */
+	u64 rtapp_calib_ns; /* rt-app's calibrated ns per loop here (0: run N is N us exactly) */
+	u64 rtapp_kloop_ns; /* what 1000 of rt-app's loops take here (0: off) */
+	u64 rtapp_kloop_sd_ns; /* its standard deviation from one run to the next */
+	u64 rtapp_cold_ns;     /* a run's cost beyond its loops (cold caches after a sleep) */
 };
 
 struct sl_param_desc {

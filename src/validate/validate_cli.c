@@ -154,6 +154,21 @@ int sl_cli_calibrate(int argc, char **argv)
 	       (unsigned long long)c.same_cpu_ns, (unsigned long long)c.cross_cpu_ns,
 	       (unsigned long long)c.exit_latency_ns, (unsigned long long)ipi,
 	       (unsigned long long)c.oversleep_ns, (unsigned long long)c.timer_slack_ns);
+	if (sl_calibrate_rtapp(&c, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s: rt-app's loop not calibrated (rtapp_* params off)\n",
+			err);
+	else
+		printf("rt-app's ns per loop   %llu %llu %llu (3 launches) -> param rtapp_calib\n"
+		       "100 us run takes       %8llu ns\n"
+		       "2000 us run takes      %8llu ns\n"
+		       "1000 loops             %8llu ns  -> param rtapp_kloop (sd %llu ns: "
+		       "rtapp_kloop_sd)\n"
+		       "cold run cost          %8llu ns  -> param rtapp_cold\n",
+		       (unsigned long long)c.rtapp_pload[0], (unsigned long long)c.rtapp_pload[1],
+		       (unsigned long long)c.rtapp_pload[2], (unsigned long long)c.rtapp_short_ns,
+		       (unsigned long long)c.rtapp_long_ns, (unsigned long long)c.rtapp_kloop_ns,
+		       (unsigned long long)c.rtapp_kloop_sd_ns,
+		       (unsigned long long)c.rtapp_cold_ns);
 	if (sl_calibrate_write(dir, &c, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
 		return 1;

@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "core/rng.h"
 #include "machine/machine.h" /* enum sl_policy */
+#include "machine/params.h"
 
 enum rta_kind {
 	RTA_RUN,
@@ -98,6 +100,9 @@ void sl_rta_free(struct rta_file *f);
  * (*outlen bytes), NULL when out of memory or past SL_JSON_MAX_SIZE.
  */
 char *sl_rta_workgen(const char *buf, size_t len, size_t *outlen);
+
+/* The CPU time of an rt-app "run" of us microseconds on the machine prm describes (rtapp.c). */
+struct sl_dist sl_rta_run_cost(const struct sl_params *prm, long file_ns_per_loop, u64 us);
 
 /* The suspend/resume condition of task `name` lives among the conditions under this prefix. */
 #define RTA_SUSPEND_PREFIX "\001suspend:"
