@@ -10,20 +10,25 @@
 #   context switches /s   |sim - real| <= 25% of real
 # (a real value of 0 agrees only with a simulated 0, but for the 20 us of the latencies).
 # Prints one line per figure kind (agreeing / all) and the total; -v also every figure.
-# Usage: sh tools/validate_agreement.sh [-v] [-s path/to/schedlab] [-c CALIBRATION_DIR] DIR...
+# -b OTHERSET: the noise floor instead: each DIR's real figures against the real figures of
+# OTHERSET/NAME, another recording of the same file (the model is not run for the comparison).
+# Usage: sh tools/validate_agreement.sh [-v] [-s path/to/schedlab] [-c CALIBRATION_DIR]
+#        [-b OTHERSET] DIR...
 # Each DIR is a `validate --out` directory holding NAME.json, NAME being the directory's name
 # (tools/validate_record.sh makes them); the file must give its own "duration".
 set -eu
 SL=build/schedlab
 CAL=machines/fc-2vcpu
 VERBOSE=0
-while getopts vs:c: o; do
+OTHER=
+while getopts vs:c:b: o; do
 	case $o in
 	v) VERBOSE=1 ;;
+	b) OTHER=$OPTARG ;;
 	s) SL=$OPTARG ;;
 	c) CAL=$OPTARG ;;
 	*)
-		echo "usage: $0 [-v] [-s schedlab] [-c calibration_dir] DIR..." >&2
+		echo "usage: $0 [-v] [-s schedlab] [-c calibration_dir] [-b otherset] DIR..." >&2
 		exit 2
 		;;
 	esac
@@ -35,7 +40,9 @@ shift $((OPTIND - 1))
 }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-for d in "$@"; do
+# rows FILE TASK KIND REAL SIM of the validate of DIR into file OUT
+rows() {
+	d=$1
 	name=$(basename "$d")
 	if [ ! -f "$d/$name.json" ]; then
 		echo "$0: $d/$name.json: no such file (DIR must hold DIR-name.json)" >&2
@@ -45,7 +52,6 @@ for d in "$@"; do
 		echo "$0: validate $d: $(cat "$TMP/err")" >&2
 		exit 2
 	fi
-	# FILE TASK KIND REAL SIM
 	awk -v f="$name" '
 	function emit(kind, pat) {
 		i = index($0, pat)
@@ -59,8 +65,21 @@ for d in "$@"; do
 	emit("wakeup_p50", " wake-up latency p50 (us) ") { next }
 	emit("wakeup_p95", " wake-up latency p95 (us) ") { next }
 	emit("switches", " context switches /s ") { next }
-	' "$TMP/out" >>"$TMP/rows"
+	' "$TMP/out" >>"$2"
+}
+for d in "$@"; do
+	if [ -z "$OTHER" ]; then
+		rows "$d" "$TMP/rows"
+		continue
+	fi
+	# the noise floor: this recording's real figures against another's, as REAL and SIM
+	rows "$d" "$TMP/a"
+	rows "$OTHER/$(basename "$d")" "$TMP/b"
 done
+if [ -n "$OTHER" ]; then
+	awk 'NR == FNR { b[$1 " " $2 " " $3] = $4; next }
+	($1 " " $2 " " $3) in b { print $1, $2, $3, $4, b[$1 " " $2 " " $3] }' "$TMP/b" "$TMP/a" >"$TMP/rows"
+fi
 awk -v verbose="$VERBOSE" '
 function abs(x) { return x < 0 ? -x : x }
 {

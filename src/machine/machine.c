@@ -705,6 +705,22 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 	wake_up_new_task(sim, p, parent->se.on_rq);
 }
 
+/*
+ * The vcpu_pack parameter: the observable effect of the measured kernel's non-mainline
+ * sched_vcpu_pack boot option (docs/validate.md), not its code: a wake-up that the policy sends
+ * to an idle CPU while the task's previous CPU runs something stays on the previous CPU
+ * vcpu_pack times in 1000 (a draw of the scheduler's generator, only when the parameter is set).
+ */
+int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
+{
+	int prev = p->cpu;
+
+	if (!sim->p->vcpu_pack || prev < 0 || prev == cpu || !sim->cpus[prev].curr ||
+	    sim->cpus[cpu].curr || sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, prev))
+		return cpu;
+	return sl_rng_next(&sim->sched_rng) % 1000 < sim->p->vcpu_pack ? prev : cpu;
+}
+
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)
 {
 	struct sl_cpu *rq;
@@ -717,6 +733,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	cpu = allowed_cpu(
 		sim, p,
 		p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags));
+	cpu = sl_vcpu_pack(sim, p, cpu);
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];

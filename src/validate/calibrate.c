@@ -304,6 +304,69 @@ int sl_calibrate_rtapp(struct sl_calibration *c, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * 5. Wake-up placement (tools/wake_placement.c as a calibration): a loop pinned to CPU 0 keeps
+ *    it busy; a task runs 200 us on CPU 0, is let free on both CPUs, sleeps 2 ms and, woken,
+ *    notes its CPU, PLACEMENT_TRIES times. Mainline's select_idle_sibling sends it to the idle
+ *    CPU 1 every time (its previous CPU is busy); how many of 1000 stay on the busy CPU 0 is
+ *    the param vcpu_pack (275 here, under the non-mainline sched_vcpu_pack=15 boot option).
+ */
+#define PLACEMENT_TRIES 1000
+
+static volatile int hog_stop;
+
+static void *hog_main(void *arg)
+{
+	(void)arg;
+	if (pin(0))
+		return NULL;
+	while (!hog_stop)
+		;
+	return NULL;
+}
+
+static void spin_ns(u64 ns)
+{
+	u64 t0 = now_ns();
+
+	while (now_ns() - t0 < ns)
+		;
+}
+
+int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen)
+{
+	const struct timespec two_ms = {0, 2000000}, settle = {0, 100000000};
+	cpu_set_t orig, both;
+	pthread_t th;
+	int on0 = 0;
+
+	if (sched_getaffinity(0, sizeof(orig), &orig)) {
+		snprintf(err, errlen, "calibrate: sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	CPU_ZERO(&both);
+	CPU_SET(0, &both);
+	CPU_SET(1, &both);
+	hog_stop = 0;
+	if (pthread_create(&th, NULL, hog_main, NULL)) {
+		snprintf(err, errlen, "calibrate: pthread_create failed");
+		return -1;
+	}
+	nanosleep(&settle, NULL);
+	for (int i = 0; i < PLACEMENT_TRIES; i++) {
+		pin(0);
+		spin_ns(200000);
+		sched_setaffinity(0, sizeof(both), &both);
+		nanosleep(&two_ms, NULL);
+		on0 += sched_getcpu() == 0;
+	}
+	hog_stop = 1;
+	pthread_join(th, NULL);
+	sched_setaffinity(0, sizeof(orig), &orig);
+	c->placement_busy = (u64)on0 * 1000 / PLACEMENT_TRIES;
+	return 0;
+}
+
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns)
 {
 	c->ctx_switch_ns = c->same_cpu_ns;
@@ -349,6 +412,10 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 		 (unsigned long long)c->ctx_switch_ns);
 	snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "timer_slack=%lluns",
 		 (unsigned long long)c->timer_slack_ns);
+	/* mainline's answer (about 0 of 1000) is the model's default: written only when not */
+	if (c->placement_busy >= 10)
+		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "vcpu_pack=%llu",
+			 (unsigned long long)c->placement_busy);
 	if (c->rtapp_measured) {
 		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "rtapp_calib=%lluns",
 			 (unsigned long long)c->rtapp_calib_ns);

@@ -22,11 +22,15 @@ struct sl_calibration {
 	u64 rtapp_kloop_ns;    /* 1000 loops: param rtapp_kloop */
 	u64 rtapp_kloop_sd_ns; /* its per-run standard deviation: param rtapp_kloop_sd */
 	u64 rtapp_cold_ns;     /* a run's cost beyond its loops: param rtapp_cold */
+	/* sl_calibrate_placement: of 1000 wake-ups away from a busy CPU, kept on it (vcpu_pack) */
+	u64 placement_busy;
 };
 
 int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen);
 /* rt-app's loop, by running rt-app: 0, or -1 with err (rt-app missing or failing). */
 int sl_calibrate_rtapp(struct sl_calibration *c, char *err, size_t errlen);
+/* Wake-up placement beside a busy CPU: 0, or -1 with err. */
+int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns);
 /* dir/machine.conf and dir/machine.profile for this machine with c's figures. */

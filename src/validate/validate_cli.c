@@ -135,7 +135,7 @@ int sl_cli_calibrate(int argc, char **argv)
 		fprintf(stderr, "schedlab: calibrate: %s: %s\n", dir, strerror(errno));
 		return 2;
 	}
-	fprintf(stderr, "schedlab: calibrate: measuring (about 10 s)...\n");
+	fprintf(stderr, "schedlab: calibrate: measuring (about 30 s)...\n");
 	if (sl_calibrate_measure(&c, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
 		return 1;
@@ -154,6 +154,13 @@ int sl_cli_calibrate(int argc, char **argv)
 	       (unsigned long long)c.same_cpu_ns, (unsigned long long)c.cross_cpu_ns,
 	       (unsigned long long)c.exit_latency_ns, (unsigned long long)ipi,
 	       (unsigned long long)c.oversleep_ns, (unsigned long long)c.timer_slack_ns);
+	if (sl_calibrate_placement(&c, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 1;
+	}
+	printf("woken beside a busy CPU %5llu of 1000 stayed on it -> param vcpu_pack (0: "
+	       "mainline, not written under 10)\n",
+	       (unsigned long long)c.placement_busy);
 	if (sl_calibrate_rtapp(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s: rt-app's loop not calibrated (rtapp_* params off)\n",
 			err);
