@@ -13,16 +13,19 @@
 # -b OTHERSET: the noise floor instead: each DIR's real figures against the real figures of
 # OTHERSET/NAME, another recording of the same file (the model is not run for the comparison).
 # Usage: sh tools/validate_agreement.sh [-v] [-s path/to/schedlab] [-c CALIBRATION_DIR]
-#        [-b OTHERSET] DIR...
+#        [-b OTHERSET] [-d DUR] DIR...
 # Each DIR is a `validate --out` directory holding NAME.json, NAME being the directory's name
-# (tools/validate_record.sh makes them); the file must give its own "duration".
+# (tools/validate_record.sh makes them); a file without "duration" is compared over -d DUR
+# (what it was recorded with: 2s for tests/data/validate's example4 and example5).
 set -eu
 SL=build/schedlab
 CAL=machines/fc-2vcpu
 VERBOSE=0
 OTHER=
-while getopts vs:c:b: o; do
+DUR=
+while getopts vs:c:b:d: o; do
 	case $o in
+	d) DUR=$OPTARG ;;
 	v) VERBOSE=1 ;;
 	b) OTHER=$OPTARG ;;
 	s) SL=$OPTARG ;;
@@ -48,7 +51,10 @@ rows() {
 		echo "$0: $d/$name.json: no such file (DIR must hold DIR-name.json)" >&2
 		exit 2
 	fi
-	if ! "$SL" validate "$d/$name.json" --real "$d" --calibration "$CAL" >"$TMP/out" 2>"$TMP/err"; then
+	dur=
+	grep -q '"duration"' "$d/$name.json" || dur=$DUR
+	if ! "$SL" validate "$d/$name.json" --real "$d" --calibration "$CAL" ${dur:+--duration "$dur"} \
+		>"$TMP/out" 2>"$TMP/err"; then
 		echo "$0: validate $d: $(cat "$TMP/err")" >&2
 		exit 2
 	fi

@@ -60,6 +60,26 @@ static void set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 
 /* ---- rescheduling ---- */
 
+/*
+ * The wake_local/wake_remote parameters: an idle CPU that must run a woken task takes, from the
+ * wake-up to the switch, a time drawn (normal, drawn values below 0 are 0) from the path
+ * calibrate measured in a trace of this machine: woken from its own interrupt (local), or from
+ * another CPU, beyond the IPI and the idle state's exit latency the model already charges. 0:
+ * none (the default), and no draw.
+ */
+u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	bool local = rq->id == sim->this_cpu;
+	struct sl_dist d = {SL_DIST_NORMAL, local ? sim->p->wake_local : sim->p->wake_remote,
+			    local ? sim->p->wake_local_sd : sim->p->wake_remote_sd};
+
+	if (rq->curr || !d.a)
+		return 0;
+	if (!d.b)
+		return d.a;
+	return sl_dist_draw(&d, &sim->sched_rng);
+}
+
 static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	u64 delay = 0;
@@ -70,6 +90,7 @@ static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
 	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
 		delay = sim->p->ipi_ns;
+	delay += sl_wake_path(sim, rq);
 	sl_arm(sim, &rq->resched, sim->now + delay);
 }
 

@@ -58,6 +58,17 @@ const struct sl_param_desc sl_param_table[] = {
 	{"rtapp_cold", P(rtapp_cold_ns), 0, false,
 	 "with rtapp_kloop: what a run costs beyond its loops (caches and TLB cold after the "
 	 "thread slept; calibrate: runs of two lengths, time = cold + loops x per-loop cost)"},
+	{"wake_local", P(wake_local), 0, false,
+	 "0: a task woken on an idle CPU by that CPU's own interrupt (its timer) runs at once. "
+	 "Else "
+	 "the mean of the kernel's path from sched_waking to sched_switch there (irq exit, "
+	 "schedule, the vCPU's own delays), drawn per wake-up; calibrate measures it in a trace"},
+	{"wake_local_sd", P(wake_local_sd), 0, false,
+	 "its standard deviation (calibrate: half the 16th-84th percentile spread)"},
+	{"wake_remote", P(wake_remote), 0, false,
+	 "0: a task woken onto an idle CPU by another CPU waits the IPI and the idle state's exit "
+	 "latency only. Else what the measured path takes beyond those two, drawn per wake-up"},
+	{"wake_remote_sd", P(wake_remote_sd), 0, false, "its standard deviation (calibrate)"},
 	{"vcpu_pack", P(vcpu_pack), 0, true,
 	 "0 (leave it out): mainline placement. Else this kernel's non-mainline sched_vcpu_pack "
 	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "

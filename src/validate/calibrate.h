@@ -24,11 +24,18 @@ struct sl_calibration {
 	u64 rtapp_cold_ns;     /* a run's cost beyond its loops: param rtapp_cold */
 	/* sl_calibrate_placement: of 1000 wake-ups away from a busy CPU, kept on it (vcpu_pack) */
 	u64 placement_busy;
+	/* sl_calibrate_wake_path: sched_waking to sched_switch on an idle CPU, from a trace */
+	bool wake_measured;
+	u64 wake_local_p50, wake_local_sd;   /* woken by its own timer: params wake_local(_sd) */
+	u64 wake_remote_p50, wake_remote_sd; /* woken from the other CPU (IPI, halted vCPU) */
+	u64 wake_remote_ns;		     /* p50 - ipi - exit latency: param wake_remote */
 };
 
 int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen);
 /* rt-app's loop, by running rt-app: 0, or -1 with err (rt-app missing or failing). */
 int sl_calibrate_rtapp(struct sl_calibration *c, char *err, size_t errlen);
+/* The idle CPU's wake-up path from a trace of rt-app: 0, or -1 with err. */
+int sl_calibrate_wake_path(struct sl_calibration *c, char *err, size_t errlen);
 /* Wake-up placement beside a busy CPU: 0, or -1 with err. */
 int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */

@@ -136,10 +136,23 @@ int sl_cli_calibrate(int argc, char **argv)
 		return 2;
 	}
 	fprintf(stderr, "schedlab: calibrate: measuring (about 30 s)...\n");
+	{
+		/* the machine may be shared: the load average says how quiet it was */
+		FILE *la = fopen("/proc/loadavg", "r");
+		char l[128] = "";
+
+		if (la && fgets(l, sizeof(l), la))
+			printf("load average           %s", l);
+		if (la)
+			fclose(la);
+	}
 	if (sl_calibrate_measure(&c, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
 		return 1;
 	}
+	if (sl_calibrate_wake_path(&c, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s: the wake-up path not measured (wake_* params off)\n",
+			err);
 	u64 ipi = 0;
 
 	for (int i = 0; i < sl_param_count; i++)
@@ -176,6 +189,14 @@ int sl_cli_calibrate(int argc, char **argv)
 		       (unsigned long long)c.rtapp_long_ns, (unsigned long long)c.rtapp_kloop_ns,
 		       (unsigned long long)c.rtapp_kloop_sd_ns,
 		       (unsigned long long)c.rtapp_cold_ns);
+	if (c.wake_measured)
+		printf("idle CPU, own timer    %8llu ns p50, sd %llu ns -> params wake_local, "
+		       "wake_local_sd\n"
+		       "idle CPU, from other   %8llu ns p50, sd %llu ns -> params wake_remote "
+		       "(p50 - ipi - exit: %llu ns), wake_remote_sd\n",
+		       (unsigned long long)c.wake_local_p50, (unsigned long long)c.wake_local_sd,
+		       (unsigned long long)c.wake_remote_p50, (unsigned long long)c.wake_remote_sd,
+		       (unsigned long long)c.wake_remote_ns);
 	if (sl_calibrate_write(dir, &c, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
 		return 1;
