@@ -74,6 +74,8 @@ rows() {
 	' "$TMP/out" >>"$2"
 }
 for d in "$@"; do
+	# (a set's README.md beside its directories: SET/* may be given)
+	[ -d "$d" ] || continue
 	if [ -z "$OTHER" ]; then
 		rows "$d" "$TMP/rows"
 		continue
