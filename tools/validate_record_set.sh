@@ -42,7 +42,9 @@ for f in browser-short mp3-short video-short template spreading-tasks tutorial/e
 	# on every file of the set by validating the full and the filtered trace)
 	b=$(grep -o '"log_basename"[^,}]*' "$SET/$name/$name.json" | head -1 | sed 's/.*: *"//; s/".*//')
 	[ -n "$b" ] || b=rt-app
-	ls "$SET/$name"/*.log | sed 's|.*/||; s|\.log$||; s|-[0-9]*$||' |
+	for l in "$SET/$name"/*.log; do
+		basename "$l" .log
+	done | sed 's|-[0-9]*$||' |
 		awk -v b="$b" '{ sub("^" b "-", ""); print substr($0, 1, 15) }' | sort -u >"$TMP/tasks"
 	awk -v tf="$TMP/tasks" '
 	BEGIN { while ((getline t < tf) > 0) keep[t] = 1 }

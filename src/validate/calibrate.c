@@ -418,27 +418,35 @@ int sl_calibrate_wake_path(struct sl_calibration *c, char *err, size_t errlen)
 		return -1;
 	}
 	rc = sl_record(trace, NULL, 0, cmd, err, errlen);
-	if (chdir(old))
+	if (chdir(old) && !rc) {
+		snprintf(err, errlen, "calibrate: cannot return to %s", old);
 		rc = -1;
+	}
 	v = calloc(1, sizeof(*v));
-	if (!rc && v && !sl_vtrace_read(v, trace, names, 2, 0, err, errlen) &&
-	    v->task[0].lat.count >= 100 && v->task[1].lat.count >= 100) {
-		spread(&v->task[0].lat, &c->wake_local_p50, &c->wake_local_sd);
-		spread(&v->task[1].lat, &c->wake_remote_p50, &c->wake_remote_sd);
-		c->wake_measured = true;
-	} else if (!rc) {
-		rc = -1;
-		if (v && !err[0])
+	if (!rc && !v) {
+		snprintf(err, errlen, "calibrate: out of memory");
+	} else if (!rc && !sl_vtrace_read(v, trace, names, 2, 0, err, errlen)) {
+		if (v->task[0].lat.count >= 100 && v->task[1].lat.count >= 100) {
+			spread(&v->task[0].lat, &c->wake_local_p50, &c->wake_local_sd);
+			spread(&v->task[1].lat, &c->wake_remote_p50, &c->wake_remote_sd);
+			c->wake_measured = true;
+		} else {
 			snprintf(err, errlen,
 				 "calibrate: too few wake-ups of slping/slpong traced");
+		}
 	}
 	if (v)
-		sl_vtrace_free(v);
+		sl_vtrace_free(v); /* also after a failed read: its histograms so far */
 	free(v);
-	/* rt-app's logs and the trace */
-	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-	if (system(path))
-		rc = rc ? rc : -1;
+	/* the file, the trace and rt-app's logs */
+	static const char *const made[] = {"wake.json", "wake.trace", "wake-slping-0.log",
+					   "wake-slpong-1.log"};
+
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, made[i]);
+		unlink(path);
+	}
+	rmdir(dir);
 	return c->wake_measured ? 0 : -1;
 }
 
