@@ -117,10 +117,11 @@ if [ "$(nproc)" -ge 2 ]; then
 	grep -q '^state HLT ' "$T/cal/machine.profile" || fail "$(cat "$T/cal/machine.profile")"
 	usage_error "calibrate on the machine of the run" validate "$R/timer.json" --real "$R" \
 		--calibration "$T/cal"
-	# (the reference run above was made without the rt-app loop, placement and wake-up path
-	# parameters)
+	# (the reference run above was made without the rt-app loop, placement, wake-up path and
+	# background parameters)
 	sed -i 's/^cpus .*/cpus 1/; s/^kernel_release .*/kernel_release 6.18.44-test/;
-		/^param rtapp_/d; /^param vcpu_pack=/d; /^param wake_/d' "$T/cal/machine.conf"
+		/^param rtapp_/d; /^param vcpu_pack=/d; /^param wake_/d; /^background_/d' \
+		"$T/cal/machine.conf"
 	"$SL" validate "$R/timer.json" --real "$R" --calibration "$T/cal" >"$T/out" 2>"$T/err" ||
 		fail "validate --calibration: $(cat "$T/err")"
 	grep -q '^periodic run mean (us) *2000.00 *2000.00' "$T/out" || fail "$(cat "$T/out")"

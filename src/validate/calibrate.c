@@ -450,6 +450,71 @@ int sl_calibrate_wake_path(struct sl_calibration *c, char *err, size_t errlen)
 	return c->wake_measured ? 0 : -1;
 }
 
+/*
+ * 7. The machine's own background (kworkers, RCU, timers, the host): a trace of `sleep 2`,
+ *    nothing else of ours running. Per CPU, over the window of the sleep: its idle entries
+ *    (cpu_idle) per second and the time it was not idle per entry. Only an idle machine shows
+ *    its background: when a CPU was idle less than 90% of the window (other people's work), the
+ *    figure is not taken (background_* not written) and err says so.
+ */
+int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen)
+{
+	char trace[] = "/tmp/schedlab-background-XXXXXX";
+	char *cmd[] = {"sleep", "2", NULL};
+	const char *names[] = {"sleep"};
+	u64 entries = 0, busy = 0, win;
+	struct sl_vtrace *v;
+	int fd = mkstemp(trace), rc = -1;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "calibrate: mkstemp: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		snprintf(err, errlen, "calibrate: out of memory");
+	} else if (!sl_record(trace, NULL, 0, cmd, err, errlen) &&
+		   !sl_vtrace_read(v, trace, names, 1, 0, err, errlen)) {
+		win = v->end > v->start ? v->end - v->start : 0;
+		rc = 0;
+		for (int i = 0; i < v->ncpu && win; i++) {
+			u64 idle = 0, n = 0;
+
+			for (int k = 0; k < v->nstates; k++) {
+				idle += v->cpu[i].time[k];
+				n += v->cpu[i].entries[k];
+			}
+			if (idle * 10 < win * 9) {
+				snprintf(err, errlen,
+					 "calibrate: CPU %d was idle %llu%% of %llu ms: the "
+					 "machine is "
+					 "busy, its background cannot be measured",
+					 i, (unsigned long long)(idle * 100 / win),
+					 (unsigned long long)(win / 1000000));
+				rc = -1;
+				break;
+			}
+			entries += n;
+			busy += win - idle;
+		}
+		if (!win || !v->ncpu) {
+			snprintf(err, errlen, "calibrate: the background trace has no window");
+			rc = -1;
+		}
+		if (!rc && entries) {
+			c->bg_rate = entries * 1000000000ULL / win / (u64)v->ncpu;
+			c->bg_run_ns = busy / entries;
+			c->bg_measured = true;
+		}
+	}
+	if (v)
+		sl_vtrace_free(v);
+	free(v);
+	unlink(trace);
+	return c->bg_measured ? 0 : -1;
+}
+
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns)
 {
 	c->ctx_switch_ns = c->same_cpu_ns;
@@ -507,6 +572,10 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 			 (unsigned long long)c->wake_remote_ns);
 		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "wake_remote_sd=%lluns",
 			 (unsigned long long)c->wake_remote_sd);
+	}
+	if (c->bg_measured) {
+		mc.bg_rate = (unsigned long)c->bg_rate;
+		mc.bg_run_ns = c->bg_run_ns;
 	}
 	/* mainline's answer (about 0 of 1000) is the model's default: written only when not */
 	if (c->placement_busy >= 10)

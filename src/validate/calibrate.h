@@ -29,6 +29,10 @@ struct sl_calibration {
 	u64 wake_local_p50, wake_local_sd;   /* woken by its own timer: params wake_local(_sd) */
 	u64 wake_remote_p50, wake_remote_sd; /* woken from the other CPU (IPI, halted vCPU) */
 	u64 wake_remote_ns;		     /* p50 - ipi - exit latency: param wake_remote */
+	/* sl_calibrate_background: on the idle machine, per CPU */
+	bool bg_measured;
+	u64 bg_rate;   /* idle entries per second: machine.conf background_rate */
+	u64 bg_run_ns; /* not-idle time per entry: background_run */
 };
 
 int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen);
@@ -36,6 +40,8 @@ int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen);
 int sl_calibrate_rtapp(struct sl_calibration *c, char *err, size_t errlen);
 /* The idle CPU's wake-up path from a trace of rt-app: 0, or -1 with err. */
 int sl_calibrate_wake_path(struct sl_calibration *c, char *err, size_t errlen);
+/* The idle machine's own wake-ups, from a trace: 0, or -1 with err (also when it is busy). */
+int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen);
 /* Wake-up placement beside a busy CPU: 0, or -1 with err. */
 int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */

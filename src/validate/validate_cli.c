@@ -167,6 +167,12 @@ int sl_cli_calibrate(int argc, char **argv)
 	       (unsigned long long)c.same_cpu_ns, (unsigned long long)c.cross_cpu_ns,
 	       (unsigned long long)c.exit_latency_ns, (unsigned long long)ipi,
 	       (unsigned long long)c.oversleep_ns, (unsigned long long)c.timer_slack_ns);
+	if (sl_calibrate_background(&c, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s (background_* not written)\n", err);
+	else
+		printf("background             %5llu wake-ups/s per CPU, %llu ns each -> "
+		       "background_rate, background_run\n",
+		       (unsigned long long)c.bg_rate, (unsigned long long)c.bg_run_ns);
 	if (sl_calibrate_placement(&c, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
 		return 1;
