@@ -13,10 +13,11 @@
 # -b OTHERSET: the noise floor instead: each DIR's real figures against the real figures of
 # OTHERSET/NAME, another recording of the same file (the model is not run for the comparison).
 # Usage: sh tools/validate_agreement.sh [-v] [-s path/to/schedlab] [-c CALIBRATION_DIR]
-#        [-b OTHERSET] [-d DUR] DIR...
+#        [-b OTHERSET] [-d 'NAME=DUR ...'] DIR...
 # Each DIR is a `validate --out` directory holding NAME.json, NAME being the directory's name
-# (tools/validate_record.sh makes them); a file without "duration" is compared over -d DUR
-# (what it was recorded with: 2s for tests/data/validate's example4 and example5).
+# (tools/validate_record.sh makes them); -d 'NAME=DUR ...' gives the duration of the named ones
+# whose file has none (what they were recorded with: -d 'example4=2s example5=2s' for
+# tests/data/validate, as tests/validate.sh does); the others run as validate decides.
 set -eu
 SL=build/schedlab
 CAL=machines/fc-2vcpu
@@ -52,7 +53,9 @@ rows() {
 		exit 2
 	fi
 	dur=
-	grep -q '"duration"' "$d/$name.json" || dur=$DUR
+	for nd in $DUR; do
+		[ "${nd%%=*}" = "$name" ] && dur=${nd#*=}
+	done
 	if ! "$SL" validate "$d/$name.json" --real "$d" --calibration "$CAL" ${dur:+--duration "$dur"} \
 		>"$TMP/out" 2>"$TMP/err"; then
 		echo "$0: validate $d: $(cat "$TMP/err")" >&2
