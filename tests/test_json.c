@@ -227,6 +227,99 @@ static void test_rtapp_refusals(void **state)
 	assert_string_equal(err, "t.json:1: \"resume\": expected a name, found \"\"");
 }
 
+/*
+ * workgen's check_suspend_json, by hand on the video examples' shapes: inside "tasks" a line
+ * without ':' holding "suspend" gets ` : "TASK"` before its first ',' (line 4: task "sf"), or
+ * before its newline when it has none (line 8: the phase p of task "disp"; the task is the key
+ * of the line that opened the second brace level, not the phase). Outside "tasks" (line 1, a
+ * comment without a colon) nothing changes, nor does a line with a ':' (line 9).
+ */
+static void test_rtapp_workgen_bare_suspend(void **state)
+{
+	const char *in = "{ /* suspend, x */\n"
+			 "\"tasks\" : {\n"
+			 "\t\"sf\" : {\n"
+			 "\t\t\"suspend\",\n"
+			 "\t\t\"run\" : 15 },\n"
+			 "\t\"disp\" : {\n"
+			 "\t\t\"phases\" : { \"p\" : {\n"
+			 "\t\t\t\"suspend\"\n"
+			 "\t\t\t, \"resume\" : \"sf\" } }\n"
+			 "}}}\n";
+	const char *want = "{ /* suspend, x */\n"
+			   "\"tasks\" : {\n"
+			   "\t\"sf\" : {\n"
+			   "\t\t\"suspend\" : \"sf\",\n"
+			   "\t\t\"run\" : 15 },\n"
+			   "\t\"disp\" : {\n"
+			   "\t\t\"phases\" : { \"p\" : {\n"
+			   "\t\t\t\"suspend\" : \"disp\"\n"
+			   "\t\t\t, \"resume\" : \"sf\" } }\n"
+			   "}}}\n";
+	struct rta_file f;
+	char err[256], *out;
+	size_t n;
+
+	(void)state;
+	out = sl_rta_workgen(in, strlen(in), &n);
+	assert_non_null(out);
+	assert_string_equal(out, want);
+	assert_int_equal(n, strlen(want));
+	free(out);
+	/* parsed: sf suspends on its own condition, disp on its own; disp resumes sf's */
+	if (rta(in, &f, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(f.tasks[0].ph[0].ev[0].kind, RTA_SUSPEND);
+	assert_int_equal(f.tasks[1].ph[0].ev[0].kind, RTA_SUSPEND);
+	assert_int_equal(f.tasks[1].ph[0].ev[1].kind, RTA_RESUME);
+	assert_int_equal(f.tasks[1].ph[0].ev[1].ref, f.tasks[0].ph[0].ev[0].ref);
+	assert_int_not_equal(f.tasks[1].ph[0].ev[0].ref, f.tasks[0].ph[0].ev[0].ref);
+	assert_int_equal(f.conds.n, 2);
+	sl_rta_free(&f);
+	/* a bare key other than suspend is still invalid JSON, named by line */
+	assert_int_equal(
+		rta("{\"tasks\": {\"a\": {\n\"yield\",\n\"run\": 1}}}", &f, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.json:2:8: expected ':' after the member name \"yield\"");
+}
+
+/*
+ * An rt-app run as rt-app 1.0's loadwait() executes it (sl_rta_run_cost), by hand: with rt-app's
+ * calibrated 9 ns per loop, 5000 us are 5000*1000/9 = 555555 loops (integer division); at
+ * rtapp_kloop = 10240 ns per 1000 loops they take 555555*10240/1000 = 5688883 ns, plus
+ * rtapp_cold 1500 ns: 5690383 ns. 2.5 s: 2 whole seconds of 10^9/9 = 111111111 loops each and
+ * 500000*1000/9 = 55555555 more: 277777777 loops, 2844444436 ns + 1500. A file's integer
+ * calibration (10 ns) overrides rtapp_calib: 1000 us = 100000 loops = 1024000 + 1500 ns. The sd
+ * scales by the loops: 100 ns per 1000 loops x 555555 loops = 55555 ns. Off (rtapp_kloop 0):
+ * exactly N us.
+ */
+static void test_rtapp_run_cost(void **state)
+{
+	struct sl_params p;
+	struct sl_dist d;
+
+	(void)state;
+	sl_params_default(&p);
+	d = sl_rta_run_cost(&p, 0, 5000);
+	assert_int_equal(d.kind, SL_DIST_FIXED);
+	assert_int_equal(d.a, 5000000);
+	p.rtapp_calib_ns = 9;
+	p.rtapp_kloop_ns = 10240;
+	p.rtapp_cold_ns = 1500;
+	d = sl_rta_run_cost(&p, 0, 5000);
+	assert_int_equal(d.kind, SL_DIST_FIXED);
+	assert_int_equal(d.a, 5690383);
+	assert_int_equal(sl_rta_run_cost(&p, 0, 2500000).a, 2844445936ULL);
+	assert_int_equal(sl_rta_run_cost(&p, 10, 1000).a, 1025500);
+	p.rtapp_kloop_sd_ns = 100;
+	d = sl_rta_run_cost(&p, 0, 5000);
+	assert_int_equal(d.kind, SL_DIST_NORMAL);
+	assert_int_equal(d.a, 5690383);
+	assert_int_equal(d.b, 55555);
+	/* no calibration known (a CPU name, rtapp_calib 0): exact, as before */
+	p.rtapp_calib_ns = 0;
+	assert_int_equal(sl_rta_run_cost(&p, 0, 5000).a, 5000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +330,8 @@ int main(void)
 		cmocka_unit_test(test_rtapp_prefix_and_thread_loop),
 		cmocka_unit_test(test_rtapp_resources_and_barrier_users),
 		cmocka_unit_test(test_rtapp_refusals),
+		cmocka_unit_test(test_rtapp_workgen_bare_suspend),
+		cmocka_unit_test(test_rtapp_run_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,6 +60,26 @@ static void set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 
 /* ---- rescheduling ---- */
 
+/*
+ * The wake_local/wake_remote parameters: an idle CPU that must run a woken task takes, from the
+ * wake-up to the switch, a time drawn (normal, drawn values below 0 are 0) from the path
+ * calibrate measured in a trace of this machine: woken from its own interrupt (local), or from
+ * another CPU, beyond the IPI and the idle state's exit latency the model already charges. 0:
+ * none (the default), and no draw.
+ */
+u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	bool local = rq->id == sim->this_cpu;
+	struct sl_dist d = {SL_DIST_NORMAL, local ? sim->p->wake_local : sim->p->wake_remote,
+			    local ? sim->p->wake_local_sd : sim->p->wake_remote_sd};
+
+	if (rq->curr || !d.a)
+		return 0;
+	if (!d.b)
+		return d.a;
+	return sl_dist_draw(&d, &sim->sched_rng);
+}
+
 static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	u64 delay = 0;
@@ -70,6 +90,7 @@ static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
 	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
 		delay = sim->p->ipi_ns;
+	delay += sl_wake_path(sim, rq);
 	sl_arm(sim, &rq->resched, sim->now + delay);
 }
 
@@ -753,6 +774,22 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 	wake_up_new_task(sim, p, parent->se.on_rq);
 }
 
+/*
+ * The vcpu_pack parameter: the observable effect of the measured kernel's non-mainline
+ * sched_vcpu_pack boot option (docs/validate.md), not its code: a wake-up that the policy sends
+ * to an idle CPU while the task's previous CPU runs something stays on the previous CPU
+ * vcpu_pack times in 1000 (a draw of the scheduler's generator, only when the parameter is set).
+ */
+int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
+{
+	int prev = p->cpu;
+
+	if (!sim->p->vcpu_pack || prev < 0 || prev == cpu || !sim->cpus[prev].curr ||
+	    sim->cpus[cpu].curr || sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, prev))
+		return cpu;
+	return sl_rng_next(&sim->sched_rng) % 1000 < sim->p->vcpu_pack ? prev : cpu;
+}
+
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)
 {
 	struct sl_cpu *rq;
@@ -778,6 +815,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	cpu = allowed_cpu(
 		sim, p,
 		p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags));
+	cpu = sl_vcpu_pack(sim, p, cpu);
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];

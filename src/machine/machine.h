@@ -73,6 +73,10 @@ void sl_task_chunks_free(struct sl_sim *sim);
 /* try_to_wake_up from the running context (waker may be NULL: an interrupt). */
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker,
 		       int wake_flags);
+/* The wake_local/wake_remote path of an idle CPU rq to run a woken task (machine.c). */
+u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq);
+/* The vcpu_pack parameter's rule on the wake-up CPU the policy chose (machine.c). */
+int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu);
 /* Close the open busy interval of every CPU (at the end of a run). */
 void sl_machine_finish(struct sl_sim *sim);
 

@@ -84,6 +84,34 @@ const struct sl_param_desc sl_param_table[] = {
 	{"group_user_shares", P(group_user_shares), 1024, true,
 	 "another user's task group's cpu_share (NICE_0_LOAD, alloc_fair_sched_group of "
 	 "2.6.31), clamped to [2, 262144]"},
+	{"rtapp_calib", P(rtapp_calib_ns), 0, false,
+	 "0: an rt-app run of N us is N us of CPU time. Else the ns per loop rt-app's start-up "
+	 "calibration yields (integer), used when the file's calibration names a CPU: a run of "
+	 "N us is N*1000/rtapp_calib loops; `schedlab calibrate` emulates rt-app 1.0's "
+	 "calibration"},
+	{"rtapp_kloop", P(rtapp_kloop_ns), 0, false,
+	 "0: off. What 1000 of rt-app's loops (waste_cpu_cycles) take, measured by `schedlab "
+	 "calibrate` in 1 ms runs after a sleep: a run's CPU time is its loops at this cost"},
+	{"rtapp_kloop_sd", P(rtapp_kloop_sd_ns), 0, false,
+	 "the standard deviation of rtapp_kloop between runs (calibrate): each run draws its cost"},
+	{"rtapp_cold", P(rtapp_cold_ns), 0, false,
+	 "with rtapp_kloop: what a run costs beyond its loops (caches and TLB cold after the "
+	 "thread slept; calibrate: runs of two lengths, time = cold + loops x per-loop cost)"},
+	{"wake_local", P(wake_local), 0, false,
+	 "0: a task woken on an idle CPU by that CPU's own interrupt (its timer) runs at once. "
+	 "Else "
+	 "the mean of the kernel's path from sched_waking to sched_switch there (irq exit, "
+	 "schedule, the vCPU's own delays), drawn per wake-up; calibrate measures it in a trace"},
+	{"wake_local_sd", P(wake_local_sd), 0, false,
+	 "its standard deviation (calibrate: half the 16th-84th percentile spread)"},
+	{"wake_remote", P(wake_remote), 0, false,
+	 "0: a task woken onto an idle CPU by another CPU waits the IPI and the idle state's exit "
+	 "latency only. Else what the measured path takes beyond those two, drawn per wake-up"},
+	{"wake_remote_sd", P(wake_remote_sd), 0, false, "its standard deviation (calibrate)"},
+	{"vcpu_pack", P(vcpu_pack), 0, true,
+	 "0 (leave it out): mainline placement. Else this kernel's non-mainline sched_vcpu_pack "
+	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "
+	 "busy previous CPU, this many stay on the previous CPU (calibrate counts them: 275 here)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -36,6 +36,13 @@ struct sl_params {
 	u64 group_sched;    /* 1: CFS group scheduling per user (2.6.31 USER_SCHED) */
 	u64 group_root_shares; /* uid 0's task group's shares (INIT_TASK_GROUP_LOAD) */
 	u64 group_user_shares; /* another uid's task group's shares (NICE_0_LOAD) */
+	u64 rtapp_calib_ns;    /* rt-app's calibrated ns per loop here (0: run N is N us exactly) */
+	u64 rtapp_kloop_ns;    /* what 1000 of rt-app's loops take here (0: off) */
+	u64 rtapp_kloop_sd_ns; /* its standard deviation from one run to the next */
+	u64 rtapp_cold_ns;     /* a run's cost beyond its loops (cold caches after a sleep) */
+	u64 wake_local, wake_local_sd;	 /* idle CPU, woken from itself: to the switch */
+	u64 wake_remote, wake_remote_sd; /* idle CPU, woken by another: beyond IPI and exit */
+	u64 vcpu_pack; /* per 1000 wake-ups: kept on a busy prev CPU (0: mainline) */
 };
 
 struct sl_param_desc {

@@ -2,6 +2,7 @@
 #ifndef SCHEDLAB_CALIBRATE_H
 #define SCHEDLAB_CALIBRATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <schedlab/types.h>
 
@@ -12,9 +13,37 @@ struct sl_calibration {
 	u64 oversleep_ns; /* how late a 1 ms clock_nanosleep wakes on an idle CPU */
 	/* derived (sl_calibrate_derive) */
 	u64 ctx_switch_ns, exit_latency_ns, timer_slack_ns;
+	/* rt-app's loop (sl_calibrate_rtapp): measured when rtapp_measured */
+	bool rtapp_measured;
+	u64 rtapp_pload[3];    /* rt-app's own ns per loop, per launch */
+	u64 rtapp_short_ns;    /* mean wall time of a 100 us run */
+	u64 rtapp_long_ns;     /* mean wall time of a 2000 us run */
+	u64 rtapp_calib_ns;    /* the median launch's ns per loop: param rtapp_calib */
+	u64 rtapp_kloop_ns;    /* 1000 loops: param rtapp_kloop */
+	u64 rtapp_kloop_sd_ns; /* its per-run standard deviation: param rtapp_kloop_sd */
+	u64 rtapp_cold_ns;     /* a run's cost beyond its loops: param rtapp_cold */
+	/* sl_calibrate_placement: of 1000 wake-ups away from a busy CPU, kept on it (vcpu_pack) */
+	u64 placement_busy;
+	/* sl_calibrate_wake_path: sched_waking to sched_switch on an idle CPU, from a trace */
+	bool wake_measured;
+	u64 wake_local_p50, wake_local_sd;   /* woken by its own timer: params wake_local(_sd) */
+	u64 wake_remote_p50, wake_remote_sd; /* woken from the other CPU (IPI, halted vCPU) */
+	u64 wake_remote_ns;		     /* p50 - ipi - exit latency: param wake_remote */
+	/* sl_calibrate_background: on the idle machine, per CPU */
+	bool bg_measured;
+	u64 bg_rate;   /* idle entries per second: machine.conf background_rate */
+	u64 bg_run_ns; /* not-idle time per entry: background_run */
 };
 
 int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen);
+/* rt-app's loop, by running rt-app: 0, or -1 with err (rt-app missing or failing). */
+int sl_calibrate_rtapp(struct sl_calibration *c, char *err, size_t errlen);
+/* The idle CPU's wake-up path from a trace of rt-app: 0, or -1 with err. */
+int sl_calibrate_wake_path(struct sl_calibration *c, char *err, size_t errlen);
+/* The idle machine's own wake-ups, from a trace: 0, or -1 with err (also when it is busy). */
+int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen);
+/* Wake-up placement beside a busy CPU: 0, or -1 with err. */
+int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns);
 /* dir/machine.conf and dir/machine.profile for this machine with c's figures. */

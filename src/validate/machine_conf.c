@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/outfile.h"
+#include "core/parse.h"
 #include "cpuidle/profiles.h"
 
 /*
@@ -132,6 +133,26 @@ int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err
 				goto out;
 			}
 			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "%s", val);
+		} else if (!strcmp(key, "background_rate")) {
+			char *end;
+			long v = strtol(val, &end, 10);
+
+			if (*end || v < 0 || v > 100000) {
+				snprintf(err, errlen,
+					 "%s:%lu: background_rate: expected 0 to 100000 wake-ups "
+					 "per "
+					 "second, got '%s'",
+					 path, n, val);
+				goto out;
+			}
+			mc->bg_rate = (unsigned long)v;
+		} else if (!strcmp(key, "background_run")) {
+			char e[128];
+
+			if (sl_parse_duration(val, &mc->bg_run_ns, e, sizeof(e))) {
+				snprintf(err, errlen, "%s:%lu: background_run: %s", path, n, e);
+				goto out;
+			}
 		} else if (!strcmp(key, "param")) {
 			if (mc->nparams == SL_MC_MAX_PARAMS) {
 				snprintf(err, errlen, "%s:%lu: at most %d param lines", path, n,
@@ -142,7 +163,8 @@ int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err
 		} else {
 			snprintf(err, errlen,
 				 "%s:%lu: unknown key '%s' (cpus, kernel_release, cpuidle_driver, "
-				 "cpuidle_governor, idle_profile, cpuidle_disable, param)",
+				 "cpuidle_governor, idle_profile, cpuidle_disable, param, "
+				 "background_rate, background_run)",
 				 path, n, key);
 			goto out;
 		}
@@ -204,6 +226,9 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
 		fprintf(f, "cpuidle_disable %s\n", mc->disable[i]);
 	for (int i = 0; i < mc->nparams; i++)
 		fprintf(f, "param %s\n", mc->param[i]);
+	if (mc->bg_rate)
+		fprintf(f, "background_rate %lu\nbackground_run %lluns\n", mc->bg_rate,
+			(unsigned long long)mc->bg_run_ns);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -11,6 +11,8 @@
  *   idle_profile machine.profile     (docs/idle-profile-format.md; relative to this file)
  *   cpuidle_disable POLL             (a state name, as --cpuidle-disable)
  *   param ctx_switch=3000ns          (as --param)
+ *   background_rate 48               (validate: the machine's own wake-ups per second and CPU,
+ *   background_run 20us               each this long: kworkers, RCU, timers; 0 or absent: none)
  */
 #ifndef SCHEDLAB_MACHINE_CONF_H
 #define SCHEDLAB_MACHINE_CONF_H
@@ -18,6 +20,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <schedlab/types.h>
 
 #define SL_MC_MAX_PARAMS  32
 #define SL_MC_MAX_DISABLE 10
@@ -32,6 +35,8 @@ struct sl_machine_conf {
 	char param[SL_MC_MAX_PARAMS][96];
 	int ndisable;
 	char disable[SL_MC_MAX_DISABLE][16];
+	unsigned long bg_rate; /* background wake-ups per second and CPU (0: none) */
+	u64 bg_run_ns;	       /* CPU time of each */
 
 	/* derived: the model of it */
 	char model_kernel[16];	  /* "6.18", "2.6.31", "2.6.32" */

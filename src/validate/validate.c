@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "core/json.h"
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "experiment/run.h"
@@ -28,6 +29,7 @@
 #include "validate/machine_conf.h"
 #include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"
+#include "workload/rtapp.h"
 
 #define MAX_LOGS	1024
 #define RTAPP_STARTUP_S 5.0
@@ -56,14 +58,30 @@ struct side {
  */
 static int read_meta(struct rt_meta *m, const char *path, char *err, size_t errlen)
 {
-	json_object *root = json_object_from_file(path), *tasks, *global, *v;
+	json_object *root = NULL, *tasks, *global, *v;
+	enum json_tokener_error jerr = json_tokener_error_parse_eof;
+	FILE *f = fopen(path, "rb");
+	int open_errno = errno;
+	char *buf = malloc(SL_JSON_MAX_SIZE + 1), *wg = NULL;
+	size_t n = 0, wglen = 0;
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->basename, sizeof(m->basename), "rt-app");
 	snprintf(m->logdir, sizeof(m->logdir), "./");
+	/* as rt-app reads it after workgen's rewrite (a bare "suspend": the task's own) */
+	if (f && buf)
+		n = fread(buf, 1, SL_JSON_MAX_SIZE + 1, f);
+	if (n && n <= SL_JSON_MAX_SIZE)
+		wg = sl_rta_workgen(buf, n, &wglen);
+	if (wg)
+		root = json_tokener_parse_verbose(wg, &jerr);
+	free(wg);
+	free(buf);
+	if (f)
+		fclose(f);
 	if (!root) {
 		snprintf(err, errlen, "%s: not a JSON file rt-app would read: %s", path,
-			 json_util_get_last_err() ? json_util_get_last_err() : "parse error");
+			 f ? json_tokener_error_desc(jerr) : strerror(open_errno));
 		return -1;
 	}
 	if (!json_object_object_get_ex(root, "tasks", &tasks) ||
@@ -401,6 +419,28 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 
 /* ---- the simulated run ---- */
 
+/*
+ * The machine's background (machine.conf background_rate/background_run, measured by calibrate
+ * on the idle machine): on each CPU c a task "kworker-bgC" pinned there that wakes rate times a
+ * second (an absolute timer of period 10^6/rate us, integer) and stays busy run us (rt-app's
+ * "runtime", at least 1 us) each time, as the kworkers, RCU and timer work a real trace shows
+ * on otherwise idle CPUs. Written as an rt-app file beside the simulation's logs.
+ */
+int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_ns)
+{
+	unsigned long long period = 1000000ULL / rate, run = run_ns / 1000 ? run_ns / 1000 : 1;
+
+	fprintf(f, "{\n\t\"tasks\" : {\n");
+	for (int c = 0; c < cpus; c++)
+		fprintf(f,
+			"\t\t\"kworker-bg%d\" : { \"cpus\" : [%d], \"loop\" : -1, \"runtime\" : "
+			"%llu,\n\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : %llu, "
+			"\"mode\" : \"absolute\" } }%s\n",
+			c, c, run, period, c + 1 < cpus ? "," : "");
+	fprintf(f, "\t}\n}\n");
+	return ferror(f) ? -1 : 0;
+}
+
 static int simulate(const char *json, const char *dir, double secs,
 		    const struct sl_machine_conf *mc, const struct sl_validate_opts *o, char *err,
 		    size_t errlen)
@@ -409,7 +449,7 @@ static int simulate(const char *json, const char *dir, double secs,
 	struct sl_config cfg;
 	struct sl_run r;
 	char wl[2 * PATH_MAX + 64], trace[PATH_MAX], dur[64], cpus[16], machine[PATH_MAX + 8];
-	char copy[PATH_MAX];
+	char copy[PATH_MAX], bgfile[PATH_MAX + 32], bgwl[PATH_MAX + 64];
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -419,6 +459,22 @@ static int simulate(const char *json, const char *dir, double secs,
 		return -1;
 	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", copy, dir);
 	a.workloads[a.nworkloads++] = wl;
+	if (mc->bg_rate && mc->bg_run_ns) {
+		struct sl_outfile bo;
+
+		snprintf(bgfile, sizeof(bgfile), "%s/machine-background.json", dir);
+		if (sl_outfile_open(&bo, bgfile, err, errlen))
+			return -1;
+		if (sl_validate_background_json(bo.f, mc->cpus, mc->bg_rate, mc->bg_run_ns)) {
+			sl_outfile_abort(&bo);
+			snprintf(err, errlen, "%s: write error", bgfile);
+			return -1;
+		}
+		if (sl_outfile_commit(&bo, err, errlen))
+			return -1;
+		snprintf(bgwl, sizeof(bgwl), "rt-app:file=%s", bgfile);
+		a.workloads[a.nworkloads++] = bgwl;
+	}
 	snprintf(trace, sizeof(trace), "%s/sim.trace", dir);
 	a.trace_out = trace;
 	snprintf(dur, sizeof(dur), "%.0fms", secs * 1000.0);
@@ -470,6 +526,8 @@ static int calibrate_over(struct sl_machine_conf *mc, const char *dir, char *err
 	}
 	memcpy(mc->param, cal.param, sizeof(cal.param));
 	mc->nparams = cal.nparams;
+	mc->bg_rate = cal.bg_rate;
+	mc->bg_run_ns = cal.bg_run_ns;
 	if (cal.idle_profile[0]) {
 		snprintf(mc->idle_profile, sizeof(mc->idle_profile), "%s", cal.idle_profile);
 		memcpy(mc->disable, cal.disable, sizeof(cal.disable));

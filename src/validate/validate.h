@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <schedlab/types.h>
 
 struct sl_validate_opts {
 	const char *json;	 /* the rt-app file */
@@ -29,5 +30,7 @@ struct sl_validate_opts {
 
 /* 0: the table is printed; -1 with err (exit 2 for bad input, the message says). */
 int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t errlen);
+/* The rt-app file of a machine's background (machine.conf background_*; validate.c). */
+int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_ns);
 
 #endif

@@ -135,11 +135,24 @@ int sl_cli_calibrate(int argc, char **argv)
 		fprintf(stderr, "schedlab: calibrate: %s: %s\n", dir, strerror(errno));
 		return 2;
 	}
-	fprintf(stderr, "schedlab: calibrate: measuring (about 10 s)...\n");
+	fprintf(stderr, "schedlab: calibrate: measuring (about 30 s)...\n");
+	{
+		/* the machine may be shared: the load average says how quiet it was */
+		FILE *la = fopen("/proc/loadavg", "r");
+		char l[128] = "";
+
+		if (la && fgets(l, sizeof(l), la))
+			printf("load average           %s", l);
+		if (la)
+			fclose(la);
+	}
 	if (sl_calibrate_measure(&c, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
 		return 1;
 	}
+	if (sl_calibrate_wake_path(&c, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s: the wake-up path not measured (wake_* params off)\n",
+			err);
 	u64 ipi = 0;
 
 	for (int i = 0; i < sl_param_count; i++)
@@ -154,6 +167,42 @@ int sl_cli_calibrate(int argc, char **argv)
 	       (unsigned long long)c.same_cpu_ns, (unsigned long long)c.cross_cpu_ns,
 	       (unsigned long long)c.exit_latency_ns, (unsigned long long)ipi,
 	       (unsigned long long)c.oversleep_ns, (unsigned long long)c.timer_slack_ns);
+	if (sl_calibrate_background(&c, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s (background_* not written)\n", err);
+	else
+		printf("background             %5llu wake-ups/s per CPU, %llu ns each -> "
+		       "background_rate, background_run\n",
+		       (unsigned long long)c.bg_rate, (unsigned long long)c.bg_run_ns);
+	if (sl_calibrate_placement(&c, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 1;
+	}
+	printf("woken beside a busy CPU %5llu of 1000 stayed on it -> param vcpu_pack (0: "
+	       "mainline, not written under 10)\n",
+	       (unsigned long long)c.placement_busy);
+	if (sl_calibrate_rtapp(&c, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s: rt-app's loop not calibrated (rtapp_* params off)\n",
+			err);
+	else
+		printf("rt-app's ns per loop   %llu %llu %llu (3 launches) -> param rtapp_calib\n"
+		       "100 us run takes       %8llu ns\n"
+		       "2000 us run takes      %8llu ns\n"
+		       "1000 loops             %8llu ns  -> param rtapp_kloop (sd %llu ns: "
+		       "rtapp_kloop_sd)\n"
+		       "cold run cost          %8llu ns  -> param rtapp_cold\n",
+		       (unsigned long long)c.rtapp_pload[0], (unsigned long long)c.rtapp_pload[1],
+		       (unsigned long long)c.rtapp_pload[2], (unsigned long long)c.rtapp_short_ns,
+		       (unsigned long long)c.rtapp_long_ns, (unsigned long long)c.rtapp_kloop_ns,
+		       (unsigned long long)c.rtapp_kloop_sd_ns,
+		       (unsigned long long)c.rtapp_cold_ns);
+	if (c.wake_measured)
+		printf("idle CPU, own timer    %8llu ns p50, sd %llu ns -> params wake_local, "
+		       "wake_local_sd\n"
+		       "idle CPU, from other   %8llu ns p50, sd %llu ns -> params wake_remote "
+		       "(p50 - ipi - exit: %llu ns), wake_remote_sd\n",
+		       (unsigned long long)c.wake_local_p50, (unsigned long long)c.wake_local_sd,
+		       (unsigned long long)c.wake_remote_p50, (unsigned long long)c.wake_remote_sd,
+		       (unsigned long long)c.wake_remote_ns);
 	if (sl_calibrate_write(dir, &c, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: %s\n", err);
 		return 1;

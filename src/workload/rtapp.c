@@ -216,7 +216,10 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 	case N_RUN_END:
 		/* run: the wall-clock time the run events took; perf: their loops */
 		t->run_ns += sim->now - t->run_since;
-		r->perf += st->d.a * NSEC_PER_USEC / (u64)s->a->ns_per_loop;
+		r->perf +=
+			st->d.a * NSEC_PER_USEC /
+			(s->a->f.ns_per_loop || !sim->p->rtapp_calib_ns ? (u64)s->a->ns_per_loop
+									: sim->p->rtapp_calib_ns);
 		r->c_duration += st->d.a;
 		break;
 	case N_TIMER_PRE: {
@@ -317,6 +320,30 @@ static int add(struct sl_sim *sim, struct sl_prog *p, enum sl_op op, u64 d, int 
 	return sl_prog_add(sim, p, op, sl_dist_fixed(d), arg, arg2, NULL);
 }
 
+/*
+ * The CPU time of "run": N us, or, when the machine's rt-app loop is calibrated (rtapp_kloop,
+ * rtapp_calib: docs/validate.md), what rt-app 1.0's loadwait() does: N us become loops of the
+ * calibrated ns per loop p (whole seconds as 10^9/p loops each, the rest as rest*1000/p, integer
+ * divisions), each loop costing rtapp_kloop/1000 ns on this machine, plus rtapp_cold per run; the
+ * run is drawn with the per-loop standard deviation rtapp_kloop_sd scaled likewise.
+ */
+struct sl_dist sl_rta_run_cost(const struct sl_params *prm, long file_ns_per_loop, u64 us)
+{
+	u64 p = file_ns_per_loop > 0 ? (u64)file_ns_per_loop : prm->rtapp_calib_ns;
+	u64 loops, secs = us / 1000000;
+	struct sl_dist d = sl_dist_fixed(us * NSEC_PER_USEC);
+
+	if (!prm->rtapp_kloop_ns || !p)
+		return d;
+	loops = secs * (1000000000ULL / p) + (us - secs * 1000000) * 1000 / p;
+	d.a = prm->rtapp_cold_ns + loops * prm->rtapp_kloop_ns / 1000;
+	if (prm->rtapp_kloop_sd_ns) {
+		d.kind = SL_DIST_NORMAL;
+		d.b = loops * prm->rtapp_kloop_sd_ns / 1000;
+	}
+	return d;
+}
+
 static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 		      struct sl_prog *p, const struct rta_event *e, int owner)
 {
@@ -326,9 +353,13 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 
 	switch (e->kind) {
 	case RTA_RUN:
+		return add(sim, p, OP_NOTE, 0, N_RUN_BEGIN, 0) ||
+		       sl_prog_add(sim, p, OP_RUN,
+				   sl_rta_run_cost(sim->p, a->f.ns_per_loop, e->val), 0, 0, NULL) ||
+		       add(sim, p, OP_NOTE, e->val, N_RUN_END, 0);
 	case RTA_RUNTIME:
 		return add(sim, p, OP_NOTE, 0, N_RUN_BEGIN, 0) ||
-		       add(sim, p, e->kind == RTA_RUN ? OP_RUN : OP_RUNTIME, us_ns, 0, 0) ||
+		       add(sim, p, OP_RUNTIME, us_ns, 0, 0) ||
 		       add(sim, p, OP_NOTE, e->val, N_RUN_END, 0);
 	case RTA_SLEEP:
 		return add(sim, p, OP_SLEEP, us_ns, 0, 0);

@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "core/rng.h"
 #include "machine/machine.h" /* enum sl_policy */
+#include "machine/params.h"
 
 enum rta_kind {
 	RTA_RUN,
@@ -90,6 +92,17 @@ int sl_rta_load(const char *path, struct rta_file *f, char *err, size_t errlen);
 int sl_rta_parse(const char *path, const char *buf, size_t len, struct rta_file *f, char *err,
 		 size_t errlen);
 void sl_rta_free(struct rta_file *f);
+/*
+ * The file as rt-app's workgen (check_suspend_json) rewrites it before rt-app reads it, line by
+ * line: inside "tasks", a line without ':' that contains "suspend" gets ` : "TASK"` before its
+ * first ',' (else before its newline), TASK being the key of the line that opened the second
+ * brace level (the task). Line numbers do not change. Returns a malloc'ed NUL-terminated copy
+ * (*outlen bytes), NULL when out of memory or past SL_JSON_MAX_SIZE.
+ */
+char *sl_rta_workgen(const char *buf, size_t len, size_t *outlen);
+
+/* The CPU time of an rt-app "run" of us microseconds on the machine prm describes (rtapp.c). */
+struct sl_dist sl_rta_run_cost(const struct sl_params *prm, long file_ns_per_loop, u64 us);
 
 /* The suspend/resume condition of task `name` lives among the conditions under this prefix. */
 #define RTA_SUSPEND_PREFIX "\001suspend:"

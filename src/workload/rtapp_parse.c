@@ -524,6 +524,104 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 	return 0;
 }
 
+/* Python's str.strip(chars) on [*b, *e). */
+static void strip_set(const char **b, const char **e, const char *set)
+{
+	while (*b < *e && strchr(set, **b))
+		(*b)++;
+	while (*e > *b && strchr(set, (*e)[-1]))
+		(*e)--;
+}
+
+static bool has(const char *b, const char *e, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (; b + n <= e; b++)
+		if (!memcmp(b, s, n))
+			return true;
+	return false;
+}
+
+struct grow {
+	char *b;
+	size_t n, cap;
+};
+
+/* Appends n bytes; false when out of memory or past SL_JSON_MAX_SIZE + 1 (refused anyway). */
+static bool put(struct grow *g, const char *s, size_t n)
+{
+	if (g->cap - g->n < n + 1) {
+		size_t cap = g->cap * 2 > g->n + n + 1 ? g->cap * 2 : g->n + n + 1;
+		char *b;
+
+		if (g->n + n > (size_t)SL_JSON_MAX_SIZE + 1)
+			return false;
+		b = realloc(g->b, cap);
+		if (!b)
+			return false;
+		g->b = b;
+		g->cap = cap;
+	}
+	memcpy(g->b + g->n, s, n);
+	g->n += n;
+	g->b[g->n] = 0;
+	return true;
+}
+
+char *sl_rta_workgen(const char *buf, size_t len, size_t *outlen)
+{
+	struct grow g = {NULL, 0, 0};
+	const char *cur = "", *p = buf, *end = buf + len;
+	size_t curlen = 0;
+	int taskobj = 0;
+
+	if (!put(&g, "", 0))
+		return NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl + 1 : end, *colon = memchr(p, ':', (size_t)(le - p));
+		const char *kb = p, *ke = colon ? colon : le, *at = NULL;
+		bool bare = false;
+
+		if (!colon && has(p, le, "suspend")) {
+			kb = "suspend";
+			bare = true;
+		} else if (!colon) {
+			kb = "exception";
+		}
+		if (!colon)
+			ke = kb + strlen(kb);
+		strip_set(&kb, &ke, "\"\t\n\r ");
+		if (taskobj != 0 || has(kb, ke, "tasks")) {
+			if (has(p, le, "{") && ++taskobj == 2) {
+				cur = kb;
+				curlen = (size_t)(ke - kb);
+			}
+			if (has(p, le, "}"))
+				taskobj--;
+			if (bare) {
+				at = memchr(p, ',', (size_t)(le - p));
+				if (!at)
+					at = nl;
+			}
+		}
+		if (at && !(put(&g, p, (size_t)(at - p)) && put(&g, " : \"", 4) &&
+			    put(&g, cur, curlen) && put(&g, "\"", 1)))
+			goto fail;
+		if (at)
+			p = at;
+		if (!put(&g, p, (size_t)(le - p)))
+			goto fail;
+		p = le;
+	}
+	*outlen = g.n;
+	return g.b;
+fail:
+	free(g.b);
+	return NULL;
+}
+
 int sl_rta_parse(const char *path, const char *buf, size_t len, struct rta_file *f, char *err,
 		 size_t errlen)
 {
@@ -532,17 +630,28 @@ int sl_rta_parse(const char *path, const char *buf, size_t len, struct rta_file 
 	const struct sl_json *root, *tasks = NULL, *global = NULL;
 	const char *def_policy = "SCHED_OTHER";
 	int def_line = 0, rc = -1;
-	char e[256];
+	size_t wglen;
+	char e[256], *wg;
 
 	memset(f, 0, sizeof(*f));
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	f->duration_s = -1;
 	f->max_cpu = -1;
 	snprintf(f->log_basename, sizeof(f->log_basename), "rt-app");
-	if (sl_json_parse(buf, len, &d, e, sizeof(e))) {
+	/* read as rt-app's workgen rewrites it (a bare "suspend" names the task) */
+	wg = sl_rta_workgen(buf, len, &wglen);
+	if (!wg) {
+		snprintf(err, errlen, "%s: out of memory (or larger than %u bytes)", path,
+			 SL_JSON_MAX_SIZE);
+		return -1;
+	}
+	rc = sl_json_parse(wg, wglen, &d, e, sizeof(e));
+	free(wg);
+	if (rc) {
 		snprintf(err, errlen, "%s:%s", path, e);
 		return -1;
 	}
+	rc = -1;
 	root = &d.nodes[0];
 	if (root->type != SL_JSON_OBJECT) {
 		bad(&c, root->line, "expected an object with \"tasks\" at the top level");
