@@ -4,6 +4,7 @@
  * byte-identical for the same inputs and seed.
  */
 #include "experiment/run.h"
+#include "experiment/spread.h"
 #include "workload/rtapp.h"
 #include "sched/sysctl.h"
 #include "sched/rt.h"
@@ -152,14 +153,6 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	sl_report_idle_table(f, r);
 }
 
-static json_object *jdouble(double v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%.6f", v);
-	return json_object_new_double_s(v, buf);
-}
-
 static json_object *ju64(u64 v)
 {
 	return json_object_new_uint64(v);
@@ -224,7 +217,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		ADD(go, "workload", json_object_new_string(g->spec));
 		ADD(go, "tasks", json_object_new_int(g->ntasks));
 		ADD(go, "cpu_time_ns", ju64(gs->cpu_ns));
-		ADD(go, "cpu_share", jdouble(share(gs->cpu_ns, el)));
+		ADD(go, "cpu_share", sl_json_fixed6(share(gs->cpu_ns, el)));
 		ADD(go, "wakeups", ju64(gs->wakeups));
 		ADD(lat, "count", ju64(gs->lat.count));
 		ADD(lat, "p50", ju64(sl_hist_percentile(&gs->lat, 50)));
@@ -260,7 +253,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 				ADD(to, "rt_priority", json_object_new_int(t->rt_priority));
 			}
 			ADD(to, "cpu_time_ns", ju64(s->pid[pid].cpu_ns));
-			ADD(to, "cpu_share", jdouble(share(s->pid[pid].cpu_ns, el)));
+			ADD(to, "cpu_share", sl_json_fixed6(share(s->pid[pid].cpu_ns, el)));
 			ADD(to, "wait_max_ns", ju64(s->pid[pid].wait_max));
 			ADD(to, "context_switches", ju64(s->pid[pid].switches));
 			json_object_array_add(tasks, to);
@@ -293,7 +286,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		json_object *co = json_object_new_object();
 
 		ADD(co, "cpu", json_object_new_int(i));
-		ADD(co, "utilisation", jdouble(share(s->c[i].busy_ns, el)));
+		ADD(co, "utilisation", sl_json_fixed6(share(s->c[i].busy_ns, el)));
 		ADD(co, "context_switches", ju64(s->c[i].switches));
 		json_object_array_add(arr, co);
 	}
@@ -434,22 +427,25 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 			ADD(so, "disabled", json_object_new_boolean(dev->disabled[i]));
 			ADD(so, "usage", ju64(dev->usage[i]));
 			ADD(so, "time_ns", ju64(dev->time_ns[i]));
-			ADD(so, "residency_share", jdouble(share(dev->time_ns[i], sim->now)));
+			ADD(so, "residency_share",
+			    sl_json_fixed6(share(dev->time_ns[i], sim->now)));
 			ADD(so, "above", ju64(dev->above[i]));
 			ADD(so, "below", ju64(dev->below[i]));
 			ADD(so, "rejected", ju64(dev->rejected[i]));
 			json_object_array_add(states, so);
 		}
 		ADD(co, "states", states);
-		ADD(co, "energy_j", jdouble((double)sl_cpuidle_cpu_energy_pj(sim, c) / 1e12));
+		ADD(co, "energy_j",
+		    sl_json_fixed6((double)sl_cpuidle_cpu_energy_pj(sim, c) / 1e12));
 		ADD(co, "average_power_w",
-		    jdouble(secs > 0 ? (double)sl_cpuidle_cpu_energy_pj(sim, c) / 1e12 / secs
-				     : 0.0));
+		    sl_json_fixed6(secs > 0 ? (double)sl_cpuidle_cpu_energy_pj(sim, c) / 1e12 / secs
+					    : 0.0));
 		json_object_array_add(cpus, co);
 	}
 	ADD(o, "per_cpu", cpus);
-	ADD(o, "energy_j", jdouble((double)t.energy_pj / 1e12));
-	ADD(o, "average_power_w", jdouble(secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0));
+	ADD(o, "energy_j", sl_json_fixed6((double)t.energy_pj / 1e12));
+	ADD(o, "average_power_w",
+	    sl_json_fixed6(secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0));
 	ADD(o, "idle_periods", ju64(t.periods));
 	ADD(o, "exit_latency_paid_ns", ju64(t.exit_paid));
 	if (acpi_path_ran(sim)) {
@@ -473,9 +469,9 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 	ADD(x, "p95_abs_error_ns", ju64(sl_hist_percentile(&r->stats.pred_err, 95)));
 	ADD(o, "prediction", x);
 	x = json_object_new_object();
-	ADD(x, "agreement", jdouble(share(t.agree, t.periods)));
+	ADD(x, "agreement", sl_json_fixed6(share(t.agree, t.periods)));
 	ADD(x, "energy_ratio",
-	    jdouble(t.oracle_pj ? (double)t.idle_pj / (double)t.oracle_pj : 1.0));
+	    sl_json_fixed6(t.oracle_pj ? (double)t.idle_pj / (double)t.oracle_pj : 1.0));
 	ADD(o, "oracle", x);
 	return o;
 }
@@ -537,8 +533,8 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 	ADD(o, "bytes", ju64(g->io_bytes));
 	ADD(o, "requests", ju64(g->io_ops));
 	ADD(o, "elapsed_ns", ju64(el));
-	ADD(o, "bw_mb_s", jdouble(mbps(g->io_bytes, el)));
-	ADD(o, "iops", jdouble(el ? (double)g->io_ops / ((double)el / 1e9) : 0.0));
+	ADD(o, "bw_mb_s", sl_json_fixed6(mbps(g->io_bytes, el)));
+	ADD(o, "iops", sl_json_fixed6(el ? (double)g->io_ops / ((double)el / 1e9) : 0.0));
 	ADD(clat, "p50", ju64(sl_hist_percentile(g->clat, 50)));
 	ADD(clat, "p95", ju64(sl_hist_percentile(g->clat, 95)));
 	ADD(clat, "p99", ju64(sl_hist_percentile(g->clat, 99)));
@@ -555,7 +551,7 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 		ADD(jo, "disk", json_object_new_int(t->disk));
 		ADD(jo, "bytes", ju64(t->io_bytes));
 		ADD(jo, "requests", ju64(t->io_ops));
-		ADD(jo, "bw_mb_s", jdouble(mbps(t->io_bytes, el)));
+		ADD(jo, "bw_mb_s", sl_json_fixed6(mbps(t->io_bytes, el)));
 		json_object_array_add(jobs, jo);
 	}
 	ADD(o, "jobs", jobs);

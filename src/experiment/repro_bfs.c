@@ -11,71 +11,13 @@
  */
 #include "experiment/repro.h"
 #include "experiment/run.h"
+#include "experiment/spread.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_SEEDS 16
-
-struct fig {
-	double v[MAX_SEEDS];
-	int n;
-};
-
-static void add(struct fig *s, double v)
-{
-	if (s->n < MAX_SEEDS)
-		s->v[s->n++] = v;
-}
-
-static double mean(const struct fig *s)
-{
-	double t = 0;
-
-	for (int i = 0; i < s->n; i++)
-		t += s->v[i];
-	return s->n ? t / s->n : 0;
-}
-
-static double lo(const struct fig *s)
-{
-	double m = s->n ? s->v[0] : 0;
-
-	for (int i = 1; i < s->n; i++)
-		m = s->v[i] < m ? s->v[i] : m;
-	return m;
-}
-
-static double hi(const struct fig *s)
-{
-	double m = s->n ? s->v[0] : 0;
-
-	for (int i = 1; i < s->n; i++)
-		m = s->v[i] > m ? s->v[i] : m;
-	return m;
-}
-
-static json_object *jd(double v)
-{
-	char buf[40];
-
-	snprintf(buf, sizeof(buf), "%.6f", v);
-	return json_object_new_double_s(v, buf);
-}
-
-static json_object *jfig(const struct fig *s)
-{
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-
-	json_object_object_add(o, "mean", jd(mean(s)));
-	json_object_object_add(o, "min", jd(lo(s)));
-	json_object_object_add(o, "max", jd(hi(s)));
-	for (int i = 0; i < s->n; i++)
-		json_object_array_add(a, jd(s->v[i]));
-	json_object_object_add(o, "per_seed", a);
-	return o;
-}
+#define MAX_SEEDS SL_SPREAD_MAX
 
 static const struct {
 	const char *label, *kernel, *features;
@@ -89,7 +31,7 @@ static const struct {
 #define NSET ((int)SL_ARRAY_SIZE(settings))
 
 struct figs {
-	struct fig wake_p99, wake_max, late, make_s, build2, build4, nice5, nice19;
+	struct sl_spread wake_p99, wake_max, late, make_s, build2, build4, nice5, nice19;
 };
 
 static int group_index(const struct sl_sim *sim, const char *name)
@@ -155,12 +97,13 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 	u64 p99 = sl_hist_percentile(&s->g[gx].lat, 99),
 	    p99v = sl_hist_percentile(&s->g[gv].lat, 99);
 
-	add(&f->wake_p99, (double)(p99 > p99v ? p99 : p99v) / 1e6);
-	add(&f->wake_max,
-	    (double)(s->g[gx].lat.max > s->g[gv].lat.max ? s->g[gx].lat.max : s->g[gv].lat.max) /
-		    1e6);
-	add(&f->late, (double)sim->groups[gv].frames_late);
-	add(&f->make_s, m->spawned && !m->live ? (double)(m->end - m->start) / 1e9 : -1);
+	sl_spread_add(&f->wake_p99, (double)(p99 > p99v ? p99 : p99v) / 1e6);
+	sl_spread_add(&f->wake_max,
+		      (double)(s->g[gx].lat.max > s->g[gv].lat.max ? s->g[gx].lat.max
+								   : s->g[gv].lat.max) /
+			      1e6);
+	sl_spread_add(&f->late, (double)sim->groups[gv].frames_late);
+	sl_spread_add(&f->make_s, m->spawned && !m->live ? (double)(m->end - m->start) / 1e9 : -1);
 	done(&cfg, &r);
 	/* build: make -j(2 x CPUs), 400 gcc -pipe compiles, to the end */
 	for (int c = 2; c <= 4; c += 2) {
@@ -170,8 +113,8 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 		snprintf(cb, sizeof(cb), "%d", c);
 		if (run_one(k, seed, cb, NULL, NULL, wl, NULL, NULL, &cfg, &r, err, errlen))
 			return -1;
-		add(c == 2 ? &f->build2 : &f->build4,
-		    (double)(r.sim->groups[0].end - r.sim->groups[0].start) / 1e9);
+		sl_spread_add(c == 2 ? &f->build2 : &f->build4,
+			      (double)(r.sim->groups[0].end - r.sim->groups[0].start) / 1e9);
 		done(&cfg, &r);
 	}
 	/* nice: the niced hog's share of one CPU over 3 s */
@@ -179,8 +122,8 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 		if (run_one(k, seed, "1", NULL, "3s", "hog", n ? "hog:nice=19" : "hog:nice=5", NULL,
 			    &cfg, &r, err, errlen))
 			return -1;
-		add(n ? &f->nice19 : &f->nice5,
-		    100.0 * (double)r.stats.pid[2].cpu_ns / (double)r.sim->now);
+		sl_spread_add(n ? &f->nice19 : &f->nice5,
+			      100.0 * (double)r.stats.pid[2].cpu_ns / (double)r.sim->now);
 		done(&cfg, &r);
 	}
 	return 0;
@@ -214,14 +157,16 @@ int sl_repro_bfs(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 
 			json_object_object_add(s, "setting",
 					       json_object_new_string(settings[k].label));
-			json_object_object_add(s, "interactive_wakeup_p99_ms", jfig(&f->wake_p99));
-			json_object_object_add(s, "interactive_wakeup_max_ms", jfig(&f->wake_max));
-			json_object_object_add(s, "late_frames", jfig(&f->late));
-			json_object_object_add(s, "desktop_make_s", jfig(&f->make_s));
-			json_object_object_add(s, "build_s_2cpus", jfig(&f->build2));
-			json_object_object_add(s, "build_s_4cpus", jfig(&f->build4));
-			json_object_object_add(s, "nice5_share_pct", jfig(&f->nice5));
-			json_object_object_add(s, "nice19_share_pct", jfig(&f->nice19));
+			json_object_object_add(s, "interactive_wakeup_p99_ms",
+					       sl_spread_json(&f->wake_p99));
+			json_object_object_add(s, "interactive_wakeup_max_ms",
+					       sl_spread_json(&f->wake_max));
+			json_object_object_add(s, "late_frames", sl_spread_json(&f->late));
+			json_object_object_add(s, "desktop_make_s", sl_spread_json(&f->make_s));
+			json_object_object_add(s, "build_s_2cpus", sl_spread_json(&f->build2));
+			json_object_object_add(s, "build_s_4cpus", sl_spread_json(&f->build4));
+			json_object_object_add(s, "nice5_share_pct", sl_spread_json(&f->nice5));
+			json_object_object_add(s, "nice19_share_pct", sl_spread_json(&f->nice19));
 			json_object_array_add(arr, s);
 		}
 		json_object_object_add(root, "settings", arr);
@@ -248,11 +193,15 @@ int sl_repro_bfs(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 		fprintf(out,
 			"%-32s %6.2f [%5.2f,%5.2f] %6.2f [%5.2f,%5.2f] %7.1f %7.2f %7.3f "
 			"[%6.3f,%6.3f] %7.3f [%6.3f,%6.3f] %7.2f %7.2f\n",
-			settings[k].label, mean(&f->wake_p99), lo(&f->wake_p99), hi(&f->wake_p99),
-			mean(&f->wake_max), lo(&f->wake_max), hi(&f->wake_max), mean(&f->late),
-			mean(&f->make_s), mean(&f->build2), lo(&f->build2), hi(&f->build2),
-			mean(&f->build4), lo(&f->build4), hi(&f->build4), mean(&f->nice5),
-			mean(&f->nice19));
+			settings[k].label, sl_spread_mean(&f->wake_p99),
+			sl_spread_min(&f->wake_p99), sl_spread_max(&f->wake_p99),
+			sl_spread_mean(&f->wake_max), sl_spread_min(&f->wake_max),
+			sl_spread_max(&f->wake_max), sl_spread_mean(&f->late),
+			sl_spread_mean(&f->make_s), sl_spread_mean(&f->build2),
+			sl_spread_min(&f->build2), sl_spread_max(&f->build2),
+			sl_spread_mean(&f->build4), sl_spread_min(&f->build4),
+			sl_spread_max(&f->build4), sl_spread_mean(&f->nice5),
+			sl_spread_mean(&f->nice19));
 	}
 	return 0;
 }

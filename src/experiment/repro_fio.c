@@ -6,6 +6,7 @@
  */
 #include "experiment/repro.h"
 #include "experiment/run.h"
+#include "experiment/spread.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -118,14 +119,6 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	return 0;
 }
 
-static json_object *jd(double v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%.6f", v);
-	return json_object_new_double_s(v, buf);
-}
-
 int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen)
 {
 	int ndisks = o->ndisks, ngov = o->ngovernors;
@@ -196,22 +189,26 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 				json_object_object_add(jo, "disks", json_object_new_int(x->disks));
 				json_object_object_add(jo, "governor",
 						       json_object_new_string(x->gov));
-				json_object_object_add(jo, "mb_s", jd(x->mbps));
-				json_object_object_add(jo, "seed_mb_s", s ? jd(s) : NULL);
+				json_object_object_add(jo, "mb_s", sl_json_fixed6(x->mbps));
+				json_object_object_add(jo, "seed_mb_s",
+						       s ? sl_json_fixed6(s) : NULL);
 				json_object_object_add(jo, "ratio_to_poll",
-						       poll_mb ? jd(ratio) : NULL);
+						       poll_mb ? sl_json_fixed6(ratio) : NULL);
 				json_object_object_add(jo, "seed_ratio_to_poll",
-						       sratio ? jd(sratio) : NULL);
-				json_object_object_add(jo, "energy_j", jd(x->energy_j));
-				json_object_object_add(jo, "average_power_w", jd(x->power_w));
+						       sratio ? sl_json_fixed6(sratio) : NULL);
+				json_object_object_add(jo, "energy_j", sl_json_fixed6(x->energy_j));
+				json_object_object_add(jo, "average_power_w",
+						       sl_json_fixed6(x->power_w));
 				json_object_object_add(jo, "idle_driver",
 						       json_object_new_string(x->driver));
-				json_object_object_add(jo, "mean_exit_us", jd(x->exit_us));
-				json_object_object_add(jo, "bm_demoted", jd(x->demoted));
-				json_object_object_add(rs, "busy", jd(x->residency[0]));
+				json_object_object_add(jo, "mean_exit_us",
+						       sl_json_fixed6(x->exit_us));
+				json_object_object_add(jo, "bm_demoted",
+						       sl_json_fixed6(x->demoted));
+				json_object_object_add(rs, "busy", sl_json_fixed6(x->residency[0]));
 				for (int i = 0; i < x->nstates; i++)
 					json_object_object_add(rs, x->names[i],
-							       jd(x->residency[i + 1]));
+							       sl_json_fixed6(x->residency[i + 1]));
 				json_object_object_add(jo, "residency", rs);
 				json_object_array_add(runs, jo);
 				continue;

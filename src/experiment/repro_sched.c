@@ -9,72 +9,14 @@
  */
 #include "experiment/repro.h"
 #include "experiment/run.h"
+#include "experiment/spread.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SEEDS 16
-
-struct spread {
-	double v[MAX_SEEDS];
-	int n;
-};
-
-static void add(struct spread *s, double v)
-{
-	if (s->n < MAX_SEEDS)
-		s->v[s->n++] = v;
-}
-
-static double mean(const struct spread *s)
-{
-	double t = 0;
-
-	for (int i = 0; i < s->n; i++)
-		t += s->v[i];
-	return s->n ? t / s->n : 0;
-}
-
-static double lo(const struct spread *s)
-{
-	double m = s->n ? s->v[0] : 0;
-
-	for (int i = 1; i < s->n; i++)
-		m = s->v[i] < m ? s->v[i] : m;
-	return m;
-}
-
-static double hi(const struct spread *s)
-{
-	double m = s->n ? s->v[0] : 0;
-
-	for (int i = 1; i < s->n; i++)
-		m = s->v[i] > m ? s->v[i] : m;
-	return m;
-}
-
-static json_object *jd(double v)
-{
-	char buf[40];
-
-	snprintf(buf, sizeof(buf), "%.6f", v);
-	return json_object_new_double_s(v, buf);
-}
-
-static json_object *jspread(const struct spread *s)
-{
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-
-	json_object_object_add(o, "mean", jd(mean(s)));
-	json_object_object_add(o, "min", jd(lo(s)));
-	json_object_object_add(o, "max", jd(hi(s)));
-	for (int i = 0; i < s->n; i++)
-		json_object_array_add(a, jd(s->v[i]));
-	json_object_object_add(o, "per_seed", a);
-	return o;
-}
+#define MAX_SEEDS SL_SPREAD_MAX
 
 static int group_index(const struct sl_sim *sim, const char *name)
 {
@@ -111,7 +53,7 @@ static const struct {
 };
 
 struct sleeper_figs {
-	struct spread xtime, xcpu, xsw, lat_p99, lat_max, late, make, maxwait;
+	struct sl_spread xtime, xcpu, xsw, lat_p99, lat_max, late, make, maxwait;
 };
 
 static int run_sleepers(const struct sl_repro_opts *o, int k, u64 seed, struct sleeper_figs *f,
@@ -157,20 +99,21 @@ static int run_sleepers(const struct sl_repro_opts *o, int k, u64 seed, struct s
 	for (int pid = 1; pid < s->npid; pid++)
 		if (s->pid[pid].wait_max > maxwait)
 			maxwait = s->pid[pid].wait_max;
-	add(&f->xtime, x->spawned && !x->live ? (double)(x->end - x->start) / 1e6
-					      : (double)(sim->now - x->start) / 1e6);
-	add(&f->xcpu, client > 0 ? (double)s->pid[client].cpu_ns / 1e6 : 0);
-	add(&f->xsw, client > 0 ? (double)s->pid[client].switches : 0);
+	sl_spread_add(&f->xtime, x->spawned && !x->live ? (double)(x->end - x->start) / 1e6
+							: (double)(sim->now - x->start) / 1e6);
+	sl_spread_add(&f->xcpu, client > 0 ? (double)s->pid[client].cpu_ns / 1e6 : 0);
+	sl_spread_add(&f->xsw, client > 0 ? (double)s->pid[client].switches : 0);
 	u64 p99 = sl_hist_percentile(&s->g[gx].lat, 99),
 	    p99v = sl_hist_percentile(&s->g[gv].lat, 99);
 
-	add(&f->lat_p99, (double)(p99 > p99v ? p99 : p99v) / 1e6);
-	add(&f->lat_max,
-	    (double)(s->g[gx].lat.max > s->g[gv].lat.max ? s->g[gx].lat.max : s->g[gv].lat.max) /
-		    1e6);
-	add(&f->late, (double)v->frames_late);
-	add(&f->make, m->spawned && !m->live ? (double)(m->end - m->start) / 1e9 : -1);
-	add(&f->maxwait, (double)maxwait / 1e6);
+	sl_spread_add(&f->lat_p99, (double)(p99 > p99v ? p99 : p99v) / 1e6);
+	sl_spread_add(&f->lat_max,
+		      (double)(s->g[gx].lat.max > s->g[gv].lat.max ? s->g[gx].lat.max
+								   : s->g[gv].lat.max) /
+			      1e6);
+	sl_spread_add(&f->late, (double)v->frames_late);
+	sl_spread_add(&f->make, m->spawned && !m->live ? (double)(m->end - m->start) / 1e9 : -1);
+	sl_spread_add(&f->maxwait, (double)maxwait / 1e6);
 	sl_run_free(&r);
 	sl_config_free(&cfg);
 	return 0;
@@ -207,16 +150,18 @@ int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_
 
 			json_object_object_add(s, "setting",
 					       json_object_new_string(sleeper_settings[k].label));
-			json_object_object_add(s, "xclient_completion_ms", jspread(&f->xtime));
-			json_object_object_add(s, "xclient_cpu_ms", jspread(&f->xcpu));
-			json_object_object_add(s, "xclient_context_switches", jspread(&f->xsw));
+			json_object_object_add(s, "xclient_completion_ms",
+					       sl_spread_json(&f->xtime));
+			json_object_object_add(s, "xclient_cpu_ms", sl_spread_json(&f->xcpu));
+			json_object_object_add(s, "xclient_context_switches",
+					       sl_spread_json(&f->xsw));
 			json_object_object_add(s, "interactive_wakeup_p99_ms",
-					       jspread(&f->lat_p99));
+					       sl_spread_json(&f->lat_p99));
 			json_object_object_add(s, "interactive_wakeup_max_ms",
-					       jspread(&f->lat_max));
-			json_object_object_add(s, "late_frames", jspread(&f->late));
-			json_object_object_add(s, "make_completion_s", jspread(&f->make));
-			json_object_object_add(s, "largest_wait_ms", jspread(&f->maxwait));
+					       sl_spread_json(&f->lat_max));
+			json_object_object_add(s, "late_frames", sl_spread_json(&f->late));
+			json_object_object_add(s, "make_completion_s", sl_spread_json(&f->make));
+			json_object_object_add(s, "largest_wait_ms", sl_spread_json(&f->maxwait));
 			json_object_array_add(arr, s);
 		}
 		json_object_object_add(root, "settings", arr);
@@ -242,11 +187,15 @@ int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_
 			"%-31s %7.2f [%5.2f,%6.2f] %9.2f %6.1f %6.2f [%5.2f,%5.2f] %6.2f "
 			"[%5.2f,%5.2f] "
 			"%10.1f %6.2f [%4.2f,%4.2f] %6.1f [%4.1f,%5.1f]\n",
-			sleeper_settings[k].label, mean(&f->xtime), lo(&f->xtime), hi(&f->xtime),
-			mean(&f->xcpu), mean(&f->xsw), mean(&f->lat_p99), lo(&f->lat_p99),
-			hi(&f->lat_p99), mean(&f->lat_max), lo(&f->lat_max), hi(&f->lat_max),
-			mean(&f->late), mean(&f->make), lo(&f->make), hi(&f->make),
-			mean(&f->maxwait), lo(&f->maxwait), hi(&f->maxwait));
+			sleeper_settings[k].label, sl_spread_mean(&f->xtime),
+			sl_spread_min(&f->xtime), sl_spread_max(&f->xtime),
+			sl_spread_mean(&f->xcpu), sl_spread_mean(&f->xsw),
+			sl_spread_mean(&f->lat_p99), sl_spread_min(&f->lat_p99),
+			sl_spread_max(&f->lat_p99), sl_spread_mean(&f->lat_max),
+			sl_spread_min(&f->lat_max), sl_spread_max(&f->lat_max),
+			sl_spread_mean(&f->late), sl_spread_mean(&f->make), sl_spread_min(&f->make),
+			sl_spread_max(&f->make), sl_spread_mean(&f->maxwait),
+			sl_spread_min(&f->maxwait), sl_spread_max(&f->maxwait));
 	}
 	fprintf(out,
 		"\n+grp: --param group_sched=1 (a task group per user): make, xmodmap and video "
@@ -257,7 +206,7 @@ int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_
 /* ---- fork ---- */
 
 struct fork_figs {
-	struct spread build, csw;
+	struct sl_spread build, csw;
 };
 
 static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, struct fork_figs *f,
@@ -289,8 +238,8 @@ static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, 
 	}
 	const struct sl_group *g = &r.sim->groups[0];
 
-	add(&f->build, (double)(g->end - g->start) / 1e9);
-	add(&f->csw, (double)r.stats.switches);
+	sl_spread_add(&f->build, (double)(g->end - g->start) / 1e9);
+	sl_spread_add(&f->csw, (double)r.stats.switches);
 	sl_run_free(&r);
 	sl_config_free(&cfg);
 	return 0;
@@ -341,26 +290,36 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 	}
 	for (int c = 0; c < 3; c++) {
 		struct fork_figs *a1 = &figs[c][1], *a0 = &figs[c][0];
-		double ratio = mean(&a0->build) ? mean(&a1->build) / mean(&a0->build) : 0;
+		double ratio = sl_spread_mean(&a0->build)
+				       ? sl_spread_mean(&a1->build) / sl_spread_mean(&a0->build)
+				       : 0;
 
 		if (o->json) {
 			json_object *jo = json_object_new_object();
 
 			json_object_object_add(jo, "cpus", json_object_new_int(cpus[c]));
-			json_object_object_add(jo, "build_s_child_first", jspread(&a1->build));
-			json_object_object_add(jo, "build_s_parent_first", jspread(&a0->build));
-			json_object_object_add(jo, "switches_child_first", jspread(&a1->csw));
-			json_object_object_add(jo, "switches_parent_first", jspread(&a0->csw));
-			json_object_object_add(jo, "build_ratio_child_over_parent", jd(ratio));
+			json_object_object_add(jo, "build_s_child_first",
+					       sl_spread_json(&a1->build));
+			json_object_object_add(jo, "build_s_parent_first",
+					       sl_spread_json(&a0->build));
+			json_object_object_add(jo, "switches_child_first",
+					       sl_spread_json(&a1->csw));
+			json_object_object_add(jo, "switches_parent_first",
+					       sl_spread_json(&a0->csw));
+			json_object_object_add(jo, "build_ratio_child_over_parent",
+					       sl_json_fixed6(ratio));
 			json_object_array_add(arr, jo);
 			continue;
 		}
 		fprintf(out,
 			"%4d %8.3f [%6.3f,%6.3f] %9.3f [%6.3f,%6.3f] %8.0f [%5.0f,%5.0f] %8.0f "
 			"[%5.0f,%5.0f] %10.3f\n",
-			cpus[c], mean(&a1->build), lo(&a1->build), hi(&a1->build), mean(&a0->build),
-			lo(&a0->build), hi(&a0->build), mean(&a1->csw), lo(&a1->csw), hi(&a1->csw),
-			mean(&a0->csw), lo(&a0->csw), hi(&a0->csw), ratio);
+			cpus[c], sl_spread_mean(&a1->build), sl_spread_min(&a1->build),
+			sl_spread_max(&a1->build), sl_spread_mean(&a0->build),
+			sl_spread_min(&a0->build), sl_spread_max(&a0->build),
+			sl_spread_mean(&a1->csw), sl_spread_min(&a1->csw), sl_spread_max(&a1->csw),
+			sl_spread_mean(&a0->csw), sl_spread_min(&a0->csw), sl_spread_max(&a0->csw),
+			ratio);
 	}
 	if (o->json) {
 		json_object *barr = json_object_new_array();
@@ -369,8 +328,8 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 			json_object *jo = json_object_new_object();
 
 			json_object_object_add(jo, "cpus", json_object_new_int(cpus[c]));
-			json_object_object_add(jo, "build_s", jspread(&bfs[c].build));
-			json_object_object_add(jo, "switches", jspread(&bfs[c].csw));
+			json_object_object_add(jo, "build_s", sl_spread_json(&bfs[c].build));
+			json_object_object_add(jo, "switches", sl_spread_json(&bfs[c].csw));
 			json_object_array_add(barr, jo);
 		}
 		json_object_object_add(root, "bfs_runs", barr);
@@ -380,8 +339,9 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 		fprintf(out, "%4s %26s %22s\n", "cpus", "build s", "switches");
 		for (int c = 0; c < 3; c++)
 			fprintf(out, "%4d %8.3f [%6.3f,%6.3f] %8.0f [%5.0f,%5.0f]\n", cpus[c],
-				mean(&bfs[c].build), lo(&bfs[c].build), hi(&bfs[c].build),
-				mean(&bfs[c].csw), lo(&bfs[c].csw), hi(&bfs[c].csw));
+				sl_spread_mean(&bfs[c].build), sl_spread_min(&bfs[c].build),
+				sl_spread_max(&bfs[c].build), sl_spread_mean(&bfs[c].csw),
+				sl_spread_min(&bfs[c].csw), sl_spread_max(&bfs[c].csw));
 	}
 	if (o->json) {
 		json_object_object_add(root, "runs", arr);
@@ -402,10 +362,10 @@ int sl_repro_sleepers_one(bool nfs, u64 seed, struct sl_sleepers_one *res, char 
 	memset(&f, 0, sizeof(f));
 	if (run_sleepers(&o, nfs ? 0 : 1, seed, &f, err, errlen))
 		return -1;
-	res->xmodmap_ms = mean(&f.xtime);
-	res->wake_p99_ms = mean(&f.lat_p99);
-	res->wait_max_ms = mean(&f.maxwait);
-	res->make_s = mean(&f.make);
+	res->xmodmap_ms = sl_spread_mean(&f.xtime);
+	res->wake_p99_ms = sl_spread_mean(&f.lat_p99);
+	res->wait_max_ms = sl_spread_mean(&f.maxwait);
+	res->make_s = sl_spread_mean(&f.make);
 	return 0;
 }
 
@@ -419,7 +379,7 @@ int sl_repro_fork_one(int cpus, int child_first, u64 seed, double *build_s, doub
 	memset(&f, 0, sizeof(f));
 	if (run_fork(&o, cpus, child_first, seed, &f, err, errlen))
 		return -1;
-	*build_s = mean(&f.build);
-	*switches = mean(&f.csw);
+	*build_s = sl_spread_mean(&f.build);
+	*switches = sl_spread_mean(&f.csw);
 	return 0;
 }
