@@ -125,16 +125,14 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 	return sl_outfile_commit(&o, err, errlen);
 }
 
-#ifndef SCHEDLAB_HAVE_LIBTRACEFS
-int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
-	      size_t errlen)
+/*
+ * What both ways of recording check first: root, a command, tracefs mounted (mounting it when
+ * it is not: *mounted says so, for the unmount at the end); no events named means the default
+ * set.
+ */
+static int record_begin(char *const *cmd, const char *const **events, int *nevents, bool *mounted,
+			char *err, size_t errlen)
 {
-	struct saved saved[64];
-	char old_kb[32] = "";
-	bool resized = false;
-	int nsaved = 0, rc = -1, status = 0;
-	bool mounted = false;
-	char p[640], on = '1';
 	struct stat st;
 
 	if (geteuid() != 0) {
@@ -153,12 +151,28 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 				 strerror(errno));
 			return -1;
 		}
-		mounted = true;
+		*mounted = true;
 	}
-	if (!events || !nevents) {
-		events = default_events;
-		nevents = (int)SL_ARRAY_SIZE(default_events);
+	if (!*events || !*nevents) {
+		*events = default_events;
+		*nevents = (int)SL_ARRAY_SIZE(default_events);
 	}
+	return 0;
+}
+
+#ifndef SCHEDLAB_HAVE_LIBTRACEFS
+int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
+	      size_t errlen)
+{
+	struct saved saved[64];
+	char old_kb[32] = "";
+	bool resized = false;
+	int nsaved = 0, rc = -1, status = 0;
+	bool mounted = false;
+	char p[640], on = '1';
+
+	if (record_begin(cmd, &events, &nevents, &mounted, err, errlen))
+		return -1;
 	if (nevents > (int)SL_ARRAY_SIZE(saved)) {
 		snprintf(err, errlen, "record: at most %d events", (int)SL_ARRAY_SIZE(saved));
 		goto out;
@@ -260,30 +274,9 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	char name[64], *path;
 	int rc = -1, status = 0;
 	bool mounted = false;
-	struct stat st;
 
-	if (geteuid() != 0) {
-		snprintf(err, errlen, "record: needs root (tracefs is writable by root only)");
+	if (record_begin(cmd, &events, &nevents, &mounted, err, errlen))
 		return -1;
-	}
-	if (!cmd || !cmd[0]) {
-		snprintf(err, errlen, "record: give a command after --");
-		return -1;
-	}
-	if (stat(TRACEFS "/trace", &st)) {
-		if (mount("nodev", TRACEFS, "tracefs", 0, NULL)) {
-			snprintf(err, errlen,
-				 "record: tracefs is not mounted at " TRACEFS
-				 " and mounting it failed: %s",
-				 strerror(errno));
-			return -1;
-		}
-		mounted = true;
-	}
-	if (!events || !nevents) {
-		events = default_events;
-		nevents = (int)SL_ARRAY_SIZE(default_events);
-	}
 	got_signal = 0;
 	child_pid = 0;
 	memset(&sa, 0, sizeof(sa));
