@@ -13,6 +13,7 @@
  * ts). On a track, an E is written before the B of the same instant. The B of a task slice
  * carries args {pid, comm, prio, cpu}; its E carries {prev_state} (viewers merge the two).
  */
+#include "core/json.h"
 #include "trace/format.h"
 #include "machine/machine.h"
 
@@ -40,21 +41,6 @@ static void json_free(struct json_out *x)
 	free(x->idle_state);
 	free(x->flow);
 	free(x);
-}
-
-/* A JSON string's characters (the quotes are the caller's). */
-static void json_str(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
 }
 
 /* ns as microseconds with three decimals, exactly ("1619237.361"). */
@@ -142,11 +128,11 @@ static void task_begin(struct sl_trace_writer *w, int cpu, int pid, u64 t)
 	snprintf(x->cur_comm[cpu], sizeof(x->cur_comm[cpu]), "%s", comm);
 	json_sep(w);
 	fprintf(w->f, "{\"ph\":\"B\",\"pid\":%d,\"tid\":%d,\"name\":\"", TRACK_CPU, cpu);
-	json_str(w->f, comm);
+	sl_json_put_escaped(w->f, comm);
 	fprintf(w->f, "-%d\",\"ts\":", pid);
 	json_ts(w->f, t);
 	fprintf(w->f, ",\"args\":{\"pid\":%d,\"comm\":\"", pid);
-	json_str(w->f, comm);
+	sl_json_put_escaped(w->f, comm);
 	fprintf(w->f, "\",\"prio\":%d,\"cpu\":%d}}", sl_trace_writer_prio(w, pid), cpu);
 }
 
@@ -160,7 +146,7 @@ static void task_end(struct sl_trace_writer *w, int cpu, u64 t, char prev_state)
 
 	json_sep(w);
 	fprintf(w->f, "{\"ph\":\"E\",\"pid\":%d,\"tid\":%d,\"name\":\"", TRACK_CPU, cpu);
-	json_str(w->f, x->cur_comm[cpu]);
+	sl_json_put_escaped(w->f, x->cur_comm[cpu]);
 	fprintf(w->f, "-%d\",\"ts\":", x->cur[cpu]);
 	json_ts(w->f, t);
 	if (prev_state)
@@ -175,7 +161,7 @@ static void idle_mark(struct sl_trace_writer *w, char ph, int cpu, int state, u6
 
 	json_sep(w);
 	fprintf(w->f, "{\"ph\":\"%c\",\"pid\":%d,\"tid\":%d,\"name\":\"", ph, TRACK_IDLE, cpu);
-	json_str(w->f, state < drv->state_count ? drv->states[state].name : "?");
+	sl_json_put_escaped(w->f, state < drv->state_count ? drv->states[state].name : "?");
 	fputs("\",\"ts\":", w->f);
 	json_ts(w->f, t);
 	fprintf(w->f, ",\"args\":{\"state\":%d}}", state);
@@ -224,11 +210,11 @@ static void json_write_event(struct sl_trace_writer *w, const struct sl_event *e
 		json_sep(w);
 		fprintf(w->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":\"%s ", TRACK_WAKE,
 			ev->cpu, ev->type == SL_EV_WAKEUP ? "wakeup" : "wakeup_new");
-		json_str(w->f, comm);
+		sl_json_put_escaped(w->f, comm);
 		fprintf(w->f, "-%d\",\"ts\":", ev->pid);
 		json_ts(w->f, ev->time);
 		fprintf(w->f, ",\"dur\":0,\"args\":{\"pid\":%d,\"comm\":\"", ev->pid);
-		json_str(w->f, comm);
+		sl_json_put_escaped(w->f, comm);
 		fprintf(w->f, "\",\"prio\":%d,\"target_cpu\":%d}}",
 			sl_trace_writer_prio(w, ev->pid), ev->cpu);
 		u64 *fl = ev->pid > 0 ? flow_of(x, ev->pid) : NULL;

@@ -3,25 +3,11 @@
  * JSON, and the same task programs as an rt-app JSON file (docs/workloads.md, "trace
  * workload").
  */
+#include "core/json.h"
 #include "workload/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* a string as a JSON string's contents */
-static void json_str(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-}
 
 static double ms(u64 ns)
 {
@@ -119,7 +105,7 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	}
 	if (json) {
 		fprintf(f, "{\"trace\": \"");
-		json_str(f, tw->path);
+		sl_json_put_escaped(f, tw->path);
 		fprintf(f,
 			"\", \"records\": %llu, \"cpus\": %d, \"duration_ns\": %llu, "
 			"\"ops\": %llu,\n \"wakeups\": {\"by_task\": %llu, \"by_own_timer\": %llu, "
@@ -141,7 +127,7 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 			const struct sl_tw_task *t = &tw->t[i];
 
 			fprintf(f, "%s\n  {\"pid\": %d, \"comm\": \"", i ? "," : "", t->pid);
-			json_str(f, t->comm);
+			sl_json_put_escaped(f, t->comm);
 			fprintf(f,
 				"\", \"prio\": %d, \"policy\": \"%s\", \"parent\": %d, "
 				"\"created_ns\": %llu, \"bursts\": %llu, \"cpu_ns\": %llu, "
