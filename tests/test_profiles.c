@@ -257,11 +257,18 @@ static void test_file_errors(void **state)
 		{"state POLL 0 0 0 poll\nstate C1 1 2 100 poll\n", 2, "only state 0"},
 		{"state POLL 0 0 0\nstate C1 10 20 1\nstate C3 5 80 1\n", 3, "exit latency below"},
 		{"state POLL 0 0 0\nstate C1 10 20 1\nstate C3 50 10 1\n", 3, "target residency"},
-		{"state ThisNameIsTooLong 1 2 3\n", 1, "1 to 15 characters"},
+		{"state ThisNameIsTooLong 1 2 3\n", 1, "1 to 15 printable characters"},
+		/* a control character: "C\r" would be written back as "C" (the \r read as CRLF's)
+		 */
+		{"state C\r 1 2 3\r\n", 1, "1 to 15 printable characters"},
+		{"state \"C\x01\" 1 2 3\n", 1, "1 to 15 printable characters"},
 		{"state \"unterminated 1 2 3\n", 1, "unterminated"},
 		{"busy_power_mw\n", 1, "expected 'busy_power_mw MW'"},
 		{"busy_power_mw 5\nbusy_power_mw 6\n", 2, "given twice"},
 		{"name a b\n", 1, "expected 'name NAME'"},
+		/* the fuzzer's find: "name \r\r" gave the name "\r", written back as an empty one
+		 */
+		{"name \r\r\nstate C1 1 2 3\n", 1, "1 to 31 printable characters"},
 		{"# nothing\n\n", 0, "no state lines"},
 	};
 	struct sl_cpuidle_driver drv;

@@ -124,6 +124,18 @@ static int parse_us(const char *s, u64 *ns)
 	return 0;
 }
 
+/*
+ * A name is written back as it was read, so it must survive the line reading: a control
+ * character (a carriage return would be taken as a CRLF's) cannot.
+ */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
 struct parse {
 	const char *path;
 	int line;
@@ -190,8 +202,9 @@ static int parse_state(const struct parse *p, char **tok, int ntok, struct sl_cp
 		return fail(p, "expected '%s'", STATE_USAGE, NULL);
 	st = &drv->states[i];
 	memset(st, 0, sizeof(*st));
-	if (!*tok[1] || strlen(tok[1]) >= sizeof(st->name))
-		return fail(p, "state name '%s': expected 1 to 15 characters", tok[1], NULL);
+	if (!*tok[1] || strlen(tok[1]) >= sizeof(st->name) || !printable(tok[1]))
+		return fail(p, "state name '%s': expected 1 to 15 printable characters", tok[1],
+			    NULL);
 	/* A quoted field cannot hold '"' (no escapes), so a name with one could not be written
 	 * back in this format when it also needs quotes: refused here, as in every name. */
 	if (strchr(tok[1], '"'))
@@ -264,9 +277,11 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 		} else if (!strcmp(tok[0], "name")) {
 			if (has_name)
 				return fail(&p, "name given twice", NULL, NULL);
-			if (ntok != 2 || !*tok[1] || strlen(tok[1]) >= sizeof(drv->name))
-				return fail(&p, "expected 'name NAME' (1 to 31 characters)", NULL,
-					    NULL);
+			if (ntok != 2 || !*tok[1] || strlen(tok[1]) >= sizeof(drv->name) ||
+			    !printable(tok[1]))
+				return fail(&p,
+					    "expected 'name NAME' (1 to 31 printable characters)",
+					    NULL, NULL);
 			snprintf(drv->name, sizeof(drv->name), "%s", tok[1]);
 			has_name = true;
 		} else if (!strcmp(tok[0], "acpi_idle")) {
