@@ -258,16 +258,14 @@ static void test_file_errors(void **state)
 		{"state POLL 0 0 0\nstate C1 10 20 1\nstate C3 5 80 1\n", 3, "exit latency below"},
 		{"state POLL 0 0 0\nstate C1 10 20 1\nstate C3 50 10 1\n", 3, "target residency"},
 		{"state ThisNameIsTooLong 1 2 3\n", 1, "1 to 15 printable characters"},
-		/* a control character: "C\r" would be written back as "C" (the \r read as CRLF's)
-		 */
+		/* "C\r" would be written back as "C" (the \r read as a CRLF's) */
 		{"state C\r 1 2 3\r\n", 1, "1 to 15 printable characters"},
 		{"state \"C\x01\" 1 2 3\n", 1, "1 to 15 printable characters"},
 		{"state \"unterminated 1 2 3\n", 1, "unterminated"},
 		{"busy_power_mw\n", 1, "expected 'busy_power_mw MW'"},
 		{"busy_power_mw 5\nbusy_power_mw 6\n", 2, "given twice"},
 		{"name a b\n", 1, "expected 'name NAME'"},
-		/* the fuzzer's find: "name \r\r" gave the name "\r", written back as an empty one
-		 */
+		/* the fuzzer's find: the name "\r" was written back as an empty one */
 		{"name \r\r\nstate C1 1 2 3\n", 1, "1 to 31 printable characters"},
 		{"# nothing\n\n", 0, "no state lines"},
 	};
