@@ -36,7 +36,7 @@ static double seed_for(int disks, const char *gov)
 
 struct fio_result {
 	int disks;
-	const char *gov;
+	char gov[32]; /* the governor's name (names are at most 15 characters) */
 	double mbps, energy_j, power_w;
 	double residency[SL_CPUIDLE_MAX_STATES + 1]; /* busy first, then each state */
 	int nstates;
@@ -84,7 +84,7 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	u64 el = sim->now - g->start, energy = 0, busy = 0;
 
 	res->disks = disks;
-	res->gov = gov;
+	snprintf(res->gov, sizeof(res->gov), "%s", gov);
 	res->mbps = el ? (double)g->io_bytes / ((double)el / 1e9) / 1e6 : 0;
 	res->nstates = sim->idle_drv->state_count;
 	snprintf(res->driver, sizeof(res->driver), "%s", sim->idle_drv->name);
@@ -148,7 +148,7 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 		const char *drvname = "nehalem";
 
 		for (int i = 0; i < ndisks * ngov; i++)
-			if (res[i].gov && strcmp(res[i].gov, "poll"))
+			if (strcmp(res[i].gov, "poll"))
 				drvname = res[i].driver;
 		fprintf(out,
 			"repro fio: a Nehalem-EP server (2 sockets x 4 cores x 2 threads, %s "

@@ -635,7 +635,7 @@ int sl_rta_group_summary(const struct sl_group *g, int i, struct rta_summary *ou
 	out->phases = n;
 	if (!n)
 		return 0;
-	v = malloc(sizeof(*v) * 2 * n);
+	v = calloc(2 * n, sizeof(*v)); /* zeroed: the analyzer cannot see the loops fill it */
 	if (!v)
 		return -1;
 	for (u64 k = 0; k < n; k++)
