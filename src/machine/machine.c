@@ -617,6 +617,18 @@ void sl_task_chunks_free(struct sl_sim *sim)
 	}
 }
 
+/*
+ * Whether a program has a counted loop (OP_LOOP with arg2 > 0): only those keep a counter (a
+ * loop for ever has none), so a task whose program has none gets no counter array.
+ */
+static bool prog_counts_loops(const struct sl_prog *prog)
+{
+	for (int i = 0; i < prog->n; i++)
+		if (prog->steps[i].op == OP_LOOP && prog->steps[i].arg2 != 0)
+			return true;
+	return false;
+}
+
 static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
 {
 	if (sim->ntasks >= SL_MAX_TASKS) {
@@ -626,7 +638,8 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	}
 	struct sl_task *p = task_alloc(sim);
 
-	if (!p || (prog->n && !(p->loopcnt = calloc((size_t)prog->n, sizeof(int))))) {
+	if (!p ||
+	    (prog_counts_loops(prog) && !(p->loopcnt = calloc((size_t)prog->n, sizeof(int))))) {
 		if (p)
 			sim->task_chunks->used--; /* the slot just taken, zeroed still */
 		sim->oom = true;

@@ -279,11 +279,16 @@ static enum step op_wait_below(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 static enum step op_loop(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	int *cnt = &p->loopcnt[p->pc];
+	int *cnt;
 
 	(void)sim;
 	(void)rq;
-	if (st->arg2 == 0 || ++*cnt < st->arg2) {
+	if (st->arg2 == 0) { /* for ever: no counter (new_task allocates none for it) */
+		p->pc = st->arg;
+		return STEP_NEXT;
+	}
+	cnt = &p->loopcnt[p->pc];
+	if (++*cnt < st->arg2) {
 		p->pc = st->arg;
 	} else {
 		*cnt = 0;

@@ -57,8 +57,6 @@ struct sched_entity {
 	u64 avg_wakeup;
 	u64 avg_running; /* 2.6.32 */
 	u64 start_runtime;
-	u64 wait_start, wait_max, wait_sum, wait_count;
-	u64 nr_migrations;
 	/* EEVDF (6.18, eevdf.h); CFS 2.6.3x never touches these */
 	u64 deadline;
 	u64 slice; /* the request, ns */
@@ -224,7 +222,7 @@ struct sl_task {
 	struct sl_task *peer;
 
 	const struct sl_prog *prog;
-	int *loopcnt;
+	int *loopcnt;	/* by step: the counted loops' counters (NULL: the program has none) */
 	u64 run_target; /* sum_exec_runtime at which the current run ends */
 	u64 start_time;
 	struct sl_timer timer; /* sleep / I/O completion */

@@ -13,7 +13,7 @@
 #include "core/hist.h"
 
 struct sl_pid_stat {
-	int group;
+	int group1; /* the workload group + 1; 0: none (so a zeroed entry is a pid not seen) */
 	bool waking, runnable, running;
 	int run_cpu; /* while running: the CPU */
 	u64 wake_ts, runnable_since, run_since;
