@@ -42,6 +42,23 @@ struct sl_load_weight {
 	u64 inv_weight;
 };
 
+/* ---- BFS (src/sched/bfs/): a task's place in the global run queue ---- */
+struct sl_bfs_entity {
+	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
+	bool queued;		       /* runnable and not running */
+	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
+	u64 deadline;		       /* virtual deadline, jiffies (0.30x) */
+	s64 time_slice;		       /* what is left of rr_interval, us */
+	u64 last_ran;		       /* when the slice was last charged, ns */
+};
+
+/*
+ * A release's fair class is fixed for a run (sim->rel->fair), and each keeps members the others
+ * never touch: 2.6.3x CFS (cfs*.c, balance.c; the waker's avg_wakeup in machine.c's wake-up is
+ * taken under CFS only), 6.18 EEVDF (eevdf*.c) and BFS (bfs/). They share one union, used as
+ * the run's release's: a task or group entity starts zeroed (the task arena, calloc), so each
+ * starts as it did with members of its own. Members outside the union are every release's.
+ */
 struct sched_entity {
 	struct sl_load_weight load;
 	RB_ENTRY(sched_entity) run_node;
@@ -52,25 +69,40 @@ struct sched_entity {
 	u64 sum_exec_runtime;
 	u64 vruntime;
 	u64 prev_sum_exec_runtime;
-	u64 last_wakeup;
-	u64 avg_overlap;
-	u64 avg_wakeup;
-	u64 avg_running; /* 2.6.32 */
-	u64 start_runtime;
-	/* EEVDF (6.18, eevdf.h); CFS 2.6.3x never touches these */
-	u64 deadline;
-	u64 slice; /* the request, ns */
-	/* EEVDF: the least and greatest slice of the subtree rooted here (the tree's augmentation,
-	 * as the kernel's min_slice) */
-	u64 min_slice, max_slice;
-	u64 min_vruntime; /* EEVDF: the subtree's least vruntime (wrapping compare), for the pick */
-	u64 vprot;	  /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
-	s64 vlag;
 	int on_rq; /* here, beside the flags, so that the struct has no hole */
-	bool custom_slice, rel_deadline, sched_delayed;
-	/* CFS group scheduling (2.6.31 USER_SCHED, cfs_group.c): a group's entity owns my_q (its
-	 * per-CPU runqueue) and sits on its CPU's root runqueue; a task's entity has my_q NULL */
-	struct cfs_rq *my_q;
+	bool custom_slice, rel_deadline, sched_delayed; /* EEVDF */
+	union {
+		struct { /* CFS 2.6.31/2.6.32 */
+			u64 last_wakeup;
+			u64 avg_overlap;
+			u64 avg_wakeup;
+			u64 avg_running; /* 2.6.32 */
+			u64 start_runtime;
+			/* group scheduling (2.6.31 USER_SCHED, cfs_group.c): a group's entity owns
+			 * my_q (its per-CPU runqueue) and sits on its CPU's root runqueue; a
+			 * task's entity has my_q NULL */
+			struct cfs_rq *my_q;
+		};
+		struct { /* EEVDF (6.18, eevdf.h) */
+			u64 deadline;
+			u64 slice; /* the request, ns */
+			/* the least and greatest slice of the subtree rooted here (the tree's
+			 * augmentation, as the kernel's min_slice) */
+			u64 min_slice, max_slice;
+			/* the subtree's least vruntime (wrapping compare), for the pick */
+			u64 min_vruntime;
+			u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
+			s64 vlag;
+			/* the task's record_wakee (task_struct members in the kernel, kept here
+			 * with the class's own): wake_wide's flips, and select_idle_sibling's
+			 * recent_used_cpu (eevdf_balance.c) */
+			struct sl_task *last_wakee;
+			u64 wakee_flip_decay_ts;
+			unsigned wakee_flips;
+			int recent_used_cpu;
+		};
+		struct sl_bfs_entity bfs; /* BFS (src/sched/bfs/) */
+	};
 };
 
 RB_HEAD(sl_cfs_tree, sched_entity);
@@ -159,16 +191,6 @@ enum sl_policy {
 	SL_SCHED_ISO, /* BFS only: isochronous (docs/model/bfs.md) */
 };
 
-/* ---- BFS (src/sched/bfs/): a task's place in the global run queue ---- */
-struct sl_bfs_entity {
-	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
-	bool queued;		       /* runnable and not running */
-	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
-	u64 deadline;		       /* virtual deadline, jiffies (0.30x) */
-	s64 time_slice;		       /* what is left of rr_interval, us */
-	u64 last_ran;		       /* when the slice was last charged, ns */
-};
-
 /* ---- the real-time class (src/sched/rt.c), field names after the kernel's ---- */
 
 #define SL_MAX_RT_PRIO 100 /* kernel prio 0..99 is RT; prio = 99 - rt_priority */
@@ -207,7 +229,6 @@ struct sl_task {
 	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
 	struct sched_entity se; /* RT tasks use its exec_start and sum_exec_runtime only */
 	struct sched_rt_entity rt;
-	struct sl_bfs_entity bfs;
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
 	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
 	u64 steps_at_now;	    /* zero-time steps run at the current instant */
@@ -234,10 +255,6 @@ struct sl_task {
 	u64 io_sector;
 	u64 io_bytes, io_ops;
 
-	/* 6.18 record_wakee: wake_wide's flips (wakee_flips and recent_used_cpu below) */
-	struct sl_task *last_wakee;
-	u64 wakee_flip_decay_ts;
-
 	/* Cache warmth: where it last ran (last_cpu below) and what that CPU's switch count was
 	 * then. */
 	u64 last_switch_seq;
@@ -259,8 +276,6 @@ struct sl_task {
 	int pending_wakes;
 	int disk; /* block I/O: the task's disk */
 	int nreqs, inflight, reaped_pending;
-	unsigned wakee_flips;
-	int recent_used_cpu;
 	int last_cpu;
 	char comm[16];
 	bool on_cpu;
