@@ -8,6 +8,7 @@
 #include "sched/sysctl.h"
 #include "sched/rt.h"
 #include "sched/cfs.h"
+#include "machine/blockdev.h"
 
 #include <json-c/json.h>
 #include <string.h>
@@ -494,6 +495,14 @@ static double mbps(u64 bytes, u64 ns)
 	return ns ? (double)bytes / ((double)ns / 1e9) / 1e6 : 0.0;
 }
 
+/* a job's I/O figures (a task without a request pool did none: zeros, disk 0) */
+static const struct sl_task_io *task_io(const struct sl_task *t)
+{
+	static const struct sl_task_io none;
+
+	return t->io ? t->io : &none;
+}
+
 void sl_report_io_table(FILE *f, const struct sl_run *r)
 {
 	const struct sl_sim *sim = r->sim;
@@ -520,9 +529,11 @@ void sl_report_io_table(FILE *f, const struct sl_run *r)
 
 			if (t->group != g)
 				continue;
-			fprintf(f, "  job pid %d disk %d: bw %.2f MB/s, %.0f IOPS\n", pid, t->disk,
-				mbps(t->io_bytes, el),
-				el ? (double)t->io_ops / ((double)el / 1e9) : 0.0);
+			const struct sl_task_io *io = task_io(t);
+
+			fprintf(f, "  job pid %d disk %d: bw %.2f MB/s, %.0f IOPS\n", pid, io->disk,
+				mbps(io->io_bytes, el),
+				el ? (double)io->io_ops / ((double)el / 1e9) : 0.0);
 		}
 	}
 }
@@ -550,12 +561,13 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 		if (!t || t->group != g)
 			continue;
 		json_object *jo = json_object_new_object();
+		const struct sl_task_io *io = task_io(t);
 
 		ADD(jo, "pid", json_object_new_int(pid));
-		ADD(jo, "disk", json_object_new_int(t->disk));
-		ADD(jo, "bytes", ju64(t->io_bytes));
-		ADD(jo, "requests", ju64(t->io_ops));
-		ADD(jo, "bw_mb_s", jdouble(mbps(t->io_bytes, el)));
+		ADD(jo, "disk", json_object_new_int(io->disk));
+		ADD(jo, "bytes", ju64(io->io_bytes));
+		ADD(jo, "requests", ju64(io->io_ops));
+		ADD(jo, "bw_mb_s", jdouble(mbps(io->io_bytes, el)));
 		json_object_array_add(jobs, jo);
 	}
 	ADD(o, "jobs", jobs);

@@ -38,6 +38,16 @@ struct sl_request {
 	bool busy;
 };
 
+/* A task's block I/O (sl_task_io_init): one allocation, its requests after it. */
+struct sl_task_io {
+	u64 io_left; /* requests still to submit (UINT64_MAX: until the run ends) */
+	u64 io_sector;
+	u64 io_bytes, io_ops;
+	int disk;
+	int nreqs, inflight, reaped_pending;
+	struct sl_request reqs[]; /* nreqs */
+};
+
 struct sl_disk {
 	int id;
 	struct sl_request *head, *tail; /* the queue */

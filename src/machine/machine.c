@@ -693,9 +693,9 @@ void sl_task_free(struct sl_task *p)
 	if (!p)
 		return;
 	free(p->loopcnt);
-	free(p->reqs);
+	free(p->io);
 	p->loopcnt = NULL;
-	p->reqs = NULL;
+	p->io = NULL;
 	/* the task itself is the arena's (sl_task_chunks_free) */
 }
 

@@ -342,6 +342,12 @@ static enum step op_unlock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 	return STEP_NEXT;
 }
 
+/* requests in flight (a task without a request pool has none) */
+static int io_inflight(const struct sl_task *p)
+{
+	return p->io ? p->io->inflight : 0;
+}
+
 /* pread(O_DIRECT): submit, then io_schedule() until the completion */
 static enum step op_bio(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			const struct sl_step *st)
@@ -351,7 +357,7 @@ static enum step op_bio(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p
 		end_prog(p); /* its size is done: the job ends */
 		return STEP_NEXT;
 	}
-	p->reaped_pending = 0;
+	p->io->reaped_pending = 0; /* it has a pool: the submission took a request */
 	enter_iowait(rq, p);
 	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
 }
@@ -364,7 +370,7 @@ static enum step op_aio_fill(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 
 	(void)rq;
 	p->pc++;
-	while (p->inflight < st->arg && sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
+	while (io_inflight(p) < st->arg && sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
 		n++;
 	sl_add_run(p, n * sim->p->io_submit_ns);
 	return STEP_NEXT;
@@ -378,12 +384,12 @@ static enum step op_aio_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 			     const struct sl_step *st)
 {
 	(void)st;
-	if (p->reaped_pending) {
-		p->reaped_pending = 0;
+	if (p->io && p->io->reaped_pending) {
+		p->io->reaped_pending = 0;
 		p->pc++;
 		return STEP_NEXT;
 	}
-	if (!p->inflight && !p->io_left) {
+	if (!io_inflight(p) && !(p->io && p->io->io_left)) {
 		end_prog(p);
 		return STEP_NEXT;
 	}
@@ -395,7 +401,7 @@ static enum step op_until(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 {
 	(void)rq;
 	p->pc++;
-	if (st->d.a && sim->now - p->start_time >= st->d.a && !p->inflight)
+	if (st->d.a && sim->now - p->start_time >= st->d.a && !io_inflight(p))
 		end_prog(p);
 	return STEP_NEXT;
 }

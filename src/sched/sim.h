@@ -31,7 +31,7 @@ struct sl_prog;
 struct sl_group;
 struct sl_tg;
 struct sl_mutex;
-struct sl_request;
+struct sl_task_io;
 struct sl_disk;
 struct sl_knob_change;
 
@@ -248,12 +248,9 @@ struct sl_task {
 	u64 start_time;
 	struct sl_timer timer; /* sleep / I/O completion */
 
-	/* block I/O (blockdev.c): the task's request pool, what remains to do (disk, nreqs,
-	 * inflight and reaped_pending below) */
-	struct sl_request *reqs;
-	u64 io_left; /* requests still to submit (UINT64_MAX: until the run ends) */
-	u64 io_sector;
-	u64 io_bytes, io_ops;
+	/* block I/O (machine/blockdev.h): the request pool and counters of a task given one by
+	 * sl_task_io_init (fio's jobs); NULL for every other task, which does no block I/O */
+	struct sl_task_io *io;
 
 	/* Cache warmth: where it last ran (last_cpu below) and what that CPU's switch count was
 	 * then. */
@@ -274,8 +271,6 @@ struct sl_task {
 	int live_children;
 	int pc;
 	int pending_wakes;
-	int disk; /* block I/O: the task's disk */
-	int nreqs, inflight, reaped_pending;
 	int last_cpu;
 	char comm[16];
 	bool on_cpu;
