@@ -64,6 +64,8 @@ static struct sl_pid_stat *pid_stat(struct sl_stats *s, int pid, int group)
 	}
 	struct sl_pid_stat *p = &s->pid[pid];
 
+	if (pid > s->maxpid)
+		s->maxpid = pid;
 	if (group >= 0 && group < s->ngroups)
 		p->group1 = group + 1;
 	return p;
@@ -265,7 +267,9 @@ void sl_stats_finish(struct sl_stats *s, u64 end)
 	if (s->finished)
 		return;
 	s->finished = true;
-	for (int i = 0; i < s->npid; i++) {
+	/* the entries past the highest pid seen are zero: nothing open there (and reading them
+	 * would fault their pages in) */
+	for (int i = 0; i <= s->maxpid && i < s->npid; i++) {
 		struct sl_pid_stat *p = &s->pid[i];
 
 		if (p->running)

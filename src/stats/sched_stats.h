@@ -54,7 +54,8 @@ struct sl_stats {
 	struct sl_group_stat *g;
 	struct sl_cpu_stat *c;
 	struct sl_pid_stat *pid;
-	int npid;
+	int npid;   /* entries (a power of two, or the pid limit): pids 0..npid-1 */
+	int maxpid; /* the highest pid looked up (0: none); the entries above it are zero */
 	u64 migrations, switches;
 	/* wake-ups delayed by an idle CPU's exit latency, and by how much */
 	u64 delayed_wakeups;
