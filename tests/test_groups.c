@@ -263,8 +263,8 @@ static void test_hierarchy_invariants(void **state)
 		struct sl_task *p = sim->tasks[pid - 1];
 
 		if (p->se.on_rq)
-			assert_ptr_equal(sl_cfs_rq_of(sim, &p->se), &p->tg->cfs_rq[p->cpu]);
-		assert_ptr_equal(p->tg, !strcmp(p->comm, "Xorg") ? root : tg);
+			assert_ptr_equal(sl_cfs_rq_of(sim, &p->se), &p->se.tg->cfs_rq[p->cpu]);
+		assert_ptr_equal(p->se.tg, !strcmp(p->comm, "Xorg") ? root : tg);
 	}
 	sl_run_free(&r);
 	sl_config_free(&cfg);
@@ -299,10 +299,10 @@ static void test_group_wakeup_gran_zero(void **state)
 		if (groups) {
 			a->uid = 1000;
 			b->uid = 1001;
-			a->tg = sl_tg_of_uid(sim, 1000);
-			b->tg = sl_tg_of_uid(sim, 1001);
-			ae = &a->tg->se[0];
-			be = &b->tg->se[0];
+			a->se.tg = sl_tg_of_uid(sim, 1000);
+			b->se.tg = sl_tg_of_uid(sim, 1001);
+			ae = &a->se.tg->se[0];
+			be = &b->se.tg->se[0];
 		}
 		sl_cfs_enqueue_task(sim, rq, a, 0);
 		assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), a);

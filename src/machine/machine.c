@@ -659,9 +659,9 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	}
 	sim->tasks[sim->ntasks++] = p;
 	p->pid = sim->ntasks; /* pids are dense, from 1; 0 is the idle task */
-	snprintf(p->comm, sizeof(p->comm), "%s", prog->comm);
+	p->comm = prog->comm;
 	p->nice = prog->nice;
-	p->policy = (enum sl_policy)prog->policy;
+	p->policy = (uint8_t)prog->policy;
 	p->rt_priority = prog->rt_priority;
 	p->cpus_allowed = prog->cpus_allowed;
 	p->prog = prog;
@@ -669,7 +669,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->group_id = g ? g->id : -1;
 	p->uid = prog->uid_root ? 0 : prog->uid > 0 ? prog->uid : g ? g->uid : 0;
 	/* USER_SCHED: every task (any class) joins its uid's group, made on its first task */
-	if (sim->group_sched && !(p->tg = sl_tg_of_uid(sim, p->uid))) {
+	if (sim->group_sched && !(p->se.tg = sl_tg_of_uid(sim, p->uid))) {
 		sim->oom = true;
 		return NULL;
 	}

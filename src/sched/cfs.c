@@ -563,7 +563,7 @@ void sl_cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 void sl_cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
 	struct cfs_rq *old = sl_task_cfs_rq(sim, p),
-		      *new = p->tg ? &p->tg->cfs_rq[cpu] : &sim->cpus[cpu].cfs;
+		      *new = p->se.tg ? &p->se.tg->cfs_rq[cpu] : &sim->cpus[cpu].cfs;
 
 	p->se.vruntime -= old->min_vruntime - new->min_vruntime;
 	sl_task_move_cpu(sim, p, cpu);

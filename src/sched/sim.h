@@ -82,6 +82,9 @@ struct sched_entity {
 			 * my_q (its per-CPU runqueue) and sits on its CPU's root runqueue; a
 			 * task's entity has my_q NULL */
 			struct cfs_rq *my_q;
+			/* a task's group under group scheduling (group_sched=1 is 2.6.31's only,
+			 * config.c), NULL without */
+			struct sl_tg *tg;
 		};
 		struct { /* EEVDF (6.18, eevdf.h) */
 			u64 deadline;
@@ -231,14 +234,12 @@ struct sl_task {
 	struct sched_rt_entity rt;
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
 	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
-	u64 steps_at_now;	    /* zero-time steps run at the current instant */
 	u64 frame_due;		    /* a periodic task's current frame is due then */
-	u64 steps_time;
+	u64 steps_time;		    /* the instant steps_at_now counts at */
 	u64 runtime_end;  /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
 	u64 cpus_allowed; /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
 
 	struct sl_group *group;
-	struct sl_tg *tg; /* its task group under group scheduling, NULL without */
 	struct sl_task *parent;
 	struct sl_task *peer;
 
@@ -256,23 +257,28 @@ struct sl_task {
 	 * then. */
 	u64 last_switch_seq;
 
+	const char *comm; /* its program's name (prog->comm, which outlives the task) */
+
 	int pid;
 	int nice;
-	enum sl_policy policy;
 	int rt_priority; /* sched_param.sched_priority: 1..99 for RT, 0 otherwise */
 	int prio;	 /* RT: the kernel's prio 99 - rt_priority */
 	int group_id;	 /* the workload group's id (-1: none), for the events */
 	int uid;	 /* the owner's user id (group scheduling: the task group it joins) */
 	int cpu;
-	enum sl_tstate state;
-	enum sl_block blocked;
 	int wait_below; /* OP_WAIT_BELOW threshold while blocked on children */
 	int iowait_cpu; /* rq whose nr_iowait counts this task */
 	int live_children;
 	int pc;
 	int pending_wakes;
 	int last_cpu;
-	char comm[16];
+	/* zero-time steps run at steps_time: at most MAX_STEPS_PER_INSTANT + 1 (task_prog.c),
+	 * then the run fails */
+	u32 steps_at_now;
+	/* enums in a byte each (their values are below 8) */
+	uint8_t policy;	 /* enum sl_policy */
+	uint8_t state;	 /* enum sl_tstate */
+	uint8_t blocked; /* enum sl_block */
 	bool on_cpu;
 	bool spinning; /* OWNER_SPIN: busy-waiting on a mutex */
 	bool in_run;
