@@ -6,6 +6,8 @@
 int sl_stats_init(struct sl_stats *s, int ngroups, int ncpu)
 {
 	memset(s, 0, sizeof(*s));
+	if (ngroups >= SL_STATS_MAX || ncpu > SL_STATS_MAX)
+		return -1; /* not reached: see struct sl_pid_stat */
 	s->ngroups = ngroups;
 	s->ncpu = ncpu;
 	s->g = calloc((size_t)(ngroups ? ngroups : 1), sizeof(*s->g));
@@ -67,7 +69,7 @@ static struct sl_pid_stat *pid_stat(struct sl_stats *s, int pid, int group)
 	if (pid > s->maxpid)
 		s->maxpid = pid;
 	if (group >= 0 && group < s->ngroups)
-		p->group1 = group + 1;
+		p->group1 = (int16_t)(group + 1);
 	return p;
 }
 
@@ -171,7 +173,7 @@ static void start_run(struct sl_stats *s, struct sl_pid_stat *p, int cpu, u64 t)
 		end_run(s, p, t);
 	}
 	p->running = true;
-	p->run_cpu = cpu;
+	p->run_cpu = (int16_t)cpu;
 	p->run_since = t;
 }
 
