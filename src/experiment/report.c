@@ -500,7 +500,7 @@ static const struct sl_task_io *task_io(const struct sl_task *t)
 {
 	static const struct sl_task_io none;
 
-	return t->io ? t->io : &none;
+	return sl_task_io(t) ? sl_task_io(t) : &none;
 }
 
 void sl_report_io_table(FILE *f, const struct sl_run *r)

@@ -43,14 +43,16 @@ int sl_task_io_init(struct sl_sim *sim, struct sl_task *p, int disk, int depth, 
 {
 	if (sl_disks_ensure(sim, disk + 1))
 		return -1;
-	struct sl_task_io *io = calloc(1, sizeof(*io) + sizeof(io->reqs[0]) * (size_t)depth);
+	struct sl_task_ext *x = sl_task_ext(sim, p);
+	struct sl_task_io *io =
+		x ? calloc(1, sizeof(*io) + sizeof(io->reqs[0]) * (size_t)depth) : NULL;
 
 	if (!io) {
 		sim->oom = true;
 		return -1;
 	}
-	free(p->io);
-	p->io = io;
+	free(x->io);
+	x->io = io;
 	io->nreqs = depth;
 	for (int i = 0; i < depth; i++) {
 		sl_timer_init(&io->reqs[i].irq, req_irq_fn, -1);
@@ -105,7 +107,7 @@ bool sl_bm_check(struct sl_sim *sim)
 bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned flags)
 {
 	struct sl_request *r = NULL;
-	struct sl_task_io *io = p->io;
+	struct sl_task_io *io = sl_task_io(p);
 
 	if (!io || !io->io_left)
 		return false;
@@ -187,16 +189,18 @@ static void complete(struct sl_sim *sim, struct sl_request *r)
 	struct sl_group *g = p->group;
 
 	r->busy = false;
-	p->io->inflight--;
-	p->io->io_bytes += r->bytes;
-	p->io->io_ops++;
+	struct sl_task_io *io = sl_task_io(p); /* the request is from its pool */
+
+	io->inflight--;
+	io->io_bytes += r->bytes;
+	io->io_ops++;
 	if (g) {
 		g->io_bytes += r->bytes;
 		g->io_ops++;
 		if (g->clat)
 			sl_hist_add(g->clat, sim->now - r->submit_time);
 	}
-	p->io->reaped_pending++;
+	io->reaped_pending++;
 	/* a synchronous reader, or a libaio waiter now that an event is there, wakes up */
 	if (p->blocked == BLK_IO || p->blocked == BLK_AIO)
 		sl_try_to_wake_up(sim, p, NULL, 0);

@@ -57,6 +57,12 @@ struct sl_disk {
 	u64 busy_ns, busy_since, ops, bytes;
 };
 
+/* the task's block I/O (NULL: it has no request pool) */
+static inline struct sl_task_io *sl_task_io(const struct sl_task *p)
+{
+	return p->ext ? p->ext->io : NULL;
+}
+
 /* Make sure disks 0..n-1 exist. */
 int sl_disks_ensure(struct sl_sim *sim, int n);
 void sl_disks_free(struct sl_sim *sim);

@@ -301,8 +301,10 @@ void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	u64 when = sim->now + left;
 
 	/* OP_RUNTIME: the burst ends at its wall-clock end, however much CPU it got */
-	if (p->runtime_end && p->runtime_end < when)
-		when = p->runtime_end > sim->now ? p->runtime_end : sim->now;
+	u64 end = sl_task_runtime_end(p);
+
+	if (end && end < when)
+		when = end > sim->now ? end : sim->now;
 	sl_arm(sim, &rq->work, when);
 }
 
@@ -361,7 +363,7 @@ static void remove_task(struct sl_task **arr, int *n, struct sl_task *p)
 /* A spinner gives up (owner stopped running, or it must reschedule) and sleeps on the lock. */
 void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 {
-	struct sl_mutex *m = p->lock_wait;
+	struct sl_mutex *m = p->ext->lock_wait; /* a spinner: it went through op_lock */
 
 	remove_task(m->spinners, &m->nspin, p);
 	p->spinning = false;
@@ -400,14 +402,14 @@ void sl_mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
 
 		s->spinning = false;
 		s->in_run = false;
-		s->lock_wait = NULL;
+		s->ext->lock_wait = NULL;
 		s->pc++;
 		m->owner = s;
 		sl_arm(sim, &sim->cpus[s->cpu].work, sim->now);
 	} else if (m->nwait) {
 		struct sl_task *w = sl_pop_first(m->waiters, &m->nwait);
 
-		w->lock_wait = NULL;
+		w->ext->lock_wait = NULL;
 		sl_try_to_wake_up(sim, w, p, 0);
 	}
 }
@@ -629,6 +631,22 @@ static bool prog_counts_loops(const struct sl_prog *prog)
 	return false;
 }
 
+/* whether a program needs struct sl_task_ext from its start: a lock or a wall-clock burst */
+static bool prog_needs_ext(const struct sl_prog *prog)
+{
+	for (int i = 0; i < prog->n; i++)
+		if (prog->steps[i].op == OP_LOCK || prog->steps[i].op == OP_RUNTIME)
+			return true;
+	return false;
+}
+
+struct sl_task_ext *sl_task_ext(struct sl_sim *sim, struct sl_task *p)
+{
+	if (!p->ext && !(p->ext = calloc(1, sizeof(*p->ext))))
+		sim->oom = true;
+	return p->ext;
+}
+
 static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
 {
 	if (sim->ntasks >= SL_MAX_TASKS) {
@@ -637,11 +655,16 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 		return NULL;
 	}
 	struct sl_task *p = task_alloc(sim);
+	bool loops = p && prog_counts_loops(prog);
 
-	if (!p ||
-	    (prog_counts_loops(prog) && !(p->loopcnt = calloc((size_t)prog->n, sizeof(int))))) {
-		if (p)
-			sim->task_chunks->used--; /* the slot just taken, zeroed still */
+	if (!p || ((loops || prog_needs_ext(prog)) &&
+		   (!sl_task_ext(sim, p) ||
+		    (loops && !(p->ext->loopcnt = calloc((size_t)prog->n, sizeof(int))))))) {
+		if (p) {
+			free(p->ext);
+			p->ext = NULL;
+			sim->task_chunks->used--; /* the slot just taken, zeroed again */
+		}
 		sim->oom = true;
 		return NULL;
 	}
@@ -692,10 +715,12 @@ void sl_task_free(struct sl_task *p)
 {
 	if (!p)
 		return;
-	free(p->loopcnt);
-	free(p->io);
-	p->loopcnt = NULL;
-	p->io = NULL;
+	if (p->ext) {
+		free(p->ext->loopcnt);
+		free(p->ext->io);
+		free(p->ext);
+		p->ext = NULL;
+	}
 	/* the task itself is the arena's (sl_task_chunks_free) */
 }
 
@@ -758,8 +783,10 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 		return;
 	/* fork with a pipe between them (cc1 | as): each is the other's peer */
 	if (pipe) {
-		p->peer = parent;
-		parent->peer = p;
+		if (!sl_task_ext(sim, p) || !sl_task_ext(sim, parent))
+			return;
+		p->ext->peer = parent;
+		parent->ext->peer = p;
 	}
 	class_update_curr(sim, rq);
 	p->parent = parent;

@@ -225,6 +225,22 @@ enum sl_tstate {
 enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX, BLK_AIO, BLK_COND };
 
 /*
+ * What only some tasks need, in one allocation made when a task first needs any of it
+ * (machine.c's sl_task_ext: at fork for a program with a counted loop, a lock or an
+ * OP_RUNTIME; by sl_task_io_init; when a peer is set): a task without it has no counters, no
+ * requests, no mutex, no peer and no wall-clock burst (sl_task_peer, sl_task_runtime_end).
+ */
+struct sl_task_ext {
+	int *loopcnt; /* by step: the counted loops' counters (NULL: the program has none) */
+	/* block I/O (machine/blockdev.h): the request pool and counters of a task given one by
+	 * sl_task_io_init (fio's jobs); NULL for every other task, which does no block I/O */
+	struct sl_task_io *io;
+	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
+	struct sl_task *peer;	    /* the other end of its pipe (OP_WAKE wakes it) */
+	u64 runtime_end; /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
+};
+
+/*
  * Members are ordered by size (8-byte, then 4-byte, then the name and the flags) so that the
  * struct has no holes: a run keeps every task it created, and 100k tasks are 100k of these.
  */
@@ -233,25 +249,20 @@ struct sl_task {
 	struct sched_entity se; /* RT tasks use its exec_start and sum_exec_runtime only */
 	struct sched_rt_entity rt;
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
-	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
-	u64 frame_due;		    /* a periodic task's current frame is due then */
-	u64 steps_time;		    /* the instant steps_at_now counts at */
-	u64 runtime_end;  /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
-	u64 cpus_allowed; /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
+	u64 frame_due;	   /* a periodic task's current frame is due then */
+	u64 steps_time;	   /* the instant steps_at_now counts at */
+	u64 cpus_allowed;  /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
 
 	struct sl_group *group;
 	struct sl_task *parent;
-	struct sl_task *peer;
 
 	const struct sl_prog *prog;
-	int *loopcnt;	/* by step: the counted loops' counters (NULL: the program has none) */
 	u64 run_target; /* sum_exec_runtime at which the current run ends */
 	u64 start_time;
 	struct sl_timer timer; /* sleep / I/O completion */
 
-	/* block I/O (machine/blockdev.h): the request pool and counters of a task given one by
-	 * sl_task_io_init (fio's jobs); NULL for every other task, which does no block I/O */
-	struct sl_task_io *io;
+	/* what only some tasks need (NULL: none of it), see struct sl_task_ext */
+	struct sl_task_ext *ext;
 
 	/* Cache warmth: where it last ran (last_cpu below) and what that CPU's switch count was
 	 * then. */
@@ -284,6 +295,16 @@ struct sl_task {
 	bool in_run;
 	bool cache_cold;
 };
+
+static inline struct sl_task *sl_task_peer(const struct sl_task *p)
+{
+	return p->ext ? p->ext->peer : NULL;
+}
+
+static inline u64 sl_task_runtime_end(const struct sl_task *p)
+{
+	return p->ext ? p->ext->runtime_end : 0;
+}
 
 /* ---- CPUs ---- */
 
