@@ -42,7 +42,7 @@ static double share(u64 part, u64 whole)
 
 static const struct sl_task *task_by_pid(const struct sl_sim *sim, int pid)
 {
-	return pid >= 1 && pid <= sim->ntasks ? sim->tasks[pid - 1] : NULL;
+	return pid >= 1 && pid <= sim->ntasks ? sl_sim_task(sim, pid - 1) : NULL;
 }
 
 void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
@@ -525,7 +525,7 @@ void sl_report_io_table(FILE *f, const struct sl_run *r)
 			el ? (double)g->io_ops / ((double)el / 1e9) : 0,
 			(unsigned long long)g->io_ops, a, b, c, d);
 		for (int pid = 1; pid <= sim->ntasks; pid++) {
-			const struct sl_task *t = sim->tasks[pid - 1];
+			const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
 			if (t->group != g)
 				continue;
@@ -556,7 +556,7 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 	ADD(clat, "max", ju64(g->clat->max));
 	ADD(o, "clat_ns", clat);
 	for (int pid = 1; pid <= sim->ntasks; pid++) {
-		const struct sl_task *t = sim->tasks[pid - 1];
+		const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
 		if (!t || t->group != g)
 			continue;

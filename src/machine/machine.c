@@ -582,41 +582,39 @@ const struct sl_machine_ops sl_machine_ops = {
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
 
 /*
- * Tasks come from an arena of chunks of SL_TASK_CHUNK zeroed tasks: one allocation per chunk
- * instead of one per fork (a task lives until the simulation ends: its statistics are read then,
- * so there is nothing to recycle during a run). A chunk is large enough to be mapped on its own,
- * so its pages are faulted in only as forks reach them.
+ * The next task's slot (pid ntasks + 1), zeroed: a new chunk when the last one is full. A task
+ * lives until the simulation ends (its statistics are read then), so nothing is recycled during
+ * a run; the slot is taken for good when new_task counts the task.
  */
-#define SL_TASK_CHUNK 256
-
-struct sl_task_chunk {
-	struct sl_task_chunk *next;
-	int used;
-	struct sl_task t[SL_TASK_CHUNK];
-};
-
 static struct sl_task *task_alloc(struct sl_sim *sim)
 {
-	struct sl_task_chunk *c = sim->task_chunks;
+	int k = sim->ntasks / SL_TASK_CHUNK;
 
-	if (!c || c->used == SL_TASK_CHUNK) {
-		c = calloc(1, sizeof(*c));
-		if (!c)
+	if (k == sim->nchunks) {
+		if (sim->nchunks == sim->capchunks) {
+			int cap = sim->capchunks ? sim->capchunks * 2 : 16;
+			struct sl_task_chunk **a =
+				realloc(sim->task_chunks, sizeof(*a) * (size_t)cap);
+
+			if (!a)
+				return NULL;
+			sim->task_chunks = a;
+			sim->capchunks = cap;
+		}
+		if (!(sim->task_chunks[k] = calloc(1, sizeof(struct sl_task_chunk))))
 			return NULL;
-		c->next = sim->task_chunks;
-		sim->task_chunks = c;
+		sim->nchunks++;
 	}
-	return &c->t[c->used++];
+	return sl_sim_task(sim, sim->ntasks);
 }
 
 void sl_task_chunks_free(struct sl_sim *sim)
 {
-	while (sim->task_chunks) {
-		struct sl_task_chunk *c = sim->task_chunks;
-
-		sim->task_chunks = c->next;
-		free(c);
-	}
+	for (int k = 0; k < sim->nchunks; k++)
+		free(sim->task_chunks[k]);
+	free(sim->task_chunks);
+	sim->task_chunks = NULL;
+	sim->nchunks = sim->capchunks = 0;
 }
 
 /*
@@ -663,24 +661,12 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 		if (p) {
 			free(p->ext);
 			p->ext = NULL;
-			sim->task_chunks->used--; /* the slot just taken, zeroed again */
+			/* the slot stays the next task's, zeroed again */
 		}
 		sim->oom = true;
 		return NULL;
 	}
-	if (sim->ntasks == sim->captasks) {
-		int cap = sim->captasks ? sim->captasks * 2 : 64;
-		struct sl_task **a = realloc(sim->tasks, sizeof(*a) * (size_t)cap);
-
-		if (!a) {
-			sl_task_free(p);
-			sim->oom = true;
-			return NULL;
-		}
-		sim->tasks = a;
-		sim->captasks = cap;
-	}
-	sim->tasks[sim->ntasks++] = p;
+	sim->ntasks++;
 	p->pid = sim->ntasks; /* pids are dense, from 1; 0 is the idle task */
 	p->comm = prog->comm;
 	p->nice = prog->nice;

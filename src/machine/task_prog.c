@@ -73,8 +73,8 @@ static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	sl_emit(sim, &ev);
 	if (p->live_children)
 		for (int i = 0; i < sim->ntasks; i++)
-			if (sim->tasks[i]->parent == p)
-				sim->tasks[i]->parent = NULL;
+			if (sl_sim_task(sim, i)->parent == p)
+				sl_sim_task(sim, i)->parent = NULL;
 	if (p->group && --p->group->live == 0)
 		p->group->end = sim->now;
 	if (parent) {

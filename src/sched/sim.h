@@ -413,6 +413,16 @@ struct sl_machine_ops {
 
 #define SL_NR_LEVELS 32 /* nr_running levels kept as CPU bitmaps (sl_nr_level_move) */
 
+/*
+ * Tasks live in chunks of SL_TASK_CHUNK zeroed tasks, in pid order: one allocation per chunk
+ * instead of one per fork, and no array of task pointers (a task's place is its pid's).
+ */
+#define SL_TASK_CHUNK 256
+
+struct sl_task_chunk {
+	struct sl_task t[SL_TASK_CHUNK];
+};
+
 struct sl_sim {
 	union {
 		struct sl_engine eng;
@@ -454,10 +464,10 @@ struct sl_sim {
 	u64 *bcast_busy; /* the broadcast lock's reserved [start, end) pairs, sorted, future only */
 	int nbcast, capbcast;
 
-	struct sl_task **tasks; /* by pid - 1 */
-	int ntasks, captasks;
-	/* the tasks' memory: an arena of chunks (machine/machine.c), freed with the simulation */
-	struct sl_task_chunk *task_chunks;
+	/* the tasks, by pid - 1 (sl_sim_task): an arena of chunks of SL_TASK_CHUNK tasks in pid
+	 * order (machine/machine.c), freed with the simulation */
+	struct sl_task_chunk **task_chunks;
+	int ntasks, nchunks, capchunks;
 
 	struct sl_group *groups;
 	int ngroups;
@@ -493,6 +503,12 @@ struct sl_sim {
 	u64 nr_migrations;
 	bool duration_set;
 };
+
+/* the task of pid i + 1 (0 <= i < sim->ntasks) */
+static inline struct sl_task *sl_sim_task(const struct sl_sim *sim, int i)
+{
+	return &sim->task_chunks[i / SL_TASK_CHUNK]->t[i % SL_TASK_CHUNK];
+}
 
 /* rq's place in the levels of CPUs by nr_running (sim->lvl_bits), from `from` tasks to `to` */
 static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long from,
