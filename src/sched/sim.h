@@ -241,8 +241,10 @@ struct sl_task_ext {
 };
 
 /*
- * Members are ordered by size (8-byte, then 4-byte, then the name and the flags) so that the
- * struct has no holes: a run keeps every task it created, and 100k tasks are 100k of these.
+ * Members are ordered by size (8-byte, then 4-byte, then the bytes and the flags) so that the
+ * struct has no holes: a run keeps every task it created, and 100k tasks are 100k of these
+ * (424 bytes each; docs/performance.md). What only some tasks need is in struct sl_task_ext,
+ * what only one release's fair class needs in the entity's union.
  */
 struct sl_task {
 	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
@@ -415,9 +417,11 @@ struct sl_machine_ops {
 
 /*
  * Tasks live in chunks of SL_TASK_CHUNK zeroed tasks, in pid order: one allocation per chunk
- * instead of one per fork, and no array of task pointers (a task's place is its pid's).
+ * instead of one per fork, and no array of task pointers (a task's place is its pid's). 512
+ * tasks are 212 KB, above glibc's first mmap threshold (128 KB), so the first chunk is mapped
+ * and faulted in only as forks reach its pages: a run of a few tasks does not pay for 512.
  */
-#define SL_TASK_CHUNK 256
+#define SL_TASK_CHUNK 512
 
 struct sl_task_chunk {
 	struct sl_task t[SL_TASK_CHUNK];
