@@ -12,7 +12,7 @@ static inline struct sl_task *ee_task(int nice, int policy, int cpu)
 
 	sl_eevdf_set_load_weight(p);
 	p->sched_class = &sl_eevdf_class;
-	p->recent_used_cpu = -1;
+	p->se.recent_used_cpu = -1;
 	return p;
 }
 

@@ -38,7 +38,7 @@ static struct sl_task *bfs_task(struct sl_sim *sim, int nice, int policy, int cp
 
 	p->sched_class = &sl_bfs_class;
 	sl_bfs_class.init_task(sim, p);
-	p->bfs.deadline = deadline;
+	p->se.bfs.deadline = deadline;
 	return p;
 }
 
@@ -92,30 +92,30 @@ static void test_deadline_from_jiffies(void **state)
 	/* started by the shell at 5.7 ms, jiffies 5: slice 6000 us, deadline 5 + 39 = 44 */
 	f->sim->now = 5 * MS + 700000;
 	sl_bfs_class.task_fork(f->sim, parent, NULL);
-	assert_int_equal(parent->bfs.time_slice, 6000);
-	assert_int_equal(parent->bfs.deadline, 44);
+	assert_int_equal(parent->se.bfs.time_slice, 6000);
+	assert_int_equal(parent->se.bfs.deadline, 44);
 	/* SCHED_IDLEPRIO's deadline is further offset by nice 19's: 5 + 39 + 239 = 283 */
 	sl_bfs_class.task_fork(f->sim, idle, NULL);
-	assert_int_equal(idle->bfs.deadline, 283);
+	assert_int_equal(idle->se.bfs.deadline, 283);
 	/* a fork halves the slice (3000 us each) and the child keeps the parent's deadline,
 	 * whatever its own nice */
 	child->parent = parent;
 	sl_bfs_class.task_fork(f->sim, child, parent);
-	assert_int_equal(parent->bfs.time_slice, 3000);
-	assert_int_equal(child->bfs.time_slice, 3000);
-	assert_int_equal(child->bfs.deadline, 44);
+	assert_int_equal(parent->se.bfs.time_slice, 3000);
+	assert_int_equal(child->se.bfs.time_slice, 3000);
+	assert_int_equal(child->se.bfs.deadline, 44);
 	/* int division: 4001 -> 2000 each */
-	parent->bfs.time_slice = 4001;
+	parent->se.bfs.time_slice = 4001;
 	sl_bfs_class.task_fork(f->sim, child, parent);
-	assert_int_equal(parent->bfs.time_slice, 2000);
-	assert_int_equal(child->bfs.time_slice, 2000);
+	assert_int_equal(parent->se.bfs.time_slice, 2000);
+	assert_int_equal(child->se.bfs.time_slice, 2000);
 	/* nothing left (-250 us): the parent keeps -250 and the child gets -250 too, with the
 	 * parent's deadline; it reschedules at its first tick */
-	parent->bfs.time_slice = -250;
+	parent->se.bfs.time_slice = -250;
 	sl_bfs_class.task_fork(f->sim, child, parent);
-	assert_int_equal(parent->bfs.time_slice, -250);
-	assert_int_equal(child->bfs.time_slice, -250);
-	assert_int_equal(child->bfs.deadline, 44);
+	assert_int_equal(parent->se.bfs.time_slice, -250);
+	assert_int_equal(child->se.bfs.time_slice, -250);
+	assert_int_equal(child->se.bfs.deadline, 44);
 	free(parent);
 	free(child);
 	free(idle);
@@ -169,9 +169,9 @@ static void test_earliest_deadline_lookup(void **state)
 	/* from CPU 2: A (nice 0, distance 39) 50 + 39 = 89, B 45 + 0: B */
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), b);
 	/* B at 43: 43 + 6 = 49 before A's 50, from CPU 0 too */
-	b->bfs.deadline = 43;
+	b->se.bfs.deadline = 43;
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
-	b->bfs.deadline = 45;
+	b->se.bfs.deadline = 45;
 	/* A may not run on CPU 0: B */
 	a->cpus_allowed = 0xE;
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
@@ -193,7 +193,7 @@ static void test_earliest_deadline_lookup(void **state)
 	/* pick takes it off the queue onto the CPU (a migration: its task_cpu was 3) */
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, &sim->cpus[0]), iso);
 	assert_int_equal(iso->cpu, 0);
-	assert_false(iso->bfs.queued);
+	assert_false(iso->se.bfs.queued);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, &sim->cpus[0]), a);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, &sim->cpus[0]), b);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, &sim->cpus[0]), idle);
@@ -224,25 +224,25 @@ static void test_preempt_on_wakeup(void **state)
 	 * before 60: it preempts CPU 1; at 60 it does not */
 	sim->cpus[1].curr = c1;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
-	w->bfs.deadline = 60;
+	w->se.bfs.deadline = 60;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
 	/* an ISO wakee preempts a NORMAL task whatever the deadlines */
 	w->policy = SL_SCHED_ISO;
-	w->bfs.prio = BFS_ISO_PRIO;
-	w->bfs.deadline = 900;
+	w->se.bfs.prio = BFS_ISO_PRIO;
+	w->se.bfs.deadline = 900;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
 	/* so does a SCHED_BATCH one at the same prio: only SCHED_NORMAL wakees compare
 	 * deadlines (try_preempt's test) */
 	w->policy = SL_SCHED_BATCH;
-	w->bfs.prio = BFS_NORMAL_PRIO;
+	w->se.bfs.prio = BFS_NORMAL_PRIO;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
 	/* an IDLEPRIO wakee does not preempt NORMAL tasks, but does an IDLEPRIO one */
 	w->policy = SL_SCHED_IDLE;
-	w->bfs.prio = BFS_IDLE_PRIO;
-	w->bfs.deadline = 0;
+	w->se.bfs.prio = BFS_IDLE_PRIO;
+	w->se.bfs.deadline = 0;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
 	c0->policy = SL_SCHED_IDLE;
-	c0->bfs.prio = BFS_IDLE_PRIO;
+	c0->se.bfs.prio = BFS_IDLE_PRIO;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
 	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
 	free(c0);
@@ -267,7 +267,7 @@ static void test_preempt_cache_distance(void **state)
 	/* from the wakee's CPU 0: CPU 0 40 - 0 = 40, CPU 1 60 - 39 = 21: CPU 0 is the latest.
 	 * 50 is not before 40: none; at 39 CPU 0 */
 	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
-	w->bfs.deadline = 39;
+	w->se.bfs.deadline = 39;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
 	/* CPU 0 idle, CPU 1 idle: the wakee's own; only CPU 1 idle: CPU 1 */
 	sim->cpus[0].curr = NULL;
@@ -340,8 +340,8 @@ static void test_yield(void **state)
 	sl_bfs_class.put_prev_task(sim, rq, p);
 	p->on_cpu = false;
 	rq->curr = NULL;
-	assert_int_equal(p->bfs.time_slice, 6000);
-	assert_int_equal(p->bfs.deadline, 41);
+	assert_int_equal(p->se.bfs.time_slice, 6000);
+	assert_int_equal(p->se.bfs.deadline, 41);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, rq), q);
 	free(p);
 	free(q);
@@ -408,17 +408,17 @@ static void test_slice_expiry_at_tick(void **state)
 		sim->now = (u64)t * MS;
 		sl_bfs_class.task_tick(sim, rq, 0);
 	}
-	assert_int_equal(p->bfs.time_slice, 1000);
+	assert_int_equal(p->se.bfs.time_slice, 1000);
 	assert_false(rq->need_resched);
 	sim->now = 6 * MS;
 	sl_bfs_class.task_tick(sim, rq, 0);
-	assert_int_equal(p->bfs.time_slice, 0);
+	assert_int_equal(p->se.bfs.time_slice, 0);
 	assert_true(rq->need_resched);
 	/* put back: the expired slice is refilled and the deadline set from now, 6 + 39 jiffies */
 	sl_bfs_class.put_prev_task(sim, rq, p);
-	assert_int_equal(p->bfs.time_slice, 6000);
-	assert_int_equal(p->bfs.deadline, 45);
-	assert_true(p->bfs.queued);
+	assert_int_equal(p->se.bfs.time_slice, 6000);
+	assert_int_equal(p->se.bfs.deadline, 45);
+	assert_true(p->se.bfs.queued);
 	rq->curr = NULL;
 	free(p);
 	fixture_free(f);

@@ -34,7 +34,7 @@ static double group_share(const struct sl_run *r, int gi)
 	u64 ns = 0;
 
 	for (int pid = 1; pid <= r->sim->ntasks; pid++)
-		if (r->sim->tasks[pid - 1]->group_id == gi)
+		if (sl_sim_task(r->sim, pid - 1)->group_id == gi)
 			ns += r->stats.pid[pid].cpu_ns;
 	return (double)ns / (double)r->sim->now;
 }
@@ -260,11 +260,11 @@ static void test_hierarchy_invariants(void **state)
 	 * and the thresh (a change of at most 4 is not made, per CPU) */
 	assert_true(sum >= 1014 && sum <= 1032);
 	for (int pid = 1; pid <= sim->ntasks; pid++) {
-		struct sl_task *p = sim->tasks[pid - 1];
+		struct sl_task *p = sl_sim_task(sim, pid - 1);
 
 		if (p->se.on_rq)
-			assert_ptr_equal(sl_cfs_rq_of(sim, &p->se), &p->tg->cfs_rq[p->cpu]);
-		assert_ptr_equal(p->tg, !strcmp(p->comm, "Xorg") ? root : tg);
+			assert_ptr_equal(sl_cfs_rq_of(sim, &p->se), &p->se.tg->cfs_rq[p->cpu]);
+		assert_ptr_equal(p->se.tg, !strcmp(p->comm, "Xorg") ? root : tg);
 	}
 	sl_run_free(&r);
 	sl_config_free(&cfg);
@@ -299,10 +299,10 @@ static void test_group_wakeup_gran_zero(void **state)
 		if (groups) {
 			a->uid = 1000;
 			b->uid = 1001;
-			a->tg = sl_tg_of_uid(sim, 1000);
-			b->tg = sl_tg_of_uid(sim, 1001);
-			ae = &a->tg->se[0];
-			be = &b->tg->se[0];
+			a->se.tg = sl_tg_of_uid(sim, 1000);
+			b->se.tg = sl_tg_of_uid(sim, 1001);
+			ae = &a->se.tg->se[0];
+			be = &b->se.tg->se[0];
 		}
 		sl_cfs_enqueue_task(sim, rq, a, 0);
 		assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), a);

@@ -39,7 +39,7 @@ static void test_one_hog_runs_its_work_and_exits(void **state)
 	assert_int_equal(g->end, 5032000);
 	assert_int_equal(r.stats.g[0].cpu_ns, 5032000);
 	assert_int_equal(r.sim->now, 5032000); /* a finite run ends with its last workload */
-	assert_int_equal(r.sim->tasks[0]->policy, SL_SCHED_BATCH);
+	assert_int_equal(sl_sim_task(r.sim, 0)->policy, SL_SCHED_BATCH);
 	sl_run_free(&r);
 	sl_config_free(&cfg);
 }

@@ -195,7 +195,7 @@ static void round_trip(const struct rt_case *c)
 	int replayed = 0;
 
 	for (int i = 0; i < r.sim->ntasks; i++) {
-		const struct sl_task *p = r.sim->tasks[i];
+		const struct sl_task *p = sl_sim_task(r.sim, i);
 		int orig = sl_tw_orig_pid(p->group, p->prog);
 		int ia = sl_trace_summary_id(sa, orig), ib = sl_trace_summary_id(sb, p->pid);
 

@@ -125,6 +125,10 @@ static void percpu_add(struct sl_timerq *q, struct sl_timer *t)
 
 	if (!q->percpu || t->cpu < 0)
 		return;
+	if (t->cpu > SL_TIMER_MAX_CPU) {
+		q->oom = true; /* cannot happen: the configuration allows 4096 CPUs */
+		return;
+	}
 	k = 2 * t->cpu + (t->irq ? 1 : 0);
 	if (k >= q->nper) {
 		int n = q->nper ? q->nper : 16;
@@ -154,7 +158,7 @@ static void percpu_add(struct sl_timerq *q, struct sl_timer *t)
 		h->h = a;
 		h->cap = cap;
 	}
-	t->pq = k + 1;
+	t->pq = (uint16_t)(k + 1);
 	pplace(h, h->n++, (struct sl_cpuent){t->expires, t});
 	psift_up(h, h->n - 1);
 }

@@ -21,16 +21,25 @@ struct sl_sim;
 struct sl_timer;
 typedef void (*sl_timer_fn)(struct sl_sim *sim, struct sl_timer *t);
 
+/*
+ * 40 bytes, no hole (every task holds one): pq is 1 + 2 cpu + irq, at most 8193 with the
+ * configuration's 4096 CPUs (config.c), so 16 bits hold it (sl_timerq_arm refuses a CPU past
+ * SL_TIMER_MAX_CPU rather than wrap it).
+ */
 struct sl_timer {
 	u64 expires;
 	u64 seq;
-	int idx;  /* position in the heap, -1 when not armed */
-	int cpu;  /* CPU whose timer this is, or whose interrupt (-1: none, the experiment) */
-	bool irq; /* a device's interrupt routed to cpu: not a timer the governors can see */
-	bool exit_delayed; /* re-armed to run after its CPU's C-state exit */
 	sl_timer_fn fn;
-	int pq, pidx; /* 1 + its per-CPU heap (2 cpu + irq), its position there; pq 0: none */
+	int idx;     /* position in the heap, -1 when not armed */
+	int cpu;     /* CPU whose timer this is, or whose interrupt (-1: none, the experiment) */
+	int pidx;    /* its position in its per-CPU heap */
+	uint16_t pq; /* 1 + its per-CPU heap (2 cpu + irq); 0: none */
+	bool irq;    /* a device's interrupt routed to cpu: not a timer the governors can see */
+	bool exit_delayed; /* re-armed to run after its CPU's C-state exit */
 };
+
+/* the largest CPU number a per-CPU heap can be kept for (pq's 16 bits) */
+#define SL_TIMER_MAX_CPU ((UINT16_MAX - 2) / 2)
 
 /* a slot of the main heap: the timer and its key, (expires, seq), copied from it when armed */
 struct sl_heapent {

@@ -9,6 +9,7 @@
 #include "sched/sysctl.h"
 #include "sched/rt.h"
 #include "sched/cfs.h"
+#include "machine/blockdev.h"
 
 #include <json-c/json.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static double share(u64 part, u64 whole)
 
 static const struct sl_task *task_by_pid(const struct sl_sim *sim, int pid)
 {
-	return pid >= 1 && pid <= sim->ntasks ? sim->tasks[pid - 1] : NULL;
+	return pid >= 1 && pid <= sim->ntasks ? sl_sim_task(sim, pid - 1) : NULL;
 }
 
 void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
@@ -490,6 +491,14 @@ static double mbps(u64 bytes, u64 ns)
 	return ns ? (double)bytes / ((double)ns / 1e9) / 1e6 : 0.0;
 }
 
+/* a job's I/O figures (a task without a request pool did none: zeros, disk 0) */
+static const struct sl_task_io *task_io(const struct sl_task *t)
+{
+	static const struct sl_task_io none;
+
+	return sl_task_io(t) ? sl_task_io(t) : &none;
+}
+
 void sl_report_io_table(FILE *f, const struct sl_run *r)
 {
 	const struct sl_sim *sim = r->sim;
@@ -512,13 +521,15 @@ void sl_report_io_table(FILE *f, const struct sl_run *r)
 			el ? (double)g->io_ops / ((double)el / 1e9) : 0,
 			(unsigned long long)g->io_ops, a, b, c, d);
 		for (int pid = 1; pid <= sim->ntasks; pid++) {
-			const struct sl_task *t = sim->tasks[pid - 1];
+			const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
 			if (t->group != g)
 				continue;
-			fprintf(f, "  job pid %d disk %d: bw %.2f MB/s, %.0f IOPS\n", pid, t->disk,
-				mbps(t->io_bytes, el),
-				el ? (double)t->io_ops / ((double)el / 1e9) : 0.0);
+			const struct sl_task_io *io = task_io(t);
+
+			fprintf(f, "  job pid %d disk %d: bw %.2f MB/s, %.0f IOPS\n", pid, io->disk,
+				mbps(io->io_bytes, el),
+				el ? (double)io->io_ops / ((double)el / 1e9) : 0.0);
 		}
 	}
 }
@@ -541,17 +552,18 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 	ADD(clat, "max", ju64(g->clat->max));
 	ADD(o, "clat_ns", clat);
 	for (int pid = 1; pid <= sim->ntasks; pid++) {
-		const struct sl_task *t = sim->tasks[pid - 1];
+		const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
 		if (!t || t->group != g)
 			continue;
 		json_object *jo = json_object_new_object();
+		const struct sl_task_io *io = task_io(t);
 
 		ADD(jo, "pid", json_object_new_int(pid));
-		ADD(jo, "disk", json_object_new_int(t->disk));
-		ADD(jo, "bytes", ju64(t->io_bytes));
-		ADD(jo, "requests", ju64(t->io_ops));
-		ADD(jo, "bw_mb_s", sl_json_fixed6(mbps(t->io_bytes, el)));
+		ADD(jo, "disk", json_object_new_int(io->disk));
+		ADD(jo, "bytes", ju64(io->io_bytes));
+		ADD(jo, "requests", ju64(io->io_ops));
+		ADD(jo, "bw_mb_s", sl_json_fixed6(mbps(io->io_bytes, el)));
 		json_object_array_add(jobs, jo);
 	}
 	ADD(o, "jobs", jobs);

@@ -43,18 +43,23 @@ int sl_task_io_init(struct sl_sim *sim, struct sl_task *p, int disk, int depth, 
 {
 	if (sl_disks_ensure(sim, disk + 1))
 		return -1;
-	p->reqs = calloc((size_t)depth, sizeof(*p->reqs));
-	if (!p->reqs) {
+	struct sl_task_ext *x = sl_task_ext(sim, p);
+	struct sl_task_io *io =
+		x ? calloc(1, sizeof(*io) + sizeof(io->reqs[0]) * (size_t)depth) : NULL;
+
+	if (!io) {
 		sim->oom = true;
 		return -1;
 	}
-	p->nreqs = depth;
+	free(x->io);
+	x->io = io;
+	io->nreqs = depth;
 	for (int i = 0; i < depth; i++) {
-		sl_timer_init(&p->reqs[i].irq, req_irq_fn, -1);
-		p->reqs[i].irq.irq = true;
+		sl_timer_init(&io->reqs[i].irq, req_irq_fn, -1);
+		io->reqs[i].irq.irq = true;
 	}
-	p->disk = disk;
-	p->io_left = count ? count : UINT64_MAX;
+	io->disk = disk;
+	io->io_left = count ? count : UINT64_MAX;
 	return 0;
 }
 
@@ -102,20 +107,21 @@ bool sl_bm_check(struct sl_sim *sim)
 bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned flags)
 {
 	struct sl_request *r = NULL;
+	struct sl_task_io *io = sl_task_io(p);
 
-	if (!p->io_left)
+	if (!io || !io->io_left)
 		return false;
-	for (int i = 0; i < p->nreqs && !r; i++)
-		if (!p->reqs[i].busy)
-			r = &p->reqs[i];
+	for (int i = 0; i < io->nreqs && !r; i++)
+		if (!io->reqs[i].busy)
+			r = &io->reqs[i];
 	if (!r)
 		return false;
-	if (p->io_left != UINT64_MAX)
-		p->io_left--;
-	struct sl_disk *d = &sim->disks[p->disk];
+	if (io->io_left != UINT64_MAX)
+		io->io_left--;
+	struct sl_disk *d = &sim->disks[io->disk];
 
 	r->owner = p;
-	r->disk = p->disk;
+	r->disk = io->disk;
 	r->bytes = bytes;
 	r->flags = flags;
 	r->busy = true;
@@ -127,9 +133,9 @@ bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned fl
 	if (flags & SL_BIO_RANDOM)
 		r->sector = (sl_rng_next(&sim->rng) % (1ULL << 30)) * 8;
 	else
-		r->sector = p->io_sector;
-	p->io_sector = r->sector + bytes / 512;
-	p->inflight++;
+		r->sector = io->io_sector;
+	io->io_sector = r->sector + bytes / 512;
+	io->inflight++;
 	if (d->tail)
 		d->tail->next = r;
 	else
@@ -183,16 +189,18 @@ static void complete(struct sl_sim *sim, struct sl_request *r)
 	struct sl_group *g = p->group;
 
 	r->busy = false;
-	p->inflight--;
-	p->io_bytes += r->bytes;
-	p->io_ops++;
+	struct sl_task_io *io = sl_task_io(p); /* the request is from its pool */
+
+	io->inflight--;
+	io->io_bytes += r->bytes;
+	io->io_ops++;
 	if (g) {
 		g->io_bytes += r->bytes;
 		g->io_ops++;
 		if (g->clat)
 			sl_hist_add(g->clat, sim->now - r->submit_time);
 	}
-	p->reaped_pending++;
+	io->reaped_pending++;
 	/* a synchronous reader, or a libaio waiter now that an event is there, wakes up */
 	if (p->blocked == BLK_IO || p->blocked == BLK_AIO)
 		sl_try_to_wake_up(sim, p, NULL, 0);

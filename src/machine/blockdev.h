@@ -38,6 +38,16 @@ struct sl_request {
 	bool busy;
 };
 
+/* A task's block I/O (sl_task_io_init): one allocation, its requests after it. */
+struct sl_task_io {
+	u64 io_left; /* requests still to submit (UINT64_MAX: until the run ends) */
+	u64 io_sector;
+	u64 io_bytes, io_ops;
+	int disk;
+	int nreqs, inflight, reaped_pending;
+	struct sl_request reqs[]; /* nreqs */
+};
+
 struct sl_disk {
 	int id;
 	struct sl_request *head, *tail; /* the queue */
@@ -46,6 +56,12 @@ struct sl_disk {
 	struct sl_timer done;
 	u64 busy_ns, busy_since, ops, bytes;
 };
+
+/* the task's block I/O (NULL: it has no request pool) */
+static inline struct sl_task_io *sl_task_io(const struct sl_task *p)
+{
+	return p->ext ? p->ext->io : NULL;
+}
 
 /* Make sure disks 0..n-1 exist. */
 int sl_disks_ensure(struct sl_sim *sim, int n);

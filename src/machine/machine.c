@@ -301,8 +301,10 @@ void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	u64 when = sim->now + left;
 
 	/* OP_RUNTIME: the burst ends at its wall-clock end, however much CPU it got */
-	if (p->runtime_end && p->runtime_end < when)
-		when = p->runtime_end > sim->now ? p->runtime_end : sim->now;
+	u64 end = sl_task_runtime_end(p);
+
+	if (end && end < when)
+		when = end > sim->now ? end : sim->now;
 	sl_arm(sim, &rq->work, when);
 }
 
@@ -361,7 +363,7 @@ static void remove_task(struct sl_task **arr, int *n, struct sl_task *p)
 /* A spinner gives up (owner stopped running, or it must reschedule) and sleeps on the lock. */
 void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 {
-	struct sl_mutex *m = p->lock_wait;
+	struct sl_mutex *m = p->ext->lock_wait; /* a spinner: it went through op_lock */
 
 	remove_task(m->spinners, &m->nspin, p);
 	p->spinning = false;
@@ -400,14 +402,14 @@ void sl_mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
 
 		s->spinning = false;
 		s->in_run = false;
-		s->lock_wait = NULL;
+		s->ext->lock_wait = NULL;
 		s->pc++;
 		m->owner = s;
 		sl_arm(sim, &sim->cpus[s->cpu].work, sim->now);
 	} else if (m->nwait) {
 		struct sl_task *w = sl_pop_first(m->waiters, &m->nwait);
 
-		w->lock_wait = NULL;
+		w->ext->lock_wait = NULL;
 		sl_try_to_wake_up(sim, w, p, 0);
 	}
 }
@@ -580,41 +582,67 @@ const struct sl_machine_ops sl_machine_ops = {
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
 
 /*
- * Tasks come from an arena of chunks of SL_TASK_CHUNK zeroed tasks: one allocation per chunk
- * instead of one per fork (a task lives until the simulation ends: its statistics are read then,
- * so there is nothing to recycle during a run). A chunk is large enough to be mapped on its own,
- * so its pages are faulted in only as forks reach them.
+ * The next task's slot (pid ntasks + 1), zeroed: a new chunk when the last one is full. A task
+ * lives until the simulation ends (its statistics are read then), so nothing is recycled during
+ * a run; the slot is taken for good when new_task counts the task.
  */
-#define SL_TASK_CHUNK 256
-
-struct sl_task_chunk {
-	struct sl_task_chunk *next;
-	int used;
-	struct sl_task t[SL_TASK_CHUNK];
-};
-
 static struct sl_task *task_alloc(struct sl_sim *sim)
 {
-	struct sl_task_chunk *c = sim->task_chunks;
+	int k = sim->ntasks / SL_TASK_CHUNK;
 
-	if (!c || c->used == SL_TASK_CHUNK) {
-		c = calloc(1, sizeof(*c));
-		if (!c)
+	if (k == sim->nchunks) {
+		if (sim->nchunks == sim->capchunks) {
+			int cap = sim->capchunks ? sim->capchunks * 2 : 16;
+			struct sl_task_chunk **a =
+				realloc(sim->task_chunks, sizeof(*a) * (size_t)cap);
+
+			if (!a)
+				return NULL;
+			sim->task_chunks = a;
+			sim->capchunks = cap;
+		}
+		if (!(sim->task_chunks[k] = calloc(1, sizeof(struct sl_task_chunk))))
 			return NULL;
-		c->next = sim->task_chunks;
-		sim->task_chunks = c;
+		sim->nchunks++;
 	}
-	return &c->t[c->used++];
+	return sl_sim_task(sim, sim->ntasks);
 }
 
 void sl_task_chunks_free(struct sl_sim *sim)
 {
-	while (sim->task_chunks) {
-		struct sl_task_chunk *c = sim->task_chunks;
+	for (int k = 0; k < sim->nchunks; k++)
+		free(sim->task_chunks[k]);
+	free(sim->task_chunks);
+	sim->task_chunks = NULL;
+	sim->nchunks = sim->capchunks = 0;
+}
 
-		sim->task_chunks = c->next;
-		free(c);
-	}
+/*
+ * Whether a program has a counted loop (OP_LOOP with arg2 > 0): only those keep a counter (a
+ * loop for ever has none), so a task whose program has none gets no counter array.
+ */
+static bool prog_counts_loops(const struct sl_prog *prog)
+{
+	for (int i = 0; i < prog->n; i++)
+		if (prog->steps[i].op == OP_LOOP && prog->steps[i].arg2 != 0)
+			return true;
+	return false;
+}
+
+/* whether a program needs struct sl_task_ext from its start: a lock or a wall-clock burst */
+static bool prog_needs_ext(const struct sl_prog *prog)
+{
+	for (int i = 0; i < prog->n; i++)
+		if (prog->steps[i].op == OP_LOCK || prog->steps[i].op == OP_RUNTIME)
+			return true;
+	return false;
+}
+
+struct sl_task_ext *sl_task_ext(struct sl_sim *sim, struct sl_task *p)
+{
+	if (!p->ext && !(p->ext = calloc(1, sizeof(*p->ext))))
+		sim->oom = true;
+	return p->ext;
 }
 
 static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
@@ -625,30 +653,24 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 		return NULL;
 	}
 	struct sl_task *p = task_alloc(sim);
+	bool loops = p && prog_counts_loops(prog);
 
-	if (!p || (prog->n && !(p->loopcnt = calloc((size_t)prog->n, sizeof(int))))) {
-		if (p)
-			sim->task_chunks->used--; /* the slot just taken, zeroed still */
+	if (!p || ((loops || prog_needs_ext(prog)) &&
+		   (!sl_task_ext(sim, p) ||
+		    (loops && !(p->ext->loopcnt = calloc((size_t)prog->n, sizeof(int))))))) {
+		if (p) {
+			free(p->ext);
+			p->ext = NULL;
+			/* the slot stays the next task's, zeroed again */
+		}
 		sim->oom = true;
 		return NULL;
 	}
-	if (sim->ntasks == sim->captasks) {
-		int cap = sim->captasks ? sim->captasks * 2 : 64;
-		struct sl_task **a = realloc(sim->tasks, sizeof(*a) * (size_t)cap);
-
-		if (!a) {
-			sl_task_free(p);
-			sim->oom = true;
-			return NULL;
-		}
-		sim->tasks = a;
-		sim->captasks = cap;
-	}
-	sim->tasks[sim->ntasks++] = p;
+	sim->ntasks++;
 	p->pid = sim->ntasks; /* pids are dense, from 1; 0 is the idle task */
-	snprintf(p->comm, sizeof(p->comm), "%s", prog->comm);
+	p->comm = prog->comm;
 	p->nice = prog->nice;
-	p->policy = (enum sl_policy)prog->policy;
+	p->policy = (uint8_t)prog->policy;
 	p->rt_priority = prog->rt_priority;
 	p->cpus_allowed = prog->cpus_allowed;
 	p->prog = prog;
@@ -656,7 +678,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->group_id = g ? g->id : -1;
 	p->uid = prog->uid_root ? 0 : prog->uid > 0 ? prog->uid : g ? g->uid : 0;
 	/* USER_SCHED: every task (any class) joins its uid's group, made on its first task */
-	if (sim->group_sched && !(p->tg = sl_tg_of_uid(sim, p->uid))) {
+	if (sim->group_sched && !(p->se.tg = sl_tg_of_uid(sim, p->uid))) {
 		sim->oom = true;
 		return NULL;
 	}
@@ -679,10 +701,12 @@ void sl_task_free(struct sl_task *p)
 {
 	if (!p)
 		return;
-	free(p->loopcnt);
-	free(p->reqs);
-	p->loopcnt = NULL;
-	p->reqs = NULL;
+	if (p->ext) {
+		free(p->ext->loopcnt);
+		free(p->ext->io);
+		free(p->ext);
+		p->ext = NULL;
+	}
 	/* the task itself is the arena's (sl_task_chunks_free) */
 }
 
@@ -745,8 +769,10 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 		return;
 	/* fork with a pipe between them (cc1 | as): each is the other's peer */
 	if (pipe) {
-		p->peer = parent;
-		parent->peer = p;
+		if (!sl_task_ext(sim, p) || !sl_task_ext(sim, parent))
+			return;
+		p->ext->peer = parent;
+		parent->ext->peer = p;
 	}
 	class_update_curr(sim, rq);
 	p->parent = parent;
@@ -824,8 +850,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	sim->wake_flags = wake_flags;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
-	/* the waker's avg_wakeup, only from task context */
-	if (waker) {
+	/* the waker's avg_wakeup, only from task context; 2.6.3x CFS's only (the other
+	 * releases' classes keep their own members where it is, sim.h) */
+	if (waker && sim->rel->fair == &sl_cfs_class) {
 		struct sched_entity *se = &waker->se;
 
 		sl_update_avg(&se->avg_wakeup,

@@ -186,8 +186,7 @@ void sl_sim_free(struct sl_sim *sim)
 		return;
 	sl_engine_free(&sim->eng);
 	for (int i = 0; i < sim->ntasks; i++)
-		sl_task_free(sim->tasks[i]);
-	free(sim->tasks);
+		sl_task_free(sl_sim_task(sim, i));
 	sl_task_chunks_free(sim);
 	sl_tg_free_all(sim);
 	for (int i = 0; i < sim->ngroups; i++)

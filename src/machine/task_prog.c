@@ -73,8 +73,8 @@ static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	sl_emit(sim, &ev);
 	if (p->live_children)
 		for (int i = 0; i < sim->ntasks; i++)
-			if (sim->tasks[i]->parent == p)
-				sim->tasks[i]->parent = NULL;
+			if (sl_sim_task(sim, i)->parent == p)
+				sl_sim_task(sim, i)->parent = NULL;
 	if (p->group && --p->group->live == 0)
 		p->group->end = sim->now;
 	if (parent) {
@@ -87,7 +87,7 @@ static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 
 static void wake_peer(struct sl_sim *sim, struct sl_task *p, int sync)
 {
-	struct sl_task *q = p->peer;
+	struct sl_task *q = sl_task_peer(p);
 
 	if (!q || q->state == TS_DEAD)
 		return;
@@ -279,11 +279,16 @@ static enum step op_wait_below(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 static enum step op_loop(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	int *cnt = &p->loopcnt[p->pc];
+	int *cnt;
 
 	(void)sim;
 	(void)rq;
-	if (st->arg2 == 0 || ++*cnt < st->arg2) {
+	if (st->arg2 == 0) { /* for ever: no counter (new_task allocates none for it) */
+		p->pc = st->arg;
+		return STEP_NEXT;
+	}
+	cnt = &p->ext->loopcnt[p->pc]; /* a counted loop: new_task made the counters */
+	if (++*cnt < st->arg2) {
 		p->pc = st->arg;
 	} else {
 		*cnt = 0;
@@ -312,7 +317,7 @@ static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 		p->pc++;
 		return STEP_NEXT;
 	}
-	p->lock_wait = m;
+	p->ext->lock_wait = m; /* new_task made ext for a program that locks */
 	/* mutex_spin_on_owner: spin while the owner runs on another CPU */
 	if (sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
 		p->spinning = true;
@@ -337,6 +342,14 @@ static enum step op_unlock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 	return STEP_NEXT;
 }
 
+/* requests in flight (a task without a request pool has none) */
+static int io_inflight(const struct sl_task *p)
+{
+	const struct sl_task_io *io = sl_task_io(p);
+
+	return io ? io->inflight : 0;
+}
+
 /* pread(O_DIRECT): submit, then io_schedule() until the completion */
 static enum step op_bio(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			const struct sl_step *st)
@@ -346,7 +359,7 @@ static enum step op_bio(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p
 		end_prog(p); /* its size is done: the job ends */
 		return STEP_NEXT;
 	}
-	p->reaped_pending = 0;
+	sl_task_io(p)->reaped_pending = 0; /* it has a pool: the submission took a request */
 	enter_iowait(rq, p);
 	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
 }
@@ -359,7 +372,7 @@ static enum step op_aio_fill(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 
 	(void)rq;
 	p->pc++;
-	while (p->inflight < st->arg && sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
+	while (io_inflight(p) < st->arg && sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
 		n++;
 	sl_add_run(p, n * sim->p->io_submit_ns);
 	return STEP_NEXT;
@@ -373,12 +386,14 @@ static enum step op_aio_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 			     const struct sl_step *st)
 {
 	(void)st;
-	if (p->reaped_pending) {
-		p->reaped_pending = 0;
+	struct sl_task_io *io = sl_task_io(p);
+
+	if (io && io->reaped_pending) {
+		io->reaped_pending = 0;
 		p->pc++;
 		return STEP_NEXT;
 	}
-	if (!p->inflight && !p->io_left) {
+	if (!io_inflight(p) && !(io && io->io_left)) {
 		end_prog(p);
 		return STEP_NEXT;
 	}
@@ -390,7 +405,7 @@ static enum step op_until(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 {
 	(void)rq;
 	p->pc++;
-	if (st->d.a && sim->now - p->start_time >= st->d.a && !p->inflight)
+	if (st->d.a && sim->now - p->start_time >= st->d.a && !io_inflight(p))
 		end_prog(p);
 	return STEP_NEXT;
 }
@@ -436,7 +451,7 @@ static enum step op_runtime(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	(void)rq;
 	p->pc++;
 	if (d) {
-		p->runtime_end = sim->now + d;
+		p->ext->runtime_end = sim->now + d; /* new_task made ext for OP_RUNTIME */
 		sl_add_run(p, d);
 	}
 	return STEP_NEXT;
@@ -571,7 +586,7 @@ _Static_assert(sizeof(op_table) / sizeof(op_table[0]) == SL_NR_OPS,
 /* a mutex spinner (OWNER_SPIN) goes on while the owner runs and its CPU needs no reschedule */
 static enum step spin(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	struct sl_task *owner = p->lock_wait->owner;
+	struct sl_task *owner = p->ext->lock_wait->owner;
 
 	if (owner && owner->on_cpu && !rq->need_resched)
 		return STEP_STOP; /* keep spinning */
@@ -583,14 +598,16 @@ static enum step spin(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 /* p's burst goes on (`work` is armed for its end), or it is over (false) */
 static bool burst_goes_on(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	bool wall_done = p->runtime_end && sim->now >= p->runtime_end;
+	u64 end = sl_task_runtime_end(p);
+	bool wall_done = end && sim->now >= end;
 
 	if (!wall_done && p->se.sum_exec_runtime < p->run_target) {
 		sl_arm_work(sim, rq, p);
 		return true;
 	}
 	p->in_run = false;
-	p->runtime_end = 0;
+	if (p->ext)
+		p->ext->runtime_end = 0;
 	return false;
 }
 

@@ -388,39 +388,19 @@ static void account_entity_dequeue(struct sl_sim *sim, struct cfs_rq *cfs, struc
 	}
 }
 
-static void update_stats_wait_start(struct sl_sim *sim, struct sched_entity *se)
-{
-	se->wait_start = sim->now;
-}
-
-static void update_stats_wait_end(struct sl_sim *sim, struct sched_entity *se)
-{
-	u64 w = sim->now - se->wait_start;
-
-	if (w > se->wait_max)
-		se->wait_max = w;
-	se->wait_count++;
-	se->wait_sum += w;
-	se->wait_start = 0;
-}
-
 void sl_enqueue_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se, int wakeup)
 {
 	sl_update_curr(sim, cfs);
 	account_entity_enqueue(sim, cfs, se);
 	if (wakeup)
 		cfs_ops(sim)->place_entity(sim, cfs, se, 0);
-	if (se != cfs->curr) {
-		update_stats_wait_start(sim, se);
+	if (se != cfs->curr)
 		__enqueue_entity(cfs, se);
-	}
 }
 
 void sl_dequeue_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
 	sl_update_curr(sim, cfs);
-	if (se != cfs->curr)
-		update_stats_wait_end(sim, se);
 	sl_clear_buddies_h(sim, se);
 	if (se != cfs->curr)
 		__dequeue_entity(cfs, se);
@@ -474,10 +454,8 @@ void sl_cfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 
 static void set_next_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
-	if (se->on_rq) {
-		update_stats_wait_end(sim, se);
+	if (se->on_rq)
 		__dequeue_entity(cfs, se);
-	}
 	se->exec_start = sim->now;
 	cfs->curr = se;
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
@@ -510,10 +488,8 @@ void sl_cfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 
 		if (se->on_rq)
 			sl_update_curr(sim, cfs);
-		if (se->on_rq) {
-			update_stats_wait_start(sim, se);
+		if (se->on_rq)
 			__enqueue_entity(cfs, se);
-		}
 		cfs->curr = NULL;
 	}
 }
@@ -587,7 +563,7 @@ void sl_cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 void sl_cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
 	struct cfs_rq *old = sl_task_cfs_rq(sim, p),
-		      *new = p->tg ? &p->tg->cfs_rq[cpu] : &sim->cpus[cpu].cfs;
+		      *new = p->se.tg ? &p->se.tg->cfs_rq[cpu] : &sim->cpus[cpu].cfs;
 
 	p->se.vruntime -= old->min_vruntime - new->min_vruntime;
 	sl_task_move_cpu(sim, p, cpu);

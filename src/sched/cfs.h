@@ -111,7 +111,7 @@ struct sl_task *sl_task_of(struct sched_entity *se);
 /* the runqueue a task is (to be) queued on: its group's on its CPU, or the CPU's */
 static inline struct cfs_rq *sl_task_cfs_rq(struct sl_sim *sim, const struct sl_task *p)
 {
-	return p->tg ? &p->tg->cfs_rq[p->cpu] : &sim->cpus[p->cpu].cfs;
+	return p->se.tg ? &p->se.tg->cfs_rq[p->cpu] : &sim->cpus[p->cpu].cfs;
 }
 
 static inline bool sl_entity_is_task(const struct sched_entity *se)
@@ -136,7 +136,7 @@ static inline struct sched_entity *sl_parent_entity(struct sched_entity *se)
 	if (se->my_q)
 		return NULL;
 	p = sl_container_of(se, struct sl_task, se);
-	return p->tg ? &p->tg->se[p->cpu] : NULL;
+	return p->se.tg ? &p->se.tg->se[p->cpu] : NULL;
 }
 
 /* ---- group scheduling of 2.6.31 (cfs_group.c; docs/model/cfs.md §7) ---- */

@@ -186,13 +186,13 @@ static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 		if (sync) {
 			s64 w = (s64)curr->se.load.weight;
 
-			tl += (u64)sl_effective_load(sim, curr->tg, this_cpu, -w, -w);
-			load += (u64)sl_effective_load(sim, curr->tg, prev_cpu, 0, -w);
+			tl += (u64)sl_effective_load(sim, curr->se.tg, this_cpu, -w, -w);
+			load += (u64)sl_effective_load(sim, curr->se.tg, prev_cpu, 0, -w);
 		}
 		s64 w = (s64)p->se.load.weight;
 		bool balanced =
-			100 * (tl + (u64)sl_effective_load(sim, p->tg, this_cpu, w, w)) <=
-			imbalance * (load + (u64)sl_effective_load(sim, p->tg, prev_cpu, 0, w));
+			100 * (tl + (u64)sl_effective_load(sim, p->se.tg, this_cpu, w, w)) <=
+			imbalance * (load + (u64)sl_effective_load(sim, p->se.tg, prev_cpu, 0, w));
 
 		if (sync && balanced)
 			return 1;

@@ -25,7 +25,6 @@ bool sl_class_above(const struct sl_sim *sim, const struct sl_sched_class *a,
 void sl_task_move_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
 	if (p->cpu != cpu) {
-		p->se.nr_migrations++;
 		sim->nr_migrations++;
 		struct sl_event ev = {.type = SL_EV_MIGRATE,
 				      .cpu = cpu,

@@ -48,7 +48,7 @@ static void eevdf_init_task(struct sl_sim *sim, struct sl_task *p)
 	}
 	p->se.rel_deadline = false;
 	p->se.sched_delayed = false;
-	p->recent_used_cpu = -1;
+	p->se.recent_used_cpu = -1;
 }
 
 /* task_fork_fair only sets capacity; no child_runs_first, no vruntime copy. */
@@ -56,7 +56,7 @@ static void eevdf_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_tas
 {
 	(void)sim;
 	if (parent)
-		p->recent_used_cpu = parent->cpu;
+		p->se.recent_used_cpu = parent->cpu;
 }
 
 void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,

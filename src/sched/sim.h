@@ -31,7 +31,7 @@ struct sl_prog;
 struct sl_group;
 struct sl_tg;
 struct sl_mutex;
-struct sl_request;
+struct sl_task_io;
 struct sl_disk;
 struct sl_knob_change;
 
@@ -42,6 +42,23 @@ struct sl_load_weight {
 	u64 inv_weight;
 };
 
+/* ---- BFS (src/sched/bfs/): a task's place in the global run queue ---- */
+struct sl_bfs_entity {
+	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
+	bool queued;		       /* runnable and not running */
+	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
+	u64 deadline;		       /* virtual deadline, jiffies (0.30x) */
+	s64 time_slice;		       /* what is left of rr_interval, us */
+	u64 last_ran;		       /* when the slice was last charged, ns */
+};
+
+/*
+ * A release's fair class is fixed for a run (sim->rel->fair), and each keeps members the others
+ * never touch: 2.6.3x CFS (cfs*.c, balance.c; the waker's avg_wakeup in machine.c's wake-up is
+ * taken under CFS only), 6.18 EEVDF (eevdf*.c) and BFS (bfs/). They share one union, used as
+ * the run's release's: a task or group entity starts zeroed (the task arena, calloc), so each
+ * starts as it did with members of its own. Members outside the union are every release's.
+ */
 struct sched_entity {
 	struct sl_load_weight load;
 	RB_ENTRY(sched_entity) run_node;
@@ -52,27 +69,43 @@ struct sched_entity {
 	u64 sum_exec_runtime;
 	u64 vruntime;
 	u64 prev_sum_exec_runtime;
-	u64 last_wakeup;
-	u64 avg_overlap;
-	u64 avg_wakeup;
-	u64 avg_running; /* 2.6.32 */
-	u64 start_runtime;
-	u64 wait_start, wait_max, wait_sum, wait_count;
-	u64 nr_migrations;
-	/* EEVDF (6.18, eevdf.h); CFS 2.6.3x never touches these */
-	u64 deadline;
-	u64 slice; /* the request, ns */
-	/* EEVDF: the least and greatest slice of the subtree rooted here (the tree's augmentation,
-	 * as the kernel's min_slice) */
-	u64 min_slice, max_slice;
-	u64 min_vruntime; /* EEVDF: the subtree's least vruntime (wrapping compare), for the pick */
-	u64 vprot;	  /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
-	s64 vlag;
 	int on_rq; /* here, beside the flags, so that the struct has no hole */
-	bool custom_slice, rel_deadline, sched_delayed;
-	/* CFS group scheduling (2.6.31 USER_SCHED, cfs_group.c): a group's entity owns my_q (its
-	 * per-CPU runqueue) and sits on its CPU's root runqueue; a task's entity has my_q NULL */
-	struct cfs_rq *my_q;
+	bool custom_slice, rel_deadline, sched_delayed; /* EEVDF */
+	union {
+		struct { /* CFS 2.6.31/2.6.32 */
+			u64 last_wakeup;
+			u64 avg_overlap;
+			u64 avg_wakeup;
+			u64 avg_running; /* 2.6.32 */
+			u64 start_runtime;
+			/* group scheduling (2.6.31 USER_SCHED, cfs_group.c): a group's entity owns
+			 * my_q (its per-CPU runqueue) and sits on its CPU's root runqueue; a
+			 * task's entity has my_q NULL */
+			struct cfs_rq *my_q;
+			/* a task's group under group scheduling (group_sched=1 is 2.6.31's only,
+			 * config.c), NULL without */
+			struct sl_tg *tg;
+		};
+		struct { /* EEVDF (6.18, eevdf.h) */
+			u64 deadline;
+			u64 slice; /* the request, ns */
+			/* the least and greatest slice of the subtree rooted here (the tree's
+			 * augmentation, as the kernel's min_slice) */
+			u64 min_slice, max_slice;
+			/* the subtree's least vruntime (wrapping compare), for the pick */
+			u64 min_vruntime;
+			u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
+			s64 vlag;
+			/* the task's record_wakee (task_struct members in the kernel, kept here
+			 * with the class's own): wake_wide's flips, and select_idle_sibling's
+			 * recent_used_cpu (eevdf_balance.c) */
+			struct sl_task *last_wakee;
+			u64 wakee_flip_decay_ts;
+			unsigned wakee_flips;
+			int recent_used_cpu;
+		};
+		struct sl_bfs_entity bfs; /* BFS (src/sched/bfs/) */
+	};
 };
 
 RB_HEAD(sl_cfs_tree, sched_entity);
@@ -161,16 +194,6 @@ enum sl_policy {
 	SL_SCHED_ISO, /* BFS only: isochronous (docs/model/bfs.md) */
 };
 
-/* ---- BFS (src/sched/bfs/): a task's place in the global run queue ---- */
-struct sl_bfs_entity {
-	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
-	bool queued;		       /* runnable and not running */
-	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
-	u64 deadline;		       /* virtual deadline, jiffies (0.30x) */
-	s64 time_slice;		       /* what is left of rr_interval, us */
-	u64 last_ran;		       /* when the slice was last charged, ns */
-};
-
 /* ---- the real-time class (src/sched/rt.c), field names after the kernel's ---- */
 
 #define SL_MAX_RT_PRIO 100 /* kernel prio 0..99 is RT; prio = 99 - rt_priority */
@@ -202,74 +225,88 @@ enum sl_tstate {
 enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX, BLK_AIO, BLK_COND };
 
 /*
- * Members are ordered by size (8-byte, then 4-byte, then the name and the flags) so that the
- * struct has no holes: a run keeps every task it created, and 100k tasks are 100k of these.
+ * What only some tasks need, in one allocation made when a task first needs any of it
+ * (machine.c's sl_task_ext: at fork for a program with a counted loop, a lock or an
+ * OP_RUNTIME; by sl_task_io_init; when a peer is set): a task without it has no counters, no
+ * requests, no mutex, no peer and no wall-clock burst (sl_task_peer, sl_task_runtime_end).
+ */
+struct sl_task_ext {
+	int *loopcnt; /* by step: the counted loops' counters (NULL: the program has none) */
+	/* block I/O (machine/blockdev.h): the request pool and counters of a task given one by
+	 * sl_task_io_init (fio's jobs); NULL for every other task, which does no block I/O */
+	struct sl_task_io *io;
+	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
+	struct sl_task *peer;	    /* the other end of its pipe (OP_WAKE wakes it) */
+	u64 runtime_end; /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
+};
+
+/*
+ * Members are ordered by size (8-byte, then 4-byte, then the bytes and the flags) so that the
+ * struct has no holes: a run keeps every task it created, and 100k tasks are 100k of these
+ * (424 bytes each; docs/performance.md). What only some tasks need is in struct sl_task_ext,
+ * what only one release's fair class needs in the entity's union.
  */
 struct sl_task {
 	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
 	struct sched_entity se; /* RT tasks use its exec_start and sum_exec_runtime only */
 	struct sched_rt_entity rt;
-	struct sl_bfs_entity bfs;
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
-	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
-	u64 steps_at_now;	    /* zero-time steps run at the current instant */
-	u64 frame_due;		    /* a periodic task's current frame is due then */
-	u64 steps_time;
-	u64 runtime_end;  /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
-	u64 cpus_allowed; /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
+	u64 frame_due;	   /* a periodic task's current frame is due then */
+	u64 steps_time;	   /* the instant steps_at_now counts at */
+	u64 cpus_allowed;  /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
 
 	struct sl_group *group;
-	struct sl_tg *tg; /* its task group under group scheduling, NULL without */
 	struct sl_task *parent;
-	struct sl_task *peer;
 
 	const struct sl_prog *prog;
-	int *loopcnt;
 	u64 run_target; /* sum_exec_runtime at which the current run ends */
 	u64 start_time;
 	struct sl_timer timer; /* sleep / I/O completion */
 
-	/* block I/O (blockdev.c): the task's request pool, what remains to do (disk, nreqs,
-	 * inflight and reaped_pending below) */
-	struct sl_request *reqs;
-	u64 io_left; /* requests still to submit (UINT64_MAX: until the run ends) */
-	u64 io_sector;
-	u64 io_bytes, io_ops;
-
-	/* 6.18 record_wakee: wake_wide's flips (wakee_flips and recent_used_cpu below) */
-	struct sl_task *last_wakee;
-	u64 wakee_flip_decay_ts;
+	/* what only some tasks need (NULL: none of it), see struct sl_task_ext */
+	struct sl_task_ext *ext;
 
 	/* Cache warmth: where it last ran (last_cpu below) and what that CPU's switch count was
 	 * then. */
 	u64 last_switch_seq;
 
+	const char *comm; /* its program's name (prog->comm, which outlives the task) */
+
 	int pid;
 	int nice;
-	enum sl_policy policy;
 	int rt_priority; /* sched_param.sched_priority: 1..99 for RT, 0 otherwise */
 	int prio;	 /* RT: the kernel's prio 99 - rt_priority */
 	int group_id;	 /* the workload group's id (-1: none), for the events */
 	int uid;	 /* the owner's user id (group scheduling: the task group it joins) */
 	int cpu;
-	enum sl_tstate state;
-	enum sl_block blocked;
 	int wait_below; /* OP_WAIT_BELOW threshold while blocked on children */
 	int iowait_cpu; /* rq whose nr_iowait counts this task */
 	int live_children;
 	int pc;
 	int pending_wakes;
-	int disk; /* block I/O: the task's disk */
-	int nreqs, inflight, reaped_pending;
-	unsigned wakee_flips;
-	int recent_used_cpu;
 	int last_cpu;
-	char comm[16];
+	/* zero-time steps run at steps_time: at most MAX_STEPS_PER_INSTANT + 1 (task_prog.c),
+	 * then the run fails */
+	u32 steps_at_now;
+	/* enums in a byte each (their values are below 8) */
+	uint8_t policy;	 /* enum sl_policy */
+	uint8_t state;	 /* enum sl_tstate */
+	uint8_t blocked; /* enum sl_block */
 	bool on_cpu;
 	bool spinning; /* OWNER_SPIN: busy-waiting on a mutex */
 	bool in_run;
 	bool cache_cold;
 };
+
+static inline struct sl_task *sl_task_peer(const struct sl_task *p)
+{
+	return p->ext ? p->ext->peer : NULL;
+}
+
+static inline u64 sl_task_runtime_end(const struct sl_task *p)
+{
+	return p->ext ? p->ext->runtime_end : 0;
+}
 
 /* ---- CPUs ---- */
 
@@ -378,6 +415,18 @@ struct sl_machine_ops {
 
 #define SL_NR_LEVELS 32 /* nr_running levels kept as CPU bitmaps (sl_nr_level_move) */
 
+/*
+ * Tasks live in chunks of SL_TASK_CHUNK zeroed tasks, in pid order: one allocation per chunk
+ * instead of one per fork, and no array of task pointers (a task's place is its pid's). 512
+ * tasks are 212 KB, above glibc's first mmap threshold (128 KB), so the first chunk is mapped
+ * and faulted in only as forks reach its pages: a run of a few tasks does not pay for 512.
+ */
+#define SL_TASK_CHUNK 512
+
+struct sl_task_chunk {
+	struct sl_task t[SL_TASK_CHUNK];
+};
+
 struct sl_sim {
 	union {
 		struct sl_engine eng;
@@ -419,10 +468,10 @@ struct sl_sim {
 	u64 *bcast_busy; /* the broadcast lock's reserved [start, end) pairs, sorted, future only */
 	int nbcast, capbcast;
 
-	struct sl_task **tasks; /* by pid - 1 */
-	int ntasks, captasks;
-	/* the tasks' memory: an arena of chunks (machine/machine.c), freed with the simulation */
-	struct sl_task_chunk *task_chunks;
+	/* the tasks, by pid - 1 (sl_sim_task): an arena of chunks of SL_TASK_CHUNK tasks in pid
+	 * order (machine/machine.c), freed with the simulation */
+	struct sl_task_chunk **task_chunks;
+	int ntasks, nchunks, capchunks;
 
 	struct sl_group *groups;
 	int ngroups;
@@ -458,6 +507,12 @@ struct sl_sim {
 	u64 nr_migrations;
 	bool duration_set;
 };
+
+/* the task of pid i + 1 (0 <= i < sim->ntasks) */
+static inline struct sl_task *sl_sim_task(const struct sl_sim *sim, int i)
+{
+	return &sim->task_chunks[i / SL_TASK_CHUNK]->t[i % SL_TASK_CHUNK];
+}
 
 /* rq's place in the levels of CPUs by nr_running (sim->lvl_bits), from `from` tasks to `to` */
 static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long from,

@@ -6,6 +6,8 @@
 int sl_stats_init(struct sl_stats *s, int ngroups, int ncpu)
 {
 	memset(s, 0, sizeof(*s));
+	if (ngroups >= SL_STATS_MAX || ncpu > SL_STATS_MAX)
+		return -1; /* not reached: see struct sl_pid_stat */
 	s->ngroups = ngroups;
 	s->ncpu = ncpu;
 	s->g = calloc((size_t)(ngroups ? ngroups : 1), sizeof(*s->g));
@@ -44,28 +46,36 @@ static struct sl_pid_stat *pid_stat(struct sl_stats *s, int pid, int group)
 		/* pids stop at the kernel's limit: no doubling past it */
 		if (n > SL_PID_MAX_LIMIT + 1 && pid <= SL_PID_MAX_LIMIT)
 			n = SL_PID_MAX_LIMIT + 1;
-		struct sl_pid_stat *a = realloc(s->pid, sizeof(*a) * (size_t)n);
+		/*
+		 * calloc and a copy rather than realloc and a memset: a zeroed entry is a pid not
+		 * seen yet (group1 0: none), so the new half is not written here, and a large
+		 * table's fresh pages (calloc's are the kernel's zero pages) are faulted in only
+		 * as pids reach them: the memory is that of the pids seen, not of the capacity.
+		 */
+		struct sl_pid_stat *a = calloc((size_t)n, sizeof(*a));
 
 		if (!a) {
 			s->oom = true;
 			return NULL;
 		}
-		memset(a + s->npid, 0, sizeof(*a) * (size_t)(n - s->npid));
-		for (int i = s->npid; i < n; i++)
-			a[i].group = -1;
+		if (s->npid)
+			memcpy(a, s->pid, sizeof(*a) * (size_t)s->npid);
+		free(s->pid);
 		s->pid = a;
 		s->npid = n;
 	}
 	struct sl_pid_stat *p = &s->pid[pid];
 
+	if (pid > s->maxpid)
+		s->maxpid = pid;
 	if (group >= 0 && group < s->ngroups)
-		p->group = group;
+		p->group1 = (int16_t)(group + 1);
 	return p;
 }
 
 static struct sl_group_stat *group_of(struct sl_stats *s, const struct sl_pid_stat *p)
 {
-	return p->group >= 0 ? &s->g[p->group] : NULL;
+	return p->group1 > 0 ? &s->g[p->group1 - 1] : NULL;
 }
 
 static void end_wait(struct sl_stats *s, struct sl_pid_stat *p, u64 t)
@@ -163,7 +173,7 @@ static void start_run(struct sl_stats *s, struct sl_pid_stat *p, int cpu, u64 t)
 		end_run(s, p, t);
 	}
 	p->running = true;
-	p->run_cpu = cpu;
+	p->run_cpu = (int16_t)cpu;
 	p->run_since = t;
 }
 
@@ -259,7 +269,9 @@ void sl_stats_finish(struct sl_stats *s, u64 end)
 	if (s->finished)
 		return;
 	s->finished = true;
-	for (int i = 0; i < s->npid; i++) {
+	/* the entries past the highest pid seen are zero: nothing open there (and reading them
+	 * would fault their pages in) */
+	for (int i = 0; i <= s->maxpid && i < s->npid; i++) {
 		struct sl_pid_stat *p = &s->pid[i];
 
 		if (p->running)

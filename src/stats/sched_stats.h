@@ -12,10 +12,17 @@
 #include <schedlab/event.h>
 #include "core/hist.h"
 
+/*
+ * 80 bytes: the group and the CPU in 16 bits each, which sl_stats_init guarantees (it refuses
+ * more than SL_STATS_MAX groups or CPUs; the simulator has at most 4096 CPUs, the trace readers
+ * 8192).
+ */
+#define SL_STATS_MAX INT16_MAX
+
 struct sl_pid_stat {
-	int group;
+	int16_t group1;	 /* the workload group + 1; 0: none (so a zeroed entry is a pid not seen) */
+	int16_t run_cpu; /* while running: the CPU (-1: not known) */
 	bool waking, runnable, running;
-	int run_cpu; /* while running: the CPU */
 	u64 wake_ts, runnable_since, run_since;
 	u64 cpu_ns, wait_total, wait_max;
 	/*
@@ -54,7 +61,8 @@ struct sl_stats {
 	struct sl_group_stat *g;
 	struct sl_cpu_stat *c;
 	struct sl_pid_stat *pid;
-	int npid;
+	int npid;   /* entries (a power of two, or the pid limit): pids 0..npid-1 */
+	int maxpid; /* the highest pid looked up (0: none); the entries above it are zero */
 	u64 migrations, switches;
 	/* wake-ups delayed by an idle CPU's exit latency, and by how much */
 	u64 delayed_wakeups;

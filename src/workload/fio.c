@@ -153,7 +153,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 			if (!t || sl_task_io_init(sim, t, (int)d, (int)a->iodepth, count))
 				return -1;
 			/* each job reads its own region of the disk */
-			t->io_sector = (u64)j << 30;
+			sl_task_io(t)->io_sector = (u64)j << 30;
 		}
 	}
 	return 0;

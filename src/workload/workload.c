@@ -365,10 +365,10 @@ int sl_spawn_pairs(struct sl_sim *sim, struct sl_group *g, const struct sl_pair_
 	for (long i = 0; i < ps->pairs; i++) {
 		struct sl_task *ct = sl_spawn(sim, g, c), *st = sl_spawn(sim, g, s);
 
-		if (!ct || !st)
+		if (!ct || !st || !sl_task_ext(sim, ct) || !sl_task_ext(sim, st))
 			return -1;
-		ct->peer = st;
-		st->peer = ct;
+		ct->ext->peer = st;
+		st->ext->peer = ct;
 	}
 	return 0;
 }

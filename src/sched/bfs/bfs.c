@@ -96,14 +96,14 @@ static void time_slice_expired(struct sl_sim *sim, struct sl_task *p)
 
 	if (p->policy == SL_SCHED_IDLE)
 		diff += sl_bfs_deadline_diff(rr_interval(sim), sim->hz, 19);
-	p->bfs.time_slice = (s64)(rr_interval(sim) * 1000);
-	p->bfs.deadline = sl_bfs_jiffies(sim) + (u64)diff;
+	p->se.bfs.time_slice = (s64)(rr_interval(sim) * 1000);
+	p->se.bfs.deadline = sl_bfs_jiffies(sim) + (u64)diff;
 }
 
 /* check_deadline (v0.304): an empty slice (<= 0 us) is refilled with a new deadline */
 static void check_deadline(struct sl_sim *sim, struct sl_task *p)
 {
-	if (p->bfs.time_slice <= 0)
+	if (p->se.bfs.time_slice <= 0)
 		time_slice_expired(sim, p);
 }
 
@@ -112,9 +112,9 @@ static void check_deadline(struct sl_sim *sim, struct sl_task *p)
  * docs/model/bfs.md) */
 static void charge_slice(struct sl_sim *sim, struct sl_task *p)
 {
-	if (sim->now > p->bfs.last_ran)
-		p->bfs.time_slice -= (s64)((sim->now - p->bfs.last_ran) / NSEC_PER_USEC);
-	p->bfs.last_ran = sim->now;
+	if (sim->now > p->se.bfs.last_ran)
+		p->se.bfs.time_slice -= (s64)((sim->now - p->se.bfs.last_ran) / NSEC_PER_USEC);
+	p->se.bfs.last_ran = sim->now;
 }
 
 /* effective_prio: ISO runs as NORMAL while the ISO limit is hit */
@@ -133,9 +133,9 @@ static void queue_add(struct sl_sim *sim, struct sl_task *p)
 {
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 
-	p->bfs.prio = bfs_prio(sim, p);
-	TAILQ_INSERT_TAIL(&grq->queue[p->bfs.prio - BFS_ISO_PRIO], p, bfs.run_list);
-	p->bfs.queued = true;
+	p->se.bfs.prio = bfs_prio(sim, p);
+	TAILQ_INSERT_TAIL(&grq->queue[p->se.bfs.prio - BFS_ISO_PRIO], p, se.bfs.run_list);
+	p->se.bfs.queued = true;
 	grq->nr_queued++;
 }
 
@@ -143,8 +143,8 @@ static void queue_del(struct sl_sim *sim, struct sl_task *p)
 {
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 
-	TAILQ_REMOVE(&grq->queue[p->bfs.prio - BFS_ISO_PRIO], p, bfs.run_list);
-	p->bfs.queued = false;
+	TAILQ_REMOVE(&grq->queue[p->se.bfs.prio - BFS_ISO_PRIO], p, se.bfs.run_list);
+	p->se.bfs.queued = false;
 	grq->nr_queued--;
 }
 
@@ -166,11 +166,11 @@ struct sl_task *sl_bfs_earliest_deadline_task(struct sl_sim *sim, struct sl_cpu 
 		struct sl_task *p, *edt = NULL;
 		u64 earliest = 0;
 
-		TAILQ_FOREACH(p, &grq->queue[q], bfs.run_list)
+		TAILQ_FOREACH(p, &grq->queue[q], se.bfs.run_list)
 		{
 			if (!sl_cpu_allowed(p, rq->id))
 				continue;
-			u64 dl = p->bfs.deadline +
+			u64 dl = p->se.bfs.deadline +
 				 (u64)(s64)sl_bfs_cache_distance(sim, p->cpu, rq->id, p);
 
 			/* time_before(dl, jiffies): an old deadline, the first found in queue
@@ -229,7 +229,7 @@ static int rq_prio(const struct sl_sim *sim, int c)
 	if (!curr)
 		return BFS_PRIO_LIMIT;
 	if (curr->sched_class == &sl_bfs_class)
-		return curr->bfs.prio;
+		return curr->se.bfs.prio;
 	return curr->prio; /* the RT class above: 0..99 */
 }
 
@@ -258,7 +258,7 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 		s64 offset = -(s64)sl_bfs_cache_distance(sim, p->cpu, c, p);
 
 		if (prio != BFS_PRIO_LIMIT && sim->cpus[c].curr->sched_class == &sl_bfs_class)
-			offset += (s64)sim->cpus[c].curr->bfs.deadline;
+			offset += (s64)sim->cpus[c].curr->se.bfs.deadline;
 		else if (prio == BFS_PRIO_LIMIT && c == p->cpu)
 			return c; /* this_rq is idle, use that over everything */
 		if (prio > highest_prio || offset > latest || (offset == latest && c == p->cpu)) {
@@ -269,10 +269,10 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 	}
 	if (target < 0 || highest_prio == BFS_PRIO_LIMIT)
 		return target;
-	if (p->bfs.prio > highest_prio)
+	if (p->se.bfs.prio > highest_prio)
 		return -1;
-	if (p->bfs.prio == highest_prio && p->policy == SL_SCHED_NORMAL &&
-	    !((s64)p->bfs.deadline < latest))
+	if (p->se.bfs.prio == highest_prio && p->policy == SL_SCHED_NORMAL &&
+	    !((s64)p->se.bfs.deadline < latest))
 		return -1;
 	return target;
 }
@@ -396,8 +396,8 @@ static void bfs_init_task(struct sl_sim *sim, struct sl_task *p)
 	/* the nice weight, for what outside the class reads it (a CFS-style report) */
 	p->se.load.weight = sl_prio_to_weight[p->nice + 20];
 	p->se.load.inv_weight = sl_prio_to_wmult[p->nice + 20];
-	p->bfs.time_slice = (s64)(rr_interval(sim) * 1000);
-	p->bfs.prio = bfs_prio(sim, p);
+	p->se.bfs.time_slice = (s64)(rr_interval(sim) * 1000);
+	p->se.bfs.prio = bfs_prio(sim, p);
 }
 
 static void bfs_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *parent)
@@ -411,10 +411,10 @@ static void bfs_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task 
 	 * gets the same; with none left the child gets what the parent has (<= 0, so it
 	 * reschedules at its first tick). The child keeps the parent's deadline (the task struct
 	 * is copied). The running parent's slice is as its last tick left it (rq_time_slice). */
-	p->bfs.deadline = parent->bfs.deadline;
-	if (parent->bfs.time_slice > 0)
-		parent->bfs.time_slice /= 2;
-	p->bfs.time_slice = parent->bfs.time_slice;
+	p->se.bfs.deadline = parent->se.bfs.deadline;
+	if (parent->se.bfs.time_slice > 0)
+		parent->se.bfs.time_slice /= 2;
+	p->se.bfs.time_slice = parent->se.bfs.time_slice;
 }
 
 /* activate_task */
@@ -455,7 +455,7 @@ static void bfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 		charge_slice(sim, p);
 		check_deadline(sim, p);
 	}
-	if (p->bfs.queued)
+	if (p->se.bfs.queued)
 		queue_del(sim, p);
 	p->se.on_rq = 0;
 	sim->cpus[p->cpu].nr_running--;
@@ -471,7 +471,7 @@ static struct sl_task *bfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 	queue_del(sim, p);
 	move_cpu(sim, p, rq->id);
 	p->se.exec_start = sim->now;
-	p->bfs.last_ran = sim->now;
+	p->se.bfs.last_ran = sim->now;
 	return p;
 }
 
@@ -503,9 +503,9 @@ static void bfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 	/* task_running_tick: an ISO task still running at ISO_PRIO when the limit is hit goes
 	 * back as NORMAL: its slice is zeroed */
 	if (p->policy == SL_SCHED_ISO && sl_bfs_grq(sim)->iso_refractory &&
-	    p->bfs.prio == BFS_ISO_PRIO)
-		p->bfs.time_slice = 0;
-	if (p->bfs.time_slice > 0)
+	    p->se.bfs.prio == BFS_ISO_PRIO)
+		p->se.bfs.time_slice = 0;
+	if (p->se.bfs.time_slice > 0)
 		return;
 	sl_resched_cpu(sim, rq);
 }
@@ -528,7 +528,7 @@ static void bfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 	 * new slice and deadline (0.302-0.303 expired the task struct's copy, which schedule()
 	 * then overwrote with the rq's: the fix of 0.304) */
 	bfs_update_curr(sim, rq);
-	p->bfs.last_ran = sim->now;
+	p->se.bfs.last_ran = sim->now;
 	time_slice_expired(sim, p);
 }
 
