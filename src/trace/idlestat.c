@@ -113,7 +113,7 @@ static int topo_line(struct sl_trace_reader *r, struct idlestat_aux *a, const ch
 	}
 	if (!strncmp(s, "\tcore", 5)) {
 		if (sscanf(s, "\tcore%d%c", &id, &tail) != 1 || id < 0)
-			return bad(r, "\tcoreN with N at least 0", s);
+			return bad(r, "coreN after a tab, N at least 0", s);
 		if (a->cluster == INT_MIN)
 			return bad(r, "a clusterX: line before a core", s);
 		a->core = id;
@@ -123,12 +123,15 @@ static int topo_line(struct sl_trace_reader *r, struct idlestat_aux *a, const ch
 		bool nested = s[1] == '\t';
 
 		if (sscanf(s + nested, "\tcpu%d%c", &id, &tail) != 1 || id < 0 || id >= a->ncpu)
-			return bad(r, "\tcpuN or \t\tcpuN with N below cpus=", s);
+			return bad(r,
+				   "cpuN after one tab (two under a core line), N below cpus=", s);
 		if (a->cluster == INT_MIN)
 			return bad(r, "a clusterX: line before a CPU", s);
 		if (nested != (a->core >= 0))
-			return bad(r, nested ? "\tcpuN (no core line above it in this cluster)"
-					     : "\t\tcpuN (under the core line above it)",
+			return bad(r,
+				   nested ? "cpuN after one tab (no core line above it in this "
+					    "cluster)"
+					  : "cpuN after two tabs (under the core line above it)",
 				   s);
 		core = nested ? a->core : id;
 		if (a->cs[id].cluster != -1)

@@ -79,7 +79,7 @@ static int igroups_build(struct sl_trace_summary *s)
 	if (!key)
 		return -1;
 	for (int i = 0; i < n; i++)
-		key[i] = (struct topo_key){ igroup_cpu(s, i)->cluster, igroup_cpu(s, i)->core, i };
+		key[i] = (struct topo_key){igroup_cpu(s, i)->cluster, igroup_cpu(s, i)->core, i};
 	qsort(key, (size_t)n, sizeof(*key), topo_cmp);
 	for (int i = 0; i < n; i++)
 		m[i] = key[i].cpu;
@@ -873,7 +873,7 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 	if (s->cstates) {
 		a = json_object_new_array();
 		for (int i = 0; i < s->niorder; i++) {
-			char label[32], cl[2] = { 0, 0 };
+			char label[32], cl[2] = {0, 0};
 			int nc, g = s->iorder[i];
 			const struct sl_trace_iacct *ac = iline(s, i, label, sizeof(label), &nc);
 
@@ -887,7 +887,8 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 				o = json_object_new_object();
 				json_object_object_add(o, "unit", json_object_new_string(label));
 				if (g < 0) {
-					json_object_object_add(o, "cpu", json_object_new_int(-1 - g));
+					json_object_object_add(o, "cpu",
+							       json_object_new_int(-1 - g));
 				} else {
 					json_object_object_add(o, "cluster",
 							       json_object_new_string(cl));

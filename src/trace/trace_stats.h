@@ -72,7 +72,7 @@ struct sl_trace_cpu {
 	struct sl_hist idle; /* all states */
 	struct sl_hist *state_idle[SL_TRACE_MAX_STATES];
 	struct sl_trace_iacct is; /* idlestat's view */
-	int is_cluster, is_core; /* its groups in sl_trace_summary.igroup (-1: none) */
+	int is_cluster, is_core;  /* its groups in sl_trace_summary.igroup (-1: none) */
 };
 
 struct sl_trace_blk_pending {
