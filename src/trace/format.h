@@ -132,7 +132,9 @@ struct sl_trace_unknown {
 
 /*
  * The C-states of one CPU as idlestat's trace file lists them (its MAXCSTATE of 16 per CPU):
- * name ("" where idlestat wrote "(null)": no such state) and target residency in us (-1: none).
+ * name ("" where idlestat wrote "(null)": no such state) and target residency in us (-1: none);
+ * and where its topology puts the CPU: cluster (the letter of "clusterA" minus 'A') and core
+ * (the N of "\tcoreN", or the CPU's own number under a "\tcpuN" line), -1 when not listed.
  */
 #define SL_TRACE_MAX_CSTATES 16
 #define SL_TRACE_CSTATE_NAME 32
@@ -140,6 +142,7 @@ struct sl_trace_unknown {
 struct sl_trace_cstates {
 	char name[SL_TRACE_MAX_CSTATES][SL_TRACE_CSTATE_NAME];
 	int target_us[SL_TRACE_MAX_CSTATES];
+	int cluster, core;
 };
 
 struct sl_trace_reader {

@@ -4,16 +4,19 @@
  * "\tcpu0"), then per online CPU "cpuid N:" and 16 pairs of lines "\tNAME" and "\tRESIDENCY"
  * (its C-states' names, "(null)" for none, and target residencies in us, -1 for none), then
  * ftrace text lines, read by the ftrace text reader's parser. Plain, xz or gzip. The C-states
- * go to r->cstates, which trace-stats uses to print idle statistics as idlestat's report does.
+ * and each CPU's cluster and core go to r->cstates, which trace-stats uses to print idle
+ * statistics per cluster, core and CPU as idlestat's report does.
  */
 #include "trace/ftrace_text.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct idlestat_aux {
 	struct sl_trace_cstates *cs;
 	int ncpu;
+	int cluster, core; /* the topology's current cluster (INT_MIN: none yet) and core (-1) */
 	char pending[SL_TRACE_MAX_LINE]; /* the first ftrace line, read with the header */
 	size_t pending_n;
 	unsigned long pending_line;
@@ -90,10 +93,54 @@ static int read_cpuid(struct sl_trace_reader *r, struct idlestat_aux *a, const c
 	return 0;
 }
 
-static bool topo_line(const char *s)
+/*
+ * One line of idlestat's topology (topology.c: read_cpu_topo_info): "clusterX:" opens cluster
+ * X - 'A'; under it either "\tcpuN" lines (each CPU its own core, numbered as the CPU) or
+ * "\tcoreM" lines each followed by "\t\tcpuN" lines. 1: a topology line taken, 0: not one,
+ * -1: malformed.
+ */
+static int topo_line(struct sl_trace_reader *r, struct idlestat_aux *a, const char *s)
 {
-	return !strncmp(s, "cluster", 7) || !strncmp(s, "\tcore", 5) || !strncmp(s, "\tcpu", 4) ||
-	       !strncmp(s, "\t\tcpu", 5);
+	int id, core;
+	char tail;
+
+	if (!strncmp(s, "cluster", 7)) {
+		if ((unsigned char)s[7] < 'A' || (unsigned char)s[7] > '~' || s[8] != ':' || s[9])
+			return bad(r, "clusterX: with X one character from A to ~", s);
+		a->cluster = (unsigned char)s[7] - 'A';
+		a->core = -1;
+		return 1;
+	}
+	if (!strncmp(s, "\tcore", 5)) {
+		if (sscanf(s, "\tcore%d%c", &id, &tail) != 1 || id < 0)
+			return bad(r, "coreN after a tab, N at least 0", s);
+		if (a->cluster == INT_MIN)
+			return bad(r, "a clusterX: line before a core", s);
+		a->core = id;
+		return 1;
+	}
+	if (!strncmp(s, "\tcpu", 4) || !strncmp(s, "\t\tcpu", 5)) {
+		bool nested = s[1] == '\t';
+
+		if (sscanf(s + nested, "\tcpu%d%c", &id, &tail) != 1 || id < 0 || id >= a->ncpu)
+			return bad(r,
+				   "cpuN after one tab (two under a core line), N below cpus=", s);
+		if (a->cluster == INT_MIN)
+			return bad(r, "a clusterX: line before a CPU", s);
+		if (nested != (a->core >= 0))
+			return bad(r,
+				   nested ? "cpuN after one tab (no core line above it in this "
+					    "cluster)"
+					  : "cpuN after two tabs (under the core line above it)",
+				   s);
+		core = nested ? a->core : id;
+		if (a->cs[id].cluster != -1)
+			return bad(r, "each CPU listed once in the topology", s);
+		a->cs[id].cluster = a->cluster;
+		a->cs[id].core = core;
+		return 1;
+	}
+	return 0;
 }
 
 static int idlestat_open(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len)
@@ -127,16 +174,23 @@ static int idlestat_open(struct sl_trace_reader *r, FILE *f, const unsigned char
 		snprintf(r->err, sizeof(r->err), "%s: out of memory", r->path);
 		return -1;
 	}
-	for (int c = 0; c < ncpu; c++)
+	for (int c = 0; c < ncpu; c++) {
 		for (int i = 0; i < SL_TRACE_MAX_CSTATES; i++)
 			a->cs[c].target_us[i] = -1;
+		a->cs[c].cluster = a->cs[c].core = -1;
+	}
+	a->cluster = INT_MIN;
+	a->core = -1;
 	r->cstates = a->cs;
 	r->cstates_ncpu = ncpu;
 	for (;;) {
 		s = sl_ftrace_next_line(r, &n, &rc);
 		if (!s)
 			return rc;
-		if (topo_line(s))
+		rc = topo_line(r, a, s);
+		if (rc < 0)
+			return -1;
+		if (rc)
 			continue;
 		if (!strncmp(s, "cpuid ", 6)) {
 			if (read_cpuid(r, a, s))

@@ -7,6 +7,111 @@
 
 #define DEFAULT_NCPU 256
 
+static void iacct_init(struct sl_trace_iacct *a)
+{
+	a->cur = a->max = -1;
+	for (int k = 0; k < SL_TRACE_MAX_CSTATES; k++)
+		a->is[k].min = DBL_MAX;
+}
+
+static const struct sl_trace_cstates *igroup_cpu(const struct sl_trace_summary *s, int cpu)
+{
+	return &s->rd.cstates[cpu];
+}
+
+/* idlestat's topology order: cluster, then core, then CPU number */
+struct topo_key {
+	int cluster, core, cpu;
+};
+
+static int topo_cmp(const void *pa, const void *pb)
+{
+	const struct topo_key *x = pa, *y = pb;
+
+	if (x->cluster != y->cluster)
+		return x->cluster < y->cluster ? -1 : 1;
+	if (x->core != y->core)
+		return x->core < y->core ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static void igroup_add(struct sl_trace_summary *s, bool cluster, const int *m, int n)
+{
+	struct sl_trace_igroup *g = &s->igroup[s->nigroup];
+	const struct sl_trace_cstates *c = igroup_cpu(s, m[0]);
+
+	g->cluster = cluster;
+	g->cluster_id = c->cluster;
+	g->id = cluster ? c->cluster : c->core;
+	g->first_cpu = m[0];
+	g->cpus = m;
+	g->ncpu = n;
+	/* create_states: the first CPU's target residencies */
+	memcpy(g->target_us, c->target_us, sizeof(g->target_us));
+	iacct_init(&g->acct);
+	for (int i = 0; i < n; i++) {
+		if (cluster)
+			s->cpu[m[i]].is_cluster = s->nigroup;
+		else
+			s->cpu[m[i]].is_core = s->nigroup;
+	}
+	s->iorder[s->niorder++] = s->nigroup++;
+}
+
+/*
+ * idlestat's clusters and cores of several CPUs from the header's topology, and the order of
+ * its report (topology.c: dump_cpu_topo_info): per cluster (by letter) its line, then per
+ * core (by number) the core's line if it has several CPUs, then its CPUs' (by number). CPUs
+ * the topology leaves out (idlestat itself does not report them) follow, by number.
+ */
+static int igroups_build(struct sl_trace_summary *s)
+{
+	int n = s->rd.cstates_ncpu < s->ncpu ? s->rd.cstates_ncpu : s->ncpu, *m;
+	struct topo_key *key;
+
+	s->imember = malloc(sizeof(int) * (size_t)(n ? n : 1));
+	s->igroup = calloc((size_t)(2 * n + 1), sizeof(*s->igroup));
+	s->iorder = malloc(sizeof(int) * (size_t)(3 * n + 1));
+	if (!s->imember || !s->igroup || !s->iorder)
+		return -1;
+	m = s->imember;
+	key = malloc(sizeof(*key) * (size_t)(n ? n : 1));
+	if (!key)
+		return -1;
+	for (int i = 0; i < n; i++)
+		key[i] = (struct topo_key){igroup_cpu(s, i)->cluster, igroup_cpu(s, i)->core, i};
+	qsort(key, (size_t)n, sizeof(*key), topo_cmp);
+	for (int i = 0; i < n; i++)
+		m[i] = key[i].cpu;
+	free(key);
+	for (int i = 0; i < n;) {
+		int cl = igroup_cpu(s, m[i])->cluster, j = i;
+
+		if (cl < 0) { /* not in the topology: sorted first */
+			i++;
+			continue;
+		}
+		while (j < n && igroup_cpu(s, m[j])->cluster == cl)
+			j++;
+		igroup_add(s, true, m + i, j - i);
+		for (int k = i; k < j;) {
+			int co = igroup_cpu(s, m[k])->core, e = k;
+
+			while (e < j && igroup_cpu(s, m[e])->core == co)
+				e++;
+			if (e - k > 1)
+				igroup_add(s, false, m + k, e - k);
+			for (; k < e; k++)
+				s->iorder[s->niorder++] = -1 - m[k];
+		}
+		i = j;
+	}
+	for (int i = 0; i < n; i++)
+		if (igroup_cpu(s, i)->cluster < 0)
+			s->iorder[s->niorder++] = -1 - i;
+	return 0;
+}
+
 static int summary_start(struct sl_trace_summary *s)
 {
 	s->ncpu = s->rd.ncpu > 0 ? s->rd.ncpu : DEFAULT_NCPU;
@@ -18,13 +123,12 @@ static int summary_start(struct sl_trace_summary *s)
 		return -1;
 	for (int i = 0; i < s->ncpu; i++) {
 		s->cpu[i].idle_state = -2;
-		s->cpu[i].is_cur = s->cpu[i].is_max = -1;
-		for (int k = 0; k < SL_TRACE_MAX_CSTATES; k++)
-			s->cpu[i].is[k].min = DBL_MAX;
+		iacct_init(&s->cpu[i].is);
+		s->cpu[i].is_cluster = s->cpu[i].is_core = -1;
 		if (sl_hist_init(&s->cpu[i].idle))
 			return -1;
 	}
-	return 0;
+	return s->rd.cstates ? igroups_build(s) : 0;
 }
 
 static size_t pid_hash(int pid, size_t nslot)
@@ -151,39 +255,30 @@ static void idle_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
 	}
 }
 
-static int target_us(const struct sl_trace_summary *s, int cpu, int state)
-{
-	/* while reading: the reader's header */
-	return cpu < s->rd.cstates_ncpu ? s->rd.cstates[cpu].target_us[state] : -1;
-}
-
 /*
- * idlestat 0.8's accounting of a cpu_idle event (state -1: the exit), from its idlestat.c
- * (store_data, record_cstate_event, cstate_begin, cstate_end): an exit before the CPU's first
- * entry is ignored, so is an event for the state the CPU is already in; any other event ends
- * the current state and an entry begins the new one. The duration is taken as idlestat takes
- * it, the difference of the two timestamps as doubles of seconds, times 10^6 (t / 1e9 is the
- * double idlestat's sscanf("%lf") reads from the same decimal); an interval of 0 or less is
- * not counted. States beyond idlestat's 16 are ignored.
+ * idlestat 0.8's accounting of one unit's (a CPU's, a core's, a cluster's) change to `state`
+ * (-1: not idle), from its idlestat.c (record_cstate_event, cstate_begin, cstate_end): an
+ * event for the state the unit is already in is ignored; any other ends the current state and
+ * an entry begins the new one. The duration is taken as idlestat takes it, the difference of
+ * the two timestamps as doubles of seconds, times 10^6 (t / 1e9 is the double idlestat's
+ * sscanf("%lf") reads from the same decimal); an interval of 0 or less is not counted. Over:
+ * shorter than the state's target residency; under: at least the next deeper state's, if
+ * that is above 0 and the unit has entered a state at least that deep.
  */
-static void idlestat_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
+static void iacct_event(struct sl_trace_iacct *a, int state, u64 t, const int *target)
 {
-	if (cpu < 0 || cpu >= s->ncpu || state >= SL_TRACE_MAX_CSTATES)
+	if (state == a->cur)
 		return;
-	struct sl_trace_cpu *c = &s->cpu[cpu];
-
-	if ((state < 0 && c->is_max < 0) || state == c->is_cur)
-		return;
-	if (c->is_cur >= 0) {
-		struct sl_trace_istate *k = &c->is[c->is_cur];
-		double d = (double)t / 1e9 - (double)c->is_begin / 1e9;
+	if (a->cur >= 0) {
+		struct sl_trace_istate *k = &a->is[a->cur];
+		double d = (double)t / 1e9 - (double)a->begin / 1e9;
 
 		if (d > 0) {
 			d *= 1e6;
-			if (d < target_us(s, cpu, c->is_cur)) {
+			if (d < target[a->cur]) {
 				k->over++;
-			} else if (c->is_cur + 1 <= c->is_max) {
-				int tr = target_us(s, cpu, c->is_cur + 1);
+			} else if (a->cur + 1 <= a->max) {
+				int tr = target[a->cur + 1];
 
 				if (tr > 0 && d >= tr)
 					k->under++;
@@ -194,14 +289,53 @@ static void idlestat_event(struct sl_trace_summary *s, int cpu, int state, u64 t
 			k->total += d;
 			k->hits++;
 		}
-		c->is_cur = -1;
+		a->cur = -1;
 	}
 	if (state >= 0) {
-		c->is_begin = t;
-		c->is_cur = state;
-		if (state > c->is_max)
-			c->is_max = state;
+		a->begin = t;
+		a->cur = state;
+		if (state > a->max)
+			a->max = state;
 	}
+}
+
+/* A group's state (topology.c: *_get_least_cstate): the shallowest of its CPUs' (-1 if one
+ * of them is not idle). */
+static void igroup_update(struct sl_trace_summary *s, int g, u64 t)
+{
+	struct sl_trace_igroup *p = &s->igroup[g];
+	int least = SL_TRACE_MAX_CSTATES;
+
+	for (int i = 0; i < p->ncpu; i++)
+		if (s->cpu[p->cpus[i]].is.cur < least)
+			least = s->cpu[p->cpus[i]].is.cur;
+	iacct_event(&p->acct, least, t, p->target_us);
+}
+
+/*
+ * A cpu_idle event as idlestat 0.8's store_data takes it: an exit before the CPU's first
+ * entry is ignored altogether; otherwise the CPU's state changes, then its core's and its
+ * cluster's. States beyond idlestat's 16 are ignored.
+ */
+static void idlestat_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
+{
+	static const int none[SL_TRACE_MAX_CSTATES] = {
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	};
+
+	if (cpu < 0 || cpu >= s->ncpu || state >= SL_TRACE_MAX_CSTATES)
+		return;
+	struct sl_trace_cpu *c = &s->cpu[cpu];
+
+	if (state < 0 && c->is.max < 0)
+		return;
+	/* while reading: the reader's header */
+	iacct_event(&c->is, state, t,
+		    cpu < s->rd.cstates_ncpu ? s->rd.cstates[cpu].target_us : none);
+	if (c->is_core >= 0)
+		igroup_update(s, c->is_core, t);
+	if (c->is_cluster >= 0)
+		igroup_update(s, c->is_cluster, t);
 }
 
 static void blk_issue(struct sl_trace_summary *s, const struct sl_trace_record *r)
@@ -421,6 +555,9 @@ void sl_trace_summary_free(struct sl_trace_summary *s)
 	}
 	free(s->cpu);
 	free(s->cstates);
+	free(s->igroup);
+	free(s->iorder);
+	free(s->imember);
 	free(s->task);
 	free(s->slot);
 	free(s->pend);
@@ -577,21 +714,48 @@ static const char *factored(char *buf, size_t size, double us)
 	return buf;
 }
 
+/* Line `i` of idlestat's report: its label ("clusterA", "core0", "cpu0"), the CPU whose state
+ * names it shows and its states. */
+static const struct sl_trace_iacct *iline(const struct sl_trace_summary *s, int i, char *label,
+					  size_t size, int *name_cpu)
+{
+	int o = s->iorder[i];
+
+	if (o < 0) {
+		snprintf(label, size, "cpu%d", -1 - o);
+		*name_cpu = -1 - o;
+		return &s->cpu[-1 - o].is;
+	}
+	const struct sl_trace_igroup *g = &s->igroup[o];
+
+	if (g->cluster)
+		snprintf(label, size, "cluster%c", g->id + 'A');
+	else
+		snprintf(label, size, "core%d", g->id);
+	*name_cpu = g->first_cpu;
+	return &g->acct;
+}
+
 static void print_idlestat(const struct sl_trace_summary *s, FILE *out)
 {
 	fprintf(out, "\nidle states as idlestat reports them (C-state names and target residencies "
 		     "from its header):\n");
-	fprintf(out, "  %-5s %5s %-10s %10s %10s %10s %10s %7s %6s %6s\n", "cpu", "state", "name",
+	fprintf(out, "  %-9s %5s %-10s %10s %10s %10s %10s %7s %6s %6s\n", "unit", "state", "name",
 		"min", "max", "avg", "total", "hits", "over", "under");
-	for (int i = 0; i < ncpu_shown(s); i++) {
+	for (int i = 0; i < s->niorder; i++) {
+		char label[32];
+		int nc;
+		const struct sl_trace_iacct *a = iline(s, i, label, sizeof(label), &nc);
+
 		for (int k = 0; k < SL_TRACE_MAX_CSTATES; k++) {
-			const struct sl_trace_istate *q = &s->cpu[i].is[k];
+			const struct sl_trace_istate *q = &a->is[k];
 			char b[4][32];
 
 			if (!q->hits)
 				continue;
-			fprintf(out, "  cpu%-2d %5d %-10s %10s %10s %10s %10s %7llu %6llu %6llu\n",
-				i, k, cstate_name(s, i, k), factored(b[0], sizeof(b[0]), q->min),
+			fprintf(out, "  %-9s %5d %-10s %10s %10s %10s %10s %7llu %6llu %6llu\n",
+				label, k, cstate_name(s, nc, k),
+				factored(b[0], sizeof(b[0]), q->min),
 				factored(b[1], sizeof(b[1]), q->max),
 				factored(b[2], sizeof(b[2]), q->avg),
 				factored(b[3], sizeof(b[3]), q->total), (unsigned long long)q->hits,
@@ -708,17 +872,34 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 	json_object_object_add(root, "cpus", a);
 	if (s->cstates) {
 		a = json_object_new_array();
-		for (int i = 0; i < ncpu_shown(s); i++) {
+		for (int i = 0; i < s->niorder; i++) {
+			char label[32], cl[2] = {0, 0};
+			int nc, g = s->iorder[i];
+			const struct sl_trace_iacct *ac = iline(s, i, label, sizeof(label), &nc);
+
+			if (g >= 0)
+				cl[0] = (char)(s->igroup[g].cluster_id + 'A');
 			for (int k = 0; k < SL_TRACE_MAX_CSTATES; k++) {
-				const struct sl_trace_istate *q = &s->cpu[i].is[k];
+				const struct sl_trace_istate *q = &ac->is[k];
 
 				if (!q->hits)
 					continue;
 				o = json_object_new_object();
-				json_object_object_add(o, "cpu", json_object_new_int(i));
+				json_object_object_add(o, "unit", json_object_new_string(label));
+				if (g < 0) {
+					json_object_object_add(o, "cpu",
+							       json_object_new_int(-1 - g));
+				} else {
+					json_object_object_add(o, "cluster",
+							       json_object_new_string(cl));
+					if (!s->igroup[g].cluster)
+						json_object_object_add(
+							o, "core",
+							json_object_new_int(s->igroup[g].id));
+				}
 				json_object_object_add(o, "state", json_object_new_int(k));
 				json_object_object_add(
-					o, "name", json_object_new_string(cstate_name(s, i, k)));
+					o, "name", json_object_new_string(cstate_name(s, nc, k)));
 				json_object_object_add(o, "hits",
 						       json_object_new_int64((int64_t)q->hits));
 				json_object_object_add(o, "min_us", json_object_new_double(q->min));

@@ -41,15 +41,38 @@ struct sl_trace_istate {
 	double min, max, avg, total;
 };
 
+/* One idlestat unit (a CPU, a core, a cluster): its current state (-1: not idle), the deepest
+ * it has entered (-1: none), the entry time, and its states. */
+struct sl_trace_iacct {
+	int cur, max;
+	u64 begin;
+	struct sl_trace_istate is[SL_TRACE_MAX_CSTATES];
+};
+
+/*
+ * A cluster or a core of several CPUs as idlestat 0.8 counts them (idlestat.c: store_data;
+ * topology.c: cluster_get_least_cstate, core_get_least_cstate, create_states): idle while all
+ * its CPUs are, in the shallowest of their states, with the names and target residencies of
+ * its first CPU (the lowest-numbered CPU of its lowest-numbered core).
+ */
+struct sl_trace_igroup {
+	bool cluster; /* else a core */
+	int id;	      /* cluster: the letter - 'A'; core: its number */
+	int cluster_id;
+	int first_cpu;
+	int ncpu;
+	const int *cpus; /* in sl_trace_summary.imember */
+	int target_us[SL_TRACE_MAX_CSTATES];
+	struct sl_trace_iacct acct;
+};
+
 struct sl_trace_cpu {
 	int idle_state; /* -2: unknown, -1: not idle */
 	u64 idle_since;
 	struct sl_hist idle; /* all states */
 	struct sl_hist *state_idle[SL_TRACE_MAX_STATES];
-	/* idlestat's view: its current state (-1: not idle), deepest seen (-1: none), entry time */
-	int is_cur, is_max;
-	u64 is_begin;
-	struct sl_trace_istate is[SL_TRACE_MAX_CSTATES];
+	struct sl_trace_iacct is; /* idlestat's view */
+	int is_cluster, is_core;  /* its groups in sl_trace_summary.igroup (-1: none) */
 };
 
 struct sl_trace_blk_pending {
@@ -108,6 +131,13 @@ struct sl_trace_summary {
 	 * states per CPU as idlestat's report does */
 	struct sl_trace_cstates *cstates;
 	int cstates_ncpu;
+	/* idlestat's clusters and cores of several CPUs; its report's order of lines: group
+	 * (>= 0: igroup[g]) or CPU (-1 - cpu) */
+	struct sl_trace_igroup *igroup;
+	int nigroup;
+	int *imember; /* the CPUs in topology order: each group's a run of them */
+	int *iorder;
+	int niorder;
 };
 
 /* 0, or -1 with err (file:line: what). The summary must be freed either way. */
