@@ -243,6 +243,7 @@ void sl_build_domains(struct sl_sim *sim)
 		int prev_span = 1, child_level = -1;
 
 		rq->nsd = 0;
+		rq->idle_next_balance = 0;
 		for (int level = 0; level < SL_SD_NLEVELS; level++) {
 			int span = count[(size_t)level * n + c];
 			int ld = lead[(size_t)level * n + c];
@@ -524,6 +525,22 @@ static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sche
 	return s;
 }
 
+/* The group's first CPU with nothing to run, else its first CPU: the one that balances it */
+static int first_idle_cpu(struct sl_sim *sim, const struct sl_sched_group *g, int load_idx)
+{
+	const struct sl_group_sums *s = &g->sums[load_idx];
+
+	if (s->epoch == g->epoch && s->features == sim->features)
+		return s->first_idle < 0 ? g->cpus[0] : s->first_idle;
+	for (int i = 0; i < g->ncpus; i++) {
+		const struct sl_cpu *rq = &sim->cpus[g->cpus[i]];
+
+		if (!rq->curr && !rq->nr_running)
+			return g->cpus[i];
+	}
+	return g->cpus[0];
+}
+
 static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
 						 int this_cpu, u64 *imb, enum sl_idle_type idle,
 						 int *balance)
@@ -538,6 +555,14 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 	for (int gi = 0; gi < sd->ngroups; gi++) {
 		struct sl_sched_group *g = sl_sd_group(sd, gi);
 		bool local = gi == 0; /* groups are disjoint: only the first holds this_cpu */
+
+		/* only the group's first idle CPU (else its first CPU) balances it at this level:
+		 * the other CPUs stop here, before the sums, which they would not use */
+		if (idle != CPU_NEWLY_IDLE && local && balance &&
+		    first_idle_cpu(sim, g, load_idx) != this_cpu) {
+			*balance = 0;
+			return NULL;
+		}
 		const struct sl_group_sums *gs = group_sums(sim, g, load_idx);
 		u64 group_load = local ? gs->sum_tgt : gs->sum_src, sum_nr = gs->sum_nr,
 		    sum_wl = gs->sum_wl, sum_alpt = gs->sum_alpt;
@@ -719,7 +744,27 @@ static int load_balance(struct sl_sim *sim, int this_cpu, struct sl_sched_domain
 	/* update_shares before find_busiest_group (the one after a move is always inside the
 	 * rate limit: the same instant) */
 	sl_update_shares(sim, sd, this_cpu, (int)(sd - sim->cpus[this_cpu].sd));
-	g = find_busiest_group(sim, sd, this_cpu, &imb, idle, balance);
+	/* find_busiest_group reads only the span's CPUs (curr, nr_running, load, cpu_load[]: what
+	 * bumps a group's epoch), the features and the domain's constants: with none changed
+	 * since it last found nothing here, it finds nothing again */
+	u64 epoch = 0;
+
+	for (int i = 0; i < sd->ngroups; i++)
+		epoch += sd->groups[i].epoch;
+	if (sd->nobusy_valid && sd->nobusy_epoch == epoch && sd->nobusy_idle == (int)idle &&
+	    sd->nobusy_features == sim->features) {
+		imb = 0;
+		g = NULL;
+		if (sd->nobusy_stop)
+			*balance = 0;
+	} else {
+		g = find_busiest_group(sim, sd, this_cpu, &imb, idle, balance);
+		sd->nobusy_valid = !g;
+		sd->nobusy_stop = !*balance;
+		sd->nobusy_idle = (int)idle;
+		sd->nobusy_epoch = epoch;
+		sd->nobusy_features = sim->features;
+	}
 	int busiest;
 	bool active = false;
 
@@ -775,9 +820,17 @@ static u64 jiffies(struct sl_sim *sim)
 static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idle)
 {
 	struct sl_cpu *rq = &sim->cpus[cpu];
-	u64 j = jiffies(sim), next_balance = j + 60 * sim->hz;
+	u64 j = jiffies(sim), next_balance = j + 60 * sim->hz, idle_min = UINT64_MAX;
 	int balance = 1;
+	bool was_idle = idle == CPU_IDLE, due = false;
 
+	/* an idle CPU none of whose domains is due (the NO_HZ balancer calls this for every
+	 * tickless CPU at each of its ticks): the loop below would balance nothing and set
+	 * next_balance to the least last_balance + interval, known from the last such call */
+	if (was_idle && rq->idle_next_balance && j < rq->idle_next_balance) {
+		rq->next_balance = min_u64(next_balance, rq->idle_next_balance);
+		return;
+	}
 	for (int i = 0; i < rq->nsd; i++) {
 		struct sl_sched_domain *sd = &rq->sd[i];
 		u64 interval = sd->balance_interval;
@@ -790,16 +843,21 @@ static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idl
 		if (interval > sim->hz * NR_CPUS_CONFIG / 10)
 			interval = sim->hz * NR_CPUS_CONFIG / 10;
 		if (j >= sd->last_balance + interval) {
+			due = true;
 			if (load_balance(sim, cpu, sd, idle, &balance))
 				idle = CPU_NOT_IDLE;
 			sd->last_balance = j;
 		}
 		if (sd->last_balance + interval < next_balance)
 			next_balance = sd->last_balance + interval;
+		if (sd->last_balance + interval < idle_min)
+			idle_min = sd->last_balance + interval;
 		if (!balance)
 			break;
 	}
 	rq->next_balance = next_balance;
+	/* kept only from a CPU_IDLE walk that changed nothing (every domain seen, none due) */
+	rq->idle_next_balance = was_idle && !due ? idle_min : 0;
 }
 
 static int first_nohz_cpu(struct sl_sim *sim)

@@ -317,6 +317,13 @@ struct sl_sched_domain {
 	u64 shares_update;    /* group scheduling: update_shares' last run here (ns) */
 	u64 balance_interval; /* ms */
 	int nr_balance_failed;
+	/* this CPU's last find_busiest_group here that found no busiest group: the sum of the
+	 * span's group epochs then (they only grow, so an equal sum means no CPU of the span
+	 * changed), the features, the idle type and whether it cleared *balance */
+	bool nobusy_valid;
+	bool nobusy_stop;
+	int nobusy_idle;
+	u64 nobusy_epoch, nobusy_features;
 };
 
 /* the i-th group in the kernel's order: the local group first, then the others in order */
@@ -355,6 +362,10 @@ struct sl_cpu {
 	int nsd;
 	int llc_size; /* CPUs sharing this one's last-level cache (its socket); EEVDF's domains */
 	u64 next_balance; /* jiffies */
+	/* min over sd[] of last_balance + the CPU_IDLE interval, taken by a CPU_IDLE
+	 * rebalance_domains that found no domain due (0: not known); load_balance is what changes
+	 * a domain's last_balance and balance_interval, and it clears this */
+	u64 idle_next_balance;
 	bool idle_at_tick;
 	bool in_nohz_recently;
 	bool in_nohz_mask;
@@ -423,6 +434,7 @@ struct sl_sim {
 	int ntasks, captasks;
 	/* the tasks' memory: an arena of chunks (machine/machine.c), freed with the simulation */
 	struct sl_task_chunk *task_chunks;
+	int ntask_chunks;
 
 	struct sl_group *groups;
 	int ngroups;
