@@ -487,8 +487,7 @@ static void calculate_imbalance(struct sl_sim *sim, struct lb_stats *s, int this
 
 /*
  * A group's sums at load_idx: both the source and the target loads (the group is the local one
- * for its own CPUs, a remote one for the others), their max and min over the CPUs, the first
- * idle CPU. Taken once and kept while no member CPU changes (the group's epoch) and the
+ * for its own CPUs, a remote one for the others), their max and min over the CPUs. Taken once and kept while no member CPU changes (the group's epoch) and the
  * features are the same: every CPU of the domain that balances reads them, where each used to
  * sum them again. Sums of integers, so the order of the additions does not matter.
  */
@@ -504,14 +503,11 @@ static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sche
 	s->sum_src = s->sum_tgt = s->sum_nr = s->sum_wl = s->sum_alpt = 0;
 	s->max_src = 0;
 	s->min_src = UINT64_MAX;
-	s->first_idle = -1;
 	for (int i = 0; i < g->ncpus; i++) {
 		int c = g->cpus[i];
 		struct sl_cpu *rq = &sim->cpus[c];
 		u64 src = sl_source_load(sim, c, load_idx), tgt = sl_target_load(sim, c, load_idx);
 
-		if (s->first_idle < 0 && !rq->curr && !rq->nr_running)
-			s->first_idle = c;
 		s->sum_src += src;
 		s->sum_tgt += tgt;
 		if (src > s->max_src)
@@ -526,19 +522,23 @@ static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sche
 }
 
 /* The group's first CPU with nothing to run, else its first CPU: the one that balances it */
-static int first_idle_cpu(struct sl_sim *sim, const struct sl_sched_group *g, int load_idx)
+static int first_idle_cpu(struct sl_sim *sim, struct sl_sched_group *g)
 {
-	const struct sl_group_sums *s = &g->sums[load_idx];
+	int cpu = g->cpus[0];
 
-	if (s->epoch == g->epoch && s->features == sim->features)
-		return s->first_idle < 0 ? g->cpus[0] : s->first_idle;
+	if (g->idle_epoch == g->epoch)
+		return g->idle_cpu;
 	for (int i = 0; i < g->ncpus; i++) {
 		const struct sl_cpu *rq = &sim->cpus[g->cpus[i]];
 
-		if (!rq->curr && !rq->nr_running)
-			return g->cpus[i];
+		if (!rq->curr && !rq->nr_running) {
+			cpu = g->cpus[i];
+			break;
+		}
 	}
-	return g->cpus[0];
+	g->idle_epoch = g->epoch;
+	g->idle_cpu = cpu;
+	return cpu;
 }
 
 static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
@@ -550,32 +550,22 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 		       : idle == CPU_NEWLY_IDLE ? sd->newidle_idx
 						: sd->idle_idx;
 
-	memset(&s, 0, sizeof(s));
 	*imb = 0;
+	/* only the local group's first idle CPU (else its first CPU) balances it at this level:
+	 * the other CPUs stop here, before the sums, which they would not use */
+	if (idle != CPU_NEWLY_IDLE && balance &&
+	    first_idle_cpu(sim, sl_sd_group(sd, 0)) != this_cpu) {
+		*balance = 0;
+		return NULL;
+	}
+	memset(&s, 0, sizeof(s));
 	for (int gi = 0; gi < sd->ngroups; gi++) {
 		struct sl_sched_group *g = sl_sd_group(sd, gi);
 		bool local = gi == 0; /* groups are disjoint: only the first holds this_cpu */
-
-		/* only the group's first idle CPU (else its first CPU) balances it at this level:
-		 * the other CPUs stop here, before the sums, which they would not use */
-		if (idle != CPU_NEWLY_IDLE && local && balance &&
-		    first_idle_cpu(sim, g, load_idx) != this_cpu) {
-			*balance = 0;
-			return NULL;
-		}
 		const struct sl_group_sums *gs = group_sums(sim, g, load_idx);
 		u64 group_load = local ? gs->sum_tgt : gs->sum_src, sum_nr = gs->sum_nr,
 		    sum_wl = gs->sum_wl, sum_alpt = gs->sum_alpt;
 		u64 max_cpu = local ? 0 : gs->max_src, min_cpu = local ? UINT64_MAX : gs->min_src;
-		int balance_cpu = local ? gs->first_idle : -1;
-
-		if (local && balance_cpu < 0)
-			balance_cpu = g->cpus[0];
-		/* only the group's first idle CPU balances it at this level */
-		if (idle != CPU_NEWLY_IDLE && local && balance_cpu != this_cpu && balance) {
-			*balance = 0;
-			return NULL;
-		}
 		u64 avg_load = div_power(sim, g, group_load * SCHED_LOAD_SCALE);
 		u64 avg_lpt = div_power(sim, g, sum_alpt * SCHED_LOAD_SCALE);
 		bool group_imb = !local && max_cpu - min_cpu > 2 * avg_lpt;
@@ -747,10 +737,8 @@ static int load_balance(struct sl_sim *sim, int this_cpu, struct sl_sched_domain
 	/* find_busiest_group reads only the span's CPUs (curr, nr_running, load, cpu_load[]: what
 	 * bumps a group's epoch), the features and the domain's constants: with none changed
 	 * since it last found nothing here, it finds nothing again */
-	u64 epoch = 0;
+	u64 epoch = sd->groups[0].span_epoch;
 
-	for (int i = 0; i < sd->ngroups; i++)
-		epoch += sd->groups[i].epoch;
 	if (sd->nobusy_valid && sd->nobusy_epoch == epoch && sd->nobusy_idle == (int)idle &&
 	    sd->nobusy_features == sim->features) {
 		imb = 0;
@@ -817,47 +805,62 @@ static u64 jiffies(struct sl_sim *sim)
 	return sim->now / sim->tick_ns;
 }
 
+/* a domain's balance interval in jiffies (CPU_NOT_IDLE: times busy_factor), clamped as the
+ * kernel does */
+static u64 balance_jiffies(struct sl_sim *sim, const struct sl_sched_domain *sd,
+			   enum sl_idle_type idle)
+{
+	u64 interval = sd->balance_interval;
+
+	if (idle != CPU_IDLE)
+		interval *= (u64)sd->busy_factor;
+	interval = msecs_to_jiffies(sim, interval);
+	if (!interval)
+		interval = 1;
+	if (interval > sim->hz * NR_CPUS_CONFIG / 10)
+		interval = sim->hz * NR_CPUS_CONFIG / 10;
+	return interval;
+}
+
 static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idle)
 {
 	struct sl_cpu *rq = &sim->cpus[cpu];
-	u64 j = jiffies(sim), next_balance = j + 60 * sim->hz, idle_min = UINT64_MAX;
+	u64 j = jiffies(sim), next_balance = j + 60 * sim->hz;
 	int balance = 1;
-	bool was_idle = idle == CPU_IDLE, due = false;
 
 	/* an idle CPU none of whose domains is due (the NO_HZ balancer calls this for every
 	 * tickless CPU at each of its ticks): the loop below would balance nothing and set
-	 * next_balance to the least last_balance + interval, known from the last such call */
-	if (was_idle && rq->idle_next_balance && j < rq->idle_next_balance) {
+	 * next_balance to the least last_balance + interval, which is idle_next_balance */
+	if (idle == CPU_IDLE && rq->idle_next_balance && j < rq->idle_next_balance) {
 		rq->next_balance = min_u64(next_balance, rq->idle_next_balance);
 		return;
 	}
 	for (int i = 0; i < rq->nsd; i++) {
 		struct sl_sched_domain *sd = &rq->sd[i];
-		u64 interval = sd->balance_interval;
+		u64 interval = balance_jiffies(sim, sd, idle);
 
-		if (idle != CPU_IDLE)
-			interval *= (u64)sd->busy_factor;
-		interval = msecs_to_jiffies(sim, interval);
-		if (!interval)
-			interval = 1;
-		if (interval > sim->hz * NR_CPUS_CONFIG / 10)
-			interval = sim->hz * NR_CPUS_CONFIG / 10;
 		if (j >= sd->last_balance + interval) {
-			due = true;
 			if (load_balance(sim, cpu, sd, idle, &balance))
 				idle = CPU_NOT_IDLE;
 			sd->last_balance = j;
 		}
 		if (sd->last_balance + interval < next_balance)
 			next_balance = sd->last_balance + interval;
-		if (sd->last_balance + interval < idle_min)
-			idle_min = sd->last_balance + interval;
 		if (!balance)
 			break;
 	}
 	rq->next_balance = next_balance;
-	/* kept only from a CPU_IDLE walk that changed nothing (every domain seen, none due) */
-	rq->idle_next_balance = was_idle && !due ? idle_min : 0;
+	/* when a CPU_IDLE walk finds a domain due next, as the domains are now (only
+	 * load_balance, called from here, changes their last_balance and balance_interval) */
+	u64 idle_min = UINT64_MAX;
+
+	for (int i = 0; i < rq->nsd; i++) {
+		u64 t = rq->sd[i].last_balance + balance_jiffies(sim, &rq->sd[i], CPU_IDLE);
+
+		if (t < idle_min)
+			idle_min = t;
+	}
+	rq->idle_next_balance = idle_min;
 }
 
 static int first_nohz_cpu(struct sl_sim *sim)

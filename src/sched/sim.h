@@ -280,7 +280,6 @@ struct sl_group_sums {
 	u64 epoch; /* the group's epoch they were taken at (0: never) */
 	u64 features;
 	u64 sum_src, sum_tgt, max_src, min_src, sum_nr, sum_wl, sum_alpt;
-	int first_idle; /* the first CPU with nothing to run, -1 if none */
 };
 
 struct sl_sched_group {
@@ -290,6 +289,13 @@ struct sl_sched_group {
 	/* bumped (sl_lb_touch) whenever a member CPU's curr, nr_running, load or cpu_load[]
 	 * changes: sums[load_idx] taken at this epoch still hold */
 	u64 epoch;
+	/* groups[0] of a domain only: bumped with the epoch of any group of the span (the sum of
+	 * the span's changes, one counter to compare) */
+	u64 span_epoch;
+	/* the CPU that balances the group (its first idle CPU, else its first), found at the
+	 * group's epoch idle_epoch (0: never) */
+	u64 idle_epoch;
+	int idle_cpu;
 	struct sl_group_sums sums[6]; /* by load_idx, 0..5 (cpu_load[load_idx - 1]) */
 };
 
@@ -317,8 +323,8 @@ struct sl_sched_domain {
 	u64 shares_update;    /* group scheduling: update_shares' last run here (ns) */
 	u64 balance_interval; /* ms */
 	int nr_balance_failed;
-	/* this CPU's last find_busiest_group here that found no busiest group: the sum of the
-	 * span's group epochs then (they only grow, so an equal sum means no CPU of the span
+	/* this CPU's last find_busiest_group here that found no busiest group: the span's epoch
+	 * then (groups[0].span_epoch: it only grows, so an equal one means no CPU of the span
 	 * changed), the features, the idle type and whether it cleared *balance */
 	bool nobusy_valid;
 	bool nobusy_stop;
@@ -362,9 +368,8 @@ struct sl_cpu {
 	int nsd;
 	int llc_size; /* CPUs sharing this one's last-level cache (its socket); EEVDF's domains */
 	u64 next_balance; /* jiffies */
-	/* min over sd[] of last_balance + the CPU_IDLE interval, taken by a CPU_IDLE
-	 * rebalance_domains that found no domain due (0: not known); load_balance is what changes
-	 * a domain's last_balance and balance_interval, and it clears this */
+	/* min over sd[] of last_balance + the CPU_IDLE interval (balance.c rebalance_domains;
+	 * 0: not known): before it, a CPU_IDLE rebalance_domains finds nothing due */
 	u64 idle_next_balance;
 	bool idle_at_tick;
 	bool in_nohz_recently;
@@ -498,8 +503,10 @@ static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long f
 /* rq's curr, nr_running, load or cpu_load[] changed: the groups holding it recompute their sums */
 static inline void sl_lb_touch(struct sl_cpu *rq)
 {
-	for (int i = 0; i < rq->nsd; i++)
+	for (int i = 0; i < rq->nsd; i++) {
 		rq->sd[i].groups[rq->sd[i].local].epoch++;
+		rq->sd[i].groups[0].span_epoch++;
+	}
 }
 
 /* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded and the
