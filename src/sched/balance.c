@@ -75,10 +75,9 @@ static u64 div_power(struct sl_sim *sim, const struct sl_sched_group *g, u64 x)
 {
 	if (cfs_ops(sim)->power_is_sum)
 		return x / g->cpu_power;
-	/* 2.6.31 sg_div_cpu_power: reciprocal_divide((u32)x, reciprocal_value(power)) */
-	u32 r = (u32)(((1ULL << 32) + g->cpu_power - 1) / g->cpu_power);
-
-	return ((u64)(u32)x * r) >> 32;
+	/* 2.6.31 sg_div_cpu_power: reciprocal_divide((u32)x, reciprocal_value(power)), the
+	 * reciprocal taken when the group was built */
+	return ((u64)(u32)x * g->reciprocal_power) >> 32;
 }
 
 /* ---- building the domains ---- */
@@ -185,6 +184,8 @@ static int build_span_groups(struct sl_sim *sim, struct sl_sched_domain *sd, con
 		} else {
 			gr->cpu_power = SCHED_LOAD_SCALE * (u64)gr->ncpus;
 		}
+		/* reciprocal_value(cpu_power) */
+		gr->reciprocal_power = (u32)(((1ULL << 32) + gr->cpu_power - 1) / gr->cpu_power);
 	}
 	return 0;
 }
@@ -487,9 +488,10 @@ static void calculate_imbalance(struct sl_sim *sim, struct lb_stats *s, int this
 
 /*
  * A group's sums at load_idx: both the source and the target loads (the group is the local one
- * for its own CPUs, a remote one for the others), their max and min over the CPUs. Taken once and kept while no member CPU changes (the group's epoch) and the
- * features are the same: every CPU of the domain that balances reads them, where each used to
- * sum them again. Sums of integers, so the order of the additions does not matter.
+ * for its own CPUs, a remote one for the others), their max and min over the CPUs. Taken once and
+ * kept while no member CPU changes (the group's epoch) and the features are the same: every CPU of
+ * the domain that balances reads them, where each used to sum them again. Sums of integers, so the
+ * order of the additions does not matter.
  */
 static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sched_group *g,
 					      int load_idx)

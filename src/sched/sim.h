@@ -286,6 +286,7 @@ struct sl_sched_group {
 	int *cpus;
 	int ncpus;
 	u64 cpu_power;
+	u32 reciprocal_power; /* 2.6.31's reciprocal_value(cpu_power) */
 	/* bumped (sl_lb_touch) whenever a member CPU's curr, nr_running, load or cpu_load[]
 	 * changes: sums[load_idx] taken at this epoch still hold */
 	u64 epoch;

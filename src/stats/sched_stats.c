@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 
 int sl_stats_init(struct sl_stats *s, int ngroups, int ncpu)
 {
@@ -32,6 +34,21 @@ void sl_stats_free(struct sl_stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * The pages of a large new part of the array made present in one call (MADV_POPULATE_WRITE)
+ * before the memset touches them: otherwise a page fault each (a trap into the kernel and back
+ * per 4 KB; ~3% of the 64-CPU make under 6.18, whose 58k forks grow the array to 5.6 MB). A
+ * hint: where the kernel refuses it the memset faults them in as before.
+ */
+static void prefault(void *p, size_t len)
+{
+	uintptr_t pg = 4096, a = ((uintptr_t)p + pg - 1) & ~(pg - 1),
+		  e = ((uintptr_t)p + len) & ~(pg - 1);
+
+	if (len >= 16 * pg && e > a)
+		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+}
+
 static struct sl_pid_stat *pid_stat(struct sl_stats *s, int pid, int group)
 {
 	if (pid <= 0)
@@ -50,6 +67,7 @@ static struct sl_pid_stat *pid_stat(struct sl_stats *s, int pid, int group)
 			s->oom = true;
 			return NULL;
 		}
+		prefault(a + s->npid, sizeof(*a) * (size_t)(n - s->npid));
 		memset(a + s->npid, 0, sizeof(*a) * (size_t)(n - s->npid));
 		for (int i = s->npid; i < n; i++)
 			a[i].group = -1;
