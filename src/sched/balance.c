@@ -735,7 +735,8 @@ static int load_balance(struct sl_sim *sim, int this_cpu, struct sl_sched_domain
 
 	/* update_shares before find_busiest_group (the one after a move is always inside the
 	 * rate limit: the same instant) */
-	sl_update_shares(sim, sd, this_cpu, (int)(sd - sim->cpus[this_cpu].sd));
+	if (sim->group_sched)
+		sl_update_shares(sim, sd, this_cpu, (int)(sd - sim->cpus[this_cpu].sd));
 	/* find_busiest_group reads only the span's CPUs (curr, nr_running, load, cpu_load[]: what
 	 * bumps a group's epoch), the features and the domain's constants: with none changed
 	 * since it last found nothing here, it finds nothing again */
@@ -809,19 +810,26 @@ static u64 jiffies(struct sl_sim *sim)
 
 /* a domain's balance interval in jiffies (CPU_NOT_IDLE: times busy_factor), clamped as the
  * kernel does */
-static u64 balance_jiffies(struct sl_sim *sim, const struct sl_sched_domain *sd,
-			   enum sl_idle_type idle)
+static u64 balance_jiffies(struct sl_sim *sim, struct sl_sched_domain *sd, enum sl_idle_type idle)
 {
-	u64 interval = sd->balance_interval;
+	/* both figures kept for the balance_interval they were taken at (it changes only when
+	 * the domain balances; HZ never) */
+	if (sd->interval_ms != sd->balance_interval) {
+		sd->interval_ms = sd->balance_interval;
+		for (int busy = 0; busy < 2; busy++) {
+			u64 interval = sd->balance_interval;
 
-	if (idle != CPU_IDLE)
-		interval *= (u64)sd->busy_factor;
-	interval = msecs_to_jiffies(sim, interval);
-	if (!interval)
-		interval = 1;
-	if (interval > sim->hz * NR_CPUS_CONFIG / 10)
-		interval = sim->hz * NR_CPUS_CONFIG / 10;
-	return interval;
+			if (busy)
+				interval *= (u64)sd->busy_factor;
+			interval = msecs_to_jiffies(sim, interval);
+			if (!interval)
+				interval = 1;
+			if (interval > sim->hz * NR_CPUS_CONFIG / 10)
+				interval = sim->hz * NR_CPUS_CONFIG / 10;
+			sd->interval_j[busy] = interval;
+		}
+	}
+	return sd->interval_j[idle != CPU_IDLE];
 }
 
 static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idle)

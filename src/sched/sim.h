@@ -323,6 +323,8 @@ struct sl_sched_domain {
 	u64 last_balance;     /* jiffies */
 	u64 shares_update;    /* group scheduling: update_shares' last run here (ns) */
 	u64 balance_interval; /* ms */
+	u64 interval_ms;      /* the balance_interval interval_j[] are for (0: none yet) */
+	u64 interval_j[2];    /* it in jiffies as rebalance_domains clamps it: idle, busy */
 	int nr_balance_failed;
 	/* this CPU's last find_busiest_group here that found no busiest group: the span's epoch
 	 * then (groups[0].span_epoch: it only grows, so an equal one means no CPU of the span
