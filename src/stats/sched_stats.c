@@ -36,9 +36,9 @@ void sl_stats_free(struct sl_stats *s)
 
 /*
  * The pages of a large new part of the array made present in one call (MADV_POPULATE_WRITE)
- * before the memset touches them: otherwise a page fault each (a trap into the kernel and back
+ * before they are written: otherwise a page fault each (a trap into the kernel and back
  * per 4 KB; ~3% of the 64-CPU make under 6.18, whose 58k forks grow the array to 5.6 MB). A
- * hint: where the kernel refuses it the memset faults them in as before.
+ * hint: where the kernel refuses it, the stores fault them in as before.
  */
 static void prefault(void *p, size_t len)
 {
@@ -68,9 +68,9 @@ static struct sl_pid_stat *pid_stat(struct sl_stats *s, int pid, int group)
 			return NULL;
 		}
 		prefault(a + s->npid, sizeof(*a) * (size_t)(n - s->npid));
-		memset(a + s->npid, 0, sizeof(*a) * (size_t)(n - s->npid));
+		/* zeroed with no group, in one pass over the new part */
 		for (int i = s->npid; i < n; i++)
-			a[i].group = -1;
+			a[i] = (struct sl_pid_stat){.group = -1};
 		s->pid = a;
 		s->npid = n;
 	}
