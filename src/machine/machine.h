@@ -67,7 +67,7 @@ void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns);
 void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id);
 /* Create a task running prog, as if forked by a shell that is not on any runqueue. */
 struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog);
-/* frees what a task holds; the task's own memory goes with sl_task_chunks_free */
+/* frees what a task holds; its own memory and loop counters go with sl_task_chunks_free */
 void sl_task_free(struct sl_task *p);
 void sl_task_chunks_free(struct sl_sim *sim);
 /* try_to_wake_up from the running context (waker may be NULL: an interrupt). */

@@ -443,6 +443,7 @@ struct sl_sim {
 	/* the tasks' memory: an arena of chunks (machine/machine.c), freed with the simulation */
 	struct sl_task_chunk *task_chunks;
 	int ntask_chunks;
+	struct sl_loop_block *loop_blocks; /* the tasks' loop counters (machine/machine.c) */
 
 	struct sl_group *groups;
 	int ngroups;
