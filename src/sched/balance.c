@@ -555,8 +555,10 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 	*imb = 0;
 	/* only the local group's first idle CPU (else its first CPU) balances it at this level:
 	 * the other CPUs stop here, before the sums, which they would not use */
-	if (idle != CPU_NEWLY_IDLE && balance &&
-	    first_idle_cpu(sim, sl_sd_group(sd, 0)) != this_cpu) {
+	struct sl_sched_group *lg = sl_sd_group(sd, 0);
+
+	if (idle != CPU_NEWLY_IDLE && balance && lg->ncpus > 1 &&
+	    first_idle_cpu(sim, lg) != this_cpu) {
 		*balance = 0;
 		return NULL;
 	}
@@ -837,11 +839,12 @@ static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idl
 	struct sl_cpu *rq = &sim->cpus[cpu];
 	u64 j = jiffies(sim), next_balance = j + 60 * sim->hz;
 	int balance = 1;
+	bool was_idle = idle == CPU_IDLE;
 
 	/* an idle CPU none of whose domains is due (the NO_HZ balancer calls this for every
 	 * tickless CPU at each of its ticks): the loop below would balance nothing and set
 	 * next_balance to the least last_balance + interval, which is idle_next_balance */
-	if (idle == CPU_IDLE && rq->idle_next_balance && j < rq->idle_next_balance) {
+	if (was_idle && rq->idle_next_balance && j < rq->idle_next_balance) {
 		rq->next_balance = min_u64(next_balance, rq->idle_next_balance);
 		return;
 	}
@@ -861,9 +864,14 @@ static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idl
 	}
 	rq->next_balance = next_balance;
 	/* when a CPU_IDLE walk finds a domain due next, as the domains are now (only
-	 * load_balance, called from here, changes their last_balance and balance_interval) */
+	 * load_balance, called from here, changes their last_balance and balance_interval);
+	 * taken after a CPU_IDLE walk only: a busy CPU's walks leave it unknown */
 	u64 idle_min = UINT64_MAX;
 
+	if (!was_idle) {
+		rq->idle_next_balance = 0;
+		return;
+	}
 	for (int i = 0; i < rq->nsd; i++) {
 		u64 t = rq->sd[i].last_balance + balance_jiffies(sim, &rq->sd[i], CPU_IDLE);
 
