@@ -654,9 +654,9 @@ static struct sl_task *task_alloc(struct sl_sim *sim)
 }
 
 /*
- * The tasks' loop counters (prog->n ints each, zeroed) come from blocks of SL_LOOP_BLOCK ints, as
- * the tasks do from their chunks: a task keeps them until the run ends, and a calloc per fork
- * was ~3% of the 64-CPU make under 6.18.
+ * The tasks' loop counters (prog->n ints each, zeroed) come from blocks of SL_LOOP_BLOCK ints
+ * (256 in the first), as the tasks do from their chunks: a task keeps them until the run ends,
+ * and a calloc per fork was ~3% of the 64-CPU make under 6.18.
  */
 #define SL_LOOP_BLOCK 16384
 
@@ -671,7 +671,11 @@ static int *loopcnt_alloc(struct sl_sim *sim, int n)
 	struct sl_loop_block *b = sim->loop_blocks;
 
 	if (!b || b->cap - b->used < n) {
-		int cap = n > SL_LOOP_BLOCK ? n : SL_LOOP_BLOCK;
+		/* the first block small: a short run (a sweep's) needs a few counters only */
+		int cap = b ? SL_LOOP_BLOCK : 256;
+
+		if (cap < n)
+			cap = n;
 
 		b = calloc(1, sizeof(*b) + sizeof(int) * (size_t)cap);
 		if (!b)
