@@ -588,12 +588,13 @@ static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
  * What a fork costs beyond the simulation is the first touch of fresh memory: a page fault per
  * 4 KB page (on the development machine's virtual CPUs ~10 us each, ~15% of the 64-CPU make's
  * run). The first SL_TASK_SMALL_CHUNKS chunks hold SL_TASK_CHUNK tasks each: the first is
- * faulted in page by page as forks reach it (a run of a few tasks touches a page or two of it),
- * the next ones are mapped with MAP_POPULATE (their pages allocated and zeroed in the one mmap
- * call, not by a fault each). The later ones are 2 MB regions aligned to 2 MB that ask for a
- * transparent huge page (MADV_HUGEPAGE: one fault for the whole chunk where the kernel grants
- * it; 4 KB faults as before where it does not). The resident memory runs ahead of the forks by
- * at most one chunk: 168 KB from 256 tasks, 2 MB from 2048.
+ * calloc'd as before (a run of a few tasks touches a page or two of it, and a process running
+ * many short simulations, a sweep, gets the same memory back from malloc at each run: fresh
+ * mappings cost the sweep ~15% in page faults), the next ones are mapped with MAP_POPULATE (their
+ * pages allocated and zeroed in the one mmap call, not by a fault each). The later ones are 2 MB
+ * regions aligned to 2 MB that ask for a transparent huge page (MADV_HUGEPAGE: one fault for the
+ * whole chunk where the kernel grants it; 4 KB faults as before where it does not). The resident
+ * memory runs ahead of the forks by at most one chunk: 168 KB from 256 tasks, 2 MB from 2048.
  */
 #define SL_TASK_CHUNK	     256
 #define SL_TASK_SMALL_CHUNKS 8
@@ -601,7 +602,7 @@ static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
 
 struct sl_task_chunk {
 	struct sl_task_chunk *next;
-	size_t bytes; /* the mapping's length */
+	size_t bytes; /* the mapping's length (0: the first chunk, calloc'd) */
 	int used, cap;
 	struct sl_task t[];
 };
@@ -611,10 +612,18 @@ static struct sl_task_chunk *chunk_map(int nchunks)
 	struct sl_task_chunk *c;
 	size_t bytes;
 
-	if (nchunks < SL_TASK_SMALL_CHUNKS) {
+	if (nchunks == 0) {
+		/* malloc's: a process running many short simulations (a sweep) reuses it */
+		c = calloc(1, sizeof(*c) + SL_TASK_CHUNK * sizeof(struct sl_task));
+		if (!c)
+			return NULL;
+		c->bytes = 0; /* freed with free() */
+		c->cap = SL_TASK_CHUNK;
+		return c;
+	} else if (nchunks < SL_TASK_SMALL_CHUNKS) {
 		bytes = sizeof(*c) + SL_TASK_CHUNK * sizeof(struct sl_task);
 		c = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | (nchunks ? MAP_POPULATE : 0), -1, 0);
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 		if (c == MAP_FAILED)
 			return NULL;
 	} else {
@@ -700,7 +709,10 @@ void sl_task_chunks_free(struct sl_sim *sim)
 		struct sl_task_chunk *c = sim->task_chunks;
 
 		sim->task_chunks = c->next;
-		munmap(c, c->bytes);
+		if (c->bytes)
+			munmap(c, c->bytes);
+		else
+			free(c);
 	}
 	sim->ntask_chunks = 0;
 }
