@@ -75,10 +75,9 @@ static u64 div_power(struct sl_sim *sim, const struct sl_sched_group *g, u64 x)
 {
 	if (cfs_ops(sim)->power_is_sum)
 		return x / g->cpu_power;
-	/* 2.6.31 sg_div_cpu_power: reciprocal_divide((u32)x, reciprocal_value(power)) */
-	u32 r = (u32)(((1ULL << 32) + g->cpu_power - 1) / g->cpu_power);
-
-	return ((u64)(u32)x * r) >> 32;
+	/* 2.6.31 sg_div_cpu_power: reciprocal_divide((u32)x, reciprocal_value(power)), the
+	 * reciprocal taken when the group was built */
+	return ((u64)(u32)x * g->reciprocal_power) >> 32;
 }
 
 /* ---- building the domains ---- */
@@ -185,6 +184,8 @@ static int build_span_groups(struct sl_sim *sim, struct sl_sched_domain *sd, con
 		} else {
 			gr->cpu_power = SCHED_LOAD_SCALE * (u64)gr->ncpus;
 		}
+		/* reciprocal_value(cpu_power) */
+		gr->reciprocal_power = (u32)(((1ULL << 32) + gr->cpu_power - 1) / gr->cpu_power);
 	}
 	return 0;
 }
@@ -243,6 +244,7 @@ void sl_build_domains(struct sl_sim *sim)
 		int prev_span = 1, child_level = -1;
 
 		rq->nsd = 0;
+		rq->idle_next_balance = 0;
 		for (int level = 0; level < SL_SD_NLEVELS; level++) {
 			int span = count[(size_t)level * n + c];
 			int ld = lead[(size_t)level * n + c];
@@ -486,10 +488,10 @@ static void calculate_imbalance(struct sl_sim *sim, struct lb_stats *s, int this
 
 /*
  * A group's sums at load_idx: both the source and the target loads (the group is the local one
- * for its own CPUs, a remote one for the others), their max and min over the CPUs, the first
- * idle CPU. Taken once and kept while no member CPU changes (the group's epoch) and the
- * features are the same: every CPU of the domain that balances reads them, where each used to
- * sum them again. Sums of integers, so the order of the additions does not matter.
+ * for its own CPUs, a remote one for the others), their max and min over the CPUs. Taken once and
+ * kept while no member CPU changes (the group's epoch) and the features are the same: every CPU of
+ * the domain that balances reads them, where each used to sum them again. Sums of integers, so the
+ * order of the additions does not matter.
  */
 static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sched_group *g,
 					      int load_idx)
@@ -503,14 +505,11 @@ static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sche
 	s->sum_src = s->sum_tgt = s->sum_nr = s->sum_wl = s->sum_alpt = 0;
 	s->max_src = 0;
 	s->min_src = UINT64_MAX;
-	s->first_idle = -1;
 	for (int i = 0; i < g->ncpus; i++) {
 		int c = g->cpus[i];
 		struct sl_cpu *rq = &sim->cpus[c];
 		u64 src = sl_source_load(sim, c, load_idx), tgt = sl_target_load(sim, c, load_idx);
 
-		if (s->first_idle < 0 && !rq->curr && !rq->nr_running)
-			s->first_idle = c;
 		s->sum_src += src;
 		s->sum_tgt += tgt;
 		if (src > s->max_src)
@@ -524,6 +523,26 @@ static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sche
 	return s;
 }
 
+/* The group's first CPU with nothing to run, else its first CPU: the one that balances it */
+static int first_idle_cpu(struct sl_sim *sim, struct sl_sched_group *g)
+{
+	int cpu = g->cpus[0];
+
+	if (g->idle_epoch == g->epoch)
+		return g->idle_cpu;
+	for (int i = 0; i < g->ncpus; i++) {
+		const struct sl_cpu *rq = &sim->cpus[g->cpus[i]];
+
+		if (!rq->curr && !rq->nr_running) {
+			cpu = g->cpus[i];
+			break;
+		}
+	}
+	g->idle_epoch = g->epoch;
+	g->idle_cpu = cpu;
+	return cpu;
+}
+
 static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
 						 int this_cpu, u64 *imb, enum sl_idle_type idle,
 						 int *balance)
@@ -533,8 +552,17 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 		       : idle == CPU_NEWLY_IDLE ? sd->newidle_idx
 						: sd->idle_idx;
 
-	memset(&s, 0, sizeof(s));
 	*imb = 0;
+	/* only the local group's first idle CPU (else its first CPU) balances it at this level:
+	 * the other CPUs stop here, before the sums, which they would not use */
+	struct sl_sched_group *lg = sl_sd_group(sd, 0);
+
+	if (idle != CPU_NEWLY_IDLE && balance && lg->ncpus > 1 &&
+	    first_idle_cpu(sim, lg) != this_cpu) {
+		*balance = 0;
+		return NULL;
+	}
+	memset(&s, 0, sizeof(s));
 	for (int gi = 0; gi < sd->ngroups; gi++) {
 		struct sl_sched_group *g = sl_sd_group(sd, gi);
 		bool local = gi == 0; /* groups are disjoint: only the first holds this_cpu */
@@ -542,15 +570,6 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 		u64 group_load = local ? gs->sum_tgt : gs->sum_src, sum_nr = gs->sum_nr,
 		    sum_wl = gs->sum_wl, sum_alpt = gs->sum_alpt;
 		u64 max_cpu = local ? 0 : gs->max_src, min_cpu = local ? UINT64_MAX : gs->min_src;
-		int balance_cpu = local ? gs->first_idle : -1;
-
-		if (local && balance_cpu < 0)
-			balance_cpu = g->cpus[0];
-		/* only the group's first idle CPU balances it at this level */
-		if (idle != CPU_NEWLY_IDLE && local && balance_cpu != this_cpu && balance) {
-			*balance = 0;
-			return NULL;
-		}
 		u64 avg_load = div_power(sim, g, group_load * SCHED_LOAD_SCALE);
 		u64 avg_lpt = div_power(sim, g, sum_alpt * SCHED_LOAD_SCALE);
 		bool group_imb = !local && max_cpu - min_cpu > 2 * avg_lpt;
@@ -718,8 +737,27 @@ static int load_balance(struct sl_sim *sim, int this_cpu, struct sl_sched_domain
 
 	/* update_shares before find_busiest_group (the one after a move is always inside the
 	 * rate limit: the same instant) */
-	sl_update_shares(sim, sd, this_cpu, (int)(sd - sim->cpus[this_cpu].sd));
-	g = find_busiest_group(sim, sd, this_cpu, &imb, idle, balance);
+	if (sim->group_sched)
+		sl_update_shares(sim, sd, this_cpu, (int)(sd - sim->cpus[this_cpu].sd));
+	/* find_busiest_group reads only the span's CPUs (curr, nr_running, load, cpu_load[]: what
+	 * bumps a group's epoch), the features and the domain's constants: with none changed
+	 * since it last found nothing here, it finds nothing again */
+	u64 epoch = sd->groups[0].span_epoch;
+
+	if (sd->nobusy_valid && sd->nobusy_epoch == epoch && sd->nobusy_idle == (int)idle &&
+	    sd->nobusy_features == sim->features) {
+		imb = 0;
+		g = NULL;
+		if (sd->nobusy_stop)
+			*balance = 0;
+	} else {
+		g = find_busiest_group(sim, sd, this_cpu, &imb, idle, balance);
+		sd->nobusy_valid = !g;
+		sd->nobusy_stop = !*balance;
+		sd->nobusy_idle = (int)idle;
+		sd->nobusy_epoch = epoch;
+		sd->nobusy_features = sim->features;
+	}
 	int busiest;
 	bool active = false;
 
@@ -772,23 +810,48 @@ static u64 jiffies(struct sl_sim *sim)
 	return sim->now / sim->tick_ns;
 }
 
+/* a domain's balance interval in jiffies (CPU_NOT_IDLE: times busy_factor), clamped as the
+ * kernel does */
+static u64 balance_jiffies(struct sl_sim *sim, struct sl_sched_domain *sd, enum sl_idle_type idle)
+{
+	/* both figures kept for the balance_interval they were taken at (it changes only when
+	 * the domain balances; HZ never) */
+	if (sd->interval_ms != sd->balance_interval) {
+		sd->interval_ms = sd->balance_interval;
+		for (int busy = 0; busy < 2; busy++) {
+			u64 interval = sd->balance_interval;
+
+			if (busy)
+				interval *= (u64)sd->busy_factor;
+			interval = msecs_to_jiffies(sim, interval);
+			if (!interval)
+				interval = 1;
+			if (interval > sim->hz * NR_CPUS_CONFIG / 10)
+				interval = sim->hz * NR_CPUS_CONFIG / 10;
+			sd->interval_j[busy] = interval;
+		}
+	}
+	return sd->interval_j[idle != CPU_IDLE];
+}
+
 static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idle)
 {
 	struct sl_cpu *rq = &sim->cpus[cpu];
 	u64 j = jiffies(sim), next_balance = j + 60 * sim->hz;
 	int balance = 1;
+	bool was_idle = idle == CPU_IDLE;
 
+	/* an idle CPU none of whose domains is due (the NO_HZ balancer calls this for every
+	 * tickless CPU at each of its ticks): the loop below would balance nothing and set
+	 * next_balance to the least last_balance + interval, which is idle_next_balance */
+	if (was_idle && rq->idle_next_balance && j < rq->idle_next_balance) {
+		rq->next_balance = min_u64(next_balance, rq->idle_next_balance);
+		return;
+	}
 	for (int i = 0; i < rq->nsd; i++) {
 		struct sl_sched_domain *sd = &rq->sd[i];
-		u64 interval = sd->balance_interval;
+		u64 interval = balance_jiffies(sim, sd, idle);
 
-		if (idle != CPU_IDLE)
-			interval *= (u64)sd->busy_factor;
-		interval = msecs_to_jiffies(sim, interval);
-		if (!interval)
-			interval = 1;
-		if (interval > sim->hz * NR_CPUS_CONFIG / 10)
-			interval = sim->hz * NR_CPUS_CONFIG / 10;
 		if (j >= sd->last_balance + interval) {
 			if (load_balance(sim, cpu, sd, idle, &balance))
 				idle = CPU_NOT_IDLE;
@@ -800,6 +863,22 @@ static void rebalance_domains(struct sl_sim *sim, int cpu, enum sl_idle_type idl
 			break;
 	}
 	rq->next_balance = next_balance;
+	/* when a CPU_IDLE walk finds a domain due next, as the domains are now (only
+	 * load_balance, called from here, changes their last_balance and balance_interval);
+	 * taken after a CPU_IDLE walk only: a busy CPU's walks leave it unknown */
+	u64 idle_min = UINT64_MAX;
+
+	if (!was_idle) {
+		rq->idle_next_balance = 0;
+		return;
+	}
+	for (int i = 0; i < rq->nsd; i++) {
+		u64 t = rq->sd[i].last_balance + balance_jiffies(sim, &rq->sd[i], CPU_IDLE);
+
+		if (t < idle_min)
+			idle_min = t;
+	}
+	rq->idle_next_balance = idle_min;
 }
 
 static int first_nohz_cpu(struct sl_sim *sim)

@@ -317,16 +317,23 @@ struct sl_group_sums {
 	u64 epoch; /* the group's epoch they were taken at (0: never) */
 	u64 features;
 	u64 sum_src, sum_tgt, max_src, min_src, sum_nr, sum_wl, sum_alpt;
-	int first_idle; /* the first CPU with nothing to run, -1 if none */
 };
 
 struct sl_sched_group {
 	int *cpus;
 	int ncpus;
 	u64 cpu_power;
+	u32 reciprocal_power; /* 2.6.31's reciprocal_value(cpu_power) */
 	/* bumped (sl_lb_touch) whenever a member CPU's curr, nr_running, load or cpu_load[]
 	 * changes: sums[load_idx] taken at this epoch still hold */
 	u64 epoch;
+	/* groups[0] of a domain only: bumped with the epoch of any group of the span (the sum of
+	 * the span's changes, one counter to compare) */
+	u64 span_epoch;
+	/* the CPU that balances the group (its first idle CPU, else its first), found at the
+	 * group's epoch idle_epoch (0: never) */
+	u64 idle_epoch;
+	int idle_cpu;
 	struct sl_group_sums sums[6]; /* by load_idx, 0..5 (cpu_load[load_idx - 1]) */
 };
 
@@ -353,7 +360,16 @@ struct sl_sched_domain {
 	u64 last_balance;     /* jiffies */
 	u64 shares_update;    /* group scheduling: update_shares' last run here (ns) */
 	u64 balance_interval; /* ms */
+	u64 interval_ms;      /* the balance_interval interval_j[] are for (0: none yet) */
+	u64 interval_j[2];    /* it in jiffies as rebalance_domains clamps it: idle, busy */
 	int nr_balance_failed;
+	/* this CPU's last find_busiest_group here that found no busiest group: the span's epoch
+	 * then (groups[0].span_epoch: it only grows, so an equal one means no CPU of the span
+	 * changed), the features, the idle type and whether it cleared *balance */
+	bool nobusy_valid;
+	bool nobusy_stop;
+	int nobusy_idle;
+	u64 nobusy_epoch, nobusy_features;
 };
 
 /* the i-th group in the kernel's order: the local group first, then the others in order */
@@ -392,6 +408,9 @@ struct sl_cpu {
 	int nsd;
 	int llc_size; /* CPUs sharing this one's last-level cache (its socket); EEVDF's domains */
 	u64 next_balance; /* jiffies */
+	/* min over sd[] of last_balance + the CPU_IDLE interval (balance.c rebalance_domains;
+	 * 0: not known): before it, a CPU_IDLE rebalance_domains finds nothing due */
+	u64 idle_next_balance;
 	bool idle_at_tick;
 	bool in_nohz_recently;
 	bool in_nohz_mask;
@@ -541,8 +560,10 @@ static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long f
 /* rq's curr, nr_running, load or cpu_load[] changed: the groups holding it recompute their sums */
 static inline void sl_lb_touch(struct sl_cpu *rq)
 {
-	for (int i = 0; i < rq->nsd; i++)
+	for (int i = 0; i < rq->nsd; i++) {
 		rq->sd[i].groups[rq->sd[i].local].epoch++;
+		rq->sd[i].groups[0].span_epoch++;
+	}
 }
 
 /* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded and the
