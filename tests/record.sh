@@ -31,9 +31,11 @@ if [ "$(id -u)" -ne 0 ] || [ ! -w "$TR/instances" ]; then
 fi
 
 # the instance exists while CMD runs, is gone after
-"$SL" record -o "$T/a.trace" -- sh -c "ls $TR/instances >'$T/during'; sleep 0.05"
-inst=$(grep '^schedlab-[0-9]*$' "$T/during" | head -1)
-[ -n "$inst" ] || {
+# (the instance is named after the recording process, the command's parent: other tests may
+# record at the same time, each in an instance of its own)
+"$SL" record -o "$T/a.trace" -- sh -c "ls $TR/instances >'$T/during'; echo \$PPID >'$T/ppid'; sleep 0.05"
+inst=schedlab-$(cat "$T/ppid")
+grep -qx "$inst" "$T/during" || {
 	echo "record.sh: built without libtracefs (no instance seen): global buffer used"
 	exit 0
 }
