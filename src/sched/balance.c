@@ -185,7 +185,9 @@ static int build_span_groups(struct sl_sim *sim, struct sl_sched_domain *sd, con
 			gr->cpu_power = SCHED_LOAD_SCALE * (u64)gr->ncpus;
 		}
 		/* reciprocal_value(cpu_power) */
-		gr->reciprocal_power = (u32)(((1ULL << 32) + gr->cpu_power - 1) / gr->cpu_power);
+		gr->reciprocal_power =
+			gr->cpu_power ? (u32)(((1ULL << 32) + gr->cpu_power - 1) / gr->cpu_power)
+				      : 0;
 	}
 	return 0;
 }

@@ -69,9 +69,9 @@ static int igroups_build(struct sl_trace_summary *s)
 	int n = s->rd.cstates_ncpu < s->ncpu ? s->rd.cstates_ncpu : s->ncpu, *m;
 	struct topo_key *key;
 
-	s->imember = malloc(sizeof(int) * (size_t)(n ? n : 1));
-	s->igroup = calloc((size_t)(2 * n + 1), sizeof(*s->igroup));
-	s->iorder = malloc(sizeof(int) * (size_t)(3 * n + 1));
+	s->imember = calloc((size_t)(n ? n : 1), sizeof(int));
+	s->igroup = calloc(2 * (size_t)n + 1, sizeof(*s->igroup));
+	s->iorder = malloc(sizeof(int) * (3 * (size_t)n + 1));
 	if (!s->imember || !s->igroup || !s->iorder)
 		return -1;
 	m = s->imember;
