@@ -529,6 +529,14 @@ void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns)
 	c->wake_remote_ns = c->wake_remote_p50 > known ? c->wake_remote_p50 - known : 0;
 }
 
+/* one `param NAME=VALUEUNIT` line of the machine.conf calibrate writes (11 at most: below
+ * SL_MC_MAX_PARAMS) */
+static void conf_param(struct sl_machine_conf *mc, const char *name, u64 v, const char *unit)
+{
+	snprintf(mc->param[mc->nparams++], sizeof(mc->param[0]), "%s=%llu%s", name,
+		 (unsigned long long)v, unit);
+}
+
 int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *err, size_t errlen)
 {
 	struct sl_machine_conf mc;
@@ -559,19 +567,13 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 	snprintf(mc.idle_profile, sizeof(mc.idle_profile), "machine.profile");
 	mc.ndisable = 0;
 	mc.nparams = 0;
-	snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "ctx_switch=%lluns",
-		 (unsigned long long)c->ctx_switch_ns);
-	snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "timer_slack=%lluns",
-		 (unsigned long long)c->timer_slack_ns);
+	conf_param(&mc, "ctx_switch", c->ctx_switch_ns, "ns");
+	conf_param(&mc, "timer_slack", c->timer_slack_ns, "ns");
 	if (c->wake_measured) {
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "wake_local=%lluns",
-			 (unsigned long long)c->wake_local_p50);
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "wake_local_sd=%lluns",
-			 (unsigned long long)c->wake_local_sd);
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "wake_remote=%lluns",
-			 (unsigned long long)c->wake_remote_ns);
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "wake_remote_sd=%lluns",
-			 (unsigned long long)c->wake_remote_sd);
+		conf_param(&mc, "wake_local", c->wake_local_p50, "ns");
+		conf_param(&mc, "wake_local_sd", c->wake_local_sd, "ns");
+		conf_param(&mc, "wake_remote", c->wake_remote_ns, "ns");
+		conf_param(&mc, "wake_remote_sd", c->wake_remote_sd, "ns");
 	}
 	if (c->bg_measured) {
 		mc.bg_rate = (unsigned long)c->bg_rate;
@@ -579,17 +581,12 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 	}
 	/* mainline's answer (about 0 of 1000) is the model's default: written only when not */
 	if (c->placement_busy >= 10)
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "vcpu_pack=%llu",
-			 (unsigned long long)c->placement_busy);
+		conf_param(&mc, "vcpu_pack", c->placement_busy, "");
 	if (c->rtapp_measured) {
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "rtapp_calib=%lluns",
-			 (unsigned long long)c->rtapp_calib_ns);
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "rtapp_kloop=%lluns",
-			 (unsigned long long)c->rtapp_kloop_ns);
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "rtapp_kloop_sd=%lluns",
-			 (unsigned long long)c->rtapp_kloop_sd_ns);
-		snprintf(mc.param[mc.nparams++], sizeof(mc.param[0]), "rtapp_cold=%lluns",
-			 (unsigned long long)c->rtapp_cold_ns);
+		conf_param(&mc, "rtapp_calib", c->rtapp_calib_ns, "ns");
+		conf_param(&mc, "rtapp_kloop", c->rtapp_kloop_ns, "ns");
+		conf_param(&mc, "rtapp_kloop_sd", c->rtapp_kloop_sd_ns, "ns");
+		conf_param(&mc, "rtapp_cold", c->rtapp_cold_ns, "ns");
 	}
 	if (!strcmp(mc.cpuidle_driver, "none"))
 		snprintf(mc.disable[mc.ndisable++], sizeof(mc.disable[0]), "POLL");
