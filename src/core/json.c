@@ -520,17 +520,3 @@ void sl_json_free(struct sl_json_doc *doc)
 	free(doc->nodes);
 	memset(doc, 0, sizeof(*doc));
 }
-
-void sl_json_put_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-}

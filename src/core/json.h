@@ -7,14 +7,13 @@
  * allocating without bound: the parser is iterative with an explicit stack.
  *
  * sl_json_parse() does no I/O (a fuzzer calls it on a buffer); the tree is a flat array of nodes
- * linked by index. The writers that print JSON by hand share its string escaping.
+ * linked by index.
  */
 #ifndef SCHEDLAB_JSON_H
 #define SCHEDLAB_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #define SL_JSON_MAX_SIZE    (16u << 20) /* bytes of input */
 #define SL_JSON_MAX_DEPTH   64		/* nested arrays and objects */
@@ -61,8 +60,5 @@ static inline const struct sl_json *sl_json_at(const struct sl_json_doc *d, int 
 }
 
 const char *sl_json_type_name(enum sl_json_type t);
-
-/* s as a JSON string's contents (the quotes are the caller's): \" \\ and \u00XX for controls */
-void sl_json_put_escaped(FILE *f, const char *s);
 
 #endif

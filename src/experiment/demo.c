@@ -9,6 +9,7 @@
  *     more than 5% and menu-tng wins back more than half of that loss.
  * The table gives times in ms or s; the JSON keeps nanoseconds (integers) and MB/s.
  */
+#include "core/json_out.h"
 #include "experiment/repro.h"
 
 #include <json-c/json.h>
@@ -111,16 +112,10 @@ static int demo_json(const struct demo *d, u64 seed, FILE *out, char *err, size_
 	add(io, "menu_tng_loss", jd(d->tng_loss, "%.4f"));
 	add(io, "matches_2009", json_object_new_boolean(d->fio_match));
 	add(root, "fio", io);
-	const char *txt = json_object_to_json_string_ext(
-		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	if (!txt) {
-		json_object_put(root);
+	if (sl_json_print(out, root)) {
 		snprintf(err, errlen, "out of memory writing JSON");
 		return -1;
 	}
-	fprintf(out, "%s\n", txt);
-	json_object_put(root);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * Both read the same statistics. Nothing here depends on the wall clock, so a report is
  * byte-identical for the same inputs and seed.
  */
+#include "core/json_out.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
 #include "workload/rtapp.h"
@@ -294,14 +295,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	ADD(o, "per_cpu", arr);
 	ADD(root, "machine", o);
 	ADD(root, "cpuidle", sl_report_idle_json(r));
-	const char *txt = json_object_to_json_string_ext(
-		root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	int rc = txt ? 0 : -1;
-
-	if (txt)
-		fprintf(f, "%s\n", txt);
-	json_object_put(root);
-	return rc;
+	return sl_json_print(f, root);
 }
 
 /* ---- cpuidle: sysfs counters, energy, exit latency, prediction and the oracle ---- */

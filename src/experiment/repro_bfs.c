@@ -9,6 +9,7 @@
  * Every figure is a mean over seeds 1..n with its range; each release keeps its own CONFIG_HZ
  * and boot tunables (6.18: HZ=250), nothing is tuned per setting.
  */
+#include "core/json_out.h"
 #include "experiment/repro.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
@@ -170,10 +171,7 @@ int sl_repro_bfs(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 			json_object_array_add(arr, s);
 		}
 		json_object_object_add(root, "settings", arr);
-		fprintf(out, "%s\n",
-			json_object_to_json_string_ext(
-				root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
+		sl_json_print(out, root);
 		return 0;
 	}
 	fprintf(out,

@@ -4,6 +4,7 @@
  * model's. Every run has the same machine, disks and workload; only the governor differs, so
  * the gaps come out of the mechanism (exit latency before each completion interrupt).
  */
+#include "core/json_out.h"
 #include "experiment/repro.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
@@ -236,10 +237,7 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 	}
 	if (o->json) {
 		json_object_object_add(root, "runs", runs);
-		fprintf(out, "%s\n",
-			json_object_to_json_string_ext(
-				root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
+		sl_json_print(out, root);
 	}
 	rc = 0;
 out:

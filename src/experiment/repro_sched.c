@@ -7,6 +7,7 @@
  * and 8 CPUs with kernel.sched_child_runs_first 1 and 0. Only workloads and knobs differ
  * between settings; every figure is given over several seeds, as mean and range.
  */
+#include "core/json_out.h"
 #include "experiment/repro.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
@@ -165,10 +166,7 @@ int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_
 			json_object_array_add(arr, s);
 		}
 		json_object_object_add(root, "settings", arr);
-		fprintf(out, "%s\n",
-			json_object_to_json_string_ext(
-				root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
+		sl_json_print(out, root);
 		return 0;
 	}
 	fprintf(out,
@@ -345,10 +343,7 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 	}
 	if (o->json) {
 		json_object_object_add(root, "runs", arr);
-		fprintf(out, "%s\n",
-			json_object_to_json_string_ext(
-				root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
+		sl_json_print(out, root);
 	}
 	return 0;
 }

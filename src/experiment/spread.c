@@ -1,4 +1,5 @@
 #include "experiment/spread.h"
+#include "core/json_out.h"
 
 #include <stdio.h>
 
@@ -33,14 +34,6 @@ double sl_spread_max(const struct sl_spread *s)
 	for (int i = 1; i < s->n; i++)
 		m = s->v[i] > m ? s->v[i] : m;
 	return m;
-}
-
-json_object *sl_json_fixed6(double v)
-{
-	char buf[40];
-
-	snprintf(buf, sizeof(buf), "%.6f", v);
-	return json_object_new_double_s(v, buf);
 }
 
 json_object *sl_spread_json(const struct sl_spread *s)

@@ -1,7 +1,5 @@
 /*
- * A figure measured over several seeds (the repro experiments give each as mean [min, max]),
- * and the fixed six-decimal JSON numbers every experiment prints, so that a figure's JSON text
- * does not depend on how json-c would round a double.
+ * A figure measured over several seeds (the repro experiments give each as mean [min, max]).
  */
 #ifndef SCHEDLAB_EXPERIMENT_SPREAD_H
 #define SCHEDLAB_EXPERIMENT_SPREAD_H
@@ -23,7 +21,5 @@ double sl_spread_min(const struct sl_spread *s);
 double sl_spread_max(const struct sl_spread *s);
 /* {"mean", "min", "max", "per_seed": [...]} */
 json_object *sl_spread_json(const struct sl_spread *s);
-/* v as a JSON number printed with "%.6f" */
-json_object *sl_json_fixed6(double v);
 
 #endif

@@ -9,6 +9,7 @@
  * `schedlab sweep-merge` is the same reader: the union of shard files, checked to come from one
  * sweep with no run twice, written in run order (so it equals a single process's file).
  */
+#include "core/json_out.h"
 #include "core/suggest.h"
 #include "experiment/sweep.h"
 #include "sched/cfs.h"
@@ -1246,14 +1247,8 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		for (int k = 0; k < nm; k++)
 			json_object_array_add(a, metric_json(&t, &ms[k], o->top));
 		json_object_object_add(root, "metrics", a);
-		const char *s = json_object_to_json_string_ext(
-			root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-		if (s)
-			fprintf(out, "%s\n", s);
-		else
+		if (sl_json_print(out, root))
 			rc = 1;
-		json_object_put(root);
 	} else if (!rc) {
 		fprintf(out, "sweep: %d runs (config %s), %d flags varied", t.nrows, t.config,
 			nflags);

@@ -13,7 +13,7 @@
  * ts). On a track, an E is written before the B of the same instant. The B of a task slice
  * carries args {pid, comm, prio, cpu}; its E carries {prev_state} (viewers merge the two).
  */
-#include "core/json.h"
+#include "core/json_out.h"
 #include "trace/format.h"
 #include "machine/machine.h"
 

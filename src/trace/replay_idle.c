@@ -11,6 +11,7 @@
  * future (a later wake-up, a task that ran late); the trace cannot say how. The oracle here knows
  * each real interval and takes the least-energy state for it within the latency limit.
  */
+#include "core/json_out.h"
 #include "trace/replay_idle.h"
 #include "trace/format.h"
 #include "cpuidle/profiles.h"
@@ -367,10 +368,7 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 			json_object_array_add(arr, o);
 		}
 		json_object_object_add(root, "governors", arr);
-		fprintf(out, "%s\n",
-			json_object_to_json_string_ext(
-				root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
+		sl_json_print(out, root);
 	} else {
 		fprintf(out,
 			"replay-idle: %s, %d CPUs, %zu idle periods, over the %s states\n"

@@ -4,6 +4,7 @@
  * validate recorded it, machine.conf (machine_conf.c) describing the machine it ran on. The
  * simulated side is made the same way in a temporary directory, so both go through one reader.
  */
+#include "core/json_out.h"
 #include "validate/validate.h"
 
 #include <dirent.h>
@@ -697,10 +698,7 @@ static int print_json(FILE *f, const struct report *rp, const char *json,
 		json_object_array_add(rows, r);
 	}
 	json_object_object_add(o, "figures", rows);
-	fprintf(f, "%s\n",
-		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	sl_json_print(f, o);
 	return 0;
 }
 

@@ -3,7 +3,7 @@
  * JSON, and the same task programs as an rt-app JSON file (docs/workloads.md, "trace
  * workload").
  */
-#include "core/json.h"
+#include "core/json_out.h"
 #include "workload/trace.h"
 
 #include <stdlib.h>
