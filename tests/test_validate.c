@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tmpdir.h"
 #include "validate/calibrate.h"
@@ -300,6 +301,40 @@ static void calibrate_derives_the_parameters(void **state)
 }
 
 /*
+ * calibrate's rows 1b and 1c go into machine.conf as the model's parameters: cache_refill, and
+ * the migration cost of what CPUs 0 and 1 share (here thread siblings: migrate_smt); nothing of
+ * them when they were not measured.
+ */
+static void calibrate_writes_the_refill(void **state)
+{
+	struct sl_calibration c = {.ctx_switch_ns = 3707,
+				   .timer_slack_ns = 82271,
+				   .exit_latency_ns = 6399,
+				   .cache_measured = true,
+				   .cache_refill_ns = 262,
+				   .migrate_ns = 1974,
+				   .migrate_level = SL_CAL_MIGRATE_SMT};
+	struct sl_machine_conf mc;
+	char err[512], dir[300];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s", tmpdir_path("cal"));
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(sl_calibrate_write(dir, &c, err, sizeof(err)), 0);
+	assert_int_equal(
+		sl_machine_conf_load(&mc, tmpdir_path("cal/machine.conf"), err, sizeof(err)), 0);
+	assert_int_equal(mc.nparams, 4);
+	assert_string_equal(mc.param[0], "ctx_switch=3707ns");
+	assert_string_equal(mc.param[2], "cache_refill=262ns");
+	assert_string_equal(mc.param[3], "migrate_smt=1974ns");
+	c.cache_measured = false;
+	assert_int_equal(sl_calibrate_write(dir, &c, err, sizeof(err)), 0);
+	assert_int_equal(
+		sl_machine_conf_load(&mc, tmpdir_path("cal/machine.conf"), err, sizeof(err)), 0);
+	assert_int_equal(mc.nparams, 2);
+}
+
+/*
  * The remote wake-up path beyond what the model charges: a median of 31039 ns from the trace,
  * less the IPI (1000) and the exit latency (30500 - 3500 - 1000 = 26000): 4039 ns; a median
  * below those two: 0.
@@ -378,6 +413,7 @@ int main(void)
 		cmocka_unit_test(machine_conf_loads_and_derives_the_model),
 		cmocka_unit_test(calibrate_derives_the_parameters),
 		cmocka_unit_test(calibrate_derives_the_wake_path),
+		cmocka_unit_test(calibrate_writes_the_refill),
 		cmocka_unit_test(background_json_and_conf),
 	};
 

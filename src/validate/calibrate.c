@@ -13,6 +13,20 @@
  *  3. One thread on an otherwise idle CPU sleeps 1 ms with clock_nanosleep, over and over: how
  *     late it wakes, less (2)'s exit latency and (1)'s switch, is the timer slack the model adds
  *     to a sleeping task's timer (Linux's default timer_slack_ns is 50 us for normal tasks).
+ *  1b. (1) again with each thread walking its own working set of CACHE_WS bytes (a read and a
+ *     write per cache line) before it passes the byte on. The walk of CPU 0's thread is timed
+ *     each time it runs again after the other thread's walk, against the same walk done warm,
+ *     back to back with no switch: the difference of the medians is what a task pays on a
+ *     switch-in when another task's working set ran on the CPU meanwhile, the model's
+ *     cache_refill, whose definition is the refill of a 256 KB working set. (1) itself is then
+ *     ctx_switch, the switch of tasks whose working set is next to nothing. Before this row
+ *     (1) was ctx_switch and the model still added its built-in 10 us refill to every such
+ *     hand-off: 13.5 us where the machine took 3.5.
+ *  1c. One thread moved to the other of CPUs 0 and 1 (sched_setaffinity returns once it runs
+ *     there) times its walk of the same working set after each move, against the warm walk:
+ *     the refill after a migration. Written as migrate_smt, migrate_core or migrate_socket by
+ *     what sysfs says CPUs 0 and 1 share (a core, a package, nothing). Timing the walks alone
+ *     keeps the wake-ups and another user's tasks on a shared machine out of both figures.
  * Each takes the median of several batches, so a disturbance in one batch does not move it.
  */
 #include "validate/calibrate.h"
@@ -37,6 +51,11 @@
 #include "validate/vtrace.h"
 
 #define BATCHES 9
+/* the working set of param cache_refill's definition (machine/params.c) */
+#define CACHE_WS   (256 * 1024)
+#define CACHE_LINE 64
+
+const char *const sl_cal_migrate_param[3] = {"migrate_smt", "migrate_core", "migrate_socket"};
 
 static u64 now_ns(void)
 {
@@ -57,8 +76,26 @@ static int pin(int cpu)
 
 struct pong {
 	int in, out, cpu, rounds;
+	unsigned char *ws; /* walked before each pass when not NULL */
 	int rc;
 };
+
+/* written by walk() so that the compiler keeps the walk's reads */
+static volatile unsigned char walk_sink;
+
+/* a read and a write of every line of a working set, as a task using its data does */
+static void walk(unsigned char *ws)
+{
+	unsigned char acc = 0;
+
+	if (!ws)
+		return;
+	for (size_t i = 0; i < CACHE_WS; i += CACHE_LINE) {
+		acc = (unsigned char)(acc + ws[i]);
+		ws[i] = acc;
+	}
+	walk_sink = acc;
+}
 
 static void *pong_main(void *arg)
 {
@@ -69,16 +106,35 @@ static void *pong_main(void *arg)
 		p->rc = -1;
 		return NULL;
 	}
-	for (int i = 0; i < p->rounds; i++)
-		if (read(p->in, &c, 1) != 1 || write(p->out, &c, 1) != 1) {
+	for (int i = 0; i < p->rounds; i++) {
+		if (read(p->in, &c, 1) != 1) {
 			p->rc = -1;
 			break;
 		}
+		walk(p->ws);
+		if (write(p->out, &c, 1) != 1) {
+			p->rc = -1;
+			break;
+		}
+	}
 	return NULL;
 }
 
-/* Mean ns per one-way hand-off of `rounds` round trips between cpu a and cpu b. */
-static int pingpong(int a, int b, int rounds, u64 *out)
+/* ns of one walk of ws */
+static u64 timed_walk(unsigned char *ws)
+{
+	u64 t0 = now_ns();
+
+	walk(ws);
+	return now_ns() - t0;
+}
+
+/*
+ * Mean ns per one-way hand-off of `rounds` round trips between cpu a and cpu b. With working
+ * sets (two of CACHE_WS bytes, or NULL) each side walks its own before passing the byte, and
+ * walks[i] is the time of cpu a's walk in round i.
+ */
+static int pingpong(int a, int b, int rounds, unsigned char *ws[2], u64 *walks, u64 *out)
 {
 	int ab[2], ba[2];
 	pthread_t th;
@@ -94,17 +150,21 @@ static int pingpong(int a, int b, int rounds, u64 *out)
 		close(ab[1]);
 		return -1;
 	}
-	p = (struct pong){.in = ab[0], .out = ba[1], .cpu = b, .rounds = rounds};
+	p = (struct pong){
+		.in = ab[0], .out = ba[1], .cpu = b, .rounds = rounds, .ws = ws ? ws[1] : NULL};
 	if (pin(a) || pthread_create(&th, NULL, pong_main, &p)) {
 		rc = -1;
 		goto out;
 	}
 	t0 = now_ns();
-	for (int i = 0; i < rounds; i++)
+	for (int i = 0; i < rounds; i++) {
+		if (ws)
+			walks[i] = timed_walk(ws[0]);
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1) {
 			rc = -1;
 			break;
 		}
+	}
 	t1 = now_ns();
 	pthread_join(th, NULL);
 	if (p.rc)
@@ -116,6 +176,61 @@ out:
 	close(ba[0]);
 	close(ba[1]);
 	return rc;
+}
+
+/* walks[i]: a walk of ws that stays in the cache, `rounds` of them back to back */
+static void warm_walks(unsigned char *ws, int rounds, u64 *walks)
+{
+	walk(ws);
+	for (int i = 0; i < rounds; i++)
+		walks[i] = timed_walk(ws);
+}
+
+/* walks[i]: the walk of ws after the i-th move to the other of CPUs 0 and 1 */
+static int migrations(int rounds, unsigned char *ws, u64 *walks)
+{
+	if (pin(0))
+		return -1;
+	walk(ws);
+	for (int i = 0; i < rounds; i++) {
+		if (pin((i + 1) & 1))
+			return -1;
+		walks[i] = timed_walk(ws);
+	}
+	return 0;
+}
+
+/* one number of sysfs's topology of a CPU, or -1 */
+static long topology_id(int cpu, const char *what)
+{
+	char path[96];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * What two CPUs share, as the model's three migration costs distinguish it: the same core
+ * (SMT siblings), the same package, or nothing. Without sysfs: a package, the common case.
+ */
+static enum sl_cal_migrate cpu_distance(int a, int b)
+{
+	long pa = topology_id(a, "physical_package_id"), pb = topology_id(b, "physical_package_id");
+	long ca = topology_id(a, "core_id"), cb = topology_id(b, "core_id");
+
+	if (pa >= 0 && pb >= 0 && pa != pb)
+		return SL_CAL_MIGRATE_SOCKET;
+	if (ca >= 0 && ca == cb && pa == pb)
+		return SL_CAL_MIGRATE_SMT;
+	return SL_CAL_MIGRATE_CORE;
 }
 
 /* Mean ns by which a 1 ms relative sleep on `cpu` overshoots. */
@@ -154,7 +269,8 @@ static u64 median(u64 *v, int n)
 
 int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
 {
-	u64 same[BATCHES], cross[BATCHES], late[BATCHES];
+	u64 same[BATCHES], cross[BATCHES], late[BATCHES], refill[BATCHES], moved[BATCHES];
+	unsigned char *ws[2];
 	cpu_set_t orig;
 
 	memset(c, 0, sizeof(*c));
@@ -166,19 +282,53 @@ int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
 		snprintf(err, errlen, "calibrate: sched_getaffinity: %s", strerror(errno));
 		return -1;
 	}
-	for (int i = 0; i < BATCHES; i++) {
-		if (pingpong(0, 0, 2000, &same[i]) || pingpong(0, 1, 2000, &cross[i]) ||
-		    oversleep(1, 100, &late[i])) {
+	enum { WALKS = 2000, MOVES = 500 };
+	u64 *walks = calloc(WALKS, sizeof(*walks));
+	int rc = 0;
+
+	ws[0] = calloc(1, CACHE_WS);
+	ws[1] = calloc(1, CACHE_WS);
+	if (!ws[0] || !ws[1] || !walks) {
+		snprintf(err, errlen, "calibrate: out of memory");
+		rc = -1;
+	}
+	for (int i = 0; i < BATCHES && !rc; i++) {
+		u64 hot, moved_walk, warm, unused;
+
+		if (pingpong(0, 0, 2000, NULL, NULL, &same[i]) ||
+		    pingpong(0, 1, 2000, NULL, NULL, &cross[i]) || oversleep(1, 100, &late[i]) ||
+		    pingpong(0, 0, WALKS, ws, walks, &unused)) {
 			snprintf(err, errlen, "calibrate: a micro-benchmark failed: %s",
 				 strerror(errno));
-			sched_setaffinity(0, sizeof(orig), &orig);
-			return -1;
+			rc = -1;
+			break;
 		}
+		hot = median(walks, WALKS);
+		if (migrations(MOVES, ws[0], walks)) {
+			snprintf(err, errlen, "calibrate: cannot move between CPUs 0 and 1: %s",
+				 strerror(errno));
+			rc = -1;
+			break;
+		}
+		moved_walk = median(walks, MOVES);
+		warm_walks(ws[0], WALKS, walks);
+		warm = median(walks, WALKS);
+		refill[i] = hot > warm ? hot - warm : 0;
+		moved[i] = moved_walk > warm ? moved_walk - warm : 0;
 	}
 	sched_setaffinity(0, sizeof(orig), &orig);
+	free(ws[0]);
+	free(ws[1]);
+	free(walks);
+	if (rc)
+		return rc;
 	c->same_cpu_ns = median(same, BATCHES);
 	c->cross_cpu_ns = median(cross, BATCHES);
 	c->oversleep_ns = median(late, BATCHES);
+	c->cache_refill_ns = median(refill, BATCHES);
+	c->migrate_ns = median(moved, BATCHES);
+	c->migrate_level = cpu_distance(0, 1);
+	c->cache_measured = true;
 	return 0;
 }
 
@@ -529,7 +679,7 @@ void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns)
 	c->wake_remote_ns = c->wake_remote_p50 > known ? c->wake_remote_p50 - known : 0;
 }
 
-/* one `param NAME=VALUEUNIT` line of the machine.conf calibrate writes (11 at most: below
+/* one `param NAME=VALUEUNIT` line of the machine.conf calibrate writes (13 at most: below
  * SL_MC_MAX_PARAMS) */
 static void conf_param(struct sl_machine_conf *mc, const char *name, u64 v, const char *unit)
 {
@@ -569,6 +719,10 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 	mc.nparams = 0;
 	conf_param(&mc, "ctx_switch", c->ctx_switch_ns, "ns");
 	conf_param(&mc, "timer_slack", c->timer_slack_ns, "ns");
+	if (c->cache_measured) {
+		conf_param(&mc, "cache_refill", c->cache_refill_ns, "ns");
+		conf_param(&mc, sl_cal_migrate_param[c->migrate_level], c->migrate_ns, "ns");
+	}
 	if (c->wake_measured) {
 		conf_param(&mc, "wake_local", c->wake_local_p50, "ns");
 		conf_param(&mc, "wake_local_sd", c->wake_local_sd, "ns");

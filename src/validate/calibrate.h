@@ -6,11 +6,19 @@
 #include <stddef.h>
 #include <schedlab/types.h>
 
+/* what CPUs 0 and 1 share: which of the model's migration costs calibrate measures */
+enum sl_cal_migrate { SL_CAL_MIGRATE_SMT, SL_CAL_MIGRATE_CORE, SL_CAL_MIGRATE_SOCKET };
+extern const char *const sl_cal_migrate_param[3];
+
 struct sl_calibration {
 	/* measured: medians of the batches */
 	u64 same_cpu_ns;  /* one pipe hand-off between two threads on one CPU */
 	u64 cross_cpu_ns; /* the same across two CPUs, the receiver idle (halted) */
 	u64 oversleep_ns; /* how late a 1 ms clock_nanosleep wakes on an idle CPU */
+	/* a 256 KB working set's refill after another's ran on the CPU, and after a migration */
+	bool cache_measured;
+	u64 cache_refill_ns, migrate_ns;
+	enum sl_cal_migrate migrate_level;
 	/* derived (sl_calibrate_derive) */
 	u64 ctx_switch_ns, exit_latency_ns, timer_slack_ns;
 	/* rt-app's loop (sl_calibrate_rtapp): measured when rtapp_measured */

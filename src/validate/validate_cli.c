@@ -167,6 +167,11 @@ int sl_cli_calibrate(int argc, char **argv)
 	       (unsigned long long)c.same_cpu_ns, (unsigned long long)c.cross_cpu_ns,
 	       (unsigned long long)c.exit_latency_ns, (unsigned long long)ipi,
 	       (unsigned long long)c.oversleep_ns, (unsigned long long)c.timer_slack_ns);
+	printf("256 KB refill          %8llu ns  -> param cache_refill (its walk after the other "
+	       "thread's - warm)\n"
+	       "256 KB after a move    %8llu ns  -> param %s (CPUs 0 and 1; - warm)\n",
+	       (unsigned long long)c.cache_refill_ns, (unsigned long long)c.migrate_ns,
+	       sl_cal_migrate_param[c.migrate_level]);
 	if (sl_calibrate_background(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s (background_* not written)\n", err);
 	else
