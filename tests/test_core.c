@@ -242,14 +242,14 @@ static void test_timerq_wide(void **state)
 	check_slots(&q);
 	for (int i = 0; i < WT - 1000; i++)
 		sl_timerq_cancel(&q, &t[i]);
-	assert_int_equal(q.n, 1000);
+	assert_int_equal(q.n + q.nb, 1000);
 	assert_int_equal(q.wide, 0);
 	check_slots(&q);
 	for (int i = 0; i < 8000; i++) {
 		assert_int_equal(sl_timerq_arm(&q, &t[i], 1 + lcg() % 500), 0);
 		armed_at[i] = seq++;
 	}
-	assert_int_equal(q.n, 9000);
+	assert_int_equal(q.n + q.nb, 9000);
 	assert_int_equal(q.wide, 1);
 	check_slots(&q);
 	for (struct sl_timer *x; (x = sl_timerq_pop(&q)); n++) {
@@ -312,7 +312,7 @@ static void test_timerq_random(void **state)
 			now = x->expires;
 			pops++;
 		}
-		assert_int_equal(q.n, armed);
+		assert_int_equal(q.n + q.nb, armed);
 		for (int j = 0; j < RT; j++)
 			assert_int_equal(sl_timer_armed(&t[j]), r[j].armed);
 	}
@@ -333,6 +333,110 @@ static void test_timerq_random(void **state)
 }
 
 /* ---- rng ---- */
+
+/*
+ * Batches (timerq.c): ticks of 64 CPUs re-armed one jiffy (1000) ahead each time they fire, as
+ * busy CPUs' ticks are, with 64 other timers at random expiries, some equal to a tick's. Every
+ * pop must be the reference's least (expiry, arming order); some ticks are cancelled (a CPU
+ * going idle) and re-armed later; and each CPU's next expiry must equal a scan of the armed
+ * timers, with the queue's scan (few timers) and with its per-CPU heaps (past 256 armed).
+ */
+#define BT 128
+
+static void check_next(struct sl_timerq *q, const struct sl_timer *t, const bool *armed)
+{
+	for (int cpu = 0; cpu < 8; cpu++) {
+		u64 want = UINT64_MAX, any, timer;
+
+		for (int i = 0; i < BT; i++)
+			if (armed[i] && t[i].cpu == cpu && t[i].expires < want)
+				want = t[i].expires;
+		sl_timerq_next_for_cpu(q, cpu, &any, &timer);
+		assert_int_equal(any, want);
+		assert_int_equal(timer, want);
+	}
+}
+
+static void test_timerq_batches(void **state)
+{
+	static struct sl_timer t[BT], extra[200];
+	bool armed[BT] = {false};
+	u64 order[BT] = {0}, seq = 0, now = 0;
+	struct sl_timerq q;
+	int pops = 0;
+
+	(void)state;
+	lcg_state = 4242;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	for (int i = 0; i < BT; i++)
+		sl_timer_init(&t[i], NULL, i % 8);
+	for (int i = 0; i < BT; i++) {
+		assert_int_equal(sl_timerq_arm(&q, &t[i], i < 64 ? 1000 : 1 + lcg() % 3000), 0);
+		armed[i] = true;
+		order[i] = seq++;
+	}
+	assert_true(q.nb > 0); /* the ticks went to a batch */
+	check_next(&q, t, armed);
+	for (int round = 0; round < 3000; round++) {
+		int want = -1;
+
+		for (int i = 0; i < BT; i++)
+			if (armed[i] &&
+			    (want < 0 || t[i].expires < t[want].expires ||
+			     (t[i].expires == t[want].expires && order[i] < order[want])))
+				want = i;
+		struct sl_timer *x = sl_timerq_pop(&q);
+
+		assert_ptr_equal(x, &t[want]);
+		armed[want] = false;
+		now = x->expires;
+		pops++;
+		u64 k = lcg() % 10;
+
+		if (want < 64 && k < 8) {
+			/* the tick again, one jiffy on */
+			assert_int_equal(sl_timerq_arm(&q, x, now + 1000), 0);
+		} else if (want < 64) {
+			/* the CPU went idle; another's tick is stopped too, and restarted later */
+			int other = (int)(lcg() % 64);
+
+			sl_timerq_cancel(&q, &t[other]);
+			armed[other] = false;
+			continue;
+		} else {
+			/* a task's timer: anywhere, often on the tick grid */
+			u64 e = k < 5 ? (now / 1000 + 1 + lcg() % 2) * 1000
+				      : now + 1 + lcg() % 3000;
+
+			assert_int_equal(sl_timerq_arm(&q, x, e), 0);
+		}
+		armed[want] = true;
+		order[want] = seq++;
+		if (lcg() % 16 == 0) {
+			int i = (int)(lcg() % 64);
+
+			assert_int_equal(sl_timerq_arm(&q, &t[i], (now / 1000 + 1) * 1000), 0);
+			armed[i] = true;
+			order[i] = seq++;
+		}
+		if (round % 97 == 0)
+			check_next(&q, t, armed);
+		if (round == 1500) {
+			/* past the scan's 256 timers: the per-CPU heaps take over */
+			for (int i = 0; i < 200; i++) {
+				sl_timer_init(&extra[i], NULL, 100);
+				assert_int_equal(sl_timerq_arm(&q, &extra[i], UINT64_MAX - 1), 0);
+				seq++;
+			}
+			check_next(&q, t, armed);
+			assert_true(q.percpu);
+		}
+	}
+	assert_int_equal(pops, 3000);
+	sl_timerq_free(&q);
+	for (int i = 0; i < BT; i++)
+		assert_false(sl_timer_armed(&t[i]));
+}
 
 static void test_rng_reference(void **state)
 {
@@ -678,25 +782,16 @@ static void test_hist_never_above_max(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_timerq_order),
-		cmocka_unit_test(test_timerq_fifo),
-		cmocka_unit_test(test_timerq_cancel),
-		cmocka_unit_test(test_timerq_rearm),
-		cmocka_unit_test(test_timerq_random),
-		cmocka_unit_test(test_timerq_wide),
-		cmocka_unit_test(test_rng_reference),
-		cmocka_unit_test(test_rng_determinism),
-		cmocka_unit_test(test_rng_double),
-		cmocka_unit_test(test_dist_uniform),
-		cmocka_unit_test(test_dist_exp),
-		cmocka_unit_test(test_dist_normal),
-		cmocka_unit_test(test_dist_fixed),
-		cmocka_unit_test(test_dist_parse),
-		cmocka_unit_test(test_parse_duration),
-		cmocka_unit_test(test_parse_ints),
-		cmocka_unit_test(test_hist_small_exact),
-		cmocka_unit_test(test_hist_large),
-		cmocka_unit_test(test_hist_never_above_max),
+		cmocka_unit_test(test_timerq_order),	cmocka_unit_test(test_timerq_fifo),
+		cmocka_unit_test(test_timerq_cancel),	cmocka_unit_test(test_timerq_rearm),
+		cmocka_unit_test(test_timerq_random),	cmocka_unit_test(test_timerq_batches),
+		cmocka_unit_test(test_timerq_wide),	cmocka_unit_test(test_rng_reference),
+		cmocka_unit_test(test_rng_determinism), cmocka_unit_test(test_rng_double),
+		cmocka_unit_test(test_dist_uniform),	cmocka_unit_test(test_dist_exp),
+		cmocka_unit_test(test_dist_normal),	cmocka_unit_test(test_dist_fixed),
+		cmocka_unit_test(test_dist_parse),	cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_parse_ints),	cmocka_unit_test(test_hist_small_exact),
+		cmocka_unit_test(test_hist_large),	cmocka_unit_test(test_hist_never_above_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

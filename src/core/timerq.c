@@ -72,6 +72,97 @@ static void set_wide(struct sl_timerq *q, int wide)
 		sift_down(q, i);
 }
 
+/* ---- batches ---- */
+
+/*
+ * A timer in a batch has idx BATCH_IDX + 2 pos + batch (so sl_timer_armed holds); a batch
+ * longer than BATCH_MAX_POS entries sends further timers to the heap.
+ */
+#define BATCH_IDX     (1 << 30)
+#define BATCH_MAX_POS (1 << 28)
+
+static bool in_batch(const struct sl_timer *t)
+{
+	return t->idx >= BATCH_IDX;
+}
+
+static int batch_no(const struct sl_timer *t)
+{
+	return (t->idx - BATCH_IDX) & 1;
+}
+
+static int batch_pos(const struct sl_timer *t)
+{
+	return (t->idx - BATCH_IDX) >> 1;
+}
+
+/*
+ * The batch a timer armed for `expires` goes to, or -1 for the heap: an open batch of that
+ * expiry, or (when open_new) a closed one opened for it if the previous arm had the same
+ * expiry (one lone timer opens none: a batch only pays when several share an expiry). Where a
+ * timer is kept never changes which comes first (peek compares the heap with the batches).
+ */
+static int batch_for(struct sl_timerq *q, u64 expires, bool open_new)
+{
+	int free_b = -1;
+
+	for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
+		struct sl_tbatch *bt = &q->batch[b];
+
+		if (bt->open && bt->expires == expires)
+			return bt->tail < BATCH_MAX_POS ? b : -1;
+		if (!bt->open && free_b < 0)
+			free_b = b;
+	}
+	if (free_b < 0 || expires != q->last_expires)
+		return -1;
+	if (open_new) {
+		q->batch[free_b].open = true;
+		q->batch[free_b].expires = expires;
+		q->batch[free_b].head = q->batch[free_b].tail = 0;
+	}
+	return free_b;
+}
+
+static int batch_add(struct sl_timerq *q, int b, struct sl_timer *t)
+{
+	struct sl_tbatch *bt = &q->batch[b];
+
+	if (bt->tail == bt->cap) {
+		int cap = bt->cap ? bt->cap * 2 : 64;
+		struct sl_timer **e = realloc(bt->e, sizeof(*e) * (size_t)cap);
+
+		if (!e) {
+			if (bt->head == bt->tail)
+				bt->open = false;
+			return -1;
+		}
+		bt->e = e;
+		bt->cap = cap;
+	}
+	bt->e[bt->tail] = t;
+	t->idx = BATCH_IDX + 2 * bt->tail + b;
+	bt->tail++;
+	q->nb++;
+	return 0;
+}
+
+/* t out of its batch; the head moves past cancelled entries, an empty batch closes */
+static void batch_del(struct sl_timerq *q, struct sl_timer *t)
+{
+	struct sl_tbatch *bt = &q->batch[batch_no(t)];
+
+	bt->e[batch_pos(t)] = NULL;
+	t->idx = -1;
+	q->nb--;
+	while (bt->head < bt->tail && !bt->e[bt->head])
+		bt->head++;
+	if (bt->head == bt->tail) {
+		bt->open = false;
+		bt->head = bt->tail = 0;
+	}
+}
+
 /* ---- the per-CPU heaps ---- */
 
 /* Up to this many armed timers a query scans them; beyond, the per-CPU heaps are built and kept
@@ -186,18 +277,34 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 {
 	u64 t = UINT64_MAX, w;
 
-	if (!q->percpu && q->n <= SL_TIMERQ_SCAN_MAX) {
+	if (!q->percpu && q->n + q->nb <= SL_TIMERQ_SCAN_MAX) {
 		/* few timers: a scan is cheaper than keeping the per-CPU heaps at every arm */
 		w = UINT64_MAX;
-		for (int i = 0; i < q->n; i++) {
-			const struct sl_timer *x = q->heap[i].t;
+		for (int i = 0; i < q->n + q->nb; i++) {
+			const struct sl_timer *x = i < q->n ? q->heap[i].t : NULL;
 
+			if (!x)
+				break;
 			if (x->cpu != cpu)
 				continue;
 			if (x->expires < w)
 				w = x->expires;
 			if (!x->irq && x->expires < t)
 				t = x->expires;
+		}
+		for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
+			const struct sl_tbatch *bt = &q->batch[b];
+
+			for (int i = bt->open ? bt->head : bt->tail; i < bt->tail; i++) {
+				const struct sl_timer *x = bt->e[i];
+
+				if (!x || x->cpu != cpu)
+					continue;
+				if (x->expires < w)
+					w = x->expires;
+				if (!x->irq && x->expires < t)
+					t = x->expires;
+			}
 		}
 		*any = w;
 		*timer = t;
@@ -207,6 +314,11 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 		q->percpu = true;
 		for (int i = 0; i < q->n; i++)
 			percpu_add(q, q->heap[i].t);
+		for (int b = 0; b < SL_TIMERQ_BATCHES; b++)
+			for (int i = q->batch[b].open ? q->batch[b].head : q->batch[b].tail;
+			     i < q->batch[b].tail; i++)
+				if (q->batch[b].e[i])
+					percpu_add(q, q->batch[b].e[i]);
 	}
 	if (2 * cpu + 1 < q->nper) {
 		const struct sl_cpuheap *ht = &q->per[2 * cpu], *hi = &q->per[2 * cpu + 1];
@@ -246,6 +358,10 @@ int sl_timerq_init(struct sl_timerq *q)
 	q->nper = 0;
 	q->percpu = false;
 	q->oom = false;
+	q->nb = 0;
+	q->last_expires = UINT64_MAX;
+	for (int b = 0; b < SL_TIMERQ_BATCHES; b++)
+		q->batch[b] = (struct sl_tbatch){0};
 	q->heap = malloc(sizeof(*q->heap) * (size_t)q->cap);
 	return q->heap ? 0 : -1;
 }
@@ -256,6 +372,18 @@ void sl_timerq_free(struct sl_timerq *q)
 		q->heap[i].t->idx = -1;
 		q->heap[i].t->pq = 0;
 	}
+	for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
+		struct sl_tbatch *bt = &q->batch[b];
+
+		for (int i = bt->open ? bt->head : bt->tail; i < bt->tail; i++)
+			if (bt->e[i]) {
+				bt->e[i]->idx = -1;
+				bt->e[i]->pq = 0;
+			}
+		free(bt->e);
+		*bt = (struct sl_tbatch){0};
+	}
+	q->nb = 0;
 	for (int i = 0; i < q->nper; i++)
 		free(q->per[i].h);
 	free(q->per);
@@ -268,13 +396,11 @@ void sl_timerq_free(struct sl_timerq *q)
 	q->wide = 0;
 }
 
-void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t)
+/* t out of the main heap (its per-CPU entry already gone) */
+static void heap_del(struct sl_timerq *q, struct sl_timer *t)
 {
 	int i = t->idx;
 
-	if (i < 0)
-		return;
-	percpu_del(q, t);
 	t->idx = -1;
 	q->n--;
 	if (q->wide && q->n < SL_TIMERQ_WIDE_AT / 4 && q->n > 0 && i != q->n) {
@@ -293,18 +419,45 @@ void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t)
 	sift_up(q, moved->idx);
 }
 
+void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t)
+{
+	if (t->idx < 0)
+		return;
+	percpu_del(q, t);
+	if (in_batch(t))
+		batch_del(q, t);
+	else
+		heap_del(q, t);
+}
+
 int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 {
 	if (t->idx >= 0) {
-		/* a re-arm moves t where it is: the order (expiry, then arming sequence) is total,
-		 * so the heap's shape does not change which timer comes first */
-		percpu_del(q, t);
-		t->expires = expires;
-		t->seq = q->seq++;
-		q->heap[t->idx].expires = t->expires;
-		q->heap[t->idx].seq = t->seq;
-		sift_up(q, t->idx);
-		sift_down(q, t->idx);
+		if (!in_batch(t) && batch_for(q, expires, false) < 0) {
+			/* a re-arm moves t where it is: the order (expiry, then arming sequence)
+			 * is total, so the heap's shape does not change which timer comes
+			 * first */
+			percpu_del(q, t);
+			t->expires = expires;
+			t->seq = q->seq++;
+			q->heap[t->idx].expires = t->expires;
+			q->heap[t->idx].seq = t->seq;
+			sift_up(q, t->idx);
+			sift_down(q, t->idx);
+			q->last_expires = expires;
+			percpu_add(q, t);
+			return q->oom ? -1 : 0;
+		}
+		sl_timerq_cancel(q, t);
+	}
+	int b = batch_for(q, expires, true);
+
+	q->last_expires = expires;
+	t->expires = expires;
+	t->seq = q->seq++;
+	if (b >= 0) {
+		if (batch_add(q, b, t))
+			return -1;
 		percpu_add(q, t);
 		return q->oom ? -1 : 0;
 	}
@@ -317,8 +470,6 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 		q->heap = h;
 		q->cap = cap;
 	}
-	t->expires = expires;
-	t->seq = q->seq++;
 	place(q, q->n, (struct sl_heapent){t->expires, t->seq, t});
 	q->n++;
 	if (!q->wide && q->n > SL_TIMERQ_WIDE_AT) {
@@ -333,7 +484,33 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 
 struct sl_timer *sl_timerq_peek(const struct sl_timerq *q)
 {
-	return q->n ? q->heap[0].t : NULL;
+	struct sl_timer *best = q->n ? q->heap[0].t : NULL;
+
+	/* the heap's first against each batch's: the same total order as one heap */
+	for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
+		const struct sl_tbatch *bt = &q->batch[b];
+
+		if (!bt->open)
+			continue;
+		struct sl_timer *h = bt->e[bt->head];
+
+		if (!best || h->expires < best->expires ||
+		    (h->expires == best->expires && h->seq < best->seq))
+			best = h;
+	}
+	return best;
+}
+
+void sl_timerq_moved(struct sl_timerq *q, struct sl_timer *t)
+{
+	if (t->idx < 0)
+		return;
+	if (in_batch(t))
+		q->batch[batch_no(t)].e[batch_pos(t)] = t;
+	else
+		q->heap[t->idx].t = t;
+	if (t->pq)
+		q->per[t->pq - 1].h[t->pidx].t = t;
 }
 
 struct sl_timer *sl_timerq_pop(struct sl_timerq *q)

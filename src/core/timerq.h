@@ -54,6 +54,20 @@ struct sl_cpuent {
 	struct sl_timer *t;
 };
 
+/*
+ * A batch: timers of one expiry in arming order (so in sequence order), outside the heap. The
+ * tick of every busy CPU is re-armed to the same next jiffy; kept here those arms and their pops
+ * cost O(1) instead of a sift each. Cancelled entries are NULL until the head passes them.
+ */
+struct sl_tbatch {
+	u64 expires;
+	struct sl_timer **e;
+	int head, tail, cap;
+	bool open;
+};
+
+#define SL_TIMERQ_BATCHES 2
+
 /* a heap of one CPU's timers (or of its interrupts), by expiry only */
 struct sl_cpuheap {
 	struct sl_cpuent *h;
@@ -75,6 +89,10 @@ struct sl_timerq {
 	int nper;
 	bool percpu;
 	bool oom; /* a per-CPU heap could not grow */
+	/* timers outside the heap, in batches of one expiry (timerq.c); nb of them armed */
+	struct sl_tbatch batch[SL_TIMERQ_BATCHES];
+	int nb;
+	u64 last_expires; /* the expiry of the last arm: a second arm of it opens a batch */
 };
 
 void sl_timer_init(struct sl_timer *t, sl_timer_fn fn, int cpu);
@@ -82,7 +100,7 @@ static inline bool sl_timer_armed(const struct sl_timer *t)
 {
 	return t->idx >= 0;
 }
-/* the timer in heap slot i (0 <= i < q->n) */
+/* the timer in heap slot i (0 <= i < q->n; the batches' timers are not in the heap) */
 static inline struct sl_timer *sl_timerq_at(const struct sl_timerq *q, int i)
 {
 	return q->heap[i].t;
@@ -93,6 +111,8 @@ void sl_timerq_free(struct sl_timerq *q);
 int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires);
 void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t);
 struct sl_timer *sl_timerq_peek(const struct sl_timerq *q);
+/* t, armed, was moved in memory (its owner realloc'd): the queue points at its new place */
+void sl_timerq_moved(struct sl_timerq *q, struct sl_timer *t);
 struct sl_timer *sl_timerq_pop(struct sl_timerq *q);
 /* the earliest expiry among cpu's armed timers and interrupts (any) and among its timers alone
  * (timer); UINT64_MAX when there is none. A scan while few timers are armed, then O(1). */

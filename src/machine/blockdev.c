@@ -21,7 +21,7 @@ int sl_disks_ensure(struct sl_sim *sim, int n)
 	/* the timers are embedded: re-point any armed one at its new place */
 	for (int i = 0; i < sim->ndisks; i++)
 		if (d[i].done.idx >= 0)
-			sim->q.heap[d[i].done.idx].t = &d[i].done;
+			sl_timerq_moved(&sim->q, &d[i].done);
 	for (int i = sim->ndisks; i < n; i++) {
 		memset(&d[i], 0, sizeof(d[i]));
 		d[i].id = i;
