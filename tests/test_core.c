@@ -14,6 +14,7 @@
 
 #include "core/parse.h"
 #include "core/rng.h"
+#include "core/arena.h"
 #include "core/timerq.h"
 #include "core/hist.h"
 
@@ -261,6 +262,39 @@ static void test_timerq_wide(void **state)
 	}
 	assert_int_equal(n, 9000);
 	sl_timerq_free(&q);
+}
+
+/*
+ * The arena (core/arena.c): zeroed 64-byte aligned pieces handed out in order from one span
+ * reserved at the first call (here room for 3 MB, rounded up to two 2 MB pages: 4 MB); a piece
+ * that does not fit is refused, and after sl_arena_free the arena starts again.
+ */
+static void test_arena(void **state)
+{
+	struct sl_arena a = {0};
+	char *p, *q;
+
+	(void)state;
+	p = sl_arena_zalloc(&a, 100, 3UL << 20);
+	assert_non_null(p);
+	assert_int_equal((uintptr_t)p % SL_ARENA_HUGE, 0); /* the span starts on a huge page */
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(p[i], 0);
+	memset(p, 0xff, 100);
+	q = sl_arena_zalloc(&a, 1000, 0);
+	assert_ptr_equal(q, p + 128); /* 100 rounded up to 128 */
+	assert_int_equal(q[0], 0);
+	assert_int_equal(a.size, 4UL << 20);
+	assert_null(sl_arena_zalloc(&a, 4UL << 20, 0)); /* 128 + 1024 already used */
+	assert_non_null(sl_arena_zalloc(&a, (4UL << 20) - 1152, 0));
+	assert_null(sl_arena_zalloc(&a, 1, 0));
+	sl_arena_free(&a);
+	assert_null(a.map);
+	assert_int_equal(a.used, 0);
+	p = sl_arena_zalloc(&a, 64, 1);
+	assert_non_null(p);
+	assert_int_equal(a.size, 2UL << 20);
+	sl_arena_free(&a);
 }
 
 static void test_timerq_random(void **state)
@@ -782,16 +816,27 @@ static void test_hist_never_above_max(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_timerq_order),	cmocka_unit_test(test_timerq_fifo),
-		cmocka_unit_test(test_timerq_cancel),	cmocka_unit_test(test_timerq_rearm),
-		cmocka_unit_test(test_timerq_random),	cmocka_unit_test(test_timerq_batches),
-		cmocka_unit_test(test_timerq_wide),	cmocka_unit_test(test_rng_reference),
-		cmocka_unit_test(test_rng_determinism), cmocka_unit_test(test_rng_double),
-		cmocka_unit_test(test_dist_uniform),	cmocka_unit_test(test_dist_exp),
-		cmocka_unit_test(test_dist_normal),	cmocka_unit_test(test_dist_fixed),
-		cmocka_unit_test(test_dist_parse),	cmocka_unit_test(test_parse_duration),
-		cmocka_unit_test(test_parse_ints),	cmocka_unit_test(test_hist_small_exact),
-		cmocka_unit_test(test_hist_large),	cmocka_unit_test(test_hist_never_above_max),
+		cmocka_unit_test(test_timerq_order),
+		cmocka_unit_test(test_timerq_fifo),
+		cmocka_unit_test(test_timerq_cancel),
+		cmocka_unit_test(test_timerq_rearm),
+		cmocka_unit_test(test_timerq_random),
+		cmocka_unit_test(test_arena),
+		cmocka_unit_test(test_timerq_batches),
+		cmocka_unit_test(test_timerq_wide),
+		cmocka_unit_test(test_rng_reference),
+		cmocka_unit_test(test_rng_determinism),
+		cmocka_unit_test(test_rng_double),
+		cmocka_unit_test(test_dist_uniform),
+		cmocka_unit_test(test_dist_exp),
+		cmocka_unit_test(test_dist_normal),
+		cmocka_unit_test(test_dist_fixed),
+		cmocka_unit_test(test_dist_parse),
+		cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_parse_ints),
+		cmocka_unit_test(test_hist_small_exact),
+		cmocka_unit_test(test_hist_large),
+		cmocka_unit_test(test_hist_never_above_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #include <bsd/sys/tree.h>
 #include <bsd/sys/queue.h>
 
+#include "core/arena.h"
 #include "core/engine.h"
 #include "cpuidle/cpuidle.h"
 #include "sched/features.h"
@@ -491,6 +492,7 @@ struct sl_sim {
 	 * order (machine/machine.c), freed with the simulation */
 	struct sl_task_chunk **task_chunks;
 	int ntasks, nchunks, capchunks;
+	struct sl_arena task_arena; /* the chunks after the first (machine.c's task_alloc) */
 
 	struct sl_group *groups;
 	int ngroups;
