@@ -537,6 +537,7 @@ static int cmd_repro(int argc, char **argv)
 	const char *dl[16] = {NULL}, *output = NULL;
 	char err[2048];
 	int n;
+	bool disks_set = false;
 
 	memset(&o, 0, sizeof(o));
 	if (argc < 3 || (strcmp(argv[2], "fio") && strcmp(argv[2], "sleepers") &&
@@ -578,7 +579,11 @@ static int cmd_repro(int argc, char **argv)
 			output = val;
 			continue;
 		}
-		if (!strcmp(arg, "--disks")) {
+		if (!strcmp(op->key, "repro-workload")) {
+			if (add_list(o.workloads, &o.nworkloads, val, arg))
+				return 2;
+		} else if (!strcmp(arg, "--disks")) {
+			disks_set = true;
 			n = split_list(val, dbuf, sizeof(dbuf), dl, 16, arg);
 			if (n < 0)
 				return 2;
@@ -629,6 +634,13 @@ static int cmd_repro(int argc, char **argv)
 			o.kernel = val;
 		}
 	}
+	/* what only the experiment's own workloads have */
+	if (o.nworkloads && disks_set)
+		return die("repro fio: --disks is the disk count of the experiment's own fio "
+			   "workload; it does not apply with --workload");
+	if (!o.nworkloads && o.duration && !strcmp(exp, "fork"))
+		return die("repro fork: --duration applies with --workload only (the experiment's "
+			   "builds run to their end)");
 	struct dest d;
 
 	if (dest_open(&d, output))
