@@ -270,8 +270,9 @@ struct wl_repro {
 	const struct sl_repro_setting *set;
 	int nset, nseeds;
 	u64 seeds[SL_SPREAD_MAX];
-	const char **kernel; /* by setting: the release run (the registry's name) */
-	struct row *rows;    /* from the first run's configuration (every run has the same) */
+	struct sl_workload_inst *wl; /* o->workloads, parsed once for every run */
+	const char **kernel;	     /* by setting: the release run (the registry's name) */
+	struct row *rows; /* from the first run's configuration (every run has the same) */
 	int nrows;
 	struct figs *f; /* [setting * nrows + row] */
 };
@@ -296,10 +297,12 @@ static int run_setting(struct wl_repro *w, int si, int i, char *err, size_t errl
 
 	a.seed = seed_text(w, i, sbuf, sizeof(sbuf));
 	a.nworkloads = 0;
-	for (int k = 0; k < o->nworkloads; k++)
-		a.workloads[a.nworkloads++] = o->workloads[k];
 	if (sl_config_build(&cfg, &a, err, errlen))
 		return -1;
+	if (sl_config_share_workloads(&cfg, w->wl, o->nworkloads, err, errlen)) {
+		sl_config_free(&cfg);
+		return -1;
+	}
 	w->seeds[i] = cfg.seed;
 	w->kernel[si] = cfg.rel->name;
 	if (!w->rows) {
@@ -455,12 +458,17 @@ int sl_repro_workloads(const char *exp, const struct sl_repro_opts *o,
 		.nseeds = nseeds < SL_SPREAD_MAX ? nseeds : SL_SPREAD_MAX,
 		.kernel = calloc((size_t)nset + 1, sizeof(char *)),
 	};
-	int rc = -1;
+	int rc = -1, nwl = 0;
 
-	if (!w.kernel) {
+	w.wl = calloc((size_t)o->nworkloads + 1, sizeof(*w.wl));
+	if (!w.kernel || !w.wl) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		goto out;
 	}
+	/* each workload is parsed (a trace read) once, in run's words when it is refused */
+	for (; nwl < o->nworkloads; nwl++)
+		if (sl_workload_parse(o->workloads[nwl], &w.wl[nwl], err, errlen))
+			goto out;
 	for (int s = 0; s < nset; s++)
 		for (int i = 0; i < w.nseeds; i++) {
 			char msg[2048], sbuf[24];
@@ -483,6 +491,9 @@ int sl_repro_workloads(const char *exp, const struct sl_repro_opts *o,
 	}
 	rc = 0;
 out:
+	for (int i = 0; i < nwl; i++)
+		sl_workload_inst_free(&w.wl[i]);
+	free(w.wl);
 	free(w.kernel);
 	free(w.rows);
 	free(w.f);
