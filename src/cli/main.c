@@ -347,22 +347,6 @@ static int rtapp_logdir(struct cli *c)
 	return 0;
 }
 
-/* rt-app's global "duration" ends the run, unless --duration says otherwise. */
-static void rtapp_duration(struct sl_config *cfg)
-{
-	long d = -1;
-
-	if (cfg->duration_set)
-		return;
-	for (int i = 0; i < cfg->nwl; i++)
-		if (sl_rtapp_duration(&cfg->wl[i]) > d)
-			d = sl_rtapp_duration(&cfg->wl[i]);
-	if (d > 0) {
-		cfg->duration = (u64)d * NSEC_PER_SEC;
-		cfg->duration_set = true;
-	}
-}
-
 static int run_and_report(struct sl_config *cfg, bool json, FILE *out)
 {
 	struct sl_run r;
@@ -409,7 +393,7 @@ static int cmd_run(int argc, char **argv)
 			"none): the kernel idles in default_idle_call, the architecture's default "
 			"idle, HLT; modelled as the vm-hlt table with POLL disabled\n",
 			c.a.machine);
-	rtapp_duration(&cfg);
+	sl_config_rtapp_duration(&cfg);
 	cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
 	struct dest d;
 

@@ -317,6 +317,21 @@ int sl_config_share_workloads(struct sl_config *cfg, const struct sl_workload_in
 	return check_tasks(cfg, err, errlen);
 }
 
+void sl_config_rtapp_duration(struct sl_config *cfg)
+{
+	long d = -1;
+
+	if (cfg->duration_set)
+		return;
+	for (int i = 0; i < cfg->nwl; i++)
+		if (sl_rtapp_duration(&cfg->wl[i]) > d)
+			d = sl_rtapp_duration(&cfg->wl[i]);
+	if (d > 0) {
+		cfg->duration = (u64)d * NSEC_PER_SEC;
+		cfg->duration_set = true;
+	}
+}
+
 void sl_config_free(struct sl_config *cfg)
 {
 	for (int i = 0; i < cfg->nwl && !cfg->wl_shared; i++)

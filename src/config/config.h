@@ -110,6 +110,8 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
  */
 int sl_config_share_workloads(struct sl_config *cfg, const struct sl_workload_inst *wl, int n,
 			      char *err, size_t errlen);
+/* rt-app's global "duration" ends the run, unless a duration was given (run, repro). */
+void sl_config_rtapp_duration(struct sl_config *cfg);
 void sl_config_free(struct sl_config *cfg);
 /* The cpuidle part (idle_config.c). */
 int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);

@@ -303,6 +303,7 @@ static int run_setting(struct wl_repro *w, int si, int i, char *err, size_t errl
 		sl_config_free(&cfg);
 		return -1;
 	}
+	sl_config_rtapp_duration(&cfg); /* in a setting with no duration of its own, as run */
 	w->seeds[i] = cfg.seed;
 	w->kernel[si] = cfg.rel->name;
 	if (!w->rows) {
