@@ -122,8 +122,9 @@ usage_error "repro sleepers: --kernel does not apply to this experiment" repro s
 usage_error "repro fork: --disks does not apply to this experiment" repro fork --disks 1
 usage_error "repro fio: --seeds does not apply to this experiment" repro fio --seeds 2
 usage_error "--duration: '5' is not a duration" repro sleepers --seeds 1 --duration 5
-# fork runs each build to its end: a duration would be ignored, so it is refused
-usage_error "repro fork: --duration does not apply to this experiment" repro fork --duration 1s
+# fork runs each build to its end: a duration would be ignored, so it is refused (but with
+# --workload, which replaces the builds)
+usage_error "repro fork: --duration applies with --workload only" repro fork --duration 1s
 
 # --- trace-stats, replay-idle, record ---
 usage_error "trace-stats: unknown option '--bogus'" trace-stats --bogus

@@ -90,6 +90,13 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "Idle governors, comma-separated (default poll,menu-2.6.31,menu-tng).",
 	 SL_COMPLETE_GOVERNOR, NULL},
 	{"repro-seeds", "--seeds", NULL, "N", false, "Seeds per configuration, 1..16.", 0, NULL},
+	{"repro-workload", "--workload", NULL, "NAME:k=v,...", true,
+	 "Run the experiment's settings (kernels, flags, sysctls, params, CPUs, machine, "
+	 "governors, durations, seeds) with this workload in place of its own (repeatable; any "
+	 "workload run takes, e.g. trace:file=T), and report per workload group, and per comm of "
+	 "a trace workload, CPU time, wake-ups, wake-up latency p50/p95/max, switches and "
+	 "completion.",
+	 SL_COMPLETE_WORKLOAD, NULL},
 	/* sweep */
 	{"features", "--features", NULL, "all|LIST", false,
 	 "The flags to vary: all of the release's, or a comma-separated list; every "
@@ -175,20 +182,20 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"repro fio", "", "the 2009 menu-tng result: fio MB/s under three idle governors",
 	 "fio on a Nehalem server under idle=poll, menu-2.6.31 and menu-tng, beside the 2009 "
 	 "table.",
-	 "disks governors duration seed kernel param cpuidle-param irq-affinity idle-driver json "
-	 "output no-progress"},
+	 "disks governors duration seed kernel param cpuidle-param irq-affinity idle-driver "
+	 "repro-workload json output no-progress"},
 	{"repro sleepers", "", "NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make",
 	 "The desktop stall of 2009: an interactive task's wake-up latency beside a niced kernel "
 	 "build, with NEW_FAIR_SLEEPERS on and off.",
-	 "repro-seeds duration json output no-progress"},
+	 "repro-seeds duration repro-workload json output no-progress"},
 	{"repro fork", "", "child- against parent-runs-first on a kernel-build-like make",
 	 "sched_child_runs_first=1 against 0 on a make -j: completion time and switches.",
-	 "repro-seeds kernel json output no-progress"},
+	 "repro-seeds kernel duration repro-workload json output no-progress"},
 	{"repro bfs", "", "CFS 2.6.31/2.6.32, BFS 0.30x and EEVDF under make",
 	 "The scheduler whose posting started the 2009 debate beside CFS and EEVDF: a desktop "
 	 "task's wake-up latency under nice -n 19 make, the build's completion time and the shares "
 	 "of nice 0 against nice 19.",
-	 "repro-seeds duration json output no-progress"},
+	 "repro-seeds duration repro-workload json output no-progress"},
 	{"sweep", "", "every combination of flags, knobs, mixes and seeds",
 	 "Runs every combination of --features flags, --vary knobs, --mix mixes and --seeds, one "
 	 "row per run in --out FILE.csv|.jsonl, resumable; -j N workers, --shard K/N, or under "

@@ -347,22 +347,6 @@ static int rtapp_logdir(struct cli *c)
 	return 0;
 }
 
-/* rt-app's global "duration" ends the run, unless --duration says otherwise. */
-static void rtapp_duration(struct sl_config *cfg)
-{
-	long d = -1;
-
-	if (cfg->duration_set)
-		return;
-	for (int i = 0; i < cfg->nwl; i++)
-		if (sl_rtapp_duration(&cfg->wl[i]) > d)
-			d = sl_rtapp_duration(&cfg->wl[i]);
-	if (d > 0) {
-		cfg->duration = (u64)d * NSEC_PER_SEC;
-		cfg->duration_set = true;
-	}
-}
-
 static int run_and_report(struct sl_config *cfg, bool json, FILE *out)
 {
 	struct sl_run r;
@@ -409,7 +393,7 @@ static int cmd_run(int argc, char **argv)
 			"none): the kernel idles in default_idle_call, the architecture's default "
 			"idle, HLT; modelled as the vm-hlt table with POLL disabled\n",
 			c.a.machine);
-	rtapp_duration(&cfg);
+	sl_config_rtapp_duration(&cfg);
 	cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
 	struct dest d;
 
@@ -537,6 +521,7 @@ static int cmd_repro(int argc, char **argv)
 	const char *dl[16] = {NULL}, *output = NULL;
 	char err[2048];
 	int n;
+	bool disks_set = false;
 
 	memset(&o, 0, sizeof(o));
 	if (argc < 3 || (strcmp(argv[2], "fio") && strcmp(argv[2], "sleepers") &&
@@ -578,7 +563,11 @@ static int cmd_repro(int argc, char **argv)
 			output = val;
 			continue;
 		}
-		if (!strcmp(arg, "--disks")) {
+		if (!strcmp(op->key, "repro-workload")) {
+			if (add_list(o.workloads, &o.nworkloads, val, arg))
+				return 2;
+		} else if (!strcmp(arg, "--disks")) {
+			disks_set = true;
 			n = split_list(val, dbuf, sizeof(dbuf), dl, 16, arg);
 			if (n < 0)
 				return 2;
@@ -629,6 +618,13 @@ static int cmd_repro(int argc, char **argv)
 			o.kernel = val;
 		}
 	}
+	/* what only the experiment's own workloads have */
+	if (o.nworkloads && disks_set)
+		return die("repro fio: --disks is the disk count of the experiment's own fio "
+			   "workload; it does not apply with --workload");
+	if (!o.nworkloads && o.duration && !strcmp(exp, "fork"))
+		return die("repro fork: --duration applies with --workload only (the experiment's "
+			   "builds run to their end)");
 	struct dest d;
 
 	if (dest_open(&d, output))

@@ -126,6 +126,36 @@ static int parse_topology(struct sl_config *cfg, const char *s, char *err, size_
 	return 0;
 }
 
+/* sched_setscheduler(SCHED_ISO) is -EINVAL where the release has no such policy */
+static int check_policy(const struct sl_config *cfg, const struct sl_workload_inst *w, char *err,
+			size_t errlen)
+{
+	if (cfg->rel->sched_iso || !strstr(w->spec, "policy=iso"))
+		return 0;
+	snprintf(err, errlen,
+		 "--workload '%s': policy=iso is BFS's SCHED_ISO; Linux %s has no such policy (use "
+		 "--kernel 2.6.31-bfs)",
+		 w->spec, cfg->rel->name);
+	return -1;
+}
+
+/* the workloads' tasks over the whole run, refused beyond SL_MAX_TASKS before any is made */
+static int check_tasks(const struct sl_config *cfg, char *err, size_t errlen)
+{
+	u64 ntasks = 0;
+
+	for (int i = 0; i < cfg->nwl; i++)
+		if (cfg->wl[i].ops->max_tasks)
+			ntasks += cfg->wl[i].ops->max_tasks(cfg->wl[i].args);
+	if (ntasks <= SL_MAX_TASKS)
+		return 0;
+	snprintf(err, errlen,
+		 "--workload: the workloads create up to %llu tasks; the limit is %d "
+		 "(SL_MAX_TASKS, about 0.65 KB each)",
+		 (unsigned long long)ntasks, SL_MAX_TASKS);
+	return -1;
+}
+
 int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
 {
 	char e[1400];
@@ -258,36 +288,53 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			sl_config_free(cfg);
 			return -1;
 		}
-		cfg->nwl++;
-		/* sched_setscheduler(SCHED_ISO) is -EINVAL where the release has no such policy */
-		if (!cfg->rel->sched_iso && strstr(a->workloads[i], "policy=iso")) {
-			snprintf(err, errlen,
-				 "--workload '%s': policy=iso is BFS's SCHED_ISO; Linux %s has no "
-				 "such policy (use --kernel 2.6.31-bfs)",
-				 a->workloads[i], cfg->rel->name);
+		if (check_policy(cfg, &cfg->wl[cfg->nwl++], err, errlen)) {
 			sl_config_free(cfg);
 			return -1;
 		}
 	}
-	u64 ntasks = 0;
-
-	for (int i = 0; i < cfg->nwl; i++)
-		if (cfg->wl[i].ops->max_tasks)
-			ntasks += cfg->wl[i].ops->max_tasks(cfg->wl[i].args);
-	if (ntasks > SL_MAX_TASKS) {
-		snprintf(err, errlen,
-			 "--workload: the workloads create up to %llu tasks; the limit is %d "
-			 "(SL_MAX_TASKS, about 0.65 KB each)",
-			 (unsigned long long)ntasks, SL_MAX_TASKS);
+	if (check_tasks(cfg, err, errlen)) {
 		sl_config_free(cfg);
 		return -1;
 	}
 	return 0;
 }
 
+int sl_config_share_workloads(struct sl_config *cfg, const struct sl_workload_inst *wl, int n,
+			      char *err, size_t errlen)
+{
+	if (cfg->nwl || n > SL_MAX_LIST) {
+		snprintf(err, errlen, "--workload: at most %d, in a configuration built without",
+			 SL_MAX_LIST);
+		return -1;
+	}
+	cfg->wl_shared = true;
+	for (int i = 0; i < n; i++) {
+		cfg->wl[cfg->nwl] = wl[i];
+		if (check_policy(cfg, &cfg->wl[cfg->nwl++], err, errlen))
+			return -1;
+	}
+	return check_tasks(cfg, err, errlen);
+}
+
+void sl_config_rtapp_duration(struct sl_config *cfg)
+{
+	long d = -1;
+
+	if (cfg->duration_set)
+		return;
+	for (int i = 0; i < cfg->nwl; i++)
+		if (sl_rtapp_duration(&cfg->wl[i]) > d)
+			d = sl_rtapp_duration(&cfg->wl[i]);
+	if (d > 0) {
+		cfg->duration = (u64)d * NSEC_PER_SEC;
+		cfg->duration_set = true;
+	}
+}
+
 void sl_config_free(struct sl_config *cfg)
 {
-	for (int i = 0; i < cfg->nwl; i++)
+	for (int i = 0; i < cfg->nwl && !cfg->wl_shared; i++)
 		sl_workload_inst_free(&cfg->wl[i]);
 	cfg->nwl = 0;
 }

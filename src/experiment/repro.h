@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <schedlab/types.h>
+#include "config/config.h"
 
 struct sl_repro_opts {
 	const char *kernel, *duration, *seed;
@@ -20,7 +21,31 @@ struct sl_repro_opts {
 	const char *cpuidle_params[16];
 	int ncpuidle_params;
 	const char *irq_affinity, *idle_driver;
+	/* --workload: the experiment's settings run with these instead of its own workloads */
+	const char *workloads[SL_MAX_LIST];
+	int nworkloads;
 };
+
+/*
+ * One setting of an experiment: the words of its runs but their workloads and seed (kernel,
+ * flags, sysctls, params, CPUs, machine, governor, duration), and its label. Each experiment
+ * fills its settings with the function its own runs start from.
+ */
+struct sl_repro_setting {
+	char label[96];
+	struct sl_args a;
+	char buf[3][64]; /* strings of a that the setting wrote */
+};
+
+/*
+ * `repro EXP --workload SPEC...` (repro_wl.c): every setting run with o->workloads, seeds
+ * 1..nseeds (nseeds 1: o->seed, default 1), reporting per workload group, and per comm of a
+ * trace workload's tasks, CPU time, wake-ups, wake-up latency p50/p95/max, switches and
+ * completion, each as mean [min, max] over the seeds.
+ */
+int sl_repro_workloads(const char *exp, const struct sl_repro_opts *o,
+		       const struct sl_repro_setting *set, int nset, int nseeds, FILE *out,
+		       char *err, size_t errlen);
 
 int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
 int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);

@@ -16,6 +16,7 @@
 
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_SEEDS SL_SPREAD_MAX
@@ -43,28 +44,54 @@ static int group_index(const struct sl_sim *sim, const char *name)
 	return -1;
 }
 
-static int run_one(int k, u64 seed, const char *cpus, const char *machine, const char *duration,
-		   const char *w0, const char *w1, const char *w2, struct sl_config *cfg,
-		   struct sl_run *r, char *err, size_t errlen)
-{
-	struct sl_args a;
-	static char sbuf[24];
+/*
+ * The runs of each setting: the desktop, the build on 2 and on 4 CPUs, the nice shares. With
+ * --workload these are the settings' four machines, --duration replacing each one's duration.
+ */
+static const struct {
+	const char *name, *cpus, *machine, *duration;
+} scenes[] = {
+	{"desktop", "2", "core2", "8s"},
+	{"build", "2", NULL, NULL},
+	{"build", "4", NULL, NULL},
+	{"nice", "1", NULL, "3s"},
+};
+#define NSCENE ((int)SL_ARRAY_SIZE(scenes))
 
-	memset(&a, 0, sizeof(a));
-	snprintf(sbuf, sizeof(sbuf), "%llu", (unsigned long long)seed);
-	a.kernel = settings[k].kernel;
-	a.cpus = cpus;
-	a.machine = machine;
-	a.seed = sbuf;
-	a.duration = duration;
-	a.workloads[a.nworkloads++] = w0;
-	if (w1)
-		a.workloads[a.nworkloads++] = w1;
-	if (w2)
-		a.workloads[a.nworkloads++] = w2;
+/* setting k in scene sc, but the workloads and the seed */
+static void bfs_setting(const struct sl_repro_opts *o, int k, int sc, struct sl_repro_setting *s)
+{
+	struct sl_args *a = &s->a;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->label, sizeof(s->label), "%s: %s, %s CPU%s", settings[k].label, scenes[sc].name,
+		 scenes[sc].cpus, strcmp(scenes[sc].cpus, "1") ? "s" : "");
+	a->kernel = settings[k].kernel;
+	a->cpus = scenes[sc].cpus;
+	a->machine = scenes[sc].machine;
+	/* the experiment's own runs take --duration for the desktop only */
+	a->duration = o->duration && (o->nworkloads || sc == 0) ? o->duration : scenes[sc].duration;
 	if (settings[k].features)
-		a.features[a.nfeatures++] = settings[k].features;
-	if (sl_config_build(cfg, &a, err, errlen))
+		a->features[a->nfeatures++] = settings[k].features;
+}
+
+static int run_one(const struct sl_repro_opts *o, int k, int sc, u64 seed, const char *w0,
+		   const char *w1, const char *w2, struct sl_config *cfg, struct sl_run *r,
+		   char *err, size_t errlen)
+{
+	struct sl_repro_setting set;
+	struct sl_args *a = &set.a;
+	char sbuf[24];
+
+	bfs_setting(o, k, sc, &set);
+	snprintf(sbuf, sizeof(sbuf), "%llu", (unsigned long long)seed);
+	a->seed = sbuf;
+	a->workloads[a->nworkloads++] = w0;
+	if (w1)
+		a->workloads[a->nworkloads++] = w1;
+	if (w2)
+		a->workloads[a->nworkloads++] = w2;
+	if (sl_config_build(cfg, a, err, errlen))
 		return -1;
 	if (sl_run(cfg, r, err, errlen)) {
 		sl_config_free(cfg);
@@ -86,9 +113,8 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 	struct sl_run r;
 
 	/* desktop: make -j8 at nice 0 against the client and the video */
-	if (run_one(k, seed, "2", "core2", o->duration ? o->duration : "8s",
-		    "make:jobs=8,count=300", "xclient:start=1s,rounds=9", "video:fps=25,decode=8ms",
-		    &cfg, &r, err, errlen))
+	if (run_one(o, k, 0, seed, "make:jobs=8,count=300", "xclient:start=1s,rounds=9",
+		    "video:fps=25,decode=8ms", &cfg, &r, err, errlen))
 		return -1;
 	const struct sl_sim *sim = r.sim;
 	int gm = group_index(sim, "make"), gx = group_index(sim, "xclient"),
@@ -108,11 +134,10 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 	done(&cfg, &r);
 	/* build: make -j(2 x CPUs), 400 gcc -pipe compiles, to the end */
 	for (int c = 2; c <= 4; c += 2) {
-		char wl[64], cb[8];
+		char wl[64];
 
 		snprintf(wl, sizeof(wl), "make:jobs=%d,count=400,pipe=4", 2 * c);
-		snprintf(cb, sizeof(cb), "%d", c);
-		if (run_one(k, seed, cb, NULL, NULL, wl, NULL, NULL, &cfg, &r, err, errlen))
+		if (run_one(o, k, c / 2, seed, wl, NULL, NULL, &cfg, &r, err, errlen))
 			return -1;
 		sl_spread_add(c == 2 ? &f->build2 : &f->build4,
 			      (double)(r.sim->groups[0].end - r.sim->groups[0].start) / 1e9);
@@ -120,8 +145,8 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 	}
 	/* nice: the niced hog's share of one CPU over 3 s */
 	for (int n = 0; n < 2; n++) {
-		if (run_one(k, seed, "1", NULL, "3s", "hog", n ? "hog:nice=19" : "hog:nice=5", NULL,
-			    &cfg, &r, err, errlen))
+		if (run_one(o, k, 3, seed, "hog", n ? "hog:nice=19" : "hog:nice=5", NULL, &cfg, &r,
+			    err, errlen))
 			return -1;
 		sl_spread_add(n ? &f->nice19 : &f->nice5,
 			      100.0 * (double)r.stats.pid[2].cpu_ns / (double)r.sim->now);
@@ -136,6 +161,21 @@ int sl_repro_bfs(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 	int ns = o->nseeds ? o->nseeds : 5;
 
 	memset(figs, 0, sizeof(figs));
+	if (o->nworkloads) {
+		struct sl_repro_setting *set = calloc(NSET * NSCENE, sizeof(*set));
+		int rc;
+
+		if (!set) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (int k = 0; k < NSET; k++)
+			for (int sc = 0; sc < NSCENE; sc++)
+				bfs_setting(o, k, sc, &set[k * NSCENE + sc]);
+		rc = sl_repro_workloads("bfs", o, set, NSET * NSCENE, ns, out, err, errlen);
+		free(set);
+		return rc;
+	}
 	for (int k = 0; k < NSET; k++)
 		for (int i = 0; i < ns; i++)
 			if (measure(o, k, (u64)i + 1, &figs[k], err, errlen))

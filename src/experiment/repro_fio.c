@@ -47,34 +47,44 @@ struct fio_result {
 	double exit_us; /* mean wake-up cost per idle period, exit and locks included */
 };
 
+/* the run under governor gov ("poll": idle=poll), but the workload and the seed */
+static void fio_setting(const struct sl_repro_opts *o, const char *gov, struct sl_repro_setting *s)
+{
+	struct sl_args *a = &s->a;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->label, sizeof(s->label), "%s", !strcmp(gov, "poll") ? "idle=poll" : gov);
+	a->kernel = o->kernel;
+	a->topology = "2x4x2"; /* a 2009 Nehalem-EP server: two Xeon 5500, 4 cores, HT */
+	a->machine = "nehalem";
+	a->duration = o->duration ? o->duration : "2s";
+	for (int i = 0; i < o->nparams; i++)
+		a->params[a->nparams++] = o->params[i];
+	for (int i = 0; i < o->ncpuidle_params; i++)
+		a->cpuidle_params[a->ncpuidle_params++] = o->cpuidle_params[i];
+	a->irq_affinity = o->irq_affinity;
+	a->idle_driver = o->idle_driver;
+	if (!strcmp(gov, "poll"))
+		a->idle = "poll"; /* the seed's idle=poll column: no cpuidle at all */
+	else
+		a->governor = gov;
+}
+
 static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 		   struct fio_result *res, char *err, size_t errlen)
 {
-	struct sl_args a;
+	struct sl_repro_setting set;
+	struct sl_args *a = &set.a;
 	struct sl_config cfg;
 	struct sl_run r;
 	char wl[128];
 
-	memset(&a, 0, sizeof(a));
 	memset(res, 0, sizeof(*res));
-	a.kernel = o->kernel;
-	a.topology = "2x4x2"; /* a 2009 Nehalem-EP server: two Xeon 5500, 4 cores, HT */
-	a.machine = "nehalem";
-	a.duration = o->duration ? o->duration : "2s";
-	a.seed = o->seed;
-	for (int i = 0; i < o->nparams; i++)
-		a.params[a.nparams++] = o->params[i];
-	for (int i = 0; i < o->ncpuidle_params; i++)
-		a.cpuidle_params[a.ncpuidle_params++] = o->cpuidle_params[i];
-	a.irq_affinity = o->irq_affinity;
-	a.idle_driver = o->idle_driver;
+	fio_setting(o, gov, &set);
+	a->seed = o->seed;
 	snprintf(wl, sizeof(wl), "fio:disks=%d,rw=read,bs=128k,ioengine=sync,direct=1", disks);
-	a.workloads[a.nworkloads++] = wl;
-	if (!strcmp(gov, "poll"))
-		a.idle = "poll"; /* the seed's idle=poll column: no cpuidle at all */
-	else
-		a.governor = gov;
-	if (sl_config_build(&cfg, &a, err, errlen))
+	a->workloads[a->nworkloads++] = wl;
+	if (sl_config_build(&cfg, a, err, errlen))
 		return -1;
 	if (sl_run(&cfg, &r, err, errlen)) {
 		sl_config_free(&cfg);
@@ -123,10 +133,18 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen)
 {
 	int ndisks = o->ndisks, ngov = o->ngovernors;
-	struct fio_result *res = calloc((size_t)ndisks * (size_t)ngov, sizeof(*res));
+	struct fio_result *res;
 	json_object *root = NULL, *runs = NULL;
 	int rc = -1;
 
+	if (o->nworkloads) {
+		struct sl_repro_setting set[SL_ARRAY_SIZE(o->governors)];
+
+		for (int g = 0; g < ngov; g++)
+			fio_setting(o, o->governors[g], &set[g]);
+		return sl_repro_workloads("fio", o, set, ngov, 1, out, err, errlen);
+	}
+	res = calloc((size_t)ndisks * (size_t)ngov, sizeof(*res));
 	if (!res) {
 		snprintf(err, errlen, "out of memory");
 		return -1;

@@ -57,29 +57,39 @@ struct sleeper_figs {
 	struct sl_spread xtime, xcpu, xsw, lat_p99, lat_max, late, make, maxwait;
 };
 
+/* setting k of sleepers: all of its runs but the workloads and the seed */
+static void sleepers_setting(const struct sl_repro_opts *o, int k, struct sl_repro_setting *s)
+{
+	struct sl_args *a = &s->a;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->label, sizeof(s->label), "%s", sleeper_settings[k].label);
+	a->kernel = sleeper_settings[k].kernel;
+	a->cpus = "2";
+	a->machine = "core2";
+	a->duration = o->duration ? o->duration : "8s";
+	if (sleeper_settings[k].features)
+		a->features[a->nfeatures++] = sleeper_settings[k].features;
+	if (sleeper_settings[k].param)
+		a->params[a->nparams++] = sleeper_settings[k].param;
+}
+
 static int run_sleepers(const struct sl_repro_opts *o, int k, u64 seed, struct sleeper_figs *f,
 			char *err, size_t errlen)
 {
-	struct sl_args a;
+	struct sl_repro_setting set;
+	struct sl_args *a = &set.a;
 	struct sl_config cfg;
 	struct sl_run r;
 	char sbuf[24];
 
-	memset(&a, 0, sizeof(a));
+	sleepers_setting(o, k, &set);
 	snprintf(sbuf, sizeof(sbuf), "%llu", (unsigned long long)seed);
-	a.kernel = sleeper_settings[k].kernel;
-	a.cpus = "2";
-	a.machine = "core2";
-	a.seed = sbuf;
-	a.duration = o->duration ? o->duration : "8s";
-	a.workloads[a.nworkloads++] = "make:jobs=20,nice=19,count=300";
-	a.workloads[a.nworkloads++] = "xclient:start=1s,rounds=9";
-	a.workloads[a.nworkloads++] = "video:fps=25,decode=8ms";
-	if (sleeper_settings[k].features)
-		a.features[a.nfeatures++] = sleeper_settings[k].features;
-	if (sleeper_settings[k].param)
-		a.params[a.nparams++] = sleeper_settings[k].param;
-	if (sl_config_build(&cfg, &a, err, errlen))
+	a->seed = sbuf;
+	a->workloads[a->nworkloads++] = "make:jobs=20,nice=19,count=300";
+	a->workloads[a->nworkloads++] = "xclient:start=1s,rounds=9";
+	a->workloads[a->nworkloads++] = "video:fps=25,decode=8ms";
+	if (sl_config_build(&cfg, a, err, errlen))
 		return -1;
 	if (sl_run(&cfg, &r, err, errlen)) {
 		sl_config_free(&cfg);
@@ -126,6 +136,13 @@ int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_
 	struct sleeper_figs figs[SL_ARRAY_SIZE(sleeper_settings)];
 
 	memset(figs, 0, sizeof(figs));
+	if (o->nworkloads) {
+		struct sl_repro_setting set[SL_ARRAY_SIZE(sleeper_settings)];
+
+		for (int k = 0; k < ns; k++)
+			sleepers_setting(o, k, &set[k]);
+		return sl_repro_workloads("sleepers", o, set, ns, nseeds(o), out, err, errlen);
+	}
 	for (int k = 0; k < ns; k++)
 		for (int i = 0; i < nseeds(o); i++)
 			if (run_sleepers(o, k, (u64)i + 1, &figs[k], err, errlen))
@@ -207,28 +224,43 @@ struct fork_figs {
 	struct sl_spread build, csw;
 };
 
+/* fork on `cpus` CPUs with child_runs_first crf (-1: under BFS), but the workload and seed */
+static void fork_setting(const struct sl_repro_opts *o, int cpus, int crf,
+			 struct sl_repro_setting *s)
+{
+	struct sl_args *a = &s->a;
+
+	memset(s, 0, sizeof(*s));
+	if (crf >= 0)
+		snprintf(s->label, sizeof(s->label), "%d CPUs, child_runs_first=%d", cpus, crf);
+	else
+		snprintf(s->label, sizeof(s->label), "%d CPUs, 2.6.31-bfs", cpus);
+	snprintf(s->buf[0], sizeof(s->buf[0]), "%d", cpus);
+	snprintf(s->buf[1], sizeof(s->buf[1]), "kernel.sched_child_runs_first=%d", crf);
+	a->kernel = crf < 0 ? "2.6.31-bfs" : o->kernel ? o->kernel : SL_DEFAULT_RELEASE;
+	a->cpus = s->buf[0];
+	a->duration = o->duration;
+	/* crf < 0: BFS, which has no such sysctl (its fork rule is its own) */
+	if (crf >= 0)
+		a->sysctls[a->nsysctls++] = s->buf[1];
+}
+
 static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, struct fork_figs *f,
 		    char *err, size_t errlen)
 {
-	struct sl_args a;
+	struct sl_repro_setting set;
+	struct sl_args *a = &set.a;
 	struct sl_config cfg;
 	struct sl_run r;
-	char sbuf[24], cbuf[16], wl[128], sy[64];
+	char sbuf[24], wl[128];
 
-	memset(&a, 0, sizeof(a));
+	fork_setting(o, cpus, crf, &set);
 	snprintf(sbuf, sizeof(sbuf), "%llu", (unsigned long long)seed);
-	snprintf(cbuf, sizeof(cbuf), "%d", cpus);
 	/* make -j(2 x CPUs), 400 compiles, each cc1 piping 4 chunks into as */
 	snprintf(wl, sizeof(wl), "make:jobs=%d,count=400,pipe=4", 2 * cpus);
-	snprintf(sy, sizeof(sy), "kernel.sched_child_runs_first=%d", crf);
-	a.kernel = crf < 0 ? "2.6.31-bfs" : o->kernel ? o->kernel : SL_DEFAULT_RELEASE;
-	a.cpus = cbuf;
-	a.seed = sbuf;
-	a.workloads[a.nworkloads++] = wl;
-	/* crf < 0: BFS, which has no such sysctl (its fork rule is its own) */
-	if (crf >= 0)
-		a.sysctls[a.nsysctls++] = sy;
-	if (sl_config_build(&cfg, &a, err, errlen))
+	a->seed = sbuf;
+	a->workloads[a->nworkloads++] = wl;
+	if (sl_config_build(&cfg, a, err, errlen))
 		return -1;
 	if (sl_run(&cfg, &r, err, errlen)) {
 		sl_config_free(&cfg);
@@ -258,6 +290,17 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 			 "removed it, BFS never had it); valid: 2.6.31, 2.6.32",
 			 o->kernel, o->kernel);
 		return -1;
+	}
+	if (o->nworkloads) {
+		struct sl_repro_setting set[9];
+		int n = 0;
+
+		for (int c = 0; c < 3; c++)
+			for (int crf = 1; crf >= 0; crf--)
+				fork_setting(o, cpus[c], crf, &set[n++]);
+		for (int c = 0; c < 3; c++)
+			fork_setting(o, cpus[c], -1, &set[n++]);
+		return sl_repro_workloads("fork", o, set, n, nseeds(o), out, err, errlen);
 	}
 	for (int c = 0; c < 3; c++)
 		for (int crf = 0; crf < 2; crf++)

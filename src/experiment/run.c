@@ -35,12 +35,19 @@ static int at_past_end(const struct sl_config *cfg, u64 end, bool after, const c
 
 int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errlen)
 {
+	return sl_run_with(cfg, r, NULL, NULL, err, errlen);
+}
+
+int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
+		int (*attach)(void *ctx, struct sl_sim *sim), void *ctx, char *err, size_t errlen)
+{
 	u64 t0 = wall_now();
 
 	memset(r, 0, sizeof(*r));
 	r->sim = sl_sim_new(cfg);
 	if (!r->sim || sl_stats_init(&r->stats, cfg->nwl, cfg->ncpu) ||
-	    sl_sim_subscribe(r->sim, sl_stats_on_event, &r->stats)) {
+	    sl_sim_subscribe(r->sim, sl_stats_on_event, &r->stats) ||
+	    (attach && attach(ctx, r->sim))) {
 		snprintf(err, errlen, "out of memory building the simulation");
 		return -1;
 	}

@@ -20,6 +20,10 @@ struct sl_run {
 #define SL_RUN_EIO   1
 #define SL_RUN_EINTR 130
 int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errlen);
+/* The same, with attach(ctx, sim) called once the simulation is built and before it runs (to
+ * subscribe more statistics to its event stream; non-zero: out of memory). */
+int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
+		int (*attach)(void *ctx, struct sl_sim *sim), void *ctx, char *err, size_t errlen);
 void sl_run_free(struct sl_run *r);
 void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *r);
 /* Writes the JSON object; returns -1 when out of memory. */

@@ -947,6 +947,22 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 	return 0;
 }
 
+int sl_tw_select(const struct sl_tw_args *a, bool *sel)
+{
+	regex_t re;
+	int nsel = 0;
+
+	if (a->tasks[0] && regcomp(&re, a->tasks, REG_EXTENDED | REG_NOSUB))
+		return -1; /* not reached: parse() compiled it */
+	for (int i = 0; i < a->tw.n; i++) {
+		sel[i] = !a->tasks[0] || !regexec(&re, a->tw.t[i].comm, 0, NULL, 0);
+		nsel += sel[i];
+	}
+	if (a->tasks[0])
+		regfree(&re);
+	return nsel;
+}
+
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct sl_tw_args *a = args;
@@ -956,21 +972,12 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	int *sem = calloc((size_t)n + 1, sizeof(int));
 	struct sl_prog **progs = calloc((size_t)n + 1, sizeof(*progs));
 	struct tw_state *s = calloc(1, sizeof(*s));
-	regex_t re;
-	bool have_re = false;
 
-	if (!sel || !sem || !progs || !s)
+	if (!sel || !sem || !progs || !s || sl_tw_select(a, sel) < 0)
 		goto out;
-	if (a->tasks[0]) {
-		if (regcomp(&re, a->tasks, REG_EXTENDED | REG_NOSUB))
-			goto out;
-		have_re = true;
-	}
-	for (int i = 0; i < n; i++) {
-		sel[i] = !have_re || !regexec(&re, tw->t[i].comm, 0, NULL, 0);
+	for (int i = 0; i < n; i++)
 		if (sel[i])
 			sem[i] = nsel++;
-	}
 	s->prog = calloc((size_t)nsel + 1, sizeof(*s->prog));
 	s->pid = calloc((size_t)nsel + 1, sizeof(int));
 	g->sems = calloc((size_t)nsel + 1, sizeof(*g->sems));
@@ -1004,8 +1011,6 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 out_state:
 	rc = -1;
 out:
-	if (have_re)
-		regfree(&re);
 	if (g->state != s)
 		state_free(s);
 	free(sel);

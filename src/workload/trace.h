@@ -114,6 +114,12 @@ struct sl_tw_args {
 	u64 irq_window;
 };
 
+/*
+ * The tasks of the extraction the workload replays (its tasks= regex on comm): sel[i] for each
+ * of a->tw.n. Returns how many, or -1 when the regex does not compile (parse() refused it).
+ */
+int sl_tw_select(const struct sl_tw_args *a, bool *sel);
+
 /* The recorded pid a task of a trace group runs for (-1: not a trace group's program). */
 int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog);
 

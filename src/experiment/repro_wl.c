@@ -1,0 +1,502 @@
+/*
+ * `schedlab repro EXP --workload SPEC...`: an experiment's settings (its kernels, flags, sysctls,
+ * params, CPU counts, machine, governors, durations and seeds) with other workloads in place of
+ * its own. The experiment's figures are about its own workloads (the xmodmap's time, fio's
+ * MB/s), so these runs report what `run` measures of any workload: per workload group, and per
+ * comm of a trace workload's tasks, CPU time, wake-ups, wake-up latency p50/p95/max, switches
+ * and completion, each as mean [min, max] over the seeds.
+ *
+ * A trace workload's comms are measured by a second set of the scheduling statistics
+ * (stats/sched_stats.c, the code `run` reports from), fed the same events with each task's
+ * group replaced by its comm's row.
+ */
+#include "core/json_out.h"
+#include "core/parse.h"
+#include "experiment/repro.h"
+#include "experiment/run.h"
+#include "experiment/spread.h"
+#include "workload/trace.h"
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A row of the report: a workload group, or one comm of a trace group's tasks. */
+struct row {
+	int group;     /* the workload group (its index in the configuration) */
+	char comm[16]; /* "": the whole group */
+	int expected;  /* a comm's row: the tasks replayed with that comm */
+	char name[64]; /* "trace", "trace/python3" */
+};
+
+/* A row's figures in one setting, over the seeds. */
+struct figs {
+	struct sl_spread tasks, cpu_ms, wakeups, p50_ms, p95_ms, max_ms, switches, comp_ms;
+	bool unfinished; /* in some seed: no completion */
+};
+
+/* The rows of cfg's workloads; the count, or -1 when out of memory. */
+static int rows_of(const struct sl_config *cfg, struct row **out)
+{
+	size_t cap = (size_t)cfg->nwl;
+	int n = 0;
+
+	for (int i = 0; i < cfg->nwl; i++)
+		if (cfg->wl[i].ops == &sl_wl_trace)
+			cap += (size_t)((const struct sl_tw_args *)cfg->wl[i].args)->tw.n;
+	struct row *rows = calloc(cap + 1, sizeof(*rows));
+
+	if (!rows)
+		return -1;
+	for (int i = 0; i < cfg->nwl; i++) {
+		const struct sl_tw_args *ta =
+			cfg->wl[i].ops == &sl_wl_trace ? cfg->wl[i].args : NULL;
+		bool *sel = ta ? calloc((size_t)ta->tw.n + 1, sizeof(bool)) : NULL;
+		char gname[32];
+
+		sl_group_name(cfg, i, gname, sizeof(gname));
+		rows[n].group = i;
+		snprintf(rows[n].name, sizeof(rows[n].name), "%s", gname);
+		int first = ++n;
+
+		if (ta && (!sel || sl_tw_select(ta, sel) < 0)) {
+			free(sel);
+			free(rows);
+			return -1;
+		}
+		for (int t = 0; ta && t < ta->tw.n; t++) {
+			const char *comm = ta->tw.t[t].comm;
+			int k = first;
+
+			if (!sel[t])
+				continue;
+			while (k < n && strcmp(rows[k].comm, comm))
+				k++;
+			if (k == n) {
+				rows[n].group = i;
+				snprintf(rows[n].comm, sizeof(rows[n].comm), "%s", comm);
+				snprintf(rows[n].name, sizeof(rows[n].name), "%s/%s", gname, comm);
+				n++;
+			}
+			rows[k].expected++;
+		}
+		free(sel);
+	}
+	*out = rows;
+	return n;
+}
+
+/*
+ * The per-comm statistics of one run: a second struct sl_stats whose group k is row k (the
+ * group rows' stay empty), each task's row looked up once.
+ */
+struct by_comm {
+	struct sl_stats st;
+	const struct sl_sim *sim;
+	const struct row *rows;
+	int nrows;
+	int *pid_row; /* by pid: 0 not looked up yet, 1 no comm row, k + 2 row k */
+	int npid;
+	u64 *first, *last; /* a row's first event, its tasks' last exit */
+	int *exits, *tasks;
+	bool oom;
+};
+
+static int by_comm_init(struct by_comm *bc, const struct row *rows, int nrows, int ncpu)
+{
+	memset(bc, 0, sizeof(*bc));
+	bc->rows = rows;
+	bc->nrows = nrows;
+	bc->first = calloc((size_t)nrows, sizeof(u64));
+	bc->last = calloc((size_t)nrows, sizeof(u64));
+	bc->exits = calloc((size_t)nrows, sizeof(int));
+	bc->tasks = calloc((size_t)nrows, sizeof(int));
+	return !bc->first || !bc->last || !bc->exits || !bc->tasks ||
+	       sl_stats_init(&bc->st, nrows, ncpu);
+}
+
+static void by_comm_free(struct by_comm *bc)
+{
+	sl_stats_free(&bc->st);
+	free(bc->pid_row);
+	free(bc->first);
+	free(bc->last);
+	free(bc->exits);
+	free(bc->tasks);
+}
+
+/* the comm row of pid's task (-1: none), at an event of time t */
+static int row_of(struct by_comm *bc, int pid, u64 t)
+{
+	if (pid <= 0 || pid > bc->sim->ntasks)
+		return -1;
+	if (pid >= bc->npid) {
+		int n = bc->npid ? bc->npid : 256;
+
+		while (n <= pid)
+			n *= 2;
+		int *a = realloc(bc->pid_row, sizeof(int) * (size_t)n);
+
+		if (!a) {
+			bc->oom = true;
+			return -1;
+		}
+		memset(a + bc->npid, 0, sizeof(int) * (size_t)(n - bc->npid));
+		bc->pid_row = a;
+		bc->npid = n;
+	}
+	if (!bc->pid_row[pid]) {
+		const struct sl_task *p = sl_sim_task(bc->sim, pid - 1);
+		int k = 0;
+
+		while (k < bc->nrows && (!p->group || bc->rows[k].group != p->group->id ||
+					 !bc->rows[k].comm[0] || strcmp(bc->rows[k].comm, p->comm)))
+			k++;
+		bc->pid_row[pid] = k < bc->nrows ? k + 2 : 1;
+		if (k < bc->nrows && !bc->tasks[k]++)
+			bc->first[k] = t;
+	}
+	return bc->pid_row[pid] - 2;
+}
+
+static void by_comm_event(void *ctx, const struct sl_event *ev)
+{
+	struct by_comm *bc = ctx;
+	struct sl_event e = *ev;
+
+	e.group = row_of(bc, ev->pid, ev->time);
+	if (ev->type == SL_EV_SWITCH || ev->type == SL_EV_FORK)
+		e.next_group = row_of(bc, ev->next_pid, ev->time);
+	if (ev->type == SL_EV_EXIT && e.group >= 0) {
+		bc->last[e.group] = ev->time;
+		bc->exits[e.group]++;
+	}
+	sl_stats_on_event(&bc->st, &e);
+}
+
+static int by_comm_attach(void *ctx, struct sl_sim *sim)
+{
+	struct by_comm *bc = ctx;
+
+	bc->sim = sim;
+	return sl_sim_subscribe(sim, by_comm_event, bc);
+}
+
+/* the context switches (switch-outs) of the tasks of statistics group g */
+static u64 switches_of(const struct sl_stats *s, int g)
+{
+	u64 n = 0;
+
+	for (int pid = 1; pid <= s->maxpid && pid < s->npid; pid++)
+		if (s->pid[pid].group1 == g + 1)
+			n += s->pid[pid].switches;
+	return n;
+}
+
+/* one run's figures of row k into f */
+static void collect(const struct row *rows, int k, const struct sl_run *r, const struct by_comm *bc,
+		    struct figs *f)
+{
+	const struct row *w = &rows[k];
+	const struct sl_group *g = &r->sim->groups[w->group];
+	const struct sl_group_stat *gs = w->comm[0] ? &bc->st.g[k] : &r->stats.g[w->group];
+	bool done;
+	u64 comp;
+
+	if (w->comm[0]) {
+		sl_spread_add(&f->tasks, bc->tasks[k]);
+		sl_spread_add(&f->switches, (double)switches_of(&bc->st, k));
+		done = bc->exits[k] == w->expected;
+		comp = bc->last[k] - bc->first[k];
+	} else {
+		sl_spread_add(&f->tasks, g->ntasks);
+		sl_spread_add(&f->switches, (double)switches_of(&r->stats, w->group));
+		done = g->finite && g->spawned && !g->live;
+		comp = g->end - g->start;
+	}
+	sl_spread_add(&f->cpu_ms, (double)gs->cpu_ns / 1e6);
+	sl_spread_add(&f->wakeups, (double)gs->wakeups);
+	sl_spread_add(&f->p50_ms, (double)sl_hist_percentile(&gs->lat, 50) / 1e6);
+	sl_spread_add(&f->p95_ms, (double)sl_hist_percentile(&gs->lat, 95) / 1e6);
+	sl_spread_add(&f->max_ms, (double)gs->lat.max / 1e6);
+	if (done)
+		sl_spread_add(&f->comp_ms, (double)comp / 1e6);
+	else
+		f->unfinished = true;
+}
+
+/* the setting's words as on a command line, with the release it ran */
+static void setting_words(const struct sl_args *a, const char *kernel, char *buf, size_t len)
+{
+	static const struct {
+		const char *opt;
+		size_t off;
+	} one[] = {
+		{"--cpus", offsetof(struct sl_args, cpus)},
+		{"--topology", offsetof(struct sl_args, topology)},
+		{"--machine", offsetof(struct sl_args, machine)},
+		{"--idle-driver", offsetof(struct sl_args, idle_driver)},
+		{"--idle", offsetof(struct sl_args, idle)},
+		{"--cpuidle-governor", offsetof(struct sl_args, governor)},
+		{"--irq-affinity", offsetof(struct sl_args, irq_affinity)},
+		{"--duration", offsetof(struct sl_args, duration)},
+	};
+	size_t off = 0;
+
+	buf[0] = '\0';
+	sl_append(buf, len, &off, "--kernel %s", kernel);
+	for (size_t i = 0; i < SL_ARRAY_SIZE(one); i++) {
+		const char *v = *(const char *const *)(const void *)((const char *)a + one[i].off);
+
+		if (v)
+			sl_append(buf, len, &off, " %s %s", one[i].opt, v);
+	}
+	for (int i = 0; i < a->nfeatures; i++)
+		sl_append(buf, len, &off, " --sched-features %s", a->features[i]);
+	for (int i = 0; i < a->nsysctls; i++)
+		sl_append(buf, len, &off, " --sysctl %s", a->sysctls[i]);
+	for (int i = 0; i < a->nparams; i++)
+		sl_append(buf, len, &off, " --param %s", a->params[i]);
+	for (int i = 0; i < a->ncpuidle_params; i++)
+		sl_append(buf, len, &off, " --cpuidle-param %s", a->cpuidle_params[i]);
+}
+
+/* The whole command: its settings, seeds, rows and figures. */
+struct wl_repro {
+	const char *exp;
+	const struct sl_repro_opts *o;
+	const struct sl_repro_setting *set;
+	int nset, nseeds;
+	u64 seeds[SL_SPREAD_MAX];
+	struct sl_workload_inst *wl; /* o->workloads, parsed once for every run */
+	const char **kernel;	     /* by setting: the release run (the registry's name) */
+	struct row *rows; /* from the first run's configuration (every run has the same) */
+	int nrows;
+	struct figs *f; /* [setting * nrows + row] */
+};
+
+/* the i-th seed's words: 1, 2, ... (one seed: --seed's, default 1) */
+static const char *seed_text(const struct wl_repro *w, int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d", i + 1);
+	return w->nseeds == 1 && w->o->seed ? w->o->seed : buf;
+}
+
+/* runs setting si with its seed number i, adding its figures */
+static int run_setting(struct wl_repro *w, int si, int i, char *err, size_t errlen)
+{
+	const struct sl_repro_opts *o = w->o;
+	struct sl_args a = w->set[si].a;
+	struct sl_config cfg;
+	struct sl_run r;
+	struct by_comm bc;
+	char sbuf[24];
+	int rc = -1;
+
+	a.seed = seed_text(w, i, sbuf, sizeof(sbuf));
+	a.nworkloads = 0;
+	if (sl_config_build(&cfg, &a, err, errlen))
+		return -1;
+	if (sl_config_share_workloads(&cfg, w->wl, o->nworkloads, err, errlen)) {
+		sl_config_free(&cfg);
+		return -1;
+	}
+	sl_config_rtapp_duration(&cfg); /* in a setting with no duration of its own, as run */
+	w->seeds[i] = cfg.seed;
+	w->kernel[si] = cfg.rel->name;
+	if (!w->rows) {
+		w->nrows = rows_of(&cfg, &w->rows);
+		w->f = w->nrows > 0 ? calloc((size_t)w->nset * (size_t)w->nrows, sizeof(*w->f))
+				    : NULL;
+		if (!w->f) {
+			snprintf(err, errlen, "out of memory");
+			sl_config_free(&cfg);
+			return -1;
+		}
+	}
+	if (by_comm_init(&bc, w->rows, w->nrows, cfg.ncpu)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	rc = sl_run_with(&cfg, &r, by_comm_attach, &bc, err, errlen);
+	if (!rc && bc.oom) {
+		snprintf(err, errlen, "out of memory in the statistics");
+		rc = -1;
+	}
+	if (!rc) {
+		sl_stats_finish(&bc.st, r.sim->now);
+		for (int k = 0; k < w->nrows; k++)
+			collect(w->rows, k, &r, &bc, &w->f[si * w->nrows + k]);
+	}
+	if (r.sim)
+		sl_run_free(&r);
+out:
+	by_comm_free(&bc);
+	sl_config_free(&cfg);
+	return rc ? -1 : 0;
+}
+
+static void spread_cell(char *buf, size_t len, const struct sl_spread *s, const char *fmt)
+{
+	snprintf(buf, len, fmt, sl_spread_mean(s), sl_spread_min(s), sl_spread_max(s));
+}
+
+static void print_table(FILE *out, const struct wl_repro *w)
+{
+	int lw = 7;
+	char words[1024];
+
+	for (int s = 0; s < w->nset; s++)
+		if ((int)strlen(w->set[s].label) > lw)
+			lw = (int)strlen(w->set[s].label);
+	fprintf(out, "repro %s --workload: the experiment's %d settings, its workloads replaced by",
+		w->exp, w->nset);
+	for (int i = 0; i < w->o->nworkloads; i++)
+		fprintf(out, "%s %s", i ? "," : "", w->o->workloads[i]);
+	fprintf(out, "\nseed%s", w->nseeds > 1 ? "s" : "");
+	for (int i = 0; i < w->nseeds; i++)
+		fprintf(out, "%s%llu", i ? "," : " ", (unsigned long long)w->seeds[i]);
+	fprintf(out, "; each figure mean [min, max] over the seeds; completion: first event to "
+		     "last exit, - when not every seed's tasks finished\n\n");
+	for (int s = 0; s < w->nset; s++) {
+		setting_words(&w->set[s].a, w->kernel[s], words, sizeof(words));
+		fprintf(out, "%-*s  %s\n", lw, w->set[s].label, words);
+	}
+	for (int k = 0; k < w->nrows; k++) {
+		fprintf(out, "\n%s\n", w->rows[k].name);
+		fprintf(out, "%-*s %6s %28s %8s %25s %25s %25s %22s %28s\n", lw, "setting", "tasks",
+			"cpu ms", "wakeups", "lat p50 ms", "lat p95 ms", "lat max ms", "switches",
+			"completion ms");
+		for (int s = 0; s < w->nset; s++) {
+			const struct figs *x = &w->f[s * w->nrows + k];
+			char cpu[64], p50[64], p95[64], mx[64], sw[64], comp[64] = "-";
+
+			spread_cell(cpu, sizeof(cpu), &x->cpu_ms, "%8.2f [%8.2f,%8.2f]");
+			spread_cell(p50, sizeof(p50), &x->p50_ms, "%7.3f [%7.3f,%7.3f]");
+			spread_cell(p95, sizeof(p95), &x->p95_ms, "%7.3f [%7.3f,%7.3f]");
+			spread_cell(mx, sizeof(mx), &x->max_ms, "%7.3f [%7.3f,%7.3f]");
+			spread_cell(sw, sizeof(sw), &x->switches, "%6.0f [%6.0f,%6.0f]");
+			if (!x->unfinished)
+				spread_cell(comp, sizeof(comp), &x->comp_ms, "%8.2f [%8.2f,%8.2f]");
+			fprintf(out, "%-*s %6.0f %28s %8.0f %25s %25s %25s %22s %28s\n", lw,
+				w->set[s].label, sl_spread_mean(&x->tasks), cpu,
+				sl_spread_mean(&x->wakeups), p50, p95, mx, sw, comp);
+		}
+	}
+}
+
+/* the JSON keys of a row's figures (completion_ms apart: null when unfinished) */
+static const struct {
+	const char *key;
+	size_t off;
+} fig_keys[] = {
+	{"tasks", offsetof(struct figs, tasks)},
+	{"cpu_ms", offsetof(struct figs, cpu_ms)},
+	{"wakeups", offsetof(struct figs, wakeups)},
+	{"wakeup_latency_p50_ms", offsetof(struct figs, p50_ms)},
+	{"wakeup_latency_p95_ms", offsetof(struct figs, p95_ms)},
+	{"wakeup_latency_max_ms", offsetof(struct figs, max_ms)},
+	{"context_switches", offsetof(struct figs, switches)},
+};
+
+static json_object *row_json(const struct row *row, const struct figs *x)
+{
+	json_object *ro = json_object_new_object();
+
+	json_object_object_add(ro, "row", json_object_new_string(row->name));
+	json_object_object_add(ro, "comm", row->comm[0] ? json_object_new_string(row->comm) : NULL);
+	for (size_t i = 0; i < SL_ARRAY_SIZE(fig_keys); i++) {
+		const void *fig = (const char *)x + fig_keys[i].off;
+
+		json_object_object_add(ro, fig_keys[i].key, sl_spread_json(fig));
+	}
+	json_object_object_add(ro, "completion_ms",
+			       x->unfinished ? NULL : sl_spread_json(&x->comp_ms));
+	return ro;
+}
+
+static int print_json(FILE *out, const struct wl_repro *w)
+{
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	char words[1024];
+
+	json_object_object_add(root, "experiment", json_object_new_string(w->exp));
+	for (int i = 0; i < w->o->nworkloads; i++)
+		json_object_array_add(arr, json_object_new_string(w->o->workloads[i]));
+	json_object_object_add(root, "workloads", arr);
+	arr = json_object_new_array();
+	for (int i = 0; i < w->nseeds; i++)
+		json_object_array_add(arr, json_object_new_uint64(w->seeds[i]));
+	json_object_object_add(root, "seeds", arr);
+	arr = json_object_new_array();
+	for (int s = 0; s < w->nset; s++) {
+		json_object *so = json_object_new_object(), *ra = json_object_new_array();
+
+		setting_words(&w->set[s].a, w->kernel[s], words, sizeof(words));
+		json_object_object_add(so, "setting", json_object_new_string(w->set[s].label));
+		json_object_object_add(so, "kernel", json_object_new_string(w->kernel[s]));
+		json_object_object_add(so, "args", json_object_new_string(words));
+		for (int k = 0; k < w->nrows; k++)
+			json_object_array_add(ra, row_json(&w->rows[k], &w->f[s * w->nrows + k]));
+		json_object_object_add(so, "rows", ra);
+		json_object_array_add(arr, so);
+	}
+	json_object_object_add(root, "settings", arr);
+	return sl_json_print(out, root);
+}
+
+int sl_repro_workloads(const char *exp, const struct sl_repro_opts *o,
+		       const struct sl_repro_setting *set, int nset, int nseeds, FILE *out,
+		       char *err, size_t errlen)
+{
+	struct wl_repro w = {
+		.exp = exp,
+		.o = o,
+		.set = set,
+		.nset = nset,
+		.nseeds = nseeds < SL_SPREAD_MAX ? nseeds : SL_SPREAD_MAX,
+		.kernel = calloc((size_t)nset + 1, sizeof(char *)),
+	};
+	int rc = -1, nwl = 0;
+
+	w.wl = calloc((size_t)o->nworkloads + 1, sizeof(*w.wl));
+	if (!w.kernel || !w.wl) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	/* each workload is parsed (a trace read) once, in run's words when it is refused */
+	for (; nwl < o->nworkloads; nwl++)
+		if (sl_workload_parse(o->workloads[nwl], &w.wl[nwl], err, errlen))
+			goto out;
+	for (int s = 0; s < nset; s++)
+		for (int i = 0; i < w.nseeds; i++) {
+			char msg[2048], sbuf[24];
+
+			if (!run_setting(&w, s, i, msg, sizeof(msg)))
+				continue;
+			/* the first run's errors are run's (a bad --workload): in the same words */
+			if (s || i)
+				snprintf(err, errlen, "repro %s, setting '%s', seed %s: %s", exp,
+					 set[s].label, seed_text(&w, i, sbuf, sizeof(sbuf)), msg);
+			else
+				snprintf(err, errlen, "%s", msg);
+			goto out;
+		}
+	if (!o->json)
+		print_table(out, &w);
+	else if (print_json(out, &w)) {
+		snprintf(err, errlen, "out of memory writing JSON");
+		goto out;
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < nwl; i++)
+		sl_workload_inst_free(&w.wl[i]);
+	free(w.wl);
+	free(w.kernel);
+	free(w.rows);
+	free(w.f);
+	return rc;
+}
