@@ -140,11 +140,69 @@ struct memo_ent {
 	bool *set;
 };
 
+/*
+ * Workloads parsed once per process, by their spec (sl_workload_parse reads nothing else), and
+ * shared by every run that names them (sl_config_share_workloads): a trace workload's file is
+ * read once, not once per run. At most WL_CACHE_MAX specs; further ones are parsed per run.
+ */
+#define WL_CACHE_MAX 64
+
 struct sl_sweep_memo {
 	struct memo_ent *e;
 	int n;
 	u64 hits;
+	char *wl_spec[WL_CACHE_MAX];
+	struct sl_workload_inst wl[WL_CACHE_MAX];
+	int nwl;
 };
+
+/* the parsed workload of spec from the cache (parsed now on a miss), or NULL: not cached */
+static const struct sl_workload_inst *wl_cached(struct sl_sweep_memo *m, const char *spec)
+{
+	char e[256];
+
+	for (int i = 0; i < m->nwl; i++)
+		if (!strcmp(m->wl_spec[i], spec))
+			return &m->wl[i];
+	if (m->nwl == WL_CACHE_MAX || !(m->wl_spec[m->nwl] = strdup(spec)))
+		return NULL;
+	if (sl_workload_parse(spec, &m->wl[m->nwl], e, sizeof(e))) {
+		free(m->wl_spec[m->nwl]);
+		return NULL;
+	}
+	return &m->wl[m->nwl++];
+}
+
+/*
+ * cfg for a: its workloads from the cache when every one of them is (else as sl_config_build
+ * parses them, with its errors).
+ */
+static int config_for(struct sl_sweep_memo *m, struct sl_config *cfg, const struct sl_args *a,
+		      char *err, size_t errlen)
+{
+	struct sl_workload_inst wl[SL_MAX_LIST];
+	int n = a->nworkloads;
+
+	for (int i = 0; m && i < n && i < SL_MAX_LIST; i++) {
+		const struct sl_workload_inst *w = wl_cached(m, a->workloads[i]);
+
+		if (!w)
+			return sl_config_build(cfg, a, err, errlen);
+		wl[i] = *w;
+	}
+	if (!m || n > SL_MAX_LIST)
+		return sl_config_build(cfg, a, err, errlen);
+	struct sl_args b = *a;
+
+	b.nworkloads = 0;
+	if (sl_config_build(cfg, &b, err, errlen))
+		return -1;
+	if (sl_config_share_workloads(cfg, wl, n, err, errlen)) {
+		sl_config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
 
 struct sl_sweep_memo *sl_sweep_memo_new(void)
 {
@@ -164,6 +222,10 @@ void sl_sweep_memo_free(struct sl_sweep_memo *m)
 	for (int i = 0; i < m->n; i++) {
 		free(m->e[i].val);
 		free(m->e[i].set);
+	}
+	for (int i = 0; i < m->nwl; i++) {
+		sl_workload_inst_free(&m->wl[i]);
+		free(m->wl_spec[i]);
 	}
 	free(m->e);
 	free(m);
@@ -222,7 +284,7 @@ int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, 
 	int rc = -1;
 
 	sl_sweep_args(sw, idx, &a, fbuf, sizeof(fbuf));
-	if (sl_config_build(&cfg, &a, msg, sizeof(msg))) {
+	if (config_for(sw->memo, &cfg, &a, msg, sizeof(msg))) {
 		snprintf(err, errlen, "run #%llu: %s", (unsigned long long)idx, msg);
 		return -1;
 	}
