@@ -230,9 +230,10 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "side by side.",
 	 "real validate-out calibration kernel machine cpuidle-governor seed duration json output"},
 	{"calibrate", "", "measure this machine once, for validate",
-	 "Measures this machine's switch cost, vCPU wake-up, timer slack, wake-up path, wake-up "
-	 "placement, background activity and rt-app's loop (about 30 s) into DIR/machine.conf "
-	 "and DIR/machine.profile.",
+	 "Measures this machine's switch cost, cache refill and migration cost, vCPU wake-up, "
+	 "timer "
+	 "slack, wake-up path, wake-up placement, background activity and rt-app's loop (about 30 "
+	 "s) into DIR/machine.conf and DIR/machine.profile.",
 	 "output-dir"},
 	{"features", "", "print sched_features as debugfs does",
 	 "Prints sched_features as /sys/kernel/debug/sched_features does (6.18: "
