@@ -12,13 +12,15 @@ static int reserve_span(struct sl_arena *a, size_t reserve)
 
 	if (m == MAP_FAILED)
 		return -1;
-	uintptr_t al = ((uintptr_t)m + SL_ARENA_HUGE - 1) & ~(uintptr_t)(SL_ARENA_HUGE - 1);
+	/* the first huge-page boundary in the mapping, by an offset from it */
+	size_t off = (SL_ARENA_HUGE - ((uintptr_t)m & (SL_ARENA_HUGE - 1))) & (SL_ARENA_HUGE - 1);
+	char *al = (char *)m + off;
 
 	/* only a hint: refused (no THP in this kernel), the span is ordinary memory */
-	(void)madvise((void *)al, len, MADV_HUGEPAGE);
+	(void)madvise(al, len, MADV_HUGEPAGE);
 	a->map = m;
 	a->maplen = len + SL_ARENA_HUGE;
-	a->base = (char *)al;
+	a->base = al;
 	a->size = len;
 	a->used = 0;
 	return 0;

@@ -45,23 +45,25 @@ static void sift_up(struct sl_timerq *q, int i)
 static void sift_down(struct sl_timerq *q, int i)
 {
 	struct sl_heapent e = q->heap[i];
+	/* slots as unsigned: a heap holds at most INT_MAX timers, so nothing wraps */
+	unsigned n = (unsigned)q->n, at = (unsigned)i;
 
 	for (;;) {
-		int c = (i << (1 + q->wide)) + 1, end = c + (2 << q->wide);
+		unsigned c = (at << (1 + q->wide)) + 1, end = c + (2U << q->wide);
 
-		if (c >= q->n)
+		if (c >= n)
 			break;
-		if (end > q->n)
-			end = q->n;
-		for (int k = c + 1; k < end; k++)
+		if (end > n)
+			end = n;
+		for (unsigned k = c + 1; k < end; k++)
 			if (before(&q->heap[k], &q->heap[c]))
 				c = k;
 		if (!before(&q->heap[c], &e))
 			break;
-		place(q, i, q->heap[c]);
-		i = c;
+		place(q, (int)at, q->heap[c]);
+		at = c;
 	}
-	place(q, i, e);
+	place(q, (int)at, e);
 }
 
 /* the heap rebuilt with 2 << wide children per node */
