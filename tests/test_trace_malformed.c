@@ -223,6 +223,81 @@ static void test_xz_broken(void **state)
 	assert_non_null(strstr(r.err, "bad.xz: xz decompression failed (lzma error"));
 }
 
+/*
+ * Lines across the reader's blocks of text (256 KiB: the decoder thread's, or the plain reads'):
+ * lines of 4000 bytes, so that every block ends inside one, read whole from plain text and from
+ * xz; then the same with line 150 one byte over the limit (4096 bytes with its '\r'), refused
+ * naming line 150 after the 149 before it were read.
+ */
+static char *long_lines(int n, int bad, size_t *len)
+{
+	char *t = malloc((size_t)n * 4100 + 1), *e = t;
+
+	assert_non_null(t);
+	for (int i = 1; i <= n; i++) {
+		/* P irq_handler_entry: irq=I name=xxx...: 4000 bytes, or 4096 for line `bad` */
+		int k = sprintf(e, P "irq_handler_entry: irq=%d name=", i);
+
+		memset(e + k, 'x', (size_t)((i == bad ? 4095 : 3999) - k));
+		e += i == bad ? 4095 : 3999;
+		if (i == bad)
+			*e++ = '\r';
+		*e++ = '\n';
+	}
+	*len = (size_t)(e - t);
+	return t;
+}
+
+static void read_long_lines(const char *name, const char *text, size_t len, bool xz, int want)
+{
+	static struct sl_trace_record o[200];
+	struct sl_trace_reader r;
+	uint8_t *buf = NULL;
+	size_t n = 0;
+	int k;
+
+	if (xz) {
+		buf = malloc(len);
+		assert_non_null(buf);
+		assert_int_equal(lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, NULL,
+							 (const uint8_t *)text, len, buf, &n, len),
+				 LZMA_OK);
+	}
+	k = read_path(tmpdir_write(name, xz ? (const char *)buf : text, xz ? n : len), o, 200, &r);
+	free(buf);
+	if (want >= 0) {
+		assert_int_equal(k, want);
+		for (int i = 0; i < k; i++) {
+			assert_int_equal(o[i].irq, i + 1);
+			assert_int_equal(o[i].line, i + 1);
+			assert_int_equal(strlen(o[i].str), sizeof(o[i].str) - 1); /* truncated */
+		}
+	} else {
+		char msg[600];
+
+		assert_int_equal(k, -1);
+		snprintf(msg, sizeof(msg), "%s:%d: line longer than 4095 bytes", tmpdir_path(name),
+			 -want);
+		assert_string_equal(r.err, msg);
+	}
+}
+
+static void test_lines_across_blocks(void **state)
+{
+	size_t len;
+	char *good = long_lines(200, 0, &len), *bad;
+
+	(void)state;
+	assert_true(len > 3 * 256 * 1024);
+	read_long_lines("long.trace", good, len, false, 200);
+	read_long_lines("long.trace.xz", good, len, true, 200);
+	free(good);
+	bad = long_lines(200, 150, &len);
+	read_long_lines("bad.trace", bad, len, false, -150);
+	read_long_lines("bad.trace.xz", bad, len, true, -150);
+	free(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_members),
 		cmocka_unit_test(test_gzip_broken),
 		cmocka_unit_test(test_xz_broken),
+		cmocka_unit_test(test_lines_across_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

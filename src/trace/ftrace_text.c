@@ -76,9 +76,19 @@ struct ftrace_priv {
 	bool kind_direct; /* no decoder thread could be started: decompress in the parser's */
 	unsigned char in[IN_SIZE];
 	size_t in_pos, in_len;
-	char buf[BUF_SIZE + 1];
+	/*
+	 * Lines are served in place from a region of text: buf (plain text, or compressed text
+	 * decompressed in this thread) or the decoder thread's oldest block (held: given back
+	 * when its lines are all served). A line that runs past the region's end is gathered in
+	 * carry (clen bytes so far) from the regions that follow.
+	 */
+	char *txt;
 	size_t pos, len;
+	bool held;
 	bool eof;
+	size_t clen;
+	char carry[SL_TRACE_MAX_LINE + 1];
+	char buf[BUF_SIZE];
 };
 
 static void set_err(struct sl_trace_reader *r, const char *fmt, ...)
@@ -113,6 +123,19 @@ static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 	size_t got = 0;
 
 	while (got == 0) {
+		if (p->kind == SRC_PLAIN && p->in_pos == p->in_len && !p->in_eof) {
+			/* plain text past the probed head: read into dst itself, no copy */
+			size_t k = fread(dst, 1, n, p->f);
+
+			if (k < n) {
+				if (ferror(p->f)) {
+					set_err(r, "%s: read error: %s", r->path, strerror(errno));
+					return -1;
+				}
+				p->in_eof = true;
+			}
+			return (long)k;
+		}
 		if (fill_in(p)) {
 			set_err(r, "%s: read error: %s", r->path, strerror(errno));
 			return -1;
@@ -215,63 +238,133 @@ static void *dec_main(void *arg)
 	}
 }
 
+/* Start the decoder thread (xz, gzip) at the first read: 0, or -1 (r->err set). Without a
+ * thread (pthread_create failed), kind_direct: the parser's thread decompresses. */
+static int dec_begin(struct sl_trace_reader *r)
+{
+	struct ftrace_priv *p = r->priv;
+	struct dec_thread *dt;
+
+	if (p->dt || p->kind_direct)
+		return 0;
+	dt = calloc(1, sizeof(*dt));
+	if (!dt) {
+		set_err(r, "%s: out of memory", r->path);
+		return -1;
+	}
+	dt->shadow = *r;
+	pthread_mutex_init(&dt->mu, NULL);
+	pthread_cond_init(&dt->cv, NULL);
+	p->dt = dt;
+	if (pthread_create(&dt->th, NULL, dec_main, &dt->shadow)) {
+		/* no thread: read in this one */
+		pthread_mutex_destroy(&dt->mu);
+		pthread_cond_destroy(&dt->cv);
+		free(dt);
+		p->dt = NULL;
+		p->kind_direct = true;
+	}
+	return 0;
+}
+
+/* The oldest filled block, once there is one. An end (len 0) or an error (len -1) stays
+ * counted: later reads find it again. */
+static struct dec_block *dec_head(struct dec_thread *dt)
+{
+	pthread_mutex_lock(&dt->mu);
+	while (!dt->count)
+		pthread_cond_wait(&dt->cv, &dt->mu);
+	pthread_mutex_unlock(&dt->mu);
+	return &dt->blk[dt->head];
+}
+
+/* The oldest block is used up: the decoder may fill it again. */
+static void dec_release(struct dec_thread *dt)
+{
+	dt->pos = 0;
+	pthread_mutex_lock(&dt->mu);
+	dt->head = (dt->head + 1) % NBLOCKS;
+	dt->count--;
+	pthread_cond_broadcast(&dt->cv);
+	pthread_mutex_unlock(&dt->mu);
+}
+
 /* Up to n decompressed bytes, from the decoder thread (started at the first read) for xz and
  * gzip; as src_read_direct. */
 static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
 {
 	struct ftrace_priv *p = r->priv;
-	struct dec_thread *dt = p->dt;
 
 	if (p->kind == SRC_PLAIN)
 		return src_read_direct(r, dst, n);
-	if (!dt) {
-		dt = calloc(1, sizeof(*dt));
-		if (!dt) {
-			set_err(r, "%s: out of memory", r->path);
-			return -1;
-		}
-		dt->shadow = *r;
-		pthread_mutex_init(&dt->mu, NULL);
-		pthread_cond_init(&dt->cv, NULL);
-		p->dt = dt;
-		if (pthread_create(&dt->th, NULL, dec_main, &dt->shadow)) {
-			/* no thread: read in this one */
-			pthread_mutex_destroy(&dt->mu);
-			pthread_cond_destroy(&dt->cv);
-			free(dt);
-			p->dt = NULL;
-			p->kind_direct = true;
-		}
-	}
+	if (dec_begin(r))
+		return -1;
 	if (p->kind_direct)
 		return src_read_direct(r, dst, n);
-	pthread_mutex_lock(&dt->mu);
-	while (!dt->count)
-		pthread_cond_wait(&dt->cv, &dt->mu);
-	pthread_mutex_unlock(&dt->mu);
-	struct dec_block *b = &dt->blk[dt->head];
+	struct dec_thread *dt = p->dt;
+	struct dec_block *b = dec_head(dt);
 
 	if (b->len < 0) {
 		memcpy(r->err, b->err, sizeof(r->err));
 		return -1;
 	}
 	if (b->len == 0)
-		return 0; /* the end stays counted: later reads return 0 again */
+		return 0;
 	size_t k = (size_t)b->len - dt->pos;
 
 	if (k > n)
 		k = n;
 	memcpy(dst, b->data + dt->pos, k);
 	dt->pos += k;
-	if (dt->pos == (size_t)b->len) {
-		dt->pos = 0;
-		pthread_mutex_lock(&dt->mu);
-		dt->head = (dt->head + 1) % NBLOCKS;
-		dt->count--;
-		pthread_cond_broadcast(&dt->cv);
-		pthread_mutex_unlock(&dt->mu);
-	}
+	if (dt->pos == (size_t)b->len)
+		dec_release(dt);
 	return (long)k;
+}
+
+/*
+ * The next region of text into p->txt: a block of the decoder thread's (held until
+ * region_release), else buf. 1, 0 at the end, -1 on error (r->err set).
+ */
+static int region_next(struct sl_trace_reader *r)
+{
+	struct ftrace_priv *p = r->priv;
+	long got;
+
+	p->pos = p->len = 0;
+	if (p->kind != SRC_PLAIN) {
+		if (dec_begin(r))
+			return -1;
+		if (!p->kind_direct) {
+			struct dec_block *b = dec_head(p->dt);
+
+			if (b->len < 0) {
+				memcpy(r->err, b->err, sizeof(r->err));
+				return -1;
+			}
+			if (b->len == 0)
+				return 0;
+			p->txt = b->data;
+			p->len = (size_t)b->len;
+			p->held = true;
+			return 1;
+		}
+	}
+	/* the decoder thread's call, so that the bytes are the same without one */
+	got = src_read_direct(r, p->buf, sizeof(p->buf));
+	if (got <= 0)
+		return (int)got;
+	p->txt = p->buf;
+	p->len = (size_t)got;
+	return 1;
+}
+
+static void region_release(struct ftrace_priv *p)
+{
+	if (p->held) {
+		p->held = false;
+		dec_release(p->dt);
+	}
+	p->pos = p->len = 0;
 }
 
 static void dec_stop(struct ftrace_priv *p)
@@ -422,6 +515,7 @@ static int ftrace_open(struct sl_trace_reader *r, FILE *f, const unsigned char *
 	}
 	r->priv = p;
 	p->f = f;
+	p->txt = p->buf;
 	memcpy(p->in, head, len);
 	p->in_len = len;
 	p->in_eof = len < SL_TRACE_PROBE_LEN;
@@ -456,54 +550,79 @@ static void ftrace_close(struct sl_trace_reader *r)
 	r->priv = NULL;
 }
 
-/* The next line, NUL-terminated in place (no '\n'); NULL at the end or on error. */
+/* Line s of n bytes (its '\n' at s[n], or its end): NUL-terminated, a final '\r' dropped. */
+static char *line_end(char *s, size_t n, size_t *lenp)
+{
+	s[n] = '\0';
+	if (n && s[n - 1] == '\r')
+		s[--n] = '\0';
+	*lenp = n;
+	return s;
+}
+
+static char *line_too_long(struct sl_trace_reader *r, unsigned long line, int *rc)
+{
+	set_err(r, "%s:%lu: line longer than %d bytes", r->path, line, SL_TRACE_MAX_LINE - 1);
+	*rc = -1;
+	return NULL;
+}
+
+/*
+ * The next line, NUL-terminated in place (no '\n'); NULL at the end or on error. A line of
+ * SL_TRACE_MAX_LINE bytes or more is refused as soon as that many of its bytes are in; a read
+ * or decompression error is reported when the bytes before it are used up.
+ */
 static char *next_line(struct sl_trace_reader *r, size_t *lenp, int *rc)
 {
 	struct ftrace_priv *p = r->priv;
 
 	*rc = 0;
 	for (;;) {
-		char *s = p->buf + p->pos;
+		char *s = p->txt + p->pos;
 		size_t avail = p->len - p->pos;
-		char *nl = avail ? memchr(s, '\n', avail) : NULL;
 
-		if (nl || (p->eof && avail)) {
-			size_t n = nl ? (size_t)(nl - s) : avail;
+		if (avail) {
+			char *nl = memchr(s, '\n', avail);
 
-			r->lines++;
-			if (n >= SL_TRACE_MAX_LINE) {
-				set_err(r, "%s:%lu: line longer than %d bytes", r->path, r->lines,
-					SL_TRACE_MAX_LINE - 1);
-				*rc = -1;
-				return NULL;
+			if (nl) {
+				size_t q = (size_t)(nl - s);
+
+				r->lines++;
+				if (p->clen + q >= SL_TRACE_MAX_LINE)
+					return line_too_long(r, r->lines, rc);
+				p->pos += q + 1;
+				if (!p->clen)
+					return line_end(s, q, lenp);
+				memcpy(p->carry + p->clen, s, q);
+				q += p->clen;
+				p->clen = 0;
+				return line_end(p->carry, q, lenp);
 			}
-			s[n] = '\0';
-			if (n && s[n - 1] == '\r')
-				s[--n] = '\0';
-			p->pos += (nl ? (size_t)(nl - s) + 1 : avail);
-			*lenp = n;
-			return s;
+			/* the region ends inside this line: gather it */
+			if (p->clen + avail >= SL_TRACE_MAX_LINE)
+				return line_too_long(r, r->lines + 1, rc);
+			memcpy(p->carry + p->clen, s, avail);
+			p->clen += avail;
+			p->pos = p->len;
 		}
-		if (p->eof)
-			return NULL;
-		if (avail >= SL_TRACE_MAX_LINE) {
-			set_err(r, "%s:%lu: line longer than %d bytes", r->path, r->lines + 1,
-				SL_TRACE_MAX_LINE - 1);
-			*rc = -1;
-			return NULL;
+		if (p->eof) {
+			size_t n = p->clen;
+
+			if (!n)
+				return NULL;
+			p->clen = 0;
+			r->lines++;
+			return line_end(p->carry, n, lenp);
 		}
-		memmove(p->buf, s, avail);
-		p->pos = 0;
-		p->len = avail;
-		long got = src_read(r, p->buf + p->len, BUF_SIZE - p->len);
+		region_release(p);
+		int got = region_next(r);
 
 		if (got < 0) {
 			*rc = -1;
 			return NULL;
 		}
-		if (got == 0)
+		if (!got)
 			p->eof = true;
-		p->len += (size_t)got;
 	}
 }
 
