@@ -298,6 +298,54 @@ static void test_lines_across_blocks(void **state)
 	free(bad);
 }
 
+/*
+ * Numbers the reader takes eight digits at a time: up to 2^64 - 1 (20 digits), leading zeros,
+ * 2^64 refused; a timestamp's fraction keeps its first 9 digits (1.1234567891: 1123456789 ns).
+ */
+static void test_long_numbers(void **state)
+{
+	static const char ok[] =
+		"  a-1 [000] d..1. 1.1234567891: hrtimer_start: hrtimer=0x1 function=f "
+		"expires=18446744073709551615 softexpires=0000000000000000000000000042\n"
+		"  a-00000000000000000012 [000] d..1. 00000000000000000003.12345678: "
+		"cpu_idle: state=12345678 cpu_id=0\n";
+	static const char over[] = P "hrtimer_start: hrtimer=0x1 function=f "
+				     "expires=18446744073709551616 softexpires=1\n";
+	struct sl_trace_record o[2];
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_int_equal(read_text(ok, o, 2, &r), 2);
+	assert_int_equal(o[0].time, 1123456789ULL);
+	assert_true(o[0].expires == UINT64_MAX);
+	assert_int_equal(o[0].softexpires, 42);
+	assert_int_equal(o[1].pid, 12);
+	assert_int_equal(o[1].time, 3123456780ULL);
+	assert_int_equal(o[1].state, 12345678);
+	assert_int_equal(read_text(over, o, 2, &r), -1);
+	assert_non_null(strstr(r.err, ":1: malformed line: expected a number below 2^64: \""));
+}
+
+/* Every event name is read as its kind, and nothing else is. */
+static void test_kind_names(void **state)
+{
+	char name[64];
+
+	(void)state;
+	for (int k = SL_TR_UNKNOWN + 1; k < SL_TR_NR_KINDS; k++) {
+		const char *s = sl_trace_kind_name(k);
+		size_t n = strlen(s);
+
+		assert_int_equal(sl_trace_kind_of(s, n), k);
+		assert_int_equal(sl_trace_kind_of(s, n - 1), SL_TR_UNKNOWN);
+		snprintf(name, sizeof(name), "%sx", s);
+		assert_int_equal(sl_trace_kind_of(name, n + 1), SL_TR_UNKNOWN);
+		snprintf(name, sizeof(name), "%s", s);
+		name[n - 1] ^= 0x20;
+		assert_int_equal(sl_trace_kind_of(name, n), SL_TR_UNKNOWN);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +356,8 @@ int main(void)
 		cmocka_unit_test(test_gzip_broken),
 		cmocka_unit_test(test_xz_broken),
 		cmocka_unit_test(test_lines_across_blocks),
+		cmocka_unit_test(test_long_numbers),
+		cmocka_unit_test(test_kind_names),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

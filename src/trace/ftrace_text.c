@@ -628,57 +628,244 @@ static char *next_line(struct sl_trace_reader *r, size_t *lenp, int *rc)
 
 /* ---- field parsing ---- */
 
+/*
+ * The field readers are small and called with literal keys: inlined, each strlen and compare
+ * of a key becomes a few instructions.
+ */
+#define FIELD static inline __attribute__((always_inline))
+
+/*
+ * A place in a line: s moves, end is the line's terminating NUL (the line may hold an earlier
+ * NUL: the parsers stop at the first, as string functions would; end only bounds the reads).
+ */
 struct cur {
 	const char *s;
 	const char *what; /* what was expected, when failed */
+	const char *end;
 };
 
-static bool is_digit(char c)
+FIELD bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-static void skip_sp(struct cur *c)
+/*
+ * Eight bytes at a time where the line has them (little-endian machines): the byte tests
+ * below flag each byte's high bit, in memory order from the lowest.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR  1
+#define ONES  0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+FIELD u64 load8(const char *p)
 {
-	while (*c->s == ' ' || *c->s == '\t')
-		c->s++;
+	u64 w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
 }
 
-static bool lit(struct cur *c, const char *l)
+/* the bytes that are zero: exact up to the first (a borrow can flag later ones) */
+FIELD u64 zero_bytes(u64 w)
+{
+	return (w - ONES) & ~w & HIGHS;
+}
+
+/* the bytes that are not zero: exact for every byte */
+FIELD u64 nonzero_bytes(u64 w)
+{
+	return (((w & ~HIGHS) + ~HIGHS) | w) & HIGHS;
+}
+
+FIELD size_t first_flagged(u64 t)
+{
+	return (size_t)__builtin_ctzll(t) / 8;
+}
+
+/*
+ * The leading decimal digits of the 8 bytes at p: their count (0 to 8) in *k, their value
+ * returned. A byte is a digit when byte - '0' is below 10: the subtraction's borrows and the
+ * test's carries only reach bytes after a non-digit, so the first flagged byte is exact. The
+ * digits, moved to the top of the word (zeros before them), are combined in three multiplies
+ * (pairs, fours, eight: the first byte is the most significant digit).
+ */
+FIELD u64 digits8(const char *p, size_t *k)
+{
+	u64 x = load8(p) - ONES * '0';
+	u64 nd = ((x + ONES * 0x76) | x) & HIGHS;
+	size_t n = nd ? first_flagged(nd) : 8;
+
+	*k = n;
+	if (!n)
+		return 0;
+	x <<= 8 * (8 - n);
+	x = x * 10 + (x >> 8);
+	return (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+		(((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
+	       32;
+}
+#else
+#define SWAR 0
+#endif
+
+/* The first byte at or after p (p <= end, *end == 0) that is a, b or NUL. */
+FIELD const char *scan_to(const char *p, const char *end, char a, char b)
+{
+#if SWAR
+	u64 ma = ONES * (unsigned char)a, mb = ONES * (unsigned char)b;
+
+	/* the first flagged byte of each test is exact, so the first of all three is */
+	for (; end - p >= 8; p += 8) {
+		u64 w = load8(p), t = zero_bytes(w) | zero_bytes(w ^ ma) | zero_bytes(w ^ mb);
+
+		if (t)
+			return p + first_flagged(t);
+	}
+#else
+	(void)end;
+#endif
+	while (*p && *p != a && *p != b)
+		p++;
+	return p;
+}
+
+FIELD void skip_sp(struct cur *c)
+{
+	const char *p = c->s;
+
+	if (*p != ' ' && *p != '\t')
+		return;
+#if SWAR
+	for (; c->end - p >= 8; p += 8) {
+		u64 w = load8(p);
+		u64 t = nonzero_bytes(w ^ (ONES * ' ')) & nonzero_bytes(w ^ (ONES * '\t'));
+
+		if (t) {
+			c->s = p + first_flagged(t);
+			return;
+		}
+	}
+#endif
+	while (*p == ' ' || *p == '\t')
+		p++;
+	c->s = p;
+}
+
+/*
+ * s (before end, the line's terminating NUL) begins with the literal l: as
+ * strncmp(s, l, strlen(l)) == 0 (l holds no NUL, so equal bytes mean no NUL among them; with
+ * fewer bytes left than l has, the NUL at end differs), by one memcmp of a length the compiler
+ * knows.
+ */
+FIELD bool starts(const char *s, const char *end, const char *l)
 {
 	size_t n = strlen(l);
 
-	if (strncmp(c->s, l, n)) {
-		c->what = l;
+	if ((size_t)(end - s) < n)
 		return false;
+	/* memcmp(s, l, n) == 0 by pieces (gcc calls memcmp for the longer keys) */
+	for (; n >= 8; s += 8, l += 8, n -= 8) {
+		u64 a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, l, 8);
+		if (a != b)
+			return false;
 	}
-	c->s += n;
+	if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, l, 4);
+		if (a != b)
+			return false;
+		s += 4, l += 4, n -= 4;
+	}
+	for (; n; s++, l++, n--)
+		if (*s != *l)
+			return false;
 	return true;
 }
 
-static bool u64_dec(struct cur *c, u64 *v)
+/* The line goes on with the literal l: skip it, else what = l. */
+FIELD bool lit(struct cur *c, const char *l)
 {
-	u64 x = 0;
+	if (!starts(c->s, c->end, l)) {
+		c->what = l;
+		return false;
+	}
+	c->s += strlen(l);
+	return true;
+}
 
-	if (!is_digit(*c->s)) {
+/* The first place at or after s where `pat` (which begins with a space: " key=") begins, as
+ * strstr(s, pat); NULL if none. */
+FIELD const char *find_sp(const char *s, const char *end, const char *pat)
+{
+	for (;; s++) {
+		s = scan_to(s, end, ' ', ' ');
+		if (!*s)
+			return NULL;
+		if (starts(s + 1, end, pat + 1))
+			return s;
+	}
+}
+
+FIELD bool u64_dec(struct cur *c, u64 *v)
+{
+	const char *s = c->s;
+	u64 x;
+
+	if (!is_digit(*s)) {
 		c->what = "a number";
 		return false;
 	}
-	while (is_digit(*c->s)) {
-		u64 d = (u64)(*c->s - '0');
+#if SWAR
+	/* up to 16 digits (below 2^64) eight at a time */
+	if (c->end - s >= 8) {
+		size_t k, k2;
+
+		x = digits8(s, &k);
+		if (k < 8) {
+			c->s = s + k;
+			*v = x;
+			return true;
+		}
+		if (c->end - s >= 16) {
+			static const u64 pow10[8] = {1,	    10,	    100,     1000,
+						     10000, 100000, 1000000, 10000000};
+			u64 y = digits8(s + 8, &k2);
+
+			if (k2 < 8) {
+				c->s = s + 8 + k2;
+				*v = x * pow10[k2] + y;
+				return true;
+			}
+		}
+	}
+#endif
+	x = (u64)(*s++ - '0');
+	/* 19 digits are below 10^19 < 2^64: no overflow to check */
+	for (int i = 1; i < 19 && is_digit(*s); i++)
+		x = x * 10 + (u64)(*s++ - '0');
+	while (is_digit(*s)) {
+		u64 d = (u64)(*s - '0');
 
 		if (x > (UINT64_MAX - d) / 10) {
 			c->what = "a number below 2^64";
+			c->s = s;
 			return false;
 		}
 		x = x * 10 + d;
-		c->s++;
+		s++;
 	}
+	c->s = s;
 	*v = x;
 	return true;
 }
 
-static bool int_dec(struct cur *c, int *v)
+FIELD bool int_dec(struct cur *c, int *v)
 {
 	bool neg = *c->s == '-';
 	u64 x;
@@ -724,7 +911,7 @@ static bool u64_hex(struct cur *c, u64 *v)
 	return true;
 }
 
-static void copy_str(char *dst, size_t size, const char *s, size_t n)
+FIELD void copy_str(char *dst, size_t size, const char *s, size_t n)
 {
 	if (n >= size)
 		n = size - 1;
@@ -740,7 +927,7 @@ static void copy_str(char *dst, size_t size, const char *s, size_t n)
  * <schedlab/types.h>.)
  */
 
-static bool pid_dec(struct cur *c, int *v)
+FIELD bool pid_dec(struct cur *c, int *v)
 {
 	if (!int_dec(c, v))
 		return false;
@@ -751,40 +938,39 @@ static bool pid_dec(struct cur *c, int *v)
 	return true;
 }
 
-static bool kv_pid(struct cur *c, const char *key, int *v)
+FIELD bool kv_pid(struct cur *c, const char *key, int *v)
 {
 	return lit(c, key) && pid_dec(c, v);
 }
 
 /* key=INT followed by a space or the end */
-static bool kv_int(struct cur *c, const char *key, int *v)
+FIELD bool kv_int(struct cur *c, const char *key, int *v)
 {
 	return lit(c, key) && int_dec(c, v);
 }
 
-static bool kv_u64(struct cur *c, const char *key, u64 *v)
+FIELD bool kv_u64(struct cur *c, const char *key, u64 *v)
 {
 	return lit(c, key) && u64_dec(c, v);
 }
 
 /* a word up to the next space (or the end) */
-static bool word(struct cur *c, char *dst, size_t size)
+FIELD bool word(struct cur *c, char *dst, size_t size)
 {
 	const char *e = c->s;
 
-	while (*e && *e != ' ')
-		e++;
+	e = scan_to(e, c->end, ' ', ' ');
 	copy_str(dst, size, c->s, (size_t)(e - c->s));
 	c->s = e;
 	return true;
 }
 
 /* key=VALUE where VALUE may hold spaces: it ends where `next` (" key2=") begins. */
-static bool kv_str_until(struct cur *c, const char *key, const char *next, char *dst, size_t size)
+FIELD bool kv_str_until(struct cur *c, const char *key, const char *next, char *dst, size_t size)
 {
 	if (!lit(c, key))
 		return false;
-	const char *e = strstr(c->s, next);
+	const char *e = find_sp(c->s, c->end, next);
 
 	if (!e) {
 		c->what = next + 1;
@@ -795,7 +981,7 @@ static bool kv_str_until(struct cur *c, const char *key, const char *next, char 
 	return true;
 }
 
-static bool sp(struct cur *c)
+FIELD bool sp(struct cur *c)
 {
 	if (*c->s != ' ') {
 		c->what = "a space";
@@ -808,7 +994,7 @@ static bool sp(struct cur *c)
 /* Old layout: "comm:pid [prio]" where comm may hold ':' (split on the last one before " ["). */
 static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio)
 {
-	const char *b = strstr(c->s, " [");
+	const char *b = find_sp(c->s, c->end, " [");
 
 	if (!b) {
 		c->what = "comm:pid [prio]";
@@ -829,15 +1015,15 @@ static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio
 
 static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 {
-	if (!strncmp(c->s, "task ", 5)) {
+	if (starts(c->s, c->end, "task ")) {
 		/* 2.6.3x: task bash:2159 [120] (S) ==> swapper:0 [120] */
 		c->s += 5;
 		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio) ||
 		    !lit(c, " ("))
 			return false;
-		const char *e = strchr(c->s, ')');
+		const char *e = scan_to(c->s, c->end, ')', ')');
 
-		if (!e) {
+		if (!*e) {
 			c->what = ")";
 			return false;
 		}
@@ -846,13 +1032,13 @@ static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 		return lit(c, " ==> ") &&
 		       old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
 	}
-	if (strncmp(c->s, "prev_comm=", 10)) {
+	if (!starts(c->s, c->end, "prev_comm=")) {
 		/* trace-cmd report (libtraceevent's sched plugin):
 		 * bash:4938 [120] S ==> sleep:4940 [120] */
 		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio) ||
 		    !lit(c, " "))
 			return false;
-		const char *e = strstr(c->s, " ==> ");
+		const char *e = find_sp(c->s, c->end, " ==> ");
 
 		if (!e) {
 			c->what = " ==> ";
@@ -874,7 +1060,7 @@ static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 
 static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 {
-	if (!strncmp(c->s, "task ", 5)) {
+	if (starts(c->s, c->end, "task ")) {
 		/* 2.6.3x: task bash:2159 [120] success=1 [001] */
 		c->s += 5;
 		return old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid,
@@ -882,12 +1068,12 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 		       lit(c, " success=") && int_dec(c, &o->success) && lit(c, " [") &&
 		       int_dec(c, &o->target_cpu) && lit(c, "]");
 	}
-	if (strncmp(c->s, "comm=", 5)) {
+	if (!starts(c->s, c->end, "comm=")) {
 		/* trace-cmd report (sched plugin): sleep:4940 [120] [success=1] CPU:001 */
 		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio))
 			return false;
 		o->success = 1;
-		if (!strncmp(c->s, " success=", 9) &&
+		if (starts(c->s, c->end, " success=") &&
 		    (!lit(c, " success=") || !int_dec(c, &o->success)))
 			return false;
 		return lit(c, " CPU:") && int_dec(c, &o->target_cpu);
@@ -897,7 +1083,7 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 	    !sp(c))
 		return false;
 	o->success = 1;
-	if (!strncmp(c->s, "success=", 8))
+	if (starts(c->s, c->end, "success="))
 		if (!kv_int(c, "success=", &o->success) || !sp(c))
 			return false;
 	return kv_int(c, "target_cpu=", &o->target_cpu);
@@ -951,7 +1137,7 @@ static bool parse_cpu_idle_miss(struct cur *c, struct sl_trace_record *o)
 	if (!kv_int(c, "cpu_id=", &o->cpu_id) || !sp(c) || !idle_state(c, &o->state) || !sp(c) ||
 	    !lit(c, "type="))
 		return false;
-	o->below = !strncmp(c->s, "below", 5);
+	o->below = starts(c->s, c->end, "below");
 	return word(c, o->str, sizeof(o->str));
 }
 
@@ -981,7 +1167,7 @@ static bool parse_hrtimer_expire(struct cur *c, struct sl_trace_record *o)
 	if (!lit(c, "hrtimer=") || !u64_hex(c, &o->hrtimer) || !sp(c))
 		return false;
 	/* trace-cmd report's timer plugin: now= before function= */
-	if (!strncmp(c->s, "now=", 4))
+	if (starts(c->s, c->end, "now="))
 		return kv_u64(c, "now=", &o->now) && sp(c) && func_word(c, o->str, sizeof(o->str));
 	return func_word(c, o->str, sizeof(o->str)) && sp(c) && kv_u64(c, "now=", &o->now);
 }
@@ -1020,9 +1206,9 @@ static bool cmd_sector(struct cur *c, struct sl_trace_record *o)
 
 	if (!lit(c, "("))
 		return false;
-	const char *e = strchr(c->s, ')');
+	const char *e = scan_to(c->s, c->end, ')', ')');
 
-	if (!e) {
+	if (!*e) {
 		c->what = ")";
 		return false;
 	}
@@ -1059,7 +1245,7 @@ static bool parse_block_complete(struct cur *c, struct sl_trace_record *o)
 	const char *b = strrchr(c->s, '[');
 
 	if (b) {
-		struct cur e = {b + 1, NULL};
+		struct cur e = {b + 1, NULL, c->end};
 
 		int_dec(&e, &o->error);
 	}
@@ -1120,7 +1306,7 @@ static void parse_header(struct sl_trace_reader *r, const char *s)
 	const char *e = strstr(s, "entries-in-buffer/entries-written:");
 
 	if (e) {
-		struct cur c = {e + 34, NULL};
+		struct cur c = {e + 34, NULL, s + strlen(s)};
 
 		skip_sp(&c);
 		if (u64_dec(&c, &r->entries_in_buffer) && lit(&c, "/") &&
@@ -1130,7 +1316,7 @@ static void parse_header(struct sl_trace_reader *r, const char *s)
 	const char *p = strstr(s, "#P:");
 
 	if (p) {
-		struct cur c = {p + 3, NULL};
+		struct cur c = {p + 3, NULL, s + strlen(s)};
 		int n;
 
 		if (int_dec(&c, &n) && n > 0 && n <= SL_TRACE_MAX_CPUS)
@@ -1146,6 +1332,15 @@ static bool timestamp(struct cur *c, u64 *t)
 
 	if (!u64_dec(c, &sec) || !lit(c, "."))
 		return false;
+#if SWAR
+	if (c->end - c->s >= 8) {
+		size_t k;
+
+		frac = digits8(c->s, &k);
+		nd = (int)k;
+		c->s += k;
+	}
+#endif
 	while (is_digit(*c->s)) {
 		if (nd < 9) {
 			frac = frac * 10 + (u64)(*c->s - '0');
@@ -1168,7 +1363,7 @@ static bool timestamp(struct cur *c, u64 *t)
 static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_trace_record *o,
 		      const char **what)
 {
-	struct cur c = {s, NULL};
+	struct cur c = {s, NULL, s + n};
 
 	skip_sp(&c);
 	if (!*c.s)
@@ -1177,12 +1372,12 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		parse_header(r, c.s);
 		return 0;
 	}
-	if (!strncmp(c.s, "CPU:", 4)) {
+	if (starts(c.s, c.end, "CPU:")) {
 		/* CPU:N [LOST M EVENTS] */
 		const char *l = strstr(c.s, "[LOST ");
 
 		if (l) {
-			struct cur k = {l + 6, NULL};
+			struct cur k = {l + 6, NULL, c.end};
 			u64 m;
 
 			r->lost_lines++;
@@ -1191,8 +1386,8 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return 0;
 		}
 	}
-	if (!strncmp(c.s, "cpus=", 5)) { /* trace-cmd report */
-		struct cur k = {c.s + 5, NULL};
+	if (starts(c.s, c.end, "cpus=")) { /* trace-cmd report */
+		struct cur k = {c.s + 5, NULL, c.end};
 		int m;
 
 		if (int_dec(&k, &m) && m > 0 && m <= SL_TRACE_MAX_CPUS && !k.s[0])
@@ -1203,8 +1398,8 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	const char *start = c.s, *b = c.s;
 
 	for (;;) {
-		b = strchr(b, '[');
-		if (!b) {
+		b = scan_to(b, c.end, '[', '[');
+		if (!*b) {
 			*what = "comm-pid [cpu]";
 			return -1;
 		}
@@ -1232,7 +1427,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	}
 	copy_str(o->comm, sizeof(o->comm), start, (size_t)(dp - 1 - start));
 	{
-		struct cur k = {dp, NULL};
+		struct cur k = {dp, NULL, c.end};
 
 		if (!pid_dec(&k, &o->pid)) {
 			*what = k.what;
@@ -1250,8 +1445,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	{
 		const char *f = c.s;
 
-		while (*c.s && *c.s != ' ')
-			c.s++;
+		c.s = scan_to(c.s, c.end, ' ', ' ');
 		if (!(is_digit(*f) && c.s[-1] == ':')) {
 			if (c.s - f > 8) {
 				*what = "the flags column or a timestamp";
@@ -1269,8 +1463,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	skip_sp(&c);
 	const char *ev = c.s;
 
-	while (*c.s && *c.s != ':' && *c.s != ' ')
-		c.s++;
+	c.s = scan_to(c.s, c.end, ':', ' ');
 	if (*c.s != ':' || c.s == ev) {
 		*what = "an event name followed by ':'";
 		return -1;
@@ -1332,9 +1525,8 @@ int sl_ftrace_parse(struct sl_trace_reader *r, char *s, size_t n, unsigned long 
 	o->error = 0;
 	o->kind = SL_TR_UNKNOWN;
 	const char *what = NULL;
-	char save[80];
 
-	copy_str(save, sizeof(save), s, n);
+	/* the parsers only read s: an error can quote it */
 	rc = parse_line(r, s, n, o, &what);
 	if (rc == 1 && !in_limits(o, &what))
 		rc = -1;
@@ -1348,8 +1540,8 @@ int sl_ftrace_parse(struct sl_trace_reader *r, char *s, size_t n, unsigned long 
 			r->malformed++;
 			return 0;
 		}
-		set_err(r, "%s:%lu: malformed line: expected %s: \"%s%s\"", r->path, line, what,
-			save, n >= sizeof(save) ? "..." : "");
+		set_err(r, "%s:%lu: malformed line: expected %s: \"%.79s%s\"", r->path, line, what,
+			s, n >= 80 ? "..." : "");
 		return -1;
 	}
 	return 0;
