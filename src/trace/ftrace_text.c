@@ -734,8 +734,13 @@ FIELD void skip_sp(struct cur *c)
 {
 	const char *p = c->s;
 
+	/* mostly no space, or one between fields */
 	if (*p != ' ' && *p != '\t')
 		return;
+	if (p[1] != ' ' && p[1] != '\t') {
+		c->s = p + 1;
+		return;
+	}
 #if SWAR
 	for (; c->end - p >= 8; p += 8) {
 		u64 w = load8(p);
