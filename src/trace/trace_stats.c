@@ -170,21 +170,20 @@ static int dense_grow(struct sl_trace_summary *s, int pid)
 	return 0;
 }
 
-int sl_trace_summary_id(const struct sl_trace_summary *s, int pid)
+static inline int pid_id(const struct sl_trace_summary *s, int pid)
 {
 	return pid > 0 && pid < s->npidmap ? s->pidmap[pid] : 0;
 }
 
-/*
- * The dense id of a pid > 0, made on first sight; 0 for pid <= 0 or out of memory (the
- * readers refuse pids above SL_TRACE_MAX_PID: one here would be out of memory too).
- */
-static int dense_of(struct sl_trace_summary *s, int pid)
+int sl_trace_summary_id(const struct sl_trace_summary *s, int pid)
 {
-	int id = sl_trace_summary_id(s, pid);
+	return pid_id(s, pid);
+}
 
-	if (id || pid <= 0)
-		return id;
+/* A new id for pid (> 0, not seen yet); 0 when out of memory (the readers refuse pids above
+ * SL_TRACE_MAX_PID: one here would be out of memory too). */
+static int __attribute__((noinline)) dense_new(struct sl_trace_summary *s, int pid)
+{
 	if (!s->nused)
 		s->nused = 1;
 	if (pid > SL_TRACE_MAX_PID || dense_grow(s, pid)) {
@@ -194,6 +193,14 @@ static int dense_of(struct sl_trace_summary *s, int pid)
 	s->pidmap[pid] = s->nused;
 	s->task[s->nused] = (struct sl_trace_task){.pid = pid};
 	return s->nused++;
+}
+
+/* The dense id of a pid > 0, made on first sight; 0 for pid <= 0 or out of memory. */
+static inline int dense_of(struct sl_trace_summary *s, int pid)
+{
+	int id = pid_id(s, pid);
+
+	return id || pid <= 0 ? id : dense_new(s, pid);
 }
 
 /* The id of `pid` (> 0), made on first sight, and marked seen (listed in the report); 0 for
@@ -210,13 +217,11 @@ static int seen_id(struct sl_trace_summary *s, int pid)
 /* The last comm seen of task id (0: none), unless the line gave none. */
 static void set_comm(struct sl_trace_summary *s, int id, const char *comm)
 {
-	if (id && comm[0]) {
-		/* the record's comms are shorter than SL_TRACE_COMM_LEN: all of it fits */
-		size_t n = strnlen(comm, sizeof(s->task[id].comm) - 1);
-
-		memcpy(s->task[id].comm, comm, n);
-		s->task[id].comm[n] = '\0';
-	}
+	/* a record's comm is a string in an array of the task's comm's size: the whole array
+	 * is copied (one fixed-size copy; what follows its NUL is never read) */
+	_Static_assert(sizeof(s->task[id].comm) == SL_TRACE_COMM_LEN, "a record's comm fits");
+	if (id && comm[0])
+		memcpy(s->task[id].comm, comm, SL_TRACE_COMM_LEN);
 }
 
 static void idle_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
