@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zlib.h>
 
 /*
@@ -42,12 +43,88 @@ _Static_assert(IN_SIZE >= SL_TRACE_PROBE_LEN, "the probed head must fit the inpu
 enum src_kind { SRC_PLAIN, SRC_XZ, SRC_GZ };
 
 /*
+ * liblzma's allocations. Its dictionary (8 MiB for xz -6) is written through as the first
+ * megabytes decompress: 2048 page faults, a few milliseconds of a virtual machine's time while
+ * the parser waits for the first blocks. Allocations of a MiB or more are mapped on their own,
+ * aligned to 2 MiB and marked for transparent huge pages (used where the kernel's setting is
+ * "madvise" or "always"): a fault per 2 MiB. A header before each block says how to free it.
+ */
+#define BIG_MIN	  ((size_t)1 << 20)
+#define BIG_ALIGN ((size_t)2 << 20)
+
+struct xz_hdr {
+	void *base; /* the mapping; NULL: from malloc */
+	size_t len;
+};
+
+static void *xz_alloc(void *opaque, size_t nmemb, size_t size)
+{
+	struct xz_hdr *h;
+	size_t n;
+
+	(void)opaque;
+	if (__builtin_mul_overflow(nmemb, size, &n) || n > SIZE_MAX / 2)
+		return NULL;
+	if (n < BIG_MIN) {
+		h = malloc(sizeof(*h) + n);
+		if (!h)
+			return NULL;
+		h->base = NULL;
+		return h + 1;
+	}
+	size_t len = sizeof(*h) + BIG_ALIGN + n;
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(m, len, MADV_HUGEPAGE);
+#endif
+	/* the block at the first 2 MiB boundary after room for the header */
+	char *d = m + ((BIG_ALIGN - ((uintptr_t)m + sizeof(*h)) % BIG_ALIGN) % BIG_ALIGN) +
+		  sizeof(*h);
+
+	h = (struct xz_hdr *)d - 1;
+	h->base = m;
+	h->len = len;
+	return d;
+}
+
+static void xz_free(void *opaque, void *ptr)
+{
+	struct xz_hdr *h = ptr ? (struct xz_hdr *)ptr - 1 : NULL;
+
+	(void)opaque;
+	if (!h)
+		return;
+	if (h->base)
+		munmap(h->base, h->len);
+	else
+		free(h);
+}
+
+static const lzma_allocator xz_allocator = {xz_alloc, xz_free, NULL};
+
+/* Zeroed memory from the same (the decoder thread's blocks: 2 MiB); free with xz_free. */
+static void *big_calloc(size_t n)
+{
+	void *p = xz_alloc(NULL, 1, n);
+
+	if (p && !((struct xz_hdr *)p - 1)->base)
+		memset(p, 0, n); /* from malloc (a mapping's pages are zero) */
+	return p;
+}
+
+/*
  * Decompression on its own thread: a decoder thread fills NBLOCKS blocks of BUF_SIZE bytes with
  * what src_read_direct returns (its end or its error included) and the parser takes them in
  * order, so decompressing the next block overlaps parsing this one. The bytes, and an error's
  * place and message, are the ones the direct reads give; only when they are computed changes.
+ * A decoder that has filled them all waits until half are free again, so that it sleeps and
+ * wakes once per NBLOCKS / 2 blocks and the parser has as many left while it wakes (waking a
+ * thread on a virtual CPU took up to a millisecond).
  */
-#define NBLOCKS 4
+#define NBLOCKS 8
 
 struct dec_block {
 	long len; /* bytes; 0: the end; -1: an error (err) */
@@ -216,8 +293,9 @@ static void *dec_main(void *arg)
 
 	for (int i = 0;; i = (i + 1) % NBLOCKS) {
 		pthread_mutex_lock(&dt->mu);
-		while (dt->count == NBLOCKS && !dt->stop)
-			pthread_cond_wait(&dt->cv, &dt->mu);
+		if (dt->count == NBLOCKS)
+			while (dt->count > NBLOCKS / 2 && !dt->stop)
+				pthread_cond_wait(&dt->cv, &dt->mu);
 		bool stop = dt->stop;
 
 		pthread_mutex_unlock(&dt->mu);
@@ -247,7 +325,7 @@ static int dec_begin(struct sl_trace_reader *r)
 
 	if (p->dt || p->kind_direct)
 		return 0;
-	dt = calloc(1, sizeof(*dt));
+	dt = big_calloc(sizeof(*dt));
 	if (!dt) {
 		set_err(r, "%s: out of memory", r->path);
 		return -1;
@@ -260,7 +338,7 @@ static int dec_begin(struct sl_trace_reader *r)
 		/* no thread: read in this one */
 		pthread_mutex_destroy(&dt->mu);
 		pthread_cond_destroy(&dt->cv);
-		free(dt);
+		xz_free(NULL, dt);
 		p->dt = NULL;
 		p->kind_direct = true;
 	}
@@ -284,8 +362,9 @@ static void dec_release(struct dec_thread *dt)
 	dt->pos = 0;
 	pthread_mutex_lock(&dt->mu);
 	dt->head = (dt->head + 1) % NBLOCKS;
-	dt->count--;
-	pthread_cond_broadcast(&dt->cv);
+	/* the decoder waits for half of the blocks */
+	if (--dt->count == NBLOCKS / 2)
+		pthread_cond_broadcast(&dt->cv);
 	pthread_mutex_unlock(&dt->mu);
 }
 
@@ -380,7 +459,7 @@ static void dec_stop(struct ftrace_priv *p)
 	pthread_join(dt->th, NULL);
 	pthread_mutex_destroy(&dt->mu);
 	pthread_cond_destroy(&dt->cv);
-	free(dt);
+	xz_free(NULL, dt);
 	p->dt = NULL;
 }
 
@@ -521,6 +600,7 @@ static int ftrace_open(struct sl_trace_reader *r, FILE *f, const unsigned char *
 	p->in_eof = len < SL_TRACE_PROBE_LEN;
 	if (is_xz(p->in, p->in_len)) {
 		p->kind = SRC_XZ;
+		p->xz.allocator = &xz_allocator;
 		if (lzma_stream_decoder(&p->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK) {
 			set_err(r, "%s: cannot start the xz decoder", path);
 			return -1;
