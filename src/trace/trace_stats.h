@@ -69,7 +69,7 @@ struct sl_trace_igroup {
 struct sl_trace_cpu {
 	int idle_state; /* -2: unknown, -1: not idle */
 	u64 idle_since;
-	struct sl_hist idle; /* all states */
+	struct sl_hist idle; /* all states; its buckets made at the first interval (b NULL) */
 	struct sl_hist *state_idle[SL_TRACE_MAX_STATES];
 	struct sl_trace_iacct is; /* idlestat's view */
 	int is_cluster, is_core;  /* its groups in sl_trace_summary.igroup (-1: none) */
