@@ -1,7 +1,7 @@
 /*
  * Core building blocks: the timer queue (against a reference model), the PRNG (against an
  * independent implementation of the published algorithms), duration distributions, the strict
- * number parsers and the log-linear histogram.
+ * number parsers, the log-linear histogram and the number formatting of core/fmt.h.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fmt.h"
 #include "core/parse.h"
 #include "core/rng.h"
 #include "core/arena.h"
@@ -813,6 +814,79 @@ static void test_hist_never_above_max(void **state)
 	}
 }
 
+/* ---- fmt ---- */
+
+static void fmt_check(const char *want, char *end, char *buf)
+{
+	*end = '\0';
+	assert_string_equal(buf, want);
+}
+
+static void test_fmt_u64(void **state)
+{
+	char b[64];
+
+	(void)state;
+	fmt_check("0", sl_fmt_u64(b, 0, 0), b);
+	fmt_check("   42", sl_fmt_u64(b, 42, 5), b);
+	fmt_check("123456", sl_fmt_u64(b, 123456, 3), b); /* wider than asked: all of it */
+	fmt_check("18446744073709551615", sl_fmt_u64(b, UINT64_MAX, 20), b);
+}
+
+/*
+ * sl_fmt_ratio(n, div, d, w) prints "%w.df" of (double)n / div. By hand: 1234567 ns in ms is
+ * 1234.567 thousandths, 567 of 1000 is past half: 1.235; 1234499: 1.234; 12345678901 ns in s
+ * to 6 decimals is 12345678.901 millionths: 12.345679. Ties (the remainder half the unit) are
+ * printf's, decided by the double: 1234500 / 1e6 is 1.2344999999999999307 as a double, 1.234;
+ * 1500 / 1e6 is 0.0015000000000000000312, 0.002; 250 / 1e3 = 0.25 exactly, to even: 0.2;
+ * 150 / 1e3 is 0.14999999999999999445, 0.1; 999950 / 1e3 is 999.95000000000004547, 1000.0.
+ * From 2^52 the double may be on the other side: (2^64 - 1) / 1e6 is 18446744073709.551615
+ * but its double is 18446744073709.55078125, printed 18446744073709.551 (not .552).
+ */
+static void test_fmt_ratio(void **state)
+{
+	char b[64], w[64];
+	u64 x = 88172645463325252ULL;
+
+	(void)state;
+	fmt_check("       1.235", sl_fmt_ratio(b, 1234567, 1000000, 3, 12), b);
+	fmt_check("1.234", sl_fmt_ratio(b, 1234499, 1000000, 3, 0), b);
+	fmt_check("       12.345679", sl_fmt_ratio(b, 12345678901ULL, 1000000000, 6, 16), b);
+	fmt_check("         0.0", sl_fmt_ratio(b, 0, 1000, 1, 12), b);
+	fmt_check("1.234", sl_fmt_ratio(b, 1234500, 1000000, 3, 0), b);
+	fmt_check("0.002", sl_fmt_ratio(b, 1500, 1000000, 3, 0), b);
+	fmt_check("0.2", sl_fmt_ratio(b, 250, 1000, 1, 0), b);
+	fmt_check("0.1", sl_fmt_ratio(b, 150, 1000, 1, 0), b);
+	fmt_check("1000.0", sl_fmt_ratio(b, 999950, 1000, 1, 0), b);
+	fmt_check("18446744073709.551", sl_fmt_ratio(b, UINT64_MAX, 1000000, 3, 0), b);
+	fmt_check("10000.000", sl_fmt_ratio(b, 9999999999ULL, 1000000, 3, 6), b);
+	/* and printf itself on many others: below and above 2^52, next to ties */
+	for (int i = 0; i < 300000; i++) {
+		static const u64 divs[3] = {1000, 1000000, 1000000000};
+		static const int decs[3] = {1, 3, 6};
+		int k = i % 3, width = i % 17;
+		u64 m = divs[k] / (k == 0 ? 10 : 1000), n;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		switch (i / 3 % 4) {
+		case 0:
+			n = x >> (x % 64);
+			break;
+		case 1:
+			n = (x >> 24) / m * m + m / 2 + x % 3 - 1;
+			break;
+		case 2:
+			n = (1ULL << 52) - x % 2000 + 1000;
+			break;
+		default:
+			n = (u64)i;
+			break;
+		}
+		snprintf(w, sizeof(w), "%*.*f", width, decs[k], (double)n / (double)divs[k]);
+		fmt_check(w, sl_fmt_ratio(b, n, divs[k], decs[k], width), b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -837,6 +911,8 @@ int main(void)
 		cmocka_unit_test(test_hist_small_exact),
 		cmocka_unit_test(test_hist_large),
 		cmocka_unit_test(test_hist_never_above_max),
+		cmocka_unit_test(test_fmt_u64),
+		cmocka_unit_test(test_fmt_ratio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -223,6 +223,129 @@ static void test_xz_broken(void **state)
 	assert_non_null(strstr(r.err, "bad.xz: xz decompression failed (lzma error"));
 }
 
+/*
+ * Lines across the reader's blocks of text (256 KiB: the decoder thread's, or the plain reads'):
+ * lines of 4000 bytes, so that every block ends inside one, read whole from plain text and from
+ * xz; then the same with line 150 one byte over the limit (4096 bytes with its '\r'), refused
+ * naming line 150 after the 149 before it were read.
+ */
+static char *long_lines(int n, int bad, size_t *len)
+{
+	char *t = malloc((size_t)n * 4100 + 1), *e = t;
+
+	assert_non_null(t);
+	for (int i = 1; i <= n; i++) {
+		/* P irq_handler_entry: irq=I name=xxx...: 4000 bytes, or 4096 for line `bad` */
+		int k = sprintf(e, P "irq_handler_entry: irq=%d name=", i);
+
+		memset(e + k, 'x', (size_t)((i == bad ? 4095 : 3999) - k));
+		e += i == bad ? 4095 : 3999;
+		if (i == bad)
+			*e++ = '\r';
+		*e++ = '\n';
+	}
+	*len = (size_t)(e - t);
+	return t;
+}
+
+static void read_long_lines(const char *name, const char *text, size_t len, bool xz, int want)
+{
+	static struct sl_trace_record o[200];
+	struct sl_trace_reader r;
+	uint8_t *buf = NULL;
+	size_t n = 0;
+	int k;
+
+	if (xz) {
+		buf = malloc(len);
+		assert_non_null(buf);
+		assert_int_equal(lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, NULL,
+							 (const uint8_t *)text, len, buf, &n, len),
+				 LZMA_OK);
+	}
+	k = read_path(tmpdir_write(name, xz ? (const char *)buf : text, xz ? n : len), o, 200, &r);
+	free(buf);
+	if (want >= 0) {
+		assert_int_equal(k, want);
+		for (int i = 0; i < k; i++) {
+			assert_int_equal(o[i].irq, i + 1);
+			assert_int_equal(o[i].line, i + 1);
+			assert_int_equal(strlen(o[i].str), sizeof(o[i].str) - 1); /* truncated */
+		}
+	} else {
+		char msg[600];
+
+		assert_int_equal(k, -1);
+		snprintf(msg, sizeof(msg), "%s:%d: line longer than 4095 bytes", tmpdir_path(name),
+			 -want);
+		assert_string_equal(r.err, msg);
+	}
+}
+
+static void test_lines_across_blocks(void **state)
+{
+	size_t len;
+	char *good = long_lines(200, 0, &len), *bad;
+
+	(void)state;
+	assert_true(len > 3 * 256 * 1024);
+	read_long_lines("long.trace", good, len, false, 200);
+	read_long_lines("long.trace.xz", good, len, true, 200);
+	free(good);
+	bad = long_lines(200, 150, &len);
+	read_long_lines("bad.trace", bad, len, false, -150);
+	read_long_lines("bad.trace.xz", bad, len, true, -150);
+	free(bad);
+}
+
+/*
+ * Numbers the reader takes eight digits at a time: up to 2^64 - 1 (20 digits), leading zeros,
+ * 2^64 refused; a timestamp's fraction keeps its first 9 digits (1.1234567891: 1123456789 ns).
+ */
+static void test_long_numbers(void **state)
+{
+	static const char ok[] =
+		"  a-1 [000] d..1. 1.1234567891: hrtimer_start: hrtimer=0x1 function=f "
+		"expires=18446744073709551615 softexpires=0000000000000000000000000042\n"
+		"  a-00000000000000000012 [000] d..1. 00000000000000000003.12345678: "
+		"cpu_idle: state=12345678 cpu_id=0\n";
+	static const char over[] = P "hrtimer_start: hrtimer=0x1 function=f "
+				     "expires=18446744073709551616 softexpires=1\n";
+	struct sl_trace_record o[2];
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_int_equal(read_text(ok, o, 2, &r), 2);
+	assert_int_equal(o[0].time, 1123456789ULL);
+	assert_true(o[0].expires == UINT64_MAX);
+	assert_int_equal(o[0].softexpires, 42);
+	assert_int_equal(o[1].pid, 12);
+	assert_int_equal(o[1].time, 3123456780ULL);
+	assert_int_equal(o[1].state, 12345678);
+	assert_int_equal(read_text(over, o, 2, &r), -1);
+	assert_non_null(strstr(r.err, ":1: malformed line: expected a number below 2^64: \""));
+}
+
+/* Every event name is read as its kind, and nothing else is. */
+static void test_kind_names(void **state)
+{
+	char name[64];
+
+	(void)state;
+	for (int k = SL_TR_UNKNOWN + 1; k < SL_TR_NR_KINDS; k++) {
+		const char *s = sl_trace_kind_name(k);
+		size_t n = strlen(s);
+
+		assert_int_equal(sl_trace_kind_of(s, n), k);
+		assert_int_equal(sl_trace_kind_of(s, n - 1), SL_TR_UNKNOWN);
+		snprintf(name, sizeof(name), "%sx", s);
+		assert_int_equal(sl_trace_kind_of(name, n + 1), SL_TR_UNKNOWN);
+		snprintf(name, sizeof(name), "%s", s);
+		name[n - 1] ^= 0x20;
+		assert_int_equal(sl_trace_kind_of(name, n), SL_TR_UNKNOWN);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +355,9 @@ int main(void)
 		cmocka_unit_test(test_gzip_members),
 		cmocka_unit_test(test_gzip_broken),
 		cmocka_unit_test(test_xz_broken),
+		cmocka_unit_test(test_lines_across_blocks),
+		cmocka_unit_test(test_long_numbers),
+		cmocka_unit_test(test_kind_names),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zlib.h>
 
 /*
@@ -42,12 +43,88 @@ _Static_assert(IN_SIZE >= SL_TRACE_PROBE_LEN, "the probed head must fit the inpu
 enum src_kind { SRC_PLAIN, SRC_XZ, SRC_GZ };
 
 /*
+ * liblzma's allocations. Its dictionary (8 MiB for xz -6) is written through as the first
+ * megabytes decompress: 2048 page faults, a few milliseconds of a virtual machine's time while
+ * the parser waits for the first blocks. Allocations of a MiB or more are mapped on their own,
+ * aligned to 2 MiB and marked for transparent huge pages (used where the kernel's setting is
+ * "madvise" or "always"): a fault per 2 MiB. A header before each block says how to free it.
+ */
+#define BIG_MIN	  ((size_t)1 << 20)
+#define BIG_ALIGN ((size_t)2 << 20)
+
+struct xz_hdr {
+	void *base; /* the mapping; NULL: from malloc */
+	size_t len;
+};
+
+static void *xz_alloc(void *opaque, size_t nmemb, size_t size)
+{
+	struct xz_hdr *h;
+	size_t n;
+
+	(void)opaque;
+	if (__builtin_mul_overflow(nmemb, size, &n) || n > SIZE_MAX / 2)
+		return NULL;
+	if (n < BIG_MIN) {
+		h = malloc(sizeof(*h) + n);
+		if (!h)
+			return NULL;
+		h->base = NULL;
+		return h + 1;
+	}
+	size_t len = sizeof(*h) + BIG_ALIGN + n;
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(m, len, MADV_HUGEPAGE);
+#endif
+	/* the block at the first 2 MiB boundary after room for the header */
+	char *d = m + ((BIG_ALIGN - ((uintptr_t)m + sizeof(*h)) % BIG_ALIGN) % BIG_ALIGN) +
+		  sizeof(*h);
+
+	h = (struct xz_hdr *)d - 1;
+	h->base = m;
+	h->len = len;
+	return d;
+}
+
+static void xz_free(void *opaque, void *ptr)
+{
+	struct xz_hdr *h = ptr ? (struct xz_hdr *)ptr - 1 : NULL;
+
+	(void)opaque;
+	if (!h)
+		return;
+	if (h->base)
+		munmap(h->base, h->len);
+	else
+		free(h);
+}
+
+static const lzma_allocator xz_allocator = {xz_alloc, xz_free, NULL};
+
+/* Zeroed memory from the same (the decoder thread's blocks: 2 MiB); free with xz_free. */
+static void *big_calloc(size_t n)
+{
+	void *p = xz_alloc(NULL, 1, n);
+
+	if (p && !((struct xz_hdr *)p - 1)->base)
+		memset(p, 0, n); /* from malloc (a mapping's pages are zero) */
+	return p;
+}
+
+/*
  * Decompression on its own thread: a decoder thread fills NBLOCKS blocks of BUF_SIZE bytes with
  * what src_read_direct returns (its end or its error included) and the parser takes them in
  * order, so decompressing the next block overlaps parsing this one. The bytes, and an error's
  * place and message, are the ones the direct reads give; only when they are computed changes.
+ * A decoder that has filled them all waits until half are free again, so that it sleeps and
+ * wakes once per NBLOCKS / 2 blocks and the parser has as many left while it wakes (waking a
+ * thread on a virtual CPU took up to a millisecond).
  */
-#define NBLOCKS 4
+#define NBLOCKS 8
 
 struct dec_block {
 	long len; /* bytes; 0: the end; -1: an error (err) */
@@ -76,9 +153,19 @@ struct ftrace_priv {
 	bool kind_direct; /* no decoder thread could be started: decompress in the parser's */
 	unsigned char in[IN_SIZE];
 	size_t in_pos, in_len;
-	char buf[BUF_SIZE + 1];
+	/*
+	 * Lines are served in place from a region of text: buf (plain text, or compressed text
+	 * decompressed in this thread) or the decoder thread's oldest block (held: given back
+	 * when its lines are all served). A line that runs past the region's end is gathered in
+	 * carry (clen bytes so far) from the regions that follow.
+	 */
+	char *txt;
 	size_t pos, len;
+	bool held;
 	bool eof;
+	size_t clen;
+	char carry[SL_TRACE_MAX_LINE + 1];
+	char buf[BUF_SIZE];
 };
 
 static void set_err(struct sl_trace_reader *r, const char *fmt, ...)
@@ -113,6 +200,19 @@ static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 	size_t got = 0;
 
 	while (got == 0) {
+		if (p->kind == SRC_PLAIN && p->in_pos == p->in_len && !p->in_eof) {
+			/* plain text past the probed head: read into dst itself, no copy */
+			size_t k = fread(dst, 1, n, p->f);
+
+			if (k < n) {
+				if (ferror(p->f)) {
+					set_err(r, "%s: read error: %s", r->path, strerror(errno));
+					return -1;
+				}
+				p->in_eof = true;
+			}
+			return (long)k;
+		}
 		if (fill_in(p)) {
 			set_err(r, "%s: read error: %s", r->path, strerror(errno));
 			return -1;
@@ -193,8 +293,9 @@ static void *dec_main(void *arg)
 
 	for (int i = 0;; i = (i + 1) % NBLOCKS) {
 		pthread_mutex_lock(&dt->mu);
-		while (dt->count == NBLOCKS && !dt->stop)
-			pthread_cond_wait(&dt->cv, &dt->mu);
+		if (dt->count == NBLOCKS)
+			while (dt->count > NBLOCKS / 2 && !dt->stop)
+				pthread_cond_wait(&dt->cv, &dt->mu);
 		bool stop = dt->stop;
 
 		pthread_mutex_unlock(&dt->mu);
@@ -215,63 +316,134 @@ static void *dec_main(void *arg)
 	}
 }
 
+/* Start the decoder thread (xz, gzip) at the first read: 0, or -1 (r->err set). Without a
+ * thread (pthread_create failed), kind_direct: the parser's thread decompresses. */
+static int dec_begin(struct sl_trace_reader *r)
+{
+	struct ftrace_priv *p = r->priv;
+	struct dec_thread *dt;
+
+	if (p->dt || p->kind_direct)
+		return 0;
+	dt = big_calloc(sizeof(*dt));
+	if (!dt) {
+		set_err(r, "%s: out of memory", r->path);
+		return -1;
+	}
+	dt->shadow = *r;
+	pthread_mutex_init(&dt->mu, NULL);
+	pthread_cond_init(&dt->cv, NULL);
+	p->dt = dt;
+	if (pthread_create(&dt->th, NULL, dec_main, &dt->shadow)) {
+		/* no thread: read in this one */
+		pthread_mutex_destroy(&dt->mu);
+		pthread_cond_destroy(&dt->cv);
+		xz_free(NULL, dt);
+		p->dt = NULL;
+		p->kind_direct = true;
+	}
+	return 0;
+}
+
+/* The oldest filled block, once there is one. An end (len 0) or an error (len -1) stays
+ * counted: later reads find it again. */
+static struct dec_block *dec_head(struct dec_thread *dt)
+{
+	pthread_mutex_lock(&dt->mu);
+	while (!dt->count)
+		pthread_cond_wait(&dt->cv, &dt->mu);
+	pthread_mutex_unlock(&dt->mu);
+	return &dt->blk[dt->head];
+}
+
+/* The oldest block is used up: the decoder may fill it again. */
+static void dec_release(struct dec_thread *dt)
+{
+	dt->pos = 0;
+	pthread_mutex_lock(&dt->mu);
+	dt->head = (dt->head + 1) % NBLOCKS;
+	/* the decoder waits for half of the blocks */
+	if (--dt->count == NBLOCKS / 2)
+		pthread_cond_broadcast(&dt->cv);
+	pthread_mutex_unlock(&dt->mu);
+}
+
 /* Up to n decompressed bytes, from the decoder thread (started at the first read) for xz and
  * gzip; as src_read_direct. */
 static long src_read(struct sl_trace_reader *r, char *dst, size_t n)
 {
 	struct ftrace_priv *p = r->priv;
-	struct dec_thread *dt = p->dt;
 
 	if (p->kind == SRC_PLAIN)
 		return src_read_direct(r, dst, n);
-	if (!dt) {
-		dt = calloc(1, sizeof(*dt));
-		if (!dt) {
-			set_err(r, "%s: out of memory", r->path);
-			return -1;
-		}
-		dt->shadow = *r;
-		pthread_mutex_init(&dt->mu, NULL);
-		pthread_cond_init(&dt->cv, NULL);
-		p->dt = dt;
-		if (pthread_create(&dt->th, NULL, dec_main, &dt->shadow)) {
-			/* no thread: read in this one */
-			pthread_mutex_destroy(&dt->mu);
-			pthread_cond_destroy(&dt->cv);
-			free(dt);
-			p->dt = NULL;
-			p->kind_direct = true;
-		}
-	}
+	if (dec_begin(r))
+		return -1;
 	if (p->kind_direct)
 		return src_read_direct(r, dst, n);
-	pthread_mutex_lock(&dt->mu);
-	while (!dt->count)
-		pthread_cond_wait(&dt->cv, &dt->mu);
-	pthread_mutex_unlock(&dt->mu);
-	struct dec_block *b = &dt->blk[dt->head];
+	struct dec_thread *dt = p->dt;
+	struct dec_block *b = dec_head(dt);
 
 	if (b->len < 0) {
 		memcpy(r->err, b->err, sizeof(r->err));
 		return -1;
 	}
 	if (b->len == 0)
-		return 0; /* the end stays counted: later reads return 0 again */
+		return 0;
 	size_t k = (size_t)b->len - dt->pos;
 
 	if (k > n)
 		k = n;
 	memcpy(dst, b->data + dt->pos, k);
 	dt->pos += k;
-	if (dt->pos == (size_t)b->len) {
-		dt->pos = 0;
-		pthread_mutex_lock(&dt->mu);
-		dt->head = (dt->head + 1) % NBLOCKS;
-		dt->count--;
-		pthread_cond_broadcast(&dt->cv);
-		pthread_mutex_unlock(&dt->mu);
-	}
+	if (dt->pos == (size_t)b->len)
+		dec_release(dt);
 	return (long)k;
+}
+
+/*
+ * The next region of text into p->txt: a block of the decoder thread's (held until
+ * region_release), else buf. 1, 0 at the end, -1 on error (r->err set).
+ */
+static int region_next(struct sl_trace_reader *r)
+{
+	struct ftrace_priv *p = r->priv;
+	long got;
+
+	p->pos = p->len = 0;
+	if (p->kind != SRC_PLAIN) {
+		if (dec_begin(r))
+			return -1;
+		if (!p->kind_direct) {
+			struct dec_block *b = dec_head(p->dt);
+
+			if (b->len < 0) {
+				memcpy(r->err, b->err, sizeof(r->err));
+				return -1;
+			}
+			if (b->len == 0)
+				return 0;
+			p->txt = b->data;
+			p->len = (size_t)b->len;
+			p->held = true;
+			return 1;
+		}
+	}
+	/* the decoder thread's call, so that the bytes are the same without one */
+	got = src_read_direct(r, p->buf, sizeof(p->buf));
+	if (got <= 0)
+		return (int)got;
+	p->txt = p->buf;
+	p->len = (size_t)got;
+	return 1;
+}
+
+static void region_release(struct ftrace_priv *p)
+{
+	if (p->held) {
+		p->held = false;
+		dec_release(p->dt);
+	}
+	p->pos = p->len = 0;
 }
 
 static void dec_stop(struct ftrace_priv *p)
@@ -287,7 +459,7 @@ static void dec_stop(struct ftrace_priv *p)
 	pthread_join(dt->th, NULL);
 	pthread_mutex_destroy(&dt->mu);
 	pthread_cond_destroy(&dt->cv);
-	free(dt);
+	xz_free(NULL, dt);
 	p->dt = NULL;
 }
 
@@ -422,11 +594,13 @@ static int ftrace_open(struct sl_trace_reader *r, FILE *f, const unsigned char *
 	}
 	r->priv = p;
 	p->f = f;
+	p->txt = p->buf;
 	memcpy(p->in, head, len);
 	p->in_len = len;
 	p->in_eof = len < SL_TRACE_PROBE_LEN;
 	if (is_xz(p->in, p->in_len)) {
 		p->kind = SRC_XZ;
+		p->xz.allocator = &xz_allocator;
 		if (lzma_stream_decoder(&p->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK) {
 			set_err(r, "%s: cannot start the xz decoder", path);
 			return -1;
@@ -456,110 +630,327 @@ static void ftrace_close(struct sl_trace_reader *r)
 	r->priv = NULL;
 }
 
-/* The next line, NUL-terminated in place (no '\n'); NULL at the end or on error. */
+/* Line s of n bytes (its '\n' at s[n], or its end): NUL-terminated, a final '\r' dropped. */
+static char *line_end(char *s, size_t n, size_t *lenp)
+{
+	s[n] = '\0';
+	if (n && s[n - 1] == '\r')
+		s[--n] = '\0';
+	*lenp = n;
+	return s;
+}
+
+static char *line_too_long(struct sl_trace_reader *r, unsigned long line, int *rc)
+{
+	set_err(r, "%s:%lu: line longer than %d bytes", r->path, line, SL_TRACE_MAX_LINE - 1);
+	*rc = -1;
+	return NULL;
+}
+
+/*
+ * The next line, NUL-terminated in place (no '\n'); NULL at the end or on error. A line of
+ * SL_TRACE_MAX_LINE bytes or more is refused as soon as that many of its bytes are in; a read
+ * or decompression error is reported when the bytes before it are used up.
+ */
 static char *next_line(struct sl_trace_reader *r, size_t *lenp, int *rc)
 {
 	struct ftrace_priv *p = r->priv;
 
 	*rc = 0;
 	for (;;) {
-		char *s = p->buf + p->pos;
+		char *s = p->txt + p->pos;
 		size_t avail = p->len - p->pos;
-		char *nl = avail ? memchr(s, '\n', avail) : NULL;
 
-		if (nl || (p->eof && avail)) {
-			size_t n = nl ? (size_t)(nl - s) : avail;
+		if (avail) {
+			char *nl = memchr(s, '\n', avail);
 
-			r->lines++;
-			if (n >= SL_TRACE_MAX_LINE) {
-				set_err(r, "%s:%lu: line longer than %d bytes", r->path, r->lines,
-					SL_TRACE_MAX_LINE - 1);
-				*rc = -1;
-				return NULL;
+			if (nl) {
+				size_t q = (size_t)(nl - s);
+
+				r->lines++;
+				if (p->clen + q >= SL_TRACE_MAX_LINE)
+					return line_too_long(r, r->lines, rc);
+				p->pos += q + 1;
+				if (!p->clen)
+					return line_end(s, q, lenp);
+				memcpy(p->carry + p->clen, s, q);
+				q += p->clen;
+				p->clen = 0;
+				return line_end(p->carry, q, lenp);
 			}
-			s[n] = '\0';
-			if (n && s[n - 1] == '\r')
-				s[--n] = '\0';
-			p->pos += (nl ? (size_t)(nl - s) + 1 : avail);
-			*lenp = n;
-			return s;
+			/* the region ends inside this line: gather it */
+			if (p->clen + avail >= SL_TRACE_MAX_LINE)
+				return line_too_long(r, r->lines + 1, rc);
+			memcpy(p->carry + p->clen, s, avail);
+			p->clen += avail;
+			p->pos = p->len;
 		}
-		if (p->eof)
-			return NULL;
-		if (avail >= SL_TRACE_MAX_LINE) {
-			set_err(r, "%s:%lu: line longer than %d bytes", r->path, r->lines + 1,
-				SL_TRACE_MAX_LINE - 1);
-			*rc = -1;
-			return NULL;
+		if (p->eof) {
+			size_t n = p->clen;
+
+			if (!n)
+				return NULL;
+			p->clen = 0;
+			r->lines++;
+			return line_end(p->carry, n, lenp);
 		}
-		memmove(p->buf, s, avail);
-		p->pos = 0;
-		p->len = avail;
-		long got = src_read(r, p->buf + p->len, BUF_SIZE - p->len);
+		region_release(p);
+		int got = region_next(r);
 
 		if (got < 0) {
 			*rc = -1;
 			return NULL;
 		}
-		if (got == 0)
+		if (!got)
 			p->eof = true;
-		p->len += (size_t)got;
 	}
 }
 
 /* ---- field parsing ---- */
 
+/*
+ * The field readers are small and called with literal keys: inlined, each strlen and compare
+ * of a key becomes a few instructions.
+ */
+#define FIELD static inline __attribute__((always_inline))
+
+/*
+ * A place in a line: s moves, end is the line's terminating NUL (the line may hold an earlier
+ * NUL: the parsers stop at the first, as string functions would; end only bounds the reads).
+ */
 struct cur {
 	const char *s;
 	const char *what; /* what was expected, when failed */
+	const char *end;
 };
 
-static bool is_digit(char c)
+FIELD bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-static void skip_sp(struct cur *c)
+/*
+ * Eight bytes at a time where the line has them (little-endian machines): the byte tests
+ * below flag each byte's high bit, in memory order from the lowest.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR  1
+#define ONES  0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+FIELD u64 load8(const char *p)
 {
-	while (*c->s == ' ' || *c->s == '\t')
-		c->s++;
+	u64 w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
 }
 
-static bool lit(struct cur *c, const char *l)
+/* the bytes that are zero: exact up to the first (a borrow can flag later ones) */
+FIELD u64 zero_bytes(u64 w)
+{
+	return (w - ONES) & ~w & HIGHS;
+}
+
+/* the bytes that are not zero: exact for every byte */
+FIELD u64 nonzero_bytes(u64 w)
+{
+	return (((w & ~HIGHS) + ~HIGHS) | w) & HIGHS;
+}
+
+FIELD size_t first_flagged(u64 t)
+{
+	return (size_t)__builtin_ctzll(t) / 8;
+}
+
+/*
+ * The leading decimal digits of the 8 bytes at p: their count (0 to 8) in *k, their value
+ * returned. A byte is a digit when byte - '0' is below 10: the subtraction's borrows and the
+ * test's carries only reach bytes after a non-digit, so the first flagged byte is exact. The
+ * digits, moved to the top of the word (zeros before them), are combined in three multiplies
+ * (pairs, fours, eight: the first byte is the most significant digit).
+ */
+FIELD u64 digits8(const char *p, size_t *k)
+{
+	u64 x = load8(p) - ONES * '0';
+	u64 nd = ((x + ONES * 0x76) | x) & HIGHS;
+	size_t n = nd ? first_flagged(nd) : 8;
+
+	*k = n;
+	if (!n)
+		return 0;
+	x <<= 8 * (8 - n);
+	x = x * 10 + (x >> 8);
+	return (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+		(((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
+	       32;
+}
+#else
+#define SWAR 0
+#endif
+
+/* The first byte at or after p (p <= end, *end == 0) that is a, b or NUL. */
+FIELD const char *scan_to(const char *p, const char *end, char a, char b)
+{
+#if SWAR
+	u64 ma = ONES * (unsigned char)a, mb = ONES * (unsigned char)b;
+
+	/* the first flagged byte of each test is exact, so the first of all three is */
+	for (; end - p >= 8; p += 8) {
+		u64 w = load8(p), t = zero_bytes(w) | zero_bytes(w ^ ma) | zero_bytes(w ^ mb);
+
+		if (t)
+			return p + first_flagged(t);
+	}
+#else
+	(void)end;
+#endif
+	while (*p && *p != a && *p != b)
+		p++;
+	return p;
+}
+
+FIELD void skip_sp(struct cur *c)
+{
+	const char *p = c->s;
+
+	/* mostly no space, or one between fields */
+	if (*p != ' ' && *p != '\t')
+		return;
+	if (p[1] != ' ' && p[1] != '\t') {
+		c->s = p + 1;
+		return;
+	}
+#if SWAR
+	for (; c->end - p >= 8; p += 8) {
+		u64 w = load8(p);
+		u64 t = nonzero_bytes(w ^ (ONES * ' ')) & nonzero_bytes(w ^ (ONES * '\t'));
+
+		if (t) {
+			c->s = p + first_flagged(t);
+			return;
+		}
+	}
+#endif
+	while (*p == ' ' || *p == '\t')
+		p++;
+	c->s = p;
+}
+
+/*
+ * s (before end, the line's terminating NUL) begins with the literal l: as
+ * strncmp(s, l, strlen(l)) == 0 (l holds no NUL, so equal bytes mean no NUL among them; with
+ * fewer bytes left than l has, the NUL at end differs), by one memcmp of a length the compiler
+ * knows.
+ */
+FIELD bool starts(const char *s, const char *end, const char *l)
 {
 	size_t n = strlen(l);
 
-	if (strncmp(c->s, l, n)) {
-		c->what = l;
+	if ((size_t)(end - s) < n)
 		return false;
+	/* memcmp(s, l, n) == 0 by pieces (gcc calls memcmp for the longer keys) */
+	for (; n >= 8; s += 8, l += 8, n -= 8) {
+		u64 a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, l, 8);
+		if (a != b)
+			return false;
 	}
-	c->s += n;
+	if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, l, 4);
+		if (a != b)
+			return false;
+		s += 4, l += 4, n -= 4;
+	}
+	for (; n; s++, l++, n--)
+		if (*s != *l)
+			return false;
 	return true;
 }
 
-static bool u64_dec(struct cur *c, u64 *v)
+/* The line goes on with the literal l: skip it, else what = l. */
+FIELD bool lit(struct cur *c, const char *l)
 {
-	u64 x = 0;
+	if (!starts(c->s, c->end, l)) {
+		c->what = l;
+		return false;
+	}
+	c->s += strlen(l);
+	return true;
+}
 
-	if (!is_digit(*c->s)) {
+/* The first place at or after s where `pat` (which begins with a space: " key=") begins, as
+ * strstr(s, pat); NULL if none. */
+FIELD const char *find_sp(const char *s, const char *end, const char *pat)
+{
+	for (;; s++) {
+		s = scan_to(s, end, ' ', ' ');
+		if (!*s)
+			return NULL;
+		if (starts(s + 1, end, pat + 1))
+			return s;
+	}
+}
+
+FIELD bool u64_dec(struct cur *c, u64 *v)
+{
+	const char *s = c->s;
+	u64 x;
+
+	if (!is_digit(*s)) {
 		c->what = "a number";
 		return false;
 	}
-	while (is_digit(*c->s)) {
-		u64 d = (u64)(*c->s - '0');
+#if SWAR
+	/* up to 16 digits (below 2^64) eight at a time */
+	if (c->end - s >= 8) {
+		size_t k, k2;
+
+		x = digits8(s, &k);
+		if (k < 8) {
+			c->s = s + k;
+			*v = x;
+			return true;
+		}
+		if (c->end - s >= 16) {
+			static const u64 pow10[8] = {1,	    10,	    100,     1000,
+						     10000, 100000, 1000000, 10000000};
+			u64 y = digits8(s + 8, &k2);
+
+			if (k2 < 8) {
+				c->s = s + 8 + k2;
+				*v = x * pow10[k2] + y;
+				return true;
+			}
+		}
+	}
+#endif
+	x = (u64)(*s++ - '0');
+	/* 19 digits are below 10^19 < 2^64: no overflow to check */
+	for (int i = 1; i < 19 && is_digit(*s); i++)
+		x = x * 10 + (u64)(*s++ - '0');
+	while (is_digit(*s)) {
+		u64 d = (u64)(*s - '0');
 
 		if (x > (UINT64_MAX - d) / 10) {
 			c->what = "a number below 2^64";
+			c->s = s;
 			return false;
 		}
 		x = x * 10 + d;
-		c->s++;
+		s++;
 	}
+	c->s = s;
 	*v = x;
 	return true;
 }
 
-static bool int_dec(struct cur *c, int *v)
+FIELD bool int_dec(struct cur *c, int *v)
 {
 	bool neg = *c->s == '-';
 	u64 x;
@@ -605,7 +996,7 @@ static bool u64_hex(struct cur *c, u64 *v)
 	return true;
 }
 
-static void copy_str(char *dst, size_t size, const char *s, size_t n)
+FIELD void copy_str(char *dst, size_t size, const char *s, size_t n)
 {
 	if (n >= size)
 		n = size - 1;
@@ -621,7 +1012,7 @@ static void copy_str(char *dst, size_t size, const char *s, size_t n)
  * <schedlab/types.h>.)
  */
 
-static bool pid_dec(struct cur *c, int *v)
+FIELD bool pid_dec(struct cur *c, int *v)
 {
 	if (!int_dec(c, v))
 		return false;
@@ -632,40 +1023,39 @@ static bool pid_dec(struct cur *c, int *v)
 	return true;
 }
 
-static bool kv_pid(struct cur *c, const char *key, int *v)
+FIELD bool kv_pid(struct cur *c, const char *key, int *v)
 {
 	return lit(c, key) && pid_dec(c, v);
 }
 
 /* key=INT followed by a space or the end */
-static bool kv_int(struct cur *c, const char *key, int *v)
+FIELD bool kv_int(struct cur *c, const char *key, int *v)
 {
 	return lit(c, key) && int_dec(c, v);
 }
 
-static bool kv_u64(struct cur *c, const char *key, u64 *v)
+FIELD bool kv_u64(struct cur *c, const char *key, u64 *v)
 {
 	return lit(c, key) && u64_dec(c, v);
 }
 
 /* a word up to the next space (or the end) */
-static bool word(struct cur *c, char *dst, size_t size)
+FIELD bool word(struct cur *c, char *dst, size_t size)
 {
 	const char *e = c->s;
 
-	while (*e && *e != ' ')
-		e++;
+	e = scan_to(e, c->end, ' ', ' ');
 	copy_str(dst, size, c->s, (size_t)(e - c->s));
 	c->s = e;
 	return true;
 }
 
 /* key=VALUE where VALUE may hold spaces: it ends where `next` (" key2=") begins. */
-static bool kv_str_until(struct cur *c, const char *key, const char *next, char *dst, size_t size)
+FIELD bool kv_str_until(struct cur *c, const char *key, const char *next, char *dst, size_t size)
 {
 	if (!lit(c, key))
 		return false;
-	const char *e = strstr(c->s, next);
+	const char *e = find_sp(c->s, c->end, next);
 
 	if (!e) {
 		c->what = next + 1;
@@ -676,7 +1066,7 @@ static bool kv_str_until(struct cur *c, const char *key, const char *next, char 
 	return true;
 }
 
-static bool sp(struct cur *c)
+FIELD bool sp(struct cur *c)
 {
 	if (*c->s != ' ') {
 		c->what = "a space";
@@ -689,7 +1079,7 @@ static bool sp(struct cur *c)
 /* Old layout: "comm:pid [prio]" where comm may hold ':' (split on the last one before " ["). */
 static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio)
 {
-	const char *b = strstr(c->s, " [");
+	const char *b = find_sp(c->s, c->end, " [");
 
 	if (!b) {
 		c->what = "comm:pid [prio]";
@@ -710,15 +1100,15 @@ static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio
 
 static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 {
-	if (!strncmp(c->s, "task ", 5)) {
+	if (starts(c->s, c->end, "task ")) {
 		/* 2.6.3x: task bash:2159 [120] (S) ==> swapper:0 [120] */
 		c->s += 5;
 		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio) ||
 		    !lit(c, " ("))
 			return false;
-		const char *e = strchr(c->s, ')');
+		const char *e = scan_to(c->s, c->end, ')', ')');
 
-		if (!e) {
+		if (!*e) {
 			c->what = ")";
 			return false;
 		}
@@ -727,13 +1117,13 @@ static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 		return lit(c, " ==> ") &&
 		       old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
 	}
-	if (strncmp(c->s, "prev_comm=", 10)) {
+	if (!starts(c->s, c->end, "prev_comm=")) {
 		/* trace-cmd report (libtraceevent's sched plugin):
 		 * bash:4938 [120] S ==> sleep:4940 [120] */
 		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio) ||
 		    !lit(c, " "))
 			return false;
-		const char *e = strstr(c->s, " ==> ");
+		const char *e = find_sp(c->s, c->end, " ==> ");
 
 		if (!e) {
 			c->what = " ==> ";
@@ -755,7 +1145,7 @@ static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 
 static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 {
-	if (!strncmp(c->s, "task ", 5)) {
+	if (starts(c->s, c->end, "task ")) {
 		/* 2.6.3x: task bash:2159 [120] success=1 [001] */
 		c->s += 5;
 		return old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid,
@@ -763,12 +1153,12 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 		       lit(c, " success=") && int_dec(c, &o->success) && lit(c, " [") &&
 		       int_dec(c, &o->target_cpu) && lit(c, "]");
 	}
-	if (strncmp(c->s, "comm=", 5)) {
+	if (!starts(c->s, c->end, "comm=")) {
 		/* trace-cmd report (sched plugin): sleep:4940 [120] [success=1] CPU:001 */
 		if (!old_task(c, o->task_comm, sizeof(o->task_comm), &o->task_pid, &o->task_prio))
 			return false;
 		o->success = 1;
-		if (!strncmp(c->s, " success=", 9) &&
+		if (starts(c->s, c->end, " success=") &&
 		    (!lit(c, " success=") || !int_dec(c, &o->success)))
 			return false;
 		return lit(c, " CPU:") && int_dec(c, &o->target_cpu);
@@ -778,7 +1168,7 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 	    !sp(c))
 		return false;
 	o->success = 1;
-	if (!strncmp(c->s, "success=", 8))
+	if (starts(c->s, c->end, "success="))
 		if (!kv_int(c, "success=", &o->success) || !sp(c))
 			return false;
 	return kv_int(c, "target_cpu=", &o->target_cpu);
@@ -832,7 +1222,7 @@ static bool parse_cpu_idle_miss(struct cur *c, struct sl_trace_record *o)
 	if (!kv_int(c, "cpu_id=", &o->cpu_id) || !sp(c) || !idle_state(c, &o->state) || !sp(c) ||
 	    !lit(c, "type="))
 		return false;
-	o->below = !strncmp(c->s, "below", 5);
+	o->below = starts(c->s, c->end, "below");
 	return word(c, o->str, sizeof(o->str));
 }
 
@@ -862,7 +1252,7 @@ static bool parse_hrtimer_expire(struct cur *c, struct sl_trace_record *o)
 	if (!lit(c, "hrtimer=") || !u64_hex(c, &o->hrtimer) || !sp(c))
 		return false;
 	/* trace-cmd report's timer plugin: now= before function= */
-	if (!strncmp(c->s, "now=", 4))
+	if (starts(c->s, c->end, "now="))
 		return kv_u64(c, "now=", &o->now) && sp(c) && func_word(c, o->str, sizeof(o->str));
 	return func_word(c, o->str, sizeof(o->str)) && sp(c) && kv_u64(c, "now=", &o->now);
 }
@@ -901,9 +1291,9 @@ static bool cmd_sector(struct cur *c, struct sl_trace_record *o)
 
 	if (!lit(c, "("))
 		return false;
-	const char *e = strchr(c->s, ')');
+	const char *e = scan_to(c->s, c->end, ')', ')');
 
-	if (!e) {
+	if (!*e) {
 		c->what = ")";
 		return false;
 	}
@@ -940,7 +1330,7 @@ static bool parse_block_complete(struct cur *c, struct sl_trace_record *o)
 	const char *b = strrchr(c->s, '[');
 
 	if (b) {
-		struct cur e = {b + 1, NULL};
+		struct cur e = {b + 1, NULL, c->end};
 
 		int_dec(&e, &o->error);
 	}
@@ -1001,7 +1391,7 @@ static void parse_header(struct sl_trace_reader *r, const char *s)
 	const char *e = strstr(s, "entries-in-buffer/entries-written:");
 
 	if (e) {
-		struct cur c = {e + 34, NULL};
+		struct cur c = {e + 34, NULL, s + strlen(s)};
 
 		skip_sp(&c);
 		if (u64_dec(&c, &r->entries_in_buffer) && lit(&c, "/") &&
@@ -1011,7 +1401,7 @@ static void parse_header(struct sl_trace_reader *r, const char *s)
 	const char *p = strstr(s, "#P:");
 
 	if (p) {
-		struct cur c = {p + 3, NULL};
+		struct cur c = {p + 3, NULL, s + strlen(s)};
 		int n;
 
 		if (int_dec(&c, &n) && n > 0 && n <= SL_TRACE_MAX_CPUS)
@@ -1027,6 +1417,15 @@ static bool timestamp(struct cur *c, u64 *t)
 
 	if (!u64_dec(c, &sec) || !lit(c, "."))
 		return false;
+#if SWAR
+	if (c->end - c->s >= 8) {
+		size_t k;
+
+		frac = digits8(c->s, &k);
+		nd = (int)k;
+		c->s += k;
+	}
+#endif
 	while (is_digit(*c->s)) {
 		if (nd < 9) {
 			frac = frac * 10 + (u64)(*c->s - '0');
@@ -1049,7 +1448,7 @@ static bool timestamp(struct cur *c, u64 *t)
 static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_trace_record *o,
 		      const char **what)
 {
-	struct cur c = {s, NULL};
+	struct cur c = {s, NULL, s + n};
 
 	skip_sp(&c);
 	if (!*c.s)
@@ -1058,12 +1457,12 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		parse_header(r, c.s);
 		return 0;
 	}
-	if (!strncmp(c.s, "CPU:", 4)) {
+	if (starts(c.s, c.end, "CPU:")) {
 		/* CPU:N [LOST M EVENTS] */
 		const char *l = strstr(c.s, "[LOST ");
 
 		if (l) {
-			struct cur k = {l + 6, NULL};
+			struct cur k = {l + 6, NULL, c.end};
 			u64 m;
 
 			r->lost_lines++;
@@ -1072,8 +1471,8 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return 0;
 		}
 	}
-	if (!strncmp(c.s, "cpus=", 5)) { /* trace-cmd report */
-		struct cur k = {c.s + 5, NULL};
+	if (starts(c.s, c.end, "cpus=")) { /* trace-cmd report */
+		struct cur k = {c.s + 5, NULL, c.end};
 		int m;
 
 		if (int_dec(&k, &m) && m > 0 && m <= SL_TRACE_MAX_CPUS && !k.s[0])
@@ -1084,8 +1483,8 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	const char *start = c.s, *b = c.s;
 
 	for (;;) {
-		b = strchr(b, '[');
-		if (!b) {
+		b = scan_to(b, c.end, '[', '[');
+		if (!*b) {
 			*what = "comm-pid [cpu]";
 			return -1;
 		}
@@ -1113,7 +1512,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	}
 	copy_str(o->comm, sizeof(o->comm), start, (size_t)(dp - 1 - start));
 	{
-		struct cur k = {dp, NULL};
+		struct cur k = {dp, NULL, c.end};
 
 		if (!pid_dec(&k, &o->pid)) {
 			*what = k.what;
@@ -1131,8 +1530,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	{
 		const char *f = c.s;
 
-		while (*c.s && *c.s != ' ')
-			c.s++;
+		c.s = scan_to(c.s, c.end, ' ', ' ');
 		if (!(is_digit(*f) && c.s[-1] == ':')) {
 			if (c.s - f > 8) {
 				*what = "the flags column or a timestamp";
@@ -1150,8 +1548,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 	skip_sp(&c);
 	const char *ev = c.s;
 
-	while (*c.s && *c.s != ':' && *c.s != ' ')
-		c.s++;
+	c.s = scan_to(c.s, c.end, ':', ' ');
 	if (*c.s != ':' || c.s == ev) {
 		*what = "an event name followed by ':'";
 		return -1;
@@ -1213,9 +1610,8 @@ int sl_ftrace_parse(struct sl_trace_reader *r, char *s, size_t n, unsigned long 
 	o->error = 0;
 	o->kind = SL_TR_UNKNOWN;
 	const char *what = NULL;
-	char save[80];
 
-	copy_str(save, sizeof(save), s, n);
+	/* the parsers only read s: an error can quote it */
 	rc = parse_line(r, s, n, o, &what);
 	if (rc == 1 && !in_limits(o, &what))
 		rc = -1;
@@ -1229,8 +1625,8 @@ int sl_ftrace_parse(struct sl_trace_reader *r, char *s, size_t n, unsigned long 
 			r->malformed++;
 			return 0;
 		}
-		set_err(r, "%s:%lu: malformed line: expected %s: \"%s%s\"", r->path, line, what,
-			save, n >= sizeof(save) ? "..." : "");
+		set_err(r, "%s:%lu: malformed line: expected %s: \"%.79s%s\"", r->path, line, what,
+			s, n >= 80 ? "..." : "");
 		return -1;
 	}
 	return 0;

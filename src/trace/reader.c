@@ -36,11 +36,55 @@ const char *sl_trace_kind_name(enum sl_trace_kind k)
 	return k > SL_TR_UNKNOWN && k < SL_TR_NR_KINDS ? kind_names[k] : NULL;
 }
 
+/* The kind named name[0..len): by its length first (one to four names have each length),
+ * then by the bytes; the compiler inlines each memcmp of a constant length. */
 enum sl_trace_kind sl_trace_kind_of(const char *name, size_t len)
 {
-	for (int k = 1; k < SL_TR_NR_KINDS; k++)
-		if (strlen(kind_names[k]) == len && !memcmp(kind_names[k], name, len))
-			return (enum sl_trace_kind)k;
+#define KIND(str, k)                                                                               \
+	do {                                                                                       \
+		if (!memcmp(name, str, sizeof(str) - 1))                                           \
+			return k;                                                                  \
+	} while (0)
+	switch (len) {
+	case 8:
+		KIND("cpu_idle", SL_TR_CPU_IDLE);
+		break;
+	case 9:
+		KIND("tick_stop", SL_TR_TICK_STOP);
+		break;
+	case 12:
+		KIND("sched_switch", SL_TR_SCHED_SWITCH);
+		KIND("sched_wakeup", SL_TR_SCHED_WAKEUP);
+		KIND("sched_waking", SL_TR_SCHED_WAKING);
+		break;
+	case 13:
+		KIND("cpu_idle_miss", SL_TR_CPU_IDLE_MISS);
+		KIND("hrtimer_start", SL_TR_HRTIMER_START);
+		break;
+	case 14:
+		KIND("hrtimer_cancel", SL_TR_HRTIMER_CANCEL);
+		KIND("block_rq_issue", SL_TR_BLOCK_RQ_ISSUE);
+		break;
+	case 16:
+		KIND("sched_wakeup_new", SL_TR_SCHED_WAKEUP_NEW);
+		break;
+	case 17:
+		KIND("irq_handler_entry", SL_TR_IRQ_HANDLER_ENTRY);
+		KIND("block_rq_complete", SL_TR_BLOCK_RQ_COMPLETE);
+		break;
+	case 18:
+		KIND("sched_process_fork", SL_TR_SCHED_PROCESS_FORK);
+		KIND("sched_process_exec", SL_TR_SCHED_PROCESS_EXEC);
+		KIND("sched_process_exit", SL_TR_SCHED_PROCESS_EXIT);
+		KIND("sched_migrate_task", SL_TR_SCHED_MIGRATE_TASK);
+		break;
+	case 20:
+		KIND("hrtimer_expire_entry", SL_TR_HRTIMER_EXPIRE_ENTRY);
+		break;
+	default:
+		break;
+	}
+#undef KIND
 	return SL_TR_UNKNOWN;
 }
 

@@ -1,5 +1,7 @@
 #include "trace/trace_stats.h"
 
+#include "core/fmt.h"
+
 #include <float.h>
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -121,23 +123,23 @@ static int summary_start(struct sl_trace_summary *s)
 	s->cpu = calloc((size_t)s->ncpu, sizeof(*s->cpu));
 	if (!s->cpu)
 		return -1;
+	/* a CPU's idle histogram (59 KiB) is made at its first idle interval: a trace without a
+	 * CPU count has 256 CPUs here, and making them all took 35 ms */
 	for (int i = 0; i < s->ncpu; i++) {
 		s->cpu[i].idle_state = -2;
 		iacct_init(&s->cpu[i].is);
 		s->cpu[i].is_cluster = s->cpu[i].is_core = -1;
-		if (sl_hist_init(&s->cpu[i].idle))
-			return -1;
 	}
 	return s->rd.cstates ? igroups_build(s) : 0;
 }
 
-static size_t pid_hash(int pid, size_t nslot)
-{
-	return ((size_t)(unsigned)pid * 2654435761u) & (nslot - 1);
-}
-
-/* Room for one more id: the task table and the hash (kept at most half full). */
-static int dense_grow(struct sl_trace_summary *s)
+/*
+ * Room for one more id in the task table, and for `pid` in the pid map. Both grow without
+ * touching their new parts: the task table by realloc (an entry is written when its id is
+ * made), the map by calloc and a copy (its new part is the kernel's zero pages until a pid
+ * there is seen).
+ */
+static int dense_grow(struct sl_trace_summary *s, int pid)
 {
 	if (s->nused >= s->ntask) {
 		int n = s->ntask ? s->ntask * 2 : 256;
@@ -145,81 +147,81 @@ static int dense_grow(struct sl_trace_summary *s)
 
 		if (!a)
 			return -1;
-		memset(a + s->ntask, 0, sizeof(*a) * (size_t)(n - s->ntask));
 		s->task = a;
 		s->ntask = n;
 	}
-	if ((size_t)s->nused * 2 >= s->nslot) {
-		size_t n = s->nslot ? s->nslot * 2 : 1024;
-		int *sl = calloc(n, sizeof(*sl));
+	if (pid >= s->npidmap) {
+		int n = s->npidmap ? s->npidmap : 4096;
+		int *m;
 
-		if (!sl)
+		while (n <= pid)
+			n *= 2;
+		if (n > SL_TRACE_MAX_PID + 1)
+			n = SL_TRACE_MAX_PID + 1;
+		m = calloc((size_t)n, sizeof(*m));
+		if (!m)
 			return -1;
-		for (int id = 1; id < s->nused; id++) {
-			size_t h = pid_hash(s->task[id].pid, n);
-
-			while (sl[h])
-				h = (h + 1) & (n - 1);
-			sl[h] = id;
-		}
-		free(s->slot);
-		s->slot = sl;
-		s->nslot = n;
+		if (s->npidmap)
+			memcpy(m, s->pidmap, sizeof(*m) * (size_t)s->npidmap);
+		free(s->pidmap);
+		s->pidmap = m;
+		s->npidmap = n;
 	}
 	return 0;
+}
+
+static inline int pid_id(const struct sl_trace_summary *s, int pid)
+{
+	return pid > 0 && pid < s->npidmap ? s->pidmap[pid] : 0;
 }
 
 int sl_trace_summary_id(const struct sl_trace_summary *s, int pid)
 {
-	if (pid <= 0 || !s->nslot)
-		return 0;
-	for (size_t h = pid_hash(pid, s->nslot); s->slot[h]; h = (h + 1) & (s->nslot - 1))
-		if (s->task[s->slot[h]].pid == pid)
-			return s->slot[h];
-	return 0;
+	return pid_id(s, pid);
 }
 
-/* The dense id of a pid > 0, made on first sight; 0 for pid <= 0 or out of memory. */
-static int dense_of(struct sl_trace_summary *s, int pid)
+/* A new id for pid (> 0, not seen yet); 0 when out of memory (the readers refuse pids above
+ * SL_TRACE_MAX_PID: one here would be out of memory too). */
+static int __attribute__((noinline)) dense_new(struct sl_trace_summary *s, int pid)
 {
-	size_t h;
-
-	if (pid <= 0)
-		return 0;
 	if (!s->nused)
 		s->nused = 1;
-	int id = sl_trace_summary_id(s, pid);
-
-	if (id)
-		return id;
-	if (dense_grow(s)) {
+	if (pid > SL_TRACE_MAX_PID || dense_grow(s, pid)) {
 		s->oom = true;
 		return 0;
 	}
-	for (h = pid_hash(pid, s->nslot); s->slot[h]; h = (h + 1) & (s->nslot - 1))
-		;
-	s->slot[h] = s->nused;
-	s->task[s->nused].pid = pid;
+	s->pidmap[pid] = s->nused;
+	s->task[s->nused] = (struct sl_trace_task){.pid = pid};
 	return s->nused++;
 }
 
-/* The task of `pid` (the table may grow: do not keep a pointer across calls). */
-static struct sl_trace_task *sl_task_of(struct sl_trace_summary *s, int pid)
+/* The dense id of a pid > 0, made on first sight; 0 for pid <= 0 or out of memory. */
+static inline int dense_of(struct sl_trace_summary *s, int pid)
+{
+	int id = pid_id(s, pid);
+
+	return id || pid <= 0 ? id : dense_new(s, pid);
+}
+
+/* The id of `pid` (> 0), made on first sight, and marked seen (listed in the report); 0 for
+ * pid <= 0 or out of memory. */
+static int seen_id(struct sl_trace_summary *s, int pid)
 {
 	int id = dense_of(s, pid);
 
-	if (!id)
-		return NULL;
-	s->task[id].seen = true;
-	return &s->task[id];
+	if (id)
+		s->task[id].seen = true;
+	return id;
 }
 
-static void set_comm(struct sl_trace_summary *s, int pid, const char *comm)
+/* The last comm seen of task id (0: none), unless the line gave none. */
+static void set_comm(struct sl_trace_summary *s, int id, const char *comm)
 {
-	struct sl_trace_task *t = sl_task_of(s, pid);
-
-	if (t && comm[0])
-		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	/* a record's comm is a string in an array of the task's comm's size: the whole array
+	 * is copied (one fixed-size copy; what follows its NUL is never read) */
+	_Static_assert(sizeof(s->task[id].comm) == SL_TRACE_COMM_LEN, "a record's comm fits");
+	if (id && comm[0])
+		memcpy(s->task[id].comm, comm, SL_TRACE_COMM_LEN);
 }
 
 static void idle_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
@@ -232,6 +234,10 @@ static void idle_event(struct sl_trace_summary *s, int cpu, int state, u64 t)
 		if (c->idle_state >= 0) {
 			u64 d = t - c->idle_since;
 
+			if (!c->idle.b && sl_hist_init(&c->idle)) {
+				s->oom = true;
+				return;
+			}
 			sl_hist_add(&c->idle, d);
 			if (c->idle_state < SL_TRACE_MAX_STATES) {
 				struct sl_hist **h = &c->state_idle[c->idle_state];
@@ -385,6 +391,7 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 {
 	struct sl_event ev;
 	struct sl_trace_task *t;
+	int id, a = 0, b = 0;
 
 	if (!s->count[0]++)
 		s->first = r->time;
@@ -393,54 +400,75 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	if (r->cpu > s->maxcpu)
 		s->maxcpu = r->cpu;
 	s->count[r->kind]++;
+	/*
+	 * The ids of the line's task, then of the tasks the event names, made in this order on
+	 * first sight (the ids are the order of appearance); the tasks a report lists are those
+	 * of the line and of a switch, wake-up, fork or exec.
+	 */
+	id = r->pid > 0 ? seen_id(s, r->pid) : 0;
+	switch (r->kind) {
+	case SL_TR_SCHED_SWITCH:
+	case SL_TR_SCHED_PROCESS_FORK:
+		a = seen_id(s, r->task_pid);
+		b = seen_id(s, r->next_pid);
+		break;
+	case SL_TR_SCHED_WAKEUP:
+	case SL_TR_SCHED_WAKEUP_NEW:
+	case SL_TR_SCHED_PROCESS_EXEC:
+		a = seen_id(s, r->task_pid);
+		break;
+	case SL_TR_SCHED_PROCESS_EXIT:
+	case SL_TR_SCHED_MIGRATE_TASK:
+		a = dense_of(s, r->task_pid);
+		break;
+	default:
+		break;
+	}
 	/* the line's own task is on the CPU: if it was waiting after a wake-up, its switch-in
 	 * was not in the trace */
-	if (r->pid > 0) {
-		t = sl_task_of(s, r->pid);
-		if (t) {
-			if (t->waking) {
-				t->waking = false;
-				s->missed_switch_in++;
-			}
-			t->running = true;
+	if (id) {
+		t = &s->task[id];
+		if (t->waking) {
+			t->waking = false;
+			s->missed_switch_in++;
 		}
+		t->running = true;
 	}
 	switch (r->kind) {
 	case SL_TR_SCHED_SWITCH:
-		set_comm(s, r->task_pid, r->task_comm);
-		set_comm(s, r->next_pid, r->next_comm);
-		t = sl_task_of(s, r->task_pid);
-		if (t)
-			t->running = false;
-		t = sl_task_of(s, r->next_pid);
-		if (t && r->next_pid)
+		set_comm(s, a, r->task_comm);
+		set_comm(s, b, r->next_comm);
+		if (a)
+			s->task[a].running = false;
+		if (b) {
+			t = &s->task[b];
 			t->running = true;
-		if (t && t->waking) {
-			u64 l = r->time - t->wake_ts;
+			if (t->waking) {
+				u64 l = r->time - t->wake_ts;
 
-			t->waking = false;
-			t->lat_n++;
-			t->lat_sum += l;
-			if (l > t->lat_max)
-				t->lat_max = l;
+				t->waking = false;
+				t->lat_n++;
+				t->lat_sum += l;
+				if (l > t->lat_max)
+					t->lat_max = l;
+			}
 		}
 		break;
 	case SL_TR_SCHED_WAKEUP:
 	case SL_TR_SCHED_WAKEUP_NEW:
-		set_comm(s, r->task_pid, r->task_comm);
-		t = sl_task_of(s, r->task_pid);
+		set_comm(s, a, r->task_comm);
 		/* modern kernels trace sched_wakeup for a task still running (ttwu_runnable) */
-		if (t && !t->waking && !t->running) {
-			t->waking = true;
-			t->wake_ts = r->time;
+		if (a && !s->task[a].waking && !s->task[a].running) {
+			s->task[a].waking = true;
+			s->task[a].wake_ts = r->time;
 		}
 		break;
 	case SL_TR_SCHED_PROCESS_FORK:
-		set_comm(s, r->task_pid, r->task_comm);
-		set_comm(s, r->next_pid, r->next_comm);
+		set_comm(s, a, r->task_comm);
+		set_comm(s, b, r->next_comm);
 		break;
 	case SL_TR_SCHED_PROCESS_EXEC:
-		set_comm(s, r->task_pid, r->comm);
+		set_comm(s, a, r->comm);
 		break;
 	case SL_TR_CPU_IDLE:
 		idle_event(s, r->cpu_id, r->state, r->time);
@@ -458,13 +486,14 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	/* every line is written by the task running on its CPU (a switch by its prev, which
 	 * sl_stats_on_event takes itself) */
 	if (r->kind != SL_TR_SCHED_SWITCH && r->pid >= 0)
-		sl_stats_seen(&s->st, r->cpu, r->pid > 0 ? dense_of(s, r->pid) : 0, r->time);
+		sl_stats_seen(&s->st, r->cpu, id, r->time);
 	if (sl_trace_record_to_event(r, &ev)) {
-		/* the statistics index by pid: they get the dense ids */
+		/* the statistics index by pid: they get the dense ids (the event's pid is the
+		 * record's task_pid, its next_pid the record's next_pid) */
 		if (ev.pid > 0)
-			ev.pid = dense_of(s, ev.pid);
+			ev.pid = a;
 		if (ev.next_pid > 0)
-			ev.next_pid = dense_of(s, ev.next_pid);
+			ev.next_pid = b;
 		sl_stats_on_event(&s->st, &ev);
 	}
 }
@@ -559,7 +588,7 @@ void sl_trace_summary_free(struct sl_trace_summary *s)
 	free(s->iorder);
 	free(s->imember);
 	free(s->task);
-	free(s->slot);
+	free(s->pidmap);
 	free(s->pend);
 	sl_hist_free(&s->blk);
 	memset(s, 0, sizeof(*s));
@@ -937,6 +966,59 @@ static double us(u64 ns)
 	return (double)ns / 1e3;
 }
 
+/*
+ * One row of the task table, as fprintf would print
+ * "  %7d %-16s %12.3f %9llu %8llu %12.1f %12.1f %8llu %12.1f %12.1f " then "%16.6f\n" (the
+ * longest delay's end) or "%16s\n" ("-"), with the figures ms(run), us(latencies, delays) and
+ * seconds of the trace clock: written by core/fmt.h (the same characters, several times
+ * faster; the rows are most of a large trace's report).
+ */
+static void task_row(FILE *out, const struct sl_trace_task *t, const struct sl_pid_stat *p,
+		     const struct sl_pid_stat *q)
+{
+	char line[SL_TRACE_COMM_LEN + 256], *e = line;
+	size_t n = strlen(t->comm);
+
+	if (t->pid < 0) { /* the readers give pids > 0: printf's own then */
+		e += sprintf(e, "  %7d ", t->pid);
+	} else {
+		*e++ = ' ';
+		*e++ = ' ';
+		e = sl_fmt_u64(e, (u64)t->pid, 7);
+		*e++ = ' ';
+	}
+	memcpy(e, t->comm, n); /* "%-16s" */
+	e += n;
+	for (; n < 16; n++)
+		*e++ = ' ';
+	*e++ = ' ';
+	e = sl_fmt_ratio(e, p ? p->cpu_ns : 0, 1000000, 3, 12);
+	*e++ = ' ';
+	e = sl_fmt_u64(e, p ? p->switches : 0, 9);
+	*e++ = ' ';
+	e = sl_fmt_u64(e, t->lat_n, 8);
+	*e++ = ' ';
+	e = sl_fmt_ratio(e, t->lat_n ? t->lat_sum / t->lat_n : 0, 1000, 1, 12);
+	*e++ = ' ';
+	e = sl_fmt_ratio(e, t->lat_max, 1000, 1, 12);
+	*e++ = ' ';
+	e = sl_fmt_u64(e, q->wait_n, 8);
+	*e++ = ' ';
+	e = sl_fmt_ratio(e, wait_avg(q), 1000, 1, 12);
+	*e++ = ' ';
+	e = sl_fmt_ratio(e, q->wait_max, 1000, 1, 12);
+	*e++ = ' ';
+	if (q->wait_n) {
+		e = sl_fmt_ratio(e, q->wait_max_at, 1000000000, 6, 16);
+	} else {
+		memset(e, ' ', 15);
+		e[15] = '-';
+		e += 16;
+	}
+	*e++ = '\n';
+	fwrite(line, 1, (size_t)(e - line), out);
+}
+
 static void hist_line(FILE *out, const char *label, const struct sl_hist *h)
 {
 	fprintf(out, "  %-12s %8llu %10.1f %10.1f %10.1f\n", label, (unsigned long long)h->count,
@@ -984,17 +1066,7 @@ static void print_human(const struct sl_trace_summary *s, FILE *out)
 		const struct sl_trace_task *t = &s->task[ids[i]];
 		const struct sl_pid_stat *p = ids[i] < s->st.npid ? &s->st.pid[ids[i]] : NULL;
 
-		const struct sl_pid_stat *q = pstat(s, ids[i]);
-
-		fprintf(out, "  %7d %-16s %12.3f %9llu %8llu %12.1f %12.1f %8llu %12.1f %12.1f ",
-			t->pid, t->comm, ms(p ? p->cpu_ns : 0),
-			(unsigned long long)(p ? p->switches : 0), (unsigned long long)t->lat_n,
-			t->lat_n ? us(t->lat_sum / t->lat_n) : 0.0, us(t->lat_max),
-			(unsigned long long)q->wait_n, us(wait_avg(q)), us(q->wait_max));
-		if (q->wait_n)
-			fprintf(out, "%16.6f\n", (double)q->wait_max_at / 1e9);
-		else
-			fprintf(out, "%16s\n", "-");
+		task_row(out, t, p, pstat(s, ids[i]));
 	}
 	free(ids);
 	fprintf(out, "\n  %-4s %12s %8s %9s %6s %14s\n", "cpu", "busy ms", "busy %", "switches",

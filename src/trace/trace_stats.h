@@ -69,7 +69,7 @@ struct sl_trace_igroup {
 struct sl_trace_cpu {
 	int idle_state; /* -2: unknown, -1: not idle */
 	u64 idle_since;
-	struct sl_hist idle; /* all states */
+	struct sl_hist idle; /* all states; its buckets made at the first interval (b NULL) */
 	struct sl_hist *state_idle[SL_TRACE_MAX_STATES];
 	struct sl_trace_iacct is; /* idlestat's view */
 	int is_cluster, is_core;  /* its groups in sl_trace_summary.igroup (-1: none) */
@@ -109,13 +109,15 @@ struct sl_trace_summary {
 	/*
 	 * Tasks by a dense id (1, 2, ... in order of appearance; 0 is none), which the scheduling
 	 * statistics are fed as well: pids reach 4194304 on a 64-bit kernel, and tables indexed
-	 * by pid cost hundreds of MB for one such task. slot[] is an open-addressing hash
-	 * (linear probing) from pid to dense id, nslot a power of two.
+	 * by pid cost hundreds of MB for one such task. pidmap[pid] is the id of pid (0: none),
+	 * for pids below npidmap (a power of two up to SL_TRACE_MAX_PID + 1): 4 bytes a pid, and
+	 * the map is grown without touching its new part, so only the pages of the pids seen are
+	 * in memory (16 MiB at most). Entries of task[] from nused on are not initialised.
 	 */
 	struct sl_trace_task *task; /* may move when it grows */
 	int ntask, nused;	    /* allocated entries; ids in use + 1 */
-	int *slot;
-	size_t nslot;
+	int *pidmap;
+	int npidmap;
 	struct sl_trace_cpu *cpu;
 	struct sl_hist blk;
 	struct sl_trace_blk_pending *pend;
