@@ -518,7 +518,8 @@ static int summarize_open(struct sl_trace_summary *s, const char *path, char *er
 	if (rc >= 0 && s->rd.cstates) {
 		size_t sz = (size_t)s->rd.cstates_ncpu * sizeof(*s->cstates);
 
-		s->cstates = malloc(sz);
+		/* a table even of no CPUs: its presence says the trace named C-states */
+		s->cstates = malloc(sz ? sz : 1);
 		if (s->cstates) {
 			memcpy(s->cstates, s->rd.cstates, sz);
 			s->cstates_ncpu = s->rd.cstates_ncpu;
