@@ -111,18 +111,16 @@ static int batch_for(struct sl_timerq *q, u64 expires, bool open_new)
 	for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
 		struct sl_tbatch *bt = &q->batch[b];
 
-		if (bt->open && bt->expires == expires)
+		if (bt->head < bt->tail && bt->expires == expires)
 			return bt->tail < BATCH_MAX_POS ? b : -1;
-		if (!bt->open && free_b < 0)
+		if (bt->head == bt->tail && free_b < 0)
 			free_b = b;
 	}
 	if (free_b < 0 || expires != q->last_expires)
 		return -1;
-	if (open_new) {
-		q->batch[free_b].open = true;
+	/* opened by the batch_add that follows (a closed batch has head == tail == 0) */
+	if (open_new)
 		q->batch[free_b].expires = expires;
-		q->batch[free_b].head = q->batch[free_b].tail = 0;
-	}
 	return free_b;
 }
 
@@ -134,11 +132,8 @@ static int batch_add(struct sl_timerq *q, int b, struct sl_timer *t)
 		int cap = bt->cap ? bt->cap * 2 : 64;
 		struct sl_timer **e = realloc(bt->e, sizeof(*e) * (size_t)cap);
 
-		if (!e) {
-			if (bt->head == bt->tail)
-				bt->open = false;
+		if (!e)
 			return -1;
-		}
 		bt->e = e;
 		bt->cap = cap;
 	}
@@ -159,10 +154,8 @@ static void batch_del(struct sl_timerq *q, struct sl_timer *t)
 	q->nb--;
 	while (bt->head < bt->tail && !bt->e[bt->head])
 		bt->head++;
-	if (bt->head == bt->tail) {
-		bt->open = false;
+	if (bt->head == bt->tail)
 		bt->head = bt->tail = 0;
-	}
 }
 
 /* ---- the per-CPU heaps ---- */
@@ -282,11 +275,9 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 	if (!q->percpu && q->n + q->nb <= SL_TIMERQ_SCAN_MAX) {
 		/* few timers: a scan is cheaper than keeping the per-CPU heaps at every arm */
 		w = UINT64_MAX;
-		for (int i = 0; i < q->n + q->nb; i++) {
-			const struct sl_timer *x = i < q->n ? q->heap[i].t : NULL;
+		for (int i = 0; i < q->n; i++) {
+			const struct sl_timer *x = q->heap[i].t;
 
-			if (!x)
-				break;
 			if (x->cpu != cpu)
 				continue;
 			if (x->expires < w)
@@ -297,7 +288,7 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 		for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
 			const struct sl_tbatch *bt = &q->batch[b];
 
-			for (int i = bt->open ? bt->head : bt->tail; i < bt->tail; i++) {
+			for (int i = bt->head; i < bt->tail; i++) {
 				const struct sl_timer *x = bt->e[i];
 
 				if (!x || x->cpu != cpu)
@@ -317,8 +308,7 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 		for (int i = 0; i < q->n; i++)
 			percpu_add(q, q->heap[i].t);
 		for (int b = 0; b < SL_TIMERQ_BATCHES; b++)
-			for (int i = q->batch[b].open ? q->batch[b].head : q->batch[b].tail;
-			     i < q->batch[b].tail; i++)
+			for (int i = q->batch[b].head; i < q->batch[b].tail; i++)
 				if (q->batch[b].e[i])
 					percpu_add(q, q->batch[b].e[i]);
 	}
@@ -377,7 +367,7 @@ void sl_timerq_free(struct sl_timerq *q)
 	for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
 		struct sl_tbatch *bt = &q->batch[b];
 
-		for (int i = bt->open ? bt->head : bt->tail; i < bt->tail; i++)
+		for (int i = bt->head; i < bt->tail; i++)
 			if (bt->e[i]) {
 				bt->e[i]->idx = -1;
 				bt->e[i]->pq = 0;
@@ -492,7 +482,7 @@ struct sl_timer *sl_timerq_peek(const struct sl_timerq *q)
 	for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
 		const struct sl_tbatch *bt = &q->batch[b];
 
-		if (!bt->open)
+		if (bt->head == bt->tail)
 			continue;
 		struct sl_timer *h = bt->e[bt->head];
 

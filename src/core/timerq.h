@@ -62,8 +62,7 @@ struct sl_cpuent {
 struct sl_tbatch {
 	u64 expires;
 	struct sl_timer **e;
-	int head, tail, cap;
-	bool open;
+	int head, tail, cap; /* open while head < tail; a closed batch has head == tail == 0 */
 };
 
 #define SL_TIMERQ_BATCHES 2
