@@ -158,3 +158,19 @@ void sl_append(char *buf, size_t len, size_t *off, const char *fmt, ...)
 		return;
 	*off = *off + (size_t)w < len ? *off + (size_t)w : len - 1;
 }
+
+int sl_read_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		errno = EIO;
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return 0;
+}

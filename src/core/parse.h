@@ -21,6 +21,11 @@ void sl_format_duration(u64 ns, char *buf, size_t len);
  */
 void sl_append(char *buf, size_t len, size_t *off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/*
+ * The first line of a file such as a sysfs attribute, its line end ("\n" or "\r\n") cut: 0, or
+ * -1 with errno when the file cannot be read or is empty (EIO).
+ */
+int sl_read_first_line(const char *path, char *buf, size_t len);
 /* A size as fio takes it: "512", "4k", "128K", "1m", "2g" (powers of 1024). */
 int sl_parse_size(const char *s, u64 *out, char *err, size_t errlen);
 

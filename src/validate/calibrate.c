@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "core/outfile.h"
+#include "core/parse.h"
 #include "cpuidle/profiles.h"
 #include "validate/machine_conf.h"
 #include "trace/record.h"
@@ -203,18 +204,13 @@ static int migrations(int rounds, unsigned char *ws, u64 *walks)
 /* one number of sysfs's topology of a CPU, or -1 */
 static long topology_id(int cpu, const char *what)
 {
-	char path[96];
-	long v = -1;
-	FILE *f;
+	char path[96], line[32];
+	s64 v;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
+	if (sl_read_first_line(path, line, sizeof(line)) || sl_parse_s64(line, &v, NULL, 0))
+		return -1;
+	return (long)v;
 }
 
 /*

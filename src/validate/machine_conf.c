@@ -181,18 +181,11 @@ out:
 	return rc;
 }
 
+/* a sysfs attribute's first line, or def when it cannot be read */
 static void read_line(const char *path, char *buf, size_t len, const char *def)
 {
-	FILE *f = fopen(path, "r");
-
-	snprintf(buf, len, "%s", def);
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	else
+	if (sl_read_first_line(path, buf, len))
 		snprintf(buf, len, "%s", def);
-	fclose(f);
 }
 
 int sl_machine_conf_live(struct sl_machine_conf *mc, char *err, size_t errlen)

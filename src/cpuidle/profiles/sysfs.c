@@ -17,6 +17,7 @@
  * "sysfs:none", with POLL disabled by the configuration, as `validate` models it.
  */
 #include "cpuidle/profiles/profile.h"
+#include "core/parse.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,25 +28,6 @@
 #define SYSFS_CPU_ROOT "/sys/devices/system/cpu"
 
 extern const struct sl_idle_profile sl_profile_vm_hlt;
-
-/* Read the first line of path into buf (newline stripped); -1 with errno when unreadable. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		errno = EIO;
-		return -1;
-	}
-	fclose(f);
-	n = strcspn(buf, "\r\n");
-	buf[n] = '\0';
-	return 0;
-}
 
 /* A decimal integer, possibly negative (power -1); -1 if the text is not one. */
 static int parse_int(const char *s, long long *v)
@@ -67,7 +49,7 @@ static int read_number(const char *dir, const char *file, long long *v, bool *pr
 	char path[4096], buf[64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (read_line(path, buf, sizeof(buf))) {
+	if (sl_read_first_line(path, buf, sizeof(buf))) {
 		if (present && errno == ENOENT) {
 			*present = false;
 			return 0;
@@ -91,7 +73,7 @@ static int load_state(struct sl_idle_state *st, const char *dir, char *err, size
 	bool has_res, has_pw;
 
 	snprintf(path, sizeof(path), "%s/name", dir);
-	if (read_line(path, name, sizeof(name))) {
+	if (sl_read_first_line(path, name, sizeof(name))) {
 		snprintf(err, errlen, "sysfs: cannot read %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -134,7 +116,7 @@ static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_
 	int oerr = errno;
 
 	snprintf(sdir, sizeof(sdir), "%s/cpuidle/current_driver", root);
-	if (!d && oerr == ENOENT && !read_line(sdir, drvname, sizeof(drvname)) &&
+	if (!d && oerr == ENOENT && !sl_read_first_line(sdir, drvname, sizeof(drvname)) &&
 	    !strcmp(drvname, "none")) {
 		if (sl_profile_vm_hlt.load(drv, NULL, err, errlen))
 			return -1;
@@ -166,7 +148,7 @@ static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_
 	drv->state_count = n;
 	drv->busy_power_mw = 0;
 	snprintf(sdir, sizeof(sdir), "%s/cpuidle/current_driver", root);
-	if (!read_line(sdir, drvname, sizeof(drvname)) && drvname[0])
+	if (!sl_read_first_line(sdir, drvname, sizeof(drvname)) && drvname[0])
 		snprintf(drv->name, sizeof(drv->name), "sysfs:%s", drvname);
 	else
 		snprintf(drv->name, sizeof(drv->name), "sysfs");
