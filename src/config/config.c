@@ -300,21 +300,31 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	return 0;
 }
 
-int sl_config_share_workloads(struct sl_config *cfg, const struct sl_workload_inst *wl, int n,
-			      char *err, size_t errlen)
+int sl_config_build_shared(struct sl_config *cfg, const struct sl_args *a,
+			   const struct sl_workload_inst *wl, int n, char *err, size_t errlen)
 {
-	if (cfg->nwl || n > SL_MAX_LIST) {
-		snprintf(err, errlen, "--workload: at most %d, in a configuration built without",
-			 SL_MAX_LIST);
+	struct sl_args b = *a;
+
+	if (n > SL_MAX_LIST) {
+		snprintf(err, errlen, "--workload: at most %d", SL_MAX_LIST);
 		return -1;
 	}
+	b.nworkloads = 0;
+	if (sl_config_build(cfg, &b, err, errlen))
+		return -1;
 	cfg->wl_shared = true;
 	for (int i = 0; i < n; i++) {
 		cfg->wl[cfg->nwl] = wl[i];
-		if (check_policy(cfg, &cfg->wl[cfg->nwl++], err, errlen))
+		if (check_policy(cfg, &cfg->wl[cfg->nwl++], err, errlen)) {
+			sl_config_free(cfg);
 			return -1;
+		}
 	}
-	return check_tasks(cfg, err, errlen);
+	if (check_tasks(cfg, err, errlen)) {
+		sl_config_free(cfg);
+		return -1;
+	}
+	return 0;
 }
 
 void sl_config_rtapp_duration(struct sl_config *cfg)

@@ -74,7 +74,7 @@ struct sl_config {
 	int nat;
 	struct sl_workload_inst wl[SL_MAX_LIST];
 	int nwl;
-	bool wl_shared; /* wl[] belongs to the caller of sl_config_share_workloads */
+	bool wl_shared; /* wl[] belongs to the caller of sl_config_build_shared */
 	bool progress;
 	/* cpuidle: the machine's state table (the simulation points at it: the config outlives
 	 * the runs built from it), the governor, the QoS limit, per-state disable, tunables */
@@ -104,12 +104,13 @@ void sl_group_name(const struct sl_config *cfg, int i, char *buf, size_t len);
 /* Builds cfg from the user's words; on error returns -1 with a message naming the problem. */
 int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);
 /*
- * Gives cfg (built with no workloads) the workloads wl[0..n), already parsed by
- * sl_workload_parse, with the checks sl_config_build makes of its own: so that many runs replay
- * one parsed workload (a trace read once). wl stays the caller's, to free after cfg; -1 with err.
+ * sl_config_build of a with the workloads wl[0..n), already parsed by sl_workload_parse, in
+ * place of a's own (not read), with the checks sl_config_build makes of its own: so that many
+ * runs replay one parsed workload (a trace read once). wl stays the caller's, to free after
+ * cfg; -1 with err.
  */
-int sl_config_share_workloads(struct sl_config *cfg, const struct sl_workload_inst *wl, int n,
-			      char *err, size_t errlen);
+int sl_config_build_shared(struct sl_config *cfg, const struct sl_args *a,
+			   const struct sl_workload_inst *wl, int n, char *err, size_t errlen);
 /* rt-app's global "duration" ends the run, unless a duration was given (run, repro). */
 void sl_config_rtapp_duration(struct sl_config *cfg);
 void sl_config_free(struct sl_config *cfg);

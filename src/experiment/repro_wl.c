@@ -296,13 +296,8 @@ static int run_setting(struct wl_repro *w, int si, int i, char *err, size_t errl
 	int rc = -1;
 
 	a.seed = seed_text(w, i, sbuf, sizeof(sbuf));
-	a.nworkloads = 0;
-	if (sl_config_build(&cfg, &a, err, errlen))
+	if (sl_config_build_shared(&cfg, &a, w->wl, o->nworkloads, err, errlen))
 		return -1;
-	if (sl_config_share_workloads(&cfg, w->wl, o->nworkloads, err, errlen)) {
-		sl_config_free(&cfg);
-		return -1;
-	}
 	sl_config_rtapp_duration(&cfg); /* in a setting with no duration of its own, as run */
 	w->seeds[i] = cfg.seed;
 	w->kernel[si] = cfg.rel->name;

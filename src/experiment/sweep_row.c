@@ -142,7 +142,7 @@ struct memo_ent {
 
 /*
  * Workloads parsed once per process, by their spec (sl_workload_parse reads nothing else), and
- * shared by every run that names them (sl_config_share_workloads): a trace workload's file is
+ * shared by every run that names them (sl_config_build_shared): a trace workload's file is
  * read once, not once per run. At most WL_CACHE_MAX specs; further ones are parsed per run.
  */
 #define WL_CACHE_MAX 64
@@ -183,25 +183,16 @@ static int config_for(struct sl_sweep_memo *m, struct sl_config *cfg, const stru
 	struct sl_workload_inst wl[SL_MAX_LIST];
 	int n = a->nworkloads;
 
-	for (int i = 0; m && i < n && i < SL_MAX_LIST; i++) {
+	if (!m || n > SL_MAX_LIST)
+		return sl_config_build(cfg, a, err, errlen);
+	for (int i = 0; i < n; i++) {
 		const struct sl_workload_inst *w = wl_cached(m, a->workloads[i]);
 
 		if (!w)
 			return sl_config_build(cfg, a, err, errlen);
 		wl[i] = *w;
 	}
-	if (!m || n > SL_MAX_LIST)
-		return sl_config_build(cfg, a, err, errlen);
-	struct sl_args b = *a;
-
-	b.nworkloads = 0;
-	if (sl_config_build(cfg, &b, err, errlen))
-		return -1;
-	if (sl_config_share_workloads(cfg, wl, n, err, errlen)) {
-		sl_config_free(cfg);
-		return -1;
-	}
-	return 0;
+	return sl_config_build_shared(cfg, a, wl, n, err, errlen);
 }
 
 struct sl_sweep_memo *sl_sweep_memo_new(void)
