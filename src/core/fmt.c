@@ -31,30 +31,25 @@ char *sl_fmt_u64(char *p, u64 v, int width)
  */
 char *sl_fmt_ratio(char *p, u64 n, u64 div, int decimals, int width)
 {
-	u64 m = div, q, rem;
-	char d[32];
-	int k = 0;
+	u64 m = div, q, scale = 1;
 
-	for (int i = 0; i < decimals; i++)
+	for (int i = 0; i < decimals; i++) {
 		m /= 10;
+		scale *= 10;
+	}
 	if (!m || n >= (1ULL << 52) || 2 * (n % m) == m)
 		return p + sprintf(p, "%*.*f", width, decimals, (double)n / (double)div);
 	q = n / m;
-	rem = n % m;
-	q += 2 * rem > m;
-	for (int i = 0; i < decimals; i++) {
-		d[k++] = (char)('0' + q % 10);
-		q /= 10;
+	q += 2 * (n % m) > m;
+	/* the integer part right-aligned in what the point and the decimals leave */
+	p = sl_fmt_u64(p, q / scale, decimals ? width - decimals - 1 : width);
+	if (decimals) {
+		*p++ = '.';
+		for (int i = decimals - 1; i >= 0; i--) {
+			p[i] = (char)('0' + q % 10);
+			q /= 10;
+		}
+		p += decimals;
 	}
-	if (decimals)
-		d[k++] = '.';
-	do {
-		d[k++] = (char)('0' + q % 10);
-		q /= 10;
-	} while (q);
-	for (; width > k; width--)
-		*p++ = ' ';
-	while (k)
-		*p++ = d[--k];
 	return p;
 }
