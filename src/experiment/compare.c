@@ -749,9 +749,11 @@ static int plot(const struct cmp *c, char *err, size_t errlen)
 		if (at < PLOT_ROWS_MAX)
 			sel[at] = k;
 	}
+	/* the heights as panel() draws them: a band per row, a bar per configuration (and, for
+	 * the CPU time, the recording's) */
 	int nb = c->o->nconf + (c->total_rec.have ? 1 : 0);
-	int band = nb * 9 + 10, ph = ns * band + 60, legend = 24 + 16 * nb;
-	int h = 40 + legend + 2 * ph + 20;
+	int y1 = 60 + 16 * nb + 40, y2 = y1 + ns * (nb * 9 + 10) + 60;
+	int h = y2 + ns * (c->o->nconf * 9 + 10) + 30;
 	struct sl_outfile of;
 
 	if (sl_outfile_open(&of, c->o->plot, err, errlen))
@@ -790,9 +792,8 @@ static int plot(const struct cmp *c, char *err, size_t errlen)
 		xml_text(f, c->o->conf[ci].label);
 		fputs("</text>\n", f);
 	}
-	y += 40;
-	panel(f, c, sel, ns, true, y);
-	panel(f, c, sel, ns, false, y + ph);
+	panel(f, c, sel, ns, true, y1);
+	panel(f, c, sel, ns, false, y2);
 	fputs("</svg>\n", f);
 	if (sl_outfile_commit(&of, err, errlen))
 		return 1;
