@@ -18,6 +18,7 @@
 #include "workload/trace.h"
 
 #include <json-c/json.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -682,14 +683,15 @@ static void panel(FILE *f, const struct cmp *c, const int *sel, int ns, bool cpu
 			max = row_peak(c, sel[i], cpu);
 	if (max <= 0)
 		max = 1;
-	double step = grid_step(max), top = step;
+	double step = grid_step(max);
+	int nstep = (int)ceil(max / step);
+	double top = nstep * step;
 
-	while (top < max)
-		top += step;
 	fprintf(f, "<text x='%d' y='%d' font-weight='bold'>%s</text>\n", x0, y0 - 22,
 		cpu ? "CPU time (ms): mean, [min,max] over the seeds"
 		    : "wake-up latency p95 (ms): mean, [min,max] over the seeds");
-	for (double v = 0; v <= top * 1.0001; v += step) {
+	for (int k = 0; k <= nstep; k++) {
+		double v = k * step;
 		int x = x0 + (int)(v / top * pw);
 
 		fprintf(f,
