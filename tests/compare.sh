@@ -124,7 +124,7 @@ PYEOF
 
 # --- errors: exit status 2, nothing on stdout ---
 usage_error "tasks=nomatch matches no task of the trace" compare --duration 100ms \
-	--workload "trace:file=$W,tasks=nomatch"
+	--workload "trace:file=$W,tasks=nomatch" --plot "$T/none.svg"
 usage_error "ran no task in any configuration" compare --duration 100ms \
 	--workload hog:start=1s --kernel 2.6.31,6.18
 usage_error "unknown key 'kernle'; did you mean 'kernel'?" compare \
@@ -136,4 +136,14 @@ usage_error "--seeds: '17' is not a count 1..16" compare --workload hog --seeds 
 usage_error "give at least one --workload" compare --kernel 2.6.31,6.18
 usage_error "is not KEY=VALUE" compare --workload hog --config 6.18
 [ ! -e "$T/none.svg" ] || fail "a plot of a refused run"
+# a plot that cannot be written: exit status 1, no report
+rc=0
+"$SL" compare --workload hog --duration 10ms --cpus 1,2 --plot "$T/no/p.svg" >"$T/out" \
+	2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && grep -F -- "--plot: $T/no/p.svg" "$T/err" >/dev/null ||
+	fail "an unwritable --plot: exit status $rc, $(cat "$T/out" "$T/err")"
+# a list of numbers names its configurations with the option
+"$SL" compare --workload hog --duration 10ms --cpus 1,2 >"$T/out" || fail "--cpus 1,2"
+grep -E '^cpus=1 +1 CPU +--kernel 2\.6\.31 --cpus 1 --duration 10ms$' "$T/out" >/dev/null ||
+	fail "--cpus 1,2: $(cat "$T/out")"
 echo "compare.sh: all checks passed"

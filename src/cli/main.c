@@ -915,7 +915,13 @@ static int cmd_compare(int argc, char **argv)
 
 			rem %= below;
 			*(const char **)(void *)((char *)&cf->a + arg_slots[x->axis[i]].off) = v;
-			sl_append(cf->label, sizeof(cf->label), &loff, "%s%s", loff ? " " : "", v);
+			const char *key = arg_slots[x->axis[i]].key;
+			/* a release, a machine or a governor says what it is; a number does not */
+			bool bare = !strcmp(key, "kernel") || !strcmp(key, "machine") ||
+				    !strcmp(key, "cpuidle-governor");
+
+			sl_append(cf->label, sizeof(cf->label), &loff, "%s%s%s%s", loff ? " " : "",
+				  bare ? "" : key, bare ? "" : "=", v);
 		}
 		bool named = false;
 

@@ -493,9 +493,12 @@ static void print_table(FILE *out, const struct cmp *c, const int *ord)
 	for (int ci = 0; ci < o->nconf; ci++)
 		if ((int)strlen(o->conf[ci].label) > lw)
 			lw = (int)strlen(o->conf[ci].label);
-	for (int ci = 0; ci < o->nconf; ci++)
-		fprintf(out, "%-*s  %d CPU%s  %s\n", lw, o->conf[ci].label, c->ncpu[ci],
-			c->ncpu[ci] > 1 ? "s" : "", c->words[ci]);
+	for (int ci = 0; ci < o->nconf; ci++) {
+		char cpus[24];
+
+		snprintf(cpus, sizeof(cpus), "%d CPU%s", c->ncpu[ci], c->ncpu[ci] > 1 ? "s" : "");
+		fprintf(out, "%-*s  %-8s  %s\n", lw, o->conf[ci].label, cpus, c->words[ci]);
+	}
 	for (int i = -1; i < n; i++) {
 		const char *const *row = NULL;
 		const char *hrow[NCOL];
@@ -758,8 +761,12 @@ static int plot(const struct cmp *c, char *err, size_t errlen)
 	int h = y2 + ns * (c->o->nconf * 9 + 10) + 30;
 	struct sl_outfile of;
 
-	if (sl_outfile_open(&of, c->o->plot, err, errlen))
+	char e[4400];
+
+	if (sl_outfile_open(&of, c->o->plot, e, sizeof(e))) {
+		snprintf(err, errlen, "compare --plot: %s", e);
 		return 1;
+	}
 	FILE *f = of.f;
 
 	fprintf(f,
@@ -797,8 +804,10 @@ static int plot(const struct cmp *c, char *err, size_t errlen)
 	panel(f, c, sel, ns, true, y1);
 	panel(f, c, sel, ns, false, y2);
 	fputs("</svg>\n", f);
-	if (sl_outfile_commit(&of, err, errlen))
+	if (sl_outfile_commit(&of, e, sizeof(e))) {
+		snprintf(err, errlen, "compare --plot: %s", e);
 		return 1;
+	}
 	return 0;
 }
 
