@@ -10,7 +10,7 @@ MAXARGS=3
 MAN=$2
 BASHC=$3
 
-cmds="run demo sweep sweep-report sweep-merge trace-stats replay-idle record validate calibrate
+cmds="run compare demo sweep sweep-report sweep-merge trace-stats replay-idle record validate calibrate
 features sysctl workloads params machines governors help"
 for c in $cmds "repro fio" "repro sleepers" "repro fork"; do
 	# shellcheck disable=SC2086 # the two words of "repro fio" are two arguments
@@ -52,6 +52,8 @@ if command -v bash >/dev/null 2>&1; then
 			_schedlab; printf "%s\n" "${COMPREPLY[@]}"' _ "$BASHC" schedlab "$@"
 	}
 	complete_ swe | grep -x sweep >/dev/null || fail "bash: swe does not complete to sweep"
+	complete_ comp | grep -x compare >/dev/null || fail "bash: comp does not complete to compare"
+	complete_ compare --con | grep -x -- --config >/dev/null || fail "bash: compare --con"
 	complete_ run --ker | grep -x -- --kernel >/dev/null || fail "bash: run --ker"
 	complete_ run --kernel "" | grep -x 6.18 >/dev/null || fail "bash: run --kernel: no 6.18"
 	complete_ run --machine ne | grep -x nehalem >/dev/null || fail "bash: --machine ne"

@@ -212,7 +212,7 @@ cmp -s "$T/huge.csv" "$T/huge2.csv" || fail "a refused resume changed its --out 
 # without its dotted prefix) ---
 usage_error "unknown command 'swep'; did you mean 'sweep'?" swep
 # every command is in the unknown-command list
-usage_error "(commands: run, demo, repro, sweep, sweep-report, sweep-merge, trace-stats, replay-idle, trace-workload, record, validate, calibrate, features, sysctl, workloads, params, machines, governors, help)" frobnicate
+usage_error "(commands: run, compare, demo, repro, sweep, sweep-report, sweep-merge, trace-stats, replay-idle, trace-workload, record, validate, calibrate, features, sysctl, workloads, params, machines, governors, help)" frobnicate
 usage_error "unknown experiment 'repro foi'; did you mean 'repro fio'?" repro foi
 usage_error "run: unknown option '--duraton'; did you mean '--duration'?" run --duraton 1s
 usage_error "sweep-report: unknown option '--metirc'; did you mean '--metric'?" sweep-report --metirc x f.csv

@@ -97,6 +97,17 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "a trace workload, CPU time, wake-ups, wake-up latency p50/p95/max, switches and "
 	 "completion.",
 	 SL_COMPLETE_WORKLOAD, NULL},
+	/* compare */
+	{"compare-config", "--config", NULL, "'K=V,...'", true,
+	 "A configuration to compare (repeatable): options of run's model as KEY=VALUE without "
+	 "their --, comma-separated, laid over the options given outside, e.g. "
+	 "'kernel=6.18,sched-features=NO_PLACE_LAG' or "
+	 "'kernel=6.18,sysctl=base_slice_ns=3000000'; label=NAME names it.",
+	 0, NULL},
+	{"compare-plot", "--plot", NULL, "FILE.svg", false,
+	 "Draw the CPU time and the wake-up latency p95 of the rows with the most CPU time under "
+	 "each configuration (mean and [min,max] over the seeds) into FILE.svg.",
+	 FILE_, NULL},
 	/* sweep */
 	{"features", "--features", NULL, "all|LIST", false,
 	 "The flags to vary: all of the release's, or a comma-separated list; every "
@@ -174,6 +185,18 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "switches and completion time. `run F.json` runs an rt-app file (for its duration unless "
 	 "--duration).",
 	 RUN_MODEL " trace-out rtapp-logdir json output no-progress"},
+	{"compare", "[F.json]", "one workload under several configurations, side by side",
+	 "Runs the workloads (--workload, repeatable; trace:file=T included) under each "
+	 "configuration with each of --seeds seeds (from --seed) and prints a row per task: a "
+	 "trace's by the pid and comm it recorded, with what the trace itself shows as "
+	 "'recorded'; another workload's per group and comm; then the total. Per configuration: "
+	 "tasks, CPU time, its share of one CPU, switches, wake-ups, wake-up latency p50/p95/max "
+	 "and completion, as mean [min,max] over the seeds. The configurations are the "
+	 "comma-separated values of --kernel, --cpus, --topology, --duration, --machine, "
+	 "--cpuidle-governor, --idle, --idle-driver, --pm-qos-latency-us and --irq-affinity "
+	 "(lists multiply), times each --config; every other option applies to all of them. A "
+	 "tasks= filter that keeps no task, or runs of no task, are refused (exit status 2).",
+	 RUN_MODEL " compare-config repro-seeds compare-plot json output"},
 	{"demo", "", "the three 2009 results in one screen",
 	 "NEW_FAIR_SLEEPERS and a desktop under nice -n 19 make, parent- against child-runs-first "
 	 "on a kernel build, and fio under the menu-tng idle governor: each simulated here, side "

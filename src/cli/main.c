@@ -10,6 +10,7 @@
 #include "experiment/run.h"
 #include "experiment/repro.h"
 #include "experiment/sweep.h"
+#include "experiment/compare.h"
 #include "trace/trace_stats.h"
 #include "trace/replay_idle.h"
 #include "trace/record.h"
@@ -21,6 +22,7 @@
 #include "core/outfile.h"
 #include "core/interrupt.h"
 #include "core/suggest.h"
+#include "core/parse.h"
 #include "cli/cli_table.h"
 
 #include <stddef.h>
@@ -669,6 +671,296 @@ static int next_arg(const struct sl_cli_cmd *row, int argc, char **argv, int *i,
 	return 0;
 }
 
+/*
+ * `schedlab compare`'s configurations: the comma-separated values of run's single-valued options
+ * (arg_slots; each list multiplies), times each --config 'K=V,...', whose K=V is the option --K V
+ * of the same table read by the same parser (parse_options) and laid over the rest.
+ */
+struct cmp_cli {
+	struct cli c;
+	const char *configs[SL_MAX_LIST];
+	int nconfigs;
+	struct sl_compare_conf conf[SL_COMPARE_MAX_CONF];
+	char pool[1 << 16]; /* the words made: the values split, the --K=V of each --config */
+	size_t used;
+	int axis[SL_ARRAY_SIZE(arg_slots)]; /* arg_slots of the lists */
+	const char *vals[SL_ARRAY_SIZE(arg_slots)][SL_MAX_LIST];
+	int nvals[SL_ARRAY_SIZE(arg_slots)], naxes;
+};
+
+static char *cmp_store(struct cmp_cli *x, const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *p = x->pool + x->used;
+
+	if (x->used + n > sizeof(x->pool))
+		return NULL;
+	snprintf(p, n, "%s%s", a, b);
+	x->used += n;
+	return p;
+}
+
+static const char *const cmp_not_keys[] = {"workload", "seed", "trace-out"};
+
+/* Whether arg_slots[k] is an option a --config may set (and its key). */
+static bool cmp_key_ok(const struct sl_cli_cmd *row, size_t k)
+{
+	char name[48];
+
+	for (size_t i = 0; i < SL_ARRAY_SIZE(cmp_not_keys); i++)
+		if (!strcmp(arg_slots[k].key, cmp_not_keys[i]))
+			return false;
+	snprintf(name, sizeof(name), "--%s", arg_slots[k].key);
+	return sl_cli_cmd_opt(row, name, strlen(name)) != NULL;
+}
+
+/* --config TEXT laid over a; its label= into label. Returns 0 or 2 after the message. */
+static int cmp_config(struct cmp_cli *x, const struct sl_cli_cmd *row, const char *text,
+		      struct sl_args *a, char *label, size_t llen, bool *named)
+{
+	char *copy = cmp_store(x, text, ""), *save = NULL, words[48] = "";
+	size_t loff = 0;
+
+	*named = false;
+
+	if (!copy)
+		return die("compare: --config: the configurations are too long");
+	for (char *it = strtok_r(copy, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+		while (*it == ' ')
+			it++;
+		char *eq = strchr(it, '=');
+		size_t k = 0;
+
+		if (!*it)
+			continue;
+		if (!eq || eq == it)
+			return die(
+				"compare: --config '%s': '%s' is not KEY=VALUE (KEY: an option of "
+				"run without --, or label)",
+				text, it);
+		if ((size_t)(eq - it) == 5 && !strncmp(it, "label", 5)) {
+			snprintf(label, llen, "%s", eq + 1);
+			*named = true;
+			continue;
+		}
+		while (k < SL_ARRAY_SIZE(arg_slots) &&
+		       (strlen(arg_slots[k].key) != (size_t)(eq - it) ||
+			strncmp(arg_slots[k].key, it, (size_t)(eq - it)) || !cmp_key_ok(row, k)))
+			k++;
+		if (k == SL_ARRAY_SIZE(arg_slots)) {
+			struct sl_suggest sg;
+			char hint[160], keys[512];
+			size_t off = 0;
+
+			sl_suggest_init(&sg, it, (size_t)(eq - it));
+			for (size_t i = 0; i < SL_ARRAY_SIZE(arg_slots); i++)
+				if (cmp_key_ok(row, i)) {
+					sl_suggest_add(&sg, arg_slots[i].key);
+					off += (size_t)snprintf(keys + off, sizeof(keys) - off,
+								"%s%s", off ? ", " : "",
+								arg_slots[i].key);
+				}
+			return die("compare: --config '%s': unknown key '%.*s'%s (keys: %s, label)",
+				   text, (int)(eq - it), it,
+				   sl_suggest_text(&sg, hint, sizeof(hint)), keys);
+		}
+		for (int i = 0; i < x->naxes; i++)
+			if ((size_t)x->axis[i] == k)
+				return die("compare: --config '%s': --%s already gives a list of "
+					   "values to compare",
+					   text, arg_slots[k].key);
+		/* the option as typed, through run's parser */
+		struct cli one;
+		char *w[3] = {"schedlab", "compare", cmp_store(x, "--", it)};
+
+		if (!w[2])
+			return die("compare: --config: the configurations are too long");
+		if (parse_options(3, w, 2, &one, row))
+			return 2;
+		char *dst = (char *)a;
+		const char *src = (const char *)&one.a;
+
+		if (arg_slots[k].count < 0) {
+			*(const char **)(void *)(dst + arg_slots[k].off) =
+				*(const char *const *)(const void *)(src + arg_slots[k].off);
+		} else if (add_list((const char **)(void *)(dst + arg_slots[k].off),
+				    (int *)(void *)(dst + arg_slots[k].count),
+				    *(const char *const *)(const void *)(src + arg_slots[k].off),
+				    arg_slots[k].key)) {
+			return 2;
+		}
+		sl_append(words, sizeof(words), &loff, "%s%s", loff ? "," : "", it);
+	}
+	if (!*named)
+		snprintf(label, llen, "%s", words);
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	const struct sl_cli_cmd *row = sl_cli_find_cmd("compare");
+	struct cmp_cli *x = calloc(1, sizeof(*x));
+	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
+	struct sl_compare_opts o = {.nseeds = 1};
+	int nrest = 2, rc = 2;
+	char err[4600];
+
+	if (!x || !rest) {
+		rc = die("out of memory");
+		goto out;
+	}
+	rest[0] = argv[0];
+	rest[1] = argv[1];
+	for (int i = 2; i < argc; i++) {
+		const struct sl_cli_opt *op;
+		const char *v;
+		int at = i;
+
+		if (next_arg(row, argc, argv, &i, &op, &v))
+			goto out;
+		if (op && !strcmp(op->key, "compare-config")) {
+			if (add_list(x->configs, &x->nconfigs, v, op->name))
+				goto out;
+		} else if (op && !strcmp(op->key, "repro-seeds")) {
+			char *end;
+			long n = strtol(v, &end, 10);
+
+			if (!*v || *end || n < 1 || n > SL_SPREAD_MAX) {
+				rc = die("--seeds: '%s' is not a count 1..%d", v, SL_SPREAD_MAX);
+				goto out;
+			}
+			o.nseeds = (int)n;
+		} else if (op && !strcmp(op->key, "compare-plot")) {
+			o.plot = v;
+		} else {
+			while (at <= i)
+				rest[nrest++] = argv[at++];
+		}
+	}
+	rc = parse_options(nrest, rest, 2, &x->c, row);
+	if (rc)
+		goto out;
+	/* an earlier value of an option given twice, checked as run checks it; lists apart */
+	int np = 0;
+
+	for (int p = 0; p < x->c.nprior; p++)
+		if (!strchr(x->c.prior_val[p], ',')) {
+			x->c.prior_key[np] = x->c.prior_key[p];
+			x->c.prior_val[np++] = x->c.prior_val[p];
+		}
+	x->c.nprior = np;
+	rc = check_priors(&x->c);
+	if (rc)
+		goto out;
+	rc = 2;
+	if (!x->c.a.nworkloads) {
+		die("compare: give at least one --workload (see schedlab workloads)");
+		goto out;
+	}
+	/* the lists: each value of each is a configuration, the lists multiplying */
+	long nconf = x->nconfigs ? x->nconfigs : 1;
+
+	for (size_t k = 0; k < SL_ARRAY_SIZE(arg_slots); k++) {
+		const char *v = *(const char *const *)(const void *)((const char *)&x->c.a +
+								     arg_slots[k].off);
+		char *copy, *save = NULL;
+		int n = 0;
+
+		if (arg_slots[k].count >= 0 || !v || !strchr(v, ',') || !cmp_key_ok(row, k))
+			continue;
+		if (!(copy = cmp_store(x, v, ""))) {
+			die("compare: --%s: too long", arg_slots[k].key);
+			goto out;
+		}
+		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (n == SL_MAX_LIST) {
+				die("compare: --%s: at most %d values", arg_slots[k].key,
+				    SL_MAX_LIST);
+				goto out;
+			}
+			x->vals[x->naxes][n++] = t;
+		}
+		if (!n) {
+			die("compare: --%s '%s': no value", arg_slots[k].key, v);
+			goto out;
+		}
+		x->nvals[x->naxes] = n;
+		x->axis[x->naxes++] = (int)k;
+		nconf *= n;
+		if (nconf > SL_COMPARE_MAX_CONF)
+			break;
+	}
+	if (nconf > SL_COMPARE_MAX_CONF) {
+		die("compare: more than %d configurations (the lists multiply, times each "
+		    "--config)",
+		    SL_COMPARE_MAX_CONF);
+		goto out;
+	}
+	/* configuration ci: the lists' values of ci / nce (the last list fastest), then the
+	 * --config ci % nce */
+	int nce = x->nconfigs ? x->nconfigs : 1;
+
+	for (int ci = 0; ci < nconf; ci++) {
+		struct sl_compare_conf *cf = &x->conf[ci];
+		size_t loff = 0;
+		char cl[48] = "";
+
+		cf->a = x->c.a;
+		for (int i = 0, rem = ci / nce; i < x->naxes; i++) {
+			int below = 1;
+
+			for (int j = i + 1; j < x->naxes; j++)
+				below *= x->nvals[j];
+			const char *v = x->vals[i][rem / below];
+
+			rem %= below;
+			*(const char **)(void *)((char *)&cf->a + arg_slots[x->axis[i]].off) = v;
+			const char *key = arg_slots[x->axis[i]].key;
+			/* a release, a machine or a governor says what it is; a number does not */
+			bool bare = !strcmp(key, "kernel") || !strcmp(key, "machine") ||
+				    !strcmp(key, "cpuidle-governor");
+
+			sl_append(cf->label, sizeof(cf->label), &loff, "%s%s%s%s", loff ? " " : "",
+				  bare ? "" : key, bare ? "" : "=", v);
+		}
+		bool named = false;
+
+		if (x->nconfigs) {
+			if (cmp_config(x, row, x->configs[ci % nce], &cf->a, cl, sizeof(cl),
+				       &named))
+				goto out;
+			sl_append(cf->label, sizeof(cf->label), &loff, "%s%s",
+				  loff && cl[0] ? " " : "", cl);
+		}
+		/* a long name of words: a number (the list of configurations gives the words) */
+		if (!named && strlen(cf->label) > 24)
+			snprintf(cf->label, sizeof(cf->label), "c%d", ci + 1);
+		if (!cf->label[0])
+			snprintf(cf->label, sizeof(cf->label), "as given");
+	}
+	o.nworkloads = x->c.a.nworkloads;
+	memcpy(o.workloads, x->c.a.workloads, sizeof(o.workloads));
+	o.conf = x->conf;
+	o.nconf = (int)nconf;
+	o.json = x->c.json;
+	struct dest d;
+
+	rc = dest_open(&d, x->c.output);
+	if (!rc) {
+		sl_interrupt_install(true);
+		rc = sl_compare(&o, d.f, err, sizeof(err));
+		if (rc == SL_COMPARE_EINPUT)
+			die("%s", err);
+		else if (rc)
+			fprintf(stderr, "schedlab: %s\n", err);
+		rc = dest_close(&d, rc);
+	}
+out:
+	free(rest);
+	free(x);
+	return rc;
+}
+
 static int cmd_trace_stats(int argc, char **argv)
 {
 	const struct sl_cli_cmd *row = sl_cli_find_cmd("trace-stats");
@@ -1060,6 +1352,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_run(argc, argv);
 	if (!strcmp(cmd, "demo"))
 		return cmd_demo(argc, argv);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc, argv);
 	if (!strcmp(cmd, "sweep"))
 		return cmd_sweep(argc, argv);
 	if (!strcmp(cmd, "sweep-report"))

@@ -111,6 +111,12 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
  */
 int sl_config_build_shared(struct sl_config *cfg, const struct sl_args *a,
 			   const struct sl_workload_inst *wl, int n, char *err, size_t errlen);
+/*
+ * The words of a as options of `schedlab run` (--kernel first, with the release that ran, then
+ * the machine, the duration, the flags, the sysctls and the parameters); not its workloads, seed
+ * or --at changes.
+ */
+void sl_args_words(const struct sl_args *a, const char *kernel, char *buf, size_t len);
 /* rt-app's global "duration" ends the run, unless a duration was given (run, repro). */
 void sl_config_rtapp_duration(struct sl_config *cfg);
 void sl_config_free(struct sl_config *cfg);

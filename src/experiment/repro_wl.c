@@ -13,6 +13,7 @@
 #include "core/json_out.h"
 #include "core/parse.h"
 #include "experiment/repro.h"
+#include "experiment/row_stats.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
 #include "workload/trace.h"
@@ -88,116 +89,26 @@ static int rows_of(const struct sl_config *cfg, struct row **out)
 	return n;
 }
 
-/*
- * The per-comm statistics of one run: a second struct sl_stats whose group k is row k (the
- * group rows' stay empty), each task's row looked up once.
- */
-struct by_comm {
-	struct sl_stats st;
-	const struct sl_sim *sim;
+/* The comm row of a task (-1: none): its group's row of its comm. */
+struct comm_rows {
 	const struct row *rows;
 	int nrows;
-	int *pid_row; /* by pid: 0 not looked up yet, 1 no comm row, k + 2 row k */
-	int npid;
-	u64 *first, *last; /* a row's first event, its tasks' last exit */
-	int *exits, *tasks;
-	bool oom;
 };
 
-static int by_comm_init(struct by_comm *bc, const struct row *rows, int nrows, int ncpu)
+static int comm_row(void *ctx, const struct sl_task *p)
 {
-	memset(bc, 0, sizeof(*bc));
-	bc->rows = rows;
-	bc->nrows = nrows;
-	bc->first = calloc((size_t)nrows, sizeof(u64));
-	bc->last = calloc((size_t)nrows, sizeof(u64));
-	bc->exits = calloc((size_t)nrows, sizeof(int));
-	bc->tasks = calloc((size_t)nrows, sizeof(int));
-	return !bc->first || !bc->last || !bc->exits || !bc->tasks ||
-	       sl_stats_init(&bc->st, nrows, ncpu);
-}
+	const struct comm_rows *cr = ctx;
+	int k = 0;
 
-static void by_comm_free(struct by_comm *bc)
-{
-	sl_stats_free(&bc->st);
-	free(bc->pid_row);
-	free(bc->first);
-	free(bc->last);
-	free(bc->exits);
-	free(bc->tasks);
-}
-
-/* the comm row of pid's task (-1: none), at an event of time t */
-static int row_of(struct by_comm *bc, int pid, u64 t)
-{
-	if (pid <= 0 || pid > bc->sim->ntasks)
-		return -1;
-	if (pid >= bc->npid) {
-		int n = bc->npid ? bc->npid : 256;
-
-		while (n <= pid)
-			n *= 2;
-		int *a = realloc(bc->pid_row, sizeof(int) * (size_t)n);
-
-		if (!a) {
-			bc->oom = true;
-			return -1;
-		}
-		memset(a + bc->npid, 0, sizeof(int) * (size_t)(n - bc->npid));
-		bc->pid_row = a;
-		bc->npid = n;
-	}
-	if (!bc->pid_row[pid]) {
-		const struct sl_task *p = sl_sim_task(bc->sim, pid - 1);
-		int k = 0;
-
-		while (k < bc->nrows && (!p->group || bc->rows[k].group != p->group->id ||
-					 !bc->rows[k].comm[0] || strcmp(bc->rows[k].comm, p->comm)))
-			k++;
-		bc->pid_row[pid] = k < bc->nrows ? k + 2 : 1;
-		if (k < bc->nrows && !bc->tasks[k]++)
-			bc->first[k] = t;
-	}
-	return bc->pid_row[pid] - 2;
-}
-
-static void by_comm_event(void *ctx, const struct sl_event *ev)
-{
-	struct by_comm *bc = ctx;
-	struct sl_event e = *ev;
-
-	e.group = row_of(bc, ev->pid, ev->time);
-	if (ev->type == SL_EV_SWITCH || ev->type == SL_EV_FORK)
-		e.next_group = row_of(bc, ev->next_pid, ev->time);
-	if (ev->type == SL_EV_EXIT && e.group >= 0) {
-		bc->last[e.group] = ev->time;
-		bc->exits[e.group]++;
-	}
-	sl_stats_on_event(&bc->st, &e);
-}
-
-static int by_comm_attach(void *ctx, struct sl_sim *sim)
-{
-	struct by_comm *bc = ctx;
-
-	bc->sim = sim;
-	return sl_sim_subscribe(sim, by_comm_event, bc);
-}
-
-/* the context switches (switch-outs) of the tasks of statistics group g */
-static u64 switches_of(const struct sl_stats *s, int g)
-{
-	u64 n = 0;
-
-	for (int pid = 1; pid <= s->maxpid && pid < s->npid; pid++)
-		if (s->pid[pid].group1 == g + 1)
-			n += s->pid[pid].switches;
-	return n;
+	while (k < cr->nrows && (!p->group || cr->rows[k].group != p->group->id ||
+				 !cr->rows[k].comm[0] || strcmp(cr->rows[k].comm, p->comm)))
+		k++;
+	return k < cr->nrows ? k : -1;
 }
 
 /* one run's figures of row k into f */
-static void collect(const struct row *rows, int k, const struct sl_run *r, const struct by_comm *bc,
-		    struct figs *f)
+static void collect(const struct row *rows, int k, const struct sl_run *r,
+		    const struct sl_row_stats *bc, struct figs *f)
 {
 	const struct row *w = &rows[k];
 	const struct sl_group *g = &r->sim->groups[w->group];
@@ -207,12 +118,12 @@ static void collect(const struct row *rows, int k, const struct sl_run *r, const
 
 	if (w->comm[0]) {
 		sl_spread_add(&f->tasks, bc->tasks[k]);
-		sl_spread_add(&f->switches, (double)switches_of(&bc->st, k));
+		sl_spread_add(&f->switches, (double)sl_row_stats_switches(&bc->st, k));
 		done = bc->exits[k] == w->expected;
 		comp = bc->last[k] - bc->first[k];
 	} else {
 		sl_spread_add(&f->tasks, g->ntasks);
-		sl_spread_add(&f->switches, (double)switches_of(&r->stats, w->group));
+		sl_spread_add(&f->switches, (double)sl_row_stats_switches(&r->stats, w->group));
 		done = g->finite && g->spawned && !g->live;
 		comp = g->end - g->start;
 	}
@@ -225,42 +136,6 @@ static void collect(const struct row *rows, int k, const struct sl_run *r, const
 		sl_spread_add(&f->comp_ms, (double)comp / 1e6);
 	else
 		f->unfinished = true;
-}
-
-/* the setting's words as on a command line, with the release it ran */
-static void setting_words(const struct sl_args *a, const char *kernel, char *buf, size_t len)
-{
-	static const struct {
-		const char *opt;
-		size_t off;
-	} one[] = {
-		{"--cpus", offsetof(struct sl_args, cpus)},
-		{"--topology", offsetof(struct sl_args, topology)},
-		{"--machine", offsetof(struct sl_args, machine)},
-		{"--idle-driver", offsetof(struct sl_args, idle_driver)},
-		{"--idle", offsetof(struct sl_args, idle)},
-		{"--cpuidle-governor", offsetof(struct sl_args, governor)},
-		{"--irq-affinity", offsetof(struct sl_args, irq_affinity)},
-		{"--duration", offsetof(struct sl_args, duration)},
-	};
-	size_t off = 0;
-
-	buf[0] = '\0';
-	sl_append(buf, len, &off, "--kernel %s", kernel);
-	for (size_t i = 0; i < SL_ARRAY_SIZE(one); i++) {
-		const char *v = *(const char *const *)(const void *)((const char *)a + one[i].off);
-
-		if (v)
-			sl_append(buf, len, &off, " %s %s", one[i].opt, v);
-	}
-	for (int i = 0; i < a->nfeatures; i++)
-		sl_append(buf, len, &off, " --sched-features %s", a->features[i]);
-	for (int i = 0; i < a->nsysctls; i++)
-		sl_append(buf, len, &off, " --sysctl %s", a->sysctls[i]);
-	for (int i = 0; i < a->nparams; i++)
-		sl_append(buf, len, &off, " --param %s", a->params[i]);
-	for (int i = 0; i < a->ncpuidle_params; i++)
-		sl_append(buf, len, &off, " --cpuidle-param %s", a->cpuidle_params[i]);
 }
 
 /* The whole command: its settings, seeds, rows and figures. */
@@ -291,7 +166,8 @@ static int run_setting(struct wl_repro *w, int si, int i, char *err, size_t errl
 	struct sl_args a = w->set[si].a;
 	struct sl_config cfg;
 	struct sl_run r;
-	struct by_comm bc;
+	struct sl_row_stats bc;
+	struct comm_rows cr;
 	char sbuf[24];
 	int rc = -1;
 
@@ -311,11 +187,13 @@ static int run_setting(struct wl_repro *w, int si, int i, char *err, size_t errl
 			return -1;
 		}
 	}
-	if (by_comm_init(&bc, w->rows, w->nrows, cfg.ncpu)) {
+	cr.rows = w->rows;
+	cr.nrows = w->nrows;
+	if (sl_row_stats_init(&bc, w->nrows, cfg.ncpu, comm_row, &cr)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	rc = sl_run_with(&cfg, &r, by_comm_attach, &bc, err, errlen);
+	rc = sl_run_with(&cfg, &r, sl_row_stats_attach, &bc, err, errlen);
 	if (!rc && bc.oom) {
 		snprintf(err, errlen, "out of memory in the statistics");
 		rc = -1;
@@ -328,7 +206,7 @@ static int run_setting(struct wl_repro *w, int si, int i, char *err, size_t errl
 	if (r.sim)
 		sl_run_free(&r);
 out:
-	by_comm_free(&bc);
+	sl_row_stats_free(&bc);
 	sl_config_free(&cfg);
 	return rc ? -1 : 0;
 }
@@ -356,7 +234,7 @@ static void print_table(FILE *out, const struct wl_repro *w)
 	fprintf(out, "; each figure mean [min, max] over the seeds; completion: first event to "
 		     "last exit, - when not every seed's tasks finished\n\n");
 	for (int s = 0; s < w->nset; s++) {
-		setting_words(&w->set[s].a, w->kernel[s], words, sizeof(words));
+		sl_args_words(&w->set[s].a, w->kernel[s], words, sizeof(words));
 		fprintf(out, "%-*s  %s\n", lw, w->set[s].label, words);
 	}
 	for (int k = 0; k < w->nrows; k++) {
@@ -429,7 +307,7 @@ static int print_json(FILE *out, const struct wl_repro *w)
 	for (int s = 0; s < w->nset; s++) {
 		json_object *so = json_object_new_object(), *ra = json_object_new_array();
 
-		setting_words(&w->set[s].a, w->kernel[s], words, sizeof(words));
+		sl_args_words(&w->set[s].a, w->kernel[s], words, sizeof(words));
 		json_object_object_add(so, "setting", json_object_new_string(w->set[s].label));
 		json_object_object_add(so, "kernel", json_object_new_string(w->kernel[s]));
 		json_object_object_add(so, "args", json_object_new_string(words));

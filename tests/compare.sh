@@ -1,0 +1,149 @@
+#!/bin/sh
+# schedlab compare: one set of workloads under several configurations, a row per task. The
+# figures checked are derived by hand: two nice-0 hogs sharing one CPU under each fair release,
+# and the hand-written trace tests/data/trace-workload/wakeup-preempt.trace (derived in
+# tests/repro_workload.sh) by its recorded pids, with trace-stats' figures as "recorded"; then
+# the JSON, the plot, determinism and the errors (exit status 2).
+# Usage: sh tests/compare.sh path/to/schedlab
+set -eu
+
+. "$(dirname "$0")/lib.sh"
+D=$(dirname "$0")/data
+W=$D/trace-workload/wakeup-preempt.trace
+
+# --- two nice-0 hogs (two groups) on one CPU for 1 s: each has half of the CPU under every fair
+# release (CFS gives equal weights equal shares; EEVDF the same, within a slice). Their switches:
+# 2.6.31 on 1 CPU, sched_latency 20 ms: a 10 ms slice each, 1000 / 20 = 50 switch-outs each;
+# 6.18 checks its 0.75 ms base slice at the HZ=250 tick, so each runs 4 ms: 1000 / 8 = 125 ---
+"$SL" compare --cpus 1 --duration 1s --kernel 2.6.31,2.6.32,6.18 --seeds 2 \
+	--workload hog --workload hog --json >"$T/hogs.json" || fail "compare hogs: exit $?"
+python3 - "$T/hogs.json" <<'PYEOF' || fail "two hogs on one CPU: 50% each"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [c["config"] for c in d["configurations"]] == ["2.6.31", "2.6.32", "6.18"], d
+assert [c["cpus"] for c in d["configurations"]] == [1, 1, 1]
+assert d["seeds"] == [1, 2]
+rows = d["rows"]
+assert [(r["group"], r["comm"], r["pid"], r["recorded"]) for r in rows] == \
+    [("hog", "hog", None, None), ("hog#2", "hog", None, None)], rows
+for r in rows + [d["total"]]:
+    assert len(r["configurations"]) == 3
+for ci in range(3):
+    a, b = (r["configurations"][ci] for r in rows)
+    for x in (a, b):
+        assert x["tasks"]["mean"] == 1
+        assert len(x["cpu_pct_of_one_cpu"]["per_seed"]) == 2
+        # half of one CPU, within 1% (the switch costs, the last slice)
+        assert 49.0 <= x["cpu_pct_of_one_cpu"]["min"] <= x["cpu_pct_of_one_cpu"]["max"] <= 51.0, x
+        assert 490 <= x["cpu_ms"]["mean"] <= 510, x
+        assert x["completion_ms"] is None  # a hog never exits
+    want = {0: 50, 2: 125}.get(ci)
+    if want is not None:
+        assert a["context_switches"]["per_seed"] == b["context_switches"]["per_seed"] == [want] * 2, (ci, a, b)
+    t = d["total"]["configurations"][ci]
+    assert t["tasks"]["mean"] == 2
+    assert abs(t["cpu_ms"]["mean"] - a["cpu_ms"]["mean"] - b["cpu_ms"]["mean"]) < 1e-5
+    assert t["cpu_pct_of_one_cpu"]["mean"] <= 100.0
+    assert t["context_switches"]["mean"] == (a["context_switches"]["mean"]
+                                             + b["context_switches"]["mean"])
+PYEOF
+"$SL" compare --cpus 1 --duration 1s --kernel 2.6.31,6.18 --workload hog --workload hog \
+	>"$T/hogs" || fail "compare hogs (table)"
+grep -F '% of 1 CPU' "$T/hogs" >/dev/null || fail "the share does not say of what: $(cat "$T/hogs")"
+grep -E '^2\.6\.31 +1 CPU +--kernel 2\.6\.31 --cpus 1 --duration 1s$' "$T/hogs" >/dev/null ||
+	fail "the configurations' words: $(cat "$T/hogs")"
+grep -E '^total +\(every task\) +2\.6\.31 +2 ' "$T/hogs" >/dev/null || fail "total: $(cat "$T/hogs")"
+
+# --- the trace by its recorded pids, NEW_FAIR_SLEEPERS on and off as repro sleepers runs them
+# (tests/repro_workload.sh derives ia's figures: CPU 10 ms, p50 0 and 0.499 ms, completion
+# 96.509 and 101.000 ms) ---
+"$SL" compare --cpus 2 --machine core2 --duration 200ms --workload "trace:file=$W" \
+	--config 'sched-features=NEW_FAIR_SLEEPERS,label=nfs' \
+	--config 'sched-features=NO_NEW_FAIR_SLEEPERS,label=nonfs' >"$T/tr" ||
+	fail "compare trace: $(cat "$T/tr")"
+grep -E '^trace +102 +ia +recorded +1 +10\.00 ' "$T/tr" >/dev/null ||
+	fail "ia's recorded line: $(cat "$T/tr")"
+grep -E '^ +nfs +1 +10\.00 .* 0\.000 .* 96\.51$' "$T/tr" >/dev/null ||
+	fail "ia under NEW_FAIR_SLEEPERS: $(cat "$T/tr")"
+grep -E '^ +nonfs +1 +10\.00 .* 0\.499 .* 101\.00$' "$T/tr" >/dev/null ||
+	fail "ia under NO_NEW_FAIR_SLEEPERS: $(cat "$T/tr")"
+for p in 100 101 102; do
+	grep -E "^trace +$p " "$T/tr" >/dev/null || fail "no row of pid $p: $(cat "$T/tr")"
+done
+"$SL" trace-stats --json "$W" >"$T/ts.json" || fail "trace-stats"
+"$SL" compare --cpus 2 --duration 200ms --workload "trace:file=$W" --kernel 2.6.31,6.18 \
+	--seeds 2 --json >"$T/tr.json" || fail "compare trace --json"
+python3 - "$T/tr.json" "$T/ts.json" <<'PYEOF' || fail "compare trace --json: the figures above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ts = {t["pid"]: t for t in json.load(open(sys.argv[2]))["tasks"]}
+assert [(r["pid"], r["comm"]) for r in d["rows"]] == [(100, "hog"), (101, "hog"), (102, "ia")]
+tot = 0
+for r in d["rows"]:
+    rec, t = r["recorded"], ts[r["pid"]]
+    # recorded: what trace-stats counts for that pid
+    assert abs(rec["cpu_ms"] - t["run_ns"] / 1e6) < 1e-6, (rec, t)
+    assert rec["context_switches"] == t["switches"], (rec, t)
+    assert rec["wakeups"] == t["wakeups"]
+    tot += rec["cpu_ms"]
+    for c in r["configurations"]:
+        assert c["tasks"]["per_seed"] == [1, 1]
+        assert c["completion_ms"] is not None  # every replayed task exits
+assert abs(d["total"]["recorded"]["cpu_ms"] - tot) < 1e-5
+ia = d["rows"][2]
+assert ia["recorded"]["cpu_ms"] == 10.0
+for c in ia["configurations"]:
+    assert c["cpu_ms"]["mean"] == 10.0, c
+PYEOF
+
+# --- a list times each --config; the same output twice; the plot ---
+"$SL" compare --cpus 2 --duration 100ms --workload "trace:file=$W" --kernel 2.6.31,2.6.32 \
+	--config 'sysctl=kernel.sched_child_runs_first=1,label=crf1' --config 'label=plain' \
+	--plot "$T/p.svg" >"$T/a" || fail "compare with --plot"
+"$SL" compare --cpus 2 --duration 100ms --workload "trace:file=$W" --kernel 2.6.31,2.6.32 \
+	--config 'sysctl=kernel.sched_child_runs_first=1,label=crf1' --config 'label=plain' >"$T/b"
+cmp -s "$T/a" "$T/b" || fail "compare: two runs differ"
+[ "$(grep -c -E '^(2\.6\.3[12] (crf1|plain)) +2 CPUs' "$T/a")" -eq 4 ] ||
+	fail "2 kernels x 2 --config: 4 configurations expected: $(cat "$T/a")"
+grep -E '^2\.6\.32 crf1 +2 CPUs +--kernel 2\.6\.32 --cpus 2 --duration 100ms --sysctl kernel\.sched_child_runs_first=1$' \
+	"$T/a" >/dev/null || fail "a --config's options: $(cat "$T/a")"
+# a configuration named by words longer than 24 characters is numbered, its words listed
+"$SL" compare --duration 10ms --workload hog --config kernel=2.6.31 \
+	--config 'kernel=6.18,sysctl=base_slice_ns=3000000' >"$T/c" || fail "compare: long names"
+grep -E '^kernel=2\.6\.31 +2 CPUs +--kernel 2\.6\.31 --duration 10ms$' "$T/c" >/dev/null &&
+	grep -E '^c2 +2 CPUs +--kernel 6\.18 --duration 10ms --sysctl base_slice_ns=3000000$' \
+		"$T/c" >/dev/null || fail "compare: the configurations' names: $(cat "$T/c")"
+python3 - "$T/p.svg" <<'PYEOF' || fail "the plot is not an SVG with a bar per row and configuration"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag.endswith("svg")
+rects = [e for e in root.iter() if e.tag.endswith("rect")]
+# the background, 5 legend boxes, per panel 3 rows x 4 configurations (+ recorded for CPU)
+assert len(rects) == 1 + 5 + 3 * 5 + 3 * 4, len(rects)
+PYEOF
+
+# --- errors: exit status 2, nothing on stdout ---
+usage_error "tasks=nomatch matches no task of the trace" compare --duration 100ms \
+	--workload "trace:file=$W,tasks=nomatch" --plot "$T/none.svg"
+usage_error "ran no task in any configuration" compare --duration 100ms \
+	--workload hog:start=1s --kernel 2.6.31,6.18
+usage_error "unknown key 'kernle'; did you mean 'kernel'?" compare \
+	--workload hog --config kernle=6.18
+usage_error "--kernel already gives a list" compare --workload hog --kernel 2.6.31,6.18 \
+	--config kernel=2.6.32
+usage_error "configuration 2.6.99" compare --workload hog --kernel 2.6.31,2.6.99
+usage_error "--seeds: '17' is not a count 1..16" compare --workload hog --seeds 17
+usage_error "give at least one --workload" compare --kernel 2.6.31,6.18
+usage_error "is not KEY=VALUE" compare --workload hog --config 6.18
+[ ! -e "$T/none.svg" ] || fail "a plot of a refused run"
+# a plot that cannot be written: exit status 1, no report
+rc=0
+"$SL" compare --workload hog --duration 10ms --cpus 1,2 --plot "$T/no/p.svg" >"$T/out" \
+	2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && grep -F -- "--plot: $T/no/p.svg" "$T/err" >/dev/null ||
+	fail "an unwritable --plot: exit status $rc, $(cat "$T/out" "$T/err")"
+# a list of numbers names its configurations with the option
+"$SL" compare --workload hog --duration 10ms --cpus 1,2 >"$T/out" || fail "--cpus 1,2"
+grep -E '^cpus=1 +1 CPU +--kernel 2\.6\.31 --cpus 1 --duration 10ms$' "$T/out" >/dev/null ||
+	fail "--cpus 1,2: $(cat "$T/out")"
+echo "compare.sh: all checks passed"
