@@ -223,4 +223,33 @@ rc=0
 sed 's|"trace":"[^"]*"|"trace":"X"|' "$T/out" >"$T/stdin.json"
 cmp -s "$T/file.json" "$T/stdin.json" || fail "trace-stats -: stdin and file differ"
 
+# --- the run table: a comm of 15 characters keeps the columns; a group over 8 tasks says so ---
+cat >"$T/long.json" <<'EOJ'
+{ "tasks" : { "a_long_thread_n" : { "loop" : -1, "run" : 1000, "sleep" : 1000 } },
+  "global" : { "duration" : 1, "calibration" : 100 } }
+EOJ
+ok run "$T/long.json" --workload hog:tasks=2 --duration 10ms
+# the share column's % in the same column on the header's next line, every group and task row
+awk '/^group / { on = 1; next } on && !NF { exit } on { p = index($0, "%");
+	if (col && p != col) { print "misaligned: " $0; bad = 1 } col = p } END { exit bad }' \
+	"$T/out" || fail "run table: columns move with a long comm: $(cat "$T/out")"
+grep -E '^  a_long_thread_n +1 ' "$T/out" >/dev/null || fail "run table: no long comm row"
+ok run --workload hog:tasks=9 --duration 10ms
+grep -x -F "  (9 tasks; --per-task for all)" "$T/out" >/dev/null || fail "no per-task note"
+[ "$(grep -c '^  hog ' "$T/out")" -eq 0 ] || fail "9 hogs listed without --per-task"
+ok run --workload hog:tasks=9 --duration 10ms --per-task
+[ "$(grep -c '^  hog  *1 ' "$T/out")" -eq 9 ] || fail "--per-task: 9 rows expected"
+grep -F -e "--per-task for all" "$T/out" >/dev/null && fail "--per-task: the note stays"
+# JSON: 256 tasks a group, all with --per-task
+ok run --workload hog:tasks=300 --duration 1ms --json
+python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["groups"][0]["per_task"]) == 256' \
+	"$T/out" || fail "JSON per_task: 256 expected"
+ok run --workload hog:tasks=300 --duration 1ms --json --per-task
+python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["groups"][0]["per_task"]) == 300' \
+	"$T/out" || fail "JSON --per-task: 300 expected"
+# sched_features in the JSON: debugfs's words without the trailing space
+ok run --workload hog --duration 1ms --json
+grep -F '"sched_features":"NEW_FAIR_SLEEPERS' "$T/out" | grep -v -F ' ",' >/dev/null ||
+	fail "JSON sched_features ends with a space: $(grep -F sched_features "$T/out")"
+
 echo "cli_outputs.sh: all checks passed"
