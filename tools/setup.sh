@@ -27,9 +27,14 @@ missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-if [ -n "$missing" ]; then
-	SUDO=""
-	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+n=$(echo "$PKGS" | wc -w)
+if [ -z "$missing" ]; then
+	echo "tools/setup.sh: all $n packages are installed; nothing to do"
+	exit 0
 fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "tools/setup.sh: installing$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+echo "tools/setup.sh: done; all $n packages are installed"
