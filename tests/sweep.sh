@@ -158,6 +158,26 @@ grep -q "^== g.lat_p99_ns: 4 runs, mean 3.000 ms, min 1.000 ms, max 5.000 ms" "$
 	fail "units: header: $(grep '^==' "$T/rep")"
 grep -E -q "^  1 +AA +3.000 ms .* 4.500 ms +1.500 ms" "$T/rep" || fail "units: effect row"
 grep -q "e+0" "$T/rep" && fail "units: a %g exponent in the table"
+# Resolution: 2 configurations (AA off, on) of 2 seeds each, deterministic (ci 0): AA's effect
+# of 10 ns on a mean of 1000005 ns is below 0.1% of the mean (1000.005 ns, 1.000 us) and is
+# marked so, not ranked as an effect; the header counts runs and configurations apart.
+{
+	echo "run,config,mix,seed,AA,g.lat_p99_ns"
+	echo "0,0123456789abcdef,hog,1,0,1000000"
+	echo "1,0123456789abcdef,hog,2,0,1000000"
+	echo "2,0123456789abcdef,hog,1,1,1000010"
+	echo "3,0123456789abcdef,hog,2,1,1000010"
+} >"$T/res.csv"
+"$SL" sweep-report "$T/res.csv" >"$T/rep" || fail "sweep-report res.csv"
+grep -q "^sweep: 4 runs of 2 configurations " "$T/rep" || fail "res: header: $(head -1 "$T/rep")"
+grep -q "the resolution is 0.1% of the mean, 1.000 us" "$T/rep" || fail "res: no resolution stated"
+grep -E -q "^  1 +AA +10 ns +0 ns .*\(below resolution\)$" "$T/rep" ||
+	fail "res: AA not marked: $(cat "$T/rep")"
+"$SL" sweep-report "$T/res.csv" --json >"$T/rep.json" || fail "sweep-report res.csv --json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); e = d["metrics"][0]["main_effects"][0]
+assert d["configurations"] == 2 and e["significant"] and not e["above_resolution"], d' \
+	"$T/rep.json" || fail "res: JSON: $(cat "$T/rep.json")"
 # a sweep in which nothing measured varies says so and gives the one value of each metric
 {
 	echo "run,config,mix,seed,kernel.sched_latency_ns,g.lat_p99_ns"
