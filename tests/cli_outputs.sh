@@ -81,7 +81,7 @@ set -- $row
 [ "$5" = 1.000 ] && [ "$6" = 1.000 ] || fail "repro fio: poll against itself: $5 $6"
 [ "$7" = 48.000 ] && [ "$8" = 240.00 ] || fail "repro fio: energy $7 J, power $8 W; expected 48, 240"
 ok repro fio --disks 1 --governors poll --duration 200ms --json
-grep -F '"mb_s":106.823680' "$T/out" >/dev/null || fail "repro fio json: mb_s is not 163 x 131072 / 0.2 s"
+grep -F '"bw_mb_s":106.823680' "$T/out" >/dev/null || fail "repro fio json: bw_mb_s is not 163 x 131072 / 0.2 s"
 
 # --- replay-idle: a governor's exit latency is the sum over its entries of each state's exit
 # latency (nehalem: POLL 0, C1 3, C1E 10, C3 20, C6 200 us); the table and the JSON agree ---
