@@ -123,4 +123,24 @@ if command -v bash >/dev/null 2>&1; then
 	# an option of another command is not offered
 	complete_ trace-stats --ker | grep . >/dev/null && fail "bash: trace-stats offers --kernel"
 fi
+# zsh completion (where zsh is installed): the same values, through the completion system
+if command -v zsh >/dev/null 2>&1; then
+	zc() { # LINE: the candidates zsh offers, sorted, space-separated
+		zsh -f "$(dirname "$0")/tools/zsh_complete.zsh" "$(dirname "$BASHC")" "$1" |
+			tr -d '\r' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | grep -v '^$' | sort -u |
+			tr '\n' ' '
+	}
+	[ "$(zc 'schedlab repro ')" = "bfs fio fork sleepers " ] ||
+		fail "zsh: repro: $(zc 'schedlab repro ')"
+	[ "$(zc 'schedlab run --workload trace:')" = "file " ] ||
+		fail "zsh: --workload trace: $(zc 'schedlab run --workload trace:')"
+	zc 'schedlab run --workload hog:' | grep -F ' tasks ' >/dev/null ||
+		fail "zsh: --workload hog: $(zc 'schedlab run --workload hog:')"
+	[ "$(zc 'schedlab run --workload hog:tasks=2,wo')" = "work " ] ||
+		fail "zsh: hog:tasks=2,wo: $(zc 'schedlab run --workload hog:tasks=2,wo')"
+	zc 'schedlab run --kernel 6.18 --sysctl ba' | grep -F 'base_slice_ns=' >/dev/null ||
+		fail "zsh: --kernel 6.18 --sysctl ba: $(zc 'schedlab run --kernel 6.18 --sysctl ba')"
+	[ -z "$(zc 'schedlab run --kernel 6.18 --sched-features NO_NEW')" ] ||
+		fail "zsh: 6.18 offers NO_NEW_FAIR_SLEEPERS"
+fi
 echo "cli_docs.sh: all checks passed"

@@ -334,6 +334,16 @@ static void zsh_action(const struct sl_cli_opt *o)
 		printf(" ");
 }
 
+/* A value's placeholder as an _arguments message: ':' ends the message there (NAME:k=v) */
+static const char *zsh_arg(const struct sl_cli_opt *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", o->arg[0] == '\'' ? "WORDS" : o->arg);
+	for (char *p = buf; *p; p++)
+		if (*p == ':')
+			*p = ' ';
+	return buf;
+}
+
 /* The zsh helpers: the same per-release words and workload keys as bash's. */
 static void zsh_helpers(void)
 {
@@ -405,7 +415,7 @@ static void zsh(void)
 		printf("\t\"%s\")\n\t\t_arguments \\\n", sl_cli_cmds[i].name);
 		for (int k = 0; (o = sl_cli_cmd_nth(&sl_cli_cmds[i], k)); k++) {
 			const char *sep = o->repeat ? "*" : "";
-			char help[64];
+			char help[64], arg[64];
 
 			/* the first sentence, without the characters _arguments gives meaning */
 			snprintf(help, sizeof(help), "%s", o->help);
@@ -415,14 +425,14 @@ static void zsh(void)
 			help[strcspn(help, ".;(")] = '\0';
 			printf("\t\t\t'%s%s[%s]", sep, o->name, help);
 			if (o->arg) {
-				printf(":%s:", o->arg[0] == '\'' ? "WORDS" : o->arg);
+				printf(":%s:", zsh_arg(o, arg, sizeof(arg)));
 				zsh_action(o);
 			}
 			printf("' \\\n");
 			if (o->alias) {
 				printf("\t\t\t'%s[%s]", o->alias, help);
 				if (o->arg) {
-					printf(":%s:", o->arg);
+					printf(":%s:", zsh_arg(o, arg, sizeof(arg)));
 					zsh_action(o);
 				}
 				printf("' \\\n");
