@@ -137,7 +137,8 @@ rc=0
 [ "$rc" -eq 2 ] && grep -q "no metric 'nosuch'" "$T/err" || fail "unknown metric"
 rc=0
 "$SL" sweep-report "$T/j1.csv" --metric xclient.completion >/dev/null 2>"$T/err" || rc=$?
-[ "$rc" -eq 2 ] && grep -q "did you mean 'xclient.completion_ns'?" "$T/err" || fail "metric: no suggestion"
+[ "$rc" -eq 2 ] && grep -q "did you mean 'xclient.completion_ns'? (the metrics: .*)$" "$T/err" ||
+	fail "metric: no suggestion: $(cat "$T/err")"
 printf 'run,config\n1,2,3\n' >"$T/bad.csv"
 rc=0
 "$SL" sweep-report "$T/bad.csv" >/dev/null 2>"$T/err" || rc=$?
@@ -198,6 +199,14 @@ if command -v gnuplot >/dev/null 2>&1; then
 	done
 	head -c 4 "$T/plots/xclient.completion_ns-effects.png" | grep -q PNG || fail "not a PNG"
 	[ "$(ls -A "$T/plots" | grep -c '^\.')" -eq 0 ] || fail "--plot left temporary files"
+	# the effects plot is not scaled to an effect below the resolution: res.csv's 10 ns on an
+	# axis of at least 10 resolutions (10 us), labelled in us
+	"$SL" sweep-report "$T/res.csv" --plot "$T/resplots" >/dev/null 2>"$T/err" ||
+		fail "--plot res.csv: $(cat "$T/err")"
+	grep -q "effect on g.lat_p99 (us)" "$T/resplots/g.lat_p99_ns-effects.svg" ||
+		fail "--plot: the effects axis is scaled to an effect below the resolution"
+	grep -q "g.lat_p99_ns: 4 runs of 2 configurations" "$T/resplots/g.lat_p99_ns-distribution.svg" ||
+		fail "--plot: the distribution's title does not count runs and configurations"
 else
 	echo "sweep.sh: gnuplot not installed: --plot not tested" >&2
 fi

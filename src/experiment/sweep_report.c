@@ -1304,12 +1304,12 @@ int sl_sweep_report(const struct sl_report_opts *o)
 			for (int j = 0; j < t.ncols; j++)
 				if (t.kind[j] == K_METRIC)
 					sl_suggest_add(&sg, t.cols[j]);
-			fprintf(stderr, "schedlab: sweep-report: no metric '%s'%s; the metrics:",
+			fprintf(stderr, "schedlab: sweep-report: no metric '%s'%s (the metrics:",
 				o->metrics[k], sl_suggest_text(&sg, hint, sizeof(hint)));
 			for (int j = 0; j < t.ncols; j++)
 				if (t.kind[j] == K_METRIC)
 					fprintf(stderr, " %s", t.cols[j]);
-			fputc('\n', stderr);
+			fputs(")\n", stderr);
 			free(cols);
 			free_table(&t);
 			return 2;
