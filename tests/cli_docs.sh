@@ -116,6 +116,12 @@ if command -v bash >/dev/null 2>&1; then
 	: >"$T/trace-me.trace"
 	[ "$(complete_ run --workload "trace:file=$T/trace-m")" = "$T/trace-me.trace" ] ||
 		fail "bash: --workload trace:file=: $(complete_ run --workload "trace:file=$T/trace-m")"
+	# a directory: its name and /, no space (its files come next)
+	mkdir "$T/subdir"
+	: >"$CO"
+	[ "$(complete_ run --workload "trace:file=$T/subd")" = "$T/subdir/" ] &&
+		grep -x "compopt -o nospace" "$CO" >/dev/null ||
+		fail "bash: trace:file=DIR: $(complete_ run --workload "trace:file=$T/subd")"
 	complete_ run --workload "trace:file=x," | grep -x x,tasks= >/dev/null ||
 		fail "bash: trace:file=x,: $(complete_ run --workload "trace:file=x,")"
 	[ "$(complete_ run --workload "trace:file=x,pre")" = x,preempt= ] ||

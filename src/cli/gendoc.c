@@ -211,8 +211,12 @@ static void bash_helpers(void)
 	       "\tspec=${cur#*:}\n\tlast=${spec##*,}\n\tpre=${cur%%\"$last\"}\n"
 	       "\tcase $last in\n\tfile=* | logdir=*)\n"
 	       "\t\tw=-f\n\t\t[[ $last == logdir=* ]] && w=-d\n"
-	       "\t\twhile IFS= read -r f; do\n\t\t\tCOMPREPLY+=(\"$pre${last%%%%=*}=$f\")\n"
-	       "\t\tdone < <(compgen $w -- \"${last#*=}\")\n\t\treturn\n\t\t;;\n"
+	       "\t\twhile IFS= read -r f; do\n\t\t\t[[ -d $f ]] && f=$f/\n"
+	       "\t\t\tCOMPREPLY+=(\"$pre${last%%%%=*}=$f\")\n"
+	       "\t\tdone < <(compgen $w -- \"${last#*=}\")\n"
+	       "\t\t# a directory: no space after it, its files come next\n"
+	       "\t\t[[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == */ ]] &&\n"
+	       "\t\t\tcompopt -o nospace 2>/dev/null\n\t\treturn\n\t\t;;\n"
 	       "\t*=*) return ;;\n\tesac\n\tcase ${cur%%%%:*} in\n");
 	for (int i = 0; i < sl_nworkloads; i++) {
 		printf("\t\"%s\") keys=\"", sl_workloads[i]->name);
