@@ -96,6 +96,13 @@ usage_error "size: '4kb' is not a size" run --workload fio:size=4kb
 usage_error "size: '99999999999999999999g' is not a size" run --workload fio:size=99999999999999999999g
 usage_error "policy='deadline': expected normal, batch, idle, fifo, rr or iso" run --workload hog:policy=deadline
 usage_error "tasks: 'x' is not an integer" run --workload hog:tasks=x
+# a number beyond 64 bits is an integer out of range, and the message names the limit
+usage_error "tasks=99999999999999999999 is out of range [1, 100000]" run \
+	--workload hog:tasks=99999999999999999999
+usage_error "--seed: '99999999999999999999' is out of range (the limit is 18446744073709551615)" \
+	run --workload hog --seed 99999999999999999999
+usage_error "--sysctl kernel.sched_nr_migrate=99999999999999999999: out of range [" run \
+	--workload hog --sysctl kernel.sched_nr_migrate=99999999999999999999
 usage_error "start: '5' is not a duration" run --workload hog:start=5
 usage_error "distribution 'uniform' takes 2 value(s)" run --workload hog:work=uniform:1ms
 usage_error "work: 'x' is not a duration" run --workload hog:work=exp:x
@@ -226,8 +233,27 @@ usage_error "unknown sysctl 'sched_latency_ns'; did you mean 'kernel.sched_laten
 usage_error "unknown workload 'hgo'; did you mean 'hog'?" run --workload hgo
 usage_error "unknown key 'taks'; did you mean 'tasks'?" run --workload hog:taks=2
 usage_error "unknown --param 'ctx_swtich'; did you mean 'ctx_switch'?" run --workload hog --param ctx_swtich=1
+usage_error "--cpuidle-governor 'mneu': unknown; did you mean 'menu'? (valid:" run --workload hog \
+	--machine nehalem --cpuidle-governor mneu
+usage_error "--cpuidle-governor 'mneu': unknown; did you mean 'menu'? (see schedlab governors)" \
+	replay-idle "$TR" --cpuidle-governor mneu
+usage_error "--governors: unknown governor 'mneu'; did you mean 'menu'?" repro fio --governors mneu
+usage_error "--machine nehalm: unknown idle profile 'nehalm'; did you mean 'nehalem'? (known:" \
+	run --workload hog --machine nehalm
+usage_error "sweep: --features: NEW_FAIR_SLEEPRS is not a flag of 2.6.31; did you mean 'NEW_FAIR_SLEEPERS'? (its flags:" \
+	sweep --workload hog --features NEW_FAIR_SLEEPRS --out "$T/f.csv"
+# (record --events' suggestion needs root and tracefs: tests/record.sh)
+# the option given is checked before the missing workload is asked for
+usage_error "--kernel '2.6.33': unknown release" run --kernel 2.6.33
+usage_error "--machine nehalm: unknown idle profile" run --machine nehalm
+# one sentence per suggestion: no "?;" nor "?:"
+usage_error "unknown sysctl 'sched_latency_ns'; did you mean 'kernel.sched_latency_ns'? (valid: " run \
+	--workload hog --sysctl sched_latency_ns=1
+usage_error "unknown --param 'ctx_swtich'; did you mean 'ctx_switch'? (valid: " run --workload hog \
+	--param ctx_swtich=1
 # nothing near: no suggestion, the list
 usage_error "unknown workload 'zzzzzz' (valid:" run --workload zzzzzz
+usage_error "unknown sysctl 'kernel.x' (valid: " sysctl --sysctl kernel.x=1
 
 # --- what cannot take effect is refused ---
 # an --at change at or after the end of the run (3 s here) would never be made
@@ -251,12 +277,21 @@ usage_error "repro fio: unexpected argument 'x'" repro fio x
 usage_error "--json takes no value" repro fio --json=1
 
 # replay-idle reads as strictly as trace-stats: a malformed line is an error unless --lenient
-printf '# tracer: nop\nidlestat version = 0.8\n' >"$T/bad-replay.trace"
+printf '# tracer: nop\nidlestat version = 0.8\n%s\n%s\n' \
+	'          <idle>-0     [000]     0.000100000: cpu_idle: state=1 cpu_id=0' \
+	'          <idle>-0     [000]     0.000200000: cpu_idle: state=4294967295 cpu_id=0' \
+	>"$T/bad-replay.trace"
 usage_error "bad-replay.trace:2: malformed line" replay-idle "$T/bad-replay.trace"
 "$SL" replay-idle "$T/bad-replay.trace" --lenient >"$T/out" 2>"$T/err" ||
 	fail "replay-idle --lenient: $(cat "$T/err")"
 grep -F "malformed lines skipped: 1" "$T/out" >/dev/null || fail "replay-idle --lenient: $(cat "$T/out")"
 grep -F "warning: the trace has no hrtimer events" "$T/out" >/dev/null ||
 	fail "replay-idle: no warning for a trace without timer events"
+# a trace without idle periods: nothing to replay, said, rather than a table of zeros
+printf '# tracer: nop\n%s\n' \
+	'           hog-1     [000]     0.000100000: sched_switch: task hog:1 [120] (R) ==> swapper:0 [120]' \
+	>"$T/no-idle.trace"
+usage_error "no-idle.trace: no idle periods (no power:cpu_idle entry and exit on any CPU): nothing to replay" \
+	replay-idle "$T/no-idle.trace"
 
 echo "cli_errors.sh: all checks passed"

@@ -81,7 +81,7 @@ set -- $row
 [ "$5" = 1.000 ] && [ "$6" = 1.000 ] || fail "repro fio: poll against itself: $5 $6"
 [ "$7" = 48.000 ] && [ "$8" = 240.00 ] || fail "repro fio: energy $7 J, power $8 W; expected 48, 240"
 ok repro fio --disks 1 --governors poll --duration 200ms --json
-grep -F '"mb_s":106.823680' "$T/out" >/dev/null || fail "repro fio json: mb_s is not 163 x 131072 / 0.2 s"
+grep -F '"bw_mb_s":106.823680' "$T/out" >/dev/null || fail "repro fio json: bw_mb_s is not 163 x 131072 / 0.2 s"
 
 # --- replay-idle: a governor's exit latency is the sum over its entries of each state's exit
 # latency (nehalem: POLL 0, C1 3, C1E 10, C3 20, C6 200 us); the table and the JSON agree ---
@@ -222,5 +222,34 @@ rc=0
 [ "$rc" -eq 0 ] || fail "trace-stats -: exit $rc: $(cat "$T/err")"
 sed 's|"trace":"[^"]*"|"trace":"X"|' "$T/out" >"$T/stdin.json"
 cmp -s "$T/file.json" "$T/stdin.json" || fail "trace-stats -: stdin and file differ"
+
+# --- the run table: a comm of 15 characters keeps the columns; a group over 8 tasks says so ---
+cat >"$T/long.json" <<'EOJ'
+{ "tasks" : { "a_long_thread_n" : { "loop" : -1, "run" : 1000, "sleep" : 1000 } },
+  "global" : { "duration" : 1, "calibration" : 100 } }
+EOJ
+ok run "$T/long.json" --workload hog:tasks=2 --duration 10ms
+# the share column's % in the same column on the header's next line, every group and task row
+awk '/^group / { on = 1; next } on && !NF { exit } on { p = index($0, "%");
+	if (col && p != col) { print "misaligned: " $0; bad = 1 } col = p } END { exit bad }' \
+	"$T/out" || fail "run table: columns move with a long comm: $(cat "$T/out")"
+grep -E '^  a_long_thread_n +1 ' "$T/out" >/dev/null || fail "run table: no long comm row"
+ok run --workload hog:tasks=9 --duration 10ms
+grep -x -F "  (9 tasks; --per-task for all)" "$T/out" >/dev/null || fail "no per-task note"
+[ "$(grep -c '^  hog ' "$T/out")" -eq 0 ] || fail "9 hogs listed without --per-task"
+ok run --workload hog:tasks=9 --duration 10ms --per-task
+[ "$(grep -c '^  hog  *1 ' "$T/out")" -eq 9 ] || fail "--per-task: 9 rows expected"
+grep -F -e "--per-task for all" "$T/out" >/dev/null && fail "--per-task: the note stays"
+# JSON: 256 tasks a group, all with --per-task
+ok run --workload hog:tasks=300 --duration 1ms --json
+python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["groups"][0]["per_task"]) == 256' \
+	"$T/out" || fail "JSON per_task: 256 expected"
+ok run --workload hog:tasks=300 --duration 1ms --json --per-task
+python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["groups"][0]["per_task"]) == 300' \
+	"$T/out" || fail "JSON --per-task: 300 expected"
+# sched_features in the JSON: debugfs's words without the trailing space
+ok run --workload hog --duration 1ms --json
+grep -F '"sched_features":"NEW_FAIR_SLEEPERS' "$T/out" | grep -v -F ' ",' >/dev/null ||
+	fail "JSON sched_features ends with a space: $(grep -F sched_features "$T/out")"
 
 echo "cli_outputs.sh: all checks passed"

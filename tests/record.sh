@@ -69,4 +69,10 @@ wait $pid || rc=$?
 [ "$rc" -eq 2 ] || fail "bad event: exit $rc"
 grep -q 'no event sched/no_such_event' "$T/err" || fail "bad event: $(cat "$T/err")"
 [ ! -e "$T/c.trace" ] || fail "bad event: a file was written"
+# a misspelt event: the nearest of tracefs's events
+rc=0
+"$SL" record -o "$T/d.trace" --events sched/sched_swtch -- true >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "misspelt event: exit $rc"
+grep -q "no event sched/sched_swtch in $TR/events; did you mean 'sched/sched_switch'?" "$T/err" ||
+	fail "misspelt event: $(cat "$T/err")"
 echo "record.sh: ok"

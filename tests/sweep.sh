@@ -137,7 +137,8 @@ rc=0
 [ "$rc" -eq 2 ] && grep -q "no metric 'nosuch'" "$T/err" || fail "unknown metric"
 rc=0
 "$SL" sweep-report "$T/j1.csv" --metric xclient.completion >/dev/null 2>"$T/err" || rc=$?
-[ "$rc" -eq 2 ] && grep -q "did you mean 'xclient.completion_ns'?" "$T/err" || fail "metric: no suggestion"
+[ "$rc" -eq 2 ] && grep -q "did you mean 'xclient.completion_ns'? (the metrics: .*)$" "$T/err" ||
+	fail "metric: no suggestion: $(cat "$T/err")"
 printf 'run,config\n1,2,3\n' >"$T/bad.csv"
 rc=0
 "$SL" sweep-report "$T/bad.csv" >/dev/null 2>"$T/err" || rc=$?
@@ -158,6 +159,26 @@ grep -q "^== g.lat_p99_ns: 4 runs, mean 3.000 ms, min 1.000 ms, max 5.000 ms" "$
 	fail "units: header: $(grep '^==' "$T/rep")"
 grep -E -q "^  1 +AA +3.000 ms .* 4.500 ms +1.500 ms" "$T/rep" || fail "units: effect row"
 grep -q "e+0" "$T/rep" && fail "units: a %g exponent in the table"
+# Resolution: 2 configurations (AA off, on) of 2 seeds each, deterministic (ci 0): AA's effect
+# of 10 ns on a mean of 1000005 ns is below 0.1% of the mean (1000.005 ns, 1.000 us) and is
+# marked so, not ranked as an effect; the header counts runs and configurations apart.
+{
+	echo "run,config,mix,seed,AA,g.lat_p99_ns"
+	echo "0,0123456789abcdef,hog,1,0,1000000"
+	echo "1,0123456789abcdef,hog,2,0,1000000"
+	echo "2,0123456789abcdef,hog,1,1,1000010"
+	echo "3,0123456789abcdef,hog,2,1,1000010"
+} >"$T/res.csv"
+"$SL" sweep-report "$T/res.csv" >"$T/rep" || fail "sweep-report res.csv"
+grep -q "^sweep: 4 runs of 2 configurations " "$T/rep" || fail "res: header: $(head -1 "$T/rep")"
+grep -q "the resolution is 0.1% of the mean, 1.000 us" "$T/rep" || fail "res: no resolution stated"
+grep -E -q "^  1 +AA +10 ns +0 ns .*\(below resolution\)$" "$T/rep" ||
+	fail "res: AA not marked: $(cat "$T/rep")"
+"$SL" sweep-report "$T/res.csv" --json >"$T/rep.json" || fail "sweep-report res.csv --json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); e = d["metrics"][0]["main_effects"][0]
+assert d["configurations"] == 2 and e["significant"] and not e["above_resolution"], d' \
+	"$T/rep.json" || fail "res: JSON: $(cat "$T/rep.json")"
 # a sweep in which nothing measured varies says so and gives the one value of each metric
 {
 	echo "run,config,mix,seed,kernel.sched_latency_ns,g.lat_p99_ns"
@@ -178,6 +199,14 @@ if command -v gnuplot >/dev/null 2>&1; then
 	done
 	head -c 4 "$T/plots/xclient.completion_ns-effects.png" | grep -q PNG || fail "not a PNG"
 	[ "$(ls -A "$T/plots" | grep -c '^\.')" -eq 0 ] || fail "--plot left temporary files"
+	# the effects plot is not scaled to an effect below the resolution: res.csv's 10 ns on an
+	# axis of at least 10 resolutions (10 us), labelled in us
+	"$SL" sweep-report "$T/res.csv" --plot "$T/resplots" >/dev/null 2>"$T/err" ||
+		fail "--plot res.csv: $(cat "$T/err")"
+	grep -q "effect on g.lat_p99 (us)" "$T/resplots/g.lat_p99_ns-effects.svg" ||
+		fail "--plot: the effects axis is scaled to an effect below the resolution"
+	grep -q "g.lat_p99_ns: 4 runs of 2 configurations" "$T/resplots/g.lat_p99_ns-distribution.svg" ||
+		fail "--plot: the distribution's title does not count runs and configurations"
 else
 	echo "sweep.sh: gnuplot not installed: --plot not tested" >&2
 fi

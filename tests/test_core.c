@@ -735,7 +735,11 @@ static void test_parse_ints(void **state)
 	assert_true(strlen(err) > 0);
 	assert_int_equal(sl_parse_s64(" 1", &s, err, sizeof(err)), -1);
 	assert_int_equal(sl_parse_s64("", &s, err, sizeof(err)), -1);
-	assert_int_equal(sl_parse_s64("99999999999999999999", &s, err, sizeof(err)), -1);
+	/* beyond 64 bits: SL_PARSE_RANGE, and the message names the limit */
+	assert_int_equal(sl_parse_s64("99999999999999999999", &s, err, sizeof(err)),
+			 SL_PARSE_RANGE);
+	assert_string_equal(err, "'99999999999999999999' is out of range (the limit is "
+				 "-9223372036854775808..9223372036854775807)");
 
 	assert_int_equal(sl_parse_u64("18446744073709551615", &u, err, sizeof(err)), 0);
 	assert_int_equal(u, UINT64_MAX);
@@ -747,7 +751,10 @@ static void test_parse_ints(void **state)
 	assert_int_equal(sl_parse_u64("", &u, err, sizeof(err)), -1);
 	assert_int_equal(sl_parse_u64("+1", &u, err, sizeof(err)), -1);
 	assert_int_equal(sl_parse_u64("1x", &u, err, sizeof(err)), -1);
-	assert_int_equal(sl_parse_u64("18446744073709551616", &u, err, sizeof(err)), -1);
+	assert_int_equal(sl_parse_u64("18446744073709551616", &u, err, sizeof(err)),
+			 SL_PARSE_RANGE);
+	assert_string_equal(err, "'18446744073709551616' is out of range (the limit is "
+				 "18446744073709551615)");
 }
 
 /* ---- hist ---- */

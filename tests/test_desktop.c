@@ -88,8 +88,10 @@ static void test_repro_fork_direction(void **state)
 		json_object *r = json_object_array_get_idx(runs, i);
 
 		assert_true(json_object_get_double(get(r, "build_ratio_child_over_parent")) > 1.0);
-		assert_true(json_object_get_double(get(get(r, "switches_child_first"), "mean")) >
-			    json_object_get_double(get(get(r, "switches_parent_first"), "mean")));
+		assert_true(json_object_get_double(
+				    get(get(r, "context_switches_child_first"), "mean")) >
+			    json_object_get_double(
+				    get(get(r, "context_switches_parent_first"), "mean")));
 	}
 	json_object_put(root);
 	free(buf);

@@ -47,7 +47,7 @@ static void test_repro_fio(void **state)
 		assert_true(json_object_get_double(get(tng, "energy_j")) <
 			    json_object_get_double(get(poll, "energy_j")));
 		/* poll's own bandwidth: ~107 MB/s per disk, the calibration */
-		double mb = json_object_get_double(get(poll, "mb_s"));
+		double mb = json_object_get_double(get(poll, "bw_mb_s"));
 
 		assert_true(mb > 106.0 * (d + 1) && mb < 108.0 * (d + 1));
 	}

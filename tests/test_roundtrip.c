@@ -72,10 +72,54 @@ static void test_roundtrip(void **state)
 	rmdir(dir);
 }
 
+/*
+ * 8 hogs on 8 CPUs for 10 ms: each runs from its switch-in at 0 to the end and is never
+ * switched out. Read back from each layout, every hog has its 10 ms (the writers end the trace
+ * with each busy CPU's tick; before, the reader saw nothing after the switch-ins: 0 ms).
+ */
+static void test_running_at_end(void **state)
+{
+	static const char *const exts[] = {"trace", "systrace", "report"};
+	char dir[] = "/tmp/schedlab-rt-XXXXXX", path[128], err[2048];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (size_t e = 0; e < SL_ARRAY_SIZE(exts); e++)
+		for (int k = 0; k < 2; k++) {
+			struct sl_args a;
+			struct sl_config cfg;
+			struct sl_run r;
+			struct sl_trace_summary *s = calloc(1, sizeof(*s));
+
+			assert_non_null(s);
+			snprintf(path, sizeof(path), "%s/hogs.%s", dir, exts[e]);
+			memset(&a, 0, sizeof(a));
+			a.cpus = "8";
+			a.kernel = k ? "6.18" : "2.6.31";
+			a.duration = "10ms";
+			a.trace_out = path;
+			a.workloads[a.nworkloads++] = "hog:tasks=8";
+			assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+			assert_int_equal(sl_run(&cfg, &r, err, sizeof(err)), 0);
+			assert_int_equal(sl_trace_summarize(s, path, false, err, sizeof(err)), 0);
+			for (int pid = 1; pid <= 8; pid++) {
+				assert_int_equal(r.stats.pid[pid].cpu_ns, 10000000);
+				assert_int_equal(s->st.pid[pid].cpu_ns, 10000000);
+			}
+			sl_trace_summary_free(s);
+			free(s);
+			sl_run_free(&r);
+			sl_config_free(&cfg);
+			unlink(path);
+		}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_running_at_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

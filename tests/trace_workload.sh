@@ -20,7 +20,7 @@ grep -E '^  missed_switch_in +1 ' "$T/out" >/dev/null || fail "missed switch-in 
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-t = {x["pid"]: x for x in d["tasks"]}
+t = {x["pid"]: x for x in d["per_task"]}
 assert t[20]["io"] == {"n": 1, "ns": 991000, "requests": 1}, t[20]
 assert t[30]["parent"] == 10 and t[30]["exited"], t[30]
 assert d["dependencies"] == [{"waker": 10, "wakee": 20, "count": 1}], d["dependencies"]

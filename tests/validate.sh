@@ -28,9 +28,26 @@ grep -q '^periodic period p95 (us) *10000.00 *10000.00 *+0.0%$' "$T/out" ||
 	fail "period p95: $(cat "$T/out")"
 grep -q '^cpu0 state 1 idle entries /s' "$T/out" || fail "no idle entries row: $(cat "$T/out")"
 # every figure the same: no other difference than +0.0% (or n/a for a zero on both sides)
-if grep -v '^validate\|^figure' "$T/out" | grep -v ' +0.0%$'; then
+if grep -v '^validate\|^figure\|^warning: ' "$T/out" | grep -v ' +0.0%$'; then
 	fail "the same model differs from itself: $(cat "$T/out")"
 fi
+# without --calibration it says so; the "real" trace has the file's task only: not loaded
+grep -q '^warning: simulated without --calibration: ' "$T/out" || fail "no calibration warning"
+grep -q '^warning: the machine was loaded' "$T/out" && fail "a lone task taken for a load"
+# a real run beside a hog: the hog's 798.202 ms (its CPU time in that run's own table: 1 s
+# less the periodic task's 2 ms of each 10 ms and the switches) are a load, said with the figure
+L=$T/loaded
+mkdir "$L"
+cp "$R/timer.json" "$R/machine.conf" "$L/"
+"$SL" run "$L/timer.json" --workload hog --kernel 6.18 --cpus 1 --machine vm-hlt \
+	--cpuidle-disable POLL --rtapp-logdir "$L" --trace-out "$L/real.trace" --no-progress \
+	>"$T/lrun" || fail "making the loaded run"
+grep -q '^hog  *1  *798.202ms ' "$T/lrun" || fail "the loaded run's hog: $(cat "$T/lrun")"
+"$SL" validate "$L/timer.json" --real "$L" >"$T/lout" 2>"$T/err" || fail "validate loaded"
+grep -q "^warning: the machine was loaded during the real run: 1 other task ran 798.2 ms, 79.8% of its 1 CPU's time" \
+	"$T/lout" || fail "loaded: $(cat "$T/lout")"
+"$SL" validate "$L/timer.json" --real "$L" --json >"$T/ljson" || fail "validate loaded --json"
+grep -q '"real_other_run_ns": *798202000' "$T/ljson" || fail "loaded json: $(cat "$T/ljson")"
 "$SL" validate "$R/timer.json" --real "$R" --json >"$T/json" || fail "validate --json"
 grep -q '"figure": *"periodic slack mean (us)"' "$T/json" || fail "json: $(cat "$T/json")"
 grep -q '"model_kernel": *"6.18"' "$T/json" || fail "json kernel: $(cat "$T/json")"
@@ -52,6 +69,7 @@ for n in example1 example2 example3 example4 example5 example6 example7 mp3-shor
 	# shellcheck disable=SC2086
 	"$SL" validate "$V/$n/$n.json" --real "$V/$n" --calibration "$M" $dur >"$T/v.$n" 2>"$T/e" ||
 		fail "validate $n: $(cat "$T/e")"
+	grep -q 'without --calibration' "$T/v.$n" && fail "$n: a calibration warning with --calibration"
 	case $n in example4 | example7) continue ;; esac
 	awk -v n="$n" '/ period mean \(us\)/ { d = $NF; sub("%", "", d); d += 0;
 		if (d > 5 || d < -5) { print n ": " $0; bad = 1 } } END { exit bad }' "$T/v.$n" ||

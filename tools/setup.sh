@@ -17,19 +17,25 @@
 #     (libFuzzer and the sanitizer runtimes clang links: -fsanitize=fuzzer,address,undefined) and
 #     the second compiler of the cross-build determinism test (tools/test.sh --determinism)
 #   time: GNU /usr/bin/time, the peak RSS that the bounded-memory and limit tests measure
+#   zsh: the zsh completion's test (tests/cli_docs.sh; skipped without it)
 #   --lint also installs clang-format and clang-tidy (tools/lint.sh)
 set -eu
 PKGS="build-essential cmake pkg-config libcmocka-dev libjson-c-dev libbsd-dev liblzma-dev zlib1g-dev"
 PKGS="$PKGS libtracecmd-dev libtraceevent-dev libtracefs-dev"
-PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox rt-app clang libclang-rt-14-dev time"
+PKGS="$PKGS gcovr openmpi-bin libopenmpi-dev gnuplot-nox rt-app clang libclang-rt-14-dev time zsh"
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS clang-format clang-tidy"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-if [ -n "$missing" ]; then
-	SUDO=""
-	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+n=$(echo "$PKGS" | wc -w)
+if [ -z "$missing" ]; then
+	echo "tools/setup.sh: all $n packages are installed; nothing to do"
+	exit 0
 fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "tools/setup.sh: installing$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+echo "tools/setup.sh: done; all $n packages are installed"

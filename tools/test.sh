@@ -1,6 +1,9 @@
 #!/bin/sh
 # The README's test command: every stage, in order, then one line "stages: N passed, N failed".
-#   unit              build/ with gcc -O3: every unit, scenario and command-line test (ctest)
+#   unit              build-test/ with gcc -O3: the unit and command-line tests (ctest -LE
+#                     scenario), seconds
+#   scenario          build-test/ again (built already): the scenario tests, the sweeps,
+#                     validations and trace replays that take minutes (ctest -L scenario)
 #   sanitize          build-san with ASan + UBSan, LeakSanitizer on (ASAN_OPTIONS=detect_leaks=1):
 #                     the same tests, so one run is both the sanitizer run and the leak-clean run
 #   clang             build-clang: the whole build and the tests with clang, -Wall -Wextra -Werror
@@ -9,23 +12,30 @@
 #   fuzz [SECONDS]    the libFuzzer targets (fuzz/), clang, in build-fuzz, each for SECONDS
 #                     (default 30), two at a time (tools/fuzz.sh); fails on any crash or leak
 #   mpi               the MPI build (build-mpi) and the sweep test with 2 ranks beside -j 1
-# One stage: tools/test.sh --unit | --sanitize | --lsan | --clang | --determinism | --fuzz [S] |
-# --mpi. FUZZ_SECONDS sets the fuzzing time of the full run.
+# One stage: tools/test.sh --unit | --scenario | --sanitize | --lsan | --clang | --determinism |
+# --fuzz [S] | --mpi. FUZZ_SECONDS sets the fuzzing time of the full run. Each stage builds in a
+# folder of its own, so that none reconfigures another's (or the developer's build/) with other
+# flags and forces a full rebuild.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
 # Each stage chains its steps with && (set -e does not act inside an `if`, where the full run
 # calls the stages): a failed build must fail the stage, not run the old binaries' tests.
-ctest_in() { # DIR [CMAKE FLAGS...]: configure, build and run every test there
+# DIR [CMAKE FLAGS...]: configure, build and run the tests there ($CTEST_ARGS: which ones)
+# shellcheck disable=SC2086 # CTEST_ARGS is words
+ctest_in() {
 	d=$1
 	shift
 	cmake -S . -B "$d" -DCMAKE_BUILD_TYPE=Release -DSCHEDLAB_WERROR=ON "$@" >/dev/null &&
 		cmake --build "$d" -j "$jobs" &&
-		ctest --test-dir "$d" --output-on-failure -j "$jobs"
+		ctest --test-dir "$d" --output-on-failure -j "$jobs" ${CTEST_ARGS:-}
 }
 
-stage_unit() { ctest_in build; }
+# the tests labelled scenario in CMakeLists.txt apart: the unit stage stays under 30 s
+stage_unit() { CTEST_ARGS="-LE scenario" ctest_in build-test; }
+
+stage_scenario() { CTEST_ARGS="-L scenario" ctest_in build-test; }
 
 stage_sanitize() {
 	# ASan's leak checker is on by default on x86-64 Linux; said here so that a changed default
@@ -39,15 +49,16 @@ stage_clang() { ctest_in build-clang -DCMAKE_C_COMPILER=clang; }
 stage_determinism() {
 	# clang at -O2 (Release is -O3): another compiler and another optimisation level; the
 	# sanitizer build at Debug, which is -g with no -O: -O0
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-		cmake --build build -j "$jobs" --target schedlab &&
+	cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DSCHEDLAB_WERROR=ON >/dev/null &&
+		cmake --build build-test -j "$jobs" --target schedlab &&
 		CC=clang cmake -S . -B build-clang-det -DCMAKE_BUILD_TYPE=Release \
 			-DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" >/dev/null &&
 		cmake --build build-clang-det -j "$jobs" --target schedlab &&
 		cmake -S . -B build-det-san -DCMAKE_BUILD_TYPE=Debug -DSCHEDLAB_SANITIZE=ON \
 			>/dev/null &&
 		cmake --build build-det-san -j "$jobs" --target schedlab &&
-		sh tests/determinism.sh build/schedlab build-clang-det/schedlab build-det-san/schedlab
+		sh tests/determinism.sh build-test/schedlab build-clang-det/schedlab \
+			build-det-san/schedlab
 }
 
 stage_fuzz() { sh tools/fuzz.sh "${1:-30}"; }
@@ -60,6 +71,7 @@ stage_mpi() {
 
 case "${1:-}" in
 --unit) stage_unit ;;
+--scenario) stage_scenario ;;
 --sanitize | --lsan) stage_sanitize ;;
 --clang) stage_clang ;;
 --determinism) stage_determinism ;;
@@ -69,7 +81,7 @@ case "${1:-}" in
 	passed=0
 	failed=0
 	names=""
-	for s in unit sanitize clang determinism fuzz mpi; do
+	for s in unit scenario sanitize clang determinism fuzz mpi; do
 		echo "== tools/test.sh: stage $s"
 		secs=""
 		[ "$s" = fuzz ] && secs=${FUZZ_SECONDS:-30}
@@ -86,8 +98,8 @@ case "${1:-}" in
 	[ "$failed" -eq 0 ]
 	;;
 *)
-	echo "usage: tools/test.sh [--unit | --sanitize | --lsan | --clang | --determinism |" \
-		"--fuzz [SECONDS] | --mpi]" >&2
+	echo "usage: tools/test.sh [--unit | --scenario | --sanitize | --lsan | --clang |" \
+		"--determinism | --fuzz [SECONDS] | --mpi]" >&2
 	exit 2
 	;;
 esac

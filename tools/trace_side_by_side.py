@@ -106,7 +106,7 @@ def main():
     rx = re.compile(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
     show = re.compile(sys.argv[5]) if len(sys.argv) > 5 else None
     ext = json.load(open(ext_path))
-    tasks = ext["tasks"]
+    tasks = ext["per_task"]
     sel = {t["pid"]: (rx is None or rx.search(t["comm"]) is not None) for t in tasks}
     byp = {t["pid"]: t for t in tasks}
     real, rforks = measure(real_path)
@@ -139,7 +139,7 @@ def main():
         x = sim[s]
         comm = byp[p]["comm"]
         g = groups.setdefault(comm, {"n": 0, "rc": 0, "sc": 0, "rs": 0, "ss": 0, "rw": 0, "sw": 0, "rl": [], "sl": []})
-        rc = byp[p]["cpu_ns"]
+        rc = byp[p]["cpu_time_ns"]
         g["n"] += 1
         g["rc"] += rc
         g["sc"] += x["cpu"]

@@ -72,8 +72,10 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "controller), or a CPU number (default: irqbalance on 2.6.31/2.6.32, issuer on 6.18).",
 	 SL_COMPLETE_WORDS, "issuer spread bios irqbalance"},
 	{"trace-out", "--trace-out", NULL, "FILE", false,
-	 "Write the run as ftrace text (Perfetto opens it), or as Chrome Trace Event JSON when "
-	 "FILE ends in .json.",
+	 "Write the run as a trace, in the format FILE's extension names: .json Chrome Trace "
+	 "Event JSON (chrome://tracing, Perfetto, speedscope); .systrace ftrace text with the "
+	 "flags column Perfetto's importer needs; .report trace-cmd report text (traceshark); "
+	 ".trace, .txt or any other: the ftrace text of /sys/kernel/tracing/trace.",
 	 FILE_, NULL},
 	{"rtapp-logdir", "--rtapp-logdir", NULL, "DIR", false,
 	 "Write the rt-app workloads' per-thread logs in DIR (rt-app's format).", DIR_, NULL},
@@ -83,6 +85,10 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "The report into FILE, written whole or not at all.", FILE_, NULL},
 	{"no-progress", "--no-progress", NULL, NULL, false, "No progress lines on stderr.", 0,
 	 NULL},
+	{"per-task", "--per-task", NULL, NULL, false,
+	 "List every task of every group (the table lists a group's tasks when it has at most "
+	 "8, the JSON the first 256).",
+	 0, NULL},
 	/* repro */
 	{"disks", "--disks", NULL, "LIST", false, "Disk counts, e.g. 1,2,12 (the default).", 0,
 	 NULL},
@@ -184,7 +190,7 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "and task, CPU time and share, wake-ups, wake-up latency percentiles, runqueue wait, "
 	 "switches and completion time. `run F.json` runs an rt-app file (for its duration unless "
 	 "--duration).",
-	 RUN_MODEL " trace-out rtapp-logdir json output no-progress"},
+	 RUN_MODEL " trace-out rtapp-logdir json per-task output no-progress"},
 	{"compare", "[F.json]", "one workload under several configurations, side by side",
 	 "Runs the workloads (--workload, repeatable; trace:file=T included) under each "
 	 "configuration with each of --seeds seeds (from --seed) and prints a row per task: a "
@@ -243,8 +249,11 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "(timed, I/O, waiting for a waker) and who woke whom, and what could not be attributed; "
 	 "-o writes them as an rt-app file.",
 	 "json preempt irq-window tw-rtapp"},
-	{"record", "-- CMD [ARG...]", "trace a command on this machine",
-	 "Traces CMD with tracefs (root) into the --output file.", "trace-file events"},
+	{"record", "-- CMD [ARG...]", "trace this machine while a command runs",
+	 "Records the whole machine's scheduler, cpuidle and block events with tracefs (root) "
+	 "into the --output file from the start of CMD to its end: every task of every CPU, not "
+	 "CMD's alone (trace-stats' table shows each task).",
+	 "trace-file events"},
 	{"validate", "F.json", "an rt-app file run for real and simulated, side by side",
 	 "Runs the rt-app file for real (root, rt-app, tracefs) keeping rt-app's logs, the trace "
 	 "and machine.conf in --out DIR, or takes such a directory with --real DIR; simulates the "

@@ -97,11 +97,11 @@ static void man(void)
 	printf(".SH SEE ALSO\n\\fBsysctl\\fR(8), \\fBfio\\fR(1), \\fBrt-app\\fR(1)\n");
 }
 
-/* The words a value of o completes to, space-separated, into buf. */
+/* The words a value of o completes to, space-separated, into buf (the per-release words of
+ * --sched-features and --sysctl, and the workloads' keys, are the helpers' below). */
 static void words(const struct sl_cli_opt *o, char *buf, size_t len)
 {
 	size_t at = 0;
-	const struct sl_release *rel = sl_release_default();
 
 	buf[0] = '\0';
 #define ADD(...) (at += (size_t)snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__))
@@ -126,33 +126,110 @@ static void words(const struct sl_cli_opt *o, char *buf, size_t len)
 		for (int i = 0; i < sl_nworkloads; i++)
 			ADD("%s ", sl_workloads[i]->name);
 		break;
-	case SL_COMPLETE_FEATURE:
-		for (int r = 0; r < sl_nreleases; r++)
-			for (int i = 0; i < sl_releases[r]->feats.n; i++) {
-				const char *n = sl_releases[r]->feats.flags[i].name;
-
-				if (!strstr(buf, n))
-					ADD("%s NO_%s ", n, n);
-			}
-		break;
-	case SL_COMPLETE_SYSCTL:
-		for (int r = 0; r < sl_nreleases; r++)
-			for (int i = 0; i < sl_sysctl_count(sl_releases[r]); i++) {
-				char w[96];
-
-				snprintf(w, sizeof(w),
-					 "%s= ", sl_sysctl_nth(sl_releases[r], i)->name);
-				if (!strstr(buf, w))
-					ADD("%s", w);
-			}
-		break;
 	default:
 		break;
 	}
 #undef ADD
-	(void)rel;
 	if (at >= len)
 		buf[len - 1] = '\0';
+}
+
+/* A release's sched_features words (each flag and NO_flag), space-separated. */
+static void feature_words(const struct sl_release *rel)
+{
+	for (int i = 0; i < rel->feats.n; i++)
+		printf("%s%s NO_%s", i ? " " : "", rel->feats.flags[i].name,
+		       rel->feats.flags[i].name);
+}
+
+/* A release's sysctls as NAME=, space-separated (the value follows without a space). */
+static void sysctl_words(const struct sl_release *rel)
+{
+	for (int i = 0; i < sl_sysctl_count(rel); i++)
+		printf("%s%s=", i ? " " : "", sl_sysctl_nth(rel, i)->name);
+}
+
+/* A workload's keys, space-separated; the keys every workload has last. */
+static void workload_keys(const struct sl_workload_ops *w)
+{
+	for (int k = 0; k < w->nkeys; k++)
+		printf("%s ", w->keys[k].name);
+	printf("start uid");
+}
+
+/* The repro experiments (the table's "repro X" rows), space-separated. */
+static void repro_words(const char *sep)
+{
+	bool first = true;
+
+	for (int i = 0; i < sl_cli_ncmds; i++)
+		if (!strncmp(sl_cli_cmds[i].name, "repro ", 6)) {
+			printf("%s%s", first ? "" : sep, sl_cli_cmds[i].name + 6);
+			first = false;
+		}
+}
+
+/*
+ * The bash helpers: the --kernel on the line (for the per-release words), and a workload's
+ * value: its name, then NAME: followed by its keys (file= first where the workload reads one),
+ * then after file= or logdir= a file or a directory.
+ */
+static void bash_helpers(void)
+{
+	printf("# the --kernel given on the line, else the default release\n"
+	       "_schedlab_kernel()\n{\n\tlocal i k=%s\n"
+	       "\tfor ((i = 2; i < ${#words[@]} - 1; i++)); do\n\t\tcase ${words[i]} in\n"
+	       "\t\t--kernel) k=${words[i + 1]} ;;\n\t\t--kernel=*) k=${words[i]#--kernel=} ;;\n"
+	       "\t\tesac\n\tdone\n\tprintf '%%s' \"$k\"\n}\n",
+	       sl_release_default()->name);
+	printf("# the sched_features words of that release\n_schedlab_features()\n{\n"
+	       "\tcase $(_schedlab_kernel) in\n");
+	for (int r = 0; r < sl_nreleases; r++) {
+		printf("\t\"%s\") echo \"", sl_releases[r]->name);
+		feature_words(sl_releases[r]);
+		printf("\" ;;\n");
+	}
+	printf("\t*) echo \"");
+	feature_words(sl_release_default());
+	printf("\" ;;\n\tesac\n}\n");
+	printf("# the sysctls of that release, NAME=\n_schedlab_sysctls()\n{\n"
+	       "\tcase $(_schedlab_kernel) in\n");
+	for (int r = 0; r < sl_nreleases; r++) {
+		printf("\t\"%s\") echo \"", sl_releases[r]->name);
+		sysctl_words(sl_releases[r]);
+		printf("\" ;;\n");
+	}
+	printf("\t*) echo \"");
+	sysctl_words(sl_release_default());
+	printf("\" ;;\n\tesac\n}\n");
+	printf("# a --workload value: NAME, then NAME:KEY=, then a file after file= or logdir=\n"
+	       "_schedlab_workload()\n{\n\tlocal spec last pre keys w f\n"
+	       "\tif [[ $cur != *:* ]]; then\n\t\tCOMPREPLY=($(compgen -W \"");
+	for (int i = 0; i < sl_nworkloads; i++)
+		printf("%s%s", i ? " " : "", sl_workloads[i]->name);
+	printf("\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
+	       "\tspec=${cur#*:}\n\tlast=${spec##*,}\n\tpre=${cur%%\"$last\"}\n"
+	       "\tcase $last in\n\tfile=* | logdir=*)\n"
+	       "\t\tw=-f\n\t\t[[ $last == logdir=* ]] && w=-d\n"
+	       "\t\twhile IFS= read -r f; do\n\t\t\t[[ -d $f ]] && f=$f/\n"
+	       "\t\t\tCOMPREPLY+=(\"$pre${last%%%%=*}=$f\")\n"
+	       "\t\tdone < <(compgen $w -- \"${last#*=}\")\n"
+	       "\t\t# a directory: no space after it, its files come next\n"
+	       "\t\t[[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == */ ]] &&\n"
+	       "\t\t\tcompopt -o nospace 2>/dev/null\n\t\treturn\n\t\t;;\n"
+	       "\t*=*) return ;;\n\tesac\n\tcase ${cur%%%%:*} in\n");
+	for (int i = 0; i < sl_nworkloads; i++) {
+		printf("\t\"%s\") keys=\"", sl_workloads[i]->name);
+		workload_keys(sl_workloads[i]);
+		printf("\" ;;\n");
+	}
+	printf("\t*) return ;;\n\tesac\n"
+	       "\t# a workload that reads a file: file= first\n"
+	       "\t[[ \" $keys \" == *\" file \"* && \",$spec\" != *,file=* ]] && keys=file\n"
+	       "\tfor w in $keys; do\n"
+	       "\t\t[[ \",$spec\" == *\",$w=\"* ]] || [[ $w != \"$last\"* ]] || "
+	       "COMPREPLY+=(\"$pre$w=\")\n\tdone\n"
+	       "\tcompopt -o nospace 2>/dev/null\n}\n");
 }
 
 static void bash(void)
@@ -161,17 +238,17 @@ static void bash(void)
 	char w[8192];
 
 	printf("# bash completion for schedlab (made by schedlab-gendoc from its option "
-	       "table)\n_schedlab()\n{\n\tlocal cur prev cmd i\n\tcur=${COMP_WORDS[COMP_CWORD]}\n"
-	       "\tprev=${COMP_WORDS[COMP_CWORD-1]}\n\tcmd=${COMP_WORDS[1]}\n"
-	       "\t[ \"$cmd\" = repro ] && [ \"$COMP_CWORD\" -gt 2 ] && "
-	       "cmd=\"repro ${COMP_WORDS[2]}\"\n"
-	       "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W \"");
+	       "table)\n");
+	bash_helpers();
+	printf("_schedlab_complete()\n{\n"
+	       "\tif [ \"$cword\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W \"");
 	for (int i = 0; i < sl_cli_ncmds; i++)
 		if (!strchr(sl_cli_cmds[i].name, ' '))
 			printf("%s ", sl_cli_cmds[i].name);
 	printf("repro --help --version\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
-	       "\tif [ \"$cmd\" = repro ]; then\n\t\tCOMPREPLY=($(compgen -W \"fio sleepers "
-	       "fork\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
+	       "\tif [ \"$cmd\" = repro ]; then\n\t\tCOMPREPLY=($(compgen -W \"");
+	repro_words(" ");
+	printf("\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	       "\tif [ \"$cmd\" = help ]; then\n\t\tCOMPREPLY=($(compgen -W \"");
 	for (int i = 0; i < sl_cli_ncmds; i++)
 		if (!strchr(sl_cli_cmds[i].name, ' '))
@@ -189,6 +266,14 @@ static void bash(void)
 				printf("\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n");
 			else if (o->complete == SL_COMPLETE_DIR)
 				printf("\t\tCOMPREPLY=($(compgen -d -- \"$cur\"))\n");
+			else if (o->complete == SL_COMPLETE_FEATURE)
+				printf("\t\tCOMPREPLY=($(compgen -W \"$(_schedlab_features)\" -- "
+				       "\"$cur\"))\n");
+			else if (o->complete == SL_COMPLETE_SYSCTL)
+				printf("\t\tCOMPREPLY=($(compgen -W \"$(_schedlab_sysctls)\" -- "
+				       "\"$cur\"))\n\t\tcompopt -o nospace 2>/dev/null\n");
+			else if (o->complete == SL_COMPLETE_WORKLOAD)
+				printf("\t\t_schedlab_workload\n");
 			else if (o->complete != SL_COMPLETE_NONE) {
 				words(o, w, sizeof(w));
 				printf("\t\tCOMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n", w);
@@ -207,7 +292,28 @@ static void bash(void)
 			       "\"$cur\"))\n");
 		printf("\t\t;;\n");
 	}
-	printf("\tesac\n}\ncomplete -F _schedlab schedlab\n");
+	printf("\tesac\n}\n");
+	/*
+	 * bash splits COMP_WORDS at = and : too (COMP_WORDBREAKS), so the words are read from the
+	 * line as the shell splits them, the completions made whole, and what readline replaces
+	 * (after the last = or : that breaks its word) cut from their front.
+	 */
+	printf("_schedlab()\n{\n\tlocal cur prev cmd cword pre i\n\tlocal -a words\n"
+	       "\tif [ -n \"${COMP_LINE-}\" ]; then\n"
+	       "\t\tread -ra words <<<\"${COMP_LINE:0:COMP_POINT}\"\n"
+	       "\t\t[[ \"${COMP_LINE:0:COMP_POINT}\" == *[[:space:]] ]] && words+=(\"\")\n"
+	       "\telse\n\t\twords=(\"${COMP_WORDS[@]}\")\n\tfi\n"
+	       "\tcword=$((${#words[@]} - 1))\n\tcur=${words[cword]}\n"
+	       "\tprev=${words[cword - 1]}\n\tcmd=${words[1]}\n"
+	       "\t[ \"$cmd\" = repro ] && [ \"$cword\" -gt 2 ] && cmd=\"repro ${words[2]}\"\n"
+	       "\tCOMPREPLY=()\n\t_schedlab_complete\n"
+	       "\tpre=\n\t[[ ${COMP_WORDBREAKS-} == *=* ]] && pre=\"$pre=\"\n"
+	       "\t[[ ${COMP_WORDBREAKS-} == *:* ]] && pre=\"$pre:\"\n"
+	       "\t[ -n \"$pre\" ] && [[ $cur == *[$pre]* ]] || return 0\n"
+	       "\tpre=${cur%%\"${cur##*[$pre]}\"}\n"
+	       "\tfor i in \"${!COMPREPLY[@]}\"; do\n\t\tCOMPREPLY[i]=${COMPREPLY[i]#\"$pre\"}\n"
+	       "\t\t[ -n \"${COMPREPLY[i]}\" ] || unset 'COMPREPLY[i]'\n\tdone\n}\n"
+	       "complete -F _schedlab schedlab\n");
 }
 
 /* zsh: a value's completion as an _arguments action */
@@ -219,6 +325,12 @@ static void zsh_action(const struct sl_cli_opt *o)
 		printf("_files");
 	else if (o->complete == SL_COMPLETE_DIR)
 		printf("_files -/");
+	else if (o->complete == SL_COMPLETE_FEATURE)
+		printf("_schedlab_features");
+	else if (o->complete == SL_COMPLETE_SYSCTL)
+		printf("_schedlab_sysctls");
+	else if (o->complete == SL_COMPLETE_WORKLOAD)
+		printf("_schedlab_workload");
 	else if (o->complete != SL_COMPLETE_NONE) {
 		words(o, w, sizeof(w));
 		printf("(%s)", w);
@@ -226,26 +338,88 @@ static void zsh_action(const struct sl_cli_opt *o)
 		printf(" ");
 }
 
+/* A value's placeholder as an _arguments message: ':' ends the message there (NAME:k=v) */
+static const char *zsh_arg(const struct sl_cli_opt *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", o->arg[0] == '\'' ? "WORDS" : o->arg);
+	for (char *p = buf; *p; p++)
+		if (*p == ':')
+			*p = ' ';
+	return buf;
+}
+
+/* The zsh helpers: the same per-release words and workload keys as bash's. */
+static void zsh_helpers(void)
+{
+	printf("_schedlab_kernel() {\n\tlocal i\n\tREPLY=%s\n"
+	       "\tfor ((i = 2; i < CURRENT; i++)); do\n\t\tcase $words[i] in\n"
+	       "\t\t--kernel) REPLY=$words[i+1] ;;\n\t\t--kernel=*) REPLY=${words[i]#--kernel=} "
+	       ";;\n"
+	       "\t\tesac\n\tdone\n}\n",
+	       sl_release_default()->name);
+	for (int s = 0; s < 2; s++) {
+		printf("_schedlab_%s() {\n\tlocal -a w\n\t_schedlab_kernel\n\tcase $REPLY in\n",
+		       s ? "sysctls" : "features");
+		for (int r = 0; r <= sl_nreleases; r++) {
+			const struct sl_release *rel =
+				r < sl_nreleases ? sl_releases[r] : sl_release_default();
+
+			if (r < sl_nreleases)
+				printf("\t\"%s\") w=(", rel->name);
+			else
+				printf("\t*) w=(");
+			if (s)
+				sysctl_words(rel);
+			else
+				feature_words(rel);
+			printf(") ;;\n");
+		}
+		printf("\tesac\n\tcompadd %s-a w\n}\n", s ? "-S '' " : "");
+	}
+	printf("_schedlab_workload() {\n\tlocal -a keys\n\tlocal wl\n"
+	       "\tif ! compset -P '*:'; then\n\t\tcompadd -- ");
+	for (int i = 0; i < sl_nworkloads; i++)
+		printf("%s%s", i ? " " : "", sl_workloads[i]->name);
+	printf("\n\t\treturn\n\tfi\n\twl=${IPREFIX%%%%:*}\n\tcompset -P '*,'\n"
+	       "\tif compset -P 'file='; then\n\t\t_files\n\t\treturn\n\tfi\n"
+	       "\tif compset -P 'logdir='; then\n\t\t_files -/\n\t\treturn\n\tfi\n"
+	       "\tcase $wl in\n");
+	for (int i = 0; i < sl_nworkloads; i++) {
+		printf("\t\"%s\") keys=(", sl_workloads[i]->name);
+		workload_keys(sl_workloads[i]);
+		printf(") ;;\n");
+	}
+	printf("\t*) return ;;\n\tesac\n"
+	       "\t[[ ${keys[(I)file]} -gt 0 && \",$IPREFIX\" != *[:,]file=* ]] && keys=(file)\n"
+	       "\tcompadd -S '=' -a keys\n}\n");
+}
+
 static void zsh(void)
 {
 	const struct sl_cli_opt *o;
 
 	printf("#compdef schedlab\n# zsh completion for schedlab (made by schedlab-gendoc from "
-	       "its option table)\n\n_schedlab() {\n\tlocal -a cmds\n\tcmds=(\n");
+	       "its option table)\n\n");
+	zsh_helpers();
+	printf("\n_schedlab() {\n\tlocal -a cmds\n\tcmds=(\n");
 	for (int i = 0; i < sl_cli_ncmds; i++)
 		if (!strchr(sl_cli_cmds[i].name, ' '))
 			printf("\t\t'%s:%s'\n", sl_cli_cmds[i].name, sl_cli_cmds[i].summary);
-	printf("\t\t'repro:the 2009 experiments (fio, sleepers, fork)'\n\t)\n"
+	printf("\t\t'repro:the 2009 experiments (");
+	repro_words(", ");
+	printf(")'\n\t)\n"
 	       "\tif (( CURRENT == 2 )); then\n\t\t_describe command cmds\n\t\treturn\n\tfi\n"
 	       "\tlocal cmd=$words[2]\n"
 	       "\tif [[ $cmd == repro ]]; then\n\t\tif (( CURRENT == 3 )); then\n"
-	       "\t\t\t_values experiment fio sleepers fork\n\t\t\treturn\n\t\tfi\n"
+	       "\t\t\t_values experiment ");
+	repro_words(" ");
+	printf("\n\t\t\treturn\n\t\tfi\n"
 	       "\t\tcmd=\"repro $words[3]\"\n\tfi\n\tcase $cmd in\n");
 	for (int i = 0; i < sl_cli_ncmds; i++) {
 		printf("\t\"%s\")\n\t\t_arguments \\\n", sl_cli_cmds[i].name);
 		for (int k = 0; (o = sl_cli_cmd_nth(&sl_cli_cmds[i], k)); k++) {
 			const char *sep = o->repeat ? "*" : "";
-			char help[64];
+			char help[64], arg[64];
 
 			/* the first sentence, without the characters _arguments gives meaning */
 			snprintf(help, sizeof(help), "%s", o->help);
@@ -255,14 +429,14 @@ static void zsh(void)
 			help[strcspn(help, ".;(")] = '\0';
 			printf("\t\t\t'%s%s[%s]", sep, o->name, help);
 			if (o->arg) {
-				printf(":%s:", o->arg[0] == '\'' ? "WORDS" : o->arg);
+				printf(":%s:", zsh_arg(o, arg, sizeof(arg)));
 				zsh_action(o);
 			}
 			printf("' \\\n");
 			if (o->alias) {
 				printf("\t\t\t'%s[%s]", o->alias, help);
 				if (o->arg) {
-					printf(":%s:", o->arg);
+					printf(":%s:", zsh_arg(o, arg, sizeof(arg)));
 					zsh_action(o);
 				}
 				printf("' \\\n");

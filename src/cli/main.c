@@ -47,7 +47,7 @@ static int die(const char *fmt, ...)
 
 struct cli {
 	struct sl_args a;
-	bool json, no_progress;
+	bool json, no_progress, per_task;
 	const char *rtapp_logdir;
 	char specs[SL_MAX_LIST][160]; /* rt-app workloads written by the shorthands */
 	int nspecs;
@@ -251,6 +251,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c,
 				return die("%s takes no value", o->name);
 			if (!strcmp(o->key, "json"))
 				c->json = true;
+			else if (!strcmp(o->key, "per-task"))
+				c->per_task = true;
 			else
 				c->no_progress = true;
 			continue;
@@ -380,9 +382,14 @@ static int cmd_run(int argc, char **argv)
 		rc = check_priors(&c);
 	if (rc)
 		return rc;
-	if (!c.a.nworkloads)
+	if (!c.a.nworkloads) {
+		/* what was given is checked first: --kernel 2.6.33 is the mistake to name */
+		if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
+			return die("%s", err);
+		sl_config_free(&cfg);
 		return die("run: give at least one --workload (see schedlab workloads), or try "
 			   "schedlab demo");
+	}
 	rc = rtapp_logdir(&c);
 	if (rc)
 		return rc;
@@ -397,6 +404,7 @@ static int cmd_run(int argc, char **argv)
 			c.a.machine);
 	sl_config_rtapp_duration(&cfg);
 	cfg.progress = !c.no_progress && isatty(STDERR_FILENO);
+	cfg.per_task = c.per_task;
 	struct dest d;
 
 	rc = dest_open(&d, c.output);
@@ -588,12 +596,16 @@ static int cmd_repro(int argc, char **argv)
 			if (n < 0)
 				return 2;
 			o.ngovernors = n;
-			for (int k = 0; k < o.ngovernors; k++)
+			for (int k = 0; k < o.ngovernors; k++) {
+				char hint[128];
+
 				if (!sl_cpuidle_find_governor(o.governors[k]))
-					return die(
-						"--governors: unknown governor '%s' (see schedlab "
-						"governors)",
-						o.governors[k]);
+					return die("--governors: unknown governor '%s'%s (see "
+						   "schedlab governors)",
+						   o.governors[k],
+						   sl_cpuidle_governor_hint(o.governors[k], hint,
+									    sizeof(hint)));
+			}
 		} else if (!strcmp(arg, "--duration")) {
 			o.duration = val;
 		} else if (!strcmp(arg, "--seed")) {
@@ -1291,12 +1303,19 @@ static int cmd_help(int argc, char **argv)
 	size_t n = strlen(name);
 	bool any = false;
 
+	/* `help repro`: the experiments, one line each, then each one's help */
 	for (int i = 0; i < sl_cli_ncmds; i++)
 		if (!strncmp(sl_cli_cmds[i].name, name, n) && sl_cli_cmds[i].name[n] == ' ') {
-			if (any)
-				fputs("\n", stdout);
-			sl_cli_print_help(stdout, &sl_cli_cmds[i]);
+			if (!any)
+				printf("schedlab %s EXPERIMENT [OPTIONS], the experiments:\n",
+				       name);
+			printf("  %-10s %s\n", sl_cli_cmds[i].name + n + 1, sl_cli_cmds[i].summary);
 			any = true;
+		}
+	for (int i = 0; i < sl_cli_ncmds; i++)
+		if (!strncmp(sl_cli_cmds[i].name, name, n) && sl_cli_cmds[i].name[n] == ' ') {
+			fputs("\n", stdout);
+			sl_cli_print_help(stdout, &sl_cli_cmds[i]);
 		}
 	return any ? 0 : unknown_command("command", name);
 }

@@ -76,6 +76,7 @@ struct sl_config {
 	int nwl;
 	bool wl_shared; /* wl[] belongs to the caller of sl_config_build_shared */
 	bool progress;
+	bool per_task; /* the report lists every task of a group (run --per-task) */
 	/* cpuidle: the machine's state table (the simulation points at it: the config outlives
 	 * the runs built from it), the governor, the QoS limit, per-state disable, tunables */
 	struct sl_cpuidle_driver drv;

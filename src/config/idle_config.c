@@ -169,9 +169,11 @@ int sl_config_build_idle(struct sl_config *cfg, const struct sl_args *a, char *e
 
 	cfg->gov = sl_cpuidle_find_governor(a->governor ? a->governor : def);
 	if (!cfg->gov) {
+		char hint[128];
+
 		governor_names(names, sizeof(names));
-		snprintf(err, errlen, "--cpuidle-governor '%s': unknown (valid: %s)", a->governor,
-			 names);
+		snprintf(err, errlen, "--cpuidle-governor '%s': unknown%s (valid: %s)", a->governor,
+			 sl_cpuidle_governor_hint(a->governor, hint, sizeof(hint)), names);
 		return -1;
 	}
 	if (a->idle) {

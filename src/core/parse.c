@@ -13,9 +13,14 @@ int sl_parse_s64(const char *s, s64 *out, char *err, size_t errlen)
 
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
-	if (!*s || isspace((unsigned char)*s) || *end || errno) {
+	if (!*s || isspace((unsigned char)*s) || *end) {
 		snprintf(err, errlen, "'%s' is not an integer", s);
 		return -1;
+	}
+	if (errno == ERANGE) {
+		snprintf(err, errlen, "'%s' is out of range (the limit is %lld..%lld)", s,
+			 (long long)INT64_MIN, (long long)INT64_MAX);
+		return SL_PARSE_RANGE;
 	}
 	*out = v;
 	return 0;
@@ -31,9 +36,14 @@ int sl_parse_u64(const char *s, u64 *out, char *err, size_t errlen)
 		return -1;
 	}
 	unsigned long long v = strtoull(s, &end, 10);
-	if (*end || errno) {
+	if (*end) {
 		snprintf(err, errlen, "'%s' is not a non-negative integer", s);
 		return -1;
+	}
+	if (errno == ERANGE) {
+		snprintf(err, errlen, "'%s' is out of range (the limit is %llu)", s,
+			 (unsigned long long)UINT64_MAX);
+		return SL_PARSE_RANGE;
 	}
 	*out = v;
 	return 0;

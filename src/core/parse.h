@@ -10,7 +10,12 @@
 
 /* "2s", "1.5ms", "100us", "250ns"; a bare number is refused (the unit is the point). */
 int sl_parse_duration(const char *s, u64 *out, char *err, size_t errlen);
-/* A plain decimal integer, as the kernel's proc_dointvec takes it (optional sign). */
+/*
+ * A plain decimal integer, as the kernel's proc_dointvec takes it (optional sign). -1: not an
+ * integer; SL_PARSE_RANGE: an integer beyond 64 bits (err names the limit; a caller with a
+ * narrower range names its own).
+ */
+#define SL_PARSE_RANGE (-2)
 int sl_parse_s64(const char *s, s64 *out, char *err, size_t errlen);
 int sl_parse_u64(const char *s, u64 *out, char *err, size_t errlen);
 void sl_format_duration(u64 ns, char *buf, size_t len);

@@ -4,6 +4,7 @@
  * kernel's core runs them (drivers/cpuidle/cpuidle.c) are the machine's (machine/idle.c).
  */
 #include "cpuidle/cpuidle.h"
+#include "core/suggest.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -88,6 +89,16 @@ const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name)
 		if (!strcmp(sl_cpuidle_governors[i]->name, name))
 			return sl_cpuidle_governors[i];
 	return NULL;
+}
+
+const char *sl_cpuidle_governor_hint(const char *name, char *buf, size_t len)
+{
+	struct sl_suggest sg;
+
+	sl_suggest_init(&sg, name, strlen(name));
+	for (int i = 0; i < sl_cpuidle_ngovernors; i++)
+		sl_suggest_add(&sg, sl_cpuidle_governors[i]->name);
+	return sl_suggest_text(&sg, buf, len);
 }
 
 static bool usable(const struct sl_cpuidle_driver *drv, const struct sl_cpuidle_dev *dev, int i)

@@ -156,6 +156,8 @@ struct sl_cpuidle_governor {
 
 extern const struct sl_cpuidle_governor sl_gov_poll;
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name);
+/* "; did you mean 'menu'?" for a governor name not found (core/suggest.h), else "" */
+const char *sl_cpuidle_governor_hint(const char *name, char *buf, size_t len);
 /* Every governor's tunables at their defaults. */
 void sl_gov_params_default(struct sl_gov_params *gp);
 /* Set a governor tunable by name: 0, -1 with err for a bad value, -2 if no governor has it. */

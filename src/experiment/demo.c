@@ -82,8 +82,8 @@ static int demo_json(const struct demo *d, u64 seed, FILE *out, char *err, size_
 		json_object *r = json_object_new_object();
 
 		add(r, "xmodmap_ns", jns(d->sl[i].xmodmap_ms));
-		add(r, "wake_p99_ns", jns(d->sl[i].wake_p99_ms));
-		add(r, "wait_max_ns", jns(d->sl[i].wait_max_ms));
+		add(r, "wakeup_latency_p99_ns", jns(d->sl[i].wake_p99_ms));
+		add(r, "runqueue_wait_max_ns", jns(d->sl[i].wait_max_ms));
 		add(s, i ? "NO_NEW_FAIR_SLEEPERS" : "NEW_FAIR_SLEEPERS", r);
 	}
 	add(s, "ratio", jd(d->sl_ratio, "%.4f"));
@@ -94,7 +94,7 @@ static int demo_json(const struct demo *d, u64 seed, FILE *out, char *err, size_
 		json_object *r = json_object_new_object();
 
 		add(r, "build_ns", jns(d->build[i] * 1e3));
-		add(r, "switches", json_object_new_int64((int64_t)llround(d->csw[i])));
+		add(r, "context_switches", json_object_new_int64((int64_t)llround(d->csw[i])));
 		add(f, i ? "parent_first" : "child_first", r);
 	}
 	add(f, "parent_first_gain", jd(d->fork_gain, "%.4f"));
@@ -103,9 +103,9 @@ static int demo_json(const struct demo *d, u64 seed, FILE *out, char *err, size_
 	for (int g = 0; g < 3; g++) {
 		json_object *r = json_object_new_object();
 
-		add(r, "mb_per_s", jd(d->mbps[g], "%.2f"));
-		add(r, "mb_per_s_2009", jd(d->seed_mbps[g], "%.0f"));
-		add(r, "power_w", jd(d->power[g], "%.2f"));
+		add(r, "bw_mb_s", jd(d->mbps[g], "%.2f"));
+		add(r, "bw_mb_s_2009", jd(d->seed_mbps[g], "%.0f"));
+		add(r, "average_power_w", jd(d->power[g], "%.2f"));
 		add(io, govs[g], r);
 	}
 	add(io, "menu_loss", jd(d->menu_loss, "%.4f"));

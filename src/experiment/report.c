@@ -82,7 +82,20 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 				(unsigned long long)sim->tgs[i]->shares,
 				i + 1 < sim->ntgs ? "," : "");
 	}
-	fprintf(f, "\n\n%-12s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", "group",
+	/* the name column: wide enough for the longest group name and indented comm */
+	int nw = 12;
+
+	for (int i = 0; i < sim->ngroups; i++)
+		if ((int)strlen(sim->groups[i].name) > nw)
+			nw = (int)strlen(sim->groups[i].name);
+	for (int pid = 1; pid <= sim->ntasks && pid < s->npid; pid++) {
+		const struct sl_task *t = task_by_pid(sim, pid);
+
+		if (t && (t->group->ntasks <= PER_TASK_TABLE || cfg->per_task) &&
+		    2 + (int)strlen(t->comm) > nw)
+			nw = 2 + (int)strlen(t->comm);
+	}
+	fprintf(f, "\n\n%-*s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", nw, "group",
 		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
 		"rq wait", "wait max", "completion");
 	for (int i = 0; i < sim->ngroups; i++) {
@@ -103,11 +116,13 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 
 		fmt_ns(gs->wait_total, w1, sizeof(w1));
 		fmt_ns(gs->wait_max, g2, sizeof(g2));
-		fprintf(f, "%-12s %6d %11s %6.2f%% %8llu %10s %10s %10s %10s %11s %10s %11s\n",
+		fprintf(f, "%-*s %6d %11s %6.2f%% %8llu %10s %10s %10s %10s %11s %10s %11s\n", nw,
 			g->name, g->ntasks, a, 100.0 * share(gs->cpu_ns, el),
 			(unsigned long long)gs->wakeups, b, c, d, e, w1, g2, comp);
-		if (g->ntasks > PER_TASK_TABLE)
+		if (g->ntasks > PER_TASK_TABLE && !cfg->per_task) {
+			fprintf(f, "  (%d tasks; --per-task for all)\n", g->ntasks);
 			continue;
+		}
 		for (int pid = 1; pid <= sim->ntasks && pid < s->npid; pid++) {
 			const struct sl_task *t = task_by_pid(sim, pid);
 
@@ -125,10 +140,10 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 			else
 				snprintf(how, sizeof(how), "nice %d", t->nice);
 			fprintf(f,
-				"  %-10s %6d %11s %6.2f%%  (pid %d, %s, wait max %s, %llu "
+				"  %-*s %6d %11s %6.2f%%  (pid %d, %s, wait max %s, %llu "
 				"switches)\n",
-				t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid, how, b,
-				(unsigned long long)s->pid[pid].switches);
+				nw - 2, t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid,
+				how, b, (unsigned long long)s->pid[pid].switches);
 		}
 	}
 	for (int i = 0; i < sim->ngroups; i++) {
@@ -173,7 +188,10 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	if (!root)
 		return -1;
 	sl_feat_format(&sim->rel->feats, sim->features, feats, sizeof(feats));
+	/* debugfs's line without its newline and the space each word ends with */
 	feats[strcspn(feats, "\n")] = '\0';
+	for (size_t n = strlen(feats); n && feats[n - 1] == ' ';)
+		feats[--n] = '\0';
 	ADD(root, "kernel", json_object_new_string(sim->rel->name));
 	ADD(root, "cpus", json_object_new_int(sim->ncpu));
 	o = json_object_new_object();
@@ -237,7 +255,8 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		json_object *tasks = json_object_new_array();
 		int listed = 0;
 
-		for (int pid = 1; pid <= sim->ntasks && pid < s->npid && listed < PER_TASK_JSON;
+		for (int pid = 1; pid <= sim->ntasks && pid < s->npid &&
+				  (listed < PER_TASK_JSON || cfg->per_task);
 		     pid++) {
 			const struct sl_task *t = task_by_pid(sim, pid);
 
@@ -256,7 +275,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 			}
 			ADD(to, "cpu_time_ns", ju64(s->pid[pid].cpu_ns));
 			ADD(to, "cpu_share", sl_json_fixed6(share(s->pid[pid].cpu_ns, el)));
-			ADD(to, "wait_max_ns", ju64(s->pid[pid].wait_max));
+			ADD(to, "runqueue_wait_max_ns", ju64(s->pid[pid].wait_max));
 			ADD(to, "context_switches", ju64(s->pid[pid].switches));
 			json_object_array_add(tasks, to);
 			listed++;

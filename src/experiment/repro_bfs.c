@@ -198,9 +198,9 @@ int sl_repro_bfs(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 
 			json_object_object_add(s, "setting",
 					       json_object_new_string(settings[k].label));
-			json_object_object_add(s, "interactive_wakeup_p99_ms",
+			json_object_object_add(s, "interactive_wakeup_latency_p99_ms",
 					       sl_spread_json(&f->wake_p99));
-			json_object_object_add(s, "interactive_wakeup_max_ms",
+			json_object_object_add(s, "interactive_wakeup_latency_max_ms",
 					       sl_spread_json(&f->wake_max));
 			json_object_object_add(s, "late_frames", sl_spread_json(&f->late));
 			json_object_object_add(s, "desktop_make_s", sl_spread_json(&f->make_s));

@@ -208,12 +208,12 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 				json_object_object_add(jo, "disks", json_object_new_int(x->disks));
 				json_object_object_add(jo, "governor",
 						       json_object_new_string(x->gov));
-				json_object_object_add(jo, "mb_s", sl_json_fixed6(x->mbps));
-				json_object_object_add(jo, "seed_mb_s",
+				json_object_object_add(jo, "bw_mb_s", sl_json_fixed6(x->mbps));
+				json_object_object_add(jo, "bw_mb_s_2009",
 						       s ? sl_json_fixed6(s) : NULL);
 				json_object_object_add(jo, "ratio_to_poll",
 						       poll_mb ? sl_json_fixed6(ratio) : NULL);
-				json_object_object_add(jo, "seed_ratio_to_poll",
+				json_object_object_add(jo, "ratio_to_poll_2009",
 						       sratio ? sl_json_fixed6(sratio) : NULL);
 				json_object_object_add(jo, "energy_j", sl_json_fixed6(x->energy_j));
 				json_object_object_add(jo, "average_power_w",

@@ -173,13 +173,14 @@ int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_
 			json_object_object_add(s, "xclient_cpu_ms", sl_spread_json(&f->xcpu));
 			json_object_object_add(s, "xclient_context_switches",
 					       sl_spread_json(&f->xsw));
-			json_object_object_add(s, "interactive_wakeup_p99_ms",
+			json_object_object_add(s, "interactive_wakeup_latency_p99_ms",
 					       sl_spread_json(&f->lat_p99));
-			json_object_object_add(s, "interactive_wakeup_max_ms",
+			json_object_object_add(s, "interactive_wakeup_latency_max_ms",
 					       sl_spread_json(&f->lat_max));
 			json_object_object_add(s, "late_frames", sl_spread_json(&f->late));
 			json_object_object_add(s, "make_completion_s", sl_spread_json(&f->make));
-			json_object_object_add(s, "largest_wait_ms", sl_spread_json(&f->maxwait));
+			json_object_object_add(s, "runqueue_wait_max_ms",
+					       sl_spread_json(&f->maxwait));
 			json_object_array_add(arr, s);
 		}
 		json_object_object_add(root, "settings", arr);
@@ -343,9 +344,9 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 					       sl_spread_json(&a1->build));
 			json_object_object_add(jo, "build_s_parent_first",
 					       sl_spread_json(&a0->build));
-			json_object_object_add(jo, "switches_child_first",
+			json_object_object_add(jo, "context_switches_child_first",
 					       sl_spread_json(&a1->csw));
-			json_object_object_add(jo, "switches_parent_first",
+			json_object_object_add(jo, "context_switches_parent_first",
 					       sl_spread_json(&a0->csw));
 			json_object_object_add(jo, "build_ratio_child_over_parent",
 					       sl_json_fixed6(ratio));
@@ -370,7 +371,7 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 
 			json_object_object_add(jo, "cpus", json_object_new_int(cpus[c]));
 			json_object_object_add(jo, "build_s", sl_spread_json(&bfs[c].build));
-			json_object_object_add(jo, "switches", sl_spread_json(&bfs[c].csw));
+			json_object_object_add(jo, "context_switches", sl_spread_json(&bfs[c].csw));
 			json_object_array_add(barr, jo);
 		}
 		json_object_object_add(root, "bfs_runs", barr);

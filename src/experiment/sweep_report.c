@@ -387,13 +387,29 @@ struct effect {
 	int a, b; /* flag columns; b < 0 for a main effect */
 	double effect, ci, on, off;
 	double n_on, n_off;
+	bool real; /* significant (beyond its 95% interval) and not below the resolution */
 };
 
+/*
+ * The resolution of an effect: a fraction of the metric's mean below which a difference is
+ * not read as one, whatever its interval. Deterministic runs of one seed have an interval of 0,
+ * so without it a difference of a few parts per million would rank first as "significant".
+ */
+#define RESOLUTION_FRAC 1e-3
+
+static double resolution(const struct acc *all)
+{
+	return RESOLUTION_FRAC * fabs(all->mean);
+}
+
+/* The effects beyond their interval and the resolution first, each part by size. */
 static int cmp_effect(const void *x, const void *y)
 {
 	const struct effect *a = x, *b = y;
 	double u = fabs(a->effect), v = fabs(b->effect);
 
+	if (a->real != b->real)
+		return a->real ? -1 : 1;
 	if (u != v)
 		return u > v ? -1 : 1;
 	if (a->a != b->a)
@@ -557,6 +573,9 @@ static int analyse(const struct table *t, int col, const int *flags, int nflags,
 			.n_on = on->n,
 			.n_off = off->n,
 		};
+		m->main[m->nmain - 1].real =
+			fabs(m->main[m->nmain - 1].effect) > m->main[m->nmain - 1].ci &&
+			fabs(m->main[m->nmain - 1].effect) >= resolution(&m->all);
 		for (int j = i + 1; j < nflags; j++) {
 			struct acc *c = &pa[(i * nflags + j) * 4];
 
@@ -571,6 +590,8 @@ static int analyse(const struct table *t, int col, const int *flags, int nflags,
 								.b = flags[j],
 								.effect = e,
 								.ci = 0.5 * 1.96 * sqrt(v)};
+			m->inter[m->ninter - 1].real = fabs(e) > m->inter[m->ninter - 1].ci &&
+						       fabs(e) >= resolution(&m->all);
 		}
 	}
 	qsort(m->main, (size_t)m->nmain, sizeof(*m->main), cmp_effect);
@@ -581,6 +602,53 @@ static int analyse(const struct table *t, int col, const int *flags, int nflags,
 	free(fa);
 	free(pa);
 	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The configurations among the runs: rows that differ in a flag or a setting other than the
+ * seed (a sweep runs each configuration once per seed). -1 when out of memory.
+ */
+static int count_configs(const struct table *t)
+{
+	char **key = calloc((size_t)(t->nrows ? t->nrows : 1), sizeof(*key));
+	int n = 0;
+
+	if (!key)
+		return -1;
+	for (int r = 0; r < t->nrows; r++) {
+		size_t len = 1, off = 0;
+
+		for (int c = 0; c < t->ncols; c++)
+			if (t->kind[c] == K_FLAG)
+				len += 2;
+			else if (t->kind[c] == K_LEVEL && strcmp(t->cols[c], "seed"))
+				len += strlen(STR(t, r, c) ? STR(t, r, c) : "") + 1;
+		if (!(key[r] = malloc(len))) {
+			n = -1;
+			goto out;
+		}
+		for (int c = 0; c < t->ncols; c++)
+			if (t->kind[c] == K_FLAG)
+				off += (size_t)snprintf(key[r] + off, len - off, "%c\x1f",
+							NUM(t, r, c) > 0.5 ? '1' : '0');
+			else if (t->kind[c] == K_LEVEL && strcmp(t->cols[c], "seed"))
+				off += (size_t)snprintf(key[r] + off, len - off, "%s\x1f",
+							STR(t, r, c) ? STR(t, r, c) : "");
+		key[r][off] = '\0';
+	}
+	qsort(key, (size_t)t->nrows, sizeof(*key), cmp_str);
+	for (int r = 0; r < t->nrows; r++)
+		n += !r || strcmp(key[r], key[r - 1]);
+out:
+	for (int r = 0; r < t->nrows; r++)
+		free(key[r]);
+	free(key);
+	return n;
 }
 
 static void free_metric(struct metric_report *m)
@@ -685,6 +753,16 @@ static const char *hlevel(const char *col, const char *level, char *buf, size_t 
 	return hv(col, v, buf, len);
 }
 
+/* What keeps an effect from being read as one: "" when nothing does. */
+static const char *effect_mark(const struct effect *e, const struct metric_report *m)
+{
+	if (fabs(e->effect) <= e->ci)
+		return "  (not significant)";
+	if (fabs(e->effect) < resolution(&m->all))
+		return "  (below resolution)";
+	return "";
+}
+
 static void print_metric(FILE *out, const struct table *t, const struct metric_report *m, int top)
 {
 	const char *name = t->cols[m->col];
@@ -694,19 +772,21 @@ static void print_metric(FILE *out, const struct table *t, const struct metric_r
 		hv(name, m->all.mean, b1, sizeof(b1)), hv(name, m->min, b2, sizeof(b2)),
 		hv(name, m->max, b3, sizeof(b3)), lower_is_better(name) ? "lower" : "higher");
 	if (m->nmain) {
-		fprintf(out, "main effects (mean with the flag on - off, 95%% interval):\n");
+		fprintf(out,
+			"main effects (mean with the flag on - off, 95%% interval; the resolution "
+			"is %g%% of the mean, %s):\n",
+			100 * RESOLUTION_FRAC, hv(name, resolution(&m->all), b1, sizeof(b1)));
 		fprintf(out, "  %-4s %-22s %14s %12s %9s %14s %14s\n", "rank", "flag", "effect",
 			"+-ci95", "% mean", "mean on", "mean off");
 		for (int i = 0; i < m->nmain; i++) {
 			const struct effect *e = &m->main[i];
-			bool sig = fabs(e->effect) > e->ci;
 
 			fprintf(out, "  %-4d %-22s %14s %12s %8.2f%% %14s %14s%s\n", i + 1,
 				t->cols[e->a], hv(name, e->effect, b1, sizeof(b1)),
 				hv(name, e->ci, b2, sizeof(b2)),
 				m->all.mean != 0 ? 100 * e->effect / fabs(m->all.mean) : 0.0,
 				hv(name, e->on, b3, sizeof(b3)), hv(name, e->off, b4, sizeof(b4)),
-				sig ? "" : "  (not significant)");
+				effect_mark(e, m));
 		}
 	}
 	for (int c = 0; c < t->ncols; c++) {
@@ -751,9 +831,9 @@ static void print_metric(FILE *out, const struct table *t, const struct metric_r
 		for (int i = 0; i < k; i++) {
 			const struct effect *e = &m->inter[i];
 
-			fprintf(out, "  %-22s x %-22s %14s +- %s\n", t->cols[e->a], t->cols[e->b],
+			fprintf(out, "  %-22s x %-22s %14s +- %s%s\n", t->cols[e->a], t->cols[e->b],
 				hv(name, e->effect, b1, sizeof(b1)),
-				hv(name, e->ci, b2, sizeof(b2)));
+				hv(name, e->ci, b2, sizeof(b2)), effect_mark(e, m));
 		}
 	}
 }
@@ -799,6 +879,7 @@ static json_object *metric_json(const struct table *t, const struct metric_repor
 	json_object_object_add(o, "max", jnum(m->max));
 	json_object_object_add(o, "lower_is_better",
 			       json_object_new_boolean(lower_is_better(name)));
+	json_object_object_add(o, "resolution", jnum(resolution(&m->all)));
 	a = json_object_new_array();
 	for (int i = 0; i < m->nmain; i++) {
 		json_object *e = json_object_new_object();
@@ -810,6 +891,12 @@ static json_object *metric_json(const struct table *t, const struct metric_repor
 		json_object_object_add(e, "mean_off", jnum(m->main[i].off));
 		json_object_object_add(e, "runs_on", json_object_new_int((int)m->main[i].n_on));
 		json_object_object_add(e, "runs_off", json_object_new_int((int)m->main[i].n_off));
+		json_object_object_add(
+			e, "significant",
+			json_object_new_boolean(fabs(m->main[i].effect) > m->main[i].ci));
+		json_object_object_add(
+			e, "above_resolution",
+			json_object_new_boolean(fabs(m->main[i].effect) >= resolution(&m->all)));
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "main_effects", a);
@@ -865,6 +952,12 @@ static json_object *metric_json(const struct table *t, const struct metric_repor
 		json_object_object_add(e, "b", json_object_new_string(t->cols[m->inter[i].b]));
 		json_object_object_add(e, "effect", jnum(m->inter[i].effect));
 		json_object_object_add(e, "ci95", jnum(m->inter[i].ci));
+		json_object_object_add(
+			e, "significant",
+			json_object_new_boolean(fabs(m->inter[i].effect) > m->inter[i].ci));
+		json_object_object_add(
+			e, "above_resolution",
+			json_object_new_boolean(fabs(m->inter[i].effect) >= resolution(&m->all)));
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "interactions", a);
@@ -884,7 +977,8 @@ static void safe_name(const char *in, char *out, size_t len)
  * Plots through gnuplot: one data file and one script per metric; gnuplot writes to temporary
  * names that are renamed into place only when it succeeded, so a failed plot leaves no file.
  */
-static int plot(const struct table *t, const struct metric_report *ms, int nm, const char *dir)
+static int plot(const struct table *t, const struct metric_report *ms, int nm, int nconfigs,
+		const char *dir)
 {
 	if (system("gnuplot --version >/dev/null 2>&1") != 0) {
 		fprintf(stderr, "schedlab: sweep-report --plot: gnuplot is not installed (Debian: "
@@ -959,10 +1053,18 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 		for (int i = 0; i < m->nmain; i++)
 			if (fabs(m->main[i].effect) + m->main[i].ci > emax)
 				emax = fabs(m->main[i].effect) + m->main[i].ci;
+		/* the axis spans at least 10 resolutions: effects below it draw as slivers, not as
+		 * full-width bars of noise */
+		if (emax < 10 * resolution(&m->all))
+			emax = 10 * resolution(&m->all);
+		if (!(emax > 0)) /* no effect and a mean of 0: any range */
+			emax = 1;
 		esc = is_ns(name) ? ns_scale(emax, &eunit) : 1;
 		for (int i = m->nmain - 1; i >= 0; i--) {
-			fprintf(d, "%d %.9g %.9g %s\n", m->nmain - 1 - i, m->main[i].effect / esc,
-				m->main[i].ci / esc, t->cols[m->main[i].a]);
+			/* gray: not significant or below the resolution */
+			fprintf(d, "%d %.9g %.9g %s %d\n", m->nmain - 1 - i,
+				m->main[i].effect / esc, m->main[i].ci / esc, t->cols[m->main[i].a],
+				m->main[i].real ? 0x4878a8 : 0xbbbbbb);
 			if ((int)strlen(t->cols[m->main[i].a]) > lab)
 				lab = (int)strlen(t->cols[m->main[i].a]);
 		}
@@ -1014,13 +1116,13 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 				fprintf(g, "set terminal %s\n", term);
 			fprintf(g,
 				"reset\nset output '%s/.%s-distribution.tmp.%s'\n"
-				"set title '%s: %d configurations' noenhanced\n"
+				"set title '%s: %d runs of %d configurations' noenhanced\n"
 				"set xlabel '%s%s' noenhanced\nset ylabel 'runs'\nunset key\n"
 				"set grid ytics\nset style fill solid 0.6 border -1\n"
 				"set lmargin 10\nset rmargin 6\nset tmargin 3\nset bmargin 4\n"
 				"set yrange [0:*]\nset offsets graph 0.03,graph 0.03,graph "
 				"0.08,0\n%s",
-				tdir, sname, terms[tt][1], name, m->nval, label,
+				tdir, sname, terms[tt][1], name, m->nval, nconfigs, label,
 				logx ? ", log scale" : "",
 				logx ? "set logscale x\nset mxtics 10\n" : "");
 			if (!isnan(def))
@@ -1048,8 +1150,8 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 				fprintf(g,
 					"reset\nset output '%s/.%s-effects.tmp.%s'\n"
 					"set title 'main effect of each flag on %s (mean on - off, "
-					"95%% "
-					"interval)' noenhanced\n"
+					"95%% interval; gray: not significant or below %g%% of the "
+					"mean)' noenhanced\n"
 					"set xlabel 'effect on %s' noenhanced\nunset ylabel\nunset "
 					"key\n"
 					"set lmargin %d\nset rmargin 6\nset tmargin 3\nset bmargin "
@@ -1057,13 +1159,15 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 					"set grid xtics\nset yzeroaxis lt -1\nset style fill solid "
 					"0.6\n"
 					"set ytics noenhanced scale 0\nset yrange [-1:%d]\n"
+					"set xrange [%.9g:%.9g]\n"
 					"set offsets graph 0.05, graph 0.05, 0, 0\n"
 					"plot '%s/.%s.dat' index 1 using "
-					"2:1:(0):2:($1-0.35):($1+0.35):ytic(4) with boxxyerror "
-					"lc rgb '#4878a8', '' index 1 using 2:1:3 with xerrorbars "
+					"2:1:(0):2:($1-0.35):($1+0.35):5:ytic(4) with boxxyerror "
+					"lc rgb variable, '' index 1 using 2:1:3 with xerrorbars "
 					"lc rgb 'black' pt -1\n",
-					tdir, sname, terms[tt][1], name, elabel, lab + 3, m->nmain,
-					tdir, sname);
+					tdir, sname, terms[tt][1], name, 100 * RESOLUTION_FRAC,
+					elabel, lab + 3, m->nmain, -1.05 * emax / esc,
+					1.05 * emax / esc, tdir, sname);
 			}
 		}
 		if (ferror(g) | fclose(g)) {
@@ -1172,7 +1276,12 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		return rc;
 	}
 	int flags[SL_SWEEP_MAX_FLAGS * 4], nflags = 0;
+	int nconfigs = count_configs(&t);
 
+	if (nconfigs < 0) {
+		free_table(&t);
+		return 1;
+	}
 	for (int c = 0; c < t.ncols && nflags < (int)SL_ARRAY_SIZE(flags); c++)
 		if (t.kind[c] == K_FLAG)
 			flags[nflags++] = c;
@@ -1195,12 +1304,12 @@ int sl_sweep_report(const struct sl_report_opts *o)
 			for (int j = 0; j < t.ncols; j++)
 				if (t.kind[j] == K_METRIC)
 					sl_suggest_add(&sg, t.cols[j]);
-			fprintf(stderr, "schedlab: sweep-report: no metric '%s'%s; the metrics:",
+			fprintf(stderr, "schedlab: sweep-report: no metric '%s'%s (the metrics:",
 				o->metrics[k], sl_suggest_text(&sg, hint, sizeof(hint)));
 			for (int j = 0; j < t.ncols; j++)
 				if (t.kind[j] == K_METRIC)
 					fprintf(stderr, " %s", t.cols[j]);
-			fputc('\n', stderr);
+			fputs(")\n", stderr);
 			free(cols);
 			free_table(&t);
 			return 2;
@@ -1238,6 +1347,7 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		json_object *root = json_object_new_object(), *a = json_object_new_array();
 
 		json_object_object_add(root, "runs", json_object_new_int(t.nrows));
+		json_object_object_add(root, "configurations", json_object_new_int(nconfigs));
 		json_object_object_add(root, "config", json_object_new_string(t.config));
 		json_object *fa = json_object_new_array();
 
@@ -1250,8 +1360,8 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		if (sl_json_print(out, root))
 			rc = 1;
 	} else if (!rc) {
-		fprintf(out, "sweep: %d runs (config %s), %d flags varied", t.nrows, t.config,
-			nflags);
+		fprintf(out, "sweep: %d runs of %d configurations (config %s), %d flags varied",
+			t.nrows, nconfigs, t.config, nflags);
 		for (int i = 0; i < nflags; i++)
 			fprintf(out, "%s%s", i ? " " : ": ", t.cols[flags[i]]);
 		fprintf(out, "\n");
@@ -1264,7 +1374,7 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		*o->report_done = !rc;
 	if (!rc && o->plot_dir) {
 		fflush(out);
-		rc = plot(&t, ms, nm, o->plot_dir);
+		rc = plot(&t, ms, nm, nconfigs, o->plot_dir);
 	}
 	for (int k = 0; k < nm; k++)
 		free_metric(&ms[k]);

@@ -7,6 +7,7 @@
 #include "core/parse.h"
 #include "sched/cfs.h"
 #include "sched/features.h"
+#include "core/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -301,13 +302,18 @@ static int resolve_flags(struct sl_sweep *sw, char *err, size_t errlen)
 				found = i;
 		if (found < 0) {
 			size_t off = 0;
+			struct sl_suggest sg;
+			char hint[128];
 
+			sl_suggest_init(&sg, tok, strlen(tok));
+			for (int i = 0; i < t->n; i++)
+				sl_suggest_add(&sg, t->flags[i].name);
 			sl_append(err, errlen, &off,
-				  "sweep: --features: %s is not a flag of %s; its flags:", tok,
-				  rel->name);
+				  "sweep: --features: %s is not a flag of %s%s (its flags:", tok,
+				  rel->name, sl_suggest_text(&sg, hint, sizeof(hint)));
 			for (int i = 0; i < t->n; i++)
 				sl_append(err, errlen, &off, " %s", t->flags[i].name);
-			sl_append(err, errlen, &off, " (or all)");
+			sl_append(err, errlen, &off, ", or all)");
 			return -1;
 		}
 		for (int k = 0; k < sw->nflags; k++)

@@ -163,7 +163,7 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 		sl_append(valid, sizeof(valid), &off, "%s%s", i ? " " : "", sl_param_table[i].name);
 		sl_suggest_add(&sg, sl_param_table[i].name);
 	}
-	snprintf(err, errlen, "unknown --param '%.*s'%s; valid: %s", (int)n, assignment,
+	snprintf(err, errlen, "unknown --param '%.*s'%s (valid: %s)", (int)n, assignment,
 		 sl_suggest_text(&sg, hint, sizeof(hint)), valid);
 	return -1;
 }

@@ -132,13 +132,15 @@ int sl_sysctl_write(const struct sl_release *rel, struct sl_tunables *t, u64 *fe
 				 d->name);
 			return -1;
 		}
-		if (sl_parse_s64(eq + 1, &v, e, sizeof(e))) {
+		int prc = sl_parse_s64(eq + 1, &v, e, sizeof(e));
+
+		if (prc && prc != SL_PARSE_RANGE) {
 			snprintf(err, errlen,
 				 "--sysctl %s: %s (the kernel takes a decimal integer)", d->name,
 				 e);
 			return -1;
 		}
-		if (v < d->min || v > d->max) {
+		if (prc || v < d->min || v > d->max) {
 			snprintf(err, errlen,
 				 "--sysctl %s=%s: out of range [%lld, %lld] (the kernel answers "
 				 "-EINVAL)",
@@ -189,7 +191,7 @@ int sl_sysctl_write(const struct sl_release *rel, struct sl_tunables *t, u64 *fe
 	for (int k = 0; k < sl_sysctl_count(rel); k++)
 		sl_suggest_add(&sg, sl_sysctl_nth(rel, k)->name);
 	list_names(rel, valid, sizeof(valid));
-	snprintf(err, errlen, "unknown sysctl '%.*s'%s; valid: %s", (int)n, assignment,
+	snprintf(err, errlen, "unknown sysctl '%.*s'%s (valid: %s)", (int)n, assignment,
 		 sl_suggest_text(&sg, hint, sizeof(hint)), valid);
 	return -1;
 }

@@ -287,6 +287,28 @@ static void ftrace_close(struct sl_trace_writer *w)
 	struct ftrace_out *x = w->priv;
 	char cnt[64];
 
+	/*
+	 * The end of the run: each busy CPU's scheduler tick there, in its task's context, as a
+	 * kernel's trace shows ticks on a busy CPU. A reader counts a task's run time up to the
+	 * last line it sees, so without it a task running at the end (8 hogs on 8 CPUs: from the
+	 * start) would read back with the time since its last switch-in missing.
+	 */
+	for (int c = 0; c < w->sim->ncpu; c++) {
+		const char *hflags = x->old || x->mode == MODE_REPORT ? "" : "d.h1.";
+		unsigned long long now = (unsigned long long)w->sim->now;
+
+		if (!x->cur[c])
+			continue;
+		if (x->old || x->mode == MODE_REPORT)
+			line(w, c, w->sim->now, "hrtimer_expire_entry", hflags,
+			     "hrtimer=%016x now=%llu function=tick_sched_timer", 0xf0000000u + c,
+			     now);
+		else
+			line(w, c, w->sim->now, "hrtimer_expire_entry", hflags,
+			     "hrtimer=%016x function=tick_sched_timer now=%llu", 0xf0000000u + c,
+			     now);
+	}
+
 	/* the count of event lines into the header's field */
 	if (x->count_at >= 0 && fflush(w->f) == 0) {
 		long end = ftell(w->f);

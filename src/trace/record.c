@@ -16,6 +16,7 @@
  */
 #include "trace/record.h"
 #include "core/outfile.h"
+#include "core/suggest.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -42,6 +43,37 @@ static const char *const default_events[] = {
 	"timer/tick_stop",	    "block/block_rq_issue",	  "block/block_rq_complete",
 	"irq/irq_handler_entry",
 };
+
+/*
+ * "; did you mean 'sched/sched_switch'?" for an event tracefs does not have: the nearest of this
+ * machine's available_events (SYSTEM:EVENT lines there), and of the default events.
+ */
+static const char *event_hint(const char *ev, char *buf, size_t len)
+{
+	struct sl_suggest sg;
+	char line[256], best[256];
+	FILE *f = fopen(TRACEFS "/available_events", "r");
+
+	sl_suggest_init(&sg, ev, strlen(ev));
+	for (size_t i = 0; i < SL_ARRAY_SIZE(default_events); i++)
+		sl_suggest_add(&sg, default_events[i]);
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *was = sg.best;
+		char *colon = strchr(line, ':');
+
+		line[strcspn(line, "\n")] = '\0';
+		if (colon)
+			*colon = '/';
+		sl_suggest_add(&sg, line);
+		if (sg.best != was) { /* line is overwritten by the next one */
+			snprintf(best, sizeof(best), "%s", line);
+			sg.best = best;
+		}
+	}
+	if (f)
+		fclose(f);
+	return sl_suggest_text(&sg, buf, len);
+}
 
 #ifndef SCHEDLAB_HAVE_LIBTRACEFS
 /* the global buffer's settings, put back afterwards */
@@ -194,8 +226,10 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	for (int i = 0; i < nevents; i++) {
 		snprintf(p, sizeof(p), TRACEFS "/events/%s/enable", events[i]);
 		if (read_char(p, &saved[nsaved].old)) {
-			snprintf(err, errlen, "record: no event %s in " TRACEFS "/events",
-				 events[i]);
+			char hint[320];
+
+			snprintf(err, errlen, "record: no event %s in " TRACEFS "/events%s",
+				 events[i], event_hint(events[i], hint, sizeof(hint)));
 			goto out;
 		}
 		snprintf(saved[nsaved].path, sizeof(saved[nsaved].path), "%s", p);
@@ -311,8 +345,10 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 		memcpy(sys, events[i], (size_t)(slash - events[i]));
 		sys[slash - events[i]] = '\0';
 		if (tracefs_event_enable(inst, sys, slash + 1)) {
-			snprintf(err, errlen, "record: no event %s in " TRACEFS "/events",
-				 events[i]);
+			char hint[320];
+
+			snprintf(err, errlen, "record: no event %s in " TRACEFS "/events%s",
+				 events[i], event_hint(events[i], hint, sizeof(hint)));
 			goto out;
 		}
 	}

@@ -289,9 +289,11 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 			ngovs ? sl_cpuidle_find_governor(govs[i]) : sl_cpuidle_governors[i];
 
 		if (!g) {
+			char hint[128];
+
 			snprintf(err, errlen,
-				 "--cpuidle-governor '%s': unknown (see schedlab governors)",
-				 govs[i]);
+				 "--cpuidle-governor '%s': unknown%s (see schedlab governors)",
+				 govs[i], sl_cpuidle_governor_hint(govs[i], hint, sizeof(hint)));
 			goto out;
 		}
 		if (replay(g, &drv, cpus, ncpu, tick_ns, &res[n])) {
@@ -304,6 +306,15 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 
 	for (int c = 0; c < ncpu; c++)
 		periods += cpus[c].n;
+	/* a table of zeros would read as a result */
+	if (!periods) {
+		snprintf(err, errlen,
+			 "%s: no idle periods (no power:cpu_idle entry and exit on any CPU): "
+			 "nothing to replay; record power/cpu_idle (schedlab record does by "
+			 "default)",
+			 path);
+		goto out;
+	}
 	if (json) {
 		json_object *root = json_object_new_object(), *arr = json_object_new_array();
 

@@ -812,7 +812,7 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 	json_object *root = json_object_new_object(), *o, *a;
 	const struct sl_trace_reader *r = &s->rd;
 
-	json_object_object_add(root, "ncpu", json_object_new_int(ncpu_shown(s)));
+	json_object_object_add(root, "cpus", json_object_new_int(ncpu_shown(s)));
 	json_object_object_add(root, "duration_ns",
 			       json_object_new_int64((int64_t)(s->last - s->first)));
 	o = json_object_new_object();
@@ -849,28 +849,31 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 		o = json_object_new_object();
 		json_object_object_add(o, "pid", json_object_new_int(t->pid));
 		json_object_object_add(o, "comm", json_object_new_string(t->comm));
-		json_object_object_add(o, "run_ns",
+		/* the names of run's JSON for the same figures (docs/json.md) */
+		json_object_object_add(o, "cpu_time_ns",
 				       json_object_new_int64(p ? (int64_t)p->cpu_ns : 0));
-		json_object_object_add(o, "switches",
+		json_object_object_add(o, "context_switches",
 				       json_object_new_int64(p ? (int64_t)p->switches : 0));
 		json_object_object_add(o, "wakeups", json_object_new_int64((int64_t)t->lat_n));
 		json_object_object_add(
-			o, "lat_avg_ns",
+			o, "wakeup_latency_avg_ns",
 			json_object_new_int64(t->lat_n ? (int64_t)(t->lat_sum / t->lat_n) : 0));
-		json_object_object_add(o, "lat_max_ns", json_object_new_int64((int64_t)t->lat_max));
-		json_object_object_add(o, "delays", json_object_new_int64((int64_t)q->wait_n));
-		json_object_object_add(o, "delay_total_ns",
+		json_object_object_add(o, "wakeup_latency_max_ns",
+				       json_object_new_int64((int64_t)t->lat_max));
+		json_object_object_add(o, "runqueue_waits",
+				       json_object_new_int64((int64_t)q->wait_n));
+		json_object_object_add(o, "runqueue_wait_total_ns",
 				       json_object_new_int64((int64_t)q->wait_total));
-		json_object_object_add(o, "delay_avg_ns",
+		json_object_object_add(o, "runqueue_wait_avg_ns",
 				       json_object_new_int64((int64_t)wait_avg(q)));
-		json_object_object_add(o, "delay_max_ns",
+		json_object_object_add(o, "runqueue_wait_max_ns",
 				       json_object_new_int64((int64_t)q->wait_max));
-		json_object_object_add(o, "delay_max_at_ns",
+		json_object_object_add(o, "runqueue_wait_max_at_ns",
 				       json_object_new_int64((int64_t)q->wait_max_at));
 		json_object_array_add(a, o);
 	}
 	free(ids);
-	json_object_object_add(root, "tasks", a);
+	json_object_object_add(root, "per_task", a);
 
 	a = json_object_new_array();
 	for (int i = 0; i < ncpu_shown(s); i++) {
@@ -881,7 +884,7 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 		json_object_object_add(o, "cpu", json_object_new_int(i));
 		json_object_object_add(o, "busy_ns",
 				       json_object_new_int64((int64_t)s->st.c[i].busy_ns));
-		json_object_object_add(o, "switches",
+		json_object_object_add(o, "context_switches",
 				       json_object_new_int64((int64_t)s->st.c[i].switches));
 		json_object_object_add(o, "lost_switches",
 				       json_object_new_int64((int64_t)s->st.c[i].lost_switches));
@@ -899,7 +902,7 @@ static void print_json(const struct sl_trace_summary *s, FILE *out)
 		json_object_object_add(o, "idle_by_state", st);
 		json_object_array_add(a, o);
 	}
-	json_object_object_add(root, "cpus", a);
+	json_object_object_add(root, "per_cpu", a);
 	if (s->cstates) {
 		a = json_object_new_array();
 		for (int i = 0; i < s->niorder; i++) {

@@ -17,6 +17,7 @@ struct pass {
 	struct pid_slot pid[SL_VT_MAX_PIDS];
 	int npid;
 	bool window_only;
+	int other_pid[SL_VT_MAX_PIDS]; /* the other tasks seen running in the window */
 };
 
 static int task_by_comm(const struct sl_vtrace *v, const char *comm)
@@ -109,6 +110,35 @@ static void idle_event(struct sl_vtrace *v, const struct sl_trace_record *r)
 	}
 }
 
+/* CPU c stops running another task at t: its run inside the window is counted, and its pid */
+static void other_stop(struct pass *ps, int c, u64 t)
+{
+	struct sl_vtrace *v = ps->v;
+	struct sl_vt_cpu *cpu = &v->cpu[c];
+	int i;
+
+	if (!cpu->other)
+		return;
+	cpu->other = false;
+	u64 a = cpu->other_since > v->start ? cpu->other_since : v->start;
+	u64 b = t < v->end ? t : v->end;
+
+	if (b <= a)
+		return;
+	v->other_ns += b - a;
+	for (i = 0; i < v->nother && ps->other_pid[i] != cpu->other_pid; i++)
+		;
+	if (i == v->nother && v->nother < SL_VT_MAX_PIDS)
+		ps->other_pid[v->nother++] = cpu->other_pid;
+}
+
+static void other_start(struct sl_vtrace *v, int c, int pid, u64 t)
+{
+	v->cpu[c].other = true;
+	v->cpu[c].other_pid = pid;
+	v->cpu[c].other_since = t;
+}
+
 static int record(struct pass *ps, const struct sl_trace_record *r, char *err, size_t errlen)
 {
 	struct sl_vtrace *v = ps->v;
@@ -125,7 +155,12 @@ static int record(struct pass *ps, const struct sl_trace_record *r, char *err, s
 				v->task[s->task].switches++;
 			s->running = false;
 		}
+		if (!ps->window_only && r->cpu >= 0 && r->cpu < SL_VT_MAX_CPUS)
+			other_stop(ps, r->cpu, r->time);
 		s = slot(ps, r->next_pid, r->next_comm, err, errlen, &fail);
+		if (!s && r->next_pid > 0 && !ps->window_only && r->cpu >= 0 &&
+		    r->cpu < SL_VT_MAX_CPUS)
+			other_start(v, r->cpu, r->next_pid, r->time);
 		if (s) {
 			if (ps->window_only)
 				window(v, r->time);
@@ -159,6 +194,11 @@ static int record(struct pass *ps, const struct sl_trace_record *r, char *err, s
 		}
 		break;
 	case SL_TR_CPU_IDLE:
+		/* a CPU going idle ran nothing since (a trace cut to the tasks' lines has no
+		 * switch to the idle task) */
+		if (!ps->window_only && r->state >= 0 && r->cpu_id >= 0 &&
+		    r->cpu_id < SL_VT_MAX_CPUS)
+			other_stop(ps, r->cpu_id, r->time);
 		if (!ps->window_only)
 			idle_event(v, r);
 		break;
@@ -204,7 +244,9 @@ static int one_pass(struct sl_vtrace *v, const char *path, bool window_only, cha
 		v->lost = rd.lost_events;
 		if (rd.ncpu > v->ncpu && rd.ncpu <= SL_VT_MAX_CPUS)
 			v->ncpu = rd.ncpu;
-		/* close idle periods still open at the window's end */
+		/* close idle periods and other tasks' runs still open at the window's end */
+		for (int c = 0; c < SL_VT_MAX_CPUS; c++)
+			other_stop(&ps, c, v->end);
 		for (int c = 0; c < v->ncpu; c++)
 			if (v->cpu[c].state >= 0) {
 				struct sl_trace_record end = {.kind = SL_TR_CPU_IDLE,

@@ -31,6 +31,10 @@ struct sl_vt_cpu {
 	u64 time[SL_VT_MAX_STATES];
 	int state; /* -1: not idle (or unknown) */
 	u64 since;
+	bool other; /* a task other than the followed ones runs there: other_pid since other_since
+		     */
+	int other_pid;
+	u64 other_since;
 };
 
 struct sl_vtrace {
@@ -43,6 +47,10 @@ struct sl_vtrace {
 	u64 last_any;	/* the trace's last event */
 	int alive;	/* task threads with no sched_process_exit in the trace */
 	u64 lost;	/* lost events (an overflowed buffer makes every figure a lower bound) */
+	/* the run time, inside the window, of tasks other than the followed ones and the idle
+	 * task: what else loaded the machine (set-up threads still named rt-app count too) */
+	u64 other_ns;
+	int nother; /* their distinct pids (at most SL_VT_MAX_PIDS counted) */
 };
 
 /*

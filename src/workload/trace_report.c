@@ -122,7 +122,7 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	sep = ", ";
 		UNATTR(JU)
 #undef JU
-		fprintf(f, "},\n \"tasks\": [");
+		fprintf(f, "},\n \"per_task\": [");
 		for (int i = 0; i < tw->n; i++) {
 			const struct sl_tw_task *t = &tw->t[i];
 
@@ -130,7 +130,7 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 			sl_json_put_escaped(f, t->comm);
 			fprintf(f,
 				"\", \"prio\": %d, \"policy\": \"%s\", \"parent\": %d, "
-				"\"created_ns\": %llu, \"bursts\": %llu, \"cpu_ns\": %llu, "
+				"\"created_ns\": %llu, \"bursts\": %llu, \"cpu_time_ns\": %llu, "
 				"\"switch_ins\": %llu, \"timed_sleeps\": {\"n\": %llu, \"ns\": "
 				"%llu}, "
 				"\"waits\": {\"n\": %llu, \"ns\": %llu}, \"io\": {\"n\": %llu, "

@@ -185,8 +185,14 @@ int sl_kv_int(const struct sl_kv *kv, const char *key, long min, long max, long 
 {
 	s64 v;
 	char e[160];
+	int rc = sl_parse_s64(sl_kv_get(kv, key), &v, e, sizeof(e));
 
-	if (sl_parse_s64(sl_kv_get(kv, key), &v, e, sizeof(e))) {
+	if (rc == SL_PARSE_RANGE) {
+		snprintf(err, errlen, "%s=%s is out of range [%ld, %ld]", key, sl_kv_get(kv, key),
+			 min, max);
+		return -1;
+	}
+	if (rc) {
 		snprintf(err, errlen, "%s: %s", key, e);
 		return -1;
 	}

@@ -1,5 +1,8 @@
 /* The idle profile registry: one line per profile, and the NAME[:ARG] spec parser. */
 #include "cpuidle/profiles/profile.h"
+#include "core/suggest.h"
+
+#include <stdio.h>
 
 #include <string.h>
 
@@ -64,7 +67,14 @@ int sl_idle_profile_load(const char *spec, struct sl_cpuidle_driver *drv, char *
 	name[n] = '\0';
 	p = sl_idle_profile_find(name);
 	if (!p) {
-		used = (size_t)snprintf(err, errlen, "unknown idle profile '%s' (known:", name);
+		struct sl_suggest sg;
+		char hint[128];
+
+		sl_suggest_init(&sg, name, strlen(name));
+		for (int i = 0; i < sl_nidle_profiles; i++)
+			sl_suggest_add(&sg, sl_idle_profiles[i]->name);
+		used = (size_t)snprintf(err, errlen, "unknown idle profile '%s'%s (known:", name,
+					sl_suggest_text(&sg, hint, sizeof(hint)));
 		for (int i = 0; i < sl_nidle_profiles && used < errlen; i++)
 			used += (size_t)snprintf(err + used, errlen - used, " %s",
 						 sl_idle_profiles[i]->name);
