@@ -76,14 +76,14 @@ done
 python3 - "$T/tr.json" "$T/ts.json" <<'PYEOF' || fail "compare trace --json: the figures above"
 import json, sys
 d = json.load(open(sys.argv[1]))
-ts = {t["pid"]: t for t in json.load(open(sys.argv[2]))["tasks"]}
+ts = {t["pid"]: t for t in json.load(open(sys.argv[2]))["per_task"]}
 assert [(r["pid"], r["comm"]) for r in d["rows"]] == [(100, "hog"), (101, "hog"), (102, "ia")]
 tot = 0
 for r in d["rows"]:
     rec, t = r["recorded"], ts[r["pid"]]
     # recorded: what trace-stats counts for that pid
-    assert abs(rec["cpu_ms"] - t["run_ns"] / 1e6) < 1e-6, (rec, t)
-    assert rec["context_switches"] == t["switches"], (rec, t)
+    assert abs(rec["cpu_ms"] - t["cpu_time_ns"] / 1e6) < 1e-6, (rec, t)
+    assert rec["context_switches"] == t["context_switches"], (rec, t)
     assert rec["wakeups"] == t["wakeups"]
     tot += rec["cpu_ms"]
     for c in r["configurations"]:
