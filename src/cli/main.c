@@ -553,6 +553,7 @@ static int cmd_repro(int argc, char **argv)
 				exp, arg, exp);
 		if (!op->arg) {
 			o.json |= !strcmp(op->key, "json");
+			o.explore |= !strcmp(op->key, "explore");
 			continue;
 		}
 		val = an < strlen(arg) ? arg + an + 1 : i + 1 < argc ? argv[++i] : NULL;
@@ -610,6 +611,15 @@ static int cmd_repro(int argc, char **argv)
 			if (*np >= 16)
 				return die("%s: at most 16", arg);
 			(cp ? o.cpuidle_params : o.params)[(*np)++] = val;
+		} else if (!strcmp(op->key, "unknowns")) {
+			o.unknowns = val;
+		} else if (!strcmp(op->key, "jobs")) {
+			char *end;
+			long n = strtol(val, &end, 10);
+
+			if (*end || n < 1 || n > 1024)
+				return die("--jobs: '%s' is not a count 1..1024", val);
+			o.jobs = (int)n;
 		} else if (!strcmp(arg, "--irq-affinity")) {
 			o.irq_affinity = val;
 		} else if (!strcmp(arg, "--idle-driver")) {
@@ -618,6 +628,8 @@ static int cmd_repro(int argc, char **argv)
 			o.kernel = val;
 		}
 	}
+	if ((o.unknowns || o.jobs) && !o.explore)
+		return die("repro fio: --unknowns and --jobs apply with --explore");
 	/* what only the experiment's own workloads have */
 	if (o.nworkloads && disks_set)
 		return die("repro fio: --disks is the disk count of the experiment's own fio "

@@ -55,6 +55,8 @@ struct sl_disk {
 	u64 next_sector; /* where the head is: a request starting here needs no seek */
 	struct sl_timer done;
 	u64 busy_ns, busy_since, ops, bytes;
+	/* hba_mbps: the active request's service left at the full rate, and since when */
+	u64 left_ns, since;
 };
 
 /* the task's block I/O (NULL: it has no request pool) */
