@@ -230,7 +230,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 cs = r["combinations"]
 assert r["experiment"] == "fio-explore" and len(cs) == 3, len(cs)
-assert sorted(c["settings"]["bg_wakeup"] for c in cs) == ["0ns", "100ms", "20ms"]
+assert sorted(c["settings"]["bg_wakeup"] for c in cs) == ["100ms", "20ms", "50ms"]
 assert [c["rank"] for c in cs] == [1, 2, 3]
 # sorted: the reproducing ones first, then by score
 keys = [(not c["reproduces"], not c["power_ok"], c["score"]) for c in cs]

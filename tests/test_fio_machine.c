@@ -394,6 +394,42 @@ static void test_core_power(void **state)
 	}
 }
 
+/*
+ * fio's cpus_allowed and cpus_allowed_policy (the explore's reader=away): on four CPUs of the
+ * poll machine, cpus_allowed=1-3 split puts job 0 alone on CPU 1 and job 1 on CPU 2, so only
+ * they are ever busy; shared, cpus_allowed=3, puts both on CPU 3. A CPU past 63 is refused.
+ */
+static void test_fio_cpus_allowed(void **state)
+{
+	const char *wl[2] = {"fio:disks=2,size=1280k,cpus_allowed=1-3,cpus_allowed_policy=split",
+			     "fio:disks=2,size=1280k,cpus_allowed=3"};
+	const u64 busy_cpus[2] = {0x6, 0x8};
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sl_config cfg;
+		struct build_args b = {.cpus = "4", .irq = "issuer", .wl = {wl[k]}};
+		struct sl_sim *sim = build(&cfg, &b);
+		u64 busy = 0;
+
+		assert_int_equal(sl_sim_run(sim), 0);
+		assert_int_equal(sim->groups[0].io_ops, 20);
+		for (int c = 0; c < 4; c++)
+			busy |= (u64)(sim->cpus[c].busy_ns > 0) << c;
+		assert_int_equal(busy, busy_cpus[k]);
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[512];
+
+	memset(&a, 0, sizeof(a));
+	a.workloads[a.nworkloads++] = "fio:cpus_allowed=64";
+	assert_int_not_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "cpus_allowed='64'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_vector_held_by_the_exit),
 		cmocka_unit_test(test_c2_as_c6),
 		cmocka_unit_test(test_core_power),
+		cmocka_unit_test(test_fio_cpus_allowed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

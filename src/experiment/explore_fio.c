@@ -55,10 +55,10 @@ static const struct unknown unknowns[] = {
 	 "does the PCU resolve ACPI C2 to hardware C6 (AnandTech: 86 % on a Lynnfield Xeon)?"},
 	{"bg_wakeup",
 	 "param.bg_wakeup",
-	 {"0ns", "100ms", "20ms"},
+	 {"100ms", "50ms", "20ms"},
 	 3,
-	 "background wake-ups of each idle CPU: none, 10/s, 50/s (PowerTOP on idle 2.6.3x "
-	 "systems: tens a second)"},
+	 "background wake-ups of each idle CPU: 10/s, 20/s, 50/s (PowerTOP on idle 2.6.3x "
+	 "systems: tens a second; 0, nothing waking an idle CPU, is outside that range)"},
 	{"hba",
 	 "param.hba_mbps",
 	 {"0", "595"},
@@ -69,13 +69,20 @@ static const struct unknown unknowns[] = {
 	 "irq-affinity",
 	 {"irqbalance", "issuer"},
 	 2,
-	 "the reader woken on another CPU than its completion's (irqbalance: the HBA's vector "
-	 "on CPU 0) or on its own (issuer)"},
+	 "the completion's CPU: the HBA's vector where irqbalance put it (CPU 0), or the "
+	 "reader's own (issuer, QUEUE_FLAG_SAME_COMP's later behaviour)"},
 	{"smt_resolve",
 	 "param.smt_resolve",
 	 {"0", "1"},
 	 2,
 	 "a core only as deep as its shallowest thread (Xeon 5500 datasheet table 121)"},
+	{"reader",
+	 "reader",
+	 {"any", "away"},
+	 2,
+	 "where the readers run: anywhere (the scheduler's choice; affine wake-ups pull them to "
+	 "the vector's CPU) or away from it, one each (fio cpus_allowed=1-15, "
+	 "cpus_allowed_policy=split), so each completion wakes a second idle CPU"},
 	{"job",
 	 "job",
 	 {"sync", "libaio4"},
@@ -185,6 +192,17 @@ static const char *job_spec(const char *job)
 {
 	return !strcmp(job, "sync") ? "rw=read,bs=128k,ioengine=sync,direct=1"
 				    : "rw=read,bs=128k,ioengine=libaio,iodepth=4,direct=1";
+}
+
+static const char *reader_spec(const char *reader)
+{
+	return !strcmp(reader, "any") ? "" : ",cpus_allowed=1-15,cpus_allowed_policy=split";
+}
+
+/* the unknowns that are the workload's, not the machine's: each value a --mix */
+static bool mix_unknown(const struct unknown *x)
+{
+	return !strcmp(x->key, "job") || !strcmp(x->key, "reader");
 }
 
 /* the row's value of a setting column, or "" */
@@ -307,6 +325,8 @@ static int read_rows(const char *path, struct combo *all, double secs, char *err
 
 			if (!strcmp(unknowns[u].key, "job"))
 				v = strstr(mix, "libaio") ? "libaio4" : "sync";
+			else if (!strcmp(unknowns[u].key, "reader"))
+				v = strstr(mix, "cpus_allowed") ? "away" : "any";
 			val[u] = *v ? value_index(&unknowns[u], v) : 0;
 			if (val[u] < 0)
 				val[u] = 0;
@@ -488,7 +508,7 @@ int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, si
 {
 	struct sl_sweep sw;
 	bool var[NUNK];
-	char path[] = "/tmp/schedlab-explore-XXXXXX.jsonl", vbuf[NUNK][128], mbuf[8][160];
+	char path[] = "/tmp/schedlab-explore-XXXXXX.jsonl", vbuf[NUNK][128], mbuf[12][160];
 	const char *dur = o->duration ? o->duration : "1s";
 	u64 dur_ns;
 	int fd, rc = -1, nvar = 0, n = ncombos_all();
@@ -538,7 +558,7 @@ int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, si
 		const struct unknown *x = &unknowns[u];
 		size_t off = 0;
 
-		if (!var[u] || !strcmp(x->key, "job"))
+		if (!var[u] || mix_unknown(x))
 			continue;
 		vbuf[u][0] = '\0';
 		sl_append(vbuf[u], sizeof(vbuf[u]), &off, "%s=", x->key);
@@ -550,17 +570,22 @@ int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, si
 	}
 	if (sweep_opt(&sw, "--vary", "cpuidle-governor=poll,menu-2.6.31,menu-tng", err, errlen))
 		goto out;
-	int job = 0, nm = 0;
+	int job = 0, rd = 0, nm = 0;
 
 	while (strcmp(unknowns[job].key, "job"))
 		job++;
+	while (strcmp(unknowns[rd].key, "reader"))
+		rd++;
 	for (int j = 0; j < (var[job] ? unknowns[job].nvalues : 1); j++)
-		for (int d = 0; d < NDISK; d++) {
-			snprintf(mbuf[nm], sizeof(mbuf[0]), "fio:disks=%d,%s", disks[d],
-				 job_spec(unknowns[job].values[j]));
-			if (sweep_opt(&sw, "--mix", mbuf[nm++], err, errlen))
-				goto out;
-		}
+		for (int r = 0; r < (var[rd] ? unknowns[rd].nvalues : 1); r++)
+			for (int d = 0; d < NDISK; d++) {
+				snprintf(mbuf[nm], sizeof(mbuf[0]), "fio:disks=%d,%s%s", disks[d],
+					 job_spec(unknowns[job].values[j]),
+					 var[rd] ? reader_spec(unknowns[rd].values[r])
+						 : SL_FIO_MACHINE_JOB);
+				if (sweep_opt(&sw, "--mix", mbuf[nm++], err, errlen))
+					goto out;
+			}
 	fd = mkstemps(path, 6);
 	if (fd < 0) {
 		snprintf(err, errlen, "explore: cannot make a file for the runs in /tmp");

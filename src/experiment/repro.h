@@ -68,7 +68,9 @@ double sl_fio_seed(int disks, const char *gov);
 #define SL_FIO_MACHINE_PARAMS                                                                      \
 	"core_power=1", "tick_grid=1", "ctrl_disks=16", "hba_mbps=595", "bg_wakeup=100ms"
 #define SL_FIO_MACHINE_CPUIDLE_PARAMS "bm_check=0"
-#define SL_FIO_MACHINE_IRQ	      "irqbalance"
+/* the fio job's part of it: the readers away from the HBA's vector, one CPU each */
+#define SL_FIO_MACHINE_JOB ",cpus_allowed=1-15,cpus_allowed_policy=split"
+#define SL_FIO_MACHINE_IRQ "irqbalance"
 /* The fio machine's idle table is acpi_idle's (its cpuidle params apply): the release's driver
  * for `--machine nehalem`, or the one named. */
 bool sl_fio_acpi_table(const char *kernel, const char *idle_driver);

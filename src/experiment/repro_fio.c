@@ -107,7 +107,8 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	memset(res, 0, sizeof(*res));
 	fio_setting(o, gov, &set);
 	a->seed = o->seed;
-	snprintf(wl, sizeof(wl), "fio:disks=%d,rw=read,bs=128k,ioengine=sync,direct=1", disks);
+	snprintf(wl, sizeof(wl), "fio:disks=%d,rw=read,bs=128k,ioengine=sync,direct=1%s", disks,
+		 SL_FIO_MACHINE_JOB);
 	a->workloads[a->nworkloads++] = wl;
 	if (sl_config_build(&cfg, a, err, errlen))
 		return -1;
@@ -198,6 +199,8 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 			root, "workload",
 			json_object_new_string(
 				"fio rw=read bs=128k ioengine=sync direct=1, one job per disk"));
+		json_object_object_add(root, "job_options",
+				       json_object_new_string(SL_FIO_MACHINE_JOB + 1));
 	} else {
 		const char *drvname = "nehalem";
 
@@ -207,11 +210,11 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 		fprintf(out,
 			"repro fio: a Nehalem-EP server (2 sockets x 4 cores x 2 threads, %s "
 			"idle states), kernel %s, interrupts %s;\n"
-			"fio rw=read bs=128k direct=1 ioengine=sync, one job per disk, %s "
+			"fio rw=read bs=128k direct=1 ioengine=sync, one job per disk (%s), %s "
 			"simulated per run\nthe fio machine (docs/experiments-2009.md):",
 			drvname, o->kernel ? o->kernel : SL_DEFAULT_RELEASE,
 			o->irq_affinity ? o->irq_affinity : SL_FIO_MACHINE_IRQ,
-			o->duration ? o->duration : "2s");
+			SL_FIO_MACHINE_JOB + 1, o->duration ? o->duration : "2s");
 		for (int i = 0; i < sl_fio_nmachine_params; i++)
 			fprintf(out, " %s", sl_fio_machine_params[i]);
 		for (int i = 0; i < sl_fio_nmachine_cpuidle_params; i++)
