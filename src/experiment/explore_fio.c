@@ -182,9 +182,15 @@ static int check_unknowns(const char *list, char *err, size_t errlen)
 static int sweep_opt(struct sl_sweep *sw, const char *opt, const char *val, char *err,
 		     size_t errlen)
 {
-	char *argv[3] = {(char *)(uintptr_t)opt, (char *)(uintptr_t)val, NULL};
+	char o[16], v[256];
+	char *argv[3] = {o, v, NULL};
 	int i = 0;
 
+	snprintf(o, sizeof(o), "%s", opt);
+	if (snprintf(v, sizeof(v), "%s", val) >= (int)sizeof(v)) {
+		snprintf(err, errlen, "explore: %s %s: too long", opt, val);
+		return -1;
+	}
 	return sl_sweep_option(sw, 2, argv, &i, err, errlen) == 1 ? 0 : -1;
 }
 
@@ -300,14 +306,13 @@ static int read_rows(const char *path, struct combo *all, double secs, char *err
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t n;
 	int rc = 0;
 
 	if (!f) {
 		snprintf(err, errlen, "explore: cannot read back the runs (%s)", path);
 		return -1;
 	}
-	while ((n = sl_sweep_getline(&line, &cap, f)) >= 0) {
+	while (sl_sweep_getline(&line, &cap, f) >= 0) {
 		const char *why = NULL;
 		json_object *row = sl_sweep_json_row(line, &why);
 		int val[NUNK], d = -1, g = -1;

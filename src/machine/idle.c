@@ -188,6 +188,8 @@ void sl_core_power_mark(struct sl_sim *sim, const struct sl_cpu *rq, int exiting
 		if (o != rq && cs >= 0)
 			cs = !o->idle ? -1 : o->idle_state < cs ? o->idle_state : cs;
 	}
+	if (!holder)
+		return; /* not reached: rq is a thread of its own core */
 	holder->core_energy_pj += p * (sim->now - holder->core_mark);
 	holder->core_mark = sim->now;
 	if (cs >= 0)
