@@ -521,7 +521,7 @@ static int cmd_repro(int argc, char **argv)
 	const char *dl[16] = {NULL}, *output = NULL;
 	char err[2048];
 	int n;
-	bool disks_set = false;
+	bool disks_set = false, govs_set = false;
 
 	memset(&o, 0, sizeof(o));
 	if (argc < 3 || (strcmp(argv[2], "fio") && strcmp(argv[2], "sleepers") &&
@@ -583,6 +583,7 @@ static int cmd_repro(int argc, char **argv)
 				o.disks[k] = (int)d;
 			}
 		} else if (!strcmp(arg, "--governors")) {
+			govs_set = true;
 			n = split_list(val, gbuf, sizeof(gbuf), o.governors, 16, arg);
 			if (n < 0)
 				return 2;
@@ -630,6 +631,10 @@ static int cmd_repro(int argc, char **argv)
 	}
 	if ((o.unknowns || o.jobs) && !o.explore)
 		return die("repro fio: --unknowns and --jobs apply with --explore");
+	if (o.explore && (disks_set || govs_set))
+		return die("repro fio --explore: it runs 1, 2 and 12 disks under idle=poll, "
+			   "menu-2.6.31 and menu-tng (the seed's table); --disks and --governors "
+			   "do not apply");
 	/* what only the experiment's own workloads have */
 	if (o.nworkloads && disks_set)
 		return die("repro fio: --disks is the disk count of the experiment's own fio "

@@ -513,7 +513,8 @@ int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, si
 {
 	struct sl_sweep sw;
 	bool var[NUNK];
-	char path[] = "/tmp/schedlab-explore-XXXXXX.jsonl", vbuf[NUNK][128], mbuf[12][160];
+	char path[512], vbuf[NUNK][128], mbuf[12][160];
+	const char *tmp = getenv("TMPDIR");
 	const char *dur = o->duration ? o->duration : "1s";
 	u64 dur_ns;
 	int fd, rc = -1, nvar = 0, n = ncombos_all();
@@ -591,9 +592,13 @@ int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, si
 				if (sweep_opt(&sw, "--mix", mbuf[nm++], err, errlen))
 					goto out;
 			}
+	/* the runs' rows go to a file of their own, read back and removed */
+	snprintf(path, sizeof(path), "%s/schedlab-explore-XXXXXX.jsonl",
+		 tmp && *tmp ? tmp : "/tmp");
 	fd = mkstemps(path, 6);
 	if (fd < 0) {
-		snprintf(err, errlen, "explore: cannot make a file for the runs in /tmp");
+		snprintf(err, errlen, "explore: cannot make a file for the runs in %s (TMPDIR)",
+			 tmp && *tmp ? tmp : "/tmp");
 		goto out;
 	}
 	close(fd);
