@@ -416,10 +416,12 @@ static void print_json(FILE *out, const struct combo *cs, int n, const bool *var
 
 		nok += c->ok;
 		json_object_object_add(x, "rank", json_object_new_int(i + 1));
+		/* the varied ones: the others are the fio machine's or the options' */
 		for (int u = 0; u < NUNK; u++)
-			json_object_object_add(
-				set, unknowns[u].name,
-				json_object_new_string(unknowns[u].values[c->val[u]]));
+			if (var[u])
+				json_object_object_add(
+					set, unknowns[u].name,
+					json_object_new_string(unknowns[u].values[c->val[u]]));
 		json_object_object_add(x, "settings", set);
 		json_object_object_add(x, "menu_2_6_31_ratio", ratios_json(c, 1));
 		json_object_object_add(x, "menu_tng_ratio", ratios_json(c, 2));
