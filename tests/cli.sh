@@ -238,8 +238,21 @@ assert keys == sorted(keys), keys
 assert r["reproducing"] == sum(c["reproduces"] for c in cs)
 ex = [u["name"] for u in r["unknowns"] if u["explored"]]
 assert ex == ["bg_wakeup"], ex
+# the score by its definition: the largest residual over its tolerance, against the seed's
+# 107/85/105, 215/123/209, 590/320/585 MB/s
+seed = [(107, 85, 105), (215, 123, 209), (590, 320, 585)]
 for c in cs:
     assert len(c["poll_mb_s"]) == 3 and len(c["menu_2_6_31_ratio"]) == 3
+    want = 0
+    for d in range(3):
+        p, o, t = seed[d]
+        want = max(want, abs(c["poll_mb_s"][d] - p) / p / 0.10,
+                   abs(c["menu_2_6_31_ratio"][d] - o / p) / 0.05,
+                   abs(c["menu_tng_ratio"][d] - t / p) / 0.05)
+    assert abs(c["score"] - want) < 1e-4, (c["score"], want)
+    pw = c["power_w"]
+    assert c["power_ok"] == all(pw[d][2] >= pw[d][1] for d in range(3))
+    assert c["reproduces"] == (c["score"] <= 1 and c["power_ok"])
 PYEOF
 fi
 usage_error "is not an unknown" repro fio --explore --unknowns bogus
