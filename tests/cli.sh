@@ -258,6 +258,8 @@ fi
 usage_error "is not an unknown" repro fio --explore --unknowns bogus
 usage_error "apply with --explore" repro fio --jobs 2
 usage_error "do not apply" repro fio --explore --disks 1
+usage_error "at least 100us" run --workload hog --param bg_wakeup=1ns
+usage_error "expected 0..100000" run --workload hog --param hba_mbps=100001
 usage_error "idle-driver" run --workload hog --machine nehalem --idle-driver bogus
 usage_error "expected 0 or 1" run --workload hog --param smt_resolve=2
 usage_error "does not apply" repro sleepers --param bcast_lock=0ns

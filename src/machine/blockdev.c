@@ -102,7 +102,10 @@ static u64 hba_stretch(const struct sl_sim *sim, u64 left, int n)
 {
 	u64 want = (u64)n * sim->p->disk_mbps, cap = sim->p->hba_mbps;
 
-	return want <= cap ? left : (left * want + cap - 1) / cap;
+	/* 128 bits: a 1 GiB request on a slow path times a large controller passes 2^64 */
+	unsigned __int128 t = ((unsigned __int128)left * want + cap - 1) / cap;
+
+	return want <= cap ? left : t > UINT64_MAX / 2 ? UINT64_MAX / 2 : (u64)t;
 }
 
 /* the full-rate service done in `dt` ns of real time with n transfers sharing the path */
@@ -110,7 +113,7 @@ static u64 hba_progress(const struct sl_sim *sim, u64 dt, int n)
 {
 	u64 want = (u64)n * sim->p->disk_mbps, cap = sim->p->hba_mbps;
 
-	return want <= cap ? dt : dt * cap / want;
+	return want <= cap ? dt : (u64)((unsigned __int128)dt * cap / want);
 }
 
 /* take the progress of the controller's active transfers up to now, at the rate they had */

@@ -535,8 +535,9 @@ static void bg_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, bg);
 
-	while (rq->bg_next <= sim->now)
-		rq->bg_next += sim->p->bg_wakeup_ns;
+	if (rq->bg_next <= sim->now)
+		rq->bg_next += ((sim->now - rq->bg_next) / sim->p->bg_wakeup_ns + 1) *
+			       sim->p->bg_wakeup_ns;
 	sl_arm(sim, t, rq->bg_next);
 }
 

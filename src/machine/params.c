@@ -184,6 +184,13 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 			snprintf(err, errlen, "--param %s=%s: expected 1..10000", d->name, eq + 1);
 			return -1;
 		}
+		/* a background wake-up more often than every 100 us is no background: refused
+		 * before it could make a run of seconds billions of events */
+		if (d->offset == P(bg_wakeup_ns) && v && v < 100000) {
+			snprintf(err, errlen, "--param bg_wakeup=%s: expected 0 or at least 100us",
+				 eq + 1);
+			return -1;
+		}
 		*(u64 *)(void *)((char *)p + d->offset) = v;
 		return 0;
 	}
