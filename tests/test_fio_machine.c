@@ -329,6 +329,41 @@ static void test_vector_held_by_the_exit(void **state)
 }
 
 /*
+ * hba_hold (a hypothesis): 2.6.31 nehalem, one CPU idling in C3 (200 us; bm_check=0, no
+ * broadcast lock), one disk read by libaio at depth 2, two requests. The second is queued
+ * behind the first and starts when it ends; the first's completion then waits C3's exit, 200
+ * us. With the hold, the controller's path stands still for those 200 us, so the second
+ * request ends 200 us later and its clat is 200 us longer; the first's is the same: the clat
+ * sum grows by exactly 200000 ns.
+ */
+static void test_hba_hold(void **state)
+{
+	u64 sum[2];
+
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		struct sl_config cfg;
+		struct build_args b = {
+			.kernel = "2.6.31",
+			.machine = "nehalem",
+			.cpus = "1",
+			.wl = {"fio:disks=1,bs=128k,size=256k,ioengine=libaio,iodepth=2"},
+			.params = {"bcast_lock=0ns", "hba_mbps=100000",
+				   on ? "hba_hold=1" : "hba_hold=0"},
+			.cparams = {"bm_check=0"}};
+		struct sl_sim *sim = build(&cfg, &b);
+
+		assert_int_equal(sl_sim_set_governor(sim, &deepest_gov), 0);
+		assert_int_equal(sl_sim_run(sim), 0);
+		assert_int_equal(sim->groups[0].io_ops, 2);
+		sum[on] = sim->groups[0].clat->sum;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(sum[1] - sum[0], 200000);
+}
+
+/*
  * c2_as_c6: 2.6.31 nehalem, every idle asking for C2 (the second deepest): a completion waits
  * C2's 20 us exit and the 1 us BROADCAST_EXIT: SERVICE + 21000 + IRQ (as
  * test_bm_check_demotes_to_c2). When the PCU resolves C2 to hardware C6 it waits C3's (hw C6)
@@ -439,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_hba_shared_path),
 		cmocka_unit_test(test_hba_caps_the_sum),
 		cmocka_unit_test(test_vector_held_by_the_exit),
+		cmocka_unit_test(test_hba_hold),
 		cmocka_unit_test(test_c2_as_c6),
 		cmocka_unit_test(test_core_power),
 		cmocka_unit_test(test_fio_cpus_allowed),

@@ -65,6 +65,13 @@ static const struct unknown unknowns[] = {
 	 2,
 	 "one HBA's shared path for the 12 disks: none (independent disks), or 595 MB/s, "
 	 "calibrated on the idle=poll row alone (590 MB/s at 12 disks)"},
+	{"hba_hold",
+	 "param.hba_hold",
+	 {"0", "1"},
+	 2,
+	 "a HYPOTHESIS without a source: does the HBA's path stand still while one of its "
+	 "completions waits for its CPU's C-state exit? (what the loss's growth with disks asks "
+	 "for)"},
 	{"irq",
 	 "irq-affinity",
 	 {"irqbalance", "issuer"},

@@ -128,8 +128,8 @@ static void hba_settle(struct sl_sim *sim, int disk)
 		struct sl_disk *x = &sim->disks[i];
 		u64 done;
 
-		if (!x->active)
-			continue;
+		if (!x->active || x->since >= sim->now)
+			continue; /* held (hba_hold): nothing moved yet */
 		done = hba_progress(sim, sim->now - x->since, n);
 		x->left_ns = done < x->left_ns ? x->left_ns - done : 0;
 		x->since = sim->now;
@@ -144,10 +144,35 @@ static void hba_rearm(struct sl_sim *sim, int disk)
 	hba_range(sim, disk, &lo, &hi);
 	int n = hba_active(sim, lo, hi);
 
-	for (int i = lo; i < hi; i++)
-		if (sim->disks[i].active)
-			sl_arm(sim, &sim->disks[i].done,
-			       sim->now + hba_stretch(sim, sim->disks[i].left_ns, n));
+	for (int i = lo; i < hi; i++) {
+		struct sl_disk *x = &sim->disks[i];
+
+		if (x->active)
+			sl_arm(sim, &x->done,
+			       (x->since > sim->now ? x->since : sim->now) +
+				       hba_stretch(sim, x->left_ns, n));
+	}
+}
+
+void sl_hba_irq_held(struct sl_sim *sim, struct sl_timer *t, u64 until)
+{
+	int lo, hi;
+
+	if (!sim->p->hba_mbps || !sim->p->hba_hold || t->fn != req_irq_fn)
+		return;
+	const struct sl_request *r = sl_container_of(t, struct sl_request, irq);
+
+	hba_settle(sim, r->disk);
+	hba_range(sim, r->disk, &lo, &hi);
+	for (int i = lo; i < hi; i++) {
+		struct sl_disk *x = &sim->disks[i];
+
+		if (x->hold_until < until)
+			x->hold_until = until;
+		if (x->active && x->since < until)
+			x->since = until;
+	}
+	hba_rearm(sim, r->disk);
 }
 
 static void disk_start(struct sl_sim *sim, struct sl_disk *d)
@@ -173,7 +198,7 @@ static void disk_start(struct sl_sim *sim, struct sl_disk *d)
 		hba_settle(sim, d->id);
 		d->active = r;
 		d->left_ns = t;
-		d->since = sim->now;
+		d->since = d->hold_until > sim->now ? d->hold_until : sim->now;
 		hba_rearm(sim, d->id);
 		return;
 	}

@@ -166,6 +166,8 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 			sl_arm(sim, t, sim->now + lat);
 			t->exit_delayed = true;
 			rq->irq_busy++;
+			if (t->irq)
+				sl_hba_irq_held(sim, t, sim->now + lat);
 			return;
 		}
 	}

@@ -86,6 +86,13 @@ const struct sl_param_desc sl_param_table[] = {
 	 "With it the controller's single interrupt vector also holds every completion that "
 	 "arrives while its CPU is leaving a C-state until the exit is done. Calibrated on the "
 	 "2009 idle=poll row only (docs/experiments-2009.md)"},
+	{"hba_hold", P(hba_hold), 0, SL_PARAM_FLAG,
+	 "with hba_mbps: 1 makes the controller's transfers stand still while one of its "
+	 "completions waits for its CPU to leave a C-state (a controller that holds its data path "
+	 "until the host takes its reply). A HYPOTHESIS with no published source: the mechanism "
+	 "the "
+	 "2009 loss's growth with disks asks for (docs/experiments-2009.md); 0 (default): the path "
+	 "keeps moving"},
 	{"c2_as_c6", P(c2_as_c6), 0, SL_PARAM_FLAG,
 	 "1: acpi_idle's C2-type state (the _CST's hardware C3) costs the exit latency of the "
 	 "table's deepest state, as when the PCU resolves an \"ACPI C2\" request to hardware C6 "

@@ -35,6 +35,7 @@ struct sl_params {
 	u64 smt_resolve;    /* 1: a core is only as deep as its shallowest thread */
 	u64 bg_wakeup_ns;   /* each CPU's background timer wake-ups: one per this (0: none) */
 	u64 hba_mbps;	    /* a controller's shared link, MB/s, for all its disks (0: none) */
+	u64 hba_hold;	    /* 1: the controller's transfers wait while a completion waits */
 	u64 c2_as_c6;	    /* 1: acpi_idle's C2-type state exits as the table's deepest */
 	u64 core_power;	    /* 1: energy counted per core (an SMT pair shares one) */
 	u64 tick_grid;	    /* 1: a late tick is re-armed on the jiffy grid */
