@@ -202,9 +202,10 @@ for d in (1, 2):
     assert old["ratio_to_poll"] < tng["ratio_to_poll"], (d, old["ratio_to_poll"])
     assert tng["energy_j"] < poll["energy_j"], (d, tng["energy_j"], poll["energy_j"])
 PYEOF
-	# the 2.6.31 defaults: acpi_idle's bus-master check demotes the old menu's C3 entries
-	# while a disk transfers (nearly always at queue depth 1)
-	ok "repro fio acpi" repro fio --disks 1 --duration 200ms --json
+	# acpi_idle's bus-master check, when on, demotes the old menu's C3 entries while a disk
+	# transfers (nearly always at queue depth 1); the fio machine has it off (BM_STS not set
+	# by the HBA's DMA: the --explore choice), so nothing is demoted by default
+	ok "repro fio acpi" repro fio --disks 1 --duration 200ms --json --cpuidle-param bm_check=1
 	python3 - "$T/out" <<'PYEOF' || fail "repro fio: acpi_idle defaults do not show"
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
@@ -212,7 +213,53 @@ old = [r for r in runs if r["governor"] == "menu-2.6.31"][0]
 assert old["idle_driver"] == "nehalem-acpi", old["idle_driver"]
 assert old["bm_demoted"] > 0.9, old["bm_demoted"]
 PYEOF
+	ok "repro fio machine" repro fio --disks 1 --duration 200ms --json
+	python3 - "$T/out" <<'PYEOF' || fail "repro fio: the fio machine does not show"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert "bm_check=0" in r["machine_params"] and "hba_mbps=595" in r["machine_params"]
+old = [x for x in r["runs"] if x["governor"] == "menu-2.6.31"][0]
+assert old["bm_demoted"] == 0, old["bm_demoted"]
+PYEOF
 fi
+# --explore on a small grid: one unknown (three background wake-up rates), 27 short runs
+ok "repro fio explore" repro fio --explore --unknowns bg_wakeup --duration 100ms --jobs 2 --json
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$T/out" <<'PYEOF' || fail "repro fio --explore: the report does not hold"
+import json, sys
+r = json.load(open(sys.argv[1]))
+cs = r["combinations"]
+assert r["experiment"] == "fio-explore" and len(cs) == 3, len(cs)
+assert sorted(c["settings"]["bg_wakeup"] for c in cs) == ["100ms", "20ms", "50ms"]
+assert [c["rank"] for c in cs] == [1, 2, 3]
+# sorted: the reproducing ones first, then by score
+keys = [(not c["reproduces"], not c["power_ok"], c["score"]) for c in cs]
+assert keys == sorted(keys), keys
+assert r["reproducing"] == sum(c["reproduces"] for c in cs)
+ex = [u["name"] for u in r["unknowns"] if u["explored"]]
+assert ex == ["bg_wakeup"], ex
+# the score by its definition: the largest residual over its tolerance, against the seed's
+# 107/85/105, 215/123/209, 590/320/585 MB/s
+seed = [(107, 85, 105), (215, 123, 209), (590, 320, 585)]
+for c in cs:
+    assert len(c["poll_mb_s"]) == 3 and len(c["menu_2_6_31_ratio"]) == 3
+    want = 0
+    for d in range(3):
+        p, o, t = seed[d]
+        want = max(want, abs(c["poll_mb_s"][d] - p) / p / 0.10,
+                   abs(c["menu_2_6_31_ratio"][d] - o / p) / 0.05,
+                   abs(c["menu_tng_ratio"][d] - t / p) / 0.05)
+    assert abs(c["score"] - want) < 1e-4, (c["score"], want)
+    pw = c["power_w"]
+    assert c["power_ok"] == all(pw[d][2] >= pw[d][1] for d in range(3))
+    assert c["reproduces"] == (c["score"] <= 1 and c["power_ok"])
+PYEOF
+fi
+usage_error "is not an unknown" repro fio --explore --unknowns bogus
+usage_error "apply with --explore" repro fio --jobs 2
+usage_error "do not apply" repro fio --explore --disks 1
+usage_error "at least 100us" run --workload hog --param bg_wakeup=1ns
+usage_error "expected 0..100000" run --workload hog --param hba_mbps=100001
 usage_error "idle-driver" run --workload hog --machine nehalem --idle-driver bogus
 usage_error "expected 0 or 1" run --workload hog --param smt_resolve=2
 usage_error "does not apply" repro sleepers --param bcast_lock=0ns

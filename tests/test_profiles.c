@@ -160,9 +160,9 @@ static void test_nehalem_exact(void **state)
 		assert_int_equal(drv.states[i].flags, want[i].flags);
 		assert_true(drv.states[i].entry_energy_nj == want[i].nj);
 	}
-	/* the 2009 view: HLT-C1 has no TIME_VALID, targets are 2 x latency */
+	/* the 2009 view: C1 by MWAIT (FFH) is TIME_VALID, targets are 2 x latency */
 	assert_int_equal(sl_idle_profile_load("nehalem-acpi", &drv, err, sizeof(err)), 0);
-	assert_int_equal(drv.states[1].flags, 0);
+	assert_int_equal(drv.states[1].flags, CPUIDLE_FLAG_TIME_VALID);
 	assert_true(drv.states[2].exit_latency_ns == US(20));
 	assert_true(drv.states[2].target_residency_ns == US(40));
 	assert_true(drv.states[3].target_residency_ns == 2 * drv.states[3].exit_latency_ns);

@@ -96,6 +96,16 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "Idle governors, comma-separated (default poll,menu-2.6.31,menu-tng).",
 	 SL_COMPLETE_GOVERNOR, NULL},
 	{"repro-seeds", "--seeds", NULL, "N", false, "Seeds per configuration, 1..16.", 0, NULL},
+	{"explore", "--explore", NULL, NULL, false,
+	 "Search the 2009 machine's unknowns (BM_STS and DMA, ACPI C2 as C6, background "
+	 "wake-ups, a shared HBA, the reader's CPU, SMT resolution, the fio job): every "
+	 "combination under the three governors on 1, 2 and 12 disks, ranked by its residuals "
+	 "against the whole seed table (default --duration 1s).",
+	 0, NULL},
+	{"unknowns", "--unknowns", NULL, "LIST", false,
+	 "With --explore: the unknowns to vary, comma-separated (default: every one no --param, "
+	 "--cpuidle-param or --irq-affinity fixes).",
+	 0, NULL},
 	{"repro-workload", "--workload", NULL, "NAME:k=v,...", true,
 	 "Run the experiment's settings (kernels, flags, sysctls, params, CPUs, machine, "
 	 "governors, durations, seeds) with this workload in place of its own (repeatable; any "
@@ -212,7 +222,7 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "fio on a Nehalem server under idle=poll, menu-2.6.31 and menu-tng, beside the 2009 "
 	 "table.",
 	 "disks governors duration seed kernel param cpuidle-param irq-affinity idle-driver "
-	 "repro-workload json output no-progress"},
+	 "repro-workload explore unknowns jobs json output no-progress"},
 	{"repro sleepers", "", "NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make",
 	 "The desktop stall of 2009: an interactive task's wake-up latency beside a niced kernel "
 	 "build, with NEW_FAIR_SLEEPERS on and off.",

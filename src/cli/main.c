@@ -531,7 +531,7 @@ static int cmd_repro(int argc, char **argv)
 	const char *dl[16] = {NULL}, *output = NULL;
 	char err[2048];
 	int n;
-	bool disks_set = false;
+	bool disks_set = false, govs_set = false;
 
 	memset(&o, 0, sizeof(o));
 	if (argc < 3 || (strcmp(argv[2], "fio") && strcmp(argv[2], "sleepers") &&
@@ -563,6 +563,7 @@ static int cmd_repro(int argc, char **argv)
 				exp, arg, exp);
 		if (!op->arg) {
 			o.json |= !strcmp(op->key, "json");
+			o.explore |= !strcmp(op->key, "explore");
 			continue;
 		}
 		val = an < strlen(arg) ? arg + an + 1 : i + 1 < argc ? argv[++i] : NULL;
@@ -592,6 +593,7 @@ static int cmd_repro(int argc, char **argv)
 				o.disks[k] = (int)d;
 			}
 		} else if (!strcmp(arg, "--governors")) {
+			govs_set = true;
 			n = split_list(val, gbuf, sizeof(gbuf), o.governors, 16, arg);
 			if (n < 0)
 				return 2;
@@ -624,6 +626,15 @@ static int cmd_repro(int argc, char **argv)
 			if (*np >= 16)
 				return die("%s: at most 16", arg);
 			(cp ? o.cpuidle_params : o.params)[(*np)++] = val;
+		} else if (!strcmp(op->key, "unknowns")) {
+			o.unknowns = val;
+		} else if (!strcmp(op->key, "jobs")) {
+			char *end;
+			long n = strtol(val, &end, 10);
+
+			if (*end || n < 1 || n > 1024)
+				return die("--jobs: '%s' is not a count 1..1024", val);
+			o.jobs = (int)n;
 		} else if (!strcmp(arg, "--irq-affinity")) {
 			o.irq_affinity = val;
 		} else if (!strcmp(arg, "--idle-driver")) {
@@ -632,6 +643,12 @@ static int cmd_repro(int argc, char **argv)
 			o.kernel = val;
 		}
 	}
+	if ((o.unknowns || o.jobs) && !o.explore)
+		return die("repro fio: --unknowns and --jobs apply with --explore");
+	if (o.explore && (disks_set || govs_set))
+		return die("repro fio --explore: it runs 1, 2 and 12 disks under idle=poll, "
+			   "menu-2.6.31 and menu-tng (the seed's table); --disks and --governors "
+			   "do not apply");
 	/* what only the experiment's own workloads have */
 	if (o.nworkloads && disks_set)
 		return die("repro fio: --disks is the disk count of the experiment's own fio "

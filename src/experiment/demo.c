@@ -167,8 +167,8 @@ static void demo_table(const struct demo *d, u64 seed, FILE *out)
 	fprintf(out, "   %-22s %11.1f %11.1f %11.1f\n", "power W", d->power[0], d->power[1],
 		d->power[2]);
 	fprintf(out,
-		"   verdict: menu-2.6.31 loses %.1f%% to idle=poll, menu-tng %.1f%% (2009: 21%%, "
-		"2%%): %s\n",
+		"   verdict: menu-2.6.31 loses %.1f%%, menu-tng %.1f%% to poll (2009: 21%%,"
+		" 2%%): %s\n",
 		d->menu_loss * 100, d->tng_loss * 100,
 		d->fio_match ? "matches 2009" : "does NOT match 2009");
 }

@@ -389,6 +389,12 @@ void sl_report_idle_table(FILE *f, const struct sl_run *r)
 	fprintf(f, "energy: %.6f J, average power %.3f W (busy %.6f J, idle %.6f J)\n",
 		(double)t.energy_pj / 1e12, secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0,
 		(double)t.busy_pj / 1e12, (double)t.idle_pj / 1e12);
+	if (sim->p->core_power) {
+		double cj = (double)sl_machine_energy_pj(sim) / 1e12;
+
+		fprintf(f, "energy per core (core_power=1): %.6f J, average power %.3f W\n", cj,
+			secs > 0 ? cj / secs : 0.0);
+	}
 	fmt_ns(t.exit_paid, a, sizeof(a));
 	fmt_ns(sl_hist_percentile(&r->stats.wake_delay, 99), b, sizeof(b));
 	fprintf(f, "exit latency paid: %s over %llu idle periods; wake-ups delayed: %llu, p99 %s\n",
@@ -460,6 +466,8 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 	ADD(o, "energy_j", sl_json_fixed6((double)t.energy_pj / 1e12));
 	ADD(o, "average_power_w",
 	    sl_json_fixed6(secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0));
+	if (sim->p->core_power)
+		ADD(o, "core_energy_j", sl_json_fixed6((double)sl_machine_energy_pj(sim) / 1e12));
 	ADD(o, "idle_periods", ju64(t.periods));
 	ADD(o, "exit_latency_paid_ns", ju64(t.exit_paid));
 	if (acpi_path_ran(sim)) {

@@ -21,6 +21,10 @@ struct sl_repro_opts {
 	const char *cpuidle_params[16];
 	int ncpuidle_params;
 	const char *irq_affinity, *idle_driver;
+	/* fio --explore: the unknowns to vary (NULL: all not fixed by an option), workers */
+	bool explore;
+	const char *unknowns;
+	int jobs;
 	/* --workload: the experiment's settings run with these instead of its own workloads */
 	const char *workloads[SL_MAX_LIST];
 	int nworkloads;
@@ -48,6 +52,32 @@ int sl_repro_workloads(const char *exp, const struct sl_repro_opts *o,
 		       char *err, size_t errlen);
 
 int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
+/*
+ * `repro fio --explore` (explore_fio.c): the unknowns of the 2009 machine, each a named
+ * parameter with its range, run in every combination through the sweep machinery; which
+ * reproduce the whole seed table, with every combination's residuals, sorted.
+ */
+int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
+/* The seed table's MB/s for disks under gov ("poll", "menu-2.6.31", "menu-tng"); 0: none. */
+double sl_fio_seed(int disks, const char *gov);
+/*
+ * The fio machine of 2.6.31 (repro_fio.c): the --param and --cpuidle-param words every fio run
+ * starts from, and its interrupt routing. The values are the best-supported combination of
+ * --explore (docs/experiments-2009.md).
+ */
+#define SL_FIO_MACHINE_PARAMS                                                                      \
+	"core_power=1", "tick_grid=1", "ctrl_disks=16", "hba_mbps=595", "bg_wakeup=100ms"
+#define SL_FIO_MACHINE_CPUIDLE_PARAMS "bm_check=0"
+/* the fio job's part of it: the readers away from the HBA's vector, one CPU each */
+#define SL_FIO_MACHINE_JOB ",cpus_allowed=1-15,cpus_allowed_policy=split"
+#define SL_FIO_MACHINE_IRQ "irqbalance"
+/* The fio machine's idle table is acpi_idle's (its cpuidle params apply): the release's driver
+ * for `--machine nehalem`, or the one named. */
+bool sl_fio_acpi_table(const char *kernel, const char *idle_driver);
+extern const char *const sl_fio_machine_params[];
+extern const int sl_fio_nmachine_params;
+extern const char *const sl_fio_machine_cpuidle_params[];
+extern const int sl_fio_nmachine_cpuidle_params;
 int sl_repro_sleepers(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
 int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen);
 /* CFS 2.6.31/2.6.32, BFS and EEVDF: desktop latency under make, build time, nice shares */

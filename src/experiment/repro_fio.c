@@ -8,6 +8,7 @@
 #include "experiment/repro.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
+#include "sched/release.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ static const struct {
 	double poll, menu, tng;
 } seed[] = {{1, 107, 85, 105}, {2, 215, 123, 209}, {12, 590, 320, 585}};
 
-static double seed_for(int disks, const char *gov)
+double sl_fio_seed(int disks, const char *gov)
 {
 	for (size_t i = 0; i < SL_ARRAY_SIZE(seed); i++) {
 		if (seed[i].disks != disks)
@@ -47,6 +48,25 @@ struct fio_result {
 	double exit_us; /* mean wake-up cost per idle period, exit and locks included */
 };
 
+/*
+ * The 2.6.31 fio machine beyond the release's defaults, the same for every governor: what
+ * `repro fio --explore` found best supported (docs/experiments-2009.md, "The machine that
+ * lost"). The user's --param and --cpuidle-param come after these and win.
+ */
+const char *const sl_fio_machine_params[] = {SL_FIO_MACHINE_PARAMS};
+const int sl_fio_nmachine_params = (int)SL_ARRAY_SIZE(sl_fio_machine_params);
+const char *const sl_fio_machine_cpuidle_params[] = {SL_FIO_MACHINE_CPUIDLE_PARAMS};
+const int sl_fio_nmachine_cpuidle_params = (int)SL_ARRAY_SIZE(sl_fio_machine_cpuidle_params);
+
+bool sl_fio_acpi_table(const char *kernel, const char *idle_driver)
+{
+	const struct sl_release *rel = kernel ? sl_release_find(kernel) : sl_release_default();
+
+	if (idle_driver)
+		return !strcmp(idle_driver, "acpi_idle");
+	return rel && rel->acpi_idle;
+}
+
 /* the run under governor gov ("poll": idle=poll), but the workload and the seed */
 static void fio_setting(const struct sl_repro_opts *o, const char *gov, struct sl_repro_setting *s)
 {
@@ -58,11 +78,16 @@ static void fio_setting(const struct sl_repro_opts *o, const char *gov, struct s
 	a->topology = "2x4x2"; /* a 2009 Nehalem-EP server: two Xeon 5500, 4 cores, HT */
 	a->machine = "nehalem";
 	a->duration = o->duration ? o->duration : "2s";
+	for (int i = 0; i < sl_fio_nmachine_params; i++)
+		a->params[a->nparams++] = sl_fio_machine_params[i];
+	if (sl_fio_acpi_table(o->kernel, o->idle_driver))
+		for (int i = 0; i < sl_fio_nmachine_cpuidle_params; i++)
+			a->cpuidle_params[a->ncpuidle_params++] = sl_fio_machine_cpuidle_params[i];
 	for (int i = 0; i < o->nparams; i++)
 		a->params[a->nparams++] = o->params[i];
 	for (int i = 0; i < o->ncpuidle_params; i++)
 		a->cpuidle_params[a->ncpuidle_params++] = o->cpuidle_params[i];
-	a->irq_affinity = o->irq_affinity;
+	a->irq_affinity = o->irq_affinity ? o->irq_affinity : SL_FIO_MACHINE_IRQ;
 	a->idle_driver = o->idle_driver;
 	if (!strcmp(gov, "poll"))
 		a->idle = "poll"; /* the seed's idle=poll column: no cpuidle at all */
@@ -82,7 +107,8 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	memset(res, 0, sizeof(*res));
 	fio_setting(o, gov, &set);
 	a->seed = o->seed;
-	snprintf(wl, sizeof(wl), "fio:disks=%d,rw=read,bs=128k,ioengine=sync,direct=1", disks);
+	snprintf(wl, sizeof(wl), "fio:disks=%d,rw=read,bs=128k,ioengine=sync,direct=1%s", disks,
+		 SL_FIO_MACHINE_JOB);
 	a->workloads[a->nworkloads++] = wl;
 	if (sl_config_build(&cfg, a, err, errlen))
 		return -1;
@@ -113,7 +139,6 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
 
-		energy += sl_cpuidle_cpu_energy_pj(sim, c);
 		busy += sim->cpus[c].busy_ns;
 		for (int i = 0; i < res->nstates; i++)
 			res->residency[i + 1] += (double)dev->time_ns[i];
@@ -123,6 +148,7 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	res->residency[0] = (double)busy / total;
 	for (int i = 0; i < res->nstates; i++)
 		res->residency[i + 1] /= total;
+	energy = sl_machine_energy_pj(sim);
 	res->energy_j = (double)energy / 1e12;
 	res->power_w = sim->now ? res->energy_j / ((double)sim->now / 1e9) : 0;
 	sl_run_free(&r);
@@ -137,6 +163,8 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 	json_object *root = NULL, *runs = NULL;
 	int rc = -1;
 
+	if (o->explore)
+		return sl_repro_fio_explore(o, out, err, errlen);
 	if (o->nworkloads) {
 		struct sl_repro_setting set[SL_ARRAY_SIZE(o->governors)];
 
@@ -158,11 +186,21 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 		root = json_object_new_object();
 		runs = json_object_new_array();
 		json_object_object_add(root, "experiment", json_object_new_string("fio"));
+		json_object *mp = json_object_new_array();
+
 		json_object_object_add(root, "machine", json_object_new_string("nehalem, 2x4x2"));
+		for (int i = 0; i < sl_fio_nmachine_params; i++)
+			json_object_array_add(mp, json_object_new_string(sl_fio_machine_params[i]));
+		for (int i = 0; i < sl_fio_nmachine_cpuidle_params; i++)
+			json_object_array_add(
+				mp, json_object_new_string(sl_fio_machine_cpuidle_params[i]));
+		json_object_object_add(root, "machine_params", mp);
 		json_object_object_add(
 			root, "workload",
 			json_object_new_string(
 				"fio rw=read bs=128k ioengine=sync direct=1, one job per disk"));
+		json_object_object_add(root, "job_options",
+				       json_object_new_string(SL_FIO_MACHINE_JOB + 1));
 	} else {
 		const char *drvname = "nehalem";
 
@@ -172,11 +210,15 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 		fprintf(out,
 			"repro fio: a Nehalem-EP server (2 sockets x 4 cores x 2 threads, %s "
 			"idle states), kernel %s, interrupts %s;\n"
-			"fio rw=read bs=128k direct=1 ioengine=sync, one job per disk, %s "
-			"simulated per run",
+			"fio rw=read bs=128k direct=1 ioengine=sync, one job per disk (%s), %s "
+			"simulated per run\nthe fio machine (docs/experiments-2009.md):",
 			drvname, o->kernel ? o->kernel : SL_DEFAULT_RELEASE,
-			o->irq_affinity ? o->irq_affinity : "as the release routed them",
-			o->duration ? o->duration : "2s");
+			o->irq_affinity ? o->irq_affinity : SL_FIO_MACHINE_IRQ,
+			SL_FIO_MACHINE_JOB + 1, o->duration ? o->duration : "2s");
+		for (int i = 0; i < sl_fio_nmachine_params; i++)
+			fprintf(out, " %s", sl_fio_machine_params[i]);
+		for (int i = 0; i < sl_fio_nmachine_cpuidle_params; i++)
+			fprintf(out, " %s", sl_fio_machine_cpuidle_params[i]);
 		for (int i = 0; i < o->nparams; i++)
 			fprintf(out, "%s--param %s", i ? " " : "\n", o->params[i]);
 		for (int i = 0; i < o->ncpuidle_params; i++)
@@ -193,11 +235,11 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 		for (int g = 0; g < ngov; g++)
 			if (!strcmp(res[d * ngov + g].gov, "poll"))
 				poll_mb = res[d * ngov + g].mbps;
-		double seed_poll = seed_for(o->disks[d], "poll");
+		double seed_poll = sl_fio_seed(o->disks[d], "poll");
 
 		for (int g = 0; g < ngov; g++) {
 			const struct fio_result *x = &res[d * ngov + g];
-			double s = seed_for(x->disks, x->gov);
+			double s = sl_fio_seed(x->disks, x->gov);
 			double ratio = poll_mb ? x->mbps / poll_mb : 0;
 			double sratio = seed_poll && s ? s / seed_poll : 0;
 
@@ -275,6 +317,6 @@ int sl_repro_fio_one(int disks, const char *gov, const char *seed, double *mbps,
 		return -1;
 	*mbps = res.mbps;
 	*power_w = res.power_w;
-	*seed_mbps = seed_for(disks, gov);
+	*seed_mbps = sl_fio_seed(disks, gov);
 	return 0;
 }

@@ -70,10 +70,8 @@ static void metrics(const struct sl_sweep *sw, const struct sl_run *r, char (*va
 			G("frames_late", "%llu", (unsigned long long)g->frames_late);
 #undef G
 	}
-	u64 pj = 0;
+	u64 pj = sl_machine_energy_pj(sim);
 
-	for (int c = 0; c < sim->ncpu; c++)
-		pj += sl_cpuidle_cpu_energy_pj(sim, c);
 	put(sw, val, set, "switches", "%llu", (unsigned long long)s->switches);
 	put(sw, val, set, "migrations", "%llu", (unsigned long long)s->migrations);
 	put(sw, val, set, "energy_j", "%.6f", (double)pj / 1e12);

@@ -73,6 +73,108 @@ u64 sl_disk_service_ns(const struct sl_sim *sim, const struct sl_disk *d,
 	return t;
 }
 
+/*
+ * hba_mbps: the disks of one controller (ctrl_disks of them) share its path. n transfers at
+ * once each move at min(disk_mbps, hba_mbps / n), a processor-sharing server: a request's
+ * service at the full rate (command and seek included: the model keeps one rate per request)
+ * is consumed at that fraction of real time. Whenever n changes the progress so far is taken
+ * at the old rate and every active request's end is moved to the new one.
+ */
+static void hba_range(const struct sl_sim *sim, int disk, int *lo, int *hi)
+{
+	int per = (int)sim->p->ctrl_disks;
+
+	*lo = disk / per * per;
+	*hi = *lo + per < sim->ndisks ? *lo + per : sim->ndisks;
+}
+
+static int hba_active(const struct sl_sim *sim, int lo, int hi)
+{
+	int n = 0;
+
+	for (int i = lo; i < hi; i++)
+		n += sim->disks[i].active != NULL;
+	return n;
+}
+
+/* the real time `left` ns of full-rate service takes with n transfers sharing the path */
+static u64 hba_stretch(const struct sl_sim *sim, u64 left, int n)
+{
+	u64 want = (u64)n * sim->p->disk_mbps, cap = sim->p->hba_mbps;
+
+	/* 128 bits: a 1 GiB request on a slow path times a large controller passes 2^64 */
+	unsigned __int128 t = ((unsigned __int128)left * want + cap - 1) / cap;
+
+	return want <= cap ? left : t > UINT64_MAX / 2 ? UINT64_MAX / 2 : (u64)t;
+}
+
+/* the full-rate service done in `dt` ns of real time with n transfers sharing the path */
+static u64 hba_progress(const struct sl_sim *sim, u64 dt, int n)
+{
+	u64 want = (u64)n * sim->p->disk_mbps, cap = sim->p->hba_mbps;
+
+	return want <= cap ? dt : (u64)((unsigned __int128)dt * cap / want);
+}
+
+/* take the progress of the controller's active transfers up to now, at the rate they had */
+static void hba_settle(struct sl_sim *sim, int disk)
+{
+	int lo, hi;
+
+	hba_range(sim, disk, &lo, &hi);
+	int n = hba_active(sim, lo, hi);
+
+	for (int i = lo; i < hi; i++) {
+		struct sl_disk *x = &sim->disks[i];
+		u64 done;
+
+		if (!x->active || x->since >= sim->now)
+			continue; /* held (hba_hold): nothing moved yet */
+		done = hba_progress(sim, sim->now - x->since, n);
+		x->left_ns = done < x->left_ns ? x->left_ns - done : 0;
+		x->since = sim->now;
+	}
+}
+
+/* move every active transfer's end to the rate of the controller's present load */
+static void hba_rearm(struct sl_sim *sim, int disk)
+{
+	int lo, hi;
+
+	hba_range(sim, disk, &lo, &hi);
+	int n = hba_active(sim, lo, hi);
+
+	for (int i = lo; i < hi; i++) {
+		struct sl_disk *x = &sim->disks[i];
+
+		if (x->active)
+			sl_arm(sim, &x->done,
+			       (x->since > sim->now ? x->since : sim->now) +
+				       hba_stretch(sim, x->left_ns, n));
+	}
+}
+
+void sl_hba_irq_held(struct sl_sim *sim, struct sl_timer *t, u64 until)
+{
+	int lo, hi;
+
+	if (!sim->p->hba_mbps || !sim->p->hba_hold || t->fn != req_irq_fn)
+		return;
+	const struct sl_request *r = sl_container_of(t, struct sl_request, irq);
+
+	hba_settle(sim, r->disk);
+	hba_range(sim, r->disk, &lo, &hi);
+	for (int i = lo; i < hi; i++) {
+		struct sl_disk *x = &sim->disks[i];
+
+		if (x->hold_until < until)
+			x->hold_until = until;
+		if (x->active && x->since < until)
+			x->since = until;
+	}
+	hba_rearm(sim, r->disk);
+}
+
 static void disk_start(struct sl_sim *sim, struct sl_disk *d)
 {
 	struct sl_request *r = d->head;
@@ -91,6 +193,15 @@ static void disk_start(struct sl_sim *sim, struct sl_disk *d)
 	 * so runs without it keep their PRNG sequence) */
 	if (sim->p->disk_jitter_ns)
 		t += sl_rng_next(&sim->rng) % (sim->p->disk_jitter_ns + 1);
+	if (sim->p->hba_mbps) {
+		d->active = NULL; /* the others' progress at the rate before this one */
+		hba_settle(sim, d->id);
+		d->active = r;
+		d->left_ns = t;
+		d->since = d->hold_until > sim->now ? d->hold_until : sim->now;
+		hba_rearm(sim, d->id);
+		return;
+	}
 	sl_arm(sim, &d->done, sim->now + t);
 }
 
@@ -172,6 +283,12 @@ static void disk_done_fn(struct sl_sim *sim, struct sl_timer *t)
 	struct sl_disk *d = sl_container_of(t, struct sl_disk, done);
 	struct sl_request *r = d->active;
 
+	if (sim->p->hba_mbps) {
+		/* the others' progress at the rate shared with this one, then theirs alone */
+		hba_settle(sim, d->id);
+		d->active = NULL;
+		hba_rearm(sim, d->id);
+	}
 	d->active = NULL;
 	d->busy_ns += sim->now - d->busy_since;
 	d->next_sector = r->sector + r->bytes / 512;

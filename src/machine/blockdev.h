@@ -55,6 +55,10 @@ struct sl_disk {
 	u64 next_sector; /* where the head is: a request starting here needs no seek */
 	struct sl_timer done;
 	u64 busy_ns, busy_since, ops, bytes;
+	/* hba_mbps: the active request's service left at the full rate, and since when (a
+	 * time to come while the controller holds its path, hba_hold) */
+	u64 left_ns, since;
+	u64 hold_until; /* hba_hold: the controller's path stands still until then */
 };
 
 /* the task's block I/O (NULL: it has no request pool) */
@@ -80,5 +84,10 @@ int sl_irq_cpu(const struct sl_sim *sim, const struct sl_request *r);
  * or finished a transfer since.
  */
 bool sl_bm_check(struct sl_sim *sim);
+/*
+ * hba_hold: the completion interrupt t waits until `until` for its CPU's C-state exit; when t
+ * is a request's, its controller's transfers stand still until then.
+ */
+void sl_hba_irq_held(struct sl_sim *sim, struct sl_timer *t, u64 until);
 
 #endif

@@ -140,6 +140,73 @@ static u64 package_exit(const struct sl_sim *sim, const struct sl_cpu *rq)
 }
 
 /*
+ * c2_as_c6: the PCU resolves acpi_idle's C2-type request (the safe state when it flushes the
+ * caches, hardware C3) to the table's deepest hardware state, whose exit it then pays; the
+ * governors keep reading the _CST figure.
+ */
+static u64 hw_exit_ns(const struct sl_sim *sim, int idx)
+{
+	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+
+	if (sim->p->c2_as_c6 && acpi_path(sim) && idx < drv->state_count - 1 &&
+	    idx == safe_state(drv) && (drv->states[idx].flags & CPUIDLE_FLAG_TLB_FLUSHED))
+		return drv->states[drv->state_count - 1].exit_latency_ns;
+	return drv->states[idx].exit_latency_ns;
+}
+
+static u64 thread_power(const struct sl_sim *sim, const struct sl_cpu *c)
+{
+	return c->idle ? sim->idle_drv->states[c->idle_state].power_mw
+		       : sim->idle_drv->busy_power_mw;
+}
+
+/*
+ * core_power: the energy of rq's core up to now, at the power of its most active thread (the
+ * core runs at the shallowest state any of its threads is in), kept on the core's first CPU.
+ * Called before any thread of the core changes state. exiting: rq is leaving state e, so the
+ * core pays the transition of the state it was in, the shallower of e and its idle siblings'
+ * (none when a sibling ran: the core never left C0).
+ */
+void sl_core_power_mark(struct sl_sim *sim, const struct sl_cpu *rq, int exiting)
+{
+	struct sl_cpu *holder = NULL;
+	u64 p = 0;
+	int cs = exiting;
+
+	if (!sim->p->core_power)
+		return;
+	for (int c = 0; c < sim->ncpu; c++) {
+		struct sl_cpu *o = &sim->cpus[c];
+		u64 op;
+
+		if (o->socket != rq->socket || o->core != rq->core)
+			continue;
+		if (!holder)
+			holder = o;
+		op = thread_power(sim, o);
+		p = op > p ? op : p;
+		if (o != rq && cs >= 0)
+			cs = !o->idle ? -1 : o->idle_state < cs ? o->idle_state : cs;
+	}
+	if (!holder)
+		return; /* not reached: rq is a thread of its own core */
+	holder->core_energy_pj += p * (sim->now - holder->core_mark);
+	holder->core_mark = sim->now;
+	if (cs >= 0)
+		holder->core_energy_pj += sim->idle_drv->states[cs].entry_energy_nj * 1000;
+}
+
+u64 sl_machine_energy_pj(const struct sl_sim *sim)
+{
+	u64 pj = 0;
+
+	for (int c = 0; c < sim->ncpu; c++)
+		pj += sim->p->core_power ? sim->cpus[c].core_energy_pj
+					 : sl_cpuidle_cpu_energy_pj(sim, c);
+	return pj;
+}
+
+/*
  * The time to the CPU's next timer event (the sleep length), and to the next event already
  * known to wake it (timers and interrupts routed to it: the oracle's knowledge).
  */
@@ -196,6 +263,7 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	dev->in_idle = true;
 	dev->entered = idx;
 	dev->enter_time = sim->now;
+	sl_core_power_mark(sim, rq, -1);
 	rq->idle = true;
 	rq->idle_state = idx;
 	/* the poll loop gives up after the governor's limit (haltpoll, modern poll_idle) */
@@ -253,7 +321,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	 */
 	u64 ready = dev->enter_ready > sim->now ? dev->enter_ready : sim->now;
 	u64 pkg = package_exit(sim, rq);
-	u64 lat = ready - sim->now + hw->exit_latency_ns + pkg;
+	u64 lat = ready - sim->now + hw_exit_ns(sim, (int)(hw - drv->states)) + pkg;
 
 	if (pkg)
 		dev->pkg_exits++;
@@ -266,6 +334,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	/* the driver measures after the hardware has left the state: the exit latency is part
 	 * of the residency (and of the state's time), and the CPU runs again only after it */
 	diff = sim->now - dev->enter_time + lat;
+	sl_core_power_mark(sim, rq, core_state(sim, rq, e));
 	rq->idle = false;
 	dev->in_idle = false;
 	sl_cancel(sim, &rq->idle_timer);

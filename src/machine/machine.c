@@ -112,6 +112,7 @@ static void resched_fn(struct sl_sim *sim, struct sl_timer *t)
 	if (rq->idle) {
 		u64 lat = sl_cpuidle_exit(sim, rq, SL_WAKE_RESCHED);
 
+		rq->exit_until = sim->now + lat;
 		if (lat) {
 			/* the wake-up waits for the exit latency */
 			struct sl_event ev = {
@@ -140,6 +141,15 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 		t->fn(sim, t);
 		return;
 	}
+	/* hba_mbps: the controller's one vector; a completion raised while its CPU is still
+	 * leaving a C-state is handled when the exit is done, behind the one that woke it */
+	if (t->irq && sim->p->hba_mbps && !rq->idle && !t->exit_delayed &&
+	    rq->exit_until > sim->now) {
+		sl_arm(sim, t, rq->exit_until);
+		t->exit_delayed = true;
+		rq->irq_busy++;
+		return;
+	}
 	if (rq->idle) {
 		enum sl_wake_reason why = t == &rq->tick	 ? SL_WAKE_TICK
 					  : t == &rq->idle_timer ? SL_WAKE_POLL_LIMIT
@@ -147,6 +157,7 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 								 : SL_WAKE_TIMER;
 		u64 lat = sl_cpuidle_exit(sim, rq, why);
 
+		rq->exit_until = sim->now + lat;
 		rq->irq_wake = true;
 		rq->irq_exit_latency = lat;
 		if (lat) {
@@ -155,6 +166,8 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 			sl_arm(sim, t, sim->now + lat);
 			t->exit_delayed = true;
 			rq->irq_busy++;
+			if (t->irq)
+				sl_hba_irq_held(sim, t, sim->now + lat);
 			return;
 		}
 	}
@@ -235,6 +248,7 @@ void sl_machine_finish(struct sl_sim *sim)
 				d;
 			dev->enter_time = sim->now;
 		}
+		sl_core_power_mark(sim, rq, -1);
 	}
 }
 
@@ -511,7 +525,22 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 		rq->tick_stopped = true;
 		return;
 	}
-	sl_arm(sim, &rq->tick, sim->now + sim->tick_ns);
+	/* tick_grid: tick_sched_timer's hrtimer_forward keeps the jiffy grid, also when the
+	 * tick ran late behind its CPU's C-state exit */
+	sl_arm(sim, &rq->tick,
+	       sim->p->tick_grid ? (sim->now / sim->tick_ns + 1) * sim->tick_ns
+				 : sim->now + sim->tick_ns);
+}
+
+/* bg_wakeup: the CPU's background timer; the dispatch has done the waking, this re-arms it */
+static void bg_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, bg);
+
+	if (rq->bg_next <= sim->now)
+		rq->bg_next += ((sim->now - rq->bg_next) / sim->p->bg_wakeup_ns + 1) *
+			       sim->p->bg_wakeup_ns;
+	sl_arm(sim, t, rq->bg_next);
 }
 
 static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
@@ -546,6 +575,13 @@ void sl_machine_start(struct sl_sim *sim)
 		struct sl_cpu *rq = &sim->cpus[c];
 
 		sim->this_cpu = c;
+		/* background wake-ups phased evenly over the CPUs: CPU c first at
+		 * (2c + 1) / (2 ncpu) of the interval (armed first: the governor sees it) */
+		if (sim->p->bg_wakeup_ns) {
+			rq->bg_next =
+				sim->p->bg_wakeup_ns * (2 * (u64)c + 1) / (2 * (u64)sim->ncpu);
+			sl_arm(sim, &rq->bg, rq->bg_next ? rq->bg_next : 1);
+		}
 		sl_cpuidle_enter(sim, rq);
 		rq->tick_stopped = true;
 		rq->in_nohz_mask = true;
@@ -568,6 +604,7 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	sl_timer_init(&rq->resched, resched_fn, id);
 	sl_timer_init(&rq->hrtick, hrtick_fn, id);
 	sl_timer_init(&rq->idle_timer, idle_timer_fn, id);
+	sl_timer_init(&rq->bg, bg_fn, id);
 	rq->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
 	rq->tick_stopped = true;

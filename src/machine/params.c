@@ -72,6 +72,43 @@ const struct sl_param_desc sl_param_table[] = {
 	 "coordination table, Xeon C5500/C3500 datasheet table 121): a thread pays the exit of "
 	 "the state its core reached (C1 when a sibling runs). 0 (default): each logical CPU pays "
 	 "its own state's exit, as the model did before; a switch for measuring it"},
+	{"bg_wakeup", P(bg_wakeup_ns), 0, false,
+	 "0 (default): nothing wakes an idle CPU but the workload. Else the interval of each "
+	 "CPU's background timer wake-ups (non-deferrable kernel timers, RCU, the vmstat and "
+	 "cache-reaping work of an idle 2.6.3x system): a timer the governors see in the sleep "
+	 "length, phased evenly over the CPUs. PowerTOP reports of idle 2.6.2x/2.6.3x machines "
+	 "(2007-2010) give tens of wake-ups per second and CPU (79.9/s on one CPU in a 2007 "
+	 "report): 10-200 ms; the fio machine of 2.6.31 sets it (docs/experiments-2009.md)"},
+	{"hba_mbps", P(hba_mbps), 0, SL_PARAM_COUNT0,
+	 "0 (default): each disk transfers at its own rate. Else the MB/s of one storage "
+	 "controller's shared path (its PCIe link, the SAS expander's uplink), shared by the "
+	 "ctrl_disks disks behind it: n transfers at once each move at min(disk_mbps, this / n). "
+	 "With it the controller's single interrupt vector also holds every completion that "
+	 "arrives while its CPU is leaving a C-state until the exit is done. Calibrated on the "
+	 "2009 idle=poll row only (docs/experiments-2009.md)"},
+	{"hba_hold", P(hba_hold), 0, SL_PARAM_FLAG,
+	 "with hba_mbps: 1 makes the controller's transfers stand still while one of its "
+	 "completions waits for its CPU to leave a C-state (a controller that holds its data path "
+	 "until the host takes its reply). A HYPOTHESIS with no published source: the mechanism "
+	 "the "
+	 "2009 loss's growth with disks asks for (docs/experiments-2009.md); 0 (default): the path "
+	 "keeps moving"},
+	{"c2_as_c6", P(c2_as_c6), 0, SL_PARAM_FLAG,
+	 "1: acpi_idle's C2-type state (the _CST's hardware C3) costs the exit latency of the "
+	 "table's deepest state, as when the PCU resolves an \"ACPI C2\" request to hardware C6 "
+	 "(AnandTech saw it 86 % of the time on a Lynnfield Xeon, docs/model/cpuidle.md §7.4); "
+	 "the governors still see the _CST latency. 0 (default): the nominal mapping"},
+	{"core_power", P(core_power), 0, SL_PARAM_FLAG,
+	 "1: energy is counted per core, as the hardware draws it: a core's power is that of its "
+	 "most active thread (busy, or the shallower state), and a wake-up's transition energy "
+	 "is paid when the core itself leaves the state. 0 (default): per logical CPU, which "
+	 "counts an SMT pair twice"},
+	{"tick_grid", P(tick_grid), 0, SL_PARAM_FLAG,
+	 "1: the tick keeps the jiffy grid, as tick_sched_timer's hrtimer_forward does, also "
+	 "when it ran late behind its CPU's C-state exit, so an idle CPU's sleep length is the "
+	 "time to the next grid tick. 0 (default): re-armed one period after it ran, so an idle "
+	 "load balancer's tick drifts by every exit latency (the model before; kept so that "
+	 "other experiments' outputs stay identical); the fio machine of 2.6.31 sets 1"},
 	{"group_sched", P(group_sched), 0, SL_PARAM_FLAG,
 	 "1: CFS group scheduling as 2.6.31 distributions shipped it (CONFIG_FAIR_GROUP_SCHED "
 	 "with CONFIG_USER_SCHED): a task group per user id (the workloads' uid key), each "
@@ -146,8 +183,19 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 			snprintf(err, errlen, "--param %s=%s: expected 0 or 1", d->name, eq + 1);
 			return -1;
 		}
+		if (d->is_count == SL_PARAM_COUNT0 && v > 100000) {
+			snprintf(err, errlen, "--param %s=%s: expected 0..100000", d->name, eq + 1);
+			return -1;
+		}
 		if (d->is_count == 1 && (v == 0 || v > 10000)) {
 			snprintf(err, errlen, "--param %s=%s: expected 1..10000", d->name, eq + 1);
+			return -1;
+		}
+		/* a background wake-up more often than every 100 us is no background: refused
+		 * before it could make a run of seconds billions of events */
+		if (d->offset == P(bg_wakeup_ns) && v && v < 100000) {
+			snprintf(err, errlen, "--param bg_wakeup=%s: expected 0 or at least 100us",
+				 eq + 1);
 			return -1;
 		}
 		*(u64 *)(void *)((char *)p + d->offset) = v;

@@ -33,6 +33,12 @@ struct sl_params {
 	u64 disk_jitter_ns; /* a request's service time varies by a uniform [0, this] */
 	u64 ctrl_disks;	    /* disks per controller (one interrupt line each) */
 	u64 smt_resolve;    /* 1: a core is only as deep as its shallowest thread */
+	u64 bg_wakeup_ns;   /* each CPU's background timer wake-ups: one per this (0: none) */
+	u64 hba_mbps;	    /* a controller's shared link, MB/s, for all its disks (0: none) */
+	u64 hba_hold;	    /* 1: the controller's transfers wait while a completion waits */
+	u64 c2_as_c6;	    /* 1: acpi_idle's C2-type state exits as the table's deepest */
+	u64 core_power;	    /* 1: energy counted per core (an SMT pair shares one) */
+	u64 tick_grid;	    /* 1: a late tick is re-armed on the jiffy grid */
 	u64 group_sched;    /* 1: CFS group scheduling per user (2.6.31 USER_SCHED) */
 	u64 group_root_shares; /* uid 0's task group's shares (INIT_TASK_GROUP_LOAD) */
 	u64 group_user_shares; /* another uid's task group's shares (NICE_0_LOAD) */
@@ -52,7 +58,8 @@ struct sl_param_desc {
 	int is_count; /* 1: a plain number (hz), not a duration; SL_PARAM_FLAG: 0 or 1 */
 	const char *why;
 };
-#define SL_PARAM_FLAG 2
+#define SL_PARAM_FLAG	2
+#define SL_PARAM_COUNT0 3 /* a plain number, 0 allowed (0: off) */
 
 extern const struct sl_param_desc sl_param_table[];
 extern const int sl_param_count;

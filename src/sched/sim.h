@@ -404,6 +404,11 @@ struct sl_cpu {
 	bool irq_wake;		    /* out of idle only to handle an interrupt */
 	int irq_busy;		    /* interrupts being handled (no idle meanwhile) */
 	u64 irq_exit_latency;	    /* what leaving idle for it cost */
+	u64 exit_until;		    /* the C-state exit under way ends then (hba_mbps) */
+	struct sl_timer bg;	    /* background wake-ups (bg_wakeup) */
+	u64 bg_next;
+	/* core_power: the core's energy so far (kept on its thread 0) and when it was added */
+	u64 core_energy_pj, core_mark;
 
 	struct sl_sched_domain sd[SL_MAX_DOMAINS];
 	int nsd;

@@ -24,6 +24,8 @@ struct fio_args {
 	unsigned flags;
 	bool aio;
 	struct sl_dist runtime;
+	u64 cpus;   /* cpus_allowed: bit c allows CPU c (0: every CPU) */
+	bool split; /* cpus_allowed_policy=split: job k on the k-th allowed CPU alone */
 };
 
 static const struct sl_wl_key keys[] = {
@@ -36,7 +38,39 @@ static const struct sl_wl_key keys[] = {
 	{"ioengine", "sync", "sync (pread/pwrite) or libaio"},
 	{"size", "0", "bytes per job, then it exits (0: until runtime or the run's end)"},
 	{"runtime", "0s", "time per job, then it exits (0s: until the run's end)"},
+	{"cpus_allowed", "",
+	 "CPUs the jobs may run on, e.g. 1-15 or 0,2,4 (CPUs 0-63; empty: all)"},
+	{"cpus_allowed_policy", "shared",
+	 "shared (every job on all of them) or split (job k alone on the k-th, in turn)"},
 };
+
+/* "1-15", "0,2,4-6": a mask of CPUs below 64; -1 on anything else */
+static int cpu_list(const char *s, u64 *mask)
+{
+	*mask = 0;
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0 || a > 63)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b > 63)
+				return -1;
+		}
+		for (long c = a; c <= b; c++)
+			*mask |= 1ULL << c;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return 0;
+}
 
 static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 {
@@ -77,6 +111,18 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 		snprintf(err, errlen, "rw='%s': expected read, randread, write or randwrite", rw);
 		goto fail;
 	}
+	const char *ca = sl_kv_get(kv, "cpus_allowed"), *pol = sl_kv_get(kv, "cpus_allowed_policy");
+
+	if (cpu_list(ca, &a->cpus)) {
+		snprintf(err, errlen,
+			 "cpus_allowed='%s': expected CPUs 0-63 as a list, e.g. 1-15 or 0,2,4", ca);
+		goto fail;
+	}
+	if (strcmp(pol, "shared") && strcmp(pol, "split")) {
+		snprintf(err, errlen, "cpus_allowed_policy='%s': expected shared or split", pol);
+		goto fail;
+	}
+	a->split = !strcmp(pol, "split");
 	if (!strcmp(eng, "sync"))
 		a->aio = false;
 	else if (!strcmp(eng, "libaio"))
@@ -114,14 +160,61 @@ static bool finite(const void *args)
 	return a->size || a->runtime.a;
 }
 
+/* The jobs' program, on the CPUs of mask (0: every CPU). */
+static struct sl_prog *job_prog(struct sl_sim *sim, struct sl_group *g, const struct fio_args *a,
+				u64 mask)
+{
+	struct sl_prog *p = sl_prog_new(sim, g, "fio", 0, SL_SCHED_NORMAL);
+	struct sl_dist bs = sl_dist_fixed(a->bs), z = sl_dist_fixed(0);
+
+	if (!p)
+		return NULL;
+	p->cpus_allowed = mask;
+	if (a->aio) {
+		/* 0: fill the queue; 1: reap; 2: the runtime check; 3: again */
+		if (sl_prog_add(sim, p, OP_AIO_FILL, bs, (int)a->iodepth, (int)a->flags, NULL) ||
+		    sl_prog_add(sim, p, OP_AIO_WAIT, z, 0, 0, NULL) ||
+		    sl_prog_add(sim, p, OP_UNTIL, a->runtime, 0, 0, NULL) ||
+		    sl_prog_add(sim, p, OP_LOOP, z, 0, 0, NULL))
+			return NULL;
+	} else {
+		/* 0: the submission path; 1: pread and wait; 2: the runtime check; 3: again */
+		if (sl_prog_run(sim, p, sl_dist_fixed(sim->p->io_submit_ns)) ||
+		    sl_prog_add(sim, p, OP_BIO, bs, 0, (int)a->flags, NULL) ||
+		    sl_prog_add(sim, p, OP_UNTIL, a->runtime, 0, 0, NULL) ||
+		    sl_prog_add(sim, p, OP_LOOP, z, 0, 0, NULL))
+			return NULL;
+	}
+	return p;
+}
+
+/* the k-th CPU of mask, in turn (mask has at least one bit) */
+static u64 kth_cpu(u64 mask, long k)
+{
+	int n = __builtin_popcountll(mask);
+
+	k %= n;
+	for (int c = 0; c < 64; c++)
+		if ((mask >> c & 1) && !k--)
+			return 1ULL << c;
+	return mask;
+}
+
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct fio_args *a = args;
-	struct sl_prog *p = sl_prog_new(sim, g, "fio", 0, SL_SCHED_NORMAL);
-	struct sl_dist bs = sl_dist_fixed(a->bs), z = sl_dist_fixed(0);
 	u64 count = a->size ? (a->size + a->bs - 1) / a->bs : 0;
+	u64 mask = a->cpus;
+	struct sl_prog *p = NULL;
 
-	if (!p)
+	if (mask && sim->ncpu < 64)
+		mask &= (1ULL << sim->ncpu) - 1;
+	if (a->cpus && !mask) {
+		snprintf(sim->error, sizeof(sim->error),
+			 "fio: cpus_allowed names no CPU of this machine's %d", sim->ncpu);
+		return -1;
+	}
+	if (!a->split && !(p = job_prog(sim, g, a, mask)))
 		return -1;
 	g->io = true;
 	if (!g->clat) {
@@ -131,24 +224,18 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 			return -1;
 		}
 	}
-	if (a->aio) {
-		/* 0: fill the queue; 1: reap; 2: the runtime check; 3: again */
-		if (sl_prog_add(sim, p, OP_AIO_FILL, bs, (int)a->iodepth, (int)a->flags, NULL) ||
-		    sl_prog_add(sim, p, OP_AIO_WAIT, z, 0, 0, NULL) ||
-		    sl_prog_add(sim, p, OP_UNTIL, a->runtime, 0, 0, NULL) ||
-		    sl_prog_add(sim, p, OP_LOOP, z, 0, 0, NULL))
-			return -1;
-	} else {
-		/* 0: the submission path; 1: pread and wait; 2: the runtime check; 3: again */
-		if (sl_prog_run(sim, p, sl_dist_fixed(sim->p->io_submit_ns)) ||
-		    sl_prog_add(sim, p, OP_BIO, bs, 0, (int)a->flags, NULL) ||
-		    sl_prog_add(sim, p, OP_UNTIL, a->runtime, 0, 0, NULL) ||
-		    sl_prog_add(sim, p, OP_LOOP, z, 0, 0, NULL))
-			return -1;
-	}
 	for (long d = 0; d < a->disks; d++) {
 		for (long j = 0; j < a->numjobs; j++) {
-			struct sl_task *t = sl_spawn(sim, g, p);
+			struct sl_prog *jp =
+				a->split
+					? job_prog(sim, g, a,
+						   kth_cpu(mask ? mask
+								: (sim->ncpu < 64
+									   ? (1ULL << sim->ncpu) - 1
+									   : ~0ULL),
+							   d * a->numjobs + j))
+					: p;
+			struct sl_task *t = jp ? sl_spawn(sim, g, jp) : NULL;
 
 			if (!t || sl_task_io_init(sim, t, (int)d, (int)a->iodepth, count))
 				return -1;

@@ -5,8 +5,13 @@
  * processor.latency_factor (default 2; the default is UNVERIFIED, the formula is not).
  *
  * The _CST values are ESTIMATES of a typical Nehalem-EP BIOS (they vary by vendor):
- *   C1: HLT, latency 1 us (1-3). Entered by HLT, not MWAIT, so it is not TIME_VALID: the
- *       governors' "residency unknown" fallbacks apply.
+ *   C1: FFH, MWAIT 0x00, latency 1 us (1-3). 2.6.31 asks for it: its _PDC
+ *       (init_intel_pdc, ACPI_PDC_C_CAPABILITY_SMP of pdc_intel.h) includes ACPI_PDC_C_C1_FFH,
+ *       so the BIOS reports C1 as Functional Fixed Hardware; the FFH probe (cstate.c) accepts
+ *       it where CPUID leaf 5 lists C1 sub-states, as on Nehalem; and
+ *       acpi_processor_setup_cpuidle marks an FFH C1 CPUIDLE_FLAG_TIME_VALID (acpi_idle_enter_c1
+ *       measures it). It was HLT (no residency, the old menu assuming a whole tick) before
+ *       the 2.6.31 sources were checked: HLT is only what idle=halt or idle=nomwait give.
  *   C2: MWAIT 0x10, hardware C3, latency 20 us (20-64).
  *   C3: MWAIT 0x20, hardware C6, latency 200 us (100-245).
  * The PCU resolves requests itself: AnandTech measured "ACPI C2" on a Lynnfield Xeon landing
@@ -35,7 +40,7 @@ static const struct sl_cpuidle_driver nehalem_acpi = {
 	.states =
 		{
 			SL_STATE("POLL", 0, 0, BUSY, CPUIDLE_FLAG_POLL | SL_TV, BUSY),
-			SL_STATE("C1", 1, 1 * LATENCY_FACTOR, 4000, 0, BUSY),
+			SL_STATE("C1", 1, 1 * LATENCY_FACTOR, 4000, SL_TV, BUSY),
 			SL_STATE("C2", 20, 20 * LATENCY_FACTOR, 1500, DEEP, BUSY),
 			SL_STATE("C3", 200, 200 * LATENCY_FACTOR, 150, DEEP | CPUIDLE_FLAG_CHECK_BM,
 				 BUSY),
@@ -51,7 +56,7 @@ static int load(struct sl_cpuidle_driver *drv, const char *arg, char *err, size_
 
 const struct sl_idle_profile sl_profile_nehalem_acpi = {
 	.name = "nehalem-acpi",
-	.help = "Nehalem under 2009 acpi_idle: POLL, C1 (HLT), C2 = hw C3 20/40, C3 = hw C6 "
+	.help = "Nehalem under 2009 acpi_idle: POLL, C1 (MWAIT), C2 = hw C3 20/40, C3 = hw C6 "
 		"200/400 us",
 	.load = load,
 };
