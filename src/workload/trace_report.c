@@ -82,12 +82,26 @@ static const char *policy_name(int prio)
 	  "S woken by an interrupt with no hrtimer of the task (replayed as a timed sleep)")       \
 	X(idle_wake, "S woken from an idle CPU, no timer or interrupt seen (a timed sleep)")       \
 	X(no_wake, "switched in while blocked, no wake-up seen (a timed sleep)")                   \
-	X(missed_switch_in, "seen running, no switch-in traced (from the CPU's last idle record)") \
+	X(missed_switch_in, "seen running, no switch-in traced (charged from that record)")        \
 	X(missing_switch, "a task on two CPUs, or replacing one still running: a switch missing")  \
-	X(first_burst, "burst begun before the trace (counted from the CPU's first record)")       \
+	X(first_burst, "burst begun before the trace (charged from its first record)")             \
 	X(blocked_at_end, "blocked when the trace ended (the last sleep is dropped)")              \
 	X(wake_not_blocked, "wake-up of a task not blocked (ignored)")                             \
 	X(rt_deadline, "SCHED_DEADLINE tasks (replayed as SCHED_FIFO 99)")
+
+/* the run account's corrections (run_account.h): trace-stats charges CPU time the same way */
+#define ACCOUNT(X)                                                                                 \
+	X(at_start, ra.at_start,                                                                   \
+	  "runs begun by a CPU's first record (running at the trace's start)")                     \
+	X(sighted, ra.sighted,                                                                     \
+	  "runs begun by a record in the task's context, no switch-in traced")                     \
+	X(late_cpus, ra.late_cpus, "CPUs whose records begin after the trace's first")             \
+	X(late_ns, ra.late_ns, "how much later, summed (their earlier time is not in the trace)")  \
+	X(lost_switches, ra.lost_switches, "another task seen on a CPU with no switch traced")     \
+	X(unattributed_ns, ra.unattributed_ns, "CPU time around those, charged to no task")        \
+	X(lost_events, lost_events, "events the ring buffer lost (LOST EVENTS lines)")             \
+	X(pid_reuse, pid_reuse, "pids that came back after their task died (a new task each)")     \
+	X(woken_only, woken_only, "tasks never seen running (only woken or forked): no CPU time")
 
 int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 {
@@ -122,7 +136,20 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	sep = ", ";
 		UNATTR(JU)
 #undef JU
-		fprintf(f, "},\n \"tasks\": [");
+		fprintf(f, "},\n \"accounting\": {");
+		sep = "";
+#define JA(name, field, help)                                                                      \
+	fprintf(f, "%s\"" #name "\": %llu", sep, (unsigned long long)tw->field);                   \
+	sep = ", ";
+		ACCOUNT(JA)
+#undef JA
+		fprintf(f, "},\n \"switch_costs\": {\"prices\": \"");
+		sl_json_put_escaped(f, tw->cost_from);
+		fprintf(f,
+			"\", \"recorded_ns\": %llu, \"beyond_bursts_ns\": %llu, "
+			"\"tasks_beyond\": %d},\n \"tasks\": [",
+			(unsigned long long)tw->cost_ns, (unsigned long long)tw->cost_left_ns,
+			tw->cost_left_tasks);
 		for (int i = 0; i < tw->n; i++) {
 			const struct sl_tw_task *t = &tw->t[i];
 
@@ -202,6 +229,16 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	fprintf(f, "  %-18s %8llu  %s\n", #name, (unsigned long long)tw->un.name, help);
 	UNATTR(HU)
 #undef HU
+	fprintf(f, "\nCPU time accounting (the same as trace-stats'):\n");
+#define HA(name, field, help)                                                                      \
+	fprintf(f, "  %-18s %8llu  %s\n", #name, (unsigned long long)tw->field, help);
+	ACCOUNT(HA)
+#undef HA
+	fprintf(f,
+		"\nswitch costs at the prices of %s: %.3f ms in the recorded bursts (taken out, "
+		"and charged again at each simulated switch-in); %.3f ms beyond the bursts of %d "
+		"tasks (a replay cannot take them back)\n",
+		tw->cost_from, ms(tw->cost_ns), ms(tw->cost_left_ns), tw->cost_left_tasks);
 	free(pp);
 	return 0;
 }
