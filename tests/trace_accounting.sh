@@ -17,7 +17,7 @@ n=0
 find $DIRS -type f \( -name '*.trace' -o -name '*.trace.xz' -o -name '*.trace.gz' \
 	-o -name '*.report.xz' \) | sort >"$T/list"
 while read -r f; do
-	case $f in */bad.trace) continue ;; esac
+	case $f in */bad.trace | */backwards.trace) continue ;; esac # refused: trace_workload.sh
 	"$SL" trace-stats --json "$f" >"$T/ts.json" 2>"$T/ts.err" || fail "trace-stats $f: $(cat "$T/ts.err")"
 	rc=0
 	"$SL" trace-workload --json "$f" >"$T/tw.json" 2>"$T/tw.err" || rc=$?

@@ -77,6 +77,22 @@ usage_error "not a calibration" run --workload "trace:file=$T/sb.trace,calibrati
 usage_error "calibration: $T/nowhere: No such file" trace-workload --calibration "$T/nowhere" \
 	"$D/small.trace"
 
+# yields (docs/workloads.md): yield.trace, y and z switch each other out runnable twice with
+# nothing on CPU 0 that could preempt (2 yields), then y again after a tick's hrtimer (a
+# preemption, no yield); each runs 2 x 10 us
+"$SL" trace-workload --json "$D/yield.trace" >"$T/y.json" || fail "yield.trace"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["yields"] == 2, d["yields"]
+assert sorted((t["pid"], t["cpu_ns"]) for t in d["tasks"]) == [(21, 20000), (22, 20000)], d
+' "$T/y.json" || fail "yields: $(cat "$T/y.json")"
+"$SL" run --workload "trace:file=$D/yield.trace,yield=0,calibration=none" >/dev/null ||
+	fail "yield=0"
+# a CPU's records going back in time: the line, exit status 2
+usage_error "backwards.trace:6: timestamp 1.000050000 before CPU 0's previous record" \
+	trace-workload "$D/backwards.trace"
+
 usage_error "bad.trace:12: malformed line" trace-workload "$D/bad.trace" -o "$T/bad.json"
 [ ! -e "$T/bad.json" ] || fail "an rt-app file was written for a bad trace"
 usage_error "bad.trace:12: malformed line" run --workload "trace:file=$D/bad.trace"

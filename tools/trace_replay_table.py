@@ -8,7 +8,7 @@ cpu_ns are trace-stats' run times, tests/trace_accounting.sh); each SIM_TRACE: t
 --trace-out of `schedlab run ... --workload trace:file=REAL_TRACE` (the only workload), named
 NAME (a kernel). Tasks are matched as tools/trace_side_by_side.py matches them (spawn order,
 then the k-th fork of each parent); the simulated CPU time is measured from the simulated
-trace's sched_switch lines.
+trace by trace-stats.
 
 Prints, per task with any CPU time, recorded ms and each replay's ms and error, then per replay
 the total, its error, the switches and migrations (recorded / replayed), the tasks within 10%
@@ -17,10 +17,30 @@ and the tasks of more than 10 ms within 25%.
 import json
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_side_by_side import records, measure  # noqa: E402
+
+SL = os.environ.get("SL", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "schedlab"))
+
+
+NEXT = re.compile(r"next_pid=(\d+)|==> .*:(\d+) \[")
+
+
+def sim_measure(path):
+    """per pid CPU ns and switch-outs (trace-stats, which reads 2.6.3x's sched_switch too);
+    forks"""
+    ts = json.loads(subprocess.run([SL, "trace-stats", "--json", path], check=True,
+                                   capture_output=True, text=True).stdout)
+    st = {t["pid"]: {"cpu": t["run_ns"], "sw": t["switches"]} for t in ts["tasks"]}
+    forks = {}
+    for pid, cpu, t, ev, rest in records(path):
+        if ev == "sched_process_fork":
+            f = dict(re.findall(r"(\w+)=(\S+)", rest))
+            forks.setdefault(int(f["pid"]), []).append(int(f["child_pid"]))
+    return st, forks
 
 
 def migrations(path):
@@ -29,8 +49,8 @@ def migrations(path):
     for pid, cpu, t, ev, rest in records(path):
         if ev != "sched_switch":
             continue
-        m = re.search(r"next_pid=(\d+)", rest)
-        p = int(m.group(1)) if m else 0
+        m = NEXT.search(rest)
+        p = int(m.group(1) or m.group(2)) if m else 0
         if p > 0:
             if p in last and last[p] != cpu:
                 n += 1
@@ -72,7 +92,7 @@ def main():
         rows.setdefault((t["pid"], t["comm"]), {"rec": 0, "sim": {}})["rec"] += t["cpu_ns"]
     summary = []
     for name, path in sims:
-        sim, sforks = measure(path)
+        sim, sforks = sim_measure(path)
         m = match(tasks, rforks, sforks)
         tot_s = 0
         for t in tasks:

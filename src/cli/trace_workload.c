@@ -31,7 +31,7 @@ int sl_cli_trace_workload(int argc, char **argv)
 {
 	const char *path = NULL, *rtapp = NULL, *calibration = "";
 	bool json = false;
-	unsigned flags = SL_TW_PREEMPT_DEPS;
+	unsigned flags = SL_TW_PREEMPT_DEPS | SL_TW_YIELDS;
 	u64 irq_window = SL_TW_IRQ_WINDOW_NS;
 	char err[4400];
 	struct sl_tw tw;
@@ -83,7 +83,10 @@ int sl_cli_trace_workload(int argc, char **argv)
 		sl_tw_free(&tw);
 		return fail(2, "%s", err);
 	}
-	sl_tw_cost_report(&tw, &costs);
+	if (sl_tw_cost_report(&tw, &costs)) {
+		sl_tw_free(&tw);
+		return fail(1, "trace-workload: out of memory");
+	}
 	int rc = 0;
 
 	if (rtapp) {

@@ -27,6 +27,7 @@ struct tw_cpu {
 	bool hrt;     /* an hrtimer_wakeup expired here, its wake-up not seen yet */
 	int hrt_task; /* whose (-1: the timer's start was not traced) */
 	bool irq;     /* an interrupt was entered here since the last switch / wake-up */
+	bool cause;   /* since the last switch: something that could preempt (SL_TW_YIELDS) */
 	u64 irq_time;
 	int *pre; /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
 	int npre, cappre;
@@ -426,6 +427,12 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 			t->bursts++;
 			t->state = XS_DEAD;
 			t->exited = true;
+		} else if (st == 'R' && !c->cause && (tw->flags & SL_TW_YIELDS)) {
+			/* nothing here could have preempted it: it yielded */
+			flush_run(x, t, now);
+			push(x, t, TW_YIELD, 0, 0, 0, 0);
+			tw->yields++;
+			t->state = XS_RUNNABLE;
 		} else if (st == 'R') {
 			t->state = XS_RUNNABLE;
 			int n = r->next_pid > 0 ? idx_find(tw, r->next_pid) : -1;
@@ -447,6 +454,7 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		}
 	}
 	c->cur = -2;
+	c->cause = false;
 	if (r->next_pid > 0) {
 		int i = sl_task_of(x, r->next_pid, r->next_comm);
 
@@ -556,6 +564,27 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 	account(x, r);
 	if (x->oom)
 		return;
+	/* what could preempt the task running on a CPU (SL_TW_YIELDS) */
+	switch (r->kind) {
+	case SL_TR_SCHED_WAKING:
+	case SL_TR_SCHED_WAKEUP:
+	case SL_TR_SCHED_WAKEUP_NEW:
+		if ((c = cpu_of(x, r->target_cpu)))
+			c->cause = true;
+		/* fall through */
+	case SL_TR_HRTIMER_EXPIRE_ENTRY:
+	case SL_TR_IRQ_HANDLER_ENTRY:
+	case SL_TR_BLOCK_RQ_COMPLETE:
+		if ((c = cpu_of(x, r->cpu)))
+			c->cause = true;
+		break;
+	case SL_TR_SCHED_MIGRATE_TASK:
+		if ((c = cpu_of(x, r->dest_cpu)))
+			c->cause = true;
+		break;
+	default:
+		break;
+	}
 	if (r->pid > 0 && r->kind != SL_TR_SCHED_SWITCH) {
 		if (ensure_running(x, r->cpu, r->pid, r->comm, r->time) < 0)
 			return;
@@ -788,6 +817,8 @@ static const struct sl_wl_key keys[] = {
 	 "a wake-up this soon after an interrupt's entry on its CPU is the interrupt's"},
 	{"preempt", "1",
 	 "1: a task preempted by the task it woke resumes only after that task blocks"},
+	{"yield", "1",
+	 "1: a runnable switch-out with nothing on its CPU that could preempt is a sched_yield"},
 	{"calibration", "",
 	 "the recording machine's calibrate directory (default: T.machine.conf beside the trace; "
 	 "none: the model's defaults)"},
@@ -817,6 +848,9 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (sl_kv_int(kv, "preempt", 0, 1, &sync, err, errlen))
 		goto fail;
 	a->preempt = (int)sync;
+	if (sl_kv_int(kv, "yield", 0, 1, &sync, err, errlen))
+		goto fail;
+	a->yield = (int)sync;
 	if (sl_kv_fixed(kv, "irq_window", &a->irq_window, err, errlen))
 		goto fail;
 	snprintf(a->tasks, sizeof(a->tasks), "%s", sl_kv_get(kv, "tasks"));
@@ -837,8 +871,9 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 		snprintf(err, errlen, "file= is required: the trace to replay");
 		goto fail;
 	}
-	if (sl_tw_extract(&a->tw, file, a->preempt ? SL_TW_PREEMPT_DEPS : 0, a->irq_window, err,
-			  errlen))
+	if (sl_tw_extract(&a->tw, file,
+			  (a->preempt ? SL_TW_PREEMPT_DEPS : 0) | (a->yield ? SL_TW_YIELDS : 0),
+			  a->irq_window, err, errlen))
 		goto fail;
 	if (sl_tw_costs_load(&a->costs, file, sl_kv_get(kv, "calibration"), err, errlen))
 		goto fail;
@@ -940,11 +975,57 @@ static void policy_of(int prio, int *policy, int *nice, int *rtprio)
 	}
 }
 
+/* an op after which the task is switched in again: a burst (a segment of ops) ends there */
+static bool ends_burst(int kind)
+{
+	return kind == TW_SLEEP || kind == TW_OPEN || kind == TW_IO || kind == TW_WAIT ||
+	       kind == TW_YIELD;
+}
+
+/*
+ * Per burst of t (the ops up to each ends_burst op, then the rest), the cost of its recorded
+ * switch-ins at p's prices (sim NULL: each CPU a core) that its RUNs are too short to give
+ * back: a credit of the switch-in that begins it, so that no cost is charged twice and none
+ * is taken from another burst. n + 1 entries (malloc'ed), n the bursts' ends; NULL: no memory.
+ */
+static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
+			  const struct sl_tw_task *t, int *n)
+{
+	int nb = 0, b = 0;
+	u64 cost = 0, *left;
+
+	for (int k = 0; k < t->nops; k++)
+		nb += ends_burst(t->ops[k].kind);
+	left = calloc((size_t)nb + 1, sizeof(u64));
+	if (!left)
+		return NULL;
+	for (int k = 0; k < t->nops; k++) {
+		const struct sl_tw_op *o = &t->ops[k];
+
+		if (o->kind == TW_CIN)
+			cost += cin_cost(p, sim, o);
+		else if (o->kind == TW_RUN)
+			cost -= cost < o->ns ? cost : o->ns;
+		else if (ends_burst(o->kind)) {
+			left[b++] = cost;
+			cost = 0;
+		}
+	}
+	left[b] = cost;
+	*n = nb;
+	return left;
+}
+
 static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl_tw_task *t,
 		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem)
 {
 	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sim->p->timer_slack_ns, cost = 0;
 	const struct sl_tw_task *tt = a->tw.t;
+	int nb, b = 0, ret = -1;
+	u64 *left = burst_credits(sim->p, sim, t, &nb);
+
+	if (!left)
+		return -1;
 
 	/*
 	 * After its last sleep, an exiting task's wake-up of its parent is do_notify_parent's
@@ -954,25 +1035,47 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 
 	for (int k = 0; k < t->nops; k++)
 		if (t->ops[k].kind != TW_RUN && t->ops[k].kind != TW_CIN &&
-		    t->ops[k].kind != TW_WAKE)
+		    t->ops[k].kind != TW_WAKE && t->ops[k].kind != TW_YIELD)
 			last_block = k;
-	/* a task forked by one not replayed, or appearing later: it starts when it did */
-	if (t->created && (t->parent < 0 || !sel[t->parent]) &&
-	    sl_prog_add(sim, p, OP_SLEEP, sl_dist_fixed(t->created), 0, 0, NULL))
-		return -1;
+	/*
+	 * A task forked by one not replayed, or appearing later: it starts when it did (the
+	 * credit of its first burst for the switch-in after that sleep); else its first switch-in
+	 * is its spawn's or fork's.
+	 */
+	if (t->created && (t->parent < 0 || !sel[t->parent])) {
+		if ((left[0] &&
+		     sl_prog_add(sim, p, OP_CREDIT, sl_dist_fixed(left[0]), 0, 0, NULL)) ||
+		    sl_prog_add(sim, p, OP_SLEEP, sl_dist_fixed(t->created), 0, 0, NULL))
+			goto out;
+	} else if (t->nops && t->ops[0].kind != TW_CIN && !t->created) {
+		/*
+		 * There at the trace's start, running or blocked: the recording has no switch-in
+		 * before its first burst or wait, so the spawn's is not charged
+		 */
+		p->switch_credit_ns = UINT64_MAX;
+	} else {
+		p->switch_credit_ns = left[0];
+	}
 	for (int k = 0; k < t->nops; k++) {
 		const struct sl_tw_op *o = &t->ops[k];
 		int rc = 0;
 		u64 d = o->ns;
 
+		/* the next burst's credit, for the switch-in that ends this op's wait */
+		if (ends_burst(o->kind)) {
+			cost = 0;
+			if (left[++b] &&
+			    sl_prog_add(sim, p, OP_CREDIT, sl_dist_fixed(left[b]), 0, 0, NULL))
+				goto out;
+		}
 		switch (o->kind) {
 		case TW_CIN:
 			cost += cin_cost(sim->p, sim, o);
 			break;
 		case TW_RUN:
 			/*
-			 * the recorded burst holds the switch-in costs the machine adds again; a
-			 * cost larger than the burst is taken from the next ones
+			 * the recorded burst holds the switch-in costs the machine adds again; what
+			 * does not fit in it is its switch-in's credit (burst_credits)
 			 */
 			if (d > cost) {
 				d -= cost;
@@ -1001,6 +1104,9 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 		case TW_IO:
 			rc = sl_prog_add(sim, p, OP_IO, sl_dist_fixed(d), 0, 0, NULL);
 			break;
+		case TW_YIELD:
+			rc = sl_prog_add(sim, p, OP_YIELD, sl_dist_fixed(0), 0, 0, NULL);
+			break;
 		case TW_WAKE:
 			if (sel[o->arg])
 				rc = sl_prog_add(sim, p, OP_SEM_UP, sl_dist_fixed(0), sem[o->arg],
@@ -1017,12 +1123,15 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			break;
 		}
 		if (rc)
-			return -1;
+			goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(left);
+	return ret;
 }
 
-void sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c)
+int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c)
 {
 	struct sl_params p;
 	char e[256];
@@ -1035,22 +1144,21 @@ void sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c)
 	tw->cost_ns = tw->cost_left_ns = 0;
 	tw->cost_left_tasks = 0;
 	for (int i = 0; i < tw->n; i++) {
-		u64 cost = 0;
+		int nb;
+		u64 *left = burst_credits(&p, NULL, &tw->t[i], &nb), sum = 0;
 
-		/* build()'s carry: a cost larger than the burst is taken from the next ones */
-		for (int k = 0; k < tw->t[i].nops; k++) {
-			const struct sl_tw_op *o = &tw->t[i].ops[k];
-
-			if (o->kind == TW_CIN) {
-				cost += cin_cost(&p, NULL, o);
-				tw->cost_ns += cin_cost(&p, NULL, o);
-			} else if (o->kind == TW_RUN) {
-				cost = o->ns > cost ? 0 : cost - o->ns;
-			}
-		}
-		tw->cost_left_ns += cost;
-		tw->cost_left_tasks += cost > 0;
+		if (!left)
+			return -1;
+		for (int k = 0; k < tw->t[i].nops; k++)
+			if (tw->t[i].ops[k].kind == TW_CIN)
+				tw->cost_ns += cin_cost(&p, NULL, &tw->t[i].ops[k]);
+		for (int k = 0; k <= nb; k++)
+			sum += left[k];
+		free(left);
+		tw->cost_left_ns += sum;
+		tw->cost_left_tasks += sum > 0;
 	}
+	return 0;
 }
 
 int sl_tw_select(const struct sl_tw_args *a, bool *sel)

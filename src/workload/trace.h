@@ -24,6 +24,7 @@ enum sl_tw_kind {
 	TW_FORK,  /* forks task arg */
 	TW_CIN,	  /* a switch-in: arg = the CPU it last ran on (-1: none), arg2 = this CPU, cost =
 		     1 when another task ran on this CPU in between */
+	TW_YIELD, /* switched out runnable with nothing that could preempt it: sched_yield() */
 };
 
 struct sl_tw_op {
@@ -78,7 +79,8 @@ struct sl_tw {
 	struct sl_run_counts ra;
 	u64 lost_events, pid_reuse, woken_only;
 	/* sl_tw_cost_report: the recorded switch-ins' cost at the prices of cost_from, and the
-	 * part beyond the bursts of cost_left_tasks tasks (a replay cannot take it back) */
+	 * part beyond the bursts of cost_left_tasks tasks (a credit against their simulated
+	 * switch-ins: struct sl_prog.switch_credit_ns) */
 	char cost_from[512];
 	u64 cost_ns, cost_left_ns;
 	int cost_left_tasks;
@@ -86,6 +88,7 @@ struct sl_tw {
 	unsigned flags;
 	u64 irq_window;	  /* ns: SL_TW_IRQ_WINDOW_NS unless irq_window= */
 	u64 preempt_deps; /* SL_TW_PREEMPT_DEPS: WAKE/WAIT pairs added at preemptions */
+	u64 yields;	  /* SL_TW_YIELDS: TW_YIELD ops */
 	/* pid -> index (open addressing) */
 	int *hk, *hv;
 	size_t hcap, hn;
@@ -97,6 +100,14 @@ struct sl_tw {
  * docs/workloads.md.
  */
 #define SL_TW_PREEMPT_DEPS 1u
+
+/*
+ * A task switched out runnable (prev_state R) on a CPU where, since the last switch there,
+ * nothing could have preempted it (no wake-up on or towards the CPU, no timer, no interrupt,
+ * no migration to it) gave the CPU up itself: sched_yield(), replayed as a yield. `yield=1`,
+ * docs/workloads.md.
+ */
+#define SL_TW_YIELDS 2u
 
 /*
  * How long after an interrupt's entry on a CPU (irq_handler_entry, block_rq_complete, an
@@ -140,15 +151,16 @@ void sl_tw_costs_path(char *buf, size_t len, const char *trace);
 /* The recording machine's costs of a trace workload (NULL: not one, or none found). */
 const struct sl_tw_costs *sl_tw_costs_of(const struct sl_workload_inst *w);
 
-/* The cost figures of tw at the prices of c (NULL or none: the model's defaults). */
-void sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c);
+/* The cost figures of tw at the prices of c (NULL or none: the model's defaults); -1: out of
+ * memory. */
+int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c);
 
 /* The trace workload's arguments: the extraction and the keys. */
 struct sl_tw_args {
 	struct sl_tw tw;
 	struct sl_tw_costs costs;
 	char tasks[96]; /* POSIX extended regex on comm ("" = all) */
-	int sync, preempt;
+	int sync, preempt, yield;
 	u64 irq_window;
 };
 

@@ -123,13 +123,15 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		fprintf(f,
 			"\", \"records\": %llu, \"cpus\": %d, \"duration_ns\": %llu, "
 			"\"ops\": %llu,\n \"wakeups\": {\"by_task\": %llu, \"by_own_timer\": %llu, "
-			"\"io\": %llu, \"preemption\": %llu}, \"exec\": %llu, \"exits\": %llu,\n "
+			"\"io\": %llu, \"preemption\": %llu}, \"yields\": %llu, \"exec\": %llu, "
+			"\"exits\": %llu,\n "
 			"\"unattributed\": {",
 			(unsigned long long)tw->records, tw->ncpu,
 			(unsigned long long)(tw->tend - tw->t0), (unsigned long long)tw->nops,
 			(unsigned long long)tw->deps, (unsigned long long)tw->timed,
 			(unsigned long long)tw->io, (unsigned long long)tw->preempt_deps,
-			(unsigned long long)tw->exec, (unsigned long long)tw->exits);
+			(unsigned long long)tw->yields, (unsigned long long)tw->exec,
+			(unsigned long long)tw->exits);
 		const char *sep = "";
 #define JU(name, help)                                                                             \
 	fprintf(f, "%s\"" #name "\": %llu", sep, (unsigned long long)tw->un.name);                 \
@@ -193,10 +195,12 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		(unsigned long long)((u64)tw->n - start - forked), (unsigned long long)tw->nops);
 	fprintf(f,
 		"wake-ups: %llu by a task (closed loop), %llu by the task's own hrtimer, %llu "
-		"ending a D sleep (I/O); %llu exec, %llu exit; %llu preemption dependencies\n\n",
+		"ending a D sleep (I/O); %llu exec, %llu exit; %llu preemption dependencies, %llu "
+		"yields\n\n",
 		(unsigned long long)tw->deps, (unsigned long long)tw->timed,
 		(unsigned long long)tw->io, (unsigned long long)tw->exec,
-		(unsigned long long)tw->exits, (unsigned long long)tw->preempt_deps);
+		(unsigned long long)tw->exits, (unsigned long long)tw->preempt_deps,
+		(unsigned long long)tw->yields);
 	fprintf(f, "%8s %-16s %4s %8s %9s %7s %10s %15s %15s %15s %15s %6s %5s %4s\n", "pid",
 		"comm", "prio", "parent", "start ms", "bursts", "cpu ms", "timed n/ms", "wait n/ms",
 		"io n/ms", "open n/ms", "wakes", "forks", "exit");
@@ -237,7 +241,8 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	fprintf(f,
 		"\nswitch costs at the prices of %s: %.3f ms in the recorded bursts (taken out, "
 		"and charged again at each simulated switch-in); %.3f ms beyond the bursts of %d "
-		"tasks (a replay cannot take them back)\n",
+		"tasks (not charged again: their first simulated switch-ins are that much "
+		"cheaper)\n",
 		tw->cost_from, ms(tw->cost_ns), ms(tw->cost_left_ns), tw->cost_left_tasks);
 	free(pp);
 	return 0;
@@ -305,6 +310,9 @@ int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f)
 				fprintf(f, ", \"resume%d\": \"", ev++);
 				rt_name(f, &tw->t[o->arg]);
 				fputc('"', f);
+				break;
+			case TW_YIELD:
+				fprintf(f, ", \"yield%d\": \"\"", ev++);
 				break;
 			case TW_FORK:
 				fprintf(f, ", \"fork%d\": \"", ev++);
