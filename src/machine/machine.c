@@ -685,7 +685,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 		sim->oom = true;
 		return NULL;
 	}
-	if (prog->switch_credit_ns)
+	if (prog->switch_credit_ns && p->ext) /* made above: prog_needs_ext */
 		p->ext->switch_credit = prog->switch_credit_ns;
 	sim->ntasks++;
 	p->pid = sim->ntasks; /* pids are dense, from 1; 0 is the idle task */

@@ -310,9 +310,13 @@ static enum step op_yield(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 static enum step op_credit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
+	struct sl_task_ext *e = sl_task_ext(sim, p); /* made at its creation: prog_needs_ext */
+
 	(void)rq;
 	p->pc++;
-	p->ext->switch_credit = sl_dist_draw(&st->d, &sim->rng); /* ext: prog_needs_ext */
+	if (!e)
+		return fail(sim, "task %s-%d: out of memory", p);
+	e->switch_credit = sl_dist_draw(&st->d, &sim->rng);
 	return STEP_NEXT;
 }
 
