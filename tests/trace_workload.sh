@@ -77,6 +77,20 @@ usage_error "not a calibration" run --workload "trace:file=$T/sb.trace,calibrati
 usage_error "calibration: $T/nowhere: No such file" trace-workload --calibration "$T/nowhere" \
 	"$D/small.trace"
 
+# a switch's cost credited per burst (docs/workloads.md): credit.trace, s alone on CPU 0 runs
+# 1 us, sleeps on its hrtimer, runs 1 us and exits. At the model's 2 us ctx_switch each
+# switch-in's cost is more than its burst: each burst gives back its 1 us (0 left to run) and
+# the other 1 us is the credit of the switch-in that begins it, so a replay on one CPU, which
+# switches in as the recording did, charges 2 - 1 us twice: the recorded 2 us (it was 4 us,
+# the costs charged again in full, when the credit did not exist).
+"$SL" run --cpus 1 --kernel 6.18 --json \
+	--workload "trace:file=$D/credit.trace,calibration=none" >"$T/cr.json" || fail "credit.trace"
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+assert g["cpu_time_ns"] == 2000, g
+' "$T/cr.json" || fail "credit: $(cat "$T/cr.json")"
+
 # yields (docs/workloads.md): yield.trace, y and z switch each other out runnable twice with
 # nothing on CPU 0 that could preempt (2 yields), then y again after a tick's hrtimer (a
 # preemption, no yield); each runs 2 x 10 us
