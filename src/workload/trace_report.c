@@ -241,8 +241,8 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	fprintf(f,
 		"\nswitch costs at the prices of %s: %.3f ms in the recorded bursts (taken out, "
 		"and charged again at each simulated switch-in); %.3f ms beyond the bursts of %d "
-		"tasks (not charged again: their first simulated switch-ins are that much "
-		"cheaper)\n",
+		"tasks (not charged again: the credit of the simulated switch-in that begins "
+		"each such burst)\n",
 		tw->cost_from, ms(tw->cost_ns), ms(tw->cost_left_ns), tw->cost_left_tasks);
 	free(pp);
 	return 0;
