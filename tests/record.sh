@@ -25,6 +25,12 @@ if [ -n "$nr" ]; then
 	[ ! -e "$T/nr.trace" ] || fail "record without root: a file was written"
 fi
 
+# --calibration DIR: checked before anything is recorded (a directory without machine.conf:
+# exit 2, no trace)
+usage_error "record --calibration: $T/nocal/machine.conf" record --calibration "$T/nocal" \
+	-o "$T/nc.trace" -- true
+[ ! -e "$T/nc.trace" ] || fail "record --calibration of nothing: a trace was written"
+
 if [ "$(id -u)" -ne 0 ] || [ ! -w "$TR/instances" ]; then
 	echo "record.sh: skipped the recording: needs root and a writable $TR/instances"
 	exit 0
@@ -75,4 +81,18 @@ rc=0
 [ "$rc" -eq 2 ] || fail "misspelt event: exit $rc"
 grep -q "no event sched/sched_swtch in $TR/events; did you mean 'sched/sched_switch'?" "$T/err" ||
 	fail "misspelt event: $(cat "$T/err")"
+# --calibration DIR writes DIR's costs beside the trace (FILE.machine.conf), which a replay
+# takes; a calibration of another machine (CPUs or kernel release) is refused before recording
+CAL=$(dirname "$0")/../machines/fc-2vcpu
+rc=0
+"$SL" record --calibration "$CAL" -o "$T/k.trace" -- true >"$T/out" 2>"$T/err" || rc=$?
+if grep -q "^kernel_release $(uname -r)\$" "$CAL/machine.conf" && [ "$(nproc)" -eq 2 ]; then
+	[ "$rc" -eq 0 ] || fail "record --calibration: exit $rc: $(cat "$T/err")"
+	grep -qx 'param ctx_switch=3492ns' "$T/k.trace.machine.conf" ||
+		fail "record --calibration: $(cat "$T/k.trace.machine.conf")"
+else
+	[ "$rc" -eq 2 ] && grep -q "are not this machine's" "$T/err" ||
+		fail "record --calibration of another machine: exit $rc: $(cat "$T/err")"
+	[ ! -e "$T/k.trace" ] || fail "record --calibration of another machine: a trace was written"
+fi
 echo "record.sh: ok"

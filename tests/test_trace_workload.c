@@ -59,8 +59,13 @@ static void assert_ops(const struct sl_tw_task *t, const int *kind, const u64 *n
  *  the trace's end, 7 ms: RUN 0.990 ms. cpu 0.5 + 1.5 + 0.99 = 2.990 ms.
  *  b: WAIT (0 ns: blocked since the trace's start, woken at 0); runs 0.010 to 3.010 ms: RUN
  *  3 ms; D until the interrupt's wake-up at 4.001 ms: IO 0.991 ms; its switch-in is missing
- *  (its record at 4.100 ms, the CPU's last idle record at 4.001 ms: missed_switch_in 1); runs
- *  4.001 to 5 ms: RUN 0.999 ms; sleeps S and is never woken: blocked_at_end 1.
+ *  (its record at 4.100 ms, the CPU's last idle record at 4.001 ms: missed_switch_in 1); it
+ *  is charged from its sighting at 4.100 ms, as trace-stats charges it (the 99 us from the
+ *  idle task's last record are nobody's: one lost switch, unattributed 99 us): RUN 0.900 ms
+ *  to 5 ms; sleeps S and is never woken: blocked_at_end 1.
+ *  The run account: a's run begins with CPU 0's first record (at_start 1), b's second with a
+ *  sighting (sighted 1); CPU 1's records begin 10 us after the trace's (late_cpus 1,
+ *  late_ns 10000).
  *  c: created at 0.5 ms by a, runs 2 to 4.6 ms and dies: RUN 2.6 ms.
  */
 static void test_extract_small(void **state)
@@ -76,7 +81,7 @@ static void test_extract_small(void **state)
 	const int ka[] = {TW_WAKE, TW_RUN, TW_FORK, TW_RUN, TW_SLEEP, TW_RUN};
 	const u64 na[] = {0, 500000, 0, 1500000, 4001000, 990000};
 	const int kb[] = {TW_WAIT, TW_RUN, TW_IO, TW_RUN};
-	const u64 nb[] = {0, 3000000, 991000, 999000};
+	const u64 nb[] = {0, 3000000, 991000, 900000};
 	const int kc[] = {TW_RUN};
 	const u64 nc[] = {2600000};
 
@@ -84,7 +89,7 @@ static void test_extract_small(void **state)
 	assert_ops(b, kb, nb, 4);
 	assert_ops(c, kc, nc, 1);
 	assert_int_equal(a->cpu_ns, 2990000);
-	assert_int_equal(b->cpu_ns, 3999000);
+	assert_int_equal(b->cpu_ns, 3900000);
 	assert_int_equal(c->parent, a - tw.t);
 	assert_int_equal(c->created, 500000);
 	assert_true(c->exited && !a->exited && !b->exited);
@@ -95,6 +100,13 @@ static void test_extract_small(void **state)
 	assert_int_equal(tw.un.first_burst, 1);
 	assert_int_equal(tw.un.missed_switch_in, 1);
 	assert_int_equal(tw.un.blocked_at_end, 1);
+	assert_int_equal(tw.ra.at_start, 1);
+	assert_int_equal(tw.ra.sighted, 1);
+	assert_int_equal(tw.ra.late_cpus, 1);
+	assert_int_equal(tw.ra.late_ns, 10000);
+	assert_int_equal(tw.ra.lost_switches, 1);
+	assert_int_equal(tw.ra.unattributed_ns, 99000);
+	assert_int_equal(tw.pid_reuse + tw.woken_only, 0);
 	assert_int_equal(tw.un.irq_wake + tw.un.idle_wake + tw.un.no_wake + tw.un.missing_switch,
 			 0);
 	/* a's second switch-in is a migration from CPU 0 to CPU 1 */
@@ -127,6 +139,7 @@ static void test_pid_reuse(void **state)
 	assert_int_equal(tw.t[2].parent, 0);
 	assert_true(tw.t[1].exited && tw.t[2].exited);
 	assert_int_equal(tw.t[0].forks, 2);
+	assert_int_equal(tw.pid_reuse, 1);
 	sl_tw_free(&tw);
 }
 
@@ -141,6 +154,37 @@ static void test_bad_trace(void **state)
 	assert_int_equal(sl_tw_extract(&tw, path, 0, SL_TW_IRQ_WINDOW_NS, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "bad.trace:12: "));
 	sl_tw_free(&tw);
+}
+
+/*
+ * calibration=DIR: the recording machine's switch costs (machines/fc-2vcpu/machine.conf:
+ * ctx_switch 3492 ns, timer_slack 82307 ns, cache_refill 312 ns, migrate_core 7069 ns) become
+ * the run's, each unless --param sets it; a file with no cost parameter is refused.
+ */
+static void test_calibration(void **state)
+{
+	char path[512], cal[512], spec[1200], err[2048];
+	const char *slash = strrchr(__FILE__, '/');
+	int dir = slash ? (int)(slash - __FILE__) : 1;
+	struct sl_args a;
+	struct sl_config cfg;
+
+	(void)state;
+	data_path(path, sizeof(path), "small.trace");
+	snprintf(cal, sizeof(cal), "%.*s/../machines/fc-2vcpu", dir, slash ? __FILE__ : ".");
+	snprintf(spec, sizeof(spec), "trace:file=%s,calibration=%s", path, cal);
+	memset(&a, 0, sizeof(a));
+	a.workloads[a.nworkloads++] = spec;
+	a.params[a.nparams++] = "cache_refill=1us";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(cfg.params.ctx_switch_ns, 3492);
+	assert_int_equal(cfg.params.timer_slack_ns, 82307);
+	assert_int_equal(cfg.params.migrate_core_ns, 7069);
+	assert_int_equal(cfg.params.cache_refill_ns, 1000);
+	sl_config_free(&cfg);
+	snprintf(spec, sizeof(spec), "trace:file=%s,calibration=%s", path, path);
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a calibration"));
 }
 
 struct rt_case {
@@ -250,9 +294,8 @@ static void test_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_extract_small),
-		cmocka_unit_test(test_pid_reuse),
-		cmocka_unit_test(test_bad_trace),
+		cmocka_unit_test(test_extract_small), cmocka_unit_test(test_pid_reuse),
+		cmocka_unit_test(test_bad_trace),     cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_round_trip),
 	};
 

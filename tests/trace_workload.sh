@@ -39,6 +39,74 @@ grep -E '^trace +3 ' "$T/run" >/dev/null || fail "3 tasks replayed: $(cat "$T/ru
 	--workload "trace:file=$D/small.trace" --out "$T/sw.csv" 2>/dev/null || fail "sweep"
 [ "$(grep -c 'trace:file=' "$T/sw.csv")" -eq 4 ] || fail "sweep rows: $(cat "$T/sw.csv")"
 
+# costs counted once (docs/workloads.md): short-bursts.trace, p and q ping-pong on CPU 0 in 1 us
+# bursts. Switch-ins: p's first (no CPU before: ctx_switch), q's first (ctx_switch), p's second
+# after q ran there (ctx_switch + cache_refill). The model's defaults (2, 10 us): 2 + 2 + 12 =
+# 16 us recorded; taken from the bursts that follow each (1 us each), p: 2 - 1 - 1 = 0, then
+# 12 - 1 = 11 us beyond; q: 2 - 1 - 1 = 0. At machines/fc-2vcpu's prices (3.492 us, refill
+# 0.312 us): 3.492 + 3.492 + 3.804 = 10.788 us; p: 3.492 - 2 = 1.492, + 3.804 - 1 = 4.296 us
+# beyond, q: 3.492 - 2 = 1.492 us beyond: 5.788 us of 2 tasks.
+cost_check() {
+	python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["switch_costs"]
+want = (int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+got = (c["recorded_ns"], c["beyond_bursts_ns"], c["tasks_beyond"])
+assert got == want and sys.argv[5] in c["prices"], (c, want)
+' "$@"
+}
+"$SL" trace-workload --json "$D/short-bursts.trace" >"$T/sb.json" || fail "short-bursts"
+cost_check "$T/sb.json" 16000 11000 1 "the model's defaults" || fail "costs: $(cat "$T/sb.json")"
+CAL=$(dirname "$0")/../machines/fc-2vcpu
+"$SL" trace-workload --json --calibration "$CAL" "$D/short-bursts.trace" >"$T/sb.json" ||
+	fail "short-bursts --calibration"
+cost_check "$T/sb.json" 10788 5788 2 "fc-2vcpu/machine.conf" ||
+	fail "costs at fc-2vcpu's prices: $(cat "$T/sb.json")"
+"$SL" trace-workload --calibration "$CAL" "$D/short-bursts.trace" >"$T/sb.out" || fail "table"
+grep -F 'beyond the bursts of 2 tasks' "$T/sb.out" >/dev/null ||
+	fail "the table's switch costs line: $(cat "$T/sb.out")"
+# beside the trace (as record --calibration writes it), the run takes them without a warning
+cp "$D/short-bursts.trace" "$T/sb.trace"
+cp "$CAL/machine.conf" "$T/sb.trace.machine.conf"
+"$SL" run --workload "trace:file=$T/sb.trace" >/dev/null 2>"$T/err" || fail "run beside"
+[ ! -s "$T/err" ] || fail "a calibration beside the trace: $(cat "$T/err")"
+"$SL" run --workload "trace:file=$D/short-bursts.trace" >/dev/null 2>"$T/err" || fail "run"
+grep -F "no calibration of the machine it was recorded on" "$T/err" >/dev/null ||
+	fail "no warning without a calibration: $(cat "$T/err")"
+usage_error "not a calibration" run --workload "trace:file=$T/sb.trace,calibration=$T/sb.trace"
+usage_error "calibration: $T/nowhere: No such file" trace-workload --calibration "$T/nowhere" \
+	"$D/small.trace"
+
+# a switch's cost credited per burst (docs/workloads.md): credit.trace, s alone on CPU 0 runs
+# 1 us, sleeps on its hrtimer, runs 1 us and exits. At the model's 2 us ctx_switch each
+# switch-in's cost is more than its burst: each burst gives back its 1 us (0 left to run) and
+# the other 1 us is the credit of the switch-in that begins it, so a replay on one CPU, which
+# switches in as the recording did, charges 2 - 1 us twice: the recorded 2 us (it was 4 us,
+# the costs charged again in full, when the credit did not exist).
+"$SL" run --cpus 1 --kernel 6.18 --json \
+	--workload "trace:file=$D/credit.trace,calibration=none" >"$T/cr.json" || fail "credit.trace"
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+assert g["cpu_time_ns"] == 2000, g
+' "$T/cr.json" || fail "credit: $(cat "$T/cr.json")"
+
+# yields (docs/workloads.md): yield.trace, y and z switch each other out runnable twice with
+# nothing on CPU 0 that could preempt (2 yields), then y again after a tick's hrtimer (a
+# preemption, no yield); each runs 2 x 10 us
+"$SL" trace-workload --json "$D/yield.trace" >"$T/y.json" || fail "yield.trace"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["yields"] == 2, d["yields"]
+assert sorted((t["pid"], t["cpu_time_ns"]) for t in d["per_task"]) == [(21, 20000), (22, 20000)], d
+' "$T/y.json" || fail "yields: $(cat "$T/y.json")"
+"$SL" run --workload "trace:file=$D/yield.trace,yield=0,calibration=none" >/dev/null ||
+	fail "yield=0"
+# a CPU's records going back in time: the line, exit status 2
+usage_error "backwards.trace:6: timestamp 1.000050000 before CPU 0's previous record" \
+	trace-workload "$D/backwards.trace"
+
 usage_error "bad.trace:12: malformed line" trace-workload "$D/bad.trace" -o "$T/bad.json"
 [ ! -e "$T/bad.json" ] || fail "an rt-app file was written for a bad trace"
 usage_error "bad.trace:12: malformed line" run --workload "trace:file=$D/bad.trace"

@@ -1,34 +1,46 @@
 #!/bin/sh
-# The four real recordings of docs/workloads.md ("Against the real machine") replayed under
-# --kernel 6.18 with machines/fc-2vcpu's calibration, each beside its recording.
-# Usage: sh tools/trace_replay_real.sh DIR   (DIR: pipe.trace dd.trace make.trace rta.trace,
-# recorded with the commands of docs/workloads.md; T.json and T.sim are written beside them)
+# Real recordings replayed by the trace workload, each beside its recording (docs/workloads.md,
+# "A corpus of real recordings"): for each NAME.trace.xz (or NAME.trace) of DIR, or each one
+# named, its extraction (trace-workload --json), its replay under each kernel of KERNELS
+# (default: 6.18 2.6.31 2.6.32) with no option but --kernel, written as NAME.KERNEL.sim, and
+# tools/trace_replay_table.py's per-task table and totals into NAME.table.md (and
+# NAME.table.json). The recording machine's costs: NAME.trace.machine.conf beside it (record
+# --calibration writes it), else CAL's (default machines/fc-2vcpu, the calibration of the
+# machine the corpus was recorded on).
+# Usage: sh tools/trace_replay_real.sh DIR [NAME...]
 set -eu
-[ $# -eq 1 ] && [ -d "$1" ] || {
-	echo "usage: sh tools/trace_replay_real.sh DIR" >&2
+[ $# -ge 1 ] && [ -d "$1" ] || {
+	echo "usage: sh tools/trace_replay_real.sh DIR [NAME...]" >&2
 	exit 2
 }
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 S=${SL:-$ROOT/build/schedlab}
-M=$ROOT/machines/fc-2vcpu
-# the calibration's parameters, as machine.conf lists them
-PARAMS=$(sed -n 's/^param \(.*\)/--param \1/p' "$M/machine.conf")
-cd "$1"
-for t in 'pipe:^sched-pipe$' 'dd:^dd$' 'make:^(cc1|as|gcc|make)$' 'rta:^(thr|rt-app)$'; do
-	n=${t%%:*}
-	comms=${t#*:}
-	[ -f "$n.trace" ] || {
-		echo "$1/$n.trace: not found (record it as docs/workloads.md says)" >&2
+CAL=${CAL:-$ROOT/machines/fc-2vcpu}
+KERNELS=${KERNELS:-6.18 2.6.31 2.6.32}
+DIR=$1
+shift
+if [ $# -eq 0 ]; then
+	set -- $(cd "$DIR" && ls | sed -n 's/\.trace\(\.xz\)\{0,1\}$//p' | sort -u)
+fi
+for n in "$@"; do
+	t=$DIR/$n.trace.xz
+	[ -f "$t" ] || t=$DIR/$n.trace
+	[ -f "$t" ] || {
+		echo "$DIR/$n.trace.xz: not found" >&2
 		exit 2
 	}
-	"$S" trace-workload "$n.trace" --json >"$n.json"
+	cal=
+	[ -f "$DIR/$n.trace.machine.conf" ] || cal=",calibration=$CAL"
+	"$S" trace-workload "$t" --json ${cal:+--calibration "$CAL"} >"$DIR/$n.json"
+	sims=
+	for k in $KERNELS; do
+		"$S" run --kernel "$k" --workload "trace:file=$t$cal" --trace-out "$DIR/$n.$k.sim" \
+			--no-progress >/dev/null
+		sims="$sims $k=$DIR/$n.$k.sim"
+	done
 	# shellcheck disable=SC2086
-	"$S" run --cpus 2 --kernel 6.18 --machine "file:$M/machine.profile" \
-		--cpuidle-governor menu --cpuidle-disable POLL $PARAMS \
-		--workload "trace:file=$n.trace,sync=1,preempt=1" --trace-out "$n.sim" \
-		--no-progress >/dev/null
+	python3 "$ROOT/tools/trace_replay_table.py" "$t" "$DIR/$n.json" $sims \
+		--json "$DIR/$n.table.json" >"$DIR/$n.table.md"
 	echo "== $n"
-	python3 "$ROOT/tools/trace_side_by_side.py" "$n.trace" "$n.json" "$n.sim" "" "$comms"
-	python3 "$ROOT/tools/trace_side_by_side.py" "$n.trace" "$n.json" "$n.sim" "" |
-		grep 'within 10%' | sed 's/^/all replayed: /'
+	grep -E '^[0-9.]+: total' "$DIR/$n.table.md" || true
 done

@@ -160,8 +160,8 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "sched latency's -s; default pid).",
 	 0, NULL},
 	{"preempt", "--preempt", NULL, NULL, false,
-	 "Also take a preemption by a task just woken as a dependency on the task that woke it "
-	 "(as the key preempt=1; a writer that never sleeps shows no other).",
+	 "Take a preemption by a task just woken as a dependency on the task that woke it (the "
+	 "default now, as the key preempt=1; a writer that never sleeps shows no other).",
 	 0, NULL},
 	{"irq-window", "--irq-window", NULL, "D", false,
 	 "How long before a wake-up an interrupt or a timer on the waking CPU counts as its "
@@ -258,12 +258,13 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "kind "
 	 "(timed, I/O, waiting for a waker) and who woke whom, and what could not be attributed; "
 	 "-o writes them as an rt-app file.",
-	 "json preempt irq-window tw-rtapp"},
+	 "json preempt irq-window tw-rtapp calibration"},
 	{"record", "-- CMD [ARG...]", "trace this machine while a command runs",
 	 "Records the whole machine's scheduler, cpuidle and block events with tracefs (root) "
 	 "into the --output file from the start of CMD to its end: every task of every CPU, not "
-	 "CMD's alone (trace-stats' table shows each task).",
-	 "trace-file events"},
+	 "CMD's alone (trace-stats' table shows each task). --calibration DIR writes DIR's costs "
+	 "beside it (FILE.machine.conf), which a replay of it takes.",
+	 "trace-file events calibration"},
 	{"validate", "F.json", "an rt-app file run for real and simulated, side by side",
 	 "Runs the rt-app file for real (root, rt-app, tracefs) keeping rt-app's logs, the trace "
 	 "and machine.conf in --out DIR, or takes such a directory with --real DIR; simulates the "

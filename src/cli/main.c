@@ -16,6 +16,8 @@
 #include "trace/record.h"
 #include "validate/validate_cli.h"
 #include "cli/trace_workload.h"
+#include "validate/machine_conf.h"
+#include "workload/trace.h"
 #include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
@@ -1078,8 +1080,9 @@ static int cmd_replay_idle(int argc, char **argv)
 
 static int cmd_record(int argc, char **argv)
 {
-	const char *out = NULL, *events[64];
+	const char *out = NULL, *events[64], *calib = NULL;
 	static char ebuf[2048];
+	struct sl_machine_conf mc;
 	int nevents = 0, i;
 	char err[2048];
 
@@ -1087,6 +1090,10 @@ static int cmd_record(int argc, char **argv)
 		if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
+		}
+		if (!strcmp(argv[i], "--calibration") && i + 1 < argc) {
+			calib = argv[++i];
+			continue;
 		}
 		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") ||
 		     !strcmp(argv[i], "--events")) &&
@@ -1101,14 +1108,28 @@ static int cmd_record(int argc, char **argv)
 			}
 			continue;
 		}
-		return die("record: unexpected '%s' (record -o FILE [--events LIST] -- CMD ...)",
+		return die("record: unexpected '%s' (record -o FILE [--events LIST] "
+			   "[--calibration DIR] -- CMD ...)",
 			   argv[i]);
 	}
 	if (!out)
 		return die("record: give -o FILE");
 	if (i >= argc)
 		return die("record: give a command after --");
+	/* the costs a replay of the trace takes (workload/trace.h), checked before recording */
+	if (calib && sl_machine_conf_for_trace(&mc, calib, err, sizeof(err)))
+		return die("record --calibration: %s", err);
 	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
+
+	if (!rc && calib) {
+		char conf[PATH_MAX];
+
+		sl_tw_costs_path(conf, sizeof(conf), out);
+		if (sl_machine_conf_write(conf, &mc, err, sizeof(err))) {
+			fprintf(stderr, "schedlab: record --calibration: %s\n", err);
+			return 1;
+		}
+	}
 
 	if (rc == SL_RECORD_INTERRUPTED) {
 		fprintf(stderr, "schedlab: %s\n", err);

@@ -29,9 +29,9 @@ static int fail(int rc, const char *fmt, ...)
 
 int sl_cli_trace_workload(int argc, char **argv)
 {
-	const char *path = NULL, *rtapp = NULL;
+	const char *path = NULL, *rtapp = NULL, *calibration = "";
 	bool json = false;
-	unsigned flags = 0;
+	unsigned flags = SL_TW_PREEMPT_DEPS | SL_TW_YIELDS;
 	u64 irq_window = SL_TW_IRQ_WINDOW_NS;
 	char err[4400];
 	struct sl_tw tw;
@@ -49,6 +49,11 @@ int sl_cli_trace_workload(int argc, char **argv)
 				return fail(2, "--irq-window needs a duration, e.g. 100us");
 			if (sl_parse_duration(argv[++i], &irq_window, e, sizeof(e)))
 				return fail(2, "--irq-window: %s", e);
+		} else if (!strcmp(argv[i], "--calibration")) {
+			if (i + 1 >= argc)
+				return fail(2, "--calibration needs the recording machine's "
+					       "calibrate directory");
+			calibration = argv[++i];
 		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--rtapp")) {
 			if (i + 1 >= argc)
 				return fail(2, "%s needs a value: the rt-app JSON file to write",
@@ -57,7 +62,8 @@ int sl_cli_trace_workload(int argc, char **argv)
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return fail(2,
 				    "trace-workload: unknown option '%s' (--json, --preempt, "
-				    "--irq-window D, -o FILE.json: an rt-app file)",
+				    "--irq-window D, --calibration DIR, -o FILE.json: an rt-app "
+				    "file)",
 				    argv[i]);
 		} else if (path) {
 			return fail(2, "trace-workload: one trace at a time ('%s' and '%s')", path,
@@ -71,6 +77,16 @@ int sl_cli_trace_workload(int argc, char **argv)
 			       "stdin");
 	if (sl_tw_extract(&tw, path, flags, irq_window, err, sizeof(err)))
 		return fail(2, "%s", err);
+	struct sl_tw_costs costs;
+
+	if (sl_tw_costs_load(&costs, path, calibration, err, sizeof(err))) {
+		sl_tw_free(&tw);
+		return fail(2, "%s", err);
+	}
+	if (sl_tw_cost_report(&tw, &costs)) {
+		sl_tw_free(&tw);
+		return fail(1, "trace-workload: out of memory");
+	}
 	int rc = 0;
 
 	if (rtapp) {

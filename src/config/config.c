@@ -1,5 +1,6 @@
 /* The one place where the kernel's words (features, sysctls, --at) become a configuration. */
 #include "config/config.h"
+#include "workload/trace.h"
 #include "sched/sysctl.h"
 #include "core/parse.h"
 #include "sched/cfs.h"
@@ -156,6 +157,29 @@ static int check_tasks(const struct sl_config *cfg, char *err, size_t errlen)
 	return -1;
 }
 
+/*
+ * A trace workload's recording machine's switch and cache costs (workload/trace.h), for every
+ * one the user did not set with --param: the replay charges the difference between its
+ * schedule and the recorded one at the recording machine's prices (docs/workloads.md).
+ */
+static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
+{
+	for (int i = 0; i < cfg->nwl; i++) {
+		const struct sl_tw_costs *c = sl_tw_costs_of(&cfg->wl[i]);
+
+		for (int k = 0; c && k < c->n; k++) {
+			size_t n = strcspn(c->param[k], "=") + 1;
+			bool given = false;
+
+			for (int j = 0; j < a->nparams; j++)
+				given |= !strncmp(a->params[j], c->param[k], n);
+			if (!given && sl_params_set(&cfg->params, c->param[k], err, errlen))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
 {
 	char e[1400];
@@ -293,7 +317,7 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			return -1;
 		}
 	}
-	if (check_tasks(cfg, err, errlen)) {
+	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {
 		sl_config_free(cfg);
 		return -1;
 	}
@@ -320,7 +344,7 @@ int sl_config_build_shared(struct sl_config *cfg, const struct sl_args *a,
 			return -1;
 		}
 	}
-	if (check_tasks(cfg, err, errlen)) {
+	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {
 		sl_config_free(cfg);
 		return -1;
 	}

@@ -297,6 +297,11 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	rq->switch_seq++;
 	p->last_switch_seq = rq->switch_seq;
 	p->last_cpu = rq->id;
+	if (p->ext && p->ext->switch_credit) {
+		/* a recorded switch's cost the task's burst already holds: not charged twice */
+		cost = cost > p->ext->switch_credit ? cost - p->ext->switch_credit : 0;
+		p->ext->switch_credit = 0;
+	}
 	return cost;
 }
 
@@ -678,13 +683,15 @@ static bool prog_counts_loops(const struct sl_prog *prog)
 	return false;
 }
 
-/* whether a program needs struct sl_task_ext from its start: a lock or a wall-clock burst */
+/* whether a program needs struct sl_task_ext from its start: a lock, a wall-clock burst, a
+ * switch credit */
 static bool prog_needs_ext(const struct sl_prog *prog)
 {
 	for (int i = 0; i < prog->n; i++)
-		if (prog->steps[i].op == OP_LOCK || prog->steps[i].op == OP_RUNTIME)
+		if (prog->steps[i].op == OP_LOCK || prog->steps[i].op == OP_RUNTIME ||
+		    prog->steps[i].op == OP_CREDIT)
 			return true;
-	return false;
+	return prog->switch_credit_ns > 0;
 }
 
 struct sl_task_ext *sl_task_ext(struct sl_sim *sim, struct sl_task *p)
@@ -715,6 +722,8 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 		sim->oom = true;
 		return NULL;
 	}
+	if (prog->switch_credit_ns && p->ext) /* made above: prog_needs_ext */
+		p->ext->switch_credit = prog->switch_credit_ns;
 	sim->ntasks++;
 	p->pid = sim->ntasks; /* pids are dense, from 1; 0 is the idle task */
 	p->comm = prog->comm;

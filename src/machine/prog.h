@@ -40,6 +40,7 @@ enum sl_op {
 	OP_AFFINITY, /* sched_setaffinity(mask d.a; 0: every CPU): leaves a CPU no longer allowed */
 	OP_SEM_DOWN, /* take group semaphore arg, or sleep on it until an OP_SEM_UP (trace.c) */
 	OP_SEM_UP,   /* wake semaphore arg's first sleeper (arg2: WF_SYNC hint), else count it */
+	OP_CREDIT,   /* the task's next switch-in is charged up to d less (switch_credit_ns) */
 	SL_NR_OPS,   /* not an opcode: their number (src/machine/task_prog.c's table) */
 };
 
@@ -60,6 +61,12 @@ struct sl_prog {
 	u64 cpus_allowed;  /* the tasks' affinity: bit c allows CPU c; 0: every CPU */
 	int uid;	   /* > 0: the tasks' user id instead of the group's; 0: the group's */
 	bool uid_root;	   /* the tasks run as root (uid 0) whatever the group's */
+	/*
+	 * The cost of a recorded switch-in that the burst after it was too short to give back
+	 * (the trace workload, docs/workloads.md "Costs counted once"): the task's first
+	 * switch-in is charged up to this much less; OP_CREDIT sets it for a later one (0: none).
+	 */
+	u64 switch_credit_ns;
 	int n, cap;
 	struct sl_step *steps;
 };

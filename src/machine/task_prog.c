@@ -307,6 +307,19 @@ static enum step op_yield(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	return STEP_STOP;
 }
 
+static enum step op_credit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			   const struct sl_step *st)
+{
+	struct sl_task_ext *e = sl_task_ext(sim, p); /* made at its creation: prog_needs_ext */
+
+	(void)rq;
+	p->pc++;
+	if (!e)
+		return fail(sim, "task %s-%d: out of memory", p);
+	e->switch_credit = sl_dist_draw(&st->d, &sim->rng);
+	return STEP_NEXT;
+}
+
 static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
@@ -577,6 +590,7 @@ static const struct {
 	[OP_AFFINITY] = {.fn = op_affinity},
 	[OP_SEM_DOWN] = {.fn = op_sem_down, .group = true},
 	[OP_SEM_UP] = {.fn = op_sem_up, .group = true},
+	[OP_CREDIT] = {.fn = op_credit},
 };
 _Static_assert(sizeof(op_table) / sizeof(op_table[0]) == SL_NR_OPS,
 	       "op_table: an opcode of enum sl_op has no handler");

@@ -238,7 +238,8 @@ struct sl_task_ext {
 	struct sl_task_io *io;
 	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
 	struct sl_task *peer;	    /* the other end of its pipe (OP_WAKE wakes it) */
-	u64 runtime_end; /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
+	u64 runtime_end;   /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
+	u64 switch_credit; /* its next switch-in is charged up to this less (OP_CREDIT) */
 };
 
 /*

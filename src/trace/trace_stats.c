@@ -1,13 +1,12 @@
 #include "trace/trace_stats.h"
 
 #include "core/fmt.h"
+#include "trace/run_account.h"
 
 #include <float.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define DEFAULT_NCPU 256
 
 static void iacct_init(struct sl_trace_iacct *a)
 {
@@ -116,7 +115,7 @@ static int igroups_build(struct sl_trace_summary *s)
 
 static int summary_start(struct sl_trace_summary *s)
 {
-	s->ncpu = s->rd.ncpu > 0 ? s->rd.ncpu : DEFAULT_NCPU;
+	s->ncpu = sl_run_account_ncpu(&s->rd);
 	if (sl_stats_init(&s->st, 0, s->ncpu))
 		return -1;
 	s->st_init = true;
@@ -483,11 +482,9 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 	default:
 		break;
 	}
-	/* every line is written by the task running on its CPU (a switch by its prev, which
-	 * sl_stats_on_event takes itself) */
-	if (r->kind != SL_TR_SCHED_SWITCH && r->pid >= 0)
-		sl_stats_seen(&s->st, r->cpu, id, r->time);
-	if (sl_trace_record_to_event(r, &ev)) {
+	/* who runs where: the account the trace workload reads the trace through too */
+	sl_run_account_record(&s->st, NULL, s->first, r, id, a, b);
+	if (r->kind != SL_TR_SCHED_SWITCH && sl_trace_record_to_event(r, &ev)) {
 		/* the statistics index by pid: they get the dense ids (the event's pid is the
 		 * record's task_pid, its next_pid the record's next_pid) */
 		if (ev.pid > 0)
@@ -538,7 +535,7 @@ static int summarize_open(struct sl_trace_summary *s, const char *path, char *er
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	sl_stats_finish(&s->st, s->last);
+	sl_run_account_finish(&s->st, NULL, s->last);
 	return 0;
 }
 

@@ -53,6 +53,13 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc);
 /* mc into path through the atomic writer (core/outfile.h): 0, or -1 with err. */
 int sl_machine_conf_write(const char *path, const struct sl_machine_conf *mc, char *err,
 			  size_t errlen);
+/*
+ * This machine's description with the model parameters of calib_dir's machine.conf (a
+ * calibration of this machine: its CPUs and kernel release must be this machine's), for
+ * `record --calibration DIR` to write beside its trace: 0, or -1 with err.
+ */
+int sl_machine_conf_for_trace(struct sl_machine_conf *mc, const char *calib_dir, char *err,
+			      size_t errlen);
 /* This machine's description, into path (and its idle table beside, when needed). */
 int sl_machine_conf_write_live(const char *path, char *err, size_t errlen);
 

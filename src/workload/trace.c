@@ -8,6 +8,8 @@
  */
 #include "workload/trace.h"
 #include "trace/format.h"
+#include "trace/run_account.h"
+#include "machine/params.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -19,14 +21,15 @@ enum { XS_UNSEEN, XS_RUN, XS_RUNNABLE, XS_BLOCKED, XS_DEAD };
 
 /* the CPU's context: who runs there, and the interrupt or hrtimer being handled */
 struct tw_cpu {
-	int cur;	/* task index; -1: unknown, -2: idle */
-	u64 first, seq; /* first record's time; task switch-ins so far */
-	bool hrt;	/* an hrtimer_wakeup expired here, its wake-up not seen yet */
-	int hrt_task;	/* whose (-1: the timer's start was not traced) */
-	bool irq;	/* an interrupt was entered here since the last switch / wake-up */
+	int cur;      /* task index; -1: unknown, -2: idle */
+	u64 seq;      /* task switch-ins so far */
+	u64 last;     /* the last record's time: a CPU's records never go back */
+	bool hrt;     /* an hrtimer_wakeup expired here, its wake-up not seen yet */
+	int hrt_task; /* whose (-1: the timer's start was not traced) */
+	bool irq;     /* an interrupt was entered here since the last switch / wake-up */
+	bool cause;   /* since the last switch: something that could preempt (SL_TW_YIELDS) */
 	u64 irq_time;
-	u64 idle_time; /* the last record of the idle task here */
-	int *pre;      /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
+	int *pre; /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
 	int npre, cappre;
 };
 
@@ -42,6 +45,9 @@ struct tw_x {
 	struct tw_cpu *cpu;
 	int ncpu;
 	struct tw_hrt hrt;
+	/* who ran where, as trace-stats accounts it: the bursts' CPU time (ids: index + 1) */
+	struct sl_stats st;
+	bool st_init;
 	bool oom;
 };
 
@@ -168,6 +174,8 @@ static int sl_task_of(struct tw_x *x, int pid, const char *comm)
 
 	if (i >= 0 && tw->t[i].state != XS_DEAD)
 		return i;
+	if (i >= 0)
+		tw->pid_reuse++;
 	if (tw->n == tw->cap) {
 		int cap = tw->cap ? tw->cap * 2 : 64;
 		struct sl_tw_task *t = realloc(tw->t, sizeof(*t) * (size_t)cap);
@@ -226,21 +234,22 @@ static u64 since(u64 now, u64 then)
 	return now > then ? now - then : 0;
 }
 
-/* the burst so far ends here (a wake-up, a fork or blocking): one TW_RUN */
+/*
+ * The burst so far ends here (a wake-up, a fork or blocking): one TW_RUN of the CPU time the
+ * run account charged the task since its last one (run_account.h: the same as trace-stats').
+ */
 static void flush_run(struct tw_x *x, struct sl_tw_task *t, u64 now)
 {
-	if (t->state == XS_RUN) {
-		t->acc += since(now, t->run_since);
-		t->run_since = now;
-	}
-	if (t->acc) {
-		push(x, t, TW_RUN, t->acc, 0, 0, 0);
-		t->cpu_ns += t->acc;
-		t->acc = 0;
+	u64 ns = sl_run_account_ns(&x->st, (int)(t - x->tw->t) + 1, now);
+
+	if (ns > t->flushed) {
+		push(x, t, TW_RUN, ns - t->flushed, 0, 0, 0);
+		t->cpu_ns += ns - t->flushed;
+		t->flushed = ns;
 	}
 }
 
-static struct tw_cpu *cpu_of(struct tw_x *x, int c, u64 now)
+static struct tw_cpu *cpu_of(struct tw_x *x, int c)
 {
 	if (c < 0 || c >= SL_TRACE_MAX_CPUS)
 		return NULL;
@@ -252,7 +261,7 @@ static struct tw_cpu *cpu_of(struct tw_x *x, int c, u64 now)
 			return NULL;
 		}
 		for (int i = x->ncpu; i <= c; i++)
-			a[i] = (struct tw_cpu){.cur = -1, .first = now, .hrt_task = -1};
+			a[i] = (struct tw_cpu){.cur = -1, .hrt_task = -1};
 		x->cpu = a;
 		x->ncpu = c + 1;
 	}
@@ -306,7 +315,7 @@ static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
 static int ensure_running(struct tw_x *x, int cpu, int pid, const char *comm, u64 now)
 {
 	struct sl_tw *tw = x->tw;
-	struct tw_cpu *c = cpu_of(x, cpu, now);
+	struct tw_cpu *c = cpu_of(x, cpu);
 	int i = sl_task_of(x, pid, comm);
 
 	if (!c || i < 0)
@@ -316,35 +325,31 @@ static int ensure_running(struct tw_x *x, int cpu, int pid, const char *comm, u6
 	if (t->state == XS_RUN && c->cur == i)
 		return i;
 	if (t->state == XS_UNSEEN && c->cur == -1) {
-		/* running since before the trace: from the CPU's first record */
+		/* running since before the trace: charged from the CPU's first record */
 		tw->un.first_burst++;
 		t->state = XS_RUN;
-		t->run_since = c->first;
+		t->run_since = now;
 		t->last_cpu = cpu;
 		c->cur = i;
 		return i;
 	}
-	u64 at = c->cur == -2 && c->idle_time <= now ? c->idle_time : now;
-
+	/* charged from here (the run account), the CPU's time before it to nobody */
 	tw->un.missed_switch_in++;
 	if (c->cur >= 0) {
 		struct sl_tw_task *o = &tw->t[c->cur];
 
 		tw->un.missing_switch++;
-		if (o->state == XS_RUN) {
-			o->acc += since(at, o->run_since);
+		if (o->state == XS_RUN)
 			o->state = XS_RUNNABLE;
-		}
 	}
 	if (t->state == XS_RUN) {
 		/* running elsewhere as far as the trace said: that CPU lost a switch */
 		tw->un.missing_switch++;
-		t->acc += since(at, t->run_since);
 		t->state = XS_RUNNABLE;
 		if (t->last_cpu >= 0 && t->last_cpu < x->ncpu && x->cpu[t->last_cpu].cur == i)
 			x->cpu[t->last_cpu].cur = -1;
 	}
-	switch_in(x, c, cpu, i, at);
+	switch_in(x, c, cpu, i, now);
 	return i;
 }
 
@@ -401,7 +406,7 @@ static void blocked_over(struct tw_x *x, struct tw_cpu *c, int cpu, int w)
 static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 {
 	struct sl_tw *tw = x->tw;
-	struct tw_cpu *c = cpu_of(x, r->cpu, r->time);
+	struct tw_cpu *c = cpu_of(x, r->cpu);
 	u64 now = r->time;
 
 	if (!c)
@@ -422,8 +427,13 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 			t->bursts++;
 			t->state = XS_DEAD;
 			t->exited = true;
+		} else if (st == 'R' && !c->cause && (tw->flags & SL_TW_YIELDS)) {
+			/* nothing here could have preempted it: it yielded */
+			flush_run(x, t, now);
+			push(x, t, TW_YIELD, 0, 0, 0, 0);
+			tw->yields++;
+			t->state = XS_RUNNABLE;
 		} else if (st == 'R') {
-			t->acc += since(now, t->run_since);
 			t->state = XS_RUNNABLE;
 			int n = r->next_pid > 0 ? idx_find(tw, r->next_pid) : -1;
 
@@ -444,7 +454,7 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		}
 	}
 	c->cur = -2;
-	c->idle_time = now;
+	c->cause = false;
 	if (r->next_pid > 0) {
 		int i = sl_task_of(x, r->next_pid, r->next_comm);
 
@@ -456,7 +466,6 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 			struct sl_tw_task *t = &tw->t[i];
 
 			tw->un.missing_switch++;
-			t->acc += since(now, t->run_since);
 			if (t->last_cpu >= 0 && t->last_cpu < x->ncpu &&
 			    x->cpu[t->last_cpu].cur == i)
 				x->cpu[t->last_cpu].cur = -1;
@@ -468,7 +477,7 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 {
 	struct sl_tw *tw = x->tw;
-	struct tw_cpu *c = cpu_of(x, r->cpu, r->time);
+	struct tw_cpu *c = cpu_of(x, r->cpu);
 	u64 now = r->time;
 	int i = sl_task_of(x, r->task_pid, r->task_comm);
 
@@ -527,17 +536,58 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 	c->irq = false;
 }
 
+/* the record into the run account (run_account.h), with the tasks it names made first */
+static void account(struct tw_x *x, const struct sl_trace_record *r)
+{
+	int id = 0, prev = 0, next = 0;
+
+	if (r->pid > 0)
+		id = sl_task_of(x, r->pid, r->comm) + 1;
+	if (r->kind == SL_TR_SCHED_SWITCH) {
+		if (r->task_pid > 0)
+			prev = sl_task_of(x, r->task_pid, r->task_comm) + 1;
+		if (r->next_pid > 0)
+			next = sl_task_of(x, r->next_pid, r->next_comm) + 1;
+	}
+	if (!x->oom)
+		sl_run_account_record(&x->st, &x->tw->ra, x->tw->t0, r, id, prev, next);
+	if (x->st.oom)
+		x->oom = true;
+}
+
 static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 {
 	struct sl_tw *tw = x->tw;
 	struct tw_cpu *c;
 	int i;
 
+	account(x, r);
+	if (x->oom)
+		return;
+	/* what could preempt the task running on a CPU (SL_TW_YIELDS) */
+	switch (r->kind) {
+	case SL_TR_SCHED_WAKING:
+	case SL_TR_SCHED_WAKEUP:
+	case SL_TR_SCHED_WAKEUP_NEW:
+		if ((c = cpu_of(x, r->target_cpu)))
+			c->cause = true;
+		/* fall through */
+	case SL_TR_HRTIMER_EXPIRE_ENTRY:
+	case SL_TR_IRQ_HANDLER_ENTRY:
+	case SL_TR_BLOCK_RQ_COMPLETE:
+		if ((c = cpu_of(x, r->cpu)))
+			c->cause = true;
+		break;
+	case SL_TR_SCHED_MIGRATE_TASK:
+		if ((c = cpu_of(x, r->dest_cpu)))
+			c->cause = true;
+		break;
+	default:
+		break;
+	}
 	if (r->pid > 0 && r->kind != SL_TR_SCHED_SWITCH) {
 		if (ensure_running(x, r->cpu, r->pid, r->comm, r->time) < 0)
 			return;
-	} else if (r->pid == 0 && (c = cpu_of(x, r->cpu, r->time)) && c->cur == -2) {
-		c->idle_time = r->time;
 	}
 	switch (r->kind) {
 	case SL_TR_SCHED_SWITCH:
@@ -569,7 +619,7 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 
 		if (pt->state == XS_UNSEEN) {
 			pt->state = XS_RUN; /* running since before the trace */
-			pt->run_since = (c = cpu_of(x, r->cpu, r->time)) ? c->first : r->time;
+			pt->run_since = r->time;
 			tw->un.first_burst++;
 		}
 		flush_run(x, pt, r->time);
@@ -581,7 +631,7 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		ct->state = XS_RUNNABLE;
 		/* the child shares the parent's warm cache on this CPU (sl_do_fork) */
 		ct->last_cpu = r->cpu;
-		if ((c = cpu_of(x, r->cpu, r->time)))
+		if ((c = cpu_of(x, r->cpu)))
 			ct->last_seq = c->seq;
 		break;
 	}
@@ -602,7 +652,7 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		}
 		break;
 	case SL_TR_HRTIMER_EXPIRE_ENTRY:
-		if (!(c = cpu_of(x, r->cpu, r->time)))
+		if (!(c = cpu_of(x, r->cpu)))
 			break;
 		if (!strncmp(r->str, "hrtimer_wakeup", 14)) {
 			c->hrt = true;
@@ -614,7 +664,7 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		break;
 	case SL_TR_IRQ_HANDLER_ENTRY:
 	case SL_TR_BLOCK_RQ_COMPLETE:
-		if ((c = cpu_of(x, r->cpu, r->time))) {
+		if ((c = cpu_of(x, r->cpu))) {
 			c->irq = true;
 			c->irq_time = r->time;
 		}
@@ -628,20 +678,26 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 	}
 }
 
-/* the trace ended: running tasks end their burst, blocked ones drop their last sleep */
+/*
+ * The trace ended: running tasks end their burst, blocked ones drop their last sleep. Every
+ * task's CPU time charged and not yet in a RUN (a blocked or dead task seen running after its
+ * switch-out) ends its ops, so that its RUNs add up to the account's.
+ */
 static void finish(struct tw_x *x)
 {
 	struct sl_tw *tw = x->tw;
 
+	sl_run_account_finish(&x->st, &tw->ra, tw->tend);
 	for (int i = 0; i < tw->n; i++) {
 		struct sl_tw_task *t = &tw->t[i];
 
-		if (t->state == XS_RUN || t->state == XS_RUNNABLE) {
-			flush_run(x, t, tw->tend);
+		flush_run(x, t, tw->tend);
+		if (t->state == XS_RUN || t->state == XS_RUNNABLE)
 			t->bursts++;
-		} else if (t->state == XS_BLOCKED) {
+		else if (t->state == XS_BLOCKED)
 			tw->un.blocked_at_end++;
-		}
+		if (!t->switch_in && !t->cpu_ns)
+			tw->woken_only++;
 		if (t->prio < 0)
 			tw->un.rt_deadline++;
 	}
@@ -669,20 +725,41 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 		return -1;
 	}
 	while ((rc = sl_trace_next(&r, rec)) == 1 && !x.oom) {
+		struct tw_cpu *c = cpu_of(&x, rec->cpu);
+
+		if (c && rec->time < c->last) {
+			snprintf(err, errlen,
+				 "%s:%lu: timestamp %llu.%09llu before CPU %d's previous record "
+				 "(%llu.%09llu): expected time order on each CPU",
+				 path, r.lines, (unsigned long long)(rec->time / 1000000000ULL),
+				 (unsigned long long)(rec->time % 1000000000ULL), rec->cpu,
+				 (unsigned long long)(c->last / 1000000000ULL),
+				 (unsigned long long)(c->last % 1000000000ULL));
+			rc = -2;
+			break;
+		}
+		if (c)
+			c->last = rec->time;
 		if (first) {
 			tw->t0 = rec->time;
 			first = false;
+			if (sl_stats_init(&x.st, 0, sl_run_account_ncpu(&r))) {
+				x.oom = true;
+				break;
+			}
+			x.st_init = true;
 		}
 		tw->records++;
 		if (rec->time > tw->tend)
 			tw->tend = rec->time;
 		on_record(&x, rec);
 	}
-	if (rc < 0)
+	if (rc < 0 && rc != -2) /* -2: the time order, said above */
 		snprintf(err, errlen, "%s", r.err);
-	else if (x.oom)
+	else if (rc >= 0 && x.oom)
 		snprintf(err, errlen, "%s: out of memory at line %lu", path, r.lines);
 	tw->ncpu = r.ncpu > x.ncpu ? r.ncpu : x.ncpu;
+	tw->lost_events = r.lost_events;
 	sl_trace_close(&r);
 	free(rec);
 	for (int c = 0; c < x.ncpu; c++)
@@ -691,10 +768,15 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 	free(x.hrt.k);
 	free(x.hrt.v);
 	if (rc < 0 || x.oom) {
+		if (x.st_init)
+			sl_stats_free(&x.st);
 		sl_tw_free(tw);
 		return -1;
 	}
-	finish(&x);
+	if (x.st_init)
+		finish(&x);
+	if (x.st_init)
+		sl_stats_free(&x.st);
 	if (x.oom) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		sl_tw_free(tw);
@@ -733,8 +815,13 @@ static const struct sl_wl_key keys[] = {
 	{"sync", "0", "1: every task-to-task wake-up carries the WF_SYNC hint (pipes do)"},
 	{"irq_window", "100us",
 	 "a wake-up this soon after an interrupt's entry on its CPU is the interrupt's"},
-	{"preempt", "0",
+	{"preempt", "1",
 	 "1: a task preempted by the task it woke resumes only after that task blocks"},
+	{"yield", "1",
+	 "1: a runnable switch-out with nothing on its CPU that could preempt is a sched_yield"},
+	{"calibration", "",
+	 "the recording machine's calibrate directory (default: T.machine.conf beside the trace; "
+	 "none: the model's defaults)"},
 };
 
 static void free_args(void *p)
@@ -761,6 +848,9 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 	if (sl_kv_int(kv, "preempt", 0, 1, &sync, err, errlen))
 		goto fail;
 	a->preempt = (int)sync;
+	if (sl_kv_int(kv, "yield", 0, 1, &sync, err, errlen))
+		goto fail;
+	a->yield = (int)sync;
 	if (sl_kv_fixed(kv, "irq_window", &a->irq_window, err, errlen))
 		goto fail;
 	snprintf(a->tasks, sizeof(a->tasks), "%s", sl_kv_get(kv, "tasks"));
@@ -781,9 +871,19 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 		snprintf(err, errlen, "file= is required: the trace to replay");
 		goto fail;
 	}
-	if (sl_tw_extract(&a->tw, file, a->preempt ? SL_TW_PREEMPT_DEPS : 0, a->irq_window, err,
-			  errlen))
+	if (sl_tw_extract(&a->tw, file,
+			  (a->preempt ? SL_TW_PREEMPT_DEPS : 0) | (a->yield ? SL_TW_YIELDS : 0),
+			  a->irq_window, err, errlen))
 		goto fail;
+	if (sl_tw_costs_load(&a->costs, file, sl_kv_get(kv, "calibration"), err, errlen))
+		goto fail;
+	if (!a->costs.n && strcmp(sl_kv_get(kv, "calibration"), "none"))
+		fprintf(stderr,
+			"schedlab: warning: %s: no calibration of the machine it was recorded on "
+			"(calibration=DIR, or a .machine.conf beside it: record --calibration "
+			"DIR writes one): its switch and cache costs are taken as the model's "
+			"2009 defaults unless --param sets them\n",
+			file);
 	return a;
 fail:
 	free_args(a);
@@ -813,6 +913,13 @@ static void state_free(void *p)
 	free(s);
 }
 
+const struct sl_tw_costs *sl_tw_costs_of(const struct sl_workload_inst *w)
+{
+	const struct sl_tw_args *a = w->args;
+
+	return w->ops == &sl_wl_trace && a && a->costs.n ? &a->costs : NULL;
+}
+
 int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog)
 {
 	const struct tw_state *s = g->state;
@@ -825,17 +932,20 @@ int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog)
 	return -1;
 }
 
-/* the machine's cost of a recorded switch-in (switch_in_cost in machine.c) */
-static u64 cin_cost(const struct sl_sim *sim, const struct sl_tw_op *o)
+/*
+ * The machine's cost of a recorded switch-in (switch_in_cost in machine.c); sim NULL: each CPU
+ * a core of its own (the report's, which has no simulated machine)
+ */
+static u64 cin_cost(const struct sl_params *p, const struct sl_sim *sim, const struct sl_tw_op *o)
 {
-	u64 cost = sim->p->ctx_switch_ns;
+	u64 cost = p->ctx_switch_ns;
 
 	if (o->arg < 0)
 		return cost;
 	if (o->arg == o->arg2)
-		return cost + (o->cost ? sim->p->cache_refill_ns : 0);
-	if (o->arg >= sim->ncpu || o->arg2 >= sim->ncpu)
-		return cost + sim->p->migrate_core_ns;
+		return cost + (o->cost ? p->cache_refill_ns : 0);
+	if (!sim || o->arg >= sim->ncpu || o->arg2 >= sim->ncpu)
+		return cost + p->migrate_core_ns;
 	const struct sl_cpu *a = &sim->cpus[o->arg], *b = &sim->cpus[o->arg2];
 
 	if (a->socket != b->socket)
@@ -865,11 +975,57 @@ static void policy_of(int prio, int *policy, int *nice, int *rtprio)
 	}
 }
 
+/* an op after which the task is switched in again: a burst (a segment of ops) ends there */
+static bool ends_burst(int kind)
+{
+	return kind == TW_SLEEP || kind == TW_OPEN || kind == TW_IO || kind == TW_WAIT ||
+	       kind == TW_YIELD;
+}
+
+/*
+ * Per burst of t (the ops up to each ends_burst op, then the rest), the cost of its recorded
+ * switch-ins at p's prices (sim NULL: each CPU a core) that its RUNs are too short to give
+ * back: a credit of the switch-in that begins it, so that no cost is charged twice and none
+ * is taken from another burst. n + 1 entries (malloc'ed), n the bursts' ends; NULL: no memory.
+ */
+static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
+			  const struct sl_tw_task *t, int *n)
+{
+	int nb = 0, b = 0;
+	u64 cost = 0, *left;
+
+	for (int k = 0; k < t->nops; k++)
+		nb += ends_burst(t->ops[k].kind);
+	left = calloc((size_t)nb + 1, sizeof(u64));
+	if (!left)
+		return NULL;
+	for (int k = 0; k < t->nops; k++) {
+		const struct sl_tw_op *o = &t->ops[k];
+
+		if (o->kind == TW_CIN)
+			cost += cin_cost(p, sim, o);
+		else if (o->kind == TW_RUN)
+			cost -= cost < o->ns ? cost : o->ns;
+		else if (ends_burst(o->kind)) {
+			left[b++] = cost;
+			cost = 0;
+		}
+	}
+	left[b] = cost;
+	*n = nb;
+	return left;
+}
+
 static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl_tw_task *t,
 		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem)
 {
 	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sim->p->timer_slack_ns, cost = 0;
 	const struct sl_tw_task *tt = a->tw.t;
+	int nb, b = 0, ret = -1;
+	u64 *left = burst_credits(sim->p, sim, t, &nb);
+
+	if (!left)
+		return -1;
 
 	/*
 	 * After its last sleep, an exiting task's wake-up of its parent is do_notify_parent's
@@ -879,25 +1035,47 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 
 	for (int k = 0; k < t->nops; k++)
 		if (t->ops[k].kind != TW_RUN && t->ops[k].kind != TW_CIN &&
-		    t->ops[k].kind != TW_WAKE)
+		    t->ops[k].kind != TW_WAKE && t->ops[k].kind != TW_YIELD)
 			last_block = k;
-	/* a task forked by one not replayed, or appearing later: it starts when it did */
-	if (t->created && (t->parent < 0 || !sel[t->parent]) &&
-	    sl_prog_add(sim, p, OP_SLEEP, sl_dist_fixed(t->created), 0, 0, NULL))
-		return -1;
+	/*
+	 * A task forked by one not replayed, or appearing later: it starts when it did (the
+	 * credit of its first burst for the switch-in after that sleep); else its first switch-in
+	 * is its spawn's or fork's.
+	 */
+	if (t->created && (t->parent < 0 || !sel[t->parent])) {
+		if ((left[0] &&
+		     sl_prog_add(sim, p, OP_CREDIT, sl_dist_fixed(left[0]), 0, 0, NULL)) ||
+		    sl_prog_add(sim, p, OP_SLEEP, sl_dist_fixed(t->created), 0, 0, NULL))
+			goto out;
+	} else if (t->nops && t->ops[0].kind != TW_CIN && !t->created) {
+		/*
+		 * There at the trace's start, running or blocked: the recording has no switch-in
+		 * before its first burst or wait, so the spawn's is not charged
+		 */
+		p->switch_credit_ns = UINT64_MAX;
+	} else {
+		p->switch_credit_ns = left[0];
+	}
 	for (int k = 0; k < t->nops; k++) {
 		const struct sl_tw_op *o = &t->ops[k];
 		int rc = 0;
 		u64 d = o->ns;
 
+		/* the next burst's credit, for the switch-in that ends this op's wait */
+		if (ends_burst(o->kind)) {
+			cost = 0;
+			if (left[++b] &&
+			    sl_prog_add(sim, p, OP_CREDIT, sl_dist_fixed(left[b]), 0, 0, NULL))
+				goto out;
+		}
 		switch (o->kind) {
 		case TW_CIN:
-			cost += cin_cost(sim, o);
+			cost += cin_cost(sim->p, sim, o);
 			break;
 		case TW_RUN:
 			/*
-			 * the recorded burst holds the switch-in costs the machine adds again; a
-			 * cost larger than the burst is taken from the next ones
+			 * the recorded burst holds the switch-in costs the machine adds again; what
+			 * does not fit in it is its switch-in's credit (burst_credits)
 			 */
 			if (d > cost) {
 				d -= cost;
@@ -926,6 +1104,9 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 		case TW_IO:
 			rc = sl_prog_add(sim, p, OP_IO, sl_dist_fixed(d), 0, 0, NULL);
 			break;
+		case TW_YIELD:
+			rc = sl_prog_add(sim, p, OP_YIELD, sl_dist_fixed(0), 0, 0, NULL);
+			break;
 		case TW_WAKE:
 			if (sel[o->arg])
 				rc = sl_prog_add(sim, p, OP_SEM_UP, sl_dist_fixed(0), sem[o->arg],
@@ -942,7 +1123,40 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			break;
 		}
 		if (rc)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(left);
+	return ret;
+}
+
+int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c)
+{
+	struct sl_params p;
+	char e[256];
+
+	sl_params_default(&p);
+	for (int k = 0; c && k < c->n; k++)
+		sl_params_set(&p, c->param[k], e, sizeof(e)); /* checked when loaded */
+	snprintf(tw->cost_from, sizeof(tw->cost_from), "%s",
+		 c && c->n ? c->path : "the model's defaults");
+	tw->cost_ns = tw->cost_left_ns = 0;
+	tw->cost_left_tasks = 0;
+	for (int i = 0; i < tw->n; i++) {
+		int nb;
+		u64 *left = burst_credits(&p, NULL, &tw->t[i], &nb), sum = 0;
+
+		if (!left)
 			return -1;
+		for (int k = 0; k < tw->t[i].nops; k++)
+			if (tw->t[i].ops[k].kind == TW_CIN)
+				tw->cost_ns += cin_cost(&p, NULL, &tw->t[i].ops[k]);
+		for (int k = 0; k <= nb; k++)
+			sum += left[k];
+		free(left);
+		tw->cost_left_ns += sum;
+		tw->cost_left_tasks += sum > 0;
 	}
 	return 0;
 }

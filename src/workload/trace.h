@@ -7,6 +7,7 @@
 #ifndef SCHEDLAB_WORKLOAD_TRACE_H
 #define SCHEDLAB_WORKLOAD_TRACE_H
 
+#include "trace/run_account.h"
 #include "workload/workload.h"
 
 #include <stdio.h>
@@ -23,6 +24,7 @@ enum sl_tw_kind {
 	TW_FORK,  /* forks task arg */
 	TW_CIN,	  /* a switch-in: arg = the CPU it last ran on (-1: none), arg2 = this CPU, cost =
 		     1 when another task ran on this CPU in between */
+	TW_YIELD, /* switched out runnable with nothing that could preempt it: sched_yield() */
 };
 
 struct sl_tw_op {
@@ -47,7 +49,8 @@ struct sl_tw_task {
 	int state, last_cpu, pre_cpu, pre_dep, woke; /* pre_dep, woke: task indexes */
 	u64 woke_at;
 	char block_kind;
-	u64 run_since, acc, block_since, last_seq;
+	u64 run_since, block_since, last_seq;
+	u64 flushed; /* the run account's CPU time of the task already in its RUNs */
 };
 
 /* What could not be attributed (each is replayed as said in docs/workloads.md) */
@@ -71,10 +74,21 @@ struct sl_tw {
 	int ncpu;
 	bool have_waking;
 	struct sl_tw_unattr un;
+	/* the run account's corrections (run_account.h), the trace's lost events, pids whose
+	 * task died and came back (a new task each), tasks never running (only woken) */
+	struct sl_run_counts ra;
+	u64 lost_events, pid_reuse, woken_only;
+	/* sl_tw_cost_report: the recorded switch-ins' cost at the prices of cost_from, and the
+	 * part beyond the bursts of cost_left_tasks tasks (a credit against their simulated
+	 * switch-ins: struct sl_prog.switch_credit_ns) */
+	char cost_from[512];
+	u64 cost_ns, cost_left_ns;
+	int cost_left_tasks;
 	u64 deps, timed, io, exec, exits;
 	unsigned flags;
 	u64 irq_window;	  /* ns: SL_TW_IRQ_WINDOW_NS unless irq_window= */
 	u64 preempt_deps; /* SL_TW_PREEMPT_DEPS: WAKE/WAIT pairs added at preemptions */
+	u64 yields;	  /* SL_TW_YIELDS: TW_YIELD ops */
 	/* pid -> index (open addressing) */
 	int *hk, *hv;
 	size_t hcap, hn;
@@ -86,6 +100,14 @@ struct sl_tw {
  * docs/workloads.md.
  */
 #define SL_TW_PREEMPT_DEPS 1u
+
+/*
+ * A task switched out runnable (prev_state R) on a CPU where, since the last switch there,
+ * nothing could have preempted it (no wake-up on or towards the CPU, no timer, no interrupt,
+ * no migration to it) gave the CPU up itself: sched_yield(), replayed as a yield. `yield=1`,
+ * docs/workloads.md.
+ */
+#define SL_TW_YIELDS 2u
 
 /*
  * How long after an interrupt's entry on a CPU (irq_handler_entry, block_rq_complete, an
@@ -106,11 +128,39 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f);
 /* The tasks as an rt-app JSON file (trace_report.c); -1: a write error. */
 int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f);
 
+/*
+ * The switch and cache costs of the machine the trace was recorded on (trace_costs.c): the
+ * `param` lines of its calibration (ctx_switch, cache_refill, migrate_*, timer_slack), which the
+ * run takes for every --param not given (config.c). n == 0: none found.
+ */
+#define SL_TW_MAX_COSTS 8
+struct sl_tw_costs {
+	char path[512]; /* the machine.conf read ("": none) */
+	int n;
+	char param[SL_TW_MAX_COSTS][96]; /* "ctx_switch=3492ns" */
+};
+
+/*
+ * `calibration`: a calibrate directory or its machine.conf; "": T.machine.conf beside the trace
+ * T (T without .xz/.gz), none when absent; "none": not looked for. 0, or -1 with err.
+ */
+int sl_tw_costs_load(struct sl_tw_costs *c, const char *trace, const char *calibration, char *err,
+		     size_t errlen);
+/* Where the costs of the trace T are kept beside it: T.machine.conf, T without .xz/.gz. */
+void sl_tw_costs_path(char *buf, size_t len, const char *trace);
+/* The recording machine's costs of a trace workload (NULL: not one, or none found). */
+const struct sl_tw_costs *sl_tw_costs_of(const struct sl_workload_inst *w);
+
+/* The cost figures of tw at the prices of c (NULL or none: the model's defaults); -1: out of
+ * memory. */
+int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c);
+
 /* The trace workload's arguments: the extraction and the keys. */
 struct sl_tw_args {
 	struct sl_tw tw;
+	struct sl_tw_costs costs;
 	char tasks[96]; /* POSIX extended regex on comm ("" = all) */
-	int sync, preempt;
+	int sync, preempt, yield;
 	u64 irq_window;
 };
 

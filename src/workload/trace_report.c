@@ -82,12 +82,26 @@ static const char *policy_name(int prio)
 	  "S woken by an interrupt with no hrtimer of the task (replayed as a timed sleep)")       \
 	X(idle_wake, "S woken from an idle CPU, no timer or interrupt seen (a timed sleep)")       \
 	X(no_wake, "switched in while blocked, no wake-up seen (a timed sleep)")                   \
-	X(missed_switch_in, "seen running, no switch-in traced (from the CPU's last idle record)") \
+	X(missed_switch_in, "seen running, no switch-in traced (charged from that record)")        \
 	X(missing_switch, "a task on two CPUs, or replacing one still running: a switch missing")  \
-	X(first_burst, "burst begun before the trace (counted from the CPU's first record)")       \
+	X(first_burst, "burst begun before the trace (charged from its first record)")             \
 	X(blocked_at_end, "blocked when the trace ended (the last sleep is dropped)")              \
 	X(wake_not_blocked, "wake-up of a task not blocked (ignored)")                             \
 	X(rt_deadline, "SCHED_DEADLINE tasks (replayed as SCHED_FIFO 99)")
+
+/* the run account's corrections (run_account.h): trace-stats charges CPU time the same way */
+#define ACCOUNT(X)                                                                                 \
+	X(at_start, ra.at_start,                                                                   \
+	  "runs begun by a CPU's first record (running at the trace's start)")                     \
+	X(sighted, ra.sighted,                                                                     \
+	  "runs begun by a record in the task's context, no switch-in traced")                     \
+	X(late_cpus, ra.late_cpus, "CPUs whose records begin after the trace's first")             \
+	X(late_ns, ra.late_ns, "how much later, summed (their earlier time is not in the trace)")  \
+	X(lost_switches, ra.lost_switches, "another task seen on a CPU with no switch traced")     \
+	X(unattributed_ns, ra.unattributed_ns, "CPU time around those, charged to no task")        \
+	X(lost_events, lost_events, "events the ring buffer lost (LOST EVENTS lines)")             \
+	X(pid_reuse, pid_reuse, "pids that came back after their task died (a new task each)")     \
+	X(woken_only, woken_only, "tasks never seen running (only woken or forked): no CPU time")
 
 int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 {
@@ -109,20 +123,35 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		fprintf(f,
 			"\", \"records\": %llu, \"cpus\": %d, \"duration_ns\": %llu, "
 			"\"ops\": %llu,\n \"wakeups\": {\"by_task\": %llu, \"by_own_timer\": %llu, "
-			"\"io\": %llu, \"preemption\": %llu}, \"exec\": %llu, \"exits\": %llu,\n "
+			"\"io\": %llu, \"preemption\": %llu}, \"yields\": %llu, \"exec\": %llu, "
+			"\"exits\": %llu,\n "
 			"\"unattributed\": {",
 			(unsigned long long)tw->records, tw->ncpu,
 			(unsigned long long)(tw->tend - tw->t0), (unsigned long long)tw->nops,
 			(unsigned long long)tw->deps, (unsigned long long)tw->timed,
 			(unsigned long long)tw->io, (unsigned long long)tw->preempt_deps,
-			(unsigned long long)tw->exec, (unsigned long long)tw->exits);
+			(unsigned long long)tw->yields, (unsigned long long)tw->exec,
+			(unsigned long long)tw->exits);
 		const char *sep = "";
 #define JU(name, help)                                                                             \
 	fprintf(f, "%s\"" #name "\": %llu", sep, (unsigned long long)tw->un.name);                 \
 	sep = ", ";
 		UNATTR(JU)
 #undef JU
-		fprintf(f, "},\n \"per_task\": [");
+		fprintf(f, "},\n \"accounting\": {");
+		sep = "";
+#define JA(name, field, help)                                                                      \
+	fprintf(f, "%s\"" #name "\": %llu", sep, (unsigned long long)tw->field);                   \
+	sep = ", ";
+		ACCOUNT(JA)
+#undef JA
+		fprintf(f, "},\n \"switch_costs\": {\"prices\": \"");
+		sl_json_put_escaped(f, tw->cost_from);
+		fprintf(f,
+			"\", \"recorded_ns\": %llu, \"beyond_bursts_ns\": %llu, "
+			"\"tasks_beyond\": %d},\n \"per_task\": [",
+			(unsigned long long)tw->cost_ns, (unsigned long long)tw->cost_left_ns,
+			tw->cost_left_tasks);
 		for (int i = 0; i < tw->n; i++) {
 			const struct sl_tw_task *t = &tw->t[i];
 
@@ -166,10 +195,12 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		(unsigned long long)((u64)tw->n - start - forked), (unsigned long long)tw->nops);
 	fprintf(f,
 		"wake-ups: %llu by a task (closed loop), %llu by the task's own hrtimer, %llu "
-		"ending a D sleep (I/O); %llu exec, %llu exit; %llu preemption dependencies\n\n",
+		"ending a D sleep (I/O); %llu exec, %llu exit; %llu preemption dependencies, %llu "
+		"yields\n\n",
 		(unsigned long long)tw->deps, (unsigned long long)tw->timed,
 		(unsigned long long)tw->io, (unsigned long long)tw->exec,
-		(unsigned long long)tw->exits, (unsigned long long)tw->preempt_deps);
+		(unsigned long long)tw->exits, (unsigned long long)tw->preempt_deps,
+		(unsigned long long)tw->yields);
 	fprintf(f, "%8s %-16s %4s %8s %9s %7s %10s %15s %15s %15s %15s %6s %5s %4s\n", "pid",
 		"comm", "prio", "parent", "start ms", "bursts", "cpu ms", "timed n/ms", "wait n/ms",
 		"io n/ms", "open n/ms", "wakes", "forks", "exit");
@@ -202,6 +233,17 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	fprintf(f, "  %-18s %8llu  %s\n", #name, (unsigned long long)tw->un.name, help);
 	UNATTR(HU)
 #undef HU
+	fprintf(f, "\nCPU time accounting (the same as trace-stats'):\n");
+#define HA(name, field, help)                                                                      \
+	fprintf(f, "  %-18s %8llu  %s\n", #name, (unsigned long long)tw->field, help);
+	ACCOUNT(HA)
+#undef HA
+	fprintf(f,
+		"\nswitch costs at the prices of %s: %.3f ms in the recorded bursts (taken out, "
+		"and charged again at each simulated switch-in); %.3f ms beyond the bursts of %d "
+		"tasks (not charged again: the credit of the simulated switch-in that begins "
+		"each such burst)\n",
+		tw->cost_from, ms(tw->cost_ns), ms(tw->cost_left_ns), tw->cost_left_tasks);
 	free(pp);
 	return 0;
 }
@@ -268,6 +310,9 @@ int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f)
 				fprintf(f, ", \"resume%d\": \"", ev++);
 				rt_name(f, &tw->t[o->arg]);
 				fputc('"', f);
+				break;
+			case TW_YIELD:
+				fprintf(f, ", \"yield%d\": \"\"", ev++);
 				break;
 			case TW_FORK:
 				fprintf(f, ", \"fork%d\": \"", ev++);
