@@ -371,6 +371,18 @@ void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 	p->state = TS_UNINTERRUPTIBLE;
 	p->blocked = BLK_MUTEX;
 	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
+	sl_group_sync_sleep(sim, p);
+}
+
+void sl_group_sync_sleep(struct sl_sim *sim, struct sl_task *p)
+{
+	struct sl_group *g = p->group;
+
+	if (!g)
+		return;
+	g->sync_blocked++;
+	if (g->deadlock && g->sync_blocked >= g->live && !sim->error[0])
+		g->deadlock(sim, g, NULL);
 }
 
 /* The owner left its CPU: mutex_spin_on_owner returns 0 in every spinner. */
@@ -857,6 +869,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
+	if (p->group && (p->blocked == BLK_MUTEX || p->blocked == BLK_COND))
+		p->group->sync_blocked--;
 	p->state = TS_RUNNING;
 	p->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;

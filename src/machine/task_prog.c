@@ -77,6 +77,10 @@ static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 				sl_sim_task(sim, i)->parent = NULL;
 	if (p->group && --p->group->live == 0)
 		p->group->end = sim->now;
+	/* the last task that could wake the others is gone */
+	if (p->group && p->group->deadlock && p->group->live &&
+	    p->group->sync_blocked >= p->group->live && !sim->error[0])
+		p->group->deadlock(sim, p->group, NULL);
 	if (parent) {
 		parent->live_children--;
 		/* __wake_up_parent wakes with the sync variant */
@@ -155,7 +159,10 @@ static enum step wait_on(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 {
 	if (sl_push_task(sim, &q->w, &q->n, &q->cap, p))
 		return STEP_STOP;
-	return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_COND);
+	block(p, TS_SLEEPING, BLK_COND);
+	sl_group_sync_sleep(sim, p);
+	sl_schedule(sim, rq);
+	return STEP_STOP;
 }
 
 /* p wakes the first of q's waiters, or all of them */
@@ -307,17 +314,39 @@ static enum step op_yield(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	return STEP_STOP;
 }
 
+/*
+ * p waits for m: does the chain of owners, each waiting for another mutex (asleep or
+ * spinning), come back to p? (At most `bound` links: a cycle without p ends the walk too.)
+ * A mutex is not recursive (glibc's default type): its owner locking it again is a cycle.
+ */
+static bool lock_cycle(const struct sl_task *p, const struct sl_mutex *m, int bound)
+{
+	const struct sl_task *o = m->owner;
+
+	for (int i = 0; o && i <= bound; i++) {
+		if (o == p)
+			return true;
+		if ((o->blocked != BLK_MUTEX && !o->spinning) || !o->ext || !o->ext->lock_wait)
+			return false;
+		o = o->ext->lock_wait->owner;
+	}
+	return false;
+}
+
 static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	struct sl_mutex *m = &p->group->mutexes[st->arg];
+	struct sl_group *g = p->group;
+	struct sl_mutex *m = &g->mutexes[st->arg];
+	bool cycle;
 
-	if (!m->owner || m->owner == p) {
+	if (!m->owner) {
 		m->owner = p;
 		p->pc++;
 		return STEP_NEXT;
 	}
 	p->ext->lock_wait = m; /* new_task made ext for a program that locks */
+	cycle = g->deadlock && lock_cycle(p, m, g->ntasks);
 	/* mutex_spin_on_owner: spin while the owner runs on another CPU */
 	if (sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
 		p->spinning = true;
@@ -325,10 +354,15 @@ static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 		p->in_run = true;
 		p->run_target = RUN_FOREVER;
 		sl_arm_work(sim, rq, p);
+		if (cycle && !sim->error[0])
+			g->deadlock(sim, g, p);
 		return STEP_STOP;
 	}
 	block(p, TS_UNINTERRUPTIBLE, BLK_MUTEX);
 	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
+	if (cycle && !sim->error[0])
+		g->deadlock(sim, g, p);
+	sl_group_sync_sleep(sim, p);
 	sl_schedule(sim, rq);
 	return STEP_STOP;
 }
