@@ -273,6 +273,24 @@ cp -r "$T/log" "$T/log1"
 run cond.json 2
 diff -r "$T/log" "$T/log1" >/dev/null || fail "two identical runs wrote different logs"
 
+# syscall_preempt: a step that wakes a task returns to user mode through a preemption point.
+# One CPU: "sleeper" (SCHED_FIFO) suspends on s at 0; "waker" (delay 100 us) runs 100..1100,
+# then resumes s: it locks s and broadcasts, and the FIFO sleeper preempts at the broadcast's
+# return (R); the sleeper's wait returns through s, which the waker holds: it sleeps on it (D);
+# the waker's unlock wakes it and it preempts again (R); it runs 500 (to 1600) and exits (30
+# us); the waker's second 1000 run from 1630 to 2630, its run column 2000 (the preemptions fell
+# between its run events). Without it (the default), the unlock comes before the switch: one
+# switch at 1.1 ms, inside the waker's second run (run 2530).
+rl() {
+	run resume_lock.json 1 --param syscall_preempt="$1" --trace-out "$T/rl.txt"
+	expect rl-sleeper-0.log 1 "0 5000 500 1600 0 1600 0 0 500 0 0"
+	expect rl-waker-1.log 1 "1 20000 $2 2530 100 2630 100 0 2000 0 0"
+	got=$(awk '$3 == "0.001100000:" && $4 == "sched_switch:" { printf "%s ", $8 }' "$T/rl.txt")
+	[ "$got" = "$3" ] || fail "syscall_preempt=$1: switches at 1.1 ms: '$got', expected '$3'"
+}
+rl 1 2000 "(R) (D) (R) "
+rl 0 2530 "(R) "
+
 # rt-app's video-short example, recorded on a 2-vCPU machine with 6.18 (tests/data/validate-set):
 # every thread completes as many loops as in the real run. Its loops are paced by two timers:
 # "waker" resumes NuPlayerRenderer every 33.333 ms (90 times in 3 s), and NuPlayerRenderer's

@@ -19,6 +19,7 @@
 #include "machine/blockdev.h"
 #include "machine/task_prog.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,18 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 	bool local = rq->id == sim->this_cpu;
 	struct sl_dist d = {SL_DIST_NORMAL, local ? sim->p->wake_local : sim->p->wake_remote,
 			    local ? sim->p->wake_local_sd : sim->p->wake_remote_sd};
+	u64 decade = local ? sim->p->wake_local_decade : sim->p->wake_remote_decade;
 
-	if (rq->curr || !d.a)
+	if (rq->curr)
+		return 0;
+	/* wake_*_decade: the mean moves with log10 of how long the CPU has been idle, in ms */
+	if (decade && sim->now > rq->idle_dev.enter_time) {
+		double idle_ms = (double)(sim->now - rq->idle_dev.enter_time) / 1e6;
+		double mean = (double)d.a + (double)decade * log10(idle_ms);
+
+		d.a = mean > 0 ? (u64)mean : 0;
+	}
+	if (!d.a)
 		return 0;
 	if (!d.b)
 		return d.a;

@@ -175,6 +175,16 @@ static void wake_waiters(struct sl_sim *sim, struct sl_task *p, struct sl_waitq 
 	}
 }
 
+/*
+ * After a step that woke a task (a system call): with syscall_preempt, the return to user mode
+ * is a preemption point, so a wake-up that set need_resched on this CPU switches now (the
+ * resched event at this instant schedules; the task's next step runs when it runs again).
+ */
+static enum step syscall_return(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	return sim->p->syscall_preempt && rq->need_resched ? STEP_STOP : STEP_NEXT;
+}
+
 /* ---- the handlers, one per opcode: p->pc is the step's, p is rq's current task ---- */
 
 static enum step op_run(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
@@ -223,10 +233,9 @@ static enum step op_io(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 static enum step op_wake(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	(void)rq;
 	p->pc++;
 	wake_peer(sim, p, st->arg);
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 static enum step op_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
@@ -370,10 +379,9 @@ static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_unlock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
-	(void)rq;
 	p->pc++;
 	sl_mutex_release(sim, p, &p->group->mutexes[st->arg]);
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 /* requests in flight (a task without a request pool has none) */
@@ -506,19 +514,17 @@ static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 static enum step op_csignal(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			    const struct sl_step *st)
 {
-	(void)rq;
 	p->pc++;
 	wake_waiters(sim, p, &p->group->conds[st->arg], false);
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
-	(void)rq;
 	p->pc++;
 	wake_waiters(sim, p, &p->group->conds[st->arg], true);
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 /* the last to arrive wakes the others and goes on */
@@ -531,7 +537,7 @@ static enum step op_barrier(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	if (++b->arrived >= b->need) {
 		b->arrived = 0;
 		wake_waiters(sim, p, &b->q, true);
-		return STEP_NEXT;
+		return syscall_return(sim, rq);
 	}
 	return wait_on(sim, rq, p, &b->q);
 }
@@ -569,13 +575,12 @@ static enum step op_sem_up(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 {
 	struct sl_sem *s = &p->group->sems[st->arg];
 
-	(void)rq;
 	p->pc++;
 	if (s->q.n)
 		sl_try_to_wake_up(sim, sl_pop_first(s->q.w, &s->q.n), p, st->arg2 ? WF_SYNC : 0);
 	else
 		s->count++;
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 static const struct {
