@@ -159,10 +159,10 @@ rm -rf "$T/log" && mkdir "$T/log"
 # shellcheck disable=SC2086
 "$SL" run "$T/dl5.json" --cpus 2 $ZERO --no-progress --rtapp-logdir "$T/log" >"$T/out" 2>"$T/err" ||
 	fail "deadlock with a duration: exit $?: $(cat "$T/err")"
-grep -qF 'schedlab: warning: ' "$T/err" && grep -qF 'dl5.json: deadlock at t=1.000 ms: ' "$T/err" &&
-	grep -qF 'a-0 (line 4, lock) waits for mutex "m2" held by b-1' "$T/err" &&
-	grep -qF 'until the run ends at 5.000 s' "$T/err" ||
-	fail "deadlock with a duration: no warning: $(cat "$T/err")"
+for w in 'schedlab: warning: ' 'dl5.json: deadlock at t=1.000 ms: ' \
+	'a-0 (line 4, lock) waits for mutex "m2" held by b-1' 'until the run ends at 5.000 s'; do
+	grep -qF -e "$w" "$T/err" || fail "deadlock with a duration: no '$w': $(cat "$T/err")"
+done
 [ "$(grep -c deadlock "$T/err")" -eq 1 ] || fail "deadlock with a duration: reported more than once"
 grep -q 'rt-app threads' "$T/out" || fail "deadlock with a duration: no report: $(cat "$T/out")"
 rows deadlock-a-0.log 0

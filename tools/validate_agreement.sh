@@ -126,7 +126,7 @@ if [ -n "$REPSET" ]; then
 		echo "$0: no recording of $* in $REPSET/r*" >&2
 		exit 2
 	}
-	awk -v verbose="$VERBOSE" -v calset=" $(echo $CALSET) " "$AGREE"'
+	awk -v verbose="$VERBOSE" -v calset=" $(printf '%s' "$CALSET" | tr -s ' \t\n' ' ') " "$AGREE"'
 	{
 		key = $2 SUBSEP $3 SUBSEP $4
 		if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
