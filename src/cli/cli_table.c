@@ -186,6 +186,11 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 FILE_, NULL},
 	{"output-dir", "--output", "-o", "DIR", false,
 	 "The directory for machine.conf and machine.profile.", DIR_, NULL},
+	{"recordings", "--recordings", NULL, NULL, false,
+	 "Measure nothing: read the real traces of the recordings given (validate --out "
+	 "directories) and print the idle-length dependence of a timer wake-up of an idle CPU as "
+	 "machine.conf lines (wake_local, wake_local_sd, wake_local_decade).",
+	 0, NULL},
 };
 const int sl_cli_nopts = (int)(sizeof(sl_cli_opts) / sizeof(sl_cli_opts[0]));
 
@@ -272,12 +277,12 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "cpuidle governor, and the parameters of --calibration DIR's machine.conf); prints both "
 	 "side by side.",
 	 "real validate-out calibration kernel machine cpuidle-governor seed duration json output"},
-	{"calibrate", "", "measure this machine once, for validate",
+	{"calibrate", "[--recordings DIR...]", "measure this machine once, for validate",
 	 "Measures this machine's switch cost, cache refill and migration cost, vCPU wake-up, "
 	 "timer "
 	 "slack, wake-up path, wake-up placement, background activity and rt-app's loop (about 30 "
 	 "s) into DIR/machine.conf and DIR/machine.profile.",
-	 "output-dir"},
+	 "output-dir recordings"},
 	{"features", "", "print sched_features as debugfs does",
 	 "Prints sched_features as /sys/kernel/debug/sched_features does (6.18: "
 	 "/sys/kernel/debug/sched/features), after the writes given.",

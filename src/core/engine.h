@@ -35,7 +35,7 @@ struct sl_subscriber {
 	bool oom;                                                                                  \
 	bool interrupted; /* stopped by SIGINT/SIGTERM (core/interrupt.h) */                       \
 	bool progress;	  /* progress lines on stderr */                                           \
-	char error[256];  /* a run-time failure (a program that makes no progress) */              \
+	char error[2048]; /* a run-time failure (a program that makes no progress, a deadlock) */  \
 	/* called when an armed timer is moved or cancelled (the owner's bookkeeping of timers     \
 	 * it delayed); NULL: nothing */                                                           \
 	void (*on_rearm)(struct sl_engine * e, struct sl_timer * t);

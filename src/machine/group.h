@@ -42,6 +42,13 @@ struct sl_group {
 	int nbarriers;
 	struct sl_sem *sems; /* the trace workload's wake-up dependencies (owned) */
 	int nsems;
+	/* tasks asleep on the group's mutexes, conditions, barriers and semaphores: only
+	 * the group's own tasks can wake them, so all of its live tasks asleep there is a
+	 * deadlock; deadlock() (NULL: not checked) then reports it in sim->error and stops the
+	 * run, with `cycle` the task that closed a cycle of mutex waits (NULL: every task asleep)
+	 */
+	int sync_blocked;
+	void (*deadlock)(struct sl_sim *sim, struct sl_group *g, const struct sl_task *cycle);
 	/* a workload's per-run state: OP_NOTE calls note(); finish() runs after the run (its
 	 * failure fails the run), state_free() when the simulation is freed */
 	void *state;

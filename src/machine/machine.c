@@ -19,6 +19,7 @@
 #include "machine/blockdev.h"
 #include "machine/task_prog.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,18 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 	bool local = rq->id == sim->this_cpu;
 	struct sl_dist d = {SL_DIST_NORMAL, local ? sim->p->wake_local : sim->p->wake_remote,
 			    local ? sim->p->wake_local_sd : sim->p->wake_remote_sd};
+	u64 decade = local ? sim->p->wake_local_decade : sim->p->wake_remote_decade;
 
-	if (rq->curr || !d.a)
+	if (rq->curr)
+		return 0;
+	/* wake_*_decade: the mean moves with log10 of how long the CPU has been idle, in ms */
+	if (decade && sim->now > rq->idle_dev.enter_time) {
+		double idle_ms = (double)(sim->now - rq->idle_dev.enter_time) / 1e6;
+		double mean = (double)d.a + (double)decade * log10(idle_ms);
+
+		d.a = mean > 0 ? (u64)mean : 0;
+	}
+	if (!d.a)
 		return 0;
 	if (!d.b)
 		return d.a;
@@ -390,6 +401,18 @@ void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 	p->state = TS_UNINTERRUPTIBLE;
 	p->blocked = BLK_MUTEX;
 	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
+	sl_group_sync_sleep(sim, p);
+}
+
+void sl_group_sync_sleep(struct sl_sim *sim, struct sl_task *p)
+{
+	struct sl_group *g = p->group;
+
+	if (!g)
+		return;
+	g->sync_blocked++;
+	if (g->deadlock && g->sync_blocked >= g->live && !sim->error[0])
+		g->deadlock(sim, g, NULL);
 }
 
 /* The owner left its CPU: mutex_spin_on_owner returns 0 in every spinner. */
@@ -903,6 +926,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
+	if (p->group && (p->blocked == BLK_MUTEX || p->blocked == BLK_COND))
+		p->group->sync_blocked--;
 	p->state = TS_RUNNING;
 	p->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;

@@ -145,6 +145,20 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0: a task woken onto an idle CPU by another CPU waits the IPI and the idle state's exit "
 	 "latency only. Else what the measured path takes beyond those two, drawn per wake-up"},
 	{"wake_remote_sd", P(wake_remote_sd), 0, false, "its standard deviation (calibrate)"},
+	{"wake_local_decade", P(wake_local_decade), 0, false,
+	 "0: wake_local whatever the idle length. Else a vCPU idle longer wakes slower (the host "
+	 "let its core sleep deeper, caches went cold): the mean of wake_local grows by this much "
+	 "per tenfold of the idle length beyond 1 ms, and shrinks below (never under 0). "
+	 "calibrate --recordings measures it in real traces"},
+	{"wake_remote_decade", P(wake_remote_decade), 0, false,
+	 "the same for wake_remote (calibrate --recordings)"},
+	{"syscall_preempt", P(syscall_preempt), 0, SL_PARAM_FLAG,
+	 "0: a task's zero-time steps (a pipe write, a condition's signal or broadcast, a mutex's "
+	 "unlock) run one after the other. 1: a step that wakes a task is a system call, whose "
+	 "return to user mode is a preemption point in every Linux kernel (PREEMPT_NONE too): "
+	 "when the woken task preempts, it runs before the waker's next step (rt-app's resume: "
+	 "the woken thread runs before the unlock, finds the mutex held and sleeps again, as "
+	 "traced here). 0 by default: the results before it stay as they were"},
 	{"vcpu_pack", P(vcpu_pack), 0, true,
 	 "0 (leave it out): mainline placement. Else this kernel's non-mainline sched_vcpu_pack "
 	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "

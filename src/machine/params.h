@@ -48,7 +48,9 @@ struct sl_params {
 	u64 rtapp_cold_ns;     /* a run's cost beyond its loops (cold caches after a sleep) */
 	u64 wake_local, wake_local_sd;	 /* idle CPU, woken from itself: to the switch */
 	u64 wake_remote, wake_remote_sd; /* idle CPU, woken by another: beyond IPI and exit */
-	u64 vcpu_pack; /* per 1000 wake-ups: kept on a busy prev CPU (0: mainline) */
+	u64 wake_local_decade, wake_remote_decade; /* added per tenfold idle length past 1 ms */
+	u64 syscall_preempt; /* 1: a waking step returns to user through a preemption point */
+	u64 vcpu_pack;	     /* per 1000 wake-ups: kept on a busy prev CPU (0: mainline) */
 };
 
 struct sl_param_desc {

@@ -77,6 +77,10 @@ static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 				sl_sim_task(sim, i)->parent = NULL;
 	if (p->group && --p->group->live == 0)
 		p->group->end = sim->now;
+	/* the last task that could wake the others is gone */
+	if (p->group && p->group->deadlock && p->group->live &&
+	    p->group->sync_blocked >= p->group->live && !sim->error[0])
+		p->group->deadlock(sim, p->group, NULL);
 	if (parent) {
 		parent->live_children--;
 		/* __wake_up_parent wakes with the sync variant */
@@ -155,7 +159,10 @@ static enum step wait_on(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 {
 	if (sl_push_task(sim, &q->w, &q->n, &q->cap, p))
 		return STEP_STOP;
-	return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_COND);
+	block(p, TS_SLEEPING, BLK_COND);
+	sl_group_sync_sleep(sim, p);
+	sl_schedule(sim, rq);
+	return STEP_STOP;
 }
 
 /* p wakes the first of q's waiters, or all of them */
@@ -166,6 +173,16 @@ static void wake_waiters(struct sl_sim *sim, struct sl_task *p, struct sl_waitq 
 		if (!all)
 			break;
 	}
+}
+
+/*
+ * After a step that woke a task (a system call): with syscall_preempt, the return to user mode
+ * is a preemption point, so a wake-up that set need_resched on this CPU switches now (the
+ * resched event at this instant schedules; the task's next step runs when it runs again).
+ */
+static enum step syscall_return(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	return sim->p->syscall_preempt && rq->need_resched ? STEP_STOP : STEP_NEXT;
 }
 
 /* ---- the handlers, one per opcode: p->pc is the step's, p is rq's current task ---- */
@@ -216,10 +233,9 @@ static enum step op_io(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 static enum step op_wake(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	(void)rq;
 	p->pc++;
 	wake_peer(sim, p, st->arg);
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 static enum step op_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
@@ -320,17 +336,39 @@ static enum step op_credit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 	return STEP_NEXT;
 }
 
+/*
+ * p waits for m: does the chain of owners, each waiting for another mutex (asleep or
+ * spinning), come back to p? (At most `bound` links: a cycle without p ends the walk too.)
+ * A mutex is not recursive (glibc's default type): its owner locking it again is a cycle.
+ */
+static bool lock_cycle(const struct sl_task *p, const struct sl_mutex *m, int bound)
+{
+	const struct sl_task *o = m->owner;
+
+	for (int i = 0; o && i <= bound; i++) {
+		if (o == p)
+			return true;
+		if ((o->blocked != BLK_MUTEX && !o->spinning) || !o->ext || !o->ext->lock_wait)
+			return false;
+		o = o->ext->lock_wait->owner;
+	}
+	return false;
+}
+
 static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	struct sl_mutex *m = &p->group->mutexes[st->arg];
+	struct sl_group *g = p->group;
+	struct sl_mutex *m = &g->mutexes[st->arg];
+	bool cycle;
 
-	if (!m->owner || m->owner == p) {
+	if (!m->owner) {
 		m->owner = p;
 		p->pc++;
 		return STEP_NEXT;
 	}
 	p->ext->lock_wait = m; /* new_task made ext for a program that locks */
+	cycle = g->deadlock && lock_cycle(p, m, g->ntasks);
 	/* mutex_spin_on_owner: spin while the owner runs on another CPU */
 	if (sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
 		p->spinning = true;
@@ -338,10 +376,15 @@ static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 		p->in_run = true;
 		p->run_target = RUN_FOREVER;
 		sl_arm_work(sim, rq, p);
+		if (cycle && !sim->error[0])
+			g->deadlock(sim, g, p);
 		return STEP_STOP;
 	}
 	block(p, TS_UNINTERRUPTIBLE, BLK_MUTEX);
 	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
+	if (cycle && !sim->error[0])
+		g->deadlock(sim, g, p);
+	sl_group_sync_sleep(sim, p);
 	sl_schedule(sim, rq);
 	return STEP_STOP;
 }
@@ -349,10 +392,9 @@ static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_unlock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
-	(void)rq;
 	p->pc++;
 	sl_mutex_release(sim, p, &p->group->mutexes[st->arg]);
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 /* requests in flight (a task without a request pool has none) */
@@ -485,19 +527,17 @@ static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 static enum step op_csignal(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			    const struct sl_step *st)
 {
-	(void)rq;
 	p->pc++;
 	wake_waiters(sim, p, &p->group->conds[st->arg], false);
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
-	(void)rq;
 	p->pc++;
 	wake_waiters(sim, p, &p->group->conds[st->arg], true);
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 /* the last to arrive wakes the others and goes on */
@@ -510,7 +550,7 @@ static enum step op_barrier(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	if (++b->arrived >= b->need) {
 		b->arrived = 0;
 		wake_waiters(sim, p, &b->q, true);
-		return STEP_NEXT;
+		return syscall_return(sim, rq);
 	}
 	return wait_on(sim, rq, p, &b->q);
 }
@@ -548,13 +588,12 @@ static enum step op_sem_up(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 {
 	struct sl_sem *s = &p->group->sems[st->arg];
 
-	(void)rq;
 	p->pc++;
 	if (s->q.n)
 		sl_try_to_wake_up(sim, sl_pop_first(s->q.w, &s->q.n), p, st->arg2 ? WF_SYNC : 0);
 	else
 		s->count++;
-	return STEP_NEXT;
+	return syscall_return(sim, rq);
 }
 
 static const struct {

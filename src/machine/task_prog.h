@@ -36,6 +36,9 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 int sl_push_task(struct sl_sim *sim, struct sl_task ***arr, int *n, int *cap, struct sl_task *p);
 struct sl_task *sl_pop_first(struct sl_task **arr, int *n);
 void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p);
+/* p went to sleep on one of its group's objects: counted, and a deadlock reported if every
+ * live task of a checked group now sleeps on one (struct sl_group's sync_blocked) */
+void sl_group_sync_sleep(struct sl_sim *sim, struct sl_task *p);
 void sl_mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m);
 
 #endif

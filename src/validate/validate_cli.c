@@ -4,14 +4,17 @@
  */
 #include "validate/validate_cli.h"
 
-#include <stdio.h>
-#include <string.h>
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "core/outfile.h"
 #include "machine/params.h"
 #include "validate/calibrate.h"
+#include "validate/wake_idle.h"
 #include "validate/validate.h"
 
 static const char validate_usage[] =
@@ -111,6 +114,56 @@ int sl_cli_validate(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * calibrate --recordings DIR...: the idle-length dependence of a timer wake-up (wake_idle.c)
+ * in recordings (`validate --out` directories, their real.trace.xz; or trace files), printed
+ * as machine.conf lines to add to a calibration
+ */
+static int calibrate_recordings(int n, char **dirs)
+{
+	const char **paths = calloc((size_t)n + 1, sizeof(*paths));
+	char(*buf)[1024] = calloc((size_t)n + 1, sizeof(*buf));
+	struct sl_wake_idle w;
+	char err[1024];
+	int rc = 0;
+
+	if (!paths || !buf) {
+		fprintf(stderr, "schedlab: calibrate: out of memory\n");
+		free(paths);
+		free(buf);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+
+		if (!stat(dirs[i], &st) && S_ISDIR(st.st_mode))
+			snprintf(buf[i], sizeof(buf[i]), "%s/real.trace.xz", dirs[i]);
+		else
+			snprintf(buf[i], sizeof(buf[i]), "%s", dirs[i]);
+		paths[i] = buf[i];
+	}
+	if (sl_wake_idle_measure(paths, n, &w, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: calibrate --recordings: %s\n", err);
+		rc = 2;
+	} else {
+		printf("# calibrate --recordings: %llu timer wake-ups of an idle CPU in %d "
+		       "trace(s);\n# idle length (ms, bin median), wake-up to switch (us, median), "
+		       "wake-ups:\n",
+		       (unsigned long long)w.n, n);
+		for (int b = 0; b < SL_WI_BINS; b++)
+			if (w.bin_n[b] >= SL_WI_MIN)
+				printf("#   %10.3f %8.1f %8llu\n", pow(10, w.bin_idle[b]),
+				       w.bin_lat[b] / 1e3, (unsigned long long)w.bin_n[b]);
+		printf("param wake_local=%lluns\nparam wake_local_sd=%lluns\n"
+		       "param wake_local_decade=%lluns\n",
+		       (unsigned long long)w.at_1ms, (unsigned long long)w.sd,
+		       (unsigned long long)w.per_decade);
+	}
+	free(paths);
+	free(buf);
+	return rc;
+}
+
 int sl_cli_calibrate(int argc, char **argv)
 {
 	struct sl_calibration c;
@@ -118,6 +171,15 @@ int sl_cli_calibrate(int argc, char **argv)
 	char err[1024];
 
 	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--recordings")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr,
+					"schedlab: calibrate: --recordings: give one or more "
+					"recorded directories (validate --out)\n");
+				return 2;
+			}
+			return calibrate_recordings(argc - i - 1, argv + i + 1);
+		}
 		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
 			dir = argv[++i];
 		} else {

@@ -7,14 +7,19 @@
  * The events in the model: run N = N us of CPU time (calibration is accepted and ignored: the
  * simulated run is exact); runtime N = busy until N us of wall-clock time passed; sleep; timer
  * (OP_TIMER: absolute expiry advanced by the period, shared by every thread that names it, one
- * per thread for "unique..."); lock/unlock (group mutexes); wait/signal/broad (condition
- * variables); sync = lock, signal, wait, unlock; barrier; suspend/resume (a condition per task
- * name: a resume with nobody suspended is lost, as rt-app 1.0's); yield; fork (a new thread
- * from a task's definition); mem and iorun = CPU time at the mem_mbps / io_mbps copy rates.
+ * per thread for "unique..."); lock/unlock (group mutexes, not recursive); wait/signal/broad
+ * (condition variables: a signal nobody waits for is lost); sync = signal then wait (the file
+ * locks the mutex around it); barrier; suspend/resume = a wait / a broadcast on the condition
+ * of the name, each inside a lock and unlock of the mutex of the name (the same objects as a
+ * lock or a wait of that name: rt-app 1.0 finds resources by name and type; docs/rt-app.md);
+ * yield; fork (a new thread from a task's definition); mem and iorun = CPU time at the
+ * mem_mbps / io_mbps copy rates. Threads that can never run again stop the run with a
+ * deadlock report (deadlock(), below).
  */
 #include "workload/workload.h"
 #include "workload/rtapp.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,8 +124,17 @@ struct timer_slot {
 	int owner; /* thread for a "unique" timer, else -1 */
 };
 
+/* the event each step of a program comes from, for the deadlock report */
+struct prog_events {
+	const struct sl_prog *prog;
+	const struct rta_event **ev; /* by step; NULL: the frame's own (delay, notes, loops) */
+	int n;
+};
+
 struct run_state {
 	const struct rtapp_args *a;
+	struct prog_events *pe;
+	int npe;
 	struct thread_acc *th; /* by log index */
 	int nth;
 	int *by_pid; /* pid -> log index + 1 */
@@ -143,6 +157,9 @@ static void state_free(void *v)
 			free(s->th[i].log.blocks[b]);
 		free(s->th[i].log.blocks);
 	}
+	for (int i = 0; i < s->npe; i++)
+		free(s->pe[i].ev);
+	free(s->pe);
 	free(s->th);
 	free(s->by_pid);
 	free(s->progs);
@@ -344,6 +361,42 @@ struct sl_dist sl_rta_run_cost(const struct sl_params *prm, long file_ns_per_loo
 	return d;
 }
 
+/* steps [from, p->n) of p come from event e */
+static int mark_steps(struct sl_sim *sim, struct run_state *s, const struct sl_prog *p, int from,
+		      const struct rta_event *e)
+{
+	struct prog_events *pe = NULL;
+
+	for (int i = 0; i < s->npe && !pe; i++)
+		if (s->pe[i].prog == p)
+			pe = &s->pe[i];
+	if (!pe) {
+		struct prog_events *a = realloc(s->pe, sizeof(*a) * (size_t)(s->npe + 1));
+
+		if (!a)
+			goto oom;
+		s->pe = a;
+		pe = &s->pe[s->npe++];
+		memset(pe, 0, sizeof(*pe));
+		pe->prog = p;
+	}
+	if (pe->n < p->n) {
+		const struct rta_event **v = realloc(pe->ev, sizeof(*v) * (size_t)p->n);
+
+		if (!v)
+			goto oom;
+		memset(v + pe->n, 0, sizeof(*v) * (size_t)(p->n - pe->n));
+		pe->ev = v;
+		pe->n = p->n;
+	}
+	for (int k = from; k < p->n; k++)
+		pe->ev[k] = e;
+	return 0;
+oom:
+	sim->oom = true;
+	return -1;
+}
+
 static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 		      struct sl_prog *p, const struct rta_event *e, int owner)
 {
@@ -373,21 +426,28 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 	case RTA_UNLOCK:
 		return add(sim, p, OP_UNLOCK, 0, e->ref, 0);
 	case RTA_WAIT:
-		/* pthread_cond_wait returns with the mutex held again */
+		/* pthread_cond_wait: the mutex is released, and held again on return */
 		return add(sim, p, OP_CWAIT, 0, e->ref, e->mutex) ||
 		       add(sim, p, OP_LOCK, 0, e->mutex, 0);
 	case RTA_SIGNAL:
 		return add(sim, p, OP_CSIGNAL, 0, e->ref, 0);
 	case RTA_BROAD:
-	case RTA_RESUME:
 		return add(sim, p, OP_CBROAD, 0, e->ref, 0);
-	case RTA_SUSPEND:
-		return add(sim, p, OP_CWAIT, 0, e->ref, -1);
 	case RTA_SYNC:
+		/* a signal then a wait; the mutex is the file's to lock around it */
+		return add(sim, p, OP_CSIGNAL, 0, e->ref, 0) ||
+		       add(sim, p, OP_CWAIT, 0, e->ref, e->mutex) ||
+		       add(sim, p, OP_LOCK, 0, e->mutex, 0);
+	case RTA_SUSPEND:
+		/* a wait inside its own lock and unlock of the mutex of the name */
 		return add(sim, p, OP_LOCK, 0, e->mutex, 0) ||
-		       add(sim, p, OP_CSIGNAL, 0, e->ref, 0) ||
 		       add(sim, p, OP_CWAIT, 0, e->ref, e->mutex) ||
 		       add(sim, p, OP_LOCK, 0, e->mutex, 0) ||
+		       add(sim, p, OP_UNLOCK, 0, e->mutex, 0);
+	case RTA_RESUME:
+		/* a broadcast under the mutex of the name: lost when nobody waits */
+		return add(sim, p, OP_LOCK, 0, e->mutex, 0) ||
+		       add(sim, p, OP_CBROAD, 0, e->ref, 0) ||
 		       add(sim, p, OP_UNLOCK, 0, e->mutex, 0);
 	case RTA_BARRIER:
 		return add(sim, p, OP_BARRIER, 0, e->ref, 0);
@@ -444,9 +504,13 @@ static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 		}
 		if (add(sim, p, OP_NOTE, 0, N_BEGIN, k))
 			return -1;
-		for (int e = 0; e < ph->nev; e++)
-			if (emit_event(sim, g, s, p, &ph->ev[e], owner))
+		for (int e = 0; e < ph->nev; e++) {
+			int from = p->n;
+
+			if (emit_event(sim, g, s, p, &ph->ev[e], owner) ||
+			    mark_steps(sim, s, p, from, &ph->ev[e]))
 				return -1;
+		}
 		if (add(sim, p, OP_NOTE, 0, N_END, k))
 			return -1;
 		if (ph->loop != 1 &&
@@ -456,6 +520,107 @@ static int build(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 	if (t->loop != 1 && add(sim, p, OP_LOOP, 0, top, t->loop < 0 ? 0 : (int)t->loop))
 		return -1;
 	return sl_prog_exit(sim, p);
+}
+
+/* ---- the deadlock report ---- */
+
+#define REPORT_MAX 2048
+
+/* appends to the report b (truncated when full) */
+static void say(char *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(char *b, const char *fmt, ...)
+{
+	size_t n = strlen(b);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b + n, REPORT_MAX - n, fmt, ap);
+	va_end(ap);
+}
+
+/* a thread as its log file names it: NAME-IDX */
+static void say_thread(char *b, const struct run_state *s, const struct sl_task *t)
+{
+	if (t->pid < s->npid && s->by_pid[t->pid])
+		say(b, "%s-%d", s->th[s->by_pid[t->pid] - 1].log.name,
+		    s->th[s->by_pid[t->pid] - 1].log.idx);
+	else
+		say(b, "%s", t->comm);
+}
+
+/* what t waits for: the event (file line), and the object */
+static void say_wait(char *b, const struct sl_group *g, const struct run_state *s,
+		     const struct sl_task *t)
+{
+	const struct rta_file *f = &s->a->f;
+	bool on_lock = t->blocked == BLK_MUTEX || t->spinning;
+	/* a lock waits at its step; a condition's or a barrier's wait has moved past it */
+	int pc = on_lock ? t->pc : t->pc - 1;
+	const struct sl_step *st = &t->prog->steps[pc];
+	const struct rta_event *e = NULL;
+
+	for (int i = 0; i < s->npe; i++)
+		if (s->pe[i].prog == t->prog && pc < s->pe[i].n)
+			e = s->pe[i].ev[pc];
+	say_thread(b, s, t);
+	if (e)
+		say(b, " (line %d, %s)", e->line, sl_rta_kind_name(e->kind));
+	if (on_lock) {
+		const struct sl_mutex *m = t->ext->lock_wait;
+
+		say(b, " waits for mutex \"%s\" held by ", f->mutexes.v[m - g->mutexes]);
+		say_thread(b, s, m->owner);
+	} else if (st->op == OP_BARRIER) {
+		say(b, " waits at barrier \"%s\"", f->barriers.v[st->arg]);
+	} else {
+		say(b, " waits on condition \"%s\"", f->conds.v[st->arg]);
+	}
+}
+
+/*
+ * rt-app's threads can never run again: every one asleep on a mutex, a condition or a barrier
+ * (cycle NULL: none is left to wake another), or `cycle` closed a cycle of mutex waits. The
+ * report names the threads and what each waits for. Without a duration (the file's or
+ * --duration) rt-app would wait for ever: the run stops with the report as its error. With
+ * one, rt-app's threads stay blocked until it ends and its logs are what they are: the report
+ * goes to stderr at once and the run goes on (checked no more for this group).
+ */
+static void deadlock(struct sl_sim *sim, struct sl_group *g, const struct sl_task *cycle)
+{
+	const struct run_state *s = g->state;
+	char b[REPORT_MAX];
+	int n = 0;
+
+	snprintf(b, sizeof(b), "%s: deadlock at t=%.3f ms: ", s->a->f.path,
+		 (double)(sim->now - g->start) / 1e6);
+	if (cycle) {
+		const struct sl_task *t = cycle;
+
+		do {
+			say(b, "%s", n++ ? "; " : "");
+			say_wait(b, g, s, t);
+			t = t->ext->lock_wait->owner;
+		} while (t != cycle && n <= g->ntasks);
+		say(b, " (a cycle of mutex waits)");
+	} else {
+		for (int i = 0; i < sim->ntasks; i++) {
+			const struct sl_task *t = sl_sim_task(sim, i);
+
+			if (t->group != g || t->state == TS_DEAD)
+				continue;
+			say(b, "%s", n++ ? "; " : "");
+			say_wait(b, g, s, t);
+		}
+		say(b, " (every thread asleep: none is left to wake another)");
+	}
+	if (!sim->duration_set) {
+		snprintf(sim->error, sizeof(sim->error), "%s", b);
+		sim->end = sim->now; /* stop the run */
+		return;
+	}
+	fprintf(stderr, "schedlab: warning: %s; they stay blocked until the run ends at %.3f s\n",
+		b, (double)sim->end / 1e9);
+	g->deadlock = NULL;
 }
 
 static int fail_spawn(struct sl_sim *sim, const struct rta_file *f, const struct rta_task *t,
@@ -485,6 +650,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	g->state_free = state_free;
 	g->note = note;
 	g->finish = finish;
+	g->deadlock = deadlock;
 	s->a = a;
 	for (int i = 0; i < f->ntasks; i++) {
 		ninst += (int)f->tasks[i].instance;

@@ -38,7 +38,7 @@ struct rta_event {
 	enum rta_kind kind;
 	u64 val;       /* microseconds (run, runtime, sleep, timer period) or bytes (mem, iorun) */
 	int ref;       /* index in the kind's name table; the task for fork */
-	int mutex;     /* wait and sync */
+	int mutex;     /* wait, sync, suspend and resume */
 	bool unique;   /* timer: one per thread ("unique..." ref) */
 	bool relative; /* timer mode */
 	int line;
@@ -104,8 +104,8 @@ char *sl_rta_workgen(const char *buf, size_t len, size_t *outlen);
 /* The CPU time of an rt-app "run" of us microseconds on the machine prm describes (rtapp.c). */
 struct sl_dist sl_rta_run_cost(const struct sl_params *prm, long file_ns_per_loop, u64 us);
 
-/* The suspend/resume condition of task `name` lives among the conditions under this prefix. */
-#define RTA_SUSPEND_PREFIX "\001suspend:"
+/* An event's name in the file ("lock", "suspend", ...). */
+const char *sl_rta_kind_name(enum rta_kind k);
 
 /* Per-thread log (rtapp_log_write.c). */
 struct rta_row {

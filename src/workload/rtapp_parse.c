@@ -204,6 +204,14 @@ static const struct {
 	{"mem", RTA_MEM},	  {"iorun", RTA_IORUN},
 };
 
+const char *sl_rta_kind_name(enum rta_kind k)
+{
+	for (size_t i = 0; i < SL_ARRAY_SIZE(event_names); i++)
+		if (event_names[i].kind == k)
+			return event_names[i].prefix;
+	return "?";
+}
+
 static int event_kind(const char *key)
 {
 	for (size_t i = 0; i < SL_ARRAY_SIZE(event_names); i++)
@@ -329,12 +337,16 @@ static int parse_event(struct ctx *c, const struct sl_json *v, int kind, const c
 		break;
 	case RTA_SUSPEND:
 	case RTA_RESUME:
-		/* an empty suspend is the thread's own (workgen fills it in) */
+		/*
+		 * rt-app 1.0 makes both a condition and a mutex of the name, the same objects
+		 * as a wait, signal, sync, lock of that name (resources are found by name and
+		 * type). An empty suspend is the thread's own (workgen fills it in).
+		 */
 		if (get_str(c, v, e->kind == RTA_SUSPEND, &s))
 			return -1;
-		snprintf(name, sizeof(name), "%s%s", RTA_SUSPEND_PREFIX, s[0] ? s : task);
-		e->ref = intern(c, &c->f->conds, name, e->line);
-		break;
+		e->ref = intern(c, &c->f->conds, s[0] ? s : task, e->line);
+		e->mutex = intern(c, &c->f->mutexes, s[0] ? s : task, e->line);
+		return e->ref < 0 || e->mutex < 0 ? -1 : 0;
 	case RTA_BARRIER:
 		if (get_str(c, v, false, &s))
 			return -1;

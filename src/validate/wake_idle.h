@@ -1,0 +1,34 @@
+/*
+ * The wake-up of an idle vCPU by its own timer, measured in real traces (calibrate
+ * --recordings): from sched_waking to the sched_switch that runs the task, against how long the
+ * CPU had been idle. Gives the machine parameters wake_local (the median at 1 ms of idle),
+ * wake_local_decade (what a tenfold longer idle adds) and wake_local_sd.
+ */
+#ifndef SCHEDLAB_WAKE_IDLE_H
+#define SCHEDLAB_WAKE_IDLE_H
+
+#include <schedlab/types.h>
+#include <stddef.h>
+
+/* half-decades of idle length from 10 us to 10 s (log10 of ms from -2 to 4) */
+#define SL_WI_BINS 12
+
+struct sl_wake_idle {
+	u64 n;			     /* wake-ups measured */
+	u64 bin_n[SL_WI_BINS];	     /* of them, by idle length */
+	double bin_idle[SL_WI_BINS]; /* the bin's median log10(idle ms) */
+	double bin_lat[SL_WI_BINS];  /* the bin's median latency, ns */
+	u64 at_1ms, per_decade, sd;  /* the fit (ns) */
+};
+
+/*
+ * Reads the traces paths[0..n) (text ftrace, as `validate --out` keeps real.trace.xz) and fits
+ * the latency medians of the idle-length bins (a line in log10 of the idle length, weighted by
+ * the bins' counts; bins of fewer than SL_WI_MIN wake-ups left out). 0, or -1 with err naming
+ * the file.
+ */
+#define SL_WI_MIN 20
+int sl_wake_idle_measure(const char *const *paths, int n, struct sl_wake_idle *w, char *err,
+			 size_t errlen);
+
+#endif

@@ -1,0 +1,62 @@
+#!/bin/sh
+# calibrate --recordings: the idle-length dependence of a timer wake-up of an idle CPU, read
+# from real traces (src/validate/wake_idle.c), on a trace made here with hand-set values.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# CPU 0 goes idle, and its own timer wakes task t (pid 10) after 1 ms of idle 20 times, 20 us
+# from the wake-up to the switch, and after 10 ms 20 times, 30 us. Noise the measure must leave
+# out: a wake-up of t from CPU 1 onto idle CPU 0 (remote), and one on CPU 1 while it runs.
+awk 'BEGIN {
+	print "# tracer: nop"
+	print "#"
+	t = 100.0
+	for (k = 0; k < 40; k++) {
+		idle = k < 20 ? 0.001 : 0.010
+		lat = k < 20 ? 0.000020 : 0.000030
+		printf "          <idle>-0       [000] d..1. %13.6f: cpu_idle: state=1 cpu_id=0\n", t
+		t += idle
+		printf "          <idle>-0       [000] d.h3. %13.6f: sched_waking: comm=t pid=10 prio=120 target_cpu=000\n", t
+		printf "          <idle>-0       [000] dN.1. %13.6f: cpu_idle: state=4294967295 cpu_id=0\n", t + 0.000005
+		t += lat
+		printf "          <idle>-0       [000] d..2. %13.6f: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t next_pid=10 next_prio=120\n", t
+		t += 0.000100
+		printf "               t-10      [000] d..2. %13.6f: sched_switch: prev_comm=t prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", t
+	}
+	printf "          <idle>-0       [000] d..1. %13.6f: cpu_idle: state=1 cpu_id=0\n", t
+	t += 0.005
+	printf "               u-11      [001] d..2. %13.6f: sched_waking: comm=t pid=10 prio=120 target_cpu=000\n", t
+	printf "          <idle>-0       [000] d..2. %13.6f: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t next_pid=10 next_prio=120\n", t + 0.001
+	printf "               u-11      [001] d..2. %13.6f: sched_waking: comm=v pid=12 prio=120 target_cpu=001\n", t + 0.002
+	printf "               u-11      [001] d..2. %13.6f: sched_switch: prev_comm=u prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=v next_pid=12 next_prio=120\n", t + 0.003
+}' >"$T/real.trace"
+mkdir "$T/rec"
+xz -c "$T/real.trace" >"$T/rec/real.trace.xz"
+
+# medians 20 us at 1 ms (log10 0) and 30 us at 10 ms (log10 1): wake_local 20 us at 1 ms,
+# 10 us more per tenfold idle, no spread around the line
+"$SL" calibrate --recordings "$T/rec" >"$T/out" 2>"$T/err" || fail "calibrate --recordings: $(cat "$T/err")"
+grep -qx 'param wake_local=20000ns' "$T/out" || fail "wake_local: $(cat "$T/out")"
+grep -qx 'param wake_local_sd=0ns' "$T/out" || fail "wake_local_sd: $(cat "$T/out")"
+grep -qx 'param wake_local_decade=10000ns' "$T/out" || fail "wake_local_decade: $(cat "$T/out")"
+grep -q '^# calibrate --recordings: 40 timer wake-ups of an idle CPU in 1 trace' "$T/out" ||
+	fail "the count (the remote and the busy-CPU wake-ups left out): $(cat "$T/out")"
+# its lines are machine.conf lines: a calibration with them is taken by validate's reader
+# (the same file as a trace, not a directory)
+"$SL" calibrate --recordings "$T/real.trace" | grep -qx 'param wake_local_decade=10000ns' ||
+	fail "a trace file given as such"
+
+# one idle length only: no line to fit, a clear error (exit 2); a missing trace likewise
+head -60 "$T/real.trace" >"$T/short.trace"
+rc=0
+"$SL" calibrate --recordings "$T/short.trace" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "one idle length: exit $rc, expected 2"
+grep -q 'fewer than two idle lengths with 20 or more' "$T/err" || fail "one idle length: $(cat "$T/err")"
+rc=0
+"$SL" calibrate --recordings "$T/none" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "no such trace: exit $rc, expected 2"
+grep -q "$T/none" "$T/err" || fail "no such trace: the error does not name it: $(cat "$T/err")"
+rc=0
+"$SL" calibrate --recordings >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "no directory: exit $rc, expected 2"
+echo "calibrate_recordings: ok"
