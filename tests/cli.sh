@@ -242,15 +242,15 @@ assert ex == ["bg_wakeup"], ex
 # 107/85/105, 215/123/209, 590/320/585 MB/s
 seed = [(107, 85, 105), (215, 123, 209), (590, 320, 585)]
 for c in cs:
-    assert len(c["poll_mb_s"]) == 3 and len(c["menu_2_6_31_ratio"]) == 3
+    assert len(c["poll_bw_mb_s"]) == 3 and len(c["menu_2_6_31_ratio_to_poll"]) == 3
     want = 0
     for d in range(3):
         p, o, t = seed[d]
-        want = max(want, abs(c["poll_mb_s"][d] - p) / p / 0.10,
-                   abs(c["menu_2_6_31_ratio"][d] - o / p) / 0.05,
-                   abs(c["menu_tng_ratio"][d] - t / p) / 0.05)
+        want = max(want, abs(c["poll_bw_mb_s"][d] - p) / p / 0.10,
+                   abs(c["menu_2_6_31_ratio_to_poll"][d] - o / p) / 0.05,
+                   abs(c["menu_tng_ratio_to_poll"][d] - t / p) / 0.05)
     assert abs(c["score"] - want) < 1e-4, (c["score"], want)
-    pw = c["power_w"]
+    pw = c["average_power_w"]
     assert c["power_ok"] == all(pw[d][2] >= pw[d][1] for d in range(3))
     assert c["reproduces"] == (c["score"] <= 1 and c["power_ok"])
 PYEOF

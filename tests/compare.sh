@@ -32,9 +32,9 @@ for ci in range(3):
     a, b = (r["configurations"][ci] for r in rows)
     for x in (a, b):
         assert x["tasks"]["mean"] == 1
-        assert len(x["cpu_pct_of_one_cpu"]["per_seed"]) == 2
+        assert len(x["cpu_share_pct"]["per_seed"]) == 2
         # half of one CPU, within 1% (the switch costs, the last slice)
-        assert 49.0 <= x["cpu_pct_of_one_cpu"]["min"] <= x["cpu_pct_of_one_cpu"]["max"] <= 51.0, x
+        assert 49.0 <= x["cpu_share_pct"]["min"] <= x["cpu_share_pct"]["max"] <= 51.0, x
         assert 490 <= x["cpu_ms"]["mean"] <= 510, x
         assert x["completion_ms"] is None  # a hog never exits
     want = {0: 50, 2: 125}.get(ci)
@@ -43,7 +43,7 @@ for ci in range(3):
     t = d["total"]["configurations"][ci]
     assert t["tasks"]["mean"] == 2
     assert abs(t["cpu_ms"]["mean"] - a["cpu_ms"]["mean"] - b["cpu_ms"]["mean"]) < 1e-5
-    assert t["cpu_pct_of_one_cpu"]["mean"] <= 100.0
+    assert t["cpu_share_pct"]["mean"] <= 100.0
     assert t["context_switches"]["mean"] == (a["context_switches"]["mean"]
                                              + b["context_switches"]["mean"])
 PYEOF
@@ -85,6 +85,10 @@ for r in d["rows"]:
     assert abs(rec["cpu_ms"] - t["cpu_time_ns"] / 1e6) < 1e-6, (rec, t)
     assert rec["context_switches"] == t["context_switches"], (rec, t)
     assert rec["wakeups"] == t["wakeups"]
+    # counts, integers as trace-stats prints them; the share over the trace's length
+    assert type(rec["context_switches"]) is int and type(rec["wakeups"]) is int, rec
+    span = json.load(open(sys.argv[2]))["duration_ns"]
+    assert abs(rec["cpu_share_pct"] - 100 * t["cpu_time_ns"] / span) < 1e-5, (rec, span)
     tot += rec["cpu_ms"]
     for c in r["configurations"]:
         assert c["tasks"]["per_seed"] == [1, 1]

@@ -2,8 +2,9 @@
 # Every command's --json against docs/json.md (tests/json_check.py): each key an output has is
 # listed there under the command, with a type it allows, and each key listed (but those marked
 # as sometimes absent) is in an output. The runs cover the optional parts: fio, video, RT and
-# rt-app groups, group scheduling, acpi_idle, every repro with and without --workload, a sweep
-# of flags and a sysctl, an idlestat trace, a loaded validate. Usage: sh tests/json_doc.sh
+# rt-app groups, group scheduling, acpi_idle, every repro with and without --workload, repro
+# fio --explore on a small grid, compare of hogs and of a trace (its recorded line), a sweep of
+# flags and a sysctl, an idlestat trace, a loaded validate. Usage: sh tests/json_doc.sh
 # path/to/schedlab
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +37,11 @@ j "repro --workload" repro fio --workload hog --duration 50ms
 j "repro --workload" repro sleepers --seeds 1 --workload make:jobs=2,count=2 --duration 100ms
 j "repro --workload" repro fork --seeds 1 --workload hog --duration 50ms
 j "repro --workload" repro bfs --seeds 1 --workload "trace:file=$D/trace-workload/small.trace"
+j "repro fio --explore" repro fio --explore --unknowns bg_wakeup --duration 100ms --jobs 2
+j compare compare --cpus 1 --duration 200ms --kernel 2.6.31,6.18 --seeds 2 --workload hog \
+	--workload hog
+j compare compare --cpus 2 --duration 200ms --kernel 2.6.31,6.18 --seeds 2 \
+	--workload "trace:file=$D/trace-workload/small.trace"
 "$SL" sweep --workload make:jobs=3,count=4 --workload xclient:rounds=20 \
 	--features NEW_FAIR_SLEEPERS,LAST_BUDDY --vary kernel.sched_latency_ns=10000000,20000000 \
 	--seeds 2 --duration 30ms --out "$T/sw.jsonl" --no-progress 2>"$T/err" ||

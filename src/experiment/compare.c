@@ -537,7 +537,7 @@ static const struct {
 } fig_keys[] = {
 	{"tasks", offsetof(struct figs, tasks)},
 	{"cpu_ms", offsetof(struct figs, cpu_ms)},
-	{"cpu_pct_of_one_cpu", offsetof(struct figs, share)},
+	{"cpu_share_pct", offsetof(struct figs, share)},
 	{"context_switches", offsetof(struct figs, switches)},
 	{"wakeups", offsetof(struct figs, wakeups)},
 	{"wakeup_latency_p50_ms", offsetof(struct figs, p50_ms)},
@@ -568,9 +568,10 @@ static json_object *rec_json(const struct rec *r)
 	o = json_object_new_object();
 	json_object_object_add(o, "tasks", json_object_new_int(r->tasks));
 	json_object_object_add(o, "cpu_ms", sl_json_fixed6(r->cpu_ms));
-	json_object_object_add(o, "cpu_pct_of_one_cpu", sl_json_fixed6(r->share));
-	json_object_object_add(o, "context_switches", sl_json_fixed6(r->switches));
-	json_object_object_add(o, "wakeups", sl_json_fixed6(r->wakeups));
+	json_object_object_add(o, "cpu_share_pct", sl_json_fixed6(r->share));
+	/* counts of the trace, integers as trace-stats prints them */
+	json_object_object_add(o, "context_switches", json_object_new_int64((int64_t)r->switches));
+	json_object_object_add(o, "wakeups", json_object_new_int64((int64_t)r->wakeups));
 	json_object_object_add(o, "wakeup_latency_max_ms", sl_json_fixed6(r->max_ms));
 	return o;
 }
@@ -588,10 +589,6 @@ static int print_json(FILE *out, const struct cmp *c, const int *ord)
 	for (int i = 0; i < o->nseeds; i++)
 		json_object_array_add(a, json_object_new_uint64(c->seeds[i]));
 	json_object_object_add(root, "seeds", a);
-	json_object_object_add(
-		root, "cpu_pct_of",
-		json_object_new_string("one CPU: CPU time / the run's simulated "
-				       "time x 100 (recorded: / the trace's length)"));
 	a = json_object_new_array();
 	for (int ci = 0; ci < o->nconf; ci++) {
 		json_object *co = json_object_new_object();

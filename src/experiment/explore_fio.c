@@ -430,8 +430,8 @@ static void print_json(FILE *out, const struct combo *cs, int n, const bool *var
 					set, unknowns[u].name,
 					json_object_new_string(unknowns[u].values[c->val[u]]));
 		json_object_object_add(x, "settings", set);
-		json_object_object_add(x, "menu_2_6_31_ratio", ratios_json(c, 1));
-		json_object_object_add(x, "menu_tng_ratio", ratios_json(c, 2));
+		json_object_object_add(x, "menu_2_6_31_ratio_to_poll", ratios_json(c, 1));
+		json_object_object_add(x, "menu_tng_ratio_to_poll", ratios_json(c, 2));
 		for (int d = 0; d < NDISK; d++) {
 			json_object *p = json_object_new_array();
 
@@ -442,9 +442,9 @@ static void print_json(FILE *out, const struct combo *cs, int n, const bool *var
 				json_object_array_add(p, sl_json_fixed6(c->power[d][g]));
 			json_object_array_add(pw, p);
 		}
-		json_object_object_add(x, "poll_mb_s", poll);
+		json_object_object_add(x, "poll_bw_mb_s", poll);
 		json_object_object_add(x, "poll_residual", rp);
-		json_object_object_add(x, "power_w", pw);
+		json_object_object_add(x, "average_power_w", pw);
 		json_object_object_add(x, "score", sl_json_fixed6(c->score));
 		json_object_object_add(x, "power_ok", json_object_new_boolean(c->power_ok));
 		json_object_object_add(x, "reproduces", json_object_new_boolean(c->ok));
