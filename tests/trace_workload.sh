@@ -74,8 +74,20 @@ grep -F 'beyond the bursts of 2 tasks' "$T/sb.out" >/dev/null ||
 # beside the trace (as record --calibration writes it), the run takes them without a warning
 cp "$D/short-bursts.trace" "$T/sb.trace"
 cp "$CAL/machine.conf" "$T/sb.trace.machine.conf"
-"$SL" run --workload "trace:file=$T/sb.trace" >/dev/null 2>"$T/err" || fail "run beside"
-[ ! -s "$T/err" ] || fail "a calibration beside the trace: $(cat "$T/err")"
+# and, without --kernel and --cpus, runs as the machine it describes (6.18.44: the model 6.18;
+# 2 CPUs) and says so; with both given, as given and without a word
+"$SL" run --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" || fail "run beside"
+! grep -q warning "$T/err" || fail "a calibration beside the trace: $(cat "$T/err")"
+grep -qF "sb.trace.machine.conf: recorded on Linux 6.18.44-fc-v1252 with 2 CPUs: replayed with --kernel 6.18 --cpus 2" "$T/err" ||
+	fail "the recorded machine's note: $(cat "$T/err")"
+head -1 "$T/out" | grep -qF 'kernel 6.18, 2 CPUs' || fail "run beside: $(head -1 "$T/out")"
+"$SL" run --kernel 6.18 --cpus 2 --workload "trace:file=$T/sb.trace" >"$T/out2" 2>"$T/err" ||
+	fail "run beside, --kernel"
+[ ! -s "$T/err" ] || fail "run beside with --kernel and --cpus: $(cat "$T/err")"
+cmp -s "$T/out" "$T/out2" || fail "run beside: not the run of --kernel 6.18 --cpus 2"
+"$SL" run --kernel 2.6.31 --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" ||
+	fail "run beside, --kernel 2.6.31"
+head -1 "$T/out" | grep -qF 'kernel 2.6.31, 2 CPUs' || fail "--kernel 2.6.31: $(head -1 "$T/out")"
 "$SL" run --workload "trace:file=$D/short-bursts.trace" >/dev/null 2>"$T/err" || fail "run"
 grep -F "no calibration of the machine it was recorded on" "$T/err" >/dev/null ||
 	fail "no warning without a calibration: $(cat "$T/err")"

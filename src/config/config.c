@@ -180,6 +180,62 @@ static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err
 	return 0;
 }
 
+/*
+ * The machine a replay was recorded on, when it says (its machine.conf: calibration= or
+ * T.machine.conf beside the trace, which `record --calibration` writes): a replay without
+ * --kernel runs under the model of the kernel that was recorded, and without --cpus or
+ * --topology on as many CPUs, so that `run --workload trace:file=T` first answers "what does
+ * the model make of my recording" and a what-if is one --kernel away. NULL: no trace workload
+ * says, or two say different things (the defaults stay then).
+ */
+static const struct sl_tw_costs *recorded_machine(const struct sl_config *cfg)
+{
+	const struct sl_tw_costs *r = NULL;
+
+	for (int i = 0; i < cfg->nwl; i++) {
+		const struct sl_tw_costs *c = sl_tw_costs_of(&cfg->wl[i]);
+
+		if (!c || !c->release[0] || !sl_release_of_uname(c->release))
+			continue;
+		if (r && (sl_release_of_uname(r->release) != sl_release_of_uname(c->release) ||
+			  r->cpus != c->cpus))
+			return NULL;
+		r = c;
+	}
+	return r;
+}
+
+/* cfg built again around its parsed workloads, as the recorded machine (recorded_machine) */
+static int build_as_recorded(struct sl_config *cfg, const struct sl_args *a,
+			     const struct sl_tw_costs *rm, char *err, size_t errlen)
+{
+	struct sl_workload_inst wl[SL_MAX_LIST];
+	const struct sl_release *rel = sl_release_of_uname(rm->release);
+	struct sl_args b = *a;
+	char cpus[16];
+	int n = cfg->nwl;
+
+	if (!b.kernel)
+		b.kernel = rel->name;
+	if (!b.cpus && !b.topology && rm->cpus) {
+		snprintf(cpus, sizeof(cpus), "%d", rm->cpus);
+		b.cpus = cpus;
+	}
+	fprintf(stderr,
+		"schedlab: %s: recorded on Linux %s with %d CPUs: replayed with --kernel %s "
+		"--cpus %s (give --kernel or --cpus to choose)\n",
+		rm->path, rm->release, rm->cpus, b.kernel, b.cpus ? b.cpus : "(topology)");
+	memcpy(wl, cfg->wl, (size_t)n * sizeof(wl[0]));
+	cfg->nwl = 0;
+	if (sl_config_build_shared(cfg, &b, wl, n, err, errlen)) {
+		for (int i = 0; i < n; i++)
+			sl_workload_inst_free(&wl[i]);
+		return -1;
+	}
+	cfg->wl_shared = false; /* parsed for this configuration: its own to free */
+	return 0;
+}
+
 int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
 {
 	char e[1400];
@@ -316,6 +372,13 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			sl_config_free(cfg);
 			return -1;
 		}
+	}
+	if (!a->kernel || (!a->cpus && !a->topology)) {
+		const struct sl_tw_costs *rm = recorded_machine(cfg);
+
+		if (rm && ((!a->kernel && sl_release_of_uname(rm->release) != cfg->rel) ||
+			   (!a->cpus && !a->topology && rm->cpus && rm->cpus != cfg->ncpu)))
+			return build_as_recorded(cfg, a, rm, err, errlen);
 	}
 	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {
 		sl_config_free(cfg);

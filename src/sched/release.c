@@ -31,6 +31,21 @@ const struct sl_release *sl_release_default(void)
 	return sl_release_find(SL_DEFAULT_RELEASE);
 }
 
+const struct sl_release *sl_release_of_uname(const char *release)
+{
+	unsigned a = 0, b = 0, c = 0;
+
+	if (sscanf(release, "%u.%u.%u", &a, &b, &c) < 2)
+		return NULL;
+	if (a == 2 && b == 6 && c == 31)
+		return sl_release_find("2.6.31");
+	if (a == 2 && b == 6 && c == 32)
+		return sl_release_find("2.6.32");
+	if (a > 6 || (a == 6 && b >= 6))
+		return sl_release_find("6.18");
+	return NULL;
+}
+
 void sl_release_names(char *buf, size_t len)
 {
 	size_t n = 0;

@@ -64,6 +64,11 @@ extern const int sl_nreleases;
 /* NULL if no release has that name */
 const struct sl_release *sl_release_find(const char *name);
 const struct sl_release *sl_release_default(void);
+/*
+ * The model of a running kernel, by its `uname -r` ("6.18.44-fc"): 2.6.31 and 2.6.32 are modelled
+ * as themselves; every release from 6.6 on runs EEVDF, modelled as 6.18 has it. NULL: none.
+ */
+const struct sl_release *sl_release_of_uname(const char *release);
 /* "2.6.31, 2.6.32, 6.18": the registry's names, for error messages */
 void sl_release_names(char *buf, size_t len);
 

@@ -10,23 +10,14 @@
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "cpuidle/profiles.h"
+#include "sched/release.h"
 
-/*
- * The model of a release: the scheduler that release runs. 2.6.31 and 2.6.32 are modelled as
- * themselves; every release from 6.6 on runs EEVDF, modelled as 6.18 has it. Anything else has
- * no model ("" : validate then asks for --kernel).
- */
+/* The model of the release (sl_release_of_uname), the governor and the idle profile. */
 static void derive(struct sl_machine_conf *mc, const char *dir)
 {
-	unsigned a = 0, b = 0, c = 0;
+	const struct sl_release *rel = sl_release_of_uname(mc->kernel_release);
 
-	mc->model_kernel[0] = '\0';
-	if (sscanf(mc->kernel_release, "%u.%u.%u", &a, &b, &c) >= 2) {
-		if (a == 2 && b == 6 && (c == 31 || c == 32))
-			snprintf(mc->model_kernel, sizeof(mc->model_kernel), "2.6.%u", c);
-		else if (a > 6 || (a == 6 && b >= 6))
-			snprintf(mc->model_kernel, sizeof(mc->model_kernel), "6.18");
-	}
+	snprintf(mc->model_kernel, sizeof(mc->model_kernel), "%s", rel ? rel->name : "");
 	/* the governors the model has under the real names; another one: the release's own */
 	static const char *const same[] = {"menu", "teo", "ladder", "haltpoll"};
 

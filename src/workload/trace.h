@@ -138,6 +138,8 @@ struct sl_tw_costs {
 	char path[512]; /* the machine.conf read ("": none) */
 	int n;
 	char param[SL_TW_MAX_COSTS][96]; /* "ctx_switch=3492ns" */
+	char release[64];		 /* its kernel_release line ("": none) */
+	int cpus;			 /* its cpus line (0: none) */
 };
 
 /*

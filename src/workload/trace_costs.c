@@ -8,6 +8,7 @@
  */
 #include "workload/trace.h"
 #include "machine/params.h"
+#include "core/parse.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,6 +51,22 @@ static int load(struct sl_tw_costs *c, FILE *f, char *err, size_t errlen)
 
 		ln++;
 		line[strcspn(line, "\r\n")] = 0;
+		/* the machine that was recorded: a replay without --kernel and --cpus runs as it */
+		if (!strncmp(p, "kernel_release ", 15)) {
+			snprintf(c->release, sizeof(c->release), "%s", p + 15);
+			continue;
+		}
+		if (!strncmp(p, "cpus ", 5)) {
+			s64 n;
+
+			if (sl_parse_s64(p + 5, &n, e, sizeof(e)) || n < 1 || n > 4096) {
+				snprintf(err, errlen, "%s:%d: cpus '%s': expected 1..4096", c->path,
+					 ln, p + 5);
+				return -1;
+			}
+			c->cpus = (int)n;
+			continue;
+		}
 		if (strncmp(p, "param ", 6))
 			continue;
 		p += 6;
