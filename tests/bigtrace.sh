@@ -46,7 +46,7 @@ rss_below 786432 "pids up to 4194304"
 rc=0
 printf '          x-1    [000] d..2.  1.000000: sched_wakeup: comm=x pid=4194305 prio=120 target_cpu=000\n' |
 	"$SL" trace-stats - >/dev/null 2>"$T/err" || rc=$?
-[ "$rc" -eq 2 ] && grep -q "^schedlab: -:1: malformed line: expected a pid up to 4194304" "$T/err" ||
+[ "$rc" -eq 2 ] && grep -q "^schedlab: -:1: malformed line: expected a pid from 0 to 4194304" "$T/err" ||
 	fail "pid 4194305: exit $rc: $(cat "$T/err")"
 rc=0
 printf '          x-1    [9000] d..2.  1.000000: sched_wakeup: comm=x pid=1 prio=120 target_cpu=000\n' |
