@@ -178,6 +178,13 @@ if command -v gnuplot >/dev/null 2>&1; then
 	done
 	head -c 4 "$T/plots/xclient.completion_ns-effects.png" | grep -q PNG || fail "not a PNG"
 	[ "$(ls -A "$T/plots" | grep -c '^\.')" -eq 0 ] || fail "--plot left temporary files"
+	# the same report plotted again: the same files, byte for byte (the SVGs named the random
+	# temporary directory)
+	"$SL" sweep-report "$T/j1.csv" --metric xclient.completion_ns --plot "$T/plots2" \
+		>/dev/null 2>"$T/err" || fail "--plot again: $(cat "$T/err")"
+	for f in "$T"/plots/*; do
+		cmp -s "$f" "$T/plots2/$(basename "$f")" || fail "--plot twice: $(basename "$f") differs"
+	done
 else
 	echo "sweep.sh: gnuplot not installed: --plot not tested" >&2
 fi

@@ -21,6 +21,7 @@
 #include "core/outfile.h"
 #include "core/interrupt.h"
 #include "core/suggest.h"
+#include "core/escape.h"
 #include "cli/cli_table.h"
 
 #include <stddef.h>
@@ -30,16 +31,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <errno.h>
 
+/* Bad input (exit status 2): the message, with what it quotes of the input escaped. */
 static int die(const char *fmt, ...)
 {
+	char msg[8192];
 	va_list ap;
 
-	fputs("schedlab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	sl_say(stderr, msg);
 	return 2;
 }
 
@@ -71,6 +75,9 @@ static int dest_open(struct dest *d, const char *path)
 	d->f = stdout;
 	if (!path)
 		return 0;
+	/* exit status 2 for a name that is no file's (bad input), 1 when a file cannot be made */
+	if (!path[0])
+		return die("--output: an empty file name");
 	if (sl_outfile_open(&d->o, path, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: --output %s\n", err);
 		return 1;
@@ -329,6 +336,21 @@ static int rtapp_logdir(struct cli *c)
 		return 0;
 	if (!c->rtapp_logdir[0] || strchr(c->rtapp_logdir, ','))
 		return die("--rtapp-logdir: a directory name without ',' is expected");
+	/* an output: checked before the run, not found missing after it (exit status 1, as for
+	 * every output that cannot be written) */
+	struct stat st;
+	int e = 0;
+
+	if (stat(c->rtapp_logdir, &st))
+		e = errno;
+	else if (!S_ISDIR(st.st_mode))
+		e = ENOTDIR;
+	else if (access(c->rtapp_logdir, W_OK | X_OK))
+		e = errno;
+	if (e) {
+		fprintf(stderr, "schedlab: --rtapp-logdir %s: %s\n", c->rtapp_logdir, strerror(e));
+		return 1;
+	}
 	for (int i = 0; i < c->a.nworkloads; i++) {
 		const char *w = c->a.workloads[i];
 
@@ -354,7 +376,7 @@ static int run_and_report(struct sl_config *cfg, bool json, FILE *out)
 	int rc = sl_run(cfg, &r, err, sizeof(err));
 
 	if (rc == SL_RUN_EIO || rc == SL_RUN_EINTR) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 	} else if (rc) {
 		rc = die("%s", err);
 	} else if (json) {
@@ -790,13 +812,13 @@ static int cmd_record(int argc, char **argv)
 	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
 
 	if (rc == SL_RECORD_INTERRUPTED) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		return 130;
 	}
 	if (rc < 0)
 		return die("%s", err);
 	if (rc > 0) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		return 1;
 	}
 	return 0;
