@@ -105,6 +105,17 @@ rc=0
 rc=0
 "$SL" run --workload hog --duration 10ms -o "$T/no/such/out.txt" >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "-o in a missing directory: exit $rc: $(cat "$T/err")"
+# an empty name is bad input in every command (some gave 1); record checks its -o before
+# running the command (it ran it, then failed)
+usage_error "--output: an empty file name" trace-stats -o '' "$D/idlestat-synthetic.idlestat"
+usage_error "--output: an empty file name" repro fio -o ''
+usage_error "sweep-merge: --out: an empty file name" sweep-merge --out '' \
+	"$(dirname "$0")/../fuzz/corpus/sweep_resume/full.csv"
+usage_error "record: -o: an empty file name" record -o '' -- true
+rc=0
+"$SL" record -o "$T/no/such/r.trace" -- echo RAN >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] && ! grep -q RAN "$T/out" && grep -q "record: -o $T/no/such/r.trace: No such file" "$T/err" ||
+	fail "record -o in a missing directory: exit $rc: $(cat "$T/out" "$T/err")"
 # a FIFO is written through, not replaced by a regular file
 mkfifo "$T/fifo"
 cat "$T/fifo" >"$T/from-fifo" &
@@ -123,5 +134,22 @@ if mknod "$T/full" c 1 7 2>/dev/null; then
 else
 	echo "hostile.sh: not root: -o onto a device not tested" >&2
 fi
+
+# kill -9 during --trace-out leaves its temporary (.k.trace.PID.XXXXXX: no handler runs); the
+# next run writing that output removes it
+"$SL" run --cpus 2 --workload periodic:run=10us,period=100us --duration 3600s \
+	--trace-out "$T/k.trace" --no-progress >/dev/null 2>&1 &
+pid=$!
+n=0
+while [ -z "$(ls -A "$T" | grep '^\.k\.trace\.')" ] && [ "$n" -lt 100 ]; do
+	sleep 0.05
+	n=$((n + 1))
+done
+kill -9 "$pid"
+wait "$pid" || true
+[ -n "$(ls -A "$T" | grep "^\.k\.trace\.$pid\.")" ] || fail "kill -9: no temporary of pid $pid to clean"
+"$SL" run --cpus 1 --workload hog --duration 1ms --trace-out "$T/k.trace" >/dev/null ||
+	fail "the run after kill -9: exit $?"
+[ -z "$(ls -A "$T" | grep '^\.k\.trace\.')" ] || fail "kill -9's temporary left: $(ls -A "$T")"
 
 echo "hostile.sh: all passed"

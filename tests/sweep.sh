@@ -179,9 +179,14 @@ if command -v gnuplot >/dev/null 2>&1; then
 	head -c 4 "$T/plots/xclient.completion_ns-effects.png" | grep -q PNG || fail "not a PNG"
 	[ "$(ls -A "$T/plots" | grep -c '^\.')" -eq 0 ] || fail "--plot left temporary files"
 	# the same report plotted again: the same files, byte for byte (the SVGs named the random
-	# temporary directory)
+	# temporary directory); the private directory a killed --plot left there (its pid gone) is
+	# removed
+	dead=$(sh -c 'echo $$')
+	mkdir -p "$T/plots2/.plot.$dead.AbCdEf"
+	echo x >"$T/plots2/.plot.$dead.AbCdEf/.x.dat"
 	"$SL" sweep-report "$T/j1.csv" --metric xclient.completion_ns --plot "$T/plots2" \
 		>/dev/null 2>"$T/err" || fail "--plot again: $(cat "$T/err")"
+	[ "$(ls -A "$T/plots2" | grep -c '^\.')" -eq 0 ] || fail "--plot left a killed run's directory"
 	for f in "$T"/plots/*; do
 		cmp -s "$f" "$T/plots2/$(basename "$f")" || fail "--plot twice: $(basename "$f") differs"
 	done

@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <errno.h>
+#include <libgen.h>
 
 /* Bad input (exit status 2): the message, with what it quotes of the input escaped. */
 static int die(const char *fmt, ...)
@@ -649,8 +650,10 @@ static int cmd_repro(int argc, char **argv)
 			   "builds run to their end)");
 	struct dest d;
 
-	if (dest_open(&d, output))
-		return 1;
+	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
+
+	if (oc)
+		return oc;
 	int rc = !strcmp(exp, "fio")	    ? sl_repro_fio(&o, d.f, err, sizeof(err))
 		 : !strcmp(exp, "sleepers") ? sl_repro_sleepers(&o, d.f, err, sizeof(err))
 		 : !strcmp(exp, "bfs")	    ? sl_repro_bfs(&o, d.f, err, sizeof(err))
@@ -723,8 +726,10 @@ static int cmd_trace_stats(int argc, char **argv)
 		return die("trace-stats: give a trace file (text, .xz or .gz), or - for stdin");
 	struct dest d;
 
-	if (dest_open(&d, output))
-		return 1;
+	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
+
+	if (oc)
+		return oc;
 	int rc = sl_trace_stats(path, lenient, &sort, json, d.f, err, sizeof(err)) ? die("%s", err)
 										   : 0;
 
@@ -768,8 +773,10 @@ static int cmd_replay_idle(int argc, char **argv)
 		return die("replay-idle: give a trace file (text, .xz or .gz), or - for stdin");
 	struct dest d;
 
-	if (dest_open(&d, output))
-		return 1;
+	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
+
+	if (oc)
+		return oc;
 	int rc = sl_replay_idle(path, machine, govs, ngovs, lenient, json, d.f, err, sizeof(err))
 			 ? die("%s", err)
 			 : 0;
@@ -807,8 +814,21 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (!out)
 		return die("record: give -o FILE");
+	if (!out[0])
+		return die("record: -o: an empty file name");
 	if (i >= argc)
 		return die("record: give a command after --");
+	/* the output's directory before the command runs, not after (exit status 1) */
+	char odir[4096];
+	struct stat ost;
+
+	snprintf(odir, sizeof(odir), "%s", out);
+	int oe = stat(dirname(odir), &ost) ? errno : !S_ISDIR(ost.st_mode) ? ENOTDIR : 0;
+
+	if (oe) {
+		fprintf(stderr, "schedlab: record: -o %s: %s\n", out, strerror(oe));
+		return 1;
+	}
 	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
 
 	if (rc == SL_RECORD_INTERRUPTED) {
@@ -945,10 +965,14 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 		return die("%s: give the sweep's --out file(s)", argv[1]);
 	if (merge && !o.merge_out)
 		return die("sweep-merge: give --out FILE");
+	if (merge && !o.merge_out[0])
+		return die("sweep-merge: --out: an empty file name");
 	struct dest d;
 
-	if (dest_open(&d, output))
-		return 1;
+	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
+
+	if (oc)
+		return oc;
 	bool done = false;
 	int rc;
 

@@ -50,6 +50,22 @@ static int fail(struct sl_outfile *o, int e, char *err, size_t errlen)
 	return -1;
 }
 
+bool sl_outfile_stale(const char *name, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+	const char *p = name + pl;
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, pl) || *p != '.' || p[1] < '1' || p[1] > '9')
+		return false;
+	pid = strtol(p + 1, &end, 10);
+	if (*end != '.' || strlen(end + 1) != 6 || pid > SL_PID_MAX_LIMIT || pid == (long)getpid())
+		return false;
+	/* alive (or not ours to ask about): its temporary is in use */
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
 /*
  * The temporaries of killed runs (kill -9 leaves them; they can be as large as the output):
  * .NAME.PID.XXXXXX beside the final file, removed when process PID no longer exists. Only
@@ -57,31 +73,19 @@ static int fail(struct sl_outfile *o, int e, char *err, size_t errlen)
  */
 static void remove_stale(const char *dir, const char *base)
 {
-	size_t bl = strlen(base);
+	char prefix[4200];
 	DIR *d = opendir(dir);
 	struct dirent *de;
 
 	if (!d)
 		return;
+	snprintf(prefix, sizeof(prefix), ".%s", base);
 	while ((de = readdir(d))) {
-		const char *s = de->d_name, *p;
-		char *end;
-		long pid;
-
-		if (s[0] != '.' || strncmp(s + 1, base, bl) || s[1 + bl] != '.')
-			continue;
-		p = s + 2 + bl;
-		if (*p < '1' || *p > '9')
-			continue;
-		pid = strtol(p, &end, 10);
-		if (*end != '.' || strlen(end + 1) != 6 || pid <= 0 || pid > SL_PID_MAX_LIMIT ||
-		    pid == (long)getpid())
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue; /* alive (or not ours to ask about): its temporary is in use */
 		char stale[8400];
 
-		snprintf(stale, sizeof(stale), "%s/%s", dir, s);
+		if (!sl_outfile_stale(de->d_name, prefix))
+			continue;
+		snprintf(stale, sizeof(stale), "%s/%s", dir, de->d_name);
 		unlink(stale);
 	}
 	closedir(d);

@@ -23,6 +23,12 @@ struct sl_outfile {
 	char tmp[4200];	 /* the temporary: DIR/.NAME.PID.XXXXXX; "" when written through */
 };
 
+/*
+ * Whether name is PREFIX.PID.XXXXXX (a temporary's, or --plot's private directory's) of a
+ * process that no longer exists: what a killed run left, safe to remove.
+ */
+bool sl_outfile_stale(const char *name, const char *prefix);
+
 /* Create the temporary; 0, or -1 with err = "PATH: strerror". */
 int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t errlen);
 /* Flush, fsync, close and rename into place; on any error remove the temporary, -1 and err. */

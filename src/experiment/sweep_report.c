@@ -17,6 +17,7 @@
 #include "core/outfile.h"
 #include "core/escape.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -972,6 +973,42 @@ static void safe_name(const char *in, char *out, size_t len)
 }
 
 /*
+ * The private directories of killed --plot runs (.plot.PID.XXXXXX, PID gone), and what they
+ * hold (data, scripts, images: files only), removed.
+ */
+static void remove_stale_plots(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char sub[4400];
+		DIR *sd;
+
+		if (!sl_outfile_stale(de->d_name, ".plot"))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if ((sd = opendir(sub))) {
+			struct dirent *e;
+
+			while ((e = readdir(sd))) {
+				char f[8800];
+
+				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+					continue;
+				snprintf(f, sizeof(f), "%s/%s", sub, e->d_name);
+				unlink(f);
+			}
+			closedir(sd);
+		}
+		rmdir(sub);
+	}
+	closedir(d);
+}
+
+/*
  * gnuplot on one script, run in the plots' private directory (the script names its files
  * relative to it: the SVGs, which quote a plot's data file, do not carry the directory's random
  * name), its output on our stderr. 0 when it exited 0.
@@ -1056,7 +1093,8 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, c
 	 * (mkdtemp: two reports plotting into one DIR do not collide); each plot is renamed from it
 	 * into DIR once gnuplot succeeded, and the directory is removed in every case.
 	 */
-	snprintf(tdir, sizeof(tdir), "%s/.plot.XXXXXX", dir);
+	remove_stale_plots(dir);
+	snprintf(tdir, sizeof(tdir), "%s/.plot.%d.XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(tdir)) {
 		fprintf(stderr, "schedlab: %s: %s\n", dir, strerror(errno));
 		return 1;
