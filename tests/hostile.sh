@@ -60,6 +60,7 @@ usage_error "c.idlestat:38: malformed line: expected a cpu_id below the header's
 : >"$T/empty.trace"
 usage_error "empty.trace: no trace events in its 0 lines" trace-stats "$T/empty.trace"
 usage_error "/dev/null: no trace events in its 0 lines" trace-stats /dev/null
+usage_error "/dev/null: no idle period in its 0 lines" replay-idle /dev/null
 
 # --- a negative pid and a prev_state of no kernel's letters
 S='  a-1 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=1 prev_prio=120'
