@@ -250,6 +250,12 @@ static void __attribute__((noreturn)) dat_child(int fd, int wfd)
 
 	if (!out)
 		_exit(3);
+	/* a crash here is the file's: die of it (the parent names the signal) rather than run a
+	 * handler inherited from the parent (a sanitizer's, a fuzzer's) */
+	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+	for (size_t i = 0; i < SL_ARRAY_SIZE(fatal); i++)
+		signal(fatal[i], SIG_DFL);
 	top = tracecmd_open_fd(fd, 0);
 	if (!top) {
 		static const char e[] = "a trace.dat that libtracecmd cannot read (truncated, "
