@@ -119,7 +119,8 @@ rc=0
 	fail "record -o in a missing directory: exit $rc: $(cat "$T/out" "$T/err")"
 # a FIFO is written through, not replaced by a regular file
 mkfifo "$T/fifo"
-cat "$T/fifo" >"$T/from-fifo" &
+# (timeout: when the FIFO is replaced, no writer ever comes, and the test must not hang)
+timeout 20 cat "$T/fifo" >"$T/from-fifo" &
 "$SL" run --cpus 1 --workload hog --duration 10ms -o "$T/fifo" || fail "-o FIFO: exit $?"
 wait
 [ -p "$T/fifo" ] || fail "-o FIFO: the FIFO was replaced"
