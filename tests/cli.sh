@@ -121,7 +121,14 @@ grep -F '"traceEvents"' "$T/run.json" >/dev/null || fail "trace-out json: no tra
 if command -v python3 >/dev/null 2>&1; then
 	python3 -m json.tool <"$T/run.json" >/dev/null || fail "trace-out json: does not parse"
 fi
-usage_error "trace-out" run --workload hog --duration 10ms --trace-out "$T/no/such/dir/x"
+# a missing directory: the output cannot be written (exit 1, as -o's); an empty name is bad
+# input (exit 2, as -o's)
+rc=0
+"$SL" run --workload hog --duration 10ms --trace-out "$T/no/such/dir/x" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] && grep -F -e "--trace-out $T/no/such/dir/x: No such file or directory" "$T/err" >/dev/null ||
+	fail "trace-out into a missing directory: exit $rc: $(cat "$T/err")"
+usage_error "--trace-out: an empty file name" run --workload hog --duration 10ms --trace-out ''
+usage_error "--output: an empty file name" run --workload hog --duration 10ms -o ''
 
 # --- traces in: every shared trace reads; replay-idle's oracle is the lowest energy ---
 D=$(dirname "$0")/data

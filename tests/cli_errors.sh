@@ -291,7 +291,7 @@ grep -F "warning: the trace has no hrtimer events" "$T/out" >/dev/null ||
 printf '# tracer: nop\n%s\n' \
 	'           hog-1     [000]     0.000100000: sched_switch: task hog:1 [120] (R) ==> swapper:0 [120]' \
 	>"$T/no-idle.trace"
-usage_error "no-idle.trace: no idle periods (no power:cpu_idle entry and exit on any CPU): nothing to replay" \
+usage_error "no-idle.trace: no idle period in its 2 lines (a cpu_idle entry, then its exit): nothing to replay" \
 	replay-idle "$T/no-idle.trace"
 
 echo "cli_errors.sh: all checks passed"

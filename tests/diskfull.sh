@@ -1,10 +1,11 @@
 #!/bin/sh
 # A full disk: every output (run -o, --trace-out, trace-stats -o, repro -o, sweep --out,
-# sweep-merge --out, sweep-report --plot) that does not fit fails with exit status 1 and a message
-# naming the file, leaves no partial file (and the previous file intact). Standard output to
-# /dev/full is checked the same way. The disk is a 64 KiB tmpfs mounted in a private mount
-# namespace (unshare -m), so nothing outside the test sees it; skipped, with a message, when not
-# root or when the mount is refused (a container without CAP_SYS_ADMIN).
+# sweep-merge --out, sweep-report --plot, also when gnuplot itself says nothing) that does not fit
+# fails with exit status 1 and a message naming the file, leaves no partial file (and the
+# previous file intact). Standard output to /dev/full is checked the same way. The disk is a
+# 64 KiB tmpfs mounted in a private mount namespace (unshare -m), so nothing outside the test
+# sees it; skipped, with a message, when not root or when the mount is refused (a container
+# without CAP_SYS_ADMIN).
 # Usage: sh tests/diskfull.sh path/to/schedlab
 set -eu
 
@@ -134,6 +135,17 @@ if command -v gnuplot >/dev/null 2>&1; then
 	[ "$rc" -eq 1 ] && grep -q "$D/plots" "$T/err" ||
 		fail "--plot on a full disk: exit $rc: $(cat "$T/err")"
 	[ -z "$(ls -A "$D/plots")" ] || fail "--plot on a full disk left $(ls -A "$D/plots")"
+	# room for the data and the scripts but not the images: gnuplot exits 0 leaving empty PNGs
+	# and a cut SVG, which were renamed into place with exit 0 (issue 30); now every image is
+	# checked whole before any is kept
+	rm -rf "$D/plots" "$D/filler"
+	head -c 36864 /dev/zero >"$D/filler"
+	rc=0
+	"$SL" sweep-report "$T/ref.csv" --metric hog.cpu_share --plot "$D/plots" >/dev/null \
+		2>"$T/err" || rc=$?
+	[ "$rc" -eq 1 ] && grep -q "gnuplot wrote it incomplete" "$T/err" ||
+		fail "--plot, images on a full disk: exit $rc: $(cat "$T/err")"
+	[ -z "$(ls -A "$D/plots")" ] || fail "--plot, images on a full disk: left $(ls -A "$D/plots")"
 else
 	echo "diskfull.sh: gnuplot not installed: --plot not tested" >&2
 fi

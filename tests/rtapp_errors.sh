@@ -36,6 +36,14 @@ refused nice_range.json 'nice_range.json:4: task "t": priority 30: SCHED_OTHER t
 refused deadline.json 'deadline.json:4: policy SCHED_DEADLINE is not modelled'
 refused fifo_prio.json 'fifo_prio.json:4: task "t": priority 0: SCHED_FIFO takes 1..99'
 refused slash_name.json 'slash_name.json:3: task name "../escape": a '"'"'/'"'"' is not allowed'
+# loops of events that take no simulated time: the clock would never move (issue 30)
+refused zero_sleep_loop.json 'zero_sleep_loop.json:3: task "t": a phase that loops for ever on events taking no simulated time'
+refused run0_sleep0.json 'run0_sleep0.json:3: task "t": a phase that loops for ever on events taking no simulated time'
+refused zero_phases.json 'zero_phases.json:3: task "t": it repeats for ever events taking no simulated time'
+refused global_twice.json 'global_twice.json:3: "global" given twice (first on line 2)'
+refused global_key_twice.json 'global_key_twice.json:3: "global": "duration" given twice (first on line 2)'
+refused run_u64max.json 'run_u64max.json:4: "run": 1.84467e+19 is out of range [0, 1000000000000]'
+refused run_1e30.json 'run_1e30.json:4: "run": 1e+30 is out of range [0, 1000000000000]'
 refused cpus_range.json 'cpus_range.json:3: task "t": cpus names CPU 5, the machine has CPUs 0..1'
 
 # a missing file, and the workload without file=

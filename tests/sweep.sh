@@ -207,6 +207,18 @@ if command -v gnuplot >/dev/null 2>&1; then
 		fail "--plot: the effects axis is scaled to an effect below the resolution"
 	grep -q "g.lat_p99_ns: 4 runs of 2 configurations" "$T/resplots/g.lat_p99_ns-distribution.svg" ||
 		fail "--plot: the distribution's title does not count runs and configurations"
+	# the same report plotted again: the same files, byte for byte (the SVGs named the random
+	# temporary directory); the private directory a killed --plot left there (its pid gone) is
+	# removed
+	dead=$(sh -c 'echo $$')
+	mkdir -p "$T/plots2/.plot.$dead.AbCdEf"
+	echo x >"$T/plots2/.plot.$dead.AbCdEf/.x.dat"
+	"$SL" sweep-report "$T/j1.csv" --metric xclient.completion_ns --plot "$T/plots2" \
+		>/dev/null 2>"$T/err" || fail "--plot again: $(cat "$T/err")"
+	[ "$(ls -A "$T/plots2" | grep -c '^\.')" -eq 0 ] || fail "--plot left a killed run's directory"
+	for f in "$T"/plots/*; do
+		cmp -s "$f" "$T/plots2/$(basename "$f")" || fail "--plot twice: $(basename "$f") differs"
+	done
 else
 	echo "sweep.sh: gnuplot not installed: --plot not tested" >&2
 fi

@@ -9,8 +9,10 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/outfile.h"
@@ -143,6 +145,70 @@ static void test_cleanup_removes_open(void **state)
 	assert_int_equal(count_entries(), 0);
 }
 
+/*
+ * A name that is a FIFO (or a device) is written through, not replaced by a regular file: what
+ * was written comes out of the FIFO, and the name is still the FIFO.
+ */
+static void test_fifo_written_through(void **state)
+{
+	struct sl_outfile o;
+	char err[4400], buf[16] = "";
+	struct stat st;
+	int rd;
+
+	(void)state;
+	assert_int_equal(mkfifo(tmpdir_path("f.fifo"), 0600), 0);
+	rd = open(tmpdir_path("f.fifo"), O_RDONLY | O_NONBLOCK); /* a reader: open(w) won't block */
+	assert_true(rd >= 0);
+	assert_int_equal(sl_outfile_open(&o, tmpdir_path("f.fifo"), err, sizeof(err)), 0);
+	assert_string_equal(o.tmp, "");
+	fputs("through\n", o.f);
+	assert_int_equal(sl_outfile_commit(&o, err, sizeof(err)), 0);
+	assert_int_equal(read(rd, buf, sizeof(buf) - 1), 8);
+	assert_string_equal(buf, "through\n");
+	close(rd);
+	assert_int_equal(stat(tmpdir_path("f.fifo"), &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(unlink(tmpdir_path("f.fifo")), 0);
+	assert_int_equal(count_entries(), 0);
+}
+
+/*
+ * The temporary of a killed run (.NAME.PID.XXXXXX, PID gone) is removed by the next open of
+ * that output; one of a live process (this test's parent) and other names are left alone.
+ */
+static void test_stale_temporary_removed(void **state)
+{
+	struct sl_outfile o;
+	char err[4400], dead[128], live[128], other[128];
+	struct stat st;
+	pid_t pid = fork();
+	FILE *f;
+
+	(void)state;
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid); /* pid is now no process's */
+	snprintf(dead, sizeof(dead), ".s.txt.%d.AbCdEf", (int)pid);
+	snprintf(live, sizeof(live), ".s.txt.%d.AbCdEf", (int)getppid());
+	snprintf(other, sizeof(other), ".t.txt.%d.AbCdEf", (int)pid);
+	assert_non_null(f = fopen(tmpdir_path(dead), "w"));
+	fclose(f);
+	assert_non_null(f = fopen(tmpdir_path(live), "w"));
+	fclose(f);
+	assert_non_null(f = fopen(tmpdir_path(other), "w"));
+	fclose(f);
+	assert_int_equal(sl_outfile_open(&o, tmpdir_path("s.txt"), err, sizeof(err)), 0);
+	sl_outfile_abort(&o);
+	assert_int_equal(stat(tmpdir_path(dead), &st), -1);
+	assert_int_equal(stat(tmpdir_path(live), &st), 0);
+	assert_int_equal(stat(tmpdir_path(other), &st), 0);
+	unlink(tmpdir_path(live));
+	unlink(tmpdir_path(other));
+	assert_int_equal(count_entries(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +217,8 @@ int main(void)
 		cmocka_unit_test(test_two_writers),
 		cmocka_unit_test(test_errors_name_the_file),
 		cmocka_unit_test(test_cleanup_removes_open),
+		cmocka_unit_test(test_fifo_written_through),
+		cmocka_unit_test(test_stale_temporary_removed),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -74,6 +74,13 @@ static void test_each_malformed_line_says_what_was_expected(void **state)
 		{P "block_rq_complete: 8,0 R 100 + 8 [0]", "expected ("},
 		{P "block_rq_complete: 8,0 R (100 + 8 [0]", "expected )"},
 		{P "block_rq_complete: 8,0 R () x + 8 [0]", "expected a number"},
+		/* issue 30: a negative pid, a prev_state of no kernel's letters */
+		{P "sched_wakeup: comm=a b pid=-1 prio=120 success=0 target_cpu=003",
+		 "expected a pid from 0 to 4194304"},
+		{P "sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=ZZZZ ==> "
+		   "next_comm=b next_pid=2 next_prio=120",
+		 "expected a prev_state of the kernel's letters (one of RSDTtXZPIKWNxp, several "
+		 "joined by |, then + when preempted)"},
 	};
 	struct sl_trace_record o[2];
 	struct sl_trace_reader r;
@@ -92,12 +99,12 @@ static void test_each_malformed_line_says_what_was_expected(void **state)
 	}
 }
 
-/* Upper-case hex, a negative pid, an explicit success=, a CRLF line end, the 2.6.3x wake-up. */
+/* Upper-case hex, pid 0, an explicit success=, a CRLF line end, the 2.6.3x wake-up. */
 static void test_field_forms(void **state)
 {
 	static const char text[] =
 		P "hrtimer_start: hrtimer=0xFFFF8880ABCD function=tick_sched_timer expires=5 "
-		  "softexpires=4\r\n" P "sched_wakeup: comm=a b pid=-1 prio=120 success=0 "
+		  "softexpires=4\r\n" P "sched_wakeup: comm=a b pid=0 prio=120 success=0 "
 		  "target_cpu=003\n" P "sched_wakeup: task bash:21 [120] success=1 [002]\n" P
 		  "block_rq_complete: 8,0 R () 100 + 8 [-5]\n";
 	struct sl_trace_record o[4];
@@ -111,7 +118,7 @@ static void test_field_forms(void **state)
 	assert_int_equal(o[0].softexpires, 4); /* the \r is not part of the number */
 	assert_string_equal(o[0].str, "tick_sched_timer");
 	assert_string_equal(o[1].task_comm, "a b");
-	assert_int_equal(o[1].task_pid, -1);
+	assert_int_equal(o[1].task_pid, 0);
 	assert_int_equal(o[1].success, 0);
 	assert_int_equal(o[1].target_cpu, 3);
 	assert_string_equal(o[2].task_comm, "bash");

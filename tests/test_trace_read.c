@@ -236,13 +236,13 @@ static void test_report_layouts(void **state)
 	(void)state;
 	assert_int_equal(
 		read_all("cpus=2\n"
-			 "  kworker/0:1H-60    [000]  6543.690735: sched_switch:         "
+			 "  kworker/0:1H-60    [000]  6543.652035: sched_switch:         "
 			 "kworker/0:1H:60 [100] R+ ==> swapper/0:0 [120]\n"
 			 "  rt-app-4634  [000]  6543.652104: sched_wakeup:         rcu_preempt:15 "
 			 "[120] CPU:001\n"
 			 "  rt-app-4634  [000]  6543.652105: sched_wakeup:         a b:16 [120] "
 			 "success=1 CPU:000\n"
-			 "  rt-app-4634  [000]  6543.652089: hrtimer_expire_entry: "
+			 "  rt-app-4634  [000]  6543.652189: hrtimer_expire_entry: "
 			 "hrtimer=0xffff888627c206f8 now=6543628026055 "
 			 "function=tick_nohz_handler/0x0\n",
 			 false, o, 4, &r),

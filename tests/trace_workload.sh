@@ -122,7 +122,7 @@ assert sorted((t["pid"], t["cpu_time_ns"]) for t in d["per_task"]) == [(21, 2000
 "$SL" run --workload "trace:file=$D/yield.trace,yield=0,calibration=none" >/dev/null ||
 	fail "yield=0"
 # a CPU's records going back in time: the line, exit status 2
-usage_error "backwards.trace:6: timestamp 1.000050000 before CPU 0's previous record" \
+usage_error "backwards.trace:6: malformed line: expected a timestamp not before line 5's (1.000100000)" \
 	trace-workload "$D/backwards.trace"
 
 usage_error "bad.trace:12: malformed line" trace-workload "$D/bad.trace" -o "$T/bad.json"

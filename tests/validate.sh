@@ -108,6 +108,10 @@ mkdir "$B"
 cp "$R"/* "$B/"
 printf 'cpus 1\nkernel 6.18\n' >"$B/machine.conf"
 usage_error "$B/machine.conf:2: unknown key 'kernel'" validate "$B/timer.json" --real "$B"
+# a param line is checked where its file and line are known (issue 30: it was reported as a
+# command-line --param with neither)
+printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\nparam nosuch=1\n' >"$B/machine.conf"
+usage_error "$B/machine.conf:4: param: unknown --param 'nosuch'" validate "$B/timer.json" --real "$B"
 printf 'cpus 1\nkernel_release 5.10.0\ncpuidle_driver none\n' >"$B/machine.conf"
 usage_error "no model of kernel 5.10.0" validate "$B/timer.json" --real "$B"
 printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\n' >"$B/machine.conf"

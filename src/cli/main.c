@@ -25,6 +25,7 @@
 #include "core/interrupt.h"
 #include "core/suggest.h"
 #include "core/parse.h"
+#include "core/escape.h"
 #include "cli/cli_table.h"
 
 #include <stddef.h>
@@ -34,16 +35,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <libgen.h>
 
+/* Bad input (exit status 2): the message, with what it quotes of the input escaped. */
 static int die(const char *fmt, ...)
 {
+	char msg[8192];
 	va_list ap;
 
-	fputs("schedlab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	sl_say(stderr, msg);
 	return 2;
 }
 
@@ -75,6 +80,9 @@ static int dest_open(struct dest *d, const char *path)
 	d->f = stdout;
 	if (!path)
 		return 0;
+	/* exit status 2 for a name that is no file's (bad input), 1 when a file cannot be made */
+	if (!path[0])
+		return die("--output: an empty file name");
 	if (sl_outfile_open(&d->o, path, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: --output %s\n", err);
 		return 1;
@@ -335,6 +343,21 @@ static int rtapp_logdir(struct cli *c)
 		return 0;
 	if (!c->rtapp_logdir[0] || strchr(c->rtapp_logdir, ','))
 		return die("--rtapp-logdir: a directory name without ',' is expected");
+	/* an output: checked before the run, not found missing after it (exit status 1, as for
+	 * every output that cannot be written) */
+	struct stat st;
+	int e = 0;
+
+	if (stat(c->rtapp_logdir, &st))
+		e = errno;
+	else if (!S_ISDIR(st.st_mode))
+		e = ENOTDIR;
+	else if (access(c->rtapp_logdir, W_OK | X_OK))
+		e = errno;
+	if (e) {
+		fprintf(stderr, "schedlab: --rtapp-logdir %s: %s\n", c->rtapp_logdir, strerror(e));
+		return 1;
+	}
 	for (int i = 0; i < c->a.nworkloads; i++) {
 		const char *w = c->a.workloads[i];
 
@@ -360,7 +383,7 @@ static int run_and_report(struct sl_config *cfg, bool json, FILE *out)
 	int rc = sl_run(cfg, &r, err, sizeof(err));
 
 	if (rc == SL_RUN_EIO || rc == SL_RUN_EINTR) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 	} else if (rc) {
 		rc = die("%s", err);
 	} else if (json) {
@@ -660,8 +683,10 @@ static int cmd_repro(int argc, char **argv)
 			   "builds run to their end)");
 	struct dest d;
 
-	if (dest_open(&d, output))
-		return 1;
+	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
+
+	if (oc)
+		return oc;
 	int rc = !strcmp(exp, "fio")	    ? sl_repro_fio(&o, d.f, err, sizeof(err))
 		 : !strcmp(exp, "sleepers") ? sl_repro_sleepers(&o, d.f, err, sizeof(err))
 		 : !strcmp(exp, "bfs")	    ? sl_repro_bfs(&o, d.f, err, sizeof(err))
@@ -1024,8 +1049,10 @@ static int cmd_trace_stats(int argc, char **argv)
 		return die("trace-stats: give a trace file (text, .xz or .gz), or - for stdin");
 	struct dest d;
 
-	if (dest_open(&d, output))
-		return 1;
+	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
+
+	if (oc)
+		return oc;
 	int rc = sl_trace_stats(path, lenient, &sort, json, d.f, err, sizeof(err)) ? die("%s", err)
 										   : 0;
 
@@ -1069,8 +1096,10 @@ static int cmd_replay_idle(int argc, char **argv)
 		return die("replay-idle: give a trace file (text, .xz or .gz), or - for stdin");
 	struct dest d;
 
-	if (dest_open(&d, output))
-		return 1;
+	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
+
+	if (oc)
+		return oc;
 	int rc = sl_replay_idle(path, machine, govs, ngovs, lenient, json, d.f, err, sizeof(err))
 			 ? die("%s", err)
 			 : 0;
@@ -1114,8 +1143,21 @@ static int cmd_record(int argc, char **argv)
 	}
 	if (!out)
 		return die("record: give -o FILE");
+	if (!out[0])
+		return die("record: -o: an empty file name");
 	if (i >= argc)
 		return die("record: give a command after --");
+	/* the output's directory before the command runs, not after (exit status 1) */
+	char odir[4096];
+	struct stat ost;
+
+	snprintf(odir, sizeof(odir), "%s", out);
+	int oe = stat(dirname(odir), &ost) ? errno : !S_ISDIR(ost.st_mode) ? ENOTDIR : 0;
+
+	if (oe) {
+		fprintf(stderr, "schedlab: record: -o %s: %s\n", out, strerror(oe));
+		return 1;
+	}
 	/* the costs a replay of the trace takes (workload/trace.h), checked before recording */
 	if (calib && sl_machine_conf_for_trace(&mc, calib, err, sizeof(err)))
 		return die("record --calibration: %s", err);
@@ -1132,13 +1174,13 @@ static int cmd_record(int argc, char **argv)
 	}
 
 	if (rc == SL_RECORD_INTERRUPTED) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		return 130;
 	}
 	if (rc < 0)
 		return die("%s", err);
 	if (rc > 0) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		return 1;
 	}
 	return 0;
@@ -1265,10 +1307,14 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 		return die("%s: give the sweep's --out file(s)", argv[1]);
 	if (merge && !o.merge_out)
 		return die("sweep-merge: give --out FILE");
+	if (merge && !o.merge_out[0])
+		return die("sweep-merge: --out: an empty file name");
 	struct dest d;
 
-	if (dest_open(&d, output))
-		return 1;
+	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
+
+	if (oc)
+		return oc;
 	bool done = false;
 	int rc;
 

@@ -1,5 +1,7 @@
 #include "core/outfile.h"
+#include <schedlab/types.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -48,10 +50,52 @@ static int fail(struct sl_outfile *o, int e, char *err, size_t errlen)
 	return -1;
 }
 
+bool sl_outfile_stale(const char *name, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+	const char *p = name + pl;
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, pl) || *p != '.' || p[1] < '1' || p[1] > '9')
+		return false;
+	pid = strtol(p + 1, &end, 10);
+	if (*end != '.' || strlen(end + 1) != 6 || pid > SL_PID_MAX_LIMIT || pid == (long)getpid())
+		return false;
+	/* alive (or not ours to ask about): its temporary is in use */
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+/*
+ * The temporaries of killed runs (kill -9 leaves them; they can be as large as the output):
+ * .NAME.PID.XXXXXX beside the final file, removed when process PID no longer exists. Only
+ * the names this writer makes for this output are touched.
+ */
+static void remove_stale(const char *dir, const char *base)
+{
+	char prefix[4200];
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	snprintf(prefix, sizeof(prefix), ".%s", base);
+	while ((de = readdir(d))) {
+		char stale[8400];
+
+		if (!sl_outfile_stale(de->d_name, prefix))
+			continue;
+		snprintf(stale, sizeof(stale), "%s/%s", dir, de->d_name);
+		unlink(stale);
+	}
+	closedir(d);
+}
+
 int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t errlen)
 {
 	size_t n = strlen(path);
 	char dir[4096], base[4096];
+	struct stat st;
 
 	memset(o, 0, sizeof(*o));
 	if (!n || n >= sizeof(o->path)) {
@@ -60,10 +104,22 @@ int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t er
 		return -1;
 	}
 	memcpy(o->path, path, n + 1);
+	/*
+	 * A FIFO, a device, a terminal: written through as it is, not replaced by a regular file
+	 * (-o /dev/full must not replace /dev/full). There is no old content to keep there.
+	 */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		if (!(o->f = fopen(path, "w")))
+			return fail(o, errno, err, errlen);
+		return 0;
+	}
 	/* dirname/basename may modify their argument: give each its own copy */
 	memcpy(dir, path, n + 1);
 	memcpy(base, path, n + 1);
-	snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dirname(dir), basename(base));
+	const char *dn = dirname(dir), *bn = basename(base);
+
+	remove_stale(dn, bn);
+	snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.%d.XXXXXX", dn, bn, (int)getpid());
 	int fd = mkstemp(o->tmp);
 
 	if (fd < 0)
@@ -83,9 +139,27 @@ int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t er
 	return 0;
 }
 
+/* A file written through (not a regular file): flushed and closed, nothing renamed. */
+static int commit_through(struct sl_outfile *o, char *err, size_t errlen)
+{
+	int e = 0;
+
+	if (fflush(o->f))
+		e = errno;
+	if (!e && ferror(o->f))
+		e = errno ? errno : EIO;
+	if (fclose(o->f) && !e)
+		e = errno;
+	o->f = NULL;
+	return e ? fail(o, e, err, errlen) : 0;
+}
+
 int sl_outfile_commit(struct sl_outfile *o, char *err, size_t errlen)
 {
 	int e = 0;
+
+	if (!o->tmp[0])
+		return commit_through(o, err, errlen);
 
 	/*
 	 * fflush first: it retries what is buffered and sets errno now (ENOSPC on a full disk); an

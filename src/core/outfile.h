@@ -5,6 +5,11 @@
  * either the old file or none, never a half-written one; and two runs writing the same name do
  * not share a temporary. An I/O error is reported naming the FINAL file and strerror, and the
  * callers exit with status 1 (the user's input was fine; the machine failed).
+ *
+ * A final name that exists and is not a regular file (a FIFO, /dev/null, /dev/full, a terminal)
+ * is written through, not replaced. The temporary carries the writer's pid: one left by a killed
+ * run (kill -9 runs no handler) is removed by the next open of the same output once that pid is
+ * gone.
  */
 #ifndef SCHEDLAB_OUTFILE_H
 #define SCHEDLAB_OUTFILE_H
@@ -15,8 +20,14 @@
 struct sl_outfile {
 	FILE *f;
 	char path[4096]; /* the final name */
-	char tmp[4200];	 /* the temporary: DIR/.NAME.XXXXXX */
+	char tmp[4200];	 /* the temporary: DIR/.NAME.PID.XXXXXX; "" when written through */
 };
+
+/*
+ * Whether name is PREFIX.PID.XXXXXX (a temporary's, or --plot's private directory's) of a
+ * process that no longer exists: what a killed run left, safe to remove.
+ */
+bool sl_outfile_stale(const char *name, const char *prefix);
 
 /* Create the temporary; 0, or -1 with err = "PATH: strerror". */
 int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t errlen);

@@ -54,9 +54,18 @@ int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 	struct sl_exporter *x = NULL;
 
 	if (cfg->trace_out) {
+		/* an empty name is bad input; a file that cannot be made is an output error
+		 * (exit status 1, as for -o), found before the run */
+		if (!cfg->trace_out[0]) {
+			snprintf(err, errlen, "--trace-out: an empty file name");
+			return -1;
+		}
 		x = sl_export_open(cfg->trace_out, r->sim, err, errlen);
-		if (!x || sl_sim_subscribe(r->sim, sl_export_event, x)) {
+		if (!x)
+			return SL_RUN_EIO;
+		if (sl_sim_subscribe(r->sim, sl_export_event, x)) {
 			sl_export_close(x, false, err, 0);
+			snprintf(err, errlen, "out of memory building the simulation");
 			return -1;
 		}
 	}

@@ -106,8 +106,9 @@ int sl_sweep_open_out(const struct sl_sweep *sw);
 /* write(2) until done (EINTR retried); -1 on error. */
 int sl_write_all(int fd, const void *p, size_t n);
 /*
- * getline(3) that stops at SL_SWEEP_LINE_MAX bytes: -2 for a longer line (it is not read
- * whole, so a hostile file cannot make it allocate without bound), -1 at EOF or on an error.
+ * getline(3) that stops at SL_SWEEP_LINE_MAX bytes: -2 for a longer line (refused as soon as it
+ * is longer, so a hostile file cannot make it read or allocate without bound), -3 for a line
+ * holding a NUL byte (no row does), -1 at EOF or on an error. The length counts the newline.
  */
 ssize_t sl_sweep_getline(char **line, size_t *cap, FILE *f);
 /* One row of a .jsonl file, parsed with the depth limit; NULL with *why when it is not one. */
@@ -153,5 +154,8 @@ struct sl_report_opts {
 	bool *report_done;     /* if set: whether the report was written whole (before --plot) */
 };
 int sl_sweep_report(const struct sl_report_opts *o);
+/* sweep-report's reader on one stream (a name ending in .jsonl reads JSON Lines, else CSV):
+ * 0, or -1 with the refusal in err. The fuzz target's entry point. */
+int sl_sweep_report_read(FILE *f, const char *name, char *err, size_t errlen);
 
 #endif

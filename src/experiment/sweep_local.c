@@ -10,6 +10,7 @@
  * written, so an interrupted sweep loses nothing it had started, and exits 130.
  */
 #include "experiment/sweep.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -157,7 +158,7 @@ static int plan_runs(struct local *l)
 		return 1;
 	}
 	if (sl_sweep_resume(sw, done, &l->ndone, l->err, sizeof(l->err))) {
-		fprintf(stderr, "schedlab: %s\n", l->err);
+		sl_say(stderr, l->err);
 		free(done);
 		return 2;
 	}

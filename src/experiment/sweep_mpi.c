@@ -11,6 +11,7 @@
  * written line; a rerun resumes.
  */
 #include "experiment/sweep.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <mpi.h>
@@ -83,7 +84,7 @@ int sl_sweep_mpi(struct sl_sweep *sw)
 		abort_all(1);
 	}
 	if (!rank && sl_sweep_resume(sw, done, &ndone, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		status = 2;
 	}
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);

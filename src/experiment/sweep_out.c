@@ -37,6 +37,8 @@ int sl_write_all(int fd, const void *p, size_t n)
 ssize_t sl_sweep_getline(char **line, size_t *cap, FILE *f)
 {
 	size_t n = 0;
+	bool nul = false;
+	int c;
 
 	if (!*line || *cap < SL_SWEEP_LINE_MAX + 2) {
 		char *b = realloc(*line, SL_SWEEP_LINE_MAX + 2);
@@ -46,13 +48,23 @@ ssize_t sl_sweep_getline(char **line, size_t *cap, FILE *f)
 		*line = b;
 		*cap = SL_SWEEP_LINE_MAX + 2;
 	}
-	/* one fixed buffer: fgets stops at the newline or when the buffer is full */
-	if (!fgets(*line, (int)*cap, f))
+	/*
+	 * Byte by byte, not fgets: fgets cannot say how many bytes it read when one is a NUL, so
+	 * a NUL inside a line looked like the end of a torn last line and every later row was
+	 * dropped. A line is refused as soon as it is longer than a row can be.
+	 */
+	while ((c = getc(f)) != EOF) {
+		if (n == SL_SWEEP_LINE_MAX && c != '\n')
+			return -2;
+		nul |= c == '\0';
+		(*line)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	(*line)[n] = '\0';
+	if (!n)
 		return -1;
-	n = strlen(*line);
-	if (n > SL_SWEEP_LINE_MAX && (*line)[n - 1] != '\n')
-		return -2;
-	return (ssize_t)n;
+	return nul ? -3 : (ssize_t)n;
 }
 
 struct json_object *sl_sweep_json_row(const char *line, const char **why)
@@ -167,8 +179,40 @@ static int bad(char *err, size_t errlen, const char *file, long line, const char
 	return -1;
 }
 
-static int take(const struct sl_sweep *sw, const char *run, const char *config, bool *done,
-		u64 *ndone, char *err, size_t errlen, long ln)
+/* What resume knows of the rows read so far. */
+struct resume {
+	bool *done;
+	u64 *ndone;
+	u64 prev; /* the last row's run + 1 (0: none yet): rows come in index order */
+};
+
+/*
+ * A row's setting cells (mix, seed, vary values, flags: cells[0..nsettings-2)) must be those of
+ * the run it claims, and rows come in index order (one writer, in order): a row that
+ * contradicts its number was not written by this sweep's writer, and its metrics would be
+ * counted under the wrong settings.
+ */
+static int check_settings(const struct sl_sweep *sw, u64 idx, const char *const *cells, char *err,
+			  size_t errlen, long ln)
+{
+	const char *want[2 + SL_SWEEP_MAX_VARY + SL_SWEEP_MAX_FLAGS];
+	char tmp[32], msg[512];
+	int n = sl_sweep_settings(sw, idx, want, tmp, sizeof(tmp));
+
+	for (int k = 0; k < n; k++)
+		if (!cells[k] || strcmp(cells[k], want[k])) {
+			snprintf(msg, sizeof(msg),
+				 "column %s is '%.64s', but run %llu has '%.64s': not a row this "
+				 "sweep wrote",
+				 sw->cols[2 + k], cells[k] ? cells[k] : "(missing)",
+				 (unsigned long long)idx, want[k]);
+			return bad(err, errlen, sw->out, ln, msg);
+		}
+	return 0;
+}
+
+static int take(const struct sl_sweep *sw, const char *run, const char *config,
+		const char *const *cells, struct resume *rs, char *err, size_t errlen, long ln)
 {
 	u64 idx;
 	char e[128], msg[256];
@@ -182,7 +226,7 @@ static int take(const struct sl_sweep *sw, const char *run, const char *config, 
 	}
 	if (sl_parse_u64(run, &idx, e, sizeof(e)) || idx >= sw->nruns)
 		return bad(err, errlen, sw->out, ln, "expected a run number of this sweep");
-	if (done[idx]) {
+	if (rs->done[idx]) {
 		snprintf(msg, sizeof(msg), "run %llu appears twice", (unsigned long long)idx);
 		return bad(err, errlen, sw->out, ln, msg);
 	}
@@ -191,12 +235,20 @@ static int take(const struct sl_sweep *sw, const char *run, const char *config, 
 			 (unsigned long long)idx, sw->shard_k, sw->shard_n);
 		return bad(err, errlen, sw->out, ln, msg);
 	}
-	done[idx] = true;
-	(*ndone)++;
+	if (rs->prev && idx < rs->prev) {
+		snprintf(msg, sizeof(msg), "run %llu after run %llu: the rows are written in order",
+			 (unsigned long long)idx, (unsigned long long)(rs->prev - 1));
+		return bad(err, errlen, sw->out, ln, msg);
+	}
+	if (check_settings(sw, idx, cells, err, errlen, ln))
+		return -1;
+	rs->prev = idx + 1;
+	rs->done[idx] = true;
+	(*rs->ndone)++;
 	return 0;
 }
 
-static int row_csv(const struct sl_sweep *sw, char *line, bool *done, u64 *ndone, char *err,
+static int row_csv(const struct sl_sweep *sw, char *line, struct resume *rs, char *err,
 		   size_t errlen, long ln)
 {
 	char **f = malloc(sizeof(*f) * (size_t)(sw->ncols + 1));
@@ -211,16 +263,17 @@ static int row_csv(const struct sl_sweep *sw, char *line, bool *done, u64 *ndone
 		free(f);
 		return bad(err, errlen, sw->out, ln, msg);
 	}
-	rc = take(sw, f[0], f[1], done, ndone, err, errlen, ln);
+	rc = take(sw, f[0], f[1], (const char *const *)f + 2, rs, err, errlen, ln);
 	free(f);
 	return rc;
 }
 
-static int row_jsonl(const struct sl_sweep *sw, const char *line, bool *done, u64 *ndone, char *err,
+static int row_jsonl(const struct sl_sweep *sw, const char *line, struct resume *rs, char *err,
 		     size_t errlen, long ln)
 {
 	const char *why = NULL;
-	json_object *o = sl_sweep_json_row(line, &why), *run, *cfg;
+	json_object *o = sl_sweep_json_row(line, &why), *run, *cfg, *v;
+	const char *cells[2 + SL_SWEEP_MAX_VARY + SL_SWEEP_MAX_FLAGS] = {NULL};
 	char num[32];
 	int rc;
 
@@ -236,7 +289,13 @@ static int row_jsonl(const struct sl_sweep *sw, const char *line, bool *done, u6
 			   "expected one JSON object with this sweep's keys (run, config, ...)");
 	}
 	snprintf(num, sizeof(num), "%lld", (long long)json_object_get_int64(run));
-	rc = take(sw, num, json_object_get_string(cfg), done, ndone, err, errlen, ln);
+	/* the settings as their text (a string's contents, a number's digits) */
+	for (int c = 2; c < sw->nsettings && c - 2 < (int)SL_ARRAY_SIZE(cells); c++)
+		if (json_object_object_get_ex(o, sw->cols[c], &v) && v)
+			cells[c - 2] = json_object_is_type(v, json_type_string)
+					       ? json_object_get_string(v)
+					       : json_object_to_json_string(v);
+	rc = take(sw, num, json_object_get_string(cfg), cells, rs, err, errlen, ln);
 	json_object_put(o);
 	return rc;
 }
@@ -248,6 +307,7 @@ int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *nd
 	size_t cap = 0;
 	long ln = 0;
 	int rc = 0;
+	struct resume rs = {done, ndone, 0};
 
 	*ndone = 0;
 	*good = 0;
@@ -262,8 +322,7 @@ int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *nd
 				 "a line longer than 65536 bytes: not a row of a sweep");
 			break;
 		}
-		/* fgets counts to the first NUL: a line that starts with one reads as empty */
-		if (n == 0) {
+		if (n == -3) {
 			rc = bad(err, errlen, sw->out, ln, "a NUL byte: not a row of a sweep");
 			break;
 		}
@@ -284,9 +343,8 @@ int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *nd
 			}
 		} else {
 			line[n - 1] = '\0';
-			rc = sw->fmt == SL_SWEEP_CSV
-				     ? row_csv(sw, line, done, ndone, err, errlen, ln)
-				     : row_jsonl(sw, line, done, ndone, err, errlen, ln);
+			rc = sw->fmt == SL_SWEEP_CSV ? row_csv(sw, line, &rs, err, errlen, ln)
+						     : row_jsonl(sw, line, &rs, err, errlen, ln);
 			if (rc)
 				break;
 		}

@@ -15,8 +15,11 @@
 #include "sched/cfs.h"
 #include "sched/features.h"
 #include "core/outfile.h"
+#include "core/escape.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
@@ -36,16 +39,37 @@ struct table {
 	char **str;   /* nrows x ncols for K_LEVEL columns, else NULL */
 	char **lines; /* the raw line of each row, for sweep-merge */
 	u64 *run;
+	int *src; /* the file (index in the report's list) and line of each row */
+	long *src_line;
 	char config[32];
 	bool csv;
+	int file; /* the file being read */
+	/* where a reader's refusal goes: this buffer when set (the fuzz target), else stderr */
+	char *err;
+	size_t errlen;
 };
 
 static int err_at(const char *file, long ln, const char *what)
 {
+	char msg[8192];
+
 	if (ln)
-		fprintf(stderr, "schedlab: %s: line %ld: %s\n", file, ln, what);
+		snprintf(msg, sizeof(msg), "%s: line %ld: %s", file, ln, what);
 	else
-		fprintf(stderr, "schedlab: %s: %s\n", file, what);
+		snprintf(msg, sizeof(msg), "%s: %s", file, what);
+	sl_say(stderr, msg); /* a level or column name from the file is escaped */
+	return 2;
+}
+
+/* A refusal by the reader of t: said on stderr, or kept in t->err. */
+static int bad_at(struct table *t, const char *file, long ln, const char *what)
+{
+	if (!t->err)
+		return err_at(file, ln, what);
+	if (ln)
+		snprintf(t->err, t->errlen, "%s: line %ld: %s", file, ln, what);
+	else
+		snprintf(t->err, t->errlen, "%s: %s", file, what);
 	return 2;
 }
 
@@ -125,6 +149,16 @@ static int grow(struct table *t)
 	if (!run)
 		return -1;
 	t->run = run;
+	int *src = realloc(t->src, sizeof(*src) * (size_t)cap);
+
+	if (!src)
+		return -1;
+	t->src = src;
+	long *src_line = realloc(t->src_line, sizeof(*src_line) * (size_t)cap);
+
+	if (!src_line)
+		return -1;
+	t->src_line = src_line;
 	t->cap = cap;
 	return 0;
 }
@@ -141,11 +175,19 @@ static double parse_num(const char *s)
 	return *end || errno ? NAN : v;
 }
 
-/* Adds one row from its cells; checks run and config. */
-static int add_row(struct table *t, const char *file, long ln, const char *raw, const char **cells)
+/* The level strings of row r, not yet counted in nrows (a row refused half way). */
+static void drop_row(struct table *t, int r)
 {
-	if (grow(t))
-		return err_at(file, ln, "out of memory");
+	for (int c = 0; c < t->ncols; c++) {
+		free(t->str[(size_t)r * (size_t)t->ncols + (size_t)c]);
+		t->str[(size_t)r * (size_t)t->ncols + (size_t)c] = NULL;
+	}
+}
+
+/* The cells of row t->nrows into the table, checked; the level strings are kept even when
+ * a later cell is refused (add_row frees them). */
+static int check_row(struct table *t, const char *file, long ln, const char **cells)
+{
 	int r = t->nrows;
 	char *end;
 
@@ -153,15 +195,14 @@ static int add_row(struct table *t, const char *file, long ln, const char *raw, 
 		const char *v = cells[c];
 
 		t->num[(size_t)r * (size_t)t->ncols + (size_t)c] = parse_num(v);
-		t->str[(size_t)r * (size_t)t->ncols + (size_t)c] = NULL;
 		if (t->kind[c] == K_RUN) {
 			errno = 0;
 			t->run[r] = v ? strtoull(v, &end, 10) : 0;
 			if (!v || !*v || *end || errno)
-				return err_at(file, ln, "expected a run number in column 'run'");
+				return bad_at(t, file, ln, "expected a run number in column 'run'");
 		} else if (t->kind[c] == K_CONFIG) {
 			if (!v || strlen(v) != 16)
-				return err_at(file, ln, "expected a 16-digit config id");
+				return bad_at(t, file, ln, "expected a 16-digit config id");
 			if (!t->config[0]) {
 				snprintf(t->config, sizeof(t->config), "%s", v);
 			} else if (strcmp(t->config, v)) {
@@ -171,44 +212,54 @@ static int add_row(struct table *t, const char *file, long ln, const char *raw, 
 					 "config %s differs from %s: the files come from different "
 					 "sweeps",
 					 v, t->config);
-				return err_at(file, ln, msg);
+				return bad_at(t, file, ln, msg);
 			}
 		} else if (t->kind[c] == K_LEVEL) {
 			if (!(t->str[(size_t)r * (size_t)t->ncols + (size_t)c] =
 				      strdup(v ? v : "")))
-				return err_at(file, ln, "out of memory");
+				return bad_at(t, file, ln, "out of memory");
 		} else if (t->kind[c] == K_FLAG && (!v || (strcmp(v, "0") && strcmp(v, "1")))) {
 			char msg[160];
 
 			snprintf(msg, sizeof(msg), "column %s: expected 0 or 1", t->cols[c]);
-			return err_at(file, ln, msg);
+			return bad_at(t, file, ln, msg);
 		}
 	}
-	if (!(t->lines[r] = strdup(raw)))
-		return err_at(file, ln, "out of memory");
+	return 0;
+}
+
+/* Adds one row from its cells, checked; a refused row leaves nothing behind. */
+static int add_row(struct table *t, const char *file, long ln, const char *raw, const char **cells)
+{
+	if (grow(t))
+		return bad_at(t, file, ln, "out of memory");
+	int r = t->nrows, rc;
+
+	for (int c = 0; c < t->ncols; c++)
+		t->str[(size_t)r * (size_t)t->ncols + (size_t)c] = NULL;
+	rc = check_row(t, file, ln, cells);
+	if (!rc && !(t->lines[r] = strdup(raw)))
+		rc = bad_at(t, file, ln, "out of memory");
+	if (rc) {
+		drop_row(t, r);
+		return rc;
+	}
+	t->src[r] = t->file;
+	t->src_line[r] = ln;
 	t->nrows++;
 	return 0;
 }
 
-static int read_file(struct table *t, const char *file)
+/* One sweep file from f (named file in messages), CSV or JSON Lines, into t. */
+static int read_stream(struct table *t, FILE *f, const char *file, bool csv)
 {
-	FILE *f = fopen(file, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	long ln = 0;
 	int rc = 0;
-	size_t n = strlen(file);
-	bool csv = n > 4 && !strcmp(file + n - 4, ".csv");
-	bool jsonl = n > 6 && !strcmp(file + n - 6, ".jsonl");
 
-	if (!csv && !jsonl)
-		return err_at(file, 0, "expected a sweep file ending in .csv or .jsonl");
-	if (!f)
-		return err_at(file, 0, strerror(errno));
-	if (t->ncols && t->csv != csv) {
-		fclose(f);
-		return err_at(file, 0, "mixes CSV and JSON Lines files");
-	}
+	if (t->ncols && t->csv != csv)
+		return bad_at(t, file, 0, "mixes CSV and JSON Lines files");
 	t->csv = csv;
 	char **fields = NULL;
 	const char **cells = NULL;
@@ -217,8 +268,12 @@ static int read_file(struct table *t, const char *file)
 	for (ssize_t len; !rc && (len = sl_sweep_getline(&line, &cap, f)) != -1;) {
 		ln++;
 		if (len == -2) {
-			rc = err_at(file, ln,
+			rc = bad_at(t, file, ln,
 				    "a line longer than 65536 bytes: not a row of a sweep");
+			break;
+		}
+		if (len == -3) {
+			rc = bad_at(t, file, ln, "a NUL byte: not a row of a sweep");
 			break;
 		}
 		if (line[len - 1] != '\n') {
@@ -230,7 +285,7 @@ static int read_file(struct table *t, const char *file)
 		char *raw = strdup(line);
 
 		if (!raw) {
-			rc = err_at(file, ln, "out of memory");
+			rc = bad_at(t, file, ln, "out of memory");
 			break;
 		}
 		if (csv) {
@@ -239,7 +294,7 @@ static int read_file(struct table *t, const char *file)
 				int k = sl_csv_split(line, names, 4096);
 
 				if (k < 2 || strcmp(names[0], "run")) {
-					rc = err_at(file, 1,
+					rc = bad_at(t, file, 1,
 						    "expected a sweep header (run,config,...)");
 				} else if (t->ncols) {
 					bool same = k == t->ncols;
@@ -251,13 +306,13 @@ static int read_file(struct table *t, const char *file)
 							file, 1,
 							"its columns differ from the first file's");
 				} else if (set_columns(t, names, k)) {
-					rc = err_at(file, 1, "out of memory");
+					rc = bad_at(t, file, 1, "out of memory");
 				}
 				header_cols = k < 2 ? 2 : k;
 				fields = calloc((size_t)header_cols + 1, sizeof(*fields));
 				cells = calloc((size_t)header_cols + 1, sizeof(*cells));
 				if (!rc && (!fields || !cells))
-					rc = err_at(file, 1, "out of memory");
+					rc = bad_at(t, file, 1, "out of memory");
 			} else {
 				int k = sl_csv_split(line, fields, header_cols + 1);
 
@@ -266,7 +321,7 @@ static int read_file(struct table *t, const char *file)
 
 					snprintf(msg, sizeof(msg),
 						 "expected %d comma-separated fields", header_cols);
-					rc = err_at(file, ln, msg);
+					rc = bad_at(t, file, ln, msg);
 				} else {
 					for (int i = 0; i < k; i++)
 						cells[i] = fields[i];
@@ -278,7 +333,7 @@ static int read_file(struct table *t, const char *file)
 			json_object *o = sl_sweep_json_row(line, &why);
 
 			if (!o) {
-				rc = err_at(file, ln, why);
+				rc = bad_at(t, file, ln, why);
 			} else {
 				int k = json_object_object_length(o), i = 0;
 				char **names = calloc((size_t)k + 1, sizeof(*names));
@@ -286,7 +341,7 @@ static int read_file(struct table *t, const char *file)
 				const char **cv = calloc((size_t)k + 1, sizeof(*cv));
 
 				if (!names || !vals || !cv) {
-					rc = err_at(file, ln, "out of memory");
+					rc = bad_at(t, file, ln, "out of memory");
 				} else {
 					json_object_object_foreach(o, key, val)
 					{
@@ -304,18 +359,18 @@ static int read_file(struct table *t, const char *file)
 					}
 					if (!t->ncols) {
 						if (k < 2 || !names[0] || strcmp(names[0], "run"))
-							rc = err_at(file, ln,
+							rc = bad_at(t, file, ln,
 								    "expected a sweep row (run, "
 								    "config, ...)");
 						else if (set_columns(t, names, k))
-							rc = err_at(file, ln, "out of memory");
+							rc = bad_at(t, file, ln, "out of memory");
 					}
 					bool same = !rc && k == t->ncols;
 
 					for (int c = 0; same && c < k; c++)
 						same = names[c] && !strcmp(names[c], t->cols[c]);
 					if (!rc && !same)
-						rc = err_at(file, ln,
+						rc = bad_at(t, file, ln,
 							    "its keys differ from the first row's");
 					if (!rc)
 						rc = add_row(t, file, ln, raw, cv);
@@ -332,7 +387,24 @@ static int read_file(struct table *t, const char *file)
 	free(fields);
 	free(cells);
 	if (!rc && ferror(f))
-		rc = err_at(file, 0, strerror(errno));
+		rc = bad_at(t, file, 0, strerror(errno));
+	return rc;
+}
+
+static int read_file(struct table *t, const char *file)
+{
+	size_t n = strlen(file);
+	bool csv = n > 4 && !strcmp(file + n - 4, ".csv");
+	bool jsonl = n > 6 && !strcmp(file + n - 6, ".jsonl");
+	FILE *f;
+	int rc;
+
+	if (!csv && !jsonl)
+		return err_at(file, 0, "expected a sweep file ending in .csv or .jsonl");
+	f = fopen(file, "r");
+	if (!f)
+		return err_at(file, 0, strerror(errno));
+	rc = read_stream(t, f, file, csv);
 	fclose(f);
 	return rc;
 }
@@ -340,9 +412,13 @@ static int read_file(struct table *t, const char *file)
 static int cmp_run(const void *a, const void *b, void *ctx)
 {
 	const struct table *t = ctx;
-	u64 x = t->run[*(const int *)a], y = t->run[*(const int *)b];
+	int i = *(const int *)a, j = *(const int *)b;
+	u64 x = t->run[i], y = t->run[j];
 
-	return x < y ? -1 : x > y;
+	/* equal runs (a duplicate, refused) in reading order: the message names the later */
+	if (x == y)
+		return i < j ? -1 : i > j;
+	return x < y ? -1 : 1;
 }
 
 static void free_table(struct table *t)
@@ -359,6 +435,22 @@ static void free_table(struct table *t)
 	free(t->str);
 	free(t->lines);
 	free(t->run);
+	free(t->src);
+	free(t->src_line);
+}
+
+int sl_sweep_report_read(FILE *f, const char *name, char *err, size_t errlen)
+{
+	struct table t;
+	size_t n = strlen(name);
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	t.err = err;
+	t.errlen = errlen;
+	rc = read_stream(&t, f, name, !(n > 6 && !strcmp(name + n - 6, ".jsonl")));
+	free_table(&t);
+	return rc ? -1 : 0;
 }
 
 #define NUM(t, r, c) ((t)->num[(size_t)(r) * (size_t)(t)->ncols + (size_t)(c)])
@@ -974,8 +1066,102 @@ static void safe_name(const char *in, char *out, size_t len)
 }
 
 /*
+ * The private directories of killed --plot runs (.plot.PID.XXXXXX, PID gone), and what they
+ * hold (data, scripts, images: files only), removed.
+ */
+static void remove_stale_plots(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char sub[4400];
+		DIR *sd;
+
+		if (!sl_outfile_stale(de->d_name, ".plot"))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if ((sd = opendir(sub))) {
+			struct dirent *e;
+
+			while ((e = readdir(sd))) {
+				char f[8800];
+
+				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+					continue;
+				snprintf(f, sizeof(f), "%s/%s", sub, e->d_name);
+				unlink(f);
+			}
+			closedir(sd);
+		}
+		rmdir(sub);
+	}
+	closedir(d);
+}
+
+/*
+ * gnuplot on one script, run in the plots' private directory (the script names its files
+ * relative to it: the SVGs, which quote a plot's data file, do not carry the directory's random
+ * name), its output on our stderr. 0 when it exited 0.
+ */
+static int run_gnuplot(const char *tdir, const char *script)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (chdir(tdir) || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/*
+ * gnuplot exits 0 when it could not write its output (a full disk leaves empty images and a
+ * cut SVG): a plot is whole when it ends as its format ends (a PNG's IEND chunk, an SVG's
+ * </svg>) and is on disk (fsync). 0, or -1 with errno (EIO for a cut file).
+ */
+static int plot_whole(const char *path, bool svg)
+{
+	static const unsigned char iend[8] = {'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+	unsigned char tail[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e = 0;
+	struct stat st;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		e = errno;
+	else if (st.st_size < (off_t)sizeof(tail))
+		e = EIO;
+	else if ((n = pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail))) !=
+		 (ssize_t)sizeof(tail))
+		e = n < 0 ? errno : EIO;
+	else if (svg ? !memmem(tail, sizeof(tail), "</svg>", 6) : memcmp(tail + 8, iend, 8))
+		e = EIO;
+	else if (fsync(fd))
+		e = errno;
+	close(fd);
+	errno = e;
+	return e ? -1 : 0;
+}
+
+/*
  * Plots through gnuplot: one data file and one script per metric; gnuplot writes to temporary
- * names that are renamed into place only when it succeeded, so a failed plot leaves no file.
+ * names that are renamed into place only when every plot of every metric is whole, so a failed
+ * plot (gnuplot's error, a full disk) leaves no file and exit status 1.
  */
 static int plot(const struct table *t, const struct metric_report *ms, int nm, int nconfigs,
 		const char *dir)
@@ -992,13 +1178,17 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 	}
 	char path[4096], sname[256], tdir[4096];
 	int rc = 0;
+	static const char *const terms[2][2] = {{"pngcairo size 1000,%d font ',11'", "png"},
+						{"svg size 1000,%d font ',11'", "svg"}};
+	static const char *const kinds[2] = {"distribution", "effects"};
 
 	/*
 	 * The data, the scripts and gnuplot's outputs live in a private directory beside the plots
 	 * (mkdtemp: two reports plotting into one DIR do not collide); each plot is renamed from it
 	 * into DIR once gnuplot succeeded, and the directory is removed in every case.
 	 */
-	snprintf(tdir, sizeof(tdir), "%s/.plot.XXXXXX", dir);
+	remove_stale_plots(dir);
+	snprintf(tdir, sizeof(tdir), "%s/.plot.%d.XXXXXX", dir, (int)getpid());
 	if (!mkdtemp(tdir)) {
 		fprintf(stderr, "schedlab: %s: %s\n", dir, strerror(errno));
 		return 1;
@@ -1100,8 +1290,6 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 
 		if (eh < 500)
 			eh = 500;
-		const char *terms[2][2] = {{"pngcairo size 1000,%d font ',11'", "png"},
-					   {"svg size 1000,%d font ',11'", "svg"}};
 
 		for (int tt = 0; tt < 2; tt++) {
 			char term[80];
@@ -1115,14 +1303,14 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 			else
 				fprintf(g, "set terminal %s\n", term);
 			fprintf(g,
-				"reset\nset output '%s/.%s-distribution.tmp.%s'\n"
+				"reset\nset output '.%s-distribution.tmp.%s'\n"
 				"set title '%s: %d runs of %d configurations' noenhanced\n"
 				"set xlabel '%s%s' noenhanced\nset ylabel 'runs'\nunset key\n"
 				"set grid ytics\nset style fill solid 0.6 border -1\n"
 				"set lmargin 10\nset rmargin 6\nset tmargin 3\nset bmargin 4\n"
 				"set yrange [0:*]\nset offsets graph 0.03,graph 0.03,graph "
 				"0.08,0\n%s",
-				tdir, sname, terms[tt][1], name, m->nval, nconfigs, label,
+				sname, terms[tt][1], name, m->nval, nconfigs, label,
 				logx ? ", log scale" : "",
 				logx ? "set logscale x\nset mxtics 10\n" : "");
 			if (!isnan(def))
@@ -1135,9 +1323,9 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 					def / sc, def / sc, hv(name, def, lbl, sizeof(lbl)),
 					def / sc, right ? "-0.5" : "0.5", right ? "right" : "left");
 			fprintf(g,
-				"plot '%s/.%s.dat' index 0 using 1:2:3 with boxes lc rgb "
+				"plot '.%s.dat' index 0 using 1:2:3 with boxes lc rgb "
 				"'#4878a8'\n",
-				tdir, sname);
+				sname);
 			if (m->nmain) {
 				snprintf(term, sizeof(term), terms[tt][0], eh);
 				if (tt == 0)
@@ -1148,7 +1336,7 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 				else
 					fprintf(g, "set terminal %s\n", term);
 				fprintf(g,
-					"reset\nset output '%s/.%s-effects.tmp.%s'\n"
+					"reset\nset output '.%s-effects.tmp.%s'\n"
 					"set title 'main effect of each flag on %s (mean on - off, "
 					"95%% interval; gray: not significant or below %g%% of the "
 					"mean)' noenhanced\n"
@@ -1161,23 +1349,23 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 					"set ytics noenhanced scale 0\nset yrange [-1:%d]\n"
 					"set xrange [%.9g:%.9g]\n"
 					"set offsets graph 0.05, graph 0.05, 0, 0\n"
-					"plot '%s/.%s.dat' index 1 using "
+					"plot '.%s.dat' index 1 using "
 					"2:1:(0):2:($1-0.35):($1+0.35):5:ytic(4) with boxxyerror "
 					"lc rgb variable, '' index 1 using 2:1:3 with xerrorbars "
 					"lc rgb 'black' pt -1\n",
-					tdir, sname, terms[tt][1], name, 100 * RESOLUTION_FRAC,
+					sname, terms[tt][1], name, 100 * RESOLUTION_FRAC,
 					elabel, lab + 3, m->nmain, -1.05 * emax / esc,
-					1.05 * emax / esc, tdir, sname);
+					1.05 * emax / esc, sname);
 			}
 		}
 		if (ferror(g) | fclose(g)) {
 			fprintf(stderr, "schedlab: %s: %s\n", path, strerror(errno));
 			rc = 1;
 		}
-		char cmd[8300];
+		char script[300];
 
-		snprintf(cmd, sizeof(cmd), "gnuplot '%s' 2>&1", path);
-		if (!rc && system(cmd) != 0) {
+		snprintf(script, sizeof(script), ".%s.gp", sname);
+		if (!rc && run_gnuplot(tdir, script)) {
 			fprintf(stderr,
 				"schedlab: sweep-report --plot: gnuplot failed writing the plots "
 				"of "
@@ -1185,20 +1373,20 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 				t->cols[m->col], dir);
 			rc = 1;
 		}
-		const char *kinds[2] = {"distribution", "effects"};
-
-		for (int kk = 0; kk < (m->nmain ? 2 : 1); kk++)
-			for (int tt = 0; tt < 2; tt++) {
-				char from[4096], to[4096];
+		for (int kk = 0; !rc && kk < (m->nmain ? 2 : 1); kk++)
+			for (int tt = 0; !rc && tt < 2; tt++) {
+				char from[4400];
 
 				snprintf(from, sizeof(from), "%s/.%s-%s.tmp.%s", tdir, sname,
 					 kinds[kk], terms[tt][1]);
-				snprintf(to, sizeof(to), "%s/%s-%s.%s", dir, sname, kinds[kk],
-					 terms[tt][1]);
-				if (rc)
-					unlink(from);
-				else if (rename(from, to)) {
-					fprintf(stderr, "schedlab: %s: %s\n", to, strerror(errno));
+				if (plot_whole(from, tt == 1)) {
+					fprintf(stderr,
+						"schedlab: %s/%s-%s.%s: %s (no plot written)\n",
+						dir, sname, kinds[kk], terms[tt][1],
+						errno == EIO
+							? "gnuplot wrote it incomplete (a full "
+							  "disk?)"
+							: strerror(errno));
 					rc = 1;
 				}
 			}
@@ -1206,13 +1394,33 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 		snprintf(path, sizeof(path), "%s/.%s.dat", tdir, sname);
 		unlink(path);
 	}
+	/* all whole: into place; else none */
+	for (int k = 0; k < nm; k++) {
+		safe_name(t->cols[ms[k].col], sname, sizeof(sname));
+		for (int kk = 0; kk < (ms[k].nmain ? 2 : 1); kk++)
+			for (int tt = 0; tt < 2; tt++) {
+				char from[4400], to[4400];
+
+				snprintf(from, sizeof(from), "%s/.%s-%s.tmp.%s", tdir, sname,
+					 kinds[kk], terms[tt][1]);
+				snprintf(to, sizeof(to), "%s/%s-%s.%s", dir, sname, kinds[kk],
+					 terms[tt][1]);
+				if (rc) {
+					unlink(from);
+				} else if (rename(from, to)) {
+					fprintf(stderr, "schedlab: %s: %s\n", to, strerror(errno));
+					unlink(from);
+					rc = 1;
+				}
+			}
+	}
 	rmdir(tdir);
 	if (!rc)
 		fprintf(stderr, "schedlab: sweep-report: plots of %d metrics in %s\n", nm, dir);
 	return rc;
 }
 
-static int merge(const struct table *t, const char *out)
+static int merge(const struct table *t, const char *out, const char *const *files)
 {
 	int *ord = malloc(sizeof(int) * (size_t)(t->nrows ? t->nrows : 1));
 	int rc = 0;
@@ -1224,12 +1432,15 @@ static int merge(const struct table *t, const char *out)
 	qsort_r(ord, (size_t)t->nrows, sizeof(int), cmp_run, (void *)t);
 	for (int i = 1; i < t->nrows; i++)
 		if (t->run[ord[i]] == t->run[ord[i - 1]]) {
-			char msg[96];
+			/* the inputs are what is wrong: name both places of the run */
+			int a = ord[i - 1], b = ord[i];
+			char msg[4400];
 
-			snprintf(msg, sizeof(msg), "run %llu is in more than one file",
-				 (unsigned long long)t->run[ord[i]]);
+			snprintf(msg, sizeof(msg),
+				 "run %llu is in more than one file (also %s, line %ld)",
+				 (unsigned long long)t->run[b], files[t->src[a]], t->src_line[a]);
 			free(ord);
-			return err_at(out, 0, msg);
+			return err_at(files[t->src[b]], t->src_line[b], msg);
 		}
 	struct sl_outfile o;
 	char e[4400];
@@ -1265,13 +1476,15 @@ int sl_sweep_report(const struct sl_report_opts *o)
 	FILE *out = o->out ? o->out : stdout;
 
 	memset(&t, 0, sizeof(t));
-	for (int i = 0; i < o->nfiles && !rc; i++)
+	for (int i = 0; i < o->nfiles && !rc; i++) {
+		t.file = i;
 		rc = read_file(&t, o->files[i]);
+	}
 	if (!rc && !t.nrows)
 		rc = err_at(o->files[0], 0, "holds no runs");
 	if (rc || o->merge_out) {
 		if (!rc)
-			rc = merge(&t, o->merge_out);
+			rc = merge(&t, o->merge_out, o->files);
 		free_table(&t);
 		return rc;
 	}

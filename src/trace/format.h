@@ -163,6 +163,10 @@ struct sl_trace_reader {
 	int cstates_ncpu;
 	void *aux; /* a reader built on another's (its priv): its own state */
 
+	/* the last record's time and line: a record earlier than it is malformed */
+	u64 last_time;
+	unsigned long last_line;
+
 	/* counts */
 	unsigned long lines;
 	u64 records;

@@ -1016,8 +1016,8 @@ FIELD bool pid_dec(struct cur *c, int *v)
 {
 	if (!int_dec(c, v))
 		return false;
-	if (*v > SL_PID_MAX_LIMIT) {
-		c->what = "a pid up to 4194304";
+	if (*v < 0 || *v > SL_PID_MAX_LIMIT) {
+		c->what = "a pid from 0 to 4194304";
 		return false;
 	}
 	return true;
@@ -1098,7 +1098,35 @@ static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio
 	return pid_dec(c, pid) && lit(c, " [") && int_dec(c, prio) && lit(c, "]");
 }
 
-static bool parse_switch(struct cur *c, struct sl_trace_record *o)
+/*
+ * prev_state as the kernels (and libtraceevent's sched plugin) print it: one letter of
+ * TASK_REPORT (RSDTtXZPI) or the 2.6.3x and 4.x extras (x dead, K wakekill, W waking, N noload,
+ * p parked), several joined by '|', then '+' when preempted. Anything else ("ZZZZ") is no state,
+ * and the statistics would take its first letter for one.
+ */
+static bool task_state(struct cur *c, const char *st)
+{
+	static const char letters[] = "RSDTtXZPIKWNxp";
+	const char *p = st;
+
+	for (;;) {
+		if (!*p || !strchr(letters, *p))
+			goto bad;
+		if (*++p != '|')
+			break;
+		p++;
+	}
+	if (*p == '+')
+		p++;
+	if (!*p)
+		return true;
+bad:
+	c->what = "a prev_state of the kernel's letters (one of RSDTtXZPIKWNxp, several joined "
+		  "by |, then + when preempted)";
+	return false;
+}
+
+static bool switch_fields(struct cur *c, struct sl_trace_record *o)
 {
 	if (starts(c->s, c->end, "task ")) {
 		/* 2.6.3x: task bash:2159 [120] (S) ==> swapper:0 [120] */
@@ -1141,6 +1169,11 @@ static bool parse_switch(struct cur *c, struct sl_trace_record *o)
 	       kv_str_until(c, "next_comm=", " next_pid=", o->next_comm, sizeof(o->next_comm)) &&
 	       kv_pid(c, "next_pid=", &o->next_pid) && sp(c) &&
 	       kv_int(c, "next_prio=", &o->next_prio);
+}
+
+static bool parse_switch(struct cur *c, struct sl_trace_record *o)
+{
+	return switch_fields(c, o) && task_state(c, o->prev_state);
 }
 
 static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
@@ -1615,9 +1648,30 @@ int sl_ftrace_parse(struct sl_trace_reader *r, char *s, size_t n, unsigned long 
 	rc = parse_line(r, s, n, o, &what);
 	if (rc == 1 && !in_limits(o, &what))
 		rc = -1;
+	/*
+	 * Every format read here is merged in time order (ftrace's trace file, trace-cmd report,
+	 * the .dat reader's merge): a record before the previous one is a damaged or edited file,
+	 * and taken as it is it wraps the differences the reports are made of.
+	 */
+	if (rc == 1 && r->records && o->time < r->last_time) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "a timestamp not before line %lu's (%llu.%09llu)",
+			 r->last_line, (unsigned long long)(r->last_time / NSEC_PER_SEC),
+			 (unsigned long long)(r->last_time % NSEC_PER_SEC));
+		if (r->lenient) {
+			r->malformed++;
+			return 0;
+		}
+		set_err(r, "%s:%lu: malformed line: expected %s: \"%.79s%s\"", r->path, line, msg,
+			s, n >= 80 ? "..." : "");
+		return -1;
+	}
 	if (rc == 1) {
 		o->line = line;
 		r->records++;
+		r->last_time = o->time;
+		r->last_line = line;
 		return 1;
 	}
 	if (rc < 0) {

@@ -8,10 +8,14 @@
  * statistics per cluster, core and CPU as idlestat's report does.
  */
 #include "trace/ftrace_text.h"
+#include "core/parse.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* a target residency beyond 1000 s is no idle state's (the profile reader's bound too) */
+#define MAX_RESIDENCY_US 1000000000
 
 struct idlestat_aux {
 	struct sl_trace_cstates *cs;
@@ -74,8 +78,8 @@ static int read_cpuid(struct sl_trace_reader *r, struct idlestat_aux *a, const c
 		return bad(r, "cpuid N: with N below cpus=", s);
 	for (int i = 0; i < SL_TRACE_MAX_CSTATES; i++) {
 		char *l = hdr_line(r, "a C-state name line", &n, &rc);
-		char name[SL_TRACE_CSTATE_NAME];
-		int tr;
+		char name[SL_TRACE_CSTATE_NAME], e[128];
+		s64 tr;
 
 		if (!l)
 			return rc;
@@ -86,9 +90,14 @@ static int read_cpuid(struct sl_trace_reader *r, struct idlestat_aux *a, const c
 		l = hdr_line(r, "a target residency line", &n, &rc);
 		if (!l)
 			return rc;
-		if (l[0] != '\t' || sscanf(l + 1, "%d%c", &tr, &tail) != 1)
-			return bad(r, "a target residency (a tab, then an integer)", l);
-		a->cs[cpu].target_us[i] = tr;
+		/* an integer of us, -1 for none; sscanf's %d would take any overflow silently */
+		if (l[0] != '\t' || sl_parse_s64(l + 1, &tr, e, sizeof(e)) || tr < -1 ||
+		    tr > MAX_RESIDENCY_US)
+			return bad(r,
+				   "a target residency (a tab, then -1 or an integer of us up to "
+				   "1000000000)",
+				   l);
+		a->cs[cpu].target_us[i] = (int)tr;
 	}
 	return 0;
 }
@@ -206,6 +215,34 @@ static int idlestat_open(struct sl_trace_reader *r, FILE *f, const unsigned char
 	}
 }
 
+/*
+ * A cpu_idle record must name a CPU and a C-state of the header's table (a state named
+ * "(null)" there is still taken: without a cpuidle driver the kernel enters state 1 of a table
+ * of "(null)"s): one outside has no statistics to go to (idlestat drops it, and so did
+ * trace-stats, without a word). 1 the record, 0 skipped (lenient), -1 malformed.
+ */
+static int check_idle(struct sl_trace_reader *r, const struct idlestat_aux *a,
+		      const struct sl_trace_record *o)
+{
+	const char *what = NULL;
+
+	if (o->kind != SL_TR_CPU_IDLE)
+		return 1;
+	if (o->cpu_id < 0 || o->cpu_id >= a->ncpu)
+		what = "a cpu_id below the header's cpus=";
+	else if (o->state != -1 && (o->state < 0 || o->state >= SL_TRACE_MAX_CSTATES))
+		what = "a state of the header's table, 0 to 15 (or 4294967295: exit)";
+	if (!what)
+		return 1;
+	if (r->lenient) {
+		r->malformed++;
+		return 0;
+	}
+	snprintf(r->err, sizeof(r->err), "%s:%lu: malformed line: expected %s (cpu_id=%d state=%d)",
+		 r->path, o->line, what, o->cpu_id, o->state);
+	return -1;
+}
+
 static int idlestat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 {
 	struct idlestat_aux *a = r->aux;
@@ -215,6 +252,8 @@ static int idlestat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 
 		a->has_pending = false;
 		rc = sl_ftrace_parse(r, a->pending, a->pending_n, a->pending_line, o);
+		if (rc == 1)
+			rc = check_idle(r, a, o);
 		if (rc)
 			return rc;
 	}
@@ -226,6 +265,8 @@ static int idlestat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 		if (!s)
 			return rc;
 		rc = sl_ftrace_parse(r, s, n, r->lines, o);
+		if (rc == 1)
+			rc = check_idle(r, a, o);
 		if (rc)
 			return rc;
 	}

@@ -18,6 +18,7 @@
 #include "core/outfile.h"
 #include "core/suggest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -157,6 +158,39 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 	return sl_outfile_commit(&o, err, errlen);
 }
 
+int sl_record_clean_stale(const char *instances_dir)
+{
+	DIR *d = opendir(instances_dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char *end, path[4096];
+		long pid;
+
+		if (strncmp(de->d_name, "schedlab-", 9) || de->d_name[9] < '1' ||
+		    de->d_name[9] > '9')
+			continue;
+		pid = strtol(de->d_name + 9, &end, 10);
+		if (*end || pid > SL_PID_MAX_LIMIT || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* a record still running */
+		snprintf(path, sizeof(path), "%s/%s", instances_dir, de->d_name);
+		if (!rmdir(path)) {
+			fprintf(stderr,
+				"schedlab: record: removed the tracefs instance %s left by a "
+				"killed record (pid %ld)\n",
+				de->d_name, pid);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
 /*
  * What both ways of recording check first: root, a command, tracefs mounted (mounting it when
  * it is not: *mounted says so, for the unmount at the end); no events named means the default
@@ -189,6 +223,7 @@ static int record_begin(char *const *cmd, const char *const **events, int *neven
 		*events = default_events;
 		*nevents = (int)SL_ARRAY_SIZE(default_events);
 	}
+	sl_record_clean_stale(TRACEFS "/instances");
 	return 0;
 }
 

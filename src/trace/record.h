@@ -15,4 +15,11 @@
 int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
 	      size_t errlen);
 
+/*
+ * The tracefs instances a killed `record` left (instances/schedlab-PID, PID no longer a
+ * process): each still traces into its own 32 MB per CPU. Removes them from instances_dir
+ * (rmdir, which tracefs turns into the instance's removal); returns how many went.
+ */
+int sl_record_clean_stale(const char *instances_dir);
+
 #endif

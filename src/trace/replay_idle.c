@@ -163,6 +163,15 @@ static int collect(const char *path, bool lenient, struct cpu_trace *cpus, int *
 	}
 	if (rc < 0)
 		snprintf(err, errlen, "%s", r.err);
+	/* a table of zeros for every governor would say nothing (an empty file, /dev/null); with
+	 * --lenient, the skipped lines are said */
+	if (rc >= 0 && !total && !r.malformed) {
+		snprintf(err, errlen,
+			 "%s: no idle period in its %lu lines (a cpu_idle entry, then its exit): "
+			 "nothing to replay",
+			 path, r.lines);
+		rc = -1;
+	}
 	info->malformed = r.malformed;
 	sl_trace_close(&r);
 	return rc < 0 ? -1 : 0;

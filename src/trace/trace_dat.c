@@ -7,6 +7,8 @@
  * or, when it holds no event, the first instance buffer that does (`trace-cmd record -B NAME`).
  * The line number of an error is the event's number in that order.
  *
+ * libtracecmd runs in a child process (see below): a crash inside it is this file's error.
+ *
  * Built without libtracecmd (the CMake option SCHEDLAB_LIBTRACECMD, or libtracecmd-dev absent),
  * the probe still recognises the file and open refuses it, naming the library.
  */
@@ -17,6 +19,8 @@
 #include <string.h>
 
 #ifdef SCHEDLAB_HAVE_LIBTRACECMD
+#include <signal.h>
+#include <sys/wait.h>
 #include <trace-cmd.h>
 #include <unistd.h>
 #endif
@@ -58,14 +62,27 @@ static void dat_close(struct sl_trace_reader *r)
 
 #else
 
+/*
+ * libtracecmd and libtraceevent trust the file: a malformed trace.dat crashes them (SIGSEGV in
+ * tracecmd_open_fd, overflows in the printk formats). So they run in a child process, which
+ * prints the events and sends each line through a pipe; a crash there is this file's error
+ * (exit status 2 naming it), not the end of schedlab. Before that, the header's fixed fields
+ * are checked here.
+ */
+enum frame_type { F_NCPU = 'N', F_LINE = 'L', F_ERROR = 'E', F_END = 'Z' };
+
+/* One message from the child: a header, then len bytes (a line, or an error's text). */
+struct frame {
+	char type;
+	int value;	  /* F_NCPU: the CPUs; F_LINE: the event's CPU */
+	long long missed; /* F_LINE: events lost before it (-1: some, count unknown) */
+	unsigned len;
+};
+
 struct dat_priv {
-	struct tracecmd_input *top; /* the file */
-	struct tracecmd_input *h;   /* the buffer read: top or an instance's */
-	struct tep_handle *tep;
-	int ncpu;
-	struct tep_record **next; /* per CPU: its next event, NULL at its end */
-	struct trace_seq seq;
-	bool seq_init;
+	pid_t child;
+	FILE *in; /* the pipe from the child */
+	bool ended;
 	char line[SL_TRACE_MAX_LINE];
 };
 
@@ -136,30 +153,196 @@ static int dat_fd(struct sl_trace_reader *r, FILE *f, const unsigned char *head,
 	return fd;
 }
 
+/*
+ * The header's fixed part (trace-cmd's trace-dat(5)): the magic, the version as decimal digits
+ * and a NUL (6 or 7 are what libtracecmd reads), the endianness (0 little, 1 big), the size of
+ * a long (4 or 8) and the page size (a power of two, 4 KiB to 1 MiB).
+ */
+static int dat_header(struct sl_trace_reader *r, int fd)
+{
+	unsigned char h[32];
+	ssize_t n = pread(fd, h, sizeof(h), 0);
+	size_t v = 10;
+	unsigned page;
+	const char *what = NULL;
+
+	if (n < 0) {
+		snprintf(r->err, sizeof(r->err), "%s: %s", r->path, strerror(errno));
+		return -1;
+	}
+	while (v < (size_t)n && v < 14 && h[v] >= '0' && h[v] <= '9')
+		v++;
+	if (n < 10 || !sl_trace_dat_magic(h, (size_t)n))
+		what = "the trace.dat magic";
+	else if (v == 10 || v >= (size_t)n || h[v] || (v != 11 || (h[10] != '6' && h[10] != '7')))
+		what = "version 6 or 7 (a NUL-terminated decimal)";
+	else if ((size_t)n < v + 7)
+		what = "the endianness, long size and page size after the version";
+	else if (h[v + 1] > 1)
+		what = "an endianness byte of 0 or 1";
+	else if (h[v + 2] != 4 && h[v + 2] != 8)
+		what = "a long size of 4 or 8";
+	else {
+		unsigned char *p = h + v + 3;
+
+		page = h[v + 1] ? (unsigned)p[0] << 24 | (unsigned)p[1] << 16 |
+					  (unsigned)p[2] << 8 | p[3]
+				: (unsigned)p[3] << 24 | (unsigned)p[2] << 16 |
+					  (unsigned)p[1] << 8 | p[0];
+		if (page < 4096 || page > (1u << 20) || (page & (page - 1)))
+			what = "a page size that is a power of two from 4096 to 1048576";
+	}
+	if (!what)
+		return 0;
+	snprintf(r->err, sizeof(r->err), "%s: a malformed trace.dat header: expected %s", r->path,
+		 what);
+	return -1;
+}
+
+static bool put_frame(FILE *out, char type, int value, long long missed, const char *s, size_t len)
+{
+	struct frame fr;
+
+	memset(&fr, 0, sizeof(fr)); /* the padding too: the bytes go down the pipe */
+	fr.type = type;
+	fr.value = value;
+	fr.missed = missed;
+	fr.len = (unsigned)len;
+	return fwrite(&fr, sizeof(fr), 1, out) == 1 && (!len || fwrite(s, 1, len, out) == len);
+}
+
 /* Reads each CPU's first event of h; true when there is one. */
-static bool dat_start(struct dat_priv *p, struct tracecmd_input *h)
+static bool dat_start(struct tracecmd_input *h, struct tep_record **next, int ncpu)
 {
 	bool any = false;
 
-	p->h = h;
-	p->tep = tracecmd_get_tep(h);
-	for (int c = 0; c < p->ncpu; c++) {
-		p->next[c] = tracecmd_read_data(h, c);
-		any |= p->next[c] != NULL;
+	for (int c = 0; c < ncpu; c++) {
+		next[c] = tracecmd_read_data(h, c);
+		any |= next[c] != NULL;
 	}
 	return any;
 }
 
-static void dat_drop(struct dat_priv *p)
+static void dat_drop(struct tep_record **next, int ncpu)
 {
-	for (int c = 0; c < p->ncpu; c++) {
-		if (p->next[c])
-			tracecmd_free_record(p->next[c]);
-		p->next[c] = NULL;
+	for (int c = 0; c < ncpu; c++) {
+		if (next[c])
+			tracecmd_free_record(next[c]);
+		next[c] = NULL;
 	}
-	if (p->h && p->h != p->top)
-		tracecmd_close(p->h);
-	p->h = NULL;
+}
+
+/*
+ * The child: opens fd with libtracecmd and sends every event of the buffer read (the top one,
+ * or the first instance that holds events) as the ftrace text line trace-cmd report -t prints,
+ * merged from the per-CPU streams in time order (ties: the lower CPU first). Its exit status:
+ * 0 when all was sent. It never returns.
+ */
+static void __attribute__((noreturn)) dat_child(int fd, int wfd)
+{
+	FILE *out = fdopen(wfd, "w");
+	struct tracecmd_input *top, *h;
+	struct tep_record **next;
+	struct tep_handle *tep;
+	struct trace_seq seq;
+	char line[SL_TRACE_MAX_LINE];
+	int ncpu;
+
+	if (!out)
+		_exit(3);
+	/* a crash here is the file's: die of it (the parent names the signal) rather than run a
+	 * handler inherited from the parent (a sanitizer's, a fuzzer's) */
+	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+	for (size_t i = 0; i < SL_ARRAY_SIZE(fatal); i++)
+		signal(fatal[i], SIG_DFL);
+	top = tracecmd_open_fd(fd, 0);
+	if (!top) {
+		static const char e[] = "a trace.dat that libtracecmd cannot read (truncated, "
+					"or a version it does not know)";
+
+		put_frame(out, F_ERROR, 0, 0, e, sizeof(e) - 1);
+		fflush(out);
+		_exit(0);
+	}
+	ncpu = tep_get_cpus(tracecmd_get_tep(top));
+	if (!put_frame(out, F_NCPU, ncpu, 0, NULL, 0) || ncpu <= 0 || ncpu > SL_TRACE_MAX_CPUS) {
+		fflush(out);
+		_exit(0);
+	}
+	next = calloc((size_t)ncpu, sizeof(*next));
+	if (!next)
+		_exit(3);
+	h = top;
+	if (!dat_start(h, next, ncpu)) {
+		int nb = tracecmd_buffer_instances(top);
+
+		dat_drop(next, ncpu);
+		h = NULL;
+		for (int i = 0; i < nb && !h; i++) {
+			struct tracecmd_input *b = tracecmd_buffer_instance_handle(top, i);
+
+			if (!b)
+				continue;
+			if (dat_start(b, next, ncpu))
+				h = b;
+			else
+				dat_drop(next, ncpu);
+		}
+	}
+	trace_seq_init(&seq);
+	tep = h ? tracecmd_get_tep(h) : NULL;
+	for (;;) {
+		int c = -1;
+
+		for (int k = 0; h && k < ncpu; k++)
+			if (next[k] && (c < 0 || next[k]->ts < next[c]->ts))
+				c = k;
+		if (c < 0)
+			break;
+		struct tep_record *rec = next[c];
+		struct tep_event *ev;
+		unsigned long long ts = rec->ts;
+		long long missed = rec->missed_events;
+		int pid, n;
+
+		next[c] = tracecmd_read_data(h, c);
+		ev = tep_find_event_by_record(tep, rec);
+		pid = tep_data_pid(tep, rec);
+		trace_seq_reset(&seq);
+		if (ev)
+			tep_print_event(tep, &seq, rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&seq);
+		n = snprintf(line, sizeof(line), "%s-%d [%03d] %llu.%09llu: %s: %s",
+			     tep_data_comm_from_pid(tep, pid), pid, c, ts / 1000000000ULL,
+			     ts % 1000000000ULL, ev ? ev->name : "unknown_event",
+			     seq.buffer ? seq.buffer : "");
+		tracecmd_free_record(rec);
+		if (n < 0)
+			n = 0;
+		if ((size_t)n >= sizeof(line))
+			n = (int)sizeof(line) - 1;
+		if (!put_frame(out, F_LINE, c, missed, line, (size_t)n))
+			_exit(0); /* the reader stopped reading: nothing more to do */
+	}
+	put_frame(out, F_END, 0, 0, NULL, 0);
+	fflush(out);
+	_exit(0);
+}
+
+/* The child's end: reaped, killed first if it still runs. Its wait status, or -1. */
+static int dat_reap(struct dat_priv *p, bool kill_it)
+{
+	int status = -1;
+
+	if (p->child <= 0)
+		return -1;
+	if (kill_it)
+		kill(p->child, SIGKILL);
+	while (waitpid(p->child, &status, 0) < 0 && errno == EINTR)
+		;
+	p->child = 0;
+	return status;
 }
 
 static void dat_close(struct sl_trace_reader *r)
@@ -168,79 +351,97 @@ static void dat_close(struct sl_trace_reader *r)
 
 	if (!p)
 		return;
-	if (p->next)
-		dat_drop(p);
-	free(p->next);
-	if (p->top)
-		tracecmd_close(p->top);
-	if (p->seq_init)
-		trace_seq_destroy(&p->seq);
+	if (p->in)
+		fclose(p->in);
+	dat_reap(p, true);
 	free(p);
 	r->priv = NULL;
+}
+
+/* The pipe ended before the child said it was done: what became of the child. */
+static int dat_died(struct sl_trace_reader *r, struct dat_priv *p)
+{
+	int st = dat_reap(p, false);
+
+	char how[64];
+
+	/* a signal, or a sanitizer's exit status 1 in the ASan build */
+	if (st != -1 && WIFSIGNALED(st))
+		snprintf(how, sizeof(how), "%s", strsignal(WTERMSIG(st)));
+	else
+		snprintf(how, sizeof(how), "exit status %d",
+			 st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	snprintf(r->err, sizeof(r->err),
+		 "%s:%lu: libtracecmd crashed reading this trace.dat (%s) after %lu events: a "
+		 "malformed file",
+		 r->path, r->lines + 1, how, r->lines);
+	return -1;
+}
+
+/* The next frame; its text (len bytes) in p->line. 1, or -1 (r->err set). */
+static int dat_frame(struct sl_trace_reader *r, struct dat_priv *p, struct frame *fr)
+{
+	if (fread(fr, sizeof(*fr), 1, p->in) != 1)
+		return dat_died(r, p);
+	if (fr->len >= sizeof(p->line) || fread(p->line, 1, fr->len, p->in) != fr->len)
+		return dat_died(r, p);
+	p->line[fr->len] = '\0';
+	return 1;
 }
 
 static int dat_open(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len)
 {
 	struct dat_priv *p;
-	int fd = dat_fd(r, f, head, len);
+	struct frame fr;
+	int fd = dat_fd(r, f, head, len), pfd[2];
 
 	if (fd < 0)
 		return -1;
-	p = calloc(1, sizeof(*p));
-	if (!p) {
+	if (dat_header(r, fd)) {
 		close(fd);
-		snprintf(r->err, sizeof(r->err), "%s: out of memory", r->path);
+		return -1;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p || pipe(pfd)) {
+		snprintf(r->err, sizeof(r->err), "%s: %s", r->path,
+			 p ? strerror(errno) : "out of memory");
+		free(p);
+		close(fd);
 		return -1;
 	}
 	r->priv = p;
-	p->top = tracecmd_open_fd(fd, 0); /* owns fd from here, also on failure */
-	if (!p->top) {
-		snprintf(r->err, sizeof(r->err),
-			 "%s: a trace.dat that libtracecmd cannot read (truncated, or a version "
-			 "it does not know)",
-			 r->path);
+	fflush(NULL); /* nothing buffered is written twice */
+	p->child = fork();
+	if (p->child == 0) {
+		close(pfd[0]);
+		dat_child(fd, pfd[1]);
+	}
+	close(pfd[1]);
+	close(fd);
+	if (p->child < 0) {
+		snprintf(r->err, sizeof(r->err), "%s: fork: %s", r->path, strerror(errno));
+		close(pfd[0]);
 		return -1;
 	}
-	p->ncpu = tep_get_cpus(tracecmd_get_tep(p->top));
-	if (p->ncpu <= 0 || p->ncpu > SL_TRACE_MAX_CPUS) {
+	p->in = fdopen(pfd[0], "r");
+	if (!p->in) {
+		snprintf(r->err, sizeof(r->err), "%s: %s", r->path, strerror(errno));
+		close(pfd[0]);
+		return -1;
+	}
+	if (dat_frame(r, p, &fr) < 0)
+		return -1;
+	if (fr.type == F_ERROR) {
+		snprintf(r->err, sizeof(r->err), "%s: %s", r->path, p->line);
+		return -1;
+	}
+	if (fr.type != F_NCPU || fr.value <= 0 || fr.value > SL_TRACE_MAX_CPUS) {
 		snprintf(r->err, sizeof(r->err), "%s: a trace.dat of %d CPUs: expected 1 to %d",
-			 r->path, p->ncpu, SL_TRACE_MAX_CPUS);
+			 r->path, fr.value, SL_TRACE_MAX_CPUS);
 		return -1;
 	}
-	r->ncpu = p->ncpu;
-	p->next = calloc((size_t)p->ncpu, sizeof(*p->next));
-	if (!p->next) {
-		snprintf(r->err, sizeof(r->err), "%s: out of memory", r->path);
-		return -1;
-	}
-	trace_seq_init(&p->seq);
-	p->seq_init = true;
-	if (!dat_start(p, p->top)) {
-		int nb = tracecmd_buffer_instances(p->top);
-
-		dat_drop(p);
-		for (int i = 0; i < nb; i++) {
-			struct tracecmd_input *h = tracecmd_buffer_instance_handle(p->top, i);
-
-			if (!h)
-				continue;
-			if (dat_start(p, h))
-				break;
-			dat_drop(p);
-		}
-	}
+	r->ncpu = fr.value;
 	return 0;
-}
-
-/* The CPU whose next event comes first (the lower CPU on a tie); -1 when all have ended. */
-static int dat_first_cpu(const struct dat_priv *p)
-{
-	int best = -1;
-
-	for (int c = 0; c < p->ncpu; c++)
-		if (p->next[c] && (best < 0 || p->next[c]->ts < p->next[best]->ts))
-			best = c;
-	return best;
 }
 
 static int dat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
@@ -248,38 +449,27 @@ static int dat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 	struct dat_priv *p = r->priv;
 
 	for (;;) {
-		int c = p->h ? dat_first_cpu(p) : -1;
+		struct frame fr;
+		int rc;
 
-		if (c < 0)
+		if (p->ended)
 			return 0;
-		struct tep_record *rec = p->next[c];
-		struct tep_event *ev;
-		int pid, n, rc;
-		unsigned long long ts = rec->ts;
-
-		p->next[c] = tracecmd_read_data(p->h, c);
-		r->lines++;
-		if (rec->missed_events) {
-			r->lost_lines++;
-			if (rec->missed_events > 0)
-				r->lost_events += (u64)rec->missed_events;
+		if (dat_frame(r, p, &fr) < 0)
+			return -1;
+		if (fr.type == F_END) {
+			p->ended = true;
+			dat_reap(p, false);
+			return 0;
 		}
-		ev = tep_find_event_by_record(p->tep, rec);
-		pid = tep_data_pid(p->tep, rec);
-		trace_seq_reset(&p->seq);
-		if (ev)
-			tep_print_event(p->tep, &p->seq, rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&p->seq);
-		n = snprintf(p->line, sizeof(p->line), "%s-%d [%03d] %llu.%09llu: %s: %s",
-			     tep_data_comm_from_pid(p->tep, pid), pid, c, ts / 1000000000ULL,
-			     ts % 1000000000ULL, ev ? ev->name : "unknown_event",
-			     p->seq.buffer ? p->seq.buffer : "");
-		tracecmd_free_record(rec);
-		if (n < 0)
-			n = 0;
-		if ((size_t)n >= sizeof(p->line))
-			n = (int)sizeof(p->line) - 1;
-		rc = sl_ftrace_parse(r, p->line, (size_t)n, r->lines, o);
+		if (fr.type != F_LINE)
+			return dat_died(r, p);
+		r->lines++;
+		if (fr.missed) {
+			r->lost_lines++;
+			if (fr.missed > 0)
+				r->lost_events += (u64)fr.missed;
+		}
+		rc = sl_ftrace_parse(r, p->line, fr.len, r->lines, o);
 		if (rc)
 			return rc;
 	}

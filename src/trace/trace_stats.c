@@ -199,7 +199,7 @@ static inline int dense_of(struct sl_trace_summary *s, int pid)
 {
 	int id = pid_id(s, pid);
 
-	return id || pid <= 0 ? id : dense_new(s, pid);
+	return (id && !s->task[id].dead) || pid <= 0 ? id : dense_new(s, pid);
 }
 
 /* The id of `pid` (> 0), made on first sight, and marked seen (listed in the report); 0 for
@@ -493,6 +493,14 @@ static void on_record(struct sl_trace_summary *s, const struct sl_trace_record *
 			ev.next_pid = b;
 		sl_stats_on_event(&s->st, &ev);
 	}
+	/*
+	 * A task switched out dead (X; Z, and x as 2.6.3x print TASK_DEAD) is gone: its pid, when
+	 * it comes back, is a new task with its own line, as the trace workload splits it (until
+	 * then the pid still finds the dead task: sl_trace_summary_id).
+	 */
+	if (r->kind == SL_TR_SCHED_SWITCH && a &&
+	    (r->prev_state[0] == 'X' || r->prev_state[0] == 'Z' || r->prev_state[0] == 'x'))
+		s->task[a].dead = true;
 }
 
 /* The records of an opened reader into the summary; `path` names the input in messages. */
@@ -527,6 +535,14 @@ static int summarize_open(struct sl_trace_summary *s, const char *path, char *er
 	sl_trace_close(&s->rd);
 	if (rc >= 0 && (s->oom || s->st.oom)) {
 		snprintf(err, errlen, "%s: out of memory", path);
+		rc = -1;
+	}
+	/* nothing at all read (an empty file, /dev/null): a report of zeros would say nothing */
+	if (rc >= 0 && !s->rd.records && !s->rd.unknown && !s->rd.malformed) {
+		snprintf(err, errlen,
+			 "%s: no trace events in its %lu lines (expected ftrace text, a trace-cmd "
+			 "report, a trace.dat or an idlestat trace)",
+			 path, s->rd.lines);
 		rc = -1;
 	}
 	if (rc < 0)
@@ -685,7 +701,10 @@ static int cmp_task(const void *a, const void *b, void *arg)
 		if (u != v)
 			return (u < v) - (u > v);
 	}
-	return (x > y) - (x < y);
+	/* one pid reused by a later task: the earlier task (the smaller id) first */
+	if (x != y)
+		return (x > y) - (x < y);
+	return (ia > ib) - (ia < ib);
 }
 
 /* The ids of the tasks seen, in the report's order (malloc'ed; free it); NULL with *n = 0. */

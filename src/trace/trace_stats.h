@@ -27,6 +27,7 @@ struct sl_trace_task {
 	char comm[SL_TRACE_COMM_LEN]; /* the last seen */
 	bool seen, waking;
 	bool running; /* switched in and not yet out: a wake-up of a running task is no wait */
+	bool dead;    /* switched out dead: its pid, seen again, is a new task */
 	u64 wake_ts;
 	u64 lat_n, lat_sum, lat_max;
 };

@@ -10,6 +10,7 @@
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "cpuidle/profiles.h"
+#include "machine/params.h"
 #include "sched/release.h"
 
 /* The model of the release (sl_release_of_uname), the governor and the idle profile. */
@@ -145,9 +146,19 @@ int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err
 				goto out;
 			}
 		} else if (!strcmp(key, "param")) {
+			struct sl_params scratch;
+			char e[1200];
+
 			if (mc->nparams == SL_MC_MAX_PARAMS) {
 				snprintf(err, errlen, "%s:%lu: at most %d param lines", path, n,
 					 SL_MC_MAX_PARAMS);
+				goto out;
+			}
+			/* checked here, where the file and line are known (the run would name a
+			 * command-line --param that was never typed) */
+			sl_params_default(&scratch);
+			if (sl_params_set(&scratch, val, e, sizeof(e))) {
+				snprintf(err, errlen, "%s:%lu: param: %s", path, n, e);
 				goto out;
 			}
 			snprintf(mc->param[mc->nparams++], sizeof(mc->param[0]), "%s", val);

@@ -3,6 +3,7 @@
  * dispatches to them.
  */
 #include "validate/validate_cli.h"
+#include "core/escape.h"
 
 #include <errno.h>
 #include <math.h>
@@ -104,7 +105,7 @@ int sl_cli_validate(int argc, char **argv)
 	if (sl_validate(&o, out, err, sizeof(err))) {
 		if (output)
 			sl_outfile_abort(&of);
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		return 2;
 	}
 	if (output && sl_outfile_commit(&of, err, sizeof(err))) {
@@ -209,7 +210,7 @@ int sl_cli_calibrate(int argc, char **argv)
 			fclose(la);
 	}
 	if (sl_calibrate_measure(&c, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		return 1;
 	}
 	if (sl_calibrate_wake_path(&c, err, sizeof(err)))
@@ -241,7 +242,7 @@ int sl_cli_calibrate(int argc, char **argv)
 		       "background_rate, background_run\n",
 		       (unsigned long long)c.bg_rate, (unsigned long long)c.bg_run_ns);
 	if (sl_calibrate_placement(&c, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		return 1;
 	}
 	printf("woken beside a busy CPU %5llu of 1000 stayed on it -> param vcpu_pack (0: "
@@ -271,7 +272,7 @@ int sl_cli_calibrate(int argc, char **argv)
 		       (unsigned long long)c.wake_remote_p50, (unsigned long long)c.wake_remote_sd,
 		       (unsigned long long)c.wake_remote_ns);
 	if (sl_calibrate_write(dir, &c, err, sizeof(err))) {
-		fprintf(stderr, "schedlab: %s\n", err);
+		sl_say(stderr, err);
 		return 1;
 	}
 	printf("wrote %s/machine.conf and %s/machine.profile\n", dir, dir);

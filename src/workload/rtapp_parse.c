@@ -10,6 +10,7 @@
 #include "core/json.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +48,17 @@ static int line_of(const struct sl_json *v)
 static int get_int(struct ctx *c, const struct sl_json *v, long min, long max, long *out)
 {
 	*out = 0; /* defined on every path, for the reader and the analyzer */
+	/* a whole number beyond long long (18446744073709551615, 1e30) is out of range, not a
+	 * fraction; one written with an exponent (1e3) is said to be so */
+	if (v->type == SL_JSON_NUMBER && !v->is_int && v->num == trunc(v->num) &&
+	    (v->num < (double)min || v->num > (double)max))
+		return bad(c, line_of(v), "\"%s\": %g is out of range [%ld, %ld]", v->key, v->num,
+			   min, max);
 	if (v->type != SL_JSON_NUMBER || !v->is_int)
 		return bad(c, line_of(v), "\"%s\": expected an integer, found %s", v->key,
-			   v->type == SL_JSON_NUMBER ? "a fraction" : sl_json_type_name(v->type));
+			   v->type != SL_JSON_NUMBER ? sl_json_type_name(v->type)
+			   : v->num == trunc(v->num) ? "a number with an exponent"
+						     : "a fraction");
 	if (v->ival < min || v->ival > max)
 		return bad(c, line_of(v), "\"%s\": %lld is out of range [%ld, %ld]", v->key,
 			   v->ival, min, max);
@@ -136,6 +145,12 @@ static int parse_global(struct ctx *c, const struct sl_json *g, const char **pol
 	for (const struct sl_json *m = node(c, g->first); m; m = node(c, m->next)) {
 		const char *s = NULL;
 		long v;
+
+		for (const struct sl_json *k = node(c, g->first); k != m; k = node(c, k->next))
+			if (!strcmp(k->key, m->key))
+				return bad(c, line_of(m),
+					   "\"global\": \"%s\" given twice (first on line %d)",
+					   m->key, line_of(k));
 
 		if (!strcmp(m->key, "duration")) {
 			if (get_int(c, m, -1, 1000000, &v))
@@ -536,6 +551,69 @@ static int parse_task(struct ctx *c, const struct sl_json *o, struct rta_task *t
 	return 0;
 }
 
+/*
+ * Whether one loop of a phase can let simulated time pass: an event that takes time (run,
+ * runtime, sleep, mem, iorun of more than 0; a timer, whose period is at least 1 us) or one
+ * that waits for another thread (wait, sync, suspend, barrier, lock). A loop of none of them
+ * (run 0, sleep 0, yield, signal, fork...) repeats at one instant.
+ */
+static bool phase_advances(const struct rta_phase *ph)
+{
+	for (int k = 0; k < ph->nev; k++) {
+		const struct rta_event *e = &ph->ev[k];
+
+		switch (e->kind) {
+		case RTA_RUN:
+		case RTA_RUNTIME:
+		case RTA_SLEEP:
+		case RTA_MEM:
+		case RTA_IORUN:
+			if (e->val)
+				return true;
+			break;
+		case RTA_TIMER:
+		case RTA_WAIT:
+		case RTA_SYNC:
+		case RTA_SUSPEND:
+		case RTA_BARRIER:
+		case RTA_LOCK:
+			return true;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/*
+ * A thread that repeats, for ever, events that take no simulated time never lets the
+ * simulation's clock move: it would fill memory with its log rows at one instant (a loop of
+ * -1 over "sleep": 0, or "run": 0 and "sleep": 0). Refused, naming the thread.
+ */
+static int check_advances(struct ctx *c, const struct rta_task *t)
+{
+	bool any = false;
+
+	for (int p = 0; p < t->nph; p++) {
+		bool adv = phase_advances(&t->ph[p]);
+
+		if (!adv && t->ph[p].loop < 0)
+			return bad(c, t->ph[p].line,
+				   "task \"%s\": a phase that loops for ever on events taking no "
+				   "simulated time (run, runtime, sleep of 0; no timer, wait, "
+				   "suspend, barrier or lock): the simulation would not advance",
+				   t->name);
+		any |= adv;
+	}
+	if (!any && t->loop < 0)
+		return bad(c, t->line,
+			   "task \"%s\": it repeats for ever events taking no simulated time "
+			   "(run, runtime, sleep of 0; no timer, wait, suspend, barrier or lock): "
+			   "the simulation would not advance",
+			   t->name);
+	return 0;
+}
+
 /* Python's str.strip(chars) on [*b, *e). */
 static void strip_set(const char **b, const char **e, const char *set)
 {
@@ -670,6 +748,16 @@ int sl_rta_parse(const char *path, const char *buf, size_t len, struct rta_file 
 		goto out;
 	}
 	for (const struct sl_json *m = node(&c, root->first); m; m = node(&c, m->next)) {
+		const struct sl_json *prev = !strcmp(m->key, "tasks")	 ? tasks
+					     : !strcmp(m->key, "global") ? global
+									 : NULL;
+
+		/* json-c, which rt-app reads with, keeps the last: a file meant either */
+		if (prev) {
+			bad(&c, line_of(m), "\"%s\" given twice (first on line %d)", m->key,
+			    line_of(prev));
+			goto out;
+		}
 		if (!strcmp(m->key, "tasks"))
 			tasks = m;
 		else if (!strcmp(m->key, "global"))
@@ -702,7 +790,8 @@ int sl_rta_parse(const char *path, const char *buf, size_t len, struct rta_file 
 				bad(&c, line_of(t), "task \"%s\" defined twice", t->key);
 				goto out;
 			}
-		if (parse_task(&c, t, &f->tasks[f->ntasks++], def_policy, def_line))
+		if (parse_task(&c, t, &f->tasks[f->ntasks++], def_policy, def_line) ||
+		    check_advances(&c, &f->tasks[f->ntasks - 1]))
 			goto out;
 	}
 	/* a barrier's users: every thread instance that reaches it */

@@ -67,7 +67,9 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 		snprintf(err, errlen, "--workload: specification too long");
 		return -1;
 	}
-	/* defaults first, then the given keys in order (a later one wins) */
+	/* defaults first, then the given keys, each at most once */
+	bool given[SL_WL_MAX_KEYS] = {false};
+
 	memset(&kv, 0, sizeof(kv));
 	for (int i = 0; i < ops->nkeys; i++) {
 		kv.key[kv.n] = ops->keys[i].name;
@@ -127,6 +129,13 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 		for (int i = 0; i < kv.n; i++) {
 			if (strcmp(kv.key[i], k->name))
 				continue;
+			/* hog:tasks=1,tasks=2 means one of them: which is a guess */
+			if (given[i]) {
+				snprintf(err, errlen, "--workload %s: key '%s' given twice",
+					 ops->name, k->name);
+				return -1;
+			}
+			given[i] = true;
 			memcpy(kv.val[i], eq + 1, vlen);
 			kv.val[i][vlen] = '\0';
 		}

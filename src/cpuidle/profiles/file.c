@@ -20,8 +20,8 @@
 
 enum line_status { LINE_OK, LINE_EOF, LINE_LONG, LINE_NUL };
 
-/* One line without its newline into buf (SL_PROFILE_LINE_MAX + 1 bytes); the rest of a long
- * line is consumed. */
+/* One line without its newline into buf (SL_PROFILE_LINE_MAX + 1 bytes). A long line is
+ * refused as soon as it is too long: the rest is not read (file:/dev/zero would never end). */
 static enum line_status read_line(FILE *f, char *buf)
 {
 	size_t n = 0;
@@ -34,14 +34,12 @@ static enum line_status read_line(FILE *f, char *buf)
 			break;
 		if (c == '\0')
 			nul = true;
-		if (n < SL_PROFILE_LINE_MAX)
-			buf[n] = (char)c;
-		n++;
+		if (n == SL_PROFILE_LINE_MAX)
+			return LINE_LONG;
+		buf[n++] = (char)c;
 	}
 	if (!any)
 		return LINE_EOF;
-	if (n > SL_PROFILE_LINE_MAX)
-		return LINE_LONG;
 	buf[n] = '\0';
 	if (n && buf[n - 1] == '\r')
 		buf[n - 1] = '\0';
