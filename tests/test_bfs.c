@@ -48,6 +48,13 @@ static void queue(struct sl_sim *sim, struct sl_task *p)
 	sl_bfs_class.enqueue_task(sim, &sim->cpus[p->cpu], p, 0);
 }
 
+/* off the queue (a sleep): a queued task's deadline and affinity are not changed in place (the
+ * queue is ordered by them), so a test changes them between unqueue and queue, at the tail */
+static void unqueue(struct sl_sim *sim, struct sl_task *p)
+{
+	sl_bfs_class.dequeue_task(sim, &sim->cpus[p->cpu], p, 1);
+}
+
 static void test_prio_ratios(void **state)
 {
 	(void)state;
@@ -169,13 +176,25 @@ static void test_earliest_deadline_lookup(void **state)
 	/* from CPU 2: A (nice 0, distance 39) 50 + 39 = 89, B 45 + 0: B */
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), b);
 	/* B at 43: 43 + 6 = 49 before A's 50, from CPU 0 too */
+	unqueue(sim, b);
 	b->se.bfs.deadline = 43;
+	queue(sim, b);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
+	unqueue(sim, b);
 	b->se.bfs.deadline = 45;
-	/* A may not run on CPU 0: B */
+	queue(sim, b);
+	/* A may not run on CPU 0: B; queued again in the order A, B */
+	unqueue(sim, a);
 	a->cpus_allowed = 0xE;
+	queue(sim, a);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
+	/* from CPU 2, A (allowed there) at 50 + 39, B 45: B; A's mask allows CPU 2 */
+	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), b);
+	unqueue(sim, a);
+	unqueue(sim, b);
 	a->cpus_allowed = 0;
+	queue(sim, a);
+	queue(sim, b);
 	/* at jiffies 90 both deadlines (with distance) are past, A's 89 too: the first queued,
 	 * A, even from CPU 2 where B's 45 is earlier */
 	sim->now = 90 * MS;
@@ -202,6 +221,115 @@ static void test_earliest_deadline_lookup(void **state)
 	free(b);
 	free(iso);
 	free(idle);
+	fixture_free(f);
+}
+
+/* the kernel's earliest_deadline_task: a walk of each prio's FIFO list (order[] here) */
+static struct sl_task *scan_edt(struct sl_sim *sim, struct sl_task **order, int n, int cpu)
+{
+	u64 now = sl_bfs_jiffies(sim);
+
+	for (int prio = BFS_ISO_PRIO; prio <= BFS_IDLE_PRIO; prio++) {
+		struct sl_task *edt = NULL;
+		u64 earliest = 0;
+
+		for (int i = 0; i < n; i++) {
+			struct sl_task *p = order[i];
+
+			if (p->se.bfs.prio != prio || !sl_cpu_allowed(p, cpu))
+				continue;
+			u64 dl = p->se.bfs.deadline +
+				 (u64)(s64)sl_bfs_cache_distance(sim, p->cpu, cpu, p);
+
+			if ((s64)(dl - now) < 0)
+				return p;
+			if (!edt || (s64)(dl - earliest) < 0) {
+				edt = p;
+				earliest = dl;
+			}
+		}
+		if (edt)
+			return edt;
+	}
+	return NULL;
+}
+
+/*
+ * The ordered sets against the kernel's walk: 3 sockets of 2 CPUs, 64 tasks of four nice
+ * levels and three queues (a few with an affinity mask), deadlines around jiffies (many
+ * equal), queued, taken by random CPUs, moved to another CPU while queued, with jiffies and
+ * kernel.rr_interval changing: every CPU's answer is the walk's at every step.
+ */
+static void test_queue_matches_scan(void **state)
+{
+	struct fixture *f = bfs_fixture(NULL, "3x2x1");
+	struct sl_sim *sim = f->sim;
+	enum { N = 64, STEPS = 20000 };
+	static const int nices[] = {-20, 0, 5, 19};
+	struct sl_task *t[N], *order[N];
+	int n = 0;
+	u64 r = 12345;
+
+	(void)state;
+	sim->now = 1000 * MS;
+	for (int i = 0; i < N; i++) {
+		int pol = i % 16 == 1	? SL_SCHED_ISO
+			  : i % 16 == 2 ? SL_SCHED_IDLE
+					: SL_SCHED_NORMAL;
+
+		t[i] = bfs_task(sim, nices[i % 4], pol, i % 6, 0);
+	}
+	for (int step = 0; step < STEPS; step++) {
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		u64 x = r >> 33;
+		struct sl_task *p = t[x % N];
+		int op = (int)(x >> 8) % 10;
+
+		if (op < 4 && !p->se.bfs.queued) {
+			/* wakes with a deadline near jiffies, a quarter of them with a mask */
+			p->se.bfs.deadline = sl_bfs_jiffies(sim) + (x >> 12) % 120 - 60;
+			p->cpus_allowed = (x >> 20) % 4 ? 0 : ((x >> 22) % 63) + 1;
+			p->cpu = (int)((x >> 28) % 6);
+			queue(sim, p);
+			order[n++] = p;
+		} else if (op < 6 && p->se.bfs.queued) {
+			int j = 0;
+
+			while (order[j] != p)
+				j++;
+			unqueue(sim, p);
+			memmove(&order[j], &order[j + 1], sizeof(order[0]) * (size_t)(n - j - 1));
+			n--;
+		} else if (op == 6 && p->se.bfs.queued) {
+			sl_bfs_class.set_task_cpu(sim, p, (int)((x >> 12) % 6));
+		} else if (op == 7) {
+			sim->now += ((x >> 12) % 8) * MS;
+		} else if (op == 8 && (x >> 12) % 50 == 0) {
+			sim->tun.policy[BFS_TUN_RR_INTERVAL] = 1 + (x >> 20) % 12;
+		}
+		for (int c = 0; c < 6; c++)
+			assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[c]),
+					 scan_edt(sim, order, n, c));
+		if (op == 9) {
+			/* a pick: off the queue onto the CPU, then it sleeps */
+			int c = (int)((x >> 12) % 6);
+			struct sl_task *q = sl_bfs_class.pick_next_task(sim, &sim->cpus[c]);
+			int j = 0;
+
+			if (!q)
+				continue;
+			while (order[j] != q)
+				j++;
+			memmove(&order[j], &order[j + 1], sizeof(order[0]) * (size_t)(n - j - 1));
+			n--;
+			sl_bfs_class.dequeue_task(sim, &sim->cpus[q->cpu], q, 1);
+		}
+	}
+	while (n) {
+		unqueue(sim, order[--n]);
+	}
+	for (int i = 0; i < N; i++)
+		free(t[i]);
 	fixture_free(f);
 }
 
@@ -530,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_deadline_from_jiffies),
 		cmocka_unit_test(test_cache_distance),
 		cmocka_unit_test(test_earliest_deadline_lookup),
+		cmocka_unit_test(test_queue_matches_scan),
 		cmocka_unit_test(test_preempt_on_wakeup),
 		cmocka_unit_test(test_preempt_cache_distance),
 		cmocka_unit_test(test_sync_wakeup),

@@ -43,14 +43,24 @@ struct sl_load_weight {
 	u64 inv_weight;
 };
 
-/* ---- BFS (src/sched/bfs/): a task's place in the global run queue ---- */
+/*
+ * ---- BFS (src/sched/bfs/): a task's place in the global run queue ----
+ * The queue's order (the kernel's FIFO list) is sched_entity's rb_seq; a task without an affinity
+ * mask is in two trees of its queue (bfs_queue.c): by deadline in its CPU's socket's (run_node)
+ * and by deadline plus the cache distance from another socket (far_node); a task with a mask is
+ * on the queue's list (group_node). CFS's and EEVDF's members outside the union, unused by BFS.
+ */
 struct sl_bfs_entity {
-	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
-	bool queued;		       /* runnable and not running */
-	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
-	u64 deadline;		       /* virtual deadline, jiffies (0.30x) */
-	s64 time_slice;		       /* what is left of rr_interval, us */
-	u64 last_ran;		       /* when the slice was last charged, ns */
+	RB_ENTRY(sched_entity) far_node;
+	u64 deadline;			 /* virtual deadline, jiffies (0.30x) */
+	s64 time_slice;			 /* what is left of rr_interval, us */
+	u64 last_ran;			 /* when the slice was last charged, ns */
+	struct sched_entity *near_first; /* the least rb_seq of run_node's subtree */
+	struct sched_entity *far_first;	 /* the least rb_seq of far_node's subtree */
+	s32 far_off; /* cache_distance from another socket when queued, jiffies */
+	short prio;  /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
+	bool queued; /* runnable and not running */
+	bool pinned; /* queued on the list of tasks with an affinity mask */
 };
 
 /*
