@@ -98,7 +98,7 @@ static void tick_restart(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	if (!rq->tick_stopped)
 		return;
-	rq->tick_stopped = false;
+	sl_set_tick_stopped(sim, rq, false);
 	sl_class_nohz_stop_tick(sim, rq, false);
 	/* tick_nohz_restart: forward to the next period boundary of the jiffy grid */
 	sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
@@ -249,10 +249,10 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 	rq->idle_dev.tick_stopped = rq->tick_stopped;
 	if (!sl_class_nohz_stop_tick(sim, rq, true)) {
 		sl_cancel(sim, &rq->tick);
-		rq->tick_stopped = true;
+		sl_set_tick_stopped(sim, rq, true);
 	} else if (rq->tick_stopped) {
 		/* it became the idle load balancer while tickless: its tick runs again */
-		rq->tick_stopped = false;
+		sl_set_tick_stopped(sim, rq, false);
 		sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 	}
 	sl_cpuidle_enter(sim, rq);
@@ -508,7 +508,7 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 			sim->classes[i]->tick_balance(sim, rq);
 	/* an idle CPU's tick runs only while it is the idle load balancer */
 	if (!rq->curr && !rq->need_resched && !sl_class_nohz_stop_tick(sim, rq, true)) {
-		rq->tick_stopped = true;
+		sl_set_tick_stopped(sim, rq, true);
 		return;
 	}
 	sl_arm(sim, &rq->tick, sim->now + sim->tick_ns);
@@ -547,7 +547,7 @@ void sl_machine_start(struct sl_sim *sim)
 
 		sim->this_cpu = c;
 		sl_cpuidle_enter(sim, rq);
-		rq->tick_stopped = true;
+		sl_set_tick_stopped(sim, rq, true);
 		rq->in_nohz_mask = true;
 		rq->in_nohz_recently = true;
 	}
@@ -570,7 +570,7 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	sl_timer_init(&rq->idle_timer, idle_timer_fn, id);
 	rq->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
-	rq->tick_stopped = true;
+	sl_set_tick_stopped(sim, rq, true);
 }
 
 const struct sl_machine_ops sl_machine_ops = {

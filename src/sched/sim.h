@@ -534,6 +534,10 @@ struct sl_sim {
 	int lvl_words;
 	int lvl_cnt[SL_NR_LEVELS + 1];
 	int nr_big;
+	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's
+	 * ee.next_balance while its tick is stopped, else UINT64_MAX (6.18's NO_HZ kick) */
+	u64 *nohz_next;
+	int nohz_leaves;
 	u64 tick_ns;
 	u64 nr_migrations;
 	bool duration_set;
@@ -613,6 +617,19 @@ static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
 		sim->nr_overloaded += sim->cpus[c].nr_running >= 2;
 		sl_nr_level_move(sim, c, 0, sim->cpus[c].nr_running);
 	}
+}
+
+/* nohz_next.c: the tree built (-1: out of memory), CPU cpu's leaf again from its state, and the
+ * first CPU >= from that is tickless and due to balance at now (-1: none) */
+int sl_nohz_next_init(struct sl_sim *sim);
+void sl_nohz_next_update(struct sl_sim *sim, int cpu);
+int sl_nohz_next_due(const struct sl_sim *sim, int from, u64 now);
+
+/* a CPU's tick stops or runs again: every change goes through here, which keeps nohz_next */
+static inline void sl_set_tick_stopped(struct sl_sim *sim, struct sl_cpu *rq, bool stopped)
+{
+	rq->tick_stopped = stopped;
+	sl_nohz_next_update(sim, rq->id);
 }
 
 /* p's affinity allows CPU cpu */
