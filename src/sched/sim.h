@@ -383,6 +383,22 @@ struct sl_sched_domain {
 	u64 nobusy_epoch, nobusy_features;
 };
 
+/* cpu is in sd's span (a binary search: the span is in ascending order) */
+static inline bool sl_sd_spans(const struct sl_sched_domain *sd, int cpu)
+{
+	int lo = 0, hi = sd->nspan;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (sd->span[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sd->nspan && sd->span[lo] == cpu;
+}
+
 /* the i-th group in the kernel's order: the local group first, then the others in order */
 static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *sd, int i)
 {
