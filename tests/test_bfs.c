@@ -9,6 +9,7 @@
 #include "helpers.h"
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
+#include "sched/rt.h"
 #include "experiment/run.h"
 
 #define MS 1000000ULL
@@ -333,6 +334,96 @@ static void test_queue_matches_scan(void **state)
 	fixture_free(f);
 }
 
+/* the kernel's try_preempt walk over every CPU, as bfs.c had it before the idle bitmap */
+static int scan_preempt(struct sl_sim *sim, struct sl_task *p)
+{
+	int target = -1, highest_prio = -1;
+	s64 latest = 0;
+
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_task *curr = sim->cpus[c].curr;
+		int prio = !curr				? BFS_IDLE_PRIO + 1
+			   : curr->sched_class == &sl_bfs_class ? curr->se.bfs.prio
+								: curr->prio;
+		bool idle = !curr && !sim->cpus[c].need_resched;
+
+		if (!sl_cpu_allowed(p, c) || (!curr && !idle) || prio < highest_prio)
+			continue;
+		s64 offset = -(s64)sl_bfs_cache_distance(sim, p->cpu, c, p);
+
+		if (curr && curr->sched_class == &sl_bfs_class)
+			offset += (s64)curr->se.bfs.deadline;
+		else if (!curr && c == p->cpu)
+			return c;
+		if (prio > highest_prio || offset > latest || (offset == latest && c == p->cpu)) {
+			highest_prio = prio;
+			latest = offset;
+			target = c;
+		}
+	}
+	if (target < 0 || highest_prio == BFS_IDLE_PRIO + 1)
+		return target;
+	if (p->se.bfs.prio > highest_prio)
+		return -1;
+	if (p->se.bfs.prio == highest_prio && p->policy == SL_SCHED_NORMAL &&
+	    !((s64)p->se.bfs.deadline < latest))
+		return -1;
+	return target;
+}
+
+/*
+ * try_preempt's target against the walk: 3 sockets of 2 CPUs, each CPU idle, kicked idle,
+ * running a BFS task of some prio and deadline or an RT task, wakees of every policy, nice,
+ * CPU and mask: 20000 random states.
+ */
+static void test_preempt_matches_scan(void **state)
+{
+	struct fixture *f = bfs_fixture(NULL, "3x2x1");
+	struct sl_sim *sim = f->sim;
+	static const int pols[] = {SL_SCHED_NORMAL, SL_SCHED_BATCH, SL_SCHED_ISO, SL_SCHED_IDLE};
+	struct sl_task *run[6], *rt = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 0), *w;
+	u64 r = 777;
+
+	(void)state;
+	rt->sched_class = &sl_rt_class;
+	rt->prio = 50;
+	for (int c = 0; c < 6; c++)
+		run[c] = bfs_task(sim, 0, SL_SCHED_NORMAL, c, 0);
+	w = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 0);
+	for (int step = 0; step < 20000; step++) {
+		for (int c = 0; c < 6; c++) {
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			u64 x = r >> 33;
+			int kind = (int)(x % 8);
+
+			run[c]->se.bfs.prio = (short)(BFS_ISO_PRIO + (x >> 4) % 3);
+			run[c]->se.bfs.deadline = 100 + (x >> 8) % 40;
+			sl_set_curr(sim, &sim->cpus[c], kind < 3 ? NULL : kind == 3 ? rt : run[c]);
+			sl_set_need_resched(sim, &sim->cpus[c], kind == 1);
+		}
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		u64 x = r >> 33;
+
+		w->policy = (enum sl_policy)pols[x % 4];
+		w->se.bfs.prio = (short)(w->policy == SL_SCHED_ISO    ? BFS_ISO_PRIO
+					 : w->policy == SL_SCHED_IDLE ? BFS_IDLE_PRIO
+								      : BFS_NORMAL_PRIO);
+		w->nice = (x >> 2) % 2 ? 0 : 19;
+		w->cpu = (int)((x >> 4) % 6);
+		w->cpus_allowed = (x >> 8) % 3 ? 0 : ((x >> 10) % 63) + 1;
+		w->se.bfs.deadline = 60 + (x >> 16) % 120;
+		assert_int_equal(sl_bfs_preempt_target(sim, w), scan_preempt(sim, w));
+	}
+	for (int c = 0; c < 6; c++) {
+		sl_set_curr(sim, &sim->cpus[c], NULL);
+		sl_set_need_resched(sim, &sim->cpus[c], false);
+		free(run[c]);
+	}
+	free(rt);
+	free(w);
+	fixture_free(f);
+}
+
 static void test_preempt_on_wakeup(void **state)
 {
 	/* 2 CPUs on one socket: locality 0, no cache distance */
@@ -346,11 +437,11 @@ static void test_preempt_on_wakeup(void **state)
 	sim->now = 10 * MS;
 	/* both idle: the wakee's own CPU at once; CPU 1 idle: there whatever its deadline */
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sim->cpus[0].curr = c0;
+	sl_set_curr(sim, &sim->cpus[0], c0);
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
 	/* both busy: CPU 0's task 40, CPU 1's 60, the latest: CPU 1. The wakee's 50 is
 	 * before 60: it preempts CPU 1; at 60 it does not */
-	sim->cpus[1].curr = c1;
+	sl_set_curr(sim, &sim->cpus[1], c1);
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
 	w->se.bfs.deadline = 60;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
@@ -372,7 +463,8 @@ static void test_preempt_on_wakeup(void **state)
 	c0->policy = SL_SCHED_IDLE;
 	c0->se.bfs.prio = BFS_IDLE_PRIO;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[0], NULL);
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	free(c0);
 	free(c1);
 	free(w);
@@ -390,20 +482,21 @@ static void test_preempt_cache_distance(void **state)
 
 	(void)state;
 	sim->now = 10 * MS;
-	sim->cpus[0].curr = c0;
-	sim->cpus[1].curr = c1;
+	sl_set_curr(sim, &sim->cpus[0], c0);
+	sl_set_curr(sim, &sim->cpus[1], c1);
 	/* from the wakee's CPU 0: CPU 0 40 - 0 = 40, CPU 1 60 - 39 = 21: CPU 0 is the latest.
 	 * 50 is not before 40: none; at 39 CPU 0 */
 	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
 	w->se.bfs.deadline = 39;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
 	/* CPU 0 idle, CPU 1 idle: the wakee's own; only CPU 1 idle: CPU 1 */
-	sim->cpus[0].curr = NULL;
-	sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[0], NULL);
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sim->cpus[0].curr = c0;
+	sl_set_curr(sim, &sim->cpus[0], c0);
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
-	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[0], NULL);
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	free(c0);
 	free(c1);
 	free(w);
@@ -421,7 +514,7 @@ static void test_sync_wakeup(void **state)
 
 	(void)state;
 	sim->now = 5 * MS;
-	sim->cpus[0].curr = c;
+	sl_set_curr(sim, &sim->cpus[0], c);
 	/* a sync wake-up with CPU 1 idle still takes it (suitable_idle_cpus) */
 	w->state = TS_RUNNING;
 	sim->wake_flags = WF_SYNC;
@@ -429,9 +522,9 @@ static void test_sync_wakeup(void **state)
 	assert_true(sim->cpus[1].need_resched);
 	assert_false(sim->cpus[0].need_resched);
 	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
-	sim->cpus[1].need_resched = false;
+	sl_set_need_resched(sim, &sim->cpus[1], false);
 	/* both busy: a sync wake-up preempts nothing, though 10 is before 60 and 70 */
-	sim->cpus[1].curr = d;
+	sl_set_curr(sim, &sim->cpus[1], d);
 	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
 	assert_false(sim->cpus[0].need_resched || sim->cpus[1].need_resched);
 	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
@@ -439,7 +532,8 @@ static void test_sync_wakeup(void **state)
 	sim->wake_flags = 0;
 	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
 	assert_true(sim->cpus[1].need_resched);
-	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[0], NULL);
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	free(c);
 	free(d);
 	free(w);
@@ -459,7 +553,7 @@ static void test_yield(void **state)
 	queue(sim, p);
 	queue(sim, q);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, rq), p);
-	rq->curr = p;
+	sl_set_curr(sim, rq, p);
 	p->on_cpu = true;
 	/* at 2.5 ms (jiffies 2) p yields with 3500 us left: a new slice, 6000 us, and a new
 	 * deadline 2 + 39 = 41, behind q's 30 */
@@ -467,7 +561,7 @@ static void test_yield(void **state)
 	sl_bfs_class.yield_task(sim, rq);
 	sl_bfs_class.put_prev_task(sim, rq, p);
 	p->on_cpu = false;
-	rq->curr = NULL;
+	sl_set_curr(sim, rq, NULL);
 	assert_int_equal(p->se.bfs.time_slice, 6000);
 	assert_int_equal(p->se.bfs.deadline, 41);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, rq), q);
@@ -497,7 +591,7 @@ static void test_iso_accounting(void **state)
 	assert_int_equal(grq->iso_ticks, 70496);
 	/* an ISO task's tick adds 100 and tests the limit: iso_ticks / 10001 > 70 first at
 	 * 71 x 10001 = 710071; from 709971 the tick gives 710071: refractory */
-	sim->cpus[1].curr = iso;
+	sl_set_curr(sim, &sim->cpus[1], iso);
 	grq->iso_ticks = 709871;
 	sl_bfs_class.tick_load(sim, &sim->cpus[1]);
 	assert_int_equal(grq->iso_ticks, 709971);
@@ -512,7 +606,7 @@ static void test_iso_accounting(void **state)
 	 * below the hysteresis: cleared */
 	assert_int_equal(grq->iso_ticks, 200546);
 	assert_false(grq->iso_refractory);
-	sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	free(iso);
 	fixture_free(f);
 }
@@ -528,7 +622,7 @@ static void test_slice_expiry_at_tick(void **state)
 	sim->now = 0;
 	queue(sim, p);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, rq), p);
-	rq->curr = p;
+	sl_set_curr(sim, rq, p);
 	p->on_cpu = true;
 	/* ticks at 1 ms (HZ=1000) charge 1000 us each: after 5, 1000 us are left, no resched;
 	 * the 6th empties the slice: resched */
@@ -547,7 +641,7 @@ static void test_slice_expiry_at_tick(void **state)
 	assert_int_equal(p->se.bfs.time_slice, 6000);
 	assert_int_equal(p->se.bfs.deadline, 45);
 	assert_true(p->se.bfs.queued);
-	rq->curr = NULL;
+	sl_set_curr(sim, rq, NULL);
 	free(p);
 	fixture_free(f);
 }
@@ -659,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_cache_distance),
 		cmocka_unit_test(test_earliest_deadline_lookup),
 		cmocka_unit_test(test_queue_matches_scan),
+		cmocka_unit_test(test_preempt_matches_scan),
 		cmocka_unit_test(test_preempt_on_wakeup),
 		cmocka_unit_test(test_preempt_cache_distance),
 		cmocka_unit_test(test_sync_wakeup),

@@ -86,7 +86,7 @@ static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (rq->need_resched)
 		return;
-	rq->need_resched = true;
+	sl_set_need_resched(sim, rq, true);
 	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
 	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
 		delay = sim->p->ipi_ns;
@@ -421,7 +421,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 	struct sl_task *prev = rq->curr, *next;
 	char prev_state = 'R';
 
-	rq->need_resched = false;
+	sl_set_need_resched(sim, rq, false);
 	sl_cancel(sim, &rq->resched);
 	if (sched_feat(sim, F_HRTICK))
 		sl_cancel(sim, &rq->hrtick);
@@ -467,7 +467,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		if (prev)
 			owner_descheduled(sim, prev);
 		set_busy(sim, rq, next != NULL);
-		rq->curr = next;
+		sl_set_curr(sim, rq, next);
 		sl_lb_touch(rq);
 		sl_emit(sim, &ev);
 		if (next) {
@@ -571,6 +571,7 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	rq->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
 	sl_set_tick_stopped(sim, rq, true);
+	sl_cpu_free_update(sim, rq);
 }
 
 const struct sl_machine_ops sl_machine_ops = {

@@ -80,7 +80,8 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 		goto fail;
 	sim->lvl_words = (d->ncpu + 63) / 64;
 	sim->lvl_bits = calloc((size_t)(SL_NR_LEVELS - 1) * (size_t)sim->lvl_words, sizeof(u64));
-	if (!sim->lvl_bits || sl_nohz_next_init(sim))
+	sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
+	if (!sim->lvl_bits || !sim->free_bits || sl_nohz_next_init(sim))
 		goto fail;
 	for (int c = 0; c < d->ncpu; c++) {
 		struct sl_cpu *rq = &sim->cpus[c];
@@ -215,6 +216,7 @@ void sl_sim_free(struct sl_sim *sim)
 	free(sim->cpus);
 	free(sim->lvl_bits);
 	free(sim->nohz_next);
+	free(sim->free_bits);
 	free((void *)sim->p);
 	free(sim);
 }

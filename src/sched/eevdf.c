@@ -218,7 +218,7 @@ again:
 		if (sl_eevdf_newidle_balance(sim, rq))
 			goto again;
 		/* __schedule clears need_resched once the pick is done */
-		rq->need_resched = false;
+		sl_set_need_resched(sim, rq, false);
 		sl_cancel(sim, &rq->resched);
 		return NULL;
 	}
@@ -239,7 +239,7 @@ again:
 	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
 	p = sl_task_of(se);
 	hrtick_start(sim, rq, p);
-	rq->need_resched = false;
+	sl_set_need_resched(sim, rq, false);
 	sl_cancel(sim, &rq->resched);
 	return p;
 }

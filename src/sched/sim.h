@@ -554,6 +554,10 @@ struct sl_sim {
 	 * ee.next_balance while its tick is stopped, else UINT64_MAX (6.18's NO_HZ kick) */
 	u64 *nohz_next;
 	int nohz_leaves;
+	/* bit c set while CPU c runs the idle task and no reschedule is pending (BFS's idle
+	 * CPUs, bfs.c); nr_free such CPUs. Kept by sl_set_curr and sl_set_need_resched */
+	u64 *free_bits;
+	int nr_free;
 	u64 tick_ns;
 	u64 nr_migrations;
 	bool duration_set;
@@ -646,6 +650,34 @@ static inline void sl_set_tick_stopped(struct sl_sim *sim, struct sl_cpu *rq, bo
 {
 	rq->tick_stopped = stopped;
 	sl_nohz_next_update(sim, rq->id);
+}
+
+/* rq's bit in free_bits again from its curr and need_resched */
+static inline void sl_cpu_free_update(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	u64 bit = 1ULL << (rq->id % 64), *w;
+	bool now_free = !rq->curr && !rq->need_resched;
+
+	if (!sim->free_bits)
+		return;
+	w = &sim->free_bits[rq->id / 64];
+	if (now_free == !!(*w & bit))
+		return;
+	*w ^= bit;
+	sim->nr_free += now_free ? 1 : -1;
+}
+
+/* every change of a CPU's curr or need_resched goes through these (free_bits) */
+static inline void sl_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *curr)
+{
+	rq->curr = curr;
+	sl_cpu_free_update(sim, rq);
+}
+
+static inline void sl_set_need_resched(struct sl_sim *sim, struct sl_cpu *rq, bool v)
+{
+	rq->need_resched = v;
+	sl_cpu_free_update(sim, rq);
 }
 
 /* p's affinity allows CPU cpu */

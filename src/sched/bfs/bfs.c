@@ -153,13 +153,21 @@ static bool idle_cpu(const struct sl_sim *sim, int c)
 	return !sim->cpus[c].curr && !sim->cpus[c].need_resched;
 }
 
+/*
+ * The idle CPUs are sim->free_bits (set exactly when idle_cpu() holds, sim.h): a mask names
+ * CPUs below 64 only (sl_cpu_allowed), so a task with one looks at the first word alone.
+ */
+static u64 free_word(const struct sl_sim *sim, const struct sl_task *p, int w)
+{
+	if (!p->cpus_allowed)
+		return sim->free_bits[w];
+	return w ? 0 : sim->free_bits[0] & p->cpus_allowed;
+}
+
 /* suitable_idle_cpus: an idle CPU p may run on */
 static bool suitable_idle_cpus(const struct sl_sim *sim, const struct sl_task *p)
 {
-	for (int c = 0; c < sim->ncpu; c++)
-		if (sl_cpu_allowed(p, c) && idle_cpu(sim, c))
-			return true;
-	return false;
+	return p->cpus_allowed ? free_word(sim, p, 0) != 0 : sim->nr_free > 0;
 }
 
 /* the idle CPU closest in cache to p's (lowest locality, then id): the model's choice for a
@@ -168,15 +176,16 @@ static int best_idle(const struct sl_sim *sim, const struct sl_task *p)
 {
 	int best = -1;
 
-	for (int c = 0; c < sim->ncpu; c++) {
-		if (!sl_cpu_allowed(p, c) || !idle_cpu(sim, c))
-			continue;
-		int l = sl_bfs_locality(sim, p->cpu, c);
+	for (int w = 0; w < sim->lvl_words; w++) {
+		for (u64 x = free_word(sim, p, w); x; x &= x - 1) {
+			int c = w * 64 + __builtin_ctzll(x);
+			int l = sl_bfs_locality(sim, p->cpu, c);
 
-		if (!l)
-			return c; /* the least locality: no later CPU comes before it */
-		if (best < 0 || l < sl_bfs_locality(sim, p->cpu, best))
-			best = c;
+			if (!l)
+				return c; /* the least locality: no later CPU comes before it */
+			if (best < 0 || l < sl_bfs_locality(sim, p->cpu, best))
+				best = c;
+		}
 	}
 	return best;
 }
@@ -215,6 +224,12 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 	if (sl_cpu_allowed(p, p->cpu) && rq_prio(sim, p->cpu) == BFS_PRIO_LIMIT &&
 	    idle_cpu(sim, p->cpu))
 		return p->cpu;
+	/* an idle CPU scores above any busy one, and among idle ones the walk keeps the first
+	 * at the least distance: best_idle's choice (p's own CPU is not idle here) */
+	int idle = best_idle(sim, p);
+
+	if (idle >= 0)
+		return idle;
 	for (int c = 0; c < sim->ncpu; c++) {
 		int prio = rq_prio(sim, c);
 
