@@ -257,7 +257,8 @@ int sl_bfs_queue_init(struct sl_sim *sim, struct sl_bfs_grq *grq)
 	for (int q = 0; q < BFS_NQUEUES; q++) {
 		struct sl_bfs_queue *bq = &grq->queue[q];
 
-		bq->near = calloc((size_t)grq->nsock, sizeof(*bq->near));
+		/* at least one socket: a machine has a CPU */
+		bq->near = calloc((size_t)(grq->nsock > 0 ? grq->nsock : 1), sizeof(*bq->near));
 		if (!bq->near)
 			return -1;
 		for (int s = 0; s < grq->nsock; s++)
