@@ -218,7 +218,7 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 	int target = -1, highest_prio = -1;
 	s64 latest = 0;
 	/* p's cache distance from another socket: the same for every CPU of the scan */
-	s64 ts = sl_bfs_task_timeslice(rr_interval(sim), p->nice);
+	s64 ts = sl_bfs_timeslice(sim, p->nice);
 
 	/* the walk below returns p's own CPU when it reaches it idle, whatever came before */
 	if (sl_cpu_allowed(p, p->cpu) && rq_prio(sim, p->cpu) == BFS_PRIO_LIMIT &&

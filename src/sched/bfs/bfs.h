@@ -60,9 +60,10 @@ struct sl_bfs_queue {
 struct sl_bfs_grq {
 	struct sl_bfs_queue queue[BFS_NQUEUES]; /* by prio - BFS_ISO_PRIO */
 	u64 nr_queued;
-	u64 seq;       /* the next queued task's place in its list */
-	u64 far_rr;    /* the rr_interval the far trees' far_off were taken with */
-	s32 iso_ticks; /* an int in 0.304 (grq.iso_ticks) */
+	u64 seq;		       /* the next queued task's place in its list */
+	u64 far_rr;		       /* the rr_interval the far trees' far_off were taken with */
+	s32 timeslice[BFS_PRIO_RANGE]; /* task_timeslice by nice + 20, at far_rr */
+	s32 iso_ticks;		       /* an int in 0.304 (grq.iso_ticks) */
 	bool iso_refractory;
 	int ncpu;
 	int nsock;
@@ -90,6 +91,8 @@ void sl_bfs_queue_free(struct sl_bfs_grq *grq);
 /* p into its prio's queue, at the tail (a new rb_seq) */
 void sl_bfs_queue_add(struct sl_sim *sim, struct sl_task *p);
 void sl_bfs_queue_del(struct sl_sim *sim, struct sl_task *p);
+/* task_timeslice at the current rr_interval, from a table kept per nice level */
+s32 sl_bfs_timeslice(struct sl_sim *sim, int nice);
 /* a queued p moves to CPU cpu (its socket's tree) */
 void sl_bfs_queue_move(struct sl_sim *sim, struct sl_task *p, int cpu);
 /* try_preempt: the CPU p should preempt or wake (-1: none) */

@@ -106,10 +106,11 @@ RB_GENERATE(sl_bfs_far_tree, sched_entity, bfs.far_node, far_cmp)
  * insertion path gains se before the rebalancing's rotations recompute the nodes they move; a
  * removal recomputes from the lowest node whose subtree loses an entity up to the root.
  */
-static void near_insert(struct sl_bfs_near_tree *t, struct sched_entity *se)
+static void near_insert(struct sl_bfs_near_tree *t, struct sched_entity *se, bool newest)
 {
 	se->bfs.near_first = se;
-	for (struct sched_entity *n = RB_ROOT(t); n;
+	/* the newest rb_seq is no subtree's first: only a task put back needs the path */
+	for (struct sched_entity *n = newest ? NULL : RB_ROOT(t); n;
 	     n = near_cmp(se, n) < 0 ? RB_LEFT(n, run_node) : RB_RIGHT(n, run_node))
 		n->bfs.near_first = first_of(n->bfs.near_first, se);
 	RB_INSERT(sl_bfs_near_tree, t, se);
@@ -133,10 +134,10 @@ static void near_remove(struct sl_bfs_near_tree *t, struct sched_entity *se)
 		near_augment(start);
 }
 
-static void far_insert(struct sl_bfs_far_tree *t, struct sched_entity *se)
+static void far_insert(struct sl_bfs_far_tree *t, struct sched_entity *se, bool newest)
 {
 	se->bfs.far_first = se;
-	for (struct sched_entity *n = RB_ROOT(t); n;
+	for (struct sched_entity *n = newest ? NULL : RB_ROOT(t); n;
 	     n = far_cmp(se, n) < 0 ? RB_LEFT(n, bfs.far_node) : RB_RIGHT(n, bfs.far_node))
 		n->bfs.far_first = first_of(n->bfs.far_first, se);
 	RB_INSERT(sl_bfs_far_tree, t, se);
@@ -202,18 +203,21 @@ static u64 rr_interval(const struct sl_sim *sim)
 	return sim->tun.policy[BFS_TUN_RR_INTERVAL];
 }
 
-/* cache_distance from another socket: locality 1 x task_timeslice (bfs.c) */
-static s32 far_offset(const struct sl_sim *sim, const struct sl_task *p)
+/* cache_distance from another socket: locality 1 x task_timeslice (bfs.c), kept per nice */
+static s32 far_offset(const struct sl_bfs_grq *grq, const struct sl_task *p)
 {
-	return sl_bfs_task_timeslice(rr_interval(sim), p->nice);
+	return grq->timeslice[p->nice + 20];
 }
 
-/* kernel.rr_interval changed since far_off was taken (an --at change): every far key again */
+/* kernel.rr_interval changed since the timeslices and far_off were taken (the first time, or
+ * an --at change): the timeslices and every far key again */
 static void far_sync(struct sl_sim *sim, struct sl_bfs_grq *grq)
 {
 	if (grq->far_rr == rr_interval(sim))
 		return;
 	grq->far_rr = rr_interval(sim);
+	for (int n = -20; n < BFS_PRIO_RANGE - 20; n++)
+		grq->timeslice[n + 20] = sl_bfs_task_timeslice(grq->far_rr, n);
 	if (grq->nsock < 2)
 		return;
 	for (int q = 0; q < BFS_NQUEUES; q++) {
@@ -228,8 +232,8 @@ static void far_sync(struct sl_sim *sim, struct sl_bfs_grq *grq)
 		}
 		while ((se = TAILQ_FIRST(&tmp))) {
 			TAILQ_REMOVE(&tmp, se, group_node);
-			se->bfs.far_off = far_offset(sim, sl_container_of(se, struct sl_task, se));
-			far_insert(t, se);
+			se->bfs.far_off = far_offset(grq, sl_container_of(se, struct sl_task, se));
+			far_insert(t, se, false);
 		}
 	}
 }
@@ -288,11 +292,11 @@ void sl_bfs_queue_add(struct sl_sim *sim, struct sl_task *p)
 		TAILQ_INSERT_TAIL(&bq->pinned, se, group_node);
 		return;
 	}
-	near_insert(&bq->near[grq->sock[p->cpu]], se);
+	near_insert(&bq->near[grq->sock[p->cpu]], se, true);
 	if (grq->nsock > 1) {
 		far_sync(sim, grq);
-		se->bfs.far_off = far_offset(sim, p);
-		far_insert(&bq->far, se);
+		se->bfs.far_off = far_offset(grq, p);
+		far_insert(&bq->far, se, true);
 	}
 }
 
@@ -319,7 +323,7 @@ void sl_bfs_queue_move(struct sl_sim *sim, struct sl_task *p, int cpu)
 	if (!p->se.bfs.queued || p->se.bfs.pinned || grq->sock[p->cpu] == grq->sock[cpu])
 		return;
 	near_remove(&bq->near[grq->sock[p->cpu]], &p->se);
-	near_insert(&bq->near[grq->sock[cpu]], &p->se);
+	near_insert(&bq->near[grq->sock[cpu]], &p->se, false);
 }
 
 /* the answer so far: the first queued entity before jiffies, else the least (key, rb_seq) */
@@ -358,6 +362,14 @@ static void offer_pinned(struct sl_sim *sim, struct sl_bfs_queue *bq, struct sl_
 		}
 		offer(pk, se, dl);
 	}
+}
+
+s32 sl_bfs_timeslice(struct sl_sim *sim, int nice)
+{
+	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
+
+	far_sync(sim, grq);
+	return grq->timeslice[nice + 20];
 }
 
 struct sl_task *sl_bfs_earliest_deadline_task(struct sl_sim *sim, struct sl_cpu *rq)
