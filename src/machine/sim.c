@@ -80,8 +80,7 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 		goto fail;
 	sim->lvl_words = (d->ncpu + 63) / 64;
 	sim->lvl_bits = calloc((size_t)(SL_NR_LEVELS - 1) * (size_t)sim->lvl_words, sizeof(u64));
-	sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
-	if (!sim->lvl_bits || !sim->free_bits || sl_nohz_next_init(sim))
+	if (!sim->lvl_bits)
 		goto fail;
 	for (int c = 0; c < d->ncpu; c++) {
 		struct sl_cpu *rq = &sim->cpus[c];

@@ -258,6 +258,9 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 	for (int c = 0; c < sim->ncpu; c++)
 		sim->cpus[c].llc_size = n[sim->cpus[c].socket];
 	free(n);
+	/* the tickless CPUs' next balance for the tick's NO_HZ kick (nohz_next.c), 6.18's only */
+	if (!sim->nohz_next && sl_nohz_next_init(sim))
+		sim->oom = true;
 }
 
 bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)

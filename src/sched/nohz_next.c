@@ -22,6 +22,8 @@ int sl_nohz_next_init(struct sl_sim *sim)
 		return -1;
 	for (int i = 0; i < 2 * n; i++)
 		sim->nohz_next[i] = UINT64_MAX;
+	for (int c = 0; c < sim->ncpu; c++)
+		sl_nohz_next_update(sim, c);
 	return 0;
 }
 

@@ -551,11 +551,13 @@ struct sl_sim {
 	int lvl_cnt[SL_NR_LEVELS + 1];
 	int nr_big;
 	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's
-	 * ee.next_balance while its tick is stopped, else UINT64_MAX (6.18's NO_HZ kick) */
+	 * ee.next_balance while its tick is stopped, else UINT64_MAX (6.18's NO_HZ kick; built by
+	 * EEVDF's build_domains, NULL under the other releases) */
 	u64 *nohz_next;
 	int nohz_leaves;
 	/* bit c set while CPU c runs the idle task and no reschedule is pending (BFS's idle
-	 * CPUs, bfs.c); nr_free such CPUs. Kept by sl_set_curr and sl_set_need_resched */
+	 * CPUs, bfs.c); nr_free such CPUs. Kept by sl_set_curr and sl_set_need_resched; made by
+	 * BFS's init_sim, NULL under the other releases */
 	u64 *free_bits;
 	int nr_free;
 	u64 tick_ns;

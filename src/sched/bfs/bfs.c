@@ -342,13 +342,17 @@ static int bfs_init_sim(struct sl_sim *sim)
 {
 	struct sl_bfs_grq *grq = calloc(1, sizeof(*grq));
 
-	if (!grq || sl_bfs_queue_init(sim, grq)) {
+	/* the idle CPUs' bitmap (sim.h), kept only under BFS, which reads it */
+	sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
+	if (!grq || !sim->free_bits || sl_bfs_queue_init(sim, grq)) {
 		if (grq)
 			sl_bfs_queue_free(grq);
 		free(grq);
 		sim->oom = true;
 		return -1;
 	}
+	for (int c = 0; c < sim->ncpu; c++)
+		sl_cpu_free_update(sim, &sim->cpus[c]);
 	grq->ncpu = sim->ncpu;
 	sim->class_state = grq;
 	return 0;
