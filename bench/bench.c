@@ -234,6 +234,11 @@ static const struct row rows[] = {
 	     "pingpong:pairs=256,count=100000000,run=100us", "hog:tasks=128"),
 	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "16ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	/* 2.6.32 on one flat socket: its wake-up looked for the task's CPU in a 4096-CPU span */
+	SROW("cpus-64-flat-2.6.32", "2.6.32", "64", NULL, "200ms", "800ms", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-4096-flat-2.6.32", "2.6.32", "4096", NULL, "4ms", "16ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
 	SROW("cpus-64-bfs", "2.6.31-bfs", "64", NULL, "200ms", "800ms", NULL, 0,
 	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
 	SROW("cpus-4096-bfs", "2.6.31-bfs", "4096", NULL, "4ms", "16ms", NULL, 1,
