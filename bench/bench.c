@@ -234,6 +234,26 @@ static const struct row rows[] = {
 	     "pingpong:pairs=256,count=100000000,run=100us", "hog:tasks=128"),
 	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "16ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	/* 2.6.32 on one flat socket: its wake-up looked for the task's CPU in a 4096-CPU span */
+	SROW("cpus-64-flat-2.6.32", "2.6.32", "64", NULL, "200ms", "800ms", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-4096-flat-2.6.32", "2.6.32", "4096", NULL, "4ms", "16ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	SROW("cpus-64-bfs", "2.6.31-bfs", "64", NULL, "200ms", "800ms", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-4096-bfs", "2.6.31-bfs", "4096", NULL, "4ms", "16ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	/* two hogs a CPU (the tick's balance of 6.18, BFS's slice expiries), on sockets; BFS's
+	 * 4096-CPU row runs past rr_interval (78 ms there), so that its picks count */
+	SROW("hogs-64-6.18", "6.18", NULL, "4x8x2", "200ms", "800ms", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-6.18", "6.18", NULL, "64x32x2", "4ms", "16ms", NULL, 1, "hog:tasks=8192"),
+	SROW("hogs-64-2.6.32", "2.6.32", NULL, "4x8x2", "200ms", "800ms", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "16ms", NULL, 1,
+	     "hog:tasks=8192"),
+	SROW("hogs-64-bfs", "2.6.31-bfs", NULL, "4x8x2", "200ms", "800ms", NULL, 0,
+	     "hog:tasks=128"),
+	SROW("hogs-4096-bfs", "2.6.31-bfs", NULL, "64x32x2", "100ms", "400ms", NULL, 1,
+	     "hog:tasks=8192"),
 	/* scaling with tasks: runnable (the EEVDF tree), sleeping (cpuidle's next timer) */
 	SROW("tasks-1k-run-6.18", "6.18", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=1000"),
 	SROW("tasks-10k-run-6.18", "6.18", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=10000"),
@@ -244,6 +264,16 @@ static const struct row rows[] = {
 	     "periodic:tasks=10000,run=50us,period=1s"),
 	SROW("tasks-100k-sleep", NULL, "8", NULL, "2s", "8s", "skylake", 1,
 	     "periodic:tasks=100000,run=5us,period=1s"),
+	/* tasks that wake together, 100k wake-ups a second either way: BFS's global queue holds
+	 * them all at once */
+	SROW("tasks-1k-wake-bfs", "2.6.31-bfs", NULL, "2x16x2", "1s", "4s", NULL, 0,
+	     "periodic:tasks=1000,run=50us,period=10ms"),
+	SROW("tasks-100k-wake-bfs", "2.6.31-bfs", NULL, "2x16x2", "1s", "4s", NULL, 1,
+	     "periodic:tasks=100000,run=50us,period=1s"),
+	SROW("tasks-1k-wake-6.18", "6.18", NULL, "2x16x2", "1s", "4s", NULL, 0,
+	     "periodic:tasks=1000,run=50us,period=10ms"),
+	SROW("tasks-100k-wake-6.18", "6.18", NULL, "2x16x2", "1s", "4s", NULL, 1,
+	     "periodic:tasks=100000,run=50us,period=1s"),
 };
 
 static int bench_suite(int repeat, bool quick, bool json, const char *only)

@@ -9,6 +9,7 @@
 #include "helpers.h"
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
+#include "sched/rt.h"
 #include "experiment/run.h"
 
 #define MS 1000000ULL
@@ -46,6 +47,13 @@ static struct sl_task *bfs_task(struct sl_sim *sim, int nice, int policy, int cp
 static void queue(struct sl_sim *sim, struct sl_task *p)
 {
 	sl_bfs_class.enqueue_task(sim, &sim->cpus[p->cpu], p, 0);
+}
+
+/* off the queue (a sleep): a queued task's deadline and affinity are not changed in place (the
+ * queue is ordered by them), so a test changes them between unqueue and queue, at the tail */
+static void unqueue(struct sl_sim *sim, struct sl_task *p)
+{
+	sl_bfs_class.dequeue_task(sim, &sim->cpus[p->cpu], p, 1);
 }
 
 static void test_prio_ratios(void **state)
@@ -169,13 +177,25 @@ static void test_earliest_deadline_lookup(void **state)
 	/* from CPU 2: A (nice 0, distance 39) 50 + 39 = 89, B 45 + 0: B */
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), b);
 	/* B at 43: 43 + 6 = 49 before A's 50, from CPU 0 too */
+	unqueue(sim, b);
 	b->se.bfs.deadline = 43;
+	queue(sim, b);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
+	unqueue(sim, b);
 	b->se.bfs.deadline = 45;
-	/* A may not run on CPU 0: B */
+	queue(sim, b);
+	/* A may not run on CPU 0: B; queued again in the order A, B */
+	unqueue(sim, a);
 	a->cpus_allowed = 0xE;
+	queue(sim, a);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
+	/* from CPU 2, A (allowed there) at 50 + 39, B 45: B; A's mask allows CPU 2 */
+	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), b);
+	unqueue(sim, a);
+	unqueue(sim, b);
 	a->cpus_allowed = 0;
+	queue(sim, a);
+	queue(sim, b);
 	/* at jiffies 90 both deadlines (with distance) are past, A's 89 too: the first queued,
 	 * A, even from CPU 2 where B's 45 is earlier */
 	sim->now = 90 * MS;
@@ -205,6 +225,205 @@ static void test_earliest_deadline_lookup(void **state)
 	fixture_free(f);
 }
 
+/* the kernel's earliest_deadline_task: a walk of each prio's FIFO list (order[] here) */
+static struct sl_task *scan_edt(struct sl_sim *sim, struct sl_task **order, int n, int cpu)
+{
+	u64 now = sl_bfs_jiffies(sim);
+
+	for (int prio = BFS_ISO_PRIO; prio <= BFS_IDLE_PRIO; prio++) {
+		struct sl_task *edt = NULL;
+		u64 earliest = 0;
+
+		for (int i = 0; i < n; i++) {
+			struct sl_task *p = order[i];
+
+			if (p->se.bfs.prio != prio || !sl_cpu_allowed(p, cpu))
+				continue;
+			u64 dl = p->se.bfs.deadline +
+				 (u64)(s64)sl_bfs_cache_distance(sim, p->cpu, cpu, p);
+
+			if ((s64)(dl - now) < 0)
+				return p;
+			if (!edt || (s64)(dl - earliest) < 0) {
+				edt = p;
+				earliest = dl;
+			}
+		}
+		if (edt)
+			return edt;
+	}
+	return NULL;
+}
+
+/*
+ * The ordered sets against the kernel's walk: 3 sockets of 2 CPUs, 64 tasks of four nice
+ * levels and three queues (a few with an affinity mask), deadlines around jiffies (many
+ * equal), queued, taken by random CPUs, moved to another CPU while queued, with jiffies and
+ * kernel.rr_interval changing: every CPU's answer is the walk's at every step.
+ */
+static void test_queue_matches_scan(void **state)
+{
+	struct fixture *f = bfs_fixture(NULL, "3x2x1");
+	struct sl_sim *sim = f->sim;
+	enum { N = 64, STEPS = 20000 };
+	static const int nices[] = {-20, 0, 5, 19};
+	struct sl_task *t[N], *order[N];
+	int n = 0;
+	u64 r = 12345;
+
+	(void)state;
+	sim->now = 1000 * MS;
+	for (int i = 0; i < N; i++) {
+		int pol = i % 16 == 1	? SL_SCHED_ISO
+			  : i % 16 == 2 ? SL_SCHED_IDLE
+					: SL_SCHED_NORMAL;
+
+		t[i] = bfs_task(sim, nices[i % 4], pol, i % 6, 0);
+	}
+	for (int step = 0; step < STEPS; step++) {
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		u64 x = r >> 33;
+		struct sl_task *p = t[x % N];
+		int op = (int)(x >> 8) % 10;
+
+		if (op < 4 && !p->se.bfs.queued) {
+			/* wakes with a deadline near jiffies, a quarter of them with a mask */
+			p->se.bfs.deadline = sl_bfs_jiffies(sim) + (x >> 12) % 120 - 60;
+			p->cpus_allowed = (x >> 20) % 4 ? 0 : ((x >> 22) % 63) + 1;
+			p->cpu = (int)((x >> 28) % 6);
+			queue(sim, p);
+			order[n++] = p;
+		} else if (op < 6 && p->se.bfs.queued) {
+			int j = 0;
+
+			while (order[j] != p)
+				j++;
+			unqueue(sim, p);
+			memmove(&order[j], &order[j + 1], sizeof(order[0]) * (size_t)(n - j - 1));
+			n--;
+		} else if (op == 6 && p->se.bfs.queued) {
+			sl_bfs_class.set_task_cpu(sim, p, (int)((x >> 12) % 6));
+		} else if (op == 7) {
+			sim->now += ((x >> 12) % 8) * MS;
+		} else if (op == 8 && (x >> 12) % 50 == 0) {
+			sim->tun.policy[BFS_TUN_RR_INTERVAL] = 1 + (x >> 20) % 12;
+		}
+		for (int c = 0; c < 6; c++)
+			assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[c]),
+					 scan_edt(sim, order, n, c));
+		if (op == 9) {
+			/* a pick: off the queue onto the CPU, then it sleeps */
+			int c = (int)((x >> 12) % 6);
+			struct sl_task *q = sl_bfs_class.pick_next_task(sim, &sim->cpus[c]);
+			int j = 0;
+
+			if (!q)
+				continue;
+			while (order[j] != q)
+				j++;
+			memmove(&order[j], &order[j + 1], sizeof(order[0]) * (size_t)(n - j - 1));
+			n--;
+			sl_bfs_class.dequeue_task(sim, &sim->cpus[q->cpu], q, 1);
+		}
+	}
+	while (n) {
+		unqueue(sim, order[--n]);
+	}
+	for (int i = 0; i < N; i++)
+		free(t[i]);
+	fixture_free(f);
+}
+
+/* the kernel's try_preempt walk over every CPU, as bfs.c had it before the idle bitmap */
+static int scan_preempt(struct sl_sim *sim, struct sl_task *p)
+{
+	int target = -1, highest_prio = -1;
+	s64 latest = 0;
+
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_task *curr = sim->cpus[c].curr;
+		int prio = !curr				? BFS_IDLE_PRIO + 1
+			   : curr->sched_class == &sl_bfs_class ? curr->se.bfs.prio
+								: curr->prio;
+		bool idle = !curr && !sim->cpus[c].need_resched;
+
+		if (!sl_cpu_allowed(p, c) || (!curr && !idle) || prio < highest_prio)
+			continue;
+		s64 offset = -(s64)sl_bfs_cache_distance(sim, p->cpu, c, p);
+
+		if (curr && curr->sched_class == &sl_bfs_class)
+			offset += (s64)curr->se.bfs.deadline;
+		else if (!curr && c == p->cpu)
+			return c;
+		if (prio > highest_prio || offset > latest || (offset == latest && c == p->cpu)) {
+			highest_prio = prio;
+			latest = offset;
+			target = c;
+		}
+	}
+	if (target < 0 || highest_prio == BFS_IDLE_PRIO + 1)
+		return target;
+	if (p->se.bfs.prio > highest_prio)
+		return -1;
+	if (p->se.bfs.prio == highest_prio && p->policy == SL_SCHED_NORMAL &&
+	    !((s64)p->se.bfs.deadline < latest))
+		return -1;
+	return target;
+}
+
+/*
+ * try_preempt's target against the walk: 3 sockets of 2 CPUs, each CPU idle, kicked idle,
+ * running a BFS task of some prio and deadline or an RT task, wakees of every policy, nice,
+ * CPU and mask: 20000 random states.
+ */
+static void test_preempt_matches_scan(void **state)
+{
+	struct fixture *f = bfs_fixture(NULL, "3x2x1");
+	struct sl_sim *sim = f->sim;
+	static const int pols[] = {SL_SCHED_NORMAL, SL_SCHED_BATCH, SL_SCHED_ISO, SL_SCHED_IDLE};
+	struct sl_task *run[6], *rt = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 0), *w;
+	u64 r = 777;
+
+	(void)state;
+	rt->sched_class = &sl_rt_class;
+	rt->prio = 50;
+	for (int c = 0; c < 6; c++)
+		run[c] = bfs_task(sim, 0, SL_SCHED_NORMAL, c, 0);
+	w = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 0);
+	for (int step = 0; step < 20000; step++) {
+		for (int c = 0; c < 6; c++) {
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			u64 x = r >> 33;
+			int kind = (int)(x % 8);
+
+			run[c]->se.bfs.prio = (short)(BFS_ISO_PRIO + (x >> 4) % 3);
+			run[c]->se.bfs.deadline = 100 + (x >> 8) % 40;
+			sl_set_curr(sim, &sim->cpus[c], kind < 3 ? NULL : kind == 3 ? rt : run[c]);
+			sl_set_need_resched(sim, &sim->cpus[c], kind == 1);
+		}
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		u64 x = r >> 33;
+
+		w->policy = (enum sl_policy)pols[x % 4];
+		w->se.bfs.prio = (short)(w->policy == SL_SCHED_ISO    ? BFS_ISO_PRIO
+					 : w->policy == SL_SCHED_IDLE ? BFS_IDLE_PRIO
+								      : BFS_NORMAL_PRIO);
+		w->nice = (x >> 2) % 2 ? 0 : 19;
+		w->cpu = (int)((x >> 4) % 6);
+		w->cpus_allowed = (x >> 8) % 3 ? 0 : ((x >> 10) % 63) + 1;
+		w->se.bfs.deadline = 60 + (x >> 16) % 120;
+		assert_int_equal(sl_bfs_preempt_target(sim, w), scan_preempt(sim, w));
+	}
+	for (int c = 0; c < 6; c++) {
+		sl_set_curr(sim, &sim->cpus[c], NULL);
+		sl_set_need_resched(sim, &sim->cpus[c], false);
+		free(run[c]);
+	}
+	free(rt);
+	free(w);
+	fixture_free(f);
+}
+
 static void test_preempt_on_wakeup(void **state)
 {
 	/* 2 CPUs on one socket: locality 0, no cache distance */
@@ -218,11 +437,11 @@ static void test_preempt_on_wakeup(void **state)
 	sim->now = 10 * MS;
 	/* both idle: the wakee's own CPU at once; CPU 1 idle: there whatever its deadline */
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sim->cpus[0].curr = c0;
+	sl_set_curr(sim, &sim->cpus[0], c0);
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
 	/* both busy: CPU 0's task 40, CPU 1's 60, the latest: CPU 1. The wakee's 50 is
 	 * before 60: it preempts CPU 1; at 60 it does not */
-	sim->cpus[1].curr = c1;
+	sl_set_curr(sim, &sim->cpus[1], c1);
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
 	w->se.bfs.deadline = 60;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
@@ -244,7 +463,8 @@ static void test_preempt_on_wakeup(void **state)
 	c0->policy = SL_SCHED_IDLE;
 	c0->se.bfs.prio = BFS_IDLE_PRIO;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[0], NULL);
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	free(c0);
 	free(c1);
 	free(w);
@@ -262,20 +482,21 @@ static void test_preempt_cache_distance(void **state)
 
 	(void)state;
 	sim->now = 10 * MS;
-	sim->cpus[0].curr = c0;
-	sim->cpus[1].curr = c1;
+	sl_set_curr(sim, &sim->cpus[0], c0);
+	sl_set_curr(sim, &sim->cpus[1], c1);
 	/* from the wakee's CPU 0: CPU 0 40 - 0 = 40, CPU 1 60 - 39 = 21: CPU 0 is the latest.
 	 * 50 is not before 40: none; at 39 CPU 0 */
 	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
 	w->se.bfs.deadline = 39;
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
 	/* CPU 0 idle, CPU 1 idle: the wakee's own; only CPU 1 idle: CPU 1 */
-	sim->cpus[0].curr = NULL;
-	sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[0], NULL);
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sim->cpus[0].curr = c0;
+	sl_set_curr(sim, &sim->cpus[0], c0);
 	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
-	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[0], NULL);
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	free(c0);
 	free(c1);
 	free(w);
@@ -293,7 +514,7 @@ static void test_sync_wakeup(void **state)
 
 	(void)state;
 	sim->now = 5 * MS;
-	sim->cpus[0].curr = c;
+	sl_set_curr(sim, &sim->cpus[0], c);
 	/* a sync wake-up with CPU 1 idle still takes it (suitable_idle_cpus) */
 	w->state = TS_RUNNING;
 	sim->wake_flags = WF_SYNC;
@@ -301,9 +522,9 @@ static void test_sync_wakeup(void **state)
 	assert_true(sim->cpus[1].need_resched);
 	assert_false(sim->cpus[0].need_resched);
 	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
-	sim->cpus[1].need_resched = false;
+	sl_set_need_resched(sim, &sim->cpus[1], false);
 	/* both busy: a sync wake-up preempts nothing, though 10 is before 60 and 70 */
-	sim->cpus[1].curr = d;
+	sl_set_curr(sim, &sim->cpus[1], d);
 	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
 	assert_false(sim->cpus[0].need_resched || sim->cpus[1].need_resched);
 	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
@@ -311,7 +532,8 @@ static void test_sync_wakeup(void **state)
 	sim->wake_flags = 0;
 	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
 	assert_true(sim->cpus[1].need_resched);
-	sim->cpus[0].curr = sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[0], NULL);
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	free(c);
 	free(d);
 	free(w);
@@ -331,7 +553,7 @@ static void test_yield(void **state)
 	queue(sim, p);
 	queue(sim, q);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, rq), p);
-	rq->curr = p;
+	sl_set_curr(sim, rq, p);
 	p->on_cpu = true;
 	/* at 2.5 ms (jiffies 2) p yields with 3500 us left: a new slice, 6000 us, and a new
 	 * deadline 2 + 39 = 41, behind q's 30 */
@@ -339,7 +561,7 @@ static void test_yield(void **state)
 	sl_bfs_class.yield_task(sim, rq);
 	sl_bfs_class.put_prev_task(sim, rq, p);
 	p->on_cpu = false;
-	rq->curr = NULL;
+	sl_set_curr(sim, rq, NULL);
 	assert_int_equal(p->se.bfs.time_slice, 6000);
 	assert_int_equal(p->se.bfs.deadline, 41);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, rq), q);
@@ -369,7 +591,7 @@ static void test_iso_accounting(void **state)
 	assert_int_equal(grq->iso_ticks, 70496);
 	/* an ISO task's tick adds 100 and tests the limit: iso_ticks / 10001 > 70 first at
 	 * 71 x 10001 = 710071; from 709971 the tick gives 710071: refractory */
-	sim->cpus[1].curr = iso;
+	sl_set_curr(sim, &sim->cpus[1], iso);
 	grq->iso_ticks = 709871;
 	sl_bfs_class.tick_load(sim, &sim->cpus[1]);
 	assert_int_equal(grq->iso_ticks, 709971);
@@ -384,7 +606,7 @@ static void test_iso_accounting(void **state)
 	 * below the hysteresis: cleared */
 	assert_int_equal(grq->iso_ticks, 200546);
 	assert_false(grq->iso_refractory);
-	sim->cpus[1].curr = NULL;
+	sl_set_curr(sim, &sim->cpus[1], NULL);
 	free(iso);
 	fixture_free(f);
 }
@@ -400,7 +622,7 @@ static void test_slice_expiry_at_tick(void **state)
 	sim->now = 0;
 	queue(sim, p);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, rq), p);
-	rq->curr = p;
+	sl_set_curr(sim, rq, p);
 	p->on_cpu = true;
 	/* ticks at 1 ms (HZ=1000) charge 1000 us each: after 5, 1000 us are left, no resched;
 	 * the 6th empties the slice: resched */
@@ -419,7 +641,7 @@ static void test_slice_expiry_at_tick(void **state)
 	assert_int_equal(p->se.bfs.time_slice, 6000);
 	assert_int_equal(p->se.bfs.deadline, 45);
 	assert_true(p->se.bfs.queued);
-	rq->curr = NULL;
+	sl_set_curr(sim, rq, NULL);
 	free(p);
 	fixture_free(f);
 }
@@ -530,6 +752,8 @@ int main(void)
 		cmocka_unit_test(test_deadline_from_jiffies),
 		cmocka_unit_test(test_cache_distance),
 		cmocka_unit_test(test_earliest_deadline_lookup),
+		cmocka_unit_test(test_queue_matches_scan),
+		cmocka_unit_test(test_preempt_matches_scan),
 		cmocka_unit_test(test_preempt_on_wakeup),
 		cmocka_unit_test(test_preempt_cache_distance),
 		cmocka_unit_test(test_sync_wakeup),

@@ -97,7 +97,7 @@ static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (rq->need_resched)
 		return;
-	rq->need_resched = true;
+	sl_set_need_resched(sim, rq, true);
 	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
 	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
 		delay = sim->p->ipi_ns;
@@ -109,7 +109,7 @@ static void tick_restart(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	if (!rq->tick_stopped)
 		return;
-	rq->tick_stopped = false;
+	sl_set_tick_stopped(sim, rq, false);
 	sl_class_nohz_stop_tick(sim, rq, false);
 	/* tick_nohz_restart: forward to the next period boundary of the jiffy grid */
 	sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
@@ -274,10 +274,10 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 	rq->idle_dev.tick_stopped = rq->tick_stopped;
 	if (!sl_class_nohz_stop_tick(sim, rq, true)) {
 		sl_cancel(sim, &rq->tick);
-		rq->tick_stopped = true;
+		sl_set_tick_stopped(sim, rq, true);
 	} else if (rq->tick_stopped) {
 		/* it became the idle load balancer while tickless: its tick runs again */
-		rq->tick_stopped = false;
+		sl_set_tick_stopped(sim, rq, false);
 		sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 	}
 	sl_cpuidle_enter(sim, rq);
@@ -463,7 +463,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 	struct sl_task *prev = rq->curr, *next;
 	char prev_state = 'R';
 
-	rq->need_resched = false;
+	sl_set_need_resched(sim, rq, false);
 	sl_cancel(sim, &rq->resched);
 	if (sched_feat(sim, F_HRTICK))
 		sl_cancel(sim, &rq->hrtick);
@@ -509,7 +509,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		if (prev)
 			owner_descheduled(sim, prev);
 		set_busy(sim, rq, next != NULL);
-		rq->curr = next;
+		sl_set_curr(sim, rq, next);
 		sl_lb_touch(rq);
 		sl_emit(sim, &ev);
 		if (next) {
@@ -550,7 +550,7 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 			sim->classes[i]->tick_balance(sim, rq);
 	/* an idle CPU's tick runs only while it is the idle load balancer */
 	if (!rq->curr && !rq->need_resched && !sl_class_nohz_stop_tick(sim, rq, true)) {
-		rq->tick_stopped = true;
+		sl_set_tick_stopped(sim, rq, true);
 		return;
 	}
 	/* tick_grid: tick_sched_timer's hrtimer_forward keeps the jiffy grid, also when the
@@ -611,7 +611,7 @@ void sl_machine_start(struct sl_sim *sim)
 			sl_arm(sim, &rq->bg, rq->bg_next ? rq->bg_next : 1);
 		}
 		sl_cpuidle_enter(sim, rq);
-		rq->tick_stopped = true;
+		sl_set_tick_stopped(sim, rq, true);
 		rq->in_nohz_mask = true;
 		rq->in_nohz_recently = true;
 	}
@@ -635,7 +635,8 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	sl_timer_init(&rq->bg, bg_fn, id);
 	rq->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
-	rq->tick_stopped = true;
+	sl_set_tick_stopped(sim, rq, true);
+	sl_cpu_free_update(sim, rq);
 }
 
 const struct sl_machine_ops sl_machine_ops = {

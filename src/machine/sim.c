@@ -214,6 +214,8 @@ void sl_sim_free(struct sl_sim *sim)
 	}
 	free(sim->cpus);
 	free(sim->lvl_bits);
+	free(sim->nohz_next);
+	free(sim->free_bits);
 	free((void *)sim->p);
 	free(sim);
 }

@@ -325,6 +325,9 @@ void sl_free_domains(struct sl_sim *sim)
 
 /* ---- fork placement: find_idlest_group / find_idlest_cpu ---- */
 
+static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sched_group *g,
+					      int load_idx);
+
 /* sd is this CPU's: its first group (sl_sd_group 0) is the local one */
 static struct sl_sched_group *find_idlest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
 						int load_idx)
@@ -336,11 +339,10 @@ static struct sl_sched_group *find_idlest_group(struct sl_sim *sim, struct sl_sc
 	for (int gi = 0; gi < sd->ngroups; gi++) {
 		struct sl_sched_group *g = sl_sd_group(sd, gi);
 		bool local = gi == 0; /* groups are disjoint: only the first holds this_cpu */
-		u64 avg_load = 0;
+		/* the sums find_busiest_group keeps, taken again only after a CPU changed */
+		const struct sl_group_sums *gs = group_sums(sim, g, load_idx);
+		u64 avg_load = local ? gs->sum_src : gs->sum_tgt;
 
-		for (int i = 0; i < g->ncpus; i++)
-			avg_load += local ? sl_source_load(sim, g->cpus[i], load_idx)
-					  : sl_target_load(sim, g->cpus[i], load_idx);
 		avg_load = div_power(sim, g, avg_load * SCHED_LOAD_SCALE);
 		if (local)
 			this_load = avg_load;

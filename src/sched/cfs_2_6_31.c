@@ -226,19 +226,16 @@ static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, u
 	 * uid 0's group is the root's child) */
 	if (sched_feat(sim, F_LB_WAKEUP_UPDATE) && sim->group_sched && sim->ntgs && this_cpu >= 0) {
 		for (int i = 0; i < rq->nsd; i++)
-			for (int j = 0; j < rq->sd[i].nspan; j++)
-				if (rq->sd[i].span[j] == prev_cpu) {
-					sl_update_shares(sim, &rq->sd[i], this_cpu, i);
-					goto updated;
-				}
+			if (sl_sd_spans(&rq->sd[i], prev_cpu)) {
+				sl_update_shares(sim, &rq->sd[i], this_cpu, i);
+				break;
+			}
 	}
-updated:
 	if (this_cpu < 0 || prev_cpu == this_cpu)
 		return prev_cpu;
 	for (int i = 0; i < rq->nsd && !this_sd; i++)
-		for (int j = 0; j < rq->sd[i].nspan; j++)
-			if (rq->sd[i].span[j] == prev_cpu)
-				this_sd = &rq->sd[i];
+		if (sl_sd_spans(&rq->sd[i], prev_cpu))
+			this_sd = &rq->sd[i];
 	if (!this_sd)
 		return prev_cpu;
 	int idx = this_sd->wake_idx;

@@ -222,13 +222,11 @@ static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, u
 
 		if (!(sd->flags & SD_WAKE_AFFINE))
 			continue;
-		for (int j = 0; j < sd->nspan; j++) {
-			if (sd->span[j] != prev_cpu)
-				continue;
-			if (wake_affine(sim, sd, p, this_cpu, wake_flags & WF_SYNC))
-				return this_cpu;
-			return prev_cpu;
-		}
+		if (!sl_sd_spans(sd, prev_cpu))
+			continue;
+		if (wake_affine(sim, sd, p, this_cpu, wake_flags & WF_SYNC))
+			return this_cpu;
+		return prev_cpu;
 	}
 	return prev_cpu;
 }

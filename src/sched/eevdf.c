@@ -26,6 +26,7 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	cfs->max_newidle_lb_cost = 0;
 	cfs->balance_interval = 2;
 	cfs->next_balance = 0;
+	sl_nohz_next_update(sim, rq->id);
 	cfs->nr_balance_failed = 0;
 }
 
@@ -217,7 +218,7 @@ again:
 		if (sl_eevdf_newidle_balance(sim, rq))
 			goto again;
 		/* __schedule clears need_resched once the pick is done */
-		rq->need_resched = false;
+		sl_set_need_resched(sim, rq, false);
 		sl_cancel(sim, &rq->resched);
 		return NULL;
 	}
@@ -238,7 +239,7 @@ again:
 	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
 	p = sl_task_of(se);
 	hrtick_start(sim, rq, p);
-	rq->need_resched = false;
+	sl_set_need_resched(sim, rq, false);
 	sl_cancel(sim, &rq->resched);
 	return p;
 }

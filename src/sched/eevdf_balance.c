@@ -258,6 +258,9 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 	for (int c = 0; c < sim->ncpu; c++)
 		sim->cpus[c].llc_size = n[sim->cpus[c].socket];
 	free(n);
+	/* the tickless CPUs' next balance for the tick's NO_HZ kick (nohz_next.c), 6.18's only */
+	if (!sim->nohz_next && sl_nohz_next_init(sim))
+		sim->oom = true;
 }
 
 bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
@@ -419,6 +422,7 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 	int r;
 
 	cfs->next_balance = sim->now + interval_ns(sim, rq, busy);
+	sl_nohz_next_update(sim, rq->id);
 	r = sl_eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
 	if (r > 0) {
 		cfs->nr_balance_failed = 0;
@@ -440,14 +444,14 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
  */
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	/* the first CPU in CPU order but rq that is tickless, idle and due (nohz_next.c finds
+	 * the tickless and due ones) */
 	if (rq->nr_running >= 2) {
-		for (int c = 0; c < sim->ncpu; c++) {
-			struct sl_cpu *o = &sim->cpus[c];
-
-			if (o == rq || !o->tick_stopped || !idle_cpu(sim, c) ||
-			    sim->now < o->ee.next_balance)
+		for (int c = sl_nohz_next_due(sim, 0, sim->now); c >= 0;
+		     c = sl_nohz_next_due(sim, c + 1, sim->now)) {
+			if (c == rq->id || !idle_cpu(sim, c))
 				continue;
-			periodic_balance(sim, o, false);
+			periodic_balance(sim, &sim->cpus[c], false);
 			break;
 		}
 	}

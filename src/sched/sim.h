@@ -43,14 +43,24 @@ struct sl_load_weight {
 	u64 inv_weight;
 };
 
-/* ---- BFS (src/sched/bfs/): a task's place in the global run queue ---- */
+/*
+ * ---- BFS (src/sched/bfs/): a task's place in the global run queue ----
+ * The queue's order (the kernel's FIFO list) is sched_entity's rb_seq; a task without an affinity
+ * mask is in two trees of its queue (bfs_queue.c): by deadline in its CPU's socket's (run_node)
+ * and by deadline plus the cache distance from another socket (far_node); a task with a mask is
+ * on the queue's list (group_node). CFS's and EEVDF's members outside the union, unused by BFS.
+ */
 struct sl_bfs_entity {
-	TAILQ_ENTRY(sl_task) run_list; /* in the global queue of its prio, while queued */
-	bool queued;		       /* runnable and not running */
-	int prio;		       /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
-	u64 deadline;		       /* virtual deadline, jiffies (0.30x) */
-	s64 time_slice;		       /* what is left of rr_interval, us */
-	u64 last_ran;		       /* when the slice was last charged, ns */
+	RB_ENTRY(sched_entity) far_node;
+	u64 deadline;			 /* virtual deadline, jiffies (0.30x) */
+	s64 time_slice;			 /* what is left of rr_interval, us */
+	u64 last_ran;			 /* when the slice was last charged, ns */
+	struct sched_entity *near_first; /* the least rb_seq of run_node's subtree */
+	struct sched_entity *far_first;	 /* the least rb_seq of far_node's subtree */
+	s32 far_off; /* cache_distance from another socket when queued, jiffies */
+	short prio;  /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
+	bool queued; /* runnable and not running */
+	bool pinned; /* queued on the list of tasks with an affinity mask */
 };
 
 /*
@@ -374,6 +384,22 @@ struct sl_sched_domain {
 	u64 nobusy_epoch, nobusy_features;
 };
 
+/* cpu is in sd's span (a binary search: the span is in ascending order) */
+static inline bool sl_sd_spans(const struct sl_sched_domain *sd, int cpu)
+{
+	int lo = 0, hi = sd->nspan;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (sd->span[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sd->nspan && sd->span[lo] == cpu;
+}
+
 /* the i-th group in the kernel's order: the local group first, then the others in order */
 static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *sd, int i)
 {
@@ -530,6 +556,16 @@ struct sl_sim {
 	int lvl_words;
 	int lvl_cnt[SL_NR_LEVELS + 1];
 	int nr_big;
+	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's
+	 * ee.next_balance while its tick is stopped, else UINT64_MAX (6.18's NO_HZ kick; built by
+	 * EEVDF's build_domains, NULL under the other releases) */
+	u64 *nohz_next;
+	int nohz_leaves;
+	/* bit c set while CPU c runs the idle task and no reschedule is pending (BFS's idle
+	 * CPUs, bfs.c); nr_free such CPUs. Kept by sl_set_curr and sl_set_need_resched; made by
+	 * BFS's init_sim, NULL under the other releases */
+	u64 *free_bits;
+	int nr_free;
 	u64 tick_ns;
 	u64 nr_migrations;
 	bool duration_set;
@@ -609,6 +645,47 @@ static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
 		sim->nr_overloaded += sim->cpus[c].nr_running >= 2;
 		sl_nr_level_move(sim, c, 0, sim->cpus[c].nr_running);
 	}
+}
+
+/* nohz_next.c: the tree built (-1: out of memory), CPU cpu's leaf again from its state, and the
+ * first CPU >= from that is tickless and due to balance at now (-1: none) */
+int sl_nohz_next_init(struct sl_sim *sim);
+void sl_nohz_next_update(struct sl_sim *sim, int cpu);
+int sl_nohz_next_due(const struct sl_sim *sim, int from, u64 now);
+
+/* a CPU's tick stops or runs again: every change goes through here, which keeps nohz_next */
+static inline void sl_set_tick_stopped(struct sl_sim *sim, struct sl_cpu *rq, bool stopped)
+{
+	rq->tick_stopped = stopped;
+	sl_nohz_next_update(sim, rq->id);
+}
+
+/* rq's bit in free_bits again from its curr and need_resched */
+static inline void sl_cpu_free_update(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	u64 bit = 1ULL << (rq->id % 64), *w;
+	bool now_free = !rq->curr && !rq->need_resched;
+
+	if (!sim->free_bits)
+		return;
+	w = &sim->free_bits[rq->id / 64];
+	if (now_free == !!(*w & bit))
+		return;
+	*w ^= bit;
+	sim->nr_free += now_free ? 1 : -1;
+}
+
+/* every change of a CPU's curr or need_resched goes through these (free_bits) */
+static inline void sl_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *curr)
+{
+	rq->curr = curr;
+	sl_cpu_free_update(sim, rq);
+}
+
+static inline void sl_set_need_resched(struct sl_sim *sim, struct sl_cpu *rq, bool v)
+{
+	rq->need_resched = v;
+	sl_cpu_free_update(sim, rq);
 }
 
 /* p's affinity allows CPU cpu */

@@ -55,12 +55,6 @@ u64 sl_bfs_jiffies(const struct sl_sim *sim)
 	return sim->now / sim->tick_ns;
 }
 
-/* time_before(a, b) on jiffies: the signed difference, as the kernel's macro */
-static bool time_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
-}
-
 int sl_bfs_locality(const struct sl_sim *sim, int a, int b)
 {
 	const struct sl_cpu *x = &sim->cpus[a], *y = &sim->cpus[b];
@@ -75,11 +69,9 @@ int sl_bfs_locality(const struct sl_sim *sim, int a, int b)
 
 s32 sl_bfs_cache_distance(const struct sl_sim *sim, int task_cpu, int cpu, const struct sl_task *p)
 {
-	const struct sl_bfs_grq *grq = sl_bfs_grq(sim);
-
 	/* cache_distance (v0.303-0.304): rq->cpu_locality[task_cpu] * task_timeslice(p), added as
 	 * is to the deadline, a number of jiffies (ms at HZ=1000) */
-	return grq->locality[task_cpu * grq->ncpu + cpu] *
+	return sl_bfs_locality(sim, task_cpu, cpu) *
 	       sl_bfs_task_timeslice(rr_interval(sim), p->nice);
 }
 
@@ -129,64 +121,30 @@ static int bfs_prio(const struct sl_sim *sim, const struct sl_task *p)
 
 /* ---- the global queue ---- */
 
+/* at the tail of its prio's queue (bfs_queue.c keeps the order) */
 static void queue_add(struct sl_sim *sim, struct sl_task *p)
 {
-	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
-
-	p->se.bfs.prio = bfs_prio(sim, p);
-	TAILQ_INSERT_TAIL(&grq->queue[p->se.bfs.prio - BFS_ISO_PRIO], p, se.bfs.run_list);
+	p->se.bfs.prio = (short)bfs_prio(sim, p);
+	sl_bfs_queue_add(sim, p);
 	p->se.bfs.queued = true;
-	grq->nr_queued++;
+	sl_bfs_grq(sim)->nr_queued++;
 }
 
 static void queue_del(struct sl_sim *sim, struct sl_task *p)
 {
-	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
-
-	TAILQ_REMOVE(&grq->queue[p->se.bfs.prio - BFS_ISO_PRIO], p, se.bfs.run_list);
+	sl_bfs_queue_del(sim, p);
 	p->se.bfs.queued = false;
-	grq->nr_queued--;
+	sl_bfs_grq(sim)->nr_queued--;
 }
 
 static void move_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
+	sl_bfs_queue_move(sim, p, cpu);
 	if (p->se.on_rq && p->cpu != cpu) {
 		sim->cpus[p->cpu].nr_running--;
 		sim->cpus[cpu].nr_running++;
 	}
 	sl_task_move_cpu(sim, p, cpu);
-}
-
-struct sl_task *sl_bfs_earliest_deadline_task(struct sl_sim *sim, struct sl_cpu *rq)
-{
-	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
-	u64 now = sl_bfs_jiffies(sim);
-
-	for (int q = 0; q < BFS_NQUEUES; q++) {
-		struct sl_task *p, *edt = NULL;
-		u64 earliest = 0;
-
-		TAILQ_FOREACH(p, &grq->queue[q], se.bfs.run_list)
-		{
-			if (!sl_cpu_allowed(p, rq->id))
-				continue;
-			u64 dl = p->se.bfs.deadline +
-				 (u64)(s64)sl_bfs_cache_distance(sim, p->cpu, rq->id, p);
-
-			/* time_before(dl, jiffies): an old deadline, the first found in queue
-			 * (FIFO) order (v0.303-0.304) */
-			if (time_before(dl, now))
-				return p;
-			/* strictly earlier: of equal ones the first queued wins */
-			if (!edt || time_before(dl, earliest)) {
-				edt = p;
-				earliest = dl;
-			}
-		}
-		if (edt)
-			return edt;
-	}
-	return NULL;
 }
 
 /* an idle CPU nobody has kicked yet (the model's reading of cpu_idle_map, docs/model/bfs.md) */
@@ -195,27 +153,40 @@ static bool idle_cpu(const struct sl_sim *sim, int c)
 	return !sim->cpus[c].curr && !sim->cpus[c].need_resched;
 }
 
+/*
+ * The idle CPUs are sim->free_bits (set exactly when idle_cpu() holds, sim.h): a mask names
+ * CPUs below 64 only (sl_cpu_allowed), so a task with one looks at the first word alone.
+ */
+static u64 free_word(const struct sl_sim *sim, const struct sl_task *p, int w)
+{
+	if (!p->cpus_allowed)
+		return sim->free_bits[w];
+	return w ? 0 : sim->free_bits[0] & p->cpus_allowed;
+}
+
 /* suitable_idle_cpus: an idle CPU p may run on */
 static bool suitable_idle_cpus(const struct sl_sim *sim, const struct sl_task *p)
 {
-	for (int c = 0; c < sim->ncpu; c++)
-		if (sl_cpu_allowed(p, c) && idle_cpu(sim, c))
-			return true;
-	return false;
+	return p->cpus_allowed ? free_word(sim, p, 0) != 0 : sim->nr_free > 0;
 }
 
 /* the idle CPU closest in cache to p's (lowest locality, then id): the model's choice for a
  * task put back while a CPU is idle */
 static int best_idle(const struct sl_sim *sim, const struct sl_task *p)
 {
-	const struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 	int best = -1;
 
-	for (int c = 0; c < sim->ncpu; c++)
-		if (sl_cpu_allowed(p, c) && idle_cpu(sim, c) &&
-		    (best < 0 || grq->locality[p->cpu * grq->ncpu + c] <
-					 grq->locality[p->cpu * grq->ncpu + best]))
-			best = c;
+	for (int w = 0; w < sim->lvl_words; w++) {
+		for (u64 x = free_word(sim, p, w); x; x &= x - 1) {
+			int c = w * 64 + __builtin_ctzll(x);
+			int l = sl_bfs_locality(sim, p->cpu, c);
+
+			if (!l)
+				return c; /* the least locality: no later CPU comes before it */
+			if (best < 0 || l < sl_bfs_locality(sim, p->cpu, best))
+				best = c;
+		}
+	}
 	return best;
 }
 
@@ -246,7 +217,19 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 	 */
 	int target = -1, highest_prio = -1;
 	s64 latest = 0;
+	/* p's cache distance from another socket: the same for every CPU of the scan */
+	s64 ts = sl_bfs_timeslice(sim, p->nice);
 
+	/* the walk below returns p's own CPU when it reaches it idle, whatever came before */
+	if (sl_cpu_allowed(p, p->cpu) && rq_prio(sim, p->cpu) == BFS_PRIO_LIMIT &&
+	    idle_cpu(sim, p->cpu))
+		return p->cpu;
+	/* an idle CPU scores above any busy one, and among idle ones the walk keeps the first
+	 * at the least distance: best_idle's choice (p's own CPU is not idle here) */
+	int idle = best_idle(sim, p);
+
+	if (idle >= 0)
+		return idle;
 	for (int c = 0; c < sim->ncpu; c++) {
 		int prio = rq_prio(sim, c);
 
@@ -255,7 +238,7 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 			continue;
 		if (prio < highest_prio)
 			continue;
-		s64 offset = -(s64)sl_bfs_cache_distance(sim, p->cpu, c, p);
+		s64 offset = -sl_bfs_locality(sim, p->cpu, c) * ts;
 
 		if (prio != BFS_PRIO_LIMIT && sim->cpus[c].curr->sched_class == &sl_bfs_class)
 			offset += (s64)sim->cpus[c].curr->se.bfs.deadline;
@@ -265,6 +248,11 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 			highest_prio = prio;
 			latest = offset;
 			target = c;
+			/* an idle CPU at no distance: nothing after it scores higher (an idle CPU's
+			 * offset is at most 0, and p's own CPU is not idle, or it was taken above)
+			 */
+			if (prio == BFS_PRIO_LIMIT && !offset)
+				break;
 		}
 	}
 	if (target < 0 || highest_prio == BFS_PRIO_LIMIT)
@@ -354,17 +342,18 @@ static int bfs_init_sim(struct sl_sim *sim)
 {
 	struct sl_bfs_grq *grq = calloc(1, sizeof(*grq));
 
-	if (!grq || !(grq->locality = calloc((size_t)sim->ncpu * (size_t)sim->ncpu, sizeof(int)))) {
+	/* the idle CPUs' bitmap (sim.h), kept only under BFS, which reads it */
+	sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
+	if (!grq || !sim->free_bits || sl_bfs_queue_init(sim, grq)) {
+		if (grq)
+			sl_bfs_queue_free(grq);
 		free(grq);
 		sim->oom = true;
 		return -1;
 	}
-	for (int q = 0; q < BFS_NQUEUES; q++)
-		TAILQ_INIT(&grq->queue[q]);
+	for (int c = 0; c < sim->ncpu; c++)
+		sl_cpu_free_update(sim, &sim->cpus[c]);
 	grq->ncpu = sim->ncpu;
-	for (int a = 0; a < sim->ncpu; a++)
-		for (int b = 0; b < sim->ncpu; b++)
-			grq->locality[a * sim->ncpu + b] = sl_bfs_locality(sim, a, b);
 	sim->class_state = grq;
 	return 0;
 }
@@ -374,7 +363,7 @@ static void bfs_exit_sim(struct sl_sim *sim)
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 
 	if (grq)
-		free(grq->locality);
+		sl_bfs_queue_free(grq);
 	free(grq);
 	sim->class_state = NULL;
 }

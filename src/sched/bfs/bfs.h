@@ -6,7 +6,8 @@
  * task with a virtual deadline in jiffies, jiffies + prio_ratios[nice + 20] x rr_interval x HZ
  * / 100000 (prio_deadline_diff of v0.303-0.304), set when its rr_interval slice runs out. A CPU
  * that schedules takes the queued task with the earliest deadline plus its cache distance (an
- * O(n) walk, earliest_deadline_task); a waking task takes an idle CPU if one is allowed, else
+ * O(n) walk in the kernel, earliest_deadline_task; ordered sets with the same answer here,
+ * bfs_queue.c); a waking task takes an idle CPU if one is allowed, else
  * preempts the CPU whose task has the worst priority and latest deadline if its own priority
  * is better or its deadline earlier (try_preempt). No load balancing: the queue is the balance.
  *
@@ -37,14 +38,36 @@
 #define BFS_TUN_RR_INTERVAL 0
 #define BFS_TUN_ISO_CPU	    1
 
+RB_HEAD(sl_bfs_near_tree, sched_entity);
+RB_HEAD(sl_bfs_far_tree, sched_entity);
+
+/*
+ * One BFS priority's queued tasks (bfs_queue.c). The kernel keeps a FIFO list and scans it; the
+ * answer of the scan depends only on each task's deadline, its cache distance (0 on the picking
+ * CPU's socket, its timeslice on another: locality is a function of the two sockets), its place
+ * in the list (rb_seq) and its affinity, so the tasks are kept in ordered sets that give the same
+ * answer in O(log n): near[s], the tasks whose CPU is on socket s, by (deadline, rb_seq); far,
+ * every task by (deadline + far_off, rb_seq) (only with more than one socket); tasks with an
+ * affinity mask on a FIFO list, scanned as the kernel does.
+ */
+struct sl_bfs_queue {
+	struct sl_bfs_near_tree *near; /* [nsock] */
+	struct sl_bfs_far_tree far;
+	TAILQ_HEAD(sl_bfs_pinned, sched_entity) pinned;
+};
+
 /* The global run queue (struct global_rq) and what is computed at boot. */
 struct sl_bfs_grq {
-	TAILQ_HEAD(bfs_queue, sl_task) queue[BFS_NQUEUES]; /* by prio - BFS_ISO_PRIO, FIFO */
+	struct sl_bfs_queue queue[BFS_NQUEUES]; /* by prio - BFS_ISO_PRIO */
 	u64 nr_queued;
-	s32 iso_ticks; /* an int in 0.304 (grq.iso_ticks) */
+	u64 seq;		       /* the next queued task's place in its list */
+	u64 far_rr;		       /* the rr_interval the far trees' far_off were taken with */
+	s32 timeslice[BFS_PRIO_RANGE]; /* task_timeslice by nice + 20, at far_rr */
+	s32 iso_ticks;		       /* an int in 0.304 (grq.iso_ticks) */
 	bool iso_refractory;
 	int ncpu;
-	int *locality; /* [task's cpu * ncpu + cpu]: 0 same cache (SMT, MC), 1 same node */
+	int nsock;
+	int *sock; /* [ncpu]: each CPU's socket, numbered 0..nsock-1 in order of first CPU */
 };
 
 /* prio_ratios[user_prio]: 100 for nice -20, each level 11/10 of the one before (truncated) */
@@ -61,6 +84,17 @@ int sl_bfs_locality(const struct sl_sim *sim, int a, int b);
 s32 sl_bfs_cache_distance(const struct sl_sim *sim, int task_cpu, int cpu, const struct sl_task *p);
 /* earliest_deadline_task: the queued task rq would take (not removed), NULL if none */
 struct sl_task *sl_bfs_earliest_deadline_task(struct sl_sim *sim, struct sl_cpu *rq);
+
+/* the queue (bfs_queue.c) */
+int sl_bfs_queue_init(struct sl_sim *sim, struct sl_bfs_grq *grq);
+void sl_bfs_queue_free(struct sl_bfs_grq *grq);
+/* p into its prio's queue, at the tail (a new rb_seq) */
+void sl_bfs_queue_add(struct sl_sim *sim, struct sl_task *p);
+void sl_bfs_queue_del(struct sl_sim *sim, struct sl_task *p);
+/* task_timeslice at the current rr_interval, from a table kept per nice level */
+s32 sl_bfs_timeslice(struct sl_sim *sim, int nice);
+/* a queued p moves to CPU cpu (its socket's tree) */
+void sl_bfs_queue_move(struct sl_sim *sim, struct sl_task *p, int cpu);
 /* try_preempt: the CPU p should preempt or wake (-1: none) */
 int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p);
 /* ISO_PERIOD in ticks: 5 s of ticks of every CPU, plus one */
