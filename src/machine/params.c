@@ -163,6 +163,11 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0 (leave it out): mainline placement. Else this kernel's non-mainline sched_vcpu_pack "
 	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "
 	 "busy previous CPU, this many stay on the previous CPU (calibrate counts them: 275 here)"},
+	{"vcpu_pack_waker", P(vcpu_pack_waker), 0, true,
+	 "0 (leave it out): mainline placement. Else the same patch's second observed rule: of "
+	 "1000 wake-ups by a running task (a pipe write, a resume, a signal) that the policy "
+	 "sends to an idle CPU other than the waker's, this many run on the waker's CPU "
+	 "instead (calibrate counts them, the wakee's previous CPU idle; docs/validate.md)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 
