@@ -462,6 +462,7 @@ int sl_calibrate_rtapp(struct sl_calibration *c, char *err, size_t errlen)
  *    the param vcpu_pack (275 here, under the non-mainline sched_vcpu_pack=15 boot option).
  */
 #define PLACEMENT_TRIES 1000
+#define WAKER_MIN_QUIET 100 /* quiet trials per mode for vcpu_pack_waker */
 
 static volatile int hog_stop;
 
@@ -514,6 +515,132 @@ int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen)
 	pthread_join(th, NULL);
 	sched_setaffinity(0, sizeof(orig), &orig);
 	c->placement_busy = (u64)on0 * 1000 / PLACEMENT_TRIES;
+	return 0;
+}
+
+/*
+ * 5b. Wake-ups by a running task (the sync case: a pipe write, the waker then blocks or keeps
+ *     running), with the wakee's previous CPU idle: the wakee blocks in a pipe read after a
+ *     short run on CPU 1 (so CPU 1 is its previous CPU, and halts), the waker, pinned to CPU 0,
+ *     writes the pipe and then either reads a reply (blocks, as perf bench sched pipe) or runs
+ *     200 us more. Mainline 6.18 sends the wakee to its idle previous CPU (wake_affine picks the
+ *     waker's CPU, select_idle_sibling then takes the idle prev); how many of 1000 first run on
+ *     the waker's CPU 0 instead, per mode, is the param vcpu_pack_waker (the mean of the two).
+ *     vcpu_pack (5 above) is a timer wake-up beside a busy *previous* CPU: a distinct case.
+ *     A trial counts only when, just before the write, the waker is the one runnable task of
+ *     the machine (/proc/loadavg's running count is 1: CPU 1 idle); with fewer than
+ *     WAKER_MIN_QUIET such trials per mode (a shared, busy machine) the param is not written.
+ */
+struct waker_ctx {
+	int to_wakee[2], to_waker[2];
+	int ready; /* __atomic: the wakee is about to block in its read */
+	int cpu;   /* the CPU the wakee first ran on after its read returned */
+	int stop;
+};
+
+static void *wakee_main(void *arg)
+{
+	struct waker_ctx *w = arg;
+	cpu_set_t both;
+	char b;
+
+	CPU_ZERO(&both);
+	CPU_SET(0, &both);
+	CPU_SET(1, &both);
+	for (;;) {
+		if (pin(1))
+			return NULL;
+		spin_ns(50000);
+		sched_setaffinity(0, sizeof(both), &both);
+		__atomic_store_n(&w->ready, 1, __ATOMIC_RELEASE);
+		if (read(w->to_wakee[0], &b, 1) != 1)
+			return NULL;
+		w->cpu = sched_getcpu();
+		if (__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE))
+			return NULL;
+		if (write(w->to_waker[1], &b, 1) != 1)
+			return NULL;
+	}
+}
+
+/*
+ * How many tasks are runnable on the whole machine right now (/proc/loadavg's fourth field,
+ * counting the reader): 1 says CPU 1 is idle while the waker runs. -1 if unreadable.
+ */
+static int runnable_now(int fd)
+{
+	char buf[128];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	int r = -1, all;
+	float l1, l5, l15;
+
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "%f %f %f %d/%d", &l1, &l5, &l15, &r, &all) != 5)
+		return -1;
+	return r;
+}
+
+int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t errlen)
+{
+	struct waker_ctx w;
+	cpu_set_t orig;
+	pthread_t th;
+	int on0[2] = {0, 0}, n[2] = {0, 0}, la;
+	char b = 'x';
+
+	memset(&w, 0, sizeof(w));
+	if (sched_getaffinity(0, sizeof(orig), &orig)) {
+		snprintf(err, errlen, "calibrate: sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	la = open("/proc/loadavg", O_RDONLY);
+	if (la < 0 || pipe(w.to_wakee) || pipe(w.to_waker)) {
+		snprintf(err, errlen, "calibrate: /proc/loadavg or pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pin(0) || pthread_create(&th, NULL, wakee_main, &w)) {
+		snprintf(err, errlen, "calibrate: pin or pthread_create failed");
+		return -1;
+	}
+	/* 2 x PLACEMENT_TRIES trials, the modes alternating, then one that stops the wakee */
+	for (int i = 0; i <= 2 * PLACEMENT_TRIES; i++) {
+		int keep_running = i % 2, quiet;
+
+		while (!__atomic_load_n(&w.ready, __ATOMIC_ACQUIRE))
+			;
+		/* the wakee is in its read by now, and CPU 1 halted unless someone else runs there
+		 */
+		spin_ns(300000);
+		__atomic_store_n(&w.ready, 0, __ATOMIC_RELAXED);
+		quiet = runnable_now(la) == 1;
+		if (i == 2 * PLACEMENT_TRIES)
+			__atomic_store_n(&w.stop, 1, __ATOMIC_RELEASE);
+		if (write(w.to_wakee[1], &b, 1) != 1 || i == 2 * PLACEMENT_TRIES)
+			break;
+		if (keep_running)
+			spin_ns(200000);
+		if (read(w.to_waker[0], &b, 1) != 1)
+			break;
+		n[keep_running] += quiet;
+		on0[keep_running] += quiet && w.cpu == 0;
+	}
+	pthread_join(th, NULL);
+	sched_setaffinity(0, sizeof(orig), &orig);
+	close(la);
+	close(w.to_wakee[0]);
+	close(w.to_wakee[1]);
+	close(w.to_waker[0]);
+	close(w.to_waker[1]);
+	c->waker_quiet[0] = (u64)n[0];
+	c->waker_quiet[1] = (u64)n[1];
+	c->waker_block = n[0] ? (u64)on0[0] * 1000 / (u64)n[0] : 0;
+	c->waker_run = n[1] ? (u64)on0[1] * 1000 / (u64)n[1] : 0;
+	/* too few quiet trials: not measured here (other people's work on CPU 1) */
+	c->placement_waker = n[0] >= WAKER_MIN_QUIET && n[1] >= WAKER_MIN_QUIET
+				     ? (c->waker_block + c->waker_run + 1) / 2
+				     : 0;
 	return 0;
 }
 
@@ -732,6 +859,8 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 	/* mainline's answer (about 0 of 1000) is the model's default: written only when not */
 	if (c->placement_busy >= 10)
 		conf_param(&mc, "vcpu_pack", c->placement_busy, "");
+	if (c->placement_waker >= 10)
+		conf_param(&mc, "vcpu_pack_waker", c->placement_waker, "");
 	if (c->rtapp_measured) {
 		conf_param(&mc, "rtapp_calib", c->rtapp_calib_ns, "ns");
 		conf_param(&mc, "rtapp_kloop", c->rtapp_kloop_ns, "ns");

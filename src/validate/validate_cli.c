@@ -247,6 +247,16 @@ int sl_cli_calibrate(int argc, char **argv)
 	printf("woken beside a busy CPU %5llu of 1000 stayed on it -> param vcpu_pack (0: "
 	       "mainline, not written under 10)\n",
 	       (unsigned long long)c.placement_busy);
+	if (sl_calibrate_waker_placement(&c, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 1;
+	}
+	printf("woken by a task, prev idle: on the waker's CPU %llu of 1000 (waker blocks; %llu "
+	       "quiet trials), %llu (runs on; %llu) -> param vcpu_pack_waker %llu (0: mainline, "
+	       "not written under 10 or under 100 quiet trials)\n",
+	       (unsigned long long)c.waker_block, (unsigned long long)c.waker_quiet[0],
+	       (unsigned long long)c.waker_run, (unsigned long long)c.waker_quiet[1],
+	       (unsigned long long)c.placement_waker);
 	if (sl_calibrate_rtapp(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s: rt-app's loop not calibrated (rtapp_* params off)\n",
 			err);
