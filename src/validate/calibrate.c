@@ -526,7 +526,9 @@ int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen)
  *     200 us more. Mainline 6.18 sends the wakee to its idle previous CPU (wake_affine picks the
  *     waker's CPU, select_idle_sibling then takes the idle prev); how many of 1000 first run on
  *     the waker's CPU 0 instead, per mode, is the param vcpu_pack_waker (the mean of the two).
- *     vcpu_pack (5 above) is a timer wake-up beside a busy *previous* CPU: a distinct case.
+ *     vcpu_pack (5 above) is a timer wake-up beside a busy *previous* CPU: a distinct case,
+ *     which a third mode asks of a pipe wake-up (the wakee last ran on the waker's CPU 0 and
+ *     blocked there; printed beside vcpu_pack, not a param of its own).
  *     A trial counts only when, just before the write, the waker is the one runnable task of
  *     the machine (/proc/loadavg's running count is 1: CPU 1 idle); with fewer than
  *     WAKER_MIN_QUIET such trials per mode (a shared, busy machine) the param is not written.
@@ -547,8 +549,9 @@ static void *wakee_main(void *arg)
 	CPU_ZERO(&both);
 	CPU_SET(0, &both);
 	CPU_SET(1, &both);
-	for (;;) {
-		if (pin(1))
+	/* trial i's mode is i % 3, as the waker counts: the third mode last ran on CPU 0 */
+	for (int i = 0;; i++) {
+		if (pin(i % 3 == 2 ? 0 : 1))
 			return NULL;
 		spin_ns(50000);
 		sched_setaffinity(0, sizeof(both), &both);
@@ -587,7 +590,7 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 	struct waker_ctx w;
 	cpu_set_t orig;
 	pthread_t th;
-	int on0[2] = {0, 0}, n[2] = {0, 0}, la;
+	int on0[3] = {0, 0, 0}, n[3] = {0, 0, 0}, la;
 	char b = 'x';
 
 	memset(&w, 0, sizeof(w));
@@ -604,9 +607,9 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 		snprintf(err, errlen, "calibrate: pin or pthread_create failed");
 		return -1;
 	}
-	/* 2 x PLACEMENT_TRIES trials, the modes alternating, then one that stops the wakee */
-	for (int i = 0; i <= 2 * PLACEMENT_TRIES; i++) {
-		int keep_running = i % 2, quiet;
+	/* 3 x PLACEMENT_TRIES trials, the modes in turn, then one that stops the wakee */
+	for (int i = 0; i <= 3 * PLACEMENT_TRIES; i++) {
+		int mode = i % 3, quiet;
 
 		while (!__atomic_load_n(&w.ready, __ATOMIC_ACQUIRE))
 			;
@@ -615,16 +618,16 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 		spin_ns(300000);
 		__atomic_store_n(&w.ready, 0, __ATOMIC_RELAXED);
 		quiet = runnable_now(la) == 1;
-		if (i == 2 * PLACEMENT_TRIES)
+		if (i == 3 * PLACEMENT_TRIES)
 			__atomic_store_n(&w.stop, 1, __ATOMIC_RELEASE);
-		if (write(w.to_wakee[1], &b, 1) != 1 || i == 2 * PLACEMENT_TRIES)
+		if (write(w.to_wakee[1], &b, 1) != 1 || i == 3 * PLACEMENT_TRIES)
 			break;
-		if (keep_running)
+		if (mode == 1)
 			spin_ns(200000);
 		if (read(w.to_waker[0], &b, 1) != 1)
 			break;
-		n[keep_running] += quiet;
-		on0[keep_running] += quiet && w.cpu == 0;
+		n[mode] += quiet;
+		on0[mode] += quiet && w.cpu == 0;
 	}
 	pthread_join(th, NULL);
 	sched_setaffinity(0, sizeof(orig), &orig);
@@ -633,13 +636,13 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 	close(w.to_wakee[1]);
 	close(w.to_waker[0]);
 	close(w.to_waker[1]);
-	c->waker_quiet[0] = (u64)n[0];
-	c->waker_quiet[1] = (u64)n[1];
-	c->waker_block = n[0] ? (u64)on0[0] * 1000 / (u64)n[0] : 0;
-	c->waker_run = n[1] ? (u64)on0[1] * 1000 / (u64)n[1] : 0;
+	for (int m = 0; m < 3; m++) {
+		c->waker_quiet[m] = (u64)n[m];
+		c->waker_on[m] = n[m] ? (u64)on0[m] * 1000 / (u64)n[m] : 0;
+	}
 	/* too few quiet trials: not measured here (other people's work on CPU 1) */
 	c->placement_waker = n[0] >= WAKER_MIN_QUIET && n[1] >= WAKER_MIN_QUIET
-				     ? (c->waker_block + c->waker_run + 1) / 2
+				     ? (c->waker_on[0] + c->waker_on[1] + 1) / 2
 				     : 0;
 	return 0;
 }

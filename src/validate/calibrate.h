@@ -35,8 +35,9 @@ struct sl_calibration {
 	/* sl_calibrate_waker_placement: of 1000 wake-ups by a task on CPU 0, the wakee's previous
 	 * CPU 1 idle, run on CPU 0; the waker then blocks, or runs on; their mean (vcpu_pack_waker)
 	 */
-	u64 waker_block, waker_run, placement_waker;
-	u64 waker_quiet[2]; /* of the 1000 trials per mode, those with CPU 1 idle (counted) */
+	u64 waker_on[3];    /* the waker blocks, runs on; the wakee's prev was CPU 0 (blocks) */
+	u64 waker_quiet[3]; /* of the 1000 trials per mode, those with CPU 1 idle (counted) */
+	u64 placement_waker;
 	/* sl_calibrate_wake_path: sched_waking to sched_switch on an idle CPU, from a trace */
 	bool wake_measured;
 	u64 wake_local_p50, wake_local_sd;   /* woken by its own timer: params wake_local(_sd) */

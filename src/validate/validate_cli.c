@@ -253,10 +253,13 @@ int sl_cli_calibrate(int argc, char **argv)
 	}
 	printf("woken by a task, prev idle: on the waker's CPU %llu of 1000 (waker blocks; %llu "
 	       "quiet trials), %llu (runs on; %llu) -> param vcpu_pack_waker %llu (0: mainline, "
-	       "not written under 10 or under 100 quiet trials)\n",
-	       (unsigned long long)c.waker_block, (unsigned long long)c.waker_quiet[0],
-	       (unsigned long long)c.waker_run, (unsigned long long)c.waker_quiet[1],
-	       (unsigned long long)c.placement_waker);
+	       "not written under 10 or under 100 quiet trials)\n"
+	       "woken by a task, prev the waker's: stayed %llu of 1000 (%llu quiet trials; "
+	       "compare vcpu_pack)\n",
+	       (unsigned long long)c.waker_on[0], (unsigned long long)c.waker_quiet[0],
+	       (unsigned long long)c.waker_on[1], (unsigned long long)c.waker_quiet[1],
+	       (unsigned long long)c.placement_waker, (unsigned long long)c.waker_on[2],
+	       (unsigned long long)c.waker_quiet[2]);
 	if (sl_calibrate_rtapp(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s: rt-app's loop not calibrated (rtapp_* params off)\n",
 			err);
