@@ -648,6 +648,88 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 }
 
 /*
+ * 5c. The same wake-ups as they come in a free ping-pong (perf bench sched pipe's pattern):
+ *     two threads on no pin pass a byte PINGPONG_TRIPS times; each wakee notes its CPU before
+ *     blocking (its previous CPU) and after waking, the waker its own before the write, with
+ *     the /proc/loadavg check of 5b. Printed per class, not a param: with the wakee's previous
+ *     CPU the waker's, how many stayed there; with it the other (idle) CPU, how many ran on the
+ *     waker's instead (5b's question without the pins).
+ */
+#define PINGPONG_TRIPS 20000
+
+struct free_pp {
+	int a2b[2], b2a[2];
+	int *prev, *woke; /* the wakee's CPU before each read, and after it */
+};
+
+static void *free_pong(void *arg)
+{
+	struct free_pp *f = arg;
+	char b;
+
+	for (int i = 0; i < PINGPONG_TRIPS; i++) {
+		f->prev[i] = sched_getcpu();
+		if (read(f->a2b[0], &b, 1) != 1)
+			return NULL;
+		f->woke[i] = sched_getcpu();
+		if (write(f->b2a[1], &b, 1) != 1)
+			return NULL;
+	}
+	return NULL;
+}
+
+int sl_calibrate_free_pingpong(struct sl_calibration *c, char *err, size_t errlen)
+{
+	struct free_pp f;
+	pthread_t th;
+	int *mine = calloc(PINGPONG_TRIPS, sizeof(int)),
+	    *quiet = calloc(PINGPONG_TRIPS, sizeof(int));
+	int la = open("/proc/loadavg", O_RDONLY), i, rc = -1;
+	u64 n[2] = {0, 0}, on[2] = {0, 0};
+	char b = 'x';
+
+	f.prev = calloc(PINGPONG_TRIPS, sizeof(int));
+	f.woke = calloc(PINGPONG_TRIPS, sizeof(int));
+	if (!mine || !quiet || !f.prev || !f.woke || la < 0 || pipe(f.a2b) || pipe(f.b2a) ||
+	    pthread_create(&th, NULL, free_pong, &f)) {
+		snprintf(err, errlen, "calibrate: the free ping-pong could not start");
+		goto out;
+	}
+	for (i = 0; i < PINGPONG_TRIPS; i++) {
+		quiet[i] = runnable_now(la) == 1;
+		mine[i] = sched_getcpu();
+		if (write(f.a2b[1], &b, 1) != 1 || read(f.b2a[0], &b, 1) != 1)
+			break;
+	}
+	pthread_join(th, NULL);
+	close(f.a2b[0]);
+	close(f.a2b[1]);
+	close(f.b2a[0]);
+	close(f.b2a[1]);
+	for (int k = 0; k < i; k++) {
+		int shared = f.prev[k] == mine[k];
+
+		if (!quiet[k])
+			continue;
+		n[shared]++;
+		on[shared] += f.woke[k] == mine[k];
+	}
+	c->pp_quiet_shared = n[1];
+	c->pp_stayed = n[1] ? on[1] * 1000 / n[1] : 0;
+	c->pp_quiet_apart = n[0];
+	c->pp_joined = n[0] ? on[0] * 1000 / n[0] : 0;
+	rc = 0;
+out:
+	if (la >= 0)
+		close(la);
+	free(mine);
+	free(quiet);
+	free(f.prev);
+	free(f.woke);
+	return rc;
+}
+
+/*
  * 6. The wake-up path of an idle CPU, in a trace (root, tracefs): rt-app runs two threads for
  *    2 s, "slping" on CPU 0 (a 3 ms timer, a 50 us run, then it resumes "slpong") and "slpong"
  *    on CPU 1 (suspended until resumed, then a 50 us run). slping is woken by its own CPU's

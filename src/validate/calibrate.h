@@ -38,6 +38,9 @@ struct sl_calibration {
 	u64 waker_on[3];    /* the waker blocks, runs on; the wakee's prev was CPU 0 (blocks) */
 	u64 waker_quiet[3]; /* of the 1000 trials per mode, those with CPU 1 idle (counted) */
 	u64 placement_waker;
+	/* sl_calibrate_free_pingpong: quiet hand-offs with the wakee's prev the waker's CPU, of
+	 * 1000 stayed; with prev the other CPU, of 1000 ran on the waker's */
+	u64 pp_quiet_shared, pp_stayed, pp_quiet_apart, pp_joined;
 	/* sl_calibrate_wake_path: sched_waking to sched_switch on an idle CPU, from a trace */
 	bool wake_measured;
 	u64 wake_local_p50, wake_local_sd;   /* woken by its own timer: params wake_local(_sd) */
@@ -60,6 +63,8 @@ int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen);
 int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen);
 /* Wake-up placement by a running task beside an idle previous CPU: 0, or -1 with err. */
 int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t errlen);
+/* The same in a free ping-pong, per previous CPU: 0, or -1 with err. */
+int sl_calibrate_free_pingpong(struct sl_calibration *c, char *err, size_t errlen);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns);
 /* dir/machine.conf and dir/machine.profile for this machine with c's figures. */

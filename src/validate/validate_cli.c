@@ -260,6 +260,13 @@ int sl_cli_calibrate(int argc, char **argv)
 	       (unsigned long long)c.waker_on[1], (unsigned long long)c.waker_quiet[1],
 	       (unsigned long long)c.placement_waker, (unsigned long long)c.waker_on[2],
 	       (unsigned long long)c.waker_quiet[2]);
+	if (sl_calibrate_free_pingpong(&c, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s\n", err);
+	else
+		printf("free ping-pong, quiet: prev the waker's CPU stayed %llu of 1000 (%llu "
+		       "hand-offs); prev the other CPU, on the waker's %llu of 1000 (%llu)\n",
+		       (unsigned long long)c.pp_stayed, (unsigned long long)c.pp_quiet_shared,
+		       (unsigned long long)c.pp_joined, (unsigned long long)c.pp_quiet_apart);
 	if (sl_calibrate_rtapp(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s: rt-app's loop not calibrated (rtapp_* params off)\n",
 			err);
