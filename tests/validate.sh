@@ -124,7 +124,7 @@ usage_error "no trace" validate "$B/timer.json" --real "$B"
 if [ "$(nproc)" -ge 2 ]; then
 	"$SL" calibrate -o "$T/cal" >"$T/out" 2>"$T/err" || fail "calibrate: $(cat "$T/err")"
 	grep -q '^same-CPU hand-off *[0-9]* ns' "$T/out" || fail "calibrate: $(cat "$T/out")"
-	grep -q "^woken by a task, prev idle: on the waker's CPU [0-9]* of 1000" "$T/out" ||
+	grep -q "^free ping-pong, quiet: prev the waker's CPU stayed [0-9]* of 1000" "$T/out" ||
 		fail "calibrate: no vcpu_pack_waker row: $(cat "$T/out")"
 	grep -q '^param ctx_switch=[0-9]*ns$' "$T/cal/machine.conf" || fail "$(cat "$T/cal/machine.conf")"
 	grep -q '^param timer_slack=[0-9]*ns$' "$T/cal/machine.conf" || fail "$(cat "$T/cal/machine.conf")"

@@ -164,10 +164,10 @@ const struct sl_param_desc sl_param_table[] = {
 	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "
 	 "busy previous CPU, this many stay on the previous CPU (calibrate counts them: 275 here)"},
 	{"vcpu_pack_waker", P(vcpu_pack_waker), 0, true,
-	 "0 (leave it out): mainline placement. Else the same patch's second observed rule: of "
-	 "1000 wake-ups by a running task (a pipe write, a resume, a signal) that the policy "
-	 "sends to an idle CPU other than the waker's, this many run on the waker's CPU "
-	 "instead (calibrate counts them, the wakee's previous CPU idle; docs/validate.md)"},
+	 "0 (leave it out): mainline placement. Else the same patch's rule as observed for a "
+	 "wake-up by a running task (a pipe write, a resume, a signal) of a task that last ran "
+	 "on the waker's CPU: of 1000 that the policy sends to an idle CPU, this many stay on "
+	 "the waker's CPU (calibrate's free ping-pong counts them: 997 and 998 here)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -525,13 +525,13 @@ int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen)
  *     writes the pipe and then either reads a reply (blocks, as perf bench sched pipe) or runs
  *     200 us more. Mainline 6.18 sends the wakee to its idle previous CPU (wake_affine picks the
  *     waker's CPU, select_idle_sibling then takes the idle prev); how many of 1000 first run on
- *     the waker's CPU 0 instead, per mode, is the param vcpu_pack_waker (the mean of the two).
+ *     the waker's CPU 0 instead, per mode, is printed (0 to 11 here: mainline's answer).
  *     vcpu_pack (5 above) is a timer wake-up beside a busy *previous* CPU: a distinct case,
  *     which a third mode asks of a pipe wake-up (the wakee last ran on the waker's CPU 0 and
  *     blocked there; printed beside vcpu_pack, not a param of its own).
  *     A trial counts only when, just before the write, the waker is the one runnable task of
  *     the machine (/proc/loadavg's running count is 1: CPU 1 idle); with fewer than
- *     WAKER_MIN_QUIET such trials per mode (a shared, busy machine) the param is not written.
+ *     WAKER_MIN_QUIET such trials per mode (a shared, busy machine) the figure means nothing.
  */
 struct waker_ctx {
 	int to_wakee[2], to_waker[2];
@@ -640,10 +640,6 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 		c->waker_quiet[m] = (u64)n[m];
 		c->waker_on[m] = n[m] ? (u64)on0[m] * 1000 / (u64)n[m] : 0;
 	}
-	/* too few quiet trials: not measured here (other people's work on CPU 1) */
-	c->placement_waker = n[0] >= WAKER_MIN_QUIET && n[1] >= WAKER_MIN_QUIET
-				     ? (c->waker_on[0] + c->waker_on[1] + 1) / 2
-				     : 0;
 	return 0;
 }
 
@@ -651,9 +647,10 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
  * 5c. The same wake-ups as they come in a free ping-pong (perf bench sched pipe's pattern):
  *     two threads on no pin pass a byte PINGPONG_TRIPS times; each wakee notes its CPU before
  *     blocking (its previous CPU) and after waking, the waker its own before the write, with
- *     the /proc/loadavg check of 5b. Printed per class, not a param: with the wakee's previous
- *     CPU the waker's, how many stayed there; with it the other (idle) CPU, how many ran on the
- *     waker's instead (5b's question without the pins).
+ *     the /proc/loadavg check of 5b. Per class: with the wakee's previous CPU the waker's, how
+ *     many of 1000 stayed there (mainline: about 0, the idle CPU; written as the param
+ *     vcpu_pack_waker with WAKER_MIN_QUIET such hand-offs or more); with it the other (idle)
+ *     CPU, how many ran on the waker's instead (5b's question without the pins, printed).
  */
 #define PINGPONG_TRIPS 20000
 
@@ -718,6 +715,8 @@ int sl_calibrate_free_pingpong(struct sl_calibration *c, char *err, size_t errle
 	c->pp_stayed = n[1] ? on[1] * 1000 / n[1] : 0;
 	c->pp_quiet_apart = n[0];
 	c->pp_joined = n[0] ? on[0] * 1000 / n[0] : 0;
+	/* too few quiet hand-offs: not measured here (other people's work on the other CPU) */
+	c->placement_waker = n[1] >= WAKER_MIN_QUIET ? c->pp_stayed : 0;
 	rc = 0;
 out:
 	if (la >= 0)

@@ -37,10 +37,10 @@ struct sl_calibration {
 	 */
 	u64 waker_on[3];    /* the waker blocks, runs on; the wakee's prev was CPU 0 (blocks) */
 	u64 waker_quiet[3]; /* of the 1000 trials per mode, those with CPU 1 idle (counted) */
-	u64 placement_waker;
 	/* sl_calibrate_free_pingpong: quiet hand-offs with the wakee's prev the waker's CPU, of
-	 * 1000 stayed; with prev the other CPU, of 1000 ran on the waker's */
+	 * 1000 stayed (vcpu_pack_waker); with prev the other CPU, of 1000 ran on the waker's */
 	u64 pp_quiet_shared, pp_stayed, pp_quiet_apart, pp_joined;
+	u64 placement_waker; /* pp_stayed when measured (100 quiet hand-offs): vcpu_pack_waker */
 	/* sl_calibrate_wake_path: sched_waking to sched_switch on an idle CPU, from a trace */
 	bool wake_measured;
 	u64 wake_local_p50, wake_local_sd;   /* woken by its own timer: params wake_local(_sd) */
