@@ -259,6 +259,54 @@ static void test_timer_slack(void **state)
 }
 
 /*
+ * vcpu_pack_waker: a wake-up by the task running on CPU 0, of a task that last ran on CPU 0,
+ * that the policy sends to the idle CPU 1 stays on CPU 0 vcpu_pack_waker times in 1000. By
+ * hand: 0 never (mainline), 1000 always; 500 in 10000 draws: a binomial of mean 5000 and
+ * standard deviation sqrt(10000 x 0.5 x 0.5) = 50, so within 5000 +- 250 (5 sd). Outside that
+ * situation the policy's choice stands: no waker (a timer or an interrupt), the wakee last on
+ * CPU 1, the waker not running on its CPU, the chosen CPU busy or the waker's own.
+ */
+static void test_vcpu_pack_waker(void **state)
+{
+	const char *set[] = {NULL, "vcpu_pack_waker=1000", "vcpu_pack_waker=500"};
+	int kept[3];
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task waker, other, wakee;
+
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 0;
+		sim->cpus[0].curr = &waker;
+		kept[k] = 0;
+		for (int i = 0; i < 10000; i++)
+			kept[k] += sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1) == 0;
+		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, NULL, 0, 1), 1);
+		wakee.cpu = 1;
+		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1), 1);
+		wakee.cpu = 0;
+		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 0), 0);
+		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, -1, 1), 1);
+		sim->cpus[0].curr = &other;
+		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1), 1);
+		sim->cpus[0].curr = &waker;
+		sim->cpus[1].curr = &other;
+		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1), 1);
+		sim->cpus[1].curr = NULL;
+		sim->cpus[0].curr = NULL;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(kept[0], 0);
+	assert_int_equal(kept[1], 10000);
+	assert_true(kept[2] >= 4750 && kept[2] <= 5250);
+}
+
+/*
  * vcpu_pack: a wake-up sent to the idle CPU 1 while the previous CPU 0 runs a task stays on CPU 0
  * vcpu_pack times in 1000. By hand: 0 never (mainline), 1000 always; 275 in 10000 draws of a
  * uniform generator: a binomial of mean 2750 and standard deviation sqrt(10000 x 0.275 x
@@ -356,11 +404,11 @@ static void test_wake_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hrtick),	     cmocka_unit_test(test_owner_spin),
-		cmocka_unit_test(test_iowait),	     cmocka_unit_test(test_sched_idle_policy),
-		cmocka_unit_test(test_compat_yield), cmocka_unit_test(test_hz),
-		cmocka_unit_test(test_timer_slack),  cmocka_unit_test(test_vcpu_pack),
-		cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_hrtick),		cmocka_unit_test(test_owner_spin),
+		cmocka_unit_test(test_iowait),		cmocka_unit_test(test_sched_idle_policy),
+		cmocka_unit_test(test_compat_yield),	cmocka_unit_test(test_hz),
+		cmocka_unit_test(test_timer_slack),	cmocka_unit_test(test_vcpu_pack),
+		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_wake_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

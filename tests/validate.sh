@@ -128,6 +128,8 @@ usage_error "no trace" validate "$B/timer.json" --real "$B"
 if [ "$(nproc)" -ge 2 ]; then
 	"$SL" calibrate -o "$T/cal" >"$T/out" 2>"$T/err" || fail "calibrate: $(cat "$T/err")"
 	grep -q '^same-CPU hand-off *[0-9]* ns' "$T/out" || fail "calibrate: $(cat "$T/out")"
+	grep -q "^free ping-pong, quiet: prev the waker's CPU stayed [0-9]* of 1000" "$T/out" ||
+		fail "calibrate: no vcpu_pack_waker row: $(cat "$T/out")"
 	grep -q '^param ctx_switch=[0-9]*ns$' "$T/cal/machine.conf" || fail "$(cat "$T/cal/machine.conf")"
 	grep -q '^param timer_slack=[0-9]*ns$' "$T/cal/machine.conf" || fail "$(cat "$T/cal/machine.conf")"
 	grep -q '^idle_profile machine.profile$' "$T/cal/machine.conf" || fail "no idle_profile"
@@ -142,7 +144,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	# (the reference run above was made without the rt-app loop, placement, wake-up path and
 	# background parameters)
 	sed -i 's/^cpus .*/cpus 1/; s/^kernel_release .*/kernel_release 6.18.44-test/;
-		/^param rtapp_/d; /^param vcpu_pack=/d; /^param wake_/d; /^background_/d' \
+		/^param rtapp_/d; /^param vcpu_pack=/d; /^param vcpu_pack_waker=/d; /^param wake_/d; /^background_/d' \
 		"$T/cal/machine.conf"
 	"$SL" validate "$R/timer.json" --real "$R" --calibration "$T/cal" >"$T/out" 2>"$T/err" ||
 		fail "validate --calibration: $(cat "$T/err")"

@@ -163,6 +163,11 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0 (leave it out): mainline placement. Else this kernel's non-mainline sched_vcpu_pack "
 	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "
 	 "busy previous CPU, this many stay on the previous CPU (calibrate counts them: 275 here)"},
+	{"vcpu_pack_waker", P(vcpu_pack_waker), 0, true,
+	 "0 (leave it out): mainline placement. Else the same patch's rule as observed for a "
+	 "wake-up by a running task (a pipe write, a resume, a signal) of a task that last ran "
+	 "on the waker's CPU: of 1000 that the policy sends to an idle CPU, this many stay on "
+	 "the waker's CPU (calibrate's free ping-pong counts them: 997 and 998 here)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -51,6 +51,7 @@ struct sl_params {
 	u64 wake_local_decade, wake_remote_decade; /* added per tenfold idle length past 1 ms */
 	u64 syscall_preempt; /* 1: a waking step returns to user through a preemption point */
 	u64 vcpu_pack;	     /* per 1000 wake-ups: kept on a busy prev CPU (0: mainline) */
+	u64 vcpu_pack_waker; /* per 1000 task wake-ups: kept on prev = the waker's CPU */
 };
 
 struct sl_param_desc {

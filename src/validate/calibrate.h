@@ -32,6 +32,15 @@ struct sl_calibration {
 	u64 rtapp_cold_ns;     /* a run's cost beyond its loops: param rtapp_cold */
 	/* sl_calibrate_placement: of 1000 wake-ups away from a busy CPU, kept on it (vcpu_pack) */
 	u64 placement_busy;
+	/* sl_calibrate_waker_placement: of 1000 wake-ups by a task on CPU 0, the wakee's previous
+	 * CPU 1 idle, run on CPU 0; the waker then blocks, or runs on; their mean (vcpu_pack_waker)
+	 */
+	u64 waker_on[3];    /* the waker blocks, runs on; the wakee's prev was CPU 0 (blocks) */
+	u64 waker_quiet[3]; /* of the 1000 trials per mode, those with CPU 1 idle (counted) */
+	/* sl_calibrate_free_pingpong: quiet hand-offs with the wakee's prev the waker's CPU, of
+	 * 1000 stayed (vcpu_pack_waker); with prev the other CPU, of 1000 ran on the waker's */
+	u64 pp_quiet_shared, pp_stayed, pp_quiet_apart, pp_joined;
+	u64 placement_waker; /* pp_stayed when measured (100 quiet hand-offs): vcpu_pack_waker */
 	/* sl_calibrate_wake_path: sched_waking to sched_switch on an idle CPU, from a trace */
 	bool wake_measured;
 	u64 wake_local_p50, wake_local_sd;   /* woken by its own timer: params wake_local(_sd) */
@@ -52,6 +61,10 @@ int sl_calibrate_wake_path(struct sl_calibration *c, char *err, size_t errlen);
 int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen);
 /* Wake-up placement beside a busy CPU: 0, or -1 with err. */
 int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen);
+/* Wake-up placement by a running task beside an idle previous CPU: 0, or -1 with err. */
+int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t errlen);
+/* The same in a free ping-pong, per previous CPU: 0, or -1 with err. */
+int sl_calibrate_free_pingpong(struct sl_calibration *c, char *err, size_t errlen);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns);
 /* dir/machine.conf and dir/machine.profile for this machine with c's figures. */

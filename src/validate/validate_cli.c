@@ -248,6 +248,28 @@ int sl_cli_calibrate(int argc, char **argv)
 	printf("woken beside a busy CPU %5llu of 1000 stayed on it -> param vcpu_pack (0: "
 	       "mainline, not written under 10)\n",
 	       (unsigned long long)c.placement_busy);
+	if (sl_calibrate_waker_placement(&c, err, sizeof(err))) {
+		fprintf(stderr, "schedlab: %s\n", err);
+		return 1;
+	}
+	printf("woken by a task, prev idle: on the waker's CPU %llu of 1000 (waker blocks; %llu "
+	       "quiet trials), %llu (runs on; %llu)\n"
+	       "woken by a task, prev the waker's: stayed %llu of 1000 (%llu quiet trials; "
+	       "compare vcpu_pack)\n",
+	       (unsigned long long)c.waker_on[0], (unsigned long long)c.waker_quiet[0],
+	       (unsigned long long)c.waker_on[1], (unsigned long long)c.waker_quiet[1],
+	       (unsigned long long)c.waker_on[2], (unsigned long long)c.waker_quiet[2]);
+	if (sl_calibrate_free_pingpong(&c, err, sizeof(err)))
+		fprintf(stderr, "schedlab: %s\n", err);
+	else
+		printf("free ping-pong, quiet: prev the waker's CPU stayed %llu of 1000 (%llu "
+		       "hand-offs) -> param vcpu_pack_waker %llu (0: mainline, not written under "
+		       "10 "
+		       "or 100 hand-offs); prev the other CPU, on the waker's %llu of 1000 "
+		       "(%llu)\n",
+		       (unsigned long long)c.pp_stayed, (unsigned long long)c.pp_quiet_shared,
+		       (unsigned long long)c.placement_waker, (unsigned long long)c.pp_joined,
+		       (unsigned long long)c.pp_quiet_apart);
 	if (sl_calibrate_rtapp(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s: rt-app's loop not calibrated (rtapp_* params off)\n",
 			err);
