@@ -1353,9 +1353,9 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 					"2:1:(0):2:($1-0.35):($1+0.35):5:ytic(4) with boxxyerror "
 					"lc rgb variable, '' index 1 using 2:1:3 with xerrorbars "
 					"lc rgb 'black' pt -1\n",
-					sname, terms[tt][1], name, 100 * RESOLUTION_FRAC,
-					elabel, lab + 3, m->nmain, -1.05 * emax / esc,
-					1.05 * emax / esc, sname);
+					sname, terms[tt][1], name, 100 * RESOLUTION_FRAC, elabel,
+					lab + 3, m->nmain, -1.05 * emax / esc, 1.05 * emax / esc,
+					sname);
 			}
 		}
 		if (ferror(g) | fclose(g)) {
