@@ -526,7 +526,7 @@ int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, si
 	const char *tmp = getenv("TMPDIR");
 	const char *dur = o->duration ? o->duration : "1s";
 	u64 dur_ns;
-	int fd, rc = -1, nvar = 0, n = ncombos_all();
+	int fd, rc = -1, n = ncombos_all();
 	struct combo *all = NULL;
 
 	if (o->nworkloads) {
@@ -548,7 +548,6 @@ int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, si
 		if (!strcmp(unknowns[u].key, "cpuidle-param.bm_check") &&
 		    !sl_fio_acpi_table(o->kernel, o->idle_driver))
 			var[u] = false;
-		nvar += var[u];
 	}
 	/* the base: the fio machine of repro_fio.c, then the user's words */
 	struct sl_args *a = &sw.base;

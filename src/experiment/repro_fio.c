@@ -200,7 +200,7 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 			json_object_new_string(
 				"fio rw=read bs=128k ioengine=sync direct=1, one job per disk"));
 		json_object_object_add(root, "job_options",
-				       json_object_new_string(SL_FIO_MACHINE_JOB + 1));
+				       json_object_new_string(&SL_FIO_MACHINE_JOB[1]));
 	} else {
 		const char *drvname = "nehalem";
 
@@ -214,7 +214,7 @@ int sl_repro_fio(const struct sl_repro_opts *o, FILE *out, char *err, size_t err
 			"simulated per run\nthe fio machine (docs/experiments-2009.md):",
 			drvname, o->kernel ? o->kernel : SL_DEFAULT_RELEASE,
 			o->irq_affinity ? o->irq_affinity : SL_FIO_MACHINE_IRQ,
-			SL_FIO_MACHINE_JOB + 1, o->duration ? o->duration : "2s");
+			&SL_FIO_MACHINE_JOB[1], o->duration ? o->duration : "2s");
 		for (int i = 0; i < sl_fio_nmachine_params; i++)
 			fprintf(out, " %s", sl_fio_machine_params[i]);
 		for (int i = 0; i < sl_fio_nmachine_cpuidle_params; i++)
