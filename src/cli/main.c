@@ -6,6 +6,7 @@
  * interrupt (SIGINT, SIGTERM) is 130.
  */
 #include "config/config.h"
+#include "config/args_fields.h"
 #include "sched/sysctl.h"
 #include "experiment/run.h"
 #include "experiment/repro.h"
@@ -118,32 +119,14 @@ static int add_list(const char **list, int *n, const char *v, const char *opt)
 }
 
 /* Where each option of the table that parse_options reads lands in struct sl_args. */
-#define ARG(f) offsetof(struct sl_args, f)
+#define ARG(f)			  offsetof(struct sl_args, f)
+#define ARG_ONE(key, f, vary)	  {key, ARG(f), -1},
+#define ARG_LIST(key, f, n, vary) {key, ARG(f), ARG(n)},
 static const struct {
 	const char *key;
 	size_t off; /* of the const char * (scalar) or of the list */
 	long count; /* of the list's count; -1: scalar */
-} arg_slots[] = {
-	{"kernel", ARG(kernel), -1},
-	{"cpus", ARG(cpus), -1},
-	{"topology", ARG(topology), -1},
-	{"duration", ARG(duration), -1},
-	{"seed", ARG(seed), -1},
-	{"sched-features", ARG(features), ARG(nfeatures)},
-	{"sysctl", ARG(sysctls), ARG(nsysctls)},
-	{"at", ARG(ats), ARG(nats)},
-	{"workload", ARG(workloads), ARG(nworkloads)},
-	{"param", ARG(params), ARG(nparams)},
-	{"machine", ARG(machine), -1},
-	{"cpuidle-governor", ARG(governor), -1},
-	{"idle", ARG(idle), -1},
-	{"idle-driver", ARG(idle_driver), -1},
-	{"pm-qos-latency-us", ARG(pm_qos_us), -1},
-	{"cpuidle-disable", ARG(cpuidle_disable), ARG(ncpuidle_disable)},
-	{"cpuidle-param", ARG(cpuidle_params), ARG(ncpuidle_params)},
-	{"irq-affinity", ARG(irq_affinity), -1},
-	{"trace-out", ARG(trace_out), -1},
-};
+} arg_slots[] = {SL_ARGS_FIELDS(ARG_ONE, ARG_LIST)};
 
 /*
  * An option the command does not have: whether another command has it, else the nearest of the
@@ -1470,8 +1453,9 @@ static const struct handler *handler_of(const char *name)
 }
 
 /*
- * The command table and the handlers agree, one to one; else a message naming the row and exit
- * status 70 (EX_SOFTWARE: a defect of schedlab, not of what the user typed).
+ * The command table and the handlers agree, one to one, and every option of args_fields.h has
+ * its row; else a message naming the row and exit status 70 (EX_SOFTWARE: a defect of
+ * schedlab, not of what the user typed).
  */
 static int check_handlers(void)
 {
@@ -1489,6 +1473,14 @@ static int check_handlers(void)
 			return 70;
 		}
 	}
+	for (size_t i = 0; i < SL_ARRAY_SIZE(arg_slots); i++)
+		if (!sl_cli_find_opt(arg_slots[i].key)) {
+			fprintf(stderr,
+				"schedlab: internal error: option '%s' of args_fields.h has no row "
+				"in cli_table.c\n",
+				arg_slots[i].key);
+			return 70;
+		}
 	for (size_t i = 0; i < SL_ARRAY_SIZE(handlers); i++) {
 		const char *name = handlers[i].cmd;
 
