@@ -169,6 +169,8 @@ for w in hog periodic pingpong make mutex; do
 	grep -E "^$w([^a-z_]|$)" "$T/out" >/dev/null || fail "workloads: '$w' not listed"
 done
 ok "params" params
+# its own list, not another command's (a command runs the handler of its table row)
+grep -E "^hz +1000 " "$T/out" >/dev/null || fail "params: no hz row: $(head -1 "$T/out")"
 ok "--help" --help
 
 # --- cpuidle ---

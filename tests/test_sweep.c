@@ -497,6 +497,54 @@ static void test_report_effects(void **state)
 	unlink(path);
 }
 
+/* --vary KEY=V sets the field of struct sl_args that --KEY V sets (config/args_fields.h). */
+static void test_vary_fields(void **state)
+{
+	struct sl_sweep sw;
+	struct sl_args a;
+	char err[1024], buf[4096];
+
+	(void)state;
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--vary", "kernel=2.6.32", "--vary",
+				    "cpus=3", "--vary", "duration=20ms", "--vary", "seed=7",
+				    "--vary", "machine=nehalem", "--vary", "idle=poll", "--vary",
+				    "cpuidle-governor=menu,ladder", "--vary",
+				    "pm-qos-latency-us=10", "--vary", "irq-affinity=spread",
+				    "--vary", "sched-features=NO_START_DEBIT", "--workload", "hog",
+				    "--out", "x.csv", NULL),
+			 0);
+	assert_int_equal(sw.nruns, 2);
+	/* run 1: the second governor, every other key its one value */
+	sl_sweep_args(&sw, 1, &a, buf, sizeof(buf));
+	assert_string_equal(a.kernel, "2.6.32");
+	assert_string_equal(a.cpus, "3");
+	assert_string_equal(a.duration, "20ms");
+	assert_string_equal(a.seed, "7");
+	assert_string_equal(a.machine, "nehalem");
+	assert_string_equal(a.idle, "poll");
+	assert_string_equal(a.governor, "ladder");
+	assert_string_equal(a.pm_qos_us, "10");
+	assert_string_equal(a.irq_affinity, "spread");
+	assert_int_equal(a.nfeatures, 1);
+	assert_string_equal(a.features[0], "NO_START_DEBIT");
+	assert_int_equal(a.nsysctls, 0);
+	assert_null(a.idle_driver);
+	sl_sweep_args(&sw, 0, &a, buf, sizeof(buf));
+	assert_string_equal(a.governor, "menu");
+	sl_sweep_free(&sw);
+	/* options of run that --vary does not set */
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--vary", "idle-driver=acpi_idle",
+				    "--workload", "hog", "--out", "x.csv", NULL),
+			 -1);
+	assert_non_null(strstr(err, "--vary idle-driver: unknown key"));
+	sl_sweep_free(&sw);
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--vary", "workload=hog", "--workload",
+				    "hog", "--out", "x.csv", NULL),
+			 -1);
+	assert_non_null(strstr(err, "--vary workload: unknown key"));
+	sl_sweep_free(&sw);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,7 +552,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),       cmocka_unit_test(test_row),
 		cmocka_unit_test(test_group_columns),  cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_report_effects), cmocka_unit_test(test_all_flags_with_groups),
-		cmocka_unit_test(test_memo),
+		cmocka_unit_test(test_memo),	       cmocka_unit_test(test_vary_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

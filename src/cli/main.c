@@ -6,6 +6,7 @@
  * interrupt (SIGINT, SIGTERM) is 130.
  */
 #include "config/config.h"
+#include "config/args_fields.h"
 #include "sched/sysctl.h"
 #include "experiment/run.h"
 #include "experiment/repro.h"
@@ -118,32 +119,14 @@ static int add_list(const char **list, int *n, const char *v, const char *opt)
 }
 
 /* Where each option of the table that parse_options reads lands in struct sl_args. */
-#define ARG(f) offsetof(struct sl_args, f)
+#define ARG(f)			  offsetof(struct sl_args, f)
+#define ARG_ONE(key, f, vary)	  {key, ARG(f), -1},
+#define ARG_LIST(key, f, n, vary) {key, ARG(f), ARG(n)},
 static const struct {
 	const char *key;
 	size_t off; /* of the const char * (scalar) or of the list */
 	long count; /* of the list's count; -1: scalar */
-} arg_slots[] = {
-	{"kernel", ARG(kernel), -1},
-	{"cpus", ARG(cpus), -1},
-	{"topology", ARG(topology), -1},
-	{"duration", ARG(duration), -1},
-	{"seed", ARG(seed), -1},
-	{"sched-features", ARG(features), ARG(nfeatures)},
-	{"sysctl", ARG(sysctls), ARG(nsysctls)},
-	{"at", ARG(ats), ARG(nats)},
-	{"workload", ARG(workloads), ARG(nworkloads)},
-	{"param", ARG(params), ARG(nparams)},
-	{"machine", ARG(machine), -1},
-	{"cpuidle-governor", ARG(governor), -1},
-	{"idle", ARG(idle), -1},
-	{"idle-driver", ARG(idle_driver), -1},
-	{"pm-qos-latency-us", ARG(pm_qos_us), -1},
-	{"cpuidle-disable", ARG(cpuidle_disable), ARG(ncpuidle_disable)},
-	{"cpuidle-param", ARG(cpuidle_params), ARG(ncpuidle_params)},
-	{"irq-affinity", ARG(irq_affinity), -1},
-	{"trace-out", ARG(trace_out), -1},
-};
+} arg_slots[] = {SL_ARGS_FIELDS(ARG_ONE, ARG_LIST)};
 
 /*
  * An option the command does not have: whether another command has it, else the nearest of the
@@ -502,8 +485,10 @@ static int cmd_sysctl(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_workloads(void)
+static int cmd_workloads(int argc, char **argv)
 {
+	(void)argc; /* takes no arguments: checked by dispatch */
+	(void)argv;
 	for (int i = 0; i < sl_nworkloads; i++) {
 		const struct sl_workload_ops *w = sl_workloads[i];
 
@@ -1186,23 +1171,29 @@ static int cmd_record(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_machines(void)
+static int cmd_machines(int argc, char **argv)
 {
+	(void)argc; /* takes no arguments: checked by dispatch */
+	(void)argv;
 	for (int i = 0; i < sl_nidle_profiles; i++)
 		printf("%-16s %s\n", sl_idle_profiles[i]->name, sl_idle_profiles[i]->help);
 	return 0;
 }
 
-static int cmd_governors(void)
+static int cmd_governors(int argc, char **argv)
 {
+	(void)argc; /* takes no arguments: checked by dispatch */
+	(void)argv;
 	for (int i = 0; i < sl_cpuidle_ngovernors; i++)
 		printf("%-12s rating %2d  %s\n", sl_cpuidle_governors[i]->name,
 		       sl_cpuidle_governors[i]->rating, sl_cpuidle_governors[i]->help);
 	return 0;
 }
 
-static int cmd_params(void)
+static int cmd_params(int argc, char **argv)
 {
+	(void)argc; /* takes no arguments: checked by dispatch */
+	(void)argv;
 	for (int i = 0; i < sl_param_count; i++) {
 		const struct sl_param_desc *d = &sl_param_table[i];
 
@@ -1404,8 +1395,114 @@ static int cmd_help(int argc, char **argv)
 	return any ? 0 : unknown_command("command", name);
 }
 
+/* The handlers whose signature is not a command's, adapted for the table below. */
+static int cmd_sweep_report_only(int argc, char **argv)
+{
+	return cmd_sweep_report(argc, argv, false);
+}
+
+static int cmd_sweep_merge(int argc, char **argv)
+{
+	return cmd_sweep_report(argc, argv, true);
+}
+
+/*
+ * Each command's handler, by the name of its row in sl_cli_cmds. The rows are in cli_table.c,
+ * which schedlab-gendoc links without the handlers, so the handlers are here, and
+ * check_handlers() refuses every invocation unless each row has exactly one and each one has a
+ * row: a new row cannot run another command's handler, and every test that runs schedlab fails
+ * until it has its line here.
+ */
+struct handler {
+	const char *cmd; /* the row's name: "run", "repro fio" */
+	int (*fn)(int argc, char **argv);
+};
+
+static const struct handler handlers[] = {
+	{"run", cmd_run},
+	{"compare", cmd_compare},
+	{"demo", cmd_demo},
+	{"repro fio", cmd_repro},
+	{"repro sleepers", cmd_repro},
+	{"repro fork", cmd_repro},
+	{"repro bfs", cmd_repro},
+	{"sweep", cmd_sweep},
+	{"sweep-report", cmd_sweep_report_only},
+	{"sweep-merge", cmd_sweep_merge},
+	{"trace-stats", cmd_trace_stats},
+	{"replay-idle", cmd_replay_idle},
+	{"trace-workload", sl_cli_trace_workload},
+	{"record", cmd_record},
+	{"validate", sl_cli_validate},
+	{"calibrate", sl_cli_calibrate},
+	{"features", cmd_features},
+	{"sysctl", cmd_sysctl},
+	{"workloads", cmd_workloads},
+	{"params", cmd_params},
+	{"machines", cmd_machines},
+	{"governors", cmd_governors},
+	{"help", cmd_help},
+};
+
+static const struct handler *handler_of(const char *name)
+{
+	for (size_t i = 0; i < SL_ARRAY_SIZE(handlers); i++)
+		if (!strcmp(handlers[i].cmd, name))
+			return &handlers[i];
+	return NULL;
+}
+
+/*
+ * The command table and the handlers agree, one to one, and every option of args_fields.h has
+ * its row; else a message naming the row and exit status 70 (EX_SOFTWARE: a defect of
+ * schedlab, not of what the user typed).
+ */
+static int check_handlers(void)
+{
+	const char *fmt = "schedlab: internal error: command '%s' %s\n";
+
+	for (int i = 0; i < sl_cli_ncmds; i++) {
+		const char *name = sl_cli_cmds[i].name;
+
+		if (sl_cli_find_cmd(name) != &sl_cli_cmds[i]) {
+			fprintf(stderr, fmt, name, "is twice in cli_table.c");
+			return 70;
+		}
+		if (!handler_of(name)) {
+			fprintf(stderr, fmt, name, "has no handler in main.c");
+			return 70;
+		}
+	}
+	for (size_t i = 0; i < SL_ARRAY_SIZE(arg_slots); i++)
+		if (!sl_cli_find_opt(arg_slots[i].key)) {
+			fprintf(stderr,
+				"schedlab: internal error: option '%s' of args_fields.h has no row "
+				"in cli_table.c\n",
+				arg_slots[i].key);
+			return 70;
+		}
+	for (size_t i = 0; i < SL_ARRAY_SIZE(handlers); i++) {
+		const char *name = handlers[i].cmd;
+
+		if (handler_of(name) != &handlers[i]) {
+			fprintf(stderr, fmt, name, "has two handlers in main.c");
+			return 70;
+		}
+		if (!sl_cli_find_cmd(name)) {
+			fprintf(stderr, fmt, name,
+				"has a handler in main.c but no row in cli_table.c");
+			return 70;
+		}
+	}
+	return 0;
+}
+
 static int dispatch(int argc, char **argv)
 {
+	int bad = check_handlers();
+
+	if (bad)
+		return bad;
 	if (argc < 2) {
 		fputs("schedlab: no command given\n", stderr);
 		sl_cli_print_usage(stderr);
@@ -1451,41 +1548,5 @@ static int dispatch(int argc, char **argv)
 
 	if (rc || done)
 		return rc;
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc, argv);
-	if (!strcmp(cmd, "demo"))
-		return cmd_demo(argc, argv);
-	if (!strcmp(cmd, "compare"))
-		return cmd_compare(argc, argv);
-	if (!strcmp(cmd, "sweep"))
-		return cmd_sweep(argc, argv);
-	if (!strcmp(cmd, "sweep-report"))
-		return cmd_sweep_report(argc, argv, false);
-	if (!strcmp(cmd, "sweep-merge"))
-		return cmd_sweep_report(argc, argv, true);
-	if (!strcmp(cmd, "repro"))
-		return cmd_repro(argc, argv);
-	if (!strcmp(cmd, "trace-stats"))
-		return cmd_trace_stats(argc, argv);
-	if (!strcmp(cmd, "replay-idle"))
-		return cmd_replay_idle(argc, argv);
-	if (!strcmp(cmd, "trace-workload"))
-		return sl_cli_trace_workload(argc, argv);
-	if (!strcmp(cmd, "record"))
-		return cmd_record(argc, argv);
-	if (!strcmp(cmd, "validate"))
-		return sl_cli_validate(argc, argv);
-	if (!strcmp(cmd, "calibrate"))
-		return sl_cli_calibrate(argc, argv);
-	if (!strcmp(cmd, "features"))
-		return cmd_features(argc, argv);
-	if (!strcmp(cmd, "sysctl"))
-		return cmd_sysctl(argc, argv);
-	if (!strcmp(cmd, "workloads"))
-		return cmd_workloads();
-	if (!strcmp(cmd, "params"))
-		return cmd_params();
-	if (!strcmp(cmd, "machines"))
-		return cmd_machines();
-	return cmd_governors();
+	return handler_of(row->name)->fn(argc, argv);
 }

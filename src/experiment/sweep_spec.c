@@ -4,11 +4,13 @@
  * (a worker, an MPI rank, a shard) derives the same run #i and the same header.
  */
 #include "experiment/sweep.h"
+#include "config/args_fields.h"
 #include "core/parse.h"
 #include "sched/cfs.h"
 #include "sched/features.h"
 #include "core/suggest.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,17 +37,30 @@ static int split_values(const char *s, char **buf, const char **out, int max)
 	return n;
 }
 
-static const char *const scalar_keys[] = {
-	"kernel",	  "cpus", "topology",	      "duration",	   "seed",
-	"machine",	  "idle", "cpuidle-governor", "pm-qos-latency-us", "irq-affinity",
-	"sched-features",
-};
+/* The options --vary sets by their key (config/args_fields.h); a list gets one value added. */
+#define VARY_ONE(key, f, vary) {key, offsetof(struct sl_args, f), -1, vary},
+#define VARY_LIST(key, f, n, vary)                                                                 \
+	{key, offsetof(struct sl_args, f), offsetof(struct sl_args, n), vary},
+static const struct {
+	const char *key;
+	size_t off; /* of the const char * (scalar) or of the list */
+	long count; /* of the list's count; -1: scalar */
+	bool vary;
+} vary_fields[] = {SL_ARGS_FIELDS(VARY_ONE, VARY_LIST)};
+
+/* The index in vary_fields of the option --vary k sets, or -1. */
+static int vary_field(const char *k)
+{
+	for (size_t i = 0; i < SL_ARRAY_SIZE(vary_fields); i++)
+		if (vary_fields[i].vary && !strcmp(k, vary_fields[i].key))
+			return (int)i;
+	return -1;
+}
 
 static bool vary_key_ok(const char *k)
 {
-	for (size_t i = 0; i < SL_ARRAY_SIZE(scalar_keys); i++)
-		if (!strcmp(k, scalar_keys[i]))
-			return true;
+	if (vary_field(k) >= 0)
+		return true;
 	if (!strncmp(k, "param.", 6) && k[6])
 		return true;
 	if (!strncmp(k, "cpuidle-param.", 14) && k[14])
@@ -383,28 +398,16 @@ void sl_sweep_args(const struct sl_sweep *sw, u64 idx, struct sl_args *a, char *
 		const char *k = sw->vary[i].key, *v = sw->vary[i].values[c.val[i]];
 		char *s = fbuf + off;
 
-		if (!strcmp(k, "kernel"))
-			a->kernel = v;
-		else if (!strcmp(k, "cpus"))
-			a->cpus = v;
-		else if (!strcmp(k, "topology"))
-			a->topology = v;
-		else if (!strcmp(k, "duration"))
-			a->duration = v;
-		else if (!strcmp(k, "seed"))
-			a->seed = v;
-		else if (!strcmp(k, "machine"))
-			a->machine = v;
-		else if (!strcmp(k, "idle"))
-			a->idle = v;
-		else if (!strcmp(k, "cpuidle-governor"))
-			a->governor = v;
-		else if (!strcmp(k, "pm-qos-latency-us"))
-			a->pm_qos_us = v;
-		else if (!strcmp(k, "irq-affinity"))
-			a->irq_affinity = v;
-		else if (!strcmp(k, "sched-features") && a->nfeatures < SL_MAX_LIST)
-			a->features[a->nfeatures++] = v;
+		int f = vary_field(k);
+		char *field = f >= 0 ? (char *)a + vary_fields[f].off : NULL;
+		int *count = f >= 0 && vary_fields[f].count >= 0
+				     ? (int *)(void *)((char *)a + vary_fields[f].count)
+				     : NULL;
+
+		if (f >= 0 && !count)
+			*(const char **)(void *)field = v;
+		else if (count && *count < SL_MAX_LIST)
+			((const char **)(void *)field)[(*count)++] = v;
 		else if (!strncmp(k, "param.", 6) && a->nparams < SL_MAX_LIST) {
 			sl_append(fbuf, flen, &off, "%s=%s", k + 6, v);
 			off++;
