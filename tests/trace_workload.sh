@@ -109,6 +109,22 @@ g = json.load(open(sys.argv[1]))["groups"][0]
 assert g["cpu_time_ns"] == 2000, g
 ' "$T/cr.json" || fail "credit: $(cat "$T/cr.json")"
 
+# a credit lasts only for the wait it was set before (docs/workloads.md): stale-credit.trace,
+# y runs 100 us, yields to z (1 us), runs 1 us, sleeps 500 us on its hrtimer, runs 100 us and
+# exits: 201 us recorded. At ctx_switch 2 us and no refill: bursts 100 - 2, 1 - 1 (credit 1)
+# and 100 - 2. Replayed alone (tasks=^y$) on one CPU, its yield does not switch, so the 1 us
+# credit's switch-in does not happen: 2 (spawn) + 98 + 0 + 2 (after the sleep, in full: its
+# burst gave its cost back) + 98 = 200 us. With the credit left pending, the switch-in after
+# the sleep was charged 2 - 1: 199 us.
+"$SL" run --cpus 1 --kernel 6.18 --json --param ctx_switch=2000ns --param cache_refill=0ns \
+	--workload "trace:file=$D/stale-credit.trace,calibration=none,tasks=^y$" >"$T/sc.json" ||
+	fail "stale-credit.trace"
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+assert g["cpu_time_ns"] == 200000, g
+' "$T/sc.json" || fail "stale credit: $(cat "$T/sc.json")"
+
 # yields (docs/workloads.md): yield.trace, y and z switch each other out runnable twice with
 # nothing on CPU 0 that could preempt (2 yields), then y again after a tick's hrtimer (a
 # preemption, no yield); each runs 2 x 10 us

@@ -1124,6 +1124,15 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 		}
 		if (rc)
 			goto out;
+		/*
+		 * The credit set before this wait is for the switch-in that ends it; where the
+		 * simulation did not switch here (a yield alone on its CPU, a wait already
+		 * satisfied) that switch-in and its cost are gone, and the credit must not
+		 * discount a later switch-in whose recorded cost its own burst gave back
+		 */
+		if (ends_burst(o->kind) && left[b] &&
+		    sl_prog_add(sim, p, OP_CREDIT, sl_dist_fixed(0), 0, 0, NULL))
+			goto out;
 	}
 	ret = 0;
 out:
