@@ -259,7 +259,11 @@ static u64 wakeup_gran(struct sl_sim *sim, struct sched_entity *curr, struct sch
 			gran = adaptive;
 	}
 	/* ASYM_GRAN: scaled by the wakee's weight, else by the current task's */
-	u64 by_se = sl_calc_delta_fair(gran, se), by_curr = sl_calc_delta_fair(gran, curr);
+	u64 by_curr = sl_calc_delta_fair(gran, curr);
+
+	if (se->load.weight == curr->load.weight && se->load.inv_weight == curr->load.inv_weight)
+		return by_curr; /* the same figure either way, and no division for it */
+	u64 by_se = sl_calc_delta_fair(gran, se);
 
 	return by_se != by_curr && sched_feat(sim, F_ASYM_GRAN) ? by_se : by_curr;
 }

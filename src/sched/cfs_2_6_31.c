@@ -46,8 +46,11 @@ static void place_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_en
 		u64 thresh = sim->tun.sched_latency;
 		u64 off = max_vruntime(se->vruntime, vruntime);
 		u64 on = max_vruntime(se->vruntime, vruntime - thresh), norm = on;
+		/* NORMALIZED_SLEEPER's threshold differs only for a weight other than nice 0's */
+		bool scaled = se->load.weight != NICE_0_LOAD &&
+			      (!sl_entity_is_task(se) || sl_task_of(se)->policy != SL_SCHED_IDLE);
 
-		if (!sl_entity_is_task(se) || sl_task_of(se)->policy != SL_SCHED_IDLE)
+		if (scaled)
 			norm = max_vruntime(se->vruntime,
 					    vruntime - sl_calc_delta_fair(thresh, se));
 		vruntime = off;
