@@ -360,6 +360,41 @@ static void test_memo_shared(void **state)
 	sl_sweep_free(&sw);
 }
 
+/*
+ * A flag is read only where its value changes what happens (sched/cfs.c): DOUBLE_TICK only at a
+ * tick with an hrtick armed, and with HRTICK off none is ever armed. Of the four runs of
+ * HRTICK x DOUBLE_TICK, the two with HRTICK off take one path, so the second of them is copied
+ * (at least one hit; none when every tick read DOUBLE_TICK), with the bytes of simulating it.
+ */
+static void test_memo_unread_flag(void **state)
+{
+	struct sl_sweep sw;
+	char err[1024], row[65536], again[65536];
+	struct sl_sweep_memo *memo;
+
+	(void)state;
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features", "HRTICK,DOUBLE_TICK",
+				    "--workload", "pingpong:count=200", "--workload",
+				    "make:jobs=4,count=20", "--cpus", "2", "--duration", "100ms",
+				    "--out", "x.csv", NULL),
+			 0);
+	assert_int_equal((int)sw.nruns, 4);
+	for (u64 i = 0; i < sw.nruns; i++)
+		assert_true(sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err)) > 0);
+	assert_true(sl_sweep_memo_hits(sw.memo) >= 1);
+	for (u64 i = 0; i < sw.nruns; i++) {
+		int n = sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err));
+
+		memo = sw.memo;
+		sw.memo = NULL;
+		assert_int_equal(sl_sweep_run_one(&sw, i, again, sizeof(again), err, sizeof(err)),
+				 n);
+		assert_memory_equal(row, again, (size_t)n);
+		sw.memo = memo;
+	}
+	sl_sweep_free(&sw);
+}
+
 /* Two groups of one workload: columns by the simulation's own group names, both filled. */
 static void test_group_columns(void **state)
 {
@@ -539,11 +574,17 @@ static void test_report_effects(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_enumeration),    cmocka_unit_test(test_all_flags),
-		cmocka_unit_test(test_refusals),       cmocka_unit_test(test_row),
-		cmocka_unit_test(test_group_columns),  cmocka_unit_test(test_resume),
-		cmocka_unit_test(test_report_effects), cmocka_unit_test(test_all_flags_with_groups),
-		cmocka_unit_test(test_memo),	       cmocka_unit_test(test_memo_shared),
+		cmocka_unit_test(test_enumeration),
+		cmocka_unit_test(test_all_flags),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_row),
+		cmocka_unit_test(test_group_columns),
+		cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_report_effects),
+		cmocka_unit_test(test_all_flags_with_groups),
+		cmocka_unit_test(test_memo),
+		cmocka_unit_test(test_memo_shared),
+		cmocka_unit_test(test_memo_unread_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
