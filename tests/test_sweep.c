@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "experiment/sweep.h"
@@ -321,6 +322,79 @@ static void test_memo(void **state)
 	sl_sweep_free(&sw);
 }
 
+/*
+ * The memo is shared by the workers (a mapping made before they are forked): run #0 simulated
+ * by a forked child lets the parent copy run #1 (OWNER_SPIN flipped, a bit no run here reads,
+ * see test_memo): exactly one hit in the parent, and the same bytes as simulating it.
+ */
+static void test_memo_shared(void **state)
+{
+	struct sl_sweep sw;
+	char err[1024], row[65536], again[65536];
+	struct sl_sweep_memo *memo;
+	int status = -1;
+
+	(void)state;
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features", "OWNER_SPIN", "--workload",
+				    "pingpong:count=200", "--cpus", "2", "--duration", "100ms",
+				    "--out", "x.csv", NULL),
+			 0);
+	assert_int_equal((int)sw.nruns, 2);
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(sl_sweep_run_one(&sw, 0, row, sizeof(row), err, sizeof(err)) > 0 ? 0 : 1);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal((int)sl_sweep_memo_hits(sw.memo), 0);
+	int n = sl_sweep_run_one(&sw, 1, row, sizeof(row), err, sizeof(err));
+
+	assert_true(n > 0);
+	assert_int_equal((int)sl_sweep_memo_hits(sw.memo), 1);
+	memo = sw.memo;
+	sw.memo = NULL;
+	assert_int_equal(sl_sweep_run_one(&sw, 1, again, sizeof(again), err, sizeof(err)), n);
+	assert_memory_equal(row, again, (size_t)n);
+	sw.memo = memo;
+	sl_sweep_free(&sw);
+}
+
+/*
+ * A flag is read only where its value changes what happens (sched/cfs.c): DOUBLE_TICK only at a
+ * tick with an hrtick armed, and with HRTICK off none is ever armed. Of the four runs of
+ * HRTICK x DOUBLE_TICK, the two with HRTICK off take one path, so the second of them is copied
+ * (at least one hit; none when every tick read DOUBLE_TICK), with the bytes of simulating it.
+ */
+static void test_memo_unread_flag(void **state)
+{
+	struct sl_sweep sw;
+	char err[1024], row[65536], again[65536];
+	struct sl_sweep_memo *memo;
+
+	(void)state;
+	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features", "HRTICK,DOUBLE_TICK",
+				    "--workload", "pingpong:count=200", "--workload",
+				    "make:jobs=4,count=20", "--cpus", "2", "--duration", "100ms",
+				    "--out", "x.csv", NULL),
+			 0);
+	assert_int_equal((int)sw.nruns, 4);
+	for (u64 i = 0; i < sw.nruns; i++)
+		assert_true(sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err)) > 0);
+	assert_true(sl_sweep_memo_hits(sw.memo) >= 1);
+	for (u64 i = 0; i < sw.nruns; i++) {
+		int n = sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err));
+
+		memo = sw.memo;
+		sw.memo = NULL;
+		assert_int_equal(sl_sweep_run_one(&sw, i, again, sizeof(again), err, sizeof(err)),
+				 n);
+		assert_memory_equal(row, again, (size_t)n);
+		sw.memo = memo;
+	}
+	sl_sweep_free(&sw);
+}
+
 /* Two groups of one workload: columns by the simulation's own group names, both filled. */
 static void test_group_columns(void **state)
 {
@@ -548,11 +622,18 @@ static void test_vary_fields(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_enumeration),    cmocka_unit_test(test_all_flags),
-		cmocka_unit_test(test_refusals),       cmocka_unit_test(test_row),
-		cmocka_unit_test(test_group_columns),  cmocka_unit_test(test_resume),
-		cmocka_unit_test(test_report_effects), cmocka_unit_test(test_all_flags_with_groups),
-		cmocka_unit_test(test_memo),	       cmocka_unit_test(test_vary_fields),
+		cmocka_unit_test(test_enumeration),
+		cmocka_unit_test(test_all_flags),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_row),
+		cmocka_unit_test(test_group_columns),
+		cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_report_effects),
+		cmocka_unit_test(test_all_flags_with_groups),
+		cmocka_unit_test(test_memo),
+		cmocka_unit_test(test_memo_shared),
+		cmocka_unit_test(test_memo_unread_flag),
+		cmocka_unit_test(test_vary_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

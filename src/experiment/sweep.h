@@ -70,7 +70,7 @@ struct sl_sweep {
 	bool progress;
 	/* the metrics of the runs done so far in this process, by the feature bits each read
 	 * (sweep_row.c): a combination that agrees with one of them on those bits is not run
-	 * again. Each worker process fills its own copy. */
+	 * again. The workers share its runs (a mapping made before they are forked). */
 	struct sl_sweep_memo *memo;
 };
 
@@ -84,7 +84,7 @@ void sl_sweep_free(struct sl_sweep *sw);
 /* The user's words for run #idx (feature words go in fbuf); the row's setting cells. */
 void sl_sweep_args(const struct sl_sweep *sw, u64 idx, struct sl_args *a, char *fbuf, size_t flen);
 /* The memo of runs (NULL when out of memory: every run is then simulated), and its end. */
-struct sl_sweep_memo *sl_sweep_memo_new(void);
+struct sl_sweep_memo *sl_sweep_memo_new(int ncols);
 void sl_sweep_memo_free(struct sl_sweep_memo *m);
 /* runs whose metrics were copied from the memo so far */
 u64 sl_sweep_memo_hits(const struct sl_sweep_memo *m);

@@ -9,8 +9,10 @@
 #include "core/parse.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define CELL 40
 
@@ -128,14 +130,27 @@ static bool numeric_setting(const struct sl_sweep *sw, int c)
  * of its row differ, and they are written from the index as always. Runs with --at changes are
  * always simulated (a change may write the feature set during the run).
  */
-#define MEMO_MAX 4096 /* entries kept per process; beyond, runs are simulated */
+#define MEMO_MAX 8192 /* entries kept for the sweep; beyond, runs are simulated */
 
+/*
+ * The entries live in one shared anonymous mapping made before the workers are forked, so that
+ * a run one worker simulated is copied by the others too: each worker used to simulate every
+ * path it met itself, nearly all of them twice with -j 2. Any entry that matches gives the
+ * same cells (the argument above), so which worker added it, and when, changes no byte of a
+ * row. A slot is taken by an atomic increment and published by its `ready` flag (release),
+ * read with acquire: its cells are never written again. Pages are touched only as entries are
+ * added (MAP_NORESERVE, never cleared by hand).
+ */
 struct memo_ent {
 	u64 rest;     /* idx >> nflags */
 	u64 read;     /* the feature bits the run read */
 	u64 features; /* its feature set, of which the bits in read matter */
-	char (*val)[CELL];
-	bool *set;
+	atomic_int ready;
+};
+
+struct memo_shared {
+	atomic_int n; /* slots taken (may pass MEMO_MAX: those were not kept) */
+	struct memo_ent e[MEMO_MAX];
 };
 
 /*
@@ -146,8 +161,11 @@ struct memo_ent {
 #define WL_CACHE_MAX 64
 
 struct sl_sweep_memo {
-	struct memo_ent *e;
-	int n;
+	struct memo_shared *sh;
+	char (*val)[CELL]; /* MEMO_MAX rows of ncols cells, in the same mapping */
+	bool *set;	   /* MEMO_MAX rows of ncols flags, likewise */
+	size_t maplen;
+	int ncols;
 	u64 hits;
 	char *wl_spec[WL_CACHE_MAX];
 	struct sl_workload_inst wl[WL_CACHE_MAX];
@@ -193,30 +211,38 @@ static int config_for(struct sl_sweep_memo *m, struct sl_config *cfg, const stru
 	return sl_config_build_shared(cfg, a, wl, n, err, errlen);
 }
 
-struct sl_sweep_memo *sl_sweep_memo_new(void)
+struct sl_sweep_memo *sl_sweep_memo_new(int ncols)
 {
 	struct sl_sweep_memo *m = calloc(1, sizeof(*m));
+	size_t cells = (size_t)MEMO_MAX * (size_t)ncols;
 
-	if (m && !(m->e = calloc(MEMO_MAX, sizeof(*m->e)))) {
-		free(m);
-		m = NULL;
-	}
+	if (!m || ncols <= 0)
+		goto fail;
+	m->ncols = ncols;
+	m->maplen = sizeof(struct memo_shared) + cells * (sizeof(*m->val) + sizeof(*m->set));
+	void *p = mmap(NULL, m->maplen, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		goto fail;
+	m->sh = p; /* the kernel's pages are zero: n = 0, no slot ready */
+	m->val = (char(*)[CELL])((char *)p + sizeof(struct memo_shared));
+	m->set = (bool *)(m->val + cells);
 	return m;
+fail:
+	free(m);
+	return NULL;
 }
 
 void sl_sweep_memo_free(struct sl_sweep_memo *m)
 {
 	if (!m)
 		return;
-	for (int i = 0; i < m->n; i++) {
-		free(m->e[i].val);
-		free(m->e[i].set);
-	}
 	for (int i = 0; i < m->nwl; i++) {
 		sl_workload_inst_free(&m->wl[i]);
 		free(m->wl_spec[i]);
 	}
-	free(m->e);
+	munmap(m->sh, m->maplen);
 	free(m);
 }
 
@@ -225,39 +251,44 @@ u64 sl_sweep_memo_hits(const struct sl_sweep_memo *m)
 	return m ? m->hits : 0;
 }
 
-/* a run done before that this one repeats, or NULL */
-static const struct memo_ent *memo_find(const struct sl_sweep_memo *m, u64 rest, u64 features)
+/* the slot of a run done before (by any worker) that this one repeats, or -1 */
+static int memo_find(const struct sl_sweep_memo *m, u64 rest, u64 features)
 {
-	for (int i = m ? m->n - 1 : -1; i >= 0; i--) {
-		const struct memo_ent *e = &m->e[i];
+	if (!m)
+		return -1;
+	int n = atomic_load_explicit(&m->sh->n, memory_order_acquire);
 
-		if (e->rest == rest && !((e->features ^ features) & e->read))
-			return e;
+	for (int i = (n < MEMO_MAX ? n : MEMO_MAX) - 1; i >= 0; i--) {
+		const struct memo_ent *e = &m->sh->e[i];
+
+		/* ready first: the other fields may be being written until it is set */
+		if (atomic_load_explicit(&e->ready, memory_order_acquire) && e->rest == rest &&
+		    !((e->features ^ features) & e->read))
+			return i;
 	}
-	return NULL;
+	return -1;
 }
 
-/* keeps a copy of val and set (nothing when full or out of memory: the run is done again) */
-static void memo_add(struct sl_sweep_memo *m, int ncols, u64 rest, u64 read, u64 features,
-		     char (*val)[CELL], const bool *set)
+/* keeps a copy of val and set (nothing when full: the run is done again) */
+static void memo_add(struct sl_sweep_memo *m, u64 rest, u64 read, u64 features, char (*val)[CELL],
+		     const bool *set)
 {
-	if (!m || m->n == MEMO_MAX)
+	/* the load first: n passes MEMO_MAX by at most one slot per worker, never wraps */
+	if (!m || atomic_load_explicit(&m->sh->n, memory_order_relaxed) >= MEMO_MAX)
 		return;
-	struct memo_ent *e = &m->e[m->n];
+	int i = atomic_fetch_add_explicit(&m->sh->n, 1, memory_order_relaxed);
 
-	e->val = malloc(sizeof(*val) * (size_t)ncols);
-	e->set = malloc(sizeof(*set) * (size_t)ncols);
-	if (!e->val || !e->set) {
-		free(e->val);
-		free(e->set);
+	if (i >= MEMO_MAX)
 		return;
-	}
-	memcpy(e->val, val, sizeof(*val) * (size_t)ncols);
-	memcpy(e->set, set, sizeof(*set) * (size_t)ncols);
+	struct memo_ent *e = &m->sh->e[i];
+	size_t row = (size_t)i * (size_t)m->ncols;
+
+	memcpy(m->val + row, val, sizeof(*val) * (size_t)m->ncols);
+	memcpy(m->set + row, set, sizeof(*set) * (size_t)m->ncols);
 	e->rest = rest;
 	e->read = read;
 	e->features = features;
-	m->n++;
+	atomic_store_explicit(&e->ready, 1, memory_order_release);
 }
 
 int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, char *err,
@@ -286,11 +317,13 @@ int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, 
 	}
 	u64 rest = idx >> sw->nflags, read = 0;
 	bool memo = sw->memo && !cfg.nat;
-	const struct memo_ent *hit = memo ? memo_find(sw->memo, rest, cfg.features) : NULL;
+	int hit = memo ? memo_find(sw->memo, rest, cfg.features) : -1;
 
-	if (hit) {
-		memcpy(val, hit->val, sizeof(*val) * (size_t)sw->ncols);
-		memcpy(set, hit->set, sizeof(*set) * (size_t)sw->ncols);
+	if (hit >= 0) {
+		size_t row = (size_t)hit * (size_t)sw->ncols;
+
+		memcpy(val, sw->memo->val + row, sizeof(*val) * (size_t)sw->ncols);
+		memcpy(set, sw->memo->set + row, sizeof(*set) * (size_t)sw->ncols);
 		sw->memo->hits++;
 	} else {
 		cfg.feat_read = memo ? &read : NULL;
@@ -300,7 +333,7 @@ int sl_sweep_run_one(const struct sl_sweep *sw, u64 idx, char *buf, size_t len, 
 		}
 		metrics(sw, &r, val, set);
 		if (memo)
-			memo_add(sw->memo, sw->ncols, rest, read, cfg.features, val, set);
+			memo_add(sw->memo, rest, read, cfg.features, val, set);
 	}
 	/* run, config, then mix, seed, vary values, flags */
 	sl_sweep_settings(sw, idx, cells + 2, seedtmp, sizeof(seedtmp));

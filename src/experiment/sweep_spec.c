@@ -612,7 +612,7 @@ int sl_sweep_prepare(struct sl_sweep *sw, char *err, size_t errlen)
 		}
 	if (columns(sw, err, errlen))
 		return -1;
-	sw->memo = sl_sweep_memo_new();
+	sw->memo = sl_sweep_memo_new(sw->ncols);
 	if (!sw->jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 

@@ -935,7 +935,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	 * and 6.18, whose select_task_rq_fair takes sync = WF_SYNC and not PF_EXITING
 	 * (kernel/sched/fair.c) for wake_affine.
 	 */
-	if (sim->rel && sl_feat_known(&sim->rel->feats, F_SYNC_WAKEUPS) &&
+	if ((wake_flags & WF_SYNC) && sim->rel && sl_feat_known(&sim->rel->feats, F_SYNC_WAKEUPS) &&
 	    !sched_feat(sim, F_SYNC_WAKEUPS))
 		wake_flags &= ~WF_SYNC;
 	cpu = allowed_cpu(

@@ -45,22 +45,19 @@ u64 sl_source_load(struct sl_sim *sim, int cpu, int type)
 {
 	u64 total = weighted_cpuload(sim, cpu);
 
-	if (type == 0 || !sched_feat(sim, F_LB_BIAS))
+	/* LB_BIAS read only where it changes the figure (a sweep's memo: see cfs.c wakeup_gran) */
+	if (type == 0 || sim->cpus[cpu].cpu_load[type - 1] >= total || !sched_feat(sim, F_LB_BIAS))
 		return total;
-	u64 l = sim->cpus[cpu].cpu_load[type - 1];
-
-	return l < total ? l : total;
+	return sim->cpus[cpu].cpu_load[type - 1];
 }
 
 u64 sl_target_load(struct sl_sim *sim, int cpu, int type)
 {
 	u64 total = weighted_cpuload(sim, cpu);
 
-	if (type == 0 || !sched_feat(sim, F_LB_BIAS))
+	if (type == 0 || sim->cpus[cpu].cpu_load[type - 1] <= total || !sched_feat(sim, F_LB_BIAS))
 		return total;
-	u64 l = sim->cpus[cpu].cpu_load[type - 1];
-
-	return l > total ? l : total;
+	return sim->cpus[cpu].cpu_load[type - 1];
 }
 
 u64 sl_cpu_avg_load_per_task(struct sl_sim *sim, int cpu)

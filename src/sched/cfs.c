@@ -243,24 +243,29 @@ static u64 wakeup_gran(struct sl_sim *sim, struct sched_entity *curr, struct sch
 	u64 gran = sim->tun.sched_wakeup_granularity;
 	struct cfs_rq *cfs = sl_cfs_rq_of(sim, curr);
 
-	if (cfs->curr && sched_feat(sim, F_ADAPTIVE_GRAN)) {
+	/*
+	 * Each flag is read only where its value changes the granularity: a sweep's memo
+	 * (docs/sweep.md) copies a run that agrees with an earlier one on the bits that one read,
+	 * so a bit read where both values give the same figure splits runs that take one path.
+	 */
+	if (cfs->curr) {
 		u64 this_run = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
 		/* a group's entity never samples avg_wakeup: 0, so no granularity between groups */
 		u64 expected = 2 * se->avg_wakeup * sl_cfs_rq_of(sim, se)->nr_running;
 		u64 g = this_run < expected ? expected - this_run : 0;
+		u64 adaptive = (s64)g < (s64)gran ? g : gran;
 
-		gran = (s64)g < (s64)sim->tun.sched_wakeup_granularity
-			       ? g
-			       : sim->tun.sched_wakeup_granularity;
+		if (adaptive != gran && sched_feat(sim, F_ADAPTIVE_GRAN))
+			gran = adaptive;
 	}
-	if (sched_feat(sim, F_ASYM_GRAN)) {
-		if (se->load.weight != NICE_0_LOAD)
-			gran = sl_calc_delta_fair(gran, se);
-	} else {
-		if (curr->load.weight != NICE_0_LOAD)
-			gran = sl_calc_delta_fair(gran, curr);
-	}
-	return gran;
+	/* ASYM_GRAN: scaled by the wakee's weight, else by the current task's */
+	u64 by_curr = sl_calc_delta_fair(gran, curr);
+
+	if (se->load.weight == curr->load.weight && se->load.inv_weight == curr->load.inv_weight)
+		return by_curr; /* the same figure either way, and no division for it */
+	u64 by_se = sl_calc_delta_fair(gran, se);
+
+	return by_se != by_curr && sched_feat(sim, F_ASYM_GRAN) ? by_se : by_curr;
 }
 
 int sl_wakeup_preempt_entity(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se)
@@ -295,9 +300,9 @@ bool sl_task_hot(struct sl_sim *sim, struct sl_task *p)
 
 	bool busy = sim->this_cpu < 0 || sim->cpus[sim->this_cpu].nr_running;
 
-	if (sched_feat(sim, F_CACHE_HOT_BUDDY) &&
-	    (busy || !cfs_ops(sim)->hot_buddy_needs_running) &&
-	    (&p->se == cfs->next || &p->se == cfs->last))
+	/* the flag last: read only where it decides (see wakeup_gran) */
+	if ((&p->se == cfs->next || &p->se == cfs->last) &&
+	    (busy || !cfs_ops(sim)->hot_buddy_needs_running) && sched_feat(sim, F_CACHE_HOT_BUDDY))
 		return true;
 	if (sim->tun.sched_migration_cost == (u64)(unsigned)-1)
 		return true;
@@ -507,7 +512,7 @@ static void entity_tick(struct sl_sim *sim, struct sl_cpu *rq, struct cfs_rq *cf
 	}
 	/* while an hrtick is pending the periodic tick leaves preemption to it (unless DOUBLE_TICK)
 	 */
-	if (!sched_feat(sim, F_DOUBLE_TICK) && sl_timer_armed(&rq->hrtick))
+	if (sl_timer_armed(&rq->hrtick) && !sched_feat(sim, F_DOUBLE_TICK))
 		return;
 	if (cfs->nr_running > 1 || !sched_feat(sim, F_WAKEUP_PREEMPT))
 		cfs_ops(sim)->check_preempt_tick(sim, rq, cfs, curr);

@@ -42,15 +42,20 @@ static void place_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_en
 	if (initial && sched_feat(sim, F_START_DEBIT))
 		vruntime += sl_sched_vslice(sim, cfs, se);
 	if (!initial) {
-		if (sched_feat(sim, F_NEW_FAIR_SLEEPERS)) {
-			u64 thresh = sim->tun.sched_latency;
+		/* the flags read only where they change the result (see cfs.c wakeup_gran) */
+		u64 thresh = sim->tun.sched_latency;
+		u64 off = max_vruntime(se->vruntime, vruntime);
+		u64 on = max_vruntime(se->vruntime, vruntime - thresh), norm = on;
+		/* NORMALIZED_SLEEPER's threshold differs only for a weight other than nice 0's */
+		bool scaled = se->load.weight != NICE_0_LOAD &&
+			      (!sl_entity_is_task(se) || sl_task_of(se)->policy != SL_SCHED_IDLE);
 
-			if (sched_feat(sim, F_NORMALIZED_SLEEPER) &&
-			    (!sl_entity_is_task(se) || sl_task_of(se)->policy != SL_SCHED_IDLE))
-				thresh = sl_calc_delta_fair(thresh, se);
-			vruntime -= thresh;
-		}
-		vruntime = max_vruntime(se->vruntime, vruntime);
+		if (scaled)
+			norm = max_vruntime(se->vruntime,
+					    vruntime - sl_calc_delta_fair(thresh, se));
+		vruntime = off;
+		if ((on != off || norm != off) && sched_feat(sim, F_NEW_FAIR_SLEEPERS))
+			vruntime = norm != on && sched_feat(sim, F_NORMALIZED_SLEEPER) ? norm : on;
 	}
 	se->vruntime = vruntime;
 }
@@ -103,7 +108,7 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 	sl_update_curr(sim, cfs);
 	if (se == pse)
 		return;
-	if (sched_feat(sim, F_LAST_BUDDY) && se->on_rq)
+	if (se->on_rq && sched_feat(sim, F_LAST_BUDDY))
 		set_last_buddy(sim, se);
 	set_next_buddy(sim, pse);
 	if (rq->need_resched)
@@ -116,8 +121,8 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 	}
 	if (!sched_feat(sim, F_WAKEUP_PREEMPT))
 		return;
-	if (sched_feat(sim, F_WAKEUP_OVERLAP) &&
-	    ((wake_flags & WF_SYNC) || (se->avg_overlap < mc && pse->avg_overlap < mc))) {
+	if (((wake_flags & WF_SYNC) || (se->avg_overlap < mc && pse->avg_overlap < mc)) &&
+	    sched_feat(sim, F_WAKEUP_OVERLAP)) {
 		sl_resched_task(sim, rq);
 		return;
 	}
@@ -169,14 +174,14 @@ static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	sl_cfs_enqueue_task(sim, rq, p, 0);
 }
 
-static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl_task *p,
+static int affine_load(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl_task *p,
 		       int prev_cpu, int this_cpu, int sync, int idx, u64 load, u64 this_load,
 		       u64 imbalance)
 {
 	struct sl_task *curr = sim->cpus[this_cpu].curr;
 	u64 mc = sim->tun.sched_migration_cost, tl = this_load;
 
-	if (!(sd->flags & SD_WAKE_AFFINE) || !sched_feat(sim, F_AFFINE_WAKEUPS))
+	if (!(sd->flags & SD_WAKE_AFFINE))
 		return 0;
 	if (!curr || (sync && (curr->se.avg_overlap > mc || p->se.avg_overlap > mc)))
 		sync = 0;
@@ -210,6 +215,15 @@ static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 	u64 tl_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
 
 	return balanced || (tl <= load && tl + sl_target_load(sim, prev_cpu, idx) <= tl_per_task);
+}
+
+/* AFFINE_WAKEUPS read only where the loads say yes (see cfs.c wakeup_gran) */
+static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl_task *p,
+		       int prev_cpu, int this_cpu, int sync, int idx, u64 load, u64 this_load,
+		       u64 imbalance)
+{
+	return affine_load(sim, sd, p, prev_cpu, this_cpu, sync, idx, load, this_load, imbalance) &&
+	       sched_feat(sim, F_AFFINE_WAKEUPS);
 }
 
 static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
