@@ -552,22 +552,9 @@ int sl_repro_fio_explore(const struct sl_repro_opts *o, FILE *out, char *err, si
 	/* the base: the fio machine of repro_fio.c, then the user's words */
 	struct sl_args *a = &sw.base;
 
-	a->kernel = o->kernel;
-	a->topology = "2x4x2";
-	a->machine = "nehalem";
+	sl_fio_machine_args(a, o);
 	a->duration = dur;
 	a->seed = o->seed;
-	a->idle_driver = o->idle_driver;
-	a->irq_affinity = o->irq_affinity ? o->irq_affinity : SL_FIO_MACHINE_IRQ;
-	for (int i = 0; i < sl_fio_nmachine_params; i++)
-		a->params[a->nparams++] = sl_fio_machine_params[i];
-	if (sl_fio_acpi_table(o->kernel, o->idle_driver))
-		for (int i = 0; i < sl_fio_nmachine_cpuidle_params; i++)
-			a->cpuidle_params[a->ncpuidle_params++] = sl_fio_machine_cpuidle_params[i];
-	for (int i = 0; i < o->nparams; i++)
-		a->params[a->nparams++] = o->params[i];
-	for (int i = 0; i < o->ncpuidle_params; i++)
-		a->cpuidle_params[a->ncpuidle_params++] = o->cpuidle_params[i];
 	for (int u = 0; u < NUNK; u++) {
 		const struct unknown *x = &unknowns[u];
 		size_t off = 0;

@@ -74,6 +74,13 @@ double sl_fio_seed(int disks, const char *gov);
 /* The fio machine's idle table is acpi_idle's (its cpuidle params apply): the release's driver
  * for `--machine nehalem`, or the one named. */
 bool sl_fio_acpi_table(const char *kernel, const char *idle_driver);
+/*
+ * The fio machine in a: the 2009 Nehalem-EP server (2x4x2, `--machine nehalem`), its machine
+ * and cpuidle parameters then the user's (o's), its interrupts and idle driver unless o names
+ * them. The duration, seed and workload are the caller's. repro fio and --explore both start
+ * from it, so the two run the same machine.
+ */
+void sl_fio_machine_args(struct sl_args *a, const struct sl_repro_opts *o);
 extern const char *const sl_fio_machine_params[];
 extern const int sl_fio_nmachine_params;
 extern const char *const sl_fio_machine_cpuidle_params[];

@@ -67,17 +67,11 @@ bool sl_fio_acpi_table(const char *kernel, const char *idle_driver)
 	return rel && rel->acpi_idle;
 }
 
-/* the run under governor gov ("poll": idle=poll), but the workload and the seed */
-static void fio_setting(const struct sl_repro_opts *o, const char *gov, struct sl_repro_setting *s)
+void sl_fio_machine_args(struct sl_args *a, const struct sl_repro_opts *o)
 {
-	struct sl_args *a = &s->a;
-
-	memset(s, 0, sizeof(*s));
-	snprintf(s->label, sizeof(s->label), "%s", !strcmp(gov, "poll") ? "idle=poll" : gov);
 	a->kernel = o->kernel;
 	a->topology = "2x4x2"; /* a 2009 Nehalem-EP server: two Xeon 5500, 4 cores, HT */
 	a->machine = "nehalem";
-	a->duration = o->duration ? o->duration : "2s";
 	for (int i = 0; i < sl_fio_nmachine_params; i++)
 		a->params[a->nparams++] = sl_fio_machine_params[i];
 	if (sl_fio_acpi_table(o->kernel, o->idle_driver))
@@ -89,6 +83,17 @@ static void fio_setting(const struct sl_repro_opts *o, const char *gov, struct s
 		a->cpuidle_params[a->ncpuidle_params++] = o->cpuidle_params[i];
 	a->irq_affinity = o->irq_affinity ? o->irq_affinity : SL_FIO_MACHINE_IRQ;
 	a->idle_driver = o->idle_driver;
+}
+
+/* the run under governor gov ("poll": idle=poll), but the workload and the seed */
+static void fio_setting(const struct sl_repro_opts *o, const char *gov, struct sl_repro_setting *s)
+{
+	struct sl_args *a = &s->a;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->label, sizeof(s->label), "%s", !strcmp(gov, "poll") ? "idle=poll" : gov);
+	sl_fio_machine_args(a, o);
+	a->duration = o->duration ? o->duration : "2s";
 	if (!strcmp(gov, "poll"))
 		a->idle = "poll"; /* the seed's idle=poll column: no cpuidle at all */
 	else
