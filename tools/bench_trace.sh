@@ -7,7 +7,8 @@
 #   make16    its first 6.1 MB (whole lines), then its event lines 15 more times: 0.3 MB as xz
 #             (the copies lie within xz's 8 MiB window): the first 6 MB decompress slowly, the
 #             rest almost for nothing (the timestamps start again at each copy: its figures are
-#             nonsense, the reading is the same work)
+#             nonsense, the reading is the same work; the reader refuses a timestamp going back,
+#             so it is read with --lenient, which skips and counts those lines after parsing them)
 #   periodic  `schedlab run --kernel 6.18 --cpus 8 --duration 26s --workload
 #             periodic:period=10ms,run=1ms,tasks=64 --trace-out`: 0.9 MB as xz, evenly quick to
 #             decompress, so that parsing is what shows
@@ -63,10 +64,12 @@ for t in $TRACES; do
 	for _ in $(seq "$RUNS"); do
 		measure "$t xz -dc" xz -dc "$f.xz"
 		measure "$t gzip -dc" gzip -dc "$f.gz"
+		lenient=
+		[ "$t" = make16 ] && lenient=--lenient
 		for b in "${SLS[@]}"; do
-			measure "$t $b text" "$b" trace-stats "$f"
-			measure "$t $b .xz" "$b" trace-stats "$f.xz"
-			measure "$t $b .gz" "$b" trace-stats "$f.gz"
+			measure "$t $b text" "$b" trace-stats $lenient "$f"
+			measure "$t $b .xz" "$b" trace-stats $lenient "$f.xz"
+			measure "$t $b .gz" "$b" trace-stats $lenient "$f.gz"
 		done
 	done
 done
