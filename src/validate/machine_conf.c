@@ -273,6 +273,17 @@ int sl_machine_conf_write_live(const char *path, char *err, size_t errlen)
 	return sl_machine_conf_write(path, &mc, err, errlen);
 }
 
+int sl_machine_conf_same_machine(const struct sl_machine_conf *cal, const char *path,
+				 const struct sl_machine_conf *mc, const char *whose,
+				 const char *advice, char *err, size_t errlen)
+{
+	if (cal->cpus == mc->cpus && !strcmp(cal->kernel_release, mc->kernel_release))
+		return 0;
+	snprintf(err, errlen, "%s describes %d CPUs running %s; %s %d running %s: %s", path,
+		 cal->cpus, cal->kernel_release, whose, mc->cpus, mc->kernel_release, advice);
+	return -1;
+}
+
 int sl_machine_conf_for_trace(struct sl_machine_conf *mc, const char *calib_dir, char *err,
 			      size_t errlen)
 {
@@ -282,13 +293,9 @@ int sl_machine_conf_for_trace(struct sl_machine_conf *mc, const char *calib_dir,
 	snprintf(conf, sizeof(conf), "%s/machine.conf", calib_dir);
 	if (sl_machine_conf_load(&cal, conf, err, errlen) || sl_machine_conf_live(mc, err, errlen))
 		return -1;
-	if (cal.cpus != mc->cpus || strcmp(cal.kernel_release, mc->kernel_release)) {
-		snprintf(err, errlen,
-			 "%s describes %d CPUs running %s; this machine has %d running %s: its "
-			 "costs are not this machine's",
-			 conf, cal.cpus, cal.kernel_release, mc->cpus, mc->kernel_release);
+	if (sl_machine_conf_same_machine(&cal, conf, mc, "this machine has",
+					 "its costs are not this machine's", err, errlen))
 		return -1;
-	}
 	memcpy(mc->param, cal.param, sizeof(cal.param));
 	mc->nparams = cal.nparams;
 	mc->idle_profile[0] = 0; /* the costs are what a recording's replay reads */

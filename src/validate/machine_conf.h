@@ -54,6 +54,14 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc);
 int sl_machine_conf_write(const char *path, const struct sl_machine_conf *mc, char *err,
 			  size_t errlen);
 /*
+ * 0 when the calibration cal (read from path) describes mc's machine: its CPUs and kernel
+ * release. Else -1 with err naming both: "PATH describes N CPUs running R; WHOSE N running R:
+ * ADVICE" (whose: "this machine has", "the real run had").
+ */
+int sl_machine_conf_same_machine(const struct sl_machine_conf *cal, const char *path,
+				 const struct sl_machine_conf *mc, const char *whose,
+				 const char *advice, char *err, size_t errlen);
+/*
  * This machine's description with the model parameters of calib_dir's machine.conf (a
  * calibration of this machine: its CPUs and kernel release must be this machine's), for
  * `record --calibration DIR` to write beside its trace: 0, or -1 with err.

@@ -518,13 +518,9 @@ static int calibrate_over(struct sl_machine_conf *mc, const char *dir, char *err
 	snprintf(path, sizeof(path), "%s/machine.conf", dir);
 	if (sl_machine_conf_load(&cal, path, err, errlen))
 		return -1;
-	if (cal.cpus != mc->cpus || strcmp(cal.kernel_release, mc->kernel_release)) {
-		snprintf(err, errlen,
-			 "%s describes %d CPUs running %s; the real run had %d running %s: "
-			 "calibrate on the machine of the run",
-			 path, cal.cpus, cal.kernel_release, mc->cpus, mc->kernel_release);
+	if (sl_machine_conf_same_machine(&cal, path, mc, "the real run had",
+					 "calibrate on the machine of the run", err, errlen))
 		return -1;
-	}
 	memcpy(mc->param, cal.param, sizeof(cal.param));
 	mc->nparams = cal.nparams;
 	mc->bg_rate = cal.bg_rate;

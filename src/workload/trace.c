@@ -23,7 +23,6 @@ enum { XS_UNSEEN, XS_RUN, XS_RUNNABLE, XS_BLOCKED, XS_DEAD };
 struct tw_cpu {
 	int cur;      /* task index; -1: unknown, -2: idle */
 	u64 seq;      /* task switch-ins so far */
-	u64 last;     /* the last record's time: a CPU's records never go back */
 	bool hrt;     /* an hrtimer_wakeup expired here, its wake-up not seen yet */
 	int hrt_task; /* whose (-1: the timer's start was not traced) */
 	bool irq;     /* an interrupt was entered here since the last switch / wake-up */
@@ -725,21 +724,7 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 		return -1;
 	}
 	while ((rc = sl_trace_next(&r, rec)) == 1 && !x.oom) {
-		struct tw_cpu *c = cpu_of(&x, rec->cpu);
-
-		if (c && rec->time < c->last) {
-			snprintf(err, errlen,
-				 "%s:%lu: timestamp %llu.%09llu before CPU %d's previous record "
-				 "(%llu.%09llu): expected time order on each CPU",
-				 path, r.lines, (unsigned long long)(rec->time / 1000000000ULL),
-				 (unsigned long long)(rec->time % 1000000000ULL), rec->cpu,
-				 (unsigned long long)(c->last / 1000000000ULL),
-				 (unsigned long long)(c->last % 1000000000ULL));
-			rc = -2;
-			break;
-		}
-		if (c)
-			c->last = rec->time;
+		/* time order is the reader's: it refuses a record before the previous one */
 		if (first) {
 			tw->t0 = rec->time;
 			first = false;
@@ -754,7 +739,7 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 			tw->tend = rec->time;
 		on_record(&x, rec);
 	}
-	if (rc < 0 && rc != -2) /* -2: the time order, said above */
+	if (rc < 0)
 		snprintf(err, errlen, "%s", r.err);
 	else if (rc >= 0 && x.oom)
 		snprintf(err, errlen, "%s: out of memory at line %lu", path, r.lines);
