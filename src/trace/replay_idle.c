@@ -163,12 +163,14 @@ static int collect(const char *path, bool lenient, struct cpu_trace *cpus, int *
 	}
 	if (rc < 0)
 		snprintf(err, errlen, "%s", r.err);
-	/* a table of zeros for every governor would say nothing (an empty file, /dev/null); with
-	 * --lenient, the skipped lines are said */
-	if (rc >= 0 && !total && !r.malformed) {
+	/* a table of zeros for every governor would read as a result (an empty file, /dev/null,
+	 * a trace without power:cpu_idle, or one whose idle lines --lenient skipped): refused
+	 * here, before any governor replays nothing */
+	if (rc >= 0 && !total) {
 		snprintf(err, errlen,
 			 "%s: no idle period in its %lu lines (a cpu_idle entry, then its exit): "
-			 "nothing to replay",
+			 "nothing to replay; record power/cpu_idle (schedlab record does by "
+			 "default)",
 			 path, r.lines);
 		rc = -1;
 	}
@@ -311,19 +313,10 @@ int sl_replay_idle(const char *path, const char *machine, const char *const *gov
 		}
 		n++;
 	}
-	size_t periods = 0;
+	size_t periods = 0; /* at least one: collect() refuses a trace without */
 
 	for (int c = 0; c < ncpu; c++)
 		periods += cpus[c].n;
-	/* a table of zeros would read as a result */
-	if (!periods) {
-		snprintf(err, errlen,
-			 "%s: no idle periods (no power:cpu_idle entry and exit on any CPU): "
-			 "nothing to replay; record power/cpu_idle (schedlab record does by "
-			 "default)",
-			 path);
-		goto out;
-	}
 	if (json) {
 		json_object *root = json_object_new_object(), *arr = json_object_new_array();
 
