@@ -167,7 +167,7 @@ static int run_child(const struct row *rw, const char *dur, struct result *res, 
 		out.events = r.sim->nr_events;
 		out.sim_ns = r.sim->now;
 		out.wall_ns = cpu_ns() - t0; /* building the machine included */
-		out.tasks = (u64)r.sim->ntasks;
+		out.tasks = (u64)sl_machine_of(r.sim)->ntasks;
 		out.ok = 1;
 		if (write(fd[1], &out, sizeof(out)) != (ssize_t)sizeof(out))
 			_exit(3);

@@ -69,7 +69,7 @@ static u64 fio_clat(const char *kernel, const char *machine, const struct sl_cpu
 
 	assert_int_equal(sl_sim_set_governor(sim, gov), 0);
 	assert_int_equal(sl_sim_run(sim), 0);
-	struct sl_group *g = &sim->groups[0];
+	struct sl_group *g = &sl_machine_of(sim)->groups[0];
 	u64 sum = g->clat->sum;
 
 	assert_int_equal(g->io_ops, 10);
@@ -148,7 +148,7 @@ static void test_broadcast_lock_calendar(void **state)
 	assert_int_equal(sl_bcast_notify(f->sim, 19500), 22000);
 	assert_int_equal(sl_bcast_notify(f->sim, 0), 1000);
 	assert_int_equal(sl_bcast_notify(f->sim, 5500), 7000);
-	assert_int_equal(f->sim->nbcast, 5);
+	assert_int_equal(sl_machine_of(f->sim)->nbcast, 5);
 	fixture_free(f);
 }
 
@@ -218,7 +218,7 @@ static void test_package_stays_awake_with_a_busy_core(void **state)
 	assert_non_null(sim);
 	assert_int_equal(sl_sim_set_governor(sim, &deepest_gov), 0);
 	assert_int_equal(sl_sim_run(sim), 0);
-	struct sl_group *g = &sim->groups[0];
+	struct sl_group *g = &sl_machine_of(sim)->groups[0];
 
 	assert_int_equal(g->io_ops, 10);
 	assert_int_equal(g->clat->max, SERVICE + 200000 + IRQ);
@@ -257,9 +257,10 @@ static void test_smt_resolve(void **state)
 		assert_non_null(sim);
 		assert_int_equal(sl_sim_set_governor(sim, &deepest_gov), 0);
 		assert_int_equal(sl_sim_run(sim), 0);
-		assert_int_equal(sim->groups[0].io_ops, 10);
-		assert_int_equal(sim->groups[0].clat->max, SERVICE + (on ? 3000 : 200000) + IRQ);
-		assert_int_equal(sim->groups[0].clat->sum,
+		assert_int_equal(sl_machine_of(sim)->groups[0].io_ops, 10);
+		assert_int_equal(sl_machine_of(sim)->groups[0].clat->max,
+				 SERVICE + (on ? 3000 : 200000) + IRQ);
+		assert_int_equal(sl_machine_of(sim)->groups[0].clat->sum,
 				 10 * (SERVICE + (on ? 3000 : 200000) + IRQ));
 		sl_sim_free(sim);
 		sl_config_free(&cfg);
@@ -291,14 +292,14 @@ static void test_irq_routing(void **state)
 	memset(&r, 0, sizeof(r));
 	r.issue_cpu = 6;
 	/* the 2.6.31 default is irqbalance */
-	assert_int_equal(sim->irq_affinity, SL_IRQ_BALANCE);
+	assert_int_equal(sl_machine_of(sim)->irq_affinity, SL_IRQ_BALANCE);
 	r.disk = 7;
 	assert_int_equal(sl_irq_cpu(sim, &r), 0);
 	r.disk = 8;
 	assert_int_equal(sl_irq_cpu(sim, &r), 1);
-	sim->irq_affinity = SL_IRQ_BIOS;
+	sl_machine_of(sim)->irq_affinity = SL_IRQ_BIOS;
 	assert_int_equal(sl_irq_cpu(sim, &r), 0);
-	sim->irq_affinity = SL_IRQ_ISSUER;
+	sl_machine_of(sim)->irq_affinity = SL_IRQ_ISSUER;
 	assert_int_equal(sl_irq_cpu(sim, &r), 6);
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
@@ -333,8 +334,8 @@ static void test_disk_jitter(void **state)
 					   "fio:disks=1,bs=128k,size=1280k", p, 1, NULL, 0);
 
 		assert_int_equal(sl_sim_run(sim), 0);
-		sums[k] = sim->groups[0].clat->sum;
-		max[k] = sim->groups[0].clat->max;
+		sums[k] = sl_machine_of(sim)->groups[0].clat->sum;
+		max[k] = sl_machine_of(sim)->groups[0].clat->max;
 		sl_sim_free(sim);
 		sl_config_free(&cfg);
 	}

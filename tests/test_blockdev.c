@@ -48,7 +48,7 @@ static void test_sync_reader(void **state)
 
 	(void)state;
 	assert_int_equal(sl_sim_run(sim), 0);
-	struct sl_group *g = &sim->groups[0];
+	struct sl_group *g = &sl_machine_of(sim)->groups[0];
 
 	assert_int_equal(g->io_ops, 100);
 	assert_int_equal(g->io_bytes, 100 * 131072);
@@ -74,8 +74,8 @@ static void test_queue_depth_overlaps(void **state)
 
 	(void)state;
 	assert_int_equal(sl_sim_run(sim), 0);
-	struct sl_group *g = &sim->groups[0];
-	struct sl_disk *d = &sim->disks[0];
+	struct sl_group *g = &sl_machine_of(sim)->groups[0];
+	struct sl_disk *d = &sl_machine_of(sim)->disks[0];
 
 	assert_int_equal(g->io_ops, 200);
 	/* the disk worked back to back: its busy time is 200 services */
@@ -111,7 +111,7 @@ static void test_interrupt_waits_for_c6(void **state)
 	(void)state;
 	assert_int_equal(sl_sim_set_governor(sim, &deepest_gov), 0);
 	assert_int_equal(sl_sim_run(sim), 0);
-	struct sl_group *g = &sim->groups[0];
+	struct sl_group *g = &sl_machine_of(sim)->groups[0];
 
 	assert_int_equal(g->io_ops, 10);
 	assert_int_equal(g->clat->max, SERVICE + 200000 + 10000);

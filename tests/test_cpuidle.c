@@ -71,7 +71,7 @@ static void run_periodic(int choose, u64 *p50, u64 *max)
 	struct sl_sim *sim = sl_sim_new(&cfg);
 
 	assert_non_null(sim);
-	sim->idle_drv = &test_drv;
+	sl_machine_of(sim)->idle_drv = &test_drv;
 	assert_int_equal(sl_sim_set_governor(sim, &test_gov), 0);
 	assert_int_equal(sl_stats_init(&st, 1, 1), 0);
 	sl_sim_subscribe(sim, sl_stats_on_event, &st);

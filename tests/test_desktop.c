@@ -32,7 +32,7 @@ static void test_video_late_frames(void **state)
 {
 	struct sl_config cfg;
 	struct sl_run r = run1(&cfg, "1", "video:fps=25,decode=50ms,frames=10");
-	const struct sl_group *g = &r.sim->groups[0];
+	const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 
 	(void)state;
 	assert_int_equal(g->frames, 10);
@@ -43,8 +43,8 @@ static void test_video_late_frames(void **state)
 	sl_config_free(&cfg);
 	/* 8 ms at 25 fps always fits */
 	r = run1(&cfg, "1", "video:fps=25,decode=8ms,frames=10");
-	assert_int_equal(r.sim->groups[0].frames, 10);
-	assert_int_equal(r.sim->groups[0].frames_late, 0);
+	assert_int_equal(sl_machine_of(r.sim)->groups[0].frames, 10);
+	assert_int_equal(sl_machine_of(r.sim)->groups[0].frames_late, 0);
 	sl_run_free(&r);
 	sl_config_free(&cfg);
 }
@@ -56,7 +56,7 @@ static void test_xclient(void **state)
 {
 	struct sl_config cfg;
 	struct sl_run r = run1(&cfg, "1", "xclient:rounds=9,client=1ms,server=200us");
-	const struct sl_group *g = &r.sim->groups[0];
+	const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 	u64 t = g->end - g->start;
 
 	(void)state;

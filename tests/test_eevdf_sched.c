@@ -617,7 +617,7 @@ static void test_deterministic(void **state)
 	assert_int_equal(r1.sim->nr_events, r2.sim->nr_events);
 	assert_int_equal(r1.stats.switches, r2.stats.switches);
 	assert_int_equal(r1.stats.migrations, r2.stats.migrations);
-	for (int i = 0; i < r1.sim->ngroups; i++)
+	for (int i = 0; i < sl_machine_of(r1.sim)->ngroups; i++)
 		assert_int_equal(r1.stats.g[i].cpu_ns, r2.stats.g[i].cpu_ns);
 	sl_run_free(&r1);
 	sl_config_free(&c1);

@@ -220,9 +220,9 @@ static void hba_run(const char *cpus, const char *wl, const char *hba, const cha
 	struct sl_sim *sim = build(&cfg, &b);
 
 	assert_int_equal(sl_sim_run(sim), 0);
-	*sum = sim->groups[0].clat->sum;
-	*max = sim->groups[0].clat->max;
-	*ops = sim->groups[0].io_ops;
+	*sum = sl_machine_of(sim)->groups[0].clat->sum;
+	*max = sl_machine_of(sim)->groups[0].clat->max;
+	*ops = sl_machine_of(sim)->groups[0].io_ops;
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }
@@ -273,7 +273,7 @@ static void test_hba_caps_the_sum(void **state)
 
 	(void)state;
 	assert_int_equal(sl_sim_run(sim), 0);
-	struct sl_group *g = &sim->groups[0];
+	struct sl_group *g = &sl_machine_of(sim)->groups[0];
 
 	assert_true(g->io_ops <= 83 && g->io_ops >= 75);
 	assert_true(g->clat->max <= 2403126 + IRQ);
@@ -355,8 +355,8 @@ static void test_hba_hold(void **state)
 
 		assert_int_equal(sl_sim_set_governor(sim, &deepest_gov), 0);
 		assert_int_equal(sl_sim_run(sim), 0);
-		assert_int_equal(sim->groups[0].io_ops, 2);
-		sum[on] = sim->groups[0].clat->sum;
+		assert_int_equal(sl_machine_of(sim)->groups[0].io_ops, 2);
+		sum[on] = sl_machine_of(sim)->groups[0].clat->sum;
 		sl_sim_free(sim);
 		sl_config_free(&cfg);
 	}
@@ -383,8 +383,8 @@ static void test_c2_as_c6(void **state)
 		(void)state;
 		assert_int_equal(sl_sim_set_governor(sim, &second_gov), 0);
 		assert_int_equal(sl_sim_run(sim), 0);
-		assert_int_equal(sim->groups[0].io_ops, 10);
-		assert_int_equal(sim->groups[0].clat->sum,
+		assert_int_equal(sl_machine_of(sim)->groups[0].io_ops, 10);
+		assert_int_equal(sl_machine_of(sim)->groups[0].clat->sum,
 				 10 * (SERVICE + (on ? 201000 : 21000) + IRQ));
 		sl_sim_free(sim);
 		sl_config_free(&cfg);
@@ -448,7 +448,7 @@ static void test_fio_cpus_allowed(void **state)
 		u64 busy = 0;
 
 		assert_int_equal(sl_sim_run(sim), 0);
-		assert_int_equal(sim->groups[0].io_ops, 20);
+		assert_int_equal(sl_machine_of(sim)->groups[0].io_ops, 20);
 		for (int c = 0; c < 4; c++)
 			busy |= (u64)(sim->cpus[c].busy_ns > 0) << c;
 		assert_int_equal(busy, busy_cpus[k]);

@@ -45,7 +45,7 @@ static void test_write_is_sequential_like_read(void **state)
 
 	(void)state;
 	run_fio(&cfg, &r, "1", NULL, "fio:disks=1,bs=128k,size=12800k,rw=write");
-	const struct sl_group *g = &r.sim->groups[0];
+	const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 
 	assert_int_equal(g->io_ops, 100);
 	assert_int_equal(g->clat->max, CLAT_128K);
@@ -66,7 +66,7 @@ static void test_randwrite_seeks_each_request(void **state)
 
 	(void)state;
 	run_fio(&cfg, &r, "1", NULL, "fio:disks=1,bs=4k,size=40k,rw=randwrite");
-	const struct sl_group *g = &r.sim->groups[0];
+	const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 
 	assert_int_equal(g->io_ops, 10);
 	assert_int_equal(g->io_bytes, 40960);
@@ -88,7 +88,7 @@ static void test_runtime_stops_the_job(void **state)
 
 	(void)state;
 	run_fio(&cfg, &r, "1", NULL, "fio:disks=1,bs=128k,runtime=10ms");
-	const struct sl_group *g = &r.sim->groups[0];
+	const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 
 	assert_true(g->finite);
 	assert_int_equal(g->io_ops, 9);
@@ -129,7 +129,7 @@ static void test_irq_affinity(void **state)
 		struct sl_run r;
 
 		run_fio(&cfg, &r, "2", cases[i].aff, "fio:disks=1,bs=128k,size=1280k");
-		const struct sl_group *g = &r.sim->groups[0];
+		const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 
 		assert_int_equal(g->io_ops, 10);
 		assert_int_equal(g->end, cases[i].end);

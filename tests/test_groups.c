@@ -33,7 +33,7 @@ static double group_share(const struct sl_run *r, int gi)
 {
 	u64 ns = 0;
 
-	for (int pid = 1; pid <= r->sim->ntasks; pid++)
+	for (int pid = 1; pid <= sl_machine_of(r->sim)->ntasks; pid++)
 		if (sl_sim_task(r->sim, pid - 1)->group_id == gi)
 			ns += r->stats.pid[pid].cpu_ns;
 	return (double)ns / (double)r->sim->now;
@@ -259,7 +259,7 @@ static void test_hierarchy_invariants(void **state)
 	/* the two per-CPU shares add up to the group's 1024 but for the truncation (1 per CPU)
 	 * and the thresh (a change of at most 4 is not made, per CPU) */
 	assert_true(sum >= 1014 && sum <= 1032);
-	for (int pid = 1; pid <= sim->ntasks; pid++) {
+	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++) {
 		struct sl_task *p = sl_sim_task(sim, pid - 1);
 
 		if (p->se.on_rq)

@@ -32,7 +32,7 @@ static void test_one_hog_runs_its_work_and_exits(void **state)
 
 	(void)state;
 	run(&cfg, &r, "hog:work=5ms,policy=batch", NULL);
-	const struct sl_group *g = &r.sim->groups[0];
+	const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 
 	assert_true(g->finite);
 	assert_int_equal(g->live, 0);
@@ -69,7 +69,7 @@ static void test_start_debit_orders_two_hogs(void **state)
 		run(&cfg, &r, "hog:work=5ms,tasks=2", cases[i].features);
 		const struct sl_stats *s = &r.stats;
 
-		assert_int_equal(r.sim->groups[0].end, 2 * 5032000);
+		assert_int_equal(sl_machine_of(r.sim)->groups[0].end, 2 * 5032000);
 		assert_true(s->npid > 2);
 		assert_int_equal(s->pid[1].cpu_ns, 5032000);
 		assert_int_equal(s->pid[2].cpu_ns, 5032000);

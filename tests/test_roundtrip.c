@@ -33,7 +33,7 @@ static void test_roundtrip(void **state)
 	assert_int_equal(sl_trace_summarize(s, path, false, err, sizeof(err)), 0);
 
 	/* every task: the same run time and switches */
-	for (int pid = 1; pid <= r.sim->ntasks; pid++) {
+	for (int pid = 1; pid <= sl_machine_of(r.sim)->ntasks; pid++) {
 		assert_int_equal(s->st.pid[pid].cpu_ns, r.stats.pid[pid].cpu_ns);
 		assert_int_equal(s->st.pid[pid].switches, r.stats.pid[pid].switches);
 	}

@@ -238,7 +238,7 @@ static void round_trip(const struct rt_case *c)
 	/* every recorded task is replayed once: map the replay's pids to the recorded ones */
 	int replayed = 0;
 
-	for (int i = 0; i < r.sim->ntasks; i++) {
+	for (int i = 0; i < sl_machine_of(r.sim)->ntasks; i++) {
 		const struct sl_task *p = sl_sim_task(r.sim, i);
 		int orig = sl_tw_orig_pid(p->group, p->prog);
 		int ia = sl_trace_summary_id(sa, orig), ib = sl_trace_summary_id(sb, p->pid);

@@ -69,13 +69,15 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		.progress = cfg->progress,
 	};
 	struct sl_sim *sim = sl_machine_new(&d);
+	struct sl_machine *m;
 
 	if (!sim)
 		return NULL;
+	m = sl_machine_of(sim);
 	if (sl_machine_alloc_groups(sim, cfg->nwl))
 		goto fail;
 	for (int i = 0; i < cfg->nwl; i++) {
-		struct sl_group *g = &sim->groups[sim->ngroups++];
+		struct sl_group *g = &m->groups[m->ngroups++];
 
 		g->id = i;
 		sl_group_name(cfg, i, g->name, sizeof(g->name));
@@ -85,11 +87,11 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 		g->wl = &cfg->wl[i];
 		sl_timer_init(&g->start_timer, start_fn, -1);
 	}
-	sim->changes = calloc((size_t)(cfg->nat ? cfg->nat : 1), sizeof(*sim->changes));
-	if (!sim->changes)
+	m->changes = calloc((size_t)(cfg->nat ? cfg->nat : 1), sizeof(*m->changes));
+	if (!m->changes)
 		goto fail;
 	for (int i = 0; i < cfg->nat; i++) {
-		struct sl_knob_change *c = &sim->changes[sim->nchanges++];
+		struct sl_knob_change *c = &m->changes[m->nchanges++];
 
 		sl_timer_init(&c->timer, knob_fn, -1);
 		c->kind = cfg->at[i].kind;
@@ -98,15 +100,15 @@ struct sl_sim *sl_sim_new(const struct sl_config *cfg)
 	/* the run's end */
 	bool all_finite = cfg->nwl > 0;
 
-	for (int i = 0; i < sim->ngroups; i++)
-		all_finite &= sim->groups[i].finite;
-	sim->duration_set = cfg->duration_set;
+	for (int i = 0; i < m->ngroups; i++)
+		all_finite &= m->groups[i].finite;
+	m->duration_set = cfg->duration_set;
 	sim->end = cfg->duration_set ? cfg->duration : all_finite ? FINITE_CAP : DEFAULT_DURATION;
 	/* arm starts and knob changes */
-	for (int i = 0; i < sim->ngroups; i++)
-		sl_arm(sim, &sim->groups[i].start_timer, cfg->wl[i].start);
-	for (int i = 0; i < sim->nchanges; i++)
-		sl_arm(sim, &sim->changes[i].timer, cfg->at[i].time);
+	for (int i = 0; i < m->ngroups; i++)
+		sl_arm(sim, &m->groups[i].start_timer, cfg->wl[i].start);
+	for (int i = 0; i < m->nchanges; i++)
+		sl_arm(sim, &m->changes[i].timer, cfg->at[i].time);
 	if (sim->oom)
 		goto fail;
 	return sim;

@@ -44,7 +44,7 @@ static double share(u64 part, u64 whole)
 
 static const struct sl_task *task_by_pid(const struct sl_sim *sim, int pid)
 {
-	return pid >= 1 && pid <= sim->ntasks ? sl_sim_task(sim, pid - 1) : NULL;
+	return pid >= 1 && pid <= sl_machine_of(sim)->ntasks ? sl_sim_task(sim, pid - 1) : NULL;
 }
 
 void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
@@ -60,7 +60,8 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 		"schedlab run: kernel %s, %d CPU%s (%d socket x %d core x %d thread), HZ=%llu, %s "
 		"simulated, seed %llu\n",
 		sim->rel->name, sim->ncpu, sim->ncpu > 1 ? "s" : "", cfg->sockets, cfg->cores,
-		cfg->threads, (unsigned long long)sim->p->hz, a, (unsigned long long)cfg->seed);
+		cfg->threads, (unsigned long long)sl_machine_of(sim)->p->hz, a,
+		(unsigned long long)cfg->seed);
 	fprintf(f, "sched_features: %s", feats);
 	fprintf(f, "sysctl:");
 	for (int i = 0; i < sl_sysctl_count(sim->rel); i++) {
@@ -85,10 +86,10 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	/* the name column: wide enough for the longest group name and indented comm */
 	int nw = 12;
 
-	for (int i = 0; i < sim->ngroups; i++)
-		if ((int)strlen(sim->groups[i].name) > nw)
-			nw = (int)strlen(sim->groups[i].name);
-	for (int pid = 1; pid <= sim->ntasks && pid < s->npid; pid++) {
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++)
+		if ((int)strlen(sl_machine_of(sim)->groups[i].name) > nw)
+			nw = (int)strlen(sl_machine_of(sim)->groups[i].name);
+	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks && pid < s->npid; pid++) {
 		const struct sl_task *t = task_by_pid(sim, pid);
 
 		if (t && (t->group->ntasks <= PER_TASK_TABLE || cfg->per_task) &&
@@ -98,8 +99,8 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	fprintf(f, "\n\n%-*s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", nw, "group",
 		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
 		"rq wait", "wait max", "completion");
-	for (int i = 0; i < sim->ngroups; i++) {
-		const struct sl_group *g = &sim->groups[i];
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++) {
+		const struct sl_group *g = &sl_machine_of(sim)->groups[i];
 		const struct sl_group_stat *gs = &s->g[i];
 		char comp[32] = "-";
 
@@ -123,7 +124,7 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 			fprintf(f, "  (%d tasks; --per-task for all)\n", g->ntasks);
 			continue;
 		}
-		for (int pid = 1; pid <= sim->ntasks && pid < s->npid; pid++) {
+		for (int pid = 1; pid <= sl_machine_of(sim)->ntasks && pid < s->npid; pid++) {
 			const struct sl_task *t = task_by_pid(sim, pid);
 
 			if (!t || t->group != g)
@@ -146,8 +147,8 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 				how, b, (unsigned long long)s->pid[pid].switches);
 		}
 	}
-	for (int i = 0; i < sim->ngroups; i++) {
-		const struct sl_group *g = &sim->groups[i];
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++) {
+		const struct sl_group *g = &sl_machine_of(sim)->groups[i];
 
 		if (!g->frames)
 			continue;
@@ -199,7 +200,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 	ADD(o, "cores_per_socket", json_object_new_int(cfg->cores));
 	ADD(o, "threads_per_core", json_object_new_int(cfg->threads));
 	ADD(root, "topology", o);
-	ADD(root, "hz", ju64(sim->p->hz));
+	ADD(root, "hz", ju64(sl_machine_of(sim)->p->hz));
 	ADD(root, "seed", ju64(cfg->seed));
 	ADD(root, "simulated_ns", ju64(el));
 	ADD(root, "sched_features", json_object_new_string(feats));
@@ -227,8 +228,8 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		ADD(root, "group_sched", o);
 	}
 	arr = json_object_new_array();
-	for (int i = 0; i < sim->ngroups; i++) {
-		const struct sl_group *g = &sim->groups[i];
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++) {
+		const struct sl_group *g = &sl_machine_of(sim)->groups[i];
 		const struct sl_group_stat *gs = &s->g[i];
 		json_object *go = json_object_new_object(), *lat = json_object_new_object();
 		json_object *wait = json_object_new_object();
@@ -255,7 +256,7 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		json_object *tasks = json_object_new_array();
 		int listed = 0;
 
-		for (int pid = 1; pid <= sim->ntasks && pid < s->npid &&
+		for (int pid = 1; pid <= sl_machine_of(sim)->ntasks && pid < s->npid &&
 				  (listed < PER_TASK_JSON || cfg->per_task);
 		     pid++) {
 			const struct sl_task *t = task_by_pid(sim, pid);
@@ -327,7 +328,7 @@ struct idle_sum {
 /* acpi_idle's 2.6.3x path ran (docs/model/cpuidle.md §7.4): its counters are reported */
 static bool acpi_path_ran(const struct sl_sim *sim)
 {
-	return sim->rel->acpi_idle && sim->idle_drv->latency_factor;
+	return sim->rel->acpi_idle && sl_machine_of(sim)->idle_drv->latency_factor;
 }
 
 static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
@@ -336,7 +337,7 @@ static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpu *rq = &sim->cpus[c];
 		const struct sl_cpuidle_dev *dev = &rq->idle_dev;
-		u64 busy = rq->busy_ns * sim->idle_drv->busy_power_mw;
+		u64 busy = rq->busy_ns * sl_machine_of(sim)->idle_drv->busy_power_mw;
 
 		t->busy_pj += busy;
 		t->idle_pj += dev->idle_energy_pj;
@@ -356,18 +357,19 @@ static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
 void sl_report_idle_table(FILE *f, const struct sl_run *r)
 {
 	const struct sl_sim *sim = r->sim;
-	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	const struct sl_cpuidle_driver *drv = sl_machine_of(sim)->idle_drv;
 	struct idle_sum t;
 	char a[32], b[32];
 	double secs = (double)sim->now / 1e9;
 
 	idle_sums(sim, &t);
 	fprintf(f, "\ncpuidle: driver %s, governor %s, PM QoS latency ", drv->name,
-		sim->idle_gov->name);
-	if (sim->pm_qos_latency_ns >= SL_PM_QOS_DEFAULT_NS)
+		sl_machine_of(sim)->idle_gov->name);
+	if (sl_machine_of(sim)->pm_qos_latency_ns >= SL_PM_QOS_DEFAULT_NS)
 		fprintf(f, "no limit\n");
 	else
-		fprintf(f, "%llu us\n", (unsigned long long)(sim->pm_qos_latency_ns / 1000));
+		fprintf(f, "%llu us\n",
+			(unsigned long long)(sl_machine_of(sim)->pm_qos_latency_ns / 1000));
 	fprintf(f, "%-4s %-10s %10s %12s %7s %10s %10s\n", "cpu", "state", "usage", "time", "share",
 		"above", "below");
 	for (int c = 0; c < sim->ncpu; c++) {
@@ -389,7 +391,7 @@ void sl_report_idle_table(FILE *f, const struct sl_run *r)
 	fprintf(f, "energy: %.6f J, average power %.3f W (busy %.6f J, idle %.6f J)\n",
 		(double)t.energy_pj / 1e12, secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0,
 		(double)t.busy_pj / 1e12, (double)t.idle_pj / 1e12);
-	if (sim->p->core_power) {
+	if (sl_machine_of(sim)->p->core_power) {
 		double cj = (double)sl_machine_energy_pj(sim) / 1e12;
 
 		fprintf(f, "energy per core (core_power=1): %.6f J, average power %.3f W\n", cj,
@@ -425,15 +427,15 @@ void sl_report_idle_table(FILE *f, const struct sl_run *r)
 json_object *sl_report_idle_json(const struct sl_run *r)
 {
 	const struct sl_sim *sim = r->sim;
-	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	const struct sl_cpuidle_driver *drv = sl_machine_of(sim)->idle_drv;
 	json_object *o = json_object_new_object(), *cpus = json_object_new_array(), *x;
 	struct idle_sum t;
 	double secs = (double)sim->now / 1e9;
 
 	idle_sums(sim, &t);
 	ADD(o, "driver", json_object_new_string(drv->name));
-	ADD(o, "governor", json_object_new_string(sim->idle_gov->name));
-	ADD(o, "latency_req_ns", ju64(sim->pm_qos_latency_ns));
+	ADD(o, "governor", json_object_new_string(sl_machine_of(sim)->idle_gov->name));
+	ADD(o, "latency_req_ns", ju64(sl_machine_of(sim)->pm_qos_latency_ns));
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
 		json_object *co = json_object_new_object(), *states = json_object_new_array();
@@ -466,7 +468,7 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 	ADD(o, "energy_j", sl_json_fixed6((double)t.energy_pj / 1e12));
 	ADD(o, "average_power_w",
 	    sl_json_fixed6(secs > 0 ? (double)t.energy_pj / 1e12 / secs : 0.0));
-	if (sim->p->core_power)
+	if (sl_machine_of(sim)->p->core_power)
 		ADD(o, "core_energy_j", sl_json_fixed6((double)sl_machine_energy_pj(sim) / 1e12));
 	ADD(o, "idle_periods", ju64(t.periods));
 	ADD(o, "exit_latency_paid_ns", ju64(t.exit_paid));
@@ -525,8 +527,8 @@ void sl_report_io_table(FILE *f, const struct sl_run *r)
 	const struct sl_sim *sim = r->sim;
 	char a[32], b[32], c[32], d[32];
 
-	for (int i = 0; i < sim->ngroups; i++) {
-		const struct sl_group *g = &sim->groups[i];
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++) {
+		const struct sl_group *g = &sl_machine_of(sim)->groups[i];
 		u64 el = io_elapsed(sim, g);
 
 		if (!g->io)
@@ -541,7 +543,7 @@ void sl_report_io_table(FILE *f, const struct sl_run *r)
 			g->name, mbps(g->io_bytes, el),
 			el ? (double)g->io_ops / ((double)el / 1e9) : 0,
 			(unsigned long long)g->io_ops, a, b, c, d);
-		for (int pid = 1; pid <= sim->ntasks; pid++) {
+		for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++) {
 			const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
 			if (t->group != g)
@@ -572,7 +574,7 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 	ADD(clat, "p99", ju64(sl_hist_percentile(g->clat, 99)));
 	ADD(clat, "max", ju64(g->clat->max));
 	ADD(o, "clat_ns", clat);
-	for (int pid = 1; pid <= sim->ntasks; pid++) {
+	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++) {
 		const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
 		if (!t || t->group != g)

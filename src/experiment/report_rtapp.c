@@ -14,8 +14,8 @@ void sl_report_rtapp_table(FILE *f, const struct sl_run *r)
 	const struct sl_sim *sim = r->sim;
 	bool head = false;
 
-	for (int gi = 0; gi < sim->ngroups; gi++) {
-		const struct sl_group *g = &sim->groups[gi];
+	for (int gi = 0; gi < sl_machine_of(sim)->ngroups; gi++) {
+		const struct sl_group *g = &sl_machine_of(sim)->groups[gi];
 		int n = sl_rta_group_threads(g);
 
 		for (int i = 0; i < n; i++) {

@@ -38,8 +38,8 @@ struct figs {
 
 static int group_index(const struct sl_sim *sim, const char *name)
 {
-	for (int i = 0; i < sim->ngroups; i++)
-		if (!strcmp(sim->groups[i].name, name))
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++)
+		if (!strcmp(sl_machine_of(sim)->groups[i].name, name))
 			return i;
 	return -1;
 }
@@ -120,7 +120,7 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 	int gm = group_index(sim, "make"), gx = group_index(sim, "xclient"),
 	    gv = group_index(sim, "video");
 	const struct sl_stats *s = &r.stats;
-	const struct sl_group *m = &sim->groups[gm];
+	const struct sl_group *m = &sl_machine_of(sim)->groups[gm];
 	u64 p99 = sl_hist_percentile(&s->g[gx].lat, 99),
 	    p99v = sl_hist_percentile(&s->g[gv].lat, 99);
 
@@ -129,7 +129,7 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 		      (double)(s->g[gx].lat.max > s->g[gv].lat.max ? s->g[gx].lat.max
 								   : s->g[gv].lat.max) /
 			      1e6);
-	sl_spread_add(&f->late, (double)sim->groups[gv].frames_late);
+	sl_spread_add(&f->late, (double)sl_machine_of(sim)->groups[gv].frames_late);
 	sl_spread_add(&f->make_s, m->spawned && !m->live ? (double)(m->end - m->start) / 1e9 : -1);
 	done(&cfg, &r);
 	/* build: make -j(2 x CPUs), 400 gcc -pipe compiles, to the end */
@@ -140,7 +140,9 @@ static int measure(const struct sl_repro_opts *o, int k, u64 seed, struct figs *
 		if (run_one(o, k, c / 2, seed, wl, NULL, NULL, &cfg, &r, err, errlen))
 			return -1;
 		sl_spread_add(c == 2 ? &f->build2 : &f->build4,
-			      (double)(r.sim->groups[0].end - r.sim->groups[0].start) / 1e9);
+			      (double)(sl_machine_of(r.sim)->groups[0].end -
+				       sl_machine_of(r.sim)->groups[0].start) /
+				      1e9);
 		done(&cfg, &r);
 	}
 	/* nice: the niced hog's share of one CPU over 3 s */

@@ -122,14 +122,14 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 		return -1;
 	}
 	const struct sl_sim *sim = r.sim;
-	const struct sl_group *g = &sim->groups[0];
+	const struct sl_group *g = &sl_machine_of(sim)->groups[0];
 	u64 el = sim->now - g->start, energy = 0, busy = 0;
 
 	res->disks = disks;
 	snprintf(res->gov, sizeof(res->gov), "%s", gov);
 	res->mbps = el ? (double)g->io_bytes / ((double)el / 1e9) / 1e6 : 0;
-	res->nstates = sim->idle_drv->state_count;
-	snprintf(res->driver, sizeof(res->driver), "%s", sim->idle_drv->name);
+	res->nstates = sl_machine_of(sim)->idle_drv->state_count;
+	snprintf(res->driver, sizeof(res->driver), "%s", sl_machine_of(sim)->idle_drv->name);
 	u64 periods = 0, demoted = 0, paid = 0;
 
 	for (int c = 0; c < sim->ncpu; c++) {
@@ -140,7 +140,8 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	res->demoted = periods ? (double)demoted / (double)periods : 0;
 	res->exit_us = periods ? (double)paid / (double)periods / 1000 : 0;
 	for (int i = 0; i < res->nstates; i++)
-		snprintf(res->names[i], sizeof(res->names[i]), "%s", sim->idle_drv->states[i].name);
+		snprintf(res->names[i], sizeof(res->names[i]), "%s",
+			 sl_machine_of(sim)->idle_drv->states[i].name);
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
 

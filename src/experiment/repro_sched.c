@@ -21,8 +21,8 @@
 
 static int group_index(const struct sl_sim *sim, const char *name)
 {
-	for (int i = 0; i < sim->ngroups; i++)
-		if (!strcmp(sim->groups[i].name, name))
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++)
+		if (!strcmp(sl_machine_of(sim)->groups[i].name, name))
 			return i;
 	return -1;
 }
@@ -98,12 +98,14 @@ static int run_sleepers(const struct sl_repro_opts *o, int k, u64 seed, struct s
 	const struct sl_sim *sim = r.sim;
 	int gm = group_index(sim, "make"), gx = group_index(sim, "xclient"),
 	    gv = group_index(sim, "video");
-	const struct sl_group *x = &sim->groups[gx], *m = &sim->groups[gm], *v = &sim->groups[gv];
+	const struct sl_group *x = &sl_machine_of(sim)->groups[gx],
+			      *m = &sl_machine_of(sim)->groups[gm],
+			      *v = &sl_machine_of(sim)->groups[gv];
 	const struct sl_stats *s = &r.stats;
 	int client = -1;
 	u64 maxwait = 0;
 
-	for (int pid = 1; pid <= sim->ntasks; pid++)
+	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++)
 		if (sl_sim_task(sim, pid - 1)->group == x &&
 		    !strcmp(sl_sim_task(sim, pid - 1)->comm, "xmodmap"))
 			client = pid;
@@ -267,7 +269,7 @@ static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, 
 		sl_config_free(&cfg);
 		return -1;
 	}
-	const struct sl_group *g = &r.sim->groups[0];
+	const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 
 	sl_spread_add(&f->build, (double)(g->end - g->start) / 1e9);
 	sl_spread_add(&f->csw, (double)r.stats.switches);

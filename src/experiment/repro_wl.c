@@ -111,7 +111,7 @@ static void collect(const struct row *rows, int k, const struct sl_run *r,
 		    const struct sl_row_stats *bc, struct figs *f)
 {
 	const struct row *w = &rows[k];
-	const struct sl_group *g = &r->sim->groups[w->group];
+	const struct sl_group *g = &sl_machine_of(r->sim)->groups[w->group];
 	const struct sl_group_stat *gs = w->comm[0] ? &bc->st.g[k] : &r->stats.g[w->group];
 	bool done;
 	u64 comp;

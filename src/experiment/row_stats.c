@@ -1,4 +1,5 @@
 #include "experiment/row_stats.h"
+#include "machine/machine.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ void sl_row_stats_free(struct sl_row_stats *rs)
 /* the row of pid's task (-1: none), at an event of time t */
 static int row_at(struct sl_row_stats *rs, int pid, u64 t)
 {
-	if (pid <= 0 || pid > rs->sim->ntasks)
+	if (pid <= 0 || pid > sl_machine_of(rs->sim)->ntasks)
 		return -1;
 	if (pid >= rs->npid) {
 		int n = rs->npid ? rs->npid : 256;

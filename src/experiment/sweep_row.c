@@ -47,8 +47,8 @@ static void metrics(const struct sl_sweep *sw, const struct sl_run *r, char (*va
 	u64 el = sim->now;
 	char n[160];
 
-	for (int i = 0; i < sim->ngroups; i++) {
-		const struct sl_group *g = &sim->groups[i];
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++) {
+		const struct sl_group *g = &sl_machine_of(sim)->groups[i];
 		const struct sl_group_stat *gs = &s->g[i];
 
 #define G(key, ...)                                                                                \

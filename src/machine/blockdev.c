@@ -10,33 +10,37 @@ static void req_irq_fn(struct sl_sim *sim, struct sl_timer *t);
 
 int sl_disks_ensure(struct sl_sim *sim, int n)
 {
-	if (n <= sim->ndisks)
+	struct sl_machine *m = sl_machine_of(sim);
+
+	if (n <= m->ndisks)
 		return 0;
-	struct sl_disk *d = realloc(sim->disks, sizeof(*d) * (size_t)n);
+	struct sl_disk *d = realloc(m->disks, sizeof(*d) * (size_t)n);
 
 	if (!d) {
 		sim->oom = true;
 		return -1;
 	}
 	/* the timers are embedded: re-point any armed one at its new place */
-	for (int i = 0; i < sim->ndisks; i++)
+	for (int i = 0; i < m->ndisks; i++)
 		if (d[i].done.idx >= 0)
 			sl_timerq_moved(&sim->q, &d[i].done);
-	for (int i = sim->ndisks; i < n; i++) {
+	for (int i = m->ndisks; i < n; i++) {
 		memset(&d[i], 0, sizeof(d[i]));
 		d[i].id = i;
 		sl_timer_init(&d[i].done, disk_done_fn, -1);
 	}
-	sim->disks = d;
-	sim->ndisks = n;
+	m->disks = d;
+	m->ndisks = n;
 	return 0;
 }
 
 void sl_disks_free(struct sl_sim *sim)
 {
-	free(sim->disks);
-	sim->disks = NULL;
-	sim->ndisks = 0;
+	struct sl_machine *m = sl_machine_of(sim);
+
+	free(m->disks);
+	m->disks = NULL;
+	m->ndisks = 0;
 }
 
 int sl_task_io_init(struct sl_sim *sim, struct sl_task *p, int disk, int depth, u64 count)
@@ -66,10 +70,11 @@ int sl_task_io_init(struct sl_sim *sim, struct sl_task *p, int disk, int depth, 
 u64 sl_disk_service_ns(const struct sl_sim *sim, const struct sl_disk *d,
 		       const struct sl_request *r)
 {
-	u64 t = sim->p->disk_cmd_ns + r->bytes * 1000 / sim->p->disk_mbps;
+	const struct sl_machine *m = sl_machine_of(sim);
+	u64 t = m->p->disk_cmd_ns + r->bytes * 1000 / m->p->disk_mbps;
 
 	if (r->sector != d->next_sector)
-		t += sim->p->disk_seek_ns;
+		t += m->p->disk_seek_ns;
 	return t;
 }
 
@@ -82,10 +87,11 @@ u64 sl_disk_service_ns(const struct sl_sim *sim, const struct sl_disk *d,
  */
 static void hba_range(const struct sl_sim *sim, int disk, int *lo, int *hi)
 {
-	int per = (int)sim->p->ctrl_disks;
+	const struct sl_machine *m = sl_machine_of(sim);
+	int per = (int)m->p->ctrl_disks;
 
 	*lo = disk / per * per;
-	*hi = *lo + per < sim->ndisks ? *lo + per : sim->ndisks;
+	*hi = *lo + per < m->ndisks ? *lo + per : m->ndisks;
 }
 
 static int hba_active(const struct sl_sim *sim, int lo, int hi)
@@ -93,14 +99,14 @@ static int hba_active(const struct sl_sim *sim, int lo, int hi)
 	int n = 0;
 
 	for (int i = lo; i < hi; i++)
-		n += sim->disks[i].active != NULL;
+		n += sl_machine_of(sim)->disks[i].active != NULL;
 	return n;
 }
 
 /* the real time `left` ns of full-rate service takes with n transfers sharing the path */
 static u64 hba_stretch(const struct sl_sim *sim, u64 left, int n)
 {
-	u64 want = (u64)n * sim->p->disk_mbps, cap = sim->p->hba_mbps;
+	u64 want = (u64)n * sl_machine_of(sim)->p->disk_mbps, cap = sl_machine_of(sim)->p->hba_mbps;
 
 	/* 128 bits: a 1 GiB request on a slow path times a large controller passes 2^64 */
 	unsigned __int128 t = ((unsigned __int128)left * want + cap - 1) / cap;
@@ -111,7 +117,7 @@ static u64 hba_stretch(const struct sl_sim *sim, u64 left, int n)
 /* the full-rate service done in `dt` ns of real time with n transfers sharing the path */
 static u64 hba_progress(const struct sl_sim *sim, u64 dt, int n)
 {
-	u64 want = (u64)n * sim->p->disk_mbps, cap = sim->p->hba_mbps;
+	u64 want = (u64)n * sl_machine_of(sim)->p->disk_mbps, cap = sl_machine_of(sim)->p->hba_mbps;
 
 	return want <= cap ? dt : (u64)((unsigned __int128)dt * cap / want);
 }
@@ -125,7 +131,7 @@ static void hba_settle(struct sl_sim *sim, int disk)
 	int n = hba_active(sim, lo, hi);
 
 	for (int i = lo; i < hi; i++) {
-		struct sl_disk *x = &sim->disks[i];
+		struct sl_disk *x = &sl_machine_of(sim)->disks[i];
 		u64 done;
 
 		if (!x->active || x->since >= sim->now)
@@ -145,7 +151,7 @@ static void hba_rearm(struct sl_sim *sim, int disk)
 	int n = hba_active(sim, lo, hi);
 
 	for (int i = lo; i < hi; i++) {
-		struct sl_disk *x = &sim->disks[i];
+		struct sl_disk *x = &sl_machine_of(sim)->disks[i];
 
 		if (x->active)
 			sl_arm(sim, &x->done,
@@ -156,16 +162,17 @@ static void hba_rearm(struct sl_sim *sim, int disk)
 
 void sl_hba_irq_held(struct sl_sim *sim, struct sl_timer *t, u64 until)
 {
+	struct sl_machine *m = sl_machine_of(sim);
 	int lo, hi;
 
-	if (!sim->p->hba_mbps || !sim->p->hba_hold || t->fn != req_irq_fn)
+	if (!m->p->hba_mbps || !m->p->hba_hold || t->fn != req_irq_fn)
 		return;
 	const struct sl_request *r = sl_container_of(t, struct sl_request, irq);
 
 	hba_settle(sim, r->disk);
 	hba_range(sim, r->disk, &lo, &hi);
 	for (int i = lo; i < hi; i++) {
-		struct sl_disk *x = &sim->disks[i];
+		struct sl_disk *x = &m->disks[i];
 
 		if (x->hold_until < until)
 			x->hold_until = until;
@@ -177,6 +184,7 @@ void sl_hba_irq_held(struct sl_sim *sim, struct sl_timer *t, u64 until)
 
 static void disk_start(struct sl_sim *sim, struct sl_disk *d)
 {
+	struct sl_machine *m = sl_machine_of(sim);
 	struct sl_request *r = d->head;
 
 	if (d->active || !r)
@@ -186,14 +194,14 @@ static void disk_start(struct sl_sim *sim, struct sl_disk *d)
 		d->tail = NULL;
 	d->active = r;
 	d->busy_since = sim->now;
-	sim->bm_sts = true;
+	m->bm_sts = true;
 	u64 t = sl_disk_service_ns(sim, d, r);
 
 	/* rotational position and firmware variation (a draw only when the parameter is set,
 	 * so runs without it keep their PRNG sequence) */
-	if (sim->p->disk_jitter_ns)
-		t += sl_rng_next(&sim->rng) % (sim->p->disk_jitter_ns + 1);
-	if (sim->p->hba_mbps) {
+	if (m->p->disk_jitter_ns)
+		t += sl_rng_next(&sim->rng) % (m->p->disk_jitter_ns + 1);
+	if (m->p->hba_mbps) {
 		d->active = NULL; /* the others' progress at the rate before this one */
 		hba_settle(sim, d->id);
 		d->active = r;
@@ -207,11 +215,12 @@ static void disk_start(struct sl_sim *sim, struct sl_disk *d)
 
 bool sl_bm_check(struct sl_sim *sim)
 {
-	bool set = sim->bm_sts;
+	struct sl_machine *m = sl_machine_of(sim);
+	bool set = m->bm_sts;
 
-	for (int i = 0; i < sim->ndisks && !set; i++)
-		set = sim->disks[i].active != NULL;
-	sim->bm_sts = false;
+	for (int i = 0; i < m->ndisks && !set; i++)
+		set = m->disks[i].active != NULL;
+	m->bm_sts = false;
 	return set;
 }
 
@@ -229,7 +238,7 @@ bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned fl
 		return false;
 	if (io->io_left != UINT64_MAX)
 		io->io_left--;
-	struct sl_disk *d = &sim->disks[io->disk];
+	struct sl_disk *d = &sl_machine_of(sim)->disks[io->disk];
 
 	r->owner = p;
 	r->disk = io->disk;
@@ -258,14 +267,16 @@ bool sl_bio_submit(struct sl_sim *sim, struct sl_task *p, u64 bytes, unsigned fl
 
 int sl_irq_cpu(const struct sl_sim *sim, const struct sl_request *r)
 {
-	if (sim->irq_affinity >= 0)
-		return sim->irq_affinity % sim->ncpu;
-	if (sim->irq_affinity == SL_IRQ_SPREAD)
+	const struct sl_machine *m = sl_machine_of(sim);
+
+	if (m->irq_affinity >= 0)
+		return m->irq_affinity % sim->ncpu;
+	if (m->irq_affinity == SL_IRQ_SPREAD)
 		return r->disk % sim->ncpu;
-	if (sim->irq_affinity == SL_IRQ_BIOS)
+	if (m->irq_affinity == SL_IRQ_BIOS)
 		return 0;
-	if (sim->irq_affinity == SL_IRQ_BALANCE) {
-		int ctrl = r->disk / (int)sim->p->ctrl_disks, ncores = 0;
+	if (m->irq_affinity == SL_IRQ_BALANCE) {
+		int ctrl = r->disk / (int)m->p->ctrl_disks, ncores = 0;
 
 		for (int c = 0; c < sim->ncpu; c++)
 			ncores += sim->cpus[c].thread == 0;
@@ -283,7 +294,7 @@ static void disk_done_fn(struct sl_sim *sim, struct sl_timer *t)
 	struct sl_disk *d = sl_container_of(t, struct sl_disk, done);
 	struct sl_request *r = d->active;
 
-	if (sim->p->hba_mbps) {
+	if (sl_machine_of(sim)->p->hba_mbps) {
 		/* the others' progress at the rate shared with this one, then theirs alone */
 		hba_settle(sim, d->id);
 		d->active = NULL;
@@ -294,7 +305,7 @@ static void disk_done_fn(struct sl_sim *sim, struct sl_timer *t)
 	d->next_sector = r->sector + r->bytes / 512;
 	d->ops++;
 	d->bytes += r->bytes;
-	sim->bm_sts = true;
+	sl_machine_of(sim)->bm_sts = true;
 	r->irq.cpu = sl_irq_cpu(sim, r);
 	sl_arm(sim, &r->irq, sim->now);
 	disk_start(sim, d);
@@ -329,6 +340,7 @@ static void complete(struct sl_sim *sim, struct sl_request *r)
  */
 static void req_irq_fn(struct sl_sim *sim, struct sl_timer *t)
 {
+	struct sl_machine *m = sl_machine_of(sim);
 	struct sl_request *r = sl_container_of(t, struct sl_request, irq);
 	struct sl_cpu *rq = &sim->cpus[t->cpu];
 
@@ -339,11 +351,11 @@ static void req_irq_fn(struct sl_sim *sim, struct sl_timer *t)
 		if (rq->curr) {
 			/* the interrupted task is charged the handler's time, as 2.6.31 did */
 			sl_machine_update_curr(sim, rq);
-			sl_machine_steal(sim, rq, sim->p->irq_ns);
+			sl_machine_steal(sim, rq, m->p->irq_ns);
 		} else {
-			rq->busy_ns += sim->p->irq_ns;
+			rq->busy_ns += m->p->irq_ns;
 		}
-		sl_arm(sim, t, sim->now + sim->p->irq_ns);
+		sl_arm(sim, t, sim->now + m->p->irq_ns);
 		return;
 	}
 	rq->irq_busy--;

@@ -6,6 +6,7 @@
  * knows nothing of the simulation.
  */
 #include "machine/idle.h"
+#include "machine/machine.h"
 #include "machine/blockdev.h"
 #include "machine/params.h"
 #include "sched/release.h"
@@ -17,7 +18,7 @@
 /* The 2.6.3x acpi_idle entry path applies: the release ran it and the table is an ACPI one. */
 static bool acpi_path(const struct sl_sim *sim)
 {
-	return sim->rel && sim->rel->acpi_idle && sim->idle_drv->latency_factor;
+	return sim->rel && sim->rel->acpi_idle && sl_machine_of(sim)->idle_drv->latency_factor;
 }
 
 /*
@@ -48,21 +49,22 @@ static int safe_state(const struct sl_cpuidle_driver *drv)
  */
 u64 sl_bcast_notify(struct sl_sim *sim, u64 t)
 {
-	u64 hold = sim->p->bcast_lock_ns, start = t;
+	struct sl_machine *m = sl_machine_of(sim);
+	u64 hold = m->p->bcast_lock_ns, start = t;
 	int keep = 0, at;
 
 	/* forget the intervals that ended */
-	for (int i = 0; i < sim->nbcast; i++) {
-		if (sim->bcast_busy[2 * i + 1] <= sim->now)
+	for (int i = 0; i < m->nbcast; i++) {
+		if (m->bcast_busy[2 * i + 1] <= sim->now)
 			continue;
-		sim->bcast_busy[2 * keep] = sim->bcast_busy[2 * i];
-		sim->bcast_busy[2 * keep + 1] = sim->bcast_busy[2 * i + 1];
+		m->bcast_busy[2 * keep] = m->bcast_busy[2 * i];
+		m->bcast_busy[2 * keep + 1] = m->bcast_busy[2 * i + 1];
 		keep++;
 	}
-	sim->nbcast = keep;
+	m->nbcast = keep;
 	/* the first gap of `hold` at or after t */
-	for (at = 0; at < sim->nbcast; at++) {
-		u64 s = sim->bcast_busy[2 * at], e = sim->bcast_busy[2 * at + 1];
+	for (at = 0; at < m->nbcast; at++) {
+		u64 s = m->bcast_busy[2 * at], e = m->bcast_busy[2 * at + 1];
 
 		if (e <= start)
 			continue;
@@ -70,22 +72,22 @@ u64 sl_bcast_notify(struct sl_sim *sim, u64 t)
 			break;
 		start = e;
 	}
-	if (sim->nbcast == sim->capbcast) {
-		int cap = sim->capbcast ? 2 * sim->capbcast : 16;
-		u64 *b = realloc(sim->bcast_busy, sizeof(*b) * 2 * (size_t)cap);
+	if (m->nbcast == m->capbcast) {
+		int cap = m->capbcast ? 2 * m->capbcast : 16;
+		u64 *b = realloc(m->bcast_busy, sizeof(*b) * 2 * (size_t)cap);
 
 		if (!b) {
 			sim->oom = true;
-			return (sim->nbcast ? sim->bcast_busy[2 * sim->nbcast - 1] : start) + hold;
+			return (m->nbcast ? m->bcast_busy[2 * m->nbcast - 1] : start) + hold;
 		}
-		sim->bcast_busy = b;
-		sim->capbcast = cap;
+		m->bcast_busy = b;
+		m->capbcast = cap;
 	}
-	memmove(&sim->bcast_busy[2 * at + 2], &sim->bcast_busy[2 * at],
-		sizeof(u64) * 2 * (size_t)(sim->nbcast - at));
-	sim->bcast_busy[2 * at] = start;
-	sim->bcast_busy[2 * at + 1] = start + hold;
-	sim->nbcast++;
+	memmove(&m->bcast_busy[2 * at + 2], &m->bcast_busy[2 * at],
+		sizeof(u64) * 2 * (size_t)(m->nbcast - at));
+	m->bcast_busy[2 * at] = start;
+	m->bcast_busy[2 * at + 1] = start + hold;
+	m->nbcast++;
 	return start + hold;
 }
 
@@ -97,7 +99,7 @@ static int core_state(const struct sl_sim *sim, const struct sl_cpu *rq, int own
 {
 	int idx = own;
 
-	if (!sim->p->smt_resolve)
+	if (!sl_machine_of(sim)->p->smt_resolve)
 		return own;
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpu *o = &sim->cpus[c];
@@ -121,10 +123,11 @@ static int core_state(const struct sl_sim *sim, const struct sl_cpu *rq, int own
  */
 static u64 package_exit(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
-	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	const struct sl_machine *m = sl_machine_of(sim);
+	const struct sl_cpuidle_driver *drv = m->idle_drv;
 	int shallowest = drv->state_count;
 
-	if (!sim->p->pkg_c3_exit_ns && !sim->p->pkg_c6_exit_ns)
+	if (!m->p->pkg_c3_exit_ns && !m->p->pkg_c6_exit_ns)
 		return 0;
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpu *o = &sim->cpus[c];
@@ -136,7 +139,7 @@ static u64 package_exit(const struct sl_sim *sim, const struct sl_cpu *rq)
 		if (o->idle_state < shallowest)
 			shallowest = o->idle_state;
 	}
-	return shallowest == drv->state_count - 1 ? sim->p->pkg_c6_exit_ns : sim->p->pkg_c3_exit_ns;
+	return shallowest == drv->state_count - 1 ? m->p->pkg_c6_exit_ns : m->p->pkg_c3_exit_ns;
 }
 
 /*
@@ -146,9 +149,9 @@ static u64 package_exit(const struct sl_sim *sim, const struct sl_cpu *rq)
  */
 static u64 hw_exit_ns(const struct sl_sim *sim, int idx)
 {
-	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	const struct sl_cpuidle_driver *drv = sl_machine_of(sim)->idle_drv;
 
-	if (sim->p->c2_as_c6 && acpi_path(sim) && idx < drv->state_count - 1 &&
+	if (sl_machine_of(sim)->p->c2_as_c6 && acpi_path(sim) && idx < drv->state_count - 1 &&
 	    idx == safe_state(drv) && (drv->states[idx].flags & CPUIDLE_FLAG_TLB_FLUSHED))
 		return drv->states[drv->state_count - 1].exit_latency_ns;
 	return drv->states[idx].exit_latency_ns;
@@ -156,8 +159,8 @@ static u64 hw_exit_ns(const struct sl_sim *sim, int idx)
 
 static u64 thread_power(const struct sl_sim *sim, const struct sl_cpu *c)
 {
-	return c->idle ? sim->idle_drv->states[c->idle_state].power_mw
-		       : sim->idle_drv->busy_power_mw;
+	return c->idle ? sl_machine_of(sim)->idle_drv->states[c->idle_state].power_mw
+		       : sl_machine_of(sim)->idle_drv->busy_power_mw;
 }
 
 /*
@@ -173,7 +176,7 @@ void sl_core_power_mark(struct sl_sim *sim, const struct sl_cpu *rq, int exiting
 	u64 p = 0;
 	int cs = exiting;
 
-	if (!sim->p->core_power)
+	if (!sl_machine_of(sim)->p->core_power)
 		return;
 	for (int c = 0; c < sim->ncpu; c++) {
 		struct sl_cpu *o = &sim->cpus[c];
@@ -193,7 +196,8 @@ void sl_core_power_mark(struct sl_sim *sim, const struct sl_cpu *rq, int exiting
 	holder->core_energy_pj += p * (sim->now - holder->core_mark);
 	holder->core_mark = sim->now;
 	if (cs >= 0)
-		holder->core_energy_pj += sim->idle_drv->states[cs].entry_energy_nj * 1000;
+		holder->core_energy_pj +=
+			sl_machine_of(sim)->idle_drv->states[cs].entry_energy_nj * 1000;
 }
 
 u64 sl_machine_energy_pj(const struct sl_sim *sim)
@@ -201,8 +205,8 @@ u64 sl_machine_energy_pj(const struct sl_sim *sim)
 	u64 pj = 0;
 
 	for (int c = 0; c < sim->ncpu; c++)
-		pj += sim->p->core_power ? sim->cpus[c].core_energy_pj
-					 : sl_cpuidle_cpu_energy_pj(sim, c);
+		pj += sl_machine_of(sim)->p->core_power ? sim->cpus[c].core_energy_pj
+							: sl_cpuidle_cpu_energy_pj(sim, c);
 	return pj;
 }
 
@@ -221,23 +225,24 @@ static void next_events(struct sl_sim *sim, int cpu, u64 *timer, u64 *wake)
 
 int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	struct sl_machine *m = sl_machine_of(sim);
+	const struct sl_cpuidle_driver *drv = m->idle_drv;
 	struct sl_cpuidle_dev *dev = &rq->idle_dev;
 	int idx;
 
 	dev->cpu = rq->id;
-	dev->gp = &sim->gov_params;
+	dev->gp = &m->gov_params;
 	dev->now_ns = sim->now;
 	dev->tick_ns = sim->tick_ns;
 	next_events(sim, rq->id, &dev->next_timer_ns, &dev->next_wake_ns);
 	dev->next_tick_ns = (sim->now / sim->tick_ns + 1) * sim->tick_ns - sim->now;
-	dev->latency_req_ns = sim->pm_qos_latency_ns;
+	dev->latency_req_ns = m->pm_qos_latency_ns;
 	dev->cpu_load0 = rq->cpu_load[0];
 	dev->nr_iowait = rq->nr_iowait;
 	dev->stop_tick = true;
 	dev->poll_limit_ns = 0;
 	dev->predicted_ns = 0;
-	idx = sim->idle_gov->select(dev, drv);
+	idx = m->idle_gov->select(dev, drv);
 	if (idx < 0 || idx >= drv->state_count)
 		idx = 0;
 	dev->enter_ready = sim->now;
@@ -255,7 +260,7 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 			}
 		}
 		/* lapic_timer_state_broadcast(pr, cx, 1) before the state is entered */
-		if ((drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP) && sim->p->bcast_lock_ns) {
+		if ((drv->states[idx].flags & CPUIDLE_FLAG_TIMER_STOP) && m->p->bcast_lock_ns) {
 			dev->enter_ready = sl_bcast_notify(sim, sim->now);
 			dev->bcast_wait_ns += dev->enter_ready - sim->now;
 		}
@@ -301,7 +306,8 @@ static void above_below(const struct sl_cpuidle_driver *drv, struct sl_cpuidle_d
 
 u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason why)
 {
-	const struct sl_cpuidle_driver *drv = sim->idle_drv;
+	struct sl_machine *m = sl_machine_of(sim);
+	const struct sl_cpuidle_driver *drv = m->idle_drv;
 	struct sl_cpuidle_dev *dev = &rq->idle_dev;
 	const struct sl_idle_state *st;
 	u64 diff;
@@ -325,7 +331,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 
 	if (pkg)
 		dev->pkg_exits++;
-	if (acpi_path(sim) && (st->flags & CPUIDLE_FLAG_TIMER_STOP) && sim->p->bcast_lock_ns) {
+	if (acpi_path(sim) && (st->flags & CPUIDLE_FLAG_TIMER_STOP) && m->p->bcast_lock_ns) {
 		u64 t = sim->now + lat, done = sl_bcast_notify(sim, t);
 
 		dev->bcast_wait_ns += done - t;
@@ -374,18 +380,19 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 			      .measured = diff};
 
 	sl_emit(sim, &ev);
-	if (sim->idle_gov->reflect)
-		sim->idle_gov->reflect(dev, drv, e);
+	if (m->idle_gov->reflect)
+		m->idle_gov->reflect(dev, drv, e);
 	return lat;
 }
 
 u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu)
 {
-	return sim->cpus[cpu].busy_ns * sim->idle_drv->busy_power_mw +
+	return sim->cpus[cpu].busy_ns * sl_machine_of(sim)->idle_drv->busy_power_mw +
 	       sim->cpus[cpu].idle_dev.idle_energy_pj;
 }
 
 bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
-	return rq->idle && (sim->idle_drv->states[rq->idle_state].flags & CPUIDLE_FLAG_POLL);
+	return rq->idle &&
+	       (sl_machine_of(sim)->idle_drv->states[rq->idle_state].flags & CPUIDLE_FLAG_POLL);
 }

@@ -71,9 +71,13 @@ static void set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 {
 	bool local = rq->id == sim->this_cpu;
-	struct sl_dist d = {SL_DIST_NORMAL, local ? sim->p->wake_local : sim->p->wake_remote,
-			    local ? sim->p->wake_local_sd : sim->p->wake_remote_sd};
-	u64 decade = local ? sim->p->wake_local_decade : sim->p->wake_remote_decade;
+	struct sl_dist d = {SL_DIST_NORMAL,
+			    local ? sl_machine_of(sim)->p->wake_local
+				  : sl_machine_of(sim)->p->wake_remote,
+			    local ? sl_machine_of(sim)->p->wake_local_sd
+				  : sl_machine_of(sim)->p->wake_remote_sd};
+	u64 decade = local ? sl_machine_of(sim)->p->wake_local_decade
+			   : sl_machine_of(sim)->p->wake_remote_decade;
 
 	if (rq->curr)
 		return 0;
@@ -100,7 +104,7 @@ static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 	sl_set_need_resched(sim, rq, true);
 	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
 	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
-		delay = sim->p->ipi_ns;
+		delay = sl_machine_of(sim)->p->ipi_ns;
 	delay += sl_wake_path(sim, rq);
 	sl_arm(sim, &rq->resched, sim->now + delay);
 }
@@ -154,7 +158,7 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 	}
 	/* hba_mbps: the controller's one vector; a completion raised while its CPU is still
 	 * leaving a C-state is handled when the exit is done, behind the one that woke it */
-	if (t->irq && sim->p->hba_mbps && !rq->idle && !t->exit_delayed &&
+	if (t->irq && sl_machine_of(sim)->p->hba_mbps && !rq->idle && !t->exit_delayed &&
 	    rq->exit_until > sim->now) {
 		sl_arm(sim, t, rq->exit_until);
 		t->exit_delayed = true;
@@ -251,10 +255,13 @@ void sl_machine_finish(struct sl_sim *sim)
 			u64 d = sim->now - dev->enter_time;
 
 			dev->time_ns[dev->entered] += d;
-			dev->idle_energy_pj += sim->idle_drv->states[dev->entered].power_mw * d;
+			dev->idle_energy_pj +=
+				sl_machine_of(sim)->idle_drv->states[dev->entered].power_mw * d;
 			dev->oracle_energy_pj +=
-				sim->idle_drv
-					->states[sl_cpuidle_oracle_choice(sim->idle_drv, dev, d)]
+				sl_machine_of(sim)
+					->idle_drv
+					->states[sl_cpuidle_oracle_choice(
+						sl_machine_of(sim)->idle_drv, dev, d)]
 					.power_mw *
 				d;
 			dev->enter_time = sim->now;
@@ -287,23 +294,23 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 
 static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	u64 cost = sim->p->ctx_switch_ns;
+	u64 cost = sl_machine_of(sim)->p->ctx_switch_ns;
 
 	if (p->cache_cold) {
-		cost += sim->p->exec_cold_ns;
+		cost += sl_machine_of(sim)->p->exec_cold_ns;
 		p->cache_cold = false;
 	} else if (p->last_cpu == rq->id) {
 		if (rq->switch_seq != p->last_switch_seq)
-			cost += sim->p->cache_refill_ns;
+			cost += sl_machine_of(sim)->p->cache_refill_ns;
 	} else if (p->last_cpu >= 0) {
 		const struct sl_cpu *o = &sim->cpus[p->last_cpu];
 
 		if (o->socket != rq->socket)
-			cost += sim->p->migrate_socket_ns;
+			cost += sl_machine_of(sim)->p->migrate_socket_ns;
 		else if (o->core != rq->core)
-			cost += sim->p->migrate_core_ns;
+			cost += sl_machine_of(sim)->p->migrate_core_ns;
 		else
-			cost += sim->p->migrate_smt_ns;
+			cost += sl_machine_of(sim)->p->migrate_smt_ns;
 	}
 	rq->switch_seq++;
 	p->last_switch_seq = rq->switch_seq;
@@ -556,8 +563,8 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 	/* tick_grid: tick_sched_timer's hrtimer_forward keeps the jiffy grid, also when the
 	 * tick ran late behind its CPU's C-state exit */
 	sl_arm(sim, &rq->tick,
-	       sim->p->tick_grid ? (sim->now / sim->tick_ns + 1) * sim->tick_ns
-				 : sim->now + sim->tick_ns);
+	       sl_machine_of(sim)->p->tick_grid ? (sim->now / sim->tick_ns + 1) * sim->tick_ns
+						: sim->now + sim->tick_ns);
 }
 
 /* bg_wakeup: the CPU's background timer; the dispatch has done the waking, this re-arms it */
@@ -566,8 +573,9 @@ static void bg_fn(struct sl_sim *sim, struct sl_timer *t)
 	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, bg);
 
 	if (rq->bg_next <= sim->now)
-		rq->bg_next += ((sim->now - rq->bg_next) / sim->p->bg_wakeup_ns + 1) *
-			       sim->p->bg_wakeup_ns;
+		rq->bg_next +=
+			((sim->now - rq->bg_next) / sl_machine_of(sim)->p->bg_wakeup_ns + 1) *
+			sl_machine_of(sim)->p->bg_wakeup_ns;
 	sl_arm(sim, t, rq->bg_next);
 }
 
@@ -605,9 +613,9 @@ void sl_machine_start(struct sl_sim *sim)
 		sim->this_cpu = c;
 		/* background wake-ups phased evenly over the CPUs: CPU c first at
 		 * (2c + 1) / (2 ncpu) of the interval (armed first: the governor sees it) */
-		if (sim->p->bg_wakeup_ns) {
-			rq->bg_next =
-				sim->p->bg_wakeup_ns * (2 * (u64)c + 1) / (2 * (u64)sim->ncpu);
+		if (sl_machine_of(sim)->p->bg_wakeup_ns) {
+			rq->bg_next = sl_machine_of(sim)->p->bg_wakeup_ns * (2 * (u64)c + 1) /
+				      (2 * (u64)sim->ncpu);
 			sl_arm(sim, &rq->bg, rq->bg_next ? rq->bg_next : 1);
 		}
 		sl_cpuidle_enter(sim, rq);
@@ -656,43 +664,46 @@ static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
 
 static struct sl_task *task_alloc(struct sl_sim *sim)
 {
-	int k = sim->ntasks / SL_TASK_CHUNK;
+	struct sl_machine *m = sl_machine_of(sim);
+	int k = m->ntasks / SL_TASK_CHUNK;
 
-	if (k == sim->nchunks) {
-		if (sim->nchunks == sim->capchunks) {
-			int cap = sim->capchunks ? sim->capchunks * 2 : 16;
+	if (k == m->nchunks) {
+		if (m->nchunks == m->capchunks) {
+			int cap = m->capchunks ? m->capchunks * 2 : 16;
 			struct sl_task_chunk **a =
-				realloc(sim->task_chunks, sizeof(*a) * (size_t)cap);
+				realloc(m->task_chunks, sizeof(*a) * (size_t)cap);
 
 			if (!a)
 				return NULL;
-			sim->task_chunks = a;
-			sim->capchunks = cap;
+			m->task_chunks = a;
+			m->capchunks = cap;
 		}
 		/* the first HEAP_CHUNKS from the heap, the others from the arena's huge pages:
 		 * a sweep makes thousands of runs of a few hundred tasks in one process, and
 		 * for those a 2 MB page zeroed per run was dearer than the faults it saves */
-		sim->task_chunks[k] =
+		m->task_chunks[k] =
 			k >= HEAP_CHUNKS
-				? sl_arena_zalloc(&sim->task_arena, sizeof(struct sl_task_chunk),
+				? sl_arena_zalloc(&m->task_arena, sizeof(struct sl_task_chunk),
 						  sizeof(struct sl_task_chunk) *
 							  (SL_MAX_TASKS / SL_TASK_CHUNK + 1))
 				: calloc(1, sizeof(struct sl_task_chunk));
-		if (!sim->task_chunks[k])
+		if (!m->task_chunks[k])
 			return NULL;
-		sim->nchunks++;
+		m->nchunks++;
 	}
-	return sl_sim_task(sim, sim->ntasks);
+	return sl_sim_task(sim, m->ntasks);
 }
 
 void sl_task_chunks_free(struct sl_sim *sim)
 {
-	for (int k = 0; k < sim->nchunks && k < HEAP_CHUNKS; k++)
-		free(sim->task_chunks[k]);
-	sl_arena_free(&sim->task_arena);
-	free(sim->task_chunks);
-	sim->task_chunks = NULL;
-	sim->nchunks = sim->capchunks = 0;
+	struct sl_machine *m = sl_machine_of(sim);
+
+	for (int k = 0; k < m->nchunks && k < HEAP_CHUNKS; k++)
+		free(m->task_chunks[k]);
+	sl_arena_free(&m->task_arena);
+	free(m->task_chunks);
+	m->task_chunks = NULL;
+	m->nchunks = m->capchunks = 0;
 }
 
 /*
@@ -727,7 +738,7 @@ struct sl_task_ext *sl_task_ext(struct sl_sim *sim, struct sl_task *p)
 
 static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
 {
-	if (sim->ntasks >= SL_MAX_TASKS) {
+	if (sl_machine_of(sim)->ntasks >= SL_MAX_TASKS) {
 		snprintf(sim->error, sizeof(sim->error),
 			 "more than %d tasks created (SL_MAX_TASKS)", SL_MAX_TASKS);
 		return NULL;
@@ -748,8 +759,8 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	}
 	if (prog->switch_credit_ns && p->ext) /* made above: prog_needs_ext */
 		p->ext->switch_credit = prog->switch_credit_ns;
-	sim->ntasks++;
-	p->pid = sim->ntasks; /* pids are dense, from 1; 0 is the idle task */
+	sl_machine_of(sim)->ntasks++;
+	p->pid = sl_machine_of(sim)->ntasks; /* pids are dense, from 1; 0 is the idle task */
 	p->comm = prog->comm;
 	p->nice = prog->nice;
 	p->policy = (uint8_t)prog->policy;
@@ -892,10 +903,10 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
 {
 	int prev = p->cpu;
 
-	if (!sim->p->vcpu_pack || prev < 0 || prev == cpu || !sim->cpus[prev].curr ||
+	if (!sl_machine_of(sim)->p->vcpu_pack || prev < 0 || prev == cpu || !sim->cpus[prev].curr ||
 	    sim->cpus[cpu].curr || sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, prev))
 		return cpu;
-	return sl_rng_next(&sim->sched_rng) % 1000 < sim->p->vcpu_pack ? prev : cpu;
+	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack ? prev : cpu;
 }
 
 /*
@@ -909,11 +920,12 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
 int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		       int from, int cpu)
 {
-	if (!sim->p->vcpu_pack_waker || !waker || from < 0 || from == cpu || p->cpu != from ||
-	    sim->cpus[from].curr != waker || sim->cpus[cpu].curr || sim->cpus[cpu].nr_running ||
-	    !sl_cpu_allowed(p, from))
+	if (!sl_machine_of(sim)->p->vcpu_pack_waker || !waker || from < 0 || from == cpu ||
+	    p->cpu != from || sim->cpus[from].curr != waker || sim->cpus[cpu].curr ||
+	    sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, from))
 		return cpu;
-	return sl_rng_next(&sim->sched_rng) % 1000 < sim->p->vcpu_pack_waker ? from : cpu;
+	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack_waker ? from
+											    : cpu;
 }
 
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)

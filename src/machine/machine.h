@@ -8,6 +8,7 @@
 #ifndef SCHEDLAB_MACHINE_H
 #define SCHEDLAB_MACHINE_H
 
+#include "core/arena.h"
 #include "sched/sim.h"
 #include "machine/blockdev.h"
 #include "machine/group.h"
@@ -22,6 +23,79 @@
  * a run that gets there anyway (a workload without max_tasks).
  */
 #define SL_MAX_TASKS 1000000
+
+/*
+ * Tasks live in chunks of SL_TASK_CHUNK zeroed tasks, in pid order: one allocation per chunk
+ * instead of one per fork, and no array of task pointers (a task's place is its pid's). 512
+ * tasks are 212 KB, above glibc's first mmap threshold (128 KB), so the first chunk is mapped
+ * and faulted in only as forks reach its pages: a run of a few tasks does not pay for 512.
+ */
+#define SL_TASK_CHUNK 512
+
+struct sl_task_chunk {
+	struct sl_task t[SL_TASK_CHUNK];
+};
+
+struct sl_knob_change;
+
+/*
+ * One simulated machine: the scheduler's state (struct sl_sim, all that sched/ sees) and what
+ * only the machine and the layers above it read. Every struct sl_sim is the sim of one of
+ * these (sl_machine_new allocates them whole), so sl_machine_of(sim) reaches it.
+ */
+struct sl_machine {
+	struct sl_sim sim;
+	const struct sl_params *p; /* the machine's parameters (machine/params.h) */
+	const struct sl_cpuidle_driver *idle_drv;
+	const struct sl_cpuidle_governor *idle_gov;
+	u64 pm_qos_latency_ns;
+	struct sl_gov_params gov_params;
+
+	struct sl_disk *disks;
+	int ndisks;
+	int irq_affinity; /* >= 0: that CPU; SL_IRQ_ISSUER, _SPREAD, _BIOS, _BALANCE (blockdev.h) */
+	/* acpi_idle of 2.6.3x (machine/idle.c): the chipset's BM_STS bit (set by any disk DMA,
+	 * cleared by the bus-master check that reads it), and when the global broadcast lock of
+	 * clockevents_notify is held */
+	bool bm_sts;
+	u64 *bcast_busy; /* the broadcast lock's reserved [start, end) pairs, sorted, future only */
+	int nbcast, capbcast;
+
+	/* the tasks, by pid - 1 (sl_sim_task): an arena of chunks of SL_TASK_CHUNK tasks in pid
+	 * order (machine/machine.c), freed with the simulation */
+	struct sl_task_chunk **task_chunks;
+	int ntasks, nchunks, capchunks;
+	struct sl_arena task_arena; /* the chunks after the first (machine.c's task_alloc) */
+
+	struct sl_group *groups;
+	int ngroups;
+
+	/* the --at changes (config/sim_build.c) */
+	struct sl_knob_change *changes;
+	int nchanges;
+	bool duration_set;
+};
+
+static inline struct sl_machine *sl_machine_of_mut(struct sl_sim *sim)
+{
+	return sl_container_of(sim, struct sl_machine, sim);
+}
+
+static inline const struct sl_machine *sl_machine_of_const(const struct sl_sim *sim)
+{
+	return (const struct sl_machine *)(const void *)((const char *)sim -
+							 offsetof(struct sl_machine, sim));
+}
+
+/* the machine whose scheduler state sim is, const when sim is */
+#define sl_machine_of(sim)                                                                         \
+	_Generic((sim), const struct sl_sim *: sl_machine_of_const, default: sl_machine_of_mut)(sim)
+
+/* the task of pid i + 1 (0 <= i < sl_machine_of(sim)->ntasks) */
+static inline struct sl_task *sl_sim_task(const struct sl_sim *sim, int i)
+{
+	return &sl_machine_of(sim)->task_chunks[i / SL_TASK_CHUNK]->t[i % SL_TASK_CHUNK];
+}
 
 /* Everything a simulation is built from, decided before it starts. */
 struct sl_machine_desc {

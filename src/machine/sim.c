@@ -23,32 +23,36 @@ static void undelay(struct sl_engine *e, struct sl_timer *t)
 
 int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *gov)
 {
+	struct sl_machine *m = sl_machine_of(sim);
+
 	for (int c = 0; c < sim->ncpu; c++) {
 		struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
 
-		if (sim->idle_gov->disable)
-			sim->idle_gov->disable(dev);
+		if (m->idle_gov->disable)
+			m->idle_gov->disable(dev);
 		dev->gov_data = NULL;
 	}
-	sim->idle_gov = gov;
+	m->idle_gov = gov;
 	for (int c = 0; c < sim->ncpu; c++)
-		if (gov->enable && gov->enable(&sim->cpus[c].idle_dev, sim->idle_drv))
+		if (gov->enable && gov->enable(&sim->cpus[c].idle_dev, m->idle_drv))
 			return -1;
 	return 0;
 }
 
 struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 {
-	struct sl_sim *sim = calloc(1, sizeof(*sim));
+	struct sl_machine *m = calloc(1, sizeof(*m));
 	struct sl_params *p = malloc(sizeof(*p));
+	struct sl_sim *sim;
 
-	if (!sim || !p) {
-		free(sim);
+	if (!m || !p) {
+		free(m);
 		free(p);
 		return NULL;
 	}
+	sim = &m->sim;
 	*p = *d->params;
-	sim->p = p;
+	m->p = p;
 	if (sl_engine_init(&sim->eng, d->seed))
 		goto fail;
 	sim->on_rearm = undelay;
@@ -66,11 +70,11 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->group_sched = (int)p->group_sched;
 	sim->tg_root_shares = p->group_root_shares;
 	sim->tg_user_shares = p->group_user_shares;
-	sim->idle_drv = d->drv;
-	sim->idle_gov = d->gov;
-	sim->pm_qos_latency_ns = d->pm_qos_ns;
-	sim->gov_params = *d->gp;
-	sim->irq_affinity = d->irq_affinity;
+	m->idle_drv = d->drv;
+	m->idle_gov = d->gov;
+	m->pm_qos_latency_ns = d->pm_qos_ns;
+	m->gov_params = *d->gp;
+	m->irq_affinity = d->irq_affinity;
 	sim->this_cpu = -1;
 	sim->nohz_balancer = -1;
 	sim->progress = d->progress;
@@ -96,10 +100,10 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 		struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
 
 		dev->cpu = c;
-		dev->gp = &sim->gov_params;
+		dev->gp = &m->gov_params;
 		dev->tick_ns = sim->tick_ns;
 		memcpy(dev->disabled, d->disabled, sizeof(dev->disabled));
-		if (sim->idle_gov->enable && sim->idle_gov->enable(dev, sim->idle_drv))
+		if (m->idle_gov->enable && m->idle_gov->enable(dev, m->idle_drv))
 			goto fail;
 	}
 	for (int i = 0; i < sim->nclasses; i++)
@@ -118,16 +122,20 @@ fail:
 
 int sl_machine_alloc_groups(struct sl_sim *sim, int n)
 {
-	sim->groups = calloc((size_t)(n ? n : 1), sizeof(*sim->groups));
-	return sim->groups ? 0 : -1;
+	struct sl_machine *m = sl_machine_of(sim);
+
+	m->groups = calloc((size_t)(n ? n : 1), sizeof(*m->groups));
+	return m->groups ? 0 : -1;
 }
 
 static bool all_done(const struct sl_sim *sim)
 {
-	if (sim->duration_set || !sim->ngroups)
+	const struct sl_machine *m = sl_machine_of(sim);
+
+	if (m->duration_set || !m->ngroups)
 		return false;
-	for (int i = 0; i < sim->ngroups; i++) {
-		const struct sl_group *g = &sim->groups[i];
+	for (int i = 0; i < m->ngroups; i++) {
+		const struct sl_group *g = &m->groups[i];
 
 		if (!g->finite || !g->spawned || g->live)
 			return false;
@@ -137,16 +145,18 @@ static bool all_done(const struct sl_sim *sim)
 
 int sl_sim_run(struct sl_sim *sim)
 {
+	struct sl_machine *m = sl_machine_of(sim);
+
 	sl_machine_start(sim);
 	sl_engine_run(&sim->eng, sim, sl_machine_dispatch, all_done);
 	if (!all_done(sim) && !sim->error[0] && !sim->oom)
 		sim->now = sim->end;
 	sl_machine_finish(sim);
-	for (int i = 0; i < sim->ngroups && !sim->oom && !sim->error[0]; i++)
-		if (sim->groups[i].finish && sim->groups[i].finish(sim, &sim->groups[i]) &&
+	for (int i = 0; i < m->ngroups && !sim->oom && !sim->error[0]; i++)
+		if (m->groups[i].finish && m->groups[i].finish(sim, &m->groups[i]) &&
 		    !sim->error[0] && !sim->oom)
 			snprintf(sim->error, sizeof(sim->error), "workload %s: cannot finish",
-				 sim->groups[i].name);
+				 m->groups[i].name);
 	if (sim->oom) {
 		snprintf(sim->error, sizeof(sim->error), "out of memory");
 		return -1;
@@ -182,25 +192,27 @@ static void group_free(struct sl_group *g)
 
 void sl_sim_free(struct sl_sim *sim)
 {
+	struct sl_machine *m = sl_machine_of(sim);
+
 	if (!sim)
 		return;
 	sl_engine_free(&sim->eng);
-	for (int i = 0; i < sim->ntasks; i++)
+	for (int i = 0; i < m->ntasks; i++)
 		sl_task_free(sl_sim_task(sim, i));
 	sl_task_chunks_free(sim);
 	sl_tg_free_all(sim);
-	for (int i = 0; i < sim->ngroups; i++)
-		group_free(&sim->groups[i]);
-	for (int i = 0; i < sim->ngroups; i++) {
-		if (sim->groups[i].clat)
-			sl_hist_free(sim->groups[i].clat);
-		free(sim->groups[i].clat);
+	for (int i = 0; i < m->ngroups; i++)
+		group_free(&m->groups[i]);
+	for (int i = 0; i < m->ngroups; i++) {
+		if (m->groups[i].clat)
+			sl_hist_free(m->groups[i].clat);
+		free(m->groups[i].clat);
 	}
-	free(sim->groups);
+	free(m->groups);
 	sl_disks_free(sim);
-	free(sim->bcast_busy);
+	free(m->bcast_busy);
 	/* the --at changes are the configuration's (config/sim_build.c), allocated whole */
-	free(sim->changes);
+	free(m->changes);
 	if (sim->cpus) {
 		for (int i = 0; i < sim->nclasses; i++)
 			if (sim->classes[i]->free_domains)
@@ -208,14 +220,14 @@ void sl_sim_free(struct sl_sim *sim)
 		for (int i = 0; i < sim->nclasses; i++)
 			if (sim->classes[i]->exit_sim)
 				sim->classes[i]->exit_sim(sim);
-		for (int c = 0; c < sim->ncpu && sim->idle_gov; c++)
-			if (sim->idle_gov->disable)
-				sim->idle_gov->disable(&sim->cpus[c].idle_dev);
+		for (int c = 0; c < sim->ncpu && m->idle_gov; c++)
+			if (m->idle_gov->disable)
+				m->idle_gov->disable(&sim->cpus[c].idle_dev);
 	}
 	free(sim->cpus);
 	free(sim->lvl_bits);
 	free(sim->nohz_next);
 	free(sim->free_bits);
-	free((void *)sim->p);
-	free(sim);
+	free((void *)m->p);
+	free(m);
 }

@@ -72,7 +72,7 @@ static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	p->state = TS_DEAD;
 	sl_emit(sim, &ev);
 	if (p->live_children)
-		for (int i = 0; i < sim->ntasks; i++)
+		for (int i = 0; i < sl_machine_of(sim)->ntasks; i++)
 			if (sl_sim_task(sim, i)->parent == p)
 				sl_sim_task(sim, i)->parent = NULL;
 	if (p->group && --p->group->live == 0)
@@ -127,7 +127,7 @@ static u64 sleep_expiry(const struct sl_sim *sim, const struct sl_task *p, u64 w
 {
 	if (p->policy == SL_SCHED_FIFO || p->policy == SL_SCHED_RR)
 		return when;
-	return when + sim->p->timer_slack_ns;
+	return when + sl_machine_of(sim)->p->timer_slack_ns;
 }
 
 /* p's timer fires on this CPU at `when`: an hrtimer, or a device's interrupt (irq) */
@@ -182,7 +182,7 @@ static void wake_waiters(struct sl_sim *sim, struct sl_task *p, struct sl_waitq 
  */
 static enum step syscall_return(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
-	return sim->p->syscall_preempt && rq->need_resched ? STEP_STOP : STEP_NEXT;
+	return sl_machine_of(sim)->p->syscall_preempt && rq->need_resched ? STEP_STOP : STEP_NEXT;
 }
 
 /* ---- the handlers, one per opcode: p->pc is the step's, p is rq's current task ---- */
@@ -266,7 +266,7 @@ static enum step op_exec(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	(void)st;
 	p->pc++;
 	/* a new image: nothing of it is cached yet */
-	sl_add_run(p, sim->p->exec_cold_ns);
+	sl_add_run(p, sl_machine_of(sim)->p->exec_cold_ns);
 	sl_emit(sim, &ev);
 	return STEP_NEXT;
 }
@@ -429,7 +429,7 @@ static enum step op_aio_fill(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 	p->pc++;
 	while (io_inflight(p) < st->arg && sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
 		n++;
-	sl_add_run(p, n * sim->p->io_submit_ns);
+	sl_add_run(p, n * sl_machine_of(sim)->p->io_submit_ns);
 	return STEP_NEXT;
 }
 

@@ -1,13 +1,13 @@
 /*
  * The scheduler's world: tasks, per-CPU runqueues (each class's queue, the sched domains),
- * the tunables, and struct sl_sim, which owns one whole simulated machine. Nothing is global,
- * so thousands of simulations can live in one process.
+ * the tunables, and struct sl_sim, the scheduler's state of one simulated machine. Nothing is
+ * global, so thousands of simulations can live in one process.
  *
- * Why struct sl_sim is declared here, in the scheduler's layer: the scheduler classes work on
- * every CPU's runqueue, the tunables and the clock, so they need the whole struct; the layers
- * above (machine, workload, config) add their parts through pointers to types that only they
- * define (groups, disks, parameters, --at changes), which stay opaque at this level. The clock,
- * timer queue and event stream are the engine's (core/engine.h), embedded at the top.
+ * struct sl_sim holds what the scheduler classes read: every CPU's runqueue, the tunables, the
+ * features, the release, the clock. The machine's own state (cpuidle, disks, interrupts, the
+ * workload groups, the task storage, the parameters) is in struct sl_machine
+ * (machine/machine.h), which embeds this struct and is reached from it by container_of, as this
+ * struct embeds the engine (core/engine.h: the clock, timer queue and event stream) at its top.
  */
 #ifndef SCHEDLAB_SCHED_SIM_H
 #define SCHEDLAB_SCHED_SIM_H
@@ -17,7 +17,6 @@
 #include <bsd/sys/tree.h>
 #include <bsd/sys/queue.h>
 
-#include "core/arena.h"
 #include "core/engine.h"
 #include "cpuidle/cpuidle.h"
 #include "sched/features.h"
@@ -26,15 +25,12 @@ struct sl_sim;
 struct sl_task;
 struct sl_sched_class;
 struct sl_release;
-/* the machine's and the configuration's parts, opaque here */
-struct sl_params;
+/* the machine's parts a task points at, opaque here */
 struct sl_prog;
 struct sl_group;
 struct sl_tg;
 struct sl_mutex;
 struct sl_task_io;
-struct sl_disk;
-struct sl_knob_change;
 
 /* ---- CFS entities and runqueues (field names follow the kernel's, for the reader) ---- */
 
@@ -467,18 +463,6 @@ struct sl_machine_ops {
 
 #define SL_NR_LEVELS 32 /* nr_running levels kept as CPU bitmaps (sl_nr_level_move) */
 
-/*
- * Tasks live in chunks of SL_TASK_CHUNK zeroed tasks, in pid order: one allocation per chunk
- * instead of one per fork, and no array of task pointers (a task's place is its pid's). 512
- * tasks are 212 KB, above glibc's first mmap threshold (128 KB), so the first chunk is mapped
- * and faulted in only as forks reach its pages: a run of a few tasks does not pay for 512.
- */
-#define SL_TASK_CHUNK 512
-
-struct sl_task_chunk {
-	struct sl_task t[SL_TASK_CHUNK];
-};
-
 struct sl_sim {
 	union {
 		struct sl_engine eng;
@@ -487,9 +471,8 @@ struct sl_sim {
 		};
 	};
 	const struct sl_machine_ops *mops;
-	struct sl_rng sched_rng;   /* the scheduler's own draws (NI_RANDOM): workloads' stay put */
-	const struct sl_params *p; /* the machine's parameters (machine/params.h) */
-	u64 hz;			   /* CONFIG_HZ: the tick rate */
+	struct sl_rng sched_rng; /* the scheduler's own draws (NI_RANDOM): workloads' stay put */
+	u64 hz;			 /* CONFIG_HZ: the tick rate */
 	struct sl_tunables tun;
 	u64 features;
 	/* the feature bits sched_feat() has read so far (NULL: not recorded). A run reads
@@ -505,30 +488,6 @@ struct sl_sim {
 
 	int ncpu;
 	struct sl_cpu *cpus;
-	const struct sl_cpuidle_driver *idle_drv;
-	const struct sl_cpuidle_governor *idle_gov;
-	u64 pm_qos_latency_ns;
-	struct sl_gov_params gov_params;
-
-	struct sl_disk *disks;
-	int ndisks;
-	int irq_affinity; /* >= 0: that CPU; SL_IRQ_ISSUER, _SPREAD, _BIOS, _BALANCE (blockdev.h) */
-	/* acpi_idle of 2.6.3x (machine/idle.c): the chipset's BM_STS bit (set by any disk DMA,
-	 * cleared by the bus-master check that reads it), and when the global broadcast lock of
-	 * clockevents_notify is held */
-	bool bm_sts;
-	u64 *bcast_busy; /* the broadcast lock's reserved [start, end) pairs, sorted, future only */
-	int nbcast, capbcast;
-
-	/* the tasks, by pid - 1 (sl_sim_task): an arena of chunks of SL_TASK_CHUNK tasks in pid
-	 * order (machine/machine.c), freed with the simulation */
-	struct sl_task_chunk **task_chunks;
-	int ntasks, nchunks, capchunks;
-	struct sl_arena task_arena; /* the chunks after the first (machine.c's task_alloc) */
-
-	struct sl_group *groups;
-	int ngroups;
-
 	/* CFS group scheduling (cfs_group.c): 0 off, 1 USER_SCHED; the task groups, in order of
 	 * creation (tgs[0] is uid 0's init_task_group); the default shares of uid 0's group and
 	 * of the others (param.group_root_shares / group_user_shares) */
@@ -536,9 +495,6 @@ struct sl_sim {
 	struct sl_tg **tgs;
 	int ntgs, captgs;
 	u64 tg_root_shares, tg_user_shares;
-
-	struct sl_knob_change *changes;
-	int nchanges;
 
 	/* RT bandwidth: one timer for every CPU's rt_rq (def_rt_bandwidth), armed at the first
 	 * RT enqueue, on the grid of multiples of the period */
@@ -568,14 +524,7 @@ struct sl_sim {
 	int nr_free;
 	u64 tick_ns;
 	u64 nr_migrations;
-	bool duration_set;
 };
-
-/* the task of pid i + 1 (0 <= i < sim->ntasks) */
-static inline struct sl_task *sl_sim_task(const struct sl_sim *sim, int i)
-{
-	return &sim->task_chunks[i / SL_TASK_CHUNK]->t[i % SL_TASK_CHUNK];
-}
 
 /* rq's place in the levels of CPUs by nr_running (sim->lvl_bits), from `from` tasks to `to` */
 static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long from,

@@ -83,7 +83,7 @@ static int json_open(struct sl_trace_writer *w)
 	x->cur = calloc((size_t)ncpu, sizeof(int));
 	x->cur_comm = calloc((size_t)ncpu, sizeof(*x->cur_comm));
 	x->idle_state = calloc((size_t)ncpu, sizeof(int));
-	x->nflow = w->sim->ntasks + 1;
+	x->nflow = sl_machine_of(w->sim)->ntasks + 1;
 	x->flow = calloc((size_t)x->nflow, sizeof(u64));
 	if (!x->cur || !x->cur_comm || !x->idle_state || !x->flow) {
 		json_free(x);
@@ -157,7 +157,7 @@ static void task_end(struct sl_trace_writer *w, int cpu, u64 t, char prev_state)
 /* An idle slice's B or E: the same name and args on both (speedscope matches them) */
 static void idle_mark(struct sl_trace_writer *w, char ph, int cpu, int state, u64 t)
 {
-	const struct sl_cpuidle_driver *drv = w->sim->idle_drv;
+	const struct sl_cpuidle_driver *drv = sl_machine_of(w->sim)->idle_drv;
 
 	json_sep(w);
 	fprintf(w->f, "{\"ph\":\"%c\",\"pid\":%d,\"tid\":%d,\"name\":\"", ph, TRACK_IDLE, cpu);

@@ -23,7 +23,8 @@ struct sl_exporter {
 
 static const struct sl_task *task(const struct sl_trace_writer *w, int pid)
 {
-	return pid >= 1 && pid <= w->sim->ntasks ? sl_sim_task(w->sim, pid - 1) : NULL;
+	return pid >= 1 && pid <= sl_machine_of(w->sim)->ntasks ? sl_sim_task(w->sim, pid - 1)
+								: NULL;
 }
 
 const char *sl_trace_writer_comm(const struct sl_trace_writer *w, int pid)

@@ -179,7 +179,7 @@ static struct sl_prog *job_prog(struct sl_sim *sim, struct sl_group *g, const st
 			return NULL;
 	} else {
 		/* 0: the submission path; 1: pread and wait; 2: the runtime check; 3: again */
-		if (sl_prog_run(sim, p, sl_dist_fixed(sim->p->io_submit_ns)) ||
+		if (sl_prog_run(sim, p, sl_dist_fixed(sl_machine_of(sim)->p->io_submit_ns)) ||
 		    sl_prog_add(sim, p, OP_BIO, bs, 0, (int)a->flags, NULL) ||
 		    sl_prog_add(sim, p, OP_UNTIL, a->runtime, 0, 0, NULL) ||
 		    sl_prog_add(sim, p, OP_LOOP, z, 0, 0, NULL))

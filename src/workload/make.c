@@ -53,7 +53,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 
 	if (!job || !mk)
 		return -1;
-	if (sl_prog_run(sim, job, sl_dist_fixed(sim->p->exec_ns)) ||
+	if (sl_prog_run(sim, job, sl_dist_fixed(sl_machine_of(sim)->p->exec_ns)) ||
 	    sl_prog_add(sim, job, OP_EXEC, z, 0, 0, NULL) ||
 	    sl_prog_add(sim, job, OP_IO, a->io, 0, 0, NULL))
 		return -1;
@@ -69,7 +69,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		chunk.b /= chunk.kind == SL_DIST_UNIFORM || chunk.kind == SL_DIST_NORMAL
 				   ? (u64)a->pipe
 				   : 1;
-		if (sl_prog_run(sim, as, sl_dist_fixed(sim->p->exec_ns)) ||
+		if (sl_prog_run(sim, as, sl_dist_fixed(sl_machine_of(sim)->p->exec_ns)) ||
 		    sl_prog_add(sim, as, OP_EXEC, z, 0, 0, NULL) ||
 		    sl_prog_add(sim, as, OP_WAIT, z, 0, 0, NULL) || sl_prog_run(sim, as, a->as) ||
 		    sl_prog_add(sim, as, OP_LOOP, z, 2, (int)a->pipe, NULL) ||
@@ -77,7 +77,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 			return -1;
 		int loop_at = job->n + 2; /* after the fork's two steps */
 
-		if (sl_prog_run(sim, job, sl_dist_fixed(sim->p->fork_ns)) ||
+		if (sl_prog_run(sim, job, sl_dist_fixed(sl_machine_of(sim)->p->fork_ns)) ||
 		    sl_prog_add(sim, job, OP_FORK, z, 1, 0, as) || sl_prog_run(sim, job, chunk) ||
 		    sl_prog_add(sim, job, OP_WAKE, z, 1, 0, NULL) ||
 		    sl_prog_add(sim, job, OP_LOOP, z, loop_at, (int)a->pipe, NULL) ||

@@ -233,10 +233,10 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 	case N_RUN_END:
 		/* run: the wall-clock time the run events took; perf: their loops */
 		t->run_ns += sim->now - t->run_since;
-		r->perf +=
-			st->d.a * NSEC_PER_USEC /
-			(s->a->f.ns_per_loop || !sim->p->rtapp_calib_ns ? (u64)s->a->ns_per_loop
-									: sim->p->rtapp_calib_ns);
+		r->perf += st->d.a * NSEC_PER_USEC /
+			   (s->a->f.ns_per_loop || !sl_machine_of(sim)->p->rtapp_calib_ns
+				    ? (u64)s->a->ns_per_loop
+				    : sl_machine_of(sim)->p->rtapp_calib_ns);
 		r->c_duration += st->d.a;
 		break;
 	case N_TIMER_PRE: {
@@ -408,7 +408,8 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 	case RTA_RUN:
 		return add(sim, p, OP_NOTE, 0, N_RUN_BEGIN, 0) ||
 		       sl_prog_add(sim, p, OP_RUN,
-				   sl_rta_run_cost(sim->p, a->f.ns_per_loop, e->val), 0, 0, NULL) ||
+				   sl_rta_run_cost(sl_machine_of(sim)->p, a->f.ns_per_loop, e->val),
+				   0, 0, NULL) ||
 		       add(sim, p, OP_NOTE, e->val, N_RUN_END, 0);
 	case RTA_RUNTIME:
 		return add(sim, p, OP_NOTE, 0, N_RUN_BEGIN, 0) ||
@@ -603,7 +604,7 @@ static void deadlock(struct sl_sim *sim, struct sl_group *g, const struct sl_tas
 		} while (t != cycle && n <= g->ntasks);
 		say(b, " (a cycle of mutex waits)");
 	} else {
-		for (int i = 0; i < sim->ntasks; i++) {
+		for (int i = 0; i < sl_machine_of(sim)->ntasks; i++) {
 			const struct sl_task *t = sl_sim_task(sim, i);
 
 			if (t->group != g || t->state == TS_DEAD)
@@ -613,7 +614,7 @@ static void deadlock(struct sl_sim *sim, struct sl_group *g, const struct sl_tas
 		}
 		say(b, " (every thread asleep: none is left to wake another)");
 	}
-	if (!sim->duration_set) {
+	if (!sl_machine_of(sim)->duration_set) {
 		snprintf(sim->error, sizeof(sim->error), "%s", b);
 		sim->end = sim->now; /* stop the run */
 		return;

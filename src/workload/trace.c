@@ -934,10 +934,10 @@ static u64 cin_cost(const struct sl_params *p, const struct sl_sim *sim, const s
 	const struct sl_cpu *a = &sim->cpus[o->arg], *b = &sim->cpus[o->arg2];
 
 	if (a->socket != b->socket)
-		return cost + sim->p->migrate_socket_ns;
+		return cost + sl_machine_of(sim)->p->migrate_socket_ns;
 	if (a->core != b->core)
-		return cost + sim->p->migrate_core_ns;
-	return cost + sim->p->migrate_smt_ns;
+		return cost + sl_machine_of(sim)->p->migrate_core_ns;
+	return cost + sl_machine_of(sim)->p->migrate_smt_ns;
 }
 
 static void policy_of(int prio, int *policy, int *nice, int *rtprio)
@@ -1004,10 +1004,11 @@ static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
 static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl_tw_task *t,
 		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem)
 {
-	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sim->p->timer_slack_ns, cost = 0;
+	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sl_machine_of(sim)->p->timer_slack_ns,
+	    cost = 0;
 	const struct sl_tw_task *tt = a->tw.t;
 	int nb, b = 0, ret = -1;
-	u64 *left = burst_credits(sim->p, sim, t, &nb);
+	u64 *left = burst_credits(sl_machine_of(sim)->p, sim, t, &nb);
 
 	if (!left)
 		return -1;
@@ -1055,7 +1056,7 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 		}
 		switch (o->kind) {
 		case TW_CIN:
-			cost += cin_cost(sim->p, sim, o);
+			cost += cin_cost(sl_machine_of(sim)->p, sim, o);
 			break;
 		case TW_RUN:
 			/*

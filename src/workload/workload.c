@@ -331,14 +331,14 @@ int sl_prog_add(struct sl_sim *sim, struct sl_prog *p, enum sl_op op, struct sl_
 
 int sl_prog_fork(struct sl_sim *sim, struct sl_prog *p, const struct sl_prog *child)
 {
-	if (sl_prog_run(sim, p, sl_dist_fixed(sim->p->fork_ns)))
+	if (sl_prog_run(sim, p, sl_dist_fixed(sl_machine_of(sim)->p->fork_ns)))
 		return -1;
 	return sl_prog_add(sim, p, OP_FORK, sl_dist_fixed(0), 0, 0, child);
 }
 
 int sl_prog_exit(struct sl_sim *sim, struct sl_prog *p)
 {
-	if (sl_prog_run(sim, p, sl_dist_fixed(sim->p->exit_ns)))
+	if (sl_prog_run(sim, p, sl_dist_fixed(sl_machine_of(sim)->p->exit_ns)))
 		return -1;
 	return sl_prog_add(sim, p, OP_EXIT, sl_dist_fixed(0), 0, 0, NULL);
 }
