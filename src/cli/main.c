@@ -19,7 +19,6 @@
 #include "cli/trace_workload.h"
 #include "validate/machine_conf.h"
 #include "workload/trace.h"
-#include "sched/cfs.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"
 #include "core/outfile.h"

@@ -6,7 +6,6 @@
 #include "config/config.h"
 #include "core/parse.h"
 #include "cpuidle/profiles.h"
-#include "sched/cfs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,6 @@
 #include "workload/rtapp.h"
 #include "sched/sysctl.h"
 #include "sched/rt.h"
-#include "sched/cfs.h"
 #include "machine/blockdev.h"
 
 #include <json-c/json.h>

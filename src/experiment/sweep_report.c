@@ -12,7 +12,6 @@
 #include "core/json_out.h"
 #include "core/suggest.h"
 #include "experiment/sweep.h"
-#include "sched/cfs.h"
 #include "sched/features.h"
 #include "core/outfile.h"
 #include "core/escape.h"

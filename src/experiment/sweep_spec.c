@@ -6,7 +6,6 @@
 #include "experiment/sweep.h"
 #include "config/args_fields.h"
 #include "core/parse.h"
-#include "sched/cfs.h"
 #include "sched/features.h"
 #include "core/suggest.h"
 

@@ -1,6 +1,5 @@
 #include "machine/blockdev.h"
 #include "machine/machine.h"
-#include "sched/cfs.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include "machine/task_prog.h"
 #include "machine/machine.h"
 #include "machine/blockdev.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 #include "sched/class.h"
 
 #include <stdio.h>

@@ -8,31 +8,8 @@
 #ifndef SCHEDLAB_CFS_H
 #define SCHEDLAB_CFS_H
 
-#include "sched/sim.h"
+#include "sched/common.h"
 #include "sched/release.h"
-
-#define NICE_0_LOAD	1024ULL
-#define WMULT_CONST	(1ULL << 32)
-#define WMULT_IDLEPRIO	1431655765ULL
-#define WEIGHT_IDLEPRIO 3ULL
-
-extern const u64 sl_prio_to_weight[40];
-extern const u64 sl_prio_to_wmult[40];
-
-/* Wake flags (2.6.32 names; 2.6.31 passes only `sync`). */
-#define WF_SYNC 0x01
-#define WF_FORK 0x02
-
-/* sched_domain flags (the kernel's SD_* meanings; our own values). */
-#define SD_LOAD_BALANCE	       0x001
-#define SD_BALANCE_NEWIDLE     0x002
-#define SD_BALANCE_EXEC	       0x004
-#define SD_BALANCE_FORK	       0x008
-#define SD_BALANCE_WAKE	       0x010
-#define SD_WAKE_AFFINE	       0x020
-#define SD_WAKE_BALANCE	       0x040 /* 2.6.31 passive balancing */
-#define SD_SHARE_CPUPOWER      0x080
-#define SD_SHARE_PKG_RESOURCES 0x200
 
 enum sl_sd_level { SL_SD_SMT, SL_SD_MC, SL_SD_CPU, SL_SD_NLEVELS };
 
@@ -85,26 +62,14 @@ u64 sl_calc_delta_fair(u64 delta, const struct sched_entity *se);
 u64 sl_sched_period(const struct sl_sim *sim, unsigned long nr_running);
 u64 sl_sched_slice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
 u64 sl_sched_vslice(const struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
-void sl_update_avg(u64 *avg, u64 sample);
 void sl_set_load_weight(struct sl_task *p);
 /* The boot-time scaling of sched_init_granularity for n online CPUs. */
 void sl_init_granularity(struct sl_tunables *t, int ncpu);
-int sl_ilog2(u64 v);
 
 static inline bool entity_before(const struct sched_entity *a, const struct sched_entity *b)
 {
 	return (s64)(a->vruntime - b->vruntime) < 0;
 }
-static inline u64 max_vruntime(u64 a, u64 b)
-{
-	return (s64)(b - a) > 0 ? b : a;
-}
-static inline u64 min_vruntime(u64 a, u64 b)
-{
-	return (s64)(b - a) < 0 ? b : a;
-}
-
-struct sl_task *sl_task_of(struct sched_entity *se);
 
 /* ---- the entity hierarchy (group scheduling, cfs_group.c; without it one level) ---- */
 

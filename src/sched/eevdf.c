@@ -10,7 +10,7 @@
  */
 #include "sched/eevdf.h"
 #include "sched/class.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 #include "sched/class.h"
 
 static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)

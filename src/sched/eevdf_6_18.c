@@ -12,7 +12,8 @@
  */
 #include "sched/eevdf.h"
 #include "sched/class.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
+#include "sched/release.h"
 
 static const struct sl_feat_desc feats_6_18[] = {
 	{F_PLACE_LAG, "PLACE_LAG", true, true},

@@ -21,7 +21,7 @@
  */
 #include "sched/eevdf.h"
 #include "sched/class.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 
 #include <stdlib.h>
 

@@ -5,7 +5,7 @@
  * included: V is a floor division, lag scaling and __calc_delta truncate.
  */
 #include "sched/eevdf.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 
 #include <stdlib.h>
 

@@ -8,7 +8,7 @@
  * O(n), which is fine for the few tasks a run holds.
  */
 #include "sched/eevdf.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 #include "sched/class.h"
 
 /* A new request when the current one is used up: d = v + vslice, from the current v. */

@@ -25,7 +25,7 @@
  */
 #include "sched/rt.h"
 #include "sched/class.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 #include "sched/class.h"
 
 void sl_rt_tunables_default(struct sl_tunables *t)

@@ -13,7 +13,7 @@
  */
 #include "sched/rt.h"
 #include "sched/class.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 #include "sched/class.h"
 
 #define LEVEL_FAIR (SL_MAX_RT_PRIO)

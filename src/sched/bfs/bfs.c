@@ -6,7 +6,7 @@
  */
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 #include "sched/rt.h"
 
 #include <stdlib.h>
