@@ -1,10 +1,10 @@
 /*
  * The sims' bookkeeping that replaced walks of every CPU, against those walks: the NO_HZ tree of
  * 6.18 (nohz_next.c: the first CPU from a given one that is tickless and due to balance) and the
- * idle bitmap of BFS (sim.h free_bits: the CPUs with no task and no pending reschedule).
+ * idle bitmap of BFS (sched.h free_bits: the CPUs with no task and no pending reschedule).
  */
 #include "helpers.h"
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 /* the first CPU >= from with its tick stopped and next_balance <= now, as the tick's scan */
 static int scan_due(const struct sl_sim *sim, int from, u64 now)

@@ -1,7 +1,7 @@
 /*
  * A run's configuration, built once from the kernel's own words (sched_features strings, sysctl
  * names, --at changes) by one module that the CLI, the experiments and the tests all call, and
- * turned into a simulation (sim_build.c).
+ * turned into a simulation (machine_build.c).
  */
 #ifndef SCHEDLAB_CONFIG_H
 #define SCHEDLAB_CONFIG_H
@@ -68,7 +68,7 @@ struct sl_config {
 	struct sl_params params;
 	struct sl_tunables tun; /* after boot scaling and the sysctl writes */
 	u64 features;
-	/* NULL, or where the run records the feature bits it reads (sched/sim.h feat_read) */
+	/* NULL, or where the run records the feature bits it reads (sched/sched.h feat_read) */
 	u64 *feat_read;
 	struct sl_at_change at[SL_MAX_LIST];
 	int nat;
@@ -95,7 +95,7 @@ struct sl_knob_change {
 	char text[256];
 };
 
-/* The simulation cfg describes, its groups' start and its --at changes armed (sim_build.c);
+/* The simulation cfg describes, its groups' start and its --at changes armed (machine_build.c);
  * NULL when out of memory. */
 struct sl_sim *sl_sim_new(const struct sl_config *cfg);
 /* The name of workload group i: the workload's name, numbered from its second occurrence

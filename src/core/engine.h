@@ -1,7 +1,7 @@
 /*
  * The event engine: a clock, the timer queue, the event stream and the loop. It is the bottom
  * layer of schedlab and knows nothing of CPUs, tasks or schedulers: its owner (struct sl_sim,
- * sched/sim.h) embeds it and hands the loop a dispatch callback, so the engine can run any
+ * sched/sched.h) embeds it and hands the loop a dispatch callback, so the engine can run any
  * model whose events are timers.
  *
  * Why the members are spelled once in a macro: struct sl_sim embeds them as an anonymous

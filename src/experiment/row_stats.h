@@ -7,7 +7,7 @@
 #ifndef SCHEDLAB_ROW_STATS_H
 #define SCHEDLAB_ROW_STATS_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 #include "stats/sched_stats.h"
 
 /* The row of a task (0..nrows-1), or -1 when it is in none; asked at the pid's first event. */

@@ -122,7 +122,7 @@ static bool numeric_setting(const struct sl_sweep *sw, int c)
 
 /*
  * Runs that need not be simulated again. A run reads sched_features only through sched_feat()
- * (sched/sim.h), which records each bit it reads; the simulation is deterministic, so a run
+ * (sched/sched.h), which records each bit it reads; the simulation is deterministic, so a run
  * whose settings other than the varied flags are the same (the same index once the flag bits,
  * which vary fastest, are shifted out) and whose feature set agrees on every bit another run
  * read takes the same path, bit for bit, and gives the same metrics: by induction over the

@@ -10,7 +10,7 @@
 #ifndef SCHEDLAB_BLOCKDEV_H
 #define SCHEDLAB_BLOCKDEV_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 /* --irq-affinity: a CPU number, or one of these */
 #define SL_IRQ_ISSUER (-1)

@@ -10,7 +10,7 @@
 #include "machine/blockdev.h"
 #include "machine/params.h"
 #include "sched/release.h"
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -966,7 +966,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
 	/* the waker's avg_wakeup, only from task context; 2.6.3x CFS's only (the other
-	 * releases' classes keep their own members where it is, sim.h) */
+	 * releases' classes keep their own members where it is, sched.h) */
 	if (waker && sim->rel->fair == &sl_cfs_class) {
 		struct sched_entity *se = &waker->se;
 

@@ -9,7 +9,7 @@
 #define SCHEDLAB_MACHINE_H
 
 #include "core/arena.h"
-#include "sched/sim.h"
+#include "sched/sched.h"
 #include "machine/blockdev.h"
 #include "machine/group.h"
 #include "machine/idle.h"
@@ -70,7 +70,7 @@ struct sl_machine {
 	struct sl_group *groups;
 	int ngroups;
 
-	/* the --at changes (config/sim_build.c) */
+	/* the --at changes (config/machine_build.c) */
 	struct sl_knob_change *changes;
 	int nchanges;
 	bool duration_set;
@@ -117,7 +117,7 @@ struct sl_machine_desc {
 	bool progress;
 };
 
-/* what the scheduler calls back (sched/sim.h), filled in by machine.c */
+/* what the scheduler calls back (sched/sched.h), filled in by machine.c */
 extern const struct sl_machine_ops sl_machine_ops;
 
 /* A machine with its CPUs idle, its domains built and no task; NULL when out of memory. */

@@ -5,7 +5,7 @@
 #ifndef SCHEDLAB_SYNC_H
 #define SCHEDLAB_SYNC_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 /* A FIFO of tasks sleeping on a condition variable or a barrier. */
 struct sl_waitq {

@@ -10,7 +10,7 @@
 #ifndef SCHEDLAB_CLASS_H
 #define SCHEDLAB_CLASS_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 struct sl_sched_class {
 	const char *name;

@@ -7,7 +7,7 @@
 #ifndef SCHEDLAB_SCHED_COMMON_H
 #define SCHEDLAB_SCHED_COMMON_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 #define NICE_0_LOAD	1024ULL
 #define WMULT_CONST	(1ULL << 32)

@@ -29,7 +29,7 @@
 #ifndef SCHEDLAB_EEVDF_H
 #define SCHEDLAB_EEVDF_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 #define EEVDF_FIXEDPOINT_SHIFT 10
 #define EEVDF_NICE_0_LOAD      (1ULL << 20) /* scale_load(1024) */

@@ -1,11 +1,11 @@
 /*
- * When each tickless CPU is next due to balance, as a tree of minima over the CPUs (sim.h,
+ * When each tickless CPU is next due to balance, as a tree of minima over the CPUs (sched.h,
  * sim->nohz_next): a leaf holds its CPU's ee.next_balance while its tick is stopped, else
  * UINT64_MAX. 6.18's NO_HZ kick (eevdf_balance.c) looks for the first CPU, in CPU order, that is
  * tickless, idle and due; a scan of every CPU on each tick of a busy CPU made the cost of a tick
  * grow with the machine, the tree finds the due ones in O(log n) each.
  */
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #ifndef SCHEDLAB_RELEASE_H
 #define SCHEDLAB_RELEASE_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 struct sl_sysctl_desc;
 

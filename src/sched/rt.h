@@ -7,7 +7,7 @@
 #ifndef SCHEDLAB_RT_H
 #define SCHEDLAB_RT_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 /* RR_TIMESLICE: 100 ms in jiffies (100 * HZ / 1000), integer division as the kernel's */
 #define SL_RR_TIMESLICE_MS 100

@@ -154,7 +154,7 @@ static bool idle_cpu(const struct sl_sim *sim, int c)
 }
 
 /*
- * The idle CPUs are sim->free_bits (set exactly when idle_cpu() holds, sim.h): a mask names
+ * The idle CPUs are sim->free_bits (set exactly when idle_cpu() holds, sched.h): a mask names
  * CPUs below 64 only (sl_cpu_allowed), so a task with one looks at the first word alone.
  */
 static u64 free_word(const struct sl_sim *sim, const struct sl_task *p, int w)
@@ -342,7 +342,7 @@ static int bfs_init_sim(struct sl_sim *sim)
 {
 	struct sl_bfs_grq *grq = calloc(1, sizeof(*grq));
 
-	/* the idle CPUs' bitmap (sim.h), kept only under BFS, which reads it */
+	/* the idle CPUs' bitmap (sched.h), kept only under BFS, which reads it */
 	sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
 	if (!grq || !sim->free_bits || sl_bfs_queue_init(sim, grq)) {
 		if (grq)

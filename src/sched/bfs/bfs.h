@@ -21,7 +21,7 @@
 #ifndef SCHEDLAB_BFS_H
 #define SCHEDLAB_BFS_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 /* BFS's queue priorities above MAX_RT_PRIO (ISO_PRIO, NORMAL_PRIO, IDLE_PRIO) */
 #define BFS_ISO_PRIO	100

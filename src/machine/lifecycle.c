@@ -211,7 +211,7 @@ void sl_sim_free(struct sl_sim *sim)
 	free(m->groups);
 	sl_disks_free(sim);
 	free(m->bcast_busy);
-	/* the --at changes are the configuration's (config/sim_build.c), allocated whole */
+	/* the --at changes are the configuration's (config/machine_build.c), allocated whole */
 	free(m->changes);
 	if (sim->cpus) {
 		for (int i = 0; i < sim->nclasses; i++)

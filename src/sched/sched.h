@@ -9,8 +9,8 @@
  * (machine/machine.h), which embeds this struct and is reached from it by container_of, as this
  * struct embeds the engine (core/engine.h: the clock, timer queue and event stream) at its top.
  */
-#ifndef SCHEDLAB_SCHED_SIM_H
-#define SCHEDLAB_SCHED_SIM_H
+#ifndef SCHEDLAB_SCHED_SCHED_H
+#define SCHEDLAB_SCHED_SCHED_H
 
 #include <schedlab/types.h>
 #include <schedlab/event.h>
