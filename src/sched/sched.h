@@ -488,6 +488,7 @@ struct sl_sim {
 
 	int ncpu;
 	struct sl_cpu *cpus;
+
 	/* CFS group scheduling (cfs_group.c): 0 off, 1 USER_SCHED; the task groups, in order of
 	 * creation (tgs[0] is uid 0's init_task_group); the default shares of uid 0's group and
 	 * of the others (param.group_root_shares / group_user_shares) */
