@@ -154,7 +154,8 @@ static void workload_keys(const struct sl_workload_ops *w)
 {
 	for (int k = 0; k < w->nkeys; k++)
 		printf("%s ", w->keys[k].name);
-	printf("start uid");
+	for (int k = 0; k < sl_wl_ncommon_keys; k++)
+		printf("%s%s", k ? " " : "", sl_wl_common_keys[k].name);
 }
 
 /* The repro experiments (the table's "repro X" rows), space-separated. */
