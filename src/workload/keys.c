@@ -191,6 +191,8 @@ static int parse_value(const struct sl_wl_key *k, const char *v, void *dst, char
 	case SL_WL_ENUM:
 		return parse_enum(k, v, f, err, errlen);
 	case SL_WL_STR:
+	case SL_WL_FILE:
+	case SL_WL_DIR:
 		snprintf(f, SL_WL_VALUE_MAX, "%s", v);
 		return 0;
 	case SL_WL_CPUS:

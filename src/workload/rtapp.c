@@ -32,8 +32,8 @@ struct rtapp_args {
 
 #define A struct rtapp_args
 static const struct sl_wl_key keys[] = {
-	SL_WL_KEY_STR("file", A, file, "", "the rt-app JSON file"),
-	SL_WL_KEY_STR("logdir", A, logdir, "",
+	SL_WL_KEY_FILE("file", A, file, "", "the rt-app JSON file"),
+	SL_WL_KEY_DIR("logdir", A, logdir, "",
 		      "write rt-app's per-thread logs there (default: none)"),
 	SL_WL_KEY_INT("ns_per_loop", A, ns_per_loop, 1, 1000000000, "100",
 		      "perf column: ns per loop when calibration names a CPU"),

@@ -796,8 +796,8 @@ void sl_tw_free(struct sl_tw *tw)
 
 #define A struct sl_tw_args
 static const struct sl_wl_key keys[] = {
-	SL_WL_KEY_STR("file", A, file, "",
-		      "the trace (any format the trace readers take, .xz/.gz included)"),
+	SL_WL_KEY_FILE("file", A, file, "",
+		       "the trace (any format the trace readers take, .xz/.gz included)"),
 	SL_WL_KEY_STR("tasks", A, tasks, "",
 		      "replay only tasks whose comm matches this POSIX extended regex (all)"),
 	SL_WL_KEY_BOOL("sync", A, sync, "0",
@@ -811,7 +811,7 @@ static const struct sl_wl_key keys[] = {
 	SL_WL_KEY_BOOL("yield", A, yield, "1",
 		       "1: a runnable switch-out with nothing on its CPU that could preempt is a "
 		       "sched_yield"),
-	SL_WL_KEY_STR("calibration", A, calibration, "",
+	SL_WL_KEY_DIR("calibration", A, calibration, "",
 		      "the recording machine's calibrate directory (default: T.machine.conf beside "
 		      "the trace; none: the model's defaults)"),
 };

@@ -30,6 +30,8 @@ enum sl_wl_type {
 	SL_WL_ENUM, /* int: the value of the named choice */
 	SL_WL_STR,  /* char[SL_WL_VALUE_MAX]: the text as given */
 	SL_WL_CPUS, /* u64: a list of CPUs 0-63 (1-15, 0,2,4-6), bit c for CPU c; empty: 0 */
+	SL_WL_FILE, /* as SL_WL_STR, a file's path (the completions offer files) */
+	SL_WL_DIR,  /* as SL_WL_STR, a directory's path (the completions offer directories) */
 };
 
 /* One name an SL_WL_ENUM key takes and the value it stores; a table ends with {NULL, 0}. */
@@ -82,6 +84,14 @@ struct sl_wl_key {
 #define SL_WL_KEY_STR(name, st, f, def, help)                                                      \
 	{                                                                                          \
 		name, SL_WL_STR, SL_WL_STRING(st, f), 0, 0, 0, def, help, NULL                     \
+	}
+#define SL_WL_KEY_FILE(name, st, f, def, help)                                                     \
+	{                                                                                          \
+		name, SL_WL_FILE, SL_WL_STRING(st, f), 0, 0, 0, def, help, NULL                    \
+	}
+#define SL_WL_KEY_DIR(name, st, f, def, help)                                                      \
+	{                                                                                          \
+		name, SL_WL_DIR, SL_WL_STRING(st, f), 0, 0, 0, def, help, NULL                     \
 	}
 #define SL_WL_KEY_CPUS(name, st, f, def, help)                                                     \
 	{                                                                                          \
