@@ -108,7 +108,13 @@ static void test_each_type(void **state)
 	assert_string_equal(a.s, "hello");
 	assert_int_equal(a.cpus, 0xe); /* the default */
 	assert_int_equal(o.x, 9);
-	/* CPUs 4..6, then CPU 0 (a list with commas would split the spec's pairs) */
+	/* a list: its commas are its own, up to the next KEY= (CPUs 0, 2, 4, 5, 6: 0x75) */
+	assert_int_equal(parse("cpus=0,2,4-6,n=3"), 0);
+	assert_int_equal(a.cpus, 0x75);
+	assert_int_equal(a.n, 3);
+	assert_int_equal(parse("n=2,cpus=63,0"), 0);
+	assert_int_equal(a.cpus, 0x8000000000000001ULL);
+	/* CPUs 4..6, then CPU 0 */
 	assert_int_equal(parse("cpus=4-6"), 0);
 	assert_int_equal(a.cpus, 0x70);
 	assert_int_equal(parse("cpus=0"), 0);
@@ -166,6 +172,11 @@ static void test_spec_errors(void **state)
 	bad("n=1,n=2", "--workload w: key 'n' given twice");
 	bad("x=1,x=1", "--workload w: key 'x' given twice");
 	bad("n", "--workload w: 'n' is not KEY=VALUE");
+	/* a word without '=' after a key that is not a CPU list */
+	bad("n=1,2", "--workload w: '2' is not KEY=VALUE");
+	bad("cpus=1,x=1,2", "--workload w: '2' is not KEY=VALUE");
+	bad("cpus=1,2-", "--workload w: cpus='1,2-': expected CPUs 0-63 as a list, e.g. 1-15 or "
+			 "0,2,4");
 	bad("n=", "--workload w: key 'n' needs a value");
 	char text[200];
 

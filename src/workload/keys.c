@@ -1,6 +1,8 @@
 /*
  * The one parser of workload keys (workload.h): the spec's key=value list against typed rows,
- * then each row's value, given or default, converted into its field. The text is checked whole
+ * then each row's value, given or default, converted into its field. The pairs are separated by
+ * commas, as is a CPU list (fio's cpus_allowed=0,2,4): after a CPU-list key, words without '='
+ * belong to its value. The text is checked whole
  * (unknown keys, keys given twice, empty or overlong values) before any value is converted, so a
  * misspelt key is reported as such even when another value is bad.
  */
@@ -244,10 +246,27 @@ static void unknown_key(const char *wname, const struct row *rows, int n, const 
 static int collect(const char *wname, const char *text, struct row *rows, int n, char *err,
 		   size_t errlen)
 {
+	struct row *last = NULL;
+
 	for (const char *p = text; p && *p;) {
 		size_t len = strcspn(p, ",");
 		const char *eq = memchr(p, '=', len);
 
+		/* a CPU list's own commas (cpus_allowed=0,2,4-6): the words go on its value */
+		if (!eq && last && last->k->type == SL_WL_CPUS) {
+			last->len = (size_t)(p + len - last->given);
+			if (last->len >= SL_WL_VALUE_MAX) {
+				snprintf(err, errlen,
+					 "--workload %s: key '%s': value too long (at most %d "
+					 "characters)",
+					 wname, last->k->name, SL_WL_VALUE_MAX - 1);
+				return -1;
+			}
+			p += len;
+			if (*p == ',')
+				p++;
+			continue;
+		}
 		if (!eq) {
 			snprintf(err, errlen, "--workload %s: '%.*s' is not KEY=VALUE", wname,
 				 (int)len, p);
@@ -281,6 +300,7 @@ static int collect(const char *wname, const char *text, struct row *rows, int n,
 		}
 		r->given = eq + 1;
 		r->len = vlen;
+		last = r;
 		p += len;
 		if (*p == ',')
 			p++;
