@@ -48,12 +48,12 @@ int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err,
 		snprintf(err, errlen, "--workload: specification too long");
 		return -1;
 	}
-	out->ops = ops;
 	out->args = calloc(1, ops->args_size ? ops->args_size : 1);
 	if (!out->args) {
 		snprintf(err, errlen, "--workload %s: out of memory", ops->name);
 		return -1;
 	}
+	out->ops = ops; /* its free_args frees what check() loaded, on an error too */
 	const struct sl_wl_keyset sets[] = {
 		{ops->keys, ops->nkeys, out->args},
 		{sl_wl_common_keys, sl_wl_ncommon_keys, &common},
