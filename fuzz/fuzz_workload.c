@@ -1,6 +1,6 @@
 /*
- * --workload NAME:key=val,...: one spec per line through sl_workload_parse (the framework's key
- * check, then each registered workload's own parse()). The seeds name every workload.
+ * --workload NAME:key=val,...: one spec per line through sl_workload_parse (the one parser of the
+ * workloads' key rows, then each workload's check()). The seeds name every workload.
  */
 #include "fuzz.h"
 #include "workload/workload.h"

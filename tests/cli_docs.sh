@@ -124,6 +124,9 @@ if command -v bash >/dev/null 2>&1; then
 	[ "$(complete_ run --workload "trace:file=$T/subd")" = "$T/subdir/" ] &&
 		grep -x "compopt -o nospace" "$CO" >/dev/null ||
 		fail "bash: trace:file=DIR: $(complete_ run --workload "trace:file=$T/subd")"
+	# calibration= is a directory key (its row's type): directories only, trace-me.trace not
+	[ "$(complete_ run --workload "trace:file=x,calibration=$T/")" = "$T/subdir/" ] ||
+		fail "bash: trace:calibration=: $(complete_ run --workload "trace:file=x,calibration=$T/")"
 	complete_ run --workload "trace:file=x," | grep -x x,tasks= >/dev/null ||
 		fail "bash: trace:file=x,: $(complete_ run --workload "trace:file=x,")"
 	[ "$(complete_ run --workload "trace:file=x,pre")" = x,preempt= ] ||
@@ -142,6 +145,14 @@ if command -v zsh >/dev/null 2>&1; then
 		fail "zsh: repro: $(zc 'schedlab repro ')"
 	[ "$(zc 'schedlab run --workload trace:')" = "file " ] ||
 		fail "zsh: --workload trace: $(zc 'schedlab run --workload trace:')"
+	# after a path key, zsh's files; only directories after a directory key
+	mkdir -p "$T/zd/sub" && : >"$T/zd/f.trace"
+	zc "schedlab run --workload trace:file=$T/zd/" | grep -F 'f.trace' >/dev/null ||
+		fail "zsh: trace:file=DIR/: $(zc "schedlab run --workload trace:file=$T/zd/")"
+	zc "schedlab run --workload trace:file=x,calibration=$T/zd/" | grep -F 'f.trace' >/dev/null &&
+		fail "zsh: trace:calibration= offers a file"
+	zc "schedlab run --workload trace:file=x,calibration=$T/zd/" | grep -F 'sub' >/dev/null ||
+		fail "zsh: trace:calibration=DIR/: no directory"
 	zc 'schedlab run --workload hog:' | grep -F ' tasks ' >/dev/null ||
 		fail "zsh: --workload hog: $(zc 'schedlab run --workload hog:')"
 	[ "$(zc 'schedlab run --workload hog:tasks=2,wo')" = "work " ] ||

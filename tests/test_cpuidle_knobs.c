@@ -9,6 +9,8 @@
 #include "cpuidle/cpuidle.h"
 #include "experiment/run.h"
 
+extern const struct sl_cpuidle_governor sl_gov_haltpoll;
+
 enum { POLL, C1, C1E, C3, C6 };
 
 static void build(struct sl_config *cfg, const char *const *params, int nparams, const char *qos,
@@ -32,6 +34,15 @@ static void build(struct sl_config *cfg, const char *const *params, int nparams,
 }
 
 /* Every tunable lands in its field; the others keep their defaults. */
+/* a governor tunable's value by name: every registered name has one */
+static u64 gparam(const struct sl_gov_params *gp, const char *name)
+{
+	u64 v = 0;
+
+	assert_int_equal(sl_gov_param_get(gp, name, &v), 0);
+	return v;
+}
+
 static void test_params_reach_their_fields(void **state)
 {
 	static const char *const p[] = {
@@ -46,22 +57,22 @@ static void test_params_reach_their_fields(void **state)
 	(void)state;
 	build(&def, NULL, 0, NULL, NULL);
 	build(&cfg, p, (int)SL_ARRAY_SIZE(p), NULL, NULL);
-	assert_int_equal(cfg.gp.haltpoll_poll_ns, 100000);
-	assert_int_equal(cfg.gp.haltpoll_grow_start_ns, 30000);
-	assert_int_equal(cfg.gp.haltpoll_grow, 3);
-	assert_int_equal(cfg.gp.haltpoll_shrink, 4);
-	assert_false(cfg.gp.haltpoll_allow_shrink);
-	assert_int_equal(cfg.gp.menu_tng_quirks, 0);
+	assert_int_equal(gparam(&cfg.gp, "haltpoll_poll_ns"), 100000);
+	assert_int_equal(gparam(&cfg.gp, "haltpoll_grow_start_ns"), 30000);
+	assert_int_equal(gparam(&cfg.gp, "haltpoll_grow"), 3);
+	assert_int_equal(gparam(&cfg.gp, "haltpoll_shrink"), 4);
+	assert_int_equal(gparam(&cfg.gp, "haltpoll_allow_shrink"), 0);
+	assert_int_equal(gparam(&cfg.gp, "menu_tng_quirks"), 0);
 	assert_int_equal(cfg.drv.busy_power_mw, 20000);
 	assert_int_equal(cfg.drv.states[C6].power_mw, 300);
 	assert_int_equal(cfg.drv.states[C3].entry_energy_nj, 12345);
 	/* the defaults: the haltpoll module's, quirks on, the profile's table */
-	assert_int_equal(def.gp.haltpoll_poll_ns, 200000);
-	assert_int_equal(def.gp.haltpoll_grow_start_ns, 50000);
-	assert_int_equal(def.gp.haltpoll_grow, 2);
-	assert_int_equal(def.gp.haltpoll_shrink, 2);
-	assert_true(def.gp.haltpoll_allow_shrink);
-	assert_int_equal(def.gp.menu_tng_quirks, 1);
+	assert_int_equal(gparam(&def.gp, "haltpoll_poll_ns"), 200000);
+	assert_int_equal(gparam(&def.gp, "haltpoll_grow_start_ns"), 50000);
+	assert_int_equal(gparam(&def.gp, "haltpoll_grow"), 2);
+	assert_int_equal(gparam(&def.gp, "haltpoll_shrink"), 2);
+	assert_int_equal(gparam(&def.gp, "haltpoll_allow_shrink"), 1);
+	assert_int_equal(gparam(&def.gp, "menu_tng_quirks"), 1);
 	assert_int_equal(def.drv.busy_power_mw, 15000);
 	assert_int_equal(def.drv.states[C6].power_mw, 150);
 	assert_int_equal(def.drv.states[C3].entry_energy_nj, 300000);  /* 20 us x 15 W */
@@ -182,15 +193,15 @@ static void test_governor_param_rows(void **state)
 
 	(void)state;
 	sl_gov_params_default(&gp);
-	assert_int_equal(gp.menu_tng_quirks, 1);
-	assert_int_equal(gp.haltpoll_allow_shrink, 1);
+	assert_int_equal(gparam(&gp, "menu_tng_quirks"), 1);
+	assert_int_equal(gparam(&gp, "haltpoll_allow_shrink"), 1);
 	sl_gov_param_names(names, sizeof(names));
 	assert_string_equal(names,
 			    "menu_tng_quirks, haltpoll_poll_ns, haltpoll_grow, "
 			    "haltpoll_shrink, haltpoll_grow_start_ns, haltpoll_allow_shrink");
 	assert_int_equal(sl_gov_param_set(&gp, "haltpoll_grow", 4294967295ULL, err, sizeof(err)),
 			 0);
-	assert_int_equal(gp.haltpoll_grow, 4294967295ULL);
+	assert_int_equal(gparam(&gp, "haltpoll_grow"), 4294967295ULL);
 	assert_int_equal(sl_gov_param_set(&gp, "haltpoll_grow", 4294967296ULL, err, sizeof(err)),
 			 -1);
 	assert_string_equal(err, "--cpuidle-param haltpoll_grow: at most 4294967295");
@@ -199,11 +210,79 @@ static void test_governor_param_rows(void **state)
 	assert_int_equal(sl_gov_param_set(&gp, "busy_power_mw", 1, err, sizeof(err)), -2);
 }
 
+/*
+ * The framework places each governor's tunables block (its tunables_size) in the store, in
+ * registry order: poll, ladder and menu-2.6.31 have none, menu-tng's 8 bytes (quirks) come first,
+ * then haltpoll's 40 (poll_ns, shrink, grow, grow_start_ns, allow_shrink); every block fits and
+ * none overlaps another.
+ */
+static void test_governor_blocks(void **state)
+{
+	struct sl_gov_params gp;
+	struct sl_cpuidle_dev dev;
+	u64 def[8], want = 0;
+	size_t total = 0;
+	char err[256];
+
+	(void)state;
+	for (int g = 0; g < sl_cpuidle_ngovernors; g++) {
+		const struct sl_cpuidle_governor *gov = sl_cpuidle_governors[g];
+
+		total += (gov->tunables_size + 7) / 8 * 8;
+		for (int i = 0; i < gov->nparams; i++)
+			assert_true(gov->params[i].offset + sizeof(u64) <= gov->tunables_size);
+	}
+	assert_true(total <= SL_GOV_TUNABLES_MAX);
+	sl_gov_params_default(&gp);
+	assert_int_equal(gp.store[0], 1);      /* menu_tng_quirks */
+	assert_int_equal(gp.store[1], 200000); /* haltpoll_poll_ns */
+	assert_int_equal(gp.store[2], 2);      /* haltpoll_shrink */
+	assert_int_equal(gp.store[3], 2);      /* haltpoll_grow */
+	assert_int_equal(gp.store[4], 50000);  /* haltpoll_grow_start_ns */
+	assert_int_equal(gp.store[5], 1);      /* haltpoll_allow_shrink */
+	assert_int_equal(gp.store[6], 0);      /* nothing after them */
+	memset(&dev, 0, sizeof(dev));
+	dev.gp = &gp;
+	assert_ptr_equal(sl_gov_tunables(&dev, &sl_gov_haltpoll, def), &gp.store[1]);
+	/* every tunable its own value (a flag the opposite of its default): each reads back
+	 * unchanged, so no two share a u64 */
+	for (int pass = 0; pass < 2; pass++) {
+		u64 n = 1000;
+
+		for (int g = 0; g < sl_cpuidle_ngovernors; g++) {
+			for (int i = 0; i < sl_cpuidle_governors[g]->nparams; i++, n++) {
+				const struct sl_gov_param *p = &sl_cpuidle_governors[g]->params[i];
+				u64 v = p->max == 1 ? !p->def : n, got = 0;
+
+				if (pass == 0) {
+					assert_int_equal(
+						sl_gov_param_set(&gp, p->name, v, err, sizeof(err)),
+						0);
+					continue;
+				}
+				assert_int_equal(sl_gov_param_get(&gp, p->name, &got), 0);
+				assert_int_equal(got, v);
+			}
+		}
+	}
+	assert_int_equal(gp.store[0], 0); /* menu_tng_quirks, set off */
+	assert_int_equal(gp.store[1], 1001);
+	assert_int_equal(sl_gov_param_get(&gp, "busy_power_mw", &want), -2);
+	/* without a configuration's store (a governor's unit test): the rows' defaults */
+	dev.gp = NULL;
+	memset(def, 0xff, sizeof(def));
+	assert_ptr_equal(sl_gov_tunables(&dev, &sl_gov_haltpoll, def), def);
+	assert_int_equal(def[0], 200000);
+	assert_int_equal(def[4], 1);
+	assert_int_equal(def[5], 0xffffffffffffffffULL); /* beyond its 40 bytes: untouched */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_params_reach_their_fields),
 		cmocka_unit_test(test_governor_param_rows),
+		cmocka_unit_test(test_governor_blocks),
 		cmocka_unit_test(test_power_params_move_the_oracle),
 		cmocka_unit_test(test_qos_and_disable_limit_the_states),
 		cmocka_unit_test(test_busy_power_prices_busy_time),

@@ -29,16 +29,17 @@ static const struct sl_cpuidle_driver haltpoll_drv = {
 static struct sl_gov_params gp;
 static struct sl_cpuidle_dev dev;
 
+static void set(const char *name, u64 v)
+{
+	char err[128];
+
+	assert_int_equal(sl_gov_param_set(&gp, name, v, err, sizeof(err)), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
-	gp = (struct sl_gov_params){
-		.haltpoll_poll_ns = 200000,
-		.haltpoll_shrink = 2,
-		.haltpoll_grow = 2,
-		.haltpoll_grow_start_ns = 50000,
-		.haltpoll_allow_shrink = true,
-	};
+	sl_gov_params_default(&gp); /* the module's: 200 us, shrink 2, grow 2, 50 us, on */
 	memset(&dev, 0, sizeof(dev));
 	dev.gp = &gp;
 	dev.tick_ns = 1000000;
@@ -181,12 +182,12 @@ static void test_shrink_parameters(void **state)
 	(void)state;
 	halt_for(30);
 	poll_expect(50000, 50, true);
-	gp.haltpoll_allow_shrink = false;
+	set("haltpoll_allow_shrink", 0);
 	halt_for(500);
 	assert_int_equal(dev.poll_limit_ns, 50000);
 	poll_expect(50000, 50, true);
-	gp.haltpoll_allow_shrink = true;
-	gp.haltpoll_shrink = 0;
+	set("haltpoll_allow_shrink", 1);
+	set("haltpoll_shrink", 0);
 	halt_for(500);
 	assert_int_equal(dev.poll_limit_ns, 0);
 	halt_for(30); /* window 0: halt, then grow to grow_start again */
@@ -197,7 +198,7 @@ static void test_shrink_parameters(void **state)
 static void test_growth_capped(void **state)
 {
 	(void)state;
-	gp.haltpoll_grow = 3;
+	set("haltpoll_grow", 3);
 	halt_for(30);
 	assert_int_equal(dev.poll_limit_ns, 50000);
 	poll_expect(50000, 50, true);

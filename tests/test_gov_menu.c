@@ -36,7 +36,7 @@ static int setup(void **state)
 	struct ctx *c = calloc(1, sizeof(*c));
 
 	assert_non_null(c);
-	c->gp.menu_tng_quirks = 1;
+	sl_gov_params_default(&c->gp); /* menu_tng_quirks=1 */
 	c->dev.gp = &c->gp;
 	c->dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
 	c->dev.tick_ns = 1000000;

@@ -24,13 +24,7 @@ extern const struct sl_cpuidle_governor sl_gov_menu_2_6_31;
 
 #define US 1000ULL
 
-static const struct sl_gov_params gp = {
-	.haltpoll_poll_ns = 200000,
-	.haltpoll_shrink = 2,
-	.haltpoll_grow = 2,
-	.haltpoll_grow_start_ns = 50000,
-	.haltpoll_allow_shrink = true,
-};
+static struct sl_gov_params gp;
 
 static struct sl_cpuidle_dev dev;
 
@@ -38,6 +32,7 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(&dev, 0, sizeof(dev));
+	sl_gov_params_default(&gp);
 	dev.gp = &gp;
 	dev.tick_ns = 1000000;
 	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;

@@ -29,12 +29,19 @@ struct ctx {
 	struct sl_cpuidle_dev dev;
 };
 
+static void set_quirks(struct ctx *c, u64 v)
+{
+	char err[128];
+
+	assert_int_equal(sl_gov_param_set(&c->gp, "menu_tng_quirks", v, err, sizeof(err)), 0);
+}
+
 static int setup(void **state)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 
 	assert_non_null(c);
-	c->gp.menu_tng_quirks = 1;
+	sl_gov_params_default(&c->gp); /* menu_tng_quirks=1 */
 	c->dev.gp = &c->gp;
 	c->dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
 	c->dev.tick_ns = 1000000;
@@ -113,7 +120,7 @@ static void test_cf_sequence_corrected(void **state)
 	struct ctx *c = *state;
 	static const u64 cf[] = {4096, 3278, 2664, 2204, 1859};
 
-	c->gp.menu_tng_quirks = 0;
+	set_quirks(c, 0);
 	for (size_t i = 0; i < SL_ARRAY_SIZE(cf); i++) {
 		assert_int_equal(sel(c, 4096000), C6);
 		assert_int_equal(c->dev.predicted_ns, cf[i] * 1000);
@@ -141,7 +148,7 @@ static void test_round_up_corrected(void **state)
 {
 	struct ctx *c = *state;
 
-	c->gp.menu_tng_quirks = 0;
+	set_quirks(c, 0);
 	c->dev.nr_iowait = 1;
 	assert_int_equal(sel(c, 2199000), C3);
 	assert_int_equal(sel(c, 2199001), C6);
@@ -247,7 +254,7 @@ static void test_quirk_max_interesting(void **state)
 	assert_int_equal(sel(c, 102400000), C6);
 	assert_int_equal(c->dev.predicted_ns, 92150000);
 
-	c->gp.menu_tng_quirks = 0;
+	set_quirks(c, 0);
 	sl_gov_menu_tng.disable(&c->dev);
 	assert_int_equal(sl_gov_menu_tng.enable(&c->dev, &test_nehalem), 0);
 	assert_int_equal(sel(c, 102400000), C6);
@@ -269,17 +276,17 @@ static void test_quirk_u32(void **state)
 
 	assert_int_equal(sel(c, 5000000000ULL), C6);
 	assert_int_equal(c->dev.predicted_ns, 705033000ULL);
-	c->gp.menu_tng_quirks = 0;
+	set_quirks(c, 0);
 	assert_int_equal(sel(c, 5000000000ULL), C6);
 	assert_int_equal(c->dev.predicted_ns, 5000000000ULL);
 
-	c->gp.menu_tng_quirks = 1;
+	set_quirks(c, 1);
 	assert_int_equal(sel(c, 4294000000ULL), C6);
 	assert_int_equal(c->dev.predicted_ns, 4294000000ULL);
 	wake(c, C6, 4200000000ULL);
 	assert_int_equal(sel(c, 4294000000ULL), C6);
 	assert_int_equal(c->dev.predicted_ns, 3221548000ULL);
-	c->gp.menu_tng_quirks = 0;
+	set_quirks(c, 0);
 	wake(c, C6, 4200000000ULL);
 	assert_int_equal(sel(c, 4294000000ULL), C6);
 	/* 3073 * 3 / 4 = 2304 + 1024 = 3328: (4294000 * 3328 + 2048) / 4096 = 3488875 */

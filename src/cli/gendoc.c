@@ -154,7 +154,8 @@ static void workload_keys(const struct sl_workload_ops *w)
 {
 	for (int k = 0; k < w->nkeys; k++)
 		printf("%s ", w->keys[k].name);
-	printf("start uid");
+	for (int k = 0; k < sl_wl_ncommon_keys; k++)
+		printf("%s%s", k ? " " : "", sl_wl_common_keys[k].name);
 }
 
 /* The repro experiments (the table's "repro X" rows), space-separated. */
@@ -170,9 +171,35 @@ static void repro_words(const char *sep)
 }
 
 /*
+ * The workload keys whose value is a path (SL_WL_FILE, SL_WL_DIR rows; only directories if dirs),
+ * each once, as pre NAME post, sep between them.
+ */
+static void path_keys(bool dirs, const char *pre, const char *post, const char *sep)
+{
+	int n = 0;
+
+	for (int i = 0; i < sl_nworkloads; i++) {
+		for (int k = 0; k < sl_workloads[i]->nkeys; k++) {
+			const struct sl_wl_key *key = &sl_workloads[i]->keys[k];
+			bool seen = false;
+
+			if (key->type != SL_WL_DIR && (dirs || key->type != SL_WL_FILE))
+				continue;
+			for (int j = 0; j <= i && !seen; j++)
+				for (int m = 0; m < (j < i ? sl_workloads[j]->nkeys : k) && !seen;
+				     m++)
+					seen = sl_workloads[j]->keys[m].type == key->type &&
+					       !strcmp(sl_workloads[j]->keys[m].name, key->name);
+			if (!seen)
+				printf("%s%s%s%s", n++ ? sep : "", pre, key->name, post);
+		}
+	}
+}
+
+/*
  * The bash helpers: the --kernel on the line (for the per-release words), and a workload's
  * value: its name, then NAME: followed by its keys (file= first where the workload reads one),
- * then after file= or logdir= a file or a directory.
+ * then after a key naming a file or a directory (its row's type) a file or a directory.
  */
 static void bash_helpers(void)
 {
@@ -202,15 +229,20 @@ static void bash_helpers(void)
 	printf("\t*) echo \"");
 	sysctl_words(sl_release_default());
 	printf("\" ;;\n\tesac\n}\n");
-	printf("# a --workload value: NAME, then NAME:KEY=, then a file after file= or logdir=\n"
+	printf("# a --workload value: NAME, then NAME:KEY=, then a file or a directory after a "
+	       "key\n"
+	       "# that names one\n"
 	       "_schedlab_workload()\n{\n\tlocal spec last pre keys w f\n"
 	       "\tif [[ $cur != *:* ]]; then\n\t\tCOMPREPLY=($(compgen -W \"");
 	for (int i = 0; i < sl_nworkloads; i++)
 		printf("%s%s", i ? " " : "", sl_workloads[i]->name);
 	printf("\" -- \"$cur\"))\n\t\treturn\n\tfi\n"
 	       "\tspec=${cur#*:}\n\tlast=${spec##*,}\n\tpre=${cur%%\"$last\"}\n"
-	       "\tcase $last in\n\tfile=* | logdir=*)\n"
-	       "\t\tw=-f\n\t\t[[ $last == logdir=* ]] && w=-d\n"
+	       "\tcase $last in\n\t");
+	path_keys(false, "", "=*", " | ");
+	printf(")\n\t\tw=-f\n\t\tcase $last in ");
+	path_keys(true, "", "=*", " | ");
+	printf(") w=-d ;; esac\n"
 	       "\t\twhile IFS= read -r f; do\n\t\t\t[[ -d $f ]] && f=$f/\n"
 	       "\t\t\tCOMPREPLY+=(\"$pre${last%%%%=*}=$f\")\n"
 	       "\t\tdone < <(compgen $w -- \"${last#*=}\")\n"
@@ -380,9 +412,13 @@ static void zsh_helpers(void)
 	       "\tif ! compset -P '*:'; then\n\t\tcompadd -- ");
 	for (int i = 0; i < sl_nworkloads; i++)
 		printf("%s%s", i ? " " : "", sl_workloads[i]->name);
-	printf("\n\t\treturn\n\tfi\n\twl=${IPREFIX%%%%:*}\n\tcompset -P '*,'\n"
-	       "\tif compset -P 'file='; then\n\t\t_files\n\t\treturn\n\tfi\n"
-	       "\tif compset -P 'logdir='; then\n\t\t_files -/\n\t\treturn\n\tfi\n"
+	printf("\n\t\treturn\n\tfi\n\twl=${IPREFIX%%%%:*}\n\tcompset -P '*,'\n");
+	/* a key naming a file or a directory: complete the path */
+	printf("\tif compset -P '(");
+	path_keys(false, "", "", "|");
+	printf(")='; then\n\t\tcase $IPREFIX in\n\t\t");
+	path_keys(true, "*", "=", " | ");
+	printf(") _files -/ ;;\n\t\t*) _files ;;\n\t\tesac\n\t\treturn\n\tfi\n"
 	       "\tcase $wl in\n");
 	for (int i = 0; i < sl_nworkloads; i++) {
 		printf("\t\"%s\") keys=(", sl_workloads[i]->name);

@@ -495,9 +495,9 @@ static int cmd_workloads(int argc, char **argv)
 		for (int k = 0; k < w->nkeys; k++)
 			printf("  %-10s default %-20s %s\n", w->keys[k].name, w->keys[k].def,
 			       w->keys[k].help);
-		printf("  %-10s default %-20s %s\n", "start", "0s", "when the tasks are created");
-		printf("  %-10s default %-20s %s\n", "uid", "1000",
-		       "the tasks' user id (their task group with group_sched=1)");
+		for (int k = 0; k < sl_wl_ncommon_keys; k++)
+			printf("  %-10s default %-20s %s\n", sl_wl_common_keys[k].name,
+			       sl_wl_common_keys[k].def, sl_wl_common_keys[k].help);
 	}
 	printf("\ndurations: 10ms (fixed), uniform:MIN:MAX, exp:MEAN, normal:MEAN:SD\n");
 	return 0;

@@ -34,42 +34,121 @@ const struct sl_cpuidle_driver sl_cpuidle_poll_driver = {
 	.states = {{"POLL", 0, 0, 0, CPUIDLE_FLAG_POLL | CPUIDLE_FLAG_TIME_VALID, 0}},
 };
 
-static u64 *param_field(struct sl_gov_params *gp, const struct sl_gov_param *p)
+/*
+ * Where gov's block starts in the store: after the blocks of the governors before it in the
+ * registry, each rounded up to whole u64s. -1 for a governor outside the registry or a block
+ * that does not fit (test_cpuidle_knobs checks that every registered one does).
+ */
+static long block_offset(const struct sl_cpuidle_governor *gov)
 {
-	return (u64 *)(void *)((char *)gp + p->offset);
+	size_t off = 0;
+
+	for (int g = 0; g < sl_cpuidle_ngovernors; g++) {
+		size_t size = (sl_cpuidle_governors[g]->tunables_size + sizeof(u64) - 1) &
+			      ~(sizeof(u64) - 1);
+
+		if (sl_cpuidle_governors[g] == gov)
+			return off + size <= SL_GOV_TUNABLES_MAX ? (long)off : -1;
+		off += size;
+	}
+	return -1;
+}
+
+static u64 *param_field(void *block, const struct sl_gov_param *p)
+{
+	return (u64 *)(void *)((char *)block + p->offset);
+}
+
+/* gov's block in gp, NULL when it has none */
+static void *block(struct sl_gov_params *gp, const struct sl_cpuidle_governor *gov)
+{
+	long off = block_offset(gov);
+
+	return off < 0 ? NULL : (char *)gp->store + off;
+}
+
+static void fill_defaults(void *blk, const struct sl_cpuidle_governor *gov)
+{
+	for (int i = 0; i < gov->nparams; i++)
+		*param_field(blk, &gov->params[i]) = gov->params[i].def;
+}
+
+const void *sl_gov_tunables(const struct sl_cpuidle_dev *dev, const struct sl_cpuidle_governor *gov,
+			    void *defaults)
+{
+	long off = dev->gp ? block_offset(gov) : -1;
+
+	if (off >= 0)
+		return (const char *)dev->gp->store + off;
+	memset(defaults, 0, gov->tunables_size);
+	fill_defaults(defaults, gov);
+	return defaults;
 }
 
 void sl_gov_params_default(struct sl_gov_params *gp)
 {
 	memset(gp, 0, sizeof(*gp));
-	for (int g = 0; g < sl_cpuidle_ngovernors; g++)
-		for (int i = 0; i < sl_cpuidle_governors[g]->nparams; i++)
-			*param_field(gp, &sl_cpuidle_governors[g]->params[i]) =
-				sl_cpuidle_governors[g]->params[i].def;
+	for (int g = 0; g < sl_cpuidle_ngovernors; g++) {
+		void *blk = block(gp, sl_cpuidle_governors[g]);
+
+		if (blk)
+			fill_defaults(blk, sl_cpuidle_governors[g]);
+	}
+}
+
+/* The governor and row of a tunable's name (NULL: none has it). */
+static const struct sl_gov_param *find_param(const char *name,
+					     const struct sl_cpuidle_governor **gov)
+{
+	for (int g = 0; g < sl_cpuidle_ngovernors; g++) {
+		for (int i = 0; i < sl_cpuidle_governors[g]->nparams; i++) {
+			if (!strcmp(sl_cpuidle_governors[g]->params[i].name, name)) {
+				*gov = sl_cpuidle_governors[g];
+				return &sl_cpuidle_governors[g]->params[i];
+			}
+		}
+	}
+	return NULL;
+}
+
+int sl_gov_param_get(const struct sl_gov_params *gp, const char *name, u64 *v)
+{
+	const struct sl_cpuidle_governor *gov;
+	const struct sl_gov_param *p = find_param(name, &gov);
+	long off = p ? block_offset(gov) : -1;
+
+	if (off < 0)
+		return -2;
+	*v = *(const u64 *)(const void *)((const char *)gp->store + off + p->offset);
+	return 0;
 }
 
 int sl_gov_param_set(struct sl_gov_params *gp, const char *name, u64 v, char *err, size_t errlen)
 {
-	for (int g = 0; g < sl_cpuidle_ngovernors; g++) {
-		for (int i = 0; i < sl_cpuidle_governors[g]->nparams; i++) {
-			const struct sl_gov_param *p = &sl_cpuidle_governors[g]->params[i];
+	const struct sl_cpuidle_governor *gov;
+	const struct sl_gov_param *p = find_param(name, &gov);
+	void *blk;
 
-			if (strcmp(p->name, name))
-				continue;
-			if (v > p->max) {
-				if (p->max == 1)
-					snprintf(err, errlen, "--cpuidle-param %s: expected 0 or 1",
-						 name);
-				else
-					snprintf(err, errlen, "--cpuidle-param %s: at most %llu",
-						 name, (unsigned long long)p->max);
-				return -1;
-			}
-			*param_field(gp, p) = v;
-			return 0;
-		}
+	if (!p)
+		return -2;
+	if (v > p->max) {
+		if (p->max == 1)
+			snprintf(err, errlen, "--cpuidle-param %s: expected 0 or 1", name);
+		else
+			snprintf(err, errlen, "--cpuidle-param %s: at most %llu", name,
+				 (unsigned long long)p->max);
+		return -1;
 	}
-	return -2;
+	blk = block(gp, gov);
+	if (!blk) {
+		snprintf(err, errlen,
+			 "--cpuidle-param %s: governor %s's tunables do not fit the store "
+			 "(SL_GOV_TUNABLES_MAX)",
+			 name, gov->name);
+		return -1;
+	}
+	*param_field(blk, p) = v;
+	return 0;
 }
 
 void sl_gov_param_names(char *buf, size_t len)

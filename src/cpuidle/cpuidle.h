@@ -56,27 +56,23 @@ struct sl_cpuidle_driver {
 	bool bm_check;
 };
 
-/* Governor tunables (module parameters), the same for every CPU. */
 /*
- * The governors' tunables (module parameters). Each governor's file owns its rows (struct
- * sl_gov_param: name, default, bound) and lists them in its ops; the values live here so that a
- * configuration carries them all. A governor with new tunables adds its fields here.
+ * The governors' tunables (module parameters), the same for every CPU. Each governor declares
+ * its own struct of u64 fields and its size (tunables_size in its ops) and names each field in a
+ * row (struct sl_gov_param: the name --cpuidle-param takes, the offset in that struct, the
+ * default, the bound). The framework places every governor's block in this store, one after the
+ * other in registry order, so that a configuration carries them all by value; a governor reads
+ * its own with sl_gov_tunables. A new governor with tunables touches only its own file.
  */
+#define SL_GOV_TUNABLES_MAX 256 /* bytes: the store of every governor's block */
 struct sl_gov_params {
-	/* menu-tng: 1 reproduces 2.6.32's integer quirks exactly, 0 the corrected arithmetic */
-	u64 menu_tng_quirks;
-	/* haltpoll module parameters */
-	u64 haltpoll_poll_ns;	    /* guest_halt_poll_ns */
-	u64 haltpoll_shrink;	    /* guest_halt_poll_shrink */
-	u64 haltpoll_grow;	    /* guest_halt_poll_grow */
-	u64 haltpoll_grow_start_ns; /* guest_halt_poll_grow_start */
-	u64 haltpoll_allow_shrink;  /* guest_halt_poll_allow_shrink */
+	u64 store[SL_GOV_TUNABLES_MAX / sizeof(u64)];
 };
 
 /* One tunable of a governor, as --cpuidle-param NAME=VALUE sets it. */
 struct sl_gov_param {
 	const char *name;
-	size_t offset; /* in struct sl_gov_params */
+	size_t offset; /* of its u64 in the governor's tunables struct */
 	u64 def;
 	u64 max; /* the largest value taken (1: a flag, "expected 0 or 1") */
 };
@@ -149,7 +145,8 @@ struct sl_cpuidle_governor {
 	void (*disable)(struct sl_cpuidle_dev *dev);
 	int (*select)(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv);
 	void (*reflect)(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv, int index);
-	/* its tunables (NULL: none) */
+	/* its tunables: a struct of tunables_size bytes, one u64 per row of params (NULL: none) */
+	size_t tunables_size;
 	const struct sl_gov_param *params;
 	int nparams;
 };
@@ -158,6 +155,15 @@ extern const struct sl_cpuidle_governor sl_gov_poll;
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name);
 /* "; did you mean 'menu'?" for a governor name not found (core/suggest.h), else "" */
 const char *sl_cpuidle_governor_hint(const char *name, char *buf, size_t len);
+/*
+ * gov's tunables for dev: its block in dev->gp, or, for a device without a configuration's (a
+ * governor's unit test) or a governor outside the registry, defaults (tunables_size bytes) filled
+ * from its rows. Never NULL.
+ */
+const void *sl_gov_tunables(const struct sl_cpuidle_dev *dev, const struct sl_cpuidle_governor *gov,
+			    void *defaults);
+/* Read a governor tunable by name: 0, or -2 if no governor has it. */
+int sl_gov_param_get(const struct sl_gov_params *gp, const char *name, u64 *v);
 /* Every governor's tunables at their defaults. */
 void sl_gov_params_default(struct sl_gov_params *gp);
 /* Set a governor tunable by name: 0, -1 with err for a bad value, -2 if no governor has it. */

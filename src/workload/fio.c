@@ -21,121 +21,59 @@
 struct fio_args {
 	long disks, iodepth, numjobs;
 	u64 bs, size;
-	unsigned flags;
-	bool aio;
+	int flags; /* SL_BIO_*: the rw key */
+	bool direct;
+	int aio; /* ioengine: 0 sync, 1 libaio */
 	struct sl_dist runtime;
-	u64 cpus;   /* cpus_allowed: bit c allows CPU c (0: every CPU) */
-	bool split; /* cpus_allowed_policy=split: job k on the k-th allowed CPU alone */
+	u64 cpus;  /* cpus_allowed: bit c allows CPU c (0: every CPU) */
+	int split; /* cpus_allowed_policy=split: job k on the k-th allowed CPU alone */
 };
 
+static const struct sl_wl_choice rw_choices[] = {
+	{"read", 0},
+	{"randread", SL_BIO_RANDOM},
+	{"write", SL_BIO_WRITE},
+	{"randwrite", SL_BIO_WRITE | SL_BIO_RANDOM},
+	{NULL, 0},
+};
+static const struct sl_wl_choice engines[] = {{"sync", 0}, {"libaio", 1}, {NULL, 0}};
+static const struct sl_wl_choice cpu_policies[] = {{"shared", 0}, {"split", 1}, {NULL, 0}};
+
+#define A struct fio_args
 static const struct sl_wl_key keys[] = {
-	{"disks", "1", "disks; one job per disk (times numjobs)"},
-	{"rw", "read", "read, randread, write or randwrite"},
-	{"bs", "128k", "bytes per request (4k, 128k, 1m)"},
-	{"iodepth", "1", "requests in flight per job (libaio)"},
-	{"numjobs", "1", "jobs per disk"},
-	{"direct", "1", "O_DIRECT; only 1 is modelled (no page cache)"},
-	{"ioengine", "sync", "sync (pread/pwrite) or libaio"},
-	{"size", "0", "bytes per job, then it exits (0: until runtime or the run's end)"},
-	{"runtime", "0s", "time per job, then it exits (0s: until the run's end)"},
-	{"cpus_allowed", "",
-	 "CPUs the jobs may run on, e.g. 1-15 or 0,2,4 (CPUs 0-63; empty: all)"},
-	{"cpus_allowed_policy", "shared",
-	 "shared (every job on all of them) or split (job k alone on the k-th, in turn)"},
+	SL_WL_KEY_INT("disks", A, disks, 1, 1024, "1", "disks; one job per disk (times numjobs)"),
+	SL_WL_KEY_ENUM("rw", A, flags, rw_choices, "read", "read, randread, write or randwrite"),
+	/* whole sectors: the block layer's unit */
+	SL_WL_KEY_SIZE("bs", A, bs, 512, 0, 512, "128k", "bytes per request (4k, 128k, 1m)"),
+	SL_WL_KEY_INT("iodepth", A, iodepth, 1, 4096, "1", "requests in flight per job (libaio)"),
+	SL_WL_KEY_INT("numjobs", A, numjobs, 1, 1024, "1", "jobs per disk"),
+	SL_WL_KEY_BOOL("direct", A, direct, "1", "O_DIRECT; only 1 is modelled (no page cache)"),
+	SL_WL_KEY_ENUM("ioengine", A, aio, engines, "sync", "sync (pread/pwrite) or libaio"),
+	SL_WL_KEY_SIZE("size", A, size, 0, 0, 0, "0",
+		       "bytes per job, then it exits (0: until runtime or the run's end)"),
+	SL_WL_KEY_DIST("runtime", A, runtime, "0s",
+		       "time per job, then it exits (0s: until the run's end)"),
+	SL_WL_KEY_CPUS("cpus_allowed", A, cpus, "",
+		       "CPUs the jobs may run on, e.g. 1-15 or 0,2,4 (CPUs 0-63; empty: all)"),
+	SL_WL_KEY_ENUM("cpus_allowed_policy", A, split, cpu_policies, "shared",
+		       "shared (every job on all of them) or split (job k alone on the k-th, in "
+		       "turn)"),
 };
+#undef A
 
-/* "1-15", "0,2,4-6": a mask of CPUs below 64; -1 on anything else */
-static int cpu_list(const char *s, u64 *mask)
+static int check(void *args, char *err, size_t errlen)
 {
-	*mask = 0;
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
+	const struct fio_args *a = args;
 
-		if (end == s || a < 0 || a > 63)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a || b > 63)
-				return -1;
-		}
-		for (long c = a; c <= b; c++)
-			*mask |= 1ULL << c;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return 0;
-}
-
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
-{
-	struct fio_args *a = calloc(1, sizeof(*a));
-	const char *rw = sl_kv_get(kv, "rw"), *eng = sl_kv_get(kv, "ioengine");
-	long direct;
-	char e[200];
-
-	if (!a || sl_kv_int(kv, "disks", 1, 1024, &a->disks, err, errlen) ||
-	    sl_kv_int(kv, "iodepth", 1, 4096, &a->iodepth, err, errlen) ||
-	    sl_kv_int(kv, "numjobs", 1, 1024, &a->numjobs, err, errlen) ||
-	    sl_kv_int(kv, "direct", 0, 1, &direct, err, errlen) ||
-	    sl_kv_dist(kv, "runtime", &a->runtime, err, errlen))
-		goto fail;
-	if (sl_parse_size(sl_kv_get(kv, "bs"), &a->bs, e, sizeof(e)) || a->bs < 512 ||
-	    a->bs % 512) {
-		snprintf(err, errlen, "bs: %s",
-			 a->bs && a->bs % 512 ? "must be a multiple of 512" : e);
-		goto fail;
-	}
-	if (sl_parse_size(sl_kv_get(kv, "size"), &a->size, e, sizeof(e))) {
-		snprintf(err, errlen, "size: %s", e);
-		goto fail;
-	}
-	if (!direct) {
+	if (!a->direct) {
 		snprintf(err, errlen, "direct=0: buffered I/O (the page cache) is not modelled");
-		goto fail;
-	}
-	if (!strcmp(rw, "read"))
-		a->flags = 0;
-	else if (!strcmp(rw, "randread"))
-		a->flags = SL_BIO_RANDOM;
-	else if (!strcmp(rw, "write"))
-		a->flags = SL_BIO_WRITE;
-	else if (!strcmp(rw, "randwrite"))
-		a->flags = SL_BIO_WRITE | SL_BIO_RANDOM;
-	else {
-		snprintf(err, errlen, "rw='%s': expected read, randread, write or randwrite", rw);
-		goto fail;
-	}
-	const char *ca = sl_kv_get(kv, "cpus_allowed"), *pol = sl_kv_get(kv, "cpus_allowed_policy");
-
-	if (cpu_list(ca, &a->cpus)) {
-		snprintf(err, errlen,
-			 "cpus_allowed='%s': expected CPUs 0-63 as a list, e.g. 1-15 or 0,2,4", ca);
-		goto fail;
-	}
-	if (strcmp(pol, "shared") && strcmp(pol, "split")) {
-		snprintf(err, errlen, "cpus_allowed_policy='%s': expected shared or split", pol);
-		goto fail;
-	}
-	a->split = !strcmp(pol, "split");
-	if (!strcmp(eng, "sync"))
-		a->aio = false;
-	else if (!strcmp(eng, "libaio"))
-		a->aio = true;
-	else {
-		snprintf(err, errlen, "ioengine='%s': expected sync or libaio", eng);
-		goto fail;
+		return -1;
 	}
 	if (!a->aio && a->iodepth > 1) {
 		snprintf(err, errlen,
 			 "iodepth=%ld needs ioengine=libaio (sync keeps one in flight)",
 			 a->iodepth);
-		goto fail;
+		return -1;
 	}
 	/* each job allocates iodepth request slots: bound their product before any is made */
 	if ((u64)a->disks * (u64)a->numjobs * (u64)a->iodepth > SL_FIO_MAX_REQS) {
@@ -145,12 +83,9 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 			 (unsigned long long)a->disks * (unsigned long long)a->numjobs *
 				 (unsigned long long)a->iodepth,
 			 SL_FIO_MAX_REQS);
-		goto fail;
+		return -1;
 	}
-	return a;
-fail:
-	free(a);
-	return NULL;
+	return 0;
 }
 
 static bool finite(const void *args)
@@ -260,7 +195,8 @@ const struct sl_workload_ops sl_wl_fio = {
 	.help = "fio jobs: direct sync or libaio reads/writes, one job per disk",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct fio_args),
+	.check = check,
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = finite,

@@ -4,42 +4,36 @@
  */
 #include "workload/workload.h"
 
-#include <stdlib.h>
-
 struct hog_args {
-	long tasks, nice;
-	int policy, rtprio;
+	long tasks, nice, rtprio;
+	int policy;
 	u64 runtime;
 	struct sl_dist work, yield;
 };
 
+#define A struct hog_args
 static const struct sl_wl_key keys[] = {
-	{"tasks", "1", "number of tasks"},
-	{"nice", "0", "nice value, -20..19"},
-	{"policy", "normal", "normal, batch, idle, fifo or rr (SCHED_*)"},
-	{"rtprio", "0", "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"},
-	{"runtime", "0s",
-	 "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; 0s: the base "
-	 "slice); 2.6.3x ignore it"},
-	{"work", "0s", "CPU time each task needs, then exits (0s: for ever)"},
-	{"yield", "0s", "call sched_yield() after each such stretch of CPU time (0s: never)"},
+	SL_WL_KEY_INT("tasks", A, tasks, 1, 100000, "1", "number of tasks"),
+	SL_WL_KEY_INT("nice", A, nice, -20, 19, "0", "nice value, -20..19"),
+	SL_WL_KEY_ENUM("policy", A, policy, sl_wl_policies, "normal",
+		       "normal, batch, idle, fifo or rr (SCHED_*)"),
+	SL_WL_KEY_INT("rtprio", A, rtprio, 0, 99, "0",
+		      "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"),
+	SL_WL_KEY_TIME("runtime", A, runtime, "0s",
+		       "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; "
+		       "0s: the base slice); 2.6.3x ignore it"),
+	SL_WL_KEY_DIST("work", A, work, "0s",
+		       "CPU time each task needs, then exits (0s: for ever)"),
+	SL_WL_KEY_DIST("yield", A, yield, "0s",
+		       "call sched_yield() after each such stretch of CPU time (0s: never)"),
 };
+#undef A
 
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+static int check(void *args, char *err, size_t errlen)
 {
-	struct hog_args *a = calloc(1, sizeof(*a));
+	const struct hog_args *a = args;
 
-	if (!a || sl_kv_int(kv, "tasks", 1, 100000, &a->tasks, err, errlen) ||
-	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
-	    sl_kv_policy(kv, "policy", &a->policy, err, errlen) ||
-	    sl_kv_rt_priority(kv, "rtprio", a->policy, &a->rtprio, err, errlen) ||
-	    sl_kv_fixed(kv, "runtime", &a->runtime, err, errlen) ||
-	    sl_kv_dist(kv, "work", &a->work, err, errlen) ||
-	    sl_kv_dist(kv, "yield", &a->yield, err, errlen)) {
-		free(a);
-		return NULL;
-	}
-	return a;
+	return sl_wl_check_rtprio(a->policy, a->rtprio, err, errlen);
 }
 
 static bool finite(const void *args)
@@ -56,7 +50,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 
 	if (!p)
 		return -1;
-	p->rt_priority = a->rtprio;
+	p->rt_priority = (int)a->rtprio;
 	p->sched_runtime = a->runtime;
 	bool yields = a->yield.kind != SL_DIST_FIXED || a->yield.a != 0;
 
@@ -94,7 +88,8 @@ const struct sl_workload_ops sl_wl_hog = {
 	.help = "CPU-bound tasks",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct hog_args),
+	.check = check,
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = finite,

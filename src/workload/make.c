@@ -6,43 +6,28 @@
  */
 #include "workload/workload.h"
 
-#include <stdlib.h>
-
 struct make_args {
 	long jobs, count, nice;
 	struct sl_dist burst, io, parent, as;
 	long pipe;
 };
 
+#define A struct make_args
 static const struct sl_wl_key keys[] = {
-	{"jobs", "4", "parallel jobs (make -jN)"},
-	{"count", "100", "compile jobs in the build"},
-	{"nice", "0", "nice value of make and its jobs (nice -n 19 make)"},
-	{"burst", "uniform:10ms:50ms", "CPU time of one compile"},
-	{"io", "100us", "the job's uninterruptible read of its source"},
-	{"parent", "200us", "make's own CPU time per target (dependency checks)"},
-	{"pipe", "0",
-	 "gcc -pipe: cc1 forks an assembler and writes its output in N chunks (0: no)"},
-	{"as", "1ms", "the assembler's CPU time per chunk"},
+	SL_WL_KEY_INT("jobs", A, jobs, 1, 100000, "4", "parallel jobs (make -jN)"),
+	SL_WL_KEY_INT("count", A, count, 1, 10000000, "100", "compile jobs in the build"),
+	SL_WL_KEY_INT("nice", A, nice, -20, 19, "0",
+		      "nice value of make and its jobs (nice -n 19 make)"),
+	SL_WL_KEY_DIST("burst", A, burst, "uniform:10ms:50ms", "CPU time of one compile"),
+	SL_WL_KEY_DIST("io", A, io, "100us", "the job's uninterruptible read of its source"),
+	SL_WL_KEY_DIST("parent", A, parent, "200us",
+		       "make's own CPU time per target (dependency checks)"),
+	SL_WL_KEY_INT(
+		"pipe", A, pipe, 0, 1000, "0",
+		"gcc -pipe: cc1 forks an assembler and writes its output in N chunks (0: no)"),
+	SL_WL_KEY_DIST("as", A, as, "1ms", "the assembler's CPU time per chunk"),
 };
-
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
-{
-	struct make_args *a = calloc(1, sizeof(*a));
-
-	if (!a || sl_kv_int(kv, "jobs", 1, 100000, &a->jobs, err, errlen) ||
-	    sl_kv_int(kv, "count", 1, 10000000, &a->count, err, errlen) ||
-	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
-	    sl_kv_dist(kv, "burst", &a->burst, err, errlen) ||
-	    sl_kv_dist(kv, "io", &a->io, err, errlen) ||
-	    sl_kv_dist(kv, "parent", &a->parent, err, errlen) ||
-	    sl_kv_int(kv, "pipe", 0, 1000, &a->pipe, err, errlen) ||
-	    sl_kv_dist(kv, "as", &a->as, err, errlen)) {
-		free(a);
-		return NULL;
-	}
-	return a;
-}
+#undef A
 
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
@@ -112,7 +97,7 @@ const struct sl_workload_ops sl_wl_make = {
 	.help = "a parallel build: make forks up to J jobs that exec, read, compile and exit",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct make_args),
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = sl_wl_always_finite,

@@ -5,35 +5,20 @@
  */
 #include "workload/workload.h"
 
-#include <stdlib.h>
-
 struct mutex_args {
 	long tasks, count, nice;
 	struct sl_dist cs, think;
 };
 
+#define A struct mutex_args
 static const struct sl_wl_key keys[] = {
-	{"tasks", "4", "contending tasks"},
-	{"count", "10000", "lock/unlock rounds per task"},
-	{"cs", "10us", "CPU time holding the lock"},
-	{"think", "50us", "CPU time between critical sections"},
-	{"nice", "0", "nice value"},
+	SL_WL_KEY_INT("tasks", A, tasks, 1, 100000, "4", "contending tasks"),
+	SL_WL_KEY_INT("count", A, count, 1, 1000000000, "10000", "lock/unlock rounds per task"),
+	SL_WL_KEY_DIST("cs", A, cs, "10us", "CPU time holding the lock"),
+	SL_WL_KEY_DIST("think", A, think, "50us", "CPU time between critical sections"),
+	SL_WL_KEY_INT("nice", A, nice, -20, 19, "0", "nice value"),
 };
-
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
-{
-	struct mutex_args *a = calloc(1, sizeof(*a));
-
-	if (!a || sl_kv_int(kv, "tasks", 1, 100000, &a->tasks, err, errlen) ||
-	    sl_kv_int(kv, "count", 1, 1000000000, &a->count, err, errlen) ||
-	    sl_kv_dist(kv, "cs", &a->cs, err, errlen) ||
-	    sl_kv_dist(kv, "think", &a->think, err, errlen) ||
-	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen)) {
-		free(a);
-		return NULL;
-	}
-	return a;
-}
+#undef A
 
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
@@ -66,7 +51,7 @@ const struct sl_workload_ops sl_wl_mutex = {
 	.help = "tasks contending for one mutex (where OWNER_SPIN acts)",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct mutex_args),
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = sl_wl_always_finite,

@@ -6,49 +6,43 @@
 #include "workload/workload.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 struct periodic_args {
-	long tasks, nice, count;
-	int policy, rtprio;
+	long tasks, nice, count, rtprio;
+	int policy;
 	u64 runtime;
 	struct sl_dist run, period;
 };
 
+#define A struct periodic_args
 static const struct sl_wl_key keys[] = {
-	{"tasks", "1", "number of tasks"},
-	{"run", "2ms", "CPU time per period"},
-	{"period", "16ms", "period (absolute: the next boundary since the task started)"},
-	{"count", "0", "periods, then exit (0: for ever)"},
-	{"nice", "0", "nice value, -20..19"},
-	{"policy", "normal", "normal, batch, idle, fifo or rr (SCHED_*)"},
-	{"rtprio", "0", "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"},
-	{"runtime", "0s",
-	 "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; 0s: the base "
-	 "slice); 2.6.3x ignore it"},
+	SL_WL_KEY_INT("tasks", A, tasks, 1, 100000, "1", "number of tasks"),
+	SL_WL_KEY_DIST("run", A, run, "2ms", "CPU time per period"),
+	SL_WL_KEY_DIST("period", A, period, "16ms",
+		       "period (absolute: the next boundary since the task started)"),
+	SL_WL_KEY_INT("count", A, count, 0, 1000000000, "0", "periods, then exit (0: for ever)"),
+	SL_WL_KEY_INT("nice", A, nice, -20, 19, "0", "nice value, -20..19"),
+	SL_WL_KEY_ENUM("policy", A, policy, sl_wl_policies, "normal",
+		       "normal, batch, idle, fifo or rr (SCHED_*)"),
+	SL_WL_KEY_INT("rtprio", A, rtprio, 0, 99, "0",
+		      "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"),
+	SL_WL_KEY_TIME("runtime", A, runtime, "0s",
+		       "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; "
+		       "0s: the base slice); 2.6.3x ignore it"),
 };
+#undef A
 
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+static int check(void *args, char *err, size_t errlen)
 {
-	struct periodic_args *a = calloc(1, sizeof(*a));
+	const struct periodic_args *a = args;
 
-	if (!a || sl_kv_int(kv, "tasks", 1, 100000, &a->tasks, err, errlen) ||
-	    sl_kv_dist(kv, "run", &a->run, err, errlen) ||
-	    sl_kv_dist(kv, "period", &a->period, err, errlen) ||
-	    sl_kv_int(kv, "count", 0, 1000000000, &a->count, err, errlen) ||
-	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
-	    sl_kv_policy(kv, "policy", &a->policy, err, errlen) ||
-	    sl_kv_rt_priority(kv, "rtprio", a->policy, &a->rtprio, err, errlen) ||
-	    sl_kv_fixed(kv, "runtime", &a->runtime, err, errlen)) {
-		free(a);
-		return NULL;
-	}
+	if (sl_wl_check_rtprio(a->policy, a->rtprio, err, errlen))
+		return -1;
 	if (a->period.kind == SL_DIST_FIXED && a->period.a == 0) {
 		snprintf(err, errlen, "period must be above 0");
-		free(a);
-		return NULL;
+		return -1;
 	}
-	return a;
+	return 0;
 }
 
 static bool finite(const void *args)
@@ -62,7 +56,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	struct sl_prog *p = sl_prog_new(sim, g, "periodic", (int)a->nice, a->policy);
 
 	if (p) {
-		p->rt_priority = a->rtprio;
+		p->rt_priority = (int)a->rtprio;
 		p->sched_runtime = a->runtime;
 	}
 	if (!p || sl_prog_run(sim, p, a->run) ||
@@ -90,7 +84,8 @@ const struct sl_workload_ops sl_wl_periodic = {
 	.help = "run R every period P (a video player)",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct periodic_args),
+	.check = check,
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = finite,

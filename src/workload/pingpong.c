@@ -5,37 +5,24 @@
  */
 #include "workload/workload.h"
 
-#include <stdlib.h>
-
 struct pingpong_args {
-	long pairs, count, nice, sync;
+	long pairs, count, nice;
+	bool sync;
 	struct sl_dist run, think;
 };
 
+#define A struct pingpong_args
 static const struct sl_wl_key keys[] = {
-	{"pairs", "1", "number of client/server pairs"},
-	{"count", "10000", "round trips, then both exit"},
-	{"run", "20us", "CPU time each side spends per message"},
-	{"think", "0s", "client's CPU time after waking the server, before it waits"},
-	{"sync", "1", "1: sync wake-ups (pipe_write's wake_up_interruptible_sync), 0: plain"},
-	{"nice", "0", "nice value of both sides"},
+	SL_WL_KEY_INT("pairs", A, pairs, 1, 100000, "1", "number of client/server pairs"),
+	SL_WL_KEY_INT("count", A, count, 1, 1000000000, "10000", "round trips, then both exit"),
+	SL_WL_KEY_DIST("run", A, run, "20us", "CPU time each side spends per message"),
+	SL_WL_KEY_DIST("think", A, think, "0s",
+		       "client's CPU time after waking the server, before it waits"),
+	SL_WL_KEY_BOOL("sync", A, sync, "1",
+		       "1: sync wake-ups (pipe_write's wake_up_interruptible_sync), 0: plain"),
+	SL_WL_KEY_INT("nice", A, nice, -20, 19, "0", "nice value of both sides"),
 };
-
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
-{
-	struct pingpong_args *a = calloc(1, sizeof(*a));
-
-	if (!a || sl_kv_int(kv, "pairs", 1, 100000, &a->pairs, err, errlen) ||
-	    sl_kv_int(kv, "count", 1, 1000000000, &a->count, err, errlen) ||
-	    sl_kv_dist(kv, "run", &a->run, err, errlen) ||
-	    sl_kv_dist(kv, "think", &a->think, err, errlen) ||
-	    sl_kv_int(kv, "sync", 0, 1, &a->sync, err, errlen) ||
-	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen)) {
-		free(a);
-		return NULL;
-	}
-	return a;
-}
+#undef A
 
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
@@ -71,7 +58,7 @@ const struct sl_workload_ops sl_wl_pingpong = {
 	.help = "two tasks that wake each other N times (client and X server)",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct pingpong_args),
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = sl_wl_always_finite,

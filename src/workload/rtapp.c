@@ -25,43 +25,38 @@
 
 struct rtapp_args {
 	struct rta_file f;
-	char logdir[96];
+	char file[SL_WL_VALUE_MAX];
+	char logdir[SL_WL_VALUE_MAX];
 	long ns_per_loop, mem_mbps, io_mbps;
 };
 
+#define A struct rtapp_args
 static const struct sl_wl_key keys[] = {
-	{"file", "", "the rt-app JSON file"},
-	{"logdir", "", "write rt-app's per-thread logs there (default: none)"},
-	{"ns_per_loop", "100", "perf column: ns per loop when calibration names a CPU"},
-	{"mem_mbps", "4000", "mem event: bytes written per us (MB/s) of CPU time"},
-	{"io_mbps", "4000", "iorun event: bytes written per us (MB/s) of CPU time"},
+	SL_WL_KEY_FILE("file", A, file, "", "the rt-app JSON file"),
+	SL_WL_KEY_DIR("logdir", A, logdir, "",
+		      "write rt-app's per-thread logs there (default: none)"),
+	SL_WL_KEY_INT("ns_per_loop", A, ns_per_loop, 1, 1000000000, "100",
+		      "perf column: ns per loop when calibration names a CPU"),
+	SL_WL_KEY_INT("mem_mbps", A, mem_mbps, 1, 1000000000, "4000",
+		      "mem event: bytes written per us (MB/s) of CPU time"),
+	SL_WL_KEY_INT("io_mbps", A, io_mbps, 1, 1000000000, "4000",
+		      "iorun event: bytes written per us (MB/s) of CPU time"),
 };
+#undef A
 
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+static int check(void *args, char *err, size_t errlen)
 {
-	struct rtapp_args *a = calloc(1, sizeof(*a));
-	const char *file = sl_kv_get(kv, "file");
+	struct rtapp_args *a = args;
 
-	if (!a) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	if (!file[0]) {
+	if (!a->file[0]) {
 		snprintf(err, errlen, "file: give the rt-app JSON file (file=F.json)");
-		free(a);
-		return NULL;
+		return -1;
 	}
-	if (sl_kv_int(kv, "ns_per_loop", 1, 1000000000, &a->ns_per_loop, err, errlen) ||
-	    sl_kv_int(kv, "mem_mbps", 1, 1000000000, &a->mem_mbps, err, errlen) ||
-	    sl_kv_int(kv, "io_mbps", 1, 1000000000, &a->io_mbps, err, errlen) ||
-	    sl_rta_load(file, &a->f, err, errlen)) {
-		free(a);
-		return NULL;
-	}
-	snprintf(a->logdir, sizeof(a->logdir), "%s", sl_kv_get(kv, "logdir"));
+	if (sl_rta_load(a->file, &a->f, err, errlen))
+		return -1;
 	if (a->f.ns_per_loop)
 		a->ns_per_loop = a->f.ns_per_loop;
-	return a;
+	return 0;
 }
 
 static void free_args(void *args)
@@ -826,7 +821,8 @@ const struct sl_workload_ops sl_wl_rtapp = {
 	.help = "an rt-app JSON file (schedlab run F.json is short for it)",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct rtapp_args),
+	.check = check,
 	.spawn = spawn,
 	.finite = finite,
 	.free_args = free_args,

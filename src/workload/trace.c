@@ -794,20 +794,28 @@ void sl_tw_free(struct sl_tw *tw)
 
 /* ---- the workload ---- */
 
+#define A struct sl_tw_args
 static const struct sl_wl_key keys[] = {
-	{"file", "", "the trace (any format the trace readers take, .xz/.gz included)"},
-	{"tasks", "", "replay only tasks whose comm matches this POSIX extended regex (all)"},
-	{"sync", "0", "1: every task-to-task wake-up carries the WF_SYNC hint (pipes do)"},
-	{"irq_window", "100us",
-	 "a wake-up this soon after an interrupt's entry on its CPU is the interrupt's"},
-	{"preempt", "1",
-	 "1: a task preempted by the task it woke resumes only after that task blocks"},
-	{"yield", "1",
-	 "1: a runnable switch-out with nothing on its CPU that could preempt is a sched_yield"},
-	{"calibration", "",
-	 "the recording machine's calibrate directory (default: T.machine.conf beside the trace; "
-	 "none: the model's defaults)"},
+	SL_WL_KEY_FILE("file", A, file, "",
+		       "the trace (any format the trace readers take, .xz/.gz included)"),
+	SL_WL_KEY_STR("tasks", A, tasks, "",
+		      "replay only tasks whose comm matches this POSIX extended regex (all)"),
+	SL_WL_KEY_BOOL("sync", A, sync, "0",
+		       "1: every task-to-task wake-up carries the WF_SYNC hint (pipes do)"),
+	SL_WL_KEY_TIME("irq_window", A, irq_window, "100us",
+		       "a wake-up this soon after an interrupt's entry on its CPU is the "
+		       "interrupt's"),
+	SL_WL_KEY_BOOL("preempt", A, preempt, "1",
+		       "1: a task preempted by the task it woke resumes only after that task "
+		       "blocks"),
+	SL_WL_KEY_BOOL("yield", A, yield, "1",
+		       "1: a runnable switch-out with nothing on its CPU that could preempt is a "
+		       "sched_yield"),
+	SL_WL_KEY_DIR("calibration", A, calibration, "",
+		      "the recording machine's calibrate directory (default: T.machine.conf beside "
+		      "the trace; none: the model's defaults)"),
 };
+#undef A
 
 static void free_args(void *p)
 {
@@ -818,27 +826,11 @@ static void free_args(void *p)
 	free(a);
 }
 
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
+static int check(void *args, char *err, size_t errlen)
 {
-	struct sl_tw_args *a = calloc(1, sizeof(*a));
-	const char *file = sl_kv_get(kv, "file");
-	long sync;
+	struct sl_tw_args *a = args;
 	regex_t re;
 
-	if (!a)
-		return NULL;
-	if (sl_kv_int(kv, "sync", 0, 1, &sync, err, errlen))
-		goto fail;
-	a->sync = (int)sync;
-	if (sl_kv_int(kv, "preempt", 0, 1, &sync, err, errlen))
-		goto fail;
-	a->preempt = (int)sync;
-	if (sl_kv_int(kv, "yield", 0, 1, &sync, err, errlen))
-		goto fail;
-	a->yield = (int)sync;
-	if (sl_kv_fixed(kv, "irq_window", &a->irq_window, err, errlen))
-		goto fail;
-	snprintf(a->tasks, sizeof(a->tasks), "%s", sl_kv_get(kv, "tasks"));
 	if (a->tasks[0]) {
 		int e = regcomp(&re, a->tasks, REG_EXTENDED | REG_NOSUB);
 
@@ -848,31 +840,28 @@ static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
 			regerror(e, &re, m, sizeof(m));
 			snprintf(err, errlen, "tasks=%s: not a POSIX extended regex (%s)", a->tasks,
 				 m);
-			goto fail;
+			return -1;
 		}
 		regfree(&re);
 	}
-	if (!file[0]) {
+	if (!a->file[0]) {
 		snprintf(err, errlen, "file= is required: the trace to replay");
-		goto fail;
+		return -1;
 	}
-	if (sl_tw_extract(&a->tw, file,
+	if (sl_tw_extract(&a->tw, a->file,
 			  (a->preempt ? SL_TW_PREEMPT_DEPS : 0) | (a->yield ? SL_TW_YIELDS : 0),
 			  a->irq_window, err, errlen))
-		goto fail;
-	if (sl_tw_costs_load(&a->costs, file, sl_kv_get(kv, "calibration"), err, errlen))
-		goto fail;
-	if (!a->costs.n && strcmp(sl_kv_get(kv, "calibration"), "none"))
+		return -1;
+	if (sl_tw_costs_load(&a->costs, a->file, a->calibration, err, errlen))
+		return -1;
+	if (!a->costs.n && strcmp(a->calibration, "none"))
 		fprintf(stderr,
 			"schedlab: warning: %s: no calibration of the machine it was recorded on "
 			"(calibration=DIR, or a .machine.conf beside it: record --calibration "
 			"DIR writes one): its switch and cache costs are taken as the model's "
 			"2009 defaults unless --param sets them\n",
-			file);
-	return a;
-fail:
-	free_args(a);
-	return NULL;
+			a->file);
+	return 0;
 }
 
 static u64 max_tasks(const void *args)
@@ -1233,7 +1222,8 @@ const struct sl_workload_ops sl_wl_trace = {
 	.help = "a recorded trace's tasks: bursts, sleeps, who woke whom (closed loop), forks",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct sl_tw_args),
+	.check = check,
 	.spawn = spawn,
 	.finite = sl_wl_always_finite,
 	.free_args = free_args,

@@ -161,8 +161,10 @@ int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c);
 struct sl_tw_args {
 	struct sl_tw tw;
 	struct sl_tw_costs costs;
-	char tasks[96]; /* POSIX extended regex on comm ("" = all) */
-	int sync, preempt, yield;
+	char file[SL_WL_VALUE_MAX];
+	char tasks[SL_WL_VALUE_MAX]; /* POSIX extended regex on comm ("" = all) */
+	char calibration[SL_WL_VALUE_MAX];
+	bool sync, preempt, yield;
 	u64 irq_window;
 };
 

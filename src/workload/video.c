@@ -6,34 +6,20 @@
  */
 #include "workload/workload.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 struct video_args {
 	long fps, frames, nice;
 	struct sl_dist decode;
 };
 
+#define A struct video_args
 static const struct sl_wl_key keys[] = {
-	{"fps", "25", "frames per second"},
-	{"decode", "8ms", "CPU time to decode a frame"},
-	{"frames", "0", "frames, then it exits (0: for ever)"},
-	{"nice", "0", "nice value"},
+	SL_WL_KEY_INT("fps", A, fps, 1, 1000, "25", "frames per second"),
+	SL_WL_KEY_DIST("decode", A, decode, "8ms", "CPU time to decode a frame"),
+	SL_WL_KEY_INT("frames", A, frames, 0, 100000000, "0",
+		      "frames, then it exits (0: for ever)"),
+	SL_WL_KEY_INT("nice", A, nice, -20, 19, "0", "nice value"),
 };
-
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
-{
-	struct video_args *a = calloc(1, sizeof(*a));
-
-	if (!a || sl_kv_int(kv, "fps", 1, 1000, &a->fps, err, errlen) ||
-	    sl_kv_dist(kv, "decode", &a->decode, err, errlen) ||
-	    sl_kv_int(kv, "frames", 0, 100000000, &a->frames, err, errlen) ||
-	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen)) {
-		free(a);
-		return NULL;
-	}
-	return a;
-}
+#undef A
 
 static bool finite(const void *args)
 {
@@ -67,7 +53,7 @@ const struct sl_workload_ops sl_wl_video = {
 	.help = "a video player: decode a frame every 1/fps; counts late frames",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct video_args),
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = finite,

@@ -1,36 +1,139 @@
 /*
- * Workloads are plug-ins described as data (fio's habit): NAME:key=val,... The framework checks
- * every key against the workload's table (an unknown key is an error listing the valid ones) and
- * fills defaults; the workload's parse() turns values into its own argument struct, and spawn()
- * builds task programs and creates the tasks. One file and one registry line per workload.
+ * Workloads are plug-ins described as data (fio's habit): NAME:key=val,... Each workload declares
+ * its keys as typed rows (struct sl_wl_key: name, type, offset in its argument struct, bounds,
+ * default, help); one parser (sl_wl_keys_parse, keys.c) checks every key against the rows (an
+ * unknown key is an error listing the valid ones), fills the defaults and converts each value into
+ * the struct the framework allocated from the workload's args_size. The workload's check() then
+ * does what rows cannot (a rule across keys, loading a file), and spawn() builds task programs and
+ * creates the tasks. One file and one registry line per workload.
  */
 #ifndef SCHEDLAB_WORKLOAD_H
 #define SCHEDLAB_WORKLOAD_H
 
 #include "machine/machine.h"
-#include "machine/machine.h"
 
-#define SL_WL_MAX_KEYS 16
+#include <stddef.h>
+
+/* the most keys of a workload, those of every workload (start, uid) included */
+#define SL_WL_MAX_KEYS 32
+/* a value's longest text plus its NUL: the size of a SL_WL_STR field */
+#define SL_WL_VALUE_MAX 96
+
+/* The type of a key's value, which is also the C type of its field. */
+enum sl_wl_type {
+	SL_WL_INT,  /* long: a decimal integer within [min, max] */
+	SL_WL_BOOL, /* bool: 0 or 1 */
+	SL_WL_TIME, /* u64 ns: one duration with its unit (10ms, fixed:10ms), no distribution */
+	SL_WL_DIST, /* struct sl_dist: a duration or a distribution (exp:1ms) */
+	SL_WL_SIZE, /* u64 bytes as fio writes them (512, 4k, 1m); a multiple of step, at least min,
+		     * at most max (0: no bound) */
+	SL_WL_ENUM, /* int: the value of the named choice */
+	SL_WL_STR,  /* char[SL_WL_VALUE_MAX]: the text as given */
+	SL_WL_CPUS, /* u64: a list of CPUs 0-63 (1-15, 0,2,4-6), bit c for CPU c; empty: 0 */
+	SL_WL_FILE, /* as SL_WL_STR, a file's path (the completions offer files) */
+	SL_WL_DIR,  /* as SL_WL_STR, a directory's path (the completions offer directories) */
+};
+
+/* One name an SL_WL_ENUM key takes and the value it stores; a table ends with {NULL, 0}. */
+struct sl_wl_choice {
+	const char *name;
+	int value;
+};
 
 struct sl_wl_key {
 	const char *name;
+	enum sl_wl_type type;
+	size_t offset; /* of the field in the workload's argument struct */
+	s64 min, max;  /* SL_WL_INT, SL_WL_SIZE */
+	s64 step;      /* SL_WL_SIZE: the value is a multiple of it (0: any) */
 	const char *def;
 	const char *help;
+	const struct sl_wl_choice *choices; /* SL_WL_ENUM */
 };
 
-struct sl_kv {
+/*
+ * offsetof(st, f), refused at compile time unless f has the C type of the key's type: a row cannot
+ * write a long into an int.
+ */
+#define SL_WL_FIELD(st, f, ctype) _Generic(&((st *)0)->f, ctype * : offsetof(st, f))
+#define SL_WL_STRING(st, f)	  _Generic(&((st *)0)->f, char(*)[SL_WL_VALUE_MAX] : offsetof(st, f))
+#define SL_WL_KEY_INT(name, st, f, min, max, def, help)                                            \
+	{                                                                                          \
+		name, SL_WL_INT, SL_WL_FIELD(st, f, long), min, max, 0, def, help, NULL            \
+	}
+#define SL_WL_KEY_BOOL(name, st, f, def, help)                                                     \
+	{                                                                                          \
+		name, SL_WL_BOOL, SL_WL_FIELD(st, f, bool), 0, 1, 0, def, help, NULL               \
+	}
+#define SL_WL_KEY_TIME(name, st, f, def, help)                                                     \
+	{                                                                                          \
+		name, SL_WL_TIME, SL_WL_FIELD(st, f, u64), 0, 0, 0, def, help, NULL                \
+	}
+#define SL_WL_KEY_DIST(name, st, f, def, help)                                                     \
+	{                                                                                          \
+		name, SL_WL_DIST, SL_WL_FIELD(st, f, struct sl_dist), 0, 0, 0, def, help, NULL     \
+	}
+#define SL_WL_KEY_SIZE(name, st, f, min, max, step, def, help)                                     \
+	{                                                                                          \
+		name, SL_WL_SIZE, SL_WL_FIELD(st, f, u64), min, max, step, def, help, NULL         \
+	}
+#define SL_WL_KEY_ENUM(name, st, f, choices, def, help)                                            \
+	{                                                                                          \
+		name, SL_WL_ENUM, SL_WL_FIELD(st, f, int), 0, 0, 0, def, help, choices             \
+	}
+#define SL_WL_KEY_STR(name, st, f, def, help)                                                      \
+	{                                                                                          \
+		name, SL_WL_STR, SL_WL_STRING(st, f), 0, 0, 0, def, help, NULL                     \
+	}
+#define SL_WL_KEY_FILE(name, st, f, def, help)                                                     \
+	{                                                                                          \
+		name, SL_WL_FILE, SL_WL_STRING(st, f), 0, 0, 0, def, help, NULL                    \
+	}
+#define SL_WL_KEY_DIR(name, st, f, def, help)                                                      \
+	{                                                                                          \
+		name, SL_WL_DIR, SL_WL_STRING(st, f), 0, 0, 0, def, help, NULL                     \
+	}
+#define SL_WL_KEY_CPUS(name, st, f, def, help)                                                     \
+	{                                                                                          \
+		name, SL_WL_CPUS, SL_WL_FIELD(st, f, u64), 0, 0, 0, def, help, NULL                \
+	}
+
+/* The rows of one argument struct, and where that struct is. */
+struct sl_wl_keyset {
+	const struct sl_wl_key *keys;
 	int n;
-	const char *key[SL_WL_MAX_KEYS];
-	char val[SL_WL_MAX_KEYS][96];
+	void *dst;
 };
+
+/*
+ * The one parser of workload keys: text ("key=val,...", NULL or "" for none) against the rows of
+ * sets, in order; every row's field is set, from its value or its default. 0, or -1 with err
+ * ("--workload NAME: ..." naming the key and what was expected).
+ */
+int sl_wl_keys_parse(const char *name, const char *text, const struct sl_wl_keyset *sets, int nsets,
+		     char *err, size_t errlen);
+/* The keys every workload has (start, uid), after its own in listings, and their fields. */
+struct sl_wl_common {
+	u64 start;
+	long uid;
+};
+extern const struct sl_wl_key sl_wl_common_keys[];
+extern const int sl_wl_ncommon_keys;
+/* normal, batch, idle, fifo, rr, iso: the values of a `policy` key (SL_SCHED_*) */
+extern const struct sl_wl_choice sl_wl_policies[];
+/* sched_setscheduler's rule: 1..99 for fifo / rr, 0 for the others (err names the keys) */
+int sl_wl_check_rtprio(int policy, long rtprio, char *err, size_t errlen);
 
 struct sl_workload_ops {
 	const char *name;
 	const char *help;
 	const struct sl_wl_key *keys;
 	int nkeys;
-	/* returns an args object (malloc'ed) or NULL with err set */
-	void *(*parse)(const struct sl_kv *kv, char *err, size_t errlen);
+	/* the argument struct the keys fill (the framework allocates it zeroed) */
+	size_t args_size;
+	/* what the rows cannot check (a rule across keys, a file to load): 0, or -1 with err;
+	 * NULL: nothing */
+	int (*check)(void *args, char *err, size_t errlen);
 	int (*spawn)(struct sl_sim *sim, struct sl_group *g, const void *args);
 	bool (*finite)(const void *args);
 	/* frees an args object that owns more than its own block (NULL: free()) */
@@ -61,19 +164,6 @@ long sl_rtapp_duration(const struct sl_workload_inst *w);
 
 /* finite() of a workload whose tasks always end */
 bool sl_wl_always_finite(const void *args);
-
-/* Helpers for parse(): each names the key in its error. */
-const char *sl_kv_get(const struct sl_kv *kv, const char *key);
-int sl_kv_int(const struct sl_kv *kv, const char *key, long min, long max, long *out, char *err,
-	      size_t errlen);
-int sl_kv_dist(const struct sl_kv *kv, const char *key, struct sl_dist *out, char *err,
-	       size_t errlen);
-/* a fixed duration (no distribution), e.g. sched_runtime */
-int sl_kv_fixed(const struct sl_kv *kv, const char *key, u64 *out, char *err, size_t errlen);
-int sl_kv_policy(const struct sl_kv *kv, const char *key, int *out, char *err, size_t errlen);
-/* the RT priority of key for policy (read by sl_kv_policy): 1..99 for fifo / rr, else 0 */
-int sl_kv_rt_priority(const struct sl_kv *kv, const char *key, int policy, int *out, char *err,
-		      size_t errlen);
 
 /* Program building (programs are owned by their group). */
 struct sl_prog *sl_prog_new(struct sl_sim *sim, struct sl_group *g, const char *comm, int nice,

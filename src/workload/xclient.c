@@ -7,36 +7,22 @@
  */
 #include "workload/workload.h"
 
-#include <stdlib.h>
-
 struct xclient_args {
 	long rounds, nice, server_uid;
 	struct sl_dist client, server;
 };
 
+#define A struct xclient_args
 static const struct sl_wl_key keys[] = {
-	{"rounds", "9", "request/response round trips"},
-	{"client", "1ms", "the client's CPU time per request"},
-	{"server", "200us", "the X server's CPU time per reply"},
-	{"nice", "0", "nice value of client and server"},
-	{"server_uid", "0",
-	 "the X server's user id (2009's Xorg ran as root; the client is the uid key's)"},
+	SL_WL_KEY_INT("rounds", A, rounds, 1, 100000000, "9", "request/response round trips"),
+	SL_WL_KEY_DIST("client", A, client, "1ms", "the client's CPU time per request"),
+	SL_WL_KEY_DIST("server", A, server, "200us", "the X server's CPU time per reply"),
+	SL_WL_KEY_INT("nice", A, nice, -20, 19, "0", "nice value of client and server"),
+	SL_WL_KEY_INT("server_uid", A, server_uid, 0, 2147483647L, "0",
+		      "the X server's user id (2009's Xorg ran as root; the client is the uid "
+		      "key's)"),
 };
-
-static void *parse(const struct sl_kv *kv, char *err, size_t errlen)
-{
-	struct xclient_args *a = calloc(1, sizeof(*a));
-
-	if (!a || sl_kv_int(kv, "rounds", 1, 100000000, &a->rounds, err, errlen) ||
-	    sl_kv_dist(kv, "client", &a->client, err, errlen) ||
-	    sl_kv_dist(kv, "server", &a->server, err, errlen) ||
-	    sl_kv_int(kv, "nice", -20, 19, &a->nice, err, errlen) ||
-	    sl_kv_int(kv, "server_uid", 0, 2147483647L, &a->server_uid, err, errlen)) {
-		free(a);
-		return NULL;
-	}
-	return a;
-}
+#undef A
 
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
@@ -72,7 +58,7 @@ const struct sl_workload_ops sl_wl_xclient = {
 	.help = "an xmodmap-like client: N round trips to an X server task",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
-	.parse = parse,
+	.args_size = sizeof(struct xclient_args),
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = sl_wl_always_finite,

@@ -28,6 +28,8 @@
 
 #include <stdlib.h>
 
+extern const struct sl_cpuidle_governor sl_gov_haltpoll;
+
 struct haltpoll_data {
 	int last_state_idx;
 	u64 poll_limit_ns;
@@ -40,13 +42,13 @@ struct haltpoll_data {
 #define HALTPOLL_GROW_START_NS 50000  /* guest_halt_poll_grow_start */
 #define HALTPOLL_ALLOW_SHRINK  1      /* guest_halt_poll_allow_shrink */
 
-/* a device without a configuration's tunables (a governor test) gets the defaults */
-static const struct sl_gov_params haltpoll_defaults = {
-	.haltpoll_poll_ns = HALTPOLL_POLL_NS,
-	.haltpoll_shrink = HALTPOLL_SHRINK,
-	.haltpoll_grow = HALTPOLL_GROW,
-	.haltpoll_grow_start_ns = HALTPOLL_GROW_START_NS,
-	.haltpoll_allow_shrink = HALTPOLL_ALLOW_SHRINK,
+/* the module parameters, each a row of haltpoll_params (below) */
+struct haltpoll_tunables {
+	u64 poll_ns;	   /* guest_halt_poll_ns */
+	u64 shrink;	   /* guest_halt_poll_shrink */
+	u64 grow;	   /* guest_halt_poll_grow */
+	u64 grow_start_ns; /* guest_halt_poll_grow_start */
+	u64 allow_shrink;  /* guest_halt_poll_allow_shrink */
 };
 
 static bool usable(const struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv, int i)
@@ -112,22 +114,23 @@ static int haltpoll_select(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_d
 	return idx;
 }
 
-static void haltpoll_adjust(const struct sl_gov_params *gp, struct haltpoll_data *hd, u64 block_ns)
+static void haltpoll_adjust(const struct haltpoll_tunables *t, struct haltpoll_data *hd,
+			    u64 block_ns)
 {
 	u64 val;
 
-	if (block_ns > hd->poll_limit_ns && block_ns <= gp->haltpoll_poll_ns) {
-		val = hd->poll_limit_ns * gp->haltpoll_grow;
-		if (val < gp->haltpoll_grow_start_ns)
-			val = gp->haltpoll_grow_start_ns;
-		if (val > gp->haltpoll_poll_ns)
-			val = gp->haltpoll_poll_ns;
+	if (block_ns > hd->poll_limit_ns && block_ns <= t->poll_ns) {
+		val = hd->poll_limit_ns * t->grow;
+		if (val < t->grow_start_ns)
+			val = t->grow_start_ns;
+		if (val > t->poll_ns)
+			val = t->poll_ns;
 		hd->poll_limit_ns = val;
-	} else if (block_ns > gp->haltpoll_poll_ns && gp->haltpoll_allow_shrink) {
-		if (gp->haltpoll_shrink == 0)
+	} else if (block_ns > t->poll_ns && t->allow_shrink) {
+		if (t->shrink == 0)
 			hd->poll_limit_ns = 0;
 		else
-			hd->poll_limit_ns /= gp->haltpoll_shrink;
+			hd->poll_limit_ns /= t->shrink;
 	}
 }
 
@@ -135,24 +138,26 @@ static void haltpoll_reflect(struct sl_cpuidle_dev *dev, const struct sl_cpuidle
 			     int index)
 {
 	struct haltpoll_data *hd = dev->gov_data;
+	struct haltpoll_tunables def;
 
 	(void)drv;
 	if (!hd)
 		return;
 	hd->last_state_idx = index;
 	if (index != 0)
-		haltpoll_adjust(dev->gp ? dev->gp : &haltpoll_defaults, hd, dev->last_residency_ns);
+		haltpoll_adjust(sl_gov_tunables(dev, &sl_gov_haltpoll, &def), hd,
+				dev->last_residency_ns);
 	dev->poll_limit_ns = hd->poll_limit_ns;
 }
 
 /* --cpuidle-param's names for the module parameters; the unsigned int ones at most UINT_MAX */
-#define HP(f) offsetof(struct sl_gov_params, f)
+#define HP(f) offsetof(struct haltpoll_tunables, f)
 static const struct sl_gov_param haltpoll_params[] = {
-	{"haltpoll_poll_ns", HP(haltpoll_poll_ns), HALTPOLL_POLL_NS, UINT64_MAX},
-	{"haltpoll_grow", HP(haltpoll_grow), HALTPOLL_GROW, UINT32_MAX},
-	{"haltpoll_shrink", HP(haltpoll_shrink), HALTPOLL_SHRINK, UINT32_MAX},
-	{"haltpoll_grow_start_ns", HP(haltpoll_grow_start_ns), HALTPOLL_GROW_START_NS, UINT64_MAX},
-	{"haltpoll_allow_shrink", HP(haltpoll_allow_shrink), HALTPOLL_ALLOW_SHRINK, 1},
+	{"haltpoll_poll_ns", HP(poll_ns), HALTPOLL_POLL_NS, UINT64_MAX},
+	{"haltpoll_grow", HP(grow), HALTPOLL_GROW, UINT32_MAX},
+	{"haltpoll_shrink", HP(shrink), HALTPOLL_SHRINK, UINT32_MAX},
+	{"haltpoll_grow_start_ns", HP(grow_start_ns), HALTPOLL_GROW_START_NS, UINT64_MAX},
+	{"haltpoll_allow_shrink", HP(allow_shrink), HALTPOLL_ALLOW_SHRINK, 1},
 };
 
 const struct sl_cpuidle_governor sl_gov_haltpoll = {
@@ -163,6 +168,7 @@ const struct sl_cpuidle_governor sl_gov_haltpoll = {
 	.disable = haltpoll_disable,
 	.select = haltpoll_select,
 	.reflect = haltpoll_reflect,
+	.tunables_size = sizeof(struct haltpoll_tunables),
 	.params = haltpoll_params,
 	.nparams = (int)SL_ARRAY_SIZE(haltpoll_params),
 };

@@ -29,7 +29,7 @@
  * microseconds (every table of that era) and never lets a state exceed the limit otherwise.
  * The measured residency is last_residency_ns / 1000 truncated to u32 (the driver's int us).
  *
- * dev->gp->menu_tng_quirks (1, the default, is 2.6.32 exactly; 0 corrects what later kernels
+ * the menu_tng_quirks tunable (1, the default, is 2.6.32 exactly; 0 corrects what later kernels
  * corrected). Checked against the pristine tree sndrzt/linux-2.6.32 (commit "linux-2.6.32
  * original source code", Makefile 2.6.32), drivers/cpuidle/governors/menu.c: all four are there,
  * which settles the UNVERIFIED items 3 and 4 of docs/model/cpuidle.md §10.1 (the deferred
@@ -83,9 +83,19 @@ struct menu_tng {
 	int entered; /* the index reflect received (the corrected update uses it) */
 };
 
+/* the tunable, a row of menu_tng_params (below) */
+struct menu_tng_tunables {
+	u64 quirks;
+};
+
+extern const struct sl_cpuidle_governor sl_gov_menu_tng;
+
 static int quirks(const struct sl_cpuidle_dev *dev)
 {
-	return dev->gp ? dev->gp->menu_tng_quirks : 1;
+	struct menu_tng_tunables def;
+	const struct menu_tng_tunables *t = sl_gov_tunables(dev, &sl_gov_menu_tng, &def);
+
+	return (int)t->quirks;
 }
 
 /* ns table values to 2.6.32's unsigned int us: round up (exact for whole-us tables) */
@@ -312,7 +322,7 @@ static void menu_tng_disable(struct sl_cpuidle_dev *dev)
 
 static const struct sl_gov_param menu_tng_params[] = {
 	/* 1: 2.6.32's integer arithmetic with its quirks, exactly; 0: the corrected one */
-	{"menu_tng_quirks", offsetof(struct sl_gov_params, menu_tng_quirks), 1, 1},
+	{"menu_tng_quirks", offsetof(struct menu_tng_tunables, quirks), 1, 1},
 };
 
 const struct sl_cpuidle_governor sl_gov_menu_tng = {
@@ -324,6 +334,7 @@ const struct sl_cpuidle_governor sl_gov_menu_tng = {
 	.disable = menu_tng_disable,
 	.select = menu_tng_select,
 	.reflect = menu_tng_reflect,
+	.tunables_size = sizeof(struct menu_tng_tunables),
 	.params = menu_tng_params,
 	.nparams = (int)SL_ARRAY_SIZE(menu_tng_params),
 };
