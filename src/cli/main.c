@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "config/args_fields.h"
 #include "sched/sysctl.h"
+#include "sched/plugin/plugin.h"
 #include "experiment/run.h"
 #include "experiment/repro.h"
 #include "experiment/sweep.h"
@@ -118,6 +119,23 @@ static int add_list(const char **list, int *n, const char *v, const char *opt)
 	return 0;
 }
 
+/*
+ * --policy PATH.so: the plug-in is loaded now (a bad one is refused before anything runs) and its
+ * release registered under the policy's name, which *name gets: without --kernel the command
+ * runs it, with --kernel its name is one more value --kernel (and sweep's kernel=) takes.
+ */
+static int load_policy(const char *path, const char **name)
+{
+	char err[1024];
+	const struct sl_release *rel = sl_plugin_load(path, err, sizeof(err));
+
+	if (!rel)
+		return die("%s", err);
+	if (!*name)
+		*name = rel->name;
+	return 0;
+}
+
 /* Where each option of the table that parse_options reads lands in struct sl_args. */
 #define ARG(f)			  offsetof(struct sl_args, f)
 #define ARG_ONE(key, f, vary)	  {key, ARG(f), -1},
@@ -210,6 +228,8 @@ static int check_args(const struct sl_cli_cmd *cmd, int argc, char **argv, int f
 static int parse_options(int argc, char **argv, int first, struct cli *c,
 			 const struct sl_cli_cmd *cmd)
 {
+	const char *policy = NULL;
+
 	memset(c, 0, sizeof(*c));
 	for (int i = first; i < argc; i++) {
 		char *arg = argv[i], *val = NULL;
@@ -265,6 +285,11 @@ static int parse_options(int argc, char **argv, int first, struct cli *c,
 			c->output = val;
 			continue;
 		}
+		if (!strcmp(o->key, "policy")) {
+			if (load_policy(val, &policy))
+				return 2;
+			continue;
+		}
 		size_t k = 0;
 
 		while (k < SL_ARRAY_SIZE(arg_slots) && strcmp(arg_slots[k].key, o->key))
@@ -289,6 +314,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c,
 		}
 		*slot = val;
 	}
+	if (policy && !c->a.kernel)
+		c->a.kernel = policy;
 	return 0;
 }
 
@@ -538,7 +565,7 @@ static int cmd_repro(int argc, char **argv)
 {
 	struct sl_repro_opts o;
 	static char dbuf[256], gbuf[512];
-	const char *dl[16] = {NULL}, *output = NULL;
+	const char *dl[16] = {NULL}, *output = NULL, *policy = NULL;
 	char err[2048];
 	int n;
 	bool disks_set = false, govs_set = false;
@@ -649,10 +676,15 @@ static int cmd_repro(int argc, char **argv)
 			o.irq_affinity = val;
 		} else if (!strcmp(arg, "--idle-driver")) {
 			o.idle_driver = val;
+		} else if (!strcmp(op->key, "policy")) {
+			if (load_policy(val, &policy))
+				return 2;
 		} else {
 			o.kernel = val;
 		}
 	}
+	if (policy && !o.kernel)
+		o.kernel = policy;
 	if ((o.unknowns || o.jobs) && !o.explore)
 		return die("repro fio: --unknowns and --jobs apply with --explore");
 	if (o.explore && (disks_set || govs_set))
