@@ -1252,6 +1252,19 @@ static int cmd_sweep(int argc, char **argv)
 	memset(&sw, 0, sizeof(sw));
 	rest[0] = argv[0];
 	rest[1] = argv[1];
+	/* the policies first: --vary may name their sysctls */
+	for (int i = 2; i < argc; i++) {
+		const char *pol = NULL, *name = NULL;
+
+		if (!strcmp(argv[i], "--policy") && i + 1 < argc)
+			pol = argv[++i];
+		else if (!strncmp(argv[i], "--policy=", 9))
+			pol = argv[i] + 9;
+		if (pol && load_policy(pol, &name)) {
+			free(rest);
+			return 2;
+		}
+	}
 	for (int i = 2; i < argc; i++) {
 		int t = sl_sweep_option(&sw, argc, argv, &i, err, sizeof(err));
 

@@ -278,3 +278,12 @@ bool sl_plugin_is(const struct sl_release *rel)
 {
 	return rel && rel->fair == &sl_plugin_class;
 }
+
+bool sl_plugin_has_sysctl(const char *name)
+{
+	for (int i = 0; i < nloaded; i++)
+		for (int k = 0; k < loaded[i]->rel.nown_sysctls; k++)
+			if (!strcmp(loaded[i]->sysctls[k].name, name))
+				return true;
+	return false;
+}
