@@ -131,4 +131,46 @@ sed 's/{"WAKEUP_PREEMPT", true,/{"WAKE_PLACE_MIN", true,/' "$SRC/examples/policy
 $CC -shared -fPIC -I "$SRC/include" -o "$T/dup.so" "$T/dup.c"
 usage_error "feature 'WAKE_PLACE_MIN' is declared twice" run --policy "$T/dup.so" --workload hog
 usage_error "--policy does not apply" demo --policy "$T/vtime.so"
+# a policy that breaks the contract during the run (pick_next hands back a sleeping task): the
+# run ends with the policy and the callback named, exit status 2
+cat >"$T/badpick.c" <<'EOF'
+#include <schedlab/policy.h>
+
+static struct schedlab_task *first; /* the first task seen, returned whatever its state */
+
+static void enq(struct schedlab_sched *s, int cpu, struct schedlab_task *t, unsigned f)
+{
+	(void)s, (void)cpu, (void)f;
+	if (!first)
+		first = t;
+}
+
+static void deq(struct schedlab_sched *s, int cpu, struct schedlab_task *t, unsigned f)
+{
+	(void)s, (void)cpu, (void)t, (void)f;
+}
+
+static struct schedlab_task *pick(struct schedlab_sched *s, int cpu)
+{
+	(void)s, (void)cpu;
+	return first;
+}
+
+static void put(struct schedlab_sched *s, int cpu, struct schedlab_task *t, bool r)
+{
+	(void)s, (void)cpu, (void)t, (void)r;
+}
+
+static const struct schedlab_policy p = {.abi = SCHEDLAB_POLICY_ABI, .name = "badpick",
+	.enqueue = enq, .dequeue = deq, .pick_next = pick, .put_prev = put};
+
+const struct schedlab_policy *schedlab_policy_register(const struct schedlab_host *h)
+{
+	(void)h;
+	return &p;
+}
+EOF
+$CC -shared -fPIC -I "$SRC/include" -o "$T/badpick.so" "$T/badpick.c"
+usage_error "policy badpick ($T/badpick.so): pick_next(cpu 0) returned pid 1, which is not runnable" \
+	run --policy "$T/badpick.so" --cpus 1 --workload pingpong:count=10 --no-progress
 echo "policy.sh: ok"
