@@ -4,11 +4,14 @@
 # their rules give, computed by hand below; a sweep over vtime's own features and sysctl gives
 # rows; a bad plug-in (no file, not a shared object, no entry point, another ABI, a feature
 # declared twice) is refused with exit status 2 and a message saying what was expected.
-# Usage: sh tests/policy.sh path/to/schedlab path/to/source
+# With the bash completion (schedlab.bash) as a third argument, it completes the policy's own
+# flags and sysctls, asked of the schedlab on the PATH.
+# Usage: sh tests/policy.sh path/to/schedlab path/to/source [path/to/schedlab.bash]
 set -eu
-MAXARGS=2
+MAXARGS=3
 . "$(dirname "$0")/lib.sh"
 SRC=$2
+BASHC=${3-}
 CC=${CC:-cc}
 
 # built exactly as docs/policy-api.md says, against include/ alone
@@ -173,4 +176,17 @@ EOF
 $CC -shared -fPIC -I "$SRC/include" -o "$T/badpick.so" "$T/badpick.c"
 usage_error "policy badpick ($T/badpick.so): pick_next(cpu 0) returned pid 1, which is not runnable" \
 	run --policy "$T/badpick.so" --cpus 1 --workload pingpong:count=10 --no-progress
+# bash completion: the --policy's names, from `schedlab features|sysctl --policy`
+if [ -n "$BASHC" ] && command -v bash >/dev/null 2>&1; then
+	complete_() {
+		PATH="$(cd "$(dirname "$SL")" && pwd):$PATH" bash -c '. "$1"; shift;
+			compopt() { :; }; COMP_LINE="schedlab $*"; COMP_POINT=${#COMP_LINE};
+			COMP_WORDS=(schedlab "$@"); COMP_CWORD=$#;
+			_schedlab; printf "%s\n" "${COMPREPLY[@]}"' _ "$BASHC" "$@"
+	}
+	complete_ run --policy "$T/vtime.so" --sched-features NO_WAKE | grep -qx NO_WAKE_PLACE_MIN ||
+		fail "bash: --sched-features NO_WAKE after --policy vtime.so"
+	complete_ run --policy "$T/vtime.so" --sysctl vti | grep -qx 'vtime.granularity_ns=' ||
+		fail "bash: --sysctl vti after --policy vtime.so"
+fi
 echo "policy.sh: ok"
