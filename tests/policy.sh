@@ -176,6 +176,17 @@ EOF
 $CC -shared -fPIC -I "$SRC/include" -o "$T/badpick.so" "$T/badpick.c"
 usage_error "policy badpick ($T/badpick.so): pick_next(cpu 0) returned pid 1, which is not runnable" \
 	run --policy "$T/badpick.so" --cpus 1 --workload pingpong:count=10 --no-progress
+# a policy whose init refuses the machine (here: more than 2 CPUs) fails the run at its start
+sed 's/\.task_fork = vt_task_fork,/.init = vt_init, .task_fork = vt_task_fork,/
+s/^static const struct schedlab_policy vtime = {/static int vt_init(struct schedlab_sched *s) { return H->nr_cpus(s) > 2; }\n&/' \
+	"$SRC/examples/policy/vtime.c" >"$T/init.c"
+grep -q 'vt_init' "$T/init.c" || fail "init.c: the policy's table was not found"
+$CC -shared -fPIC -I "$SRC/include" -o "$T/init.so" "$T/init.c"
+"$SL" run --policy "$T/init.so" --cpus 2 --workload hog --duration 10ms >/dev/null ||
+	fail "a policy whose init takes 2 CPUs refused them"
+usage_error "policy vtime ($T/init.so): init refused this machine (4 CPUs)" \
+	run --policy "$T/init.so" --cpus 4 --workload hog --duration 10ms
+
 # bash completion: the --policy's names, from `schedlab features|sysctl --policy`
 if [ -n "$BASHC" ] && command -v bash >/dev/null 2>&1; then
 	complete_() {

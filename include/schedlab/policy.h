@@ -147,7 +147,8 @@ struct schedlab_policy {
 	const struct schedlab_sysctl *sysctls;
 	int nr_sysctls;
 
-	/* optional: after the machine is built, the areas zeroed; nonzero refuses the run */
+	/* optional: after the machine is built, the areas zeroed; nonzero refuses the machine:
+	 * the run fails at its start, naming the policy and the number of CPUs */
 	int (*init)(struct schedlab_sched *s);
 	/* optional: a new task t (its area zeroed), forked by parent (NULL: started by the
 	 * workload's shell), before select_cpu places it */

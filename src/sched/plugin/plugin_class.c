@@ -79,10 +79,10 @@ static int plugin_init_sim(struct sl_sim *sim)
 		sim->oom = true;
 		return -1;
 	}
-	if (pol->init && pol->init(S(sim))) {
-		sl_plugin_fail(sim, "init refused the machine (%d CPUs)", sim->ncpu);
-		return -1;
-	}
+	/* a refusal fails the run at its first event, with this message (a failed init_sim
+	 * would be reported as out of memory) */
+	if (pol->init && pol->init(S(sim)))
+		sl_plugin_fail(sim, "init refused this machine (%d CPUs)", sim->ncpu);
 	return 0;
 }
 
