@@ -99,7 +99,8 @@ struct schedlab_host {
 	struct schedlab_task *(*cpu_curr)(struct schedlab_sched *s, int cpu);
 	/* idle: nothing runs and no reschedule is pending */
 	bool (*cpu_idle)(struct schedlab_sched *s, int cpu);
-	/* the policy's runnable tasks on cpu, the running one included */
+	/* the runnable tasks whose CPU is cpu, the running one included: the policy's and the
+	 * RT class's above it */
 	unsigned (*cpu_nr_running)(struct schedlab_sched *s, int cpu);
 	/* the cache the CPU shares: CPUs of one socket share the last level */
 	int (*cpu_socket)(struct schedlab_sched *s, int cpu);
