@@ -61,14 +61,18 @@ int sl_plugin_check(const struct schedlab_policy *pol, const char *path, char *e
 		return refuse(err, errlen, path,
 			      "the policy lacks a required callback (enqueue, dequeue, pick_next "
 			      "and put_prev are required)");
-	if (pol->nr_features < 0 || pol->nr_features > SCHEDLAB_POLICY_MAX_FEATURES ||
-	    (pol->nr_features && !pol->features))
+	if (pol->nr_features < 0 || pol->nr_features > SCHEDLAB_POLICY_MAX_FEATURES)
 		return refuse(err, errlen, path, "%d features: 0..%d are allowed", pol->nr_features,
 			      SCHEDLAB_POLICY_MAX_FEATURES);
-	if (pol->nr_sysctls < 0 || pol->nr_sysctls > SCHEDLAB_POLICY_MAX_SYSCTLS ||
-	    (pol->nr_sysctls && !pol->sysctls))
+	if (pol->nr_features && !pol->features)
+		return refuse(err, errlen, path, "nr_features is %d but features is NULL",
+			      pol->nr_features);
+	if (pol->nr_sysctls < 0 || pol->nr_sysctls > SCHEDLAB_POLICY_MAX_SYSCTLS)
 		return refuse(err, errlen, path, "%d sysctls: 0..%d are allowed", pol->nr_sysctls,
 			      SCHEDLAB_POLICY_MAX_SYSCTLS);
+	if (pol->nr_sysctls && !pol->sysctls)
+		return refuse(err, errlen, path, "nr_sysctls is %d but sysctls is NULL",
+			      pol->nr_sysctls);
 	for (int i = 0; i < pol->nr_features; i++) {
 		const char *n = pol->features[i].name;
 
