@@ -201,10 +201,9 @@ const struct sl_cli_opt sl_cli_opts[] = {
 const int sl_cli_nopts = (int)(sizeof(sl_cli_opts) / sizeof(sl_cli_opts[0]));
 
 #define RUN_MODEL                                                                                  \
-	"kernel policy cpus topology workload duration seed sched-features sysctl at param "       \
-	"machine "                                                                                 \
+	"kernel cpus topology workload duration seed sched-features sysctl at param machine "      \
 	"cpuidle-governor idle idle-driver pm-qos-latency-us cpuidle-disable cpuidle-param "       \
-	"irq-affinity"
+	"irq-affinity policy"
 
 const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"run", "[F.json]", "simulate workloads and report the scheduling figures",
