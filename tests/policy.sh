@@ -200,4 +200,18 @@ if [ -n "$BASHC" ] && command -v bash >/dev/null 2>&1; then
 	complete_ run --policy "$T/vtime.so" --sysctl vti | grep -qx 'vtime.granularity_ns=' ||
 		fail "bash: --sysctl vti after --policy vtime.so"
 fi
+# and zsh's (where zsh is installed; _schedlab is beside schedlab.bash)
+if [ -n "$BASHC" ] && command -v zsh >/dev/null 2>&1; then
+	zc() { # LINE: the candidates zsh offers, sorted, space-separated
+		PATH="$(cd "$(dirname "$SL")" && pwd):$PATH" zsh -f \
+			"$(dirname "$0")/tools/zsh_complete.zsh" "$(dirname "$BASHC")" "$1" |
+			tr -d '\r' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | grep -v '^$' | LC_ALL=C sort -u |
+			tr '\n' ' '
+	}
+	[ "$(zc "schedlab run --policy $T/vtime.so --sched-features NO_WAKE")" = \
+		"NO_WAKEUP_PREEMPT NO_WAKE_PLACE_MIN " ] ||
+		fail "zsh: --sched-features NO_WAKE: $(zc "schedlab run --policy $T/vtime.so --sched-features NO_WAKE")"
+	[ "$(zc "schedlab run --policy $T/vtime.so --sysctl vt")" = "vtime.granularity_ns= " ] ||
+		fail "zsh: --sysctl vt: $(zc "schedlab run --policy $T/vtime.so --sysctl vt")"
+fi
 echo "policy.sh: ok"

@@ -370,9 +370,27 @@ static void zsh_helpers(void)
 	       ";;\n"
 	       "\t\tesac\n\tdone\n}\n",
 	       sl_release_default()->name);
+	/* a --policy plug-in's names: asked of the schedlab completed for, as bash does */
+	fputs("_schedlab_policy() {\n\tlocal i\n\tREPLY=\n"
+	      "\tfor ((i = 2; i < CURRENT; i++)); do\n\t\tcase $words[i] in\n"
+	      "\t\t--policy) REPLY=$words[i+1] ;;\n\t\t--policy=*) REPLY=${words[i]#--policy=} ;;\n"
+	      "\t\tesac\n\tdone\n}\n",
+	      stdout);
 	for (int s = 0; s < 2; s++) {
-		printf("_schedlab_%s() {\n\tlocal -a w\n\t_schedlab_kernel\n\tcase $REPLY in\n",
+		printf("_schedlab_%s() {\n\tlocal -a w\n\tlocal x v\n\t_schedlab_policy\n"
+		       "\tif [[ -n $REPLY ]]; then\n",
 		       s ? "sysctls" : "features");
+		if (s)
+			fputs("\t\t$words[1] sysctl --policy $REPLY 2>/dev/null |\n"
+			      "\t\t\twhile read -r x v; do w+=(\"$x=\"); done\n"
+			      "\t\tcompadd -S '' -a w\n",
+			      stdout);
+		else
+			fputs("\t\tfor x in $($words[1] features --policy $REPLY 2>/dev/null); do\n"
+			      "\t\t\tx=${x#NO_}\n\t\t\tw+=($x NO_$x)\n\t\tdone\n"
+			      "\t\tcompadd -a w\n",
+			      stdout);
+		printf("\t\treturn\n\tfi\n\t_schedlab_kernel\n\tcase $REPLY in\n");
 		for (int r = 0; r <= sl_nreleases; r++) {
 			const struct sl_release *rel =
 				r < sl_nreleases ? sl_releases[r] : sl_release_default();
