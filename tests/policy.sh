@@ -73,6 +73,12 @@ grep -q '^schedlab run: kernel vtime,' "$T/table" || fail "the report does not n
 	>"$T/b.json"
 cmp -s "$T/a.json" "$T/b.json" || fail "two runs of vtime differ"
 
+# a recorded trace replayed under the policy, as under a release
+"$SL" run --policy "$T/vtime.so" --workload "trace:file=$SRC/tests/data/latency-under-nice-make.trace.xz" \
+	--duration 100ms --no-progress >"$T/trace.out" 2>/dev/null || fail "a trace workload under vtime: exit $?"
+grep -q '^schedlab run: kernel vtime,' "$T/trace.out" && grep -q '^trace ' "$T/trace.out" ||
+	fail "a trace workload under vtime: $(cat "$T/trace.out")"
+
 # global: three hogs on two CPUs share them round robin, 4 ms slices: 2/3 of 2 s each, within
 # one slice and one tick (5 ms)
 set -- $(cpu_times --policy "$T/global.so" --cpus 2 --workload hog:tasks=3 --duration 2s)
