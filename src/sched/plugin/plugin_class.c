@@ -128,9 +128,16 @@ static void plugin_init_task(struct sl_sim *sim, struct sl_task *p)
 		sim->oom = true;
 }
 
+/* p has the area its policy asked for (not: out of memory at init_task; the run fails at its
+ * next event, and the policy never sees p) */
+static bool area_ok(const struct sl_sim *sim, const struct sl_task *p)
+{
+	return !POL(sim)->task_size || sl_plugin_task_area(sim, p);
+}
+
 static void plugin_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *parent)
 {
-	if (POL(sim)->task_fork)
+	if (POL(sim)->task_fork && area_ok(sim, p))
 		POL(sim)->task_fork(S(sim), T(p),
 				    parent && parent->sched_class == &sl_plugin_class ? T(parent)
 										      : NULL);
@@ -142,7 +149,8 @@ static void enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, un
 {
 	p->se.on_rq = 1;
 	sl_nr_running_inc(sim, rq);
-	POL(sim)->enqueue(S(sim), rq->id, T(p), flags);
+	if (area_ok(sim, p))
+		POL(sim)->enqueue(S(sim), rq->id, T(p), flags);
 }
 
 static void plugin_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
