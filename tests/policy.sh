@@ -40,6 +40,7 @@ near() {
 # running task's lead passes the granularity (1 ms), so at any instant the two virtual times,
 # here the two run times, differ by at most granularity + one tick (HZ=1000: 1 ms) = 2 ms, and
 # each task's time is within 1 ms of 5 s.
+# shellcheck disable=SC2046 # the words are the figures, split on purpose
 set -- $(cpu_times --policy "$T/vtime.so" --cpus 1 --workload hog:tasks=2 --duration 10s)
 [ $# -eq 2 ] || fail "two hogs: $# tasks in the report"
 for ns in "$@"; do
@@ -53,6 +54,7 @@ done
 # 4.06 ms / (1 + 1024/335) = 1.0 ms. The tolerance is 1.5 ms (0.015 points of share): the
 # integer division of each charge (delta * 1024 / weight) loses under 1 ns of virtual time per
 # charge, a few microseconds over the run.
+# shellcheck disable=SC2046 # the words are the figures, split on purpose
 set -- $(cpu_times --policy "$T/vtime.so" --cpus 1 --workload hog --workload hog:nice=5 \
 	--duration 10s)
 near "$1" 7534952170 1500000 || fail "nice 0 against nice 5: nice 0 ran $1 ns, expected 7.53495 s"
@@ -81,6 +83,7 @@ grep -q '^schedlab run: kernel vtime,' "$T/trace.out" && grep -q '^trace ' "$T/t
 
 # global: three hogs on two CPUs share them round robin, 4 ms slices: 2/3 of 2 s each, within
 # one slice and one tick (5 ms)
+# shellcheck disable=SC2046 # the words are the figures, split on purpose
 set -- $(cpu_times --policy "$T/global.so" --cpus 2 --workload hog:tasks=3 --duration 2s)
 for ns in "$@"; do
 	near "$ns" 1333333333 5000000 || fail "three hogs on two CPUs under global: $ns ns"
