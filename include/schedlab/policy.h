@@ -194,8 +194,15 @@ struct schedlab_policy {
  * The entry point every policy .so defines: given the host's table (keep the pointer: it lives as
  * long as the process), return the policy (static storage), or NULL to refuse.
  */
+#ifdef __cplusplus
+extern "C" { /* a policy written in C++ exports the entry point unmangled */
+#endif
 typedef const struct schedlab_policy *(*schedlab_policy_register_fn)(
 	const struct schedlab_host *host);
 const struct schedlab_policy *schedlab_policy_register(const struct schedlab_host *host);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
