@@ -25,6 +25,13 @@ gzip -dc "$T/p/share/man/man1/schedlab.1.gz" | cmp -s - "$B/schedlab.1" ||
 	fail "installed --version"
 # tools/setup.sh with every package installed (dpkg-query answering so) says so and installs
 # nothing (an apt-get on PATH that is called fails the check)
+# a policy plug-in built from the installed example against the installed header alone
+[ -s "$T/p/include/schedlab/policy.h" ] || fail "cmake --install did not install the policy API"
+${CC:-cc} -shared -fPIC -I "$T/p/include" -o "$T/vtime.so" \
+	"$T/p/share/doc/schedlab/examples/policy/vtime.c" ||
+	fail "the installed vtime.c does not build against the installed policy.h"
+"$T/p/bin/schedlab" run --policy "$T/vtime.so" --cpus 1 --workload hog:tasks=2 --duration 100ms \
+	>"$T/out" 2>"$T/err" || fail "installed schedlab --policy vtime.so: $(cat "$T/err")"
 mkdir "$T/bin"
 printf '#!/bin/sh\nprintf "install ok installed"\n' >"$T/bin/dpkg-query"
 printf '#!/bin/sh\necho apt-get called >&2\nexit 1\n' >"$T/bin/apt-get"

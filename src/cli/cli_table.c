@@ -16,6 +16,12 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "(BFS 0.30x) or 6.18 (EEVDF, HZ=250); it sets the flags, the sysctl defaults and the "
 	 "rules.",
 	 SL_COMPLETE_KERNEL, NULL},
+	{"policy", "--policy", NULL, "PATH.so", true,
+	 "A scheduling policy plug-in built against include/schedlab/policy.h "
+	 "(docs/policy-api.md), run as the fair class in place of --kernel's; with --kernel "
+	 "too, its name is one more value --kernel takes. `schedlab features --policy PATH.so` "
+	 "and `schedlab sysctl --policy PATH.so` list its own flags and tunables.",
+	 FILE_, NULL},
 	{"cpus", "--cpus", NULL, "N", false, "CPUs, one socket of N cores (default 2).", 0, NULL},
 	{"topology", "--topology", NULL, "SxCxT", false,
 	 "Sockets x cores per socket x SMT threads per core, e.g. 2x4x2.", 0, NULL},
@@ -197,7 +203,7 @@ const int sl_cli_nopts = (int)(sizeof(sl_cli_opts) / sizeof(sl_cli_opts[0]));
 #define RUN_MODEL                                                                                  \
 	"kernel cpus topology workload duration seed sched-features sysctl at param machine "      \
 	"cpuidle-governor idle idle-driver pm-qos-latency-us cpuidle-disable cpuidle-param "       \
-	"irq-affinity"
+	"irq-affinity policy"
 
 const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"run", "[F.json]", "simulate workloads and report the scheduling figures",
@@ -226,7 +232,7 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"repro fio", "", "the 2009 menu-tng result: fio MB/s under three idle governors",
 	 "fio on a Nehalem server under idle=poll, menu-2.6.31 and menu-tng, beside the 2009 "
 	 "table.",
-	 "disks governors duration seed kernel param cpuidle-param irq-affinity idle-driver "
+	 "disks governors duration seed kernel policy param cpuidle-param irq-affinity idle-driver "
 	 "repro-workload explore unknowns jobs json output no-progress"},
 	{"repro sleepers", "", "NEW_FAIR_SLEEPERS and desktop interactivity under nice -n 19 make",
 	 "The desktop stall of 2009: an interactive task's wake-up latency beside a niced kernel "
@@ -234,7 +240,7 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "repro-seeds duration repro-workload json output no-progress"},
 	{"repro fork", "", "child- against parent-runs-first on a kernel-build-like make",
 	 "sched_child_runs_first=1 against 0 on a make -j: completion time and switches.",
-	 "repro-seeds kernel duration repro-workload json output no-progress"},
+	 "repro-seeds kernel policy duration repro-workload json output no-progress"},
 	{"repro bfs", "", "CFS 2.6.31/2.6.32, BFS 0.30x and EEVDF under make",
 	 "The scheduler whose posting started the 2009 debate beside CFS and EEVDF: a desktop "
 	 "task's wake-up latency under nice -n 19 make, the build's completion time and the shares "
@@ -286,10 +292,10 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"features", "", "print sched_features as debugfs does",
 	 "Prints sched_features as /sys/kernel/debug/sched_features does (6.18: "
 	 "/sys/kernel/debug/sched/features), after the writes given.",
-	 "kernel sched-features sysctl"},
+	 "kernel policy sched-features sysctl"},
 	{"sysctl", "", "print the scheduler sysctls at boot",
 	 "Prints the scheduler sysctls at boot for --kernel and --cpus, after the writes given.",
-	 "kernel cpus topology sysctl sched-features"},
+	 "kernel policy cpus topology sysctl sched-features"},
 	{"workloads", "", "list the workloads with their keys and defaults", "", ""},
 	{"params", "", "list the model's parameters with their defaults and sources", "", ""},
 	{"machines", "", "list the machine idle profiles (C-state tables)", "", ""},

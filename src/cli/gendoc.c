@@ -209,7 +209,17 @@ static void bash_helpers(void)
 	       "\t\t--kernel) k=${words[i + 1]} ;;\n\t\t--kernel=*) k=${words[i]#--kernel=} ;;\n"
 	       "\t\tesac\n\tdone\n\tprintf '%%s' \"$k\"\n}\n",
 	       sl_release_default()->name);
-	printf("# the sched_features words of that release\n_schedlab_features()\n{\n"
+	/* a --policy plug-in's names are known only to the schedlab that loads it: asked there */
+	fputs("# the --policy given on the line, if any\n_schedlab_policy()\n{\n\tlocal i p=\n"
+	      "\tfor ((i = 2; i < ${#words[@]} - 1; i++)); do\n\t\tcase ${words[i]} in\n"
+	      "\t\t--policy) p=${words[i + 1]} ;;\n\t\t--policy=*) p=${words[i]#--policy=} ;;\n"
+	      "\t\tesac\n\tdone\n\tprintf '%s' \"$p\"\n}\n",
+	      stdout);
+	printf("# the sched_features words of that release (or of the --policy)\n"
+	       "_schedlab_features()\n{\n\tlocal p w\n\tp=$(_schedlab_policy)\n"
+	       "\tif [ -n \"$p\" ]; then\n"
+	       "\t\tfor w in $(\"${words[0]}\" features --policy \"$p\" 2>/dev/null); do\n"
+	       "\t\t\tw=${w#NO_}\n\t\t\techo \"$w NO_$w\"\n\t\tdone\n\t\treturn\n\tfi\n"
 	       "\tcase $(_schedlab_kernel) in\n");
 	for (int r = 0; r < sl_nreleases; r++) {
 		printf("\t\"%s\") echo \"", sl_releases[r]->name);
@@ -219,7 +229,10 @@ static void bash_helpers(void)
 	printf("\t*) echo \"");
 	feature_words(sl_release_default());
 	printf("\" ;;\n\tesac\n}\n");
-	printf("# the sysctls of that release, NAME=\n_schedlab_sysctls()\n{\n"
+	printf("# the sysctls of that release (or of the --policy), NAME=\n_schedlab_sysctls()\n{\n"
+	       "\tlocal p n v\n\tp=$(_schedlab_policy)\n\tif [ -n \"$p\" ]; then\n"
+	       "\t\t\"${words[0]}\" sysctl --policy \"$p\" 2>/dev/null |\n"
+	       "\t\t\twhile read -r n v; do echo \"$n=\"; done\n\t\treturn\n\tfi\n"
 	       "\tcase $(_schedlab_kernel) in\n");
 	for (int r = 0; r < sl_nreleases; r++) {
 		printf("\t\"%s\") echo \"", sl_releases[r]->name);
@@ -389,9 +402,27 @@ static void zsh_helpers(void)
 	       ";;\n"
 	       "\t\tesac\n\tdone\n}\n",
 	       sl_release_default()->name);
+	/* a --policy plug-in's names: asked of the schedlab completed for, as bash does */
+	fputs("_schedlab_policy() {\n\tlocal i\n\tREPLY=\n"
+	      "\tfor ((i = 2; i < CURRENT; i++)); do\n\t\tcase $words[i] in\n"
+	      "\t\t--policy) REPLY=$words[i+1] ;;\n\t\t--policy=*) REPLY=${words[i]#--policy=} ;;\n"
+	      "\t\tesac\n\tdone\n}\n",
+	      stdout);
 	for (int s = 0; s < 2; s++) {
-		printf("_schedlab_%s() {\n\tlocal -a w\n\t_schedlab_kernel\n\tcase $REPLY in\n",
+		printf("_schedlab_%s() {\n\tlocal -a w\n\tlocal x v\n\t_schedlab_policy\n"
+		       "\tif [[ -n $REPLY ]]; then\n",
 		       s ? "sysctls" : "features");
+		if (s)
+			fputs("\t\t$words[1] sysctl --policy $REPLY 2>/dev/null |\n"
+			      "\t\t\twhile read -r x v; do w+=(\"$x=\"); done\n"
+			      "\t\tcompadd -S '' -a w\n",
+			      stdout);
+		else
+			fputs("\t\tfor x in $($words[1] features --policy $REPLY 2>/dev/null); do\n"
+			      "\t\t\tx=${x#NO_}\n\t\t\tw+=($x NO_$x)\n\t\tdone\n"
+			      "\t\tcompadd -a w\n",
+			      stdout);
+		printf("\t\treturn\n\tfi\n\t_schedlab_kernel\n\tcase $REPLY in\n");
 		for (int r = 0; r <= sl_nreleases; r++) {
 			const struct sl_release *rel =
 				r < sl_nreleases ? sl_releases[r] : sl_release_default();

@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "config/args_fields.h"
 #include "sched/sysctl.h"
+#include "sched/plugin/plugin.h"
 #include "experiment/run.h"
 #include "experiment/repro.h"
 #include "experiment/sweep.h"
@@ -117,6 +118,23 @@ static int add_list(const char **list, int *n, const char *v, const char *opt)
 	return 0;
 }
 
+/*
+ * --policy PATH.so: the plug-in is loaded now (a bad one is refused before anything runs) and its
+ * release registered under the policy's name, which *name gets: without --kernel the command
+ * runs it, with --kernel its name is one more value --kernel (and sweep's kernel=) takes.
+ */
+static int load_policy(const char *path, const char **name)
+{
+	char err[1024];
+	const struct sl_release *rel = sl_plugin_load(path, err, sizeof(err));
+
+	if (!rel)
+		return die("%s", err);
+	if (!*name)
+		*name = rel->name;
+	return 0;
+}
+
 /* Where each option of the table that parse_options reads lands in struct sl_args. */
 #define ARG(f)			  offsetof(struct sl_args, f)
 #define ARG_ONE(key, f, vary)	  {key, ARG(f), -1},
@@ -209,6 +227,8 @@ static int check_args(const struct sl_cli_cmd *cmd, int argc, char **argv, int f
 static int parse_options(int argc, char **argv, int first, struct cli *c,
 			 const struct sl_cli_cmd *cmd)
 {
+	const char *policy = NULL;
+
 	memset(c, 0, sizeof(*c));
 	for (int i = first; i < argc; i++) {
 		char *arg = argv[i], *val = NULL;
@@ -264,6 +284,11 @@ static int parse_options(int argc, char **argv, int first, struct cli *c,
 			c->output = val;
 			continue;
 		}
+		if (!strcmp(o->key, "policy")) {
+			if (load_policy(val, &policy))
+				return 2;
+			continue;
+		}
 		size_t k = 0;
 
 		while (k < SL_ARRAY_SIZE(arg_slots) && strcmp(arg_slots[k].key, o->key))
@@ -288,6 +313,8 @@ static int parse_options(int argc, char **argv, int first, struct cli *c,
 		}
 		*slot = val;
 	}
+	if (policy && !c->a.kernel)
+		c->a.kernel = policy;
 	return 0;
 }
 
@@ -537,7 +564,7 @@ static int cmd_repro(int argc, char **argv)
 {
 	struct sl_repro_opts o;
 	static char dbuf[256], gbuf[512];
-	const char *dl[16] = {NULL}, *output = NULL;
+	const char *dl[16] = {NULL}, *output = NULL, *policy = NULL;
 	char err[2048];
 	int n;
 	bool disks_set = false, govs_set = false;
@@ -648,10 +675,15 @@ static int cmd_repro(int argc, char **argv)
 			o.irq_affinity = val;
 		} else if (!strcmp(arg, "--idle-driver")) {
 			o.idle_driver = val;
+		} else if (!strcmp(op->key, "policy")) {
+			if (load_policy(val, &policy))
+				return 2;
 		} else {
 			o.kernel = val;
 		}
 	}
+	if (policy && !o.kernel)
+		o.kernel = policy;
 	if ((o.unknowns || o.jobs) && !o.explore)
 		return die("repro fio: --unknowns and --jobs apply with --explore");
 	if (o.explore && (disks_set || govs_set))
@@ -1219,6 +1251,19 @@ static int cmd_sweep(int argc, char **argv)
 	memset(&sw, 0, sizeof(sw));
 	rest[0] = argv[0];
 	rest[1] = argv[1];
+	/* the policies first: --vary may name their sysctls */
+	for (int i = 2; i < argc; i++) {
+		const char *pol = NULL, *name = NULL;
+
+		if (!strcmp(argv[i], "--policy") && i + 1 < argc)
+			pol = argv[++i];
+		else if (!strncmp(argv[i], "--policy=", 9))
+			pol = argv[i] + 9;
+		if (pol && load_policy(pol, &name)) {
+			free(rest);
+			return 2;
+		}
+	}
 	for (int i = 2; i < argc; i++) {
 		int t = sl_sweep_option(&sw, argc, argv, &i, err, sizeof(err));
 

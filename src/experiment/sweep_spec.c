@@ -7,6 +7,7 @@
 #include "config/args_fields.h"
 #include "core/parse.h"
 #include "sched/features.h"
+#include "sched/plugin/plugin.h"
 #include "core/suggest.h"
 
 #include <stddef.h>
@@ -64,7 +65,8 @@ static bool vary_key_ok(const char *k)
 		return true;
 	if (!strncmp(k, "cpuidle-param.", 14) && k[14])
 		return true;
-	return strchr(k, '.') && !strncmp(k, "kernel.", 7); /* a sysctl */
+	/* a sysctl, or a tunable of a policy --policy loaded (its names are its own) */
+	return (strchr(k, '.') && !strncmp(k, "kernel.", 7)) || sl_plugin_has_sysctl(k);
 }
 
 static const char *need_value(int argc, char **argv, int *i, const char *name, char *err,
@@ -117,7 +119,8 @@ int sl_sweep_option(struct sl_sweep *sw, int argc, char **argv, int *i, char *er
 		if (!vary_key_ok(d->key)) {
 			snprintf(
 				err, errlen,
-				"sweep: --vary %s: unknown key; valid: a sysctl (kernel.NAME), "
+				"sweep: --vary %s: unknown key; valid: a sysctl (kernel.NAME, or a "
+				"--policy's own), "
 				"param.NAME, cpuidle-param.NAME, kernel, cpus, topology, duration, "
 				"seed, machine, idle, cpuidle-governor, pm-qos-latency-us, "
 				"irq-affinity, sched-features",

@@ -1,5 +1,6 @@
 /* The registry of kernel releases (release.h): one line per release file. */
 #include "sched/release.h"
+#include "sched/plugin/plugin.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +24,8 @@ const struct sl_release *sl_release_find(const char *name)
 	for (int i = 0; i < sl_nreleases; i++)
 		if (!strcmp(sl_releases[i]->name, name))
 			return sl_releases[i];
-	return NULL;
+	/* then the policies --policy loaded (sched/plugin/) */
+	return sl_plugin_find(name);
 }
 
 const struct sl_release *sl_release_default(void)
@@ -54,4 +56,5 @@ void sl_release_names(char *buf, size_t len)
 	for (int i = 0; i < sl_nreleases && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
 				      sl_releases[i]->name);
+	sl_plugin_names(buf, len);
 }
