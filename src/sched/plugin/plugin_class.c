@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the policy's per-task areas come in chunks of this many, in pid order (as the tasks do) */
+#define PLUGIN_TASK_CHUNK 512
+
 #define POL(sim) (sl_plugin_of(sim)->pol)
 #define S(sim)	 ((struct schedlab_sched *)(void *)(sim))
 #define T(p)	 ((struct schedlab_task *)(void *)(p))
@@ -41,9 +44,9 @@ void *sl_plugin_task_area(const struct sl_sim *sim, const struct sl_task *p)
 	int i = p->pid - 1;
 
 	if (!size || !st || p->sched_class != &sl_plugin_class ||
-	    i / SL_TASK_CHUNK >= st->nchunks || !st->task_chunks[i / SL_TASK_CHUNK])
+	    i / PLUGIN_TASK_CHUNK >= st->nchunks || !st->task_chunks[i / PLUGIN_TASK_CHUNK])
 		return NULL;
-	return st->task_chunks[i / SL_TASK_CHUNK] + (size_t)(i % SL_TASK_CHUNK) * size;
+	return st->task_chunks[i / PLUGIN_TASK_CHUNK] + (size_t)(i % PLUGIN_TASK_CHUNK) * size;
 }
 
 /* ---- accounting ---- */
@@ -105,7 +108,7 @@ static void plugin_init_task(struct sl_sim *sim, struct sl_task *p)
 {
 	struct sl_plugin_state *st = sl_plugin_state(sim);
 	size_t size = POL(sim)->task_size;
-	int k = (p->pid - 1) / SL_TASK_CHUNK;
+	int k = (p->pid - 1) / PLUGIN_TASK_CHUNK;
 
 	/* the nice weight, for what outside the class reads it (reports, the fallback placement) */
 	p->se.load.weight = sl_prio_to_weight[p->nice + 20];
@@ -124,7 +127,7 @@ static void plugin_init_task(struct sl_sim *sim, struct sl_task *p)
 		while (st->nchunks <= k)
 			st->task_chunks[st->nchunks++] = NULL;
 	}
-	if (!st->task_chunks[k] && !(st->task_chunks[k] = calloc(SL_TASK_CHUNK, size)))
+	if (!st->task_chunks[k] && !(st->task_chunks[k] = calloc(PLUGIN_TASK_CHUNK, size)))
 		sim->oom = true;
 }
 
