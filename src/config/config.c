@@ -4,7 +4,7 @@
 #include "sched/sysctl.h"
 #include "core/parse.h"
 #include "sched/cfs.h"
-#include "sched/rt.h"
+#include "sched/rt/rt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
