@@ -8,7 +8,7 @@
 #include "experiment/spread.h"
 #include "workload/rtapp.h"
 #include "sched/sysctl.h"
-#include "sched/rt/rt.h"
+#include "sched/prio.h"
 #include "sched/cfs.h"
 #include "machine/blockdev.h"
 

@@ -953,16 +953,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	sim->wake_flags = wake_flags;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
-	/* the waker's avg_wakeup, only from task context; 2.6.3x CFS's only (the other
-	 * releases' classes keep their own members where it is, sim.h) */
-	if (waker && sim->rel->fair == &sl_cfs_class) {
-		struct sched_entity *se = &waker->se;
-
-		sl_update_avg(&se->avg_wakeup,
-			      se->sum_exec_runtime -
-				      (se->last_wakeup ? se->last_wakeup : se->start_runtime));
-		se->last_wakeup = se->sum_exec_runtime;
-	}
+	/* the waker's statistics, only from task context (2.6.3x CFS's avg_wakeup) */
+	if (waker && sim->rel->fair->waker_done)
+		sim->rel->fair->waker_done(sim, waker);
 	struct sl_event ev = {.type = SL_EV_WAKEUP,
 			      .cpu = cpu,
 			      .pid = p->pid,

@@ -58,9 +58,8 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->features = d->features;
 	sim->feat_read = d->feat_read;
 	sim->rel = d->rel;
-	/* the RT class above every release's fair class (rt.c) */
-	sim->classes[sim->nclasses++] = &sl_rt_class;
-	sim->classes[sim->nclasses++] = d->rel->fair;
+	/* the RT class above every release's fair class (release.c) */
+	sim->nclasses = sl_release_classes(d->rel, sim->classes);
 	sim->hz = p->hz;
 	sim->tick_ns = NSEC_PER_SEC / p->hz;
 	sim->group_sched = (int)p->group_sched;

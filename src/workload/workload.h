@@ -41,6 +41,9 @@ struct sl_workload_ops {
 	 * allocated; NULL: only the run-time cap in new_task() applies.
 	 */
 	u64 (*max_tasks)(const void *args);
+	/* the task policies its tasks ask for (SL_POLICY_BIT of enum sl_policy), checked against
+	 * the release's before the run; NULL: none beyond SL_POLICIES_LINUX */
+	unsigned (*policies)(const void *args);
 };
 
 struct sl_workload_inst {

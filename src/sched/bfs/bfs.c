@@ -7,7 +7,7 @@
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "sched/rt/rt.h"
+#include "sched/prio.h"
 
 #include <stdlib.h>
 

@@ -4,7 +4,7 @@
  */
 #include "sched/class.h"
 #include "sched/cfs.h"
-#include "sched/class.h"
+#include "sched/cfs/cfs_releases.h"
 
 static void cfs_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
@@ -51,6 +51,18 @@ static int cfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cp
 	return cfs_ops(sim)->select_task_rq(sim, p, this_cpu, sd_flag, wake_flags);
 }
 
+/* try_to_wake_up's update of the waker's avg_wakeup (the CFS members of sched_entity, sim.h) */
+static void cfs_waker_done(struct sl_sim *sim, struct sl_task *waker)
+{
+	struct sched_entity *se = &waker->se;
+
+	(void)sim;
+	sl_update_avg(&se->avg_wakeup,
+		      se->sum_exec_runtime -
+			      (se->last_wakeup ? se->last_wakeup : se->start_runtime));
+	se->last_wakeup = se->sum_exec_runtime;
+}
+
 static void cfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	(void)sim;
@@ -74,6 +86,7 @@ const struct sl_sched_class sl_cfs_class = {
 	.update_curr = cfs_update_curr_rq,
 	.set_task_cpu = sl_cfs_set_task_cpu,
 	.select_task_rq = cfs_select_task_rq,
+	.waker_done = cfs_waker_done,
 	.build_domains = sl_build_domains,
 	.free_domains = sl_free_domains,
 	.tick_load = cfs_tick_load,
