@@ -174,6 +174,12 @@ static int check_tasks(const struct sl_config *cfg, char *err, size_t errlen)
 	return -1;
 }
 
+/* the machine workload w was recorded on (its ops' recorded), NULL: none */
+static const struct sl_tw_costs *recorded(const struct sl_workload_inst *w)
+{
+	return w->ops->recorded ? w->ops->recorded(w->args) : NULL;
+}
+
 /*
  * A trace workload's recording machine's switch and cache costs (workload/trace.h), for every
  * one the user did not set with --param: the replay charges the difference between its
@@ -182,7 +188,7 @@ static int check_tasks(const struct sl_config *cfg, char *err, size_t errlen)
 static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
 {
 	for (int i = 0; i < cfg->nwl; i++) {
-		const struct sl_tw_costs *c = sl_tw_costs_of(&cfg->wl[i]);
+		const struct sl_tw_costs *c = recorded(&cfg->wl[i]);
 
 		for (int k = 0; c && k < c->n; k++) {
 			size_t n = strcspn(c->param[k], "=") + 1;
@@ -210,7 +216,7 @@ static const struct sl_tw_costs *recorded_machine(const struct sl_config *cfg)
 	const struct sl_tw_costs *r = NULL;
 
 	for (int i = 0; i < cfg->nwl; i++) {
-		const struct sl_tw_costs *c = sl_tw_costs_of(&cfg->wl[i]);
+		const struct sl_tw_costs *c = recorded(&cfg->wl[i]);
 
 		if (!c || !c->release[0] || !sl_release_of_uname(c->release))
 			continue;
@@ -437,8 +443,8 @@ void sl_config_rtapp_duration(struct sl_config *cfg)
 	if (cfg->duration_set)
 		return;
 	for (int i = 0; i < cfg->nwl; i++)
-		if (sl_rtapp_duration(&cfg->wl[i]) > d)
-			d = sl_rtapp_duration(&cfg->wl[i]);
+		if (cfg->wl[i].ops->duration_s && cfg->wl[i].ops->duration_s(cfg->wl[i].args) > d)
+			d = cfg->wl[i].ops->duration_s(cfg->wl[i].args);
 	if (d > 0) {
 		cfg->duration = (u64)d * NSEC_PER_SEC;
 		cfg->duration_set = true;

@@ -898,11 +898,12 @@ static void state_free(void *p)
 	free(s);
 }
 
-const struct sl_tw_costs *sl_tw_costs_of(const struct sl_workload_inst *w)
+/* the recording machine's costs (NULL: none found) */
+static const struct sl_tw_costs *recorded(const void *args)
 {
-	const struct sl_tw_args *a = w->args;
+	const struct sl_tw_args *a = args;
 
-	return w->ops == &sl_wl_trace && a && a->costs.n ? &a->costs : NULL;
+	return a && a->costs.n ? &a->costs : NULL;
 }
 
 int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog)
@@ -1237,4 +1238,5 @@ const struct sl_workload_ops sl_wl_trace = {
 	.finite = sl_wl_always_finite,
 	.free_args = free_args,
 	.max_tasks = max_tasks,
+	.recorded = recorded,
 };

@@ -12,6 +12,8 @@
 
 #define SL_WL_MAX_KEYS 16
 
+struct sl_tw_costs;
+
 struct sl_wl_key {
 	const char *name;
 	const char *def;
@@ -44,6 +46,12 @@ struct sl_workload_ops {
 	/* the task policies its tasks ask for (SL_POLICY_BIT of enum sl_policy), checked against
 	 * the release's before the run; NULL: none beyond SL_POLICIES_LINUX */
 	unsigned (*policies)(const void *args);
+	/* the run's length its own file asks for, in seconds (rt-app's global duration), taken
+	 * when --duration is not given; NULL or -1: none */
+	long (*duration_s)(const void *args);
+	/* the machine it was recorded on, when it says (a trace's calibration: switch and cache
+	 * costs, release, CPUs), which the run takes for what the user did not set; NULL: none */
+	const struct sl_tw_costs *(*recorded)(const void *args);
 };
 
 struct sl_workload_inst {
@@ -59,8 +67,6 @@ extern const int sl_nworkloads;
 
 int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err, size_t errlen);
 void sl_workload_inst_free(struct sl_workload_inst *w);
-/* An rt-app workload's "duration" in seconds (-1: none, or not an rt-app workload). */
-long sl_rtapp_duration(const struct sl_workload_inst *w);
 
 /* finite() of a workload whose tasks always end */
 bool sl_wl_always_finite(const void *args);
