@@ -5,8 +5,10 @@
  * per-release rules hang off class_data (CFS: struct sl_cfs_ops in cfs.h).
  *
  * The registry (release.c) is the one list of releases: --kernel, the error messages' lists of
- * valid names, the sweep and the tests all read it. A new release or policy is one file that
- * defines a struct sl_release and one line in release.c.
+ * valid names, the sweep and the tests all read it. A new policy is a folder src/sched/NAME/
+ * (its class and a file that defines its struct sl_release) and one line in release.c; the
+ * rest of the tree asks the release for capabilities (the fields below), never for its name
+ * (tools/check_policy_names.sh, docs/architecture.md).
  */
 #ifndef SCHEDLAB_RELEASE_H
 #define SCHEDLAB_RELEASE_H
