@@ -52,6 +52,10 @@ struct sl_workload_ops {
 	/* the machine it was recorded on, when it says (a trace's calibration: switch and cache
 	 * costs, release, CPUs), which the run takes for what the user did not set; NULL: none */
 	const struct sl_tw_costs *(*recorded)(const void *args);
+	/* the comms of the tasks it replays, in its order, into *comms (malloc'ed, the caller
+	 * frees it), for a report row per comm (a trace's tasks); the count, -1 when out of
+	 * memory; NULL: its tasks are reported as the group only */
+	int (*task_comms)(const void *args, const char ***comms);
 };
 
 struct sl_workload_inst {
