@@ -827,4 +827,7 @@ const struct sl_workload_ops sl_wl_rtapp = {
 	.finite = finite,
 	.free_args = free_args,
 	.duration_s = duration_s,
+	.report_table = sl_rta_report_table,
+	.report_json_key = "rtapp_threads",
+	.report_json = sl_rta_report_json,
 };

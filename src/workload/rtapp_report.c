@@ -1,44 +1,35 @@
 /*
- * The rt-app threads' figures in the run's table and JSON: per thread, the phases it logged and
- * the mean and p95 of the run, period, slack and wake-up latency columns of its rt-app log
- * (microseconds), so a simulated run and a real rt-app run can be set side by side.
+ * The rt-app threads' figures in the run's table and JSON (the rt-app workload's report ops,
+ * which the report calls for each group): per thread, the phases it logged and the mean and p95
+ * of the run, period, slack and wake-up latency columns of its rt-app log (microseconds), so a
+ * simulated run and a real rt-app run can be set side by side.
  */
-#include "experiment/run.h"
 #include "workload/rtapp.h"
 
 #include <json-c/json.h>
 
-/* Writes the section when the run has rt-app groups. */
-void sl_report_rtapp_table(FILE *f, const struct sl_run *r)
+/* Group g's threads, after the section's heading when *head is still false. */
+void sl_rta_report_table(FILE *f, const struct sl_group *g, bool *head)
 {
-	const struct sl_sim *sim = r->sim;
-	bool head = false;
+	int n = sl_rta_group_threads(g);
 
-	for (int gi = 0; gi < sim->ngroups; gi++) {
-		const struct sl_group *g = &sim->groups[gi];
-		int n = sl_rta_group_threads(g);
+	for (int i = 0; i < n; i++) {
+		struct rta_summary m;
 
-		for (int i = 0; i < n; i++) {
-			struct rta_summary m;
-
-			if (sl_rta_group_summary(g, i, &m))
-				continue;
-			if (!head) {
-				fprintf(f,
-					"\nrt-app threads (us; mean / p95 of the log's columns)\n");
-				fprintf(f, "%-16s %4s %7s %10s %8s %11s %8s %10s %8s %8s %8s\n",
-					"thread", "idx", "phases", "run mean", "p95", "period mean",
-					"p95", "slack mean", "p95", "min", "wu_lat p95");
-				head = true;
-			}
-			fprintf(f,
-				"%-16.16s %4d %7llu %10.1f %8lld %11.1f %8lld %10.1f %8lld %8lld "
-				"%8lld\n",
-				m.name, m.idx, (unsigned long long)m.phases, m.run.mean,
-				(long long)m.run.p95, m.period.mean, (long long)m.period.p95,
-				m.slack.mean, (long long)m.slack.p95, (long long)m.slack.min,
-				(long long)m.wu_lat.p95);
+		if (sl_rta_group_summary(g, i, &m))
+			continue;
+		if (!*head) {
+			fprintf(f, "\nrt-app threads (us; mean / p95 of the log's columns)\n");
+			fprintf(f, "%-16s %4s %7s %10s %8s %11s %8s %10s %8s %8s %8s\n", "thread",
+				"idx", "phases", "run mean", "p95", "period mean", "p95",
+				"slack mean", "p95", "min", "wu_lat p95");
+			*head = true;
 		}
+		fprintf(f,
+			"%-16.16s %4d %7llu %10.1f %8lld %11.1f %8lld %10.1f %8lld %8lld %8lld\n",
+			m.name, m.idx, (unsigned long long)m.phases, m.run.mean,
+			(long long)m.run.p95, m.period.mean, (long long)m.period.p95, m.slack.mean,
+			(long long)m.slack.p95, (long long)m.slack.min, (long long)m.wu_lat.p95);
 	}
 }
 
@@ -54,7 +45,7 @@ static json_object *stat_json(const struct rta_stat *s)
 }
 
 /* The group's "rtapp_threads" array, or NULL when it is not an rt-app group. */
-json_object *sl_report_rtapp_json(const struct sl_group *g)
+json_object *sl_rta_report_json(const struct sl_group *g)
 {
 	int n = sl_rta_group_threads(g);
 	json_object *arr;

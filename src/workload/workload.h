@@ -8,11 +8,13 @@
 #define SCHEDLAB_WORKLOAD_H
 
 #include "machine/machine.h"
-#include "machine/machine.h"
+
+#include <stdio.h>
 
 #define SL_WL_MAX_KEYS 16
 
 struct sl_tw_costs;
+struct json_object;
 
 struct sl_wl_key {
 	const char *name;
@@ -56,6 +58,12 @@ struct sl_workload_ops {
 	 * frees it), for a report row per comm (a trace's tasks); the count, -1 when out of
 	 * memory; NULL: its tasks are reported as the group only */
 	int (*task_comms)(const void *args, const char ***comms);
+	/* its own part of the run's report (rt-app's per-thread log figures), called for each of
+	 * its groups: table lines after a heading printed once (*head), and the member
+	 * report_json_key of the group's JSON object (NULL: none for this group); NULL: none */
+	void (*report_table)(FILE *f, const struct sl_group *g, bool *head);
+	const char *report_json_key;
+	struct json_object *(*report_json)(const struct sl_group *g);
 };
 
 struct sl_workload_inst {
