@@ -760,7 +760,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->group_id = g ? g->id : -1;
 	p->uid = prog->uid_root ? 0 : prog->uid > 0 ? prog->uid : g ? g->uid : 0;
 	/* USER_SCHED: every task (any class) joins its uid's group, made on its first task */
-	if (sim->group_sched && !(p->se.tg = sl_tg_of_uid(sim, p->uid))) {
+	if (sim->group_sched && !(p->se.tg = sim->rel->fair->uid_group(sim, p->uid))) {
 		sim->oom = true;
 		return NULL;
 	}

@@ -187,7 +187,6 @@ void sl_sim_free(struct sl_sim *sim)
 	for (int i = 0; i < sim->ntasks; i++)
 		sl_task_free(sl_sim_task(sim, i));
 	sl_task_chunks_free(sim);
-	sl_tg_free_all(sim);
 	for (int i = 0; i < sim->ngroups; i++)
 		group_free(&sim->groups[i]);
 	for (int i = 0; i < sim->ngroups; i++) {

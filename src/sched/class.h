@@ -60,6 +60,10 @@ struct sl_sched_class {
 	/* the release's fair class, after a task woke another from task context, with the waker
 	 * of whatever class (2.6.3x's avg_wakeup); NULL: nothing */
 	void (*waker_done)(struct sl_sim *sim, struct sl_task *waker);
+	/* the release's fair class, under group scheduling (its release's group_sched): the task
+	 * group every new task of user uid joins, made on the uid's first task; NULL when out of
+	 * memory. The class frees its groups in exit_sim. */
+	struct sl_tg *(*uid_group)(struct sl_sim *sim, int uid);
 
 	/* ---- balancing (NULL: the class does none) ---- */
 	void (*build_domains)(struct sl_sim *sim);

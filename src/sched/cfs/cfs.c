@@ -9,21 +9,6 @@
 
 #include <limits.h>
 
-/* kernel/sched.c prio_to_weight[] and prio_to_wmult[] (2.6.31 = 2.6.32). */
-const u64 sl_prio_to_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
-	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
-	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
-};
-const u64 sl_prio_to_wmult[40] = {
-	48388,	  59856,    76040,    92818,	 118348,    147320,    184698,	  229616,
-	287308,	  360437,   449829,   563644,	 704093,    875809,    1099582,	  1376151,
-	1717300,  2157191,  2708050,  3363326,	 4194304,   5237765,   6557202,	  8165337,
-	10153587, 12820798, 15790321, 19976592,	 24970740,  31350126,  39045157,  49367440,
-	61356676, 76695844, 95443717, 119304647, 148102320, 186737708, 238609294, 286331153,
-};
-
 #define SRR(x, y) (((x) + (1ULL << ((y)-1))) >> (y))
 
 u64 sl_calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw)
@@ -73,17 +58,6 @@ void sl_set_load_weight(struct sl_task *p)
 	p->se.load.inv_weight = sl_prio_to_wmult[p->nice + 20];
 }
 
-int sl_ilog2(u64 v)
-{
-	int l = -1;
-
-	while (v) {
-		v >>= 1;
-		l++;
-	}
-	return l;
-}
-
 /*
  * sched_init_granularity (2.6.31 and 2.6.32 alike): factor = 1 + ilog2(online CPUs); latency and
  * min_granularity are scaled and clamped to 200 ms, wakeup_granularity and shares_ratelimit are
@@ -102,11 +76,6 @@ void sl_init_granularity(struct sl_tunables *t, int ncpu)
 		t->sched_latency = limit;
 	t->sched_wakeup_granularity *= factor;
 	t->sched_shares_ratelimit *= factor;
-}
-
-struct sl_task *sl_task_of(struct sched_entity *se)
-{
-	return sl_container_of(se, struct sl_task, se);
 }
 
 /* ---- the rbtree, keyed by vruntime (equal keys go right) ---- */

@@ -63,6 +63,11 @@ static void cfs_waker_done(struct sl_sim *sim, struct sl_task *waker)
 	se->last_wakeup = se->sum_exec_runtime;
 }
 
+static void cfs_exit_sim(struct sl_sim *sim)
+{
+	sl_tg_free_all(sim);
+}
+
 static void cfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	(void)sim;
@@ -72,6 +77,7 @@ static void cfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
 const struct sl_sched_class sl_cfs_class = {
 	.name = "fair (CFS 2.6.3x)",
 	.owns = NULL,
+	.exit_sim = cfs_exit_sim,
 	.init_rq = cfs_init_rq,
 	.init_task = cfs_init_task,
 	.task_fork = cfs_task_fork,
@@ -87,6 +93,7 @@ const struct sl_sched_class sl_cfs_class = {
 	.set_task_cpu = sl_cfs_set_task_cpu,
 	.select_task_rq = cfs_select_task_rq,
 	.waker_done = cfs_waker_done,
+	.uid_group = sl_tg_of_uid,
 	.build_domains = sl_build_domains,
 	.free_domains = sl_free_domains,
 	.tick_load = cfs_tick_load,
