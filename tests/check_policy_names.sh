@@ -1,7 +1,8 @@
 #!/bin/sh
 # tools/check_policy_names.sh on this tree passes; on a copy with one planted violation of each
 # kind it fails (exit 1) naming the file and line, and a violation inside the named policy's own
-# folder, or in a comment, is not one.
+# folder, or in a comment, is not one. Each copy also has a new policy folder, which the check
+# must pick up by itself, and a plugin/ folder, which is shared code (NOT_POLICIES).
 # Usage: sh tests/check_policy_names.sh
 set -eu
 R=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,12 +18,23 @@ fail() {
 
 sh "$CHECK" "$R" >"$T/out" 2>&1 || fail "the tree itself: $(cat "$T/out")"
 
-# plant FILE LINE EXPECT: a copy of src/ with LINE appended to FILE; the check must exit 1 and
-# print FILE:N: where N is the line's number, and a message containing EXPECT
-plant() {
+# a new policy folder (no edit of the check), and the plug-in adapter's folder, which is none
+NEWPOL='const struct sl_sched_class sl_newpol_class = {0};
+void sl_newpol_helper(void) {}'
+PLUGIN='int sl_plugin_load(const char *path) { return !path; }'
+copy() {
 	rm -rf "$T/tree"
 	mkdir -p "$T/tree"
 	cp -R "$R/src" "$T/tree/src"
+	mkdir -p "$T/tree/src/sched/newpol" "$T/tree/src/sched/plugin"
+	printf '%s\n' "$NEWPOL" >"$T/tree/src/sched/newpol/newpol.c"
+	printf '%s\n' "$PLUGIN" >"$T/tree/src/sched/plugin/plugin.c"
+}
+
+# plant FILE LINE EXPECT: a copy of src/ with LINE appended to FILE; the check must exit 1 and
+# print FILE:N: where N is the line's number, and a message containing EXPECT
+plant() {
+	copy
 	printf '%s\n' "$2" >>"$T/tree/$1"
 	n=$(wc -l <"$T/tree/$1")
 	rc=0
@@ -34,9 +46,7 @@ plant() {
 
 # clean FILE LINE: the same plant is no violation
 clean() {
-	rm -rf "$T/tree"
-	mkdir -p "$T/tree"
-	cp -R "$R/src" "$T/tree/src"
+	copy
 	printf '%s\n' "$2" >>"$T/tree/$1"
 	sh "$CHECK" "$T/tree" >"$T/out" 2>&1 || fail "'$2' in $1 is no violation: $(cat "$T/out")"
 }
@@ -53,6 +63,10 @@ plant src/machine/sim.c 'static void q(struct sl_sim *s) { sl_update_shares(s, N
 	'names sl_update_shares of the policy src/sched/cfs/'
 plant src/sched/eevdf/eevdf.c 'static void r(struct sl_sim *s) { sl_rt_post_schedule(s, NULL); }' \
 	'names sl_rt_post_schedule of the policy src/sched/rt/'
+plant src/machine/machine.c 'static void s(void) { sl_newpol_helper(); }' \
+	'names sl_newpol_helper of the policy src/sched/newpol/'
+plant src/sched/release.h 'extern const struct sl_sched_class sl_newpol_class;' \
+	'names sl_newpol_class of the policy src/sched/newpol/'
 # a policy's header
 plant src/experiment/report.c '#include "sched/eevdf/eevdf.h"' 'includes a header of the policy folder src/sched/eevdf/'
 # a release's name, or a prefix of one, compared
@@ -71,5 +85,7 @@ clean src/machine/machine.c '/* 2.6.31 CFS: sl_cfs_class did this with strcmp(k,
 clean src/sched/release.c 'static const void *reg = &sl_cfs_class;'
 clean src/experiment/repro_bfs.c 'static const char *const kern = "2.6.31";'
 clean src/cli/main.c 'static int t(const char *k) { return !strcmp(k, "6"); }'
+clean src/config/config.c 'static int pl(void) { return sl_plugin_load("x.so"); }'
+clean src/sched/release.c 'static const void *np = &sl_newpol_class;'
 
-echo "check_policy_names.sh: the tree passes; 10 planted violations found, 6 non-violations passed"
+echo "check_policy_names.sh: the tree passes; 12 planted violations found, 8 non-violations passed"
