@@ -4,7 +4,7 @@
  * printed as debugfs prints it must read back to the same set (the file's own round trip).
  */
 #include "fuzz.h"
-#include "sched/cfs.h"
+#include "sched/release.h"
 #include "sched/features.h"
 
 SL_FUZZ_TARGET(features)

@@ -4,7 +4,7 @@
 
 #include "helpers.h"
 #include "sched/class.h"
-#include "sched/eevdf.h"
+#include "sched/eevdf/eevdf.h"
 
 static inline struct sl_task *ee_task(int nice, int policy, int cpu)
 {

@@ -12,7 +12,7 @@
 
 #include "config/config.h"
 #include "machine/machine.h"
-#include "sched/cfs.h"
+#include "sched/cfs/cfs.h"
 
 struct fixture {
 	struct sl_config cfg;

@@ -3,6 +3,7 @@
  * calc_delta_mine, with SRR rounding), and the boot-time granularity scaling of §2.
  */
 #include "helpers.h"
+#include "sched/cfs/cfs_releases.h"
 
 /* A runqueue's inverse is 1 + (2^32 - w/2) / (w + 1): for w = 1024 that is 4190212, not
  * the task table's 4194304 (docs/model/cfs.md §3). */

@@ -9,7 +9,7 @@
 #include "helpers.h"
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
-#include "sched/rt.h"
+#include "sched/rt/rt.h"
 #include "experiment/run.h"
 
 #define MS 1000000ULL

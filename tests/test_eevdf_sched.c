@@ -5,6 +5,7 @@
  * nice-0 hogs alternating in 4 ms ticks, nice 0 against nice 5.
  */
 #include "eevdf_helpers.h"
+#include "sched/cfs/cfs_releases.h"
 #include "sched/sysctl.h"
 #include "experiment/run.h"
 

@@ -5,6 +5,7 @@
  * The baseline has HRTICK on so that DOUBLE_TICK, which only matters beside it, can show.
  */
 #include "helpers.h"
+#include "sched/cfs/cfs_releases.h"
 #include "experiment/run.h"
 
 static const char *const scenarios[][7] = {

@@ -4,6 +4,7 @@
  * nr_latency handler.
  */
 #include "helpers.h"
+#include "sched/cfs/cfs_releases.h"
 #include "sched/sysctl.h"
 
 static void test_default_masks(void **state)

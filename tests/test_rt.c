@@ -1,11 +1,11 @@
 /*
- * The real-time class (src/sched/rt.c, rt_balance.c) against hand computations. The model's
+ * The real-time class (src/sched/rt/rt.c, rt_balance.c) against hand computations. The model's
  * defaults used below: HZ=1000 (1 ms ticks), ctx_switch 2 us, ipi 1 us, the poll idle driver
  * (no exit latency), sched_rt_period_us 1000000, sched_rt_runtime_us 950000.
  */
 #include "rt_helpers.h"
 #include "experiment/run.h"
-#include "sched/rt.h"
+#include "sched/rt/rt.h"
 
 #define MS NSEC_PER_MSEC
 #define US NSEC_PER_USEC

@@ -2,7 +2,7 @@
 # The layers of src/ point one way: a folder may include its own headers and those of the
 # folders before it in this list, never one after it (docs/architecture.md says why):
 #   core cpuidle sched machine stats trace workload config experiment validate cli
-# A quoted include names its folder ("sched/cfs.h"); include/schedlab/ (the public types)
+# A quoted include names its folder ("sched/cfs/cfs.h"); include/schedlab/ (the public types)
 # includes only <schedlab/...>. Prints every include that breaks this as FILE:LINE: why, and
 # exits 1 if there is one. CI runs it (tools/lint.sh).
 set -eu

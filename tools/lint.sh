@@ -5,6 +5,8 @@ set -eu
 cd "$(dirname "$0")/.."
 # the layers of src/ point one way
 sh tools/check_layers.sh
+# no code outside a policy's folder names a policy (docs/architecture.md)
+sh tools/check_policy_names.sh
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find src tests bench include -name '*.[ch]')
 clang-format --dry-run --Werror $files
 [ -f build/compile_commands.json ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -3,8 +3,7 @@
 #include "workload/trace.h"
 #include "sched/sysctl.h"
 #include "core/parse.h"
-#include "sched/cfs.h"
-#include "sched/rt.h"
+#include "sched/release.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,17 +126,35 @@ static int parse_topology(struct sl_config *cfg, const char *s, char *err, size_
 	return 0;
 }
 
-/* sched_setscheduler(SCHED_ISO) is -EINVAL where the release has no such policy */
+/* sched_setscheduler is -EINVAL for a policy the release does not have (SCHED_ISO but in BFS) */
 static int check_policy(const struct sl_config *cfg, const struct sl_workload_inst *w, char *err,
 			size_t errlen)
 {
-	if (cfg->rel->sched_iso || !strstr(w->spec, "policy=iso"))
-		return 0;
-	snprintf(err, errlen,
-		 "--workload '%s': policy=iso is BFS's SCHED_ISO; Linux %s has no such policy (use "
-		 "--kernel 2.6.31-bfs)",
-		 w->spec, cfg->rel->name);
-	return -1;
+	unsigned asked = w->ops->policies ? w->ops->policies(w->args) : 0;
+
+	for (int p = 0; asked >> p; p++) {
+		const struct sl_task_policy *d = NULL;
+		const struct sl_release *has;
+
+		if (!(asked & SL_POLICY_BIT(p)) || sl_release_has_policy(cfg->rel, p))
+			continue;
+		has = sl_release_offering(p, &d);
+		if (!has)
+			snprintf(err, errlen, "--workload '%s': Linux %s has no task policy %d",
+				 w->spec, cfg->rel->name, p);
+		else
+			snprintf(err, errlen,
+				 "--workload '%s': policy=%s is %s; Linux %s has no such policy "
+				 "(use --kernel %s)",
+				 w->spec, d->key, d->what, cfg->rel->name, has->name);
+		return -1;
+	}
+	return 0;
+}
+
+static bool has_group_sched(const struct sl_release *rel)
+{
+	return rel->group_sched;
 }
 
 /* the workloads' tasks over the whole run, refused beyond SL_MAX_TASKS before any is made */
@@ -157,6 +174,12 @@ static int check_tasks(const struct sl_config *cfg, char *err, size_t errlen)
 	return -1;
 }
 
+/* the machine workload w was recorded on (its ops' recorded), NULL: none */
+static const struct sl_tw_costs *recorded(const struct sl_workload_inst *w)
+{
+	return w->ops->recorded ? w->ops->recorded(w->args) : NULL;
+}
+
 /*
  * A trace workload's recording machine's switch and cache costs (workload/trace.h), for every
  * one the user did not set with --param: the replay charges the difference between its
@@ -165,7 +188,7 @@ static int check_tasks(const struct sl_config *cfg, char *err, size_t errlen)
 static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
 {
 	for (int i = 0; i < cfg->nwl; i++) {
-		const struct sl_tw_costs *c = sl_tw_costs_of(&cfg->wl[i]);
+		const struct sl_tw_costs *c = recorded(&cfg->wl[i]);
 
 		for (int k = 0; c && k < c->n; k++) {
 			size_t n = strcspn(c->param[k], "=") + 1;
@@ -193,7 +216,7 @@ static const struct sl_tw_costs *recorded_machine(const struct sl_config *cfg)
 	const struct sl_tw_costs *r = NULL;
 
 	for (int i = 0; i < cfg->nwl; i++) {
-		const struct sl_tw_costs *c = sl_tw_costs_of(&cfg->wl[i]);
+		const struct sl_tw_costs *c = recorded(&cfg->wl[i]);
 
 		if (!c || !c->release[0] || !sl_release_of_uname(c->release))
 			continue;
@@ -302,22 +325,21 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	for (int i = 0; i < a->nparams; i++)
 		if (sl_params_set(&cfg->params, a->params[i], err, errlen))
 			return -1;
-	/* USER_SCHED is modelled from the 2.6.31 sources only (docs/model/cfs.md section 7) */
-	if (cfg->params.group_sched && cfg->rel != &sl_cfs_2_6_31) {
-		snprintf(err, errlen,
-			 "--param group_sched=1: group scheduling is modelled for --kernel 2.6.31 "
-			 "only, not %s",
-			 cfg->rel->name);
+	/* USER_SCHED: modelled where the release says so (2.6.31's sources, cfs.md section 7) */
+	if (cfg->params.group_sched && !cfg->rel->group_sched) {
+		char names[256];
+
+		sl_release_names_if(names, sizeof(names), has_group_sched);
+		snprintf(
+			err, errlen,
+			"--param group_sched=1: group scheduling is modelled for --kernel %s only, "
+			"not %s",
+			names, cfg->rel->name);
 		return -1;
 	}
 	/* boot: the release's defaults, scaled by sched_init_granularity, then the sysctl
 	 * writes and debugfs writes of the administrator, in order */
-	cfg->tun = cfg->rel->defaults;
-	sl_rt_tunables_default(&cfg->tun); /* the same in every release */
-	if (cfg->rel->init_granularity)
-		cfg->rel->init_granularity(&cfg->tun, cfg->ncpu);
-	else
-		sl_init_granularity(&cfg->tun, cfg->ncpu);
+	sl_release_boot_tunables(cfg->rel, &cfg->tun, cfg->ncpu);
 	cfg->features = sl_feat_defaults(&cfg->rel->feats);
 	for (int i = 0; i < a->nsysctls; i++)
 		if (sl_sysctl_write(cfg->rel, &cfg->tun, &cfg->features, a->sysctls[i], err,
@@ -421,8 +443,8 @@ void sl_config_rtapp_duration(struct sl_config *cfg)
 	if (cfg->duration_set)
 		return;
 	for (int i = 0; i < cfg->nwl; i++)
-		if (sl_rtapp_duration(&cfg->wl[i]) > d)
-			d = sl_rtapp_duration(&cfg->wl[i]);
+		if (cfg->wl[i].ops->duration_s && cfg->wl[i].ops->duration_s(cfg->wl[i].args) > d)
+			d = cfg->wl[i].ops->duration_s(cfg->wl[i].args);
 	if (d > 0) {
 		cfg->duration = (u64)d * NSEC_PER_SEC;
 		cfg->duration_set = true;

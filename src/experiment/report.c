@@ -6,9 +6,8 @@
 #include "core/json_out.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
-#include "workload/rtapp.h"
 #include "sched/sysctl.h"
-#include "sched/rt.h"
+#include "sched/prio.h"
 #include "machine/blockdev.h"
 
 #include <json-c/json.h>
@@ -17,8 +16,6 @@
 void sl_report_idle_table(FILE *f, const struct sl_run *r);
 void sl_report_io_table(FILE *f, const struct sl_run *r);
 json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g);
-void sl_report_rtapp_table(FILE *f, const struct sl_run *r);
-json_object *sl_report_rtapp_json(const struct sl_group *g);
 json_object *sl_report_idle_json(const struct sl_run *r);
 
 #define PER_TASK_TABLE 8
@@ -158,7 +155,15 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 			g->name, (unsigned long long)g->frames, (unsigned long long)g->frames_late,
 			100.0 * share(g->frames_late, g->frames), a, b);
 	}
-	sl_report_rtapp_table(f, r);
+	/* the workloads' own sections (rt-app's threads), one heading for all their groups */
+	bool head = false;
+
+	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++) {
+		const struct sl_group *g = &sl_machine_of(sim)->groups[i];
+
+		if (g->wl && g->wl->ops->report_table)
+			g->wl->ops->report_table(f, g, &head);
+	}
 	fprintf(f, "\nmachine: %llu context switches, %llu migrations, %llu events\n",
 		(unsigned long long)s->switches, (unsigned long long)s->migrations,
 		(unsigned long long)sim->nr_events);
@@ -283,8 +288,12 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		ADD(go, "per_task", tasks);
 		if (g->io)
 			ADD(go, "io", sl_report_io_json(r, g));
-		if (sl_rta_group_threads(g) >= 0)
-			ADD(go, "rtapp_threads", sl_report_rtapp_json(g));
+		if (g->wl && g->wl->ops->report_json) {
+			json_object *own = g->wl->ops->report_json(g);
+
+			if (own)
+				ADD(go, g->wl->ops->report_json_key, own);
+		}
 		if (g->frames) {
 			json_object *fo = json_object_new_object();
 

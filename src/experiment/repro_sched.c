@@ -11,6 +11,7 @@
 #include "experiment/repro.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
+#include "sched/sysctl.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -278,6 +279,15 @@ static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, 
 	return 0;
 }
 
+/* Has rel (NULL: no such release) the sysctl kernel.sched_child_runs_first? */
+static bool has_child_runs_first(const struct sl_release *rel)
+{
+	for (int k = 0; rel && k < sl_sysctl_count(rel); k++)
+		if (!strcmp(sl_sysctl_nth(rel, k)->name, "kernel.sched_child_runs_first"))
+			return true;
+	return false;
+}
+
 int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t errlen)
 {
 	static const int cpus[] = {2, 4, 8};
@@ -287,11 +297,14 @@ int sl_repro_fork(const struct sl_repro_opts *o, FILE *out, char *err, size_t er
 	memset(figs, 0, sizeof(figs));
 	memset(bfs, 0, sizeof(bfs));
 	/* the experiment is child_runs_first itself, which EEVDF removed */
-	if (o->kernel && strcmp(o->kernel, "2.6.31") && strcmp(o->kernel, "2.6.32")) {
+	if (o->kernel && !has_child_runs_first(sl_release_find(o->kernel))) {
+		char valid[256];
+
+		sl_release_names_if(valid, sizeof(valid), has_child_runs_first);
 		snprintf(err, errlen,
 			 "repro fork --kernel %s: %s has no sched_child_runs_first (EEVDF "
-			 "removed it, BFS never had it); valid: 2.6.31, 2.6.32",
-			 o->kernel, o->kernel);
+			 "removed it, BFS never had it); valid: %s",
+			 o->kernel, o->kernel, valid);
 		return -1;
 	}
 	if (o->nworkloads) {

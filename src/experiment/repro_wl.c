@@ -16,7 +16,6 @@
 #include "experiment/row_stats.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
-#include "workload/trace.h"
 
 #include <json-c/json.h>
 #include <stddef.h>
@@ -41,20 +40,26 @@ struct figs {
 /* The rows of cfg's workloads; the count, or -1 when out of memory. */
 static int rows_of(const struct sl_config *cfg, struct row **out)
 {
+	const char **comms[SL_MAX_LIST] = {NULL};
+	int ncomms[SL_MAX_LIST] = {0};
 	size_t cap = (size_t)cfg->nwl;
-	int n = 0;
+	struct row *rows = NULL;
+	int n = -1;
 
-	for (int i = 0; i < cfg->nwl; i++)
-		if (cfg->wl[i].ops == &sl_wl_trace)
-			cap += (size_t)((const struct sl_tw_args *)cfg->wl[i].args)->tw.n;
-	struct row *rows = calloc(cap + 1, sizeof(*rows));
-
-	if (!rows)
-		return -1;
+	/* the comms of the tasks each workload replays (a trace's), one row per comm */
 	for (int i = 0; i < cfg->nwl; i++) {
-		const struct sl_tw_args *ta =
-			cfg->wl[i].ops == &sl_wl_trace ? cfg->wl[i].args : NULL;
-		bool *sel = ta ? calloc((size_t)ta->tw.n + 1, sizeof(bool)) : NULL;
+		const struct sl_workload_ops *ops = cfg->wl[i].ops;
+
+		if (ops->task_comms &&
+		    (ncomms[i] = ops->task_comms(cfg->wl[i].args, &comms[i])) < 0)
+			goto out;
+		cap += (size_t)ncomms[i];
+	}
+	rows = calloc(cap + 1, sizeof(*rows));
+	if (!rows)
+		goto out;
+	n = 0;
+	for (int i = 0; i < cfg->nwl; i++) {
 		char gname[32];
 
 		sl_group_name(cfg, i, gname, sizeof(gname));
@@ -62,17 +67,10 @@ static int rows_of(const struct sl_config *cfg, struct row **out)
 		snprintf(rows[n].name, sizeof(rows[n].name), "%s", gname);
 		int first = ++n;
 
-		if (ta && (!sel || sl_tw_select(ta, sel) < 0)) {
-			free(sel);
-			free(rows);
-			return -1;
-		}
-		for (int t = 0; ta && t < ta->tw.n; t++) {
-			const char *comm = ta->tw.t[t].comm;
+		for (int t = 0; t < ncomms[i]; t++) {
+			const char *comm = comms[i][t];
 			int k = first;
 
-			if (!sel[t])
-				continue;
 			while (k < n && strcmp(rows[k].comm, comm))
 				k++;
 			if (k == n) {
@@ -83,9 +81,11 @@ static int rows_of(const struct sl_config *cfg, struct row **out)
 			}
 			rows[k].expected++;
 		}
-		free(sel);
 	}
 	*out = rows;
+out:
+	for (int i = 0; i < cfg->nwl; i++)
+		free(comms[i]);
 	return n;
 }
 

@@ -2,7 +2,7 @@
 #include "machine/machine.h"
 #include "sched/class.h"
 #include "sched/release.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,9 +62,8 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->features = d->features;
 	sim->feat_read = d->feat_read;
 	sim->rel = d->rel;
-	/* the RT class above every release's fair class (rt.c) */
-	sim->classes[sim->nclasses++] = &sl_rt_class;
-	sim->classes[sim->nclasses++] = d->rel->fair;
+	/* the RT class above every release's fair class (release.c) */
+	sim->nclasses = sl_release_classes(d->rel, sim->classes);
 	sim->hz = p->hz;
 	sim->tick_ns = NSEC_PER_SEC / p->hz;
 	sim->group_sched = (int)p->group_sched;
@@ -200,7 +199,6 @@ void sl_sim_free(struct sl_sim *sim)
 	for (int i = 0; i < m->ntasks; i++)
 		sl_task_free(sl_sim_task(sim, i));
 	sl_task_chunks_free(sim);
-	sl_tg_free_all(sim);
 	for (int i = 0; i < m->ngroups; i++)
 		group_free(&m->groups[i]);
 	for (int i = 0; i < m->ngroups; i++) {

@@ -13,7 +13,8 @@
  */
 #include "machine/machine.h"
 
-#include "sched/cfs.h"
+#include "sched/common.h"
+#include "sched/release.h"
 #include "sched/class.h"
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
@@ -771,7 +772,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->group_id = g ? g->id : -1;
 	p->uid = prog->uid_root ? 0 : prog->uid > 0 ? prog->uid : g ? g->uid : 0;
 	/* USER_SCHED: every task (any class) joins its uid's group, made on its first task */
-	if (sim->group_sched && !(p->se.tg = sl_tg_of_uid(sim, p->uid))) {
+	if (sim->group_sched && !(p->se.tg = sim->rel->fair->uid_group(sim, p->uid))) {
 		sim->oom = true;
 		return NULL;
 	}
@@ -965,16 +966,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	sim->wake_flags = wake_flags;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
-	/* the waker's avg_wakeup, only from task context; 2.6.3x CFS's only (the other
-	 * releases' classes keep their own members where it is, sched.h) */
-	if (waker && sim->rel->fair == &sl_cfs_class) {
-		struct sched_entity *se = &waker->se;
-
-		sl_update_avg(&se->avg_wakeup,
-			      se->sum_exec_runtime -
-				      (se->last_wakeup ? se->last_wakeup : se->start_runtime));
-		se->last_wakeup = se->sum_exec_runtime;
-	}
+	/* the waker's statistics, only from task context (2.6.3x CFS's avg_wakeup) */
+	if (waker && sim->rel->fair->waker_done)
+		sim->rel->fair->waker_done(sim, waker);
 	struct sl_event ev = {.type = SL_EV_WAKEUP,
 			      .cpu = cpu,
 			      .pid = p->pid,

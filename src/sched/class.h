@@ -57,6 +57,13 @@ struct sl_sched_class {
 	void (*post_schedule)(struct sl_sim *sim, struct sl_cpu *rq);
 	/* the wakee's class, after the wake-up's preemption check (the RT push); NULL: nothing */
 	void (*task_woken)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
+	/* the release's fair class, after a task woke another from task context, with the waker
+	 * of whatever class (2.6.3x's avg_wakeup); NULL: nothing */
+	void (*waker_done)(struct sl_sim *sim, struct sl_task *waker);
+	/* the release's fair class, under group scheduling (its release's group_sched): the task
+	 * group every new task of user uid joins, made on the uid's first task; NULL when out of
+	 * memory. The class frees its groups in exit_sim. */
+	struct sl_tg *(*uid_group)(struct sl_sim *sim, int uid);
 
 	/* ---- balancing (NULL: the class does none) ---- */
 	void (*build_domains)(struct sl_sim *sim);
@@ -73,11 +80,6 @@ struct sl_sched_class {
 	 * the tick keeps running */
 	bool (*nohz_stop_tick)(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 };
-
-extern const struct sl_sched_class sl_cfs_class;
-extern const struct sl_sched_class sl_eevdf_class;
-extern const struct sl_sched_class sl_rt_class;
-extern const struct sl_sched_class sl_bfs_class;
 
 /* The class of a new task: the first of the stack that owns it. */
 const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p);

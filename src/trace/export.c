@@ -6,7 +6,7 @@
 #include "trace/export.h"
 #include "trace/registry.h"
 #include "machine/machine.h"
-#include "sched/rt.h"
+#include "sched/prio.h"
 #include "core/outfile.h"
 
 #include <errno.h>

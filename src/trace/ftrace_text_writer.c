@@ -49,7 +49,7 @@ static int ftrace_open_mode(struct sl_trace_writer *w, enum ftrace_mode mode)
 	}
 	x->mode = mode;
 	x->count_at = -1;
-	x->old = mode == MODE_KERNEL && w->sim->rel && !strncmp(w->sim->rel->name, "2.6.", 4);
+	x->old = mode == MODE_KERNEL && w->sim->rel && w->sim->rel->ftrace_2_6;
 	x->out = w->f;
 	w->priv = x;
 	header(w, w->f);

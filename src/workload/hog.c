@@ -3,6 +3,7 @@
  * each burns `work` of CPU time and exits, and the group reports its completion time.
  */
 #include "workload/workload.h"
+#include "sched/release.h"
 
 struct hog_args {
 	long tasks, nice, rtprio;
@@ -83,6 +84,11 @@ static u64 max_tasks(const void *args)
 	return (u64)a->tasks;
 }
 
+static unsigned policies(const void *args)
+{
+	return SL_POLICY_BIT(((const struct hog_args *)args)->policy);
+}
+
 const struct sl_workload_ops sl_wl_hog = {
 	.name = "hog",
 	.help = "CPU-bound tasks",
@@ -93,4 +99,5 @@ const struct sl_workload_ops sl_wl_hog = {
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = finite,
+	.policies = policies,
 };

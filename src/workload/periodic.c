@@ -4,6 +4,7 @@
  * the figure of interactivity.
  */
 #include "workload/workload.h"
+#include "sched/release.h"
 
 #include <stdio.h>
 
@@ -79,6 +80,11 @@ static u64 max_tasks(const void *args)
 	return (u64)a->tasks;
 }
 
+static unsigned policies(const void *args)
+{
+	return SL_POLICY_BIT(((const struct periodic_args *)args)->policy);
+}
+
 const struct sl_workload_ops sl_wl_periodic = {
 	.name = "periodic",
 	.help = "run R every period P (a video player)",
@@ -89,4 +95,5 @@ const struct sl_workload_ops sl_wl_periodic = {
 	.spawn = spawn,
 	.max_tasks = max_tasks,
 	.finite = finite,
+	.policies = policies,
 };

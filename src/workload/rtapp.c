@@ -93,13 +93,10 @@ static bool finite(const void *args)
 	return true;
 }
 
-long sl_rtapp_duration(const struct sl_workload_inst *w)
+/* the file's global "duration" in seconds (-1: none) */
+static long duration_s(const void *args)
 {
-	extern const struct sl_workload_ops sl_wl_rtapp;
-
-	if (w->ops != &sl_wl_rtapp)
-		return -1;
-	return ((const struct rtapp_args *)w->args)->f.duration_s;
+	return ((const struct rtapp_args *)args)->f.duration_s;
 }
 
 /* ---- the run's state: per-thread figures through OP_NOTE ---- */
@@ -826,4 +823,8 @@ const struct sl_workload_ops sl_wl_rtapp = {
 	.spawn = spawn,
 	.finite = finite,
 	.free_args = free_args,
+	.duration_s = duration_s,
+	.report_table = sl_rta_report_table,
+	.report_json_key = "rtapp_threads",
+	.report_json = sl_rta_report_json,
 };

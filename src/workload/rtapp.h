@@ -159,5 +159,9 @@ struct sl_group;
 int sl_rta_group_threads(const struct sl_group *g);
 /* Thread i's figures; -1 when out of memory. */
 int sl_rta_group_summary(const struct sl_group *g, int i, struct rta_summary *out);
+/* The report ops of the rt-app workload (rtapp_report.c): group g's threads in the run's table,
+ * after the section's heading when *head is false; its "rtapp_threads" array (NULL: none). */
+void sl_rta_report_table(FILE *f, const struct sl_group *g, bool *head);
+struct json_object *sl_rta_report_json(const struct sl_group *g);
 
 #endif

@@ -112,8 +112,9 @@ static const char *const ignored_global[] = {
 
 /*
  * The ONE place that maps rt-app's policy names onto the model's: SCHED_OTHER is the fair
- * class (its priority a nice value), SCHED_FIFO and SCHED_RR the real-time class (src/sched/rt.c,
- * priority 1..99). SCHED_DEADLINE has no model (no deadline class): refused, named.
+ * class (its priority a nice value), SCHED_FIFO and SCHED_RR the real-time class
+ * (src/sched/rt/rt.c, priority 1..99). SCHED_DEADLINE has no model (no deadline class): refused,
+ * named.
  */
 static int check_policy(struct ctx *c, const char *p, int line, int *policy)
 {

@@ -887,11 +887,12 @@ static void state_free(void *p)
 	free(s);
 }
 
-const struct sl_tw_costs *sl_tw_costs_of(const struct sl_workload_inst *w)
+/* the recording machine's costs (NULL: none found) */
+static const struct sl_tw_costs *recorded(const void *args)
 {
-	const struct sl_tw_args *a = w->args;
+	const struct sl_tw_args *a = args;
 
-	return w->ops == &sl_wl_trace && a && a->costs.n ? &a->costs : NULL;
+	return a && a->costs.n ? &a->costs : NULL;
 }
 
 int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog)
@@ -1161,6 +1162,27 @@ int sl_tw_select(const struct sl_tw_args *a, bool *sel)
 	return nsel;
 }
 
+/* the comms of the tasks tasks= selects, in the trace's order */
+static int task_comms(const void *args, const char ***comms)
+{
+	const struct sl_tw_args *a = args;
+	bool *sel = calloc((size_t)a->tw.n + 1, sizeof(bool));
+	const char **c = calloc((size_t)a->tw.n + 1, sizeof(*c));
+	int n = 0;
+
+	if (!sel || !c || sl_tw_select(a, sel) < 0) {
+		free(sel);
+		free(c);
+		return -1;
+	}
+	for (int i = 0; i < a->tw.n; i++)
+		if (sel[i])
+			c[n++] = a->tw.t[i].comm;
+	free(sel);
+	*comms = c;
+	return n;
+}
+
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct sl_tw_args *a = args;
@@ -1228,4 +1250,6 @@ const struct sl_workload_ops sl_wl_trace = {
 	.finite = sl_wl_always_finite,
 	.free_args = free_args,
 	.max_tasks = max_tasks,
+	.recorded = recorded,
+	.task_comms = task_comms,
 };

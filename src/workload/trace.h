@@ -150,8 +150,6 @@ int sl_tw_costs_load(struct sl_tw_costs *c, const char *trace, const char *calib
 		     size_t errlen);
 /* Where the costs of the trace T are kept beside it: T.machine.conf, T without .xz/.gz. */
 void sl_tw_costs_path(char *buf, size_t len, const char *trace);
-/* The recording machine's costs of a trace workload (NULL: not one, or none found). */
-const struct sl_tw_costs *sl_tw_costs_of(const struct sl_workload_inst *w);
 
 /* The cost figures of tw at the prices of c (NULL or none: the model's defaults); -1: out of
  * memory. */

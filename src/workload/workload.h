@@ -12,6 +12,7 @@
 
 #include "machine/machine.h"
 
+#include <stdio.h>
 #include <stddef.h>
 
 /* the most keys of a workload, those of every workload (start, uid) included */
@@ -39,6 +40,9 @@ struct sl_wl_choice {
 	const char *name;
 	int value;
 };
+
+struct sl_tw_costs;
+struct json_object;
 
 struct sl_wl_key {
 	const char *name;
@@ -144,6 +148,25 @@ struct sl_workload_ops {
 	 * allocated; NULL: only the run-time cap in new_task() applies.
 	 */
 	u64 (*max_tasks)(const void *args);
+	/* the task policies its tasks ask for (SL_POLICY_BIT of enum sl_policy), checked against
+	 * the release's before the run; NULL: none beyond SL_POLICIES_LINUX */
+	unsigned (*policies)(const void *args);
+	/* the run's length its own file asks for, in seconds (rt-app's global duration), taken
+	 * when --duration is not given; NULL or -1: none */
+	long (*duration_s)(const void *args);
+	/* the machine it was recorded on, when it says (a trace's calibration: switch and cache
+	 * costs, release, CPUs), which the run takes for what the user did not set; NULL: none */
+	const struct sl_tw_costs *(*recorded)(const void *args);
+	/* the comms of the tasks it replays, in its order, into *comms (malloc'ed, the caller
+	 * frees it), for a report row per comm (a trace's tasks); the count, -1 when out of
+	 * memory; NULL: its tasks are reported as the group only */
+	int (*task_comms)(const void *args, const char ***comms);
+	/* its own part of the run's report (rt-app's per-thread log figures), called for each of
+	 * its groups: table lines after a heading printed once (*head), and the member
+	 * report_json_key of the group's JSON object (NULL: none for this group); NULL: none */
+	void (*report_table)(FILE *f, const struct sl_group *g, bool *head);
+	const char *report_json_key;
+	struct json_object *(*report_json)(const struct sl_group *g);
 };
 
 struct sl_workload_inst {
@@ -159,8 +182,6 @@ extern const int sl_nworkloads;
 
 int sl_workload_parse(const char *spec, struct sl_workload_inst *out, char *err, size_t errlen);
 void sl_workload_inst_free(struct sl_workload_inst *w);
-/* An rt-app workload's "duration" in seconds (-1: none, or not an rt-app workload). */
-long sl_rtapp_duration(const struct sl_workload_inst *w);
 
 /* finite() of a workload whose tasks always end */
 bool sl_wl_always_finite(const void *args);

@@ -7,7 +7,7 @@
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
 #include "sched/common.h"
-#include "sched/rt.h"
+#include "sched/prio.h"
 
 #include <stdlib.h>
 

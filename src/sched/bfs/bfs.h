@@ -24,6 +24,8 @@
 #include "sched/sched.h"
 
 /* BFS's queue priorities above MAX_RT_PRIO (ISO_PRIO, NORMAL_PRIO, IDLE_PRIO) */
+extern const struct sl_sched_class sl_bfs_class;
+
 #define BFS_ISO_PRIO	100
 #define BFS_NORMAL_PRIO 101
 #define BFS_IDLE_PRIO	102

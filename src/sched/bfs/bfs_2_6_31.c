@@ -33,6 +33,9 @@ static void bfs_init_granularity(struct sl_tunables *t, int ncpu)
 	t->sched_rt_runtime_us = (u32)-1;
 }
 
+/* SCHED_ISO: sched_setscheduler refuses it in every other release */
+static const struct sl_task_policy bfs_policies[] = {{SL_SCHED_ISO, "iso", "BFS's SCHED_ISO"}};
+
 const struct sl_release sl_bfs_2_6_31 = {
 	.name = "2.6.31-bfs",
 	.fair = &sl_bfs_class,
@@ -44,7 +47,9 @@ const struct sl_release sl_bfs_2_6_31 = {
 	.nown_sysctls = (int)SL_ARRAY_SIZE(bfs_sysctls),
 	.sysctl_hint = " (BFS has no kernel.sched_* tunables and no sched_features; its own are "
 		       "rr_interval and iso_cpu)",
-	.sched_iso = true,
+	.own_policies = bfs_policies,
+	.nown_policies = (int)SL_ARRAY_SIZE(bfs_policies),
+	.ftrace_2_6 = true,
 	.feats = {NULL, 0},
 	.defaults =
 		{

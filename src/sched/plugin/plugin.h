@@ -49,7 +49,7 @@ const struct sl_release *sl_plugin_load(const char *path, char *err, size_t errl
 /* a loaded policy's release by its name; NULL: none */
 const struct sl_release *sl_plugin_find(const char *name);
 /* the loaded policies' names, ", name" each, appended to buf */
-void sl_plugin_names(char *buf, size_t len);
+void sl_plugin_names(char *buf, size_t len, bool (*has)(const struct sl_release *rel));
 /* does a loaded policy have a sysctl of that name? */
 bool sl_plugin_has_sysctl(const char *name);
 /* is rel a plug-in's (made by sl_plugin_load)? */

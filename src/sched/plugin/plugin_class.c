@@ -9,7 +9,7 @@
  */
 #include "sched/plugin/plugin.h"
 #include "sched/class.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  */
 #include "sched/plugin/plugin.h"
 #include "sched/class.h"
-#include "sched/cfs.h"
+#include "sched/common.h"
 
 #define SIM(s) ((struct sl_sim *)(void *)(s))
 #define P(t)   ((struct sl_task *)(void *)(t))

@@ -270,12 +270,13 @@ const struct sl_release *sl_plugin_find(const char *name)
 	return NULL;
 }
 
-void sl_plugin_names(char *buf, size_t len)
+void sl_plugin_names(char *buf, size_t len, bool (*has)(const struct sl_release *rel))
 {
 	size_t n = strlen(buf);
 
 	for (int i = 0; i < nloaded && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", loaded[i]->rel.name);
+		if (!has || has(&loaded[i]->rel))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", loaded[i]->rel.name);
 }
 
 bool sl_plugin_is(const struct sl_release *rel)

@@ -31,6 +31,8 @@
 
 #include "sched/sched.h"
 
+extern const struct sl_sched_class sl_eevdf_class;
+
 #define EEVDF_FIXEDPOINT_SHIFT 10
 #define EEVDF_NICE_0_LOAD      (1ULL << 20) /* scale_load(1024) */
 /* normalized_sysctl_sched_base_slice; also RUN_TO_PARITY-off's fixed protection */

@@ -19,7 +19,7 @@
  * - SIS_UTIL limits the idle scan by LLC utilisation; with 2 CPUs the scan visits only the CPU
  *   the prev/target checks did not, and the model always scans it: inert.
  */
-#include "sched/eevdf.h"
+#include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
 #include "sched/common.h"
 

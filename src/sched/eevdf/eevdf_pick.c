@@ -7,7 +7,7 @@
  * with the earliest deadline (ties: the earlier insertion), so the choice is the same; ours is
  * O(n), which is fine for the few tasks a run holds.
  */
-#include "sched/eevdf.h"
+#include "sched/eevdf/eevdf.h"
 #include "sched/common.h"
 #include "sched/class.h"
 

@@ -4,7 +4,7 @@
  * weighted average V, eligibility and lag. Integer arithmetic is the kernel's, rounding
  * included: V is a floor division, lag scaling and __calc_delta truncate.
  */
-#include "sched/eevdf.h"
+#include "sched/eevdf/eevdf.h"
 #include "sched/common.h"
 
 #include <stdlib.h>

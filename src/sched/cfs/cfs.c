@@ -3,7 +3,7 @@
  * kernel/sched.c). The integer arithmetic is the kernel's, rounding included, because slices
  * and vruntimes are compared against hand-computed figures and against real traces.
  */
-#include "sched/cfs.h"
+#include "sched/cfs/cfs.h"
 #include "sched/class.h"
 #include "sched/class.h"
 

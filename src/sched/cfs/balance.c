@@ -12,7 +12,7 @@
  * (no RT time, so scale_rt_power is 1024); the migration thread that carries out an active
  * balance costs nothing; no SD_SERIALIZE lock (no NUMA level); CONFIG_PREEMPT is off.
  */
-#include "sched/cfs.h"
+#include "sched/cfs/cfs.h"
 #include "sched/class.h"
 
 #include <stdlib.h>

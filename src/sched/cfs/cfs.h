@@ -53,9 +53,6 @@ static inline const struct sl_cfs_ops *cfs_ops(const struct sl_sim *sim)
 	return (const struct sl_cfs_ops *)sim->rel->class_data;
 }
 
-extern const struct sl_release sl_cfs_2_6_31;
-extern const struct sl_release sl_cfs_2_6_32;
-
 /* ---- arithmetic (exposed for the tests) ---- */
 u64 sl_calc_delta_mine(u64 delta_exec, u64 weight, struct sl_load_weight *lw);
 u64 sl_calc_delta_fair(u64 delta, const struct sched_entity *se);

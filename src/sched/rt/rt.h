@@ -7,6 +7,7 @@
 #ifndef SCHEDLAB_RT_H
 #define SCHEDLAB_RT_H
 
+#include "sched/prio.h"
 #include "sched/sched.h"
 
 /* RR_TIMESLICE: 100 ms in jiffies (100 * HZ / 1000), integer division as the kernel's */
@@ -15,18 +16,7 @@
 #define SL_RT_PERIOD_US_DEFAULT	 1000000
 #define SL_RT_RUNTIME_US_DEFAULT 950000
 
-extern const struct sl_sched_class sl_rt_class;
-
-static inline bool sl_rt_policy(int policy)
-{
-	return policy == SL_SCHED_FIFO || policy == SL_SCHED_RR;
-}
-
-/* the kernel's prio of a task as sched_switch prints it: 99 - rt_priority, or 120 + nice */
-static inline int sl_task_prio(const struct sl_task *p)
-{
-	return sl_rt_policy(p->policy) ? SL_MAX_RT_PRIO - 1 - p->rt_priority : 120 + p->nice;
-}
+extern const struct sl_sched_class sl_rt_class; /* above every release's fair class */
 
 /* the RT sysctls' boot values into t */
 void sl_rt_tunables_default(struct sl_tunables *t);

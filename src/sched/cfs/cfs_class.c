@@ -3,8 +3,8 @@
  * cfs.c, the release file's rules (sim->rel) and the 2.6.3x balancing of balance.c.
  */
 #include "sched/class.h"
-#include "sched/cfs.h"
-#include "sched/class.h"
+#include "sched/cfs/cfs.h"
+#include "sched/cfs/cfs_releases.h"
 
 static void cfs_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
@@ -51,6 +51,23 @@ static int cfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cp
 	return cfs_ops(sim)->select_task_rq(sim, p, this_cpu, sd_flag, wake_flags);
 }
 
+/* try_to_wake_up's update of the waker's avg_wakeup (the CFS members of sched_entity, sim.h) */
+static void cfs_waker_done(struct sl_sim *sim, struct sl_task *waker)
+{
+	struct sched_entity *se = &waker->se;
+
+	(void)sim;
+	sl_update_avg(&se->avg_wakeup,
+		      se->sum_exec_runtime -
+			      (se->last_wakeup ? se->last_wakeup : se->start_runtime));
+	se->last_wakeup = se->sum_exec_runtime;
+}
+
+static void cfs_exit_sim(struct sl_sim *sim)
+{
+	sl_tg_free_all(sim);
+}
+
 static void cfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	(void)sim;
@@ -60,6 +77,7 @@ static void cfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
 const struct sl_sched_class sl_cfs_class = {
 	.name = "fair (CFS 2.6.3x)",
 	.owns = NULL,
+	.exit_sim = cfs_exit_sim,
 	.init_rq = cfs_init_rq,
 	.init_task = cfs_init_task,
 	.task_fork = cfs_task_fork,
@@ -74,6 +92,8 @@ const struct sl_sched_class sl_cfs_class = {
 	.update_curr = cfs_update_curr_rq,
 	.set_task_cpu = sl_cfs_set_task_cpu,
 	.select_task_rq = cfs_select_task_rq,
+	.waker_done = cfs_waker_done,
+	.uid_group = sl_tg_of_uid,
 	.build_domains = sl_build_domains,
 	.free_domains = sl_free_domains,
 	.tick_load = cfs_tick_load,

@@ -8,7 +8,7 @@
  * prev_sum_exec_runtime not renewed), put_prev remembers the entity it put back (last_put) and
  * pick treats it as curr.
  */
-#include "sched/eevdf.h"
+#include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
 #include "sched/common.h"
 #include "sched/class.h"

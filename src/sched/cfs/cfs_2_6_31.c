@@ -9,7 +9,8 @@
  *   which returns prev_cpu because no default x86 domain sets SD_WAKE_IDLE;
  * - the sync hint is dropped when either avg_overlap exceeds migration_cost (no flag yet).
  */
-#include "sched/cfs.h"
+#include "sched/cfs/cfs.h"
+#include "sched/cfs/cfs_releases.h"
 #include "sched/class.h"
 
 static const struct sl_feat_desc feats_2_6_31[] = {
@@ -302,6 +303,10 @@ static const struct sl_cfs_ops cfs_ops_2_6_31 = {
 const struct sl_release sl_cfs_2_6_31 = {
 	.name = "2.6.31",
 	.fair = &sl_cfs_class,
+	.init_granularity = sl_init_granularity,
+	/* USER_SCHED is modelled from the 2.6.31 sources only (docs/model/cfs.md section 7) */
+	.group_sched = true,
+	.ftrace_2_6 = true,
 	/* the menu governor as 2.6.31 shipped it, before the menu-tng patch */
 	.acpi_idle = true,
 	.irq_per_controller = true,

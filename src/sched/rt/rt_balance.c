@@ -11,7 +11,7 @@
  * affinity), no sched_domain walk for the nearest CPU, no RT_PUSH_IPI; a throttled rt_rq keeps
  * its level.
  */
-#include "sched/rt.h"
+#include "sched/rt/rt.h"
 #include "sched/class.h"
 #include "sched/common.h"
 #include "sched/class.h"

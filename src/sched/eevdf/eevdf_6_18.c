@@ -10,7 +10,7 @@
  * eevdf_balance.c), WARN_DOUBLE_CLOCK and LATENCY_WARN (debug), RT_PUSH_IPI and
  * RT_RUNTIME_SHARE (no RT class yet), ATTACH_AGE_LOAD and UTIL_EST (no PELT).
  */
-#include "sched/eevdf.h"
+#include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
 #include "sched/common.h"
 #include "sched/release.h"

@@ -12,7 +12,8 @@
  *   SYNC_LESS / SYNC_MORE act on the sync hint; `!this_load ||` counts as balanced;
  * - put_prev_task keeps avg_running.
  */
-#include "sched/cfs.h"
+#include "sched/cfs/cfs.h"
+#include "sched/cfs/cfs_releases.h"
 #include "sched/class.h"
 
 static const struct sl_feat_desc feats_2_6_32[] = {
@@ -273,6 +274,8 @@ static const struct sl_cfs_ops cfs_ops_2_6_32 = {
 const struct sl_release sl_cfs_2_6_32 = {
 	.name = "2.6.32",
 	.fair = &sl_cfs_class,
+	.init_granularity = sl_init_granularity,
+	.ftrace_2_6 = true,
 	/* 2.6.32 merged the reworked menu governor (menu-tng) */
 	.acpi_idle = true,
 	.irq_per_controller = true,

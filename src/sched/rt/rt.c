@@ -23,7 +23,7 @@
  *   the same 950/1000 ms throttling: the fair class gets the same 5%, only where in the period
  *   it runs differs (the server may run it before the RT tasks have used their 950 ms).
  */
-#include "sched/rt.h"
+#include "sched/rt/rt.h"
 #include "sched/class.h"
 #include "sched/common.h"
 #include "sched/class.h"

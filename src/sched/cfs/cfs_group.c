@@ -10,7 +10,7 @@
  * 2.6.31 kernel/sched_fair.c one) gives wake_affine the load change a wake-up would make as the
  * root runqueue sees it.
  */
-#include "sched/cfs.h"
+#include "sched/cfs/cfs.h"
 
 #include <stdlib.h>
 
