@@ -276,7 +276,8 @@ void sl_plugin_names(char *buf, size_t len, bool (*has)(const struct sl_release 
 
 	for (int i = 0; i < nloaded && n < len; i++)
 		if (!has || has(&loaded[i]->rel))
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", loaded[i]->rel.name);
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+					      loaded[i]->rel.name);
 }
 
 bool sl_plugin_is(const struct sl_release *rel)
