@@ -493,13 +493,19 @@ static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio
  * p parked), several joined by '|', then '+' when preempted. Anything else ("ZZZZ") is no state,
  * and the statistics would take its first letter for one.
  */
+/* The kernel's task state letters, RSDTtXZPIKWNxp: a table, not a strchr call per letter. */
+static const bool state_letter[256] = {
+	['R'] = true, ['S'] = true, ['D'] = true, ['T'] = true, ['t'] = true,
+	['X'] = true, ['Z'] = true, ['P'] = true, ['I'] = true, ['K'] = true,
+	['W'] = true, ['N'] = true, ['x'] = true, ['p'] = true,
+};
+
 static bool task_state(struct cur *c, const char *st)
 {
-	static const char letters[] = "RSDTtXZPIKWNxp";
 	const char *p = st;
 
 	for (;;) {
-		if (!*p || !strchr(letters, *p))
+		if (!state_letter[(unsigned char)*p])
 			goto bad;
 		if (*++p != '|')
 			break;
