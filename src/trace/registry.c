@@ -9,8 +9,8 @@
  *  - a reader: write src/trace/FORMAT.c defining
  *	const struct sl_trace_reader_ops sl_FORMAT_reader = { .name, .probe, .open, .next,
  *	.next_event, .close };
- *    (src/trace/ftrace_text.c is the model: probe looks at the input's first
- *    SL_TRACE_PROBE_LEN bytes of text, already decompressed, for the format's magic; open
+ *    (src/trace/ftrace_text.c is the model, src/trace/idlestat.c that of a format with a magic:
+ *    probe looks at the input's first SL_TRACE_PROBE_LEN bytes, already decompressed; open
  *    starts reading the input through sl_trace_line or sl_trace_read (src/trace/input.h),
  *    next fills a struct sl_trace_record, next_event the struct sl_event of the next one that
  *    has a meaning), then add X(sl_FORMAT_reader) to TRACE_READERS below, before the readers
@@ -37,8 +37,8 @@
  * One line per format, X(its ops struct). Readers are probed in this order, the most specific
  * first: a binary magic (trace.dat), a magic first line (idlestat's trace file, whose lines
  * after the header are ftrace text), then ftrace text by its first line. An input none claims
- * goes to the fallback, the reader whose errors say best what is wrong with an unknown text:
- * ftrace text's name the first line it cannot read and what it expected there.
+ * goes to the fallback, the reader whose errors say best what is wrong with an unknown input:
+ * ftrace text's name the file, the first line it cannot read and what it expected there.
  */
 #define TRACE_READERS(X)                                                                           \
 	X(sl_trace_dat_reader)                                                                     \
@@ -47,7 +47,6 @@
 #define TRACE_READER_FALLBACK sl_ftrace_text_reader
 
 /* The first writer is the default (a file name no writer's extension claims). */
-
 #define TRACE_WRITERS(X)                                                                           \
 	X(sl_ftrace_text_writer)                                                                   \
 	X(sl_chrome_json_writer)                                                                   \
