@@ -1,7 +1,8 @@
 /*
- * The trace-format registry (src/trace/registry.c): readers by name and by probe, writers by
- * name and by extension, the generic reader handing the probed head to the reader, and the
- * event stream of a reader (next_event).
+ * The trace-format registry (src/trace/registry.c): readers by name and by probe (most specific
+ * first, then the fallback), writers by name and by extension, the generic reader handing the
+ * probed head and the input to the reader, a file of each format plain, xz and gzip through
+ * sl_trace_open (src/trace/input.c under them all), and the event stream of a reader.
  */
 #include <setjmp.h>
 #include <stdarg.h>
