@@ -14,9 +14,9 @@
 #             decompress, so that parsing is what shows
 # and for each: `xz -dc` and `gzip -dc` to /dev/null, `schedlab trace-stats` of the text, .xz
 # and .gz (to /dev/null), each run RUNS times (default 5) alternating: the best wall and the best
-# CPU (user + sys) time in seconds, and trace-stats .xz over xz -dc. The machine's load average
-# is printed before and after: with another process on one of two cores the decoder thread and
-# the parser share the other, and the wall time is their sum.
+# CPU (user + sys) time in seconds, trace-stats .xz over xz -dc and .gz over gzip -dc. The
+# machine's load average is printed before and after: with another process on one of two cores
+# the decoder thread and the parser share the other, and the wall time is their sum.
 # Usage: bash tools/bench_trace.sh ['SCHEDLAB...' [RUNS [DIR]]]   (several binaries, separated
 # by spaces, are measured in turn within each run, e.g. a reference build's beside this one;
 # DIR: where the traces are kept, default /tmp/schedlab-bench-trace; made once, reused)
@@ -90,5 +90,8 @@ for t in $TRACES; do
 		row "[$i] .xz / xz -dc" \
 			"$(awk "BEGIN { print ${wall[$t $b .xz]} / ${wall[$t xz -dc]} }")" \
 			"$(awk "BEGIN { print ${cpu[$t $b .xz]} / ${cpu[$t xz -dc]} }")"
+		row "[$i] .gz / gzip -dc" \
+			"$(awk "BEGIN { print ${wall[$t $b .gz]} / ${wall[$t gzip -dc]} }")" \
+			"$(awk "BEGIN { print ${cpu[$t $b .gz]} / ${cpu[$t gzip -dc]} }")"
 	done
 done

@@ -101,23 +101,25 @@ struct sl_trace_reader;
 
 /*
  * A trace reader, one file per format, listed in src/trace/registry.c. The generic layer below
- * (sl_trace_open, src/trace/reader.c) opens the input, reads its first bytes, asks the probes
- * and hands the stream to the reader that claimed it.
+ * (sl_trace_open, src/trace/reader.c) opens the input, decompresses it when it is xz or gzip
+ * (src/trace/input.c), shows its first bytes of text to the probes and hands the input to the
+ * reader that claimed it, which reads it with sl_trace_read or sl_trace_line
+ * (src/trace/input.h): no reader knows the compression.
  */
 struct sl_trace_reader_ops {
 	const char *name;
 	/*
-	 * true when the input is in this format; head holds its first len bytes (all of them
-	 * when len < SL_TRACE_PROBE_LEN). The first reader of the registry also takes what no
-	 * probe claims, so that its errors say what is wrong with the input.
+	 * true when the input is in this format; head holds its first len bytes, decompressed
+	 * (at most SL_TRACE_PROBE_LEN; fewer when the input is shorter). Probed most specific
+	 * first; the registry's fallback takes what no probe claims, so that its errors say what
+	 * is wrong with the input.
 	 */
 	bool (*probe)(const unsigned char *head, size_t len);
 	/*
-	 * Start reading f (the generic layer's to close), whose first len bytes were already read
-	 * into head (len < SL_TRACE_PROBE_LEN: that was the whole input). 0, or -1 with r->err set
-	 * (close is called then too).
+	 * Start reading r's input (the generic layer's to close) from its beginning; head and len
+	 * are what the probes saw. 0, or -1 with r->err set (close is called then too).
 	 */
-	int (*open)(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len);
+	int (*open)(struct sl_trace_reader *r, const unsigned char *head, size_t len);
 	/* 1: a record, 0: end of input, -1: error (r->err: "file:line: what") */
 	int (*next)(struct sl_trace_reader *r, struct sl_trace_record *out);
 	/* the same as the event stream: the next record that has a struct sl_event meaning */
@@ -145,11 +147,14 @@ struct sl_trace_cstates {
 	int cluster, core;
 };
 
+struct sl_trace_input;
+
 struct sl_trace_reader {
 	const struct sl_trace_reader_ops *ops;
 	void *priv;
 	FILE *f;
-	bool close_f; /* f was opened here (not stdin, not the caller's stream) */
+	bool close_f;		      /* f was opened here (not stdin, not the caller's stream) */
+	struct sl_trace_input *input; /* f decompressed, as bytes or lines (src/trace/input.c) */
 	char path[256];
 	bool lenient; /* skip (and count) malformed lines instead of failing */
 
@@ -161,7 +166,6 @@ struct sl_trace_reader {
 	 * until close; NULL for other formats */
 	const struct sl_trace_cstates *cstates;
 	int cstates_ncpu;
-	void *aux; /* a reader built on another's (its priv): its own state */
 
 	/* the last record's time and line: a record earlier than it is malformed */
 	u64 last_time;

@@ -3,9 +3,10 @@
  * "idlestat version = V", "cpus=N", the topology ("clusterA:", "\tcore0", "\t\tcpu0" or
  * "\tcpu0"), then per online CPU "cpuid N:" and 16 pairs of lines "\tNAME" and "\tRESIDENCY"
  * (its C-states' names, "(null)" for none, and target residencies in us, -1 for none), then
- * ftrace text lines, read by the ftrace text reader's parser. Plain, xz or gzip. The C-states
- * and each CPU's cluster and core go to r->cstates, which trace-stats uses to print idle
- * statistics per cluster, core and CPU as idlestat's report does.
+ * ftrace text lines, read by the ftrace text reader's parser. Plain, xz or gzip (the input
+ * layer's, src/trace/input.c). The C-states and each CPU's cluster and core go to r->cstates,
+ * which trace-stats uses to print idle statistics per cluster, core and CPU as idlestat's
+ * report does.
  */
 #include "trace/ftrace_text.h"
 #include "core/parse.h"
@@ -17,7 +18,7 @@
 /* a target residency beyond 1000 s is no idle state's (the profile reader's bound too) */
 #define MAX_RESIDENCY_US 1000000000
 
-struct idlestat_aux {
+struct idlestat_priv {
 	struct sl_trace_cstates *cs;
 	int ncpu;
 	int cluster, core; /* the topology's current cluster (INT_MIN: none yet) and core (-1) */
@@ -27,26 +28,28 @@ struct idlestat_aux {
 	bool has_pending;
 };
 
+/* idlestat's magic: the first line "idlestat version = ..." */
+static bool idlestat_magic(const unsigned char *text, size_t len)
+{
+	return len >= 19 && !memcmp(text, "idlestat version = ", 19);
+}
+
 static bool idlestat_probe(const unsigned char *head, size_t len)
 {
-	unsigned char text[32];
-	size_t n = sl_trace_peek_text(head, len, text, sizeof(text));
-
-	return sl_idlestat_magic(text, n);
+	return idlestat_magic(head, len);
 }
 
 static void idlestat_close(struct sl_trace_reader *r)
 {
-	struct idlestat_aux *a = r->aux;
+	struct idlestat_priv *a = r->priv;
 
 	if (a) {
 		free(a->cs);
 		free(a);
 	}
-	r->aux = NULL;
+	r->priv = NULL;
 	r->cstates = NULL;
 	r->cstates_ncpu = 0;
-	sl_ftrace_text_reader.close(r);
 }
 
 static int bad(struct sl_trace_reader *r, const char *what, const char *s)
@@ -60,7 +63,7 @@ static int bad(struct sl_trace_reader *r, const char *what, const char *s)
 /* The next line or an error naming what the header expected there. */
 static char *hdr_line(struct sl_trace_reader *r, const char *what, size_t *n, int *rc)
 {
-	char *s = sl_ftrace_next_line(r, n, rc);
+	char *s = sl_trace_line(r, n, rc);
 
 	if (!s && !*rc)
 		*rc = bad(r, what, NULL);
@@ -68,7 +71,7 @@ static char *hdr_line(struct sl_trace_reader *r, const char *what, size_t *n, in
 }
 
 /* "cpuid N:" then 16 name/residency pairs into a->cs[N]. */
-static int read_cpuid(struct sl_trace_reader *r, struct idlestat_aux *a, const char *s)
+static int read_cpuid(struct sl_trace_reader *r, struct idlestat_priv *a, const char *s)
 {
 	int cpu, rc;
 	char tail;
@@ -108,7 +111,7 @@ static int read_cpuid(struct sl_trace_reader *r, struct idlestat_aux *a, const c
  * "\tcoreM" lines each followed by "\t\tcpuN" lines. 1: a topology line taken, 0: not one,
  * -1: malformed.
  */
-static int topo_line(struct sl_trace_reader *r, struct idlestat_aux *a, const char *s)
+static int topo_line(struct sl_trace_reader *r, struct idlestat_priv *a, const char *s)
 {
 	int id, core;
 	char tail;
@@ -152,25 +155,25 @@ static int topo_line(struct sl_trace_reader *r, struct idlestat_aux *a, const ch
 	return 0;
 }
 
-static int idlestat_open(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len)
+static int idlestat_open(struct sl_trace_reader *r, const unsigned char *head, size_t len)
 {
-	struct idlestat_aux *a;
+	struct idlestat_priv *a;
 	size_t n;
 	int rc, ncpu;
 	char *s, tail;
 
-	if (sl_ftrace_text_reader.open(r, f, head, len))
-		return -1;
+	(void)head;
+	(void)len;
 	a = calloc(1, sizeof(*a));
 	if (!a) {
 		snprintf(r->err, sizeof(r->err), "%s: out of memory", r->path);
 		return -1;
 	}
-	r->aux = a;
+	r->priv = a;
 	s = hdr_line(r, "idlestat version = V", &n, &rc);
 	if (!s)
 		return rc;
-	if (!sl_idlestat_magic((const unsigned char *)s, n))
+	if (!idlestat_magic((const unsigned char *)s, n))
 		return bad(r, "idlestat version = V", s);
 	s = hdr_line(r, "cpus=N", &n, &rc);
 	if (!s)
@@ -193,7 +196,7 @@ static int idlestat_open(struct sl_trace_reader *r, FILE *f, const unsigned char
 	r->cstates = a->cs;
 	r->cstates_ncpu = ncpu;
 	for (;;) {
-		s = sl_ftrace_next_line(r, &n, &rc);
+		s = sl_trace_line(r, &n, &rc);
 		if (!s)
 			return rc;
 		rc = topo_line(r, a, s);
@@ -221,7 +224,7 @@ static int idlestat_open(struct sl_trace_reader *r, FILE *f, const unsigned char
  * of "(null)"s): one outside has no statistics to go to (idlestat drops it, and so did
  * trace-stats, without a word). 1 the record, 0 skipped (lenient), -1 malformed.
  */
-static int check_idle(struct sl_trace_reader *r, const struct idlestat_aux *a,
+static int check_idle(struct sl_trace_reader *r, const struct idlestat_priv *a,
 		      const struct sl_trace_record *o)
 {
 	const char *what = NULL;
@@ -245,7 +248,7 @@ static int check_idle(struct sl_trace_reader *r, const struct idlestat_aux *a,
 
 static int idlestat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 {
-	struct idlestat_aux *a = r->aux;
+	struct idlestat_priv *a = r->priv;
 
 	if (a->has_pending) {
 		int rc;
@@ -260,7 +263,7 @@ static int idlestat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 	for (;;) {
 		size_t n;
 		int rc;
-		char *s = sl_ftrace_next_line(r, &n, &rc);
+		char *s = sl_trace_line(r, &n, &rc);
 
 		if (!s)
 			return rc;

@@ -1,10 +1,12 @@
 /*
  * The generic side of the trace readers: open the input, read its first SL_TRACE_PROBE_LEN
- * bytes, pick the reader (the one asked for, else the registry's probe: src/trace/registry.c)
- * and hand it the stream; the event names; a record's meaning in the event stream. Nothing here
- * knows a format.
+ * bytes, put the decompression under it (src/trace/input.c: xz, gzip, by their magic bytes),
+ * pick the reader by the first bytes of text (the one asked for, else the registry's probes:
+ * src/trace/registry.c) and hand it the input; the event names; a record's meaning in the event
+ * stream. Nothing here knows a format, and no reader knows a compression.
  */
 #include "trace/format.h"
+#include "trace/input.h"
 #include "trace/registry.h"
 
 #include <errno.h>
@@ -93,18 +95,24 @@ static void copy_path(struct sl_trace_reader *r, const char *path)
 	snprintf(r->path, sizeof(r->path), "%s", path);
 }
 
-/* The head of r->f, the reader (ops, or the probes'), its open. 0 or -1 (r->err set). */
+/*
+ * The head of r->f, the input over it, the reader (ops, or the probes' on the head as text),
+ * its open. 0 or -1 (r->err set).
+ */
 static int start(struct sl_trace_reader *r, const struct sl_trace_reader_ops *ops)
 {
-	unsigned char head[SL_TRACE_PROBE_LEN];
-	size_t len = fread(head, 1, sizeof(head), r->f);
+	unsigned char head[SL_TRACE_PROBE_LEN], text[SL_TRACE_PROBE_LEN];
+	size_t len = fread(head, 1, sizeof(head), r->f), n;
 
 	if (len < sizeof(head) && ferror(r->f)) {
 		snprintf(r->err, sizeof(r->err), "%s: read error: %s", r->path, strerror(errno));
 		return -1;
 	}
-	r->ops = ops ? ops : sl_trace_reader_probe(head, len);
-	return r->ops->open(r, r->f, head, len);
+	if (sl_trace_input_open(r, r->f, head, len))
+		return -1;
+	n = sl_trace_peek_text(head, len, text, sizeof(text));
+	r->ops = ops ? ops : sl_trace_reader_probe(text, n);
+	return r->ops->open(r, text, n);
 }
 
 static int fail(struct sl_trace_reader *r, char *err, size_t errlen)
@@ -158,6 +166,7 @@ void sl_trace_close(struct sl_trace_reader *r)
 {
 	if (r->ops)
 		r->ops->close(r);
+	sl_trace_input_close(r);
 	if (r->f && r->close_f)
 		fclose(r->f);
 	r->f = NULL;

@@ -9,12 +9,14 @@
  *  - a reader: write src/trace/FORMAT.c defining
  *	const struct sl_trace_reader_ops sl_FORMAT_reader = { .name, .probe, .open, .next,
  *	.next_event, .close };
- *    (src/trace/ftrace_text.c is the model: probe looks at the input's first
- *    SL_TRACE_PROBE_LEN bytes, open is handed the stream and those bytes, next fills a
- *    struct sl_trace_record, next_event the struct sl_event of the next one that has a
- *    meaning), then add X(sl_FORMAT_reader) to TRACE_READERS below. Readers are probed in that
- *    order; the first also takes an input no probe claims. sl_trace_open(), and so trace-stats,
- *    replay-idle and validate, then read the format.
+ *    (src/trace/ftrace_text.c is the model, src/trace/idlestat.c that of a format with a magic:
+ *    probe looks at the input's first SL_TRACE_PROBE_LEN bytes, already decompressed; open
+ *    starts reading the input through sl_trace_line or sl_trace_read (src/trace/input.h),
+ *    next fills a struct sl_trace_record, next_event the struct sl_event of the next one that
+ *    has a meaning), then add X(sl_FORMAT_reader) to TRACE_READERS below, before the readers
+ *    whose probes are less specific than its own. An input no probe claims goes to
+ *    TRACE_READER_FALLBACK. sl_trace_open(), and so trace-stats, replay-idle, validate and the
+ *    trace workload, then read the format, plain or compressed.
  *
  *  - a writer: write src/trace/FORMAT_writer.c defining
  *	const struct sl_trace_writer_ops sl_FORMAT_writer = { .name, .exts, .open, .write_event,
@@ -31,12 +33,20 @@
 
 #include <string.h>
 
-/* One line per format, X(its ops struct); the first of each list is the default. */
+/*
+ * One line per format, X(its ops struct). Readers are probed in this order, the most specific
+ * first: a binary magic (trace.dat), a magic first line (idlestat's trace file, whose lines
+ * after the header are ftrace text), then ftrace text by its first line. An input none claims
+ * goes to the fallback, the reader whose errors say best what is wrong with an unknown input:
+ * ftrace text's name the file, the first line it cannot read and what it expected there.
+ */
 #define TRACE_READERS(X)                                                                           \
-	X(sl_ftrace_text_reader)                                                                   \
 	X(sl_trace_dat_reader)                                                                     \
-	X(sl_idlestat_reader)
+	X(sl_idlestat_reader)                                                                      \
+	X(sl_ftrace_text_reader)
+#define TRACE_READER_FALLBACK sl_ftrace_text_reader
 
+/* The first writer is the default (a file name no writer's extension claims). */
 #define TRACE_WRITERS(X)                                                                           \
 	X(sl_ftrace_text_writer)                                                                   \
 	X(sl_chrome_json_writer)                                                                   \
@@ -51,6 +61,7 @@ TRACE_READERS(DECLARE_READER)
 TRACE_WRITERS(DECLARE_WRITER)
 
 static const struct sl_trace_reader_ops *const readers[] = {TRACE_READERS(ENTRY)};
+static const struct sl_trace_reader_ops *const fallback = &TRACE_READER_FALLBACK;
 static const struct sl_trace_writer_ops *const writers[] = {TRACE_WRITERS(ENTRY)};
 
 #define NREADERS ((int)SL_ARRAY_SIZE(readers))
@@ -87,7 +98,12 @@ const struct sl_trace_reader_ops *sl_trace_reader_probe(const unsigned char *hea
 	for (int i = 0; i < NREADERS; i++)
 		if (readers[i]->probe(head, len))
 			return readers[i];
-	return readers[0];
+	return fallback;
+}
+
+const struct sl_trace_reader_ops *sl_trace_reader_fallback(void)
+{
+	return fallback;
 }
 
 const struct sl_trace_writer_ops *sl_trace_writer_for_path(const char *path)

@@ -16,10 +16,13 @@ const struct sl_trace_reader_ops *sl_trace_reader_by_name(const char *name);
 const struct sl_trace_writer_ops *sl_trace_writer_by_name(const char *name);
 
 /*
- * The reader of an input whose first len bytes are head: the first whose probe claims it, else
- * the first of the registry (its errors then say what is wrong). Never NULL.
+ * The reader of an input whose first len bytes of text (decompressed) are head: the first whose
+ * probe claims it, most specific first, else the fallback (its errors then say what is wrong).
+ * Never NULL.
  */
 const struct sl_trace_reader_ops *sl_trace_reader_probe(const unsigned char *head, size_t len);
+/* The reader of what no probe claims: ftrace text. */
+const struct sl_trace_reader_ops *sl_trace_reader_fallback(void);
 
 /*
  * The writer of a file named path: the first that claims the end of the name (after at least

@@ -25,19 +25,24 @@
 #include <unistd.h>
 #endif
 
+/* trace.dat's magic: "\x17\x08\x44tracing" (trace-cmd's lib/trace-cmd/trace-output.c) */
+static bool dat_magic(const unsigned char *text, size_t len)
+{
+	return len >= 10 && !memcmp(text,
+				    "\x17\x08"
+				    "Dtracing",
+				    10);
+}
+
 static bool dat_probe(const unsigned char *head, size_t len)
 {
-	unsigned char text[32];
-	size_t n = sl_trace_peek_text(head, len, text, sizeof(text));
-
-	return sl_trace_dat_magic(text, n);
+	return dat_magic(head, len);
 }
 
 #ifndef SCHEDLAB_HAVE_LIBTRACECMD
 
-static int dat_open(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len)
+static int dat_open(struct sl_trace_reader *r, const unsigned char *head, size_t len)
 {
-	(void)f;
 	(void)head;
 	(void)len;
 	snprintf(r->err, sizeof(r->err),
@@ -86,15 +91,19 @@ struct dat_priv {
 	char line[SL_TRACE_MAX_LINE];
 };
 
-/* The input as a file descriptor libtracecmd can seek: the file's own, or a temporary copy. */
-static int dat_fd(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len)
+/*
+ * The input as a file descriptor libtracecmd can seek: the file's own, or a temporary copy of
+ * the input's bytes (a pipe, a memory stream, or xz or gzip, decompressed by the input layer).
+ */
+static int dat_fd(struct sl_trace_reader *r)
 {
-	bool plain = !sl_trace_compressed(head, len);
-	FILE *tmp;
+	FILE *f = r->f, *tmp;
+	char buf[65536];
+	long k;
 	int fd;
 
 	/* a file (not a pipe, not a memory stream): libtracecmd reads it itself */
-	if (plain && fileno(f) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+	if (sl_trace_input_plain(r) && fileno(f) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
 		fd = dup(fileno(f));
 		if (fd < 0)
 			snprintf(r->err, sizeof(r->err), "%s: %s", r->path, strerror(errno));
@@ -106,37 +115,11 @@ static int dat_fd(struct sl_trace_reader *r, FILE *f, const unsigned char *head,
 			 strerror(errno));
 		return -1;
 	}
-	if (plain) {
-		/* a pipe: what the probe read, then the rest */
-		char buf[65536];
-		size_t k;
-
-		fwrite(head, 1, len, tmp);
-		while ((k = fread(buf, 1, sizeof(buf), f)) > 0)
-			fwrite(buf, 1, k, tmp);
-		if (ferror(f)) {
-			snprintf(r->err, sizeof(r->err), "%s: read error: %s", r->path,
-				 strerror(errno));
-			fclose(tmp);
-			return -1;
-		}
-	} else {
-		/* xz or gzip: decompressed by the text reader's byte source */
-		char buf[65536];
-		long k;
-
-		if (sl_ftrace_text_reader.open(r, f, head, len)) {
-			sl_ftrace_text_reader.close(r);
-			fclose(tmp);
-			return -1;
-		}
-		while ((k = sl_ftrace_read(r, buf, sizeof(buf))) > 0)
-			fwrite(buf, 1, (size_t)k, tmp);
-		sl_ftrace_text_reader.close(r);
-		if (k < 0) {
-			fclose(tmp);
-			return -1;
-		}
+	while ((k = sl_trace_read(r, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)k, tmp);
+	if (k < 0) {
+		fclose(tmp);
+		return -1;
 	}
 	if (fflush(tmp) || ferror(tmp)) {
 		snprintf(r->err, sizeof(r->err), "%s: cannot write a temporary file: %s", r->path,
@@ -172,7 +155,7 @@ static int dat_header(struct sl_trace_reader *r, int fd)
 	}
 	while (v < (size_t)n && v < 14 && h[v] >= '0' && h[v] <= '9')
 		v++;
-	if (n < 10 || !sl_trace_dat_magic(h, (size_t)n))
+	if (n < 10 || !dat_magic(h, (size_t)n))
 		what = "the trace.dat magic";
 	else if (v == 10 || v >= (size_t)n || h[v] || (v != 11 || (h[10] != '6' && h[10] != '7')))
 		what = "version 6 or 7 (a NUL-terminated decimal)";
@@ -389,12 +372,14 @@ static int dat_frame(struct sl_trace_reader *r, struct dat_priv *p, struct frame
 	return 1;
 }
 
-static int dat_open(struct sl_trace_reader *r, FILE *f, const unsigned char *head, size_t len)
+static int dat_open(struct sl_trace_reader *r, const unsigned char *head, size_t len)
 {
 	struct dat_priv *p;
 	struct frame fr;
-	int fd = dat_fd(r, f, head, len), pfd[2];
+	int fd = dat_fd(r), pfd[2];
 
+	(void)head;
+	(void)len;
 	if (fd < 0)
 		return -1;
 	if (dat_header(r, fd)) {
