@@ -359,7 +359,8 @@ static void test_vcpu_util(void **state)
  * at 0, asleep since), the policy's choice the idle CPU 1. By hand at one half-life H: CPU 0's
  * 1024 x (1 - 1/2) = 512, the wakee's 40 / 2 = 20: 20 < vcpu_pack_small = 28 and 512 + 20 =
  * 532 < vcpu_pack_room = 675: CPU 0. With room 532 (not below): CPU 1; at 0 (wakee 40, not
- * below 28): CPU 1. Else the policy's choice: the parameter 0, no waker, the wakee last on
+ * below 28): CPU 1; with vcpu_pack_prio = 120, a nice 0 wakee (prio 120) CPU 1, a nice -1 one
+ * (119) CPU 0. Else the policy's choice: the parameter 0, no waker, the wakee last on
  * CPU 0 (vcpu_pack_waker's case), a second task runnable on CPU 0, CPU 1 busy.
  */
 static void test_vcpu_pack_room(void **state)
@@ -406,6 +407,10 @@ static void test_vcpu_pack_room(void **state)
 	pp.vcpu_pack_room = 532;
 	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
 	pp.vcpu_pack_room = 533;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
+	pp.vcpu_pack_prio = 120; /* nice 0 is prio 120: not below */
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	wakee.nice = -1;
 	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
 	sim->now = 0;
 	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);

@@ -27,6 +27,7 @@ the trace's own history:
   tick_last   A's busy time (per 1000) between its last two ticks (tick_nohz_handler
               hrtimer events, when recorded; -1 else); tick_since: from its last tick to now
   since_tick  time since A's last tick (us; -1: not recorded)
+  prio_p      the wakee's prio (sched_waking's), prio_w the waker's (its switch-in's)
   lat         (an outcome) sched_waking to the wakee's switch-in (us)
 
 Usage: wake_pack.py [--rows] [--room=R --small=S] TRACE...
@@ -38,7 +39,9 @@ Usage: wake_pack.py [--rows] [--room=R --small=S] TRACE...
   --fit   machine.conf lines from the traces: vcpu_pack_waker, of 1000 wake-ups of a task last
           on A with the waker alone there, how many stayed on A; vcpu_pack_room and
           vcpu_pack_small, the pair (grid: small 2..64 by 2, room 300..1024 by 25) that says
-          best where the wake-ups of a task last on B with the waker alone on A went
+          best where the wake-ups of a task last on B with the waker alone on A went, then
+          vcpu_pack_prio, the bound on the wakee's prio (100..140; 0: none) that does best
+          among the wake-ups that pair packs
 Prints, over all the traces given, the pack rate by bins of each predictor. Exit 2 on a file
 that cannot be read or traces with no such wake-up.
 """
@@ -103,6 +106,7 @@ def analyse(path):
     ncpu = 2
     queued = {}  # pid -> cpu: runnable, not running
     awaiting = {}  # pid -> row whose wakee has not run yet
+    prio = {}  # pid -> prio at its last switch-in
     ran = {}  # pid -> total run ns
     first = {}  # pid -> first seen
     busy = {}  # cpu -> total busy ns
@@ -150,6 +154,9 @@ def analyse(path):
                 queued[prev] = cpu
             queued.pop(nxt, None)
             comm[nxt] = ncomm
+            pm = re.search(r"next_prio=(\d+)", args)
+            if pm:
+                prio[nxt] = int(pm.group(1))
             r = awaiting.pop(nxt, None)
             if r is not None:
                 r["lat"] = (t - r["t"]) / 1000.0
@@ -186,7 +193,7 @@ def analyse(path):
                        last_run=last_run.get(pid, 0) / 1000.0,
                        slept=(t - slept_at[pid]) / 1000.0 if pid in slept_at else float("inf"),
                        idle_b=(t - since.get(other, t)) / 1000.0, cpu=cpu, out=None,
-                       lat=-1.0,
+                       lat=-1.0, prio_p=int(w.group(3)), prio_w=prio.get(tpid, -1),
                        nr_a=sum(1 for c in queued.values() if c == cpu),
                        resched=int(flags[1:2] == "N"),
                        tick_last=tick_frac(ticks.get(cpu, []), None),
@@ -227,6 +234,8 @@ BINS = {
     "slept": [0, 50, 100, 500, 1000, 5000, 20000, 1e12, float("inf")],
     "idle_b": [0, 10, 20, 50, 100, 200, 500, 1000, 5000, 1e12],
     "prev_a": [0, 1, 2],
+    "prio_p": [0, 100, 110, 120, 121, 140],
+    "prio_w": [-1, 0, 100, 110, 120, 121, 140],
     "lat": [-1, 0, 5, 10, 20, 50, 100, 200, 500, 1000, 1e12],
     "nr_a": [0, 1, 2, 3, 100],
     "tick_last": [-1, 0, 100, 200, 300, 400, 500, 600, 700, 800, 850, 900, 950, 1001],
@@ -302,7 +311,7 @@ def main(argv):
 def fit(rows):
     """The three parameters' machine.conf lines, measured in the traces' wake-ups."""
     a = [r for r in rows if r["prev_a"] and r["nr_a"] == 0]
-    b = [(r["util_p"], r["util_a"] + r["util_p"], r["out"]) for r in rows
+    b = [(r["util_p"], r["util_a"] + r["util_p"], r["out"], r["prio_p"]) for r in rows
          if not r["prev_a"] and r["nr_a"] == 0]
     if not a or not b:
         print("wake_pack.py: --fit: no wake-up of a task last on the waker's CPU, or none of "
@@ -311,13 +320,22 @@ def fit(rows):
     kept = sum(r["out"] for r in a)
     best = None
     for small in range(2, 65, 2):
-        sb = [(u, o) for p, u, o in b if p < small]
-        packed_other = sum(o for p, u, o in b if p >= small)
+        sb = [(u, o) for p, u, o, _ in b if p < small]
+        packed_other = sum(o for p, u, o, _ in b if p >= small)
         for room in range(300, 1025, 25):
             err = packed_other + sum((u < room) != o for u, o in sb)
             if best is None or err < best[0]:
                 best = (err, small, room)
     err, small, room = best
+    # then the prio bound among the wake-ups the pair packs (0: none better than any prio)
+    sel = [(q, o) for p, u, o, q in b if p < small and u < room]
+    base = sum(1 - o for q, o in sel)
+    prio_best = (base, 0)
+    for bound in range(100, 141):
+        e = sum((q < bound) != o for q, o in sel)
+        if e < prio_best[0]:
+            prio_best = (e, bound)
+    err += prio_best[0] - base
     print(f"# wake_pack.py --fit: {len(a)} wake-ups of a task last on the waker's CPU, the "
           f"waker alone there, {kept} stayed;")
     print(f"# {len(b)} of a task last on the idle CPU: the pair below says where "
@@ -325,6 +343,7 @@ def fit(rows):
     print(f"param vcpu_pack_waker={kept * 1000 // len(a)}")
     print(f"param vcpu_pack_room={room}")
     print(f"param vcpu_pack_small={small}")
+    print(f"param vcpu_pack_prio={prio_best[1]}")
     return 0
 
 

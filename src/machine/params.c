@@ -178,6 +178,10 @@ const struct sl_param_desc sl_param_table[] = {
 	{"vcpu_pack_small", P(vcpu_pack_small), 0, SL_PARAM_COUNT0,
 	 "with vcpu_pack_room: the wakee's own utilization (per 1024) must be below this to be "
 	 "packed (0: no wakee is)"},
+	{"vcpu_pack_prio", P(vcpu_pack_prio), 0, SL_PARAM_COUNT0,
+	 "with vcpu_pack_room: the wakee's kernel prio (120 + nice; an RT task's 99 - its "
+	 "priority) must be below this to be packed (0: any prio). In the recordings only "
+	 "wakees of a negative nice joined their waker (120: docs/validate.md)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

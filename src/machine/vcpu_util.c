@@ -87,6 +87,9 @@ int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct 
 	if (f->curr != waker || f->nr_running > 1 || sim->cpus[cpu].curr ||
 	    sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, from))
 		return cpu;
+	if (sim->p->vcpu_pack_prio &&
+	    (u64)(p->rt_priority ? p->prio : 120 + p->nice) >= sim->p->vcpu_pack_prio)
+		return cpu;
 	up = sl_vcpu_util_task(sim, p);
 	if (up >= sim->p->vcpu_pack_small ||
 	    sl_vcpu_util_cpu(sim, f) + up >= sim->p->vcpu_pack_room)
