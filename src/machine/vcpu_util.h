@@ -17,7 +17,8 @@ u64 sl_vcpu_util_task(const struct sl_sim *sim, const struct sl_task *p);
 /*
  * The rule on the CPU cpu that the policy chose for p, woken by waker running on from: from
  * when waker is alone there, cpu is idle, p last ran elsewhere than from, p's utilization is
- * below vcpu_pack_small and from's plus p's below vcpu_pack_room; else cpu.
+ * below vcpu_pack_small, from's plus p's below vcpu_pack_room and (vcpu_pack_prio set) p's
+ * prio below vcpu_pack_prio; else cpu.
  */
 int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		      int from, int cpu);
