@@ -5,6 +5,7 @@
  */
 #include "helpers.h"
 #include "experiment/run.h"
+#include "machine/vcpu_util.h"
 
 #include <math.h>
 
@@ -307,6 +308,121 @@ static void test_vcpu_pack_waker(void **state)
 }
 
 /*
+ * The utilization signals of vcpu_pack_room (machine/vcpu_util.c), by hand: a CPU idle at 0
+ * runs a task from 0 to one half-life H = 32 x 1024 us, then idles: its signal is 0 at 0,
+ * 1024 x (1 - 1/2) = 512 at H, 512 / 2 = 256 at 2H; the task's, running then sleeping, the
+ * same. Nothing moves while the parameter is 0.
+ */
+static void test_vcpu_util(void **state)
+{
+	const u64 half = 32ULL * 1024000ULL;
+	struct sl_config cfg;
+	struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", NULL);
+	const struct sl_params *own = sim->p; /* the simulation's copy, freed with it */
+	struct sl_params pp = *own;
+	struct sl_task t;
+	struct sl_task_ext tx;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	memset(&tx, 0, sizeof(tx));
+	t.ext = &tx;
+	sim->now = 0;
+	sl_vcpu_util_switch(sim, &sim->cpus[1], NULL, &t); /* off: nothing kept */
+	sim->now = half;
+	sl_vcpu_util_switch(sim, &sim->cpus[1], &t, NULL);
+	assert_int_equal(sim->cpus[1].util, 0);
+	assert_int_equal(tx.util, 0);
+	pp.vcpu_pack_room = 675;
+	sim->p = &pp;
+	sim->now = 0;
+	sl_vcpu_util_switch(sim, &sim->cpus[1], NULL, &t);
+	t.on_cpu = true;
+	sim->cpus[1].curr = &t;
+	sim->now = half;
+	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[1]), 512);
+	assert_int_equal(sl_vcpu_util_task(sim, &t), 512);
+	sl_vcpu_util_switch(sim, &sim->cpus[1], &t, NULL);
+	t.on_cpu = false;
+	sim->cpus[1].curr = NULL;
+	sim->now = 2 * half;
+	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[1]), 256);
+	assert_int_equal(sl_vcpu_util_task(sim, &t), 256);
+	sim->now = 0;
+	sim->p = own;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+/*
+ * vcpu_pack_room: the waker alone on CPU 0 (busy from 0), the wakee last on CPU 1 (40 of 1024
+ * at 0, asleep since), the policy's choice the idle CPU 1. By hand at one half-life H: CPU 0's
+ * 1024 x (1 - 1/2) = 512, the wakee's 40 / 2 = 20: 20 < vcpu_pack_small = 28 and 512 + 20 =
+ * 532 < vcpu_pack_room = 675: CPU 0. With room 532 (not below): CPU 1; at 0 (wakee 40, not
+ * below 28): CPU 1; with vcpu_pack_prio = 120, a nice 0 wakee (prio 120) CPU 1, a nice -1 one
+ * (119) CPU 0. Else the policy's choice: the parameter 0, no waker, the wakee last on
+ * CPU 0 (vcpu_pack_waker's case), a second task runnable on CPU 0, CPU 1 busy.
+ */
+static void test_vcpu_pack_room(void **state)
+{
+	const u64 half = 32ULL * 1024000ULL;
+	struct sl_config cfg;
+	struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", NULL);
+	const struct sl_params *own = sim->p; /* the simulation's copy, freed with it */
+	struct sl_params pp = *own;
+	struct sl_task waker, other, wakee;
+	struct sl_task_ext wx;
+
+	(void)state;
+	memset(&waker, 0, sizeof(waker));
+	memset(&other, 0, sizeof(other));
+	memset(&wakee, 0, sizeof(wakee));
+	memset(&wx, 0, sizeof(wx));
+	wakee.ext = &wx;
+	wakee.cpu = 1;
+	wx.util = 40ULL << 20;
+	int nr0 = sim->cpus[0].nr_running, nr1 = sim->cpus[1].nr_running;
+
+	sim->cpus[0].curr = &waker;
+	sim->cpus[0].nr_running = 1;
+	sim->cpus[1].nr_running = 0;
+	sim->now = half;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1); /* off */
+	pp.vcpu_pack_room = 675;
+	pp.vcpu_pack_small = 28;
+	sim->p = &pp;
+	assert_int_equal(sl_vcpu_util_task(sim, &wakee), 20);
+	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[0]), 512);
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, NULL, 0, 1), 1);
+	wakee.cpu = 0;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	wakee.cpu = 1;
+	sim->cpus[0].nr_running = 2;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	sim->cpus[0].nr_running = 1;
+	sim->cpus[1].curr = &other;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	sim->cpus[1].curr = NULL;
+	pp.vcpu_pack_room = 532;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	pp.vcpu_pack_room = 533;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
+	pp.vcpu_pack_prio = 120; /* nice 0 is prio 120: not below */
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	wakee.nice = -1;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
+	sim->now = 0;
+	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	sim->cpus[0].curr = NULL;
+	sim->cpus[0].nr_running = nr0;
+	sim->cpus[1].nr_running = nr1;
+	sim->p = own;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+/*
  * vcpu_pack: a wake-up sent to the idle CPU 1 while the previous CPU 0 runs a task stays on CPU 0
  * vcpu_pack times in 1000. By hand: 0 never (mainline), 1000 always; 275 in 10000 draws of a
  * uniform generator: a binomial of mean 2750 and standard deviation sqrt(10000 x 0.275 x
@@ -408,7 +524,8 @@ int main(void)
 		cmocka_unit_test(test_iowait),		cmocka_unit_test(test_sched_idle_policy),
 		cmocka_unit_test(test_compat_yield),	cmocka_unit_test(test_hz),
 		cmocka_unit_test(test_timer_slack),	cmocka_unit_test(test_vcpu_pack),
-		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_vcpu_util),
+		cmocka_unit_test(test_vcpu_pack_room),	cmocka_unit_test(test_wake_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

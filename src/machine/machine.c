@@ -19,6 +19,7 @@
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
 #include "machine/task_prog.h"
+#include "machine/vcpu_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -517,6 +518,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		if (prev)
 			owner_descheduled(sim, prev);
 		set_busy(sim, rq, next != NULL);
+		sl_vcpu_util_switch(sim, rq, prev, next);
 		sl_set_curr(sim, rq, next);
 		sl_lb_touch(rq);
 		sl_emit(sim, &ev);
@@ -956,6 +958,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags));
 	cpu = sl_vcpu_pack(sim, p, cpu);
 	cpu = sl_vcpu_pack_waker(sim, p, waker, from, cpu);
+	cpu = sl_vcpu_pack_room(sim, p, waker, from, cpu);
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];

@@ -168,6 +168,20 @@ const struct sl_param_desc sl_param_table[] = {
 	 "wake-up by a running task (a pipe write, a resume, a signal) of a task that last ran "
 	 "on the waker's CPU: of 1000 that the policy sends to an idle CPU, this many stay on "
 	 "the waker's CPU (calibrate's free ping-pong counts them: 997 and 998 here)"},
+	{"vcpu_pack_room", P(vcpu_pack_room), 0, SL_PARAM_COUNT0,
+	 "0 (leave it out): mainline placement. Else the same patch's rule as observed in real "
+	 "traces (docs/validate.md, tools/wake_pack.py) for a wake-up by the one task runnable on "
+	 "its CPU of a task that last ran on another CPU, sent by the policy to an idle CPU: it "
+	 "stays on the waker's CPU when that CPU's utilization plus the wakee's is below this "
+	 "(per 1024 of a CPU; utilization decayed as PELT's util_avg, 32 ms half-life) and the "
+	 "wakee's is below vcpu_pack_small"},
+	{"vcpu_pack_small", P(vcpu_pack_small), 0, SL_PARAM_COUNT0,
+	 "with vcpu_pack_room: the wakee's own utilization (per 1024) must be below this to be "
+	 "packed (0: no wakee is)"},
+	{"vcpu_pack_prio", P(vcpu_pack_prio), 0, SL_PARAM_COUNT0,
+	 "with vcpu_pack_room: the wakee's kernel prio (120 + nice; an RT task's 99 - its "
+	 "priority) must be below this to be packed (0: any prio). In the recordings only "
+	 "wakees of a negative nice joined their waker (120: docs/validate.md)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

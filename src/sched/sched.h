@@ -246,6 +246,7 @@ struct sl_task_ext {
 	struct sl_task *peer;	    /* the other end of its pipe (OP_WAKE wakes it) */
 	u64 runtime_end;   /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
 	u64 switch_credit; /* its next switch-in is charged up to this less (OP_CREDIT) */
+	u64 util, util_t; /* machine/vcpu_util.c: its running, decayed as PELT's (vcpu_pack_room) */
 };
 
 /*
@@ -449,6 +450,7 @@ struct sl_cpu {
 	/* statistics */
 	u64 switch_seq; /* switches to a different task: cache warmth */
 	u64 busy_ns, busy_since;
+	u64 util, util_t; /* machine/vcpu_util.c: busy time, decayed as PELT's (vcpu_pack_room) */
 };
 
 /*

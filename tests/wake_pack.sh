@@ -1,0 +1,53 @@
+#!/bin/sh
+# tools/wake_pack.py on a trace written by hand (docs/validate.md, "Placement, from the
+# recordings"). CPU 0 runs B (pid 11) from 0.900 to 0.950 s, idles, runs A (pid 10) from 1.000;
+# CPU 1 runs C (pid 12) from 0.900 to 0.901 and idles. At 1.0001 A wakes C (last on CPU 1):
+# C goes to CPU 1; at 1.0002 A wakes B (last on CPU 0): B stays on CPU 0. By hand, with a
+# 32.768 ms half-life: C's utilization is 1024 x (1 - 2^(-1/32.768)) = 21.4 after its 1 ms,
+# x 2^(-99.1/32.768) = 2.6 at 1.0001; CPU 0's 1024 x (1 - 2^(-50/32.768)) = 668.4 after
+# B's 50 ms, x 2^(-50/32.768) = 232.1 after the idle, + (1024 - 232.1) x (1 - 2^(-0.1/32.768))
+# = 233.8 at 1.0001: 2.6 < 28 and 236.4 < 675, A alone on CPU 0 (C is queued on CPU 1):
+# "small, room", yet on CPU 1. So: 2 wake-ups, 1 on the waker's CPU; the rule right about 1
+# of 2; a file that does not exist: exit 2 naming it.
+set -eu
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+PY=${PYTHON:-python3}
+W="$(cd "$(dirname "$0")/.." && pwd)/tools/wake_pack.py"
+fail() {
+	echo "wake_pack.sh: FAIL: $*" >&2
+	exit 1
+}
+cat >"$T/t.trace" <<'TR'
+# tracer: nop
+#
+# entries-in-buffer/entries-written: 12/12   #P:2
+#
+          <idle>-0       [000] d..2.     0.900000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=B next_pid=11 next_prio=120
+          <idle>-0       [001] d..2.     0.900000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=C next_pid=12 next_prio=120
+               C-12      [001] d..2.     0.901000: sched_switch: prev_comm=C prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+               B-11      [000] d..2.     0.950000: sched_switch: prev_comm=B prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0       [000] d..2.     1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=10 next_prio=120
+               A-10      [000] d..3.     1.000100: sched_waking: comm=C pid=12 prio=120 target_cpu=001
+          <idle>-0       [001] dNh2.     1.000110: sched_wakeup: comm=C pid=12 prio=120 target_cpu=001
+               A-10      [000] d..3.     1.000200: sched_waking: comm=B pid=11 prio=120 target_cpu=000
+               A-10      [000] d..4.     1.000200: sched_wakeup: comm=B pid=11 prio=120 target_cpu=000
+TR
+"$PY" "$W" "$T/t.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
+grep -q '^2 wake-ups by a running task with the other CPU idle; 1 ran on the waker' "$T/out" ||
+	fail "count: $(head -1 "$T/out")"
+grep -q 'last on A, waker alone *1 *1 100.0%' "$T/out" || fail "class A: $(cat "$T/out")"
+grep -q 'last on B, small, room *1 *0   0.0%' "$T/out" || fail "class B: $(cat "$T/out")"
+grep -q 'the rule says where 1 of 2 went (50.0%)' "$T/out" || fail "rule: $(tail -1 "$T/out")"
+"$PY" "$W" --rows "$T/t.trace" >"$T/rows" || fail "--rows exit $?"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$(c["wakee"]) == "C" { printf "%.1f %.1f\n", $(c["util_p"]), $(c["util_a"]) }' "$T/rows" \
+	>"$T/u"
+[ "$(cat "$T/u")" = "2.6 233.8" ] || fail "C's and CPU 0's utilization: $(cat "$T/u")"
+if "$PY" "$W" "$T/none.trace" >/dev/null 2>"$T/err"; then
+	fail "a missing file: exit 0"
+else
+	[ $? -eq 2 ] || fail "a missing file: not exit 2"
+fi
+grep -q 'none.trace' "$T/err" || fail "the error does not name the file: $(cat "$T/err")"
+echo "wake_pack.sh: ok"
