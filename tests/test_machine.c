@@ -318,7 +318,8 @@ static void test_vcpu_util(void **state)
 	const u64 half = 32ULL * 1024000ULL;
 	struct sl_config cfg;
 	struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", NULL);
-	const struct sl_params *own = sim->p; /* the simulation's copy, freed with it */
+	const struct sl_params *own =
+		sl_machine_of(sim)->p; /* the simulation's copy, freed with it */
 	struct sl_params pp = *own;
 	struct sl_task t;
 	struct sl_task_ext tx;
@@ -334,7 +335,7 @@ static void test_vcpu_util(void **state)
 	assert_int_equal(sim->cpus[1].util, 0);
 	assert_int_equal(tx.util, 0);
 	pp.vcpu_pack_room = 675;
-	sim->p = &pp;
+	sl_machine_of(sim)->p = &pp;
 	sim->now = 0;
 	sl_vcpu_util_switch(sim, &sim->cpus[1], NULL, &t);
 	t.on_cpu = true;
@@ -349,7 +350,7 @@ static void test_vcpu_util(void **state)
 	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[1]), 256);
 	assert_int_equal(sl_vcpu_util_task(sim, &t), 256);
 	sim->now = 0;
-	sim->p = own;
+	sl_machine_of(sim)->p = own;
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }
@@ -368,7 +369,8 @@ static void test_vcpu_pack_room(void **state)
 	const u64 half = 32ULL * 1024000ULL;
 	struct sl_config cfg;
 	struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", NULL);
-	const struct sl_params *own = sim->p; /* the simulation's copy, freed with it */
+	const struct sl_params *own =
+		sl_machine_of(sim)->p; /* the simulation's copy, freed with it */
 	struct sl_params pp = *own;
 	struct sl_task waker, other, wakee;
 	struct sl_task_ext wx;
@@ -390,7 +392,7 @@ static void test_vcpu_pack_room(void **state)
 	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1); /* off */
 	pp.vcpu_pack_room = 675;
 	pp.vcpu_pack_small = 28;
-	sim->p = &pp;
+	sl_machine_of(sim)->p = &pp;
 	assert_int_equal(sl_vcpu_util_task(sim, &wakee), 20);
 	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[0]), 512);
 	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
@@ -417,7 +419,7 @@ static void test_vcpu_pack_room(void **state)
 	sim->cpus[0].curr = NULL;
 	sim->cpus[0].nr_running = nr0;
 	sim->cpus[1].nr_running = nr1;
-	sim->p = own;
+	sl_machine_of(sim)->p = own;
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }

@@ -49,7 +49,7 @@ static u64 signal_at(u64 v, u64 t, bool on, u64 now)
 void sl_vcpu_util_switch(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev,
 			 struct sl_task *next)
 {
-	if (!sim->p->vcpu_pack_room)
+	if (!sl_machine_of(sim)->p->vcpu_pack_room)
 		return;
 	rq->util = signal_at(rq->util, rq->util_t, prev != NULL, sim->now);
 	rq->util_t = sim->now;
@@ -81,18 +81,20 @@ int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct 
 	const struct sl_cpu *f;
 	u64 up;
 
-	if (!sim->p->vcpu_pack_room || !waker || from < 0 || from == cpu || p->cpu == from)
+	if (!sl_machine_of(sim)->p->vcpu_pack_room || !waker || from < 0 || from == cpu ||
+	    p->cpu == from)
 		return cpu;
 	f = &sim->cpus[from];
 	if (f->curr != waker || f->nr_running > 1 || sim->cpus[cpu].curr ||
 	    sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, from))
 		return cpu;
-	if (sim->p->vcpu_pack_prio &&
-	    (u64)(p->rt_priority ? p->prio : 120 + p->nice) >= sim->p->vcpu_pack_prio)
+	if (sl_machine_of(sim)->p->vcpu_pack_prio &&
+	    (u64)(p->rt_priority ? p->prio : 120 + p->nice) >=
+		    sl_machine_of(sim)->p->vcpu_pack_prio)
 		return cpu;
 	up = sl_vcpu_util_task(sim, p);
-	if (up >= sim->p->vcpu_pack_small ||
-	    sl_vcpu_util_cpu(sim, f) + up >= sim->p->vcpu_pack_room)
+	if (up >= sl_machine_of(sim)->p->vcpu_pack_small ||
+	    sl_vcpu_util_cpu(sim, f) + up >= sl_machine_of(sim)->p->vcpu_pack_room)
 		return cpu;
 	return from;
 }

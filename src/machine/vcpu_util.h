@@ -6,7 +6,7 @@
 #ifndef SCHEDLAB_VCPU_UTIL_H
 #define SCHEDLAB_VCPU_UTIL_H
 
-#include "sched/sim.h"
+#include "sched/sched.h"
 
 /* rq switches from prev to next (NULL: idle) now: the signals of the three move on */
 void sl_vcpu_util_switch(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev,
