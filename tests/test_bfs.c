@@ -772,7 +772,8 @@ static void running_check_event(void *ctx, const struct sl_event *ev)
 	if (ev->type != SL_EV_SWITCH && ev->type != SL_EV_WAKEUP)
 		return;
 	k->checks++;
-	for (int t = 0; t <= grq->nsock; t++)
+	assert_true(grq->nsock < (int)SL_ARRAY_SIZE(best));
+	for (size_t t = 0; t < SL_ARRAY_SIZE(best); t++)
 		best[t] = -1;
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_task *curr = sim->cpus[c].curr;

@@ -78,7 +78,8 @@ int sl_bfs_running_init(struct sl_sim *sim, struct sl_bfs_grq *grq)
 		nodes += 2 * (size_t)r->size[t];
 	}
 	free(count);
-	r->node = malloc(nodes * sizeof(*r->node));
+	/* every tree has a leaf at least (ncpu >= 1): nodes >= 2 */
+	r->node = malloc((nodes ? nodes : 2) * sizeof(*r->node));
 	if (!r->node)
 		return -1;
 	for (size_t i = 0; i < nodes; i++)
