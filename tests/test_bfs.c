@@ -772,6 +772,7 @@ static void running_check_event(void *ctx, const struct sl_event *ev)
 	if (ev->type != SL_EV_SWITCH && ev->type != SL_EV_WAKEUP)
 		return;
 	k->checks++;
+	sl_bfs_running_flush(sim); /* as a query does first */
 	assert_true(grq->nsock < (int)SL_ARRAY_SIZE(best));
 	for (size_t t = 0; t < SL_ARRAY_SIZE(best); t++)
 		best[t] = -1;

@@ -66,9 +66,12 @@ struct sl_bfs_running {
 	short *prio; /* [ncpu]: the running BFS task's prio, 0 while none runs there */
 	s64 *dl;     /* [ncpu]: its deadline */
 	int *leaf;   /* [ncpu]: the CPU's leaf in its socket's tree */
-	int *node;   /* every tree's nodes, each a CPU id or -1 */
-	int *base;   /* [ntrees]: a tree's first node in node[] */
-	int *size;   /* [ntrees]: its leaves, a power of two */
+	int *dirty; /* CPUs whose prio or dl changed since the trees were last brought up to date */
+	char *is_dirty; /* [ncpu] */
+	int ndirty;
+	int *node; /* every tree's nodes, each a CPU id or -1 */
+	int *base; /* [ntrees]: a tree's first node in node[] */
+	int *size; /* [ntrees]: its leaves, a power of two */
 	int ntrees;
 };
 
@@ -119,11 +122,13 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p);
 int sl_bfs_running_init(struct sl_sim *sim, struct sl_bfs_grq *grq);
 void sl_bfs_running_free(struct sl_bfs_grq *grq);
 void sl_bfs_running_set(struct sl_sim *sim, int cpu, const struct sl_task *p);
+/* the trees brought up to date with every set since (each query does it first) */
+void sl_bfs_running_flush(struct sl_sim *sim);
 /* every CPU's entry again from its curr (for CPUs set by hand, as the tests do) */
 void sl_bfs_running_rebuild(struct sl_sim *sim);
 /* with no idle CPU p may use and no affinity mask: the CPU the walk of try_preempt keeps (-1:
  * none runs a BFS task), its prio and offset deadline; ts is p's distance from another socket */
-int sl_bfs_running_latest(const struct sl_sim *sim, const struct sl_task *p, s64 ts, int *prio,
+int sl_bfs_running_latest(struct sl_sim *sim, const struct sl_task *p, s64 ts, int *prio,
 			  s64 *offset);
 /* ISO_PERIOD in ticks: 5 s of ticks of every CPU, plus one */
 u64 sl_bfs_iso_period(const struct sl_sim *sim);

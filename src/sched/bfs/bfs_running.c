@@ -17,8 +17,9 @@
  * offset G's id is the lesser), or on another socket, and then it is the best of the other
  * sockets, to be weighed against the best of p's socket. Each CPU's entry changes when a BFS
  * task starts or stops running on it (pick_next_task, put_prev_task) or when the running task's
- * deadline is renewed (yield, a dequeue while running): O(log CPUs) each, and the answer is two
- * roots read.
+ * deadline is renewed (yield): O(1), the CPU marked changed; the trees take the changed CPUs'
+ * paths again (O(log CPUs) each) only when asked, so a machine that switches often and seldom
+ * asks (sync wake-ups do not) pays little; the answer is then two roots read.
  */
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
@@ -57,10 +58,13 @@ int sl_bfs_running_init(struct sl_sim *sim, struct sl_bfs_grq *grq)
 	r->prio = calloc((size_t)sim->ncpu, sizeof(*r->prio));
 	r->dl = calloc((size_t)sim->ncpu, sizeof(*r->dl));
 	r->leaf = calloc((size_t)sim->ncpu, sizeof(*r->leaf));
+	r->dirty = calloc((size_t)sim->ncpu, sizeof(*r->dirty));
+	r->is_dirty = calloc((size_t)sim->ncpu, sizeof(*r->is_dirty));
 	r->base = calloc((size_t)ntrees, sizeof(*r->base));
 	r->size = calloc((size_t)ntrees, sizeof(*r->size));
 	count = calloc((size_t)ntrees, sizeof(*count));
-	if (!r->prio || !r->dl || !r->leaf || !r->base || !r->size || !count) {
+	if (!r->prio || !r->dl || !r->leaf || !r->dirty || !r->is_dirty || !r->base || !r->size ||
+	    !count) {
 		free(count);
 		return -1;
 	}
@@ -95,6 +99,8 @@ void sl_bfs_running_free(struct sl_bfs_grq *grq)
 	free(r->prio);
 	free(r->dl);
 	free(r->leaf);
+	free(r->dirty);
+	free(r->is_dirty);
 	free(r->base);
 	free(r->size);
 	free(r->node);
@@ -118,21 +124,36 @@ static int tree_root(const struct sl_bfs_running *r, int t)
 
 void sl_bfs_running_set(struct sl_sim *sim, int cpu, const struct sl_task *p)
 {
+	struct sl_bfs_running *r = &sl_bfs_grq(sim)->running;
+	short prio = p ? p->se.bfs.prio : 0;
+	s64 dl = p ? (s64)p->se.bfs.deadline : r->dl[cpu];
+
+	if (prio == r->prio[cpu] && dl == r->dl[cpu])
+		return;
+	r->prio[cpu] = prio;
+	r->dl[cpu] = dl;
+	if (!r->is_dirty[cpu]) {
+		r->is_dirty[cpu] = 1;
+		r->dirty[r->ndirty++] = cpu;
+	}
+}
+
+void sl_bfs_running_flush(struct sl_sim *sim)
+{
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 	struct sl_bfs_running *r = &grq->running;
-	int c = p ? cpu : -1;
 
-	if (p) {
-		r->prio[cpu] = p->se.bfs.prio;
-		r->dl[cpu] = (s64)p->se.bfs.deadline;
-	} else if (!r->prio[cpu]) {
-		return; /* not in the trees */
-	} else {
-		r->prio[cpu] = 0;
+	/* each changed CPU's paths again, one CPU after another: a node on several paths is
+	 * recomputed last after every changed leaf below it, from children already right */
+	for (int i = 0; i < r->ndirty; i++) {
+		int cpu = r->dirty[i], c = r->prio[cpu] ? cpu : -1;
+
+		r->is_dirty[cpu] = 0;
+		tree_set(r, 0, cpu, c);
+		if (r->ntrees > 1)
+			tree_set(r, 1 + grq->sock[cpu], r->leaf[cpu], c);
 	}
-	tree_set(r, 0, cpu, c);
-	if (r->ntrees > 1)
-		tree_set(r, 1 + grq->sock[cpu], r->leaf[cpu], c);
+	r->ndirty = 0;
 }
 
 void sl_bfs_running_rebuild(struct sl_sim *sim)
@@ -145,13 +166,15 @@ void sl_bfs_running_rebuild(struct sl_sim *sim)
 	}
 }
 
-int sl_bfs_running_latest(const struct sl_sim *sim, const struct sl_task *p, s64 ts, int *prio,
+int sl_bfs_running_latest(struct sl_sim *sim, const struct sl_task *p, s64 ts, int *prio,
 			  s64 *offset)
 {
 	const struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 	const struct sl_bfs_running *r = &grq->running;
-	int g = tree_root(r, 0), sp = grq->sock[p->cpu], n, near;
+	int g, sp = grq->sock[p->cpu], n, near;
 
+	sl_bfs_running_flush(sim);
+	g = tree_root(r, 0);
 	if (g < 0)
 		return -1;
 	n = r->ntrees > 1 ? tree_root(r, 1 + sp) : g;
