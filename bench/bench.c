@@ -11,7 +11,9 @@
  * and frequency effects). "wall" below is that CPU time. Columns: events, simulated time, ns per
  * event, wall time per simulated second, the ns/event as a multiple of the heap floor, peak RSS,
  * and RSS per task created.
- * --quick leaves out the largest scaling rows (4096 CPUs, 100k tasks).
+ * --quick leaves out the largest scaling rows (4096 CPUs, 100k tasks). The scaling rows' marginal
+ * cost (the CPU time of the longer run less the shorter one's, over its extra events) is then
+ * compared pair by pair, each case's large row over its small one's (the table "scaling").
  *
  * --sweep [--runs N]: simulations per second of the 32768-scheduler sweep of the README's
  * 1-second desktop workload (`--features all`, make -j20 under nice 19, an xmodmap-like client,
@@ -217,52 +219,115 @@ static const struct row rows[] = {
 	    "pingpong:count=1000000"),
 	ROW("fio-12disk", NULL, NULL, "2x4x2", "10s", "nehalem", 0, "fio:disks=12"),
 	ROW("rtapp-affinity", NULL, "4", NULL, "60s", NULL, 0, "rt-app:file=" RTAPP_FILE),
-	/* scaling with CPUs: N/2 pingpong pairs (wake-ups across CPUs) and N/4 hogs */
+	/*
+	 * Scaling (issue 32): each case at 64 and at 4096 CPUs, or at 1k and 100k tasks, for every
+	 * release; `pairs` below names the two rows of each case. Durations: long enough that
+	 * the longer run's extra three quarters hold a million events or more at 4096 CPUs, so
+	 * that their CPU time is not lost in the build's.
+	 *
+	 * With CPUs, the bench mix: N/2 pingpong pairs (wake-ups across CPUs) and N/4 hogs; on one
+	 * flat socket (--cpus) and on sockets (4x8x2 against 64x32x2).
+	 */
 	SROW("cpus-2-6.18", "6.18", "2", NULL, "2s", "8s", NULL, 0,
 	     "pingpong:pairs=1,count=100000000,run=100us", "hog:tasks=1"),
-	SROW("cpus-64-6.18", "6.18", "64", NULL, "200ms", "800ms", NULL, 0,
+	SROW("cpus-64-6.18", "6.18", "64", NULL, "1s", "4s", NULL, 0,
 	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
 	SROW("cpus-512-6.18", "6.18", "512", NULL, "25ms", "100ms", NULL, 0,
 	     "pingpong:pairs=256,count=100000000,run=100us", "hog:tasks=128"),
-	SROW("cpus-4096-6.18", "6.18", "4096", NULL, "4ms", "16ms", NULL, 1,
+	SROW("cpus-4096-6.18", "6.18", "4096", NULL, "20ms", "80ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	SROW("cpus-64-sock-6.18", "6.18", NULL, "4x8x2", "1s", "4s", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-4096-sock-6.18", "6.18", NULL, "64x32x2", "20ms", "80ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
 	SROW("cpus-2-2.6.32", "2.6.32", "2", NULL, "2s", "8s", NULL, 0,
 	     "pingpong:pairs=1,count=100000000,run=100us", "hog:tasks=1"),
-	SROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "200ms", "800ms", NULL, 0,
+	SROW("cpus-64-2.6.32", "2.6.32", NULL, "4x8x2", "1s", "4s", NULL, 0,
 	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
 	SROW("cpus-512-2.6.32", "2.6.32", NULL, "16x16x2", "25ms", "100ms", NULL, 0,
 	     "pingpong:pairs=256,count=100000000,run=100us", "hog:tasks=128"),
-	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "16ms", NULL, 1,
+	SROW("cpus-4096-2.6.32", "2.6.32", NULL, "64x32x2", "20ms", "80ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
 	/* 2.6.32 on one flat socket: its wake-up looked for the task's CPU in a 4096-CPU span */
-	SROW("cpus-64-flat-2.6.32", "2.6.32", "64", NULL, "200ms", "800ms", NULL, 0,
+	SROW("cpus-64-flat-2.6.32", "2.6.32", "64", NULL, "1s", "4s", NULL, 0,
 	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
-	SROW("cpus-4096-flat-2.6.32", "2.6.32", "4096", NULL, "4ms", "16ms", NULL, 1,
+	SROW("cpus-4096-flat-2.6.32", "2.6.32", "4096", NULL, "20ms", "80ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
-	SROW("cpus-64-bfs", "2.6.31-bfs", "64", NULL, "200ms", "800ms", NULL, 0,
+	SROW("cpus-64-flat-2.6.31", "2.6.31", "64", NULL, "1s", "4s", NULL, 0,
 	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
-	SROW("cpus-4096-bfs", "2.6.31-bfs", "4096", NULL, "4ms", "16ms", NULL, 1,
+	SROW("cpus-4096-flat-2.6.31", "2.6.31", "4096", NULL, "20ms", "80ms", NULL, 1,
 	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
-	/* two hogs a CPU (the tick's balance of 6.18, BFS's slice expiries), on sockets; BFS's
-	 * 4096-CPU row runs past rr_interval (78 ms there), so that its picks count */
-	SROW("hogs-64-6.18", "6.18", NULL, "4x8x2", "200ms", "800ms", NULL, 0, "hog:tasks=128"),
-	SROW("hogs-4096-6.18", "6.18", NULL, "64x32x2", "4ms", "16ms", NULL, 1, "hog:tasks=8192"),
-	SROW("hogs-64-2.6.32", "2.6.32", NULL, "4x8x2", "200ms", "800ms", NULL, 0, "hog:tasks=128"),
-	SROW("hogs-4096-2.6.32", "2.6.32", NULL, "64x32x2", "4ms", "16ms", NULL, 1,
+	SROW("cpus-64-sock-2.6.31", "2.6.31", NULL, "4x8x2", "1s", "4s", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-4096-sock-2.6.31", "2.6.31", NULL, "64x32x2", "50ms", "200ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	SROW("cpus-64-bfs", "2.6.31-bfs", "64", NULL, "1s", "4s", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-4096-bfs", "2.6.31-bfs", "4096", NULL, "20ms", "80ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	SROW("cpus-64-sock-bfs", "2.6.31-bfs", NULL, "4x8x2", "1s", "4s", NULL, 0,
+	     "pingpong:pairs=32,count=100000000,run=100us", "hog:tasks=16"),
+	SROW("cpus-4096-sock-bfs", "2.6.31-bfs", NULL, "64x32x2", "20ms", "80ms", NULL, 1,
+	     "pingpong:pairs=2048,count=100000000,run=100us", "hog:tasks=1024"),
+	/* two hogs a CPU (the tick's balance of 6.18, BFS's slice expiries), on sockets and flat;
+	 * a 64-CPU machine of hogs has few events a second (ticks, slice ends), so its runs are
+	 * long; 2.6.31 forks the 8192 hogs onto one CPU and spreads them by balancing, with its
+	 * latency scaled to 200 ms at 4096 CPUs: its runs start after that */
+	SROW("hogs-64-6.18", "6.18", NULL, "4x8x2", "4s", "16s", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-6.18", "6.18", NULL, "64x32x2", "100ms", "400ms", NULL, 1,
 	     "hog:tasks=8192"),
-	SROW("hogs-64-bfs", "2.6.31-bfs", NULL, "4x8x2", "200ms", "800ms", NULL, 0,
-	     "hog:tasks=128"),
+	SROW("hogs-64-flat-6.18", "6.18", "64", NULL, "4s", "16s", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-flat-6.18", "6.18", "4096", NULL, "100ms", "400ms", NULL, 1,
+	     "hog:tasks=8192"),
+	SROW("hogs-64-2.6.32", "2.6.32", NULL, "4x8x2", "4s", "16s", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-2.6.32", "2.6.32", NULL, "64x32x2", "100ms", "400ms", NULL, 1,
+	     "hog:tasks=8192"),
+	SROW("hogs-64-flat-2.6.32", "2.6.32", "64", NULL, "4s", "16s", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-flat-2.6.32", "2.6.32", "4096", NULL, "100ms", "400ms", NULL, 1,
+	     "hog:tasks=8192"),
+	SROW("hogs-64-2.6.31", "2.6.31", NULL, "4x8x2", "4s", "16s", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-2.6.31", "2.6.31", NULL, "64x32x2", "400ms", "1600ms", NULL, 1,
+	     "hog:tasks=8192"),
+	SROW("hogs-64-flat-2.6.31", "2.6.31", "64", NULL, "4s", "16s", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-flat-2.6.31", "2.6.31", "4096", NULL, "400ms", "1600ms", NULL, 1,
+	     "hog:tasks=8192"),
+	SROW("hogs-64-bfs", "2.6.31-bfs", NULL, "4x8x2", "4s", "16s", NULL, 0, "hog:tasks=128"),
 	SROW("hogs-4096-bfs", "2.6.31-bfs", NULL, "64x32x2", "100ms", "400ms", NULL, 1,
 	     "hog:tasks=8192"),
-	/* scaling with tasks: runnable (the EEVDF tree), sleeping (cpuidle's next timer) */
+	SROW("hogs-64-flat-bfs", "2.6.31-bfs", "64", NULL, "4s", "16s", NULL, 0, "hog:tasks=128"),
+	SROW("hogs-4096-flat-bfs", "2.6.31-bfs", "4096", NULL, "100ms", "400ms", NULL, 1,
+	     "hog:tasks=8192"),
+	/* scaling with tasks: runnable (the run queue's tree or list), sleeping (cpuidle's next
+	 * timer; the 2.6.31 rows have no release suffix, their names are older) */
 	SROW("tasks-1k-run-6.18", "6.18", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=1000"),
 	SROW("tasks-10k-run-6.18", "6.18", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=10000"),
 	SROW("tasks-100k-run-6.18", "6.18", "8", NULL, "20s", "80s", NULL, 1, "hog:tasks=100000"),
+	SROW("tasks-1k-run-2.6.31", "2.6.31", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=1000"),
+	SROW("tasks-100k-run-2.6.31", "2.6.31", "8", NULL, "20s", "80s", NULL, 1,
+	     "hog:tasks=100000"),
+	SROW("tasks-1k-run-2.6.32", "2.6.32", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=1000"),
+	SROW("tasks-100k-run-2.6.32", "2.6.32", "8", NULL, "20s", "80s", NULL, 1,
+	     "hog:tasks=100000"),
+	SROW("tasks-1k-run-bfs", "2.6.31-bfs", "8", NULL, "20s", "80s", NULL, 0, "hog:tasks=1000"),
+	SROW("tasks-100k-run-bfs", "2.6.31-bfs", "8", NULL, "20s", "80s", NULL, 1,
+	     "hog:tasks=100000"),
 	SROW("tasks-1k-sleep", NULL, "8", NULL, "2s", "8s", "skylake", 0,
 	     "periodic:tasks=1000,run=50us,period=100ms"),
 	SROW("tasks-10k-sleep", NULL, "8", NULL, "2s", "8s", "skylake", 0,
 	     "periodic:tasks=10000,run=50us,period=1s"),
 	SROW("tasks-100k-sleep", NULL, "8", NULL, "2s", "8s", "skylake", 1,
+	     "periodic:tasks=100000,run=5us,period=1s"),
+	SROW("tasks-1k-sleep-2.6.32", "2.6.32", "8", NULL, "2s", "8s", "skylake", 0,
+	     "periodic:tasks=1000,run=50us,period=100ms"),
+	SROW("tasks-100k-sleep-2.6.32", "2.6.32", "8", NULL, "2s", "8s", "skylake", 1,
+	     "periodic:tasks=100000,run=5us,period=1s"),
+	SROW("tasks-1k-sleep-6.18", "6.18", "8", NULL, "2s", "8s", "skylake", 0,
+	     "periodic:tasks=1000,run=50us,period=100ms"),
+	SROW("tasks-100k-sleep-6.18", "6.18", "8", NULL, "2s", "8s", "skylake", 1,
+	     "periodic:tasks=100000,run=5us,period=1s"),
+	SROW("tasks-1k-sleep-bfs", "2.6.31-bfs", "8", NULL, "2s", "8s", "skylake", 0,
+	     "periodic:tasks=1000,run=50us,period=100ms"),
+	SROW("tasks-100k-sleep-bfs", "2.6.31-bfs", "8", NULL, "2s", "8s", "skylake", 1,
 	     "periodic:tasks=100000,run=5us,period=1s"),
 	/* tasks that wake together, 100k wake-ups a second either way: BFS's global queue holds
 	 * them all at once */
@@ -274,13 +339,106 @@ static const struct row rows[] = {
 	     "periodic:tasks=1000,run=50us,period=10ms"),
 	SROW("tasks-100k-wake-6.18", "6.18", NULL, "2x16x2", "1s", "4s", NULL, 1,
 	     "periodic:tasks=100000,run=50us,period=1s"),
+	SROW("tasks-1k-wake-2.6.31", "2.6.31", NULL, "2x16x2", "1s", "4s", NULL, 0,
+	     "periodic:tasks=1000,run=50us,period=10ms"),
+	SROW("tasks-100k-wake-2.6.31", "2.6.31", NULL, "2x16x2", "1s", "4s", NULL, 1,
+	     "periodic:tasks=100000,run=50us,period=1s"),
+	SROW("tasks-1k-wake-2.6.32", "2.6.32", NULL, "2x16x2", "1s", "4s", NULL, 0,
+	     "periodic:tasks=1000,run=50us,period=10ms"),
+	SROW("tasks-100k-wake-2.6.32", "2.6.32", NULL, "2x16x2", "1s", "4s", NULL, 1,
+	     "periodic:tasks=100000,run=50us,period=1s"),
 };
+
+/*
+ * The scaling targets of issue 32: each case's marginal cost per event in its large row (4096
+ * CPUs, 100k tasks) within 3x of its small row's (64 CPUs, 1k tasks). Printed after the rows
+ * when both of a pair ran, with the ratio, so that a regression shows.
+ */
+struct pair {
+	const char *name, *small, *big;
+};
+
+static const struct pair pairs[] = {
+	{"mix, flat, 2.6.31", "cpus-64-flat-2.6.31", "cpus-4096-flat-2.6.31"},
+	{"mix, flat, 2.6.32", "cpus-64-flat-2.6.32", "cpus-4096-flat-2.6.32"},
+	{"mix, flat, 6.18", "cpus-64-6.18", "cpus-4096-6.18"},
+	{"mix, flat, bfs", "cpus-64-bfs", "cpus-4096-bfs"},
+	{"mix, sockets, 2.6.31", "cpus-64-sock-2.6.31", "cpus-4096-sock-2.6.31"},
+	{"mix, sockets, 2.6.32", "cpus-64-2.6.32", "cpus-4096-2.6.32"},
+	{"mix, sockets, 6.18", "cpus-64-sock-6.18", "cpus-4096-sock-6.18"},
+	{"mix, sockets, bfs", "cpus-64-sock-bfs", "cpus-4096-sock-bfs"},
+	{"hogs, flat, 2.6.31", "hogs-64-flat-2.6.31", "hogs-4096-flat-2.6.31"},
+	{"hogs, flat, 2.6.32", "hogs-64-flat-2.6.32", "hogs-4096-flat-2.6.32"},
+	{"hogs, flat, 6.18", "hogs-64-flat-6.18", "hogs-4096-flat-6.18"},
+	{"hogs, flat, bfs", "hogs-64-flat-bfs", "hogs-4096-flat-bfs"},
+	{"hogs, sockets, 2.6.31", "hogs-64-2.6.31", "hogs-4096-2.6.31"},
+	{"hogs, sockets, 2.6.32", "hogs-64-2.6.32", "hogs-4096-2.6.32"},
+	{"hogs, sockets, 6.18", "hogs-64-6.18", "hogs-4096-6.18"},
+	{"hogs, sockets, bfs", "hogs-64-bfs", "hogs-4096-bfs"},
+	{"tasks runnable, 2.6.31", "tasks-1k-run-2.6.31", "tasks-100k-run-2.6.31"},
+	{"tasks runnable, 2.6.32", "tasks-1k-run-2.6.32", "tasks-100k-run-2.6.32"},
+	{"tasks runnable, 6.18", "tasks-1k-run-6.18", "tasks-100k-run-6.18"},
+	{"tasks runnable, bfs", "tasks-1k-run-bfs", "tasks-100k-run-bfs"},
+	{"tasks sleeping, 2.6.31", "tasks-1k-sleep", "tasks-100k-sleep"},
+	{"tasks sleeping, 2.6.32", "tasks-1k-sleep-2.6.32", "tasks-100k-sleep-2.6.32"},
+	{"tasks sleeping, 6.18", "tasks-1k-sleep-6.18", "tasks-100k-sleep-6.18"},
+	{"tasks sleeping, bfs", "tasks-1k-sleep-bfs", "tasks-100k-sleep-bfs"},
+	{"tasks waking together, 2.6.31", "tasks-1k-wake-2.6.31", "tasks-100k-wake-2.6.31"},
+	{"tasks waking together, 2.6.32", "tasks-1k-wake-2.6.32", "tasks-100k-wake-2.6.32"},
+	{"tasks waking together, 6.18", "tasks-1k-wake-6.18", "tasks-100k-wake-6.18"},
+	{"tasks waking together, bfs", "tasks-1k-wake-bfs", "tasks-100k-wake-bfs"},
+};
+
+#define PAIR_TARGET 3.0
+
+static double row_marginal(const double *margs, const char *name)
+{
+	for (size_t i = 0; i < SL_ARRAY_SIZE(rows); i++)
+		if (!strcmp(rows[i].name, name))
+			return margs[i];
+	return 0;
+}
+
+/* the pairs whose two rows ran: the large row's marginal cost over the small one's */
+static void print_pairs(const double *margs, bool json)
+{
+	bool first = true;
+
+	if (json)
+		printf("\n], \"pairs\": [");
+	for (size_t i = 0; i < SL_ARRAY_SIZE(pairs); i++) {
+		double a = row_marginal(margs, pairs[i].small),
+		       b = row_marginal(margs, pairs[i].big);
+
+		if (a <= 0 || b <= 0)
+			continue;
+		if (json) {
+			printf("%s\n {\"case\": \"%s\", \"small\": \"%s\", \"big\": \"%s\", "
+			       "\"small_marginal_ns\": %.2f, \"big_marginal_ns\": %.2f, \"ratio\": "
+			       "%.2f}",
+			       first ? "" : ",", pairs[i].name, pairs[i].small, pairs[i].big, a, b,
+			       b / a);
+		} else {
+			if (first)
+				printf("\nscaling: marginal ns/event of the large row over the "
+				       "small "
+				       "one's (target %.0fx)\n%-30s %9s %9s %7s\n",
+				       PAIR_TARGET, "case", "small", "large", "ratio");
+			printf("%-30s %9.1f %9.1f %6.2fx%s\n", pairs[i].name, a, b, b / a,
+			       b / a > PAIR_TARGET ? "  over the target" : "");
+		}
+		first = false;
+	}
+	if (json)
+		printf("\n]");
+}
 
 static int bench_suite(int repeat, bool quick, bool json, const char *only)
 {
 	double floor_ns = heap_floor(repeat);
 	char err[4096];
 	bool first = true;
+	double margs[SL_ARRAY_SIZE(rows)] = {0}; /* each row's marginal ns/event, 0: not run */
 
 	if (json)
 		printf("{\"heap_floor_ns\": %.2f, \"repeat\": %d, \"rows\": [", floor_ns, repeat);
@@ -329,6 +487,7 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 		if (rw->dur2 && last2.events > last.events)
 			marg = ((double)median(walls2, repeat) - w) /
 			       (double)(last2.events - last.events);
+		margs[i] = marg;
 		double nspe = w / (double)(last.events ? last.events : 1);
 		double per_s = w / 1e9 / ((double)last.sim_ns / 1e9);
 		double bpt = (double)rss * 1024 / (double)(last.tasks ? last.tasks : 1);
@@ -356,8 +515,9 @@ static int bench_suite(int repeat, bool quick, bool json, const char *only)
 		fflush(stdout);
 		first = false;
 	}
+	print_pairs(margs, json);
 	if (json)
-		printf("\n]}\n");
+		printf("}\n");
 	return 0;
 }
 

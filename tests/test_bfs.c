@@ -56,6 +56,21 @@ static void unqueue(struct sl_sim *sim, struct sl_task *p)
 	sl_bfs_class.dequeue_task(sim, &sim->cpus[p->cpu], p, 1);
 }
 
+/* a CPU's curr set by hand: the running tasks' trees again (bfs_running.c; the class keeps them
+ * at its switches) */
+static void set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	sl_set_curr(sim, rq, p);
+	sl_bfs_running_rebuild(sim);
+}
+
+/* try_preempt's target, after a test changed a running task's prio or deadline by hand */
+static int preempt_target(struct sl_sim *sim, struct sl_task *w)
+{
+	sl_bfs_running_rebuild(sim);
+	return sl_bfs_preempt_target(sim, w);
+}
+
 static void test_prio_ratios(void **state)
 {
 	(void)state;
@@ -398,7 +413,7 @@ static void test_preempt_matches_scan(void **state)
 
 			run[c]->se.bfs.prio = (short)(BFS_ISO_PRIO + (x >> 4) % 3);
 			run[c]->se.bfs.deadline = 100 + (x >> 8) % 40;
-			sl_set_curr(sim, &sim->cpus[c], kind < 3 ? NULL : kind == 3 ? rt : run[c]);
+			set_curr(sim, &sim->cpus[c], kind < 3 ? NULL : kind == 3 ? rt : run[c]);
 			sl_set_need_resched(sim, &sim->cpus[c], kind == 1);
 		}
 		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -412,9 +427,73 @@ static void test_preempt_matches_scan(void **state)
 		w->cpu = (int)((x >> 4) % 6);
 		w->cpus_allowed = (x >> 8) % 3 ? 0 : ((x >> 10) % 63) + 1;
 		w->se.bfs.deadline = 60 + (x >> 16) % 120;
-		assert_int_equal(sl_bfs_preempt_target(sim, w), scan_preempt(sim, w));
+		assert_int_equal(preempt_target(sim, w), scan_preempt(sim, w));
 	}
 	for (int c = 0; c < 6; c++) {
+		set_curr(sim, &sim->cpus[c], NULL);
+		sl_set_need_resched(sim, &sim->cpus[c], false);
+		free(run[c]);
+	}
+	free(rt);
+	free(w);
+	fixture_free(f);
+}
+
+/*
+ * The same on 4 sockets of 4 CPUs, where the running tasks' trees answer (bfs_running.c): few
+ * idle CPUs, so that most states have none; deadlines on a grid of 6 with a nice -20 wakee's
+ * distance of 6, so that a CPU of another socket often ties one of the wakee's; the wakee's CPU
+ * anywhere, some with masks: 20000 random states.
+ */
+static void test_preempt_trees_match_scan(void **state)
+{
+	struct fixture *f = bfs_fixture(NULL, "4x2x2");
+	struct sl_sim *sim = f->sim;
+	static const int nices[] = {-20, 0, 19};
+	struct sl_task *run[16], *rt = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 0), *w;
+	u64 r = 4242;
+	int preempted = 0, none = 0;
+
+	(void)state;
+	rt->sched_class = &sl_rt_class;
+	rt->prio = 50;
+	for (int c = 0; c < 16; c++)
+		run[c] = bfs_task(sim, 0, SL_SCHED_NORMAL, c, 0);
+	w = bfs_task(sim, 0, SL_SCHED_NORMAL, 0, 0);
+	for (int step = 0; step < 20000; step++) {
+		for (int c = 0; c < 16; c++) {
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			u64 x = r >> 33;
+			int kind = (int)(x % 32);
+
+			run[c]->se.bfs.prio = (short)(BFS_NORMAL_PRIO + ((x >> 5) % 64 == 0) -
+						      ((x >> 5) % 8 == 1));
+			run[c]->se.bfs.deadline = 100 + 6 * ((x >> 9) % 6);
+			sl_set_curr(sim, &sim->cpus[c],
+				    kind == 0 || kind == 1 ? NULL
+				    : kind == 2		   ? rt
+							   : run[c]);
+			sl_set_need_resched(sim, &sim->cpus[c], kind == 1 || kind == 5);
+		}
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		u64 x = r >> 33;
+
+		w->policy = (x % 9) ? SL_SCHED_NORMAL : SL_SCHED_ISO;
+		w->se.bfs.prio =
+			(short)(w->policy == SL_SCHED_ISO ? BFS_ISO_PRIO : BFS_NORMAL_PRIO);
+		w->nice = nices[(x >> 3) % 3];
+		w->cpu = (int)((x >> 5) % 16);
+		w->cpus_allowed = (x >> 9) % 8 ? 0 : ((x >> 12) & 0xffff) | 1;
+		w->se.bfs.deadline = 90 + 6 * ((x >> 27) % 12);
+		int t = preempt_target(sim, w);
+
+		assert_int_equal(t, scan_preempt(sim, w));
+		if (sim->nr_free == 0 && !w->cpus_allowed)
+			t < 0 ? none++ : preempted++;
+	}
+	/* both verdicts with no CPU idle, where the trees answer */
+	assert_true(preempted > 1000 && none > 1000);
+	for (int c = 0; c < 16; c++) {
 		sl_set_curr(sim, &sim->cpus[c], NULL);
 		sl_set_need_resched(sim, &sim->cpus[c], false);
 		free(run[c]);
@@ -436,35 +515,35 @@ static void test_preempt_on_wakeup(void **state)
 	(void)state;
 	sim->now = 10 * MS;
 	/* both idle: the wakee's own CPU at once; CPU 1 idle: there whatever its deadline */
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sl_set_curr(sim, &sim->cpus[0], c0);
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
+	assert_int_equal(preempt_target(sim, w), 0);
+	set_curr(sim, &sim->cpus[0], c0);
+	assert_int_equal(preempt_target(sim, w), 1);
 	/* both busy: CPU 0's task 40, CPU 1's 60, the latest: CPU 1. The wakee's 50 is
 	 * before 60: it preempts CPU 1; at 60 it does not */
-	sl_set_curr(sim, &sim->cpus[1], c1);
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
+	set_curr(sim, &sim->cpus[1], c1);
+	assert_int_equal(preempt_target(sim, w), 1);
 	w->se.bfs.deadline = 60;
-	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
+	assert_int_equal(preempt_target(sim, w), -1);
 	/* an ISO wakee preempts a NORMAL task whatever the deadlines */
 	w->policy = SL_SCHED_ISO;
 	w->se.bfs.prio = BFS_ISO_PRIO;
 	w->se.bfs.deadline = 900;
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
+	assert_int_equal(preempt_target(sim, w), 1);
 	/* so does a SCHED_BATCH one at the same prio: only SCHED_NORMAL wakees compare
 	 * deadlines (try_preempt's test) */
 	w->policy = SL_SCHED_BATCH;
 	w->se.bfs.prio = BFS_NORMAL_PRIO;
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
+	assert_int_equal(preempt_target(sim, w), 1);
 	/* an IDLEPRIO wakee does not preempt NORMAL tasks, but does an IDLEPRIO one */
 	w->policy = SL_SCHED_IDLE;
 	w->se.bfs.prio = BFS_IDLE_PRIO;
 	w->se.bfs.deadline = 0;
-	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
+	assert_int_equal(preempt_target(sim, w), -1);
 	c0->policy = SL_SCHED_IDLE;
 	c0->se.bfs.prio = BFS_IDLE_PRIO;
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sl_set_curr(sim, &sim->cpus[0], NULL);
-	sl_set_curr(sim, &sim->cpus[1], NULL);
+	assert_int_equal(preempt_target(sim, w), 0);
+	set_curr(sim, &sim->cpus[0], NULL);
+	set_curr(sim, &sim->cpus[1], NULL);
 	free(c0);
 	free(c1);
 	free(w);
@@ -482,21 +561,21 @@ static void test_preempt_cache_distance(void **state)
 
 	(void)state;
 	sim->now = 10 * MS;
-	sl_set_curr(sim, &sim->cpus[0], c0);
-	sl_set_curr(sim, &sim->cpus[1], c1);
+	set_curr(sim, &sim->cpus[0], c0);
+	set_curr(sim, &sim->cpus[1], c1);
 	/* from the wakee's CPU 0: CPU 0 40 - 0 = 40, CPU 1 60 - 39 = 21: CPU 0 is the latest.
 	 * 50 is not before 40: none; at 39 CPU 0 */
-	assert_int_equal(sl_bfs_preempt_target(sim, w), -1);
+	assert_int_equal(preempt_target(sim, w), -1);
 	w->se.bfs.deadline = 39;
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
+	assert_int_equal(preempt_target(sim, w), 0);
 	/* CPU 0 idle, CPU 1 idle: the wakee's own; only CPU 1 idle: CPU 1 */
-	sl_set_curr(sim, &sim->cpus[0], NULL);
-	sl_set_curr(sim, &sim->cpus[1], NULL);
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 0);
-	sl_set_curr(sim, &sim->cpus[0], c0);
-	assert_int_equal(sl_bfs_preempt_target(sim, w), 1);
-	sl_set_curr(sim, &sim->cpus[0], NULL);
-	sl_set_curr(sim, &sim->cpus[1], NULL);
+	set_curr(sim, &sim->cpus[0], NULL);
+	set_curr(sim, &sim->cpus[1], NULL);
+	assert_int_equal(preempt_target(sim, w), 0);
+	set_curr(sim, &sim->cpus[0], c0);
+	assert_int_equal(preempt_target(sim, w), 1);
+	set_curr(sim, &sim->cpus[0], NULL);
+	set_curr(sim, &sim->cpus[1], NULL);
 	free(c0);
 	free(c1);
 	free(w);
@@ -514,7 +593,7 @@ static void test_sync_wakeup(void **state)
 
 	(void)state;
 	sim->now = 5 * MS;
-	sl_set_curr(sim, &sim->cpus[0], c);
+	set_curr(sim, &sim->cpus[0], c);
 	/* a sync wake-up with CPU 1 idle still takes it (suitable_idle_cpus) */
 	w->state = TS_RUNNING;
 	sim->wake_flags = WF_SYNC;
@@ -524,7 +603,7 @@ static void test_sync_wakeup(void **state)
 	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
 	sl_set_need_resched(sim, &sim->cpus[1], false);
 	/* both busy: a sync wake-up preempts nothing, though 10 is before 60 and 70 */
-	sl_set_curr(sim, &sim->cpus[1], d);
+	set_curr(sim, &sim->cpus[1], d);
 	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
 	assert_false(sim->cpus[0].need_resched || sim->cpus[1].need_resched);
 	sl_bfs_class.dequeue_task(sim, &sim->cpus[0], w, 1);
@@ -532,8 +611,8 @@ static void test_sync_wakeup(void **state)
 	sim->wake_flags = 0;
 	sl_bfs_class.enqueue_task(sim, &sim->cpus[0], w, 1);
 	assert_true(sim->cpus[1].need_resched);
-	sl_set_curr(sim, &sim->cpus[0], NULL);
-	sl_set_curr(sim, &sim->cpus[1], NULL);
+	set_curr(sim, &sim->cpus[0], NULL);
+	set_curr(sim, &sim->cpus[1], NULL);
 	free(c);
 	free(d);
 	free(w);
@@ -553,7 +632,7 @@ static void test_yield(void **state)
 	queue(sim, p);
 	queue(sim, q);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, rq), p);
-	sl_set_curr(sim, rq, p);
+	set_curr(sim, rq, p);
 	p->on_cpu = true;
 	/* at 2.5 ms (jiffies 2) p yields with 3500 us left: a new slice, 6000 us, and a new
 	 * deadline 2 + 39 = 41, behind q's 30 */
@@ -561,7 +640,7 @@ static void test_yield(void **state)
 	sl_bfs_class.yield_task(sim, rq);
 	sl_bfs_class.put_prev_task(sim, rq, p);
 	p->on_cpu = false;
-	sl_set_curr(sim, rq, NULL);
+	set_curr(sim, rq, NULL);
 	assert_int_equal(p->se.bfs.time_slice, 6000);
 	assert_int_equal(p->se.bfs.deadline, 41);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, rq), q);
@@ -591,7 +670,7 @@ static void test_iso_accounting(void **state)
 	assert_int_equal(grq->iso_ticks, 70496);
 	/* an ISO task's tick adds 100 and tests the limit: iso_ticks / 10001 > 70 first at
 	 * 71 x 10001 = 710071; from 709971 the tick gives 710071: refractory */
-	sl_set_curr(sim, &sim->cpus[1], iso);
+	set_curr(sim, &sim->cpus[1], iso);
 	grq->iso_ticks = 709871;
 	sl_bfs_class.tick_load(sim, &sim->cpus[1]);
 	assert_int_equal(grq->iso_ticks, 709971);
@@ -606,7 +685,7 @@ static void test_iso_accounting(void **state)
 	 * below the hysteresis: cleared */
 	assert_int_equal(grq->iso_ticks, 200546);
 	assert_false(grq->iso_refractory);
-	sl_set_curr(sim, &sim->cpus[1], NULL);
+	set_curr(sim, &sim->cpus[1], NULL);
 	free(iso);
 	fixture_free(f);
 }
@@ -622,7 +701,7 @@ static void test_slice_expiry_at_tick(void **state)
 	sim->now = 0;
 	queue(sim, p);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, rq), p);
-	sl_set_curr(sim, rq, p);
+	set_curr(sim, rq, p);
 	p->on_cpu = true;
 	/* ticks at 1 ms (HZ=1000) charge 1000 us each: after 5, 1000 us are left, no resched;
 	 * the 6th empties the slice: resched */
@@ -641,7 +720,7 @@ static void test_slice_expiry_at_tick(void **state)
 	assert_int_equal(p->se.bfs.time_slice, 6000);
 	assert_int_equal(p->se.bfs.deadline, 45);
 	assert_true(p->se.bfs.queued);
-	sl_set_curr(sim, rq, NULL);
+	set_curr(sim, rq, NULL);
 	free(p);
 	fixture_free(f);
 }
@@ -665,6 +744,101 @@ static void run(const char *cpus, const char *duration, const char *w0, const ch
 		fail_msg("config: %s", err);
 	if (sl_run(cfg, r, err, sizeof(err)))
 		fail_msg("run: %s", err);
+}
+
+/* at each switch and wake-up of a run: every CPU's entry in the running tasks' trees is what it
+ * runs, and each tree's root the best of its CPUs */
+struct running_check {
+	struct sl_sim *sim;
+	long checks;
+	bool bad;
+};
+
+static int better_cpu(const struct sl_bfs_running *r, int a, int b)
+{
+	if (a < 0 || r->prio[b] > r->prio[a] || (r->prio[b] == r->prio[a] && r->dl[b] > r->dl[a]))
+		return b;
+	return a;
+}
+
+static void running_check_event(void *ctx, const struct sl_event *ev)
+{
+	struct running_check *k = ctx;
+	struct sl_sim *sim = k->sim;
+	const struct sl_bfs_grq *grq = sl_bfs_grq(sim);
+	const struct sl_bfs_running *r = &grq->running;
+	int best[1 + 16];
+
+	if (ev->type != SL_EV_SWITCH && ev->type != SL_EV_WAKEUP)
+		return;
+	k->checks++;
+	sl_bfs_running_flush(sim); /* as a query does first */
+	assert_true(grq->nsock < (int)SL_ARRAY_SIZE(best));
+	for (size_t t = 0; t < SL_ARRAY_SIZE(best); t++)
+		best[t] = -1;
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_task *curr = sim->cpus[c].curr;
+		bool bfs = curr && curr->sched_class == &sl_bfs_class;
+
+		if (r->prio[c] != (bfs ? curr->se.bfs.prio : 0) ||
+		    (bfs && r->dl[c] != (s64)curr->se.bfs.deadline))
+			k->bad = true;
+		if (r->prio[c]) {
+			best[0] = better_cpu(r, best[0], c);
+			best[1 + grq->sock[c]] = better_cpu(r, best[1 + grq->sock[c]], c);
+		}
+	}
+	for (int t = 0; t < r->ntrees; t++)
+		if (r->node[r->base[t] + 1] != best[t])
+			k->bad = true;
+}
+
+static int running_check_attach(void *ctx, struct sl_sim *sim)
+{
+	struct running_check *k = ctx;
+
+	k->sim = sim;
+	return sl_sim_subscribe(sim, running_check_event, ctx);
+}
+
+/*
+ * The trees follow a run (the class's pick, put_prev, yield and dequeue keep them): 2 sockets of
+ * 8 CPUs, hogs of three nice levels, SCHED_ISO and IDLEPRIO hogs, periodic tasks of both, RT
+ * periodic tasks preempting them, pingpong pairs and a make that forks: every switch and
+ * wake-up checked.
+ */
+static void test_running_trees_follow_runs(void **state)
+{
+	static const char *const wl[] = {
+		"hog:tasks=14",
+		"hog:tasks=4,nice=-5",
+		"hog:tasks=3,policy=iso",
+		"hog:tasks=2,policy=idle",
+		"periodic:tasks=12,run=1ms,period=7ms,nice=3",
+		"periodic:tasks=4,run=300us,period=5ms,policy=iso",
+		"periodic:tasks=3,run=2ms,period=9ms,policy=fifo,rtprio=20",
+		"pingpong:pairs=4"};
+	struct running_check k = {0};
+	struct sl_config cfg;
+	struct sl_run r;
+	struct sl_args a;
+	char err[2048];
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.kernel = "2.6.31-bfs";
+	a.topology = "2x4x2";
+	a.duration = "1s";
+	for (size_t i = 0; i < SL_ARRAY_SIZE(wl); i++)
+		a.workloads[a.nworkloads++] = wl[i];
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("config: %s", err);
+	if (sl_run_with(&cfg, &r, running_check_attach, &k, err, sizeof(err)))
+		fail_msg("run: %s", err);
+	assert_true(k.checks > 10000);
+	assert_false(k.bad);
+	sl_run_free(&r);
+	sl_config_free(&cfg);
 }
 
 static void test_two_hogs_split(void **state)
@@ -754,12 +928,14 @@ int main(void)
 		cmocka_unit_test(test_earliest_deadline_lookup),
 		cmocka_unit_test(test_queue_matches_scan),
 		cmocka_unit_test(test_preempt_matches_scan),
+		cmocka_unit_test(test_preempt_trees_match_scan),
 		cmocka_unit_test(test_preempt_on_wakeup),
 		cmocka_unit_test(test_preempt_cache_distance),
 		cmocka_unit_test(test_sync_wakeup),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_iso_accounting),
 		cmocka_unit_test(test_slice_expiry_at_tick),
+		cmocka_unit_test(test_running_trees_follow_runs),
 		cmocka_unit_test(test_two_hogs_split),
 		cmocka_unit_test(test_nice_0_against_19),
 		cmocka_unit_test(test_iso_limit),

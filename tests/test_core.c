@@ -473,6 +473,103 @@ static void test_timerq_batches(void **state)
 		assert_false(sl_timer_armed(&t[i]));
 }
 
+/*
+ * The ring (timerq.c): 300 ticks of their own phases (expiries 1 + 3 i, no two equal, so no
+ * batch), each re-armed one period (1000) after it fires as a busy CPU's tick is, with 40 other
+ * timers at random expiries; some ticks are cancelled (a CPU going idle) and restarted off the
+ * period, some re-armed while armed. Every pop must be the reference's least (expiry, arming
+ * order), the ring must hold most ticks, and each CPU's next expiry must equal a scan of the
+ * armed timers, by the queue's scan and past 256 armed timers by its per-CPU heaps.
+ */
+#define RG 340
+
+static void test_timerq_ring(void **state)
+{
+	static struct sl_timer t[RG];
+	bool armed[RG] = {false};
+	u64 order[RG] = {0}, seq = 0;
+	struct sl_timerq q;
+	int in_ring_max = 0, pops = 0;
+
+	(void)state;
+	lcg_state = 777;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	for (int i = 0; i < RG; i++)
+		sl_timer_init(&t[i], NULL, i % 8);
+	for (int i = 0; i < RG; i++) {
+		assert_int_equal(sl_timerq_arm(&q, &t[i], i < 300 ? 1 + 3 * (u64)i : lcg() % 2000),
+				 0);
+		armed[i] = true;
+		order[i] = seq++;
+	}
+	for (int round = 0; round < 20000; round++) {
+		int want = -1;
+
+		for (int i = 0; i < RG; i++)
+			if (armed[i] &&
+			    (want < 0 || t[i].expires < t[want].expires ||
+			     (t[i].expires == t[want].expires && order[i] < order[want])))
+				want = i;
+		struct sl_timer *x = sl_timerq_pop(&q);
+
+		assert_ptr_equal(x, &t[want]);
+		armed[want] = false;
+		pops++;
+		u64 now = x->expires, k = lcg() % 100;
+		int i = want;
+
+		if (want < 300 && k < 95) {
+			assert_int_equal(sl_timerq_arm(&q, x, now + 1000), 0);
+		} else if (want < 300) {
+			/* another tick stops (an idle CPU) and this one restarts off the period */
+			int other = (int)(lcg() % 300);
+
+			sl_timerq_cancel(&q, &t[other]);
+			armed[other] = false;
+			assert_int_equal(sl_timerq_arm(&q, x, now + 1 + lcg() % 1500), 0);
+		} else {
+			assert_int_equal(sl_timerq_arm(&q, x, now + lcg() % 3000), 0);
+		}
+		armed[i] = true;
+		order[i] = seq++;
+		if (k == 50) {
+			/* a stopped tick restarts, or an armed one moves */
+			int j = (int)(lcg() % 300);
+
+			assert_int_equal(sl_timerq_arm(&q, &t[j], now + lcg() % 1000), 0);
+			armed[j] = true;
+			order[j] = seq++;
+		}
+		int n = 0;
+
+		for (int j = 0; j < RG; j++)
+			n += armed[j];
+		assert_int_equal(q.n + q.nb, n);
+		if (q.nb > in_ring_max)
+			in_ring_max = q.nb;
+		if (round >= 310 &&
+		    round % 211 == 99) { /* the first finds every tick in the ring */
+			for (int cpu = 0; cpu < 8; cpu++) {
+				u64 w = UINT64_MAX, any, timer;
+
+				for (int j = 0; j < RG; j++)
+					if (armed[j] && t[j].cpu == cpu && t[j].expires < w)
+						w = t[j].expires;
+				sl_timerq_next_for_cpu(&q, cpu, &any, &timer);
+				assert_int_equal(any, w);
+				assert_int_equal(timer, w);
+			}
+		}
+	}
+	/* the ticks ran in the ring, not the heap; the queries went to the per-CPU heaps */
+	assert_true(in_ring_max > 200);
+	assert_true(q.percpu);
+	assert_int_equal(pops, 20000);
+	sl_timerq_free(&q);
+	for (int i = 0; i < RG; i++)
+		assert_false(sl_timer_armed(&t[i]));
+}
+
 static void test_rng_reference(void **state)
 {
 	/*
@@ -897,29 +994,18 @@ static void test_fmt_ratio(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_timerq_order),
-		cmocka_unit_test(test_timerq_fifo),
-		cmocka_unit_test(test_timerq_cancel),
-		cmocka_unit_test(test_timerq_rearm),
-		cmocka_unit_test(test_timerq_random),
-		cmocka_unit_test(test_arena),
-		cmocka_unit_test(test_timerq_batches),
-		cmocka_unit_test(test_timerq_wide),
-		cmocka_unit_test(test_rng_reference),
-		cmocka_unit_test(test_rng_determinism),
-		cmocka_unit_test(test_rng_double),
-		cmocka_unit_test(test_dist_uniform),
-		cmocka_unit_test(test_dist_exp),
-		cmocka_unit_test(test_dist_normal),
-		cmocka_unit_test(test_dist_fixed),
-		cmocka_unit_test(test_dist_parse),
-		cmocka_unit_test(test_parse_duration),
-		cmocka_unit_test(test_parse_ints),
-		cmocka_unit_test(test_hist_small_exact),
-		cmocka_unit_test(test_hist_large),
-		cmocka_unit_test(test_hist_never_above_max),
-		cmocka_unit_test(test_fmt_u64),
-		cmocka_unit_test(test_fmt_ratio),
+		cmocka_unit_test(test_timerq_order),	cmocka_unit_test(test_timerq_fifo),
+		cmocka_unit_test(test_timerq_cancel),	cmocka_unit_test(test_timerq_rearm),
+		cmocka_unit_test(test_timerq_random),	cmocka_unit_test(test_arena),
+		cmocka_unit_test(test_timerq_batches),	cmocka_unit_test(test_timerq_ring),
+		cmocka_unit_test(test_timerq_wide),	cmocka_unit_test(test_rng_reference),
+		cmocka_unit_test(test_rng_determinism), cmocka_unit_test(test_rng_double),
+		cmocka_unit_test(test_dist_uniform),	cmocka_unit_test(test_dist_exp),
+		cmocka_unit_test(test_dist_normal),	cmocka_unit_test(test_dist_fixed),
+		cmocka_unit_test(test_dist_parse),	cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_parse_ints),	cmocka_unit_test(test_hist_small_exact),
+		cmocka_unit_test(test_hist_large),	cmocka_unit_test(test_hist_never_above_max),
+		cmocka_unit_test(test_fmt_u64),		cmocka_unit_test(test_fmt_ratio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

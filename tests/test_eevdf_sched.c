@@ -320,6 +320,55 @@ static void test_wake_cpu(void **state)
 	assert_int_equal(wake_cpu(3, 1, 0, SD_BALANCE_FORK), 1);
 }
 
+/*
+ * select_idle_cpu's walk of the LLC on sockets: 2x2x2 numbers its CPUs first threads then
+ * siblings, so socket 0 holds CPUs 0, 1, 4, 5 and socket 1 CPUs 2, 3, 6, 7. A timer wake-up (no
+ * waking task) of a task last on busy `prev` takes the first idle CPU of prev's socket after
+ * prev by id, wrapping; CPUs of the other socket are passed over. idle: a mask of idle CPUs.
+ */
+static int llc_wake_cpu(int prev, unsigned idle)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct sl_task *t[8] = {0}, *p = ee_task(0, 0, prev);
+	struct sl_args a;
+	char err[2048];
+	int cpu;
+
+	assert_non_null(f);
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.topology = "2x2x2";
+	if (sl_config_build(&f->cfg, &a, err, sizeof(err)))
+		fail_msg("config: %s", err);
+	f->sim = sl_sim_new(&f->cfg);
+	assert_non_null(f->sim);
+	for (int c = 0; c < 8; c++) {
+		if (idle >> c & 1)
+			continue;
+		t[c] = ee_task(0, 0, c);
+		ee_set_curr(f->sim, &f->sim->cpus[c], t[c], 0, SLICE2, SLICE2);
+	}
+	cpu = sl_eevdf_select_task_rq(f->sim, p, -1, SD_BALANCE_WAKE, 0);
+	fixture_free(f);
+	for (int c = 0; c < 8; c++)
+		free(t[c]);
+	free(p);
+	return cpu;
+}
+
+static void test_wake_cpu_llc_walk(void **state)
+{
+	(void)state;
+	/* from 1: 2 and 3 are socket 1's; 4 idle comes before 0 */
+	assert_int_equal(llc_wake_cpu(1, 1u << 0 | 1u << 4), 4);
+	/* from 5: 6 and 7 are socket 1's, then the wrap: 0 busy, 1 idle */
+	assert_int_equal(llc_wake_cpu(5, 1u << 1 | 1u << 6), 1);
+	/* from 4: only socket 1 has an idle CPU: prev's own CPU, busy as it is */
+	assert_int_equal(llc_wake_cpu(4, 1u << 2 | 1u << 7), 4);
+	/* from 0: 1 busy, 4 idle */
+	assert_int_equal(llc_wake_cpu(0, 1u << 4 | 1u << 5 | 1u << 3), 4);
+}
+
 /* ---- balancing (§5) ---- */
 
 /*
@@ -635,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_wakeup_preemption),
 		cmocka_unit_test(test_wake_cpu),
+		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_features_file),

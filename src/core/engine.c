@@ -58,7 +58,7 @@ void sl_engine_run(struct sl_engine *e, struct sl_sim *owner,
 	u64 next_progress = 1 << 20;
 
 	while ((t = sl_timerq_peek(&e->q)) && t->expires <= e->end) {
-		sl_timerq_cancel(&e->q, t); /* the pop of the timer just peeked, found once */
+		sl_timerq_take(&e->q, t); /* the pop of the timer just peeked, found once */
 		e->now = t->expires;
 		e->nr_events++;
 		dispatch(owner, t);

@@ -82,10 +82,18 @@ static void set_wide(struct sl_timerq *q, int wide)
  */
 #define BATCH_IDX     (1 << 30)
 #define BATCH_MAX_POS (1 << 28)
+/* a timer in the ring has idx RING_IDX + its slot, below 2^31 (the ring's cap <= RING_MAX) */
+#define RING_IDX (BATCH_IDX + (1 << 29))
+#define RING_MAX (1U << 28)
 
 static bool in_batch(const struct sl_timer *t)
 {
-	return t->idx >= BATCH_IDX;
+	return t->idx >= BATCH_IDX && t->idx < RING_IDX;
+}
+
+static bool in_ring(const struct sl_timer *t)
+{
+	return t->idx >= RING_IDX;
 }
 
 static int batch_no(const struct sl_timer *t)
@@ -156,6 +164,77 @@ static void batch_del(struct sl_timerq *q, struct sl_timer *t)
 		bt->head++;
 	if (bt->head == bt->tail)
 		bt->head = bt->tail = 0;
+}
+
+/* ---- the ring ---- */
+
+/* expires is the delta after now that the (open) ring takes, or (open_new) a closed ring is
+ * opened for it: the previous arm had the same delta (a lone arm opens none) */
+static bool ring_for(struct sl_timerq *q, u64 expires, bool open_new)
+{
+	struct sl_tring *r = &q->ring;
+	u64 d = expires - q->now;
+
+	if (expires < q->now)
+		return false;
+	if (r->head < r->tail)
+		return d == r->delta && expires >= r->last && r->tail - r->head < RING_MAX;
+	if (d != q->last_delta || !d)
+		return false;
+	if (open_new)
+		r->delta = d;
+	return true;
+}
+
+static int ring_add(struct sl_timerq *q, struct sl_timer *t)
+{
+	struct sl_tring *r = &q->ring;
+
+	if (r->tail - r->head == r->cap) {
+		u32 cap = r->cap ? r->cap * 2 : 64;
+		struct sl_timer **e = calloc(cap, sizeof(*e));
+
+		if (!e)
+			return -1;
+		/* every slot again at its position modulo the new size */
+		for (u64 pos = r->head; pos < r->tail; pos++) {
+			struct sl_timer *x = r->e[pos & (r->cap - 1)];
+
+			e[pos & (cap - 1)] = x;
+			if (x)
+				x->idx = RING_IDX + (int)(pos & (cap - 1));
+		}
+		free(r->e);
+		r->e = e;
+		r->cap = cap;
+	}
+	r->e[r->tail & (r->cap - 1)] = t;
+	t->idx = RING_IDX + (int)(r->tail & (r->cap - 1));
+	r->tail++;
+	r->last = t->expires;
+	q->nb++;
+	return 0;
+}
+
+static struct sl_timer *ring_first(const struct sl_timerq *q)
+{
+	const struct sl_tring *r = &q->ring;
+
+	return r->head < r->tail ? r->e[r->head & (r->cap - 1)] : NULL;
+}
+
+/* t out of the ring; the head moves past cancelled entries, an empty ring closes */
+static void ring_del(struct sl_timerq *q, struct sl_timer *t)
+{
+	struct sl_tring *r = &q->ring;
+
+	r->e[t->idx - RING_IDX] = NULL;
+	t->idx = -1;
+	q->nb--;
+	while (r->head < r->tail && !r->e[r->head & (r->cap - 1)])
+		r->head++;
+	if (r->head == r->tail)
+		r->head = r->tail = 0;
 }
 
 /* ---- the per-CPU heaps ---- */
@@ -299,6 +378,16 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 					t = x->expires;
 			}
 		}
+		for (u64 pos = q->ring.head; pos < q->ring.tail; pos++) {
+			const struct sl_timer *x = q->ring.e[pos & (q->ring.cap - 1)];
+
+			if (!x || x->cpu != cpu)
+				continue;
+			if (x->expires < w)
+				w = x->expires;
+			if (!x->irq && x->expires < t)
+				t = x->expires;
+		}
 		*any = w;
 		*timer = t;
 		return;
@@ -311,6 +400,9 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 			for (int i = q->batch[b].head; i < q->batch[b].tail; i++)
 				if (q->batch[b].e[i])
 					percpu_add(q, q->batch[b].e[i]);
+		for (u64 pos = q->ring.head; pos < q->ring.tail; pos++)
+			if (q->ring.e[pos & (q->ring.cap - 1)])
+				percpu_add(q, q->ring.e[pos & (q->ring.cap - 1)]);
 	}
 	if (2 * cpu + 1 < q->nper) {
 		const struct sl_cpuheap *ht = &q->per[2 * cpu], *hi = &q->per[2 * cpu + 1];
@@ -354,6 +446,9 @@ int sl_timerq_init(struct sl_timerq *q)
 	q->last_expires = UINT64_MAX;
 	for (int b = 0; b < SL_TIMERQ_BATCHES; b++)
 		q->batch[b] = (struct sl_tbatch){0};
+	q->ring = (struct sl_tring){0};
+	q->now = 0;
+	q->last_delta = UINT64_MAX;
 	q->heap = malloc(sizeof(*q->heap) * (size_t)q->cap);
 	return q->heap ? 0 : -1;
 }
@@ -375,6 +470,16 @@ void sl_timerq_free(struct sl_timerq *q)
 		free(bt->e);
 		*bt = (struct sl_tbatch){0};
 	}
+	for (u64 pos = q->ring.head; pos < q->ring.tail; pos++) {
+		struct sl_timer *x = q->ring.e[pos & (q->ring.cap - 1)];
+
+		if (x) {
+			x->idx = -1;
+			x->pq = 0;
+		}
+	}
+	free(q->ring.e);
+	q->ring = (struct sl_tring){0};
 	q->nb = 0;
 	for (int i = 0; i < q->nper; i++)
 		free(q->per[i].h);
@@ -416,7 +521,9 @@ void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t)
 	if (t->idx < 0)
 		return;
 	percpu_del(q, t);
-	if (in_batch(t))
+	if (in_ring(t))
+		ring_del(q, t);
+	else if (in_batch(t))
 		batch_del(q, t);
 	else
 		heap_del(q, t);
@@ -424,8 +531,11 @@ void sl_timerq_cancel(struct sl_timerq *q, struct sl_timer *t)
 
 int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 {
+	u64 delta = expires - q->now;
+
 	if (t->idx >= 0) {
-		if (!in_batch(t) && batch_for(q, expires, false) < 0) {
+		if (!in_batch(t) && !in_ring(t) && batch_for(q, expires, false) < 0 &&
+		    !ring_for(q, expires, false)) {
 			/* a re-arm moves t where it is: the order (expiry, then arming sequence)
 			 * is total, so the heap's shape does not change which timer comes
 			 * first */
@@ -437,18 +547,21 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 			sift_up(q, t->idx);
 			sift_down(q, t->idx);
 			q->last_expires = expires;
+			q->last_delta = delta;
 			percpu_add(q, t);
 			return q->oom ? -1 : 0;
 		}
 		sl_timerq_cancel(q, t);
 	}
 	int b = batch_for(q, expires, true);
+	bool ring = b < 0 && ring_for(q, expires, true);
 
 	q->last_expires = expires;
+	q->last_delta = delta;
 	t->expires = expires;
 	t->seq = q->seq++;
-	if (b >= 0) {
-		if (batch_add(q, b, t))
+	if (b >= 0 || ring) {
+		if (ring ? ring_add(q, t) : batch_add(q, b, t))
 			return -1;
 		percpu_add(q, t);
 		return q->oom ? -1 : 0;
@@ -490,6 +603,11 @@ struct sl_timer *sl_timerq_peek(const struct sl_timerq *q)
 		    (h->expires == best->expires && h->seq < best->seq))
 			best = h;
 	}
+	struct sl_timer *h = ring_first(q);
+
+	if (h && (!best || h->expires < best->expires ||
+		  (h->expires == best->expires && h->seq < best->seq)))
+		best = h;
 	return best;
 }
 
@@ -497,7 +615,9 @@ void sl_timerq_moved(struct sl_timerq *q, struct sl_timer *t)
 {
 	if (t->idx < 0)
 		return;
-	if (in_batch(t))
+	if (in_ring(t))
+		q->ring.e[t->idx - RING_IDX] = t;
+	else if (in_batch(t))
 		q->batch[batch_no(t)].e[batch_pos(t)] = t;
 	else
 		q->heap[t->idx].t = t;
@@ -510,6 +630,12 @@ struct sl_timer *sl_timerq_pop(struct sl_timerq *q)
 	struct sl_timer *t = sl_timerq_peek(q);
 
 	if (t)
-		sl_timerq_cancel(q, t);
+		sl_timerq_take(q, t);
 	return t;
+}
+
+void sl_timerq_take(struct sl_timerq *q, struct sl_timer *t)
+{
+	sl_timerq_cancel(q, t);
+	q->now = t->expires;
 }

@@ -67,6 +67,22 @@ struct sl_tbatch {
 
 #define SL_TIMERQ_BATCHES 2
 
+/*
+ * The ring: timers each armed one same delta after the expiry last taken from the queue, in
+ * arming order, outside the heap. That order is their (expiry, sequence) order (the taken
+ * expiries only rise), so the head is the least. The ticks of busy CPUs whose phases differ (no
+ * batch: each has its own expiry) are re-armed one period after they fire: kept here, a pop and
+ * its re-arm cost O(1) instead of a sift through a heap of every CPU's tick. Cancelled entries
+ * are NULL until the head passes them. Positions only grow; slot pos & (cap - 1).
+ */
+struct sl_tring {
+	struct sl_timer **e;
+	u64 head, tail; /* open while head < tail */
+	u64 delta;	/* expires - the taken expiry, of every timer in it */
+	u64 last;	/* the expiry of its last arm */
+	u32 cap;	/* a power of two, or 0 */
+};
+
 /* a heap of one CPU's timers (or of its interrupts), by expiry only */
 struct sl_cpuheap {
 	struct sl_cpuent *h;
@@ -90,8 +106,11 @@ struct sl_timerq {
 	bool oom; /* a per-CPU heap could not grow */
 	/* timers outside the heap, in batches of one expiry (timerq.c); nb of them armed */
 	struct sl_tbatch batch[SL_TIMERQ_BATCHES];
-	int nb;
+	int nb;		  /* and in the ring */
 	u64 last_expires; /* the expiry of the last arm: a second arm of it opens a batch */
+	struct sl_tring ring;
+	u64 now;	/* the expiry of the timer last taken (sl_timerq_take) */
+	u64 last_delta; /* the last arm's expires - now: a second arm of it opens the ring */
 };
 
 void sl_timer_init(struct sl_timer *t, sl_timer_fn fn, int cpu);
@@ -113,6 +132,8 @@ struct sl_timer *sl_timerq_peek(const struct sl_timerq *q);
 /* t, armed, was moved in memory (its owner realloc'd): the queue points at its new place */
 void sl_timerq_moved(struct sl_timerq *q, struct sl_timer *t);
 struct sl_timer *sl_timerq_pop(struct sl_timerq *q);
+/* the pop of t, the timer sl_timerq_peek just gave: out of the queue, and its expiry is now */
+void sl_timerq_take(struct sl_timerq *q, struct sl_timer *t);
 /* the earliest expiry among cpu's armed timers and interrupts (any) and among its timers alone
  * (timer); UINT64_MAX when there is none. A scan while few timers are armed, then O(1). */
 void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer);

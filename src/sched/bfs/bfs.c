@@ -10,6 +10,9 @@
 #include "sched/prio.h"
 
 #include <stdlib.h>
+#ifdef SL_BFS_CHECK_PREEMPT
+#include <stdio.h>
+#endif
 
 static u64 rr_interval(const struct sl_sim *sim)
 {
@@ -204,6 +207,55 @@ static int rq_prio(const struct sl_sim *sim, int c)
 	return curr->prio; /* the RT class above: 0..99 */
 }
 
+/*
+ * try_preempt's walk when no CPU p may use is idle (an idle CPU is then a kicked one, which no
+ * longer counts: the model's choice): every allowed CPU scored by the prio of what it runs and,
+ * among equals, by its task's deadline minus the cache distance from p's CPU; the worst prio
+ * and then the latest offset deadline, p's own CPU on ties, else the first. Over p's mask's
+ * CPUs, or every CPU with all set (the check of the trees, SL_BFS_CHECK_PREEMPT).
+ */
+static int walk_latest(const struct sl_sim *sim, const struct sl_task *p, s64 ts, bool all,
+		       int *prio_out, s64 *latest_out)
+{
+	int target = -1, highest_prio = -1;
+	s64 latest = 0;
+	/* a mask names CPUs below 64 only (sl_cpu_allowed) */
+	int n = all || sim->ncpu < 64 ? sim->ncpu : 64;
+
+	for (int c = 0; c < n; c++) {
+		const struct sl_task *curr = sim->cpus[c].curr;
+		int prio = rq_prio(sim, c);
+
+		if (!sl_cpu_allowed(p, c) || !curr || prio < highest_prio)
+			continue;
+		s64 offset = -sl_bfs_locality(sim, p->cpu, c) * ts;
+
+		if (curr->sched_class == &sl_bfs_class)
+			offset += (s64)curr->se.bfs.deadline;
+		if (prio > highest_prio || offset > latest || (offset == latest && c == p->cpu)) {
+			highest_prio = prio;
+			latest = offset;
+			target = c;
+		}
+	}
+	*prio_out = highest_prio;
+	*latest_out = latest;
+	return target;
+}
+
+/* p preempts what target runs (prio, offset deadline latest) unless its prio is worse, or equal
+ * with p SCHED_NORMAL and its deadline not earlier: an equal-prio wakee of another policy
+ * (BATCH, ISO, IDLEPRIO, or ISO demoted to NORMAL) always preempts */
+static int preempts(const struct sl_task *p, int target, int prio, s64 latest)
+{
+	if (target < 0 || p->se.bfs.prio > prio)
+		return -1;
+	if (p->se.bfs.prio == prio && p->policy == SL_SCHED_NORMAL &&
+	    !((s64)p->se.bfs.deadline < latest))
+		return -1;
+	return target;
+}
+
 int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 {
 	/*
@@ -211,16 +263,14 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 	 * (an idle one as PRIO_LIMIT, below any task) and, among equals, by its task's deadline
 	 * minus the cache distance from p's CPU (for an idle one minus the distance alone: the
 	 * closest idle CPU); the worst prio and then the latest offset deadline is the target,
-	 * p's own CPU on ties, at once if it is idle. p preempts it unless its prio is worse, or
-	 * equal with p SCHED_NORMAL and its deadline not earlier: an equal-prio wakee of another
-	 * policy (BATCH, ISO, IDLEPRIO, or ISO demoted to NORMAL) always preempts.
+	 * p's own CPU on ties, at once if it is idle.
 	 */
-	int target = -1, highest_prio = -1;
+	int target, prio = 0;
 	s64 latest = 0;
 	/* p's cache distance from another socket: the same for every CPU of the scan */
 	s64 ts = sl_bfs_timeslice(sim, p->nice);
 
-	/* the walk below returns p's own CPU when it reaches it idle, whatever came before */
+	/* the walk returns p's own CPU when it reaches it idle, whatever came before */
 	if (sl_cpu_allowed(p, p->cpu) && rq_prio(sim, p->cpu) == BFS_PRIO_LIMIT &&
 	    idle_cpu(sim, p->cpu))
 		return p->cpu;
@@ -230,38 +280,27 @@ int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p)
 
 	if (idle >= 0)
 		return idle;
-	for (int c = 0; c < sim->ncpu; c++) {
-		int prio = rq_prio(sim, c);
+	/* none idle: a mask names at most 64 CPUs, walked; else the trees of the CPUs running
+	 * BFS tasks give the walk's answer (bfs_running.c: a CPU running an RT task is never
+	 * preempted, so -1 there is the walk's verdict too) */
+	if (p->cpus_allowed)
+		target = walk_latest(sim, p, ts, false, &prio, &latest);
+	else
+		target = sl_bfs_running_latest(sim, p, ts, &prio, &latest);
+	target = preempts(p, target, prio, latest);
+#ifdef SL_BFS_CHECK_PREEMPT
+	{
+		int wprio;
+		s64 wlatest;
+		int w = walk_latest(sim, p, ts, true, &wprio, &wlatest);
 
-		/* a kicked idle CPU no longer counts (the model's choice) */
-		if (!sl_cpu_allowed(p, c) || (prio == BFS_PRIO_LIMIT && !idle_cpu(sim, c)))
-			continue;
-		if (prio < highest_prio)
-			continue;
-		s64 offset = -sl_bfs_locality(sim, p->cpu, c) * ts;
-
-		if (prio != BFS_PRIO_LIMIT && sim->cpus[c].curr->sched_class == &sl_bfs_class)
-			offset += (s64)sim->cpus[c].curr->se.bfs.deadline;
-		else if (prio == BFS_PRIO_LIMIT && c == p->cpu)
-			return c; /* this_rq is idle, use that over everything */
-		if (prio > highest_prio || offset > latest || (offset == latest && c == p->cpu)) {
-			highest_prio = prio;
-			latest = offset;
-			target = c;
-			/* an idle CPU at no distance: nothing after it scores higher (an idle CPU's
-			 * offset is at most 0, and p's own CPU is not idle, or it was taken above)
-			 */
-			if (prio == BFS_PRIO_LIMIT && !offset)
-				break;
+		if (preempts(p, w, wprio, wlatest) != target) {
+			fprintf(stderr, "bfs: try_preempt of pid %d: trees %d, walk %d\n", p->pid,
+				target, preempts(p, w, wprio, wlatest));
+			abort();
 		}
 	}
-	if (target < 0 || highest_prio == BFS_PRIO_LIMIT)
-		return target;
-	if (p->se.bfs.prio > highest_prio)
-		return -1;
-	if (p->se.bfs.prio == highest_prio && p->policy == SL_SCHED_NORMAL &&
-	    !((s64)p->se.bfs.deadline < latest))
-		return -1;
+#endif
 	return target;
 }
 
@@ -344,9 +383,12 @@ static int bfs_init_sim(struct sl_sim *sim)
 
 	/* the idle CPUs' bitmap (sched.h), kept only under BFS, which reads it */
 	sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
-	if (!grq || !sim->free_bits || sl_bfs_queue_init(sim, grq)) {
-		if (grq)
+	if (!grq || !sim->free_bits || sl_bfs_queue_init(sim, grq) ||
+	    sl_bfs_running_init(sim, grq)) {
+		if (grq) {
 			sl_bfs_queue_free(grq);
+			sl_bfs_running_free(grq);
+		}
 		free(grq);
 		sim->oom = true;
 		return -1;
@@ -362,8 +404,10 @@ static void bfs_exit_sim(struct sl_sim *sim)
 {
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 
-	if (grq)
+	if (grq) {
 		sl_bfs_queue_free(grq);
+		sl_bfs_running_free(grq);
+	}
 	free(grq);
 	sim->class_state = NULL;
 }
@@ -442,6 +486,8 @@ static void bfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 	if (p->on_cpu) {
 		bfs_update_curr(sim, rq);
 		charge_slice(sim, p);
+		/* only in schedule(), whose put_prev_task takes rq out of the running trees before
+		 * anything reads them: the new deadline is not written there */
 		check_deadline(sim, p);
 	}
 	if (p->se.bfs.queued)
@@ -461,11 +507,15 @@ static struct sl_task *bfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 	move_cpu(sim, p, rq->id);
 	p->se.exec_start = sim->now;
 	p->se.bfs.last_ran = sim->now;
+	/* a BFS task becomes rq's curr only from here (the RT class picks before this one) */
+	sl_bfs_running_set(sim, rq->id, p);
 	return p;
 }
 
 static void bfs_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
 {
+	/* and stops being it only after here */
+	sl_bfs_running_set(sim, rq->id, NULL);
 	bfs_update_curr(sim, rq);
 	prev->se.exec_start = 0;
 	if (!prev->se.on_rq)
@@ -519,6 +569,7 @@ static void bfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 	bfs_update_curr(sim, rq);
 	p->se.bfs.last_ran = sim->now;
 	time_slice_expired(sim, p);
+	sl_bfs_running_set(sim, rq->id, p);
 }
 
 static int bfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,

@@ -58,6 +58,25 @@ struct sl_bfs_queue {
 	TAILQ_HEAD(sl_bfs_pinned, sched_entity) pinned;
 };
 
+/*
+ * The CPUs running a BFS task, by that task's (prio, deadline) (bfs_running.c): try_preempt's
+ * target with no idle CPU, in place of a walk of every CPU. Trees of maxima over CPU ids (node
+ * 1 the root, leaves from size): tree 0 over every CPU, tree 1 + s over socket s's (only with
+ * more than one socket).
+ */
+struct sl_bfs_running {
+	short *prio; /* [ncpu]: the running BFS task's prio, 0 while none runs there */
+	s64 *dl;     /* [ncpu]: its deadline */
+	int *leaf;   /* [ncpu]: the CPU's leaf in its socket's tree */
+	int *dirty; /* CPUs whose prio or dl changed since the trees were last brought up to date */
+	char *is_dirty; /* [ncpu] */
+	int ndirty;
+	int *node; /* every tree's nodes, each a CPU id or -1 */
+	int *base; /* [ntrees]: a tree's first node in node[] */
+	int *size; /* [ntrees]: its leaves, a power of two */
+	int ntrees;
+};
+
 /* The global run queue (struct global_rq) and what is computed at boot. */
 struct sl_bfs_grq {
 	struct sl_bfs_queue queue[BFS_NQUEUES]; /* by prio - BFS_ISO_PRIO */
@@ -70,6 +89,7 @@ struct sl_bfs_grq {
 	int ncpu;
 	int nsock;
 	int *sock; /* [ncpu]: each CPU's socket, numbered 0..nsock-1 in order of first CPU */
+	struct sl_bfs_running running;
 };
 
 /* prio_ratios[user_prio]: 100 for nice -20, each level 11/10 of the one before (truncated) */
@@ -99,6 +119,19 @@ s32 sl_bfs_timeslice(struct sl_sim *sim, int nice);
 void sl_bfs_queue_move(struct sl_sim *sim, struct sl_task *p, int cpu);
 /* try_preempt: the CPU p should preempt or wake (-1: none) */
 int sl_bfs_preempt_target(struct sl_sim *sim, struct sl_task *p);
+/* the running tasks (bfs_running.c): made after the queue (it reads sock[]); CPU cpu now runs
+ * p, a BFS task (its prio and deadline as they are now), or no BFS task (p NULL) */
+int sl_bfs_running_init(struct sl_sim *sim, struct sl_bfs_grq *grq);
+void sl_bfs_running_free(struct sl_bfs_grq *grq);
+void sl_bfs_running_set(struct sl_sim *sim, int cpu, const struct sl_task *p);
+/* the trees brought up to date with every set since (each query does it first) */
+void sl_bfs_running_flush(struct sl_sim *sim);
+/* every CPU's entry again from its curr (for CPUs set by hand, as the tests do) */
+void sl_bfs_running_rebuild(struct sl_sim *sim);
+/* with no idle CPU p may use and no affinity mask: the CPU the walk of try_preempt keeps (-1:
+ * none runs a BFS task), its prio and offset deadline; ts is p's distance from another socket */
+int sl_bfs_running_latest(struct sl_sim *sim, const struct sl_task *p, s64 ts, int *prio,
+			  s64 *offset);
 /* ISO_PERIOD in ticks: 5 s of ticks of every CPU, plus one */
 u64 sl_bfs_iso_period(const struct sl_sim *sim);
 

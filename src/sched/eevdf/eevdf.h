@@ -113,6 +113,7 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
 			    int wake_flags);
 void sl_eevdf_build_domains(struct sl_sim *sim);
+void sl_eevdf_free_domains(struct sl_sim *sim);
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq);
 /* nothing to pick on rq: true if a task was pulled */
 bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq);

@@ -177,13 +177,14 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 	if (recent >= 0 && recent != prev && recent != target && share_cache(sim, recent, target) &&
 	    idle_or_sched_idle(sim, recent))
 		return recent;
-	/* select_idle_cpu: the LLC from target + 1, wrapping */
-	for (int k = 1; k < sim->ncpu; k++) {
-		int c = (target + k) % sim->ncpu;
+	/* select_idle_cpu: the LLC from target + 1, wrapping (the kernel's for_each_cpu_wrap over
+	 * the LLC's mask): each CPU's next of its LLC in that order is kept, so the walk visits
+	 * the LLC's CPUs only, not every CPU of the machine */
+	const int *llc_next = sim->class_state;
 
-		if (share_cache(sim, c, target) && idle_cpu(sim, c))
+	for (int k = 1, c = llc_next[target]; k < sim->cpus[target].llc_size; k++, c = llc_next[c])
+		if (idle_cpu(sim, c))
 			return c;
-	}
 	return target;
 }
 
@@ -239,11 +240,12 @@ int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu,
 	return select_idle_sibling(sim, p, prev, target);
 }
 
-/* one domain of all CPUs: only the LLC sizes (sd_llc_size), counted once per socket */
+/* one domain of all CPUs: only the LLC sizes (sd_llc_size), counted once per socket, and each
+ * CPU's next CPU of its LLC by id, wrapping (sim->class_state, select_idle_sibling's walk) */
 void sl_eevdf_build_domains(struct sl_sim *sim)
 {
 	int nsock = 0;
-	int *n;
+	int *n, *first, *last, *llc_next;
 
 	for (int c = 0; c < sim->ncpu; c++)
 		if (sim->cpus[c].socket + 1 > nsock)
@@ -258,9 +260,42 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 	for (int c = 0; c < sim->ncpu; c++)
 		sim->cpus[c].llc_size = n[sim->cpus[c].socket];
 	free(n);
+	first = malloc((size_t)(nsock ? nsock : 1) * sizeof(int));
+	last = malloc((size_t)(nsock ? nsock : 1) * sizeof(int));
+	llc_next = malloc((size_t)sim->ncpu * sizeof(int));
+	if (!first || !last || !llc_next) {
+		free(first);
+		free(last);
+		free(llc_next);
+		sim->oom = true;
+		return;
+	}
+	for (int s = 0; s < nsock; s++)
+		first[s] = last[s] = -1;
+	for (int c = 0; c < sim->ncpu; c++) {
+		int s = sim->cpus[c].socket;
+
+		if (last[s] < 0)
+			first[s] = c;
+		else
+			llc_next[last[s]] = c;
+		last[s] = c;
+	}
+	for (int s = 0; s < nsock; s++)
+		if (last[s] >= 0)
+			llc_next[last[s]] = first[s];
+	free(first);
+	free(last);
+	sim->class_state = llc_next;
 	/* the tickless CPUs' next balance for the tick's NO_HZ kick (nohz_next.c), 6.18's only */
 	if (!sim->nohz_next && sl_nohz_next_init(sim))
 		sim->oom = true;
+}
+
+void sl_eevdf_free_domains(struct sl_sim *sim)
+{
+	free(sim->class_state);
+	sim->class_state = NULL;
 }
 
 bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
