@@ -48,8 +48,9 @@ grep -q '^# calibrate --recordings: 40 timer wake-ups of an idle CPU in 1 trace'
 
 # The remote row: task r (pid 20) woken by u on CPU 1 onto idle CPU 0, 21 times after 1 ms of
 # idle (30, 40, 50 us to the switch, 7 times each: median 40 us) and 21 times after 10 ms
-# (60 us). Left out: a wake-up of r from CPU 1 onto CPU 0 while CPU 0 runs (900 us), and 5
-# timer wake-ups on CPU 0 (too few for a local line).
+# (60 us). Left out: a wake-up of r from CPU 1 onto CPU 0 while CPU 0 runs (900 us), one onto
+# idle CPU 0 that CPU 1 runs first (pulled; CPU 0 runs r 2 ms later), and 5 timer wake-ups on
+# CPU 0 (too few for a local line).
 awk 'BEGIN {
 	print "# tracer: nop"
 	print "#"
@@ -73,6 +74,10 @@ awk 'BEGIN {
 		}
 		printf "               r-20      [000] d..2. %13.6f: sched_switch: prev_comm=r prev_pid=20 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", t
 	}
+	printf "          <idle>-0       [000] d..1. %13.6f: cpu_idle: state=1 cpu_id=0\n", t
+	printf "               u-11      [001] d..2. %13.6f: sched_waking: comm=r pid=20 prio=120 target_cpu=000\n", t + 0.005
+	printf "               u-11      [001] d..2. %13.6f: sched_switch: prev_comm=u prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=r next_pid=20 next_prio=120\n", t + 0.00501
+	printf "          <idle>-0       [000] d..2. %13.6f: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=r next_pid=20 next_prio=120\n", t + 0.007
 }' >"$T/remote.trace"
 # medians 40 us at 1 ms and 60 us at 10 ms: 40 us at 1 ms, 20 us more per tenfold idle; the
 # residuals -10 (7), 0 (28), +10 us (7): their 16th and 84th percentiles -10 and +10, sd 10 us;
@@ -83,7 +88,7 @@ grep -qx 'param wake_remote=32182ns' "$T/out" || fail "wake_remote: $(cat "$T/ou
 grep -qx 'param wake_remote_sd=10000ns' "$T/out" || fail "wake_remote_sd: $(cat "$T/out")"
 grep -qx 'param wake_remote_decade=20000ns' "$T/out" || fail "wake_remote_decade: $(cat "$T/out")"
 grep -q '^# calibrate --recordings: 42 wake-ups of an idle CPU from another CPU in 1 trace' \
-	"$T/out" || fail "the remote count (the busy-CPU one left out): $(cat "$T/out")"
+	"$T/out" || fail "the remote count (the busy-CPU and the pulled one left out): $(cat "$T/out")"
 grep -q '^# calibrate --recordings: 5 timer wake-ups of an idle CPU in 1 trace' "$T/out" ||
 	fail "the local count: $(cat "$T/out")"
 grep -q 'no wake_local lines' "$T/out" || fail "too few local wake-ups: $(cat "$T/out")"
