@@ -46,6 +46,68 @@ grep -q '^# calibrate --recordings: 40 timer wake-ups of an idle CPU in 1 trace'
 "$SL" calibrate --recordings "$T/real.trace" | grep -qx 'param wake_local_decade=10000ns' ||
 	fail "a trace file given as such"
 
+# The remote row: task r (pid 20) woken by u on CPU 1 onto idle CPU 0, 21 times after 1 ms of
+# idle (30, 40, 50 us to the switch, 7 times each: median 40 us) and 21 times after 10 ms
+# (60 us). Left out: a wake-up of r from CPU 1 onto CPU 0 while CPU 0 runs (900 us), one onto
+# idle CPU 0 that CPU 1 runs first (pulled; CPU 0 runs r 2 ms later), and 5 timer wake-ups on
+# CPU 0 (too few for a local line).
+awk 'BEGIN {
+	print "# tracer: nop"
+	print "#"
+	t = 200.0
+	for (k = 0; k < 47; k++) {
+		idle = k < 21 ? 0.001 : 0.010
+		lat = k < 21 ? 0.000030 + (k % 3) * 0.000010 : 0.000060
+		waker = k < 42 ? "               u-11      [001]" : "          <idle>-0       [000]"
+		cpu = k < 42 ? "001" : "000"
+		printf "          <idle>-0       [000] d..1. %13.6f: cpu_idle: state=1 cpu_id=0\n", t
+		t += idle
+		printf "%s d..2. %13.6f: sched_waking: comm=r pid=20 prio=120 target_cpu=000\n", waker, t
+		printf "          <idle>-0       [000] dN.1. %13.6f: cpu_idle: state=4294967295 cpu_id=0\n", t + 0.000005
+		t += lat
+		printf "          <idle>-0       [000] d..2. %13.6f: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=r next_pid=20 next_prio=120\n", t
+		t += 0.000100
+		if (k == 0) {
+			printf "               u-11      [001] d..2. %13.6f: sched_waking: comm=r pid=20 prio=120 target_cpu=000\n", t
+			t += 0.000900
+			printf "               w-30      [000] d..2. %13.6f: sched_switch: prev_comm=w prev_pid=30 prev_prio=120 prev_state=S ==> next_comm=r next_pid=20 next_prio=120\n", t
+		}
+		printf "               r-20      [000] d..2. %13.6f: sched_switch: prev_comm=r prev_pid=20 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", t
+	}
+	printf "          <idle>-0       [000] d..1. %13.6f: cpu_idle: state=1 cpu_id=0\n", t
+	printf "               u-11      [001] d..2. %13.6f: sched_waking: comm=r pid=20 prio=120 target_cpu=000\n", t + 0.005
+	printf "               u-11      [001] d..2. %13.6f: sched_switch: prev_comm=u prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=r next_pid=20 next_prio=120\n", t + 0.00501
+	printf "          <idle>-0       [000] d..2. %13.6f: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=r next_pid=20 next_prio=120\n", t + 0.007
+}' >"$T/remote.trace"
+# medians 40 us at 1 ms and 60 us at 10 ms: 40 us at 1 ms, 20 us more per tenfold idle; the
+# residuals -10 (7), 0 (28), +10 us (7): their 16th and 84th percentiles -10 and +10, sd 10 us;
+# --remote-known 7818 (an IPI of 1000 ns and fc-2vcpu-r28's HLT exit of 6818 ns) taken off
+"$SL" calibrate --recordings --remote-known 7818 "$T/remote.trace" >"$T/out" 2>"$T/err" ||
+	fail "calibrate --recordings, remote: $(cat "$T/err")"
+grep -qx 'param wake_remote=32182ns' "$T/out" || fail "wake_remote: $(cat "$T/out")"
+grep -qx 'param wake_remote_sd=10000ns' "$T/out" || fail "wake_remote_sd: $(cat "$T/out")"
+grep -qx 'param wake_remote_decade=20000ns' "$T/out" || fail "wake_remote_decade: $(cat "$T/out")"
+grep -q '^# calibrate --recordings: 42 wake-ups of an idle CPU from another CPU in 1 trace' \
+	"$T/out" || fail "the remote count (the busy-CPU and the pulled one left out): $(cat "$T/out")"
+grep -q '^# calibrate --recordings: 5 timer wake-ups of an idle CPU in 1 trace' "$T/out" ||
+	fail "the local count: $(cat "$T/out")"
+grep -q 'no wake_local lines' "$T/out" || fail "too few local wake-ups: $(cat "$T/out")"
+if grep -q '^param wake_local' "$T/out"; then fail "wake_local lines without a fit"; fi
+# without --remote-known the whole path; --json gives the same figures
+"$SL" calibrate --recordings "$T/remote.trace" | grep -qx 'param wake_remote=40000ns' ||
+	fail "wake_remote without --remote-known"
+"$SL" calibrate --recordings --json --remote-known 7818 "$T/remote.trace" >"$T/json" ||
+	fail "--json"
+grep -q '"wake_remote_ns": 32182, "wake_remote_sd_ns": 10000, "wake_remote_decade_ns": 20000' \
+	"$T/json" || fail "--json: $(cat "$T/json")"
+# the local row of the first trace is not moved by its one remote wake-up, and has no remote line
+"$SL" calibrate --recordings "$T/real.trace" >"$T/out"
+grep -q 'no wake_remote lines' "$T/out" || fail "one remote wake-up: $(cat "$T/out")"
+rc=0
+"$SL" calibrate --recordings --remote-known 7us "$T/remote.trace" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "--remote-known 7us: exit $rc, expected 2"
+grep -q "remote-known" "$T/err" || fail "--remote-known 7us: $(cat "$T/err")"
+
 # one idle length only: no line to fit, a clear error (exit 2); a missing trace likewise
 head -60 "$T/real.trace" >"$T/short.trace"
 rc=0

@@ -194,8 +194,13 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "The directory for machine.conf and machine.profile.", DIR_, NULL},
 	{"recordings", "--recordings", NULL, NULL, false,
 	 "Measure nothing: read the real traces of the recordings given (validate --out "
-	 "directories) and print the idle-length dependence of a timer wake-up of an idle CPU as "
-	 "machine.conf lines (wake_local, wake_local_sd, wake_local_decade).",
+	 "directories) and print the idle-length dependence of a wake-up of an idle CPU, by its "
+	 "own timer and from another CPU, as machine.conf lines (wake_local, wake_local_sd, "
+	 "wake_local_decade; wake_remote, wake_remote_sd, wake_remote_decade).",
+	 0, NULL},
+	{"remote-known", "--remote-known", NULL, "NS", false,
+	 "With --recordings: what the model charges already on a remote wake-up (the IPI and the "
+	 "idle state's exit latency, ns), taken off wake_remote (default 0).",
 	 0, NULL},
 };
 const int sl_cli_nopts = (int)(sizeof(sl_cli_opts) / sizeof(sl_cli_opts[0]));
@@ -288,7 +293,7 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "timer "
 	 "slack, wake-up path, wake-up placement, background activity and rt-app's loop (about 30 "
 	 "s) into DIR/machine.conf and DIR/machine.profile.",
-	 "output-dir recordings"},
+	 "output-dir recordings remote-known json"},
 	{"features", "", "print sched_features as debugfs does",
 	 "Prints sched_features as /sys/kernel/debug/sched_features does (6.18: "
 	 "/sys/kernel/debug/sched/features), after the writes given.",
