@@ -66,6 +66,19 @@ enum sl_feat {
 /* a feature set is a u64 of these bits */
 _Static_assert(F_NR_FEATS <= 64, "sched feature ids must fit a u64");
 
+/*
+ * A policy's own flags (a plug-in's, or an in-tree policy's that no other release has): bits
+ * SL_FEAT_OWN(0) .. SL_FEAT_OWN(SL_FEAT_OWN_MAX - 1), named only by that release's table. One
+ * release runs at a time, so every policy may use them; a policy with flags of its own adds no
+ * line to the enum above, its folder's table names them and its code reads
+ * sched_feat(sim, SL_FEAT_OWN(i)).
+ */
+#define SL_FEAT_OWN_BASE 56
+#define SL_FEAT_OWN_MAX	 8
+#define SL_FEAT_OWN(i)	 ((enum sl_feat)(SL_FEAT_OWN_BASE + (i)))
+_Static_assert(F_NR_FEATS <= SL_FEAT_OWN_BASE, "the shared flags reach a policy's own bits");
+_Static_assert(SL_FEAT_OWN_BASE + SL_FEAT_OWN_MAX <= 64, "a policy's own flags must fit a u64");
+
 struct sl_feat_desc {
 	enum sl_feat id;
 	const char *name;

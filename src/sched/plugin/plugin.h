@@ -8,7 +8,7 @@
  * in-tree registry, so a loaded policy's name is taken wherever a release's is.
  *
  * The policy's features have a bit space of their own in the run's feature set: bit
- * SL_PLUGIN_FEAT_BASE + i is its feature i. No in-tree release's table names those bits, and a
+ * SL_FEAT_OWN(i) (features.h) is its feature i. No in-tree release's table names those bits, and a
  * plug-in release's table names no other, so neither can read the other's flags.
  */
 #ifndef SCHEDLAB_PLUGIN_H
@@ -19,10 +19,8 @@
 #include "sched/release.h"
 #include "sched/sysctl.h"
 
-#define SL_PLUGIN_FEAT_BASE 56
-_Static_assert(F_NR_FEATS <= SL_PLUGIN_FEAT_BASE, "the in-tree flags reach the plug-ins' bits");
-_Static_assert(SL_PLUGIN_FEAT_BASE + SCHEDLAB_POLICY_MAX_FEATURES <= 64,
-	       "the plug-ins' flags must fit a u64");
+_Static_assert(SCHEDLAB_POLICY_MAX_FEATURES <= SL_FEAT_OWN_MAX,
+	       "a plug-in's flags are a policy's own bits (features.h)");
 _Static_assert(SCHEDLAB_POLICY_MAX_SYSCTLS <= SL_ARRAY_SIZE(((struct sl_tunables *)0)->policy),
 	       "a plug-in's sysctls are kept in struct sl_tunables' policy[]");
 

@@ -33,7 +33,7 @@ static bool h_feature(struct schedlab_sched *s, int i)
 
 	if (i < 0 || i >= sl_plugin_of(sim)->pol->nr_features)
 		return false;
-	return sched_feat(sim, (enum sl_feat)(SL_PLUGIN_FEAT_BASE + i));
+	return sched_feat(sim, SL_FEAT_OWN(i));
 }
 
 static int64_t h_sysctl(struct schedlab_sched *s, int i)

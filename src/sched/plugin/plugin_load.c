@@ -148,9 +148,8 @@ static void make_release(struct sl_plugin *pl)
 	/* the modern menu governor, as the newest in-tree release boots with */
 	r->idle_governor = "menu";
 	for (int i = 0; i < pol->nr_features; i++)
-		pl->feats[i] =
-			(struct sl_feat_desc){(enum sl_feat)(SL_PLUGIN_FEAT_BASE + i),
-					      pol->features[i].name, pol->features[i].def, true};
+		pl->feats[i] = (struct sl_feat_desc){SL_FEAT_OWN(i), pol->features[i].name,
+						     pol->features[i].def, true};
 	r->feats.flags = pl->feats;
 	r->feats.n = pol->nr_features;
 	for (int i = 0; i < pol->nr_sysctls; i++) {
