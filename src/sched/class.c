@@ -1,6 +1,8 @@
-/* The class stack's two questions: whose is a task, and who is above whom; and what every
- * class's set_task_cpu shares. */
+/* The class stack's two questions: whose is a task, and who is above whom; what every class's
+ * set_task_cpu shares; and the classes' per-CPU areas, made from their rq_size. */
 #include "sched/class.h"
+
+#include <stdlib.h>
 
 const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p)
 {
@@ -46,4 +48,35 @@ void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 		return;
 	}
 	p->sched_class->check_preempt_curr(sim, rq, p, wake_flags);
+}
+
+int sl_class_rq_alloc(struct sl_sim *sim)
+{
+	for (int i = 0; i < sim->nclasses; i++) {
+		size_t size = sim->classes[i]->rq_size;
+
+		if (size && !(sim->class_rq_mem[i] = calloc((size_t)sim->ncpu, size)))
+			return -1;
+	}
+	return 0;
+}
+
+void sl_class_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	for (int i = 0; i < sim->nclasses; i++) {
+		size_t size = sim->classes[i]->rq_size;
+
+		rq->class_rq[i] = size ? sim->class_rq_mem[i] + (size_t)rq->id * size : NULL;
+	}
+	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->init_rq)
+			sim->classes[i]->init_rq(sim, rq);
+}
+
+void sl_class_rq_free(struct sl_sim *sim)
+{
+	for (int i = 0; i < SL_MAX_CLASSES; i++) {
+		free(sim->class_rq_mem[i]);
+		sim->class_rq_mem[i] = NULL;
+	}
 }

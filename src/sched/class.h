@@ -22,7 +22,11 @@ struct sl_sched_class {
 	 * nonzero on failure (out of memory). */
 	int (*init_sim)(struct sl_sim *sim);
 	void (*exit_sim)(struct sl_sim *sim);
-	/* the class's part of a runqueue, at machine start */
+	/* the size of the class's part of each runqueue (its own struct, declared in its folder):
+	 * the scheduler core allocates it zeroed per CPU before init_rq (sl_class_rq_alloc) and
+	 * the class reaches it by sl_rq_area; 0: none (the class keeps nothing per CPU there) */
+	size_t rq_size;
+	/* the class's part of a runqueue, at machine start (its area is zeroed already) */
 	void (*init_rq)(struct sl_sim *sim, struct sl_cpu *rq);
 	/* new_task: the weight and the per-task state of the class (__sched_fork) */
 	void (*init_task)(struct sl_sim *sim, struct sl_task *p);
@@ -80,6 +84,25 @@ struct sl_sched_class {
 	 * the tick keeps running */
 	bool (*nohz_stop_tick)(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 };
+
+/* cls's part of rq (its rq_size area); cls must be in the run's class stack. The stack is at
+ * most SL_MAX_CLASSES deep and the fair class is its last: a look-up of a compare or two. */
+static inline void *sl_rq_area(const struct sl_sim *sim, const struct sl_cpu *rq,
+			       const struct sl_sched_class *cls)
+{
+	int i = 0;
+
+	while (i < sim->nclasses - 1 && sim->classes[i] != cls)
+		i++;
+	return rq->class_rq[i];
+}
+
+/* The classes' per-CPU areas of the run's class stack (sim->classes), made before the CPUs are
+ * initialized: -1 out of memory. sl_class_init_rq points rq at them and calls the classes'
+ * init_rq; sl_class_rq_free frees them (a NULL area is fine). */
+int sl_class_rq_alloc(struct sl_sim *sim);
+void sl_class_init_rq(struct sl_sim *sim, struct sl_cpu *rq);
+void sl_class_rq_free(struct sl_sim *sim);
 
 /* The class of a new task: the first of the stack that owns it. */
 const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p);

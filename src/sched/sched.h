@@ -201,7 +201,7 @@ enum sl_policy {
 	SL_SCHED_ISO, /* BFS only: isochronous (docs/model/bfs.md) */
 };
 
-/* ---- the real-time class (src/sched/rt.c), field names after the kernel's ---- */
+/* ---- the real-time class (src/sched/rt/), field names after the kernel's ---- */
 
 #define SL_MAX_RT_PRIO 100 /* kernel prio 0..99 is RT; prio = 99 - rt_priority */
 
@@ -209,16 +209,6 @@ struct sched_rt_entity {
 	TAILQ_ENTRY(sl_task) run_list; /* in rt_rq->queue[prio] */
 	bool on_rq;
 	unsigned time_slice; /* SCHED_RR: ticks left */
-};
-
-struct rt_rq {
-	TAILQ_HEAD(, sl_task) queue[SL_MAX_RT_PRIO]; /* one FIFO per prio, curr stays queued */
-	u64 bitmap[2];				     /* bit prio: queue[prio] is not empty */
-	unsigned long rt_nr_running;
-	int highest_prio; /* of the queued tasks (curr included); SL_MAX_RT_PRIO if none */
-	bool overloaded;  /* more than one RT task queued: push/pull candidates */
-	u64 rt_time;	  /* RT run time charged in the current bandwidth period */
-	bool rt_throttled;
 };
 
 enum sl_tstate {
@@ -402,12 +392,17 @@ static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *s
 	return &sd->groups[i == 0 ? sd->local : i <= sd->local ? i - 1 : i];
 }
 
+#define SL_MAX_CLASSES 4 /* the class stack's depth (sim->classes) */
+
 struct sl_cpu {
 	int id;
 	int socket, core, thread;
 	struct cfs_rq cfs;
 	struct eevdf_rq ee;
-	struct rt_rq rt;
+	/* each class's part of this runqueue, by its place in sim->classes: an area of the
+	 * class's rq_size, allocated and zeroed by the scheduler core (class.c), read through
+	 * sl_rq_area (class.h); NULL for a class with rq_size 0 */
+	void *class_rq[SL_MAX_CLASSES];
 	struct sl_task *curr; /* NULL: the idle task */
 	unsigned long nr_running;
 	struct sl_load_weight load;
@@ -481,8 +476,10 @@ struct sl_sim {
 	u64 *feat_read;
 	const struct sl_release *rel;
 	/* the scheduler classes, highest first (class.h); the release's fair class last */
-	const struct sl_sched_class *classes[4];
+	const struct sl_sched_class *classes[SL_MAX_CLASSES];
 	int nclasses;
+	/* the classes' per-CPU areas (class.c): ncpu areas of classes[i]->rq_size each */
+	char *class_rq_mem[SL_MAX_CLASSES];
 	/* a class's machine-wide state (class.h init_sim: BFS's global run queue); NULL: none */
 	void *class_state;
 

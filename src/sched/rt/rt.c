@@ -24,7 +24,6 @@
  *   it runs differs (the server may run it before the RT tasks have used their 950 ms).
  */
 #include "sched/rt/rt.h"
-#include "sched/class.h"
 #include "sched/common.h"
 #include "sched/class.h"
 
@@ -61,8 +60,10 @@ static u64 rt_runtime_ns(const struct sl_sim *sim)
 
 static void resched_if_rt_waits(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	const struct rt_rq *rt = rt_rq_of(sim, rq);
+
 	/* sched_rt_rq_enqueue: resched when the queue's best beats what runs */
-	if (rq->rt.rt_nr_running && (!rq->curr || sl_task_prio(rq->curr) > rq->rt.highest_prio))
+	if (rt->rt_nr_running && (!rq->curr || sl_task_prio(rq->curr) > rt->highest_prio))
 		sl_resched_cpu(sim, rq);
 }
 
@@ -74,7 +75,7 @@ static void period_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 	(void)t;
 	sim->this_cpu = -1;
 	for (int c = 0; c < sim->ncpu; c++) {
-		struct rt_rq *rt = &sim->cpus[c].rt;
+		struct rt_rq *rt = rt_rq_of(sim, &sim->cpus[c]);
 
 		if (rt->rt_time) {
 			rt->rt_time -= rt->rt_time < runtime ? rt->rt_time : runtime;
@@ -122,6 +123,7 @@ static bool runtime_exceeded(struct sl_sim *sim, struct rt_rq *rt)
 static void update_curr_rt(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_task *curr = rq->curr;
+	struct rt_rq *rt;
 
 	if (!curr || curr->sched_class != &sl_rt_class)
 		return;
@@ -132,8 +134,9 @@ static void update_curr_rt(struct sl_sim *sim, struct sl_cpu *rq)
 	if (!bandwidth_enabled(sim))
 		return;
 	start_bandwidth(sim); /* a no-op, unless --at has just turned the limit on */
-	rq->rt.rt_time += delta;
-	if (runtime_exceeded(sim, &rq->rt))
+	rt = rt_rq_of(sim, rq);
+	rt->rt_time += delta;
+	if (runtime_exceeded(sim, rt))
 		sl_resched_cpu(sim, rq);
 }
 
@@ -149,7 +152,7 @@ static int first_prio(const struct rt_rq *rt)
 
 void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
 {
-	struct rt_rq *rt = &rq->rt;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 
 	(void)wakeup;
 	TAILQ_INSERT_TAIL(&rt->queue[p->prio], p, rt.run_list);
@@ -166,7 +169,7 @@ void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int
 
 void sl_rt_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep)
 {
-	struct rt_rq *rt = &rq->rt;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 
 	(void)sleep;
 	update_curr_rt(sim, rq);
@@ -198,10 +201,11 @@ static bool rt_owns(const struct sl_sim *sim, const struct sl_task *p)
 
 static void rt_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	(void)sim;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
+
 	for (int i = 0; i < SL_MAX_RT_PRIO; i++)
-		TAILQ_INIT(&rq->rt.queue[i]);
-	rq->rt.highest_prio = SL_MAX_RT_PRIO;
+		TAILQ_INIT(&rt->queue[i]);
+	rt->highest_prio = SL_MAX_RT_PRIO;
 }
 
 static void rt_init_task(struct sl_sim *sim, struct sl_task *p)
@@ -230,7 +234,7 @@ static void rt_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 
 static struct sl_task *rt_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct rt_rq *rt = &rq->rt;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 
 	if (!rt->rt_nr_running || rt->rt_throttled)
 		return NULL;
@@ -249,6 +253,7 @@ static void rt_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 static void rt_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 {
 	struct sl_task *p = rq->curr;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 
 	update_curr_rt(sim, rq);
 	/* only the fair class arms the hrtick; the RR slice is counted in ticks */
@@ -258,8 +263,8 @@ static void rt_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 		return;
 	p->rt.time_slice = sl_rr_timeslice(sim);
 	/* requeue only when it is not alone at its priority */
-	if (TAILQ_FIRST(&rq->rt.queue[p->prio]) != p || TAILQ_NEXT(p, rt.run_list)) {
-		requeue(&rq->rt, p);
+	if (TAILQ_FIRST(&rt->queue[p->prio]) != p || TAILQ_NEXT(p, rt.run_list)) {
+		requeue(rt, p);
 		sl_resched_cpu(sim, rq);
 	}
 }
@@ -275,13 +280,13 @@ static void rt_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct 
 
 static void rt_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	(void)sim;
-	requeue(&rq->rt, rq->curr);
+	requeue(rt_rq_of(sim, rq), rq->curr);
 }
 
 const struct sl_sched_class sl_rt_class = {
 	.name = "rt",
 	.owns = rt_owns,
+	.rq_size = sizeof(struct rt_rq),
 	.init_rq = rt_init_rq,
 	.init_task = rt_init_task,
 	.task_fork = rt_task_fork,

@@ -8,7 +8,7 @@
 #define SCHEDLAB_RT_H
 
 #include "sched/prio.h"
-#include "sched/sched.h"
+#include "sched/class.h"
 
 /* RR_TIMESLICE: 100 ms in jiffies (100 * HZ / 1000), integer division as the kernel's */
 #define SL_RR_TIMESLICE_MS 100
@@ -17,6 +17,22 @@
 #define SL_RT_RUNTIME_US_DEFAULT 950000
 
 extern const struct sl_sched_class sl_rt_class; /* above every release's fair class */
+
+/* The class's part of a runqueue (its area, class.h rq_size): the kernel's rt_rq. */
+struct rt_rq {
+	TAILQ_HEAD(, sl_task) queue[SL_MAX_RT_PRIO]; /* one FIFO per prio, curr stays queued */
+	u64 bitmap[2];				     /* bit prio: queue[prio] is not empty */
+	unsigned long rt_nr_running;
+	int highest_prio; /* of the queued tasks (curr included); SL_MAX_RT_PRIO if none */
+	bool overloaded;  /* more than one RT task queued: push/pull candidates */
+	u64 rt_time;	  /* RT run time charged in the current bandwidth period */
+	bool rt_throttled;
+};
+
+static inline struct rt_rq *rt_rq_of(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	return (struct rt_rq *)sl_rq_area(sim, rq, &sl_rt_class);
+}
 
 /* the RT sysctls' boot values into t */
 void sl_rt_tunables_default(struct sl_tunables *t);

@@ -19,10 +19,12 @@
 #define LEVEL_FAIR (SL_MAX_RT_PRIO)
 #define LEVEL_IDLE (SL_MAX_RT_PRIO + 1)
 
-static int cpu_level(const struct sl_cpu *rq)
+static int cpu_level(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
-	if (rq->rt.rt_nr_running)
-		return rq->rt.highest_prio;
+	const struct rt_rq *rt = rt_rq_of(sim, rq);
+
+	if (rt->rt_nr_running)
+		return rt->highest_prio;
 	return rq->curr || rq->nr_running ? LEVEL_FAIR : LEVEL_IDLE;
 }
 
@@ -31,7 +33,7 @@ static int find_lowest_rq(struct sl_sim *sim, const struct sl_task *p, int prefe
 	int best = -1, best_level = p->prio;
 
 	for (int c = 0; c < sim->ncpu; c++) {
-		int l = cpu_level(&sim->cpus[c]);
+		int l = cpu_level(sim, &sim->cpus[c]);
 
 		if (l > best_level && sl_cpu_allowed(p, c)) {
 			best = c;
@@ -39,7 +41,7 @@ static int find_lowest_rq(struct sl_sim *sim, const struct sl_task *p, int prefe
 		}
 	}
 	if (best >= 0 && prefer >= 0 && prefer < sim->ncpu && sl_cpu_allowed(p, prefer) &&
-	    cpu_level(&sim->cpus[prefer]) == best_level)
+	    cpu_level(sim, &sim->cpus[prefer]) == best_level)
 		best = prefer;
 	return best;
 }
@@ -67,12 +69,13 @@ int sl_rt_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, un
 }
 
 /* the best queued RT task of rq that is not running (pick_next_pushable_task) */
-static struct sl_task *best_waiting(struct sl_cpu *rq)
+static struct sl_task *best_waiting(const struct sl_sim *sim, struct sl_cpu *rq)
 {
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 	struct sl_task *p;
 
-	for (int prio = rq->rt.highest_prio; prio < SL_MAX_RT_PRIO; prio++)
-		TAILQ_FOREACH(p, &rq->rt.queue[prio], rt.run_list)
+	for (int prio = rt->highest_prio; prio < SL_MAX_RT_PRIO; prio++)
+		TAILQ_FOREACH(p, &rt->queue[prio], rt.run_list)
 	if (p != rq->curr && !p->on_cpu)
 		return p;
 	return NULL;
@@ -88,9 +91,9 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 /* push_rt_task: move rq's best waiting RT task to the CPU of the lowest-priority work */
 static bool push_one(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	if (!rq->rt.overloaded)
+	if (!rt_rq_of(sim, rq)->overloaded)
 		return false;
-	struct sl_task *next = best_waiting(rq);
+	struct sl_task *next = best_waiting(sim, rq);
 
 	if (!next)
 		return false;
@@ -120,11 +123,11 @@ static void pull_rt_task(struct sl_sim *sim, struct sl_cpu *rq)
 	for (int c = 0; c < sim->ncpu; c++) {
 		struct sl_cpu *src = &sim->cpus[c];
 
-		if (src == rq || !src->rt.overloaded)
+		if (src == rq || !rt_rq_of(sim, src)->overloaded)
 			continue;
-		struct sl_task *p = best_waiting(src);
+		struct sl_task *p = best_waiting(sim, src);
 
-		if (!p || p->prio >= rq->rt.highest_prio || !sl_cpu_allowed(p, rq->id))
+		if (!p || p->prio >= rt_rq_of(sim, rq)->highest_prio || !sl_cpu_allowed(p, rq->id))
 			continue;
 		/* it is about to preempt what runs there: leave it */
 		if (!src->curr || p->prio < sl_task_prio(src->curr))
@@ -137,22 +140,24 @@ static void pull_rt_task(struct sl_sim *sim, struct sl_cpu *rq)
  * throttled CPU could not run what it pulls, so it pulls nothing */
 void sl_rt_pre_schedule(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
 {
-	if (prev && prev->sched_class == &sl_rt_class && !rq->rt.rt_throttled &&
-	    rq->rt.highest_prio > prev->prio)
+	const struct rt_rq *rt = rt_rq_of(sim, rq);
+
+	if (prev && prev->sched_class == &sl_rt_class && !rt->rt_throttled &&
+	    rt->highest_prio > prev->prio)
 		pull_rt_task(sim, rq);
 }
 
 /* post_schedule_rt: after switching to an RT task, push what else waits here */
 void sl_rt_post_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	if (rq->rt.overloaded)
+	if (rt_rq_of(sim, rq)->overloaded)
 		push_rt_tasks(sim, rq);
 }
 
 /* task_woken_rt: p was queued without preempting an RT task that beats or ties it */
 void sl_rt_task_woken(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	if (p->on_cpu || rq->need_resched || !rq->rt.overloaded || !rq->curr ||
+	if (p->on_cpu || rq->need_resched || !rt_rq_of(sim, rq)->overloaded || !rq->curr ||
 	    rq->curr->sched_class != &sl_rt_class || rq->curr->prio > p->prio)
 		return;
 	push_rt_tasks(sim, rq);
