@@ -116,30 +116,6 @@ struct sched_entity {
 };
 
 RB_HEAD(sl_cfs_tree, sched_entity);
-RB_HEAD(sl_eevdf_tree, sched_entity);
-
-/* The 6.18 cfs_rq (one per CPU: the model's tasks share one autogroup, see eevdf.h). */
-struct eevdf_rq {
-	struct sl_eevdf_tree timeline; /* queued entities but curr, by deadline (ties go right) */
-	TAILQ_HEAD(eevdf_tasks_head, sched_entity)
-	tasks; /* rq->cfs_tasks: most recently run first */
-	u64 seq;
-	u64 zero_vruntime;
-	s64 sum_w_vruntime; /* sum of key(se) * w over the tree */
-	u64 sum_weight;	    /* sum of w = scale_load_down(weight) over the tree */
-	u64 load;	    /* sum of load.weight of the queued entities (balancing) */
-	struct sched_entity *curr, *next;
-	struct sched_entity *last_put; /* put back by put_prev, not yet re-picked */
-	unsigned long nr_queued;       /* counts curr and delayed entities */
-	/* newidle balancing (eevdf_balance.c) */
-	u64 avg_idle, idle_stamp, max_newidle_lb_cost;
-	unsigned ni_call, ni_success, ni_ratio;
-	int recent_used_cpu;
-	int nr_balance_failed;
-	u64 balance_interval; /* ms */
-	u64 next_balance;     /* ns */
-};
-
 struct cfs_rq {
 	struct sl_load_weight load;
 	unsigned long nr_running;
@@ -398,7 +374,6 @@ struct sl_cpu {
 	int id;
 	int socket, core, thread;
 	struct cfs_rq cfs;
-	struct eevdf_rq ee;
 	/* each class's part of this runqueue, by its place in sim->classes: an area of the
 	 * class's rq_size, allocated and zeroed by the scheduler core (class.c), read through
 	 * sl_rq_area (class.h); NULL for a class with rq_size 0 */
@@ -510,9 +485,9 @@ struct sl_sim {
 	int lvl_words;
 	int lvl_cnt[SL_NR_LEVELS + 1];
 	int nr_big;
-	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's
-	 * ee.next_balance while its tick is stopped, else UINT64_MAX (6.18's NO_HZ kick; built by
-	 * EEVDF's build_domains, NULL under the other releases) */
+	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's due
+	 * time to balance (sl_nohz_next_set) while its tick is stopped, else UINT64_MAX (6.18's
+	 * NO_HZ kick; built by EEVDF's build_domains, NULL under the other releases) */
 	u64 *nohz_next;
 	int nohz_leaves;
 	/* bit c set while CPU c runs the idle task and no reschedule is pending (BFS's idle
@@ -594,9 +569,11 @@ static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
 	}
 }
 
-/* nohz_next.c: the tree built (-1: out of memory), CPU cpu's leaf again from its state, and the
- * first CPU >= from that is tickless and due to balance at now (-1: none) */
+/* nohz_next.c: the tree built (-1: out of memory; every CPU never due until set), CPU cpu's
+ * due time set (a no-op without the tree), CPU cpu's leaf again from its state, and the first
+ * CPU >= from that is tickless and due to balance at now (-1: none) */
 int sl_nohz_next_init(struct sl_sim *sim);
+void sl_nohz_next_set(struct sl_sim *sim, int cpu, u64 due);
 void sl_nohz_next_update(struct sl_sim *sim, int cpu);
 int sl_nohz_next_due(const struct sl_sim *sim, int from, u64 now);
 

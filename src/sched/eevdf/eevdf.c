@@ -9,13 +9,11 @@
  * pick treats it as curr.
  */
 #include "sched/eevdf/eevdf.h"
-#include "sched/class.h"
 #include "sched/common.h"
-#include "sched/class.h"
 
 static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 
 	sl_eevdf_rq_init(cfs);
 	/* newidle counters (NI_RANDOM) start at call 512, success 256, ratio 512 */
@@ -26,7 +24,7 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	cfs->max_newidle_lb_cost = 0;
 	cfs->balance_interval = 2;
 	cfs->next_balance = 0;
-	sl_nohz_next_update(sim, rq->id);
+	sl_nohz_next_set(sim, rq->id, cfs->next_balance);
 	cfs->nr_balance_failed = 0;
 }
 
@@ -63,7 +61,7 @@ static void eevdf_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_tas
 void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
 			     int flags)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	bool curr = cfs->curr == se;
 
 	/* curr is placed before update_curr (its own run time must not move V under it) */
@@ -83,7 +81,7 @@ void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
 			     int flags)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	bool sleep = flags & EE_DEQUEUE_SLEEP, finish_delay = flags & EE_DEQUEUE_DELAYED;
 
 	sl_eevdf_update_curr(sim, rq);
@@ -121,7 +119,7 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
  */
 static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 
 	if (sched_feat(sim, F_DELAY_ZERO)) {
 		sl_eevdf_update_entity_lag(sim, cfs, se);
@@ -208,7 +206,7 @@ static void set_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sch
 
 static struct sl_task *eevdf_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *se, *prev;
 	struct sl_task *p;
 
@@ -246,7 +244,7 @@ again:
 
 static void eevdf_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *se = &prev->se;
 
 	cfs->last_put = NULL;
@@ -260,7 +258,7 @@ static void eevdf_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl
 
 static void eevdf_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 {
-	if (!rq->ee.curr)
+	if (!ee_rq_of(sim, rq)->curr)
 		return;
 	sl_eevdf_update_curr(sim, rq);
 	/* the hrtick's expiry ends the slice */
@@ -273,7 +271,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 				     int wake_flags)
 {
 	struct sl_task *curr = rq->curr;
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *se = &p->se, *cse;
 	bool cse_idle, pse_idle, pshort;
 
@@ -316,7 +314,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 /* yield_task_fair (6.18.2x form): an eligible yielder jumps to its deadline and asks anew. */
 static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *curr = cfs->curr;
 
 	if (!curr || cfs->nr_queued == 1)
@@ -332,6 +330,7 @@ static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 const struct sl_sched_class sl_eevdf_class = {
 	.name = "fair (EEVDF 6.18)",
 	.owns = NULL,
+	.rq_size = sizeof(struct eevdf_rq),
 	.init_rq = eevdf_init_rq,
 	.init_task = eevdf_init_task,
 	.task_fork = eevdf_task_fork,

@@ -29,9 +29,39 @@
 #ifndef SCHEDLAB_EEVDF_H
 #define SCHEDLAB_EEVDF_H
 
-#include "sched/sched.h"
+#include "sched/class.h"
 
 extern const struct sl_sched_class sl_eevdf_class;
+
+RB_HEAD(sl_eevdf_tree, sched_entity);
+
+/* The 6.18 cfs_rq, the class's part of a runqueue (its area, class.h rq_size; one per CPU: the
+ * model's tasks share one autogroup, see above). */
+struct eevdf_rq {
+	struct sl_eevdf_tree timeline; /* queued entities but curr, by deadline (ties go right) */
+	TAILQ_HEAD(eevdf_tasks_head, sched_entity)
+	tasks; /* rq->cfs_tasks: most recently run first */
+	u64 seq;
+	u64 zero_vruntime;
+	s64 sum_w_vruntime; /* sum of key(se) * w over the tree */
+	u64 sum_weight;	    /* sum of w = scale_load_down(weight) over the tree */
+	u64 load;	    /* sum of load.weight of the queued entities (balancing) */
+	struct sched_entity *curr, *next;
+	struct sched_entity *last_put; /* put back by put_prev, not yet re-picked */
+	unsigned long nr_queued;       /* counts curr and delayed entities */
+	/* newidle balancing (eevdf_balance.c) */
+	u64 avg_idle, idle_stamp, max_newidle_lb_cost;
+	unsigned ni_call, ni_success, ni_ratio;
+	int recent_used_cpu;
+	int nr_balance_failed;
+	u64 balance_interval; /* ms */
+	u64 next_balance;     /* ns */
+};
+
+static inline struct eevdf_rq *ee_rq_of(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	return (struct eevdf_rq *)sl_rq_area(sim, rq, &sl_eevdf_class);
+}
 
 #define EEVDF_FIXEDPOINT_SHIFT 10
 #define EEVDF_NICE_0_LOAD      (1ULL << 20) /* scale_load(1024) */

@@ -74,7 +74,7 @@ void sl_eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se)
  */
 void sl_eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *curr = cfs->curr;
 	s64 delta;
 	bool resched;
