@@ -92,9 +92,20 @@ static inline void *sl_rq_area(const struct sl_sim *sim, const struct sl_cpu *rq
 {
 	int i = 0;
 
-	while (i < sim->nclasses - 1 && sim->classes[i] != cls)
+	while (sim->classes[i] != cls && i < sim->nclasses - 1)
 		i++;
 	return rq->class_rq[i];
+}
+
+/* every CPU's area of cls at once: an array of ncpu areas of cls's rq_size in CPU order (one
+ * allocation per class), so that a scan of every CPU's part walks it by index */
+static inline void *sl_rq_areas(const struct sl_sim *sim, const struct sl_sched_class *cls)
+{
+	int i = 0;
+
+	while (sim->classes[i] != cls && i < sim->nclasses - 1)
+		i++;
+	return sim->class_rq_mem[i];
 }
 
 /* The classes' per-CPU areas of the run's class stack (sim->classes), made before the CPUs are

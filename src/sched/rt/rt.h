@@ -34,6 +34,12 @@ static inline struct rt_rq *rt_rq_of(const struct sl_sim *sim, const struct sl_c
 	return (struct rt_rq *)sl_rq_area(sim, rq, &sl_rt_class);
 }
 
+/* every CPU's rt_rq, by CPU id (the scans of every CPU: push, pull, the lowest CPU) */
+static inline struct rt_rq *rt_rqs(const struct sl_sim *sim)
+{
+	return (struct rt_rq *)sl_rq_areas(sim, &sl_rt_class);
+}
+
 /* the RT sysctls' boot values into t */
 void sl_rt_tunables_default(struct sl_tunables *t);
 /* RR_TIMESLICE in ticks at this HZ */

@@ -19,10 +19,8 @@
 #define LEVEL_FAIR (SL_MAX_RT_PRIO)
 #define LEVEL_IDLE (SL_MAX_RT_PRIO + 1)
 
-static int cpu_level(const struct sl_sim *sim, const struct sl_cpu *rq)
+static int cpu_level(const struct sl_cpu *rq, const struct rt_rq *rt)
 {
-	const struct rt_rq *rt = rt_rq_of(sim, rq);
-
 	if (rt->rt_nr_running)
 		return rt->highest_prio;
 	return rq->curr || rq->nr_running ? LEVEL_FAIR : LEVEL_IDLE;
@@ -30,18 +28,22 @@ static int cpu_level(const struct sl_sim *sim, const struct sl_cpu *rq)
 
 static int find_lowest_rq(struct sl_sim *sim, const struct sl_task *p, int prefer)
 {
-	int best = -1, best_level = p->prio;
+	const struct rt_rq *rts = rt_rqs(sim);
+	const struct sl_cpu *cpus = sim->cpus;
+	/* p's mask and priority read once: the scan of every CPU is the class's hottest loop */
+	const u64 mask = p->cpus_allowed;
+	int best = -1, best_level = p->prio, n = sim->ncpu;
 
-	for (int c = 0; c < sim->ncpu; c++) {
-		int l = cpu_level(sim, &sim->cpus[c]);
+	for (int c = 0; c < n; c++) {
+		int l = cpu_level(&cpus[c], &rts[c]);
 
-		if (l > best_level && sl_cpu_allowed(p, c)) {
+		if (l > best_level && (!mask || (c < 64 && (mask >> c) & 1))) {
 			best = c;
 			best_level = l;
 		}
 	}
 	if (best >= 0 && prefer >= 0 && prefer < sim->ncpu && sl_cpu_allowed(p, prefer) &&
-	    cpu_level(sim, &sim->cpus[prefer]) == best_level)
+	    cpu_level(&sim->cpus[prefer], &rts[prefer]) == best_level)
 		best = prefer;
 	return best;
 }
@@ -69,9 +71,8 @@ int sl_rt_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, un
 }
 
 /* the best queued RT task of rq that is not running (pick_next_pushable_task) */
-static struct sl_task *best_waiting(const struct sl_sim *sim, struct sl_cpu *rq)
+static struct sl_task *best_waiting(struct sl_cpu *rq, struct rt_rq *rt)
 {
-	struct rt_rq *rt = rt_rq_of(sim, rq);
 	struct sl_task *p;
 
 	for (int prio = rt->highest_prio; prio < SL_MAX_RT_PRIO; prio++)
@@ -91,9 +92,11 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 /* push_rt_task: move rq's best waiting RT task to the CPU of the lowest-priority work */
 static bool push_one(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	if (!rt_rq_of(sim, rq)->overloaded)
+	struct rt_rq *rt = rt_rq_of(sim, rq);
+
+	if (!rt->overloaded)
 		return false;
-	struct sl_task *next = best_waiting(sim, rq);
+	struct sl_task *next = best_waiting(rq, rt);
 
 	if (!next)
 		return false;
@@ -120,14 +123,16 @@ static void push_rt_tasks(struct sl_sim *sim, struct sl_cpu *rq)
 /* pull_rt_task: from every overloaded CPU, the waiting RT task that beats this CPU's best */
 static void pull_rt_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	struct rt_rq *rts = rt_rqs(sim);
+
 	for (int c = 0; c < sim->ncpu; c++) {
 		struct sl_cpu *src = &sim->cpus[c];
 
-		if (src == rq || !rt_rq_of(sim, src)->overloaded)
+		if (src == rq || !rts[c].overloaded)
 			continue;
-		struct sl_task *p = best_waiting(sim, src);
+		struct sl_task *p = best_waiting(src, &rts[c]);
 
-		if (!p || p->prio >= rt_rq_of(sim, rq)->highest_prio || !sl_cpu_allowed(p, rq->id))
+		if (!p || p->prio >= rts[rq->id].highest_prio || !sl_cpu_allowed(p, rq->id))
 			continue;
 		/* it is about to preempt what runs there: leave it */
 		if (!src->curr || p->prio < sl_task_prio(src->curr))
