@@ -1,5 +1,6 @@
 /* The class stack's two questions: whose is a task, and who is above whom; what every class's
- * set_task_cpu shares; and the classes' per-CPU areas, made from their rq_size. */
+ * set_task_cpu shares; and the classes' per-CPU and machine-wide areas, made from their
+ * rq_size and sim_size. */
 #include "sched/class.h"
 
 #include <stdlib.h>
@@ -57,6 +58,9 @@ int sl_class_rq_alloc(struct sl_sim *sim)
 
 		if (size && !(sim->class_rq_mem[i] = calloc((size_t)sim->ncpu, size)))
 			return -1;
+		size = sim->classes[i]->sim_size;
+		if (size && !(sim->class_sim[i] = calloc(1, size)))
+			return -1;
 	}
 	return 0;
 }
@@ -78,5 +82,7 @@ void sl_class_rq_free(struct sl_sim *sim)
 	for (int i = 0; i < SL_MAX_CLASSES; i++) {
 		free(sim->class_rq_mem[i]);
 		sim->class_rq_mem[i] = NULL;
+		free(sim->class_sim[i]);
+		sim->class_sim[i] = NULL;
 	}
 }

@@ -26,6 +26,9 @@ struct sl_sched_class {
 	 * the scheduler core allocates it zeroed per CPU before init_rq (sl_class_rq_alloc) and
 	 * the class reaches it by sl_rq_area; 0: none (the class keeps nothing per CPU there) */
 	size_t rq_size;
+	/* the size of the class's machine-wide area (its own struct), allocated zeroed by the core
+	 * with the per-CPU ones, before init_sim, and reached by sl_sim_area; 0: none */
+	size_t sim_size;
 	/* the class's part of a runqueue, at machine start (its area is zeroed already) */
 	void (*init_rq)(struct sl_sim *sim, struct sl_cpu *rq);
 	/* new_task: the weight and the per-task state of the class (__sched_fork) */
@@ -108,9 +111,19 @@ static inline void *sl_rq_areas(const struct sl_sim *sim, const struct sl_sched_
 	return sim->class_rq_mem[i];
 }
 
-/* The classes' per-CPU areas of the run's class stack (sim->classes), made before the CPUs are
- * initialized: -1 out of memory. sl_class_init_rq points rq at them and calls the classes'
- * init_rq; sl_class_rq_free frees them (a NULL area is fine). */
+/* cls's machine-wide area (its sim_size area) */
+static inline void *sl_sim_area(const struct sl_sim *sim, const struct sl_sched_class *cls)
+{
+	int i = 0;
+
+	while (sim->classes[i] != cls && i < sim->nclasses - 1)
+		i++;
+	return sim->class_sim[i];
+}
+
+/* The classes' per-CPU and machine-wide areas of the run's class stack (sim->classes), made before
+ * the CPUs are initialized: -1 out of memory. sl_class_init_rq points rq at them and calls the
+ * classes' init_rq; sl_class_rq_free frees them (a NULL area is fine). */
 int sl_class_rq_alloc(struct sl_sim *sim);
 void sl_class_init_rq(struct sl_sim *sim, struct sl_cpu *rq);
 void sl_class_rq_free(struct sl_sim *sim);

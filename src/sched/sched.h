@@ -453,8 +453,10 @@ struct sl_sim {
 	/* the scheduler classes, highest first (class.h); the release's fair class last */
 	const struct sl_sched_class *classes[SL_MAX_CLASSES];
 	int nclasses;
-	/* the classes' per-CPU areas (class.c): ncpu areas of classes[i]->rq_size each */
+	/* the classes' per-CPU areas (class.c): ncpu areas of classes[i]->rq_size each, and
+	 * their machine-wide areas of classes[i]->sim_size (NULL: size 0) */
 	char *class_rq_mem[SL_MAX_CLASSES];
+	void *class_sim[SL_MAX_CLASSES];
 	/* a class's machine-wide state (class.h init_sim: BFS's global run queue); NULL: none */
 	void *class_state;
 

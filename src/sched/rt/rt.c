@@ -27,6 +27,8 @@
 #include "sched/common.h"
 #include "sched/class.h"
 
+#include <stdlib.h>
+
 void sl_rt_tunables_default(struct sl_tunables *t)
 {
 	t->sched_rt_period_us = SL_RT_PERIOD_US_DEFAULT;
@@ -150,6 +152,17 @@ static int first_prio(const struct rt_rq *rt)
 	return SL_MAX_RT_PRIO;
 }
 
+/* rt->overloaded again from its count, and the CPU's bit of the rto_mask with it */
+static void update_overload(struct sl_sim *sim, struct sl_cpu *rq, struct rt_rq *rt)
+{
+	bool o = rt->rt_nr_running > 1;
+
+	if (o == rt->overloaded)
+		return;
+	rt->overloaded = o;
+	rt_root_of(sim)->rto_mask[rq->id / 64] ^= 1ULL << (rq->id % 64);
+}
+
 void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
 {
 	struct rt_rq *rt = rt_rq_of(sim, rq);
@@ -163,7 +176,7 @@ void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int
 	sl_nr_running_inc(sim, rq);
 	if (p->prio < rt->highest_prio)
 		rt->highest_prio = p->prio;
-	rt->overloaded = rt->rt_nr_running > 1;
+	update_overload(sim, rq, rt);
 	start_bandwidth(sim);
 }
 
@@ -181,7 +194,7 @@ void sl_rt_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int
 	rt->rt_nr_running--;
 	sl_nr_running_dec(sim, rq);
 	rt->highest_prio = first_prio(rt);
-	rt->overloaded = rt->rt_nr_running > 1;
+	update_overload(sim, rq, rt);
 }
 
 /* requeue_task_rt: to the tail of its priority's queue */
@@ -197,6 +210,28 @@ static bool rt_owns(const struct sl_sim *sim, const struct sl_task *p)
 {
 	(void)sim;
 	return sl_rt_policy(p->policy);
+}
+
+static int rt_init_sim(struct sl_sim *sim)
+{
+	struct rt_root *root = rt_root_of(sim);
+
+	root->rto_mask = calloc((size_t)(sim->ncpu + 63) / 64, sizeof(u64));
+	if (!root->rto_mask) {
+		sim->oom = true;
+		return -1;
+	}
+	return 0;
+}
+
+static void rt_exit_sim(struct sl_sim *sim)
+{
+	struct rt_root *root = rt_root_of(sim);
+
+	if (root) {
+		free(root->rto_mask);
+		root->rto_mask = NULL;
+	}
 }
 
 static void rt_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
@@ -286,6 +321,9 @@ static void rt_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 const struct sl_sched_class sl_rt_class = {
 	.name = "rt",
 	.owns = rt_owns,
+	.init_sim = rt_init_sim,
+	.exit_sim = rt_exit_sim,
+	.sim_size = sizeof(struct rt_root),
 	.rq_size = sizeof(struct rt_rq),
 	.init_rq = rt_init_rq,
 	.init_task = rt_init_task,

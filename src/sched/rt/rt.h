@@ -34,6 +34,17 @@ static inline struct rt_rq *rt_rq_of(const struct sl_sim *sim, const struct sl_c
 	return (struct rt_rq *)sl_rq_area(sim, rq, &sl_rt_class);
 }
 
+/* The class's machine-wide area (class.h sim_size): the root domain's rto_mask, the CPUs
+ * whose rt_rq is overloaded, so that a pull visits those only (made by init_sim). */
+struct rt_root {
+	u64 *rto_mask; /* bit c: CPU c's rt_rq is overloaded */
+};
+
+static inline struct rt_root *rt_root_of(const struct sl_sim *sim)
+{
+	return (struct rt_root *)sl_sim_area(sim, &sl_rt_class);
+}
+
 /* every CPU's rt_rq, by CPU id (the scans of every CPU: push, pull, the lowest CPU) */
 static inline struct rt_rq *rt_rqs(const struct sl_sim *sim)
 {

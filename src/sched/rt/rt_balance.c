@@ -124,21 +124,26 @@ static void push_rt_tasks(struct sl_sim *sim, struct sl_cpu *rq)
 static void pull_rt_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct rt_rq *rts = rt_rqs(sim);
+	const u64 *mask = rt_root_of(sim)->rto_mask;
 
-	for (int c = 0; c < sim->ncpu; c++) {
-		struct sl_cpu *src = &sim->cpus[c];
+	/* the overloaded CPUs in CPU order: a move changes only src's bit (visited) and rq's
+	 * (never a source), so each word's bits can be taken at once */
+	for (int w = 0; w < (sim->ncpu + 63) / 64; w++)
+		for (u64 bits = mask[w]; bits; bits &= bits - 1) {
+			int c = w * 64 + __builtin_ctzll(bits);
+			struct sl_cpu *src = &sim->cpus[c];
 
-		if (src == rq || !rts[c].overloaded)
-			continue;
-		struct sl_task *p = best_waiting(src, &rts[c]);
+			if (src == rq || !rts[c].overloaded)
+				continue;
+			struct sl_task *p = best_waiting(src, &rts[c]);
 
-		if (!p || p->prio >= rts[rq->id].highest_prio || !sl_cpu_allowed(p, rq->id))
-			continue;
-		/* it is about to preempt what runs there: leave it */
-		if (!src->curr || p->prio < sl_task_prio(src->curr))
-			continue;
-		move_task(sim, p, src, rq);
-	}
+			if (!p || p->prio >= rts[rq->id].highest_prio || !sl_cpu_allowed(p, rq->id))
+				continue;
+			/* it is about to preempt what runs there: leave it */
+			if (!src->curr || p->prio < sl_task_prio(src->curr))
+				continue;
+			move_task(sim, p, src, rq);
+		}
 }
 
 /* pre_schedule_rt: prev was RT and this CPU's best RT priority dropped (prev blocked); a
