@@ -12,7 +12,7 @@ static inline struct sl_task *ee_task(int nice, int policy, int cpu)
 
 	sl_eevdf_set_load_weight(p);
 	p->sched_class = &sl_eevdf_class;
-	p->se.recent_used_cpu = -1;
+	ee_se(&p->se)->recent_used_cpu = -1;
 	return p;
 }
 
@@ -24,8 +24,8 @@ static inline void ee_tree_add(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 	struct sched_entity *se = &p->se;
 
 	se->vruntime = v;
-	se->deadline = d;
-	se->slice = slice;
+	ee_se(se)->deadline = d;
+	ee_se(se)->slice = slice;
 	sl_eevdf_enqueue_tree(ee, se);
 	se->on_rq = 1;
 	ee->nr_queued++;
@@ -42,8 +42,8 @@ static inline void ee_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 	struct sched_entity *se = &p->se;
 
 	se->vruntime = v;
-	se->deadline = d;
-	se->slice = slice;
+	ee_se(se)->deadline = d;
+	ee_se(se)->slice = slice;
 	se->on_rq = 1;
 	se->exec_start = sim->now;
 	ee->curr = se;

@@ -1,11 +1,13 @@
 /*
  * The classes' areas (class.h rq_size, sim_size; made by class.c): each CPU gets its own area of
  * the class's size, zeroed and then set up by init_rq, the areas of one class are one array in
- * CPU order, a class of size 0 has none, and RT's machine-wide area holds the rto_mask that a
- * pull walks (bit c: CPU c has more than one RT task queued).
+ * CPU order, a class of size 0 has none, RT's machine-wide area holds the rto_mask that a pull
+ * walks (bit c: CPU c has more than one RT task queued), and a class's per-task area is its
+ * entity's class_area (task_size at most SL_SE_AREA_SIZE).
  */
 #include "helpers.h"
 #include "sched/class.h"
+#include "sched/release.h"
 #include "sched/eevdf/eevdf.h"
 #include "sched/rt/rt.h"
 
@@ -53,9 +55,10 @@ static void test_size_zero_no_area(void **state)
 	(void)state;
 	assert_int_equal(sim->nclasses, 2);
 	assert_ptr_equal(sim->classes[0], &sl_rt_class);
-	assert_null(sim->cpus[0].class_rq[1]);
-	assert_null(sim->cpus[1].class_rq[1]);
-	assert_null(sim->class_sim[1]);
+	assert_null(sim->cpus[0].class_rq[SL_FAIR_SLOT]);
+	assert_null(sim->cpus[1].class_rq[SL_FAIR_SLOT]);
+	assert_null(sim->class_sim[SL_FAIR_SLOT]);
+	assert_int_equal(sl_class_slot(sim, &sl_rt_class), 1);
 	assert_ptr_equal(rt_rq_of(sim, &sim->cpus[1]), &rt_rqs(sim)[1]);
 	fixture_free(f);
 }
@@ -109,12 +112,42 @@ static void test_rto_mask(void **state)
 	free(s);
 }
 
+/* every registered release's classes fit their per-task areas in the entity's class_area */
+static void test_task_size_fits(void **state)
+{
+	(void)state;
+	for (int r = 0; r < sl_nreleases; r++) {
+		const struct sl_sched_class *cls[SL_MAX_CLASSES];
+		int n = sl_release_classes(sl_releases[r], cls);
+
+		for (int i = 0; i < n; i++)
+			assert_true(cls[i]->task_size <= SL_SE_AREA_SIZE);
+	}
+	assert_int_equal(sl_eevdf_class.task_size, sizeof(struct eevdf_entity));
+}
+
+/* EEVDF's members of a task are its entity's class_area, zero on a new task */
+static void test_eevdf_entity_in_area(void **state)
+{
+	struct sl_task *p = bare_task(0, SL_SCHED_NORMAL, 0);
+
+	(void)state;
+	assert_ptr_equal((void *)ee_se(&p->se), (void *)p->se.class_area);
+	assert_int_equal(ee_se(&p->se)->deadline, 0);
+	assert_null(ee_se(&p->se)->last_wakee);
+	ee_se(&p->se)->recent_used_cpu = 7;
+	assert_int_equal(ee_se(&p->se)->recent_used_cpu, 7);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_areas_per_cpu),
 		cmocka_unit_test(test_size_zero_no_area),
 		cmocka_unit_test(test_rto_mask),
+		cmocka_unit_test(test_task_size_fits),
+		cmocka_unit_test(test_eevdf_entity_in_area),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

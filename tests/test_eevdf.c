@@ -165,24 +165,24 @@ static void test_update_deadline(void **state)
 	assert_int_equal(sim->tun.sched_base_slice, SLICE2);
 	/* not reached: v < d, nothing changes */
 	p->se.vruntime = 3000000;
-	p->se.deadline = 4000000;
+	ee_se(&p->se)->deadline = 4000000;
 	assert_false(sl_eevdf_update_deadline(sim, cfs, &p->se));
-	assert_int_equal(p->se.deadline, 4000000);
+	assert_int_equal(ee_se(&p->se)->deadline, 4000000);
 	/* passed: d = v + vslice from the current v (one step), nice 0: 5 ms + 1.4 ms */
 	p->se.vruntime = 5000000;
 	assert_true(sl_eevdf_update_deadline(sim, cfs, &p->se));
-	assert_int_equal(p->se.deadline, 6400000);
-	assert_int_equal(p->se.slice, SLICE2);
+	assert_int_equal(ee_se(&p->se)->deadline, 6400000);
+	assert_int_equal(ee_se(&p->se)->slice, SLICE2);
 	/* v == d counts as reached; nice 5: 10 ms + 4279403 (the §3 vector) */
-	q->se.vruntime = q->se.deadline = 10000000;
+	q->se.vruntime = ee_se(&q->se)->deadline = 10000000;
 	assert_true(sl_eevdf_update_deadline(sim, cfs, &q->se));
-	assert_int_equal(q->se.deadline, 14279403);
+	assert_int_equal(ee_se(&q->se)->deadline, 14279403);
 	/* a custom slice (sched_runtime) is kept: 3 ms */
 	p->se.custom_slice = true;
-	p->se.slice = 3000000;
+	ee_se(&p->se)->slice = 3000000;
 	p->se.vruntime = 7000000;
 	assert_true(sl_eevdf_update_deadline(sim, cfs, &p->se));
-	assert_int_equal(p->se.deadline, 10000000);
+	assert_int_equal(ee_se(&p->se)->deadline, 10000000);
 	fixture_free(f);
 	free(p);
 	free(q);
@@ -203,9 +203,9 @@ static struct sl_task *place_case(const char *feats, int nice, s64 vlag, bool wi
 	ee_tree_add(f->sim, rq, b, 1000000, 2400000, SLICE2);
 	if (with_curr)
 		ee_set_curr(sim, rq, c, 1000000, 2400000, SLICE2);
-	p->se.vlag = vlag;
+	ee_se(&p->se)->vlag = vlag;
 	p->se.rel_deadline = rel;
-	p->se.deadline = rel_d;
+	ee_se(&p->se)->deadline = rel_d;
 	sl_eevdf_place_entity(sim, ee_rq_of(f->sim, rq), &p->se, flags);
 	fixture_free(f);
 	free(a);
@@ -224,7 +224,7 @@ static void test_place_lag(void **state)
 	 * the wakee's lag V' - v is the 300000 it left with */
 	p = place_case(NULL, 0, 300000, false, 0, false, 0);
 	assert_int_equal(p->se.vruntime, 550000);
-	assert_int_equal(p->se.deadline, 1950000);
+	assert_int_equal(ee_se(&p->se)->deadline, 1950000);
 	free(p);
 	/* negative lag, truncating toward zero: -100001 * 3072 / 2048 = -150001.5 -> -150001
 	 * (a floor would give -150002): v = 1150001 */
@@ -235,12 +235,12 @@ static void test_place_lag(void **state)
 	 * 335000 * 3407 / 3072 = 371531.57 -> 371531; v = 628469; d = v + 4279403 */
 	p = place_case(NULL, 5, 335000, true, 0, false, 0);
 	assert_int_equal(p->se.vruntime, 628469);
-	assert_int_equal(p->se.deadline, 4907872);
+	assert_int_equal(ee_se(&p->se)->deadline, 4907872);
 	free(p);
 	/* NO_PLACE_LAG: v = V */
 	p = place_case("NO_PLACE_LAG", 0, 300000, false, 0, false, 0);
 	assert_int_equal(p->se.vruntime, 1000000);
-	assert_int_equal(p->se.deadline, 2400000);
+	assert_int_equal(ee_se(&p->se)->deadline, 2400000);
 	free(p);
 }
 
@@ -252,14 +252,14 @@ static void test_place_deadlines(void **state)
 	/* fork (ENQUEUE_INITIAL), PLACE_DEADLINE_INITIAL: half a vslice, 700000 */
 	p = place_case(NULL, 0, 0, false, EE_ENQUEUE_INITIAL, false, 0);
 	assert_int_equal(p->se.vruntime, 1000000);
-	assert_int_equal(p->se.deadline, 1700000);
+	assert_int_equal(ee_se(&p->se)->deadline, 1700000);
 	free(p);
 	p = place_case("NO_PLACE_DEADLINE_INITIAL", 0, 0, false, EE_ENQUEUE_INITIAL, false, 0);
-	assert_int_equal(p->se.deadline, 2400000);
+	assert_int_equal(ee_se(&p->se)->deadline, 2400000);
 	free(p);
 	/* a migrated task's relative deadline (500000) is restored: d = v + 500000 */
 	p = place_case(NULL, 0, 0, false, 0, true, 500000);
-	assert_int_equal(p->se.deadline, 1500000);
+	assert_int_equal(ee_se(&p->se)->deadline, 1500000);
 	assert_false(p->se.rel_deadline);
 	free(p);
 }
@@ -303,17 +303,17 @@ static void test_pick_protection(void **state)
 	/* curr D v 0 d 9 ms, protected to 1 ms; E v 0 d 2 ms. V = 0: both eligible */
 	ee_tree_add(f->sim, rq, e, 0, 2000000, SLICE2);
 	ee_set_curr(sim, rq, d, 0, 9000000, SLICE2);
-	d->se.vprot = 1000000;
+	ee_se(&d->se)->vprot = 1000000;
 	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, true), &d->se);
 	/* without protection (a short wakee's test) the earlier deadline wins */
 	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, false), &e->se);
 	/* protection spent (vprot <= v): E */
-	d->se.vprot = 0;
+	ee_se(&d->se)->vprot = 0;
 	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, true), &e->se);
 	/* curr with the strictly earlier deadline keeps the CPU; on a tie the tree's wins */
-	d->se.deadline = 1000000;
+	ee_se(&d->se)->deadline = 1000000;
 	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, true), &d->se);
-	d->se.deadline = 2000000;
+	ee_se(&d->se)->deadline = 2000000;
 	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, true), &e->se);
 	fixture_free(f);
 	free(d);
@@ -352,10 +352,10 @@ static void test_protect_slice(void **state)
 	/* RUN_TO_PARITY, the tree's min slice 0.3 ms < 1.4 ms: vprot = min(d, v + 0.3 ms) */
 	ee_tree_add(f->sim, rq, s, 0, 300000, 300000);
 	p->se.vruntime = 1000000;
-	p->se.deadline = 2400000;
-	p->se.slice = SLICE2;
+	ee_se(&p->se)->deadline = 2400000;
+	ee_se(&p->se)->slice = SLICE2;
 	sl_eevdf_set_protect_slice(sim, ee_rq_of(f->sim, rq), &p->se);
-	assert_int_equal(p->se.vprot, 1300000);
+	assert_int_equal(ee_se(&p->se)->vprot, 1300000);
 	/* a tree of larger slices: the own slice, vprot = d */
 	fixture_free(f);
 	f = fixture_new("6.18", "2", NULL);
@@ -363,16 +363,16 @@ static void test_protect_slice(void **state)
 	rq = &sim->cpus[0];
 	ee_tree_add(f->sim, rq, a, 0, 3000000, 3000000);
 	sl_eevdf_set_protect_slice(sim, ee_rq_of(f->sim, rq), &p->se);
-	assert_int_equal(p->se.vprot, 2400000);
+	assert_int_equal(ee_se(&p->se)->vprot, 2400000);
 	fixture_free(f);
 	/* NO_RUN_TO_PARITY: 0.7 ms, unscaled: v + 0.7 ms */
 	f = fixture_new("6.18", "2", "NO_RUN_TO_PARITY");
 	sim = f->sim;
 	sl_eevdf_set_protect_slice(sim, ee_rq_of(f->sim, &sim->cpus[0]), &p->se);
-	assert_int_equal(p->se.vprot, 1700000);
+	assert_int_equal(ee_se(&p->se)->vprot, 1700000);
 	/* cancel: vprot = v */
 	sl_eevdf_cancel_protect_slice(&p->se);
-	assert_int_equal(p->se.vprot, 1000000);
+	assert_int_equal(ee_se(&p->se)->vprot, 1000000);
 	assert_false(sl_eevdf_protect_slice(&p->se));
 	fixture_free(f);
 	free(a);

@@ -65,7 +65,7 @@ static void test_delay_dequeue(void **state)
 	assert_false(a->se.sched_delayed);
 	assert_int_equal(a->se.on_rq, 0);
 	assert_int_equal(ee_rq_of(f->sim, rq)->nr_queued, 1);
-	assert_int_equal(a->se.vlag, -1000000);
+	assert_int_equal(ee_se(&a->se)->vlag, -1000000);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -73,7 +73,7 @@ static void test_delay_dequeue(void **state)
 	/* an eligible sleeper leaves at once: A at 0, B at 2 ms: lag +1 ms kept */
 	f = sleep_case(NULL, 0, 2000000, &a, &b);
 	assert_int_equal(a->se.on_rq, 0);
-	assert_int_equal(a->se.vlag, 1000000);
+	assert_int_equal(ee_se(&a->se)->vlag, 1000000);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -81,7 +81,7 @@ static void test_delay_dequeue(void **state)
 	/* the lag clamp: A at 0, B at 20 ms, V = 10 ms: L = calc_delta_fair(max_slice 1.4 ms +
 	 * TICK_NSEC 4 ms) = 5.4 ms */
 	f = sleep_case(NULL, 0, 20000000, &a, &b);
-	assert_int_equal(a->se.vlag, 5400000);
+	assert_int_equal(ee_se(&a->se)->vlag, 5400000);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -106,8 +106,8 @@ static void wake_delayed(const char *feats, u64 *v, u64 *d, s64 *vlag)
 	assert_false(a->se.sched_delayed);
 	assert_int_equal(rq->nr_running, 2);
 	*v = a->se.vruntime;
-	*d = a->se.deadline;
-	*vlag = a->se.vlag;
+	*d = ee_se(&a->se)->deadline;
+	*vlag = ee_se(&a->se)->vlag;
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -151,7 +151,7 @@ static void pick_delayed(const char *feats, s64 *vlag)
 	assert_false(a->se.sched_delayed);
 	assert_int_equal(ee_rq_of(f->sim, rq)->nr_queued, 1);
 	assert_ptr_equal(ee_rq_of(f->sim, rq)->curr, &b->se);
-	*vlag = a->se.vlag;
+	*vlag = ee_se(&a->se)->vlag;
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -184,11 +184,11 @@ static void test_yield(void **state)
 	ee_set_curr(sim, rq, a, 0, SLICE2, SLICE2);
 	sl_eevdf_class.yield_task(sim, rq);
 	assert_int_equal(a->se.vruntime, SLICE2);
-	assert_int_equal(a->se.deadline, 2 * SLICE2);
+	assert_int_equal(ee_se(&a->se)->deadline, 2 * SLICE2);
 	/* now ineligible (1.4 ms > V = 0.7 ms): a second yield changes nothing */
 	sl_eevdf_class.yield_task(sim, rq);
 	assert_int_equal(a->se.vruntime, SLICE2);
-	assert_int_equal(a->se.deadline, 2 * SLICE2);
+	assert_int_equal(ee_se(&a->se)->deadline, 2 * SLICE2);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -211,10 +211,10 @@ static bool wake_preempts(const char *feats, u64 vprot, u64 wslice, int cpol, in
 	ee_tree_add(f->sim, rq, w, 0, 700000, wslice);
 	w->se.custom_slice = true;
 	ee_set_curr(sim, rq, a, 0, SLICE2, SLICE2);
-	a->se.vprot = vprot;
+	ee_se(&a->se)->vprot = vprot;
 	sl_eevdf_class.check_preempt_curr(sim, rq, w, 0);
 	r = rq->need_resched;
-	*vprot_after = a->se.vprot;
+	*vprot_after = ee_se(&a->se)->vprot;
 	fixture_free(f);
 	free(a);
 	free(w);
@@ -520,12 +520,12 @@ static void test_custom_slice(void **state)
 	for (int i = 0; i < 4; i++) {
 		p->sched_runtime = runtimes[i];
 		sl_eevdf_class.init_task(f->sim, p);
-		assert_int_equal(p->se.slice, want[i]);
+		assert_int_equal(ee_se(&p->se)->slice, want[i]);
 		assert_int_equal(p->se.custom_slice, runtimes[i] != 0);
 	}
 	/* a placement keeps the custom slice: d = V + 100 ms */
 	sl_eevdf_place_entity(f->sim, ee_rq_of(f->sim, &f->sim->cpus[0]), &p->se, 0);
-	assert_int_equal(p->se.deadline - p->se.vruntime, 100000000);
+	assert_int_equal(ee_se(&p->se)->deadline - p->se.vruntime, 100000000);
 	fixture_free(f);
 	free(p);
 }

@@ -54,12 +54,13 @@ void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 int sl_class_rq_alloc(struct sl_sim *sim)
 {
 	for (int i = 0; i < sim->nclasses; i++) {
+		int k = sim->nclasses - 1 - i; /* the slot, from the bottom (class.h) */
 		size_t size = sim->classes[i]->rq_size;
 
-		if (size && !(sim->class_rq_mem[i] = calloc((size_t)sim->ncpu, size)))
+		if (size && !(sim->class_rq_mem[k] = calloc((size_t)sim->ncpu, size)))
 			return -1;
 		size = sim->classes[i]->sim_size;
-		if (size && !(sim->class_sim[i] = calloc(1, size)))
+		if (size && !(sim->class_sim[k] = calloc(1, size)))
 			return -1;
 	}
 	return 0;
@@ -68,9 +69,10 @@ int sl_class_rq_alloc(struct sl_sim *sim)
 void sl_class_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	for (int i = 0; i < sim->nclasses; i++) {
+		int k = sim->nclasses - 1 - i;
 		size_t size = sim->classes[i]->rq_size;
 
-		rq->class_rq[i] = size ? sim->class_rq_mem[i] + (size_t)rq->id * size : NULL;
+		rq->class_rq[k] = size ? sim->class_rq_mem[k] + (size_t)rq->id * size : NULL;
 	}
 	for (int i = 0; i < sim->nclasses; i++)
 		if (sim->classes[i]->init_rq)

@@ -29,6 +29,11 @@ struct sl_sched_class {
 	/* the size of the class's machine-wide area (its own struct), allocated zeroed by the core
 	 * with the per-CPU ones, before init_sim, and reached by sl_sim_area; 0: none */
 	size_t sim_size;
+	/* the size of the class's per-task area: the entity's class_area (sched.h, at most
+	 * SL_SE_AREA_SIZE bytes, zeroed with the task), which the class casts to its own struct
+	 * (EEVDF: ee_se) and checks at compile time (_Static_assert, as eevdf.h); the tests check
+	 * every registered release's classes (test_class_area) */
+	size_t task_size;
 	/* the class's part of a runqueue, at machine start (its area is zeroed already) */
 	void (*init_rq)(struct sl_sim *sim, struct sl_cpu *rq);
 	/* new_task: the weight and the per-task state of the class (__sched_fork) */
@@ -88,37 +93,49 @@ struct sl_sched_class {
 	bool (*nohz_stop_tick)(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 };
 
-/* cls's part of rq (its rq_size area); cls must be in the run's class stack. The stack is at
- * most SL_MAX_CLASSES deep and the fair class is its last: a look-up of a compare or two. */
+/*
+ * The areas are kept by slot, counted from the bottom of the stack: slot 0 is the release's
+ * fair class's (always the last of sim->classes), slot k the class k places above it. The
+ * fair class, the one whose hooks run most, reaches its areas by a constant index
+ * (sl_fair_rq_area); another class by its slot, a compare or two (the stack is at most
+ * SL_MAX_CLASSES deep).
+ */
+#define SL_FAIR_SLOT 0
+
+/* cls's slot; cls must be in the run's class stack */
+static inline int sl_class_slot(const struct sl_sim *sim, const struct sl_sched_class *cls)
+{
+	int k = 0;
+
+	while (sim->classes[sim->nclasses - 1 - k] != cls && k < sim->nclasses - 1)
+		k++;
+	return k;
+}
+
+/* cls's part of rq (its rq_size area) */
 static inline void *sl_rq_area(const struct sl_sim *sim, const struct sl_cpu *rq,
 			       const struct sl_sched_class *cls)
 {
-	int i = 0;
+	return rq->class_rq[sl_class_slot(sim, cls)];
+}
 
-	while (sim->classes[i] != cls && i < sim->nclasses - 1)
-		i++;
-	return rq->class_rq[i];
+/* the release's fair class's part of rq */
+static inline void *sl_fair_rq_area(const struct sl_cpu *rq)
+{
+	return rq->class_rq[SL_FAIR_SLOT];
 }
 
 /* every CPU's area of cls at once: an array of ncpu areas of cls's rq_size in CPU order (one
  * allocation per class), so that a scan of every CPU's part walks it by index */
 static inline void *sl_rq_areas(const struct sl_sim *sim, const struct sl_sched_class *cls)
 {
-	int i = 0;
-
-	while (sim->classes[i] != cls && i < sim->nclasses - 1)
-		i++;
-	return sim->class_rq_mem[i];
+	return sim->class_rq_mem[sl_class_slot(sim, cls)];
 }
 
 /* cls's machine-wide area (its sim_size area) */
 static inline void *sl_sim_area(const struct sl_sim *sim, const struct sl_sched_class *cls)
 {
-	int i = 0;
-
-	while (sim->classes[i] != cls && i < sim->nclasses - 1)
-		i++;
-	return sim->class_sim[i];
+	return sim->class_sim[sl_class_slot(sim, cls)];
 }
 
 /* The classes' per-CPU and machine-wide areas of the run's class stack (sim->classes), made before

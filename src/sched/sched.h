@@ -59,12 +59,17 @@ struct sl_bfs_entity {
 	bool pinned; /* queued on the list of tasks with an affinity mask */
 };
 
+/* the capacity of a fair class's per-task area in the entity (class_area below): what 6.18
+ * EEVDF's struct eevdf_entity needs, so that the union is no larger than it was */
+#define SL_SE_AREA_SIZE 80
+
 /*
  * A release's fair class is fixed for a run (sim->rel->fair), and each keeps members the others
  * never touch: 2.6.3x CFS (cfs*.c, balance.c; the waker's avg_wakeup in machine.c's wake-up is
- * taken under CFS only), 6.18 EEVDF (eevdf*.c) and BFS (bfs/). They share one union, used as
- * the run's release's: a task or group entity starts zeroed (the task arena, calloc), so each
- * starts as it did with members of its own. Members outside the union are every release's.
+ * taken under CFS only), 6.18 EEVDF (eevdf*.c, its per-task area class_area) and BFS (bfs/).
+ * They share one union, used as the run's release's: a task or group entity starts zeroed (the
+ * task arena, calloc), so each starts as it did with members of its own. Members outside the
+ * union are every release's.
  */
 struct sched_entity {
 	struct sl_load_weight load;
@@ -93,24 +98,10 @@ struct sched_entity {
 			 * config.c), NULL without */
 			struct sl_tg *tg;
 		};
-		struct { /* EEVDF (6.18, eevdf.h) */
-			u64 deadline;
-			u64 slice; /* the request, ns */
-			/* the least and greatest slice of the subtree rooted here (the tree's
-			 * augmentation, as the kernel's min_slice) */
-			u64 min_slice, max_slice;
-			/* the subtree's least vruntime (wrapping compare), for the pick */
-			u64 min_vruntime;
-			u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
-			s64 vlag;
-			/* the task's record_wakee (task_struct members in the kernel, kept here
-			 * with the class's own): wake_wide's flips, and select_idle_sibling's
-			 * recent_used_cpu (eevdf_balance.c) */
-			struct sl_task *last_wakee;
-			u64 wakee_flip_decay_ts;
-			unsigned wakee_flips;
-			int recent_used_cpu;
-		};
+		/* the fair class's own per-task area (class.h task_size: its struct, declared in
+		 * its folder, at most SL_SE_AREA_SIZE bytes), zeroed with the task: 6.18 EEVDF's
+		 * struct eevdf_entity (eevdf.h) */
+		u64 class_area[SL_SE_AREA_SIZE / sizeof(u64)];
 		struct sl_bfs_entity bfs; /* BFS (src/sched/bfs/) */
 	};
 };
@@ -374,9 +365,9 @@ struct sl_cpu {
 	int id;
 	int socket, core, thread;
 	struct cfs_rq cfs;
-	/* each class's part of this runqueue, by its place in sim->classes: an area of the
-	 * class's rq_size, allocated and zeroed by the scheduler core (class.c), read through
-	 * sl_rq_area (class.h); NULL for a class with rq_size 0 */
+	/* each class's part of this runqueue, by its slot (class.h: 0 the release's fair class,
+	 * then upwards): an area of the class's rq_size, allocated and zeroed by the scheduler
+	 * core (class.c), read through sl_rq_area; NULL for a class with rq_size 0 */
 	void *class_rq[SL_MAX_CLASSES];
 	struct sl_task *curr; /* NULL: the idle task */
 	unsigned long nr_running;
@@ -453,8 +444,8 @@ struct sl_sim {
 	/* the scheduler classes, highest first (class.h); the release's fair class last */
 	const struct sl_sched_class *classes[SL_MAX_CLASSES];
 	int nclasses;
-	/* the classes' per-CPU areas (class.c): ncpu areas of classes[i]->rq_size each, and
-	 * their machine-wide areas of classes[i]->sim_size (NULL: size 0) */
+	/* the classes' per-CPU areas by slot (class.h: 0 is the fair class's): ncpu areas of
+	 * the class's rq_size each, and their machine-wide areas of its sim_size (NULL: 0) */
 	char *class_rq_mem[SL_MAX_CLASSES];
 	void *class_sim[SL_MAX_CLASSES];
 	/* a class's machine-wide state (class.h init_sim: BFS's global run queue); NULL: none */

@@ -33,21 +33,21 @@ static void eevdf_init_task(struct sl_sim *sim, struct sl_task *p)
 {
 	sl_eevdf_set_load_weight(p);
 	p->se.vruntime = 0;
-	p->se.vlag = 0;
-	p->se.slice = sim->tun.sched_base_slice;
+	ee_se(&p->se)->vlag = 0;
+	ee_se(&p->se)->slice = sim->tun.sched_base_slice;
 	p->se.custom_slice = false;
 	/* sched_setattr(sched_runtime != 0): a custom slice, clamped, kept across placements */
 	if (p->sched_runtime) {
 		u64 r = p->sched_runtime;
 
-		p->se.slice = r < EEVDF_SLICE_MIN   ? EEVDF_SLICE_MIN
-			      : r > EEVDF_SLICE_MAX ? EEVDF_SLICE_MAX
-						    : r;
+		ee_se(&p->se)->slice = r < EEVDF_SLICE_MIN   ? EEVDF_SLICE_MIN
+				       : r > EEVDF_SLICE_MAX ? EEVDF_SLICE_MAX
+							     : r;
 		p->se.custom_slice = true;
 	}
 	p->se.rel_deadline = false;
 	p->se.sched_delayed = false;
-	p->se.recent_used_cpu = -1;
+	ee_se(&p->se)->recent_used_cpu = -1;
 }
 
 /* task_fork_fair only sets capacity; no child_runs_first, no vruntime copy. */
@@ -55,7 +55,7 @@ static void eevdf_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_tas
 {
 	(void)sim;
 	if (parent)
-		p->se.recent_used_cpu = parent->cpu;
+		ee_se(&p->se)->recent_used_cpu = parent->cpu;
 }
 
 void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
@@ -94,7 +94,7 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	}
 	sl_eevdf_update_entity_lag(sim, cfs, se);
 	if (sched_feat(sim, F_PLACE_REL_DEADLINE) && !sleep) {
-		se->deadline -= se->vruntime;
+		ee_se(se)->deadline -= se->vruntime;
 		se->rel_deadline = true;
 	}
 	if (se != cfs->curr)
@@ -107,8 +107,8 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 		cfs->last_put = NULL;
 	if (finish_delay) {
 		se->sched_delayed = false;
-		if (sched_feat(sim, F_DELAY_ZERO) && se->vlag > 0)
-			se->vlag = 0;
+		if (sched_feat(sim, F_DELAY_ZERO) && ee_se(se)->vlag > 0)
+			ee_se(se)->vlag = 0;
 	}
 	return true;
 }
@@ -123,11 +123,11 @@ static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct
 
 	if (sched_feat(sim, F_DELAY_ZERO)) {
 		sl_eevdf_update_entity_lag(sim, cfs, se);
-		if (se->vlag > 0) {
+		if (ee_se(se)->vlag > 0) {
 			cfs->nr_queued--;
 			if (se != cfs->curr)
 				sl_eevdf_dequeue_tree(cfs, se);
-			se->vlag = 0;
+			ee_se(se)->vlag = 0;
 			sl_eevdf_place_entity(sim, cfs, se, 0);
 			if (se != cfs->curr)
 				sl_eevdf_enqueue_tree(cfs, se);
@@ -180,7 +180,7 @@ static void hrtick_start(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 
 	if (!sched_feat(sim, F_HRTICK) || rq->nr_running <= 1)
 		return;
-	delta = (s64)(se->slice - (se->sum_exec_runtime - se->prev_sum_exec_runtime));
+	delta = (s64)(ee_se(se)->slice - (se->sum_exec_runtime - se->prev_sum_exec_runtime));
 	if (delta < 0) {
 		if (rq->curr == p)
 			sl_resched_cpu(sim, rq);
@@ -300,7 +300,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 	if (p->policy != SL_SCHED_NORMAL)
 		return; /* a SCHED_BATCH wakee never preempts */
 	sl_eevdf_update_curr(sim, rq);
-	pshort = sched_feat(sim, F_PREEMPT_SHORT) && se->slice < cse->slice;
+	pshort = sched_feat(sim, F_PREEMPT_SHORT) && ee_se(se)->slice < ee_se(cse)->slice;
 	if (sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !pshort) == se) {
 		if (pshort)
 			sl_eevdf_cancel_protect_slice(cse);
@@ -322,7 +322,7 @@ static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 	sl_eevdf_clear_buddies(cfs, curr);
 	sl_eevdf_update_curr(sim, rq);
 	if (sl_eevdf_entity_eligible(cfs, curr)) {
-		curr->vruntime = curr->deadline;
+		curr->vruntime = ee_se(curr)->deadline;
 		sl_eevdf_update_deadline(sim, cfs, curr);
 	}
 }
@@ -330,6 +330,7 @@ static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 const struct sl_sched_class sl_eevdf_class = {
 	.name = "fair (EEVDF 6.18)",
 	.owns = NULL,
+	.task_size = sizeof(struct eevdf_entity),
 	.rq_size = sizeof(struct eevdf_rq),
 	.init_rq = eevdf_init_rq,
 	.init_task = eevdf_init_task,

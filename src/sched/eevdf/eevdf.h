@@ -58,9 +58,38 @@ struct eevdf_rq {
 	u64 next_balance;     /* ns */
 };
 
+/* The class's per-task area (class.h task_size), in the entity's class_area (sched.h). */
+struct eevdf_entity {
+	u64 deadline;
+	u64 slice; /* the request, ns */
+	/* the least and greatest slice of the subtree rooted here (the tree's augmentation, as the
+	 * kernel's min_slice) */
+	u64 min_slice, max_slice;
+	/* the subtree's least vruntime (wrapping compare), for the pick */
+	u64 min_vruntime;
+	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
+	s64 vlag;
+	/* the task's record_wakee (task_struct members in the kernel, kept here with the class's
+	 * own): wake_wide's flips, and select_idle_sibling's recent_used_cpu (eevdf_balance.c) */
+	struct sl_task *last_wakee;
+	u64 wakee_flip_decay_ts;
+	unsigned wakee_flips;
+	int recent_used_cpu;
+};
+_Static_assert(sizeof(struct eevdf_entity) <= SL_SE_AREA_SIZE,
+	       "EEVDF's per-task area must fit the entity's class_area");
+
+/* se's EEVDF members (const for a const entity) */
+#define ee_se(se)                                                                                  \
+	_Generic((se),                                                                             \
+		const struct sched_entity *: (const struct eevdf_entity *)(const void *)(se)       \
+						     ->class_area,                                 \
+		default: (struct eevdf_entity *)(void *)(se)->class_area)
+
 static inline struct eevdf_rq *ee_rq_of(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
-	return (struct eevdf_rq *)sl_rq_area(sim, rq, &sl_eevdf_class);
+	(void)sim; /* EEVDF is only ever a release's fair class: its area is the fair slot's */
+	return (struct eevdf_rq *)sl_fair_rq_area(rq);
 }
 
 #define EEVDF_FIXEDPOINT_SHIFT 10

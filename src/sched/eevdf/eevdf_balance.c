@@ -89,20 +89,20 @@ static s64 cpu_load(struct sl_sim *sim, int cpu)
 /* record_wakee: the waker's flips, halved once a second */
 static void record_wakee(struct sl_sim *sim, struct sl_task *waker, struct sl_task *p)
 {
-	if (sim->now > waker->se.wakee_flip_decay_ts + NSEC_PER_SEC) {
-		waker->se.wakee_flips >>= 1;
-		waker->se.wakee_flip_decay_ts = sim->now;
+	if (sim->now > ee_se(&waker->se)->wakee_flip_decay_ts + NSEC_PER_SEC) {
+		ee_se(&waker->se)->wakee_flips >>= 1;
+		ee_se(&waker->se)->wakee_flip_decay_ts = sim->now;
 	}
-	if (waker->se.last_wakee != p) {
-		waker->se.last_wakee = p;
-		waker->se.wakee_flips++;
+	if (ee_se(&waker->se)->last_wakee != p) {
+		ee_se(&waker->se)->last_wakee = p;
+		ee_se(&waker->se)->wakee_flips++;
 	}
 }
 
 /* wake_wide: a 1:N waker relation wider than the LLC spreads instead of pulling */
 static bool wake_wide(struct sl_sim *sim, struct sl_task *waker, struct sl_task *p)
 {
-	unsigned master = waker->se.wakee_flips, slave = p->se.wakee_flips;
+	unsigned master = ee_se(&waker->se)->wakee_flips, slave = ee_se(&p->se)->wakee_flips;
 	unsigned factor = (unsigned)sim->cpus[p->cpu].llc_size; /* sd_llc_size */
 
 	if (master < slave) {
@@ -172,8 +172,8 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 		return target;
 	if (prev != target && share_cache(sim, prev, target) && idle_or_sched_idle(sim, prev))
 		return prev;
-	recent = p->se.recent_used_cpu;
-	p->se.recent_used_cpu = prev;
+	recent = ee_se(&p->se)->recent_used_cpu;
+	ee_se(&p->se)->recent_used_cpu = prev;
 	if (recent >= 0 && recent != prev && recent != target && share_cache(sim, recent, target) &&
 	    idle_or_sched_idle(sim, recent))
 		return recent;
