@@ -58,7 +58,7 @@ static void test_size_zero_no_area(void **state)
 	assert_null(sim->cpus[0].class_rq[SL_FAIR_SLOT]);
 	assert_null(sim->cpus[1].class_rq[SL_FAIR_SLOT]);
 	assert_null(sim->class_sim[SL_FAIR_SLOT]);
-	assert_int_equal(sl_class_slot(sim, &sl_rt_class), 1);
+	assert_int_equal(sl_rt_class.slot, 1);
 	assert_ptr_equal(rt_rq_of(sim, &sim->cpus[1]), &rt_rqs(sim)[1]);
 	fixture_free(f);
 }
@@ -112,7 +112,8 @@ static void test_rto_mask(void **state)
 	free(s);
 }
 
-/* every registered release's classes fit their per-task areas in the entity's class_area */
+/* every registered release's classes fit their per-task areas in the entity's class_area and
+ * sit at their slots */
 static void test_task_size_fits(void **state)
 {
 	(void)state;
@@ -120,8 +121,11 @@ static void test_task_size_fits(void **state)
 		const struct sl_sched_class *cls[SL_MAX_CLASSES];
 		int n = sl_release_classes(sl_releases[r], cls);
 
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			assert_true(cls[i]->task_size <= SL_SE_AREA_SIZE);
+			/* the slots count from the bottom: the fair class 0, RT 1 */
+			assert_int_equal(cls[i]->slot, n - 1 - i);
+		}
 	}
 	assert_int_equal(sl_eevdf_class.task_size, sizeof(struct eevdf_entity));
 }

@@ -57,6 +57,9 @@ int sl_class_rq_alloc(struct sl_sim *sim)
 		int k = sim->nclasses - 1 - i; /* the slot, from the bottom (class.h) */
 		size_t size = sim->classes[i]->rq_size;
 
+		if (sim->classes[i]->slot != k)
+			return -1; /* the registry's stack and the classes' slots disagree */
+
 		if (size && !(sim->class_rq_mem[k] = calloc((size_t)sim->ncpu, size)))
 			return -1;
 		size = sim->classes[i]->sim_size;

@@ -22,6 +22,11 @@ struct sl_sched_class {
 	 * nonzero on failure (out of memory). */
 	int (*init_sim)(struct sl_sim *sim);
 	void (*exit_sim)(struct sl_sim *sim);
+	/* the class's place counted from the bottom of the stack (0: a release's fair class, the
+	 * default; 1: the class above it, RT): its areas are kept at that index (class_rq[slot]),
+	 * so that the class reaches them by a constant. sl_class_rq_alloc refuses a stack whose
+	 * slots are not 0, 1, ... from the bottom. */
+	int slot;
 	/* the size of the class's part of each runqueue (its own struct, declared in its folder):
 	 * the scheduler core allocates it zeroed per CPU before init_rq (sl_class_rq_alloc) and
 	 * the class reaches it by sl_rq_area; 0: none (the class keeps nothing per CPU there) */
@@ -93,30 +98,14 @@ struct sl_sched_class {
 	bool (*nohz_stop_tick)(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 };
 
-/*
- * The areas are kept by slot, counted from the bottom of the stack: slot 0 is the release's
- * fair class's (always the last of sim->classes), slot k the class k places above it. The
- * fair class, the one whose hooks run most, reaches its areas by a constant index
- * (sl_fair_rq_area); another class by its slot, a compare or two (the stack is at most
- * SL_MAX_CLASSES deep).
- */
+/* the slot of a release's fair class (the bottom of the stack): every fair class's, as a
+ * zeroed sl_sched_class.slot says */
 #define SL_FAIR_SLOT 0
 
-/* cls's slot; cls must be in the run's class stack */
-static inline int sl_class_slot(const struct sl_sim *sim, const struct sl_sched_class *cls)
-{
-	int k = 0;
-
-	while (sim->classes[sim->nclasses - 1 - k] != cls && k < sim->nclasses - 1)
-		k++;
-	return k;
-}
-
 /* cls's part of rq (its rq_size area) */
-static inline void *sl_rq_area(const struct sl_sim *sim, const struct sl_cpu *rq,
-			       const struct sl_sched_class *cls)
+static inline void *sl_rq_area(const struct sl_cpu *rq, const struct sl_sched_class *cls)
 {
-	return rq->class_rq[sl_class_slot(sim, cls)];
+	return rq->class_rq[cls->slot];
 }
 
 /* the release's fair class's part of rq */
@@ -129,18 +118,18 @@ static inline void *sl_fair_rq_area(const struct sl_cpu *rq)
  * allocation per class), so that a scan of every CPU's part walks it by index */
 static inline void *sl_rq_areas(const struct sl_sim *sim, const struct sl_sched_class *cls)
 {
-	return sim->class_rq_mem[sl_class_slot(sim, cls)];
+	return sim->class_rq_mem[cls->slot];
 }
 
 /* cls's machine-wide area (its sim_size area) */
 static inline void *sl_sim_area(const struct sl_sim *sim, const struct sl_sched_class *cls)
 {
-	return sim->class_sim[sl_class_slot(sim, cls)];
+	return sim->class_sim[cls->slot];
 }
 
 /* The classes' per-CPU and machine-wide areas of the run's class stack (sim->classes), made before
- * the CPUs are initialized: -1 out of memory. sl_class_init_rq points rq at them and calls the
- * classes' init_rq; sl_class_rq_free frees them (a NULL area is fine). */
+ * the CPUs are initialized: -1 out of memory, or a class not at its slot. sl_class_init_rq points
+ * rq at them and calls the classes' init_rq; sl_class_rq_free frees them (a NULL area is fine). */
 int sl_class_rq_alloc(struct sl_sim *sim);
 void sl_class_init_rq(struct sl_sim *sim, struct sl_cpu *rq);
 void sl_class_rq_free(struct sl_sim *sim);

@@ -323,6 +323,7 @@ const struct sl_sched_class sl_rt_class = {
 	.owns = rt_owns,
 	.init_sim = rt_init_sim,
 	.exit_sim = rt_exit_sim,
+	.slot = SL_RT_SLOT,
 	.sim_size = sizeof(struct rt_root),
 	.rq_size = sizeof(struct rt_rq),
 	.init_rq = rt_init_rq,

@@ -17,6 +17,8 @@
 #define SL_RT_RUNTIME_US_DEFAULT 950000
 
 extern const struct sl_sched_class sl_rt_class; /* above every release's fair class */
+/* its slot (class.h): right above the fair class, so that its areas are at a constant index */
+#define SL_RT_SLOT 1
 
 /* The class's part of a runqueue (its area, class.h rq_size): the kernel's rt_rq. */
 struct rt_rq {
@@ -31,7 +33,8 @@ struct rt_rq {
 
 static inline struct rt_rq *rt_rq_of(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
-	return (struct rt_rq *)sl_rq_area(sim, rq, &sl_rt_class);
+	(void)sim;
+	return (struct rt_rq *)rq->class_rq[SL_RT_SLOT];
 }
 
 /* The class's machine-wide area (class.h sim_size): the root domain's rto_mask, the CPUs
@@ -42,13 +45,13 @@ struct rt_root {
 
 static inline struct rt_root *rt_root_of(const struct sl_sim *sim)
 {
-	return (struct rt_root *)sl_sim_area(sim, &sl_rt_class);
+	return (struct rt_root *)sim->class_sim[SL_RT_SLOT];
 }
 
 /* every CPU's rt_rq, by CPU id (the scans of every CPU: push, pull, the lowest CPU) */
 static inline struct rt_rq *rt_rqs(const struct sl_sim *sim)
 {
-	return (struct rt_rq *)sl_rq_areas(sim, &sl_rt_class);
+	return (struct rt_rq *)(void *)sim->class_rq_mem[SL_RT_SLOT];
 }
 
 /* the RT sysctls' boot values into t */
