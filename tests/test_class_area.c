@@ -1,12 +1,13 @@
 /*
  * The classes' areas (class.h rq_size, sim_size; made by class.c): each CPU gets its own area of
  * the class's size, zeroed and then set up by init_rq, the areas of one class are one array in
- * CPU order, a class of size 0 has none, RT's machine-wide area holds the rto_mask that a pull
- * walks (bit c: CPU c has more than one RT task queued), and a class's per-task area is its
- * entity's class_area (task_size at most SL_SE_AREA_SIZE).
+ * CPU order, the fair class's at slot 0, a class of size 0 has none, RT's machine-wide area holds
+ * the rto_mask that a pull walks (bit c: CPU c has more than one RT task queued), and a class's
+ * per-task area is its entity's class_area (task_size at most SL_SE_AREA_SIZE).
  */
 #include "helpers.h"
 #include "sched/class.h"
+#include "sched/cfs/cfs_releases.h"
 #include "sched/release.h"
 #include "sched/eevdf/eevdf.h"
 #include "sched/rt/rt.h"
@@ -46,21 +47,31 @@ static void test_areas_per_cpu(void **state)
 	fixture_free(f);
 }
 
-/* 2.6.31's CFS declares no per-CPU area (its cfs_rq is still in struct sl_cpu): none is made */
-static void test_size_zero_no_area(void **state)
+/* 2.6.31's CFS: its root runqueues are its areas at the fair slot; BFS (one global queue in
+ * its class_state) declares no per-CPU area, and none is made */
+static void test_fair_slot(void **state)
 {
 	struct fixture *f = fixture_new("2.6.31", "2", NULL);
+	struct fixture *g = fixture_new("2.6.31-bfs", "2", NULL);
 	struct sl_sim *sim = f->sim;
+	struct cfs_rq *cfss = sl_rq_areas(sim, &sl_cfs_class);
 
 	(void)state;
 	assert_int_equal(sim->nclasses, 2);
 	assert_ptr_equal(sim->classes[0], &sl_rt_class);
-	assert_null(sim->cpus[0].class_rq[SL_FAIR_SLOT]);
-	assert_null(sim->cpus[1].class_rq[SL_FAIR_SLOT]);
-	assert_null(sim->class_sim[SL_FAIR_SLOT]);
 	assert_int_equal(sl_rt_class.slot, 1);
-	assert_ptr_equal(rt_rq_of(sim, &sim->cpus[1]), &rt_rqs(sim)[1]);
+	for (int c = 0; c < 2; c++) {
+		assert_ptr_equal(cfs_rq_of_cpu(&sim->cpus[c]), &cfss[c]);
+		assert_ptr_equal(sim->cpus[c].class_rq[SL_FAIR_SLOT], &cfss[c]);
+		assert_int_equal(cfss[c].cpu, c); /* cfs_init_rq */
+		assert_ptr_equal(rt_rq_of(sim, &sim->cpus[c]), &rt_rqs(sim)[c]);
+	}
+	assert_null(sim->class_sim[SL_FAIR_SLOT]);
+	assert_null(g->sim->cpus[0].class_rq[SL_FAIR_SLOT]);
+	assert_null(g->sim->cpus[1].class_rq[SL_FAIR_SLOT]);
+	assert_non_null(g->sim->cpus[1].class_rq[1]); /* RT's */
 	fixture_free(f);
+	fixture_free(g);
 }
 
 static struct sl_task *fifo_task(struct sl_sim *sim, int rtprio, int cpu)
@@ -148,7 +159,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_areas_per_cpu),
-		cmocka_unit_test(test_size_zero_no_area),
+		cmocka_unit_test(test_fair_slot),
 		cmocka_unit_test(test_rto_mask),
 		cmocka_unit_test(test_task_size_fits),
 		cmocka_unit_test(test_eevdf_entity_in_area),

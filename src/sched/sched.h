@@ -106,28 +106,12 @@ struct sched_entity {
 	};
 };
 
-RB_HEAD(sl_cfs_tree, sched_entity);
-struct cfs_rq {
-	struct sl_load_weight load;
-	unsigned long nr_running;
-	u64 min_vruntime;
-	struct sl_cfs_tree tasks_timeline;
-	TAILQ_HEAD(, sched_entity) tasks;
-	u64 seq;
-	struct sched_entity *curr, *next, *last;
-	/* group scheduling only (cfs_group.c): the owning group (NULL: a CPU's root runqueue), its
-	 * CPU, and the kernel's per-CPU share figures (shares, rq_weight, task_weight, h_load) */
-	struct sl_tg *tg;
-	int cpu;
-	u64 shares, rq_weight, task_weight, h_load;
-};
-
 /* A task group of CONFIG_USER_SCHED (one per uid), with an entity and a runqueue per CPU. */
 struct sl_tg {
 	int uid;
 	u64 shares;		 /* tg->shares */
-	struct sched_entity *se; /* [ncpu], queued on sim->cpus[c].cfs */
-	struct cfs_rq *cfs_rq;	 /* [ncpu] */
+	struct sched_entity *se; /* [ncpu], queued on CPU c's root runqueue (CFS's area) */
+	struct cfs_rq *cfs_rq;	 /* [ncpu] (sched/cfs/cfs.h) */
 };
 
 /* The tunables of kernel/sched_fair.c and kernel/sched.c, in nanoseconds. */
@@ -364,7 +348,6 @@ static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *s
 struct sl_cpu {
 	int id;
 	int socket, core, thread;
-	struct cfs_rq cfs;
 	/* each class's part of this runqueue, by its slot (class.h: 0 the release's fair class,
 	 * then upwards): an area of the class's rq_size, allocated and zeroed by the scheduler
 	 * core (class.c), read through sl_rq_area; NULL for a class with rq_size 0 */
