@@ -29,6 +29,8 @@ static void test_areas_per_cpu(void **state)
 
 		assert_ptr_equal(rt_rq_of(sim, rq), &rts[c]);
 		assert_ptr_equal(ee_rq_of(sim, rq), &ees[c]);
+		assert_ptr_equal(sl_rq_area(rq, &sl_rt_class), &rts[c]);
+		assert_ptr_equal(sl_rq_area(rq, &sl_eevdf_class), &ees[c]);
 		/* rt_init_rq: no task, so the highest priority is "none" (100) */
 		assert_int_equal(rts[c].highest_prio, SL_MAX_RT_PRIO);
 		assert_int_equal(rts[c].rt_nr_running, 0);
@@ -42,6 +44,8 @@ static void test_areas_per_cpu(void **state)
 		assert_null(ees[c].curr);
 	}
 	/* RT's machine-wide area: one mask word for 3 CPUs, empty */
+	assert_ptr_equal(rt_root_of(sim), sl_sim_area(sim, &sl_rt_class));
+	assert_null(sl_sim_area(sim, &sl_eevdf_class));
 	assert_non_null(rt_root_of(sim));
 	assert_int_equal(rt_root_of(sim)->rto_mask[0], 0);
 	fixture_free(f);

@@ -59,7 +59,6 @@ int sl_class_rq_alloc(struct sl_sim *sim)
 
 		if (sim->classes[i]->slot != k)
 			return -1; /* the registry's stack and the classes' slots disagree */
-
 		if (size && !(sim->class_rq_mem[k] = calloc((size_t)sim->ncpu, size)))
 			return -1;
 		size = sim->classes[i]->sim_size;
