@@ -152,7 +152,7 @@ enum sl_policy {
 	SL_SCHED_ISO, /* BFS only: isochronous (docs/model/bfs.md) */
 };
 
-/* ---- the real-time class (src/sched/rt/), field names after the kernel's ---- */
+/* ---- the real-time class (src/sched/rt/rt.c), field names after the kernel's ---- */
 
 #define SL_MAX_RT_PRIO 100 /* kernel prio 0..99 is RT; prio = 99 - rt_priority */
 
