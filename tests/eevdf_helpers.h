@@ -12,23 +12,25 @@ static inline struct sl_task *ee_task(int nice, int policy, int cpu)
 
 	sl_eevdf_set_load_weight(p);
 	p->sched_class = &sl_eevdf_class;
-	p->se.recent_used_cpu = -1;
+	ee_se(&p->se)->recent_used_cpu = -1;
 	return p;
 }
 
 /* put p in rq's tree at vruntime v with deadline d and a request of `slice` */
-static inline void ee_tree_add(struct sl_cpu *rq, struct sl_task *p, u64 v, u64 d, u64 slice)
+static inline void ee_tree_add(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 v,
+			       u64 d, u64 slice)
 {
+	struct eevdf_rq *ee = ee_rq_of(sim, rq);
 	struct sched_entity *se = &p->se;
 
 	se->vruntime = v;
-	se->deadline = d;
-	se->slice = slice;
-	sl_eevdf_enqueue_tree(&rq->ee, se);
+	ee_se(se)->deadline = d;
+	ee_se(se)->slice = slice;
+	sl_eevdf_enqueue_tree(ee, se);
 	se->on_rq = 1;
-	rq->ee.nr_queued++;
-	rq->ee.load += se->load.weight;
-	TAILQ_INSERT_HEAD(&rq->ee.tasks, se, group_node);
+	ee->nr_queued++;
+	ee->load += se->load.weight;
+	TAILQ_INSERT_HEAD(&ee->tasks, se, group_node);
 	rq->nr_running++;
 }
 
@@ -36,17 +38,18 @@ static inline void ee_tree_add(struct sl_cpu *rq, struct sl_task *p, u64 v, u64 
 static inline void ee_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 v,
 			       u64 d, u64 slice)
 {
+	struct eevdf_rq *ee = ee_rq_of(sim, rq);
 	struct sched_entity *se = &p->se;
 
 	se->vruntime = v;
-	se->deadline = d;
-	se->slice = slice;
+	ee_se(se)->deadline = d;
+	ee_se(se)->slice = slice;
 	se->on_rq = 1;
 	se->exec_start = sim->now;
-	rq->ee.curr = se;
-	rq->ee.nr_queued++;
-	rq->ee.load += se->load.weight;
-	TAILQ_INSERT_HEAD(&rq->ee.tasks, se, group_node);
+	ee->curr = se;
+	ee->nr_queued++;
+	ee->load += se->load.weight;
+	TAILQ_INSERT_HEAD(&ee->tasks, se, group_node);
 	rq->nr_running++;
 	rq->curr = p;
 	p->on_cpu = true;

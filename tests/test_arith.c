@@ -91,7 +91,7 @@ static void test_period_and_slice(void **state)
 {
 	struct fixture *f = fixture_new("2.6.31", "1", NULL);
 	struct sl_sim *sim = f->sim;
-	struct cfs_rq *cfs = &sim->cpus[0].cfs;
+	struct cfs_rq *cfs = cfs_rq_of_cpu(&sim->cpus[0]);
 	struct sl_task *a = bare_task(0, SL_SCHED_NORMAL, 0), *b = bare_task(0, SL_SCHED_NORMAL, 0);
 
 	(void)state;

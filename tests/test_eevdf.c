@@ -59,17 +59,17 @@ static void test_avg_vruntime_floor(void **state)
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0);
 
 	(void)state;
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* keys -3 and 0, w 1024 each: S = -3072, W = 2048; R < 0 so R -= 2047: -5119 / 2048
 	 * truncates to -2 = floor(-1.5) (plain C division would give -1) */
-	ee_tree_add(rq, a, (u64)-3, 100, SLICE2);
-	ee_tree_add(rq, b, 0, 200, SLICE2);
-	assert_int_equal(rq->ee.sum_w_vruntime, -3072);
-	assert_int_equal(sl_eevdf_avg_vruntime(&rq->ee), (u64)-2);
+	ee_tree_add(f->sim, rq, a, (u64)-3, 100, SLICE2);
+	ee_tree_add(f->sim, rq, b, 0, 200, SLICE2);
+	assert_int_equal(ee_rq_of(f->sim, rq)->sum_w_vruntime, -3072);
+	assert_int_equal(sl_eevdf_avg_vruntime(ee_rq_of(f->sim, rq)), (u64)-2);
 	/* z moved by -2: S = -3072 - 2048 * -2 = 1024 (keys -1 and 2) */
-	assert_int_equal(rq->ee.sum_w_vruntime, 1024);
+	assert_int_equal(ee_rq_of(f->sim, rq)->sum_w_vruntime, 1024);
 	/* idempotent now: keys -1, 2 -> R = 1024 >= 0: 1024 / 2048 = 0 */
-	assert_int_equal(sl_eevdf_avg_vruntime(&rq->ee), (u64)-2);
+	assert_int_equal(sl_eevdf_avg_vruntime(ee_rq_of(f->sim, rq)), (u64)-2);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -79,11 +79,11 @@ static void test_avg_vruntime_floor(void **state)
 	rq = &f->sim->cpus[0];
 	a = ee_task(0, 0, 0);
 	b = ee_task(0, 0, 0);
-	rq->ee.zero_vruntime = 0;
-	ee_tree_add(rq, a, 3, 100, SLICE2);
-	ee_tree_add(rq, b, 0, 200, SLICE2);
-	assert_int_equal(sl_eevdf_avg_vruntime(&rq->ee), 1);
-	assert_int_equal(rq->ee.sum_w_vruntime, 1024);
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
+	ee_tree_add(f->sim, rq, a, 3, 100, SLICE2);
+	ee_tree_add(f->sim, rq, b, 0, 200, SLICE2);
+	assert_int_equal(sl_eevdf_avg_vruntime(ee_rq_of(f->sim, rq)), 1);
+	assert_int_equal(ee_rq_of(f->sim, rq)->sum_w_vruntime, 1024);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -97,9 +97,9 @@ static void test_avg_vruntime_curr_only(void **state)
 
 	(void)state;
 	/* empty tree: V is curr's vruntime; a never-run queue starts at -1.048576 ms */
-	assert_int_equal(rq->ee.zero_vruntime, (u64) - (1LL << 20));
+	assert_int_equal(ee_rq_of(f->sim, rq)->zero_vruntime, (u64) - (1LL << 20));
 	ee_set_curr(f->sim, rq, c, 5000000, 6400000, SLICE2);
-	assert_int_equal(sl_eevdf_avg_vruntime(&rq->ee), 5000000);
+	assert_int_equal(sl_eevdf_avg_vruntime(ee_rq_of(f->sim, rq)), 5000000);
 	fixture_free(f);
 	free(c);
 }
@@ -112,20 +112,20 @@ static void test_eligibility(void **state)
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0), *c = ee_task(0, 0, 0);
 
 	(void)state;
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* A v = -3, B v = 0 (w 1024): V = -1.5. A eligible: -3072 >= -3 * 2048; B not: -3072 < 0 */
-	ee_tree_add(rq, a, (u64)-3, 100, SLICE2);
-	ee_tree_add(rq, b, 0, 200, SLICE2);
-	assert_true(sl_eevdf_entity_eligible(&rq->ee, &a->se));
-	assert_false(sl_eevdf_entity_eligible(&rq->ee, &b->se));
+	ee_tree_add(f->sim, rq, a, (u64)-3, 100, SLICE2);
+	ee_tree_add(f->sim, rq, b, 0, 200, SLICE2);
+	assert_true(sl_eevdf_entity_eligible(ee_rq_of(f->sim, rq), &a->se));
+	assert_false(sl_eevdf_entity_eligible(ee_rq_of(f->sim, rq), &b->se));
 	/* curr C at -1 counts: R = -3072 - 1024 = -4096, T = 3072, V = -1.33: C (-1) is not
 	 * eligible (-4096 < -3072), -2 is (-4096 >= -6144) */
 	ee_set_curr(sim, rq, c, (u64)-1, 300, SLICE2);
-	assert_false(sl_eevdf_entity_eligible(&rq->ee, &c->se));
-	assert_true(sl_eevdf_vruntime_eligible(&rq->ee, (u64)-2));
+	assert_false(sl_eevdf_entity_eligible(ee_rq_of(f->sim, rq), &c->se));
+	assert_true(sl_eevdf_vruntime_eligible(ee_rq_of(f->sim, rq), (u64)-2));
 	/* exactly at V is eligible (lag 0): three at -1, -3, 0 ... x with x * 3072 <= -4096
 	 * is x <= -1.33: -1 no, -2 yes (checked); and nothing changed z */
-	assert_int_equal(rq->ee.zero_vruntime, 0);
+	assert_int_equal(ee_rq_of(f->sim, rq)->zero_vruntime, 0);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -139,14 +139,16 @@ static void test_eligibility_weighted(void **state)
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(5, 0, 0);
 
 	(void)state;
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* A nice 0 (1024) at 0, B nice 5 (335) at 10: V = 3350 / 1359 = 2.47 */
-	ee_tree_add(rq, a, 0, 100, SLICE2);
-	ee_tree_add(rq, b, 10, 200, SLICE2);
-	assert_true(sl_eevdf_entity_eligible(&rq->ee, &a->se));
-	assert_false(sl_eevdf_entity_eligible(&rq->ee, &b->se));
-	assert_true(sl_eevdf_vruntime_eligible(&rq->ee, 2));  /* 3350 >= 2 * 1359 = 2718 */
-	assert_false(sl_eevdf_vruntime_eligible(&rq->ee, 3)); /* 3350 < 3 * 1359 = 4077 */
+	ee_tree_add(f->sim, rq, a, 0, 100, SLICE2);
+	ee_tree_add(f->sim, rq, b, 10, 200, SLICE2);
+	assert_true(sl_eevdf_entity_eligible(ee_rq_of(f->sim, rq), &a->se));
+	assert_false(sl_eevdf_entity_eligible(ee_rq_of(f->sim, rq), &b->se));
+	assert_true(
+		sl_eevdf_vruntime_eligible(ee_rq_of(f->sim, rq), 2)); /* 3350 >= 2 * 1359 = 2718 */
+	assert_false(
+		sl_eevdf_vruntime_eligible(ee_rq_of(f->sim, rq), 3)); /* 3350 < 3 * 1359 = 4077 */
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -156,31 +158,31 @@ static void test_update_deadline(void **state)
 {
 	struct fixture *f = fixture_new("6.18", "2", NULL);
 	struct sl_sim *sim = f->sim;
-	struct eevdf_rq *cfs = &sim->cpus[0].ee;
+	struct eevdf_rq *cfs = ee_rq_of(f->sim, &sim->cpus[0]);
 	struct sl_task *p = ee_task(0, 0, 0), *q = ee_task(5, 0, 0);
 
 	(void)state;
 	assert_int_equal(sim->tun.sched_base_slice, SLICE2);
 	/* not reached: v < d, nothing changes */
 	p->se.vruntime = 3000000;
-	p->se.deadline = 4000000;
+	ee_se(&p->se)->deadline = 4000000;
 	assert_false(sl_eevdf_update_deadline(sim, cfs, &p->se));
-	assert_int_equal(p->se.deadline, 4000000);
+	assert_int_equal(ee_se(&p->se)->deadline, 4000000);
 	/* passed: d = v + vslice from the current v (one step), nice 0: 5 ms + 1.4 ms */
 	p->se.vruntime = 5000000;
 	assert_true(sl_eevdf_update_deadline(sim, cfs, &p->se));
-	assert_int_equal(p->se.deadline, 6400000);
-	assert_int_equal(p->se.slice, SLICE2);
+	assert_int_equal(ee_se(&p->se)->deadline, 6400000);
+	assert_int_equal(ee_se(&p->se)->slice, SLICE2);
 	/* v == d counts as reached; nice 5: 10 ms + 4279403 (the §3 vector) */
-	q->se.vruntime = q->se.deadline = 10000000;
+	q->se.vruntime = ee_se(&q->se)->deadline = 10000000;
 	assert_true(sl_eevdf_update_deadline(sim, cfs, &q->se));
-	assert_int_equal(q->se.deadline, 14279403);
+	assert_int_equal(ee_se(&q->se)->deadline, 14279403);
 	/* a custom slice (sched_runtime) is kept: 3 ms */
 	p->se.custom_slice = true;
-	p->se.slice = 3000000;
+	ee_se(&p->se)->slice = 3000000;
 	p->se.vruntime = 7000000;
 	assert_true(sl_eevdf_update_deadline(sim, cfs, &p->se));
-	assert_int_equal(p->se.deadline, 10000000);
+	assert_int_equal(ee_se(&p->se)->deadline, 10000000);
 	fixture_free(f);
 	free(p);
 	free(q);
@@ -196,15 +198,15 @@ static struct sl_task *place_case(const char *feats, int nice, s64 vlag, bool wi
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0), *c = ee_task(0, 0, 0);
 	struct sl_task *p = ee_task(nice, 0, 0);
 
-	rq->ee.zero_vruntime = 1000000;
-	ee_tree_add(rq, a, 1000000, 2400000, SLICE2);
-	ee_tree_add(rq, b, 1000000, 2400000, SLICE2);
+	ee_rq_of(f->sim, rq)->zero_vruntime = 1000000;
+	ee_tree_add(f->sim, rq, a, 1000000, 2400000, SLICE2);
+	ee_tree_add(f->sim, rq, b, 1000000, 2400000, SLICE2);
 	if (with_curr)
 		ee_set_curr(sim, rq, c, 1000000, 2400000, SLICE2);
-	p->se.vlag = vlag;
+	ee_se(&p->se)->vlag = vlag;
 	p->se.rel_deadline = rel;
-	p->se.deadline = rel_d;
-	sl_eevdf_place_entity(sim, &rq->ee, &p->se, flags);
+	ee_se(&p->se)->deadline = rel_d;
+	sl_eevdf_place_entity(sim, ee_rq_of(f->sim, rq), &p->se, flags);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -222,7 +224,7 @@ static void test_place_lag(void **state)
 	 * the wakee's lag V' - v is the 300000 it left with */
 	p = place_case(NULL, 0, 300000, false, 0, false, 0);
 	assert_int_equal(p->se.vruntime, 550000);
-	assert_int_equal(p->se.deadline, 1950000);
+	assert_int_equal(ee_se(&p->se)->deadline, 1950000);
 	free(p);
 	/* negative lag, truncating toward zero: -100001 * 3072 / 2048 = -150001.5 -> -150001
 	 * (a floor would give -150002): v = 1150001 */
@@ -233,12 +235,12 @@ static void test_place_lag(void **state)
 	 * 335000 * 3407 / 3072 = 371531.57 -> 371531; v = 628469; d = v + 4279403 */
 	p = place_case(NULL, 5, 335000, true, 0, false, 0);
 	assert_int_equal(p->se.vruntime, 628469);
-	assert_int_equal(p->se.deadline, 4907872);
+	assert_int_equal(ee_se(&p->se)->deadline, 4907872);
 	free(p);
 	/* NO_PLACE_LAG: v = V */
 	p = place_case("NO_PLACE_LAG", 0, 300000, false, 0, false, 0);
 	assert_int_equal(p->se.vruntime, 1000000);
-	assert_int_equal(p->se.deadline, 2400000);
+	assert_int_equal(ee_se(&p->se)->deadline, 2400000);
 	free(p);
 }
 
@@ -250,14 +252,14 @@ static void test_place_deadlines(void **state)
 	/* fork (ENQUEUE_INITIAL), PLACE_DEADLINE_INITIAL: half a vslice, 700000 */
 	p = place_case(NULL, 0, 0, false, EE_ENQUEUE_INITIAL, false, 0);
 	assert_int_equal(p->se.vruntime, 1000000);
-	assert_int_equal(p->se.deadline, 1700000);
+	assert_int_equal(ee_se(&p->se)->deadline, 1700000);
 	free(p);
 	p = place_case("NO_PLACE_DEADLINE_INITIAL", 0, 0, false, EE_ENQUEUE_INITIAL, false, 0);
-	assert_int_equal(p->se.deadline, 2400000);
+	assert_int_equal(ee_se(&p->se)->deadline, 2400000);
 	free(p);
 	/* a migrated task's relative deadline (500000) is restored: d = v + 500000 */
 	p = place_case(NULL, 0, 0, false, 0, true, 500000);
-	assert_int_equal(p->se.deadline, 1500000);
+	assert_int_equal(ee_se(&p->se)->deadline, 1500000);
 	assert_false(p->se.rel_deadline);
 	free(p);
 }
@@ -270,19 +272,19 @@ static void test_pick_order(void **state)
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0), *c = ee_task(0, 0, 0);
 
 	(void)state;
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* A v 0 d 3 ms; B v -1 ms d 5 ms; C v 2 ms d 1 ms. V = 1 ms / 3 = 0.33 ms: A and B are
 	 * eligible, C (the leftmost, earliest deadline) is not: the pick is A (3 ms < 5 ms) */
-	ee_tree_add(rq, a, 0, 3000000, SLICE2);
-	ee_tree_add(rq, b, (u64)-1000000, 5000000, SLICE2);
-	ee_tree_add(rq, c, 2000000, 1000000, SLICE2);
-	assert_ptr_equal(sl_eevdf_first(&rq->ee), &c->se);
-	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
+	ee_tree_add(f->sim, rq, a, 0, 3000000, SLICE2);
+	ee_tree_add(f->sim, rq, b, (u64)-1000000, 5000000, SLICE2);
+	ee_tree_add(f->sim, rq, c, 2000000, 1000000, SLICE2);
+	assert_ptr_equal(sl_eevdf_first(ee_rq_of(f->sim, rq)), &c->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), NULL, true), &a->se);
 	/* PICK_BUDDY: an eligible next buddy wins; an ineligible one does not */
-	rq->ee.next = &b->se;
-	assert_ptr_equal(sl_eevdf_pick_next_entity(sim, &rq->ee, NULL), &b->se);
-	rq->ee.next = &c->se;
-	assert_ptr_equal(sl_eevdf_pick_next_entity(sim, &rq->ee, NULL), &a->se);
+	ee_rq_of(f->sim, rq)->next = &b->se;
+	assert_ptr_equal(sl_eevdf_pick_next_entity(sim, ee_rq_of(f->sim, rq), NULL), &b->se);
+	ee_rq_of(f->sim, rq)->next = &c->se;
+	assert_ptr_equal(sl_eevdf_pick_next_entity(sim, ee_rq_of(f->sim, rq), NULL), &a->se);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -297,22 +299,22 @@ static void test_pick_protection(void **state)
 	struct sl_task *d = ee_task(0, 0, 0), *e = ee_task(0, 0, 0);
 
 	(void)state;
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* curr D v 0 d 9 ms, protected to 1 ms; E v 0 d 2 ms. V = 0: both eligible */
-	ee_tree_add(rq, e, 0, 2000000, SLICE2);
+	ee_tree_add(f->sim, rq, e, 0, 2000000, SLICE2);
 	ee_set_curr(sim, rq, d, 0, 9000000, SLICE2);
-	d->se.vprot = 1000000;
-	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &d->se);
+	ee_se(&d->se)->vprot = 1000000;
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, true), &d->se);
 	/* without protection (a short wakee's test) the earlier deadline wins */
-	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, false), &e->se);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, false), &e->se);
 	/* protection spent (vprot <= v): E */
-	d->se.vprot = 0;
-	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &e->se);
+	ee_se(&d->se)->vprot = 0;
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, true), &e->se);
 	/* curr with the strictly earlier deadline keeps the CPU; on a tie the tree's wins */
-	d->se.deadline = 1000000;
-	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &d->se);
-	d->se.deadline = 2000000;
-	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, &d->se, true), &e->se);
+	ee_se(&d->se)->deadline = 1000000;
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, true), &d->se);
+	ee_se(&d->se)->deadline = 2000000;
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), &d->se, true), &e->se);
 	fixture_free(f);
 	free(d);
 	free(e);
@@ -326,13 +328,13 @@ static void test_pick_ties_and_single(void **state)
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0);
 
 	(void)state;
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* a single queued entity is taken even if ineligible-looking */
-	ee_tree_add(rq, a, 0, 5000000, SLICE2);
-	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
+	ee_tree_add(f->sim, rq, a, 0, 5000000, SLICE2);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), NULL, true), &a->se);
 	/* equal deadlines: the earlier insertion (ties go right) */
-	ee_tree_add(rq, b, 0, 5000000, SLICE2);
-	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, &rq->ee, NULL, true), &a->se);
+	ee_tree_add(f->sim, rq, b, 0, 5000000, SLICE2);
+	assert_ptr_equal(sl_eevdf_pick_eevdf(sim, ee_rq_of(f->sim, rq), NULL, true), &a->se);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -346,31 +348,31 @@ static void test_protect_slice(void **state)
 	struct sl_task *a = ee_task(0, 0, 0), *s = ee_task(0, 0, 0), *p = ee_task(0, 0, 0);
 
 	(void)state;
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* RUN_TO_PARITY, the tree's min slice 0.3 ms < 1.4 ms: vprot = min(d, v + 0.3 ms) */
-	ee_tree_add(rq, s, 0, 300000, 300000);
+	ee_tree_add(f->sim, rq, s, 0, 300000, 300000);
 	p->se.vruntime = 1000000;
-	p->se.deadline = 2400000;
-	p->se.slice = SLICE2;
-	sl_eevdf_set_protect_slice(sim, &rq->ee, &p->se);
-	assert_int_equal(p->se.vprot, 1300000);
+	ee_se(&p->se)->deadline = 2400000;
+	ee_se(&p->se)->slice = SLICE2;
+	sl_eevdf_set_protect_slice(sim, ee_rq_of(f->sim, rq), &p->se);
+	assert_int_equal(ee_se(&p->se)->vprot, 1300000);
 	/* a tree of larger slices: the own slice, vprot = d */
 	fixture_free(f);
 	f = fixture_new("6.18", "2", NULL);
 	sim = f->sim;
 	rq = &sim->cpus[0];
-	ee_tree_add(rq, a, 0, 3000000, 3000000);
-	sl_eevdf_set_protect_slice(sim, &rq->ee, &p->se);
-	assert_int_equal(p->se.vprot, 2400000);
+	ee_tree_add(f->sim, rq, a, 0, 3000000, 3000000);
+	sl_eevdf_set_protect_slice(sim, ee_rq_of(f->sim, rq), &p->se);
+	assert_int_equal(ee_se(&p->se)->vprot, 2400000);
 	fixture_free(f);
 	/* NO_RUN_TO_PARITY: 0.7 ms, unscaled: v + 0.7 ms */
 	f = fixture_new("6.18", "2", "NO_RUN_TO_PARITY");
 	sim = f->sim;
-	sl_eevdf_set_protect_slice(sim, &sim->cpus[0].ee, &p->se);
-	assert_int_equal(p->se.vprot, 1700000);
+	sl_eevdf_set_protect_slice(sim, ee_rq_of(f->sim, &sim->cpus[0]), &p->se);
+	assert_int_equal(ee_se(&p->se)->vprot, 1700000);
 	/* cancel: vprot = v */
 	sl_eevdf_cancel_protect_slice(&p->se);
-	assert_int_equal(p->se.vprot, 1000000);
+	assert_int_equal(ee_se(&p->se)->vprot, 1000000);
 	assert_false(sl_eevdf_protect_slice(&p->se));
 	fixture_free(f);
 	free(a);

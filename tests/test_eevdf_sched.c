@@ -24,8 +24,8 @@ static struct fixture *sleep_case(const char *feats, u64 va, u64 vb, struct sl_t
 
 	*pa = ee_task(0, 0, 0);
 	*pb = ee_task(0, 0, 0);
-	rq->ee.zero_vruntime = 0;
-	ee_tree_add(rq, *pb, vb, vb + SLICE2, SLICE2);
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
+	ee_tree_add(f->sim, rq, *pb, vb, vb + SLICE2, SLICE2);
 	ee_set_curr(f->sim, rq, *pa, va, va + SLICE2, SLICE2);
 	(*pa)->state = TS_SLEEPING;
 	sl_eevdf_class.dequeue_task(f->sim, rq, *pa, 1);
@@ -45,7 +45,7 @@ static void test_delay_dequeue(void **state)
 	rq = &f->sim->cpus[0];
 	assert_true(a->se.sched_delayed);
 	assert_int_equal(a->se.on_rq, 1);
-	assert_int_equal(rq->ee.nr_queued, 2);
+	assert_int_equal(ee_rq_of(f->sim, rq)->nr_queued, 2);
 	assert_int_equal(rq->nr_running, 1);
 	/* woken before it is picked: back as it was; its lag V - v = -1 ms is not positive, so
 	 * DELAY_ZERO leaves it where it is */
@@ -64,8 +64,8 @@ static void test_delay_dequeue(void **state)
 	rq = &f->sim->cpus[0];
 	assert_false(a->se.sched_delayed);
 	assert_int_equal(a->se.on_rq, 0);
-	assert_int_equal(rq->ee.nr_queued, 1);
-	assert_int_equal(a->se.vlag, -1000000);
+	assert_int_equal(ee_rq_of(f->sim, rq)->nr_queued, 1);
+	assert_int_equal(ee_se(&a->se)->vlag, -1000000);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -73,7 +73,7 @@ static void test_delay_dequeue(void **state)
 	/* an eligible sleeper leaves at once: A at 0, B at 2 ms: lag +1 ms kept */
 	f = sleep_case(NULL, 0, 2000000, &a, &b);
 	assert_int_equal(a->se.on_rq, 0);
-	assert_int_equal(a->se.vlag, 1000000);
+	assert_int_equal(ee_se(&a->se)->vlag, 1000000);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -81,7 +81,7 @@ static void test_delay_dequeue(void **state)
 	/* the lag clamp: A at 0, B at 20 ms, V = 10 ms: L = calc_delta_fair(max_slice 1.4 ms +
 	 * TICK_NSEC 4 ms) = 5.4 ms */
 	f = sleep_case(NULL, 0, 20000000, &a, &b);
-	assert_int_equal(a->se.vlag, 5400000);
+	assert_int_equal(ee_se(&a->se)->vlag, 5400000);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -95,8 +95,8 @@ static void wake_delayed(const char *feats, u64 *v, u64 *d, s64 *vlag)
 	struct sl_cpu *rq = &sim->cpus[0];
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0);
 
-	rq->ee.zero_vruntime = 0;
-	ee_tree_add(rq, a, 2000000, 3400000, SLICE2);
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
+	ee_tree_add(f->sim, rq, a, 2000000, 3400000, SLICE2);
 	a->se.sched_delayed = true;
 	a->state = TS_SLEEPING;
 	rq->nr_running--;
@@ -106,8 +106,8 @@ static void wake_delayed(const char *feats, u64 *v, u64 *d, s64 *vlag)
 	assert_false(a->se.sched_delayed);
 	assert_int_equal(rq->nr_running, 2);
 	*v = a->se.vruntime;
-	*d = a->se.deadline;
-	*vlag = a->se.vlag;
+	*d = ee_se(&a->se)->deadline;
+	*vlag = ee_se(&a->se)->vlag;
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -139,19 +139,19 @@ static void pick_delayed(const char *feats, s64 *vlag)
 	struct sl_cpu *rq = &sim->cpus[0];
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0);
 
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* A (delayed) v 0 d 1 ms, B v 2 ms d 3.4 ms: V = 1 ms, A eligible with the earliest
 	 * deadline, so picked, dequeued with lag V - 0 = +1 ms, and B picked instead */
-	ee_tree_add(rq, a, 0, 1000000, SLICE2);
-	ee_tree_add(rq, b, 2000000, 3400000, SLICE2);
+	ee_tree_add(f->sim, rq, a, 0, 1000000, SLICE2);
+	ee_tree_add(f->sim, rq, b, 2000000, 3400000, SLICE2);
 	a->se.sched_delayed = true;
 	rq->nr_running--;
 	assert_ptr_equal(sl_eevdf_class.pick_next_task(sim, rq), b);
 	assert_int_equal(a->se.on_rq, 0);
 	assert_false(a->se.sched_delayed);
-	assert_int_equal(rq->ee.nr_queued, 1);
-	assert_ptr_equal(rq->ee.curr, &b->se);
-	*vlag = a->se.vlag;
+	assert_int_equal(ee_rq_of(f->sim, rq)->nr_queued, 1);
+	assert_ptr_equal(ee_rq_of(f->sim, rq)->curr, &b->se);
+	*vlag = ee_se(&a->se)->vlag;
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -178,17 +178,17 @@ static void test_yield(void **state)
 	struct sl_task *a = ee_task(0, 0, 0), *b = ee_task(0, 0, 0);
 
 	(void)state;
-	rq->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
 	/* eligible A (v 0 = V): v jumps to its deadline 1.4 ms, new d = 1.4 + 1.4 ms */
-	ee_tree_add(rq, b, 0, SLICE2, SLICE2);
+	ee_tree_add(f->sim, rq, b, 0, SLICE2, SLICE2);
 	ee_set_curr(sim, rq, a, 0, SLICE2, SLICE2);
 	sl_eevdf_class.yield_task(sim, rq);
 	assert_int_equal(a->se.vruntime, SLICE2);
-	assert_int_equal(a->se.deadline, 2 * SLICE2);
+	assert_int_equal(ee_se(&a->se)->deadline, 2 * SLICE2);
 	/* now ineligible (1.4 ms > V = 0.7 ms): a second yield changes nothing */
 	sl_eevdf_class.yield_task(sim, rq);
 	assert_int_equal(a->se.vruntime, SLICE2);
-	assert_int_equal(a->se.deadline, 2 * SLICE2);
+	assert_int_equal(ee_se(&a->se)->deadline, 2 * SLICE2);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -207,14 +207,14 @@ static bool wake_preempts(const char *feats, u64 vprot, u64 wslice, int cpol, in
 	bool r;
 
 	a->se.load = w->se.load; /* same weight whatever the policy: only the rule differs */
-	rq->ee.zero_vruntime = 0;
-	ee_tree_add(rq, w, 0, 700000, wslice);
+	ee_rq_of(f->sim, rq)->zero_vruntime = 0;
+	ee_tree_add(f->sim, rq, w, 0, 700000, wslice);
 	w->se.custom_slice = true;
 	ee_set_curr(sim, rq, a, 0, SLICE2, SLICE2);
-	a->se.vprot = vprot;
+	ee_se(&a->se)->vprot = vprot;
 	sl_eevdf_class.check_preempt_curr(sim, rq, w, 0);
 	r = rq->need_resched;
-	*vprot_after = a->se.vprot;
+	*vprot_after = ee_se(&a->se)->vprot;
 	fixture_free(f);
 	free(a);
 	free(w);
@@ -263,7 +263,7 @@ static int wake_cpu(int n0, int n1, int wake_flags, unsigned sd_flag)
 			if (i == 0)
 				ee_set_curr(sim, &sim->cpus[c], q, 0, SLICE2, SLICE2);
 			else
-				ee_tree_add(&sim->cpus[c], q, 0, SLICE2, SLICE2);
+				ee_tree_add(f->sim, &sim->cpus[c], q, 0, SLICE2, SLICE2);
 		}
 	}
 	cpu = sl_eevdf_select_task_rq(sim, p, 0, sd_flag, wake_flags);
@@ -386,17 +386,17 @@ static int lb_case(bool with_y, bool dst_busy, int failed, enum ee_idle idle, in
 	int r;
 
 	sim->now = 10000000;
-	src->ee.zero_vruntime = 0;
+	ee_rq_of(f->sim, src)->zero_vruntime = 0;
 	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
-	ee_tree_add(src, x, 0, SLICE2, SLICE2);
+	ee_tree_add(f->sim, src, x, 0, SLICE2, SLICE2);
 	x->se.exec_start = 9800000;
 	if (with_y) {
-		ee_tree_add(src, y, 0, SLICE2, SLICE2);
+		ee_tree_add(f->sim, src, y, 0, SLICE2, SLICE2);
 		y->se.exec_start = 2000000;
 	}
 	if (dst_busy)
 		ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
-	dst->ee.nr_balance_failed = failed;
+	ee_rq_of(f->sim, dst)->nr_balance_failed = failed;
 	sl_nr_levels_rebuild(sim); /* the runqueues were filled by hand */
 	r = sl_eevdf_load_balance(sim, dst, idle);
 	*where = x->cpu * 10 + y->cpu;
@@ -569,12 +569,12 @@ static void test_custom_slice(void **state)
 	for (int i = 0; i < 4; i++) {
 		p->sched_runtime = runtimes[i];
 		sl_eevdf_class.init_task(f->sim, p);
-		assert_int_equal(p->se.slice, want[i]);
+		assert_int_equal(ee_se(&p->se)->slice, want[i]);
 		assert_int_equal(p->se.custom_slice, runtimes[i] != 0);
 	}
 	/* a placement keeps the custom slice: d = V + 100 ms */
-	sl_eevdf_place_entity(f->sim, &f->sim->cpus[0].ee, &p->se, 0);
-	assert_int_equal(p->se.deadline - p->se.vruntime, 100000000);
+	sl_eevdf_place_entity(f->sim, ee_rq_of(f->sim, &f->sim->cpus[0]), &p->se, 0);
+	assert_int_equal(ee_se(&p->se)->deadline - p->se.vruntime, 100000000);
 	fixture_free(f);
 	free(p);
 }

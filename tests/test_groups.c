@@ -248,11 +248,11 @@ static void test_hierarchy_invariants(void **state)
 	for (int c = 0; c < 2; c++) {
 		struct sl_cpu *rq = &sim->cpus[c];
 
-		assert_int_equal(rq->load.weight, rq->cfs.load.weight);
+		assert_int_equal(rq->load.weight, cfs_rq_of_cpu(rq)->load.weight);
 		assert_true(tg->se[c].load.weight >= SL_MIN_SHARES);
 		assert_true(tg->se[c].load.weight <= 1024);
 		sum += tg->se[c].load.weight;
-		assert_int_equal(rq->cfs.load.weight,
+		assert_int_equal(cfs_rq_of_cpu(rq)->load.weight,
 				 (tg->se[c].on_rq ? tg->se[c].load.weight : 0) +
 					 (root->se[c].on_rq ? root->se[c].load.weight : 0));
 	}
@@ -309,7 +309,7 @@ static void test_group_wakeup_gran_zero(void **state)
 		rq->curr = a;
 		a->on_cpu = true;
 		ae->vruntime = 101000000;
-		rq->cfs.min_vruntime = 100000000;
+		cfs_rq_of_cpu(rq)->min_vruntime = 100000000;
 		be->vruntime = 99000000;
 		sl_cfs_enqueue_task(sim, rq, b, 1);
 		assert_int_equal(be->vruntime, 100000000);

@@ -5,12 +5,13 @@
  */
 #include "helpers.h"
 #include "sched/sched.h"
+#include "sched/eevdf/eevdf.h"
 
 /* the first CPU >= from with its tick stopped and next_balance <= now, as the tick's scan */
 static int scan_due(const struct sl_sim *sim, int from, u64 now)
 {
 	for (int c = from; c < sim->ncpu; c++)
-		if (sim->cpus[c].tick_stopped && sim->cpus[c].ee.next_balance <= now)
+		if (sim->cpus[c].tick_stopped && ee_rq_of(sim, &sim->cpus[c])->next_balance <= now)
 			return c;
 	return -1;
 }
@@ -40,8 +41,10 @@ static void test_nohz_next_matches_scan(void **state)
 		u64 x = next(&r);
 
 		if (x % 3) {
-			rq->ee.next_balance = 1000 + (x >> 4) % 200;
-			sl_nohz_next_update(sim, rq->id);
+			struct eevdf_rq *ee = ee_rq_of(sim, rq);
+
+			ee->next_balance = 1000 + (x >> 4) % 200;
+			sl_nohz_next_set(sim, rq->id, ee->next_balance);
 		} else {
 			sl_set_tick_stopped(sim, rq, (x >> 4) % 2);
 		}

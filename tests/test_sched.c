@@ -19,14 +19,14 @@ static u64 place(const char *kernel, const char *feats, int nice, int policy, u6
 	struct sl_task *q[4], *p = bare_task(nice, policy, 0);
 	u64 v;
 
-	rq->cfs.min_vruntime = MIN_V;
+	cfs_rq_of_cpu(rq)->min_vruntime = MIN_V;
 	for (int i = 0; i < others; i++) {
 		q[i] = bare_task(0, SL_SCHED_NORMAL, 0);
 		q[i]->se.vruntime = MIN_V;
 		sl_cfs_enqueue_task(sim, rq, q[i], 0);
 	}
 	p->se.vruntime = old;
-	cfs_ops(sim)->place_entity(sim, &rq->cfs, &p->se, initial);
+	cfs_ops(sim)->place_entity(sim, cfs_rq_of_cpu(rq), &p->se, initial);
 	v = p->se.vruntime;
 	fixture_free(f);
 	for (int i = 0; i < others; i++)
@@ -109,12 +109,12 @@ static int preempt(const char *kernel, const char *feats, int wakee_nice, u64 se
 	s->se.vruntime = se_vr;
 	s->se.avg_wakeup = avg_wakeup;
 	c->se.sum_exec_runtime = this_run;
-	sim->cpus[0].cfs.nr_running = 2;
+	cfs_rq_of_cpu(&sim->cpus[0])->nr_running = 2;
 	if (curr_running)
-		sim->cpus[0].cfs.curr = &c->se;
+		cfs_rq_of_cpu(&sim->cpus[0])->curr = &c->se;
 	r = sl_wakeup_preempt_entity(sim, &c->se, &s->se);
-	sim->cpus[0].cfs.curr = NULL;
-	sim->cpus[0].cfs.nr_running = 0;
+	cfs_rq_of_cpu(&sim->cpus[0])->curr = NULL;
+	cfs_rq_of_cpu(&sim->cpus[0])->nr_running = 0;
 	fixture_free(f);
 	free(c);
 	free(s);
@@ -170,7 +170,7 @@ static void wake_setup(struct wake_case *w, const char *kernel, const char *feat
 	w->f = fixture_new(kernel, "1", feats);
 	sim = w->f->sim;
 	rq = &sim->cpus[0];
-	rq->cfs.min_vruntime = MIN_V;
+	cfs_rq_of_cpu(rq)->min_vruntime = MIN_V;
 	w->curr = bare_task(0, 0, 0);
 	w->curr->se.vruntime = MIN_V;
 	sl_cfs_enqueue_task(sim, rq, w->curr, 0);
@@ -208,21 +208,21 @@ static void test_check_preempt_wakeup(void **state)
 	(void)state;
 	/* 2.6.31: both buddies are set before any test; a 6 ms lead preempts (gran 5 ms) */
 	wake_setup(&w, "2.6.31", NULL, MIN_V - 6000000, 0);
-	cfs = &w.f->sim->cpus[0].cfs;
+	cfs = cfs_rq_of_cpu(&w.f->sim->cpus[0]);
 	assert_true(w.f->sim->cpus[0].need_resched);
 	assert_ptr_equal(cfs->next, &w.wakee->se);
 	assert_ptr_equal(cfs->last, &w.curr->se);
 	wake_free(&w);
 	/* a 4 ms lead does not preempt, but the buddies are still set */
 	wake_setup(&w, "2.6.31", NULL, MIN_V - 4000000, 0);
-	cfs = &w.f->sim->cpus[0].cfs;
+	cfs = cfs_rq_of_cpu(&w.f->sim->cpus[0]);
 	assert_false(w.f->sim->cpus[0].need_resched);
 	assert_ptr_equal(cfs->next, &w.wakee->se);
 	assert_ptr_equal(cfs->last, &w.curr->se);
 	wake_free(&w);
 	/* NO_LAST_BUDDY: only next */
 	wake_setup(&w, "2.6.31", "NO_LAST_BUDDY", MIN_V - 4000000, 0);
-	cfs = &w.f->sim->cpus[0].cfs;
+	cfs = cfs_rq_of_cpu(&w.f->sim->cpus[0]);
 	assert_null(cfs->last);
 	assert_ptr_equal(cfs->next, &w.wakee->se);
 	wake_free(&w);
@@ -237,21 +237,21 @@ static void test_check_preempt_wakeup(void **state)
 	/* 2.6.32 with 2 tasks (< sched_nr_latency): preempts on a 2 ms lead (gran 1 ms), no
 	 * buddies */
 	wake_setup(&w, "2.6.32", NULL, MIN_V - 2000000, 0);
-	cfs = &w.f->sim->cpus[0].cfs;
+	cfs = cfs_rq_of_cpu(&w.f->sim->cpus[0]);
 	assert_true(w.f->sim->cpus[0].need_resched);
 	assert_null(cfs->next);
 	assert_null(cfs->last);
 	wake_free(&w);
 	/* 2.6.32 with 5 tasks: LAST_BUDDY after the successful preemption */
 	wake_setup(&w, "2.6.32", NULL, MIN_V - 2000000, 3);
-	cfs = &w.f->sim->cpus[0].cfs;
+	cfs = cfs_rq_of_cpu(&w.f->sim->cpus[0]);
 	assert_true(w.f->sim->cpus[0].need_resched);
 	assert_ptr_equal(cfs->last, &w.curr->se);
 	assert_null(cfs->next);
 	wake_free(&w);
 	/* 2.6.32 NEXT_BUDDY with 5 tasks, no preemption: next = wakee */
 	wake_setup(&w, "2.6.32", "NEXT_BUDDY", MIN_V - 500000, 3);
-	cfs = &w.f->sim->cpus[0].cfs;
+	cfs = cfs_rq_of_cpu(&w.f->sim->cpus[0]);
 	assert_false(w.f->sim->cpus[0].need_resched);
 	assert_ptr_equal(cfs->next, &w.wakee->se);
 	wake_free(&w);
@@ -269,7 +269,7 @@ static void test_pick_next_buddies(void **state)
 	struct sl_task *a = bare_task(0, 0, 0), *b = bare_task(0, 0, 0), *c = bare_task(0, 0, 0);
 
 	(void)state;
-	rq->cfs.min_vruntime = MIN_V;
+	cfs_rq_of_cpu(rq)->min_vruntime = MIN_V;
 	a->se.vruntime = MIN_V;		  /* leftmost */
 	b->se.vruntime = MIN_V + 4000000; /* within the 5 ms granularity of a */
 	c->se.vruntime = MIN_V + 6000000; /* beyond it */
@@ -277,18 +277,18 @@ static void test_pick_next_buddies(void **state)
 	sl_cfs_enqueue_task(sim, rq, b, 0);
 	sl_cfs_enqueue_task(sim, rq, c, 0);
 	/* next buddy within the granularity wins, and its mark is cleared */
-	rq->cfs.next = &b->se;
+	cfs_rq_of_cpu(rq)->next = &b->se;
 	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), b);
-	assert_null(rq->cfs.next);
+	assert_null(cfs_rq_of_cpu(rq)->next);
 	sl_cfs_put_prev_task(sim, rq, b);
 	/* a buddy too far behind loses to the leftmost */
-	rq->cfs.next = &c->se;
+	cfs_rq_of_cpu(rq)->next = &c->se;
 	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), a);
-	assert_ptr_equal(rq->cfs.next, &c->se);
+	assert_ptr_equal(cfs_rq_of_cpu(rq)->next, &c->se);
 	sl_cfs_put_prev_task(sim, rq, a);
 	/* 2.6.31: next beats last when both qualify */
-	rq->cfs.next = &b->se;
-	rq->cfs.last = &a->se;
+	cfs_rq_of_cpu(rq)->next = &b->se;
+	cfs_rq_of_cpu(rq)->last = &a->se;
 	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), b);
 	fixture_free(f);
 	free(a);
@@ -302,18 +302,18 @@ static void test_pick_next_buddies(void **state)
 	a = bare_task(0, 0, 0);
 	b = bare_task(0, 0, 0);
 	c = bare_task(0, 0, 0);
-	rq->cfs.min_vruntime = MIN_V;
+	cfs_rq_of_cpu(rq)->min_vruntime = MIN_V;
 	a->se.vruntime = MIN_V;
 	b->se.vruntime = MIN_V + 500000; /* within 1 ms */
 	c->se.vruntime = MIN_V + 800000;
 	sl_cfs_enqueue_task(sim, rq, a, 0);
 	sl_cfs_enqueue_task(sim, rq, b, 0);
 	sl_cfs_enqueue_task(sim, rq, c, 0);
-	rq->cfs.next = &b->se;
-	rq->cfs.last = &c->se;
+	cfs_rq_of_cpu(rq)->next = &b->se;
+	cfs_rq_of_cpu(rq)->last = &c->se;
 	assert_ptr_equal(sl_cfs_pick_next_task(sim, rq), c);
-	assert_ptr_equal(rq->cfs.next, &b->se); /* only the pick's marks are cleared */
-	assert_null(rq->cfs.last);
+	assert_ptr_equal(cfs_rq_of_cpu(rq)->next, &b->se); /* only the pick's marks are cleared */
+	assert_null(cfs_rq_of_cpu(rq)->last);
 	fixture_free(f);
 	free(a);
 	free(b);
@@ -339,7 +339,7 @@ static void test_rbtree_fifo(void **state)
 
 		assert_ptr_equal(p, t[i]);
 		sl_cfs_dequeue_task(sim, rq, p, 0);
-		rq->cfs.curr = NULL;
+		cfs_rq_of_cpu(rq)->curr = NULL;
 	}
 	fixture_free(f);
 	for (int i = 0; i < 5; i++)
@@ -363,14 +363,14 @@ static void test_task_hot(void **state)
 		assert_true(sl_task_hot(sim, p));
 		p->se.exec_start = sim->now - 600000; /* 0.6 ms ago: cold */
 		assert_false(sl_task_hot(sim, p));
-		sim->cpus[0].cfs.last = &p->se;
+		cfs_rq_of_cpu(&sim->cpus[0])->last = &p->se;
 		sim->this_cpu = 1; /* an idle CPU balancing */
 		assert_int_equal(sl_task_hot(sim, p), k == 0);
 		sl_cfs_enqueue_task(sim, &sim->cpus[1], q, 0); /* now it has a task */
 		assert_true(sl_task_hot(sim, p));
 		sim->features &= ~(1ULL << F_CACHE_HOT_BUDDY);
 		assert_false(sl_task_hot(sim, p));
-		sim->cpus[0].cfs.last = NULL;
+		cfs_rq_of_cpu(&sim->cpus[0])->last = NULL;
 		fixture_free(f);
 		free(p);
 		free(q);

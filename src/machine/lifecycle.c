@@ -79,7 +79,7 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->progress = d->progress;
 	sim->ncpu = d->ncpu;
 	sim->cpus = calloc((size_t)d->ncpu, sizeof(*sim->cpus));
-	if (!sim->cpus)
+	if (!sim->cpus || sl_class_rq_alloc(sim))
 		goto fail;
 	sim->lvl_words = (d->ncpu + 63) / 64;
 	sim->lvl_bits = calloc((size_t)(SL_NR_LEVELS - 1) * (size_t)sim->lvl_words, sizeof(u64));
@@ -223,6 +223,7 @@ void sl_sim_free(struct sl_sim *sim)
 				m->idle_gov->disable(&sim->cpus[c].idle_dev);
 	}
 	free(sim->cpus);
+	sl_class_rq_free(sim);
 	free(sim->lvl_bits);
 	free(sim->nohz_next);
 	free(sim->free_bits);

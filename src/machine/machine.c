@@ -635,9 +635,7 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 {
 	memset(rq, 0, sizeof(*rq));
 	rq->id = id;
-	for (int i = 0; i < sim->nclasses; i++)
-		if (sim->classes[i]->init_rq)
-			sim->classes[i]->init_rq(sim, rq);
+	sl_class_init_rq(sim, rq);
 	sl_timer_init(&rq->tick, tick_fn, id);
 	sl_timer_init(&rq->work, work_fn, id);
 	sl_timer_init(&rq->resched, resched_fn, id);

@@ -1,6 +1,9 @@
-/* The class stack's two questions: whose is a task, and who is above whom; and what every
- * class's set_task_cpu shares. */
+/* The class stack's two questions: whose is a task, and who is above whom; what every class's
+ * set_task_cpu shares; and the classes' per-CPU and machine-wide areas, made from their
+ * rq_size and sim_size. */
 #include "sched/class.h"
+
+#include <stdlib.h>
 
 const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p)
 {
@@ -46,4 +49,44 @@ void sl_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 		return;
 	}
 	p->sched_class->check_preempt_curr(sim, rq, p, wake_flags);
+}
+
+int sl_class_rq_alloc(struct sl_sim *sim)
+{
+	for (int i = 0; i < sim->nclasses; i++) {
+		int k = sim->nclasses - 1 - i; /* the slot, from the bottom (class.h) */
+		size_t size = sim->classes[i]->rq_size;
+
+		if (sim->classes[i]->slot != k)
+			return -1; /* the registry's stack and the classes' slots disagree */
+		if (size && !(sim->class_rq_mem[k] = calloc((size_t)sim->ncpu, size)))
+			return -1;
+		size = sim->classes[i]->sim_size;
+		if (size && !(sim->class_sim[k] = calloc(1, size)))
+			return -1;
+	}
+	return 0;
+}
+
+void sl_class_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	for (int i = 0; i < sim->nclasses; i++) {
+		int k = sim->nclasses - 1 - i;
+		size_t size = sim->classes[i]->rq_size;
+
+		rq->class_rq[k] = size ? sim->class_rq_mem[k] + (size_t)rq->id * size : NULL;
+	}
+	for (int i = 0; i < sim->nclasses; i++)
+		if (sim->classes[i]->init_rq)
+			sim->classes[i]->init_rq(sim, rq);
+}
+
+void sl_class_rq_free(struct sl_sim *sim)
+{
+	for (int i = 0; i < SL_MAX_CLASSES; i++) {
+		free(sim->class_rq_mem[i]);
+		sim->class_rq_mem[i] = NULL;
+		free(sim->class_sim[i]);
+		sim->class_sim[i] = NULL;
+	}
 }

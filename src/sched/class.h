@@ -22,7 +22,24 @@ struct sl_sched_class {
 	 * nonzero on failure (out of memory). */
 	int (*init_sim)(struct sl_sim *sim);
 	void (*exit_sim)(struct sl_sim *sim);
-	/* the class's part of a runqueue, at machine start */
+	/* the class's place counted from the bottom of the stack (0: a release's fair class, the
+	 * default; 1: the class above it, RT): its areas are kept at that index (class_rq[slot]),
+	 * so that the class reaches them by a constant. sl_class_rq_alloc refuses a stack whose
+	 * slots are not 0, 1, ... from the bottom. */
+	int slot;
+	/* the size of the class's part of each runqueue (its own struct, declared in its folder):
+	 * the scheduler core allocates it zeroed per CPU before init_rq (sl_class_rq_alloc) and
+	 * the class reaches it by sl_rq_area; 0: none (the class keeps nothing per CPU there) */
+	size_t rq_size;
+	/* the size of the class's machine-wide area (its own struct), allocated zeroed by the core
+	 * with the per-CPU ones, before init_sim, and reached by sl_sim_area; 0: none */
+	size_t sim_size;
+	/* the size of the class's per-task area: the entity's class_area (sched.h, at most
+	 * SL_SE_AREA_SIZE bytes, zeroed with the task), which the class casts to its own struct
+	 * (EEVDF: ee_se) and checks at compile time (_Static_assert, as eevdf.h); the tests check
+	 * every registered release's classes (test_class_area) */
+	size_t task_size;
+	/* the class's part of a runqueue, at machine start (its area is zeroed already) */
 	void (*init_rq)(struct sl_sim *sim, struct sl_cpu *rq);
 	/* new_task: the weight and the per-task state of the class (__sched_fork) */
 	void (*init_task)(struct sl_sim *sim, struct sl_task *p);
@@ -80,6 +97,42 @@ struct sl_sched_class {
 	 * the tick keeps running */
 	bool (*nohz_stop_tick)(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 };
+
+/* the slot of a release's fair class (the bottom of the stack): every fair class's, as a
+ * zeroed sl_sched_class.slot says */
+#define SL_FAIR_SLOT 0
+
+/* cls's part of rq (its rq_size area) */
+static inline void *sl_rq_area(const struct sl_cpu *rq, const struct sl_sched_class *cls)
+{
+	return rq->class_rq[cls->slot];
+}
+
+/* the release's fair class's part of rq */
+static inline void *sl_fair_rq_area(const struct sl_cpu *rq)
+{
+	return rq->class_rq[SL_FAIR_SLOT];
+}
+
+/* every CPU's area of cls at once: an array of ncpu areas of cls's rq_size in CPU order (one
+ * allocation per class), so that a scan of every CPU's part walks it by index */
+static inline void *sl_rq_areas(const struct sl_sim *sim, const struct sl_sched_class *cls)
+{
+	return sim->class_rq_mem[cls->slot];
+}
+
+/* cls's machine-wide area (its sim_size area) */
+static inline void *sl_sim_area(const struct sl_sim *sim, const struct sl_sched_class *cls)
+{
+	return sim->class_sim[cls->slot];
+}
+
+/* The classes' per-CPU and machine-wide areas of the run's class stack (sim->classes), made before
+ * the CPUs are initialized: -1 out of memory, or a class not at its slot. sl_class_init_rq points
+ * rq at them and calls the classes' init_rq; sl_class_rq_free frees them (a NULL area is fine). */
+int sl_class_rq_alloc(struct sl_sim *sim);
+void sl_class_init_rq(struct sl_sim *sim, struct sl_cpu *rq);
+void sl_class_rq_free(struct sl_sim *sim);
 
 /* The class of a new task: the first of the stack that owns it. */
 const struct sl_sched_class *sl_class_for(const struct sl_sim *sim, const struct sl_task *p);

@@ -1,9 +1,11 @@
 /*
  * When each tickless CPU is next due to balance, as a tree of minima over the CPUs (sched.h,
- * sim->nohz_next): a leaf holds its CPU's ee.next_balance while its tick is stopped, else
- * UINT64_MAX. 6.18's NO_HZ kick (eevdf_balance.c) looks for the first CPU, in CPU order, that is
- * tickless, idle and due; a scan of every CPU on each tick of a busy CPU made the cost of a tick
- * grow with the machine, the tree finds the due ones in O(log n) each.
+ * sim->nohz_next): a leaf holds its CPU's due time (what the class last gave sl_nohz_next_set:
+ * EEVDF's next_balance, kept in its per-CPU area) while its tick is stopped, else UINT64_MAX.
+ * The due times are kept after the tree, in the same allocation. 6.18's NO_HZ kick
+ * (eevdf_balance.c) looks for the first CPU, in CPU order, that is tickless, idle and due; a scan
+ * of every CPU on each tick of a busy CPU made the cost of a tick grow with the machine, the tree
+ * finds the due ones in O(log n) each.
  */
 #include "sched/sched.h"
 
@@ -17,14 +19,21 @@ int sl_nohz_next_init(struct sl_sim *sim)
 	while (n < sim->ncpu)
 		n *= 2;
 	sim->nohz_leaves = n;
-	sim->nohz_next = malloc(sizeof(u64) * 2 * (size_t)n);
+	/* the tree's 2n nodes, then the CPUs' due times (none yet: never due) */
+	sim->nohz_next = malloc(sizeof(u64) * (2 * (size_t)n + (size_t)sim->ncpu));
 	if (!sim->nohz_next)
 		return -1;
-	for (int i = 0; i < 2 * n; i++)
+	for (int i = 0; i < 2 * n + sim->ncpu; i++)
 		sim->nohz_next[i] = UINT64_MAX;
-	for (int c = 0; c < sim->ncpu; c++)
-		sl_nohz_next_update(sim, c);
 	return 0;
+}
+
+void sl_nohz_next_set(struct sl_sim *sim, int cpu, u64 due)
+{
+	if (!sim->nohz_next)
+		return;
+	sim->nohz_next[2 * (size_t)sim->nohz_leaves + (size_t)cpu] = due;
+	sl_nohz_next_update(sim, cpu);
 }
 
 void sl_nohz_next_update(struct sl_sim *sim, int cpu)
@@ -36,7 +45,7 @@ void sl_nohz_next_update(struct sl_sim *sim, int cpu)
 	if (!t)
 		return;
 	i = (size_t)sim->nohz_leaves + (size_t)cpu;
-	t[i] = rq->tick_stopped ? rq->ee.next_balance : UINT64_MAX;
+	t[i] = rq->tick_stopped ? t[2 * (size_t)sim->nohz_leaves + (size_t)cpu] : UINT64_MAX;
 	for (i /= 2; i >= 1; i /= 2) {
 		u64 m = t[2 * i] < t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
 

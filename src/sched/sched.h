@@ -59,12 +59,17 @@ struct sl_bfs_entity {
 	bool pinned; /* queued on the list of tasks with an affinity mask */
 };
 
+/* the capacity of a fair class's per-task area in the entity (class_area below): what 6.18
+ * EEVDF's struct eevdf_entity needs, so that the union is no larger than it was */
+#define SL_SE_AREA_SIZE 80
+
 /*
  * A release's fair class is fixed for a run (sim->rel->fair), and each keeps members the others
  * never touch: 2.6.3x CFS (cfs*.c, balance.c; the waker's avg_wakeup in machine.c's wake-up is
- * taken under CFS only), 6.18 EEVDF (eevdf*.c) and BFS (bfs/). They share one union, used as
- * the run's release's: a task or group entity starts zeroed (the task arena, calloc), so each
- * starts as it did with members of its own. Members outside the union are every release's.
+ * taken under CFS only), 6.18 EEVDF (eevdf*.c, its per-task area class_area) and BFS (bfs/).
+ * They share one union, used as the run's release's: a task or group entity starts zeroed (the
+ * task arena, calloc), so each starts as it did with members of its own. Members outside the
+ * union are every release's.
  */
 struct sched_entity {
 	struct sl_load_weight load;
@@ -93,74 +98,20 @@ struct sched_entity {
 			 * config.c), NULL without */
 			struct sl_tg *tg;
 		};
-		struct { /* EEVDF (6.18, eevdf.h) */
-			u64 deadline;
-			u64 slice; /* the request, ns */
-			/* the least and greatest slice of the subtree rooted here (the tree's
-			 * augmentation, as the kernel's min_slice) */
-			u64 min_slice, max_slice;
-			/* the subtree's least vruntime (wrapping compare), for the pick */
-			u64 min_vruntime;
-			u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
-			s64 vlag;
-			/* the task's record_wakee (task_struct members in the kernel, kept here
-			 * with the class's own): wake_wide's flips, and select_idle_sibling's
-			 * recent_used_cpu (eevdf_balance.c) */
-			struct sl_task *last_wakee;
-			u64 wakee_flip_decay_ts;
-			unsigned wakee_flips;
-			int recent_used_cpu;
-		};
+		/* the fair class's own per-task area (class.h task_size: its struct, declared in
+		 * its folder, at most SL_SE_AREA_SIZE bytes), zeroed with the task: 6.18 EEVDF's
+		 * struct eevdf_entity (eevdf.h) */
+		u64 class_area[SL_SE_AREA_SIZE / sizeof(u64)];
 		struct sl_bfs_entity bfs; /* BFS (src/sched/bfs/) */
 	};
-};
-
-RB_HEAD(sl_cfs_tree, sched_entity);
-RB_HEAD(sl_eevdf_tree, sched_entity);
-
-/* The 6.18 cfs_rq (one per CPU: the model's tasks share one autogroup, see eevdf.h). */
-struct eevdf_rq {
-	struct sl_eevdf_tree timeline; /* queued entities but curr, by deadline (ties go right) */
-	TAILQ_HEAD(eevdf_tasks_head, sched_entity)
-	tasks; /* rq->cfs_tasks: most recently run first */
-	u64 seq;
-	u64 zero_vruntime;
-	s64 sum_w_vruntime; /* sum of key(se) * w over the tree */
-	u64 sum_weight;	    /* sum of w = scale_load_down(weight) over the tree */
-	u64 load;	    /* sum of load.weight of the queued entities (balancing) */
-	struct sched_entity *curr, *next;
-	struct sched_entity *last_put; /* put back by put_prev, not yet re-picked */
-	unsigned long nr_queued;       /* counts curr and delayed entities */
-	/* newidle balancing (eevdf_balance.c) */
-	u64 avg_idle, idle_stamp, max_newidle_lb_cost;
-	unsigned ni_call, ni_success, ni_ratio;
-	int recent_used_cpu;
-	int nr_balance_failed;
-	u64 balance_interval; /* ms */
-	u64 next_balance;     /* ns */
-};
-
-struct cfs_rq {
-	struct sl_load_weight load;
-	unsigned long nr_running;
-	u64 min_vruntime;
-	struct sl_cfs_tree tasks_timeline;
-	TAILQ_HEAD(, sched_entity) tasks;
-	u64 seq;
-	struct sched_entity *curr, *next, *last;
-	/* group scheduling only (cfs_group.c): the owning group (NULL: a CPU's root runqueue), its
-	 * CPU, and the kernel's per-CPU share figures (shares, rq_weight, task_weight, h_load) */
-	struct sl_tg *tg;
-	int cpu;
-	u64 shares, rq_weight, task_weight, h_load;
 };
 
 /* A task group of CONFIG_USER_SCHED (one per uid), with an entity and a runqueue per CPU. */
 struct sl_tg {
 	int uid;
 	u64 shares;		 /* tg->shares */
-	struct sched_entity *se; /* [ncpu], queued on sim->cpus[c].cfs */
-	struct cfs_rq *cfs_rq;	 /* [ncpu] */
+	struct sched_entity *se; /* [ncpu], queued on CPU c's root runqueue (CFS's area) */
+	struct cfs_rq *cfs_rq;	 /* [ncpu] (sched/cfs/cfs.h) */
 };
 
 /* The tunables of kernel/sched_fair.c and kernel/sched.c, in nanoseconds. */
@@ -209,16 +160,6 @@ struct sched_rt_entity {
 	TAILQ_ENTRY(sl_task) run_list; /* in rt_rq->queue[prio] */
 	bool on_rq;
 	unsigned time_slice; /* SCHED_RR: ticks left */
-};
-
-struct rt_rq {
-	TAILQ_HEAD(, sl_task) queue[SL_MAX_RT_PRIO]; /* one FIFO per prio, curr stays queued */
-	u64 bitmap[2];				     /* bit prio: queue[prio] is not empty */
-	unsigned long rt_nr_running;
-	int highest_prio; /* of the queued tasks (curr included); SL_MAX_RT_PRIO if none */
-	bool overloaded;  /* more than one RT task queued: push/pull candidates */
-	u64 rt_time;	  /* RT run time charged in the current bandwidth period */
-	bool rt_throttled;
 };
 
 enum sl_tstate {
@@ -403,12 +344,15 @@ static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *s
 	return &sd->groups[i == 0 ? sd->local : i <= sd->local ? i - 1 : i];
 }
 
+#define SL_MAX_CLASSES 4 /* the class stack's depth (sim->classes) */
+
 struct sl_cpu {
 	int id;
 	int socket, core, thread;
-	struct cfs_rq cfs;
-	struct eevdf_rq ee;
-	struct rt_rq rt;
+	/* each class's part of this runqueue, by its slot (class.h: 0 the release's fair class,
+	 * then upwards): an area of the class's rq_size, allocated and zeroed by the scheduler
+	 * core (class.c), read through sl_rq_area; NULL for a class with rq_size 0 */
+	void *class_rq[SL_MAX_CLASSES];
 	struct sl_task *curr; /* NULL: the idle task */
 	unsigned long nr_running;
 	struct sl_load_weight load;
@@ -483,8 +427,12 @@ struct sl_sim {
 	u64 *feat_read;
 	const struct sl_release *rel;
 	/* the scheduler classes, highest first (class.h); the release's fair class last */
-	const struct sl_sched_class *classes[4];
+	const struct sl_sched_class *classes[SL_MAX_CLASSES];
 	int nclasses;
+	/* the classes' per-CPU areas by slot (class.h: 0 is the fair class's): ncpu areas of
+	 * the class's rq_size each, and their machine-wide areas of its sim_size (NULL: 0) */
+	char *class_rq_mem[SL_MAX_CLASSES];
+	void *class_sim[SL_MAX_CLASSES];
 	/* a class's machine-wide state (class.h init_sim: BFS's global run queue); NULL: none */
 	void *class_state;
 
@@ -515,9 +463,9 @@ struct sl_sim {
 	int lvl_words;
 	int lvl_cnt[SL_NR_LEVELS + 1];
 	int nr_big;
-	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's
-	 * ee.next_balance while its tick is stopped, else UINT64_MAX (6.18's NO_HZ kick; built by
-	 * EEVDF's build_domains, NULL under the other releases) */
+	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's due
+	 * time to balance (sl_nohz_next_set) while its tick is stopped, else UINT64_MAX (6.18's
+	 * NO_HZ kick; built by EEVDF's build_domains, NULL under the other releases) */
 	u64 *nohz_next;
 	int nohz_leaves;
 	/* bit c set while CPU c runs the idle task and no reschedule is pending (BFS's idle
@@ -599,9 +547,11 @@ static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
 	}
 }
 
-/* nohz_next.c: the tree built (-1: out of memory), CPU cpu's leaf again from its state, and the
- * first CPU >= from that is tickless and due to balance at now (-1: none) */
+/* nohz_next.c: the tree built (-1: out of memory; every CPU never due until set), CPU cpu's
+ * due time set (a no-op without the tree), CPU cpu's leaf again from its state, and the first
+ * CPU >= from that is tickless and due to balance at now (-1: none) */
 int sl_nohz_next_init(struct sl_sim *sim);
+void sl_nohz_next_set(struct sl_sim *sim, int cpu, u64 due);
 void sl_nohz_next_update(struct sl_sim *sim, int cpu);
 int sl_nohz_next_due(const struct sl_sim *sim, int from, u64 now);
 

@@ -684,7 +684,8 @@ static u64 move_tasks(struct sl_sim *sim, int this_cpu, int busiest, u64 max_loa
 	s64 rem;
 
 	if (!sim->group_sched)
-		return balance_tasks(sim, this_cpu, &sim->cpus[busiest].cfs, max_load_move, sd);
+		return balance_tasks(sim, this_cpu, cfs_rq_of_cpu(&sim->cpus[busiest]),
+				     max_load_move, sd);
 	rem = (s64)max_load_move;
 	sl_update_h_load(sim, busiest);
 	for (int i = sim->ntgs - 1; i >= 0; i--) {
@@ -715,8 +716,8 @@ void sl_active_load_balance(struct sl_sim *sim, struct sl_cpu *busiest, int push
 		return;
 	/* move_one_task_fair: the leaf runqueues in order (with groups the newest group's first) */
 	for (int i = sim->group_sched ? sim->ntgs - 1 : 0; i >= 0; i--) {
-		struct cfs_rq *cfs =
-			sim->group_sched ? &sim->tgs[i]->cfs_rq[busiest->id] : &busiest->cfs;
+		struct cfs_rq *cfs = sim->group_sched ? &sim->tgs[i]->cfs_rq[busiest->id]
+						      : cfs_rq_of_cpu(busiest);
 
 		TAILQ_FOREACH(se, &cfs->tasks, group_node)
 		{

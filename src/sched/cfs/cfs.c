@@ -430,7 +430,7 @@ static void set_next_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched
 
 struct sl_task *sl_cfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct cfs_rq *cfs = &rq->cfs;
+	struct cfs_rq *cfs = cfs_rq_of_cpu(rq);
 	struct sched_entity *se;
 
 	if (!cfs->nr_running)
@@ -483,7 +483,7 @@ static void entity_tick(struct sl_sim *sim, struct sl_cpu *rq, struct cfs_rq *cf
 /* task_tick_fair: entity_tick at every level, the task's first */
 void sl_cfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 {
-	struct sched_entity *se = rq->cfs.curr;
+	struct sched_entity *se = cfs_rq_of_cpu(rq)->curr;
 
 	if (!se)
 		return;
@@ -510,7 +510,7 @@ void sl_cfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
  */
 void sl_cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct cfs_rq *cfs = rq->curr ? sl_task_cfs_rq(sim, rq->curr) : &rq->cfs;
+	struct cfs_rq *cfs = rq->curr ? sl_task_cfs_rq(sim, rq->curr) : cfs_rq_of_cpu(rq);
 	struct sched_entity *se = cfs->curr, *rightmost;
 
 	if (!se || cfs->nr_running == 1)
@@ -530,7 +530,7 @@ void sl_cfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 void sl_cfs_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
 	struct cfs_rq *old = sl_task_cfs_rq(sim, p),
-		      *new = p->se.tg ? &p->se.tg->cfs_rq[cpu] : &sim->cpus[cpu].cfs;
+		      *new = p->se.tg ? &p->se.tg->cfs_rq[cpu] : cfs_rq_of_cpu(&sim->cpus[cpu]);
 
 	p->se.vruntime -= old->min_vruntime - new->min_vruntime;
 	sl_task_move_cpu(sim, p, cpu);

@@ -8,10 +8,35 @@
 #ifndef SCHEDLAB_CFS_H
 #define SCHEDLAB_CFS_H
 
+#include "sched/class.h"
 #include "sched/common.h"
 #include "sched/release.h"
 
 enum sl_sd_level { SL_SD_SMT, SL_SD_MC, SL_SD_CPU, SL_SD_NLEVELS };
+
+RB_HEAD(sl_cfs_tree, sched_entity);
+/* The 2.6.3x cfs_rq: a CPU's root runqueue is the class's per-CPU area (class.h rq_size), a
+ * group's are its tg->cfs_rq[] (cfs_group.c). */
+struct cfs_rq {
+	struct sl_load_weight load;
+	unsigned long nr_running;
+	u64 min_vruntime;
+	struct sl_cfs_tree tasks_timeline;
+	TAILQ_HEAD(, sched_entity) tasks;
+	u64 seq;
+	struct sched_entity *curr, *next, *last;
+	/* group scheduling only (cfs_group.c): the owning group (NULL: a CPU's root runqueue), its
+	 * CPU, and the kernel's per-CPU share figures (shares, rq_weight, task_weight, h_load) */
+	struct sl_tg *tg;
+	int cpu;
+	u64 shares, rq_weight, task_weight, h_load;
+};
+
+/* CPU rq's root runqueue: CFS is only ever a release's fair class, whose area is the fair slot's */
+static inline struct cfs_rq *cfs_rq_of_cpu(const struct sl_cpu *rq)
+{
+	return (struct cfs_rq *)sl_fair_rq_area(rq);
+}
 
 struct sl_sd_params {
 	unsigned flags;
@@ -73,7 +98,7 @@ static inline bool entity_before(const struct sched_entity *a, const struct sche
 /* the runqueue a task is (to be) queued on: its group's on its CPU, or the CPU's */
 static inline struct cfs_rq *sl_task_cfs_rq(struct sl_sim *sim, const struct sl_task *p)
 {
-	return p->se.tg ? &p->se.tg->cfs_rq[p->cpu] : &sim->cpus[p->cpu].cfs;
+	return p->se.tg ? &p->se.tg->cfs_rq[p->cpu] : cfs_rq_of_cpu(&sim->cpus[p->cpu]);
 }
 
 static inline bool sl_entity_is_task(const struct sched_entity *se)
@@ -85,7 +110,7 @@ static inline bool sl_entity_is_task(const struct sched_entity *se)
 static inline struct cfs_rq *sl_cfs_rq_of(struct sl_sim *sim, struct sched_entity *se)
 {
 	if (se->my_q)
-		return &sim->cpus[se->my_q->cpu].cfs;
+		return cfs_rq_of_cpu(&sim->cpus[se->my_q->cpu]);
 	return sl_task_cfs_rq(sim, sl_container_of(se, struct sl_task, se));
 }
 

@@ -76,7 +76,7 @@ static void check_preempt_wakeup(struct sl_sim *sim, struct sl_cpu *rq, struct s
 {
 	struct sl_task *curr = rq->curr;
 	struct sched_entity *se = &curr->se, *pse = &p->se;
-	struct cfs_rq *cfs = &rq->cfs;
+	struct cfs_rq *cfs = cfs_rq_of_cpu(rq);
 	u64 mc = sim->tun.sched_migration_cost;
 	/* computed at the declaration in the kernel, before update_curr */
 	int scale = cfs->nr_running >= sim->tun.sched_nr_latency;
@@ -155,7 +155,7 @@ static void check_preempt_tick(struct sl_sim *sim, struct sl_cpu *rq, struct cfs
 
 static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	struct cfs_rq *cfs = &rq->cfs;
+	struct cfs_rq *cfs = cfs_rq_of_cpu(rq);
 	struct sched_entity *curr = cfs->curr, *se = &p->se;
 
 	sl_update_curr(sim, cfs);

@@ -9,8 +9,8 @@
 static void cfs_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	(void)sim;
-	sl_cfs_rq_init(&rq->cfs);
-	rq->cfs.cpu = rq->id;
+	sl_cfs_rq_init(cfs_rq_of_cpu(rq));
+	cfs_rq_of_cpu(rq)->cpu = rq->id;
 }
 
 static void cfs_init_task(struct sl_sim *sim, struct sl_task *p)
@@ -42,7 +42,7 @@ static void cfs_update_curr_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	/* update_curr of the running task's runqueue (its group's under group scheduling) */
 	sl_update_curr(sim, rq->curr && rq->curr->sched_class == &sl_cfs_class
 				    ? sl_task_cfs_rq(sim, rq->curr)
-				    : &rq->cfs);
+				    : cfs_rq_of_cpu(rq));
 }
 
 static int cfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
@@ -78,6 +78,7 @@ const struct sl_sched_class sl_cfs_class = {
 	.name = "fair (CFS 2.6.3x)",
 	.owns = NULL,
 	.exit_sim = cfs_exit_sim,
+	.rq_size = sizeof(struct cfs_rq),
 	.init_rq = cfs_init_rq,
 	.init_task = cfs_init_task,
 	.task_fork = cfs_task_fork,

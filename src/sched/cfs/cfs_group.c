@@ -1,14 +1,14 @@
 /*
  * Group scheduling of 2.6.31 as distributions shipped it: CONFIG_FAIR_GROUP_SCHED with
  * CONFIG_USER_SCHED (docs/model/cfs.md §7). One task group per uid, each a child of the root
- * group: on every CPU a group has an entity queued on the CPU's root runqueue (rq->cfs) and a
- * runqueue of its own holding the uid's tasks there. uid 0's group (init_task_group) starts with
- * 2 x NICE_0_LOAD, the others with NICE_0_LOAD. The per-CPU weight of a group's entity is its
- * share of tg->shares, recomputed by update_shares() (rate-limited by sched_shares_ratelimit,
- * changed only beyond sched_shares_thresh) from the weights of the group's runqueues over a
- * domain (tg_shares_up / update_group_shares_cpu of kernel/sched.c). effective_load() (the
- * 2.6.31 kernel/sched_fair.c one) gives wake_affine the load change a wake-up would make as the
- * root runqueue sees it.
+ * group: on every CPU a group has an entity queued on the CPU's root runqueue (cfs_rq_of_cpu)
+ * and a runqueue of its own holding the uid's tasks there. uid 0's group (init_task_group)
+ * starts with 2 x NICE_0_LOAD, the others with NICE_0_LOAD. The per-CPU weight of a group's entity
+ * is its share of tg->shares, recomputed by update_shares() (rate-limited by
+ * sched_shares_ratelimit, changed only beyond sched_shares_thresh) from the weights of the group's
+ * runqueues over a domain (tg_shares_up / update_group_shares_cpu of kernel/sched.c).
+ * effective_load() (the 2.6.31 kernel/sched_fair.c one) gives wake_affine the load change a wake-up
+ * would make as the root runqueue sees it.
  */
 #include "sched/cfs/cfs.h"
 
@@ -95,7 +95,7 @@ void sl_tg_free_all(struct sl_sim *sim)
 /* __set_se_shares: a queued entity is dequeued and enqueued again around the change */
 static void set_se_shares(struct sl_sim *sim, struct sched_entity *se, u64 shares)
 {
-	struct cfs_rq *cfs = &sim->cpus[se->my_q->cpu].cfs;
+	struct cfs_rq *cfs = cfs_rq_of_cpu(&sim->cpus[se->my_q->cpu]);
 	int on_rq = se->on_rq;
 
 	if (on_rq)
@@ -175,7 +175,7 @@ void sl_update_shares(struct sl_sim *sim, struct sl_sched_domain *sd, int cpu, i
 
 void sl_update_h_load(struct sl_sim *sim, int cpu)
 {
-	struct cfs_rq *root = &sim->cpus[cpu].cfs;
+	struct cfs_rq *root = cfs_rq_of_cpu(&sim->cpus[cpu]);
 
 	/* tg_load_down: the root's h_load is the CPU's load; a child's, its share of it */
 	root->h_load = sim->cpus[cpu].load.weight;

@@ -9,13 +9,11 @@
  * pick treats it as curr.
  */
 #include "sched/eevdf/eevdf.h"
-#include "sched/class.h"
 #include "sched/common.h"
-#include "sched/class.h"
 
 static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 
 	sl_eevdf_rq_init(cfs);
 	/* newidle counters (NI_RANDOM) start at call 512, success 256, ratio 512 */
@@ -26,7 +24,7 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	cfs->max_newidle_lb_cost = 0;
 	cfs->balance_interval = 2;
 	cfs->next_balance = 0;
-	sl_nohz_next_update(sim, rq->id);
+	sl_nohz_next_set(sim, rq->id, cfs->next_balance);
 	cfs->nr_balance_failed = 0;
 }
 
@@ -35,21 +33,21 @@ static void eevdf_init_task(struct sl_sim *sim, struct sl_task *p)
 {
 	sl_eevdf_set_load_weight(p);
 	p->se.vruntime = 0;
-	p->se.vlag = 0;
-	p->se.slice = sim->tun.sched_base_slice;
+	ee_se(&p->se)->vlag = 0;
+	ee_se(&p->se)->slice = sim->tun.sched_base_slice;
 	p->se.custom_slice = false;
 	/* sched_setattr(sched_runtime != 0): a custom slice, clamped, kept across placements */
 	if (p->sched_runtime) {
 		u64 r = p->sched_runtime;
 
-		p->se.slice = r < EEVDF_SLICE_MIN   ? EEVDF_SLICE_MIN
-			      : r > EEVDF_SLICE_MAX ? EEVDF_SLICE_MAX
-						    : r;
+		ee_se(&p->se)->slice = r < EEVDF_SLICE_MIN   ? EEVDF_SLICE_MIN
+				       : r > EEVDF_SLICE_MAX ? EEVDF_SLICE_MAX
+							     : r;
 		p->se.custom_slice = true;
 	}
 	p->se.rel_deadline = false;
 	p->se.sched_delayed = false;
-	p->se.recent_used_cpu = -1;
+	ee_se(&p->se)->recent_used_cpu = -1;
 }
 
 /* task_fork_fair only sets capacity; no child_runs_first, no vruntime copy. */
@@ -57,13 +55,13 @@ static void eevdf_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_tas
 {
 	(void)sim;
 	if (parent)
-		p->se.recent_used_cpu = parent->cpu;
+		ee_se(&p->se)->recent_used_cpu = parent->cpu;
 }
 
 void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
 			     int flags)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	bool curr = cfs->curr == se;
 
 	/* curr is placed before update_curr (its own run time must not move V under it) */
@@ -83,7 +81,7 @@ void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
 			     int flags)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	bool sleep = flags & EE_DEQUEUE_SLEEP, finish_delay = flags & EE_DEQUEUE_DELAYED;
 
 	sl_eevdf_update_curr(sim, rq);
@@ -96,7 +94,7 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	}
 	sl_eevdf_update_entity_lag(sim, cfs, se);
 	if (sched_feat(sim, F_PLACE_REL_DEADLINE) && !sleep) {
-		se->deadline -= se->vruntime;
+		ee_se(se)->deadline -= se->vruntime;
 		se->rel_deadline = true;
 	}
 	if (se != cfs->curr)
@@ -109,8 +107,8 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 		cfs->last_put = NULL;
 	if (finish_delay) {
 		se->sched_delayed = false;
-		if (sched_feat(sim, F_DELAY_ZERO) && se->vlag > 0)
-			se->vlag = 0;
+		if (sched_feat(sim, F_DELAY_ZERO) && ee_se(se)->vlag > 0)
+			ee_se(se)->vlag = 0;
 	}
 	return true;
 }
@@ -121,15 +119,15 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
  */
 static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 
 	if (sched_feat(sim, F_DELAY_ZERO)) {
 		sl_eevdf_update_entity_lag(sim, cfs, se);
-		if (se->vlag > 0) {
+		if (ee_se(se)->vlag > 0) {
 			cfs->nr_queued--;
 			if (se != cfs->curr)
 				sl_eevdf_dequeue_tree(cfs, se);
-			se->vlag = 0;
+			ee_se(se)->vlag = 0;
 			sl_eevdf_place_entity(sim, cfs, se, 0);
 			if (se != cfs->curr)
 				sl_eevdf_enqueue_tree(cfs, se);
@@ -182,7 +180,7 @@ static void hrtick_start(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 
 	if (!sched_feat(sim, F_HRTICK) || rq->nr_running <= 1)
 		return;
-	delta = (s64)(se->slice - (se->sum_exec_runtime - se->prev_sum_exec_runtime));
+	delta = (s64)(ee_se(se)->slice - (se->sum_exec_runtime - se->prev_sum_exec_runtime));
 	if (delta < 0) {
 		if (rq->curr == p)
 			sl_resched_cpu(sim, rq);
@@ -208,7 +206,7 @@ static void set_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sch
 
 static struct sl_task *eevdf_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *se, *prev;
 	struct sl_task *p;
 
@@ -246,7 +244,7 @@ again:
 
 static void eevdf_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *se = &prev->se;
 
 	cfs->last_put = NULL;
@@ -260,7 +258,7 @@ static void eevdf_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl
 
 static void eevdf_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 {
-	if (!rq->ee.curr)
+	if (!ee_rq_of(sim, rq)->curr)
 		return;
 	sl_eevdf_update_curr(sim, rq);
 	/* the hrtick's expiry ends the slice */
@@ -273,7 +271,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 				     int wake_flags)
 {
 	struct sl_task *curr = rq->curr;
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *se = &p->se, *cse;
 	bool cse_idle, pse_idle, pshort;
 
@@ -302,7 +300,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 	if (p->policy != SL_SCHED_NORMAL)
 		return; /* a SCHED_BATCH wakee never preempts */
 	sl_eevdf_update_curr(sim, rq);
-	pshort = sched_feat(sim, F_PREEMPT_SHORT) && se->slice < cse->slice;
+	pshort = sched_feat(sim, F_PREEMPT_SHORT) && ee_se(se)->slice < ee_se(cse)->slice;
 	if (sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !pshort) == se) {
 		if (pshort)
 			sl_eevdf_cancel_protect_slice(cse);
@@ -316,7 +314,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 /* yield_task_fair (6.18.2x form): an eligible yielder jumps to its deadline and asks anew. */
 static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *curr = cfs->curr;
 
 	if (!curr || cfs->nr_queued == 1)
@@ -324,7 +322,7 @@ static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 	sl_eevdf_clear_buddies(cfs, curr);
 	sl_eevdf_update_curr(sim, rq);
 	if (sl_eevdf_entity_eligible(cfs, curr)) {
-		curr->vruntime = curr->deadline;
+		curr->vruntime = ee_se(curr)->deadline;
 		sl_eevdf_update_deadline(sim, cfs, curr);
 	}
 }
@@ -332,6 +330,8 @@ static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 const struct sl_sched_class sl_eevdf_class = {
 	.name = "fair (EEVDF 6.18)",
 	.owns = NULL,
+	.task_size = sizeof(struct eevdf_entity),
+	.rq_size = sizeof(struct eevdf_rq),
 	.init_rq = eevdf_init_rq,
 	.init_task = eevdf_init_task,
 	.task_fork = eevdf_task_fork,

@@ -29,9 +29,68 @@
 #ifndef SCHEDLAB_EEVDF_H
 #define SCHEDLAB_EEVDF_H
 
-#include "sched/sched.h"
+#include "sched/class.h"
 
 extern const struct sl_sched_class sl_eevdf_class;
+
+RB_HEAD(sl_eevdf_tree, sched_entity);
+
+/* The 6.18 cfs_rq, the class's part of a runqueue (its area, class.h rq_size; one per CPU: the
+ * model's tasks share one autogroup, see above). */
+struct eevdf_rq {
+	struct sl_eevdf_tree timeline; /* queued entities but curr, by deadline (ties go right) */
+	TAILQ_HEAD(eevdf_tasks_head, sched_entity)
+	tasks; /* rq->cfs_tasks: most recently run first */
+	u64 seq;
+	u64 zero_vruntime;
+	s64 sum_w_vruntime; /* sum of key(se) * w over the tree */
+	u64 sum_weight;	    /* sum of w = scale_load_down(weight) over the tree */
+	u64 load;	    /* sum of load.weight of the queued entities (balancing) */
+	struct sched_entity *curr, *next;
+	struct sched_entity *last_put; /* put back by put_prev, not yet re-picked */
+	unsigned long nr_queued;       /* counts curr and delayed entities */
+	/* newidle balancing (eevdf_balance.c) */
+	u64 avg_idle, idle_stamp, max_newidle_lb_cost;
+	unsigned ni_call, ni_success, ni_ratio;
+	int recent_used_cpu;
+	int nr_balance_failed;
+	u64 balance_interval; /* ms */
+	u64 next_balance;     /* ns */
+};
+
+/* The class's per-task area (class.h task_size), in the entity's class_area (sched.h). */
+struct eevdf_entity {
+	u64 deadline;
+	u64 slice; /* the request, ns */
+	/* the least and greatest slice of the subtree rooted here (the tree's augmentation, as the
+	 * kernel's min_slice) */
+	u64 min_slice, max_slice;
+	/* the subtree's least vruntime (wrapping compare), for the pick */
+	u64 min_vruntime;
+	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
+	s64 vlag;
+	/* the task's record_wakee (task_struct members in the kernel, kept here with the class's
+	 * own): wake_wide's flips, and select_idle_sibling's recent_used_cpu (eevdf_balance.c) */
+	struct sl_task *last_wakee;
+	u64 wakee_flip_decay_ts;
+	unsigned wakee_flips;
+	int recent_used_cpu;
+};
+_Static_assert(sizeof(struct eevdf_entity) <= SL_SE_AREA_SIZE,
+	       "EEVDF's per-task area must fit the entity's class_area");
+
+/* se's EEVDF members (const for a const entity) */
+#define ee_se(se)                                                                                  \
+	_Generic((se),                                                                             \
+		const struct sched_entity *: (const struct eevdf_entity *)(const void *)(se)       \
+						     ->class_area,                                 \
+		default: (struct eevdf_entity *)(void *)(se)->class_area)
+
+static inline struct eevdf_rq *ee_rq_of(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	(void)sim; /* EEVDF is only ever a release's fair class: its area is the fair slot's */
+	return (struct eevdf_rq *)sl_fair_rq_area(rq);
+}
 
 #define EEVDF_FIXEDPOINT_SHIFT 10
 #define EEVDF_NICE_0_LOAD      (1ULL << 20) /* scale_load(1024) */

@@ -53,7 +53,7 @@ static bool sched_idle_cpu(struct sl_sim *sim, int cpu)
 
 	if (!rq->nr_running)
 		return false;
-	TAILQ_FOREACH(se, &rq->ee.tasks, group_node)
+	TAILQ_FOREACH(se, &ee_rq_of(sim, rq)->tasks, group_node)
 	{
 		if (!se->sched_delayed && sl_task_of(se)->policy != SL_SCHED_IDLE)
 			return false;
@@ -76,7 +76,7 @@ static s64 cpu_load(struct sl_sim *sim, int cpu)
 	struct sched_entity *se;
 	s64 l = 0;
 
-	TAILQ_FOREACH(se, &sim->cpus[cpu].ee.tasks, group_node)
+	TAILQ_FOREACH(se, &ee_rq_of(sim, &sim->cpus[cpu])->tasks, group_node)
 	{
 		if (!se->sched_delayed)
 			l += (s64)scale_load_down(se->load.weight);
@@ -89,20 +89,20 @@ static s64 cpu_load(struct sl_sim *sim, int cpu)
 /* record_wakee: the waker's flips, halved once a second */
 static void record_wakee(struct sl_sim *sim, struct sl_task *waker, struct sl_task *p)
 {
-	if (sim->now > waker->se.wakee_flip_decay_ts + NSEC_PER_SEC) {
-		waker->se.wakee_flips >>= 1;
-		waker->se.wakee_flip_decay_ts = sim->now;
+	if (sim->now > ee_se(&waker->se)->wakee_flip_decay_ts + NSEC_PER_SEC) {
+		ee_se(&waker->se)->wakee_flips >>= 1;
+		ee_se(&waker->se)->wakee_flip_decay_ts = sim->now;
 	}
-	if (waker->se.last_wakee != p) {
-		waker->se.last_wakee = p;
-		waker->se.wakee_flips++;
+	if (ee_se(&waker->se)->last_wakee != p) {
+		ee_se(&waker->se)->last_wakee = p;
+		ee_se(&waker->se)->wakee_flips++;
 	}
 }
 
 /* wake_wide: a 1:N waker relation wider than the LLC spreads instead of pulling */
 static bool wake_wide(struct sl_sim *sim, struct sl_task *waker, struct sl_task *p)
 {
-	unsigned master = waker->se.wakee_flips, slave = p->se.wakee_flips;
+	unsigned master = ee_se(&waker->se)->wakee_flips, slave = ee_se(&p->se)->wakee_flips;
 	unsigned factor = (unsigned)sim->cpus[p->cpu].llc_size; /* sd_llc_size */
 
 	if (master < slave) {
@@ -172,8 +172,8 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 		return target;
 	if (prev != target && share_cache(sim, prev, target) && idle_or_sched_idle(sim, prev))
 		return prev;
-	recent = p->se.recent_used_cpu;
-	p->se.recent_used_cpu = prev;
+	recent = ee_se(&p->se)->recent_used_cpu;
+	ee_se(&p->se)->recent_used_cpu = prev;
 	if (recent >= 0 && recent != prev && recent != target && share_cache(sim, recent, target) &&
 	    idle_or_sched_idle(sim, recent))
 		return recent;
@@ -288,8 +288,14 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 	free(last);
 	sim->class_state = llc_next;
 	/* the tickless CPUs' next balance for the tick's NO_HZ kick (nohz_next.c), 6.18's only */
-	if (!sim->nohz_next && sl_nohz_next_init(sim))
-		sim->oom = true;
+	if (!sim->nohz_next) {
+		if (sl_nohz_next_init(sim)) {
+			sim->oom = true;
+			return;
+		}
+		for (int c = 0; c < sim->ncpu; c++)
+			sl_nohz_next_set(sim, c, ee_rq_of(sim, &sim->cpus[c])->next_balance);
+	}
 }
 
 void sl_eevdf_free_domains(struct sl_sim *sim)
@@ -311,7 +317,8 @@ bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
 static bool ee_task_hot(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 			struct sl_cpu *dst)
 {
-	if (sched_feat(sim, F_CACHE_HOT_BUDDY) && dst->nr_running && src->ee.next == &p->se)
+	if (sched_feat(sim, F_CACHE_HOT_BUDDY) && dst->nr_running &&
+	    ee_rq_of(sim, src)->next == &p->se)
 		return true;
 	if (sim->tun.sched_migration_cost == (u64)(unsigned)-1)
 		return true;
@@ -326,10 +333,11 @@ static bool can_migrate(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *sr
 	if (src->curr == p || p->se.sched_delayed || p->se.on_rq != 1 ||
 	    !sl_cpu_allowed(p, dst->id))
 		return false;
-	if (!dst->ee.nr_balance_failed && dst->nr_running &&
-	    !sl_eevdf_entity_eligible(&src->ee, &p->se))
+	int failed = ee_rq_of(sim, dst)->nr_balance_failed;
+
+	if (!failed && dst->nr_running && !sl_eevdf_entity_eligible(ee_rq_of(sim, src), &p->se))
 		return false;
-	if (dst->ee.nr_balance_failed <= EE_CACHE_NICE_TRIES && ee_task_hot(sim, p, src, dst))
+	if (failed <= EE_CACHE_NICE_TRIES && ee_task_hot(sim, p, src, dst))
 		return false;
 	return true;
 }
@@ -404,7 +412,8 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		imbalance = (ls - ld) / 2;
 	}
 	/* from the tail of cfs_tasks: the least recently run first */
-	struct sched_entity *se = TAILQ_LAST(&src->ee.tasks, eevdf_tasks_head), *prev_se;
+	struct sched_entity *se = TAILQ_LAST(&ee_rq_of(sim, src)->tasks, eevdf_tasks_head),
+			    *prev_se;
 
 	for (; se && imbalance > 0; se = prev_se) {
 		struct sl_task *p = sl_task_of(se);
@@ -416,7 +425,7 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		if (!can_migrate(sim, p, src, dst))
 			continue;
 		if (!count_mode) {
-			int f = dst->ee.nr_balance_failed;
+			int f = ee_rq_of(sim, dst)->nr_balance_failed;
 
 			if (sched_feat(sim, F_LB_MIN) && load < EE_LB_MIN_LOAD && !f)
 				continue;
@@ -439,7 +448,8 @@ static u64 msecs_to_jiffies(struct sl_sim *sim, u64 ms)
 /* the balance interval in ns: busy x16 minus one jiffy, clamped to [1, HZ*ncpus/10] jiffies */
 static u64 interval_ns(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 {
-	u64 j = msecs_to_jiffies(sim, rq->ee.balance_interval * (busy ? EE_BUSY_FACTOR : 1));
+	u64 j = msecs_to_jiffies(sim,
+				 ee_rq_of(sim, rq)->balance_interval * (busy ? EE_BUSY_FACTOR : 1));
 	u64 max = sim->hz * (u64)sim->ncpu / 10;
 
 	if (busy && j)
@@ -453,11 +463,11 @@ static u64 interval_ns(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 
 static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	int r;
 
 	cfs->next_balance = sim->now + interval_ns(sim, rq, busy);
-	sl_nohz_next_update(sim, rq->id);
+	sl_nohz_next_set(sim, rq->id, cfs->next_balance);
 	r = sl_eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
 	if (r > 0) {
 		cfs->nr_balance_failed = 0;
@@ -490,7 +500,7 @@ void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 			break;
 		}
 	}
-	if (sim->now >= rq->ee.next_balance)
+	if (sim->now >= ee_rq_of(sim, rq)->next_balance)
 		periodic_balance(sim, rq, rq->curr != NULL);
 }
 
@@ -500,7 +510,7 @@ void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
  */
 bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	bool overloaded = false;
 	unsigned w = 1 + cfs->ni_ratio;
 	int r = -1;

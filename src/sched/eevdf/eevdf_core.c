@@ -121,7 +121,7 @@ void sl_eevdf_update_scaling(struct sl_tunables *t)
 
 static int ee_cmp(struct sched_entity *a, struct sched_entity *b)
 {
-	s64 d = (s64)(a->deadline - b->deadline);
+	s64 d = (s64)(ee_se(a)->deadline - ee_se(b)->deadline);
 
 	if (d < 0)
 		return -1;
@@ -148,21 +148,21 @@ static void ee_augment(struct sched_entity *se)
 
 	l = RB_LEFT(se, run_node);
 	r = RB_RIGHT(se, run_node);
-	mn = mx = se->slice;
+	mn = mx = ee_se(se)->slice;
 	mv = se->vruntime;
 	if (l) {
-		mn = l->min_slice < mn ? l->min_slice : mn;
-		mx = l->max_slice > mx ? l->max_slice : mx;
-		mv = (s64)(l->min_vruntime - mv) < 0 ? l->min_vruntime : mv;
+		mn = ee_se(l)->min_slice < mn ? ee_se(l)->min_slice : mn;
+		mx = ee_se(l)->max_slice > mx ? ee_se(l)->max_slice : mx;
+		mv = (s64)(ee_se(l)->min_vruntime - mv) < 0 ? ee_se(l)->min_vruntime : mv;
 	}
 	if (r) {
-		mn = r->min_slice < mn ? r->min_slice : mn;
-		mx = r->max_slice > mx ? r->max_slice : mx;
-		mv = (s64)(r->min_vruntime - mv) < 0 ? r->min_vruntime : mv;
+		mn = ee_se(r)->min_slice < mn ? ee_se(r)->min_slice : mn;
+		mx = ee_se(r)->max_slice > mx ? ee_se(r)->max_slice : mx;
+		mv = (s64)(ee_se(r)->min_vruntime - mv) < 0 ? ee_se(r)->min_vruntime : mv;
 	}
-	se->min_slice = mn;
-	se->max_slice = mx;
-	se->min_vruntime = mv;
+	ee_se(se)->min_slice = mn;
+	ee_se(se)->max_slice = mx;
+	ee_se(se)->min_vruntime = mv;
 }
 
 #undef RB_AUGMENT
@@ -197,16 +197,16 @@ void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 	se->rb_seq = cfs->seq++;
 	/* the insertion path (RB_INSERT's own descent) gains se's slice before the rotations of
 	 * the rebalancing recompute the nodes they move */
-	se->min_slice = se->max_slice = se->slice;
-	se->min_vruntime = se->vruntime;
+	ee_se(se)->min_slice = ee_se(se)->max_slice = ee_se(se)->slice;
+	ee_se(se)->min_vruntime = se->vruntime;
 	for (struct sched_entity *n = RB_ROOT(&cfs->timeline); n;
 	     n = ee_cmp(se, n) < 0 ? RB_LEFT(n, run_node) : RB_RIGHT(n, run_node)) {
-		if (se->slice < n->min_slice)
-			n->min_slice = se->slice;
-		if (se->slice > n->max_slice)
-			n->max_slice = se->slice;
-		if ((s64)(se->vruntime - n->min_vruntime) < 0)
-			n->min_vruntime = se->vruntime;
+		if (ee_se(se)->slice < ee_se(n)->min_slice)
+			ee_se(n)->min_slice = ee_se(se)->slice;
+		if (ee_se(se)->slice > ee_se(n)->max_slice)
+			ee_se(n)->max_slice = ee_se(se)->slice;
+		if ((s64)(se->vruntime - ee_se(n)->min_vruntime) < 0)
+			ee_se(n)->min_vruntime = se->vruntime;
 	}
 	RB_INSERT(sl_eevdf_tree, &cfs->timeline, se);
 	cfs->sum_w_vruntime += entity_key(cfs, se) * (s64)w;
@@ -257,12 +257,12 @@ u64 sl_eevdf_min_slice(struct eevdf_rq *cfs)
 	u64 m = ~0ULL;
 
 	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
-		if (se->slice < m)
-			m = se->slice;
-	if (m != (root ? root->min_slice : ~0ULL))
+		if (ee_se(se)->slice < m)
+			m = ee_se(se)->slice;
+	if (m != (root ? ee_se(root)->min_slice : ~0ULL))
 		abort();
 #endif
-	return root ? root->min_slice : ~0ULL;
+	return root ? ee_se(root)->min_slice : ~0ULL;
 }
 
 u64 sl_eevdf_max_slice(struct eevdf_rq *cfs)
@@ -273,12 +273,12 @@ u64 sl_eevdf_max_slice(struct eevdf_rq *cfs)
 	u64 m = 0;
 
 	for (struct sched_entity *se = sl_eevdf_first(cfs); se; se = sl_eevdf_next(se))
-		if (se->slice > m)
-			m = se->slice;
-	if (m != (root ? root->max_slice : 0))
+		if (ee_se(se)->slice > m)
+			m = ee_se(se)->slice;
+	if (m != (root ? ee_se(root)->max_slice : 0))
 		abort();
 #endif
-	return root ? root->max_slice : 0;
+	return root ? ee_se(root)->max_slice : 0;
 }
 
 static struct sched_entity *queued_curr(const struct eevdf_rq *cfs)
@@ -349,7 +349,7 @@ struct sched_entity *sl_eevdf_first_eligible(struct eevdf_rq *cfs)
 	while (node) {
 		struct sched_entity *l = RB_LEFT(node, run_node);
 
-		if (l && sl_eevdf_vruntime_eligible(cfs, l->min_vruntime)) {
+		if (l && sl_eevdf_vruntime_eligible(cfs, ee_se(l)->min_vruntime)) {
 			node = l;
 			continue;
 		}
@@ -384,8 +384,8 @@ s64 sl_eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_e
 	u64 max_slice = sl_eevdf_max_slice(cfs);
 	s64 vlag = (s64)(avruntime - se->vruntime), limit;
 
-	if (curr && curr->slice > max_slice)
-		max_slice = curr->slice;
+	if (curr && ee_se(curr)->slice > max_slice)
+		max_slice = ee_se(curr)->slice;
 	limit = (s64)sl_eevdf_calc_delta_fair(max_slice + sim->tick_ns, se);
 	if (vlag > limit)
 		vlag = limit;
@@ -396,5 +396,5 @@ s64 sl_eevdf_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_e
 
 void sl_eevdf_update_entity_lag(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
 {
-	se->vlag = sl_eevdf_entity_lag(sim, cfs, se, sl_eevdf_avg_vruntime(cfs));
+	ee_se(se)->vlag = sl_eevdf_entity_lag(sim, cfs, se, sl_eevdf_avg_vruntime(cfs));
 }

@@ -14,18 +14,18 @@
 /* A new request when the current one is used up: d = v + vslice, from the current v. */
 bool sl_eevdf_update_deadline(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se)
 {
-	if ((s64)(se->vruntime - se->deadline) < 0)
+	if ((s64)(se->vruntime - ee_se(se)->deadline) < 0)
 		return false;
 	if (!se->custom_slice)
-		se->slice = sim->tun.sched_base_slice;
-	se->deadline = se->vruntime + sl_eevdf_calc_delta_fair(se->slice, se);
+		ee_se(se)->slice = sim->tun.sched_base_slice;
+	ee_se(se)->deadline = se->vruntime + sl_eevdf_calc_delta_fair(ee_se(se)->slice, se);
 	sl_eevdf_avg_vruntime(cfs);
 	return true;
 }
 
 bool sl_eevdf_protect_slice(const struct sched_entity *se)
 {
-	return (s64)(se->vprot - se->vruntime) > 0;
+	return (s64)(ee_se(se)->vprot - se->vruntime) > 0;
 }
 
 /*
@@ -37,12 +37,12 @@ void sl_eevdf_set_protect_slice(struct sl_sim *sim, struct eevdf_rq *cfs, struct
 	u64 slice =
 		sched_feat(sim, F_RUN_TO_PARITY) ? sl_eevdf_min_slice(cfs) : EEVDF_NORMALIZED_SLICE;
 
-	if (se->slice < slice)
-		slice = se->slice;
-	se->vprot = se->deadline;
-	if (slice != se->slice)
-		se->vprot = min_vruntime(se->deadline,
-					 se->vruntime + sl_eevdf_calc_delta_fair(slice, se));
+	if (ee_se(se)->slice < slice)
+		slice = ee_se(se)->slice;
+	ee_se(se)->vprot = ee_se(se)->deadline;
+	if (slice != ee_se(se)->slice)
+		ee_se(se)->vprot = min_vruntime(ee_se(se)->deadline,
+						se->vruntime + sl_eevdf_calc_delta_fair(slice, se));
 }
 
 /* A shorter-slice wakee did not preempt: curr's protection shrinks to that slice. */
@@ -50,15 +50,16 @@ void sl_eevdf_update_protect_slice(struct eevdf_rq *cfs, struct sched_entity *se
 {
 	u64 slice = sl_eevdf_min_slice(cfs);
 
-	if (se->slice < slice)
-		slice = se->slice;
-	se->vprot = min_vruntime(se->vprot, se->vruntime + sl_eevdf_calc_delta_fair(slice, se));
+	if (ee_se(se)->slice < slice)
+		slice = ee_se(se)->slice;
+	ee_se(se)->vprot =
+		min_vruntime(ee_se(se)->vprot, se->vruntime + sl_eevdf_calc_delta_fair(slice, se));
 }
 
 void sl_eevdf_cancel_protect_slice(struct sched_entity *se)
 {
 	if (sl_eevdf_protect_slice(se))
-		se->vprot = se->vruntime;
+		ee_se(se)->vprot = se->vruntime;
 }
 
 void sl_eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se)
@@ -74,7 +75,7 @@ void sl_eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se)
  */
 void sl_eevdf_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct eevdf_rq *cfs = &rq->ee;
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *curr = cfs->curr;
 	s64 delta;
 	bool resched;
@@ -108,13 +109,13 @@ void sl_eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sche
 	s64 lag = 0;
 
 	if (!se->custom_slice)
-		se->slice = sim->tun.sched_base_slice;
-	vslice = sl_eevdf_calc_delta_fair(se->slice, se);
-	if (sched_feat(sim, F_PLACE_LAG) && cfs->nr_queued && se->vlag) {
+		ee_se(se)->slice = sim->tun.sched_base_slice;
+	vslice = sl_eevdf_calc_delta_fair(ee_se(se)->slice, se);
+	if (sched_feat(sim, F_PLACE_LAG) && cfs->nr_queued && ee_se(se)->vlag) {
 		struct sched_entity *curr = cfs->curr;
 		s64 load = (s64)cfs->sum_weight;
 
-		lag = se->vlag;
+		lag = ee_se(se)->vlag;
 		if (curr && curr->on_rq)
 			load += (s64)scale_load_down(curr->load.weight);
 		lag *= load + (s64)scale_load_down(se->load.weight);
@@ -124,13 +125,13 @@ void sl_eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sche
 	}
 	se->vruntime = vruntime - (u64)lag;
 	if (sched_feat(sim, F_PLACE_REL_DEADLINE) && se->rel_deadline) {
-		se->deadline += se->vruntime;
+		ee_se(se)->deadline += se->vruntime;
 		se->rel_deadline = false;
 		return;
 	}
 	if (sched_feat(sim, F_PLACE_DEADLINE_INITIAL) && (flags & EE_ENQUEUE_INITIAL))
 		vslice /= 2;
-	se->deadline = se->vruntime + vslice;
+	ee_se(se)->deadline = se->vruntime + vslice;
 }
 
 /*
@@ -152,7 +153,8 @@ struct sched_entity *sl_eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cf
 	if (curr && protect && sl_eevdf_protect_slice(curr))
 		return curr;
 	best = sl_eevdf_first_eligible(cfs);
-	if (curr && curr == outside && (!best || (s64)(curr->deadline - best->deadline) < 0))
+	if (curr && curr == outside &&
+	    (!best || (s64)(ee_se(curr)->deadline - ee_se(best)->deadline) < 0))
 		best = curr;
 	return best ? best : sl_eevdf_first(cfs);
 }

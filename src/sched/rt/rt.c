@@ -24,9 +24,10 @@
  *   it runs differs (the server may run it before the RT tasks have used their 950 ms).
  */
 #include "sched/rt/rt.h"
-#include "sched/class.h"
 #include "sched/common.h"
 #include "sched/class.h"
+
+#include <stdlib.h>
 
 void sl_rt_tunables_default(struct sl_tunables *t)
 {
@@ -61,8 +62,10 @@ static u64 rt_runtime_ns(const struct sl_sim *sim)
 
 static void resched_if_rt_waits(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	const struct rt_rq *rt = rt_rq_of(sim, rq);
+
 	/* sched_rt_rq_enqueue: resched when the queue's best beats what runs */
-	if (rq->rt.rt_nr_running && (!rq->curr || sl_task_prio(rq->curr) > rq->rt.highest_prio))
+	if (rt->rt_nr_running && (!rq->curr || sl_task_prio(rq->curr) > rt->highest_prio))
 		sl_resched_cpu(sim, rq);
 }
 
@@ -74,7 +77,7 @@ static void period_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 	(void)t;
 	sim->this_cpu = -1;
 	for (int c = 0; c < sim->ncpu; c++) {
-		struct rt_rq *rt = &sim->cpus[c].rt;
+		struct rt_rq *rt = rt_rq_of(sim, &sim->cpus[c]);
 
 		if (rt->rt_time) {
 			rt->rt_time -= rt->rt_time < runtime ? rt->rt_time : runtime;
@@ -122,6 +125,7 @@ static bool runtime_exceeded(struct sl_sim *sim, struct rt_rq *rt)
 static void update_curr_rt(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_task *curr = rq->curr;
+	struct rt_rq *rt;
 
 	if (!curr || curr->sched_class != &sl_rt_class)
 		return;
@@ -132,8 +136,9 @@ static void update_curr_rt(struct sl_sim *sim, struct sl_cpu *rq)
 	if (!bandwidth_enabled(sim))
 		return;
 	start_bandwidth(sim); /* a no-op, unless --at has just turned the limit on */
-	rq->rt.rt_time += delta;
-	if (runtime_exceeded(sim, &rq->rt))
+	rt = rt_rq_of(sim, rq);
+	rt->rt_time += delta;
+	if (runtime_exceeded(sim, rt))
 		sl_resched_cpu(sim, rq);
 }
 
@@ -147,9 +152,20 @@ static int first_prio(const struct rt_rq *rt)
 	return SL_MAX_RT_PRIO;
 }
 
+/* rt->overloaded again from its count, and the CPU's bit of the rto_mask with it */
+static void update_overload(struct sl_sim *sim, struct sl_cpu *rq, struct rt_rq *rt)
+{
+	bool o = rt->rt_nr_running > 1;
+
+	if (o == rt->overloaded)
+		return;
+	rt->overloaded = o;
+	rt_root_of(sim)->rto_mask[rq->id / 64] ^= 1ULL << (rq->id % 64);
+}
+
 void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
 {
-	struct rt_rq *rt = &rq->rt;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 
 	(void)wakeup;
 	TAILQ_INSERT_TAIL(&rt->queue[p->prio], p, rt.run_list);
@@ -160,13 +176,13 @@ void sl_rt_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int
 	sl_nr_running_inc(sim, rq);
 	if (p->prio < rt->highest_prio)
 		rt->highest_prio = p->prio;
-	rt->overloaded = rt->rt_nr_running > 1;
+	update_overload(sim, rq, rt);
 	start_bandwidth(sim);
 }
 
 void sl_rt_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int sleep)
 {
-	struct rt_rq *rt = &rq->rt;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 
 	(void)sleep;
 	update_curr_rt(sim, rq);
@@ -178,7 +194,7 @@ void sl_rt_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int
 	rt->rt_nr_running--;
 	sl_nr_running_dec(sim, rq);
 	rt->highest_prio = first_prio(rt);
-	rt->overloaded = rt->rt_nr_running > 1;
+	update_overload(sim, rq, rt);
 }
 
 /* requeue_task_rt: to the tail of its priority's queue */
@@ -196,12 +212,35 @@ static bool rt_owns(const struct sl_sim *sim, const struct sl_task *p)
 	return sl_rt_policy(p->policy);
 }
 
+static int rt_init_sim(struct sl_sim *sim)
+{
+	struct rt_root *root = rt_root_of(sim);
+
+	root->rto_mask = calloc((size_t)(sim->ncpu + 63) / 64, sizeof(u64));
+	if (!root->rto_mask) {
+		sim->oom = true;
+		return -1;
+	}
+	return 0;
+}
+
+static void rt_exit_sim(struct sl_sim *sim)
+{
+	struct rt_root *root = rt_root_of(sim);
+
+	if (root) {
+		free(root->rto_mask);
+		root->rto_mask = NULL;
+	}
+}
+
 static void rt_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	(void)sim;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
+
 	for (int i = 0; i < SL_MAX_RT_PRIO; i++)
-		TAILQ_INIT(&rq->rt.queue[i]);
-	rq->rt.highest_prio = SL_MAX_RT_PRIO;
+		TAILQ_INIT(&rt->queue[i]);
+	rt->highest_prio = SL_MAX_RT_PRIO;
 }
 
 static void rt_init_task(struct sl_sim *sim, struct sl_task *p)
@@ -230,7 +269,7 @@ static void rt_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 
 static struct sl_task *rt_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	struct rt_rq *rt = &rq->rt;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 
 	if (!rt->rt_nr_running || rt->rt_throttled)
 		return NULL;
@@ -249,6 +288,7 @@ static void rt_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 static void rt_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 {
 	struct sl_task *p = rq->curr;
+	struct rt_rq *rt = rt_rq_of(sim, rq);
 
 	update_curr_rt(sim, rq);
 	/* only the fair class arms the hrtick; the RR slice is counted in ticks */
@@ -258,8 +298,8 @@ static void rt_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 		return;
 	p->rt.time_slice = sl_rr_timeslice(sim);
 	/* requeue only when it is not alone at its priority */
-	if (TAILQ_FIRST(&rq->rt.queue[p->prio]) != p || TAILQ_NEXT(p, rt.run_list)) {
-		requeue(&rq->rt, p);
+	if (TAILQ_FIRST(&rt->queue[p->prio]) != p || TAILQ_NEXT(p, rt.run_list)) {
+		requeue(rt, p);
 		sl_resched_cpu(sim, rq);
 	}
 }
@@ -275,13 +315,17 @@ static void rt_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct 
 
 static void rt_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	(void)sim;
-	requeue(&rq->rt, rq->curr);
+	requeue(rt_rq_of(sim, rq), rq->curr);
 }
 
 const struct sl_sched_class sl_rt_class = {
 	.name = "rt",
 	.owns = rt_owns,
+	.init_sim = rt_init_sim,
+	.exit_sim = rt_exit_sim,
+	.slot = SL_RT_SLOT,
+	.sim_size = sizeof(struct rt_root),
+	.rq_size = sizeof(struct rt_rq),
 	.init_rq = rt_init_rq,
 	.init_task = rt_init_task,
 	.task_fork = rt_task_fork,

@@ -19,27 +19,31 @@
 #define LEVEL_FAIR (SL_MAX_RT_PRIO)
 #define LEVEL_IDLE (SL_MAX_RT_PRIO + 1)
 
-static int cpu_level(const struct sl_cpu *rq)
+static int cpu_level(const struct sl_cpu *rq, const struct rt_rq *rt)
 {
-	if (rq->rt.rt_nr_running)
-		return rq->rt.highest_prio;
+	if (rt->rt_nr_running)
+		return rt->highest_prio;
 	return rq->curr || rq->nr_running ? LEVEL_FAIR : LEVEL_IDLE;
 }
 
 static int find_lowest_rq(struct sl_sim *sim, const struct sl_task *p, int prefer)
 {
-	int best = -1, best_level = p->prio;
+	const struct rt_rq *rts = rt_rqs(sim);
+	const struct sl_cpu *cpus = sim->cpus;
+	/* p's mask and priority read once: the scan of every CPU is the class's hottest loop */
+	const u64 mask = p->cpus_allowed;
+	int best = -1, best_level = p->prio, n = sim->ncpu;
 
-	for (int c = 0; c < sim->ncpu; c++) {
-		int l = cpu_level(&sim->cpus[c]);
+	for (int c = 0; c < n; c++) {
+		int l = cpu_level(&cpus[c], &rts[c]);
 
-		if (l > best_level && sl_cpu_allowed(p, c)) {
+		if (l > best_level && (!mask || (c < 64 && (mask >> c) & 1))) {
 			best = c;
 			best_level = l;
 		}
 	}
 	if (best >= 0 && prefer >= 0 && prefer < sim->ncpu && sl_cpu_allowed(p, prefer) &&
-	    cpu_level(&sim->cpus[prefer]) == best_level)
+	    cpu_level(&sim->cpus[prefer], &rts[prefer]) == best_level)
 		best = prefer;
 	return best;
 }
@@ -67,12 +71,12 @@ int sl_rt_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, un
 }
 
 /* the best queued RT task of rq that is not running (pick_next_pushable_task) */
-static struct sl_task *best_waiting(struct sl_cpu *rq)
+static struct sl_task *best_waiting(struct sl_cpu *rq, struct rt_rq *rt)
 {
 	struct sl_task *p;
 
-	for (int prio = rq->rt.highest_prio; prio < SL_MAX_RT_PRIO; prio++)
-		TAILQ_FOREACH(p, &rq->rt.queue[prio], rt.run_list)
+	for (int prio = rt->highest_prio; prio < SL_MAX_RT_PRIO; prio++)
+		TAILQ_FOREACH(p, &rt->queue[prio], rt.run_list)
 	if (p != rq->curr && !p->on_cpu)
 		return p;
 	return NULL;
@@ -88,9 +92,11 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 /* push_rt_task: move rq's best waiting RT task to the CPU of the lowest-priority work */
 static bool push_one(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	if (!rq->rt.overloaded)
+	struct rt_rq *rt = rt_rq_of(sim, rq);
+
+	if (!rt->overloaded)
 		return false;
-	struct sl_task *next = best_waiting(rq);
+	struct sl_task *next = best_waiting(rq, rt);
 
 	if (!next)
 		return false;
@@ -117,42 +123,51 @@ static void push_rt_tasks(struct sl_sim *sim, struct sl_cpu *rq)
 /* pull_rt_task: from every overloaded CPU, the waiting RT task that beats this CPU's best */
 static void pull_rt_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	for (int c = 0; c < sim->ncpu; c++) {
-		struct sl_cpu *src = &sim->cpus[c];
+	struct rt_rq *rts = rt_rqs(sim);
+	const u64 *mask = rt_root_of(sim)->rto_mask;
 
-		if (src == rq || !src->rt.overloaded)
-			continue;
-		struct sl_task *p = best_waiting(src);
+	/* the overloaded CPUs in CPU order: a move changes only src's bit (visited) and rq's
+	 * (never a source), so each word's bits can be taken at once */
+	for (int w = 0; w < (sim->ncpu + 63) / 64; w++)
+		for (u64 bits = mask[w]; bits; bits &= bits - 1) {
+			int c = w * 64 + __builtin_ctzll(bits);
+			struct sl_cpu *src = &sim->cpus[c];
 
-		if (!p || p->prio >= rq->rt.highest_prio || !sl_cpu_allowed(p, rq->id))
-			continue;
-		/* it is about to preempt what runs there: leave it */
-		if (!src->curr || p->prio < sl_task_prio(src->curr))
-			continue;
-		move_task(sim, p, src, rq);
-	}
+			if (src == rq || !rts[c].overloaded)
+				continue;
+			struct sl_task *p = best_waiting(src, &rts[c]);
+
+			if (!p || p->prio >= rts[rq->id].highest_prio || !sl_cpu_allowed(p, rq->id))
+				continue;
+			/* it is about to preempt what runs there: leave it */
+			if (!src->curr || p->prio < sl_task_prio(src->curr))
+				continue;
+			move_task(sim, p, src, rq);
+		}
 }
 
 /* pre_schedule_rt: prev was RT and this CPU's best RT priority dropped (prev blocked); a
  * throttled CPU could not run what it pulls, so it pulls nothing */
 void sl_rt_pre_schedule(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev)
 {
-	if (prev && prev->sched_class == &sl_rt_class && !rq->rt.rt_throttled &&
-	    rq->rt.highest_prio > prev->prio)
+	const struct rt_rq *rt = rt_rq_of(sim, rq);
+
+	if (prev && prev->sched_class == &sl_rt_class && !rt->rt_throttled &&
+	    rt->highest_prio > prev->prio)
 		pull_rt_task(sim, rq);
 }
 
 /* post_schedule_rt: after switching to an RT task, push what else waits here */
 void sl_rt_post_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	if (rq->rt.overloaded)
+	if (rt_rq_of(sim, rq)->overloaded)
 		push_rt_tasks(sim, rq);
 }
 
 /* task_woken_rt: p was queued without preempting an RT task that beats or ties it */
 void sl_rt_task_woken(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	if (p->on_cpu || rq->need_resched || !rq->rt.overloaded || !rq->curr ||
+	if (p->on_cpu || rq->need_resched || !rt_rq_of(sim, rq)->overloaded || !rq->curr ||
 	    rq->curr->sched_class != &sl_rt_class || rq->curr->prio > p->prio)
 		return;
 	push_rt_tasks(sim, rq);
