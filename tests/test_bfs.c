@@ -39,7 +39,7 @@ static struct sl_task *bfs_task(struct sl_sim *sim, int nice, int policy, int cp
 
 	p->sched_class = &sl_bfs_class;
 	sl_bfs_class.init_task(sim, p);
-	p->se.bfs.deadline = deadline;
+	bfs_se(&p->se)->deadline = deadline;
 	return p;
 }
 
@@ -115,30 +115,30 @@ static void test_deadline_from_jiffies(void **state)
 	/* started by the shell at 5.7 ms, jiffies 5: slice 6000 us, deadline 5 + 39 = 44 */
 	f->sim->now = 5 * MS + 700000;
 	sl_bfs_class.task_fork(f->sim, parent, NULL);
-	assert_int_equal(parent->se.bfs.time_slice, 6000);
-	assert_int_equal(parent->se.bfs.deadline, 44);
+	assert_int_equal(bfs_se(&parent->se)->time_slice, 6000);
+	assert_int_equal(bfs_se(&parent->se)->deadline, 44);
 	/* SCHED_IDLEPRIO's deadline is further offset by nice 19's: 5 + 39 + 239 = 283 */
 	sl_bfs_class.task_fork(f->sim, idle, NULL);
-	assert_int_equal(idle->se.bfs.deadline, 283);
+	assert_int_equal(bfs_se(&idle->se)->deadline, 283);
 	/* a fork halves the slice (3000 us each) and the child keeps the parent's deadline,
 	 * whatever its own nice */
 	child->parent = parent;
 	sl_bfs_class.task_fork(f->sim, child, parent);
-	assert_int_equal(parent->se.bfs.time_slice, 3000);
-	assert_int_equal(child->se.bfs.time_slice, 3000);
-	assert_int_equal(child->se.bfs.deadline, 44);
+	assert_int_equal(bfs_se(&parent->se)->time_slice, 3000);
+	assert_int_equal(bfs_se(&child->se)->time_slice, 3000);
+	assert_int_equal(bfs_se(&child->se)->deadline, 44);
 	/* int division: 4001 -> 2000 each */
-	parent->se.bfs.time_slice = 4001;
+	bfs_se(&parent->se)->time_slice = 4001;
 	sl_bfs_class.task_fork(f->sim, child, parent);
-	assert_int_equal(parent->se.bfs.time_slice, 2000);
-	assert_int_equal(child->se.bfs.time_slice, 2000);
+	assert_int_equal(bfs_se(&parent->se)->time_slice, 2000);
+	assert_int_equal(bfs_se(&child->se)->time_slice, 2000);
 	/* nothing left (-250 us): the parent keeps -250 and the child gets -250 too, with the
 	 * parent's deadline; it reschedules at its first tick */
-	parent->se.bfs.time_slice = -250;
+	bfs_se(&parent->se)->time_slice = -250;
 	sl_bfs_class.task_fork(f->sim, child, parent);
-	assert_int_equal(parent->se.bfs.time_slice, -250);
-	assert_int_equal(child->se.bfs.time_slice, -250);
-	assert_int_equal(child->se.bfs.deadline, 44);
+	assert_int_equal(bfs_se(&parent->se)->time_slice, -250);
+	assert_int_equal(bfs_se(&child->se)->time_slice, -250);
+	assert_int_equal(bfs_se(&child->se)->deadline, 44);
 	free(parent);
 	free(child);
 	free(idle);
@@ -193,11 +193,11 @@ static void test_earliest_deadline_lookup(void **state)
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[2]), b);
 	/* B at 43: 43 + 6 = 49 before A's 50, from CPU 0 too */
 	unqueue(sim, b);
-	b->se.bfs.deadline = 43;
+	bfs_se(&b->se)->deadline = 43;
 	queue(sim, b);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, &sim->cpus[0]), b);
 	unqueue(sim, b);
-	b->se.bfs.deadline = 45;
+	bfs_se(&b->se)->deadline = 45;
 	queue(sim, b);
 	/* A may not run on CPU 0: B; queued again in the order A, B */
 	unqueue(sim, a);
@@ -228,7 +228,7 @@ static void test_earliest_deadline_lookup(void **state)
 	/* pick takes it off the queue onto the CPU (a migration: its task_cpu was 3) */
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, &sim->cpus[0]), iso);
 	assert_int_equal(iso->cpu, 0);
-	assert_false(iso->se.bfs.queued);
+	assert_false(bfs_se(&iso->se)->queued);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, &sim->cpus[0]), a);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, &sim->cpus[0]), b);
 	assert_ptr_equal(sl_bfs_class.pick_next_task(sim, &sim->cpus[0]), idle);
@@ -252,9 +252,9 @@ static struct sl_task *scan_edt(struct sl_sim *sim, struct sl_task **order, int 
 		for (int i = 0; i < n; i++) {
 			struct sl_task *p = order[i];
 
-			if (p->se.bfs.prio != prio || !sl_cpu_allowed(p, cpu))
+			if (bfs_se(&p->se)->prio != prio || !sl_cpu_allowed(p, cpu))
 				continue;
-			u64 dl = p->se.bfs.deadline +
+			u64 dl = bfs_se(&p->se)->deadline +
 				 (u64)(s64)sl_bfs_cache_distance(sim, p->cpu, cpu, p);
 
 			if ((s64)(dl - now) < 0)
@@ -301,14 +301,14 @@ static void test_queue_matches_scan(void **state)
 		struct sl_task *p = t[x % N];
 		int op = (int)(x >> 8) % 10;
 
-		if (op < 4 && !p->se.bfs.queued) {
+		if (op < 4 && !bfs_se(&p->se)->queued) {
 			/* wakes with a deadline near jiffies, a quarter of them with a mask */
-			p->se.bfs.deadline = sl_bfs_jiffies(sim) + (x >> 12) % 120 - 60;
+			bfs_se(&p->se)->deadline = sl_bfs_jiffies(sim) + (x >> 12) % 120 - 60;
 			p->cpus_allowed = (x >> 20) % 4 ? 0 : ((x >> 22) % 63) + 1;
 			p->cpu = (int)((x >> 28) % 6);
 			queue(sim, p);
 			order[n++] = p;
-		} else if (op < 6 && p->se.bfs.queued) {
+		} else if (op < 6 && bfs_se(&p->se)->queued) {
 			int j = 0;
 
 			while (order[j] != p)
@@ -316,7 +316,7 @@ static void test_queue_matches_scan(void **state)
 			unqueue(sim, p);
 			memmove(&order[j], &order[j + 1], sizeof(order[0]) * (size_t)(n - j - 1));
 			n--;
-		} else if (op == 6 && p->se.bfs.queued) {
+		} else if (op == 6 && bfs_se(&p->se)->queued) {
 			sl_bfs_class.set_task_cpu(sim, p, (int)((x >> 12) % 6));
 		} else if (op == 7) {
 			sim->now += ((x >> 12) % 8) * MS;
@@ -358,7 +358,7 @@ static int scan_preempt(struct sl_sim *sim, struct sl_task *p)
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_task *curr = sim->cpus[c].curr;
 		int prio = !curr				? BFS_IDLE_PRIO + 1
-			   : curr->sched_class == &sl_bfs_class ? curr->se.bfs.prio
+			   : curr->sched_class == &sl_bfs_class ? bfs_se(&curr->se)->prio
 								: curr->prio;
 		bool idle = !curr && !sim->cpus[c].need_resched;
 
@@ -367,7 +367,7 @@ static int scan_preempt(struct sl_sim *sim, struct sl_task *p)
 		s64 offset = -(s64)sl_bfs_cache_distance(sim, p->cpu, c, p);
 
 		if (curr && curr->sched_class == &sl_bfs_class)
-			offset += (s64)curr->se.bfs.deadline;
+			offset += (s64)bfs_se(&curr->se)->deadline;
 		else if (!curr && c == p->cpu)
 			return c;
 		if (prio > highest_prio || offset > latest || (offset == latest && c == p->cpu)) {
@@ -378,10 +378,10 @@ static int scan_preempt(struct sl_sim *sim, struct sl_task *p)
 	}
 	if (target < 0 || highest_prio == BFS_IDLE_PRIO + 1)
 		return target;
-	if (p->se.bfs.prio > highest_prio)
+	if (bfs_se(&p->se)->prio > highest_prio)
 		return -1;
-	if (p->se.bfs.prio == highest_prio && p->policy == SL_SCHED_NORMAL &&
-	    !((s64)p->se.bfs.deadline < latest))
+	if (bfs_se(&p->se)->prio == highest_prio && p->policy == SL_SCHED_NORMAL &&
+	    !((s64)bfs_se(&p->se)->deadline < latest))
 		return -1;
 	return target;
 }
@@ -411,8 +411,8 @@ static void test_preempt_matches_scan(void **state)
 			u64 x = r >> 33;
 			int kind = (int)(x % 8);
 
-			run[c]->se.bfs.prio = (short)(BFS_ISO_PRIO + (x >> 4) % 3);
-			run[c]->se.bfs.deadline = 100 + (x >> 8) % 40;
+			bfs_se(&run[c]->se)->prio = (short)(BFS_ISO_PRIO + (x >> 4) % 3);
+			bfs_se(&run[c]->se)->deadline = 100 + (x >> 8) % 40;
 			set_curr(sim, &sim->cpus[c], kind < 3 ? NULL : kind == 3 ? rt : run[c]);
 			sl_set_need_resched(sim, &sim->cpus[c], kind == 1);
 		}
@@ -420,13 +420,13 @@ static void test_preempt_matches_scan(void **state)
 		u64 x = r >> 33;
 
 		w->policy = (enum sl_policy)pols[x % 4];
-		w->se.bfs.prio = (short)(w->policy == SL_SCHED_ISO    ? BFS_ISO_PRIO
-					 : w->policy == SL_SCHED_IDLE ? BFS_IDLE_PRIO
-								      : BFS_NORMAL_PRIO);
+		bfs_se(&w->se)->prio = (short)(w->policy == SL_SCHED_ISO    ? BFS_ISO_PRIO
+					       : w->policy == SL_SCHED_IDLE ? BFS_IDLE_PRIO
+									    : BFS_NORMAL_PRIO);
 		w->nice = (x >> 2) % 2 ? 0 : 19;
 		w->cpu = (int)((x >> 4) % 6);
 		w->cpus_allowed = (x >> 8) % 3 ? 0 : ((x >> 10) % 63) + 1;
-		w->se.bfs.deadline = 60 + (x >> 16) % 120;
+		bfs_se(&w->se)->deadline = 60 + (x >> 16) % 120;
 		assert_int_equal(preempt_target(sim, w), scan_preempt(sim, w));
 	}
 	for (int c = 0; c < 6; c++) {
@@ -466,9 +466,9 @@ static void test_preempt_trees_match_scan(void **state)
 			u64 x = r >> 33;
 			int kind = (int)(x % 32);
 
-			run[c]->se.bfs.prio = (short)(BFS_NORMAL_PRIO + ((x >> 5) % 64 == 0) -
-						      ((x >> 5) % 8 == 1));
-			run[c]->se.bfs.deadline = 100 + 6 * ((x >> 9) % 6);
+			bfs_se(&run[c]->se)->prio = (short)(BFS_NORMAL_PRIO + ((x >> 5) % 64 == 0) -
+							    ((x >> 5) % 8 == 1));
+			bfs_se(&run[c]->se)->deadline = 100 + 6 * ((x >> 9) % 6);
 			sl_set_curr(sim, &sim->cpus[c],
 				    kind == 0 || kind == 1 ? NULL
 				    : kind == 2		   ? rt
@@ -479,12 +479,12 @@ static void test_preempt_trees_match_scan(void **state)
 		u64 x = r >> 33;
 
 		w->policy = (x % 9) ? SL_SCHED_NORMAL : SL_SCHED_ISO;
-		w->se.bfs.prio =
+		bfs_se(&w->se)->prio =
 			(short)(w->policy == SL_SCHED_ISO ? BFS_ISO_PRIO : BFS_NORMAL_PRIO);
 		w->nice = nices[(x >> 3) % 3];
 		w->cpu = (int)((x >> 5) % 16);
 		w->cpus_allowed = (x >> 9) % 8 ? 0 : ((x >> 12) & 0xffff) | 1;
-		w->se.bfs.deadline = 90 + 6 * ((x >> 27) % 12);
+		bfs_se(&w->se)->deadline = 90 + 6 * ((x >> 27) % 12);
 		int t = preempt_target(sim, w);
 
 		assert_int_equal(t, scan_preempt(sim, w));
@@ -522,25 +522,25 @@ static void test_preempt_on_wakeup(void **state)
 	 * before 60: it preempts CPU 1; at 60 it does not */
 	set_curr(sim, &sim->cpus[1], c1);
 	assert_int_equal(preempt_target(sim, w), 1);
-	w->se.bfs.deadline = 60;
+	bfs_se(&w->se)->deadline = 60;
 	assert_int_equal(preempt_target(sim, w), -1);
 	/* an ISO wakee preempts a NORMAL task whatever the deadlines */
 	w->policy = SL_SCHED_ISO;
-	w->se.bfs.prio = BFS_ISO_PRIO;
-	w->se.bfs.deadline = 900;
+	bfs_se(&w->se)->prio = BFS_ISO_PRIO;
+	bfs_se(&w->se)->deadline = 900;
 	assert_int_equal(preempt_target(sim, w), 1);
 	/* so does a SCHED_BATCH one at the same prio: only SCHED_NORMAL wakees compare
 	 * deadlines (try_preempt's test) */
 	w->policy = SL_SCHED_BATCH;
-	w->se.bfs.prio = BFS_NORMAL_PRIO;
+	bfs_se(&w->se)->prio = BFS_NORMAL_PRIO;
 	assert_int_equal(preempt_target(sim, w), 1);
 	/* an IDLEPRIO wakee does not preempt NORMAL tasks, but does an IDLEPRIO one */
 	w->policy = SL_SCHED_IDLE;
-	w->se.bfs.prio = BFS_IDLE_PRIO;
-	w->se.bfs.deadline = 0;
+	bfs_se(&w->se)->prio = BFS_IDLE_PRIO;
+	bfs_se(&w->se)->deadline = 0;
 	assert_int_equal(preempt_target(sim, w), -1);
 	c0->policy = SL_SCHED_IDLE;
-	c0->se.bfs.prio = BFS_IDLE_PRIO;
+	bfs_se(&c0->se)->prio = BFS_IDLE_PRIO;
 	assert_int_equal(preempt_target(sim, w), 0);
 	set_curr(sim, &sim->cpus[0], NULL);
 	set_curr(sim, &sim->cpus[1], NULL);
@@ -566,7 +566,7 @@ static void test_preempt_cache_distance(void **state)
 	/* from the wakee's CPU 0: CPU 0 40 - 0 = 40, CPU 1 60 - 39 = 21: CPU 0 is the latest.
 	 * 50 is not before 40: none; at 39 CPU 0 */
 	assert_int_equal(preempt_target(sim, w), -1);
-	w->se.bfs.deadline = 39;
+	bfs_se(&w->se)->deadline = 39;
 	assert_int_equal(preempt_target(sim, w), 0);
 	/* CPU 0 idle, CPU 1 idle: the wakee's own; only CPU 1 idle: CPU 1 */
 	set_curr(sim, &sim->cpus[0], NULL);
@@ -641,8 +641,8 @@ static void test_yield(void **state)
 	sl_bfs_class.put_prev_task(sim, rq, p);
 	p->on_cpu = false;
 	set_curr(sim, rq, NULL);
-	assert_int_equal(p->se.bfs.time_slice, 6000);
-	assert_int_equal(p->se.bfs.deadline, 41);
+	assert_int_equal(bfs_se(&p->se)->time_slice, 6000);
+	assert_int_equal(bfs_se(&p->se)->deadline, 41);
 	assert_ptr_equal(sl_bfs_earliest_deadline_task(sim, rq), q);
 	free(p);
 	free(q);
@@ -709,17 +709,17 @@ static void test_slice_expiry_at_tick(void **state)
 		sim->now = (u64)t * MS;
 		sl_bfs_class.task_tick(sim, rq, 0);
 	}
-	assert_int_equal(p->se.bfs.time_slice, 1000);
+	assert_int_equal(bfs_se(&p->se)->time_slice, 1000);
 	assert_false(rq->need_resched);
 	sim->now = 6 * MS;
 	sl_bfs_class.task_tick(sim, rq, 0);
-	assert_int_equal(p->se.bfs.time_slice, 0);
+	assert_int_equal(bfs_se(&p->se)->time_slice, 0);
 	assert_true(rq->need_resched);
 	/* put back: the expired slice is refilled and the deadline set from now, 6 + 39 jiffies */
 	sl_bfs_class.put_prev_task(sim, rq, p);
-	assert_int_equal(p->se.bfs.time_slice, 6000);
-	assert_int_equal(p->se.bfs.deadline, 45);
-	assert_true(p->se.bfs.queued);
+	assert_int_equal(bfs_se(&p->se)->time_slice, 6000);
+	assert_int_equal(bfs_se(&p->se)->deadline, 45);
+	assert_true(bfs_se(&p->se)->queued);
 	set_curr(sim, rq, NULL);
 	free(p);
 	fixture_free(f);
@@ -780,8 +780,8 @@ static void running_check_event(void *ctx, const struct sl_event *ev)
 		const struct sl_task *curr = sim->cpus[c].curr;
 		bool bfs = curr && curr->sched_class == &sl_bfs_class;
 
-		if (r->prio[c] != (bfs ? curr->se.bfs.prio : 0) ||
-		    (bfs && r->dl[c] != (s64)curr->se.bfs.deadline))
+		if (r->prio[c] != (bfs ? bfs_se(&curr->se)->prio : 0) ||
+		    (bfs && r->dl[c] != (s64)bfs_se(&curr->se)->deadline))
 			k->bad = true;
 		if (r->prio[c]) {
 			best[0] = better_cpu(r, best[0], c);

@@ -39,34 +39,15 @@ struct sl_load_weight {
 	u64 inv_weight;
 };
 
-/*
- * ---- BFS (src/sched/bfs/): a task's place in the global run queue ----
- * The queue's order (the kernel's FIFO list) is sched_entity's rb_seq; a task without an affinity
- * mask is in two trees of its queue (bfs_queue.c): by deadline in its CPU's socket's (run_node)
- * and by deadline plus the cache distance from another socket (far_node); a task with a mask is
- * on the queue's list (group_node). CFS's and EEVDF's members outside the union, unused by BFS.
- */
-struct sl_bfs_entity {
-	RB_ENTRY(sched_entity) far_node;
-	u64 deadline;			 /* virtual deadline, jiffies (0.30x) */
-	s64 time_slice;			 /* what is left of rr_interval, us */
-	u64 last_ran;			 /* when the slice was last charged, ns */
-	struct sched_entity *near_first; /* the least rb_seq of run_node's subtree */
-	struct sched_entity *far_first;	 /* the least rb_seq of far_node's subtree */
-	s32 far_off; /* cache_distance from another socket when queued, jiffies */
-	short prio;  /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
-	bool queued; /* runnable and not running */
-	bool pinned; /* queued on the list of tasks with an affinity mask */
-};
-
-/* the capacity of a fair class's per-task area in the entity (class_area below): what 6.18
- * EEVDF's struct eevdf_entity needs, so that the union is no larger than it was */
+/* the capacity of a fair class's per-task area in the entity (class_area below): what the
+ * largest class's struct needs (each checks its own at compile time), so that the union is no
+ * larger than it was */
 #define SL_SE_AREA_SIZE 80
 
 /*
  * A release's fair class is fixed for a run (sim->rel->fair), and each keeps members the others
  * never touch: 2.6.3x CFS (cfs*.c, balance.c; the waker's avg_wakeup in machine.c's wake-up is
- * taken under CFS only), 6.18 EEVDF (eevdf*.c, its per-task area class_area) and BFS (bfs/).
+ * taken under CFS only), and the classes with a per-task area of their own in class_area.
  * They share one union, used as the run's release's: a task or group entity starts zeroed (the
  * task arena, calloc), so each starts as it did with members of its own. Members outside the
  * union are every release's.
@@ -99,10 +80,8 @@ struct sched_entity {
 			struct sl_tg *tg;
 		};
 		/* the fair class's own per-task area (class.h task_size: its struct, declared in
-		 * its folder, at most SL_SE_AREA_SIZE bytes), zeroed with the task: 6.18 EEVDF's
-		 * struct eevdf_entity (eevdf.h) */
+		 * its folder, at most SL_SE_AREA_SIZE bytes), zeroed with the task */
 		u64 class_area[SL_SE_AREA_SIZE / sizeof(u64)];
-		struct sl_bfs_entity bfs; /* BFS (src/sched/bfs/) */
 	};
 };
 
@@ -433,7 +412,7 @@ struct sl_sim {
 	 * the class's rq_size each, and their machine-wide areas of its sim_size (NULL: 0) */
 	char *class_rq_mem[SL_MAX_CLASSES];
 	void *class_sim[SL_MAX_CLASSES];
-	/* a class's machine-wide state (class.h init_sim: BFS's global run queue); NULL: none */
+	/* a class's machine-wide state it allocates itself (class.h init_sim); NULL: none */
 	void *class_state;
 
 	int ncpu;

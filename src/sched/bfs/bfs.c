@@ -1,8 +1,8 @@
 /*
  * The BFS class (bfs.h; the facts and the function names of sched_bfs.c v0.304 are in
- * docs/model/bfs.md). Every hook works on the one global queue in sim->class_state; a CPU's
- * rq->nr_running counts the BFS tasks whose task_cpu is that CPU (queued or running), as the
- * machine's fallback placement reads it.
+ * docs/model/bfs.md). Every hook works on the one global queue, the class's machine-wide area
+ * (sim_size); a CPU's rq->nr_running counts the BFS tasks whose task_cpu is that CPU (queued or
+ * running), as the machine's fallback placement reads it.
  */
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
@@ -91,14 +91,14 @@ static void time_slice_expired(struct sl_sim *sim, struct sl_task *p)
 
 	if (p->policy == SL_SCHED_IDLE)
 		diff += sl_bfs_deadline_diff(rr_interval(sim), sim->hz, 19);
-	p->se.bfs.time_slice = (s64)(rr_interval(sim) * 1000);
-	p->se.bfs.deadline = sl_bfs_jiffies(sim) + (u64)diff;
+	bfs_se(&p->se)->time_slice = (s64)(rr_interval(sim) * 1000);
+	bfs_se(&p->se)->deadline = sl_bfs_jiffies(sim) + (u64)diff;
 }
 
 /* check_deadline (v0.304): an empty slice (<= 0 us) is refilled with a new deadline */
 static void check_deadline(struct sl_sim *sim, struct sl_task *p)
 {
-	if (p->se.bfs.time_slice <= 0)
+	if (bfs_se(&p->se)->time_slice <= 0)
 		time_slice_expired(sim, p);
 }
 
@@ -107,9 +107,11 @@ static void check_deadline(struct sl_sim *sim, struct sl_task *p)
  * docs/model/bfs.md) */
 static void charge_slice(struct sl_sim *sim, struct sl_task *p)
 {
-	if (sim->now > p->se.bfs.last_ran)
-		p->se.bfs.time_slice -= (s64)((sim->now - p->se.bfs.last_ran) / NSEC_PER_USEC);
-	p->se.bfs.last_ran = sim->now;
+	struct sl_bfs_entity *b = bfs_se(&p->se);
+
+	if (sim->now > b->last_ran)
+		b->time_slice -= (s64)((sim->now - b->last_ran) / NSEC_PER_USEC);
+	b->last_ran = sim->now;
 }
 
 /* effective_prio: ISO runs as NORMAL while the ISO limit is hit */
@@ -127,16 +129,16 @@ static int bfs_prio(const struct sl_sim *sim, const struct sl_task *p)
 /* at the tail of its prio's queue (bfs_queue.c keeps the order) */
 static void queue_add(struct sl_sim *sim, struct sl_task *p)
 {
-	p->se.bfs.prio = (short)bfs_prio(sim, p);
+	bfs_se(&p->se)->prio = (short)bfs_prio(sim, p);
 	sl_bfs_queue_add(sim, p);
-	p->se.bfs.queued = true;
+	bfs_se(&p->se)->queued = true;
 	sl_bfs_grq(sim)->nr_queued++;
 }
 
 static void queue_del(struct sl_sim *sim, struct sl_task *p)
 {
 	sl_bfs_queue_del(sim, p);
-	p->se.bfs.queued = false;
+	bfs_se(&p->se)->queued = false;
 	sl_bfs_grq(sim)->nr_queued--;
 }
 
@@ -203,7 +205,7 @@ static int rq_prio(const struct sl_sim *sim, int c)
 	if (!curr)
 		return BFS_PRIO_LIMIT;
 	if (curr->sched_class == &sl_bfs_class)
-		return curr->se.bfs.prio;
+		return bfs_se(&curr->se)->prio;
 	return curr->prio; /* the RT class above: 0..99 */
 }
 
@@ -231,7 +233,7 @@ static int walk_latest(const struct sl_sim *sim, const struct sl_task *p, s64 ts
 		s64 offset = -sl_bfs_locality(sim, p->cpu, c) * ts;
 
 		if (curr->sched_class == &sl_bfs_class)
-			offset += (s64)curr->se.bfs.deadline;
+			offset += (s64)bfs_se(&curr->se)->deadline;
 		if (prio > highest_prio || offset > latest || (offset == latest && c == p->cpu)) {
 			highest_prio = prio;
 			latest = offset;
@@ -248,10 +250,10 @@ static int walk_latest(const struct sl_sim *sim, const struct sl_task *p, s64 ts
  * (BATCH, ISO, IDLEPRIO, or ISO demoted to NORMAL) always preempts */
 static int preempts(const struct sl_task *p, int target, int prio, s64 latest)
 {
-	if (target < 0 || p->se.bfs.prio > prio)
+	if (target < 0 || bfs_se(&p->se)->prio > prio)
 		return -1;
-	if (p->se.bfs.prio == prio && p->policy == SL_SCHED_NORMAL &&
-	    !((s64)p->se.bfs.deadline < latest))
+	if (bfs_se(&p->se)->prio == prio && p->policy == SL_SCHED_NORMAL &&
+	    !((s64)bfs_se(&p->se)->deadline < latest))
 		return -1;
 	return target;
 }
@@ -377,26 +379,21 @@ static void bfs_tick_load(struct sl_sim *sim, struct sl_cpu *rq)
 
 /* ---- the class hooks ---- */
 
+/* the global run queue is the class's area (sim_size), zeroed by the core; what init_sim
+ * allocates in it exit_sim frees, also after a failed init_sim (the machine calls it then) */
 static int bfs_init_sim(struct sl_sim *sim)
 {
-	struct sl_bfs_grq *grq = calloc(1, sizeof(*grq));
+	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
 
 	/* the idle CPUs' bitmap (sched.h), kept only under BFS, which reads it */
 	sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
-	if (!grq || !sim->free_bits || sl_bfs_queue_init(sim, grq) ||
-	    sl_bfs_running_init(sim, grq)) {
-		if (grq) {
-			sl_bfs_queue_free(grq);
-			sl_bfs_running_free(grq);
-		}
-		free(grq);
+	if (!sim->free_bits || sl_bfs_queue_init(sim, grq) || sl_bfs_running_init(sim, grq)) {
 		sim->oom = true;
 		return -1;
 	}
 	for (int c = 0; c < sim->ncpu; c++)
 		sl_cpu_free_update(sim, &sim->cpus[c]);
 	grq->ncpu = sim->ncpu;
-	sim->class_state = grq;
 	return 0;
 }
 
@@ -408,8 +405,6 @@ static void bfs_exit_sim(struct sl_sim *sim)
 		sl_bfs_queue_free(grq);
 		sl_bfs_running_free(grq);
 	}
-	free(grq);
-	sim->class_state = NULL;
 }
 
 static void bfs_update_curr(struct sl_sim *sim, struct sl_cpu *rq)
@@ -429,8 +424,8 @@ static void bfs_init_task(struct sl_sim *sim, struct sl_task *p)
 	/* the nice weight, for what outside the class reads it (a CFS-style report) */
 	p->se.load.weight = sl_prio_to_weight[p->nice + 20];
 	p->se.load.inv_weight = sl_prio_to_wmult[p->nice + 20];
-	p->se.bfs.time_slice = (s64)(rr_interval(sim) * 1000);
-	p->se.bfs.prio = bfs_prio(sim, p);
+	bfs_se(&p->se)->time_slice = (s64)(rr_interval(sim) * 1000);
+	bfs_se(&p->se)->prio = bfs_prio(sim, p);
 }
 
 static void bfs_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task *parent)
@@ -444,10 +439,10 @@ static void bfs_task_fork(struct sl_sim *sim, struct sl_task *p, struct sl_task 
 	 * gets the same; with none left the child gets what the parent has (<= 0, so it
 	 * reschedules at its first tick). The child keeps the parent's deadline (the task struct
 	 * is copied). The running parent's slice is as its last tick left it (rq_time_slice). */
-	p->se.bfs.deadline = parent->se.bfs.deadline;
-	if (parent->se.bfs.time_slice > 0)
-		parent->se.bfs.time_slice /= 2;
-	p->se.bfs.time_slice = parent->se.bfs.time_slice;
+	bfs_se(&p->se)->deadline = bfs_se(&parent->se)->deadline;
+	if (bfs_se(&parent->se)->time_slice > 0)
+		bfs_se(&parent->se)->time_slice /= 2;
+	bfs_se(&p->se)->time_slice = bfs_se(&parent->se)->time_slice;
 }
 
 /* activate_task */
@@ -490,7 +485,7 @@ static void bfs_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 		 * anything reads them: the new deadline is not written there */
 		check_deadline(sim, p);
 	}
-	if (p->se.bfs.queued)
+	if (bfs_se(&p->se)->queued)
 		queue_del(sim, p);
 	p->se.on_rq = 0;
 	sim->cpus[p->cpu].nr_running--;
@@ -506,7 +501,7 @@ static struct sl_task *bfs_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 	queue_del(sim, p);
 	move_cpu(sim, p, rq->id);
 	p->se.exec_start = sim->now;
-	p->se.bfs.last_ran = sim->now;
+	bfs_se(&p->se)->last_ran = sim->now;
 	/* a BFS task becomes rq's curr only from here (the RT class picks before this one) */
 	sl_bfs_running_set(sim, rq->id, p);
 	return p;
@@ -542,9 +537,9 @@ static void bfs_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 	/* task_running_tick: an ISO task still running at ISO_PRIO when the limit is hit goes
 	 * back as NORMAL: its slice is zeroed */
 	if (p->policy == SL_SCHED_ISO && sl_bfs_grq(sim)->iso_refractory &&
-	    p->se.bfs.prio == BFS_ISO_PRIO)
-		p->se.bfs.time_slice = 0;
-	if (p->se.bfs.time_slice > 0)
+	    bfs_se(&p->se)->prio == BFS_ISO_PRIO)
+		bfs_se(&p->se)->time_slice = 0;
+	if (bfs_se(&p->se)->time_slice > 0)
 		return;
 	sl_resched_cpu(sim, rq);
 }
@@ -567,7 +562,7 @@ static void bfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 	 * new slice and deadline (0.302-0.303 expired the task struct's copy, which schedule()
 	 * then overwrote with the rq's: the fix of 0.304) */
 	bfs_update_curr(sim, rq);
-	p->se.bfs.last_ran = sim->now;
+	bfs_se(&p->se)->last_ran = sim->now;
 	time_slice_expired(sim, p);
 	sl_bfs_running_set(sim, rq->id, p);
 }
@@ -584,6 +579,8 @@ static int bfs_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cp
 
 const struct sl_sched_class sl_bfs_class = {
 	.name = "bfs",
+	.task_size = sizeof(struct sl_bfs_entity),
+	.sim_size = sizeof(struct sl_bfs_grq),
 	.init_sim = bfs_init_sim,
 	.exit_sim = bfs_exit_sim,
 	.init_task = bfs_init_task,

@@ -21,6 +21,7 @@
 #ifndef SCHEDLAB_BFS_H
 #define SCHEDLAB_BFS_H
 
+#include "sched/class.h"
 #include "sched/sched.h"
 
 /* BFS's queue priorities above MAX_RT_PRIO (ISO_PRIO, NORMAL_PRIO, IDLE_PRIO) */
@@ -40,8 +41,44 @@ extern const struct sl_sched_class sl_bfs_class;
 #define BFS_TUN_RR_INTERVAL 0
 #define BFS_TUN_ISO_CPU	    1
 
+/*
+ * The class's per-task area (class.h task_size), in the entity's class_area (sched.h): a task's
+ * place in the global run queue. The queue's order (the kernel's FIFO list) is the entity's
+ * rb_seq; a task without an affinity mask is in two trees of its queue (bfs_queue.c): by
+ * deadline in its CPU's socket's (the entity's run_node) and by deadline plus the cache distance
+ * from another socket (far_node, a tree of these areas); a task with a mask is on the queue's
+ * list (the entity's group_node). The entity's CFS and EEVDF members are unused by BFS.
+ */
+struct sl_bfs_entity {
+	RB_ENTRY(sl_bfs_entity) far_node;
+	u64 deadline;			 /* virtual deadline, jiffies (0.30x) */
+	s64 time_slice;			 /* what is left of rr_interval, us */
+	u64 last_ran;			 /* when the slice was last charged, ns */
+	struct sched_entity *near_first; /* the least rb_seq of run_node's subtree */
+	struct sched_entity *far_first;	 /* the least rb_seq of far_node's subtree */
+	s32 far_off; /* cache_distance from another socket when queued, jiffies */
+	short prio;  /* BFS_ISO_PRIO, BFS_NORMAL_PRIO or BFS_IDLE_PRIO */
+	bool queued; /* runnable and not running */
+	bool pinned; /* queued on the list of tasks with an affinity mask */
+};
+_Static_assert(sizeof(struct sl_bfs_entity) <= SL_SE_AREA_SIZE,
+	       "BFS's per-task area must fit the entity's class_area");
+
+/* se's BFS members (const for a const entity) */
+#define bfs_se(se)                                                                                 \
+	_Generic((se),                                                                             \
+		const struct sched_entity *: (const struct sl_bfs_entity *)(const void *)(se)      \
+						     ->class_area,                                 \
+		default: (struct sl_bfs_entity *)(void *)(se)->class_area)
+
+/* the entity whose class area b is (a far tree's node) */
+static inline struct sched_entity *bfs_owner(struct sl_bfs_entity *b)
+{
+	return sl_container_of(b, struct sched_entity, class_area);
+}
+
 RB_HEAD(sl_bfs_near_tree, sched_entity);
-RB_HEAD(sl_bfs_far_tree, sched_entity);
+RB_HEAD(sl_bfs_far_tree, sl_bfs_entity);
 
 /*
  * One BFS priority's queued tasks (bfs_queue.c). The kernel keeps a FIFO list and scans it; the
@@ -135,9 +172,11 @@ int sl_bfs_running_latest(struct sl_sim *sim, const struct sl_task *p, s64 ts, i
 /* ISO_PERIOD in ticks: 5 s of ticks of every CPU, plus one */
 u64 sl_bfs_iso_period(const struct sl_sim *sim);
 
+/* the global run queue: the class's machine-wide area (class.h sim_size) */
 static inline struct sl_bfs_grq *sl_bfs_grq(const struct sl_sim *sim)
 {
-	return (struct sl_bfs_grq *)sim->class_state;
+	/* BFS is only ever a release's fair class: its area is the fair slot's */
+	return (struct sl_bfs_grq *)sim->class_sim[SL_FAIR_SLOT];
 }
 
 #endif

@@ -35,12 +35,12 @@ static bool before(u64 a, u64 b)
 
 static u64 near_key(const struct sched_entity *se)
 {
-	return se->bfs.deadline;
+	return bfs_se(se)->deadline;
 }
 
-static u64 far_key(const struct sched_entity *se)
+static u64 far_key(const struct sl_bfs_entity *b)
 {
-	return se->bfs.deadline + (u64)(s64)se->bfs.far_off;
+	return b->deadline + (u64)(s64)b->far_off;
 }
 
 static int key_cmp(u64 ka, u64 kb, const struct sched_entity *a, const struct sched_entity *b)
@@ -55,9 +55,9 @@ static int near_cmp(struct sched_entity *a, struct sched_entity *b)
 	return key_cmp(near_key(a), near_key(b), a, b);
 }
 
-static int far_cmp(struct sched_entity *a, struct sched_entity *b)
+static int far_cmp(struct sl_bfs_entity *a, struct sl_bfs_entity *b)
 {
-	return key_cmp(far_key(a), far_key(b), a, b);
+	return key_cmp(far_key(a), far_key(b), bfs_owner(a), bfs_owner(b));
 }
 
 static struct sched_entity *first_of(struct sched_entity *a, struct sched_entity *b)
@@ -75,20 +75,21 @@ static void near_augment(struct sched_entity *se)
 		return;
 	l = RB_LEFT(se, run_node);
 	r = RB_RIGHT(se, run_node);
-	m = first_of(se, l ? l->bfs.near_first : NULL);
-	se->bfs.near_first = first_of(m, r ? r->bfs.near_first : NULL);
+	m = first_of(se, l ? bfs_se(l)->near_first : NULL);
+	bfs_se(se)->near_first = first_of(m, r ? bfs_se(r)->near_first : NULL);
 }
 
-static void far_augment(struct sched_entity *se)
+static void far_augment(struct sl_bfs_entity *b)
 {
-	struct sched_entity *l, *r, *m;
+	struct sl_bfs_entity *l, *r;
+	struct sched_entity *m;
 
-	if (!se)
+	if (!b)
 		return;
-	l = RB_LEFT(se, bfs.far_node);
-	r = RB_RIGHT(se, bfs.far_node);
-	m = first_of(se, l ? l->bfs.far_first : NULL);
-	se->bfs.far_first = first_of(m, r ? r->bfs.far_first : NULL);
+	l = RB_LEFT(b, far_node);
+	r = RB_RIGHT(b, far_node);
+	m = first_of(bfs_owner(b), l ? l->far_first : NULL);
+	b->far_first = first_of(m, r ? r->far_first : NULL);
 }
 
 #undef RB_AUGMENT
@@ -97,8 +98,8 @@ RB_PROTOTYPE(sl_bfs_near_tree, sched_entity, run_node, near_cmp);
 RB_GENERATE(sl_bfs_near_tree, sched_entity, run_node, near_cmp)
 #undef RB_AUGMENT
 #define RB_AUGMENT(x) far_augment(x)
-RB_PROTOTYPE(sl_bfs_far_tree, sched_entity, bfs.far_node, far_cmp);
-RB_GENERATE(sl_bfs_far_tree, sched_entity, bfs.far_node, far_cmp)
+RB_PROTOTYPE(sl_bfs_far_tree, sl_bfs_entity, far_node, far_cmp);
+RB_GENERATE(sl_bfs_far_tree, sl_bfs_entity, far_node, far_cmp)
 #undef RB_AUGMENT
 
 /*
@@ -108,11 +109,11 @@ RB_GENERATE(sl_bfs_far_tree, sched_entity, bfs.far_node, far_cmp)
  */
 static void near_insert(struct sl_bfs_near_tree *t, struct sched_entity *se, bool newest)
 {
-	se->bfs.near_first = se;
+	bfs_se(se)->near_first = se;
 	/* the newest rb_seq is no subtree's first: only a task put back needs the path */
 	for (struct sched_entity *n = newest ? NULL : RB_ROOT(t); n;
 	     n = near_cmp(se, n) < 0 ? RB_LEFT(n, run_node) : RB_RIGHT(n, run_node))
-		n->bfs.near_first = first_of(n->bfs.near_first, se);
+		bfs_se(n)->near_first = first_of(bfs_se(n)->near_first, se);
 	RB_INSERT(sl_bfs_near_tree, t, se);
 }
 
@@ -134,30 +135,34 @@ static void near_remove(struct sl_bfs_near_tree *t, struct sched_entity *se)
 		near_augment(start);
 }
 
+/* the far tree is one of the class's areas (their far_node), each the area of its entity */
 static void far_insert(struct sl_bfs_far_tree *t, struct sched_entity *se, bool newest)
 {
-	se->bfs.far_first = se;
-	for (struct sched_entity *n = newest ? NULL : RB_ROOT(t); n;
-	     n = far_cmp(se, n) < 0 ? RB_LEFT(n, bfs.far_node) : RB_RIGHT(n, bfs.far_node))
-		n->bfs.far_first = first_of(n->bfs.far_first, se);
-	RB_INSERT(sl_bfs_far_tree, t, se);
+	struct sl_bfs_entity *b = bfs_se(se);
+
+	b->far_first = se;
+	for (struct sl_bfs_entity *n = newest ? NULL : RB_ROOT(t); n;
+	     n = far_cmp(b, n) < 0 ? RB_LEFT(n, far_node) : RB_RIGHT(n, far_node))
+		n->far_first = first_of(n->far_first, se);
+	RB_INSERT(sl_bfs_far_tree, t, b);
 }
 
 static void far_remove(struct sl_bfs_far_tree *t, struct sched_entity *se)
 {
-	struct sched_entity *l = RB_LEFT(se, bfs.far_node), *r = RB_RIGHT(se, bfs.far_node), *start;
+	struct sl_bfs_entity *b = bfs_se(se);
+	struct sl_bfs_entity *l = RB_LEFT(b, far_node), *r = RB_RIGHT(b, far_node), *start;
 
 	if (!l || !r) {
-		start = RB_PARENT(se, bfs.far_node);
+		start = RB_PARENT(b, far_node);
 	} else {
-		struct sched_entity *succ = r;
+		struct sl_bfs_entity *succ = r;
 
-		while (RB_LEFT(succ, bfs.far_node))
-			succ = RB_LEFT(succ, bfs.far_node);
-		start = RB_PARENT(succ, bfs.far_node) == se ? succ : RB_PARENT(succ, bfs.far_node);
+		while (RB_LEFT(succ, far_node))
+			succ = RB_LEFT(succ, far_node);
+		start = RB_PARENT(succ, far_node) == b ? succ : RB_PARENT(succ, far_node);
 	}
-	RB_REMOVE(sl_bfs_far_tree, t, se);
-	for (; start; start = RB_PARENT(start, bfs.far_node))
+	RB_REMOVE(sl_bfs_far_tree, t, b);
+	for (; start; start = RB_PARENT(start, far_node))
 		far_augment(start);
 }
 
@@ -172,7 +177,7 @@ static struct sched_entity *near_expired(struct sl_bfs_near_tree *t, u64 now)
 		if (before(near_key(n), now)) {
 			struct sched_entity *l = RB_LEFT(n, run_node);
 
-			first = first_of(first_of(first, n), l ? l->bfs.near_first : NULL);
+			first = first_of(first_of(first, n), l ? bfs_se(l)->near_first : NULL);
 			n = RB_RIGHT(n, run_node);
 		} else {
 			n = RB_LEFT(n, run_node);
@@ -183,16 +188,17 @@ static struct sched_entity *near_expired(struct sl_bfs_near_tree *t, u64 now)
 
 static struct sched_entity *far_expired(struct sl_bfs_far_tree *t, u64 now)
 {
-	struct sched_entity *n = RB_ROOT(t), *first = NULL;
+	struct sl_bfs_entity *n = RB_ROOT(t);
+	struct sched_entity *first = NULL;
 
 	while (n) {
 		if (before(far_key(n), now)) {
-			struct sched_entity *l = RB_LEFT(n, bfs.far_node);
+			struct sl_bfs_entity *l = RB_LEFT(n, far_node);
 
-			first = first_of(first_of(first, n), l ? l->bfs.far_first : NULL);
-			n = RB_RIGHT(n, bfs.far_node);
+			first = first_of(first_of(first, bfs_owner(n)), l ? l->far_first : NULL);
+			n = RB_RIGHT(n, far_node);
 		} else {
-			n = RB_LEFT(n, bfs.far_node);
+			n = RB_LEFT(n, far_node);
 		}
 	}
 	return first;
@@ -224,15 +230,17 @@ static void far_sync(struct sl_sim *sim, struct sl_bfs_grq *grq)
 		struct sl_bfs_far_tree *t = &grq->queue[q].far;
 		/* an unpinned task's group_node is free: the tasks wait there meanwhile */
 		TAILQ_HEAD(, sched_entity) tmp = TAILQ_HEAD_INITIALIZER(tmp);
+		struct sl_bfs_entity *b;
 		struct sched_entity *se;
 
-		while ((se = RB_ROOT(t))) {
-			RB_REMOVE(sl_bfs_far_tree, t, se);
-			TAILQ_INSERT_TAIL(&tmp, se, group_node);
+		while ((b = RB_ROOT(t))) {
+			RB_REMOVE(sl_bfs_far_tree, t, b);
+			TAILQ_INSERT_TAIL(&tmp, bfs_owner(b), group_node);
 		}
 		while ((se = TAILQ_FIRST(&tmp))) {
 			TAILQ_REMOVE(&tmp, se, group_node);
-			se->bfs.far_off = far_offset(grq, sl_container_of(se, struct sl_task, se));
+			bfs_se(se)->far_off =
+				far_offset(grq, sl_container_of(se, struct sl_task, se));
 			far_insert(t, se, false);
 		}
 	}
@@ -283,19 +291,19 @@ void sl_bfs_queue_free(struct sl_bfs_grq *grq)
 void sl_bfs_queue_add(struct sl_sim *sim, struct sl_task *p)
 {
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
-	struct sl_bfs_queue *bq = &grq->queue[p->se.bfs.prio - BFS_ISO_PRIO];
+	struct sl_bfs_queue *bq = &grq->queue[bfs_se(&p->se)->prio - BFS_ISO_PRIO];
 	struct sched_entity *se = &p->se;
 
 	se->rb_seq = grq->seq++;
-	se->bfs.pinned = p->cpus_allowed != 0;
-	if (se->bfs.pinned) {
+	bfs_se(se)->pinned = p->cpus_allowed != 0;
+	if (bfs_se(se)->pinned) {
 		TAILQ_INSERT_TAIL(&bq->pinned, se, group_node);
 		return;
 	}
 	near_insert(&bq->near[grq->sock[p->cpu]], se, true);
 	if (grq->nsock > 1) {
 		far_sync(sim, grq);
-		se->bfs.far_off = far_offset(grq, p);
+		bfs_se(se)->far_off = far_offset(grq, p);
 		far_insert(&bq->far, se, true);
 	}
 }
@@ -303,10 +311,10 @@ void sl_bfs_queue_add(struct sl_sim *sim, struct sl_task *p)
 void sl_bfs_queue_del(struct sl_sim *sim, struct sl_task *p)
 {
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
-	struct sl_bfs_queue *bq = &grq->queue[p->se.bfs.prio - BFS_ISO_PRIO];
+	struct sl_bfs_queue *bq = &grq->queue[bfs_se(&p->se)->prio - BFS_ISO_PRIO];
 	struct sched_entity *se = &p->se;
 
-	if (se->bfs.pinned) {
+	if (bfs_se(se)->pinned) {
 		TAILQ_REMOVE(&bq->pinned, se, group_node);
 		return;
 	}
@@ -318,9 +326,10 @@ void sl_bfs_queue_del(struct sl_sim *sim, struct sl_task *p)
 void sl_bfs_queue_move(struct sl_sim *sim, struct sl_task *p, int cpu)
 {
 	struct sl_bfs_grq *grq = sl_bfs_grq(sim);
-	struct sl_bfs_queue *bq = &grq->queue[p->se.bfs.prio - BFS_ISO_PRIO];
+	struct sl_bfs_queue *bq = &grq->queue[bfs_se(&p->se)->prio - BFS_ISO_PRIO];
 
-	if (!p->se.bfs.queued || p->se.bfs.pinned || grq->sock[p->cpu] == grq->sock[cpu])
+	if (!bfs_se(&p->se)->queued || bfs_se(&p->se)->pinned ||
+	    grq->sock[p->cpu] == grq->sock[cpu])
 		return;
 	near_remove(&bq->near[grq->sock[p->cpu]], &p->se);
 	near_insert(&bq->near[grq->sock[cpu]], &p->se, false);
@@ -354,7 +363,8 @@ static void offer_pinned(struct sl_sim *sim, struct sl_bfs_queue *bq, struct sl_
 			return; /* every later one is queued after the one found */
 		if (!sl_cpu_allowed(p, rq->id))
 			continue;
-		u64 dl = se->bfs.deadline + (u64)(s64)sl_bfs_cache_distance(sim, p->cpu, rq->id, p);
+		u64 dl = bfs_se(se)->deadline +
+			 (u64)(s64)sl_bfs_cache_distance(sim, p->cpu, rq->id, p);
 
 		if (before(dl, now)) {
 			pk->expired = se;
@@ -389,9 +399,11 @@ struct sl_task *sl_bfs_earliest_deadline_task(struct sl_sim *sim, struct sl_cpu 
 			if (before(near_key(m), now))
 				pk.expired = near_expired(near, now);
 		}
-		if (grq->nsock > 1 && (m = RB_MIN(sl_bfs_far_tree, &bq->far))) {
-			offer(&pk, m, far_key(m));
-			if (before(far_key(m), now))
+		struct sl_bfs_entity *fm;
+
+		if (grq->nsock > 1 && (fm = RB_MIN(sl_bfs_far_tree, &bq->far))) {
+			offer(&pk, bfs_owner(fm), far_key(fm));
+			if (before(far_key(fm), now))
 				pk.expired = first_of(pk.expired, far_expired(&bq->far, now));
 		}
 		offer_pinned(sim, bq, rq, now, &pk);

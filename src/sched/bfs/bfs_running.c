@@ -125,8 +125,8 @@ static int tree_root(const struct sl_bfs_running *r, int t)
 void sl_bfs_running_set(struct sl_sim *sim, int cpu, const struct sl_task *p)
 {
 	struct sl_bfs_running *r = &sl_bfs_grq(sim)->running;
-	short prio = p ? p->se.bfs.prio : 0;
-	s64 dl = p ? (s64)p->se.bfs.deadline : r->dl[cpu];
+	short prio = p ? bfs_se(&p->se)->prio : 0;
+	s64 dl = p ? (s64)bfs_se(&p->se)->deadline : r->dl[cpu];
 
 	if (prio == r->prio[cpu] && dl == r->dl[cpu])
 		return;
