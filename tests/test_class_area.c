@@ -3,12 +3,14 @@
  * the class's size, zeroed and then set up by init_rq, the areas of one class are one array in
  * CPU order, the fair class's at slot 0, a class of size 0 has none, RT's machine-wide area holds
  * the rto_mask that a pull walks (bit c: CPU c has more than one RT task queued), and a class's
- * per-task area is its entity's class_area (task_size at most SL_SE_AREA_SIZE).
+ * per-task area is its entity's class_area (task_size at most SL_SE_AREA_SIZE); BFS's global run
+ * queue is its machine-wide area.
  */
 #include "helpers.h"
 #include "sched/class.h"
 #include "sched/cfs/cfs_releases.h"
 #include "sched/release.h"
+#include "sched/bfs/bfs.h"
 #include "sched/eevdf/eevdf.h"
 #include "sched/rt/rt.h"
 
@@ -143,6 +145,8 @@ static void test_task_size_fits(void **state)
 		}
 	}
 	assert_int_equal(sl_eevdf_class.task_size, sizeof(struct eevdf_entity));
+	assert_int_equal(sl_bfs_class.task_size, sizeof(struct sl_bfs_entity));
+	assert_int_equal(sl_bfs_class.sim_size, sizeof(struct sl_bfs_grq));
 }
 
 /* EEVDF's members of a task are its entity's class_area, zero on a new task */
@@ -159,6 +163,32 @@ static void test_eevdf_entity_in_area(void **state)
 	free(p);
 }
 
+/* BFS on 4 CPUs: its global run queue is its machine-wide area, set up by init_sim (every
+ * CPU's socket, one socket here); a task's BFS members are its entity's class_area, zero on a
+ * new task, and the area gives its entity back (the far tree's nodes are areas) */
+static void test_bfs_areas(void **state)
+{
+	struct fixture *f = fixture_new("2.6.31-bfs", "4", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_task *p = bare_task(0, SL_SCHED_NORMAL, 0);
+
+	(void)state;
+	assert_ptr_equal(sl_bfs_grq(sim), sl_sim_area(sim, &sl_bfs_class));
+	assert_non_null(sl_bfs_grq(sim));
+	assert_int_equal(sl_bfs_grq(sim)->ncpu, 4);
+	assert_int_equal(sl_bfs_grq(sim)->nsock, 1);
+	assert_int_equal(sl_bfs_grq(sim)->nr_queued, 0);
+	assert_non_null(sl_bfs_grq(sim)->sock);
+	assert_ptr_equal((void *)bfs_se(&p->se), (void *)p->se.class_area);
+	assert_ptr_equal(bfs_owner(bfs_se(&p->se)), &p->se);
+	assert_int_equal(bfs_se(&p->se)->deadline, 0);
+	assert_false(bfs_se(&p->se)->queued);
+	bfs_se(&p->se)->prio = BFS_IDLE_PRIO;
+	assert_int_equal(bfs_se(&p->se)->prio, 102);
+	fixture_free(f);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_rto_mask),
 		cmocka_unit_test(test_task_size_fits),
 		cmocka_unit_test(test_eevdf_entity_in_area),
+		cmocka_unit_test(test_bfs_areas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
