@@ -557,12 +557,13 @@ static void bfs_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, struct
 static void bfs_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_task *p = rq->curr;
+	struct sl_bfs_entity *b = bfs_se(&p->se);
 
 	/* sys_sched_yield (v0.304): rq_time_slice = 0, so schedule()'s check_deadline gives a
 	 * new slice and deadline (0.302-0.303 expired the task struct's copy, which schedule()
 	 * then overwrote with the rq's: the fix of 0.304) */
 	bfs_update_curr(sim, rq);
-	bfs_se(&p->se)->last_ran = sim->now;
+	b->last_ran = sim->now;
 	time_slice_expired(sim, p);
 	sl_bfs_running_set(sim, rq->id, p);
 }
