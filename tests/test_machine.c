@@ -27,7 +27,7 @@ static void probe_fn(void *ctx, const struct sl_event *ev)
 	/* a job switching out in D: its CPU now counts it in nr_iowait */
 	if (ev->prev_state == 'D') {
 		p->iowait_seen++;
-		if (p->sim->cpus[ev->cpu].nr_iowait < 1)
+		if (sl_mcpu(p->sim, ev->cpu)->nr_iowait < 1)
 			p->iowait_bad++;
 	}
 }
@@ -140,7 +140,7 @@ static void test_iowait(void **state)
 	assert_int_equal(p.iowait_bad, 0);
 	/* every waiter ran again: nothing is left counted */
 	for (int c = 0; c < sim->ncpu; c++)
-		assert_int_equal(sim->cpus[c].nr_iowait, 0);
+		assert_int_equal(sl_mcpu(sim, c)->nr_iowait, 0);
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }

@@ -344,8 +344,9 @@ static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
 	memset(t, 0, sizeof(*t));
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpu *rq = &sim->cpus[c];
-		const struct sl_cpuidle_dev *dev = &rq->idle_dev;
-		u64 busy = rq->busy_ns * sl_machine_of(sim)->idle_drv->busy_power_mw;
+		const struct sl_cpuidle_dev *dev = &sl_mcpu(sim, rq->id)->idle_dev;
+		u64 busy =
+			sl_mcpu(sim, rq->id)->busy_ns * sl_machine_of(sim)->idle_drv->busy_power_mw;
 
 		t->busy_pj += busy;
 		t->idle_pj += dev->idle_energy_pj;
@@ -381,11 +382,11 @@ void sl_report_idle_table(FILE *f, const struct sl_run *r)
 	fprintf(f, "%-4s %-10s %10s %12s %7s %10s %10s\n", "cpu", "state", "usage", "time", "share",
 		"above", "below");
 	for (int c = 0; c < sim->ncpu; c++) {
-		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+		const struct sl_cpuidle_dev *dev = &sl_mcpu(sim, c)->idle_dev;
 
-		fmt_ns(sim->cpus[c].busy_ns, a, sizeof(a));
+		fmt_ns(sl_mcpu(sim, c)->busy_ns, a, sizeof(a));
 		fprintf(f, "%-4d %-10s %10s %12s %6.2f%% %10s %10s\n", c, "busy", "-", a,
-			100.0 * share(sim->cpus[c].busy_ns, sim->now), "-", "-");
+			100.0 * share(sl_mcpu(sim, c)->busy_ns, sim->now), "-", "-");
 		for (int i = 0; i < drv->state_count; i++) {
 			fmt_ns(dev->time_ns[i], a, sizeof(a));
 			fprintf(f, "%-4s %-10s%s %10llu %12s %6.2f%% %10llu %10llu\n", "",
@@ -445,11 +446,11 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 	ADD(o, "governor", json_object_new_string(sl_machine_of(sim)->idle_gov->name));
 	ADD(o, "latency_req_ns", ju64(sl_machine_of(sim)->pm_qos_latency_ns));
 	for (int c = 0; c < sim->ncpu; c++) {
-		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+		const struct sl_cpuidle_dev *dev = &sl_mcpu(sim, c)->idle_dev;
 		json_object *co = json_object_new_object(), *states = json_object_new_array();
 
 		ADD(co, "cpu", json_object_new_int(c));
-		ADD(co, "busy_ns", ju64(sim->cpus[c].busy_ns));
+		ADD(co, "busy_ns", ju64(sl_mcpu(sim, c)->busy_ns));
 		for (int i = 0; i < drv->state_count; i++) {
 			json_object *so = json_object_new_object();
 

@@ -83,8 +83,9 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 	if (rq->curr)
 		return 0;
 	/* wake_*_decade: the mean moves with log10 of how long the CPU has been idle, in ms */
-	if (decade && sim->now > rq->idle_dev.enter_time) {
-		double idle_ms = (double)(sim->now - rq->idle_dev.enter_time) / 1e6;
+	if (decade && sim->now > sl_mcpu(sim, rq->id)->idle_dev.enter_time) {
+		double idle_ms =
+			(double)(sim->now - sl_mcpu(sim, rq->id)->idle_dev.enter_time) / 1e6;
 		double mean = (double)d.a + (double)decade * log10(idle_ms);
 
 		d.a = mean > 0 ? (u64)mean : 0;
@@ -117,7 +118,7 @@ static void tick_restart(struct sl_sim *sim, struct sl_cpu *rq)
 	sl_set_tick_stopped(sim, rq, false);
 	sl_class_nohz_stop_tick(sim, rq, false);
 	/* tick_nohz_restart: forward to the next period boundary of the jiffy grid */
-	sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
+	sl_arm(sim, &sl_mcpu(sim, rq->id)->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 }
 
 static void resched_fn(struct sl_sim *sim, struct sl_timer *t)
@@ -125,10 +126,10 @@ static void resched_fn(struct sl_sim *sim, struct sl_timer *t)
 	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, resched);
 
 	sim->this_cpu = rq->id;
-	if (rq->idle) {
+	if (sl_mcpu(sim, rq->id)->idle) {
 		u64 lat = sl_cpuidle_exit(sim, rq, SL_WAKE_RESCHED);
 
-		rq->exit_until = sim->now + lat;
+		sl_mcpu(sim, rq->id)->exit_until = sim->now + lat;
 		if (lat) {
 			/* the wake-up waits for the exit latency */
 			struct sl_event ev = {
@@ -159,29 +160,30 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 	}
 	/* hba_mbps: the controller's one vector; a completion raised while its CPU is still
 	 * leaving a C-state is handled when the exit is done, behind the one that woke it */
-	if (t->irq && sl_machine_of(sim)->p->hba_mbps && !rq->idle && !t->exit_delayed &&
-	    rq->exit_until > sim->now) {
-		sl_arm(sim, t, rq->exit_until);
+	if (t->irq && sl_machine_of(sim)->p->hba_mbps && !sl_mcpu(sim, rq->id)->idle &&
+	    !t->exit_delayed && sl_mcpu(sim, rq->id)->exit_until > sim->now) {
+		sl_arm(sim, t, sl_mcpu(sim, rq->id)->exit_until);
 		t->exit_delayed = true;
-		rq->irq_busy++;
+		sl_mcpu(sim, rq->id)->irq_busy++;
 		return;
 	}
-	if (rq->idle) {
-		enum sl_wake_reason why = t == &rq->tick	 ? SL_WAKE_TICK
-					  : t == &rq->idle_timer ? SL_WAKE_POLL_LIMIT
-					  : t->irq		 ? SL_WAKE_IRQ
-								 : SL_WAKE_TIMER;
+	if (sl_mcpu(sim, rq->id)->idle) {
+		enum sl_wake_reason why = t == &sl_mcpu(sim, rq->id)->tick ? SL_WAKE_TICK
+					  : t == &sl_mcpu(sim, rq->id)->idle_timer
+						  ? SL_WAKE_POLL_LIMIT
+					  : t->irq ? SL_WAKE_IRQ
+						   : SL_WAKE_TIMER;
 		u64 lat = sl_cpuidle_exit(sim, rq, why);
 
-		rq->exit_until = sim->now + lat;
-		rq->irq_wake = true;
-		rq->irq_exit_latency = lat;
+		sl_mcpu(sim, rq->id)->exit_until = sim->now + lat;
+		sl_mcpu(sim, rq->id)->irq_wake = true;
+		sl_mcpu(sim, rq->id)->irq_exit_latency = lat;
 		if (lat) {
 			/* the CPU is waking for this handler: nothing else may idle it meanwhile
 			 * (sl_arm and sl_cancel undo this if the timer is moved or dropped) */
 			sl_arm(sim, t, sim->now + lat);
 			t->exit_delayed = true;
-			rq->irq_busy++;
+			sl_mcpu(sim, rq->id)->irq_busy++;
 			if (t->irq)
 				sl_hba_irq_held(sim, t, sim->now + lat);
 			return;
@@ -189,22 +191,23 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 	}
 	if (t->exit_delayed) {
 		t->exit_delayed = false;
-		rq->irq_busy--;
+		sl_mcpu(sim, rq->id)->irq_busy--;
 	}
 	t->fn(sim, t);
-	if (rq->irq_wake) {
-		rq->irq_wake = false;
+	if (sl_mcpu(sim, rq->id)->irq_wake) {
+		sl_mcpu(sim, rq->id)->irq_wake = false;
 		/* the handler, late by the exit latency, queued a task here */
-		if (rq->need_resched && rq->irq_exit_latency) {
+		if (rq->need_resched && sl_mcpu(sim, rq->id)->irq_exit_latency) {
 			struct sl_event ev = {.type = SL_EV_WAKE_DELAY,
 					      .cpu = rq->id,
-					      .latency = rq->irq_exit_latency};
+					      .latency = sl_mcpu(sim, rq->id)->irq_exit_latency};
 
 			sl_emit(sim, &ev);
 		}
 	}
 	/* back to idle once the interrupts are handled and nothing was queued */
-	if (!rq->curr && !rq->idle && !rq->need_resched && !rq->irq_busy) {
+	if (!rq->curr && !sl_mcpu(sim, rq->id)->idle && !rq->need_resched &&
+	    !sl_mcpu(sim, rq->id)->irq_busy) {
 		sim->this_cpu = rq->id;
 		enter_idle(sim, rq);
 	}
@@ -234,9 +237,9 @@ static void set_busy(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 	bool was = rq->curr != NULL;
 
 	if (was && !busy)
-		rq->busy_ns += sim->now - rq->busy_since;
+		sl_mcpu(sim, rq->id)->busy_ns += sim->now - sl_mcpu(sim, rq->id)->busy_since;
 	if (!was && busy)
-		rq->busy_since = sim->now;
+		sl_mcpu(sim, rq->id)->busy_since = sim->now;
 }
 
 void sl_machine_finish(struct sl_sim *sim)
@@ -245,14 +248,15 @@ void sl_machine_finish(struct sl_sim *sim)
 		struct sl_cpu *rq = &sim->cpus[c];
 
 		if (rq->curr) {
-			rq->busy_ns += sim->now - rq->busy_since;
-			rq->busy_since = sim->now;
+			sl_mcpu(sim, rq->id)->busy_ns +=
+				sim->now - sl_mcpu(sim, rq->id)->busy_since;
+			sl_mcpu(sim, rq->id)->busy_since = sim->now;
 			class_update_curr(sim, rq);
 		}
 		/* the idle period still open counts in the state's time and energy */
-		struct sl_cpuidle_dev *dev = &rq->idle_dev;
+		struct sl_cpuidle_dev *dev = &sl_mcpu(sim, rq->id)->idle_dev;
 
-		if (rq->idle && dev->in_idle) {
+		if (sl_mcpu(sim, rq->id)->idle && dev->in_idle) {
 			u64 d = sim->now - dev->enter_time;
 
 			dev->time_ns[dev->entered] += d;
@@ -273,20 +277,21 @@ void sl_machine_finish(struct sl_sim *sim)
 
 static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	if (rq->idle)
+	if (sl_mcpu(sim, rq->id)->idle)
 		return;
 	/* tick_nohz_stop_sched_tick runs before the governor selects, so it sees the tick
 	 * only where the tick keeps running (the idle load balancer); the governor is told
 	 * whether the tick was already stopped before this entry (back to idle after an
 	 * interrupt), as tick_nohz_tick_stopped() tells the modern ones */
-	rq->idle_dev.tick_stopped = rq->tick_stopped;
+	sl_mcpu(sim, rq->id)->idle_dev.tick_stopped = rq->tick_stopped;
 	if (!sl_class_nohz_stop_tick(sim, rq, true)) {
-		sl_cancel(sim, &rq->tick);
+		sl_cancel(sim, &sl_mcpu(sim, rq->id)->tick);
 		sl_set_tick_stopped(sim, rq, true);
 	} else if (rq->tick_stopped) {
 		/* it became the idle load balancer while tickless: its tick runs again */
 		sl_set_tick_stopped(sim, rq, false);
-		sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
+		sl_arm(sim, &sl_mcpu(sim, rq->id)->tick,
+		       (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 	}
 	sl_cpuidle_enter(sim, rq);
 }
@@ -301,7 +306,7 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		cost += sl_machine_of(sim)->p->exec_cold_ns;
 		p->cache_cold = false;
 	} else if (p->last_cpu == rq->id) {
-		if (rq->switch_seq != p->last_switch_seq)
+		if (sl_mcpu(sim, rq->id)->switch_seq != p->last_switch_seq)
 			cost += sl_machine_of(sim)->p->cache_refill_ns;
 	} else if (p->last_cpu >= 0) {
 		const struct sl_cpu *o = &sim->cpus[p->last_cpu];
@@ -313,8 +318,8 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		else
 			cost += sl_machine_of(sim)->p->migrate_smt_ns;
 	}
-	rq->switch_seq++;
-	p->last_switch_seq = rq->switch_seq;
+	sl_mcpu(sim, rq->id)->switch_seq++;
+	p->last_switch_seq = sl_mcpu(sim, rq->id)->switch_seq;
 	p->last_cpu = rq->id;
 	if (p->ext && p->ext->switch_credit) {
 		/* a recorded switch's cost the task's burst already holds: not charged twice */
@@ -327,11 +332,11 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
 	if (!p->in_run) {
-		sl_arm(sim, &rq->work, sim->now);
+		sl_arm(sim, &sl_mcpu(sim, rq->id)->work, sim->now);
 		return;
 	}
 	if (p->run_target == RUN_FOREVER) {
-		sl_cancel(sim, &rq->work);
+		sl_cancel(sim, &sl_mcpu(sim, rq->id)->work);
 		return;
 	}
 	u64 left =
@@ -343,7 +348,7 @@ void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 
 	if (end && end < when)
 		when = end > sim->now ? end : sim->now;
-	sl_arm(sim, &rq->work, when);
+	sl_arm(sim, &sl_mcpu(sim, rq->id)->work, when);
 }
 
 void sl_add_run(struct sl_task *p, u64 ns)
@@ -436,7 +441,7 @@ static void owner_descheduled(struct sl_sim *sim, struct sl_task *owner)
 		if (m->owner != owner)
 			continue;
 		for (int k = 0; k < m->nspin; k++)
-			sl_arm(sim, &sim->cpus[m->spinners[k]->cpu].work, sim->now);
+			sl_arm(sim, &sl_mcpu(sim, m->spinners[k]->cpu)->work, sim->now);
 	}
 }
 
@@ -455,7 +460,7 @@ void sl_mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
 		s->ext->lock_wait = NULL;
 		s->pc++;
 		m->owner = s;
-		sl_arm(sim, &sim->cpus[s->cpu].work, sim->now);
+		sl_arm(sim, &sl_mcpu(sim, s->cpu)->work, sim->now);
 	} else if (m->nwait) {
 		struct sl_task *w = sl_pop_first(m->waiters, &m->nwait);
 
@@ -495,7 +500,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 				sim->classes[i]->newidle_balance(sim, rq);
 	if (prev) {
 		prev->sched_class->put_prev_task(sim, rq, prev);
-		sl_cancel(sim, &rq->work);
+		sl_cancel(sim, &sl_mcpu(sim, rq->id)->work);
 		prev->on_cpu = false; /* back in the tree: an active balance may take it */
 	}
 	if (rq->active_balance)
@@ -525,7 +530,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			sl_add_run(next, switch_in_cost(sim, rq, next));
 			/* io_schedule's atomic_dec(&rq->nr_iowait) runs when the task runs again */
 			if (next->iowait_cpu >= 0) {
-				sim->cpus[next->iowait_cpu].nr_iowait--;
+				sl_mcpu(sim, next->iowait_cpu)->nr_iowait--;
 				next->iowait_cpu = -1;
 			}
 		}
@@ -544,7 +549,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 
 static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 {
-	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, tick);
+	struct sl_cpu *rq = &sim->cpus[t->cpu];
 
 	sim->this_cpu = rq->id;
 	for (int i = 0; i < sim->nclasses; i++)
@@ -563,7 +568,7 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 	}
 	/* tick_grid: tick_sched_timer's hrtimer_forward keeps the jiffy grid, also when the
 	 * tick ran late behind its CPU's C-state exit */
-	sl_arm(sim, &rq->tick,
+	sl_arm(sim, &sl_mcpu(sim, rq->id)->tick,
 	       sl_machine_of(sim)->p->tick_grid ? (sim->now / sim->tick_ns + 1) * sim->tick_ns
 						: sim->now + sim->tick_ns);
 }
@@ -571,13 +576,14 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 /* bg_wakeup: the CPU's background timer; the dispatch has done the waking, this re-arms it */
 static void bg_fn(struct sl_sim *sim, struct sl_timer *t)
 {
-	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, bg);
+	struct sl_cpu *rq = &sim->cpus[t->cpu];
 
-	if (rq->bg_next <= sim->now)
-		rq->bg_next +=
-			((sim->now - rq->bg_next) / sl_machine_of(sim)->p->bg_wakeup_ns + 1) *
-			sl_machine_of(sim)->p->bg_wakeup_ns;
-	sl_arm(sim, t, rq->bg_next);
+	if (sl_mcpu(sim, rq->id)->bg_next <= sim->now)
+		sl_mcpu(sim, rq->id)->bg_next += ((sim->now - sl_mcpu(sim, rq->id)->bg_next) /
+							  sl_machine_of(sim)->p->bg_wakeup_ns +
+						  1) *
+						 sl_machine_of(sim)->p->bg_wakeup_ns;
+	sl_arm(sim, t, sl_mcpu(sim, rq->id)->bg_next);
 }
 
 static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
@@ -591,7 +597,7 @@ static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
 
 static void work_fn(struct sl_sim *sim, struct sl_timer *t)
 {
-	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, work);
+	struct sl_cpu *rq = &sim->cpus[t->cpu];
 	struct sl_task *p = rq->curr;
 
 	sim->this_cpu = rq->id;
@@ -615,9 +621,10 @@ void sl_machine_start(struct sl_sim *sim)
 		/* background wake-ups phased evenly over the CPUs: CPU c first at
 		 * (2c + 1) / (2 ncpu) of the interval (armed first: the governor sees it) */
 		if (sl_machine_of(sim)->p->bg_wakeup_ns) {
-			rq->bg_next = sl_machine_of(sim)->p->bg_wakeup_ns * (2 * (u64)c + 1) /
-				      (2 * (u64)sim->ncpu);
-			sl_arm(sim, &rq->bg, rq->bg_next ? rq->bg_next : 1);
+			sl_mcpu(sim, rq->id)->bg_next = sl_machine_of(sim)->p->bg_wakeup_ns *
+							(2 * (u64)c + 1) / (2 * (u64)sim->ncpu);
+			sl_arm(sim, &sl_mcpu(sim, rq->id)->bg,
+			       sl_mcpu(sim, rq->id)->bg_next ? sl_mcpu(sim, rq->id)->bg_next : 1);
 		}
 		sl_cpuidle_enter(sim, rq);
 		sl_set_tick_stopped(sim, rq, true);
@@ -632,17 +639,18 @@ void sl_machine_start(struct sl_sim *sim)
 void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 {
 	memset(rq, 0, sizeof(*rq));
+	memset(sl_mcpu(sim, id), 0, sizeof(struct sl_machine_cpu));
 	rq->id = id;
 	for (int i = 0; i < sim->nclasses; i++)
 		if (sim->classes[i]->init_rq)
 			sim->classes[i]->init_rq(sim, rq);
-	sl_timer_init(&rq->tick, tick_fn, id);
-	sl_timer_init(&rq->work, work_fn, id);
+	sl_timer_init(&sl_mcpu(sim, rq->id)->tick, tick_fn, id);
+	sl_timer_init(&sl_mcpu(sim, rq->id)->work, work_fn, id);
 	sl_timer_init(&rq->resched, resched_fn, id);
 	sl_timer_init(&rq->hrtick, hrtick_fn, id);
-	sl_timer_init(&rq->idle_timer, idle_timer_fn, id);
-	sl_timer_init(&rq->bg, bg_fn, id);
-	rq->idle_state = 0;
+	sl_timer_init(&sl_mcpu(sim, rq->id)->idle_timer, idle_timer_fn, id);
+	sl_timer_init(&sl_mcpu(sim, rq->id)->bg, bg_fn, id);
+	sl_mcpu(sim, rq->id)->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
 	sl_set_tick_stopped(sim, rq, true);
 	sl_cpu_free_update(sim, rq);
@@ -876,7 +884,7 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 	if (!p->cpus_allowed)
 		p->cpus_allowed = parent->cpus_allowed; /* fork copies the affinity */
 	p->last_cpu = rq->id; /* the child shares the parent's (warm) pages */
-	p->last_switch_seq = rq->switch_seq;
+	p->last_switch_seq = sl_mcpu(sim, rq->id)->switch_seq;
 	struct sl_event ev = {.type = SL_EV_FORK,
 			      .cpu = rq->id,
 			      .pid = parent->pid,

@@ -39,13 +39,43 @@ struct sl_task_chunk {
 struct sl_knob_change;
 
 /*
+ * A CPU's machine state: its place in the core, the idle loop, the machine's timers, interrupt
+ * handling and the busy time, none of which the scheduler reads (its runqueue is sim->cpus[id],
+ * this is sl_mcpu(sim, id)).
+ */
+struct sl_machine_cpu {
+	int thread; /* the hyperthread within its core (0: the first) */
+	int nr_iowait;
+	bool idle; /* in the idle loop */
+	int idle_state;
+	struct sl_cpuidle_dev idle_dev;
+
+	struct sl_timer tick;
+	struct sl_timer work;	    /* curr's run step ends */
+	struct sl_timer idle_timer; /* the poll state's time limit */
+	bool irq_wake;		    /* out of idle only to handle an interrupt */
+	int irq_busy;		    /* interrupts being handled (no idle meanwhile) */
+	u64 irq_exit_latency;	    /* what leaving idle for it cost */
+	u64 exit_until;		    /* the C-state exit under way ends then (hba_mbps) */
+	struct sl_timer bg;	    /* background wake-ups (bg_wakeup) */
+	u64 bg_next;
+	/* core_power: the core's energy so far (kept on its thread 0) and when it was added */
+	u64 core_energy_pj, core_mark;
+
+	/* statistics */
+	u64 switch_seq; /* switches to a different task: cache warmth */
+	u64 busy_ns, busy_since;
+};
+
+/*
  * One simulated machine: the scheduler's state (struct sl_sim, all that sched/ sees) and what
  * only the machine and the layers above it read. Every struct sl_sim is the sim of one of
  * these (sl_machine_new allocates them whole), so sl_machine_of(sim) reaches it.
  */
 struct sl_machine {
 	struct sl_sim sim;
-	const struct sl_params *p; /* the machine's parameters (machine/params.h) */
+	const struct sl_params *p;   /* the machine's parameters (machine/params.h) */
+	struct sl_machine_cpu *cpus; /* sim.ncpu of them, by CPU id (sl_mcpu) */
 	const struct sl_cpuidle_driver *idle_drv;
 	const struct sl_cpuidle_governor *idle_gov;
 	u64 pm_qos_latency_ns;
@@ -90,6 +120,12 @@ static inline const struct sl_machine *sl_machine_of_const(const struct sl_sim *
 /* the machine whose scheduler state sim is, const when sim is */
 #define sl_machine_of(sim)                                                                         \
 	_Generic((sim), const struct sl_sim *: sl_machine_of_const, default: sl_machine_of_mut)(sim)
+
+/* CPU cpu's machine state (0 <= cpu < sim->ncpu) */
+static inline struct sl_machine_cpu *sl_mcpu(const struct sl_sim *sim, int cpu)
+{
+	return &sl_machine_of(sim)->cpus[cpu];
+}
 
 /* the task of pid i + 1 (0 <= i < sl_machine_of(sim)->ntasks) */
 static inline struct sl_task *sl_sim_task(const struct sl_sim *sim, int i)

@@ -147,9 +147,9 @@ static enum step timer_sleep(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 }
 
 /* io_schedule: p is in iowait on this CPU until it runs again (sl_schedule) */
-static void enter_iowait(struct sl_cpu *rq, struct sl_task *p)
+static void enter_iowait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	rq->nr_iowait++;
+	sl_mcpu(sim, rq->id)->nr_iowait++;
 	p->iowait_cpu = rq->id;
 }
 
@@ -224,7 +224,7 @@ static enum step op_io(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 	u64 d = sl_dist_draw(&st->d, &sim->rng);
 
 	p->pc++;
-	enter_iowait(rq, p);
+	enter_iowait(sim, rq, p);
 	/* the device's completion interrupt, routed to the issuing CPU */
 	arm_task_timer(sim, rq, p, sim->now + d, true);
 	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
@@ -415,7 +415,7 @@ static enum step op_bio(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p
 		return STEP_NEXT;
 	}
 	sl_task_io(p)->reaped_pending = 0; /* it has a pool: the submission took a request */
-	enter_iowait(rq, p);
+	enter_iowait(sim, rq, p);
 	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
 }
 

@@ -18,7 +18,6 @@
 #include <bsd/sys/queue.h>
 
 #include "core/engine.h"
-#include "cpuidle/cpuidle.h"
 #include "sched/features.h"
 
 struct sl_sim;
@@ -404,7 +403,7 @@ static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *s
 
 struct sl_cpu {
 	int id;
-	int socket, core, thread;
+	int socket, core;
 	struct cfs_rq cfs;
 	struct eevdf_rq ee;
 	struct rt_rq rt;
@@ -412,26 +411,11 @@ struct sl_cpu {
 	unsigned long nr_running;
 	struct sl_load_weight load;
 	u64 cpu_load[5];
-	int nr_iowait;
 	bool need_resched;
-	bool idle;	   /* in the idle loop */
 	bool tick_stopped; /* NO_HZ */
-	int idle_state;
-	struct sl_cpuidle_dev idle_dev;
 
-	struct sl_timer tick;
-	struct sl_timer work;	 /* curr's run step ends */
 	struct sl_timer resched; /* reschedule IPI / return-to-user */
 	struct sl_timer hrtick;
-	struct sl_timer idle_timer; /* the poll state's time limit */
-	bool irq_wake;		    /* out of idle only to handle an interrupt */
-	int irq_busy;		    /* interrupts being handled (no idle meanwhile) */
-	u64 irq_exit_latency;	    /* what leaving idle for it cost */
-	u64 exit_until;		    /* the C-state exit under way ends then (hba_mbps) */
-	struct sl_timer bg;	    /* background wake-ups (bg_wakeup) */
-	u64 bg_next;
-	/* core_power: the core's energy so far (kept on its thread 0) and when it was added */
-	u64 core_energy_pj, core_mark;
 
 	struct sl_sched_domain sd[SL_MAX_DOMAINS];
 	int nsd;
@@ -445,10 +429,6 @@ struct sl_cpu {
 	bool in_nohz_mask;
 	bool active_balance;
 	int push_cpu;
-
-	/* statistics */
-	u64 switch_seq; /* switches to a different task: cache warmth */
-	u64 busy_ns, busy_since;
 };
 
 /*
