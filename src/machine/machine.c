@@ -124,12 +124,13 @@ static void tick_restart(struct sl_sim *sim, struct sl_cpu *rq)
 static void resched_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, resched);
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
 	sim->this_cpu = rq->id;
-	if (sl_mcpu(sim, rq->id)->idle) {
+	if (mc->idle) {
 		u64 lat = sl_cpuidle_exit(sim, rq, SL_WAKE_RESCHED);
 
-		sl_mcpu(sim, rq->id)->exit_until = sim->now + lat;
+		mc->exit_until = sim->now + lat;
 		if (lat) {
 			/* the wake-up waits for the exit latency */
 			struct sl_event ev = {
@@ -158,32 +159,32 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 		t->fn(sim, t);
 		return;
 	}
+	struct sl_machine_cpu *mc = sl_mcpu(sim, t->cpu);
 	/* hba_mbps: the controller's one vector; a completion raised while its CPU is still
 	 * leaving a C-state is handled when the exit is done, behind the one that woke it */
-	if (t->irq && sl_machine_of(sim)->p->hba_mbps && !sl_mcpu(sim, rq->id)->idle &&
-	    !t->exit_delayed && sl_mcpu(sim, rq->id)->exit_until > sim->now) {
-		sl_arm(sim, t, sl_mcpu(sim, rq->id)->exit_until);
+	if (t->irq && sl_machine_of(sim)->p->hba_mbps && !mc->idle && !t->exit_delayed &&
+	    mc->exit_until > sim->now) {
+		sl_arm(sim, t, mc->exit_until);
 		t->exit_delayed = true;
-		sl_mcpu(sim, rq->id)->irq_busy++;
+		mc->irq_busy++;
 		return;
 	}
-	if (sl_mcpu(sim, rq->id)->idle) {
-		enum sl_wake_reason why = t == &sl_mcpu(sim, rq->id)->tick ? SL_WAKE_TICK
-					  : t == &sl_mcpu(sim, rq->id)->idle_timer
-						  ? SL_WAKE_POLL_LIMIT
-					  : t->irq ? SL_WAKE_IRQ
-						   : SL_WAKE_TIMER;
+	if (mc->idle) {
+		enum sl_wake_reason why = t == &mc->tick	 ? SL_WAKE_TICK
+					  : t == &mc->idle_timer ? SL_WAKE_POLL_LIMIT
+					  : t->irq		 ? SL_WAKE_IRQ
+								 : SL_WAKE_TIMER;
 		u64 lat = sl_cpuidle_exit(sim, rq, why);
 
-		sl_mcpu(sim, rq->id)->exit_until = sim->now + lat;
-		sl_mcpu(sim, rq->id)->irq_wake = true;
-		sl_mcpu(sim, rq->id)->irq_exit_latency = lat;
+		mc->exit_until = sim->now + lat;
+		mc->irq_wake = true;
+		mc->irq_exit_latency = lat;
 		if (lat) {
 			/* the CPU is waking for this handler: nothing else may idle it meanwhile
 			 * (sl_arm and sl_cancel undo this if the timer is moved or dropped) */
 			sl_arm(sim, t, sim->now + lat);
 			t->exit_delayed = true;
-			sl_mcpu(sim, rq->id)->irq_busy++;
+			mc->irq_busy++;
 			if (t->irq)
 				sl_hba_irq_held(sim, t, sim->now + lat);
 			return;
@@ -191,23 +192,22 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 	}
 	if (t->exit_delayed) {
 		t->exit_delayed = false;
-		sl_mcpu(sim, rq->id)->irq_busy--;
+		mc->irq_busy--;
 	}
 	t->fn(sim, t);
-	if (sl_mcpu(sim, rq->id)->irq_wake) {
-		sl_mcpu(sim, rq->id)->irq_wake = false;
+	if (mc->irq_wake) {
+		mc->irq_wake = false;
 		/* the handler, late by the exit latency, queued a task here */
-		if (rq->need_resched && sl_mcpu(sim, rq->id)->irq_exit_latency) {
+		if (rq->need_resched && mc->irq_exit_latency) {
 			struct sl_event ev = {.type = SL_EV_WAKE_DELAY,
 					      .cpu = rq->id,
-					      .latency = sl_mcpu(sim, rq->id)->irq_exit_latency};
+					      .latency = mc->irq_exit_latency};
 
 			sl_emit(sim, &ev);
 		}
 	}
 	/* back to idle once the interrupts are handled and nothing was queued */
-	if (!rq->curr && !sl_mcpu(sim, rq->id)->idle && !rq->need_resched &&
-	    !sl_mcpu(sim, rq->id)->irq_busy) {
+	if (!rq->curr && !mc->idle && !rq->need_resched && !mc->irq_busy) {
 		sim->this_cpu = rq->id;
 		enter_idle(sim, rq);
 	}
@@ -234,12 +234,13 @@ static void idle_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 
 static void set_busy(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 {
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 	bool was = rq->curr != NULL;
 
 	if (was && !busy)
-		sl_mcpu(sim, rq->id)->busy_ns += sim->now - sl_mcpu(sim, rq->id)->busy_since;
+		mc->busy_ns += sim->now - mc->busy_since;
 	if (!was && busy)
-		sl_mcpu(sim, rq->id)->busy_since = sim->now;
+		mc->busy_since = sim->now;
 }
 
 void sl_machine_finish(struct sl_sim *sim)
@@ -277,21 +278,22 @@ void sl_machine_finish(struct sl_sim *sim)
 
 static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	if (sl_mcpu(sim, rq->id)->idle)
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (mc->idle)
 		return;
 	/* tick_nohz_stop_sched_tick runs before the governor selects, so it sees the tick
 	 * only where the tick keeps running (the idle load balancer); the governor is told
 	 * whether the tick was already stopped before this entry (back to idle after an
 	 * interrupt), as tick_nohz_tick_stopped() tells the modern ones */
-	sl_mcpu(sim, rq->id)->idle_dev.tick_stopped = rq->tick_stopped;
+	mc->idle_dev.tick_stopped = rq->tick_stopped;
 	if (!sl_class_nohz_stop_tick(sim, rq, true)) {
-		sl_cancel(sim, &sl_mcpu(sim, rq->id)->tick);
+		sl_cancel(sim, &mc->tick);
 		sl_set_tick_stopped(sim, rq, true);
 	} else if (rq->tick_stopped) {
 		/* it became the idle load balancer while tickless: its tick runs again */
 		sl_set_tick_stopped(sim, rq, false);
-		sl_arm(sim, &sl_mcpu(sim, rq->id)->tick,
-		       (sim->now / sim->tick_ns + 1) * sim->tick_ns);
+		sl_arm(sim, &mc->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 	}
 	sl_cpuidle_enter(sim, rq);
 }
@@ -300,13 +302,14 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 
 static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 	u64 cost = sl_machine_of(sim)->p->ctx_switch_ns;
 
 	if (p->cache_cold) {
 		cost += sl_machine_of(sim)->p->exec_cold_ns;
 		p->cache_cold = false;
 	} else if (p->last_cpu == rq->id) {
-		if (sl_mcpu(sim, rq->id)->switch_seq != p->last_switch_seq)
+		if (mc->switch_seq != p->last_switch_seq)
 			cost += sl_machine_of(sim)->p->cache_refill_ns;
 	} else if (p->last_cpu >= 0) {
 		const struct sl_cpu *o = &sim->cpus[p->last_cpu];
@@ -318,8 +321,8 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		else
 			cost += sl_machine_of(sim)->p->migrate_smt_ns;
 	}
-	sl_mcpu(sim, rq->id)->switch_seq++;
-	p->last_switch_seq = sl_mcpu(sim, rq->id)->switch_seq;
+	mc->switch_seq++;
+	p->last_switch_seq = mc->switch_seq;
 	p->last_cpu = rq->id;
 	if (p->ext && p->ext->switch_credit) {
 		/* a recorded switch's cost the task's burst already holds: not charged twice */
@@ -331,12 +334,14 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 
 void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
 	if (!p->in_run) {
-		sl_arm(sim, &sl_mcpu(sim, rq->id)->work, sim->now);
+		sl_arm(sim, &mc->work, sim->now);
 		return;
 	}
 	if (p->run_target == RUN_FOREVER) {
-		sl_cancel(sim, &sl_mcpu(sim, rq->id)->work);
+		sl_cancel(sim, &mc->work);
 		return;
 	}
 	u64 left =
@@ -348,7 +353,7 @@ void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 
 	if (end && end < when)
 		when = end > sim->now ? end : sim->now;
-	sl_arm(sim, &sl_mcpu(sim, rq->id)->work, when);
+	sl_arm(sim, &mc->work, when);
 }
 
 void sl_add_run(struct sl_task *p, u64 ns)
@@ -550,6 +555,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_cpu *rq = &sim->cpus[t->cpu];
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
 	sim->this_cpu = rq->id;
 	for (int i = 0; i < sim->nclasses; i++)
@@ -568,7 +574,7 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 	}
 	/* tick_grid: tick_sched_timer's hrtimer_forward keeps the jiffy grid, also when the
 	 * tick ran late behind its CPU's C-state exit */
-	sl_arm(sim, &sl_mcpu(sim, rq->id)->tick,
+	sl_arm(sim, &mc->tick,
 	       sl_machine_of(sim)->p->tick_grid ? (sim->now / sim->tick_ns + 1) * sim->tick_ns
 						: sim->now + sim->tick_ns);
 }
@@ -577,13 +583,13 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 static void bg_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_cpu *rq = &sim->cpus[t->cpu];
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
-	if (sl_mcpu(sim, rq->id)->bg_next <= sim->now)
-		sl_mcpu(sim, rq->id)->bg_next += ((sim->now - sl_mcpu(sim, rq->id)->bg_next) /
-							  sl_machine_of(sim)->p->bg_wakeup_ns +
-						  1) *
-						 sl_machine_of(sim)->p->bg_wakeup_ns;
-	sl_arm(sim, t, sl_mcpu(sim, rq->id)->bg_next);
+	if (mc->bg_next <= sim->now)
+		mc->bg_next +=
+			((sim->now - mc->bg_next) / sl_machine_of(sim)->p->bg_wakeup_ns + 1) *
+			sl_machine_of(sim)->p->bg_wakeup_ns;
+	sl_arm(sim, t, mc->bg_next);
 }
 
 static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
