@@ -88,7 +88,7 @@ static int task_row(void *ctx, const struct sl_task *p)
 	if (g < 0 || g >= c->nwl)
 		return -1;
 	if (c->trace[g]) {
-		int pid = sl_tw_orig_pid(p->group, p->prog);
+		int pid = sl_tw_orig_pid(p->group, sl_mtask(p)->prog);
 
 		for (int k = 0; k < c->nrows; k++)
 			if (c->rows[k].group == g && c->rows[k].pid == pid) {

@@ -329,7 +329,7 @@ static void complete(struct sl_sim *sim, struct sl_request *r)
 	}
 	io->reaped_pending++;
 	/* a synchronous reader, or a libaio waiter now that an event is there, wakes up */
-	if (p->blocked == BLK_IO || p->blocked == BLK_AIO)
+	if (sl_mtask(p)->blocked == BLK_IO || sl_mtask(p)->blocked == BLK_AIO)
 		sl_try_to_wake_up(sim, p, NULL, 0);
 }
 

@@ -217,7 +217,7 @@ void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
 {
 	struct sl_task *p = rq->curr;
 
-	if (!p || p->spinning)
+	if (!p || sl_mtask(p)->spinning)
 		return;
 	sl_add_run(p, ns);
 	sl_arm_work(sim, rq, p);
@@ -305,14 +305,14 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 	u64 cost = sl_machine_of(sim)->p->ctx_switch_ns;
 
-	if (p->cache_cold) {
+	if (sl_mtask(p)->cache_cold) {
 		cost += sl_machine_of(sim)->p->exec_cold_ns;
-		p->cache_cold = false;
-	} else if (p->last_cpu == rq->id) {
-		if (mc->switch_seq != p->last_switch_seq)
+		sl_mtask(p)->cache_cold = false;
+	} else if (sl_mtask(p)->last_cpu == rq->id) {
+		if (mc->switch_seq != sl_mtask(p)->last_switch_seq)
 			cost += sl_machine_of(sim)->p->cache_refill_ns;
-	} else if (p->last_cpu >= 0) {
-		const struct sl_cpu *o = &sim->cpus[p->last_cpu];
+	} else if (sl_mtask(p)->last_cpu >= 0) {
+		const struct sl_cpu *o = &sim->cpus[sl_mtask(p)->last_cpu];
 
 		if (o->socket != rq->socket)
 			cost += sl_machine_of(sim)->p->migrate_socket_ns;
@@ -322,12 +322,14 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			cost += sl_machine_of(sim)->p->migrate_smt_ns;
 	}
 	mc->switch_seq++;
-	p->last_switch_seq = mc->switch_seq;
-	p->last_cpu = rq->id;
-	if (p->ext && p->ext->switch_credit) {
+	sl_mtask(p)->last_switch_seq = mc->switch_seq;
+	sl_mtask(p)->last_cpu = rq->id;
+	if (sl_mtask(p)->ext && sl_mtask(p)->ext->switch_credit) {
 		/* a recorded switch's cost the task's burst already holds: not charged twice */
-		cost = cost > p->ext->switch_credit ? cost - p->ext->switch_credit : 0;
-		p->ext->switch_credit = 0;
+		cost = cost > sl_mtask(p)->ext->switch_credit
+			       ? cost - sl_mtask(p)->ext->switch_credit
+			       : 0;
+		sl_mtask(p)->ext->switch_credit = 0;
 	}
 	return cost;
 }
@@ -336,16 +338,17 @@ void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
 	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
-	if (!p->in_run) {
+	if (!sl_mtask(p)->in_run) {
 		sl_arm(sim, &mc->work, sim->now);
 		return;
 	}
-	if (p->run_target == RUN_FOREVER) {
+	if (sl_mtask(p)->run_target == RUN_FOREVER) {
 		sl_cancel(sim, &mc->work);
 		return;
 	}
-	u64 left =
-		p->run_target > p->se.sum_exec_runtime ? p->run_target - p->se.sum_exec_runtime : 0;
+	u64 left = sl_mtask(p)->run_target > p->se.sum_exec_runtime
+			   ? sl_mtask(p)->run_target - p->se.sum_exec_runtime
+			   : 0;
 	u64 when = sim->now + left;
 
 	/* OP_RUNTIME: the burst ends at its wall-clock end, however much CPU it got */
@@ -360,12 +363,12 @@ void sl_add_run(struct sl_task *p, u64 ns)
 {
 	if (!ns)
 		return;
-	if (p->in_run) {
-		if (p->run_target != RUN_FOREVER)
-			p->run_target += ns;
+	if (sl_mtask(p)->in_run) {
+		if (sl_mtask(p)->run_target != RUN_FOREVER)
+			sl_mtask(p)->run_target += ns;
 	} else {
-		p->in_run = true;
-		p->run_target = p->se.sum_exec_runtime + ns;
+		sl_mtask(p)->in_run = true;
+		sl_mtask(p)->run_target = p->se.sum_exec_runtime + ns;
 	}
 }
 
@@ -411,13 +414,13 @@ static void remove_task(struct sl_task **arr, int *n, struct sl_task *p)
 /* A spinner gives up (owner stopped running, or it must reschedule) and sleeps on the lock. */
 void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 {
-	struct sl_mutex *m = p->ext->lock_wait; /* a spinner: it went through op_lock */
+	struct sl_mutex *m = sl_mtask(p)->ext->lock_wait; /* a spinner: it went through op_lock */
 
 	remove_task(m->spinners, &m->nspin, p);
-	p->spinning = false;
-	p->in_run = false;
+	sl_mtask(p)->spinning = false;
+	sl_mtask(p)->in_run = false;
 	p->state = TS_UNINTERRUPTIBLE;
-	p->blocked = BLK_MUTEX;
+	sl_mtask(p)->blocked = BLK_MUTEX;
 	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
 	sl_group_sync_sleep(sim, p);
 }
@@ -460,16 +463,16 @@ void sl_mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
 		/* a spinner sees the release first and takes the lock */
 		struct sl_task *s = sl_pop_first(m->spinners, &m->nspin);
 
-		s->spinning = false;
-		s->in_run = false;
-		s->ext->lock_wait = NULL;
-		s->pc++;
+		sl_mtask(s)->spinning = false;
+		sl_mtask(s)->in_run = false;
+		sl_mtask(s)->ext->lock_wait = NULL;
+		sl_mtask(s)->pc++;
 		m->owner = s;
 		sl_arm(sim, &sl_mcpu(sim, s->cpu)->work, sim->now);
 	} else if (m->nwait) {
 		struct sl_task *w = sl_pop_first(m->waiters, &m->nwait);
 
-		w->ext->lock_wait = NULL;
+		sl_mtask(w)->ext->lock_wait = NULL;
 		sl_try_to_wake_up(sim, w, p, 0);
 	}
 }
@@ -488,7 +491,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 	if (prev) {
 		class_update_curr(sim, rq);
 		/* a preempted spinner takes the sleeping slow path */
-		if (prev->spinning)
+		if (sl_mtask(prev)->spinning)
 			sl_spinner_to_sleeper(sim, prev);
 		if (prev->state != TS_RUNNING) {
 			prev_state = prev->state == TS_DEAD		 ? 'X'
@@ -534,9 +537,9 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			next->on_cpu = true;
 			sl_add_run(next, switch_in_cost(sim, rq, next));
 			/* io_schedule's atomic_dec(&rq->nr_iowait) runs when the task runs again */
-			if (next->iowait_cpu >= 0) {
-				sl_mcpu(sim, next->iowait_cpu)->nr_iowait--;
-				next->iowait_cpu = -1;
+			if (sl_mtask(next)->iowait_cpu >= 0) {
+				sl_mcpu(sim, sl_mtask(next)->iowait_cpu)->nr_iowait--;
+				sl_mtask(next)->iowait_cpu = -1;
 			}
 		}
 	}
@@ -746,9 +749,9 @@ static bool prog_needs_ext(const struct sl_prog *prog)
 
 struct sl_task_ext *sl_task_ext(struct sl_sim *sim, struct sl_task *p)
 {
-	if (!p->ext && !(p->ext = calloc(1, sizeof(*p->ext))))
+	if (!sl_mtask(p)->ext && !(sl_mtask(p)->ext = calloc(1, sizeof(*sl_mtask(p)->ext))))
 		sim->oom = true;
-	return p->ext;
+	return sl_mtask(p)->ext;
 }
 
 static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
@@ -761,19 +764,20 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	struct sl_task *p = task_alloc(sim);
 	bool loops = p && prog_counts_loops(prog);
 
-	if (!p || ((loops || prog_needs_ext(prog)) &&
-		   (!sl_task_ext(sim, p) ||
-		    (loops && !(p->ext->loopcnt = calloc((size_t)prog->n, sizeof(int))))))) {
+	if (!p ||
+	    ((loops || prog_needs_ext(prog)) &&
+	     (!sl_task_ext(sim, p) ||
+	      (loops && !(sl_mtask(p)->ext->loopcnt = calloc((size_t)prog->n, sizeof(int))))))) {
 		if (p) {
-			free(p->ext);
-			p->ext = NULL;
+			free(sl_mtask(p)->ext);
+			sl_mtask(p)->ext = NULL;
 			/* the slot stays the next task's, zeroed again */
 		}
 		sim->oom = true;
 		return NULL;
 	}
-	if (prog->switch_credit_ns && p->ext) /* made above: prog_needs_ext */
-		p->ext->switch_credit = prog->switch_credit_ns;
+	if (prog->switch_credit_ns && sl_mtask(p)->ext) /* made above: prog_needs_ext */
+		sl_mtask(p)->ext->switch_credit = prog->switch_credit_ns;
 	sl_machine_of(sim)->ntasks++;
 	p->pid = sl_machine_of(sim)->ntasks; /* pids are dense, from 1; 0 is the idle task */
 	p->comm = prog->comm;
@@ -781,7 +785,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->policy = (uint8_t)prog->policy;
 	p->rt_priority = prog->rt_priority;
 	p->cpus_allowed = prog->cpus_allowed;
-	p->prog = prog;
+	sl_mtask(p)->prog = prog;
 	p->sched_runtime = prog->sched_runtime;
 	p->group_id = g ? g->id : -1;
 	p->uid = prog->uid_root ? 0 : prog->uid > 0 ? prog->uid : g ? g->uid : 0;
@@ -791,12 +795,12 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 		return NULL;
 	}
 	p->state = TS_NEW;
-	p->last_cpu = -1;
-	p->iowait_cpu = -1;
-	p->start_time = sim->now;
+	sl_mtask(p)->last_cpu = -1;
+	sl_mtask(p)->iowait_cpu = -1;
+	sl_mtask(p)->start_time = sim->now;
 	p->sched_class = sl_class_for(sim, p);
 	p->sched_class->init_task(sim, p);
-	sl_timer_init(&p->timer, task_timer_fn, -1);
+	sl_timer_init(&sl_mtask(p)->timer, task_timer_fn, -1);
 	p->group = g;
 	if (g) {
 		g->ntasks++;
@@ -809,11 +813,11 @@ void sl_task_free(struct sl_task *p)
 {
 	if (!p)
 		return;
-	if (p->ext) {
-		free(p->ext->loopcnt);
-		free(p->ext->io);
-		free(p->ext);
-		p->ext = NULL;
+	if (sl_mtask(p)->ext) {
+		free(sl_mtask(p)->ext->loopcnt);
+		free(sl_mtask(p)->ext->io);
+		free(sl_mtask(p)->ext);
+		sl_mtask(p)->ext = NULL;
 	}
 	/* the task itself is the arena's (sl_task_chunks_free) */
 }
@@ -879,18 +883,18 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 	if (pipe) {
 		if (!sl_task_ext(sim, p) || !sl_task_ext(sim, parent))
 			return;
-		p->ext->peer = parent;
-		parent->ext->peer = p;
+		sl_mtask(p)->ext->peer = parent;
+		sl_mtask(parent)->ext->peer = p;
 	}
 	class_update_curr(sim, rq);
 	p->parent = parent;
-	parent->live_children++;
+	sl_mtask(parent)->live_children++;
 	p->sched_class->task_fork(sim, p, parent);
 	p->cpu = rq->id;
 	if (!p->cpus_allowed)
 		p->cpus_allowed = parent->cpus_allowed; /* fork copies the affinity */
-	p->last_cpu = rq->id; /* the child shares the parent's (warm) pages */
-	p->last_switch_seq = sl_mcpu(sim, rq->id)->switch_seq;
+	sl_mtask(p)->last_cpu = rq->id; /* the child shares the parent's (warm) pages */
+	sl_mtask(p)->last_switch_seq = sl_mcpu(sim, rq->id)->switch_seq;
 	struct sl_event ev = {.type = SL_EV_FORK,
 			      .cpu = rq->id,
 			      .pid = parent->pid,
@@ -951,9 +955,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
 		return;
 	/* the task's own sleep timer (hrtimer_wakeup), a device's interrupt, or a task */
-	int src = waker			    ? SL_WAKE_SRC_TASK
-		  : p->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
-					    : SL_WAKE_SRC_IRQ;
+	int src = waker				      ? SL_WAKE_SRC_TASK
+		  : sl_mtask(p)->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
+						      : SL_WAKE_SRC_IRQ;
 	int from = sim->this_cpu;
 
 	/*
@@ -973,10 +977,10 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
-	if (p->group && (p->blocked == BLK_MUTEX || p->blocked == BLK_COND))
+	if (p->group && (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
 		p->group->sync_blocked--;
 	p->state = TS_RUNNING;
-	p->blocked = BLK_NONE;
+	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
@@ -998,8 +1002,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 /* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 {
-	struct sl_task *p = sl_container_of(t, struct sl_task, timer);
+	struct sl_task *p = &sl_container_of(t, struct sl_machine_task, timer)->task;
 
-	sim->this_cpu = p->blocked == BLK_IO ? p->iowait_cpu : t->cpu;
+	sim->this_cpu = sl_mtask(p)->blocked == BLK_IO ? sl_mtask(p)->iowait_cpu : t->cpu;
 	sl_try_to_wake_up(sim, p, NULL, 0);
 }

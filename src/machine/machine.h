@@ -13,6 +13,7 @@
 #include "machine/blockdev.h"
 #include "machine/group.h"
 #include "machine/idle.h"
+#include "machine/mtask.h"
 #include "machine/params.h"
 #include "machine/prog.h"
 #include "machine/sync.h"
@@ -33,7 +34,7 @@
 #define SL_TASK_CHUNK 512
 
 struct sl_task_chunk {
-	struct sl_task t[SL_TASK_CHUNK];
+	struct sl_machine_task t[SL_TASK_CHUNK];
 };
 
 struct sl_knob_change;
@@ -130,7 +131,7 @@ static inline struct sl_machine_cpu *sl_mcpu(const struct sl_sim *sim, int cpu)
 /* the task of pid i + 1 (0 <= i < sl_machine_of(sim)->ntasks) */
 static inline struct sl_task *sl_sim_task(const struct sl_sim *sim, int i)
 {
-	return &sl_machine_of(sim)->task_chunks[i / SL_TASK_CHUNK]->t[i % SL_TASK_CHUNK];
+	return &sl_machine_of(sim)->task_chunks[i / SL_TASK_CHUNK]->t[i % SL_TASK_CHUNK].task;
 }
 
 /* Everything a simulation is built from, decided before it starts. */

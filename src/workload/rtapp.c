@@ -190,7 +190,7 @@ static struct thread_acc *thread_of(struct sl_sim *sim, struct run_state *s, str
 		snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s", p->comm);
 		/* the full task name (comm holds 15 characters) */
 		for (int k = 0; k < s->a->f.ntasks; k++)
-			if (s->fork_prog[k] == p->prog)
+			if (s->fork_prog[k] == sl_mtask(p)->prog)
 				snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s",
 					 s->a->f.tasks[k].name);
 		s->by_pid[p->pid] = ++s->nth;
@@ -546,20 +546,20 @@ static void say_wait(char *b, const struct sl_group *g, const struct run_state *
 		     const struct sl_task *t)
 {
 	const struct rta_file *f = &s->a->f;
-	bool on_lock = t->blocked == BLK_MUTEX || t->spinning;
+	bool on_lock = sl_mtask(t)->blocked == BLK_MUTEX || sl_mtask(t)->spinning;
 	/* a lock waits at its step; a condition's or a barrier's wait has moved past it */
-	int pc = on_lock ? t->pc : t->pc - 1;
-	const struct sl_step *st = &t->prog->steps[pc];
+	int pc = on_lock ? sl_mtask(t)->pc : sl_mtask(t)->pc - 1;
+	const struct sl_step *st = &sl_mtask(t)->prog->steps[pc];
 	const struct rta_event *e = NULL;
 
 	for (int i = 0; i < s->npe; i++)
-		if (s->pe[i].prog == t->prog && pc < s->pe[i].n)
+		if (s->pe[i].prog == sl_mtask(t)->prog && pc < s->pe[i].n)
 			e = s->pe[i].ev[pc];
 	say_thread(b, s, t);
 	if (e)
 		say(b, " (line %d, %s)", e->line, sl_rta_kind_name(e->kind));
 	if (on_lock) {
-		const struct sl_mutex *m = t->ext->lock_wait;
+		const struct sl_mutex *m = sl_mtask(t)->ext->lock_wait;
 
 		say(b, " waits for mutex \"%s\" held by ", f->mutexes.v[m - g->mutexes]);
 		say_thread(b, s, m->owner);
@@ -592,7 +592,7 @@ static void deadlock(struct sl_sim *sim, struct sl_group *g, const struct sl_tas
 		do {
 			say(b, "%s", n++ ? "; " : "");
 			say_wait(b, g, s, t);
-			t = t->ext->lock_wait->owner;
+			t = sl_mtask(t)->ext->lock_wait->owner;
 		} while (t != cycle && n <= g->ntasks);
 		say(b, " (a cycle of mutex waits)");
 	} else {
