@@ -49,7 +49,6 @@ struct sl_machine_cpu {
 	int nr_iowait;
 	bool idle; /* in the idle loop */
 	int idle_state;
-	struct sl_cpuidle_dev idle_dev;
 
 	struct sl_timer tick;
 	struct sl_timer work;	    /* curr's run step ends */
@@ -66,6 +65,9 @@ struct sl_machine_cpu {
 	/* statistics */
 	u64 switch_seq; /* switches to a different task: cache warmth */
 	u64 busy_ns, busy_since;
+
+	/* last: the fields above, which every event reads, share the first cache lines */
+	struct sl_cpuidle_dev idle_dev;
 };
 
 /*
