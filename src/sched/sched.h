@@ -8,6 +8,9 @@
  * workload groups, the task storage, the parameters) is in struct sl_machine
  * (machine/machine.h), which embeds this struct and is reached from it by container_of, as this
  * struct embeds the engine (core/engine.h: the clock, timer queue and event stream) at its top.
+ * Likewise a CPU's and a task's machine state (the idle loop, the machine's timers, a task's
+ * program) are in struct sl_machine_cpu and struct sl_machine_task, not in struct sl_cpu and
+ * struct sl_task.
  */
 #ifndef SCHEDLAB_SCHED_SCHED_H
 #define SCHEDLAB_SCHED_SCHED_H
