@@ -88,9 +88,9 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks && pid < s->npid; pid++) {
 		const struct sl_task *t = task_by_pid(sim, pid);
 
-		if (t && (t->group->ntasks <= PER_TASK_TABLE || cfg->per_task) &&
-		    2 + (int)strlen(t->comm) > nw)
-			nw = 2 + (int)strlen(t->comm);
+		if (t && (sl_mtask(t)->group->ntasks <= PER_TASK_TABLE || cfg->per_task) &&
+		    2 + (int)strlen(sl_mtask(t)->comm) > nw)
+			nw = 2 + (int)strlen(sl_mtask(t)->comm);
 	}
 	fprintf(f, "\n\n%-*s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", nw, "group",
 		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
@@ -123,7 +123,7 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 		for (int pid = 1; pid <= sl_machine_of(sim)->ntasks && pid < s->npid; pid++) {
 			const struct sl_task *t = task_by_pid(sim, pid);
 
-			if (!t || t->group != g)
+			if (!t || sl_mtask(t)->group != g)
 				continue;
 			char how[32];
 
@@ -139,8 +139,9 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 			fprintf(f,
 				"  %-*s %6d %11s %6.2f%%  (pid %d, %s, wait max %s, %llu "
 				"switches)\n",
-				nw - 2, t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid,
-				how, b, (unsigned long long)s->pid[pid].switches);
+				nw - 2, sl_mtask(t)->comm, 1, a,
+				100.0 * share(s->pid[pid].cpu_ns, el), pid, how, b,
+				(unsigned long long)s->pid[pid].switches);
 		}
 	}
 	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++) {
@@ -265,12 +266,12 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		     pid++) {
 			const struct sl_task *t = task_by_pid(sim, pid);
 
-			if (!t || t->group != g)
+			if (!t || sl_mtask(t)->group != g)
 				continue;
 			json_object *to = json_object_new_object();
 
 			ADD(to, "pid", json_object_new_int(pid));
-			ADD(to, "comm", json_object_new_string(t->comm));
+			ADD(to, "comm", json_object_new_string(sl_mtask(t)->comm));
 			ADD(to, "nice", json_object_new_int(t->nice));
 			if (sl_rt_policy(t->policy)) {
 				ADD(to, "policy",
@@ -555,7 +556,7 @@ void sl_report_io_table(FILE *f, const struct sl_run *r)
 		for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++) {
 			const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
-			if (t->group != g)
+			if (sl_mtask(t)->group != g)
 				continue;
 			const struct sl_task_io *io = task_io(t);
 
@@ -586,7 +587,7 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++) {
 		const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
-		if (!t || t->group != g)
+		if (!t || sl_mtask(t)->group != g)
 			continue;
 		json_object *jo = json_object_new_object();
 		const struct sl_task_io *io = task_io(t);

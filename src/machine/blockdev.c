@@ -313,7 +313,7 @@ static void disk_done_fn(struct sl_sim *sim, struct sl_timer *t)
 static void complete(struct sl_sim *sim, struct sl_request *r)
 {
 	struct sl_task *p = r->owner;
-	struct sl_group *g = p->group;
+	struct sl_group *g = sl_mtask(p)->group;
 
 	r->busy = false;
 	struct sl_task_io *io = sl_task_io(p); /* the request is from its pool */

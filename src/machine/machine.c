@@ -427,7 +427,7 @@ void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 
 void sl_group_sync_sleep(struct sl_sim *sim, struct sl_task *p)
 {
-	struct sl_group *g = p->group;
+	struct sl_group *g = sl_mtask(p)->group;
 
 	if (!g)
 		return;
@@ -439,7 +439,7 @@ void sl_group_sync_sleep(struct sl_sim *sim, struct sl_task *p)
 /* The owner left its CPU: mutex_spin_on_owner returns 0 in every spinner. */
 static void owner_descheduled(struct sl_sim *sim, struct sl_task *owner)
 {
-	struct sl_group *g = owner->group;
+	struct sl_group *g = sl_mtask(owner)->group;
 
 	if (!g)
 		return;
@@ -780,7 +780,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 		sl_mtask(p)->ext->switch_credit = prog->switch_credit_ns;
 	sl_machine_of(sim)->ntasks++;
 	p->pid = sl_machine_of(sim)->ntasks; /* pids are dense, from 1; 0 is the idle task */
-	p->comm = prog->comm;
+	sl_mtask(p)->comm = prog->comm;
 	p->nice = prog->nice;
 	p->policy = (uint8_t)prog->policy;
 	p->rt_priority = prog->rt_priority;
@@ -801,7 +801,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->sched_class = sl_class_for(sim, p);
 	p->sched_class->init_task(sim, p);
 	sl_timer_init(&sl_mtask(p)->timer, task_timer_fn, -1);
-	p->group = g;
+	sl_mtask(p)->group = g;
 	if (g) {
 		g->ntasks++;
 		g->live++;
@@ -875,7 +875,7 @@ struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl
 void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 		const struct sl_prog *prog, int pipe)
 {
-	struct sl_task *p = new_task(sim, parent->group, prog);
+	struct sl_task *p = new_task(sim, sl_mtask(parent)->group, prog);
 
 	if (!p)
 		return;
@@ -977,8 +977,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
-	if (p->group && (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
-		p->group->sync_blocked--;
+	if (sl_mtask(p)->group &&
+	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
+		sl_mtask(p)->group->sync_blocked--;
 	p->state = TS_RUNNING;
 	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;

@@ -42,7 +42,9 @@ struct sl_machine_task {
 	u64 frame_due;	/* a periodic task's current frame is due then */
 	u64 steps_time; /* the instant steps_at_now counts at */
 	const struct sl_prog *prog;
-	u64 run_target; /* sum_exec_runtime at which the current run ends */
+	const char *comm;	/* its program's name (prog->comm, which outlives the task) */
+	struct sl_group *group; /* its workload group (NULL: none) */
+	u64 run_target;		/* sum_exec_runtime at which the current run ends */
 	u64 start_time;
 	struct sl_timer timer; /* sleep / I/O completion */
 

@@ -32,7 +32,7 @@ enum step {
  */
 static void frame_done(struct sl_task *p, u64 now, u64 period, u64 next_start)
 {
-	struct sl_group *g = p->group;
+	struct sl_group *g = sl_mtask(p)->group;
 	u64 due =
 		sl_mtask(p)->frame_due ? sl_mtask(p)->frame_due : sl_mtask(p)->start_time + period;
 
@@ -76,12 +76,12 @@ static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 		for (int i = 0; i < sl_machine_of(sim)->ntasks; i++)
 			if (sl_sim_task(sim, i)->parent == p)
 				sl_sim_task(sim, i)->parent = NULL;
-	if (p->group && --p->group->live == 0)
-		p->group->end = sim->now;
+	if (sl_mtask(p)->group && --sl_mtask(p)->group->live == 0)
+		sl_mtask(p)->group->end = sim->now;
 	/* the last task that could wake the others is gone */
-	if (p->group && p->group->deadlock && p->group->live &&
-	    p->group->sync_blocked >= p->group->live && !sim->error[0])
-		p->group->deadlock(sim, p->group, NULL);
+	if (sl_mtask(p)->group && sl_mtask(p)->group->deadlock && sl_mtask(p)->group->live &&
+	    sl_mtask(p)->group->sync_blocked >= sl_mtask(p)->group->live && !sim->error[0])
+		sl_mtask(p)->group->deadlock(sim, sl_mtask(p)->group, NULL);
 	if (parent) {
 		sl_mtask(parent)->live_children--;
 		/* __wake_up_parent wakes with the sync variant */
@@ -107,7 +107,7 @@ static void wake_peer(struct sl_sim *sim, struct sl_task *p, int sync)
 static enum step fail(struct sl_sim *sim, const char *fmt, const struct sl_task *p)
 {
 	if (!sim->error[0])
-		snprintf(sim->error, sizeof(sim->error), fmt, p->comm, p->pid);
+		snprintf(sim->error, sizeof(sim->error), fmt, sl_mtask(p)->comm, p->pid);
 	sim->end = sim->now; /* stop the run */
 	return STEP_STOP;
 }
@@ -362,7 +362,7 @@ static bool lock_cycle(const struct sl_task *p, const struct sl_mutex *m, int bo
 static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	struct sl_group *g = p->group;
+	struct sl_group *g = sl_mtask(p)->group;
 	struct sl_mutex *m = &g->mutexes[st->arg];
 	bool cycle;
 
@@ -397,7 +397,7 @@ static enum step op_unlock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 			   const struct sl_step *st)
 {
 	sl_mtask(p)->pc++;
-	sl_mutex_release(sim, p, &p->group->mutexes[st->arg]);
+	sl_mutex_release(sim, p, &sl_mtask(p)->group->mutexes[st->arg]);
 	return syscall_return(sim, rq);
 }
 
@@ -474,8 +474,8 @@ static enum step op_note(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 {
 	(void)rq;
 	sl_mtask(p)->pc++;
-	if (p->group && p->group->note)
-		p->group->note(sim, p, st);
+	if (sl_mtask(p)->group && sl_mtask(p)->group->note)
+		sl_mtask(p)->group->note(sim, p, st);
 	return STEP_NEXT;
 }
 
@@ -486,12 +486,12 @@ static enum step op_note(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_timer(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			  const struct sl_step *st)
 {
-	struct sl_abstimer *t = &p->group->timers[st->arg];
+	struct sl_abstimer *t = &sl_mtask(p)->group->timers[st->arg];
 
 	sl_mtask(p)->pc++;
 	if (!t->init) {
 		t->init = true;
-		t->next = p->group->start;
+		t->next = sl_mtask(p)->group->start;
 	}
 	t->next += st->d.a;
 	if (sim->now >= t->next) {
@@ -520,11 +520,11 @@ static enum step op_runtime(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			  const struct sl_step *st)
 {
-	struct sl_waitq *q = &p->group->conds[st->arg];
+	struct sl_waitq *q = &sl_mtask(p)->group->conds[st->arg];
 
 	sl_mtask(p)->pc++;
 	if (st->arg2 >= 0)
-		sl_mutex_release(sim, p, &p->group->mutexes[st->arg2]);
+		sl_mutex_release(sim, p, &sl_mtask(p)->group->mutexes[st->arg2]);
 	return wait_on(sim, rq, p, q);
 }
 
@@ -532,7 +532,7 @@ static enum step op_csignal(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 			    const struct sl_step *st)
 {
 	sl_mtask(p)->pc++;
-	wake_waiters(sim, p, &p->group->conds[st->arg], false);
+	wake_waiters(sim, p, &sl_mtask(p)->group->conds[st->arg], false);
 	return syscall_return(sim, rq);
 }
 
@@ -540,7 +540,7 @@ static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 			   const struct sl_step *st)
 {
 	sl_mtask(p)->pc++;
-	wake_waiters(sim, p, &p->group->conds[st->arg], true);
+	wake_waiters(sim, p, &sl_mtask(p)->group->conds[st->arg], true);
 	return syscall_return(sim, rq);
 }
 
@@ -548,7 +548,7 @@ static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 static enum step op_barrier(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			    const struct sl_step *st)
 {
-	struct sl_barrier *b = &p->group->barriers[st->arg];
+	struct sl_barrier *b = &sl_mtask(p)->group->barriers[st->arg];
 
 	sl_mtask(p)->pc++;
 	if (++b->arrived >= b->need) {
@@ -577,7 +577,7 @@ static enum step op_affinity(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 static enum step op_sem_down(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			     const struct sl_step *st)
 {
-	struct sl_sem *s = &p->group->sems[st->arg];
+	struct sl_sem *s = &sl_mtask(p)->group->sems[st->arg];
 
 	sl_mtask(p)->pc++;
 	if (s->count) {
@@ -590,7 +590,7 @@ static enum step op_sem_down(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 static enum step op_sem_up(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
-	struct sl_sem *s = &p->group->sems[st->arg];
+	struct sl_sem *s = &sl_mtask(p)->group->sems[st->arg];
 
 	sl_mtask(p)->pc++;
 	if (s->q.n)
@@ -684,7 +684,7 @@ static enum step step(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	const struct sl_step *st = &sl_mtask(p)->prog->steps[sl_mtask(p)->pc];
 
 	/* the synchronisation ops work on the group's objects: a task always has one */
-	if (!p->group && op_table[st->op].group)
+	if (!sl_mtask(p)->group && op_table[st->op].group)
 		return fail(sim, "task %s-%d uses a group object without a group", p);
 	return op_table[st->op].fn(sim, rq, p, st);
 }

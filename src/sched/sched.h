@@ -246,10 +246,7 @@ struct sl_task {
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
 	u64 cpus_allowed;  /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
 
-	struct sl_group *group;
 	struct sl_task *parent;
-
-	const char *comm; /* its program's name (prog->comm, which outlives the task) */
 
 	int pid;
 	int nice;

@@ -187,7 +187,7 @@ static struct thread_acc *thread_of(struct sl_sim *sim, struct run_state *s, str
 		t[s->nth].log.idx = s->nth;
 		t[s->nth].log.policy = p->policy;
 		t[s->nth].log.prio = p->policy == SL_SCHED_NORMAL ? p->nice : p->rt_priority;
-		snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s", p->comm);
+		snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s", sl_mtask(p)->comm);
 		/* the full task name (comm holds 15 characters) */
 		for (int k = 0; k < s->a->f.ntasks; k++)
 			if (s->fork_prog[k] == sl_mtask(p)->prog)
@@ -205,7 +205,7 @@ static u64 ns_to_us(u64 ns)
 
 static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st)
 {
-	struct run_state *s = p->group->state;
+	struct run_state *s = sl_mtask(p)->group->state;
 	struct thread_acc *t = thread_of(sim, s, p);
 	struct rta_row *r;
 
@@ -232,8 +232,9 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 		r->c_duration += st->d.a;
 		break;
 	case N_TIMER_PRE: {
-		const struct sl_abstimer *tm = &p->group->timers[st->arg2];
-		u64 next = (tm->init ? tm->next : p->group->start) + st->d.a * NSEC_PER_USEC;
+		const struct sl_abstimer *tm = &sl_mtask(p)->group->timers[st->arg2];
+		u64 next =
+			(tm->init ? tm->next : sl_mtask(p)->group->start) + st->d.a * NSEC_PER_USEC;
 		s64 slack = (s64)next - (s64)sim->now;
 
 		t->slack_ns = s->a->f.cumulative_slack ? t->slack_ns + slack : slack;
@@ -256,7 +257,7 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 		r->start = ns_to_us(t->start_ns);
 		r->end = ns_to_us(sim->now);
 		r->period = ns_to_us(sim->now - t->start_ns);
-		r->rel_st = ns_to_us(t->start_ns - p->group->start);
+		r->rel_st = ns_to_us(t->start_ns - sl_mtask(p)->group->start);
 		r->run = ns_to_us(t->run_ns);
 		r->slack = t->slack_ns / (s64)NSEC_PER_USEC;
 		if (l->n == l->nblocks * SL_RTA_BLOCK) {
@@ -538,7 +539,7 @@ static void say_thread(char *b, const struct run_state *s, const struct sl_task 
 		say(b, "%s-%d", s->th[s->by_pid[t->pid] - 1].log.name,
 		    s->th[s->by_pid[t->pid] - 1].log.idx);
 	else
-		say(b, "%s", t->comm);
+		say(b, "%s", sl_mtask(t)->comm);
 }
 
 /* what t waits for: the event (file line), and the object */
@@ -599,7 +600,7 @@ static void deadlock(struct sl_sim *sim, struct sl_group *g, const struct sl_tas
 		for (int i = 0; i < sl_machine_of(sim)->ntasks; i++) {
 			const struct sl_task *t = sl_sim_task(sim, i);
 
-			if (t->group != g || t->state == TS_DEAD)
+			if (sl_mtask(t)->group != g || t->state == TS_DEAD)
 				continue;
 			say(b, "%s", n++ ? "; " : "");
 			say_wait(b, g, s, t);
