@@ -52,14 +52,16 @@ static inline void fixture_free(struct fixture *f)
 /* A bare task (no program) on cpu, not queued. */
 static inline struct sl_task *bare_task(int nice, int policy, int cpu)
 {
-	struct sl_task *p = calloc(1, sizeof(*p));
+	/* the machine's task around it, as every task the machine makes (freed through p) */
+	struct sl_machine_task *mt = calloc(1, sizeof(*mt));
+	struct sl_task *p = mt ? &mt->task : NULL;
 
 	assert_non_null(p);
 	p->nice = nice;
 	p->policy = (enum sl_policy)policy;
 	p->cpu = cpu;
-	p->last_cpu = -1;
-	p->iowait_cpu = -1;
+	sl_mtask(p)->last_cpu = -1;
+	sl_mtask(p)->iowait_cpu = -1;
 	p->state = TS_RUNNING;
 	sl_set_load_weight(p);
 	return p;

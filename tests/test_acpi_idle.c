@@ -74,8 +74,8 @@ static u64 fio_clat(const char *kernel, const char *machine, const struct sl_cpu
 
 	assert_int_equal(g->io_ops, 10);
 	*max = g->clat->max;
-	*demoted = sim->cpus[0].idle_dev.bm_demotions;
-	*usage = sim->cpus[0].idle_dev.usage[state];
+	*demoted = sl_mcpu(sim, 0)->idle_dev.bm_demotions;
+	*usage = sl_mcpu(sim, 0)->idle_dev.usage[state];
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 	return sum;
@@ -222,7 +222,7 @@ static void test_package_stays_awake_with_a_busy_core(void **state)
 
 	assert_int_equal(g->io_ops, 10);
 	assert_int_equal(g->clat->max, SERVICE + 200000 + IRQ);
-	assert_true(sim->cpus[0].idle_dev.pkg_exits + sim->cpus[1].idle_dev.pkg_exits <= 1);
+	assert_true(sl_mcpu(sim, 0)->idle_dev.pkg_exits + sl_mcpu(sim, 1)->idle_dev.pkg_exits <= 1);
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }

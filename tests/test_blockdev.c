@@ -117,8 +117,8 @@ static void test_interrupt_waits_for_c6(void **state)
 	assert_int_equal(g->clat->max, SERVICE + 200000 + 10000);
 	assert_int_equal(g->clat->sum, 10 * (SERVICE + 200000 + 10000));
 	/* the reader slept in D on its CPU: it counted in nr_iowait, and no longer does */
-	assert_int_equal(sim->cpus[0].nr_iowait, 0);
-	assert_true(sim->cpus[0].idle_dev.usage[4] >= 10);
+	assert_int_equal(sl_mcpu(sim, 0)->nr_iowait, 0);
+	assert_true(sl_mcpu(sim, 0)->idle_dev.usage[4] >= 10);
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }

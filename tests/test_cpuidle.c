@@ -80,7 +80,7 @@ static void run_periodic(int choose, u64 *p50, u64 *max)
 	*p50 = sl_hist_percentile(&st.g[0].lat, 50);
 	*max = st.g[0].lat.max;
 	/* usage and time counters: every select was entered and left, but the last */
-	struct sl_cpuidle_dev *dev = &sim->cpus[0].idle_dev;
+	struct sl_cpuidle_dev *dev = &sl_mcpu(sim, 0)->idle_dev;
 
 	assert_int_equal(dev->usage[choose], (u64)g_seen.reflects);
 	/* sysfs above/below: the first period, from the start to the task's arrival at t = 0,

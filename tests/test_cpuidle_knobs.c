@@ -169,13 +169,13 @@ static void test_busy_power_prices_busy_time(void **state)
 	build(&c1, hot, 1, NULL, NULL);
 	assert_int_equal(sl_run(&c0, &r0, err, sizeof(err)), 0);
 	assert_int_equal(sl_run(&c1, &r1, err, sizeof(err)), 0);
-	u64 busy = r0.sim->cpus[0].busy_ns;
+	u64 busy = sl_mcpu(r0.sim, 0)->busy_ns;
 
 	/* the hog's 50 ms, and its fork, switch and exit costs, at most a millisecond more */
 	assert_in_range(busy, 50000000, 51000000);
-	assert_int_equal(r1.sim->cpus[0].busy_ns, busy);
-	assert_int_equal(r1.sim->cpus[0].idle_dev.idle_energy_pj,
-			 r0.sim->cpus[0].idle_dev.idle_energy_pj);
+	assert_int_equal(sl_mcpu(r1.sim, 0)->busy_ns, busy);
+	assert_int_equal(sl_mcpu(r1.sim, 0)->idle_dev.idle_energy_pj,
+			 sl_mcpu(r0.sim, 0)->idle_dev.idle_energy_pj);
 	assert_int_equal(sl_cpuidle_cpu_energy_pj(r1.sim, 0) - sl_cpuidle_cpu_energy_pj(r0.sim, 0),
 			 busy * 5000);
 	sl_run_free(&r0);

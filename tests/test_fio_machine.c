@@ -200,7 +200,8 @@ static void test_sleep_length_is_the_tick_when_it_runs(void **state)
 		nrec[0] = nrec[1] = 0;
 		assert_int_equal(sl_sim_set_governor(sim, &recording_gov), 0);
 		assert_int_equal(sl_sim_run(sim), 0);
-		assert_true(sim->cpus[0].busy_ns < 1000000 && sim->cpus[1].busy_ns > 9000000);
+		assert_true(sl_mcpu(sim, 0)->busy_ns < 1000000 &&
+			    sl_mcpu(sim, 1)->busy_ns > 9000000);
 		assert_true(nrec[0] >= 5);
 		for (int k = 0; k < 5; k++) {
 			assert_int_equal(rec[0][k].now, want[grid][k][0]);
@@ -450,7 +451,7 @@ static void test_fio_cpus_allowed(void **state)
 		assert_int_equal(sl_sim_run(sim), 0);
 		assert_int_equal(sl_machine_of(sim)->groups[0].io_ops, 20);
 		for (int c = 0; c < 4; c++)
-			busy |= (u64)(sim->cpus[c].busy_ns > 0) << c;
+			busy |= (u64)(sl_mcpu(sim, c)->busy_ns > 0) << c;
 		assert_int_equal(busy, busy_cpus[k]);
 		sl_sim_free(sim);
 		sl_config_free(&cfg);

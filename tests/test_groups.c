@@ -264,7 +264,7 @@ static void test_hierarchy_invariants(void **state)
 
 		if (p->se.on_rq)
 			assert_ptr_equal(sl_cfs_rq_of(sim, &p->se), &p->se.tg->cfs_rq[p->cpu]);
-		assert_ptr_equal(p->se.tg, !strcmp(p->comm, "Xorg") ? root : tg);
+		assert_ptr_equal(p->se.tg, !strcmp(sl_mtask(p)->comm, "Xorg") ? root : tg);
 	}
 	sl_run_free(&r);
 	sl_config_free(&cfg);

@@ -30,7 +30,7 @@ static struct outcome run_gov(const char *machine, const char *gov)
 		fail_msg("%s", err);
 	if (sl_run(&cfg, &r, err, sizeof(err)))
 		fail_msg("%s", err);
-	const struct sl_cpuidle_dev *dev = &r.sim->cpus[0].idle_dev;
+	const struct sl_cpuidle_dev *dev = &sl_mcpu(r.sim, 0)->idle_dev;
 	const struct sl_cpuidle_driver *drv = sl_machine_of(r.sim)->idle_drv;
 	u64 idle = 0;
 

@@ -28,7 +28,7 @@ static void probe_fn(void *ctx, const struct sl_event *ev)
 	/* a job switching out in D: its CPU now counts it in nr_iowait */
 	if (ev->prev_state == 'D') {
 		p->iowait_seen++;
-		if (p->sim->cpus[ev->cpu].nr_iowait < 1)
+		if (sl_mcpu(p->sim, ev->cpu)->nr_iowait < 1)
 			p->iowait_bad++;
 	}
 }
@@ -141,7 +141,7 @@ static void test_iowait(void **state)
 	assert_int_equal(p.iowait_bad, 0);
 	/* every waiter ran again: nothing is left counted */
 	for (int c = 0; c < sim->ncpu; c++)
-		assert_int_equal(sim->cpus[c].nr_iowait, 0);
+		assert_int_equal(sl_mcpu(sim, c)->nr_iowait, 0);
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }
@@ -321,34 +321,35 @@ static void test_vcpu_util(void **state)
 	const struct sl_params *own =
 		sl_machine_of(sim)->p; /* the simulation's copy, freed with it */
 	struct sl_params pp = *own;
-	struct sl_task t;
+	struct sl_machine_task mt;
+	struct sl_task *tp = &mt.task;
 	struct sl_task_ext tx;
 
 	(void)state;
-	memset(&t, 0, sizeof(t));
+	memset(&mt, 0, sizeof(mt));
 	memset(&tx, 0, sizeof(tx));
-	t.ext = &tx;
+	mt.ext = &tx;
 	sim->now = 0;
-	sl_vcpu_util_switch(sim, &sim->cpus[1], NULL, &t); /* off: nothing kept */
+	sl_vcpu_util_switch(sim, &sim->cpus[1], NULL, tp); /* off: nothing kept */
 	sim->now = half;
-	sl_vcpu_util_switch(sim, &sim->cpus[1], &t, NULL);
-	assert_int_equal(sim->cpus[1].util, 0);
+	sl_vcpu_util_switch(sim, &sim->cpus[1], tp, NULL);
+	assert_int_equal(sl_mcpu(sim, 1)->util, 0);
 	assert_int_equal(tx.util, 0);
 	pp.vcpu_pack_room = 675;
 	sl_machine_of(sim)->p = &pp;
 	sim->now = 0;
-	sl_vcpu_util_switch(sim, &sim->cpus[1], NULL, &t);
-	t.on_cpu = true;
-	sim->cpus[1].curr = &t;
+	sl_vcpu_util_switch(sim, &sim->cpus[1], NULL, tp);
+	tp->on_cpu = true;
+	sim->cpus[1].curr = tp;
 	sim->now = half;
 	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[1]), 512);
-	assert_int_equal(sl_vcpu_util_task(sim, &t), 512);
-	sl_vcpu_util_switch(sim, &sim->cpus[1], &t, NULL);
-	t.on_cpu = false;
+	assert_int_equal(sl_vcpu_util_task(sim, tp), 512);
+	sl_vcpu_util_switch(sim, &sim->cpus[1], tp, NULL);
+	tp->on_cpu = false;
 	sim->cpus[1].curr = NULL;
 	sim->now = 2 * half;
 	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[1]), 256);
-	assert_int_equal(sl_vcpu_util_task(sim, &t), 256);
+	assert_int_equal(sl_vcpu_util_task(sim, tp), 256);
 	sim->now = 0;
 	sl_machine_of(sim)->p = own;
 	sl_sim_free(sim);
@@ -372,16 +373,18 @@ static void test_vcpu_pack_room(void **state)
 	const struct sl_params *own =
 		sl_machine_of(sim)->p; /* the simulation's copy, freed with it */
 	struct sl_params pp = *own;
-	struct sl_task waker, other, wakee;
+	struct sl_task waker, other;
+	struct sl_machine_task mwakee;
+	struct sl_task *wk = &mwakee.task;
 	struct sl_task_ext wx;
 
 	(void)state;
 	memset(&waker, 0, sizeof(waker));
 	memset(&other, 0, sizeof(other));
-	memset(&wakee, 0, sizeof(wakee));
+	memset(&mwakee, 0, sizeof(mwakee));
 	memset(&wx, 0, sizeof(wx));
-	wakee.ext = &wx;
-	wakee.cpu = 1;
+	mwakee.ext = &wx;
+	wk->cpu = 1;
 	wx.util = 40ULL << 20;
 	int nr0 = sim->cpus[0].nr_running, nr1 = sim->cpus[1].nr_running;
 
@@ -389,33 +392,33 @@ static void test_vcpu_pack_room(void **state)
 	sim->cpus[0].nr_running = 1;
 	sim->cpus[1].nr_running = 0;
 	sim->now = half;
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1); /* off */
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 1); /* off */
 	pp.vcpu_pack_room = 675;
 	pp.vcpu_pack_small = 28;
 	sl_machine_of(sim)->p = &pp;
-	assert_int_equal(sl_vcpu_util_task(sim, &wakee), 20);
+	assert_int_equal(sl_vcpu_util_task(sim, wk), 20);
 	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[0]), 512);
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, NULL, 0, 1), 1);
-	wakee.cpu = 0;
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
-	wakee.cpu = 1;
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 0);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, NULL, 0, 1), 1);
+	wk->cpu = 0;
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 1);
+	wk->cpu = 1;
 	sim->cpus[0].nr_running = 2;
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 1);
 	sim->cpus[0].nr_running = 1;
 	sim->cpus[1].curr = &other;
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 1);
 	sim->cpus[1].curr = NULL;
 	pp.vcpu_pack_room = 532;
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 1);
 	pp.vcpu_pack_room = 533;
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 0);
 	pp.vcpu_pack_prio = 120; /* nice 0 is prio 120: not below */
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
-	wakee.nice = -1;
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 0);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 1);
+	wk->nice = -1;
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 0);
 	sim->now = 0;
-	assert_int_equal(sl_vcpu_pack_room(sim, &wakee, &waker, 0, 1), 1);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 1);
 	sim->cpus[0].curr = NULL;
 	sim->cpus[0].nr_running = nr0;
 	sim->cpus[1].nr_running = nr1;

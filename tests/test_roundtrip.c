@@ -60,7 +60,7 @@ static void test_roundtrip(void **state)
 	assert_int_equal(s->missed_switch_in, 0);
 	/* idle periods: every one the run ended appears in the trace as an entry/exit pair */
 	for (int c = 0; c < r.sim->ncpu; c++) {
-		u64 periods = r.sim->cpus[c].idle_dev.periods;
+		u64 periods = sl_mcpu(r.sim, c)->idle_dev.periods;
 
 		assert_int_equal(s->cpu[c].idle.count, periods);
 	}

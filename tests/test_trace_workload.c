@@ -240,7 +240,7 @@ static void round_trip(const struct rt_case *c)
 
 	for (int i = 0; i < sl_machine_of(r.sim)->ntasks; i++) {
 		const struct sl_task *p = sl_sim_task(r.sim, i);
-		int orig = sl_tw_orig_pid(p->group, p->prog);
+		int orig = sl_tw_orig_pid(sl_mtask(p)->group, sl_mtask(p)->prog);
 		int ia = sl_trace_summary_id(sa, orig), ib = sl_trace_summary_id(sb, p->pid);
 
 		assert_true(orig > 0);

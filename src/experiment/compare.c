@@ -82,13 +82,13 @@ static int oom(char *err, size_t errlen)
 static int task_row(void *ctx, const struct sl_task *p)
 {
 	struct cmp *c = ctx;
-	const char *comm = p->comm ? p->comm : "";
-	int g = p->group ? p->group->id : -1, by_pid = -1;
+	const char *comm = sl_mtask(p)->comm ? sl_mtask(p)->comm : "";
+	int g = sl_mtask(p)->group ? sl_mtask(p)->group->id : -1, by_pid = -1;
 
 	if (g < 0 || g >= c->nwl)
 		return -1;
 	if (c->trace[g]) {
-		int pid = sl_tw_orig_pid(p->group, p->prog);
+		int pid = sl_tw_orig_pid(sl_mtask(p)->group, sl_mtask(p)->prog);
 
 		for (int k = 0; k < c->nrows; k++)
 			if (c->rows[k].group == g && c->rows[k].pid == pid) {
@@ -121,7 +121,7 @@ static int task_row(void *ctx, const struct sl_task *p)
 static int any_row(void *ctx, const struct sl_task *p)
 {
 	(void)ctx;
-	return p->group ? 0 : -1;
+	return sl_mtask(p)->group ? 0 : -1;
 }
 
 static int by_pid(const void *a, const void *b)

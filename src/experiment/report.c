@@ -88,9 +88,9 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks && pid < s->npid; pid++) {
 		const struct sl_task *t = task_by_pid(sim, pid);
 
-		if (t && (t->group->ntasks <= PER_TASK_TABLE || cfg->per_task) &&
-		    2 + (int)strlen(t->comm) > nw)
-			nw = 2 + (int)strlen(t->comm);
+		if (t && (sl_mtask(t)->group->ntasks <= PER_TASK_TABLE || cfg->per_task) &&
+		    2 + (int)strlen(sl_mtask(t)->comm) > nw)
+			nw = 2 + (int)strlen(sl_mtask(t)->comm);
 	}
 	fprintf(f, "\n\n%-*s %6s %11s %7s %8s %10s %10s %10s %10s %11s %10s %11s\n", nw, "group",
 		"tasks", "cpu time", "share", "wakeups", "lat p50", "lat p95", "lat p99", "lat max",
@@ -123,7 +123,7 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 		for (int pid = 1; pid <= sl_machine_of(sim)->ntasks && pid < s->npid; pid++) {
 			const struct sl_task *t = task_by_pid(sim, pid);
 
-			if (!t || t->group != g)
+			if (!t || sl_mtask(t)->group != g)
 				continue;
 			char how[32];
 
@@ -139,8 +139,9 @@ void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *
 			fprintf(f,
 				"  %-*s %6d %11s %6.2f%%  (pid %d, %s, wait max %s, %llu "
 				"switches)\n",
-				nw - 2, t->comm, 1, a, 100.0 * share(s->pid[pid].cpu_ns, el), pid,
-				how, b, (unsigned long long)s->pid[pid].switches);
+				nw - 2, sl_mtask(t)->comm, 1, a,
+				100.0 * share(s->pid[pid].cpu_ns, el), pid, how, b,
+				(unsigned long long)s->pid[pid].switches);
 		}
 	}
 	for (int i = 0; i < sl_machine_of(sim)->ngroups; i++) {
@@ -265,12 +266,12 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		     pid++) {
 			const struct sl_task *t = task_by_pid(sim, pid);
 
-			if (!t || t->group != g)
+			if (!t || sl_mtask(t)->group != g)
 				continue;
 			json_object *to = json_object_new_object();
 
 			ADD(to, "pid", json_object_new_int(pid));
-			ADD(to, "comm", json_object_new_string(t->comm));
+			ADD(to, "comm", json_object_new_string(sl_mtask(t)->comm));
 			ADD(to, "nice", json_object_new_int(t->nice));
 			if (sl_rt_policy(t->policy)) {
 				ADD(to, "policy",
@@ -344,8 +345,9 @@ static void idle_sums(const struct sl_sim *sim, struct idle_sum *t)
 	memset(t, 0, sizeof(*t));
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpu *rq = &sim->cpus[c];
-		const struct sl_cpuidle_dev *dev = &rq->idle_dev;
-		u64 busy = rq->busy_ns * sl_machine_of(sim)->idle_drv->busy_power_mw;
+		const struct sl_cpuidle_dev *dev = &sl_mcpu(sim, rq->id)->idle_dev;
+		u64 busy =
+			sl_mcpu(sim, rq->id)->busy_ns * sl_machine_of(sim)->idle_drv->busy_power_mw;
 
 		t->busy_pj += busy;
 		t->idle_pj += dev->idle_energy_pj;
@@ -381,11 +383,11 @@ void sl_report_idle_table(FILE *f, const struct sl_run *r)
 	fprintf(f, "%-4s %-10s %10s %12s %7s %10s %10s\n", "cpu", "state", "usage", "time", "share",
 		"above", "below");
 	for (int c = 0; c < sim->ncpu; c++) {
-		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+		const struct sl_cpuidle_dev *dev = &sl_mcpu(sim, c)->idle_dev;
 
-		fmt_ns(sim->cpus[c].busy_ns, a, sizeof(a));
+		fmt_ns(sl_mcpu(sim, c)->busy_ns, a, sizeof(a));
 		fprintf(f, "%-4d %-10s %10s %12s %6.2f%% %10s %10s\n", c, "busy", "-", a,
-			100.0 * share(sim->cpus[c].busy_ns, sim->now), "-", "-");
+			100.0 * share(sl_mcpu(sim, c)->busy_ns, sim->now), "-", "-");
 		for (int i = 0; i < drv->state_count; i++) {
 			fmt_ns(dev->time_ns[i], a, sizeof(a));
 			fprintf(f, "%-4s %-10s%s %10llu %12s %6.2f%% %10llu %10llu\n", "",
@@ -445,11 +447,11 @@ json_object *sl_report_idle_json(const struct sl_run *r)
 	ADD(o, "governor", json_object_new_string(sl_machine_of(sim)->idle_gov->name));
 	ADD(o, "latency_req_ns", ju64(sl_machine_of(sim)->pm_qos_latency_ns));
 	for (int c = 0; c < sim->ncpu; c++) {
-		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+		const struct sl_cpuidle_dev *dev = &sl_mcpu(sim, c)->idle_dev;
 		json_object *co = json_object_new_object(), *states = json_object_new_array();
 
 		ADD(co, "cpu", json_object_new_int(c));
-		ADD(co, "busy_ns", ju64(sim->cpus[c].busy_ns));
+		ADD(co, "busy_ns", ju64(sl_mcpu(sim, c)->busy_ns));
 		for (int i = 0; i < drv->state_count; i++) {
 			json_object *so = json_object_new_object();
 
@@ -554,7 +556,7 @@ void sl_report_io_table(FILE *f, const struct sl_run *r)
 		for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++) {
 			const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
-			if (t->group != g)
+			if (sl_mtask(t)->group != g)
 				continue;
 			const struct sl_task_io *io = task_io(t);
 
@@ -585,7 +587,7 @@ json_object *sl_report_io_json(const struct sl_run *r, const struct sl_group *g)
 	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++) {
 		const struct sl_task *t = sl_sim_task(sim, pid - 1);
 
-		if (!t || t->group != g)
+		if (!t || sl_mtask(t)->group != g)
 			continue;
 		json_object *jo = json_object_new_object();
 		const struct sl_task_io *io = task_io(t);

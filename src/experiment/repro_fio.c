@@ -133,9 +133,9 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	u64 periods = 0, demoted = 0, paid = 0;
 
 	for (int c = 0; c < sim->ncpu; c++) {
-		periods += sim->cpus[c].idle_dev.periods;
-		demoted += sim->cpus[c].idle_dev.bm_demotions;
-		paid += sim->cpus[c].idle_dev.exit_latency_paid_ns;
+		periods += sl_mcpu(sim, c)->idle_dev.periods;
+		demoted += sl_mcpu(sim, c)->idle_dev.bm_demotions;
+		paid += sl_mcpu(sim, c)->idle_dev.exit_latency_paid_ns;
 	}
 	res->demoted = periods ? (double)demoted / (double)periods : 0;
 	res->exit_us = periods ? (double)paid / (double)periods / 1000 : 0;
@@ -143,9 +143,9 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 		snprintf(res->names[i], sizeof(res->names[i]), "%s",
 			 sl_machine_of(sim)->idle_drv->states[i].name);
 	for (int c = 0; c < sim->ncpu; c++) {
-		const struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+		const struct sl_cpuidle_dev *dev = &sl_mcpu(sim, c)->idle_dev;
 
-		busy += sim->cpus[c].busy_ns;
+		busy += sl_mcpu(sim, c)->busy_ns;
 		for (int i = 0; i < res->nstates; i++)
 			res->residency[i + 1] += (double)dev->time_ns[i];
 	}

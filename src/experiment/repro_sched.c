@@ -107,8 +107,8 @@ static int run_sleepers(const struct sl_repro_opts *o, int k, u64 seed, struct s
 	u64 maxwait = 0;
 
 	for (int pid = 1; pid <= sl_machine_of(sim)->ntasks; pid++)
-		if (sl_sim_task(sim, pid - 1)->group == x &&
-		    !strcmp(sl_sim_task(sim, pid - 1)->comm, "xmodmap"))
+		if (sl_mtask(sl_sim_task(sim, pid - 1))->group == x &&
+		    !strcmp(sl_mtask(sl_sim_task(sim, pid - 1))->comm, "xmodmap"))
 			client = pid;
 	for (int pid = 1; pid < s->npid; pid++)
 		if (s->pid[pid].wait_max > maxwait)

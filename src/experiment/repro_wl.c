@@ -100,8 +100,9 @@ static int comm_row(void *ctx, const struct sl_task *p)
 	const struct comm_rows *cr = ctx;
 	int k = 0;
 
-	while (k < cr->nrows && (!p->group || cr->rows[k].group != p->group->id ||
-				 !cr->rows[k].comm[0] || strcmp(cr->rows[k].comm, p->comm)))
+	while (k < cr->nrows &&
+	       (!sl_mtask(p)->group || cr->rows[k].group != sl_mtask(p)->group->id ||
+		!cr->rows[k].comm[0] || strcmp(cr->rows[k].comm, sl_mtask(p)->comm)))
 		k++;
 	return k < cr->nrows ? k : -1;
 }

@@ -278,10 +278,10 @@ int sl_irq_cpu(const struct sl_sim *sim, const struct sl_request *r)
 		int ctrl = r->disk / (int)m->p->ctrl_disks, ncores = 0;
 
 		for (int c = 0; c < sim->ncpu; c++)
-			ncores += sim->cpus[c].thread == 0;
+			ncores += sl_mcpu(sim, c)->thread == 0;
 		ctrl %= ncores ? ncores : 1; /* CPU 0 is thread 0 of its core: ncores >= 1 */
 		for (int c = 0; c < sim->ncpu; c++)
-			if (sim->cpus[c].thread == 0 && !ctrl--)
+			if (sl_mcpu(sim, c)->thread == 0 && !ctrl--)
 				return c;
 	}
 	return r->issue_cpu;
@@ -313,7 +313,7 @@ static void disk_done_fn(struct sl_sim *sim, struct sl_timer *t)
 static void complete(struct sl_sim *sim, struct sl_request *r)
 {
 	struct sl_task *p = r->owner;
-	struct sl_group *g = p->group;
+	struct sl_group *g = sl_mtask(p)->group;
 
 	r->busy = false;
 	struct sl_task_io *io = sl_task_io(p); /* the request is from its pool */
@@ -329,7 +329,7 @@ static void complete(struct sl_sim *sim, struct sl_request *r)
 	}
 	io->reaped_pending++;
 	/* a synchronous reader, or a libaio waiter now that an event is there, wakes up */
-	if (p->blocked == BLK_IO || p->blocked == BLK_AIO)
+	if (sl_mtask(p)->blocked == BLK_IO || sl_mtask(p)->blocked == BLK_AIO)
 		sl_try_to_wake_up(sim, p, NULL, 0);
 }
 
@@ -346,17 +346,17 @@ static void req_irq_fn(struct sl_sim *sim, struct sl_timer *t)
 	sim->this_cpu = rq->id;
 	if (r->phase == 0) {
 		r->phase = 1;
-		rq->irq_busy++;
+		sl_mcpu(sim, rq->id)->irq_busy++;
 		if (rq->curr) {
 			/* the interrupted task is charged the handler's time, as 2.6.31 did */
 			sl_machine_update_curr(sim, rq);
 			sl_machine_steal(sim, rq, m->p->irq_ns);
 		} else {
-			rq->busy_ns += m->p->irq_ns;
+			sl_mcpu(sim, rq->id)->busy_ns += m->p->irq_ns;
 		}
 		sl_arm(sim, t, sim->now + m->p->irq_ns);
 		return;
 	}
-	rq->irq_busy--;
+	sl_mcpu(sim, rq->id)->irq_busy--;
 	complete(sim, r);
 }

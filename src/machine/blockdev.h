@@ -11,6 +11,7 @@
 #define SCHEDLAB_BLOCKDEV_H
 
 #include "sched/sched.h"
+#include "machine/mtask.h"
 
 /* --irq-affinity: a CPU number, or one of these */
 #define SL_IRQ_ISSUER (-1)
@@ -64,7 +65,7 @@ struct sl_disk {
 /* the task's block I/O (NULL: it has no request pool) */
 static inline struct sl_task_io *sl_task_io(const struct sl_task *p)
 {
-	return p->ext ? p->ext->io : NULL;
+	return sl_mtask(p)->ext ? sl_mtask(p)->ext->io : NULL;
 }
 
 /* Make sure disks 0..n-1 exist. */

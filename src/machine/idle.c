@@ -103,11 +103,13 @@ static int core_state(const struct sl_sim *sim, const struct sl_cpu *rq, int own
 		return own;
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpu *o = &sim->cpus[c];
+		const struct sl_machine_cpu *mo;
 		int s;
 
 		if (o == rq || o->socket != rq->socket || o->core != rq->core)
 			continue;
-		s = o->idle ? o->idle_state : 1;
+		mo = sl_mcpu(sim, o->id);
+		s = mo->idle ? mo->idle_state : 1;
 		if (s < idx)
 			idx = s;
 	}
@@ -131,13 +133,15 @@ static u64 package_exit(const struct sl_sim *sim, const struct sl_cpu *rq)
 		return 0;
 	for (int c = 0; c < sim->ncpu; c++) {
 		const struct sl_cpu *o = &sim->cpus[c];
+		const struct sl_machine_cpu *mo;
 
 		if (o->socket != rq->socket)
 			continue;
-		if (!o->idle || !(drv->states[o->idle_state].flags & CPUIDLE_FLAG_TLB_FLUSHED))
+		mo = sl_mcpu(sim, o->id);
+		if (!mo->idle || !(drv->states[mo->idle_state].flags & CPUIDLE_FLAG_TLB_FLUSHED))
 			return 0;
-		if (o->idle_state < shallowest)
-			shallowest = o->idle_state;
+		if (mo->idle_state < shallowest)
+			shallowest = mo->idle_state;
 	}
 	return shallowest == drv->state_count - 1 ? m->p->pkg_c6_exit_ns : m->p->pkg_c3_exit_ns;
 }
@@ -157,10 +161,10 @@ static u64 hw_exit_ns(const struct sl_sim *sim, int idx)
 	return drv->states[idx].exit_latency_ns;
 }
 
-static u64 thread_power(const struct sl_sim *sim, const struct sl_cpu *c)
+static u64 thread_power(const struct sl_sim *sim, const struct sl_machine_cpu *mc)
 {
-	return c->idle ? sl_machine_of(sim)->idle_drv->states[c->idle_state].power_mw
-		       : sl_machine_of(sim)->idle_drv->busy_power_mw;
+	return mc->idle ? sl_machine_of(sim)->idle_drv->states[mc->idle_state].power_mw
+			: sl_machine_of(sim)->idle_drv->busy_power_mw;
 }
 
 /*
@@ -180,23 +184,27 @@ void sl_core_power_mark(struct sl_sim *sim, const struct sl_cpu *rq, int exiting
 		return;
 	for (int c = 0; c < sim->ncpu; c++) {
 		struct sl_cpu *o = &sim->cpus[c];
+		const struct sl_machine_cpu *mo;
 		u64 op;
 
 		if (o->socket != rq->socket || o->core != rq->core)
 			continue;
 		if (!holder)
 			holder = o;
-		op = thread_power(sim, o);
+		mo = sl_mcpu(sim, o->id);
+		op = thread_power(sim, mo);
 		p = op > p ? op : p;
 		if (o != rq && cs >= 0)
-			cs = !o->idle ? -1 : o->idle_state < cs ? o->idle_state : cs;
+			cs = !mo->idle ? -1 : mo->idle_state < cs ? mo->idle_state : cs;
 	}
 	if (!holder)
 		return; /* not reached: rq is a thread of its own core */
-	holder->core_energy_pj += p * (sim->now - holder->core_mark);
-	holder->core_mark = sim->now;
+	struct sl_machine_cpu *mh = sl_mcpu(sim, holder->id);
+
+	mh->core_energy_pj += p * (sim->now - mh->core_mark);
+	mh->core_mark = sim->now;
 	if (cs >= 0)
-		holder->core_energy_pj +=
+		mh->core_energy_pj +=
 			sl_machine_of(sim)->idle_drv->states[cs].entry_energy_nj * 1000;
 }
 
@@ -205,7 +213,7 @@ u64 sl_machine_energy_pj(const struct sl_sim *sim)
 	u64 pj = 0;
 
 	for (int c = 0; c < sim->ncpu; c++)
-		pj += sl_machine_of(sim)->p->core_power ? sim->cpus[c].core_energy_pj
+		pj += sl_machine_of(sim)->p->core_power ? sl_mcpu(sim, c)->core_energy_pj
 							: sl_cpuidle_cpu_energy_pj(sim, c);
 	return pj;
 }
@@ -225,9 +233,10 @@ static void next_events(struct sl_sim *sim, int cpu, u64 *timer, u64 *wake)
 
 int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 	struct sl_machine *m = sl_machine_of(sim);
 	const struct sl_cpuidle_driver *drv = m->idle_drv;
-	struct sl_cpuidle_dev *dev = &rq->idle_dev;
+	struct sl_cpuidle_dev *dev = &mc->idle_dev;
 	int idx;
 
 	dev->cpu = rq->id;
@@ -238,7 +247,7 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	dev->next_tick_ns = (sim->now / sim->tick_ns + 1) * sim->tick_ns - sim->now;
 	dev->latency_req_ns = m->pm_qos_latency_ns;
 	dev->cpu_load0 = rq->cpu_load[0];
-	dev->nr_iowait = rq->nr_iowait;
+	dev->nr_iowait = mc->nr_iowait;
 	dev->stop_tick = true;
 	dev->poll_limit_ns = 0;
 	dev->predicted_ns = 0;
@@ -269,11 +278,11 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	dev->entered = idx;
 	dev->enter_time = sim->now;
 	sl_core_power_mark(sim, rq, -1);
-	rq->idle = true;
-	rq->idle_state = idx;
+	mc->idle = true;
+	mc->idle_state = idx;
 	/* the poll loop gives up after the governor's limit (haltpoll, modern poll_idle) */
 	if ((drv->states[idx].flags & CPUIDLE_FLAG_POLL) && dev->poll_limit_ns)
-		sl_arm(sim, &rq->idle_timer, sim->now + dev->poll_limit_ns);
+		sl_arm(sim, &mc->idle_timer, sim->now + dev->poll_limit_ns);
 	struct sl_event ev = {.type = SL_EV_IDLE, .cpu = rq->id, .state = idx};
 
 	sl_emit(sim, &ev);
@@ -306,14 +315,15 @@ static void above_below(const struct sl_cpuidle_driver *drv, struct sl_cpuidle_d
 
 u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason why)
 {
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 	struct sl_machine *m = sl_machine_of(sim);
 	const struct sl_cpuidle_driver *drv = m->idle_drv;
-	struct sl_cpuidle_dev *dev = &rq->idle_dev;
+	struct sl_cpuidle_dev *dev = &mc->idle_dev;
 	const struct sl_idle_state *st;
 	u64 diff;
 	int e;
 
-	if (!rq->idle)
+	if (!mc->idle)
 		return 0;
 	e = dev->entered;
 	/* the hardware's exit is the state the core reached; the software path is the thread's */
@@ -341,9 +351,9 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	 * of the residency (and of the state's time), and the CPU runs again only after it */
 	diff = sim->now - dev->enter_time + lat;
 	sl_core_power_mark(sim, rq, core_state(sim, rq, e));
-	rq->idle = false;
+	mc->idle = false;
 	dev->in_idle = false;
-	sl_cancel(sim, &rq->idle_timer);
+	sl_cancel(sim, &mc->idle_timer);
 	dev->last_state_idx = e;
 	dev->last_residency_ns = diff;
 	dev->poll_time_limit = why == SL_WAKE_POLL_LIMIT;
@@ -355,7 +365,7 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 	 * to L3 or lost them (docs/model/cpuidle.md §7.5): whoever runs next refills a cold
 	 * cache */
 	if (hw->flags & CPUIDLE_FLAG_TLB_FLUSHED)
-		rq->switch_seq++;
+		mc->switch_seq++;
 	above_below(drv, dev, e, diff);
 	/* the run's figures */
 	int oracle = sl_cpuidle_oracle_choice(drv, dev, diff);
@@ -387,12 +397,14 @@ u64 sl_cpuidle_exit(struct sl_sim *sim, struct sl_cpu *rq, enum sl_wake_reason w
 
 u64 sl_cpuidle_cpu_energy_pj(const struct sl_sim *sim, int cpu)
 {
-	return sim->cpus[cpu].busy_ns * sl_machine_of(sim)->idle_drv->busy_power_mw +
-	       sim->cpus[cpu].idle_dev.idle_energy_pj;
+	return sl_mcpu(sim, cpu)->busy_ns * sl_machine_of(sim)->idle_drv->busy_power_mw +
+	       sl_mcpu(sim, cpu)->idle_dev.idle_energy_pj;
 }
 
 bool sl_cpuidle_polling(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
-	return rq->idle &&
-	       (sl_machine_of(sim)->idle_drv->states[rq->idle_state].flags & CPUIDLE_FLAG_POLL);
+	const struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	return mc->idle &&
+	       (sl_machine_of(sim)->idle_drv->states[mc->idle_state].flags & CPUIDLE_FLAG_POLL);
 }

@@ -17,7 +17,7 @@ static void undelay(struct sl_engine *e, struct sl_timer *t)
 
 		t->exit_delayed = false;
 		if (t->cpu >= 0)
-			sim->cpus[t->cpu].irq_busy--;
+			sl_mcpu(sim, t->cpu)->irq_busy--;
 	}
 }
 
@@ -26,7 +26,7 @@ int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *go
 	struct sl_machine *m = sl_machine_of(sim);
 
 	for (int c = 0; c < sim->ncpu; c++) {
-		struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+		struct sl_cpuidle_dev *dev = &sl_mcpu(sim, c)->idle_dev;
 
 		if (m->idle_gov->disable)
 			m->idle_gov->disable(dev);
@@ -34,7 +34,7 @@ int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *go
 	}
 	m->idle_gov = gov;
 	for (int c = 0; c < sim->ncpu; c++)
-		if (gov->enable && gov->enable(&sim->cpus[c].idle_dev, m->idle_drv))
+		if (gov->enable && gov->enable(&sl_mcpu(sim, c)->idle_dev, m->idle_drv))
 			return -1;
 	return 0;
 }
@@ -79,7 +79,8 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->progress = d->progress;
 	sim->ncpu = d->ncpu;
 	sim->cpus = calloc((size_t)d->ncpu, sizeof(*sim->cpus));
-	if (!sim->cpus || sl_class_rq_alloc(sim))
+	m->cpus = calloc((size_t)d->ncpu, sizeof(*m->cpus));
+	if (!sim->cpus || !m->cpus || sl_class_rq_alloc(sim))
 		goto fail;
 	sim->lvl_words = (d->ncpu + 63) / 64;
 	sim->lvl_bits = calloc((size_t)(SL_NR_LEVELS - 1) * (size_t)sim->lvl_words, sizeof(u64));
@@ -91,12 +92,12 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 
 		sl_machine_init_cpu(sim, rq, c);
 		/* Linux's x86 numbering: first threads of every core, then their siblings */
-		rq->thread = c / per_thread;
+		sl_mcpu(sim, rq->id)->thread = c / per_thread;
 		rq->socket = (c % per_thread) / d->cores;
 		rq->core = (c % per_thread) % d->cores;
 	}
 	for (int c = 0; c < d->ncpu; c++) {
-		struct sl_cpuidle_dev *dev = &sim->cpus[c].idle_dev;
+		struct sl_cpuidle_dev *dev = &sl_mcpu(sim, c)->idle_dev;
 
 		dev->cpu = c;
 		dev->gp = &m->gov_params;
@@ -218,12 +219,13 @@ void sl_sim_free(struct sl_sim *sim)
 		for (int i = 0; i < sim->nclasses; i++)
 			if (sim->classes[i]->exit_sim)
 				sim->classes[i]->exit_sim(sim);
-		for (int c = 0; c < sim->ncpu && m->idle_gov; c++)
+		for (int c = 0; c < sim->ncpu && m->idle_gov && m->cpus; c++)
 			if (m->idle_gov->disable)
-				m->idle_gov->disable(&sim->cpus[c].idle_dev);
+				m->idle_gov->disable(&sl_mcpu(sim, c)->idle_dev);
 	}
 	free(sim->cpus);
 	sl_class_rq_free(sim);
+	free(m->cpus);
 	free(sim->lvl_bits);
 	free(sim->nohz_next);
 	free(sim->free_bits);

@@ -84,8 +84,9 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 	if (rq->curr)
 		return 0;
 	/* wake_*_decade: the mean moves with log10 of how long the CPU has been idle, in ms */
-	if (decade && sim->now > rq->idle_dev.enter_time) {
-		double idle_ms = (double)(sim->now - rq->idle_dev.enter_time) / 1e6;
+	if (decade && sim->now > sl_mcpu(sim, rq->id)->idle_dev.enter_time) {
+		double idle_ms =
+			(double)(sim->now - sl_mcpu(sim, rq->id)->idle_dev.enter_time) / 1e6;
 		double mean = (double)d.a + (double)decade * log10(idle_ms);
 
 		d.a = mean > 0 ? (u64)mean : 0;
@@ -118,18 +119,19 @@ static void tick_restart(struct sl_sim *sim, struct sl_cpu *rq)
 	sl_set_tick_stopped(sim, rq, false);
 	sl_class_nohz_stop_tick(sim, rq, false);
 	/* tick_nohz_restart: forward to the next period boundary of the jiffy grid */
-	sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
+	sl_arm(sim, &sl_mcpu(sim, rq->id)->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 }
 
 static void resched_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, resched);
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
 	sim->this_cpu = rq->id;
-	if (rq->idle) {
+	if (mc->idle) {
 		u64 lat = sl_cpuidle_exit(sim, rq, SL_WAKE_RESCHED);
 
-		rq->exit_until = sim->now + lat;
+		mc->exit_until = sim->now + lat;
 		if (lat) {
 			/* the wake-up waits for the exit latency */
 			struct sl_event ev = {
@@ -158,31 +160,32 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 		t->fn(sim, t);
 		return;
 	}
+	struct sl_machine_cpu *mc = sl_mcpu(sim, t->cpu);
 	/* hba_mbps: the controller's one vector; a completion raised while its CPU is still
 	 * leaving a C-state is handled when the exit is done, behind the one that woke it */
-	if (t->irq && sl_machine_of(sim)->p->hba_mbps && !rq->idle && !t->exit_delayed &&
-	    rq->exit_until > sim->now) {
-		sl_arm(sim, t, rq->exit_until);
+	if (t->irq && sl_machine_of(sim)->p->hba_mbps && !mc->idle && !t->exit_delayed &&
+	    mc->exit_until > sim->now) {
+		sl_arm(sim, t, mc->exit_until);
 		t->exit_delayed = true;
-		rq->irq_busy++;
+		mc->irq_busy++;
 		return;
 	}
-	if (rq->idle) {
-		enum sl_wake_reason why = t == &rq->tick	 ? SL_WAKE_TICK
-					  : t == &rq->idle_timer ? SL_WAKE_POLL_LIMIT
+	if (mc->idle) {
+		enum sl_wake_reason why = t == &mc->tick	 ? SL_WAKE_TICK
+					  : t == &mc->idle_timer ? SL_WAKE_POLL_LIMIT
 					  : t->irq		 ? SL_WAKE_IRQ
 								 : SL_WAKE_TIMER;
 		u64 lat = sl_cpuidle_exit(sim, rq, why);
 
-		rq->exit_until = sim->now + lat;
-		rq->irq_wake = true;
-		rq->irq_exit_latency = lat;
+		mc->exit_until = sim->now + lat;
+		mc->irq_wake = true;
+		mc->irq_exit_latency = lat;
 		if (lat) {
 			/* the CPU is waking for this handler: nothing else may idle it meanwhile
 			 * (sl_arm and sl_cancel undo this if the timer is moved or dropped) */
 			sl_arm(sim, t, sim->now + lat);
 			t->exit_delayed = true;
-			rq->irq_busy++;
+			mc->irq_busy++;
 			if (t->irq)
 				sl_hba_irq_held(sim, t, sim->now + lat);
 			return;
@@ -190,22 +193,22 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 	}
 	if (t->exit_delayed) {
 		t->exit_delayed = false;
-		rq->irq_busy--;
+		mc->irq_busy--;
 	}
 	t->fn(sim, t);
-	if (rq->irq_wake) {
-		rq->irq_wake = false;
+	if (mc->irq_wake) {
+		mc->irq_wake = false;
 		/* the handler, late by the exit latency, queued a task here */
-		if (rq->need_resched && rq->irq_exit_latency) {
+		if (rq->need_resched && mc->irq_exit_latency) {
 			struct sl_event ev = {.type = SL_EV_WAKE_DELAY,
 					      .cpu = rq->id,
-					      .latency = rq->irq_exit_latency};
+					      .latency = mc->irq_exit_latency};
 
 			sl_emit(sim, &ev);
 		}
 	}
 	/* back to idle once the interrupts are handled and nothing was queued */
-	if (!rq->curr && !rq->idle && !rq->need_resched && !rq->irq_busy) {
+	if (!rq->curr && !mc->idle && !rq->need_resched && !mc->irq_busy) {
 		sim->this_cpu = rq->id;
 		enter_idle(sim, rq);
 	}
@@ -215,7 +218,7 @@ void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
 {
 	struct sl_task *p = rq->curr;
 
-	if (!p || p->spinning)
+	if (!p || sl_mtask(p)->spinning)
 		return;
 	sl_add_run(p, ns);
 	sl_arm_work(sim, rq, p);
@@ -232,12 +235,13 @@ static void idle_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 
 static void set_busy(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 {
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 	bool was = rq->curr != NULL;
 
 	if (was && !busy)
-		rq->busy_ns += sim->now - rq->busy_since;
+		mc->busy_ns += sim->now - mc->busy_since;
 	if (!was && busy)
-		rq->busy_since = sim->now;
+		mc->busy_since = sim->now;
 }
 
 void sl_machine_finish(struct sl_sim *sim)
@@ -246,14 +250,15 @@ void sl_machine_finish(struct sl_sim *sim)
 		struct sl_cpu *rq = &sim->cpus[c];
 
 		if (rq->curr) {
-			rq->busy_ns += sim->now - rq->busy_since;
-			rq->busy_since = sim->now;
+			sl_mcpu(sim, rq->id)->busy_ns +=
+				sim->now - sl_mcpu(sim, rq->id)->busy_since;
+			sl_mcpu(sim, rq->id)->busy_since = sim->now;
 			class_update_curr(sim, rq);
 		}
 		/* the idle period still open counts in the state's time and energy */
-		struct sl_cpuidle_dev *dev = &rq->idle_dev;
+		struct sl_cpuidle_dev *dev = &sl_mcpu(sim, rq->id)->idle_dev;
 
-		if (rq->idle && dev->in_idle) {
+		if (sl_mcpu(sim, rq->id)->idle && dev->in_idle) {
 			u64 d = sim->now - dev->enter_time;
 
 			dev->time_ns[dev->entered] += d;
@@ -274,20 +279,22 @@ void sl_machine_finish(struct sl_sim *sim)
 
 static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 {
-	if (rq->idle)
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (mc->idle)
 		return;
 	/* tick_nohz_stop_sched_tick runs before the governor selects, so it sees the tick
 	 * only where the tick keeps running (the idle load balancer); the governor is told
 	 * whether the tick was already stopped before this entry (back to idle after an
 	 * interrupt), as tick_nohz_tick_stopped() tells the modern ones */
-	rq->idle_dev.tick_stopped = rq->tick_stopped;
+	mc->idle_dev.tick_stopped = rq->tick_stopped;
 	if (!sl_class_nohz_stop_tick(sim, rq, true)) {
-		sl_cancel(sim, &rq->tick);
+		sl_cancel(sim, &mc->tick);
 		sl_set_tick_stopped(sim, rq, true);
 	} else if (rq->tick_stopped) {
 		/* it became the idle load balancer while tickless: its tick runs again */
 		sl_set_tick_stopped(sim, rq, false);
-		sl_arm(sim, &rq->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
+		sl_arm(sim, &mc->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
 	}
 	sl_cpuidle_enter(sim, rq);
 }
@@ -296,16 +303,17 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 
 static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 	u64 cost = sl_machine_of(sim)->p->ctx_switch_ns;
 
-	if (p->cache_cold) {
+	if (sl_mtask(p)->cache_cold) {
 		cost += sl_machine_of(sim)->p->exec_cold_ns;
-		p->cache_cold = false;
-	} else if (p->last_cpu == rq->id) {
-		if (rq->switch_seq != p->last_switch_seq)
+		sl_mtask(p)->cache_cold = false;
+	} else if (sl_mtask(p)->last_cpu == rq->id) {
+		if (mc->switch_seq != sl_mtask(p)->last_switch_seq)
 			cost += sl_machine_of(sim)->p->cache_refill_ns;
-	} else if (p->last_cpu >= 0) {
-		const struct sl_cpu *o = &sim->cpus[p->last_cpu];
+	} else if (sl_mtask(p)->last_cpu >= 0) {
+		const struct sl_cpu *o = &sim->cpus[sl_mtask(p)->last_cpu];
 
 		if (o->socket != rq->socket)
 			cost += sl_machine_of(sim)->p->migrate_socket_ns;
@@ -314,29 +322,34 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		else
 			cost += sl_machine_of(sim)->p->migrate_smt_ns;
 	}
-	rq->switch_seq++;
-	p->last_switch_seq = rq->switch_seq;
-	p->last_cpu = rq->id;
-	if (p->ext && p->ext->switch_credit) {
+	mc->switch_seq++;
+	sl_mtask(p)->last_switch_seq = mc->switch_seq;
+	sl_mtask(p)->last_cpu = rq->id;
+	if (sl_mtask(p)->ext && sl_mtask(p)->ext->switch_credit) {
 		/* a recorded switch's cost the task's burst already holds: not charged twice */
-		cost = cost > p->ext->switch_credit ? cost - p->ext->switch_credit : 0;
-		p->ext->switch_credit = 0;
+		cost = cost > sl_mtask(p)->ext->switch_credit
+			       ? cost - sl_mtask(p)->ext->switch_credit
+			       : 0;
+		sl_mtask(p)->ext->switch_credit = 0;
 	}
 	return cost;
 }
 
 void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	if (!p->in_run) {
-		sl_arm(sim, &rq->work, sim->now);
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (!sl_mtask(p)->in_run) {
+		sl_arm(sim, &mc->work, sim->now);
 		return;
 	}
-	if (p->run_target == RUN_FOREVER) {
-		sl_cancel(sim, &rq->work);
+	if (sl_mtask(p)->run_target == RUN_FOREVER) {
+		sl_cancel(sim, &mc->work);
 		return;
 	}
-	u64 left =
-		p->run_target > p->se.sum_exec_runtime ? p->run_target - p->se.sum_exec_runtime : 0;
+	u64 left = sl_mtask(p)->run_target > p->se.sum_exec_runtime
+			   ? sl_mtask(p)->run_target - p->se.sum_exec_runtime
+			   : 0;
 	u64 when = sim->now + left;
 
 	/* OP_RUNTIME: the burst ends at its wall-clock end, however much CPU it got */
@@ -344,19 +357,19 @@ void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 
 	if (end && end < when)
 		when = end > sim->now ? end : sim->now;
-	sl_arm(sim, &rq->work, when);
+	sl_arm(sim, &mc->work, when);
 }
 
 void sl_add_run(struct sl_task *p, u64 ns)
 {
 	if (!ns)
 		return;
-	if (p->in_run) {
-		if (p->run_target != RUN_FOREVER)
-			p->run_target += ns;
+	if (sl_mtask(p)->in_run) {
+		if (sl_mtask(p)->run_target != RUN_FOREVER)
+			sl_mtask(p)->run_target += ns;
 	} else {
-		p->in_run = true;
-		p->run_target = p->se.sum_exec_runtime + ns;
+		sl_mtask(p)->in_run = true;
+		sl_mtask(p)->run_target = p->se.sum_exec_runtime + ns;
 	}
 }
 
@@ -402,20 +415,20 @@ static void remove_task(struct sl_task **arr, int *n, struct sl_task *p)
 /* A spinner gives up (owner stopped running, or it must reschedule) and sleeps on the lock. */
 void sl_spinner_to_sleeper(struct sl_sim *sim, struct sl_task *p)
 {
-	struct sl_mutex *m = p->ext->lock_wait; /* a spinner: it went through op_lock */
+	struct sl_mutex *m = sl_mtask(p)->ext->lock_wait; /* a spinner: it went through op_lock */
 
 	remove_task(m->spinners, &m->nspin, p);
-	p->spinning = false;
-	p->in_run = false;
+	sl_mtask(p)->spinning = false;
+	sl_mtask(p)->in_run = false;
 	p->state = TS_UNINTERRUPTIBLE;
-	p->blocked = BLK_MUTEX;
+	sl_mtask(p)->blocked = BLK_MUTEX;
 	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
 	sl_group_sync_sleep(sim, p);
 }
 
 void sl_group_sync_sleep(struct sl_sim *sim, struct sl_task *p)
 {
-	struct sl_group *g = p->group;
+	struct sl_group *g = sl_mtask(p)->group;
 
 	if (!g)
 		return;
@@ -427,7 +440,7 @@ void sl_group_sync_sleep(struct sl_sim *sim, struct sl_task *p)
 /* The owner left its CPU: mutex_spin_on_owner returns 0 in every spinner. */
 static void owner_descheduled(struct sl_sim *sim, struct sl_task *owner)
 {
-	struct sl_group *g = owner->group;
+	struct sl_group *g = sl_mtask(owner)->group;
 
 	if (!g)
 		return;
@@ -437,7 +450,7 @@ static void owner_descheduled(struct sl_sim *sim, struct sl_task *owner)
 		if (m->owner != owner)
 			continue;
 		for (int k = 0; k < m->nspin; k++)
-			sl_arm(sim, &sim->cpus[m->spinners[k]->cpu].work, sim->now);
+			sl_arm(sim, &sl_mcpu(sim, m->spinners[k]->cpu)->work, sim->now);
 	}
 }
 
@@ -451,16 +464,16 @@ void sl_mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
 		/* a spinner sees the release first and takes the lock */
 		struct sl_task *s = sl_pop_first(m->spinners, &m->nspin);
 
-		s->spinning = false;
-		s->in_run = false;
-		s->ext->lock_wait = NULL;
-		s->pc++;
+		sl_mtask(s)->spinning = false;
+		sl_mtask(s)->in_run = false;
+		sl_mtask(s)->ext->lock_wait = NULL;
+		sl_mtask(s)->pc++;
 		m->owner = s;
-		sl_arm(sim, &sim->cpus[s->cpu].work, sim->now);
+		sl_arm(sim, &sl_mcpu(sim, s->cpu)->work, sim->now);
 	} else if (m->nwait) {
 		struct sl_task *w = sl_pop_first(m->waiters, &m->nwait);
 
-		w->ext->lock_wait = NULL;
+		sl_mtask(w)->ext->lock_wait = NULL;
 		sl_try_to_wake_up(sim, w, p, 0);
 	}
 }
@@ -479,7 +492,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 	if (prev) {
 		class_update_curr(sim, rq);
 		/* a preempted spinner takes the sleeping slow path */
-		if (prev->spinning)
+		if (sl_mtask(prev)->spinning)
 			sl_spinner_to_sleeper(sim, prev);
 		if (prev->state != TS_RUNNING) {
 			prev_state = prev->state == TS_DEAD		 ? 'X'
@@ -496,7 +509,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 				sim->classes[i]->newidle_balance(sim, rq);
 	if (prev) {
 		prev->sched_class->put_prev_task(sim, rq, prev);
-		sl_cancel(sim, &rq->work);
+		sl_cancel(sim, &sl_mcpu(sim, rq->id)->work);
 		prev->on_cpu = false; /* back in the tree: an active balance may take it */
 	}
 	if (rq->active_balance)
@@ -526,9 +539,9 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			next->on_cpu = true;
 			sl_add_run(next, switch_in_cost(sim, rq, next));
 			/* io_schedule's atomic_dec(&rq->nr_iowait) runs when the task runs again */
-			if (next->iowait_cpu >= 0) {
-				sim->cpus[next->iowait_cpu].nr_iowait--;
-				next->iowait_cpu = -1;
+			if (sl_mtask(next)->iowait_cpu >= 0) {
+				sl_mcpu(sim, sl_mtask(next)->iowait_cpu)->nr_iowait--;
+				sl_mtask(next)->iowait_cpu = -1;
 			}
 		}
 	}
@@ -546,7 +559,8 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 
 static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 {
-	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, tick);
+	struct sl_cpu *rq = &sim->cpus[t->cpu];
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
 	sim->this_cpu = rq->id;
 	for (int i = 0; i < sim->nclasses; i++)
@@ -565,7 +579,7 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 	}
 	/* tick_grid: tick_sched_timer's hrtimer_forward keeps the jiffy grid, also when the
 	 * tick ran late behind its CPU's C-state exit */
-	sl_arm(sim, &rq->tick,
+	sl_arm(sim, &mc->tick,
 	       sl_machine_of(sim)->p->tick_grid ? (sim->now / sim->tick_ns + 1) * sim->tick_ns
 						: sim->now + sim->tick_ns);
 }
@@ -573,13 +587,14 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 /* bg_wakeup: the CPU's background timer; the dispatch has done the waking, this re-arms it */
 static void bg_fn(struct sl_sim *sim, struct sl_timer *t)
 {
-	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, bg);
+	struct sl_cpu *rq = &sim->cpus[t->cpu];
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
-	if (rq->bg_next <= sim->now)
-		rq->bg_next +=
-			((sim->now - rq->bg_next) / sl_machine_of(sim)->p->bg_wakeup_ns + 1) *
+	if (mc->bg_next <= sim->now)
+		mc->bg_next +=
+			((sim->now - mc->bg_next) / sl_machine_of(sim)->p->bg_wakeup_ns + 1) *
 			sl_machine_of(sim)->p->bg_wakeup_ns;
-	sl_arm(sim, t, rq->bg_next);
+	sl_arm(sim, t, mc->bg_next);
 }
 
 static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
@@ -593,7 +608,7 @@ static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
 
 static void work_fn(struct sl_sim *sim, struct sl_timer *t)
 {
-	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, work);
+	struct sl_cpu *rq = &sim->cpus[t->cpu];
 	struct sl_task *p = rq->curr;
 
 	sim->this_cpu = rq->id;
@@ -617,9 +632,10 @@ void sl_machine_start(struct sl_sim *sim)
 		/* background wake-ups phased evenly over the CPUs: CPU c first at
 		 * (2c + 1) / (2 ncpu) of the interval (armed first: the governor sees it) */
 		if (sl_machine_of(sim)->p->bg_wakeup_ns) {
-			rq->bg_next = sl_machine_of(sim)->p->bg_wakeup_ns * (2 * (u64)c + 1) /
-				      (2 * (u64)sim->ncpu);
-			sl_arm(sim, &rq->bg, rq->bg_next ? rq->bg_next : 1);
+			sl_mcpu(sim, rq->id)->bg_next = sl_machine_of(sim)->p->bg_wakeup_ns *
+							(2 * (u64)c + 1) / (2 * (u64)sim->ncpu);
+			sl_arm(sim, &sl_mcpu(sim, rq->id)->bg,
+			       sl_mcpu(sim, rq->id)->bg_next ? sl_mcpu(sim, rq->id)->bg_next : 1);
 		}
 		sl_cpuidle_enter(sim, rq);
 		sl_set_tick_stopped(sim, rq, true);
@@ -634,15 +650,16 @@ void sl_machine_start(struct sl_sim *sim)
 void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 {
 	memset(rq, 0, sizeof(*rq));
+	memset(sl_mcpu(sim, id), 0, sizeof(struct sl_machine_cpu));
 	rq->id = id;
 	sl_class_init_rq(sim, rq);
-	sl_timer_init(&rq->tick, tick_fn, id);
-	sl_timer_init(&rq->work, work_fn, id);
+	sl_timer_init(&sl_mcpu(sim, rq->id)->tick, tick_fn, id);
+	sl_timer_init(&sl_mcpu(sim, rq->id)->work, work_fn, id);
 	sl_timer_init(&rq->resched, resched_fn, id);
 	sl_timer_init(&rq->hrtick, hrtick_fn, id);
-	sl_timer_init(&rq->idle_timer, idle_timer_fn, id);
-	sl_timer_init(&rq->bg, bg_fn, id);
-	rq->idle_state = 0;
+	sl_timer_init(&sl_mcpu(sim, rq->id)->idle_timer, idle_timer_fn, id);
+	sl_timer_init(&sl_mcpu(sim, rq->id)->bg, bg_fn, id);
+	sl_mcpu(sim, rq->id)->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
 	sl_set_tick_stopped(sim, rq, true);
 	sl_cpu_free_update(sim, rq);
@@ -732,9 +749,9 @@ static bool prog_needs_ext(const struct sl_prog *prog)
 
 struct sl_task_ext *sl_task_ext(struct sl_sim *sim, struct sl_task *p)
 {
-	if (!p->ext && !(p->ext = calloc(1, sizeof(*p->ext))))
+	if (!sl_mtask(p)->ext && !(sl_mtask(p)->ext = calloc(1, sizeof(*sl_mtask(p)->ext))))
 		sim->oom = true;
-	return p->ext;
+	return sl_mtask(p)->ext;
 }
 
 static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog)
@@ -747,27 +764,28 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	struct sl_task *p = task_alloc(sim);
 	bool loops = p && prog_counts_loops(prog);
 
-	if (!p || ((loops || prog_needs_ext(prog)) &&
-		   (!sl_task_ext(sim, p) ||
-		    (loops && !(p->ext->loopcnt = calloc((size_t)prog->n, sizeof(int))))))) {
+	if (!p ||
+	    ((loops || prog_needs_ext(prog)) &&
+	     (!sl_task_ext(sim, p) ||
+	      (loops && !(sl_mtask(p)->ext->loopcnt = calloc((size_t)prog->n, sizeof(int))))))) {
 		if (p) {
-			free(p->ext);
-			p->ext = NULL;
+			free(sl_mtask(p)->ext);
+			sl_mtask(p)->ext = NULL;
 			/* the slot stays the next task's, zeroed again */
 		}
 		sim->oom = true;
 		return NULL;
 	}
-	if (prog->switch_credit_ns && p->ext) /* made above: prog_needs_ext */
-		p->ext->switch_credit = prog->switch_credit_ns;
+	if (prog->switch_credit_ns && sl_mtask(p)->ext) /* made above: prog_needs_ext */
+		sl_mtask(p)->ext->switch_credit = prog->switch_credit_ns;
 	sl_machine_of(sim)->ntasks++;
 	p->pid = sl_machine_of(sim)->ntasks; /* pids are dense, from 1; 0 is the idle task */
-	p->comm = prog->comm;
+	sl_mtask(p)->comm = prog->comm;
 	p->nice = prog->nice;
 	p->policy = (uint8_t)prog->policy;
 	p->rt_priority = prog->rt_priority;
 	p->cpus_allowed = prog->cpus_allowed;
-	p->prog = prog;
+	sl_mtask(p)->prog = prog;
 	p->sched_runtime = prog->sched_runtime;
 	p->group_id = g ? g->id : -1;
 	p->uid = prog->uid_root ? 0 : prog->uid > 0 ? prog->uid : g ? g->uid : 0;
@@ -777,13 +795,13 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 		return NULL;
 	}
 	p->state = TS_NEW;
-	p->last_cpu = -1;
-	p->iowait_cpu = -1;
-	p->start_time = sim->now;
+	sl_mtask(p)->last_cpu = -1;
+	sl_mtask(p)->iowait_cpu = -1;
+	sl_mtask(p)->start_time = sim->now;
 	p->sched_class = sl_class_for(sim, p);
 	p->sched_class->init_task(sim, p);
-	sl_timer_init(&p->timer, task_timer_fn, -1);
-	p->group = g;
+	sl_timer_init(&sl_mtask(p)->timer, task_timer_fn, -1);
+	sl_mtask(p)->group = g;
 	if (g) {
 		g->ntasks++;
 		g->live++;
@@ -795,11 +813,11 @@ void sl_task_free(struct sl_task *p)
 {
 	if (!p)
 		return;
-	if (p->ext) {
-		free(p->ext->loopcnt);
-		free(p->ext->io);
-		free(p->ext);
-		p->ext = NULL;
+	if (sl_mtask(p)->ext) {
+		free(sl_mtask(p)->ext->loopcnt);
+		free(sl_mtask(p)->ext->io);
+		free(sl_mtask(p)->ext);
+		sl_mtask(p)->ext = NULL;
 	}
 	/* the task itself is the arena's (sl_task_chunks_free) */
 }
@@ -857,7 +875,7 @@ struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl
 void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 		const struct sl_prog *prog, int pipe)
 {
-	struct sl_task *p = new_task(sim, parent->group, prog);
+	struct sl_task *p = new_task(sim, sl_mtask(parent)->group, prog);
 
 	if (!p)
 		return;
@@ -865,18 +883,18 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 	if (pipe) {
 		if (!sl_task_ext(sim, p) || !sl_task_ext(sim, parent))
 			return;
-		p->ext->peer = parent;
-		parent->ext->peer = p;
+		sl_mtask(p)->ext->peer = parent;
+		sl_mtask(parent)->ext->peer = p;
 	}
 	class_update_curr(sim, rq);
 	p->parent = parent;
-	parent->live_children++;
+	sl_mtask(parent)->live_children++;
 	p->sched_class->task_fork(sim, p, parent);
 	p->cpu = rq->id;
 	if (!p->cpus_allowed)
 		p->cpus_allowed = parent->cpus_allowed; /* fork copies the affinity */
-	p->last_cpu = rq->id; /* the child shares the parent's (warm) pages */
-	p->last_switch_seq = rq->switch_seq;
+	sl_mtask(p)->last_cpu = rq->id; /* the child shares the parent's (warm) pages */
+	sl_mtask(p)->last_switch_seq = sl_mcpu(sim, rq->id)->switch_seq;
 	struct sl_event ev = {.type = SL_EV_FORK,
 			      .cpu = rq->id,
 			      .pid = parent->pid,
@@ -937,9 +955,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
 		return;
 	/* the task's own sleep timer (hrtimer_wakeup), a device's interrupt, or a task */
-	int src = waker			    ? SL_WAKE_SRC_TASK
-		  : p->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
-					    : SL_WAKE_SRC_IRQ;
+	int src = waker				      ? SL_WAKE_SRC_TASK
+		  : sl_mtask(p)->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
+						      : SL_WAKE_SRC_IRQ;
 	int from = sim->this_cpu;
 
 	/*
@@ -960,10 +978,11 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
-	if (p->group && (p->blocked == BLK_MUTEX || p->blocked == BLK_COND))
-		p->group->sync_blocked--;
+	if (sl_mtask(p)->group &&
+	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
+		sl_mtask(p)->group->sync_blocked--;
 	p->state = TS_RUNNING;
-	p->blocked = BLK_NONE;
+	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
@@ -985,8 +1004,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 /* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 {
-	struct sl_task *p = sl_container_of(t, struct sl_task, timer);
+	struct sl_task *p = &sl_container_of(t, struct sl_machine_task, timer)->task;
 
-	sim->this_cpu = p->blocked == BLK_IO ? p->iowait_cpu : t->cpu;
+	sim->this_cpu = sl_mtask(p)->blocked == BLK_IO ? sl_mtask(p)->iowait_cpu : t->cpu;
 	sl_try_to_wake_up(sim, p, NULL, 0);
 }

@@ -13,6 +13,7 @@
 #include "machine/blockdev.h"
 #include "machine/group.h"
 #include "machine/idle.h"
+#include "machine/mtask.h"
 #include "machine/params.h"
 #include "machine/prog.h"
 #include "machine/sync.h"
@@ -33,10 +34,42 @@
 #define SL_TASK_CHUNK 512
 
 struct sl_task_chunk {
-	struct sl_task t[SL_TASK_CHUNK];
+	struct sl_machine_task t[SL_TASK_CHUNK];
 };
 
 struct sl_knob_change;
+
+/*
+ * A CPU's machine state: its place in the core, the idle loop, the machine's timers, interrupt
+ * handling and the busy time, none of which the scheduler reads (its runqueue is sim->cpus[id],
+ * this is sl_mcpu(sim, id)).
+ */
+struct sl_machine_cpu {
+	int thread; /* the hyperthread within its core (0: the first) */
+	int nr_iowait;
+	bool idle; /* in the idle loop */
+	int idle_state;
+
+	struct sl_timer tick;
+	struct sl_timer work;	    /* curr's run step ends */
+	struct sl_timer idle_timer; /* the poll state's time limit */
+	bool irq_wake;		    /* out of idle only to handle an interrupt */
+	int irq_busy;		    /* interrupts being handled (no idle meanwhile) */
+	u64 irq_exit_latency;	    /* what leaving idle for it cost */
+	u64 exit_until;		    /* the C-state exit under way ends then (hba_mbps) */
+	struct sl_timer bg;	    /* background wake-ups (bg_wakeup) */
+	u64 bg_next;
+	/* core_power: the core's energy so far (kept on its thread 0) and when it was added */
+	u64 core_energy_pj, core_mark;
+
+	/* statistics */
+	u64 switch_seq; /* switches to a different task: cache warmth */
+	u64 busy_ns, busy_since;
+	u64 util, util_t; /* machine/vcpu_util.c: busy time, decayed as PELT's (vcpu_pack_room) */
+
+	/* last: the fields above, which every event reads, share the first cache lines */
+	struct sl_cpuidle_dev idle_dev;
+};
 
 /*
  * One simulated machine: the scheduler's state (struct sl_sim, all that sched/ sees) and what
@@ -45,7 +78,8 @@ struct sl_knob_change;
  */
 struct sl_machine {
 	struct sl_sim sim;
-	const struct sl_params *p; /* the machine's parameters (machine/params.h) */
+	const struct sl_params *p;   /* the machine's parameters (machine/params.h) */
+	struct sl_machine_cpu *cpus; /* sim.ncpu of them, by CPU id (sl_mcpu) */
 	const struct sl_cpuidle_driver *idle_drv;
 	const struct sl_cpuidle_governor *idle_gov;
 	u64 pm_qos_latency_ns;
@@ -91,10 +125,16 @@ static inline const struct sl_machine *sl_machine_of_const(const struct sl_sim *
 #define sl_machine_of(sim)                                                                         \
 	_Generic((sim), const struct sl_sim *: sl_machine_of_const, default: sl_machine_of_mut)(sim)
 
+/* CPU cpu's machine state (0 <= cpu < sim->ncpu) */
+static inline struct sl_machine_cpu *sl_mcpu(const struct sl_sim *sim, int cpu)
+{
+	return &sl_machine_of(sim)->cpus[cpu];
+}
+
 /* the task of pid i + 1 (0 <= i < sl_machine_of(sim)->ntasks) */
 static inline struct sl_task *sl_sim_task(const struct sl_sim *sim, int i)
 {
-	return &sl_machine_of(sim)->task_chunks[i / SL_TASK_CHUNK]->t[i % SL_TASK_CHUNK];
+	return &sl_machine_of(sim)->task_chunks[i / SL_TASK_CHUNK]->t[i % SL_TASK_CHUNK].task;
 }
 
 /* Everything a simulation is built from, decided before it starts. */

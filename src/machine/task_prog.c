@@ -32,8 +32,9 @@ enum step {
  */
 static void frame_done(struct sl_task *p, u64 now, u64 period, u64 next_start)
 {
-	struct sl_group *g = p->group;
-	u64 due = p->frame_due ? p->frame_due : p->start_time + period;
+	struct sl_group *g = sl_mtask(p)->group;
+	u64 due =
+		sl_mtask(p)->frame_due ? sl_mtask(p)->frame_due : sl_mtask(p)->start_time + period;
 
 	if (g) {
 		g->frames++;
@@ -46,13 +47,13 @@ static void frame_done(struct sl_task *p, u64 now, u64 period, u64 next_start)
 				g->late_max = late;
 		}
 	}
-	p->frame_due = next_start + period;
+	sl_mtask(p)->frame_due = next_start + period;
 }
 
 static void block(struct sl_task *p, enum sl_tstate st, enum sl_block why)
 {
 	p->state = st;
-	p->blocked = why;
+	sl_mtask(p)->blocked = why;
 }
 
 /* p blocks (state st, reason why) and leaves its CPU */
@@ -71,20 +72,21 @@ static void do_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 
 	p->state = TS_DEAD;
 	sl_emit(sim, &ev);
-	if (p->live_children)
+	if (sl_mtask(p)->live_children)
 		for (int i = 0; i < sl_machine_of(sim)->ntasks; i++)
 			if (sl_sim_task(sim, i)->parent == p)
 				sl_sim_task(sim, i)->parent = NULL;
-	if (p->group && --p->group->live == 0)
-		p->group->end = sim->now;
+	if (sl_mtask(p)->group && --sl_mtask(p)->group->live == 0)
+		sl_mtask(p)->group->end = sim->now;
 	/* the last task that could wake the others is gone */
-	if (p->group && p->group->deadlock && p->group->live &&
-	    p->group->sync_blocked >= p->group->live && !sim->error[0])
-		p->group->deadlock(sim, p->group, NULL);
+	if (sl_mtask(p)->group && sl_mtask(p)->group->deadlock && sl_mtask(p)->group->live &&
+	    sl_mtask(p)->group->sync_blocked >= sl_mtask(p)->group->live && !sim->error[0])
+		sl_mtask(p)->group->deadlock(sim, sl_mtask(p)->group, NULL);
 	if (parent) {
-		parent->live_children--;
+		sl_mtask(parent)->live_children--;
 		/* __wake_up_parent wakes with the sync variant */
-		if (parent->blocked == BLK_CHILD && parent->live_children < parent->wait_below)
+		if (sl_mtask(parent)->blocked == BLK_CHILD &&
+		    sl_mtask(parent)->live_children < sl_mtask(parent)->wait_below)
 			sl_try_to_wake_up(sim, parent, p, WF_SYNC);
 	}
 }
@@ -95,17 +97,17 @@ static void wake_peer(struct sl_sim *sim, struct sl_task *p, int sync)
 
 	if (!q || q->state == TS_DEAD)
 		return;
-	if (q->blocked == BLK_WAIT)
+	if (sl_mtask(q)->blocked == BLK_WAIT)
 		sl_try_to_wake_up(sim, q, p, sync ? WF_SYNC : 0);
 	else
-		q->pending_wakes++;
+		sl_mtask(q)->pending_wakes++;
 }
 
 /* the run stops with an error about p (fmt takes p's comm and pid) */
 static enum step fail(struct sl_sim *sim, const char *fmt, const struct sl_task *p)
 {
 	if (!sim->error[0])
-		snprintf(sim->error, sizeof(sim->error), fmt, p->comm, p->pid);
+		snprintf(sim->error, sizeof(sim->error), fmt, sl_mtask(p)->comm, p->pid);
 	sim->end = sim->now; /* stop the run */
 	return STEP_STOP;
 }
@@ -113,7 +115,7 @@ static enum step fail(struct sl_sim *sim, const char *fmt, const struct sl_task 
 /* the program is over: the driver's next step exits */
 static void end_prog(struct sl_task *p)
 {
-	p->pc = p->prog->n;
+	sl_mtask(p)->pc = sl_mtask(p)->prog->n;
 }
 
 /*
@@ -134,9 +136,9 @@ static u64 sleep_expiry(const struct sl_sim *sim, const struct sl_task *p, u64 w
 static void arm_task_timer(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 when,
 			   bool irq)
 {
-	p->timer.cpu = rq->id; /* hrtimers are per CPU */
-	p->timer.irq = irq;
-	sl_arm(sim, &p->timer, when);
+	sl_mtask(p)->timer.cpu = rq->id; /* hrtimers are per CPU */
+	sl_mtask(p)->timer.irq = irq;
+	sl_arm(sim, &sl_mtask(p)->timer, when);
 }
 
 /* an interruptible sleep until `expiry` (the timer's own time: no slack is added here) */
@@ -147,10 +149,10 @@ static enum step timer_sleep(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 }
 
 /* io_schedule: p is in iowait on this CPU until it runs again (sl_schedule) */
-static void enter_iowait(struct sl_cpu *rq, struct sl_task *p)
+static void enter_iowait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	rq->nr_iowait++;
-	p->iowait_cpu = rq->id;
+	sl_mcpu(sim, rq->id)->nr_iowait++;
+	sl_mtask(p)->iowait_cpu = rq->id;
 }
 
 /* p sleeps on a condition's or a barrier's queue (out of memory: p goes on running) */
@@ -191,7 +193,7 @@ static enum step op_run(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p
 			const struct sl_step *st)
 {
 	(void)rq;
-	p->pc++;
+	sl_mtask(p)->pc++;
 	sl_add_run(p, sl_dist_draw(&st->d, &sim->rng));
 	return STEP_NEXT;
 }
@@ -201,7 +203,7 @@ static enum step op_sleep(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 {
 	u64 d = sl_dist_draw(&st->d, &sim->rng);
 
-	p->pc++;
+	sl_mtask(p)->pc++;
 	return timer_sleep(sim, rq, p, sleep_expiry(sim, p, sim->now + d));
 }
 
@@ -210,9 +212,9 @@ static enum step op_sleep_period(struct sl_sim *sim, struct sl_cpu *rq, struct s
 {
 	u64 d = sl_dist_draw(&st->d, &sim->rng), when = sim->now + d;
 
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (d) {
-		when = p->start_time + ((sim->now - p->start_time) / d + 1) * d;
+		when = sl_mtask(p)->start_time + ((sim->now - sl_mtask(p)->start_time) / d + 1) * d;
 		frame_done(p, sim->now, d, when);
 	}
 	return timer_sleep(sim, rq, p, sleep_expiry(sim, p, when));
@@ -223,8 +225,8 @@ static enum step op_io(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 {
 	u64 d = sl_dist_draw(&st->d, &sim->rng);
 
-	p->pc++;
-	enter_iowait(rq, p);
+	sl_mtask(p)->pc++;
+	enter_iowait(sim, rq, p);
 	/* the device's completion interrupt, routed to the issuing CPU */
 	arm_task_timer(sim, rq, p, sim->now + d, true);
 	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
@@ -233,7 +235,7 @@ static enum step op_io(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 static enum step op_wake(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	p->pc++;
+	sl_mtask(p)->pc++;
 	wake_peer(sim, p, st->arg);
 	return syscall_return(sim, rq);
 }
@@ -242,9 +244,9 @@ static enum step op_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 			 const struct sl_step *st)
 {
 	(void)st;
-	p->pc++;
-	if (p->pending_wakes > 0) {
-		p->pending_wakes--;
+	sl_mtask(p)->pc++;
+	if (sl_mtask(p)->pending_wakes > 0) {
+		sl_mtask(p)->pending_wakes--;
 		return STEP_NEXT;
 	}
 	return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_WAIT);
@@ -253,7 +255,7 @@ static enum step op_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	p->pc++;
+	sl_mtask(p)->pc++;
 	sl_do_fork(sim, rq, p, st->child, st->arg);
 	return STEP_NEXT;
 }
@@ -264,7 +266,7 @@ static enum step op_exec(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	struct sl_event ev = {.type = SL_EV_EXEC, .cpu = rq->id, .pid = p->pid, .group = sl_gid(p)};
 
 	(void)st;
-	p->pc++;
+	sl_mtask(p)->pc++;
 	/* a new image: nothing of it is cached yet */
 	sl_add_run(p, sl_machine_of(sim)->p->exec_cold_ns);
 	sl_emit(sim, &ev);
@@ -284,11 +286,11 @@ static enum step op_exit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_wait_below(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			       const struct sl_step *st)
 {
-	if (p->live_children >= st->arg) {
-		p->wait_below = st->arg;
+	if (sl_mtask(p)->live_children >= st->arg) {
+		sl_mtask(p)->wait_below = st->arg;
 		return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_CHILD);
 	}
-	p->pc++;
+	sl_mtask(p)->pc++;
 	return STEP_NEXT;
 }
 
@@ -300,15 +302,16 @@ static enum step op_loop(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	(void)sim;
 	(void)rq;
 	if (st->arg2 == 0) { /* for ever: no counter (new_task allocates none for it) */
-		p->pc = st->arg;
+		sl_mtask(p)->pc = st->arg;
 		return STEP_NEXT;
 	}
-	cnt = &p->ext->loopcnt[p->pc]; /* a counted loop: new_task made the counters */
+	cnt = &sl_mtask(p)->ext->loopcnt[sl_mtask(p)->pc]; /* a counted loop: new_task made the
+							      counters */
 	if (++*cnt < st->arg2) {
-		p->pc = st->arg;
+		sl_mtask(p)->pc = st->arg;
 	} else {
 		*cnt = 0;
-		p->pc++;
+		sl_mtask(p)->pc++;
 	}
 	return STEP_NEXT;
 }
@@ -317,7 +320,7 @@ static enum step op_yield(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			  const struct sl_step *st)
 {
 	(void)st;
-	p->pc++;
+	sl_mtask(p)->pc++;
 	p->sched_class->yield_task(sim, rq);
 	sl_schedule(sim, rq);
 	return STEP_STOP;
@@ -329,7 +332,7 @@ static enum step op_credit(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 	struct sl_task_ext *e = sl_task_ext(sim, p); /* made at its creation: prog_needs_ext */
 
 	(void)rq;
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (!e)
 		return fail(sim, "task %s-%d: out of memory", p);
 	e->switch_credit = sl_dist_draw(&st->d, &sim->rng);
@@ -348,9 +351,10 @@ static bool lock_cycle(const struct sl_task *p, const struct sl_mutex *m, int bo
 	for (int i = 0; o && i <= bound; i++) {
 		if (o == p)
 			return true;
-		if ((o->blocked != BLK_MUTEX && !o->spinning) || !o->ext || !o->ext->lock_wait)
+		if ((sl_mtask(o)->blocked != BLK_MUTEX && !sl_mtask(o)->spinning) ||
+		    !sl_mtask(o)->ext || !sl_mtask(o)->ext->lock_wait)
 			return false;
-		o = o->ext->lock_wait->owner;
+		o = sl_mtask(o)->ext->lock_wait->owner;
 	}
 	return false;
 }
@@ -358,23 +362,23 @@ static bool lock_cycle(const struct sl_task *p, const struct sl_mutex *m, int bo
 static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
-	struct sl_group *g = p->group;
+	struct sl_group *g = sl_mtask(p)->group;
 	struct sl_mutex *m = &g->mutexes[st->arg];
 	bool cycle;
 
 	if (!m->owner) {
 		m->owner = p;
-		p->pc++;
+		sl_mtask(p)->pc++;
 		return STEP_NEXT;
 	}
-	p->ext->lock_wait = m; /* new_task made ext for a program that locks */
+	sl_mtask(p)->ext->lock_wait = m; /* new_task made ext for a program that locks */
 	cycle = g->deadlock && lock_cycle(p, m, g->ntasks);
 	/* mutex_spin_on_owner: spin while the owner runs on another CPU */
 	if (sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
-		p->spinning = true;
+		sl_mtask(p)->spinning = true;
 		sl_push_task(sim, &m->spinners, &m->nspin, &m->capspin, p);
-		p->in_run = true;
-		p->run_target = RUN_FOREVER;
+		sl_mtask(p)->in_run = true;
+		sl_mtask(p)->run_target = RUN_FOREVER;
 		sl_arm_work(sim, rq, p);
 		if (cycle && !sim->error[0])
 			g->deadlock(sim, g, p);
@@ -392,8 +396,8 @@ static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_unlock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
-	p->pc++;
-	sl_mutex_release(sim, p, &p->group->mutexes[st->arg]);
+	sl_mtask(p)->pc++;
+	sl_mutex_release(sim, p, &sl_mtask(p)->group->mutexes[st->arg]);
 	return syscall_return(sim, rq);
 }
 
@@ -409,13 +413,13 @@ static int io_inflight(const struct sl_task *p)
 static enum step op_bio(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			const struct sl_step *st)
 {
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (!sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2)) {
 		end_prog(p); /* its size is done: the job ends */
 		return STEP_NEXT;
 	}
 	sl_task_io(p)->reaped_pending = 0; /* it has a pool: the submission took a request */
-	enter_iowait(rq, p);
+	enter_iowait(sim, rq, p);
 	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
 }
 
@@ -426,7 +430,7 @@ static enum step op_aio_fill(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 	u64 n = 0;
 
 	(void)rq;
-	p->pc++;
+	sl_mtask(p)->pc++;
 	while (io_inflight(p) < st->arg && sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
 		n++;
 	sl_add_run(p, n * sl_machine_of(sim)->p->io_submit_ns);
@@ -445,7 +449,7 @@ static enum step op_aio_wait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 
 	if (io && io->reaped_pending) {
 		io->reaped_pending = 0;
-		p->pc++;
+		sl_mtask(p)->pc++;
 		return STEP_NEXT;
 	}
 	if (!io_inflight(p) && !(io && io->io_left)) {
@@ -459,8 +463,8 @@ static enum step op_until(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			  const struct sl_step *st)
 {
 	(void)rq;
-	p->pc++;
-	if (st->d.a && sim->now - p->start_time >= st->d.a && !io_inflight(p))
+	sl_mtask(p)->pc++;
+	if (st->d.a && sim->now - sl_mtask(p)->start_time >= st->d.a && !io_inflight(p))
 		end_prog(p);
 	return STEP_NEXT;
 }
@@ -469,9 +473,9 @@ static enum step op_note(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 			 const struct sl_step *st)
 {
 	(void)rq;
-	p->pc++;
-	if (p->group && p->group->note)
-		p->group->note(sim, p, st);
+	sl_mtask(p)->pc++;
+	if (sl_mtask(p)->group && sl_mtask(p)->group->note)
+		sl_mtask(p)->group->note(sim, p, st);
 	return STEP_NEXT;
 }
 
@@ -482,12 +486,12 @@ static enum step op_note(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_timer(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			  const struct sl_step *st)
 {
-	struct sl_abstimer *t = &p->group->timers[st->arg];
+	struct sl_abstimer *t = &sl_mtask(p)->group->timers[st->arg];
 
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (!t->init) {
 		t->init = true;
-		t->next = p->group->start;
+		t->next = sl_mtask(p)->group->start;
 	}
 	t->next += st->d.a;
 	if (sim->now >= t->next) {
@@ -504,9 +508,9 @@ static enum step op_runtime(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	u64 d = sl_dist_draw(&st->d, &sim->rng);
 
 	(void)rq;
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (d) {
-		p->ext->runtime_end = sim->now + d; /* new_task made ext for OP_RUNTIME */
+		sl_mtask(p)->ext->runtime_end = sim->now + d; /* new_task made ext for OP_RUNTIME */
 		sl_add_run(p, d);
 	}
 	return STEP_NEXT;
@@ -516,27 +520,27 @@ static enum step op_runtime(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			  const struct sl_step *st)
 {
-	struct sl_waitq *q = &p->group->conds[st->arg];
+	struct sl_waitq *q = &sl_mtask(p)->group->conds[st->arg];
 
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (st->arg2 >= 0)
-		sl_mutex_release(sim, p, &p->group->mutexes[st->arg2]);
+		sl_mutex_release(sim, p, &sl_mtask(p)->group->mutexes[st->arg2]);
 	return wait_on(sim, rq, p, q);
 }
 
 static enum step op_csignal(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			    const struct sl_step *st)
 {
-	p->pc++;
-	wake_waiters(sim, p, &p->group->conds[st->arg], false);
+	sl_mtask(p)->pc++;
+	wake_waiters(sim, p, &sl_mtask(p)->group->conds[st->arg], false);
 	return syscall_return(sim, rq);
 }
 
 static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
-	p->pc++;
-	wake_waiters(sim, p, &p->group->conds[st->arg], true);
+	sl_mtask(p)->pc++;
+	wake_waiters(sim, p, &sl_mtask(p)->group->conds[st->arg], true);
 	return syscall_return(sim, rq);
 }
 
@@ -544,9 +548,9 @@ static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 static enum step op_barrier(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			    const struct sl_step *st)
 {
-	struct sl_barrier *b = &p->group->barriers[st->arg];
+	struct sl_barrier *b = &sl_mtask(p)->group->barriers[st->arg];
 
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (++b->arrived >= b->need) {
 		b->arrived = 0;
 		wake_waiters(sim, p, &b->q, true);
@@ -562,7 +566,7 @@ static enum step op_barrier(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 static enum step op_affinity(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			     const struct sl_step *st)
 {
-	p->pc++;
+	sl_mtask(p)->pc++;
 	p->cpus_allowed = st->d.a;
 	if (sl_cpu_allowed(p, rq->id))
 		return STEP_NEXT;
@@ -573,9 +577,9 @@ static enum step op_affinity(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 static enum step op_sem_down(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			     const struct sl_step *st)
 {
-	struct sl_sem *s = &p->group->sems[st->arg];
+	struct sl_sem *s = &sl_mtask(p)->group->sems[st->arg];
 
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (s->count) {
 		s->count--;
 		return STEP_NEXT;
@@ -586,9 +590,9 @@ static enum step op_sem_down(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 static enum step op_sem_up(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
-	struct sl_sem *s = &p->group->sems[st->arg];
+	struct sl_sem *s = &sl_mtask(p)->group->sems[st->arg];
 
-	p->pc++;
+	sl_mtask(p)->pc++;
 	if (s->q.n)
 		sl_try_to_wake_up(sim, sl_pop_first(s->q.w, &s->q.n), p, st->arg2 ? WF_SYNC : 0);
 	else
@@ -639,7 +643,7 @@ _Static_assert(sizeof(op_table) / sizeof(op_table[0]) == SL_NR_OPS,
 /* a mutex spinner (OWNER_SPIN) goes on while the owner runs and its CPU needs no reschedule */
 static enum step spin(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	struct sl_task *owner = p->ext->lock_wait->owner;
+	struct sl_task *owner = sl_mtask(p)->ext->lock_wait->owner;
 
 	if (owner && owner->on_cpu && !rq->need_resched)
 		return STEP_STOP; /* keep spinning */
@@ -654,42 +658,42 @@ static bool burst_goes_on(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	u64 end = sl_task_runtime_end(p);
 	bool wall_done = end && sim->now >= end;
 
-	if (!wall_done && p->se.sum_exec_runtime < p->run_target) {
+	if (!wall_done && p->se.sum_exec_runtime < sl_mtask(p)->run_target) {
 		sl_arm_work(sim, rq, p);
 		return true;
 	}
-	p->in_run = false;
-	if (p->ext)
-		p->ext->runtime_end = 0;
+	sl_mtask(p)->in_run = false;
+	if (sl_mtask(p)->ext)
+		sl_mtask(p)->ext->runtime_end = 0;
 	return false;
 }
 
 static enum step step(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	if (p->spinning)
+	if (sl_mtask(p)->spinning)
 		return spin(sim, rq, p);
-	if (p->in_run && burst_goes_on(sim, rq, p))
+	if (sl_mtask(p)->in_run && burst_goes_on(sim, rq, p))
 		return STEP_STOP;
-	if (++p->steps_at_now > MAX_STEPS_PER_INSTANT)
+	if (++sl_mtask(p)->steps_at_now > MAX_STEPS_PER_INSTANT)
 		return fail(sim, "task %s-%d runs steps without using time or blocking", p);
-	if (p->pc >= p->prog->n) {
+	if (sl_mtask(p)->pc >= sl_mtask(p)->prog->n) {
 		do_exit(sim, rq, p);
 		sl_schedule(sim, rq);
 		return STEP_STOP;
 	}
-	const struct sl_step *st = &p->prog->steps[p->pc];
+	const struct sl_step *st = &sl_mtask(p)->prog->steps[sl_mtask(p)->pc];
 
 	/* the synchronisation ops work on the group's objects: a task always has one */
-	if (!p->group && op_table[st->op].group)
+	if (!sl_mtask(p)->group && op_table[st->op].group)
 		return fail(sim, "task %s-%d uses a group object without a group", p);
 	return op_table[st->op].fn(sim, rq, p, st);
 }
 
 void sl_task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
-	if (p->steps_time != sim->now) {
-		p->steps_time = sim->now;
-		p->steps_at_now = 0;
+	if (sl_mtask(p)->steps_time != sim->now) {
+		sl_mtask(p)->steps_time = sim->now;
+		sl_mtask(p)->steps_at_now = 0;
 	}
 	while (step(sim, rq, p) == STEP_NEXT)
 		;

@@ -13,7 +13,7 @@
 /* the group id of a task's events: -1 without a task or a group */
 static inline int sl_gid(const struct sl_task *p)
 {
-	return p && p->group ? p->group->id : -1;
+	return p && sl_mtask(p)->group ? sl_mtask(p)->group->id : -1;
 }
 
 /* ---- task_prog.c ---- */

@@ -51,28 +51,38 @@ void sl_vcpu_util_switch(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 {
 	if (!sl_machine_of(sim)->p->vcpu_pack_room)
 		return;
-	rq->util = signal_at(rq->util, rq->util_t, prev != NULL, sim->now);
-	rq->util_t = sim->now;
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	mc->util = signal_at(mc->util, mc->util_t, prev != NULL, sim->now);
+	mc->util_t = sim->now;
 	if (prev && sl_task_ext(sim, prev)) {
-		prev->ext->util = signal_at(prev->ext->util, prev->ext->util_t, true, sim->now);
-		prev->ext->util_t = sim->now;
+		struct sl_task_ext *x = sl_mtask(prev)->ext;
+
+		x->util = signal_at(x->util, x->util_t, true, sim->now);
+		x->util_t = sim->now;
 	}
 	if (next && sl_task_ext(sim, next)) {
-		next->ext->util = signal_at(next->ext->util, next->ext->util_t, false, sim->now);
-		next->ext->util_t = sim->now;
+		struct sl_task_ext *x = sl_mtask(next)->ext;
+
+		x->util = signal_at(x->util, x->util_t, false, sim->now);
+		x->util_t = sim->now;
 	}
 }
 
 u64 sl_vcpu_util_cpu(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
-	return signal_at(rq->util, rq->util_t, rq->curr != NULL, sim->now) >> UTIL_SHIFT;
+	const struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	return signal_at(mc->util, mc->util_t, rq->curr != NULL, sim->now) >> UTIL_SHIFT;
 }
 
 u64 sl_vcpu_util_task(const struct sl_sim *sim, const struct sl_task *p)
 {
-	if (!p->ext)
+	const struct sl_task_ext *x = sl_mtask(p)->ext;
+
+	if (!x)
 		return 0;
-	return signal_at(p->ext->util, p->ext->util_t, p->on_cpu, sim->now) >> UTIL_SHIFT;
+	return signal_at(x->util, x->util_t, p->on_cpu, sim->now) >> UTIL_SHIFT;
 }
 
 int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,

@@ -8,6 +8,9 @@
  * workload groups, the task storage, the parameters) is in struct sl_machine
  * (machine/machine.h), which embeds this struct and is reached from it by container_of, as this
  * struct embeds the engine (core/engine.h: the clock, timer queue and event stream) at its top.
+ * Likewise a CPU's and a task's machine state (the idle loop, the machine's timers, a task's
+ * program) are in struct sl_machine_cpu and struct sl_machine_task, not in struct sl_cpu and
+ * struct sl_task.
  */
 #ifndef SCHEDLAB_SCHED_SCHED_H
 #define SCHEDLAB_SCHED_SCHED_H
@@ -18,7 +21,6 @@
 #include <bsd/sys/queue.h>
 
 #include "core/engine.h"
-#include "cpuidle/cpuidle.h"
 #include "sched/features.h"
 
 struct sl_sim;
@@ -149,57 +151,22 @@ enum sl_tstate {
 	TS_DEAD,
 };
 
-enum sl_block { BLK_NONE, BLK_TIMER, BLK_IO, BLK_WAIT, BLK_CHILD, BLK_MUTEX, BLK_AIO, BLK_COND };
-
 /*
- * What only some tasks need, in one allocation made when a task first needs any of it
- * (machine.c's sl_task_ext: at fork for a program with a counted loop, a lock or an
- * OP_RUNTIME; by sl_task_io_init; when a peer is set): a task without it has no counters, no
- * requests, no mutex, no peer and no wall-clock burst (sl_task_peer, sl_task_runtime_end).
- */
-struct sl_task_ext {
-	int *loopcnt; /* by step: the counted loops' counters (NULL: the program has none) */
-	/* block I/O (machine/blockdev.h): the request pool and counters of a task given one by
-	 * sl_task_io_init (fio's jobs); NULL for every other task, which does no block I/O */
-	struct sl_task_io *io;
-	struct sl_mutex *lock_wait; /* the mutex spun or slept on */
-	struct sl_task *peer;	    /* the other end of its pipe (OP_WAKE wakes it) */
-	u64 runtime_end;   /* OP_RUNTIME: the wall-clock end of the current burst, 0 if none */
-	u64 switch_credit; /* its next switch-in is charged up to this less (OP_CREDIT) */
-	u64 util, util_t; /* machine/vcpu_util.c: its running, decayed as PELT's (vcpu_pack_room) */
-};
-
-/*
- * Members are ordered by size (8-byte, then 4-byte, then the bytes and the flags) so that the
- * struct has no holes: a run keeps every task it created, and 100k tasks are 100k of these
- * (424 bytes each; docs/performance.md). What only some tasks need is in struct sl_task_ext,
- * what only one release's fair class needs in the entity's union.
+ * The scheduler's part of a task: what the classes read. The machine keeps each task as a
+ * struct sl_machine_task (machine/mtask.h) that embeds this one and adds its program, run
+ * step, sleep timer and the rest no class reads. Members are ordered by size (8-byte, then
+ * 4-byte, then the bytes and the flags) so that the struct has no holes: a run keeps every task
+ * it created, and 100k tasks are 100k of these (with the machine's part 424 bytes each;
+ * docs/performance.md). What only one release's fair class needs is in the entity's union.
  */
 struct sl_task {
 	const struct sl_sched_class *sched_class; /* the class stack entry that owns it */
 	struct sched_entity se; /* RT tasks use its exec_start and sum_exec_runtime only */
 	struct sched_rt_entity rt;
 	u64 sched_runtime; /* sched_setattr's runtime: 6.18's custom slice (0: the base slice) */
-	u64 frame_due;	   /* a periodic task's current frame is due then */
-	u64 steps_time;	   /* the instant steps_at_now counts at */
 	u64 cpus_allowed;  /* bit c: may run on CPU c; 0: every CPU (at most 64 CPUs named) */
 
-	struct sl_group *group;
 	struct sl_task *parent;
-
-	const struct sl_prog *prog;
-	u64 run_target; /* sum_exec_runtime at which the current run ends */
-	u64 start_time;
-	struct sl_timer timer; /* sleep / I/O completion */
-
-	/* what only some tasks need (NULL: none of it), see struct sl_task_ext */
-	struct sl_task_ext *ext;
-
-	/* Cache warmth: where it last ran (last_cpu below) and what that CPU's switch count was
-	 * then. */
-	u64 last_switch_seq;
-
-	const char *comm; /* its program's name (prog->comm, which outlives the task) */
 
 	int pid;
 	int nice;
@@ -208,34 +175,11 @@ struct sl_task {
 	int group_id;	 /* the workload group's id (-1: none), for the events */
 	int uid;	 /* the owner's user id (group scheduling: the task group it joins) */
 	int cpu;
-	int wait_below; /* OP_WAIT_BELOW threshold while blocked on children */
-	int iowait_cpu; /* rq whose nr_iowait counts this task */
-	int live_children;
-	int pc;
-	int pending_wakes;
-	int last_cpu;
-	/* zero-time steps run at steps_time: at most MAX_STEPS_PER_INSTANT + 1 (task_prog.c),
-	 * then the run fails */
-	u32 steps_at_now;
 	/* enums in a byte each (their values are below 8) */
-	uint8_t policy;	 /* enum sl_policy */
-	uint8_t state;	 /* enum sl_tstate */
-	uint8_t blocked; /* enum sl_block */
+	uint8_t policy; /* enum sl_policy */
+	uint8_t state;	/* enum sl_tstate */
 	bool on_cpu;
-	bool spinning; /* OWNER_SPIN: busy-waiting on a mutex */
-	bool in_run;
-	bool cache_cold;
 };
-
-static inline struct sl_task *sl_task_peer(const struct sl_task *p)
-{
-	return p->ext ? p->ext->peer : NULL;
-}
-
-static inline u64 sl_task_runtime_end(const struct sl_task *p)
-{
-	return p->ext ? p->ext->runtime_end : 0;
-}
 
 /* ---- CPUs ---- */
 
@@ -327,7 +271,7 @@ static inline struct sl_sched_group *sl_sd_group(const struct sl_sched_domain *s
 
 struct sl_cpu {
 	int id;
-	int socket, core, thread;
+	int socket, core;
 	/* each class's part of this runqueue, by its slot (class.h: 0 the release's fair class,
 	 * then upwards): an area of the class's rq_size, allocated and zeroed by the scheduler
 	 * core (class.c), read through sl_rq_area; NULL for a class with rq_size 0 */
@@ -336,26 +280,11 @@ struct sl_cpu {
 	unsigned long nr_running;
 	struct sl_load_weight load;
 	u64 cpu_load[5];
-	int nr_iowait;
 	bool need_resched;
-	bool idle;	   /* in the idle loop */
 	bool tick_stopped; /* NO_HZ */
-	int idle_state;
-	struct sl_cpuidle_dev idle_dev;
 
-	struct sl_timer tick;
-	struct sl_timer work;	 /* curr's run step ends */
 	struct sl_timer resched; /* reschedule IPI / return-to-user */
 	struct sl_timer hrtick;
-	struct sl_timer idle_timer; /* the poll state's time limit */
-	bool irq_wake;		    /* out of idle only to handle an interrupt */
-	int irq_busy;		    /* interrupts being handled (no idle meanwhile) */
-	u64 irq_exit_latency;	    /* what leaving idle for it cost */
-	u64 exit_until;		    /* the C-state exit under way ends then (hba_mbps) */
-	struct sl_timer bg;	    /* background wake-ups (bg_wakeup) */
-	u64 bg_next;
-	/* core_power: the core's energy so far (kept on its thread 0) and when it was added */
-	u64 core_energy_pj, core_mark;
 
 	struct sl_sched_domain sd[SL_MAX_DOMAINS];
 	int nsd;
@@ -369,11 +298,6 @@ struct sl_cpu {
 	bool in_nohz_mask;
 	bool active_balance;
 	int push_cpu;
-
-	/* statistics */
-	u64 switch_seq; /* switches to a different task: cache warmth */
-	u64 busy_ns, busy_since;
-	u64 util, util_t; /* machine/vcpu_util.c: busy time, decayed as PELT's (vcpu_pack_room) */
 };
 
 /*

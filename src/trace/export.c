@@ -31,7 +31,7 @@ const char *sl_trace_writer_comm(const struct sl_trace_writer *w, int pid)
 {
 	const struct sl_task *t = task(w, pid);
 
-	return pid == 0 ? "swapper" : t ? t->comm : "?";
+	return pid == 0 ? "swapper" : t ? sl_mtask(t)->comm : "?";
 }
 
 int sl_trace_writer_prio(const struct sl_trace_writer *w, int pid)

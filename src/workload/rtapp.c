@@ -187,10 +187,10 @@ static struct thread_acc *thread_of(struct sl_sim *sim, struct run_state *s, str
 		t[s->nth].log.idx = s->nth;
 		t[s->nth].log.policy = p->policy;
 		t[s->nth].log.prio = p->policy == SL_SCHED_NORMAL ? p->nice : p->rt_priority;
-		snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s", p->comm);
+		snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s", sl_mtask(p)->comm);
 		/* the full task name (comm holds 15 characters) */
 		for (int k = 0; k < s->a->f.ntasks; k++)
-			if (s->fork_prog[k] == p->prog)
+			if (s->fork_prog[k] == sl_mtask(p)->prog)
 				snprintf(t[s->nth].log.name, sizeof(t[0].log.name), "%s",
 					 s->a->f.tasks[k].name);
 		s->by_pid[p->pid] = ++s->nth;
@@ -205,7 +205,7 @@ static u64 ns_to_us(u64 ns)
 
 static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st)
 {
-	struct run_state *s = p->group->state;
+	struct run_state *s = sl_mtask(p)->group->state;
 	struct thread_acc *t = thread_of(sim, s, p);
 	struct rta_row *r;
 
@@ -232,8 +232,9 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 		r->c_duration += st->d.a;
 		break;
 	case N_TIMER_PRE: {
-		const struct sl_abstimer *tm = &p->group->timers[st->arg2];
-		u64 next = (tm->init ? tm->next : p->group->start) + st->d.a * NSEC_PER_USEC;
+		const struct sl_abstimer *tm = &sl_mtask(p)->group->timers[st->arg2];
+		u64 next =
+			(tm->init ? tm->next : sl_mtask(p)->group->start) + st->d.a * NSEC_PER_USEC;
 		s64 slack = (s64)next - (s64)sim->now;
 
 		t->slack_ns = s->a->f.cumulative_slack ? t->slack_ns + slack : slack;
@@ -256,7 +257,7 @@ static void note(struct sl_sim *sim, struct sl_task *p, const struct sl_step *st
 		r->start = ns_to_us(t->start_ns);
 		r->end = ns_to_us(sim->now);
 		r->period = ns_to_us(sim->now - t->start_ns);
-		r->rel_st = ns_to_us(t->start_ns - p->group->start);
+		r->rel_st = ns_to_us(t->start_ns - sl_mtask(p)->group->start);
 		r->run = ns_to_us(t->run_ns);
 		r->slack = t->slack_ns / (s64)NSEC_PER_USEC;
 		if (l->n == l->nblocks * SL_RTA_BLOCK) {
@@ -538,7 +539,7 @@ static void say_thread(char *b, const struct run_state *s, const struct sl_task 
 		say(b, "%s-%d", s->th[s->by_pid[t->pid] - 1].log.name,
 		    s->th[s->by_pid[t->pid] - 1].log.idx);
 	else
-		say(b, "%s", t->comm);
+		say(b, "%s", sl_mtask(t)->comm);
 }
 
 /* what t waits for: the event (file line), and the object */
@@ -546,20 +547,20 @@ static void say_wait(char *b, const struct sl_group *g, const struct run_state *
 		     const struct sl_task *t)
 {
 	const struct rta_file *f = &s->a->f;
-	bool on_lock = t->blocked == BLK_MUTEX || t->spinning;
+	bool on_lock = sl_mtask(t)->blocked == BLK_MUTEX || sl_mtask(t)->spinning;
 	/* a lock waits at its step; a condition's or a barrier's wait has moved past it */
-	int pc = on_lock ? t->pc : t->pc - 1;
-	const struct sl_step *st = &t->prog->steps[pc];
+	int pc = on_lock ? sl_mtask(t)->pc : sl_mtask(t)->pc - 1;
+	const struct sl_step *st = &sl_mtask(t)->prog->steps[pc];
 	const struct rta_event *e = NULL;
 
 	for (int i = 0; i < s->npe; i++)
-		if (s->pe[i].prog == t->prog && pc < s->pe[i].n)
+		if (s->pe[i].prog == sl_mtask(t)->prog && pc < s->pe[i].n)
 			e = s->pe[i].ev[pc];
 	say_thread(b, s, t);
 	if (e)
 		say(b, " (line %d, %s)", e->line, sl_rta_kind_name(e->kind));
 	if (on_lock) {
-		const struct sl_mutex *m = t->ext->lock_wait;
+		const struct sl_mutex *m = sl_mtask(t)->ext->lock_wait;
 
 		say(b, " waits for mutex \"%s\" held by ", f->mutexes.v[m - g->mutexes]);
 		say_thread(b, s, m->owner);
@@ -592,14 +593,14 @@ static void deadlock(struct sl_sim *sim, struct sl_group *g, const struct sl_tas
 		do {
 			say(b, "%s", n++ ? "; " : "");
 			say_wait(b, g, s, t);
-			t = t->ext->lock_wait->owner;
+			t = sl_mtask(t)->ext->lock_wait->owner;
 		} while (t != cycle && n <= g->ntasks);
 		say(b, " (a cycle of mutex waits)");
 	} else {
 		for (int i = 0; i < sl_machine_of(sim)->ntasks; i++) {
 			const struct sl_task *t = sl_sim_task(sim, i);
 
-			if (t->group != g || t->state == TS_DEAD)
+			if (sl_mtask(t)->group != g || t->state == TS_DEAD)
 				continue;
 			say(b, "%s", n++ ? "; " : "");
 			say_wait(b, g, s, t);

@@ -188,8 +188,8 @@ int sl_spawn_pairs(struct sl_sim *sim, struct sl_group *g, const struct sl_pair_
 
 		if (!ct || !st || !sl_task_ext(sim, ct) || !sl_task_ext(sim, st))
 			return -1;
-		ct->ext->peer = st;
-		st->ext->peer = ct;
+		sl_mtask(ct)->ext->peer = st;
+		sl_mtask(st)->ext->peer = ct;
 	}
 	return 0;
 }
