@@ -81,6 +81,12 @@ cmp -s "$T/a.json" "$T/b.json" || fail "two runs of vtime differ"
 grep -q '^schedlab run: kernel vtime,' "$T/trace.out" && grep -q '^trace ' "$T/trace.out" ||
 	fail "a trace workload under vtime: $(cat "$T/trace.out")"
 
+# validate: a real rt-app run beside the policy's simulation of it, the header naming the policy
+V=$SRC/tests/data/validate-rep/r1/example1
+"$SL" validate "$V/example1.json" --real "$V" --policy "$T/vtime.so" >"$T/val.out" 2>/dev/null ||
+	fail "validate --policy: exit $?"
+grep -q 'vs simulated (--kernel vtime)$' "$T/val.out" || fail "validate --policy: $(head -n 3 "$T/val.out")"
+
 # global: three hogs on two CPUs share them round robin, 4 ms slices: 2/3 of 2 s each, within
 # one slice and one tick (5 ms)
 # shellcheck disable=SC2046 # the words are the figures, split on purpose

@@ -51,6 +51,11 @@ grep -q '"real_other_run_ns": *798202000' "$T/ljson" || fail "loaded json: $(cat
 "$SL" validate "$R/timer.json" --real "$R" --json >"$T/json" || fail "validate --json"
 grep -q '"figure": *"periodic slack mean (us)"' "$T/json" || fail "json: $(cat "$T/json")"
 grep -q '"model_kernel": *"6.18"' "$T/json" || fail "json kernel: $(cat "$T/json")"
+# --kernel another release: the table and the JSON name the release simulated, not the machine's
+"$SL" validate "$R/timer.json" --real "$R" --kernel 2.6.31 >"$T/k31" || fail "validate --kernel"
+grep -q 'vs simulated (--kernel 2.6.31)$' "$T/k31" || fail "--kernel label: $(head -n 1 "$T/k31")"
+"$SL" validate "$R/timer.json" --real "$R" --kernel 2.6.31 --json >"$T/k31j" || fail "--kernel --json"
+grep -q '"model_kernel": *"2.6.31"' "$T/k31j" || fail "--kernel json: $(cat "$T/k31j")"
 # -o FILE: the same table in the file, nothing on stdout
 "$SL" validate "$R/timer.json" --real "$R" -o "$T/table" >"$T/o2" || fail "validate -o"
 cmp -s "$T/out" "$T/table" && [ ! -s "$T/o2" ] || fail "validate -o: the file is not the table"
@@ -114,6 +119,8 @@ printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\nparam nosuch=1\n' >"
 usage_error "$B/machine.conf:4: param: unknown --param 'nosuch'" validate "$B/timer.json" --real "$B"
 printf 'cpus 1\nkernel_release 5.10.0\ncpuidle_driver none\n' >"$B/machine.conf"
 usage_error "no model of kernel 5.10.0" validate "$B/timer.json" --real "$B"
+usage_error "--policy $B/none.so: No such file or directory" validate "$B/timer.json" --real "$B" \
+	--policy "$B/none.so"
 printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\n' >"$B/machine.conf"
 rm "$B"/*.log
 usage_error "no rt-app logs timer-*.log" validate "$B/timer.json" --real "$B"

@@ -287,7 +287,8 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "file on a model of that machine (its CPUs, idle states, the kernel's scheduler and "
 	 "cpuidle governor, and the parameters of --calibration DIR's machine.conf); prints both "
 	 "side by side.",
-	 "real validate-out calibration kernel machine cpuidle-governor seed duration json output"},
+	 "real validate-out calibration kernel policy machine cpuidle-governor seed duration json "
+	 "output"},
 	{"calibrate", "[--recordings DIR...]", "measure this machine once, for validate",
 	 "Measures this machine's switch cost, cache refill and migration cost, vCPU wake-up, "
 	 "timer "

@@ -697,7 +697,8 @@ static void print_table(FILE *f, const struct report *rp, const char *json,
 	int nw = warnings(w, real, mc, o);
 
 	fprintf(f, "validate %s: real (%s, %d CPUs, %s) vs simulated (--kernel %s)\n",
-		base_of(json), real_dir, mc->cpus, mc->kernel_release, mc->model_kernel);
+		base_of(json), real_dir, mc->cpus, mc->kernel_release,
+		o->kernel ? o->kernel : mc->model_kernel);
 	for (int i = 0; i < nw; i++)
 		fprintf(f, "warning: %s\n", w[i]);
 	fprintf(f, "%-52s %14s %14s %9s\n", "figure", "real", "simulated", "diff");
@@ -728,7 +729,9 @@ static int print_json(FILE *f, const struct report *rp, const char *json,
 	json_object_object_add(o, "real_dir", json_object_new_string(real_dir));
 	json_object_object_add(o, "cpus", json_object_new_int(mc->cpus));
 	json_object_object_add(o, "kernel_release", json_object_new_string(mc->kernel_release));
-	json_object_object_add(o, "model_kernel", json_object_new_string(mc->model_kernel));
+	json_object_object_add(
+		o, "model_kernel",
+		json_object_new_string(opts->kernel ? opts->kernel : mc->model_kernel));
 	json_object_object_add(o, "real_lost_events",
 			       json_object_new_int64((int64_t)real->tr->lost));
 	json_object_object_add(o, "real_other_tasks", json_object_new_int(real->tr->nother));

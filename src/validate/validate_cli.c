@@ -14,13 +14,15 @@
 
 #include "core/outfile.h"
 #include "machine/params.h"
+#include "sched/plugin/plugin.h"
 #include "validate/calibrate.h"
 #include "validate/wake_idle.h"
 #include "validate/validate.h"
 
 static const char validate_usage[] =
 	"usage: schedlab validate F.json [--real DIR | --out DIR] [--calibration DIR]\n"
-	"                         [--kernel V] [--machine M] [--cpuidle-governor G] [--seed N]\n"
+	"                         [--kernel V | --policy PATH.so] [--machine M]\n"
+	"                         [--cpuidle-governor G] [--seed N]\n"
 	"                         [--duration D] [--json] [-o FILE]\n"
 	"  Runs the rt-app file for real (root, rt-app, tracefs: schedlab record) keeping "
 	"rt-app's\n"
@@ -42,7 +44,7 @@ static int usage_err(const char *fmt, const char *arg)
 int sl_cli_validate(int argc, char **argv)
 {
 	struct sl_validate_opts o = {0};
-	const char *output = NULL;
+	const char *output = NULL, *policy = NULL;
 	struct sl_outfile of;
 	FILE *out = stdout;
 	char err[4600];
@@ -67,6 +69,8 @@ int sl_cli_validate(int argc, char **argv)
 			slot = &o.calibration;
 		else if (!strcmp(a, "--kernel"))
 			slot = &o.kernel;
+		else if (!strcmp(a, "--policy"))
+			slot = &policy;
 		else if (!strcmp(a, "--machine"))
 			slot = &o.machine;
 		else if (!strcmp(a, "--cpuidle-governor"))
@@ -91,6 +95,18 @@ int sl_cli_validate(int argc, char **argv)
 	}
 	if (!o.json)
 		return usage_err("%s", "give an rt-app JSON file (see schedlab validate --help)");
+	/* --policy: the plug-in simulated in place of the machine's kernel (unless --kernel names
+	 * another release); refused here, before anything runs, if it does not load */
+	if (policy) {
+		const struct sl_release *rel = sl_plugin_load(policy, err, sizeof(err));
+
+		if (!rel) {
+			fprintf(stderr, "schedlab: validate: %s\n", err);
+			return 2;
+		}
+		if (!o.kernel)
+			o.kernel = rel->name;
+	}
 	if (o.real_dir && o.out_dir)
 		return usage_err("%s",
 				 "--real takes an earlier run; --out keeps a new one: not both");
