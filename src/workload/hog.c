@@ -15,14 +15,7 @@ struct hog_args {
 #define A struct hog_args
 static const struct sl_wl_key keys[] = {
 	SL_WL_KEY_INT("tasks", A, tasks, 1, 100000, "1", "number of tasks"),
-	SL_WL_KEY_INT("nice", A, nice, -20, 19, "0", "nice value, -20..19"),
-	SL_WL_KEY_ENUM("policy", A, policy, sl_wl_policies, "normal",
-		       "normal, batch, idle, fifo or rr (SCHED_*)"),
-	SL_WL_KEY_INT("rtprio", A, rtprio, 0, 99, "0",
-		      "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"),
-	SL_WL_KEY_TIME("runtime", A, runtime, "0s",
-		       "sched_setattr sched_runtime: the 6.18 custom slice (clamped to 0.1-100 ms; "
-		       "0s: the base slice); 2.6.3x ignore it"),
+	SL_WL_TASK_POLICY_KEYS(A),
 	SL_WL_KEY_DIST("work", A, work, "0s",
 		       "CPU time each task needs, then exits (0s: for ever)"),
 	SL_WL_KEY_DIST("yield", A, yield, "0s",

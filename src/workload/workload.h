@@ -127,6 +127,20 @@ extern const int sl_wl_ncommon_keys;
 extern const struct sl_wl_choice sl_wl_policies[];
 /* sched_setscheduler's rule: 1..99 for fifo / rr, 0 for the others (err names the keys) */
 int sl_wl_check_rtprio(int policy, long rtprio, char *err, size_t errlen);
+/*
+ * The four keys of a task's scheduling policy, in this order, for a workload whose args struct T
+ * has long nice, int policy, long rtprio and u64 runtime (hog, periodic): one definition, so
+ * that their bounds and help cannot drift apart.
+ */
+#define SL_WL_TASK_POLICY_KEYS(T)                                                                  \
+	SL_WL_KEY_INT("nice", T, nice, -20, 19, "0", "nice value, -20..19"),                       \
+		SL_WL_KEY_ENUM("policy", T, policy, sl_wl_policies, "normal",                      \
+			       "normal, batch, idle, fifo or rr (SCHED_*)"),                       \
+		SL_WL_KEY_INT("rtprio", T, rtprio, 0, 99, "0",                                     \
+			      "SCHED_FIFO / SCHED_RR priority, 1..99 (policy=fifo or rr only)"),   \
+		SL_WL_KEY_TIME("runtime", T, runtime, "0s",                                        \
+			       "sched_setattr sched_runtime: the 6.18 custom slice (clamped to "   \
+			       "0.1-100 ms; 0s: the base slice); 2.6.3x ignore it")
 
 struct sl_workload_ops {
 	const char *name;
