@@ -50,8 +50,6 @@ const struct sl_release *sl_plugin_find(const char *name);
 void sl_plugin_names(char *buf, size_t len, bool (*has)(const struct sl_release *rel));
 /* does a loaded policy have a sysctl of that name? */
 bool sl_plugin_has_sysctl(const char *name);
-/* is rel a plug-in's (made by sl_plugin_load)? */
-bool sl_plugin_is(const struct sl_release *rel);
 /*
  * The checks of a policy's tables, apart from loading (the tests call it): -1 with err naming
  * the file (path) and the table entry.

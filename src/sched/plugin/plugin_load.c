@@ -279,11 +279,6 @@ void sl_plugin_names(char *buf, size_t len, bool (*has)(const struct sl_release 
 					      loaded[i]->rel.name);
 }
 
-bool sl_plugin_is(const struct sl_release *rel)
-{
-	return rel && rel->fair == &sl_plugin_class;
-}
-
 bool sl_plugin_has_sysctl(const char *name)
 {
 	for (int i = 0; i < nloaded; i++)
