@@ -533,7 +533,10 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		set_busy(sim, rq, next != NULL);
 		sl_vcpu_util_switch(sim, rq, prev, next);
 		sl_set_curr(sim, rq, next);
-		sl_lb_touch(rq);
+		/* the balance reads curr only as idle or not (balance.c first_idle_cpu): one task
+		 * after another leaves its kept sums as they were */
+		if (!prev != !next)
+			sl_lb_touch(rq);
 		sl_emit(sim, &ev);
 		if (next) {
 			next->on_cpu = true;

@@ -197,8 +197,9 @@ struct sl_sched_group {
 	int ncpus;
 	u64 cpu_power;
 	u32 reciprocal_power; /* 2.6.31's reciprocal_value(cpu_power) */
-	/* bumped (sl_lb_touch) whenever a member CPU's curr, nr_running, load or cpu_load[]
-	 * changes: sums[load_idx] taken at this epoch still hold */
+	/* bumped (sl_lb_touch) whenever a member CPU's nr_running, load or cpu_load[] changes,
+	 * or its curr between a task and none (the idle task): sums[load_idx] taken at this
+	 * epoch still hold */
 	u64 epoch;
 	/* groups[0] of a domain only: bumped with the epoch of any group of the span (the sum of
 	 * the span's changes, one counter to compare) */
@@ -404,7 +405,8 @@ static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long f
 	}
 }
 
-/* rq's curr, nr_running, load or cpu_load[] changed: the groups holding it recompute their sums */
+/* rq's nr_running, load or cpu_load[] changed, or curr between a task and none: the groups
+ * holding it recompute their sums */
 static inline void sl_lb_touch(struct sl_cpu *rq)
 {
 	for (int i = 0; i < rq->nsd; i++) {

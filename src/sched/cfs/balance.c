@@ -24,6 +24,7 @@
 void sl_update_cpu_load(struct sl_cpu *rq)
 {
 	u64 this_load = rq->load.weight;
+	bool changed = false;
 
 	for (int i = 0; i < 5; i++) {
 		u64 scale = 1ULL << i, old = rq->cpu_load[i], new = this_load;
@@ -32,8 +33,12 @@ void sl_update_cpu_load(struct sl_cpu *rq)
 		if (new > old)
 			new += scale - 1;
 		rq->cpu_load[i] = (old * (scale - 1) + new) >> i;
+		changed |= rq->cpu_load[i] != old;
 	}
-	sl_lb_touch(rq);
+	/* a steady load is a fixed point of every average (two hogs a CPU: each tick leaves
+	 * cpu_load[] as it was): the balance's kept sums still hold */
+	if (changed)
+		sl_lb_touch(rq);
 }
 
 static u64 weighted_cpuload(struct sl_sim *sim, int cpu)
@@ -741,9 +746,9 @@ static int load_balance(struct sl_sim *sim, int this_cpu, struct sl_sched_domain
 	 * rate limit: the same instant) */
 	if (sim->group_sched)
 		sl_update_shares(sim, sd, this_cpu, (int)(sd - sim->cpus[this_cpu].sd));
-	/* find_busiest_group reads only the span's CPUs (curr, nr_running, load, cpu_load[]: what
-	 * bumps a group's epoch), the features and the domain's constants: with none changed
-	 * since it last found nothing here, it finds nothing again */
+	/* find_busiest_group reads only the span's CPUs (nr_running, load, cpu_load[], curr as
+	 * idle or not: what bumps a group's epoch), the features and the domain's constants: with
+	 * none changed since it last found nothing here, it finds nothing again */
 	u64 epoch = sd->groups[0].span_epoch;
 
 	if (sd->nobusy_valid && sd->nobusy_epoch == epoch && sd->nobusy_idle == (int)idle &&
