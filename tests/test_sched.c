@@ -377,6 +377,104 @@ static void test_task_hot(void **state)
 	}
 }
 
+/* n nice-0 tasks queued on CPU cpu, its cpu_load[] steady at their load (filled by hand) */
+static void queue_steady(struct sl_sim *sim, int cpu, int n, struct sl_task **out)
+{
+	struct sl_cpu *rq = &sim->cpus[cpu];
+
+	for (int i = 0; i < n; i++) {
+		out[i] = bare_task(0, SL_SCHED_NORMAL, cpu);
+		out[i]->sched_class = sim->classes[sim->nclasses - 1]; /* the fair class */
+		sl_cfs_enqueue_task(sim, rq, out[i], 0);
+	}
+	for (int i = 0; i < 5; i++)
+		rq->cpu_load[i] = rq->load.weight;
+	sl_lb_touch(rq);
+}
+
+/*
+ * The periodic balance of a flat socket of 4 CPUs (one domain of four one-CPU groups) under
+ * both releases: CPU 0 (one task) against CPUs 1 and 3 (three each) and 2 (one). Worked by
+ * hand at busy_idx 2, loads steady: group loads 1024, 3072, 1024, 3072; the busiest is the
+ * first of the two equal greatest, CPU 1 (a later equal one does not win); the domain's
+ * average 8192 * 1024 / 4096 = 2048; imbalance min(3072 - 2048, 2048 - 1024) = 1024, one
+ * task of 1024: CPU 1 gives one task to CPU 0, CPU 3 keeps its three. Then CPU 2 balances:
+ * now CPU 3 alone is the greatest (3072 against 2048 and 2048).
+ */
+static void test_busiest_group_first_of_equal(void **state)
+{
+	const char *kernels[] = {"2.6.31", "2.6.32"};
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct fixture *f = fixture_new(kernels[k], "4", NULL);
+		struct sl_sim *sim = f->sim;
+		struct sl_task *t[8];
+		const int n[4] = {1, 3, 1, 3};
+		int m = 0;
+
+		assert_int_equal(sim->cpus[0].nsd, 1);
+		assert_int_equal(sim->cpus[0].sd[0].ngroups, 4);
+		for (int c = 0; c < 4; c++) {
+			queue_steady(sim, c, n[c], t + m);
+			m += n[c];
+		}
+		sim->now = NSEC_PER_SEC; /* every domain due */
+		sl_rebalance_tick(sim, &sim->cpus[0]);
+		assert_int_equal(sim->cpus[0].nr_running, 2);
+		assert_int_equal(sim->cpus[1].nr_running, 2);
+		assert_int_equal(sim->cpus[3].nr_running, 3);
+		/* CPU 2's figures: its own 1024; CPU 0 1024 (the source load, the lesser of its
+		 * cpu_load[1] 1024 and its weight 2048), CPU 1 2048, CPU 3 3072: the average
+		 * 7168 * 1024 / 4096 = 1792, the imbalance min(1280, 768) = 768 below a task of
+		 * 1024, which fix_small_imbalance moves (3072 - 1024 + 1024 >= 2 * 1024) */
+		sl_rebalance_tick(sim, &sim->cpus[2]);
+		assert_int_equal(sim->cpus[2].nr_running, 2);
+		assert_int_equal(sim->cpus[3].nr_running, 2);
+		assert_int_equal(sim->cpus[1].nr_running, 2);
+		fixture_free(f);
+		for (int i = 0; i < m; i++)
+			free(t[i]);
+	}
+}
+
+/* cpu_load[] at its fixed point (the load steady): a tick leaves the balance's kept sums valid
+ * (the groups' epochs unmoved); a change of the load moves them */
+static void test_steady_load_keeps_sums(void **state)
+{
+	const char *kernels[] = {"2.6.31", "2.6.32"};
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct fixture *f = fixture_new(kernels[k], "2", NULL);
+		struct sl_sim *sim = f->sim;
+		struct sl_cpu *rq = &sim->cpus[0];
+		struct sl_sched_domain *sd = &rq->sd[0];
+		struct sl_task *t[3];
+		u64 e, se;
+
+		queue_steady(sim, 0, 2, t);
+		e = sd->groups[sd->local].epoch;
+		se = sd->groups[0].span_epoch;
+		sl_update_cpu_load(rq);
+		assert_int_equal(rq->cpu_load[4], 2048);
+		assert_int_equal(sd->groups[sd->local].epoch, e);
+		assert_int_equal(sd->groups[0].span_epoch, se);
+		t[2] = bare_task(0, SL_SCHED_NORMAL, 0);
+		sl_cfs_enqueue_task(sim, rq, t[2], 0);
+		e = sd->groups[sd->local].epoch;
+		se = sd->groups[0].span_epoch;
+		sl_update_cpu_load(rq); /* cpu_load[0] 3072, cpu_load[1] (2048 + 3073) / 2 */
+		assert_int_equal(rq->cpu_load[0], 3072);
+		assert_int_equal(rq->cpu_load[1], 2560);
+		assert_true(sd->groups[sd->local].epoch > e);
+		assert_true(sd->groups[0].span_epoch > se);
+		fixture_free(f);
+		for (int i = 0; i < 3; i++)
+			free(t[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +486,8 @@ int main(void)
 		cmocka_unit_test(test_pick_next_buddies),
 		cmocka_unit_test(test_rbtree_fifo),
 		cmocka_unit_test(test_task_hot),
+		cmocka_unit_test(test_busiest_group_first_of_equal),
+		cmocka_unit_test(test_steady_load_keeps_sums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -212,6 +212,26 @@ struct sl_sched_group {
 };
 
 /*
+ * What find_busiest_group finds in a domain at one load index whatever the CPU that balances
+ * (balance.c domain_stats), kept while no CPU of the span changed: the sum of every group's
+ * source load and power, and the busiest group as a remote group reads (the first of the
+ * greatest average load above 0 among the groups over capacity or imbalanced, in groups[]
+ * order), with the first such among the others for a CPU of that group.
+ */
+struct sl_sd_cand {
+	int group; /* index in groups[] (-1: none) */
+	bool imb;
+	u64 avg_load, nr_running, load;
+};
+
+struct sl_sd_stats {
+	u64 epoch; /* groups[0].span_epoch they were taken at (0: never) */
+	u64 features;
+	u64 total_src, total_pwr;
+	struct sl_sd_cand cand[2];
+};
+
+/*
  * The span and the groups are shared by every CPU of the span (built once, by the span's first
  * CPU, which owns them): groups[] is in the order of the groups' first CPUs and local is the
  * index of the group holding the owning CPU. The kernel's order (sd->groups: the local group
@@ -222,6 +242,7 @@ struct sl_sched_domain {
 	int *span; /* CPU ids, ascending */
 	int nspan;
 	struct sl_sched_group *groups;
+	struct sl_sd_stats *stats; /* [6], by load_idx; shared with the span and groups */
 	int ngroups;
 	int local;  /* groups[local] holds the owning CPU */
 	bool owner; /* this CPU's domain allocated span, groups and the groups' cpus */

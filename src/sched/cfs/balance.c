@@ -17,6 +17,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef SL_LB_CHECK_CACHE
+#include <stdio.h>
+#endif
 
 #define SCHED_LOAD_SCALE 1024ULL
 #define NR_CPUS_CONFIG	 64 /* CONFIG_NR_CPUS of an x86_64 distribution kernel of 2009 */
@@ -154,7 +157,13 @@ static int build_span_groups(struct sl_sim *sim, struct sl_sched_domain *sd, con
 		free(members);
 		return -1;
 	}
+	sd->stats = calloc(6, sizeof(*sd->stats)); /* by load_idx, 0..5 */
+	if (!sd->stats) {
+		free(members);
+		return -1;
+	}
 	sd->groups[0].cpus = members; /* the first group's cpus own the array (freed with it) */
+	sd->groups[0].span_epoch = 1; /* stats[].epoch 0: none taken yet */
 	for (int m = 0; m < sd->nspan; m++)
 		sd->groups[gidx[child ? child_lead[sd->span[m]] : sd->span[m]]].ncpus++;
 	for (int g = 0, off = 0; g < sd->ngroups; g++) {
@@ -276,6 +285,7 @@ void sl_build_domains(struct sl_sim *sim)
 				sd->span = shared->span;
 				sd->nspan = shared->nspan;
 				sd->groups = shared->groups;
+				sd->stats = shared->stats;
 				sd->ngroups = shared->ngroups;
 			} else if (build_span_groups(sim, sd, key + (size_t)level * n,
 						     child ? lead + (size_t)child_level * n : NULL,
@@ -319,6 +329,7 @@ void sl_free_domains(struct sl_sim *sim)
 			if (rq->sd[i].groups)
 				free(rq->sd[i].groups[0].cpus);
 			free(rq->sd[i].groups);
+			free(rq->sd[i].stats);
 			free(rq->sd[i].span);
 		}
 		rq->nsd = 0;
@@ -499,15 +510,9 @@ static void calculate_imbalance(struct sl_sim *sim, struct lb_stats *s, int this
  * the domain that balances reads them, where each used to sum them again. Sums of integers, so the
  * order of the additions does not matter.
  */
-static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sched_group *g,
-					      int load_idx)
+static void group_sums_take(struct sl_sim *sim, const struct sl_sched_group *g, int load_idx,
+			    struct sl_group_sums *s)
 {
-	struct sl_group_sums *s = &g->sums[load_idx];
-
-	if (s->epoch == g->epoch && s->features == sim->features)
-		return s;
-	s->epoch = g->epoch;
-	s->features = sim->features;
 	s->sum_src = s->sum_tgt = s->sum_nr = s->sum_wl = s->sum_alpt = 0;
 	s->max_src = 0;
 	s->min_src = UINT64_MAX;
@@ -526,28 +531,201 @@ static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sche
 		s->sum_wl += weighted_cpuload(sim, c);
 		s->sum_alpt += sl_cpu_avg_load_per_task(sim, c);
 	}
+}
+
+#ifdef SL_LB_CHECK_CACHE
+/* -DSL_LB_CHECK_CACHE: every kept figure is taken again and compared; a difference aborts */
+static void lb_check_failed(const char *what)
+{
+	fprintf(stderr, "schedlab: SL_LB_CHECK_CACHE: kept %s differs from its walk\n", what);
+	abort();
+}
+#endif
+
+static const struct sl_group_sums *group_sums(struct sl_sim *sim, struct sl_sched_group *g,
+					      int load_idx)
+{
+	struct sl_group_sums *s = &g->sums[load_idx];
+
+	if (s->epoch == g->epoch && s->features == sim->features) {
+#ifdef SL_LB_CHECK_CACHE
+		struct sl_group_sums f = *s;
+
+		group_sums_take(sim, g, load_idx, &f);
+		if (memcmp(&f, s, sizeof(f)))
+			lb_check_failed("group sums");
+#endif
+		return s;
+	}
+	s->epoch = g->epoch;
+	s->features = sim->features;
+	group_sums_take(sim, g, load_idx, s);
 	return s;
 }
 
 /* The group's first CPU with nothing to run, else its first CPU: the one that balances it */
-static int first_idle_cpu(struct sl_sim *sim, struct sl_sched_group *g)
+static int first_idle_cpu_take(struct sl_sim *sim, const struct sl_sched_group *g)
 {
-	int cpu = g->cpus[0];
-
-	if (g->idle_epoch == g->epoch)
-		return g->idle_cpu;
 	for (int i = 0; i < g->ncpus; i++) {
 		const struct sl_cpu *rq = &sim->cpus[g->cpus[i]];
 
-		if (!rq->curr && !rq->nr_running) {
-			cpu = g->cpus[i];
-			break;
-		}
+		if (!rq->curr && !rq->nr_running)
+			return g->cpus[i];
+	}
+	return g->cpus[0];
+}
+
+static int first_idle_cpu(struct sl_sim *sim, struct sl_sched_group *g)
+{
+	if (g->idle_epoch == g->epoch) {
+#ifdef SL_LB_CHECK_CACHE
+		if (first_idle_cpu_take(sim, g) != g->idle_cpu)
+			lb_check_failed("first idle CPU");
+#endif
+		return g->idle_cpu;
 	}
 	g->idle_epoch = g->epoch;
-	g->idle_cpu = cpu;
-	return cpu;
+	g->idle_cpu = first_idle_cpu_take(sim, g);
+	return g->idle_cpu;
 }
+
+/* a group's figures as find_busiest_group reads a remote group: its average load, whether it
+ * is imbalanced within, whether it may be the busiest */
+struct remote_group {
+	u64 avg_load;
+	bool imb, candidate;
+};
+
+static struct remote_group remote_group(struct sl_sim *sim, const struct sl_sched_group *g,
+					const struct sl_group_sums *gs)
+{
+	struct remote_group r;
+	u64 avg_lpt = div_power(sim, g, gs->sum_alpt * SCHED_LOAD_SCALE);
+
+	r.avg_load = div_power(sim, g, gs->sum_src * SCHED_LOAD_SCALE);
+	r.imb = gs->max_src - gs->min_src > 2 * avg_lpt;
+	r.candidate = gs->sum_nr > g->cpu_power / SCHED_LOAD_SCALE || r.imb;
+	return r;
+}
+
+/*
+ * The domain's figures at load_idx that every CPU of the span shares (struct sl_sd_stats),
+ * taken again only after a CPU of the span changed (its span_epoch) or the features did: the
+ * balancing CPUs of a flat socket of N CPUs each walked its N groups. A CPU's busiest group is
+ * the first of the greatest average load among the candidates other than its own group (the
+ * kernel's order puts its own first, the others in groups[] order, and a later equal load
+ * does not win): cand[0] when that is not its own group, else cand[1], the first of the
+ * greatest among the rest. Sums of integers, so the order of the additions does not matter.
+ */
+static const struct sl_sd_stats *domain_stats(struct sl_sim *sim, struct sl_sched_domain *sd,
+					      int load_idx)
+{
+	struct sl_sd_stats *ds = &sd->stats[load_idx];
+	u64 epoch = sd->groups[0].span_epoch;
+
+	if (ds->epoch == epoch && ds->features == sim->features)
+		return ds;
+	ds->epoch = epoch;
+	ds->features = sim->features;
+	ds->total_src = ds->total_pwr = 0;
+	for (int k = 0; k < 2; k++)
+		ds->cand[k] = (struct sl_sd_cand){.group = -1};
+	for (int gi = 0; gi < sd->ngroups; gi++) {
+		struct sl_sched_group *g = &sd->groups[gi];
+		const struct sl_group_sums *gs = group_sums(sim, g, load_idx);
+		struct remote_group r = remote_group(sim, g, gs);
+		struct sl_sd_cand c = {gi, r.imb, r.avg_load, gs->sum_nr, gs->sum_wl};
+
+		ds->total_src += gs->sum_src;
+		ds->total_pwr += g->cpu_power;
+		/* max_load starts at 0: a group of no load is never the busiest */
+		if (!r.candidate || r.avg_load <= ds->cand[1].avg_load)
+			continue;
+		if (r.avg_load > ds->cand[0].avg_load) {
+			ds->cand[1] = ds->cand[0];
+			ds->cand[0] = c;
+		} else {
+			ds->cand[1] = c;
+		}
+	}
+	return ds;
+}
+
+/* the statistics of find_busiest_group's walk of the groups, from the domain's kept figures */
+static void lb_stats_kept(struct sl_sim *sim, struct sl_sched_domain *sd, int load_idx,
+			  struct lb_stats *s)
+{
+	const struct sl_sd_stats *ds = domain_stats(sim, sd, load_idx);
+	struct sl_sched_group *lg = &sd->groups[sd->local];
+	const struct sl_group_sums *ls = group_sums(sim, lg, load_idx);
+	const struct sl_sd_cand *c = &ds->cand[ds->cand[0].group == sd->local];
+
+	memset(s, 0, sizeof(*s));
+	/* the local group counts its target load, the others their source loads */
+	s->total_load = ds->total_src - ls->sum_src + ls->sum_tgt;
+	s->total_pwr = ds->total_pwr;
+	s->this = lg;
+	s->this_load = div_power(sim, lg, ls->sum_tgt * SCHED_LOAD_SCALE);
+	s->this_nr_running = ls->sum_nr;
+	s->this_load_per_task = ls->sum_wl;
+	if (c->group >= 0) {
+		s->busiest = &sd->groups[c->group];
+		s->max_load = c->avg_load;
+		s->busiest_nr_running = c->nr_running;
+		s->busiest_load_per_task = c->load;
+		s->group_imb = c->imb;
+	}
+}
+
+#ifdef SL_LB_CHECK_CACHE
+/* the same statistics as the kernel walks the groups (the local one first), the sums taken
+ * afresh */
+static void lb_stats_walk(struct sl_sim *sim, struct sl_sched_domain *sd, int load_idx,
+			  struct lb_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int gi = 0; gi < sd->ngroups; gi++) {
+		struct sl_sched_group *g = sl_sd_group(sd, gi);
+		struct sl_group_sums gs;
+
+		group_sums_take(sim, g, load_idx, &gs);
+		s->total_pwr += g->cpu_power;
+		if (gi == 0) { /* groups are disjoint: only the first holds this_cpu */
+			s->total_load += gs.sum_tgt;
+			s->this_load = div_power(sim, g, gs.sum_tgt * SCHED_LOAD_SCALE);
+			s->this = g;
+			s->this_nr_running = gs.sum_nr;
+			s->this_load_per_task = gs.sum_wl;
+			continue;
+		}
+		struct remote_group r = remote_group(sim, g, &gs);
+
+		s->total_load += gs.sum_src;
+		if (r.avg_load > s->max_load && r.candidate) {
+			s->max_load = r.avg_load;
+			s->busiest = g;
+			s->busiest_nr_running = gs.sum_nr;
+			s->busiest_load_per_task = gs.sum_wl;
+			s->group_imb = r.imb;
+		}
+	}
+}
+
+static void lb_stats_check(struct sl_sim *sim, struct sl_sched_domain *sd, int load_idx,
+			   const struct lb_stats *k)
+{
+	struct lb_stats w;
+
+	lb_stats_walk(sim, sd, load_idx, &w);
+	if (w.this != k->this || w.busiest != k->busiest || w.total_load != k->total_load ||
+	    w.total_pwr != k->total_pwr || w.this_load != k->this_load ||
+	    w.this_nr_running != k->this_nr_running ||
+	    w.this_load_per_task != k->this_load_per_task || w.max_load != k->max_load ||
+	    w.busiest_nr_running != k->busiest_nr_running ||
+	    w.busiest_load_per_task != k->busiest_load_per_task || w.group_imb != k->group_imb)
+		lb_check_failed("domain statistics");
+}
+#endif
 
 static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_sched_domain *sd,
 						 int this_cpu, u64 *imb, enum sl_idle_type idle,
@@ -568,34 +746,10 @@ static struct sl_sched_group *find_busiest_group(struct sl_sim *sim, struct sl_s
 		*balance = 0;
 		return NULL;
 	}
-	memset(&s, 0, sizeof(s));
-	for (int gi = 0; gi < sd->ngroups; gi++) {
-		struct sl_sched_group *g = sl_sd_group(sd, gi);
-		bool local = gi == 0; /* groups are disjoint: only the first holds this_cpu */
-		const struct sl_group_sums *gs = group_sums(sim, g, load_idx);
-		u64 group_load = local ? gs->sum_tgt : gs->sum_src, sum_nr = gs->sum_nr,
-		    sum_wl = gs->sum_wl, sum_alpt = gs->sum_alpt;
-		u64 max_cpu = local ? 0 : gs->max_src, min_cpu = local ? UINT64_MAX : gs->min_src;
-		u64 avg_load = div_power(sim, g, group_load * SCHED_LOAD_SCALE);
-		u64 avg_lpt = div_power(sim, g, sum_alpt * SCHED_LOAD_SCALE);
-		bool group_imb = !local && max_cpu - min_cpu > 2 * avg_lpt;
-		u64 capacity = g->cpu_power / SCHED_LOAD_SCALE;
-
-		s.total_load += group_load;
-		s.total_pwr += g->cpu_power;
-		if (local) {
-			s.this_load = avg_load;
-			s.this = g;
-			s.this_nr_running = sum_nr;
-			s.this_load_per_task = sum_wl;
-		} else if (avg_load > s.max_load && (sum_nr > capacity || group_imb)) {
-			s.max_load = avg_load;
-			s.busiest = g;
-			s.busiest_nr_running = sum_nr;
-			s.busiest_load_per_task = sum_wl;
-			s.group_imb = group_imb;
-		}
-	}
+	lb_stats_kept(sim, sd, load_idx, &s);
+#ifdef SL_LB_CHECK_CACHE
+	lb_stats_check(sim, sd, load_idx, &s);
+#endif
 	if (!s.busiest || !s.busiest_nr_running || !s.this)
 		return NULL;
 	if (s.this_load >= s.max_load)
@@ -755,6 +909,13 @@ static int load_balance(struct sl_sim *sim, int this_cpu, struct sl_sched_domain
 	    sd->nobusy_features == sim->features) {
 		imb = 0;
 		g = NULL;
+#ifdef SL_LB_CHECK_CACHE
+		int b = 1;
+
+		if (find_busiest_group(sim, sd, this_cpu, &imb, idle, &b) || !b != sd->nobusy_stop)
+			lb_check_failed("balanced domain");
+		imb = 0;
+#endif
 		if (sd->nobusy_stop)
 			*balance = 0;
 	} else {
