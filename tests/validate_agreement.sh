@@ -34,6 +34,10 @@ grep -q '^total calibration  *6/10 ' "$T/out" || fail "-C: the calibration total
 agree -v template
 [ "$(grep -c '^template  *thread0  *wakeup_p50  *r[12] .* OFF$' "$T/out")" -eq 2 ] ||
 	fail "-v: $(cat "$T/out")"
+# -K DIR: the model's side of each file kept once (validate --sim-out), its trace and logs
+agree -K "$T/keep" template
+[ -s "$T/keep/template/sim.trace" ] && [ "$(ls "$T/keep")" = template ] ||
+	fail "-K: $(ls -R "$T/keep")"
 # a name with no recording: an error, exit 2
 rc=0
 sh "$ROOT/tools/validate_agreement.sh" -s "$SL" -R "$T/set" nosuch >"$T/out" 2>"$T/err" || rc=$?
