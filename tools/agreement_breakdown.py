@@ -25,8 +25,8 @@ the model agrees with each recording; this says which ones it misses, over sever
 Usage: agreement_breakdown.py -c CALDIR -R SETDIR [-S 1-10] [-s schedlab] NAME...
        agreement_breakdown.py --from VERBOSE... -R SETDIR [--sim SIMDIR] [NAME...]
   NAME...  the files to break down (e.g. the calibration half); -S the seeds (N or N-M);
-  the first runs `sh tools/validate_agreement.sh -v` once per seed (seed 1 keeps the model's
-  traces, -K); --from takes such -v outputs saved earlier (one per seed), --sim a -K directory.
+  the first runs `sh tools/validate_agreement.sh -v` once per seed (the first seed keeps the
+  model's traces, -K); --from takes such -v outputs saved earlier (one per seed), --sim a -K directory.
 Exit 2 on bad input (a missing set, a file without recordings), 1 if the script it runs fails.
 """
 import lzma
@@ -127,8 +127,8 @@ def wake_classes(path, tasks):
                 continue
             if curr[target] == 0:
                 cls = "timer-idle" if cpu == target else "remote-idle"
-            elif (cpu == target and tpid and curr[cpu] == tpid and flags[2:3] not in ("h", "H", "s") and
-                  irq.get(cpu) != ts):
+            elif (cpu == target and tpid and curr[cpu] == tpid and
+                  flags[2:3] not in ("h", "H", "s") and irq.get(cpu) != ts):
                 cls = "waker-cpu"
             else:
                 cls = "busy"
@@ -206,6 +206,7 @@ def main(argv):
     if not setdir or not os.path.isdir(os.path.join(setdir, "r1")):
         die("-R SETDIR: give a set of repeated recordings (SETDIR/r1, r2, ...)")
     tmp = None
+    frm_given = bool(frm)
     if not frm:
         if not names:
             die("give the files to break down (NAME...)")
@@ -351,7 +352,9 @@ def main(argv):
             (f, t) for f, t, _, _ in miss if tkind(f, t) == tk}))))
     print()
     print("4. wake-up latency by class: wake-ups/s, p50, p95 (us); real (%s) / model%s" %
-          ("all recordings", " (seed %d, its own trace)" % 1 if sim_lat else ": not run"))
+          ("all recordings", " (seed %d, its own trace)" % seeds[0] if sim_lat and not frm_given
+                                           else " (its own trace)" if sim_lat
+                                           else ": not run"))
     print("%-14s %-12s %24s %24s %24s" % ("file", "class", "per s real/model",
                                          "p50 real/model", "p95 real/model"))
     for f in files:

@@ -5,7 +5,8 @@
 # (the differences' standard deviation over the square root of the number of seeds). One
 # seed's count moves by about +-7 figures on a half of tests/data/validate-rep; the paired
 # difference takes the part both share out.
-# Usage: sh tools/agreement_paired.sh [-s schedlab] [-S 'SEEDS'] [-R SETDIR] BASE_DIR CAND_DIR NAME...
+# Usage: sh tools/agreement_paired.sh [-s schedlab] [-S 'SEEDS'] [-R SETDIR] BASE_DIR CAND_DIR
+#        NAME...
 #   -S the seeds (default '1 2 3 4 5 6 7 8 9 10'), -R the set (default tests/data/validate-rep)
 set -eu
 SL=build/schedlab
@@ -33,8 +34,10 @@ shift 2
 AG=$(dirname "$0")/validate_agreement.sh
 printf '%-6s %10s %10s %6s\n' seed "$(basename "$A")" "$(basename "$B")" diff
 for s in $SEEDS; do
-	a=$(sh "$AG" -s "$SL" -S "$s" -c "$A" -R "$SET" "$@" | awk '/^total all/ { split($3, x, "/"); print x[1] }')
-	b=$(sh "$AG" -s "$SL" -S "$s" -c "$B" -R "$SET" "$@" | awk '/^total all/ { split($3, x, "/"); print x[1] }')
+	a=$(sh "$AG" -s "$SL" -S "$s" -c "$A" -R "$SET" "$@" |
+		awk '/^total all/ { split($3, x, "/"); print x[1] }')
+	b=$(sh "$AG" -s "$SL" -S "$s" -c "$B" -R "$SET" "$@" |
+		awk '/^total all/ { split($3, x, "/"); print x[1] }')
 	[ -n "$a" ] && [ -n "$b" ] || {
 		echo "$0: seed $s: no total" >&2
 		exit 1
