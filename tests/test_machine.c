@@ -308,6 +308,59 @@ static void test_vcpu_pack_waker(void **state)
 }
 
 /*
+ * vcpu_pack_other: a wake-up by the one task runnable on CPU 0, of a task that last ran on
+ * CPU 1, that the policy sends to the idle CPU 1 joins CPU 0 vcpu_pack_other times in 1000.
+ * By hand as vcpu_pack_waker's: 0 never, 1000 always, 500 in 10000 draws within 5000 +- 250.
+ * Outside that situation the policy's choice stands: no waker, the wakee last on the waker's
+ * CPU (vcpu_pack_waker's case), the waker not running there or not alone (another task
+ * queued), the chosen CPU busy or the waker's own.
+ */
+static void test_vcpu_pack_other(void **state)
+{
+	const char *set[] = {NULL, "vcpu_pack_other=1000", "vcpu_pack_other=500"};
+	int kept[3];
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task waker, other, wakee;
+
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 1;
+		sim->cpus[0].curr = &waker;
+		sim->cpus[0].nr_running = 1;
+		kept[k] = 0;
+		for (int i = 0; i < 10000; i++)
+			kept[k] += sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1) == 0;
+		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, NULL, 0, 1), 1);
+		wakee.cpu = 0;
+		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1), 1);
+		wakee.cpu = 1;
+		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 0), 0);
+		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, -1, 1), 1);
+		sim->cpus[0].nr_running = 2;
+		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1), 1);
+		sim->cpus[0].nr_running = 1;
+		sim->cpus[0].curr = &other;
+		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1), 1);
+		sim->cpus[0].curr = &waker;
+		sim->cpus[1].curr = &other;
+		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1), 1);
+		sim->cpus[1].curr = NULL;
+		sim->cpus[0].curr = NULL;
+		sim->cpus[0].nr_running = 0;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(kept[0], 0);
+	assert_int_equal(kept[1], 10000);
+	assert_true(kept[2] >= 4750 && kept[2] <= 5250);
+}
+
+/*
  * The utilization signals of vcpu_pack_room (machine/vcpu_util.c), by hand: a CPU idle at 0
  * runs a task from 0 to one half-life H = 32 x 1024 us, then idles: its signal is 0 at 0,
  * 1024 x (1 - 1/2) = 512 at H, 512 / 2 = 256 at 2H; the task's, running then sleeping, the
@@ -529,8 +582,9 @@ int main(void)
 		cmocka_unit_test(test_iowait),		cmocka_unit_test(test_sched_idle_policy),
 		cmocka_unit_test(test_compat_yield),	cmocka_unit_test(test_hz),
 		cmocka_unit_test(test_timer_slack),	cmocka_unit_test(test_vcpu_pack),
-		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_vcpu_util),
-		cmocka_unit_test(test_vcpu_pack_room),	cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_vcpu_pack_other),
+		cmocka_unit_test(test_vcpu_util),	cmocka_unit_test(test_vcpu_pack_room),
+		cmocka_unit_test(test_wake_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

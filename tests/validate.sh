@@ -62,6 +62,20 @@ cmp -s "$T/out" "$T/table" && [ ! -s "$T/o2" ] || fail "validate -o: the file is
 # determinism
 "$SL" validate "$R/timer.json" --real "$R" >"$T/out2" && cmp -s "$T/out" "$T/out2" ||
 	fail "two validate runs differ"
+# --sim-out DIR keeps the simulated side: the same table; its logs and trace, taken as the real
+# side, are the model's own run, so every figure agrees exactly
+"$SL" validate "$R/timer.json" --real "$R" --sim-out "$T/kept" >"$T/out3" || fail "--sim-out"
+cmp -s "$T/out" "$T/out3" || fail "--sim-out changed the table: $(cat "$T/out3")"
+for f in timer.json sim.trace timer-periodic-0.log; do
+	[ -s "$T/kept/$f" ] || fail "--sim-out: no $f ($(ls "$T/kept"))"
+done
+cp "$R/machine.conf" "$T/kept/"
+"$SL" validate "$R/timer.json" --real "$T/kept" >"$T/out4" || fail "validate --real the kept side"
+if grep -v '^validate\|^figure\|^warning: ' "$T/out4" | grep -v ' +0.0%$'; then
+	fail "the kept side is not the model's run: $(cat "$T/out4")"
+fi
+usage_error "--sim-out $T/no/such: No such file or directory" validate "$R/timer.json" \
+	--real "$R" --sim-out "$T/no/such"
 
 # The recorded real runs of this machine (tests/data/validate, tools/validate_record.sh): each
 # validates; where docs/validate.md says the model is within 5% of the real mean period, it

@@ -34,6 +34,26 @@ grep -q '^total calibration  *6/10 ' "$T/out" || fail "-C: the calibration total
 agree -v template
 [ "$(grep -c '^template  *thread0  *wakeup_p50  *r[12] .* OFF$' "$T/out")" -eq 2 ] ||
 	fail "-v: $(cat "$T/out")"
+# -K DIR: the model's side of each file kept once (validate --sim-out), its trace and logs
+agree -K "$T/keep" template
+[ -s "$T/keep/template/sim.trace" ] && [ "$(ls "$T/keep")" = template ] ||
+	fail "-K: $(ls -R "$T/keep")"
+# tools/agreement_paired.sh: a machine against itself differs by 0 on every seed; two machines
+# differ, seed 1, by what validate_agreement.sh's two totals say
+PAIR="$ROOT/tools/agreement_paired.sh"
+sh "$PAIR" -s "$SL" -S '1 2' -R "$T/set" "$ROOT/machines/fc-2vcpu" "$ROOT/machines/fc-2vcpu" \
+	template >"$T/pair" || fail "agreement_paired.sh: $(cat "$T/pair")"
+grep -q '^mean  *6.0  *6.0  *+0.0  (standard error 0.0, 2 seeds)$' "$T/pair" ||
+	fail "paired, itself: $(cat "$T/pair")"
+tot() {
+	sh "$ROOT/tools/validate_agreement.sh" -s "$SL" -c "$1" -R "$T/set" template |
+		awk '/^total all/ { split($3, x, "/"); print x[1] }'
+}
+want=$(($(tot "$ROOT/machines/fc-2vcpu-r28") - $(tot "$ROOT/machines/fc-2vcpu")))
+sh "$PAIR" -s "$SL" -S 1 -R "$T/set" "$ROOT/machines/fc-2vcpu" "$ROOT/machines/fc-2vcpu-r28" \
+	template >"$T/pair" || fail "agreement_paired.sh: $(cat "$T/pair")"
+[ "$(awk '$1 == 1 { print $4 + 0 }' "$T/pair")" = "$want" ] ||
+	fail "paired, seed 1: expected $want: $(cat "$T/pair")"
 # a name with no recording: an error, exit 2
 rc=0
 sh "$ROOT/tools/validate_agreement.sh" -s "$SL" -R "$T/set" nosuch >"$T/out" 2>"$T/err" || rc=$?

@@ -39,6 +39,12 @@ grep -q '^2 wake-ups by a running task with the other CPU idle; 1 ran on the wak
 grep -q 'last on A, waker alone *1 *1 100.0%' "$T/out" || fail "class A: $(cat "$T/out")"
 grep -q 'last on B, small, room *1 *0   0.0%' "$T/out" || fail "class B: $(cat "$T/out")"
 grep -q 'the rule says where 1 of 2 went (50.0%)' "$T/out" || fail "rule: $(tail -1 "$T/out")"
+# --fit: B's wake-up (last on A, A alone) stayed: vcpu_pack_waker 1000 of 1000; C's (last on
+# B, A alone) did not join A: vcpu_pack_other 0 of 1
+"$PY" "$W" --fit "$T/t.trace" >"$T/fit" || fail "--fit exit $?"
+grep -q '^param vcpu_pack_waker=1000$' "$T/fit" && grep -q '^param vcpu_pack_other=0$' "$T/fit" &&
+	grep -q '^# of the 1 last on the idle CPU, 0 joined the waker$' "$T/fit" ||
+	fail "--fit: $(cat "$T/fit")"
 "$PY" "$W" --rows "$T/t.trace" >"$T/rows" || fail "--rows exit $?"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$(c["wakee"]) == "C" { printf "%.1f %.1f\n", $(c["util_p"]), $(c["util_a"]) }' "$T/rows" \

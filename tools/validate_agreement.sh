@@ -30,6 +30,9 @@
 # -S N runs the model with seed N (validate --seed; default 1): one seed's count moves by
 # about +-10 figures of 528 on tests/data/validate-rep, so a mechanism is judged on the mean
 # of several (docs/validate.md, "Placement, from the recordings").
+# -K DIR keeps the model's side of each file in DIR/NAME (validate --sim-out: its rt-app logs
+# and sim.trace; with -R, of the first recording's run, the model being the same for each):
+# tools/agreement_breakdown.py reads its trace.
 set -eu
 SL=build/schedlab
 CAL=machines/fc-2vcpu
@@ -39,8 +42,10 @@ DUR=
 REPSET=
 CALSET=
 SEED=1
-while getopts vs:c:b:d:R:C:S: o; do
+KEEP=
+while getopts vs:c:b:d:R:C:S:K: o; do
 	case $o in
+	K) KEEP=$OPTARG ;;
 	S) SEED=$OPTARG ;;
 	R) REPSET=$OPTARG ;;
 	C) CALSET=$OPTARG ;;
@@ -50,7 +55,7 @@ while getopts vs:c:b:d:R:C:S: o; do
 	s) SL=$OPTARG ;;
 	c) CAL=$OPTARG ;;
 	*)
-		echo "usage: $0 [-v] [-s schedlab] [-c calibration_dir] [-b otherset] [-S seed] DIR..." >&2
+		echo "usage: $0 [-v] [-s schedlab] [-c calibration_dir] [-b otherset] [-S seed] [-K keepdir] DIR..." >&2
 		exit 2
 		;;
 	esac
@@ -83,8 +88,13 @@ rows() {
 	for nd in $DUR; do
 		[ "${nd%%=*}" = "$name" ] && dur=${nd#*=}
 	done
+	keep=
+	if [ -n "$KEEP" ] && [ ! -d "$KEEP/$name" ]; then
+		mkdir -p "$KEEP"
+		keep=$KEEP/$name
+	fi
 	if ! "$SL" validate "$d/$name.json" --real "$d" --calibration "$CAL" ${dur:+--duration "$dur"} \
-		--seed "$SEED" >"$TMP/out" 2>"$TMP/err"; then
+		--seed "$SEED" ${keep:+--sim-out "$keep"} >"$TMP/out" 2>"$TMP/err"; then
 		echo "$0: validate $d: $(cat "$TMP/err")" >&2
 		exit 2
 	fi

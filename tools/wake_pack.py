@@ -37,7 +37,8 @@ Usage: wake_pack.py [--rows] [--room=R --small=S] TRACE...
           util_p < R, A alone) or not; how many of each ran on A, and how often the rule
           (packed: last on A, or small) says where the wake-up went
   --fit   machine.conf lines from the traces: vcpu_pack_waker, of 1000 wake-ups of a task last
-          on A with the waker alone there, how many stayed on A; vcpu_pack_room and
+          on A with the waker alone there, how many stayed on A; vcpu_pack_other, of 1000
+          of a task last on B with the waker alone on A, how many joined A; vcpu_pack_room and
           vcpu_pack_small, the pair (grid: small 2..64 by 2, room 300..1024 by 25) that says
           best where the wake-ups of a task last on B with the waker alone on A went, then
           vcpu_pack_prio, the bound on the wakee's prio (100..140; 0: none) that does best
@@ -341,6 +342,10 @@ def fit(rows):
     print(f"# {len(b)} of a task last on the idle CPU: the pair below says where "
           f"{len(b) - err} went ({100.0 * (len(b) - err) / len(b):.1f}%)")
     print(f"param vcpu_pack_waker={kept * 1000 // len(a)}")
+    # (vcpu_pack_other: one rate for all of b, the rule without the room rule's sizes)
+    joined = sum(o for _, _, o, _ in b)
+    print(f"# of the {len(b)} last on the idle CPU, {joined} joined the waker")
+    print(f"param vcpu_pack_other={joined * 1000 // len(b)}")
     print(f"param vcpu_pack_room={room}")
     print(f"param vcpu_pack_small={small}")
     print(f"param vcpu_pack_prio={prio_best[1]}")

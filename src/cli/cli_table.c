@@ -188,6 +188,10 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 DIR_, NULL},
 	{"calibration", "--calibration", NULL, "DIR", false,
 	 "A `schedlab calibrate` directory whose machine.conf the model takes.", DIR_, NULL},
+	{"sim-out", "--sim-out", NULL, "DIR", false,
+	 "Keep the simulated side (the file, rt-app's logs, sim.trace) in DIR, made if missing "
+	 "(default: a temporary directory, removed).",
+	 DIR_, NULL},
 	{"trace-file", "--output", "-o", "FILE", false, "The trace file to write (ftrace text).",
 	 FILE_, NULL},
 	{"output-dir", "--output", "-o", "DIR", false,
@@ -287,8 +291,8 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "file on a model of that machine (its CPUs, idle states, the kernel's scheduler and "
 	 "cpuidle governor, and the parameters of --calibration DIR's machine.conf); prints both "
 	 "side by side.",
-	 "real validate-out calibration kernel policy machine cpuidle-governor seed duration json "
-	 "output"},
+	 "real validate-out sim-out calibration kernel policy machine cpuidle-governor seed "
+	 "duration json output"},
 	{"calibrate", "[--recordings DIR...]", "measure this machine once, for validate",
 	 "Measures this machine's switch cost, cache refill and migration cost, vCPU wake-up, "
 	 "timer "

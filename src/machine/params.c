@@ -168,6 +168,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "wake-up by a running task (a pipe write, a resume, a signal) of a task that last ran "
 	 "on the waker's CPU: of 1000 that the policy sends to an idle CPU, this many stay on "
 	 "the waker's CPU (calibrate's free ping-pong counts them: 997 and 998 here)"},
+	{"vcpu_pack_other", P(vcpu_pack_other), 0, true,
+	 "0 (leave it out): mainline placement. Else the same patch's rule as observed in real "
+	 "traces (tools/wake_pack.py --fit) for a wake-up by the one task runnable on its CPU of "
+	 "a task that last ran on another CPU: of 1000 that the policy sends to an idle CPU, this "
+	 "many join the waker (one draw, whatever the tasks' sizes; the room rule below is the "
+	 "one by utilization)"},
 	{"vcpu_pack_room", P(vcpu_pack_room), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): mainline placement. Else the same patch's rule as observed in real "
 	 "traces (docs/validate.md, tools/wake_pack.py) for a wake-up by the one task runnable on "

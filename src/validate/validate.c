@@ -781,7 +781,7 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 	struct sl_machine_conf mc;
 	struct side real = {0}, sim = {0};
 	struct report rp = {0};
-	char simdir[] = "/tmp/schedlab-validate-sim-XXXXXX", live[PATH_MAX], conf[PATH_MAX];
+	char simdir[PATH_MAX] = "/tmp/schedlab-validate-sim-XXXXXX", live[PATH_MAX], conf[PATH_MAX];
 	const char *real_dir = o->real_dir;
 	bool made_sim = false;
 	int rc = -1;
@@ -840,11 +840,19 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 	}
 	if (read_side(&real, real_dir, m, secs, err, errlen))
 		goto out;
-	if (!mkdtemp(simdir)) {
+	/* --sim-out DIR: the simulated side kept for a look at its trace (made if missing) */
+	if (o->sim_out) {
+		if (mkdir(o->sim_out, 0777) && errno != EEXIST) {
+			snprintf(err, errlen, "--sim-out %s: %s", o->sim_out, strerror(errno));
+			goto out;
+		}
+		snprintf(simdir, sizeof(simdir), "%s", o->sim_out);
+	} else if (!mkdtemp(simdir)) {
 		snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
 		goto out;
+	} else {
+		made_sim = true;
 	}
-	made_sim = true;
 	if (simulate(o->json, simdir, secs, &mc, o, err, errlen) ||
 	    read_side(&sim, simdir, m, secs, err, errlen))
 		goto out;

@@ -19,6 +19,7 @@ struct sl_validate_opts {
 	const char *json;	 /* the rt-app file */
 	const char *real_dir;	 /* --real DIR: an earlier real run */
 	const char *out_dir;	 /* --out DIR: where a live run keeps its real side */
+	const char *sim_out;	 /* --sim-out DIR: keep the simulated side (logs, sim.trace) */
 	const char *calibration; /* a `calibrate` directory: its model parameters */
 	const char *kernel;	 /* the model's policy; default: from the real machine */
 	const char *machine;	 /* idle profile; default: from DIR/machine.conf or this machine */

@@ -65,6 +65,8 @@ int sl_cli_validate(int argc, char **argv)
 			slot = &o.real_dir;
 		else if (!strcmp(a, "--out"))
 			slot = &o.out_dir;
+		else if (!strcmp(a, "--sim-out"))
+			slot = &o.sim_out;
 		else if (!strcmp(a, "--calibration"))
 			slot = &o.calibration;
 		else if (!strcmp(a, "--kernel"))
