@@ -947,6 +947,41 @@ int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct
 											    : cpu;
 }
 
+/*
+ * The vcpu_pack_join parameter: the other half of the free ping-pong's count. A wake-up by the
+ * task running on CPU from, of a task that last ran on another CPU, which the policy sends
+ * back there while that CPU is idle, runs on from instead vcpu_pack_join times in 1000. With
+ * vcpu_pack_waker the two make a recorded pipe's pattern: its ends share a vCPU for a while,
+ * part, and share again, at rates measured on the machine and not read from any trace.
+ */
+int sl_vcpu_pack_join(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
+		      int from, int cpu)
+{
+	if (!sl_machine_of(sim)->p->vcpu_pack_join || !waker || from < 0 || from == cpu ||
+	    p->cpu != cpu || sim->cpus[from].curr != waker || sim->cpus[cpu].curr ||
+	    sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, from))
+		return cpu;
+	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack_join ? from
+											   : cpu;
+}
+
+/*
+ * The wake_ipi parameter: waking a task onto another CPU that is idle and not polling sends it
+ * an IPI, and the waker pays for sending it (in a VM the APIC write exits to the host, which
+ * kicks the halted vCPU). Charged as CPU time of the waker's current burst; a polling CPU
+ * needs no IPI (it watches its need_resched flag), a busy one is preempted or not by the
+ * policy and is not counted here.
+ */
+static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, int cpu)
+{
+	u64 ns = sl_machine_of(sim)->p->wake_ipi_ns;
+
+	if (!ns || !waker || from < 0 || from == cpu || sim->cpus[cpu].curr ||
+	    sim->cpus[cpu].nr_running || sl_cpuidle_polling(sim, &sim->cpus[cpu]))
+		return;
+	sl_add_run(waker, ns);
+}
+
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)
 {
 	struct sl_cpu *rq;
@@ -975,6 +1010,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	cpu = sl_vcpu_pack(sim, p, cpu);
 	cpu = sl_vcpu_pack_waker(sim, p, waker, from, cpu);
 	cpu = sl_vcpu_pack_room(sim, p, waker, from, cpu);
+	cpu = sl_vcpu_pack_join(sim, p, waker, from, cpu);
+	wake_ipi_cost(sim, waker, from, cpu);
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];

@@ -196,6 +196,8 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu);
 /* The vcpu_pack_waker parameter's rule: a task's wake-up kept on its and the waker's CPU. */
 int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		       int from, int cpu);
+int sl_vcpu_pack_join(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
+		      int from, int cpu);
 /* Close the open busy interval of every CPU (at the end of a run). */
 void sl_machine_finish(struct sl_sim *sim);
 

@@ -182,6 +182,19 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with vcpu_pack_room: the wakee's kernel prio (120 + nice; an RT task's 99 - its "
 	 "priority) must be below this to be packed (0: any prio). In the recordings only "
 	 "wakees of a negative nice joined their waker (120: docs/validate.md)"},
+	{"vcpu_pack_join", P(vcpu_pack_join), 0, SL_PARAM_COUNT0,
+	 "0 (leave it out): mainline placement. Else the same patch's rule as observed for a "
+	 "wake-up by a running task of a task that last ran on another, idle CPU where the policy "
+	 "sends it back: of 1000, this many run on the waker's CPU instead (calibrate's free "
+	 "ping-pong counts them: 0 to 17 here). With vcpu_pack_waker, a pair that shares a vCPU "
+	 "stays so for a while and one apart joins now and then, as recorded pipes do"},
+	{"wake_ipi", P(wake_ipi_ns), 0, false,
+	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
+	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "
+	 "bare metal an APIC write, well under 1 us; in a VM the write exits to the host, which "
+	 "kicks the halted vCPU's thread). calibrate's free ping-pong measures it (a round whose "
+	 "write woke the other CPU against one that did not); this machine's recordings show "
+	 "bursts that wake the other, halted vCPU 11-13 us longer than those that wake locally"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 
