@@ -308,6 +308,100 @@ static void test_vcpu_pack_waker(void **state)
 }
 
 /*
+ * vcpu_pack_join: a wake-up by the task running on CPU 0, of a task that last ran on the idle
+ * CPU 1 where the policy sends it back, runs on CPU 0 vcpu_pack_join times in 1000. By hand as
+ * vcpu_pack_waker's: 0 never, 1000 always, 500 within 5000 +- 250 of 10000. Outside that
+ * situation the policy's choice stands: no waker, the wakee last on CPU 0 (vcpu_pack_waker's
+ * case), the policy's choice another CPU than the wakee's, CPU 1 busy, the waker not running.
+ */
+static void test_vcpu_pack_join(void **state)
+{
+	const char *set[] = {NULL, "vcpu_pack_join=1000", "vcpu_pack_join=500"};
+	int joined[3];
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "3", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task waker, other, wakee;
+
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 1;
+		sim->cpus[0].curr = &waker;
+		joined[k] = 0;
+		for (int i = 0; i < 10000; i++)
+			joined[k] += sl_vcpu_pack_join(sim, &wakee, &waker, 0, 1) == 0;
+		assert_int_equal(sl_vcpu_pack_join(sim, &wakee, NULL, 0, 1), 1);
+		assert_int_equal(sl_vcpu_pack_join(sim, &wakee, &waker, 0, 2), 2);
+		wakee.cpu = 0;
+		assert_int_equal(sl_vcpu_pack_join(sim, &wakee, &waker, 0, 1), 1);
+		wakee.cpu = 1;
+		sim->cpus[1].curr = &other;
+		assert_int_equal(sl_vcpu_pack_join(sim, &wakee, &waker, 0, 1), 1);
+		sim->cpus[1].curr = NULL;
+		sim->cpus[0].curr = &other;
+		assert_int_equal(sl_vcpu_pack_join(sim, &wakee, &waker, 0, 1), 1);
+		sim->cpus[0].curr = NULL;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(joined[0], 0);
+	assert_int_equal(joined[1], 10000);
+	assert_true(joined[2] >= 4750 && joined[2] <= 5250);
+}
+
+/* the CPU time of pids 1 and 2 of a pingpong pair of count round trips on 2 CPUs under 6.18 */
+static void pingpong_cpu(const char *machine, const char *param, u64 cpu[2], u64 *migrations)
+{
+	struct sl_config cfg;
+	struct sl_run r;
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "2";
+	a.kernel = "6.18";
+	a.machine = machine;
+	a.duration = "1s";
+	a.workloads[a.nworkloads++] = "pingpong:pairs=1,count=1000";
+	if (param)
+		a.params[a.nparams++] = param;
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(sl_run(&cfg, &r, err, sizeof(err)), 0);
+	cpu[0] = r.stats.pid[1].cpu_ns;
+	cpu[1] = r.stats.pid[2].cpu_ns;
+	*migrations = r.stats.migrations;
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+}
+
+/*
+ * wake_ipi: the two ends of a pingpong sit on their own CPUs under 6.18 (no migration), so each
+ * of the 1000 wake-ups each sends goes to the other CPU, idle and halted (vm-hlt: no polling
+ * state): each costs its sender wake_ipi = 10 us, 1000 x 10 us = 10 ms of CPU more per task,
+ * exactly. A polling idle CPU (the default machine: poll only) needs no IPI: nothing more.
+ */
+static void test_wake_ipi(void **state)
+{
+	u64 base[2], ipi[2], poll[2], poll_ipi[2], m0, m1, m2, m3;
+
+	(void)state;
+	pingpong_cpu("vm-hlt", NULL, base, &m0);
+	pingpong_cpu("vm-hlt", "wake_ipi=10us", ipi, &m1);
+	pingpong_cpu(NULL, NULL, poll, &m2);
+	pingpong_cpu(NULL, "wake_ipi=10us", poll_ipi, &m3);
+	assert_int_equal(m0, 0);
+	assert_int_equal(m1, 0);
+	assert_int_equal(ipi[0] - base[0], 1000ULL * 10000);
+	assert_int_equal(ipi[1] - base[1], 1000ULL * 10000);
+	assert_int_equal(poll_ipi[0], poll[0]);
+	assert_int_equal(poll_ipi[1], poll[1]);
+	assert_int_equal(m2, m3);
+}
+
+/*
  * The utilization signals of vcpu_pack_room (machine/vcpu_util.c), by hand: a CPU idle at 0
  * runs a task from 0 to one half-life H = 32 x 1024 us, then idles: its signal is 0 at 0,
  * 1024 x (1 - 1/2) = 512 at H, 512 / 2 = 256 at 2H; the task's, running then sleeping, the
@@ -529,7 +623,8 @@ int main(void)
 		cmocka_unit_test(test_iowait),		cmocka_unit_test(test_sched_idle_policy),
 		cmocka_unit_test(test_compat_yield),	cmocka_unit_test(test_hz),
 		cmocka_unit_test(test_timer_slack),	cmocka_unit_test(test_vcpu_pack),
-		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_vcpu_util),
+		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_vcpu_pack_join),
+		cmocka_unit_test(test_wake_ipi),	cmocka_unit_test(test_vcpu_util),
 		cmocka_unit_test(test_vcpu_pack_room),	cmocka_unit_test(test_wake_path),
 	};
 
