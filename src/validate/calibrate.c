@@ -992,8 +992,12 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 		conf_param(&mc, "vcpu_pack_waker", c->placement_waker, "");
 	if (c->placement_join >= 1)
 		conf_param(&mc, "vcpu_pack_join", c->placement_join, "");
-	if (c->wake_ipi_ns)
-		conf_param(&mc, "wake_ipi", c->wake_ipi_ns, "ns");
+	/*
+	 * wake_ipi is printed, not written: on the target the rounds' thread CPU clock gives
+	 * 21-26 us where the same kind of burst, timed by its sched_switch lines in real traces,
+	 * gives 10-14 us (tools/wake_ipi.py; docs/validate.md), and the model is compared with
+	 * traced runs. The machine files take the traced figure.
+	 */
 	if (c->rtapp_measured) {
 		conf_param(&mc, "rtapp_calib", c->rtapp_calib_ns, "ns");
 		conf_param(&mc, "rtapp_kloop", c->rtapp_kloop_ns, "ns");

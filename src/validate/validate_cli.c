@@ -357,9 +357,9 @@ int sl_cli_calibrate(int argc, char **argv)
 		       (unsigned long long)c.pp_quiet_apart);
 	if (c.pp_rounds_remote || c.pp_rounds_local)
 		printf("free ping-pong rounds, the writer's CPU time: woke the other CPU %8llu ns "
-		       "(%llu), this CPU %llu ns (%llu) -> param wake_ipi %llu ns (0: not "
-		       "written); "
-		       "-> param vcpu_pack_join %llu\n",
+		       "(%llu), this CPU %llu ns (%llu): difference %llu ns (wake_ipi, not "
+		       "written: tools/wake_ipi.py reads it in traced runs); -> param "
+		       "vcpu_pack_join %llu\n",
 		       (unsigned long long)c.pp_round_remote_ns,
 		       (unsigned long long)c.pp_rounds_remote,
 		       (unsigned long long)c.pp_round_local_ns,
