@@ -75,15 +75,18 @@ grep -F 'beyond the bursts of 2 tasks' "$T/sb.out" >/dev/null ||
 cp "$D/short-bursts.trace" "$T/sb.trace"
 cp "$CAL/machine.conf" "$T/sb.trace.machine.conf"
 # and, without --kernel and --cpus, runs as the machine it describes (6.18.44: the model 6.18;
-# 2 CPUs) and says so; with both given, as given and without a word
+# 2 CPUs; its cpuidle_driver none: a guest that halts, vm-hlt) and says so; with all three
+# given, as given and without a word
 "$SL" run --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" || fail "run beside"
 ! grep -q warning "$T/err" || fail "a calibration beside the trace: $(cat "$T/err")"
-grep -qF "sb.trace.machine.conf: recorded on Linux 6.18.44-fc-v1252 with 2 CPUs: replayed with --kernel 6.18 --cpus 2" "$T/err" ||
+grep -qF "sb.trace.machine.conf: recorded on Linux 6.18.44-fc-v1252 with 2 CPUs: replayed with --kernel 6.18 --cpus 2 --machine vm-hlt" "$T/err" ||
 	fail "the recorded machine's note: $(cat "$T/err")"
 head -1 "$T/out" | grep -qF 'kernel 6.18, 2 CPUs' || fail "run beside: $(head -1 "$T/out")"
-"$SL" run --kernel 6.18 --cpus 2 --workload "trace:file=$T/sb.trace" >"$T/out2" 2>"$T/err" ||
+grep -q 'cpuidle: driver vm-hlt' "$T/out" || fail "run beside: the recorded idle: $(grep cpuidle "$T/out")"
+"$SL" run --kernel 6.18 --cpus 2 --machine vm-hlt --cpuidle-disable POLL \
+	--workload "trace:file=$T/sb.trace" >"$T/out2" 2>"$T/err" ||
 	fail "run beside, --kernel"
-[ ! -s "$T/err" ] || fail "run beside with --kernel and --cpus: $(cat "$T/err")"
+[ ! -s "$T/err" ] || fail "run beside with --kernel, --cpus and --machine: $(cat "$T/err")"
 cmp -s "$T/out" "$T/out2" || fail "run beside: not the run of --kernel 6.18 --cpus 2"
 "$SL" run --kernel 2.6.31 --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" ||
 	fail "run beside, --kernel 2.6.31"

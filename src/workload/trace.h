@@ -140,6 +140,7 @@ struct sl_tw_costs {
 	char param[SL_TW_MAX_COSTS][96]; /* "ctx_switch=3492ns" */
 	char release[64];		 /* its kernel_release line ("": none) */
 	int cpus;			 /* its cpus line (0: none) */
+	char idle[32];			 /* its cpuidle_driver line ("": none) */
 };
 
 /*

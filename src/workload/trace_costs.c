@@ -56,6 +56,11 @@ static int load(struct sl_tw_costs *c, FILE *f, char *err, size_t errlen)
 			snprintf(c->release, sizeof(c->release), "%s", p + 15);
 			continue;
 		}
+		/* and its idle: a halted vCPU needs an IPI to wake, a polling one does not */
+		if (!strncmp(p, "cpuidle_driver ", 15)) {
+			snprintf(c->idle, sizeof(c->idle), "%s", p + 15);
+			continue;
+		}
 		if (!strncmp(p, "cpus ", 5)) {
 			s64 n;
 
