@@ -15,10 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The parameters the reconciliation of recorded and simulated switch-ins reads. */
+/* The parameters the reconciliation of recorded and simulated switch-ins (and of wake-ups onto
+ * another, idle CPU: wake_ipi) reads. */
 static const char *const cost_params[] = {
-	"ctx_switch",	"cache_refill",	  "migrate_smt",
-	"migrate_core", "migrate_socket", "timer_slack",
+	"ctx_switch",	  "cache_refill", "migrate_smt", "migrate_core",
+	"migrate_socket", "timer_slack",  "wake_ipi",
 };
 
 static bool is_cost(const char *assignment)
