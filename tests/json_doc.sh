@@ -26,6 +26,7 @@ j run run --cpus 2 --machine nehalem --workload fio:disks=1 --workload video --w
 	--workload hog:policy=fifo,rtprio=10 --duration 20ms
 j run run --param group_sched=1 --workload hog --workload hog:uid=1001 --duration 10ms
 j run run "$D/rtapp/timer.json" --duration 20ms
+j run run --param wake_ipi=25us --workload "trace:file=$D/trace-workload/remote-wake.trace"
 j run run --kernel 6.18 --machine nehalem --workload pingpong --workload make:jobs=2,count=2 \
 	--duration 100ms
 j demo demo

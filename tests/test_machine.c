@@ -360,6 +360,55 @@ static void test_vcpu_pack_other(void **state)
 	assert_true(kept[2] >= 4750 && kept[2] <= 5250);
 }
 
+/* the CPU time of pids 1 and 2 of a pingpong pair of count round trips on 2 CPUs under 6.18 */
+static void pingpong_cpu(const char *machine, const char *param, u64 cpu[2], u64 *migrations)
+{
+	struct sl_config cfg;
+	struct sl_run r;
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "2";
+	a.kernel = "6.18";
+	a.machine = machine;
+	a.duration = "1s";
+	a.workloads[a.nworkloads++] = "pingpong:pairs=1,count=1000";
+	if (param)
+		a.params[a.nparams++] = param;
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(sl_run(&cfg, &r, err, sizeof(err)), 0);
+	cpu[0] = r.stats.pid[1].cpu_ns;
+	cpu[1] = r.stats.pid[2].cpu_ns;
+	*migrations = r.stats.migrations;
+	sl_run_free(&r);
+	sl_config_free(&cfg);
+}
+
+/*
+ * wake_ipi: the two ends of a pingpong sit on their own CPUs under 6.18 (no migration), so each
+ * of the 1000 wake-ups each sends goes to the other CPU, idle and halted (vm-hlt: no polling
+ * state): each costs its sender wake_ipi = 10 us, 1000 x 10 us = 10 ms of CPU more per task,
+ * exactly. A polling idle CPU (the default machine: poll only) needs no IPI: nothing more.
+ */
+static void test_wake_ipi(void **state)
+{
+	u64 base[2], ipi[2], poll[2], poll_ipi[2], m0, m1, m2, m3;
+
+	(void)state;
+	pingpong_cpu("vm-hlt", NULL, base, &m0);
+	pingpong_cpu("vm-hlt", "wake_ipi=10us", ipi, &m1);
+	pingpong_cpu(NULL, NULL, poll, &m2);
+	pingpong_cpu(NULL, "wake_ipi=10us", poll_ipi, &m3);
+	assert_int_equal(m0, 0);
+	assert_int_equal(m1, 0);
+	assert_int_equal(ipi[0] - base[0], 1000ULL * 10000);
+	assert_int_equal(ipi[1] - base[1], 1000ULL * 10000);
+	assert_int_equal(poll_ipi[0], poll[0]);
+	assert_int_equal(poll_ipi[1], poll[1]);
+	assert_int_equal(m2, m3);
+}
+
 /*
  * The utilization signals of vcpu_pack_room (machine/vcpu_util.c), by hand: a CPU idle at 0
  * runs a task from 0 to one half-life H = 32 x 1024 us, then idles: its signal is 0 at 0,
@@ -583,8 +632,8 @@ int main(void)
 		cmocka_unit_test(test_compat_yield),	cmocka_unit_test(test_hz),
 		cmocka_unit_test(test_timer_slack),	cmocka_unit_test(test_vcpu_pack),
 		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_vcpu_pack_other),
-		cmocka_unit_test(test_vcpu_util),	cmocka_unit_test(test_vcpu_pack_room),
-		cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_wake_ipi),	cmocka_unit_test(test_vcpu_util),
+		cmocka_unit_test(test_vcpu_pack_room),	cmocka_unit_test(test_wake_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -187,6 +187,70 @@ static void test_calibration(void **state)
 	assert_non_null(strstr(err, "not a calibration"));
 }
 
+/* the marks of t's WAKE ops, in order (1: onto another CPU, idle since before it); n <= 16 */
+static void assert_wake_marks(const struct sl_tw_task *t, const int *mark, int n)
+{
+	int got[16] = {0}, j = 0;
+
+	for (int k = 0; k < t->nops; k++)
+		if (t->ops[k].kind == TW_WAKE && j++ < 16)
+			got[j - 1] = t->ops[k].cost;
+	assert_int_equal(j, n);
+	for (int k = 0; k < n && k < 16; k++)
+		assert_int_equal(got[k], mark[k]);
+}
+
+/*
+ * remote-wake.trace (times in us from 1.000000 s): r-13 runs on CPU 0 and q-12 on CPU 1 first,
+ * then three rounds: p-11 on CPU 0 wakes q onto CPU 1, idle since q's last block (at 20, 110,
+ * 200: marked), wakes r locally (target_cpu 000, its own CPU, at 30, 120, 210) and blocks; q
+ * wakes p onto CPU 0, idle since r blocked there (at 70, 160, 250: marked). The sched_wakeup of
+ * each marked one is on the target CPU, from its idle task (a queued wake-up). p's WAKEs: q
+ * marked, r not, three times; q's: p, marked, three times.
+ * remote-migrate.trace: p on CPU 0 wakes q, whose sched_waking says CPU 0 (where q last ran),
+ * a sched_migrate_task moves it to CPU 1 and its sched_wakeup comes from CPU 1, idle since 3:
+ * marked; then p wakes q, whose sched_waking says CPU 1, but it is pulled to CPU 0, p's own
+ * (sched_wakeup target_cpu 000): not marked.
+ * remote-wakeup.trace, no sched_waking (the sched_wakeup in the waker's context says where):
+ * p on CPU 0 wakes q onto CPU 1 at 10 (idle since 5: marked), q on CPU 1 wakes p at 30 with
+ * target_cpu 001 (its own CPU: local), p now on CPU 1 wakes q at 50 onto CPU 0 (idle since
+ * 20: marked).
+ */
+static void test_remote_wakes(void **state)
+{
+	static const int p_marks[] = {1, 0, 1, 0, 1, 0}, q_marks[] = {1, 1, 1};
+	static const int pm_marks[] = {1, 0};
+	static const int pw_marks[] = {1, 1}, qw_marks[] = {0};
+	char path[512], err[1024];
+	struct sl_tw tw;
+
+	(void)state;
+	data_path(path, sizeof(path), "remote-wake.trace");
+	assert_int_equal(sl_tw_extract(&tw, path, SL_TW_PREEMPT_DEPS | SL_TW_YIELDS,
+				       SL_TW_IRQ_WINDOW_NS, err, sizeof(err)),
+			 0);
+	assert_int_equal(tw.ipi_wakes, 6);
+	assert_int_equal(tw.deps, 9);
+	assert_wake_marks(by_pid(&tw, 11), p_marks, 6);
+	assert_wake_marks(by_pid(&tw, 12), q_marks, 3);
+	sl_tw_free(&tw);
+	data_path(path, sizeof(path), "remote-migrate.trace");
+	assert_int_equal(sl_tw_extract(&tw, path, SL_TW_PREEMPT_DEPS | SL_TW_YIELDS,
+				       SL_TW_IRQ_WINDOW_NS, err, sizeof(err)),
+			 0);
+	assert_int_equal(tw.ipi_wakes, 1);
+	assert_wake_marks(by_pid(&tw, 11), pm_marks, 2);
+	sl_tw_free(&tw);
+	data_path(path, sizeof(path), "remote-wakeup.trace");
+	assert_int_equal(sl_tw_extract(&tw, path, SL_TW_PREEMPT_DEPS | SL_TW_YIELDS,
+				       SL_TW_IRQ_WINDOW_NS, err, sizeof(err)),
+			 0);
+	assert_int_equal(tw.ipi_wakes, 2);
+	assert_wake_marks(by_pid(&tw, 11), pw_marks, 2);
+	assert_wake_marks(by_pid(&tw, 12), qw_marks, 1);
+	sl_tw_free(&tw);
+}
+
 struct rt_case {
 	const char *wl[2];
 	const char *kernel, *cpus, *opts;
@@ -296,7 +360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_extract_small), cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_bad_trace),     cmocka_unit_test(test_calibration),
-		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_remote_wakes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

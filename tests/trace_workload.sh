@@ -75,15 +75,18 @@ grep -F 'beyond the bursts of 2 tasks' "$T/sb.out" >/dev/null ||
 cp "$D/short-bursts.trace" "$T/sb.trace"
 cp "$CAL/machine.conf" "$T/sb.trace.machine.conf"
 # and, without --kernel and --cpus, runs as the machine it describes (6.18.44: the model 6.18;
-# 2 CPUs) and says so; with both given, as given and without a word
+# 2 CPUs; its cpuidle_driver none: a guest that halts, vm-hlt) and says so; with all three
+# given, as given and without a word
 "$SL" run --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" || fail "run beside"
 ! grep -q warning "$T/err" || fail "a calibration beside the trace: $(cat "$T/err")"
-grep -qF "sb.trace.machine.conf: recorded on Linux 6.18.44-fc-v1252 with 2 CPUs: replayed with --kernel 6.18 --cpus 2" "$T/err" ||
+grep -qF "sb.trace.machine.conf: recorded on Linux 6.18.44-fc-v1252 with 2 CPUs: replayed with --kernel 6.18 --cpus 2 --machine vm-hlt" "$T/err" ||
 	fail "the recorded machine's note: $(cat "$T/err")"
 head -1 "$T/out" | grep -qF 'kernel 6.18, 2 CPUs' || fail "run beside: $(head -1 "$T/out")"
-"$SL" run --kernel 6.18 --cpus 2 --workload "trace:file=$T/sb.trace" >"$T/out2" 2>"$T/err" ||
+grep -q 'cpuidle: driver vm-hlt' "$T/out" || fail "run beside: the recorded idle: $(grep cpuidle "$T/out")"
+"$SL" run --kernel 6.18 --cpus 2 --machine vm-hlt --cpuidle-disable POLL \
+	--workload "trace:file=$T/sb.trace" >"$T/out2" 2>"$T/err" ||
 	fail "run beside, --kernel"
-[ ! -s "$T/err" ] || fail "run beside with --kernel and --cpus: $(cat "$T/err")"
+[ ! -s "$T/err" ] || fail "run beside with --kernel, --cpus and --machine: $(cat "$T/err")"
 cmp -s "$T/out" "$T/out2" || fail "run beside: not the run of --kernel 6.18 --cpus 2"
 "$SL" run --kernel 2.6.31 --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" ||
 	fail "run beside, --kernel 2.6.31"
@@ -124,6 +127,84 @@ import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 assert g["cpu_time_ns"] == 200000, g
 ' "$T/sc.json" || fail "stale credit: $(cat "$T/sc.json")"
+
+# wake-ups onto another, idle CPU counted once (docs/workloads.md): remote-wake.trace, p-11 on
+# CPU 0 and q-12 on CPU 1 wake each other onto their idle CPUs 3 times each (6 marked,
+# tests/test_trace_workload.c), p also wakes r-13 on its own CPU 3 times; each marked wake-up is
+# followed by 20 us of its waker's burst. Recorded CPU: p 180 us, q 206 us, r 31 us. With the
+# switch costs at 0 and halted idle CPUs (the default machine polls: no IPI), 6.18 keeps the
+# recorded placement: at wake_ipi 10 us each marked wake-up's IPI is taken out of the 20 us
+# after it and charged again by the simulated one, so each task gets its recorded CPU (without
+# the credit p and q got 30 us more each). At 25 us the 20 us give back 20: 5 us beyond each of
+# the 6 bursts (30 us) are counted, and p and q run 15 us more each.
+printf 'name halted\nbusy_power_mw 10000\nstate HLT 1 1 2000 time_valid\n' >"$T/hlt.profile"
+RW="$D/remote-wake.trace"
+"$SL" trace-workload --json "$RW" >"$T/rw.json" || fail "trace-workload remote-wake.trace"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["wakeups"]["by_task"] == 9 and d["wakeups"]["to_other_idle_cpu"] == 6, d["wakeups"]
+assert d["wake_ipi_costs"] == {"recorded_ns": 0, "beyond_bursts_ns": 0, "bursts_beyond": 0}, d
+' "$T/rw.json" || fail "remote wakes: $(cat "$T/rw.json")"
+RWRUN="--cpus 2 --kernel 6.18 --machine file:$T/hlt.profile --param ctx_switch=0ns --param cache_refill=0ns
+	--param migrate_core=0ns --json"
+# rw_check FILE P_NS Q_NS [WAKES RECORDED_NS BEYOND_NS BURSTS]: the run's per-task CPU and
+# its wake_ipi_credit (absent without WAKES)
+rw_check() {
+	python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+cpu = {t["comm"]: t["cpu_time_ns"] for t in g["per_task"]}
+want = {"p": int(sys.argv[2]), "q": int(sys.argv[3]), "r": 31000}
+assert cpu == want, (cpu, want)
+if len(sys.argv) > 4:
+	c = g["wake_ipi_credit"]
+	got = (c["wakes"], c["recorded_ns"], c["beyond_bursts_ns"], c["bursts_beyond"])
+	assert got == tuple(int(x) for x in sys.argv[4:8]), c
+else:
+	assert "wake_ipi_credit" not in g, g
+' "$@"
+}
+# shellcheck disable=SC2086 # RWRUN: several arguments
+"$SL" run $RWRUN --workload "trace:file=$RW,calibration=none" >"$T/rw0.json" || fail "rw 0"
+rw_check "$T/rw0.json" 180000 206000 || fail "remote wakes, wake_ipi 0: $(cat "$T/rw0.json")"
+# shellcheck disable=SC2086
+"$SL" run $RWRUN --param wake_ipi=10us --workload "trace:file=$RW,calibration=none" \
+	>"$T/rw10.json" || fail "rw 10"
+rw_check "$T/rw10.json" 180000 206000 6 60000 0 0 ||
+	fail "remote wakes, wake_ipi 10 us: $(cat "$T/rw10.json")"
+# shellcheck disable=SC2086
+"$SL" run $RWRUN --param wake_ipi=25us --workload "trace:file=$RW,calibration=none" \
+	>"$T/rw25.json" || fail "rw 25"
+rw_check "$T/rw25.json" 195000 221000 6 150000 30000 6 ||
+	fail "remote wakes, wake_ipi 25 us: $(cat "$T/rw25.json")"
+# shellcheck disable=SC2086
+"$SL" run ${RWRUN%--json} --param wake_ipi=25us --workload "trace:file=$RW,calibration=none" \
+	>"$T/rw25.out" || fail "rw 25 table"
+grep -qF 'trace: 6, at 25000 ns (the run'"'"'s wake_ipi): 0.120 ms taken out of the bursts after them; 0.030 ms beyond 6 bursts' \
+	"$T/rw25.out" || fail "remote wakes, the table's line: $(cat "$T/rw25.out")"
+# the recording machine's wake_ipi (a calibration's param line): read by trace-workload and
+# taken by the run as its own; a --param wake_ipi changes the simulated IPIs only (10 us
+# charged for the 25 us taken out: p 180 - 60 + 30, q 206 - 60 + 30)
+printf 'param ctx_switch=0ns\nparam cache_refill=0ns\nparam wake_ipi=25us\n' >"$T/ipi.conf"
+"$SL" trace-workload --json --calibration "$T/ipi.conf" "$RW" >"$T/rw.json" ||
+	fail "trace-workload --calibration ipi.conf"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["wake_ipi_costs"] == {"recorded_ns": 150000, "beyond_bursts_ns": 30000,
+	"bursts_beyond": 6}, d
+' "$T/rw.json" || fail "remote wakes at the calibration's prices: $(cat "$T/rw.json")"
+# shellcheck disable=SC2086
+"$SL" run $RWRUN --workload "trace:file=$RW,calibration=$T/ipi.conf" >"$T/rwc.json" ||
+	fail "rw calibration"
+rw_check "$T/rwc.json" 195000 221000 6 150000 30000 6 ||
+	fail "remote wakes, the calibration's wake_ipi: $(cat "$T/rwc.json")"
+# shellcheck disable=SC2086
+"$SL" run $RWRUN --param wake_ipi=10us --workload "trace:file=$RW,calibration=$T/ipi.conf" \
+	>"$T/rwc.json" || fail "rw calibration, --param"
+rw_check "$T/rwc.json" 150000 176000 6 150000 30000 6 ||
+	fail "remote wakes, recorded 25 us, simulated 10 us: $(cat "$T/rwc.json")"
 
 # yields (docs/workloads.md): yield.trace, y and z switch each other out runnable twice with
 # nothing on CPU 0 that could preempt (2 yields), then y again after a tick's hrtimer (a

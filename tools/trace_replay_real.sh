@@ -6,7 +6,8 @@
 # tools/trace_replay_table.py's per-task table and totals into NAME.table.md (and
 # NAME.table.json). The recording machine's costs: NAME.trace.machine.conf beside it (record
 # --calibration writes it), else CAL's (default machines/fc-2vcpu, the calibration of the
-# machine the corpus was recorded on).
+# machine the corpus was recorded on). RUNARGS: more options for the run lines (e.g.
+# "--param vcpu_pack_waker=997"), word-split.
 # Usage: sh tools/trace_replay_real.sh DIR [NAME...]
 set -eu
 [ $# -ge 1 ] && [ -d "$1" ] || {
@@ -34,8 +35,9 @@ for n in "$@"; do
 	"$S" trace-workload "$t" --json ${cal:+--calibration "$CAL"} >"$DIR/$n.json"
 	sims=
 	for k in $KERNELS; do
+		# shellcheck disable=SC2086
 		"$S" run --kernel "$k" --workload "trace:file=$t$cal" --trace-out "$DIR/$n.$k.sim" \
-			--no-progress >/dev/null
+			--no-progress ${RUNARGS:-} >/dev/null
 		sims="$sims $k=$DIR/$n.$k.sim"
 	done
 	# shellcheck disable=SC2086

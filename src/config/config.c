@@ -221,11 +221,28 @@ static const struct sl_tw_costs *recorded_machine(const struct sl_config *cfg)
 		if (!c || !c->release[0] || !sl_release_of_uname(c->release))
 			continue;
 		if (r && (sl_release_of_uname(r->release) != sl_release_of_uname(c->release) ||
-			  r->cpus != c->cpus))
+			  r->cpus != c->cpus || strcmp(r->idle, c->idle)))
 			return NULL;
 		r = c;
 	}
 	return r;
+}
+
+/*
+ * The idle profile of a recorded cpuidle driver that the model has: a guest with no driver
+ * halts (vm-hlt, its POLL state off as the kernel never polls there), the haltpoll driver's
+ * guest polls or halts (vm-haltpoll). NULL: another driver, or none recorded (poll only stays).
+ */
+static const char *recorded_idle(const struct sl_tw_costs *rm, bool *no_poll)
+{
+	*no_poll = false;
+	if (!strcmp(rm->idle, "none")) {
+		*no_poll = true;
+		return "vm-hlt";
+	}
+	if (!strcmp(rm->idle, "haltpoll"))
+		return "vm-haltpoll";
+	return NULL;
 }
 
 /* cfg built again around its parsed workloads, as the recorded machine (recorded_machine) */
@@ -244,10 +261,19 @@ static int build_as_recorded(struct sl_config *cfg, const struct sl_args *a,
 		snprintf(cpus, sizeof(cpus), "%d", rm->cpus);
 		b.cpus = cpus;
 	}
+	bool no_poll;
+	const char *idle = recorded_idle(rm, &no_poll);
+
+	if (!b.machine && !b.idle && idle) {
+		b.machine = idle;
+		if (no_poll && b.ncpuidle_disable < SL_MAX_LIST)
+			b.cpuidle_disable[b.ncpuidle_disable++] = "POLL";
+	}
 	fprintf(stderr,
 		"schedlab: %s: recorded on Linux %s with %d CPUs: replayed with --kernel %s "
-		"--cpus %s (give --kernel or --cpus to choose)\n",
-		rm->path, rm->release, rm->cpus, b.kernel, b.cpus ? b.cpus : "(topology)");
+		"--cpus %s%s%s (give --kernel, --cpus or --machine to choose)\n",
+		rm->path, rm->release, rm->cpus, b.kernel, b.cpus ? b.cpus : "(topology)",
+		b.machine ? " --machine " : "", b.machine ? b.machine : "");
 	memcpy(wl, cfg->wl, (size_t)n * sizeof(wl[0]));
 	cfg->nwl = 0;
 	if (sl_config_build_shared(cfg, &b, wl, n, err, errlen)) {
@@ -395,11 +421,13 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			return -1;
 		}
 	}
-	if (!a->kernel || (!a->cpus && !a->topology)) {
+	if (!a->kernel || (!a->cpus && !a->topology) || (!a->machine && !a->idle)) {
 		const struct sl_tw_costs *rm = recorded_machine(cfg);
+		bool no_poll;
 
 		if (rm && ((!a->kernel && sl_release_of_uname(rm->release) != cfg->rel) ||
-			   (!a->cpus && !a->topology && rm->cpus && rm->cpus != cfg->ncpu)))
+			   (!a->cpus && !a->topology && rm->cpus && rm->cpus != cfg->ncpu) ||
+			   (!a->machine && !a->idle && recorded_idle(rm, &no_poll))))
 			return build_as_recorded(cfg, a, rm, err, errlen);
 	}
 	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {

@@ -970,6 +970,23 @@ int sl_vcpu_pack_other(struct sl_sim *sim, const struct sl_task *p, const struct
 											    : cpu;
 }
 
+/*
+ * The wake_ipi parameter: waking a task onto another CPU that is idle and not polling sends
+ * it an IPI, and the waker pays for sending it (in a VM the APIC write exits to the host,
+ * which kicks the halted vCPU). Charged as CPU time of the waker's current burst; a polling
+ * CPU needs no IPI (it watches its need_resched flag), a busy one is preempted or not by
+ * the policy and is not counted here.
+ */
+static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, int cpu)
+{
+	u64 ns = sl_machine_of(sim)->p->wake_ipi_ns;
+
+	if (!ns || !waker || from < 0 || from == cpu || sim->cpus[cpu].curr ||
+	    sim->cpus[cpu].nr_running || sl_cpuidle_polling(sim, &sim->cpus[cpu]))
+		return;
+	sl_add_run(waker, ns);
+}
+
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)
 {
 	struct sl_cpu *rq;
@@ -984,10 +1001,10 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	int from = sim->this_cpu;
 
 	/*
-	 * SYNC_WAKEUPS is a sched_features bit of 2.6.31/2.6.32 (off: the sync hint is dropped).
-	 * A release without that flag keeps WF_SYNC: BFS, whose try_to_wake_up passes sync as is,
-	 * and 6.18, whose select_task_rq_fair takes sync = WF_SYNC and not PF_EXITING
-	 * (kernel/sched/fair.c) for wake_affine.
+	 * SYNC_WAKEUPS is a sched_features bit of 2.6.31/2.6.32 (off: the sync hint is
+	 * dropped). A release without that flag keeps WF_SYNC: BFS, whose try_to_wake_up
+	 * passes sync as is, and 6.18, whose select_task_rq_fair takes sync = WF_SYNC and
+	 * not PF_EXITING (kernel/sched/fair.c) for wake_affine.
 	 */
 	if ((wake_flags & WF_SYNC) && sim->rel && sl_feat_known(&sim->rel->feats, F_SYNC_WAKEUPS) &&
 	    !sched_feat(sim, F_SYNC_WAKEUPS))
@@ -999,6 +1016,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	cpu = sl_vcpu_pack_waker(sim, p, waker, from, cpu);
 	cpu = sl_vcpu_pack_other(sim, p, waker, from, cpu);
 	cpu = sl_vcpu_pack_room(sim, p, waker, from, cpu);
+	wake_ipi_cost(sim, waker, from, cpu);
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];

@@ -188,6 +188,13 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with vcpu_pack_room: the wakee's kernel prio (120 + nice; an RT task's 99 - its "
 	 "priority) must be below this to be packed (0: any prio). In the recordings only "
 	 "wakees of a negative nice joined their waker (120: docs/validate.md)"},
+	{"wake_ipi", P(wake_ipi_ns), 0, false,
+	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
+	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "
+	 "bare metal an APIC write, well under 1 us; in a VM the write exits to the host, which "
+	 "kicks the halted vCPU's thread). calibrate's free ping-pong measures it (a round whose "
+	 "write woke the other CPU against one that did not); this machine's recordings show "
+	 "bursts that wake the other, halted vCPU 11-13 us longer than those that wake locally"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -41,6 +41,11 @@ struct sl_calibration {
 	 * 1000 stayed (vcpu_pack_waker); with prev the other CPU, of 1000 ran on the waker's */
 	u64 pp_quiet_shared, pp_stayed, pp_quiet_apart, pp_joined;
 	u64 placement_waker; /* pp_stayed when measured (100 quiet hand-offs): vcpu_pack_waker */
+	u64 placement_join;  /* pp_joined when measured (100 quiet hand-offs): vcpu_pack_other */
+	/* the free ping-pong's rounds in the writer's CPU time (medians, ns), by where its write
+	 * woke the other thread; wake_ipi_ns their difference (0: not measured) */
+	u64 pp_round_remote_ns, pp_round_local_ns, pp_rounds_remote, pp_rounds_local;
+	u64 wake_ipi_ns;
 	/* sl_calibrate_wake_path: sched_waking to sched_switch on an idle CPU, from a trace */
 	bool wake_measured;
 	u64 wake_local_p50, wake_local_sd;   /* woken by its own timer: params wake_local(_sd) */
@@ -67,6 +72,8 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 int sl_calibrate_free_pingpong(struct sl_calibration *c, char *err, size_t errlen);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns);
+/* wake_ipi from the free ping-pong's round medians (0: fewer than 100 rounds of either kind) */
+u64 sl_calibrate_wake_ipi(u64 remote_ns, int nremote, u64 local_ns, int nlocal);
 /* dir/machine.conf and dir/machine.profile for this machine with c's figures. */
 int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *err, size_t errlen);
 

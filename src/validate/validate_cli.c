@@ -357,6 +357,16 @@ int sl_cli_calibrate(int argc, char **argv)
 		       (unsigned long long)c.pp_stayed, (unsigned long long)c.pp_quiet_shared,
 		       (unsigned long long)c.placement_waker, (unsigned long long)c.pp_joined,
 		       (unsigned long long)c.pp_quiet_apart);
+	if (c.pp_rounds_remote || c.pp_rounds_local)
+		printf("free ping-pong rounds, the writer's CPU time: woke the other CPU %8llu ns "
+		       "(%llu), this CPU %llu ns (%llu): difference %llu ns (wake_ipi, not "
+		       "written: tools/wake_ipi.py reads it in traced runs); -> param "
+		       "vcpu_pack_other %llu\n",
+		       (unsigned long long)c.pp_round_remote_ns,
+		       (unsigned long long)c.pp_rounds_remote,
+		       (unsigned long long)c.pp_round_local_ns,
+		       (unsigned long long)c.pp_rounds_local, (unsigned long long)c.wake_ipi_ns,
+		       (unsigned long long)c.placement_join);
 	if (sl_calibrate_rtapp(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s: rt-app's loop not calibrated (rtapp_* params off)\n",
 			err);

@@ -11,6 +11,7 @@
 #include "trace/run_account.h"
 #include "machine/params.h"
 
+#include <json-c/json.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ enum { XS_UNSEEN, XS_RUN, XS_RUNNABLE, XS_BLOCKED, XS_DEAD };
 /* the CPU's context: who runs there, and the interrupt or hrtimer being handled */
 struct tw_cpu {
 	int cur;      /* task index; -1: unknown, -2: idle */
+	u64 idle_at;  /* cur -2: since when */
 	u64 seq;      /* task switch-ins so far */
 	bool hrt;     /* an hrtimer_wakeup expired here, its wake-up not seen yet */
 	int hrt_task; /* whose (-1: the timer's start was not traced) */
@@ -196,6 +198,7 @@ static int sl_task_of(struct tw_x *x, int pid, const char *comm)
 	t->prio = 120;
 	t->last_cpu = -1;
 	t->pre_cpu = t->pre_dep = t->woke = -1;
+	t->ipi_waker = -1;
 	t->state = XS_UNSEEN;
 	t->block_since = tw->t0;
 	t->block_kind = 'S';
@@ -453,6 +456,7 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		}
 	}
 	c->cur = -2;
+	c->idle_at = now;
 	c->cause = false;
 	if (r->next_pid > 0) {
 		int i = sl_task_of(x, r->next_pid, r->next_comm);
@@ -471,6 +475,28 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		}
 		switch_in(x, c, r->cpu, i, now);
 	}
+}
+
+/*
+ * Task i's pending wake-up by a task lands on CPU cpu (its sched_wakeup's target_cpu; the
+ * sched_waking's is the CPU it last ran on). A wake-up onto another CPU that was idle since
+ * before it was sent an IPI, which the waker's burst after the wake-up holds (the recording
+ * machine's wake_ipi): its TW_WAKE is marked so that the replay takes that cost out once
+ * (docs/workloads.md, "Costs counted once").
+ */
+static void wake_lands(struct tw_x *x, int i, int cpu)
+{
+	struct sl_tw *tw = x->tw;
+	struct sl_tw_task *t = &tw->t[i];
+	const struct tw_cpu *c = cpu >= 0 && cpu < x->ncpu ? &x->cpu[cpu] : NULL;
+
+	if (t->ipi_waker < 0)
+		return;
+	if (cpu != t->ipi_from && c && c->cur == -2 && c->idle_at <= t->ipi_at) {
+		tw->t[t->ipi_waker].ops[t->ipi_op].cost = 1;
+		tw->ipi_wakes++;
+	}
+	t->ipi_waker = -1;
 }
 
 static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
@@ -513,7 +539,15 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 		struct sl_tw_task *w = &tw->t[c->cur];
 
 		flush_run(x, w, now);
-		push(x, w, TW_WAKE, 0, i, 0, 0);
+		if (!push(x, w, TW_WAKE, 0, i, 0, 0)) {
+			t->ipi_waker = c->cur;
+			t->ipi_op = w->nops - 1;
+			t->ipi_from = r->cpu;
+			t->ipi_at = now;
+			/* without sched_waking in the trace, this sched_wakeup says where */
+			if (!tw->have_waking)
+				wake_lands(x, i, r->target_cpu);
+		}
 		w->wakes_given++;
 		w->woke = i;
 		w->woke_at = now;
@@ -599,6 +633,8 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 	case SL_TR_SCHED_WAKEUP:
 		if (!tw->have_waking)
 			on_wake(x, r);
+		else if ((i = idx_find(tw, r->task_pid)) >= 0)
+			wake_lands(x, i, r->target_cpu);
 		break;
 	case SL_TR_SCHED_WAKEUP_NEW:
 		i = sl_task_of(x, r->task_pid, r->task_comm);
@@ -869,11 +905,24 @@ static u64 max_tasks(const void *args)
 	return (u64)((const struct sl_tw_args *)args)->tw.n;
 }
 
+/*
+ * What the recorded IPIs of marked wake-ups (TW_WAKE with cost 1) come to at the price ipi:
+ * n such wake-ups, ns in all, left of it the part the RUNs after them in their burst are too
+ * short to give back, in bursts bursts (counted: the simulation's own IPI charges it again).
+ */
+struct tw_ipi {
+	u64 ipi, n, ns, left, bursts;
+};
+
 /* the recorded pid of each program, for sl_tw_orig_pid */
 struct tw_state {
 	int n;
 	const struct sl_prog **prog;
 	int *pid;
+	/* the marked wake-ups of its tasks at the price ipi.ipi, from ipi_from ("": the run's
+	 * wake_ipi), for the run's report (report_table, report_json) */
+	struct tw_ipi ipi;
+	char ipi_from[512];
 };
 
 static void state_free(void *p)
@@ -957,17 +1006,28 @@ static bool ends_burst(int kind)
 	       kind == TW_YIELD;
 }
 
+/* d less what of *credit it can give back */
+static u64 give_back(u64 *credit, u64 d)
+{
+	u64 take = *credit < d ? *credit : d;
+
+	*credit -= take;
+	return d - take;
+}
+
 /*
  * Per burst of t (the ops up to each ends_burst op, then the rest), the cost of its recorded
  * switch-ins at p's prices (sim NULL: each CPU a core) that its RUNs are too short to give
  * back: a credit of the switch-in that begins it, so that no cost is charged twice and none
  * is taken from another burst. n + 1 entries (malloc'ed), n the bursts' ends; NULL: no memory.
+ * A RUN after a marked wake-up gives back that wake-up's IPI (ip->ipi) first: what it cannot
+ * give back has no switch-in to be credited on, and is counted in ip (build does the same).
  */
 static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
-			  const struct sl_tw_task *t, int *n)
+			  const struct sl_tw_task *t, int *n, struct tw_ipi *ip)
 {
 	int nb = 0, b = 0;
-	u64 cost = 0, *left;
+	u64 cost = 0, ipi = 0, *left;
 
 	for (int k = 0; k < t->nops; k++)
 		nb += ends_burst(t->ops[k].kind);
@@ -977,28 +1037,38 @@ static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
 	for (int k = 0; k < t->nops; k++) {
 		const struct sl_tw_op *o = &t->ops[k];
 
-		if (o->kind == TW_CIN)
+		if (o->kind == TW_CIN) {
 			cost += cin_cost(p, sim, o);
-		else if (o->kind == TW_RUN)
-			cost -= cost < o->ns ? cost : o->ns;
-		else if (ends_burst(o->kind)) {
+		} else if (o->kind == TW_WAKE && o->cost && ip->ipi) {
+			ipi += ip->ipi;
+			ip->n++;
+			ip->ns += ip->ipi;
+		} else if (o->kind == TW_RUN) {
+			give_back(&cost, give_back(&ipi, o->ns));
+		} else if (ends_burst(o->kind)) {
 			left[b++] = cost;
 			cost = 0;
+			ip->left += ipi;
+			ip->bursts += ipi > 0;
+			ipi = 0;
 		}
 	}
 	left[b] = cost;
+	ip->left += ipi;
+	ip->bursts += ipi > 0;
 	*n = nb;
 	return left;
 }
 
 static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl_tw_task *t,
-		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem)
+		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem,
+		 struct tw_ipi *ip)
 {
 	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sl_machine_of(sim)->p->timer_slack_ns,
-	    cost = 0;
+	    cost = 0, ipi = 0;
 	const struct sl_tw_task *tt = a->tw.t;
 	int nb, b = 0, ret = -1;
-	u64 *left = burst_credits(sl_machine_of(sim)->p, sim, t, &nb);
+	u64 *left = burst_credits(sl_machine_of(sim)->p, sim, t, &nb, ip);
 
 	if (!left)
 		return -1;
@@ -1039,7 +1109,7 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 
 		/* the next burst's credit, for the switch-in that ends this op's wait */
 		if (ends_burst(o->kind)) {
-			cost = 0;
+			cost = ipi = 0;
 			if (left[++b] &&
 			    sl_prog_add(sim, p, OP_CREDIT, sl_dist_fixed(left[b]), 0, 0, NULL))
 				goto out;
@@ -1050,16 +1120,11 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			break;
 		case TW_RUN:
 			/*
-			 * the recorded burst holds the switch-in costs the machine adds again; what
-			 * does not fit in it is its switch-in's credit (burst_credits)
+			 * the recorded burst holds the IPIs of its marked wake-ups before this RUN
+			 * and the switch-in costs the machine adds again; what does not fit in it
+			 * is, of the switch-ins, its switch-in's credit (burst_credits)
 			 */
-			if (d > cost) {
-				d -= cost;
-				cost = 0;
-			} else {
-				cost -= d;
-				d = 0;
-			}
+			d = give_back(&cost, give_back(&ipi, d));
 			if (d)
 				rc = sl_prog_run(sim, p, sl_dist_fixed(d));
 			break;
@@ -1084,6 +1149,9 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			rc = sl_prog_add(sim, p, OP_YIELD, sl_dist_fixed(0), 0, 0, NULL);
 			break;
 		case TW_WAKE:
+			/* the recorded IPI, given back by the RUNs after it (burst_credits) */
+			if (o->cost)
+				ipi += ip->ipi;
 			if (sel[o->arg])
 				rc = sl_prog_add(sim, p, OP_SEM_UP, sl_dist_fixed(0), sem[o->arg],
 						 a->sync || (t->exited && k > last_block &&
@@ -1128,9 +1196,11 @@ int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c)
 		 c && c->n ? c->path : "the model's defaults");
 	tw->cost_ns = tw->cost_left_ns = 0;
 	tw->cost_left_tasks = 0;
+	struct tw_ipi ip = {.ipi = p.wake_ipi_ns};
+
 	for (int i = 0; i < tw->n; i++) {
 		int nb;
-		u64 *left = burst_credits(&p, NULL, &tw->t[i], &nb), sum = 0;
+		u64 *left = burst_credits(&p, NULL, &tw->t[i], &nb, &ip), sum = 0;
 
 		if (!left)
 			return -1;
@@ -1143,6 +1213,9 @@ int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c)
 		tw->cost_left_ns += sum;
 		tw->cost_left_tasks += sum > 0;
 	}
+	tw->ipi_cost_ns = ip.ns;
+	tw->ipi_left_ns = ip.left;
+	tw->ipi_left_bursts = ip.bursts;
 	return 0;
 }
 
@@ -1183,6 +1256,28 @@ static int task_comms(const void *args, const char ***comms)
 	return n;
 }
 
+/*
+ * The price of a marked wake-up's IPI in the recorded bursts: the recording machine's wake_ipi
+ * when its calibration has one (from: its path), else the run's (the model's default or
+ * --param's), as the switch costs are taken (config.c takes the recorded ones for the run).
+ */
+static u64 ipi_price(const struct sl_tw_args *a, struct sl_sim *sim, char *from, size_t len)
+{
+	struct sl_params p;
+	char e[256];
+
+	from[0] = 0;
+	for (int k = 0; k < a->costs.n; k++) {
+		if (strncmp(a->costs.param[k], "wake_ipi=", 9))
+			continue;
+		sl_params_default(&p);
+		sl_params_set(&p, a->costs.param[k], e, sizeof(e)); /* checked when loaded */
+		snprintf(from, len, "%s", a->costs.path);
+		return p.wake_ipi_ns;
+	}
+	return sl_machine_of(sim)->p->wake_ipi_ns;
+}
+
 static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 {
 	const struct sl_tw_args *a = args;
@@ -1206,6 +1301,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	g->nsems = nsel;
 	g->state = s;
 	g->state_free = state_free;
+	s->ipi.ipi = ipi_price(a, sim, s->ipi_from, sizeof(s->ipi_from));
 	for (int i = 0; i < n; i++) {
 		int policy, nice, rtprio;
 
@@ -1220,7 +1316,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		s->pid[s->n++] = tw->t[i].pid;
 	}
 	for (int i = 0; i < n; i++)
-		if (sel[i] && build(sim, a, &tw->t[i], progs[i], progs, sel, sem))
+		if (sel[i] && build(sim, a, &tw->t[i], progs[i], progs, sel, sem, &s->ipi))
 			goto out_state;
 	for (int i = 0; i < n; i++)
 		if (sel[i] && (tw->t[i].parent < 0 || !sel[tw->t[i].parent]) &&
@@ -1239,6 +1335,56 @@ out:
 	return rc;
 }
 
+/* the group's trace state, NULL when g is not a trace group or took no IPI out of a burst */
+static const struct tw_state *ipi_state(const struct sl_group *g)
+{
+	const struct tw_state *s = g->state;
+
+	return g->wl && g->wl->ops == &sl_wl_trace && s && s->ipi.ns ? s : NULL;
+}
+
+/* the run's table: what the marked wake-ups' IPIs took out of the bursts, and what not */
+static void report_table(FILE *f, const struct sl_group *g, bool *head)
+{
+	const struct tw_state *s = ipi_state(g);
+
+	if (!s)
+		return;
+	if (!*head) {
+		fprintf(f,
+			"\nrecorded wake-ups onto another, idle CPU (their IPI's cost, wake_ipi, "
+			"counted once)\n");
+		*head = true;
+	}
+	fprintf(f,
+		"%s: %llu, at %llu ns (%s): %.3f ms taken out of the bursts after them; %.3f ms "
+		"beyond %llu bursts (too short to give it back: charged again by the simulated "
+		"IPIs)\n",
+		g->name, (unsigned long long)s->ipi.n, (unsigned long long)s->ipi.ipi,
+		s->ipi_from[0] ? s->ipi_from : "the run's wake_ipi",
+		(double)(s->ipi.ns - s->ipi.left) / 1e6, (double)s->ipi.left / 1e6,
+		(unsigned long long)s->ipi.bursts);
+}
+
+static json_object *report_json(const struct sl_group *g)
+{
+	const struct tw_state *s = ipi_state(g);
+	json_object *o;
+
+	if (!s)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(
+		o, "prices",
+		json_object_new_string(s->ipi_from[0] ? s->ipi_from : "the run's wake_ipi"));
+	json_object_object_add(o, "wake_ipi_ns", json_object_new_uint64(s->ipi.ipi));
+	json_object_object_add(o, "wakes", json_object_new_uint64(s->ipi.n));
+	json_object_object_add(o, "recorded_ns", json_object_new_uint64(s->ipi.ns));
+	json_object_object_add(o, "beyond_bursts_ns", json_object_new_uint64(s->ipi.left));
+	json_object_object_add(o, "bursts_beyond", json_object_new_uint64(s->ipi.bursts));
+	return o;
+}
+
 const struct sl_workload_ops sl_wl_trace = {
 	.name = "trace",
 	.help = "a recorded trace's tasks: bursts, sleeps, who woke whom (closed loop), forks",
@@ -1252,4 +1398,7 @@ const struct sl_workload_ops sl_wl_trace = {
 	.max_tasks = max_tasks,
 	.recorded = recorded,
 	.task_comms = task_comms,
+	.report_table = report_table,
+	.report_json_key = "wake_ipi_credit",
+	.report_json = report_json,
 };

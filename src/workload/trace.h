@@ -20,7 +20,8 @@ enum sl_tw_kind {
 		   */
 	TW_IO,	  /* D: uninterruptible, ns */
 	TW_WAIT,  /* S, woken by task arg (an index) after ns */
-	TW_WAKE,  /* wakes task arg */
+	TW_WAKE,  /* wakes task arg; cost = 1 when the recorded wake-up went to another CPU, idle
+		     then: the burst after it holds the recording machine's wake_ipi */
 	TW_FORK,  /* forks task arg */
 	TW_CIN,	  /* a switch-in: arg = the CPU it last ran on (-1: none), arg2 = this CPU, cost =
 		     1 when another task ran on this CPU in between */
@@ -48,6 +49,10 @@ struct sl_tw_task {
 	/* extraction state */
 	int state, last_cpu, pre_cpu, pre_dep, woke; /* pre_dep, woke: task indexes */
 	u64 woke_at;
+	/* its wake-up's TW_WAKE (waker task index, -1: none, and op) until its sched_wakeup
+	 * says where it went; the waker's CPU and the time of the sched_waking */
+	int ipi_waker, ipi_op, ipi_from;
+	u64 ipi_at;
 	char block_kind;
 	u64 run_since, block_since, last_seq;
 	u64 flushed; /* the run account's CPU time of the task already in its RUNs */
@@ -84,6 +89,9 @@ struct sl_tw {
 	char cost_from[512];
 	u64 cost_ns, cost_left_ns;
 	int cost_left_tasks;
+	/* TW_WAKE ops marked as onto another, idle CPU; at the prices of cost_from, their IPIs'
+	 * cost in the recorded bursts and the part beyond them (in ipi_left_bursts bursts) */
+	u64 ipi_wakes, ipi_cost_ns, ipi_left_ns, ipi_left_bursts;
 	u64 deps, timed, io, exec, exits;
 	unsigned flags;
 	u64 irq_window;	  /* ns: SL_TW_IRQ_WINDOW_NS unless irq_window= */
@@ -130,8 +138,8 @@ int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f);
 
 /*
  * The switch and cache costs of the machine the trace was recorded on (trace_costs.c): the
- * `param` lines of its calibration (ctx_switch, cache_refill, migrate_*, timer_slack), which the
- * run takes for every --param not given (config.c). n == 0: none found.
+ * `param` lines of its calibration (ctx_switch, cache_refill, migrate_*, timer_slack, wake_ipi),
+ * which the run takes for every --param not given (config.c). n == 0: none found.
  */
 #define SL_TW_MAX_COSTS 8
 struct sl_tw_costs {
@@ -140,6 +148,7 @@ struct sl_tw_costs {
 	char param[SL_TW_MAX_COSTS][96]; /* "ctx_switch=3492ns" */
 	char release[64];		 /* its kernel_release line ("": none) */
 	int cpus;			 /* its cpus line (0: none) */
+	char idle[32];			 /* its cpuidle_driver line ("": none) */
 };
 
 /*

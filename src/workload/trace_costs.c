@@ -15,10 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The parameters the reconciliation of recorded and simulated switch-ins reads. */
+/* The parameters the reconciliation of recorded and simulated switch-ins (and of wake-ups onto
+ * another, idle CPU: wake_ipi) reads. */
 static const char *const cost_params[] = {
-	"ctx_switch",	"cache_refill",	  "migrate_smt",
-	"migrate_core", "migrate_socket", "timer_slack",
+	"ctx_switch",	  "cache_refill", "migrate_smt", "migrate_core",
+	"migrate_socket", "timer_slack",  "wake_ipi",
 };
 
 static bool is_cost(const char *assignment)
@@ -54,6 +55,11 @@ static int load(struct sl_tw_costs *c, FILE *f, char *err, size_t errlen)
 		/* the machine that was recorded: a replay without --kernel and --cpus runs as it */
 		if (!strncmp(p, "kernel_release ", 15)) {
 			snprintf(c->release, sizeof(c->release), "%s", p + 15);
+			continue;
+		}
+		/* and its idle: a halted vCPU needs an IPI to wake, a polling one does not */
+		if (!strncmp(p, "cpuidle_driver ", 15)) {
+			snprintf(c->idle, sizeof(c->idle), "%s", p + 15);
 			continue;
 		}
 		if (!strncmp(p, "cpus ", 5)) {

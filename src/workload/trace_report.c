@@ -123,15 +123,16 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		fprintf(f,
 			"\", \"records\": %llu, \"cpus\": %d, \"duration_ns\": %llu, "
 			"\"ops\": %llu,\n \"wakeups\": {\"by_task\": %llu, \"by_own_timer\": %llu, "
-			"\"io\": %llu, \"preemption\": %llu}, \"yields\": %llu, \"exec\": %llu, "
+			"\"io\": %llu, \"preemption\": %llu, \"to_other_idle_cpu\": %llu}, "
+			"\"yields\": %llu, \"exec\": %llu, "
 			"\"exits\": %llu,\n "
 			"\"unattributed\": {",
 			(unsigned long long)tw->records, tw->ncpu,
 			(unsigned long long)(tw->tend - tw->t0), (unsigned long long)tw->nops,
 			(unsigned long long)tw->deps, (unsigned long long)tw->timed,
 			(unsigned long long)tw->io, (unsigned long long)tw->preempt_deps,
-			(unsigned long long)tw->yields, (unsigned long long)tw->exec,
-			(unsigned long long)tw->exits);
+			(unsigned long long)tw->ipi_wakes, (unsigned long long)tw->yields,
+			(unsigned long long)tw->exec, (unsigned long long)tw->exits);
 		const char *sep = "";
 #define JU(name, help)                                                                             \
 	fprintf(f, "%s\"" #name "\": %llu", sep, (unsigned long long)tw->un.name);                 \
@@ -149,9 +150,12 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		sl_json_put_escaped(f, tw->cost_from);
 		fprintf(f,
 			"\", \"recorded_ns\": %llu, \"beyond_bursts_ns\": %llu, "
-			"\"tasks_beyond\": %d},\n \"per_task\": [",
+			"\"tasks_beyond\": %d},\n \"wake_ipi_costs\": {\"recorded_ns\": %llu, "
+			"\"beyond_bursts_ns\": %llu, \"bursts_beyond\": %llu},\n \"per_task\": [",
 			(unsigned long long)tw->cost_ns, (unsigned long long)tw->cost_left_ns,
-			tw->cost_left_tasks);
+			tw->cost_left_tasks, (unsigned long long)tw->ipi_cost_ns,
+			(unsigned long long)tw->ipi_left_ns,
+			(unsigned long long)tw->ipi_left_bursts);
 		for (int i = 0; i < tw->n; i++) {
 			const struct sl_tw_task *t = &tw->t[i];
 
@@ -244,6 +248,13 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		"tasks (not charged again: the credit of the simulated switch-in that begins "
 		"each such burst)\n",
 		tw->cost_from, ms(tw->cost_ns), ms(tw->cost_left_ns), tw->cost_left_tasks);
+	fprintf(f,
+		"wake-ups by a task onto another CPU idle since before them: %llu; their IPIs at "
+		"those prices' wake_ipi: %.3f ms in the bursts after them (taken out: the "
+		"simulation charges its own where it wakes onto an idle CPU), %.3f ms beyond %llu "
+		"bursts (charged again)\n",
+		(unsigned long long)tw->ipi_wakes, ms(tw->ipi_cost_ns), ms(tw->ipi_left_ns),
+		(unsigned long long)tw->ipi_left_bursts);
 	free(pp);
 	return 0;
 }
