@@ -380,20 +380,36 @@ FIELD bool int_dec(struct cur *c, int *v)
 
 #if SWAR
 /*
+ * The bytes of w that are decimal digits, exact for every byte (digits8's test is exact only
+ * up to its first flag): each byte's high bit is set before the subtraction, which then
+ * borrows from no other byte, and the sum stays below 0x100; bytes of 0x80 and up are none.
+ */
+FIELD u64 digit_bytes(u64 w)
+{
+	u64 lo7 = ~HIGHS, d = ((w & lo7) | HIGHS) - ONES * '0';
+
+	return d & ~((d & lo7) + ONES * 0x76) & ~w & HIGHS;
+}
+
+/* the last flagged byte of t (not 0) */
+FIELD size_t last_flagged(u64 t)
+{
+	return (size_t)(63 - __builtin_clzll(t)) / 8;
+}
+
+/*
  * The leading hex digits (0-9, a-f, A-F) of the 8 bytes at p: their count in *k, their value
  * returned, as digits8 does for decimal. Two tests are combined, so each must be exact for
- * every byte (digits8's is exact only up to its first flag): each byte's high bit is set
- * before a subtraction, which then borrows from no other byte, and the sums stay below 0x100.
- * A digit: byte - '0' below 10; a letter: (byte | 0x20) - 'a' below 6 (| 0x20 maps only A-F
- * onto a-f); bytes of 0x80 and up are neither. A digit's value is its low nibble, a letter's
- * its low nibble + 9; the nibbles, moved to the top of the word, are packed in three steps.
+ * every byte, as digit_bytes is: a letter is (byte | 0x20) - 'a' below 6 (| 0x20 maps only
+ * A-F onto a-f), with the high bit set first; bytes of 0x80 and up are neither. A digit's value is
+ * its low nibble, a letter's its low nibble + 9; the nibbles, moved to the top of the word, are
+ * packed in three steps.
  */
 FIELD u64 hex8(const char *p, size_t *k)
 {
 	u64 w = load8(p), lo7 = ~HIGHS;
-	u64 d = ((w & lo7) | HIGHS) - ONES * '0';
 	u64 l = (((w | ONES * 0x20) & lo7) | HIGHS) - ONES * 'a';
-	u64 isd = d & ~((d & lo7) + ONES * 0x76) & HIGHS;
+	u64 isd = digit_bytes(w);
 	u64 isl = l & ~((l & lo7) + ONES * 0x7a) & HIGHS;
 	u64 bad = (~(isd | isl) | w) & HIGHS;
 	size_t n = bad ? first_flagged(bad) : 8;
@@ -534,7 +550,10 @@ FIELD bool word(struct cur *c, char *dst, size_t size)
 	return true;
 }
 
-/* key=VALUE where VALUE may hold spaces: it ends where `next` (" key2=") begins. */
+/*
+ * key=VALUE where VALUE may hold spaces: it ends where `next` (" key2=") begins, and the line
+ * goes on after `next` (found whole, so not compared again).
+ */
 FIELD bool kv_str_until(struct cur *c, const char *key, const char *next, char *dst, size_t size)
 {
 	if (!lit(c, key))
@@ -546,7 +565,7 @@ FIELD bool kv_str_until(struct cur *c, const char *key, const char *next, char *
 		return false;
 	}
 	copy_line(dst, size, c->s, (size_t)(e - c->s), c->end);
-	c->s = e + 1;
+	c->s = e + strlen(next);
 	return true;
 }
 
@@ -652,13 +671,11 @@ static bool switch_fields(struct cur *c, struct sl_trace_record *o)
 		return old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
 	}
 	return kv_str_until(c, "prev_comm=", " prev_pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_pid(c, "prev_pid=", &o->task_pid) && sp(c) &&
-	       kv_int(c, "prev_prio=", &o->task_prio) && sp(c) &&
+	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prev_prio=", &o->task_prio) &&
+	       sp(c) &&
 	       kv_str_until(c, "prev_state=", " ==> ", o->prev_state, sizeof(o->prev_state)) &&
-	       lit(c, "==> ") &&
 	       kv_str_until(c, "next_comm=", " next_pid=", o->next_comm, sizeof(o->next_comm)) &&
-	       kv_pid(c, "next_pid=", &o->next_pid) && sp(c) &&
-	       kv_int(c, "next_prio=", &o->next_prio);
+	       pid_dec(c, &o->next_pid) && sp(c) && kv_int(c, "next_prio=", &o->next_prio);
 }
 
 static bool parse_switch(struct cur *c, struct sl_trace_record *o)
@@ -687,8 +704,7 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 		return lit(c, " CPU:") && int_dec(c, &o->target_cpu);
 	}
 	if (!kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) ||
-	    !kv_pid(c, "pid=", &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) ||
-	    !sp(c))
+	    !pid_dec(c, &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) || !sp(c))
 		return false;
 	o->success = 1;
 	if (starts(c->s, c->end, "success="))
@@ -700,28 +716,28 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 static bool parse_fork(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_pid(c, "pid=", &o->task_pid) && sp(c) &&
+	       pid_dec(c, &o->task_pid) && sp(c) &&
 	       kv_str_until(c, "child_comm=", " child_pid=", o->next_comm, sizeof(o->next_comm)) &&
-	       kv_pid(c, "child_pid=", &o->next_pid);
+	       pid_dec(c, &o->next_pid);
 }
 
 static bool parse_exec(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "filename=", " pid=", o->str, sizeof(o->str)) &&
-	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_pid(c, "old_pid=", &o->old_pid);
+	       pid_dec(c, &o->task_pid) && sp(c) && kv_pid(c, "old_pid=", &o->old_pid);
 }
 
 static bool parse_exit(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
+	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
 }
 
 static bool parse_migrate(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) &&
-	       sp(c) && kv_int(c, "orig_cpu=", &o->orig_cpu) && sp(c) &&
+	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) && sp(c) &&
+	       kv_int(c, "orig_cpu=", &o->orig_cpu) && sp(c) &&
 	       kv_int(c, "dest_cpu=", &o->dest_cpu);
 }
 
@@ -1033,12 +1049,27 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		}
 		b++;
 	}
+	/* back over the pid's padding and its digits: eight bytes a test where the comm has them */
 	const char *e = b;
 
+#if SWAR
+	if (e - start >= 8) {
+		u64 t = nonzero_bytes(load8(e - 8) ^ (ONES * ' '));
+
+		e = t ? e - 8 + last_flagged(t) + 1 : e - 8;
+	}
+#endif
 	while (e > start && e[-1] == ' ')
 		e--;
 	const char *dp = e;
 
+#if SWAR
+	if (dp - start >= 8) {
+		u64 t = ~digit_bytes(load8(dp - 8)) & HIGHS;
+
+		dp = t ? dp - 8 + last_flagged(t) + 1 : dp - 8;
+	}
+#endif
 	while (dp > start && is_digit(dp[-1]))
 		dp--;
 	if (dp == e || dp == start || dp[-1] != '-') {
