@@ -603,7 +603,7 @@ static char *line_too_long(struct sl_trace_reader *r, unsigned long line, int *r
  * sixteen bytes a compare inline (SSE2, every x86-64) for its first 256 bytes, then the
  * library's for the rest, rather than a call for every line.
  */
-static inline char *find_nl(char *s, size_t n)
+static inline __attribute__((nonnull)) char *find_nl(char *s, size_t n)
 {
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n');
