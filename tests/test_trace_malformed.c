@@ -333,6 +333,77 @@ static void test_long_numbers(void **state)
 	assert_non_null(strstr(r.err, ":1: malformed line: expected a number below 2^64: \""));
 }
 
+/*
+ * Hex ids eight digits at a time: a digit before a letter ("0a": the letter test's borrow
+ * must not reach the next byte), mixed case, more than 16 digits (the low 64 bits kept), a
+ * byte of 0x80 and up (not a digit even though its low seven bits are '1'), an id near the
+ * line's end (read byte by byte), none at all. The lines go on for 8 bytes after their ids,
+ * so that those are read eight at a time.
+ */
+static void test_hex_ids(void **state)
+{
+	static const char text[] =
+		P "hrtimer_cancel: hrtimer=0x0a zzzzzzzz\n" P
+		  "hrtimer_cancel: hrtimer=0aF9 xxxxxxxx\n" P
+		  "hrtimer_cancel: hrtimer=ffff888627c206f8 y\n" P
+		  "hrtimer_cancel: hrtimer=0xFFFF888627C206F8 y\n" P
+		  "hrtimer_cancel: hrtimer=1234567890abcdef12 yy\n" P
+		  "hrtimer_cancel: hrtimer=00000000000000015 zzzzzzzz\n" P
+		  "hrtimer_cancel: hrtimer=a\xb1\xb1\xb1\xb1\xb1\xb1\xb1\xb1\n" P
+		  "hrtimer_cancel: hrtimer=9Ab\n" P "hrtimer_cancel: hrtimer=0xg\n";
+	static const u64 want[] = {0xa,
+				   0xaf9,
+				   0xffff888627c206f8ULL,
+				   0xffff888627c206f8ULL,
+				   0x34567890abcdef12ULL,
+				   0x15,
+				   0xa,
+				   0x9ab};
+	struct sl_trace_record o[9];
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_int_equal(read_text(text, o, 9, &r), -1);
+	for (int i = 0; i < 8; i++)
+		assert_true(o[i].hrtimer == want[i]);
+	assert_non_null(strstr(r.err, ":9: malformed line: expected a hex number: \""));
+}
+
+/*
+ * trace-cmd's "function=NAME/0x0" is cut at its first '/' when "0x" follows, within the 255
+ * bytes the record keeps: a '/' at 252 cuts, one at 253 does not (its "0x" would end at 255).
+ */
+static void test_function_names(void **state)
+{
+	char text[2048], name[300];
+	struct sl_trace_record o[6];
+	struct sl_trace_reader r;
+	int n;
+
+	(void)state;
+	n = snprintf(text, sizeof(text),
+		     P "hrtimer_expire_entry: hrtimer=1 function=tick_nohz_handler/0x0 now=5\n" P
+		       "hrtimer_expire_entry: hrtimer=1 function=a/b/0x0 now=5\n" P
+		       "hrtimer_expire_entry: hrtimer=1 function=x/0y now=5\n" P
+		       "hrtimer_expire_entry: hrtimer=1 function=/0x now=5\n");
+	for (int k = 252; k <= 253; k++) {
+		memset(name, 'f', (size_t)k);
+		memcpy(name + k, "/0x10", 6);
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      P "hrtimer_expire_entry: hrtimer=1 function=%s now=5\n", name);
+	}
+	assert_int_equal(read_text(text, o, 6, &r), 6);
+	assert_string_equal(o[0].str, "tick_nohz_handler");
+	assert_string_equal(o[1].str, "a/b/0x0");
+	assert_string_equal(o[2].str, "x/0y");
+	assert_string_equal(o[3].str, "");
+	assert_int_equal(o[3].now, 5);
+	assert_int_equal(strlen(o[4].str), 252);
+	assert_int_equal(strlen(o[5].str), 255);
+	assert_int_equal(o[5].str[253], '/');
+	assert_int_equal(o[5].now, 5);
+}
+
 /* Every event name is read as its kind, and nothing else is. */
 static void test_kind_names(void **state)
 {
@@ -364,6 +435,8 @@ int main(void)
 		cmocka_unit_test(test_xz_broken),
 		cmocka_unit_test(test_lines_across_blocks),
 		cmocka_unit_test(test_long_numbers),
+		cmocka_unit_test(test_hex_ids),
+		cmocka_unit_test(test_function_names),
 		cmocka_unit_test(test_kind_names),
 	};
 

@@ -295,6 +295,27 @@ FIELD bool u64_dec(struct cur *c, u64 *v)
 		c->what = "a number";
 		return false;
 	}
+	/*
+	 * Most numbers of a line have one to three digits (CPUs, prios, pids, cpu_id): read by
+	 * their bytes, each a test whose outcome is the same for the same field of every line,
+	 * rather than through digits8's chain of multiplies. Each byte looked at follows a digit,
+	 * so it is at most the line's terminating NUL.
+	 */
+	if (!is_digit(s[1])) {
+		c->s = s + 1;
+		*v = (u64)(s[0] - '0');
+		return true;
+	}
+	if (!is_digit(s[2])) {
+		c->s = s + 2;
+		*v = (u64)(s[0] - '0') * 10 + (u64)(s[1] - '0');
+		return true;
+	}
+	if (!is_digit(s[3])) {
+		c->s = s + 3;
+		*v = (u64)(s[0] - '0') * 100 + (u64)(s[1] - '0') * 10 + (u64)(s[2] - '0');
+		return true;
+	}
 #if SWAR
 	/* up to 16 digits (below 2^64) eight at a time */
 	if (c->end - s >= 8) {
@@ -357,6 +378,59 @@ FIELD bool int_dec(struct cur *c, int *v)
 	return true;
 }
 
+#if SWAR
+/*
+ * The bytes of w that are decimal digits, exact for every byte (digits8's test is exact only
+ * up to its first flag): each byte's high bit is set before the subtraction, which then
+ * borrows from no other byte, and the sum stays below 0x100; bytes of 0x80 and up are none.
+ */
+FIELD u64 digit_bytes(u64 w)
+{
+	u64 lo7 = ~HIGHS, d = ((w & lo7) | HIGHS) - ONES * '0';
+
+	return d & ~((d & lo7) + ONES * 0x76) & ~w & HIGHS;
+}
+
+/* the last flagged byte of t (not 0) */
+FIELD size_t last_flagged(u64 t)
+{
+	return (size_t)(63 - __builtin_clzll(t)) / 8;
+}
+
+/*
+ * The leading hex digits (0-9, a-f, A-F) of the 8 bytes at p: their count in *k, their value
+ * returned, as digits8 does for decimal. Two tests are combined, so each must be exact for
+ * every byte, as digit_bytes is: a letter is (byte | 0x20) - 'a' below 6 (| 0x20 maps only
+ * A-F onto a-f), with the high bit set first; bytes of 0x80 and up are neither. A digit's value is
+ * its low nibble, a letter's its low nibble + 9; the nibbles, moved to the top of the word, are
+ * packed in three steps.
+ */
+FIELD u64 hex8(const char *p, size_t *k)
+{
+	u64 w = load8(p), lo7 = ~HIGHS;
+	u64 l = (((w | ONES * 0x20) & lo7) | HIGHS) - ONES * 'a';
+	u64 isd = digit_bytes(w);
+	u64 isl = l & ~((l & lo7) + ONES * 0x7a) & HIGHS;
+	u64 bad = (~(isd | isl) | w) & HIGHS;
+	size_t n = bad ? first_flagged(bad) : 8;
+
+	*k = n;
+	if (!n)
+		return 0;
+	u64 x = (w & (ONES * 0x0f)) + (isl >> 7) * 9;
+
+	x <<= 8 * (8 - n);
+	/* bytes (first char lowest) to pairs, quads, the whole: the first char most significant */
+	x = ((x & 0x0f000f000f000f00ULL) >> 8) | ((x & 0x000f000f000f000fULL) << 4);
+	x = ((x & 0x00ff000000ff0000ULL) >> 16) | ((x & 0x000000ff000000ffULL) << 8);
+	return ((x & 0x0000ffff00000000ULL) >> 32) | ((x & 0xffffULL) << 16);
+}
+#endif
+
+/*
+ * Hex digits, after an optional "0x"; more than 16 keep the value's low 64 bits (as x * 16 + d
+ * in u64 does), never an error: the hrtimer ids are only compared.
+ */
 static bool u64_hex(struct cur *c, u64 *v)
 {
 	u64 x = 0;
@@ -364,6 +438,19 @@ static bool u64_hex(struct cur *c, u64 *v)
 
 	if (c->s[0] == '0' && c->s[1] == 'x')
 		c->s += 2;
+#if SWAR
+	while (c->end - c->s >= 8) {
+		size_t k;
+		u64 y = hex8(c->s, &k);
+
+		/* k digits: x * 16^k + y (k = 8: a shift of 32, never 64) */
+		x = k ? (x << (4 * k)) | y : x;
+		n += (int)k;
+		c->s += k;
+		if (k < 8)
+			goto done;
+	}
+#endif
 	for (;; n++) {
 		char ch = *c->s;
 
@@ -377,6 +464,9 @@ static bool u64_hex(struct cur *c, u64 *v)
 			break;
 		c->s++;
 	}
+#if SWAR
+done:
+#endif
 	if (!n) {
 		c->what = "a hex number";
 		return false;
@@ -391,6 +481,27 @@ FIELD void copy_str(char *dst, size_t size, const char *s, size_t n)
 		n = size - 1;
 	memcpy(dst, s, n);
 	dst[n] = '\0';
+}
+
+/*
+ * The same for a string of the line (s + n <= end): a short one (most comms, event names,
+ * states) by one or two copies of 16 bytes, where the line has them and dst has room, instead
+ * of a call to memcpy of n bytes. The bytes after dst's NUL are then the line's: nothing reads
+ * past a string's NUL.
+ */
+FIELD void copy_line(char *dst, size_t size, const char *s, size_t n, const char *end)
+{
+	if (n < 16 && size >= 16 && end - s >= 16) {
+		memcpy(dst, s, 16);
+		dst[n] = '\0';
+		return;
+	}
+	if (n < 32 && size >= 32 && end - s >= 32) {
+		memcpy(dst, s, 32);
+		dst[n] = '\0';
+		return;
+	}
+	copy_str(dst, size, s, n);
 }
 
 /*
@@ -434,12 +545,15 @@ FIELD bool word(struct cur *c, char *dst, size_t size)
 	const char *e = c->s;
 
 	e = scan_to(e, c->end, ' ', ' ');
-	copy_str(dst, size, c->s, (size_t)(e - c->s));
+	copy_line(dst, size, c->s, (size_t)(e - c->s), c->end);
 	c->s = e;
 	return true;
 }
 
-/* key=VALUE where VALUE may hold spaces: it ends where `next` (" key2=") begins. */
+/*
+ * key=VALUE where VALUE may hold spaces: it ends where `next` (" key2=") begins, and the line
+ * goes on after `next` (found whole, so not compared again).
+ */
 FIELD bool kv_str_until(struct cur *c, const char *key, const char *next, char *dst, size_t size)
 {
 	if (!lit(c, key))
@@ -450,8 +564,8 @@ FIELD bool kv_str_until(struct cur *c, const char *key, const char *next, char *
 		c->what = next + 1;
 		return false;
 	}
-	copy_str(dst, size, c->s, (size_t)(e - c->s));
-	c->s = e + 1;
+	copy_line(dst, size, c->s, (size_t)(e - c->s), c->end);
+	c->s = e + strlen(next);
 	return true;
 }
 
@@ -482,7 +596,7 @@ static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio
 		c->what = "comm:pid";
 		return false;
 	}
-	copy_str(comm, size, c->s, (size_t)(colon - 1 - c->s));
+	copy_line(comm, size, c->s, (size_t)(colon - 1 - c->s), c->end);
 	c->s = colon;
 	return pid_dec(c, pid) && lit(c, " [") && int_dec(c, prio) && lit(c, "]");
 }
@@ -535,7 +649,7 @@ static bool switch_fields(struct cur *c, struct sl_trace_record *o)
 			c->what = ")";
 			return false;
 		}
-		copy_str(o->prev_state, sizeof(o->prev_state), c->s, (size_t)(e - c->s));
+		copy_line(o->prev_state, sizeof(o->prev_state), c->s, (size_t)(e - c->s), c->end);
 		c->s = e + 1;
 		return lit(c, " ==> ") &&
 		       old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
@@ -552,18 +666,16 @@ static bool switch_fields(struct cur *c, struct sl_trace_record *o)
 			c->what = " ==> ";
 			return false;
 		}
-		copy_str(o->prev_state, sizeof(o->prev_state), c->s, (size_t)(e - c->s));
+		copy_line(o->prev_state, sizeof(o->prev_state), c->s, (size_t)(e - c->s), c->end);
 		c->s = e + 5;
 		return old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
 	}
 	return kv_str_until(c, "prev_comm=", " prev_pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_pid(c, "prev_pid=", &o->task_pid) && sp(c) &&
-	       kv_int(c, "prev_prio=", &o->task_prio) && sp(c) &&
+	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prev_prio=", &o->task_prio) &&
+	       sp(c) &&
 	       kv_str_until(c, "prev_state=", " ==> ", o->prev_state, sizeof(o->prev_state)) &&
-	       lit(c, "==> ") &&
 	       kv_str_until(c, "next_comm=", " next_pid=", o->next_comm, sizeof(o->next_comm)) &&
-	       kv_pid(c, "next_pid=", &o->next_pid) && sp(c) &&
-	       kv_int(c, "next_prio=", &o->next_prio);
+	       pid_dec(c, &o->next_pid) && sp(c) && kv_int(c, "next_prio=", &o->next_prio);
 }
 
 static bool parse_switch(struct cur *c, struct sl_trace_record *o)
@@ -592,8 +704,7 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 		return lit(c, " CPU:") && int_dec(c, &o->target_cpu);
 	}
 	if (!kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) ||
-	    !kv_pid(c, "pid=", &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) ||
-	    !sp(c))
+	    !pid_dec(c, &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) || !sp(c))
 		return false;
 	o->success = 1;
 	if (starts(c->s, c->end, "success="))
@@ -605,28 +716,28 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 static bool parse_fork(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_pid(c, "pid=", &o->task_pid) && sp(c) &&
+	       pid_dec(c, &o->task_pid) && sp(c) &&
 	       kv_str_until(c, "child_comm=", " child_pid=", o->next_comm, sizeof(o->next_comm)) &&
-	       kv_pid(c, "child_pid=", &o->next_pid);
+	       pid_dec(c, &o->next_pid);
 }
 
 static bool parse_exec(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "filename=", " pid=", o->str, sizeof(o->str)) &&
-	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_pid(c, "old_pid=", &o->old_pid);
+	       pid_dec(c, &o->task_pid) && sp(c) && kv_pid(c, "old_pid=", &o->old_pid);
 }
 
 static bool parse_exit(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
+	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
 }
 
 static bool parse_migrate(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       kv_pid(c, "pid=", &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) &&
-	       sp(c) && kv_int(c, "orig_cpu=", &o->orig_cpu) && sp(c) &&
+	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) && sp(c) &&
+	       kv_int(c, "orig_cpu=", &o->orig_cpu) && sp(c) &&
 	       kv_int(c, "dest_cpu=", &o->dest_cpu);
 }
 
@@ -654,16 +765,28 @@ static bool parse_cpu_idle_miss(struct cur *c, struct sl_trace_record *o)
 	return word(c, o->str, sizeof(o->str));
 }
 
-/* function=NAME; trace-cmd report prints the symbol with its offset ("tick_nohz_handler/0x0") */
+/*
+ * function=NAME; trace-cmd report prints the symbol with its offset ("tick_nohz_handler/0x0"),
+ * cut at its first '/' when "0x" follows, within what dst keeps of the word (size - 1 bytes):
+ * one scan to a '/' or the space, not a copy of the word and a strchr in it.
+ */
 static bool func_word(struct cur *c, char *dst, size_t size)
 {
-	char *slash;
-
-	if (!lit(c, "function=") || !word(c, dst, size))
+	if (!lit(c, "function="))
 		return false;
-	slash = strchr(dst, '/');
-	if (slash && slash[1] == '0' && slash[2] == 'x')
-		*slash = 0;
+	const char *s = c->s, *e = scan_to(s, c->end, ' ', '/');
+	size_t n = (size_t)(e - s);
+
+	if (*e == '/') {
+		/* the first '/' cuts when its "0x" is in what dst keeps */
+		bool cut = e[1] == '0' && e[2] == 'x' && n + 2 < size - 1;
+
+		e = scan_to(e, c->end, ' ', ' ');
+		if (!cut)
+			n = (size_t)(e - s);
+	}
+	copy_line(dst, size, s, n, c->end);
+	c->s = e;
 	return true;
 }
 
@@ -926,19 +1049,34 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		}
 		b++;
 	}
+	/* back over the pid's padding and its digits: eight bytes a test where the comm has them */
 	const char *e = b;
 
+#if SWAR
+	if (e - start >= 8) {
+		u64 t = nonzero_bytes(load8(e - 8) ^ (ONES * ' '));
+
+		e = t ? e - 8 + last_flagged(t) + 1 : e - 8;
+	}
+#endif
 	while (e > start && e[-1] == ' ')
 		e--;
 	const char *dp = e;
 
+#if SWAR
+	if (dp - start >= 8) {
+		u64 t = ~digit_bytes(load8(dp - 8)) & HIGHS;
+
+		dp = t ? dp - 8 + last_flagged(t) + 1 : dp - 8;
+	}
+#endif
 	while (dp > start && is_digit(dp[-1]))
 		dp--;
 	if (dp == e || dp == start || dp[-1] != '-') {
 		*what = "comm-pid before [cpu]";
 		return -1;
 	}
-	copy_str(o->comm, sizeof(o->comm), start, (size_t)(dp - 1 - start));
+	copy_line(o->comm, sizeof(o->comm), start, (size_t)(dp - 1 - start), c.end);
 	{
 		struct cur k = {dp, NULL, c.end};
 
@@ -990,8 +1128,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		count_unknown(r, ev, evlen);
 		return 0;
 	}
-	memcpy(o->event, ev, evlen);
-	o->event[evlen] = '\0';
+	copy_line(o->event, sizeof(o->event), ev, evlen, c.end);
 	if (!parsers[o->kind](&c, o)) {
 		*what = c.what ? c.what : "the event's fields";
 		return -1;
@@ -1051,13 +1188,15 @@ int sl_ftrace_parse(struct sl_trace_reader *r, char *s, size_t n, unsigned long 
 	if (rc == 1 && r->records && o->time < r->last_time) {
 		char msg[96];
 
-		snprintf(msg, sizeof(msg), "a timestamp not before line %lu's (%llu.%09llu)",
-			 r->last_line, (unsigned long long)(r->last_time / NSEC_PER_SEC),
-			 (unsigned long long)(r->last_time % NSEC_PER_SEC));
+		/* skipped and counted: no message to format (it was a third of the time of a
+		 * lenient read of a trace whose timestamps start again) */
 		if (r->lenient) {
 			r->malformed++;
 			return 0;
 		}
+		snprintf(msg, sizeof(msg), "a timestamp not before line %lu's (%llu.%09llu)",
+			 r->last_line, (unsigned long long)(r->last_time / NSEC_PER_SEC),
+			 (unsigned long long)(r->last_time % NSEC_PER_SEC));
 		set_err(r, "%s:%lu: malformed line: expected %s: \"%.79s%s\"", r->path, line, msg,
 			s, n >= 80 ? "..." : "");
 		return -1;

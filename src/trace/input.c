@@ -15,6 +15,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /*
  * The text buffer and the compressed-input buffer. The fuzz build makes both small
@@ -596,6 +599,30 @@ static char *line_too_long(struct sl_trace_reader *r, unsigned long line, int *r
 }
 
 /*
+ * memchr(s, '\n', n): a line is about 100-200 bytes, and the region it is in up to BUF_SIZE;
+ * sixteen bytes a compare inline (SSE2, every x86-64) for its first 256 bytes, then the
+ * library's for the rest, rather than a call for every line.
+ */
+static inline __attribute__((nonnull)) char *find_nl(char *s, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	size_t i = 0;
+
+	for (; i + 16 <= n && i < 256; i += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)(const void *)(s + i)), nl));
+
+		if (m)
+			return s + i + __builtin_ctz(m);
+	}
+	return memchr(s + i, '\n', n - i);
+#else
+	return memchr(s, '\n', n);
+#endif
+}
+
+/*
  * A line of SL_TRACE_MAX_LINE bytes or more is refused as soon as that many of its bytes are
  * in; a read or decompression error is reported when the bytes before it are used up.
  */
@@ -609,7 +636,7 @@ char *sl_trace_line(struct sl_trace_reader *r, size_t *lenp, int *rc)
 		size_t avail = p->len - p->pos;
 
 		if (avail) {
-			char *nl = memchr(s, '\n', avail);
+			char *nl = find_nl(s, avail);
 
 			if (nl) {
 				size_t q = (size_t)(nl - s);
