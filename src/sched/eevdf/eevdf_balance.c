@@ -71,17 +71,23 @@ static s64 task_load(const struct sl_task *p)
 	return (s64)scale_load_down(p->se.load.weight);
 }
 
+/* the sum over the rq's tasks but the delayed ones (eevdf_rq's list_load) */
 static s64 cpu_load(struct sl_sim *sim, int cpu)
 {
+	const struct eevdf_rq *cfs = ee_rq_of(sim, &sim->cpus[cpu]);
+#ifdef SL_EEVDF_CHECK_LOAD
 	struct sched_entity *se;
 	s64 l = 0;
 
-	TAILQ_FOREACH(se, &ee_rq_of(sim, &sim->cpus[cpu])->tasks, group_node)
+	TAILQ_FOREACH(se, &cfs->tasks, group_node)
 	{
 		if (!se->sched_delayed)
 			l += (s64)scale_load_down(se->load.weight);
 	}
-	return l;
+	if (l != (s64)cfs->list_load)
+		abort();
+#endif
+	return (s64)cfs->list_load;
 }
 
 /* ---- wake-up ---- */
