@@ -30,6 +30,7 @@ static inline void ee_tree_add(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 	se->on_rq = 1;
 	ee->nr_queued++;
 	ee->load += se->load.weight;
+	ee->list_load += scale_load_down(se->load.weight);
 	TAILQ_INSERT_HEAD(&ee->tasks, se, group_node);
 	rq->nr_running++;
 }
@@ -49,6 +50,7 @@ static inline void ee_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 	ee->curr = se;
 	ee->nr_queued++;
 	ee->load += se->load.weight;
+	ee->list_load += scale_load_down(se->load.weight);
 	TAILQ_INSERT_HEAD(&ee->tasks, se, group_node);
 	rq->nr_running++;
 	rq->curr = p;
