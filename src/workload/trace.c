@@ -39,11 +39,18 @@ struct tw_hrt {
 	size_t cap, n;
 };
 
+/* the (waker, wakee) pairs of the wake-ups by a task: a set of waker << 32 | wakee */
+struct tw_edges {
+	u64 *k;
+	size_t cap, n;
+};
+
 struct tw_x {
 	struct sl_tw *tw;
 	struct tw_cpu *cpu;
 	int ncpu;
 	struct tw_hrt hrt;
+	struct tw_edges edges;
 	/* who ran where, as trace-stats accounts it: the bursts' CPU time (ids: index + 1) */
 	struct sl_stats st;
 	bool st_init;
@@ -196,6 +203,7 @@ static int sl_task_of(struct tw_x *x, int pid, const char *comm)
 	t->prio = 120;
 	t->last_cpu = -1;
 	t->pre_cpu = t->pre_dep = t->woke = -1;
+	t->last_block = t->woken_by = t->last_cin = t->stretch_cin = t->early_by = -1;
 	t->state = XS_UNSEEN;
 	t->block_since = tw->t0;
 	t->block_kind = 'S';
@@ -219,6 +227,8 @@ static int push(struct tw_x *x, struct sl_tw_task *t, int kind, u64 ns, int arg,
 		t->ops = o;
 		t->cap = cap;
 	}
+	if (kind == TW_SLEEP || kind == TW_OPEN || kind == TW_IO || kind == TW_WAIT)
+		t->last_block = t->nops;
 	t->ops[t->nops++] = (struct sl_tw_op){.ns = ns,
 					      .arg = arg,
 					      .arg2 = (short)arg2,
@@ -295,7 +305,13 @@ static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
 		}
 	}
 	/* the machine's switch-in cost of this switch: docs/workloads.md */
-	push(x, t, TW_CIN, 0, t->last_cpu, cpu, t->last_cpu == cpu && c->seq != t->last_seq);
+	if (!push(x, t, TW_CIN, now, t->last_cpu, cpu,
+		  t->last_cpu == cpu && c->seq != t->last_seq)) {
+		/* the first since it last blocked begins a stretch without blocking */
+		if (t->last_cin < t->last_block || t->last_cin < 0)
+			t->stretch_cin = t->nops - 1;
+		t->last_cin = t->nops - 1;
+	}
 	c->seq++;
 	t->last_seq = c->seq;
 	t->last_cpu = cpu;
@@ -402,6 +418,8 @@ static void blocked_over(struct tw_x *x, struct tw_cpu *c, int cpu, int w)
 	c->npre = n;
 }
 
+static void early(struct tw_x *x, int i, bool blocks, u64 now);
+
 static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 {
 	struct sl_tw *tw = x->tw;
@@ -420,6 +438,15 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		char st = r->prev_state[0] ? r->prev_state[0] : 'R';
 
 		set_prio(t, r->task_prio, r->task_comm);
+		if (t->early_by >= 0) {
+			early(x, i, st == 'S', now);
+			if (t->state == XS_RUNNABLE && st == 'S') {
+				/* blocked and already woken: its burst is over */
+				if (tw->flags & SL_TW_PREEMPT_DEPS)
+					blocked_over(x, c, r->cpu, i);
+				goto next;
+			}
+		}
 		/* dead (2.6.3x print TASK_DEAD as x); an exiting task can still be preempted */
 		if (st == 'X' || st == 'Z' || st == 'x') {
 			flush_run(x, t, now);
@@ -452,6 +479,7 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 				blocked_over(x, c, r->cpu, i);
 		}
 	}
+next:
 	c->cur = -2;
 	c->cause = false;
 	if (r->next_pid > 0) {
@@ -473,6 +501,183 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 	}
 }
 
+static int edge_put(struct tw_edges *e, u64 key)
+{
+	if ((e->n + 1) * 2 > e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 256;
+		u64 *k = malloc(cap * sizeof(u64));
+
+		if (!k)
+			return -1;
+		memset(k, 0xff, cap * sizeof(u64));
+		for (size_t i = 0; i < e->cap; i++) {
+			if (e->k[i] == UINT64_MAX)
+				continue;
+			size_t j = hash_u64(e->k[i]) & (cap - 1);
+
+			while (k[j] != UINT64_MAX)
+				j = (j + 1) & (cap - 1);
+			k[j] = e->k[i];
+		}
+		free(e->k);
+		e->k = k;
+		e->cap = cap;
+	}
+	size_t i = hash_u64(key) & (e->cap - 1);
+
+	while (e->k[i] != UINT64_MAX && e->k[i] != key)
+		i = (i + 1) & (e->cap - 1);
+	if (e->k[i] == UINT64_MAX) {
+		e->k[i] = key;
+		e->n++;
+	}
+	return 0;
+}
+
+static bool edge_has(const struct tw_edges *e, u64 key)
+{
+	if (!e->cap)
+		return false;
+	for (size_t i = hash_u64(key) & (e->cap - 1);; i = (i + 1) & (e->cap - 1)) {
+		if (e->k[i] == UINT64_MAX)
+			return false;
+		if (e->k[i] == key)
+			return true;
+	}
+}
+
+static u64 edge_key(int waker, int wakee)
+{
+	return (u64)(unsigned)waker << 32 | (unsigned)wakee;
+}
+
+/*
+ * The last switch-in of w at or before time tb among its ops from lo on (-1: none). Switch-ins
+ * are in time order, so a binary search, each probe going back to the switch-in that began the
+ * burst it lands in.
+ */
+static int cin_before(const struct sl_tw_task *w, int lo, u64 tb)
+{
+	int hi = w->last_cin - 1, best = -1;
+
+	if (w->last_cin < lo)
+		return -1;
+	/* most often: running since before tb */
+	if (w->ops[w->last_cin].ns <= tb)
+		return w->last_cin;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, j = mid;
+
+		while (j >= lo && w->ops[j].kind != TW_CIN)
+			j--;
+		if (j < lo) {
+			lo = mid + 1;
+		} else if (w->ops[j].ns <= tb) {
+			best = j;
+			lo = mid + 1;
+		} else {
+			hi = j - 1;
+		}
+	}
+	return best;
+}
+
+static int ho_put(struct tw_x *x, const struct sl_tw_handoff *ho)
+{
+	struct sl_tw *tw = x->tw;
+
+	if (tw->nho == tw->capho) {
+		int cap = tw->capho ? tw->capho * 2 : 64;
+		struct sl_tw_handoff *a = realloc(tw->ho, sizeof(*a) * (size_t)cap);
+
+		if (!a)
+			return -1;
+		tw->ho = a;
+		tw->capho = cap;
+	}
+	tw->ho[tw->nho++] = *ho;
+	return 0;
+}
+
+/*
+ * Task wi wakes task i (blocked since i->block_since, tb): where wi's hold on what i waited for
+ * begins, or -1 with the reason counted (SL_TW_HANDOFFS). wi's wake-up ends a stretch of it
+ * without blocking (no blocking op since its first switch-in after its last block, s); it held
+ * from the later of s and its last switch-in at or before tb. A wake-up of i that answers i's
+ * wake-up of wi is a reply, not a release: wi last woken by i, and either in the burst i then
+ * blocked at, or not run again before tb (a pipe's reader answering the writer it read from).
+ */
+static int hold_start(struct sl_tw *tw, const struct sl_tw_task *w, int i, u64 tb)
+{
+	const struct sl_tw_task *t = &tw->t[i];
+	int s = w->stretch_cin > w->last_block ? w->stretch_cin : -1;
+	bool ran;
+
+	/* running since before the trace, never blocked: its stretch began with the trace */
+	if (w->last_block < 0 && w->nops && w->ops[0].kind != TW_CIN && !w->created)
+		s = 0;
+	if (s < 0) {
+		tw->fixed.waker_off++;
+		return -1;
+	}
+	ran = w->ops[s].kind != TW_CIN || w->ops[s].ns <= tb;
+	if (w->woken_by == i && (w->unblocked_at >= t->run_since || !ran)) {
+		tw->fixed.reply++;
+		return -1;
+	}
+	if (!ran)
+		return s;
+	int h = cin_before(w, s, tb);
+
+	return h < 0 ? s : h;
+}
+
+/*
+ * Task i's next record after a wake-up traced while it still ran (on another CPU): when it is
+ * the switch-out that blocks it (blocks: S), that wake-up ended this block (try_to_wake_up
+ * raced the wakee's schedule(): the wakee was already off its run queue, its switch-out traced
+ * after), a wait with the wake-up at its point of the waker's burst; else the wake-up found it
+ * running (wake_not_blocked) and its WAKE op goes. tw->early counts the first.
+ */
+static void early(struct tw_x *x, int i, bool blocks, u64 now)
+{
+	struct sl_tw *tw = x->tw;
+	struct sl_tw_task *t = &tw->t[i], *w;
+	int wi = t->early_by;
+
+	if (wi < 0)
+		return;
+	t->early_by = -1;
+	w = &tw->t[wi];
+	if (!blocks) {
+		/* a RUN of 0 is no step (build) and no cost (burst_credits) */
+		w->ops[t->early_wake] = (struct sl_tw_op){.kind = TW_RUN};
+		tw->un.wake_not_blocked++;
+		return;
+	}
+	struct sl_tw_handoff ho = {
+		.waker = wi, .wakee = i, .hold = t->early_hold, .wake = t->early_wake};
+
+	flush_run(x, t, now);
+	t->bursts++;
+	ho.wait = t->nops;
+	push(x, t, TW_WAIT, 0, wi, 0, 0);
+	t->state = XS_RUNNABLE;
+	t->woken_by = wi;
+	t->unblocked_at = t->early_at;
+	w->wakes_given++;
+	w->woke = i;
+	w->woke_at = t->early_at;
+	t->n_wait++;
+	tw->deps++;
+	tw->early++;
+	if (edge_put(&x->edges, edge_key(wi, i)))
+		x->oom = true;
+	if (ho.hold >= 0 && ho_put(x, &ho))
+		x->oom = true;
+}
+
 static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 {
 	struct sl_tw *tw = x->tw;
@@ -489,6 +694,21 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 		t->state = XS_BLOCKED;
 		t->block_since = tw->t0;
 	}
+	if (t->state == XS_RUN && t->early_by < 0 && c->cur >= 0 && c->cur != i &&
+	    tw->t[c->cur].state == XS_RUN && !(c->hrt && (c->hrt_task < 0 || c->hrt_task == i)) &&
+	    !(c->irq && now - c->irq_time <= tw->irq_window) &&
+	    (r->kind == SL_TR_SCHED_WAKING || !tw->have_waking)) {
+		/* perhaps the wake-up of a block whose switch-out is not traced yet: early() */
+		struct sl_tw_task *w = &tw->t[c->cur];
+
+		flush_run(x, w, now);
+		t->early_by = c->cur;
+		t->early_at = now;
+		t->early_wake = w->nops;
+		t->early_hold = (tw->flags & SL_TW_HANDOFFS) ? hold_start(tw, w, i, now) : -1;
+		push(x, w, TW_WAKE, 0, i, 0, 0);
+		return;
+	}
 	if (t->state != XS_BLOCKED) {
 		if (r->kind == SL_TR_SCHED_WAKING || !tw->have_waking)
 			tw->un.wake_not_blocked++;
@@ -499,6 +719,8 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 	bool irq = c->irq && now - c->irq_time <= tw->irq_window;
 
 	t->state = XS_RUNNABLE;
+	t->woken_by = -1;
+	t->unblocked_at = now;
 	if (t->block_kind == 'D') {
 		push(x, t, TW_IO, d, 0, 0, 0);
 		t->n_io++;
@@ -510,14 +732,25 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 		t->ns_sleep += d;
 		tw->timed++;
 	} else if (!irq && c->cur >= 0 && c->cur != i && tw->t[c->cur].state == XS_RUN) {
-		struct sl_tw_task *w = &tw->t[c->cur];
+		int wi = c->cur;
+		struct sl_tw_task *w = &tw->t[wi];
+		struct sl_tw_handoff ho = {.waker = wi, .wakee = i, .hold = -1};
 
 		flush_run(x, w, now);
+		if (tw->flags & SL_TW_HANDOFFS)
+			ho.hold = hold_start(tw, w, i, t->block_since);
+		ho.wake = w->nops;
+		ho.wait = t->nops;
 		push(x, w, TW_WAKE, 0, i, 0, 0);
 		w->wakes_given++;
 		w->woke = i;
 		w->woke_at = now;
-		push(x, t, TW_WAIT, d, c->cur, 0, 0);
+		push(x, t, TW_WAIT, d, wi, 0, 0);
+		t->woken_by = wi;
+		if (edge_put(&x->edges, edge_key(wi, i)))
+			x->oom = true;
+		if (ho.hold >= 0 && ho_put(x, &ho))
+			x->oom = true;
 		t->n_wait++;
 		t->ns_wait += d;
 		tw->deps++;
@@ -585,8 +818,9 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		break;
 	}
 	if (r->pid > 0 && r->kind != SL_TR_SCHED_SWITCH) {
-		if (ensure_running(x, r->cpu, r->pid, r->comm, r->time) < 0)
+		if ((i = ensure_running(x, r->cpu, r->pid, r->comm, r->time)) < 0)
 			return;
+		early(x, i, false, r->time);
 	}
 	switch (r->kind) {
 	case SL_TR_SCHED_SWITCH:
@@ -700,6 +934,19 @@ static void finish(struct tw_x *x)
 		if (t->prio < 0)
 			tw->un.rt_deadline++;
 	}
+	/*
+	 * A lock is taken in turn: a hand-off needs the wakee to wake the waker somewhere in the
+	 * trace too. One-way wake-ups (a producer's to its consumer) stay fixed dependencies.
+	 */
+	int n = 0;
+
+	for (int k = 0; k < tw->nho; k++) {
+		if (edge_has(&x->edges, edge_key(tw->ho[k].wakee, tw->ho[k].waker)))
+			tw->ho[n++] = tw->ho[k];
+		else
+			tw->fixed.one_way++;
+	}
+	tw->nho = n;
 }
 
 int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_window, char *err,
@@ -755,11 +1002,13 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 	if (rc < 0 || x.oom) {
 		if (x.st_init)
 			sl_stats_free(&x.st);
+		free(x.edges.k);
 		sl_tw_free(tw);
 		return -1;
 	}
 	if (x.st_init)
 		finish(&x);
+	free(x.edges.k);
 	if (x.st_init)
 		sl_stats_free(&x.st);
 	if (x.oom) {
@@ -787,6 +1036,7 @@ void sl_tw_free(struct sl_tw *tw)
 	for (int i = 0; i < tw->n; i++)
 		free(tw->t[i].ops);
 	free(tw->t);
+	free(tw->ho);
 	free(tw->hk);
 	free(tw->hv);
 	memset(tw, 0, sizeof(*tw));
@@ -808,6 +1058,9 @@ static const struct sl_wl_key keys[] = {
 	SL_WL_KEY_BOOL("preempt", A, preempt, "1",
 		       "1: a task preempted by the task it woke resumes only after that task "
 		       "blocks"),
+	SL_WL_KEY_BOOL("handoff", A, handoff, "1",
+		       "1: a wake-up the trace shows as the release of something the waker held "
+		       "blocks its wakee only while the waker holds (a lock, not a fixed order)"),
 	SL_WL_KEY_BOOL("yield", A, yield, "1",
 		       "1: a runnable switch-out with nothing on its CPU that could preempt is a "
 		       "sched_yield"),
@@ -849,7 +1102,8 @@ static int check(void *args, char *err, size_t errlen)
 		return -1;
 	}
 	if (sl_tw_extract(&a->tw, a->file,
-			  (a->preempt ? SL_TW_PREEMPT_DEPS : 0) | (a->yield ? SL_TW_YIELDS : 0),
+			  (a->preempt ? SL_TW_PREEMPT_DEPS : 0) | (a->yield ? SL_TW_YIELDS : 0) |
+				  (a->handoff ? SL_TW_HANDOFFS : 0),
 			  a->irq_window, err, errlen))
 		return -1;
 	if (sl_tw_costs_load(&a->costs, a->file, a->calibration, err, errlen))
@@ -991,13 +1245,84 @@ static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
 	return left;
 }
 
+/* a hand-off's op in one task's ops (sl_tw_handoff): lists sorted by task, then op */
+struct tw_ref {
+	int task, op, id;
+};
+
+struct tw_refs {
+	struct tw_ref *r;
+	int *first; /* task i's refs: r[first[i]] to r[first[i + 1] - 1] */
+};
+
+/* the hand-offs' holds, wakes and waits, each as the lists of the tasks that have them */
+struct tw_ho_ops {
+	struct tw_refs hold, wake, wait;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct tw_ref *x = a, *y = b;
+
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* the refs of hand-offs selected (both ends replayed); which: 0 hold, 1 wake, 2 wait */
+static int refs_make(struct tw_refs *rs, const struct sl_tw *tw, const bool *sel, int which)
+{
+	int n = 0;
+
+	rs->r = calloc((size_t)tw->nho + 1, sizeof(*rs->r));
+	rs->first = calloc((size_t)tw->n + 1, sizeof(int));
+	if (!rs->r || !rs->first)
+		return -1;
+	for (int k = 0; k < tw->nho; k++) {
+		const struct sl_tw_handoff *h = &tw->ho[k];
+
+		if (!sel[h->waker] || !sel[h->wakee])
+			continue;
+		rs->r[n++] = (struct tw_ref){.task = which == 2 ? h->wakee : h->waker,
+					     .op = which == 0	? h->hold
+						   : which == 1 ? h->wake
+								: h->wait,
+					     .id = k};
+	}
+	qsort(rs->r, (size_t)n, sizeof(*rs->r), ref_cmp);
+	for (int i = 0, j = 0; i <= tw->n; i++) {
+		while (j < n && rs->r[j].task < i)
+			j++;
+		rs->first[i] = j;
+	}
+	return 0;
+}
+
+static void refs_free(struct tw_refs *rs)
+{
+	free(rs->r);
+	free(rs->first);
+}
+
+/* the hand-off of task ti's op k in rs (its cursor *c moves on), -1: none */
+static int ref_at(const struct tw_refs *rs, int ti, int *c, int k)
+{
+	if (*c < rs->first[ti + 1] && rs->r[*c].op == k)
+		return rs->r[(*c)++].id;
+	return -1;
+}
+
 static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl_tw_task *t,
-		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem)
+		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem,
+		 const struct tw_ho_ops *ho)
 {
 	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sl_machine_of(sim)->p->timer_slack_ns,
 	    cost = 0;
 	const struct sl_tw_task *tt = a->tw.t;
-	int nb, b = 0, ret = -1;
+	int nb, b = 0, ret = -1, ti = (int)(t - tt);
+	int ch = ho->hold.first[ti], cw = ho->wake.first[ti], cv = ho->wait.first[ti];
 	u64 *left = burst_credits(sl_machine_of(sim)->p, sim, t, &nb);
 
 	if (!left)
@@ -1034,8 +1359,13 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 	}
 	for (int k = 0; k < t->nops; k++) {
 		const struct sl_tw_op *o = &t->ops[k];
-		int rc = 0;
+		int rc = 0, id;
 		u64 d = o->ns;
+
+		/* from here it holds what the wakees of these hand-offs wait for */
+		while ((id = ref_at(&ho->hold, ti, &ch, k)) >= 0)
+			if (sl_prog_add(sim, p, OP_HOLD, sl_dist_fixed(0), id, 0, NULL))
+				goto out;
 
 		/* the next burst's credit, for the switch-in that ends this op's wait */
 		if (ends_burst(o->kind)) {
@@ -1064,6 +1394,11 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 				rc = sl_prog_run(sim, p, sl_dist_fixed(d));
 			break;
 		case TW_WAIT:
+			if ((id = ref_at(&ho->wait, ti, &cv, k)) >= 0) {
+				rc = sl_prog_add(sim, p, OP_HANDOFF_DOWN, sl_dist_fixed(0), id, 0,
+						 NULL);
+				break;
+			}
 			if (sel[o->arg]) {
 				rc = sl_prog_add(sim, p, OP_SEM_DOWN, sl_dist_fixed(0), sem[t - tt],
 						 0, NULL);
@@ -1083,13 +1418,17 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 		case TW_YIELD:
 			rc = sl_prog_add(sim, p, OP_YIELD, sl_dist_fixed(0), 0, 0, NULL);
 			break;
-		case TW_WAKE:
-			if (sel[o->arg])
-				rc = sl_prog_add(sim, p, OP_SEM_UP, sl_dist_fixed(0), sem[o->arg],
-						 a->sync || (t->exited && k > last_block &&
-							     o->arg == t->parent),
+		case TW_WAKE: {
+			bool sync = a->sync || (t->exited && k > last_block && o->arg == t->parent);
+
+			if ((id = ref_at(&ho->wake, ti, &cw, k)) >= 0)
+				rc = sl_prog_add(sim, p, OP_HANDOFF_UP, sl_dist_fixed(0), id, sync,
 						 NULL);
+			else if (sel[o->arg])
+				rc = sl_prog_add(sim, p, OP_SEM_UP, sl_dist_fixed(0), sem[o->arg],
+						 sync, NULL);
 			break;
+		}
 		case TW_FORK:
 			if (sel[o->arg])
 				rc = sl_prog_add(sim, p, OP_FORK, sl_dist_fixed(0), 0, 0,
@@ -1192,6 +1531,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	int *sem = calloc((size_t)n + 1, sizeof(int));
 	struct sl_prog **progs = calloc((size_t)n + 1, sizeof(*progs));
 	struct tw_state *s = calloc(1, sizeof(*s));
+	struct tw_ho_ops ho = {0};
 
 	if (!sel || !sem || !progs || !s || sl_tw_select(a, sel) < 0)
 		goto out;
@@ -1219,8 +1559,17 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		s->prog[s->n] = progs[i];
 		s->pid[s->n++] = tw->t[i].pid;
 	}
+	if (refs_make(&ho.hold, tw, sel, 0) || refs_make(&ho.wake, tw, sel, 1) ||
+	    refs_make(&ho.wait, tw, sel, 2))
+		goto out_state;
+	g->handoffs.h = calloc((size_t)tw->nho + 1, sizeof(*g->handoffs.h));
+	if (!g->handoffs.h)
+		goto out_state;
+	g->handoffs.n = tw->nho;
+	for (int k = 0; k < tw->nho; k++)
+		g->handoffs.h[k].sem = sem[tw->ho[k].wakee];
 	for (int i = 0; i < n; i++)
-		if (sel[i] && build(sim, a, &tw->t[i], progs[i], progs, sel, sem))
+		if (sel[i] && build(sim, a, &tw->t[i], progs[i], progs, sel, sem, &ho))
 			goto out_state;
 	for (int i = 0; i < n; i++)
 		if (sel[i] && (tw->t[i].parent < 0 || !sel[tw->t[i].parent]) &&
@@ -1233,6 +1582,9 @@ out_state:
 out:
 	if (g->state != s)
 		state_free(s);
+	refs_free(&ho.hold);
+	refs_free(&ho.wake);
+	refs_free(&ho.wait);
 	free(sel);
 	free(sem);
 	free(progs);
@@ -1252,4 +1604,7 @@ const struct sl_workload_ops sl_wl_trace = {
 	.max_tasks = max_tasks,
 	.recorded = recorded,
 	.task_comms = task_comms,
+	.report_table = sl_tw_run_table,
+	.report_json_key = "handoffs",
+	.report_json = sl_tw_run_json,
 };
