@@ -146,7 +146,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["wakeups"]["by_task"] == 3, d["wakeups"]
 assert d["handoffs"] == {"replayed": 1, "fixed_reply": 1, "fixed_waker_off": 0,
-                         "fixed_one_way": 1}, d["handoffs"]
+                         "fixed_one_way": 1, "fixed_channel": 0}, d["handoffs"]
 ' "$T/ho.json" || fail "handoffs: $(cat "$T/ho.json")"
 "$SL" trace-workload "$D/handoff.trace" | grep -qF 'wake-ups by a task: 1 replayed as lock hand-offs' ||
 	fail "the table's hand-off line"

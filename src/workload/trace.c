@@ -42,6 +42,7 @@ struct tw_hrt {
 /* the (waker, wakee) pairs of the wake-ups by a task: a set of waker << 32 | wakee */
 struct tw_edges {
 	u64 *k;
+	int *v; /* per key, a count (pair_add) */
 	size_t cap, n;
 };
 
@@ -51,6 +52,9 @@ struct tw_x {
 	int ncpu;
 	struct tw_hrt hrt;
 	struct tw_edges edges;
+	/* per pair of tasks (lower index << 32 | higher), its wake-ups either way that show a
+	 * hold less those that are replies */
+	struct tw_edges pairs;
 	/* who ran where, as trace-stats accounts it: the bursts' CPU time (ids: index + 1) */
 	struct sl_stats st;
 	bool st_init;
@@ -413,6 +417,9 @@ static void blocked_over(struct tw_x *x, struct tw_cpu *c, int cpu, int w)
 		flush_run(x, t, 0);
 		push(x, &tw->t[w], TW_WAKE, 0, i, 0, 0);
 		push(x, t, TW_WAIT, 0, w, 0, 0);
+		/* released by w, as a wake-up by w would (hold_start's replies) */
+		t->woken_by = w;
+		t->unblocked_at = tw->t[w].block_since;
 		tw->preempt_deps++;
 	}
 	c->npre = n;
@@ -501,14 +508,19 @@ next:
 	}
 }
 
-static int edge_put(struct tw_edges *e, u64 key)
+/* key into the set, its count + delta; -1: out of memory */
+static int edge_add(struct tw_edges *e, u64 key, int delta)
 {
 	if ((e->n + 1) * 2 > e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 256;
 		u64 *k = malloc(cap * sizeof(u64));
+		int *v = calloc(cap, sizeof(int));
 
-		if (!k)
+		if (!k || !v) {
+			free(k);
+			free(v);
 			return -1;
+		}
 		memset(k, 0xff, cap * sizeof(u64));
 		for (size_t i = 0; i < e->cap; i++) {
 			if (e->k[i] == UINT64_MAX)
@@ -518,9 +530,12 @@ static int edge_put(struct tw_edges *e, u64 key)
 			while (k[j] != UINT64_MAX)
 				j = (j + 1) & (cap - 1);
 			k[j] = e->k[i];
+			v[j] = e->v[i];
 		}
 		free(e->k);
+		free(e->v);
 		e->k = k;
+		e->v = v;
 		e->cap = cap;
 	}
 	size_t i = hash_u64(key) & (e->cap - 1);
@@ -531,7 +546,26 @@ static int edge_put(struct tw_edges *e, u64 key)
 		e->k[i] = key;
 		e->n++;
 	}
+	e->v[i] += delta;
 	return 0;
+}
+
+static int edge_put(struct tw_edges *e, u64 key)
+{
+	return edge_add(e, key, 0);
+}
+
+/* key's count (0: not in the set) */
+static int edge_get(const struct tw_edges *e, u64 key)
+{
+	if (!e->cap)
+		return 0;
+	for (size_t i = hash_u64(key) & (e->cap - 1);; i = (i + 1) & (e->cap - 1)) {
+		if (e->k[i] == UINT64_MAX)
+			return 0;
+		if (e->k[i] == key)
+			return e->v[i];
+	}
 }
 
 static bool edge_has(const struct tw_edges *e, u64 key)
@@ -549,6 +583,18 @@ static bool edge_has(const struct tw_edges *e, u64 key)
 static u64 edge_key(int waker, int wakee)
 {
 	return (u64)(unsigned)waker << 32 | (unsigned)wakee;
+}
+
+static u64 pair_key(int a, int b)
+{
+	return a < b ? edge_key(a, b) : edge_key(b, a);
+}
+
+/* a wake-up between a and b with a hold (+1) or a reply (-1), for finish() */
+static void pair_count(struct tw_x *x, int a, int b, int hold)
+{
+	if (hold != -1 && edge_add(&x->pairs, pair_key(a, b), hold >= 0 ? 1 : -1))
+		x->oom = true;
 }
 
 /*
@@ -624,7 +670,7 @@ static int hold_start(struct sl_tw *tw, const struct sl_tw_task *w, int i, u64 t
 	ran = w->ops[s].kind != TW_CIN || w->ops[s].ns <= tb;
 	if (w->woken_by == i && (w->unblocked_at >= t->run_since || !ran)) {
 		tw->fixed.reply++;
-		return -1;
+		return -2;
 	}
 	if (!ran)
 		return s;
@@ -654,6 +700,11 @@ static void early(struct tw_x *x, int i, bool blocks, u64 now)
 		/* a RUN of 0 is no step (build) and no cost (burst_credits) */
 		w->ops[t->early_wake] = (struct sl_tw_op){.kind = TW_RUN};
 		tw->un.wake_not_blocked++;
+		/* and its hand-off's reason, counted when it was traced, goes too */
+		if (t->early_hold == -2)
+			tw->fixed.reply--;
+		else if (t->early_hold == -1 && (tw->flags & SL_TW_HANDOFFS))
+			tw->fixed.waker_off--;
 		return;
 	}
 	struct sl_tw_handoff ho = {
@@ -661,6 +712,7 @@ static void early(struct tw_x *x, int i, bool blocks, u64 now)
 
 	flush_run(x, t, now);
 	t->bursts++;
+	t->block_since = now;
 	ho.wait = t->nops;
 	push(x, t, TW_WAIT, 0, wi, 0, 0);
 	t->state = XS_RUNNABLE;
@@ -674,6 +726,8 @@ static void early(struct tw_x *x, int i, bool blocks, u64 now)
 	tw->early++;
 	if (edge_put(&x->edges, edge_key(wi, i)))
 		x->oom = true;
+	if (tw->flags & SL_TW_HANDOFFS)
+		pair_count(x, wi, i, ho.hold);
 	if (ho.hold >= 0 && ho_put(x, &ho))
 		x->oom = true;
 }
@@ -737,8 +791,10 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 		struct sl_tw_handoff ho = {.waker = wi, .wakee = i, .hold = -1};
 
 		flush_run(x, w, now);
-		if (tw->flags & SL_TW_HANDOFFS)
+		if (tw->flags & SL_TW_HANDOFFS) {
 			ho.hold = hold_start(tw, w, i, t->block_since);
+			pair_count(x, wi, i, ho.hold);
+		}
 		ho.wake = w->nops;
 		ho.wait = t->nops;
 		push(x, w, TW_WAKE, 0, i, 0, 0);
@@ -941,10 +997,14 @@ static void finish(struct tw_x *x)
 	int n = 0;
 
 	for (int k = 0; k < tw->nho; k++) {
-		if (edge_has(&x->edges, edge_key(tw->ho[k].wakee, tw->ho[k].waker)))
-			tw->ho[n++] = tw->ho[k];
-		else
+		const struct sl_tw_handoff *h = &tw->ho[k];
+
+		if (!edge_has(&x->edges, edge_key(h->wakee, h->waker)))
 			tw->fixed.one_way++;
+		else if (edge_get(&x->pairs, pair_key(h->waker, h->wakee)) < 0)
+			tw->fixed.channel++;
+		else
+			tw->ho[n++] = *h;
 	}
 	tw->nho = n;
 }
@@ -1003,12 +1063,18 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 		if (x.st_init)
 			sl_stats_free(&x.st);
 		free(x.edges.k);
+		free(x.edges.v);
+		free(x.pairs.k);
+		free(x.pairs.v);
 		sl_tw_free(tw);
 		return -1;
 	}
 	if (x.st_init)
 		finish(&x);
 	free(x.edges.k);
+	free(x.edges.v);
+	free(x.pairs.k);
+	free(x.pairs.v);
 	if (x.st_init)
 		sl_stats_free(&x.st);
 	if (x.oom) {

@@ -77,9 +77,10 @@ struct sl_tw_handoff {
 
 /* Why a wake-up by a task is replayed as a fixed dependency rather than a hand-off */
 struct sl_tw_fixed {
-	u64 reply;     /* the waker was woken by the wakee in the burst the wakee then blocked at */
+	u64 reply;     /* the waker was last woken by the wakee, in its burst or not run since */
 	u64 waker_off; /* no switch-in of the waker traced since it last blocked */
 	u64 one_way;   /* the wakee never wakes the waker in the trace */
+	u64 channel;   /* the pair's wake-ups (either way) are replies more often than holds */
 };
 
 /* What could not be attributed (each is replayed as said in docs/workloads.md) */

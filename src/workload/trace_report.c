@@ -130,7 +130,8 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 			"\"exec\": %llu, "
 			"\"exits\": %llu,\n \"handoffs\": {\"replayed\": %d, \"fixed_reply\": "
 			"%llu, "
-			"\"fixed_waker_off\": %llu, \"fixed_one_way\": %llu},\n "
+			"\"fixed_waker_off\": %llu, \"fixed_one_way\": %llu, \"fixed_channel\": "
+			"%llu},\n "
 			"\"unattributed\": {",
 			(unsigned long long)tw->records, tw->ncpu,
 			(unsigned long long)(tw->tend - tw->t0), (unsigned long long)tw->nops,
@@ -140,7 +141,8 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 			(unsigned long long)tw->exec, (unsigned long long)tw->exits, tw->nho,
 			(unsigned long long)tw->fixed.reply,
 			(unsigned long long)tw->fixed.waker_off,
-			(unsigned long long)tw->fixed.one_way);
+			(unsigned long long)tw->fixed.one_way,
+			(unsigned long long)tw->fixed.channel);
 		const char *sep = "";
 #define JU(name, help)                                                                             \
 	fprintf(f, "%s\"" #name "\": %llu", sep, (unsigned long long)tw->un.name);                 \
@@ -215,11 +217,12 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	fprintf(f,
 		"wake-ups by a task: %d replayed as lock hand-offs (the wakee blocks only while "
 		"the "
-		"waker holds); as fixed dependencies: %llu replies (the waker woken by the wakee "
-		"just before), %llu with the waker blocked or not yet run when the wakee blocked, "
-		"%llu one way (the wakee never wakes the waker)\n\n",
+		"waker holds); as fixed dependencies: %llu replies (the waker last woken by the "
+		"wakee), %llu with no switch-in of the waker since it blocked, %llu one way (the "
+		"wakee never wakes the waker), %llu of pairs whose wake-ups are mostly replies\n\n",
 		tw->nho, (unsigned long long)tw->fixed.reply,
-		(unsigned long long)tw->fixed.waker_off, (unsigned long long)tw->fixed.one_way);
+		(unsigned long long)tw->fixed.waker_off, (unsigned long long)tw->fixed.one_way,
+		(unsigned long long)tw->fixed.channel);
 	fprintf(f, "%8s %-16s %4s %8s %9s %7s %10s %15s %15s %15s %15s %6s %5s %4s\n", "pid",
 		"comm", "prio", "parent", "start ms", "bursts", "cpu ms", "timed n/ms", "wait n/ms",
 		"io n/ms", "open n/ms", "wakes", "forks", "exit");
