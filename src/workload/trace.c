@@ -550,11 +550,6 @@ static int edge_add(struct tw_edges *e, u64 key, int delta)
 	return 0;
 }
 
-static int edge_put(struct tw_edges *e, u64 key)
-{
-	return edge_add(e, key, 0);
-}
-
 /* key's count (0: not in the set) */
 static int edge_get(const struct tw_edges *e, u64 key)
 {
@@ -565,18 +560,6 @@ static int edge_get(const struct tw_edges *e, u64 key)
 			return 0;
 		if (e->k[i] == key)
 			return e->v[i];
-	}
-}
-
-static bool edge_has(const struct tw_edges *e, u64 key)
-{
-	if (!e->cap)
-		return false;
-	for (size_t i = hash_u64(key) & (e->cap - 1);; i = (i + 1) & (e->cap - 1)) {
-		if (e->k[i] == UINT64_MAX)
-			return false;
-		if (e->k[i] == key)
-			return true;
 	}
 }
 
@@ -724,7 +707,7 @@ static void early(struct tw_x *x, int i, bool blocks, u64 now)
 	t->n_wait++;
 	tw->deps++;
 	tw->early++;
-	if (edge_put(&x->edges, edge_key(wi, i)))
+	if (edge_add(&x->edges, edge_key(wi, i), 1))
 		x->oom = true;
 	if (tw->flags & SL_TW_HANDOFFS)
 		pair_count(x, wi, i, ho.hold);
@@ -803,7 +786,7 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 		w->woke_at = now;
 		push(x, t, TW_WAIT, d, wi, 0, 0);
 		t->woken_by = wi;
-		if (edge_put(&x->edges, edge_key(wi, i)))
+		if (edge_add(&x->edges, edge_key(wi, i), 1))
 			x->oom = true;
 		if (ho.hold >= 0 && ho_put(x, &ho))
 			x->oom = true;
@@ -991,15 +974,19 @@ static void finish(struct tw_x *x)
 			tw->un.rt_deadline++;
 	}
 	/*
-	 * A lock is taken in turn: a hand-off needs the wakee to wake the waker somewhere in the
-	 * trace too. One-way wake-ups (a producer's to its consumer) stay fixed dependencies.
+	 * A lock is taken in turn: a hand-off needs each of the two to wake the other at least
+	 * half as often as the other wakes it. A producer wakes its consumer far more often than
+	 * the reverse (only when its pipe was full), or only one way: fixed dependencies.
 	 */
 	int n = 0;
 
 	for (int k = 0; k < tw->nho; k++) {
 		const struct sl_tw_handoff *h = &tw->ho[k];
 
-		if (!edge_has(&x->edges, edge_key(h->wakee, h->waker)))
+		int there = edge_get(&x->edges, edge_key(h->waker, h->wakee)),
+		    back = edge_get(&x->edges, edge_key(h->wakee, h->waker));
+
+		if (back * 2 < there || there * 2 < back)
 			tw->fixed.one_way++;
 		else if (edge_get(&x->pairs, pair_key(h->waker, h->wakee)) < 0)
 			tw->fixed.channel++;
