@@ -79,7 +79,7 @@ struct sl_tw_handoff {
 struct sl_tw_fixed {
 	u64 reply;     /* the waker was last woken by the wakee, in its burst or not run since */
 	u64 waker_off; /* no switch-in of the waker traced since it last blocked */
-	u64 one_way;   /* the wakee never wakes the waker in the trace */
+	u64 one_way;   /* one wakes the other less than half as often as the reverse */
 	u64 channel;   /* the pair's wake-ups (either way) are replies more often than holds */
 };
 

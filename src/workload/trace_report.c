@@ -216,10 +216,10 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		(unsigned long long)tw->early);
 	fprintf(f,
 		"wake-ups by a task: %d replayed as lock hand-offs (the wakee blocks only while "
-		"the "
-		"waker holds); as fixed dependencies: %llu replies (the waker last woken by the "
-		"wakee), %llu with no switch-in of the waker since it blocked, %llu one way (the "
-		"wakee never wakes the waker), %llu of pairs whose wake-ups are mostly replies\n\n",
+		"the waker holds); as fixed dependencies: %llu replies (the waker last woken by "
+		"the wakee), %llu with no switch-in of the waker since it blocked, %llu one way "
+		"(one of the two wakes the other less than half as often as the reverse), %llu of "
+		"pairs whose wake-ups are mostly replies\n\n",
 		tw->nho, (unsigned long long)tw->fixed.reply,
 		(unsigned long long)tw->fixed.waker_off, (unsigned long long)tw->fixed.one_way,
 		(unsigned long long)tw->fixed.channel);
