@@ -117,6 +117,93 @@ static void test_extract_small(void **state)
 }
 
 /*
+ * handoff.trace (times from 1.000000 s), lock hand-offs (docs/workloads.md "Lock hand-offs"):
+ *  lockA-61 runs on CPU 0 from 0 (switch-in, op 0) to 1000 us (RUN, op 1), sleeps on its
+ *  hrtimer to 1015 us (SLEEP, op 2), is switched in at 1015 us (op 3) and wakes lockB at
+ *  1030 us (RUN 15 us, op 4; WAKE, op 5), dep at 1035 us (RUN, WAKE: ops 6, 7), then blocks at
+ *  1040 us until lockB wakes it at 1050 us.
+ *  lockB-62 on CPU 1 from 1 us, preempted by hog-63's tick at 11 us, back at 1011 us, blocks at
+ *  1021 us: RUN 20 us (op 2), then WAIT (op 3) for lockA's wake-up at 1030 us. When it
+ *  blocked, lockA had been running without blocking since its switch-in at 1015 us: lockA
+ *  holds from its op 3. lockB wakes lockA too (1050 us): a hand-off (1).
+ *  lockA's wait: its waker lockB was woken by lockA at 1030 us, in lockA's burst that began at
+ *  1015 us and blocked at 1040 us: a reply, fixed (reply 1).
+ *  dep-64 (CPU 2) blocks at 1020 us, lockA (switched in at 1015 us) wakes it at 1035 us: a
+ *  hold as lockB's, but dep never wakes lockA: fixed (one_way 1).
+ */
+static void test_handoff(void **state)
+{
+	char path[512], err[1024];
+	struct sl_tw tw;
+
+	(void)state;
+	data_path(path, sizeof(path), "handoff.trace");
+	assert_int_equal(
+		sl_tw_extract(&tw, path, SL_TW_HANDOFFS, SL_TW_IRQ_WINDOW_NS, err, sizeof(err)), 0);
+	const struct sl_tw_task *a = by_pid(&tw, 61), *b = by_pid(&tw, 62);
+	const int ka[] = {TW_RUN,  TW_SLEEP, TW_RUN,  TW_WAKE, TW_RUN,
+			  TW_WAKE, TW_RUN,   TW_WAIT, TW_RUN};
+	const u64 na[] = {1000000, 15000, 15000, 0, 5000, 0, 5000, 10000, 48000};
+
+	assert_ops(a, ka, na, 9);
+	assert_int_equal(a->ops[3].kind, TW_CIN);
+	assert_int_equal(a->ops[3].ns, 1001015000);
+	assert_int_equal(b->ops[3].kind, TW_WAIT);
+	assert_int_equal(tw.deps, 3);
+	assert_int_equal(tw.nho, 1);
+	assert_int_equal(tw.ho[0].waker, a - tw.t);
+	assert_int_equal(tw.ho[0].wakee, b - tw.t);
+	assert_int_equal(tw.ho[0].hold, 3);
+	assert_int_equal(tw.ho[0].wake, 5);
+	assert_int_equal(tw.ho[0].wait, 3);
+	assert_int_equal(tw.fixed.reply, 1);
+	assert_int_equal(tw.fixed.one_way, 1);
+	assert_int_equal(tw.fixed.waker_off, 0);
+	sl_tw_free(&tw);
+	/* without the flag every wake-up by a task is a fixed dependency, none counted */
+	assert_int_equal(sl_tw_extract(&tw, path, 0, SL_TW_IRQ_WINDOW_NS, err, sizeof(err)), 0);
+	assert_int_equal(tw.deps, 3);
+	assert_int_equal(tw.nho + tw.fixed.reply + tw.fixed.one_way + tw.fixed.waker_off, 0);
+	sl_tw_free(&tw);
+}
+
+/*
+ * early-wake.trace (times from 1.000000 s): p-71 on CPU 0 wakes q-72 at 100 us while q still
+ * runs on CPU 1; q's next record is its switch-out S at 102 us: the wake-up ended that block
+ * (try_to_wake_up raced q's schedule()): q: RUN 102 us, WAIT 0 (waker p), RUN 90 us (110 to
+ * 200 us); p: RUN 100 us, WAKE q. p wakes r-73 at 150 us while r runs on CPU 2, but r's next
+ * record is a tick in its context (160 us): the wake-up found it running (wake_not_blocked
+ * 1), p's WAKE goes (a RUN of 0), and r's switch-out S at 170 us, switched in at 180 us with
+ * no wake-up, is an open sleep of 10 us (no_wake 1).
+ */
+static void test_early_wake(void **state)
+{
+	char path[512], err[1024];
+	struct sl_tw tw;
+
+	(void)state;
+	data_path(path, sizeof(path), "early-wake.trace");
+	assert_int_equal(sl_tw_extract(&tw, path, 0, SL_TW_IRQ_WINDOW_NS, err, sizeof(err)), 0);
+	const struct sl_tw_task *p = by_pid(&tw, 71), *q = by_pid(&tw, 72), *r = by_pid(&tw, 73);
+	const int kp[] = {TW_RUN, TW_WAKE, TW_RUN, TW_RUN, TW_RUN};
+	const u64 np[] = {100000, 0, 50000, 0, 150000};
+	const int kq[] = {TW_RUN, TW_WAIT, TW_RUN};
+	const u64 nq[] = {102000, 0, 90000};
+	const int kr[] = {TW_RUN, TW_OPEN, TW_RUN};
+	const u64 nr[] = {170000, 10000, 70000};
+
+	assert_ops(p, kp, np, 5);
+	assert_ops(q, kq, nq, 3);
+	assert_ops(r, kr, nr, 3);
+	assert_int_equal(tw.deps, 1);
+	assert_int_equal(tw.early, 1);
+	assert_int_equal(tw.un.wake_not_blocked, 1);
+	assert_int_equal(tw.un.no_wake, 1);
+	assert_int_equal(p->wakes_given, 1);
+	sl_tw_free(&tw);
+}
+
+/*
  * reuse.trace: p-10 forks pid 40, which runs 0.1-0.35 ms, wakes p and exits
  * (sched_process_exit), is preempted (R+) by p, runs again 0.4-0.45 ms, wakes p and dies (Z):
  * one task, 250 + 50 = 300 us of CPU. p forks pid 40 again, which runs 0.6-1.0 ms and dies
@@ -361,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_extract_small), cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_bad_trace),     cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_remote_wakes),
+		cmocka_unit_test(test_handoff),	      cmocka_unit_test(test_early_wake),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -218,6 +218,42 @@ assert sorted((t["pid"], t["cpu_time_ns"]) for t in d["per_task"]) == [(21, 2000
 ' "$T/y.json" || fail "yields: $(cat "$T/y.json")"
 "$SL" run --workload "trace:file=$D/yield.trace,yield=0,calibration=none" >/dev/null ||
 	fail "yield=0"
+# lock hand-offs (docs/workloads.md "Lock hand-offs"): handoff.trace, derived in
+# tests/test_trace_workload.c. trace-workload counts 3 wake-ups by a task: 1 hand-off, 1 reply,
+# 1 one way.
+"$SL" trace-workload --json "$D/handoff.trace" >"$T/ho.json" || fail "handoff.trace"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["wakeups"]["by_task"] == 3, d["wakeups"]
+assert d["handoffs"] == {"replayed": 1, "fixed_reply": 1, "fixed_waker_off": 0,
+                         "fixed_one_way": 1, "fixed_channel": 0}, d["handoffs"]
+' "$T/ho.json" || fail "handoffs: $(cat "$T/ho.json")"
+"$SL" trace-workload "$D/handoff.trace" | grep -qF 'wake-ups by a task: 1 replayed as lock hand-offs' ||
+	fail "the table's hand-off line"
+# Replayed without hog and dep (tasks=^lock) on 2 CPUs, every cost 0: lockB has its own CPU and
+# reaches its wait after its 20 us of CPU, while lockA holds only from its switch-in after its
+# 1000 us burst and 15 us sleep: lockB goes on (released 1), switches out once (its exit) and
+# wakes lockA at 38 us, whose wait at 1040 us then finds it made. As a fixed dependency
+# (handoff=0) lockB sleeps from 20 us until lockA's wake-up at 1030 us: 2 switch-outs, and no
+# hand-off counted.
+ho_run() {
+	"$SL" run --cpus 2 --kernel 6.18 --json --param ctx_switch=0ns --param cache_refill=0ns \
+		--param migrate_core=0ns --param timer_slack=0ns \
+		--workload "trace:file=$D/handoff.trace,calibration=none,tasks=^lock$1" >"$T/hr.json" ||
+		fail "run handoff.trace$1"
+	python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+b = [t for t in g["per_task"] if t["comm"] == "lockB"][0]
+got = (g.get("handoffs"), b["context_switches"], b["cpu_time_ns"])
+want = eval(sys.argv[2])
+assert got == want, (got, want)
+' "$T/hr.json" "$2" || fail "handoff.trace$1: $(cat "$T/hr.json")"
+}
+ho_run "" '({"replayed": 1, "released": 1, "given": 0, "waited": 0}, 1, 48000)'
+ho_run ",handoff=0" '(None, 2, 48000)'
+
 # a CPU's records going back in time: the line, exit status 2
 usage_error "backwards.trace:6: malformed line: expected a timestamp not before line 5's (1.000100000)" \
 	trace-workload "$D/backwards.trace"

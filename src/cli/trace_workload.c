@@ -31,7 +31,7 @@ int sl_cli_trace_workload(int argc, char **argv)
 {
 	const char *path = NULL, *rtapp = NULL, *calibration = "";
 	bool json = false;
-	unsigned flags = SL_TW_PREEMPT_DEPS | SL_TW_YIELDS;
+	unsigned flags = SL_TW_PREEMPT_DEPS | SL_TW_YIELDS | SL_TW_HANDOFFS;
 	u64 irq_window = SL_TW_IRQ_WINDOW_NS;
 	char err[4400];
 	struct sl_tw tw;

@@ -292,8 +292,14 @@ int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r)
 		if (g->wl && g->wl->ops->report_json) {
 			json_object *own = g->wl->ops->report_json(g);
 
-			if (own)
+			if (own && g->wl->ops->report_json_key) {
 				ADD(go, g->wl->ops->report_json_key, own);
+			} else if (own) {
+				/* no key: its members are the group's own keys */
+				json_object_object_foreach(own, k, v)
+					ADD(go, k, json_object_get(v));
+				json_object_put(own);
+			}
 		}
 		if (g->frames) {
 			json_object *fo = json_object_new_object();

@@ -42,6 +42,7 @@ struct sl_group {
 	int nbarriers;
 	struct sl_sem *sems; /* the trace workload's wake-up dependencies (owned) */
 	int nsems;
+	struct sl_handoffs handoffs; /* and its lock hand-offs (h owned) */
 	/* tasks asleep on the group's mutexes, conditions, barriers and semaphores: only
 	 * the group's own tasks can wake them, so all of its live tasks asleep there is a
 	 * deadlock; deadlock() (NULL: not checked) then reports it in sim->error and stops the

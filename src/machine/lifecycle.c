@@ -182,6 +182,7 @@ static void group_free(struct sl_group *g)
 	for (int k = 0; k < g->nsems; k++)
 		free(g->sems[k].q.w);
 	free(g->sems);
+	free(g->handoffs.h);
 	for (int k = 0; k < g->nbarriers; k++)
 		free(g->barriers[k].q.w);
 	free(g->barriers);

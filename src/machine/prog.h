@@ -41,7 +41,10 @@ enum sl_op {
 	OP_SEM_DOWN, /* take group semaphore arg, or sleep on it until an OP_SEM_UP (trace.c) */
 	OP_SEM_UP,   /* wake semaphore arg's first sleeper (arg2: WF_SYNC hint), else count it */
 	OP_CREDIT,   /* the task's next switch-in is charged up to d less (switch_credit_ns) */
-	SL_NR_OPS,   /* not an opcode: their number (src/machine/task_prog.c's table) */
+	OP_HOLD,     /* group hand-off arg: its waker holds from here (trace.c) */
+	OP_HANDOFF_DOWN, /* hand-off arg's wait: as OP_SEM_DOWN, but none before its OP_HOLD */
+	OP_HANDOFF_UP,	 /* hand-off arg's wake-up (arg2: WF_SYNC), unless its wait went by */
+	SL_NR_OPS,	 /* not an opcode: their number (src/machine/task_prog.c's table) */
 };
 
 struct sl_prog;

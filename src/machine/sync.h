@@ -30,6 +30,27 @@ struct sl_sem {
 	struct sl_waitq q;
 };
 
+/*
+ * The trace workload's lock hand-offs (docs/workloads.md, "Lock hand-offs"): a wake-up of
+ * semaphore `sem`'s task that its waker makes only while it holds. FREE: the waker has not
+ * reached its hold; HELD: it has (OP_HOLD); GIVEN: it woke (OP_HANDOFF_UP); VOID: the wakee got
+ * there before the hold, went on without blocking, and the wake-up is not made.
+ */
+enum { SL_HO_FREE, SL_HO_HELD, SL_HO_GIVEN, SL_HO_VOID };
+
+struct sl_handoff {
+	int sem;
+	int state;
+};
+
+struct sl_handoffs {
+	struct sl_handoff *h;
+	int n;
+	/* how the wakees' waits went: released (the waker not yet holding), given (its wake-up
+	 * made before), waited (asleep until the waker's wake-up) */
+	u64 released, given, waited;
+};
+
 struct sl_mutex {
 	struct sl_task *owner;
 	struct sl_task **waiters; /* FIFO of sleepers */

@@ -600,6 +600,64 @@ static enum step op_sem_up(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 	return syscall_return(sim, rq);
 }
 
+/* the waker reached its hold (sync.h): a wakee's wait from now on blocks until its wake-up */
+static enum step op_hold(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			 const struct sl_step *st)
+{
+	struct sl_handoff *h = &sl_mtask(p)->group->handoffs.h[st->arg];
+
+	(void)sim;
+	(void)rq;
+	sl_mtask(p)->pc++;
+	if (h->state == SL_HO_FREE)
+		h->state = SL_HO_HELD;
+	return STEP_NEXT;
+}
+
+/*
+ * A hand-off's wait: a wake-up already made is taken as by OP_SEM_DOWN; a waker not yet holding
+ * would not have made p block (a lock nobody holds is taken), so p goes on and that wake-up is
+ * void; else p sleeps until it
+ */
+static enum step op_handoff_down(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+				 const struct sl_step *st)
+{
+	struct sl_handoffs *hs = &sl_mtask(p)->group->handoffs;
+	struct sl_handoff *h = &hs->h[st->arg];
+	struct sl_sem *s = &sl_mtask(p)->group->sems[h->sem];
+
+	sl_mtask(p)->pc++;
+	if (s->count) {
+		s->count--;
+		hs->given++;
+		return STEP_NEXT;
+	}
+	if (h->state == SL_HO_FREE) {
+		h->state = SL_HO_VOID;
+		hs->released++;
+		return STEP_NEXT;
+	}
+	hs->waited++;
+	return wait_on(sim, rq, p, &s->q);
+}
+
+static enum step op_handoff_up(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			       const struct sl_step *st)
+{
+	struct sl_handoff *h = &sl_mtask(p)->group->handoffs.h[st->arg];
+	struct sl_sem *s = &sl_mtask(p)->group->sems[h->sem];
+
+	sl_mtask(p)->pc++;
+	if (h->state == SL_HO_VOID)
+		return STEP_NEXT;
+	h->state = SL_HO_GIVEN;
+	if (s->q.n)
+		sl_try_to_wake_up(sim, sl_pop_first(s->q.w, &s->q.n), p, st->arg2 ? WF_SYNC : 0);
+	else
+		s->count++;
+	return syscall_return(sim, rq);
+}
+
 static const struct {
 	enum step (*fn)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			const struct sl_step *st);
@@ -634,6 +692,9 @@ static const struct {
 	[OP_SEM_DOWN] = {.fn = op_sem_down, .group = true},
 	[OP_SEM_UP] = {.fn = op_sem_up, .group = true},
 	[OP_CREDIT] = {.fn = op_credit},
+	[OP_HOLD] = {.fn = op_hold, .group = true},
+	[OP_HANDOFF_DOWN] = {.fn = op_handoff_down, .group = true},
+	[OP_HANDOFF_UP] = {.fn = op_handoff_up, .group = true},
 };
 _Static_assert(sizeof(op_table) / sizeof(op_table[0]) == SL_NR_OPS,
 	       "op_table: an opcode of enum sl_op has no handler");

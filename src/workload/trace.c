@@ -41,11 +41,22 @@ struct tw_hrt {
 	size_t cap, n;
 };
 
+/* the (waker, wakee) pairs of the wake-ups by a task: a set of waker << 32 | wakee */
+struct tw_edges {
+	u64 *k;
+	int *v; /* per key, a count (pair_add) */
+	size_t cap, n;
+};
+
 struct tw_x {
 	struct sl_tw *tw;
 	struct tw_cpu *cpu;
 	int ncpu;
 	struct tw_hrt hrt;
+	struct tw_edges edges;
+	/* per pair of tasks (lower index << 32 | higher), its wake-ups either way that show a
+	 * hold less those that are replies */
+	struct tw_edges pairs;
 	/* who ran where, as trace-stats accounts it: the bursts' CPU time (ids: index + 1) */
 	struct sl_stats st;
 	bool st_init;
@@ -199,6 +210,7 @@ static int sl_task_of(struct tw_x *x, int pid, const char *comm)
 	t->last_cpu = -1;
 	t->pre_cpu = t->pre_dep = t->woke = -1;
 	t->ipi_waker = -1;
+	t->last_block = t->woken_by = t->last_cin = t->stretch_cin = t->early_by = -1;
 	t->state = XS_UNSEEN;
 	t->block_since = tw->t0;
 	t->block_kind = 'S';
@@ -222,6 +234,8 @@ static int push(struct tw_x *x, struct sl_tw_task *t, int kind, u64 ns, int arg,
 		t->ops = o;
 		t->cap = cap;
 	}
+	if (kind == TW_SLEEP || kind == TW_OPEN || kind == TW_IO || kind == TW_WAIT)
+		t->last_block = t->nops;
 	t->ops[t->nops++] = (struct sl_tw_op){.ns = ns,
 					      .arg = arg,
 					      .arg2 = (short)arg2,
@@ -298,7 +312,13 @@ static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
 		}
 	}
 	/* the machine's switch-in cost of this switch: docs/workloads.md */
-	push(x, t, TW_CIN, 0, t->last_cpu, cpu, t->last_cpu == cpu && c->seq != t->last_seq);
+	if (!push(x, t, TW_CIN, now, t->last_cpu, cpu,
+		  t->last_cpu == cpu && c->seq != t->last_seq)) {
+		/* the first since it last blocked begins a stretch without blocking */
+		if (t->last_cin < t->last_block || t->last_cin < 0)
+			t->stretch_cin = t->nops - 1;
+		t->last_cin = t->nops - 1;
+	}
 	c->seq++;
 	t->last_seq = c->seq;
 	t->last_cpu = cpu;
@@ -400,10 +420,15 @@ static void blocked_over(struct tw_x *x, struct tw_cpu *c, int cpu, int w)
 		flush_run(x, t, 0);
 		push(x, &tw->t[w], TW_WAKE, 0, i, 0, 0);
 		push(x, t, TW_WAIT, 0, w, 0, 0);
+		/* released by w, as a wake-up by w would (hold_start's replies) */
+		t->woken_by = w;
+		t->unblocked_at = tw->t[w].block_since;
 		tw->preempt_deps++;
 	}
 	c->npre = n;
 }
+
+static void early(struct tw_x *x, int i, bool blocks, u64 now);
 
 static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 {
@@ -423,6 +448,15 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 		char st = r->prev_state[0] ? r->prev_state[0] : 'R';
 
 		set_prio(t, r->task_prio, r->task_comm);
+		if (t->early_by >= 0) {
+			early(x, i, st == 'S', now);
+			if (t->state == XS_RUNNABLE && st == 'S') {
+				/* blocked and already woken: its burst is over */
+				if (tw->flags & SL_TW_PREEMPT_DEPS)
+					blocked_over(x, c, r->cpu, i);
+				goto next;
+			}
+		}
 		/* dead (2.6.3x print TASK_DEAD as x); an exiting task can still be preempted */
 		if (st == 'X' || st == 'Z' || st == 'x') {
 			flush_run(x, t, now);
@@ -455,6 +489,7 @@ static void on_switch(struct tw_x *x, const struct sl_trace_record *r)
 				blocked_over(x, c, r->cpu, i);
 		}
 	}
+next:
 	c->cur = -2;
 	c->idle_at = now;
 	c->cause = false;
@@ -499,6 +534,216 @@ static void wake_lands(struct tw_x *x, int i, int cpu)
 	t->ipi_waker = -1;
 }
 
+/* key into the set, its count + delta; -1: out of memory */
+static int edge_add(struct tw_edges *e, u64 key, int delta)
+{
+	if ((e->n + 1) * 2 > e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 256;
+		u64 *k = malloc(cap * sizeof(u64));
+		int *v = calloc(cap, sizeof(int));
+
+		if (!k || !v) {
+			free(k);
+			free(v);
+			return -1;
+		}
+		memset(k, 0xff, cap * sizeof(u64));
+		for (size_t i = 0; i < e->cap; i++) {
+			if (e->k[i] == UINT64_MAX)
+				continue;
+			size_t j = hash_u64(e->k[i]) & (cap - 1);
+
+			while (k[j] != UINT64_MAX)
+				j = (j + 1) & (cap - 1);
+			k[j] = e->k[i];
+			v[j] = e->v[i];
+		}
+		free(e->k);
+		free(e->v);
+		e->k = k;
+		e->v = v;
+		e->cap = cap;
+	}
+	size_t i = hash_u64(key) & (e->cap - 1);
+
+	while (e->k[i] != UINT64_MAX && e->k[i] != key)
+		i = (i + 1) & (e->cap - 1);
+	if (e->k[i] == UINT64_MAX) {
+		e->k[i] = key;
+		e->n++;
+	}
+	e->v[i] += delta;
+	return 0;
+}
+
+/* key's count (0: not in the set) */
+static int edge_get(const struct tw_edges *e, u64 key)
+{
+	if (!e->cap)
+		return 0;
+	for (size_t i = hash_u64(key) & (e->cap - 1);; i = (i + 1) & (e->cap - 1)) {
+		if (e->k[i] == UINT64_MAX)
+			return 0;
+		if (e->k[i] == key)
+			return e->v[i];
+	}
+}
+
+static u64 edge_key(int waker, int wakee)
+{
+	return (u64)(unsigned)waker << 32 | (unsigned)wakee;
+}
+
+static u64 pair_key(int a, int b)
+{
+	return a < b ? edge_key(a, b) : edge_key(b, a);
+}
+
+/* a wake-up between a and b with a hold (+1) or a reply (-1), for finish() */
+static void pair_count(struct tw_x *x, int a, int b, int hold)
+{
+	if (hold != -1 && edge_add(&x->pairs, pair_key(a, b), hold >= 0 ? 1 : -1))
+		x->oom = true;
+}
+
+/*
+ * The last switch-in of w at or before time tb among its ops from lo on (-1: none).
+ * Switch-ins are in time order, so a binary search, each probe going back to the switch-in
+ * that began the burst it lands in.
+ */
+static int cin_before(const struct sl_tw_task *w, int lo, u64 tb)
+{
+	int hi = w->last_cin - 1, best = -1;
+
+	if (w->last_cin < lo)
+		return -1;
+	/* most often: running since before tb */
+	if (w->ops[w->last_cin].ns <= tb)
+		return w->last_cin;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, j = mid;
+
+		while (j >= lo && w->ops[j].kind != TW_CIN)
+			j--;
+		if (j < lo) {
+			lo = mid + 1;
+		} else if (w->ops[j].ns <= tb) {
+			best = j;
+			lo = mid + 1;
+		} else {
+			hi = j - 1;
+		}
+	}
+	return best;
+}
+
+static int ho_put(struct tw_x *x, const struct sl_tw_handoff *ho)
+{
+	struct sl_tw *tw = x->tw;
+
+	if (tw->nho == tw->capho) {
+		int cap = tw->capho ? tw->capho * 2 : 64;
+		struct sl_tw_handoff *a = realloc(tw->ho, sizeof(*a) * (size_t)cap);
+
+		if (!a)
+			return -1;
+		tw->ho = a;
+		tw->capho = cap;
+	}
+	tw->ho[tw->nho++] = *ho;
+	return 0;
+}
+
+/*
+ * Task wi wakes task i (blocked since i->block_since, tb): where wi's hold on what i waited
+ * for begins, or -1 with the reason counted (SL_TW_HANDOFFS). wi's wake-up ends a stretch
+ * of it without blocking (no blocking op since its first switch-in after its last block,
+ * s); it held from the later of s and its last switch-in at or before tb. A wake-up of i
+ * that answers i's wake-up of wi is a reply, not a release: wi last woken by i, and either
+ * in the burst i then blocked at, or not run again before tb (a pipe's reader answering the
+ * writer it read from).
+ */
+static int hold_start(struct sl_tw *tw, const struct sl_tw_task *w, int i, u64 tb)
+{
+	const struct sl_tw_task *t = &tw->t[i];
+	int s = w->stretch_cin > w->last_block ? w->stretch_cin : -1;
+	bool ran;
+
+	/* running since before the trace, never blocked: its stretch began with the trace
+	 */
+	if (w->last_block < 0 && w->nops && w->ops[0].kind != TW_CIN && !w->created)
+		s = 0;
+	if (s < 0) {
+		tw->fixed.waker_off++;
+		return -1;
+	}
+	ran = w->ops[s].kind != TW_CIN || w->ops[s].ns <= tb;
+	if (w->woken_by == i && (w->unblocked_at >= t->run_since || !ran)) {
+		tw->fixed.reply++;
+		return -2;
+	}
+	if (!ran)
+		return s;
+	int h = cin_before(w, s, tb);
+
+	return h < 0 ? s : h;
+}
+
+/*
+ * Task i's next record after a wake-up traced while it still ran (on another CPU): when it
+ * is the switch-out that blocks it (blocks: S), that wake-up ended this block
+ * (try_to_wake_up raced the wakee's schedule(): the wakee was already off its run queue,
+ * its switch-out traced after), a wait with the wake-up at its point of the waker's burst;
+ * else the wake-up found it running (wake_not_blocked) and its WAKE op goes. tw->early
+ * counts the first.
+ */
+static void early(struct tw_x *x, int i, bool blocks, u64 now)
+{
+	struct sl_tw *tw = x->tw;
+	struct sl_tw_task *t = &tw->t[i], *w;
+	int wi = t->early_by;
+
+	if (wi < 0)
+		return;
+	t->early_by = -1;
+	w = &tw->t[wi];
+	if (!blocks) {
+		/* a RUN of 0 is no step (build) and no cost (burst_credits) */
+		w->ops[t->early_wake] = (struct sl_tw_op){.kind = TW_RUN};
+		tw->un.wake_not_blocked++;
+		/* and its hand-off's reason, counted when it was traced, goes too */
+		if (t->early_hold == -2)
+			tw->fixed.reply--;
+		else if (t->early_hold == -1 && (tw->flags & SL_TW_HANDOFFS))
+			tw->fixed.waker_off--;
+		return;
+	}
+	struct sl_tw_handoff ho = {
+		.waker = wi, .wakee = i, .hold = t->early_hold, .wake = t->early_wake};
+
+	flush_run(x, t, now);
+	t->bursts++;
+	t->block_since = now;
+	ho.wait = t->nops;
+	push(x, t, TW_WAIT, 0, wi, 0, 0);
+	t->state = XS_RUNNABLE;
+	t->woken_by = wi;
+	t->unblocked_at = t->early_at;
+	w->wakes_given++;
+	w->woke = i;
+	w->woke_at = t->early_at;
+	t->n_wait++;
+	tw->deps++;
+	tw->early++;
+	if (edge_add(&x->edges, edge_key(wi, i), 1))
+		x->oom = true;
+	if (tw->flags & SL_TW_HANDOFFS)
+		pair_count(x, wi, i, ho.hold);
+	if (ho.hold >= 0 && ho_put(x, &ho))
+		x->oom = true;
+}
+
 static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 {
 	struct sl_tw *tw = x->tw;
@@ -515,6 +760,22 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 		t->state = XS_BLOCKED;
 		t->block_since = tw->t0;
 	}
+	if (t->state == XS_RUN && t->early_by < 0 && c->cur >= 0 && c->cur != i &&
+	    tw->t[c->cur].state == XS_RUN && !(c->hrt && (c->hrt_task < 0 || c->hrt_task == i)) &&
+	    !(c->irq && now - c->irq_time <= tw->irq_window) &&
+	    (r->kind == SL_TR_SCHED_WAKING || !tw->have_waking)) {
+		/* perhaps the wake-up of a block whose switch-out is not traced yet:
+		 * early() */
+		struct sl_tw_task *w = &tw->t[c->cur];
+
+		flush_run(x, w, now);
+		t->early_by = c->cur;
+		t->early_at = now;
+		t->early_wake = w->nops;
+		t->early_hold = (tw->flags & SL_TW_HANDOFFS) ? hold_start(tw, w, i, now) : -1;
+		push(x, w, TW_WAKE, 0, i, 0, 0);
+		return;
+	}
 	if (t->state != XS_BLOCKED) {
 		if (r->kind == SL_TR_SCHED_WAKING || !tw->have_waking)
 			tw->un.wake_not_blocked++;
@@ -525,6 +786,8 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 	bool irq = c->irq && now - c->irq_time <= tw->irq_window;
 
 	t->state = XS_RUNNABLE;
+	t->woken_by = -1;
+	t->unblocked_at = now;
 	if (t->block_kind == 'D') {
 		push(x, t, TW_IO, d, 0, 0, 0);
 		t->n_io++;
@@ -536,22 +799,36 @@ static void on_wake(struct tw_x *x, const struct sl_trace_record *r)
 		t->ns_sleep += d;
 		tw->timed++;
 	} else if (!irq && c->cur >= 0 && c->cur != i && tw->t[c->cur].state == XS_RUN) {
-		struct sl_tw_task *w = &tw->t[c->cur];
+		int wi = c->cur;
+		struct sl_tw_task *w = &tw->t[wi];
+		struct sl_tw_handoff ho = {.waker = wi, .wakee = i, .hold = -1};
 
 		flush_run(x, w, now);
+		if (tw->flags & SL_TW_HANDOFFS) {
+			ho.hold = hold_start(tw, w, i, t->block_since);
+			pair_count(x, wi, i, ho.hold);
+		}
+		ho.wake = w->nops;
+		ho.wait = t->nops;
 		if (!push(x, w, TW_WAKE, 0, i, 0, 0)) {
-			t->ipi_waker = c->cur;
+			t->ipi_waker = wi;
 			t->ipi_op = w->nops - 1;
 			t->ipi_from = r->cpu;
 			t->ipi_at = now;
-			/* without sched_waking in the trace, this sched_wakeup says where */
+			/* without sched_waking in the trace, this sched_wakeup says where
+			 */
 			if (!tw->have_waking)
 				wake_lands(x, i, r->target_cpu);
 		}
 		w->wakes_given++;
 		w->woke = i;
 		w->woke_at = now;
-		push(x, t, TW_WAIT, d, c->cur, 0, 0);
+		push(x, t, TW_WAIT, d, wi, 0, 0);
+		t->woken_by = wi;
+		if (edge_add(&x->edges, edge_key(wi, i), 1))
+			x->oom = true;
+		if (ho.hold >= 0 && ho_put(x, &ho))
+			x->oom = true;
 		t->n_wait++;
 		t->ns_wait += d;
 		tw->deps++;
@@ -619,8 +896,9 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		break;
 	}
 	if (r->pid > 0 && r->kind != SL_TR_SCHED_SWITCH) {
-		if (ensure_running(x, r->cpu, r->pid, r->comm, r->time) < 0)
+		if ((i = ensure_running(x, r->cpu, r->pid, r->comm, r->time)) < 0)
 			return;
+		early(x, i, false, r->time);
 	}
 	switch (r->kind) {
 	case SL_TR_SCHED_SWITCH:
@@ -715,8 +993,8 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 
 /*
  * The trace ended: running tasks end their burst, blocked ones drop their last sleep. Every
- * task's CPU time charged and not yet in a RUN (a blocked or dead task seen running after its
- * switch-out) ends its ops, so that its RUNs add up to the account's.
+ * task's CPU time charged and not yet in a RUN (a blocked or dead task seen running after
+ * its switch-out) ends its ops, so that its RUNs add up to the account's.
  */
 static void finish(struct tw_x *x)
 {
@@ -736,6 +1014,28 @@ static void finish(struct tw_x *x)
 		if (t->prio < 0)
 			tw->un.rt_deadline++;
 	}
+	/*
+	 * A lock is taken in turn: a hand-off needs each of the two to wake the other at
+	 * least half as often as the other wakes it. A producer wakes its consumer far more
+	 * often than the reverse (only when its pipe was full), or only one way: fixed
+	 * dependencies.
+	 */
+	int n = 0;
+
+	for (int k = 0; k < tw->nho; k++) {
+		const struct sl_tw_handoff *h = &tw->ho[k];
+
+		int there = edge_get(&x->edges, edge_key(h->waker, h->wakee)),
+		    back = edge_get(&x->edges, edge_key(h->wakee, h->waker));
+
+		if (back * 2 < there || there * 2 < back)
+			tw->fixed.one_way++;
+		else if (edge_get(&x->pairs, pair_key(h->waker, h->wakee)) < 0)
+			tw->fixed.channel++;
+		else
+			tw->ho[n++] = *h;
+	}
+	tw->nho = n;
 }
 
 int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_window, char *err,
@@ -760,7 +1060,8 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 		return -1;
 	}
 	while ((rc = sl_trace_next(&r, rec)) == 1 && !x.oom) {
-		/* time order is the reader's: it refuses a record before the previous one */
+		/* time order is the reader's: it refuses a record before the previous one
+		 */
 		if (first) {
 			tw->t0 = rec->time;
 			first = false;
@@ -791,11 +1092,19 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 	if (rc < 0 || x.oom) {
 		if (x.st_init)
 			sl_stats_free(&x.st);
+		free(x.edges.k);
+		free(x.edges.v);
+		free(x.pairs.k);
+		free(x.pairs.v);
 		sl_tw_free(tw);
 		return -1;
 	}
 	if (x.st_init)
 		finish(&x);
+	free(x.edges.k);
+	free(x.edges.v);
+	free(x.pairs.k);
+	free(x.pairs.v);
 	if (x.st_init)
 		sl_stats_free(&x.st);
 	if (x.oom) {
@@ -809,7 +1118,8 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 		in += tw->t[i].switch_in;
 	if (!in) {
 		snprintf(err, errlen,
-			 "%s: no sched_switch that runs a task: nothing to replay (the trace needs "
+			 "%s: no sched_switch that runs a task: nothing to replay (the "
+			 "trace needs "
 			 "sched_switch and sched_waking or sched_wakeup)",
 			 path);
 		sl_tw_free(tw);
@@ -823,6 +1133,7 @@ void sl_tw_free(struct sl_tw *tw)
 	for (int i = 0; i < tw->n; i++)
 		free(tw->t[i].ops);
 	free(tw->t);
+	free(tw->ho);
 	free(tw->hk);
 	free(tw->hv);
 	memset(tw, 0, sizeof(*tw));
@@ -844,11 +1155,15 @@ static const struct sl_wl_key keys[] = {
 	SL_WL_KEY_BOOL("preempt", A, preempt, "1",
 		       "1: a task preempted by the task it woke resumes only after that task "
 		       "blocks"),
+	SL_WL_KEY_BOOL("handoff", A, handoff, "1",
+		       "1: a wake-up the trace shows as the release of something the waker held "
+		       "blocks its wakee only while the waker holds (a lock, not a fixed order)"),
 	SL_WL_KEY_BOOL("yield", A, yield, "1",
 		       "1: a runnable switch-out with nothing on its CPU that could preempt is a "
 		       "sched_yield"),
 	SL_WL_KEY_DIR("calibration", A, calibration, "",
-		      "the recording machine's calibrate directory (default: T.machine.conf beside "
+		      "the recording machine's calibrate directory (default: "
+		      "T.machine.conf beside "
 		      "the trace; none: the model's defaults)"),
 };
 #undef A
@@ -885,16 +1200,20 @@ static int check(void *args, char *err, size_t errlen)
 		return -1;
 	}
 	if (sl_tw_extract(&a->tw, a->file,
-			  (a->preempt ? SL_TW_PREEMPT_DEPS : 0) | (a->yield ? SL_TW_YIELDS : 0),
+			  (a->preempt ? SL_TW_PREEMPT_DEPS : 0) | (a->yield ? SL_TW_YIELDS : 0) |
+				  (a->handoff ? SL_TW_HANDOFFS : 0),
 			  a->irq_window, err, errlen))
 		return -1;
 	if (sl_tw_costs_load(&a->costs, a->file, a->calibration, err, errlen))
 		return -1;
 	if (!a->costs.n && strcmp(a->calibration, "none"))
 		fprintf(stderr,
-			"schedlab: warning: %s: no calibration of the machine it was recorded on "
-			"(calibration=DIR, or a .machine.conf beside it: record --calibration "
-			"DIR writes one): its switch and cache costs are taken as the model's "
+			"schedlab: warning: %s: no calibration of the machine it was "
+			"recorded on "
+			"(calibration=DIR, or a .machine.conf beside it: record "
+			"--calibration "
+			"DIR writes one): its switch and cache costs are taken as the "
+			"model's "
 			"2009 defaults unless --param sets them\n",
 			a->file);
 	return 0;
@@ -907,8 +1226,9 @@ static u64 max_tasks(const void *args)
 
 /*
  * What the recorded IPIs of marked wake-ups (TW_WAKE with cost 1) come to at the price ipi:
- * n such wake-ups, ns in all, left of it the part the RUNs after them in their burst are too
- * short to give back, in bursts bursts (counted: the simulation's own IPI charges it again).
+ * n such wake-ups, ns in all, left of it the part the RUNs after them in their burst are
+ * too short to give back, in bursts bursts (counted: the simulation's own IPI charges it
+ * again).
  */
 struct tw_ipi {
 	u64 ipi, n, ns, left, bursts;
@@ -919,8 +1239,8 @@ struct tw_state {
 	int n;
 	const struct sl_prog **prog;
 	int *pid;
-	/* the marked wake-ups of its tasks at the price ipi.ipi, from ipi_from ("": the run's
-	 * wake_ipi), for the run's report (report_table, report_json) */
+	/* the marked wake-ups of its tasks at the price ipi.ipi, from ipi_from ("": the
+	 * run's wake_ipi), for the run's report (report_table, report_json) */
 	struct tw_ipi ipi;
 	char ipi_from[512];
 };
@@ -957,8 +1277,8 @@ int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog)
 }
 
 /*
- * The machine's cost of a recorded switch-in (switch_in_cost in machine.c); sim NULL: each CPU
- * a core of its own (the report's, which has no simulated machine)
+ * The machine's cost of a recorded switch-in (switch_in_cost in machine.c); sim NULL: each
+ * CPU a core of its own (the report's, which has no simulated machine)
  */
 static u64 cin_cost(const struct sl_params *p, const struct sl_sim *sim, const struct sl_tw_op *o)
 {
@@ -1016,12 +1336,13 @@ static u64 give_back(u64 *credit, u64 d)
 }
 
 /*
- * Per burst of t (the ops up to each ends_burst op, then the rest), the cost of its recorded
- * switch-ins at p's prices (sim NULL: each CPU a core) that its RUNs are too short to give
- * back: a credit of the switch-in that begins it, so that no cost is charged twice and none
- * is taken from another burst. n + 1 entries (malloc'ed), n the bursts' ends; NULL: no memory.
- * A RUN after a marked wake-up gives back that wake-up's IPI (ip->ipi) first: what it cannot
- * give back has no switch-in to be credited on, and is counted in ip (build does the same).
+ * Per burst of t (the ops up to each ends_burst op, then the rest), the cost of its
+ * recorded switch-ins at p's prices (sim NULL: each CPU a core) that its RUNs are too short
+ * to give back: a credit of the switch-in that begins it, so that no cost is charged twice
+ * and none is taken from another burst. n + 1 entries (malloc'ed), n the bursts' ends;
+ * NULL: no memory. A RUN after a marked wake-up gives back that wake-up's IPI (ip->ipi)
+ * first: what it cannot give back has no switch-in to be credited on, and is counted in ip
+ * (build does the same).
  */
 static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
 			  const struct sl_tw_task *t, int *n, struct tw_ipi *ip)
@@ -1060,21 +1381,92 @@ static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
 	return left;
 }
 
+/* a hand-off's op in one task's ops (sl_tw_handoff): lists sorted by task, then op */
+struct tw_ref {
+	int task, op, id;
+};
+
+struct tw_refs {
+	struct tw_ref *r;
+	int *first; /* task i's refs: r[first[i]] to r[first[i + 1] - 1] */
+};
+
+/* the hand-offs' holds, wakes and waits, each as the lists of the tasks that have them */
+struct tw_ho_ops {
+	struct tw_refs hold, wake, wait;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct tw_ref *x = a, *y = b;
+
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* the refs of hand-offs selected (both ends replayed); which: 0 hold, 1 wake, 2 wait */
+static int refs_make(struct tw_refs *rs, const struct sl_tw *tw, const bool *sel, int which)
+{
+	int n = 0;
+
+	rs->r = calloc((size_t)tw->nho + 1, sizeof(*rs->r));
+	rs->first = calloc((size_t)tw->n + 1, sizeof(int));
+	if (!rs->r || !rs->first)
+		return -1;
+	for (int k = 0; k < tw->nho; k++) {
+		const struct sl_tw_handoff *h = &tw->ho[k];
+
+		if (!sel[h->waker] || !sel[h->wakee])
+			continue;
+		rs->r[n++] = (struct tw_ref){.task = which == 2 ? h->wakee : h->waker,
+					     .op = which == 0	? h->hold
+						   : which == 1 ? h->wake
+								: h->wait,
+					     .id = k};
+	}
+	qsort(rs->r, (size_t)n, sizeof(*rs->r), ref_cmp);
+	for (int i = 0, j = 0; i <= tw->n; i++) {
+		while (j < n && rs->r[j].task < i)
+			j++;
+		rs->first[i] = j;
+	}
+	return 0;
+}
+
+static void refs_free(struct tw_refs *rs)
+{
+	free(rs->r);
+	free(rs->first);
+}
+
+/* the hand-off of task ti's op k in rs (its cursor *c moves on), -1: none */
+static int ref_at(const struct tw_refs *rs, int ti, int *c, int k)
+{
+	if (*c < rs->first[ti + 1] && rs->r[*c].op == k)
+		return rs->r[(*c)++].id;
+	return -1;
+}
+
 static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl_tw_task *t,
 		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem,
-		 struct tw_ipi *ip)
+		 struct tw_ipi *ip, const struct tw_ho_ops *ho)
 {
 	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sl_machine_of(sim)->p->timer_slack_ns,
 	    cost = 0, ipi = 0;
 	const struct sl_tw_task *tt = a->tw.t;
-	int nb, b = 0, ret = -1;
+	int nb, b = 0, ret = -1, ti = (int)(t - tt);
+	int ch = ho->hold.first[ti], cw = ho->wake.first[ti], cv = ho->wait.first[ti];
 	u64 *left = burst_credits(sl_machine_of(sim)->p, sim, t, &nb, ip);
 
 	if (!left)
 		return -1;
 
 	/*
-	 * After its last sleep, an exiting task's wake-up of its parent is do_notify_parent's
+	 * After its last sleep, an exiting task's wake-up of its parent is
+	 * do_notify_parent's
 	 * __wake_up_parent, a sync wake-up (kernel/exit.c, kernel/signal.c)
 	 */
 	int last_block = -1;
@@ -1085,8 +1477,8 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			last_block = k;
 	/*
 	 * A task forked by one not replayed, or appearing later: it starts when it did (the
-	 * credit of its first burst for the switch-in after that sleep); else its first switch-in
-	 * is its spawn's or fork's.
+	 * credit of its first burst for the switch-in after that sleep); else its first
+	 * switch-in is its spawn's or fork's.
 	 */
 	if (t->created && (t->parent < 0 || !sel[t->parent])) {
 		if ((left[0] &&
@@ -1095,8 +1487,8 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			goto out;
 	} else if (t->nops && t->ops[0].kind != TW_CIN && !t->created) {
 		/*
-		 * There at the trace's start, running or blocked: the recording has no switch-in
-		 * before its first burst or wait, so the spawn's is not charged
+		 * There at the trace's start, running or blocked: the recording has no
+		 * switch-in before its first burst or wait, so the spawn's is not charged
 		 */
 		p->switch_credit_ns = UINT64_MAX;
 	} else {
@@ -1104,8 +1496,13 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 	}
 	for (int k = 0; k < t->nops; k++) {
 		const struct sl_tw_op *o = &t->ops[k];
-		int rc = 0;
+		int rc = 0, id;
 		u64 d = o->ns;
+
+		/* from here it holds what the wakees of these hand-offs wait for */
+		while ((id = ref_at(&ho->hold, ti, &ch, k)) >= 0)
+			if (sl_prog_add(sim, p, OP_HOLD, sl_dist_fixed(0), id, 0, NULL))
+				goto out;
 
 		/* the next burst's credit, for the switch-in that ends this op's wait */
 		if (ends_burst(o->kind)) {
@@ -1120,21 +1517,28 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			break;
 		case TW_RUN:
 			/*
-			 * the recorded burst holds the IPIs of its marked wake-ups before this RUN
-			 * and the switch-in costs the machine adds again; what does not fit in it
-			 * is, of the switch-ins, its switch-in's credit (burst_credits)
+			 * the recorded burst holds the IPIs of its marked wake-ups before
+			 * this RUN and the switch-in costs the machine adds again; what
+			 * does not fit in it is, of the switch-ins, its switch-in's credit
+			 * (burst_credits)
 			 */
 			d = give_back(&cost, give_back(&ipi, d));
 			if (d)
 				rc = sl_prog_run(sim, p, sl_dist_fixed(d));
 			break;
 		case TW_WAIT:
+			if ((id = ref_at(&ho->wait, ti, &cv, k)) >= 0) {
+				rc = sl_prog_add(sim, p, OP_HANDOFF_DOWN, sl_dist_fixed(0), id, 0,
+						 NULL);
+				break;
+			}
 			if (sel[o->arg]) {
 				rc = sl_prog_add(sim, p, OP_SEM_DOWN, sl_dist_fixed(0), sem[t - tt],
 						 0, NULL);
 				break;
 			}
-			/* the waker is not replayed: the wake-up comes after the recorded time */
+			/* the waker is not replayed: the wake-up comes after the recorded
+			 * time */
 			/* fall through */
 		case TW_SLEEP:
 		case TW_OPEN:
@@ -1148,16 +1552,21 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 		case TW_YIELD:
 			rc = sl_prog_add(sim, p, OP_YIELD, sl_dist_fixed(0), 0, 0, NULL);
 			break;
-		case TW_WAKE:
-			/* the recorded IPI, given back by the RUNs after it (burst_credits) */
+		case TW_WAKE: {
+			bool sync = a->sync || (t->exited && k > last_block && o->arg == t->parent);
+
+			/* the recorded IPI, given back by the RUNs after it (burst_credits)
+			 */
 			if (o->cost)
 				ipi += ip->ipi;
-			if (sel[o->arg])
-				rc = sl_prog_add(sim, p, OP_SEM_UP, sl_dist_fixed(0), sem[o->arg],
-						 a->sync || (t->exited && k > last_block &&
-							     o->arg == t->parent),
+			if ((id = ref_at(&ho->wake, ti, &cw, k)) >= 0)
+				rc = sl_prog_add(sim, p, OP_HANDOFF_UP, sl_dist_fixed(0), id, sync,
 						 NULL);
+			else if (sel[o->arg])
+				rc = sl_prog_add(sim, p, OP_SEM_UP, sl_dist_fixed(0), sem[o->arg],
+						 sync, NULL);
 			break;
+		}
 		case TW_FORK:
 			if (sel[o->arg])
 				rc = sl_prog_add(sim, p, OP_FORK, sl_dist_fixed(0), 0, 0,
@@ -1169,10 +1578,11 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 		if (rc)
 			goto out;
 		/*
-		 * The credit set before this wait is for the switch-in that ends it; where the
-		 * simulation did not switch here (a yield alone on its CPU, a wait already
-		 * satisfied) that switch-in and its cost are gone, and the credit must not
-		 * discount a later switch-in whose recorded cost its own burst gave back
+		 * The credit set before this wait is for the switch-in that ends it; where
+		 * the simulation did not switch here (a yield alone on its CPU, a wait
+		 * already satisfied) that switch-in and its cost are gone, and the credit
+		 * must not discount a later switch-in whose recorded cost its own burst
+		 * gave back
 		 */
 		if (ends_burst(o->kind) && left[b] &&
 		    sl_prog_add(sim, p, OP_CREDIT, sl_dist_fixed(0), 0, 0, NULL))
@@ -1257,8 +1667,9 @@ static int task_comms(const void *args, const char ***comms)
 }
 
 /*
- * The price of a marked wake-up's IPI in the recorded bursts: the recording machine's wake_ipi
- * when its calibration has one (from: its path), else the run's (the model's default or
+ * The price of a marked wake-up's IPI in the recorded bursts: the recording machine's
+ * wake_ipi when its calibration has one (from: its path), else the run's (the model's
+ * default or
  * --param's), as the switch costs are taken (config.c takes the recorded ones for the run).
  */
 static u64 ipi_price(const struct sl_tw_args *a, struct sl_sim *sim, char *from, size_t len)
@@ -1287,6 +1698,7 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	int *sem = calloc((size_t)n + 1, sizeof(int));
 	struct sl_prog **progs = calloc((size_t)n + 1, sizeof(*progs));
 	struct tw_state *s = calloc(1, sizeof(*s));
+	struct tw_ho_ops ho = {0};
 
 	if (!sel || !sem || !progs || !s || sl_tw_select(a, sel) < 0)
 		goto out;
@@ -1315,8 +1727,17 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 		s->prog[s->n] = progs[i];
 		s->pid[s->n++] = tw->t[i].pid;
 	}
+	if (refs_make(&ho.hold, tw, sel, 0) || refs_make(&ho.wake, tw, sel, 1) ||
+	    refs_make(&ho.wait, tw, sel, 2))
+		goto out_state;
+	g->handoffs.h = calloc((size_t)tw->nho + 1, sizeof(*g->handoffs.h));
+	if (!g->handoffs.h)
+		goto out_state;
+	g->handoffs.n = tw->nho;
+	for (int k = 0; k < tw->nho; k++)
+		g->handoffs.h[k].sem = sem[tw->ho[k].wakee];
 	for (int i = 0; i < n; i++)
-		if (sel[i] && build(sim, a, &tw->t[i], progs[i], progs, sel, sem, &s->ipi))
+		if (sel[i] && build(sim, a, &tw->t[i], progs[i], progs, sel, sem, &s->ipi, &ho))
 			goto out_state;
 	for (int i = 0; i < n; i++)
 		if (sel[i] && (tw->t[i].parent < 0 || !sel[tw->t[i].parent]) &&
@@ -1329,13 +1750,17 @@ out_state:
 out:
 	if (g->state != s)
 		state_free(s);
+	refs_free(&ho.hold);
+	refs_free(&ho.wake);
+	refs_free(&ho.wait);
 	free(sel);
 	free(sem);
 	free(progs);
 	return rc;
 }
 
-/* the group's trace state, NULL when g is not a trace group or took no IPI out of a burst */
+/* the group's trace state, NULL when g is not a trace group or took no IPI out of a burst
+ */
 static const struct tw_state *ipi_state(const struct sl_group *g)
 {
 	const struct tw_state *s = g->state;
@@ -1351,14 +1776,16 @@ static void report_table(FILE *f, const struct sl_group *g, bool *head)
 	if (!s)
 		return;
 	if (!*head) {
-		fprintf(f,
-			"\nrecorded wake-ups onto another, idle CPU (their IPI's cost, wake_ipi, "
-			"counted once)\n");
+		fprintf(f, "\nrecorded wake-ups onto another, idle CPU (their IPI's cost, "
+			   "wake_ipi, "
+			   "counted once)\n");
 		*head = true;
 	}
 	fprintf(f,
-		"%s: %llu, at %llu ns (%s): %.3f ms taken out of the bursts after them; %.3f ms "
-		"beyond %llu bursts (too short to give it back: charged again by the simulated "
+		"%s: %llu, at %llu ns (%s): %.3f ms taken out of the bursts after them; "
+		"%.3f ms "
+		"beyond %llu bursts (too short to give it back: charged again by the "
+		"simulated "
 		"IPIs)\n",
 		g->name, (unsigned long long)s->ipi.n, (unsigned long long)s->ipi.ipi,
 		s->ipi_from[0] ? s->ipi_from : "the run's wake_ipi",
@@ -1385,9 +1812,33 @@ static json_object *report_json(const struct sl_group *g)
 	return o;
 }
 
+/* the run's lines of a trace group: its lock hand-offs, then its recorded IPIs */
+static void report_table_all(FILE *f, const struct sl_group *g, bool *head)
+{
+	sl_tw_run_table(f, g, head);
+	report_table(f, g, head);
+}
+
+/* the group's own JSON keys: "handoffs" and "wake_ipi_credit", each where it has one */
+static json_object *report_json_all(const struct sl_group *g)
+{
+	json_object *o = json_object_new_object(), *h = sl_tw_run_json(g), *w = report_json(g);
+
+	if (h)
+		json_object_object_add(o, "handoffs", h);
+	if (w)
+		json_object_object_add(o, "wake_ipi_credit", w);
+	if (!h && !w) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 const struct sl_workload_ops sl_wl_trace = {
 	.name = "trace",
-	.help = "a recorded trace's tasks: bursts, sleeps, who woke whom (closed loop), forks",
+	.help = "a recorded trace's tasks: bursts, sleeps, who woke whom (closed loop), "
+		"forks",
 	.keys = keys,
 	.nkeys = (int)SL_ARRAY_SIZE(keys),
 	.args_size = sizeof(struct sl_tw_args),
@@ -1398,7 +1849,7 @@ const struct sl_workload_ops sl_wl_trace = {
 	.max_tasks = max_tasks,
 	.recorded = recorded,
 	.task_comms = task_comms,
-	.report_table = report_table,
-	.report_json_key = "wake_ipi_credit",
-	.report_json = report_json,
+	.report_table = report_table_all,
+	.report_json_key = NULL, /* "handoffs" and "wake_ipi_credit" */
+	.report_json = report_json_all,
 };

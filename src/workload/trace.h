@@ -23,8 +23,8 @@ enum sl_tw_kind {
 	TW_WAKE,  /* wakes task arg; cost = 1 when the recorded wake-up went to another CPU, idle
 		     then: the burst after it holds the recording machine's wake_ipi */
 	TW_FORK,  /* forks task arg */
-	TW_CIN,	  /* a switch-in: arg = the CPU it last ran on (-1: none), arg2 = this CPU, cost =
-		     1 when another task ran on this CPU in between */
+	TW_CIN,	  /* a switch-in at time ns (the trace's clock): arg = the CPU it last ran on (-1:
+		     none), arg2 = this CPU, cost = 1 when another task ran on this CPU in between */
 	TW_YIELD, /* switched out runnable with nothing that could preempt it: sched_yield() */
 };
 
@@ -53,9 +53,39 @@ struct sl_tw_task {
 	 * says where it went; the waker's CPU and the time of the sched_waking */
 	int ipi_waker, ipi_op, ipi_from;
 	u64 ipi_at;
+	/* for SL_TW_HANDOFFS: its last blocking op (TW_SLEEP, TW_OPEN, TW_IO, TW_WAIT; -1:
+	 * none), who ended its last block (a task index, -1: no task) and when */
+	int last_block, woken_by;
+	int last_cin, stretch_cin; /* its last TW_CIN, its first since last_block (-1: none) */
+	/* a wake-up by task early_by traced while it still ran, at early_at: its WAKE op, and
+	 * the hand-off's hold (-1: none) if its next switch-out blocks (trace.c, early()) */
+	int early_by, early_wake, early_hold;
+	u64 early_at;
+	u64 unblocked_at;
 	char block_kind;
 	u64 run_since, block_since, last_seq;
 	u64 flushed; /* the run account's CPU time of the task already in its RUNs */
+};
+
+/*
+ * A task-to-task wake-up replayed as a lock hand-off (SL_TW_HANDOFFS): the wakee waits only
+ * while the waker is between `hold` (the switch-in that began the waker's burst in progress, or
+ * last run, when the wakee blocked: from there the waker had what the wakee waited for) and its
+ * `wake`; a wakee that gets there before the waker reaches `hold` does not block, and that
+ * wake-up is not made. docs/workloads.md, "Lock hand-offs".
+ */
+struct sl_tw_handoff {
+	int waker, wakee; /* task indexes */
+	int hold, wake;	  /* the waker's ops: where it holds (a TW_CIN, or 0), its TW_WAKE */
+	int wait;	  /* the wakee's TW_WAIT */
+};
+
+/* Why a wake-up by a task is replayed as a fixed dependency rather than a hand-off */
+struct sl_tw_fixed {
+	u64 reply;     /* the waker was last woken by the wakee, in its burst or not run since */
+	u64 waker_off; /* no switch-in of the waker traced since it last blocked */
+	u64 one_way;   /* one wakes the other less than half as often as the reverse */
+	u64 channel;   /* the pair's wake-ups (either way) are replies more often than holds */
 };
 
 /* What could not be attributed (each is replayed as said in docs/workloads.md) */
@@ -97,6 +127,12 @@ struct sl_tw {
 	u64 irq_window;	  /* ns: SL_TW_IRQ_WINDOW_NS unless irq_window= */
 	u64 preempt_deps; /* SL_TW_PREEMPT_DEPS: WAKE/WAIT pairs added at preemptions */
 	u64 yields;	  /* SL_TW_YIELDS: TW_YIELD ops */
+	u64 early;	  /* wake-ups traced before the switch-out of the block they end */
+	/* SL_TW_HANDOFFS: the wake-ups by a task replayed as hand-offs, and why the others
+	 * (deps - nho) are not */
+	struct sl_tw_handoff *ho;
+	int nho, capho;
+	struct sl_tw_fixed fixed;
 	/* pid -> index (open addressing) */
 	int *hk, *hv;
 	size_t hcap, hn;
@@ -118,6 +154,13 @@ struct sl_tw {
 #define SL_TW_YIELDS 2u
 
 /*
+ * A wake-up by a task that the trace shows as the release of something the waker held (a
+ * mutex's unlock waking a waiter) is a hand-off, not a fixed dependency: the wakee blocks only
+ * if it gets there while the waker holds it. `handoff=1`, docs/workloads.md "Lock hand-offs".
+ */
+#define SL_TW_HANDOFFS 4u
+
+/*
  * How long after an interrupt's entry on a CPU (irq_handler_entry, block_rq_complete, an
  * hrtimer other than hrtimer_wakeup) a wake-up there is taken as the interrupt's, not the
  * interrupted task's: the hardirq and the softirq it raises. The traces' flags column (h, s) is
@@ -135,6 +178,10 @@ void sl_tw_free(struct sl_tw *tw);
 int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f);
 /* The tasks as an rt-app JSON file (trace_report.c); -1: a write error. */
 int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f);
+/* How a run's lock hand-offs went (the workload's report ops; nothing for a group without) */
+struct json_object;
+void sl_tw_run_table(FILE *f, const struct sl_group *g, bool *head);
+struct json_object *sl_tw_run_json(const struct sl_group *g);
 
 /*
  * The switch and cache costs of the machine the trace was recorded on (trace_costs.c): the
@@ -171,7 +218,7 @@ struct sl_tw_args {
 	char file[SL_WL_VALUE_MAX];
 	char tasks[SL_WL_VALUE_MAX]; /* POSIX extended regex on comm ("" = all) */
 	char calibration[SL_WL_VALUE_MAX];
-	bool sync, preempt, yield;
+	bool sync, preempt, yield, handoff;
 	u64 irq_window;
 };
 

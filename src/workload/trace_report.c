@@ -4,7 +4,10 @@
  * workload").
  */
 #include "core/json_out.h"
+#include "machine/group.h"
 #include "workload/trace.h"
+
+#include <json-c/json.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,16 +126,24 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		fprintf(f,
 			"\", \"records\": %llu, \"cpus\": %d, \"duration_ns\": %llu, "
 			"\"ops\": %llu,\n \"wakeups\": {\"by_task\": %llu, \"by_own_timer\": %llu, "
-			"\"io\": %llu, \"preemption\": %llu, \"to_other_idle_cpu\": %llu}, "
-			"\"yields\": %llu, \"exec\": %llu, "
-			"\"exits\": %llu,\n "
+			"\"io\": %llu, \"preemption\": %llu, \"to_other_idle_cpu\": %llu, "
+			"\"early\": %llu}, \"yields\": %llu, "
+			"\"exec\": %llu, "
+			"\"exits\": %llu,\n \"handoffs\": {\"replayed\": %d, \"fixed_reply\": "
+			"%llu, "
+			"\"fixed_waker_off\": %llu, \"fixed_one_way\": %llu, \"fixed_channel\": "
+			"%llu},\n "
 			"\"unattributed\": {",
 			(unsigned long long)tw->records, tw->ncpu,
 			(unsigned long long)(tw->tend - tw->t0), (unsigned long long)tw->nops,
 			(unsigned long long)tw->deps, (unsigned long long)tw->timed,
 			(unsigned long long)tw->io, (unsigned long long)tw->preempt_deps,
-			(unsigned long long)tw->ipi_wakes, (unsigned long long)tw->yields,
-			(unsigned long long)tw->exec, (unsigned long long)tw->exits);
+			(unsigned long long)tw->ipi_wakes, (unsigned long long)tw->early,
+			(unsigned long long)tw->yields, (unsigned long long)tw->exec,
+			(unsigned long long)tw->exits, tw->nho, (unsigned long long)tw->fixed.reply,
+			(unsigned long long)tw->fixed.waker_off,
+			(unsigned long long)tw->fixed.one_way,
+			(unsigned long long)tw->fixed.channel);
 		const char *sep = "";
 #define JU(name, help)                                                                             \
 	fprintf(f, "%s\"" #name "\": %llu", sep, (unsigned long long)tw->un.name);                 \
@@ -200,11 +211,22 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	fprintf(f,
 		"wake-ups: %llu by a task (closed loop), %llu by the task's own hrtimer, %llu "
 		"ending a D sleep (I/O); %llu exec, %llu exit; %llu preemption dependencies, %llu "
-		"yields\n\n",
+		"yields\n",
 		(unsigned long long)tw->deps, (unsigned long long)tw->timed,
 		(unsigned long long)tw->io, (unsigned long long)tw->exec,
 		(unsigned long long)tw->exits, (unsigned long long)tw->preempt_deps,
 		(unsigned long long)tw->yields);
+	fprintf(f, "wake-ups by a task traced before the switch-out of the block they end: %llu\n",
+		(unsigned long long)tw->early);
+	fprintf(f,
+		"wake-ups by a task: %d replayed as lock hand-offs (the wakee blocks only while "
+		"the waker holds); as fixed dependencies: %llu replies (the waker last woken by "
+		"the wakee), %llu with no switch-in of the waker since it blocked, %llu one way "
+		"(one of the two wakes the other less than half as often as the reverse), %llu of "
+		"pairs whose wake-ups are mostly replies\n\n",
+		tw->nho, (unsigned long long)tw->fixed.reply,
+		(unsigned long long)tw->fixed.waker_off, (unsigned long long)tw->fixed.one_way,
+		(unsigned long long)tw->fixed.channel);
 	fprintf(f, "%8s %-16s %4s %8s %9s %7s %10s %15s %15s %15s %15s %6s %5s %4s\n", "pid",
 		"comm", "prio", "parent", "start ms", "bursts", "cpu ms", "timed n/ms", "wait n/ms",
 		"io n/ms", "open n/ms", "wakes", "forks", "exit");
@@ -340,4 +362,33 @@ int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f)
 	}
 	fprintf(f, "\n\t}\n}\n");
 	return ferror(f) ? -1 : 0;
+}
+
+void sl_tw_run_table(FILE *f, const struct sl_group *g, bool *head)
+{
+	const struct sl_handoffs *h = &g->handoffs;
+
+	(void)head; /* rt-app's heading: not this line's */
+	if (!h->n)
+		return;
+	fprintf(f,
+		"\n%s: %d lock hand-offs: %llu waits released (the waker not yet holding), %llu "
+		"found the wake-up made, %llu waited for it\n",
+		g->name, h->n, (unsigned long long)h->released, (unsigned long long)h->given,
+		(unsigned long long)h->waited);
+}
+
+json_object *sl_tw_run_json(const struct sl_group *g)
+{
+	const struct sl_handoffs *h = &g->handoffs;
+	json_object *o;
+
+	if (!h->n)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "replayed", json_object_new_int(h->n));
+	json_object_object_add(o, "released", json_object_new_int64((int64_t)h->released));
+	json_object_object_add(o, "given", json_object_new_int64((int64_t)h->given));
+	json_object_object_add(o, "waited", json_object_new_int64((int64_t)h->waited));
+	return o;
 }

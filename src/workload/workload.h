@@ -177,7 +177,8 @@ struct sl_workload_ops {
 	int (*task_comms)(const void *args, const char ***comms);
 	/* its own part of the run's report (rt-app's per-thread log figures), called for each of
 	 * its groups: table lines after a heading printed once (*head), and the member
-	 * report_json_key of the group's JSON object (NULL: none for this group); NULL: none */
+	 * report_json_key of the group's JSON object (NULL: none for this group; a NULL key: the
+	 * object's members are added to the group's object as they are); NULL: none */
 	void (*report_table)(FILE *f, const struct sl_group *g, bool *head);
 	const char *report_json_key;
 	struct json_object *(*report_json)(const struct sl_group *g);
