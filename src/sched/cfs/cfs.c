@@ -5,9 +5,9 @@
  */
 #include "sched/cfs/cfs.h"
 #include "sched/class.h"
-#include "sched/class.h"
 
 #include <limits.h>
+#include <stdlib.h>
 
 #define SRR(x, y) (((x) + (1ULL << ((y)-1))) >> (y))
 
@@ -96,6 +96,7 @@ void sl_cfs_rq_init(struct cfs_rq *cfs)
 	/* as init_cfs_rq: min_vruntime starts at -(1 << 20) so that wrap-around is exercised */
 	cfs->min_vruntime = (u64)(-(1LL << 20));
 	RB_INIT(&cfs->tasks_timeline);
+	cfs->leftmost = NULL;
 	TAILQ_INIT(&cfs->tasks);
 	cfs->seq = 0;
 	cfs->curr = cfs->next = cfs->last = NULL;
@@ -103,9 +104,18 @@ void sl_cfs_rq_init(struct cfs_rq *cfs)
 	cfs->shares = cfs->rq_weight = cfs->task_weight = cfs->h_load = 0;
 }
 
+/*
+ * The kernel's rb_leftmost: kept at each insert and removal, as a walk down the left spine
+ * missed the cache at every level with thousands of tasks a run queue (update_curr reads it at
+ * every event). -DSL_CFS_CHECK_LEFTMOST compares it with the walk.
+ */
 struct sched_entity *sl_cfs_leftmost(struct cfs_rq *cfs)
 {
-	return RB_MIN(sl_cfs_tree, &cfs->tasks_timeline);
+#ifdef SL_CFS_CHECK_LEFTMOST
+	if (cfs->leftmost != RB_MIN(sl_cfs_tree, &cfs->tasks_timeline))
+		abort();
+#endif
+	return cfs->leftmost;
 }
 
 struct sched_entity *sl_cfs_rightmost(struct cfs_rq *cfs)
@@ -117,10 +127,14 @@ static void __enqueue_entity(struct cfs_rq *cfs, struct sched_entity *se)
 {
 	se->rb_seq = cfs->seq++;
 	RB_INSERT(sl_cfs_tree, &cfs->tasks_timeline, se);
+	if (!cfs->leftmost || entity_cmp(se, cfs->leftmost) < 0)
+		cfs->leftmost = se;
 }
 
 static void __dequeue_entity(struct cfs_rq *cfs, struct sched_entity *se)
 {
+	if (cfs->leftmost == se)
+		cfs->leftmost = RB_NEXT(sl_cfs_tree, &cfs->tasks_timeline, se);
 	RB_REMOVE(sl_cfs_tree, &cfs->tasks_timeline, se);
 }
 

@@ -22,6 +22,7 @@ struct cfs_rq {
 	unsigned long nr_running;
 	u64 min_vruntime;
 	struct sl_cfs_tree tasks_timeline;
+	struct sched_entity *leftmost; /* the tree's first (rb_leftmost), kept as it changes */
 	TAILQ_HEAD(, sched_entity) tasks;
 	u64 seq;
 	struct sched_entity *curr, *next, *last;
