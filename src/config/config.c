@@ -1,5 +1,6 @@
 /* The one place where the kernel's words (features, sysctls, --at) become a configuration. */
 #include "config/config.h"
+#include "cpuidle/profiles.h"
 #include "workload/trace.h"
 #include "sched/sysctl.h"
 #include "core/parse.h"
@@ -228,23 +229,6 @@ static const struct sl_tw_costs *recorded_machine(const struct sl_config *cfg)
 	return r;
 }
 
-/*
- * The idle profile of a recorded cpuidle driver that the model has: a guest with no driver
- * halts (vm-hlt, its POLL state off as the kernel never polls there), the haltpoll driver's
- * guest polls or halts (vm-haltpoll). NULL: another driver, or none recorded (poll only stays).
- */
-static const char *recorded_idle(const struct sl_tw_costs *rm, bool *no_poll)
-{
-	*no_poll = false;
-	if (!strcmp(rm->idle, "none")) {
-		*no_poll = true;
-		return "vm-hlt";
-	}
-	if (!strcmp(rm->idle, "haltpoll"))
-		return "vm-haltpoll";
-	return NULL;
-}
-
 /* cfg built again around its parsed workloads, as the recorded machine (recorded_machine) */
 static int build_as_recorded(struct sl_config *cfg, const struct sl_args *a,
 			     const struct sl_tw_costs *rm, char *err, size_t errlen)
@@ -261,12 +245,12 @@ static int build_as_recorded(struct sl_config *cfg, const struct sl_args *a,
 		snprintf(cpus, sizeof(cpus), "%d", rm->cpus);
 		b.cpus = cpus;
 	}
-	bool no_poll;
-	const char *idle = recorded_idle(rm, &no_poll);
+	/* its idle: a halted vCPU needs an IPI to wake, a polling one does not */
+	const struct sl_idle_profile *idle = sl_idle_profile_for_driver(rm->idle);
 
 	if (!b.machine && !b.idle && idle) {
-		b.machine = idle;
-		if (no_poll && b.ncpuidle_disable < SL_MAX_LIST)
+		b.machine = idle->name;
+		if (idle->no_poll && b.ncpuidle_disable < SL_MAX_LIST)
 			b.cpuidle_disable[b.ncpuidle_disable++] = "POLL";
 	}
 	fprintf(stderr,
@@ -423,11 +407,10 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 	}
 	if (!a->kernel || (!a->cpus && !a->topology) || (!a->machine && !a->idle)) {
 		const struct sl_tw_costs *rm = recorded_machine(cfg);
-		bool no_poll;
 
 		if (rm && ((!a->kernel && sl_release_of_uname(rm->release) != cfg->rel) ||
 			   (!a->cpus && !a->topology && rm->cpus && rm->cpus != cfg->ncpu) ||
-			   (!a->machine && !a->idle && recorded_idle(rm, &no_poll))))
+			   (!a->machine && !a->idle && sl_idle_profile_for_driver(rm->idle))))
 			return build_as_recorded(cfg, a, rm, err, errlen);
 	}
 	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {

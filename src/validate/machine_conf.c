@@ -35,21 +35,18 @@ static void derive(struct sl_machine_conf *mc, const char *dir)
 	}
 	if (mc->idle_profile[0])
 		return;
-	if (!strcmp(mc->cpuidle_driver, "none")) {
-		/*
-		 * No cpuidle driver: the idle loop halts through default_idle_call, which traces
-		 * cpu_idle state=1. The vm-hlt table keeps POLL as state 0 so that HLT is state
-		 * 1 as in the trace; POLL is disabled, as no governor runs.
-		 */
-		snprintf(mc->builtin_profile, sizeof(mc->builtin_profile), "vm-hlt");
-		for (int i = 0; i < mc->ndisable; i++)
-			if (!strcmp(mc->disable[i], "POLL"))
-				return;
-		if (mc->ndisable < SL_MC_MAX_DISABLE)
-			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "POLL");
-	} else if (!strcmp(mc->cpuidle_driver, "haltpoll")) {
-		snprintf(mc->builtin_profile, sizeof(mc->builtin_profile), "vm-haltpoll");
-	}
+	const struct sl_idle_profile *ip = sl_idle_profile_for_driver(mc->cpuidle_driver);
+
+	if (!ip)
+		return;
+	snprintf(mc->builtin_profile, sizeof(mc->builtin_profile), "%s", ip->name);
+	if (!ip->no_poll)
+		return;
+	for (int i = 0; i < mc->ndisable; i++)
+		if (!strcmp(mc->disable[i], "POLL"))
+			return;
+	if (mc->ndisable < SL_MC_MAX_DISABLE)
+		snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "POLL");
 }
 
 /* The directory of path ("." for a bare name): where its relative names point. */

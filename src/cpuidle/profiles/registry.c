@@ -34,6 +34,14 @@ const struct sl_idle_profile *sl_idle_profile_find(const char *name)
 	return NULL;
 }
 
+const struct sl_idle_profile *sl_idle_profile_for_driver(const char *driver)
+{
+	for (int i = 0; driver && i < sl_nidle_profiles; i++)
+		if (sl_idle_profiles[i]->driver && !strcmp(sl_idle_profiles[i]->driver, driver))
+			return sl_idle_profiles[i];
+	return NULL;
+}
+
 int sl_idle_profile_static(struct sl_cpuidle_driver *drv, const struct sl_cpuidle_driver *table,
 			   const char *arg, char *err, size_t errlen)
 {

@@ -34,4 +34,5 @@ const struct sl_idle_profile sl_profile_vm_haltpoll = {
 	.name = "vm-haltpoll",
 	.help = "the shared traces' KVM guest (cpuidle-haltpoll): POLL 0/0, haltpoll idle 1/1 us",
 	.load = load,
+	.driver = "haltpoll",
 };

@@ -37,4 +37,8 @@ const struct sl_idle_profile sl_profile_vm_hlt = {
 	.help = "a KVM guest with no cpuidle driver: default idle HLT (state 1), exit latency "
 		"measured by calibrate",
 	.load = load,
+	/* no cpuidle driver: the idle loop halts through default_idle_call, which traces
+	 * cpu_idle state=1 (HLT is state 1 here for that); no governor runs, so no POLL */
+	.driver = "none",
+	.no_poll = true,
 };
