@@ -41,11 +41,12 @@ struct tw_hrt {
 	size_t cap, n;
 };
 
-/* the (waker, wakee) pairs of the wake-ups by a task: a set of waker << 32 | wakee */
+/* counts by a u64 key (waker << 32 | wakee, or a pair of tasks): the key map of the hrtimers'
+ * (struct tw_hrt) gives each key its slot in c */
 struct tw_edges {
-	u64 *k;
-	int *v; /* per key, a count (pair_add) */
-	size_t cap, n;
+	struct tw_hrt slot;
+	int *c;
+	int n, cap;
 };
 
 struct tw_x {
@@ -537,56 +538,40 @@ static void wake_lands(struct tw_x *x, int i, int cpu)
 /* key into the set, its count + delta; -1: out of memory */
 static int edge_add(struct tw_edges *e, u64 key, int delta)
 {
-	if ((e->n + 1) * 2 > e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 256;
-		u64 *k = malloc(cap * sizeof(u64));
-		int *v = calloc(cap, sizeof(int));
+	int i = hrt_find(&e->slot, key);
 
-		if (!k || !v) {
-			free(k);
-			free(v);
+	if (i < 0) {
+		if (e->n == e->cap) {
+			int cap = e->cap ? e->cap * 2 : 256;
+			int *c = realloc(e->c, sizeof(*c) * (size_t)cap);
+
+			if (!c)
+				return -1;
+			e->c = c;
+			e->cap = cap;
+		}
+		if (hrt_put(&e->slot, key, e->n))
 			return -1;
-		}
-		memset(k, 0xff, cap * sizeof(u64));
-		for (size_t i = 0; i < e->cap; i++) {
-			if (e->k[i] == UINT64_MAX)
-				continue;
-			size_t j = hash_u64(e->k[i]) & (cap - 1);
-
-			while (k[j] != UINT64_MAX)
-				j = (j + 1) & (cap - 1);
-			k[j] = e->k[i];
-			v[j] = e->v[i];
-		}
-		free(e->k);
-		free(e->v);
-		e->k = k;
-		e->v = v;
-		e->cap = cap;
+		i = e->n++;
+		e->c[i] = 0;
 	}
-	size_t i = hash_u64(key) & (e->cap - 1);
-
-	while (e->k[i] != UINT64_MAX && e->k[i] != key)
-		i = (i + 1) & (e->cap - 1);
-	if (e->k[i] == UINT64_MAX) {
-		e->k[i] = key;
-		e->n++;
-	}
-	e->v[i] += delta;
+	e->c[i] += delta;
 	return 0;
 }
 
 /* key's count (0: not in the set) */
 static int edge_get(const struct tw_edges *e, u64 key)
 {
-	if (!e->cap)
-		return 0;
-	for (size_t i = hash_u64(key) & (e->cap - 1);; i = (i + 1) & (e->cap - 1)) {
-		if (e->k[i] == UINT64_MAX)
-			return 0;
-		if (e->k[i] == key)
-			return e->v[i];
-	}
+	int i = hrt_find(&e->slot, key);
+
+	return i < 0 ? 0 : e->c[i];
+}
+
+static void edges_free(struct tw_edges *e)
+{
+	free(e->slot.k);
+	free(e->slot.v);
+	free(e->c);
 }
 
 static u64 edge_key(int waker, int wakee)
@@ -1092,19 +1077,15 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 	if (rc < 0 || x.oom) {
 		if (x.st_init)
 			sl_stats_free(&x.st);
-		free(x.edges.k);
-		free(x.edges.v);
-		free(x.pairs.k);
-		free(x.pairs.v);
+		edges_free(&x.edges);
+		edges_free(&x.pairs);
 		sl_tw_free(tw);
 		return -1;
 	}
 	if (x.st_init)
 		finish(&x);
-	free(x.edges.k);
-	free(x.edges.v);
-	free(x.pairs.k);
-	free(x.pairs.v);
+	edges_free(&x.edges);
+	edges_free(&x.pairs);
 	if (x.st_init)
 		sl_stats_free(&x.st);
 	if (x.oom) {
