@@ -58,12 +58,17 @@
 
 const char *const sl_cal_migrate_param[3] = {"migrate_smt", "migrate_core", "migrate_socket"};
 
-static u64 now_ns(void)
+static u64 clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+static u64 now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static int pin(int cpu)
@@ -655,14 +660,6 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 #define PINGPONG_TRIPS 20000
 #define IPI_MIN_ROUNDS 100 /* quiet rounds of each kind for wake_ipi */
 
-static u64 thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
-}
-
 /*
  * wake_ipi from the two medians: a round whose write woke the other thread on the other CPU
  * against one that woke it on this CPU. Both rounds hold one write, one read and a switch out
@@ -723,11 +720,11 @@ int sl_calibrate_free_pingpong(struct sl_calibration *c, char *err, size_t errle
 		mine[i] = sched_getcpu();
 		/* the round in this thread's own CPU time: its write's wake-up (and, when the
 		 * other thread woke on the other CPU, the IPI that took) and its read */
-		u64 t0 = thread_cpu_ns();
+		u64 t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 
 		if (write(f.a2b[1], &b, 1) != 1 || read(f.b2a[0], &b, 1) != 1)
 			break;
-		round[i] = thread_cpu_ns() - t0;
+		round[i] = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 	}
 	pthread_join(th, NULL);
 	close(f.a2b[0]);
