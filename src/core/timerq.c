@@ -347,6 +347,18 @@ static void percpu_del(struct sl_timerq *q, struct sl_timer *t)
 	psift_up(h, moved->pidx);
 }
 
+/* the scan's step: timer x (NULL: a cancelled slot) if it is cpu's, into the earliest of any
+ * kind (*w) and the earliest but the interrupts' (*t) */
+static inline void scan_one(const struct sl_timer *x, int cpu, u64 *w, u64 *t)
+{
+	if (!x || x->cpu != cpu)
+		return;
+	if (x->expires < *w)
+		*w = x->expires;
+	if (!x->irq && x->expires < *t)
+		*t = x->expires;
+}
+
 void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 {
 	u64 t = UINT64_MAX, w;
@@ -354,40 +366,16 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 	if (!q->percpu && q->n + q->nb <= SL_TIMERQ_SCAN_MAX) {
 		/* few timers: a scan is cheaper than keeping the per-CPU heaps at every arm */
 		w = UINT64_MAX;
-		for (int i = 0; i < q->n; i++) {
-			const struct sl_timer *x = q->heap[i].t;
-
-			if (x->cpu != cpu)
-				continue;
-			if (x->expires < w)
-				w = x->expires;
-			if (!x->irq && x->expires < t)
-				t = x->expires;
-		}
+		for (int i = 0; i < q->n; i++)
+			scan_one(q->heap[i].t, cpu, &w, &t);
 		for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
 			const struct sl_tbatch *bt = &q->batch[b];
 
-			for (int i = bt->head; i < bt->tail; i++) {
-				const struct sl_timer *x = bt->e[i];
-
-				if (!x || x->cpu != cpu)
-					continue;
-				if (x->expires < w)
-					w = x->expires;
-				if (!x->irq && x->expires < t)
-					t = x->expires;
-			}
+			for (int i = bt->head; i < bt->tail; i++)
+				scan_one(bt->e[i], cpu, &w, &t);
 		}
-		for (u64 pos = q->ring.head; pos < q->ring.tail; pos++) {
-			const struct sl_timer *x = q->ring.e[pos & (q->ring.cap - 1)];
-
-			if (!x || x->cpu != cpu)
-				continue;
-			if (x->expires < w)
-				w = x->expires;
-			if (!x->irq && x->expires < t)
-				t = x->expires;
-		}
+		for (u64 pos = q->ring.head; pos < q->ring.tail; pos++)
+			scan_one(q->ring.e[pos & (q->ring.cap - 1)], cpu, &w, &t);
 		*any = w;
 		*timer = t;
 		return;
