@@ -32,12 +32,18 @@ A=$1
 B=$2
 shift 2
 AG=$(dirname "$0")/validate_agreement.sh
+# agreeing figures in all, with machine directory $1 and seed $2, of the files named after
+agreeing() {
+	dir=$1
+	seed=$2
+	shift 2
+	sh "$AG" -s "$SL" -S "$seed" -c "$dir" -R "$SET" "$@" |
+		awk '/^total all/ { split($3, x, "/"); print x[1] }'
+}
 printf '%-6s %10s %10s %6s\n' seed "$(basename "$A")" "$(basename "$B")" diff
 for s in $SEEDS; do
-	a=$(sh "$AG" -s "$SL" -S "$s" -c "$A" -R "$SET" "$@" |
-		awk '/^total all/ { split($3, x, "/"); print x[1] }')
-	b=$(sh "$AG" -s "$SL" -S "$s" -c "$B" -R "$SET" "$@" |
-		awk '/^total all/ { split($3, x, "/"); print x[1] }')
+	a=$(agreeing "$A" "$s" "$@")
+	b=$(agreeing "$B" "$s" "$@")
 	[ -n "$a" ] && [ -n "$b" ] || {
 		echo "$0: seed $s: no total" >&2
 		exit 1
