@@ -293,11 +293,13 @@ rl 0 2530 "(R) "
 
 # wake_preempt: of the wake-ups by a running task onto its own CPU that the policy does not let
 # preempt, this many in 1000 let the wakee run first (the measured kernel's rule). The same
-# file with a SCHED_OTHER sleeper under 6.18 (nice 0 both), syscall_preempt on: the broadcast
-# of the waker's resume at 1100 us preempts under EEVDF itself (R+), and the sleeper's wait
-# returns through the mutex the waker holds (D). The waker is then picked again, inside a new
-# protected slice (1.4 ms), so its unlock's wake-up does not preempt: it runs on to 2100 and the
-# sleeper 2100..2600 (exit 30 us). At 1000 in 1000 the unlock's wake-up lets the sleeper run
+# file with a SCHED_OTHER sleeper under 6.18 (nice 0 both; one CPU: a base slice of 0.7 ms),
+# syscall_preempt on. At the broadcast of the waker's resume, 1000 us into its run, the waker
+# has passed its deadline: its new one (v + 0.7 ms) ties the sleeper's (placed at v with no lag)
+# and the tie goes to the wakee: EEVDF itself preempts (R+), and the sleeper's wait returns
+# through the mutex the waker holds (D). The waker is picked again, inside a new protected
+# slice, so its unlock's wake-up does not preempt: it runs on to 2100 and the sleeper
+# 2100..2600 (exit 30 us). At 1000 in 1000 the unlock's wake-up lets the sleeper run
 # first (R+ again): it runs 1100..1600 and exits (30 us), the waker's second run ends at 2630
 # (period column 2530, from 100).
 wp() {
