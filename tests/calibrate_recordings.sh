@@ -121,4 +121,47 @@ grep -q "$T/none" "$T/err" || fail "no such trace: the error does not name it: $
 rc=0
 "$SL" calibrate --recordings >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] || fail "no directory: exit $rc, expected 2"
+
+# The wake-up preemption of a waker (wake_preempt_rec.c): on CPU 1, which never idles here, task
+# a (pid 30) runs 200 us and wakes b (pid 31), asleep 4.6 ms, onto CPU 1, 30 times; 12 of the
+# sched_wakeup lines have need_resched set (dN.3.): wake_preempt = 12 x 1000 / 30 = 400. Left
+# out: a wake-up from an interrupt (d.h3.), one by a that has run 2 ms (past its 1.4 ms slice),
+# one of b asleep 0.5 ms, and one onto CPU 0, all with N set. The two idle rows are as above.
+awk 'BEGIN {
+	t = 300.0
+	sw = "          <idle>-0       [001] d..2. %13.6f: sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120\n"
+	wk = "               a-30      [001] %s %13.6f: sched_wakeup: comm=b pid=31 prio=120 target_cpu=%s\n"
+	printf sw, t, "swapper/1", 0, "R", "b", 31
+	printf sw, t + 0.0001, "b", 31, "S", "swapper/1", 0
+	t += 0.005
+	for (k = 0; k < 30; k++) {
+		printf sw, t, "swapper/1", 0, "R", "a", 30
+		if (k == 0)
+			printf wk, "dNh3.", t + 0.0001, "001"
+		if (k == 1)
+			printf wk, "dN.3.", t + 0.0001, "000"
+		printf wk, k < 12 ? "dN.3." : "d..3.", t + 0.0002, "001"
+		printf sw, t + 0.0003, "a", 30, k < 12 ? "R" : "S", "b", 31
+		printf sw, t + 0.0004, "b", 31, "S", "swapper/1", 0
+		t += 0.005
+	}
+	printf sw, t, "swapper/1", 0, "R", "a", 30
+	printf wk, "dN.3.", t + 0.002, "001"
+	printf sw, t + 0.0021, "a", 30, "R", "b", 31
+	printf sw, t + 0.0022, "b", 31, "S", "a", 30
+	printf wk, "dN.3.", t + 0.0027, "001"
+}' >"$T/preempt.part"
+cat "$T/real.trace" "$T/preempt.part" >"$T/preempt.trace"
+"$SL" calibrate --recordings "$T/preempt.trace" >"$T/out" 2>"$T/err" ||
+	fail "calibrate --recordings, preemption: $(cat "$T/err")"
+grep -qx 'param wake_preempt=400' "$T/out" || fail "wake_preempt: $(cat "$T/out")"
+grep -q '^# calibrate --recordings: 30 wake-ups by a running task, in its first 1400 us, .* 12 set need_resched' \
+	"$T/out" || fail "wake_preempt's count: $(cat "$T/out")"
+grep -qx 'param wake_local_decade=10000ns' "$T/out" || fail "the local row moved: $(cat "$T/out")"
+"$SL" calibrate --recordings --json "$T/preempt.trace" >"$T/json" || fail "--json, preemption"
+grep -q '"wake_preempt": {"wakeups": 30, "need_resched": 12, "wake_preempt": 400}' "$T/json" ||
+	fail "--json, preemption: $(cat "$T/json")"
+# the first trace has none: no line
+"$SL" calibrate --recordings "$T/real.trace" >"$T/out"
+grep -q 'fewer than 20: no wake_preempt line' "$T/out" || fail "no wake-ups: $(cat "$T/out")"
 echo "calibrate_recordings: ok"

@@ -291,6 +291,29 @@ rl() {
 rl 1 2000 "(R) (D) (R) "
 rl 0 2530 "(R) "
 
+# wake_preempt: of the wake-ups by a running task onto its own CPU that the policy does not let
+# preempt, this many in 1000 let the wakee run first (the measured kernel's rule). The same
+# file with a SCHED_OTHER sleeper under 6.18 (nice 0 both; one CPU: a base slice of 0.7 ms),
+# syscall_preempt on. At the broadcast of the waker's resume, 1000 us into its run, the waker
+# has passed its deadline: its new one (v + 0.7 ms) ties the sleeper's (placed at v with no lag)
+# and the tie goes to the wakee: EEVDF itself preempts (R+), and the sleeper's wait returns
+# through the mutex the waker holds (D). The waker is picked again, inside a new protected
+# slice, so its unlock's wake-up does not preempt: it runs on to 2100 and the sleeper
+# 2100..2600 (exit 30 us). At 1000 in 1000 the unlock's wake-up lets the sleeper run
+# first (R+ again): it runs 1100..1600 and exits (30 us), the waker's second run ends at 2630
+# (period column 2530, from 100).
+wp() {
+	run wake_preempt.json 1 --kernel 6.18 --param syscall_preempt=1 --param wake_preempt="$1" \
+		--trace-out "$T/wp.txt"
+	expect wp-sleeper-0.log 1 "0 5000 500 $2 0 $2 0 0 500 0 0"
+	expect wp-waker-1.log 1 "1 20000 2000 $3 100 $4 100 0 2000 0 0"
+	got=$(awk '$4 == "0.001100000:" && $5 == "sched_switch:" {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12) }' "$T/wp.txt")
+	[ "$got" = "$5" ] || fail "wake_preempt=$1: switches at 1.1 ms: '$got', expected '$5'"
+}
+wp 0 2600 2000 2100 "R+ D "
+wp 1000 1600 2530 2630 "R+ D R+ "
+
 # rt-app's video-short example, recorded on a 2-vCPU machine with 6.18 (tests/data/validate-set):
 # every thread completes as many loops as in the real run. Its loops are paced by two timers:
 # "waker" resumes NuPlayerRenderer every 33.333 ms (90 times in 3 s), and NuPlayerRenderer's

@@ -195,6 +195,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "kicks the halted vCPU's thread). calibrate's free ping-pong measures it (a round whose "
 	 "write woke the other CPU against one that did not); this machine's recordings show "
 	 "bursts that wake the other, halted vCPU 11-13 us longer than those that wake locally"},
+	{"wake_preempt", P(wake_preempt), 0, SL_PARAM_COUNT0,
+	 "0 (leave it out): the policy alone decides whether a wakee preempts. Else this "
+	 "kernel's wake-up preemption as traced: of 1000 wake-ups by a running task of a task "
+	 "of its class on the waker's own CPU that the policy does not let preempt, this many "
+	 "do anyway (the wakee runs next; calibrate --recordings counts the need_resched flag "
+	 "of such sched_wakeup events in real traces)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -61,6 +61,9 @@ struct sl_sched_class {
 	void (*check_preempt_curr)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 				   int wake_flags);
 	void (*yield_task)(struct sl_sim *sim, struct sl_cpu *rq);
+	/* NULL or: make wakee p (of this class, queued on rq) the next to run and reschedule
+	 * rq's current task (the machine's wake_preempt parameter, machine.c) */
+	void (*wakee_first)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 	/* charge rq's current task (of this class) its run time up to now */
 	void (*update_curr)(struct sl_sim *sim, struct sl_cpu *rq);
 	void (*set_task_cpu)(struct sl_sim *sim, struct sl_task *p, int cpu);

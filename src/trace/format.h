@@ -61,6 +61,9 @@ struct sl_trace_record {
 	char event[SL_TRACE_NAME_LEN];
 	enum sl_trace_kind kind;
 	unsigned long line; /* line number in the input */
+	/* the flags column as printed ("dNh2.": irqs off, need_resched, hard/softirq, ...), ""
+	 * when the line has none */
+	char flags[9];
 
 	/*
 	 * The fields, by event. Tasks: sched_switch uses prev_* and next_*; the wake-ups, exit,

@@ -1102,6 +1102,8 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 				*what = "the flags column or a timestamp";
 				return -1;
 			}
+			memcpy(o->flags, f, (size_t)(c.s - f));
+			o->flags[c.s - f] = '\0';
 			skip_sp(&c);
 		} else {
 			c.s = f;
@@ -1171,7 +1173,7 @@ int sl_ftrace_parse(struct sl_trace_reader *r, char *s, size_t n, unsigned long 
 	int rc;
 
 	/* reset only what parsers leave optional */
-	o->task_comm[0] = o->next_comm[0] = o->str[0] = o->prev_state[0] = '\0';
+	o->task_comm[0] = o->next_comm[0] = o->str[0] = o->prev_state[0] = o->flags[0] = '\0';
 	o->error = 0;
 	o->kind = SL_TR_UNKNOWN;
 	const char *what = NULL;

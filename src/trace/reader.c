@@ -154,6 +154,7 @@ int sl_trace_open_stream(struct sl_trace_reader *r, const struct sl_trace_reader
 
 int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out)
 {
+	out->flags[0] = '\0'; /* only ftrace's text has the column */
 	return r->ops->next(r, out);
 }
 

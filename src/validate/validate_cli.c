@@ -17,6 +17,7 @@
 #include "sched/plugin/plugin.h"
 #include "validate/calibrate.h"
 #include "validate/wake_idle.h"
+#include "validate/wake_preempt_rec.h"
 #include "validate/validate.h"
 
 static const char validate_usage[] =
@@ -181,6 +182,24 @@ static void recordings_json_row(const struct sl_wake_idle_row *w, const char *na
 	printf("}");
 }
 
+/* the wake-up preemption of a waker (wake_preempt_rec.c) and its machine.conf line */
+static void preempt_row(const struct sl_wake_preempt *wp, int ntraces)
+{
+	printf("# calibrate --recordings: %llu wake-ups by a running task, in its first %llu us, "
+	       "of "
+	       "a task asleep %llu us or more onto the waker's CPU in %d trace(s); %llu set "
+	       "need_resched (the wakee ran first)\n",
+	       (unsigned long long)wp->n, SL_WP_SLICE_NS / 1000, SL_WP_SLEPT_NS / 1000, ntraces,
+	       (unsigned long long)wp->resched);
+	if (wp->unflagged)
+		printf("# %llu sched_wakeup line(s) without a flags column not counted\n",
+		       (unsigned long long)wp->unflagged);
+	if (wp->n < SL_WP_MIN)
+		printf("# fewer than %d: no wake_preempt line\n", SL_WP_MIN);
+	else
+		printf("param wake_preempt=%llu\n", (unsigned long long)wp->per1000);
+}
+
 /*
  * calibrate --recordings [--json] [--remote-known NS] DIR...: the idle-length dependence of a
  * wake-up of an idle CPU, by its own timer and from another CPU (wake_idle.c), in recordings
@@ -193,6 +212,7 @@ static int calibrate_recordings(int n, char **dirs)
 	const char **paths = calloc((size_t)n + 1, sizeof(*paths));
 	char(*buf)[1024] = calloc((size_t)n + 1, sizeof(*buf));
 	struct sl_wake_idle w;
+	struct sl_wake_preempt wp;
 	bool json = false;
 	u64 known = 0;
 	char err[1024];
@@ -240,7 +260,8 @@ static int calibrate_recordings(int n, char **dirs)
 			snprintf(buf[i], sizeof(buf[i]), "%s", dirs[i]);
 		paths[i] = buf[i];
 	}
-	if (sl_wake_idle_measure(paths, n, &w, err, sizeof(err))) {
+	if (sl_wake_idle_measure(paths, n, &w, err, sizeof(err)) ||
+	    sl_wake_preempt_measure(paths, n, &wp, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: calibrate --recordings: %s\n", err);
 		rc = 2;
 	} else if (json) {
@@ -248,11 +269,16 @@ static int calibrate_recordings(int n, char **dirs)
 		recordings_json_row(&w.local, "wake_local", 0);
 		printf(",\n");
 		recordings_json_row(&w.remote, "wake_remote", known);
-		printf("\n}\n");
+		printf(",\n  \"wake_preempt\": {\"wakeups\": %llu, \"need_resched\": %llu",
+		       (unsigned long long)wp.n, (unsigned long long)wp.resched);
+		if (wp.n >= SL_WP_MIN)
+			printf(", \"wake_preempt\": %llu", (unsigned long long)wp.per1000);
+		printf("}\n}\n");
 	} else {
 		recordings_row(&w.local, "timer wake-ups of an idle CPU", "wake_local", 0, n);
 		recordings_row(&w.remote, "wake-ups of an idle CPU from another CPU", "wake_remote",
 			       known, n);
+		preempt_row(&wp, n);
 	}
 	free(paths);
 	free(buf);

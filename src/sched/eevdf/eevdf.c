@@ -319,6 +319,22 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 		sl_eevdf_update_protect_slice(cfs, cse);
 }
 
+/*
+ * The machine's wake_preempt rule (machine.c): the wakee becomes the next buddy, which
+ * pick_next_entity takes while it is eligible (PICK_BUDDY), and the current task loses its
+ * slice protection and is rescheduled. An ineligible wakee is left to the pick.
+ */
+static void eevdf_wakee_first(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+{
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+
+	if (!cfs->curr || !sl_eevdf_entity_eligible(cfs, &p->se))
+		return;
+	cfs->next = &p->se;
+	sl_eevdf_cancel_protect_slice(cfs->curr);
+	sl_resched_cpu(sim, rq);
+}
+
 /* yield_task_fair (6.18.2x form): an eligible yielder jumps to its deadline and asks anew. */
 static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
@@ -350,6 +366,7 @@ const struct sl_sched_class sl_eevdf_class = {
 	.put_prev_task = eevdf_put_prev_task,
 	.task_tick = eevdf_task_tick,
 	.check_preempt_curr = eevdf_check_preempt_curr,
+	.wakee_first = eevdf_wakee_first,
 	.yield_task = eevdf_yield_task,
 	.update_curr = sl_eevdf_update_curr,
 	/* no vruntime renormalisation: lag and relative deadline carry the state */
