@@ -192,6 +192,24 @@ static bool param_given(const struct sl_args *a, const char *name)
 	return false;
 }
 
+/* which of the idle wake-up parameters --param or the recorded machine.conf c sets */
+static unsigned wake_set(const struct sl_args *a, const struct sl_tw_costs *c)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} w[] = {{"wake_remote", SL_TW_SET_REMOTE},
+		 {"wake_remote_sd", SL_TW_SET_REMOTE_SD},
+		 {"wake_local", SL_TW_SET_LOCAL},
+		 {"wake_local_sd", SL_TW_SET_LOCAL_SD}};
+	unsigned m = 0;
+
+	for (size_t i = 0; i < SL_ARRAY_SIZE(w); i++)
+		if (param_given(a, w[i].name) || sl_tw_costs_sets(c, w[i].name))
+			m |= w[i].bit;
+	return m;
+}
+
 /*
  * What the model charges from a wake-up by another CPU to the switch on a CPU halted in the
  * run's deepest enabled idle state (resched_cpu, resched_fn): the IPI and that state's exit
@@ -230,11 +248,7 @@ static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err
 				return -1;
 		}
 		if (c &&
-		    sl_tw_wake_apply(
-			    &cfg->params, c,
-			    param_given(a, "wake_remote") || sl_tw_costs_sets(c, "wake_remote"),
-			    param_given(a, "wake_local") || sl_tw_costs_sets(c, "wake_local"),
-			    halt_known(cfg), err, errlen))
+		    sl_tw_wake_apply(&cfg->params, c, wake_set(a, c), halt_known(cfg), err, errlen))
 			return -1;
 	}
 	return 0;

@@ -1229,7 +1229,9 @@ static void wake_note_one(const struct sl_tw_args *a, const struct sl_tw_wake_la
  */
 static void wake_note(const struct sl_tw_args *a)
 {
-	if (a->tw.wake_remote.n < SL_TW_WAKE_MIN && a->tw.wake_local.n < SL_TW_WAKE_MIN)
+	/* a trace of the model's own (--trace-out): nothing beyond what it charges */
+	if ((a->tw.wake_remote.n < SL_TW_WAKE_MIN || !a->tw.wake_remote.p50) &&
+	    (a->tw.wake_local.n < SL_TW_WAKE_MIN || !a->tw.wake_local.p50))
 		return;
 	fprintf(stderr,
 		"schedlab: %s: its machine's wake-up of an idle CPU, sched_waking to the "
@@ -1238,7 +1240,7 @@ static void wake_note(const struct sl_tw_args *a)
 	wake_note_one(a, &a->tw.wake_remote, "from another CPU", "wake_remote");
 	wake_note_one(a, &a->tw.wake_local, "; by its own interrupt", "wake_local");
 	fprintf(stderr, " (wake_remote less the model's IPI and exit latency; --param "
-			"wake_remote=0 or wake_local=0 leaves one out)\n");
+			"wake_remote=0ns or wake_local=0ns leaves one out)\n");
 }
 
 static int check(void *args, char *err, size_t errlen)

@@ -242,13 +242,18 @@ void sl_tw_lat_finish(struct sl_tw_lat_acc *a, struct sl_tw_wake_lat *w);
 
 /*
  * The run's wake_remote/wake_remote_sd and wake_local/wake_local_sd from c's measured
- * latencies, each pair unless set (remote_set, local_set: by --param or c's file). known: what
- * the model already charges from a remote wake-up to the switch on a halted CPU (the IPI and
- * the idle state's exit latency), taken off the remote figure. 0, or -1 with err.
+ * latencies, each one unless set (set_mask: SL_TW_SET_*, by --param or c's file; a mean set
+ * keeps its sd too). known: what the model already charges from a remote wake-up to the switch
+ * on a halted CPU (the IPI and the idle state's exit latency), taken off the remote figure. 0,
+ * or -1 with err.
  */
+#define SL_TW_SET_REMOTE    1u
+#define SL_TW_SET_REMOTE_SD 2u
+#define SL_TW_SET_LOCAL	    4u
+#define SL_TW_SET_LOCAL_SD  8u
 struct sl_params;
-int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, bool remote_set,
-		     bool local_set, u64 known, char *err, size_t errlen);
+int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned set_mask, u64 known,
+		     char *err, size_t errlen);
 /* whether c's file sets param `name` */
 bool sl_tw_costs_sets(const struct sl_tw_costs *c, const char *name);
 

@@ -71,19 +71,21 @@ static int set(struct sl_params *p, const char *name, u64 ns, char *err, size_t 
 	return sl_params_set(p, a, err, errlen);
 }
 
-int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, bool remote_set,
-		     bool local_set, u64 known, char *err, size_t errlen)
+int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned set_mask, u64 known,
+		     char *err, size_t errlen)
 {
-	if (!remote_set && c->remote.n >= SL_TW_WAKE_MIN &&
+	if (!(set_mask & SL_TW_SET_REMOTE) && c->remote.n >= SL_TW_WAKE_MIN &&
 	    (set(p, "wake_remote", c->remote.p50 > known ? c->remote.p50 - known : 0, err,
 		 errlen) ||
-	     set(p, "wake_remote_sd", c->remote.sd, err, errlen)))
+	     (!(set_mask & SL_TW_SET_REMOTE_SD) &&
+	      set(p, "wake_remote_sd", c->remote.sd, err, errlen))))
 		return -1;
 	/* woken by its own interrupt: the model charges the exit before the handler, which is
 	 * before sched_waking in the trace too, so nothing is taken off */
-	if (!local_set && c->local.n >= SL_TW_WAKE_MIN &&
+	if (!(set_mask & SL_TW_SET_LOCAL) && c->local.n >= SL_TW_WAKE_MIN &&
 	    (set(p, "wake_local", c->local.p50, err, errlen) ||
-	     set(p, "wake_local_sd", c->local.sd, err, errlen)))
+	     (!(set_mask & SL_TW_SET_LOCAL_SD) &&
+	      set(p, "wake_local_sd", c->local.sd, err, errlen))))
 		return -1;
 	return 0;
 }
