@@ -30,7 +30,8 @@ struct tw_cpu {
 	bool irq;     /* an interrupt was entered here since the last switch / wake-up */
 	bool cause;   /* since the last switch: something that could preempt (SL_TW_YIELDS) */
 	u64 irq_time;
-	int *pre; /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
+	int lat_task; /* the task whose idle wake-up is measured here (-1: none; trace_wake.c) */
+	int *pre;     /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
 	int npre, cappre;
 };
 
@@ -280,7 +281,7 @@ static struct tw_cpu *cpu_of(struct tw_x *x, int c)
 			return NULL;
 		}
 		for (int i = x->ncpu; i <= c; i++)
-			a[i] = (struct tw_cpu){.cur = -1, .hrt_task = -1};
+			a[i] = (struct tw_cpu){.cur = -1, .hrt_task = -1, .lat_task = -1};
 		x->cpu = a;
 		x->ncpu = c + 1;
 	}
@@ -309,21 +310,41 @@ static void lat_waking(struct tw_x *x, const struct sl_trace_record *r)
 	x->tw->t[i].lat_from = r->cpu;
 }
 
-/* its sched_wakeup says it landed on cpu: measured when that CPU was idle since before */
+/*
+ * Its sched_wakeup says it landed on cpu: measured when that CPU was idle since before and no
+ * other wake-up landed there waits to run (one that does waits behind it: a run queue's wait,
+ * which the simulation makes itself, not the CPU's wake-up).
+ */
 static void lat_lands(struct tw_x *x, int i, int cpu)
 {
 	struct sl_tw_task *t = &x->tw->t[i];
-	const struct tw_cpu *c = cpu >= 0 && cpu < x->ncpu ? &x->cpu[cpu] : NULL;
+	struct tw_cpu *c = cpu >= 0 && cpu < x->ncpu ? &x->cpu[cpu] : NULL;
 
 	if (t->lat_state != 1)
 		return;
-	t->lat_state = c && c->cur == -2 && c->idle_at <= t->lat_at ? 2 : 0;
+	t->lat_state = 0;
+	if (!c || c->cur != -2 || c->idle_at > t->lat_at)
+		return;
+	if (c->lat_task >= 0) {
+		x->tw->t[c->lat_task].lat_state = 0;
+		return;
+	}
+	t->lat_state = 2;
 	t->lat_cpu = cpu;
+	c->lat_task = i;
 }
 
-/* its switch-in on cpu at now: the sample, when it runs where it landed (not pulled away) */
-static void lat_switch_in(struct tw_x *x, struct sl_tw_task *t, int cpu, u64 now)
+/*
+ * Task i's switch-in on cpu at now: the sample, when it is the first task to run where it
+ * landed (not pulled away, and not behind another task), and the end of what cpu waited for.
+ */
+static void lat_switch_in(struct tw_x *x, struct tw_cpu *c, int i, int cpu, u64 now)
 {
+	struct sl_tw_task *t = &x->tw->t[i];
+
+	if (c->lat_task >= 0 && c->lat_task != i)
+		x->tw->t[c->lat_task].lat_state = 0;
+	c->lat_task = -1;
 	if (t->lat_state == 2 && t->lat_cpu == cpu &&
 	    sl_tw_lat_push(t->lat_from != cpu ? &x->lat_remote : &x->lat_local,
 			   since(now, t->lat_at)))
@@ -337,7 +358,7 @@ static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
 	struct sl_tw *tw = x->tw;
 	struct sl_tw_task *t = &tw->t[i];
 
-	lat_switch_in(x, t, cpu, now);
+	lat_switch_in(x, c, i, cpu, now);
 
 	if (t->state == XS_BLOCKED) {
 		/* no wake-up was seen: the sleep is replayed for its recorded length */
