@@ -274,6 +274,60 @@ static void test_calibration(void **state)
 	assert_non_null(strstr(err, "not a calibration"));
 }
 
+/*
+ * idle-wake.trace (times in us from 1.000000 s): ten rounds in which a-21 on CPU 0 wakes b-22
+ * onto CPU 1, idle since b blocked, and b runs there 30 us later; b wakes a onto CPU 0, idle
+ * since a blocked, and a runs 40 us later: 20 remote wake-ups, ten of 30 us and ten of 40 us,
+ * sorted the 3rd (20 x 16 / 100) is 30, the 10th (median) and 16th 40: p50 40 us, sd (40 -
+ * 30) / 2 = 5 us. Then c-23 on CPU 1 sleeps 100 us twenty times, woken each time on its idle
+ * CPU by its own hrtimer (sched_waking there, from the idle task) and run 8 us later: p50 8
+ * us, sd 0. The run takes them as wake_remote (less the IPI, 1000 ns, and the deepest idle
+ * state's exit: none on the default machine, which polls; vm-haltpoll's halt 1000 ns) and
+ * wake_local, unless --param sets them.
+ */
+static void test_idle_wake(void **state)
+{
+	char path[512], spec[1200], err[2048];
+	struct sl_args a;
+	struct sl_config cfg;
+	struct sl_tw tw;
+
+	(void)state;
+	data_path(path, sizeof(path), "idle-wake.trace");
+	assert_int_equal(sl_tw_extract(&tw, path, 0, SL_TW_IRQ_WINDOW_NS, err, sizeof(err)), 0);
+	assert_int_equal(tw.wake_remote.n, 20);
+	assert_int_equal(tw.wake_remote.p50, 40000);
+	assert_int_equal(tw.wake_remote.sd, 5000);
+	assert_int_equal(tw.wake_local.n, 20);
+	assert_int_equal(tw.wake_local.p50, 8000);
+	assert_int_equal(tw.wake_local.sd, 0);
+	sl_tw_free(&tw);
+
+	snprintf(spec, sizeof(spec), "trace:file=%s", path);
+	memset(&a, 0, sizeof(a));
+	a.workloads[a.nworkloads++] = spec;
+	a.kernel = "6.18";
+	a.cpus = "2";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(cfg.params.wake_remote, 40000);
+	assert_int_equal(cfg.params.wake_remote_sd, 5000);
+	assert_int_equal(cfg.params.wake_local, 8000);
+	assert_int_equal(cfg.params.wake_local_sd, 0);
+	sl_config_free(&cfg);
+	a.machine = "vm-haltpoll";
+	a.params[a.nparams++] = "wake_local=0ns";
+	a.params[a.nparams++] = "wake_remote_sd=1us";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(cfg.params.wake_remote, 38000);
+	assert_int_equal(cfg.params.wake_remote_sd, 1000);
+	assert_int_equal(cfg.params.wake_local, 0);
+	sl_config_free(&cfg);
+	a.params[a.nparams++] = "wake_remote=0ns";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(cfg.params.wake_remote, 0);
+	sl_config_free(&cfg);
+}
+
 /* the marks of t's WAKE ops, in order (1: onto another CPU, idle since before it); n <= 16 */
 static void assert_wake_marks(const struct sl_tw_task *t, const int *mark, int n)
 {
@@ -449,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_bad_trace),     cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_remote_wakes),
 		cmocka_unit_test(test_handoff),	      cmocka_unit_test(test_early_wake),
+		cmocka_unit_test(test_idle_wake),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

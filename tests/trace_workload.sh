@@ -206,6 +206,55 @@ rw_check "$T/rwc.json" 195000 221000 6 150000 30000 6 ||
 rw_check "$T/rwc.json" 150000 176000 6 150000 30000 6 ||
 	fail "remote wakes, recorded 25 us, simulated 10 us: $(cat "$T/rwc.json")"
 
+# the recorded machine's wake-up of an idle CPU (docs/workloads.md, "Waking a halted vCPU"):
+# idle-wake.trace, derived in tests/test_trace_workload.c: 20 wake-ups onto another idle CPU
+# (p50 40 us, sd 5 us) and 20 by an idle CPU's own hrtimer (8 us, sd 0). Its machine.conf sets
+# every switch cost to 0, so a replay keeps the recorded CPU (a 255 us, b 151 us, c 42 us). On
+# the default machine (it polls: no IPI, no exit to take off) the replay waits the recorded
+# 40 us (drawn around it) before b or a runs, after its waker blocked 10 us after the wake-up:
+# the recorded switch-outs come back (a 11, b 11, c 21). With --param wake_remote=0ns the
+# woken end runs at once and replies before its waker blocked: a 1, b 4. c alone (tasks=^c)
+# waits the recorded 8 us after each timer (0 with wake_local=0ns); its first run, a new task
+# placed on CPU 0, is not an idle wake-up.
+IW="$D/idle-wake.trace"
+"$SL" trace-workload --json "$IW" >"$T/iw.json" || fail "trace-workload idle-wake.trace"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["idle_wake_latency"] == {"remote": {"n": 20, "p50_ns": 40000, "sd_ns": 5000},
+	"local": {"n": 20, "p50_ns": 8000, "sd_ns": 0}}, d["idle_wake_latency"]
+' "$T/iw.json" || fail "idle wake latency: $(cat "$T/iw.json")"
+"$SL" trace-workload "$IW" | grep -qF 'from another CPU             20  p50 40.0 us, sd 5.0 us' ||
+	fail "the table's idle wake-up line"
+# iw_check FILE "comm:cpu_ns:switches ...": the run's per-task CPU and switch-outs
+iw_check() {
+	python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+got = sorted("%s:%d:%d" % (t["comm"], t["cpu_time_ns"], t["context_switches"])
+	for t in g["per_task"])
+assert got == sorted(sys.argv[2].split()), (got, sys.argv[2])
+' "$@"
+}
+"$SL" run --kernel 6.18 --cpus 2 --per-task --json --workload "trace:file=$IW" \
+	>"$T/iw1.json" 2>"$T/iw1.err" || fail "idle-wake replay"
+grep -qF 'from another CPU p50 40.0 us, sd 5.0 us (20): wake_remote' "$T/iw1.err" ||
+	fail "idle wake: the note on stderr: $(cat "$T/iw1.err")"
+iw_check "$T/iw1.json" "a:255000:11 b:151000:11 c:42000:21" ||
+	fail "idle wake replayed: $(cat "$T/iw1.json")"
+"$SL" run --kernel 6.18 --cpus 2 --per-task --json --param wake_remote=0ns \
+	--workload "trace:file=$IW" >"$T/iw0.json" 2>/dev/null || fail "idle-wake wake_remote=0ns"
+iw_check "$T/iw0.json" "a:255000:1 b:151000:4 c:42000:21" ||
+	fail "idle wake, wake_remote=0ns: $(cat "$T/iw0.json")"
+for lw in "8.0us" "0ns"; do
+	p=
+	[ "$lw" = 0ns ] && p="--param wake_local=0ns"
+	# shellcheck disable=SC2086 # p: an option and its value, or nothing
+	"$SL" run --kernel 6.18 --cpus 2 $p --workload "trace:file=$IW,tasks=^c" 2>/dev/null |
+		grep -qE "^trace +1 +42.0us .* 21 +$lw +$lw " ||
+		fail "idle wake, c's latency $lw: $("$SL" run --kernel 6.18 --cpus 2 $p --workload "trace:file=$IW,tasks=^c" 2>&1)"
+done
+
 # yields (docs/workloads.md): yield.trace, y and z switch each other out runnable twice with
 # nothing on CPU 0 that could preempt (2 yields), then y again after a tick's hrtimer (a
 # preemption, no yield); each runs 2 x 10 us

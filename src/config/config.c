@@ -181,6 +181,53 @@ static const struct sl_tw_costs *recorded(const struct sl_workload_inst *w)
 	return w->ops->recorded ? w->ops->recorded(w->args) : NULL;
 }
 
+/* whether --param sets name (name=...) */
+static bool param_given(const struct sl_args *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (int j = 0; j < a->nparams; j++)
+		if (!strncmp(a->params[j], name, n) && a->params[j][n] == '=')
+			return true;
+	return false;
+}
+
+/* which of the idle wake-up parameters --param or the recorded machine.conf c sets */
+static unsigned wake_set(const struct sl_args *a, const struct sl_tw_costs *c)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} w[] = {{"wake_remote", SL_TW_SET_REMOTE},
+		 {"wake_remote_sd", SL_TW_SET_REMOTE_SD},
+		 {"wake_local", SL_TW_SET_LOCAL},
+		 {"wake_local_sd", SL_TW_SET_LOCAL_SD}};
+	unsigned m = 0;
+
+	for (size_t i = 0; i < SL_ARRAY_SIZE(w); i++)
+		if (param_given(a, w[i].name) || sl_tw_costs_sets(c, w[i].name))
+			m |= w[i].bit;
+	return m;
+}
+
+/*
+ * What the model charges from a wake-up by another CPU to the switch on a CPU halted in the
+ * run's deepest enabled idle state (resched_cpu, resched_fn): the IPI and that state's exit
+ * latency; nothing when that state polls (no IPI, no exit). A trace's measured remote wake-up
+ * is taken as wake_remote less this (as calibrate takes it: sl_calibrate_derive).
+ */
+static u64 halt_known(const struct sl_config *cfg)
+{
+	for (int k = cfg->drv.state_count - 1; k >= 0; k--) {
+		if (cfg->disabled[k])
+			continue;
+		if (cfg->drv.states[k].flags & CPUIDLE_FLAG_POLL)
+			return 0;
+		return cfg->params.ipi_ns + cfg->drv.states[k].exit_latency_ns;
+	}
+	return 0;
+}
+
 /*
  * A trace workload's recording machine's switch and cache costs (workload/trace.h), for every
  * one the user did not set with --param: the replay charges the difference between its
@@ -200,6 +247,9 @@ static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err
 			if (!given && sl_params_set(&cfg->params, c->param[k], err, errlen))
 				return -1;
 		}
+		if (c &&
+		    sl_tw_wake_apply(&cfg->params, c, wake_set(a, c), halt_known(cfg), err, errlen))
+			return -1;
 	}
 	return 0;
 }

@@ -30,7 +30,8 @@ struct tw_cpu {
 	bool irq;     /* an interrupt was entered here since the last switch / wake-up */
 	bool cause;   /* since the last switch: something that could preempt (SL_TW_YIELDS) */
 	u64 irq_time;
-	int *pre; /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
+	int lat_task; /* the task whose idle wake-up is measured here (-1: none; trace_wake.c) */
+	int *pre;     /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
 	int npre, cappre;
 };
 
@@ -61,6 +62,8 @@ struct tw_x {
 	/* who ran where, as trace-stats accounts it: the bursts' CPU time (ids: index + 1) */
 	struct sl_stats st;
 	bool st_init;
+	/* the idle wake-up latencies' samples (trace_wake.c) */
+	struct sl_tw_lat_acc lat_remote, lat_local;
 	bool oom;
 };
 
@@ -278,7 +281,7 @@ static struct tw_cpu *cpu_of(struct tw_x *x, int c)
 			return NULL;
 		}
 		for (int i = x->ncpu; i <= c; i++)
-			a[i] = (struct tw_cpu){.cur = -1, .hrt_task = -1};
+			a[i] = (struct tw_cpu){.cur = -1, .hrt_task = -1, .lat_task = -1};
 		x->cpu = a;
 		x->ncpu = c + 1;
 	}
@@ -292,11 +295,70 @@ static void set_prio(struct sl_tw_task *t, int prio, const char *comm)
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
+/*
+ * The idle wake-up latencies (trace_wake.c). A wake-up of task i seen at r (its sched_waking,
+ * or its sched_wakeup in a trace without them) starts one.
+ */
+static void lat_waking(struct tw_x *x, const struct sl_trace_record *r)
+{
+	int i = idx_find(x->tw, r->task_pid);
+
+	if (i < 0)
+		return;
+	x->tw->t[i].lat_state = 1;
+	x->tw->t[i].lat_at = r->time;
+	x->tw->t[i].lat_from = r->cpu;
+}
+
+/*
+ * Its sched_wakeup says it landed on cpu: measured when that CPU was idle since before and no
+ * other wake-up landed there waits to run (one that does waits behind it: a run queue's wait,
+ * which the simulation makes itself, not the CPU's wake-up).
+ */
+static void lat_lands(struct tw_x *x, int i, int cpu)
+{
+	struct sl_tw_task *t = &x->tw->t[i];
+	struct tw_cpu *c = cpu >= 0 && cpu < x->ncpu ? &x->cpu[cpu] : NULL;
+
+	if (t->lat_state != 1)
+		return;
+	t->lat_state = 0;
+	if (!c || c->cur != -2 || c->idle_at > t->lat_at)
+		return;
+	if (c->lat_task >= 0) {
+		x->tw->t[c->lat_task].lat_state = 0;
+		return;
+	}
+	t->lat_state = 2;
+	t->lat_cpu = cpu;
+	c->lat_task = i;
+}
+
+/*
+ * Task i's switch-in on cpu at now: the sample, when it is the first task to run where it
+ * landed (not pulled away, and not behind another task), and the end of what cpu waited for.
+ */
+static void lat_switch_in(struct tw_x *x, struct tw_cpu *c, int i, int cpu, u64 now)
+{
+	struct sl_tw_task *t = &x->tw->t[i];
+
+	if (c->lat_task >= 0 && c->lat_task != i)
+		x->tw->t[c->lat_task].lat_state = 0;
+	c->lat_task = -1;
+	if (t->lat_state == 2 && t->lat_cpu == cpu &&
+	    sl_tw_lat_push(t->lat_from != cpu ? &x->lat_remote : &x->lat_local,
+			   since(now, t->lat_at)))
+		x->oom = true;
+	t->lat_state = 0;
+}
+
 /* task i starts running on CPU cpu at now (a switch-in) */
 static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
 {
 	struct sl_tw *tw = x->tw;
 	struct sl_tw_task *t = &tw->t[i];
+
+	lat_switch_in(x, c, i, cpu, now);
 
 	if (t->state == XS_BLOCKED) {
 		/* no wake-up was seen: the sleep is replayed for its recorded length */
@@ -892,12 +954,17 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 	case SL_TR_SCHED_WAKING:
 		tw->have_waking = true;
 		on_wake(x, r);
+		lat_waking(x, r);
 		break;
 	case SL_TR_SCHED_WAKEUP:
-		if (!tw->have_waking)
+		if (!tw->have_waking) {
 			on_wake(x, r);
-		else if ((i = idx_find(tw, r->task_pid)) >= 0)
+			lat_waking(x, r);
+		} else if ((i = idx_find(tw, r->task_pid)) >= 0) {
 			wake_lands(x, i, r->target_cpu);
+		}
+		if ((i = idx_find(tw, r->task_pid)) >= 0)
+			lat_lands(x, i, r->target_cpu);
 		break;
 	case SL_TR_SCHED_WAKEUP_NEW:
 		i = sl_task_of(x, r->task_pid, r->task_comm);
@@ -1074,6 +1141,8 @@ int sl_tw_extract(struct sl_tw *tw, const char *path, unsigned flags, u64 irq_wi
 	free(x.cpu);
 	free(x.hrt.k);
 	free(x.hrt.v);
+	sl_tw_lat_finish(&x.lat_remote, &tw->wake_remote);
+	sl_tw_lat_finish(&x.lat_local, &tw->wake_local);
 	if (rc < 0 || x.oom) {
 		if (x.st_init)
 			sl_stats_free(&x.st);
@@ -1158,6 +1227,43 @@ static void free_args(void *p)
 	free(a);
 }
 
+/* one idle wake-up latency of the trace, for wake_note: what it is and where it goes */
+static void wake_note_one(const struct sl_tw_args *a, const struct sl_tw_wake_lat *w,
+			  const char *what, const char *param)
+{
+	fprintf(stderr, "%s ", what);
+	if (w->n < SL_TW_WAKE_MIN)
+		fprintf(stderr, "%llu, fewer than %d: not taken", (unsigned long long)w->n,
+			SL_TW_WAKE_MIN);
+	else
+		fprintf(stderr, "p50 %.1f us, sd %.1f us (%llu): %s%s", (double)w->p50 / 1e3,
+			(double)w->sd / 1e3, (unsigned long long)w->n,
+			sl_tw_costs_sets(&a->costs, param) ? "not taken, its machine.conf sets "
+							   : "",
+			param);
+}
+
+/*
+ * The trace's own wake-up latencies of an idle CPU, which the run takes as the machine's
+ * (config.c, sl_tw_wake_apply) where the machine.conf and --param say nothing: said once, when
+ * the trace is read (a sweep builds many runs of it).
+ */
+static void wake_note(const struct sl_tw_args *a)
+{
+	/* a trace of the model's own (--trace-out): nothing beyond what it charges */
+	if ((a->tw.wake_remote.n < SL_TW_WAKE_MIN || !a->tw.wake_remote.p50) &&
+	    (a->tw.wake_local.n < SL_TW_WAKE_MIN || !a->tw.wake_local.p50))
+		return;
+	fprintf(stderr,
+		"schedlab: %s: its machine's wake-up of an idle CPU, sched_waking to the "
+		"switch-in: ",
+		a->file);
+	wake_note_one(a, &a->tw.wake_remote, "from another CPU", "wake_remote");
+	wake_note_one(a, &a->tw.wake_local, "; by its own interrupt", "wake_local");
+	fprintf(stderr, " (wake_remote less the model's IPI and exit latency; --param "
+			"wake_remote=0ns or wake_local=0ns leaves one out)\n");
+}
+
 static int check(void *args, char *err, size_t errlen)
 {
 	struct sl_tw_args *a = args;
@@ -1197,6 +1303,11 @@ static int check(void *args, char *err, size_t errlen)
 			"model's "
 			"2009 defaults unless --param sets them\n",
 			a->file);
+	if (strcmp(a->calibration, "none")) {
+		a->costs.remote = a->tw.wake_remote;
+		a->costs.local = a->tw.wake_local;
+		wake_note(a);
+	}
 	return 0;
 }
 
@@ -1242,7 +1353,10 @@ static const struct sl_tw_costs *recorded(const void *args)
 {
 	const struct sl_tw_args *a = args;
 
-	return a && a->costs.n ? &a->costs : NULL;
+	return a && (a->costs.n || a->costs.remote.n >= SL_TW_WAKE_MIN ||
+		     a->costs.local.n >= SL_TW_WAKE_MIN)
+		       ? &a->costs
+		       : NULL;
 }
 
 int sl_tw_orig_pid(const struct sl_group *g, const struct sl_prog *prog)

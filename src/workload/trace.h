@@ -62,6 +62,11 @@ struct sl_tw_task {
 	int early_by, early_wake, early_hold;
 	u64 early_at;
 	u64 unblocked_at;
+	/* its wake-up in flight, for the idle wake-up latencies (trace_wake.c): 0 none, 1 its
+	 * sched_waking seen on CPU lat_from at lat_at, 2 landed on CPU lat_cpu, idle since before
+	 */
+	int lat_state, lat_from, lat_cpu;
+	u64 lat_at;
 	char block_kind;
 	u64 run_since, block_since, last_seq;
 	u64 flushed; /* the run account's CPU time of the task already in its RUNs */
@@ -101,6 +106,17 @@ struct sl_tw_unattr {
 	u64 rt_deadline;      /* prio < 0 (SCHED_DEADLINE): replayed as FIFO 99 */
 };
 
+/*
+ * The recording machine's wake-up of an idle CPU, measured in the trace (trace_wake.c): from a
+ * wake-up (sched_waking) to the wakee's switch-in on the CPU it landed on (sched_wakeup's
+ * target_cpu), when that CPU was idle since before the wake-up. n below SL_TW_WAKE_MIN: not
+ * measured (p50 and sd 0).
+ */
+#define SL_TW_WAKE_MIN 20
+struct sl_tw_wake_lat {
+	u64 n, p50, sd; /* sd: half the 16th-84th percentile spread, as calibrate's */
+};
+
 struct sl_tw {
 	char path[256];
 	struct sl_tw_task *t;
@@ -122,6 +138,8 @@ struct sl_tw {
 	/* TW_WAKE ops marked as onto another, idle CPU; at the prices of cost_from, their IPIs'
 	 * cost in the recorded bursts and the part beyond them (in ipi_left_bursts bursts) */
 	u64 ipi_wakes, ipi_cost_ns, ipi_left_ns, ipi_left_bursts;
+	/* wake-ups onto another, idle CPU (remote) and by an idle CPU's own interrupt (local) */
+	struct sl_tw_wake_lat wake_remote, wake_local;
 	u64 deps, timed, io, exec, exits;
 	unsigned flags;
 	u64 irq_window;	  /* ns: SL_TW_IRQ_WINDOW_NS unless irq_window= */
@@ -188,7 +206,7 @@ struct json_object *sl_tw_run_json(const struct sl_group *g);
  * `param` lines of its calibration (ctx_switch, cache_refill, migrate_*, timer_slack, wake_ipi),
  * which the run takes for every --param not given (config.c). n == 0: none found.
  */
-#define SL_TW_MAX_COSTS 8
+#define SL_TW_MAX_COSTS 16
 struct sl_tw_costs {
 	char path[512]; /* the machine.conf read ("": none) */
 	int n;
@@ -196,6 +214,9 @@ struct sl_tw_costs {
 	char release[64];		 /* its kernel_release line ("": none) */
 	int cpus;			 /* its cpus line (0: none) */
 	char idle[32];			 /* its cpuidle_driver line ("": none) */
+	/* the trace's own idle wake-up latencies (struct sl_tw), which the run takes as
+	 * wake_remote and wake_local where neither this file nor --param sets them */
+	struct sl_tw_wake_lat remote, local;
 };
 
 /*
@@ -206,6 +227,35 @@ int sl_tw_costs_load(struct sl_tw_costs *c, const char *trace, const char *calib
 		     size_t errlen);
 /* Where the costs of the trace T are kept beside it: T.machine.conf, T without .xz/.gz. */
 void sl_tw_costs_path(char *buf, size_t len, const char *trace);
+
+/*
+ * The idle wake-up latencies in trace_wake.c: samples gathered during the extraction (ns, a
+ * growing array), and their figures at its end.
+ */
+struct sl_tw_lat_acc {
+	u64 *v;
+	size_t n, cap;
+};
+int sl_tw_lat_push(struct sl_tw_lat_acc *a, u64 ns); /* -1: out of memory */
+/* the figures of a's samples (sorts them; n < SL_TW_WAKE_MIN: not measured), a freed */
+void sl_tw_lat_finish(struct sl_tw_lat_acc *a, struct sl_tw_wake_lat *w);
+
+/*
+ * The run's wake_remote/wake_remote_sd and wake_local/wake_local_sd from c's measured
+ * latencies, each one unless set (set_mask: SL_TW_SET_*, by --param or c's file; a mean set
+ * keeps its sd too). known: what the model already charges from a remote wake-up to the switch
+ * on a halted CPU (the IPI and the idle state's exit latency), taken off the remote figure. 0,
+ * or -1 with err.
+ */
+#define SL_TW_SET_REMOTE    1u
+#define SL_TW_SET_REMOTE_SD 2u
+#define SL_TW_SET_LOCAL	    4u
+#define SL_TW_SET_LOCAL_SD  8u
+struct sl_params;
+int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned set_mask, u64 known,
+		     char *err, size_t errlen);
+/* whether c's file sets param `name` */
+bool sl_tw_costs_sets(const struct sl_tw_costs *c, const char *name);
 
 /* The cost figures of tw at the prices of c (NULL or none: the model's defaults); -1: out of
  * memory. */

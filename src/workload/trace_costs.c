@@ -16,10 +16,13 @@
 #include <sys/stat.h>
 
 /* The parameters the reconciliation of recorded and simulated switch-ins (and of wake-ups onto
- * another, idle CPU: wake_ipi) reads. */
+ * another, idle CPU: wake_ipi) reads, and the machine's wake-up path of an idle CPU (wake_*:
+ * else the trace's own measure of it, trace_wake.c). */
 static const char *const cost_params[] = {
-	"ctx_switch",	  "cache_refill", "migrate_smt", "migrate_core",
-	"migrate_socket", "timer_slack",  "wake_ipi",
+	"ctx_switch",	      "cache_refill", "migrate_smt",	"migrate_core",
+	"migrate_socket",     "timer_slack",  "wake_ipi",	"wake_local",
+	"wake_local_sd",      "wake_remote",  "wake_remote_sd", "wake_local_decade",
+	"wake_remote_decade",
 };
 
 static bool is_cost(const char *assignment)

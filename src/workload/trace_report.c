@@ -106,6 +106,23 @@ static const char *policy_name(int prio)
 	X(pid_reuse, pid_reuse, "pids that came back after their task died (a new task each)")     \
 	X(woken_only, woken_only, "tasks never seen running (only woken or forked): no CPU time")
 
+/* an idle wake-up latency's table line and JSON object (struct sl_tw_wake_lat) */
+static void wake_lat_row(FILE *f, const char *what, const char *param,
+			 const struct sl_tw_wake_lat *w)
+{
+	fprintf(f, "  %-22s %8llu", what, (unsigned long long)w->n);
+	if (w->n >= SL_TW_WAKE_MIN)
+		fprintf(f, "  p50 %.1f us, sd %.1f us (%s)", (double)w->p50 / 1e3,
+			(double)w->sd / 1e3, param);
+	fputc('\n', f);
+}
+
+static void wake_lat_json(FILE *f, const struct sl_tw_wake_lat *w)
+{
+	fprintf(f, "{\"n\": %llu, \"p50_ns\": %llu, \"sd_ns\": %llu}", (unsigned long long)w->n,
+		(unsigned long long)w->p50, (unsigned long long)w->sd);
+}
+
 int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 {
 	int np;
@@ -162,11 +179,16 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		fprintf(f,
 			"\", \"recorded_ns\": %llu, \"beyond_bursts_ns\": %llu, "
 			"\"tasks_beyond\": %d},\n \"wake_ipi_costs\": {\"recorded_ns\": %llu, "
-			"\"beyond_bursts_ns\": %llu, \"bursts_beyond\": %llu},\n \"per_task\": [",
+			"\"beyond_bursts_ns\": %llu, \"bursts_beyond\": %llu},\n "
+			"\"idle_wake_latency\": {\"remote\": ",
 			(unsigned long long)tw->cost_ns, (unsigned long long)tw->cost_left_ns,
 			tw->cost_left_tasks, (unsigned long long)tw->ipi_cost_ns,
 			(unsigned long long)tw->ipi_left_ns,
 			(unsigned long long)tw->ipi_left_bursts);
+		wake_lat_json(f, &tw->wake_remote);
+		fprintf(f, ", \"local\": ");
+		wake_lat_json(f, &tw->wake_local);
+		fprintf(f, "},\n \"per_task\": [");
 		for (int i = 0; i < tw->n; i++) {
 			const struct sl_tw_task *t = &tw->t[i];
 
@@ -277,6 +299,14 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		"bursts (charged again)\n",
 		(unsigned long long)tw->ipi_wakes, ms(tw->ipi_cost_ns), ms(tw->ipi_left_ns),
 		(unsigned long long)tw->ipi_left_bursts);
+	fprintf(f,
+		"wake-ups of a CPU idle since before them, sched_waking to the switch-in there "
+		"(a replay's wake_remote and wake_local unless the machine.conf or --param sets "
+		"them; fewer than %d: not measured):\n",
+		SL_TW_WAKE_MIN);
+	wake_lat_row(f, "from another CPU", "wake_remote, less the model's IPI and exit",
+		     &tw->wake_remote);
+	wake_lat_row(f, "by its own interrupt", "wake_local", &tw->wake_local);
 	free(pp);
 	return 0;
 }
