@@ -14,7 +14,7 @@
 
 #include "tmpdir.h"
 #include "validate/calibrate.h"
-#include "validate/machine_conf.h"
+#include "machine/machine_conf.h"
 #include "validate/validate.h"
 #include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"

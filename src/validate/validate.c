@@ -27,7 +27,7 @@
 #include "core/parse.h"
 #include "experiment/run.h"
 #include "trace/record.h"
-#include "validate/machine_conf.h"
+#include "machine/machine_conf.h"
 #include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"
 #include "workload/rtapp.h"
