@@ -207,35 +207,6 @@ void sl_outfile_abort(struct sl_outfile *o)
 	}
 }
 
-int sl_outfile_copy(const char *from, const char *path, char *err, size_t errlen)
-{
-	FILE *in = fopen(from, "r");
-	struct sl_outfile o;
-	char buf[65536];
-	size_t n;
-
-	if (!in) {
-		snprintf(err, errlen, "%s: %s", from, strerror(errno));
-		return -1;
-	}
-	if (sl_outfile_open(&o, path, err, errlen)) {
-		fclose(in);
-		return -1;
-	}
-	/* a failed write leaves ferror on o.f, which the commit reports naming path */
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, o.f) != n)
-			break;
-	if (ferror(in)) {
-		snprintf(err, errlen, "%s: %s", from, strerror(errno));
-		fclose(in);
-		sl_outfile_abort(&o);
-		return -1;
-	}
-	fclose(in);
-	return sl_outfile_commit(&o, err, errlen);
-}
-
 int sl_stdout_close(void)
 {
 	int e = 0;
