@@ -209,6 +209,42 @@ static void test_stale_temporary_removed(void **state)
 	assert_int_equal(count_entries(), 0);
 }
 
+/*
+ * sl_outfile_copy (record's trace, validate's rt-app file): 100,000 bytes, more than one read
+ * of its 64 KiB buffer, arrive whole; a source that is not there is named with its reason and
+ * leaves nothing; a destination that cannot take the bytes (/dev/full, written through) is
+ * named with ENOSPC's text.
+ */
+static void test_copy(void **state)
+{
+	static char data[100000], back[100001];
+	char from[512], to[512], err[4400], want[600];
+	FILE *f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (char)('a' + i % 23);
+	snprintf(from, sizeof(from), "%s", tmpdir_write("from.bin", data, sizeof(data)));
+	snprintf(to, sizeof(to), "%s", tmpdir_path("to.bin"));
+	assert_int_equal(sl_outfile_copy(from, to, err, sizeof(err)), 0);
+	assert_non_null(f = fopen(to, "rb"));
+	assert_int_equal(fread(back, 1, sizeof(back), f), sizeof(data));
+	fclose(f);
+	assert_memory_equal(back, data, sizeof(data));
+	assert_int_equal(count_entries(), 2);
+	remove(to);
+
+	snprintf(want, sizeof(want), "%s: No such file or directory", tmpdir_path("none.bin"));
+	assert_int_equal(sl_outfile_copy(tmpdir_path("none.bin"), to, err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+	assert_int_equal(count_entries(), 1);
+
+	assert_int_equal(sl_outfile_copy(from, "/dev/full", err, sizeof(err)), -1);
+	assert_string_equal(err, "/dev/full: No space left on device");
+	remove(from);
+	assert_int_equal(count_entries(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_cleanup_removes_open),
 		cmocka_unit_test(test_fifo_written_through),
 		cmocka_unit_test(test_stale_temporary_removed),
+		cmocka_unit_test(test_copy),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -14,10 +14,11 @@
 
 #include "tmpdir.h"
 #include "validate/calibrate.h"
-#include "validate/machine_conf.h"
+#include "machine/machine_conf.h"
 #include "validate/validate.h"
 #include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"
+#include "workload/trace.h"
 
 static const char *put(const char *name, const char *text)
 {
@@ -282,6 +283,40 @@ static void machine_conf_loads_and_derives_the_model(void **state)
 }
 
 /*
+ * The trace replay's calibration goes through the same reader: param lines alone are a
+ * calibration (read, not load: no cpus line is required), of which the replay keeps the cost
+ * parameters (ctx_switch, wake_ipi; not vcpu_pack); a line the reader does not know is refused
+ * naming its file and line, as validate refuses it.
+ */
+static void machine_conf_read_serves_the_trace_replay(void **state)
+{
+	struct sl_machine_conf mc;
+	struct sl_tw_costs c;
+	char err[2048];
+
+	(void)state;
+	const char *p = put("cal.conf", "param ctx_switch=0ns\nparam vcpu_pack=64\n"
+					"param wake_ipi=25us\n");
+
+	assert_int_equal(sl_machine_conf_read(&mc, p, err, sizeof(err)), 0);
+	assert_int_equal(mc.nparams, 3);
+	assert_int_equal(mc.cpus, 0);
+	assert_int_equal(sl_machine_conf_load(&mc, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "are required"));
+	assert_int_equal(sl_tw_costs_load(&c, "x.trace", p, err, sizeof(err)), 0);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.param[0], "ctx_switch=0ns");
+	assert_string_equal(c.param[1], "wake_ipi=25us");
+	assert_int_equal(c.cpus, 0);
+	assert_string_equal(c.release, "");
+
+	p = put("odd.conf", "cpus 2\nkernel_relase 6.18.44\nparam ctx_switch=1us\n");
+	assert_int_equal(sl_tw_costs_load(&c, "x.trace", p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "odd.conf:2: unknown key 'kernel_relase'"));
+	assert_non_null(strstr(err, "not a calibration"));
+}
+
+/*
  * wake_ipi from the free ping-pong's medians: remote 24000 ns against local 1200 ns over 8000
  * and 200 rounds: 22800 ns; fewer than 100 rounds of either kind, or a remote round no dearer
  * than a local one: 0 (not measured).
@@ -426,6 +461,7 @@ int main(void)
 		cmocka_unit_test(vtrace_window_latency_and_idle),
 		cmocka_unit_test(vtrace_comm_is_truncated_as_the_kernel_does),
 		cmocka_unit_test(machine_conf_loads_and_derives_the_model),
+		cmocka_unit_test(machine_conf_read_serves_the_trace_replay),
 		cmocka_unit_test(calibrate_derives_wake_ipi),
 		cmocka_unit_test(calibrate_derives_the_parameters),
 		cmocka_unit_test(calibrate_derives_the_wake_path),

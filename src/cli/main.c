@@ -18,7 +18,7 @@
 #include "trace/record.h"
 #include "validate/validate_cli.h"
 #include "cli/trace_workload.h"
-#include "validate/machine_conf.h"
+#include "machine/machine_conf.h"
 #include "workload/trace.h"
 #include "workload/workload.h"
 #include "cpuidle/profiles.h"

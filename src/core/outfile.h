@@ -35,6 +35,11 @@ int sl_outfile_open(struct sl_outfile *o, const char *path, char *err, size_t er
 int sl_outfile_commit(struct sl_outfile *o, char *err, size_t errlen);
 /* Close and remove the temporary; the final file (if any) is left as it was. */
 void sl_outfile_abort(struct sl_outfile *o);
+/*
+ * Copy the file from to path through the writer: 0, or -1 with err = "FROM: strerror" when it
+ * cannot be read, as sl_outfile_open and sl_outfile_commit say when path cannot be written.
+ */
+int sl_outfile_copy(const char *from, const char *path, char *err, size_t errlen);
 
 /*
  * Temporaries still open are removed by sl_outfile_cleanup(): called from a signal handler

@@ -6,6 +6,7 @@
 #include "cpuidle/cpuidle.h"
 #include "core/suggest.h"
 
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,6 +161,12 @@ void sl_gov_param_names(char *buf, size_t len)
 		for (int i = 0; i < sl_cpuidle_governors[g]->nparams && off < len; i++)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
 						sl_cpuidle_governors[g]->params[i].name);
+}
+
+void sl_gov_free_data(struct sl_cpuidle_dev *dev)
+{
+	free(dev->gov_data);
+	dev->gov_data = NULL;
 }
 
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name)

@@ -152,6 +152,8 @@ struct sl_cpuidle_governor {
 };
 
 extern const struct sl_cpuidle_governor sl_gov_poll;
+/* A governor's disable when its enable made gov_data one calloc'd block: frees it. */
+void sl_gov_free_data(struct sl_cpuidle_dev *dev);
 const struct sl_cpuidle_governor *sl_cpuidle_find_governor(const char *name);
 /* "; did you mean 'menu'?" for a governor name not found (core/suggest.h), else "" */
 const char *sl_cpuidle_governor_hint(const char *name, char *buf, size_t len);

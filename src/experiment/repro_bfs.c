@@ -91,13 +91,7 @@ static int run_one(const struct sl_repro_opts *o, int k, int sc, u64 seed, const
 		a->workloads[a->nworkloads++] = w1;
 	if (w2)
 		a->workloads[a->nworkloads++] = w2;
-	if (sl_config_build(cfg, a, err, errlen))
-		return -1;
-	if (sl_run(cfg, r, err, errlen)) {
-		sl_config_free(cfg);
-		return -1;
-	}
-	return 0;
+	return sl_run_args(a, cfg, r, err, errlen);
 }
 
 static void done(struct sl_config *cfg, struct sl_run *r)

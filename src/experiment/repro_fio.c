@@ -115,12 +115,8 @@ static int run_one(const struct sl_repro_opts *o, int disks, const char *gov,
 	snprintf(wl, sizeof(wl), "fio:disks=%d,rw=read,bs=128k,ioengine=sync,direct=1%s", disks,
 		 SL_FIO_MACHINE_JOB);
 	a->workloads[a->nworkloads++] = wl;
-	if (sl_config_build(&cfg, a, err, errlen))
+	if (sl_run_args(a, &cfg, &r, err, errlen))
 		return -1;
-	if (sl_run(&cfg, &r, err, errlen)) {
-		sl_config_free(&cfg);
-		return -1;
-	}
 	const struct sl_sim *sim = r.sim;
 	const struct sl_group *g = &sl_machine_of(sim)->groups[0];
 	u64 el = sim->now - g->start, energy = 0, busy = 0;

@@ -90,12 +90,8 @@ static int run_sleepers(const struct sl_repro_opts *o, int k, u64 seed, struct s
 	a->workloads[a->nworkloads++] = "make:jobs=20,nice=19,count=300";
 	a->workloads[a->nworkloads++] = "xclient:start=1s,rounds=9";
 	a->workloads[a->nworkloads++] = "video:fps=25,decode=8ms";
-	if (sl_config_build(&cfg, a, err, errlen))
+	if (sl_run_args(a, &cfg, &r, err, errlen))
 		return -1;
-	if (sl_run(&cfg, &r, err, errlen)) {
-		sl_config_free(&cfg);
-		return -1;
-	}
 	const struct sl_sim *sim = r.sim;
 	int gm = group_index(sim, "make"), gx = group_index(sim, "xclient"),
 	    gv = group_index(sim, "video");
@@ -264,12 +260,8 @@ static int run_fork(const struct sl_repro_opts *o, int cpus, int crf, u64 seed, 
 	snprintf(wl, sizeof(wl), "make:jobs=%d,count=400,pipe=4", 2 * cpus);
 	a->seed = sbuf;
 	a->workloads[a->nworkloads++] = wl;
-	if (sl_config_build(&cfg, a, err, errlen))
+	if (sl_run_args(a, &cfg, &r, err, errlen))
 		return -1;
-	if (sl_run(&cfg, &r, err, errlen)) {
-		sl_config_free(&cfg);
-		return -1;
-	}
 	const struct sl_group *g = &sl_machine_of(r.sim)->groups[0];
 
 	sl_spread_add(&f->build, (double)(g->end - g->start) / 1e9);

@@ -38,6 +38,18 @@ int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errl
 	return sl_run_with(cfg, r, NULL, NULL, err, errlen);
 }
 
+int sl_run_args(const struct sl_args *a, struct sl_config *cfg, struct sl_run *r, char *err,
+		size_t errlen)
+{
+	if (sl_config_build(cfg, a, err, errlen))
+		return -1;
+	if (sl_run(cfg, r, err, errlen)) {
+		sl_config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
+
 int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 		int (*attach)(void *ctx, struct sl_sim *sim), void *ctx, char *err, size_t errlen)
 {

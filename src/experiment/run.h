@@ -25,6 +25,12 @@ int sl_run(const struct sl_config *cfg, struct sl_run *r, char *err, size_t errl
 int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 		int (*attach)(void *ctx, struct sl_sim *sim), void *ctx, char *err, size_t errlen);
 void sl_run_free(struct sl_run *r);
+/*
+ * sl_config_build of a, then sl_run: 0 with cfg and r to free (sl_run_free, sl_config_free), or
+ * -1 with err and nothing to free. The experiments' runs, each from its own words.
+ */
+int sl_run_args(const struct sl_args *a, struct sl_config *cfg, struct sl_run *r, char *err,
+		size_t errlen);
 void sl_report_table(FILE *f, const struct sl_config *cfg, const struct sl_run *r);
 /* Writes the JSON object; returns -1 when out of memory. */
 int sl_report_json(FILE *f, const struct sl_config *cfg, const struct sl_run *r);

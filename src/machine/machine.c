@@ -926,7 +926,7 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
 	int prev = p->cpu;
 
 	if (!sl_machine_of(sim)->p->vcpu_pack || prev < 0 || prev == cpu || !sim->cpus[prev].curr ||
-	    sim->cpus[cpu].curr || sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, prev))
+	    !sl_rq_idle(&sim->cpus[cpu]) || !sl_cpu_allowed(p, prev))
 		return cpu;
 	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack ? prev : cpu;
 }
@@ -943,8 +943,8 @@ int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct
 		       int from, int cpu)
 {
 	if (!sl_machine_of(sim)->p->vcpu_pack_waker || !waker || from < 0 || from == cpu ||
-	    p->cpu != from || sim->cpus[from].curr != waker || sim->cpus[cpu].curr ||
-	    sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, from))
+	    p->cpu != from || sim->cpus[from].curr != waker || !sl_rq_idle(&sim->cpus[cpu]) ||
+	    !sl_cpu_allowed(p, from))
 		return cpu;
 	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack_waker ? from
 											    : cpu;
@@ -964,7 +964,7 @@ int sl_vcpu_pack_other(struct sl_sim *sim, const struct sl_task *p, const struct
 {
 	if (!sl_machine_of(sim)->p->vcpu_pack_other || !waker || from < 0 || from == cpu ||
 	    p->cpu == from || sim->cpus[from].curr != waker || sim->cpus[from].nr_running > 1 ||
-	    sim->cpus[cpu].curr || sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, from))
+	    !sl_rq_idle(&sim->cpus[cpu]) || !sl_cpu_allowed(p, from))
 		return cpu;
 	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack_other ? from
 											    : cpu;
@@ -981,8 +981,8 @@ static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, i
 {
 	u64 ns = sl_machine_of(sim)->p->wake_ipi_ns;
 
-	if (!ns || !waker || from < 0 || from == cpu || sim->cpus[cpu].curr ||
-	    sim->cpus[cpu].nr_running || sl_cpuidle_polling(sim, &sim->cpus[cpu]))
+	if (!ns || !waker || from < 0 || from == cpu || !sl_rq_idle(&sim->cpus[cpu]) ||
+	    sl_cpuidle_polling(sim, &sim->cpus[cpu]))
 		return;
 	sl_add_run(waker, ns);
 }

@@ -95,8 +95,8 @@ int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct 
 	    p->cpu == from)
 		return cpu;
 	f = &sim->cpus[from];
-	if (f->curr != waker || f->nr_running > 1 || sim->cpus[cpu].curr ||
-	    sim->cpus[cpu].nr_running || !sl_cpu_allowed(p, from))
+	if (f->curr != waker || f->nr_running > 1 || !sl_rq_idle(&sim->cpus[cpu]) ||
+	    !sl_cpu_allowed(p, from))
 		return cpu;
 	if (sl_machine_of(sim)->p->vcpu_pack_prio &&
 	    (u64)(p->rt_priority ? p->prio : 120 + p->nice) >=

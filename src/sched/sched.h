@@ -516,6 +516,16 @@ static inline void sl_set_need_resched(struct sl_sim *sim, struct sl_cpu *rq, bo
 	sl_cpu_free_update(sim, rq);
 }
 
+/*
+ * rq is idle as the kernel's idle_cpu() means it: the idle task runs (no curr) and nothing is
+ * queued. The wake-up placement rules (machine.c, vcpu_util.c), the IPI a wake-up costs and
+ * the balancers ask this.
+ */
+static inline bool sl_rq_idle(const struct sl_cpu *rq)
+{
+	return !rq->curr && !rq->nr_running;
+}
+
 /* p's affinity allows CPU cpu */
 static inline bool sl_cpu_allowed(const struct sl_task *p, int cpu)
 {

@@ -125,7 +125,8 @@ struct sl_trace_reader_ops {
 	int (*open)(struct sl_trace_reader *r, const unsigned char *head, size_t len);
 	/* 1: a record, 0: end of input, -1: error (r->err: "file:line: what") */
 	int (*next)(struct sl_trace_reader *r, struct sl_trace_record *out);
-	/* the same as the event stream: the next record that has a struct sl_event meaning */
+	/* the same as the event stream: the next record that has a struct sl_event meaning
+	 * (NULL: sl_trace_next_event converts next's records with sl_trace_record_to_event) */
 	int (*next_event)(struct sl_trace_reader *r, struct sl_event *ev);
 	void (*close)(struct sl_trace_reader *r);
 };

@@ -1251,22 +1251,10 @@ static int ftrace_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 	}
 }
 
-static int ftrace_next_event(struct sl_trace_reader *r, struct sl_event *ev)
-{
-	struct sl_trace_record rec;
-	int rc;
-
-	while ((rc = ftrace_next(r, &rec)) == 1)
-		if (sl_trace_record_to_event(&rec, ev))
-			return 1;
-	return rc;
-}
-
 const struct sl_trace_reader_ops sl_ftrace_text_reader = {
 	.name = "ftrace-text",
 	.probe = ftrace_probe,
 	.open = ftrace_open,
 	.next = ftrace_next,
-	.next_event = ftrace_next_event,
 	.close = ftrace_close,
 };

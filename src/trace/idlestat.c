@@ -275,22 +275,10 @@ static int idlestat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 	}
 }
 
-static int idlestat_next_event(struct sl_trace_reader *r, struct sl_event *ev)
-{
-	struct sl_trace_record rec;
-	int rc;
-
-	while ((rc = idlestat_next(r, &rec)) == 1)
-		if (sl_trace_record_to_event(&rec, ev))
-			return 1;
-	return rc;
-}
-
 const struct sl_trace_reader_ops sl_idlestat_reader = {
 	.name = "idlestat",
 	.probe = idlestat_probe,
 	.open = idlestat_open,
 	.next = idlestat_next,
-	.next_event = idlestat_next_event,
 	.close = idlestat_close,
 };

@@ -160,7 +160,15 @@ int sl_trace_next(struct sl_trace_reader *r, struct sl_trace_record *out)
 
 int sl_trace_next_event(struct sl_trace_reader *r, struct sl_event *ev)
 {
-	return r->ops->next_event(r, ev);
+	struct sl_trace_record rec;
+	int rc;
+
+	if (r->ops->next_event)
+		return r->ops->next_event(r, ev);
+	while ((rc = r->ops->next(r, &rec)) == 1)
+		if (sl_trace_record_to_event(&rec, ev))
+			return 1;
+	return rc;
 }
 
 void sl_trace_close(struct sl_trace_reader *r)

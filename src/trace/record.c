@@ -129,35 +129,6 @@ static int read_line(const char *path, char *buf, size_t len)
 
 #endif
 
-/* Copy FROM to TO through the atomic writer; 0, or -1 with err naming the file. */
-static int copy_file(const char *from, const char *to, char *err, size_t errlen)
-{
-	FILE *in = fopen(from, "r");
-	struct sl_outfile o;
-	char buf[65536];
-	size_t n;
-
-	if (!in) {
-		snprintf(err, errlen, "%s: %s", from, strerror(errno));
-		return -1;
-	}
-	if (sl_outfile_open(&o, to, err, errlen)) {
-		fclose(in);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, o.f) != n)
-			break;
-	if (ferror(in)) {
-		snprintf(err, errlen, "%s: %s", from, strerror(errno));
-		fclose(in);
-		sl_outfile_abort(&o);
-		return -1;
-	}
-	fclose(in);
-	return sl_outfile_commit(&o, err, errlen);
-}
-
 int sl_record_clean_stale(const char *instances_dir)
 {
 	DIR *d = opendir(instances_dir);
@@ -293,7 +264,7 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	write_file(TRACEFS "/tracing_on", "0");
 	char e[4400];
 
-	if (copy_file(TRACEFS "/trace", out, e, sizeof(e))) {
+	if (sl_outfile_copy(TRACEFS "/trace", out, e, sizeof(e))) {
 		snprintf(err, errlen, "record: cannot write the trace: %s", e);
 		rc = 1; /* an I/O error: exit status 1 */
 		goto out;
@@ -417,7 +388,7 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	}
 	char e[4400];
 
-	if (copy_file(path, out, e, sizeof(e))) {
+	if (sl_outfile_copy(path, out, e, sizeof(e))) {
 		snprintf(err, errlen, "record: cannot write the trace: %s", e);
 		tracefs_put_tracing_file(path);
 		rc = 1; /* an I/O error: exit status 1 */

@@ -8,12 +8,12 @@
  *
  *  - a reader: write src/trace/FORMAT.c defining
  *	const struct sl_trace_reader_ops sl_FORMAT_reader = { .name, .probe, .open, .next,
- *	.next_event, .close };
+ *	.close };
  *    (src/trace/ftrace_text.c is the model, src/trace/idlestat.c that of a format with a magic:
  *    probe looks at the input's first SL_TRACE_PROBE_LEN bytes, already decompressed; open
  *    starts reading the input through sl_trace_line or sl_trace_read (src/trace/input.h),
- *    next fills a struct sl_trace_record, next_event the struct sl_event of the next one that
- *    has a meaning), then add X(sl_FORMAT_reader) to TRACE_READERS below, before the readers
+ *    next fills a struct sl_trace_record; the generic layer turns the records into events),
+ *    then add X(sl_FORMAT_reader) to TRACE_READERS below, before the readers
  *    whose probes are less specific than its own. An input no probe claims goes to
  *    TRACE_READER_FALLBACK. sl_trace_open(), and so trace-stats, replay-idle, validate and the
  *    trace workload, then read the format, plain or compressed.

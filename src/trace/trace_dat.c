@@ -462,22 +462,10 @@ static int dat_next(struct sl_trace_reader *r, struct sl_trace_record *o)
 
 #endif
 
-static int dat_next_event(struct sl_trace_reader *r, struct sl_event *ev)
-{
-	struct sl_trace_record rec;
-	int rc;
-
-	while ((rc = dat_next(r, &rec)) == 1)
-		if (sl_trace_record_to_event(&rec, ev))
-			return 1;
-	return rc;
-}
-
 const struct sl_trace_reader_ops sl_trace_dat_reader = {
 	.name = "trace-dat",
 	.probe = dat_probe,
 	.open = dat_open,
 	.next = dat_next,
-	.next_event = dat_next_event,
 	.close = dat_close,
 };

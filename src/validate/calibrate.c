@@ -46,7 +46,7 @@
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "cpuidle/profiles.h"
-#include "validate/machine_conf.h"
+#include "machine/machine_conf.h"
 #include "trace/record.h"
 #include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"

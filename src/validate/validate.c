@@ -27,7 +27,7 @@
 #include "core/parse.h"
 #include "experiment/run.h"
 #include "trace/record.h"
-#include "validate/machine_conf.h"
+#include "machine/machine_conf.h"
 #include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"
 #include "workload/rtapp.h"
@@ -221,34 +221,6 @@ static void free_side(struct side *s)
 
 /* ---- the live real run ---- */
 
-static int copy_file(const char *from, const char *to, char *err, size_t errlen)
-{
-	FILE *a = fopen(from, "rb");
-	struct sl_outfile o;
-	char buf[65536];
-	size_t n;
-
-	if (!a) {
-		snprintf(err, errlen, "%s: %s", from, strerror(errno));
-		return -1;
-	}
-	if (sl_outfile_open(&o, to, err, errlen)) {
-		fclose(a);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), a)) > 0)
-		if (fwrite(buf, 1, n, o.f) != n)
-			break;
-	if (ferror(a) || ferror(o.f)) {
-		snprintf(err, errlen, "cannot copy %s to %s", from, to);
-		fclose(a);
-		sl_outfile_abort(&o);
-		return -1;
-	}
-	fclose(a);
-	return sl_outfile_commit(&o, err, errlen);
-}
-
 static const char *base_of(const char *path)
 {
 	const char *b = strrchr(path, '/');
@@ -374,7 +346,7 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 		return -1;
 	}
 	snprintf(copy, sizeof(copy), "%s/%s", cwd, base_of(json));
-	if (copy_file(json, copy, err, errlen))
+	if (sl_outfile_copy(json, copy, err, errlen))
 		return -1;
 	snprintf(unique, sizeof(unique), "%s.unikid", copy);
 	if (workgen(copy, unique, err, errlen) || add_calibration(unique, m, err, errlen))
@@ -456,7 +428,7 @@ static int simulate(const char *json, const char *dir, double secs,
 	memset(&a, 0, sizeof(a));
 	/* the file beside the logs: a short path for the workload's file= value */
 	snprintf(copy, sizeof(copy), "%s/%s", dir, base_of(json));
-	if (copy_file(json, copy, err, errlen))
+	if (sl_outfile_copy(json, copy, err, errlen))
 		return -1;
 	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", copy, dir);
 	a.workloads[a.nworkloads++] = wl;

@@ -7,8 +7,7 @@
  * writes it).
  */
 #include "workload/trace.h"
-#include "machine/params.h"
-#include "core/parse.h"
+#include "machine/machine_conf.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -44,60 +43,33 @@ void sl_tw_costs_path(char *buf, size_t len, const char *trace)
 	snprintf(buf, len, "%.*s.machine.conf", (int)n, trace);
 }
 
-static int load(struct sl_tw_costs *c, FILE *f, char *err, size_t errlen)
+/* The recording machine and its cost parameters, as validate and calibrate read a machine.conf. */
+static int load(struct sl_tw_costs *c, char *err, size_t errlen)
 {
-	char line[512];
-	int ln = 0;
+	struct sl_machine_conf mc;
+	char e[1400];
 
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, e[256];
-		struct sl_params scratch;
-
-		ln++;
-		line[strcspn(line, "\r\n")] = 0;
-		/* the machine that was recorded: a replay without --kernel and --cpus runs as it */
-		if (!strncmp(p, "kernel_release ", 15)) {
-			snprintf(c->release, sizeof(c->release), "%s", p + 15);
-			continue;
-		}
-		/* and its idle: a halted vCPU needs an IPI to wake, a polling one does not */
-		if (!strncmp(p, "cpuidle_driver ", 15)) {
-			snprintf(c->idle, sizeof(c->idle), "%s", p + 15);
-			continue;
-		}
-		if (!strncmp(p, "cpus ", 5)) {
-			s64 n;
-
-			if (sl_parse_s64(p + 5, &n, e, sizeof(e)) || n < 1 || n > 4096) {
-				snprintf(err, errlen, "%s:%d: cpus '%s': expected 1..4096", c->path,
-					 ln, p + 5);
-				return -1;
-			}
-			c->cpus = (int)n;
-			continue;
-		}
-		if (strncmp(p, "param ", 6))
-			continue;
-		p += 6;
-		while (*p == ' ')
-			p++;
-		if (!is_cost(p))
-			continue;
-		sl_params_default(&scratch);
-		if (sl_params_set(&scratch, p, e, sizeof(e))) {
-			snprintf(err, errlen, "%s:%d: %s", c->path, ln, e);
-			return -1;
-		}
-		if (c->n == SL_TW_MAX_COSTS || strlen(p) >= sizeof(c->param[0])) {
-			snprintf(err, errlen, "%s:%d: more cost parameters than the %d expected",
-				 c->path, ln, SL_TW_MAX_COSTS);
-			return -1;
-		}
-		snprintf(c->param[c->n++], sizeof(c->param[0]), "%s", p);
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error", c->path);
+	if (sl_machine_conf_read(&mc, c->path, e, sizeof(e))) {
+		snprintf(err, errlen,
+			 "calibration: %s: not a calibration (expected a `schedlab calibrate` "
+			 "directory or its machine.conf)",
+			 e);
 		return -1;
+	}
+	/* the machine that was recorded: a replay without --kernel and --cpus runs as it; and
+	 * its idle: a halted vCPU needs an IPI to wake, a polling one does not */
+	snprintf(c->release, sizeof(c->release), "%s", mc.kernel_release);
+	snprintf(c->idle, sizeof(c->idle), "%s", mc.cpuidle_driver);
+	c->cpus = mc.cpus;
+	for (int i = 0; i < mc.nparams; i++) {
+		if (!is_cost(mc.param[i]))
+			continue;
+		if (c->n == SL_TW_MAX_COSTS) {
+			snprintf(err, errlen, "%s: more cost parameters than the %d expected",
+				 c->path, SL_TW_MAX_COSTS);
+			return -1;
+		}
+		snprintf(c->param[c->n++], sizeof(c->param[0]), "%s", mc.param[i]);
 	}
 	return 0;
 }
@@ -106,7 +78,6 @@ int sl_tw_costs_load(struct sl_tw_costs *c, const char *trace, const char *calib
 		     size_t errlen)
 {
 	struct stat st;
-	FILE *f;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -123,16 +94,14 @@ int sl_tw_costs_load(struct sl_tw_costs *c, const char *trace, const char *calib
 	} else {
 		snprintf(c->path, sizeof(c->path), "%s", calibration);
 	}
-	f = fopen(c->path, "r");
-	if (!f) {
+	if (stat(c->path, &st)) {
 		snprintf(err, errlen,
 			 "calibration: %s: %s (expected a `schedlab calibrate` "
 			 "directory or its machine.conf)",
 			 c->path, strerror(errno));
 		return -1;
 	}
-	rc = load(c, f, err, errlen);
-	fclose(f);
+	rc = load(c, err, errlen);
 	if (!rc && !c->n) {
 		snprintf(err, errlen,
 			 "%s: no cost parameter (param ctx_switch=..., cache_refill=..., "

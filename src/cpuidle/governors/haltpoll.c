@@ -69,12 +69,6 @@ static int haltpoll_enable(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_d
 	return 0;
 }
 
-static void haltpoll_disable(struct sl_cpuidle_dev *dev)
-{
-	free(dev->gov_data);
-	dev->gov_data = NULL;
-}
-
 /* The kernel's choice: 0 poll (keeping the tick) or 1 halt. */
 static int haltpoll_decide(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv,
 			   const struct haltpoll_data *hd)
@@ -165,7 +159,7 @@ const struct sl_cpuidle_governor sl_gov_haltpoll = {
 	.help = "KVM guests: poll an adaptive window (grows on short halts), then halt",
 	.rating = 9,
 	.enable = haltpoll_enable,
-	.disable = haltpoll_disable,
+	.disable = sl_gov_free_data,
 	.select = haltpoll_select,
 	.reflect = haltpoll_reflect,
 	.tunables_size = sizeof(struct haltpoll_tunables),

@@ -103,12 +103,6 @@ static int ladder_enable(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_dri
 	return 0;
 }
 
-static void ladder_disable(struct sl_cpuidle_dev *dev)
-{
-	free(dev->gov_data);
-	dev->gov_data = NULL;
-}
-
 /* The kernel's decision; returns the index, with last_state_idx and the counters updated. */
 static int ladder_decide(struct ladder_data *ld, const struct sl_cpuidle_dev *dev,
 			 const struct sl_cpuidle_driver *drv)
@@ -202,7 +196,7 @@ const struct sl_cpuidle_governor sl_gov_ladder = {
 	.help = "one step at a time: up after 4 long idles, down after 1 short one (periodic tick)",
 	.rating = 10,
 	.enable = ladder_enable,
-	.disable = ladder_disable,
+	.disable = sl_gov_free_data,
 	.select = ladder_select,
 	.reflect = ladder_reflect,
 };

@@ -350,19 +350,13 @@ static int menu_enable(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_drive
 	return 0;
 }
 
-static void menu_disable(struct sl_cpuidle_dev *dev)
-{
-	free(dev->gov_data);
-	dev->gov_data = NULL;
-}
-
 const struct sl_cpuidle_governor sl_gov_menu = {
 	.name = "menu",
 	.help = "the modern menu (5.x/6.x, ns): correction factors, the repeating-interval "
 		"detector, the iowait multiplier and the tick-stop decision",
 	.rating = 20,
 	.enable = menu_enable,
-	.disable = menu_disable,
+	.disable = sl_gov_free_data,
 	.select = menu_select,
 	.reflect = menu_reflect,
 };

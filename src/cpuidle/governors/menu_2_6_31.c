@@ -70,12 +70,6 @@ static int menu_enable(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_drive
 	return dev->gov_data ? 0 : -1;
 }
 
-static void menu_disable(struct sl_cpuidle_dev *dev)
-{
-	free(dev->gov_data);
-	dev->gov_data = NULL;
-}
-
 static int menu_select(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv)
 {
 	struct menu_2_6_31_data *data = dev->gov_data;
@@ -167,7 +161,7 @@ const struct sl_cpuidle_governor sl_gov_menu_2_6_31 = {
 	.help = "the old menu (2.6.27-2.6.31): break-event prediction, 50/50 blend, u32 quirks",
 	.rating = 20,
 	.enable = menu_enable,
-	.disable = menu_disable,
+	.disable = sl_gov_free_data,
 	.select = menu_select,
 	.reflect = menu_reflect,
 };

@@ -314,12 +314,6 @@ static int menu_tng_enable(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_d
 	return dev->gov_data ? 0 : -1;
 }
 
-static void menu_tng_disable(struct sl_cpuidle_dev *dev)
-{
-	free(dev->gov_data);
-	dev->gov_data = NULL;
-}
-
 static const struct sl_gov_param menu_tng_params[] = {
 	/* 1: 2.6.32's integer arithmetic with its quirks, exactly; 0: the corrected one */
 	{"menu_tng_quirks", offsetof(struct menu_tng_tunables, quirks), 1, 1},
@@ -331,7 +325,7 @@ const struct sl_cpuidle_governor sl_gov_menu_tng = {
 		"load and iowait performance multiplier",
 	.rating = 20,
 	.enable = menu_tng_enable,
-	.disable = menu_tng_disable,
+	.disable = sl_gov_free_data,
 	.select = menu_tng_select,
 	.reflect = menu_tng_reflect,
 	.tunables_size = sizeof(struct menu_tng_tunables),

@@ -100,12 +100,6 @@ static int teo_enable(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver
 	return 0;
 }
 
-static void teo_disable(struct sl_cpuidle_dev *dev)
-{
-	free(dev->gov_data);
-	dev->gov_data = NULL;
-}
-
 /* The deepest enabled state shallower than idx whose target residency fits in span; idx when
  * none is enabled. Walking down, each enabled state replaces the answer until one fits. */
 static int teo_find_shallower(const struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv,
@@ -315,7 +309,7 @@ const struct sl_cpuidle_governor sl_gov_teo = {
 	.help = "timer events oriented (latest, 6.12+): hits and intercepts per state bin",
 	.rating = 19,
 	.enable = teo_enable,
-	.disable = teo_disable,
+	.disable = sl_gov_free_data,
 	.select = teo_select,
 	.reflect = teo_reflect,
 };

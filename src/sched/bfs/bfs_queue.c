@@ -24,6 +24,7 @@
  */
 #include "sched/bfs/bfs.h"
 #include "sched/class.h"
+#include "sched/rb_augment.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -96,16 +97,18 @@ static void far_augment(struct sl_bfs_entity *b)
 #define RB_AUGMENT(x) near_augment(x)
 RB_PROTOTYPE(sl_bfs_near_tree, sched_entity, run_node, near_cmp);
 RB_GENERATE(sl_bfs_near_tree, sched_entity, run_node, near_cmp)
+SL_RB_GENERATE_REMOVE_AUGMENTED(sl_bfs_near_tree, sched_entity, run_node, near_augment)
 #undef RB_AUGMENT
 #define RB_AUGMENT(x) far_augment(x)
 RB_PROTOTYPE(sl_bfs_far_tree, sl_bfs_entity, far_node, far_cmp);
 RB_GENERATE(sl_bfs_far_tree, sl_bfs_entity, far_node, far_cmp)
+SL_RB_GENERATE_REMOVE_AUGMENTED(sl_bfs_far_tree, sl_bfs_entity, far_node, far_augment)
 #undef RB_AUGMENT
 
 /*
- * Insert and remove, with the augmentation of the paths they change (as eevdf_core.c's): the
- * insertion path gains se before the rebalancing's rotations recompute the nodes they move; a
- * removal recomputes from the lowest node whose subtree loses an entity up to the root.
+ * Insert with the augmentation of the path it changes (as eevdf_core.c's): the insertion path
+ * gains se before the rebalancing's rotations recompute the nodes they move. Removal:
+ * sched/rb_augment.h.
  */
 static void near_insert(struct sl_bfs_near_tree *t, struct sched_entity *se, bool newest)
 {
@@ -115,24 +118,6 @@ static void near_insert(struct sl_bfs_near_tree *t, struct sched_entity *se, boo
 	     n = near_cmp(se, n) < 0 ? RB_LEFT(n, run_node) : RB_RIGHT(n, run_node))
 		bfs_se(n)->near_first = first_of(bfs_se(n)->near_first, se);
 	RB_INSERT(sl_bfs_near_tree, t, se);
-}
-
-static void near_remove(struct sl_bfs_near_tree *t, struct sched_entity *se)
-{
-	struct sched_entity *l = RB_LEFT(se, run_node), *r = RB_RIGHT(se, run_node), *start;
-
-	if (!l || !r) {
-		start = RB_PARENT(se, run_node);
-	} else {
-		struct sched_entity *succ = r;
-
-		while (RB_LEFT(succ, run_node))
-			succ = RB_LEFT(succ, run_node);
-		start = RB_PARENT(succ, run_node) == se ? succ : RB_PARENT(succ, run_node);
-	}
-	RB_REMOVE(sl_bfs_near_tree, t, se);
-	for (; start; start = RB_PARENT(start, run_node))
-		near_augment(start);
 }
 
 /* the far tree is one of the class's areas (their far_node), each the area of its entity */
@@ -145,25 +130,6 @@ static void far_insert(struct sl_bfs_far_tree *t, struct sched_entity *se, bool 
 	     n = far_cmp(b, n) < 0 ? RB_LEFT(n, far_node) : RB_RIGHT(n, far_node))
 		n->far_first = first_of(n->far_first, se);
 	RB_INSERT(sl_bfs_far_tree, t, b);
-}
-
-static void far_remove(struct sl_bfs_far_tree *t, struct sched_entity *se)
-{
-	struct sl_bfs_entity *b = bfs_se(se);
-	struct sl_bfs_entity *l = RB_LEFT(b, far_node), *r = RB_RIGHT(b, far_node), *start;
-
-	if (!l || !r) {
-		start = RB_PARENT(b, far_node);
-	} else {
-		struct sl_bfs_entity *succ = r;
-
-		while (RB_LEFT(succ, far_node))
-			succ = RB_LEFT(succ, far_node);
-		start = RB_PARENT(succ, far_node) == b ? succ : RB_PARENT(succ, far_node);
-	}
-	RB_REMOVE(sl_bfs_far_tree, t, b);
-	for (; start; start = RB_PARENT(start, far_node))
-		far_augment(start);
 }
 
 /* the first queued entity whose key is before now: the keys before now are a prefix of the
@@ -318,9 +284,9 @@ void sl_bfs_queue_del(struct sl_sim *sim, struct sl_task *p)
 		TAILQ_REMOVE(&bq->pinned, se, group_node);
 		return;
 	}
-	near_remove(&bq->near[grq->sock[p->cpu]], se);
+	sl_bfs_near_tree_remove_augmented(&bq->near[grq->sock[p->cpu]], se);
 	if (grq->nsock > 1)
-		far_remove(&bq->far, se);
+		sl_bfs_far_tree_remove_augmented(&bq->far, bfs_se(se));
 }
 
 void sl_bfs_queue_move(struct sl_sim *sim, struct sl_task *p, int cpu)
@@ -331,7 +297,7 @@ void sl_bfs_queue_move(struct sl_sim *sim, struct sl_task *p, int cpu)
 	if (!bfs_se(&p->se)->queued || bfs_se(&p->se)->pinned ||
 	    grq->sock[p->cpu] == grq->sock[cpu])
 		return;
-	near_remove(&bq->near[grq->sock[p->cpu]], &p->se);
+	sl_bfs_near_tree_remove_augmented(&bq->near[grq->sock[p->cpu]], &p->se);
 	near_insert(&bq->near[grq->sock[cpu]], &p->se, false);
 }
 

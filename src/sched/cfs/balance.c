@@ -569,7 +569,7 @@ static int first_idle_cpu_take(struct sl_sim *sim, const struct sl_sched_group *
 	for (int i = 0; i < g->ncpus; i++) {
 		const struct sl_cpu *rq = &sim->cpus[g->cpus[i]];
 
-		if (!rq->curr && !rq->nr_running)
+		if (sl_rq_idle(rq))
 			return g->cpus[i];
 	}
 	return g->cpus[0];

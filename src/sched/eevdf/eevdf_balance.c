@@ -42,7 +42,7 @@ static bool idle_cpu(struct sl_sim *sim, int cpu)
 {
 	const struct sl_cpu *rq = &sim->cpus[cpu];
 
-	return !rq->curr && !rq->nr_running && !rq->need_resched;
+	return sl_rq_idle(rq) && !rq->need_resched;
 }
 
 /* sched_idle_cpu: every runnable task is SCHED_IDLE */
@@ -405,7 +405,7 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	}
 	if (!src || src->nr_running < 2 || src->nr_running <= dst->nr_running)
 		return -1;
-	count_mode = !dst->nr_running && !dst->curr;
+	count_mode = sl_rq_idle(dst);
 	if (count_mode) {
 		imbalance = (s64)(src->nr_running - dst->nr_running) / 2;
 		if (imbalance < 1)

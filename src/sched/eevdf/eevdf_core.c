@@ -6,6 +6,7 @@
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/common.h"
+#include "sched/rb_augment.h"
 
 #include <stdlib.h>
 
@@ -170,6 +171,7 @@ static void ee_augment(struct sched_entity *se)
 
 RB_PROTOTYPE(sl_eevdf_tree, sched_entity, run_node, ee_cmp);
 RB_GENERATE(sl_eevdf_tree, sched_entity, run_node, ee_cmp)
+SL_RB_GENERATE_REMOVE_AUGMENTED(sl_eevdf_tree, sched_entity, run_node, ee_augment)
 
 void sl_eevdf_rq_init(struct eevdf_rq *cfs)
 {
@@ -216,24 +218,8 @@ void sl_eevdf_enqueue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 void sl_eevdf_dequeue_tree(struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	u64 w = scale_load_down(se->load.weight);
-	struct sched_entity *l = RB_LEFT(se, run_node), *r = RB_RIGHT(se, run_node), *start;
 
-	/* the lowest node whose subtree loses an entity: se's parent, or with two children the
-	 * parent of se's successor, which takes se's place (or the successor, if se was that
-	 * parent); rotations keep it below every other such node, so a walk up from it after
-	 * the removal recomputes them all */
-	if (!l || !r) {
-		start = RB_PARENT(se, run_node);
-	} else {
-		struct sched_entity *succ = r;
-
-		while (RB_LEFT(succ, run_node))
-			succ = RB_LEFT(succ, run_node);
-		start = RB_PARENT(succ, run_node) == se ? succ : RB_PARENT(succ, run_node);
-	}
-	RB_REMOVE(sl_eevdf_tree, &cfs->timeline, se);
-	for (; start; start = RB_PARENT(start, run_node))
-		ee_augment(start);
+	sl_eevdf_tree_remove_augmented(&cfs->timeline, se);
 	cfs->sum_w_vruntime -= entity_key(cfs, se) * (s64)w;
 	cfs->sum_weight -= w;
 }

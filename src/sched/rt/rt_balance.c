@@ -23,7 +23,7 @@ static int cpu_level(const struct sl_cpu *rq, const struct rt_rq *rt)
 {
 	if (rt->rt_nr_running)
 		return rt->highest_prio;
-	return rq->curr || rq->nr_running ? LEVEL_FAIR : LEVEL_IDLE;
+	return sl_rq_idle(rq) ? LEVEL_IDLE : LEVEL_FAIR;
 }
 
 static int find_lowest_rq(struct sl_sim *sim, const struct sl_task *p, int prefer)

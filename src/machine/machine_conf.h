@@ -1,7 +1,8 @@
 /*
- * A machine description for `validate` and `calibrate`: what a real run's machine was (CPU
- * count, kernel release, cpuidle driver and governor) and how to model it (the scheduler
- * release, an idle table, disabled states, model parameters measured once by `calibrate`).
+ * A machine description for `validate`, `calibrate` and the trace replay (the recording
+ * machine's costs, workload/trace.h): what a real run's machine was (CPU count, kernel release,
+ * cpuidle driver and governor) and how to model it (the scheduler release, an idle table,
+ * disabled states, model parameters measured once by `calibrate`).
  * One directive a line, '#' starts a comment:
  *
  *   cpus 2
@@ -44,7 +45,13 @@ struct sl_machine_conf {
 	char builtin_profile[32]; /* when no idle_profile */
 };
 
-/* 0, or -1 with err ("FILE:LINE: what was expected"). */
+/*
+ * path's lines as they stand, every one checked, none required and nothing derived (a trace
+ * replay's calibration may be its param lines alone): 0, or -1 with err ("FILE:LINE: what was
+ * expected").
+ */
+int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen);
+/* A whole description (cpus, kernel_release, cpuidle_driver) and its model: 0, or -1 with err. */
 int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen);
 /* This machine as it is (no model parameters): 0, or -1 with err. */
 int sl_machine_conf_live(struct sl_machine_conf *mc, char *err, size_t errlen);

@@ -1,5 +1,5 @@
-/* Machine descriptions for validate and calibrate (see machine_conf.h). */
-#include "validate/machine_conf.h"
+/* Machine descriptions for validate, calibrate and the trace replay (see machine_conf.h). */
+#include "machine/machine_conf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -60,10 +60,10 @@ static void dir_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, ".");
 }
 
-int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
+int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	char line[512], dir[PATH_MAX];
+	char line[512];
 	unsigned long n = 0;
 	int rc = -1;
 
@@ -75,7 +75,6 @@ int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err
 			 path, strerror(errno));
 		return -1;
 	}
-	dir_of(path, dir, sizeof(dir));
 	while (fgets(line, sizeof(line), f)) {
 		char key[64], val[400], extra[8];
 
@@ -168,16 +167,26 @@ int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err
 			goto out;
 		}
 	}
-	if (!mc->cpus || !mc->kernel_release[0] || !mc->cpuidle_driver[0]) {
-		snprintf(err, errlen, "%s: cpus, kernel_release and cpuidle_driver are required",
-			 path);
-		goto out;
-	}
-	derive(mc, dir);
 	rc = 0;
 out:
 	fclose(f);
 	return rc;
+}
+
+int sl_machine_conf_load(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+
+	if (sl_machine_conf_read(mc, path, err, errlen))
+		return -1;
+	if (!mc->cpus || !mc->kernel_release[0] || !mc->cpuidle_driver[0]) {
+		snprintf(err, errlen, "%s: cpus, kernel_release and cpuidle_driver are required",
+			 path);
+		return -1;
+	}
+	dir_of(path, dir, sizeof(dir));
+	derive(mc, dir);
+	return 0;
 }
 
 /* a sysfs attribute's first line, or def when it cannot be read */
