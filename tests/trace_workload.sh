@@ -126,7 +126,24 @@ python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 assert g["cpu_time_ns"] == 200000, g
+# what went with it is counted: 1 yield, which did not switch, the 1 us its next burst gave
+# back (the 2 us switch-in less its 1 us credit): the 201 - 200 us
+assert g["yields"] == {"replayed": 1, "no_switch": 1, "no_switch_recorded_ns": 1000}, g
 ' "$T/sc.json" || fail "stale credit: $(cat "$T/sc.json")"
+"$SL" run --cpus 1 --kernel 6.18 --param ctx_switch=2000ns --param cache_refill=0ns \
+	--workload "trace:file=$D/stale-credit.trace,calibration=none,tasks=^y$" >"$T/sc.txt" ||
+	fail "stale-credit.trace (table)"
+grep -F "trace: 1 yields, 1 of them with nothing else to run on the CPU (no switch: the recorded switch cost their next bursts gave back, 0.001 ms, is not charged again)" \
+	"$T/sc.txt" >/dev/null || fail "the yields' line: $(cat "$T/sc.txt")"
+# with z replayed too, y's yield switches to z as recorded: nothing goes
+"$SL" run --cpus 1 --kernel 6.18 --json --param ctx_switch=2000ns --param cache_refill=0ns \
+	--workload "trace:file=$D/stale-credit.trace,calibration=none" >"$T/sc2.json" ||
+	fail "stale-credit.trace, y and z"
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+assert g["yields"] == {"replayed": 1, "no_switch": 0, "no_switch_recorded_ns": 0}, g
+' "$T/sc2.json" || fail "yield switching: $(cat "$T/sc2.json")"
 
 # wake-ups onto another, idle CPU counted once (docs/workloads.md): remote-wake.trace, p-11 on
 # CPU 0 and q-12 on CPU 1 wake each other onto their idle CPUs 3 times each (6 marked,

@@ -319,10 +319,18 @@ static enum step op_loop(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_yield(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			  const struct sl_step *st)
 {
-	(void)st;
+	struct sl_group *g = sl_mtask(p)->group;
+
 	sl_mtask(p)->pc++;
 	p->sched_class->yield_task(sim, rq);
 	sl_schedule(sim, rq);
+	if (g) {
+		g->yields++;
+		if (rq->curr == p) {
+			g->yields_kept++;
+			g->yields_kept_ns += st->d.a;
+		}
+	}
 	return STEP_STOP;
 }
 
