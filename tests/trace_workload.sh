@@ -270,6 +270,23 @@ assert got == want, (got, want)
 }
 ho_run "" '({"replayed": 1, "released": 1, "given": 0, "waited": 0}, 1, 48000)'
 ho_run ",handoff=0" '(None, 2, 48000)'
+# waits that did not block are counted with the recorded switch cost their next bursts gave
+# back: the same replay at ctx_switch 2 us (no refill, no migration cost). lockB's released
+# wait, and lockA's (fixed, a reply) at 1040 us finding lockB's wake-up made: 2 waits, each
+# followed by a burst (28 us, 48 us) that gave back its 2 us switch-in, so 4 us. The CPU:
+# lockA 1073 - 2 us; lockB 48 - 4 us, 2 of them its switch-in after its recorded preemption
+# by the hog, which the simulation does not make either (not a wait: not in this count).
+"$SL" run --cpus 2 --kernel 6.18 --json --param ctx_switch=2000ns --param cache_refill=0ns \
+	--param migrate_core=0ns --param timer_slack=0ns \
+	--workload "trace:file=$D/handoff.trace,calibration=none,tasks=^lock" >"$T/hw.json" ||
+	fail "run handoff.trace, ctx_switch 2 us"
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+assert g["waits_without_block"] == {"count": 2, "recorded_ns": 4000}, g
+cpu = sorted((t["comm"], t["cpu_time_ns"]) for t in g["per_task"])
+assert cpu == [("lockA", 1071000), ("lockB", 44000)], cpu
+' "$T/hw.json" || fail "waits without a block: $(cat "$T/hw.json")"
 
 # a CPU's records going back in time: the line, exit status 2
 usage_error "backwards.trace:6: malformed line: expected a timestamp not before line 5's (1.000100000)" \

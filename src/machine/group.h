@@ -50,6 +50,9 @@ struct sl_group {
 	 * switch-in that did not happen would have charged again (trace.c)
 	 */
 	u64 yields, yields_kept, yields_kept_ns;
+	/* likewise its semaphore and hand-off waits that did not block (OP_SEM_DOWN,
+	 * OP_HANDOFF_DOWN: the wake-up made before, or the lock free) */
+	u64 waits_kept, waits_kept_ns;
 	/* tasks asleep on the group's mutexes, conditions, barriers and semaphores: only
 	 * the group's own tasks can wake them, so all of its live tasks asleep there is a
 	 * deadlock; deadlock() (NULL: not checked) then reports it in sim->error and stops the

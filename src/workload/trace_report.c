@@ -382,6 +382,24 @@ void sl_tw_run_table(FILE *f, const struct sl_group *g, bool *head)
 			"is not charged again)\n",
 			g->name, (unsigned long long)g->yields, (unsigned long long)g->yields_kept,
 			(double)g->yields_kept_ns / 1e6);
+	if (g->waits_kept)
+		fprintf(f,
+			"\n%s: %llu waits for a task's wake-up did not block (made before, or the "
+			"lock free: no switch; the recorded switch cost their next bursts gave "
+			"back, %.3f ms, is not charged again)\n",
+			g->name, (unsigned long long)g->waits_kept, (double)g->waits_kept_ns / 1e6);
+}
+
+json_object *sl_tw_run_waits_json(const struct sl_group *g)
+{
+	json_object *o;
+
+	if (!g->waits_kept)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "count", json_object_new_int64((int64_t)g->waits_kept));
+	json_object_object_add(o, "recorded_ns", json_object_new_int64((int64_t)g->waits_kept_ns));
+	return o;
 }
 
 json_object *sl_tw_run_yields_json(const struct sl_group *g)
