@@ -146,6 +146,10 @@ assert [(c["kernel"], c["cpus"]) for c in rec["configurations"]] == [("6.18", 2)
 assert (run["kernel"], run["cpus"], run31["kernel"]) == ("6.18", 2, "2.6.31"), (run["kernel"], run31["kernel"])
 assert [(c["kernel"], c["cpus"]) for c in rec2["configurations"]] == \
     [("2.6.31", 2), ("6.18", 2)], rec2["configurations"]
+# the words of each column say the machine it took (vm-haltpoll for the haltpoll driver)
+assert [c["args"] for c in rec2["configurations"]] == \
+    ["--kernel 2.6.31 --cpus 2 --machine vm-haltpoll",
+     "--kernel 6.18 --cpus 2 --machine vm-haltpoll"], rec2["configurations"]
 def same(col, r, what):
     g = r["groups"][0]
     t = col
@@ -159,6 +163,27 @@ same(rec2["total"]["configurations"][1], run, "compare --kernel 6.18")
 same(rec2["total"]["configurations"][0], run31, "compare --kernel 2.6.31")
 PYEOF
 	fail "compare's figures for a recording are not run's"
+# a recording whose vCPUs halted (cpuidle driver none: vm-hlt, POLL off): the column's words
+# say so, and run with exactly those words gives its figures
+cp "$R" "$T/hlt.trace.xz"
+sed 's/^cpuidle_driver .*/cpuidle_driver none/' "$D/corpus/make-j8-high.trace.machine.conf" \
+	>"$T/hlt.trace.machine.conf"
+"$SL" compare --workload "trace:file=$T/hlt.trace.xz" --json >"$T/hlt.json" 2>/dev/null ||
+	fail "compare of a halting recording: exit $?"
+words=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["configurations"][0]["args"])' \
+	"$T/hlt.json")
+[ "$words" = "--kernel 6.18 --cpus 2 --machine vm-hlt --cpuidle-disable POLL" ] ||
+	fail "the words of a halting recording's column: $words"
+# shellcheck disable=SC2086
+"$SL" run $words --workload "trace:file=$T/hlt.trace.xz" --json >"$T/hltrun.json" 2>/dev/null ||
+	fail "run $words: exit $?"
+python3 - "$T/hlt.json" "$T/hltrun.json" <<'PYEOF' || fail "run with a column's words is not that column"
+import json, sys
+c, r = (json.load(open(f)) for f in sys.argv[1:])
+t, g = c["total"]["configurations"][0], r["groups"][0]
+assert round(t["cpu_ms"]["mean"] * 1e6) == g["cpu_time_ns"], (t["cpu_ms"], g["cpu_time_ns"])
+assert round(t["completion_ms"]["mean"] * 1e6) == g["completion_ns"], (t, g)
+PYEOF
 
 # --- errors: exit status 2, nothing on stdout ---
 usage_error "tasks=nomatch matches no task of the trace" compare --duration 100ms \

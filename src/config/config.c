@@ -263,6 +263,12 @@ static const struct sl_tw_costs *as_recorded(const struct sl_args *a,
 	return rm;
 }
 
+bool sl_args_as_recorded(const struct sl_args *a, const struct sl_workload_inst *wl, int n,
+			 struct sl_args *b, char cpus[16])
+{
+	return as_recorded(a, wl, n < SL_MAX_LIST ? n : SL_MAX_LIST, b, cpus) != NULL;
+}
+
 /* sl_config_build_shared of a as given, with no recorded defaults taken */
 static int build_with(struct sl_config *cfg, const struct sl_args *a,
 		      const struct sl_workload_inst *wl, int n, char *err, size_t errlen)

@@ -114,6 +114,13 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 int sl_config_build_shared(struct sl_config *cfg, const struct sl_args *a,
 			   const struct sl_workload_inst *wl, int n, char *err, size_t errlen);
 /*
+ * b: a with what it leaves unsaid (--kernel, --cpus, --machine) taken from the machine the trace
+ * workloads wl[0..n) were recorded on, as every build of a configuration takes it; cpus (16
+ * bytes) holds b's --cpus text. false: none says (b = a).
+ */
+bool sl_args_as_recorded(const struct sl_args *a, const struct sl_workload_inst *wl, int n,
+			 struct sl_args *b, char cpus[16]);
+/*
  * The words of a as options of `schedlab run` (--kernel first, with the release that ran, then
  * the machine, the duration, the flags, the sysctls and the parameters); not its workloads, seed
  * or --at changes.
