@@ -163,6 +163,19 @@ same(rec2["total"]["configurations"][1], run, "compare --kernel 6.18")
 same(rec2["total"]["configurations"][0], run31, "compare --kernel 2.6.31")
 PYEOF
 	fail "compare's figures for a recording are not run's"
+# a sysctl only the recorded kernel has (6.18's migration_cost_ns), without --kernel: run
+# checks it against the release it replays under, as compare does, and both give one figure
+"$SL" run --sysctl migration_cost_ns=0 --workload "trace:file=$R" --json >"$T/sy.json" \
+	2>"$T/err" || fail "run --sysctl migration_cost_ns=0 of a 6.18 recording: $(cat "$T/err")"
+"$SL" compare --sysctl migration_cost_ns=0 --workload "trace:file=$R" --json >"$T/syc.json" \
+	2>/dev/null || fail "compare --sysctl migration_cost_ns=0: exit $?"
+python3 - "$T/syc.json" "$T/sy.json" <<'PYEOF' || fail "run and compare with a 6.18 sysctl"
+import json, sys
+c, r = (json.load(open(f)) for f in sys.argv[1:])
+assert r["kernel"] == "6.18" and r["sysctl"]["migration_cost_ns"] == 0, r["sysctl"]
+t, g = c["total"]["configurations"][0], r["groups"][0]
+assert round(t["cpu_ms"]["mean"] * 1e6) == g["cpu_time_ns"], (t["cpu_ms"], g["cpu_time_ns"])
+PYEOF
 # a recording whose vCPUs halted (cpuidle driver none: vm-hlt, POLL off): the column's words
 # say so, and run with exactly those words gives its figures
 cp "$R" "$T/hlt.trace.xz"

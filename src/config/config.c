@@ -320,42 +320,14 @@ static int build_as_recorded(struct sl_config *cfg, const struct sl_args *b,
 	return 0;
 }
 
-int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
+/*
+ * sl_config_build's knobs, cpuidle, --at changes and the checks of its parsed workloads, with
+ * cfg's release, CPUs and workloads already set; -1 with err (the caller frees)
+ */
+static int build_rest(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
 {
 	char e[1400];
 
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->rel = a->kernel ? sl_release_find(a->kernel) : sl_release_default();
-	if (!cfg->rel) {
-		char names[256];
-
-		sl_release_names(names, sizeof(names));
-		snprintf(err, errlen, "--kernel '%s': unknown release (valid: %s)", a->kernel,
-			 names);
-		return -1;
-	}
-	cfg->sockets = 1;
-	cfg->cores = 2;
-	cfg->threads = 1;
-	if (a->topology && parse_topology(cfg, a->topology, err, errlen))
-		return -1;
-	if (a->cpus) {
-		s64 n;
-
-		if (sl_parse_s64(a->cpus, &n, e, sizeof(e)) || n < 1 || n > 4096) {
-			snprintf(err, errlen, "--cpus '%s': expected a number of CPUs, 1..4096",
-				 a->cpus);
-			return -1;
-		}
-		if (a->topology && n != (s64)cfg->sockets * cfg->cores * cfg->threads) {
-			snprintf(err, errlen, "--cpus %s disagrees with --topology %s", a->cpus,
-				 a->topology);
-			return -1;
-		}
-		if (!a->topology)
-			cfg->cores = (int)n;
-	}
-	cfg->ncpu = cfg->sockets * cfg->cores * cfg->threads;
 	if (a->duration) {
 		if (sl_parse_duration(a->duration, &cfg->duration, e, sizeof(e))) {
 			snprintf(err, errlen, "--duration: %s", e);
@@ -446,15 +418,56 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			return -1;
 	if (check_at_sequence(cfg, a, err, errlen))
 		return -1;
+	for (int i = 0; i < cfg->nwl; i++)
+		if (check_policy(cfg, &cfg->wl[i], err, errlen))
+			return -1;
+	return trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen) ? -1 : 0;
+}
+
+int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
+{
+	char e[1400];
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->rel = a->kernel ? sl_release_find(a->kernel) : sl_release_default();
+	if (!cfg->rel) {
+		char names[256];
+
+		sl_release_names(names, sizeof(names));
+		snprintf(err, errlen, "--kernel '%s': unknown release (valid: %s)", a->kernel,
+			 names);
+		return -1;
+	}
+	cfg->sockets = 1;
+	cfg->cores = 2;
+	cfg->threads = 1;
+	if (a->topology && parse_topology(cfg, a->topology, err, errlen))
+		return -1;
+	if (a->cpus) {
+		s64 n;
+
+		if (sl_parse_s64(a->cpus, &n, e, sizeof(e)) || n < 1 || n > 4096) {
+			snprintf(err, errlen, "--cpus '%s': expected a number of CPUs, 1..4096",
+				 a->cpus);
+			return -1;
+		}
+		if (a->topology && n != (s64)cfg->sockets * cfg->cores * cfg->threads) {
+			snprintf(err, errlen, "--cpus %s disagrees with --topology %s", a->cpus,
+				 a->topology);
+			return -1;
+		}
+		if (!a->topology)
+			cfg->cores = (int)n;
+	}
+	cfg->ncpu = cfg->sockets * cfg->cores * cfg->threads;
+	/* the workloads first: a trace's recorded machine decides the release that the knobs
+	 * are checked against (a 6.18 sysctl on a 6.18 recording without --kernel) */
 	for (int i = 0; i < a->nworkloads; i++) {
 		if (sl_workload_parse(a->workloads[i], &cfg->wl[cfg->nwl], err, errlen)) {
 			sl_config_free(cfg);
 			return -1;
 		}
-		if (check_policy(cfg, &cfg->wl[cfg->nwl++], err, errlen)) {
-			sl_config_free(cfg);
-			return -1;
-		}
+		cfg->nwl++;
 	}
 	/* built again, and said, where the recorded machine changes what a alone gave */
 	if (!a->kernel || (!a->cpus && !a->topology) || (!a->machine && !a->idle)) {
@@ -466,7 +479,7 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			   (b.cpus != a->cpus && rm->cpus != cfg->ncpu) || b.machine != a->machine))
 			return build_as_recorded(cfg, &b, rm, err, errlen);
 	}
-	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {
+	if (build_rest(cfg, a, err, errlen)) {
 		sl_config_free(cfg);
 		return -1;
 	}
