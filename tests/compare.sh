@@ -126,6 +126,78 @@ rects = [e for e in root.iter() if e.tag.endswith("rect")]
 assert len(rects) == 1 + 5 + 3 * 5 + 3 * 4, len(rects)
 PYEOF
 
+# --- a recording with its machine.conf (tests/data/corpus: Linux 6.18.44, 2 CPUs, cpuidle
+# driver haltpoll): compare replays it on the machine run replays it on, the recorded kernel,
+# its CPU count and its idle (vm-haltpoll) where the configuration does not say, so that each
+# column's figures are run's for the same words, to the nanosecond ---
+R=$D/corpus/make-j8-high.trace.xz
+"$SL" compare --workload "trace:file=$R" --json >"$T/rec.json" 2>/dev/null ||
+	fail "compare of a recording: exit $?"
+"$SL" compare --kernel 2.6.31,6.18 --workload "trace:file=$R" --json >"$T/rec2.json" \
+	2>/dev/null || fail "compare --kernel 2.6.31,6.18 of a recording: exit $?"
+"$SL" run --workload "trace:file=$R" --json >"$T/run.json" 2>/dev/null || fail "run: exit $?"
+"$SL" run --kernel 2.6.31 --workload "trace:file=$R" --json >"$T/run31.json" 2>/dev/null ||
+	fail "run --kernel 2.6.31: exit $?"
+python3 - "$T/rec.json" "$T/rec2.json" "$T/run.json" "$T/run31.json" <<'PYEOF' ||
+import json, sys
+rec, rec2, run, run31 = (json.load(open(f)) for f in sys.argv[1:])
+# the recorded kernel and CPUs, as run takes them (machine.conf: kernel_release 6.18.44, cpus 2)
+assert [(c["kernel"], c["cpus"]) for c in rec["configurations"]] == [("6.18", 2)], rec["configurations"]
+assert (run["kernel"], run["cpus"], run31["kernel"]) == ("6.18", 2, "2.6.31"), (run["kernel"], run31["kernel"])
+assert [(c["kernel"], c["cpus"]) for c in rec2["configurations"]] == \
+    [("2.6.31", 2), ("6.18", 2)], rec2["configurations"]
+# the words of each column say the machine it took (vm-haltpoll for the haltpoll driver)
+assert [c["args"] for c in rec2["configurations"]] == \
+    ["--kernel 2.6.31 --cpus 2 --machine vm-haltpoll",
+     "--kernel 6.18 --cpus 2 --machine vm-haltpoll"], rec2["configurations"]
+def same(col, r, what):
+    g = r["groups"][0]
+    t = col
+    assert round(t["cpu_ms"]["mean"] * 1e6) == g["cpu_time_ns"], (what, t["cpu_ms"], g["cpu_time_ns"])
+    assert t["wakeups"]["mean"] == g["wakeups"], (what, t["wakeups"], g["wakeups"])
+    assert round(t["wakeup_latency_max_ms"]["mean"] * 1e6) == g["wakeup_latency_ns"]["max"], what
+    assert round(t["completion_ms"]["mean"] * 1e6) == g["completion_ns"], what
+    assert t["tasks"]["mean"] == g["tasks"], what
+same(rec["total"]["configurations"][0], run, "compare, no options")
+same(rec2["total"]["configurations"][1], run, "compare --kernel 6.18")
+same(rec2["total"]["configurations"][0], run31, "compare --kernel 2.6.31")
+PYEOF
+	fail "compare's figures for a recording are not run's"
+# a sysctl only the recorded kernel has (6.18's migration_cost_ns), without --kernel: run
+# checks it against the release it replays under, as compare does, and both give one figure
+"$SL" run --sysctl migration_cost_ns=0 --workload "trace:file=$R" --json >"$T/sy.json" \
+	2>"$T/err" || fail "run --sysctl migration_cost_ns=0 of a 6.18 recording: $(cat "$T/err")"
+"$SL" compare --sysctl migration_cost_ns=0 --workload "trace:file=$R" --json >"$T/syc.json" \
+	2>/dev/null || fail "compare --sysctl migration_cost_ns=0: exit $?"
+python3 - "$T/syc.json" "$T/sy.json" <<'PYEOF' || fail "run and compare with a 6.18 sysctl"
+import json, sys
+c, r = (json.load(open(f)) for f in sys.argv[1:])
+assert r["kernel"] == "6.18" and r["sysctl"]["migration_cost_ns"] == 0, r["sysctl"]
+t, g = c["total"]["configurations"][0], r["groups"][0]
+assert round(t["cpu_ms"]["mean"] * 1e6) == g["cpu_time_ns"], (t["cpu_ms"], g["cpu_time_ns"])
+PYEOF
+# a recording whose vCPUs halted (cpuidle driver none: vm-hlt, POLL off): the column's words
+# say so, and run with exactly those words gives its figures
+cp "$R" "$T/hlt.trace.xz"
+sed 's/^cpuidle_driver .*/cpuidle_driver none/' "$D/corpus/make-j8-high.trace.machine.conf" \
+	>"$T/hlt.trace.machine.conf"
+"$SL" compare --workload "trace:file=$T/hlt.trace.xz" --json >"$T/hlt.json" 2>/dev/null ||
+	fail "compare of a halting recording: exit $?"
+words=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["configurations"][0]["args"])' \
+	"$T/hlt.json")
+[ "$words" = "--kernel 6.18 --cpus 2 --machine vm-hlt --cpuidle-disable POLL" ] ||
+	fail "the words of a halting recording's column: $words"
+# shellcheck disable=SC2086
+"$SL" run $words --workload "trace:file=$T/hlt.trace.xz" --json >"$T/hltrun.json" 2>/dev/null ||
+	fail "run $words: exit $?"
+python3 - "$T/hlt.json" "$T/hltrun.json" <<'PYEOF' || fail "run with a column's words is not that column"
+import json, sys
+c, r = (json.load(open(f)) for f in sys.argv[1:])
+t, g = c["total"]["configurations"][0], r["groups"][0]
+assert round(t["cpu_ms"]["mean"] * 1e6) == g["cpu_time_ns"], (t["cpu_ms"], g["cpu_time_ns"])
+assert round(t["completion_ms"]["mean"] * 1e6) == g["completion_ns"], (t, g)
+PYEOF
+
 # --- errors: exit status 2, nothing on stdout ---
 usage_error "tasks=nomatch matches no task of the trace" compare --duration 100ms \
 	--workload "trace:file=$W,tasks=nomatch" --plot "$T/none.svg"

@@ -126,7 +126,24 @@ python3 -c '
 import json, sys
 g = json.load(open(sys.argv[1]))["groups"][0]
 assert g["cpu_time_ns"] == 200000, g
+# what went with it is counted: 1 yield, which did not switch, the 1 us its next burst gave
+# back (the 2 us switch-in less its 1 us credit): the 201 - 200 us
+assert g["yields"] == {"replayed": 1, "no_switch": 1, "no_switch_recorded_ns": 1000}, g
 ' "$T/sc.json" || fail "stale credit: $(cat "$T/sc.json")"
+"$SL" run --cpus 1 --kernel 6.18 --param ctx_switch=2000ns --param cache_refill=0ns \
+	--workload "trace:file=$D/stale-credit.trace,calibration=none,tasks=^y$" >"$T/sc.txt" ||
+	fail "stale-credit.trace (table)"
+grep -F "trace: 1 yields, 1 of them with nothing else to run on the CPU (no switch: the recorded switch cost their next bursts gave back, 0.001 ms, is not charged again)" \
+	"$T/sc.txt" >/dev/null || fail "the yields' line: $(cat "$T/sc.txt")"
+# with z replayed too, y's yield switches to z as recorded: nothing goes
+"$SL" run --cpus 1 --kernel 6.18 --json --param ctx_switch=2000ns --param cache_refill=0ns \
+	--workload "trace:file=$D/stale-credit.trace,calibration=none" >"$T/sc2.json" ||
+	fail "stale-credit.trace, y and z"
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+assert g["yields"] == {"replayed": 1, "no_switch": 0, "no_switch_recorded_ns": 0}, g
+' "$T/sc2.json" || fail "yield switching: $(cat "$T/sc2.json")"
 
 # wake-ups onto another, idle CPU counted once (docs/workloads.md): remote-wake.trace, p-11 on
 # CPU 0 and q-12 on CPU 1 wake each other onto their idle CPUs 3 times each (6 marked,
@@ -302,6 +319,23 @@ assert got == want, (got, want)
 }
 ho_run "" '({"replayed": 1, "released": 1, "given": 0, "waited": 0}, 1, 48000)'
 ho_run ",handoff=0" '(None, 2, 48000)'
+# waits that did not block are counted with the recorded switch cost their next bursts gave
+# back: the same replay at ctx_switch 2 us (no refill, no migration cost). lockB's released
+# wait, and lockA's (fixed, a reply) at 1040 us finding lockB's wake-up made: 2 waits, each
+# followed by a burst (28 us, 48 us) that gave back its 2 us switch-in, so 4 us. The CPU:
+# lockA 1073 - 2 us; lockB 48 - 4 us, 2 of them its switch-in after its recorded preemption
+# by the hog, which the simulation does not make either (not a wait: not in this count).
+"$SL" run --cpus 2 --kernel 6.18 --json --param ctx_switch=2000ns --param cache_refill=0ns \
+	--param migrate_core=0ns --param timer_slack=0ns \
+	--workload "trace:file=$D/handoff.trace,calibration=none,tasks=^lock" >"$T/hw.json" ||
+	fail "run handoff.trace, ctx_switch 2 us"
+python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"][0]
+assert g["waits_without_block"] == {"count": 2, "recorded_ns": 4000}, g
+cpu = sorted((t["comm"], t["cpu_time_ns"]) for t in g["per_task"])
+assert cpu == [("lockA", 1071000), ("lockB", 44000)], cpu
+' "$T/hw.json" || fail "waits without a block: $(cat "$T/hw.json")"
 
 # a CPU's records going back in time: the line, exit status 2
 usage_error "backwards.trace:6: malformed line: expected a timestamp not before line 5's (1.000100000)" \

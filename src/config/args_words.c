@@ -39,6 +39,8 @@ void sl_args_words(const struct sl_args *a, const char *kernel, char *buf, size_
 		sl_append(buf, len, &off, " --sysctl %s", a->sysctls[i]);
 	for (int i = 0; i < a->nparams; i++)
 		sl_append(buf, len, &off, " --param %s", a->params[i]);
+	for (int i = 0; i < a->ncpuidle_disable; i++)
+		sl_append(buf, len, &off, " --cpuidle-disable %s", a->cpuidle_disable[i]);
 	for (int i = 0; i < a->ncpuidle_params; i++)
 		sl_append(buf, len, &off, " --cpuidle-param %s", a->cpuidle_params[i]);
 }

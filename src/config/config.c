@@ -262,12 +262,12 @@ static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err
  * the model make of my recording" and a what-if is one --kernel away. NULL: no trace workload
  * says, or two say different things (the defaults stay then).
  */
-static const struct sl_tw_costs *recorded_machine(const struct sl_config *cfg)
+static const struct sl_tw_costs *recorded_machine(const struct sl_workload_inst *wl, int n)
 {
 	const struct sl_tw_costs *r = NULL;
 
-	for (int i = 0; i < cfg->nwl; i++) {
-		const struct sl_tw_costs *c = recorded(&cfg->wl[i]);
+	for (int i = 0; i < n; i++) {
+		const struct sl_tw_costs *c = recorded(&wl[i]);
 
 		if (!c || !c->release[0] || !sl_release_of_uname(c->release))
 			continue;
@@ -279,38 +279,89 @@ static const struct sl_tw_costs *recorded_machine(const struct sl_config *cfg)
 	return r;
 }
 
-/* cfg built again around its parsed workloads, as the recorded machine (recorded_machine) */
-static int build_as_recorded(struct sl_config *cfg, const struct sl_args *a,
+/*
+ * b: a with what it leaves unsaid taken from the machine the trace workloads wl[0..n) were
+ * recorded on (recorded_machine): --kernel, the CPUs without --cpus or --topology, and
+ * without --machine or --idle the cpuidle profile of its driver (a halted vCPU needs an IPI
+ * to wake, a polling one does not). Every command that builds a configuration around a trace
+ * (run, compare, sweep, repro) takes its defaults here, so that one trace replays on one
+ * machine whichever command runs it. cpus (16 bytes) holds b's --cpus text. Returns the
+ * recorded machine, NULL when none says (b = a then).
+ */
+static const struct sl_tw_costs *as_recorded(const struct sl_args *a,
+					     const struct sl_workload_inst *wl, int n,
+					     struct sl_args *b, char cpus[16])
+{
+	const struct sl_tw_costs *rm = recorded_machine(wl, n);
+	const struct sl_idle_profile *idle;
+
+	*b = *a;
+	if (!rm)
+		return NULL;
+	if (!b->kernel)
+		b->kernel = sl_release_of_uname(rm->release)->name;
+	if (!b->cpus && !b->topology && rm->cpus) {
+		snprintf(cpus, 16, "%d", rm->cpus);
+		b->cpus = cpus;
+	}
+	idle = sl_idle_profile_for_driver(rm->idle);
+	if (!b->machine && !b->idle && idle) {
+		b->machine = idle->name;
+		if (idle->no_poll && b->ncpuidle_disable < SL_MAX_LIST)
+			b->cpuidle_disable[b->ncpuidle_disable++] = "POLL";
+	}
+	return rm;
+}
+
+bool sl_args_as_recorded(const struct sl_args *a, const struct sl_workload_inst *wl, int n,
+			 struct sl_args *b, char cpus[16])
+{
+	return as_recorded(a, wl, n < SL_MAX_LIST ? n : SL_MAX_LIST, b, cpus) != NULL;
+}
+
+/* sl_config_build_shared of a as given, with no recorded defaults taken */
+static int build_with(struct sl_config *cfg, const struct sl_args *a,
+		      const struct sl_workload_inst *wl, int n, char *err, size_t errlen)
+{
+	struct sl_args b = *a;
+
+	if (n > SL_MAX_LIST) {
+		snprintf(err, errlen, "--workload: at most %d", SL_MAX_LIST);
+		return -1;
+	}
+	b.nworkloads = 0;
+	if (sl_config_build(cfg, &b, err, errlen))
+		return -1;
+	cfg->wl_shared = true;
+	for (int i = 0; i < n; i++) {
+		cfg->wl[cfg->nwl] = wl[i];
+		if (check_policy(cfg, &cfg->wl[cfg->nwl++], err, errlen)) {
+			sl_config_free(cfg);
+			return -1;
+		}
+	}
+	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {
+		sl_config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+/* cfg built again around its parsed workloads, as the recorded machine rm (as_recorded: b) */
+static int build_as_recorded(struct sl_config *cfg, const struct sl_args *b,
 			     const struct sl_tw_costs *rm, char *err, size_t errlen)
 {
 	struct sl_workload_inst wl[SL_MAX_LIST];
-	const struct sl_release *rel = sl_release_of_uname(rm->release);
-	struct sl_args b = *a;
-	char cpus[16];
 	int n = cfg->nwl;
 
-	if (!b.kernel)
-		b.kernel = rel->name;
-	if (!b.cpus && !b.topology && rm->cpus) {
-		snprintf(cpus, sizeof(cpus), "%d", rm->cpus);
-		b.cpus = cpus;
-	}
-	/* its idle: a halted vCPU needs an IPI to wake, a polling one does not */
-	const struct sl_idle_profile *idle = sl_idle_profile_for_driver(rm->idle);
-
-	if (!b.machine && !b.idle && idle) {
-		b.machine = idle->name;
-		if (idle->no_poll && b.ncpuidle_disable < SL_MAX_LIST)
-			b.cpuidle_disable[b.ncpuidle_disable++] = "POLL";
-	}
 	fprintf(stderr,
 		"schedlab: %s: recorded on Linux %s with %d CPUs: replayed with --kernel %s "
 		"--cpus %s%s%s (give --kernel, --cpus or --machine to choose)\n",
-		rm->path, rm->release, rm->cpus, b.kernel, b.cpus ? b.cpus : "(topology)",
-		b.machine ? " --machine " : "", b.machine ? b.machine : "");
+		rm->path, rm->release, rm->cpus, b->kernel, b->cpus ? b->cpus : "(topology)",
+		b->machine ? " --machine " : "", b->machine ? b->machine : "");
 	memcpy(wl, cfg->wl, (size_t)n * sizeof(wl[0]));
 	cfg->nwl = 0;
-	if (sl_config_build_shared(cfg, &b, wl, n, err, errlen)) {
+	if (build_with(cfg, b, wl, n, err, errlen)) {
 		for (int i = 0; i < n; i++)
 			sl_workload_inst_free(&wl[i]);
 		return -1;
@@ -319,42 +370,14 @@ static int build_as_recorded(struct sl_config *cfg, const struct sl_args *a,
 	return 0;
 }
 
-int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
+/*
+ * sl_config_build's knobs, cpuidle, --at changes and the checks of its parsed workloads, with
+ * cfg's release, CPUs and workloads already set; -1 with err (the caller frees)
+ */
+static int build_rest(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
 {
 	char e[1400];
 
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->rel = a->kernel ? sl_release_find(a->kernel) : sl_release_default();
-	if (!cfg->rel) {
-		char names[256];
-
-		sl_release_names(names, sizeof(names));
-		snprintf(err, errlen, "--kernel '%s': unknown release (valid: %s)", a->kernel,
-			 names);
-		return -1;
-	}
-	cfg->sockets = 1;
-	cfg->cores = 2;
-	cfg->threads = 1;
-	if (a->topology && parse_topology(cfg, a->topology, err, errlen))
-		return -1;
-	if (a->cpus) {
-		s64 n;
-
-		if (sl_parse_s64(a->cpus, &n, e, sizeof(e)) || n < 1 || n > 4096) {
-			snprintf(err, errlen, "--cpus '%s': expected a number of CPUs, 1..4096",
-				 a->cpus);
-			return -1;
-		}
-		if (a->topology && n != (s64)cfg->sockets * cfg->cores * cfg->threads) {
-			snprintf(err, errlen, "--cpus %s disagrees with --topology %s", a->cpus,
-				 a->topology);
-			return -1;
-		}
-		if (!a->topology)
-			cfg->cores = (int)n;
-	}
-	cfg->ncpu = cfg->sockets * cfg->cores * cfg->threads;
 	if (a->duration) {
 		if (sl_parse_duration(a->duration, &cfg->duration, e, sizeof(e))) {
 			snprintf(err, errlen, "--duration: %s", e);
@@ -445,25 +468,68 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			return -1;
 	if (check_at_sequence(cfg, a, err, errlen))
 		return -1;
+	for (int i = 0; i < cfg->nwl; i++)
+		if (check_policy(cfg, &cfg->wl[i], err, errlen))
+			return -1;
+	return trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen) ? -1 : 0;
+}
+
+int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen)
+{
+	char e[1400];
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->rel = a->kernel ? sl_release_find(a->kernel) : sl_release_default();
+	if (!cfg->rel) {
+		char names[256];
+
+		sl_release_names(names, sizeof(names));
+		snprintf(err, errlen, "--kernel '%s': unknown release (valid: %s)", a->kernel,
+			 names);
+		return -1;
+	}
+	cfg->sockets = 1;
+	cfg->cores = 2;
+	cfg->threads = 1;
+	if (a->topology && parse_topology(cfg, a->topology, err, errlen))
+		return -1;
+	if (a->cpus) {
+		s64 n;
+
+		if (sl_parse_s64(a->cpus, &n, e, sizeof(e)) || n < 1 || n > 4096) {
+			snprintf(err, errlen, "--cpus '%s': expected a number of CPUs, 1..4096",
+				 a->cpus);
+			return -1;
+		}
+		if (a->topology && n != (s64)cfg->sockets * cfg->cores * cfg->threads) {
+			snprintf(err, errlen, "--cpus %s disagrees with --topology %s", a->cpus,
+				 a->topology);
+			return -1;
+		}
+		if (!a->topology)
+			cfg->cores = (int)n;
+	}
+	cfg->ncpu = cfg->sockets * cfg->cores * cfg->threads;
+	/* the workloads first: a trace's recorded machine decides the release that the knobs
+	 * are checked against (a 6.18 sysctl on a 6.18 recording without --kernel) */
 	for (int i = 0; i < a->nworkloads; i++) {
 		if (sl_workload_parse(a->workloads[i], &cfg->wl[cfg->nwl], err, errlen)) {
 			sl_config_free(cfg);
 			return -1;
 		}
-		if (check_policy(cfg, &cfg->wl[cfg->nwl++], err, errlen)) {
-			sl_config_free(cfg);
-			return -1;
-		}
+		cfg->nwl++;
 	}
+	/* built again, and said, where the recorded machine changes what a alone gave */
 	if (!a->kernel || (!a->cpus && !a->topology) || (!a->machine && !a->idle)) {
-		const struct sl_tw_costs *rm = recorded_machine(cfg);
+		struct sl_args b;
+		char cpus[16];
+		const struct sl_tw_costs *rm = as_recorded(a, cfg->wl, cfg->nwl, &b, cpus);
 
-		if (rm && ((!a->kernel && sl_release_of_uname(rm->release) != cfg->rel) ||
-			   (!a->cpus && !a->topology && rm->cpus && rm->cpus != cfg->ncpu) ||
-			   (!a->machine && !a->idle && sl_idle_profile_for_driver(rm->idle))))
-			return build_as_recorded(cfg, a, rm, err, errlen);
+		if (rm && (sl_release_find(b.kernel) != cfg->rel ||
+			   (b.cpus != a->cpus && rm->cpus != cfg->ncpu) || b.machine != a->machine))
+			return build_as_recorded(cfg, &b, rm, err, errlen);
 	}
-	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {
+	if (build_rest(cfg, a, err, errlen)) {
 		sl_config_free(cfg);
 		return -1;
 	}
@@ -473,28 +539,11 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 int sl_config_build_shared(struct sl_config *cfg, const struct sl_args *a,
 			   const struct sl_workload_inst *wl, int n, char *err, size_t errlen)
 {
-	struct sl_args b = *a;
+	struct sl_args b;
+	char cpus[16];
 
-	if (n > SL_MAX_LIST) {
-		snprintf(err, errlen, "--workload: at most %d", SL_MAX_LIST);
-		return -1;
-	}
-	b.nworkloads = 0;
-	if (sl_config_build(cfg, &b, err, errlen))
-		return -1;
-	cfg->wl_shared = true;
-	for (int i = 0; i < n; i++) {
-		cfg->wl[cfg->nwl] = wl[i];
-		if (check_policy(cfg, &cfg->wl[cfg->nwl++], err, errlen)) {
-			sl_config_free(cfg);
-			return -1;
-		}
-	}
-	if (trace_costs(cfg, a, err, errlen) || check_tasks(cfg, err, errlen)) {
-		sl_config_free(cfg);
-		return -1;
-	}
-	return 0;
+	as_recorded(a, wl, n < SL_MAX_LIST ? n : SL_MAX_LIST, &b, cpus);
+	return build_with(cfg, &b, wl, n, err, errlen);
 }
 
 void sl_config_rtapp_duration(struct sl_config *cfg)

@@ -106,12 +106,20 @@ void sl_group_name(const struct sl_config *cfg, int i, char *buf, size_t len);
 int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, size_t errlen);
 /*
  * sl_config_build of a with the workloads wl[0..n), already parsed by sl_workload_parse, in
- * place of a's own (not read), with the checks sl_config_build makes of its own: so that many
- * runs replay one parsed workload (a trace read once). wl stays the caller's, to free after
- * cfg; -1 with err.
+ * place of a's own (not read), with the checks and the recorded machine's defaults (a trace's
+ * kernel, CPUs, cpuidle) sl_config_build takes for its own: so that many runs replay one parsed
+ * workload (a trace read once), as run would. wl stays the caller's, to free after cfg; -1
+ * with err.
  */
 int sl_config_build_shared(struct sl_config *cfg, const struct sl_args *a,
 			   const struct sl_workload_inst *wl, int n, char *err, size_t errlen);
+/*
+ * b: a with what it leaves unsaid (--kernel, --cpus, --machine) taken from the machine the trace
+ * workloads wl[0..n) were recorded on, as every build of a configuration takes it; cpus (16
+ * bytes) holds b's --cpus text. false: none says (b = a).
+ */
+bool sl_args_as_recorded(const struct sl_args *a, const struct sl_workload_inst *wl, int n,
+			 struct sl_args *b, char cpus[16]);
 /*
  * The words of a as options of `schedlab run` (--kernel first, with the release that ran, then
  * the machine, the duration, the flags, the sysctls and the parameters); not its workloads, seed

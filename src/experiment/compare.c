@@ -835,14 +835,17 @@ int sl_compare(const struct sl_compare_opts *o, FILE *out, char *err, size_t err
 	/* every configuration must build before anything runs; the first gives the seeds and
 	 * the groups' names */
 	for (int ci = 0; ci < o->nconf; ci++) {
-		char msg[2048];
+		char msg[2048], cpus[16];
+		struct sl_args w;
 
 		if (sl_config_build_shared(&cfg, &o->conf[ci].a, c->wl, c->nwl, msg, sizeof(msg))) {
 			snprintf(err, errlen, "compare: configuration %s: %s", o->conf[ci].label,
 				 msg);
 			goto out;
 		}
-		sl_args_words(&o->conf[ci].a, cfg.rel->name, c->words[ci], sizeof(c->words[0]));
+		/* with the recorded machine's words it took, if any: what the run was */
+		sl_args_as_recorded(&o->conf[ci].a, c->wl, c->nwl, &w, cpus);
+		sl_args_words(&w, cfg.rel->name, c->words[ci], sizeof(c->words[0]));
 		for (int i = 0; !ci && i < o->nseeds; i++)
 			c->seeds[i] = cfg.seed + (u64)i;
 		for (int g = 0; !ci && g < c->nwl; g++)

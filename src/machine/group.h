@@ -43,6 +43,16 @@ struct sl_group {
 	struct sl_sem *sems; /* the trace workload's wake-up dependencies (owned) */
 	int nsems;
 	struct sl_handoffs handoffs; /* and its lock hand-offs (h owned) */
+	/*
+	 * its tasks' sched_yield()s (OP_YIELD), and those after which the yielder ran on (its
+	 * CPU had nothing else to run: no switch), with the steps' d summed over these: a trace
+	 * workload's yield carries the recorded switch cost its next burst gave back, which the
+	 * switch-in that did not happen would have charged again (trace.c)
+	 */
+	u64 yields, yields_kept, yields_kept_ns;
+	/* likewise its semaphore and hand-off waits that did not block (OP_SEM_DOWN,
+	 * OP_HANDOFF_DOWN: the wake-up made before, or the lock free) */
+	u64 waits_kept, waits_kept_ns;
 	/* tasks asleep on the group's mutexes, conditions, barriers and semaphores: only
 	 * the group's own tasks can wake them, so all of its live tasks asleep there is a
 	 * deadlock; deadlock() (NULL: not checked) then reports it in sim->error and stops the

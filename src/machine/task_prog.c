@@ -319,10 +319,18 @@ static enum step op_loop(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_yield(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			  const struct sl_step *st)
 {
-	(void)st;
+	struct sl_group *g = sl_mtask(p)->group;
+
 	sl_mtask(p)->pc++;
 	p->sched_class->yield_task(sim, rq);
 	sl_schedule(sim, rq);
+	if (g) {
+		g->yields++;
+		if (rq->curr == p) {
+			g->yields_kept++;
+			g->yields_kept_ns += st->d.a;
+		}
+	}
 	return STEP_STOP;
 }
 
@@ -574,14 +582,23 @@ static enum step op_affinity(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 }
 
 /* down(): a count left by an earlier up is taken at once, else p sleeps on the queue */
+/* a wait of g that did not block: counted, with what the step says its switch-in was worth */
+static void kept_on(struct sl_group *g, const struct sl_step *st)
+{
+	g->waits_kept++;
+	g->waits_kept_ns += st->d.a;
+}
+
 static enum step op_sem_down(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			     const struct sl_step *st)
 {
-	struct sl_sem *s = &sl_mtask(p)->group->sems[st->arg];
+	struct sl_group *g = sl_mtask(p)->group;
+	struct sl_sem *s = &g->sems[st->arg];
 
 	sl_mtask(p)->pc++;
 	if (s->count) {
 		s->count--;
+		kept_on(g, st);
 		return STEP_NEXT;
 	}
 	return wait_on(sim, rq, p, &s->q);
@@ -622,19 +639,22 @@ static enum step op_hold(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static enum step op_handoff_down(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 				 const struct sl_step *st)
 {
-	struct sl_handoffs *hs = &sl_mtask(p)->group->handoffs;
+	struct sl_group *g = sl_mtask(p)->group;
+	struct sl_handoffs *hs = &g->handoffs;
 	struct sl_handoff *h = &hs->h[st->arg];
-	struct sl_sem *s = &sl_mtask(p)->group->sems[h->sem];
+	struct sl_sem *s = &g->sems[h->sem];
 
 	sl_mtask(p)->pc++;
 	if (s->count) {
 		s->count--;
 		hs->given++;
+		kept_on(g, st);
 		return STEP_NEXT;
 	}
 	if (h->state == SL_HO_FREE) {
 		h->state = SL_HO_VOID;
 		hs->released++;
+		kept_on(g, st);
 		return STEP_NEXT;
 	}
 	hs->waited++;

@@ -1476,6 +1476,26 @@ static u64 *burst_credits(const struct sl_params *p, const struct sl_sim *sim,
 	return left;
 }
 
+/*
+ * The recorded switch cost that the burst after t's op k (an ends_burst op) gives back: its
+ * switch-ins' cost at p's prices less credit, the part left to its switch-in (burst_credits).
+ * Where the simulation does not switch at op k (a yield that finds nothing else to run, a
+ * wait whose wake-up was made before or whose lock was free), that switch-in is not made and
+ * this much of the recorded CPU time goes with it: the replay counts it (the d of OP_YIELD,
+ * OP_SEM_DOWN and OP_HANDOFF_DOWN, unused otherwise; the group's yields_kept_ns and
+ * waits_kept_ns), as nothing may go silently.
+ */
+static u64 given_back_after(const struct sl_params *p, const struct sl_sim *sim,
+			    const struct sl_tw_task *t, int k, u64 credit)
+{
+	u64 cost = 0;
+
+	for (int j = k + 1; j < t->nops && !ends_burst(t->ops[j].kind); j++)
+		if (t->ops[j].kind == TW_CIN)
+			cost += cin_cost(p, sim, &t->ops[j]);
+	return cost > credit ? cost - credit : 0;
+}
+
 /* a hand-off's op in one task's ops (sl_tw_handoff): lists sorted by task, then op */
 struct tw_ref {
 	int task, op, id;
@@ -1592,7 +1612,7 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 	for (int k = 0; k < t->nops; k++) {
 		const struct sl_tw_op *o = &t->ops[k];
 		int rc = 0, id;
-		u64 d = o->ns;
+		u64 d = o->ns, given = 0;
 
 		/* from here it holds what the wakees of these hand-offs wait for */
 		while ((id = ref_at(&ho->hold, ti, &ch, k)) >= 0)
@@ -1605,6 +1625,8 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			if (left[++b] &&
 			    sl_prog_add(sim, p, OP_CREDIT, sl_dist_fixed(left[b]), 0, 0, NULL))
 				goto out;
+			/* what goes if the simulation does not switch here: counted */
+			given = given_back_after(sl_machine_of(sim)->p, sim, t, k, left[b]);
 		}
 		switch (o->kind) {
 		case TW_CIN:
@@ -1623,13 +1645,13 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			break;
 		case TW_WAIT:
 			if ((id = ref_at(&ho->wait, ti, &cv, k)) >= 0) {
-				rc = sl_prog_add(sim, p, OP_HANDOFF_DOWN, sl_dist_fixed(0), id, 0,
-						 NULL);
+				rc = sl_prog_add(sim, p, OP_HANDOFF_DOWN, sl_dist_fixed(given), id,
+						 0, NULL);
 				break;
 			}
 			if (sel[o->arg]) {
-				rc = sl_prog_add(sim, p, OP_SEM_DOWN, sl_dist_fixed(0), sem[t - tt],
-						 0, NULL);
+				rc = sl_prog_add(sim, p, OP_SEM_DOWN, sl_dist_fixed(given),
+						 sem[t - tt], 0, NULL);
 				break;
 			}
 			/* the waker is not replayed: the wake-up comes after the recorded
@@ -1645,7 +1667,7 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			rc = sl_prog_add(sim, p, OP_IO, sl_dist_fixed(d), 0, 0, NULL);
 			break;
 		case TW_YIELD:
-			rc = sl_prog_add(sim, p, OP_YIELD, sl_dist_fixed(0), 0, 0, NULL);
+			rc = sl_prog_add(sim, p, OP_YIELD, sl_dist_fixed(given), 0, 0, NULL);
 			break;
 		case TW_WAKE: {
 			bool sync = a->sync || (t->exited && k > last_block && o->arg == t->parent);
@@ -1914,16 +1936,22 @@ static void report_table_all(FILE *f, const struct sl_group *g, bool *head)
 	report_table(f, g, head);
 }
 
-/* the group's own JSON keys: "handoffs" and "wake_ipi_credit", each where it has one */
+/* the group's own JSON keys: "handoffs", "yields", "waits_without_block" and
+ * "wake_ipi_credit", each where it has one */
 static json_object *report_json_all(const struct sl_group *g)
 {
-	json_object *o = json_object_new_object(), *h = sl_tw_run_json(g), *w = report_json(g);
+	json_object *o = json_object_new_object(), *h = sl_tw_run_json(g), *w = report_json(g),
+		    *y = sl_tw_run_yields_json(g), *k = sl_tw_run_waits_json(g);
 
 	if (h)
 		json_object_object_add(o, "handoffs", h);
+	if (y)
+		json_object_object_add(o, "yields", y);
+	if (k)
+		json_object_object_add(o, "waits_without_block", k);
 	if (w)
 		json_object_object_add(o, "wake_ipi_credit", w);
-	if (!h && !w) {
+	if (!h && !w && !y && !k) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -1945,6 +1973,6 @@ const struct sl_workload_ops sl_wl_trace = {
 	.recorded = recorded,
 	.task_comms = task_comms,
 	.report_table = report_table_all,
-	.report_json_key = NULL, /* "handoffs" and "wake_ipi_credit" */
+	.report_json_key = NULL, /* report_json_all's keys */
 	.report_json = report_json_all,
 };

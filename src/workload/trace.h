@@ -196,10 +196,13 @@ void sl_tw_free(struct sl_tw *tw);
 int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f);
 /* The tasks as an rt-app JSON file (trace_report.c); -1: a write error. */
 int sl_tw_write_rtapp(const struct sl_tw *tw, FILE *f);
-/* How a run's lock hand-offs went (the workload's report ops; nothing for a group without) */
+/* How a run's lock hand-offs, yields and waits went (the workload's report ops; nothing for a
+ * group without): the table's lines, then each one's JSON */
 struct json_object;
 void sl_tw_run_table(FILE *f, const struct sl_group *g, bool *head);
 struct json_object *sl_tw_run_json(const struct sl_group *g);
+struct json_object *sl_tw_run_yields_json(const struct sl_group *g);
+struct json_object *sl_tw_run_waits_json(const struct sl_group *g);
 
 /*
  * The switch and cache costs of the machine the trace was recorded on (trace_costs.c): the

@@ -398,14 +398,52 @@ void sl_tw_run_table(FILE *f, const struct sl_group *g, bool *head)
 {
 	const struct sl_handoffs *h = &g->handoffs;
 
-	(void)head; /* rt-app's heading: not this line's */
-	if (!h->n)
-		return;
-	fprintf(f,
-		"\n%s: %d lock hand-offs: %llu waits released (the waker not yet holding), %llu "
-		"found the wake-up made, %llu waited for it\n",
-		g->name, h->n, (unsigned long long)h->released, (unsigned long long)h->given,
-		(unsigned long long)h->waited);
+	(void)head; /* rt-app's heading: not these lines' */
+	if (h->n)
+		fprintf(f,
+			"\n%s: %d lock hand-offs: %llu waits released (the waker not yet "
+			"holding), %llu found the wake-up made, %llu waited for it\n",
+			g->name, h->n, (unsigned long long)h->released,
+			(unsigned long long)h->given, (unsigned long long)h->waited);
+	if (g->yields)
+		fprintf(f,
+			"\n%s: %llu yields, %llu of them with nothing else to run on the CPU (no "
+			"switch: the recorded switch cost their next bursts gave back, %.3f ms, "
+			"is not charged again)\n",
+			g->name, (unsigned long long)g->yields, (unsigned long long)g->yields_kept,
+			(double)g->yields_kept_ns / 1e6);
+	if (g->waits_kept)
+		fprintf(f,
+			"\n%s: %llu waits for a task's wake-up did not block (made before, or the "
+			"lock free: no switch; the recorded switch cost their next bursts gave "
+			"back, %.3f ms, is not charged again)\n",
+			g->name, (unsigned long long)g->waits_kept, (double)g->waits_kept_ns / 1e6);
+}
+
+json_object *sl_tw_run_waits_json(const struct sl_group *g)
+{
+	json_object *o;
+
+	if (!g->waits_kept)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "count", json_object_new_int64((int64_t)g->waits_kept));
+	json_object_object_add(o, "recorded_ns", json_object_new_int64((int64_t)g->waits_kept_ns));
+	return o;
+}
+
+json_object *sl_tw_run_yields_json(const struct sl_group *g)
+{
+	json_object *o;
+
+	if (!g->yields)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "replayed", json_object_new_int64((int64_t)g->yields));
+	json_object_object_add(o, "no_switch", json_object_new_int64((int64_t)g->yields_kept));
+	json_object_object_add(o, "no_switch_recorded_ns",
+			       json_object_new_int64((int64_t)g->yields_kept_ns));
+	return o;
 }
 
 json_object *sl_tw_run_json(const struct sl_group *g)
