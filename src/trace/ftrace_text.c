@@ -238,10 +238,20 @@ FIELD bool starts(const char *s, const char *end, const char *l)
 
 	if ((size_t)(end - s) < n)
 		return false;
-	/* memcmp(s, l, n) == 0 by pieces (gcc calls memcmp for the longer keys) */
+	/*
+	 * memcmp(s, l, n) == 0 by pieces (gcc calls memcmp for the longer keys); the last piece
+	 * of a literal of more than 8 bytes is its last 8, overlapping the one before
+	 */
 	for (; n >= 8; s += 8, l += 8, n -= 8) {
 		u64 a, b;
 
+		if (n > 8 && n < 16) {
+			memcpy(&a, s + n - 8, 8);
+			memcpy(&b, l + n - 8, 8);
+			if (a != b)
+				return false;
+			n = 8;
+		}
 		memcpy(&a, s, 8);
 		memcpy(&b, l, 8);
 		if (a != b)
@@ -579,6 +589,25 @@ FIELD bool sp(struct cur *c)
 	return true;
 }
 
+/*
+ * A space (or several, or tabs) then the literal l + 1, as sp(c) && lit(c, l + 1) with the same
+ * outcome and the same message; l is " key=", whose second byte is not a space or a tab, so a
+ * line that goes on with l itself has one space here (the common case: one compare).
+ */
+FIELD bool sp_lit(struct cur *c, const char *l)
+{
+	if (starts(c->s, c->end, l)) {
+		c->s += strlen(l);
+		return true;
+	}
+	return sp(c) && lit(c, l + 1);
+}
+
+FIELD bool sp_kv_int(struct cur *c, const char *key, int *v)
+{
+	return sp_lit(c, key) && int_dec(c, v);
+}
+
 /* Old layout: "comm:pid [prio]" where comm may hold ':' (split on the last one before " ["). */
 static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio)
 {
@@ -671,11 +700,10 @@ static bool switch_fields(struct cur *c, struct sl_trace_record *o)
 		return old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
 	}
 	return kv_str_until(c, "prev_comm=", " prev_pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prev_prio=", &o->task_prio) &&
-	       sp(c) &&
+	       pid_dec(c, &o->task_pid) && sp_kv_int(c, " prev_prio=", &o->task_prio) && sp(c) &&
 	       kv_str_until(c, "prev_state=", " ==> ", o->prev_state, sizeof(o->prev_state)) &&
 	       kv_str_until(c, "next_comm=", " next_pid=", o->next_comm, sizeof(o->next_comm)) &&
-	       pid_dec(c, &o->next_pid) && sp(c) && kv_int(c, "next_prio=", &o->next_prio);
+	       pid_dec(c, &o->next_pid) && sp_kv_int(c, " next_prio=", &o->next_prio);
 }
 
 static bool parse_switch(struct cur *c, struct sl_trace_record *o)
@@ -704,7 +732,7 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 		return lit(c, " CPU:") && int_dec(c, &o->target_cpu);
 	}
 	if (!kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) ||
-	    !pid_dec(c, &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) || !sp(c))
+	    !pid_dec(c, &o->task_pid) || !sp_kv_int(c, " prio=", &o->task_prio) || !sp(c))
 		return false;
 	o->success = 1;
 	if (starts(c->s, c->end, "success="))
@@ -730,15 +758,14 @@ static bool parse_exec(struct cur *c, struct sl_trace_record *o)
 static bool parse_exit(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
+	       pid_dec(c, &o->task_pid) && sp_kv_int(c, " prio=", &o->task_prio);
 }
 
 static bool parse_migrate(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) && sp(c) &&
-	       kv_int(c, "orig_cpu=", &o->orig_cpu) && sp(c) &&
-	       kv_int(c, "dest_cpu=", &o->dest_cpu);
+	       pid_dec(c, &o->task_pid) && sp_kv_int(c, " prio=", &o->task_prio) &&
+	       sp_kv_int(c, " orig_cpu=", &o->orig_cpu) && sp_kv_int(c, " dest_cpu=", &o->dest_cpu);
 }
 
 static bool idle_state(struct cur *c, int *state)
@@ -977,6 +1004,15 @@ static bool timestamp(struct cur *c, u64 *t)
 		c->s += k;
 	}
 #endif
+	/* frac * 10^(9 - nd): nanoseconds */
+	static const u64 to_ns[10] = {0,     100000000, 10000000, 1000000, 100000,
+				      10000, 1000,	100,	  10,	   1};
+
+	/* a ninth digit (nanoseconds) after digits8's eight */
+	if (nd == 8 && is_digit(*c->s)) {
+		frac = frac * 10 + (u64)(*c->s++ - '0');
+		nd = 9;
+	}
 	while (is_digit(*c->s)) {
 		if (nd < 9) {
 			frac = frac * 10 + (u64)(*c->s - '0');
@@ -989,9 +1025,7 @@ static bool timestamp(struct cur *c, u64 *t)
 		return false;
 	}
 	c->s++;
-	while (nd++ < 9)
-		frac *= 10;
-	*t = sec * NSEC_PER_SEC + frac;
+	*t = sec * NSEC_PER_SEC + frac * to_ns[nd];
 	return true;
 }
 
@@ -1008,7 +1042,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		parse_header(r, c.s);
 		return 0;
 	}
-	if (starts(c.s, c.end, "CPU:")) {
+	if (*c.s == 'C' && starts(c.s, c.end, "CPU:")) {
 		/* CPU:N [LOST M EVENTS] */
 		const char *l = strstr(c.s, "[LOST ");
 
@@ -1022,7 +1056,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return 0;
 		}
 	}
-	if (starts(c.s, c.end, "cpus=")) { /* trace-cmd report */
+	if (*c.s == 'c' && starts(c.s, c.end, "cpus=")) { /* trace-cmd report */
 		struct cur k = {c.s + 5, NULL, c.end};
 		int m;
 
@@ -1030,8 +1064,10 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			r->ncpu = m;
 		return 0;
 	}
-	/* comm-pid, then spaces, then [cpu]: find " [digits]" */
-	const char *start = c.s, *b = c.s;
+	/* comm-pid, then spaces, then [cpu]: find " [digits]" (its value kept: up to 9 digits
+	 * fit an int) */
+	const char *start = c.s, *b = c.s, *d;
+	u64 cpu;
 
 	for (;;) {
 		b = scan_to(b, c.end, '[', '[');
@@ -1040,10 +1076,8 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return -1;
 		}
 		if (b > start && b[-1] == ' ' && is_digit(b[1])) {
-			const char *d = b + 1;
-
-			while (is_digit(*d))
-				d++;
+			for (d = b + 1, cpu = 0; is_digit(*d); d++)
+				cpu = cpu * 10 + (u64)(*d - '0');
 			if (*d == ']')
 				break;
 		}
@@ -1085,12 +1119,17 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return -1;
 		}
 	}
-	c.s = b + 1;
-	if (!int_dec(&c, &o->cpu)) {
-		*what = "a CPU number that fits an int";
-		return -1;
+	if (d - b <= 10) {
+		o->cpu = (int)cpu;
+		c.s = d + 1;
+	} else {
+		c.s = b + 1;
+		if (!int_dec(&c, &o->cpu)) {
+			*what = "a CPU number that fits an int";
+			return -1;
+		}
+		c.s++; /* ']' */
 	}
-	c.s++; /* ']' */
 	skip_sp(&c);
 	/* flags (absent, 4 or 5 characters) or the timestamp "digits.digits:" */
 	{
