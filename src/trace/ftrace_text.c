@@ -296,7 +296,37 @@ FIELD const char *find_sp(const char *s, const char *end, const char *pat)
 	}
 }
 
-FIELD bool u64_dec(struct cur *c, u64 *v)
+/*
+ * Most numbers of a line have one to three digits (CPUs, prios, pids, cpu_id): read by their
+ * bytes, each a test whose outcome is the same for the same field of every line, rather than
+ * through digits8's chain of multiplies. Each byte looked at follows a digit, so it is at most
+ * the line's terminating NUL. The count of such digits at s (then a non-digit), their value in
+ * *v (below 1000); 0 when s does not begin so. Unsigned bytes: no sign extension of each, the
+ * '0's taken off the sum at once.
+ */
+FIELD size_t dec3(const char *s, unsigned *v)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (!is_digit(s[0]))
+		return 0;
+	if (!is_digit(s[1])) {
+		*v = u[0] - (unsigned)'0';
+		return 1;
+	}
+	if (!is_digit(s[2])) {
+		*v = u[0] * 10u + u[1] - 11u * '0';
+		return 2;
+	}
+	if (!is_digit(s[3])) {
+		*v = u[0] * 100u + u[1] * 10u + u[2] - 111u * '0';
+		return 3;
+	}
+	return 0;
+}
+
+/* u64_dec where dec3 found no short number */
+FIELD bool u64_dec_long(struct cur *c, u64 *v)
 {
 	const char *s = c->s;
 	u64 x;
@@ -304,27 +334,6 @@ FIELD bool u64_dec(struct cur *c, u64 *v)
 	if (!is_digit(*s)) {
 		c->what = "a number";
 		return false;
-	}
-	/*
-	 * Most numbers of a line have one to three digits (CPUs, prios, pids, cpu_id): read by
-	 * their bytes, each a test whose outcome is the same for the same field of every line,
-	 * rather than through digits8's chain of multiplies. Each byte looked at follows a digit,
-	 * so it is at most the line's terminating NUL.
-	 */
-	if (!is_digit(s[1])) {
-		c->s = s + 1;
-		*v = (u64)(s[0] - '0');
-		return true;
-	}
-	if (!is_digit(s[2])) {
-		c->s = s + 2;
-		*v = (u64)(s[0] - '0') * 10 + (u64)(s[1] - '0');
-		return true;
-	}
-	if (!is_digit(s[3])) {
-		c->s = s + 3;
-		*v = (u64)(s[0] - '0') * 100 + (u64)(s[1] - '0') * 10 + (u64)(s[2] - '0');
-		return true;
 	}
 #if SWAR
 	/* up to 16 digits (below 2^64) eight at a time */
@@ -370,14 +379,35 @@ FIELD bool u64_dec(struct cur *c, u64 *v)
 	return true;
 }
 
+FIELD bool u64_dec(struct cur *c, u64 *v)
+{
+	unsigned x;
+	size_t k = dec3(c->s, &x);
+
+	if (k) {
+		c->s += k;
+		*v = x;
+		return true;
+	}
+	return u64_dec_long(c, v);
+}
+
 FIELD bool int_dec(struct cur *c, int *v)
 {
 	bool neg = *c->s == '-';
+	unsigned small;
 	u64 x;
 
 	if (neg)
 		c->s++;
-	if (!u64_dec(c, &x))
+	size_t k = dec3(c->s, &small);
+
+	if (k) {
+		c->s += k;
+		*v = neg ? -(int)small : (int)small;
+		return true;
+	}
+	if (!u64_dec_long(c, &x))
 		return false;
 	/* -(int)x overflowed for x = 2^31 (UBSan in fuzz_ftrace), and a bigger x wrapped */
 	if (x > (neg ? (u64)INT_MAX + 1 : (u64)INT_MAX)) {
@@ -1076,6 +1106,14 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return -1;
 		}
 		if (b > start && b[-1] == ' ' && is_digit(b[1])) {
+			const unsigned char *u = (const unsigned char *)b;
+
+			/* mostly three digits ("[003]"): the loop below would stop at b + 4 */
+			if (is_digit(b[2]) && is_digit(b[3]) && b[4] == ']') {
+				d = b + 4;
+				cpu = u[1] * 100u + u[2] * 10u + u[3] - 111u * '0';
+				break;
+			}
 			for (d = b + 1, cpu = 0; is_digit(*d); d++)
 				cpu = cpu * 10 + (u64)(*d - '0');
 			if (*d == ']')
