@@ -1221,19 +1221,10 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
  */
 static bool in_limits(const struct sl_trace_record *o, const char **what)
 {
-	bool cpu_id = false, migrate = false;
+	/* compares, not a switch: its jump by the kind of each line was an indirect branch */
+	bool cpu_id = o->kind == SL_TR_CPU_IDLE || o->kind == SL_TR_CPU_IDLE_MISS;
+	bool migrate = o->kind == SL_TR_SCHED_MIGRATE_TASK;
 
-	switch (o->kind) {
-	case SL_TR_SCHED_MIGRATE_TASK:
-		migrate = true;
-		break;
-	case SL_TR_CPU_IDLE:
-	case SL_TR_CPU_IDLE_MISS:
-		cpu_id = true;
-		break;
-	default:
-		break;
-	}
 	if (o->cpu >= SL_TRACE_MAX_CPUS || (cpu_id && o->cpu_id >= SL_TRACE_MAX_CPUS) ||
 	    (migrate && (o->orig_cpu >= SL_TRACE_MAX_CPUS || o->dest_cpu >= SL_TRACE_MAX_CPUS))) {
 		*what = "CPUs below 8192 (the largest NR_CPUS)";
