@@ -1206,8 +1206,12 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		return 0;
 	}
 	copy_line(o->event, sizeof(o->event), ev, evlen, c.end);
-	if (!parsers[o->kind](&c, o)) {
-		*what = c.what ? c.what : "the event's fields";
+	/* a copy for the event's parser, so that c, whose address is not taken, stays in
+	 * registers through the columns above */
+	struct cur f = c;
+
+	if (!parsers[o->kind](&f, o)) {
+		*what = f.what ? f.what : "the event's fields";
 		return -1;
 	}
 	(void)n;
