@@ -334,6 +334,64 @@ static void test_long_numbers(void **state)
 }
 
 /*
+ * The reader's short cuts read what the general paths read: a CPU of 1, 2, 3, 9 and 10 digits
+ * (three digits and up to nine taken as the test finds them, ten by int_dec), a key after two
+ * spaces or a space and a tab (" prev_prio=": one compare, else the space and the key apart; a
+ * tab alone is no space), a negative prio of one to three digits, timestamps of 6, 8, 9 and 10
+ * fractional digits (the ninth after the eight read at once, the tenth dropped), and the
+ * messages when the short cut does not apply. (The tree before the short cuts passes it too.)
+ */
+static void test_short_cuts(void **state)
+{
+	static const char text[] =
+		"  a-1 [7] d..1. 1.000001: cpu_idle: state=1 cpu_id=7\n"
+		"  a-1 [12] d..1. 1.00000200: cpu_idle: state=2 cpu_id=12\n"
+		"  a-1 [003] d..1. 1.000003000: sched_switch: prev_comm=a prev_pid=1  prev_prio=-5 "
+		"prev_state=S ==> next_comm=b next_pid=22 \tnext_prio=-120\n"
+		"  a-1 [000000009] d..1. 1.0000040009: sched_migrate_task: comm=c pid=333 prio=7 "
+		"orig_cpu=1 \t dest_cpu=2\n"
+		"  a-1 [0000000042] d..1. 1.000005: sched_wakeup: comm=d pid=4444 prio=-99 "
+		"target_cpu=005\n";
+	static const char cpu_big[] = "  a-1 [2147483648] d..1. 1.0: cpu_idle: state=1 cpu_id=0\n";
+	static const char key_bad[] = P "sched_switch: prev_comm=a prev_pid=1  prev_pri=120 "
+					"prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n";
+	static const char key_nosp[] = P "sched_switch: prev_comm=a prev_pid=1prev_prio=120 "
+					 "prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n";
+	struct sl_trace_record o[5];
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_int_equal(read_text(text, o, 5, &r), 5);
+	assert_int_equal(o[0].cpu, 7);
+	assert_int_equal(o[0].time, 1000001000ULL);
+	assert_int_equal(o[1].cpu, 12);
+	assert_int_equal(o[1].time, 1000002000ULL);
+	assert_int_equal(o[2].cpu, 3);
+	assert_int_equal(o[2].time, 1000003000ULL);
+	assert_int_equal(o[2].task_prio, -5);
+	assert_int_equal(o[2].next_pid, 22);
+	assert_int_equal(o[2].next_prio, -120);
+	assert_int_equal(o[3].cpu, 9);
+	assert_int_equal(o[3].time, 1000004000ULL);
+	assert_int_equal(o[3].task_pid, 333);
+	assert_int_equal(o[3].task_prio, 7);
+	assert_int_equal(o[3].orig_cpu, 1);
+	assert_int_equal(o[3].dest_cpu, 2);
+	assert_int_equal(o[4].cpu, 42);
+	assert_int_equal(o[4].time, 1000005000ULL);
+	assert_int_equal(o[4].task_pid, 4444);
+	assert_int_equal(o[4].task_prio, -99);
+	assert_int_equal(o[4].target_cpu, 5);
+	assert_int_equal(read_text(cpu_big, o, 1, &r), -1);
+	assert_non_null(
+		strstr(r.err, ":1: malformed line: expected a CPU number that fits an int"));
+	assert_int_equal(read_text(key_bad, o, 1, &r), -1);
+	assert_non_null(strstr(r.err, ":1: malformed line: expected prev_prio=: \""));
+	assert_int_equal(read_text(key_nosp, o, 1, &r), -1);
+	assert_non_null(strstr(r.err, ":1: malformed line: expected a space: \""));
+}
+
+/*
  * Hex ids eight digits at a time: a digit before a letter ("0a": the letter test's borrow
  * must not reach the next byte), mixed case, more than 16 digits (the low 64 bits kept), a
  * byte of 0x80 and up (not a digit even though its low seven bits are '1'), an id near the
@@ -435,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_xz_broken),
 		cmocka_unit_test(test_lines_across_blocks),
 		cmocka_unit_test(test_long_numbers),
+		cmocka_unit_test(test_short_cuts),
 		cmocka_unit_test(test_hex_ids),
 		cmocka_unit_test(test_function_names),
 		cmocka_unit_test(test_kind_names),

@@ -238,10 +238,20 @@ FIELD bool starts(const char *s, const char *end, const char *l)
 
 	if ((size_t)(end - s) < n)
 		return false;
-	/* memcmp(s, l, n) == 0 by pieces (gcc calls memcmp for the longer keys) */
+	/*
+	 * memcmp(s, l, n) == 0 by pieces (gcc calls memcmp for the longer keys); the last piece
+	 * of a literal of more than 8 bytes is its last 8, overlapping the one before
+	 */
 	for (; n >= 8; s += 8, l += 8, n -= 8) {
 		u64 a, b;
 
+		if (n > 8 && n < 16) {
+			memcpy(&a, s + n - 8, 8);
+			memcpy(&b, l + n - 8, 8);
+			if (a != b)
+				return false;
+			n = 8;
+		}
 		memcpy(&a, s, 8);
 		memcpy(&b, l, 8);
 		if (a != b)
@@ -286,7 +296,37 @@ FIELD const char *find_sp(const char *s, const char *end, const char *pat)
 	}
 }
 
-FIELD bool u64_dec(struct cur *c, u64 *v)
+/*
+ * Most numbers of a line have one to three digits (CPUs, prios, pids, cpu_id): read by their
+ * bytes, each a test whose outcome is the same for the same field of every line, rather than
+ * through digits8's chain of multiplies. Each byte looked at follows a digit, so it is at most
+ * the line's terminating NUL. The count of such digits at s (then a non-digit), their value in
+ * *v (below 1000); 0 when s does not begin so. Unsigned bytes: no sign extension of each, the
+ * '0's taken off the sum at once.
+ */
+FIELD size_t dec3(const char *s, unsigned *v)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (!is_digit(s[0]))
+		return 0;
+	if (!is_digit(s[1])) {
+		*v = u[0] - (unsigned)'0';
+		return 1;
+	}
+	if (!is_digit(s[2])) {
+		*v = u[0] * 10u + u[1] - 11u * '0';
+		return 2;
+	}
+	if (!is_digit(s[3])) {
+		*v = u[0] * 100u + u[1] * 10u + u[2] - 111u * '0';
+		return 3;
+	}
+	return 0;
+}
+
+/* u64_dec where dec3 found no short number */
+FIELD bool u64_dec_long(struct cur *c, u64 *v)
 {
 	const char *s = c->s;
 	u64 x;
@@ -294,27 +334,6 @@ FIELD bool u64_dec(struct cur *c, u64 *v)
 	if (!is_digit(*s)) {
 		c->what = "a number";
 		return false;
-	}
-	/*
-	 * Most numbers of a line have one to three digits (CPUs, prios, pids, cpu_id): read by
-	 * their bytes, each a test whose outcome is the same for the same field of every line,
-	 * rather than through digits8's chain of multiplies. Each byte looked at follows a digit,
-	 * so it is at most the line's terminating NUL.
-	 */
-	if (!is_digit(s[1])) {
-		c->s = s + 1;
-		*v = (u64)(s[0] - '0');
-		return true;
-	}
-	if (!is_digit(s[2])) {
-		c->s = s + 2;
-		*v = (u64)(s[0] - '0') * 10 + (u64)(s[1] - '0');
-		return true;
-	}
-	if (!is_digit(s[3])) {
-		c->s = s + 3;
-		*v = (u64)(s[0] - '0') * 100 + (u64)(s[1] - '0') * 10 + (u64)(s[2] - '0');
-		return true;
 	}
 #if SWAR
 	/* up to 16 digits (below 2^64) eight at a time */
@@ -360,14 +379,35 @@ FIELD bool u64_dec(struct cur *c, u64 *v)
 	return true;
 }
 
+FIELD bool u64_dec(struct cur *c, u64 *v)
+{
+	unsigned x;
+	size_t k = dec3(c->s, &x);
+
+	if (k) {
+		c->s += k;
+		*v = x;
+		return true;
+	}
+	return u64_dec_long(c, v);
+}
+
 FIELD bool int_dec(struct cur *c, int *v)
 {
 	bool neg = *c->s == '-';
+	unsigned small;
 	u64 x;
 
 	if (neg)
 		c->s++;
-	if (!u64_dec(c, &x))
+	size_t k = dec3(c->s, &small);
+
+	if (k) {
+		c->s += k;
+		*v = neg ? -(int)small : (int)small;
+		return true;
+	}
+	if (!u64_dec_long(c, &x))
 		return false;
 	/* -(int)x overflowed for x = 2^31 (UBSan in fuzz_ftrace), and a bigger x wrapped */
 	if (x > (neg ? (u64)INT_MAX + 1 : (u64)INT_MAX)) {
@@ -579,6 +619,25 @@ FIELD bool sp(struct cur *c)
 	return true;
 }
 
+/*
+ * A space (or several, or tabs) then the literal l + 1, as sp(c) && lit(c, l + 1) with the same
+ * outcome and the same message; l is " key=", whose second byte is not a space or a tab, so a
+ * line that goes on with l itself has one space here (the common case: one compare).
+ */
+FIELD bool sp_lit(struct cur *c, const char *l)
+{
+	if (starts(c->s, c->end, l)) {
+		c->s += strlen(l);
+		return true;
+	}
+	return sp(c) && lit(c, l + 1);
+}
+
+FIELD bool sp_kv_int(struct cur *c, const char *key, int *v)
+{
+	return sp_lit(c, key) && int_dec(c, v);
+}
+
 /* Old layout: "comm:pid [prio]" where comm may hold ':' (split on the last one before " ["). */
 static bool old_task(struct cur *c, char *comm, size_t size, int *pid, int *prio)
 {
@@ -671,11 +730,10 @@ static bool switch_fields(struct cur *c, struct sl_trace_record *o)
 		return old_task(c, o->next_comm, sizeof(o->next_comm), &o->next_pid, &o->next_prio);
 	}
 	return kv_str_until(c, "prev_comm=", " prev_pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prev_prio=", &o->task_prio) &&
-	       sp(c) &&
+	       pid_dec(c, &o->task_pid) && sp_kv_int(c, " prev_prio=", &o->task_prio) && sp(c) &&
 	       kv_str_until(c, "prev_state=", " ==> ", o->prev_state, sizeof(o->prev_state)) &&
 	       kv_str_until(c, "next_comm=", " next_pid=", o->next_comm, sizeof(o->next_comm)) &&
-	       pid_dec(c, &o->next_pid) && sp(c) && kv_int(c, "next_prio=", &o->next_prio);
+	       pid_dec(c, &o->next_pid) && sp_kv_int(c, " next_prio=", &o->next_prio);
 }
 
 static bool parse_switch(struct cur *c, struct sl_trace_record *o)
@@ -704,7 +762,7 @@ static bool parse_wakeup(struct cur *c, struct sl_trace_record *o)
 		return lit(c, " CPU:") && int_dec(c, &o->target_cpu);
 	}
 	if (!kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) ||
-	    !pid_dec(c, &o->task_pid) || !sp(c) || !kv_int(c, "prio=", &o->task_prio) || !sp(c))
+	    !pid_dec(c, &o->task_pid) || !sp_kv_int(c, " prio=", &o->task_prio) || !sp(c))
 		return false;
 	o->success = 1;
 	if (starts(c->s, c->end, "success="))
@@ -730,15 +788,14 @@ static bool parse_exec(struct cur *c, struct sl_trace_record *o)
 static bool parse_exit(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio);
+	       pid_dec(c, &o->task_pid) && sp_kv_int(c, " prio=", &o->task_prio);
 }
 
 static bool parse_migrate(struct cur *c, struct sl_trace_record *o)
 {
 	return kv_str_until(c, "comm=", " pid=", o->task_comm, sizeof(o->task_comm)) &&
-	       pid_dec(c, &o->task_pid) && sp(c) && kv_int(c, "prio=", &o->task_prio) && sp(c) &&
-	       kv_int(c, "orig_cpu=", &o->orig_cpu) && sp(c) &&
-	       kv_int(c, "dest_cpu=", &o->dest_cpu);
+	       pid_dec(c, &o->task_pid) && sp_kv_int(c, " prio=", &o->task_prio) &&
+	       sp_kv_int(c, " orig_cpu=", &o->orig_cpu) && sp_kv_int(c, " dest_cpu=", &o->dest_cpu);
 }
 
 static bool idle_state(struct cur *c, int *state)
@@ -977,6 +1034,15 @@ static bool timestamp(struct cur *c, u64 *t)
 		c->s += k;
 	}
 #endif
+	/* frac * 10^(9 - nd): nanoseconds */
+	static const u64 to_ns[10] = {0,     100000000, 10000000, 1000000, 100000,
+				      10000, 1000,	100,	  10,	   1};
+
+	/* a ninth digit (nanoseconds) after digits8's eight */
+	if (nd == 8 && is_digit(*c->s)) {
+		frac = frac * 10 + (u64)(*c->s++ - '0');
+		nd = 9;
+	}
 	while (is_digit(*c->s)) {
 		if (nd < 9) {
 			frac = frac * 10 + (u64)(*c->s - '0');
@@ -989,9 +1055,7 @@ static bool timestamp(struct cur *c, u64 *t)
 		return false;
 	}
 	c->s++;
-	while (nd++ < 9)
-		frac *= 10;
-	*t = sec * NSEC_PER_SEC + frac;
+	*t = sec * NSEC_PER_SEC + frac * to_ns[nd];
 	return true;
 }
 
@@ -1008,7 +1072,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		parse_header(r, c.s);
 		return 0;
 	}
-	if (starts(c.s, c.end, "CPU:")) {
+	if (*c.s == 'C' && starts(c.s, c.end, "CPU:")) {
 		/* CPU:N [LOST M EVENTS] */
 		const char *l = strstr(c.s, "[LOST ");
 
@@ -1022,7 +1086,7 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return 0;
 		}
 	}
-	if (starts(c.s, c.end, "cpus=")) { /* trace-cmd report */
+	if (*c.s == 'c' && starts(c.s, c.end, "cpus=")) { /* trace-cmd report */
 		struct cur k = {c.s + 5, NULL, c.end};
 		int m;
 
@@ -1030,8 +1094,10 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			r->ncpu = m;
 		return 0;
 	}
-	/* comm-pid, then spaces, then [cpu]: find " [digits]" */
-	const char *start = c.s, *b = c.s;
+	/* comm-pid, then spaces, then [cpu]: find " [digits]" (its value kept: up to 9 digits
+	 * fit an int) */
+	const char *start = c.s, *b = c.s, *d;
+	u64 cpu;
 
 	for (;;) {
 		b = scan_to(b, c.end, '[', '[');
@@ -1040,10 +1106,16 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return -1;
 		}
 		if (b > start && b[-1] == ' ' && is_digit(b[1])) {
-			const char *d = b + 1;
+			const unsigned char *u = (const unsigned char *)b;
 
-			while (is_digit(*d))
-				d++;
+			/* mostly three digits ("[003]"): the loop below would stop at b + 4 */
+			if (is_digit(b[2]) && is_digit(b[3]) && b[4] == ']') {
+				d = b + 4;
+				cpu = u[1] * 100u + u[2] * 10u + u[3] - 111u * '0';
+				break;
+			}
+			for (d = b + 1, cpu = 0; is_digit(*d); d++)
+				cpu = cpu * 10 + (u64)(*d - '0');
 			if (*d == ']')
 				break;
 		}
@@ -1085,12 +1157,17 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 			return -1;
 		}
 	}
-	c.s = b + 1;
-	if (!int_dec(&c, &o->cpu)) {
-		*what = "a CPU number that fits an int";
-		return -1;
+	if (d - b <= 10) {
+		o->cpu = (int)cpu;
+		c.s = d + 1;
+	} else {
+		c.s = b + 1;
+		if (!int_dec(&c, &o->cpu)) {
+			*what = "a CPU number that fits an int";
+			return -1;
+		}
+		c.s++; /* ']' */
 	}
-	c.s++; /* ']' */
 	skip_sp(&c);
 	/* flags (absent, 4 or 5 characters) or the timestamp "digits.digits:" */
 	{
@@ -1131,8 +1208,12 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
 		return 0;
 	}
 	copy_line(o->event, sizeof(o->event), ev, evlen, c.end);
-	if (!parsers[o->kind](&c, o)) {
-		*what = c.what ? c.what : "the event's fields";
+	/* a copy for the event's parser, so that c, whose address is not taken, stays in
+	 * registers through the columns above */
+	struct cur f = c;
+
+	if (!parsers[o->kind](&f, o)) {
+		*what = f.what ? f.what : "the event's fields";
 		return -1;
 	}
 	(void)n;
@@ -1146,19 +1227,10 @@ static int parse_line(struct sl_trace_reader *r, char *s, size_t n, struct sl_tr
  */
 static bool in_limits(const struct sl_trace_record *o, const char **what)
 {
-	bool cpu_id = false, migrate = false;
+	/* compares, not a switch: its jump by the kind of each line was an indirect branch */
+	bool cpu_id = o->kind == SL_TR_CPU_IDLE || o->kind == SL_TR_CPU_IDLE_MISS;
+	bool migrate = o->kind == SL_TR_SCHED_MIGRATE_TASK;
 
-	switch (o->kind) {
-	case SL_TR_SCHED_MIGRATE_TASK:
-		migrate = true;
-		break;
-	case SL_TR_CPU_IDLE:
-	case SL_TR_CPU_IDLE_MISS:
-		cpu_id = true;
-		break;
-	default:
-		break;
-	}
 	if (o->cpu >= SL_TRACE_MAX_CPUS || (cpu_id && o->cpu_id >= SL_TRACE_MAX_CPUS) ||
 	    (migrate && (o->orig_cpu >= SL_TRACE_MAX_CPUS || o->dest_cpu >= SL_TRACE_MAX_CPUS))) {
 		*what = "CPUs below 8192 (the largest NR_CPUS)";
