@@ -638,6 +638,35 @@ static void test_timerq_cpu_run(void **state)
 	sl_timerq_free(&q);
 }
 
+/*
+ * Sleep timers of one expiry armed between short timers of other expiries (6.18's tasks going
+ * to sleep): the second sleep arm opens a batch although the arm just before it was another
+ * expiry's, and every later one joins it; the pops still come in (expiry, arming) order.
+ */
+static void test_timerq_batch_between(void **state)
+{
+	static struct sl_timer sleep[100], shortt[100];
+	struct sl_timerq q;
+
+	(void)state;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	for (int i = 0; i < 100; i++) {
+		sl_timer_init(&sleep[i], NULL, -1);
+		sl_timer_init(&shortt[i], NULL, -1);
+		assert_int_equal(sl_timerq_arm(&q, &sleep[i], 1000000), 0);
+		assert_int_equal(sl_timerq_arm(&q, &shortt[i], 1000 + 7 * (u64)i), 0);
+	}
+	/* the first sleep timer stays in the heap, with the short ones; 99 are in the batch */
+	assert_int_equal(q.nb, 99);
+	assert_int_equal(q.n, 101);
+	for (int i = 0; i < 100; i++)
+		assert_ptr_equal(sl_timerq_pop(&q), &shortt[i]);
+	for (int i = 0; i < 100; i++)
+		assert_ptr_equal(sl_timerq_pop(&q), &sleep[i]);
+	assert_null(sl_timerq_pop(&q));
+	sl_timerq_free(&q);
+}
+
 static void test_rng_reference(void **state)
 {
 	/*
@@ -1072,6 +1101,7 @@ int main(void)
 		cmocka_unit_test(test_timerq_ring),
 		cmocka_unit_test(test_timerq_wide),
 		cmocka_unit_test(test_timerq_cpu_run),
+		cmocka_unit_test(test_timerq_batch_between),
 		cmocka_unit_test(test_rng_reference),
 		cmocka_unit_test(test_rng_determinism),
 		cmocka_unit_test(test_rng_double),

@@ -111,9 +111,12 @@ static int batch_pos(const struct sl_timer *t)
 
 /*
  * The batch a timer armed for `expires` goes to, or -1 for the heap: an open batch of that
- * expiry, or (when open_new) a closed one opened for it if the previous arm had the same
- * expiry (one lone timer opens none: a batch only pays when several share an expiry). Where a
- * timer is kept never changes which comes first (peek compares the heap with the batches).
+ * expiry, or (when open_new) a closed one opened for it if one of the two last distinct
+ * expiries armed was the same (one lone timer opens none: a batch only pays when several share
+ * an expiry; the one before the last too, because 6.18's tasks going to sleep each arm their
+ * sleep timer and then a short one, so two sleep timers never came in a row and all 100k
+ * went to the heap). Where a timer is kept never changes which comes first (peek compares
+ * the heap with the batches).
  */
 static int batch_for(struct sl_timerq *q, u64 expires, bool open_new)
 {
@@ -127,12 +130,19 @@ static int batch_for(struct sl_timerq *q, u64 expires, bool open_new)
 		if (bt->head == bt->tail && free_b < 0)
 			free_b = b;
 	}
-	if (free_b < 0 || expires != q->last_expires)
+	if (free_b < 0 || (expires != q->last_expires && expires != q->prev_expires))
 		return -1;
 	/* opened by the batch_add that follows (a closed batch has head == tail == 0) */
 	if (open_new)
 		q->batch[free_b].expires = expires;
 	return free_b;
+}
+
+static void set_last_expires(struct sl_timerq *q, u64 expires)
+{
+	if (expires != q->last_expires)
+		q->prev_expires = q->last_expires;
+	q->last_expires = expires;
 }
 
 static int batch_add(struct sl_timerq *q, int b, struct sl_timer *t)
@@ -518,7 +528,7 @@ int sl_timerq_init(struct sl_timerq *q)
 	q->percpu = false;
 	q->oom = false;
 	q->nb = 0;
-	q->last_expires = UINT64_MAX;
+	q->last_expires = q->prev_expires = UINT64_MAX;
 	for (int b = 0; b < SL_TIMERQ_BATCHES; b++)
 		q->batch[b] = (struct sl_tbatch){0};
 	q->ring = (struct sl_tring){0};
@@ -623,7 +633,7 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 			q->heap[t->idx].seq = t->seq;
 			sift_up(q, t->idx);
 			sift_down(q, t->idx);
-			q->last_expires = expires;
+			set_last_expires(q, expires);
 			q->last_delta = delta;
 			percpu_add(q, t);
 			return q->oom ? -1 : 0;
@@ -633,7 +643,7 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 	int b = batch_for(q, expires, true);
 	bool ring = b < 0 && ring_for(q, expires, true);
 
-	q->last_expires = expires;
+	set_last_expires(q, expires);
 	q->last_delta = delta;
 	t->expires = expires;
 	t->seq = q->seq++;

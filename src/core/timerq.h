@@ -117,6 +117,7 @@ struct sl_timerq {
 	struct sl_tbatch batch[SL_TIMERQ_BATCHES];
 	int nb;		  /* and in the ring */
 	u64 last_expires; /* the expiry of the last arm: a second arm of it opens a batch */
+	u64 prev_expires; /* the last other expiry armed before it: so does an arm of it */
 	struct sl_tring ring;
 	u64 now;	/* the expiry of the timer last taken (sl_timerq_take) */
 	u64 last_delta; /* the last arm's expires - now: a second arm of it opens the ring */
