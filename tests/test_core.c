@@ -570,6 +570,103 @@ static void test_timerq_ring(void **state)
 		assert_false(sl_timer_armed(&t[i]));
 }
 
+/*
+ * A CPU's run (timerq.c's per-CPU heaps): 400 sleep timers of CPU 0 armed in rising expiry
+ * (100, 101, ... as a period's), so each is appended to the run; 300 of them cancelled from the
+ * middle (holes), then 400 more appended, which fills the run and squeezes the holes out
+ * (moving the timers left); a timer armed earlier than the run's last goes to the heap. After
+ * each step the CPU's next expiry is the least armed one, worked out by hand, and a cancel of a
+ * moved timer must take out that timer and not its old slot's.
+ */
+static void test_timerq_cpu_run(void **state)
+{
+	static struct sl_timer t[800], early, other[300];
+	struct sl_timerq q;
+	u64 any, timer;
+
+	(void)state;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	/* past 256 armed timers the first query builds the per-CPU heaps */
+	for (int i = 0; i < 300; i++) {
+		sl_timer_init(&other[i], NULL, 1);
+		assert_int_equal(sl_timerq_arm(&q, &other[i], 50000 + (u64)i), 0);
+	}
+	sl_timerq_next_for_cpu(&q, 0, &any, &timer);
+	assert_int_equal(any, UINT64_MAX);
+	assert_true(q.percpu);
+	for (int i = 0; i < 400; i++) {
+		sl_timer_init(&t[i], NULL, 0);
+		assert_int_equal(sl_timerq_arm(&q, &t[i], 100 + (u64)i), 0);
+	}
+	sl_timerq_next_for_cpu(&q, 0, &any, &timer);
+	assert_int_equal(timer, 100);
+	/* holes: every timer but 0..9 and 310..399 */
+	for (int i = 10; i < 310; i++)
+		sl_timerq_cancel(&q, &t[i]);
+	/* the head goes: the next is the first after the holes' start */
+	for (int i = 0; i < 10; i++)
+		sl_timerq_cancel(&q, &t[i]);
+	sl_timerq_next_for_cpu(&q, 0, &any, &timer);
+	assert_int_equal(timer, 410);
+	/* 400 more from 1000 on: the run fills and its 90 + k timers move down */
+	for (int i = 400; i < 800; i++) {
+		sl_timer_init(&t[i], NULL, 0);
+		assert_int_equal(sl_timerq_arm(&q, &t[i], 1000 + (u64)i), 0);
+	}
+	sl_timerq_next_for_cpu(&q, 0, &any, &timer);
+	assert_int_equal(timer, 410);
+	/* the moved timers are found where they went: 310..398 out, 399 (expiry 499) first */
+	for (int i = 310; i < 399; i++)
+		sl_timerq_cancel(&q, &t[i]);
+	sl_timerq_next_for_cpu(&q, 0, &any, &timer);
+	assert_int_equal(timer, 499);
+	/* earlier than the run's last (1799): into the heap, and it is the least */
+	sl_timer_init(&early, NULL, 0);
+	assert_int_equal(sl_timerq_arm(&q, &early, 450), 0);
+	sl_timerq_next_for_cpu(&q, 0, &any, &timer);
+	assert_int_equal(timer, 450);
+	sl_timerq_cancel(&q, &t[399]);
+	sl_timerq_cancel(&q, &early);
+	sl_timerq_next_for_cpu(&q, 0, &any, &timer);
+	assert_int_equal(timer, 1400);
+	for (int i = 400; i < 800; i++)
+		sl_timerq_cancel(&q, &t[i]);
+	sl_timerq_next_for_cpu(&q, 0, &any, &timer);
+	assert_int_equal(any, UINT64_MAX);
+	sl_timerq_next_for_cpu(&q, 1, &any, &timer);
+	assert_int_equal(timer, 50000);
+	sl_timerq_free(&q);
+}
+
+/*
+ * Sleep timers of one expiry armed between short timers of other expiries (6.18's tasks going
+ * to sleep): the second sleep arm opens a batch although the arm just before it was another
+ * expiry's, and every later one joins it; the pops still come in (expiry, arming) order.
+ */
+static void test_timerq_batch_between(void **state)
+{
+	static struct sl_timer sleep[100], shortt[100];
+	struct sl_timerq q;
+
+	(void)state;
+	assert_int_equal(sl_timerq_init(&q), 0);
+	for (int i = 0; i < 100; i++) {
+		sl_timer_init(&sleep[i], NULL, -1);
+		sl_timer_init(&shortt[i], NULL, -1);
+		assert_int_equal(sl_timerq_arm(&q, &sleep[i], 1000000), 0);
+		assert_int_equal(sl_timerq_arm(&q, &shortt[i], 1000 + 7 * (u64)i), 0);
+	}
+	/* the first sleep timer stays in the heap, with the short ones; 99 are in the batch */
+	assert_int_equal(q.nb, 99);
+	assert_int_equal(q.n, 101);
+	for (int i = 0; i < 100; i++)
+		assert_ptr_equal(sl_timerq_pop(&q), &shortt[i]);
+	for (int i = 0; i < 100; i++)
+		assert_ptr_equal(sl_timerq_pop(&q), &sleep[i]);
+	assert_null(sl_timerq_pop(&q));
+	sl_timerq_free(&q);
+}
+
 static void test_rng_reference(void **state)
 {
 	/*
@@ -994,18 +1091,32 @@ static void test_fmt_ratio(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_timerq_order),	cmocka_unit_test(test_timerq_fifo),
-		cmocka_unit_test(test_timerq_cancel),	cmocka_unit_test(test_timerq_rearm),
-		cmocka_unit_test(test_timerq_random),	cmocka_unit_test(test_arena),
-		cmocka_unit_test(test_timerq_batches),	cmocka_unit_test(test_timerq_ring),
-		cmocka_unit_test(test_timerq_wide),	cmocka_unit_test(test_rng_reference),
-		cmocka_unit_test(test_rng_determinism), cmocka_unit_test(test_rng_double),
-		cmocka_unit_test(test_dist_uniform),	cmocka_unit_test(test_dist_exp),
-		cmocka_unit_test(test_dist_normal),	cmocka_unit_test(test_dist_fixed),
-		cmocka_unit_test(test_dist_parse),	cmocka_unit_test(test_parse_duration),
-		cmocka_unit_test(test_parse_ints),	cmocka_unit_test(test_hist_small_exact),
-		cmocka_unit_test(test_hist_large),	cmocka_unit_test(test_hist_never_above_max),
-		cmocka_unit_test(test_fmt_u64),		cmocka_unit_test(test_fmt_ratio),
+		cmocka_unit_test(test_timerq_order),
+		cmocka_unit_test(test_timerq_fifo),
+		cmocka_unit_test(test_timerq_cancel),
+		cmocka_unit_test(test_timerq_rearm),
+		cmocka_unit_test(test_timerq_random),
+		cmocka_unit_test(test_arena),
+		cmocka_unit_test(test_timerq_batches),
+		cmocka_unit_test(test_timerq_ring),
+		cmocka_unit_test(test_timerq_wide),
+		cmocka_unit_test(test_timerq_cpu_run),
+		cmocka_unit_test(test_timerq_batch_between),
+		cmocka_unit_test(test_rng_reference),
+		cmocka_unit_test(test_rng_determinism),
+		cmocka_unit_test(test_rng_double),
+		cmocka_unit_test(test_dist_uniform),
+		cmocka_unit_test(test_dist_exp),
+		cmocka_unit_test(test_dist_normal),
+		cmocka_unit_test(test_dist_fixed),
+		cmocka_unit_test(test_dist_parse),
+		cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_parse_ints),
+		cmocka_unit_test(test_hist_small_exact),
+		cmocka_unit_test(test_hist_large),
+		cmocka_unit_test(test_hist_never_above_max),
+		cmocka_unit_test(test_fmt_u64),
+		cmocka_unit_test(test_fmt_ratio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

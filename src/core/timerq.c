@@ -2,6 +2,9 @@
 #include "core/timerq.h"
 
 #include <stdlib.h>
+#ifdef SL_TIMERQ_CHECK_PERCPU
+#include <stdio.h>
+#endif
 
 /*
  * Children per node of the main heap: 2 << (q->wide), i.e. 2 or 4. Every level a timer moves
@@ -108,9 +111,12 @@ static int batch_pos(const struct sl_timer *t)
 
 /*
  * The batch a timer armed for `expires` goes to, or -1 for the heap: an open batch of that
- * expiry, or (when open_new) a closed one opened for it if the previous arm had the same
- * expiry (one lone timer opens none: a batch only pays when several share an expiry). Where a
- * timer is kept never changes which comes first (peek compares the heap with the batches).
+ * expiry, or (when open_new) a closed one opened for it if one of the two last distinct
+ * expiries armed was the same (one lone timer opens none: a batch only pays when several share
+ * an expiry; the one before the last too, because 6.18's tasks going to sleep each arm their
+ * sleep timer and then a short one, so two sleep timers never came in a row and all 100k
+ * went to the heap). Where a timer is kept never changes which comes first (peek compares
+ * the heap with the batches).
  */
 static int batch_for(struct sl_timerq *q, u64 expires, bool open_new)
 {
@@ -124,12 +130,19 @@ static int batch_for(struct sl_timerq *q, u64 expires, bool open_new)
 		if (bt->head == bt->tail && free_b < 0)
 			free_b = b;
 	}
-	if (free_b < 0 || expires != q->last_expires)
+	if (free_b < 0 || (expires != q->last_expires && expires != q->prev_expires))
 		return -1;
 	/* opened by the batch_add that follows (a closed batch has head == tail == 0) */
 	if (open_new)
 		q->batch[free_b].expires = expires;
 	return free_b;
+}
+
+static void set_last_expires(struct sl_timerq *q, u64 expires)
+{
+	if (expires != q->last_expires)
+		q->prev_expires = q->last_expires;
+	q->last_expires = expires;
 }
 
 static int batch_add(struct sl_timerq *q, int b, struct sl_timer *t)
@@ -283,6 +296,63 @@ static void psift_down(struct sl_cpuheap *h, int i)
 	pplace(h, i, e);
 }
 
+/* a pidx at or above this is slot pidx - PRUN_IDX of the CPU's run (a heap has fewer slots) */
+#define PRUN_IDX (1 << 30)
+
+/* the earliest expiry of the CPU's heap and run (UINT64_MAX: none) */
+static u64 pfirst(const struct sl_cpuheap *h)
+{
+	u64 m = h->n ? h->h[0].expires : UINT64_MAX;
+
+	if (h->fhead < h->ftail && h->f[h->fhead].expires < m)
+		m = h->f[h->fhead].expires;
+	return m;
+}
+
+/* t at the run's tail (its expiry no earlier than the run's last arm); -1: out of memory */
+static int prun_add(struct sl_cpuheap *h, struct sl_timer *t)
+{
+	if (h->ftail == h->fcap) {
+		if (h->fcap && h->flive <= h->fcap / 2) {
+			/* the holes squeezed out: at least fcap / 2 appends before the next, so a
+			 * timer is moved O(1) times per arm, amortized */
+			int n = 0;
+
+			for (int i = h->fhead; i < h->ftail; i++)
+				if (h->f[i].t) {
+					h->f[n] = h->f[i];
+					h->f[n].t->pidx = PRUN_IDX + n;
+					n++;
+				}
+			h->fhead = 0;
+			h->ftail = n;
+		} else {
+			int cap = h->fcap ? h->fcap * 2 : 16;
+			struct sl_cpuent *a;
+
+			if (cap >= PRUN_IDX || !(a = realloc(h->f, sizeof(*a) * (size_t)cap)))
+				return -1;
+			h->f = a;
+			h->fcap = cap;
+		}
+	}
+	h->f[h->ftail] = (struct sl_cpuent){t->expires, t};
+	t->pidx = PRUN_IDX + h->ftail++;
+	h->flive++;
+	h->flast = t->expires;
+	return 0;
+}
+
+static void prun_del(struct sl_cpuheap *h, struct sl_timer *t)
+{
+	h->f[t->pidx - PRUN_IDX].t = NULL;
+	h->flive--;
+	while (h->fhead < h->ftail && !h->f[h->fhead].t)
+		h->fhead++;
+	if (h->fhead == h->ftail)
+		h->fhead = h->ftail = 0;
+}
+
 static void percpu_add(struct sl_timerq *q, struct sl_timer *t)
 {
 	int k;
@@ -312,18 +382,26 @@ static void percpu_add(struct sl_timerq *q, struct sl_timer *t)
 		q->nper = n;
 	}
 	h = &q->per[k];
+	t->pq = (uint16_t)(k + 1);
+	if (h->fhead == h->ftail || t->expires >= h->flast) {
+		if (prun_add(h, t)) {
+			t->pq = 0;
+			q->oom = true;
+		}
+		return;
+	}
 	if (h->n == h->cap) {
 		int cap = h->cap ? h->cap * 2 : 16;
 		struct sl_cpuent *a = realloc(h->h, sizeof(*a) * (size_t)cap);
 
 		if (!a) {
+			t->pq = 0;
 			q->oom = true;
 			return;
 		}
 		h->h = a;
 		h->cap = cap;
 	}
-	t->pq = (uint16_t)(k + 1);
 	pplace(h, h->n++, (struct sl_cpuent){t->expires, t});
 	psift_up(h, h->n - 1);
 }
@@ -337,6 +415,10 @@ static void percpu_del(struct sl_timerq *q, struct sl_timer *t)
 		return;
 	h = &q->per[t->pq - 1];
 	t->pq = 0;
+	if (i >= PRUN_IDX) {
+		prun_del(h, t);
+		return;
+	}
 	h->n--;
 	if (i == h->n)
 		return;
@@ -359,25 +441,29 @@ static inline void scan_one(const struct sl_timer *x, int cpu, u64 *w, u64 *t)
 		*t = x->expires;
 }
 
+/* every armed timer of the heap, the batches and the ring taken by scan_one */
+static void scan_cpu(const struct sl_timerq *q, int cpu, u64 *w, u64 *t)
+{
+	*w = *t = UINT64_MAX;
+	for (int i = 0; i < q->n; i++)
+		scan_one(q->heap[i].t, cpu, w, t);
+	for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
+		const struct sl_tbatch *bt = &q->batch[b];
+
+		for (int i = bt->head; i < bt->tail; i++)
+			scan_one(bt->e[i], cpu, w, t);
+	}
+	for (u64 pos = q->ring.head; pos < q->ring.tail; pos++)
+		scan_one(q->ring.e[pos & (q->ring.cap - 1)], cpu, w, t);
+}
+
 void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 {
 	u64 t = UINT64_MAX, w;
 
 	if (!q->percpu && q->n + q->nb <= SL_TIMERQ_SCAN_MAX) {
 		/* few timers: a scan is cheaper than keeping the per-CPU heaps at every arm */
-		w = UINT64_MAX;
-		for (int i = 0; i < q->n; i++)
-			scan_one(q->heap[i].t, cpu, &w, &t);
-		for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
-			const struct sl_tbatch *bt = &q->batch[b];
-
-			for (int i = bt->head; i < bt->tail; i++)
-				scan_one(bt->e[i], cpu, &w, &t);
-		}
-		for (u64 pos = q->ring.head; pos < q->ring.tail; pos++)
-			scan_one(q->ring.e[pos & (q->ring.cap - 1)], cpu, &w, &t);
-		*any = w;
-		*timer = t;
+		scan_cpu(q, cpu, any, timer);
 		return;
 	}
 	if (!q->percpu) {
@@ -395,14 +481,25 @@ void sl_timerq_next_for_cpu(struct sl_timerq *q, int cpu, u64 *any, u64 *timer)
 	if (2 * cpu + 1 < q->nper) {
 		const struct sl_cpuheap *ht = &q->per[2 * cpu], *hi = &q->per[2 * cpu + 1];
 
-		if (ht->n)
-			t = ht->h[0].expires;
-		w = t;
-		if (hi->n && hi->h[0].expires < w)
-			w = hi->h[0].expires;
+		t = pfirst(ht);
+		w = pfirst(hi);
+		if (t < w)
+			w = t;
 	} else {
 		w = UINT64_MAX;
 	}
+#ifdef SL_TIMERQ_CHECK_PERCPU
+	/* the kept heaps and runs against a scan of every armed timer */
+	u64 cw, ct;
+
+	scan_cpu(q, cpu, &cw, &ct);
+	if (!q->oom && (cw != w || ct != t)) {
+		fprintf(stderr, "timerq: CPU %d's kept next timer %llu/%llu, a scan %llu/%llu\n",
+			cpu, (unsigned long long)w, (unsigned long long)t, (unsigned long long)cw,
+			(unsigned long long)ct);
+		abort();
+	}
+#endif
 	*any = w;
 	*timer = t;
 }
@@ -431,7 +528,7 @@ int sl_timerq_init(struct sl_timerq *q)
 	q->percpu = false;
 	q->oom = false;
 	q->nb = 0;
-	q->last_expires = UINT64_MAX;
+	q->last_expires = q->prev_expires = UINT64_MAX;
 	for (int b = 0; b < SL_TIMERQ_BATCHES; b++)
 		q->batch[b] = (struct sl_tbatch){0};
 	q->ring = (struct sl_tring){0};
@@ -469,8 +566,10 @@ void sl_timerq_free(struct sl_timerq *q)
 	free(q->ring.e);
 	q->ring = (struct sl_tring){0};
 	q->nb = 0;
-	for (int i = 0; i < q->nper; i++)
+	for (int i = 0; i < q->nper; i++) {
 		free(q->per[i].h);
+		free(q->per[i].f);
+	}
 	free(q->per);
 	q->per = NULL;
 	q->nper = 0;
@@ -534,7 +633,7 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 			q->heap[t->idx].seq = t->seq;
 			sift_up(q, t->idx);
 			sift_down(q, t->idx);
-			q->last_expires = expires;
+			set_last_expires(q, expires);
 			q->last_delta = delta;
 			percpu_add(q, t);
 			return q->oom ? -1 : 0;
@@ -544,7 +643,7 @@ int sl_timerq_arm(struct sl_timerq *q, struct sl_timer *t, u64 expires)
 	int b = batch_for(q, expires, true);
 	bool ring = b < 0 && ring_for(q, expires, true);
 
-	q->last_expires = expires;
+	set_last_expires(q, expires);
 	q->last_delta = delta;
 	t->expires = expires;
 	t->seq = q->seq++;

@@ -32,7 +32,7 @@ struct sl_timer {
 	sl_timer_fn fn;
 	int idx;     /* position in the heap, -1 when not armed */
 	int cpu;     /* CPU whose timer this is, or whose interrupt (-1: none, the experiment) */
-	int pidx;    /* its position in its per-CPU heap */
+	int pidx;    /* its position in its per-CPU heap (or run: timerq.c's PRUN_IDX) */
 	uint16_t pq; /* 1 + its per-CPU heap (2 cpu + irq); 0: none */
 	bool irq;    /* a device's interrupt routed to cpu: not a timer the governors can see */
 	bool exit_delayed; /* re-armed to run after its CPU's C-state exit */
@@ -83,10 +83,19 @@ struct sl_tring {
 	u32 cap;	/* a power of two, or 0 */
 };
 
-/* a heap of one CPU's timers (or of its interrupts), by expiry only */
+/*
+ * One CPU's timers (or its interrupts), by expiry only: a heap, and beside it a run of timers
+ * armed in nondecreasing expiry order, f[fhead..ftail) (NULL: one taken out). A timer armed no
+ * earlier than the run's last arm is appended, and taken out with no other timer moved: a sift
+ * writes the pidx of every timer it moves, a cache miss each when they are the sleep timers of
+ * 100k tasks (1560 a CPU), each armed a period after the one before (docs/performance.md).
+ */
 struct sl_cpuheap {
 	struct sl_cpuent *h;
 	int n, cap;
+	struct sl_cpuent *f;
+	int fhead, ftail, fcap, flive; /* flive: the run's timers (ftail - fhead less the holes) */
+	u64 flast;		       /* the expiry of the run's last arm */
 };
 
 struct sl_timerq {
@@ -108,6 +117,7 @@ struct sl_timerq {
 	struct sl_tbatch batch[SL_TIMERQ_BATCHES];
 	int nb;		  /* and in the ring */
 	u64 last_expires; /* the expiry of the last arm: a second arm of it opens a batch */
+	u64 prev_expires; /* the last other expiry armed before it: so does an arm of it */
 	struct sl_tring ring;
 	u64 now;	/* the expiry of the timer last taken (sl_timerq_take) */
 	u64 last_delta; /* the last arm's expires - now: a second arm of it opens the ring */
