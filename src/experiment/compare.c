@@ -12,6 +12,7 @@
 #include "core/json_out.h"
 #include "core/outfile.h"
 #include "core/parse.h"
+#include "experiment/row_figs.h"
 #include "experiment/row_stats.h"
 #include "experiment/run.h"
 #include "trace/trace_stats.h"
@@ -39,18 +40,12 @@ struct rec {
 	double cpu_ms, share, switches, wakeups, max_ms;
 };
 
-/* A row's figures under one configuration, over the seeds. */
-struct figs {
-	struct sl_spread tasks, cpu_ms, share, switches, wakeups, p50_ms, p95_ms, max_ms, comp_ms;
-	bool unfinished; /* in some seed not every task exited */
-};
-
 struct crow {
 	int group; /* the workload group (its index in the configuration) */
 	int pid;   /* a trace task's recorded pid; -1: a comm of another workload group */
 	char comm[16];
 	struct rec rec;
-	struct figs *f; /* by configuration */
+	struct sl_row_figs *f; /* by configuration */
 };
 
 struct cmp {
@@ -61,7 +56,7 @@ struct cmp {
 	bool trace[SL_MAX_LIST];
 	struct crow *rows;
 	int nrows, cap;
-	struct figs *total; /* by configuration */
+	struct sl_row_figs *total; /* by configuration */
 	struct rec total_rec;
 	u64 seeds[SL_SPREAD_MAX];
 	const char *kernel[SL_COMPARE_MAX_CONF];
@@ -237,7 +232,7 @@ static void recorded(struct cmp *c, int g)
 /* ---- runs ---- */
 
 /* zeros for the seeds before n in which the row had no task */
-static void pad(struct figs *f, int n)
+static void pad(struct sl_row_figs *f, int n)
 {
 	struct sl_spread *s[] = {&f->tasks,   &f->cpu_ms, &f->share,  &f->switches,
 				 &f->wakeups, &f->p50_ms, &f->p95_ms, &f->max_ms};
@@ -248,20 +243,15 @@ static void pad(struct figs *f, int n)
 }
 
 /* one run's figures of statistics row k (seed number seed) into f */
-static void collect(struct figs *f, const struct sl_row_stats *rs, int k, u64 span, int seed,
+static void collect(struct sl_row_figs *f, const struct sl_row_stats *rs, int k, u64 span, int seed,
 		    bool expected)
 {
 	const struct sl_group_stat *gs = &rs->st.g[k];
 
 	pad(f, seed);
 	sl_spread_add(&f->tasks, rs->tasks[k]);
-	sl_spread_add(&f->cpu_ms, (double)gs->cpu_ns / 1e6);
 	sl_spread_add(&f->share, span ? 100.0 * (double)gs->cpu_ns / (double)span : 0);
-	sl_spread_add(&f->switches, (double)sl_row_stats_switches(&rs->st, k));
-	sl_spread_add(&f->wakeups, (double)gs->wakeups);
-	sl_spread_add(&f->p50_ms, (double)sl_hist_percentile(&gs->lat, 50) / 1e6);
-	sl_spread_add(&f->p95_ms, (double)sl_hist_percentile(&gs->lat, 95) / 1e6);
-	sl_spread_add(&f->max_ms, (double)gs->lat.max / 1e6);
+	sl_row_figs_add(f, &rs->st, k);
 	if (rs->tasks[k] && rs->exits[k] == rs->tasks[k])
 		sl_spread_add(&f->comp_ms, (double)(rs->last[k] - rs->first[k]) / 1e6);
 	else if (rs->tasks[k] || expected)
@@ -377,7 +367,7 @@ static void cell(char *buf, const struct sl_spread *s, const char *fmt, int nsee
 	snprintf(buf, 72, f3, sl_spread_mean(s), sl_spread_min(s), sl_spread_max(s));
 }
 
-static void figs_line(struct line *l, const struct figs *f, int nseeds)
+static void figs_line(struct line *l, const struct sl_row_figs *f, int nseeds)
 {
 	cell(l->c[C_TASKS], &f->tasks, "%.0f", 1);
 	cell(l->c[C_CPU], &f->cpu_ms, "%.2f", nseeds);
@@ -531,31 +521,17 @@ static void print_table(FILE *out, const struct cmp *c, const int *ord)
 
 /* ---- JSON ---- */
 
-static const struct {
-	const char *key;
-	size_t off;
-} fig_keys[] = {
-	{"tasks", offsetof(struct figs, tasks)},
-	{"cpu_ms", offsetof(struct figs, cpu_ms)},
-	{"cpu_share_pct", offsetof(struct figs, share)},
-	{"context_switches", offsetof(struct figs, switches)},
-	{"wakeups", offsetof(struct figs, wakeups)},
-	{"wakeup_latency_p50_ms", offsetof(struct figs, p50_ms)},
-	{"wakeup_latency_p95_ms", offsetof(struct figs, p95_ms)},
-	{"wakeup_latency_max_ms", offsetof(struct figs, max_ms)},
+static const enum sl_row_fig fig_keys[] = {
+	SL_FIG_TASKS,	SL_FIG_CPU_MS, SL_FIG_SHARE, SL_FIG_SWITCHES,
+	SL_FIG_WAKEUPS, SL_FIG_P50,    SL_FIG_P95,   SL_FIG_MAX,
 };
 
-static json_object *figs_json(const struct figs *f, const char *label)
+static json_object *figs_json(const struct sl_row_figs *f, const char *label)
 {
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "config", json_object_new_string(label));
-	for (size_t i = 0; i < SL_ARRAY_SIZE(fig_keys); i++)
-		json_object_object_add(
-			o, fig_keys[i].key,
-			sl_spread_json((const void *)((const char *)f + fig_keys[i].off)));
-	json_object_object_add(o, "completion_ms",
-			       f->unfinished || !f->comp_ms.n ? NULL : sl_spread_json(&f->comp_ms));
+	sl_row_figs_json(o, f, fig_keys, (int)SL_ARRAY_SIZE(fig_keys));
 	return o;
 }
 

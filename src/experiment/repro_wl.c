@@ -13,6 +13,7 @@
 #include "core/json_out.h"
 #include "core/parse.h"
 #include "experiment/repro.h"
+#include "experiment/row_figs.h"
 #include "experiment/row_stats.h"
 #include "experiment/run.h"
 #include "experiment/spread.h"
@@ -29,12 +30,6 @@ struct row {
 	char comm[16]; /* "": the whole group */
 	int expected;  /* a comm's row: the tasks replayed with that comm */
 	char name[64]; /* "trace", "trace/python3" */
-};
-
-/* A row's figures in one setting, over the seeds. */
-struct figs {
-	struct sl_spread tasks, cpu_ms, wakeups, p50_ms, p95_ms, max_ms, switches, comp_ms;
-	bool unfinished; /* in some seed: no completion */
 };
 
 /* The rows of cfg's workloads; the count, or -1 when out of memory. */
@@ -109,30 +104,24 @@ static int comm_row(void *ctx, const struct sl_task *p)
 
 /* one run's figures of row k into f */
 static void collect(const struct row *rows, int k, const struct sl_run *r,
-		    const struct sl_row_stats *bc, struct figs *f)
+		    const struct sl_row_stats *bc, struct sl_row_figs *f)
 {
 	const struct row *w = &rows[k];
 	const struct sl_group *g = &sl_machine_of(r->sim)->groups[w->group];
-	const struct sl_group_stat *gs = w->comm[0] ? &bc->st.g[k] : &r->stats.g[w->group];
 	bool done;
 	u64 comp;
 
 	if (w->comm[0]) {
 		sl_spread_add(&f->tasks, bc->tasks[k]);
-		sl_spread_add(&f->switches, (double)sl_row_stats_switches(&bc->st, k));
+		sl_row_figs_add(f, &bc->st, k);
 		done = bc->exits[k] == w->expected;
 		comp = bc->last[k] - bc->first[k];
 	} else {
 		sl_spread_add(&f->tasks, g->ntasks);
-		sl_spread_add(&f->switches, (double)sl_row_stats_switches(&r->stats, w->group));
+		sl_row_figs_add(f, &r->stats, w->group);
 		done = g->finite && g->spawned && !g->live;
 		comp = g->end - g->start;
 	}
-	sl_spread_add(&f->cpu_ms, (double)gs->cpu_ns / 1e6);
-	sl_spread_add(&f->wakeups, (double)gs->wakeups);
-	sl_spread_add(&f->p50_ms, (double)sl_hist_percentile(&gs->lat, 50) / 1e6);
-	sl_spread_add(&f->p95_ms, (double)sl_hist_percentile(&gs->lat, 95) / 1e6);
-	sl_spread_add(&f->max_ms, (double)gs->lat.max / 1e6);
 	if (done)
 		sl_spread_add(&f->comp_ms, (double)comp / 1e6);
 	else
@@ -150,7 +139,7 @@ struct wl_repro {
 	const char **kernel;	     /* by setting: the release run (the registry's name) */
 	struct row *rows; /* from the first run's configuration (every run has the same) */
 	int nrows;
-	struct figs *f; /* [setting * nrows + row] */
+	struct sl_row_figs *f; /* [setting * nrows + row] */
 };
 
 /* the i-th seed's words: 1, 2, ... (one seed: --seed's, default 1) */
@@ -244,7 +233,7 @@ static void print_table(FILE *out, const struct wl_repro *w)
 			"cpu ms", "wakeups", "lat p50 ms", "lat p95 ms", "lat max ms", "switches",
 			"completion ms");
 		for (int s = 0; s < w->nset; s++) {
-			const struct figs *x = &w->f[s * w->nrows + k];
+			const struct sl_row_figs *x = &w->f[s * w->nrows + k];
 			char cpu[64], p50[64], p95[64], mx[64], sw[64], comp[64] = "-";
 
 			spread_cell(cpu, sizeof(cpu), &x->cpu_ms, "%8.2f [%8.2f,%8.2f]");
@@ -261,33 +250,19 @@ static void print_table(FILE *out, const struct wl_repro *w)
 	}
 }
 
-/* the JSON keys of a row's figures (completion_ms apart: null when unfinished) */
-static const struct {
-	const char *key;
-	size_t off;
-} fig_keys[] = {
-	{"tasks", offsetof(struct figs, tasks)},
-	{"cpu_ms", offsetof(struct figs, cpu_ms)},
-	{"wakeups", offsetof(struct figs, wakeups)},
-	{"wakeup_latency_p50_ms", offsetof(struct figs, p50_ms)},
-	{"wakeup_latency_p95_ms", offsetof(struct figs, p95_ms)},
-	{"wakeup_latency_max_ms", offsetof(struct figs, max_ms)},
-	{"context_switches", offsetof(struct figs, switches)},
+/* a row's figures in JSON, in the order this command has always given them */
+static const enum sl_row_fig fig_keys[] = {
+	SL_FIG_TASKS, SL_FIG_CPU_MS, SL_FIG_WAKEUPS,  SL_FIG_P50,
+	SL_FIG_P95,   SL_FIG_MAX,    SL_FIG_SWITCHES,
 };
 
-static json_object *row_json(const struct row *row, const struct figs *x)
+static json_object *row_json(const struct row *row, const struct sl_row_figs *x)
 {
 	json_object *ro = json_object_new_object();
 
 	json_object_object_add(ro, "row", json_object_new_string(row->name));
 	json_object_object_add(ro, "comm", row->comm[0] ? json_object_new_string(row->comm) : NULL);
-	for (size_t i = 0; i < SL_ARRAY_SIZE(fig_keys); i++) {
-		const void *fig = (const char *)x + fig_keys[i].off;
-
-		json_object_object_add(ro, fig_keys[i].key, sl_spread_json(fig));
-	}
-	json_object_object_add(ro, "completion_ms",
-			       x->unfinished ? NULL : sl_spread_json(&x->comp_ms));
+	sl_row_figs_json(ro, x, fig_keys, (int)SL_ARRAY_SIZE(fig_keys));
 	return ro;
 }
 

@@ -75,6 +75,22 @@ u64 sl_cpu_avg_load_per_task(struct sl_sim *sim, int cpu)
 	return rq->nr_running ? rq->load.weight / rq->nr_running : 0;
 }
 
+/*
+ * The end of wake_affine, the same in both releases: a sync wake-up that keeps the pair balanced
+ * goes affine at once; otherwise it does if balanced, or if the waking CPU is no busier than
+ * prev_cpu and would, with prev_cpu's load added, still hold no more than one average task.
+ */
+int sl_wake_affine_verdict(struct sl_sim *sim, int sync, bool balanced, int this_cpu, int prev_cpu,
+			   int idx, u64 this_load, u64 load)
+{
+	if (sync && balanced)
+		return 1;
+	u64 tl_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
+
+	return balanced ||
+	       (this_load <= load && this_load + sl_target_load(sim, prev_cpu, idx) <= tl_per_task);
+}
+
 /* Divide a load * SCHED_LOAD_SCALE by a group's power, as each release does. */
 static u64 div_power(struct sl_sim *sim, const struct sl_sched_group *g, u64 x)
 {

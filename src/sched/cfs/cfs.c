@@ -213,6 +213,23 @@ void sl_resched_task(struct sl_sim *sim, struct sl_cpu *rq)
 	sl_resched_cpu(sim, rq);
 }
 
+/* task_new's last step in both releases: with sched_child_runs_first, a child forked on its
+ * parent's CPU that was placed after the parent trades vruntimes with it, so it runs first */
+void sl_child_runs_first(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *curr,
+			 struct sl_task *p)
+{
+	struct sched_entity *se = &p->se;
+
+	if (sim->tun.sched_child_runs_first && sim->this_cpu == p->cpu && curr &&
+	    entity_before(curr, se)) {
+		u64 t = curr->vruntime;
+
+		curr->vruntime = se->vruntime;
+		se->vruntime = t;
+		sl_resched_task(sim, rq);
+	}
+}
+
 /* wakeup_gran, with ADAPTIVE_GRAN and ASYM_GRAN, the same in both releases */
 static u64 wakeup_gran(struct sl_sim *sim, struct sched_entity *curr, struct sched_entity *se)
 {

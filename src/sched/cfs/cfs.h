@@ -159,6 +159,9 @@ void sl_clear_buddies(struct cfs_rq *cfs, struct sched_entity *se);
 void sl_enqueue_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se, int wakeup);
 void sl_dequeue_entity(struct sl_sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
 void sl_resched_task(struct sl_sim *sim, struct sl_cpu *rq);
+/* task_new's sched_child_runs_first swap of the child p with curr (NULL: none) */
+void sl_child_runs_first(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *curr,
+			 struct sl_task *p);
 bool sl_task_hot(struct sl_sim *sim, struct sl_task *p);
 void sl_hrtick_start_fair(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 
@@ -178,6 +181,9 @@ void sl_update_cpu_load(struct sl_cpu *rq);
 u64 sl_source_load(struct sl_sim *sim, int cpu, int type);
 u64 sl_target_load(struct sl_sim *sim, int cpu, int type);
 u64 sl_cpu_avg_load_per_task(struct sl_sim *sim, int cpu);
+/* wake_affine's verdict once the releases' rules have given sync, balanced and the loads */
+int sl_wake_affine_verdict(struct sl_sim *sim, int sync, bool balanced, int this_cpu, int prev_cpu,
+			   int idx, u64 this_load, u64 load);
 int sl_find_idlest_cpu_fork(struct sl_sim *sim, struct sl_task *p, int this_cpu);
 void sl_build_domains(struct sl_sim *sim);
 /* NO_HZ tick stop/restart and the idle load balancer (balance.c) */

@@ -164,14 +164,7 @@ static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 
 	sl_update_curr(sim, cfs);
 	place_entity(sim, cfs, se, 1);
-	if (sim->tun.sched_child_runs_first && sim->this_cpu == p->cpu && curr &&
-	    entity_before(curr, se)) {
-		u64 t = curr->vruntime;
-
-		curr->vruntime = se->vruntime;
-		se->vruntime = t;
-		sl_resched_task(sim, rq);
-	}
+	sl_child_runs_first(sim, rq, curr, p);
 	sl_cfs_enqueue_task(sim, rq, p, 0);
 }
 
@@ -200,22 +193,14 @@ static int affine_load(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 			100 * (tl + (u64)sl_effective_load(sim, p->se.tg, this_cpu, w, w)) <=
 			imbalance * (load + (u64)sl_effective_load(sim, p->se.tg, prev_cpu, 0, w));
 
-		if (sync && balanced)
-			return 1;
-		u64 tl_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
-
-		return balanced ||
-		       (tl <= load && tl + sl_target_load(sim, prev_cpu, idx) <= tl_per_task);
+		return sl_wake_affine_verdict(sim, sync, balanced, this_cpu, prev_cpu, idx, tl,
+					      load);
 	}
 	if (sync)
 		tl -= curr->se.load.weight; /* unsigned, may wrap: as the kernel's */
 	bool balanced = 100 * (tl + p->se.load.weight) <= imbalance * load;
 
-	if (sync && balanced)
-		return 1;
-	u64 tl_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
-
-	return balanced || (tl <= load && tl + sl_target_load(sim, prev_cpu, idx) <= tl_per_task);
+	return sl_wake_affine_verdict(sim, sync, balanced, this_cpu, prev_cpu, idx, tl, load);
 }
 
 /* AFFINE_WAKEUPS read only where the loads say yes (see cfs.c wakeup_gran) */

@@ -162,14 +162,7 @@ static void task_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	if (curr)
 		se->vruntime = curr->vruntime;
 	place_entity(sim, cfs, se, 1);
-	if (sim->tun.sched_child_runs_first && sim->this_cpu == p->cpu && curr &&
-	    entity_before(curr, se)) {
-		u64 t = curr->vruntime;
-
-		curr->vruntime = se->vruntime;
-		se->vruntime = t;
-		sl_resched_task(sim, rq);
-	}
+	sl_child_runs_first(sim, rq, curr, p);
 	sl_cfs_enqueue_task(sim, rq, p, 0);
 }
 
@@ -196,12 +189,8 @@ static int wake_affine(struct sl_sim *sim, struct sl_sched_domain *sd, struct sl
 		this_load -= curr->se.load.weight; /* unsigned long arithmetic, may wrap */
 	bool balanced = !this_load || 100 * (this_load + p->se.load.weight) <= imbalance * load;
 
-	if (sync && balanced)
-		return 1;
-	u64 tl_per_task = sl_cpu_avg_load_per_task(sim, this_cpu);
-
-	return balanced ||
-	       (this_load <= load && this_load + sl_target_load(sim, prev_cpu, idx) <= tl_per_task);
+	return sl_wake_affine_verdict(sim, sync, balanced, this_cpu, prev_cpu, idx, this_load,
+				      load);
 }
 
 static int select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,

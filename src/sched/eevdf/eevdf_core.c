@@ -272,10 +272,25 @@ static struct sched_entity *queued_curr(const struct eevdf_rq *cfs)
 	return cfs->curr && cfs->curr->on_rq ? cfs->curr : NULL;
 }
 
+/* R = S (+ curr's key x w), T = W (+ w_curr): V's numerator and denominator, curr included */
+static void sums_with_curr(const struct eevdf_rq *cfs, s64 *r, s64 *t)
+{
+	struct sched_entity *curr = queued_curr(cfs);
+
+	*r = cfs->sum_w_vruntime;
+	*t = (s64)cfs->sum_weight;
+	if (curr) {
+		s64 w = (s64)scale_load_down(curr->load.weight);
+
+		*r += entity_key(cfs, curr) * w;
+		*t += w;
+	}
+}
+
 /*
- * V (6.18.17+ form): R = S (+ curr's key x w), T = W (+ w_curr); delta = floor(R / T), or
- * curr's key alone when the tree is empty; then zero_vruntime moves by delta and S follows, so
- * the keys stay small. A call changes state, so it is made only where the kernel makes it.
+ * V (6.18.17+ form): delta = floor(R / T), or curr's key alone when the tree is empty; then
+ * zero_vruntime moves by delta and S follows, so the keys stay small. A call changes state, so
+ * it is made only where the kernel makes it.
  */
 u64 sl_eevdf_avg_vruntime(struct eevdf_rq *cfs)
 {
@@ -283,14 +298,9 @@ u64 sl_eevdf_avg_vruntime(struct eevdf_rq *cfs)
 	s64 delta = 0;
 
 	if (cfs->sum_weight) {
-		s64 r = cfs->sum_w_vruntime, t = (s64)cfs->sum_weight;
+		s64 r, t;
 
-		if (curr) {
-			s64 w = (s64)scale_load_down(curr->load.weight);
-
-			r += entity_key(cfs, curr) * w;
-			t += w;
-		}
+		sums_with_curr(cfs, &r, &t);
 		if (r < 0)
 			r -= t - 1; /* C division truncates: this makes it a floor */
 		delta = r / t;
@@ -305,15 +315,9 @@ u64 sl_eevdf_avg_vruntime(struct eevdf_rq *cfs)
 /* Eligible iff lag >= 0, i.e. v <= V, tested without the division: R >= (v - z) * T. */
 bool sl_eevdf_vruntime_eligible(const struct eevdf_rq *cfs, u64 vruntime)
 {
-	struct sched_entity *curr = queued_curr(cfs);
-	s64 r = cfs->sum_w_vruntime, t = (s64)cfs->sum_weight;
+	s64 r, t;
 
-	if (curr) {
-		s64 w = (s64)scale_load_down(curr->load.weight);
-
-		r += entity_key(cfs, curr) * w;
-		t += w;
-	}
+	sums_with_curr(cfs, &r, &t);
 	return r >= (s64)(vruntime - cfs->zero_vruntime) * t;
 }
 
