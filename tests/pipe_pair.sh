@@ -63,9 +63,13 @@ grep -q ',1000400,1,B,B,idle<0100,90,0,0,0,68,31$' "$T/rows" || fail "row 4: $(c
 grep -q ',1000500,0,B,A,idle<0100h,90,0,0,1,69,2$' "$T/rows" || fail "row 5: $(cat "$T/rows")"
 rc=0
 "$PY" "$P" "$T/none.trace" 2>"$T/err" >/dev/null || rc=$?
-[ "$rc" = 2 ] && grep -q 'none.trace' "$T/err" || fail "missing file: exit $rc, $(cat "$T/err")"
+if [ "$rc" != 2 ] || ! grep -q 'none.trace' "$T/err"; then
+	fail "missing file: exit $rc, $(cat "$T/err")"
+fi
 grep -v 'sched_waking' "$T/t.trace" >"$T/nopair.trace"
 rc=0
 "$PY" "$P" "$T/nopair.trace" 2>"$T/err" >/dev/null || rc=$?
-[ "$rc" = 2 ] && grep -q 'no pair' "$T/err" || fail "no pair: exit $rc, $(cat "$T/err")"
+if [ "$rc" != 2 ] || ! grep -q 'no pair' "$T/err"; then
+	fail "no pair: exit $rc, $(cat "$T/err")"
+fi
 echo "pipe_pair.sh: ok"
