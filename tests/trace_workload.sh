@@ -129,12 +129,21 @@ assert g["cpu_time_ns"] == 200000, g
 # what went with it is counted: 1 yield, which did not switch, the 1 us its next burst gave
 # back (the 2 us switch-in less its 1 us credit): the 201 - 200 us
 assert g["yields"] == {"replayed": 1, "no_switch": 1, "no_switch_recorded_ns": 1000}, g
+# the switch costs charged against those the bursts gave back, counted (docs/workloads.md,
+# "Costs counted once"): the 3 recorded switch-ins of y (from idle, after z, after its sleep) gave
+# back 2 + 1 + 2 us of its bursts (the 1 us burst all it had); simulated, 2 switch-ins (its
+# spawn and after its sleep) are charged 2 us each: the schedule adds 4 - 5 = -1 us, the
+# 200 - 201 us of its CPU time
+assert g["switch_costs"] == {"switch_ins": 2, "charged_ns": 4000, "recorded_switch_ins": 3,
+                             "given_back_ns": 5000}, g
 ' "$T/sc.json" || fail "stale credit: $(cat "$T/sc.json")"
 "$SL" run --cpus 1 --kernel 6.18 --param ctx_switch=2000ns --param cache_refill=0ns \
 	--workload "trace:file=$D/stale-credit.trace,calibration=none,tasks=^y$" >"$T/sc.txt" ||
 	fail "stale-credit.trace (table)"
 grep -F "trace: 1 yields, 1 of them with nothing else to run on the CPU (no switch: the recorded switch cost their next bursts gave back, 0.001 ms, is not charged again)" \
 	"$T/sc.txt" >/dev/null || fail "the yields' line: $(cat "$T/sc.txt")"
+grep -F "trace: 2 simulated switch-ins charged 0.004 ms of switch cost (credits taken off); the recording's 3 switch-ins gave back 0.005 ms of their bursts: the schedule's switches add -0.001 ms" \
+	"$T/sc.txt" >/dev/null || fail "the switch costs' line: $(cat "$T/sc.txt")"
 # with z replayed too, y's yield switches to z as recorded: nothing goes
 "$SL" run --cpus 1 --kernel 6.18 --json --param ctx_switch=2000ns --param cache_refill=0ns \
 	--workload "trace:file=$D/stale-credit.trace,calibration=none" >"$T/sc2.json" ||

@@ -53,6 +53,10 @@ struct sl_group {
 	/* likewise its semaphore and hand-off waits that did not block (OP_SEM_DOWN,
 	 * OP_HANDOFF_DOWN: the wake-up made before, or the lock free) */
 	u64 waits_kept, waits_kept_ns;
+	/* switch-ins of its tasks and the switch costs charged at them, credits taken off
+	 * (switch_in_cost, machine.c): what a trace workload's schedule adds is this less
+	 * what its bursts gave back (trace.c) */
+	u64 switch_ins, switch_cost_ns;
 	/* tasks asleep on the group's mutexes, conditions, barriers and semaphores: only
 	 * the group's own tasks can wake them, so all of its live tasks asleep there is a
 	 * deadlock; deadlock() (NULL: not checked) then reports it in sim->error and stops the

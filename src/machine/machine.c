@@ -332,6 +332,10 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			       : 0;
 		sl_mtask(p)->ext->switch_credit = 0;
 	}
+	if (sl_mtask(p)->group) {
+		sl_mtask(p)->group->switch_ins++;
+		sl_mtask(p)->group->switch_cost_ns += cost;
+	}
 	return cost;
 }
 

@@ -1326,6 +1326,13 @@ struct tw_ipi {
 	u64 ipi, n, ns, left, bursts;
 };
 
+/* the recorded switch-ins of the replayed tasks and the part of their cost their bursts gave
+ * back (the rest is the credit of a simulated switch-in), against which the run's report sets
+ * the switch costs its own switch-ins were charged (struct sl_group.switch_cost_ns) */
+struct tw_sw {
+	u64 cins, given;
+};
+
 /* the recorded pid of each program, for sl_tw_orig_pid */
 struct tw_state {
 	int n;
@@ -1335,6 +1342,7 @@ struct tw_state {
 	 * run's wake_ipi), for the run's report (report_table, report_json) */
 	struct tw_ipi ipi;
 	char ipi_from[512];
+	struct tw_sw sw;
 };
 
 static void state_free(void *p)
@@ -1567,7 +1575,7 @@ static int ref_at(const struct tw_refs *rs, int ti, int *c, int k)
 
 static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl_tw_task *t,
 		 struct sl_prog *p, struct sl_prog **progs, const bool *sel, const int *sem,
-		 struct tw_ipi *ip, const struct tw_ho_ops *ho)
+		 struct tw_ipi *ip, struct tw_sw *sw, const struct tw_ho_ops *ho)
 {
 	u64 slack = p->policy == SL_SCHED_FIFO ? 0 : sl_machine_of(sim)->p->timer_slack_ns,
 	    cost = 0, ipi = 0;
@@ -1631,6 +1639,7 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 		switch (o->kind) {
 		case TW_CIN:
 			cost += cin_cost(sl_machine_of(sim)->p, sim, o);
+			sw->cins++;
 			break;
 		case TW_RUN:
 			/*
@@ -1639,7 +1648,10 @@ static int build(struct sl_sim *sim, const struct sl_tw_args *a, const struct sl
 			 * does not fit in it is, of the switch-ins, its switch-in's credit
 			 * (burst_credits)
 			 */
-			d = give_back(&cost, give_back(&ipi, d));
+			d = give_back(&ipi, d);
+			sw->given += d;
+			d = give_back(&cost, d);
+			sw->given -= d;
 			if (d)
 				rc = sl_prog_run(sim, p, sl_dist_fixed(d));
 			break;
@@ -1854,7 +1866,8 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 	for (int k = 0; k < tw->nho; k++)
 		g->handoffs.h[k].sem = sem[tw->ho[k].wakee];
 	for (int i = 0; i < n; i++)
-		if (sel[i] && build(sim, a, &tw->t[i], progs[i], progs, sel, sem, &s->ipi, &ho))
+		if (sel[i] &&
+		    build(sim, a, &tw->t[i], progs[i], progs, sel, sem, &s->ipi, &s->sw, &ho))
 			goto out_state;
 	for (int i = 0; i < n; i++)
 		if (sel[i] && (tw->t[i].parent < 0 || !sel[tw->t[i].parent]) &&
@@ -1929,19 +1942,62 @@ static json_object *report_json(const struct sl_group *g)
 	return o;
 }
 
-/* the run's lines of a trace group: its lock hand-offs, then its recorded IPIs */
+/* the group's trace state, NULL when g is not a trace group */
+static const struct tw_state *trace_state(const struct sl_group *g)
+{
+	return g->wl && g->wl->ops == &sl_wl_trace ? g->state : NULL;
+}
+
+/*
+ * The switch costs the replay charged against those its bursts gave back: the difference is
+ * what the simulated schedule's switch-ins added to (or, negative, took from) the recorded
+ * work ("Costs counted once", docs/workloads.md), printed so that it is not silent
+ */
+static void switch_table(FILE *f, const struct sl_group *g)
+{
+	const struct tw_state *s = trace_state(g);
+
+	if (!s)
+		return;
+	fprintf(f,
+		"\n%s: %llu simulated switch-ins charged %.3f ms of switch cost (credits taken "
+		"off); the recording's %llu switch-ins gave back %.3f ms of their bursts: the "
+		"schedule's switches add %+.3f ms\n",
+		g->name, (unsigned long long)g->switch_ins, (double)g->switch_cost_ns / 1e6,
+		(unsigned long long)s->sw.cins, (double)s->sw.given / 1e6,
+		((double)g->switch_cost_ns - (double)s->sw.given) / 1e6);
+}
+
+static json_object *switch_json(const struct sl_group *g)
+{
+	const struct tw_state *s = trace_state(g);
+	json_object *o;
+
+	if (!s)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "switch_ins", json_object_new_uint64(g->switch_ins));
+	json_object_object_add(o, "charged_ns", json_object_new_uint64(g->switch_cost_ns));
+	json_object_object_add(o, "recorded_switch_ins", json_object_new_uint64(s->sw.cins));
+	json_object_object_add(o, "given_back_ns", json_object_new_uint64(s->sw.given));
+	return o;
+}
+
+/* the run's lines of a trace group: its lock hand-offs, its recorded IPIs, its switch costs */
 static void report_table_all(FILE *f, const struct sl_group *g, bool *head)
 {
 	sl_tw_run_table(f, g, head);
 	report_table(f, g, head);
+	switch_table(f, g);
 }
 
-/* the group's own JSON keys: "handoffs", "yields", "waits_without_block" and
- * "wake_ipi_credit", each where it has one */
+/* the group's own JSON keys: "handoffs", "yields", "waits_without_block",
+ * "wake_ipi_credit" and "switch_costs", each where it has one */
 static json_object *report_json_all(const struct sl_group *g)
 {
 	json_object *o = json_object_new_object(), *h = sl_tw_run_json(g), *w = report_json(g),
-		    *y = sl_tw_run_yields_json(g), *k = sl_tw_run_waits_json(g);
+		    *y = sl_tw_run_yields_json(g), *k = sl_tw_run_waits_json(g),
+		    *c = switch_json(g);
 
 	if (h)
 		json_object_object_add(o, "handoffs", h);
@@ -1951,7 +2007,9 @@ static json_object *report_json_all(const struct sl_group *g)
 		json_object_object_add(o, "waits_without_block", k);
 	if (w)
 		json_object_object_add(o, "wake_ipi_credit", w);
-	if (!h && !w && !y && !k) {
+	if (c)
+		json_object_object_add(o, "switch_costs", c);
+	if (!h && !w && !y && !k && !c) {
 		json_object_put(o);
 		return NULL;
 	}
