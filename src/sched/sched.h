@@ -55,17 +55,6 @@ struct sl_load_weight {
  * union are every release's.
  */
 struct sched_entity {
-	struct sl_load_weight load;
-	RB_ENTRY(sched_entity) run_node;
-	TAILQ_ENTRY(sched_entity)
-	group_node; /* cfs_rq->tasks list: newest first, as the kernel's */
-	u64 rb_seq; /* enqueue order: equal vruntimes go right (FIFO), as the kernel's rbtree */
-	u64 exec_start;
-	u64 sum_exec_runtime;
-	u64 vruntime;
-	u64 prev_sum_exec_runtime;
-	int on_rq; /* here, beside the flags, so that the struct has no hole */
-	bool custom_slice, rel_deadline, sched_delayed; /* EEVDF */
 	union {
 		struct { /* CFS 2.6.31/2.6.32 */
 			u64 last_wakeup;
@@ -82,9 +71,28 @@ struct sched_entity {
 			struct sl_tg *tg;
 		};
 		/* the fair class's own per-task area (class.h task_size: its struct, declared in
-		 * its folder, at most SL_SE_AREA_SIZE bytes), zeroed with the task */
+		 * its folder, at most SL_SE_AREA_SIZE bytes), zeroed with the task; a class whose
+		 * tree keys are in it puts them at its end, next to rb_seq (below) */
 		u64 class_area[SL_SE_AREA_SIZE / sizeof(u64)];
 	};
+	/*
+	 * What a descent of a run queue's tree reads at each level, together: the keys
+	 * (vruntime, then rb_seq for ties; EEVDF's deadline and augmented minima end the area
+	 * above) and the children (run_node's first two pointers). With thousands of entities a
+	 * queue each level is a cache miss; kept in one 64-byte span, a level mostly costs one
+	 * line instead of two (CFS) or three (EEVDF) (docs/performance.md, issue 32).
+	 */
+	u64 rb_seq; /* enqueue order: equal vruntimes go right (FIFO), as the kernel's rbtree */
+	u64 vruntime;
+	RB_ENTRY(sched_entity) run_node;
+	struct sl_load_weight load;
+	TAILQ_ENTRY(sched_entity)
+	group_node; /* cfs_rq->tasks list: newest first, as the kernel's */
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;
+	int on_rq; /* here, beside the flags, so that the struct has no hole */
+	bool custom_slice, rel_deadline, sched_delayed; /* EEVDF */
 };
 
 /* A task group of CONFIG_USER_SCHED (one per uid), with an entity and a runqueue per CPU. */

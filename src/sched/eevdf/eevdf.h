@@ -29,6 +29,8 @@
 #ifndef SCHEDLAB_EEVDF_H
 #define SCHEDLAB_EEVDF_H
 
+#include <stddef.h>
+
 #include "sched/class.h"
 
 extern const struct sl_sched_class sl_eevdf_class;
@@ -63,13 +65,7 @@ struct eevdf_rq {
 
 /* The class's per-task area (class.h task_size), in the entity's class_area (sched.h). */
 struct eevdf_entity {
-	u64 deadline;
 	u64 slice; /* the request, ns */
-	/* the least and greatest slice of the subtree rooted here (the tree's augmentation, as the
-	 * kernel's min_slice) */
-	u64 min_slice, max_slice;
-	/* the subtree's least vruntime (wrapping compare), for the pick */
-	u64 min_vruntime;
 	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
 	s64 vlag;
 	/* the task's record_wakee (task_struct members in the kernel, kept here with the class's
@@ -78,9 +74,21 @@ struct eevdf_entity {
 	u64 wakee_flip_decay_ts;
 	unsigned wakee_flips;
 	int recent_used_cpu;
+	/* last, next to the entity's rb_seq, vruntime and run_node (sched.h): what the tree's
+	 * insertion, pick and augmentation read at each level, in one 64-byte span */
+	/* the least and greatest slice of the subtree rooted here (the tree's augmentation, as the
+	 * kernel's min_slice) */
+	u64 min_slice, max_slice;
+	/* the subtree's least vruntime (wrapping compare), for the pick */
+	u64 min_vruntime;
+	u64 deadline;
 };
 _Static_assert(sizeof(struct eevdf_entity) <= SL_SE_AREA_SIZE,
 	       "EEVDF's per-task area must fit the entity's class_area");
+_Static_assert(
+	offsetof(struct sched_entity, class_area) + offsetof(struct eevdf_entity, min_slice) + 64 ==
+		offsetof(struct sched_entity, run_node) + 2 * sizeof(void *),
+	"EEVDF's tree keys, rb_seq, vruntime and run_node's children must be one 64-byte span");
 
 /* se's EEVDF members (const for a const entity) */
 #define ee_se(se)                                                                                  \
