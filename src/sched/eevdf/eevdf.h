@@ -29,8 +29,6 @@
 #ifndef SCHEDLAB_EEVDF_H
 #define SCHEDLAB_EEVDF_H
 
-#include <stddef.h>
-
 #include "sched/class.h"
 
 extern const struct sl_sched_class sl_eevdf_class;
@@ -65,6 +63,14 @@ struct eevdf_rq {
 
 /* The class's per-task area (class.h task_size), in the entity's class_area (sched.h). */
 struct eevdf_entity {
+	/* first: what the tree's insertion, pick and augmentation read at each level besides the
+	 * entity's rb_seq, vruntime and children (sched.h), in 32 bytes */
+	u64 deadline;
+	/* the subtree's least vruntime (wrapping compare), for the pick */
+	u64 min_vruntime;
+	/* the least and greatest slice of the subtree rooted here (the tree's augmentation, as the
+	 * kernel's min_slice) */
+	u64 min_slice, max_slice;
 	u64 slice; /* the request, ns */
 	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
 	s64 vlag;
@@ -74,21 +80,9 @@ struct eevdf_entity {
 	u64 wakee_flip_decay_ts;
 	unsigned wakee_flips;
 	int recent_used_cpu;
-	/* last, next to the entity's rb_seq, vruntime and run_node (sched.h): what the tree's
-	 * insertion, pick and augmentation read at each level, in one 64-byte span */
-	/* the least and greatest slice of the subtree rooted here (the tree's augmentation, as the
-	 * kernel's min_slice) */
-	u64 min_slice, max_slice;
-	/* the subtree's least vruntime (wrapping compare), for the pick */
-	u64 min_vruntime;
-	u64 deadline;
 };
 _Static_assert(sizeof(struct eevdf_entity) <= SL_SE_AREA_SIZE,
 	       "EEVDF's per-task area must fit the entity's class_area");
-_Static_assert(
-	offsetof(struct sched_entity, class_area) + offsetof(struct eevdf_entity, min_slice) + 64 ==
-		offsetof(struct sched_entity, run_node) + 2 * sizeof(void *),
-	"EEVDF's tree keys, rb_seq, vruntime and run_node's children must be one 64-byte span");
 
 /* se's EEVDF members (const for a const entity) */
 #define ee_se(se)                                                                                  \
