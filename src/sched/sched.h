@@ -15,6 +15,8 @@
 #ifndef SCHEDLAB_SCHED_SCHED_H
 #define SCHEDLAB_SCHED_SCHED_H
 
+#include <stddef.h>
+
 #include <schedlab/types.h>
 #include <schedlab/event.h>
 #include <bsd/sys/tree.h>
@@ -55,14 +57,21 @@ struct sl_load_weight {
  * union are every release's.
  */
 struct sched_entity {
-	struct sl_load_weight load;
+	/*
+	 * What a descent of a run queue's tree reads at each level, together at the start: the
+	 * keys (vruntime, then rb_seq for ties) and the children (run_node's first two pointers),
+	 * 32 bytes; EEVDF's own keys begin its area (the union below). With thousands of entities
+	 * a queue each level is a cache miss, and they were 72 bytes apart (docs/performance.md,
+	 * issue 32). The members read at each switch follow, then the union, as before.
+	 */
+	u64 rb_seq; /* enqueue order: equal vruntimes go right (FIFO), as the kernel's rbtree */
+	u64 vruntime;
 	RB_ENTRY(sched_entity) run_node;
+	struct sl_load_weight load;
 	TAILQ_ENTRY(sched_entity)
 	group_node; /* cfs_rq->tasks list: newest first, as the kernel's */
-	u64 rb_seq; /* enqueue order: equal vruntimes go right (FIFO), as the kernel's rbtree */
 	u64 exec_start;
 	u64 sum_exec_runtime;
-	u64 vruntime;
 	u64 prev_sum_exec_runtime;
 	int on_rq; /* here, beside the flags, so that the struct has no hole */
 	bool custom_slice, rel_deadline, sched_delayed; /* EEVDF */
@@ -86,6 +95,10 @@ struct sched_entity {
 		u64 class_area[SL_SE_AREA_SIZE / sizeof(u64)];
 	};
 };
+_Static_assert(offsetof(struct sched_entity, run_node) + 2 * sizeof(void *) -
+			       offsetof(struct sched_entity, rb_seq) ==
+		       32,
+	       "a tree level's keys and children must be the entity's first 32 bytes");
 
 /* A task group of CONFIG_USER_SCHED (one per uid), with an entity and a runqueue per CPU. */
 struct sl_tg {

@@ -63,13 +63,15 @@ struct eevdf_rq {
 
 /* The class's per-task area (class.h task_size), in the entity's class_area (sched.h). */
 struct eevdf_entity {
+	/* first: what the tree's insertion, pick and augmentation read at each level besides the
+	 * entity's rb_seq, vruntime and children (sched.h), in 32 bytes */
 	u64 deadline;
-	u64 slice; /* the request, ns */
+	/* the subtree's least vruntime (wrapping compare), for the pick */
+	u64 min_vruntime;
 	/* the least and greatest slice of the subtree rooted here (the tree's augmentation, as the
 	 * kernel's min_slice) */
 	u64 min_slice, max_slice;
-	/* the subtree's least vruntime (wrapping compare), for the pick */
-	u64 min_vruntime;
+	u64 slice; /* the request, ns */
 	u64 vprot; /* RUN_TO_PARITY: curr is protected while vruntime < vprot */
 	s64 vlag;
 	/* the task's record_wakee (task_struct members in the kernel, kept here with the class's
