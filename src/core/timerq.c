@@ -120,17 +120,20 @@ static int batch_pos(const struct sl_timer *t)
  */
 static int batch_for(struct sl_timerq *q, u64 expires, bool open_new)
 {
-	int free_b = -1;
+	int free_b = -1, nfree = 0;
 
 	for (int b = 0; b < SL_TIMERQ_BATCHES; b++) {
 		struct sl_tbatch *bt = &q->batch[b];
 
 		if (bt->head < bt->tail && bt->expires == expires)
 			return bt->tail < BATCH_MAX_POS ? b : -1;
-		if (bt->head == bt->tail && free_b < 0)
+		if (bt->head == bt->tail && nfree++ == 0)
 			free_b = b;
 	}
-	if (free_b < 0 || (expires != q->last_expires && expires != q->prev_expires))
+	/* the one before the last opens a batch only while another stays free for the last's
+	 * kind: taking the last free one for it sent the 4096 ticks of two hogs a CPU on a
+	 * flat socket, armed in a row, to the heap (1.8x the cost per event) */
+	if (free_b < 0 || (expires != q->last_expires && (expires != q->prev_expires || nfree < 2)))
 		return -1;
 	/* opened by the batch_add that follows (a closed batch has head == tail == 0) */
 	if (open_new)
