@@ -181,11 +181,9 @@ static const struct sl_tw_costs *recorded(const struct sl_workload_inst *w)
 	return w->ops->recorded ? w->ops->recorded(w->args) : NULL;
 }
 
-/* whether --param sets name (name=...) */
-static bool param_given(const struct sl_args *a, const char *name)
+/* whether --param sets the parameter named by name's first n bytes (name=...) */
+static bool param_given(const struct sl_args *a, const char *name, size_t n)
 {
-	size_t n = strlen(name);
-
 	for (int j = 0; j < a->nparams; j++)
 		if (!strncmp(a->params[j], name, n) && a->params[j][n] == '=')
 			return true;
@@ -205,7 +203,7 @@ static unsigned wake_set(const struct sl_args *a, const struct sl_tw_costs *c)
 	unsigned m = 0;
 
 	for (size_t i = 0; i < SL_ARRAY_SIZE(w); i++)
-		if (param_given(a, w[i].name) || sl_tw_costs_sets(c, w[i].name))
+		if (param_given(a, w[i].name, strlen(w[i].name)) || sl_tw_costs_sets(c, w[i].name))
 			m |= w[i].bit;
 	return m;
 }
@@ -238,15 +236,10 @@ static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err
 	for (int i = 0; i < cfg->nwl; i++) {
 		const struct sl_tw_costs *c = recorded(&cfg->wl[i]);
 
-		for (int k = 0; c && k < c->n; k++) {
-			size_t n = strcspn(c->param[k], "=") + 1;
-			bool given = false;
-
-			for (int j = 0; j < a->nparams; j++)
-				given |= !strncmp(a->params[j], c->param[k], n);
-			if (!given && sl_params_set(&cfg->params, c->param[k], err, errlen))
+		for (int k = 0; c && k < c->n; k++)
+			if (!param_given(a, c->param[k], strcspn(c->param[k], "=")) &&
+			    sl_params_set(&cfg->params, c->param[k], err, errlen))
 				return -1;
-		}
 		if (c &&
 		    sl_tw_wake_apply(&cfg->params, c, wake_set(a, c), halt_known(cfg), err, errlen))
 			return -1;
