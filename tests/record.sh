@@ -88,7 +88,7 @@ rc=0
 "$SL" record --calibration "$CAL" -o "$T/k.trace" -- true >"$T/out" 2>"$T/err" || rc=$?
 if grep -q "^kernel_release $(uname -r)\$" "$CAL/machine.conf" && [ "$(nproc)" -eq 2 ]; then
 	[ "$rc" -eq 0 ] || fail "record --calibration: exit $rc: $(cat "$T/err")"
-	grep -qx 'param ctx_switch=3492ns' "$T/k.trace.machine.conf" ||
+	grep -qx 'param ctx_switch_bare=324ns' "$T/k.trace.machine.conf" ||
 		fail "record --calibration: $(cat "$T/k.trace.machine.conf")"
 else
 	[ "$rc" -eq 2 ] && grep -q "are not this machine's" "$T/err" ||

@@ -245,8 +245,9 @@ static void test_bad_trace(void **state)
 
 /*
  * calibration=DIR: the recording machine's switch costs (machines/fc-2vcpu/machine.conf:
- * ctx_switch 3492 ns, timer_slack 82307 ns, cache_refill 312 ns, migrate_core 7069 ns) become
- * the run's, each unless --param sets it; a file with no cost parameter is refused.
+ * ctx_switch 999 ns, ctx_switch_bare 324 ns, timer_slack 82307 ns, migrate_core 7069 ns) become
+ * the run's, each unless --param sets it, the switch priced at the switch alone (a recorded
+ * burst holds its system calls); a file with no cost parameter is refused.
  */
 static void test_calibration(void **state)
 {
@@ -264,14 +265,68 @@ static void test_calibration(void **state)
 	a.workloads[a.nworkloads++] = spec;
 	a.params[a.nparams++] = "cache_refill=1us";
 	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
-	assert_int_equal(cfg.params.ctx_switch_ns, 3492);
+	assert_int_equal(cfg.params.ctx_switch_ns, 324);
 	assert_int_equal(cfg.params.timer_slack_ns, 82307);
 	assert_int_equal(cfg.params.migrate_core_ns, 7069);
 	assert_int_equal(cfg.params.cache_refill_ns, 1000);
 	sl_config_free(&cfg);
+	/* --param ctx_switch wins over the calibration's, bare or not */
+	a.params[a.nparams++] = "ctx_switch=2us";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(cfg.params.ctx_switch_ns, 2000);
+	sl_config_free(&cfg);
+	/* --param ctx_switch_bare prices the switches as the calibration's line does */
+	a.params[a.nparams - 1] = "ctx_switch_bare=500ns";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_int_equal(cfg.params.ctx_switch_ns, 500);
+	sl_config_free(&cfg);
+	a.nparams--;
 	snprintf(spec, sizeof(spec), "trace:file=%s,calibration=%s", path, path);
 	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not a calibration"));
+}
+
+/*
+ * A calibration's ctx_switch_bare is a replay's ctx_switch: it replaces the ctx_switch line, or
+ * is added as one when there is none; without it the ctx_switch line stays.
+ */
+static void test_bare_price(void **state)
+{
+	char dir[] = "/tmp/sl-bare-XXXXXX", conf[64], err[1024];
+	struct sl_tw_costs c;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/machine.conf", dir);
+	static const char *const text[] = {
+		"cpus 2\nparam ctx_switch=3000ns\nparam ctx_switch_bare=500ns\n",
+		"cpus 2\nparam ctx_switch_bare=400ns\nparam cache_refill=0ns\n",
+		"cpus 2\nparam ctx_switch=3000ns\n"};
+	static const char *const want[][2] = {{"ctx_switch=500ns", "ctx_switch_bare=500ns"},
+					      {"ctx_switch_bare=400ns", "cache_refill=0ns"},
+					      {"ctx_switch=3000ns", NULL}};
+	static const int n[] = {2, 3, 1};
+
+	for (int i = 0; i < 3; i++) {
+		assert_non_null(f = fopen(conf, "w"));
+		fputs(text[i], f);
+		fclose(f);
+		assert_int_equal(sl_tw_costs_load(&c, "t.trace", conf, err, sizeof(err)), 0);
+		assert_int_equal(c.n, n[i]);
+		assert_string_equal(c.param[0], want[i][0]);
+		if (want[i][1])
+			assert_string_equal(c.param[1], want[i][1]);
+	}
+	assert_string_equal(c.param[0], "ctx_switch=3000ns");
+	/* the second file: the bare price added as the run's ctx_switch */
+	assert_non_null(f = fopen(conf, "w"));
+	fputs(text[1], f);
+	fclose(f);
+	assert_int_equal(sl_tw_costs_load(&c, "t.trace", conf, err, sizeof(err)), 0);
+	assert_string_equal(c.param[2], "ctx_switch=400ns");
+	unlink(conf);
+	rmdir(dir);
 }
 
 /*
@@ -503,7 +558,7 @@ int main(void)
 		cmocka_unit_test(test_bad_trace),     cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_remote_wakes),
 		cmocka_unit_test(test_handoff),	      cmocka_unit_test(test_early_wake),
-		cmocka_unit_test(test_idle_wake),
+		cmocka_unit_test(test_idle_wake),     cmocka_unit_test(test_bare_price),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -382,6 +382,30 @@ static void calibrate_writes_the_refill(void **state)
 	assert_int_equal(
 		sl_machine_conf_load(&mc, tmpdir_path("cal/machine.conf"), err, sizeof(err)), 0);
 	assert_int_equal(mc.nparams, 2);
+	/* row 1d, the switch alone, is written after ctx_switch when measured */
+	c.bare_switch_ns = 324;
+	assert_int_equal(sl_calibrate_write(dir, &c, err, sizeof(err)), 0);
+	assert_int_equal(
+		sl_machine_conf_load(&mc, tmpdir_path("cal/machine.conf"), err, sizeof(err)), 0);
+	assert_int_equal(mc.nparams, 3);
+	assert_string_equal(mc.param[0], "ctx_switch=3707ns");
+	assert_string_equal(mc.param[1], "ctx_switch_bare=324ns");
+}
+
+/*
+ * A round of calibrate's ping-pongs counts unless it took 8 times the median or more (another
+ * task ran on the CPU meanwhile): 100 100 110 120 5000 -> cap 880, (100+100+110+120)/4 = 107
+ * (the plain mean, 1086, is what a loaded machine gave); a hand-off with two ways, 1000 1000
+ * 1000 3000 3000 -> cap 8000, all kept: 1800 (the median, 1000, would keep one way).
+ */
+static void calibrate_leaves_out_disturbed_rounds(void **state)
+{
+	u64 loaded[] = {5000, 100, 120, 100, 110};
+	u64 two_ways[] = {3000, 1000, 1000, 3000, 1000};
+
+	(void)state;
+	assert_int_equal(sl_calibrate_undisturbed_mean(loaded, 5), 107);
+	assert_int_equal(sl_calibrate_undisturbed_mean(two_ways, 5), 1800);
 }
 
 /*
@@ -466,6 +490,7 @@ int main(void)
 		cmocka_unit_test(calibrate_derives_the_parameters),
 		cmocka_unit_test(calibrate_derives_the_wake_path),
 		cmocka_unit_test(calibrate_writes_the_refill),
+		cmocka_unit_test(calibrate_leaves_out_disturbed_rounds),
 		cmocka_unit_test(background_json_and_conf),
 	};
 

@@ -12,6 +12,10 @@ const struct sl_param_desc sl_param_table[] = {
 	 "CONFIG_HZ=1000, the x86 desktop default of 2009 kernels (2.6.31 defconfig)"},
 	{"ctx_switch", P(ctx_switch_ns), 2000, false,
 	 "lmbench lat_ctx, 2 processes, 0 KB, on Core 2 / Nehalem class CPUs: 1.5-3 us"},
+	{"ctx_switch_bare", P(ctx_switch_bare_ns), 0, false,
+	 "a switch alone, without the system calls around it (calibrate: a sched_yield switch - a "
+	 "lone sched_yield): a trace replay's ctx_switch, since a recorded burst holds its system "
+	 "calls; 0: not measured, a replay prices a switch at ctx_switch"},
 	{"cache_refill", P(cache_refill_ns), 10000, false,
 	 "refill of a 256 KB private L2 from L3 at ~25 GB/s after other tasks evicted it"},
 	{"migrate_smt", P(migrate_smt_ns), 1000, false,

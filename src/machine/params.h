@@ -9,17 +9,18 @@
 #include <schedlab/types.h>
 
 struct sl_params {
-	u64 hz;		       /* scheduler tick rate (CONFIG_HZ) */
-	u64 ctx_switch_ns;     /* direct cost of a context switch */
-	u64 cache_refill_ns;   /* resuming on the same CPU after other tasks ran there */
-	u64 migrate_smt_ns;    /* resuming on an SMT sibling of the last CPU */
-	u64 migrate_core_ns;   /* resuming on another core of the same socket */
-	u64 migrate_socket_ns; /* resuming on another socket */
-	u64 exec_cold_ns;      /* first run after exec: an empty working set */
-	u64 ipi_ns;	       /* remote wake-up: IPI delivery to a running or polling CPU */
-	u64 fork_ns;	       /* CPU time of fork() in the parent */
-	u64 exec_ns;	       /* CPU time of execve() in the child */
-	u64 exit_ns;	       /* CPU time of exit() */
+	u64 hz;			/* scheduler tick rate (CONFIG_HZ) */
+	u64 ctx_switch_ns;	/* direct cost of a context switch */
+	u64 ctx_switch_bare_ns; /* the switch alone: a trace replay's ctx_switch (0: unset) */
+	u64 cache_refill_ns;	/* resuming on the same CPU after other tasks ran there */
+	u64 migrate_smt_ns;	/* resuming on an SMT sibling of the last CPU */
+	u64 migrate_core_ns;	/* resuming on another core of the same socket */
+	u64 migrate_socket_ns;	/* resuming on another socket */
+	u64 exec_cold_ns;	/* first run after exec: an empty working set */
+	u64 ipi_ns;		/* remote wake-up: IPI delivery to a running or polling CPU */
+	u64 fork_ns;		/* CPU time of fork() in the parent */
+	u64 exec_ns;		/* CPU time of execve() in the child */
+	u64 exit_ns;		/* CPU time of exit() */
 	u64 io_latency_ns;  /* the fixed-latency device of an `io` step when the step gives none */
 	u64 disk_mbps;	    /* a disk's media transfer rate, MB/s (10^6 bytes) */
 	u64 disk_cmd_ns;    /* per-request command and DMA set-up in the disk and controller */

@@ -22,6 +22,8 @@
  *     ctx_switch, the switch of tasks whose working set is next to nothing. Before this row
  *     (1) was ctx_switch and the model still added its built-in 10 us refill to every such
  *     hand-off: 13.5 us where the machine took 3.5.
+ *  1d. The switch alone, without the system calls around it (bare_switch): what a trace
+ *     replay prices a switch at, since a recorded burst holds its own system calls.
  *  1c. One thread moved to the other of CPUs 0 and 1 (sched_setaffinity returns once it runs
  *     there) times its walk of the same working set after each move, against the warm walk:
  *     the refill after a migration. Written as migrate_smt, migrate_core or migrate_socket by
@@ -37,6 +39,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -135,10 +138,30 @@ static u64 timed_walk(unsigned char *ws)
 	return now_ns() - t0;
 }
 
+static u64 median(u64 *v, int n);
+
 /*
- * Mean ns per one-way hand-off of `rounds` round trips between cpu a and cpu b. With working
- * sets (two of CACHE_WS bytes, or NULL) each side walks its own before passing the byte, and
- * walks[i] is the time of cpu a's walk in round i.
+ * The mean of the round times of v[0..n) that are under 8 times their median: a round in which
+ * another task of a shared machine ran on the CPU is left out (the plain mean of a same-CPU
+ * ping-pong was 3.5 us at a load of 1-3 where the quiet machine takes 1.0), and a hand-off's
+ * two ways (the wakee preempts the writer, or waits for its read) both stay in, which a median
+ * would not keep (it takes one of the two). v is sorted.
+ */
+u64 sl_calibrate_undisturbed_mean(u64 *v, int n)
+{
+	u64 cap = median(v, n) * 8, sum = 0;
+	int k = 0;
+
+	while (k < n && v[k] < cap)
+		sum += v[k++];
+	return k ? sum / (u64)k : 0;
+}
+
+/*
+ * Ns per one-way hand-off of `rounds` round trips between cpu a and cpu b: half the
+ * undisturbed mean round trip, each round timed on its own. With working sets (two of
+ * CACHE_WS bytes, or NULL) each side walks its own before passing the byte, and walks[i] is
+ * the time of cpu a's walk in round i.
  */
 static int pingpong(int a, int b, int rounds, unsigned char *ws[2], u64 *walks, u64 *out)
 {
@@ -147,13 +170,20 @@ static int pingpong(int a, int b, int rounds, unsigned char *ws[2], u64 *walks, 
 	struct pong p;
 	char c = 'x';
 	u64 t0, t1;
+	u64 *trip = calloc((size_t)rounds, sizeof(*trip));
 	int rc = 0;
 
-	if (pipe(ab))
+	if (!trip)
 		return -1;
+
+	if (pipe(ab)) {
+		free(trip);
+		return -1;
+	}
 	if (pipe(ba)) {
 		close(ab[0]);
 		close(ab[1]);
+		free(trip);
 		return -1;
 	}
 	p = (struct pong){
@@ -170,17 +200,96 @@ static int pingpong(int a, int b, int rounds, unsigned char *ws[2], u64 *walks, 
 			rc = -1;
 			break;
 		}
+		t1 = now_ns();
+		trip[i] = t1 - t0;
+		t0 = t1;
 	}
-	t1 = now_ns();
 	pthread_join(th, NULL);
 	if (p.rc)
 		rc = -1;
-	*out = (t1 - t0) / (2ULL * (u64)rounds);
+	if (!rc)
+		*out = sl_calibrate_undisturbed_mean(trip, rounds) / 2;
 out:
 	close(ab[0]);
 	close(ab[1]);
 	close(ba[0]);
 	close(ba[1]);
+	free(trip);
+	return rc;
+}
+
+struct yielder {
+	atomic_int stop;
+	long calls;
+	int rc;
+};
+
+static void *yield_main(void *arg)
+{
+	struct yielder *y = arg;
+
+	if (pin(0)) {
+		y->rc = -1;
+		return NULL;
+	}
+	while (!atomic_load(&y->stop)) {
+		sched_yield();
+		y->calls++;
+	}
+	return NULL;
+}
+
+/*
+ * 1d. The price of a context switch alone: two threads pinned to CPU 0 call sched_yield in a
+ * loop, so that each call switches to the other (half the undisturbed mean time of one's call:
+ * its switch out and the other's whole call), less a lone thread's sched_yield, which takes the
+ * same system call and pick without a switch. A recorded burst holds its system calls, so this
+ * is what a trace replay prices a switch at (param ctx_switch_bare: docs/workloads.md). 0 in
+ * *out when the calls did not alternate (a kernel whose sched_yield does not switch).
+ */
+static int bare_switch(int rounds, u64 *out)
+{
+	struct yielder y = {.stop = 0};
+	u64 *t = calloc((size_t)rounds, sizeof(*t));
+	pthread_t th;
+	u64 t0, t1, paired;
+	int rc = 0;
+
+	*out = 0;
+	if (!t)
+		return -1;
+	if (pin(0) || pthread_create(&th, NULL, yield_main, &y)) {
+		free(t);
+		return -1;
+	}
+	sched_yield(); /* let it start */
+	long before = y.calls;
+
+	t0 = now_ns();
+	for (int i = 0; i < rounds; i++) {
+		sched_yield();
+		t1 = now_ns();
+		t[i] = t1 - t0;
+		t0 = t1;
+	}
+	long theirs = y.calls - before;
+
+	atomic_store(&y.stop, 1);
+	pthread_join(th, NULL);
+	paired = sl_calibrate_undisturbed_mean(t, rounds) / 2;
+	for (int i = 0; i < rounds; i++) {
+		sched_yield();
+		t1 = now_ns();
+		t[i] = t1 - t0;
+		t0 = t1;
+	}
+	u64 lone = sl_calibrate_undisturbed_mean(t, rounds);
+
+	if (y.rc)
+		rc = -1;
+	else if (theirs * 10 >= (long)rounds * 9 && paired > lone)
+		*out = paired - lone;
+	free(t);
 	return rc;
 }
 
@@ -270,7 +379,8 @@ static u64 median(u64 *v, int n)
 
 int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
 {
-	u64 same[BATCHES], cross[BATCHES], late[BATCHES], refill[BATCHES], moved[BATCHES];
+	u64 same[BATCHES], cross[BATCHES], late[BATCHES], refill[BATCHES], moved[BATCHES],
+		bare[BATCHES];
 	unsigned char *ws[2];
 	cpu_set_t orig;
 
@@ -298,7 +408,7 @@ int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
 
 		if (pingpong(0, 0, 2000, NULL, NULL, &same[i]) ||
 		    pingpong(0, 1, 2000, NULL, NULL, &cross[i]) || oversleep(1, 100, &late[i]) ||
-		    pingpong(0, 0, WALKS, ws, walks, &unused)) {
+		    pingpong(0, 0, WALKS, ws, walks, &unused) || bare_switch(4000, &bare[i])) {
 			snprintf(err, errlen, "calibrate: a micro-benchmark failed: %s",
 				 strerror(errno));
 			rc = -1;
@@ -324,6 +434,7 @@ int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
 	if (rc)
 		return rc;
 	c->same_cpu_ns = median(same, BATCHES);
+	c->bare_switch_ns = median(bare, BATCHES);
 	c->cross_cpu_ns = median(cross, BATCHES);
 	c->oversleep_ns = median(late, BATCHES);
 	c->cache_refill_ns = median(refill, BATCHES);
@@ -928,7 +1039,7 @@ void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns)
 	c->wake_remote_ns = c->wake_remote_p50 > known ? c->wake_remote_p50 - known : 0;
 }
 
-/* one `param NAME=VALUEUNIT` line of the machine.conf calibrate writes (13 at most: below
+/* one `param NAME=VALUEUNIT` line of the machine.conf calibrate writes (14 at most: below
  * SL_MC_MAX_PARAMS) */
 static void conf_param(struct sl_machine_conf *mc, const char *name, u64 v, const char *unit)
 {
@@ -967,6 +1078,8 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 	mc.ndisable = 0;
 	mc.nparams = 0;
 	conf_param(&mc, "ctx_switch", c->ctx_switch_ns, "ns");
+	if (c->bare_switch_ns)
+		conf_param(&mc, "ctx_switch_bare", c->bare_switch_ns, "ns");
 	conf_param(&mc, "timer_slack", c->timer_slack_ns, "ns");
 	if (c->cache_measured) {
 		conf_param(&mc, "cache_refill", c->cache_refill_ns, "ns");

@@ -12,9 +12,10 @@ extern const char *const sl_cal_migrate_param[3];
 
 struct sl_calibration {
 	/* measured: medians of the batches */
-	u64 same_cpu_ns;  /* one pipe hand-off between two threads on one CPU */
-	u64 cross_cpu_ns; /* the same across two CPUs, the receiver idle (halted) */
-	u64 oversleep_ns; /* how late a 1 ms clock_nanosleep wakes on an idle CPU */
+	u64 same_cpu_ns;    /* one pipe hand-off between two threads on one CPU */
+	u64 bare_switch_ns; /* a sched_yield switch less a lone sched_yield (0: no switch) */
+	u64 cross_cpu_ns;   /* the same across two CPUs, the receiver idle (halted) */
+	u64 oversleep_ns;   /* how late a 1 ms clock_nanosleep wakes on an idle CPU */
 	/* a 256 KB working set's refill after another's ran on the CPU, and after a migration */
 	bool cache_measured;
 	u64 cache_refill_ns, migrate_ns;
@@ -70,6 +71,8 @@ int sl_calibrate_placement(struct sl_calibration *c, char *err, size_t errlen);
 int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t errlen);
 /* The same in a free ping-pong, per previous CPU: 0, or -1 with err. */
 int sl_calibrate_free_pingpong(struct sl_calibration *c, char *err, size_t errlen);
+/* The mean of v[0..n) below 8 times its median, v sorted in place (calibrate.c's rounds). */
+u64 sl_calibrate_undisturbed_mean(u64 *v, int n);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns);
 /* wake_ipi from the free ping-pong's round medians (0: fewer than 100 rounds of either kind) */

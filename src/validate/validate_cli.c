@@ -343,6 +343,13 @@ int sl_cli_calibrate(int argc, char **argv)
 	       (unsigned long long)c.same_cpu_ns, (unsigned long long)c.cross_cpu_ns,
 	       (unsigned long long)c.exit_latency_ns, (unsigned long long)ipi,
 	       (unsigned long long)c.oversleep_ns, (unsigned long long)c.timer_slack_ns);
+	if (c.bare_switch_ns)
+		printf("switch alone           %8llu ns  -> param ctx_switch_bare (a sched_yield "
+		       "switch - a lone sched_yield; a trace replay's switch price)\n",
+		       (unsigned long long)c.bare_switch_ns);
+	else
+		printf("switch alone                  -     (sched_yield did not switch: "
+		       "ctx_switch_bare not written)\n");
 	printf("256 KB refill          %8llu ns  -> param cache_refill (its walk after the other "
 	       "thread's - warm)\n"
 	       "256 KB after a move    %8llu ns  -> param %s (CPUs 0 and 1; - warm)\n",

@@ -18,10 +18,10 @@
  * another, idle CPU: wake_ipi) reads, and the machine's wake-up path of an idle CPU (wake_*:
  * else the trace's own measure of it, trace_wake.c). */
 static const char *const cost_params[] = {
-	"ctx_switch",	      "cache_refill", "migrate_smt",	"migrate_core",
-	"migrate_socket",     "timer_slack",  "wake_ipi",	"wake_local",
-	"wake_local_sd",      "wake_remote",  "wake_remote_sd", "wake_local_decade",
-	"wake_remote_decade",
+	"ctx_switch",	     "ctx_switch_bare",	   "cache_refill", "migrate_smt",
+	"migrate_core",	     "migrate_socket",	   "timer_slack",  "wake_ipi",
+	"wake_local",	     "wake_local_sd",	   "wake_remote",  "wake_remote_sd",
+	"wake_local_decade", "wake_remote_decade",
 };
 
 static bool is_cost(const char *assignment)
@@ -41,6 +41,37 @@ void sl_tw_costs_path(char *buf, size_t len, const char *trace)
 	if (n > 3 && (!strcmp(trace + n - 3, ".xz") || !strcmp(trace + n - 3, ".gz")))
 		n -= 3;
 	snprintf(buf, len, "%.*s.machine.conf", (int)n, trace);
+}
+
+/*
+ * A recorded burst holds the system calls around its switch, which a machine's ctx_switch (a
+ * whole pipe hand-off, for workloads that have no system calls) covers too: a replay would give
+ * back more than the switch cost the burst. When the calibration measured the switch alone
+ * (ctx_switch_bare), that is the recording machine's switch price for a replay, on both sides
+ * of the difference: it replaces the ctx_switch line (added when there is none).
+ */
+static void bare_price(struct sl_tw_costs *c)
+{
+	const char *bare = NULL;
+	int at = -1;
+
+	for (int k = 0; k < c->n; k++) {
+		if (!strncmp(c->param[k], "ctx_switch_bare=", 16))
+			bare = c->param[k] + 16;
+		else if (!strncmp(c->param[k], "ctx_switch=", 11))
+			at = k;
+	}
+	if (!bare)
+		return;
+	if (at < 0) {
+		if (c->n == SL_TW_MAX_COSTS)
+			return;
+		at = c->n++;
+	}
+	char v[sizeof(c->param[0])];
+
+	snprintf(v, sizeof(v), "%s", bare);
+	snprintf(c->param[at], sizeof(c->param[0]), "ctx_switch=%s", v);
 }
 
 /* The recording machine and its cost parameters, as validate and calibrate read a machine.conf. */
@@ -71,6 +102,7 @@ static int load(struct sl_tw_costs *c, char *err, size_t errlen)
 		}
 		snprintf(c->param[c->n++], sizeof(c->param[0]), "%s", mc.param[i]);
 	}
+	bare_price(c);
 	return 0;
 }
 
