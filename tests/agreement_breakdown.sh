@@ -4,12 +4,7 @@
 # the thread kinds and the misses are checked against what they must be.
 # Usage: sh tests/agreement_breakdown.sh (no schedlab needed: --from reads saved figures)
 set -eu
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() {
-	echo "agreement_breakdown: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/base.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BD="$ROOT/tools/agreement_breakdown.py"
 command -v python3 >/dev/null || {

@@ -7,14 +7,7 @@
 set -eu
 R=$(cd "$(dirname "$0")/.." && pwd)
 CHECK=$R/tools/check_policy_names.sh
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' HUP INT TERM
-
-fail() {
-	echo "$(basename "$0"): FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/base.sh"
 
 sh "$CHECK" "$R" >"$T/out" 2>&1 || fail "the tree itself: $(cat "$T/out")"
 

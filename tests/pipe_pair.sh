@@ -12,14 +12,7 @@
 # with the other idle and the waker alone, 2 of 3 stayed (666.7 per 1000); of the wakee last
 # on the other, idle CPU, 1 of 2 joined (500.0). A missing file and a trace with no pair: exit 2.
 set -eu
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-PY=${PYTHON:-python3}
-P="$(cd "$(dirname "$0")/.." && pwd)/tools/pipe_pair.py"
-fail() {
-	echo "pipe_pair.sh: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/pytool.sh"
 cat >"$T/t.trace" <<'TR'
 # tracer: nop
 #
@@ -50,26 +43,18 @@ cat >"$T/t.trace" <<'TR'
                X-10      [000] d..4.     1.000501: sched_wakeup: comm=Y pid=11 prio=120 target_cpu=000
                X-10      [000] d..2.     1.000502: sched_switch: prev_comm=X prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=Y next_pid=11 next_prio=120
 TR
-"$PY" "$P" "$T/t.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
+"$PY" "$TOOLPY" "$T/t.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
 grep -q ': 5 wake-ups of one end by the other, 2 (40.0%) went to the other CPU$' "$T/out" ||
 	fail "count: $(cat "$T/out")"
 grep -q ': 2 of 3 stayed = 666.7 per 1000$' "$T/out" || fail "waker: $(cat "$T/out")"
 grep -q ': 1 of 2 joined = 500.0 per 1000$' "$T/out" || fail "other: $(cat "$T/out")"
 grep -q "^| ('B', 'idle<0100h') | 1 | 1 | 1000.0 |$" "$T/out" || fail "B halted: $(cat "$T/out")"
-"$PY" "$P" --rows "$T/t.trace" >"$T/rows" || fail "--rows: exit $?"
+"$PY" "$TOOLPY" --rows "$T/t.trace" >"$T/rows" || fail "--rows: exit $?"
 # t, A, prev, went, B, B's idle (us), others on A, need-resched, since, the waker's run, latency
 grep -q ',1000300,0,A,B,idle>4000h,100300,0,0,2,99,32$' "$T/rows" || fail "row 3: $(cat "$T/rows")"
 grep -q ',1000400,1,B,B,idle<0100,90,0,0,0,68,31$' "$T/rows" || fail "row 4: $(cat "$T/rows")"
 grep -q ',1000500,0,B,A,idle<0100h,90,0,0,1,69,2$' "$T/rows" || fail "row 5: $(cat "$T/rows")"
-rc=0
-"$PY" "$P" "$T/none.trace" 2>"$T/err" >/dev/null || rc=$?
-if [ "$rc" != 2 ] || ! grep -q 'none.trace' "$T/err"; then
-	fail "missing file: exit $rc, $(cat "$T/err")"
-fi
+tool_error "$T/none.trace" none.trace
 grep -v 'sched_waking' "$T/t.trace" >"$T/nopair.trace"
-rc=0
-"$PY" "$P" "$T/nopair.trace" 2>"$T/err" >/dev/null || rc=$?
-if [ "$rc" != 2 ] || ! grep -q 'no pair' "$T/err"; then
-	fail "no pair: exit $rc, $(cat "$T/err")"
-fi
+tool_error "$T/nopair.trace" 'no pair'
 echo "pipe_pair.sh: ok"

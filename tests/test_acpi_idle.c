@@ -9,30 +9,10 @@
  * nehalem-acpi: C1 1/2, C2 20/40, C3 200/400 us; C2 and C3 TIMER_STOP, C3 CHECK_BM.
  */
 #include "helpers.h"
+#include "io_fixture.h"
 #include "experiment/run.h"
 #include "machine/blockdev.h"
 #include "machine/idle.h"
-
-#define SERVICE 1201563ULL
-#define IRQ	10000ULL
-
-/* a governor that always asks for the deepest state (the old menu's choice for this I/O) */
-static int deepest(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv)
-{
-	(void)dev;
-	return drv->state_count - 1;
-}
-
-static const struct sl_cpuidle_governor deepest_gov = {.name = "deepest", .select = deepest};
-
-/* the second deepest: C3 on the intel_idle nehalem table */
-static int second(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv)
-{
-	(void)dev;
-	return drv->state_count - 2;
-}
-
-static const struct sl_cpuidle_governor second_gov = {.name = "second", .select = second};
 
 static struct sl_sim *build(struct sl_config *cfg, const char *kernel, const char *machine,
 			    const char *cpus, const char *wl, const char **params, int np,

@@ -6,11 +6,10 @@
  * A 128 KiB request is served in 10000 + 131072 * 1000 / 110 = 10000 + 1191563 = 1201563 ns.
  */
 #include "helpers.h"
+#include "io_fixture.h"
 #include "experiment/run.h"
 
 #include <math.h>
-
-#define SERVICE 1201563ULL
 
 static struct sl_sim *build(struct sl_config *cfg, const char *machine, const char *wl)
 {
@@ -90,14 +89,6 @@ static void test_queue_depth_overlaps(void **state)
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }
-
-static int deepest(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv)
-{
-	(void)dev;
-	return drv->state_count - 1;
-}
-
-static const struct sl_cpuidle_governor deepest_gov = {.name = "deepest", .select = deepest};
 
 /*
  * On nehalem with every idle in C6 (200 us exit): each completion interrupt waits 200 us for the

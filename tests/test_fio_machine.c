@@ -8,31 +8,13 @@
  * request is served in 10000 + 131072 * 1000 / 110 = 1201563 ns (SERVICE).
  */
 #include "helpers.h"
+#include "io_fixture.h"
 #include "cpuidle/profiles.h"
 #include "experiment/run.h"
 #include "machine/blockdev.h"
 #include "machine/idle.h"
 
-#define SERVICE 1201563ULL
-#define IRQ	10000ULL
-
 extern const struct sl_cpuidle_governor sl_gov_menu_2_6_31;
-
-static int deepest(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv)
-{
-	(void)dev;
-	return drv->state_count - 1;
-}
-
-static const struct sl_cpuidle_governor deepest_gov = {.name = "deepest", .select = deepest};
-
-static int second(struct sl_cpuidle_dev *dev, const struct sl_cpuidle_driver *drv)
-{
-	(void)dev;
-	return drv->state_count - 2;
-}
-
-static const struct sl_cpuidle_governor second_gov = {.name = "second", .select = second};
 
 /* every select recorded: when, and the sleep length it was given */
 #define NREC 64

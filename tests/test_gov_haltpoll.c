@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "cpuidle/cpuidle.h"
+#include "gov_fixture.h"
 
 #include <string.h>
 
@@ -39,11 +40,7 @@ static void set(const char *name, u64 v)
 static int setup(void **state)
 {
 	(void)state;
-	sl_gov_params_default(&gp); /* the module's: 200 us, shrink 2, grow 2, 50 us, on */
-	memset(&dev, 0, sizeof(dev));
-	dev.gp = &gp;
-	dev.tick_ns = 1000000;
-	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
+	gov_dev_init(&dev, &gp); /* the module's: 200 us, shrink 2, grow 2, 50 us, on */
 	dev.next_timer_ns = 1000000;
 	dev.poll_limit_ns = 12345; /* enable must reset it */
 	return sl_gov_haltpoll.enable(&dev, &haltpoll_drv);

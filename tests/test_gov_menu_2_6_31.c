@@ -31,11 +31,7 @@ static struct sl_cpuidle_dev dev;
 static int setup(void **state)
 {
 	(void)state;
-	memset(&dev, 0, sizeof(dev));
-	sl_gov_params_default(&gp);
-	dev.gp = &gp;
-	dev.tick_ns = 1000000;
-	dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
+	gov_dev_init(&dev, &gp);
 	return sl_gov_menu_2_6_31.enable(&dev, &test_nehalem);
 }
 

@@ -41,10 +41,7 @@ static int setup(void **state)
 	struct ctx *c = calloc(1, sizeof(*c));
 
 	assert_non_null(c);
-	sl_gov_params_default(&c->gp); /* menu_tng_quirks=1 */
-	c->dev.gp = &c->gp;
-	c->dev.latency_req_ns = SL_PM_QOS_DEFAULT_NS;
-	c->dev.tick_ns = 1000000;
+	gov_dev_init(&c->dev, &c->gp); /* menu_tng_quirks=1 */
 	c->dev.next_tick_ns = 1000000;
 	c->dev.tick_stopped = true;
 	c->dev.next_timer_ns = 4096000;

@@ -259,96 +259,57 @@ static void test_timer_slack(void **state)
 	assert_int_equal(back[2], back[0]);
 }
 
+/* sl_vcpu_pack_waker and sl_vcpu_pack_other: the rule's CPU for p woken by waker on from */
+typedef int (*pack_rule_fn)(struct sl_sim *sim, const struct sl_task *p,
+			    const struct sl_task *waker, int from, int cpu);
+
 /*
- * vcpu_pack_waker: a wake-up by the task running on CPU 0, of a task that last ran on CPU 0,
- * that the policy sends to the idle CPU 1 stays on CPU 0 vcpu_pack_waker times in 1000. By
- * hand: 0 never (mainline), 1000 always; 500 in 10000 draws: a binomial of mean 5000 and
- * standard deviation sqrt(10000 x 0.5 x 0.5) = 50, so within 5000 +- 250 (5 sd). Outside that
- * situation the policy's choice stands: no waker (a timer or an interrupt), the wakee last on
- * CPU 1, the waker not running on its CPU, the chosen CPU busy or the waker's own.
+ * A rule of the waker's CPU, set by the parameter name: a wake-up by the task running on CPU 0
+ * (alone there when the rule asks it: alone), of a task that last ran on CPU last, that the
+ * policy sends to the idle CPU 1 stays on CPU 0 name times in 1000. By hand: 0 never
+ * (mainline), 1000 always; 500 in 10000 draws: a binomial of mean 5000 and standard deviation
+ * sqrt(10000 x 0.5 x 0.5) = 50, so within 5000 +- 250 (5 sd). Outside that situation the
+ * policy's choice stands: no waker (a timer or an interrupt), the wakee last on the other CPU
+ * (1 - last), the waker not running on its CPU (or, alone, not alone: another task queued),
+ * the chosen CPU busy or the waker's own.
  */
-static void test_vcpu_pack_waker(void **state)
+static void check_pack_rule(pack_rule_fn rule, const char *name, int last, bool alone)
 {
-	const char *set[] = {NULL, "vcpu_pack_waker=1000", "vcpu_pack_waker=500"};
 	int kept[3];
 
-	(void)state;
 	for (int k = 0; k < 3; k++) {
 		struct sl_config cfg;
-		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		char set[64];
+
+		snprintf(set, sizeof(set), "%s=%d", name, k == 1 ? 1000 : 500);
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", k ? set : NULL);
 		struct sl_task waker, other, wakee;
 
 		memset(&waker, 0, sizeof(waker));
 		memset(&other, 0, sizeof(other));
 		memset(&wakee, 0, sizeof(wakee));
-		wakee.cpu = 0;
-		sim->cpus[0].curr = &waker;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1) == 0;
-		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, NULL, 0, 1), 1);
-		wakee.cpu = 1;
-		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1), 1);
-		wakee.cpu = 0;
-		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 0), 0);
-		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, -1, 1), 1);
-		sim->cpus[0].curr = &other;
-		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1), 1);
-		sim->cpus[0].curr = &waker;
-		sim->cpus[1].curr = &other;
-		assert_int_equal(sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1), 1);
-		sim->cpus[1].curr = NULL;
-		sim->cpus[0].curr = NULL;
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
-	}
-	assert_int_equal(kept[0], 0);
-	assert_int_equal(kept[1], 10000);
-	assert_true(kept[2] >= 4750 && kept[2] <= 5250);
-}
-
-/*
- * vcpu_pack_other: a wake-up by the one task runnable on CPU 0, of a task that last ran on
- * CPU 1, that the policy sends to the idle CPU 1 joins CPU 0 vcpu_pack_other times in 1000.
- * By hand as vcpu_pack_waker's: 0 never, 1000 always, 500 in 10000 draws within 5000 +- 250.
- * Outside that situation the policy's choice stands: no waker, the wakee last on the waker's
- * CPU (vcpu_pack_waker's case), the waker not running there or not alone (another task
- * queued), the chosen CPU busy or the waker's own.
- */
-static void test_vcpu_pack_other(void **state)
-{
-	const char *set[] = {NULL, "vcpu_pack_other=1000", "vcpu_pack_other=500"};
-	int kept[3];
-
-	(void)state;
-	for (int k = 0; k < 3; k++) {
-		struct sl_config cfg;
-		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
-		struct sl_task waker, other, wakee;
-
-		memset(&waker, 0, sizeof(waker));
-		memset(&other, 0, sizeof(other));
-		memset(&wakee, 0, sizeof(wakee));
-		wakee.cpu = 1;
+		wakee.cpu = last;
 		sim->cpus[0].curr = &waker;
 		sim->cpus[0].nr_running = 1;
 		kept[k] = 0;
 		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1) == 0;
-		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, NULL, 0, 1), 1);
-		wakee.cpu = 0;
-		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1), 1);
-		wakee.cpu = 1;
-		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 0), 0);
-		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, -1, 1), 1);
-		sim->cpus[0].nr_running = 2;
-		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1), 1);
-		sim->cpus[0].nr_running = 1;
+			kept[k] += rule(sim, &wakee, &waker, 0, 1) == 0;
+		assert_int_equal(rule(sim, &wakee, NULL, 0, 1), 1);
+		wakee.cpu = 1 - last;
+		assert_int_equal(rule(sim, &wakee, &waker, 0, 1), 1);
+		wakee.cpu = last;
+		assert_int_equal(rule(sim, &wakee, &waker, 0, 0), 0);
+		assert_int_equal(rule(sim, &wakee, &waker, -1, 1), 1);
+		if (alone) {
+			sim->cpus[0].nr_running = 2;
+			assert_int_equal(rule(sim, &wakee, &waker, 0, 1), 1);
+			sim->cpus[0].nr_running = 1;
+		}
 		sim->cpus[0].curr = &other;
-		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1), 1);
+		assert_int_equal(rule(sim, &wakee, &waker, 0, 1), 1);
 		sim->cpus[0].curr = &waker;
 		sim->cpus[1].curr = &other;
-		assert_int_equal(sl_vcpu_pack_other(sim, &wakee, &waker, 0, 1), 1);
+		assert_int_equal(rule(sim, &wakee, &waker, 0, 1), 1);
 		sim->cpus[1].curr = NULL;
 		sim->cpus[0].curr = NULL;
 		sim->cpus[0].nr_running = 0;
@@ -358,6 +319,20 @@ static void test_vcpu_pack_other(void **state)
 	assert_int_equal(kept[0], 0);
 	assert_int_equal(kept[1], 10000);
 	assert_true(kept[2] >= 4750 && kept[2] <= 5250);
+}
+
+/* vcpu_pack_waker: the wakee last ran on the waker's CPU 0 (whether the waker is alone or not) */
+static void test_vcpu_pack_waker(void **state)
+{
+	(void)state;
+	check_pack_rule(sl_vcpu_pack_waker, "vcpu_pack_waker", 0, false);
+}
+
+/* vcpu_pack_other: the wakee last ran on CPU 1, and the waker is the one task runnable on CPU 0 */
+static void test_vcpu_pack_other(void **state)
+{
+	(void)state;
+	check_pack_rule(sl_vcpu_pack_other, "vcpu_pack_other", 1, true);
 }
 
 /* the CPU time of pids 1 and 2 of a pingpong pair of count round trips on 2 CPUs under 6.18 */

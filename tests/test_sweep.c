@@ -284,6 +284,32 @@ static void test_row(void **state)
 	sl_sweep_free(&sw);
 }
 
+/* run i of sw, memo first, then simulated (no memo): a row, and the same bytes */
+static void same_without_memo(struct sl_sweep *sw, u64 i)
+{
+	char err[1024], row[65536], again[65536];
+	int n = sl_sweep_run_one(sw, i, row, sizeof(row), err, sizeof(err));
+	struct sl_sweep_memo *memo = sw->memo;
+
+	assert_true(n > 0);
+	sw->memo = NULL;
+	assert_int_equal(sl_sweep_run_one(sw, i, again, sizeof(again), err, sizeof(err)), n);
+	assert_memory_equal(row, again, (size_t)n);
+	sw->memo = memo;
+}
+
+/* every run of sw, of which at least min_hits copied from the memo; then each run again */
+static void check_memo(struct sl_sweep *sw, u64 min_hits)
+{
+	char err[1024], row[65536];
+
+	for (u64 i = 0; i < sw->nruns; i++)
+		assert_true(sl_sweep_run_one(sw, i, row, sizeof(row), err, sizeof(err)) > 0);
+	assert_true(sl_sweep_memo_hits(sw->memo) >= min_hits);
+	for (u64 i = 0; i < sw->nruns; i++)
+		same_without_memo(sw, i);
+}
+
 /*
  * The memo (sweep_row.c): every row of a 16-run sweep is the same with it as when every run is
  * simulated. OWNER_SPIN is read only when a task blocks on a held mutex (task_prog.c), and no
@@ -293,8 +319,7 @@ static void test_row(void **state)
 static void test_memo(void **state)
 {
 	struct sl_sweep sw;
-	char err[1024], row[65536], again[65536];
-	struct sl_sweep_memo *memo;
+	char err[1024];
 
 	(void)state;
 	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features",
@@ -305,20 +330,7 @@ static void test_memo(void **state)
 			 0);
 	assert_non_null(sw.memo);
 	assert_int_equal((int)sw.nruns, 16);
-	for (u64 i = 0; i < sw.nruns; i++)
-		assert_true(sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err)) > 0);
-	assert_true(sl_sweep_memo_hits(sw.memo) >= 8);
-	/* each run again, memo first, then simulated (no memo): the same bytes */
-	for (u64 i = 0; i < sw.nruns; i++) {
-		int n = sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err));
-
-		memo = sw.memo;
-		sw.memo = NULL;
-		assert_int_equal(sl_sweep_run_one(&sw, i, again, sizeof(again), err, sizeof(err)),
-				 n);
-		assert_memory_equal(row, again, (size_t)n);
-		sw.memo = memo;
-	}
+	check_memo(&sw, 8);
 	sl_sweep_free(&sw);
 }
 
@@ -330,8 +342,7 @@ static void test_memo(void **state)
 static void test_memo_shared(void **state)
 {
 	struct sl_sweep sw;
-	char err[1024], row[65536], again[65536];
-	struct sl_sweep_memo *memo;
+	char err[1024], row[65536];
 	int status = -1;
 
 	(void)state;
@@ -348,15 +359,8 @@ static void test_memo_shared(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	assert_int_equal((int)sl_sweep_memo_hits(sw.memo), 0);
-	int n = sl_sweep_run_one(&sw, 1, row, sizeof(row), err, sizeof(err));
-
-	assert_true(n > 0);
+	same_without_memo(&sw, 1);
 	assert_int_equal((int)sl_sweep_memo_hits(sw.memo), 1);
-	memo = sw.memo;
-	sw.memo = NULL;
-	assert_int_equal(sl_sweep_run_one(&sw, 1, again, sizeof(again), err, sizeof(err)), n);
-	assert_memory_equal(row, again, (size_t)n);
-	sw.memo = memo;
 	sl_sweep_free(&sw);
 }
 
@@ -369,8 +373,7 @@ static void test_memo_shared(void **state)
 static void test_memo_unread_flag(void **state)
 {
 	struct sl_sweep sw;
-	char err[1024], row[65536], again[65536];
-	struct sl_sweep_memo *memo;
+	char err[1024];
 
 	(void)state;
 	assert_int_equal(sweep_from(&sw, err, sizeof(err), "--features", "HRTICK,DOUBLE_TICK",
@@ -379,19 +382,7 @@ static void test_memo_unread_flag(void **state)
 				    "--out", "x.csv", NULL),
 			 0);
 	assert_int_equal((int)sw.nruns, 4);
-	for (u64 i = 0; i < sw.nruns; i++)
-		assert_true(sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err)) > 0);
-	assert_true(sl_sweep_memo_hits(sw.memo) >= 1);
-	for (u64 i = 0; i < sw.nruns; i++) {
-		int n = sl_sweep_run_one(&sw, i, row, sizeof(row), err, sizeof(err));
-
-		memo = sw.memo;
-		sw.memo = NULL;
-		assert_int_equal(sl_sweep_run_one(&sw, i, again, sizeof(again), err, sizeof(err)),
-				 n);
-		assert_memory_equal(row, again, (size_t)n);
-		sw.memo = memo;
-	}
+	check_memo(&sw, 1);
 	sl_sweep_free(&sw);
 }
 

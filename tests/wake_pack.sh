@@ -10,14 +10,7 @@
 # "small, room", yet on CPU 1. So: 2 wake-ups, 1 on the waker's CPU; the rule right about 1
 # of 2; a file that does not exist: exit 2 naming it.
 set -eu
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-PY=${PYTHON:-python3}
-W="$(cd "$(dirname "$0")/.." && pwd)/tools/wake_pack.py"
-fail() {
-	echo "wake_pack.sh: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/pytool.sh"
 cat >"$T/t.trace" <<'TR'
 # tracer: nop
 #
@@ -33,7 +26,7 @@ cat >"$T/t.trace" <<'TR'
                A-10      [000] d..3.     1.000200: sched_waking: comm=B pid=11 prio=120 target_cpu=000
                A-10      [000] d..4.     1.000200: sched_wakeup: comm=B pid=11 prio=120 target_cpu=000
 TR
-"$PY" "$W" "$T/t.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
+"$PY" "$TOOLPY" "$T/t.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
 grep -q '^2 wake-ups by a running task with the other CPU idle; 1 ran on the waker' "$T/out" ||
 	fail "count: $(head -1 "$T/out")"
 grep -q 'last on A, waker alone *1 *1 100.0%' "$T/out" || fail "class A: $(cat "$T/out")"
@@ -41,19 +34,14 @@ grep -q 'last on B, small, room *1 *0   0.0%' "$T/out" || fail "class B: $(cat "
 grep -q 'the rule says where 1 of 2 went (50.0%)' "$T/out" || fail "rule: $(tail -1 "$T/out")"
 # --fit: B's wake-up (last on A, A alone) stayed: vcpu_pack_waker 1000 of 1000; C's (last on
 # B, A alone) did not join A: vcpu_pack_other 0 of 1
-"$PY" "$W" --fit "$T/t.trace" >"$T/fit" || fail "--fit exit $?"
+"$PY" "$TOOLPY" --fit "$T/t.trace" >"$T/fit" || fail "--fit exit $?"
 grep -q '^param vcpu_pack_waker=1000$' "$T/fit" && grep -q '^param vcpu_pack_other=0$' "$T/fit" &&
 	grep -q '^# of the 1 last on the idle CPU, 0 joined the waker$' "$T/fit" ||
 	fail "--fit: $(cat "$T/fit")"
-"$PY" "$W" --rows "$T/t.trace" >"$T/rows" || fail "--rows exit $?"
+"$PY" "$TOOLPY" --rows "$T/t.trace" >"$T/rows" || fail "--rows exit $?"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$(c["wakee"]) == "C" { printf "%.1f %.1f\n", $(c["util_p"]), $(c["util_a"]) }' "$T/rows" \
 	>"$T/u"
 [ "$(cat "$T/u")" = "2.6 233.8" ] || fail "C's and CPU 0's utilization: $(cat "$T/u")"
-if "$PY" "$W" "$T/none.trace" >/dev/null 2>"$T/err"; then
-	fail "a missing file: exit 0"
-else
-	[ $? -eq 2 ] || fail "a missing file: not exit 2"
-fi
-grep -q 'none.trace' "$T/err" || fail "the error does not name the file: $(cat "$T/err")"
+tool_error "$T/none.trace" none.trace
 echo "wake_pack.sh: ok"

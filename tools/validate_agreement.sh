@@ -212,14 +212,9 @@ if [ -n "$OTHER" ]; then
 	awk 'NR == FNR { b[$1 " " $2 " " $3] = $4; next }
 	($1 " " $2 " " $3) in b { print $1, $2, $3, $4, b[$1 " " $2 " " $3] }' "$TMP/b" "$TMP/a" >"$TMP/rows"
 fi
-awk -v verbose="$VERBOSE" '
-function abs(x) { return x < 0 ? -x : x }
+awk -v verbose="$VERBOSE" "$AGREE"'
 {
-	real = $4 + 0; sim = $5 + 0; d = abs(sim - real)
-	if ($3 == "run_mean") ok = d <= 0.15 * abs(real)
-	else if ($3 == "period_mean") ok = d <= 0.10 * abs(real)
-	else if ($3 == "switches") ok = d <= 0.25 * abs(real)
-	else ok = d <= 0.5 * abs(real) || d <= 20
+	real = $4 + 0; sim = $5 + 0; ok = agree($3, real, sim)
 	n[$3]++; a[$3] += ok; N++; A += ok
 	if (verbose)
 		printf "%-12s %-18s %-12s %12.2f %12.2f %s\n", $1, $2, $3, real, sim, ok ? "ok" : "OFF"

@@ -920,6 +920,16 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 }
 
 /*
+ * The wake-up rules below that the measured kernel follows some times in 1000: one draw of the
+ * scheduler's generator, true per1000 times in 1000. A rule draws only once its situation
+ * holds, so a run without the parameter keeps the generator's sequence.
+ */
+static bool per1000_draw(struct sl_sim *sim, u64 per1000)
+{
+	return sl_rng_next(&sim->sched_rng) % 1000 < per1000;
+}
+
+/*
  * The vcpu_pack parameter: the observable effect of the measured kernel's non-mainline
  * sched_vcpu_pack boot option (docs/validate.md), not its code: a wake-up that the policy sends
  * to an idle CPU while the task's previous CPU runs something stays on the previous CPU
@@ -932,7 +942,7 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
 	if (!sl_machine_of(sim)->p->vcpu_pack || prev < 0 || prev == cpu || !sim->cpus[prev].curr ||
 	    !sl_rq_idle(&sim->cpus[cpu]) || !sl_cpu_allowed(p, prev))
 		return cpu;
-	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack ? prev : cpu;
+	return per1000_draw(sim, sl_machine_of(sim)->p->vcpu_pack) ? prev : cpu;
 }
 
 /*
@@ -950,8 +960,7 @@ int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct
 	    p->cpu != from || sim->cpus[from].curr != waker || !sl_rq_idle(&sim->cpus[cpu]) ||
 	    !sl_cpu_allowed(p, from))
 		return cpu;
-	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack_waker ? from
-											    : cpu;
+	return per1000_draw(sim, sl_machine_of(sim)->p->vcpu_pack_waker) ? from : cpu;
 }
 
 /*
@@ -970,8 +979,7 @@ int sl_vcpu_pack_other(struct sl_sim *sim, const struct sl_task *p, const struct
 	    p->cpu == from || sim->cpus[from].curr != waker || sim->cpus[from].nr_running > 1 ||
 	    !sl_rq_idle(&sim->cpus[cpu]) || !sl_cpu_allowed(p, from))
 		return cpu;
-	return sl_rng_next(&sim->sched_rng) % 1000 < sl_machine_of(sim)->p->vcpu_pack_other ? from
-											    : cpu;
+	return per1000_draw(sim, sl_machine_of(sim)->p->vcpu_pack_other) ? from : cpu;
 }
 
 /*
@@ -1005,7 +1013,7 @@ static void wake_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	if (!per1000 || !waker || rq->curr != waker || rq->need_resched ||
 	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first)
 		return;
-	if (sl_rng_next(&sim->sched_rng) % 1000 < per1000)
+	if (per1000_draw(sim, per1000))
 		p->sched_class->wakee_first(sim, rq, p);
 }
 
