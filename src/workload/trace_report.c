@@ -289,9 +289,10 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	fprintf(f,
 		"\nswitch costs at the prices of %s: %.3f ms in the recorded bursts (taken out, "
 		"and charged again at each simulated switch-in); %.3f ms beyond the bursts of %d "
-		"tasks (not charged again: the credit of the simulated switch-in that begins "
+		"task%s (not charged again: the credit of the simulated switch-in that begins "
 		"each such burst)\n",
-		tw->cost_from, ms(tw->cost_ns), ms(tw->cost_left_ns), tw->cost_left_tasks);
+		tw->cost_from, ms(tw->cost_ns), ms(tw->cost_left_ns), tw->cost_left_tasks,
+		tw->cost_left_tasks == 1 ? "" : "s");
 	fprintf(f,
 		"wake-ups by a task onto another CPU idle since before them: %llu; their IPIs at "
 		"those prices' wake_ipi: %.3f ms in the bursts after them (taken out: the "
