@@ -22,6 +22,7 @@ Usage: wake_preempt_pairs.py [--min N] TRACE...
 Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is counted.
 """
 import lzma
+import os
 import re
 import sys
 
@@ -150,4 +151,11 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        STATUS = main(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (| head): the output could not be written
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        STATUS = 1
+    sys.exit(STATUS)
