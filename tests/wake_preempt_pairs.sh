@@ -1,0 +1,67 @@
+#!/bin/sh
+# tools/wake_preempt_pairs.py on a trace written by hand (docs/validate.md, "The switch price
+# re-measured, and the wake-up preemption by pair"). A (pid 10, named "rt-app" in the lines'
+# headers as before a thread names itself) is switched in on CPU 0 at 1.000000 and wakes, onto
+# CPU 0: B at 1.000050 with need_resched (A has run 50 us, B asleep since 0.900: 100.05 ms),
+# D from a hard interrupt (left out), C at 1.000300 without (A 300 us, C asleep 20.3 ms), F
+# asleep only 0.9 ms (left out), G onto CPU 1 (left out), E at 1.001500 (A past its 1.4 ms:
+# left out). So: 2 counted, 1 with need_resched (500 per 1000); the pairs A -> B 1/1 (1000)
+# and A -> C 1/0 (0); by run, 40-160 us 1/1 and 160-640 us 1/0; by sleep, 10-30 ms 1/0 and
+# 30 ms and more 1/1. With --min 2 both pairs are summed in one line. A missing file, a trace
+# with nothing counted and a bad option: exit 2.
+set -eu
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+PY=${PYTHON:-python3}
+W="$(cd "$(dirname "$0")/.." && pwd)/tools/wake_preempt_pairs.py"
+fail() {
+	echo "wake_preempt_pairs.sh: FAIL: $*" >&2
+	exit 1
+}
+cat >"$T/t.trace" <<'TR'
+# tracer: nop
+#
+          <idle>-0       [001] d..2.     0.500000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=D next_pid=13 next_prio=120
+               D-13      [001] d..2.     0.500100: sched_switch: prev_comm=D prev_pid=13 prev_prio=120 prev_state=S ==> next_comm=E next_pid=15 next_prio=120
+               E-15      [001] d..2.     0.500200: sched_switch: prev_comm=E prev_pid=15 prev_prio=120 prev_state=S ==> next_comm=G next_pid=16 next_prio=120
+               G-16      [001] d..2.     0.500300: sched_switch: prev_comm=G prev_pid=16 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+          <idle>-0       [000] d..2.     0.850000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=B next_pid=11 next_prio=120
+               B-11      [000] d..2.     0.900000: sched_switch: prev_comm=B prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=C next_pid=12 next_prio=120
+               C-12      [000] d..2.     0.980000: sched_switch: prev_comm=C prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=F next_pid=14 next_prio=120
+               F-14      [000] d..2.     0.999500: sched_switch: prev_comm=F prev_pid=14 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0       [000] d..2.     1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=10 next_prio=120
+          rt-app-10      [000] dN.3.     1.000050: sched_wakeup: comm=B pid=11 prio=120 target_cpu=000
+          rt-app-10      [000] dNh3.     1.000100: sched_wakeup: comm=D pid=13 prio=120 target_cpu=000
+          rt-app-10      [000] d..3.     1.000300: sched_wakeup: comm=C pid=12 prio=120 target_cpu=000
+          rt-app-10      [000] dN.3.     1.000400: sched_wakeup: comm=F pid=14 prio=120 target_cpu=000
+          rt-app-10      [000] dN.3.     1.000450: sched_wakeup: comm=G pid=16 prio=120 target_cpu=001
+          rt-app-10      [000] dN.3.     1.001500: sched_wakeup: comm=E pid=15 prio=120 target_cpu=000
+TR
+"$PY" "$W" --min 1 "$T/t.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
+grep -q '^2 counted wake-ups in 1 trace(s); need_resched set in 1 (500 per 1000)$' "$T/out" ||
+	fail "count: $(head -1 "$T/out")"
+grep -Eq '^A -> B +1 +1 +1000$' "$T/out" || fail "pair A -> B: $(cat "$T/out")"
+grep -Eq '^A -> C +1 +0 +0$' "$T/out" || fail "pair A -> C: $(cat "$T/out")"
+grep -Eq '^40 to 160 us +1 +1 +1000$' "$T/out" || fail "by run, 40-160: $(cat "$T/out")"
+grep -Eq '^160 to 640 us +1 +0 +0$' "$T/out" || fail "by run, 160-640: $(cat "$T/out")"
+grep -Eq '^10 to 30 ms +1 +0 +0$' "$T/out" || fail "by sleep, 10-30: $(cat "$T/out")"
+grep -Eq '^30 and more \(ms\) +1 +1 +1000$' "$T/out" || fail "by sleep, 30-: $(cat "$T/out")"
+"$PY" "$W" --min 2 "$T/t.trace" >"$T/out2" || fail "--min 2: exit $?"
+grep -Eq '^\(pairs under 2\) +2 +1 +500$' "$T/out2" || fail "--min 2: $(cat "$T/out2")"
+for bad in "$T/none.trace" "--min x $T/t.trace" "--bogus $T/t.trace"; do
+	# shellcheck disable=SC2086
+	if "$PY" "$W" $bad >/dev/null 2>"$T/err"; then
+		fail "$bad: exit 0"
+	else
+		[ $? -eq 2 ] || fail "$bad: not exit 2"
+	fi
+done
+"$PY" "$W" "$T/none.trace" 2>&1 | grep -q 'none.trace' || fail "a missing file is not named"
+head -3 "$T/t.trace" >"$T/empty.trace"
+if "$PY" "$W" "$T/empty.trace" >/dev/null 2>"$T/err"; then
+	fail "nothing counted: exit 0"
+else
+	[ $? -eq 2 ] || fail "nothing counted: not exit 2"
+fi
+grep -q 'empty.trace: no wake-up' "$T/err" || fail "nothing counted: $(cat "$T/err")"
+echo "wake_preempt_pairs.sh: ok"

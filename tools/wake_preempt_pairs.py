@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""The wake-up preemption of a waker in real traces, by pair and by the waker's run.
+
+Issue 28 (docs/validate.md, "The switch price re-measured, and the wake-up preemption by
+pair"): `schedlab calibrate --recordings` measures one rate, wake_preempt, over the wake-ups by
+a running task of a task asleep 1 ms or more onto the waker's own CPU, from task context,
+inside the waker's first 1.4 ms since its switch-in; of them, the share whose sched_wakeup has
+need_resched set (the flags' second column is not '.'). This selects the same wake-ups in
+ftrace text traces (plain or .xz) and splits the rate:
+
+  by pair     waker's comm -> wakee's comm (the pair's count, need_resched, per 1000)
+  by run      the waker's run since its switch-in, in bins (us)
+  by sleep    the wakee's sleep since its last switch-out, in bins (ms)
+
+so that whether one rate holds can be seen. A task's comm is the latest seen (a sched_switch's
+next_comm, a sched_wakeup's comm); the waker's comm in the line's header may
+be a stale one from before the thread named itself (and a pair's comm is the one seen last
+before the wake-up: rt-app's threads may show as "rt-app" before they name themselves).
+
+Usage: wake_preempt_pairs.py [--min N] TRACE...
+  --min N   pairs with fewer than N counted wake-ups are summed in one line (default 20)
+Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is counted.
+"""
+import lzma
+import os
+import re
+import sys
+
+SLICE_NS = 1400000  # the waker's first slice (6.18's base slice on 2 CPUs)
+SLEPT_NS = 1000000  # the wakee's least sleep: leaves out the second half of a hand-off
+LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s(.*)$")
+SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)")
+WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
+RUN_BINS_US = [10, 40, 160, 640]
+SLEEP_BINS_MS = [3, 10, 30]
+
+
+def ns(stamp):
+    """seconds.fraction as integer ns, without a float's rounding"""
+    sec, frac = stamp.split(".")
+    return int(sec) * 1000000000 + int((frac + "000000000")[:9])
+
+
+def read(path, pairs, runs, sleeps):
+    """adds the counted wake-ups of one trace; returns how many"""
+    opener = lzma.open if path.endswith(".xz") else open
+    cur, in_at, out_at, comm = {}, {}, {}, {}
+    n = 0
+    with opener(path, "rt", errors="replace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            _, pid, cpu, flags, stamp, event, rest = m.groups()
+            pid, cpu, t = int(pid), int(cpu), ns(stamp)
+            if event == "sched_switch":
+                s = SW.search(rest)
+                if not s:
+                    continue
+                prev, nxt = int(s.group(1)), int(s.group(4))
+                if prev:
+                    out_at[prev] = t
+                cur[cpu], in_at[cpu] = nxt, t
+                if nxt:
+                    comm[nxt] = s.group(3)
+            elif event == "sched_wakeup":
+                w = WAKE.search(rest)
+                if not w:
+                    continue
+                wakee, target = int(w.group(2)), int(w.group(4))
+                comm[wakee] = w.group(1)
+                if (target != cpu or len(flags) < 4 or flags[2] != "." or not pid
+                        or cur.get(cpu) != pid or wakee == pid or wakee not in out_at):
+                    continue
+                ran, slept = t - in_at[cpu], t - out_at[wakee]
+                if ran >= SLICE_NS or slept < SLEPT_NS:
+                    continue
+                flag = flags[1] != "."
+                n += 1
+                key = (comm.get(pid, "?"), w.group(1))
+                for table, k in ((pairs, key), (runs, sum(ran >= b * 1000 for b in RUN_BINS_US)),
+                                 (sleeps, sum(slept >= b * 1000000 for b in SLEEP_BINS_MS))):
+                    c = table.setdefault(k, [0, 0])
+                    c[0] += 1
+                    c[1] += flag
+    return n
+
+
+def row(label, c):
+    print("%-40s %7d %7d %5d" % (label, c[0], c[1], (c[1] * 1000 + c[0] // 2) // c[0]))
+
+
+def bins(title, table, edges, unit):
+    print("\n%-40s %7s %7s %5s" % (title, "wakeups", "resched", "/1000"))
+    for i in sorted(table):
+        lo = "%d" % edges[i - 1] if i else "0"
+        hi = "%d %s" % (edges[i], unit) if i < len(edges) else ("and more (%s)" % unit)
+        row("%s to %s" % (lo, hi) if i < len(edges) else "%s %s" % (lo, hi), table[i])
+
+
+def main(argv):
+    least = 20
+    files = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--min":
+            if i + 1 >= len(argv) or not argv[i + 1].isdigit():
+                sys.stderr.write("wake_preempt_pairs.py: --min: expected a count\n")
+                return 2
+            least = int(argv[i + 1])
+            i += 2
+            continue
+        if argv[i].startswith("-"):
+            sys.stderr.write("wake_preempt_pairs.py: unknown option %s (expected --min N)\n"
+                             % argv[i])
+            return 2
+        files.append(argv[i])
+        i += 1
+    if not files:
+        sys.stderr.write("usage: wake_preempt_pairs.py [--min N] TRACE...\n")
+        return 2
+    pairs, runs, sleeps = {}, {}, {}
+    n = 0
+    for path in files:
+        try:
+            n += read(path, pairs, runs, sleeps)
+        except (OSError, EOFError, lzma.LZMAError) as e:
+            sys.stderr.write("wake_preempt_pairs.py: %s: cannot read: %s\n" % (path, e))
+            return 2
+    if not n:
+        sys.stderr.write("wake_preempt_pairs.py: %s: no wake-up by a running task onto its CPU "
+                         "inside its first slice of a task asleep 1 ms or more\n"
+                         % " ".join(files))
+        return 2
+    total = [sum(c[0] for c in pairs.values()), sum(c[1] for c in pairs.values())]
+    print("%d counted wake-ups in %d trace(s); need_resched set in %d (%d per 1000)"
+          % (n, len(files), total[1], (total[1] * 1000 + n // 2) // n))
+    print("\n%-40s %7s %7s %5s" % ("waker -> wakee", "wakeups", "resched", "/1000"))
+    rest = [0, 0]
+    for key, c in sorted(pairs.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        if c[0] < least:
+            rest[0] += c[0]
+            rest[1] += c[1]
+            continue
+        row("%s -> %s" % key, c)
+    if rest[0]:
+        row("(pairs under %d)" % least, rest)
+    bins("waker's run since switch-in", runs, RUN_BINS_US, "us")
+    bins("wakee's sleep", sleeps, SLEEP_BINS_MS, "ms")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        STATUS = main(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (| head): the output could not be written
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        STATUS = 1
+    sys.exit(STATUS)
