@@ -48,6 +48,17 @@ grep -qx "$inst" "$T/during" || {
 [ ! -d "$TR/instances/$inst" ] || fail "instance $inst left after record"
 "$SL" trace-stats "$T/a.trace" --json >"$T/a.json"
 grep -q '"sched_switch":[1-9]' "$T/a.json" || fail "no sched_switch in the recording"
+# without --calibration: this machine, its costs measured before CMD (FILE.machine.conf),
+# which a replay of it takes; --calibration none: nothing beside
+grep -qx "cpus $(nproc)" "$T/a.trace.machine.conf" &&
+	grep -qx "kernel_release $(uname -r)" "$T/a.trace.machine.conf" &&
+	grep -Eq '^param ctx_switch=[1-9][0-9]*ns$' "$T/a.trace.machine.conf" ||
+	fail "record's measured costs: $(cat "$T/a.trace.machine.conf")"
+"$SL" run --workload "trace:file=$T/a.trace" --no-progress >/dev/null 2>"$T/err" ||
+	fail "replay of a recording: $(cat "$T/err")"
+! grep -q "2009" "$T/err" || fail "replay of a recording with its costs: $(cat "$T/err")"
+"$SL" record --calibration none -o "$T/n.trace" -- true 2>/dev/null || fail "--calibration none"
+[ ! -e "$T/n.trace.machine.conf" ] || fail "--calibration none: a machine.conf was written"
 
 # SIGINT while CMD runs: exit 130, instance removed, the trace saved
 "$SL" record -o "$T/b.trace" -- sh -c "ls $TR/instances >'$T/during2'; exec sleep 30" 2>"$T/err" &
@@ -68,7 +79,7 @@ grep -q 'interrupted by Interrupt (the trace until then is saved)' "$T/err" || f
 
 # a bad event: exit 2 naming it, no file, no instance
 rc=0
-"$SL" record -o "$T/c.trace" --events sched/no_such_event -- true >"$T/out" 2>"$T/err" &
+"$SL" record --calibration none -o "$T/c.trace" --events sched/no_such_event -- true >"$T/out" 2>"$T/err" &
 pid=$!
 wait $pid || rc=$?
 [ ! -d "$TR/instances/schedlab-$pid" ] || fail "bad event: instance schedlab-$pid left"
@@ -77,7 +88,7 @@ grep -q 'no event sched/no_such_event' "$T/err" || fail "bad event: $(cat "$T/er
 [ ! -e "$T/c.trace" ] || fail "bad event: a file was written"
 # a misspelt event: the nearest of tracefs's events
 rc=0
-"$SL" record -o "$T/d.trace" --events sched/sched_swtch -- true >"$T/out" 2>"$T/err" || rc=$?
+"$SL" record --calibration none -o "$T/d.trace" --events sched/sched_swtch -- true >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] || fail "misspelt event: exit $rc"
 grep -q "no event sched/sched_swtch in $TR/events; did you mean 'sched/sched_switch'?" "$T/err" ||
 	fail "misspelt event: $(cat "$T/err")"

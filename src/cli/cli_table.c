@@ -282,8 +282,10 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"record", "-- CMD [ARG...]", "trace this machine while a command runs",
 	 "Records the whole machine's scheduler, cpuidle and block events with tracefs (root) "
 	 "into the --output file from the start of CMD to its end: every task of every CPU, not "
-	 "CMD's alone (trace-stats' table shows each task). --calibration DIR writes DIR's costs "
-	 "beside it (FILE.machine.conf), which a replay of it takes.",
+	 "CMD's alone (trace-stats' table shows each task). Beside it, FILE.machine.conf: this "
+	 "machine and its switch and cache costs, measured for about a second before CMD starts "
+	 "(calibrate's rows), which a replay of it takes; --calibration DIR writes DIR's costs "
+	 "instead, --calibration none nothing.",
 	 "trace-file events calibration"},
 	{"validate", "F.json", "an rt-app file run for real and simulated, side by side",
 	 "Runs the rt-app file for real (root, rt-app, tracefs) keeping rt-app's logs, the trace "

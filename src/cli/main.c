@@ -16,6 +16,7 @@
 #include "trace/trace_stats.h"
 #include "trace/replay_idle.h"
 #include "trace/record.h"
+#include "validate/calibrate.h"
 #include "validate/validate_cli.h"
 #include "cli/trace_workload.h"
 #include "machine/machine_conf.h"
@@ -1174,12 +1175,44 @@ static int cmd_record(int argc, char **argv)
 		fprintf(stderr, "schedlab: record: -o %s: %s\n", out, strerror(oe));
 		return 1;
 	}
-	/* the costs a replay of the trace takes (workload/trace.h), checked before recording */
-	if (calib && sl_machine_conf_for_trace(&mc, calib, err, sizeof(err)))
-		return die("record --calibration: %s", err);
+	/* the costs a replay of the trace takes (workload/trace.h), checked before recording;
+	 * without --calibration, this machine's switch and cache costs measured now (calibrate's
+	 * rows, fewer batches), so that a replay of any recording is priced as its machine */
+	bool measured = false;
+
+	if (calib && !strcmp(calib, "none")) {
+		calib = NULL;
+	} else if (calib) {
+		if (sl_machine_conf_for_trace(&mc, calib, err, sizeof(err)))
+			return die("record --calibration: %s", err);
+	} else if (geteuid() == 0) {
+		struct sl_calibration c;
+
+		fprintf(stderr,
+			"schedlab: record: measuring this machine's switch and cache costs "
+			"for the replay (about a second; --calibration DIR gives a calibration's, "
+			"--calibration none none)...\n");
+		if (sl_calibrate_for_trace(&mc, &c, err, sizeof(err))) {
+			fprintf(stderr,
+				"schedlab: record: %s: no FILE.machine.conf (a replay will "
+				"use the model's defaults)\n",
+				err);
+		} else {
+			measured = true;
+			fprintf(stderr,
+				"schedlab: record: ctx_switch %llu ns, ctx_switch_bare %llu ns, "
+				"cache_refill %llu ns, %s %llu ns, timer_slack %llu ns\n",
+				(unsigned long long)c.ctx_switch_ns,
+				(unsigned long long)c.bare_switch_ns,
+				(unsigned long long)c.cache_refill_ns,
+				sl_cal_migrate_param[c.migrate_level],
+				(unsigned long long)c.migrate_ns,
+				(unsigned long long)c.timer_slack_ns);
+		}
+	}
 	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
 
-	if (!rc && calib) {
+	if (!rc && (calib || measured)) {
 		char conf[PATH_MAX];
 
 		sl_tw_costs_path(conf, sizeof(conf), out);

@@ -50,6 +50,7 @@
 #include "core/parse.h"
 #include "cpuidle/profiles.h"
 #include "machine/machine_conf.h"
+#include "machine/params.h"
 #include "trace/record.h"
 #include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"
@@ -377,7 +378,7 @@ static u64 median(u64 *v, int n)
 	return v[n / 2];
 }
 
-int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
+int sl_calibrate_measure(struct sl_calibration *c, int batches, char *err, size_t errlen)
 {
 	u64 same[BATCHES], cross[BATCHES], late[BATCHES], refill[BATCHES], moved[BATCHES],
 		bare[BATCHES];
@@ -403,7 +404,9 @@ int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
 		snprintf(err, errlen, "calibrate: out of memory");
 		rc = -1;
 	}
-	for (int i = 0; i < BATCHES && !rc; i++) {
+	if (batches < 1 || batches > BATCHES)
+		batches = BATCHES;
+	for (int i = 0; i < batches && !rc; i++) {
 		u64 hot, moved_walk, warm, unused;
 
 		if (pingpong(0, 0, 2000, NULL, NULL, &same[i]) ||
@@ -433,12 +436,12 @@ int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen)
 	free(walks);
 	if (rc)
 		return rc;
-	c->same_cpu_ns = median(same, BATCHES);
-	c->bare_switch_ns = median(bare, BATCHES);
-	c->cross_cpu_ns = median(cross, BATCHES);
-	c->oversleep_ns = median(late, BATCHES);
-	c->cache_refill_ns = median(refill, BATCHES);
-	c->migrate_ns = median(moved, BATCHES);
+	c->same_cpu_ns = median(same, batches);
+	c->bare_switch_ns = median(bare, batches);
+	c->cross_cpu_ns = median(cross, batches);
+	c->oversleep_ns = median(late, batches);
+	c->cache_refill_ns = median(refill, batches);
+	c->migrate_ns = median(moved, batches);
 	c->migrate_level = cpu_distance(0, 1);
 	c->cache_measured = true;
 	return 0;
@@ -1047,6 +1050,38 @@ static void conf_param(struct sl_machine_conf *mc, const char *name, u64 v, cons
 		 (unsigned long long)v, unit);
 }
 
+/* the switch, timer and cache costs: rows 1, 1d, 3, 1b and 1c */
+static void switch_params(struct sl_machine_conf *mc, const struct sl_calibration *c)
+{
+	conf_param(mc, "ctx_switch", c->ctx_switch_ns, "ns");
+	if (c->bare_switch_ns)
+		conf_param(mc, "ctx_switch_bare", c->bare_switch_ns, "ns");
+	conf_param(mc, "timer_slack", c->timer_slack_ns, "ns");
+	if (c->cache_measured) {
+		conf_param(mc, "cache_refill", c->cache_refill_ns, "ns");
+		conf_param(mc, sl_cal_migrate_param[c->migrate_level], c->migrate_ns, "ns");
+	}
+}
+
+int sl_calibrate_for_trace(struct sl_machine_conf *mc, struct sl_calibration *c, char *err,
+			   size_t errlen)
+{
+	u64 ipi = 0;
+
+	for (int i = 0; i < sl_param_count; i++)
+		if (!strcmp(sl_param_table[i].name, "ipi"))
+			ipi = sl_param_table[i].def;
+	if (sl_machine_conf_live(mc, err, errlen) ||
+	    sl_calibrate_measure(c, SL_CAL_TRACE_BATCHES, err, errlen))
+		return -1;
+	sl_calibrate_derive(c, ipi);
+	mc->idle_profile[0] = 0; /* the costs are what a recording's replay reads */
+	mc->ndisable = 0;
+	mc->nparams = 0;
+	switch_params(mc, c);
+	return 0;
+}
+
 int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *err, size_t errlen)
 {
 	struct sl_machine_conf mc;
@@ -1077,14 +1112,7 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 	snprintf(mc.idle_profile, sizeof(mc.idle_profile), "machine.profile");
 	mc.ndisable = 0;
 	mc.nparams = 0;
-	conf_param(&mc, "ctx_switch", c->ctx_switch_ns, "ns");
-	if (c->bare_switch_ns)
-		conf_param(&mc, "ctx_switch_bare", c->bare_switch_ns, "ns");
-	conf_param(&mc, "timer_slack", c->timer_slack_ns, "ns");
-	if (c->cache_measured) {
-		conf_param(&mc, "cache_refill", c->cache_refill_ns, "ns");
-		conf_param(&mc, sl_cal_migrate_param[c->migrate_level], c->migrate_ns, "ns");
-	}
+	switch_params(&mc, c);
 	if (c->wake_measured) {
 		conf_param(&mc, "wake_local", c->wake_local_p50, "ns");
 		conf_param(&mc, "wake_local_sd", c->wake_local_sd, "ns");

@@ -58,7 +58,17 @@ struct sl_calibration {
 	u64 bg_run_ns; /* not-idle time per entry: background_run */
 };
 
-int sl_calibrate_measure(struct sl_calibration *c, char *err, size_t errlen);
+/* rows 1-3, 1b-1d as the median of `batches` batches (1..9; else 9): 0, or -1 with err */
+int sl_calibrate_measure(struct sl_calibration *c, int batches, char *err, size_t errlen);
+/* the batches `record` measures before a recording (about a second) */
+#define SL_CAL_TRACE_BATCHES 3
+struct sl_machine_conf;
+/*
+ * This machine (machine_conf_live) with its switch, timer and cache costs measured now, as the
+ * machine.conf that `record` writes beside a trace for its replay: 0, or -1 with err.
+ */
+int sl_calibrate_for_trace(struct sl_machine_conf *mc, struct sl_calibration *c, char *err,
+			   size_t errlen);
 /* rt-app's loop, by running rt-app: 0, or -1 with err (rt-app missing or failing). */
 int sl_calibrate_rtapp(struct sl_calibration *c, char *err, size_t errlen);
 /* The idle CPU's wake-up path from a trace of rt-app: 0, or -1 with err. */

@@ -322,7 +322,7 @@ int sl_cli_calibrate(int argc, char **argv)
 		if (la)
 			fclose(la);
 	}
-	if (sl_calibrate_measure(&c, err, sizeof(err))) {
+	if (sl_calibrate_measure(&c, 9, err, sizeof(err))) {
 		sl_say(stderr, err);
 		return 1;
 	}

@@ -1297,11 +1297,9 @@ static int check(void *args, char *err, size_t errlen)
 		fprintf(stderr,
 			"schedlab: warning: %s: no calibration of the machine it was "
 			"recorded on "
-			"(calibration=DIR, or a .machine.conf beside it: record "
-			"--calibration "
-			"DIR writes one): its switch and cache costs are taken as the "
-			"model's "
-			"2009 defaults unless --param sets them\n",
+			"(calibration=DIR, or a .machine.conf beside it: `schedlab "
+			"record` writes one): its switch and cache costs are taken as the "
+			"model's 2009 defaults unless --param sets them\n",
 			a->file);
 	if (strcmp(a->calibration, "none")) {
 		a->costs.remote = a->tw.wake_remote;
