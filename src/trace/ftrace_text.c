@@ -357,6 +357,14 @@ FIELD bool u64_dec_long(struct cur *c, u64 *v)
 				*v = x * pow10[k2] + y;
 				return true;
 			}
+		} else {
+			/* near the line's end (now= of nanoseconds ends a line): fewer than 16
+			 * bytes, so at most 15 digits, below 2^64; the rest after the first eight */
+			for (s += 8; is_digit(*s); s++)
+				x = x * 10 + (u64)(*s - '0');
+			c->s = s;
+			*v = x;
+			return true;
 		}
 	}
 #endif
