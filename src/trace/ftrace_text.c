@@ -358,8 +358,8 @@ FIELD bool u64_dec_long(struct cur *c, u64 *v)
 				return true;
 			}
 		} else {
-			/* near the line's end (now= of nanoseconds ends a line): fewer than 16
-			 * bytes, so at most 15 digits, below 2^64; the rest after the first eight */
+			/* near the line's end (now= in ns ends a line): under 16 bytes, so at
+			 * most 15 digits, below 2^64; the rest after the first eight */
 			for (s += 8; is_digit(*s); s++)
 				x = x * 10 + (u64)(*s - '0');
 			c->s = s;
