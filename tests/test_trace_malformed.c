@@ -334,6 +334,50 @@ static void test_long_numbers(void **state)
 }
 
 /*
+ * A number that ends its line with fewer than 16 bytes left (now= in nanoseconds: the digits
+ * after the first eight read one by one), and the columns where the kernel's "%16s-%-7d [%03d]"
+ * puts them (read at their places) beside a comm with a '[' and a pid over the limit, which
+ * the scan reads and refuses as before.
+ */
+static void test_line_ends_and_fixed_columns(void **state)
+{
+	static const char text[] =
+		P "hrtimer_expire_entry: hrtimer=0x1 function=f now=12345678\n" P
+		  "hrtimer_expire_entry: hrtimer=0x1 function=f now=123456789\n" P
+		  "hrtimer_expire_entry: hrtimer=0x1 function=f now=123456789012345\n"
+		  "0123456789abcdef-1234567 [005] d..2.  2.000000001: cpu_idle: state=1 cpu_id=5\n"
+		  "             cc1-42      [123] d..2.  2.000000002: cpu_idle: state=1 cpu_id=6\n"
+		  "           x[1]y-77      [004] d..2.  2.000000003: cpu_idle: state=1 cpu_id=7\n";
+	static const char bad[] =
+		"             cc1-4194305 [000] d..2.  2.000000004: cpu_idle: state=1 cpu_id=0\n";
+	/* the first " [digits]" is the comm's: no pid before it */
+	static const char bad2[] =
+		"           a [1]-77      [004] d..2.  2.000000005: cpu_idle: state=1 cpu_id=0\n";
+	struct sl_trace_record o[6];
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_int_equal(read_text(text, o, 6, &r), 6);
+	assert_int_equal(o[0].now, 12345678);
+	assert_int_equal(o[1].now, 123456789);
+	assert_true(o[2].now == 123456789012345ULL);
+	assert_string_equal(o[3].comm, "0123456789abcdef");
+	assert_int_equal(o[3].pid, 1234567);
+	assert_int_equal(o[3].cpu, 5);
+	assert_int_equal(o[3].time, 2000000001ULL);
+	assert_string_equal(o[4].comm, "cc1");
+	assert_int_equal(o[4].pid, 42);
+	assert_int_equal(o[4].cpu, 123);
+	assert_string_equal(o[5].comm, "x[1]y");
+	assert_int_equal(o[5].pid, 77);
+	assert_int_equal(o[5].cpu, 4);
+	assert_int_equal(read_text(bad, o, 1, &r), -1);
+	assert_non_null(strstr(r.err, ":1: malformed line: expected a pid from 0 to 4194304: \""));
+	assert_int_equal(read_text(bad2, o, 1, &r), -1);
+	assert_non_null(strstr(r.err, ":1: malformed line: expected comm-pid before [cpu]: \""));
+}
+
+/*
  * The reader's short cuts read what the general paths read: a CPU of 1, 2, 3, 9 and 10 digits
  * (three digits and up to nine taken as the test finds them, ten by int_dec), a key after two
  * spaces or a space and a tab (" prev_prio=": one compare, else the space and the key apart; a
@@ -494,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_lines_across_blocks),
 		cmocka_unit_test(test_long_numbers),
 		cmocka_unit_test(test_short_cuts),
+		cmocka_unit_test(test_line_ends_and_fixed_columns),
 		cmocka_unit_test(test_hex_ids),
 		cmocka_unit_test(test_function_names),
 		cmocka_unit_test(test_kind_names),

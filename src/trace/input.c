@@ -600,10 +600,12 @@ static char *line_too_long(struct sl_trace_reader *r, unsigned long line, int *r
 
 /*
  * memchr(s, '\n', n): a line is about 100-200 bytes, and the region it is in up to BUF_SIZE;
- * sixteen bytes a compare inline (SSE2, every x86-64) for its first 256 bytes, then the
- * library's for the rest, rather than a call for every line.
+ * sixteen bytes a compare inline (SSE2, every x86-64) for its first 256 bytes (find_nl_head:
+ * NULL if not there, *done the bytes it looked at), then the library's for the rest (find_nl),
+ * rather than a call for every line.
  */
-static inline __attribute__((nonnull)) char *find_nl(char *s, size_t n)
+static inline __attribute__((nonnull, always_inline)) char *find_nl_head(char *s, size_t n,
+									 size_t *done)
 {
 #ifdef __SSE2__
 	const __m128i nl = _mm_set1_epi8('\n');
@@ -629,10 +631,22 @@ static inline __attribute__((nonnull)) char *find_nl(char *s, size_t n)
 			return s + i + __builtin_ctz(m);
 		i += 16;
 	}
-	return memchr(s + i, '\n', n - i);
+	*done = i;
+	return NULL;
 #else
-	return memchr(s, '\n', n);
+	size_t k = n < 256 ? n : 256;
+
+	*done = k;
+	return memchr(s, '\n', k);
 #endif
+}
+
+static inline __attribute__((nonnull)) char *find_nl(char *s, size_t n)
+{
+	size_t i;
+	char *nl = find_nl_head(s, n, &i);
+
+	return nl ? nl : memchr(s + i, '\n', n - i);
 }
 
 /*
@@ -705,7 +719,9 @@ char *sl_trace_line(struct sl_trace_reader *r, size_t *lenp, int *rc)
 
 	if (avail && !p->clen) {
 		char *s = p->txt + p->pos;
-		char *nl = find_nl(s, avail);
+		size_t i;
+		/* not the memchr of a longer line: a call here made this path save registers */
+		char *nl = find_nl_head(s, avail, &i);
 
 		if (nl && (size_t)(nl - s) < SL_TRACE_MAX_LINE) {
 			size_t q = (size_t)(nl - s);
