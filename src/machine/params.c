@@ -192,7 +192,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "wakee's is below vcpu_pack_small"},
 	{"vcpu_pack_small", P(vcpu_pack_small), 0, SL_PARAM_COUNT0,
 	 "with vcpu_pack_room: the wakee's own utilization (per 1024) must be below this to be "
-	 "packed (0: no wakee is)"},
+	 "packed (0: no wakee is; 1024: no bound of its own, the room bounds it)"},
 	{"vcpu_pack_prio", P(vcpu_pack_prio), 0, SL_PARAM_COUNT0,
 	 "with vcpu_pack_room: the wakee's kernel prio (120 + nice; an RT task's 99 - its "
 	 "priority) must be below this to be packed (0: any prio). In the recordings only "
