@@ -335,6 +335,67 @@ static void test_vcpu_pack_other(void **state)
 	check_pack_rule(sl_vcpu_pack_other, "vcpu_pack_other", 1, true);
 }
 
+/*
+ * vcpu_pack_queued: vcpu_pack_waker's situation (the wakee last on the waker's CPU 0, the idle
+ * CPU 1 chosen) with another task queued on CPU 0 draws at vcpu_pack_queued's rate instead.
+ * By hand, in 10000 wake-ups each, alone (nr_running 1) and queued (2), the parameters given:
+ * waker 1000 alone: 10000 and 10000 kept (the queued case as before); queued 1000 alone: 0
+ * (no rule with the waker alone) and 10000; waker 1 and queued 1000: a binomial of mean 10
+ * and sd 3.2 (at most 30) and 10000; waker 1000 and queued 500: 10000 and 5000 +- 250 (5 sd,
+ * as above).
+ */
+static void test_vcpu_pack_queued(void **state)
+{
+	static const char *const set[][2] = {{"vcpu_pack_waker=1000", NULL},
+					     {"vcpu_pack_queued=1000", NULL},
+					     {"vcpu_pack_waker=1", "vcpu_pack_queued=1000"},
+					     {"vcpu_pack_waker=1000", "vcpu_pack_queued=500"}};
+	int kept[4][2];
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		struct sl_config cfg;
+		struct sl_args a;
+		char err[2048];
+
+		memset(&a, 0, sizeof(a));
+		a.cpus = "2";
+		a.duration = "1ms";
+		a.workloads[a.nworkloads++] = "hog:tasks=1";
+		for (int i = 0; i < 2; i++)
+			if (set[k][i])
+				a.params[a.nparams++] = set[k][i];
+		if (sl_config_build(&cfg, &a, err, sizeof(err)))
+			fail_msg("%s", err);
+		struct sl_sim *sim = sl_sim_new(&cfg);
+		struct sl_task waker, wakee;
+
+		assert_non_null(sim);
+		memset(&waker, 0, sizeof(waker));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 0;
+		sim->cpus[0].curr = &waker;
+		for (int q = 0; q < 2; q++) {
+			sim->cpus[0].nr_running = 1 + q;
+			kept[k][q] = 0;
+			for (int i = 0; i < 10000; i++)
+				kept[k][q] += sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1) == 0;
+		}
+		sim->cpus[0].curr = NULL;
+		sim->cpus[0].nr_running = 0;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(kept[0][0], 10000);
+	assert_int_equal(kept[0][1], 10000);
+	assert_int_equal(kept[1][0], 0);
+	assert_int_equal(kept[1][1], 10000);
+	assert_true(kept[2][0] <= 30);
+	assert_int_equal(kept[2][1], 10000);
+	assert_int_equal(kept[3][0], 10000);
+	assert_true(kept[3][1] >= 4750 && kept[3][1] <= 5250);
+}
+
 /* the CPU time of pids 1 and 2 of a pingpong pair of count round trips on 2 CPUs under 6.18 */
 static void pingpong_cpu(const char *machine, const char *param, u64 cpu[2], u64 *migrations)
 {
@@ -602,13 +663,14 @@ static void test_wake_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hrtick),		cmocka_unit_test(test_owner_spin),
-		cmocka_unit_test(test_iowait),		cmocka_unit_test(test_sched_idle_policy),
-		cmocka_unit_test(test_compat_yield),	cmocka_unit_test(test_hz),
-		cmocka_unit_test(test_timer_slack),	cmocka_unit_test(test_vcpu_pack),
-		cmocka_unit_test(test_vcpu_pack_waker), cmocka_unit_test(test_vcpu_pack_other),
-		cmocka_unit_test(test_wake_ipi),	cmocka_unit_test(test_vcpu_util),
-		cmocka_unit_test(test_vcpu_pack_room),	cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_hrtick),		 cmocka_unit_test(test_owner_spin),
+		cmocka_unit_test(test_iowait),		 cmocka_unit_test(test_sched_idle_policy),
+		cmocka_unit_test(test_compat_yield),	 cmocka_unit_test(test_hz),
+		cmocka_unit_test(test_timer_slack),	 cmocka_unit_test(test_vcpu_pack),
+		cmocka_unit_test(test_vcpu_pack_waker),	 cmocka_unit_test(test_vcpu_pack_other),
+		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_wake_ipi),
+		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
+		cmocka_unit_test(test_wake_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,7 +42,9 @@ Usage: wake_pack.py [--rows] [--room=R --small=S] TRACE...
           vcpu_pack_small, the pair (grid: small 2..64 by 2, room 300..1024 by 25) that says
           best where the wake-ups of a task last on B with the waker alone on A went, then
           vcpu_pack_prio, the bound on the wakee's prio (100..140; 0: none) that does best
-          among the wake-ups that pair packs
+          among the wake-ups that pair packs; the room and prio without a size bound (a
+          comment); vcpu_pack_queued, of 1000 wake-ups of a task last on A with others
+          queued there, how many stayed
 Prints, over all the traces given, the pack rate by bins of each predictor. Exit 2 on a file
 that cannot be read or traces with no such wake-up.
 """
@@ -349,6 +351,26 @@ def fit(rows):
     print(f"param vcpu_pack_room={room}")
     print(f"param vcpu_pack_small={small}")
     print(f"param vcpu_pack_prio={prio_best[1]}")
+    # the room alone, no bound on the wakee's own size (vcpu_pack_small=1024: the room bounds it)
+    nb = [(u, o, q) for p, u, o, q in b]
+    err1, room1 = min((sum((u < r) != o for u, o, _ in nb), r) for r in range(300, 1025, 25))
+    sel1 = [(q, o) for u, o, q in nb if u < room1]
+    base1 = sum(1 - o for _, o in sel1)
+    perr1, prio1 = min([(base1, 0)] + [(sum((q < bd) != o for q, o in sel1), bd)
+                                       for bd in range(100, 141)])
+    err1 += perr1 - base1
+    print(f"# without a bound on the wakee's size: the room below says where {len(b) - err1} "
+          f"went ({100.0 * (len(b) - err1) / len(b):.1f}%): vcpu_pack_room={room1} "
+          f"vcpu_pack_small=1024 vcpu_pack_prio={prio1}")
+    q = [r for r in rows if r["prev_a"] and r["nr_a"] > 0]
+    kq = sum(r["out"] for r in q)
+    if kq:
+        print(f"# {len(q)} wake-ups of a task last on the waker's CPU, others queued there, "
+              f"{kq} stayed")
+        print(f"param vcpu_pack_queued={kq * 1000 // len(q)}")
+    else:
+        print(f"# {len(q)} wake-ups of a task last on the waker's CPU, others queued there, "
+              "none stayed: vcpu_pack_queued cannot say 0 (leave vcpu_pack_waker out)")
     return 0
 
 

@@ -951,16 +951,23 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
  * last ran on from too, that the policy sends to another, idle CPU stays on from
  * vcpu_pack_waker times in 1000 (a draw of the scheduler's generator, only when the parameter
  * is set and the situation is this one). A wakee last on the idle CPU goes there, as mainline:
- * measured, it joins its waker 0 to 11 times in 1000.
+ * measured, it joins its waker 0 to 11 times in 1000. With vcpu_pack_queued set, a wake-up
+ * while other tasks are queued on from stays at that rate instead: the recordings of this
+ * machine keep 99% of the wakees with the waker alone and 77% with others waiting there.
  */
 int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		       int from, int cpu)
 {
-	if (!sl_machine_of(sim)->p->vcpu_pack_waker || !waker || from < 0 || from == cpu ||
-	    p->cpu != from || sim->cpus[from].curr != waker || !sl_rq_idle(&sim->cpus[cpu]) ||
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	u64 per1000 = mp->vcpu_pack_waker;
+
+	if (from >= 0 && mp->vcpu_pack_queued && sim->cpus[from].nr_running > 1)
+		per1000 = mp->vcpu_pack_queued;
+	if (!per1000 || !waker || from < 0 || from == cpu || p->cpu != from ||
+	    sim->cpus[from].curr != waker || !sl_rq_idle(&sim->cpus[cpu]) ||
 	    !sl_cpu_allowed(p, from))
 		return cpu;
-	return per1000_draw(sim, sl_machine_of(sim)->p->vcpu_pack_waker) ? from : cpu;
+	return per1000_draw(sim, per1000) ? from : cpu;
 }
 
 /*

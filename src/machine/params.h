@@ -53,6 +53,8 @@ struct sl_params {
 	u64 syscall_preempt; /* 1: a waking step returns to user through a preemption point */
 	u64 vcpu_pack;	     /* per 1000 wake-ups: kept on a busy prev CPU (0: mainline) */
 	u64 vcpu_pack_waker; /* per 1000 task wake-ups: kept on prev = the waker's CPU */
+	/* per 1000: vcpu_pack_waker's rule with others queued there (0: vcpu_pack_waker's) */
+	u64 vcpu_pack_queued;
 	u64 vcpu_pack_other; /* per 1000: prev elsewhere, the waker alone: joins the waker */
 	u64 vcpu_pack_room;  /* per 1024: waker CPU's + wakee's utilization below it: packed */
 	u64 vcpu_pack_small; /* per 1024: ... and the wakee's own below it */
