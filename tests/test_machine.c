@@ -336,6 +336,58 @@ static void test_vcpu_pack_other(void **state)
 }
 
 /*
+ * vcpu_pack_irq: an interrupt (no waker) on CPU 0, idle (no current task) with another woken
+ * task queued, wakes a task last on CPU 0 that the policy sends to the idle CPU 1. By hand, of
+ * 10000: unset 0 kept, 1000 all, 500 a binomial of sd 50 (5000 +- 250). Never kept: a waker
+ * task, the wakee last on CPU 1, CPU 0 running a task, the policy's choice CPU 0 already or a
+ * busy CPU 1, no interrupt CPU (-1).
+ */
+static void test_vcpu_pack_irq(void **state)
+{
+	int kept[3];
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		static const char *const set[] = {NULL, "vcpu_pack_irq=1000", "vcpu_pack_irq=500"};
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task waker, queued, wakee;
+
+		memset(&waker, 0, sizeof(waker));
+		memset(&queued, 0, sizeof(queued));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 0;
+		sim->cpus[0].curr = NULL;
+		sim->cpus[0].nr_running = 1; /* queued, not yet switched in */
+		sim->cpus[1].curr = NULL;
+		sim->cpus[1].nr_running = 0;
+		kept[k] = 0;
+		for (int i = 0; i < 10000; i++)
+			kept[k] += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, &waker, 0, 1), 1);
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, -1, 1), 1);
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 0), 0);
+		wakee.cpu = 1;
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1), 1);
+		wakee.cpu = 0;
+		sim->cpus[0].curr = &queued;
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1), 1);
+		sim->cpus[0].curr = NULL;
+		sim->cpus[1].curr = &waker;
+		sim->cpus[1].nr_running = 1;
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1), 1);
+		sim->cpus[1].curr = NULL;
+		sim->cpus[1].nr_running = 0;
+		sim->cpus[0].nr_running = 0;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(kept[0], 0);
+	assert_int_equal(kept[1], 10000);
+	assert_true(kept[2] >= 4750 && kept[2] <= 5250);
+}
+
+/*
  * vcpu_pack_queued: vcpu_pack_waker's situation (the wakee last on the waker's CPU 0, the idle
  * CPU 1 chosen) with another task queued on CPU 0 draws at vcpu_pack_queued's rate instead.
  * By hand, in 10000 wake-ups each, alone (nr_running 1) and queued (2), the parameters given:
@@ -668,9 +720,9 @@ int main(void)
 		cmocka_unit_test(test_compat_yield),	 cmocka_unit_test(test_hz),
 		cmocka_unit_test(test_timer_slack),	 cmocka_unit_test(test_vcpu_pack),
 		cmocka_unit_test(test_vcpu_pack_waker),	 cmocka_unit_test(test_vcpu_pack_other),
-		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_wake_ipi),
-		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
-		cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_vcpu_pack_irq),
+		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_vcpu_util),
+		cmocka_unit_test(test_vcpu_pack_room),	 cmocka_unit_test(test_wake_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

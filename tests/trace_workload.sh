@@ -356,4 +356,15 @@ usage_error "bad.trace:12: malformed line" run --workload "trace:file=$D/bad.tra
 usage_error "file= is required" run --workload trace:tasks=a
 usage_error "not a POSIX extended regex" run --workload "trace:file=$D/small.trace,tasks=("
 usage_error "unknown option '--bogus'" trace-workload --bogus "$D/small.trace"
+# an interrupt's wake-up that stays on its idle CPU (vcpu_pack_irq): irq-pack.trace's 23 rounds
+# on CPU 0 (CPU 1 idle) each wake c then d by an interrupt, d last on CPU 0, c waiting there:
+# 23 counted (c's wake-ups are not: nothing waits yet), 22 stay, the last moves to CPU 1:
+# 22 * 1000 / 23 = 956 for the replay
+"$SL" trace-workload --json "$D/irq-pack.trace" >"$T/ip.json" || fail "irq-pack"
+grep -q '"irq_wake_placement": {"n": 23, "stayed": 22}' "$T/ip.json" ||
+	fail "irq-pack: $(grep irq_wake "$T/ip.json")"
+"$SL" run --workload "trace:file=$D/irq-pack.trace" --no-progress >/dev/null 2>"$T/ip.err" ||
+	fail "irq-pack run"
+grep -q 'kept 22 of 23 wake-ups by an interrupt.*vcpu_pack_irq 956' "$T/ip.err" ||
+	fail "irq-pack run: $(cat "$T/ip.err")"
 echo "trace_workload.sh: ok"

@@ -199,7 +199,8 @@ static unsigned wake_set(const struct sl_args *a, const struct sl_tw_costs *c)
 	} w[] = {{"wake_remote", SL_TW_SET_REMOTE},
 		 {"wake_remote_sd", SL_TW_SET_REMOTE_SD},
 		 {"wake_local", SL_TW_SET_LOCAL},
-		 {"wake_local_sd", SL_TW_SET_LOCAL_SD}};
+		 {"wake_local_sd", SL_TW_SET_LOCAL_SD},
+		 {"vcpu_pack_irq", SL_TW_SET_IRQ_PACK}};
 	unsigned m = 0;
 
 	for (size_t i = 0; i < SL_ARRAY_SIZE(w); i++)

@@ -196,6 +196,9 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu);
 /* The vcpu_pack_waker parameter's rule: a task's wake-up kept on its and the waker's CPU. */
 int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		       int from, int cpu);
+/* The vcpu_pack_irq parameter's rule: an interrupt's wake-up stays on the task's idle CPU. */
+int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
+		     int from, int cpu);
 /* The vcpu_pack_other parameter's rule: a task last elsewhere joins a waker alone on its CPU. */
 int sl_vcpu_pack_other(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		       int from, int cpu);

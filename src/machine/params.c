@@ -183,6 +183,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "a task that last ran on another CPU: of 1000 that the policy sends to an idle CPU, this "
 	 "many join the waker (one draw, whatever the tasks' sizes; the room rule below is the "
 	 "one by utilization)"},
+	{"vcpu_pack_irq", P(vcpu_pack_irq), 0, true,
+	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
+	 "traces (a replay measures it in its own: docs/workloads.md) for a wake-up by an "
+	 "interrupt (a task's own timer) on an idle CPU where the task last ran and another "
+	 "woken task waits to run: of 1000 that the policy sends to another, idle CPU, this "
+	 "many stay (every recording of the corpus: all of them)"},
 	{"vcpu_pack_room", P(vcpu_pack_room), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): mainline placement. Else the same patch's rule as observed in real "
 	 "traces (docs/validate.md, tools/wake_pack.py) for a wake-up by the one task runnable on "

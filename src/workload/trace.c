@@ -31,6 +31,7 @@ struct tw_cpu {
 	bool cause;   /* since the last switch: something that could preempt (SL_TW_YIELDS) */
 	u64 irq_time;
 	int lat_task; /* the task whose idle wake-up is measured here (-1: none; trace_wake.c) */
+	int queued;   /* woken tasks that landed here and have not run since (vcpu_pack_irq) */
 	int *pre;     /* tasks preempted here (SL_TW_PREEMPT_DEPS), some stale */
 	int npre, cappre;
 };
@@ -214,6 +215,7 @@ static int sl_task_of(struct tw_x *x, int pid, const char *comm)
 	t->last_cpu = -1;
 	t->pre_cpu = t->pre_dep = t->woke = -1;
 	t->ipi_waker = -1;
+	t->queued_on = t->irq_pack_from = -1;
 	t->last_block = t->woken_by = t->last_cin = t->stretch_cin = t->early_by = -1;
 	t->state = XS_UNSEEN;
 	t->block_since = tw->t0;
@@ -311,6 +313,52 @@ static void lat_waking(struct tw_x *x, const struct sl_trace_record *r)
 }
 
 /*
+ * vcpu_pack_irq, as the recording shows it: a wake-up sent by an interrupt (pid 0 on an idle
+ * CPU) of a task that last ran on that CPU, while another woken task waits to run there and
+ * some other CPU is idle with nothing waiting, is counted where it lands (pack_lands).
+ */
+static void pack_waking(struct tw_x *x, const struct sl_trace_record *r)
+{
+	int i = idx_find(x->tw, r->task_pid), f = r->cpu;
+	struct sl_tw_task *t;
+
+	if (i < 0 || r->pid != 0 || f < 0 || f >= x->ncpu)
+		return;
+	t = &x->tw->t[i];
+	t->irq_pack_from = -1;
+	if (t->last_cpu != f || x->cpu[f].cur != -2 || x->cpu[f].queued - (t->queued_on == f) < 1)
+		return;
+	for (int c = 0; c < x->ncpu; c++)
+		if (c != f && x->cpu[c].cur == -2 && !x->cpu[c].queued) {
+			t->irq_pack_from = f;
+			return;
+		}
+}
+
+/* task i's wake-up lands on cpu: it waits there until it runs (pack_ran), and is counted */
+static void pack_lands(struct tw_x *x, int i, int cpu)
+{
+	struct sl_tw_task *t = &x->tw->t[i];
+
+	if (t->irq_pack_from >= 0) {
+		x->tw->irq_pack_n++;
+		x->tw->irq_pack_stay += cpu == t->irq_pack_from;
+		t->irq_pack_from = -1;
+	}
+	if (t->queued_on < 0 && cpu >= 0 && cpu < x->ncpu && x->cpu[cpu].cur != i) {
+		t->queued_on = cpu;
+		x->cpu[cpu].queued++;
+	}
+}
+
+static void pack_ran(struct tw_x *x, struct sl_tw_task *t)
+{
+	if (t->queued_on >= 0)
+		x->cpu[t->queued_on].queued--;
+	t->queued_on = -1;
+}
+
+/*
  * Its sched_wakeup says it landed on cpu: measured when that CPU was idle since before and no
  * other wake-up landed there waits to run (one that does waits behind it: a run queue's wait,
  * which the simulation makes itself, not the CPU's wake-up).
@@ -359,6 +407,7 @@ static void switch_in(struct tw_x *x, struct tw_cpu *c, int cpu, int i, u64 now)
 	struct sl_tw_task *t = &tw->t[i];
 
 	lat_switch_in(x, c, i, cpu, now);
+	pack_ran(x, t);
 
 	if (t->state == XS_BLOCKED) {
 		/* no wake-up was seen: the sleep is replayed for its recorded length */
@@ -955,6 +1004,7 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		tw->have_waking = true;
 		on_wake(x, r);
 		lat_waking(x, r);
+		pack_waking(x, r);
 		break;
 	case SL_TR_SCHED_WAKEUP:
 		if (!tw->have_waking) {
@@ -963,8 +1013,10 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 		} else if ((i = idx_find(tw, r->task_pid)) >= 0) {
 			wake_lands(x, i, r->target_cpu);
 		}
-		if ((i = idx_find(tw, r->task_pid)) >= 0)
+		if ((i = idx_find(tw, r->task_pid)) >= 0) {
 			lat_lands(x, i, r->target_cpu);
+			pack_lands(x, i, r->target_cpu);
+		}
 		break;
 	case SL_TR_SCHED_WAKEUP_NEW:
 		i = sl_task_of(x, r->task_pid, r->task_comm);
@@ -1250,6 +1302,14 @@ static void wake_note_one(const struct sl_tw_args *a, const struct sl_tw_wake_la
  */
 static void wake_note(const struct sl_tw_args *a)
 {
+	if (a->tw.irq_pack_n >= SL_TW_WAKE_MIN)
+		fprintf(stderr,
+			"schedlab: %s: its machine kept %llu of %llu wake-ups by an interrupt of a "
+			"task last on that idle CPU, another woken task waiting there, another CPU "
+			"idle: vcpu_pack_irq %llu (--param vcpu_pack_irq=0 leaves it out)\n",
+			a->file, (unsigned long long)a->tw.irq_pack_stay,
+			(unsigned long long)a->tw.irq_pack_n,
+			(unsigned long long)(a->tw.irq_pack_stay * 1000 / a->tw.irq_pack_n));
 	/* a trace of the model's own (--trace-out): nothing beyond what it charges */
 	if ((a->tw.wake_remote.n < SL_TW_WAKE_MIN || !a->tw.wake_remote.p50) &&
 	    (a->tw.wake_local.n < SL_TW_WAKE_MIN || !a->tw.wake_local.p50))
@@ -1304,6 +1364,8 @@ static int check(void *args, char *err, size_t errlen)
 	if (strcmp(a->calibration, "none")) {
 		a->costs.remote = a->tw.wake_remote;
 		a->costs.local = a->tw.wake_local;
+		a->costs.irq_pack_n = a->tw.irq_pack_n;
+		a->costs.irq_pack_stay = a->tw.irq_pack_stay;
 		wake_note(a);
 	}
 	return 0;

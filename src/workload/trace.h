@@ -67,6 +67,9 @@ struct sl_tw_task {
 	 */
 	int lat_state, lat_from, lat_cpu;
 	u64 lat_at;
+	/* the CPU its last wake-up landed on while it waits to run there (-1: none), and the CPU
+	 * of an interrupt's wake-up of it whose landing is counted (-1: none; vcpu_pack_irq) */
+	int queued_on, irq_pack_from;
 	char block_kind;
 	u64 run_since, block_since, last_seq;
 	u64 flushed; /* the run account's CPU time of the task already in its RUNs */
@@ -140,6 +143,9 @@ struct sl_tw {
 	u64 ipi_wakes, ipi_cost_ns, ipi_left_ns, ipi_left_bursts;
 	/* wake-ups onto another, idle CPU (remote) and by an idle CPU's own interrupt (local) */
 	struct sl_tw_wake_lat wake_remote, wake_local;
+	/* interrupts' wake-ups of a task last on their idle CPU while another woken task waited
+	 * there and another CPU was idle: how many, and how many stayed (vcpu_pack_irq) */
+	u64 irq_pack_n, irq_pack_stay;
 	u64 deps, timed, io, exec, exits;
 	unsigned flags;
 	u64 irq_window;	  /* ns: SL_TW_IRQ_WINDOW_NS unless irq_window= */
@@ -220,6 +226,8 @@ struct sl_tw_costs {
 	/* the trace's own idle wake-up latencies (struct sl_tw), which the run takes as
 	 * wake_remote and wake_local where neither this file nor --param sets them */
 	struct sl_tw_wake_lat remote, local;
+	/* and its interrupts' wake-ups that stayed (sl_tw.irq_pack_*): vcpu_pack_irq likewise */
+	u64 irq_pack_n, irq_pack_stay;
 };
 
 /*
@@ -254,6 +262,7 @@ void sl_tw_lat_finish(struct sl_tw_lat_acc *a, struct sl_tw_wake_lat *w);
 #define SL_TW_SET_REMOTE_SD 2u
 #define SL_TW_SET_LOCAL	    4u
 #define SL_TW_SET_LOCAL_SD  8u
+#define SL_TW_SET_IRQ_PACK  16u
 struct sl_params;
 int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned set_mask, u64 known,
 		     char *err, size_t errlen);

@@ -188,7 +188,10 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 		wake_lat_json(f, &tw->wake_remote);
 		fprintf(f, ", \"local\": ");
 		wake_lat_json(f, &tw->wake_local);
-		fprintf(f, "},\n \"per_task\": [");
+		fprintf(f,
+			"},\n \"irq_wake_placement\": {\"n\": %llu, \"stayed\": %llu},\n "
+			"\"per_task\": [",
+			(unsigned long long)tw->irq_pack_n, (unsigned long long)tw->irq_pack_stay);
 		for (int i = 0; i < tw->n; i++) {
 			const struct sl_tw_task *t = &tw->t[i];
 
@@ -308,6 +311,12 @@ int sl_tw_report(const struct sl_tw *tw, bool json, FILE *f)
 	wake_lat_row(f, "from another CPU", "wake_remote, less the model's IPI and exit",
 		     &tw->wake_remote);
 	wake_lat_row(f, "by its own interrupt", "wake_local", &tw->wake_local);
+	fprintf(f,
+		"wake-ups by an interrupt of a task last on that idle CPU, another woken task "
+		"waiting there, another CPU idle: %llu, %llu stayed (a replay's vcpu_pack_irq, per "
+		"1000, from %d on, unless the machine.conf or --param sets it)\n",
+		(unsigned long long)tw->irq_pack_n, (unsigned long long)tw->irq_pack_stay,
+		SL_TW_WAKE_MIN);
 	free(pp);
 	return 0;
 }

@@ -82,6 +82,16 @@ int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned 
 		return -1;
 	/* woken by its own interrupt: the model charges the exit before the handler, which is
 	 * before sched_waking in the trace too, so nothing is taken off */
+	/* the machine's placement of an interrupt's wake-up, as the recording shows it (trace.c,
+	 * pack_waking) */
+	if (!(set_mask & SL_TW_SET_IRQ_PACK) && c->irq_pack_n >= SL_TW_WAKE_MIN) {
+		char a[64];
+
+		snprintf(a, sizeof(a), "vcpu_pack_irq=%llu",
+			 (unsigned long long)(c->irq_pack_stay * 1000 / c->irq_pack_n));
+		if (sl_params_set(p, a, err, errlen))
+			return -1;
+	}
 	if (!(set_mask & SL_TW_SET_LOCAL) && c->local.n >= SL_TW_WAKE_MIN &&
 	    (set(p, "wake_local", c->local.p50, err, errlen) ||
 	     (!(set_mask & SL_TW_SET_LOCAL_SD) &&
