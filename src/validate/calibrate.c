@@ -221,7 +221,7 @@ out:
 
 struct yielder {
 	atomic_int stop;
-	long calls;
+	atomic_long calls; /* read by the other thread while this one counts */
 	int rc;
 };
 
@@ -235,7 +235,7 @@ static void *yield_main(void *arg)
 	}
 	while (!atomic_load(&y->stop)) {
 		sched_yield();
-		y->calls++;
+		atomic_fetch_add_explicit(&y->calls, 1, memory_order_relaxed);
 	}
 	return NULL;
 }
@@ -264,7 +264,7 @@ static int bare_switch(int rounds, u64 *out)
 		return -1;
 	}
 	sched_yield(); /* let it start */
-	long before = y.calls;
+	long before = atomic_load(&y.calls);
 
 	t0 = now_ns();
 	for (int i = 0; i < rounds; i++) {
@@ -273,7 +273,7 @@ static int bare_switch(int rounds, u64 *out)
 		t[i] = t1 - t0;
 		t0 = t1;
 	}
-	long theirs = y.calls - before;
+	long theirs = atomic_load(&y.calls) - before;
 
 	atomic_store(&y.stop, 1);
 	pthread_join(th, NULL);
