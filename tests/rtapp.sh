@@ -314,6 +314,41 @@ wp() {
 wp 0 2600 2000 2100 "R+ D "
 wp 1000 1600 2530 2630 "R+ D R+ "
 
+# cwait_preempt and wake_preempt_short (tests/data/rtapp/cwait_preempt.json), one CPU, 6.18,
+# syscall_preempt on. "partner" waits on c (releasing m) at 0; "syncer" (delay 100 us) runs
+# 100..1100, locks m and syncs: its signal wakes partner, which preempts (the waker is past its
+# deadline: EEVDF itself, R+) and sleeps on m, which syncer holds (D); syncer's wait releases m,
+# waking partner again (asleep 0 ns: the short rate). Partner then runs 200 (to 1300), locks m,
+# signals c and unlocks, runs 300 and exits (30 us).
+# - wake_preempt=1000, cwait_preempt=0: syncer sleeps on c at the release (S); partner's signal
+#   at 1.3 ms wakes it, it preempts, sleeps on m (D), the unlock wakes it and it preempts again:
+#   syncer runs 1300..2300 (log end 2300, period 2200 from 100).
+# - cwait_preempt=1: the release's wake-up preempts syncer before its sleep (R+), still on c;
+#   partner's signal at 1.3 ms takes it off c without a wake-up (none traced), partner runs on
+#   to 1600 and exits; syncer's wait returns at once: it runs 1630..2630.
+# - wake_preempt=0, wake_preempt_short=1000: at 1.3 ms syncer (asleep 200 us, under 1 ms)
+#   preempts as at 1000 in 1000 (R+ D R+, end 2300); with wake_preempt_sleep=0ns no sleep is
+#   short, the rate is wake_preempt's 0 and EEVDF keeps partner (200 us into a new slice): no
+#   switch at 1.3 ms, syncer's end 2630.
+cw() {
+	# shellcheck disable=SC2086
+	run cwait_preempt.json 1 --kernel 6.18 --param syscall_preempt=1 $1 --trace-out "$T/cw.txt"
+	expect cw-syncer-1.log 1 "1 20000 2000 $2 100 $3 100 0 2000 0 0"
+	for at in 0.001100000: 0.001300000:; do
+		got=$(awk -v at="$at" '$4 == at && $5 == "sched_switch:" {
+			for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12) }
+			$4 == at && $5 == "sched_waking:" { printf "w " }' "$T/cw.txt")
+		case $at in 0.0011*) want=$4 ;; *) want=$5 ;; esac
+		[ "$got" = "$want" ] || fail "cw '$1': events at $at: '$got', expected '$want'"
+	done
+}
+cw "--param wake_preempt=1000" 2200 2300 "w R+ D w S " "w R+ D w R+ "
+cw "--param wake_preempt=1000 --param cwait_preempt=1" 2530 2630 "w R+ D w R+ " ""
+cw "--param wake_preempt=0 --param wake_preempt_short=1000" 2200 2300 "w R+ D w S " \
+	"w R+ D w R+ "
+cw "--param wake_preempt=0 --param wake_preempt_short=1000 --param wake_preempt_sleep=0ns" \
+	2530 2630 "w R+ D w S " "w "
+
 # rt-app's video-short example, recorded on a 2-vCPU machine with 6.18 (tests/data/validate-set):
 # every thread completes as many loops as in the real run. Its loops are paced by two timers:
 # "waker" resumes NuPlayerRenderer every 33.333 ms (90 times in 3 s), and NuPlayerRenderer's

@@ -7,8 +7,9 @@
 # asleep only 0.9 ms (left out), G onto CPU 1 (left out), E at 1.001500 (A past its 1.4 ms:
 # left out). So: 2 counted, 1 with need_resched (500 per 1000); the pairs A -> B 1/1 (1000)
 # and A -> C 1/0 (0); by run, 40-160 us 1/1 and 160-640 us 1/0; by sleep, 10-30 ms 1/0 and
-# 30 ms and more 1/1. With --min 2 both pairs are summed in one line. A missing file, a trace
-# with nothing counted and a bad option: exit 2.
+# 30 ms and more 1/1. With --min 2 both pairs are summed in one line. With --short only F
+# (asleep 0.9 ms, woken with need_resched after A's 400 us) counts: 1, 1000 per 1000, by sleep
+# 0-3 ms. A missing file, a trace with nothing counted and a bad option: exit 2.
 set -eu
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -48,6 +49,11 @@ grep -Eq '^10 to 30 ms +1 +0 +0$' "$T/out" || fail "by sleep, 10-30: $(cat "$T/o
 grep -Eq '^30 and more \(ms\) +1 +1 +1000$' "$T/out" || fail "by sleep, 30-: $(cat "$T/out")"
 "$PY" "$W" --min 2 "$T/t.trace" >"$T/out2" || fail "--min 2: exit $?"
 grep -Eq '^\(pairs under 2\) +2 +1 +500$' "$T/out2" || fail "--min 2: $(cat "$T/out2")"
+"$PY" "$W" --min 1 --short "$T/t.trace" >"$T/out3" || fail "--short: exit $?"
+grep -q '^1 counted wake-ups in 1 trace(s); need_resched set in 1 (1000 per 1000)$' "$T/out3" ||
+	fail "--short: $(head -1 "$T/out3")"
+grep -Eq '^A -> F +1 +1 +1000$' "$T/out3" || fail "--short: pair A -> F: $(cat "$T/out3")"
+grep -Eq '^0 to 3 ms +1 +1 +1000$' "$T/out3" || fail "--short: by sleep: $(cat "$T/out3")"
 for bad in "$T/none.trace" "--min x $T/t.trace" "--bogus $T/t.trace"; do
 	# shellcheck disable=SC2086
 	if "$PY" "$W" $bad >/dev/null 2>"$T/err"; then

@@ -17,8 +17,10 @@ next_comm, a sched_wakeup's comm); the waker's comm in the line's header may
 be a stale one from before the thread named itself (and a pair's comm is the one seen last
 before the wake-up: rt-app's threads may show as "rt-app" before they name themselves).
 
-Usage: wake_preempt_pairs.py [--min N] TRACE...
+Usage: wake_preempt_pairs.py [--min N] [--short] TRACE...
   --min N   pairs with fewer than N counted wake-ups are summed in one line (default 20)
+  --short   the wake-ups of a task asleep under 1 ms instead, the rest as above (the machine
+            parameter wake_preempt_short: docs/validate.md, step 6)
 Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is counted.
 """
 import lzma
@@ -41,7 +43,7 @@ def ns(stamp):
     return int(sec) * 1000000000 + int((frac + "000000000")[:9])
 
 
-def read(path, pairs, runs, sleeps):
+def read(path, pairs, runs, sleeps, short=False):
     """adds the counted wake-ups of one trace; returns how many"""
     opener = lzma.open if path.endswith(".xz") else open
     cur, in_at, out_at, comm = {}, {}, {}, {}
@@ -73,7 +75,7 @@ def read(path, pairs, runs, sleeps):
                         or cur.get(cpu) != pid or wakee == pid or wakee not in out_at):
                     continue
                 ran, slept = t - in_at[cpu], t - out_at[wakee]
-                if ran >= SLICE_NS or slept < SLEPT_NS:
+                if ran >= SLICE_NS or (slept < SLEPT_NS) != short:
                     continue
                 flag = flags[1] != "."
                 n += 1
@@ -100,6 +102,7 @@ def bins(title, table, edges, unit):
 
 def main(argv):
     least = 20
+    short = False
     files = []
     i = 0
     while i < len(argv):
@@ -110,27 +113,32 @@ def main(argv):
             least = int(argv[i + 1])
             i += 2
             continue
+        if argv[i] == "--short":
+            short = True
+            i += 1
+            continue
         if argv[i].startswith("-"):
-            sys.stderr.write("wake_preempt_pairs.py: unknown option %s (expected --min N)\n"
+            sys.stderr.write("wake_preempt_pairs.py: unknown option %s (expected --min N or "
+                             "--short)\n"
                              % argv[i])
             return 2
         files.append(argv[i])
         i += 1
     if not files:
-        sys.stderr.write("usage: wake_preempt_pairs.py [--min N] TRACE...\n")
+        sys.stderr.write("usage: wake_preempt_pairs.py [--min N] [--short] TRACE...\n")
         return 2
     pairs, runs, sleeps = {}, {}, {}
     n = 0
     for path in files:
         try:
-            n += read(path, pairs, runs, sleeps)
+            n += read(path, pairs, runs, sleeps, short)
         except (OSError, EOFError, lzma.LZMAError) as e:
             sys.stderr.write("wake_preempt_pairs.py: %s: cannot read: %s\n" % (path, e))
             return 2
     if not n:
         sys.stderr.write("wake_preempt_pairs.py: %s: no wake-up by a running task onto its CPU "
-                         "inside its first slice of a task asleep 1 ms or more\n"
-                         % " ".join(files))
+                         "inside its first slice of a task asleep %s\n"
+                         % (" ".join(files), "under 1 ms" if short else "1 ms or more"))
         return 2
     total = [sum(c[0] for c in pairs.values()), sum(c[1] for c in pairs.values())]
     print("%d counted wake-ups in %d trace(s); need_resched set in %d (%d per 1000)"

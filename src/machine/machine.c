@@ -502,6 +502,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			prev_state = prev->state == TS_DEAD		 ? 'X'
 				     : prev->state == TS_UNINTERRUPTIBLE ? 'D'
 									 : 'S';
+			sl_mtask(prev)->slept_at = sim->now;
 			prev->sched_class->dequeue_task(sim, rq, prev, 1);
 		}
 		if (prev->sched_class->pre_schedule)
@@ -1028,13 +1029,18 @@ static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, i
  * The wake_preempt parameter: the measured kernel lets a task woken onto its waker's own CPU
  * run first far more often than mainline 6.18's EEVDF rule would (docs/validate.md, "The
  * wake-up preemption of a waker"). Where the policy did not preempt, the wakee runs next
- * wake_preempt times in 1000 (a draw of the scheduler's generator, only in this situation).
+ * wake_preempt times in 1000 (a draw of the scheduler's generator, only in this situation);
+ * with wake_preempt_short set, a wakee asleep under wake_preempt_sleep draws at that rate
+ * instead (the traces' short sleepers preempt far more often than those asleep 1 ms or more).
  */
 static void wake_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_task *waker)
 {
-	u64 per1000 = sl_machine_of(sim)->p->wake_preempt;
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	u64 per1000 = mp->wake_preempt;
 
+	if (mp->wake_preempt_short && sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns)
+		per1000 = mp->wake_preempt_short;
 	if (!per1000 || !waker || rq->curr != waker || rq->need_resched ||
 	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first)
 		return;

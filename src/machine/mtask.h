@@ -47,6 +47,7 @@ struct sl_machine_task {
 	struct sl_group *group; /* its workload group (NULL: none) */
 	u64 run_target;		/* sum_exec_runtime at which the current run ends */
 	u64 start_time;
+	u64 slept_at;	       /* its last switch-out asleep (wake_preempt_short reads the sleep) */
 	struct sl_timer timer; /* sleep / I/O completion */
 
 	/* what only some tasks need (NULL: none of it), see struct sl_task_ext */
@@ -65,8 +66,9 @@ struct sl_machine_task {
 	/* zero-time steps run at steps_time: at most MAX_STEPS_PER_INSTANT + 1 (task_prog.c),
 	 * then the run fails */
 	u32 steps_at_now;
-	uint8_t blocked; /* enum sl_block */
-	bool spinning;	 /* OWNER_SPIN: busy-waiting on a mutex */
+	uint8_t blocked;   /* enum sl_block */
+	bool spinning;	   /* OWNER_SPIN: busy-waiting on a mutex */
+	bool cwait_queued; /* cwait_preempt: on a condition's queue, preempted before its sleep */
 	bool in_run;
 	bool cache_cold;
 };

@@ -163,6 +163,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "when the woken task preempts, it runs before the waker's next step (rt-app's resume: "
 	 "the woken thread runs before the unlock, finds the mutex held and sleeps again, as "
 	 "traced here). 0 by default: the results before it stay as they were"},
+	{"cwait_preempt", P(cwait_preempt), 0, SL_PARAM_FLAG,
+	 "0: pthread_cond_wait releases its mutex and sleeps at once. 1 (with syscall_preempt): "
+	 "as glibc does it, the waiter is registered on the condition first, then the release "
+	 "(a futex wake if the mutex is contended) returns through a preemption point; a "
+	 "waiter preempted there and signalled before it runs again does not sleep (the "
+	 "traces: a partner's signal in that window wakes nobody)"},
 	{"vcpu_pack", P(vcpu_pack), 0, true,
 	 "0 (leave it out): mainline placement. Else this kernel's non-mainline sched_vcpu_pack "
 	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "
@@ -216,6 +222,15 @@ const struct sl_param_desc sl_param_table[] = {
 	 "of its class on the waker's own CPU that the policy does not let preempt, this many "
 	 "do anyway (the wakee runs next; calibrate --recordings counts the need_resched flag "
 	 "of such sched_wakeup events in real traces)"},
+	{"wake_preempt_short", P(wake_preempt_short), 0, SL_PARAM_COUNT0,
+	 "0 (leave it out): wake_preempt's rate whatever the wakee's sleep. Else its rate for a "
+	 "wakee that slept less than wake_preempt_sleep (since its switch-out): wake_preempt is "
+	 "measured on wakees asleep 1 ms or more, and the short sleepers (the second half of a "
+	 "hand-off under a mutex, a condition signalled back within a loop) preempt far more "
+	 "often in this kernel's traces (calibrate --recordings counts both)"},
+	{"wake_preempt_sleep", P(wake_preempt_sleep_ns), 1000000, false,
+	 "with wake_preempt_short: the sleep under which it applies (1 ms: the bound of "
+	 "calibrate --recordings' wake_preempt count)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -51,6 +51,7 @@ struct sl_params {
 	u64 wake_remote, wake_remote_sd; /* idle CPU, woken by another: beyond IPI and exit */
 	u64 wake_local_decade, wake_remote_decade; /* added per tenfold idle length past 1 ms */
 	u64 syscall_preempt; /* 1: a waking step returns to user through a preemption point */
+	u64 cwait_preempt;   /* 1: and so does a condition wait's release, before its sleep */
 	u64 vcpu_pack;	     /* per 1000 wake-ups: kept on a busy prev CPU (0: mainline) */
 	u64 vcpu_pack_waker; /* per 1000 task wake-ups: kept on prev = the waker's CPU */
 	/* per 1000: vcpu_pack_waker's rule with others queued there (0: vcpu_pack_waker's) */
@@ -62,6 +63,9 @@ struct sl_params {
 	u64 vcpu_pack_prio;  /* ... and the wakee's kernel prio (120 + nice) below it (0: any) */
 	u64 wake_ipi_ns;     /* the waker's CPU time to wake a task onto another, halted CPU */
 	u64 wake_preempt;    /* per 1000 wake-ups on the waker's CPU: the wakee runs first */
+	/* per 1000: wake_preempt's rate for a wakee asleep under wake_preempt_sleep (0: off) */
+	u64 wake_preempt_short;
+	u64 wake_preempt_sleep_ns;
 };
 
 struct sl_param_desc {

@@ -524,13 +524,47 @@ static enum step op_runtime(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	return STEP_NEXT;
 }
 
-/* pthread_cond_wait: release the mutex and sleep, atomically */
+static bool waitq_holds(const struct sl_waitq *q, const struct sl_task *p)
+{
+	for (int i = 0; i < q->n; i++)
+		if (q->w[i] == p)
+			return true;
+	return false;
+}
+
+/*
+ * pthread_cond_wait: release the mutex and sleep, atomically; with cwait_preempt, as glibc:
+ * registered on the condition first, then the release, whose futex wake returns through a
+ * preemption point (syscall_return), then the sleep, which a signal taken meanwhile (the
+ * waiter already off the queue) skips. The step runs again when a preempted waiter resumes.
+ */
 static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			  const struct sl_step *st)
 {
 	struct sl_waitq *q = &sl_mtask(p)->group->conds[st->arg];
+	struct sl_machine_task *mt = sl_mtask(p);
 
-	sl_mtask(p)->pc++;
+	if (!mt->cwait_queued && st->arg2 >= 0 && sl_machine_of(sim)->p->cwait_preempt) {
+		if (sl_push_task(sim, &q->w, &q->n, &q->cap, p)) {
+			mt->pc++;
+			return STEP_STOP;
+		}
+		mt->cwait_queued = true;
+		sl_mutex_release(sim, p, &mt->group->mutexes[st->arg2]);
+		if (syscall_return(sim, rq) == STEP_STOP)
+			return STEP_STOP;
+	}
+	if (mt->cwait_queued) {
+		mt->cwait_queued = false;
+		mt->pc++;
+		if (!waitq_holds(q, p))
+			return STEP_NEXT;
+		block(p, TS_SLEEPING, BLK_COND);
+		sl_group_sync_sleep(sim, p);
+		sl_schedule(sim, rq);
+		return STEP_STOP;
+	}
+	mt->pc++;
 	if (st->arg2 >= 0)
 		sl_mutex_release(sim, p, &sl_mtask(p)->group->mutexes[st->arg2]);
 	return wait_on(sim, rq, p, q);
