@@ -388,6 +388,87 @@ static void test_vcpu_pack_irq(void **state)
 }
 
 /*
+ * vcpu_pack_busy: CPU 0 runs the waker with one more task queued (nr_running 2), CPU 1 runs
+ * another task alone (1); the wakee last ran on CPU 0 and the policy left it there. By hand,
+ * of 10000: unset none moved, 1000 all to CPU 1, 500 a binomial of sd 50 (5000 +- 250). The
+ * mirror (the wakee last on the crowded CPU 1, the policy's choice CPU 1) moves to CPU 0.
+ * Never moved: as many queued on both CPUs, an idle other CPU, no waker, the policy's choice
+ * not the wakee's previous CPU, an affinity to CPU 0 alone, a 3-CPU machine.
+ */
+static void test_vcpu_pack_busy(void **state)
+{
+	int moved[3];
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		static const char *const set[] = {NULL, "vcpu_pack_busy=1000",
+						  "vcpu_pack_busy=500"};
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task waker, other, wakee;
+
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 0;
+		sim->cpus[0].curr = &waker;
+		sim->cpus[0].nr_running = 2;
+		sim->cpus[1].curr = &other;
+		sim->cpus[1].nr_running = 1;
+		moved[k] = 0;
+		for (int i = 0; i < 10000; i++)
+			moved[k] += sl_vcpu_pack_busy(sim, &wakee, &waker, 0) == 1;
+		if (k == 1) {
+			wakee.cpu = 1;
+			sim->cpus[0].nr_running = 1;
+			sim->cpus[1].nr_running = 3;
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 1), 0);
+			wakee.cpu = 0;
+			sim->cpus[0].nr_running = 2;
+			sim->cpus[1].nr_running = 2;
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 0), 0);
+			sim->cpus[1].nr_running = 1;
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, NULL, 0), 0);
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 1), 1);
+			wakee.cpus_allowed = 1;
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 0), 0);
+			wakee.cpus_allowed = 0;
+			sim->cpus[1].curr = NULL;
+			sim->cpus[1].nr_running = 0;
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 0), 0);
+		}
+		for (int c = 0; c < 2; c++) {
+			sim->cpus[c].curr = NULL;
+			sim->cpus[c].nr_running = 0;
+		}
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(moved[0], 0);
+	assert_int_equal(moved[1], 10000);
+	assert_true(moved[2] >= 4750 && moved[2] <= 5250);
+
+	struct sl_config cfg;
+	struct sl_sim *sim = build_p(&cfg, "3", "hog:tasks=1", NULL, "1ms", "vcpu_pack_busy=1000");
+	struct sl_task waker, other, wakee;
+
+	memset(&waker, 0, sizeof(waker));
+	memset(&other, 0, sizeof(other));
+	memset(&wakee, 0, sizeof(wakee));
+	sim->cpus[0].curr = &waker;
+	sim->cpus[0].nr_running = 2;
+	sim->cpus[1].curr = &other;
+	sim->cpus[1].nr_running = 1;
+	assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 0), 0);
+	sim->cpus[0].curr = NULL;
+	sim->cpus[0].nr_running = 0;
+	sim->cpus[1].curr = NULL;
+	sim->cpus[1].nr_running = 0;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+/*
  * vcpu_pack_queued: vcpu_pack_waker's situation (the wakee last on the waker's CPU 0, the idle
  * CPU 1 chosen) with another task queued on CPU 0 draws at vcpu_pack_queued's rate instead.
  * By hand, in 10000 wake-ups each, alone (nr_running 1) and queued (2), the parameters given:
@@ -720,9 +801,10 @@ int main(void)
 		cmocka_unit_test(test_compat_yield),	 cmocka_unit_test(test_hz),
 		cmocka_unit_test(test_timer_slack),	 cmocka_unit_test(test_vcpu_pack),
 		cmocka_unit_test(test_vcpu_pack_waker),	 cmocka_unit_test(test_vcpu_pack_other),
-		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_vcpu_pack_irq),
-		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_vcpu_util),
-		cmocka_unit_test(test_vcpu_pack_room),	 cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_vcpu_pack_busy),
+		cmocka_unit_test(test_vcpu_pack_irq),	 cmocka_unit_test(test_wake_ipi),
+		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
+		cmocka_unit_test(test_wake_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,6 +199,9 @@ int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct
 /* The vcpu_pack_irq parameter's rule: an interrupt's wake-up stays on the task's idle CPU. */
 int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		     int from, int cpu);
+/* The vcpu_pack_busy parameter's rule: both CPUs busy, a wakee leaves the more crowded one. */
+int sl_vcpu_pack_busy(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
+		      int cpu);
 /* The vcpu_pack_other parameter's rule: a task last elsewhere joins a waker alone on its CPU. */
 int sl_vcpu_pack_other(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		       int from, int cpu);

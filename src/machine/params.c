@@ -209,6 +209,13 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with vcpu_pack_room: the wakee's kernel prio (120 + nice; an RT task's 99 - its "
 	 "priority) must be below this to be packed (0: any prio). In the recordings only "
 	 "wakees of a negative nice joined their waker (120: docs/validate.md)"},
+	{"vcpu_pack_busy", P(vcpu_pack_busy), 0, true,
+	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
+	 "traces (docs/validate.md, issue 28 after step 6) on 2 CPUs, both running a task: a "
+	 "task's wake-up that the policy leaves on the wakee's previous CPU while more tasks wait "
+	 "there than on the other (besides each one's current) goes to the other CPU this many "
+	 "times in 1000 (the calibration half's traces: 271 of 1269 with the previous CPU the "
+	 "waker's; 67 of 4546 with no more waiting there)"},
 	{"wake_ipi", P(wake_ipi_ns), 0, false,
 	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
 	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "
