@@ -1178,13 +1178,14 @@ static int cmd_record(int argc, char **argv)
 	/* the costs a replay of the trace takes (workload/trace.h), checked before recording;
 	 * without --calibration, this machine's switch and cache costs measured now (calibrate's
 	 * rows, fewer batches), so that a replay of any recording is priced as its machine */
-	bool measured = false;
+	bool have_conf = false;
 
 	if (calib && !strcmp(calib, "none")) {
-		calib = NULL;
+		/* nothing beside the trace */
 	} else if (calib) {
 		if (sl_machine_conf_for_trace(&mc, calib, err, sizeof(err)))
 			return die("record --calibration: %s", err);
+		have_conf = true;
 	} else if (geteuid() == 0) {
 		struct sl_calibration c;
 
@@ -1198,7 +1199,7 @@ static int cmd_record(int argc, char **argv)
 				"use the model's defaults)\n",
 				err);
 		} else {
-			measured = true;
+			have_conf = true;
 			fprintf(stderr,
 				"schedlab: record: ctx_switch %llu ns, ctx_switch_bare %llu ns, "
 				"cache_refill %llu ns, %s %llu ns, timer_slack %llu ns\n",
@@ -1212,7 +1213,7 @@ static int cmd_record(int argc, char **argv)
 	}
 	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
 
-	if (!rc && (calib || measured)) {
+	if (!rc && have_conf) {
 		char conf[PATH_MAX];
 
 		sl_tw_costs_path(conf, sizeof(conf), out);

@@ -143,8 +143,8 @@ static u64 median(u64 *v, int n);
 
 /*
  * The mean of the round times of v[0..n) that are under 8 times their median: a round in which
- * another task of a shared machine ran on the CPU is left out (the plain mean of a same-CPU
- * ping-pong was 3.5 us at a load of 1-3 where the quiet machine takes 1.0), and a hand-off's
+ * another task of a shared machine ran on the CPU is left out (beside a hog pinned to CPU 0 the
+ * plain mean of a same-CPU ping-pong was 1960 ns, this 1048, quiet 999), and a hand-off's
  * two ways (the wakee preempts the writer, or waits for its read) both stay in, which a median
  * would not keep (it takes one of the two). v is sorted.
  */
@@ -176,7 +176,6 @@ static int pingpong(int a, int b, int rounds, unsigned char *ws[2], u64 *walks, 
 
 	if (!trip)
 		return -1;
-
 	if (pipe(ab)) {
 		free(trip);
 		return -1;
@@ -240,6 +239,20 @@ static void *yield_main(void *arg)
 	return NULL;
 }
 
+/* the undisturbed mean of `rounds` sched_yield calls of this thread, each timed on its own */
+static u64 timed_yields(u64 *t, int rounds)
+{
+	u64 t0 = now_ns(), t1;
+
+	for (int i = 0; i < rounds; i++) {
+		sched_yield();
+		t1 = now_ns();
+		t[i] = t1 - t0;
+		t0 = t1;
+	}
+	return sl_calibrate_undisturbed_mean(t, rounds);
+}
+
 /*
  * 1d. The price of a context switch alone: two threads pinned to CPU 0 call sched_yield in a
  * loop, so that each call switches to the other (half the undisturbed mean time of one's call:
@@ -253,7 +266,7 @@ static int bare_switch(int rounds, u64 *out)
 	struct yielder y = {.stop = 0};
 	u64 *t = calloc((size_t)rounds, sizeof(*t));
 	pthread_t th;
-	u64 t0, t1, paired;
+	u64 paired;
 	int rc = 0;
 
 	*out = 0;
@@ -266,25 +279,12 @@ static int bare_switch(int rounds, u64 *out)
 	sched_yield(); /* let it start */
 	long before = atomic_load(&y.calls);
 
-	t0 = now_ns();
-	for (int i = 0; i < rounds; i++) {
-		sched_yield();
-		t1 = now_ns();
-		t[i] = t1 - t0;
-		t0 = t1;
-	}
+	paired = timed_yields(t, rounds) / 2;
 	long theirs = atomic_load(&y.calls) - before;
 
 	atomic_store(&y.stop, 1);
 	pthread_join(th, NULL);
-	paired = sl_calibrate_undisturbed_mean(t, rounds) / 2;
-	for (int i = 0; i < rounds; i++) {
-		sched_yield();
-		t1 = now_ns();
-		t[i] = t1 - t0;
-		t0 = t1;
-	}
-	u64 lone = sl_calibrate_undisturbed_mean(t, rounds);
+	u64 lone = timed_yields(t, rounds);
 
 	if (y.rc)
 		rc = -1;
@@ -1063,18 +1063,21 @@ static void switch_params(struct sl_machine_conf *mc, const struct sl_calibratio
 	}
 }
 
+u64 sl_calibrate_model_ipi(void)
+{
+	struct sl_params p;
+
+	sl_params_default(&p);
+	return p.ipi_ns;
+}
+
 int sl_calibrate_for_trace(struct sl_machine_conf *mc, struct sl_calibration *c, char *err,
 			   size_t errlen)
 {
-	u64 ipi = 0;
-
-	for (int i = 0; i < sl_param_count; i++)
-		if (!strcmp(sl_param_table[i].name, "ipi"))
-			ipi = sl_param_table[i].def;
 	if (sl_machine_conf_live(mc, err, errlen) ||
 	    sl_calibrate_measure(c, SL_CAL_TRACE_BATCHES, err, errlen))
 		return -1;
-	sl_calibrate_derive(c, ipi);
+	sl_calibrate_derive(c, sl_calibrate_model_ipi());
 	mc->idle_profile[0] = 0; /* the costs are what a recording's replay reads */
 	mc->ndisable = 0;
 	mc->nparams = 0;

@@ -83,6 +83,8 @@ int sl_calibrate_waker_placement(struct sl_calibration *c, char *err, size_t err
 int sl_calibrate_free_pingpong(struct sl_calibration *c, char *err, size_t errlen);
 /* The mean of v[0..n) below 8 times its median, v sorted in place (calibrate.c's rounds). */
 u64 sl_calibrate_undisturbed_mean(u64 *v, int n);
+/* The model's IPI cost (param ipi's default), which the derived exit latency excludes. */
+u64 sl_calibrate_model_ipi(void);
 /* The model's parameters from the measurements; ipi_ns is the model's IPI cost. */
 void sl_calibrate_derive(struct sl_calibration *c, u64 ipi_ns);
 /* wake_ipi from the free ping-pong's round medians (0: fewer than 100 rounds of either kind) */

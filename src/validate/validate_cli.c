@@ -329,11 +329,8 @@ int sl_cli_calibrate(int argc, char **argv)
 	if (sl_calibrate_wake_path(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s: the wake-up path not measured (wake_* params off)\n",
 			err);
-	u64 ipi = 0;
+	u64 ipi = sl_calibrate_model_ipi();
 
-	for (int i = 0; i < sl_param_count; i++)
-		if (!strcmp(sl_param_table[i].name, "ipi"))
-			ipi = sl_param_table[i].def;
 	sl_calibrate_derive(&c, ipi);
 	printf("same-CPU hand-off      %8llu ns  -> param ctx_switch\n"
 	       "cross-CPU hand-off     %8llu ns\n"

@@ -1309,7 +1309,8 @@ static void wake_note(const struct sl_tw_args *a)
 			"idle: vcpu_pack_irq %llu (--param vcpu_pack_irq=0 leaves it out)\n",
 			a->file, (unsigned long long)a->tw.irq_pack_stay,
 			(unsigned long long)a->tw.irq_pack_n,
-			(unsigned long long)(a->tw.irq_pack_stay * 1000 / a->tw.irq_pack_n));
+			(unsigned long long)sl_tw_irq_pack_rate(a->tw.irq_pack_n,
+								a->tw.irq_pack_stay));
 	/* a trace of the model's own (--trace-out): nothing beyond what it charges */
 	if ((a->tw.wake_remote.n < SL_TW_WAKE_MIN || !a->tw.wake_remote.p50) &&
 	    (a->tw.wake_local.n < SL_TW_WAKE_MIN || !a->tw.wake_local.p50))

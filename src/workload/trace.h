@@ -263,6 +263,8 @@ void sl_tw_lat_finish(struct sl_tw_lat_acc *a, struct sl_tw_wake_lat *w);
 #define SL_TW_SET_LOCAL	    4u
 #define SL_TW_SET_LOCAL_SD  8u
 #define SL_TW_SET_IRQ_PACK  16u
+/* vcpu_pack_irq from a trace's counts (per 1000 stayed; 0: fewer than SL_TW_WAKE_MIN) */
+u64 sl_tw_irq_pack_rate(u64 n, u64 stayed);
 struct sl_params;
 int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned set_mask, u64 known,
 		     char *err, size_t errlen);

@@ -63,12 +63,24 @@ bool sl_tw_costs_sets(const struct sl_tw_costs *c, const char *name)
 	return false;
 }
 
-static int set(struct sl_params *p, const char *name, u64 ns, char *err, size_t errlen)
+/* name=v with unit ("ns", or "" for a count) */
+static int set_unit(struct sl_params *p, const char *name, u64 v, const char *unit, char *err,
+		    size_t errlen)
 {
 	char a[96];
 
-	snprintf(a, sizeof(a), "%s=%lluns", name, (unsigned long long)ns);
+	snprintf(a, sizeof(a), "%s=%llu%s", name, (unsigned long long)v, unit);
 	return sl_params_set(p, a, err, errlen);
+}
+
+static int set(struct sl_params *p, const char *name, u64 ns, char *err, size_t errlen)
+{
+	return set_unit(p, name, ns, "ns", err, errlen);
+}
+
+u64 sl_tw_irq_pack_rate(u64 n, u64 stayed)
+{
+	return n >= SL_TW_WAKE_MIN ? stayed * 1000 / n : 0;
 }
 
 int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned set_mask, u64 known,
@@ -82,20 +94,16 @@ int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned 
 		return -1;
 	/* woken by its own interrupt: the model charges the exit before the handler, which is
 	 * before sched_waking in the trace too, so nothing is taken off */
-	/* the machine's placement of an interrupt's wake-up, as the recording shows it (trace.c,
-	 * pack_waking) */
-	if (!(set_mask & SL_TW_SET_IRQ_PACK) && c->irq_pack_n >= SL_TW_WAKE_MIN) {
-		char a[64];
-
-		snprintf(a, sizeof(a), "vcpu_pack_irq=%llu",
-			 (unsigned long long)(c->irq_pack_stay * 1000 / c->irq_pack_n));
-		if (sl_params_set(p, a, err, errlen))
-			return -1;
-	}
 	if (!(set_mask & SL_TW_SET_LOCAL) && c->local.n >= SL_TW_WAKE_MIN &&
 	    (set(p, "wake_local", c->local.p50, err, errlen) ||
 	     (!(set_mask & SL_TW_SET_LOCAL_SD) &&
 	      set(p, "wake_local_sd", c->local.sd, err, errlen))))
+		return -1;
+	/* the machine's placement of an interrupt's wake-up, as the recording shows it (trace.c,
+	 * pack_waking) */
+	if (!(set_mask & SL_TW_SET_IRQ_PACK) && c->irq_pack_n >= SL_TW_WAKE_MIN &&
+	    set_unit(p, "vcpu_pack_irq", sl_tw_irq_pack_rate(c->irq_pack_n, c->irq_pack_stay), "",
+		     err, errlen))
 		return -1;
 	return 0;
 }
