@@ -367,4 +367,11 @@ grep -q '"irq_wake_placement": {"n": 23, "stayed": 22}' "$T/ip.json" ||
 	fail "irq-pack run"
 grep -q 'kept 22 of 23 wake-ups by an interrupt.*vcpu_pack_irq 956' "$T/ip.err" ||
 	fail "irq-pack run: $(cat "$T/ip.err")"
+# a woken task pulled to the other CPU before it ran waits there, not where it landed:
+# pack-migrate.trace's 23 rounds wake c onto idle CPU 0, move it to CPU 1 (sched_migrate_task),
+# then wake d by an interrupt on CPU 0: nothing waits on CPU 0 any more, so none is counted
+# (counted where c landed, 22 would be)
+"$SL" trace-workload --json "$D/pack-migrate.trace" >"$T/pm.json" || fail "pack-migrate"
+grep -q '"irq_wake_placement": {"n": 0, "stayed": 0}' "$T/pm.json" ||
+	fail "pack-migrate: $(grep irq_wake "$T/pm.json")"
 echo "trace_workload.sh: ok"

@@ -351,6 +351,20 @@ static void pack_lands(struct tw_x *x, int i, int cpu)
 	}
 }
 
+/*
+ * A woken task pulled to another CPU before it ran (an idle balance's sched_migrate_task)
+ * waits there now: counted on its old CPU until its switch-in, it would make that CPU look
+ * busy to pack_waking and the new one free.
+ */
+static void pack_moved(struct tw_x *x, struct sl_tw_task *t, int cpu)
+{
+	if (t->queued_on < 0 || cpu < 0 || cpu >= x->ncpu || cpu == t->queued_on)
+		return;
+	x->cpu[t->queued_on].queued--;
+	x->cpu[cpu].queued++;
+	t->queued_on = cpu;
+}
+
 static void pack_ran(struct tw_x *x, struct sl_tw_task *t)
 {
 	if (t->queued_on >= 0)
@@ -1017,6 +1031,10 @@ static void on_record(struct tw_x *x, const struct sl_trace_record *r)
 			lat_lands(x, i, r->target_cpu);
 			pack_lands(x, i, r->target_cpu);
 		}
+		break;
+	case SL_TR_SCHED_MIGRATE_TASK:
+		if ((i = idx_find(tw, r->task_pid)) >= 0)
+			pack_moved(x, &tw->t[i], r->dest_cpu);
 		break;
 	case SL_TR_SCHED_WAKEUP_NEW:
 		i = sl_task_of(x, r->task_pid, r->task_comm);
