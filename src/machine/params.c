@@ -242,7 +242,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0 (leave it out): a mutex's waiter woken by the release is one more wake-up to "
 	 "wake_preempt. Else the rate for a waiter that last ran on the releasing task's own "
 	 "CPU (the second half of a hand-off: it preempted the holder, found the mutex held and "
-	 "slept) woken by that release there: this kernel lets it run first again at 935 of "
+	 "slept) woken by that release there: this kernel lets it run first again at 931 of "
 	 "1000 in the calibration half's traces (tools/wake_preempt_pairs.py --again), where "
 	 "the model's draws were independent"},
 	{"wake_preempt_all", P(wake_preempt_all), 0, SL_PARAM_FLAG,
