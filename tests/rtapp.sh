@@ -313,6 +313,29 @@ wp() {
 }
 wp 0 2600 2000 2100 "R+ D "
 wp 1000 1600 2530 2630 "R+ D R+ "
+# wake_preempt_again and wake_preempt_all (issue 28, step 7), the same file, wake_preempt=0:
+# - wake_preempt_again=1000: the unlock's wake-up is of the mutex's waiter that last ran on the
+#   waker's CPU (its bounce): it runs first (R+), as at wake_preempt=1000 above, although the
+#   plain rate is 0 and EEVDF's protection of the waker (picked again) would keep it.
+# - wake_preempt_all=1: the rate (0) is the whole decision inside the waker's first 1.4 ms (it
+#   is 1000 us into its run at the broadcast): EEVDF's own preemption is left out, the waker
+#   runs on through its unlock (no waiter on the mutex) to 2100 with no switch at 1.1 ms,
+#   then the sleeper 2100..2600 (rows as at wake_preempt=0).
+# - wake_preempt_all=1, wake_preempt_window=500us: the waker is past the window, EEVDF decides
+#   (R+ D, as at wake_preempt=0).
+wpx() {
+	# shellcheck disable=SC2086
+	run wake_preempt.json 1 --kernel 6.18 --param syscall_preempt=1 --param wake_preempt=0 \
+		$1 --trace-out "$T/wp.txt"
+	expect wp-sleeper-0.log 1 "0 5000 500 $2 0 $2 0 0 500 0 0"
+	expect wp-waker-1.log 1 "1 20000 2000 $3 100 $4 100 0 2000 0 0"
+	got=$(awk '$4 == "0.001100000:" && $5 == "sched_switch:" {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12) }' "$T/wp.txt")
+	[ "$got" = "$5" ] || fail "wpx '$1': switches at 1.1 ms: '$got', expected '$5'"
+}
+wpx "--param wake_preempt_again=1000" 1600 2530 2630 "R+ D R+ "
+wpx "--param wake_preempt_all=1" 2600 2000 2100 ""
+wpx "--param wake_preempt_all=1 --param wake_preempt_window=500us" 2600 2000 2100 "R+ D "
 
 # cwait_preempt and wake_preempt_short (tests/data/rtapp/cwait_preempt.json), one CPU, 6.18,
 # syscall_preempt on. "partner" waits on c (releasing m) at 0; "syncer" (delay 100 us) runs

@@ -243,6 +243,40 @@ static void test_wakeup_preemption(void **state)
 	assert_false(wake_preempts(NULL, 0, SLICE2, 0, SL_SCHED_BATCH, &vp));
 }
 
+/*
+ * The machine's wake_preempt rule through the class's wakee_first: curr A at v 0, wakee W
+ * queued at v 2 ms (both nice 0): V = 1 ms, W ineligible. Unforced, W is left to the pick
+ * (no buddy, no reschedule, the pick keeps A); forced (wake_preempt_again, wake_preempt_all)
+ * W is the next buddy, A is rescheduled and the pick takes W anyway.
+ */
+static void wakee_first_case(bool force)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+	struct sl_task *a = ee_task(0, 0, 0), *w = ee_task(0, 0, 0);
+
+	cfs->zero_vruntime = 0;
+	ee_tree_add(sim, rq, w, 2000000, 2000000 + SLICE2, SLICE2);
+	ee_set_curr(sim, rq, a, 0, SLICE2, SLICE2);
+	assert_false(sl_eevdf_entity_eligible(cfs, &w->se));
+	sl_eevdf_class.wakee_first(sim, rq, w, force);
+	assert_int_equal(rq->need_resched, force);
+	assert_ptr_equal(cfs->next, force ? &w->se : NULL);
+	assert_ptr_equal(sl_eevdf_pick_next_entity(sim, cfs, &a->se), force ? &w->se : &a->se);
+	fixture_free(f);
+	free(a);
+	free(w);
+}
+
+static void test_wakee_first_force(void **state)
+{
+	(void)state;
+	wakee_first_case(false);
+	wakee_first_case(true);
+}
+
 /* ---- the wake-up CPU (§5) ---- */
 
 /* 2 CPUs: CPU0 runs the waker plus n0 - 1 queued, CPU1 n1 tasks (0: idle); p last ran on 1 */
@@ -683,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_pick_delayed),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_wakeup_preemption),
+		cmocka_unit_test(test_wakee_first_force),
 		cmocka_unit_test(test_wake_cpu),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),

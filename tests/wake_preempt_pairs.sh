@@ -54,7 +54,34 @@ grep -q '^1 counted wake-ups in 1 trace(s); need_resched set in 1 (1000 per 1000
 	fail "--short: $(head -1 "$T/out3")"
 grep -Eq '^A -> F +1 +1 +1000$' "$T/out3" || fail "--short: pair A -> F: $(cat "$T/out3")"
 grep -Eq '^0 to 3 ms +1 +1 +1000$' "$T/out3" || fail "--short: by sleep: $(cat "$T/out3")"
-for bad in "$T/none.trace" "--min x $T/t.trace" "--bogus $T/t.trace"; do
+# --again (the second halves of the hand-offs): on CPU 0, H (pid 20) wakes K, which takes the
+# CPU from it (R+), runs 3 us and sleeps: H's next wake-up of K (need_resched set) counts. K
+# takes the CPU again and runs 94 us before it sleeps: H's wake-up of K after that is no
+# second half. M takes the CPU from H, runs 8 us and sleeps: H's wake-up of M (without
+# need_resched) counts. So 2 counted, 1 with need_resched: H -> K 1/1, H -> M 1/0.
+cat >"$T/a.trace" <<'TR'
+# tracer: nop
+#
+          <idle>-0       [000] d..2.     2.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=H next_pid=20 next_prio=120
+               H-20      [000] dN.3.     2.000100: sched_wakeup: comm=K pid=21 prio=120 target_cpu=000
+               H-20      [000] d..2.     2.000101: sched_switch: prev_comm=H prev_pid=20 prev_prio=120 prev_state=R+ ==> next_comm=K next_pid=21 next_prio=120
+               K-21      [000] d..2.     2.000104: sched_switch: prev_comm=K prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=H next_pid=20 next_prio=120
+               H-20      [000] dN.3.     2.000105: sched_wakeup: comm=K pid=21 prio=120 target_cpu=000
+               H-20      [000] d..2.     2.000106: sched_switch: prev_comm=H prev_pid=20 prev_prio=120 prev_state=R+ ==> next_comm=K next_pid=21 next_prio=120
+               K-21      [000] d..2.     2.000200: sched_switch: prev_comm=K prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=H next_pid=20 next_prio=120
+               H-20      [000] d..3.     2.000300: sched_wakeup: comm=K pid=21 prio=120 target_cpu=000
+               H-20      [000] dN.3.     2.000400: sched_wakeup: comm=M pid=22 prio=120 target_cpu=000
+               H-20      [000] d..2.     2.000401: sched_switch: prev_comm=H prev_pid=20 prev_prio=120 prev_state=R+ ==> next_comm=M next_pid=22 next_prio=120
+               M-22      [000] d..2.     2.000409: sched_switch: prev_comm=M prev_pid=22 prev_prio=120 prev_state=S ==> next_comm=H next_pid=20 next_prio=120
+               H-20      [000] d..3.     2.000410: sched_wakeup: comm=M pid=22 prio=120 target_cpu=000
+TR
+"$PY" "$W" --min 1 --again "$T/a.trace" >"$T/out4" || fail "--again: exit $?"
+grep -q '^2 counted wake-ups in 1 trace(s); need_resched set in 1 (500 per 1000)$' "$T/out4" ||
+	fail "--again: $(head -1 "$T/out4")"
+grep -Eq '^H -> K +1 +1 +1000$' "$T/out4" || fail "--again: pair H -> K: $(cat "$T/out4")"
+grep -Eq '^H -> M +1 +0 +0$' "$T/out4" || fail "--again: pair H -> M: $(cat "$T/out4")"
+"$PY" "$W" --min 1 --again "$T/t.trace" >/dev/null 2>&1 && fail "--again on t.trace: exit 0"
+for bad in "$T/none.trace" "--min x $T/t.trace" "--bogus $T/t.trace" "--short --again $T/a.trace"; do
 	# shellcheck disable=SC2086
 	if "$PY" "$W" $bad >/dev/null 2>"$T/err"; then
 		fail "$bad: exit 0"

@@ -17,10 +17,15 @@ next_comm, a sched_wakeup's comm); the waker's comm in the line's header may
 be a stale one from before the thread named itself (and a pair's comm is the one seen last
 before the wake-up: rt-app's threads may show as "rt-app" before they name themselves).
 
-Usage: wake_preempt_pairs.py [--min N] [--short] TRACE...
+Usage: wake_preempt_pairs.py [--min N] [--short | --again] TRACE...
   --min N   pairs with fewer than N counted wake-ups are summed in one line (default 20)
   --short   the wake-ups of a task asleep under 1 ms instead, the rest as above (the machine
             parameter wake_preempt_short: docs/validate.md, step 6)
+  --again   the second halves of the hand-offs instead (wake_preempt_again: docs/validate.md,
+            step 7): the first wake-up of a task, by a running task onto its own CPU, after
+            the wakee took that CPU from this same waker (switched out runnable), ran at most
+            10 us there and slept (on the mutex the waker holds); no bound on the waker's run
+            nor on the sleep
 Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is counted.
 """
 import lzma
@@ -35,6 +40,7 @@ SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=
 WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
 RUN_BINS_US = [10, 40, 160, 640]
 SLEEP_BINS_MS = [3, 10, 30]
+BOUNCE_NS = 10000  # --again: the wakee's run after taking the CPU from its waker, at most
 
 
 def ns(stamp):
@@ -43,10 +49,11 @@ def ns(stamp):
     return int(sec) * 1000000000 + int((frac + "000000000")[:9])
 
 
-def read(path, pairs, runs, sleeps, short=False):
+def read(path, pairs, runs, sleeps, short=False, again=False):
     """adds the counted wake-ups of one trace; returns how many"""
     opener = lzma.open if path.endswith(".xz") else open
     cur, in_at, out_at, comm = {}, {}, {}, {}
+    took, bounced = {}, {}  # --again: whose CPU a task took (pid, when), whom it bounced on
     n = 0
     with opener(path, "rt", errors="replace") as f:
         for line in f:
@@ -60,8 +67,16 @@ def read(path, pairs, runs, sleeps, short=False):
                 if not s:
                     continue
                 prev, nxt = int(s.group(1)), int(s.group(4))
+                state = s.group(2)
                 if prev:
                     out_at[prev] = t
+                    was = took.pop(prev, None)
+                    if was and state[0] in "SD" and t - was[1] <= BOUNCE_NS:
+                        bounced[prev] = was[0]
+                if nxt and prev and state.startswith("R"):
+                    took[nxt] = (prev, t)
+                else:
+                    took.pop(nxt, None)
                 cur[cpu], in_at[cpu] = nxt, t
                 if nxt:
                     comm[nxt] = s.group(3)
@@ -71,11 +86,14 @@ def read(path, pairs, runs, sleeps, short=False):
                     continue
                 wakee, target = int(w.group(2)), int(w.group(4))
                 comm[wakee] = w.group(1)
+                bounced_on = bounced.pop(wakee, None)
+                if again and bounced_on != pid:
+                    continue
                 if (target != cpu or len(flags) < 4 or flags[2] != "." or not pid
                         or cur.get(cpu) != pid or wakee == pid or wakee not in out_at):
                     continue
                 ran, slept = t - in_at[cpu], t - out_at[wakee]
-                if ran >= SLICE_NS or (slept < SLEPT_NS) != short:
+                if not again and (ran >= SLICE_NS or (slept < SLEPT_NS) != short):
                     continue
                 flag = flags[1] != "."
                 n += 1
@@ -103,6 +121,7 @@ def bins(title, table, edges, unit):
 def main(argv):
     least = 20
     short = False
+    again = False
     files = []
     i = 0
     while i < len(argv):
@@ -117,28 +136,34 @@ def main(argv):
             short = True
             i += 1
             continue
+        if argv[i] == "--again":
+            again = True
+            i += 1
+            continue
         if argv[i].startswith("-"):
-            sys.stderr.write("wake_preempt_pairs.py: unknown option %s (expected --min N or "
-                             "--short)\n"
+            sys.stderr.write("wake_preempt_pairs.py: unknown option %s (expected --min N, "
+                             "--short or --again)\n"
                              % argv[i])
             return 2
         files.append(argv[i])
         i += 1
-    if not files:
-        sys.stderr.write("usage: wake_preempt_pairs.py [--min N] [--short] TRACE...\n")
+    if not files or (short and again):
+        sys.stderr.write("usage: wake_preempt_pairs.py [--min N] [--short | --again] TRACE...\n")
         return 2
     pairs, runs, sleeps = {}, {}, {}
     n = 0
     for path in files:
         try:
-            n += read(path, pairs, runs, sleeps, short)
+            n += read(path, pairs, runs, sleeps, short, again)
         except (OSError, EOFError, lzma.LZMAError) as e:
             sys.stderr.write("wake_preempt_pairs.py: %s: cannot read: %s\n" % (path, e))
             return 2
     if not n:
+        what = ("after a hand-off's bounce" if again else
+                "inside its first slice of a task asleep %s"
+                % ("under 1 ms" if short else "1 ms or more"))
         sys.stderr.write("wake_preempt_pairs.py: %s: no wake-up by a running task onto its CPU "
-                         "inside its first slice of a task asleep %s\n"
-                         % (" ".join(files), "under 1 ms" if short else "1 ms or more"))
+                         "%s\n" % (" ".join(files), what))
         return 2
     total = [sum(c[0] for c in pairs.values()), sum(c[1] for c in pairs.values())]
     print("%d counted wake-ups in %d trace(s); need_resched set in %d (%d per 1000)"

@@ -538,6 +538,8 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		set_busy(sim, rq, next != NULL);
 		sl_vcpu_util_switch(sim, rq, prev, next);
 		sl_set_curr(sim, rq, next);
+		if (next)
+			sl_mtask(next)->switched_in = sim->now;
 		/* the balance reads curr only as idle or not (balance.c first_idle_cpu): one task
 		 * after another leaves its kept sums as they were */
 		if (!prev != !next)
@@ -1055,21 +1057,39 @@ static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, i
  * wake-up preemption of a waker"). Where the policy did not preempt, the wakee runs next
  * wake_preempt times in 1000 (a draw of the scheduler's generator, only in this situation);
  * with wake_preempt_short set, a wakee asleep under wake_preempt_sleep draws at that rate
- * instead (the traces' short sleepers preempt far more often than those asleep 1 ms or more).
+ * instead (the traces' short sleepers preempt far more often than those asleep 1 ms or more),
+ * and with wake_preempt_again a mutex's waiter woken by the release on its own CPU (again).
  */
+/*
+ * wake_preempt_all: the rates decide alone (the policy's own check is left out) for a wake-up
+ * by the running task of its CPU, of its class, inside its first wake_preempt_window
+ */
+static bool wake_preempt_decides(const struct sl_sim *sim, const struct sl_cpu *rq,
+				 const struct sl_task *p, const struct sl_task *waker)
+{
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+
+	return mp->wake_preempt_all && waker && rq->curr == waker && !rq->need_resched &&
+	       p->sched_class == waker->sched_class && p->sched_class->wakee_first &&
+	       sim->now - sl_mtask(waker)->switched_in < mp->wake_preempt_window_ns;
+}
+
 static void wake_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
-			 const struct sl_task *waker)
+			 const struct sl_task *waker, bool again, bool decides)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
 	u64 per1000 = mp->wake_preempt;
 
 	if (mp->wake_preempt_short && sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns)
 		per1000 = mp->wake_preempt_short;
+	if (again && mp->wake_preempt_again)
+		per1000 = mp->wake_preempt_again;
 	if (!per1000 || !waker || rq->curr != waker || rq->need_resched ||
 	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first)
 		return;
 	if (per1000_draw(sim, per1000))
-		p->sched_class->wakee_first(sim, rq, p);
+		p->sched_class->wakee_first(sim, rq, p,
+					    decides || (again && mp->wake_preempt_again));
 }
 
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)
@@ -1084,6 +1104,13 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		  : sl_mtask(p)->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
 						      : SL_WAKE_SRC_IRQ;
 	int from = sim->this_cpu;
+	/*
+	 * wake_preempt_again: a mutex's waiter that slept on the releasing task's CPU got there
+	 * by running while the holder was preempted (a hand-off's bounce); whatever let it run
+	 * first then lets it again
+	 */
+	bool again = waker && sl_mtask(p)->blocked == BLK_MUTEX && p->cpu == from;
+	bool decides;
 
 	/*
 	 * SYNC_WAKEUPS is a sched_features bit of 2.6.31/2.6.32 (off: the sync hint is
@@ -1126,8 +1153,10 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 			      .reason = src};
 
 	sl_emit(sim, &ev);
-	sl_check_preempt_curr(sim, rq, p, wake_flags);
-	wake_preempt(sim, rq, p, waker);
+	decides = wake_preempt_decides(sim, rq, p, waker);
+	if (!decides)
+		sl_check_preempt_curr(sim, rq, p, wake_flags);
+	wake_preempt(sim, rq, p, waker, again && cpu == from, decides);
 	task_woken(sim, rq, p);
 }
 

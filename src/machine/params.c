@@ -238,6 +238,24 @@ const struct sl_param_desc sl_param_table[] = {
 	{"wake_preempt_sleep", P(wake_preempt_sleep_ns), 1000000, false,
 	 "with wake_preempt_short: the sleep under which it applies (1 ms: the bound of "
 	 "calibrate --recordings' wake_preempt count)"},
+	{"wake_preempt_again", P(wake_preempt_again), 0, SL_PARAM_COUNT0,
+	 "0 (leave it out): a mutex's waiter woken by the release is one more wake-up to "
+	 "wake_preempt. Else the rate for a waiter that last ran on the releasing task's own "
+	 "CPU (the second half of a hand-off: it preempted the holder, found the mutex held and "
+	 "slept) woken by that release there: this kernel lets it run first again at 931 of "
+	 "1000 in the calibration half's traces (tools/wake_preempt_pairs.py --again), where "
+	 "the model's draws were independent"},
+	{"wake_preempt_all", P(wake_preempt_all), 0, SL_PARAM_FLAG,
+	 "0: wake_preempt's rates add to the policy's own wake-up preemption (they apply where "
+	 "it does not preempt). 1: they are the whole decision, as calibrate --recordings "
+	 "measures them (the share of all such wake-ups whose sched_wakeup sets need_resched): "
+	 "inside the waker's first wake_preempt_window since its switch-in the policy's own "
+	 "check is left out, and a drawn wakee runs next even where the policy would not pick "
+	 "it yet (after the window the policy decides: mainline's slice is used up)"},
+	{"wake_preempt_window", P(wake_preempt_window_ns), 1400000, false,
+	 "with wake_preempt_all: the waker's run since its switch-in under which the rates "
+	 "decide (1.4 ms: 6.18's base slice on 2 CPUs, the bound of calibrate --recordings' "
+	 "count)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -67,6 +67,11 @@ struct sl_params {
 	/* per 1000: wake_preempt's rate for a wakee asleep under wake_preempt_sleep (0: off) */
 	u64 wake_preempt_short;
 	u64 wake_preempt_sleep_ns;
+	/* per 1000: the rate for a mutex's waiter woken by its release on its own CPU (0: off) */
+	u64 wake_preempt_again;
+	/* the rates are the whole decision inside the waker's first wake_preempt_window */
+	u64 wake_preempt_all;
+	u64 wake_preempt_window_ns;
 };
 
 struct sl_param_desc {

@@ -290,8 +290,10 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 	if (curr == p)
 		return;
 	cse = &curr->se;
-	if (sched_feat(sim, F_NEXT_BUDDY) && !(wake_flags & WF_FORK) && !se->sched_delayed)
+	if (sched_feat(sim, F_NEXT_BUDDY) && !(wake_flags & WF_FORK) && !se->sched_delayed) {
 		cfs->next = se;
+		cfs->next_forced = false;
+	}
 	if (rq->need_resched)
 		return;
 	if (!sched_feat(sim, F_WAKEUP_PREEMPTION))
@@ -322,15 +324,18 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 /*
  * The machine's wake_preempt rule (machine.c): the wakee becomes the next buddy, which
  * pick_next_entity takes while it is eligible (PICK_BUDDY), and the current task loses its
- * slice protection and is rescheduled. An ineligible wakee is left to the pick.
+ * slice protection and is rescheduled. An ineligible wakee is left to the pick, unless force
+ * (wake_preempt_again: the traced kernel lets the bounced waiter of a hand-off run first again
+ * whatever its lag after its few microseconds of run): then the pick takes it anyway.
  */
-static void eevdf_wakee_first(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
+static void eevdf_wakee_first(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, bool force)
 {
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 
-	if (!cfs->curr || !sl_eevdf_entity_eligible(cfs, &p->se))
+	if (!cfs->curr || (!force && !sl_eevdf_entity_eligible(cfs, &p->se)))
 		return;
 	cfs->next = &p->se;
+	cfs->next_forced = force;
 	sl_eevdf_cancel_protect_slice(cfs->curr);
 	sl_resched_cpu(sim, rq);
 }

@@ -50,6 +50,7 @@ struct eevdf_rq {
 	 * kept as the list changes instead of summed by a walk of it (O(tasks) a wake-up) */
 	u64 list_load;
 	struct sched_entity *curr, *next;
+	bool next_forced;	       /* next is picked even ineligible (wakee_first with force) */
 	struct sched_entity *last_put; /* put back by put_prev, not yet re-picked */
 	unsigned long nr_queued;       /* counts curr and delayed entities */
 	/* newidle balancing (eevdf_balance.c) */

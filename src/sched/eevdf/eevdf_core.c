@@ -184,6 +184,7 @@ void sl_eevdf_rq_init(struct eevdf_rq *cfs)
 	cfs->sum_weight = 0;
 	cfs->load = 0;
 	cfs->curr = cfs->next = cfs->last_put = NULL;
+	cfs->next_forced = false;
 	cfs->nr_queued = 0;
 }
 

@@ -64,8 +64,10 @@ void sl_eevdf_cancel_protect_slice(struct sched_entity *se)
 
 void sl_eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se)
 {
-	if (cfs->next == se)
+	if (cfs->next == se) {
 		cfs->next = NULL;
+		cfs->next_forced = false;
+	}
 }
 
 /*
@@ -162,7 +164,8 @@ struct sched_entity *sl_eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cf
 struct sched_entity *sl_eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
 					       struct sched_entity *curr)
 {
-	if (sched_feat(sim, F_PICK_BUDDY) && cfs->next && sl_eevdf_entity_eligible(cfs, cfs->next))
+	if (sched_feat(sim, F_PICK_BUDDY) && cfs->next &&
+	    (cfs->next_forced || sl_eevdf_entity_eligible(cfs, cfs->next)))
 		return cfs->next;
 	return sl_eevdf_pick_eevdf(sim, cfs, curr, true);
 }
