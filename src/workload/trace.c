@@ -1792,6 +1792,7 @@ int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c)
 	sl_params_default(&p);
 	for (int k = 0; c && k < c->n; k++)
 		sl_params_set(&p, c->param[k], e, sizeof(e)); /* checked when loaded */
+	sl_tw_bare_price(&p);
 	snprintf(tw->cost_from, sizeof(tw->cost_from), "%s",
 		 c && c->n ? c->path : "the model's defaults");
 	tw->cost_ns = tw->cost_left_ns = 0;
