@@ -1352,6 +1352,22 @@ static int check(void *args, char *err, size_t errlen)
 				  (a->handoff ? SL_TW_HANDOFFS : 0),
 			  a->irq_window, err, errlen))
 		return -1;
+	/* a selection of nothing would replay an empty group: an empty result, not a run */
+	bool *sel = calloc((size_t)a->tw.n + 1, sizeof(bool));
+	int nsel = sel ? sl_tw_select(a, sel) : -1;
+
+	free(sel);
+	if (nsel < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (!nsel) {
+		snprintf(err, errlen,
+			 "tasks=%s: matches the comm of none of the %d tasks of %s (expected a "
+			 "regex that selects one: `schedlab trace-workload %s` lists them)",
+			 a->tasks, a->tw.n, a->file, a->file);
+		return -1;
+	}
 	if (sl_tw_costs_load(&a->costs, a->file, a->calibration, err, errlen))
 		return -1;
 	if (!a->costs.n && strcmp(a->calibration, "none"))
