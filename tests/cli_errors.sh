@@ -199,6 +199,11 @@ lat=$(seq -s, 1000000 1000000 40000000)
 limit_error "sweep: 83886080 runs asked for; the limit is 67108864" sweep --workload hog \
 	--features all --seeds 64 --vary "kernel.sched_latency_ns=$lat" --out "$T/x.csv"
 [ ! -e "$T/x.csv" ] || fail "a refused sweep created its --out file"
+# a refused --mix or --vary value frees its copy (the sanitizer build's leak check: exit 1)
+usage_error "--mix wants SPEC[+SPEC...]" sweep --mix "" --out "$T/x.csv"
+usage_error "--mix: too many workloads" sweep --mix "$(rep 64 a+)a" --out "$T/x.csv"
+usage_error "--vary wants 1 to 64 comma-separated values" sweep --workload hog \
+	--vary "kernel.sched_latency_ns=$(seq -s, 1000000 1000000 65000000)" --out "$T/x.csv"
 
 # --- hostile sweep files: a line beyond 64 KiB is not read whole, JSON nesting is not recursed ---
 awk 'BEGIN { s = "{\"run\":0,\"config\":"; for (i = 0; i < 1000; i++) s = s "["; for (i = 0; i < 1000; i++) s = s "]"; print s "}" }' >"$T/deep.jsonl"
