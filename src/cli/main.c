@@ -1171,6 +1171,8 @@ static int cmd_record(int argc, char **argv)
 	snprintf(odir, sizeof(odir), "%s", out);
 	int oe = stat(dirname(odir), &ost) ? errno : !S_ISDIR(ost.st_mode) ? ENOTDIR : 0;
 
+	if (!oe && !stat(out, &ost) && S_ISDIR(ost.st_mode))
+		oe = EISDIR;
 	if (oe) {
 		fprintf(stderr, "schedlab: record: -o %s: %s\n", out, strerror(oe));
 		return 1;
@@ -1180,6 +1182,8 @@ static int cmd_record(int argc, char **argv)
 	 * rows, fewer batches), so that a replay of any recording is priced as its machine */
 	bool have_conf = false;
 
+	if (sl_record_check_events(events, nevents, err, sizeof(err)))
+		return die("%s", err);
 	if (calib && !strcmp(calib, "none")) {
 		/* nothing beside the trace */
 	} else if (calib) {
@@ -1192,7 +1196,7 @@ static int cmd_record(int argc, char **argv)
 		fprintf(stderr,
 			"schedlab: record: measuring this machine's switch and cache costs "
 			"for the replay (about a second; --calibration DIR gives a calibration's, "
-			"--calibration none none)...\n");
+			"--calibration none: none)...\n");
 		if (sl_calibrate_for_trace(&mc, &c, err, sizeof(err))) {
 			fprintf(stderr,
 				"schedlab: record: %s: no FILE.machine.conf (a replay will "

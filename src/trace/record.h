@@ -16,6 +16,12 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	      size_t errlen);
 
 /*
+ * Each of events[0..n) is SYSTEM/EVENT and, when tracefs is mounted, one of its events: 0, or
+ * -1 with err (checked before anything runs: record measures the machine first).
+ */
+int sl_record_check_events(const char *const *events, int nevents, char *err, size_t errlen);
+
+/*
  * The tracefs instances a killed `record` left (instances/schedlab-PID, PID no longer a
  * process): each still traces into its own 32 MB per CPU. Removes them from instances_dir
  * (rmdir, which tracefs turns into the instance's removal); returns how many went.
