@@ -152,6 +152,15 @@ usage_error "record: give a command after --" record -o "$T/r.trace"
 usage_error "record: give a command after --" record -o "$T/r.trace" --
 usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
 [ ! -e "$T/r.trace" ] || fail "record: a trace written after a usage error"
+# calibrate: an -o that cannot be a directory is found before the 30 s of measuring (exit 1:
+# an output that cannot be written), and a bad --remote-known names its value
+: >"$T/cal.file"
+rc=0
+timeout 10 "$SL" calibrate -o "$T/cal.file" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "calibrate -o FILE: exit $rc: $(cat "$T/err")"
+grep -qF "calibrate: -o $T/cal.file: Not a directory" "$T/err" ||
+	fail "calibrate -o FILE: $(cat "$T/err")"
+usage_error "unexpected '--remote-known 1e3'" calibrate --recordings --remote-known 1e3 "$T"
 
 # --- limits: an absurd size is refused with the limit named, before anything is allocated: the
 # refusal's peak RSS is within 4 MiB of a refusal that allocates nothing (--cpus 0), whatever the
