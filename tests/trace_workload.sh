@@ -356,7 +356,7 @@ usage_error "bad.trace:12: malformed line" run --workload "trace:file=$D/bad.tra
 usage_error "file= is required" run --workload trace:tasks=a
 usage_error "not a POSIX extended regex" run --workload "trace:file=$D/small.trace,tasks=("
 # a selection of no task: an empty group is not a run (small.trace's comms are a, b, c)
-usage_error "tasks=^z: matches the comm of none of the 3 tasks of $D/small.trace" \
+usage_error "tasks=^z matches no task of the trace $D/small.trace (expected a regex that selects one; its comms include a, b, c)" \
 	run --workload "trace:file=$D/small.trace,tasks=^z" -o "$T/none.txt"
 [ ! -e "$T/none.txt" ] || fail "an output was written for a selection of no task"
 usage_error "unknown option '--bogus'" trace-workload --bogus "$D/small.trace"

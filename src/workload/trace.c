@@ -8,6 +8,7 @@
  */
 #include "workload/trace.h"
 #include "trace/format.h"
+#include "core/parse.h"
 #include "trace/run_account.h"
 #include "machine/params.h"
 
@@ -1362,10 +1363,23 @@ static int check(void *args, char *err, size_t errlen)
 		return -1;
 	}
 	if (!nsel) {
+		char comms[256] = "";
+		size_t off = 0;
+		int shown = 0;
+
+		for (int i = 0; i < a->tw.n && shown < 8; i++) {
+			bool seen = false;
+
+			for (int j = 0; j < i && !seen; j++)
+				seen = !strcmp(a->tw.t[j].comm, a->tw.t[i].comm);
+			if (!seen)
+				sl_append(comms, sizeof(comms), &off, "%s%s", shown++ ? ", " : "",
+					  a->tw.t[i].comm);
+		}
 		snprintf(err, errlen,
-			 "tasks=%s: matches the comm of none of the %d tasks of %s (expected a "
-			 "regex that selects one: `schedlab trace-workload %s` lists them)",
-			 a->tasks, a->tw.n, a->file, a->file);
+			 "tasks=%s matches no task of the trace %s (expected a regex that selects "
+			 "one; its comms include %s)",
+			 a->tasks, a->file, comms);
 		return -1;
 	}
 	if (sl_tw_costs_load(&a->costs, a->file, a->calibration, err, errlen))
