@@ -201,7 +201,7 @@ PYEOF
 # --- errors: exit status 2, nothing on stdout ---
 usage_error "tasks=nomatch matches no task of the trace" compare --duration 100ms \
 	--workload "trace:file=$W,tasks=nomatch" --plot "$T/none.svg"
-usage_error "ran no task in any configuration" compare --duration 100ms \
+usage_error "start=1s is not before the run's end (0.1s)" compare --duration 100ms \
 	--workload hog:start=1s --kernel 2.6.31,6.18
 usage_error "unknown key 'kernle'; did you mean 'kernel'?" compare \
 	--workload hog --config kernle=6.18

@@ -14,12 +14,22 @@ static u64 wall_now(void)
 }
 
 /*
- * An --at change at or after end never takes effect: refused (before the run against its set
- * end; after a run that ended when its finite workloads did, against that instant).
+ * An --at change or a workload's start= at or after end never takes effect: refused (before the
+ * run against its set end; after a run that ended when its finite workloads did, against that
+ * instant). A group that never started would report as an empty row.
  */
 static int at_past_end(const struct sl_config *cfg, u64 end, bool after, const char *what,
 		       char *err, size_t errlen)
 {
+	for (int i = 0; i < cfg->nwl; i++)
+		if (cfg->wl[i].start > end || (!after && cfg->wl[i].start == end)) {
+			snprintf(err, errlen,
+				 "--workload %s: start=%.9gs is not before %s (%.9gs): its tasks "
+				 "would never be created",
+				 cfg->wl[i].spec, (double)cfg->wl[i].start / 1e9, what,
+				 (double)end / 1e9);
+			return -1;
+		}
 	for (int i = 0; i < cfg->nat; i++)
 		if (cfg->at[i].time > end || (!after && cfg->at[i].time == end)) {
 			snprintf(err, errlen,
