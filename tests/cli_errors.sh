@@ -235,6 +235,7 @@ usage_error "unknown command 'swep'; did you mean 'sweep'?" swep
 # every command is in the unknown-command list
 usage_error "(commands: run, compare, demo, repro, sweep, sweep-report, sweep-merge, trace-stats, replay-idle, trace-workload, record, validate, calibrate, features, sysctl, workloads, params, machines, governors, help)" frobnicate
 usage_error "unknown experiment 'repro foi'; did you mean 'repro fio'?" repro foi
+usage_error "unknown experiment 'repro nosuch' (experiments: fio, sleepers, fork, bfs)" repro nosuch
 usage_error "run: unknown option '--duraton'; did you mean '--duration'?" run --duraton 1s
 usage_error "sweep-report: unknown option '--metirc'; did you mean '--metric'?" sweep-report --metirc x f.csv
 usage_error "trace-stats: unknown option '--jsn'; did you mean '--json'?" trace-stats --jsn

@@ -1420,18 +1420,27 @@ int main(int argc, char **argv)
 	return rc;
 }
 
-/* An unknown command: the nearest one (did you mean), and every command. */
+/* An unknown command: the nearest one (did you mean), and every command (experiment: every
+ * repro experiment). */
 static int unknown_command(const char *what, const char *cmd)
 {
 	struct sl_suggest sg;
-	char list[512], hint[160];
+	char list[512] = "", hint[160];
+	bool exp = !strcmp(what, "experiment");
+	size_t at = 0;
 
 	sl_suggest_init(&sg, cmd, strlen(cmd));
 	for (int i = 0; i < sl_cli_ncmds; i++)
 		sl_suggest_add(&sg, sl_cli_cmds[i].name);
-	sl_cli_command_list(list, sizeof(list));
-	return die("unknown %s '%s'%s (commands: %s)", what, cmd,
-		   sl_suggest_text(&sg, hint, sizeof(hint)), list);
+	if (!exp)
+		sl_cli_command_list(list, sizeof(list));
+	for (int i = 0; exp && i < sl_cli_ncmds; i++)
+		if (!strncmp(sl_cli_cmds[i].name, "repro ", 6))
+			sl_append(list, sizeof(list), &at, "%s%s", at ? ", " : "",
+				  sl_cli_cmds[i].name + 6);
+	return die("unknown %s '%s'%s (%s: %s)", what, cmd,
+		   sl_suggest_text(&sg, hint, sizeof(hint)), exp ? "experiments" : "commands",
+		   list);
 }
 
 /* `schedlab help [CMD [SUB]]`: the usage, or the command's help (each repro experiment's). */
