@@ -161,6 +161,12 @@ timeout 10 "$SL" calibrate -o "$T/cal.file" >"$T/out" 2>"$T/err" || rc=$?
 grep -qF "calibrate: -o $T/cal.file: Not a directory" "$T/err" ||
 	fail "calibrate -o FILE: $(cat "$T/err")"
 usage_error "unexpected '--remote-known 1e3'" calibrate --recordings --remote-known 1e3 "$T"
+# validate --calibration DIR that does not load: refused before rt-app runs for real
+mkdir -p "$T/badcal"
+printf 'cpus 2\nparam ctx_switch=abc\n' >"$T/badcal/machine.conf"
+usage_error "badcal/machine.conf:2: param: --param ctx_switch: 'abc' is not a duration" \
+	validate --calibration "$T/badcal" "$D/rtapp/lock.json"
+! grep -q "for real" "$T/err" || fail "validate ran rt-app before reading --calibration"
 
 # --- limits: an absurd size is refused with the limit named, before anything is allocated: the
 # refusal's peak RSS is within 4 MiB of a refusal that allocates nothing (--cpus 0), whatever the

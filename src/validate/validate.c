@@ -780,6 +780,12 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 		}
 		secs = (double)ns / 1e9;
 	}
+	/* a --calibration that does not load is found before the real run, not after it */
+	if (o->calibration) {
+		snprintf(conf, sizeof(conf), "%s/machine.conf", o->calibration);
+		if (sl_machine_conf_load(&mc, conf, err, errlen))
+			goto out;
+	}
 	if (!real_dir) {
 		if (o->out_dir) {
 			snprintf(live, sizeof(live), "%s", o->out_dir);
