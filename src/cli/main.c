@@ -1016,6 +1016,7 @@ static int cmd_compare(int argc, char **argv)
 	o.conf = x->conf;
 	o.nconf = (int)nconf;
 	o.json = x->c.json;
+	o.progress = !x->c.no_progress && isatty(STDERR_FILENO);
 	struct dest d;
 
 	rc = dest_open(&d, x->c.output);

@@ -827,7 +827,14 @@ int sl_compare(const struct sl_compare_opts *o, FILE *out, char *err, size_t err
 		for (int si = 0; si < o->nseeds; si++) {
 			char msg[2048];
 
+			if (o->progress)
+				fprintf(stderr,
+					"\rschedlab: compare: run %d of %d (%s, seed %llu)   ",
+					ci * o->nseeds + si + 1, o->nconf * o->nseeds,
+					o->conf[ci].label, (unsigned long long)c->seeds[si]);
 			rc = run_one(c, ci, si, msg, sizeof(msg));
+			if (o->progress && (rc || (ci == o->nconf - 1 && si == o->nseeds - 1)))
+				fprintf(stderr, "\n");
 			if (!rc)
 				continue;
 			snprintf(err, errlen, "compare: configuration %s, seed %llu: %s",
