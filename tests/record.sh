@@ -87,6 +87,14 @@ wait $pid || rc=$?
 grep -q 'interrupted by Interrupt (the trace until then is saved)' "$T/err" || fail "SIGINT: $(cat "$T/err")"
 [ ! -d "$TR/instances/schedlab-$pid" ] || fail "SIGINT: instance schedlab-$pid left"
 "$SL" trace-stats "$T/b.trace" >/dev/null || fail "SIGINT: the saved trace does not read"
+[ -s "$T/b.trace.machine.conf" ] || fail "SIGINT: the saved trace has no machine.conf beside it"
+# CMD failing: exit 1, the trace saved, and its costs beside it as for a success
+rc=0
+"$SL" record -o "$T/f.trace" -- false >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "record -- false: exit $rc: $(cat "$T/err")"
+grep -q 'false exited with status 1 (the trace is saved)' "$T/err" || fail "$(cat "$T/err")"
+[ -s "$T/f.trace" ] && [ -s "$T/f.trace.machine.conf" ] ||
+	fail "record -- false: the trace or its machine.conf missing ($(ls "$T"))"
 
 # a bad event: exit 2 naming it, no file, no instance
 rc=0

@@ -1216,15 +1216,23 @@ static int cmd_record(int argc, char **argv)
 				(unsigned long long)c.timer_slack_ns);
 		}
 	}
+	/* a trace saved (a new file at out: sl_record renames a complete one there) gets its
+	 * costs beside it, also when CMD failed or a signal stopped the recording */
+	struct stat before, after;
+	bool existed = !stat(out, &before);
 	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
+	bool saved = rc >= 0 && !stat(out, &after) &&
+		     (!existed || after.st_ino != before.st_ino || after.st_dev != before.st_dev);
 
-	if (!rc && have_conf) {
-		char conf[PATH_MAX];
+	int conf_rc = 0;
+
+	if (saved && have_conf) {
+		char conf[PATH_MAX], cerr[2048];
 
 		sl_tw_costs_path(conf, sizeof(conf), out);
-		if (sl_machine_conf_write(conf, &mc, err, sizeof(err))) {
-			fprintf(stderr, "schedlab: record --calibration: %s\n", err);
-			return 1;
+		if (sl_machine_conf_write(conf, &mc, cerr, sizeof(cerr))) {
+			fprintf(stderr, "schedlab: record: %s\n", cerr);
+			conf_rc = 1;
 		}
 	}
 
@@ -1238,7 +1246,7 @@ static int cmd_record(int argc, char **argv)
 		sl_say(stderr, err);
 		return 1;
 	}
-	return 0;
+	return conf_rc;
 }
 
 static int cmd_machines(int argc, char **argv)

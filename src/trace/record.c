@@ -338,7 +338,7 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	struct tracefs_instance *inst = NULL;
 	char name[64], *path;
 	int rc = -1, status = 0;
-	bool mounted = false;
+	bool mounted = false, saved = false;
 
 	if (record_begin(cmd, &events, &nevents, &mounted, err, errlen))
 		return -1;
@@ -417,6 +417,7 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 		rc = 1; /* an I/O error: exit status 1 */
 		goto out;
 	}
+	saved = true;
 	tracefs_put_tracing_file(path);
 	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 	if (rc)
@@ -431,7 +432,7 @@ out:
 		umount(TRACEFS);
 	if (got_signal) {
 		snprintf(err, errlen, "record: interrupted by %s%s", strsignal(got_signal),
-			 rc >= 0 ? " (the trace until then is saved)" : "; nothing saved");
+			 saved ? " (the trace until then is saved)" : "; nothing saved");
 		rc = SL_RECORD_INTERRUPTED;
 	}
 	for (size_t k = 0; k < SL_ARRAY_SIZE(caught); k++)

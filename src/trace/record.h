@@ -9,7 +9,8 @@
 #define SL_RECORD_INTERRUPTED 2
 
 /*
- * 0: recorded, CMD succeeded; 1: recorded, CMD failed (err says); -1: nothing recorded;
+ * 0: recorded, CMD succeeded; 1: recorded, CMD failed, or the trace could not be written (err
+ * says); -1: nothing recorded;
  * SL_RECORD_INTERRUPTED: stopped by a signal (err says whether the trace was saved).
  */
 int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
