@@ -105,9 +105,9 @@ int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 		if (r->sim->interrupted) {
 			snprintf(err, errlen,
 				 "interrupted at simulated t=%.6f s of %.6f s; no output written "
-				 "(the report%s are written only for a complete run)",
+				 "(the report%s written only for a complete run)",
 				 (double)r->sim->now / 1e9, (double)r->sim->end / 1e9,
-				 cfg->trace_out ? " and --trace-out" : "");
+				 cfg->trace_out ? " and --trace-out are" : " is");
 			return SL_RUN_EINTR;
 		}
 		snprintf(err, errlen, "run failed at %llu ns: %s", (unsigned long long)r->sim->now,
