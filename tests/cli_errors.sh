@@ -168,6 +168,19 @@ usage_error "badcal/machine.conf:2: param: --param ctx_switch: 'abc' is not a du
 	validate --calibration "$T/badcal" "$D/rtapp/lock.json"
 ! grep -q "for real" "$T/err" || fail "validate ran rt-app before reading --calibration"
 
+# --- an output naming an input would replace it: refused, the input left as it was ---
+cp "$D/trace-workload/small.trace" "$T/in.trace"
+cp "$T/in.trace" "$T/in.copy"
+usage_error "--output $T/in.trace: an input of this command" trace-stats "$T/in.trace" \
+	-o "$T/in.trace"
+usage_error "-o $T/in.trace: the trace read" trace-workload "$T/in.trace" -o "$T/in.trace"
+usage_error "--trace-out $T/in.trace: an input of this run" run --duration 10ms \
+	--workload "trace:file=$T/in.trace,calibration=none" --trace-out "$T/in.trace"
+# compare reads its workloads' files after opening -o: refused before the commit
+usage_error "in.trace: an input of this command" compare --duration 10ms \
+	--workload "trace:file=$T/in.trace,calibration=none" -o "$T/../$(basename "$T")/in.trace"
+cmp -s "$T/in.trace" "$T/in.copy" || fail "an output replaced its input"
+
 # --- limits: an absurd size is refused with the limit named, before anything is allocated: the
 # refusal's peak RSS is within 4 MiB of a refusal that allocates nothing (--cpus 0), whatever the
 # build (ASan's baseline is larger); 100000 tasks alone would be 65 MB, 67 M fio request slots

@@ -85,6 +85,11 @@ static int dest_open(struct dest *d, const char *path)
 	/* exit status 2 for a name that is no file's (bad input), 1 when a file cannot be made */
 	if (!path[0])
 		return die("--output: an empty file name");
+	if (sl_outfile_is_input(path))
+		return die(
+			"--output %s: an input of this command (expected another file: the output "
+			"would replace it)",
+			path);
 	if (sl_outfile_open(&d->o, path, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: --output %s\n", err);
 		return 1;
@@ -100,6 +105,11 @@ static int dest_close(struct dest *d, int rc)
 
 	if (d->f == stdout)
 		return rc;
+	/* an input read since the open (compare reads its workloads' files then) */
+	if (!rc && sl_outfile_is_input(d->o.path))
+		rc = die("--output %s: an input of this command (expected another file: the output "
+			 "would replace it)",
+			 d->o.path);
 	if (rc) {
 		sl_outfile_abort(&d->o);
 		return rc;
@@ -1065,6 +1075,7 @@ static int cmd_trace_stats(int argc, char **argv)
 	}
 	if (!path)
 		return die("trace-stats: give a trace file (text, .xz or .gz), or - for stdin");
+	sl_outfile_input(path);
 	struct dest d;
 
 	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
@@ -1112,6 +1123,7 @@ static int cmd_replay_idle(int argc, char **argv)
 	}
 	if (!path)
 		return die("replay-idle: give a trace file (text, .xz or .gz), or - for stdin");
+	sl_outfile_input(path);
 	struct dest d;
 
 	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
@@ -1391,6 +1403,8 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 		return die("sweep-merge: give --out FILE");
 	if (merge && !o.merge_out[0])
 		return die("sweep-merge: --out: an empty file name");
+	for (int k = 0; k < o.nfiles && !merge; k++)
+		sl_outfile_input(o.files[k]);
 	struct dest d;
 
 	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */

@@ -1,6 +1,7 @@
 #include "experiment/run.h"
 #include "machine/machine.h"
 #include "trace/export.h"
+#include "core/outfile.h"
 
 #include <string.h>
 #include <time.h>
@@ -80,6 +81,13 @@ int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 		 * (exit status 1, as for -o), found before the run */
 		if (!cfg->trace_out[0]) {
 			snprintf(err, errlen, "--trace-out: an empty file name");
+			return -1;
+		}
+		if (sl_outfile_is_input(cfg->trace_out)) {
+			snprintf(err, errlen,
+				 "--trace-out %s: an input of this run (expected another file: the "
+				 "trace would replace it)",
+				 cfg->trace_out);
 			return -1;
 		}
 		x = sl_export_open(cfg->trace_out, r->sim, err, errlen);
