@@ -194,8 +194,9 @@ static int parse_value(const struct sl_wl_key *k, const char *v, void *dst, char
 	case SL_WL_ENUM:
 		return parse_enum(k, v, f, err, errlen);
 	case SL_WL_FILE:
-		sl_outfile_input(v); /* no output may replace it */
-				     /* fallthrough */
+		/* an input: no output may replace it */
+		sl_outfile_input(v);
+		/* fallthrough */
 	case SL_WL_STR:
 	case SL_WL_DIR:
 		snprintf(f, SL_WL_VALUE_MAX, "%s", v);
