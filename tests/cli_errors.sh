@@ -167,6 +167,11 @@ printf 'cpus 2\nparam ctx_switch=abc\n' >"$T/badcal/machine.conf"
 usage_error "badcal/machine.conf:2: param: --param ctx_switch: 'abc' is not a duration" \
 	validate --calibration "$T/badcal" "$D/rtapp/lock.json"
 ! grep -q "for real" "$T/err" || fail "validate ran rt-app before reading --calibration"
+# and so is an --out or --sim-out that cannot be a directory
+usage_error "--sim-out $T/cal.file: Not a directory" validate --sim-out "$T/cal.file" \
+	"$D/rtapp/lock.json"
+! grep -q "for real" "$T/err" || fail "validate ran rt-app before making --sim-out"
+usage_error "--out $T/cal.file: Not a directory" validate --out "$T/cal.file" "$D/rtapp/lock.json"
 
 # --- an output naming an input would replace it: refused, the input left as it was ---
 cp "$D/trace-workload/small.trace" "$T/in.trace"
