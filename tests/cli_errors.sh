@@ -26,6 +26,7 @@ usage_error "no command given" # no arguments at all
 grep -F "usage: schedlab COMMAND" "$T/err" >/dev/null || fail "no command: no usage on stderr"
 usage_error "unknown command 'frobnicate'" frobnicate
 usage_error "unexpected argument 'foo'" run foo
+usage_error "unexpected argument 'extra' (schedlab --version takes none)" --version extra
 # an option name longer than any known one is cut to 40 characters in the message
 usage_error "unknown option '--$(rep 38 a)...'" run "--$(rep 70 a)"
 usage_error "--json takes no value" run --json=1

@@ -1627,6 +1627,9 @@ static int dispatch(int argc, char **argv)
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
 		return cmd_help(argc, argv);
 	if (!strcmp(cmd, "--version")) {
+		if (argc > 2)
+			return die("unexpected argument '%s' (schedlab --version takes none)",
+				   argv[2]);
 		printf("schedlab %s\n", SCHEDLAB_VERSION);
 		return 0;
 	}
