@@ -305,8 +305,11 @@ usage_error "--at 3s:sched-features=NO_NEW_FAIR_SLEEPERS: not before the run's e
 usage_error "not before the end of the run (its workloads finished)" run --workload hog:work=10ms \
 	--at 1s:sched-features=NO_NEW_FAIR_SLEEPERS
 # so is a group whose start= is at or after the end: its row would be empty
-usage_error "--workload hog:start=5s: start=5s is not before the run's end (3s)" run \
+usage_error "workload hog:start=5s: start=5s is not before the run's end (3s)" run \
 	--workload hog --workload hog:start=5s --duration 3s
+# an experiment's own workload too (its client starts at 1 s), its runs freed (the leak check)
+usage_error "workload xclient:start=1s,rounds=9: start=1s is not before the run's end (0.02s)" \
+	repro sleepers --duration 20ms
 usage_error "start=3s is not before the run's end (3s)" run --workload hog:start=3s --duration 3s
 # an invalid value overridden by a later valid one is refused all the same
 usage_error "'1e30s' is not a duration" run --workload hog --duration 1e30s --duration 10ms

@@ -25,7 +25,7 @@ static int at_past_end(const struct sl_config *cfg, u64 end, bool after, const c
 	for (int i = 0; i < cfg->nwl; i++)
 		if (cfg->wl[i].start > end || (!after && cfg->wl[i].start == end)) {
 			snprintf(err, errlen,
-				 "--workload %s: start=%.9gs is not before %s (%.9gs): its tasks "
+				 "workload %s: start=%.9gs is not before %s (%.9gs): its tasks "
 				 "would never be created",
 				 cfg->wl[i].spec, (double)cfg->wl[i].start / 1e9, what,
 				 (double)end / 1e9);
@@ -55,6 +55,7 @@ int sl_run_args(const struct sl_args *a, struct sl_config *cfg, struct sl_run *r
 	if (sl_config_build(cfg, a, err, errlen))
 		return -1;
 	if (sl_run(cfg, r, err, errlen)) {
+		sl_run_free(r);
 		sl_config_free(cfg);
 		return -1;
 	}
