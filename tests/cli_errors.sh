@@ -26,6 +26,9 @@ usage_error "no command given" # no arguments at all
 grep -F "usage: schedlab COMMAND" "$T/err" >/dev/null || fail "no command: no usage on stderr"
 usage_error "unknown command 'frobnicate'" frobnicate
 usage_error "unexpected argument 'foo'" run foo
+# a file that is not an rt-app .json: most likely a recording, named the way run takes one
+usage_error "unexpected argument '$TR' (see schedlab run --help; a trace to replay: --workload trace:file=$TR)" \
+	run "$TR"
 usage_error "unexpected argument 'extra' (schedlab --version takes none)" --version extra
 # an option name longer than any known one is cut to 40 characters in the message
 usage_error "unknown option '--$(rep 38 a)...'" run "--$(rep 70 a)"

@@ -248,10 +248,17 @@ static int parse_options(int argc, char **argv, int first, struct cli *c,
 			size_t len = strlen(arg);
 
 			/* `run F.json`: short for --workload rt-app:file=F.json */
-			if (!sl_cli_cmd_opt(cmd, "--workload", 10) || len < 5 ||
-			    strcmp(arg + len - 5, ".json"))
-				return die("unexpected argument '%s' (see schedlab %s --help)", arg,
-					   cmd->name);
+			bool wl = sl_cli_cmd_opt(cmd, "--workload", 10) != NULL;
+			struct stat st;
+
+			/* another file there: most likely a recording to replay */
+			if (!wl || len < 5 || strcmp(arg + len - 5, ".json"))
+				return die("unexpected argument '%s' (see schedlab %s --help%s%s)",
+					   arg, cmd->name,
+					   wl && !stat(arg, &st) && S_ISREG(st.st_mode)
+						   ? "; a trace to replay: --workload trace:file="
+						   : "",
+					   wl && !stat(arg, &st) && S_ISREG(st.st_mode) ? arg : "");
 			if (strchr(arg, ',') || c->nspecs == SL_MAX_LIST ||
 			    snprintf(c->specs[c->nspecs], sizeof(c->specs[0]), "rt-app:file=%s",
 				     arg) >= 96 + 12)
