@@ -88,7 +88,7 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	/* output */
 	{"json", "--json", NULL, NULL, false, "One JSON object instead of the table.", 0, NULL},
 	{"output", "--output", "-o", "FILE", false,
-	 "The report into FILE, written whole or not at all.", FILE_, NULL},
+	 "The report into FILE, written whole or not at all (-: standard output).", FILE_, NULL},
 	{"no-progress", "--no-progress", NULL, NULL, false, "No progress lines on stderr.", 0,
 	 NULL},
 	{"per-task", "--per-task", NULL, NULL, false,

@@ -80,7 +80,7 @@ static int dest_open(struct dest *d, const char *path)
 	char err[4400];
 
 	d->f = stdout;
-	if (!path)
+	if (!path || !strcmp(path, "-")) /* -o -: standard output, as - is standard input */
 		return 0;
 	/* exit status 2 for a name that is no file's (bad input), 1 when a file cannot be made */
 	if (!path[0])
