@@ -76,6 +76,9 @@ int sl_cli_trace_workload(int argc, char **argv)
 		return fail(2, "trace-workload: give a trace file (text, .xz or .gz), or - for "
 			       "stdin");
 	sl_outfile_input(path);
+	if (rtapp && !strcmp(rtapp, "-"))
+		return fail(2, "-o -: the table goes to standard output (expected a file for the "
+			       "rt-app JSON)");
 	if (rtapp && sl_outfile_is_input(rtapp))
 		return fail(2,
 			    "-o %s: the trace read (expected another file: the rt-app file would "
