@@ -10,6 +10,7 @@ set -eu
 D=$(dirname "$0")/data
 TR=$D/idle-sleep-loop.trace.xz
 
+SLA=$(cd "$(dirname "$SL")" && pwd)/$(basename "$SL")
 # rep N WORD: WORD repeated N times, no separator
 rep() {
 	i=0
@@ -154,6 +155,17 @@ usage_error "-o needs a value" record -o
 usage_error "record: unknown option '--bogus'" record --bogus
 usage_error "record: give a command after --" record -o "$T/r.trace"
 usage_error "record: give a command after --" record -o "$T/r.trace" --
+# - is standard output for a report (-o -), not for a trace: refused, no file named '-'
+rc=0
+(cd "$T" && exec "$SLA" record -o - -- true) >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "record: -o -: expected a file" "$T/err" ||
+	fail "record -o -: exit $rc: $(cat "$T/err")"
+rc=0
+(cd "$T" && exec "$SLA" run --workload hog --duration 10ms --trace-out -) >/dev/null \
+	2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "trace-out -: the report goes to standard output" "$T/err" ||
+	fail "run --trace-out -: exit $rc: $(cat "$T/err")"
+[ ! -e "$T/-" ] || fail "a file named '-' was written"
 usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
 [ ! -e "$T/r.trace" ] || fail "record: a trace written after a usage error"
 # calibrate: an -o that cannot be a directory is found before the 30 s of measuring (exit 1:

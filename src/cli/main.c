@@ -1182,6 +1182,9 @@ static int cmd_record(int argc, char **argv)
 		return die("record: give -o FILE");
 	if (!out[0])
 		return die("record: -o: an empty file name");
+	if (!strcmp(out, "-"))
+		return die("record: -o -: expected a file for the trace (a FILE.machine.conf goes "
+			   "beside it)");
 	if (i >= argc)
 		return die("record: give a command after --");
 	/* the output's directory before the command runs, not after (exit status 1) */

@@ -84,6 +84,12 @@ int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 			snprintf(err, errlen, "--trace-out: an empty file name");
 			return -1;
 		}
+		if (!strcmp(cfg->trace_out, "-")) {
+			snprintf(err, errlen,
+				 "--trace-out -: the report goes to standard output (expected a "
+				 "file for the trace)");
+			return -1;
+		}
 		if (sl_outfile_is_input(cfg->trace_out)) {
 			snprintf(err, errlen,
 				 "--trace-out %s: an input of this run (expected another file: the "
