@@ -165,6 +165,10 @@ rc=0
 	2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "trace-out -: the report goes to standard output" "$T/err" ||
 	fail "run --trace-out -: exit $rc: $(cat "$T/err")"
+rc=0
+(cd "$T" && exec "$SLA" sweep-merge --out - x.csv) >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "sweep-merge: --out -: expected a file" "$T/err" ||
+	fail "sweep-merge --out -: exit $rc: $(cat "$T/err")"
 [ ! -e "$T/-" ] || fail "a file named '-' was written"
 usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
 [ ! -e "$T/r.trace" ] || fail "record: a trace written after a usage error"

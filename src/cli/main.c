@@ -1413,6 +1413,9 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 		return die("sweep-merge: give --out FILE");
 	if (merge && !o.merge_out[0])
 		return die("sweep-merge: --out: an empty file name");
+	if (merge && !strcmp(o.merge_out, "-"))
+		return die("sweep-merge: --out -: expected a file (FILE.csv or FILE.jsonl, which "
+			   "sweep-report reads)");
 	for (int k = 0; k < o.nfiles && !merge; k++)
 		sl_outfile_input(o.files[k]);
 	struct dest d;
