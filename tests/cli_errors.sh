@@ -10,6 +10,7 @@ set -eu
 D=$(dirname "$0")/data
 TR=$D/idle-sleep-loop.trace.xz
 
+SLA=$(cd "$(dirname "$SL")" && pwd)/$(basename "$SL")
 # rep N WORD: WORD repeated N times, no separator
 rep() {
 	i=0
@@ -26,6 +27,10 @@ usage_error "no command given" # no arguments at all
 grep -F "usage: schedlab COMMAND" "$T/err" >/dev/null || fail "no command: no usage on stderr"
 usage_error "unknown command 'frobnicate'" frobnicate
 usage_error "unexpected argument 'foo'" run foo
+# a file that is not an rt-app .json: most likely a recording, named the way run takes one
+usage_error "unexpected argument '$TR' (see schedlab run --help; a trace to replay: --workload trace:file=$TR)" \
+	run "$TR"
+usage_error "unexpected argument 'extra' (schedlab --version takes none)" --version extra
 # an option name longer than any known one is cut to 40 characters in the message
 usage_error "unknown option '--$(rep 38 a)...'" run "--$(rep 70 a)"
 usage_error "--json takes no value" run --json=1
@@ -150,8 +155,56 @@ usage_error "-o needs a value" record -o
 usage_error "record: unknown option '--bogus'" record --bogus
 usage_error "record: give a command after --" record -o "$T/r.trace"
 usage_error "record: give a command after --" record -o "$T/r.trace" --
+# - is standard output for a report (-o -), not for a trace: refused, no file named '-'
+rc=0
+(cd "$T" && exec "$SLA" record -o - -- true) >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "record: -o -: expected a file" "$T/err" ||
+	fail "record -o -: exit $rc: $(cat "$T/err")"
+rc=0
+(cd "$T" && exec "$SLA" run --workload hog --duration 10ms --trace-out -) >/dev/null \
+	2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "trace-out -: the report goes to standard output" "$T/err" ||
+	fail "run --trace-out -: exit $rc: $(cat "$T/err")"
+rc=0
+(cd "$T" && exec "$SLA" sweep-merge --out - x.csv) >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "sweep-merge: --out -: expected a file" "$T/err" ||
+	fail "sweep-merge --out -: exit $rc: $(cat "$T/err")"
+[ ! -e "$T/-" ] || fail "a file named '-' was written"
 usage_error "--events: empty list" record -o "$T/r.trace" --events , -- true
 [ ! -e "$T/r.trace" ] || fail "record: a trace written after a usage error"
+# calibrate: an -o that cannot be a directory is found before the 30 s of measuring (exit 1:
+# an output that cannot be written), and a bad --remote-known names its value
+: >"$T/cal.file"
+rc=0
+timeout 10 "$SL" calibrate -o "$T/cal.file" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "calibrate -o FILE: exit $rc: $(cat "$T/err")"
+grep -qF "calibrate: -o $T/cal.file: Not a directory" "$T/err" ||
+	fail "calibrate -o FILE: $(cat "$T/err")"
+usage_error "unexpected '--remote-known 1e3'" calibrate --recordings --remote-known 1e3 "$T"
+# validate --calibration DIR that does not load: refused before rt-app runs for real
+mkdir -p "$T/badcal"
+printf 'cpus 2\nparam ctx_switch=abc\n' >"$T/badcal/machine.conf"
+usage_error "badcal/machine.conf:2: param: --param ctx_switch: 'abc' is not a duration" \
+	validate --calibration "$T/badcal" "$D/rtapp/lock.json"
+! grep -q "for real" "$T/err" || fail "validate ran rt-app before reading --calibration"
+# and so is an --out or --sim-out that cannot be a directory
+usage_error "--sim-out $T/cal.file: Not a directory" validate --sim-out "$T/cal.file" \
+	"$D/rtapp/lock.json"
+! grep -q "for real" "$T/err" || fail "validate ran rt-app before making --sim-out"
+usage_error "--out $T/cal.file: Not a directory" validate --out "$T/cal.file" "$D/rtapp/lock.json"
+
+# --- an output naming an input would replace it: refused, the input left as it was ---
+cp "$D/trace-workload/small.trace" "$T/in.trace"
+cp "$T/in.trace" "$T/in.copy"
+usage_error "--output $T/in.trace: an input of this command" trace-stats "$T/in.trace" \
+	-o "$T/in.trace"
+usage_error "-o $T/in.trace: the trace read" trace-workload "$T/in.trace" -o "$T/in.trace"
+usage_error "--trace-out $T/in.trace: an input of this run" run --duration 10ms \
+	--workload "trace:file=$T/in.trace,calibration=none" --trace-out "$T/in.trace"
+# compare reads its workloads' files after opening -o: refused before the commit
+usage_error "in.trace: an input of this command" compare --duration 10ms \
+	--workload "trace:file=$T/in.trace,calibration=none" -o "$T/../$(basename "$T")/in.trace"
+cmp -s "$T/in.trace" "$T/in.copy" || fail "an output replaced its input"
 
 # --- limits: an absurd size is refused with the limit named, before anything is allocated: the
 # refusal's peak RSS is within 4 MiB of a refusal that allocates nothing (--cpus 0), whatever the
@@ -199,6 +252,11 @@ lat=$(seq -s, 1000000 1000000 40000000)
 limit_error "sweep: 83886080 runs asked for; the limit is 67108864" sweep --workload hog \
 	--features all --seeds 64 --vary "kernel.sched_latency_ns=$lat" --out "$T/x.csv"
 [ ! -e "$T/x.csv" ] || fail "a refused sweep created its --out file"
+# a refused --mix or --vary value frees its copy (the sanitizer build's leak check: exit 1)
+usage_error "--mix wants SPEC[+SPEC...]" sweep --mix "" --out "$T/x.csv"
+usage_error "--mix: too many workloads" sweep --mix "$(rep 64 a+)a" --out "$T/x.csv"
+usage_error "--vary wants 1 to 64 comma-separated values" sweep --workload hog \
+	--vary "kernel.sched_latency_ns=$(seq -s, 1000000 1000000 65000000)" --out "$T/x.csv"
 
 # --- hostile sweep files: a line beyond 64 KiB is not read whole, JSON nesting is not recursed ---
 awk 'BEGIN { s = "{\"run\":0,\"config\":"; for (i = 0; i < 1000; i++) s = s "["; for (i = 0; i < 1000; i++) s = s "]"; print s "}" }' >"$T/deep.jsonl"
@@ -221,6 +279,7 @@ usage_error "unknown command 'swep'; did you mean 'sweep'?" swep
 # every command is in the unknown-command list
 usage_error "(commands: run, compare, demo, repro, sweep, sweep-report, sweep-merge, trace-stats, replay-idle, trace-workload, record, validate, calibrate, features, sysctl, workloads, params, machines, governors, help)" frobnicate
 usage_error "unknown experiment 'repro foi'; did you mean 'repro fio'?" repro foi
+usage_error "unknown experiment 'repro nosuch' (experiments: fio, sleepers, fork, bfs)" repro nosuch
 usage_error "run: unknown option '--duraton'; did you mean '--duration'?" run --duraton 1s
 usage_error "sweep-report: unknown option '--metirc'; did you mean '--metric'?" sweep-report --metirc x f.csv
 usage_error "trace-stats: unknown option '--jsn'; did you mean '--json'?" trace-stats --jsn
@@ -264,6 +323,13 @@ usage_error "--at 3s:sched-features=NO_NEW_FAIR_SLEEPERS: not before the run's e
 # no --duration: the run ends when hog:work=10ms is done (10 ms of CPU, plus the start-up)
 usage_error "not before the end of the run (its workloads finished)" run --workload hog:work=10ms \
 	--at 1s:sched-features=NO_NEW_FAIR_SLEEPERS
+# so is a group whose start= is at or after the end: its row would be empty
+usage_error "workload hog:start=5s: start=5s is not before the run's end (3s)" run \
+	--workload hog --workload hog:start=5s --duration 3s
+# an experiment's own workload too (its client starts at 1 s), its runs freed (the leak check)
+usage_error "workload xclient:start=1s,rounds=9: start=1s is not before the run's end (0.02s)" \
+	repro sleepers --duration 20ms
+usage_error "start=3s is not before the run's end (3s)" run --workload hog:start=3s --duration 3s
 # an invalid value overridden by a later valid one is refused all the same
 usage_error "'1e30s' is not a duration" run --workload hog --duration 1e30s --duration 10ms
 usage_error "given before a later --duration" run --workload hog --duration 1e30s --duration 10ms

@@ -21,6 +21,14 @@ has() {
 	grep -x -F -e "$1" "$T/out" >/dev/null || fail "no line '$1' in: $(cat "$T/out")"
 }
 
+# --- -o -: standard output (as a trace - is standard input), not a file named '-' ---
+TRA=$(cd "$(dirname "$TR")" && pwd)/$(basename "$TR")
+SLA=$(cd "$(dirname "$SL")" && pwd)/$(basename "$SL")
+(cd "$T" && "$SLA" trace-stats -o - "$TRA" >"$T/dash.out") || fail "trace-stats -o -"
+"$SL" trace-stats "$TRA" >"$T/plain.out" || fail "trace-stats"
+[ ! -e "$T/-" ] || fail "-o - wrote a file named '-'"
+cmp -s "$T/dash.out" "$T/plain.out" || fail "-o - differs from standard output"
+
 # --- help and version ---
 ok --help
 cp "$T/out" "$T/help"

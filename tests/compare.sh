@@ -198,10 +198,25 @@ assert round(t["cpu_ms"]["mean"] * 1e6) == g["cpu_time_ns"], (t["cpu_ms"], g["cp
 assert round(t["completion_ms"]["mean"] * 1e6) == g["completion_ns"], (t, g)
 PYEOF
 
+# --- progress: a line per run on stderr when it is a terminal (script(1) gives one), none with
+# --no-progress, and the report the same either way ---
+if command -v script >/dev/null 2>&1; then
+	pc="\"$SL\" compare --workload hog --duration 10ms --kernel 2.6.31,6.18 --seeds 2"
+	script -qc "$pc >'$T/p1.out'" /dev/null >"$T/p1.tty" </dev/null || fail "compare on a terminal"
+	grep -q "compare: run 4 of 4 (6.18, seed 2)" "$T/p1.tty" || fail "no progress: $(cat "$T/p1.tty")"
+	script -qc "$pc --no-progress >'$T/p2.out'" /dev/null >"$T/p2.tty" </dev/null ||
+		fail "compare --no-progress on a terminal"
+	! grep -q "compare: run" "$T/p2.tty" || fail "progress with --no-progress"
+	eval "$pc" >"$T/p3.out" 2>"$T/p3.err" || fail "compare off a terminal"
+	[ ! -s "$T/p3.err" ] || fail "progress off a terminal: $(cat "$T/p3.err")"
+	cmp -s "$T/p1.out" "$T/p3.out" && cmp -s "$T/p2.out" "$T/p3.out" ||
+		fail "the report differs with progress shown"
+fi
+
 # --- errors: exit status 2, nothing on stdout ---
 usage_error "tasks=nomatch matches no task of the trace" compare --duration 100ms \
 	--workload "trace:file=$W,tasks=nomatch" --plot "$T/none.svg"
-usage_error "ran no task in any configuration" compare --duration 100ms \
+usage_error "start=1s is not before the run's end (0.1s)" compare --duration 100ms \
 	--workload hog:start=1s --kernel 2.6.31,6.18
 usage_error "unknown key 'kernle'; did you mean 'kernel'?" compare \
 	--workload hog --config kernle=6.18

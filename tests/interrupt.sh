@@ -47,6 +47,8 @@ done
 interrupt INT 0.3 "$SL" run --cpus 2 --workload hog:tasks=3 --workload pingpong:count=1000000000 \
 	--duration 3600s --json
 [ "$rc" -eq 130 ] && [ ! -s "$T/out" ] || fail "SIGINT without -o: exit $rc, stdout $(wc -c <"$T/out") bytes"
+grep -q "no output written (the report is written only for a complete run)" "$T/err" ||
+	fail "SIGINT without --trace-out: the message: $(cat "$T/err")"
 
 # trace-stats on a pipe that never closes: exit 130 at once, -o's temporary removed.
 mkfifo "$T/fifo"

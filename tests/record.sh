@@ -30,6 +30,17 @@ fi
 usage_error "record --calibration: $T/nocal/machine.conf" record --calibration "$T/nocal" \
 	-o "$T/nc.trace" -- true
 [ ! -e "$T/nc.trace" ] || fail "record --calibration of nothing: a trace was written"
+# an event not SYSTEM/EVENT and an -o that is a directory: refused before the machine is
+# measured (as root, about a second) and before the command runs
+usage_error "record: event nosuch: expected SYSTEM/EVENT" record -o "$T/ev.trace" \
+	--events nosuch -- touch "$T/ran"
+! grep -q measuring "$T/err" || fail "a bad event refused after measuring: $(cat "$T/err")"
+mkdir "$T/odir"
+rc=0
+"$SL" record -o "$T/odir" -- touch "$T/ran" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "record -o DIR: exit $rc: $(cat "$T/err")"
+grep -q "record: -o $T/odir: Is a directory" "$T/err" || fail "record -o DIR: $(cat "$T/err")"
+[ ! -e "$T/ran" ] || fail "record ran the command before finding that -o is a directory"
 
 if [ "$(id -u)" -ne 0 ] || [ ! -w "$TR/instances" ]; then
 	echo "record.sh: skipped the recording: needs root and a writable $TR/instances"
@@ -76,6 +87,14 @@ wait $pid || rc=$?
 grep -q 'interrupted by Interrupt (the trace until then is saved)' "$T/err" || fail "SIGINT: $(cat "$T/err")"
 [ ! -d "$TR/instances/schedlab-$pid" ] || fail "SIGINT: instance schedlab-$pid left"
 "$SL" trace-stats "$T/b.trace" >/dev/null || fail "SIGINT: the saved trace does not read"
+[ -s "$T/b.trace.machine.conf" ] || fail "SIGINT: the saved trace has no machine.conf beside it"
+# CMD failing: exit 1, the trace saved, and its costs beside it as for a success
+rc=0
+"$SL" record -o "$T/f.trace" -- false >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "record -- false: exit $rc: $(cat "$T/err")"
+grep -q 'false exited with status 1 (the trace is saved)' "$T/err" || fail "$(cat "$T/err")"
+[ -s "$T/f.trace" ] && [ -s "$T/f.trace.machine.conf" ] ||
+	fail "record -- false: the trace or its machine.conf missing ($(ls "$T"))"
 
 # a bad event: exit 2 naming it, no file, no instance
 rc=0

@@ -45,6 +45,8 @@ refused global_key_twice.json 'global_key_twice.json:3: "global": "duration" giv
 refused run_u64max.json 'run_u64max.json:4: "run": 1.84467e+19 is out of range [0, 1000000000000]'
 refused run_1e30.json 'run_1e30.json:4: "run": 1e+30 is out of range [0, 1000000000000]'
 refused cpus_range.json 'cpus_range.json:3: task "t": cpus names CPU 5, the machine has CPUs 0..1'
+# no task starts (instance 0 is a fork target; nothing forks): an empty run, not a result
+refused instance_zero.json 'instance_zero.json:3: every task has "instance": 0: no thread would start'
 
 # a missing file, and the workload without file=
 set +e

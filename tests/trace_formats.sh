@@ -55,4 +55,8 @@ usage_error "$T/u.bin:1: malformed line: expected comm-pid [cpu]" trace-stats "$
 printf '\050\265\057\375\004\130\101\000' >"$T/z.zst"
 usage_error "$T/z.zst: zstd-compressed" trace-stats "$T/z.zst"
 usage_error "$T/z.zst: zstd-compressed" trace-stats --lenient "$T/z.zst"
+# every line skipped by --lenient: no report of zeros and exit 0, but the error of an empty file
+printf 'not a trace\nnor this\n' >"$T/g.txt"
+usage_error "$T/g.txt: no trace events in its 2 lines, 2 malformed ones skipped" \
+	trace-stats --lenient "$T/g.txt"
 echo "trace_formats.sh: ok"

@@ -355,7 +355,13 @@ usage_error "bad.trace:12: malformed line" trace-workload "$D/bad.trace" -o "$T/
 usage_error "bad.trace:12: malformed line" run --workload "trace:file=$D/bad.trace"
 usage_error "file= is required" run --workload trace:tasks=a
 usage_error "not a POSIX extended regex" run --workload "trace:file=$D/small.trace,tasks=("
+# a selection of no task: an empty group is not a run (small.trace's comms are a, b, c)
+usage_error "tasks=^z matches no task of the trace $D/small.trace (expected a regex that selects one; its comms include a, b, c)" \
+	run --workload "trace:file=$D/small.trace,tasks=^z" -o "$T/none.txt"
+[ ! -e "$T/none.txt" ] || fail "an output was written for a selection of no task"
 usage_error "unknown option '--bogus'" trace-workload --bogus "$D/small.trace"
+usage_error "-o -: the table goes to standard output" trace-workload "$D/small.trace" -o -
+[ ! -e ./- ] || fail "trace-workload -o - wrote a file named '-'"
 # an interrupt's wake-up that stays on its idle CPU (vcpu_pack_irq): irq-pack.trace's 23 rounds
 # on CPU 0 (CPU 1 idle) each wake c then d by an interrupt, d last on CPU 0, c waiting there:
 # 23 counted (c's wake-ups are not: nothing waits yet), 22 stay, the last moves to CPU 1:

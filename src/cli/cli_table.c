@@ -88,7 +88,7 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	/* output */
 	{"json", "--json", NULL, NULL, false, "One JSON object instead of the table.", 0, NULL},
 	{"output", "--output", "-o", "FILE", false,
-	 "The report into FILE, written whole or not at all.", FILE_, NULL},
+	 "The report into FILE, written whole or not at all (-: standard output).", FILE_, NULL},
 	{"no-progress", "--no-progress", NULL, NULL, false, "No progress lines on stderr.", 0,
 	 NULL},
 	{"per-task", "--per-task", NULL, NULL, false,
@@ -232,7 +232,7 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	 "--cpuidle-governor, --idle, --idle-driver, --pm-qos-latency-us and --irq-affinity "
 	 "(lists multiply), times each --config; every other option applies to all of them. A "
 	 "tasks= filter that keeps no task, or runs of no task, are refused (exit status 2).",
-	 RUN_MODEL " compare-config repro-seeds compare-plot json output"},
+	 RUN_MODEL " compare-config repro-seeds compare-plot json output no-progress"},
 	{"demo", "", "the three 2009 results in one screen",
 	 "NEW_FAIR_SLEEPERS and a desktop under nice -n 19 make, parent- against child-runs-first "
 	 "on a kernel build, and fio under the menu-tng idle governor: each simulated here, side "

@@ -80,11 +80,16 @@ static int dest_open(struct dest *d, const char *path)
 	char err[4400];
 
 	d->f = stdout;
-	if (!path)
+	if (!path || !strcmp(path, "-")) /* -o -: standard output, as - is standard input */
 		return 0;
 	/* exit status 2 for a name that is no file's (bad input), 1 when a file cannot be made */
 	if (!path[0])
 		return die("--output: an empty file name");
+	if (sl_outfile_is_input(path))
+		return die(
+			"--output %s: an input of this command (expected another file: the output "
+			"would replace it)",
+			path);
 	if (sl_outfile_open(&d->o, path, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: --output %s\n", err);
 		return 1;
@@ -100,6 +105,11 @@ static int dest_close(struct dest *d, int rc)
 
 	if (d->f == stdout)
 		return rc;
+	/* an input read since the open (compare reads its workloads' files then) */
+	if (!rc && sl_outfile_is_input(d->o.path))
+		rc = die("--output %s: an input of this command (expected another file: the output "
+			 "would replace it)",
+			 d->o.path);
 	if (rc) {
 		sl_outfile_abort(&d->o);
 		return rc;
@@ -238,10 +248,17 @@ static int parse_options(int argc, char **argv, int first, struct cli *c,
 			size_t len = strlen(arg);
 
 			/* `run F.json`: short for --workload rt-app:file=F.json */
-			if (!sl_cli_cmd_opt(cmd, "--workload", 10) || len < 5 ||
-			    strcmp(arg + len - 5, ".json"))
-				return die("unexpected argument '%s' (see schedlab %s --help)", arg,
-					   cmd->name);
+			bool wl = sl_cli_cmd_opt(cmd, "--workload", 10) != NULL;
+			struct stat st;
+
+			/* another file there: most likely a recording to replay */
+			if (!wl || len < 5 || strcmp(arg + len - 5, ".json"))
+				return die("unexpected argument '%s' (see schedlab %s --help%s%s)",
+					   arg, cmd->name,
+					   wl && !stat(arg, &st) && S_ISREG(st.st_mode)
+						   ? "; a trace to replay: --workload trace:file="
+						   : "",
+					   wl && !stat(arg, &st) && S_ISREG(st.st_mode) ? arg : "");
 			if (strchr(arg, ',') || c->nspecs == SL_MAX_LIST ||
 			    snprintf(c->specs[c->nspecs], sizeof(c->specs[0]), "rt-app:file=%s",
 				     arg) >= 96 + 12)
@@ -1016,6 +1033,7 @@ static int cmd_compare(int argc, char **argv)
 	o.conf = x->conf;
 	o.nconf = (int)nconf;
 	o.json = x->c.json;
+	o.progress = !x->c.no_progress && isatty(STDERR_FILENO);
 	struct dest d;
 
 	rc = dest_open(&d, x->c.output);
@@ -1064,6 +1082,7 @@ static int cmd_trace_stats(int argc, char **argv)
 	}
 	if (!path)
 		return die("trace-stats: give a trace file (text, .xz or .gz), or - for stdin");
+	sl_outfile_input(path);
 	struct dest d;
 
 	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
@@ -1111,6 +1130,7 @@ static int cmd_replay_idle(int argc, char **argv)
 	}
 	if (!path)
 		return die("replay-idle: give a trace file (text, .xz or .gz), or - for stdin");
+	sl_outfile_input(path);
 	struct dest d;
 
 	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
@@ -1162,6 +1182,9 @@ static int cmd_record(int argc, char **argv)
 		return die("record: give -o FILE");
 	if (!out[0])
 		return die("record: -o: an empty file name");
+	if (!strcmp(out, "-"))
+		return die("record: -o -: expected a file for the trace (a FILE.machine.conf goes "
+			   "beside it)");
 	if (i >= argc)
 		return die("record: give a command after --");
 	/* the output's directory before the command runs, not after (exit status 1) */
@@ -1171,6 +1194,8 @@ static int cmd_record(int argc, char **argv)
 	snprintf(odir, sizeof(odir), "%s", out);
 	int oe = stat(dirname(odir), &ost) ? errno : !S_ISDIR(ost.st_mode) ? ENOTDIR : 0;
 
+	if (!oe && !stat(out, &ost) && S_ISDIR(ost.st_mode))
+		oe = EISDIR;
 	if (oe) {
 		fprintf(stderr, "schedlab: record: -o %s: %s\n", out, strerror(oe));
 		return 1;
@@ -1180,6 +1205,8 @@ static int cmd_record(int argc, char **argv)
 	 * rows, fewer batches), so that a replay of any recording is priced as its machine */
 	bool have_conf = false;
 
+	if (sl_record_check_events(events, nevents, err, sizeof(err)))
+		return die("%s", err);
 	if (calib && !strcmp(calib, "none")) {
 		/* nothing beside the trace */
 	} else if (calib) {
@@ -1192,7 +1219,7 @@ static int cmd_record(int argc, char **argv)
 		fprintf(stderr,
 			"schedlab: record: measuring this machine's switch and cache costs "
 			"for the replay (about a second; --calibration DIR gives a calibration's, "
-			"--calibration none none)...\n");
+			"--calibration none: none)...\n");
 		if (sl_calibrate_for_trace(&mc, &c, err, sizeof(err))) {
 			fprintf(stderr,
 				"schedlab: record: %s: no FILE.machine.conf (a replay will "
@@ -1211,15 +1238,23 @@ static int cmd_record(int argc, char **argv)
 				(unsigned long long)c.timer_slack_ns);
 		}
 	}
+	/* a trace saved (a new file at out: sl_record renames a complete one there) gets its
+	 * costs beside it, also when CMD failed or a signal stopped the recording */
+	struct stat before, after;
+	bool existed = !stat(out, &before);
 	int rc = sl_record(out, events, nevents, argv + i, err, sizeof(err));
+	bool saved = rc >= 0 && !stat(out, &after) &&
+		     (!existed || after.st_ino != before.st_ino || after.st_dev != before.st_dev);
 
-	if (!rc && have_conf) {
-		char conf[PATH_MAX];
+	int conf_rc = 0;
+
+	if (saved && have_conf) {
+		char conf[PATH_MAX], cerr[2048];
 
 		sl_tw_costs_path(conf, sizeof(conf), out);
-		if (sl_machine_conf_write(conf, &mc, err, sizeof(err))) {
-			fprintf(stderr, "schedlab: record --calibration: %s\n", err);
-			return 1;
+		if (sl_machine_conf_write(conf, &mc, cerr, sizeof(cerr))) {
+			fprintf(stderr, "schedlab: record: %s\n", cerr);
+			conf_rc = 1;
 		}
 	}
 
@@ -1233,7 +1268,7 @@ static int cmd_record(int argc, char **argv)
 		sl_say(stderr, err);
 		return 1;
 	}
-	return 0;
+	return conf_rc;
 }
 
 static int cmd_machines(int argc, char **argv)
@@ -1378,6 +1413,11 @@ static int cmd_sweep_report(int argc, char **argv, bool merge)
 		return die("sweep-merge: give --out FILE");
 	if (merge && !o.merge_out[0])
 		return die("sweep-merge: --out: an empty file name");
+	if (merge && !strcmp(o.merge_out, "-"))
+		return die("sweep-merge: --out -: expected a file (FILE.csv or FILE.jsonl, which "
+			   "sweep-report reads)");
+	for (int k = 0; k < o.nfiles && !merge; k++)
+		sl_outfile_input(o.files[k]);
 	struct dest d;
 
 	int oc = dest_open(&d, output); /* 2: a bad name, 1: it cannot be made */
@@ -1416,18 +1456,27 @@ int main(int argc, char **argv)
 	return rc;
 }
 
-/* An unknown command: the nearest one (did you mean), and every command. */
+/* An unknown command: the nearest one (did you mean), and every command (experiment: every
+ * repro experiment). */
 static int unknown_command(const char *what, const char *cmd)
 {
 	struct sl_suggest sg;
-	char list[512], hint[160];
+	char list[512] = "", hint[160];
+	bool exp = !strcmp(what, "experiment");
+	size_t at = 0;
 
 	sl_suggest_init(&sg, cmd, strlen(cmd));
 	for (int i = 0; i < sl_cli_ncmds; i++)
 		sl_suggest_add(&sg, sl_cli_cmds[i].name);
-	sl_cli_command_list(list, sizeof(list));
-	return die("unknown %s '%s'%s (commands: %s)", what, cmd,
-		   sl_suggest_text(&sg, hint, sizeof(hint)), list);
+	if (!exp)
+		sl_cli_command_list(list, sizeof(list));
+	for (int i = 0; exp && i < sl_cli_ncmds; i++)
+		if (!strncmp(sl_cli_cmds[i].name, "repro ", 6))
+			sl_append(list, sizeof(list), &at, "%s%s", at ? ", " : "",
+				  sl_cli_cmds[i].name + 6);
+	return die("unknown %s '%s'%s (%s: %s)", what, cmd,
+		   sl_suggest_text(&sg, hint, sizeof(hint)), exp ? "experiments" : "commands",
+		   list);
 }
 
 /* `schedlab help [CMD [SUB]]`: the usage, or the command's help (each repro experiment's). */
@@ -1591,6 +1640,9 @@ static int dispatch(int argc, char **argv)
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
 		return cmd_help(argc, argv);
 	if (!strcmp(cmd, "--version")) {
+		if (argc > 2)
+			return die("unexpected argument '%s' (schedlab --version takes none)",
+				   argv[2]);
 		printf("schedlab %s\n", SCHEDLAB_VERSION);
 		return 0;
 	}

@@ -75,6 +75,15 @@ int sl_cli_trace_workload(int argc, char **argv)
 	if (!path)
 		return fail(2, "trace-workload: give a trace file (text, .xz or .gz), or - for "
 			       "stdin");
+	sl_outfile_input(path);
+	if (rtapp && !strcmp(rtapp, "-"))
+		return fail(2, "-o -: the table goes to standard output (expected a file for the "
+			       "rt-app JSON)");
+	if (rtapp && sl_outfile_is_input(rtapp))
+		return fail(2,
+			    "-o %s: the trace read (expected another file: the rt-app file would "
+			    "replace it)",
+			    rtapp);
 	if (sl_tw_extract(&tw, path, flags, irq_window, err, sizeof(err)))
 		return fail(2, "%s", err);
 	struct sl_tw_costs costs;

@@ -241,11 +241,10 @@ static int trace_costs(struct sl_config *cfg, const struct sl_args *a, char *err
 			if (!param_given(a, c->param[k], strcspn(c->param[k], "=")) &&
 			    sl_params_set(&cfg->params, c->param[k], err, errlen))
 				return -1;
-		/* --param ctx_switch_bare prices a replay's switches as a calibration's line does
-		 * (trace_costs.c's bare_price), unless --param ctx_switch says otherwise */
-		if (cfg->wl[i].ops->recorded && cfg->params.ctx_switch_bare_ns &&
-		    param_given(a, "ctx_switch_bare", 15) && !param_given(a, "ctx_switch", 10))
-			cfg->params.ctx_switch_ns = cfg->params.ctx_switch_bare_ns;
+		/* the calibration's or --param's ctx_switch_bare prices a replay's switches
+		 * (sl_tw_bare_price), unless --param ctx_switch says otherwise */
+		if (cfg->wl[i].ops->recorded && !param_given(a, "ctx_switch", 10))
+			sl_tw_bare_price(&cfg->params);
 		if (c &&
 		    sl_tw_wake_apply(&cfg->params, c, wake_set(a, c), halt_known(cfg), err, errlen))
 			return -1;

@@ -221,3 +221,37 @@ int sl_stdout_close(void)
 	}
 	return 0;
 }
+
+/*
+ * The files this process reads, by device and inode: an output given the name of one (-o
+ * pointing at the trace, --trace-out at the replayed one) would replace it with the output,
+ * losing the input a re-run needs. A fixed table: inputs past it are not guarded.
+ */
+#define SL_OUTFILE_INPUTS 64
+static struct {
+	dev_t dev;
+	ino_t ino;
+} inputs[SL_OUTFILE_INPUTS];
+static int ninputs;
+
+void sl_outfile_input(const char *path)
+{
+	struct stat st;
+
+	if (ninputs < SL_OUTFILE_INPUTS && path && !stat(path, &st) && S_ISREG(st.st_mode)) {
+		inputs[ninputs].dev = st.st_dev;
+		inputs[ninputs++].ino = st.st_ino;
+	}
+}
+
+bool sl_outfile_is_input(const char *path)
+{
+	struct stat st;
+
+	if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	for (int i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			return true;
+	return false;
+}

@@ -42,6 +42,14 @@ void sl_outfile_abort(struct sl_outfile *o);
 int sl_outfile_copy(const char *from, const char *path, char *err, size_t errlen);
 
 /*
+ * The inputs of the command (a trace, a workload's file=, a sweep file): sl_outfile_input notes
+ * one, and sl_outfile_is_input says whether path names one of them (the same file), which an
+ * output must not replace. The callers refuse such an output as bad input (exit status 2).
+ */
+void sl_outfile_input(const char *path);
+bool sl_outfile_is_input(const char *path);
+
+/*
  * Temporaries still open are removed by sl_outfile_cleanup(): called from a signal handler
  * (async-signal-safe: unlink only), so that SIGINT/SIGTERM leave no .NAME.XXXXXX behind.
  */

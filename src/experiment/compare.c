@@ -127,8 +127,8 @@ static int by_pid(const void *a, const void *b)
 }
 
 /*
- * The rows of trace group g: its selected tasks by recorded pid. A tasks= filter that keeps
- * none is an error (the run would be empty), naming some of the trace's comms.
+ * The rows of trace group g: its selected tasks by recorded pid (one at least: the workload's
+ * check refuses a tasks= filter that keeps none).
  */
 static int trace_rows(struct cmp *c, int g, char *err, size_t errlen)
 {
@@ -139,33 +139,6 @@ static int trace_rows(struct cmp *c, int g, char *err, size_t errlen)
 	if (n < 0) {
 		free(sel);
 		return oom(err, errlen);
-	}
-	if (!n) {
-		char comms[256] = "";
-		size_t off = 0;
-		int shown = 0;
-
-		for (int i = 0; i < ta->tw.n && shown < 8; i++) {
-			bool seen = false;
-
-			for (int j = 0; j < i && !seen; j++)
-				seen = !strcmp(ta->tw.t[j].comm, ta->tw.t[i].comm);
-			if (!seen)
-				sl_append(comms, sizeof(comms), &off, "%s%s", shown++ ? ", " : "",
-					  ta->tw.t[i].comm);
-		}
-		free(sel);
-		if (!ta->tw.n) {
-			snprintf(err, errlen,
-				 "compare: --workload %s: the trace has no task to replay",
-				 c->o->workloads[g]);
-			return -1;
-		}
-		snprintf(err, errlen,
-			 "compare: --workload %s: tasks=%s matches no task of the trace (its comms "
-			 "include %s)",
-			 c->o->workloads[g], ta->tasks, comms);
-		return -1;
 	}
 	for (int i = 0; i < ta->tw.n; i++) {
 		if (!sel[i])
@@ -854,7 +827,14 @@ int sl_compare(const struct sl_compare_opts *o, FILE *out, char *err, size_t err
 		for (int si = 0; si < o->nseeds; si++) {
 			char msg[2048];
 
+			if (o->progress)
+				fprintf(stderr,
+					"\rschedlab: compare: run %d of %d (%s, seed %llu)   ",
+					ci * o->nseeds + si + 1, o->nconf * o->nseeds,
+					o->conf[ci].label, (unsigned long long)c->seeds[si]);
 			rc = run_one(c, ci, si, msg, sizeof(msg));
+			if (o->progress && (rc || (ci == o->nconf - 1 && si == o->nseeds - 1)))
+				fprintf(stderr, "\n");
 			if (!rc)
 				continue;
 			snprintf(err, errlen, "compare: configuration %s, seed %llu: %s",

@@ -29,6 +29,7 @@ struct sl_compare_opts {
 	int nseeds;	  /* 1..SL_SPREAD_MAX: seeds seed, seed + 1, ... */
 	const char *plot; /* an SVG file, or NULL */
 	bool json;
+	bool progress; /* a line on stderr per run (a terminal's, without --no-progress) */
 };
 
 /* Exit statuses besides 0: SL_COMPARE_EINPUT (bad input or an empty result: exit 2), 1 (an

@@ -1,6 +1,7 @@
 #include "experiment/run.h"
 #include "machine/machine.h"
 #include "trace/export.h"
+#include "core/outfile.h"
 
 #include <string.h>
 #include <time.h>
@@ -14,12 +15,22 @@ static u64 wall_now(void)
 }
 
 /*
- * An --at change at or after end never takes effect: refused (before the run against its set
- * end; after a run that ended when its finite workloads did, against that instant).
+ * An --at change or a workload's start= at or after end never takes effect: refused (before the
+ * run against its set end; after a run that ended when its finite workloads did, against that
+ * instant). A group that never started would report as an empty row.
  */
 static int at_past_end(const struct sl_config *cfg, u64 end, bool after, const char *what,
 		       char *err, size_t errlen)
 {
+	for (int i = 0; i < cfg->nwl; i++)
+		if (cfg->wl[i].start > end || (!after && cfg->wl[i].start == end)) {
+			snprintf(err, errlen,
+				 "workload %s: start=%.9gs is not before %s (%.9gs): its tasks "
+				 "would never be created",
+				 cfg->wl[i].spec, (double)cfg->wl[i].start / 1e9, what,
+				 (double)end / 1e9);
+			return -1;
+		}
 	for (int i = 0; i < cfg->nat; i++)
 		if (cfg->at[i].time > end || (!after && cfg->at[i].time == end)) {
 			snprintf(err, errlen,
@@ -44,6 +55,7 @@ int sl_run_args(const struct sl_args *a, struct sl_config *cfg, struct sl_run *r
 	if (sl_config_build(cfg, a, err, errlen))
 		return -1;
 	if (sl_run(cfg, r, err, errlen)) {
+		sl_run_free(r);
 		sl_config_free(cfg);
 		return -1;
 	}
@@ -72,6 +84,19 @@ int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 			snprintf(err, errlen, "--trace-out: an empty file name");
 			return -1;
 		}
+		if (!strcmp(cfg->trace_out, "-")) {
+			snprintf(err, errlen,
+				 "--trace-out -: the report goes to standard output (expected a "
+				 "file for the trace)");
+			return -1;
+		}
+		if (sl_outfile_is_input(cfg->trace_out)) {
+			snprintf(err, errlen,
+				 "--trace-out %s: an input of this run (expected another file: the "
+				 "trace would replace it)",
+				 cfg->trace_out);
+			return -1;
+		}
 		x = sl_export_open(cfg->trace_out, r->sim, err, errlen);
 		if (!x)
 			return SL_RUN_EIO;
@@ -95,9 +120,9 @@ int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 		if (r->sim->interrupted) {
 			snprintf(err, errlen,
 				 "interrupted at simulated t=%.6f s of %.6f s; no output written "
-				 "(the report%s are written only for a complete run)",
+				 "(the report%s written only for a complete run)",
 				 (double)r->sim->now / 1e9, (double)r->sim->end / 1e9,
-				 cfg->trace_out ? " and --trace-out" : "");
+				 cfg->trace_out ? " and --trace-out are" : " is");
 			return SL_RUN_EINTR;
 		}
 		snprintf(err, errlen, "run failed at %llu ns: %s", (unsigned long long)r->sim->now,

@@ -131,8 +131,12 @@ int sl_sweep_option(struct sl_sweep *sw, int argc, char **argv, int *i, char *er
 			if (!strcmp(sw->vary[k].key, d->key))
 				return fail(err, errlen, "--vary given twice for", d->key);
 		d->nvalues = split_values(eq + 1, &d->buf, d->values, SL_SWEEP_MAX_VALUES);
-		if (d->nvalues <= 0)
+		if (d->nvalues <= 0) {
+			/* not counted in nvary: the sweep's free would not free it */
+			free(d->buf);
+			d->buf = NULL;
 			return fail(err, errlen, "--vary wants 1 to 64 comma-separated values", v);
+		}
 		sw->nvary++;
 		return 1;
 	}
@@ -157,12 +161,23 @@ int sl_sweep_option(struct sl_sweep *sw, int argc, char **argv, int *i, char *er
 				*--end = '\0';
 			if (!*tok)
 				continue;
-			if (m->nspecs == SL_MAX_LIST)
-				return fail(err, errlen, "--mix: too many workloads", v);
+			if (m->nspecs == SL_MAX_LIST) {
+				m->nspecs = -1;
+				break;
+			}
 			m->specs[m->nspecs++] = tok;
 		}
-		if (!m->nspecs)
-			return fail(err, errlen, "--mix wants SPEC[+SPEC...]; got", v);
+		if (m->nspecs <= 0) {
+			bool many = m->nspecs < 0;
+
+			/* not counted in nmix: the sweep's free would not free it */
+			free(m->buf);
+			memset(m, 0, sizeof(*m));
+			return fail(err, errlen,
+				    many ? "--mix: too many workloads"
+					 : "--mix wants SPEC[+SPEC...]; got",
+				    v);
+		}
 		sw->nmix++;
 		return 1;
 	}

@@ -76,6 +76,31 @@ static const char *event_hint(const char *ev, char *buf, size_t len)
 	return sl_suggest_text(&sg, buf, len);
 }
 
+int sl_record_check_events(const char *const *events, int nevents, char *err, size_t errlen)
+{
+	struct stat st;
+	char p[640], hint[320];
+
+	for (int i = 0; i < nevents; i++) {
+		const char *slash = strchr(events[i], '/');
+
+		if (!slash || slash == events[i] || slash - events[i] >= 128 || !slash[1]) {
+			snprintf(err, errlen, "record: event %s: expected SYSTEM/EVENT", events[i]);
+			return -1;
+		}
+		/* tracefs not mounted yet: record mounts it, and the recording checks then */
+		if (stat(TRACEFS "/events", &st))
+			continue;
+		snprintf(p, sizeof(p), TRACEFS "/events/%s/enable", events[i]);
+		if (stat(p, &st)) {
+			snprintf(err, errlen, "record: no event %s in " TRACEFS "/events%s",
+				 events[i], event_hint(events[i], hint, sizeof(hint)));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 #ifndef SCHEDLAB_HAVE_LIBTRACEFS
 /* the global buffer's settings, put back afterwards */
 struct saved {
@@ -313,7 +338,7 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 	struct tracefs_instance *inst = NULL;
 	char name[64], *path;
 	int rc = -1, status = 0;
-	bool mounted = false;
+	bool mounted = false, saved = false;
 
 	if (record_begin(cmd, &events, &nevents, &mounted, err, errlen))
 		return -1;
@@ -340,14 +365,12 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 		snprintf(kb, sizeof(kb), "%d", RECORD_BUFFER_KB);
 		tracefs_instance_file_write(inst, "buffer_size_kb", kb);
 	}
+	if (sl_record_check_events(events, nevents, err, errlen))
+		goto out;
 	for (int i = 0; i < nevents; i++) {
 		char sys[128];
 		const char *slash = strchr(events[i], '/');
 
-		if (!slash || (size_t)(slash - events[i]) >= sizeof(sys) || !slash[1]) {
-			snprintf(err, errlen, "record: event %s: expected SYSTEM/EVENT", events[i]);
-			goto out;
-		}
 		memcpy(sys, events[i], (size_t)(slash - events[i]));
 		sys[slash - events[i]] = '\0';
 		if (tracefs_event_enable(inst, sys, slash + 1)) {
@@ -394,6 +417,7 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 		rc = 1; /* an I/O error: exit status 1 */
 		goto out;
 	}
+	saved = true;
 	tracefs_put_tracing_file(path);
 	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 	if (rc)
@@ -408,7 +432,7 @@ out:
 		umount(TRACEFS);
 	if (got_signal) {
 		snprintf(err, errlen, "record: interrupted by %s%s", strsignal(got_signal),
-			 rc >= 0 ? " (the trace until then is saved)" : "; nothing saved");
+			 saved ? " (the trace until then is saved)" : "; nothing saved");
 		rc = SL_RECORD_INTERRUPTED;
 	}
 	for (size_t k = 0; k < SL_ARRAY_SIZE(caught); k++)

@@ -9,11 +9,18 @@
 #define SL_RECORD_INTERRUPTED 2
 
 /*
- * 0: recorded, CMD succeeded; 1: recorded, CMD failed (err says); -1: nothing recorded;
+ * 0: recorded, CMD succeeded; 1: recorded, CMD failed, or the trace could not be written (err
+ * says); -1: nothing recorded;
  * SL_RECORD_INTERRUPTED: stopped by a signal (err says whether the trace was saved).
  */
 int sl_record(const char *out, const char *const *events, int nevents, char *const *cmd, char *err,
 	      size_t errlen);
+
+/*
+ * Each of events[0..n) is SYSTEM/EVENT and, when tracefs is mounted, one of its events: 0, or
+ * -1 with err (checked before anything runs: record measures the machine first).
+ */
+int sl_record_check_events(const char *const *events, int nevents, char *err, size_t errlen);
 
 /*
  * The tracefs instances a killed `record` left (instances/schedlab-PID, PID no longer a

@@ -537,12 +537,19 @@ static int summarize_open(struct sl_trace_summary *s, const char *path, char *er
 		snprintf(err, errlen, "%s: out of memory", path);
 		rc = -1;
 	}
-	/* nothing at all read (an empty file, /dev/null): a report of zeros would say nothing */
-	if (rc >= 0 && !s->rd.records && !s->rd.unknown && !s->rd.malformed) {
-		snprintf(err, errlen,
-			 "%s: no trace events in its %lu lines (expected ftrace text, a trace-cmd "
-			 "report, a trace.dat or an idlestat trace)",
-			 path, s->rd.lines);
+	/* nothing at all read (an empty file, /dev/null, every line skipped by --lenient): a
+	 * report of zeros would say nothing */
+	if (rc >= 0 && !s->rd.records && !s->rd.unknown) {
+		char skipped[64] = "";
+
+		if (s->rd.malformed)
+			snprintf(skipped, sizeof(skipped), ", %llu malformed ones skipped",
+				 (unsigned long long)s->rd.malformed);
+		snprintf(
+			err, errlen,
+			"%s: no trace events in its %lu lines%s (expected ftrace text, a trace-cmd "
+			"report, a trace.dat or an idlestat trace)",
+			path, s->rd.lines, skipped);
 		rc = -1;
 	}
 	if (rc < 0)

@@ -309,6 +309,20 @@ out:
 	return rc;
 }
 
+/* --out DIR or --sim-out DIR made (or there) and a directory: 0, or -1 with err */
+static int out_dir(const char *opt, const char *dir, mode_t mode, char *err, size_t errlen)
+{
+	struct stat st;
+	int e = mkdir(dir, mode) && errno != EEXIST ? errno
+		: stat(dir, &st)		    ? errno
+		: !S_ISDIR(st.st_mode)		    ? ENOTDIR
+						    : 0;
+
+	if (e)
+		snprintf(err, errlen, "%s %s: %s", opt, dir, strerror(e));
+	return e ? -1 : 0;
+}
+
 /* rt-app under record, run in dir (its logdir "./" lands there), with a machine.conf beside. */
 static int run_real(const char *json, const char *dir, const struct rt_meta *m, double secs,
 		    char *err, size_t errlen)
@@ -780,6 +794,16 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 		}
 		secs = (double)ns / 1e9;
 	}
+	/* a --calibration that does not load is found before the real run, not after it */
+	if (o->calibration) {
+		snprintf(conf, sizeof(conf), "%s/machine.conf", o->calibration);
+		if (sl_machine_conf_load(&mc, conf, err, errlen))
+			goto out;
+	}
+	/* and so are the directories it writes into */
+	if ((!real_dir && o->out_dir && out_dir("--out", o->out_dir, 0755, err, errlen)) ||
+	    (o->sim_out && out_dir("--sim-out", o->sim_out, 0777, err, errlen)))
+		goto out;
 	if (!real_dir) {
 		if (o->out_dir) {
 			snprintf(live, sizeof(live), "%s", o->out_dir);
@@ -814,10 +838,6 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 		goto out;
 	/* --sim-out DIR: the simulated side kept for a look at its trace (made if missing) */
 	if (o->sim_out) {
-		if (mkdir(o->sim_out, 0777) && errno != EEXIST) {
-			snprintf(err, errlen, "--sim-out %s: %s", o->sim_out, strerror(errno));
-			goto out;
-		}
 		snprintf(simdir, sizeof(simdir), "%s", o->sim_out);
 	} else if (!mkdtemp(simdir)) {
 		snprintf(err, errlen, "mkdtemp: %s", strerror(errno));

@@ -234,10 +234,12 @@ static int calibrate_recordings(int n, char **dirs)
 		if (strcmp(dirs[0], "--remote-known") || n < 2 || !dirs[1][0] ||
 		    (errno = 0, known = strtoull(dirs[1], &end, 10),
 		     *end || errno || dirs[1][0] == '-')) {
+			bool val = !strcmp(dirs[0], "--remote-known") && n >= 2;
+
 			fprintf(stderr,
-				"schedlab: calibrate --recordings: unexpected '%s' "
+				"schedlab: calibrate --recordings: unexpected '%s%s%s' "
 				"(--json, --remote-known NS: ns as a whole number)\n",
-				dirs[0]);
+				dirs[0], val ? " " : "", val ? dirs[1] : "");
 			free(paths);
 			free(buf);
 			return 2;
@@ -307,9 +309,16 @@ int sl_cli_calibrate(int argc, char **argv)
 				"machine.profile\n");
 		return 2;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "schedlab: calibrate: %s: %s\n", dir, strerror(errno));
-		return 2;
+	/* before the 30 s of measuring: an output that cannot be written is exit status 1 */
+	struct stat st;
+	int oe = mkdir(dir, 0755) && errno != EEXIST ? errno
+		 : stat(dir, &st)		     ? errno
+		 : !S_ISDIR(st.st_mode)		     ? ENOTDIR
+						     : 0;
+
+	if (oe) {
+		fprintf(stderr, "schedlab: calibrate: -o %s: %s\n", dir, strerror(oe));
+		return 1;
 	}
 	fprintf(stderr, "schedlab: calibrate: measuring (about 30 s)...\n");
 	{

@@ -9,6 +9,7 @@
 #include "workload/workload.h"
 #include "core/parse.h"
 #include "core/suggest.h"
+#include "core/outfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,8 +193,11 @@ static int parse_value(const struct sl_wl_key *k, const char *v, void *dst, char
 		return parse_size(k, v, f, err, errlen);
 	case SL_WL_ENUM:
 		return parse_enum(k, v, f, err, errlen);
-	case SL_WL_STR:
 	case SL_WL_FILE:
+		/* an input: no output may replace it */
+		sl_outfile_input(v);
+		/* fallthrough */
+	case SL_WL_STR:
 	case SL_WL_DIR:
 		snprintf(f, SL_WL_VALUE_MAX, "%s", v);
 		return 0;

@@ -54,6 +54,18 @@ static int check(void *args, char *err, size_t errlen)
 	}
 	if (sl_rta_load(a->file, &a->f, err, errlen))
 		return -1;
+	/* a fork target (instance 0) starts only from a running thread: none runs, an empty run */
+	int started = 0;
+
+	for (int i = 0; i < a->f.ntasks; i++)
+		started += a->f.tasks[i].instance > 0;
+	if (!started) {
+		snprintf(err, errlen,
+			 "%s:%d: every task has \"instance\": 0: no thread would start (expected "
+			 "one task at least with an instance of 1 or more)",
+			 a->file, a->f.ntasks ? a->f.tasks[0].line : 1);
+		return -1;
+	}
 	if (a->f.ns_per_loop)
 		a->ns_per_loop = a->f.ns_per_loop;
 	return 0;

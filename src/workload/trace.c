@@ -8,6 +8,7 @@
  */
 #include "workload/trace.h"
 #include "trace/format.h"
+#include "core/parse.h"
 #include "trace/run_account.h"
 #include "machine/params.h"
 
@@ -1370,6 +1371,35 @@ static int check(void *args, char *err, size_t errlen)
 				  (a->handoff ? SL_TW_HANDOFFS : 0),
 			  a->irq_window, err, errlen))
 		return -1;
+	/* a selection of nothing would replay an empty group: an empty result, not a run */
+	bool *sel = calloc((size_t)a->tw.n + 1, sizeof(bool));
+	int nsel = sel ? sl_tw_select(a, sel) : -1;
+
+	free(sel);
+	if (nsel < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (!nsel) {
+		char comms[256] = "";
+		size_t off = 0;
+		int shown = 0;
+
+		for (int i = 0; i < a->tw.n && shown < 8; i++) {
+			bool seen = false;
+
+			for (int j = 0; j < i && !seen; j++)
+				seen = !strcmp(a->tw.t[j].comm, a->tw.t[i].comm);
+			if (!seen)
+				sl_append(comms, sizeof(comms), &off, "%s%s", shown++ ? ", " : "",
+					  a->tw.t[i].comm);
+		}
+		snprintf(err, errlen,
+			 "tasks=%s matches no task of the trace %s (expected a regex that selects "
+			 "one; its comms include %s)",
+			 a->tasks, a->file, comms);
+		return -1;
+	}
 	if (sl_tw_costs_load(&a->costs, a->file, a->calibration, err, errlen))
 		return -1;
 	if (!a->costs.n && strcmp(a->calibration, "none"))
@@ -1810,6 +1840,7 @@ int sl_tw_cost_report(struct sl_tw *tw, const struct sl_tw_costs *c)
 	sl_params_default(&p);
 	for (int k = 0; c && k < c->n; k++)
 		sl_params_set(&p, c->param[k], e, sizeof(e)); /* checked when loaded */
+	sl_tw_bare_price(&p);
 	snprintf(tw->cost_from, sizeof(tw->cost_from), "%s",
 		 c && c->n ? c->path : "the model's defaults");
 	tw->cost_ns = tw->cost_left_ns = 0;

@@ -268,6 +268,8 @@ u64 sl_tw_irq_pack_rate(u64 n, u64 stayed);
 struct sl_params;
 int sl_tw_wake_apply(struct sl_params *p, const struct sl_tw_costs *c, unsigned set_mask, u64 known,
 		     char *err, size_t errlen);
+/* a replay's switch price: ctx_switch_bare when measured (trace_costs.c) */
+void sl_tw_bare_price(struct sl_params *p);
 /* whether c's file sets param `name` */
 bool sl_tw_costs_sets(const struct sl_tw_costs *c, const char *name);
 

@@ -8,6 +8,7 @@
  */
 #include "workload/trace.h"
 #include "machine/machine_conf.h"
+#include "machine/params.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,32 +47,15 @@ void sl_tw_costs_path(char *buf, size_t len, const char *trace)
 /*
  * A recorded burst holds the system calls around its switch, which a machine's ctx_switch (a
  * whole pipe hand-off, for workloads that have no system calls) covers too: a replay would give
- * back more than the switch cost the burst. When the calibration measured the switch alone
- * (ctx_switch_bare), that is the recording machine's switch price for a replay, on both sides
- * of the difference: it replaces the ctx_switch line (added when there is none).
+ * back more than the switch cost the burst. When the switch alone was measured (ctx_switch_bare,
+ * from the calibration or --param), that is the recording machine's switch price for a replay,
+ * on both sides of the difference. The one place this rule is applied: the run's parameters
+ * (config.c) and the report's (sl_tw_cost_report).
  */
-static void bare_price(struct sl_tw_costs *c)
+void sl_tw_bare_price(struct sl_params *p)
 {
-	const char *bare = NULL;
-	int at = -1;
-
-	for (int k = 0; k < c->n; k++) {
-		if (!strncmp(c->param[k], "ctx_switch_bare=", 16))
-			bare = c->param[k] + 16;
-		else if (!strncmp(c->param[k], "ctx_switch=", 11))
-			at = k;
-	}
-	if (!bare)
-		return;
-	if (at < 0) {
-		if (c->n == SL_TW_MAX_COSTS)
-			return;
-		at = c->n++;
-	}
-	char v[sizeof(c->param[0])];
-
-	snprintf(v, sizeof(v), "%s", bare);
-	snprintf(c->param[at], sizeof(c->param[0]), "ctx_switch=%s", v);
+	if (p->ctx_switch_bare_ns)
+		p->ctx_switch_ns = p->ctx_switch_bare_ns;
 }
 
 /* The recording machine and its cost parameters, as validate and calibrate read a machine.conf. */
@@ -102,7 +86,6 @@ static int load(struct sl_tw_costs *c, char *err, size_t errlen)
 		}
 		snprintf(c->param[c->n++], sizeof(c->param[0]), "%s", mc.param[i]);
 	}
-	bare_price(c);
 	return 0;
 }
 
