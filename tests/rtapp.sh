@@ -372,6 +372,24 @@ cw "--param wake_preempt=0 --param wake_preempt_short=1000" 2200 2300 "w R+ D w 
 cw "--param wake_preempt=0 --param wake_preempt_short=1000 --param wake_preempt_sleep=0ns" \
 	2530 2630 "w R+ D w S " "w "
 
+# timer_coalesce (tests/data/rtapp/timer_coalesce.json), one CPU, 6.18: "first" sleeps 1000 us
+# at 0, "second" runs 0..60 and sleeps 1000 us. With timer_slack 100 us their timers are armed
+# for 1100 and 1160 (windows [1000, 1100] and [1060, 1160]): alone, second's fires at 1160;
+# coalesced, first's interrupt at 1100 finds second's window open (1060 <= 1100) and wakes both
+# there. With timer_slack 50 us first's fires at 1050, before second's window opens at 1060:
+# second's fires alone at 1110.
+tc() {
+	# shellcheck disable=SC2086
+	run timer_coalesce.json 1 --kernel 6.18 $1 --trace-out "$T/tc.txt"
+	got=$(awk '$5 == "sched_waking:" { printf "%s %s ", $6, $4 }' "$T/tc.txt")
+	[ "$got" = "$2" ] || fail "tc '$1': wake-ups '$got', expected '$2'"
+}
+tc "--param timer_slack=100us" "comm=first 0.001100000: comm=second 0.001160000: "
+tc "--param timer_slack=100us --param timer_coalesce=1" \
+	"comm=first 0.001100000: comm=second 0.001100000: "
+tc "--param timer_slack=50us --param timer_coalesce=1" \
+	"comm=first 0.001050000: comm=second 0.001110000: "
+
 # rt-app's video-short example, recorded on a 2-vCPU machine with 6.18 (tests/data/validate-set):
 # every thread completes as many loops as in the real run. Its loops are paced by two timers:
 # "waker" resumes NuPlayerRenderer every 33.333 ms (90 times in 3 s), and NuPlayerRenderer's

@@ -388,6 +388,55 @@ static void test_vcpu_pack_irq(void **state)
 }
 
 /*
+ * vcpu_pack_irq_busy: an interrupt (no waker) on CPU 0 while CPU 0 runs another task wakes a
+ * task last on CPU 0 that the policy sends to the idle CPU 1. By hand, of 10000: unset 0 kept,
+ * 1000 all, 500 a binomial of sd 50 (5000 +- 250); vcpu_pack_irq=1000 alone keeps none (its
+ * CPU must be idle). Never kept: a waker task, the wakee last on CPU 1, a busy CPU 1.
+ */
+static void test_vcpu_pack_irq_busy(void **state)
+{
+	int kept[4];
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		static const char *const set[] = {NULL, "vcpu_pack_irq_busy=1000",
+						  "vcpu_pack_irq_busy=500", "vcpu_pack_irq=1000"};
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task waker, running, wakee;
+
+		memset(&waker, 0, sizeof(waker));
+		memset(&running, 0, sizeof(running));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 0;
+		sim->cpus[0].curr = &running;
+		sim->cpus[0].nr_running = 1;
+		sim->cpus[1].curr = NULL;
+		sim->cpus[1].nr_running = 0;
+		kept[k] = 0;
+		for (int i = 0; i < 10000; i++)
+			kept[k] += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, &waker, 0, 1), 1);
+		wakee.cpu = 1;
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1), 1);
+		wakee.cpu = 0;
+		sim->cpus[1].curr = &waker;
+		sim->cpus[1].nr_running = 1;
+		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1), 1);
+		sim->cpus[1].curr = NULL;
+		sim->cpus[1].nr_running = 0;
+		sim->cpus[0].curr = NULL;
+		sim->cpus[0].nr_running = 0;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(kept[0], 0);
+	assert_int_equal(kept[1], 10000);
+	assert_true(kept[2] >= 4750 && kept[2] <= 5250);
+	assert_int_equal(kept[3], 0);
+}
+
+/*
  * vcpu_pack_busy: CPU 0 runs the waker with one more task queued (nr_running 2), CPU 1 runs
  * another task alone (1); the wakee last ran on CPU 0 and the policy left it there. By hand,
  * of 10000: unset none moved, 1000 all to CPU 1, 500 a binomial of sd 50 (5000 +- 250). The
@@ -802,9 +851,9 @@ int main(void)
 		cmocka_unit_test(test_timer_slack),	 cmocka_unit_test(test_vcpu_pack),
 		cmocka_unit_test(test_vcpu_pack_waker),	 cmocka_unit_test(test_vcpu_pack_other),
 		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_vcpu_pack_busy),
-		cmocka_unit_test(test_vcpu_pack_irq),	 cmocka_unit_test(test_wake_ipi),
-		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
-		cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_vcpu_pack_irq),	 cmocka_unit_test(test_vcpu_pack_irq_busy),
+		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_vcpu_util),
+		cmocka_unit_test(test_vcpu_pack_room),	 cmocka_unit_test(test_wake_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -954,14 +954,21 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
  * so the CPU is no longer idle and mainline's select_idle_sibling takes another, idle one. The
  * recordings of the 2-vCPU guest keep every such wake-up where it was (docs/workloads.md,
  * "Fresh recordings"): of 1000, vcpu_pack_irq stay (a draw, only in this situation).
+ * vcpu_pack_irq_busy: the same interrupt on a CPU that runs another task. Mainline takes the
+ * idle CPU; the recordings keep 87% there (docs/validate.md, issue 28, browser), which is what
+ * keeps an Event thread's timer wake-up beside the task it interrupted.
  */
 int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		     int from, int cpu)
 {
-	u64 per1000 = sl_machine_of(sim)->p->vcpu_pack_irq;
+	u64 per1000;
 
-	if (!per1000 || waker || from < 0 || from == cpu || p->cpu != from ||
-	    sim->cpus[from].curr || !sl_rq_idle(&sim->cpus[cpu]) || !sl_cpu_allowed(p, from))
+	if (waker || from < 0 || from == cpu || p->cpu != from || !sl_rq_idle(&sim->cpus[cpu]) ||
+	    !sl_cpu_allowed(p, from))
+		return cpu;
+	per1000 = sim->cpus[from].curr ? sl_machine_of(sim)->p->vcpu_pack_irq_busy
+				       : sl_machine_of(sim)->p->vcpu_pack_irq;
+	if (!per1000)
 		return cpu;
 	return per1000_draw(sim, per1000) ? from : cpu;
 }
@@ -1160,11 +1167,48 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	task_woken(sim, rq, p);
 }
 
+/*
+ * The timer_coalesce parameter: the sleep timer of CPU cpu to run next in the same interrupt,
+ * if any. hrtimer's interrupt runs every timer whose soft expiry (the sleep's own end, the
+ * window's start) has passed, in the order of their hard expiries (the window's end, where
+ * task_prog.c's sleep_expiry arms it: timer_slack_ns later for a task that is not real-time).
+ * A scan of the tasks, made only with the parameter set.
+ */
+static struct sl_task *next_expired_sleep(struct sl_sim *sim, int cpu)
+{
+	u64 slack = sl_machine_of(sim)->p->timer_slack_ns;
+	struct sl_task *best = NULL;
+
+	for (int i = 0; i < sl_machine_of(sim)->ntasks; i++) {
+		struct sl_task *q = sl_sim_task(sim, i);
+		const struct sl_timer *t = &sl_mtask(q)->timer;
+		bool rt = q->policy == SL_SCHED_FIFO || q->policy == SL_SCHED_RR;
+		u64 soft = rt || t->expires < slack ? t->expires : t->expires - slack;
+
+		if (!sl_timer_armed(t) || t->cpu != cpu || t->irq || t->exit_delayed ||
+		    sl_mtask(q)->blocked != BLK_TIMER || soft > sim->now)
+			continue;
+		if (!best || t->expires < sl_mtask(best)->timer.expires ||
+		    (t->expires == sl_mtask(best)->timer.expires &&
+		     t->seq < sl_mtask(best)->timer.seq))
+			best = q;
+	}
+	return best;
+}
+
 /* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_task *p = &sl_container_of(t, struct sl_machine_task, timer)->task;
+	bool sleep = sl_mtask(p)->blocked == BLK_TIMER && !t->irq;
 
 	sim->this_cpu = sl_mtask(p)->blocked == BLK_IO ? sl_mtask(p)->iowait_cpu : t->cpu;
 	sl_try_to_wake_up(sim, p, NULL, 0);
+	if (!sleep || !sl_machine_of(sim)->p->timer_coalesce)
+		return;
+	while ((p = next_expired_sleep(sim, t->cpu))) {
+		sl_cancel(sim, &sl_mtask(p)->timer);
+		sim->this_cpu = t->cpu;
+		sl_try_to_wake_up(sim, p, NULL, 0);
+	}
 }

@@ -50,6 +50,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0: a sleep ends at its expiry, as the 2009 figures assume. Linux gives a normal task's "
 	 "sleep a window [t, t + timer_slack_ns] (50 us by default) and programs the timer for its "
 	 "end; `schedlab calibrate` measures the lateness of a real machine's sleeps for it"},
+	{"timer_coalesce", P(timer_coalesce), 0, SL_PARAM_FLAG,
+	 "0: each sleep's timer fires alone at its window's end (t + timer_slack_ns). 1: as "
+	 "hrtimer's interrupt does (__hrtimer_run_queues, every Linux since 2.6.28): the timer "
+	 "firing on a CPU runs with it every other sleep timer of that CPU whose window has "
+	 "opened (its own t is past), in the order of their ends; the recordings of this machine "
+	 "wake two threads that went to sleep 60 us apart in one interrupt (docs/validate.md)"},
 	{"bcast_lock", P(bcast_lock_ns), 1000, false,
 	 "acpi_idle (2.6.3x releases): each entry and exit of a TIMER_STOP state calls "
 	 "clockevents_notify, which holds clockevents_lock and tick_broadcast_lock (global, irqs "
@@ -195,6 +201,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "interrupt (a task's own timer) on an idle CPU where the task last ran and another "
 	 "woken task waits to run: of 1000 that the policy sends to another, idle CPU, this "
 	 "many stay (every recording of the corpus: all of them)"},
+	{"vcpu_pack_irq_busy", P(vcpu_pack_irq_busy), 0, true,
+	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
+	 "traces (docs/validate.md, issue 28, browser) for a wake-up by an interrupt (a task's "
+	 "own timer) on the CPU where the task last ran while that CPU runs another task: of "
+	 "1000 that the policy sends to another, idle CPU, this many stay (the calibration "
+	 "half's traces: 955 of 1102; mainline takes the idle CPU)"},
 	{"vcpu_pack_room", P(vcpu_pack_room), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): mainline placement. Else the same patch's rule as observed in real "
 	 "traces (docs/validate.md, tools/wake_pack.py) for a wake-up by the one task runnable on "

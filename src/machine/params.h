@@ -58,6 +58,8 @@ struct sl_params {
 	u64 vcpu_pack_queued;
 	u64 vcpu_pack_other; /* per 1000: prev elsewhere, the waker alone: joins the waker */
 	u64 vcpu_pack_irq;   /* per 1000: an interrupt's wake-up of a task last on its idle CPU */
+	u64 vcpu_pack_irq_busy; /* per 1000: ... of a task last on its CPU, busy with another */
+	u64 timer_coalesce;  /* 1: an hrtimer interrupt runs its CPU's timers whose window opened */
 	u64 vcpu_pack_busy;  /* per 1000: both CPUs busy, more wait on prev: to the other */
 	u64 vcpu_pack_room;  /* per 1024: waker CPU's + wakee's utilization below it: packed */
 	u64 vcpu_pack_small; /* per 1024: ... and the wakee's own below it */

@@ -1,0 +1,40 @@
+#!/bin/sh
+# tools/wake_irq.py on a trace written by hand. T (pid 13) runs on CPU 1 (0.900-0.901), then on
+# CPU 0 (0.910-0.911), where W (12) runs after it; CPU 1 stays idle. At 1.0001 an interrupt on
+# CPU 0 (the h flag) wakes T, last on CPU 0, busy with W, CPU 1 idle: it stays (target 000).
+# T runs and sleeps; at 1.001 a sleep timer (schedlab's mark: hrtimer_expire_entry at the same
+# time on that CPU, the waking line's flags without h) wakes T again in the same situation: it
+# goes to CPU 1. P (14), seen on CPU 0 only (pinned), woken at 1.002 likewise: not counted. By
+# hand: 2 wake-ups of the class, 1 stayed, vcpu_pack_irq_busy 500. A trace without the class,
+# or a file that does not exist: exit 2, saying so.
+set -eu
+. "$(dirname "$0")/pytool.sh"
+S='prev_prio=120 prev_state'
+N='next_prio=120'
+cat >"$T/t.trace" <<TR
+# tracer: nop
+#
+          <idle>-0       [000] d..2.     0.890000: sched_switch: prev_comm=swapper/0 prev_pid=0 $S=R ==> next_comm=P next_pid=14 $N
+               P-14      [000] d..2.     0.895000: sched_switch: prev_comm=P prev_pid=14 $S=S ==> next_comm=swapper/0 next_pid=0 $N
+          <idle>-0       [001] d..2.     0.900000: sched_switch: prev_comm=swapper/1 prev_pid=0 $S=R ==> next_comm=T next_pid=13 $N
+               T-13      [001] d..2.     0.901000: sched_switch: prev_comm=T prev_pid=13 $S=S ==> next_comm=swapper/1 next_pid=0 $N
+          <idle>-0       [000] d..2.     0.910000: sched_switch: prev_comm=swapper/0 prev_pid=0 $S=R ==> next_comm=T next_pid=13 $N
+               T-13      [000] d..2.     0.911000: sched_switch: prev_comm=T prev_pid=13 $S=S ==> next_comm=W next_pid=12 $N
+               W-12      [000] d.h2.     1.000100: sched_waking: comm=T pid=13 prio=120 target_cpu=000
+               W-12      [000] d.h3.     1.000100: sched_wakeup: comm=T pid=13 prio=120 target_cpu=000
+               W-12      [000] d..2.     1.000200: sched_switch: prev_comm=W prev_pid=12 $S=R ==> next_comm=T next_pid=13 $N
+               T-13      [000] d..2.     1.000300: sched_switch: prev_comm=T prev_pid=13 $S=S ==> next_comm=W next_pid=12 $N
+               W-12      [000] d.h1.     1.001000: hrtimer_expire_entry: hrtimer=000000000000000d function=hrtimer_wakeup now=1001000000
+               W-12      [000] d..3.     1.001000: sched_waking: comm=T pid=13 prio=120 target_cpu=000
+               W-12      [000] d..4.     1.001000: sched_wakeup: comm=T pid=13 prio=120 target_cpu=001
+               W-12      [000] d.h2.     1.002000: sched_waking: comm=P pid=14 prio=120 target_cpu=000
+               W-12      [000] d.h3.     1.002000: sched_wakeup: comm=P pid=14 prio=120 target_cpu=000
+TR
+"$PY" "$TOOLPY" "$T/t.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
+grep -q '^busy  *idle  *2  *1$' "$T/out" || fail "class: $(cat "$T/out")"
+grep -q '^# 1 of 2 stayed' "$T/out" && grep -q '^param vcpu_pack_irq_busy=500$' "$T/out" ||
+	fail "param: $(cat "$T/out")"
+# the first 6 lines: no interrupt wake-up at all
+head -8 "$T/t.trace" >"$T/none.trace"
+tool_error "$T/none.trace" "no interrupt wake-up on a busy CPU"
+tool_error "$T/missing.trace" missing.trace

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Where an interrupt's wake-up goes on a 2-CPU machine, in real traces (issue 28, browser).
+
+For each sched_waking run from an interrupt (the h or s flag, the idle task's context, or an
+hrtimer_expire_entry/irq_handler_entry line just before it on that CPU, as schedlab's own
+traces mark a sleep timer) on CPU X, of a task that last ran on X and that ran on both CPUs in
+the trace (a task pinned to one CPU cannot move), counts where its sched_wakeup put it, by
+whether X runs a task and whether the other CPU O is idle (its idle task runs and no woken task
+is on its way there). Mainline sends the wakee from a busy X to an idle O (select_idle_sibling);
+the class "X busy, O idle" gives vcpu_pack_irq_busy: of 1000 such wake-ups, how many stayed
+on X.
+
+Usage: wake_irq.py TRACE...   (ftrace text, plain or .xz)
+Prints the table over all traces and `param vcpu_pack_irq_busy=N`; exit 2 on a file that
+cannot be read or traces without a wake-up of that class.
+"""
+import lzma
+import re
+import sys
+
+LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s(.*)$")
+SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)")
+WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
+
+
+def opener(path):
+    return lzma.open(path, "rt", errors="replace") if path.endswith(".xz") else open(
+        path, errors="replace")
+
+
+def analyse(path):
+    """(pid, key, stayed) of each interrupt wake-up of a task last on X, in one trace."""
+    curr = {}  # cpu -> pid running (0: idle)
+    last = {}  # pid -> cpu of its last switch-in
+    seen = {}  # pid -> cpus it ran on
+    coming = {0: set(), 1: set()}  # cpu -> pids woken onto it, not yet switched in
+    pend = {}  # pid -> (X, key)
+    mark = None  # (cpu, time) of the last interrupt entry line
+    out = []
+    with opener(path) as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            _, _, cpu, flags, ts, ev, rest = m.groups()
+            cpu = int(cpu)
+            if cpu > 1:
+                raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
+            if ev in ("hrtimer_expire_entry", "irq_handler_entry"):
+                mark = (cpu, ts)
+            elif ev == "sched_switch":
+                s = SW.search(rest)
+                if not s:
+                    continue
+                nxt = int(s.group(4))
+                curr[cpu] = nxt
+                if nxt:
+                    last[nxt] = cpu
+                    seen.setdefault(nxt, set()).add(cpu)
+                    for c in coming.values():
+                        c.discard(nxt)
+            elif ev == "sched_waking":
+                s = WAKE.search(rest)
+                pid = int(s.group(2)) if s else 0
+                irq = flags[2:3] in ("h", "H", "s") or mark == (cpu, ts) or \
+                    line.lstrip().startswith("<idle>")
+                if not s or not irq or last.get(pid) != cpu:
+                    continue
+                x_busy = curr.get(cpu, 0) != 0
+                o_idle = curr.get(1 - cpu, 0) == 0 and not coming[1 - cpu]
+                pend[pid] = (cpu, (x_busy, o_idle))
+            elif ev == "sched_wakeup":
+                s = WAKE.search(rest)
+                if not s:
+                    continue
+                pid, tgt = int(s.group(2)), int(s.group(4))
+                coming[tgt].add(pid)
+                if pid in pend:
+                    x, key = pend.pop(pid)
+                    out.append((pid, key, tgt == x))
+    return [(k, st) for pid, k, st in out if len(seen.get(pid, ())) == 2]
+
+
+def main(argv):
+    paths = [a for a in argv if not a.startswith("--")]
+    if not paths:
+        print(__doc__, file=sys.stderr)
+        return 2
+    rows = []
+    for p in paths:
+        try:
+            rows += analyse(p)
+        except (OSError, ValueError) as e:
+            print(f"wake_irq.py: {p}: {e}", file=sys.stderr)
+            return 2
+    print("interrupt wake-ups of a task last on the interrupt's CPU X (O: the other CPU)")
+    print(f"{'X':6} {'O':6} {'wake-ups':>9} {'stayed':>7}")
+    for xb in (False, True):
+        for oi in (False, True):
+            sub = [st for k, st in rows if k == (xb, oi)]
+            print(f"{'busy' if xb else 'idle':6} {'idle' if oi else 'busy':6} {len(sub):9d} "
+                  f"{sum(sub):7d}")
+    cls = [st for k, st in rows if k == (True, True)]
+    if not cls:
+        print("wake_irq.py: no interrupt wake-up on a busy CPU with the other idle in "
+              + " ".join(paths), file=sys.stderr)
+        return 2
+    print(f"# {sum(cls)} of {len(cls)} stayed on their busy CPU with the other idle")
+    print(f"param vcpu_pack_irq_busy={round(1000 * sum(cls) / len(cls))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
