@@ -62,8 +62,9 @@ json_object *sl_list_features_json(const struct sl_config *cfg)
 
 		ok &= o != NULL;
 		put(o, "name", str(t->flags[i].name), &ok);
-		put(o, "enabled", json_object_new_boolean(cfg->features & (1ULL << t->flags[i].id)),
-		    &ok);
+		/* a flag's bit may be above an int's: compared, not converted */
+		put(o, "enabled",
+		    json_object_new_boolean((cfg->features & (1ULL << t->flags[i].id)) != 0), &ok);
 		put(o, "default", json_object_new_boolean(t->flags[i].def), &ok);
 		push(arr, o, &ok);
 	}
