@@ -8,6 +8,13 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+# sj FILE ARGS...: schedlab ARGS --json into FILE, or the test fails naming the command
+sj() {
+	f=$1
+	shift
+	"$SL" "$@" --json >"$f" 2>"$T/err" ||
+		fail "schedlab $* --json: exit status $?: $(cat "$T/err")"
+}
 # js FILE EXPR: EXPR (Python, the JSON as o) printed; exit 1 when FILE is not JSON
 js() {
 	python3 -c 'import json, sys; o = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
@@ -28,7 +35,7 @@ eq() {
 
 # --- features: 2.6.31's debugfs line, in its file order, with its defaults (kernel/
 # sched_features.h of 2.6.31: NORMALIZED_SLEEPER, HRTICK, DOUBLE_TICK and WAKEUP_OVERLAP off)
-"$SL" features --json >"$T/f.json"
+sj "$T/f.json" features
 eq "features: kernel" "$(js "$T/f.json" 'o["kernel"]')" 2.6.31
 eq "features 2.6.31: the flags in debugfs order" \
 	"$(js "$T/f.json" '" ".join(("" if f["enabled"] else "NO_") + f["name"] for f in o["features"])')" \
@@ -38,7 +45,7 @@ LB_WAKEUP_UPDATE ASYM_EFF_LOAD NO_WAKEUP_OVERLAP LAST_BUDDY OWNER_SPIN"
 eq "features 2.6.31: enabled is the default without writes" \
 	"$(js "$T/f.json" 'all(f["enabled"] is f["default"] for f in o["features"])')" True
 # a write changes enabled, not the default
-"$SL" features --sched-features 'NO_NEW_FAIR_SLEEPERS HRTICK' --json >"$T/f.json"
+sj "$T/f.json" features --sched-features 'NO_NEW_FAIR_SLEEPERS HRTICK'
 eq "features NO_NEW_FAIR_SLEEPERS HRTICK" \
 	"$(js "$T/f.json" '[(f["enabled"], f["default"]) for f in o["features"] if f["name"] in ("NEW_FAIR_SLEEPERS", "HRTICK")]')" \
 	"[(False, True), (True, False)]"
@@ -54,7 +61,7 @@ for a in "--kernel 2.6.31" "--kernel 2.6.32" "--kernel 2.6.31-bfs" "--kernel 6.1
 		'"".join(("" if f["enabled"] else "NO_") + f["name"] + " " for f in o["features"]) + "\n"'
 done
 # 6.18's own flags (kernel/sched/features.h of 6.18: PLACE_LAG first, on)
-"$SL" features --kernel 6.18 --json >"$T/f.json"
+sj "$T/f.json" features --kernel 6.18
 eq "features 6.18: first flag" "$(js "$T/f.json" '(o["kernel"], o["features"][0])')" \
 	"('6.18', {'name': 'PLACE_LAG', 'enabled': True, 'default': True})"
 
@@ -65,21 +72,21 @@ eq "features 6.18: first flag" "$(js "$T/f.json" '(o["kernel"], o["features"][0]
 sysv() { # FILE NAME: the value of sysctl NAME
 	js "$1" "o['sysctl']['$2']"
 }
-"$SL" sysctl --json >"$T/s.json"
+sj "$T/s.json" sysctl
 eq "sysctl 2.6.31: kernel" "$(js "$T/s.json" '(o["kernel"], o["cpus"])')" "('2.6.31', 2)"
 eq "sysctl 2.6.31: sched_child_runs_first" "$(sysv "$T/s.json" kernel.sched_child_runs_first)" 1
 eq "sysctl 2.6.31: sched_latency_ns" "$(sysv "$T/s.json" kernel.sched_latency_ns)" 40000000
-"$SL" sysctl --kernel 2.6.31 --cpus 4 --json >"$T/s.json"
+sj "$T/s.json" sysctl --kernel 2.6.31 --cpus 4
 eq "sysctl 2.6.31 4 CPUs: cpus" "$(js "$T/s.json" 'o["cpus"]')" 4
 eq "sysctl 2.6.31 4 CPUs: sched_latency_ns" "$(sysv "$T/s.json" kernel.sched_latency_ns)" 60000000
-"$SL" sysctl --kernel 2.6.32 --json >"$T/s.json"
+sj "$T/s.json" sysctl --kernel 2.6.32
 eq "sysctl 2.6.32: sched_child_runs_first" "$(sysv "$T/s.json" kernel.sched_child_runs_first)" 0
 eq "sysctl 2.6.32: sched_latency_ns" "$(sysv "$T/s.json" kernel.sched_latency_ns)" 10000000
 eq "sysctl 2.6.32: an int, not a string" \
 	"$(js "$T/s.json" 'type(o["sysctl"]["kernel.sched_latency_ns"]).__name__')" int
-"$SL" sysctl --kernel 6.18 --json >"$T/s.json"
+sj "$T/s.json" sysctl --kernel 6.18
 eq "sysctl 6.18: base_slice_ns" "$(sysv "$T/s.json" base_slice_ns)" 1400000
-"$SL" sysctl --sysctl kernel.sched_child_runs_first=0 --json >"$T/s.json"
+sj "$T/s.json" sysctl --sysctl kernel.sched_child_runs_first=0
 eq "sysctl 2.6.31 after a write" "$(sysv "$T/s.json" kernel.sched_child_runs_first)" 0
 for a in "--kernel 2.6.31" "--kernel 2.6.32 --cpus 8" "--kernel 2.6.31-bfs" "--kernel 6.18" \
 	"--sysctl kernel.sched_rt_runtime_us=-1"; do
@@ -92,7 +99,7 @@ for a in "--kernel 2.6.31" "--kernel 2.6.32 --cpus 8" "--kernel 2.6.31-bfs" "--k
 done
 
 # --- params: defaults of docs/model (ctx_switch 2 us, lmbench; HZ 1000; group scheduling off)
-"$SL" params --json >"$T/p.json"
+sj "$T/p.json" params
 par() { # NAME: (kind, default) of param NAME, its default under the key its kind names
 	js "$T/p.json" "[(p['kind'], p.get('default_ns', p.get('default'))) for p in o['params'] if p['name'] == '$1']"
 }
@@ -108,7 +115,7 @@ same "params" "$T/p.json" "$T/table" \
 
 # --- workloads: hog's keys (workload/hog.c: work and yield take distributions), the common
 # keys last, policy's words
-"$SL" workloads --json >"$T/w.json"
+sj "$T/w.json" workloads
 eq "workloads: hog's keys" \
 	"$(js "$T/w.json" '[(k["name"], k["type"], k["default"], k["common"]) for w in o["workloads"] if w["name"] == "hog" for k in w["keys"]]')" \
 	"[('tasks', 'int', '1', False), ('nice', 'int', '0', False), ('policy', 'enum', 'normal', False), ('rtprio', 'int', '0', False), ('runtime', 'time', '0s', False), ('work', 'dist', '0s', False), ('yield', 'dist', '0s', False), ('start', 'time', '0s', True), ('uid', 'int', '1000', True)]"
@@ -120,7 +127,7 @@ same "workloads" "$T/w.json" "$T/table" \
 	'"".join("%s: %s\n" % (w["name"], w["help"]) + "".join("  %-10s default %-20s %s\n" % (k["name"], k["default"], k["help"]) for k in w["keys"]) for w in o["workloads"]) + "\ndurations: %s (fixed), %s\n" % (o["duration_forms"][0], ", ".join(o["duration_forms"][1:]))'
 
 # --- machines
-"$SL" machines --json >"$T/m.json"
+sj "$T/m.json" machines
 eq "machines: names" "$(js "$T/m.json" '" ".join(m["name"] for m in o["machines"])')" \
 	"nehalem nehalem-acpi core2 skylake skylake-server sapphire-rapids vm-haltpoll vm-hlt sysfs file"
 "$SL" machines >"$T/table"
@@ -128,7 +135,7 @@ same "machines" "$T/m.json" "$T/table" \
 	'"".join("%-16s %s\n" % (m["name"], m["help"]) for m in o["machines"])'
 
 # --- governors: Linux's ratings (menu 20, ladder 10, teo 19, haltpoll 9), the table's order
-"$SL" governors --json >"$T/g.json"
+sj "$T/g.json" governors
 eq "governors" "$(js "$T/g.json" '" ".join("%s:%d" % (g["name"], g["rating"]) for g in o["governors"])')" \
 	"poll:0 ladder:10 menu-2.6.31:20 menu-tng:20 menu:20 teo:19 haltpoll:9 oracle:0"
 "$SL" governors >"$T/table"
