@@ -131,6 +131,11 @@ if command -v bash >/dev/null 2>&1; then
 		fail "bash: trace:file=x,: $(complete_ run --workload "trace:file=x,")"
 	[ "$(complete_ run --workload "trace:file=x,pre")" = x,preempt= ] ||
 		fail "bash: trace:file=x,pre: $(complete_ run --workload "trace:file=x,pre")"
+	# the listing commands' --json and -o
+	for c in features sysctl params workloads machines governors; do
+		complete_ "$c" --j | grep -x -- --json >/dev/null || fail "bash: $c --j"
+		complete_ "$c" --ou | grep -x -- --output >/dev/null || fail "bash: $c --ou"
+	done
 	# an option of another command is not offered
 	complete_ trace-stats --ker | grep . >/dev/null && fail "bash: trace-stats offers --kernel"
 fi

@@ -34,16 +34,17 @@ usage_error "unexpected argument 'extra' (schedlab --version takes none)" --vers
 # an option name longer than any known one is cut to 40 characters in the message
 usage_error "unknown option '--$(rep 38 a)...'" run "--$(rep 70 a)"
 usage_error "--json takes no value" run --json=1
-usage_error "--json does not apply to this command" features --json
+usage_error "--json does not apply to this command" sweep-merge --json
 usage_error "--cpus does not apply to this command" features --cpus 2
 usage_error "--cpus does not apply to this command" demo --cpus 2
 usage_error "--workload needs a value" run --workload
 usage_error "run: give at least one --workload" run
 usage_error "run: give at least one --workload" run --duration=1s
-usage_error "workloads takes no options" workloads x
-usage_error "params takes no options" params --json
-usage_error "machines takes no options" machines x
-usage_error "governors takes no options" governors x
+# the listing commands take --json and -o only
+for c in workloads params machines governors; do
+	usage_error "unexpected argument 'x' (see schedlab $c --help)" $c x
+	usage_error "$c: --cpus does not apply to this command" $c --cpus 2
+done
 # a list option is taken at most SL_MAX_LIST (64) times
 many=""
 i=0

@@ -1,6 +1,7 @@
 #!/bin/sh
-# A full disk: every output (run -o, --trace-out, trace-stats -o, repro -o, sweep --out,
-# sweep-merge --out, sweep-report --plot, also when gnuplot itself says nothing) that does not fit
+# A full disk: every output (run -o, --trace-out, trace-stats -o, repro -o, a listing's -o,
+# sweep --out, sweep-merge --out, sweep-report --plot, also when gnuplot itself says nothing) that
+# does not fit
 # fails with exit status 1 and a message naming the file, leaves no partial file (and the
 # previous file intact). Standard output to /dev/full is checked the same way. The disk is a
 # 64 KiB tmpfs mounted in a private mount namespace (unshare -m), so nothing outside the test
@@ -19,7 +20,7 @@ fi
 
 # --- standard output: needs no mount ---
 for cmd in "run --cpus 1 --workload hog --duration 10ms" "run --cpus 1 --workload hog --duration 10ms --json" \
-	"workloads" "features"; do
+	"workloads" "features" "workloads --json" "sysctl --json"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$SL" $cmd >/dev/full 2>"$T/err" || rc=$?
@@ -95,6 +96,10 @@ expect_full "trace-stats -o" "$D/ts.json" "$SL" trace-stats "$T/ping.txt" --json
 only "filler "
 expect_full "replay-idle -o" "$D/ri.txt" "$SL" replay-idle \
 	"$(dirname "$0")/data/idle-sleep-loop.trace.xz" -o "$D/ri.txt"
+only "filler "
+expect_full "workloads --json -o" "$D/w.json" "$SL" workloads --json -o "$D/w.json"
+only "filler "
+expect_full "params -o" "$D/p.txt" "$SL" params -o "$D/p.txt"
 only "filler "
 expect_full "repro -o" "$D/fio.txt" "$SL" repro fio --disks 1 --governors poll \
 	--duration 20ms -o "$D/fio.txt"

@@ -4,7 +4,8 @@
 # as sometimes absent) is in an output. The runs cover the optional parts: fio, video, RT and
 # rt-app groups, group scheduling, acpi_idle, every repro with and without --workload, repro
 # fio --explore on a small grid, compare of hogs and of a trace (its recorded line), a sweep of
-# flags and a sysctl, an idlestat trace, a loaded validate. Usage: sh tests/json_doc.sh
+# flags and a sysctl, an idlestat trace, a loaded validate, and the listing commands (features
+# and sysctl of two releases). Usage: sh tests/json_doc.sh
 # path/to/schedlab
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -61,6 +62,14 @@ j validate validate "$D/validate/example1/example1.json" --real "$D/validate/exa
 	--calibration "$TOP/machines/fc-2vcpu"
 j validate validate "$D/validate-set-loaded/template/template.json" \
 	--real "$D/validate-set-loaded/template"
+j features features
+j features features --kernel 6.18 --sched-features NO_PLACE_LAG
+j sysctl sysctl --kernel 2.6.32 --cpus 4
+j sysctl sysctl --kernel 6.18
+j params params
+j workloads workloads
+j machines machines
+j governors governors
 # the arguments one a line: file names without spaces or newlines ($T is mktemp's)
 IFS='
 '

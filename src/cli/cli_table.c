@@ -304,14 +304,15 @@ const struct sl_cli_cmd sl_cli_cmds[] = {
 	{"features", "", "print sched_features as debugfs does",
 	 "Prints sched_features as /sys/kernel/debug/sched_features does (6.18: "
 	 "/sys/kernel/debug/sched/features), after the writes given.",
-	 "kernel policy sched-features sysctl"},
+	 "kernel policy sched-features sysctl json output"},
 	{"sysctl", "", "print the scheduler sysctls at boot",
 	 "Prints the scheduler sysctls at boot for --kernel and --cpus, after the writes given.",
-	 "kernel policy cpus topology sysctl sched-features"},
-	{"workloads", "", "list the workloads with their keys and defaults", "", ""},
-	{"params", "", "list the model's parameters with their defaults and sources", "", ""},
-	{"machines", "", "list the machine idle profiles (C-state tables)", "", ""},
-	{"governors", "", "list the cpuidle governors", "", ""},
+	 "kernel policy cpus topology sysctl sched-features json output"},
+	{"workloads", "", "list the workloads with their keys and defaults", "", "json output"},
+	{"params", "", "list the model's parameters with their defaults and sources", "",
+	 "json output"},
+	{"machines", "", "list the machine idle profiles (C-state tables)", "", "json output"},
+	{"governors", "", "list the cpuidle governors", "", "json output"},
 	{"help", "[COMMAND]", "this list, or a command's options", "", ""},
 };
 const int sl_cli_ncmds = (int)(sizeof(sl_cli_cmds) / sizeof(sl_cli_cmds[0]));

@@ -29,6 +29,8 @@
 #include "core/parse.h"
 #include "core/escape.h"
 #include "cli/cli_table.h"
+#include "cli/list_json.h"
+#include "core/json_out.h"
 
 #include <stddef.h>
 
@@ -491,22 +493,69 @@ static int cmd_demo(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A listing's --json object into f, or its table (table(f, arg)), then f committed or dropped
+ * (dest_close): -o FILE is written whole or not at all. o NULL with json: json-c ran out of
+ * memory.
+ */
+static int list_out(const struct cli *c, json_object *o, void (*table)(FILE *f, const void *arg),
+		    const void *arg)
+{
+	struct dest d;
+	int rc = dest_open(&d, c->output);
+
+	if (rc) {
+		json_object_put(o);
+		return rc;
+	}
+	if (!c->json)
+		table(d.f, arg);
+	else if (!o || sl_json_print(d.f, o))
+		rc = die("out of memory writing JSON");
+	return dest_close(&d, rc);
+}
+
+/* The listing commands' options (json, output; features and sysctl: the configuration's). */
+static int list_options(int argc, char **argv, struct cli *c, const char *name)
+{
+	int rc = parse_options(argc, argv, 2, c, sl_cli_find_cmd(name));
+
+	return rc ? rc : check_priors(c);
+}
+
+static void features_table(FILE *f, const void *arg)
+{
+	const struct sl_config *cfg = arg;
+	char buf[1024];
+
+	sl_feat_format(&cfg->rel->feats, cfg->features, buf, sizeof(buf));
+	fputs(buf, f);
+}
+
 static int cmd_features(int argc, char **argv)
 {
 	struct cli c;
 	struct sl_config cfg;
-	char err[2048], buf[1024];
-	int rc = parse_options(argc, argv, 2, &c, sl_cli_find_cmd("features"));
+	char err[2048];
+	int rc = list_options(argc, argv, &c, "features");
 
-	if (!rc)
-		rc = check_priors(&c);
 	if (rc)
 		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
-	sl_feat_format(&cfg.rel->feats, cfg.features, buf, sizeof(buf));
-	fputs(buf, stdout);
-	return 0;
+	rc = list_out(&c, c.json ? sl_list_features_json(&cfg) : NULL, features_table, &cfg);
+	sl_config_free(&cfg);
+	return rc;
+}
+
+static void sysctl_table(FILE *f, const void *arg)
+{
+	const struct sl_config *cfg = arg;
+
+	for (int i = 0; i < sl_sysctl_count(cfg->rel); i++)
+		fprintf(f, "%s = %lld\n", sl_sysctl_nth(cfg->rel, i)->name,
+			(long long)sl_sysctl_read(cfg->rel, &cfg->tun, cfg->features,
+						  sl_sysctl_nth(cfg->rel, i)));
 }
 
 static int cmd_sysctl(int argc, char **argv)
@@ -514,38 +563,41 @@ static int cmd_sysctl(int argc, char **argv)
 	struct cli c;
 	struct sl_config cfg;
 	char err[2048];
-	int rc = parse_options(argc, argv, 2, &c, sl_cli_find_cmd("sysctl"));
+	int rc = list_options(argc, argv, &c, "sysctl");
 
-	if (!rc)
-		rc = check_priors(&c);
 	if (rc)
 		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
-	for (int i = 0; i < sl_sysctl_count(cfg.rel); i++)
-		printf("%s = %lld\n", sl_sysctl_nth(cfg.rel, i)->name,
-		       (long long)sl_sysctl_read(cfg.rel, &cfg.tun, cfg.features,
-						 sl_sysctl_nth(cfg.rel, i)));
-	return 0;
+	rc = list_out(&c, c.json ? sl_list_sysctl_json(&cfg) : NULL, sysctl_table, &cfg);
+	sl_config_free(&cfg);
+	return rc;
+}
+
+static void workloads_table(FILE *f, const void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < sl_nworkloads; i++) {
+		const struct sl_workload_ops *w = sl_workloads[i];
+
+		fprintf(f, "%s: %s\n", w->name, w->help);
+		for (int k = 0; k < w->nkeys; k++)
+			fprintf(f, "  %-10s default %-20s %s\n", w->keys[k].name, w->keys[k].def,
+				w->keys[k].help);
+		for (int k = 0; k < sl_wl_ncommon_keys; k++)
+			fprintf(f, "  %-10s default %-20s %s\n", sl_wl_common_keys[k].name,
+				sl_wl_common_keys[k].def, sl_wl_common_keys[k].help);
+	}
+	fprintf(f, "\ndurations: 10ms (fixed), uniform:MIN:MAX, exp:MEAN, normal:MEAN:SD\n");
 }
 
 static int cmd_workloads(int argc, char **argv)
 {
-	(void)argc; /* takes no arguments: checked by dispatch */
-	(void)argv;
-	for (int i = 0; i < sl_nworkloads; i++) {
-		const struct sl_workload_ops *w = sl_workloads[i];
+	struct cli c;
+	int rc = list_options(argc, argv, &c, "workloads");
 
-		printf("%s: %s\n", w->name, w->help);
-		for (int k = 0; k < w->nkeys; k++)
-			printf("  %-10s default %-20s %s\n", w->keys[k].name, w->keys[k].def,
-			       w->keys[k].help);
-		for (int k = 0; k < sl_wl_ncommon_keys; k++)
-			printf("  %-10s default %-20s %s\n", sl_wl_common_keys[k].name,
-			       sl_wl_common_keys[k].def, sl_wl_common_keys[k].help);
-	}
-	printf("\ndurations: 10ms (fixed), uniform:MIN:MAX, exp:MEAN, normal:MEAN:SD\n");
-	return 0;
+	return rc ? rc
+		  : list_out(&c, c.json ? sl_list_workloads_json() : NULL, workloads_table, NULL);
 }
 
 /* Split a comma list into buf; returns the count, or -1 after the message (exit status 2). */
@@ -1271,40 +1323,60 @@ static int cmd_record(int argc, char **argv)
 	return conf_rc;
 }
 
+static void machines_table(FILE *f, const void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < sl_nidle_profiles; i++)
+		fprintf(f, "%-16s %s\n", sl_idle_profiles[i]->name, sl_idle_profiles[i]->help);
+}
+
 static int cmd_machines(int argc, char **argv)
 {
-	(void)argc; /* takes no arguments: checked by dispatch */
-	(void)argv;
-	for (int i = 0; i < sl_nidle_profiles; i++)
-		printf("%-16s %s\n", sl_idle_profiles[i]->name, sl_idle_profiles[i]->help);
-	return 0;
+	struct cli c;
+	int rc = list_options(argc, argv, &c, "machines");
+
+	return rc ? rc
+		  : list_out(&c, c.json ? sl_list_machines_json() : NULL, machines_table, NULL);
+}
+
+static void governors_table(FILE *f, const void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < sl_cpuidle_ngovernors; i++)
+		fprintf(f, "%-12s rating %2d  %s\n", sl_cpuidle_governors[i]->name,
+			sl_cpuidle_governors[i]->rating, sl_cpuidle_governors[i]->help);
 }
 
 static int cmd_governors(int argc, char **argv)
 {
-	(void)argc; /* takes no arguments: checked by dispatch */
-	(void)argv;
-	for (int i = 0; i < sl_cpuidle_ngovernors; i++)
-		printf("%-12s rating %2d  %s\n", sl_cpuidle_governors[i]->name,
-		       sl_cpuidle_governors[i]->rating, sl_cpuidle_governors[i]->help);
-	return 0;
+	struct cli c;
+	int rc = list_options(argc, argv, &c, "governors");
+
+	return rc ? rc
+		  : list_out(&c, c.json ? sl_list_governors_json() : NULL, governors_table, NULL);
 }
 
-static int cmd_params(int argc, char **argv)
+static void params_table(FILE *f, const void *arg)
 {
-	(void)argc; /* takes no arguments: checked by dispatch */
-	(void)argv;
+	(void)arg;
 	for (int i = 0; i < sl_param_count; i++) {
 		const struct sl_param_desc *d = &sl_param_table[i];
 
 		if (d->is_count)
-			printf("%-15s %10llu     %s\n", d->name, (unsigned long long)d->def,
-			       d->why);
+			fprintf(f, "%-15s %10llu     %s\n", d->name, (unsigned long long)d->def,
+				d->why);
 		else
-			printf("%-15s %10lluns   %s\n", d->name, (unsigned long long)d->def,
-			       d->why);
+			fprintf(f, "%-15s %10lluns   %s\n", d->name, (unsigned long long)d->def,
+				d->why);
 	}
-	return 0;
+}
+
+static int cmd_params(int argc, char **argv)
+{
+	struct cli c;
+	int rc = list_options(argc, argv, &c, "params");
+
+	return rc ? rc : list_out(&c, c.json ? sl_list_params_json() : NULL, params_table, NULL);
 }
 
 static int cmd_sweep(int argc, char **argv)

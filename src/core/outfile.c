@@ -247,11 +247,14 @@ void sl_outfile_input(const char *path)
 bool sl_outfile_is_input(const char *path)
 {
 	struct stat st;
+	/* asked between a failed write and sl_outfile_commit, which reads that write's errno: the
+	 * stat of a file not yet renamed into place must not leave ENOENT there */
+	int saved = errno;
+	bool in = false;
 
-	if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
-		return false;
-	for (int i = 0; i < ninputs; i++)
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
-			return true;
-	return false;
+	if (path && !stat(path, &st) && S_ISREG(st.st_mode))
+		for (int i = 0; i < ninputs && !in; i++)
+			in = inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino;
+	errno = saved;
+	return in;
 }
