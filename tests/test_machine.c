@@ -5,6 +5,7 @@
  */
 #include "helpers.h"
 #include "experiment/run.h"
+#include "machine/vcpu_pack.h"
 #include "machine/vcpu_util.h"
 
 #include <math.h>
@@ -466,25 +467,25 @@ static void test_vcpu_pack_busy(void **state)
 		sim->cpus[1].nr_running = 1;
 		moved[k] = 0;
 		for (int i = 0; i < 10000; i++)
-			moved[k] += sl_vcpu_pack_busy(sim, &wakee, &waker, 0) == 1;
+			moved[k] += sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0) == 1;
 		if (k == 1) {
 			wakee.cpu = 1;
 			sim->cpus[0].nr_running = 1;
 			sim->cpus[1].nr_running = 3;
-			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 1), 0);
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 1), 0);
 			wakee.cpu = 0;
 			sim->cpus[0].nr_running = 2;
 			sim->cpus[1].nr_running = 2;
-			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 0), 0);
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
 			sim->cpus[1].nr_running = 1;
-			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, NULL, 0), 0);
-			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 1), 1);
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, NULL, -1, 0), 0);
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 1), 1);
 			wakee.cpus_allowed = 1;
-			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 0), 0);
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
 			wakee.cpus_allowed = 0;
 			sim->cpus[1].curr = NULL;
 			sim->cpus[1].nr_running = 0;
-			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 0), 0);
+			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
 		}
 		for (int c = 0; c < 2; c++) {
 			sim->cpus[c].curr = NULL;
@@ -508,7 +509,7 @@ static void test_vcpu_pack_busy(void **state)
 	sim->cpus[0].nr_running = 2;
 	sim->cpus[1].curr = &other;
 	sim->cpus[1].nr_running = 1;
-	assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, 0), 0);
+	assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
 	sim->cpus[0].curr = NULL;
 	sim->cpus[0].nr_running = 0;
 	sim->cpus[1].curr = NULL;
@@ -771,14 +772,14 @@ static void test_vcpu_pack(void **state)
 		sim->cpus[0].curr = &busy;
 		kept[k] = 0;
 		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack(sim, &wakee, 1) == 0;
+			kept[k] += sl_vcpu_pack(sim, &wakee, NULL, -1, 1) == 0;
 		/* not the situation: the policy's choice stands */
-		assert_int_equal(sl_vcpu_pack(sim, &wakee, 0), 0);
+		assert_int_equal(sl_vcpu_pack(sim, &wakee, NULL, -1, 0), 0);
 		sim->cpus[1].curr = &busy;
-		assert_int_equal(sl_vcpu_pack(sim, &wakee, 1), 1);
+		assert_int_equal(sl_vcpu_pack(sim, &wakee, NULL, -1, 1), 1);
 		sim->cpus[1].curr = NULL;
 		sim->cpus[0].curr = NULL;
-		assert_int_equal(sl_vcpu_pack(sim, &wakee, 1), 1);
+		assert_int_equal(sl_vcpu_pack(sim, &wakee, NULL, -1, 1), 1);
 		sl_sim_free(sim);
 		sl_config_free(&cfg);
 	}

@@ -19,6 +19,7 @@
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
 #include "machine/task_prog.h"
+#include "machine/vcpu_pack.h"
 #include "machine/vcpu_util.h"
 
 #include <math.h>
@@ -923,125 +924,6 @@ void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
 }
 
 /*
- * The wake-up rules below that the measured kernel follows some times in 1000: one draw of the
- * scheduler's generator, true per1000 times in 1000. A rule draws only once its situation
- * holds, so a run without the parameter keeps the generator's sequence.
- */
-static bool per1000_draw(struct sl_sim *sim, u64 per1000)
-{
-	return sl_rng_next(&sim->sched_rng) % 1000 < per1000;
-}
-
-/*
- * The vcpu_pack parameter: the observable effect of the measured kernel's non-mainline
- * sched_vcpu_pack boot option (docs/validate.md), not its code: a wake-up that the policy sends
- * to an idle CPU while the task's previous CPU runs something stays on the previous CPU
- * vcpu_pack times in 1000 (a draw of the scheduler's generator, only when the parameter is set).
- */
-int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu)
-{
-	int prev = p->cpu;
-
-	if (!sl_machine_of(sim)->p->vcpu_pack || prev < 0 || prev == cpu || !sim->cpus[prev].curr ||
-	    !sl_rq_idle(&sim->cpus[cpu]) || !sl_cpu_allowed(p, prev))
-		return cpu;
-	return per1000_draw(sim, sl_machine_of(sim)->p->vcpu_pack) ? prev : cpu;
-}
-
-/*
- * The vcpu_pack_irq parameter: an interrupt (the task's own sleep timer, armed where it slept)
- * on an idle CPU wakes a task that last ran there while another woken task waits to run there,
- * so the CPU is no longer idle and mainline's select_idle_sibling takes another, idle one. The
- * recordings of the 2-vCPU guest keep every such wake-up where it was (docs/workloads.md,
- * "Fresh recordings"): of 1000, vcpu_pack_irq stay (a draw, only in this situation).
- * vcpu_pack_irq_busy: the same interrupt on a CPU that runs another task. Mainline takes the
- * idle CPU; the recordings keep 87% there (docs/validate.md, issue 28, browser), which is what
- * keeps an Event thread's timer wake-up beside the task it interrupted.
- */
-int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
-		     int from, int cpu)
-{
-	u64 per1000;
-
-	if (waker || from < 0 || from == cpu || p->cpu != from || !sl_rq_idle(&sim->cpus[cpu]) ||
-	    !sl_cpu_allowed(p, from))
-		return cpu;
-	per1000 = sim->cpus[from].curr ? sl_machine_of(sim)->p->vcpu_pack_irq_busy
-				       : sl_machine_of(sim)->p->vcpu_pack_irq;
-	if (!per1000)
-		return cpu;
-	return per1000_draw(sim, per1000) ? from : cpu;
-}
-
-/*
- * The vcpu_pack_waker parameter: the same boot option's second measured effect (calibrate's
- * free ping-pong, docs/validate.md): a wake-up by the task running on CPU from, of a task that
- * last ran on from too, that the policy sends to another, idle CPU stays on from
- * vcpu_pack_waker times in 1000 (a draw of the scheduler's generator, only when the parameter
- * is set and the situation is this one). A wakee last on the idle CPU goes there, as mainline:
- * measured, it joins its waker 0 to 11 times in 1000. With vcpu_pack_queued set, a wake-up
- * while other tasks are queued on from stays at that rate instead: the recordings of this
- * machine keep 99% of the wakees with the waker alone and 77% with others waiting there.
- */
-int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
-		       int from, int cpu)
-{
-	const struct sl_params *mp = sl_machine_of(sim)->p;
-	u64 per1000 = mp->vcpu_pack_waker;
-
-	if (from >= 0 && mp->vcpu_pack_queued && sim->cpus[from].nr_running > 1)
-		per1000 = mp->vcpu_pack_queued;
-	if (!per1000 || !waker || from < 0 || from == cpu || p->cpu != from ||
-	    sim->cpus[from].curr != waker || !sl_rq_idle(&sim->cpus[cpu]) ||
-	    !sl_cpu_allowed(p, from))
-		return cpu;
-	return per1000_draw(sim, per1000) ? from : cpu;
-}
-
-/*
- * The vcpu_pack_other parameter: the same option's effect on a wakee that last ran on another
- * CPU, as the recordings show it (tools/wake_pack.py --fit: 15.7% of such wake-ups by a waker
- * alone on its CPU joined it in the calibration half): a wake-up by the one task runnable on
- * CPU from, of a task last elsewhere, that the policy sends to an idle CPU stays on from
- * vcpu_pack_other times in 1000 (a draw, only then). Why these and not others is not known:
- * one rate for all of them is what the traces give without a fit to a file. Once there, the
- * wakee stays with a waker that wakes it again by vcpu_pack_waker's rule.
- */
-int sl_vcpu_pack_other(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
-		       int from, int cpu)
-{
-	if (!sl_machine_of(sim)->p->vcpu_pack_other || !waker || from < 0 || from == cpu ||
-	    p->cpu == from || sim->cpus[from].curr != waker || sim->cpus[from].nr_running > 1 ||
-	    !sl_rq_idle(&sim->cpus[cpu]) || !sl_cpu_allowed(p, from))
-		return cpu;
-	return per1000_draw(sim, sl_machine_of(sim)->p->vcpu_pack_other) ? from : cpu;
-}
-
-/*
- * The vcpu_pack_busy parameter: on the 2-vCPU guest, with both vCPUs running a task, mainline's
- * select_task_rq_fair finds no idle CPU and leaves a wakee whose previous CPU is its waker's
- * there, yet the recordings move it to the other vCPU at 21% when more tasks wait on its
- * previous vCPU than on the other (1.5% otherwise; docs/validate.md, after step 6): the
- * observed effect, not its code. A task's wake-up that the policy leaves on the wakee's
- * previous CPU goes to the other vCPU vcpu_pack_busy times in 1000 then (a draw, only in this
- * situation); on any other number of CPUs the rule does nothing.
- */
-int sl_vcpu_pack_busy(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
-		      int cpu)
-{
-	u64 per1000 = sl_machine_of(sim)->p->vcpu_pack_busy;
-	int other = 1 - cpu;
-
-	/* a task still queued where it slept (EEVDF's delayed dequeue) is requeued there */
-	if (!per1000 || !waker || p->se.sched_delayed || sim->ncpu != 2 || cpu < 0 || cpu > 1 ||
-	    p->cpu != cpu || !sim->cpus[cpu].curr || sim->cpus[cpu].curr == p ||
-	    !sim->cpus[other].curr || sim->cpus[cpu].nr_running <= sim->cpus[other].nr_running ||
-	    !sl_cpu_allowed(p, other))
-		return cpu;
-	return per1000_draw(sim, per1000) ? other : cpu;
-}
-
-/*
  * The wake_ipi parameter: waking a task onto another CPU that is idle and not polling sends
  * it an IPI, and the waker pays for sending it (in a VM the APIC write exits to the host,
  * which kicks the halted vCPU). Charged as CPU time of the waker's current burst; a polling
@@ -1094,7 +976,7 @@ static void wake_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	if (!per1000 || !waker || rq->curr != waker || rq->need_resched ||
 	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first)
 		return;
-	if (per1000_draw(sim, per1000))
+	if (sl_per1000_draw(sim, per1000))
 		p->sched_class->wakee_first(sim, rq, p,
 					    decides || (again && mp->wake_preempt_again));
 }
@@ -1131,12 +1013,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	cpu = allowed_cpu(
 		sim, p,
 		p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags));
-	cpu = sl_vcpu_pack(sim, p, cpu);
-	cpu = sl_vcpu_pack_waker(sim, p, waker, from, cpu);
-	cpu = sl_vcpu_pack_other(sim, p, waker, from, cpu);
-	cpu = sl_vcpu_pack_room(sim, p, waker, from, cpu);
-	cpu = sl_vcpu_pack_busy(sim, p, waker, cpu);
-	cpu = sl_vcpu_pack_irq(sim, p, waker, from, cpu);
+	cpu = sl_vcpu_place(sim, p, waker, from, cpu);
 	wake_ipi_cost(sim, waker, from, cpu);
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);

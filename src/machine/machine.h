@@ -191,20 +191,6 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		       int wake_flags);
 /* The wake_local/wake_remote path of an idle CPU rq to run a woken task (machine.c). */
 u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq);
-/* The vcpu_pack parameter's rule on the wake-up CPU the policy chose (machine.c). */
-int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, int cpu);
-/* The vcpu_pack_waker parameter's rule: a task's wake-up kept on its and the waker's CPU. */
-int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
-		       int from, int cpu);
-/* The vcpu_pack_irq parameter's rule: an interrupt's wake-up stays on the task's idle CPU. */
-int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
-		     int from, int cpu);
-/* The vcpu_pack_busy parameter's rule: both CPUs busy, a wakee leaves the more crowded one. */
-int sl_vcpu_pack_busy(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
-		      int cpu);
-/* The vcpu_pack_other parameter's rule: a task last elsewhere joins a waker alone on its CPU. */
-int sl_vcpu_pack_other(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
-		       int from, int cpu);
 /* Close the open busy interval of every CPU (at the end of a run). */
 void sl_machine_finish(struct sl_sim *sim);
 
