@@ -1096,9 +1096,10 @@ static u64 wake_preempt_by_util(const struct sl_sim *sim, const struct sl_task *
 		return 0;
 	uw = sl_vcpu_util_task(sim, waker) + 1;
 	ue = sl_vcpu_util_task(sim, p) + 1;
-	if (uw >= ue * mp->wake_preempt_ratio)
+	/* a quotient of integers: uw / ue >= R exactly when uw >= R ue, with no overflow */
+	if (uw / ue >= mp->wake_preempt_ratio)
 		return short_sleep ? mp->wake_preempt_short_up : mp->wake_preempt_up;
-	if (ue >= uw * mp->wake_preempt_ratio)
+	if (ue / uw >= mp->wake_preempt_ratio)
 		return short_sleep ? mp->wake_preempt_short_down : mp->wake_preempt_down;
 	return 0;
 }
