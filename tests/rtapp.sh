@@ -336,6 +336,25 @@ wpx() {
 wpx "--param wake_preempt_again=1000" 1600 2530 2630 "R+ D R+ "
 wpx "--param wake_preempt_all=1" 2600 2000 2100 ""
 wpx "--param wake_preempt_all=1 --param wake_preempt_window=500us" 2600 2000 2100 "R+ D "
+# wake_preempt_ratio (issue 28, step 8), the same file, wake_preempt=0, wake_preempt_all=1: at
+# the broadcast (1.1 ms) the waker has run 1000 us (100..1100) of a life that began 100 us
+# before, its utilization 1024 (1 - 2^(-1/32.768)) = 21.4, 21 on the machine's integer scale
+# (22 with the 1 added); the sleeper never ran (0, so 1): a ratio of 22.
+# - ratio 22, wake_preempt_up=1000: the waker's is 22 times the wakee's, the up row decides
+#   (R+ D); the unlock's wake-up (asleep 0 ns: short) finds no short_up row, falls to
+#   wake_preempt_short (0) and the waker runs on (rows as at wake_preempt=0).
+# - ratio 23: neither way, the plain rate 0: no switch at 1.1 ms.
+# - ratio 22 with wake_preempt_short_up=1000 as well: the unlock's wake-up preempts too
+#   (R+ D R+, rows as at wake_preempt=1000).
+# - ratio 2 with only the down rows at 1000: the wakee is the smaller, they do not apply.
+wpx "--param wake_preempt_all=1 --param wake_preempt_ratio=22 --param wake_preempt_up=1000" \
+	2600 2000 2100 "R+ D "
+wpx "--param wake_preempt_all=1 --param wake_preempt_ratio=23 --param wake_preempt_up=1000" \
+	2600 2000 2100 ""
+wpx "--param wake_preempt_all=1 --param wake_preempt_ratio=22 --param wake_preempt_up=1000
+	--param wake_preempt_short_up=1000" 1600 2530 2630 "R+ D R+ "
+wpx "--param wake_preempt_all=1 --param wake_preempt_ratio=2 --param wake_preempt_down=1000
+	--param wake_preempt_short_down=1000" 2600 2000 2100 ""
 
 # cwait_preempt and wake_preempt_short (tests/data/rtapp/cwait_preempt.json), one CPU, 6.18,
 # syscall_preempt on. "partner" waits on c (releasing m) at 0; "syncer" (delay 100 us) runs

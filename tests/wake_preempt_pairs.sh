@@ -47,6 +47,15 @@ grep -Eq '^40 to 160 us +1 +1 +1000$' "$T/out" || fail "by run, 40-160: $(cat "$
 grep -Eq '^160 to 640 us +1 +0 +0$' "$T/out" || fail "by run, 160-640: $(cat "$T/out")"
 grep -Eq '^10 to 30 ms +1 +0 +0$' "$T/out" || fail "by sleep, 10-30: $(cat "$T/out")"
 grep -Eq '^30 and more \(ms\) +1 +1 +1000$' "$T/out" || fail "by sleep, 30-: $(cat "$T/out")"
+# by size: A's utilization at 1.000050, 50 us into its first run, is 1024 (1 - 2^(-0.05/32.768))
+# = 1.08 (1 + 1 = 2); B ran 50 ms from 0.850 (668.3) and slept 100.05 ms (x 2^(-3.053): 80.5,
+# so 81): the wakee's 8 times the waker's. At 1.000300 A's is 6.48 (7), C's 835.3 after its 80
+# ms, x 2^(-0.620) after 20.3 ms asleep: 543.6 (544), 8 times A's too: both in that row, 1 of
+# 2 with need_resched. With --ratio 100 neither reaches it (81 < 200, 544 < 700).
+grep -Eq "^wakee's 8 times the waker's or more +2 +1 +500$" "$T/out" ||
+	fail "by size: $(cat "$T/out")"
+"$PY" "$W" --min 1 --ratio 100 "$T/t.trace" >"$T/outr" || fail "--ratio 100: exit $?"
+grep -Eq '^neither +2 +1 +500$' "$T/outr" || fail "--ratio 100: $(cat "$T/outr")"
 "$PY" "$W" --min 2 "$T/t.trace" >"$T/out2" || fail "--min 2: exit $?"
 grep -Eq '^\(pairs under 2\) +2 +1 +500$' "$T/out2" || fail "--min 2: $(cat "$T/out2")"
 "$PY" "$W" --min 1 --short "$T/t.trace" >"$T/out3" || fail "--short: exit $?"
@@ -97,4 +106,16 @@ else
 	[ $? -eq 2 ] || fail "nothing counted: not exit 2"
 fi
 grep -q 'empty.trace: no wake-up' "$T/err" || fail "nothing counted: $(cat "$T/err")"
+# --no-again with --short on the same trace: of H's wake-ups of a task asleep under 1 ms that
+# slept before (K at 2.000105 with need_resched, K at 2.000300 and M at 2.000410 without),
+# the second halves (K at 2.000105, M at 2.000410) are left out: 1 counted, none with
+# need_resched; without --no-again 3, 1 with (333 per 1000).
+"$PY" "$W" --min 1 --short --no-again "$T/a.trace" >"$T/out5" || fail "--no-again: exit $?"
+grep -q '^1 counted wake-ups in 1 trace(s); need_resched set in 0 (0 per 1000)$' "$T/out5" ||
+	fail "--no-again: $(head -1 "$T/out5")"
+"$PY" "$W" --min 1 --short "$T/a.trace" >"$T/out6" || fail "--short (a): exit $?"
+grep -q '^3 counted wake-ups in 1 trace(s); need_resched set in 1 (333 per 1000)$' "$T/out6" ||
+	fail "--short (a): $(head -1 "$T/out6")"
+"$PY" "$W" --again --no-again "$T/a.trace" >/dev/null 2>&1 && fail "--again --no-again: exit 0"
+"$PY" "$W" --ratio 0 "$T/a.trace" >/dev/null 2>&1 && fail "--ratio 0: exit 0"
 echo "wake_preempt_pairs.sh: ok"

@@ -11,14 +11,21 @@ ftrace text traces (plain or .xz) and splits the rate:
   by pair     waker's comm -> wakee's comm (the pair's count, need_resched, per 1000)
   by run      the waker's run since its switch-in, in bins (us)
   by sleep    the wakee's sleep since its last switch-out, in bins (ms)
+  by size     the ratio of the two tasks' utilizations (each one's running time decayed as
+              PELT's util_avg, 32 ms half-life, 0..1024, the integer part plus 1 as the
+              machine's wake_preempt_ratio reads them): the waker's R times the wakee's or
+              more, neither, the wakee's R times the waker's or more (docs/validate.md, step 8)
 
 so that whether one rate holds can be seen. A task's comm is the latest seen (a sched_switch's
 next_comm, a sched_wakeup's comm); the waker's comm in the line's header may
 be a stale one from before the thread named itself (and a pair's comm is the one seen last
 before the wake-up: rt-app's threads may show as "rt-app" before they name themselves).
 
-Usage: wake_preempt_pairs.py [--min N] [--short | --again] TRACE...
+Usage: wake_preempt_pairs.py [--min N] [--ratio R] [--short | --again] [--no-again] TRACE...
   --min N   pairs with fewer than N counted wake-ups are summed in one line (default 20)
+  --ratio R the bound of the table by size (default 8)
+  --no-again  leave out the wake-ups that --again counts (the machine draws those at
+            wake_preempt_again, so wake_preempt and wake_preempt_short are the others' rates)
   --short   the wake-ups of a task asleep under 1 ms instead, the rest as above (the machine
             parameter wake_preempt_short: docs/validate.md, step 6)
   --again   the second halves of the hand-offs instead (wake_preempt_again: docs/validate.md,
@@ -29,6 +36,7 @@ Usage: wake_preempt_pairs.py [--min N] [--short | --again] TRACE...
 Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is counted.
 """
 import lzma
+import math
 import os
 import re
 import sys
@@ -41,6 +49,19 @@ WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
 RUN_BINS_US = [10, 40, 160, 640]
 SLEEP_BINS_MS = [3, 10, 30]
 BOUNCE_NS = 10000  # --again: the wakee's run after taking the CPU from its waker, at most
+HALF_NS = 32 * 1024 * 1000  # the utilization's half-life (PELT: y^32 = 1/2, 1024 us periods)
+
+
+def util_at(u, t):
+    """a task's utilization at t from its state [value, since, running], 0..1024"""
+    d = math.exp(-math.log(2) * (t - u[1]) / HALF_NS)
+    return u[0] * d + (1024 * (1 - d) if u[2] else 0)
+
+
+def size_row(uw, ue, ratio):
+    """0: the wakee's ratio times the waker's or more, 2: the waker's, 1: neither"""
+    w, e = int(uw) + 1, int(ue) + 1
+    return 2 if w >= e * ratio else 0 if e >= w * ratio else 1
 
 
 def ns(stamp):
@@ -49,10 +70,13 @@ def ns(stamp):
     return int(sec) * 1000000000 + int((frac + "000000000")[:9])
 
 
-def read(path, pairs, runs, sleeps, short=False, again=False):
-    """adds the counted wake-ups of one trace; returns how many"""
+def read(path, tables, short=False, again=False, no_again=False, ratio=8):
+    """adds the counted wake-ups of one trace to tables (pairs, runs, sleeps, sizes); returns
+    how many"""
+    pairs, runs, sleeps, sizes = tables
     opener = lzma.open if path.endswith(".xz") else open
     cur, in_at, out_at, comm = {}, {}, {}, {}
+    util = {}  # pid: [utilization, since, running]
     took, bounced = {}, {}  # --again: whose CPU a task took (pid, when), whom it bounced on
     n = 0
     with opener(path, "rt", errors="replace") as f:
@@ -68,6 +92,10 @@ def read(path, pairs, runs, sleeps, short=False, again=False):
                     continue
                 prev, nxt = int(s.group(1)), int(s.group(4))
                 state = s.group(2)
+                for p, on in ((prev, False), (nxt, True)):
+                    if p:
+                        u = util.setdefault(p, [0.0, t, False])
+                        u[0], u[1], u[2] = util_at(u, t), t, on
                 if prev:
                     out_at[prev] = t
                     was = took.pop(prev, None)
@@ -87,7 +115,7 @@ def read(path, pairs, runs, sleeps, short=False, again=False):
                 wakee, target = int(w.group(2)), int(w.group(4))
                 comm[wakee] = w.group(1)
                 bounced_on = bounced.pop(wakee, None)
-                if again and bounced_on != pid:
+                if (again and bounced_on != pid) or (no_again and bounced_on == pid):
                     continue
                 if (target != cpu or len(flags) < 4 or flags[2] != "." or not pid
                         or cur.get(cpu) != pid or wakee == pid or wakee not in out_at):
@@ -98,8 +126,11 @@ def read(path, pairs, runs, sleeps, short=False, again=False):
                 flag = flags[1] != "."
                 n += 1
                 key = (comm.get(pid, "?"), w.group(1))
+                size = size_row(util_at(util.get(pid, [0, t, False]), t),
+                                util_at(util.get(wakee, [0, t, False]), t), ratio)
                 for table, k in ((pairs, key), (runs, sum(ran >= b * 1000 for b in RUN_BINS_US)),
-                                 (sleeps, sum(slept >= b * 1000000 for b in SLEEP_BINS_MS))):
+                                 (sleeps, sum(slept >= b * 1000000 for b in SLEEP_BINS_MS)),
+                                 (sizes, size)):
                     c = table.setdefault(k, [0, 0])
                     c[0] += 1
                     c[1] += flag
@@ -120,8 +151,10 @@ def bins(title, table, edges, unit):
 
 def main(argv):
     least = 20
+    ratio = 8
     short = False
     again = False
+    no_again = False
     files = []
     i = 0
     while i < len(argv):
@@ -131,6 +164,17 @@ def main(argv):
                 return 2
             least = int(argv[i + 1])
             i += 2
+            continue
+        if argv[i] == "--ratio":
+            if i + 1 >= len(argv) or not argv[i + 1].isdigit() or not int(argv[i + 1]):
+                sys.stderr.write("wake_preempt_pairs.py: --ratio: expected a count from 1\n")
+                return 2
+            ratio = int(argv[i + 1])
+            i += 2
+            continue
+        if argv[i] == "--no-again":
+            no_again = True
+            i += 1
             continue
         if argv[i] == "--short":
             short = True
@@ -142,19 +186,20 @@ def main(argv):
             continue
         if argv[i].startswith("-"):
             sys.stderr.write("wake_preempt_pairs.py: unknown option %s (expected --min N, "
-                             "--short or --again)\n"
+                             "--ratio R, --short, --again or --no-again)\n"
                              % argv[i])
             return 2
         files.append(argv[i])
         i += 1
-    if not files or (short and again):
-        sys.stderr.write("usage: wake_preempt_pairs.py [--min N] [--short | --again] TRACE...\n")
+    if not files or (short and again) or (again and no_again):
+        sys.stderr.write("usage: wake_preempt_pairs.py [--min N] [--ratio R] [--short | --again] "
+                         "[--no-again] TRACE...\n")
         return 2
-    pairs, runs, sleeps = {}, {}, {}
+    pairs, runs, sleeps, sizes = {}, {}, {}, {}
     n = 0
     for path in files:
         try:
-            n += read(path, pairs, runs, sleeps, short, again)
+            n += read(path, (pairs, runs, sleeps, sizes), short, again, no_again, ratio)
         except (OSError, EOFError, lzma.LZMAError) as e:
             sys.stderr.write("wake_preempt_pairs.py: %s: cannot read: %s\n" % (path, e))
             return 2
@@ -180,6 +225,12 @@ def main(argv):
         row("(pairs under %d)" % least, rest)
     bins("waker's run since switch-in", runs, RUN_BINS_US, "us")
     bins("wakee's sleep", sleeps, SLEEP_BINS_MS, "ms")
+    print("\n%-40s %7s %7s %5s" % ("utilization (the ratio %d)" % ratio, "wakeups", "resched",
+                                     "/1000"))
+    for k, label in ((2, "waker's %d times the wakee's or more" % ratio), (1, "neither"),
+                     (0, "wakee's %d times the waker's or more" % ratio)):
+        if k in sizes:
+            row(label, sizes[k])
     return 0
 
 

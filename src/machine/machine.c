@@ -963,14 +963,41 @@ static bool wake_preempt_decides(const struct sl_sim *sim, const struct sl_cpu *
 	       sim->now - sl_mtask(waker)->switched_in < mp->wake_preempt_window_ns;
 }
 
+/*
+ * wake_preempt_ratio: the traces' rate follows the two tasks' sizes (docs/validate.md, step
+ * 8): a waker many times its wakee's utilization lets it run first far more often than a
+ * waker many times smaller. The row of the table for this wake-up, or 0 (the plain rate).
+ */
+static u64 wake_preempt_by_util(const struct sl_sim *sim, const struct sl_task *p,
+				const struct sl_task *waker, bool short_sleep)
+{
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	u64 uw, ue;
+
+	if (!mp->wake_preempt_ratio || !waker)
+		return 0;
+	uw = sl_vcpu_util_task(sim, waker) + 1;
+	ue = sl_vcpu_util_task(sim, p) + 1;
+	/* a quotient of integers: uw / ue >= R exactly when uw >= R ue, with no overflow */
+	if (uw / ue >= mp->wake_preempt_ratio)
+		return short_sleep ? mp->wake_preempt_short_up : mp->wake_preempt_up;
+	if (ue / uw >= mp->wake_preempt_ratio)
+		return short_sleep ? mp->wake_preempt_short_down : mp->wake_preempt_down;
+	return 0;
+}
+
 static void wake_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_task *waker, bool again, bool decides)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
 	u64 per1000 = mp->wake_preempt;
+	bool short_sleep = sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns;
+	u64 by_util = wake_preempt_by_util(sim, p, waker, short_sleep);
 
-	if (mp->wake_preempt_short && sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns)
+	if (mp->wake_preempt_short && short_sleep)
 		per1000 = mp->wake_preempt_short;
+	if (by_util)
+		per1000 = by_util;
 	if (again && mp->wake_preempt_again)
 		per1000 = mp->wake_preempt_again;
 	if (!per1000 || !waker || rq->curr != waker || rq->need_resched ||

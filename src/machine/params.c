@@ -268,6 +268,26 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with wake_preempt_all: the waker's run since its switch-in under which the rates "
 	 "decide (1.4 ms: 6.18's base slice on 2 CPUs, the bound of calibrate --recordings' "
 	 "count)"},
+	{"wake_preempt_ratio", P(wake_preempt_ratio), 0, SL_PARAM_COUNT0,
+	 "0 (leave it out): wake_preempt's rates whatever the two tasks' sizes. Else the ratio "
+	 "of the two tasks' utilizations (PELT-like, 32 ms half-life, plus 1 each) from which "
+	 "wake_preempt_up (the waker's this many times the wakee's or more) or "
+	 "wake_preempt_down (the wakee's this many times the waker's) replace wake_preempt, "
+	 "and wake_preempt_short_up or _down replace wake_preempt_short (docs/validate.md, "
+	 "issue 28 step 8: in this kernel's traces a small wakee of a big waker runs first far "
+	 "more often than a big wakee of a small one)"},
+	{"wake_preempt_up", P(wake_preempt_up), 0, SL_PARAM_COUNT0,
+	 "with wake_preempt_ratio: the rate for a wakee asleep wake_preempt_sleep or more whose "
+	 "waker's utilization is the ratio times its own or more (0: wake_preempt's)"},
+	{"wake_preempt_down", P(wake_preempt_down), 0, SL_PARAM_COUNT0,
+	 "with wake_preempt_ratio: the rate for a wakee asleep wake_preempt_sleep or more whose "
+	 "utilization is the ratio times its waker's or more (0: wake_preempt's)"},
+	{"wake_preempt_short_up", P(wake_preempt_short_up), 0, SL_PARAM_COUNT0,
+	 "with wake_preempt_ratio: wake_preempt_up's rule for a wakee asleep under "
+	 "wake_preempt_sleep (0: wake_preempt_short's rate)"},
+	{"wake_preempt_short_down", P(wake_preempt_short_down), 0, SL_PARAM_COUNT0,
+	 "with wake_preempt_ratio: wake_preempt_down's rule for a wakee asleep under "
+	 "wake_preempt_sleep (0: wake_preempt_short's rate)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -74,6 +74,12 @@ struct sl_params {
 	/* the rates are the whole decision inside the waker's first wake_preempt_window */
 	u64 wake_preempt_all;
 	u64 wake_preempt_window_ns;
+	/* the rates by the two tasks' utilizations: the ratio (0: off), and a row each way */
+	u64 wake_preempt_ratio;
+	u64 wake_preempt_up;	   /* the waker's utilization ratio times the wakee's or more */
+	u64 wake_preempt_down;	   /* the wakee's ratio times the waker's or more */
+	u64 wake_preempt_short_up; /* the same two for a wakee asleep under wake_preempt_sleep */
+	u64 wake_preempt_short_down;
 };
 
 struct sl_param_desc {

@@ -6,9 +6,9 @@
  * another CPU joins its waker when the waker is alone on its CPU, the wakee is small and the
  * two together leave room. The utilizations are PELT-like signals kept here, by the machine,
  * for every policy alike (and only while the parameter is set: the other runs do not pay for
- * them): a CPU's busy time and a task's running time, decayed with a 32 ms half-life, on the
- * 0..1024 scale of util_avg. Not the kernel's code: a continuous decay, no 1 ms periods,
- * no util_est, no frequency invariance.
+ * them; wake_preempt_ratio reads them too): a CPU's busy time and a task's running time, decayed
+ * with a 32 ms half-life, on the 0..1024 scale of util_avg. Not the kernel's code: a continuous
+ * decay, no 1 ms periods, no util_est, no frequency invariance.
  */
 #include "machine/vcpu_util.h"
 
@@ -49,7 +49,7 @@ static u64 signal_at(u64 v, u64 t, bool on, u64 now)
 void sl_vcpu_util_switch(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev,
 			 struct sl_task *next)
 {
-	if (!sl_machine_of(sim)->p->vcpu_pack_room)
+	if (!sl_machine_of(sim)->p->vcpu_pack_room && !sl_machine_of(sim)->p->wake_preempt_ratio)
 		return;
 	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
