@@ -359,7 +359,7 @@ static void pack_lands(struct tw_x *x, int i, int cpu)
  */
 static void pack_moved(struct tw_x *x, struct sl_tw_task *t, int cpu)
 {
-	if (t->queued_on < 0 || cpu < 0 || cpu >= x->ncpu || cpu == t->queued_on)
+	if (!x->cpu || t->queued_on < 0 || cpu < 0 || cpu >= x->ncpu || cpu == t->queued_on)
 		return;
 	x->cpu[t->queued_on].queued--;
 	x->cpu[cpu].queued++;
