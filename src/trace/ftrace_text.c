@@ -1265,7 +1265,10 @@ FIELD bool cols_fixed(const char *s, const char *end, const char *start, const c
 }
 #endif
 
-/* 1: a record, 0: not a record (header, LOST line, unknown event), -1: malformed. */
+/*
+ * 1: a record, 0: not a record (header, LOST line, unknown event), -1: malformed, 2: a lenient
+ * read's known event before the last record (malformed, its fields not read).
+ */
 static inline __attribute__((always_inline)) int parse_line(struct sl_trace_reader *r, char *s,
 							    size_t n, struct sl_trace_record *o,
 							    const char **what)
@@ -1379,6 +1382,14 @@ static inline __attribute__((always_inline)) int parse_line(struct sl_trace_read
 		count_unknown(r, ev, evlen);
 		return 0;
 	}
+	/*
+	 * A lenient read counts a known event's line that goes back in time as malformed, as it
+	 * does a line whose fields are malformed or out of limits: the same outcome whatever the
+	 * fields hold, so they are not read (ftrace_parse counts it). The consumers read only the
+	 * fields of a record's kind, which its own line sets.
+	 */
+	if (r->lenient && r->records && o->time < r->last_time)
+		return 2;
 	copy_line(o->event, sizeof(o->event), ev, evlen, c.end);
 	/* a copy for the event's parser, so that c, whose address is not taken, stays in
 	 * registers through the columns above */
@@ -1427,6 +1438,10 @@ static inline __attribute__((always_inline)) int ftrace_parse(struct sl_trace_re
 
 	/* the parsers only read s: an error can quote it */
 	rc = parse_line(r, s, n, o, &what);
+	if (rc == 2) {
+		r->malformed++;
+		return 0;
+	}
 	if (rc == 1 && !in_limits(o, &what))
 		rc = -1;
 	/*
@@ -1437,12 +1452,7 @@ static inline __attribute__((always_inline)) int ftrace_parse(struct sl_trace_re
 	if (rc == 1 && r->records && o->time < r->last_time) {
 		char msg[96];
 
-		/* skipped and counted: no message to format (it was a third of the time of a
-		 * lenient read of a trace whose timestamps start again) */
-		if (r->lenient) {
-			r->malformed++;
-			return 0;
-		}
+		/* (a lenient read's such line is counted by parse_line's test, unformatted) */
 		snprintf(msg, sizeof(msg), "a timestamp not before line %lu's (%llu.%09llu)",
 			 r->last_line, (unsigned long long)(r->last_time / NSEC_PER_SEC),
 			 (unsigned long long)(r->last_time % NSEC_PER_SEC));
