@@ -378,6 +378,43 @@ static void test_line_ends_and_fixed_columns(void **state)
 }
 
 /*
+ * The flags and timestamp as the kernel prints them, " d..2.     7.000000001:" (read at their
+ * places: five flag bytes, the seconds right-aligned in five), and what the general reading
+ * takes instead: a microsecond clock, a tab in the padding, six digits of seconds, flags
+ * beginning with a digit. Each line's time and flags by hand. (The tree before the fixed
+ * reading passes it too.)
+ */
+static void test_fixed_flags_and_time(void **state)
+{
+	static const char text[] =
+		"  a-1 [000] d..2.     3.000013: cpu_idle: state=1 cpu_id=0\n"
+		"  a-1 [000] d..2.     7.000000001: cpu_idle: state=1 cpu_id=0\n"
+		"  a-1 [000] d..2.  \t  8.000000014: cpu_idle: state=1 cpu_id=0\n"
+		"  a-1 [000] dNh1.    42.123456789: cpu_idle: state=1 cpu_id=0\n"
+		"  a-1 [000] d..2.\t   99.000000012: cpu_idle: state=1 cpu_id=0\n"
+		"  a-1 [000] d..2. 12345.000000010: cpu_idle: state=1 cpu_id=0\n"
+		"  a-1 [000] d..2. 123456.000000011: cpu_idle: state=1 cpu_id=0\n"
+		"  a-1 [000] 1..2. 200000.500000000: cpu_idle: state=1 cpu_id=0\n";
+	static const u64 want[] = {3000013000ULL,      7000000001ULL,	  8000000014ULL,
+				   42123456789ULL,     99000000012ULL,	  12345000000010ULL,
+				   123456000000011ULL, 200000500000000ULL};
+	struct sl_trace_record o[8];
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_int_equal(read_text(text, o, 8, &r), 8);
+	for (int i = 0; i < 8; i++) {
+		assert_true(o[i].time == want[i]);
+		/* the flags end at a space: a tab is theirs */
+		assert_string_equal(o[i].flags, i == 3	 ? "dNh1."
+						: i == 4 ? "d..2.\t"
+						: i == 7 ? "1..2."
+							 : "d..2.");
+		assert_int_equal(o[i].kind, SL_TR_CPU_IDLE);
+	}
+}
+
+/*
  * The reader's short cuts read what the general paths read: a CPU of 1, 2, 3, 9 and 10 digits
  * (three digits and up to nine taken as the test finds them, ten by int_dec), a key after two
  * spaces or a space and a tab (" prev_prio=": one compare, else the space and the key apart; a
@@ -539,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_long_numbers),
 		cmocka_unit_test(test_short_cuts),
 		cmocka_unit_test(test_line_ends_and_fixed_columns),
+		cmocka_unit_test(test_fixed_flags_and_time),
 		cmocka_unit_test(test_hex_ids),
 		cmocka_unit_test(test_function_names),
 		cmocka_unit_test(test_kind_names),

@@ -325,6 +325,47 @@ static void test_garbage(void **state)
 	assert_non_null(strstr(r.err, "state="));
 }
 
+/*
+ * A lenient read's lines that go back in time: a known event's counted malformed whatever its
+ * fields hold (the reader does not read them: bad fields, a CPU beyond the limit, good ones),
+ * an unknown event's counted as unknown, a LOST line and a header as ever; the records after
+ * them are those of the lines in order.
+ */
+static void test_lenient_back_in_time(void **state)
+{
+	static const char text[] = "  <idle>-0 [000] d..1. 2.000000: cpu_idle: state=1 cpu_id=0\n"
+				   "  <idle>-0 [001] d..1. 1.000000: cpu_idle: state=2 cpu_id=1\n"
+				   "  <idle>-0 [000] d..1. 1.000000: cpu_idle: stat=1 cpu_id=0\n"
+				   "  <idle>-0 [9000] d..1. 1.000000: cpu_idle: state=1 cpu_id=0\n"
+				   "  <idle>-0 [000] d..1. 1.000000: sched_switch: garbage\n"
+				   "  <idle>-0 [000] d..1. 1.000000: foo_bar: x=1\n"
+				   "CPU:3 [LOST 12 EVENTS]\n"
+				   "# a comment\n"
+				   "  <idle>-0 [002] d..1. 2.000000: cpu_idle: state=3 cpu_id=2\n"
+				   "  <idle>-0 [003] d..1. 1.999999: cpu_idle: state=1 cpu_id=3\n"
+				   "  <idle>-0 [004] d..1. 2.500000: cpu_idle: state=4 cpu_id=4\n";
+	struct sl_trace_record o[4];
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_int_equal(read_all(text, true, o, 4, &r), 3);
+	/* lines 2, 3, 4, 5 and 10 */
+	assert_int_equal(r.malformed, 5);
+	assert_int_equal(r.unknown, 1);
+	assert_int_equal(r.lost_lines, 1);
+	assert_int_equal(r.lost_events, 12);
+	assert_int_equal(o[0].cpu_id, 0);
+	assert_int_equal(o[1].cpu_id, 2);
+	assert_int_equal(o[1].state, 3);
+	assert_int_equal(o[1].line, 9);
+	assert_int_equal(o[2].cpu_id, 4);
+	assert_int_equal(o[2].time, 2500000000ULL);
+	/* strict: the second line, by its time */
+	assert_int_equal(read_all(text, false, o, 4, &r), -1);
+	assert_non_null(strstr(r.err, "t.trace:2: malformed line: expected a timestamp not before "
+				      "line 1's (2.000000000)"));
+}
+
 static void test_long_line(void **state)
 {
 	size_t n = 10000;
@@ -633,13 +674,21 @@ static void test_real_traces(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_layouts),		 cmocka_unit_test(test_trace_cmd_header),
-		cmocka_unit_test(test_event_fields),	 cmocka_unit_test(test_old_layouts),
-		cmocka_unit_test(test_report_layouts),	 cmocka_unit_test(test_truncated_last_line),
-		cmocka_unit_test(test_garbage),		 cmocka_unit_test(test_long_line),
-		cmocka_unit_test(test_unknown_and_lost), cmocka_unit_test(test_gzip),
-		cmocka_unit_test(test_summary_small),	 cmocka_unit_test(test_missing_switch),
-		cmocka_unit_test(test_delay_and_sort),	 cmocka_unit_test(test_real_traces),
+		cmocka_unit_test(test_layouts),
+		cmocka_unit_test(test_trace_cmd_header),
+		cmocka_unit_test(test_event_fields),
+		cmocka_unit_test(test_old_layouts),
+		cmocka_unit_test(test_report_layouts),
+		cmocka_unit_test(test_truncated_last_line),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_unknown_and_lost),
+		cmocka_unit_test(test_gzip),
+		cmocka_unit_test(test_summary_small),
+		cmocka_unit_test(test_missing_switch),
+		cmocka_unit_test(test_delay_and_sort),
+		cmocka_unit_test(test_real_traces),
+		cmocka_unit_test(test_lenient_back_in_time),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

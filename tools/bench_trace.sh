@@ -7,8 +7,9 @@
 #   make16    its first 6.1 MB (whole lines), then its event lines 15 more times: 0.3 MB as xz
 #             (the copies lie within xz's 8 MiB window): the first 6 MB decompress slowly, the
 #             rest almost for nothing (the timestamps start again at each copy: its figures are
-#             nonsense, the reading is the same work; the reader refuses a timestamp going back,
-#             so it is read with --lenient, which skips and counts those lines after parsing them)
+#             nonsense; the reader refuses a timestamp going back, so it is read with --lenient,
+#             which counts those lines malformed once their common columns and event name are
+#             read, without reading their fields: 15/16 of its lines)
 #   periodic  `schedlab run --kernel 6.18 --cpus 8 --duration 26s --workload
 #             periodic:period=10ms,run=1ms,tasks=64 --trace-out`: 0.9 MB as xz, evenly quick to
 #             decompress, so that parsing is what shows

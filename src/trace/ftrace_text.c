@@ -1265,7 +1265,49 @@ FIELD bool cols_fixed(const char *s, const char *end, const char *start, const c
 }
 #endif
 
-/* 1: a record, 0: not a record (header, LOST line, unknown event), -1: malformed. */
+#if SWAR
+/*
+ * The flags and the timestamp where the kernel prints them after "[cpu]": " fffff %5llu.%09llu:"
+ * (p at the space after ']'): five flag bytes (no space, tab or NUL; the first not a digit),
+ * a space, the seconds right-aligned in five bytes (spaces, then one to five digits), '.',
+ * nine digits, ':'. Then the general reading below (skip_sp, the flags token, skip_sp,
+ * timestamp) takes the same bytes to the same flags, time and place; every other line (tabs,
+ * more seconds, a microsecond clock, no flags) is read by it. The place after the ':' returned,
+ * or NULL.
+ */
+FIELD const char *flags_ts_fixed(const char *p, const char *end, struct sl_trace_record *o, u64 *t)
+{
+	if (end - p < 24 || p[0] != ' ' || p[6] != ' ' || p[12] != '.' || p[22] != ':' ||
+	    is_digit(p[1]))
+		return NULL;
+	u64 w = load8(p + 1);
+	u64 ok = nonzero_bytes(w) & nonzero_bytes(w ^ (ONES * ' ')) &
+		 nonzero_bytes(w ^ (ONES * '\t'));
+
+	if ((ok & 0x8080808080ULL) != 0x8080808080ULL)
+		return NULL;
+	const char *q = p + 7;
+
+	while (q < p + 11 && *q == ' ')
+		q++;
+	/* mostly one to three digits (dec3), else up to five */
+	unsigned s3;
+	size_t k = dec3(q, &s3), k2;
+	u64 sec = k ? s3 : digits8(q, &k), frac = digits8(p + 13, &k2);
+
+	if (k != (size_t)(p + 12 - q) || k2 != 8 || !is_digit(p[21]))
+		return NULL;
+	memcpy(o->flags, p + 1, 8);
+	o->flags[5] = '\0';
+	*t = sec * NSEC_PER_SEC + frac * 10 + (u64)(p[21] - '0');
+	return p + 23;
+}
+#endif
+
+/*
+ * 1: a record, 0: not a record (header, LOST line, unknown event), -1: malformed, 2: a lenient
+ * read's known event before the last record (malformed, its fields not read).
+ */
 static inline __attribute__((always_inline)) int parse_line(struct sl_trace_reader *r, char *s,
 							    size_t n, struct sl_trace_record *o,
 							    const char **what)
@@ -1340,6 +1382,35 @@ static inline __attribute__((always_inline)) int parse_line(struct sl_trace_read
 		}
 		c.s++; /* ']' */
 	}
+#if SWAR
+	{
+		const char *e = flags_ts_fixed(c.s, c.end, o, &o->time);
+
+#ifdef SL_FTRACE_CHECK_COLS
+		/* -DSL_FTRACE_CHECK_COLS: the general reading of every line the fixed one took */
+		if (e) {
+			struct sl_trace_record chk;
+			struct cur k = c;
+			const char *f;
+
+			skip_sp(&k);
+			f = k.s;
+			k.s = scan_to(k.s, k.end, ' ', ' ');
+			if (is_digit(*f) && k.s[-1] == ':')
+				abort();
+			if (k.s - f != 5 || memcmp(f, o->flags, 5))
+				abort();
+			skip_sp(&k);
+			if (!timestamp(&k, &chk.time) || chk.time != o->time || k.s != e)
+				abort();
+		}
+#endif
+		if (e) {
+			c.s = e;
+			goto event;
+		}
+	}
+#endif
 	skip_sp(&c);
 	/* flags (absent, 4 or 5 characters) or the timestamp "digits.digits:" */
 	{
@@ -1362,6 +1433,9 @@ static inline __attribute__((always_inline)) int parse_line(struct sl_trace_read
 		*what = "a timestamp (seconds.fraction:)";
 		return -1;
 	}
+#if SWAR
+event:
+#endif
 	skip_sp(&c);
 	const char *ev = c.s;
 
@@ -1379,6 +1453,14 @@ static inline __attribute__((always_inline)) int parse_line(struct sl_trace_read
 		count_unknown(r, ev, evlen);
 		return 0;
 	}
+	/*
+	 * A lenient read counts a known event's line that goes back in time as malformed, as it
+	 * does a line whose fields are malformed or out of limits: the same outcome whatever the
+	 * fields hold, so they are not read (ftrace_parse counts it). The consumers read only the
+	 * fields of a record's kind, which its own line sets.
+	 */
+	if (r->lenient && r->records && o->time < r->last_time)
+		return 2;
 	copy_line(o->event, sizeof(o->event), ev, evlen, c.end);
 	/* a copy for the event's parser, so that c, whose address is not taken, stays in
 	 * registers through the columns above */
@@ -1427,6 +1509,10 @@ static inline __attribute__((always_inline)) int ftrace_parse(struct sl_trace_re
 
 	/* the parsers only read s: an error can quote it */
 	rc = parse_line(r, s, n, o, &what);
+	if (rc == 2) {
+		r->malformed++;
+		return 0;
+	}
 	if (rc == 1 && !in_limits(o, &what))
 		rc = -1;
 	/*
@@ -1437,12 +1523,7 @@ static inline __attribute__((always_inline)) int ftrace_parse(struct sl_trace_re
 	if (rc == 1 && r->records && o->time < r->last_time) {
 		char msg[96];
 
-		/* skipped and counted: no message to format (it was a third of the time of a
-		 * lenient read of a trace whose timestamps start again) */
-		if (r->lenient) {
-			r->malformed++;
-			return 0;
-		}
+		/* (a lenient read's such line is counted by parse_line's test, unformatted) */
 		snprintf(msg, sizeof(msg), "a timestamp not before line %lu's (%llu.%09llu)",
 			 r->last_line, (unsigned long long)(r->last_time / NSEC_PER_SEC),
 			 (unsigned long long)(r->last_time % NSEC_PER_SEC));
