@@ -206,6 +206,8 @@ grep -qx 'param wake_local_sd=0ns' "$T/out" || fail "tail: wake_local_sd: $(cat 
 grep -q '^# calibrate --recordings: 2100 timer wake-ups' "$T/out" || fail "tail: count: $(cat "$T/out")"
 grep -q '^# the tail: 2000 wake-ups ran first on their CPU; above the line their 90th, 95th, 97.5th, 99th percentiles 0.0 9.0 18.0 30.0 us' \
 	"$T/out" || fail "tail: the percentiles (the 100 run second left out): $(cat "$T/out")"
+grep -q '^# 100 ran second, behind another woken task (median 420.0 us): left out of the tail' \
+	"$T/out" || fail "tail: the wake-ups run second: $(cat "$T/out")"
 grep -qx 'param wake_local_tail=100' "$T/out" || fail "wake_local_tail: $(cat "$T/out")"
 grep -qx 'param wake_local_tail_mean=13000ns' "$T/out" || fail "wake_local_tail_mean: $(cat "$T/out")"
 "$SL" calibrate --recordings --json "$T/tail.trace" | grep -q '"ran_first": 2000, "wake_local_tail": 100, "wake_local_tail_mean_ns": 13000' ||

@@ -163,6 +163,10 @@ static void recordings_row(const struct sl_wake_idle_row *w, const char *what, c
 		       (unsigned long long)w->n_direct, SL_WI_TAIL_MIN, name);
 		return;
 	}
+	if (w->n > w->n_direct)
+		printf("# %llu ran second, behind another woken task (median %.1f us): left out of "
+		       "the tail\n",
+		       (unsigned long long)(w->n - w->n_direct), w->second_p50 / 1e3);
 	printf("# the tail: %llu wake-ups ran first on their CPU; above the line their 90th, 95th, "
 	       "97.5th, 99th percentiles %.1f %.1f %.1f %.1f us; of 1000, %llu wait an extra "
 	       "exponential delay of mean %.1f us\n",

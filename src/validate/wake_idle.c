@@ -180,6 +180,15 @@ static int fit_tail(const struct acc *a, struct sl_wake_idle_row *w, double icpt
 		if (a->s[i].direct)
 			v[k++] = a->s[i].lat - (icpt + slope * a->s[i].x);
 	w->n_direct = k;
+	/* the others: how long the wake-ups run second took (printed, not a parameter) */
+	if (a->n > k) {
+		size_t j = 0;
+
+		for (size_t i = 0; i < a->n; i++)
+			if (!a->s[i].direct)
+				v[k + j++] = a->s[i].lat;
+		w->second_p50 = median(v + k, j);
+	}
 	if (k < SL_WI_TAIL_MIN) {
 		free(v);
 		return 0;

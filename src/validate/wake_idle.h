@@ -26,6 +26,7 @@ struct sl_wake_idle_row {
 	 * 97.5th and 99th percentiles (ns), the share per 1000 and the mean (ns) of the extra
 	 * delay fitted to them (0: none; fewer than SL_WI_TAIL_MIN wake-ups: not fitted) */
 	u64 n_direct;
+	double second_p50; /* the others' median latency, ns (the CPU ran another task first) */
 	double tail_q[4];
 	u64 tail, tail_mean;
 };
