@@ -162,9 +162,10 @@ static double mix_cdf(double x, double sd, double s, double m)
  * CPU ran the task first (one that ran another woken task first waited for that task's run,
  * which a model makes itself) have a long right tail; the normal of the row's sd plus, for a
  * share of the draws, an exponential extra is fitted to their 90th, 95th, 97.5th and 99th
- * percentiles (least squares on the distribution function, over shares of 0-1000 per 1000 in
- * steps of 5 and means of 0.5-200 us in steps of 0.5 us). None when the 99th percentile is
- * within the normal's own (2.326 sd).
+ * percentiles (least squares on the distribution function, over shares of 5-1000 per 1000 in
+ * steps of 5 and means of 0.5-200 us in steps of 0.5 us; a pair whose closed form overflows, a
+ * mean far under the sd, is skipped). None when the 99th percentile is within the normal's own
+ * (2.326 sd).
  */
 #define N_TAIL_Q 4
 static int fit_tail(const struct acc *a, struct sl_wake_idle_row *w, double icpt, double slope)
@@ -210,6 +211,8 @@ static int fit_tail(const struct acc *a, struct sl_wake_idle_row *w, double icpt
 
 				e += d * d;
 			}
+			if (!isfinite(e))
+				continue;
 			if (best < 0 || e < best) {
 				best = e;
 				w->tail = (u64)s;
