@@ -164,4 +164,57 @@ grep -q '"wake_preempt": {"wakeups": 30, "need_resched": 12, "wake_preempt": 400
 # the first trace has none: no line
 "$SL" calibrate --recordings "$T/real.trace" >"$T/out"
 grep -q 'fewer than 20: no wake_preempt line' "$T/out" || fail "no wake-ups: $(cat "$T/out")"
+# The tail (wake_local_tail, wake_local_tail_mean): task t (pid 10) woken by idle CPU 0's own
+# timer 1000 times after 1 ms of idle and 1000 times after 10 ms; in each, 900 at 20 us (30 us
+# after 10 ms) and 100 later by round(13 us x ln(100 / j)), j = 100..1: the quantiles of a share
+# of 100 per 1000 waiting an extra exponential of mean 13 us (no normal spread: the 16th and 84th
+# percentiles are on the line). Their residuals' 90th, 95th, 97.5th, 99th percentiles: 0, 9
+# (13 ln 2 = 9.01), 18 (13 ln 4), 30 us (13 ln 10 = 29.93), where share 100 and mean 13 us give
+# the distribution function 0.9, 0.94996, 0.97496, 0.99005: wake_local_tail=100,
+# wake_local_tail_mean=13000ns. Left out of the tail, not of the line: 100 wake-ups after 1 ms
+# whose CPU runs task u (pid 11) first, 400 us, then t (at 420 us).
+awk 'BEGIN {
+	print "# tracer: nop"
+	print "#"
+	t = 100000000
+	for (k = 0; k < 2100; k++) {
+		b = k < 1000 ? 0 : k < 2000 ? 1 : 0
+		i = k % 1000
+		lat = b ? 30 : 20
+		if (k < 2000 && i >= 900)
+			lat += int(13 * log(100 / (1000 - i)) + 0.5)
+		printf "          <idle>-0       [000] d..1. %13.6f: cpu_idle: state=1 cpu_id=0\n", t / 1e6
+		t += b ? 10000 : 1000
+		printf "          <idle>-0       [000] d.h3. %13.6f: sched_waking: comm=t pid=10 prio=120 target_cpu=000\n", t / 1e6
+		printf "          <idle>-0       [000] dN.1. %13.6f: cpu_idle: state=4294967295 cpu_id=0\n", (t + 5) / 1e6
+		if (k >= 2000) {
+			printf "          <idle>-0       [000] d..2. %13.6f: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=u next_pid=11 next_prio=120\n", (t + 20) / 1e6
+			printf "               u-11      [000] d..2. %13.6f: sched_switch: prev_comm=u prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=t next_pid=10 next_prio=120\n", (t + 420) / 1e6
+			t += 420
+		} else {
+			t += lat
+			printf "          <idle>-0       [000] d..2. %13.6f: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t next_pid=10 next_prio=120\n", t / 1e6
+		}
+		t += 100
+		printf "               t-10      [000] d..2. %13.6f: sched_switch: prev_comm=t prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", t / 1e6
+	}
+}' >"$T/tail.trace"
+"$SL" calibrate --recordings "$T/tail.trace" >"$T/out" 2>"$T/err" ||
+	fail "calibrate --recordings, tail: $(cat "$T/err")"
+grep -qx 'param wake_local=20000ns' "$T/out" || fail "tail: wake_local: $(cat "$T/out")"
+grep -qx 'param wake_local_sd=0ns' "$T/out" || fail "tail: wake_local_sd: $(cat "$T/out")"
+grep -q '^# calibrate --recordings: 2100 timer wake-ups' "$T/out" || fail "tail: count: $(cat "$T/out")"
+grep -q '^# the tail: 2000 wake-ups ran first on their CPU; above the line their 90th, 95th, 97.5th, 99th percentiles 0.0 9.0 18.0 30.0 us' \
+	"$T/out" || fail "tail: the percentiles (the 100 run second left out): $(cat "$T/out")"
+grep -q '^# 100 ran second, behind another woken task (median 420.0 us): left out of the tail' \
+	"$T/out" || fail "tail: the wake-ups run second: $(cat "$T/out")"
+grep -qx 'param wake_local_tail=100' "$T/out" || fail "wake_local_tail: $(cat "$T/out")"
+grep -qx 'param wake_local_tail_mean=13000ns' "$T/out" || fail "wake_local_tail_mean: $(cat "$T/out")"
+"$SL" calibrate --recordings --json "$T/tail.trace" | grep -q '"ran_first": 2000, "wake_local_tail": 100, "wake_local_tail_mean_ns": 13000' ||
+	fail "tail: --json"
+# the first trace: 40, too few for a tail; none in its lines
+"$SL" calibrate --recordings "$T/real.trace" >"$T/out"
+grep -q '40 wake-ups ran first on their CPU, fewer than 100: no wake_local_tail lines' "$T/out" ||
+	fail "tail: too few: $(cat "$T/out")"
+if grep -q '^param wake_local_tail' "$T/out"; then fail "a tail from 40 wake-ups"; fi
 echo "calibrate_recordings: ok"

@@ -843,6 +843,67 @@ static void test_wake_path(void **state)
 	sl_config_free(&cfg);
 }
 
+/*
+ * wake_local_tail/wake_remote_tail: a share of the wake-ups of an idle CPU waits an extra
+ * exponential delay. By hand: wake_local=20us, no sd, wake_local_tail=1000 (every one) with
+ * wake_local_tail_mean=10us: every draw is 20000 ns or more, and 20000 draws average 30000 ns
+ * within 5 standard errors (10000/sqrt(20000) = 71 ns): 30000 +- 355. With
+ * wake_local_tail=250, a quarter waits: the mean is 22500 +- 5 x sqrt(0.25 x 2 x 10^8 - 2500^2)
+ * / sqrt(20000) (the extra's sd 6614 ns, 47 ns a mean): 22500 +- 234, and 5000 +- 306 of the
+ * 20000 draws are above 20000 ns (5 x sqrt(20000 x 0.25 x 0.75) = 306); the remote
+ * path, whose tail is 0, stays exactly wake_remote.
+ */
+static void test_wake_path_tail(void **state)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[256];
+	u64 sum = 0, above = 0, min = ~0ULL;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.cpus = "2";
+	a.duration = "1ms";
+	a.workloads[a.nworkloads++] = "hog:tasks=1";
+	a.params[a.nparams++] = "wake_local=20us";
+	a.params[a.nparams++] = "wake_remote=5us";
+	a.params[a.nparams++] = "wake_local_tail=1000";
+	a.params[a.nparams++] = "wake_local_tail_mean=10us";
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(&cfg);
+
+	assert_non_null(sim);
+	sim->this_cpu = 1;
+	for (int i = 0; i < 20000; i++) {
+		u64 v = sl_wake_path(sim, &sim->cpus[1]);
+
+		sum += v;
+		min = v < min ? v : min;
+	}
+	assert_true(min >= 20000);
+	assert_true(sum / 20000 >= 29645 && sum / 20000 <= 30355);
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+	a.params[2] = "wake_local_tail=250";
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	sim = sl_sim_new(&cfg);
+	sim->this_cpu = 1;
+	sum = 0;
+	for (int i = 0; i < 20000; i++) {
+		u64 v = sl_wake_path(sim, &sim->cpus[1]);
+
+		sum += v;
+		above += v > 20000;
+	}
+	assert_true(sum / 20000 >= 22266 && sum / 20000 <= 22734);
+	assert_true(above >= 4694 && above <= 5306);
+	assert_int_equal(sl_wake_path(sim, &sim->cpus[0]), 5000);
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -855,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_vcpu_pack_irq),	 cmocka_unit_test(test_vcpu_pack_irq_busy),
 		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_vcpu_util),
 		cmocka_unit_test(test_vcpu_pack_room),	 cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_wake_path_tail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

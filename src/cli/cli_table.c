@@ -200,7 +200,7 @@ const struct sl_cli_opt sl_cli_opts[] = {
 	 "Measure nothing: read the real traces of the recordings given (validate --out "
 	 "directories) and print the idle-length dependence of a wake-up of an idle CPU, by its "
 	 "own timer and from another CPU, as machine.conf lines (wake_local, wake_local_sd, "
-	 "wake_local_decade; wake_remote, wake_remote_sd, wake_remote_decade).",
+	 "wake_local_decade, wake_local_tail, wake_local_tail_mean; the same of wake_remote).",
 	 0, NULL},
 	{"remote-known", "--remote-known", NULL, "NS", false,
 	 "With --recordings: what the model charges already on a remote wake-up (the IPI and the "

@@ -71,19 +71,13 @@ static void set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
  * another CPU, beyond the IPI and the idle state's exit latency the model already charges. 0:
  * none (the default), and no draw.
  */
-u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
+static u64 wake_path_normal(struct sl_sim *sim, const struct sl_cpu *rq, bool local)
 {
-	bool local = rq->id == sim->this_cpu;
-	struct sl_dist d = {SL_DIST_NORMAL,
-			    local ? sl_machine_of(sim)->p->wake_local
-				  : sl_machine_of(sim)->p->wake_remote,
-			    local ? sl_machine_of(sim)->p->wake_local_sd
-				  : sl_machine_of(sim)->p->wake_remote_sd};
-	u64 decade = local ? sl_machine_of(sim)->p->wake_local_decade
-			   : sl_machine_of(sim)->p->wake_remote_decade;
+	const struct sl_params *p = sl_machine_of(sim)->p;
+	struct sl_dist d = {SL_DIST_NORMAL, local ? p->wake_local : p->wake_remote,
+			    local ? p->wake_local_sd : p->wake_remote_sd};
+	u64 decade = local ? p->wake_local_decade : p->wake_remote_decade;
 
-	if (rq->curr)
-		return 0;
 	/* wake_*_decade: the mean moves with log10 of how long the CPU has been idle, in ms */
 	if (decade && sim->now > sl_mcpu(sim, rq->id)->idle_dev.enter_time) {
 		double idle_ms =
@@ -97,6 +91,28 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 	if (!d.b)
 		return d.a;
 	return sl_dist_draw(&d, &sim->sched_rng);
+}
+
+/*
+ * wake_*_tail: the recorded path has a long tail a normal spread lacks (docs/validate.md, the
+ * wake-up path's tail): of 1000 wake-ups, wake_*_tail wait an extra delay, exponential of mean
+ * wake_*_tail_mean, on top of the normal draw. Off (0): no draw, the stream of numbers as before.
+ */
+u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	const struct sl_params *p = sl_machine_of(sim)->p;
+	bool local = rq->id == sim->this_cpu;
+	u64 tail = local ? p->wake_local_tail : p->wake_remote_tail;
+	struct sl_dist extra = {SL_DIST_EXP,
+				local ? p->wake_local_tail_mean : p->wake_remote_tail_mean, 0};
+	u64 lat;
+
+	if (rq->curr)
+		return 0;
+	lat = wake_path_normal(sim, rq, local);
+	if (tail && extra.a && sl_rng_double(&sim->sched_rng) * 1000 < (double)tail)
+		lat += sl_dist_draw(&extra, &sim->sched_rng);
+	return lat;
 }
 
 static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)

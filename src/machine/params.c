@@ -162,6 +162,18 @@ const struct sl_param_desc sl_param_table[] = {
 	 "calibrate --recordings measures it in real traces"},
 	{"wake_remote_decade", P(wake_remote_decade), 0, false,
 	 "the same for wake_remote (calibrate --recordings)"},
+	{"wake_local_tail", P(wake_local_tail), 0, SL_PARAM_COUNT0,
+	 "0: wake_local's spread is normal. Else of 1000 timer wake-ups of an idle CPU this many "
+	 "wait an extra delay beyond the normal draw, exponential of mean wake_local_tail_mean "
+	 "(1000 or more: every one): the path's long tail, which a normal spread lacks. "
+	 "calibrate --recordings fits both to the upper quantiles of the wake-ups whose CPU ran "
+	 "the task first (docs/validate.md, issue 28, the wake-up path's tail)"},
+	{"wake_local_tail_mean", P(wake_local_tail_mean), 0, false,
+	 "the mean of wake_local_tail's extra delay (0: off)"},
+	{"wake_remote_tail", P(wake_remote_tail), 0, SL_PARAM_COUNT0,
+	 "the same for a wake-up of an idle CPU from another CPU (calibrate --recordings)"},
+	{"wake_remote_tail_mean", P(wake_remote_tail_mean), 0, false,
+	 "the mean of wake_remote_tail's extra delay (0: off)"},
 	{"syscall_preempt", P(syscall_preempt), 0, SL_PARAM_FLAG,
 	 "0: a task's zero-time steps (a pipe write, a condition's signal or broadcast, a mutex's "
 	 "unlock) run one after the other. 1: a step that wakes a task is a system call, whose "

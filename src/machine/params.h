@@ -50,6 +50,9 @@ struct sl_params {
 	u64 wake_local, wake_local_sd;	 /* idle CPU, woken from itself: to the switch */
 	u64 wake_remote, wake_remote_sd; /* idle CPU, woken by another: beyond IPI and exit */
 	u64 wake_local_decade, wake_remote_decade; /* added per tenfold idle length past 1 ms */
+	/* per 1000 of those wake-ups: an extra delay, exponential of mean *_tail_mean (0: off) */
+	u64 wake_local_tail, wake_local_tail_mean;
+	u64 wake_remote_tail, wake_remote_tail_mean;
 	u64 syscall_preempt; /* 1: a waking step returns to user through a preemption point */
 	u64 cwait_preempt;   /* 1: and so does a condition wait's release, before its sleep */
 	u64 vcpu_pack;	     /* per 1000 wake-ups: kept on a busy prev CPU (0: mainline) */

@@ -158,6 +158,23 @@ static void recordings_row(const struct sl_wake_idle_row *w, const char *what, c
 	printf("param %s=%lluns\nparam %s_sd=%lluns\nparam %s_decade=%lluns\n", name,
 	       (unsigned long long)(w->at_1ms > known ? w->at_1ms - known : 0), name,
 	       (unsigned long long)w->sd, name, (unsigned long long)w->per_decade);
+	if (w->n_direct < SL_WI_TAIL_MIN) {
+		printf("# %llu wake-ups ran first on their CPU, fewer than %d: no %s_tail lines\n",
+		       (unsigned long long)w->n_direct, SL_WI_TAIL_MIN, name);
+		return;
+	}
+	if (w->n > w->n_direct)
+		printf("# %llu ran second, behind another woken task (median %.1f us): left out of "
+		       "the tail\n",
+		       (unsigned long long)(w->n - w->n_direct), w->second_p50 / 1e3);
+	printf("# the tail: %llu wake-ups ran first on their CPU; above the line their 90th, 95th, "
+	       "97.5th, 99th percentiles %.1f %.1f %.1f %.1f us; of 1000, %llu wait an extra "
+	       "exponential delay of mean %.1f us\n",
+	       (unsigned long long)w->n_direct, w->tail_q[0] / 1e3, w->tail_q[1] / 1e3,
+	       w->tail_q[2] / 1e3, w->tail_q[3] / 1e3, (unsigned long long)w->tail,
+	       (double)w->tail_mean / 1e3);
+	printf("param %s_tail=%llu\nparam %s_tail_mean=%lluns\n", name, (unsigned long long)w->tail,
+	       name, (unsigned long long)w->tail_mean);
 }
 
 static void recordings_json_row(const struct sl_wake_idle_row *w, const char *name, u64 known)
@@ -179,6 +196,10 @@ static void recordings_json_row(const struct sl_wake_idle_row *w, const char *na
 		       (unsigned long long)known, name,
 		       (unsigned long long)(w->at_1ms > known ? w->at_1ms - known : 0), name,
 		       (unsigned long long)w->sd, name, (unsigned long long)w->per_decade);
+	if (w->ok && w->n_direct >= SL_WI_TAIL_MIN)
+		printf(", \"ran_first\": %llu, \"%s_tail\": %llu, \"%s_tail_mean_ns\": %llu",
+		       (unsigned long long)w->n_direct, name, (unsigned long long)w->tail, name,
+		       (unsigned long long)w->tail_mean);
 	printf("}");
 }
 

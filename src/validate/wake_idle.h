@@ -22,6 +22,13 @@ struct sl_wake_idle_row {
 	double bin_idle[SL_WI_BINS]; /* the bin's median log10(idle ms) */
 	double bin_lat[SL_WI_BINS];  /* the bin's median latency, ns */
 	u64 at_1ms, per_decade, sd;  /* the fit (ns) */
+	/* the tail: the wake-ups whose CPU ran the task first, their residuals' 90th, 95th,
+	 * 97.5th and 99th percentiles (ns), the share per 1000 and the mean (ns) of the extra
+	 * delay fitted to them (0: none; fewer than SL_WI_TAIL_MIN wake-ups: not fitted) */
+	u64 n_direct;
+	double second_p50; /* the others' median latency, ns (the CPU ran another task first) */
+	double tail_q[4];
+	u64 tail, tail_mean;
 };
 
 struct sl_wake_idle {
@@ -32,10 +39,12 @@ struct sl_wake_idle {
 /*
  * Reads the traces paths[0..n) (text ftrace, as `validate --out` keeps real.trace.xz) and fits,
  * per row, the latency medians of the idle-length bins (a line in log10 of the idle length,
- * weighted by the bins' counts; bins of fewer than SL_WI_MIN wake-ups left out). 0 when at
- * least one row could be fitted (row.ok), or -1 with err naming the file or saying why.
+ * weighted by the bins' counts; bins of fewer than SL_WI_MIN wake-ups left out), and the
+ * tail of a fitted row (SL_WI_TAIL_MIN or more wake-ups run first: wake_idle.c's fit_tail). 0
+ * when at least one row could be fitted (row.ok), or -1 with err naming the file or saying why.
  */
-#define SL_WI_MIN 20
+#define SL_WI_MIN      20
+#define SL_WI_TAIL_MIN 100
 int sl_wake_idle_measure(const char *const *paths, int n, struct sl_wake_idle *w, char *err,
 			 size_t errlen);
 

@@ -19,10 +19,11 @@
  * another, idle CPU: wake_ipi) reads, and the machine's wake-up path of an idle CPU (wake_*:
  * else the trace's own measure of it, trace_wake.c). */
 static const char *const cost_params[] = {
-	"ctx_switch",	     "ctx_switch_bare",	   "cache_refill",  "migrate_smt",
-	"migrate_core",	     "migrate_socket",	   "timer_slack",   "wake_ipi",
-	"wake_local",	     "wake_local_sd",	   "wake_remote",   "wake_remote_sd",
-	"wake_local_decade", "wake_remote_decade", "vcpu_pack_irq",
+	"ctx_switch",		"ctx_switch_bare",    "cache_refill",	       "migrate_smt",
+	"migrate_core",		"migrate_socket",     "timer_slack",	       "wake_ipi",
+	"wake_local",		"wake_local_sd",      "wake_remote",	       "wake_remote_sd",
+	"wake_local_decade",	"wake_remote_decade", "vcpu_pack_irq",	       "wake_local_tail",
+	"wake_local_tail_mean", "wake_remote_tail",   "wake_remote_tail_mean",
 };
 
 static bool is_cost(const char *assignment)
