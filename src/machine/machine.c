@@ -941,6 +941,19 @@ static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, i
 }
 
 /*
+ * The wake_tail parameter: a task that wakes another from task context (a futex wake) runs on
+ * for this long before its next step; a wakee kept on its CPU and not let run first waits that
+ * long. Charged as CPU time of the waker's current burst, as wake_ipi's.
+ */
+static void wake_tail_cost(struct sl_sim *sim, struct sl_task *waker)
+{
+	u64 ns = sl_machine_of(sim)->p->wake_tail_ns;
+
+	if (ns && waker && waker->on_cpu)
+		sl_add_run(waker, ns);
+}
+
+/*
  * The wake_preempt parameter: the measured kernel lets a task woken onto its waker's own CPU
  * run first far more often than mainline 6.18's EEVDF rule would (docs/validate.md, "The
  * wake-up preemption of a waker"). Where the policy did not preempt, the wakee runs next
@@ -1042,6 +1055,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags));
 	cpu = sl_vcpu_place(sim, p, waker, from, cpu);
 	wake_ipi_cost(sim, waker, from, cpu);
+	wake_tail_cost(sim, waker);
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];

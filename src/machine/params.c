@@ -235,6 +235,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "kicks the halted vCPU's thread). calibrate's free ping-pong measures it (a round whose "
 	 "write woke the other CPU against one that did not); this machine's recordings show "
 	 "bursts that wake the other, halted vCPU 11-13 us longer than those that wake locally"},
+	{"wake_tail", P(wake_tail_ns), 0, false,
+	 "0: a running task's wake-up of another costs the waker no time. Else the waker's CPU "
+	 "time after each wake-up it makes from task context, before its next step: the rest of "
+	 "the futex wake system call and of the caller's path to its next one (in a VM every "
+	 "step of it slower). Measured on the calibration half's 21 real traces (docs/validate.md, "
+	 "issue 28 step 9): from a waker's sched_waking to its next event (its next wake-up or its "
+	 "switch-out asleep), for the pairs whose next step the model makes at once, a wakee "
+	 "woken onto the waker's own CPU: median 6 us (3608 wake-ups)"},
 	{"wake_preempt", P(wake_preempt), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): the policy alone decides whether a wakee preempts. Else this "
 	 "kernel's wake-up preemption as traced: of 1000 wake-ups by a running task of a task "
