@@ -409,6 +409,19 @@ tc "--param timer_slack=100us --param timer_coalesce=1" \
 tc "--param timer_slack=50us --param timer_coalesce=1" \
 	"comm=first 0.001050000: comm=second 0.001110000: "
 
+# irq_preempt (tests/data/rtapp/irq_preempt.json), one CPU, 6.18: "rt" (SCHED_FIFO) sleeps
+# 1000 us at 0 while "hog" runs 5000 us; its timer's interrupt at 1000 us preempts hog (R+), at
+# once without the parameter, 10 us later with irq_preempt=10us, and hog, whose CPU the
+# interrupt took for those 10 us, exits 10 us later too (rt's run is the same in both).
+ip() {
+	# shellcheck disable=SC2086
+	run irq_preempt.json 1 --kernel 6.18 $1 --trace-out "$T/ip.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=hog/ { printf "%s %s ", $4, $9 }' "$T/ip.txt")
+	[ "$got" = "$2" ] || fail "ip '$1': hog's switches '$got', expected '$2'"
+}
+ip "" "0.001000000: prev_state=R+ 0.005160000: prev_state=Z "
+ip "--param irq_preempt=10us" "0.001010000: prev_state=R+ 0.005170000: prev_state=Z "
+
 # rt-app's video-short example, recorded on a 2-vCPU machine with 6.18 (tests/data/validate-set):
 # every thread completes as many loops as in the real run. Its loops are paced by two timers:
 # "waker" resumes NuPlayerRenderer every 33.333 ms (90 times in 3 s), and NuPlayerRenderer's

@@ -243,6 +243,13 @@ const struct sl_param_desc sl_param_table[] = {
 	 "issue 28 step 9): from a waker's sched_waking to its next event (its next wake-up or its "
 	 "switch-out asleep), for the pairs whose next step the model makes at once, a wakee "
 	 "woken onto the waker's own CPU: median 6 us (3608 wake-ups)"},
+	{"irq_preempt", P(irq_preempt_ns), 0, false,
+	 "0: an interrupt's wake-up (a sleep's timer, a device) that preempts the task running on "
+	 "the interrupt's own CPU switches at once. Else it switches this much later, the CPU "
+	 "taken meanwhile (the rest of the handler and the interrupt's exit, in a VM slower). "
+	 "Measured on the calibration half's 21 real traces (docs/validate.md, issue 28 step 9): "
+	 "712 interrupt wake-ups onto a vCPU running a task whose next switch there preempted it "
+	 "for the wakee: median 10 us from sched_waking (p10 8, p75 12)"},
 	{"wake_preempt", P(wake_preempt), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): the policy alone decides whether a wakee preempts. Else this "
 	 "kernel's wake-up preemption as traced: of 1000 wake-ups by a running task of a task "
