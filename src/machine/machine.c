@@ -949,7 +949,11 @@ static void wake_tail_cost(struct sl_sim *sim, struct sl_task *waker)
 {
 	u64 ns = sl_machine_of(sim)->p->wake_tail_ns;
 
-	if (ns && waker && waker->on_cpu)
+	if (!ns || !waker || !waker->on_cpu)
+		return;
+	if (sl_machine_of(sim)->p->wake_tail_unlock)
+		sl_mtask(waker)->tail_due += ns;
+	else
 		sl_add_run(waker, ns);
 }
 

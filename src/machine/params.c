@@ -244,6 +244,11 @@ const struct sl_param_desc sl_param_table[] = {
 	 "switch-out asleep), for the pairs whose next step the model makes at once, a wakee "
 	 "woken onto the waker's own CPU: median 6 us (3608 wake-ups), every target 11 us (7202). "
 	 "A recorded trace's bursts hold it already: trace replay gives no credit for it"},
+	{"wake_tail_unlock", P(wake_tail_unlock), 0, SL_PARAM_FLAG,
+	 "0: wake_tail runs right after the wake-up. 1: at the waker's next step that is not a "
+	 "mutex's unlock, so a wake-up under a mutex (rt-app's resume: lock, broadcast, unlock) "
+	 "releases it first: glibc's unlock of a mutex nobody waits on is a store in user mode, "
+	 "and the rest of the path (rt-app's loop, the next event's system call) comes after it"},
 	{"irq_preempt", P(irq_preempt_ns), 0, false,
 	 "0: an interrupt's wake-up (a sleep's timer, a device) that preempts the task running on "
 	 "the interrupt's own CPU switches at once. Else it switches this much later, the CPU "
