@@ -409,6 +409,41 @@ tc "--param timer_slack=100us --param timer_coalesce=1" \
 tc "--param timer_slack=50us --param timer_coalesce=1" \
 	"comm=first 0.001050000: comm=second 0.001110000: "
 
+# irq_preempt (tests/data/rtapp/irq_preempt.json), one CPU, 6.18: "rt" (SCHED_FIFO) sleeps
+# 1000 us at 0 while "hog" runs 5000 us; its timer's interrupt at 1000 us preempts hog (R+), at
+# once without the parameter, 10 us later with irq_preempt=10us, and hog, whose CPU the
+# interrupt took for those 10 us, exits 10 us later too (rt's run is the same in both).
+ip() {
+	# shellcheck disable=SC2086
+	run irq_preempt.json 1 --kernel 6.18 $1 --trace-out "$T/ip.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=hog/ { printf "%s %s ", $4, $9 }' "$T/ip.txt")
+	[ "$got" = "$2" ] || fail "ip '$1': hog's switches '$got', expected '$2'"
+}
+ip "" "0.001000000: prev_state=R+ 0.005160000: prev_state=Z "
+ip "--param irq_preempt=10us" "0.001010000: prev_state=R+ 0.005170000: prev_state=Z "
+
+# wake_tail (tests/data/rtapp/wake_tail.json), two CPUs, 6.18: "sleeper" suspends on "w" at 0
+# on CPU 1; "waker" runs 100 us on CPU 0, then resumes it (lock w, broadcast, unlock) and runs
+# 50 us. The sleeper, woken onto its idle CPU 1 at 100 us, runs at once and locks w. With
+# wake_tail=10us charged at the wake-up the waker still holds w through the tail: the sleeper
+# sleeps on it (D) and the unlock at 110 us wakes it again (a second tail), the waker exits 20 us
+# later than without; with wake_tail_unlock=1 the tail runs after the unlock: no D, the waker
+# exits 10 us later.
+wt() {
+	# shellcheck disable=SC2086
+	run wake_tail.json 2 --kernel 6.18 $1 --trace-out "$T/wt.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=(sleeper|waker) / {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
+		printf "%s ", $4 }' "$T/wt.txt")
+	[ "$got" = "$2" ] || fail "wt '$1': switches '$got', expected '$2'"
+}
+wt "" "comm=sleeper state=S 0.000000000: comm=waker state=Z 0.000180000: \
+comm=sleeper state=Z 0.000230000: "
+wt "--param wake_tail=10us" "comm=sleeper state=S 0.000000000: comm=sleeper state=D 0.000100000: \
+comm=waker state=Z 0.000200000: comm=sleeper state=Z 0.000240000: "
+wt "--param wake_tail=10us --param wake_tail_unlock=1" "comm=sleeper state=S 0.000000000: \
+comm=waker state=Z 0.000190000: comm=sleeper state=Z 0.000230000: "
+
 # rt-app's video-short example, recorded on a 2-vCPU machine with 6.18 (tests/data/validate-set):
 # every thread completes as many loops as in the real run. Its loops are paced by two timers:
 # "waker" resumes NuPlayerRenderer every 33.333 ms (90 times in 3 s), and NuPlayerRenderer's

@@ -629,6 +629,29 @@ static void test_wake_ipi(void **state)
 }
 
 /*
+ * wake_tail: every one of the 1000 wake-ups each end of a pingpong sends is made from task
+ * context, so each costs its sender wake_tail = 10 us, 1000 x 10 us = 10 ms of CPU more per
+ * task, exactly, whether the other CPU halts (vm-hlt) or polls: unlike wake_ipi the cost does
+ * not depend on where the wakee goes.
+ */
+static void test_wake_tail(void **state)
+{
+	u64 base[2], tail[2], poll[2], poll_tail[2], m0, m1, m2, m3;
+
+	(void)state;
+	pingpong_cpu("vm-hlt", NULL, base, &m0);
+	pingpong_cpu("vm-hlt", "wake_tail=10us", tail, &m1);
+	pingpong_cpu(NULL, NULL, poll, &m2);
+	pingpong_cpu(NULL, "wake_tail=10us", poll_tail, &m3);
+	assert_int_equal(m0, 0);
+	assert_int_equal(m1, 0);
+	assert_int_equal(tail[0] - base[0], 1000ULL * 10000);
+	assert_int_equal(tail[1] - base[1], 1000ULL * 10000);
+	assert_int_equal(poll_tail[0] - poll[0], 1000ULL * 10000);
+	assert_int_equal(poll_tail[1] - poll[1], 1000ULL * 10000);
+}
+
+/*
  * The utilization signals of vcpu_pack_room (machine/vcpu_util.c), by hand: a CPU idle at 0
  * runs a task from 0 to one half-life H = 32 x 1024 us, then idles: its signal is 0 at 0,
  * 1024 x (1 - 1/2) = 512 at H, 512 / 2 = 256 at 2H; the task's, running then sleeping, the
@@ -914,9 +937,9 @@ int main(void)
 		cmocka_unit_test(test_vcpu_pack_waker),	 cmocka_unit_test(test_vcpu_pack_other),
 		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_vcpu_pack_busy),
 		cmocka_unit_test(test_vcpu_pack_irq),	 cmocka_unit_test(test_vcpu_pack_irq_busy),
-		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_vcpu_util),
-		cmocka_unit_test(test_vcpu_pack_room),	 cmocka_unit_test(test_wake_path),
-		cmocka_unit_test(test_wake_path_tail),
+		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_wake_tail),
+		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
+		cmocka_unit_test(test_wake_path),	 cmocka_unit_test(test_wake_path_tail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -957,6 +957,39 @@ static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, i
 }
 
 /*
+ * The wake_tail parameter: a task that wakes another from task context (a futex wake) runs on
+ * for this long before its next step; a wakee kept on its CPU and not let run first waits that
+ * long. Charged as CPU time of the waker's current burst, as wake_ipi's.
+ */
+static void wake_tail_cost(struct sl_sim *sim, struct sl_task *waker)
+{
+	u64 ns = sl_machine_of(sim)->p->wake_tail_ns;
+
+	if (!ns || !waker || !waker->on_cpu)
+		return;
+	if (sl_machine_of(sim)->p->wake_tail_unlock)
+		sl_mtask(waker)->tail_due += ns;
+	else
+		sl_add_run(waker, ns);
+}
+
+/*
+ * The irq_preempt parameter: an interrupt's wake-up that set need_resched on the CPU it came
+ * on, which runs a task, switches irq_preempt_ns later; the CPU's time meanwhile is the
+ * interrupt's, so the running task's burst ends that much later too.
+ */
+static void irq_preempt_delay(struct sl_sim *sim, struct sl_cpu *rq, const struct sl_task *waker,
+			      int from, bool had_resched)
+{
+	u64 ns = sl_machine_of(sim)->p->irq_preempt_ns;
+
+	if (!ns || waker || had_resched || rq->id != from || !rq->curr || !rq->need_resched)
+		return;
+	sl_arm(sim, &rq->resched, sim->now + ns);
+	sl_machine_steal(sim, rq, ns);
+}
+
+/*
  * The wake_preempt parameter: the measured kernel lets a task woken onto its waker's own CPU
  * run first far more often than mainline 6.18's EEVDF rule would (docs/validate.md, "The
  * wake-up preemption of a waker"). Where the policy did not preempt, the wakee runs next
@@ -1042,7 +1075,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	 * first then lets it again
 	 */
 	bool again = waker && sl_mtask(p)->blocked == BLK_MUTEX && p->cpu == from;
-	bool decides;
+	bool decides, had_resched;
 
 	/*
 	 * SYNC_WAKEUPS is a sched_features bit of 2.6.31/2.6.32 (off: the sync hint is
@@ -1058,9 +1091,11 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags));
 	cpu = sl_vcpu_place(sim, p, waker, from, cpu);
 	wake_ipi_cost(sim, waker, from, cpu);
+	wake_tail_cost(sim, waker);
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
+	had_resched = rq->need_resched;
 	if (sl_mtask(p)->group &&
 	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
 		sl_mtask(p)->group->sync_blocked--;
@@ -1084,6 +1119,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	if (!decides)
 		sl_check_preempt_curr(sim, rq, p, wake_flags);
 	wake_preempt(sim, rq, p, waker, again && cpu == from, decides);
+	irq_preempt_delay(sim, rq, waker, from, had_resched);
 	task_woken(sim, rq, p);
 }
 

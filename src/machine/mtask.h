@@ -49,6 +49,7 @@ struct sl_machine_task {
 	u64 start_time;
 	u64 slept_at;	       /* its last switch-out asleep (wake_preempt_short reads the sleep) */
 	u64 switched_in;       /* its last switch-in (wake_preempt_all reads a waker's run) */
+	u64 tail_due;	       /* wake_tail_unlock: a wake-up's tail, run at its next step */
 	struct sl_timer timer; /* sleep / I/O completion */
 
 	/* what only some tasks need (NULL: none of it), see struct sl_task_ext */

@@ -247,6 +247,27 @@ const struct sl_param_desc sl_param_table[] = {
 	 "kicks the halted vCPU's thread). calibrate's free ping-pong measures it (a round whose "
 	 "write woke the other CPU against one that did not); this machine's recordings show "
 	 "bursts that wake the other, halted vCPU 11-13 us longer than those that wake locally"},
+	{"wake_tail", P(wake_tail_ns), 0, false,
+	 "0: a running task's wake-up of another costs the waker no time. Else the waker's CPU "
+	 "time after each wake-up it makes from task context, before its next step: the rest of "
+	 "the futex wake system call and of the caller's path to its next one (in a VM every "
+	 "step of it slower). Measured on the calibration half's 21 real traces (docs/validate.md, "
+	 "issue 28 step 9): from a waker's sched_waking to its next event (its next wake-up or its "
+	 "switch-out asleep), for the pairs whose next step the model makes at once, a wakee "
+	 "woken onto the waker's own CPU: median 6 us (3608 wake-ups), every target 11 us (7202). "
+	 "A recorded trace's bursts hold it already: trace replay gives no credit for it"},
+	{"wake_tail_unlock", P(wake_tail_unlock), 0, SL_PARAM_FLAG,
+	 "0: wake_tail runs right after the wake-up. 1: at the waker's next step that is not a "
+	 "mutex's unlock, so a wake-up under a mutex (rt-app's resume: lock, broadcast, unlock) "
+	 "releases it first: glibc's unlock of a mutex nobody waits on is a store in user mode, "
+	 "and the rest of the path (rt-app's loop, the next event's system call) comes after it"},
+	{"irq_preempt", P(irq_preempt_ns), 0, false,
+	 "0: an interrupt's wake-up (a sleep's timer, a device) that preempts the task running on "
+	 "the interrupt's own CPU switches at once. Else it switches this much later, the CPU "
+	 "taken meanwhile (the rest of the handler and the interrupt's exit, in a VM slower). "
+	 "Measured on the calibration half's 21 real traces (docs/validate.md, issue 28 step 9): "
+	 "712 interrupt wake-ups onto a vCPU running a task whose next switch there preempted it "
+	 "for the wakee: median 10 us from sched_waking (p10 8, p75 12)"},
 	{"wake_preempt", P(wake_preempt), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): the policy alone decides whether a wakee preempts. Else this "
 	 "kernel's wake-up preemption as traced: of 1000 wake-ups by a running task of a task "

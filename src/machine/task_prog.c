@@ -797,6 +797,12 @@ static enum step step(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 		return STEP_STOP;
 	}
 	const struct sl_step *st = &sl_mtask(p)->prog->steps[sl_mtask(p)->pc];
+	/* wake_tail_unlock: a wake-up's tail runs after an unlock that follows it */
+	if (sl_mtask(p)->tail_due && st->op != OP_UNLOCK) {
+		sl_add_run(p, sl_mtask(p)->tail_due);
+		sl_mtask(p)->tail_due = 0;
+		return STEP_NEXT;
+	}
 
 	/* the synchronisation ops work on the group's objects: a task always has one */
 	if (!sl_mtask(p)->group && op_table[st->op].group)
