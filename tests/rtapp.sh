@@ -428,7 +428,9 @@ ip "--param irq_preempt=10us" "0.001010000: prev_state=R+ 0.005170000: prev_stat
 # wake_tail=10us charged at the wake-up the waker still holds w through the tail: the sleeper
 # sleeps on it (D) and the unlock at 110 us wakes it again (a second tail), the waker exits 20 us
 # later than without; with wake_tail_unlock=1 the tail runs after the unlock: no D, the waker
-# exits 10 us later.
+# exits 10 us later. The tail is the waker's time between its two run events, never inside
+# one (issue 28, step 10): the waker's log keeps run 150 (100 + 50) in all three, and its loop's
+# period (150, 170, 160) takes the tails.
 wt() {
 	# shellcheck disable=SC2086
 	run wake_tail.json 2 --kernel 6.18 $1 --trace-out "$T/wt.txt"
@@ -436,13 +438,38 @@ wt() {
 		for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
 		printf "%s ", $4 }' "$T/wt.txt")
 	[ "$got" = "$2" ] || fail "wt '$1': switches '$got', expected '$2'"
+	got=$(row wt-waker-0.log 1 | cut -d' ' -f3,4)
+	[ "$got" = "150 $3" ] || fail "wt '$1': the waker's run and period '$got', expected '150 $3'"
 }
 wt "" "comm=sleeper state=S 0.000000000: comm=waker state=Z 0.000180000: \
-comm=sleeper state=Z 0.000230000: "
+comm=sleeper state=Z 0.000230000: " 150
 wt "--param wake_tail=10us" "comm=sleeper state=S 0.000000000: comm=sleeper state=D 0.000100000: \
-comm=waker state=Z 0.000200000: comm=sleeper state=Z 0.000240000: "
+comm=waker state=Z 0.000200000: comm=sleeper state=Z 0.000240000: " 170
 wt "--param wake_tail=10us --param wake_tail_unlock=1" "comm=sleeper state=S 0.000000000: \
-comm=waker state=Z 0.000190000: comm=sleeper state=Z 0.000230000: "
+comm=waker state=Z 0.000190000: comm=sleeper state=Z 0.000230000: " 160
+
+# wake_tail in a condition wait (tests/data/rtapp/wake_tail_cwait.json), two CPUs, 6.18:
+# "holder" locks m and sleeps to 100 us; "taker" (on CPU 1 from 50 us) sleeps on m (D). At
+# 100 us the holder waits on c, whose release of m wakes the taker: the holder's tail (10 us)
+# is spent queued on c, on its way to the wait's system call. The taker, running at once on
+# CPU 1, signals c at 100 us, finds the holder still awake (no S, no wake-up, no tail of its
+# own) and exits at 100 + 100 + 30 (the exit's costs) = 230; the holder runs its tail, goes on
+# (no sleep), locks m, runs 50 and exits at 190. Without the tail: the holder sleeps at 100 us
+# and the taker's signal wakes it (taker 230, holder 180). The tail carried over the sleep (run
+# after the wake-up) gave an S at 100 us and the taker a tail of its own: 240.
+wtc() {
+	# shellcheck disable=SC2086
+	run wake_tail_cwait.json 2 --kernel 6.18 $1 --trace-out "$T/wtc.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=(holder|taker) / && $4 != "0.000000000:" {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
+		printf "%s ", $4 }' "$T/wtc.txt")
+	[ "$got" = "$2" ] || fail "wtc '$1': switches '$got', expected '$2'"
+}
+wtc "--param cwait_preempt=1" "comm=taker state=D 0.000050000: comm=holder state=S 0.000100000: \
+comm=holder state=Z 0.000180000: comm=taker state=Z 0.000230000: "
+wtc "--param cwait_preempt=1 --param wake_tail=10us --param wake_tail_unlock=1" \
+	"comm=taker state=D 0.000050000: comm=holder state=Z 0.000190000: \
+comm=taker state=Z 0.000230000: "
 
 # rt-app's video-short example, recorded on a 2-vCPU machine with 6.18 (tests/data/validate-set):
 # every thread completes as many loops as in the real run. Its loops are paced by two timers:

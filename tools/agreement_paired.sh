@@ -5,25 +5,30 @@
 # (the differences' standard deviation over the square root of the number of seeds). One
 # seed's count moves by about +-7 figures on a half of tests/data/validate-rep; the paired
 # difference takes the part both share out.
-# Usage: sh tools/agreement_paired.sh [-s schedlab] [-S 'SEEDS'] [-R SETDIR] BASE_DIR CAND_DIR
-#        NAME...
-#   -S the seeds (default '1 2 3 4 5 6 7 8 9 10'), -R the set (default tests/data/validate-rep)
+# Usage: sh tools/agreement_paired.sh [-s schedlab] [-t schedlab] [-S 'SEEDS'] [-R SETDIR]
+#        BASE_DIR CAND_DIR NAME...
+#   -S the seeds (default '1 2 3 4 5 6 7 8 9 10'), -R the set (default tests/data/validate-rep),
+#   -s the binary (default build/schedlab), -t the candidate's own binary (default -s's): a
+#   change of the code judged on one machine directory given twice, old build against new
 set -eu
 SL=build/schedlab
+SL2=
 SEEDS='1 2 3 4 5 6 7 8 9 10'
 SET=tests/data/validate-rep
-while getopts s:S:R: o; do
+while getopts s:t:S:R: o; do
 	case $o in
 	s) SL=$OPTARG ;;
+	t) SL2=$OPTARG ;;
 	S) SEEDS=$OPTARG ;;
 	R) SET=$OPTARG ;;
 	*)
-		echo "usage: $0 [-s schedlab] [-S 'seeds'] [-R setdir] BASE_DIR CAND_DIR NAME..." >&2
+		echo "usage: $0 [-s schedlab] [-t schedlab] [-S 'seeds'] [-R setdir] BASE_DIR CAND_DIR NAME..." >&2
 		exit 2
 		;;
 	esac
 done
 shift $((OPTIND - 1))
+[ -n "$SL2" ] || SL2=$SL
 [ $# -ge 3 ] || {
 	echo "$0: give two machine directories and the files (NAME...)" >&2
 	exit 2
@@ -32,18 +37,19 @@ A=$1
 B=$2
 shift 2
 AG=$(dirname "$0")/validate_agreement.sh
-# agreeing figures in all, with machine directory $1 and seed $2, of the files named after
+# agreeing figures in all, with binary $1, machine directory $2 and seed $3, of the files after
 agreeing() {
-	dir=$1
-	seed=$2
-	shift 2
-	sh "$AG" -s "$SL" -S "$seed" -c "$dir" -R "$SET" "$@" |
+	bin=$1
+	dir=$2
+	seed=$3
+	shift 3
+	sh "$AG" -s "$bin" -S "$seed" -c "$dir" -R "$SET" "$@" |
 		awk '/^total all/ { split($3, x, "/"); print x[1] }'
 }
 printf '%-6s %10s %10s %6s\n' seed "$(basename "$A")" "$(basename "$B")" diff
 for s in $SEEDS; do
-	a=$(agreeing "$A" "$s" "$@")
-	b=$(agreeing "$B" "$s" "$@")
+	a=$(agreeing "$SL" "$A" "$s" "$@")
+	b=$(agreeing "$SL2" "$B" "$s" "$@")
 	[ -n "$a" ] && [ -n "$b" ] || {
 		echo "$0: seed $s: no total" >&2
 		exit 1

@@ -553,6 +553,13 @@ static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		sl_mutex_release(sim, p, &mt->group->mutexes[st->arg2]);
 		if (syscall_return(sim, rq) == STEP_STOP)
 			return STEP_STOP;
+		/*
+		 * wake_tail_unlock: the release woke the mutex's waiter; the real task spends the
+		 * tail on its way to the wait's system call, queued, so step runs it before this
+		 * step comes again (and a signal meanwhile keeps it awake)
+		 */
+		if (mt->tail_due)
+			return STEP_NEXT;
 	}
 	if (mt->cwait_queued) {
 		mt->cwait_queued = false;
