@@ -802,8 +802,10 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 	}
 	/* and so are the directories it writes into */
 	if ((!real_dir && o->out_dir && out_dir("--out", o->out_dir, 0755, err, errlen)) ||
-	    (o->sim_out && out_dir("--sim-out", o->sim_out, 0777, err, errlen)))
+	    (o->sim_out && out_dir("--sim-out", o->sim_out, 0777, err, errlen))) {
+		rc = SL_VALIDATE_EOUTPUT;
 		goto out;
+	}
 	if (!real_dir) {
 		if (o->out_dir) {
 			snprintf(live, sizeof(live), "%s", o->out_dir);

@@ -29,7 +29,11 @@ struct sl_validate_opts {
 	bool json_out;
 };
 
-/* 0: the table is printed; -1 with err (exit 2 for bad input, the message says). */
+/*
+ * 0: the table is printed; -1 with err (exit 2 for bad input, the message says), or
+ * SL_VALIDATE_EOUTPUT with err when an output directory cannot be made (exit 1).
+ */
+#define SL_VALIDATE_EOUTPUT (-3)
 int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t errlen);
 /* The rt-app file of a machine's background (machine.conf background_*; validate.c). */
 int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_ns);

@@ -121,11 +121,13 @@ int sl_cli_validate(int argc, char **argv)
 		}
 		out = of.f;
 	}
-	if (sl_validate(&o, out, err, sizeof(err))) {
+	int rc = sl_validate(&o, out, err, sizeof(err));
+
+	if (rc) {
 		if (output)
 			sl_outfile_abort(&of);
 		sl_say(stderr, err);
-		return 2;
+		return rc == SL_VALIDATE_EOUTPUT ? 1 : 2;
 	}
 	if (output && sl_outfile_commit(&of, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: --output %s\n", err);
