@@ -258,3 +258,14 @@ bool sl_outfile_is_input(const char *path)
 	errno = saved;
 	return in;
 }
+
+int sl_outfile_mkdir(const char *dir, unsigned mode)
+{
+	struct stat st;
+
+	if (mkdir(dir, (mode_t)mode) && errno != EEXIST)
+		return errno;
+	if (stat(dir, &st))
+		return errno;
+	return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+}

@@ -42,6 +42,12 @@ void sl_outfile_abort(struct sl_outfile *o);
 int sl_outfile_copy(const char *from, const char *path, char *err, size_t errlen);
 
 /*
+ * An output directory made (mode) or already there, and a directory: 0, or the errno that says
+ * why not (ENOTDIR for a file of that name), checked before long work that would write there.
+ */
+int sl_outfile_mkdir(const char *dir, unsigned mode);
+
+/*
  * The inputs of the command (a trace, a workload's file=, a sweep file): sl_outfile_input notes
  * one, and sl_outfile_is_input says whether path names one of them (the same file), which an
  * output must not replace. The callers refuse such an output as bad input (exit status 2).

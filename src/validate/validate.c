@@ -312,11 +312,7 @@ out:
 /* --out DIR or --sim-out DIR made (or there) and a directory: 0, or -1 with err */
 static int out_dir(const char *opt, const char *dir, mode_t mode, char *err, size_t errlen)
 {
-	struct stat st;
-	int e = mkdir(dir, mode) && errno != EEXIST ? errno
-		: stat(dir, &st)		    ? errno
-		: !S_ISDIR(st.st_mode)		    ? ENOTDIR
-						    : 0;
+	int e = sl_outfile_mkdir(dir, mode);
 
 	if (e)
 		snprintf(err, errlen, "%s %s: %s", opt, dir, strerror(e));

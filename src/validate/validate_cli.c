@@ -333,11 +333,7 @@ int sl_cli_calibrate(int argc, char **argv)
 		return 2;
 	}
 	/* before the 30 s of measuring: an output that cannot be written is exit status 1 */
-	struct stat st;
-	int oe = mkdir(dir, 0755) && errno != EEXIST ? errno
-		 : stat(dir, &st)		     ? errno
-		 : !S_ISDIR(st.st_mode)		     ? ENOTDIR
-						     : 0;
+	int oe = sl_outfile_mkdir(dir, 0755);
 
 	if (oe) {
 		fprintf(stderr, "schedlab: calibrate: -o %s: %s\n", dir, strerror(oe));
