@@ -189,19 +189,11 @@ usage_error "badcal/machine.conf:2: param: --param ctx_switch: 'abc' is not a du
 	validate --calibration "$T/badcal" "$D/rtapp/lock.json"
 ! grep -q "for real" "$T/err" || fail "validate ran rt-app before reading --calibration"
 # and so is an --out or --sim-out that cannot be a directory: an output not written, exit 1
-out_error() {
-	want=$1
-	shift
-	rc=0
-	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" -eq 1 ] || fail "schedlab $*: exit status $rc, expected 1 ($(cat "$T/err"))"
-	grep -F -e "$want" "$T/err" >/dev/null ||
-		fail "schedlab $*: stderr does not say '$want': $(cat "$T/err")"
-}
-out_error "--sim-out $T/cal.file: Not a directory" validate --sim-out "$T/cal.file" \
+status_error 1 "--sim-out $T/cal.file: Not a directory" validate --sim-out "$T/cal.file" \
 	"$D/rtapp/lock.json"
 ! grep -q "for real" "$T/err" || fail "validate ran rt-app before making --sim-out"
-out_error "--out $T/cal.file: Not a directory" validate --out "$T/cal.file" "$D/rtapp/lock.json"
+status_error 1 "--out $T/cal.file: Not a directory" validate --out "$T/cal.file" \
+	"$D/rtapp/lock.json"
 
 # --- an output naming an input would replace it: refused, the input left as it was ---
 cp "$D/trace-workload/small.trace" "$T/in.trace"

@@ -10,15 +10,22 @@ fi
 SL=$1
 . "$(dirname "$0")/base.sh"
 
-# usage_error MESSAGE ARGS...: `schedlab ARGS` exits 2, writes nothing on stdout, and says
-# MESSAGE (a fixed string: the part that says what was expected) on stderr.
-usage_error() {
-	want=$1
-	shift
+# status_error STATUS MESSAGE ARGS...: `schedlab ARGS` exits STATUS, writes nothing on stdout,
+# and says MESSAGE (a fixed string: the part that says what was expected) on stderr.
+status_error() {
+	want_rc=$1
+	want=$2
+	shift 2
 	rc=0
 	"$SL" "$@" >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" -eq 2 ] || fail "schedlab $*: exit status $rc, expected 2 ($(cat "$T/err"))"
+	[ "$rc" -eq "$want_rc" ] ||
+		fail "schedlab $*: exit status $rc, expected $want_rc ($(cat "$T/err"))"
 	grep -F -e "$want" "$T/err" >/dev/null ||
 		fail "schedlab $*: stderr does not say '$want': $(cat "$T/err")"
 	[ ! -s "$T/out" ] || fail "schedlab $*: stdout is not empty on error"
+}
+
+# usage_error MESSAGE ARGS...: bad input, exit status 2 (status_error)
+usage_error() {
+	status_error 2 "$@"
 }

@@ -75,10 +75,8 @@ if grep -v '^validate\|^figure\|^warning: ' "$T/out4" | grep -v ' +0.0%$'; then
 	fail "the kept side is not the model's run: $(cat "$T/out4")"
 fi
 # an output directory that cannot be made: exit 1 (an output could not be written)
-rc=0
-"$SL" validate "$R/timer.json" --real "$R" --sim-out "$T/no/such" >"$T/out5" 2>"$T/err" || rc=$?
-[ "$rc" -eq 1 ] && grep -q -F -e "--sim-out $T/no/such: No such file or directory" "$T/err" ||
-	fail "--sim-out no/such: exit $rc: $(cat "$T/err")"
+status_error 1 "--sim-out $T/no/such: No such file or directory" validate "$R/timer.json" \
+	--real "$R" --sim-out "$T/no/such"
 
 # The recorded real runs of this machine (tests/data/validate, tools/validate_record.sh): each
 # validates; where docs/validate.md says the model is within 5% of the real mean period, it
