@@ -990,15 +990,6 @@ static void irq_preempt_delay(struct sl_sim *sim, struct sl_cpu *rq, const struc
 }
 
 /*
- * The wake_preempt parameter: the measured kernel lets a task woken onto its waker's own CPU
- * run first far more often than mainline 6.18's EEVDF rule would (docs/validate.md, "The
- * wake-up preemption of a waker"). Where the policy did not preempt, the wakee runs next
- * wake_preempt times in 1000 (a draw of the scheduler's generator, only in this situation);
- * with wake_preempt_short set, a wakee asleep under wake_preempt_sleep draws at that rate
- * instead (the traces' short sleepers preempt far more often than those asleep 1 ms or more),
- * and with wake_preempt_again a mutex's waiter woken by the release on its own CPU (again).
- */
-/*
  * wake_preempt_all: the rates decide alone (the policy's own check is left out) for a wake-up
  * by the running task of its CPU, of its class, inside its first wake_preempt_window
  */
@@ -1035,6 +1026,15 @@ static u64 wake_preempt_by_util(const struct sl_sim *sim, const struct sl_task *
 	return 0;
 }
 
+/*
+ * The wake_preempt parameter: the measured kernel lets a task woken onto its waker's own CPU
+ * run first far more often than mainline 6.18's EEVDF rule would (docs/validate.md, "The
+ * wake-up preemption of a waker"). Where the policy did not preempt, the wakee runs next
+ * wake_preempt times in 1000 (a draw of the scheduler's generator, only in this situation);
+ * with wake_preempt_short set, a wakee asleep under wake_preempt_sleep draws at that rate
+ * instead (the traces' short sleepers preempt far more often than those asleep 1 ms or more),
+ * and with wake_preempt_again a mutex's waiter woken by the release on its own CPU (again).
+ */
 static void wake_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_task *waker, bool again, bool decides)
 {
