@@ -77,6 +77,14 @@ struct dest {
 	FILE *f;
 };
 
+/* -o naming one of the command's inputs: bad input (exit status 2), the input left as it is */
+static int refuse_input(const char *path)
+{
+	return die("--output %s: an input of this command (expected another file: the output "
+		   "would replace it)",
+		   path);
+}
+
 static int dest_open(struct dest *d, const char *path)
 {
 	char err[4400];
@@ -88,10 +96,7 @@ static int dest_open(struct dest *d, const char *path)
 	if (!path[0])
 		return die("--output: an empty file name");
 	if (sl_outfile_is_input(path))
-		return die(
-			"--output %s: an input of this command (expected another file: the output "
-			"would replace it)",
-			path);
+		return refuse_input(path);
 	if (sl_outfile_open(&d->o, path, err, sizeof(err))) {
 		fprintf(stderr, "schedlab: --output %s\n", err);
 		return 1;
@@ -109,9 +114,7 @@ static int dest_close(struct dest *d, int rc)
 		return rc;
 	/* an input read since the open (compare reads its workloads' files then) */
 	if (!rc && sl_outfile_is_input(d->o.path))
-		rc = die("--output %s: an input of this command (expected another file: the output "
-			 "would replace it)",
-			 d->o.path);
+		rc = refuse_input(d->o.path);
 	if (rc) {
 		sl_outfile_abort(&d->o);
 		return rc;
@@ -254,13 +257,15 @@ static int parse_options(int argc, char **argv, int first, struct cli *c,
 			struct stat st;
 
 			/* another file there: most likely a recording to replay */
-			if (!wl || len < 5 || strcmp(arg + len - 5, ".json"))
+			if (!wl || len < 5 || strcmp(arg + len - 5, ".json")) {
+				bool file = wl && !stat(arg, &st) && S_ISREG(st.st_mode);
+
 				return die("unexpected argument '%s' (see schedlab %s --help%s%s)",
 					   arg, cmd->name,
-					   wl && !stat(arg, &st) && S_ISREG(st.st_mode)
-						   ? "; a trace to replay: --workload trace:file="
-						   : "",
-					   wl && !stat(arg, &st) && S_ISREG(st.st_mode) ? arg : "");
+					   file ? "; a trace to replay: --workload trace:file="
+						: "",
+					   file ? arg : "");
+			}
 			if (strchr(arg, ',') || c->nspecs == SL_MAX_LIST ||
 			    snprintf(c->specs[c->nspecs], sizeof(c->specs[0]), "rt-app:file=%s",
 				     arg) >= 96 + 12)
