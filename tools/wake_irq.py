@@ -14,18 +14,9 @@ Usage: wake_irq.py TRACE...   (ftrace text, plain or .xz)
 Prints the table over all traces and `param vcpu_pack_irq_busy=N`; exit 2 on a file that
 cannot be read or traces without a wake-up of that class.
 """
-import lzma
-import re
 import sys
 
-LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s(.*)$")
-SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)")
-WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
-
-
-def opener(path):
-    return lzma.open(path, "rt", errors="replace") if path.endswith(".xz") else open(
-        path, errors="replace")
+from ftrace_lines import LINE, SW, WAKE, opener
 
 
 def analyse(path):

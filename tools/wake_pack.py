@@ -48,15 +48,13 @@ Usage: wake_pack.py [--rows] [--room=R --small=S] TRACE...
 Prints, over all the traces given, the pack rate by bins of each predictor. Exit 2 on a file
 that cannot be read or traces with no such wake-up.
 """
-import lzma
 import math
 import re
 import sys
 
+from ftrace_lines import LINE, SW, WAKE, opener
+
 HALF_NS = 32 * 1024 * 1000  # PELT: y^32 = 1/2 with 1024 us periods
-LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s(.*)$")
-SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)")
-WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
 PERCPU = re.compile(r"/\d+$")  # kworker/0:1, ksoftirqd/1, migration/0: bound to one CPU
 
 
@@ -87,11 +85,6 @@ def tick_frac(tk, end):
     if len(tk) < 2 or tk[1][0] <= tk[0][0]:
         return -1
     return 1000.0 * (tk[1][1] - tk[0][1]) / (tk[1][0] - tk[0][0])
-
-
-def opener(path):
-    return lzma.open(path, "rt", errors="replace") if path.endswith(".xz") else open(
-        path, errors="replace")
 
 
 def analyse(path):

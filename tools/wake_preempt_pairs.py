@@ -38,14 +38,12 @@ Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is cou
 import lzma
 import math
 import os
-import re
 import sys
+
+from ftrace_lines import LINE, SW, WAKE, opener
 
 SLICE_NS = 1400000  # the waker's first slice (6.18's base slice on 2 CPUs)
 SLEPT_NS = 1000000  # the wakee's least sleep: leaves out the second half of a hand-off
-LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s(.*)$")
-SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)")
-WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
 RUN_BINS_US = [10, 40, 160, 640]
 SLEEP_BINS_MS = [3, 10, 30]
 BOUNCE_NS = 10000  # --again: the wakee's run after taking the CPU from its waker, at most
@@ -74,12 +72,11 @@ def read(path, tables, short=False, again=False, no_again=False, ratio=8):
     """adds the counted wake-ups of one trace to tables (pairs, runs, sleeps, sizes); returns
     how many"""
     pairs, runs, sleeps, sizes = tables
-    opener = lzma.open if path.endswith(".xz") else open
     cur, in_at, out_at, comm = {}, {}, {}, {}
     util = {}  # pid: [utilization, since, running]
     took, bounced = {}, {}  # --again: whose CPU a task took (pid, when), whom it bounced on
     n = 0
-    with opener(path, "rt", errors="replace") as f:
+    with opener(path) as f:
         for line in f:
             m = LINE.match(line)
             if not m:
