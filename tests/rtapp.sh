@@ -448,6 +448,25 @@ comm=waker state=Z 0.000200000: comm=sleeper state=Z 0.000240000: " 170
 wt "--param wake_tail=10us --param wake_tail_unlock=1" "comm=sleeper state=S 0.000000000: \
 comm=waker state=Z 0.000190000: comm=sleeper state=Z 0.000230000: " 160
 
+# burst_quiet (tests/data/rtapp/burst_quiet.json), one CPU, 6.18, syscall_preempt=1: "long"
+# sleeps 10 us, then runs 2000 us; "short", asleep from 0 to 500 us, is woken by its timer
+# inside long's first slice (1.4 ms, protected: it waits). At 2010 us long's run ends and
+# EEVDF's accounting there finds its slice used up with short waiting. Without the parameter
+# the burst's end asks for a reschedule that the next step's return takes: long's lock and
+# unlock of m (uncontended, no waiter: no kernel entry) end in R+ at 2010, short runs (100 us,
+# exit 30) and long sleeps at 2140 and exits at 3170; with burst_quiet=1 long goes on to its
+# sleep (S at 2010), short runs and exits at 2140, long exits at 3040.
+bq() {
+	# shellcheck disable=SC2086
+	run burst_quiet.json 1 --kernel 6.18 --param syscall_preempt=1 $1 --trace-out "$T/bq.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=long / && $4 != "0.000000000:" {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12)
+		printf "%s ", $4 }' "$T/bq.txt")
+	[ "$got" = "$2" ] || fail "bq '$1': long's switches '$got', expected '$2'"
+}
+bq "" "R+ 0.002010000: S 0.002140000: Z 0.003170000: "
+bq "--param burst_quiet=1" "S 0.002010000: Z 0.003040000: "
+
 # wake_tail in a condition wait (tests/data/rtapp/wake_tail_cwait.json), two CPUs, 6.18:
 # "holder" locks m and sleeps to 100 us; "taker" (on CPU 1 from 50 us) sleeps on m (D). At
 # 100 us the holder waits on c, whose release of m wakes the taker: the holder's tail (10 us)

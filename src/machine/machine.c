@@ -633,15 +633,28 @@ static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
 		rq->curr->sched_class->task_tick(sim, rq, 1);
 }
 
+/*
+ * The burst_quiet parameter: the end of a burst is the task's own code going on (a run loop's
+ * end, the call into the kernel that follows), not a kernel event: no tick, no interrupt, no
+ * wake-up on this CPU. The policy's accounting is brought up to date there, but a reschedule
+ * it asks for (EEVDF's update_curr once the slice's protection has lapsed) is left to the
+ * next real event, which asks again; the task goes on to block or to its next step.
+ */
 static void work_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_cpu *rq = &sim->cpus[t->cpu];
 	struct sl_task *p = rq->curr;
+	bool quiet;
 
 	sim->this_cpu = rq->id;
 	if (!p)
 		return;
+	quiet = sl_machine_of(sim)->p->burst_quiet && !rq->need_resched;
 	class_update_curr(sim, rq);
+	if (quiet && rq->need_resched) {
+		sl_set_need_resched(sim, rq, false);
+		sl_cancel(sim, &rq->resched);
+	}
 	sl_task_continue(sim, rq, p);
 }
 

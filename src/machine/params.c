@@ -321,6 +321,14 @@ const struct sl_param_desc sl_param_table[] = {
 	{"wake_preempt_short_down", P(wake_preempt_short_down), 0, SL_PARAM_COUNT0,
 	 "with wake_preempt_ratio: wake_preempt_down's rule for a wakee asleep under "
 	 "wake_preempt_sleep (0: wake_preempt_short's rate)"},
+	{"burst_quiet", P(burst_quiet), 0, SL_PARAM_FLAG,
+	 "0: the end of a task's CPU burst is a preemption point (the policy's accounting there "
+	 "may reschedule). 1: it is not: the burst's end is the task's own code going on (a run "
+	 "loop ends and the task calls into the kernel to lock, wait or sleep), so a reschedule "
+	 "the policy asks there (EEVDF's update_curr once the slice's protection has lapsed) waits "
+	 "for the next tick, interrupt or wake-up, which asks again. The recordings let a task "
+	 "woken onto a busy vCPU in mid-run only rarely (tools/preempt_causes.py, 'later'; "
+	 "docs/validate.md, issue 28 step 11)"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

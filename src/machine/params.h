@@ -86,6 +86,8 @@ struct sl_params {
 	u64 wake_preempt_down;	   /* the wakee's ratio times the waker's or more */
 	u64 wake_preempt_short_up; /* the same two for a wakee asleep under wake_preempt_sleep */
 	u64 wake_preempt_short_down;
+	/* 1: a reschedule asked at a burst's end waits for the next real event (0: taken) */
+	u64 burst_quiet;
 };
 
 struct sl_param_desc {
