@@ -81,4 +81,6 @@ tool_error "$T/none.trace" "no task switched out runnable"
 tool_error "$T/missing.trace" missing.trace
 rc=0
 "$PY" "$TOOLPY" --window x "$T/t.trace" >/dev/null 2>"$T/err" || rc=$?
-[ "$rc" -eq 2 ] && grep -q 'expected a count' "$T/err" || fail "--window x: exit $rc $(cat "$T/err")"
+if [ "$rc" -ne 2 ] || ! grep -q 'expected a count' "$T/err"; then
+	fail "--window x: exit $rc $(cat "$T/err")"
+fi
