@@ -11,6 +11,7 @@
 #include <lzma.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -132,11 +133,19 @@ static void *big_calloc(size_t n)
  * what src_read_direct returns (its end or its error included) and the parser takes them in
  * order, so decompressing the next block overlaps parsing this one. The bytes, and an error's
  * place and message, are the ones the direct reads give; only when they are computed changes.
- * A decoder that has filled them all waits until half are free again, so that it sleeps and
- * wakes once per NBLOCKS / 2 blocks and the parser has as many left while it wakes (waking a
- * thread on a virtual CPU took up to a millisecond).
+ *
+ * The hand-off costs a block no lock: the filled blocks are a count that each side changes
+ * atomically (one producer, one consumer). A side that must wait says so in a flag and sleeps
+ * on the condition variable; the other wakes it only when that flag is set and the wait is
+ * over, after dropping the mutex, so that the woken side does not sleep again on the mutex.
+ * Each side waits for several blocks at once: a decoder that has filled them all until half are
+ * free again, a parser that has used them all until DEC_PARSER_WAKE are filled (or the last one
+ * is in). On this VM a wake-up cost the waker a system call and, when the other vCPU was busy,
+ * put the woken thread on the waker's vCPU, preempting it (docs/performance.md, "The decoder's
+ * round").
  */
-#define NBLOCKS 8
+#define NBLOCKS		8
+#define DEC_PARSER_WAKE (NBLOCKS / 2)
 
 struct dec_block {
 	long len; /* bytes; 0: the end; -1: an error (err) */
@@ -146,12 +155,16 @@ struct dec_block {
 
 struct dec_thread {
 	pthread_t th;
-	pthread_mutex_t mu;
+	pthread_mutex_t mu; /* only around a wait, and to wake one */
 	pthread_cond_t cv;
 	struct dec_block blk[NBLOCKS];
-	int head, count;	       /* the oldest filled block, the filled blocks */
+	atomic_int count;	       /* the filled blocks */
+	atomic_bool last;	       /* the decoder's last block (an end or an error) is in */
+	atomic_bool parser_waits;      /* for DEC_PARSER_WAKE blocks, or the last */
+	atomic_bool decoder_waits;     /* for half of the blocks to be free */
+	atomic_bool stop;	       /* the reader is closing */
+	int head;		       /* the oldest filled block (the parser's alone) */
 	size_t pos;		       /* bytes of the oldest block already taken */
-	bool stop;		       /* the reader is closing */
 	struct sl_trace_reader shadow; /* the decoder's own copy: its errors go here */
 };
 
@@ -245,8 +258,7 @@ static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 			p->xz.next_in = p->in + p->in_pos;
 			p->xz.avail_in = p->in_len - p->in_pos;
 			p->xz.next_out = (uint8_t *)dst;
-			lzma_action act =
-				p->in_eof && p->xz.avail_in == 0 ? LZMA_FINISH : LZMA_RUN;
+			lzma_action act = p->in_eof && p->xz.avail_in == 0 ? LZMA_FINISH : LZMA_RUN;
 			lzma_ret ret;
 
 			/* one call's bytes, XZ_CHUNK at a time (see XZ_CHUNK) */
@@ -313,20 +325,35 @@ static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 	return (long)got;
 }
 
+/* The other side waits on dt->cv, or is about to: wake it (once this thread has held the
+ * mutex, that side is asleep or has seen the change) */
+static void dec_wake(struct dec_thread *dt)
+{
+	pthread_mutex_lock(&dt->mu);
+	pthread_mutex_unlock(&dt->mu);
+	pthread_cond_broadcast(&dt->cv);
+}
+
+static bool dec_room(struct dec_thread *dt)
+{
+	return atomic_load(&dt->count) <= NBLOCKS / 2 || atomic_load(&dt->stop);
+}
+
 static void *dec_main(void *arg)
 {
 	struct sl_trace_reader *r = arg;
 	struct dec_thread *dt = ((struct sl_trace_input *)r->input)->dt;
 
 	for (int i = 0;; i = (i + 1) % NBLOCKS) {
-		pthread_mutex_lock(&dt->mu);
-		if (dt->count == NBLOCKS)
-			while (dt->count > NBLOCKS / 2 && !dt->stop)
+		if (atomic_load(&dt->count) == NBLOCKS) {
+			pthread_mutex_lock(&dt->mu);
+			atomic_store(&dt->decoder_waits, true);
+			while (!dec_room(dt))
 				pthread_cond_wait(&dt->cv, &dt->mu);
-		bool stop = dt->stop;
-
-		pthread_mutex_unlock(&dt->mu);
-		if (stop)
+			atomic_store(&dt->decoder_waits, false);
+			pthread_mutex_unlock(&dt->mu);
+		}
+		if (atomic_load(&dt->stop))
 			return NULL;
 		/* the block at i is free: only this thread touches it until it is counted */
 		struct dec_block *b = &dt->blk[i];
@@ -334,10 +361,13 @@ static void *dec_main(void *arg)
 		b->len = src_read_direct(r, b->data, sizeof(b->data));
 		if (b->len < 0)
 			memcpy(b->err, r->err, sizeof(b->err));
-		pthread_mutex_lock(&dt->mu);
-		dt->count++;
-		pthread_cond_broadcast(&dt->cv);
-		pthread_mutex_unlock(&dt->mu);
+		int n = atomic_fetch_add(&dt->count, 1) + 1;
+
+		if (b->len <= 0)
+			atomic_store(&dt->last, true); /* after the count: a parser seeing it finds
+							  the block counted */
+		if (atomic_load(&dt->parser_waits) && (n >= DEC_PARSER_WAKE || b->len <= 0))
+			dec_wake(dt);
 		if (b->len <= 0)
 			return NULL;
 	}
@@ -360,6 +390,11 @@ static int dec_begin(struct sl_trace_reader *r)
 	dt->shadow = *r;
 	pthread_mutex_init(&dt->mu, NULL);
 	pthread_cond_init(&dt->cv, NULL);
+	atomic_init(&dt->count, 0);
+	atomic_init(&dt->last, false);
+	atomic_init(&dt->parser_waits, false);
+	atomic_init(&dt->decoder_waits, false);
+	atomic_init(&dt->stop, false);
 	p->dt = dt;
 	if (pthread_create(&dt->th, NULL, dec_main, &dt->shadow)) {
 		/* no thread: read in this one */
@@ -372,14 +407,23 @@ static int dec_begin(struct sl_trace_reader *r)
 	return 0;
 }
 
+static bool dec_enough(struct dec_thread *dt)
+{
+	return atomic_load(&dt->count) >= DEC_PARSER_WAKE || atomic_load(&dt->last);
+}
+
 /* The oldest filled block, once there is one. An end (len 0) or an error (len -1) stays
  * counted: later reads find it again. */
 static struct dec_block *dec_head(struct dec_thread *dt)
 {
-	pthread_mutex_lock(&dt->mu);
-	while (!dt->count)
-		pthread_cond_wait(&dt->cv, &dt->mu);
-	pthread_mutex_unlock(&dt->mu);
+	if (!atomic_load(&dt->count)) {
+		pthread_mutex_lock(&dt->mu);
+		atomic_store(&dt->parser_waits, true);
+		while (!dec_enough(dt))
+			pthread_cond_wait(&dt->cv, &dt->mu);
+		atomic_store(&dt->parser_waits, false);
+		pthread_mutex_unlock(&dt->mu);
+	}
 	return &dt->blk[dt->head];
 }
 
@@ -387,12 +431,9 @@ static struct dec_block *dec_head(struct dec_thread *dt)
 static void dec_release(struct dec_thread *dt)
 {
 	dt->pos = 0;
-	pthread_mutex_lock(&dt->mu);
 	dt->head = (dt->head + 1) % NBLOCKS;
-	/* the decoder waits for half of the blocks */
-	if (--dt->count == NBLOCKS / 2)
-		pthread_cond_broadcast(&dt->cv);
-	pthread_mutex_unlock(&dt->mu);
+	if (atomic_fetch_sub(&dt->count, 1) - 1 <= NBLOCKS / 2 && atomic_load(&dt->decoder_waits))
+		dec_wake(dt);
 }
 
 /* Up to n decompressed bytes, from the decoder thread (started at the first read) for xz and
@@ -479,10 +520,8 @@ static void dec_stop(struct sl_trace_input *p)
 
 	if (!dt)
 		return;
-	pthread_mutex_lock(&dt->mu);
-	dt->stop = true;
-	pthread_cond_broadcast(&dt->cv);
-	pthread_mutex_unlock(&dt->mu);
+	atomic_store(&dt->stop, true);
+	dec_wake(dt);
 	pthread_join(dt->th, NULL);
 	pthread_mutex_destroy(&dt->mu);
 	pthread_cond_destroy(&dt->cv);
