@@ -118,16 +118,6 @@ static void xz_free(void *opaque, void *ptr)
 
 static const lzma_allocator xz_allocator = {xz_alloc, xz_free, NULL};
 
-/* Zeroed memory from the same (the decoder thread's blocks: 2 MiB); free with xz_free. */
-static void *big_calloc(size_t n)
-{
-	void *p = xz_alloc(NULL, 1, n);
-
-	if (p && !((struct xz_hdr *)p - 1)->base)
-		memset(p, 0, n); /* from malloc (a mapping's pages are zero) */
-	return p;
-}
-
 /*
  * Decompression on its own thread: a decoder thread fills NBLOCKS blocks of BUF_SIZE bytes with
  * what src_read_direct returns (its end or its error included) and the parser takes them in
@@ -150,7 +140,7 @@ static void *big_calloc(size_t n)
 struct dec_block {
 	long len; /* bytes; 0: the end; -1: an error (err) */
 	char err[sizeof(((struct sl_trace_reader *)0)->err)];
-	char data[BUF_SIZE];
+	char *data; /* BUF_SIZE bytes of ring */
 };
 
 struct dec_thread {
@@ -158,6 +148,12 @@ struct dec_thread {
 	pthread_mutex_t mu; /* only around a wait, and to wake one */
 	pthread_cond_t cv;
 	struct dec_block blk[NBLOCKS];
+	/*
+	 * The blocks' bytes: 2 MiB from xz_alloc, one huge page. Apart from the rest, which a
+	 * first write would otherwise have made a second huge page to clear (0.2 ms, before the
+	 * decoder thread could start).
+	 */
+	char *ring;
 	atomic_int count;	       /* the filled blocks */
 	atomic_bool last;	       /* the decoder's last block (an end or an error) is in */
 	atomic_bool parser_waits;      /* for DEC_PARSER_WAKE blocks, or the last */
@@ -358,7 +354,7 @@ static void *dec_main(void *arg)
 		/* the block at i is free: only this thread touches it until it is counted */
 		struct dec_block *b = &dt->blk[i];
 
-		b->len = src_read_direct(r, b->data, sizeof(b->data));
+		b->len = src_read_direct(r, b->data, BUF_SIZE);
 		if (b->len < 0)
 			memcpy(b->err, r->err, sizeof(b->err));
 		int n = atomic_fetch_add(&dt->count, 1) + 1;
@@ -382,11 +378,16 @@ static int dec_begin(struct sl_trace_reader *r)
 
 	if (p->dt || p->kind_direct)
 		return 0;
-	dt = big_calloc(sizeof(*dt));
-	if (!dt) {
+	dt = calloc(1, sizeof(*dt));
+	if (dt)
+		dt->ring = xz_alloc(NULL, NBLOCKS, BUF_SIZE);
+	if (!dt || !dt->ring) {
+		free(dt);
 		set_err(r, "%s: out of memory", r->path);
 		return -1;
 	}
+	for (int i = 0; i < NBLOCKS; i++)
+		dt->blk[i].data = dt->ring + (size_t)i * BUF_SIZE;
 	dt->shadow = *r;
 	pthread_mutex_init(&dt->mu, NULL);
 	pthread_cond_init(&dt->cv, NULL);
@@ -400,7 +401,8 @@ static int dec_begin(struct sl_trace_reader *r)
 		/* no thread: read in this one */
 		pthread_mutex_destroy(&dt->mu);
 		pthread_cond_destroy(&dt->cv);
-		xz_free(NULL, dt);
+		xz_free(NULL, dt->ring);
+		free(dt);
 		p->dt = NULL;
 		p->kind_direct = true;
 	}
@@ -525,7 +527,8 @@ static void dec_stop(struct sl_trace_input *p)
 	pthread_join(dt->th, NULL);
 	pthread_mutex_destroy(&dt->mu);
 	pthread_cond_destroy(&dt->cv);
-	xz_free(NULL, dt);
+	xz_free(NULL, dt->ring);
+	free(dt);
 	p->dt = NULL;
 }
 
