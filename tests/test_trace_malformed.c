@@ -254,7 +254,8 @@ static void test_xz_cut_at_a_piece(void **state)
 	assert_non_null(text);
 	assert_non_null(dec);
 	assert_non_null(out);
-	/* lines of varying numbers, so that the text decodes a few bytes per byte of input */
+	/* lines of varying numbers: the text comes out a few bytes at a time, not in long repeats
+	 * that would step over the multiples of 8 KiB */
 	for (int i = 0; i < LINES; i++) {
 		x = x * 1103515245u + 12345u;
 		e += sprintf(e, P "cpu_idle: state=%u cpu_id=%u\n", (x >> 8) % 100000,
