@@ -231,6 +231,75 @@ static void test_xz_broken(void **state)
 }
 
 /*
+ * An xz file cut where the decoder's output reaches a multiple of 8 KiB: the decoder thread asks
+ * liblzma for 8 KiB at a time (src/trace/input.c, XZ_CHUNK), so a piece filled just as the input
+ * ran out is followed by a call that decodes nothing, and the next read's call, at the end of
+ * the input, is a second such call in a row, which liblzma answers with LZMA_BUF_ERROR. The
+ * message must still be the cut's. Found by decoding the file a byte at a time: out[L] is the
+ * text decoded from its first L bytes; the reader decodes its probed head (SL_TRACE_PROBE_LEN
+ * bytes) in one block and the rest of a short file in the next, whose pieces start at
+ * out[SL_TRACE_PROBE_LEN].
+ */
+static void test_xz_cut_at_a_piece(void **state)
+{
+	enum { LINES = 12000, CUT_MAX = 30000 };
+	char *text = malloc((size_t)LINES * 64), *e = text;
+	uint8_t *buf, *dec = malloc(1 << 20);
+	size_t n = 0, *out = calloc(CUT_MAX + 1, sizeof(*out));
+	lzma_stream z = LZMA_STREAM_INIT;
+	unsigned x = 1;
+	int cuts = 0;
+
+	(void)state;
+	assert_non_null(text);
+	assert_non_null(dec);
+	assert_non_null(out);
+	/* lines of varying numbers: the text comes out a few bytes at a time, not in long repeats
+	 * that would step over the multiples of 8 KiB */
+	for (int i = 0; i < LINES; i++) {
+		x = x * 1103515245u + 12345u;
+		e += sprintf(e, P "cpu_idle: state=%u cpu_id=%u\n", (x >> 8) % 100000,
+			     (x >> 24) % 8);
+	}
+	buf = malloc((size_t)(e - text));
+	assert_non_null(buf);
+	assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL, (const uint8_t *)text,
+						 (size_t)(e - text), buf, &n, (size_t)(e - text)),
+			 LZMA_OK);
+	assert_true(n > CUT_MAX);
+	assert_int_equal(lzma_stream_decoder(&z, UINT64_MAX, 0), LZMA_OK);
+	z.next_out = dec;
+	z.avail_out = 1 << 20;
+	for (size_t l = 1; l <= CUT_MAX; l++) {
+		z.next_in = buf + l - 1;
+		z.avail_in = 1;
+		assert_int_equal(lzma_code(&z, LZMA_RUN), LZMA_OK);
+		out[l] = (size_t)z.total_out;
+	}
+	lzma_end(&z);
+	/* the rest in one block of the reader's (256 KiB), from one read of its input (64 KiB) */
+	for (size_t l = SL_TRACE_PROBE_LEN + 1;
+	     l <= CUT_MAX && out[l] - out[SL_TRACE_PROBE_LEN] < 256 * 1024; l++) {
+		size_t k = out[l] - out[SL_TRACE_PROBE_LEN];
+		struct sl_trace_record o[1];
+		struct sl_trace_reader r;
+		char want[600];
+
+		if (!k || k % 8192)
+			continue;
+		cuts++;
+		assert_int_equal(read_path(tmpdir_write("piece.xz", buf, l), o, 1, &r), -1);
+		snprintf(want, sizeof(want), "%s: truncated xz data", tmpdir_path("piece.xz"));
+		assert_string_equal(r.err, want);
+	}
+	assert_true(cuts > 0);
+	free(out);
+	free(dec);
+	free(buf);
+	free(text);
+}
+
+/*
  * Lines across the reader's blocks of text (256 KiB: the decoder thread's, or the plain reads'):
  * lines of 4000 bytes, so that every block ends inside one, read whole from plain text and from
  * xz; then the same with line 150 one byte over the limit (4096 bytes with its '\r'), refused
@@ -572,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_members),
 		cmocka_unit_test(test_gzip_broken),
 		cmocka_unit_test(test_xz_broken),
+		cmocka_unit_test(test_xz_cut_at_a_piece),
 		cmocka_unit_test(test_lines_across_blocks),
 		cmocka_unit_test(test_long_numbers),
 		cmocka_unit_test(test_short_cuts),

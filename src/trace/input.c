@@ -11,6 +11,7 @@
 #include <lzma.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -40,6 +41,15 @@
  * fuzz_ftrace). xz -9, the largest preset, needs 65 MiB to decompress.
  */
 #define XZ_MEMLIMIT (256ULL << 20)
+/*
+ * liblzma decodes into its dictionary and then copies what it decoded to the caller's buffer.
+ * Asked for a whole block (256 KiB) at once it decodes all of it, far more than the first-level
+ * cache, before copying: the copy then reads the dictionary from the second level. Asked for
+ * 8 KiB at a time (xz's own buffer size), it copies each piece while it is still in the first
+ * level: the decoder thread took 4-6% less CPU time (docs/performance.md, "The decoder's
+ * round"). The bytes are the same: a call ends where the single call would have.
+ */
+#define XZ_CHUNK ((size_t)8192)
 _Static_assert(BUF_SIZE >= SL_TRACE_MAX_LINE, "a line must fit the text buffer");
 _Static_assert(IN_SIZE >= SL_TRACE_PROBE_LEN, "the probed head must fit the input buffer");
 
@@ -108,41 +118,49 @@ static void xz_free(void *opaque, void *ptr)
 
 static const lzma_allocator xz_allocator = {xz_alloc, xz_free, NULL};
 
-/* Zeroed memory from the same (the decoder thread's blocks: 2 MiB); free with xz_free. */
-static void *big_calloc(size_t n)
-{
-	void *p = xz_alloc(NULL, 1, n);
-
-	if (p && !((struct xz_hdr *)p - 1)->base)
-		memset(p, 0, n); /* from malloc (a mapping's pages are zero) */
-	return p;
-}
-
 /*
  * Decompression on its own thread: a decoder thread fills NBLOCKS blocks of BUF_SIZE bytes with
  * what src_read_direct returns (its end or its error included) and the parser takes them in
  * order, so decompressing the next block overlaps parsing this one. The bytes, and an error's
  * place and message, are the ones the direct reads give; only when they are computed changes.
- * A decoder that has filled them all waits until half are free again, so that it sleeps and
- * wakes once per NBLOCKS / 2 blocks and the parser has as many left while it wakes (waking a
- * thread on a virtual CPU took up to a millisecond).
+ *
+ * The hand-off costs a block no lock: the filled blocks are a count that each side changes
+ * atomically (one producer, one consumer). A side that must wait says so in a flag and sleeps
+ * on the condition variable; the other wakes it only when that flag is set and the wait is
+ * over, after dropping the mutex, so that the woken side does not sleep again on the mutex.
+ * Each side waits for several blocks at once: a decoder that has filled them all until half are
+ * free again, a parser that has used them all until DEC_PARSER_WAKE are filled (or the last one
+ * is in). On this VM a wake-up cost the waker a system call and, when the other vCPU was busy,
+ * put the woken thread on the waker's vCPU, preempting it (docs/performance.md, "The decoder's
+ * round").
  */
-#define NBLOCKS 8
+#define NBLOCKS		8
+#define DEC_PARSER_WAKE (NBLOCKS / 2)
 
 struct dec_block {
 	long len; /* bytes; 0: the end; -1: an error (err) */
 	char err[sizeof(((struct sl_trace_reader *)0)->err)];
-	char data[BUF_SIZE];
+	char *data; /* BUF_SIZE bytes of ring */
 };
 
 struct dec_thread {
 	pthread_t th;
-	pthread_mutex_t mu;
+	pthread_mutex_t mu; /* only around a wait, and to wake one */
 	pthread_cond_t cv;
 	struct dec_block blk[NBLOCKS];
-	int head, count;	       /* the oldest filled block, the filled blocks */
+	/*
+	 * The blocks' bytes: 2 MiB from xz_alloc, one huge page. Apart from the rest, which a
+	 * first write would otherwise have made a second huge page to clear (0.2 ms, before the
+	 * decoder thread could start).
+	 */
+	char *ring;
+	atomic_int count;	       /* the filled blocks */
+	atomic_bool last;	       /* the decoder's last block (an end or an error) is in */
+	atomic_bool parser_waits;      /* for DEC_PARSER_WAKE blocks, or the last */
+	atomic_bool decoder_waits;     /* for half of the blocks to be free */
+	atomic_bool stop;	       /* the reader is closing */
+	int head;		       /* the oldest filled block (the parser's alone) */
 	size_t pos;		       /* bytes of the oldest block already taken */
-	bool stop;		       /* the reader is closing */
 	struct sl_trace_reader shadow; /* the decoder's own copy: its errors go here */
 };
 
@@ -236,12 +254,26 @@ static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 			p->xz.next_in = p->in + p->in_pos;
 			p->xz.avail_in = p->in_len - p->in_pos;
 			p->xz.next_out = (uint8_t *)dst;
-			p->xz.avail_out = n;
-			lzma_ret ret = lzma_code(
-				&p->xz, p->in_eof && p->xz.avail_in == 0 ? LZMA_FINISH : LZMA_RUN);
+			lzma_action act = p->in_eof && p->xz.avail_in == 0 ? LZMA_FINISH : LZMA_RUN;
+			lzma_ret ret;
 
+			/* one call's bytes, XZ_CHUNK at a time (see XZ_CHUNK) */
+			do {
+				size_t room = n - got;
+
+				p->xz.avail_out = room < XZ_CHUNK ? room : XZ_CHUNK;
+				ret = lzma_code(&p->xz, act);
+				got = (size_t)((char *)p->xz.next_out - dst);
+			} while (ret == LZMA_OK && !p->xz.avail_out && got < n);
+			/*
+			 * A piece that filled exactly may be followed by a call that decodes
+			 * nothing (the input used up); liblzma answers a second such call in a
+			 * row with LZMA_BUF_ERROR. The single call never made one: nothing
+			 * decoded is its LZMA_OK, judged below as ever.
+			 */
+			if (ret == LZMA_BUF_ERROR)
+				ret = LZMA_OK;
 			p->in_pos = p->in_len - p->xz.avail_in;
-			got = n - p->xz.avail_out;
 			if (ret == LZMA_STREAM_END) {
 				p->dec_end = true;
 			} else if (ret == LZMA_MEMLIMIT_ERROR) {
@@ -289,38 +321,56 @@ static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 	return (long)got;
 }
 
+/* The other side waits on dt->cv, or is about to: wake it (once this thread has held the
+ * mutex, that side is asleep or has seen the change) */
+static void dec_wake(struct dec_thread *dt)
+{
+	pthread_mutex_lock(&dt->mu);
+	pthread_mutex_unlock(&dt->mu);
+	pthread_cond_broadcast(&dt->cv);
+}
+
+static bool dec_room(struct dec_thread *dt)
+{
+	return atomic_load(&dt->count) <= NBLOCKS / 2 || atomic_load(&dt->stop);
+}
+
 static void *dec_main(void *arg)
 {
 	struct sl_trace_reader *r = arg;
 	struct dec_thread *dt = ((struct sl_trace_input *)r->input)->dt;
 
 	for (int i = 0;; i = (i + 1) % NBLOCKS) {
-		pthread_mutex_lock(&dt->mu);
-		if (dt->count == NBLOCKS)
-			while (dt->count > NBLOCKS / 2 && !dt->stop)
+		if (atomic_load(&dt->count) == NBLOCKS) {
+			pthread_mutex_lock(&dt->mu);
+			atomic_store(&dt->decoder_waits, true);
+			while (!dec_room(dt))
 				pthread_cond_wait(&dt->cv, &dt->mu);
-		bool stop = dt->stop;
-
-		pthread_mutex_unlock(&dt->mu);
-		if (stop)
+			atomic_store(&dt->decoder_waits, false);
+			pthread_mutex_unlock(&dt->mu);
+		}
+		if (atomic_load(&dt->stop))
 			return NULL;
 		/* the block at i is free: only this thread touches it until it is counted */
 		struct dec_block *b = &dt->blk[i];
 
-		b->len = src_read_direct(r, b->data, sizeof(b->data));
+		b->len = src_read_direct(r, b->data, BUF_SIZE);
 		if (b->len < 0)
 			memcpy(b->err, r->err, sizeof(b->err));
-		pthread_mutex_lock(&dt->mu);
-		dt->count++;
-		pthread_cond_broadcast(&dt->cv);
-		pthread_mutex_unlock(&dt->mu);
+		int n = atomic_fetch_add(&dt->count, 1) + 1;
+
+		if (b->len <= 0)
+			atomic_store(&dt->last, true); /* after the count: a parser seeing it finds
+							  the block counted */
+		if (atomic_load(&dt->parser_waits) && (n >= DEC_PARSER_WAKE || b->len <= 0))
+			dec_wake(dt);
 		if (b->len <= 0)
 			return NULL;
 	}
 }
 
-/* Start the decoder thread (xz, gzip) at the first read: 0, or -1 (r->err set). Without a
- * thread (pthread_create failed), kind_direct: the parser's thread decompresses. */
+/* Start the decoder thread (xz, gzip) when the input is opened: 0, or -1 (r->err set).
+ * Without a thread (pthread_create failed), kind_direct: the parser's thread decompresses. */
 static int dec_begin(struct sl_trace_reader *r)
 {
 	struct sl_trace_input *p = r->input;
@@ -328,34 +378,54 @@ static int dec_begin(struct sl_trace_reader *r)
 
 	if (p->dt || p->kind_direct)
 		return 0;
-	dt = big_calloc(sizeof(*dt));
-	if (!dt) {
+	dt = calloc(1, sizeof(*dt));
+	if (dt)
+		dt->ring = xz_alloc(NULL, NBLOCKS, BUF_SIZE);
+	if (!dt || !dt->ring) {
+		free(dt);
 		set_err(r, "%s: out of memory", r->path);
 		return -1;
 	}
+	for (int i = 0; i < NBLOCKS; i++)
+		dt->blk[i].data = dt->ring + (size_t)i * BUF_SIZE;
 	dt->shadow = *r;
 	pthread_mutex_init(&dt->mu, NULL);
 	pthread_cond_init(&dt->cv, NULL);
+	atomic_init(&dt->count, 0);
+	atomic_init(&dt->last, false);
+	atomic_init(&dt->parser_waits, false);
+	atomic_init(&dt->decoder_waits, false);
+	atomic_init(&dt->stop, false);
 	p->dt = dt;
 	if (pthread_create(&dt->th, NULL, dec_main, &dt->shadow)) {
 		/* no thread: read in this one */
 		pthread_mutex_destroy(&dt->mu);
 		pthread_cond_destroy(&dt->cv);
-		xz_free(NULL, dt);
+		xz_free(NULL, dt->ring);
+		free(dt);
 		p->dt = NULL;
 		p->kind_direct = true;
 	}
 	return 0;
 }
 
+static bool dec_enough(struct dec_thread *dt)
+{
+	return atomic_load(&dt->count) >= DEC_PARSER_WAKE || atomic_load(&dt->last);
+}
+
 /* The oldest filled block, once there is one. An end (len 0) or an error (len -1) stays
  * counted: later reads find it again. */
 static struct dec_block *dec_head(struct dec_thread *dt)
 {
-	pthread_mutex_lock(&dt->mu);
-	while (!dt->count)
-		pthread_cond_wait(&dt->cv, &dt->mu);
-	pthread_mutex_unlock(&dt->mu);
+	if (!atomic_load(&dt->count)) {
+		pthread_mutex_lock(&dt->mu);
+		atomic_store(&dt->parser_waits, true);
+		while (!dec_enough(dt))
+			pthread_cond_wait(&dt->cv, &dt->mu);
+		atomic_store(&dt->parser_waits, false);
+		pthread_mutex_unlock(&dt->mu);
+	}
 	return &dt->blk[dt->head];
 }
 
@@ -363,16 +433,13 @@ static struct dec_block *dec_head(struct dec_thread *dt)
 static void dec_release(struct dec_thread *dt)
 {
 	dt->pos = 0;
-	pthread_mutex_lock(&dt->mu);
 	dt->head = (dt->head + 1) % NBLOCKS;
-	/* the decoder waits for half of the blocks */
-	if (--dt->count == NBLOCKS / 2)
-		pthread_cond_broadcast(&dt->cv);
-	pthread_mutex_unlock(&dt->mu);
+	if (atomic_fetch_sub(&dt->count, 1) - 1 <= NBLOCKS / 2 && atomic_load(&dt->decoder_waits))
+		dec_wake(dt);
 }
 
-/* Up to n decompressed bytes, from the decoder thread (started at the first read) for xz and
- * gzip; as src_read_direct. */
+/* Up to n decompressed bytes, from the decoder thread (started when the input is opened) for
+ * xz and gzip; as src_read_direct. */
 long sl_trace_read(struct sl_trace_reader *r, void *dst, size_t n)
 {
 	struct sl_trace_input *p = r->input;
@@ -455,14 +522,13 @@ static void dec_stop(struct sl_trace_input *p)
 
 	if (!dt)
 		return;
-	pthread_mutex_lock(&dt->mu);
-	dt->stop = true;
-	pthread_cond_broadcast(&dt->cv);
-	pthread_mutex_unlock(&dt->mu);
+	atomic_store(&dt->stop, true);
+	dec_wake(dt);
 	pthread_join(dt->th, NULL);
 	pthread_mutex_destroy(&dt->mu);
 	pthread_cond_destroy(&dt->cv);
-	xz_free(NULL, dt);
+	xz_free(NULL, dt->ring);
+	free(dt);
 	p->dt = NULL;
 }
 
@@ -559,6 +625,9 @@ int sl_trace_input_open(struct sl_trace_reader *r, FILE *f, const unsigned char 
 			return -1;
 		}
 	}
+	/* decompressing while the reader is chosen and reads the header (0.3 ms) */
+	if (p->kind != SRC_PLAIN)
+		return dec_begin(r);
 	return 0;
 }
 
