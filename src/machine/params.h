@@ -86,6 +86,10 @@ struct sl_params {
 	u64 wake_preempt_down;	   /* the wakee's ratio times the waker's or more */
 	u64 wake_preempt_short_up; /* the same two for a wakee asleep under wake_preempt_sleep */
 	u64 wake_preempt_short_down;
+	/* per 1000 interrupt wake-ups onto their busy CPU: the wakee runs first (0: the policy) */
+	u64 irq_wake_preempt;
+	/* the same where the CPU's task is wake_preempt_ratio times the wakee's utilization */
+	u64 irq_wake_preempt_up;
 };
 
 struct sl_param_desc {
