@@ -448,6 +448,17 @@ iw "--param irq_wake_preempt=1 --param irq_wake_preempt_up=1000 --param wake_pre
 iw "--param irq_wake_preempt_up=1 --param wake_preempt_ratio=103" "$IW_NOT"
 iw "--param irq_wake_preempt_up=1 --param wake_preempt_ratio=104" "$IW_AT"
 iw "--param irq_wake_preempt_up=1" "$IW_AT"
+# tick_phase, the same file: hog's first tick comes at the grid's first boundary, 4 ms without
+# a phase, 1 ms with tick_phase=1ms or 5ms (modulo the 4 ms tick); the sleeper then sleeps from
+# there and preempts hog at its wake-up 1 ms later. tick_phase_random=1 draws the phase with
+# one splitmix64 step of the seed plus 0x9e3779b97f4a7c15 + "tick" (0x7469636b), modulo 4 ms:
+# 2190303 ns for seed 1, 1795420 ns for seed 2 (worked out by hand, with Python's integers).
+iw "--param tick_phase=1ms" "0.001000000: prev_state=R+ 0.002000000: prev_state=R+ 0.005160000: prev_state=Z "
+iw "--param tick_phase=5ms" "0.001000000: prev_state=R+ 0.002000000: prev_state=R+ 0.005160000: prev_state=Z "
+iw "--param tick_phase_random=1" \
+	"0.002190303: prev_state=R+ 0.003190303: prev_state=R+ 0.005160000: prev_state=Z "
+iw "--param tick_phase_random=1 --seed 2" \
+	"0.001795420: prev_state=R+ 0.002795420: prev_state=R+ 0.005160000: prev_state=Z "
 
 # wake_tail (tests/data/rtapp/wake_tail.json), two CPUs, 6.18: "sleeper" suspends on "w" at 0
 # on CPU 1; "waker" runs 100 us on CPU 0, then resumes it (lock w, broadcast, unlock) and runs

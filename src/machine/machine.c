@@ -136,7 +136,7 @@ static void tick_restart(struct sl_sim *sim, struct sl_cpu *rq)
 	sl_set_tick_stopped(sim, rq, false);
 	sl_class_nohz_stop_tick(sim, rq, false);
 	/* tick_nohz_restart: forward to the next period boundary of the jiffy grid */
-	sl_arm(sim, &sl_mcpu(sim, rq->id)->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
+	sl_arm(sim, &sl_mcpu(sim, rq->id)->tick, sl_tick_next(sim));
 }
 
 static void resched_fn(struct sl_sim *sim, struct sl_timer *t)
@@ -311,7 +311,7 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 	} else if (rq->tick_stopped) {
 		/* it became the idle load balancer while tickless: its tick runs again */
 		sl_set_tick_stopped(sim, rq, false);
-		sl_arm(sim, &mc->tick, (sim->now / sim->tick_ns + 1) * sim->tick_ns);
+		sl_arm(sim, &mc->tick, sl_tick_next(sim));
 	}
 	sl_cpuidle_enter(sim, rq);
 }
@@ -607,8 +607,7 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 	/* tick_grid: tick_sched_timer's hrtimer_forward keeps the jiffy grid, also when the
 	 * tick ran late behind its CPU's C-state exit */
 	sl_arm(sim, &mc->tick,
-	       sl_machine_of(sim)->p->tick_grid ? (sim->now / sim->tick_ns + 1) * sim->tick_ns
-						: sim->now + sim->tick_ns);
+	       sl_machine_of(sim)->p->tick_grid ? sl_tick_next(sim) : sim->now + sim->tick_ns);
 }
 
 /* bg_wakeup: the CPU's background timer; the dispatch has done the waking, this re-arms it */

@@ -284,6 +284,16 @@ const struct sl_param_desc sl_param_table[] = {
 	 "within 100 us: 822 (806 at a ratio of 4, 842 at 16; the others 593), where the model's "
 	 "EEVDF ran 173 of 361 at once and let 137 more preempt the running task later, which "
 	 "the traces show 6 times in 690 (tools/wake_wait.py --count irq --by-size 8)"},
+	{"tick_phase", P(tick_phase_ns), 0, false,
+	 "0: the jiffy grid (the periodic tick, jiffies) starts with the run. Else it is offset by "
+	 "this much (modulo the tick period). A real run starts at an arbitrary point of the tick "
+	 "period, so its periodic timers meet the tick at an arbitrary phase, where a grid "
+	 "starting "
+	 "with the run fixes it (docs/validate.md, the slow five per cent)"},
+	{"tick_phase_random", P(tick_phase_random), 0, SL_PARAM_FLAG,
+	 "0: tick_phase as given. 1: the offset is drawn from the seed, uniform over one tick "
+	 "period, a different phase for each seed, as each real run has its own; the scheduler's "
+	 "stream of numbers is not used for it"},
 	{"wake_preempt", P(wake_preempt), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): the policy alone decides whether a wakee preempts. Else this "
 	 "kernel's wake-up preemption as traced: of 1000 wake-ups by a running task of a task "
