@@ -15,6 +15,8 @@
 # --count irq: 4, at once 1, late 1, moved 1, waited 1; kept 3 of 4 (750 per 1000), at once 1
 # of 3 (333). W ran 0.901-1.000 (99 ms): utilization 1024 (1 - 2^(-99/32.768)) = 898, T's 1 ms
 # 21.4 decayed 99 ms to 2.6 (3 with the 1 added): W's is 8 times T's or more (runner's 8x).
+# --by-run: W's run since its switch-in at each: 99 ms (from 0.901), 1900 us (from 1.000100),
+# 1000 us (from 1.003), 900 us (from 1.005100): the bins 4000+, 1500-2000, 1000-1500, 500-1000.
 # Errors: no task and no --count, a missing trace, a trace without a switch: exit 2.
 set -eu
 . "$(dirname "$0")/pytool.sh"
@@ -61,6 +63,11 @@ grep -q '^traces 1: 4 wake-ups, at once 1, late 1, moved 1, waited 1; kept on th
 	fail "--by-size: exit $?"
 grep -q "^sizes  *runner's 8x  *4  *1  *1  *1  *1  *4  *1  *1  *1  *1\$" "$T/size" ||
 	fail "--by-size: $(cat "$T/size")"
+"$PY" "$TOOLPY" --count irq --by-run "$T/t.trace" >"$T/run" || fail "--by-run: exit $?"
+grep -q '^runner ran  *4000+ us  *1  *1  *0  *0  *0$' "$T/run" &&
+	grep -q '^runner ran  *1500-2000 us  *1  *0  *0  *0  *1$' "$T/run" &&
+	grep -q '^runner ran  *1000-1500 us  *1  *0  *1  *0  *0$' "$T/run" &&
+	grep -q '^runner ran  *500-1000 us  *1  *0  *0  *1  *0$' "$T/run" || fail "--by-run: $(cat "$T/run")"
 # the errors
 rc=0
 "$PY" "$TOOLPY" "$T/t.trace" >/dev/null 2>"$T/err" || rc=$?
