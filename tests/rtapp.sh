@@ -422,6 +422,44 @@ ip() {
 ip "" "0.001000000: prev_state=R+ 0.005160000: prev_state=Z "
 ip "--param irq_preempt=10us" "0.001010000: prev_state=R+ 0.005170000: prev_state=Z "
 
+# irq_wake_preempt (tests/data/rtapp/irq_wake.json), one CPU, 6.18: "hog" runs 5000 us from 0;
+# "sleeper" (both nice 0) first runs at hog's tick at 4 ms, sleeps 1000 us, and its timer's
+# interrupt at 5 ms wakes it on the CPU hog runs on. EEVDF preempts hog there at once (R+ at
+# 5 ms); with irq_wake_preempt=1 the rate decides alone and draws no: hog runs on and exits at
+# 5.030. irq_wake_preempt_up takes over where hog's utilization is wake_preempt_ratio times the
+# sleeper's: hog ran 5 ms, 1024 (1 - 2^(-5/32.768)) = 102.8, so 103 against the sleeper's 0 + 1:
+# ratio 103 applies it (1000: R+ at 5 ms; 1: no), 104 does not (irq_wake_preempt's 1, or EEVDF's
+# own check where that is 0); without wake_preempt_ratio it is off.
+iw() {
+	# shellcheck disable=SC2086
+	run irq_wake.json 1 --kernel 6.18 $1 --trace-out "$T/iw.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=hog/ { printf "%s %s ", $4, $9 }' "$T/iw.txt")
+	[ "$got" = "$2" ] || fail "iw '$1': hog's switches '$got', expected '$2'"
+}
+IW_AT="0.004000000: prev_state=R+ 0.005000000: prev_state=R+ 0.005160000: prev_state=Z "
+IW_NOT="0.004000000: prev_state=R+ 0.005030000: prev_state=Z "
+iw "" "$IW_AT"
+iw "--param irq_wake_preempt=1" "$IW_NOT"
+iw "--param irq_wake_preempt=1000" "$IW_AT"
+iw "--param irq_wake_preempt=1 --param irq_wake_preempt_up=1000 --param wake_preempt_ratio=103" \
+	"$IW_AT"
+iw "--param irq_wake_preempt=1 --param irq_wake_preempt_up=1000 --param wake_preempt_ratio=104" \
+	"$IW_NOT"
+iw "--param irq_wake_preempt_up=1 --param wake_preempt_ratio=103" "$IW_NOT"
+iw "--param irq_wake_preempt_up=1 --param wake_preempt_ratio=104" "$IW_AT"
+iw "--param irq_wake_preempt_up=1" "$IW_AT"
+# tick_phase, the same file: hog's first tick comes at the grid's first boundary, 4 ms without
+# a phase, 1 ms with tick_phase=1ms or 5ms (modulo the 4 ms tick); the sleeper then sleeps from
+# there and preempts hog at its wake-up 1 ms later. tick_phase_random=1 draws the phase with
+# one splitmix64 step of the seed plus 0x9e3779b97f4a7c15 + "tick" (0x7469636b), modulo 4 ms:
+# 2190303 ns for seed 1, 1795420 ns for seed 2 (worked out by hand, with Python's integers).
+iw "--param tick_phase=1ms" "0.001000000: prev_state=R+ 0.002000000: prev_state=R+ 0.005160000: prev_state=Z "
+iw "--param tick_phase=5ms" "0.001000000: prev_state=R+ 0.002000000: prev_state=R+ 0.005160000: prev_state=Z "
+iw "--param tick_phase_random=1" \
+	"0.002190303: prev_state=R+ 0.003190303: prev_state=R+ 0.005160000: prev_state=Z "
+iw "--param tick_phase_random=1 --seed 2" \
+	"0.001795420: prev_state=R+ 0.002795420: prev_state=R+ 0.005160000: prev_state=Z "
+
 # wake_tail (tests/data/rtapp/wake_tail.json), two CPUs, 6.18: "sleeper" suspends on "w" at 0
 # on CPU 1; "waker" runs 100 us on CPU 0, then resumes it (lock w, broadcast, unlock) and runs
 # 50 us. The sleeper, woken onto its idle CPU 1 at 100 us, runs at once and locks w. With

@@ -244,7 +244,7 @@ int sl_cpuidle_enter(struct sl_sim *sim, struct sl_cpu *rq)
 	dev->now_ns = sim->now;
 	dev->tick_ns = sim->tick_ns;
 	next_events(sim, rq->id, &dev->next_timer_ns, &dev->next_wake_ns);
-	dev->next_tick_ns = (sim->now / sim->tick_ns + 1) * sim->tick_ns - sim->now;
+	dev->next_tick_ns = sl_tick_next(sim) - sim->now;
 	dev->latency_req_ns = m->pm_qos_latency_ns;
 	dev->cpu_load0 = rq->cpu_load[0];
 	dev->nr_iowait = mc->nr_iowait;

@@ -21,6 +21,25 @@ static void undelay(struct sl_engine *e, struct sl_timer *t)
 	}
 }
 
+/*
+ * The tick_phase parameters: where the jiffy grid lies against the run's start. A real run
+ * starts at an arbitrary point of its kernel's tick period, so its periodic timers (rt-app's,
+ * started with it) fall at an arbitrary phase of the tick; the model's grid starting with the
+ * run puts a 6 ms timer 82 us after every other tick of a 4 ms grid, every run (docs/validate.md,
+ * the slow five per cent). tick_phase_random draws the phase from the seed (its own splitmix
+ * step, so the scheduler's stream of numbers is unchanged), uniform over one tick.
+ */
+static u64 tick_phase(const struct sl_params *p, u64 tick_ns, u64 seed)
+{
+	u64 z = seed + 0x9e3779b97f4a7c15ULL + 0x7469636bULL; /* "tick" */
+
+	if (!p->tick_phase_random)
+		return p->tick_phase_ns % tick_ns;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) % tick_ns;
+}
+
 int sl_sim_set_governor(struct sl_sim *sim, const struct sl_cpuidle_governor *gov)
 {
 	struct sl_machine *m = sl_machine_of(sim);
@@ -66,6 +85,7 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->nclasses = sl_release_classes(d->rel, sim->classes);
 	sim->hz = p->hz;
 	sim->tick_ns = NSEC_PER_SEC / p->hz;
+	sim->tick_phase_ns = tick_phase(p, sim->tick_ns, d->seed);
 	sim->group_sched = (int)p->group_sched;
 	sim->tg_root_shares = p->group_root_shares;
 	sim->tg_user_shares = p->group_user_shares;

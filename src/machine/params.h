@@ -88,6 +88,12 @@ struct sl_params {
 	u64 wake_preempt_short_down;
 	/* 1: a reschedule asked at a burst's end waits for the next real event (0: taken) */
 	u64 burst_quiet;
+	/* per 1000 interrupt wake-ups onto their busy CPU: the wakee runs first (0: the policy) */
+	u64 irq_wake_preempt;
+	/* the same where the CPU's task is wake_preempt_ratio times the wakee's utilization */
+	u64 irq_wake_preempt_up;
+	u64 tick_phase_ns;     /* the jiffy grid's offset from the run's start (modulo the tick) */
+	u64 tick_phase_random; /* 1: that offset drawn from the seed, uniform over one tick */
 };
 
 struct sl_param_desc {

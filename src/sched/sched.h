@@ -412,8 +412,22 @@ struct sl_sim {
 	u64 *free_bits;
 	int nr_free;
 	u64 tick_ns;
+	/* the jiffy grid's offset from the run's start, below tick_ns (tick_phase, 0: none) */
+	u64 tick_phase_ns;
 	u64 nr_migrations;
 };
+
+/* jiffies since the run's start, counted at the grid's boundaries (tick_phase) */
+static inline u64 sl_jiffies(const struct sl_sim *sim)
+{
+	return (sim->now + sim->tick_ns - sim->tick_phase_ns) / sim->tick_ns - 1;
+}
+
+/* the jiffy grid's next boundary after now */
+static inline u64 sl_tick_next(const struct sl_sim *sim)
+{
+	return (sl_jiffies(sim) + 1) * sim->tick_ns + sim->tick_phase_ns;
+}
 
 /* rq's place in the levels of CPUs by nr_running (sim->lvl_bits), from `from` tasks to `to` */
 static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long from,

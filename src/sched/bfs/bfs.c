@@ -55,7 +55,7 @@ s32 sl_bfs_task_timeslice(u64 rr_interval_ms, int nice)
 
 u64 sl_bfs_jiffies(const struct sl_sim *sim)
 {
-	return sim->now / sim->tick_ns;
+	return sl_jiffies(sim);
 }
 
 int sl_bfs_locality(const struct sl_sim *sim, int a, int b)

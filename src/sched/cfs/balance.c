@@ -994,7 +994,7 @@ static u64 msecs_to_jiffies(struct sl_sim *sim, u64 ms)
 
 static u64 jiffies(struct sl_sim *sim)
 {
-	return sim->now / sim->tick_ns;
+	return sl_jiffies(sim);
 }
 
 /* a domain's balance interval in jiffies (CPU_NOT_IDLE: times busy_factor), clamped as the
