@@ -268,6 +268,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "Measured on the calibration half's 21 real traces (docs/validate.md, issue 28 step 9): "
 	 "712 interrupt wake-ups onto a vCPU running a task whose next switch there preempted it "
 	 "for the wakee: median 10 us from sched_waking (p10 8, p75 12)"},
+	{"ipi_busy", P(ipi_busy_ns), 0, false,
+	 "0: a wake-up that preempts the task running on another CPU switches there ipi later, "
+	 "as on any CPU. Else this much later: in a VM the waker's path to the remote enqueue "
+	 "and the reschedule IPI into a running vCPU (the sender's exit, the host's kick, the "
+	 "target's exit and injection) take tens of us. Measured on the calibration half's 21 "
+	 "real traces (docs/validate.md, issue 28, the wake-up situations): tools/"
+	 "wake_situations.py --remote, the wake-ups by a task onto the other vCPU, which ran a "
+	 "task that the wakee then preempted: median 31 us from sched_waking to the switch"},
 	{"wake_preempt", P(wake_preempt), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): the policy alone decides whether a wakee preempts. Else this "
 	 "kernel's wake-up preemption as traced: of 1000 wake-ups by a running task of a task "
