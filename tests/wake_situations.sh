@@ -79,6 +79,9 @@ grep -q '^  real       1 wake-ups  p10 24\.0  median 24\.0  p90 24\.0$' "$T/out"
 sed -n 3p "$T/out" | grep -q '^task last B A alone  B busy  *2\.0  *0  *1\.0  *100  *+100  *+1\.0$' ||
 	fail "--model: $(cat "$T/out")"
 grep -q '^  model      0 wake-ups$' "$T/out" || fail "--model remote: $(cat "$T/out")"
+grep -q '^  real  as high: 0 of 0  lower: 0 of 0  none: 0 of 1$' "$T/out" &&
+	grep -q '^  model as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" &&
+	! grep -q 'vcpu_pack_wait' "$T/out" || fail "--model wait: $(cat "$T/out")"
 
 "$PY" "$TOOLPY" -t X "$T/real.trace" >"$T/out" || fail "-t: exit $?"
 [ "$(grep -c '^task\|^irq' "$T/out")" -eq 1 ] && grep -q '^task last A A alone' "$T/out" ||
@@ -88,6 +91,31 @@ grep -q 'W -> Z' "$T/out" && grep -q '(irq) -> Q' "$T/out" || fail "--by pair: $
 "$PY" "$TOOLPY" --json "$T/real.trace" --model "$T/model.trace" >"$T/out" || fail "--json: exit $?"
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["remote_preempt"]["real"]["p50"] == 24.0 and d["situations"][0]["moved"] == 1.0' "$T/out" ||
 	fail "--json: $(cat "$T/out")"
+
+# vcpu_pack_wait's count (wait.trace): after the same start Q (prio 120) runs on CPU 0 and is
+# preempted by W, so it waits there. W wakes X (last on CPU 0, CPU 1 running Y) at prio 110:
+# Q is of a lower priority ("lower"); X stays and runs. W wakes X again at prio 120: Q is as
+# important ("as high"); X goes to CPU 1. By hand: as high 1 of 1 moved, lower 0 of 1, none 0
+# of 0: param vcpu_pack_wait=1000.
+{
+	cat "$T/head"
+	sw 0 0.950000 W 10 R+ Q 14
+	sw 0 0.950100 Q 14 R+ W 10
+	cat <<'TR'
+               W-10      [000] d..3.     1.000000: sched_waking: comm=X pid=11 prio=110 target_cpu=000
+               W-10      [000] d..4.     1.000001: sched_wakeup: comm=X pid=11 prio=110 target_cpu=000
+TR
+	sw 0 1.000010 W 10 R+ X 11
+	sw 0 1.000020 X 11 S W 10
+	cat <<'TR'
+               W-10      [000] d..3.     1.000100: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000101: sched_wakeup: comm=X pid=11 prio=120 target_cpu=001
+TR
+	sw 1 1.000130 Y 12 R+ X 11
+} >"$T/wait.trace"
+"$PY" "$TOOLPY" "$T/wait.trace" >"$T/out" || fail "wait: exit $?"
+grep -q '^  real  as high: 1 of 1  lower: 0 of 1  none: 0 of 0$' "$T/out" &&
+	grep -q '^param vcpu_pack_wait=1000$' "$T/out" || fail "wait: $(cat "$T/out")"
 
 tool_error "$T/head" "no wake-up"
 sed 's/\[001\]/[002]/' "$T/real.trace" >"$T/three.trace"

@@ -31,14 +31,21 @@ Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--json] REAL... [--mo
   --json       one JSON object instead of the table
 Then, real beside model, the wake-ups by a task placed on the other CPU, B, which ran a task
 at the waking that the wakee's own switch-in there preempted (the switch-out is R): the time
-from sched_waking to that switch (us), and `param ipi_busy=N` (the real median, ns).
+from sched_waking to that switch (us), and `param ipi_busy=N` (the real median, ns). And the
+wake-ups by a task of a task last on the waker's CPU A while B runs a task, by the tasks
+waiting on A (runnable, not running): one of a prio as high as the wakee's or higher ("as
+high"), only lower ones, none; how many went to B; `param vcpu_pack_wait=N`, of 1000 "as high"
+ones, how many moved.
 Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no wake-up counted.
 """
 import json
+import re
 import statistics
 import sys
 
 from ftrace_lines import LINE, SW, WAKE, opener
+
+PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 
 SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
                                            ("irq", ("idle", "busy")))
@@ -58,6 +65,8 @@ def analyse(path, names):
     out = []
     waiting = {}  # pid -> (waking time, B, B's task then): placed on B, which ran a task
     remote = []
+    prio = {}  # pid -> its last traced prio
+    waits = []  # (pid, class of the tasks waiting on A, moved to B) of vcpu_pack_wait's case
     for line in opener(path):
         m = LINE.match(line)
         if not m:
@@ -73,6 +82,9 @@ def analyse(path, names):
             if not s:
                 continue
             prev, pstate, ncomm, nxt = int(s.group(1)), s.group(2), s.group(3), int(s.group(4))
+            pp = PRIOS.search(rest)
+            if pp:
+                prio[prev], prio[nxt] = int(pp.group(1)), int(pp.group(2))
             w = waiting.pop(nxt, None)
             if w and w[1] == cpu and w[2] == prev and pstate.startswith("R"):
                 remote.append((nxt, (stamp(ts) - w[0]) / 1000.0))
@@ -95,6 +107,7 @@ def analyse(path, names):
                 continue
             pid = int(s.group(2))
             comm[pid] = s.group(1)
+            prio[pid] = int(s.group(3))
             a, b = cpu, 1 - cpu
             if (pid in pend or pid in queued or pid in curr.values() or pid not in last or
                     a not in curr or b not in curr):
@@ -109,7 +122,13 @@ def analyse(path, names):
                 sa = "alone" if not on_a else "queued"
             sit = ("irq" if irq else "task", "A" if last[pid] == a else "B", sa,
                    "idle" if b_idle else "busy")
-            pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), stamp(ts), curr.get(b, 0))
+            wcls = None
+            if sit[0] == "task" and sit[1] == "A" and curr.get(b, 0):
+                wq = [prio.get(q, 120) for q, c in queued.items() if c == a]
+                wcls = ("none" if not wq else
+                        "as high" if min(wq) <= prio[pid] else "lower")
+            pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), stamp(ts), curr.get(b, 0),
+                         wcls)
         elif ev in ("sched_wakeup", "sched_wakeup_new"):
             s = WAKE.search(rest)
             if not s:
@@ -122,11 +141,14 @@ def analyse(path, names):
                 out.append((pid, w[1], w[2], tgt == w[0]))
                 if w[1][0] == "task" and tgt != w[0] and w[4]:
                     waiting[pid] = (w[3], tgt, w[4])
+                if w[5]:
+                    waits.append((pid, w[5], tgt != w[0]))
     rows = []
     for pid, sit, waker, on_a in out:
         if counted(pid, comm, seen, names):
             rows.append((sit, waker, comm[pid], on_a))
-    return rows, [lat for pid, lat in remote if counted(pid, comm, seen, names)]
+    return (rows, [lat for pid, lat in remote if counted(pid, comm, seen, names)],
+            [(c, mv) for pid, c, mv in waits if counted(pid, comm, seen, names)])
 
 
 def counted(pid, comm, seen, names):
@@ -151,16 +173,17 @@ def migrate(rest):
 
 def tally(paths, names, by):
     """{key: [wake-ups, onto A]} over the traces, how many traces, the remote latencies"""
-    cells, lats = {}, []
+    cells, lats, waits = {}, [], []
     for p in paths:
-        rows, lat = analyse(p, names)
+        rows, lat, wt = analyse(p, names)
         lats += lat
+        waits += wt
         for sit, waker, wakee, on_a in rows:
             key = sit + ((wakee,) if by == "wakee" else (f"{waker} -> {wakee}",) if by else ())
             c = cells.setdefault(key, [0, 0])
             c[0] += 1
             c[1] += int(on_a)
-    return cells, len(paths), lats
+    return cells, len(paths), lats, waits
 
 
 def sit_name(key):
@@ -192,8 +215,8 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        rc, rn, rlat = tally(real, names, by)
-        mc, mn, mlat = tally(model, names, by) if model else ({}, 0, [])
+        rc, rn, rlat, rwait = tally(real, names, by)
+        mc, mn, mlat, mwait = tally(model, names, by) if model else ({}, 0, [], [])
     except (OSError, ValueError) as e:
         print(f"wake_situations.py: {e}", file=sys.stderr)
         return 2
@@ -220,9 +243,10 @@ def main(argv):
     if model:
         res.sort(key=lambda r: -abs(r["moved"] or 0.0))
     remote = dict(real=spread(rlat), model=spread(mlat) if model else None)
+    wait = dict(real=wait_classes(rwait), model=wait_classes(mwait) if model else None)
     if as_json:
         print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
-                              remote_preempt=remote), indent=1))
+                              remote_preempt=remote, wait=wait), indent=1))
         return 0
     print(f"wake-ups by situation (A: the waking's CPU, B: the other), per trace: "
           f"{rn} real" + (f", {mn} model" if model else ""))
@@ -252,7 +276,21 @@ def main(argv):
             f"  p10 {d['p10']:.1f}  median {d['p50']:.1f}  p90 {d['p90']:.1f}" if d["n"] else ""))
     if remote["real"]["n"]:
         print(f"param ipi_busy={round(remote['real']['p50'] * 1000)}ns")
+    print("wake-ups by a task of a task last on its CPU A, B running a task, by the tasks "
+          "waiting on A: moved to B")
+    for side in ("real", "model") if model else ("real",):
+        print(f"  {side:5} " + "  ".join(f"{c}: {m} of {n}" for c, (n, m) in
+                                        wait[side].items()))
+    n, m = wait["real"]["as high"]
+    if n:
+        print(f"param vcpu_pack_wait={m * 1000 // n}")
     return 0
+
+
+def wait_classes(rows):
+    """{class: (wake-ups, moved)} of vcpu_pack_wait's case, by the tasks waiting on A"""
+    return {c: (sum(1 for k, _ in rows if k == c), sum(1 for k, mv in rows if k == c and mv))
+            for c in ("as high", "lower", "none")}
 
 
 def spread(v):

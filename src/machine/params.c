@@ -240,6 +240,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "there than on the other (besides each one's current) goes to the other CPU this many "
 	 "times in 1000 (the calibration half's traces: 271 of 1269 with the previous CPU the "
 	 "waker's; 67 of 4546 with no more waiting there)"},
+	{"vcpu_pack_wait", P(vcpu_pack_wait), 0, true,
+	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
+	 "traces (docs/validate.md, issue 28, the wake-up situations) on 2 CPUs, both running a "
+	 "task: a task's wake-up by the task running on its previous CPU, which the policy leaves "
+	 "there, goes to the other CPU this many times in 1000 when a task of a priority as high "
+	 "as the wakee's or higher waits there (tools/wake_situations.py on the calibration "
+	 "half's 21 traces: 194 of 855 moved; 135 of 1828 with only lower ones waiting, 46 of "
+	 "3169 with none)"},
 	{"wake_ipi", P(wake_ipi_ns), 0, false,
 	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
 	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "

@@ -64,6 +64,7 @@ struct sl_params {
 	u64 vcpu_pack_irq_busy; /* per 1000: ... of a task last on its CPU, busy with another */
 	u64 timer_coalesce;  /* 1: an hrtimer interrupt runs its CPU's timers whose window opened */
 	u64 vcpu_pack_busy;  /* per 1000: both CPUs busy, more wait on prev: to the other */
+	u64 vcpu_pack_wait;  /* per 1000: both busy, one as important waits on the waker's: away */
 	u64 vcpu_pack_room;  /* per 1024: waker CPU's + wakee's utilization below it: packed */
 	u64 vcpu_pack_small; /* per 1024: ... and the wakee's own below it */
 	u64 vcpu_pack_prio;  /* ... and the wakee's kernel prio (120 + nice) below it (0: any) */
