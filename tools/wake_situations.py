@@ -53,8 +53,9 @@ SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
 
 
 def analyse(path, names):
-    """The rows (situation, waker, wakee, onto A) of one trace, and the latencies (us) of the
-    wake-ups by a task onto the other CPU that preempted the task running there"""
+    """The rows (situation, waker, wakee, onto A) of one trace, the latencies (us) of the
+    wake-ups by a task onto the other CPU that preempted the task running there, and the
+    (class of the tasks waiting on A, moved) of vcpu_pack_wait's case"""
     curr = {}  # cpu -> pid running (0: idle)
     last = {}  # pid -> cpu of its last switch-in
     seen = {}  # pid -> cpus it ran on
