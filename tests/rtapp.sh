@@ -460,6 +460,25 @@ iw "--param tick_phase_random=1" \
 iw "--param tick_phase_random=1 --seed 2" \
 	"0.001795420: prev_state=R+ 0.002795420: prev_state=R+ 0.005160000: prev_state=Z "
 
+# ipi_busy (tests/data/rtapp/ipi_busy.json), two CPUs, 6.18: "hog" runs 5000 us on CPU 1, where
+# "sleeper" (SCHED_FIFO) suspends at 0; "waker" on CPU 0 resumes it at 100 us. The sleeper,
+# pinned to CPU 1, preempts hog there (R+): at 100 us without the parameter (ipi is 0 here), at
+# 120 us with ipi_busy=20us, and its run of 100 us and exit (30 us) end at 230 and 250 us; hog
+# keeps its CPU meanwhile, so it ends at 5160 us either way. A wake-up onto an idle CPU is not
+# one of these: wake_tail.json's sleeper, woken onto its idle CPU 1, still switches out at 230.
+ib() {
+	# shellcheck disable=SC2086
+	run ipi_busy.json 2 --kernel 6.18 $1 --trace-out "$T/ib.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=(hog|sleeper) / && $4 != "0.000000000:" {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
+		printf "%s ", $4 }' "$T/ib.txt")
+	[ "$got" = "$2" ] || fail "ib '$1': switches '$got', expected '$2'"
+}
+ib "" "comm=hog state=R+ 0.000100000: comm=sleeper state=Z 0.000230000: \
+comm=hog state=Z 0.005160000: "
+ib "--param ipi_busy=20us" "comm=hog state=R+ 0.000120000: comm=sleeper state=Z 0.000250000: \
+comm=hog state=Z 0.005160000: "
+
 # wake_tail (tests/data/rtapp/wake_tail.json), two CPUs, 6.18: "sleeper" suspends on "w" at 0
 # on CPU 1; "waker" runs 100 us on CPU 0, then resumes it (lock w, broadcast, unlock) and runs
 # 50 us. The sleeper, woken onto its idle CPU 1 at 100 us, runs at once and locks w. With
@@ -480,6 +499,9 @@ wt() {
 	[ "$got" = "150 $3" ] || fail "wt '$1': the waker's run and period '$got', expected '150 $3'"
 }
 wt "" "comm=sleeper state=S 0.000000000: comm=waker state=Z 0.000180000: \
+comm=sleeper state=Z 0.000230000: " 150
+# ipi_busy leaves a wake-up onto an idle CPU as it was (above, ib)
+wt "--param ipi_busy=20us" "comm=sleeper state=S 0.000000000: comm=waker state=Z 0.000180000: \
 comm=sleeper state=Z 0.000230000: " 150
 wt "--param wake_tail=10us" "comm=sleeper state=S 0.000000000: comm=sleeper state=D 0.000100000: \
 comm=waker state=Z 0.000200000: comm=sleeper state=Z 0.000240000: " 170

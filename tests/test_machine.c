@@ -438,6 +438,83 @@ static void test_vcpu_pack_irq_busy(void **state)
 }
 
 /*
+ * vcpu_pack_wait: CPU 0 runs the waker, CPU 1 another task; the wakee (nice 0, prio 120) last
+ * ran on CPU 0, where the waker wakes it and the policy leaves it, and the sim's one task (a
+ * hog, after a 1 ms run) waits there (runnable, not running), nice 0 too: as important; at
+ * nice -5 too. By hand, of 10000: unset
+ * none moved, 1000 all to CPU 1, 500 a binomial of sd 50 (5000 +- 250). Never moved: the
+ * waiting task of a lower priority (nice 1, prio 121), none waiting (it runs, or waits on
+ * CPU 1), the other CPU idle, no waker, the waker on the other CPU, the policy's choice not
+ * the wakee's previous CPU, an affinity to CPU 0 alone.
+ */
+static void test_vcpu_pack_wait(void **state)
+{
+	int moved[3];
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		static const char *const set[] = {NULL, "vcpu_pack_wait=1000",
+						  "vcpu_pack_wait=500"};
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task waker, other, wakee;
+		struct sl_task *q;
+
+		/* the hog, spawned by a run, is the waiting task; its state is set by hand below */
+		assert_int_equal(sl_sim_run(sim), 0);
+		assert_int_equal(sl_machine_of(sim)->ntasks, 1);
+		q = sl_sim_task(sim, 0);
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		q->state = TS_RUNNING;
+		q->cpu = 0;
+		q->on_cpu = false;
+		q->nice = 0;
+		wakee.cpu = 0;
+		sim->cpus[0].curr = &waker;
+		sim->cpus[0].nr_running = 2;
+		sim->cpus[1].curr = &other;
+		sim->cpus[1].nr_running = 1;
+		moved[k] = 0;
+		for (int i = 0; i < 10000; i++)
+			moved[k] += sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0) == 1;
+		if (k == 1) {
+			q->nice = 1;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			q->nice = -5;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 1);
+			q->on_cpu = true;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			q->on_cpu = false;
+			q->cpu = 1;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			q->cpu = 0;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, NULL, 0, 0), 0);
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 1, 0), 0);
+			wakee.cpu = 1;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			wakee.cpu = 0;
+			wakee.cpus_allowed = 1;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			wakee.cpus_allowed = 0;
+			sim->cpus[1].curr = NULL;
+			sim->cpus[1].nr_running = 0;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+		}
+		for (int c = 0; c < 2; c++) {
+			sim->cpus[c].curr = NULL;
+			sim->cpus[c].nr_running = 0;
+		}
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(moved[0], 0);
+	assert_int_equal(moved[1], 10000);
+	assert_true(moved[2] >= 4750 && moved[2] <= 5250);
+}
+
+/*
  * vcpu_pack_busy: CPU 0 runs the waker with one more task queued (nr_running 2), CPU 1 runs
  * another task alone (1); the wakee last ran on CPU 0 and the policy left it there. By hand,
  * of 10000: unset none moved, 1000 all to CPU 1, 500 a binomial of sd 50 (5000 +- 250). The
@@ -940,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_wake_tail),
 		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
 		cmocka_unit_test(test_wake_path),	 cmocka_unit_test(test_wake_path_tail),
+		cmocka_unit_test(test_vcpu_pack_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,14 +117,18 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 
 static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	const struct sl_params *mp = sl_machine_of(sim)->p;
 	u64 delay = 0;
 
 	if (rq->need_resched)
 		return;
 	sl_set_need_resched(sim, rq, true);
-	/* a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG) */
+	/*
+	 * a remote CPU needs an IPI, unless it polls on need_resched (TIF_POLLING_NRFLAG); one that
+	 * runs a task takes ipi_busy when set (a VM's IPI into a running vCPU, measured)
+	 */
 	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
-		delay = sl_machine_of(sim)->p->ipi_ns;
+		delay = rq->curr && mp->ipi_busy_ns ? mp->ipi_busy_ns : mp->ipi_ns;
 	delay += sl_wake_path(sim, rq);
 	sl_arm(sim, &rq->resched, sim->now + delay);
 }

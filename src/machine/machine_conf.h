@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <schedlab/types.h>
 
-#define SL_MC_MAX_PARAMS  32
+#define SL_MC_MAX_PARAMS  64
 #define SL_MC_MAX_DISABLE 10
 
 struct sl_machine_conf {

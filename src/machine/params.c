@@ -240,6 +240,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "there than on the other (besides each one's current) goes to the other CPU this many "
 	 "times in 1000 (the calibration half's traces: 271 of 1269 with the previous CPU the "
 	 "waker's; 67 of 4546 with no more waiting there)"},
+	{"vcpu_pack_wait", P(vcpu_pack_wait), 0, true,
+	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
+	 "traces (docs/validate.md, issue 28, the wake-up situations) on 2 CPUs, both running a "
+	 "task: a task's wake-up by the task running on its previous CPU, which the policy leaves "
+	 "there, goes to the other CPU this many times in 1000 when a task of a priority as high "
+	 "as the wakee's or higher waits there (tools/wake_situations.py on the calibration "
+	 "half's 21 traces: 194 of 855 moved; 135 of 1828 with only lower ones waiting, 46 of "
+	 "3169 with none)"},
 	{"wake_ipi", P(wake_ipi_ns), 0, false,
 	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
 	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "
@@ -294,6 +302,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0: tick_phase as given. 1: the offset is drawn from the seed, uniform over one tick "
 	 "period, a different phase for each seed, as each real run has its own; the scheduler's "
 	 "stream of numbers is not used for it"},
+	{"ipi_busy", P(ipi_busy_ns), 0, false,
+	 "0: a wake-up that preempts the task running on another CPU switches there ipi later, "
+	 "as on any CPU. Else this much later: in a VM the waker's path to the remote enqueue "
+	 "and the reschedule IPI into a running vCPU (the sender's exit, the host's kick, the "
+	 "target's exit and injection) take tens of us. Measured on the calibration half's 21 "
+	 "real traces (docs/validate.md, issue 28, the wake-up situations): tools/"
+	 "wake_situations.py --remote, the wake-ups by a task onto the other vCPU, which ran a "
+	 "task that the wakee then preempted: median 31 us from sched_waking to the switch"},
 	{"wake_preempt", P(wake_preempt), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): the policy alone decides whether a wakee preempts. Else this "
 	 "kernel's wake-up preemption as traced: of 1000 wake-ups by a running task of a task "

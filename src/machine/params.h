@@ -64,6 +64,7 @@ struct sl_params {
 	u64 vcpu_pack_irq_busy; /* per 1000: ... of a task last on its CPU, busy with another */
 	u64 timer_coalesce;  /* 1: an hrtimer interrupt runs its CPU's timers whose window opened */
 	u64 vcpu_pack_busy;  /* per 1000: both CPUs busy, more wait on prev: to the other */
+	u64 vcpu_pack_wait;  /* per 1000: both busy, one as important waits on the waker's: away */
 	u64 vcpu_pack_room;  /* per 1024: waker CPU's + wakee's utilization below it: packed */
 	u64 vcpu_pack_small; /* per 1024: ... and the wakee's own below it */
 	u64 vcpu_pack_prio;  /* ... and the wakee's kernel prio (120 + nice) below it (0: any) */
@@ -71,6 +72,7 @@ struct sl_params {
 	u64 wake_tail_ns;    /* the waker's CPU time after each wake-up it makes (0: none) */
 	u64 wake_tail_unlock; /* 1: the tail runs after an unlock that follows the wake-up */
 	u64 irq_preempt_ns;   /* an interrupt's wake-up preempting its CPU's task: switch later */
+	u64 ipi_busy_ns;      /* a reschedule of another CPU that runs a task (0: ipi_ns) */
 	u64 wake_preempt;     /* per 1000 wake-ups on the waker's CPU: the wakee runs first */
 	/* per 1000: wake_preempt's rate for a wakee asleep under wake_preempt_sleep (0: off) */
 	u64 wake_preempt_short;

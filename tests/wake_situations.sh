@@ -1,0 +1,126 @@
+#!/bin/sh
+# tools/wake_situations.py on traces written by hand (docs/validate.md, "The wake-up situations,
+# real against model"). X (11), Z (13) and Q (14) each run on both CPUs first; then CPU 0 runs
+# W (10) and CPU 1 runs Y (12), with X last on CPU 0, Z and Q last on CPU 1. At 1.0000 W wakes X
+# (task; last A; A alone; B busy): X stays on CPU 0 and runs. At 1.0001 W wakes Z (last B):
+# Z goes to CPU 1 and preempts Y (R+) at 1.000124: 24 us from its waking. W sleeps at 1.00025;
+# at 1.0003 an interrupt on CPU 1 (the h flag) wakes Q (irq; last A; A busy with Y; B idle):
+# Q goes to CPU 0 and runs. At 1.0004 Q wakes Z again (last B, B busy): Z goes to CPU 1, where
+# Y sleeps (S) before Z runs: no preemption. By hand: three situations, of 1, 2 and 1 wake-ups
+# (one trace), onto A 100%, 0%, 0%; one remote preemption of 24 us: param ipi_busy=24000ns.
+# The model's trace has only W's wake-up of Z, Z joining W on CPU 0: that row is real 2.0 at
+# 0%, model 1.0 at 100%, +100 points, moved +1.0, listed first. With -t X only X's row. A trace with no counted wake-up,
+# one of three CPUs, a file that does not exist and a bad --by: exit 2, saying so.
+set -eu
+. "$(dirname "$0")/pytool.sh"
+S='prev_prio=120 prev_state'
+N='next_prio=120'
+sw() { # sw CPU TIME PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
+	printf '%16s-%-7s [00%s] d..2.     %s: sched_switch: prev_comm=%s prev_pid=%s %s=%s ==> next_comm=%s next_pid=%s %s\n' \
+		"$3" "$4" "$1" "$2" "$3" "$4" "$S" "$5" "$6" "$7" "$N"
+}
+{
+	printf '# tracer: nop\n#\n'
+	sw 0 0.900000 swapper/0 0 R X 11
+	sw 1 0.900000 swapper/1 0 R Z 13
+	sw 0 0.900100 X 11 S Q 14
+	sw 1 0.900100 Z 13 S X 11
+	sw 0 0.900200 Q 14 S Z 13
+	sw 1 0.900200 X 11 S Q 14
+	sw 0 0.900300 Z 13 S X 11
+	sw 1 0.900300 Q 14 S Z 13
+	sw 0 0.900400 X 11 S W 10
+	sw 1 0.900400 Z 13 S Q 14
+	sw 1 0.900500 Q 14 S Y 12
+} >"$T/head"
+{
+	cat "$T/head"
+	cat <<'TR'
+               W-10      [000] d..3.     1.000000: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000001: sched_wakeup: comm=X pid=11 prio=120 target_cpu=000
+TR
+	sw 0 1.000010 W 10 R+ X 11
+	sw 0 1.000020 X 11 S W 10
+	cat <<'TR'
+               W-10      [000] d..3.     1.000100: sched_waking: comm=Z pid=13 prio=120 target_cpu=001
+               W-10      [000] d..4.     1.000115: sched_wakeup: comm=Z pid=13 prio=120 target_cpu=001
+TR
+	sw 1 1.000124 Y 12 R+ Z 13
+	sw 1 1.000200 Z 13 S Y 12
+	sw 0 1.000250 W 10 S swapper/0 0
+	cat <<'TR'
+               Y-12      [001] d.h2.     1.000300: sched_waking: comm=Q pid=14 prio=120 target_cpu=001
+          <idle>-0       [000] dNh2.     1.000320: sched_wakeup: comm=Q pid=14 prio=120 target_cpu=000
+TR
+	sw 0 1.000330 swapper/0 0 R Q 14
+	cat <<'TR'
+               Q-14      [000] d..3.     1.000400: sched_waking: comm=Z pid=13 prio=120 target_cpu=001
+               Q-14      [000] d..4.     1.000410: sched_wakeup: comm=Z pid=13 prio=120 target_cpu=001
+TR
+	sw 1 1.000500 Y 12 S Z 13
+} >"$T/real.trace"
+{
+	cat "$T/head"
+	cat <<'TR'
+               W-10      [000] d..3.     1.000100: sched_waking: comm=Z pid=13 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000100: sched_wakeup: comm=Z pid=13 prio=120 target_cpu=000
+TR
+} >"$T/model.trace"
+
+"$PY" "$TOOLPY" "$T/real.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
+grep -q '^task last A A alone  B busy  *1\.0  *100$' "$T/out" || fail "X: $(cat "$T/out")"
+grep -q '^task last B A alone  B busy  *2\.0  *0$' "$T/out" || fail "Z: $(cat "$T/out")"
+grep -q '^irq  last A A busy   B idle  *1\.0  *0$' "$T/out" || fail "Q: $(cat "$T/out")"
+[ "$(grep -c '^task\|^irq' "$T/out")" -eq 3 ] || fail "rows: $(cat "$T/out")"
+grep -q '^  real       1 wake-ups  p10 24\.0  median 24\.0  p90 24\.0$' "$T/out" &&
+	grep -q '^param ipi_busy=24000ns$' "$T/out" || fail "remote: $(cat "$T/out")"
+
+"$PY" "$TOOLPY" "$T/real.trace" --model "$T/model.trace" >"$T/out" || fail "--model: exit $?"
+sed -n 3p "$T/out" | grep -q '^task last B A alone  B busy  *2\.0  *0  *1\.0  *100  *+100  *+1\.0$' ||
+	fail "--model: $(cat "$T/out")"
+grep -q '^  model      0 wake-ups$' "$T/out" || fail "--model remote: $(cat "$T/out")"
+grep -q '^  real  as high: 0 of 0  lower: 0 of 0  none: 0 of 1$' "$T/out" &&
+	grep -q '^  model as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" &&
+	! grep -q 'vcpu_pack_wait' "$T/out" || fail "--model wait: $(cat "$T/out")"
+
+"$PY" "$TOOLPY" -t X "$T/real.trace" >"$T/out" || fail "-t: exit $?"
+[ "$(grep -c '^task\|^irq' "$T/out")" -eq 1 ] && grep -q '^task last A A alone' "$T/out" ||
+	fail "-t X: $(cat "$T/out")"
+"$PY" "$TOOLPY" --by pair "$T/real.trace" >"$T/out" || fail "--by pair: exit $?"
+grep -q 'W -> Z' "$T/out" && grep -q '(irq) -> Q' "$T/out" || fail "--by pair: $(cat "$T/out")"
+"$PY" "$TOOLPY" --json "$T/real.trace" --model "$T/model.trace" >"$T/out" || fail "--json: exit $?"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["remote_preempt"]["real"]["p50"] == 24.0 and d["situations"][0]["moved"] == 1.0' "$T/out" ||
+	fail "--json: $(cat "$T/out")"
+
+# vcpu_pack_wait's count (wait.trace): after the same start Q (prio 120) runs on CPU 0 and is
+# preempted by W, so it waits there. W wakes X (last on CPU 0, CPU 1 running Y) at prio 110:
+# Q is of a lower priority ("lower"); X stays and runs. W wakes X again at prio 120: Q is as
+# important ("as high"); X goes to CPU 1. By hand: as high 1 of 1 moved, lower 0 of 1, none 0
+# of 0: param vcpu_pack_wait=1000.
+{
+	cat "$T/head"
+	sw 0 0.950000 W 10 R+ Q 14
+	sw 0 0.950100 Q 14 R+ W 10
+	cat <<'TR'
+               W-10      [000] d..3.     1.000000: sched_waking: comm=X pid=11 prio=110 target_cpu=000
+               W-10      [000] d..4.     1.000001: sched_wakeup: comm=X pid=11 prio=110 target_cpu=000
+TR
+	sw 0 1.000010 W 10 R+ X 11
+	sw 0 1.000020 X 11 S W 10
+	cat <<'TR'
+               W-10      [000] d..3.     1.000100: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000101: sched_wakeup: comm=X pid=11 prio=120 target_cpu=001
+TR
+	sw 1 1.000130 Y 12 R+ X 11
+} >"$T/wait.trace"
+"$PY" "$TOOLPY" "$T/wait.trace" >"$T/out" || fail "wait: exit $?"
+grep -q '^  real  as high: 1 of 1  lower: 0 of 1  none: 0 of 0$' "$T/out" &&
+	grep -q '^param vcpu_pack_wait=1000$' "$T/out" || fail "wait: $(cat "$T/out")"
+
+tool_error "$T/head" "no wake-up"
+sed 's/\[001\]/[002]/' "$T/real.trace" >"$T/three.trace"
+tool_error "$T/three.trace" "2-CPU"
+tool_error "$T/missing.trace" missing.trace
+rc=0
+"$PY" "$TOOLPY" --by cpu "$T/real.trace" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'expected wakee or pair' "$T/err" || fail "--by cpu: exit $rc"

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Every wake-up on a 2-CPU machine by the situation the kernel saw, real against model.
+
+Issue 28 (docs/validate.md, "The wake-up situations, real against model"): where the model
+places a wake-up differently from the recordings, the placement rule at fault is the one whose
+situation it is. This reads ftrace text traces (plain or .xz; real ones, and the model's own,
+`schedlab validate --sim-out`) and classifies each sched_waking of a task that is asleep (not
+running, not queued) by what the kernel could see at that moment, with A the CPU the waking
+runs on and B the other:
+
+  ctx    task: a task running on A wakes it; irq: an interrupt on A does (the h or s flag, the
+         idle task's context, or an hrtimer_expire_entry/irq_handler_entry line just before it
+         on A at the same time, as schedlab's traces mark a sleep timer)
+  last   A or B: the CPU the wakee last ran on (its last switch-in; the kernel's waking line
+         gives task_cpu(), schedlab's the chosen CPU, so the switches are read instead)
+  A      for a task: alone (nothing else runnable on A) or queued (others wait there); for an
+         interrupt: idle (A's idle task runs, nothing queued) or busy
+  B      idle (its idle task runs, nothing queued or on its way there) or busy
+
+and its outcome, the CPU of its sched_wakeup: A or B. A wakee is counted when it ran on both
+CPUs in its trace (a task pinned to one cannot move), or, with -t, when its name is listed.
+
+Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--json] REAL... [--model MODEL...]
+  REAL...      the recordings' traces (counted per trace: a file's mean over its recordings)
+  --model ...  the model's traces of the same file(s) (seeds): then each situation's count per
+               trace and share onto A, real beside model, the difference in points and the
+               model's wake-ups per trace placed otherwise than the real share says
+               ("moved": (model share - real share) x model count; + more onto A), sorted by
+               the size of "moved"
+  --by wakee   each situation split by the wakee's name; --by pair: by waker -> wakee
+  --json       one JSON object instead of the table
+Then, real beside model, the wake-ups by a task placed on the other CPU, B, which ran a task
+at the waking that the wakee's own switch-in there preempted (the switch-out is R): the time
+from sched_waking to that switch (us), and `param ipi_busy=N` (the real median, ns). And the
+wake-ups by a task of a task last on the waker's CPU A while B runs a task, by the tasks
+waiting on A (runnable, not running): one of a prio as high as the wakee's or higher ("as
+high"), only lower ones, none; how many went to B; `param vcpu_pack_wait=N`, of 1000 "as high"
+ones, how many moved.
+Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no wake-up counted.
+"""
+import json
+import re
+import statistics
+import sys
+
+from ftrace_lines import LINE, SW, WAKE, opener
+
+PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
+
+SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
+                                           ("irq", ("idle", "busy")))
+              for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
+
+
+def analyse(path, names):
+    """The rows (situation, waker, wakee, onto A) of one trace, the latencies (us) of the
+    wake-ups by a task onto the other CPU that preempted the task running there, and the
+    (class of the tasks waiting on A, moved) of vcpu_pack_wait's case"""
+    curr = {}  # cpu -> pid running (0: idle)
+    last = {}  # pid -> cpu of its last switch-in
+    seen = {}  # pid -> cpus it ran on
+    queued = {}  # pid -> cpu: runnable, not running (woken, or preempted)
+    comm = {}
+    pend = {}  # pid -> (A, situation, waker) from its waking to its sched_wakeup
+    mark = {}  # cpu -> timestamp of its last interrupt entry line
+    out = []
+    waiting = {}  # pid -> (waking time, B, B's task then): placed on B, which ran a task
+    remote = []
+    prio = {}  # pid -> its last traced prio
+    waits = []  # (pid, class of the tasks waiting on A, moved to B) of vcpu_pack_wait's case
+    for line in opener(path):
+        m = LINE.match(line)
+        if not m:
+            continue
+        tcomm, tpid, cpu, flags, ts, ev, rest = m.groups()
+        cpu, tpid = int(cpu), int(tpid)
+        if cpu > 1:
+            raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
+        if ev in ("hrtimer_expire_entry", "irq_handler_entry"):
+            mark[cpu] = ts
+        elif ev == "sched_switch":
+            s = SW.search(rest)
+            if not s:
+                continue
+            prev, pstate, ncomm, nxt = int(s.group(1)), s.group(2), s.group(3), int(s.group(4))
+            pp = PRIOS.search(rest)
+            if pp:
+                prio[prev], prio[nxt] = int(pp.group(1)), int(pp.group(2))
+            w = waiting.pop(nxt, None)
+            if w and w[1] == cpu and w[2] == prev and pstate.startswith("R"):
+                remote.append((nxt, (stamp(ts) - w[0]) / 1000.0))
+            if prev and pstate.startswith("R"):
+                queued[prev] = cpu
+            queued.pop(nxt, None)
+            pend.pop(nxt, None)  # a waking whose wakeup line was lost: not counted
+            curr[cpu] = nxt
+            if nxt:
+                comm[nxt] = ncomm
+                last[nxt] = cpu
+                seen.setdefault(nxt, set()).add(cpu)
+        elif ev == "sched_migrate_task":
+            s = migrate(rest)
+            if s and s[0] in queued:
+                queued[s[0]] = s[1]
+        elif ev == "sched_waking":
+            s = WAKE.search(rest)
+            if not s:
+                continue
+            pid = int(s.group(2))
+            comm[pid] = s.group(1)
+            prio[pid] = int(s.group(3))
+            a, b = cpu, 1 - cpu
+            if (pid in pend or pid in queued or pid in curr.values() or pid not in last or
+                    a not in curr or b not in curr):
+                continue
+            irq = (flags[2:3] in ("h", "H", "s") or mark.get(cpu) == ts or tpid == 0 or
+                   curr.get(cpu) != tpid)
+            on_a = sum(1 for c in queued.values() if c == a)
+            b_idle = curr.get(b, 0) == 0 and not any(c == b for c in queued.values())
+            if irq:
+                sa = "idle" if curr.get(a, 0) == 0 and not on_a else "busy"
+            else:
+                sa = "alone" if not on_a else "queued"
+            sit = ("irq" if irq else "task", "A" if last[pid] == a else "B", sa,
+                   "idle" if b_idle else "busy")
+            wcls = None
+            if sit[0] == "task" and sit[1] == "A" and curr.get(b, 0):
+                wq = [prio.get(q, 120) for q, c in queued.items() if c == a]
+                wcls = ("none" if not wq else
+                        "as high" if min(wq) <= prio[pid] else "lower")
+            pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), stamp(ts), curr.get(b, 0),
+                         wcls)
+        elif ev in ("sched_wakeup", "sched_wakeup_new"):
+            s = WAKE.search(rest)
+            if not s:
+                continue
+            pid, tgt = int(s.group(2)), int(s.group(4))
+            if pid not in curr.values():
+                queued[pid] = tgt
+            w = pend.pop(pid, None)
+            if w:
+                out.append((pid, w[1], w[2], tgt == w[0]))
+                if w[1][0] == "task" and tgt != w[0] and w[4]:
+                    waiting[pid] = (w[3], tgt, w[4])
+                if w[5]:
+                    waits.append((pid, w[5], tgt != w[0]))
+    rows = []
+    for pid, sit, waker, on_a in out:
+        if counted(pid, comm, seen, names):
+            rows.append((sit, waker, comm[pid], on_a))
+    return (rows, [lat for pid, lat in remote if counted(pid, comm, seen, names)],
+            [(c, mv) for pid, c, mv in waits if counted(pid, comm, seen, names)])
+
+
+def counted(pid, comm, seen, names):
+    """a wakee listed with -t, or without -t one seen on both CPUs"""
+    return comm.get(pid, "?") in names if names else len(seen.get(pid, ())) == 2
+
+
+def stamp(ts):
+    """an ftrace timestamp (s.frac) in ns, exactly"""
+    sec, frac = ts.split(".")
+    return int(sec) * 1000000000 + int((frac + "000000000")[:9])
+
+
+def migrate(rest):
+    """(pid, dest_cpu) of a sched_migrate_task line, or None"""
+    f = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
+    try:
+        return int(f["pid"]), int(f["dest_cpu"])
+    except (KeyError, ValueError):
+        return None
+
+
+def tally(paths, names, by):
+    """{key: [wake-ups, onto A]} over the traces, how many traces, the remote latencies"""
+    cells, lats, waits = {}, [], []
+    for p in paths:
+        rows, lat, wt = analyse(p, names)
+        lats += lat
+        waits += wt
+        for sit, waker, wakee, on_a in rows:
+            key = sit + ((wakee,) if by == "wakee" else (f"{waker} -> {wakee}",) if by else ())
+            c = cells.setdefault(key, [0, 0])
+            c[0] += 1
+            c[1] += int(on_a)
+    return cells, len(paths), lats, waits
+
+
+def sit_name(key):
+    ctx, lst, a, b = key[:4]
+    return f"{ctx:4} last {lst} A {a:6} B {b:4}"
+
+
+def main(argv):
+    names, by, as_json, real, model, where = set(), None, False, [], [], None
+    it = iter(argv)
+    for a in it:
+        if a == "-t":
+            names = set(x for x in next(it, "").split(",") if x)
+        elif a == "--by":
+            by = next(it, "")
+            if by not in ("wakee", "pair"):
+                print(f"wake_situations.py: --by {by}: expected wakee or pair", file=sys.stderr)
+                return 2
+        elif a == "--json":
+            as_json = True
+        elif a == "--model":
+            where = model
+        elif a.startswith("-"):
+            print(f"wake_situations.py: {a}: unknown option\n{__doc__}", file=sys.stderr)
+            return 2
+        else:
+            (real if where is None else where).append(a)
+    if not real:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        rc, rn, rlat, rwait = tally(real, names, by)
+        mc, mn, mlat, mwait = tally(model, names, by) if model else ({}, 0, [], [])
+    except (OSError, ValueError) as e:
+        print(f"wake_situations.py: {e}", file=sys.stderr)
+        return 2
+    if not rc:
+        print("wake_situations.py: no wake-up of a task that ran on both CPUs in "
+              + " ".join(real), file=sys.stderr)
+        return 2
+    order = {s: i for i, s in enumerate(SITUATIONS)}
+    keys = sorted(set(rc) | set(mc), key=lambda k: (order[k[:4]], k[4:]))
+    res = []
+    for k in keys:
+        rn_k, ra = rc.get(k, [0, 0])
+        r = dict(ctx=k[0], last=k[1], a=k[2], b=k[3], real_n=rn_k / rn,
+                 real_a=ra / rn_k if rn_k else None)
+        if len(k) > 4:
+            r["who"] = k[4]
+        if model:
+            mn_k, ma = mc.get(k, [0, 0])
+            r["model_n"] = mn_k / mn
+            r["model_a"] = ma / mn_k if mn_k else None
+            r["moved"] = ((r["model_a"] - r["real_a"]) * r["model_n"]
+                          if mn_k and rn_k else None)
+        res.append(r)
+    if model:
+        res.sort(key=lambda r: -abs(r["moved"] or 0.0))
+    remote = dict(real=spread(rlat), model=spread(mlat) if model else None)
+    wait = dict(real=wait_classes(rwait), model=wait_classes(mwait) if model else None)
+    if as_json:
+        print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
+                              remote_preempt=remote, wait=wait), indent=1))
+        return 0
+    print(f"wake-ups by situation (A: the waking's CPU, B: the other), per trace: "
+          f"{rn} real" + (f", {mn} model" if model else ""))
+
+    def pct(v):
+        return "   -" if v is None else f"{100.0 * v:4.0f}"
+    head = f"{'situation':34}" + (f" {'who':34}" if by else "")
+    head += f" {'real/trace':>10} {'onto A%':>7}"
+    if model:
+        head += f" {'model/trace':>11} {'onto A%':>7} {'diff':>5} {'moved':>7}"
+    print(head)
+    for r in res:
+        k = (r["ctx"], r["last"], r["a"], r["b"])
+        s = f"{sit_name(k):34}" + (f" {r['who'][:34]:34}" if by else "")
+        s += f" {r['real_n']:10.1f} {pct(r['real_a']):>7}"
+        if model:
+            d = ("    -" if r["model_a"] is None or r["real_a"] is None
+                 else f"{100.0 * (r['model_a'] - r['real_a']):+5.0f}")
+            mv = "      -" if r["moved"] is None else f"{r['moved']:+7.1f}"
+            s += f" {r['model_n']:11.1f} {pct(r['model_a']):>7} {d} {mv}"
+        print(s)
+    print("wake-ups by a task onto the other CPU, which ran a task the wakee then preempted: "
+          "sched_waking to the switch (us)")
+    for side in ("real", "model") if model else ("real",):
+        d = remote[side]
+        print(f"  {side:5} {d['n']:6d} wake-ups" + (
+            f"  p10 {d['p10']:.1f}  median {d['p50']:.1f}  p90 {d['p90']:.1f}" if d["n"] else ""))
+    if remote["real"]["n"]:
+        print(f"param ipi_busy={round(remote['real']['p50'] * 1000)}ns")
+    print("wake-ups by a task of a task last on its CPU A, B running a task, by the tasks "
+          "waiting on A: moved to B")
+    for side in ("real", "model") if model else ("real",):
+        print(f"  {side:5} " + "  ".join(f"{c}: {m} of {n}" for c, (n, m) in
+                                        wait[side].items()))
+    n, m = wait["real"]["as high"]
+    if n:
+        print(f"param vcpu_pack_wait={m * 1000 // n}")
+    return 0
+
+
+def wait_classes(rows):
+    """{class: (wake-ups, moved)} of vcpu_pack_wait's case, by the tasks waiting on A"""
+    return {c: (sum(1 for k, _ in rows if k == c), sum(1 for k, mv in rows if k == c and mv))
+            for c in ("as high", "lower", "none")}
+
+
+def spread(v):
+    """count, p10, median and p90 (nearest rank) of the latencies v"""
+    v = sorted(v)
+    if not v:
+        return dict(n=0, p10=None, p50=None, p90=None)
+    return dict(n=len(v), p10=v[(len(v) - 1) // 10], p50=statistics.median(v),
+                p90=v[(len(v) - 1) * 9 // 10])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
