@@ -111,6 +111,16 @@ rc=0
 "$SL" sweep-merge --out "$T/m2.csv" "$T/s1.csv" "$T/s1.csv" 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "is in more than one file" "$T/err" || fail "a run twice in a merge"
 [ ! -e "$T/m2.csv" ] || fail "a failed merge left a file"
+# A shard past the last run (2 runs: LAST_BUDDY off and on; shards 3/3 and 3/5 get none) is
+# refused before any work, naming the shard and the count, and writes no file; 2/2 holds run 1.
+"$SL" sweep --workload hog --duration 1ms --features LAST_BUDDY --shard 2/2 --out "$T/e2.csv" \
+	2>/dev/null || fail "shard 2/2 of 2 runs"
+[ "$(wc -l <"$T/e2.csv")" -eq 2 ] && grep -q '^1,' "$T/e2.csv" || fail "shard 2/2: $(cat "$T/e2.csv")"
+usage_error "sweep: --shard 3/3 gets no runs: the sweep has 2 runs (shard K gets runs i with i mod N = K-1; give N at most 2)" \
+	sweep --workload hog --duration 1ms --features LAST_BUDDY --shard 3/3 --out "$T/e3.csv"
+usage_error "sweep: --shard 3/5 gets no runs: the sweep has 2 runs" \
+	sweep --workload hog --duration 1ms --features LAST_BUDDY --shard 3/5 --out "$T/e3.csv"
+[ ! -e "$T/e3.csv" ] || fail "a shard of no runs created its --out file"
 
 # JSON Lines: one object per line, the same rows.
 "$SL" sweep "$@" -j 2 --out "$T/j.jsonl" 2>/dev/null || fail "jsonl"

@@ -602,6 +602,17 @@ int sl_sweep_prepare(struct sl_sweep *sw, char *err, size_t errlen)
 		return -1;
 	}
 	sw->nruns = (u64)n;
+	/* a shard beyond the last run would write a file of no rows and exit 0: a shard count
+	 * that does not fit the sweep is a mistake of the job script, said before any work */
+	if (sw->shard_n && (u64)sw->shard_k > sw->nruns) {
+		snprintf(
+			err, errlen,
+			"sweep: --shard %d/%d gets no runs: the sweep has %llu run%s (shard K gets "
+			"runs i with i mod N = K-1; give N at most %llu)",
+			sw->shard_k, sw->shard_n, (unsigned long long)sw->nruns,
+			sw->nruns == 1 ? "" : "s", (unsigned long long)sw->nruns);
+		return -1;
+	}
 	config_id(sw);
 	/* Every value of every dimension must build: check each once, beside the first value
 	 * of the others, so a typo fails now and not in run #20000. */
