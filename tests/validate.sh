@@ -134,6 +134,21 @@ printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\nparam nosuch=1\n' >"
 usage_error "$B/machine.conf:4: param: unknown --param 'nosuch'" validate "$B/timer.json" --real "$B"
 printf 'cpus 1\nkernel_release 5.10.0\ncpuidle_driver none\n' >"$B/machine.conf"
 usage_error "no model of kernel 5.10.0" validate "$B/timer.json" --real "$B"
+# the machine description's idle lines name the file (they were reported as --machine '' and
+# --cpuidle-disable, options never typed)
+printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver bogus\n' >"$B/machine.conf"
+usage_error "$B/machine.conf: cpuidle_driver bogus: no built-in idle profile stands for it (haltpoll, none do)" \
+	validate "$B/timer.json" --real "$B"
+printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\ncpuidle_disable C9\n' >"$B/machine.conf"
+usage_error "$B/machine.conf, taken as options: --cpuidle-disable C9: machine vm-hlt has no such state" \
+	validate "$B/timer.json" --real "$B"
+# the command line's model options are checked before rt-app runs for real, not after
+for o in "--seed x" "--kernel 2.6.99" "--machine nosuch" "--cpuidle-governor nosuch"; do
+	# shellcheck disable=SC2086 # $o is an option and its value
+	usage_error "${o%% *}" validate "$D/timer.json" --out "$T/early" $o
+	! grep -q "for real" "$T/err" || fail "validate $o: rt-app ran before the option was checked"
+	[ ! -e "$T/early" ] || fail "validate $o: --out made before the option was checked"
+done
 usage_error "--policy $B/none.so: No such file or directory" validate "$B/timer.json" --real "$B" \
 	--policy "$B/none.so"
 printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\n' >"$B/machine.conf"
