@@ -106,6 +106,32 @@ expect_full "repro -o" "$D/fio.txt" "$SL" repro fio --disks 1 --governors poll \
 only "filler "
 rm -f "$D/filler"
 
+# 3b. rt-app logs (--rtapp-logdir): thread a's log (10 rows) fits, thread b's (10000 rows,
+# about 1.5 MB) does not: exit 1 naming b's log (it was exit 2, as for bad input), and none of the
+# run's logs left (a's was kept alone)
+cat >"$T/two.json" <<EOJ
+{ "global": { "duration": 10 },
+  "tasks": { "a": { "run": 100, "timer": { "ref": "ta", "period": 1000000 } },
+             "b": { "run": 100, "timer": { "ref": "tb", "period": 1000 } } } }
+EOJ
+expect_full "--rtapp-logdir" "$D/rt-app-b-1.log" "$SL" run "$T/two.json" --cpus 2 --no-progress \
+	--rtapp-logdir "$D"
+only ""
+
+# 3c. validate --sim-out on the full disk: the simulated side's trace not written is exit 1 (it
+# was 2). The "real" run is a simulation (as tests/validate.sh makes one).
+R=$T/real
+mkdir "$R"
+cp "$(dirname "$0")/data/rtapp/timer.json" "$R/"
+printf 'cpus 1\nkernel_release 6.18.44-test\ncpuidle_driver none\n' >"$R/machine.conf"
+"$SL" run "$R/timer.json" --kernel 6.18 --cpus 1 --machine vm-hlt --cpuidle-disable POLL \
+	--rtapp-logdir "$R" --trace-out "$R/real.trace" --no-progress >/dev/null ||
+	fail "the reference run for validate"
+expect_full "validate --sim-out" "$D/sim.trace" "$SL" validate "$R/timer.json" --real "$R" \
+	--sim-out "$D"
+rm -f "$D/timer.json"
+only ""
+
 # 4. A sweep whose rows (1024 runs, about 90 KiB) outgrow the disk: exit 1 naming the file, only
 # whole rows on disk; with room again, the same command resumes to exactly the rows of an
 # uninterrupted sweep.

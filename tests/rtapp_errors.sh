@@ -59,4 +59,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" -eq 2 ] && grep -q "file: give the rt-app JSON file" "$T/err" || fail "no file=: exit $rc"
+# a directory opens: its read error is named (it said "read error" and no more)
+mkdir "$T/dir.json"
+usage_error "dir.json: read error: Is a directory" run "$T/dir.json" --no-progress
 echo "rtapp_errors: ok"

@@ -123,6 +123,10 @@ usage_error "gives \"duration\": 1 s" validate "$R/timer.json" --real "$R" --dur
 usage_error "'2' is not a duration" validate "$R/timer.json" --real "$R" --duration 2
 usage_error "$T/nope/machine.conf" validate "$R/timer.json" --real "$T/nope"
 usage_error "$T/none.json: not a JSON file" validate "$T/none.json" --real "$R"
+# a directory opens, then reads as EISDIR (it said "unexpected end of data")
+mkdir "$T/dir.json"
+usage_error "$T/dir.json: not a JSON file rt-app would read: Is a directory" validate "$T/dir.json" \
+	--real "$R"
 B=$T/bad
 mkdir "$B"
 cp "$R"/* "$B/"

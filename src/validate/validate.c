@@ -63,7 +63,7 @@ static int read_meta(struct rt_meta *m, const char *path, char *err, size_t errl
 	json_object *root = NULL, *tasks, *global, *v;
 	enum json_tokener_error jerr = json_tokener_error_parse_eof;
 	FILE *f = fopen(path, "rb");
-	int open_errno = errno;
+	int open_errno = errno, read_errno = 0;
 	char *buf = malloc(SL_JSON_MAX_SIZE + 1), *wg = NULL;
 	size_t n = 0, wglen = 0;
 
@@ -71,8 +71,11 @@ static int read_meta(struct rt_meta *m, const char *path, char *err, size_t errl
 	snprintf(m->basename, sizeof(m->basename), "rt-app");
 	snprintf(m->logdir, sizeof(m->logdir), "./");
 	/* as rt-app reads it after workgen's rewrite (a bare "suspend": the task's own) */
-	if (f && buf)
+	if (f && buf) {
 		n = fread(buf, 1, SL_JSON_MAX_SIZE + 1, f);
+		if (ferror(f)) /* a directory opens, and reads as EISDIR */
+			read_errno = errno ? errno : EIO;
+	}
 	if (n && n <= SL_JSON_MAX_SIZE)
 		wg = sl_rta_workgen(buf, n, &wglen);
 	if (wg)
@@ -83,7 +86,9 @@ static int read_meta(struct rt_meta *m, const char *path, char *err, size_t errl
 		fclose(f);
 	if (!root) {
 		snprintf(err, errlen, "%s: not a JSON file rt-app would read: %s", path,
-			 f ? json_tokener_error_desc(jerr) : strerror(open_errno));
+			 !f	      ? strerror(open_errno)
+			 : read_errno ? strerror(read_errno)
+				      : json_tokener_error_desc(jerr));
 		return -1;
 	}
 	if (!json_object_object_get_ex(root, "tasks", &tasks) ||
@@ -892,8 +897,14 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 	} else {
 		made_sim = true;
 	}
-	if (simulate(o->json, simdir, secs, &mc, conf, o, err, errlen) ||
-	    read_side(&sim, simdir, m, secs, err, errlen))
+	rc = simulate(o->json, simdir, secs, &mc, conf, o, err, errlen);
+	if (rc) {
+		/* the simulated side's logs or trace not written (a full disk): exit status 1 */
+		rc = rc == SL_RUN_EIO ? SL_VALIDATE_EOUTPUT : -1;
+		goto out;
+	}
+	rc = -1;
+	if (read_side(&sim, simdir, m, secs, err, errlen))
 		goto out;
 	if (compare(&rp, m, &real, &sim)) {
 		snprintf(err, errlen, "out of memory");

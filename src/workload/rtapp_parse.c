@@ -834,8 +834,8 @@ int sl_rta_load(const char *path, struct rta_file *f, char *err, size_t errlen)
 		return -1;
 	}
 	n = fread(buf, 1, SL_JSON_MAX_SIZE + 1, fp);
-	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read error", path);
+	if (ferror(fp)) { /* a directory opens, and reads as EISDIR */
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno ? errno : EIO));
 		rc = -1;
 	} else if (n > SL_JSON_MAX_SIZE) {
 		snprintf(err, errlen, "%s: larger than %u bytes (limit SL_JSON_MAX_SIZE)", path,
