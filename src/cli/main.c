@@ -1570,6 +1570,12 @@ static int cmd_help(int argc, char **argv)
 		sl_cli_print_help(stdout, sl_cli_find_cmd("help"));
 		return 0;
 	}
+	/* an option is no command name (`help run --json` said "unknown command 'run --json'") */
+	for (int i = 2; i < argc && i < 4; i++)
+		if (argv[i][0] == '-')
+			return die("help: unexpected '%s' (schedlab help COMMAND [EXPERIMENT]: "
+				   "the help is text only)",
+				   argv[i]);
 	snprintf(name, sizeof(name), "%s%s%s", argv[2], argc > 3 ? " " : "",
 		 argc > 3 ? argv[3] : "");
 	if (argc > 4)
