@@ -132,6 +132,14 @@ mkdir "$B"
 cp "$R"/* "$B/"
 printf 'cpus 1\nkernel 6.18\n' >"$B/machine.conf"
 usage_error "$B/machine.conf:2: unknown key 'kernel'" validate "$B/timer.json" --real "$B"
+# a key of the description given twice is a contradiction (the last line was taken)
+printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\ncpus 2\n' >"$B/machine.conf"
+usage_error "$B/machine.conf:4: cpus given twice (first on line 1)" validate "$B/timer.json" --real "$B"
+# a directory opens, and read as an empty description ("cpus, kernel_release and
+# cpuidle_driver are required")
+mkdir "$T/dirconf" "$T/dirconf/machine.conf"
+usage_error "$T/dirconf/machine.conf: read error: Is a directory" validate "$B/timer.json" \
+	--real "$T/dirconf"
 # a param line is checked where its file and line are known (issue 30: it was reported as a
 # command-line --param with neither)
 printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\nparam nosuch=1\n' >"$B/machine.conf"
