@@ -180,4 +180,27 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	echo "diskfull.sh: gnuplot not installed: --plot not tested" >&2
 fi
+# 6. The tmpfs read-only: an output directory that exists but takes no file is refused before
+# any work, exit 1 (validate --sim-out gave exit 2 after the simulation started; calibrate -o
+# measured for 30 s first; record ran its command first)
+rm -rf "$D"/*
+mkdir "$D/sim" "$D/cal"
+if mount -o remount,ro "$D" 2>"$T/err"; then
+	# ro_refused WHAT CMD...: exit 1 and the reason, within 10 s
+	ro_refused() {
+		what=$1
+		shift
+		rc=0
+		timeout 10 "$@" >"$T/out" 2>"$T/err" || rc=$?
+		[ "$rc" -eq 1 ] && grep -q "Read-only file system" "$T/err" ||
+			fail "$what on a read-only file system: exit $rc: $(cat "$T/err")"
+		! grep -q "for real\|measuring\|RAN" "$T/out" "$T/err" ||
+			fail "$what on a read-only file system: the work began: $(cat "$T/out" "$T/err")"
+	}
+	ro_refused "validate --sim-out" "$SL" validate "$R/timer.json" --real "$R" --sim-out "$D/sim"
+	ro_refused "calibrate -o" "$SL" calibrate -o "$D/cal"
+	ro_refused "record -o" "$SL" record -o "$D/r.trace" --calibration none -- echo RAN
+else
+	echo "diskfull.sh: remount read-only refused: $(cat "$T/err"): not tested" >&2
+fi
 echo "diskfull.sh: all passed"

@@ -1249,7 +1249,12 @@ static int cmd_record(int argc, char **argv)
 	struct stat ost;
 
 	snprintf(odir, sizeof(odir), "%s", out);
-	int oe = stat(dirname(odir), &ost) ? errno : !S_ISDIR(ost.st_mode) ? ENOTDIR : 0;
+	const char *od = dirname(odir);
+	/* access: a read-only file system, found before the command runs */
+	int oe = stat(od, &ost)		   ? errno
+		 : !S_ISDIR(ost.st_mode)   ? ENOTDIR
+		 : access(od, W_OK | X_OK) ? errno
+					   : 0;
 
 	if (!oe && !stat(out, &ost) && S_ISDIR(ost.st_mode))
 		oe = EISDIR;

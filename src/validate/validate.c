@@ -467,7 +467,7 @@ static int simulate(const char *json, const char *dir, double secs,
 	/* the file beside the logs: a short path for the workload's file= value */
 	snprintf(copy, sizeof(copy), "%s/%s", dir, base_of(json));
 	if (sl_outfile_copy(json, copy, err, errlen))
-		return -1;
+		return SL_RUN_EIO; /* the simulated side's directory takes no file */
 	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", copy, dir);
 	a.workloads[a.nworkloads++] = wl;
 	if (mc->bg_rate && mc->bg_run_ns) {
@@ -475,14 +475,14 @@ static int simulate(const char *json, const char *dir, double secs,
 
 		snprintf(bgfile, sizeof(bgfile), "%s/machine-background.json", dir);
 		if (sl_outfile_open(&bo, bgfile, err, errlen))
-			return -1;
+			return SL_RUN_EIO;
 		if (sl_validate_background_json(bo.f, mc->cpus, mc->bg_rate, mc->bg_run_ns)) {
 			sl_outfile_abort(&bo);
 			snprintf(err, errlen, "%s: write error", bgfile);
-			return -1;
+			return SL_RUN_EIO;
 		}
 		if (sl_outfile_commit(&bo, err, errlen))
-			return -1;
+			return SL_RUN_EIO;
 		snprintf(bgwl, sizeof(bgwl), "rt-app:file=%s", bgfile);
 		a.workloads[a.nworkloads++] = bgwl;
 	}
