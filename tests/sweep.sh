@@ -121,6 +121,18 @@ usage_error "sweep: --shard 3/3 gets no runs: the sweep has 2 runs (shard K gets
 usage_error "sweep: --shard 3/5 gets no runs: the sweep has 2 runs" \
 	sweep --workload hog --duration 1ms --features LAST_BUDDY --shard 3/5 --out "$T/e3.csv"
 [ ! -e "$T/e3.csv" ] || fail "a shard of no runs created its --out file"
+# A recording of a 6.18 machine replays as 6.18: --features names 6.18's flags (they were
+# checked against the default 2.6.31: PLACE_LAG was refused, LAST_BUDDY failed in the run)
+cp "$(dirname "$0")/data/trace-workload/idle-wake.trace" "$T/r618.trace"
+printf 'cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\nparam ctx_switch=1us\n' \
+	>"$T/r618.trace.machine.conf"
+"$SL" sweep --workload "trace:file=$T/r618.trace" --duration 10ms --features PLACE_LAG \
+	--out "$T/r618.csv" 2>"$T/err" || fail "sweep of a 6.18 recording: $(cat "$T/err")"
+[ "$(wc -l <"$T/r618.csv")" -eq 3 ] && head -1 "$T/r618.csv" | grep -q ',PLACE_LAG,' ||
+	fail "sweep of a 6.18 recording: $(cat "$T/r618.csv")"
+usage_error "LAST_BUDDY is not a flag of 6.18, the release the recording replays as (--kernel chooses)" \
+	sweep --workload "trace:file=$T/r618.trace" --duration 10ms --features LAST_BUDDY \
+	--out "$T/r618b.csv"
 
 # JSON Lines: one object per line, the same rows.
 "$SL" sweep "$@" -j 2 --out "$T/j.jsonl" 2>/dev/null || fail "jsonl"
