@@ -1084,6 +1084,15 @@ static int cmd_compare(int argc, char **argv)
 			snprintf(cf->label, sizeof(cf->label), "c%d", ci + 1);
 		if (!cf->label[0])
 			snprintf(cf->label, sizeof(cf->label), "as given");
+		/* two columns of one name could not be told apart (a value given twice, or one
+		 * label= for two configurations) */
+		for (int cj = 0; cj < ci; cj++)
+			if (!strcmp(x->conf[cj].label, cf->label)) {
+				die("compare: configurations %d and %d are both '%s' "
+				    "(each needs its own values or label=)",
+				    cj + 1, ci + 1, cf->label);
+				goto out;
+			}
 	}
 	o.nworkloads = x->c.a.nworkloads;
 	memcpy(o.workloads, x->c.a.workloads, sizeof(o.workloads));
