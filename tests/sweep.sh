@@ -166,6 +166,18 @@ rc=0
 "$SL" sweep-report "$T/bad.csv" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "bad.csv: line 2: expected 2 comma-separated fields" "$T/err" ||
 	fail "malformed report input: $(cat "$T/err")"
+# a metric cell that is not a number was read as an empty one, and a run given twice (two shard
+# files appended by hand) counted twice in the means: both refused with the line
+{
+	head -n 2 "$T/j1.csv"
+	sed -n 3p "$T/j1.csv" | awk -F, -v OFS=, '{ $NF = "abc"; print }'
+} >"$T/nan.csv"
+usage_error "nan.csv: line 3: column events: 'abc' is not a number" sweep-report "$T/nan.csv"
+{
+	head -n 3 "$T/j1.csv"
+	sed -n 2p "$T/j1.csv"
+} >"$T/twice.csv"
+usage_error "twice.csv: line 4: run 0 given twice (first on line 2)" sweep-report "$T/twice.csv"
 
 # Human units: times in ms/us/s in the table (the CSV keeps ns). By hand: AA off = runs 0, 1
 # (1 ms, 2 ms), on = runs 2, 3 (5 ms, 4 ms): means 1.5 ms and 4.5 ms, effect +3.000 ms.
