@@ -100,6 +100,19 @@ if grep -q '^param wake_local' "$T/out"; then fail "wake_local lines without a f
 	fail "--json"
 grep -q '"wake_remote_ns": 32182, "wake_remote_sd_ns": 10000, "wake_remote_decade_ns": 20000' \
 	"$T/json" || fail "--json: $(cat "$T/json")"
+# the options after the traces, or before --recordings, are the same options (--json after the
+# trace was read as a trace named --json; before --recordings it was refused)
+"$SL" calibrate --recordings --remote-known 7818 "$T/remote.trace" --json >"$T/json2" ||
+	fail "--json after the trace"
+cmp -s "$T/json" "$T/json2" || fail "--json after the trace: $(cat "$T/json2")"
+"$SL" calibrate --json --remote-known 7818 --recordings "$T/remote.trace" >"$T/json2" ||
+	fail "--json before --recordings"
+cmp -s "$T/json" "$T/json2" || fail "--json before --recordings: $(cat "$T/json2")"
+# -o with --recordings (nothing measured, no machine.conf written) and --json with the measuring
+# are refused by name
+usage_error "calibrate --recordings: -o does not apply" calibrate --recordings "$T/remote.trace" -o "$T/x"
+usage_error "calibrate: --json applies with --recordings only" calibrate --json -o "$T/x"
+[ ! -e "$T/x" ] || fail "a refused calibrate made its -o directory"
 # the local row of the first trace is not moved by its one remote wake-up, and has no remote line
 "$SL" calibrate --recordings "$T/real.trace" >"$T/out"
 grep -q 'no wake_remote lines' "$T/out" || fail "one remote wake-up: $(cat "$T/out")"

@@ -10,9 +10,9 @@ MAXARGS=3
 MAN=$2
 BASHC=$3
 
-cmds="run compare demo sweep sweep-report sweep-merge trace-stats replay-idle record validate calibrate
+cmds="run compare demo sweep sweep-report sweep-merge trace-stats replay-idle trace-workload record validate calibrate
 features sysctl workloads params machines governors help"
-for c in $cmds "repro fio" "repro sleepers" "repro fork"; do
+for c in $cmds "repro fio" "repro sleepers" "repro fork" "repro bfs"; do
 	# shellcheck disable=SC2086 # the two words of "repro fio" are two arguments
 	"$SL" $c --help >"$T/h" 2>"$T/err" || fail "schedlab $c --help: exit status $?"
 	[ ! -s "$T/err" ] || fail "schedlab $c --help: stderr: $(cat "$T/err")"

@@ -288,6 +288,10 @@ usage_error "trace-stats: unknown option '--jsn'; did you mean '--json'?" trace-
 # an option of another command: said so, not "unknown"
 usage_error "trace-stats: --kernel does not apply to this command" trace-stats --kernel 6.18 x
 usage_error "unknown command 'rnu'; did you mean 'run'?" help rnu
+# an option is no command name (it said "unknown command 'run --json'")
+usage_error "help: unexpected '--json' (schedlab help COMMAND [EXPERIMENT]: the help is text only)" \
+	help run --json
+usage_error "help: unexpected '--json'" help --json
 usage_error "did you mean 'NO_NEW_FAIR_SLEEPERS'?" run --workload hog --sched-features NO_NEW_FAIR_SLEEPER
 usage_error "unknown sysctl 'sched_latency_ns'; did you mean 'kernel.sched_latency_ns'?" run --workload hog \
 	--sysctl sched_latency_ns=10000000

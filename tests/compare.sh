@@ -225,6 +225,11 @@ usage_error "--kernel already gives a list" compare --workload hog --kernel 2.6.
 usage_error "configuration 2.6.99" compare --workload hog --kernel 2.6.31,2.6.99
 usage_error "--seeds: '17' is not a count 1..16" compare --workload hog --seeds 17
 usage_error "give at least one --workload" compare --kernel 2.6.31,6.18
+# two configurations of one name: their rows could not be told apart (both were printed)
+usage_error "compare: configurations 1 and 2 are both '6.18' (each needs its own values or label=)" \
+	compare --workload hog --duration 10ms --kernel 6.18,6.18
+usage_error "compare: configurations 1 and 2 are both 'a'" compare --workload hog --duration 10ms \
+	--config kernel=6.18,label=a --config kernel=2.6.31,label=a
 usage_error "is not KEY=VALUE" compare --workload hog --config 6.18
 [ ! -e "$T/none.svg" ] || fail "a plot of a refused run"
 # a plot that cannot be written: exit status 1, no report

@@ -106,6 +106,32 @@ expect_full "repro -o" "$D/fio.txt" "$SL" repro fio --disks 1 --governors poll \
 only "filler "
 rm -f "$D/filler"
 
+# 3b. rt-app logs (--rtapp-logdir): thread a's log (10 rows) fits, thread b's (10000 rows,
+# about 1.5 MB) does not: exit 1 naming b's log (it was exit 2, as for bad input), and none of the
+# run's logs left (a's was kept alone)
+cat >"$T/two.json" <<EOJ
+{ "global": { "duration": 10 },
+  "tasks": { "a": { "run": 100, "timer": { "ref": "ta", "period": 1000000 } },
+             "b": { "run": 100, "timer": { "ref": "tb", "period": 1000 } } } }
+EOJ
+expect_full "--rtapp-logdir" "$D/rt-app-b-1.log" "$SL" run "$T/two.json" --cpus 2 --no-progress \
+	--rtapp-logdir "$D"
+only ""
+
+# 3c. validate --sim-out on the full disk: the simulated side's trace not written is exit 1 (it
+# was 2). The "real" run is a simulation (as tests/validate.sh makes one).
+R=$T/real
+mkdir "$R"
+cp "$(dirname "$0")/data/rtapp/timer.json" "$R/"
+printf 'cpus 1\nkernel_release 6.18.44-test\ncpuidle_driver none\n' >"$R/machine.conf"
+"$SL" run "$R/timer.json" --kernel 6.18 --cpus 1 --machine vm-hlt --cpuidle-disable POLL \
+	--rtapp-logdir "$R" --trace-out "$R/real.trace" --no-progress >/dev/null ||
+	fail "the reference run for validate"
+expect_full "validate --sim-out" "$D/sim.trace" "$SL" validate "$R/timer.json" --real "$R" \
+	--sim-out "$D"
+rm -f "$D/timer.json"
+only ""
+
 # 4. A sweep whose rows (1024 runs, about 90 KiB) outgrow the disk: exit 1 naming the file, only
 # whole rows on disk; with room again, the same command resumes to exactly the rows of an
 # uninterrupted sweep.
@@ -153,5 +179,28 @@ if command -v gnuplot >/dev/null 2>&1; then
 	[ -z "$(ls -A "$D/plots")" ] || fail "--plot, images on a full disk: left $(ls -A "$D/plots")"
 else
 	echo "diskfull.sh: gnuplot not installed: --plot not tested" >&2
+fi
+# 6. The tmpfs read-only: an output directory that exists but takes no file is refused before
+# any work, exit 1 (validate --sim-out gave exit 2 after the simulation started; calibrate -o
+# measured for 30 s first; record ran its command first)
+rm -rf "$D"/*
+mkdir "$D/sim" "$D/cal"
+if mount -o remount,ro "$D" 2>"$T/err"; then
+	# ro_refused WHAT CMD...: exit 1 and the reason, within 10 s
+	ro_refused() {
+		what=$1
+		shift
+		rc=0
+		timeout 10 "$@" >"$T/out" 2>"$T/err" || rc=$?
+		[ "$rc" -eq 1 ] && grep -q "Read-only file system" "$T/err" ||
+			fail "$what on a read-only file system: exit $rc: $(cat "$T/err")"
+		! grep -q "for real\|measuring\|RAN" "$T/out" "$T/err" ||
+			fail "$what on a read-only file system: the work began: $(cat "$T/out" "$T/err")"
+	}
+	ro_refused "validate --sim-out" "$SL" validate "$R/timer.json" --real "$R" --sim-out "$D/sim"
+	ro_refused "calibrate -o" "$SL" calibrate -o "$D/cal"
+	ro_refused "record -o" "$SL" record -o "$D/r.trace" --calibration none -- echo RAN
+else
+	echo "diskfull.sh: remount read-only refused: $(cat "$T/err"): not tested" >&2
 fi
 echo "diskfull.sh: all passed"

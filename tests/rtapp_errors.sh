@@ -41,6 +41,9 @@ refused zero_sleep_loop.json 'zero_sleep_loop.json:3: task "t": a phase that loo
 refused run0_sleep0.json 'run0_sleep0.json:3: task "t": a phase that loops for ever on events taking no simulated time'
 refused zero_phases.json 'zero_phases.json:3: task "t": it repeats for ever events taking no simulated time'
 refused global_twice.json 'global_twice.json:3: "global" given twice (first on line 2)'
+# the global keys the model ignores have rt-app's types all the same (rt-app refuses the file)
+refused logdir_number.json 'logdir_number.json:4: "logdir": expected a string, found a number'
+refused lock_pages_string.json 'lock_pages_string.json:3: "lock_pages": expected true or false, found a string'
 refused global_key_twice.json 'global_key_twice.json:3: "global": "duration" given twice (first on line 2)'
 refused run_u64max.json 'run_u64max.json:4: "run": 1.84467e+19 is out of range [0, 1000000000000]'
 refused run_1e30.json 'run_1e30.json:4: "run": 1e+30 is out of range [0, 1000000000000]'
@@ -59,4 +62,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" -eq 2 ] && grep -q "file: give the rt-app JSON file" "$T/err" || fail "no file=: exit $rc"
+# a directory opens: its read error is named (it said "read error" and no more)
+mkdir "$T/dir.json"
+usage_error "dir.json: read error: Is a directory" run "$T/dir.json" --no-progress
 echo "rtapp_errors: ok"

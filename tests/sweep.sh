@@ -111,6 +111,28 @@ rc=0
 "$SL" sweep-merge --out "$T/m2.csv" "$T/s1.csv" "$T/s1.csv" 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "is in more than one file" "$T/err" || fail "a run twice in a merge"
 [ ! -e "$T/m2.csv" ] || fail "a failed merge left a file"
+# A shard past the last run (2 runs: LAST_BUDDY off and on; shards 3/3 and 3/5 get none) is
+# refused before any work, naming the shard and the count, and writes no file; 2/2 holds run 1.
+"$SL" sweep --workload hog --duration 1ms --features LAST_BUDDY --shard 2/2 --out "$T/e2.csv" \
+	2>/dev/null || fail "shard 2/2 of 2 runs"
+[ "$(wc -l <"$T/e2.csv")" -eq 2 ] && grep -q '^1,' "$T/e2.csv" || fail "shard 2/2: $(cat "$T/e2.csv")"
+usage_error "sweep: --shard 3/3 gets no runs: the sweep has 2 runs (shard K gets runs i with i mod N = K-1; give N at most 2)" \
+	sweep --workload hog --duration 1ms --features LAST_BUDDY --shard 3/3 --out "$T/e3.csv"
+usage_error "sweep: --shard 3/5 gets no runs: the sweep has 2 runs" \
+	sweep --workload hog --duration 1ms --features LAST_BUDDY --shard 3/5 --out "$T/e3.csv"
+[ ! -e "$T/e3.csv" ] || fail "a shard of no runs created its --out file"
+# A recording of a 6.18 machine replays as 6.18: --features names 6.18's flags (they were
+# checked against the default 2.6.31: PLACE_LAG was refused, LAST_BUDDY failed in the run)
+cp "$(dirname "$0")/data/trace-workload/idle-wake.trace" "$T/r618.trace"
+printf 'cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\nparam ctx_switch=1us\n' \
+	>"$T/r618.trace.machine.conf"
+"$SL" sweep --workload "trace:file=$T/r618.trace" --duration 10ms --features PLACE_LAG \
+	--out "$T/r618.csv" 2>"$T/err" || fail "sweep of a 6.18 recording: $(cat "$T/err")"
+[ "$(wc -l <"$T/r618.csv")" -eq 3 ] && head -1 "$T/r618.csv" | grep -q ',PLACE_LAG,' ||
+	fail "sweep of a 6.18 recording: $(cat "$T/r618.csv")"
+usage_error "LAST_BUDDY is not a flag of 6.18, the release the recording replays as (--kernel chooses)" \
+	sweep --workload "trace:file=$T/r618.trace" --duration 10ms --features LAST_BUDDY \
+	--out "$T/r618b.csv"
 
 # JSON Lines: one object per line, the same rows.
 "$SL" sweep "$@" -j 2 --out "$T/j.jsonl" 2>/dev/null || fail "jsonl"
@@ -144,6 +166,18 @@ rc=0
 "$SL" sweep-report "$T/bad.csv" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "bad.csv: line 2: expected 2 comma-separated fields" "$T/err" ||
 	fail "malformed report input: $(cat "$T/err")"
+# a metric cell that is not a number was read as an empty one, and a run given twice (two shard
+# files appended by hand) counted twice in the means: both refused with the line
+{
+	head -n 2 "$T/j1.csv"
+	sed -n 3p "$T/j1.csv" | awk -F, -v OFS=, '{ $NF = "abc"; print }'
+} >"$T/nan.csv"
+usage_error "nan.csv: line 3: column events: 'abc' is not a number" sweep-report "$T/nan.csv"
+{
+	head -n 3 "$T/j1.csv"
+	sed -n 2p "$T/j1.csv"
+} >"$T/twice.csv"
+usage_error "twice.csv: line 4: run 0 given twice (first on line 2)" sweep-report "$T/twice.csv"
 
 # Human units: times in ms/us/s in the table (the CSV keeps ns). By hand: AA off = runs 0, 1
 # (1 ms, 2 ms), on = runs 2, 3 (5 ms, 4 ms): means 1.5 ms and 4.5 ms, effect +3.000 ms.

@@ -264,6 +264,13 @@ static void test_file_errors(void **state)
 		{"state \"unterminated 1 2 3\n", 1, "unterminated"},
 		{"busy_power_mw\n", 1, "expected 'busy_power_mw MW'"},
 		{"busy_power_mw 5\nbusy_power_mw 6\n", 2, "given twice"},
+		/* two states of one name: --cpuidle-disable NAME would name one of them */
+		{"state POLL 0 0 0 poll\nstate C1 1 2 3\nstate C1 5 10 1\n", 3,
+		 "state 'C1' given twice"},
+		/* check_bm without acpi_idle's line: no entry path would read it */
+		{"state C1 1 2 3\nstate C3 50 100 1 check_bm\n", 2,
+		 "state 'C3': check_bm is acpi_idle's bus-master check"},
+		{"state C1 1 2 100 sparkly\n", 1, "timer_stop, check_bm or energy_nj=N"},
 		{"name a b\n", 1, "expected 'name NAME'"},
 		/* the fuzzer's find: the name "\r" was written back as an empty one */
 		{"name \r\r\nstate C1 1 2 3\n", 1, "1 to 31 printable characters"},

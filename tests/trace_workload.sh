@@ -91,6 +91,16 @@ cmp -s "$T/out" "$T/out2" || fail "run beside: not the run of --kernel 6.18 --cp
 "$SL" run --kernel 2.6.31 --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" ||
 	fail "run beside, --kernel 2.6.31"
 head -1 "$T/out" | grep -qF 'kernel 2.6.31, 2 CPUs' || fail "--kernel 2.6.31: $(head -1 "$T/out")"
+# a recording of a kernel the model has no scheduler of (5.10) replays under the default, and
+# says so (it was silent); with --kernel, no word
+sed 's/^kernel_release .*/kernel_release 5.10.0-21-amd64/' "$CAL/machine.conf" >"$T/sb.trace.machine.conf"
+"$SL" run --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" || fail "run beside, 5.10"
+grep -qF "sb.trace.machine.conf: recorded on Linux 5.10.0-21-amd64, which the model has no scheduler of (2.6.31, 2.6.32, and 6.18 for 6.6 and later): replayed under --kernel 2.6.31 (give --kernel to choose)" \
+	"$T/err" || fail "a 5.10 recording: $(cat "$T/err")"
+"$SL" run --kernel 2.6.32 --workload "trace:file=$T/sb.trace" >"$T/out" 2>"$T/err" ||
+	fail "run beside, 5.10, --kernel"
+! grep -q "recorded on" "$T/err" || fail "a 5.10 recording with --kernel: $(cat "$T/err")"
+cp "$CAL/machine.conf" "$T/sb.trace.machine.conf"
 "$SL" run --workload "trace:file=$D/short-bursts.trace" >/dev/null 2>"$T/err" || fail "run"
 grep -F "no calibration of the machine it was recorded on" "$T/err" >/dev/null ||
 	fail "no warning without a calibration: $(cat "$T/err")"

@@ -123,17 +123,44 @@ usage_error "gives \"duration\": 1 s" validate "$R/timer.json" --real "$R" --dur
 usage_error "'2' is not a duration" validate "$R/timer.json" --real "$R" --duration 2
 usage_error "$T/nope/machine.conf" validate "$R/timer.json" --real "$T/nope"
 usage_error "$T/none.json: not a JSON file" validate "$T/none.json" --real "$R"
+# a directory opens, then reads as EISDIR (it said "unexpected end of data")
+mkdir "$T/dir.json"
+usage_error "$T/dir.json: not a JSON file rt-app would read: Is a directory" validate "$T/dir.json" \
+	--real "$R"
 B=$T/bad
 mkdir "$B"
 cp "$R"/* "$B/"
 printf 'cpus 1\nkernel 6.18\n' >"$B/machine.conf"
 usage_error "$B/machine.conf:2: unknown key 'kernel'" validate "$B/timer.json" --real "$B"
+# a key of the description given twice is a contradiction (the last line was taken)
+printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\ncpus 2\n' >"$B/machine.conf"
+usage_error "$B/machine.conf:4: cpus given twice (first on line 1)" validate "$B/timer.json" --real "$B"
+# a directory opens, and read as an empty description ("cpus, kernel_release and
+# cpuidle_driver are required")
+mkdir "$T/dirconf" "$T/dirconf/machine.conf"
+usage_error "$T/dirconf/machine.conf: read error: Is a directory" validate "$B/timer.json" \
+	--real "$T/dirconf"
 # a param line is checked where its file and line are known (issue 30: it was reported as a
 # command-line --param with neither)
 printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\nparam nosuch=1\n' >"$B/machine.conf"
 usage_error "$B/machine.conf:4: param: unknown --param 'nosuch'" validate "$B/timer.json" --real "$B"
 printf 'cpus 1\nkernel_release 5.10.0\ncpuidle_driver none\n' >"$B/machine.conf"
 usage_error "no model of kernel 5.10.0" validate "$B/timer.json" --real "$B"
+# the machine description's idle lines name the file (they were reported as --machine '' and
+# --cpuidle-disable, options never typed)
+printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver bogus\n' >"$B/machine.conf"
+usage_error "$B/machine.conf: cpuidle_driver bogus: no built-in idle profile stands for it (haltpoll, none do)" \
+	validate "$B/timer.json" --real "$B"
+printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\ncpuidle_disable C9\n' >"$B/machine.conf"
+usage_error "$B/machine.conf, taken as options: --cpuidle-disable C9: machine vm-hlt has no such state" \
+	validate "$B/timer.json" --real "$B"
+# the command line's model options are checked before rt-app runs for real, not after
+for o in "--seed x" "--kernel 2.6.99" "--machine nosuch" "--cpuidle-governor nosuch"; do
+	# shellcheck disable=SC2086 # $o is an option and its value
+	usage_error "${o%% *}" validate "$D/timer.json" --out "$T/early" $o
+	! grep -q "for real" "$T/err" || fail "validate $o: rt-app ran before the option was checked"
+	[ ! -e "$T/early" ] || fail "validate $o: --out made before the option was checked"
+done
 usage_error "--policy $B/none.so: No such file or directory" validate "$B/timer.json" --real "$B" \
 	--policy "$B/none.so"
 printf 'cpus 1\nkernel_release 6.18.1\ncpuidle_driver none\n' >"$B/machine.conf"

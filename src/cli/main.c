@@ -1084,6 +1084,15 @@ static int cmd_compare(int argc, char **argv)
 			snprintf(cf->label, sizeof(cf->label), "c%d", ci + 1);
 		if (!cf->label[0])
 			snprintf(cf->label, sizeof(cf->label), "as given");
+		/* two columns of one name could not be told apart (a value given twice, or one
+		 * label= for two configurations) */
+		for (int cj = 0; cj < ci; cj++)
+			if (!strcmp(x->conf[cj].label, cf->label)) {
+				die("compare: configurations %d and %d are both '%s' "
+				    "(each needs its own values or label=)",
+				    cj + 1, ci + 1, cf->label);
+				goto out;
+			}
 	}
 	o.nworkloads = x->c.a.nworkloads;
 	memcpy(o.workloads, x->c.a.workloads, sizeof(o.workloads));
@@ -1249,7 +1258,12 @@ static int cmd_record(int argc, char **argv)
 	struct stat ost;
 
 	snprintf(odir, sizeof(odir), "%s", out);
-	int oe = stat(dirname(odir), &ost) ? errno : !S_ISDIR(ost.st_mode) ? ENOTDIR : 0;
+	const char *od = dirname(odir);
+	/* access: a read-only file system, found before the command runs */
+	int oe = stat(od, &ost)		   ? errno
+		 : !S_ISDIR(ost.st_mode)   ? ENOTDIR
+		 : access(od, W_OK | X_OK) ? errno
+					   : 0;
 
 	if (!oe && !stat(out, &ost) && S_ISDIR(ost.st_mode))
 		oe = EISDIR;
@@ -1570,6 +1584,12 @@ static int cmd_help(int argc, char **argv)
 		sl_cli_print_help(stdout, sl_cli_find_cmd("help"));
 		return 0;
 	}
+	/* an option is no command name (`help run --json` said "unknown command 'run --json'") */
+	for (int i = 2; i < argc && i < 4; i++)
+		if (argv[i][0] == '-')
+			return die("help: unexpected '%s' (schedlab help COMMAND [EXPERIMENT]: "
+				   "the help is text only)",
+				   argv[i]);
 	snprintf(name, sizeof(name), "%s%s%s", argv[2], argc > 3 ? " " : "",
 		 argc > 3 ? argv[3] : "");
 	if (argc > 4)

@@ -527,6 +527,21 @@ int sl_config_build(struct sl_config *cfg, const struct sl_args *a, char *err, s
 			   (b.cpus != a->cpus && rm->cpus != cfg->ncpu) || b.machine != a->machine))
 			return build_as_recorded(cfg, &b, rm, err, errlen);
 	}
+	/* a recording of a kernel the model has no scheduler of replays under the default: said,
+	 * as the replay as recorded is (it was silent) */
+	for (int i = 0; !a->kernel && i < cfg->nwl; i++) {
+		const struct sl_tw_costs *c = recorded(&cfg->wl[i]);
+
+		if (c && c->release[0] && !sl_release_of_uname(c->release)) {
+			fprintf(stderr,
+				"schedlab: %s: recorded on Linux %s, which the model has no "
+				"scheduler of (2.6.31, 2.6.32, and 6.18 for 6.6 and later): "
+				"replayed "
+				"under --kernel %s (give --kernel to choose)\n",
+				c->path, c->release, cfg->rel->name);
+			break;
+		}
+	}
 	if (build_rest(cfg, a, err, errlen)) {
 		sl_config_free(cfg);
 		return -1;

@@ -34,6 +34,7 @@ struct sl_subscriber {
 	u64 nr_events;                                                                             \
 	bool oom;                                                                                  \
 	bool interrupted; /* stopped by SIGINT/SIGTERM (core/interrupt.h) */                       \
+	bool eio;	  /* error names an output that could not be written (exit status 1) */    \
 	bool progress;	  /* progress lines on stderr */                                           \
 	char error[2048]; /* a run-time failure (a program that makes no progress, a deadlock) */  \
 	/* called when an armed timer is moved or cancelled (the owner's bookkeeping of timers     \

@@ -267,5 +267,9 @@ int sl_outfile_mkdir(const char *dir, unsigned mode)
 		return errno;
 	if (stat(dir, &st))
 		return errno;
-	return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (!S_ISDIR(st.st_mode))
+		return ENOTDIR;
+	/* a directory there already that cannot take files (a read-only file system) is found
+	 * now, not after the measuring or the real run that fills it */
+	return access(dir, W_OK | X_OK) ? errno : 0;
 }

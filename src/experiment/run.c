@@ -125,6 +125,10 @@ int sl_run_with(const struct sl_config *cfg, struct sl_run *r,
 				 cfg->trace_out ? " and --trace-out are" : " is");
 			return SL_RUN_EINTR;
 		}
+		if (r->sim->eio) {
+			snprintf(err, errlen, "%s", r->sim->error);
+			return SL_RUN_EIO;
+		}
 		snprintf(err, errlen, "run failed at %llu ns: %s", (unsigned long long)r->sim->now,
 			 r->sim->error);
 		return -1;

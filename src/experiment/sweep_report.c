@@ -222,6 +222,14 @@ static int check_row(struct table *t, const char *file, long ln, const char **ce
 
 			snprintf(msg, sizeof(msg), "column %s: expected 0 or 1", t->cols[c]);
 			return bad_at(t, file, ln, msg);
+		} else if (t->kind[c] == K_METRIC && v && *v &&
+			   (errno = 0, strtod(v, &end), end == v || *end)) {
+			/* a cell that is neither empty (no value) nor a number was read as empty */
+			char msg[200];
+
+			snprintf(msg, sizeof(msg), "column %s: '%.40s' is not a number", t->cols[c],
+				 v);
+			return bad_at(t, file, ln, msg);
 		}
 	}
 	return 0;
@@ -1419,13 +1427,15 @@ static int plot(const struct table *t, const struct metric_report *ms, int nm, i
 	return rc;
 }
 
-static int merge(const struct table *t, const char *out, const char *const *files)
+/* The rows in run order, in *ordp (the caller frees); a run read twice is refused naming both
+ * places (sweep-merge's shards, and sweep-report's files, whose means it would count twice). */
+static int run_order(const struct table *t, const char *const *files, int **ordp)
 {
 	int *ord = malloc(sizeof(int) * (size_t)(t->nrows ? t->nrows : 1));
-	int rc = 0;
 
+	*ordp = NULL;
 	if (!ord)
-		return err_at(out, 0, "out of memory");
+		return err_at(files[0], 0, "out of memory");
 	for (int i = 0; i < t->nrows; i++)
 		ord[i] = i;
 	qsort_r(ord, (size_t)t->nrows, sizeof(int), cmp_run, (void *)t);
@@ -1435,12 +1445,28 @@ static int merge(const struct table *t, const char *out, const char *const *file
 			int a = ord[i - 1], b = ord[i];
 			char msg[4400];
 
-			snprintf(msg, sizeof(msg),
-				 "run %llu is in more than one file (also %s, line %ld)",
-				 (unsigned long long)t->run[b], files[t->src[a]], t->src_line[a]);
+			if (t->src[a] == t->src[b])
+				snprintf(msg, sizeof(msg),
+					 "run %llu given twice (first on line %ld)",
+					 (unsigned long long)t->run[b], t->src_line[a]);
+			else
+				snprintf(msg, sizeof(msg),
+					 "run %llu is in more than one file (also %s, line %ld)",
+					 (unsigned long long)t->run[b], files[t->src[a]],
+					 t->src_line[a]);
 			free(ord);
 			return err_at(files[t->src[b]], t->src_line[b], msg);
 		}
+	*ordp = ord;
+	return 0;
+}
+
+static int merge(const struct table *t, const char *out, const char *const *files)
+{
+	int *ord, rc = run_order(t, files, &ord);
+
+	if (rc)
+		return rc;
 	struct sl_outfile o;
 	char e[4400];
 
@@ -1487,6 +1513,13 @@ int sl_sweep_report(const struct sl_report_opts *o)
 		free_table(&t);
 		return rc;
 	}
+	int *ord;
+
+	if (run_order(&t, o->files, &ord)) {
+		free_table(&t);
+		return 2;
+	}
+	free(ord);
 	int flags[SL_SWEEP_MAX_FLAGS * 4], nflags = 0;
 	int nconfigs = count_configs(&t);
 

@@ -294,9 +294,42 @@ static bool sweep_groups_on(const struct sl_sweep *sw)
 	return on;
 }
 
+/*
+ * The release the runs are built with, whose flags --features names: --kernel, else the one a
+ * trace workload's recorded machine gives (sl_args_as_recorded, as every run's configuration
+ * takes it), else the default. (The flags were checked against the default while the runs
+ * replayed a 6.18 recording as 6.18: a 6.18 flag was refused, a 2.6.31 one failed in the run.)
+ */
+static const char *sweep_kernel(const struct sl_sweep *sw)
+{
+	const char *const *specs = sw->nmix ? sw->mix[0].specs : sw->base.workloads;
+	int n = sw->nmix ? sw->mix[0].nspecs : sw->base.nworkloads, k = 0;
+	const char *kernel = SL_DEFAULT_RELEASE;
+	bool trace = false;
+
+	if (sw->base.kernel)
+		return sw->base.kernel;
+	for (int i = 0; i < n; i++)
+		trace |= !strncmp(specs[i], "trace:", 6);
+	struct sl_workload_inst *wl = trace ? calloc((size_t)n, sizeof(*wl)) : NULL;
+	struct sl_args b;
+	char cpus[16], e[1024];
+
+	if (!wl)
+		return kernel; /* no recording, or no memory: the run says */
+	while (k < n && !sl_workload_parse(specs[k], &wl[k], e, sizeof(e)))
+		k++;
+	if (k == n && sl_args_as_recorded(&sw->base, wl, n, &b, cpus) && b.kernel)
+		kernel = b.kernel;
+	while (k--)
+		sl_workload_inst_free(&wl[k]);
+	free(wl);
+	return kernel;
+}
+
 static int resolve_flags(struct sl_sweep *sw, char *err, size_t errlen)
 {
-	const char *kernel = sw->base.kernel ? sw->base.kernel : SL_DEFAULT_RELEASE;
+	const char *kernel = sw->features_arg ? sweep_kernel(sw) : SL_DEFAULT_RELEASE;
 	const struct sl_release *rel = sl_release_find(kernel);
 
 	if (!sw->features_arg)
@@ -341,8 +374,13 @@ static int resolve_flags(struct sl_sweep *sw, char *err, size_t errlen)
 			for (int i = 0; i < t->n; i++)
 				sl_suggest_add(&sg, t->flags[i].name);
 			sl_append(err, errlen, &off,
-				  "sweep: --features: %s is not a flag of %s%s (its flags:", tok,
-				  rel->name, sl_suggest_text(&sg, hint, sizeof(hint)));
+				  "sweep: --features: %s is not a flag of %s%s%s (its flags:", tok,
+				  rel->name,
+				  sw->base.kernel || !strcmp(kernel, SL_DEFAULT_RELEASE)
+					  ? ""
+					  : ", the release the recording replays as (--kernel "
+					    "chooses)",
+				  sl_suggest_text(&sg, hint, sizeof(hint)));
 			for (int i = 0; i < t->n; i++)
 				sl_append(err, errlen, &off, " %s", t->flags[i].name);
 			sl_append(err, errlen, &off, ", or all)");
@@ -602,6 +640,17 @@ int sl_sweep_prepare(struct sl_sweep *sw, char *err, size_t errlen)
 		return -1;
 	}
 	sw->nruns = (u64)n;
+	/* a shard beyond the last run would write a file of no rows and exit 0: a shard count
+	 * that does not fit the sweep is a mistake of the job script, said before any work */
+	if (sw->shard_n && (u64)sw->shard_k > sw->nruns) {
+		snprintf(
+			err, errlen,
+			"sweep: --shard %d/%d gets no runs: the sweep has %llu run%s (shard K gets "
+			"runs i with i mod N = K-1; give N at most %llu)",
+			sw->shard_k, sw->shard_n, (unsigned long long)sw->nruns,
+			sw->nruns == 1 ? "" : "s", (unsigned long long)sw->nruns);
+		return -1;
+	}
 	config_id(sw);
 	/* Every value of every dimension must build: check each once, beside the first value
 	 * of the others, so a typo fails now and not in run #20000. */

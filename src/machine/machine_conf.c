@@ -60,11 +60,16 @@ static void dir_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, ".");
 }
 
+/* the keys a description gives once: a second line of one is a contradiction, not an update */
+static const char *const once_keys[] = {
+	"cpus",		"kernel_release",  "cpuidle_driver", "cpuidle_governor",
+	"idle_profile", "background_rate", "background_run"};
+
 int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	char line[512];
-	unsigned long n = 0;
+	unsigned long n = 0, first[SL_ARRAY_SIZE(once_keys)] = {0};
 	int rc = -1;
 
 	memset(mc, 0, sizeof(*mc));
@@ -95,6 +100,16 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 		if (k != 2) {
 			snprintf(err, errlen, "%s:%lu: expected 'KEY VALUE'", path, n);
 			goto out;
+		}
+		for (size_t i = 0; i < SL_ARRAY_SIZE(once_keys); i++) {
+			if (strcmp(key, once_keys[i]))
+				continue;
+			if (first[i]) {
+				snprintf(err, errlen, "%s:%lu: %s given twice (first on line %lu)",
+					 path, n, key, first[i]);
+				goto out;
+			}
+			first[i] = n;
 		}
 		if (!strcmp(key, "cpus")) {
 			char *end;
@@ -166,6 +181,10 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				 path, n, key);
 			goto out;
 		}
+	}
+	if (ferror(f)) { /* a directory opens, and reads as EISDIR */
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno ? errno : EIO));
+		goto out;
 	}
 	rc = 0;
 out:

@@ -365,6 +365,9 @@ int sl_record(const char *out, const char *const *events, int nevents, char *con
 		snprintf(kb, sizeof(kb), "%d", RECORD_BUFFER_KB);
 		tracefs_instance_file_write(inst, "buffer_size_kb", kb);
 	}
+	/* again, not a repeat of the command line's check: that one ran before record_begin
+	 * mounted tracefs (then it checks the names' form only), validate and calibrate do not
+	 * make it, and the copy of SYSTEM into sys[128] below relies on its length check */
 	if (sl_record_check_events(events, nevents, err, errlen))
 		goto out;
 	for (int i = 0; i < nevents; i++) {

@@ -25,6 +25,7 @@
 #include "core/json.h"
 #include "core/outfile.h"
 #include "core/parse.h"
+#include "cpuidle/profiles.h"
 #include "experiment/run.h"
 #include "trace/record.h"
 #include "machine/machine_conf.h"
@@ -62,7 +63,7 @@ static int read_meta(struct rt_meta *m, const char *path, char *err, size_t errl
 	json_object *root = NULL, *tasks, *global, *v;
 	enum json_tokener_error jerr = json_tokener_error_parse_eof;
 	FILE *f = fopen(path, "rb");
-	int open_errno = errno;
+	int open_errno = errno, read_errno = 0;
 	char *buf = malloc(SL_JSON_MAX_SIZE + 1), *wg = NULL;
 	size_t n = 0, wglen = 0;
 
@@ -70,8 +71,11 @@ static int read_meta(struct rt_meta *m, const char *path, char *err, size_t errl
 	snprintf(m->basename, sizeof(m->basename), "rt-app");
 	snprintf(m->logdir, sizeof(m->logdir), "./");
 	/* as rt-app reads it after workgen's rewrite (a bare "suspend": the task's own) */
-	if (f && buf)
+	if (f && buf) {
 		n = fread(buf, 1, SL_JSON_MAX_SIZE + 1, f);
+		if (ferror(f)) /* a directory opens, and reads as EISDIR */
+			read_errno = errno ? errno : EIO;
+	}
 	if (n && n <= SL_JSON_MAX_SIZE)
 		wg = sl_rta_workgen(buf, n, &wglen);
 	if (wg)
@@ -82,7 +86,9 @@ static int read_meta(struct rt_meta *m, const char *path, char *err, size_t errl
 		fclose(f);
 	if (!root) {
 		snprintf(err, errlen, "%s: not a JSON file rt-app would read: %s", path,
-			 f ? json_tokener_error_desc(jerr) : strerror(open_errno));
+			 !f	      ? strerror(open_errno)
+			 : read_errno ? strerror(read_errno)
+				      : json_tokener_error_desc(jerr));
 		return -1;
 	}
 	if (!json_object_object_get_ex(root, "tasks", &tasks) ||
@@ -424,9 +430,31 @@ int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_n
 	return ferror(f) ? -1 : 0;
 }
 
+/*
+ * The options of the simulated side that the command line gives (--kernel, --machine,
+ * --cpuidle-governor, --seed), built alone: a typo is found before rt-app runs for real, not
+ * after its whole duration. The default machine takes every governor and release.
+ */
+static int check_options(const struct sl_validate_opts *o, char *err, size_t errlen)
+{
+	struct sl_args a;
+	struct sl_config cfg;
+
+	memset(&a, 0, sizeof(a));
+	a.kernel = o->kernel;
+	a.machine = o->machine;
+	a.governor = o->governor;
+	a.seed = o->seed;
+	if (sl_config_build(&cfg, &a, err, errlen))
+		return -1;
+	sl_config_free(&cfg);
+	return 0;
+}
+
+/* conf: the real run's machine.conf, named when its lines do not build the model */
 static int simulate(const char *json, const char *dir, double secs,
-		    const struct sl_machine_conf *mc, const struct sl_validate_opts *o, char *err,
-		    size_t errlen)
+		    const struct sl_machine_conf *mc, const char *conf,
+		    const struct sl_validate_opts *o, char *err, size_t errlen)
 {
 	struct sl_args a;
 	struct sl_config cfg;
@@ -439,7 +467,7 @@ static int simulate(const char *json, const char *dir, double secs,
 	/* the file beside the logs: a short path for the workload's file= value */
 	snprintf(copy, sizeof(copy), "%s/%s", dir, base_of(json));
 	if (sl_outfile_copy(json, copy, err, errlen))
-		return -1;
+		return SL_RUN_EIO; /* the simulated side's directory takes no file */
 	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", copy, dir);
 	a.workloads[a.nworkloads++] = wl;
 	if (mc->bg_rate && mc->bg_run_ns) {
@@ -447,14 +475,14 @@ static int simulate(const char *json, const char *dir, double secs,
 
 		snprintf(bgfile, sizeof(bgfile), "%s/machine-background.json", dir);
 		if (sl_outfile_open(&bo, bgfile, err, errlen))
-			return -1;
+			return SL_RUN_EIO;
 		if (sl_validate_background_json(bo.f, mc->cpus, mc->bg_rate, mc->bg_run_ns)) {
 			sl_outfile_abort(&bo);
 			snprintf(err, errlen, "%s: write error", bgfile);
-			return -1;
+			return SL_RUN_EIO;
 		}
 		if (sl_outfile_commit(&bo, err, errlen))
-			return -1;
+			return SL_RUN_EIO;
 		snprintf(bgwl, sizeof(bgwl), "rt-app:file=%s", bgfile);
 		a.workloads[a.nworkloads++] = bgwl;
 	}
@@ -470,8 +498,23 @@ static int simulate(const char *json, const char *dir, double secs,
 	} else if (mc->idle_profile[0]) {
 		snprintf(machine, sizeof(machine), "file:%s", mc->idle_profile);
 		a.machine = machine;
-	} else {
+	} else if (mc->builtin_profile[0]) {
 		a.machine = mc->builtin_profile;
+	} else {
+		char known[256];
+		size_t n = 0;
+
+		known[0] = '\0';
+		for (int i = 0; i < sl_nidle_profiles && n < sizeof(known); i++)
+			if (sl_idle_profiles[i]->driver)
+				n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s",
+						      n ? ", " : "", sl_idle_profiles[i]->driver);
+		snprintf(err, errlen,
+			 "%s: cpuidle_driver %s: no built-in idle profile stands for it (%s do); "
+			 "give --machine, an idle_profile line, or --calibration DIR of a "
+			 "calibrate run on that machine",
+			 conf, mc->cpuidle_driver, known);
+		return -1;
 	}
 	a.governor = o->governor ? o->governor : mc->governor;
 	a.seed = o->seed;
@@ -479,8 +522,17 @@ static int simulate(const char *json, const char *dir, double secs,
 		a.params[a.nparams++] = mc->param[i];
 	for (int i = 0; i < mc->ndisable; i++)
 		a.cpuidle_disable[a.ncpuidle_disable++] = mc->disable[i];
-	if (sl_config_build(&cfg, &a, err, errlen))
+	/* the command line's options were built alone (check_options): what fails now is the
+	 * machine description's lines, taken as the options the message names */
+	if (sl_config_build(&cfg, &a, err, errlen)) {
+		char e[1024];
+
+		snprintf(e, sizeof(e), "%s", err);
+		snprintf(err, errlen, "%s%s%s%s, taken as options: %s", conf,
+			 o->calibration ? " (and " : "", o->calibration ? o->calibration : "",
+			 o->calibration ? "/machine.conf)" : "", e);
 		return -1;
+	}
 	rc = sl_run(&cfg, &r, err, errlen);
 	if (!rc)
 		sl_run_free(&r);
@@ -790,6 +842,8 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 		}
 		secs = (double)ns / 1e9;
 	}
+	if (check_options(o, err, errlen))
+		goto out;
 	/* a --calibration that does not load is found before the real run, not after it */
 	if (o->calibration) {
 		snprintf(conf, sizeof(conf), "%s/machine.conf", o->calibration);
@@ -843,8 +897,14 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 	} else {
 		made_sim = true;
 	}
-	if (simulate(o->json, simdir, secs, &mc, o, err, errlen) ||
-	    read_side(&sim, simdir, m, secs, err, errlen))
+	rc = simulate(o->json, simdir, secs, &mc, conf, o, err, errlen);
+	if (rc) {
+		/* the simulated side's logs or trace not written (a full disk): exit status 1 */
+		rc = rc == SL_RUN_EIO ? SL_VALIDATE_EOUTPUT : -1;
+		goto out;
+	}
+	rc = -1;
+	if (read_side(&sim, simdir, m, secs, err, errlen))
 		goto out;
 	if (compare(&rp, m, &real, &sim)) {
 		snprintf(err, errlen, "out of memory");

@@ -230,51 +230,68 @@ static void preempt_row(const struct sl_wake_preempt *wp, int ntraces)
  * lines to add to a calibration. The local row is the whole path as traced (as issue 28 chose
  * it); the remote one less NS, what the model charges already on that path.
  */
-static int calibrate_recordings(int n, char **dirs)
+static int calibrate_recordings(int argc, char **argv)
 {
-	const char **paths = calloc((size_t)n + 1, sizeof(*paths));
-	char(*buf)[1024] = calloc((size_t)n + 1, sizeof(*buf));
+	/* at most argc - 2 directories: calibrate's arguments less --recordings */
+	const char **paths = calloc((size_t)argc, sizeof(*paths));
+	char(*buf)[1024] = calloc((size_t)argc, sizeof(*buf));
+	char **dirs = calloc((size_t)argc, sizeof(*dirs));
 	struct sl_wake_idle w;
 	struct sl_wake_preempt wp;
 	bool json = false;
 	u64 known = 0;
 	char err[1024];
-	int rc = 0;
+	int rc = 0, n = 0;
 
-	if (!paths || !buf) {
+	if (!paths || !buf || !dirs) {
 		fprintf(stderr, "schedlab: calibrate: out of memory\n");
 		free(paths);
 		free(buf);
+		free(dirs);
 		return 1;
 	}
-	for (; n > 0 && dirs[0][0] == '-'; n--, dirs++) {
+	/* the options before and after the directories alike (`--recordings D --json` read
+	 * --json as a directory, and `--json --recordings D` was refused) */
+	for (int i = 2; i < argc; i++) {
 		char *end;
+		const char *a = argv[i];
 
-		if (!strcmp(dirs[0], "--json")) {
+		if (!strcmp(a, "--recordings"))
+			continue;
+		if (!strcmp(a, "--json")) {
 			json = true;
 			continue;
 		}
-		if (strcmp(dirs[0], "--remote-known") || n < 2 || !dirs[1][0] ||
-		    (errno = 0, known = strtoull(dirs[1], &end, 10),
-		     *end || errno || dirs[1][0] == '-')) {
-			bool val = !strcmp(dirs[0], "--remote-known") && n >= 2;
+		if (a[0] != '-') {
+			dirs[n++] = argv[i];
+			continue;
+		}
+		bool val = i + 1 < argc && !strcmp(a, "--remote-known");
 
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			fprintf(stderr,
+				"schedlab: calibrate --recordings: %s does not apply (it "
+				"measures nothing and prints the machine.conf lines)\n",
+				a);
+			rc = 2;
+		} else if (!val || !argv[i + 1][0] ||
+			   (errno = 0, known = strtoull(argv[i + 1], &end, 10),
+			    *end || errno || argv[i + 1][0] == '-')) {
 			fprintf(stderr,
 				"schedlab: calibrate --recordings: unexpected '%s%s%s' "
 				"(--json, --remote-known NS: ns as a whole number)\n",
-				dirs[0], val ? " " : "", val ? dirs[1] : "");
-			free(paths);
-			free(buf);
-			return 2;
+				a, val ? " " : "", val ? argv[i + 1] : "");
+			rc = 2;
 		}
-		n--, dirs++;
+		if (rc)
+			goto out;
+		i++;
 	}
 	if (n <= 0) {
 		fprintf(stderr, "schedlab: calibrate: --recordings: give one or more recorded "
 				"directories (validate --out)\n");
-		free(paths);
-		free(buf);
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	for (int i = 0; i < n; i++) {
 		struct stat st;
@@ -305,8 +322,10 @@ static int calibrate_recordings(int n, char **dirs)
 			       known, n);
 		preempt_row(&wp, n);
 	}
+out:
 	free(paths);
 	free(buf);
+	free(dirs);
 	return rc;
 }
 
@@ -316,11 +335,18 @@ int sl_cli_calibrate(int argc, char **argv)
 	const char *dir = NULL;
 	char err[1024];
 
-	for (int i = 2; i < argc; i++) {
+	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--recordings"))
-			return calibrate_recordings(argc - i - 1, argv + i + 1);
+			return calibrate_recordings(argc, argv);
+	for (int i = 2; i < argc; i++) {
 		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
 			dir = argv[++i];
+		} else if (!strcmp(argv[i], "--json")) {
+			/* the measuring's result is DIR/machine.conf; its table is a summary */
+			fprintf(stderr,
+				"schedlab: calibrate: --json applies with --recordings only "
+				"(the measuring writes DIR/machine.conf)\n");
+			return 2;
 		} else {
 			fprintf(stderr, "schedlab: calibrate: unexpected '%s' (calibrate -o DIR)\n",
 				argv[i]);

@@ -313,8 +313,10 @@ static int finish(struct sl_sim *sim, struct sl_group *g)
 				  sizeof(err));
 
 	free(logs);
-	if (rc)
+	if (rc) {
 		snprintf(sim->error, sizeof(sim->error), "rt-app logs: %s", err);
+		sim->eio = true; /* a log that could not be written, not bad input */
+	}
 	return rc;
 }
 

@@ -32,19 +32,44 @@ void sl_rta_log_row(FILE *f, int idx, const struct rta_row *r)
 		(unsigned long long)r->wu_lat);
 }
 
+/* thread i's log and the temporary it is written to first */
+static void log_paths(const char *dir, const char *basename, const struct rta_thread_log *t,
+		      char path[512], char tmp[560])
+{
+	snprintf(path, 512, "%s/%s-%s-%d.log", dir, basename, t->name, t->idx);
+	snprintf(tmp, 560, "%s.tmp%ld", path, (long)getpid());
+}
+
+/* the temporaries of threads 0..n, removed */
+static void remove_tmps(const char *dir, const char *basename, const struct rta_thread_log *t,
+			int n)
+{
+	char path[512], tmp[560];
+
+	for (int i = 0; i < n; i++) {
+		log_paths(dir, basename, &t[i], path, tmp);
+		remove(tmp);
+	}
+}
+
+/*
+ * Every log is written to its temporary before any is renamed into place: a log that cannot be
+ * written (a full disk) leaves none of the run's logs, rather than the first threads' alone.
+ */
 int sl_rta_log_write(const char *dir, const char *basename, const struct rta_thread_log *t, int n,
 		     char *err, size_t errlen)
 {
+	char path[512], tmp[560];
+
 	for (int i = 0; i < n; i++) {
-		char path[512], tmp[560];
 		FILE *f;
 		int bad;
 
-		snprintf(path, sizeof(path), "%s/%s-%s-%d.log", dir, basename, t[i].name, t[i].idx);
-		snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+		log_paths(dir, basename, &t[i], path, tmp);
 		f = fopen(tmp, "w");
 		if (!f) {
 			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+			remove_tmps(dir, basename, t, i);
 			return -1;
 		}
 		sl_rta_log_header(f, t[i].policy, t[i].prio);
@@ -52,9 +77,18 @@ int sl_rta_log_write(const char *dir, const char *basename, const struct rta_thr
 			sl_rta_log_row(f, t[i].idx, sl_rta_row(&t[i], k));
 		bad = ferror(f);
 		bad |= fclose(f) != 0;
-		if (bad || rename(tmp, path)) {
+		if (bad) {
+			snprintf(err, errlen, "%s: cannot write: %s", path,
+				 strerror(errno ? errno : EIO));
+			remove_tmps(dir, basename, t, i + 1);
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		log_paths(dir, basename, &t[i], path, tmp);
+		if (rename(tmp, path)) {
 			snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-			remove(tmp);
+			remove_tmps(dir, basename, t + i, n - i);
 			return -1;
 		}
 	}

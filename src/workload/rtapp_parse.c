@@ -10,6 +10,7 @@
 #include "core/json.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -200,6 +201,18 @@ static int parse_global(struct ctx *c, const struct sl_json *g, const char **pol
 					return -1;
 				*policy_line = line_of(m);
 			}
+			/* ignored, but of rt-app's type: rt-app refuses a file with "logdir": 5
+			 * (ftrace and log_size take more than one type across its versions) */
+			if ((!strcmp(m->key, "logdir") || !strcmp(m->key, "io_device")) &&
+			    get_str(c, m, true, &s))
+				return -1;
+			if ((!strcmp(m->key, "pi_enabled") || !strcmp(m->key, "lock_pages") ||
+			     !strcmp(m->key, "gnuplot")) &&
+			    get_bool(c, m))
+				return -1;
+			if ((!strcmp(m->key, "mem_buffer_size") || !strcmp(m->key, "frag")) &&
+			    get_int(c, m, 0, LONG_MAX, &v))
+				return -1;
 		}
 	}
 	return 0;
@@ -834,8 +847,8 @@ int sl_rta_load(const char *path, struct rta_file *f, char *err, size_t errlen)
 		return -1;
 	}
 	n = fread(buf, 1, SL_JSON_MAX_SIZE + 1, fp);
-	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read error", path);
+	if (ferror(fp)) { /* a directory opens, and reads as EISDIR */
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno ? errno : EIO));
 		rc = -1;
 	} else if (n > SL_JSON_MAX_SIZE) {
 		snprintf(err, errlen, "%s: larger than %u bytes (limit SL_JSON_MAX_SIZE)", path,

@@ -177,8 +177,8 @@ static int parse_flag(const struct parse *p, const char *t, struct sl_idle_state
 		return 0;
 	}
 	return fail(p,
-		    "unknown flag '%s' (expected poll, time_valid, tlb_flushed, timer_stop or "
-		    "energy_nj=N)",
+		    "unknown flag '%s' (expected poll, time_valid, tlb_flushed, timer_stop, "
+		    "check_bm or energy_nj=N)",
 		    t, NULL);
 }
 
@@ -208,6 +208,12 @@ static int parse_state(const struct parse *p, char **tok, int ntok, struct sl_cp
 	if (strchr(tok[1], '"'))
 		return fail(p, "state name '%s': a double quote is not allowed in a name", tok[1],
 			    NULL);
+	/* --cpuidle-disable and the reports name a state: two of one name would be one */
+	for (int k = 0; k < i; k++)
+		if (!strcmp(drv->states[k].name, tok[1]))
+			return fail(p,
+				    "state '%s' given twice (state names are unique, as in sysfs)",
+				    tok[1], NULL);
 	snprintf(st->name, sizeof(st->name), "%s", tok[1]);
 	if (parse_us(tok[2], &st->exit_latency_ns))
 		return fail(p, "LATENCY_US: expected microseconds (e.g. 20 or 0.5), got '%s'",
@@ -244,7 +250,7 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 	bool has_energy[SL_CPUIDLE_MAX_STATES] = {false};
 	bool has_busy = false, has_name = false;
 	enum line_status ls;
-	int ntok;
+	int ntok, bm_line = 0, bm_state = 0; /* the first check_bm state and its line */
 
 	while ((ls = read_line(f, buf)) != LINE_EOF) {
 		p.line++;
@@ -265,6 +271,11 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 		if (!strcmp(tok[0], "state")) {
 			if (parse_state(&p, tok, ntok, drv, has_energy))
 				return -1;
+			if (!bm_line &&
+			    (drv->states[drv->state_count - 1].flags & CPUIDLE_FLAG_CHECK_BM)) {
+				bm_line = p.line;
+				bm_state = drv->state_count - 1;
+			}
 		} else if (!strcmp(tok[0], "busy_power_mw")) {
 			if (has_busy)
 				return fail(&p, "busy_power_mw given twice", NULL, NULL);
@@ -311,6 +322,14 @@ static int parse_file(FILE *f, const struct parse *pp, struct sl_cpuidle_driver 
 		snprintf(p.err, p.errlen, "%s: no state lines (expected at least one '%s')", p.path,
 			 STATE_USAGE);
 		return -1;
+	}
+	/* acpi_idle's bus-master check: without its line no entry path reads the flag */
+	if (bm_line && !drv->latency_factor) {
+		p.line = bm_line;
+		return fail(&p,
+			    "state '%s': check_bm is acpi_idle's bus-master check: expected an "
+			    "'acpi_idle LATENCY_FACTOR BM_CHECK' line",
+			    drv->states[bm_state].name, NULL);
 	}
 	for (int i = 0; i < drv->state_count; i++) {
 		struct sl_idle_state *st = &drv->states[i];
