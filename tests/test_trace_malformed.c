@@ -305,7 +305,7 @@ static void test_xz_cut_at_a_piece(void **state)
  * (256 KiB, or less where a call ran out of input) and an error discards the region in which
  * the decoder met it, so the records read before the error are the lines that end before that
  * region. This file: 16000 lines of 60 bytes in xz blocks ending after 2 lines and then at
- * every 100000 bytes, 5.5 KB of xz, read as its probed head (512 bytes) and then the rest at
+ * every 100000 bytes, a few KB of xz, read as its probed head (512 bytes) and then the rest at
  * once. The first region is what the head decodes to (h bytes), the next ones 256 KiB each.
  * The first block's check lies in the head: nothing is read. The check of the block ending
  * at byte 500000 is met in the call that decodes that byte, in the region [h + 256 KiB,
