@@ -300,6 +300,100 @@ static void test_xz_cut_at_a_piece(void **state)
 }
 
 /*
+ * A wrong stored check (a bit flipped in a block's CRC64): liblzma's message for it, at the
+ * point where the reader has always given it. The reader decodes its input in regions of text
+ * (256 KiB, or less where a call ran out of input) and an error discards the region in which
+ * the decoder met it, so the records read before the error are the lines that end before that
+ * region. This file: 16000 lines of 60 bytes in xz blocks ending after 2 lines and then at
+ * every 100000 bytes, a few KB of xz, read as its probed head (512 bytes) and then the rest at
+ * once. The first region is what the head decodes to (h bytes), the next ones 256 KiB each.
+ * The first block's check lies in the head: nothing is read. The check of the block ending
+ * at byte 500000 is met in the call that decodes that byte, in the region [h + 256 KiB,
+ * h + 512 KiB): the lines of the first h + 256 KiB bytes are read.
+ */
+static int count_records(const char *path, struct sl_trace_reader *r)
+{
+	char err[512];
+	struct sl_trace_record rec;
+	int k = 0, rc;
+
+	assert_int_equal(sl_trace_open(r, NULL, path, false, err, sizeof(err)), 0);
+	while ((rc = sl_trace_next(r, &rec)) == 1)
+		k++;
+	sl_trace_close(r);
+	return rc < 0 ? -1 - k : k;
+}
+
+static void test_xz_wrong_check(void **state)
+{
+	enum { LINES = 16000, LINE = 60, BLOCK = 100000, HEAD = SL_TRACE_PROBE_LEN };
+	size_t len = (size_t)LINES * LINE, n = 0, ends[16], nblocks = 0, done = 0;
+	char *text = malloc(len + 1), want[600];
+	uint8_t *buf = malloc(len), *head = malloc(len);
+	lzma_stream z = LZMA_STREAM_INIT;
+	struct sl_trace_reader r;
+
+	(void)state;
+	assert_non_null(text);
+	assert_non_null(buf);
+	assert_non_null(head);
+	for (int i = 0; i < LINES; i++)
+		assert_int_equal(
+			sprintf(text + (size_t)i * LINE,
+				"  <idle>-0 [000] d..1. 1.%06d: cpu_idle: state=1 cpu_id=0\n", i),
+			LINE);
+	/* the blocks, each ended by a full flush; ends[b]: the offset after block b's check */
+	assert_int_equal(lzma_easy_encoder(&z, 6, LZMA_CHECK_CRC64), LZMA_OK);
+	z.next_out = buf;
+	z.avail_out = len;
+	while (done < len) {
+		size_t k = done ? BLOCK - done % BLOCK : 2 * LINE;
+
+		if (k > len - done)
+			k = len - done;
+		z.next_in = (const uint8_t *)text + done;
+		z.avail_in = k;
+		assert_int_equal(lzma_code(&z, LZMA_FULL_FLUSH), LZMA_STREAM_END);
+		done += k;
+		ends[nblocks++] = (size_t)z.total_out;
+	}
+	assert_int_equal(lzma_code(&z, LZMA_FINISH), LZMA_STREAM_END);
+	n = (size_t)z.total_out;
+	lzma_end(&z);
+	assert_int_equal(nblocks, 11);
+	assert_true(ends[0] < HEAD);
+	assert_true(n > HEAD && n - HEAD <= 65536); /* the rest in one read */
+
+	/* h: the text the head decodes to */
+	assert_int_equal(lzma_stream_decoder(&z, UINT64_MAX, 0), LZMA_OK);
+	z.next_in = buf;
+	z.avail_in = HEAD;
+	z.next_out = (uint8_t *)head;
+	z.avail_out = len;
+	assert_int_equal(lzma_code(&z, LZMA_RUN), LZMA_OK);
+	size_t h = (size_t)z.total_out;
+
+	lzma_end(&z);
+	assert_true(h > 2 * LINE && h < 500000 - 256 * 1024);
+
+	assert_int_equal(count_records(tmpdir_write("check.xz", buf, n), &r), LINES);
+	/* the first block's check: its last byte */
+	buf[ends[0] - 1] ^= 0x04;
+	assert_int_equal(count_records(tmpdir_write("check.xz", buf, n), &r), -1 - 0);
+	snprintf(want, sizeof(want), "%s: xz decompression failed (lzma error 9)",
+		 tmpdir_path("check.xz"));
+	assert_string_equal(r.err, want);
+	buf[ends[0] - 1] ^= 0x04;
+	/* the check of the block ending at byte 500000 (blocks: 2 lines, then to 100000, ...) */
+	buf[ends[5] - 3] ^= 0x80;
+	assert_int_equal(count_records(tmpdir_write("check.xz", buf, n), &r),
+			 -1 - (int)((h + 256 * 1024) / LINE));
+	assert_string_equal(r.err, want);
+	free(head);
+	free(buf);
+	free(text);
+}
+/*
  * Lines across the reader's blocks of text (256 KiB: the decoder thread's, or the plain reads'):
  * lines of 4000 bytes, so that every block ends inside one, read whole from plain text and from
  * xz; then the same with line 150 one byte over the limit (4096 bytes with its '\r'), refused
@@ -642,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_broken),
 		cmocka_unit_test(test_xz_broken),
 		cmocka_unit_test(test_xz_cut_at_a_piece),
+		cmocka_unit_test(test_xz_wrong_check),
 		cmocka_unit_test(test_lines_across_blocks),
 		cmocka_unit_test(test_long_numbers),
 		cmocka_unit_test(test_short_cuts),
