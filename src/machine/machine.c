@@ -115,12 +115,41 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 	return lat;
 }
 
+/*
+ * The wake_hold parameters: in the traced kernel a wakee left waiting behind a running task is
+ * almost never let in later (docs/validate.md, packed wakees); the task runs on until it
+ * blocks. While a hold lasts (the same run of the held task, before hold_until) a reschedule
+ * of its CPU asked outside a wake-up's own decision (the tick, a renewal of its deadline) is
+ * dropped.
+ */
+static bool held(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	const struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	return mc->hold && rq->curr == mc->hold && !sl_machine_of(sim)->in_wakeup &&
+	       sl_mtask(rq->curr)->switched_in == mc->hold_since && sim->now < mc->hold_until;
+}
+
+static void wake_hold(struct sl_sim *sim, const struct sl_cpu *rq, const struct sl_task *p)
+{
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (!mp->wake_hold || !rq->curr || rq->curr == p || rq->need_resched ||
+	    p->sched_class != rq->curr->sched_class || held(sim, rq) ||
+	    !sl_per1000_draw(sim, mp->wake_hold))
+		return;
+	mc->hold = rq->curr;
+	mc->hold_since = sl_mtask(rq->curr)->switched_in;
+	mc->hold_until = mp->wake_hold_max_ns ? sim->now + mp->wake_hold_max_ns : UINT64_MAX;
+}
+
 static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
 	u64 delay = 0;
 
-	if (rq->need_resched)
+	if (rq->need_resched || held(sim, rq))
 		return;
 	sl_set_need_resched(sim, rq, true);
 	/*
@@ -1147,6 +1176,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	p->state = TS_RUNNING;
 	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;
+	sl_machine_of_mut(sim)->in_wakeup = true;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
 	/* the waker's statistics, only from task context (2.6.3x CFS's avg_wakeup) */
@@ -1169,6 +1199,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		sl_check_preempt_curr(sim, rq, p, wake_flags);
 	}
 	wake_preempt(sim, rq, p, waker, again && cpu == from, decides);
+	sl_machine_of_mut(sim)->in_wakeup = false;
+	wake_hold(sim, rq, p);
 	irq_preempt_delay(sim, rq, waker, from, had_resched);
 	task_woken(sim, rq, p);
 }
