@@ -77,6 +77,8 @@ grep -q '^1  *B idle  *4  *1  *0  *3  *1  *1  *1  *0  *333  *333  *333  *500  *5
 	fail "--kept: $(cat "$T/kept")"
 grep -q "^traces 1: wake_hold=500 (of 2 kept and not run at once, 1 preempted in later), wake_hold_max=500000ns" "$T/kept" ||
 	fail "--kept's parameters: $(cat "$T/kept")"
+grep -q '^traces 1: wake_move_preempt=0 (of 0 moved onto a busy B, 0 ran there at once)$' "$T/kept" ||
+	fail "--kept's move: $(cat "$T/kept")"
 "$PY" "$TOOLPY" --count irq --kept other,run "$T/t.trace" >"$T/kept" || fail "--kept run: exit $?"
 grep -q '^1  *B idle | 500-1000 us  *1  *1  *0  *0 ' "$T/kept" &&
 	grep -q '^1  *B idle | 1500-2000 us  *1  *0  *0  *1  *0  *0  *1  *0 ' "$T/kept" ||
@@ -103,7 +105,8 @@ TR
 "$PY" "$TOOLPY" --count irq --kept other,run "$T/t2.trace" >"$T/kept2" || fail "--kept 2: exit $?"
 grep -q '^1  *B busy | 500-1000 us  *1  *1  *1  *0  *0  *0  *0  *0  *-  *-  *-  *-  *-  *-$' "$T/kept2" &&
 	grep -q '^1  *B busy | 4000+ us  *1  *0  *0  *1  *0  *0  *0  *1  *0  *0  *0  *0  *-  *-$' "$T/kept2" &&
-	grep -q '^traces 1: wake_hold=1000 (of 1 kept and not run at once, 0 preempted in later), wake_hold_max=0ns' "$T/kept2" ||
+	grep -q '^traces 1: wake_hold=1000 (of 1 kept and not run at once, 0 preempted in later), wake_hold_max=0ns' "$T/kept2" &&
+	grep -q '^traces 1: wake_move_preempt=0 (of 1 moved onto a busy B, 0 ran there at once)$' "$T/kept2" ||
 	fail "--kept 2: $(cat "$T/kept2")"
 # the errors
 rc=0

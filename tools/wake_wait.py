@@ -330,10 +330,10 @@ def kept(groups, frm, prompt, skip, dims, ratio):
     and the wakee ran next), queued (others ran on A first); the three shares per 1000 of the
     kept, `late` per 1000 of the kept not run at once (the hypothesis of docs/validate.md's
     last section: a wakee not let in at once is not preempted in later), and the latency p50
-    of `after` and of `late` (us)"""
+    of `after` and of `late` (us); the rates wake_hold and wake_move_preempt take"""
     tabs = []
     for name, rows in groups:
-        d = {}
+        d, mv = {}, [0, 0]
         for c, lat, sit, oc, _, run, sizes, (direct, elsewhere) in rows:
             if sit[0] not in sources(frm) or sit[1] == "idle" or (
                     skip and (c.startswith(skip) or sit[1].startswith(skip))):
@@ -342,19 +342,22 @@ def kept(groups, frm, prompt, skip, dims, ratio):
             e[(0 if oc == "moved" else 5) if elsewhere else
               1 if oc == "first" and lat <= prompt else 2 if oc == "first" else
               3 if direct else 4].append(lat)
-        tabs.append((name, d))
+            if elsewhere and sit[2] == "busy":
+                mv[0] += 1
+                mv[1] += oc == "moved"
+        tabs.append((name, d, mv))
     print("wake-ups from %s onto their CPU A running a task, by %s: n, moved (ran on B), of "
           "those waited there, kept on A; of those now (%g us), late, after (A's task "
           "blocked), queued; per 1000 kept: now, late, after; late per 1000 kept not now; "
           "p50 us of after, of late" %
           (frm, ",".join(dims), prompt))
     keys = set()
-    for _, d in tabs:
+    for _, d, _ in tabs:
         keys.update(d)
     for k in sorted(keys, key=lambda k: [RUN_ORDER.get(x, (len(RUN_ORDER), x)) for x in k]):
-        for name, d in tabs:
+        for name, d, _ in tabs:
             row(name, " | ".join(k), d.get(k, [[]] * 6))
-    for name, d in tabs:
+    for name, d, mv in tabs:
         e = [sum((x[i] for x in d.values()), []) for i in range(6)]
         row(name, "all", e)
         nn = sum(len(x) for x in e[2:5])
@@ -362,6 +365,8 @@ def kept(groups, frm, prompt, skip, dims, ratio):
               "later), wake_hold_max=%.0fns (the longest 'after')" %
               (name, 1000 - 1000 * len(e[2]) // nn if nn else 0, nn, len(e[2]),
                1000 * max(e[3]) if e[3] else 0))
+        print("traces %s: wake_move_preempt=%d (of %d moved onto a busy B, %d ran there at "
+              "once)" % (name, 1000 * mv[1] // mv[0] if mv[0] else 0, mv[0], mv[1]))
 
 
 def row(name, label, e):

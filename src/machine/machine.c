@@ -144,6 +144,25 @@ static void wake_hold(struct sl_sim *sim, const struct sl_cpu *rq, const struct 
 	mc->hold_until = mp->wake_hold_max_ns ? sim->now + mp->wake_hold_max_ns : UINT64_MAX;
 }
 
+/*
+ * The wake_move_preempt parameter: the traced kernel's moves of a wakee off its waker's CPU onto
+ * the other, busy one are mostly followed by the wakee preempting there (docs/validate.md,
+ * packed wakees): the placement sends it where it runs. A wake-up by a task of a task last on
+ * the waker's CPU, placed on another CPU that runs a task of its class, is forced first there
+ * at the rate.
+ */
+static void wake_move_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			      const struct sl_task *waker, int from, int prev)
+{
+	u64 per1000 = sl_machine_of(sim)->p->wake_move_preempt;
+
+	if (!per1000 || !waker || rq->id == from || prev != from || !rq->curr || rq->need_resched ||
+	    p->sched_class != rq->curr->sched_class || !p->sched_class->wakee_first)
+		return;
+	if (sl_per1000_draw(sim, per1000))
+		p->sched_class->wakee_first(sim, rq, p, true);
+}
+
 static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
@@ -1149,6 +1168,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	 */
 	bool again = waker && sl_mtask(p)->blocked == BLK_MUTEX && p->cpu == from;
 	bool decides, had_resched;
+	int prev = p->cpu;
 	u64 irq_rate;
 
 	/*
@@ -1199,6 +1219,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		sl_check_preempt_curr(sim, rq, p, wake_flags);
 	}
 	wake_preempt(sim, rq, p, waker, again && cpu == from, decides);
+	wake_move_preempt(sim, rq, p, waker, from, prev);
 	sl_machine_of_mut(sim)->in_wakeup = false;
 	wake_hold(sim, rq, p);
 	irq_preempt_delay(sim, rq, waker, from, had_resched);
