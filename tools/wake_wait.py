@@ -25,20 +25,21 @@ p95 by situation, outcome and what they waited behind, then every wake-up in tho
 how many, and per outcome how many and their latency p50/p95. With --vs, each group of traces
 after it is printed beside the first (the recordings against the model's traces).
 
---count irq|own|other|any (any: the three) counts, over every task (names starting with --skip, default kworker,
-left out: the model's background tasks), the wake-ups from that source onto the wakee's own
-last CPU while it runs a task, per (wakee, running task) pair: at once (first, within --prompt
-us, default 100), late (first, later: the running task preempted after a while), moved,
-waited; and in all, the share kept on that CPU and of those the share run at once: the rate
-irq_wake_preempt takes. --by-size R groups them instead by the two utilizations (each task's
-running time decayed as PELT's util_avg, 32 ms half-life, as tools/wake_preempt_pairs.py):
-the running task's R times the wakee's or more, the wakee's R times the running task's, or
-neither (irq_wake_preempt_up's row); --by-run by the running task's time since its switch-in.
---kept DIM,... (with --count; DIM: other, the other CPU B idle or busy; run, the running task's
-time since its switch-in; size, the --by-size row, ratio 8 unless given; pair, the wakee and
-the running task) splits the wake-ups kept on the CPU by what followed: run at once, preempted
-in late, after the running task blocked (the wakee next), queued behind others; one line per
-row and group of traces (docs/validate.md, "Packed wakees: at once, or not at all").
+--count irq|own|other|any (any: the three) counts, over every task (names starting with --skip,
+default kworker, left out: the model's background tasks), the wake-ups from that source onto
+the wakee's own last CPU while it runs a task, per (wakee, running task) pair: at once (first,
+within --prompt us, default 100), late (first, later: the running task preempted after a
+while), moved, waited; and in all, the share kept on that CPU and of those the share run at
+once: the rate irq_wake_preempt takes. --by-size R groups them instead by the two utilizations
+(each task's running time decayed as PELT's util_avg, 32 ms half-life, as
+tools/wake_preempt_pairs.py): the running task's R times the wakee's or more, the wakee's R
+times the running task's, or neither (irq_wake_preempt_up's row); --by-run by the running
+task's time since its switch-in. --kept DIM,... (with --count; DIM: other, the other CPU B idle
+or busy; run, the running task's time since its switch-in; size, the --by-size row, ratio 8
+unless given; pair, the wakee and the running task) splits the wake-ups kept on the CPU by what
+followed: run at once, preempted in late, after the running task blocked (the wakee next),
+queued behind others; one line per row and group of traces (docs/validate.md, "Packed wakees:
+at once, or not at all").
 
 Usage: wake_wait.py [--pct 95] [--min-share N] -t TASK [-t TASK...] TRACE... [--vs TRACE...]...
        wake_wait.py --count irq|own|other|any [--prompt US] [--skip PREFIX] [--by-size R | --by-run]
