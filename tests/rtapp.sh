@@ -527,6 +527,47 @@ bq() {
 bq "" "R+ 0.002010000: S 0.002140000: Z 0.003170000: "
 bq "--param burst_quiet=1" "S 0.002010000: Z 0.003040000: "
 
+# wake_hold (tests/data/rtapp/wake_hold.json), one CPU, 6.18: "long" sleeps 10 us and runs 10 ms;
+# "short"'s timer at 500 us wakes it inside long's protected first slice (1.4 ms: it waits).
+# Without the parameter the tick at 4 ms preempts long (R+), short runs 100 us and exits at 4130
+# (30 us of exit), long exits at 10170. With wake_hold=1000 long is held until it blocks: it
+# exits at 10040, short at 10170. With wake_hold_max=4ms the hold ends at 4500 us: the tick at 4
+# ms is dropped, the one at 8 ms preempts (short exits at 8130).
+wh() {
+	# shellcheck disable=SC2086
+	run wake_hold.json 1 --kernel 6.18 $1 --trace-out "$T/wh.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=(long|short) / {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
+		printf "%s ", $4 }' "$T/wh.txt")
+	[ "$got" = "$2" ] || fail "wh '$1': switches '$got', expected '$2'"
+}
+W0="comm=long state=S 0.000000000: comm=short state=S 0.000000000:"
+wh "" "$W0 comm=long state=R+ 0.004000000: comm=short state=Z 0.004130000: \
+comm=long state=Z 0.010170000: "
+wh "--param wake_hold=1000" "$W0 comm=long state=Z 0.010040000: comm=short state=Z 0.010170000: "
+wh "--param wake_hold=1000 --param wake_hold_max=4ms" "$W0 comm=long state=R+ 0.008000000: \
+comm=short state=Z 0.008130000: comm=long state=Z 0.010170000: "
+
+# wake_move_preempt (tests/data/rtapp/wake_move_preempt.json), two CPUs, 6.18: "wakee" runs 10 us
+# on CPU 0 and suspends; "q" (from 20 us) and "waker" (from 50 us) share CPU 0, q runs its 2000
+# us first, the waker then 200 us and resumes wakee at 2220 us with q waiting there; "hog"
+# (pinned to CPU 1) was switched in at 2100 us there, inside its protected slice. With
+# vcpu_pack_wait=1000 wakee goes to CPU 1 and waits behind hog until the idle CPU 0 pulls it at
+# its 4 ms balance (in at 4000, exits at 4130: 100 us and the exit's 30); with
+# wake_move_preempt=1000 too it preempts hog at once (in at 2220, exits at 2350); with
+# wake_move_preempt alone it is not moved and waits for the waker's exit (in at 2550).
+wm() {
+	# shellcheck disable=SC2086
+	run wake_move_preempt.json 2 --kernel 6.18 $1 --trace-out "$T/wm.txt"
+	got=$(awk '$5 == "sched_switch:" && $4 != "0.000000000:" && /next_comm=wakee / {
+		printf "in %s ", $4 } $5 == "sched_switch:" && /prev_comm=wakee .*prev_state=Z/ {
+		printf "Z %s ", $4 }' "$T/wm.txt")
+	[ "$got" = "$2" ] || fail "wm '$1': wakee's switches '$got', expected '$2'"
+}
+wm "--param vcpu_pack_wait=1000" "in 0.004000000: Z 0.004130000: "
+wm "--param vcpu_pack_wait=1000 --param wake_move_preempt=1000" "in 0.002220000: Z 0.002350000: "
+wm "--param wake_move_preempt=1000" "in 0.002550000: Z 0.002680000: "
+
 # wake_tail in a condition wait (tests/data/rtapp/wake_tail_cwait.json), two CPUs, 6.18:
 # "holder" locks m and sleeps to 100 us; "taker" (on CPU 1 from 50 us) sleeps on m (D). At
 # 100 us the holder waits on c, whose release of m wakes the taker: the holder's tail (10 us)

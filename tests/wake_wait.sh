@@ -17,7 +17,8 @@
 # 21.4 decayed 99 ms to 2.6 (3 with the 1 added): W's is 8 times T's or more (runner's 8x).
 # --by-run: W's run since its switch-in at each: 99 ms (from 0.901), 1900 us (from 1.000100),
 # 1000 us (from 1.003), 900 us (from 1.005100): the bins 4000+, 1500-2000, 1000-1500, 500-1000.
-# Errors: no task and no --count, a missing trace, a trace without a switch: exit 2.
+# Errors: no task and no --count, a missing trace, a trace without a switch, --kept without
+# --count or with an unknown dimension: exit 2.
 set -eu
 . "$(dirname "$0")/pytool.sh"
 S='prev_prio=120 prev_state'
@@ -68,6 +69,45 @@ grep -q '^runner ran  *4000+ us  *1  *1  *0  *0  *0$' "$T/run" &&
 	grep -q '^runner ran  *1500-2000 us  *1  *0  *0  *0  *1$' "$T/run" &&
 	grep -q '^runner ran  *1000-1500 us  *1  *0  *1  *0  *0$' "$T/run" &&
 	grep -q '^runner ran  *500-1000 us  *1  *0  *0  *1  *0$' "$T/run" || fail "--by-run: $(cat "$T/run")"
+# --kept: T's four wake-ups, CPU 1 idle: moved 1 (at once there), kept 3: now 1, late 1, after 1
+# (W blocked, T next), queued 0; 333 per 1000 each; late 1 of the 2 not run at once (500);
+# the p50 of after 500 us, of late 1000; wake_hold = 1000 - 500; the longest after 500 us.
+"$PY" "$TOOLPY" --count any --kept other "$T/t.trace" >"$T/kept" || fail "--kept: exit $?"
+grep -q '^1  *B idle  *4  *1  *0  *3  *1  *1  *1  *0  *333  *333  *333  *500  *500  *1000$' "$T/kept" ||
+	fail "--kept: $(cat "$T/kept")"
+grep -q "^traces 1: wake_hold=500 (of 2 kept and not run at once, 1 preempted in later), wake_hold_max=500000ns" "$T/kept" ||
+	fail "--kept's parameters: $(cat "$T/kept")"
+grep -q '^traces 1: wake_move_preempt=0 (of 0 moved onto a busy B, 0 ran there at once)$' "$T/kept" ||
+	fail "--kept's move: $(cat "$T/kept")"
+"$PY" "$TOOLPY" --count irq --kept other,run "$T/t.trace" >"$T/kept" || fail "--kept run: exit $?"
+grep -q '^1  *B idle | 500-1000 us  *1  *1  *0  *0 ' "$T/kept" &&
+	grep -q '^1  *B idle | 1500-2000 us  *1  *0  *0  *1  *0  *0  *1  *0 ' "$T/kept" ||
+	fail "--kept run: $(cat "$T/kept")"
+# A second trace: X runs on CPU 1 throughout, W on CPU 0; an interrupt wakes T on CPU 0 at 2.000,
+# V runs before it (W preempted, V blocks): queued, 200 us; at 2.001 (W's run 700 us) T runs on
+# CPU 1 once X blocks: moved, waited there. B busy both times: n 2, moved 1 (1 waited there),
+# kept 1, queued 1; none late of the one not run at once: wake_hold 1000.
+{
+	head -2 "$T/t.trace"
+	cat <<TR
+          <idle>-0       [001] d..2.     0.900000: sched_switch: prev_comm=swapper/1 prev_pid=0 $S=R ==> next_comm=X next_pid=15 $N
+          <idle>-0       [000] d..2.     0.900000: sched_switch: prev_comm=swapper/0 prev_pid=0 $S=R ==> next_comm=T next_pid=13 $N
+               T-13      [000] d..2.     0.901000: sched_switch: prev_comm=T prev_pid=13 $S=S ==> next_comm=W next_pid=12 $N
+               W-12      [000] d.h2.     2.000000: sched_waking: comm=T pid=13 prio=120 target_cpu=000
+               W-12      [000] d..2.     2.000100: sched_switch: prev_comm=W prev_pid=12 $S=R+ ==> next_comm=V next_pid=16 $N
+               V-16      [000] d..2.     2.000200: sched_switch: prev_comm=V prev_pid=16 $S=S ==> next_comm=T next_pid=13 $N
+               T-13      [000] d..2.     2.000300: sched_switch: prev_comm=T prev_pid=13 $S=S ==> next_comm=W next_pid=12 $N
+               W-12      [000] d.h2.     2.001000: sched_waking: comm=T pid=13 prio=120 target_cpu=000
+               X-15      [001] d..2.     2.001500: sched_switch: prev_comm=X prev_pid=15 $S=S ==> next_comm=T next_pid=13 $N
+               T-13      [001] d..2.     2.001600: sched_switch: prev_comm=T prev_pid=13 $S=S ==> next_comm=X next_pid=15 $N
+TR
+} >"$T/t2.trace"
+"$PY" "$TOOLPY" --count irq --kept other,run "$T/t2.trace" >"$T/kept2" || fail "--kept 2: exit $?"
+grep -q '^1  *B busy | 500-1000 us  *1  *1  *1  *0  *0  *0  *0  *0  *-  *-  *-  *-  *-  *-$' "$T/kept2" &&
+	grep -q '^1  *B busy | 4000+ us  *1  *0  *0  *1  *0  *0  *0  *1  *0  *0  *0  *0  *-  *-$' "$T/kept2" &&
+	grep -q '^traces 1: wake_hold=1000 (of 1 kept and not run at once, 0 preempted in later), wake_hold_max=0ns' "$T/kept2" &&
+	grep -q '^traces 1: wake_move_preempt=0 (of 1 moved onto a busy B, 0 ran there at once)$' "$T/kept2" ||
+	fail "--kept 2: $(cat "$T/kept2")"
 # the errors
 rc=0
 "$PY" "$TOOLPY" "$T/t.trace" >/dev/null 2>"$T/err" || rc=$?
@@ -80,3 +120,10 @@ rc=0
 "$PY" "$TOOLPY" -t T "$T/none.trace" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q 'none.trace: no sched_switch' "$T/err" ||
 	fail "no switch: exit $rc ($(cat "$T/err"))"
+rc=0
+"$PY" "$TOOLPY" --kept other "$T/t.trace" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q -e '--kept needs --count' "$T/err" || fail "--kept alone: exit $rc"
+rc=0
+"$PY" "$TOOLPY" --count irq --kept other,cpu "$T/t.trace" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "'other,cpu' is not a comma-separated list" "$T/err" ||
+	fail "--kept cpu: exit $rc ($(cat "$T/err"))"

@@ -25,19 +25,25 @@ p95 by situation, outcome and what they waited behind, then every wake-up in tho
 how many, and per outcome how many and their latency p50/p95. With --vs, each group of traces
 after it is printed beside the first (the recordings against the model's traces).
 
---count irq|own|other counts, over every task (names starting with --skip, default kworker,
-left out: the model's background tasks), the wake-ups from that source onto the wakee's own
-last CPU while it runs a task, per (wakee, running task) pair: at once (first, within --prompt
-us, default 100), late (first, later: the running task preempted after a while), moved,
-waited; and in all, the share kept on that CPU and of those the share run at once: the rate
-irq_wake_preempt takes. --by-size R groups them instead by the two utilizations (each task's
-running time decayed as PELT's util_avg, 32 ms half-life, as tools/wake_preempt_pairs.py):
-the running task's R times the wakee's or more, the wakee's R times the running task's, or
-neither (irq_wake_preempt_up's row); --by-run by the running task's time since its switch-in.
+--count irq|own|other|any (any: the three) counts, over every task (names starting with --skip,
+default kworker, left out: the model's background tasks), the wake-ups from that source onto
+the wakee's own last CPU while it runs a task, per (wakee, running task) pair: at once (first,
+within --prompt us, default 100), late (first, later: the running task preempted after a
+while), moved, waited; and in all, the share kept on that CPU and of those the share run at
+once: the rate irq_wake_preempt takes. --by-size R groups them instead by the two utilizations
+(each task's running time decayed as PELT's util_avg, 32 ms half-life, as
+tools/wake_preempt_pairs.py): the running task's R times the wakee's or more, the wakee's R
+times the running task's, or neither (irq_wake_preempt_up's row); --by-run by the running
+task's time since its switch-in. --kept DIM,... (with --count; DIM: other, the other CPU B idle
+or busy; run, the running task's time since its switch-in; size, the --by-size row, ratio 8
+unless given; pair, the wakee and the running task) splits the wake-ups kept on the CPU by what
+followed: run at once, preempted in late, after the running task blocked (the wakee next),
+queued behind others; one line per row and group of traces (docs/validate.md, "Packed wakees:
+at once, or not at all").
 
 Usage: wake_wait.py [--pct 95] [--min-share N] -t TASK [-t TASK...] TRACE... [--vs TRACE...]...
-       wake_wait.py --count irq|own|other [--prompt US] [--skip PREFIX] [--by-size R | --by-run]
-                    TRACE... [--vs TRACE...]...
+       wake_wait.py --count irq|own|other|any [--prompt US] [--skip PREFIX] [--by-size R | --by-run]
+                    [--kept DIM,...] TRACE... [--vs TRACE...]...
   TRACE is an ftrace text file (plain or .xz): a recording's real.trace(.xz) or the model's
   sim.trace (validate --sim-out). Latencies in us. --min-share: the situations printed hold
   this many per 1000 of the slow wake-ups or more (default 50).
@@ -77,7 +83,9 @@ def pct(v, q):
 
 def wakeups(path, tasks):
     """[(comm, latency us, situation (from, target, other), outcome, behind, the target's task's
-    run since its switch-in (us), the two utilizations (target's task, wakee))] of a trace"""
+    run since its switch-in (us), the two utilizations (target's task, wakee), (direct: the
+    wakee's switch-in was the first switch on its CPU after the waking, elsewhere: that CPU
+    is not the target))] of a trace"""
     curr, comm, pend, irq, migr, since, out = {}, {0: "idle"}, {}, {}, {}, {}, []
     util = {}  # pid: [utilization, since (ns), running], as tools/wake_preempt_pairs.py
     seen_switch = False
@@ -126,7 +134,7 @@ def wakeups(path, tasks):
                 sw = w["sw"].get(cpu, []) + [(pcomm, pstate, None)]
                 outcome, behind = outcome_of(sw, cpu != w["target"])
                 out.append((w["comm"], t - w["t"], w["sit"], outcome, behind, w["run"],
-                            w["sizes"]))
+                            w["sizes"], (len(sw) == 1, cpu != w["target"])))
         elif ev == "sched_waking":
             w = WAKE.search(args)
             if not w:
@@ -269,9 +277,9 @@ def count(groups, frm, prompt, skip, by_run=False, by_size=0):
     tabs = []
     for name, rows in groups:
         d = {}
-        for c, lat, sit, oc, _, run, sizes in rows:
-            if sit[0] != frm or sit[1] == "idle" or (skip and (c.startswith(skip) or
-                                                              sit[1].startswith(skip))):
+        for c, lat, sit, oc, _, run, sizes, _ in rows:
+            if sit[0] not in sources(frm) or sit[1] == "idle" or (
+                    skip and (c.startswith(skip) or sit[1].startswith(skip))):
                 continue
             key = (("runner ran", run_bin(run)) if by_run else
                    ("sizes", size_name(sizes, by_size)) if by_size else (c, sit[1]))
@@ -299,14 +307,88 @@ def count(groups, frm, prompt, skip, by_run=False, by_size=0):
                1000 * t[1] // kept if kept else 0))
 
 
+KEPT_DIMS = ("other", "run", "size", "pair")
+RUN_ORDER = {run_bin(b - 1): (i, "") for i, b in enumerate(RUN_BINS + (10 ** 9,))}
+
+
+def sources(frm):
+    """the wake-ups' sources --count takes: one, or any of the three"""
+    return ("irq", "own", "other") if frm == "any" else (frm,)
+
+
+def kept_key(dims, c, sit, run, sizes, ratio):
+    """the row of a wake-up in --kept's table: one part per dimension asked for"""
+    part = {"other": lambda: "B " + sit[2], "run": lambda: run_bin(run),
+            "size": lambda: size_name(sizes, ratio), "pair": lambda: c + " on " + sit[1]}
+    return tuple(part[d]() for d in dims)
+
+
+def kept(groups, frm, prompt, skip, dims, ratio):
+    """every wake-up from `frm` onto its previous CPU A while that runs a task (B: the other
+    CPU), by `dims`: moved (it ran on B; of those, waited there: B's task blocked or others
+    ran first), and of those kept on A: now (A's task
+    preempted within `prompt` us), late (A's task preempted later), after (A's task blocked
+    and the wakee ran next), queued (others ran on A first); the three shares per 1000 of the
+    kept, `late` per 1000 of the kept not run at once (the hypothesis of docs/validate.md's
+    last section: a wakee not let in at once is not preempted in later), and the latency p50
+    of `after` and of `late` (us); the rates wake_hold and wake_move_preempt take"""
+    tabs = []
+    for name, rows in groups:
+        d, mv = {}, [0, 0]
+        for c, lat, sit, oc, _, run, sizes, (direct, elsewhere) in rows:
+            if sit[0] not in sources(frm) or sit[1] == "idle" or (
+                    skip and (c.startswith(skip) or sit[1].startswith(skip))):
+                continue
+            e = d.setdefault(kept_key(dims, c, sit, run, sizes, ratio), [[] for _ in range(6)])
+            e[(0 if oc == "moved" else 5) if elsewhere else
+              1 if oc == "first" and lat <= prompt else 2 if oc == "first" else
+              3 if direct else 4].append(lat)
+            if elsewhere and sit[2] == "busy":
+                mv[0] += 1
+                mv[1] += oc == "moved"
+        tabs.append((name, d, mv))
+    print("wake-ups from %s onto their CPU A running a task, by %s: n, moved (ran on B), of "
+          "those waited there, kept on A; of those now (%g us), late, after (A's task "
+          "blocked), queued; per 1000 kept: now, late, after; late per 1000 kept not now; "
+          "p50 us of after, of late" %
+          (frm, ",".join(dims), prompt))
+    keys = set()
+    for _, d, _ in tabs:
+        keys.update(d)
+    for k in sorted(keys, key=lambda k: [RUN_ORDER.get(x, (len(RUN_ORDER), x)) for x in k]):
+        for name, d, _ in tabs:
+            row(name, " | ".join(k), d.get(k, [[]] * 6))
+    for name, d, mv in tabs:
+        e = [sum((x[i] for x in d.values()), []) for i in range(6)]
+        row(name, "all", e)
+        nn = sum(len(x) for x in e[2:5])
+        print("traces %s: wake_hold=%d (of %d kept and not run at once, %d preempted in "
+              "later), wake_hold_max=%.0fns (the longest 'after')" %
+              (name, 1000 - 1000 * len(e[2]) // nn if nn else 0, nn, len(e[2]),
+               1000 * max(e[3]) if e[3] else 0))
+        print("traces %s: wake_move_preempt=%d (of %d moved onto a busy B, %d ran there at "
+              "once)" % (name, 1000 * mv[1] // mv[0] if mv[0] else 0, mv[0], mv[1]))
+
+
+def row(name, label, e):
+    """one line of --kept's table"""
+    n = [len(x) for x in e]
+    k = sum(n[1:5])
+    print("%-6s %-36s %5d %5d %4d %5d  %5d %5d %5d %5d  %4s %4s %4s  %4s  %5s %5s" % (
+        name, label[:36], sum(n), n[0] + n[5], n[5], k, n[1], n[2], n[3], n[4],
+        *(("%d" % (1000 * n[i] // k)) if k else "-" for i in (1, 2, 3)),
+        ("%d" % (1000 * n[2] // (k - n[1]))) if k - n[1] else "-",
+        fmt_us(pct(e[3], 50)), fmt_us(pct(e[2], 50))))
+
+
 def main(argv):
     q, min_share, tasks, groups = 95.0, 50, [], [["1", []]]
-    frm, prompt, skip, by_run, by_size = None, 100.0, "kworker", False, 0
+    frm, prompt, skip, by_run, by_size, dims = None, 100.0, "kworker", False, 0, None
     i = 0
     while i < len(argv):
         a = argv[i]
         if a in ("--pct", "--min-share", "-t", "--count", "--prompt", "--skip",
-                 "--by-size") and i + 1 >= len(argv):
+                 "--by-size", "--kept") and i + 1 >= len(argv):
             die("%s needs a value" % a)
         if a == "--pct":
             try:
@@ -324,8 +406,8 @@ def main(argv):
             i += 2
         elif a == "--count":
             frm = argv[i + 1]
-            if frm not in ("irq", "own", "other"):
-                die("--count: %r is not irq, own or other" % frm)
+            if frm not in ("irq", "own", "other", "any"):
+                die("--count: %r is not irq, own, other or any" % frm)
             i += 2
         elif a == "--prompt":
             try:
@@ -340,6 +422,12 @@ def main(argv):
                 by_size = 0
             if by_size < 2:
                 die("--by-size: %r is not a ratio of 2 or more" % argv[i + 1])
+            i += 2
+        elif a == "--kept":
+            dims = tuple(x for x in argv[i + 1].split(",") if x)
+            if not dims or any(x not in KEPT_DIMS for x in dims):
+                die("--kept: %r is not a comma-separated list of %s" %
+                    (argv[i + 1], ", ".join(KEPT_DIMS)))
             i += 2
         elif a == "--by-run":
             by_run = True
@@ -361,11 +449,17 @@ def main(argv):
                 die("%s: no such file" % a)
             groups[-1][1].append(a)
             i += 1
+    if dims is not None and frm is None:
+        die("--kept needs --count irq|own|other|any")
     if not tasks and frm is None:
         die("no task named (-t TASK) and no --count")
     for g in groups:
         if not g[1]:
             die("no trace given%s" % (" after --vs" if g[0] != "1" else ""))
+    if dims is not None:
+        kept([(g[0], collect(g[1], Every())) for g in groups], frm, prompt, skip, dims,
+             by_size or 8)
+        return 0
     if frm is not None:
         count([(g[0], collect(g[1], Every())) for g in groups], frm, prompt, skip, by_run,
               by_size)

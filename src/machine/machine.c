@@ -115,12 +115,60 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 	return lat;
 }
 
+/*
+ * The wake_hold parameters: in the traced kernel a wakee left waiting behind a running task is
+ * almost never let in later (docs/validate.md, packed wakees); the task runs on until it
+ * blocks. While a hold lasts (the same run of the held task, before hold_until) a reschedule
+ * of its CPU asked outside a wake-up's own decision (the tick, a renewal of its deadline) is
+ * dropped.
+ */
+static bool held(const struct sl_sim *sim, const struct sl_cpu *rq)
+{
+	const struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	return mc->hold && rq->curr == mc->hold && !sl_machine_of(sim)->in_wakeup &&
+	       sl_mtask(rq->curr)->switched_in == mc->hold_since && sim->now < mc->hold_until;
+}
+
+static void wake_hold(struct sl_sim *sim, const struct sl_cpu *rq, const struct sl_task *p)
+{
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (!mp->wake_hold || !rq->curr || rq->curr == p || rq->need_resched ||
+	    p->sched_class != rq->curr->sched_class || held(sim, rq) ||
+	    !sl_per1000_draw(sim, mp->wake_hold))
+		return;
+	mc->hold = rq->curr;
+	mc->hold_since = sl_mtask(rq->curr)->switched_in;
+	mc->hold_until = mp->wake_hold_max_ns ? sim->now + mp->wake_hold_max_ns : UINT64_MAX;
+}
+
+/*
+ * The wake_move_preempt parameter: the traced kernel's moves of a wakee off its waker's CPU onto
+ * the other, busy one are mostly followed by the wakee preempting there (docs/validate.md,
+ * packed wakees): the placement sends it where it runs. A wake-up by a task of a task last on
+ * the waker's CPU, placed on another CPU that runs a task of its class, is forced first there
+ * at the rate.
+ */
+static void wake_move_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			      const struct sl_task *waker, int from, int prev)
+{
+	u64 per1000 = sl_machine_of(sim)->p->wake_move_preempt;
+
+	if (!per1000 || !waker || rq->id == from || prev != from || !rq->curr || rq->need_resched ||
+	    p->sched_class != rq->curr->sched_class || !p->sched_class->wakee_first)
+		return;
+	if (sl_per1000_draw(sim, per1000))
+		p->sched_class->wakee_first(sim, rq, p, true);
+}
+
 static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
 	u64 delay = 0;
 
-	if (rq->need_resched)
+	if (rq->need_resched || held(sim, rq))
 		return;
 	sl_set_need_resched(sim, rq, true);
 	/*
@@ -1120,6 +1168,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	 */
 	bool again = waker && sl_mtask(p)->blocked == BLK_MUTEX && p->cpu == from;
 	bool decides, had_resched;
+	int prev = p->cpu;
 	u64 irq_rate;
 
 	/*
@@ -1147,6 +1196,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	p->state = TS_RUNNING;
 	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;
+	sl_machine_of_mut(sim)->in_wakeup = true;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
 	/* the waker's statistics, only from task context (2.6.3x CFS's avg_wakeup) */
@@ -1169,6 +1219,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		sl_check_preempt_curr(sim, rq, p, wake_flags);
 	}
 	wake_preempt(sim, rq, p, waker, again && cpu == from, decides);
+	wake_move_preempt(sim, rq, p, waker, from, prev);
+	sl_machine_of_mut(sim)->in_wakeup = false;
+	wake_hold(sim, rq, p);
 	irq_preempt_delay(sim, rq, waker, from, had_resched);
 	task_woken(sim, rq, p);
 }

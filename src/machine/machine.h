@@ -66,6 +66,9 @@ struct sl_machine_cpu {
 	u64 switch_seq; /* switches to a different task: cache warmth */
 	u64 busy_ns, busy_since;
 	u64 util, util_t; /* machine/vcpu_util.c: busy time, decayed as PELT's (vcpu_pack_room) */
+	/* wake_hold (machine.c): the task held on this CPU, its switch-in and the hold's end */
+	const struct sl_task *hold;
+	u64 hold_since, hold_until;
 
 	/* last: the fields above, which every event reads, share the first cache lines */
 	struct sl_cpuidle_dev idle_dev;
@@ -108,6 +111,7 @@ struct sl_machine {
 	struct sl_knob_change *changes;
 	int nchanges;
 	bool duration_set;
+	bool in_wakeup; /* inside sl_try_to_wake_up's decision (wake_hold lets it reschedule) */
 };
 
 static inline struct sl_machine *sl_machine_of_mut(struct sl_sim *sim)

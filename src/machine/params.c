@@ -302,6 +302,29 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0: tick_phase as given. 1: the offset is drawn from the seed, uniform over one tick "
 	 "period, a different phase for each seed, as each real run has its own; the scheduler's "
 	 "stream of numbers is not used for it"},
+	{"wake_hold", P(wake_hold), 0, SL_PARAM_COUNT0,
+	 "0 (leave it out): a task woken onto a CPU whose running task it does not preempt at "
+	 "once may preempt it later, at the policy's tick or at a renewal of the running task's "
+	 "deadline. Else, of 1000 such wake-ups (the running task of the wakee's class, no "
+	 "reschedule pending), this many hold the running task: no reschedule but a wake-up's "
+	 "own is taken on that CPU until the task is switched out (it blocks) or wake_hold_max "
+	 "has passed. In the calibration half's 21 real traces, of the wake-ups kept on a busy "
+	 "vCPU and not run there within 100 us, 146 of 5068 preempted the running task later "
+	 "(the model, seeds 1-3: 416 of 5926): 972 (tools/wake_wait.py --count any --kept other; "
+	 "docs/validate.md, packed wakees)"},
+	{"wake_hold_max", P(wake_hold_max_ns), 0, false,
+	 "0: wake_hold's hold lasts until the running task is switched out. Else at most this "
+	 "long after the wake-up: a bound, the longest wait of such a wakee for the running task "
+	 "to block in the calibration half's 21 real traces, 5264 us (tools/wake_wait.py --kept, "
+	 "'after' max)"},
+	{"wake_move_preempt", P(wake_move_preempt), 0, SL_PARAM_COUNT0,
+	 "0 (leave it out): the policy decides whether a wakee placed on a busy CPU preempts. Else "
+	 "a task's wake-up of a task last on the waker's CPU that the placement sends to another "
+	 "CPU running a task of the wakee's class, which the policy does not let preempt, "
+	 "preempts there this many times in 1000 (forced). In the calibration half's 21 real "
+	 "traces 271 of 387 such moves ran the wakee there at once (the model: 1 of 80): 700 "
+	 "(tools/wake_wait.py --count own --kept other, 'moved' and 'waited there' of B busy; "
+	 "docs/validate.md, packed wakees)"},
 	{"ipi_busy", P(ipi_busy_ns), 0, false,
 	 "0: a wake-up that preempts the task running on another CPU switches there ipi later, "
 	 "as on any CPU. Else this much later: in a VM the waker's path to the remote enqueue "

@@ -96,6 +96,11 @@ struct sl_params {
 	u64 irq_wake_preempt_up;
 	u64 tick_phase_ns;     /* the jiffy grid's offset from the run's start (modulo the tick) */
 	u64 tick_phase_random; /* 1: that offset drawn from the seed, uniform over one tick */
+	/* per 1000 wake-ups left waiting behind a running task: it runs on until it blocks */
+	u64 wake_hold;
+	u64 wake_hold_max_ns; /* ... or this long after the wake-up (0: until it blocks) */
+	/* per 1000 wake-ups by a task moved off its CPU onto another, busy one: the wakee first */
+	u64 wake_move_preempt;
 };
 
 struct sl_param_desc {
