@@ -6,7 +6,6 @@
  * a thread of its own, ahead of the reader that parses it.
  */
 #include "trace/input.h"
-#include "trace/xz_walk.h"
 
 #include <errno.h>
 #include <lzma.h>
@@ -141,18 +140,7 @@ static const lzma_allocator xz_allocator = {xz_alloc, xz_free, NULL};
 struct dec_block {
 	long len; /* bytes; 0: the end; -1: an error (err) */
 	char err[sizeof(((struct sl_trace_reader *)0)->err)];
-	char *data;    /* BUF_SIZE bytes of ring */
-	size_t nbytes; /* decoded into data: len, or for an error those before it */
-	/*
-	 * xz: the CRC32 and CRC64 of the blocks are verified by the parser (see dec_verify). off:
-	 * where data starts in the whole text; end: the first xz block with such a check that
-	 * ended while this was filled (with the check the file stores); cur: the xz block being
-	 * decoded when it was done, if it has such a check.
-	 */
-	uint64_t off;
-	bool has_end, has_cur;
-	struct sl_xz_block end, cur;
-	bool checked; /* dec_verify has run (the parser's alone) */
+	char *data; /* BUF_SIZE bytes of ring */
 };
 
 struct dec_thread {
@@ -173,8 +161,6 @@ struct dec_thread {
 	atomic_bool stop;	       /* the reader is closing */
 	int head;		       /* the oldest filled block (the parser's alone) */
 	size_t pos;		       /* bytes of the oldest block already taken */
-	struct dec_block *fill;	       /* the block being filled (the decoder's alone) */
-	struct sl_xz_sum sum;	       /* the check of the xz block being verified (the parser's) */
 	struct sl_trace_reader shadow; /* the decoder's own copy: its errors go here */
 };
 
@@ -182,13 +168,12 @@ struct sl_trace_input {
 	struct dec_thread *dt; /* NULL until the first compressed read, and for plain text */
 	FILE *f;	       /* the generic layer's (src/trace/reader.c) */
 	enum src_kind kind;
-	struct sl_xz_walk xz;
+	lzma_stream xz;
 	z_stream gz;
 	bool in_eof, dec_end;
 	bool kind_direct; /* no decoder thread could be started: decompress in the parser's */
 	unsigned char in[IN_SIZE];
 	size_t in_pos, in_len;
-	size_t err_bytes; /* bytes decoded before src_read_direct's error */
 	/*
 	 * Lines are served in place from a region of text: buf (plain text, or compressed text
 	 * decompressed in this thread) or the decoder thread's oldest block (held: given back
@@ -235,7 +220,6 @@ static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 	struct sl_trace_input *p = r->input;
 	size_t got = 0;
 
-	p->err_bytes = 0;
 	while (got == 0) {
 		if (p->kind == SRC_PLAIN && p->in_pos == p->in_len && !p->in_eof) {
 			/* plain text past the probed head: read into dst itself, no copy */
@@ -267,26 +251,29 @@ static long src_read_direct(struct sl_trace_reader *r, char *dst, size_t n)
 		} else if (p->kind == SRC_XZ) {
 			if (p->dec_end)
 				return 0;
-			lzma_action act =
-				p->in_eof && p->in_pos == p->in_len ? LZMA_FINISH : LZMA_RUN;
+			p->xz.next_in = p->in + p->in_pos;
+			p->xz.avail_in = p->in_len - p->in_pos;
+			p->xz.next_out = (uint8_t *)dst;
+			lzma_action act = p->in_eof && p->xz.avail_in == 0 ? LZMA_FINISH : LZMA_RUN;
 			lzma_ret ret;
-			size_t lim;
 
-			/*
-			 * one call's bytes, XZ_CHUNK at a time (see XZ_CHUNK). A piece that filled
-			 * exactly may be followed by a call that decodes nothing (the input used
-			 * up): that is the single call's nothing decoded, LZMA_OK, judged below as
-			 * ever (the walker never answers liblzma's LZMA_BUF_ERROR for a second one)
-			 */
+			/* one call's bytes, XZ_CHUNK at a time (see XZ_CHUNK) */
 			do {
 				size_t room = n - got;
 
-				lim = got + (room < XZ_CHUNK ? room : XZ_CHUNK);
-				ret = sl_xz_walk_code(&p->xz, p->in, &p->in_pos, p->in_len,
-						      (uint8_t *)dst, &got, lim, act);
-			} while (ret == LZMA_OK && got == lim && got < n);
-			if (ret != LZMA_OK && ret != LZMA_STREAM_END)
-				p->err_bytes = got;
+				p->xz.avail_out = room < XZ_CHUNK ? room : XZ_CHUNK;
+				ret = lzma_code(&p->xz, act);
+				got = (size_t)((char *)p->xz.next_out - dst);
+			} while (ret == LZMA_OK && !p->xz.avail_out && got < n);
+			/*
+			 * A piece that filled exactly may be followed by a call that decodes
+			 * nothing (the input used up); liblzma answers a second such call in a
+			 * row with LZMA_BUF_ERROR. The single call never made one: nothing
+			 * decoded is its LZMA_OK, judged below as ever.
+			 */
+			if (ret == LZMA_BUF_ERROR)
+				ret = LZMA_OK;
+			p->in_pos = p->in_len - p->xz.avail_in;
 			if (ret == LZMA_STREAM_END) {
 				p->dec_end = true;
 			} else if (ret == LZMA_MEMLIMIT_ERROR) {
@@ -348,34 +335,10 @@ static bool dec_room(struct dec_thread *dt)
 	return atomic_load(&dt->count) <= NBLOCKS / 2 || atomic_load(&dt->stop);
 }
 
-/*
- * An xz block with a CRC32 or CRC64 ended as the decoder filled dt->fill (src/trace/xz_walk.c
- * calls this once the check is read). The first such in a block of the ring is left to the
- * parser (dec_verify): its bytes may lie in earlier blocks of the ring, which the decoder may
- * have filled again since. Any later one lies wholly in this block of the ring, after the
- * first's end: verified here, a wrong check failing this call as liblzma's would.
- */
-static bool dec_xz_end(void *ctx, const struct sl_xz_block *e)
-{
-	struct dec_thread *dt = ctx;
-	struct dec_block *b = dt->fill;
-	struct sl_xz_sum s;
-
-	if (!b->has_end) {
-		b->end = *e;
-		b->has_end = true;
-		return true;
-	}
-	sl_xz_sum_start(&s, e);
-	sl_xz_sum_add(&s, b->data + (e->start - b->off), (size_t)(e->end - e->start));
-	return s.value == e->stored;
-}
-
 static void *dec_main(void *arg)
 {
 	struct sl_trace_reader *r = arg;
-	struct sl_trace_input *p = r->input;
-	struct dec_thread *dt = p->dt;
+	struct dec_thread *dt = ((struct sl_trace_input *)r->input)->dt;
 
 	for (int i = 0;; i = (i + 1) % NBLOCKS) {
 		if (atomic_load(&dt->count) == NBLOCKS) {
@@ -391,13 +354,7 @@ static void *dec_main(void *arg)
 		/* the block at i is free: only this thread touches it until it is counted */
 		struct dec_block *b = &dt->blk[i];
 
-		b->off = p->xz.out_total;
-		b->has_end = false;
-		b->checked = false;
-		dt->fill = b;
 		b->len = src_read_direct(r, b->data, BUF_SIZE);
-		b->nbytes = b->len > 0 ? (size_t)b->len : b->len < 0 ? p->err_bytes : 0;
-		b->has_cur = p->kind == SRC_XZ && sl_xz_walk_current(&p->xz, &b->cur);
 		if (b->len < 0)
 			memcpy(b->err, r->err, sizeof(b->err));
 		int n = atomic_fetch_add(&dt->count, 1) + 1;
@@ -440,10 +397,6 @@ static int dec_begin(struct sl_trace_reader *r)
 	atomic_init(&dt->decoder_waits, false);
 	atomic_init(&dt->stop, false);
 	p->dt = dt;
-	if (p->kind == SRC_XZ) {
-		p->xz.on_end = dec_xz_end;
-		p->xz.ctx = dt;
-	}
 	if (pthread_create(&dt->th, NULL, dec_main, &dt->shadow)) {
 		/* no thread: read in this one */
 		pthread_mutex_destroy(&dt->mu);
@@ -452,7 +405,6 @@ static int dec_begin(struct sl_trace_reader *r)
 		free(dt);
 		p->dt = NULL;
 		p->kind_direct = true;
-		p->xz.on_end = NULL; /* the checks verified as the stream is decoded */
 	}
 	return 0;
 }
@@ -477,53 +429,6 @@ static struct dec_block *dec_head(struct dec_thread *dt)
 	return &dt->blk[dt->head];
 }
 
-/*
- * A block of the ring, the first time the parser takes it, before any of its bytes are used:
- * the check of the xz block that ended in it (dec_xz_end) over that xz block's bytes, this
- * block's and those of the earlier ones (computed as they were taken), then the start of the
- * next xz block's. A wrong check makes the block liblzma's error, at the block where the
- * decoder met the check: the same lines are read before it as when liblzma verified it.
- */
-static void dec_verify(struct sl_trace_reader *r, struct dec_thread *dt, struct dec_block *b)
-{
-	struct sl_xz_sum *s = &dt->sum;
-	size_t from = 0;
-
-	b->checked = true;
-	if (b->has_end) {
-		if (s->id != b->end.id) {
-			sl_xz_sum_start(s, &b->end);
-			from = (size_t)(b->end.start - b->off);
-		}
-		sl_xz_sum_add(s, b->data + from, (size_t)(b->end.end - b->off) - from);
-		s->id = 0;
-		if (s->value != b->end.stored) {
-			set_err(r, "%s: xz decompression failed (lzma error %d)", r->path,
-				(int)LZMA_DATA_ERROR);
-			memcpy(b->err, r->err, sizeof(b->err));
-			b->len = -1;
-			return;
-		}
-	}
-	if (b->has_cur && b->len > 0) {
-		from = 0;
-		if (s->id != b->cur.id) {
-			sl_xz_sum_start(s, &b->cur);
-			from = (size_t)(b->cur.start - b->off);
-		}
-		sl_xz_sum_add(s, b->data + from, b->nbytes - from);
-	}
-}
-
-static struct dec_block *dec_take(struct sl_trace_reader *r, struct dec_thread *dt)
-{
-	struct dec_block *b = dec_head(dt);
-
-	if (!b->checked)
-		dec_verify(r, dt, b);
-	return b;
-}
-
 /* The oldest block is used up: the decoder may fill it again. */
 static void dec_release(struct dec_thread *dt)
 {
@@ -546,7 +451,7 @@ long sl_trace_read(struct sl_trace_reader *r, void *dst, size_t n)
 	if (p->kind_direct)
 		return src_read_direct(r, dst, n);
 	struct dec_thread *dt = p->dt;
-	struct dec_block *b = dec_take(r, dt);
+	struct dec_block *b = dec_head(dt);
 
 	if (b->len < 0) {
 		memcpy(r->err, b->err, sizeof(r->err));
@@ -579,7 +484,7 @@ static int region_next(struct sl_trace_reader *r)
 		if (dec_begin(r))
 			return -1;
 		if (!p->kind_direct) {
-			struct dec_block *b = dec_take(r, p->dt);
+			struct dec_block *b = dec_head(p->dt);
 
 			if (b->len < 0) {
 				memcpy(r->err, b->err, sizeof(r->err));
@@ -708,7 +613,8 @@ int sl_trace_input_open(struct sl_trace_reader *r, FILE *f, const unsigned char 
 	p->in_eof = len < SL_TRACE_PROBE_LEN;
 	if (is_xz(p->in, p->in_len)) {
 		p->kind = SRC_XZ;
-		if (sl_xz_walk_init(&p->xz, XZ_MEMLIMIT, &xz_allocator) != LZMA_OK) {
+		p->xz.allocator = &xz_allocator;
+		if (lzma_stream_decoder(&p->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) != LZMA_OK) {
 			set_err(r, "%s: cannot start the xz decoder", r->path);
 			return -1;
 		}
@@ -738,7 +644,7 @@ void sl_trace_input_close(struct sl_trace_reader *r)
 		return;
 	dec_stop(p);
 	if (p->kind == SRC_XZ)
-		sl_xz_walk_end(&p->xz);
+		lzma_end(&p->xz);
 	else if (p->kind == SRC_GZ)
 		inflateEnd(&p->gz);
 	free(p);
