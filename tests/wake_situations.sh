@@ -124,3 +124,60 @@ tool_error "$T/missing.trace" missing.trace
 rc=0
 "$PY" "$TOOLPY" --by cpu "$T/real.trace" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q 'expected wakee or pair' "$T/err" || fail "--by cpu: exit $rc"
+
+# --newidle (idle.trace): W (10) runs on CPU 0, Y (12) on CPU 1. Y wakes Z (13) onto CPU 1;
+# W blocks and CPU 0 pulls Z (migrate 5 us before the switch W -> Z): a moment at avg_idle
+# 1000 us (the start), pulled. Z blocks, CPU 0 idles from 1.000100; Y wakes W onto it at
+# 1.000260: avg_idle 1000000 + (160000 - 1000000) / 8 = 895000 ns. Y wakes X (11) onto CPU 1;
+# W blocks at 1.000500 with X waiting on CPU 1: a moment at 895 us; X runs on CPU 1 (Y
+# preempted, R+), CPU 0 stays idle until an interrupt wakes W at 1.001000: not pulled, avg_idle
+# 895000 + (500000 - 895000) / 8 = 845625 ns (floored). W blocks at 1.001100 with Y waiting on
+# CPU 1: a moment at 845.6 us; the idle CPU 0 pulls Y 20 us later and runs it: pulled. By hand:
+# 900-1000 us: 1 moment, 100% pulled; 800-900 us: 2 moments, 50%; no other class.
+{
+	cat "$T/head"
+	cat <<'TR'
+               Y-12      [001] d..3.     1.000000: sched_waking: comm=Z pid=13 prio=120 target_cpu=001
+               Y-12      [001] d..4.     1.000001: sched_wakeup: comm=Z pid=13 prio=120 target_cpu=001
+               W-10      [000] d..4.     1.000005: sched_migrate_task: comm=Z pid=13 prio=120 orig_cpu=1 dest_cpu=0
+TR
+	sw 0 1.000010 W 10 S Z 13
+	sw 0 1.000100 Z 13 S swapper/0 0
+	cat <<'TR'
+               Y-12      [001] d..3.     1.000260: sched_waking: comm=W pid=10 prio=120 target_cpu=000
+               Y-12      [001] d..4.     1.000261: sched_wakeup: comm=W pid=10 prio=120 target_cpu=000
+TR
+	sw 0 1.000270 swapper/0 0 R W 10
+	cat <<'TR'
+               Y-12      [001] d..3.     1.000400: sched_waking: comm=X pid=11 prio=120 target_cpu=001
+               Y-12      [001] d..4.     1.000401: sched_wakeup: comm=X pid=11 prio=120 target_cpu=001
+TR
+	sw 0 1.000500 W 10 S swapper/0 0
+	sw 1 1.000600 Y 12 R+ X 11
+	cat <<'TR'
+          <idle>-0       [000] d.h2.     1.000999: sched_waking: comm=W pid=10 prio=120 target_cpu=000
+          <idle>-0       [000] dNh2.     1.001000: sched_wakeup: comm=W pid=10 prio=120 target_cpu=000
+TR
+	sw 0 1.001010 swapper/0 0 R W 10
+	sw 0 1.001100 W 10 S swapper/0 0
+	cat <<'TR'
+          <idle>-0       [000] d..4.     1.001120: sched_migrate_task: comm=Y pid=12 prio=120 orig_cpu=1 dest_cpu=0
+TR
+	sw 0 1.001125 swapper/0 0 R Y 12
+} >"$T/idle.trace"
+"$PY" "$TOOLPY" --newidle "$T/idle.trace" --model "$T/idle.trace" >"$T/out" ||
+	fail "--newidle: exit $? ($(cat "$T/out"))"
+grep -q '^ *900-1000  *1\.0  *100  *1\.0  *100$' "$T/out" &&
+	grep -q '^ *800-900  *2\.0  *50  *2\.0  *50$' "$T/out" &&
+	[ "$(grep -c ' 0\.0  *-  *0\.0  *-$' "$T/out")" -eq 5 ] || fail "--newidle: $(cat "$T/out")"
+"$PY" "$TOOLPY" --newidle --json "$T/idle.trace" >"$T/out" || fail "--newidle --json: exit $?"
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1]))["avg_idle"]; assert r[5] == dict(avg_idle_us=[800, 900], real_n=2.0, real_pulled=0.5), r' "$T/out" ||
+	fail "--newidle --json: $(cat "$T/out")"
+# the pull of Y 60 us after CPU 0 went idle is not its newidle pull: 800-900 us, 0%
+sed 's/1\.001120: sched_migrate/1.001160: sched_migrate/; s/1\.001125: sched_switch/1.001165: sched_switch/' \
+	"$T/idle.trace" >"$T/late.trace"
+"$PY" "$TOOLPY" --newidle "$T/late.trace" >"$T/out" || fail "--newidle late: exit $?"
+grep -q '^ *800-900  *2\.0  *0$' "$T/out" || fail "--newidle late: $(cat "$T/out")"
+rc=0
+"$PY" "$TOOLPY" --newidle "$T/head" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'no CPU went idle' "$T/err" || fail "--newidle on head: exit $rc"

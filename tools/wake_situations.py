@@ -20,7 +20,8 @@ runs on and B the other:
 and its outcome, the CPU of its sched_wakeup: A or B. A wakee is counted when it ran on both
 CPUs in its trace (a task pinned to one cannot move), or, with -t, when its name is listed.
 
-Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--json] REAL... [--model MODEL...]
+Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--newidle] [--json] REAL...
+                         [--model MODEL...]
   REAL...      the recordings' traces (counted per trace: a file's mean over its recordings)
   --model ...  the model's traces of the same file(s) (seeds): then each situation's count per
                trace and share onto A, real beside model, the difference in points and the
@@ -36,6 +37,12 @@ wake-ups by a task of a task last on the waker's CPU A while B runs a task, by t
 waiting on A (runnable, not running): one of a prio as high as the wakee's or higher ("as
 high"), only lower ones, none; how many went to B; `param vcpu_pack_wait=N`, of 1000 "as high"
 ones, how many moved.
+With --newidle, instead: the moments a CPU goes idle (its task blocks, nothing waits on it)
+while the other CPU has at least one task waiting (runnable, not running), by the CPU's avg_idle
+estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
+capped at 1 ms, 1 ms at the start), real beside model: how many per trace, and how often the
+CPU pulled a waiting task (a sched_migrate_task of a task waiting on the other CPU, not of a
+waking one, to it, within 50 us of the moment, the pulled task switched in there next).
 Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no wake-up counted.
 """
 import json
@@ -152,6 +159,121 @@ def analyse(path, names):
             [(c, mv) for pid, c, mv in waits if counted(pid, comm, seen, names)])
 
 
+PULL_WINDOW = 50000  # ns: a pull this close to the moment a CPU goes idle is its newidle pull
+AVG_IDLE_MAX = 1000000  # ns: 2 * max_idle_balance_cost (sysctl_sched_migration_cost 0.5 ms)
+IDLE_BINS = (50, 200, 400, 600, 800, 900, 1000)  # us: upper ends of the avg_idle classes
+
+
+def newidle(path):
+    """(avg_idle in ns, pulled) of each moment a CPU of the trace went idle while the other
+    had a task waiting"""
+    curr, queued, pend = {}, {}, set()
+    avg = {0: AVG_IDLE_MAX, 1: AVG_IDLE_MAX}
+    idle_at = {}  # cpu -> when it went idle (its switch to the idle task)
+    pulled = {}  # pid -> (time, cpu): moved from the other CPU while waiting, not woken
+    watch = {}  # cpu -> (time, avg_idle): went idle with a task waiting on the other
+    out = []
+    for line in opener(path):
+        m = LINE.match(line)
+        if not m:
+            continue
+        _, _, cpu, _, ts, ev, rest = m.groups()
+        cpu, t = int(cpu), stamp(ts)
+        if cpu > 1:
+            raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
+        if ev == "sched_switch":
+            s = SW.search(rest)
+            if not s:
+                continue
+            prev, pstate, nxt = int(s.group(1)), s.group(2), int(s.group(4))
+            if prev and pstate.startswith("R"):
+                queued[prev] = cpu
+            queued.pop(nxt, None)
+            pend.discard(nxt)
+            fresh = {q for q, (pt, pc) in pulled.items() if pc == cpu and t - pt <= PULL_WINDOW}
+            if prev and not pstate.startswith("R") and cpu in curr and 1 - cpu in curr and \
+                    not any(c == cpu and q not in fresh for q, c in queued.items()) and \
+                    (fresh or any(c == 1 - cpu for c in queued.values())):
+                if nxt in fresh:
+                    out.append((avg[cpu], True))
+                elif not nxt:
+                    watch[cpu] = (t, avg[cpu])
+            elif not prev and cpu in watch:
+                t0, a = watch.pop(cpu)
+                p = pulled.get(nxt)
+                out.append((a, bool(nxt and p and p[1] == cpu and p[0] - t0 <= PULL_WINDOW)))
+            if not prev:
+                idle_at.pop(cpu, None)
+            if not nxt:
+                idle_at[cpu] = t
+            pulled.pop(nxt, None)
+            curr[cpu] = nxt
+        elif ev == "sched_migrate_task":
+            s = migrate(rest)
+            if s and s[0] in queued and s[0] not in pend:
+                if queued[s[0]] != s[1]:
+                    pulled[s[0]] = (t, s[1])
+                queued[s[0]] = s[1]
+        elif ev == "sched_waking":
+            s = WAKE.search(rest)
+            if s:
+                pend.add(int(s.group(2)))
+        elif ev in ("sched_wakeup", "sched_wakeup_new"):
+            s = WAKE.search(rest)
+            if not s:
+                continue
+            pid, tgt = int(s.group(2)), int(s.group(4))
+            pend.discard(pid)
+            if pid not in curr.values():
+                queued[pid] = tgt
+            if curr.get(tgt) == 0 and tgt in idle_at:
+                a = avg[tgt] + (t - idle_at.pop(tgt) - avg[tgt]) // 8
+                avg[tgt] = min(a, AVG_IDLE_MAX)
+    return out
+
+
+def newidle_table(real, model, as_json):
+    """--newidle's report: the moments and their pulls by avg_idle class, real beside model"""
+    sides = [("real", real)] + ([("model", model)] if model else [])
+    counts = {}
+    for side, paths in sides:
+        c = [[0, 0] for _ in IDLE_BINS]
+        for p in paths:
+            for a, pl in newidle(p):
+                i = next(i for i, hi in enumerate(IDLE_BINS) if a < hi * 1000 or hi == 1000)
+                c[i][0] += 1
+                c[i][1] += int(pl)
+        counts[side] = c
+    if not sum(n for n, _ in counts["real"]):
+        raise ValueError("no CPU went idle with a task waiting on the other in " + " ".join(real))
+    rows = []
+    lo = 0
+    for i, hi in enumerate(IDLE_BINS):
+        r = dict(avg_idle_us=[lo, hi])
+        for side, paths in sides:
+            n, pl = counts[side][i]
+            r[side + "_n"] = n / len(paths)
+            r[side + "_pulled"] = pl / n if n else None
+        rows.append(r)
+        lo = hi
+    if as_json:
+        print(json.dumps(dict(real_traces=len(real), model_traces=len(model), avg_idle=rows),
+                         indent=1))
+        return
+    print(f"a CPU going idle with a task waiting on the other, by its avg_idle (us), per trace: "
+          f"{len(real)} real" + (f", {len(model)} model" if model else ""))
+    print(f"{'avg_idle':>10} {'real/trace':>10} {'pulled%':>7}" +
+          (f" {'model/trace':>11} {'pulled%':>7}" if model else ""))
+    for r in rows:
+        lo, hi = r["avg_idle_us"]
+        s = f"{f'{lo}-{hi}':>10}"
+        for side, _ in sides:
+            v = r[side + "_pulled"]
+            w = 11 if side == "model" else 10
+            s += f" {r[side + '_n']:{w}.1f} {'   -' if v is None else f'{100.0 * v:4.0f}':>7}"
+        print(s)
+
+
 def counted(pid, comm, seen, names):
     """a wakee listed with -t, or without -t one seen on both CPUs"""
     return comm.get(pid, "?") in names if names else len(seen.get(pid, ())) == 2
@@ -194,6 +316,7 @@ def sit_name(key):
 
 def main(argv):
     names, by, as_json, real, model, where = set(), None, False, [], [], None
+    ni = False
     it = iter(argv)
     for a in it:
         if a == "-t":
@@ -205,6 +328,8 @@ def main(argv):
                 return 2
         elif a == "--json":
             as_json = True
+        elif a == "--newidle":
+            ni = True
         elif a == "--model":
             where = model
         elif a.startswith("-"):
@@ -215,6 +340,13 @@ def main(argv):
     if not real:
         print(__doc__, file=sys.stderr)
         return 2
+    if ni:
+        try:
+            newidle_table(real, model, as_json)
+        except (OSError, ValueError) as e:
+            print(f"wake_situations.py: {e}", file=sys.stderr)
+            return 2
+        return 0
     try:
         rc, rn, rlat, rwait = tally(real, names, by)
         mc, mn, mlat, mwait = tally(model, names, by) if model else ({}, 0, [], [])
