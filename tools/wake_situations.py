@@ -188,9 +188,10 @@ def newidle(path):
             prev, pstate, nxt = int(s.group(1)), s.group(2), int(s.group(4))
             if prev and pstate.startswith("R"):
                 queued[prev] = cpu
+            fresh = {q for q, (pt, pc) in pulled.items()
+                     if pc == cpu and t - pt <= PULL_WINDOW and queued.get(q) == cpu}
             queued.pop(nxt, None)
             pend.discard(nxt)
-            fresh = {q for q, (pt, pc) in pulled.items() if pc == cpu and t - pt <= PULL_WINDOW}
             if prev and not pstate.startswith("R") and cpu in curr and 1 - cpu in curr and \
                     not any(c == cpu and q not in fresh for q, c in queued.items()) and \
                     (fresh or any(c == 1 - cpu for c in queued.values())):
