@@ -181,3 +181,19 @@ grep -q '^ *800-900  *2\.0  *0$' "$T/out" || fail "--newidle late: $(cat "$T/out
 rc=0
 "$PY" "$TOOLPY" --newidle "$T/head" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q 'no CPU went idle' "$T/err" || fail "--newidle on head: exit $rc"
+# a task the trace never shows again does not wait (stale.trace): V (15) runs on CPU 1 and is
+# preempted by Y, its last line; W blocks on CPU 0 and is woken later: no moment, exit 2
+{
+	cat "$T/head"
+	sw 1 1.000000 Y 12 R+ V 15
+	sw 1 1.000010 V 15 R+ Y 12
+	sw 0 1.000100 W 10 S swapper/0 0
+	cat <<'TR'
+          <idle>-0       [000] d.h2.     1.000999: sched_waking: comm=W pid=10 prio=120 target_cpu=000
+          <idle>-0       [000] dNh2.     1.001000: sched_wakeup: comm=W pid=10 prio=120 target_cpu=000
+TR
+	sw 0 1.001010 swapper/0 0 R W 10
+} >"$T/stale.trace"
+rc=0
+"$PY" "$TOOLPY" --newidle "$T/stale.trace" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'no CPU went idle' "$T/err" || fail "--newidle stale: exit $rc $(cat "$T/out")"

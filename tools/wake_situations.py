@@ -159,6 +159,7 @@ def analyse(path, names):
             [(c, mv) for pid, c, mv in waits if counted(pid, comm, seen, names)])
 
 
+PIDS = re.compile(r"pid=(\d+)")
 PULL_WINDOW = 50000  # ns: a pull this close to the moment a CPU goes idle is its newidle pull
 AVG_IDLE_MAX = 1000000  # ns: 2 * max_idle_balance_cost (sysctl_sched_migration_cost 0.5 ms)
 IDLE_BINS = (50, 200, 400, 600, 800, 900, 1000)  # us: upper ends of the avg_idle classes
@@ -166,7 +167,15 @@ IDLE_BINS = (50, 200, 400, 600, 800, 900, 1000)  # us: upper ends of the avg_idl
 
 def newidle(path):
     """(avg_idle in ns, pulled) of each moment a CPU of the trace went idle while the other
-    had a task waiting"""
+    had a task waiting; a task the trace never shows again does not wait (its lines were lost:
+    a recording has a task preempted once and never switched in again)"""
+    seen_to = {}  # pid -> the last time a line names it
+    for line in opener(path):
+        m = LINE.match(line)
+        if m:
+            t = stamp(m.group(5))
+            for q in [m.group(2)] + PIDS.findall(m.group(7)):
+                seen_to[int(q)] = t
     curr, queued, pend = {}, {}, set()
     avg = {0: AVG_IDLE_MAX, 1: AVG_IDLE_MAX}
     idle_at = {}  # cpu -> when it went idle (its switch to the idle task)
@@ -192,9 +201,9 @@ def newidle(path):
                      if pc == cpu and t - pt <= PULL_WINDOW and queued.get(q) == cpu}
             queued.pop(nxt, None)
             pend.discard(nxt)
+            live = [c for q, c in queued.items() if q not in fresh and seen_to[q] > t]
             if prev and not pstate.startswith("R") and cpu in curr and 1 - cpu in curr and \
-                    not any(c == cpu and q not in fresh for q, c in queued.items()) and \
-                    (fresh or any(c == 1 - cpu for c in queued.values())):
+                    cpu not in live and (fresh or 1 - cpu in live):
                 if nxt in fresh:
                     out.append((avg[cpu], True))
                 elif not nxt:
