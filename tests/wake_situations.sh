@@ -133,7 +133,9 @@ rc=0
 # preempted, R+), CPU 0 stays idle until an interrupt wakes W at 1.001000: not pulled, avg_idle
 # 895000 + (500000 - 895000) / 8 = 845625 ns (floored). W blocks at 1.001100 with Y waiting on
 # CPU 1: a moment at 845.6 us; the idle CPU 0 pulls Y 20 us later and runs it: pulled. By hand:
-# 900-1000 us: 1 moment, 100% pulled; 800-900 us: 2 moments, 50%; no other class.
+# 900-1000 us: 1 moment, 100% pulled; 800-900 us: 2 moments, 50%; no other class. By the
+# waiters: Z and X woken, last run at 0.9004 (cold: 0.5 ms ago or more): 2, 50%; Y preempted at
+# 1.0007, 400 us before its moment (hot): 1, 100%.
 {
 	cat "$T/head"
 	cat <<'TR'
@@ -153,7 +155,7 @@ TR
                Y-12      [001] d..4.     1.000401: sched_wakeup: comm=X pid=11 prio=120 target_cpu=001
 TR
 	sw 0 1.000500 W 10 S swapper/0 0
-	sw 1 1.000600 Y 12 R+ X 11
+	sw 1 1.000700 Y 12 R+ X 11
 	cat <<'TR'
           <idle>-0       [000] d.h2.     1.000999: sched_waking: comm=W pid=10 prio=120 target_cpu=000
           <idle>-0       [000] dNh2.     1.001000: sched_wakeup: comm=W pid=10 prio=120 target_cpu=000
@@ -169,7 +171,11 @@ TR
 	fail "--newidle: exit $? ($(cat "$T/out"))"
 grep -q '^ *900-1000  *1\.0  *100  *1\.0  *100$' "$T/out" &&
 	grep -q '^ *800-900  *2\.0  *50  *2\.0  *50$' "$T/out" &&
-	[ "$(grep -c ' 0\.0  *-  *0\.0  *-$' "$T/out")" -eq 5 ] || fail "--newidle: $(cat "$T/out")"
+	[ "$(grep -c '^ *[0-9]*-[0-9]* *0\.0  *-  *0\.0  *-$' "$T/out")" -eq 5 ] &&
+	grep -q '^ *cold woken  *2\.0  *50  *2\.0  *50$' "$T/out" &&
+	grep -q '^ *hot preempted  *1\.0  *100  *1\.0  *100$' "$T/out" &&
+	[ "$(grep -c '^ *[a-z]* [a-z]*  *0\.0  *-  *0\.0  *-$' "$T/out")" -eq 4 ] ||
+	fail "--newidle: $(cat "$T/out")"
 "$PY" "$TOOLPY" --newidle --json "$T/idle.trace" >"$T/out" || fail "--newidle --json: exit $?"
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1]))["avg_idle"]; assert r[5] == dict(avg_idle_us=[800, 900], real_n=2.0, real_pulled=0.5), r' "$T/out" ||
 	fail "--newidle --json: $(cat "$T/out")"

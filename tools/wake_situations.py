@@ -163,10 +163,12 @@ PIDS = re.compile(r"pid=(\d+)")
 PULL_WINDOW = 50000  # ns: a pull this close to the moment a CPU goes idle is its newidle pull
 AVG_IDLE_MAX = 1000000  # ns: 2 * max_idle_balance_cost (sysctl_sched_migration_cost 0.5 ms)
 IDLE_BINS = (50, 200, 400, 600, 800, 900, 1000)  # us: upper ends of the avg_idle classes
+MIGRATION_COST = 500000  # ns: sysctl_sched_migration_cost, task_hot()'s cut-off
+WAITERS = [f"{h} {k}" for h in ("hot", "cold") for k in ("woken", "preempted", "both")]
 
 
 def newidle(path):
-    """(avg_idle in ns, pulled) of each moment a CPU of the trace went idle while the other
+    """(avg_idle in ns, pulled, the waiters' class) of each moment a CPU of the trace went idle while the other
     had a task waiting; a task the trace never shows again does not wait (its lines were lost:
     a recording has a task preempted once and never switched in again)"""
     seen_to = {}  # pid -> the last time a line names it
@@ -181,6 +183,7 @@ def newidle(path):
     idle_at = {}  # cpu -> when it went idle (its switch to the idle task)
     pulled = {}  # pid -> (time, cpu): moved from the other CPU while waiting, not woken
     watch = {}  # cpu -> (time, avg_idle): went idle with a task waiting on the other
+    ran, how = {}, {}  # pid -> its last switch-out; pid -> woken or preempted: how it waits
     out = []
     for line in opener(path):
         m = LINE.match(line)
@@ -197,6 +200,7 @@ def newidle(path):
             prev, pstate, nxt = int(s.group(1)), s.group(2), int(s.group(4))
             if prev and pstate.startswith("R"):
                 queued[prev] = cpu
+                how[prev] = "preempted"
             fresh = {q for q, (pt, pc) in pulled.items()
                      if pc == cpu and t - pt <= PULL_WINDOW and queued.get(q) == cpu}
             queued.pop(nxt, None)
@@ -204,20 +208,26 @@ def newidle(path):
             live = [c for q, c in queued.items() if q not in fresh and seen_to[q] > t]
             if prev and not pstate.startswith("R") and cpu in curr and 1 - cpu in curr and \
                     cpu not in live and (fresh or 1 - cpu in live):
+                ws = list(fresh) + [q for q, c in queued.items()
+                                    if c == 1 - cpu and q not in fresh and seen_to[q] > t]
+                kinds = {how.get(q, "woken") for q in ws}
+                cls = ("cold " if max(t - ran.get(q, 0) for q in ws) >= MIGRATION_COST else
+                       "hot ") + (kinds.pop() if len(kinds) == 1 else "both")
                 if nxt in fresh:
-                    out.append((avg[cpu], True))
+                    out.append((avg[cpu], True, cls))
                 elif not nxt:
-                    watch[cpu] = (t, avg[cpu])
+                    watch[cpu] = (t, avg[cpu], cls)
             elif not prev and cpu in watch:
-                t0, a = watch.pop(cpu)
+                t0, a, cls = watch.pop(cpu)
                 p = pulled.get(nxt)
-                out.append((a, bool(nxt and p and p[1] == cpu and p[0] - t0 <= PULL_WINDOW)))
+                out.append((a, bool(nxt and p and p[1] == cpu and p[0] - t0 <= PULL_WINDOW), cls))
             if not prev:
                 idle_at.pop(cpu, None)
             if not nxt:
                 idle_at[cpu] = t
             pulled.pop(nxt, None)
             curr[cpu] = nxt
+            ran[prev] = t
         elif ev == "sched_migrate_task":
             s = migrate(rest)
             if s and s[0] in queued and s[0] not in pend:
@@ -236,6 +246,7 @@ def newidle(path):
             pend.discard(pid)
             if pid not in curr.values():
                 queued[pid] = tgt
+                how[pid] = "woken"
             if curr.get(tgt) == 0 and tgt in idle_at:
                 a = avg[tgt] + (t - idle_at.pop(tgt) - avg[tgt]) // 8
                 avg[tgt] = min(a, AVG_IDLE_MAX)
@@ -245,15 +256,18 @@ def newidle(path):
 def newidle_table(real, model, as_json):
     """--newidle's report: the moments and their pulls by avg_idle class, real beside model"""
     sides = [("real", real)] + ([("model", model)] if model else [])
-    counts = {}
+    counts, wcounts = {}, {}
     for side, paths in sides:
         c = [[0, 0] for _ in IDLE_BINS]
+        wc = [[0, 0] for _ in WAITERS]
         for p in paths:
-            for a, pl in newidle(p):
+            for a, pl, cls in newidle(p):
                 i = next(i for i, hi in enumerate(IDLE_BINS) if a < hi * 1000 or hi == 1000)
                 c[i][0] += 1
                 c[i][1] += int(pl)
-        counts[side] = c
+                wc[WAITERS.index(cls)][0] += 1
+                wc[WAITERS.index(cls)][1] += int(pl)
+        counts[side], wcounts[side] = c, wc
     if not sum(n for n, _ in counts["real"]):
         raise ValueError("no CPU went idle with a task waiting on the other in " + " ".join(real))
     rows = []
@@ -266,9 +280,17 @@ def newidle_table(real, model, as_json):
             r[side + "_pulled"] = pl / n if n else None
         rows.append(r)
         lo = hi
+    wrows = []
+    for i, cls in enumerate(WAITERS):
+        r = dict(waiters=cls)
+        for side, paths in sides:
+            n, pl = wcounts[side][i]
+            r[side + "_n"] = n / len(paths)
+            r[side + "_pulled"] = pl / n if n else None
+        wrows.append(r)
     if as_json:
-        print(json.dumps(dict(real_traces=len(real), model_traces=len(model), avg_idle=rows),
-                         indent=1))
+        print(json.dumps(dict(real_traces=len(real), model_traces=len(model), avg_idle=rows,
+                              waiters=wrows), indent=1))
         return
     print(f"a CPU going idle with a task waiting on the other, by its avg_idle (us), per trace: "
           f"{len(real)} real" + (f", {len(model)} model" if model else ""))
@@ -276,12 +298,23 @@ def newidle_table(real, model, as_json):
           (f" {'model/trace':>11} {'pulled%':>7}" if model else ""))
     for r in rows:
         lo, hi = r["avg_idle_us"]
-        s = f"{f'{lo}-{hi}':>10}"
-        for side, _ in sides:
-            v = r[side + "_pulled"]
-            w = 11 if side == "model" else 10
-            s += f" {r[side + '_n']:{w}.1f} {'   -' if v is None else f'{100.0 * v:4.0f}':>7}"
-        print(s)
+        print(f"{f'{lo}-{hi}':>10}" + pulled_cells(r, sides))
+    print("the same by the tasks waiting on the other CPU: cold when one of them last ran 0.5 ms "
+          "(task_hot's cut-off) ago or more; woken or preempted: how they wait")
+    print(f"{'waiters':>15} {'real/trace':>10} {'pulled%':>7}" +
+          (f" {'model/trace':>11} {'pulled%':>7}" if model else ""))
+    for r, cls in zip(wrows, WAITERS):
+        print(f"{cls:>15}" + pulled_cells(r, sides))
+
+
+def pulled_cells(r, sides):
+    """a row's moments per trace and share pulled, real then model"""
+    s = ""
+    for side, _ in sides:
+        v = r[side + "_pulled"]
+        w = 11 if side == "model" else 10
+        s += f" {r[side + '_n']:{w}.1f} {'   -' if v is None else f'{100.0 * v:4.0f}':>7}"
+    return s
 
 
 def counted(pid, comm, seen, names):
