@@ -42,7 +42,9 @@ while the other CPU has at least one task waiting (runnable, not running), by th
 estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
 capped at 1 ms, 1 ms at the start), real beside model: how many per trace, and how often the
 CPU pulled a waiting task (a sched_migrate_task of a task waiting on the other CPU, not of a
-waking one, to it, within 50 us of the moment, the pulled task switched in there next).
+waking one, to it, within 50 us of the moment, the pulled task switched in there next); then the
+same by the waiting tasks: hot (all ran less than 0.5 ms before, task_hot's cut-off) or cold,
+woken or preempted (how they came to wait) or both. A task no later line names does not wait.
 Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no wake-up counted.
 """
 import json
@@ -168,8 +170,8 @@ WAITERS = [f"{h} {k}" for h in ("hot", "cold") for k in ("woken", "preempted", "
 
 
 def newidle(path):
-    """(avg_idle in ns, pulled, the waiters' class) of each moment a CPU of the trace went idle while the other
-    had a task waiting; a task the trace never shows again does not wait (its lines were lost:
+    """(avg_idle in ns, pulled, the waiters' class) of each moment a CPU of the trace went idle
+    while the other had a task waiting; a task the trace never shows again does not wait (its lines were lost:
     a recording has a task preempted once and never switched in again)"""
     seen_to = {}  # pid -> the last time a line names it
     for line in opener(path):
