@@ -171,8 +171,8 @@ WAITERS = [f"{h} {k}" for h in ("hot", "cold") for k in ("woken", "preempted", "
 
 def newidle(path):
     """(avg_idle in ns, pulled, the waiters' class) of each moment a CPU of the trace went idle
-    while the other had a task waiting; a task the trace never shows again does not wait (its lines were lost:
-    a recording has a task preempted once and never switched in again)"""
+    while the other had a task waiting; a task the trace never shows again does not wait (its
+    lines were lost: a recording has a task preempted once and never switched in again)"""
     seen_to = {}  # pid -> the last time a line names it
     for line in opener(path):
         m = LINE.match(line)
