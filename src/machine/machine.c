@@ -1066,18 +1066,14 @@ static u64 irq_wake_preempt_rate(const struct sl_sim *sim, const struct sl_cpu *
 				 const struct sl_task *p, const struct sl_task *waker, int from)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
-	u64 ur, ue;
 
 	if ((!mp->irq_wake_preempt && !mp->irq_wake_preempt_up) || waker || rq->id != from ||
 	    !rq->curr || rq->need_resched || p->sched_class != rq->curr->sched_class ||
 	    !p->sched_class->wakee_first)
 		return 0;
-	if (mp->irq_wake_preempt_up && mp->wake_preempt_ratio) {
-		ur = sl_vcpu_util_task(sim, rq->curr) + 1;
-		ue = sl_vcpu_util_task(sim, p) + 1;
-		if (ur / ue >= mp->wake_preempt_ratio)
-			return mp->irq_wake_preempt_up;
-	}
+	if (mp->irq_wake_preempt_up && mp->wake_preempt_ratio &&
+	    sl_vcpu_util_ratio(sim, rq->curr, p, mp->wake_preempt_ratio))
+		return mp->irq_wake_preempt_up;
 	return mp->irq_wake_preempt;
 }
 
@@ -1104,16 +1100,12 @@ static u64 wake_preempt_by_util(const struct sl_sim *sim, const struct sl_task *
 				const struct sl_task *waker, bool short_sleep)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
-	u64 uw, ue;
 
 	if (!mp->wake_preempt_ratio || !waker)
 		return 0;
-	uw = sl_vcpu_util_task(sim, waker) + 1;
-	ue = sl_vcpu_util_task(sim, p) + 1;
-	/* a quotient of integers: uw / ue >= R exactly when uw >= R ue, with no overflow */
-	if (uw / ue >= mp->wake_preempt_ratio)
+	if (sl_vcpu_util_ratio(sim, waker, p, mp->wake_preempt_ratio))
 		return short_sleep ? mp->wake_preempt_short_up : mp->wake_preempt_up;
-	if (ue / uw >= mp->wake_preempt_ratio)
+	if (sl_vcpu_util_ratio(sim, p, waker, mp->wake_preempt_ratio))
 		return short_sleep ? mp->wake_preempt_short_down : mp->wake_preempt_down;
 	return 0;
 }

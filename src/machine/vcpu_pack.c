@@ -142,12 +142,6 @@ int sl_vcpu_pack_busy(struct sl_sim *sim, const struct sl_task *p, const struct 
 	return sl_per1000_draw(sim, per1000) ? other : cpu;
 }
 
-/* p's kernel prio as vcpu_pack_room reads it: an RT task's, else 120 + nice */
-static int kprio(const struct sl_task *p)
-{
-	return p->rt_priority ? p->prio : 120 + p->nice;
-}
-
 /* a task other than p waits on CPU cpu (runnable, not running) whose prio is p's or higher */
 static bool waits_as_high(const struct sl_sim *sim, int cpu, const struct sl_task *p)
 {
@@ -155,7 +149,8 @@ static bool waits_as_high(const struct sl_sim *sim, int cpu, const struct sl_tas
 		const struct sl_task *q = sl_sim_task(sim, i);
 
 		if (q != p && q->state == TS_RUNNING && q->cpu == cpu && !q->on_cpu &&
-		    !q->se.sched_delayed && sim->cpus[cpu].curr != q && kprio(q) <= kprio(p))
+		    !q->se.sched_delayed && sim->cpus[cpu].curr != q &&
+		    sl_vcpu_kprio(q) <= sl_vcpu_kprio(p))
 			return true;
 	}
 	return false;

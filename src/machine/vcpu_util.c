@@ -85,6 +85,18 @@ u64 sl_vcpu_util_task(const struct sl_sim *sim, const struct sl_task *p)
 	return signal_at(x->util, x->util_t, p->on_cpu, sim->now) >> UTIL_SHIFT;
 }
 
+bool sl_vcpu_util_ratio(const struct sl_sim *sim, const struct sl_task *a, const struct sl_task *b,
+			u64 ratio)
+{
+	/* a quotient of integers: ua / ub >= R exactly when ua >= R ub, with no overflow */
+	return (sl_vcpu_util_task(sim, a) + 1) / (sl_vcpu_util_task(sim, b) + 1) >= ratio;
+}
+
+int sl_vcpu_kprio(const struct sl_task *p)
+{
+	return p->rt_priority ? p->prio : 120 + p->nice;
+}
+
 int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		      int from, int cpu)
 {
@@ -99,8 +111,7 @@ int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct 
 	    !sl_cpu_allowed(p, from))
 		return cpu;
 	if (sl_machine_of(sim)->p->vcpu_pack_prio &&
-	    (u64)(p->rt_priority ? p->prio : 120 + p->nice) >=
-		    sl_machine_of(sim)->p->vcpu_pack_prio)
+	    (u64)sl_vcpu_kprio(p) >= sl_machine_of(sim)->p->vcpu_pack_prio)
 		return cpu;
 	up = sl_vcpu_util_task(sim, p);
 	if (up >= sl_machine_of(sim)->p->vcpu_pack_small ||

@@ -15,6 +15,14 @@ void sl_vcpu_util_switch(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 u64 sl_vcpu_util_cpu(const struct sl_sim *sim, const struct sl_cpu *rq);
 u64 sl_vcpu_util_task(const struct sl_sim *sim, const struct sl_task *p);
 /*
+ * a's utilization is ratio times b's or more, each counted plus 1 (so a task that has not run
+ * compares too): the size test of the wake-up preemption rates (machine.c)
+ */
+bool sl_vcpu_util_ratio(const struct sl_sim *sim, const struct sl_task *a, const struct sl_task *b,
+			u64 ratio);
+/* p's kernel prio as the placement rules read it: an RT task's, else 120 + nice */
+int sl_vcpu_kprio(const struct sl_task *p);
+/*
  * The rule on the CPU cpu that the policy chose for p, woken by waker running on from: from
  * when waker is alone there, cpu is idle, p last ran elsewhere than from, p's utilization is
  * below vcpu_pack_small, from's plus p's below vcpu_pack_room and (vcpu_pack_prio set) p's
