@@ -202,6 +202,11 @@ static void hrtick_start(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static void set_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
 			    bool first)
 {
+	/* the picked entity is no longer anyone's next buddy: left set, a buddy that ran and was
+	 * put back runnable would win the next pick again (PICK_BUDDY, or forced), undoing the
+	 * wake-up preemption of whoever took the CPU from it */
+	if (first)
+		sl_eevdf_clear_buddies(cfs, se);
 	if (se->on_rq)
 		sl_eevdf_dequeue_tree(cfs, se);
 	if (first)
