@@ -11,10 +11,13 @@
 #   1.004000  (the model's mark: an hrtimer line at the waking's instant) W in from idle at
 #             1.003600 (400 us); W switched out runnable at 1.004500: late (500 us > 100)
 #   1.006000  W back at 1.004600 after T blocked (1400 us); T runs on CPU 1: moved
+# and at 1.007000 an interrupt wakes a thread rt-app left unnamed (pid 30) onto W (2400 us):
+# now, at 1.007010; --named leaves it out.
 # By hand, --by run: 0-250 us 1 0 1 1 0 (1000 per 1000 kept), 250-500 us 1 0 1 0 1 (0), 500-1500
-# us 2 1 1 0 0 (0); all 4 1 3 1 1 (333). --by slept: alone 2 0 2 1 1 (500), others 2 1 1 0 0
-# (0). --by in: block 2 1 1 0 0, idle 2 0 2 1 1. Errors (exit 2): no trace, a missing trace, an
-# unknown dimension, --from other than irq, own, other.
+# us 2 1 1 0 0 (0), 1500-4000 us 1 0 1 1 0 (1000); all 5 1 4 2 1 (500), with --named 4 1 3 1 1
+# (333). With --named, --by slept: alone 2 0 2 1 1 (500), others 2 1 1 0 0 (0); --by in: block
+# 2 1 1 0 0, idle 2 0 2 1 1. Errors (exit 2): no trace, a missing trace, an unknown dimension,
+# --from other than irq, own, other.
 set -eu
 . "$(dirname "$0")/pytool.sh"
 S='prev_prio=120 prev_state'
@@ -50,21 +53,26 @@ cat >"$T/rec/real.trace" <<TR
                W-12      [000] d.h2.     1.006000: sched_waking: comm=T pid=13 prio=120 target_cpu=000
                W-12      [000] d.h3.     1.006000: sched_wakeup: comm=T pid=13 prio=120 target_cpu=001
           <idle>-0       [001] d..2.     1.006050: sched_switch: prev_comm=swapper/1 prev_pid=0 $S=R ==> next_comm=T next_pid=13 $N
+               W-12      [000] d.h2.     1.007000: sched_waking: comm=rt-app pid=30 prio=120 target_cpu=000
+               W-12      [000] d..2.     1.007010: sched_switch: prev_comm=W prev_pid=12 $S=R ==> next_comm=rt-app next_pid=30 $N
 TR
 tr=$T/rec/real.trace
 "$PY" "$TOOLPY" --by run "$tr" >"$T/out" || fail "--by run: exit $? ($(cat "$T/out"))"
 grep -q '^0-250 us  *1  *0  *1  *1  *0  *1000$' "$T/out" || fail "0-250 us: $(cat "$T/out")"
 grep -q '^250-500 us  *1  *0  *1  *0  *1  *0$' "$T/out" || fail "250-500 us: $(cat "$T/out")"
 grep -q '^500-1500 us  *2  *1  *1  *0  *0  *0$' "$T/out" || fail "500-1500 us: $(cat "$T/out")"
-grep -q '^all  *4  *1  *3  *1  *1  *333$' "$T/out" || fail "all: $(cat "$T/out")"
-"$PY" "$TOOLPY" --by slept "$tr" >"$T/out" || fail "--by slept: exit $?"
+grep -q '^1500-4000 us  *1  *0  *1  *1  *0  *1000$' "$T/out" || fail "1500-4000: $(cat "$T/out")"
+grep -q '^all  *5  *1  *4  *2  *1  *500$' "$T/out" || fail "all: $(cat "$T/out")"
+"$PY" "$TOOLPY" --named --by run "$tr" >"$T/out" || fail "--named: exit $?"
+grep -q '^all  *4  *1  *3  *1  *1  *333$' "$T/out" || fail "--named all: $(cat "$T/out")"
+"$PY" "$TOOLPY" --named --by slept "$tr" >"$T/out" || fail "--by slept: exit $?"
 grep -q '^alone  *2  *0  *2  *1  *1  *500$' "$T/out" || fail "slept alone: $(cat "$T/out")"
 grep -q '^others  *2  *1  *1  *0  *0  *0$' "$T/out" || fail "slept others: $(cat "$T/out")"
-"$PY" "$TOOLPY" --by in "$tr" >"$T/out" || fail "--by in: exit $?"
+"$PY" "$TOOLPY" --named --by in "$tr" >"$T/out" || fail "--by in: exit $?"
 grep -q '^block  *2  *1  *1  *0  *0  *0$' "$T/out" || fail "in block: $(cat "$T/out")"
 grep -q '^idle  *2  *0  *2  *1  *1  *500$' "$T/out" || fail "in idle: $(cat "$T/out")"
 # two groups side by side: the same trace twice
-"$PY" "$TOOLPY" --by run "$tr" --vs "$tr" >"$T/out" || fail "--vs: exit $?"
+"$PY" "$TOOLPY" --named --by run "$tr" --vs "$tr" >"$T/out" || fail "--vs: exit $?"
 grep -q '^all  *4  *1  *3  *1  *1  *333  *4  *1  *3  *1  *1  *333$' "$T/out" ||
 	fail "--vs: $(cat "$T/out")"
 tool_error "$T/none.trace" none.trace

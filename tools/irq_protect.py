@@ -27,14 +27,16 @@ so the task running on a CPU is taken from every line of that CPU, not only from
 (a wake-up onto a CPU that really went idle after such a task is not counted as one onto a busy
 CPU). --from (default irq) takes the wake-ups from an interrupt on the wakee's last CPU A, from
 the task running on A (own) or from a task on the other CPU (other), while A runs a file
-thread; names starting with --skip (default kworker) are left out. Each is moved (its first
+thread; names starting with one of --skip's comma-separated prefixes (default kworker) are
+left out, and with --named the threads rt-app left unnamed in a recording ("rt-app", whose
+switch-ins and timer wake-ups the recordings lack). Each is moved (its first
 switch-in is on another CPU) or kept; of the kept, "now" (A's task switched out runnable for it
 within --prompt us, default 100) or "late" (its switch-in, the next on A, later, A's task
 runnable). Printed per row of --by DIM[,DIM...] (default run,queue,slept): n, moved, kept,
 now, late, and now per 1000 kept; with --vs, each group of traces after it beside the first.
 
-Usage: irq_protect.py [--from irq|own|other] [--by DIM,...] [--prompt US] [--skip PREFIX]
-                      TRACE... [--vs TRACE...]...
+Usage: irq_protect.py [--from irq|own|other] [--by DIM,...] [--prompt US]
+                      [--skip PREFIX,...] [--named] TRACE... [--vs TRACE...]...
   TRACE: an ftrace text file (plain or .xz) in the directory of its run's rt-app logs: a
   recording's real.trace.xz or the model's sim.trace (validate --sim-out).
 Exit 2 on bad input (an unreadable trace, a malformed sched line, an unknown dimension or
@@ -80,8 +82,16 @@ def file_names(path):
 
 
 def is_file_task(name, logs):
-    """a thread of the rt-app file (named by its log, or "rt-app": one rt-app did not name)"""
-    return name == "rt-app" or any(x.endswith("-" + name) for x in logs)
+    """a thread of the rt-app file (named by its log, or "rt-app": one rt-app did not name); a
+    name of 15 characters may be a longer one cut to the kernel's TASK_COMM_LEN"""
+    if name == "rt-app":
+        return True
+    for x in logs:
+        for i, ch in enumerate(x):
+            if ch == "-" and (x[i + 1:] == name or len(name) == 15 and
+                              x[i + 1:i + 16] == name):
+                return True
+    return False
 
 
 def wakeups(path, skip):
@@ -199,7 +209,9 @@ def wakeups(path, skip):
                 continue
             c = curr[target]
             name, cname = comm.get(pid, str(pid)), comm.get(c, str(c))
-            if skip and (name.startswith(skip) or cname.startswith(skip)):
+            if any(x and (name.startswith(x) or cname.startswith(x)) for x in skip):
+                continue
+            if NAMED[0] and not (comm.get(pid) and comm.get(c)):
                 continue
             if pid not in filep or c not in filep:
                 continue
@@ -226,6 +238,7 @@ def wakeups(path, skip):
 
 PROMPT = [100.0]
 FROM = ["irq"]
+NAMED = [False]
 
 
 def order(x):
@@ -235,7 +248,7 @@ def order(x):
 
 
 def main(argv):
-    dims, skip, groups, cur = ["run", "queue", "slept"], "kworker", [], None
+    dims, skip, groups, cur = ["run", "queue", "slept"], ["kworker"], [], None
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -258,14 +271,16 @@ def main(argv):
                     die("--from: %r is not irq, own or other" % v)
                 FROM[0] = v
             else:
-                skip = v
+                skip = v.split(",")
             i += 2
             continue
-        if a == "--vs":
+        if a == "--named":
+            NAMED[0] = True
+        elif a == "--vs":
             cur = None
         elif a.startswith("-"):
             die("unknown option %r (usage: irq_protect.py [--by DIM,...] [--prompt US] "
-                "[--skip PREFIX] TRACE... [--vs TRACE...]...)" % a)
+                "[--skip PREFIX,...] [--named] TRACE... [--vs TRACE...]...)" % a)
         else:
             if cur is None:
                 cur = []
