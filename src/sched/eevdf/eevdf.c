@@ -286,7 +286,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 	struct sl_task *curr = rq->curr;
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *se = &p->se, *cse;
-	bool cse_idle, pse_idle, pshort;
+	bool cse_idle, pse_idle, pshort, unprot;
 
 	if (!curr) {
 		sl_resched_cpu(sim, rq); /* the idle class yields to anything */
@@ -316,8 +316,10 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 		return; /* a SCHED_BATCH wakee never preempts */
 	sl_eevdf_update_curr(sim, rq);
 	pshort = sched_feat(sim, F_PREEMPT_SHORT) && ee_se(se)->slice < ee_se(cse)->slice;
-	if (sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !pshort) == se) {
-		if (pshort)
+	/* the machine's irq_wake_unprotected: the pick without curr's protection, as pshort's */
+	unprot = pshort || (wake_flags & WF_UNPROTECTED);
+	if (sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !unprot) == se) {
+		if (unprot)
 			sl_eevdf_cancel_protect_slice(cse);
 		sl_resched_cpu(sim, rq);
 		return;
