@@ -121,7 +121,7 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 
 /*
  * Wake-up of a delayed task (ttwu_runnable: same CPU, no migration): DELAY_ZERO drops a
- * positive lag by placing it at V again. No update_curr first [UNVERIFIED].
+ * positive lag by placing it at V again. No update_curr first (6.18.38's enqueue_task_fair).
  */
 static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se)
 {
