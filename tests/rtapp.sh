@@ -448,6 +448,26 @@ iw "--param irq_wake_preempt=1 --param irq_wake_preempt_up=1000 --param wake_pre
 iw "--param irq_wake_preempt_up=1 --param wake_preempt_ratio=103" "$IW_NOT"
 iw "--param irq_wake_preempt_up=1 --param wake_preempt_ratio=104" "$IW_AT"
 iw "--param irq_wake_preempt_up=1" "$IW_AT"
+
+# irq_wake_unprotected (tests/data/rtapp/irq_unprot.json), one CPU, 6.18, no switch costs: both
+# tasks start at 0 and sleep at once (lag 0 each, nothing run). "long" (nice 0) wakes onto the
+# idle CPU at 10 us, placed at V, and is picked: a full protected slice (RUN_TO_PARITY, nothing
+# else queued: vprot = its deadline, v + 1.4 ms). "short" (nice -10, weight 9548) is woken by its
+# timer's interrupt at 500 us, 490 us into long's slice: placed at V (long alone: V is long's v,
+# and short's lag is 0), its deadline V + 1.4 ms x 1024 / 9548 = V + 150.1 us, long's V + 910 us;
+# both eligible. EEVDF (the default) keeps the protected long, which runs its 2000 us out (to
+# 2010 us, where the burst's end reschedules: short in at 2010 us); with irq_wake_unprotected=1
+# the check's pick leaves the protection out, takes short's earlier deadline and short preempts at
+# 500 us (it runs 100 us and exits, 30 us, at 630).
+iu() {
+	# shellcheck disable=SC2086
+	run irq_unprot.json 1 --kernel 6.18 $1 --trace-out "$T/iu.txt"
+	got=$(awk '$5 == "sched_switch:" && /next_comm=short/ && $4 > "0.0001" {
+		printf "%s %s ", $4, $9 }' "$T/iu.txt")
+	[ "$got" = "$2" ] || fail "iu '$1': short's switch-in '$got', expected '$2'"
+}
+iu "" "0.002010000: prev_state=R+ "
+iu "--param irq_wake_unprotected=1" "0.000500000: prev_state=R+ "
 # tick_phase, the same file: hog's first tick comes at the grid's first boundary, 4 ms without
 # a phase, 1 ms with tick_phase=1ms or 5ms (modulo the 4 ms tick); the sleeper then sleeps from
 # there and preempts hog at its wake-up 1 ms later. tick_phase_random=1 draws the phase with

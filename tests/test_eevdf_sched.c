@@ -277,6 +277,41 @@ static void test_wakee_first_force(void **state)
 	wakee_first_case(true);
 }
 
+/*
+ * set_next_entity clears the picked entity's next-buddy mark (kernel/sched/fair.c, 6.18.y: its
+ * first statement). The same rq: A curr at v 0 (d 1.4 ms), W queued at v 2 ms, ineligible
+ * (V = 1 ms). The forced wakee_first makes W the buddy; the switch puts A back and picks W,
+ * which clears the mark. W is put back at once (say a task of a higher class took the CPU):
+ * with V still 1 ms, EEVDF's pick is A (eligible, d 1.4 ms; W ineligible). Left set, the
+ * forced mark would give the CPU to W again.
+ */
+static void test_buddy_cleared_at_pick(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+	struct sl_task *a = ee_task(0, 0, 0), *w = ee_task(0, 0, 0);
+
+	(void)state;
+	cfs->zero_vruntime = 0;
+	ee_tree_add(sim, rq, w, 2000000, 2000000 + SLICE2, SLICE2);
+	ee_set_curr(sim, rq, a, 0, SLICE2, SLICE2);
+	sl_eevdf_class.wakee_first(sim, rq, w, true);
+	assert_ptr_equal(cfs->next, &w->se);
+	sl_eevdf_class.put_prev_task(sim, rq, a);
+	assert_ptr_equal(sl_eevdf_class.pick_next_task(sim, rq), w);
+	assert_null(cfs->next);
+	rq->curr = w;
+	sl_eevdf_class.put_prev_task(sim, rq, w);
+	rq->curr = NULL; /* the CPU went to another class meanwhile: no re-pick of prev */
+	assert_ptr_equal(sl_eevdf_class.pick_next_task(sim, rq), a);
+	assert_int_equal(ee_se(&a->se)->vprot, SLICE2);
+	fixture_free(f);
+	free(a);
+	free(w);
+}
+
 /* ---- the wake-up CPU (§5) ---- */
 
 /* 2 CPUs: CPU0 runs the waker plus n0 - 1 queued, CPU1 n1 tasks (0: idle); p last ran on 1 */
@@ -718,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_wakeup_preemption),
 		cmocka_unit_test(test_wakee_first_force),
+		cmocka_unit_test(test_buddy_cleared_at_pick),
 		cmocka_unit_test(test_wake_cpu),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),

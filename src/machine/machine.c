@@ -1053,6 +1053,15 @@ static void irq_preempt_delay(struct sl_sim *sim, struct sl_cpu *rq, const struc
 	sl_machine_steal(sim, rq, ns);
 }
 
+/* irq_wake_unprotected: the wake flags of an interrupt's wake-up onto the interrupt's own CPU */
+static int irq_unprotected(const struct sl_sim *sim, const struct sl_task *waker, int cpu, int from,
+			   int wake_flags)
+{
+	if (!sl_machine_of(sim)->p->irq_wake_unprotected || waker || cpu != from)
+		return wake_flags;
+	return wake_flags | WF_UNPROTECTED;
+}
+
 /*
  * The irq_wake_preempt parameters: an interrupt's wake-up of a task kept on the interrupt's own
  * CPU, which runs a task of the wakee's class, is decided by a measured rate alone (the
@@ -1208,7 +1217,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		if (sl_per1000_draw(sim, irq_rate))
 			p->sched_class->wakee_first(sim, rq, p, true);
 	} else if (!decides) {
-		sl_check_preempt_curr(sim, rq, p, wake_flags);
+		sl_check_preempt_curr(sim, rq, p,
+				      irq_unprotected(sim, waker, cpu, from, wake_flags));
 	}
 	wake_preempt(sim, rq, p, waker, again && cpu == from, decides);
 	wake_move_preempt(sim, rq, p, waker, from, prev);

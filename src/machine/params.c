@@ -386,6 +386,13 @@ const struct sl_param_desc sl_param_table[] = {
 	{"wake_preempt_short_down", P(wake_preempt_short_down), 0, SL_PARAM_COUNT0,
 	 "with wake_preempt_ratio: wake_preempt_down's rule for a wakee asleep under "
 	 "wake_preempt_sleep (0: wake_preempt_short's rate)"},
+	{"irq_wake_unprotected", P(irq_wake_unprotected), 0, SL_PARAM_FLAG,
+	 "0: the policy's wake-up check as the kernel's. 1: an interrupt's wake-up of a task kept "
+	 "on the interrupt's own CPU is checked without the running task's slice protection "
+	 "(EEVDF: the pick decides by eligibility and deadline, as for a wakee of a shorter slice "
+	 "under PREEMPT_SHORT; other policies have no such protection). The recordings let such a "
+	 "wakee preempt a task switched in under 250 us before as often as an older one "
+	 "(tools/irq_protect.py; docs/validate.md, 'A fresh task's protection')"},
 	{"burst_quiet", P(burst_quiet), 0, SL_PARAM_FLAG,
 	 "0: the end of a task's CPU burst is a preemption point (the policy's accounting there "
 	 "may reschedule). 1: it is not: the burst's end is the task's own code going on (a run "

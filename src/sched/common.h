@@ -21,6 +21,9 @@ extern const u64 sl_prio_to_wmult[40];
 /* Wake flags (2.6.32 names; 2.6.31 passes only `sync`). */
 #define WF_SYNC 0x01
 #define WF_FORK 0x02
+/* the machine's irq_wake_unprotected: the wake-up check ignores the slice protection of the
+ * running task (EEVDF's PREEMPT_SHORT path); no kernel flag */
+#define WF_UNPROTECTED 0x100
 
 /* sched_domain flags (the kernel's SD_* meanings; our own values). */
 #define SD_LOAD_BALANCE	       0x001

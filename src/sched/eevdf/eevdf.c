@@ -121,7 +121,7 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 
 /*
  * Wake-up of a delayed task (ttwu_runnable: same CPU, no migration): DELAY_ZERO drops a
- * positive lag by placing it at V again. No update_curr first [UNVERIFIED].
+ * positive lag by placing it at V again. No update_curr first (6.18.38's enqueue_task_fair).
  */
 static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se)
 {
@@ -202,6 +202,11 @@ static void hrtick_start(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 static void set_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
 			    bool first)
 {
+	/* the picked entity is no longer anyone's next buddy: left set, a buddy that ran and was
+	 * put back runnable would win the next pick again (PICK_BUDDY, or forced), undoing the
+	 * wake-up preemption of whoever took the CPU from it */
+	if (first)
+		sl_eevdf_clear_buddies(cfs, se);
 	if (se->on_rq)
 		sl_eevdf_dequeue_tree(cfs, se);
 	if (first)
@@ -281,7 +286,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 	struct sl_task *curr = rq->curr;
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	struct sched_entity *se = &p->se, *cse;
-	bool cse_idle, pse_idle, pshort;
+	bool cse_idle, pse_idle, pshort, unprot;
 
 	if (!curr) {
 		sl_resched_cpu(sim, rq); /* the idle class yields to anything */
@@ -311,8 +316,10 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 		return; /* a SCHED_BATCH wakee never preempts */
 	sl_eevdf_update_curr(sim, rq);
 	pshort = sched_feat(sim, F_PREEMPT_SHORT) && ee_se(se)->slice < ee_se(cse)->slice;
-	if (sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !pshort) == se) {
-		if (pshort)
+	/* the machine's irq_wake_unprotected: the pick without curr's protection, as pshort's */
+	unprot = pshort || (wake_flags & WF_UNPROTECTED);
+	if (sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !unprot) == se) {
+		if (unprot)
 			sl_eevdf_cancel_protect_slice(cse);
 		sl_resched_cpu(sim, rq);
 		return;
