@@ -481,6 +481,81 @@ static void test_load_balance_balanced(void **state)
 	free(c);
 }
 
+/*
+ * The root domain's overloaded flag (6.18's rd->overloaded) gates the newidle balance: set when
+ * a CPU's queued tasks reach two, delayed ones counted, and rewritten only by a balance's
+ * statistics. ratio 1023 makes NI_RANDOM run every call (1 + 1023 >= any draw of 0-1023), so
+ * each call that passes the gate counts in ni_call (512 at the start).
+ */
+static void test_newidle_overloaded_flag(void **state)
+{
+	struct fixture *f;
+	struct sl_sim *sim;
+	struct sl_cpu *rq, *idle;
+	struct sl_task *a, *b, *c, *x;
+
+	(void)state;
+	/* stale: C runs on CPU0 at 2 ms, X waits at 0 (two queued: the flag is set); X sleeps:
+	 * V = 1 ms, X is eligible and leaves at once. CPU0 has one task, but the flag stays set
+	 * until a balance looks: CPU1's newidle call passes the gate (call 513), its balance
+	 * finds nothing to move and clears the flag; the next call is stopped at the gate */
+	f = fixture_new("6.18", "2", NULL);
+	sim = f->sim;
+	rq = &sim->cpus[0];
+	idle = &sim->cpus[1];
+	c = ee_task(0, 0, 0);
+	x = ee_task(0, 0, 0);
+	ee_rq_of(sim, rq)->zero_vruntime = 0;
+	ee_tree_add(sim, rq, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, rq, c, 2000000, 2000000 + SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	assert_true(sim->rd_overloaded);
+	x->state = TS_SLEEPING;
+	sl_eevdf_class.dequeue_task(sim, rq, x, 1);
+	assert_false(x->se.sched_delayed);
+	assert_int_equal(rq->nr_running, 1);
+	assert_int_equal(sim->nr_overloaded, 0);
+	assert_true(sim->rd_overloaded);
+	ee_rq_of(sim, idle)->ni_ratio = 1023;
+	assert_false(sl_eevdf_newidle_balance(sim, idle));
+	assert_int_equal(ee_rq_of(sim, idle)->ni_call, 513);
+	assert_false(sim->rd_overloaded);
+	assert_false(sl_eevdf_newidle_balance(sim, idle));
+	assert_int_equal(ee_rq_of(sim, idle)->ni_call, 513);
+	fixture_free(f);
+	free(c);
+	free(x);
+
+	/* delayed: A (curr, 2 ms) sleeps ineligible beside B (0): A stays queued, delayed. CPU0
+	 * has one runnable task and two queued: the flag is set, and the balance's statistics
+	 * keep it set (nr_running 1 + nr_delayed 1 > 1); nothing can move (B runs next, A is
+	 * delayed): the call fails (call 513, success still 256) */
+	f = sleep_case(NULL, 2000000, 0, &a, &b);
+	sim = f->sim;
+	rq = &sim->cpus[0];
+	idle = &sim->cpus[1];
+	assert_true(a->se.sched_delayed);
+	assert_int_equal(rq->nr_running, 1);
+	assert_int_equal(rq->nr_delayed, 1);
+	sl_nr_levels_rebuild(sim); /* filled by hand: the counters from the runqueues */
+	assert_int_equal(sim->nr_overloaded, 0);
+	assert_true(sim->rd_overloaded);
+	ee_rq_of(sim, idle)->ni_ratio = 1023;
+	assert_false(sl_eevdf_newidle_balance(sim, idle));
+	assert_int_equal(ee_rq_of(sim, idle)->ni_call, 513);
+	assert_int_equal(ee_rq_of(sim, idle)->ni_success, 256);
+	assert_true(sim->rd_overloaded);
+	/* A woken: no longer delayed, runnable again (2 runnable, none delayed) */
+	sl_eevdf_class.put_prev_task(sim, rq, a);
+	a->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(sim, rq, a, 1);
+	assert_int_equal(rq->nr_delayed, 0);
+	assert_int_equal(rq->nr_running, 2);
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
 /* ---- features and tunables (§1, §2) ---- */
 
 static void test_features_file(void **state)
@@ -722,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
 		cmocka_unit_test(test_load_balance_balanced),
+		cmocka_unit_test(test_newidle_overloaded_flag),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_custom_slice),

@@ -91,8 +91,10 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	/* an ineligible sleeper stays queued and competes until picked or woken */
 	if (!finish_delay && sleep && !(flags & EE_DEQUEUE_SPECIAL) &&
 	    sched_feat(sim, F_DELAY_DEQUEUE) && !sl_eevdf_entity_eligible(cfs, se)) {
-		if (!se->sched_delayed)
+		if (!se->sched_delayed) {
 			cfs->list_load -= scale_load_down(se->load.weight);
+			rq->nr_delayed++;
+		}
 		se->sched_delayed = true;
 		return false;
 	}
@@ -112,6 +114,8 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	if (cfs->last_put == se)
 		cfs->last_put = NULL;
 	if (finish_delay) {
+		if (se->sched_delayed)
+			rq->nr_delayed--;
 		se->sched_delayed = false;
 		if (sched_feat(sim, F_DELAY_ZERO) && ee_se(se)->vlag > 0)
 			ee_se(se)->vlag = 0;
@@ -140,8 +144,10 @@ static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct
 			cfs->nr_queued++;
 		}
 	}
-	if (se->sched_delayed)
+	if (se->sched_delayed) {
 		cfs->list_load += scale_load_down(se->load.weight);
+		rq->nr_delayed--;
+	}
 	se->sched_delayed = false;
 }
 
