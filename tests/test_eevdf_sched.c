@@ -10,6 +10,7 @@
 #include "experiment/run.h"
 
 #include <math.h>
+#include <string.h>
 
 #define SLICE2 1400000ULL
 
@@ -556,6 +557,52 @@ static void test_newidle_overloaded_flag(void **state)
 	free(b);
 }
 
+/* each CPU's NI_RANDOM state at the start, with the machine's newidle_ratio R: ratio R, success
+ * R / 2, calls 512; unset, the kernel's boot state 512, 256, 512; above 1024 refused */
+static struct sl_sim *ratio_sim(const char *param, struct sl_config *cfg, char *err, size_t n)
+{
+	struct sl_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.cpus = "2";
+	if (param)
+		a.params[a.nparams++] = param;
+	if (sl_config_build(cfg, &a, err, n))
+		return NULL;
+	return sl_sim_new(cfg);
+}
+
+static void test_newidle_ratio_param(void **state)
+{
+	static const struct {
+		const char *param;
+		unsigned ratio, success;
+	} c[] = {{NULL, 512, 256}, {"newidle_ratio=96", 96, 48}, {"newidle_ratio=1", 1, 0}};
+	struct sl_config cfg;
+	char err[2048];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sl_sim *sim = ratio_sim(c[i].param, &cfg, err, sizeof(err));
+
+		assert_non_null(sim);
+		for (int cpu = 0; cpu < 2; cpu++) {
+			const struct eevdf_rq *ee = ee_rq_of(sim, &sim->cpus[cpu]);
+
+			assert_int_equal(ee->ni_ratio, c[i].ratio);
+			assert_int_equal(ee->ni_success, c[i].success);
+			assert_int_equal(ee->ni_call, 512);
+		}
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	assert_null(ratio_sim("newidle_ratio=1025", &cfg, err, sizeof(err)));
+	assert_non_null(strstr(err, "newidle_ratio=1025: expected 0..1024"));
+	sl_config_free(&cfg);
+}
+
 /* ---- features and tunables (§1, §2) ---- */
 
 static void test_features_file(void **state)
@@ -798,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_load_balance),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),
+		cmocka_unit_test(test_newidle_ratio_param),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_custom_slice),

@@ -94,7 +94,8 @@ struct sl_params {
 	u64 irq_wake_preempt;
 	/* the same where the CPU's task is wake_preempt_ratio times the wakee's utilization */
 	u64 irq_wake_preempt_up;
-	u64 tick_phase_ns;     /* the jiffy grid's offset from the run's start (modulo the tick) */
+	u64 newidle_ratio; /* each CPU's NI_RANDOM ratio (of 1024) at the start (0: 512, boot's) */
+	u64 tick_phase_ns; /* the jiffy grid's offset from the run's start (modulo the tick) */
 	u64 tick_phase_random; /* 1: that offset drawn from the seed, uniform over one tick */
 	/* per 1000 wake-ups left waiting behind a running task: it runs on until it blocks */
 	u64 wake_hold;

@@ -358,8 +358,11 @@ struct sl_sim {
 		};
 	};
 	const struct sl_machine_ops *mops;
-	struct sl_rng sched_rng; /* the scheduler's own draws (NI_RANDOM): workloads' stay put */
-	u64 hz;			 /* CONFIG_HZ: the tick rate */
+	struct sl_rng sched_rng; /* the scheduler's and the machine's draws: workloads' stay put */
+	/* NI_RANDOM's dice alone (the kernel's sched_rng() state, used by nothing else): how often
+	 * the newidle balance is called leaves the machine's draws where they were */
+	struct sl_rng ni_rng;
+	u64 hz; /* CONFIG_HZ: the tick rate */
 	struct sl_tunables tun;
 	u64 features;
 	/* the feature bits sched_feat() has read so far (NULL: not recorded). A run reads
@@ -402,6 +405,8 @@ struct sl_sim {
 	 * tasks (nr_running + nr_delayed) reach 2, rewritten only by a load balance's statistics
 	 * (EEVDF's sl_eevdf_load_balance); so it stays set after the overload ended */
 	bool rd_overloaded;
+	/* each CPU's NI_RANDOM ratio at the start (machine param newidle_ratio; 0: boot's) */
+	unsigned ni_ratio_start;
 	/* CPUs by nr_running, for EEVDF's busiest-CPU search: bit c of level k (2..SL_NR_LEVELS)
 	 * set when CPU c runs k tasks; lvl_cnt[k] such CPUs; nr_big CPUs above SL_NR_LEVELS */
 	u64 *lvl_bits;

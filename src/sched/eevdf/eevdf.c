@@ -20,6 +20,12 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	cfs->ni_call = 512;
 	cfs->ni_success = 256;
 	cfs->ni_ratio = 512;
+	/* a machine that ran before the workload: the ratio its history left, the count as if
+	 * the last 512 calls had succeeded at that rate */
+	if (sim->ni_ratio_start) {
+		cfs->ni_ratio = sim->ni_ratio_start;
+		cfs->ni_success = sim->ni_ratio_start / 2;
+	}
 	cfs->avg_idle = 2 * sim->tun.sched_migration_cost;
 	cfs->max_newidle_lb_cost = 0;
 	cfs->balance_interval = 2;

@@ -535,7 +535,7 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
 		return false;
 	if (sched_feat(sim, F_NI_RANDOM)) {
-		unsigned draw = (unsigned)(sl_rng_next(&sim->sched_rng) % 1024);
+		unsigned draw = (unsigned)(sl_rng_next(&sim->ni_rng) % 1024);
 
 		cfs->ni_call++;
 		if (draw > w) {
