@@ -603,6 +603,43 @@ static void test_newidle_ratio_param(void **state)
 	sl_config_free(&cfg);
 }
 
+/* C runs on CPU 0 with X, Y, Z waiting, all cold (last ran at 1 ms, now 10 ms); CPU 1 idle:
+ * count mode, (4 - 0) / 2 = 2 tasks. An idle balance moves two (Z and Y, the tail first), a
+ * newidle balance one (6.18's detach_tasks stops at the first task under CONFIG_PREEMPTION) */
+static int lb_four(enum ee_idle idle)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0];
+	struct sl_task *t[4];
+	int r;
+
+	sim->now = 10000000;
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	for (int i = 1; i < 4; i++) {
+		t[i] = ee_task(0, 0, 0);
+		ee_tree_add(sim, src, t[i], 0, SLICE2, SLICE2);
+		t[i]->se.exec_start = 1000000;
+	}
+	t[0] = ee_task(0, 0, 0);
+	ee_set_curr(sim, src, t[0], 0, SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	r = sl_eevdf_load_balance(sim, &sim->cpus[1], idle);
+	assert_int_equal(src->nr_running, 4 - (unsigned long)r);
+	assert_int_equal(sim->cpus[1].nr_running, (unsigned long)r);
+	fixture_free(f);
+	for (int i = 0; i < 4; i++)
+		free(t[i]);
+	return r;
+}
+
+static void test_newidle_one_task(void **state)
+{
+	(void)state;
+	assert_int_equal(lb_four(EE_CPU_IDLE), 2);
+	assert_int_equal(lb_four(EE_CPU_NEWLY_IDLE), 1);
+}
+
 /* ---- features and tunables (§1, §2) ---- */
 
 static void test_features_file(void **state)
@@ -846,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),
 		cmocka_unit_test(test_newidle_ratio_param),
+		cmocka_unit_test(test_newidle_one_task),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_custom_slice),

@@ -447,8 +447,11 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		move_task(sim, p, src, dst, idle != EE_CPU_NEWLY_IDLE);
 		moved++;
 		imbalance -= count_mode ? 1 : load;
+		/* detach_tasks under CONFIG_PREEMPTION (PREEMPT_DYNAMIC builds have it): a newidle
+		 * balance stops at its first task, to keep the critical section short */
+		if (idle == EE_CPU_NEWLY_IDLE)
+			break;
 	}
-	(void)idle;
 	return moved;
 }
 
