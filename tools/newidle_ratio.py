@@ -50,7 +50,7 @@ def main(argv):
     as_json = "--json" in argv
     paths = [a for a in argv if a != "--json"]
     if not paths or any(a.startswith("-") for a in paths):
-        print(__doc__.split("\n\n")[-2], file=sys.stderr)
+        print(__doc__[__doc__.index("Usage:"):].rstrip(), file=sys.stderr)
         return 2
     rows = []
     try:
