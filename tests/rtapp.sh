@@ -572,8 +572,10 @@ comm=short state=Z 0.008130000: comm=long state=Z 0.010170000: "
 # on CPU 0 and suspends; "q" (from 20 us) and "waker" (from 50 us) share CPU 0, q runs its 2000
 # us first, the waker then 200 us and resumes wakee at 2220 us with q waiting there; "hog"
 # (pinned to CPU 1) was switched in at 2100 us there, inside its protected slice. With
-# vcpu_pack_wait=1000 wakee goes to CPU 1 and waits behind hog until the idle CPU 0 pulls it at
-# its 4 ms balance (in at 4000, exits at 4130: 100 us and the exit's 30); with
+# vcpu_pack_wait=1000 wakee goes to CPU 1 and waits behind hog until CPU 0 pulls it: when q
+# exits (2550 + its exit's 30) CPU 0's newidle balance runs (NO_NI_RANDOM: at every call; with
+# NI_RANDOM half the calls at the start, so the seed's draw would decide between this pull and
+# the 4 ms balance's) and pulls it (in at 2580, exits at 2710: 100 us and the exit's 30); with
 # wake_move_preempt=1000 too it preempts hog at once (in at 2220, exits at 2350); with
 # wake_move_preempt alone it is not moved and waits for the waker's exit (in at 2550).
 wm() {
@@ -584,7 +586,7 @@ wm() {
 		printf "Z %s ", $4 }' "$T/wm.txt")
 	[ "$got" = "$2" ] || fail "wm '$1': wakee's switches '$got', expected '$2'"
 }
-wm "--param vcpu_pack_wait=1000" "in 0.004000000: Z 0.004130000: "
+wm "--param vcpu_pack_wait=1000 --sched-features NO_NI_RANDOM" "in 0.002580000: Z 0.002710000: "
 wm "--param vcpu_pack_wait=1000 --param wake_move_preempt=1000" "in 0.002220000: Z 0.002350000: "
 wm "--param wake_move_preempt=1000" "in 0.002550000: Z 0.002680000: "
 

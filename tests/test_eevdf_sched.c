@@ -10,6 +10,7 @@
 #include "experiment/run.h"
 
 #include <math.h>
+#include <string.h>
 
 #define SLICE2 1400000ULL
 
@@ -516,6 +517,164 @@ static void test_load_balance_balanced(void **state)
 	free(c);
 }
 
+/*
+ * The root domain's overloaded flag (6.18's rd->overloaded) gates the newidle balance: set when
+ * a CPU's queued tasks reach two, delayed ones counted, and rewritten only by a balance's
+ * statistics. ratio 1023 makes NI_RANDOM run every call (1 + 1023 >= any draw of 0-1023), so
+ * each call that passes the gate counts in ni_call (512 at the start).
+ */
+static void test_newidle_overloaded_flag(void **state)
+{
+	struct fixture *f;
+	struct sl_sim *sim;
+	struct sl_cpu *rq, *idle;
+	struct sl_task *a, *b, *c, *x;
+
+	(void)state;
+	/* stale: C runs on CPU0 at 2 ms, X waits at 0 (two queued: the flag is set); X sleeps:
+	 * V = 1 ms, X is eligible and leaves at once. CPU0 has one task, but the flag stays set
+	 * until a balance looks: CPU1's newidle call passes the gate (call 513), its balance
+	 * finds nothing to move and clears the flag; the next call is stopped at the gate */
+	f = fixture_new("6.18", "2", NULL);
+	sim = f->sim;
+	rq = &sim->cpus[0];
+	idle = &sim->cpus[1];
+	c = ee_task(0, 0, 0);
+	x = ee_task(0, 0, 0);
+	ee_rq_of(sim, rq)->zero_vruntime = 0;
+	ee_tree_add(sim, rq, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, rq, c, 2000000, 2000000 + SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	assert_true(sim->rd_overloaded);
+	x->state = TS_SLEEPING;
+	sl_eevdf_class.dequeue_task(sim, rq, x, 1);
+	assert_false(x->se.sched_delayed);
+	assert_int_equal(rq->nr_running, 1);
+	assert_int_equal(sim->nr_overloaded, 0);
+	assert_true(sim->rd_overloaded);
+	ee_rq_of(sim, idle)->ni_ratio = 1023;
+	assert_false(sl_eevdf_newidle_balance(sim, idle));
+	assert_int_equal(ee_rq_of(sim, idle)->ni_call, 513);
+	assert_false(sim->rd_overloaded);
+	assert_false(sl_eevdf_newidle_balance(sim, idle));
+	assert_int_equal(ee_rq_of(sim, idle)->ni_call, 513);
+	fixture_free(f);
+	free(c);
+	free(x);
+
+	/* delayed: A (curr, 2 ms) sleeps ineligible beside B (0): A stays queued, delayed. CPU0
+	 * has one runnable task and two queued: the flag is set, and the balance's statistics
+	 * keep it set (nr_running 1 + nr_delayed 1 > 1); nothing can move (B runs next, A is
+	 * delayed): the call fails (call 513, success still 256) */
+	f = sleep_case(NULL, 2000000, 0, &a, &b);
+	sim = f->sim;
+	rq = &sim->cpus[0];
+	idle = &sim->cpus[1];
+	assert_true(a->se.sched_delayed);
+	assert_int_equal(rq->nr_running, 1);
+	assert_int_equal(rq->nr_delayed, 1);
+	sl_nr_levels_rebuild(sim); /* filled by hand: the counters from the runqueues */
+	assert_int_equal(sim->nr_overloaded, 0);
+	assert_true(sim->rd_overloaded);
+	ee_rq_of(sim, idle)->ni_ratio = 1023;
+	assert_false(sl_eevdf_newidle_balance(sim, idle));
+	assert_int_equal(ee_rq_of(sim, idle)->ni_call, 513);
+	assert_int_equal(ee_rq_of(sim, idle)->ni_success, 256);
+	assert_true(sim->rd_overloaded);
+	/* A woken: no longer delayed, runnable again (2 runnable, none delayed) */
+	sl_eevdf_class.put_prev_task(sim, rq, a);
+	a->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(sim, rq, a, 1);
+	assert_int_equal(rq->nr_delayed, 0);
+	assert_int_equal(rq->nr_running, 2);
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
+/* each CPU's NI_RANDOM state at the start, with the machine's newidle_ratio R: ratio R, success
+ * R / 2, calls 512; unset, the kernel's boot state 512, 256, 512; above 1024 refused */
+static struct sl_sim *ratio_sim(const char *param, struct sl_config *cfg, char *err, size_t n)
+{
+	struct sl_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.cpus = "2";
+	if (param)
+		a.params[a.nparams++] = param;
+	if (sl_config_build(cfg, &a, err, n))
+		return NULL;
+	return sl_sim_new(cfg);
+}
+
+static void test_newidle_ratio_param(void **state)
+{
+	static const struct {
+		const char *param;
+		unsigned ratio, success;
+	} c[] = {{NULL, 512, 256}, {"newidle_ratio=96", 96, 48}, {"newidle_ratio=1", 1, 0}};
+	struct sl_config cfg;
+	char err[2048];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sl_sim *sim = ratio_sim(c[i].param, &cfg, err, sizeof(err));
+
+		assert_non_null(sim);
+		for (int cpu = 0; cpu < 2; cpu++) {
+			const struct eevdf_rq *ee = ee_rq_of(sim, &sim->cpus[cpu]);
+
+			assert_int_equal(ee->ni_ratio, c[i].ratio);
+			assert_int_equal(ee->ni_success, c[i].success);
+			assert_int_equal(ee->ni_call, 512);
+		}
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	assert_null(ratio_sim("newidle_ratio=1025", &cfg, err, sizeof(err)));
+	assert_non_null(strstr(err, "newidle_ratio=1025: expected 0..1024"));
+	sl_config_free(&cfg);
+}
+
+/* C runs on CPU 0 with X, Y, Z waiting, all cold (last ran at 1 ms, now 10 ms); CPU 1 idle:
+ * count mode, (4 - 0) / 2 = 2 tasks. An idle balance moves two (Z and Y, the tail first), a
+ * newidle balance one (6.18's detach_tasks stops at the first task under CONFIG_PREEMPTION) */
+static int lb_four(enum ee_idle idle)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0];
+	struct sl_task *t[4];
+	int r;
+
+	sim->now = 10000000;
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	for (int i = 1; i < 4; i++) {
+		t[i] = ee_task(0, 0, 0);
+		ee_tree_add(sim, src, t[i], 0, SLICE2, SLICE2);
+		t[i]->se.exec_start = 1000000;
+	}
+	t[0] = ee_task(0, 0, 0);
+	ee_set_curr(sim, src, t[0], 0, SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	r = sl_eevdf_load_balance(sim, &sim->cpus[1], idle);
+	assert_int_equal(src->nr_running, 4 - (unsigned long)r);
+	assert_int_equal(sim->cpus[1].nr_running, (unsigned long)r);
+	fixture_free(f);
+	for (int i = 0; i < 4; i++)
+		free(t[i]);
+	return r;
+}
+
+static void test_newidle_one_task(void **state)
+{
+	(void)state;
+	assert_int_equal(lb_four(EE_CPU_IDLE), 2);
+	assert_int_equal(lb_four(EE_CPU_NEWLY_IDLE), 1);
+}
+
 /* ---- features and tunables (§1, §2) ---- */
 
 static void test_features_file(void **state)
@@ -758,6 +917,9 @@ int main(void)
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
 		cmocka_unit_test(test_load_balance_balanced),
+		cmocka_unit_test(test_newidle_overloaded_flag),
+		cmocka_unit_test(test_newidle_ratio_param),
+		cmocka_unit_test(test_newidle_one_task),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_custom_slice),

@@ -77,7 +77,9 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->on_rearm = undelay;
 	sim->mops = &sl_machine_ops;
 	sl_rng_seed(&sim->sched_rng, d->seed ^ 0x6eedf6eedfULL);
+	sl_rng_seed(&sim->ni_rng, d->seed ^ 0x6e1d1e6e1d1eULL);
 	sim->tun = *d->tun;
+	sim->ni_ratio_start = (unsigned)p->newidle_ratio;
 	sim->features = d->features;
 	sim->feat_read = d->feat_read;
 	sim->rel = d->rel;

@@ -292,6 +292,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "within 100 us: 822 (806 at a ratio of 4, 842 at 16; the others 593), where the model's "
 	 "EEVDF ran 173 of 361 at once and let 137 more preempt the running task later, which "
 	 "the traces show 6 times in 690 (tools/wake_wait.py --count irq --by-size 8)"},
+	{"newidle_ratio", P(newidle_ratio), 0, SL_PARAM_COUNT0,
+	 "0: 6.18's newidle balance starts each run as the kernel boots, its NI_RANDOM ratio at "
+	 "512 of 1024 (a balance runs on half the calls until 512 calls have measured the real "
+	 "success rate). Else each CPU's ratio when the run starts (1..1024, the success count at "
+	 "half of it, the calls at 512): a machine that ran before the workload holds the ratio "
+	 "its history left. tools/newidle_ratio.py on the calibration half's 21 real traces: 133 "
+	 "newidle pulls in 15041 idle entries sustain a ratio of 96 (1024 x sqrt(133 / 15174); "
+	 "docs/validate.md, the newidle balance rule by rule)"},
 	{"tick_phase", P(tick_phase_ns), 0, false,
 	 "0: the jiffy grid (the periodic tick, jiffies) starts with the run. Else it is offset by "
 	 "this much (modulo the tick period). A real run starts at an arbitrary point of the tick "
@@ -441,6 +449,10 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 		}
 		if (d->is_count == 1 && (v == 0 || v > 10000)) {
 			snprintf(err, errlen, "--param %s=%s: expected 1..10000", d->name, eq + 1);
+			return -1;
+		}
+		if (d->offset == P(newidle_ratio) && v > 1024) {
+			snprintf(err, errlen, "--param newidle_ratio=%s: expected 0..1024", eq + 1);
 			return -1;
 		}
 		/* a background wake-up more often than every 100 us is no background: refused

@@ -96,7 +96,8 @@ struct sl_params {
 	u64 irq_wake_preempt_up;
 	/* 1: an interrupt's wakee on its own CPU is checked without the runner's protection */
 	u64 irq_wake_unprotected;
-	u64 tick_phase_ns;     /* the jiffy grid's offset from the run's start (modulo the tick) */
+	u64 newidle_ratio; /* each CPU's NI_RANDOM ratio (of 1024) at the start (0: 512, boot's) */
+	u64 tick_phase_ns; /* the jiffy grid's offset from the run's start (modulo the tick) */
 	u64 tick_phase_random; /* 1: that offset drawn from the seed, uniform over one tick */
 	/* per 1000 wake-ups left waiting behind a running task: it runs on until it blocks */
 	u64 wake_hold;

@@ -313,6 +313,9 @@ struct sl_cpu {
 	void *class_rq[SL_MAX_CLASSES];
 	struct sl_task *curr; /* NULL: the idle task */
 	unsigned long nr_running;
+	/* EEVDF's delayed-dequeue tasks here: still queued, so the kernel's rq->nr_running counts
+	 * them, while nr_running above counts the runnable ones only */
+	unsigned long nr_delayed;
 	struct sl_load_weight load;
 	u64 cpu_load[5];
 	bool need_resched;
@@ -355,8 +358,11 @@ struct sl_sim {
 		};
 	};
 	const struct sl_machine_ops *mops;
-	struct sl_rng sched_rng; /* the scheduler's own draws (NI_RANDOM): workloads' stay put */
-	u64 hz;			 /* CONFIG_HZ: the tick rate */
+	struct sl_rng sched_rng; /* the scheduler's and the machine's draws: workloads' stay put */
+	/* NI_RANDOM's dice alone (the kernel's sched_rng() state, used by nothing else): how often
+	 * the newidle balance is called leaves the machine's draws where they were */
+	struct sl_rng ni_rng;
+	u64 hz; /* CONFIG_HZ: the tick rate */
 	struct sl_tunables tun;
 	u64 features;
 	/* the feature bits sched_feat() has read so far (NULL: not recorded). A run reads
@@ -395,6 +401,12 @@ struct sl_sim {
 	int nohz_balancer; /* nohz.load_balancer, -1 if none */
 	int nohz_count;	   /* CPUs in nohz.cpu_mask */
 	int nr_overloaded; /* CPUs with nr_running >= 2 (sl_nr_running_inc/dec keep it) */
+	/* the root domain's overloaded flag (6.18's rd->overloaded): set when a CPU's queued
+	 * tasks (nr_running + nr_delayed) reach 2, rewritten only by a load balance's statistics
+	 * (EEVDF's sl_eevdf_load_balance); so it stays set after the overload ended */
+	bool rd_overloaded;
+	/* each CPU's NI_RANDOM ratio at the start (machine param newidle_ratio; 0: boot's) */
+	unsigned ni_ratio_start;
 	/* CPUs by nr_running, for EEVDF's busiest-CPU search: bit c of level k (2..SL_NR_LEVELS)
 	 * set when CPU c runs k tasks; lvl_cnt[k] such CPUs; nr_big CPUs above SL_NR_LEVELS */
 	u64 *lvl_bits;
@@ -470,6 +482,8 @@ static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
 	sl_lb_touch(rq);
 	if (++rq->nr_running == 2)
 		sim->nr_overloaded++;
+	if (rq->nr_running + rq->nr_delayed >= 2)
+		sim->rd_overloaded = true;
 	if (rq->nr_running >= 2)
 		sl_nr_level_move(sim, rq->id, rq->nr_running - 1, rq->nr_running);
 }
@@ -497,6 +511,8 @@ static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
 	for (int c = 0; c < sim->ncpu; c++) {
 		sim->nr_overloaded += sim->cpus[c].nr_running >= 2;
 		sl_nr_level_move(sim, c, 0, sim->cpus[c].nr_running);
+		if (sim->cpus[c].nr_running + sim->cpus[c].nr_delayed >= 2)
+			sim->rd_overloaded = true;
 	}
 }
 

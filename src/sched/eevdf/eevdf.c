@@ -20,6 +20,12 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	cfs->ni_call = 512;
 	cfs->ni_success = 256;
 	cfs->ni_ratio = 512;
+	/* a machine that ran before the workload: the ratio its history left, the count as if
+	 * the last 512 calls had succeeded at that rate */
+	if (sim->ni_ratio_start) {
+		cfs->ni_ratio = sim->ni_ratio_start;
+		cfs->ni_success = sim->ni_ratio_start / 2;
+	}
 	cfs->avg_idle = 2 * sim->tun.sched_migration_cost;
 	cfs->max_newidle_lb_cost = 0;
 	cfs->balance_interval = 2;
@@ -91,8 +97,10 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	/* an ineligible sleeper stays queued and competes until picked or woken */
 	if (!finish_delay && sleep && !(flags & EE_DEQUEUE_SPECIAL) &&
 	    sched_feat(sim, F_DELAY_DEQUEUE) && !sl_eevdf_entity_eligible(cfs, se)) {
-		if (!se->sched_delayed)
+		if (!se->sched_delayed) {
 			cfs->list_load -= scale_load_down(se->load.weight);
+			rq->nr_delayed++;
+		}
 		se->sched_delayed = true;
 		return false;
 	}
@@ -112,6 +120,8 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	if (cfs->last_put == se)
 		cfs->last_put = NULL;
 	if (finish_delay) {
+		if (se->sched_delayed)
+			rq->nr_delayed--;
 		se->sched_delayed = false;
 		if (sched_feat(sim, F_DELAY_ZERO) && ee_se(se)->vlag > 0)
 			ee_se(se)->vlag = 0;
@@ -140,8 +150,10 @@ static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct
 			cfs->nr_queued++;
 		}
 	}
-	if (se->sched_delayed)
+	if (se->sched_delayed) {
 		cfs->list_load += scale_load_down(se->load.weight);
+		rq->nr_delayed--;
+	}
 	se->sched_delayed = false;
 }
 

@@ -373,7 +373,13 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	bool count_mode;
 	int moved = 0, examined = 0;
 
-	/* no CPU with two tasks: whichever the busiest, it has fewer than 2 (below) */
+	/* update_sd_lb_stats at the root domain (the only one) rewrites rd->overloaded: a CPU
+	 * with two queued tasks, delayed ones counted (update_sg_lb_stats reads rq->nr_running) */
+	sim->rd_overloaded = false;
+	for (int c = 0; c < sim->ncpu && !sim->rd_overloaded; c++)
+		if (sim->cpus[c].nr_running + sim->cpus[c].nr_delayed > 1)
+			sim->rd_overloaded = true;
+	/* no CPU with two runnable tasks: whichever the busiest, it has fewer than 2 (below) */
 	if (!sim->nr_overloaded)
 		return -1;
 	if (sim->nr_big || !sim->lvl_bits) {
@@ -441,8 +447,11 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		move_task(sim, p, src, dst, idle != EE_CPU_NEWLY_IDLE);
 		moved++;
 		imbalance -= count_mode ? 1 : load;
+		/* detach_tasks under CONFIG_PREEMPTION (PREEMPT_DYNAMIC builds have it): a newidle
+		 * balance stops at its first task, to keep the critical section short */
+		if (idle == EE_CPU_NEWLY_IDLE)
+			break;
 	}
-	(void)idle;
 	return moved;
 }
 
@@ -511,7 +520,10 @@ void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 }
 
 /*
- * sched_balance_newidle: only when some CPU is overloaded; NI_RANDOM runs it with probability
+ * sched_balance_newidle: only when the root domain's overloaded flag is set (sim->rd_overloaded:
+ * set when a CPU's queued tasks reach two, delayed ones counted, and cleared only by the
+ * statistics of a balance that finds no such CPU, so it outlives the overload; a call made on
+ * a stale flag fails and lowers the ratio); NI_RANDOM runs it with probability
  * (1 + ratio) / 1024 and weights a success by the inverse, so ratio tracks the success rate.
  */
 bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
@@ -522,11 +534,11 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 	int r = -1;
 
 	cfs->idle_stamp = sim->now;
-	overloaded = sim->nr_overloaded > 0; /* some CPU has nr_running >= 2 */
+	overloaded = sim->rd_overloaded;
 	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
 		return false;
 	if (sched_feat(sim, F_NI_RANDOM)) {
-		unsigned draw = (unsigned)(sl_rng_next(&sim->sched_rng) % 1024);
+		unsigned draw = (unsigned)(sl_rng_next(&sim->ni_rng) % 1024);
 
 		cfs->ni_call++;
 		if (draw > w) {
