@@ -204,6 +204,34 @@ fi
 usage_error "calibrate: give -o DIR" calibrate
 usage_error "calibrate: unexpected '-x'" calibrate -x
 
+# rtapp_calib_real (issue 28): the model of a recorded launch takes that launch's own rt-app
+# calibration. A "real" run of a file calibrating on CPU0, at 13 ns per loop and 14.59 ns a
+# loop: each 2000 us run is 2000 * 1000 / 13 = 153846 loops (the log's perf), 153846 * 14.59 =
+# 2244613 ns (run 2244). The calibration's own rtapp_calib is 9 ns: without the flag the model
+# runs 222222 loops, 3242219 ns (run 3242, +44.5%); with it, the logs' c_duration over perf
+# (2000 * 1000 / 153846 = 13.0) gives 13 again and the run is the same.
+C=$T/calreal
+mkdir "$C" "$C/cal"
+sed -e 's/"calibration" : 100/"calibration" : "CPU0"/' \
+	-e 's/"log_basename" : "timer"/"log_basename" : "loop"/' "$D/timer.json" >"$C/loop.json"
+cp "$R/machine.conf" "$C/"
+"$SL" run "$C/loop.json" --kernel 6.18 --cpus 1 --machine vm-hlt --cpuidle-disable POLL \
+	--param rtapp_calib=13ns --param rtapp_kloop=14590ns --rtapp-logdir "$C" \
+	--trace-out "$C/real.trace" --no-progress >/dev/null || fail "making the calibrated run"
+grep -q '^ *0 *153846 *2244 ' "$C/loop-periodic-0.log" || fail "$(head -n 3 "$C/loop-periodic-0.log")"
+{
+	cat "$R/machine.conf"
+	echo "param rtapp_calib=9ns"
+	echo "param rtapp_kloop=14590ns"
+} >"$C/cal/machine.conf"
+"$SL" validate "$C/loop.json" --real "$C" --calibration "$C/cal" >"$T/cr0" ||
+	fail "validate at 9 ns per loop"
+grep -q '^periodic run mean (us) *2244.00 *3242.00 *+44.5%$' "$T/cr0" || fail "$(cat "$T/cr0")"
+echo "param rtapp_calib_real=1" >>"$C/cal/machine.conf"
+"$SL" validate "$C/loop.json" --real "$C" --calibration "$C/cal" >"$T/cr1" ||
+	fail "validate rtapp_calib_real=1"
+grep -q '^periodic run mean (us) *2244.00 *2244.00 *+0.0%$' "$T/cr1" || fail "$(cat "$T/cr1")"
+
 # The live path: rt-app run for real under record (root, rt-app and tracefs; skipped otherwise).
 # The figures depend on the machine; what is checked is the directory it keeps and the table.
 if [ "$(id -u)" -eq 0 ] && command -v rt-app >/dev/null && command -v workgen >/dev/null; then

@@ -144,6 +144,12 @@ const struct sl_param_desc sl_param_table[] = {
 	{"rtapp_cold", P(rtapp_cold_ns), 0, false,
 	 "with rtapp_kloop: what a run costs beyond its loops (caches and TLB cold after the "
 	 "thread slept; calibrate: runs of two lengths, time = cold + loops x per-loop cost)"},
+	{"rtapp_calib_real", P(rtapp_calib_real), 0, SL_PARAM_FLAG,
+	 "0: rtapp_calib is every modelled launch's ns per loop. 1: `validate --real DIR` takes "
+	 "the recorded launch's own instead (its logs' c_duration over perf, rounded), as rt-app "
+	 "calibrates anew at each launch (13 or 14 ns in tests/data/validate-rep's calibration "
+	 "half); with rtapp_kloop measured from the same logs (tools/rtapp_loop_cost.py; "
+	 "docs/validate.md, issue 28, \"Waits behind the waker's vCPU, the tail\")"},
 	{"wake_local", P(wake_local), 0, false,
 	 "0: a task woken on an idle CPU by that CPU's own interrupt (its timer) runs at once. "
 	 "Else "

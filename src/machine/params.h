@@ -47,6 +47,7 @@ struct sl_params {
 	u64 rtapp_kloop_ns;    /* what 1000 of rt-app's loops take here (0: off) */
 	u64 rtapp_kloop_sd_ns; /* its standard deviation from one run to the next */
 	u64 rtapp_cold_ns;     /* a run's cost beyond its loops (cold caches after a sleep) */
+	u64 rtapp_calib_real;  /* 1: validate --real takes the recorded launch's calibration */
 	u64 wake_local, wake_local_sd;	 /* idle CPU, woken from itself: to the switch */
 	u64 wake_remote, wake_remote_sd; /* idle CPU, woken by another: beyond IPI and exit */
 	u64 wake_local_decade, wake_remote_decade; /* added per tenfold idle length past 1 ms */

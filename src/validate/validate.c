@@ -29,6 +29,7 @@
 #include "experiment/run.h"
 #include "trace/record.h"
 #include "machine/machine_conf.h"
+#include "validate/rtapp_calib_real.h"
 #include "validate/rtapp_log_read.h"
 #include "validate/vtrace.h"
 #include "workload/rtapp.h"
@@ -886,7 +887,8 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 			 conf, mc.kernel_release);
 		goto out;
 	}
-	if (read_side(&real, real_dir, m, secs, err, errlen))
+	if (read_side(&real, real_dir, m, secs, err, errlen) ||
+	    sl_rtapp_calib_real(&mc, real.log, real.nlogs, err, errlen))
 		goto out;
 	/* --sim-out DIR: the simulated side kept for a look at its trace (made if missing) */
 	if (o->sim_out) {
