@@ -36,7 +36,10 @@ from sched_waking to that switch (us), and `param ipi_busy=N` (the real median, 
 wake-ups by a task of a task last on the waker's CPU A while B runs a task, by the tasks
 waiting on A (runnable, not running): one of a prio as high as the wakee's or higher ("as
 high"), only lower ones, none; how many went to B; `param vcpu_pack_wait=N`, of 1000 "as high"
-ones, how many moved, and `param vcpu_pack_wait_lower=N`, of 1000 "lower" ones.
+ones, how many moved, and `param vcpu_pack_wait_lower=N`, of 1000 "lower" ones. And
+`param vcpu_pack_queued=N`: of 1000 wake-ups by a task of a task last on its CPU A, others
+waiting on A and B idle (nothing running or waiting there: the rule's own condition), how many
+stayed on A.
 With --newidle, instead: the moments a CPU goes idle (its task blocks, nothing waits on it)
 while the other CPU has at least one task waiting (runnable, not running), by the CPU's avg_idle
 estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
@@ -465,6 +468,10 @@ def main(argv):
     n, m = wait["real"]["lower"]
     if n:
         print(f"param vcpu_pack_wait_lower={m * 1000 // n}")
+    n, m = (sum(c[i] for k, c in rc.items() if k[:4] == ("task", "A", "queued", "idle"))
+            for i in (0, 1))
+    if n:
+        print(f"param vcpu_pack_queued={m * 1000 // n}")
     return 0
 
 
