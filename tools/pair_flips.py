@@ -27,7 +27,8 @@ to a wake-up when it comes between that task's sched_waking and sched_wakeup (th
 order) or just before its sched_waking at the same time, an interrupt's entry line between
 (schedlab's). The wakee's task_cpu is
 read from the switches, migrations and wake-ups, not from sched_waking's target_cpu (the
-kernel writes the previous CPU there, schedlab the chosen one).
+kernel writes the previous CPU there, schedlab the chosen one). A task that no later line
+names does not wait (the recordings lost the lines of a few preempted tasks of their harness).
 
 Usage: pair_flips.py [--min N] [--by pair] [--json] REAL... [--model MODEL...]
   REAL...      the recordings' traces; --model ...: the model's traces of the same file(s)
@@ -45,6 +46,7 @@ import json
 import sys
 
 from ftrace_lines import LINE, SW, WAKE, opener
+from wake_situations import last_named
 
 NEWIDLE_WINDOW = 100000  # ns: a pull this close before its CPU's task blocks is its newidle pull
 
@@ -108,6 +110,7 @@ def analyse(path, minimum):
     trace's span (ns)"""
     ev = lines(path)
     nxt = next_switch(ev)
+    seen_to = last_named(path)
     curr, cpu_of, queued, comm = {}, {}, {}, {}
     pend = {}  # pid -> (A, situation of its waking, (waker, wakee) of a pair's own wake-up)
     mark = {}
@@ -155,8 +158,9 @@ def analyse(path, minimum):
                 continue
             irq = (flags[2:3] in ("h", "H", "s") or mark.get(cpu) == t or tpid == 0 or
                    curr.get(cpu) != tpid)
-            b_idle = curr.get(b, 0) == 0 and b not in queued.values()
-            a_alone = a not in queued.values()
+            live = [c for q, c in queued.items() if seen_to.get(q, 0) > t]
+            b_idle = curr.get(b, 0) == 0 and b not in live
+            a_alone = a not in live
             own = None
             if not irq:
                 own = (tpid, pid)
