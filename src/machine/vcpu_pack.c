@@ -171,9 +171,9 @@ static int waiting(const struct sl_sim *sim, int cpu, const struct sl_task *p)
  * calibration half's recordings move 194 of 855 of these, 135 of 1828 with only less important
  * tasks waiting and 46 of 3169 with none (tools/wake_situations.py; docs/validate.md, issue 28,
  * the wake-up situations).
- * vcpu_pack_wait_lower: the same when only less important tasks wait there (135 of 1828): the
- * moves that part a waker and its wakee which the model lacked most (tools/pair_flips.py;
- * docs/validate.md, "Pairs made and unmade").
+ * vcpu_pack_wait_lower: the same when only less important tasks wait there (122 of 749, with
+ * the recordings' lost tasks left out: 162): the moves that part a waker and its wakee which
+ * the model lacked most (tools/pair_flips.py; docs/validate.md, "Pairs made and unmade").
  * The observed effect, not the kernel's code; on any other number of CPUs it does nothing.
  */
 int sl_vcpu_pack_wait(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
