@@ -515,6 +515,71 @@ static void test_vcpu_pack_wait(void **state)
 }
 
 /*
+ * vcpu_pack_wait_lower: test_vcpu_pack_wait's setting with the waiting hog at nice 1 (prio 121,
+ * lower than the wakee's 120). By hand, of 10000: unset none moved; vcpu_pack_wait=1000 alone
+ * none (its rule is for one as important); vcpu_pack_wait_lower=1000 all to CPU 1;
+ * vcpu_pack_wait_lower=300 a binomial of sd 45.8 (3000 +- 250). With the hog at nice 0 (as
+ * important) vcpu_pack_wait_lower=1000 alone moves none (vcpu_pack_wait's case), and with the
+ * hog running or on CPU 1 (none waiting on CPU 0) none either.
+ */
+static void test_pack_wait_lower(void **state)
+{
+	int moved[4];
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		static const char *const set[] = {NULL, "vcpu_pack_wait=1000",
+						  "vcpu_pack_wait_lower=1000",
+						  "vcpu_pack_wait_lower=300"};
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task waker, other, wakee;
+		struct sl_task *q;
+
+		assert_int_equal(sl_sim_run(sim), 0);
+		assert_int_equal(sl_machine_of(sim)->ntasks, 1);
+		q = sl_sim_task(sim, 0);
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		q->state = TS_RUNNING;
+		q->cpu = 0;
+		q->on_cpu = false;
+		q->nice = 1;
+		wakee.cpu = 0;
+		sim->cpus[0].curr = &waker;
+		sim->cpus[0].nr_running = 2;
+		sim->cpus[1].curr = &other;
+		sim->cpus[1].nr_running = 1;
+		moved[k] = 0;
+		for (int i = 0; i < 10000; i++)
+			moved[k] += sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0) == 1;
+		if (k == 2) {
+			q->nice = 0;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			q->nice = 1;
+			q->on_cpu = true;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			q->on_cpu = false;
+			q->cpu = 1;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			q->cpu = 0;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 1);
+		}
+		for (int c = 0; c < 2; c++) {
+			sim->cpus[c].curr = NULL;
+			sim->cpus[c].nr_running = 0;
+		}
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(moved[0], 0);
+	assert_int_equal(moved[1], 0);
+	assert_int_equal(moved[2], 10000);
+	assert_true(moved[3] >= 2750 && moved[3] <= 3250);
+}
+
+/*
  * vcpu_pack_busy: CPU 0 runs the waker with one more task queued (nr_running 2), CPU 1 runs
  * another task alone (1); the wakee last ran on CPU 0 and the policy left it there. By hand,
  * of 10000: unset none moved, 1000 all to CPU 1, 500 a binomial of sd 50 (5000 +- 250). The
@@ -1017,7 +1082,7 @@ int main(void)
 		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_wake_tail),
 		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
 		cmocka_unit_test(test_wake_path),	 cmocka_unit_test(test_wake_path_tail),
-		cmocka_unit_test(test_vcpu_pack_wait),
+		cmocka_unit_test(test_vcpu_pack_wait),	 cmocka_unit_test(test_pack_wait_lower),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,7 +96,8 @@ grep -q 'W -> Z' "$T/out" && grep -q '(irq) -> Q' "$T/out" || fail "--by pair: $
 # preempted by W, so it waits there. W wakes X (last on CPU 0, CPU 1 running Y) at prio 110:
 # Q is of a lower priority ("lower"); X stays and runs. W wakes X again at prio 120: Q is as
 # important ("as high"); X goes to CPU 1. By hand: as high 1 of 1 moved, lower 0 of 1, none 0
-# of 0: param vcpu_pack_wait=1000.
+# of 0: param vcpu_pack_wait=1000. (Q runs at last at 1.0002: a task no later line names does
+# not wait.)
 {
 	cat "$T/head"
 	sw 0 0.950000 W 10 R+ Q 14
@@ -112,10 +113,43 @@ TR
                W-10      [000] d..4.     1.000101: sched_wakeup: comm=X pid=11 prio=120 target_cpu=001
 TR
 	sw 1 1.000130 Y 12 R+ X 11
+	sw 0 1.000200 W 10 S Q 14
 } >"$T/wait.trace"
 "$PY" "$TOOLPY" "$T/wait.trace" >"$T/out" || fail "wait: exit $?"
 grep -q '^  real  as high: 1 of 1  lower: 0 of 1  none: 0 of 0$' "$T/out" &&
 	grep -q '^param vcpu_pack_wait=1000$' "$T/out" || fail "wait: $(cat "$T/out")"
+
+# vcpu_pack_queued's count (queued.trace): after the same start Y sleeps, CPU 1 idles; Q is
+# preempted by W on CPU 0 and waits there. W wakes X (last on CPU 0; B idle, nothing waiting on
+# it): X stays on CPU 0 and runs, Q still waiting; W wakes X again: X goes to the idle CPU 1.
+# Q runs at last at 1.0002. By hand: 1 of 2 stayed: param vcpu_pack_queued=500. Without Q's
+# last line (stuck.trace) Q is never named after its preemption, a lost line: it does not wait,
+# and both wake-ups are X's with W alone on CPU 0.
+{
+	cat "$T/head"
+	sw 1 0.950000 Y 12 S swapper/1 0
+	sw 0 0.950000 W 10 R+ Q 14
+	sw 0 0.950100 Q 14 R+ W 10
+	cat <<'TR'
+               W-10      [000] d..3.     1.000000: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000001: sched_wakeup: comm=X pid=11 prio=120 target_cpu=000
+TR
+	sw 0 1.000010 W 10 R+ X 11
+	sw 0 1.000020 X 11 S W 10
+	cat <<'TR'
+               W-10      [000] d..3.     1.000100: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000101: sched_wakeup: comm=X pid=11 prio=120 target_cpu=001
+TR
+	sw 1 1.000130 swapper/1 0 R X 11
+	sw 0 1.000200 W 10 S Q 14
+} >"$T/queued.trace"
+"$PY" "$TOOLPY" "$T/queued.trace" >"$T/out" || fail "queued: exit $?"
+grep -v ' 1.000200: ' "$T/queued.trace" >"$T/stuck.trace"
+"$PY" "$TOOLPY" "$T/stuck.trace" >"$T/out2" || fail "stuck: exit $?"
+grep -q '^task last A A alone  B idle  *2\.0  *50$' "$T/out2" && ! grep -q 'queued' "$T/out2" ||
+	fail "stuck: $(cat "$T/out2")"
+grep -q '^task last A A queued B idle  *2\.0  *50$' "$T/out" &&
+	grep -q '^param vcpu_pack_queued=500$' "$T/out" || fail "queued: $(cat "$T/out")"
 
 tool_error "$T/head" "no wake-up"
 sed 's/\[001\]/[002]/' "$T/real.trace" >"$T/three.trace"

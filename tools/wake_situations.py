@@ -36,7 +36,10 @@ from sched_waking to that switch (us), and `param ipi_busy=N` (the real median, 
 wake-ups by a task of a task last on the waker's CPU A while B runs a task, by the tasks
 waiting on A (runnable, not running): one of a prio as high as the wakee's or higher ("as
 high"), only lower ones, none; how many went to B; `param vcpu_pack_wait=N`, of 1000 "as high"
-ones, how many moved.
+ones, how many moved, and `param vcpu_pack_wait_lower=N`, of 1000 "lower" ones. And
+`param vcpu_pack_queued=N`: of 1000 wake-ups by a task of a task last on its CPU A, others
+waiting on A and B idle (nothing running or waiting there: the rule's own condition), how many
+stayed on A.
 With --newidle, instead: the moments a CPU goes idle (its task blocks, nothing waits on it)
 while the other CPU has at least one task waiting (runnable, not running), by the CPU's avg_idle
 estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
@@ -77,6 +80,7 @@ def analyse(path, names):
     remote = []
     prio = {}  # pid -> its last traced prio
     waits = []  # (pid, class of the tasks waiting on A, moved to B) of vcpu_pack_wait's case
+    seen_to = last_named(path)
     for line in opener(path):
         m = LINE.match(line)
         if not m:
@@ -124,8 +128,10 @@ def analyse(path, names):
                 continue
             irq = (flags[2:3] in ("h", "H", "s") or mark.get(cpu) == ts or tpid == 0 or
                    curr.get(cpu) != tpid)
-            on_a = sum(1 for c in queued.values() if c == a)
-            b_idle = curr.get(b, 0) == 0 and not any(c == b for c in queued.values())
+            now = stamp(ts)
+            live = {q: c for q, c in queued.items() if seen_to.get(q, 0) > now}
+            on_a = sum(1 for c in live.values() if c == a)
+            b_idle = curr.get(b, 0) == 0 and not any(c == b for c in live.values())
             if irq:
                 sa = "idle" if curr.get(a, 0) == 0 and not on_a else "busy"
             else:
@@ -134,7 +140,7 @@ def analyse(path, names):
                    "idle" if b_idle else "busy")
             wcls = None
             if sit[0] == "task" and sit[1] == "A" and curr.get(b, 0):
-                wq = [prio.get(q, 120) for q, c in queued.items() if c == a]
+                wq = [prio.get(q, 120) for q, c in live.items() if c == a]
                 wcls = ("none" if not wq else
                         "as high" if min(wq) <= prio[pid] else "lower")
             pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), stamp(ts), curr.get(b, 0),
@@ -169,17 +175,25 @@ MIGRATION_COST = 500000  # ns: sysctl_sched_migration_cost, task_hot()'s cut-off
 WAITERS = [f"{h} {k}" for h in ("hot", "cold") for k in ("woken", "preempted", "both")]
 
 
-def newidle(path):
-    """(avg_idle in ns, pulled, the waiters' class) of each moment a CPU of the trace went idle
-    while the other had a task waiting; a task the trace never shows again does not wait (its
-    lines were lost: a recording has a task preempted once and never switched in again)"""
-    seen_to = {}  # pid -> the last time a line names it
+def last_named(path):
+    """{pid: the time of the last line of the trace at path that names it}: a task preempted
+    whose later lines were lost (the recordings have a few: bash, python3, grep of the recording
+    harness, seen preempted once and never again for 0.3-3.5 s) does not wait after that"""
+    seen_to = {}
     for line in opener(path):
         m = LINE.match(line)
         if m:
             t = stamp(m.group(5))
             for q in [m.group(2)] + PIDS.findall(m.group(7)):
                 seen_to[int(q)] = t
+    return seen_to
+
+
+def newidle(path):
+    """(avg_idle in ns, pulled, the waiters' class) of each moment a CPU of the trace went idle
+    while the other had a task waiting; a task the trace never shows again does not wait (its
+    lines were lost: a recording has a task preempted once and never switched in again)"""
+    seen_to = last_named(path)
     curr, queued, pend = {}, {}, set()
     avg = {0: AVG_IDLE_MAX, 1: AVG_IDLE_MAX}
     idle_at = {}  # cpu -> when it went idle (its switch to the idle task)
@@ -462,6 +476,13 @@ def main(argv):
     n, m = wait["real"]["as high"]
     if n:
         print(f"param vcpu_pack_wait={m * 1000 // n}")
+    n, m = wait["real"]["lower"]
+    if n:
+        print(f"param vcpu_pack_wait_lower={m * 1000 // n}")
+    n, m = (sum(c[i] for k, c in rc.items() if k[:4] == ("task", "A", "queued", "idle"))
+            for i in (0, 1))
+    if n:
+        print(f"param vcpu_pack_queued={m * 1000 // n}")
     return 0
 
 

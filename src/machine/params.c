@@ -254,6 +254,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "as the wakee's or higher waits there (tools/wake_situations.py on the calibration "
 	 "half's 21 traces: 194 of 855 moved; 135 of 1828 with only lower ones waiting, 46 of "
 	 "3169 with none)"},
+	{"vcpu_pack_wait_lower", P(vcpu_pack_wait_lower), 0, true,
+	 "0 (leave it out): mainline placement. Else vcpu_pack_wait's rule where only tasks of a "
+	 "lower priority than the wakee's wait on its previous CPU: the wake-up goes to the other "
+	 "CPU this many times in 1000 (tools/wake_situations.py on the calibration half's 21 "
+	 "traces prints it: 122 of 749 moved, 162; the moves that part a waker and its wakee "
+	 "which the model lacked, tools/pair_flips.py, docs/validate.md, pairs made and unmade)"},
 	{"wake_ipi", P(wake_ipi_ns), 0, false,
 	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
 	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "

@@ -63,6 +63,8 @@ struct sl_params {
 	u64 vcpu_pack_other; /* per 1000: prev elsewhere, the waker alone: joins the waker */
 	u64 vcpu_pack_irq;   /* per 1000: an interrupt's wake-up of a task last on its idle CPU */
 	u64 vcpu_pack_irq_busy; /* per 1000: ... of a task last on its CPU, busy with another */
+	/* per 1000: vcpu_pack_wait's rule with only less important tasks waiting there */
+	u64 vcpu_pack_wait_lower;
 	u64 timer_coalesce;  /* 1: an hrtimer interrupt runs its CPU's timers whose window opened */
 	u64 vcpu_pack_busy;  /* per 1000: both CPUs busy, more wait on prev: to the other */
 	u64 vcpu_pack_wait;  /* per 1000: both busy, one as important waits on the waker's: away */
