@@ -23,8 +23,8 @@ Usage: pipe_pair.py [--rows] TRACE...
 Prints, per trace and over all of them, the counts by prev x b_state and by the other
 predictors, with how many of each went to A (joined the waker); the transitions' rates
 (together -> apart per 1000 wake-ups of a wakee last on A with B idle, nothing waiting there,
-and the waker alone on A; apart -> together per 1000 of a wakee last on B, the same), i.e. what vcpu_pack_waker and vcpu_pack_other
-express; and the share of wake-ups apart. --rows: one CSV line per wake-up instead.
+and the waker alone on A; apart -> together per 1000 of a wakee last on B, the same), i.e.
+what vcpu_pack_waker and vcpu_pack_other express; and the share of wake-ups apart. --rows: one CSV line per wake-up instead.
 Exit 2 on a file that cannot be read or a trace with no such pair.
 """
 import lzma
