@@ -54,6 +54,16 @@ grep -q "^| ('B', 'idle<0100h') | 1 | 1 | 1000.0 |$" "$T/out" || fail "B halted:
 grep -q ',1000300,0,A,B,idle>4000h,100300,0,0,2,99,32$' "$T/rows" || fail "row 3: $(cat "$T/rows")"
 grep -q ',1000400,1,B,B,idle<0100,90,0,0,0,68,31$' "$T/rows" || fail "row 4: $(cat "$T/rows")"
 grep -q ',1000500,0,B,A,idle<0100h,90,0,0,1,69,2$' "$T/rows" || fail "row 5: $(cat "$T/rows")"
+# lost.trace: the same with bash (20) taking CPU 0 from X at 1.00005 and X taking it back at
+# 1.00006: bash waits on CPU 0 and no later line names it (its lines were lost), so it does
+# not wait: the same two rates (read as waiting, every wake-up on CPU 0 had "others" and
+# neither rate counted one)
+awk '/1.000000: sched_switch/ { print; print "               X-10      [000] d..2.     1.000050: sched_switch: prev_comm=X prev_pid=10 prev_prio=120 prev_state=R+ ==> next_comm=bash next_pid=20 next_prio=120"; print "            bash-20      [000] d..2.     1.000060: sched_switch: prev_comm=bash prev_pid=20 prev_prio=120 prev_state=R+ ==> next_comm=X next_pid=10 next_prio=120"; next } { print }' \
+	"$T/t.trace" >"$T/lost.trace"
+[ "$(grep -c bash "$T/lost.trace")" -eq 2 ] || fail "lost.trace: $(cat "$T/lost.trace")"
+"$PY" "$TOOLPY" "$T/lost.trace" >"$T/out" || fail "lost: exit $? ($(cat "$T/out"))"
+grep -q ': 2 of 3 stayed = 666.7 per 1000$' "$T/out" &&
+	grep -q ': 1 of 2 joined = 500.0 per 1000$' "$T/out" || fail "lost: $(cat "$T/out")"
 tool_error "$T/none.trace" none.trace
 grep -v 'sched_waking' "$T/t.trace" >"$T/nopair.trace"
 tool_error "$T/nopair.trace" 'no pair'

@@ -41,7 +41,8 @@ grep -q '^param vcpu_pack_waker=1000$' "$T/fit" && grep -q '^param vcpu_pack_oth
 # with a second trace: CPU 1 runs F until 0.9005 and idles; CPU 0 runs E (pid 14) until
 # 0.901, then D (15) until 0.902, switched out runnable for A (10), which wakes E (last on
 # CPU 0) at 1.0001 while D waits on CPU 0: E stays on CPU 0. So 1 of 1 such wake-ups with
-# others queued stayed (vcpu_pack_queued 1000), the other lines as above; without a size
+# others queued stayed (vcpu_pack_queued 1000; D runs at last at 1.0002, so it waits), the
+# other lines as above; without a size
 # bound every room of the grid (300 to 1024) packs C (2.6 + 233.8 < 300), wrongly, so the
 # first, 300; then the first prio bound that leaves C's 120 out, 100: where 1 of 1 went
 cat >"$T/q.trace" <<'TR'
@@ -56,6 +57,7 @@ cat >"$T/q.trace" <<'TR'
                D-15      [000] d..2.     0.902000: sched_switch: prev_comm=D prev_pid=15 prev_prio=120 prev_state=R ==> next_comm=A next_pid=10 next_prio=120
                A-10      [000] d..3.     1.000100: sched_waking: comm=E pid=14 prio=120 target_cpu=000
                A-10      [000] d..4.     1.000100: sched_wakeup: comm=E pid=14 prio=120 target_cpu=000
+               A-10      [000] d..2.     1.000200: sched_switch: prev_comm=A prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=D next_pid=15 next_prio=120
 TR
 "$PY" "$TOOLPY" --fit "$T/t.trace" "$T/q.trace" >"$T/fitq" || fail "--fit (2) exit $?"
 grep -q '^param vcpu_pack_waker=1000$' "$T/fitq" && grep -q '^param vcpu_pack_queued=1000$' "$T/fitq" &&
@@ -68,5 +70,75 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$(c["wakee"]) == "C" { printf "%.1f %.1f\n", $(c["util_p"]), $(c["util_a"]) }' "$T/rows" \
 	>"$T/u"
 [ "$(cat "$T/u")" = "2.6 233.8" ] || fail "C's and CPU 0's utilization: $(cat "$T/u")"
+
+# Lost lines and a busy idle CPU (lost.trace; docs/validate.md, "Lost lines, and the rates
+# measured again"). W (10) runs on CPU 0; X, Y, V, U (11, 12, 15, 16) last ran there, Z (13)
+# on CPU 1, which idles. e1: W wakes Y (last on A, A alone): Y goes to CPU 1. e2: W wakes Z
+# (last on B): Z goes to CPU 1. Then bash (20) takes CPU 0 from W and W takes it back: bash
+# waits there, and no later line names it (its lines were lost). e3: W wakes X (last on A):
+# X stays. e4: W wakes Z onto CPU 1, which runs its idle task until 1.0203; e5, meanwhile: W
+# wakes X, which stays (CPU 1 is not idle: Z waits there). An interrupt wakes V onto CPU 0, V
+# runs and W takes CPU 0 back: V waits there (it runs at 1.05). e6: W wakes X (last on A, V
+# waiting): X stays; e7: W wakes U (last on A, V and X waiting): U goes to CPU 1.
+# By hand, bash not waiting after its last line and e5 left out: alone e1 e3, 1 of 2 stayed
+# (vcpu_pack_waker 500); last on B e2 e4, none joined; queued e6 e7, 1 of 2 (vcpu_pack_queued
+# 500). Read as before (bash waiting, CPU 1 idle while Z waits there): alone e1 only (0), last
+# on B e2 (e4 had bash queued on A), queued e3 e5 e6 e7, 3 of 4 (750).
+sw() { # sw CPU TIME PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
+	printf '%16s-%-7s [00%s] d..2.     %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%s next_prio=120\n' \
+		"$3" "$4" "$1" "$2" "$3" "$4" "$5" "$6" "$7"
+}
+wk() { # wk CPU TIME WAKEE PID TARGET [FLAGS]: W's waking and the wake-up onto TARGET
+	printf '%16s-%-7s [00%s] %s     %s: sched_waking: comm=%s pid=%s prio=120 target_cpu=00%s\n' \
+		W 10 "$1" "${6:-d..3.}" "$2" "$3" "$4" "$1"
+	printf '%16s-%-7s [00%s] %s     %s1: sched_wakeup: comm=%s pid=%s prio=120 target_cpu=00%s\n' \
+		W 10 "$1" "${6:-d..4.}" "$2" "$3" "$4" "$5"
+}
+{
+	printf '# tracer: nop\n#\n'
+	sw 0 0.900000 swapper/0 0 R X 11
+	sw 1 0.900000 swapper/1 0 R Z 13
+	sw 0 0.900010 X 11 S Y 12
+	sw 0 0.900020 Y 12 S V 15
+	sw 0 0.900030 V 15 S U 16
+	sw 0 0.900040 U 16 S W 10
+	sw 1 0.900050 Z 13 S swapper/1 0
+	wk 0 0.92000 Y 12 1
+	sw 1 0.920010 swapper/1 0 R Y 12
+	sw 1 0.920020 Y 12 S swapper/1 0
+	wk 0 0.93000 Z 13 1
+	sw 1 0.930010 swapper/1 0 R Z 13
+	sw 1 0.930020 Z 13 S swapper/1 0
+	sw 0 0.950000 W 10 R+ bash 20
+	sw 0 0.950010 bash 20 R+ W 10
+	wk 0 1.00000 X 11 0
+	sw 0 1.000010 W 10 R+ X 11
+	sw 0 1.000020 X 11 S W 10
+	wk 0 1.02000 Z 13 1
+	wk 0 1.02010 X 11 0
+	sw 0 1.020110 W 10 R+ X 11
+	sw 0 1.020120 X 11 S W 10
+	sw 1 1.020300 swapper/1 0 R Z 13
+	sw 1 1.020310 Z 13 S swapper/1 0
+	wk 0 1.03000 V 15 0 d.h3. d.h4.
+	sw 0 1.030010 W 10 R+ V 15
+	sw 0 1.030020 V 15 R+ W 10
+	wk 0 1.04000 X 11 0
+	wk 0 1.04010 U 16 1
+	sw 1 1.040110 swapper/1 0 R U 16
+	sw 1 1.040120 U 16 S swapper/1 0
+	sw 0 1.050000 W 10 S V 15
+	sw 0 1.050010 V 15 S X 11
+	sw 0 1.050020 X 11 S swapper/0 0
+} >"$T/lost.trace"
+"$PY" "$TOOLPY" --fit "$T/lost.trace" >"$T/fitl" || fail "lost: exit $? ($(cat "$T/fitl"))"
+grep -q "^# wake_pack.py --fit: 2 wake-ups of a task last on the waker's CPU, the waker alone there, 1 stayed;$" "$T/fitl" &&
+	grep -q '^param vcpu_pack_waker=500$' "$T/fitl" &&
+	grep -q '^# of the 2 last on the idle CPU, 0 joined the waker$' "$T/fitl" &&
+	grep -q "^# 2 wake-ups of a task last on the waker's CPU, others queued there, 1 stayed$" "$T/fitl" &&
+	grep -q '^param vcpu_pack_queued=500$' "$T/fitl" || fail "lost: $(cat "$T/fitl")"
+"$PY" "$TOOLPY" "$T/lost.trace" >"$T/outl" || fail "lost (table): exit $?"
+grep -q '^6 wake-ups by a running task with the other CPU idle; 2 ran on the waker' "$T/outl" ||
+	fail "lost (table): $(head -1 "$T/outl")"
 tool_error "$T/none.trace" none.trace
 echo "wake_pack.sh: ok"

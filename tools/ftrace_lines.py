@@ -1,6 +1,7 @@
 """The ftrace text lines the wake-up tools read (tools/wake_pack.py, wake_irq.py,
-wake_preempt_pairs.py), in one place: a line's columns, sched_switch's and sched_waking's
-fields, and a trace opened as text whether it is plain or .xz.
+wake_preempt_pairs.py, wake_situations.py, pair_flips.py), in one place: a line's columns,
+sched_switch's and sched_waking's fields, a trace opened as text whether it is plain or .xz,
+and the tasks whose later lines were lost (last_named).
 
 LINE groups: comm, pid, cpu, flags, timestamp (s.frac), event, the event's fields.
 SW groups: prev_pid, prev_state, next_comm, next_pid.
@@ -18,3 +19,29 @@ def opener(path):
     """the trace at path as text lines, undecodable bytes replaced"""
     return lzma.open(path, "rt", errors="replace") if path.endswith(".xz") else open(
         path, errors="replace")
+
+
+PIDS = re.compile(r"pid=(\d+)")
+
+
+def stamp(ts):
+    """an ftrace timestamp (s.frac) in ns, exactly"""
+    sec, frac = ts.split(".")
+    return int(sec) * 1000000000 + int((frac + "000000000")[:9])
+
+
+def last_named(path):
+    """{pid: the time (ns) of the last line of the trace at path that names it, as the task of
+    the line or in a field}. The recordings hold tasks of the recording harness (bash, python3,
+    grep) that are preempted once and never named again for 0.3-3.5 s: their later lines were
+    lost (docs/validate.md, issue 28, "Lost lines"). A reader that keeps such a task waiting
+    (runnable, not running) counts every later wake-up on its CPU as one with others waiting,
+    and the CPU as busy; a task is waiting at t only while last_named(path)[pid] > t."""
+    seen_to = {}
+    for line in opener(path):
+        m = LINE.match(line)
+        if m:
+            t = stamp(m.group(5))
+            for q in [m.group(2)] + PIDS.findall(m.group(7)):
+                seen_to[int(q)] = t
+    return seen_to

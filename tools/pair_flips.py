@@ -45,16 +45,9 @@ Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no pair 
 import json
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener
-from wake_situations import last_named
+from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
 
 NEWIDLE_WINDOW = 100000  # ns: a pull this close before its CPU's task blocks is its newidle pull
-
-
-def stamp(ts):
-    """an ftrace timestamp (s.frac) in ns, exactly"""
-    sec, frac = ts.split(".")
-    return int(sec) * 1000000000 + int((frac + "000000000")[:9])
 
 
 def fields(rest):

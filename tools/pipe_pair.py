@@ -11,7 +11,8 @@ sched_waking of one end by the other, sent while the waker runs on CPU A (B is t
             is queued there and its sched_wakeup comes later, from B's idle task)
   b_state   B at the sched_waking: busy (running a task), or idle for how long (since its
             switch to the idle task) and whether it entered the halt (cpu_idle state 1)
-  a_others  tasks runnable on A besides the waker (woken there or preempted, not yet run)
+  a_others  tasks runnable on A besides the waker (woken there or preempted, not yet run; a
+            task no later line names is not: its lines were lost, ftrace_lines.last_named)
   need_rs   the waker's line carries need-resched (N)
   since     wake-ups of the pair since its last change between together and apart
   ran       how long the waker has run since its switch-in (us; a host preemption of A
@@ -21,15 +22,17 @@ sched_waking of one end by the other, sent while the waker runs on CPU A (B is t
 Usage: pipe_pair.py [--rows] TRACE...
 Prints, per trace and over all of them, the counts by prev x b_state and by the other
 predictors, with how many of each went to A (joined the waker); the transitions' rates
-(together -> apart per 1000 wake-ups of a wakee last on A with B idle; apart -> together
-per 1000 of a wakee last on B with B idle), i.e. what vcpu_pack_waker and vcpu_pack_other
-express; and the share of wake-ups apart. --rows: one CSV line per wake-up instead.
+(together -> apart per 1000 wake-ups of a wakee last on A with B idle, nothing waiting there,
+and the waker alone on A; apart -> together per 1000 of a wakee last on B, the same), i.e.
+what vcpu_pack_waker and vcpu_pack_other express; and the share of wake-ups apart. --rows: one CSV line per wake-up instead.
 Exit 2 on a file that cannot be read or a trace with no such pair.
 """
 import lzma
 import re
 import sys
 from collections import Counter, defaultdict
+
+from ftrace_lines import last_named
 
 LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+)\.(\d+):\s+(\w+):\s(.*)$")
 SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)")
@@ -106,6 +109,7 @@ def ran_bin(us):
 
 def analyse(path):
     evs = events(path)
+    seen_to = last_named(path)  # ns; a task waits only until its last line
     pair = find_pair(evs)
     if not pair:
         die("%s: no pair of tasks that wake each other" % path)
@@ -179,7 +183,10 @@ def analyse(path):
                 r["b"] = "idle" + idle_bin(t - idle_since.get(b, t)) + (
                     "h" if halted.get(b) else "")
             r["idle_us"] = t - idle_since.get(b, t) if not curr.get(b, 0) else -1
-            r["a_others"] = len(queued[cpu] - {pid, y})
+            live = {c: {q for q in qs if seen_to.get(q, 0) > t * 1000}
+                    for c, qs in queued.items()}
+            r["a_others"] = len(live.get(cpu, set()) - {pid, y})
+            r["b_waiting"] = len(live.get(b, set()) - {y})
             r["need_rs"] = flags[1] == "N"
             r["since"] = since
             r["ran"] = t - sw_in.get(cpu, t)
@@ -214,8 +221,10 @@ def table(title, rows, key):
 
 def rates(rows):
     """vcpu_pack_waker / vcpu_pack_other's situation: B idle, A runs the waker alone."""
-    w = [r for r in rows if r["prev"] == "A" and r["b"] != "busy" and not r["a_others"]]
-    o = [r for r in rows if r["prev"] == "B" and r["b"] != "busy" and not r["a_others"]]
+    w = [r for r in rows if r["prev"] == "A" and r["b"] != "busy" and not r["b_waiting"] and
+         not r["a_others"]]
+    o = [r for r in rows if r["prev"] == "B" and r["b"] != "busy" and not r["b_waiting"] and
+         not r["a_others"]]
     ws = sum(r["went"] == "A" for r in w)
     oj = sum(r["went"] == "A" for r in o)
     apart = sum(r["went"] == "B" for r in rows)

@@ -6,9 +6,10 @@ hrtimer_expire_entry/irq_handler_entry line just before it on that CPU, as sched
 traces mark a sleep timer) on CPU X, of a task that last ran on X and that ran on both CPUs in
 the trace (a task pinned to one CPU cannot move), counts where its sched_wakeup put it, by
 whether X runs a task and whether the other CPU O is idle (its idle task runs and no woken task
-is on its way there). Mainline sends the wakee from a busy X to an idle O (select_idle_sibling);
-the class "X busy, O idle" gives vcpu_pack_irq_busy: of 1000 such wake-ups, how many stayed
-on X.
+is on its way there; one no later line names is not: its lines were lost,
+ftrace_lines.last_named). Mainline sends the wakee from a busy X to an idle O
+(select_idle_sibling); the class "X busy, O idle" gives vcpu_pack_irq_busy: of 1000 such
+wake-ups, how many stayed on X.
 
 Usage: wake_irq.py TRACE...   (ftrace text, plain or .xz)
 Prints the table over all traces and `param vcpu_pack_irq_busy=N`; exit 2 on a file that
@@ -16,7 +17,7 @@ cannot be read or traces without a wake-up of that class.
 """
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener
+from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
 
 
 def analyse(path):
@@ -28,6 +29,7 @@ def analyse(path):
     pend = {}  # pid -> (X, key)
     mark = None  # (cpu, time) of the last interrupt entry line
     out = []
+    seen_to = last_named(path)
     with opener(path) as f:
         for line in f:
             m = LINE.match(line)
@@ -58,7 +60,9 @@ def analyse(path):
                 if not s or not irq or last.get(pid) != cpu:
                     continue
                 x_busy = curr.get(cpu, 0) != 0
-                o_idle = curr.get(1 - cpu, 0) == 0 and not coming[1 - cpu]
+                now = stamp(ts)
+                o_idle = curr.get(1 - cpu, 0) == 0 and not any(
+                    seen_to.get(q, 0) > now for q in coming[1 - cpu])
                 pend[pid] = (cpu, (x_busy, o_idle))
             elif ev == "sched_wakeup":
                 s = WAKE.search(rest)

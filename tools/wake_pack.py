@@ -4,13 +4,16 @@
 Issues 27/28: the measured kernel's non-mainline sched_vcpu_pack boot option keeps many such
 wake-ups on the waker's CPU where mainline 6.18 takes the idle one. This reads ftrace text
 traces (plain or .xz) and, for each sched_waking sent by a task running on CPU A (not from an
-interrupt) while CPU B runs its idle task, of a task not running anywhere, writes one row:
+interrupt) while CPU B is idle (its idle task runs and no task waits there: the rules' own
+condition), of a task not running anywhere, writes one row:
 the outcome (sched_wakeup's target_cpu is A: "packed") and candidate predictors computed from
 the trace's own history:
 
   prev_a      the wakee last ran on A (its last switch-in there; else sched_waking's
               target_cpu)
-  nr_a        tasks runnable on A besides the waker
+  nr_a        tasks runnable on A besides the waker (a task whose later lines were lost, as
+              the recordings' harness tasks preempted once and never named again, waits
+              only until its last line: ftrace_lines.last_named)
   resched     need-resched already set on A (the N flag)
   util_a      A's busy time, decayed as PELT's util_avg (32 ms half-life, 1024 = always busy)
   util_sum_a  sum of the PELT-like utilization of the tasks attached to A (their last CPU),
@@ -52,7 +55,7 @@ import math
 import re
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener
+from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
 
 HALF_NS = 32 * 1024 * 1000  # PELT: y^32 = 1/2 with 1024 us periods
 PERCPU = re.compile(r"/\d+$")  # kworker/0:1, ksoftirqd/1, migration/0: bound to one CPU
@@ -107,6 +110,7 @@ def analyse(path):
     first = {}  # pid -> first seen
     busy = {}  # cpu -> total busy ns
     t0 = None
+    seen_to = last_named(path)
     ticks = {}  # cpu -> [(t, busy ns by then)] of its last two ticks (tick_nohz_handler)
 
     def busy_at(c, t):
@@ -174,7 +178,12 @@ def analyse(path):
             if ncpu != 2 or tpid == 0 or curr.get(cpu) != tpid or flags[2:3] in ("h", "H", "s"):
                 continue
             other = 1 - cpu
-            if curr.get(other, -1) != 0 or pid in curr.values():
+            # the tasks waiting (runnable, not running) now: a task whose later lines were
+            # lost (ftrace_lines.last_named) waits no more after its last line
+            now = stamp(ts)
+            live = [c for q, c in queued.items() if seen_to.get(q, 0) > now]
+            # B idle as the rule (sl_rq_idle) needs it: its idle task runs, nothing waits there
+            if curr.get(other, -1) != 0 or other in live or pid in curr.values():
                 continue
             if PERCPU.search(w.group(1)) and not w.group(1).startswith("kworker/u"):
                 continue
@@ -190,7 +199,7 @@ def analyse(path):
                        slept=(t - slept_at[pid]) / 1000.0 if pid in slept_at else float("inf"),
                        idle_b=(t - since.get(other, t)) / 1000.0, cpu=cpu, out=None,
                        lat=-1.0, prio_p=int(w.group(3)), prio_w=prio.get(tpid, -1),
-                       nr_a=sum(1 for c in queued.values() if c == cpu),
+                       nr_a=sum(1 for c in live if c == cpu),
                        resched=int(flags[1:2] == "N"),
                        tick_last=tick_frac(ticks.get(cpu, []), None),
                        tick_since=tick_frac(ticks.get(cpu, [])[-1:], (t, busy_at(cpu, t))),

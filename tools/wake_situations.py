@@ -55,7 +55,7 @@ import re
 import statistics
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener
+from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
 
 PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 
@@ -167,26 +167,11 @@ def analyse(path, names):
             [(c, mv) for pid, c, mv in waits if counted(pid, comm, seen, names)])
 
 
-PIDS = re.compile(r"pid=(\d+)")
 PULL_WINDOW = 50000  # ns: a pull this close to the moment a CPU goes idle is its newidle pull
 AVG_IDLE_MAX = 1000000  # ns: 2 * max_idle_balance_cost (sysctl_sched_migration_cost 0.5 ms)
 IDLE_BINS = (50, 200, 400, 600, 800, 900, 1000)  # us: upper ends of the avg_idle classes
 MIGRATION_COST = 500000  # ns: sysctl_sched_migration_cost, task_hot()'s cut-off
 WAITERS = [f"{h} {k}" for h in ("hot", "cold") for k in ("woken", "preempted", "both")]
-
-
-def last_named(path):
-    """{pid: the time of the last line of the trace at path that names it}: a task preempted
-    whose later lines were lost (the recordings have a few: bash, python3, grep of the recording
-    harness, seen preempted once and never again for 0.3-3.5 s) does not wait after that"""
-    seen_to = {}
-    for line in opener(path):
-        m = LINE.match(line)
-        if m:
-            t = stamp(m.group(5))
-            for q in [m.group(2)] + PIDS.findall(m.group(7)):
-                seen_to[int(q)] = t
-    return seen_to
 
 
 def newidle(path):
@@ -336,12 +321,6 @@ def pulled_cells(r, sides):
 def counted(pid, comm, seen, names):
     """a wakee listed with -t, or without -t one seen on both CPUs"""
     return comm.get(pid, "?") in names if names else len(seen.get(pid, ())) == 2
-
-
-def stamp(ts):
-    """an ftrace timestamp (s.frac) in ns, exactly"""
-    sec, frac = ts.split(".")
-    return int(sec) * 1000000000 + int((frac + "000000000")[:9])
 
 
 def migrate(rest):

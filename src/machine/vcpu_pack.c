@@ -80,7 +80,8 @@ int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct s
  * is set and the situation is this one). A wakee last on the idle CPU goes there, as mainline:
  * measured, it joins its waker 0 to 11 times in 1000. With vcpu_pack_queued set, a wake-up
  * while other tasks are queued on from stays at that rate instead: the recordings of this
- * machine keep 99% of the wakees with the waker alone and 77% with others waiting there.
+ * machine keep 99% of the wakees with the waker alone and 49% with others waiting there
+ * (tools/wake_pack.py --fit, 403 of 827; docs/validate.md, "Lost lines").
  */
 int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		       int from, int cpu)
@@ -99,8 +100,9 @@ int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct
 
 /*
  * The vcpu_pack_other parameter: the same option's effect on a wakee that last ran on another
- * CPU, as the recordings show it (tools/wake_pack.py --fit: 15.7% of such wake-ups by a waker
- * alone on its CPU joined it in the calibration half): a wake-up by the one task runnable on
+ * CPU, as the recordings show it (tools/wake_pack.py --fit: 19.3% of such wake-ups by a waker
+ * alone on its CPU joined it in the calibration half, 948 of 4913; 15.7% before the recording
+ * harness's lost tasks were left out of the waiting): a wake-up by the one task runnable on
  * CPU from, of a task last elsewhere, that the policy sends to an idle CPU stays on from
  * vcpu_pack_other times in 1000 (a draw, only then). Why these and not others is not known:
  * one rate for all of them is what the traces give without a fit to a file. Once there, the
@@ -168,11 +170,11 @@ static int waiting(const struct sl_sim *sim, int cpu, const struct sl_task *p)
  * wake-up by the task running on its previous CPU, which the policy leaves there (mainline: no
  * idle CPU, prev is the waker's), goes to the other vCPU this many times in 1000 when a task
  * as important as the wakee or more waits there (the wakee would wait behind it): the
- * calibration half's recordings move 194 of 855 of these, 135 of 1828 with only less important
- * tasks waiting and 46 of 3169 with none (tools/wake_situations.py; docs/validate.md, issue 28,
- * the wake-up situations).
- * vcpu_pack_wait_lower: the same when only less important tasks wait there (122 of 749, with
- * the recordings' lost tasks left out: 162): the moves that part a waker and its wakee which
+ * calibration half's recordings move 193 of 850 of these, 122 of 749 with only less important
+ * tasks waiting and 60 of 4253 with none (tools/wake_situations.py, a task whose later lines
+ * were lost not waiting; docs/validate.md, issue 28, the wake-up situations, and "Lost lines").
+ * vcpu_pack_wait_lower: the same when only less important tasks wait there (122 of 749,
+ * 162): the moves that part a waker and its wakee which
  * the model lacked most (tools/pair_flips.py; docs/validate.md, "Pairs made and unmade").
  * The observed effect, not the kernel's code; on any other number of CPUs it does nothing.
  */
