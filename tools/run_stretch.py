@@ -1,0 +1,436 @@
+#!/usr/bin/env python3
+"""What stretches rt-app's runs in a recording: the other vCPU, interrupts, moves (issue 28).
+
+Each row of an rt-app log (idx perf run period start end rel_st slack c_duration c_period
+wu_lat; start and end in us of the clock the trace's timestamps use) is one loop of a phase:
+c_duration us of runs asked, perf loops, run us of wall time they took, inside [start, end].
+The recording's trace (real.trace or real.trace.xz beside the logs, sched_switch lines) says
+when the thread was off its CPU though runnable (switched out in state R or R+, to its next
+switch-in): that time inside the row's window is taken off its run, what is left is the run's
+own time, `eff`. The row's stretch is eff / c_duration, its cost eff * 1000 / perf ns a loop
+(comparable across launches whatever their calibration), and its relative cost, the cost over
+the median cost of the same thread in the same recording (a thread's runs differ in length
+and so in their cold start; the relative cost puts them together).
+
+Each row is put in groups by what went on while the thread was on its CPU in the window:
+
+  other   the other vCPU's share of that time idle, running a thread of this file's logs
+          (rt-app), or anything else: `idle` (busy under 10%), `rt-app` or `else` (busy 90%
+          or more, mostly rt-app threads or mostly not), `part` (between)
+  irq     interrupt-context trace lines (hardirq/softirq flag) on its own vCPU meanwhile:
+          0 or 1+ (the tick's interrupt writes nothing and is not seen)
+  moved   the thread ran on both vCPUs in the window, or first on another than where it
+          last ran before it: yes / no
+
+and per group printed: rows, median stretch, median cost, median relative cost and its
+standard error (1.2533 * sd / sqrt(n), a median's). Last, per file, the least-squares line
+of the relative cost against the other vCPU's busy share (rows of the thread's relative cost,
+whatever their group): `busy slope`, the relative cost a run gains when the other vCPU is busy
+for all of it against none of it, in per mille, with its standard error. A directory's
+recordings are pooled under its name (r1/video-long, r2/video-long: video-long).
+
+A log's thread is found in the trace by its name (the log's name without `<log_basename>-`
+and `-<instance>.log`, log_basename from the directory's JSON file, cut to 15 characters as
+the kernel's comm); several logs of one name take its pids in order of their instance; a
+name over 15 characters (the kernel refuses it, the thread stays `rt-app`) takes the pid of
+the nearest named instance shifted by the difference of the instances (rt-app makes its
+threads in that order), for the other vCPU's share only: the recordings miss some switch
+lines of the threads left named rt-app (switch-ins too), so their rows are left out, and so is
+a row whose window holds a switch line missing for its thread (a CPU going idle, or switching
+from another task, while the thread was its last switched in). The rows left out are counted
+per directory.
+
+Usage: run_stretch.py [--json] DIR...   (each a recorded directory: logs, JSON and trace)
+Exit 2 on a directory without logs or trace, a log or trace line that cannot be read, a log
+whose thread is not in the trace; 1 when the output cannot be written.
+"""
+import bisect
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ftrace_lines import LINE, SW, opener  # noqa: E402
+
+IDLE_MAX = 0.1  # busy share under which the other vCPU counts as idle
+BUSY_MIN = 0.9  # and at or over which as busy
+SEARCH = 4000000000  # ns either side of a row's end searched for the clocks' offset
+
+
+class BadInput(Exception):
+    pass
+
+
+def log_rows(path):
+    """(perf, run, start, end, c_duration) of each row; raises BadInput naming the line"""
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for no, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            w = line.split()
+            if len(w) < 11:
+                raise BadInput("%s:%d: expected 11 columns, found %d" % (path, no, len(w)))
+            try:
+                perf, run, start, end, cdur = (int(w[1]), int(w[2]), int(w[4]), int(w[5]),
+                                               int(w[8]))
+            except ValueError:
+                raise BadInput("%s:%d: expected integers in perf, run, start, end and "
+                               "c_duration" % (path, no)) from None
+            out.append((perf, run, start, end, cdur))
+    return out
+
+
+def basename_of(d):
+    """log_basename from the directory's JSON file, or None"""
+    for p in sorted(glob.glob(os.path.join(d, "*.json"))):
+        with open(p, encoding="utf-8", errors="replace") as f:
+            m = re.search(r'"log_basename"\s*:\s*"([^"]*)"', f.read())
+        if m:
+            return m.group(1)
+    return None
+
+
+def logs_of(d):
+    """[(thread name, instance, path)] of the directory's logs"""
+    base = basename_of(d)
+    out = []
+    for p in sorted(glob.glob(os.path.join(d, "*.log"))):
+        stem = os.path.basename(p)[:-4]
+        m = re.match(r"^(.*)-(\d+)$", stem)
+        if not m:
+            raise BadInput("%s: expected a log named <basename>-<thread>-<instance>.log" % p)
+        name = m.group(1)
+        if base is not None and name.startswith(base + "-"):
+            name = name[len(base) + 1:]
+        out.append((name, int(m.group(2)), p))
+    return out
+
+
+def read_trace(path):
+    """per CPU the switch-ins [(t, pid)], per pid its on-CPU spans [(a, b, cpu)] and runnable
+    spans off the CPU [(a, b)], per pid its comm, per CPU the interrupt lines' times; ns"""
+    cur = {}
+    ons = {}
+    comm = {}
+    irqs = {}
+    sleeps = {}
+    lost = {}  # pid -> times its switch-out was missing (the span closed there)
+    running = {}  # cpu -> (pid, since)
+    seen = False
+    with opener(path) as f:
+        for no, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            m = LINE.match(line)
+            if not m:
+                continue
+            cpu = int(m.group(3))
+            sec, frac = m.group(5).split(".")
+            t = int(sec) * 1000000000 + int((frac + "000000000")[:9])
+            ev = m.group(6)
+            if m.group(4)[2:3] in ("h", "H", "s") and ev != "cpu_idle":
+                irqs.setdefault(cpu, []).append(t)
+            if ev == "cpu_idle" and "state=4294967295" not in m.group(7):
+                # the CPU goes idle: whatever ran there has stopped, its switch-out line
+                # missing (some recordings lose the switch-outs of the threads left named
+                # rt-app)
+                if running.get(cpu, (0, 0))[0]:
+                    ons.setdefault(running[cpu][0], []).append((running[cpu][1], t, cpu))
+                    lost.setdefault(running[cpu][0], []).append(t)
+                    running[cpu] = (0, t)
+                    cur.setdefault(cpu, []).append((t, 0))
+                continue
+            if ev != "sched_switch":
+                continue
+            s = SW.search(m.group(7))
+            if not s:
+                raise BadInput("%s:%d: expected sched_switch's prev_pid, prev_state, next_comm "
+                               "and next_pid" % (path, no))
+            seen = True
+            prev, state, ncomm, nxt = int(s.group(1)), s.group(2), s.group(3), int(s.group(4))
+            was = running.get(cpu, (0, 0))[0]
+            if was and (was == prev or was != nxt):
+                if was != prev:
+                    lost.setdefault(was, []).append(t)
+                ons.setdefault(was, []).append((running[cpu][1], t, cpu))
+            if prev and not state.startswith("R"):
+                sleeps.setdefault(prev, []).append(t)
+            running[cpu] = (nxt, t)
+            cur.setdefault(cpu, []).append((t, nxt))
+            if ncomm != "rt-app" or nxt not in comm:
+                comm[nxt] = ncomm
+    if not seen:
+        raise BadInput("%s: no sched_switch line" % path)
+    return cur, ons, comm, irqs, sleeps, lost
+
+
+def clock_offset(pid_rows, sleeps):
+    """ns to add to a log's times to put them on the trace's clock, or None: the commonest
+    (in 5 us bins, within 4 s) distance from a row's end to a sleep of its thread after it,
+    the median of the distances in that bin"""
+    bins = {}
+    for pid, rows in pid_rows:
+        ts = sleeps.get(pid, [])
+        for row in rows:
+            e = row[3] * 1000
+            i = bisect.bisect_left(ts, e - SEARCH)
+            while i < len(ts) and ts[i] < e + SEARCH:
+                bins.setdefault((ts[i] - e) // 5000, []).append(ts[i] - e)
+                i += 1
+    if not bins:
+        return None
+    best = max(sorted(bins), key=lambda k: len(bins[k]))
+    return sorted(bins[best])[len(bins[best]) // 2]
+
+
+def overlap(a, b, lo, hi):
+    return max(0, min(b, hi) - max(a, lo))
+
+
+def other_shares(cur, cpu, a, b, ours):
+    """ns of [a, b) the CPU spent idle, running one of ours, running anything else"""
+    sw = cur.get(cpu, [])
+    times = [x[0] for x in sw]
+    i = bisect.bisect_right(times, a) - 1
+    idle = rt = other = 0
+    t = a
+    while t < b:
+        pid = sw[i][1] if i >= 0 else 0
+        nxt = sw[i + 1][0] if i + 1 < len(sw) else b
+        seg = min(nxt, b) - t
+        if pid == 0:
+            idle += seg
+        elif pid in ours:
+            rt += seg
+        else:
+            other += seg
+        t = min(nxt, b)
+        i += 1
+    return idle, rt, other
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def dir_rows(d):
+    """the rows of one recorded directory, each a dict"""
+    logs = logs_of(d)
+    if not logs:
+        raise BadInput("%s: no rt-app logs (*.log)" % d)
+    tr = [p for p in (os.path.join(d, "real.trace"), os.path.join(d, "real.trace.xz"),
+                        os.path.join(d, "sim.trace"))
+          if os.path.exists(p)]
+    if not tr:
+        raise BadInput("%s: no real.trace or real.trace.xz" % d)
+    cur, ons, comm, irqs, sleeps, lost = read_trace(tr[0])
+    by_name = {}
+    for pid in sorted(comm):
+        if pid:
+            by_name.setdefault(comm[pid], []).append(pid)
+    names = {}
+    for name, inst, p in logs:
+        names.setdefault(name[:15], []).append((inst, p))
+    pid_of = {}
+    unnamed = []
+    for name, lst in names.items():
+        pids = by_name.get(name, [])
+        if not pids:
+            unnamed.extend((inst, p, name) for inst, p in lst)
+            continue
+        if len(pids) < len(lst):
+            raise BadInput("%s: thread %s: %d logs but %d such threads in the trace"
+                           % (d, name, len(lst), len(pids)))
+        for (inst, p), pid in zip(sorted(lst), pids):
+            pid_of[p] = (name, pid, inst)
+    # a name the kernel refused (over 15 characters) leaves the thread's comm rt-app; rt-app
+    # makes its threads in the order of their instance, so the pid is a named neighbour's
+    # shifted by the difference of the instances
+    named = list(pid_of.values())
+    for inst, p, name in unnamed:
+        near = sorted(named, key=lambda v: (abs(v[2] - inst), v[2]))
+        pid = near[0][1] + inst - near[0][2] if near else None
+        if pid is None or comm.get(pid) not in ("rt-app", name):
+            raise BadInput("%s: thread %s (instance %d) not found in the trace" % (d, name, inst))
+        pid_of[p] = (name, pid, inst)
+    unknown = set(p for _, p, _ in unnamed)
+    ours = set(v[1] for v in pid_of.values())
+    logged = [(pid_of[p][1], log_rows(p)) for _, _, p in logs]
+    shift = clock_offset(logged, sleeps)
+    if shift is None:
+        raise BadInput("%s: no row's end is followed by a sleep of its thread in the trace" % d)
+    out = []
+    dropped = 0
+    for (name, inst, p), (pid, lrows) in zip(logs, logged):
+        tname = pid_of[p][0]
+        spans = ons.get(pid, [])
+        starts = [s[0] for s in spans]
+        rows = []
+        for perf, run, start, end, cdur in lrows:
+            if perf <= 0 or cdur <= 0:
+                continue
+            if p in unknown:
+                # a thread left named rt-app: the recordings miss some of its switch lines
+                # (switch-ins too, not seen as such), so its on-CPU time is not known
+                dropped += 1
+                continue
+            lo, hi = start * 1000 + shift, end * 1000 + shift
+            j = bisect.bisect_left(starts, lo)
+            inside = [s for s in spans if overlap(s[0], s[1], lo, hi) > 0]
+            k = j - 1
+            while k >= 0 and spans[k][1] > lo:
+                k -= 1
+            before = spans[k][2] if k >= 0 else None
+            on = idle = rt = other = nirq = 0
+            cpus = set()
+            for a, b, cpu in inside:
+                a, b = max(a, lo), min(b, hi)
+                on += b - a
+                cpus.add(cpu)
+                i0, i1, i2 = other_shares(cur, 1 - cpu, a, b, ours - {pid})
+                idle, rt, other = idle + i0, rt + i1, other + i2
+                ts = irqs.get(cpu, [])
+                nirq += bisect.bisect_left(ts, b) - bisect.bisect_left(ts, a)
+            gone = lost.get(pid, [])
+            if not on or bisect.bisect_left(gone, hi) > bisect.bisect_left(gone, lo):
+                # no run seen, or its thread's switch-out missing in the window: the on-CPU
+                # time is not known
+                dropped += 1
+                continue
+            eff = on
+            first = min(inside)[2]
+            moved = len(cpus) > 1 or (before is not None and before != first)
+            busy = (rt + other) / on
+            if busy < IDLE_MAX:
+                grp = "idle"
+            elif busy < BUSY_MIN:
+                grp = "part"
+            else:
+                grp = "rt-app" if rt >= other else "else"
+            rows.append({"thread": tname, "stretch": eff / 1000.0 / cdur, "wall": run / cdur,
+                         "cost": eff / float(perf), "busy": busy, "other": grp,
+                         "irq": "1+" if nirq else "0", "moved": "yes" if moved else "no"})
+        if rows:
+            mc = median([r["cost"] for r in rows])
+            for r in rows:
+                r["rel"] = r["cost"] / mc
+        out.extend(rows)
+    return out, shift, dropped
+
+
+def stats(sel):
+    """the figures of a group of rows"""
+    n = len(sel)
+    rel = [r["rel"] for r in sel]
+    mean = sum(rel) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in rel) / (n - 1)) if n > 1 else 0.0
+    return {"rows": n, "stretch": median([r["stretch"] for r in sel]),
+            "stretch_mean": sum(r["stretch"] for r in sel) / n,
+            "wall_mean": sum(r["wall"] for r in sel) / n,
+            "cost": median([r["cost"] for r in sel]), "rel": mean, "rel_se": sd / math.sqrt(n)}
+
+
+def slope(rows):
+    """least squares of rel on busy: (per mille gained at busy 1, its standard error)"""
+    n = len(rows)
+    if n < 3:
+        return None
+    xs = [r["busy"] for r in rows]
+    ys = [r["rel"] for r in rows]
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return None
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    a = my - b * mx
+    res = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys)) / (n - 2)
+    se = math.sqrt(res / sxx)
+    return {"permille": 1000.0 * b / a, "se": 1000.0 * se / a, "rows": n}
+
+
+GROUPS = (("other", ("idle", "part", "rt-app", "else")), ("irq", ("0", "1+")),
+          ("moved", ("no", "yes")))
+
+
+def main(argv):
+    as_json = threads = False
+    while argv and argv[0] in ("--json", "--threads"):
+        if argv[0] == "--json":
+            as_json = True
+        else:
+            threads = True
+        argv = argv[1:]
+    if not argv or any(a.startswith("-") for a in argv):
+        sys.stderr.write("usage: run_stretch.py [--json] [--threads] DIR...\n")
+        return 2
+    files = {}
+    order = []
+    shifts = []
+    for d in argv:
+        if not os.path.isdir(d):
+            sys.stderr.write("run_stretch.py: %s: not a directory\n" % d)
+            return 2
+        name = os.path.basename(os.path.normpath(d))
+        try:
+            rows, shift, lost = dir_rows(d)
+        except (OSError, BadInput, EOFError, ValueError) as e:
+            sys.stderr.write("run_stretch.py: %s\n" % e)
+            return 2
+        shifts.append((d, shift, lost))
+        if name not in files:
+            files[name] = []
+            order.append(name)
+        files[name].extend(rows)
+    result = {}
+    for name in order:
+        rows = files[name]
+        res = {"rows": len(rows), "groups": {}, "busy_slope": slope(rows)}
+        for key, vals in GROUPS:
+            for v in vals:
+                sel = [r for r in rows if r[key] == v]
+                if sel:
+                    res["groups"]["%s=%s" % (key, v)] = stats(sel)
+        if threads:
+            for t in sorted(set(r["thread"] for r in rows)):
+                res["groups"]["thread " + t] = stats([r for r in rows if r["thread"] == t])
+        result[name] = res
+    if as_json:
+        result["offsets"] = [{"dir": d, "offset_ns": o, "lost": n} for d, o, n in shifts]
+        json.dump(result, sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+        return 0
+    for d, o, n in shifts:
+        print("%s: log clock + %.3f ms = trace clock; %d rows left out (no run, or a"
+              " switch-out missing)" % (d, o / 1e6, n))
+    for name in order:
+        res = result[name]
+        print("%s: %d rows" % (name, res["rows"]))
+        print("  %-24s %5s %8s %8s %8s %8s %7s %7s" % ("group", "rows", "stretch", "mean",
+                                                       "wall", "ns/loop", "rel", "rel se"))
+        for g, v in res["groups"].items():
+            print("  %-24s %5d %8.3f %8.3f %8.3f %8.2f %7.3f %7.3f"
+                  % (g, v["rows"], v["stretch"], v["stretch_mean"], v["wall_mean"], v["cost"],
+                     v["rel"], v["rel_se"]))
+        s = res["busy_slope"]
+        if s:
+            print("  busy slope %+.1f per mille (standard error %.1f, %d rows)"
+                  % (s["permille"], s["se"], s["rows"]))
+        else:
+            print("  busy slope -")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        STATUS = main(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        STATUS = 1
+    sys.exit(STATUS)
