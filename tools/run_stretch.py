@@ -85,13 +85,13 @@ def log_rows(path):
 
 
 def basename_of(d):
-    """log_basename from the directory's JSON file, or None"""
+    """log_basename from the directory's JSON file, rt-app's default rt-app without one"""
     for p in sorted(glob.glob(os.path.join(d, "*.json"))):
         with open(p, encoding="utf-8", errors="replace") as f:
             m = re.search(r'"log_basename"\s*:\s*"([^"]*)"', f.read())
         if m:
             return m.group(1)
-    return None
+    return "rt-app"
 
 
 def logs_of(d):
@@ -104,7 +104,7 @@ def logs_of(d):
         if not m:
             raise BadInput("%s: expected a log named <basename>-<thread>-<instance>.log" % p)
         name = m.group(1)
-        if base is not None and name.startswith(base + "-"):
+        if name.startswith(base + "-"):
             name = name[len(base) + 1:]
         out.append((name, int(m.group(2)), p))
     return out
@@ -118,6 +118,7 @@ def read_trace(path):
     comm = {}
     irqs = {}
     sleeps = {}
+    preempts = {}
     lost = {}  # pid -> times its switch-out was missing (the span closed there)
     running = {}  # cpu -> (pid, since)
     seen = False
@@ -157,7 +158,9 @@ def read_trace(path):
                 if was != prev:
                     lost.setdefault(was, []).append(t)
                 ons.setdefault(was, []).append((running[cpu][1], t, cpu))
-            if prev and not state.startswith("R"):
+            if prev and state.startswith("R"):
+                preempts.setdefault(prev, []).append(t)
+            elif prev:
                 sleeps.setdefault(prev, []).append(t)
             running[cpu] = (nxt, t)
             cur.setdefault(cpu, []).append((t, nxt))
@@ -165,7 +168,7 @@ def read_trace(path):
                 comm[nxt] = ncomm
     if not seen:
         raise BadInput("%s: no sched_switch line" % path)
-    return cur, ons, comm, irqs, sleeps, lost
+    return cur, ons, comm, irqs, sleeps, lost, preempts
 
 
 def clock_offset(pid_rows, sleeps):
@@ -229,7 +232,7 @@ def dir_rows(d):
           if os.path.exists(p)]
     if not tr:
         raise BadInput("%s: no real.trace or real.trace.xz" % d)
-    cur, ons, comm, irqs, sleeps, lost = read_trace(tr[0])
+    cur, ons, comm, irqs, sleeps, lost, preempts = read_trace(tr[0])
     by_name = {}
     for pid in sorted(comm):
         if pid:
@@ -313,7 +316,9 @@ def dir_rows(d):
                 grp = "part"
             else:
                 grp = "rt-app" if rt >= other else "else"
-            rows.append({"thread": tname, "stretch": eff / 1000.0 / cdur, "wall": run / cdur,
+            pre = preempts.get(pid, [])
+            npre = bisect.bisect_left(pre, hi) - bisect.bisect_left(pre, lo)
+            rows.append({"thread": tname, "preempted": npre, "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur, "wall": run / cdur, "cdur": cdur,
                          "cost": eff / float(perf), "busy": busy, "other": grp,
                          "irq": "1+" if nirq else "0", "moved": "yes" if moved else "no"})
         if rows:
