@@ -9,8 +9,9 @@ when the thread was off its CPU though runnable (switched out in state R or R+, 
 switch-in): that time inside the row's window is taken off its run, what is left is the run's
 own time, `eff`. The row's stretch is eff / c_duration, its cost eff * 1000 / perf ns a loop
 (comparable across launches whatever their calibration), and its relative cost, the cost over
-the median cost of the same thread in the same recording (a thread's runs differ in length
-and so in their cold start; the relative cost puts them together).
+the median cost of the same thread's rows of the same c_duration (its phase) in the same
+recording (runs differ in length and so in their cold start; the relative cost puts them
+together).
 
 Each row is put in groups by what went on while the thread was on its CPU in the window:
 
@@ -22,8 +23,10 @@ Each row is put in groups by what went on while the thread was on its CPU in the
   moved   the thread ran on both vCPUs in the window, or first on another than where it
           last ran before it: yes / no
 
-and per group printed: rows, median stretch, median cost, median relative cost and its
-standard error (1.2533 * sd / sqrt(n), a median's). Last, per file, the least-squares line
+and per group printed: rows, the stretch's median and mean, `wall` the mean of the logged run
+over c_duration (what validate's run mean sees: preemptions inside the runs included), the
+median cost (ns/loop), the mean relative cost and its standard error. With --threads, the
+same per thread. Last, per file, the least-squares line
 of the relative cost against the other vCPU's busy share (rows of the thread's relative cost,
 whatever their group): `busy slope`, the relative cost a run gains when the other vCPU is busy
 for all of it against none of it, in per mille, with its standard error. A directory's
@@ -40,7 +43,13 @@ a row whose window holds a switch line missing for its thread (a CPU going idle,
 from another task, while the thread was its last switched in). The rows left out are counted
 per directory.
 
-Usage: run_stretch.py [--json] DIR...   (each a recorded directory: logs, JSON and trace)
+The logs' clock and the trace's differ by tens of ms in the recordings; the offset is found
+per directory as the commonest distance (5 us bins, within 4 s) from a row's end to a sleep
+(a switch-out not runnable) of its thread, which follows the end of a loop at once in most
+files, and printed. A model's side (validate --sim-out: sim.trace) is read the same way.
+
+Usage: run_stretch.py [--json] [--threads] DIR...   (each a recorded directory: logs, JSON,
+       real.trace, real.trace.xz or sim.trace)
 Exit 2 on a directory without logs or trace, a log or trace line that cannot be read, a log
 whose thread is not in the trace; 1 when the output cannot be written.
 """
@@ -318,13 +327,15 @@ def dir_rows(d):
                 grp = "rt-app" if rt >= other else "else"
             pre = preempts.get(pid, [])
             npre = bisect.bisect_left(pre, hi) - bisect.bisect_left(pre, lo)
-            rows.append({"thread": tname, "preempted": npre, "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur, "wall": run / cdur, "cdur": cdur,
+            rows.append({"thread": tname, "t": lo, "preempted": npre, "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur, "wall": run / cdur, "cdur": cdur,
                          "cost": eff / float(perf), "busy": busy, "other": grp,
                          "irq": "1+" if nirq else "0", "moved": "yes" if moved else "no"})
-        if rows:
-            mc = median([r["cost"] for r in rows])
+        # a phase's rows (one c_duration) have one shape of runs and so one cold start
+        for c in set(r["cdur"] for r in rows):
+            mc = median([r["cost"] for r in rows if r["cdur"] == c])
             for r in rows:
-                r["rel"] = r["cost"] / mc
+                if r["cdur"] == c:
+                    r["rel"] = r["cost"] / mc
         out.extend(rows)
     return out, shift, dropped
 
