@@ -417,8 +417,9 @@ def main(argv):
                 res["groups"]["thread " + t] = stats([r for r in rows if r["thread"] == t])
         result[name] = res
     if as_json:
-        result["offsets"] = [{"dir": d, "offset_ns": o, "lost": n} for d, o, n in shifts]
-        json.dump(result, sys.stdout, indent=1, sort_keys=True)
+        json.dump({"files": result, "directories": [{"dir": d, "offset_ns": o, "left_out": n}
+                                                    for d, o, n in shifts]},
+                  sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
         return 0
     for d, o, n in shifts:
