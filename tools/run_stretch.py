@@ -46,7 +46,9 @@ per directory.
 The logs' clock and the trace's differ by tens of ms in the recordings; the offset is found
 per directory as the commonest distance (5 us bins, within 4 s) from a row's end to a sleep
 (a switch-out not runnable) of its thread, which follows the end of a loop at once in most
-files, and printed. A model's side (validate --sim-out: sim.trace) is read the same way.
+files, and printed with the share of rows whose end is within 10 us of such a sleep; under a
+quarter it is marked UNSURE (loops that end in a timer already past, or in a `runtime`, do not
+sleep there: the example files), and that directory's table is not to be trusted. A model's side (validate --sim-out: sim.trace) is read the same way.
 
 Usage: run_stretch.py [--json] [--threads] DIR...   (each a recorded directory: logs, JSON,
        real.trace, real.trace.xz or sim.trace)
@@ -67,6 +69,7 @@ from ftrace_lines import LINE, SW, opener  # noqa: E402
 IDLE_MAX = 0.1  # busy share under which the other vCPU counts as idle
 BUSY_MIN = 0.9  # and at or over which as busy
 SEARCH = 4000000000  # ns either side of a row's end searched for the clocks' offset
+SURE = 0.25  # the share of rows ending at a sleep under which the offset is marked UNSURE
 
 
 class BadInput(Exception):
@@ -181,13 +184,16 @@ def read_trace(path):
 
 
 def clock_offset(pid_rows, sleeps):
-    """ns to add to a log's times to put them on the trace's clock, or None: the commonest
-    (in 5 us bins, within 4 s) distance from a row's end to a sleep of its thread after it,
-    the median of the distances in that bin"""
+    """(ns to add to a log's times to put them on the trace's clock, the share of rows whose
+    end is within 10 us of a sleep of its thread with it), or None: the commonest (in 5 us
+    bins, within 4 s) distance from a row's end to a sleep of its thread, the median of the
+    distances in that bin"""
     bins = {}
+    n = 0
     for pid, rows in pid_rows:
         ts = sleeps.get(pid, [])
         for row in rows:
+            n += 1
             e = row[3] * 1000
             i = bisect.bisect_left(ts, e - SEARCH)
             while i < len(ts) and ts[i] < e + SEARCH:
@@ -196,7 +202,15 @@ def clock_offset(pid_rows, sleeps):
     if not bins:
         return None
     best = max(sorted(bins), key=lambda k: len(bins[k]))
-    return sorted(bins[best])[len(bins[best]) // 2]
+    off = sorted(bins[best])[len(bins[best]) // 2]
+    hit = 0
+    for pid, rows in pid_rows:
+        ts = sleeps.get(pid, [])
+        for row in rows:
+            e = row[3] * 1000 + off
+            i = bisect.bisect_left(ts, e - 10000)
+            hit += i < len(ts) and ts[i] <= e + 10000
+    return off, hit / float(n)
 
 
 def overlap(a, b, lo, hi):
@@ -274,9 +288,10 @@ def dir_rows(d):
     unknown = set(p for _, p, _ in unnamed)
     ours = set(v[1] for v in pid_of.values())
     logged = [(pid_of[p][1], log_rows(p)) for _, _, p in logs]
-    shift = clock_offset(logged, sleeps)
-    if shift is None:
+    found = clock_offset(logged, sleeps)
+    if found is None:
         raise BadInput("%s: no row's end is followed by a sleep of its thread in the trace" % d)
+    shift, share = found
     out = []
     dropped = 0
     for (name, inst, p), (pid, lrows) in zip(logs, logged):
@@ -337,7 +352,7 @@ def dir_rows(d):
                 if r["cdur"] == c:
                     r["rel"] = r["cost"] / mc
         out.extend(rows)
-    return out, shift, dropped
+    return out, (shift, share), dropped
 
 
 def stats(sel):
@@ -417,14 +432,16 @@ def main(argv):
                 res["groups"]["thread " + t] = stats([r for r in rows if r["thread"] == t])
         result[name] = res
     if as_json:
-        json.dump({"files": result, "directories": [{"dir": d, "offset_ns": o, "left_out": n}
-                                                    for d, o, n in shifts]},
+        json.dump({"files": result,
+                   "directories": [{"dir": d, "offset_ns": o, "at_sleep": round(share, 4),
+                                    "left_out": n} for d, (o, share), n in shifts]},
                   sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
         return 0
-    for d, o, n in shifts:
-        print("%s: log clock + %.3f ms = trace clock; %d rows left out (no run, or a"
-              " switch-out missing)" % (d, o / 1e6, n))
+    for d, (o, share), n in shifts:
+        print("%s: log clock + %.3f ms = trace clock (%.0f%% of the rows end at a sleep%s); %d"
+              " rows left out (no run, or a switch-out missing)"
+              % (d, o / 1e6, 100 * share, ", UNSURE" if share < SURE else "", n))
     for name in order:
         res = result[name]
         print("%s: %d rows" % (name, res["rows"]))
