@@ -14,7 +14,8 @@
 # irq=0 (A1 A2 B1): stretch median 1.2, mean 1.3, wall (run/c_duration: 120, 200, 300 us run)
 # mean 1.4667, cost median 150, relative mean 1.0833, its standard error sd/sqrt(3) = 0.0833.
 # Least squares of relative cost on busy share, (0, 1) (1, 1.25) (0.909, 0.9167) (0.667, 1):
-# slope 0.1093, intercept 0.9713: +112.5 per mille.
+# slope 0.1093, intercept 0.9713: +112.5 per mille. --taken: a was runnable off its CPU 50 us
+# inside A2's window, bg running there: bg 0.05 ms; b never.
 set -eu
 . "$(dirname "$0")/pytool.sh"
 D="$T/video-x"
@@ -65,6 +66,10 @@ has "moved=no  *3  *1.200 "
 has "moved=yes  *1  *1.100 "
 has "thread a  *3  *1.200  *1.267 "
 has "busy slope +112.5 per mille"
+# --taken: A2's thread left runnable at 10.003450 and back at 10.003500, bg on CPU 0 meanwhile
+"$PY" "$TOOLPY" --taken "$D" >"$T/out" || fail "exit $?: $(cat "$T/out")"
+has "^  a  *taken by bg 0.05 ms$"
+has "^  b  *taken by -$"
 # A2 moved 1 ms later in the log: the offset stays 1 ms (A1, A3, B1 end at their sleeps), A2's
 # window now holds none of its thread's time and is left out, counted
 sed 's/^0 1000 200 600 10002000 10002600/0 1000 200 600 10003000 10003600/' "$D/x-a-0.log" >"$T/l"

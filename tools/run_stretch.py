@@ -26,7 +26,9 @@ Each row is put in groups by what went on while the thread was on its CPU in the
 and per group printed: rows, the stretch's median and mean, `wall` the mean of the logged run
 over c_duration (what validate's run mean sees: preemptions inside the runs included), the
 median cost (ns/loop), the mean relative cost and its standard error. With --threads, the
-same per thread. Last, per file, the least-squares line
+same per thread. With --taken, per thread, what ran on the CPU a row's thread left
+runnable (switched out in state R) until it was switched in again, inside the row's window:
+the five largest, ms a recording. Last, per file, the least-squares line
 of the relative cost against the other vCPU's busy share (rows of the thread's relative cost,
 whatever their group): `busy slope`, the relative cost a run gains when the other vCPU is busy
 for all of it against none of it, in per mille, with its standard error. A directory's
@@ -69,6 +71,7 @@ from ftrace_lines import LINE, SW, opener  # noqa: E402
 IDLE_MAX = 0.1  # busy share under which the other vCPU counts as idle
 BUSY_MIN = 0.9  # and at or over which as busy
 SEARCH = 4000000000  # ns either side of a row's end searched for the clocks' offset
+TOP = 5  # the takers printed per thread with --taken
 SURE = 0.25  # the share of rows ending at a sleep under which the offset is marked UNSURE
 
 
@@ -171,7 +174,7 @@ def read_trace(path):
                     lost.setdefault(was, []).append(t)
                 ons.setdefault(was, []).append((running[cpu][1], t, cpu))
             if prev and state.startswith("R"):
-                preempts.setdefault(prev, []).append(t)
+                preempts.setdefault(prev, []).append((t, cpu))
             elif prev:
                 sleeps.setdefault(prev, []).append(t)
             running[cpu] = (nxt, t)
@@ -217,25 +220,32 @@ def overlap(a, b, lo, hi):
     return max(0, min(b, hi) - max(a, lo))
 
 
-def other_shares(cur, cpu, a, b, ours):
-    """ns of [a, b) the CPU spent idle, running one of ours, running anything else"""
+def segments(cur, cpu, a, b):
+    """[(pid, ns)] of what ran on the CPU in [a, b), in order (pid 0: idle)"""
     sw = cur.get(cpu, [])
     times = [x[0] for x in sw]
     i = bisect.bisect_right(times, a) - 1
-    idle = rt = other = 0
+    out = []
     t = a
     while t < b:
         pid = sw[i][1] if i >= 0 else 0
         nxt = sw[i + 1][0] if i + 1 < len(sw) else b
-        seg = min(nxt, b) - t
-        if pid == 0:
-            idle += seg
-        elif pid in ours:
-            rt += seg
-        else:
-            other += seg
+        out.append((pid, min(nxt, b) - t))
         t = min(nxt, b)
         i += 1
+    return out
+
+
+def other_shares(cur, cpu, a, b, ours):
+    """ns of [a, b) the CPU spent idle, running one of ours, running anything else"""
+    idle = rt = other = 0
+    for pid, ns in segments(cur, cpu, a, b):
+        if pid == 0:
+            idle += ns
+        elif pid in ours:
+            rt += ns
+        else:
+            other += ns
     return idle, rt, other
 
 
@@ -341,10 +351,22 @@ def dir_rows(d):
             else:
                 grp = "rt-app" if rt >= other else "else"
             pre = preempts.get(pid, [])
-            npre = bisect.bisect_left(pre, hi) - bisect.bisect_left(pre, lo)
-            rows.append({"thread": tname, "t": lo, "preempted": npre, "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur, "wall": run / cdur, "cdur": cdur,
-                         "cost": eff / float(perf), "busy": busy, "other": grp,
-                         "irq": "1+" if nirq else "0", "moved": "yes" if moved else "no"})
+            i0 = bisect.bisect_left(pre, (lo, -1))
+            i1 = bisect.bisect_left(pre, (hi, -1))
+            taken = {}
+            for tp, pcpu in pre[i0:i1]:
+                # runnable off its CPU from tp to its next switch-in: whoever ran on the CPU
+                # it left meanwhile took that time
+                k = bisect.bisect_right(starts, tp)
+                tin = min(spans[k][0] if k < len(spans) else hi, hi)
+                for who, ns in segments(cur, pcpu, tp, tin):
+                    name = comm.get(who, str(who)) if who else "idle"
+                    taken[name] = taken.get(name, 0) + ns
+            rows.append({"thread": tname, "t": lo, "preempted": i1 - i0, "taken": taken,
+                         "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur,
+                         "wall": run / cdur, "cdur": cdur, "cost": eff / float(perf),
+                         "busy": busy, "other": grp, "irq": "1+" if nirq else "0",
+                         "moved": "yes" if moved else "no"})
         # a phase's rows (one c_duration) have one shape of runs and so one cold start
         for c in set(r["cdur"] for r in rows):
             mc = median([r["cost"] for r in rows if r["cdur"] == c])
@@ -390,17 +412,20 @@ GROUPS = (("other", ("idle", "part", "rt-app", "else")), ("irq", ("0", "1+")),
 
 
 def main(argv):
-    as_json = threads = False
-    while argv and argv[0] in ("--json", "--threads"):
+    as_json = threads = taken = False
+    while argv and argv[0] in ("--json", "--threads", "--taken"):
         if argv[0] == "--json":
             as_json = True
-        else:
+        elif argv[0] == "--threads":
             threads = True
+        else:
+            taken = True
         argv = argv[1:]
     if not argv or any(a.startswith("-") for a in argv):
-        sys.stderr.write("usage: run_stretch.py [--json] [--threads] DIR...\n")
+        sys.stderr.write("usage: run_stretch.py [--json] [--threads] [--taken] DIR...\n")
         return 2
     files = {}
+    ndirs = {}
     order = []
     shifts = []
     for d in argv:
@@ -417,7 +442,9 @@ def main(argv):
         if name not in files:
             files[name] = []
             order.append(name)
+            ndirs[name] = 0
         files[name].extend(rows)
+        ndirs[name] += 1
     result = {}
     for name in order:
         rows = files[name]
@@ -430,6 +457,15 @@ def main(argv):
         if threads:
             for t in sorted(set(r["thread"] for r in rows)):
                 res["groups"]["thread " + t] = stats([r for r in rows if r["thread"] == t])
+        if taken:
+            res["taken_ms"] = {}
+            for t in sorted(set(r["thread"] for r in rows)):
+                tot = {}
+                for r in rows:
+                    if r["thread"] == t:
+                        for who, ns in r["taken"].items():
+                            tot[who] = tot.get(who, 0) + ns
+                res["taken_ms"][t] = {w: round(ns / 1e6 / ndirs[name], 3) for w, ns in tot.items()}
         result[name] = res
     if as_json:
         json.dump({"files": result,
@@ -451,6 +487,9 @@ def main(argv):
             print("  %-24s %5d %8.3f %8.3f %8.3f %8.2f %7.3f %7.3f"
                   % (g, v["rows"], v["stretch"], v["stretch_mean"], v["wall_mean"], v["cost"],
                      v["rel"], v["rel_se"]))
+        for t, tot in res.get("taken_ms", {}).items():
+            top = sorted(tot.items(), key=lambda x: (-x[1], x[0]))[:TOP]
+            print("  %-16s taken by %s" % (t, ", ".join("%s %.2f ms" % w for w in top) or "-"))
         s = res["busy_slope"]
         if s:
             print("  busy slope %+.1f per mille (standard error %.1f, %d rows)"
