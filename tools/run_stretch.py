@@ -2,13 +2,13 @@
 """What stretches rt-app's runs in a recording: the other vCPU, interrupts, moves (issue 28).
 
 Each row of an rt-app log (idx perf run period start end rel_st slack c_duration c_period
-wu_lat; start and end in us of the clock the trace's timestamps use) is one loop of a phase:
-c_duration us of runs asked, perf loops, run us of wall time they took, inside [start, end].
-The recording's trace (real.trace or real.trace.xz beside the logs, sched_switch lines) says
-when the thread was off its CPU though runnable (switched out in state R or R+, to its next
-switch-in): that time inside the row's window is taken off its run, what is left is the run's
-own time, `eff`. The row's stretch is eff / c_duration, its cost eff * 1000 / perf ns a loop
-(comparable across launches whatever their calibration), and its relative cost, the cost over
+wu_lat) is one loop of a phase: c_duration us of runs asked, perf loops, run us of wall time
+they took, inside [start, end] (us, put on the trace's clock: below). The recording's trace
+(real.trace or real.trace.xz beside the logs, sched_switch lines) gives the thread's time on
+its CPU inside that window, `eff`: the time it was off its CPU, asleep or runnable, is left
+out (rt-app's work between runs, a few us a run, stays in). The row's stretch is eff /
+c_duration, its cost eff * 1000 / perf ns a loop (comparable across launches whatever their
+calibration), and its relative cost, the cost over
 the median cost of the same thread's rows of the same c_duration (its phase) in the same
 recording (runs differ in length and so in their cold start; the relative cost puts them
 together).
@@ -34,6 +34,12 @@ whatever their group): `busy slope`, the relative cost a run gains when the othe
 for all of it against none of it, in per mille, with its standard error. A directory's
 recordings are pooled under its name (r1/video-long, r2/video-long: video-long).
 
+Per directory, too, the loop's cost where nothing took the CPU: the logged run over perf of
+the rows of 1000 us asked or more with no switch-out of their thread in state R inside the
+window (`unpreempted`), their mean and spread ((p75 - p25) / 1.349, a normal's sd); and over
+the directories whose clock offset is sure, the medians of both as rtapp_kloop and
+rtapp_kloop_sd lines (docs/validate.md, "What stretches a run").
+
 A log's thread is found in the trace by its name (the log's name without `<log_basename>-`
 and `-<instance>.log`, log_basename from the directory's JSON file, cut to 15 characters as
 the kernel's comm); several logs of one name take its pids in order of their instance; a
@@ -48,12 +54,13 @@ per directory.
 The logs' clock and the trace's differ by tens of ms in the recordings; the offset is found
 per directory as the commonest distance (5 us bins, within 4 s) from a row's end to a sleep
 (a switch-out not runnable) of its thread, which follows the end of a loop at once in most
-files, and printed with the share of rows whose end is within 10 us of such a sleep; under a
-quarter it is marked UNSURE (loops that end in a timer already past, or in a `runtime`, do not
-sleep there: the example files), and that directory's table is not to be trusted. A model's side (validate --sim-out: sim.trace) is read the same way.
+files, and printed with the share of rows whose end is within 10 us of such a sleep; under
+half it is marked UNSURE (loops that end in a timer already past, or in a `runtime`, do not
+sleep there: the example files), and that directory's table is not to be trusted. A model's
+side (validate --sim-out: sim.trace) is read the same way.
 
-Usage: run_stretch.py [--json] [--threads] DIR...   (each a recorded directory: logs, JSON,
-       real.trace, real.trace.xz or sim.trace)
+Usage: run_stretch.py [--json] [--threads] [--taken] DIR...   (each a recorded directory:
+       logs, JSON, real.trace, real.trace.xz or sim.trace)
 Exit 2 on a directory without logs or trace, a log or trace line that cannot be read, a log
 whose thread is not in the trace; 1 when the output cannot be written.
 """
@@ -72,7 +79,9 @@ IDLE_MAX = 0.1  # busy share under which the other vCPU counts as idle
 BUSY_MIN = 0.9  # and at or over which as busy
 SEARCH = 4000000000  # ns either side of a row's end searched for the clocks' offset
 TOP = 5  # the takers printed per thread with --taken
-SURE = 0.25  # the share of rows ending at a sleep under which the offset is marked UNSURE
+LONG_US = 1000  # the runs asked of at least this long measure the loop's cost
+MIN_ROWS = 8  # a directory with fewer such rows gives no figure
+SURE = 0.5  # the share of rows ending at a sleep under which the offset is marked UNSURE
 
 
 class BadInput(Exception):
@@ -362,7 +371,7 @@ def dir_rows(d):
                 for who, ns in segments(cur, pcpu, tp, tin):
                     name = comm.get(who, str(who)) if who else "idle"
                     taken[name] = taken.get(name, 0) + ns
-            rows.append({"thread": tname, "t": lo, "preempted": i1 - i0, "taken": taken,
+            rows.append({"thread": tname, "preempted": i1 - i0, "taken": taken,
                          "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur,
                          "wall": run / cdur, "cdur": cdur, "cost": eff / float(perf),
                          "busy": busy, "other": grp, "irq": "1+" if nirq else "0",
@@ -375,6 +384,15 @@ def dir_rows(d):
                     r["rel"] = r["cost"] / mc
         out.extend(rows)
     return out, (shift, share), dropped
+
+
+def unpreempted(rows):
+    """(rows, mean, spread) of the loop's cost in the long runs nothing took the CPU from"""
+    c = sorted(r["runcost"] for r in rows if not r["preempted"] and r["cdur"] >= LONG_US)
+    n = len(c)
+    if n < MIN_ROWS:
+        return n, None, None
+    return n, sum(c) / n, (c[3 * n // 4] - c[n // 4]) / 1.349
 
 
 def stats(sel):
@@ -438,7 +456,7 @@ def main(argv):
         except (OSError, BadInput, EOFError, ValueError) as e:
             sys.stderr.write("run_stretch.py: %s\n" % e)
             return 2
-        shifts.append((d, shift, lost))
+        shifts.append((d, shift, lost, unpreempted(rows)))
         if name not in files:
             files[name] = []
             order.append(name)
@@ -470,14 +488,23 @@ def main(argv):
     if as_json:
         json.dump({"files": result,
                    "directories": [{"dir": d, "offset_ns": o, "at_sleep": round(share, 4),
-                                    "left_out": n} for d, (o, share), n in shifts]},
+                                    "left_out": n, "unpreempted_rows": u[0],
+                                    "unpreempted_ns_loop": u[1], "unpreempted_sd": u[2]}
+                                   for d, (o, share), n, u in shifts]},
                   sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
         return 0
-    for d, (o, share), n in shifts:
+    for d, (o, share), n, u in shifts:
         print("%s: log clock + %.3f ms = trace clock (%.0f%% of the rows end at a sleep%s); %d"
-              " rows left out (no run, or a switch-out missing)"
-              % (d, o / 1e6, 100 * share, ", UNSURE" if share < SURE else "", n))
+              " rows left out (no run, or a switch-out missing); unpreempted: %d rows%s"
+              % (d, o / 1e6, 100 * share, ", UNSURE" if share < SURE else "", n, u[0],
+                 ", %.2f ns a loop, spread %.2f" % (u[1], u[2]) if u[1] is not None else ""))
+    sure = [u for _, (o, share), n, u in shifts if share >= SURE and u[1] is not None]
+    if sure:
+        print("# the medians over %d directories (offset sure, %d rows or more)"
+              % (len(sure), MIN_ROWS))
+        print("param rtapp_kloop=%dns" % round(median([u[1] for u in sure]) * 1000))
+        print("param rtapp_kloop_sd=%dns" % round(median([u[2] for u in sure]) * 1000))
     for name in order:
         res = result[name]
         print("%s: %d rows" % (name, res["rows"]))
