@@ -135,7 +135,7 @@ def logs_of(d):
 
 
 def read_trace(path):
-    """per CPU the switch-ins [(t, pid)], per pid its on-CPU spans [(a, b, cpu)] and runnable
+    """per CPU the switch-ins ([t], [pid]), per pid its on-CPU spans [(a, b, cpu)] and runnable
     spans off the CPU [(a, b)], per pid its comm, per CPU the interrupt lines' times; ns"""
     cur = {}
     ons = {}
@@ -167,7 +167,9 @@ def read_trace(path):
                     ons.setdefault(running[cpu][0], []).append((running[cpu][1], t, cpu))
                     lost.setdefault(running[cpu][0], []).append(t)
                     running[cpu] = (0, t)
-                    cur.setdefault(cpu, []).append((t, 0))
+                    cur.setdefault(cpu, ([], []))
+                    cur[cpu][0].append(t)
+                    cur[cpu][1].append(0)
                 continue
             if ev != "sched_switch":
                 continue
@@ -187,7 +189,9 @@ def read_trace(path):
             elif prev:
                 sleeps.setdefault(prev, []).append(t)
             running[cpu] = (nxt, t)
-            cur.setdefault(cpu, []).append((t, nxt))
+            cur.setdefault(cpu, ([], []))
+            cur[cpu][0].append(t)
+            cur[cpu][1].append(nxt)
             if ncomm != "rt-app" or nxt not in comm:
                 comm[nxt] = ncomm
     if not seen:
@@ -231,14 +235,13 @@ def overlap(a, b, lo, hi):
 
 def segments(cur, cpu, a, b):
     """[(pid, ns)] of what ran on the CPU in [a, b), in order (pid 0: idle)"""
-    sw = cur.get(cpu, [])
-    times = [x[0] for x in sw]
+    times, pids = cur.get(cpu, ([], []))
     i = bisect.bisect_right(times, a) - 1
     out = []
     t = a
     while t < b:
-        pid = sw[i][1] if i >= 0 else 0
-        nxt = sw[i + 1][0] if i + 1 < len(sw) else b
+        pid = pids[i] if i >= 0 else 0
+        nxt = times[i + 1] if i + 1 < len(times) else b
         out.append((pid, min(nxt, b) - t))
         t = min(nxt, b)
         i += 1
@@ -327,9 +330,13 @@ def dir_rows(d):
                 dropped += 1
                 continue
             lo, hi = start * 1000 + shift, end * 1000 + shift
-            j = bisect.bisect_left(starts, lo)
-            inside = [s for s in spans if overlap(s[0], s[1], lo, hi) > 0]
-            k = j - 1
+            j = max(0, bisect.bisect_left(starts, lo) - 1)
+            inside = []
+            while j < len(spans) and spans[j][0] < hi:
+                if overlap(spans[j][0], spans[j][1], lo, hi) > 0:
+                    inside.append(spans[j])
+                j += 1
+            k = bisect.bisect_left(starts, lo) - 1
             while k >= 0 and spans[k][1] > lo:
                 k -= 1
             before = spans[k][2] if k >= 0 else None
