@@ -98,6 +98,12 @@ rows() {
 		echo "$0: validate $d: $(cat "$TMP/err")" >&2
 		exit 2
 	fi
+	# the model's run ended with its threads asleep for good (docs/validate.md, "Lost resumes
+	# in the browser"): said on stderr, which tools/agreement_paired.sh reads
+	if grep -q 'deadlock at t=' "$TMP/err"; then
+		echo "$0: deadlock: $name $d seed $SEED $(grep -o 'deadlock at t=[0-9.]* ms' "$TMP/err" |
+			head -n 1)" >&2
+	fi
 	# A task named with 16 characters or more has no figure of its own in a real trace:
 	# rt-app 1.0's pthread_setname_np refuses the name and the thread stays "rt-app"
 	# (validate prints n/a). Its trace figures are left out, of the model and of the floor.
