@@ -21,7 +21,10 @@ then: its lag was 0, so EEVDF dequeued it at once, and mainline moves every such
 idle O) or "others" (tasks were queued beside it: it may have slept with a negative lag and
 stayed queued, DELAY_DEQUEUE, and then its wake-up stays on X in mainline too, ttwu_runnable).
 The model's rule (sl_vcpu_pack_irq) acts only on what the policy moved, never on a delayed
-wakee, so its rate is the "alone" row's: the parameter printed is that row's.
+wakee, so its rate is the "alone" row's: the parameter printed is that row's. The alone row is
+split again by the wakee's prio against the running task's (the waking line's prio, the
+switch's next_prio): vcpu_pack_irq_same is the rate where the two are equal, and
+vcpu_pack_irq_busy then the rate of the others.
 
 Usage: wake_irq.py TRACE...   (ftrace text, plain or .xz)
 Prints the table over all traces and `param vcpu_pack_irq_busy=N`; exit 2 on a file that
@@ -29,7 +32,11 @@ cannot be read or traces without a wake-up of that class that slept alone.
 """
 import sys
 
+import re
+
 from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
+
+NEXT_PRIO = re.compile(r"next_prio=(\d+)")
 
 
 def analyse(path):
@@ -40,6 +47,7 @@ def analyse(path):
     coming = {0: set(), 1: set()}  # cpu -> pids woken onto it, not yet switched in
     queued = {0: set(), 1: set()}  # cpu -> pids runnable there, not running
     slept = {}  # pid -> whether others were runnable on its CPU when it last slept
+    prio = {}  # pid -> its prio, from its last switch-in or waking
     pend = {}  # pid -> (X, key)
     mark = None  # (cpu, time) of the last interrupt entry line
     out = []
@@ -66,6 +74,9 @@ def analyse(path):
                 if not s:
                     continue
                 prev, nxt = int(s.group(1)), int(s.group(4))
+                np = NEXT_PRIO.search(rest)
+                if np:
+                    prio[nxt] = int(np.group(1))
                 q = queued[cpu]
                 if prev and s.group(2).startswith("R"):
                     q.add(prev)
@@ -91,7 +102,8 @@ def analyse(path):
                 now = stamp(ts)
                 o_idle = curr.get(1 - cpu, 0) == 0 and not any(
                     seen_to.get(q, 0) > now for q in coming[1 - cpu])
-                pend[pid] = (cpu, (x_busy, o_idle), slept.get(pid, True))
+                same = prio.get(curr.get(cpu, 0)) == int(s.group(3))
+                pend[pid] = (cpu, (x_busy, o_idle), (slept.get(pid, True), same))
             elif ev == "sched_wakeup":
                 s = WAKE.search(rest)
                 if not s:
@@ -103,8 +115,8 @@ def analyse(path):
                         qq.discard(pid)
                     queued[tgt].add(pid)
                 if pid in pend:
-                    x, key, others = pend.pop(pid)
-                    out.append((pid, key, others, tgt == x))
+                    x, key, (others, same) = pend.pop(pid)
+                    out.append((pid, key, (others, same), tgt == x))
     return [(k, o, st) for pid, k, o, st in out if len(seen.get(pid, ())) == 2]
 
 
@@ -125,18 +137,26 @@ def main(argv):
     for xb in (False, True):
         for oi in (False, True):
             sub = [(o, st) for k, o, st in rows if k == (xb, oi)]
-            al = [st for o, st in sub if not o]
+            al = [st for o, st in sub if not o[0]]
             print(f"{'busy' if xb else 'idle':6} {'idle' if oi else 'busy':6} {len(sub):9d} "
                   f"{sum(st for o, st in sub):7d} {len(al):12d} {sum(al):7d}")
     cls = [st for k, o, st in rows if k == (True, True)]
-    alone = [st for k, o, st in rows if k == (True, True) and not o]
+    alone = [(o[1], st) for k, o, st in rows if k == (True, True) and not o[0]]
     if not alone:
         print("wake_irq.py: no interrupt wake-up on a busy CPU with the other idle, of a task "
               "that slept alone, in " + " ".join(paths), file=sys.stderr)
         return 2
     print(f"# {sum(cls)} of {len(cls)} stayed on their busy CPU with the other idle")
-    print(f"# of those that slept alone there (never delayed): {sum(alone)} of {len(alone)}")
-    print(f"param vcpu_pack_irq_busy={round(1000 * sum(alone) / len(alone))}")
+    n, k = len(alone), sum(st for _, st in alone)
+    print(f"# of those that slept alone there (never delayed): {k} of {n}")
+    print(f"param vcpu_pack_irq_busy={round(1000 * k / n)}")
+    same = [st for sm, st in alone if sm]
+    other = [st for sm, st in alone if not sm]
+    if same and other:
+        print(f"# the wakee's prio the running task's: {sum(same)} of {len(same)}; "
+              f"other prios: {sum(other)} of {len(other)}")
+        print(f"param vcpu_pack_irq_same={round(1000 * sum(same) / len(same))} "
+              f"vcpu_pack_irq_busy={round(1000 * sum(other) / len(other))}")
     return 0
 
 
