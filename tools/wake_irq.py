@@ -27,12 +27,12 @@ switch's next_prio): vcpu_pack_irq_same is the rate where the two are equal, and
 vcpu_pack_irq_busy then the rate of the others.
 
 Usage: wake_irq.py TRACE...   (ftrace text, plain or .xz)
-Prints the table over all traces and `param vcpu_pack_irq_busy=N`; exit 2 on a file that
+Prints the table over all traces, `param vcpu_pack_irq_busy=N` and, when both kinds occur,
+`param vcpu_pack_irq_same=N vcpu_pack_irq_busy=M` (the alone row split by prio); exit 2 on a file that
 cannot be read or traces without a wake-up of that class that slept alone.
 """
-import sys
-
 import re
+import sys
 
 from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
 
