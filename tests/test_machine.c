@@ -438,6 +438,73 @@ static void test_vcpu_pack_irq_busy(void **state)
 }
 
 /*
+ * vcpu_pack_irq_same: test_vcpu_pack_irq_busy's situation with vcpu_pack_irq_busy=1000 and
+ * vcpu_pack_irq_same=same (NULL: unset); the running task at nice 0 (kprio 120), the wakee at
+ * nice: of 10000 wake-ups, how many stay on CPU 0.
+ */
+static int irq_same_kept(const char *same, int nice)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[2048];
+	struct sl_sim *sim;
+	struct sl_task running, wakee;
+	int kept = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "2";
+	a.duration = "1ms";
+	a.workloads[a.nworkloads++] = "hog:tasks=1";
+	a.params[a.nparams++] = "vcpu_pack_irq_busy=1000";
+	if (same)
+		a.params[a.nparams++] = same;
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	sim = sl_sim_new(&cfg);
+	assert_non_null(sim);
+	memset(&running, 0, sizeof(running));
+	memset(&wakee, 0, sizeof(wakee));
+	wakee.cpu = 0;
+	wakee.nice = nice;
+	sim->cpus[0].curr = &running;
+	sim->cpus[0].nr_running = 1;
+	sim->cpus[1].curr = NULL;
+	sim->cpus[1].nr_running = 0;
+	for (int i = 0; i < 10000; i++)
+		kept += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
+	sim->cpus[0].curr = NULL;
+	sim->cpus[0].nr_running = 0;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+	return kept;
+}
+
+/*
+ * The wakee at nice 0, the running task's prio: vcpu_pack_irq_same's rate. By hand, of 10000:
+ * unset, all kept by vcpu_pack_irq_busy's 1000; =500 a binomial of sd 50 (5000 +- 250); =1
+ * about 10 (0-40).
+ */
+static void test_irq_same(void **state)
+{
+	int k;
+
+	(void)state;
+	assert_int_equal(irq_same_kept(NULL, 0), 10000);
+	k = irq_same_kept("vcpu_pack_irq_same=500", 0);
+	assert_true(k >= 4750 && k <= 5250);
+	assert_true(irq_same_kept("vcpu_pack_irq_same=1", 0) <= 40);
+}
+
+/* The wakee at nice -5 (kprio 115), another prio: vcpu_pack_irq_busy's 1000 keeps all 10000 */
+static void test_irq_other_prio(void **state)
+{
+	(void)state;
+	assert_int_equal(irq_same_kept(NULL, -5), 10000);
+	assert_int_equal(irq_same_kept("vcpu_pack_irq_same=500", -5), 10000);
+	assert_int_equal(irq_same_kept("vcpu_pack_irq_same=1", -5), 10000);
+}
+
+/*
  * vcpu_pack_wait: CPU 0 runs the waker, CPU 1 another task; the wakee (nice 0, prio 120) last
  * ran on CPU 0, where the waker wakes it and the policy leaves it, and the sim's one task (a
  * hog, after a 1 ms run) waits there (runnable, not running), nice 0 too: as important; at
@@ -1083,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
 		cmocka_unit_test(test_wake_path),	 cmocka_unit_test(test_wake_path_tail),
 		cmocka_unit_test(test_vcpu_pack_wait),	 cmocka_unit_test(test_pack_wait_lower),
+		cmocka_unit_test(test_irq_same),	 cmocka_unit_test(test_irq_other_prio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

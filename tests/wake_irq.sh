@@ -5,8 +5,10 @@
 # T runs and sleeps; at 1.001 a sleep timer (schedlab's mark: hrtimer_expire_entry at the same
 # time on that CPU, the waking line's flags without h) wakes T again in the same situation: it
 # goes to CPU 1. P (14), seen on CPU 0 only (pinned), woken at 1.002 likewise: not counted. By
-# hand: 2 wake-ups of the class, 1 stayed, vcpu_pack_irq_busy 500. A trace without the class,
-# or a file that does not exist: exit 2, saying so.
+# hand: 2 wake-ups of the class, 1 stayed. T slept alone on CPU 0 at 0.911 (nothing runnable
+# there) and beside W at 1.0003 (W preempted at 1.0002, runnable): one of each, the alone one
+# stayed, so vcpu_pack_irq_busy (the alone row's) is 1000, where all of the class gave 500. A
+# trace without the class, or a file that does not exist: exit 2, saying so.
 set -eu
 . "$(dirname "$0")/pytool.sh"
 S='prev_prio=120 prev_state'
@@ -31,14 +33,15 @@ cat >"$T/t.trace" <<TR
                W-12      [000] d.h3.     1.002000: sched_wakeup: comm=P pid=14 prio=120 target_cpu=000
 TR
 "$PY" "$TOOLPY" "$T/t.trace" >"$T/out" || fail "exit $? ($(cat "$T/out"))"
-grep -q '^busy  *idle  *2  *1$' "$T/out" || fail "class: $(cat "$T/out")"
-grep -q '^# 1 of 2 stayed' "$T/out" && grep -q '^param vcpu_pack_irq_busy=500$' "$T/out" ||
+grep -q '^busy  *idle  *2  *1  *1  *1$' "$T/out" || fail "class: $(cat "$T/out")"
+grep -q '^# 1 of 2 stayed' "$T/out" && grep -q '^param vcpu_pack_irq_busy=1000$' "$T/out" ||
 	fail "param: $(cat "$T/out")"
 # lost.trace: V (16) ran on CPU 1, then on CPU 0, before the rest; T's wake-up at 1.001 onto
 # CPU 1 is the last line that names T (lost: it never runs). At 1.003 an interrupt on CPU 0,
 # busy with W, wakes V (last on CPU 0): CPU 1 runs its idle task and T, whose lines were lost,
-# is not on its way there: O idle; V stays. By hand: 3 of the class, 2 stayed, 667 (read with
-# T on its way: 2, 1 stayed, and V's "busy busy").
+# is not on its way there: O idle; V stays. By hand: 3 of the class, 2 stayed (read with T on
+# its way: 2, 1 stayed, and V's "busy busy"); V slept alone (CPU 0 went idle): 2 alone, both
+# stayed, 1000.
 {
 	sed -n 1,2p "$T/t.trace"
 	cat <<TR
@@ -54,8 +57,26 @@ TR
 TR
 } >"$T/lost.trace"
 "$PY" "$TOOLPY" "$T/lost.trace" >"$T/out" || fail "lost: exit $? ($(cat "$T/out"))"
-grep -q '^busy  *idle  *3  *2$' "$T/out" && grep -q '^busy  *busy  *0  *0$' "$T/out" &&
-	grep -q '^param vcpu_pack_irq_busy=667$' "$T/out" || fail "lost: $(cat "$T/out")"
+grep -q '^busy  *idle  *3  *2  *2  *2$' "$T/out" && grep -q '^busy  *busy  *0  *0  *0  *0$' "$T/out" &&
+	grep -q '^param vcpu_pack_irq_busy=1000$' "$T/out" || fail "lost: $(cat "$T/out")"
+# idle.trace: T runs on CPU 1, then on CPU 0, and sleeps there switching to bash (20, outside
+# the file), whose switch to idle the recording left out; CPU 0's idle task then logs a
+# cpu_idle line and, at 1.0001, T's interrupt wake-up. CPU 0 is idle, not busy with bash (the
+# running task from every line of a CPU): no wake-up of the class, exit 2 (taken from the
+# switches alone, it read "busy idle 1 1" and printed 1000).
+{
+	sed -n 1,2p "$T/t.trace"
+	cat <<TR
+          <idle>-0       [001] d..2.     0.900000: sched_switch: prev_comm=swapper/1 prev_pid=0 $S=R ==> next_comm=T next_pid=13 $N
+               T-13      [001] d..2.     0.901000: sched_switch: prev_comm=T prev_pid=13 $S=S ==> next_comm=swapper/1 next_pid=0 $N
+          <idle>-0       [000] d..2.     0.910000: sched_switch: prev_comm=swapper/0 prev_pid=0 $S=R ==> next_comm=T next_pid=13 $N
+               T-13      [000] d..2.     0.911000: sched_switch: prev_comm=T prev_pid=13 $S=S ==> next_comm=bash next_pid=20 $N
+          <idle>-0       [000] d..1.     0.950000: cpu_idle: state=1 cpu_id=0
+          <idle>-0       [000] d.h2.     1.000100: sched_waking: comm=T pid=13 prio=120 target_cpu=000
+          <idle>-0       [000] d.h3.     1.000100: sched_wakeup: comm=T pid=13 prio=120 target_cpu=000
+TR
+} >"$T/idle.trace"
+tool_error "$T/idle.trace" "no interrupt wake-up on a busy CPU"
 # the first 6 lines: no interrupt wake-up at all
 head -8 "$T/t.trace" >"$T/none.trace"
 tool_error "$T/none.trace" "no interrupt wake-up on a busy CPU"

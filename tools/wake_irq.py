@@ -11,13 +11,32 @@ ftrace_lines.last_named). Mainline sends the wakee from a busy X to an idle O
 (select_idle_sibling); the class "X busy, O idle" gives vcpu_pack_irq_busy: of 1000 such
 wake-ups, how many stayed on X.
 
+The task running on a CPU is taken from every line of that CPU, not only from its switches: a
+recording leaves out the switches of tasks outside the file (bash, the rt-app main thread), so
+a CPU that went idle after one of them would read busy (docs/validate.md, "A fresh task's
+protection"; issue 28, "Keeping the interrupt's wakee").
+
+The class is split by how the wakee went to sleep on X: "alone" (no other task runnable on X
+then: its lag was 0, so EEVDF dequeued it at once, and mainline moves every such wake-up to an
+idle O) or "others" (tasks were queued beside it: it may have slept with a negative lag and
+stayed queued, DELAY_DEQUEUE, and then its wake-up stays on X in mainline too, ttwu_runnable).
+The model's rule (sl_vcpu_pack_irq) acts only on what the policy moved, never on a delayed
+wakee, so its rate is the "alone" row's: the parameter printed is that row's. The alone row is
+split again by the wakee's prio against the running task's (the waking line's prio, the
+switch's next_prio): vcpu_pack_irq_same is the rate where the two are equal, and
+vcpu_pack_irq_busy then the rate of the others.
+
 Usage: wake_irq.py TRACE...   (ftrace text, plain or .xz)
-Prints the table over all traces and `param vcpu_pack_irq_busy=N`; exit 2 on a file that
-cannot be read or traces without a wake-up of that class.
+Prints the table over all traces, `param vcpu_pack_irq_busy=N` and, when both kinds occur,
+`param vcpu_pack_irq_same=N vcpu_pack_irq_busy=M` (the alone row split by prio); exit 2 on a file that
+cannot be read or traces without a wake-up of that class that slept alone.
 """
+import re
 import sys
 
 from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
+
+NEXT_PRIO = re.compile(r"next_prio=(\d+)")
 
 
 def analyse(path):
@@ -26,6 +45,9 @@ def analyse(path):
     last = {}  # pid -> cpu of its last switch-in
     seen = {}  # pid -> cpus it ran on
     coming = {0: set(), 1: set()}  # cpu -> pids woken onto it, not yet switched in
+    queued = {0: set(), 1: set()}  # cpu -> pids runnable there, not running
+    slept = {}  # pid -> whether others were runnable on its CPU when it last slept
+    prio = {}  # pid -> its prio, from its last switch-in or waking
     pend = {}  # pid -> (X, key)
     mark = None  # (cpu, time) of the last interrupt entry line
     out = []
@@ -39,13 +61,30 @@ def analyse(path):
             cpu = int(cpu)
             if cpu > 1:
                 raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
+            tpid = int(m.group(2))
+            if ev != "sched_switch" and curr.get(cpu, tpid) != tpid:
+                # a switch the recording left out: the line's task runs there
+                curr[cpu] = tpid
+                for q in queued.values():
+                    q.discard(tpid)
             if ev in ("hrtimer_expire_entry", "irq_handler_entry"):
                 mark = (cpu, ts)
             elif ev == "sched_switch":
                 s = SW.search(rest)
                 if not s:
                     continue
-                nxt = int(s.group(4))
+                prev, nxt = int(s.group(1)), int(s.group(4))
+                np = NEXT_PRIO.search(rest)
+                if np:
+                    prio[nxt] = int(np.group(1))
+                q = queued[cpu]
+                if prev and s.group(2).startswith("R"):
+                    q.add(prev)
+                elif prev:
+                    q.discard(prev)
+                    slept[prev] = bool(q)  # the task switched in waited beside it too
+                for qq in queued.values():
+                    qq.discard(nxt)
                 curr[cpu] = nxt
                 if nxt:
                     last[nxt] = cpu
@@ -63,17 +102,22 @@ def analyse(path):
                 now = stamp(ts)
                 o_idle = curr.get(1 - cpu, 0) == 0 and not any(
                     seen_to.get(q, 0) > now for q in coming[1 - cpu])
-                pend[pid] = (cpu, (x_busy, o_idle))
+                same = prio.get(curr.get(cpu, 0)) == int(s.group(3))
+                pend[pid] = (cpu, (x_busy, o_idle), (slept.get(pid, True), same))
             elif ev == "sched_wakeup":
                 s = WAKE.search(rest)
                 if not s:
                     continue
                 pid, tgt = int(s.group(2)), int(s.group(4))
                 coming[tgt].add(pid)
+                if curr.get(tgt) != pid:
+                    for qq in queued.values():
+                        qq.discard(pid)
+                    queued[tgt].add(pid)
                 if pid in pend:
-                    x, key = pend.pop(pid)
-                    out.append((pid, key, tgt == x))
-    return [(k, st) for pid, k, st in out if len(seen.get(pid, ())) == 2]
+                    x, key, (others, same) = pend.pop(pid)
+                    out.append((pid, key, (others, same), tgt == x))
+    return [(k, o, st) for pid, k, o, st in out if len(seen.get(pid, ())) == 2]
 
 
 def main(argv):
@@ -89,19 +133,30 @@ def main(argv):
             print(f"wake_irq.py: {p}: {e}", file=sys.stderr)
             return 2
     print("interrupt wake-ups of a task last on the interrupt's CPU X (O: the other CPU)")
-    print(f"{'X':6} {'O':6} {'wake-ups':>9} {'stayed':>7}")
+    print(f"{'X':6} {'O':6} {'wake-ups':>9} {'stayed':>7} {'slept alone':>12} {'stayed':>7}")
     for xb in (False, True):
         for oi in (False, True):
-            sub = [st for k, st in rows if k == (xb, oi)]
+            sub = [(o, st) for k, o, st in rows if k == (xb, oi)]
+            al = [st for o, st in sub if not o[0]]
             print(f"{'busy' if xb else 'idle':6} {'idle' if oi else 'busy':6} {len(sub):9d} "
-                  f"{sum(sub):7d}")
-    cls = [st for k, st in rows if k == (True, True)]
-    if not cls:
-        print("wake_irq.py: no interrupt wake-up on a busy CPU with the other idle in "
-              + " ".join(paths), file=sys.stderr)
+                  f"{sum(st for o, st in sub):7d} {len(al):12d} {sum(al):7d}")
+    cls = [st for k, o, st in rows if k == (True, True)]
+    alone = [(o[1], st) for k, o, st in rows if k == (True, True) and not o[0]]
+    if not alone:
+        print("wake_irq.py: no interrupt wake-up on a busy CPU with the other idle, of a task "
+              "that slept alone, in " + " ".join(paths), file=sys.stderr)
         return 2
     print(f"# {sum(cls)} of {len(cls)} stayed on their busy CPU with the other idle")
-    print(f"param vcpu_pack_irq_busy={round(1000 * sum(cls) / len(cls))}")
+    n, k = len(alone), sum(st for _, st in alone)
+    print(f"# of those that slept alone there (never delayed): {k} of {n}")
+    print(f"param vcpu_pack_irq_busy={round(1000 * k / n)}")
+    same = [st for sm, st in alone if sm]
+    other = [st for sm, st in alone if not sm]
+    if same and other:
+        print(f"# the wakee's prio the running task's: {sum(same)} of {len(same)}; "
+              f"other prios: {sum(other)} of {len(other)}")
+        print(f"param vcpu_pack_irq_same={round(1000 * sum(same) / len(same))} "
+              f"vcpu_pack_irq_busy={round(1000 * sum(other) / len(other))}")
     return 0
 
 

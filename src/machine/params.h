@@ -63,6 +63,8 @@ struct sl_params {
 	u64 vcpu_pack_other; /* per 1000: prev elsewhere, the waker alone: joins the waker */
 	u64 vcpu_pack_irq;   /* per 1000: an interrupt's wake-up of a task last on its idle CPU */
 	u64 vcpu_pack_irq_busy; /* per 1000: ... of a task last on its CPU, busy with another */
+	u64 vcpu_pack_irq_same; /* per 1000: ... busy with a task of the wakee's prio (0: _busy's)
+				 */
 	/* per 1000: vcpu_pack_wait's rule with only less important tasks waiting there */
 	u64 vcpu_pack_wait_lower;
 	u64 timer_coalesce;  /* 1: an hrtimer interrupt runs its CPU's timers whose window opened */

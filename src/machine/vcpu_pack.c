@@ -56,17 +56,25 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, const struct sl_ta
  * vcpu_pack_irq_busy: the same interrupt on a CPU that runs another task. Mainline takes the
  * idle CPU; the recordings keep 87% there (docs/validate.md, issue 28, browser), which is what
  * keeps an Event thread's timer wake-up beside the task it interrupted.
+ * vcpu_pack_irq_same: the rate instead where the running task's prio is the wakee's (the
+ * recordings keep fewer of those: tools/wake_irq.py, docs/validate.md, "Keeping the
+ * interrupt's wakee, and why it loses (issue 28)").
  */
 int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		     int from, int cpu)
 {
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	const struct sl_task *curr;
 	u64 per1000;
 
 	if (waker || from < 0 || from == cpu || p->cpu != from || !sl_rq_idle(&sim->cpus[cpu]) ||
 	    !sl_cpu_allowed(p, from))
 		return cpu;
-	per1000 = sim->cpus[from].curr ? sl_machine_of(sim)->p->vcpu_pack_irq_busy
-				       : sl_machine_of(sim)->p->vcpu_pack_irq;
+	curr = sim->cpus[from].curr;
+	per1000 = !curr ? mp->vcpu_pack_irq
+		  : mp->vcpu_pack_irq_same && sl_vcpu_kprio(curr) == sl_vcpu_kprio(p)
+			  ? mp->vcpu_pack_irq_same
+			  : mp->vcpu_pack_irq_busy;
 	if (!per1000)
 		return cpu;
 	return sl_per1000_draw(sim, per1000) ? from : cpu;
