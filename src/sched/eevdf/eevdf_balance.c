@@ -16,8 +16,9 @@
  *   are moved instead (on 2 CPUs there is always a waiting one when one CPU has >= 2).
  * - The target's private sched_vcpu_pack patch (vcpu_pack_room, CPU choice) has no source; it
  *   is not modelled [UNVERIFIED]: its effect must be measured on the target.
- * - SIS_UTIL limits the idle scan by LLC utilisation; with 2 CPUs the scan visits only the CPU
- *   the prev/target checks did not, and the model always scans it: inert.
+ * - SIS_UTIL limits the idle scan by LLC utilisation: not modelled (no PELT here). With 2 CPUs
+ *   its budget is one CPU below about 60% summed busy, which the model always scans, and none
+ *   above it, where the kernel keeps the wakee on its busy target (docs/model/eevdf.md, 5.6).
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
