@@ -365,6 +365,15 @@ usage_error "bad.trace:12: malformed line" trace-workload "$D/bad.trace" -o "$T/
 usage_error "bad.trace:12: malformed line" run --workload "trace:file=$D/bad.trace"
 usage_error "file= is required" run --workload trace:tasks=a
 usage_error "not a POSIX extended regex" run --workload "trace:file=$D/small.trace,tasks=("
+# regcomp spells a repeated atom out once per copy (x+ is two, x{m,n} max(m,n)): a pattern whose
+# copies would pass 10000 pieces is refused before regcomp runs out of memory (found by fuzzing).
+# By hand: (a{100}){99}x is 100 x 99 + 1 = 9901 pieces, under the limit, so it gets to the
+# selection; (a{101}){100} is 10100; a followed by 14 pluses doubles 14 times, 2^14 = 16384;
+# 13 pluses and x give 8192 + 1.
+usage_error "tasks=(a{100}){99}x matches no task" run --workload "trace:file=$D/small.trace,tasks=(a{100}){99}x"
+usage_error "would spell out more than 10000 pieces" run --workload "trace:file=$D/small.trace,tasks=(a{101}){100}"
+usage_error "would spell out more than 10000 pieces" run --workload "trace:file=$D/small.trace,tasks=a++++++++++++++"
+usage_error "tasks=a+++++++++++++x matches no task" run --workload "trace:file=$D/small.trace,tasks=a+++++++++++++x"
 # a selection of no task: an empty group is not a run (small.trace's comms are a, b, c)
 usage_error "tasks=^z matches no task of the trace $D/small.trace (expected a regex that selects one; its comms include a, b, c)" \
 	run --workload "trace:file=$D/small.trace,tasks=^z" -o "$T/none.txt"

@@ -1344,11 +1344,114 @@ static void wake_note(const struct sl_tw_args *a)
 			"wake_remote=0ns or wake_local=0ns leaves one out)\n");
 }
 
+/*
+ * How many pieces glibc's regcomp builds for a pattern, bounded above: it copies a repeated
+ * atom once per repetition it must spell out (x+ is x x*, x{2,5} five copies, x* and x? one),
+ * so repetitions applied to repetitions multiply, and "x++++..." grows as 2^n until the
+ * process runs out of memory (found by fuzzing tasks=). Each atom costs 1, a group the sum of
+ * its atoms, a repeated atom its cost times its copies; counting stops above REGEX_PIECES.
+ */
+#define REGEX_PIECES 10000
+
+static u64 regex_bound(const char *s)
+{
+	u64 cost[32] = {0}, last[32] = {0};
+	int d = 0;
+
+	for (; *s; s++) {
+		u64 k = 0;
+
+		if (*s == '(') {
+			if (d == 31)
+				return REGEX_PIECES + 1; /* deeper than any task name needs */
+			d++;
+			cost[d] = last[d] = 0;
+			continue;
+		}
+		if (*s == ')' && d > 0) {
+			u64 g = cost[d] ? cost[d] : 1;
+
+			d--;
+			cost[d] += g;
+			last[d] = g;
+		} else if (*s == '*' || *s == '?') {
+			k = 1;
+		} else if (*s == '+') {
+			k = 2;
+		} else if (*s == '{' && last[d]) {
+			const char *q = s + 1;
+			u64 m = 0, n = 0;
+
+			while (*q >= '0' && *q <= '9' && m <= REGEX_PIECES)
+				m = m * 10 + (u64)(*q++ - '0');
+			n = m;
+			if (*q == ',') {
+				n = m + 1;
+				for (q++; *q >= '0' && *q <= '9' && n <= REGEX_PIECES; q++)
+					n = (q[-1] == ',' ? 0 : n) * 10 + (u64)(*q - '0');
+			}
+			if (*q == '}' && q > s + 1) {
+				k = n > m ? n : m;
+				k = k ? k : 1;
+				s = q;
+			} else {
+				cost[d]++;
+				last[d] = 1;
+			}
+		} else if (*s == '[') {
+			/* a bracket expression is one atom: skip to its ']' ("[]" and "[^]" start
+			 * one) */
+			const char *q = s + 1;
+
+			q += *q == '^';
+			q += *q == ']';
+			while (*q && *q != ']')
+				q += (*q == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=') &&
+				      strchr(q + 2, ']'))
+					     ? strchr(q + 2, ']') - q + 1
+					     : 1;
+			s = *q ? q : q - 1;
+			cost[d]++;
+			last[d] = 1;
+		} else {
+			s += *s == '\\' && s[1];
+			cost[d]++;
+			last[d] = 1;
+		}
+		if (k && last[d]) {
+			u64 grown = last[d] * k;
+
+			cost[d] += grown - last[d];
+			last[d] = grown;
+		} else if (k) {
+			cost[d]++;
+			last[d] = 1;
+		}
+		if (cost[d] > REGEX_PIECES || last[d] > REGEX_PIECES)
+			return REGEX_PIECES + 1;
+	}
+	while (d > 0) {
+		u64 g = cost[d] ? cost[d] : 1;
+
+		d--;
+		cost[d] += g;
+	}
+	return cost[0];
+}
+
 static int check(void *args, char *err, size_t errlen)
 {
 	struct sl_tw_args *a = args;
 	regex_t re;
 
+	if (a->tasks[0] && regex_bound(a->tasks) > REGEX_PIECES) {
+		snprintf(err, errlen,
+			 "tasks=%s: a regex whose repetitions would spell out more than %d pieces "
+			 "(repetitions of repetitions, a bound too high, or groups over 31 deep); "
+			 "write it more simply",
+			 a->tasks, REGEX_PIECES);
+		return -1;
+	}
 	if (a->tasks[0]) {
 		int e = regcomp(&re, a->tasks, REG_EXTENDED | REG_NOSUB);
 
