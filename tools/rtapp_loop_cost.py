@@ -27,24 +27,14 @@ import glob
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_stretch import BadInput, log_rows  # noqa: E402
+
 
 def rows(path):
-    """(perf, run, c_duration) of each row of one log; raises ValueError naming the line"""
-    out = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for no, line in enumerate(f, 1):
-            if line.startswith("#") or not line.strip():
-                continue
-            w = line.split()
-            if len(w) < 11:
-                raise ValueError("%s:%d: expected 11 columns, found %d" % (path, no, len(w)))
-            try:
-                perf, run, cdur = int(w[1]), int(w[2]), int(w[8])
-            except ValueError:
-                raise ValueError("%s:%d: expected integers in perf, run and c_duration"
-                                 % (path, no)) from None
-            out.append((perf, run, cdur))
-    return out
+    """(perf, run, c_duration) of each row of one log (run_stretch.py's reader); raises
+    run_stretch.BadInput naming the line"""
+    return [(perf, run, cdur) for perf, run, _, _, cdur in log_rows(path)]
 
 
 def quantile(v, q):
@@ -79,7 +69,7 @@ def main(argv):
                         loops += perf
                         asked += cdur
                         cost.append(run * 1000.0 / perf)
-            except (OSError, ValueError) as e:
+            except (OSError, BadInput) as e:
                 sys.stderr.write("rtapp_loop_cost.py: %s\n" % e)
                 return 2
         if not loops:
