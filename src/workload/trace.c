@@ -1353,6 +1353,16 @@ static void wake_note(const struct sl_tw_args *a)
  */
 #define REGEX_PIECES 10000
 
+/* the digits at *q, read until the value passes REGEX_PIECES (enough to refuse it) */
+static u64 regex_number(const char **q)
+{
+	u64 v = 0;
+
+	while (**q >= '0' && **q <= '9' && v <= REGEX_PIECES)
+		v = v * 10 + (u64)(*(*q)++ - '0');
+	return v;
+}
+
 static u64 regex_bound(const char *s)
 {
 	u64 cost[32] = {0}, last[32] = {0};
@@ -1380,15 +1390,14 @@ static u64 regex_bound(const char *s)
 			k = 2;
 		} else if (*s == '{' && last[d]) {
 			const char *q = s + 1;
-			u64 m = 0, n = 0;
+			u64 m, n;
 
-			while (*q >= '0' && *q <= '9' && m <= REGEX_PIECES)
-				m = m * 10 + (u64)(*q++ - '0');
+			m = regex_number(&q);
 			n = m;
 			if (*q == ',') {
-				n = m + 1;
-				for (q++; *q >= '0' && *q <= '9' && n <= REGEX_PIECES; q++)
-					n = (q[-1] == ',' ? 0 : n) * 10 + (u64)(*q - '0');
+				q++;
+				n = *q >= '0' && *q <= '9' ? regex_number(&q)
+							   : m + 1; /* {m,}: m + 1 */
 			}
 			if (*q == '}' && q > s + 1) {
 				k = n > m ? n : m;
