@@ -39,8 +39,9 @@ from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
 NEXT_PRIO = re.compile(r"next_prio=(\d+)")
 
 
-def analyse(path):
-    """(pid, key, stayed) of each interrupt wake-up of a task last on X, in one trace."""
+def analyse(path, timed=False):
+    """(key, others and same prio, stayed) of each interrupt wake-up of a task last on X, in
+    one trace; with timed, the waking's time (ns) last (tools/sis_util.py --split)"""
     curr = {}  # cpu -> pid running (0: idle)
     last = {}  # pid -> cpu of its last switch-in
     seen = {}  # pid -> cpus it ran on
@@ -103,7 +104,7 @@ def analyse(path):
                 o_idle = curr.get(1 - cpu, 0) == 0 and not any(
                     seen_to.get(q, 0) > now for q in coming[1 - cpu])
                 same = prio.get(curr.get(cpu, 0)) == int(s.group(3))
-                pend[pid] = (cpu, (x_busy, o_idle), (slept.get(pid, True), same))
+                pend[pid] = (cpu, (x_busy, o_idle), (slept.get(pid, True), same), now)
             elif ev == "sched_wakeup":
                 s = WAKE.search(rest)
                 if not s:
@@ -115,9 +116,10 @@ def analyse(path):
                         qq.discard(pid)
                     queued[tgt].add(pid)
                 if pid in pend:
-                    x, key, (others, same) = pend.pop(pid)
-                    out.append((pid, key, (others, same), tgt == x))
-    return [(k, o, st) for pid, k, o, st in out if len(seen.get(pid, ())) == 2]
+                    x, key, (others, same), t = pend.pop(pid)
+                    out.append((pid, key, (others, same), tgt == x, t))
+    return [(k, o, st) + ((t,) if timed else ()) for pid, k, o, st, t in out
+            if len(seen.get(pid, ())) == 2]
 
 
 def main(argv):

@@ -64,10 +64,11 @@ SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
               for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
 
 
-def analyse(path, names):
+def analyse(path, names, timed=False):
     """The rows (situation, waker, wakee, onto A) of one trace, the latencies (us) of the
     wake-ups by a task onto the other CPU that preempted the task running there, and the
-    (class of the tasks waiting on A, moved) of vcpu_pack_wait's case"""
+    (class of the tasks waiting on A, moved) of vcpu_pack_wait's case; with timed, the latter
+    with the waking's time (ns) last (tools/sis_util.py --split)"""
     curr = {}  # cpu -> pid running (0: idle)
     last = {}  # pid -> cpu of its last switch-in
     seen = {}  # pid -> cpus it ran on
@@ -158,13 +159,14 @@ def analyse(path, names):
                 if w[1][0] == "task" and tgt != w[0] and w[4]:
                     waiting[pid] = (w[3], tgt, w[4])
                 if w[5]:
-                    waits.append((pid, w[5], tgt != w[0]))
+                    waits.append((pid, w[5], tgt != w[0], w[3]))
     rows = []
     for pid, sit, waker, on_a in out:
         if counted(pid, comm, seen, names):
             rows.append((sit, waker, comm[pid], on_a))
     return (rows, [lat for pid, lat in remote if counted(pid, comm, seen, names)],
-            [(c, mv) for pid, c, mv in waits if counted(pid, comm, seen, names)])
+            [(c, mv) + ((t,) if timed else ()) for pid, c, mv, t in waits
+             if counted(pid, comm, seen, names)])
 
 
 PULL_WINDOW = 50000  # ns: a pull this close to the moment a CPU goes idle is its newidle pull

@@ -1,0 +1,97 @@
+#!/bin/sh
+# tools/sis_util.py (the kernel's PELT utilization and SIS_UTIL budget from a trace) on traces
+# written by hand. Values by hand from pelt.c's arithmetic (1024 ns units, 1024-unit periods,
+# y^32 = 1/2, runnable_avg_yN_inv[1] = 0xfa83b2da, LOAD_AVG_MAX 47742, the divider
+# 47742 - 1024 + period_contrib) and update_idle_cpu_scan's formula on 2 CPUs:
+#
+# one.trace: T (10) runs on CPU 0 from 1.048576000 s (a period boundary: 1000 x 1048576 ns) for
+# 1 ms and sleeps. 1 ms is 976 units (576 ns carried): no period ends, so util_avg stays 0 and
+# util_sum is 976 x 1024 = 999424, period_contrib 976. At 1.050000000 an interrupt on CPU 1
+# wakes U (11): 424576 ns later, 414 units, 414 + 976 = 1390 crosses one period (366 left):
+# util_sum = 999424 x 0xfa83b2da >> 32 = 978008, util_avg = 978008 / (46718 + 366) = 20.
+# CPU 0's cpu_util_cfs is 20 (T's util_est is 0: it was 0 when T slept), CPU 1's 0, x = 10,
+# budget 2 (x <= 27: 10^2 x 117^2 / 10240000 = 0).
+#
+# busy.trace: V (20) runs on CPU 1 from 1.0 s and never stops; at 3.0 s an interrupt on CPU 0
+# wakes U. No idle exit, so no tick is known and V's PELT is brought up to date once, over
+# 1907 periods: the decayed parts are 0 (47742 >> 59 and 1024 >> 59), the sum is
+# (47742 - 1024 + d3) x 1024 over the divider 46718 + d3: util_avg 1024 exactly, the fixed
+# point of a task always running (with the kernel's divider; the old divider of 47742 made it
+# oscillate between 1002 and 1024). x = (1024 + 0) / 2 = 512, budget 1.
+#
+# bal.trace: CPU 0's idle task exits every 4 ms from 0.900 to 0.996 s (the tick's phase is 0;
+# an idle CPU whose tick runs balances at each tick: the budget there is 2, nothing runs). At
+# 0.99999 W (21) starts on CPU 0 and V on CPU 1, and both run on. CPU 1 never balanced (its tick
+# was not seen), so it balances at once at the 1.000 tick: x = 0, budget 2; then each balances
+# 15 jiffies (60 ms) after its last: CPU 0 at 1.056 (its last was 0.996), CPU 1 at 1.060. At
+# 1.056 each task has run 56 ms, 53 periods: util ~ 1024 (1 - 2^(-53/32)) ~ 700 > 619: budget 0.
+# Wake-ups (interrupts on CPU 0 waking U) at 1.050: x ~ 1024 (1 - 2^(-48/32)) ~ 660, budget 0
+# at the wake-up, but the last balance (1.000) wrote 2; at 1.058 the last balance (1.056) wrote 0.
+# (Without the balances' intervals, a budget read at the wake-up, the first would be 0.)
+#
+# --budget: 619 -> 1 (619^2 x 13689 / 10240000 = 512.2 -> 512, y = 512, 2 x 512 / 1024 = 1),
+# 620 -> 0 (513.9 -> 513, y = 511), 27 -> 2, 28 -> 1. Errors: a missing file, a sched_switch
+# without its prios (file and line named), a third CPU, --budget 1025: exit 2, saying so.
+set -eu
+. "$(dirname "$0")/pytool.sh"
+S='prev_prio=120 prev_state'
+N='next_prio=120'
+sw() { # sw CPU TIME PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
+	printf '%16s-%-7s [00%s] d..2.     %s: sched_switch: prev_comm=%s prev_pid=%s %s=%s ==> next_comm=%s next_pid=%s %s\n' \
+		"$3" "$4" "$1" "$2" "$3" "$4" "$S" "$5" "$6" "$7" "$N"
+}
+wk() { # wk CPU TIME LINE_COMM LINE_PID: an interrupt there wakes U (11)
+	printf '%16s-%-7s [00%s] d.h2.     %s: sched_waking: comm=U pid=11 prio=120 target_cpu=00%s\n' \
+		"$3" "$4" "$1" "$2" "$1"
+}
+{
+	printf '# tracer: nop\n#\n'
+	sw 0 1.048576000 swapper/0 0 R T 10
+	sw 0 1.049576000 T 10 S swapper/0 0
+	wk 1 1.050000000 '<idle>' 0
+} >"$T/one.trace"
+"$PY" "$TOOLPY" --rows --all "$T/one.trace" >"$T/out" || fail "one: exit $? ($(cat "$T/out"))"
+grep -q ',1050000000,11,U,1,20,0,10,2,,,$' "$T/out" || fail "one: $(cat "$T/out")"
+
+{
+	printf '# tracer: nop\n#\n'
+	sw 1 1.000000000 swapper/1 0 R V 20
+	wk 0 3.000000000 '<idle>' 0
+} >"$T/busy.trace"
+"$PY" "$TOOLPY" --rows --all "$T/busy.trace" >"$T/out" || fail "busy: exit $? ($(cat "$T/out"))"
+grep -q ',3000000000,11,U,0,0,1024,512,1,,,$' "$T/out" || fail "busy: $(cat "$T/out")"
+
+{
+	printf '# tracer: nop\n#\n'
+	i=0
+	while [ $i -lt 25 ]; do
+		printf '          <idle>-0       [000] d..1.     0.%06d: cpu_idle: state=4294967295 cpu_id=0\n' $((900000 + 4000 * i))
+		i=$((i + 1))
+	done
+	sw 0 0.999990 swapper/0 0 R W 21
+	sw 1 0.999990 swapper/1 0 R V 20
+	wk 0 1.050000 W 21
+	wk 0 1.058000 W 21
+} >"$T/bal.trace"
+"$PY" "$TOOLPY" --rows --all "$T/bal.trace" >"$T/out" || fail "bal: exit $? ($(cat "$T/out"))"
+grep -q ',1050000000,11,U,0,6[0-9][0-9],6[0-9][0-9],6[2-9][0-9],0,0,2,' "$T/out" ||
+	fail "bal 1.050: $(cat "$T/out")"
+grep -q ',1058000000,11,U,0,[67][0-9][0-9],[67][0-9][0-9],[67][0-9][0-9],0,[67][0-9][0-9],0,' "$T/out" ||
+	fail "bal 1.058: $(cat "$T/out")"
+
+for x in 619:1 620:0 27:2 28:1 1024:0 0:2; do
+	got=$("$PY" "$TOOLPY" --budget "${x%:*}") || fail "--budget ${x%:*}: exit $?"
+	[ "$got" = "${x#*:}" ] || fail "--budget ${x%:*}: $got, expected ${x#*:}"
+done
+
+tool_error "$T/none.trace" none.trace
+sed 's/ next_prio=120//' "$T/one.trace" >"$T/noprio.trace"
+tool_error "$T/noprio.trace" 'noprio.trace:3: a sched_switch without'
+sed 's/\[001\]/[002]/' "$T/one.trace" >"$T/three.trace"
+tool_error "$T/three.trace" 'three.trace:5: CPU 2'
+rc=0
+"$PY" "$TOOLPY" --budget 1025 >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'expected 0..1024' "$T/err" || fail "--budget 1025: exit $rc $(cat "$T/err")"
+printf '# tracer: nop\n' >"$T/empty.trace"
+tool_error "$T/empty.trace" 'no sched_switch or sched_waking'
+echo "sis_util: ok"
