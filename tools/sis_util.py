@@ -37,7 +37,8 @@ Usage: sis_util.py [--json] [--rows] [--all] [--warmup MS] TRACE...
   (default)  per trace: wake-ups, the share with x > 619 at the wake-up, with budget 0 (bal,
              wake, lag4), x's p50 and p90 at the wake-ups, balances counted; then all traces
   --rows     one CSV line per sched_waking: trace, time (ns), pid, comm, the waking CPU, the
-             two CPUs' cpu_util_cfs, x and budget at the wake-up, the budget of the last balance and at a lag of 4 ms
+             two CPUs' cpu_util_cfs, x and budget at the wake-up, x and budget of the last
+             balance, and the budget at a lag of 4 ms
   --all      every wake-up; without it only those of tasks that ran on both CPUs (the ones a
              placement can move: not a per-CPU kernel thread, nor the model's background tasks)
   --warmup MS  leave out the wake-ups in the first MS ms from each trace's first switch or
@@ -575,8 +576,9 @@ def split(paths, warmup):
         if rule in cells:
             n0, k0, n1, k1 = cells[rule]["bal"]
             if n1:
-                print(f"{rule.split()[0]}={round(1000 * k1 / n1) if 'irq' in rule else k1 * 1000 // n1}"
-                      + (" (of the other prios)" if " " in rule else ""))
+                # each rule's value as its own tool prints it (wake_irq rounds, wake_pack floors)
+                v = round(1000 * k1 / n1) if "irq" in rule else k1 * 1000 // n1
+                print(f"{rule.split()[0]}={v}" + (" (of the other prios)" if " " in rule else ""))
 
 
 def main(argv):
