@@ -45,8 +45,9 @@ Usage: sis_util.py [--json] [--rows] [--all] [--warmup MS] TRACE...
              waking (the tasks' histories before the trace are unknown)
   --split    the wake-ups of vcpu_pack's rules (as their tools measure them: wake_pack.py,
              wake_irq.py, wake_situations.py) split by the budget (bal; wake and lag4 beside):
-             stays with budget 0 and > 0, and `name=value` lines: the rule's rate over the
-             wake-ups whose budget was > 0 (what mainline with SIS_UTIL leaves to the rule)
+             stays with budget 0 and > 0, the same by x at the wake-up, and `name=value`
+             lines: the rule's rate over the wake-ups whose budget was > 0 (what mainline
+             with SIS_UTIL leaves to the rule)
   --budget X the budget of an average utilization X (0..1024), by the kernel's formula
 Exit 2 on a file that cannot be read, a line that is not understood where a field is expected,
 a trace of more than 2 CPUs, or no wake-up.
@@ -448,6 +449,7 @@ class Trace:
 
 
 MODES = ("bal", "wake", "lag4")
+X_BINS = (0, 200, 400, 500, 560, 620, 700, 800, 1025)  # --split's classes of x
 
 
 def load(paths):
@@ -523,10 +525,17 @@ def split(paths, warmup):
     import wake_pack
     import wake_situations
     cells = {}  # rule -> mode -> [n0, kept0, n1, kept1]
+    by_x = {}  # rule -> [[wake-ups, kept] per X_BINS class of x at the wake-up]
 
     def add(rule, tr, t, kept):
         if t - tr.t0 < warmup:
             return
+        x = tr.at(t, "wake")
+        if x is not None:
+            c = by_x.setdefault(rule, [[0, 0] for _ in X_BINS[:-1]])
+            i = max(k for k in range(len(X_BINS) - 1) if x[0] >= X_BINS[k])
+            c[i][0] += 1
+            c[i][1] += int(kept)
         for m in MODES:
             b = tr.at(t, m)
             if b is None:
@@ -570,6 +579,10 @@ def split(paths, warmup):
             n0, k0, n1, k1 = cells[rule].get(m, [0, 0, 0, 0])
             print(f"{rule:32} {m:5} {k0 + k1:5d}/{n0 + n1:<5d} {pct(k0 + k1, n0 + n1):3.0f}% "
                   f"{k0:5d}/{n0:<5d} {pct(k0, n0):3.0f}% {k1:5d}/{n1:<5d} {pct(k1, n1):3.0f}%")
+    print("the same by x at the wake-up: kept (or moved)/wake-ups, x from " +
+          "  ".join(f"{lo}-{hi - 1}" for lo, hi in zip(X_BINS, X_BINS[1:])))
+    for rule in sorted(by_x, key=lambda r: (r not in sis, r)):
+        print(f"{rule:32} " + " ".join(f"{k:4d}/{n:<4d}" for n, k in by_x[rule]))
     print("# the rules' rates over the wake-ups whose budget (bal) was > 0: what mainline "
           "6.18 with SIS_UTIL would move, and the recordings kept")
     for rule in sis:
