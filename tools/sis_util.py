@@ -294,8 +294,9 @@ class Trace:
     def sleep(self, p, now):
         """dequeue_task_fair with DEQUEUE_SLEEP: util_est_update with the util_avg of the
         task's last update, then its PELT to now"""
-        if not p.unchanged:
-            ewma, dq = p.est, p.avg.util
+        ewma, dq = p.est, p.avg.util
+        # a util_avg above the capacity (no idle time to be sure of) leaves it all as it was
+        if not p.unchanged and (ewma <= dq or ewma - dq < UTIL_EST_MARGIN or dq <= CAPACITY):
             if ewma <= dq:
                 ewma = dq
             elif ewma - dq >= UTIL_EST_MARGIN and dq + UTIL_EST_MARGIN >= p.avg.runnable:
