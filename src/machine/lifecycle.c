@@ -1,5 +1,6 @@
 /* The simulation's life: build a machine from its description, run the event loop, free it. */
 #include "machine/machine.h"
+#include "machine/sleep_timers.h"
 #include "sched/class.h"
 #include "sched/release.h"
 #include "sched/common.h"
@@ -248,6 +249,7 @@ void sl_sim_free(struct sl_sim *sim)
 	}
 	free(sim->cpus);
 	sl_class_rq_free(sim);
+	sl_sleep_timers_free(sim);
 	free(m->cpus);
 	free(sim->lvl_bits);
 	free(sim->nohz_next);

@@ -18,6 +18,7 @@
 #include "sched/class.h"
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
+#include "machine/sleep_timers.h"
 #include "machine/task_prog.h"
 #include "machine/vcpu_pack.h"
 #include "machine/vcpu_util.h"
@@ -1079,35 +1080,6 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	task_woken(sim, rq, p);
 }
 
-/*
- * The timer_coalesce parameter: the sleep timer of CPU cpu to run next in the same interrupt,
- * if any. hrtimer's interrupt runs every timer whose soft expiry (the sleep's own end, the
- * window's start) has passed, in the order of their hard expiries (the window's end, where
- * task_prog.c's sleep_expiry arms it: timer_slack_ns later for a task that is not real-time).
- * A scan of the tasks, made only with the parameter set.
- */
-static struct sl_task *next_expired_sleep(struct sl_sim *sim, int cpu)
-{
-	u64 slack = sl_machine_of(sim)->p->timer_slack_ns;
-	struct sl_task *best = NULL;
-
-	for (int i = 0; i < sl_machine_of(sim)->ntasks; i++) {
-		struct sl_task *q = sl_sim_task(sim, i);
-		const struct sl_timer *t = &sl_mtask(q)->timer;
-		bool rt = q->policy == SL_SCHED_FIFO || q->policy == SL_SCHED_RR;
-		u64 soft = rt || t->expires < slack ? t->expires : t->expires - slack;
-
-		if (!sl_timer_armed(t) || t->cpu != cpu || t->irq || t->exit_delayed ||
-		    sl_mtask(q)->blocked != BLK_TIMER || soft > sim->now)
-			continue;
-		if (!best || t->expires < sl_mtask(best)->timer.expires ||
-		    (t->expires == sl_mtask(best)->timer.expires &&
-		     t->seq < sl_mtask(best)->timer.seq))
-			best = q;
-	}
-	return best;
-}
-
 /* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 {
@@ -1118,7 +1090,7 @@ static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 	sl_try_to_wake_up(sim, p, NULL, 0);
 	if (!sleep || !sl_machine_of(sim)->p->timer_coalesce)
 		return;
-	while ((p = next_expired_sleep(sim, t->cpu))) {
+	while ((p = sl_next_expired_sleep(sim, t->cpu))) {
 		sl_cancel(sim, &sl_mtask(p)->timer);
 		sim->this_cpu = t->cpu;
 		sl_try_to_wake_up(sim, p, NULL, 0);

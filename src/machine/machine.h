@@ -69,6 +69,10 @@ struct sl_machine_cpu {
 	/* wake_hold (machine.c): the task held on this CPU, its switch-in and the hold's end */
 	const struct sl_task *hold;
 	u64 hold_since, hold_until;
+	/* timer_coalesce (machine/sleep_timers.c): the tasks whose timer was last armed here as a
+	 * sleep's, and some whose timer has fired since */
+	struct sl_task **sleepers;
+	int nsleepers, capsleepers;
 
 	/* last: the fields above, which every event reads, share the first cache lines */
 	struct sl_cpuidle_dev idle_dev;

@@ -65,6 +65,7 @@ struct sl_machine_task {
 	int pc;
 	int pending_wakes;
 	int last_cpu;
+	int sleep_slot; /* 1 + its place in its timer CPU's sleepers (sleep_timers.c); 0: none */
 	/* zero-time steps run at steps_time: at most MAX_STEPS_PER_INSTANT + 1 (task_prog.c),
 	 * then the run fails */
 	u32 steps_at_now;
