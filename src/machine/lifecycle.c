@@ -250,6 +250,7 @@ void sl_sim_free(struct sl_sim *sim)
 	free(sim->cpus);
 	sl_class_rq_free(sim);
 	sl_sleep_timers_free(sim);
+	free(m->runnable);
 	free(m->cpus);
 	free(sim->lvl_bits);
 	free(sim->nohz_next);

@@ -894,6 +894,7 @@ static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_
 		.type = SL_EV_WAKEUP_NEW, .cpu = p->cpu, .pid = p->pid, .group = sl_gid(p)};
 
 	p->state = TS_RUNNING;
+	sl_vcpu_pack_runnable(sim, p);
 	p->sched_class->wake_up_new(sim, rq, p, parent_on_rq);
 	sl_emit(sim, &ev);
 	sl_check_preempt_curr(sim, rq, p, WF_FORK);
@@ -1051,6 +1052,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
 		sl_mtask(p)->group->sync_blocked--;
 	p->state = TS_RUNNING;
+	sl_vcpu_pack_runnable(sim, p);
 	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;
 	sl_machine_of_mut(sim)->in_wakeup = true;

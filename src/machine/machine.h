@@ -116,6 +116,9 @@ struct sl_machine {
 	int nchanges;
 	bool duration_set;
 	bool in_wakeup; /* inside sl_try_to_wake_up's decision (wake_hold lets it reschedule) */
+	/* vcpu_pack_wait (machine/vcpu_pack.c): every runnable task, and some that slept since */
+	struct sl_task **runnable;
+	int nrunnable, caprunnable;
 };
 
 static inline struct sl_machine *sl_machine_of_mut(struct sl_sim *sim)

@@ -74,6 +74,7 @@ struct sl_machine_task {
 	bool cwait_queued; /* cwait_preempt: on a condition's queue, preempted before its sleep */
 	bool in_run;
 	bool cache_cold;
+	bool on_runnable; /* on the machine's list of runnable tasks (vcpu_pack.c) */
 };
 
 /* the machine's task whose scheduler part p is (every task is made by the machine) */
