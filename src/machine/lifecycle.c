@@ -1,6 +1,7 @@
 /* The simulation's life: build a machine from its description, run the event loop, free it. */
 #include "machine/machine.h"
 #include "machine/sleep_timers.h"
+#include "machine/wake_rules.h"
 #include "sched/class.h"
 #include "sched/release.h"
 #include "sched/common.h"
@@ -73,6 +74,7 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim = &m->sim;
 	*p = *d->params;
 	m->p = p;
+	sl_wake_rules_init(sim);
 	if (sl_engine_init(&sim->eng, d->seed))
 		goto fail;
 	sim->on_rearm = undelay;

@@ -17,6 +17,7 @@
 #include "machine/params.h"
 #include "machine/prog.h"
 #include "machine/sync.h"
+#include "machine/wake_rules.h"
 
 /*
  * The most tasks one simulation creates (about 0.65 KB each: 1e6 is ~650 MB). Workload specs
@@ -116,6 +117,9 @@ struct sl_machine {
 	int nchanges;
 	bool duration_set;
 	bool in_wakeup; /* inside sl_try_to_wake_up's decision (wake_hold lets it reschedule) */
+	/* the wake-up rules that can apply in this run, in their order (machine/wake_rules.c) */
+	const struct sl_wake_rule *wake_rules[SL_WAKE_RULES_MAX];
+	int nwake_rules;
 	/* vcpu_pack_wait (machine/vcpu_pack.c): every runnable task, and some that slept since */
 	struct sl_task **runnable;
 	int nrunnable, caprunnable;

@@ -121,18 +121,20 @@ static u64 wake_preempt_rate(const struct sl_sim *sim, const struct sl_wake *w)
 	const struct sl_cpu *rq = w->rq;
 	const struct sl_task *p = w->p, *waker = w->waker;
 	u64 per1000 = mp->wake_preempt;
-	bool short_sleep = sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns;
-	u64 by_util = wake_preempt_by_util(sim, p, waker, short_sleep);
+	bool short_sleep;
+	u64 by_util;
 
+	if (!waker || rq->curr != waker || rq->need_resched ||
+	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first)
+		return 0;
+	short_sleep = sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns;
+	by_util = wake_preempt_by_util(sim, p, waker, short_sleep);
 	if (mp->wake_preempt_short && short_sleep)
 		per1000 = mp->wake_preempt_short;
 	if (by_util)
 		per1000 = by_util;
 	if (w->again && mp->wake_preempt_again)
 		per1000 = mp->wake_preempt_again;
-	if (!waker || rq->curr != waker || rq->need_resched ||
-	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first)
-		return 0;
 	return per1000;
 }
 
@@ -154,11 +156,13 @@ static void wake_preempt(struct sl_sim *sim, struct sl_wake *w)
 static u64 wake_move_preempt_rate(const struct sl_sim *sim, const struct sl_wake *w)
 {
 	const struct sl_cpu *rq = w->rq;
+	u64 per1000 = sl_machine_of(sim)->p->wake_move_preempt;
 
-	if (!w->waker || rq->id == w->from || w->prev != w->from || !rq->curr || rq->need_resched ||
-	    w->p->sched_class != rq->curr->sched_class || !w->p->sched_class->wakee_first)
+	if (!per1000 || !w->waker || rq->id == w->from || w->prev != w->from || !rq->curr ||
+	    rq->need_resched || w->p->sched_class != rq->curr->sched_class ||
+	    !w->p->sched_class->wakee_first)
 		return 0;
-	return sl_machine_of(sim)->p->wake_move_preempt;
+	return per1000;
 }
 
 /*
@@ -179,11 +183,12 @@ bool sl_wake_held(const struct sl_sim *sim, const struct sl_cpu *rq)
 static u64 wake_hold_rate(const struct sl_sim *sim, const struct sl_wake *w)
 {
 	const struct sl_cpu *rq = w->rq;
+	u64 per1000 = sl_machine_of(sim)->p->wake_hold;
 
-	if (!rq->curr || rq->curr == w->p || rq->need_resched ||
+	if (!per1000 || !rq->curr || rq->curr == w->p || rq->need_resched ||
 	    w->p->sched_class != rq->curr->sched_class || sl_wake_held(sim, rq))
 		return 0;
-	return sl_machine_of(sim)->p->wake_hold;
+	return per1000;
 }
 
 static void wake_hold(struct sl_sim *sim, struct sl_wake *w)
@@ -196,7 +201,37 @@ static void wake_hold(struct sl_sim *sim, struct sl_wake *w)
 	mc->hold_until = mp->wake_hold_max_ns ? sim->now + mp->wake_hold_max_ns : UINT64_MAX;
 }
 
-struct wake_rule {
+/* whether each rule can apply with the machine's parameters (fixed for a run) */
+static bool always(const struct sl_params *mp)
+{
+	(void)mp;
+	return true;
+}
+
+static bool irq_wake_preempt_on(const struct sl_params *mp)
+{
+	return mp->irq_wake_preempt || mp->irq_wake_preempt_up;
+}
+
+static bool wake_preempt_on(const struct sl_params *mp)
+{
+	return mp->wake_preempt || mp->wake_preempt_short || mp->wake_preempt_ratio ||
+	       mp->wake_preempt_again;
+}
+
+static bool wake_move_preempt_on(const struct sl_params *mp)
+{
+	return mp->wake_move_preempt;
+}
+
+static bool wake_hold_on(const struct sl_params *mp)
+{
+	return mp->wake_hold;
+}
+
+struct sl_wake_rule {
+	/* the rule's parameters: whether one is set (else it is left out of the run) */
+	bool (*on)(const struct sl_params *mp);
 	/* in this wake-up's situation the rate per 1000, NO_DRAW, or 0 (the rule does not apply) */
 	u64 (*rate)(const struct sl_sim *sim, const struct sl_wake *w);
 	/* what it does when its draw comes out true */
@@ -212,23 +247,42 @@ struct wake_rule {
  * (which it replaces), the rates for a task's wake-up see what the policy did, and the hold
  * comes last, once the wakee did not run first.
  */
-static const struct wake_rule rules[] = {
-	{irq_wake_preempt_rate, wakee_first, true, false},
-	{policy_rate, policy_check, false, false},
-	{wake_preempt_rate, wake_preempt, false, false},
-	{wake_move_preempt_rate, wakee_first, false, false},
-	{wake_hold_rate, wake_hold, false, true},
+static const struct sl_wake_rule rules[] = {
+	{irq_wake_preempt_on, irq_wake_preempt_rate, wakee_first, true, false},
+	{always, policy_rate, policy_check, false, false},
+	{wake_preempt_on, wake_preempt_rate, wake_preempt, false, false},
+	{wake_move_preempt_on, wake_move_preempt_rate, wakee_first, false, false},
+	{wake_hold_on, wake_hold_rate, wake_hold, false, true},
 };
+
+_Static_assert(sizeof(rules) / sizeof(rules[0]) <= SL_WAKE_RULES_MAX,
+	       "struct sl_machine's wake_rules holds every row");
+
+/*
+ * A wake-up goes through the rows that can apply in this run only: every run pays for the
+ * policy's own check, a run with none of the rules' parameters set for nothing more.
+ */
+void sl_wake_rules_init(struct sl_sim *sim)
+{
+	struct sl_machine *m = sl_machine_of(sim);
+
+	m->nwake_rules = 0;
+	for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++)
+		if (rules[k].on(m->p))
+			m->wake_rules[m->nwake_rules++] = &rules[k];
+}
 
 void sl_wake_rules(struct sl_sim *sim, struct sl_wake *w)
 {
+	struct sl_machine *m = sl_machine_of(sim);
+
 	w->decides = wake_preempt_decides(sim, w);
 	w->ruled = false;
-	for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++) {
-		const struct wake_rule *r = &rules[k];
+	for (int k = 0; k < m->nwake_rules; k++) {
+		const struct sl_wake_rule *r = m->wake_rules[k];
 		u64 per1000;
 
-		sl_machine_of_mut(sim)->in_wakeup = !r->after;
+		m->in_wakeup = !r->after;
 		per1000 = r->rate(sim, w);
 		if (!per1000)
 			continue;
@@ -236,5 +290,5 @@ void sl_wake_rules(struct sl_sim *sim, struct sl_wake *w)
 		if (per1000 == NO_DRAW || sl_per1000_draw(sim, per1000))
 			r->act(sim, w);
 	}
-	sl_machine_of_mut(sim)->in_wakeup = false;
+	m->in_wakeup = false;
 }

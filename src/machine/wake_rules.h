@@ -23,7 +23,11 @@ struct sl_wake {
 	bool ruled;   /* a rule that decides alone applied (whatever its draw gave) */
 };
 
-/* every row of the table in its order (the policy's own check is one of them) */
+#define SL_WAKE_RULES_MAX 8 /* rows of the table, at most */
+
+/* the rows that can apply with sim's parameters (fixed for a run), kept in struct sl_machine */
+void sl_wake_rules_init(struct sl_sim *sim);
+/* those rows in their order (the policy's own check is one of them) */
 void sl_wake_rules(struct sl_sim *sim, struct sl_wake *w);
 /* wake_hold: rq's running task is held (a reschedule asked outside a wake-up is dropped) */
 bool sl_wake_held(const struct sl_sim *sim, const struct sl_cpu *rq);
