@@ -63,6 +63,49 @@ static struct sl_sim *build(struct sl_config *cfg, const char *cpus, const char 
 	return build_p(cfg, cpus, wl, feats, duration, NULL);
 }
 
+/*
+ * The simulation the tests of the wake-up rules set by hand: one hog on 2 CPUs for 1 ms, with
+ * the parameters params (NAME=VALUE, up to a NULL), not run.
+ */
+static struct sl_sim *build_rules(struct sl_config *cfg, const char *const *params)
+{
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "2";
+	a.duration = "1ms";
+	a.workloads[a.nworkloads++] = "hog:tasks=1";
+	for (; *params; params++)
+		a.params[a.nparams++] = *params;
+	if (sl_config_build(cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(cfg);
+
+	assert_non_null(sim);
+	return sim;
+}
+
+/* CPU 0 runs waker with one more task queued, CPU 1 runs other alone */
+static void both_busy(struct sl_sim *sim, struct sl_task *waker, struct sl_task *other)
+{
+	sim->cpus[0].curr = waker;
+	sim->cpus[0].nr_running = 2;
+	sim->cpus[1].curr = other;
+	sim->cpus[1].nr_running = 1;
+}
+
+/* the simulation freed, once CPUs 0 and 1 no longer name the tasks a test set there by hand */
+static void free_hand_set(struct sl_sim *sim, struct sl_config *cfg)
+{
+	for (int c = 0; c < 2; c++) {
+		sim->cpus[c].curr = NULL;
+		sim->cpus[c].nr_running = 0;
+	}
+	sl_sim_free(sim);
+	sl_config_free(cfg);
+}
+
 /* Two hogs on one CPU: without HRTICK the 9995122 ns slice ends at the 10th tick (a multiple
  * of 1 ms, plus the first task's 2 us switch cost); with HRTICK it ends when the slice has
  * run, between ticks. */
@@ -445,23 +488,11 @@ static void test_vcpu_pack_irq_busy(void **state)
 static int irq_same_kept(const char *same, int nice)
 {
 	struct sl_config cfg;
-	struct sl_args a;
-	char err[2048];
-	struct sl_sim *sim;
+	struct sl_sim *sim =
+		build_rules(&cfg, (const char *[]){"vcpu_pack_irq_busy=1000", same, NULL});
 	struct sl_task running, wakee;
 	int kept = 0;
 
-	memset(&a, 0, sizeof(a));
-	a.cpus = "2";
-	a.duration = "1ms";
-	a.workloads[a.nworkloads++] = "hog:tasks=1";
-	a.params[a.nparams++] = "vcpu_pack_irq_busy=1000";
-	if (same)
-		a.params[a.nparams++] = same;
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	sim = sl_sim_new(&cfg);
-	assert_non_null(sim);
 	memset(&running, 0, sizeof(running));
 	memset(&wakee, 0, sizeof(wakee));
 	wakee.cpu = 0;
@@ -472,10 +503,7 @@ static int irq_same_kept(const char *same, int nice)
 	sim->cpus[1].nr_running = 0;
 	for (int i = 0; i < 10000; i++)
 		kept += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
-	sim->cpus[0].curr = NULL;
-	sim->cpus[0].nr_running = 0;
-	sl_sim_free(sim);
-	sl_config_free(&cfg);
+	free_hand_set(sim, &cfg);
 	return kept;
 }
 
@@ -505,6 +533,24 @@ static void test_irq_other_prio(void **state)
 }
 
 /*
+ * The waiting task of the vcpu_pack_wait tests: sim's one hog, spawned by a run, its state set
+ * by hand (runnable on CPU 0, not running, at nice)
+ */
+static struct sl_task *waiting_hog(struct sl_sim *sim, int nice)
+{
+	struct sl_task *q;
+
+	assert_int_equal(sl_sim_run(sim), 0);
+	assert_int_equal(sl_machine_of(sim)->ntasks, 1);
+	q = sl_sim_task(sim, 0);
+	q->state = TS_RUNNING;
+	q->cpu = 0;
+	q->on_cpu = false;
+	q->nice = nice;
+	return q;
+}
+
+/*
  * vcpu_pack_wait: CPU 0 runs the waker, CPU 1 another task; the wakee (nice 0, prio 120) last
  * ran on CPU 0, where the waker wakes it and the policy leaves it, and the sim's one task (a
  * hog, after a 1 ms run) waits there (runnable, not running), nice 0 too: as important; at
@@ -524,25 +570,14 @@ static void test_vcpu_pack_wait(void **state)
 						  "vcpu_pack_wait=500"};
 		struct sl_config cfg;
 		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task *q = waiting_hog(sim, 0);
 		struct sl_task waker, other, wakee;
-		struct sl_task *q;
 
-		/* the hog, spawned by a run, is the waiting task; its state is set by hand below */
-		assert_int_equal(sl_sim_run(sim), 0);
-		assert_int_equal(sl_machine_of(sim)->ntasks, 1);
-		q = sl_sim_task(sim, 0);
 		memset(&waker, 0, sizeof(waker));
 		memset(&other, 0, sizeof(other));
 		memset(&wakee, 0, sizeof(wakee));
-		q->state = TS_RUNNING;
-		q->cpu = 0;
-		q->on_cpu = false;
-		q->nice = 0;
 		wakee.cpu = 0;
-		sim->cpus[0].curr = &waker;
-		sim->cpus[0].nr_running = 2;
-		sim->cpus[1].curr = &other;
-		sim->cpus[1].nr_running = 1;
+		both_busy(sim, &waker, &other);
 		moved[k] = 0;
 		for (int i = 0; i < 10000; i++)
 			moved[k] += sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0) == 1;
@@ -569,12 +604,7 @@ static void test_vcpu_pack_wait(void **state)
 			sim->cpus[1].nr_running = 0;
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
 		}
-		for (int c = 0; c < 2; c++) {
-			sim->cpus[c].curr = NULL;
-			sim->cpus[c].nr_running = 0;
-		}
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
+		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(moved[0], 0);
 	assert_int_equal(moved[1], 10000);
@@ -600,24 +630,14 @@ static void test_pack_wait_lower(void **state)
 						  "vcpu_pack_wait_lower=300"};
 		struct sl_config cfg;
 		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task *q = waiting_hog(sim, 1);
 		struct sl_task waker, other, wakee;
-		struct sl_task *q;
 
-		assert_int_equal(sl_sim_run(sim), 0);
-		assert_int_equal(sl_machine_of(sim)->ntasks, 1);
-		q = sl_sim_task(sim, 0);
 		memset(&waker, 0, sizeof(waker));
 		memset(&other, 0, sizeof(other));
 		memset(&wakee, 0, sizeof(wakee));
-		q->state = TS_RUNNING;
-		q->cpu = 0;
-		q->on_cpu = false;
-		q->nice = 1;
 		wakee.cpu = 0;
-		sim->cpus[0].curr = &waker;
-		sim->cpus[0].nr_running = 2;
-		sim->cpus[1].curr = &other;
-		sim->cpus[1].nr_running = 1;
+		both_busy(sim, &waker, &other);
 		moved[k] = 0;
 		for (int i = 0; i < 10000; i++)
 			moved[k] += sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0) == 1;
@@ -633,12 +653,7 @@ static void test_pack_wait_lower(void **state)
 			q->cpu = 0;
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 1);
 		}
-		for (int c = 0; c < 2; c++) {
-			sim->cpus[c].curr = NULL;
-			sim->cpus[c].nr_running = 0;
-		}
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
+		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(moved[0], 0);
 	assert_int_equal(moved[1], 0);
@@ -670,10 +685,7 @@ static void test_vcpu_pack_busy(void **state)
 		memset(&other, 0, sizeof(other));
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
-		sim->cpus[0].curr = &waker;
-		sim->cpus[0].nr_running = 2;
-		sim->cpus[1].curr = &other;
-		sim->cpus[1].nr_running = 1;
+		both_busy(sim, &waker, &other);
 		moved[k] = 0;
 		for (int i = 0; i < 10000; i++)
 			moved[k] += sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0) == 1;
@@ -696,12 +708,7 @@ static void test_vcpu_pack_busy(void **state)
 			sim->cpus[1].nr_running = 0;
 			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
 		}
-		for (int c = 0; c < 2; c++) {
-			sim->cpus[c].curr = NULL;
-			sim->cpus[c].nr_running = 0;
-		}
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
+		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(moved[0], 0);
 	assert_int_equal(moved[1], 10000);
@@ -714,17 +721,9 @@ static void test_vcpu_pack_busy(void **state)
 	memset(&waker, 0, sizeof(waker));
 	memset(&other, 0, sizeof(other));
 	memset(&wakee, 0, sizeof(wakee));
-	sim->cpus[0].curr = &waker;
-	sim->cpus[0].nr_running = 2;
-	sim->cpus[1].curr = &other;
-	sim->cpus[1].nr_running = 1;
+	both_busy(sim, &waker, &other);
 	assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
-	sim->cpus[0].curr = NULL;
-	sim->cpus[0].nr_running = 0;
-	sim->cpus[1].curr = NULL;
-	sim->cpus[1].nr_running = 0;
-	sl_sim_free(sim);
-	sl_config_free(&cfg);
+	free_hand_set(sim, &cfg);
 }
 
 /*
@@ -747,22 +746,10 @@ static void test_vcpu_pack_queued(void **state)
 	(void)state;
 	for (int k = 0; k < 4; k++) {
 		struct sl_config cfg;
-		struct sl_args a;
-		char err[2048];
-
-		memset(&a, 0, sizeof(a));
-		a.cpus = "2";
-		a.duration = "1ms";
-		a.workloads[a.nworkloads++] = "hog:tasks=1";
-		for (int i = 0; i < 2; i++)
-			if (set[k][i])
-				a.params[a.nparams++] = set[k][i];
-		if (sl_config_build(&cfg, &a, err, sizeof(err)))
-			fail_msg("%s", err);
-		struct sl_sim *sim = sl_sim_new(&cfg);
+		struct sl_sim *sim =
+			build_rules(&cfg, (const char *[]){set[k][0], set[k][1], NULL});
 		struct sl_task waker, wakee;
 
-		assert_non_null(sim);
 		memset(&waker, 0, sizeof(waker));
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
@@ -773,10 +760,7 @@ static void test_vcpu_pack_queued(void **state)
 			for (int i = 0; i < 10000; i++)
 				kept[k][q] += sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1) == 0;
 		}
-		sim->cpus[0].curr = NULL;
-		sim->cpus[0].nr_running = 0;
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
+		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(kept[0][0], 10000);
 	assert_int_equal(kept[0][1], 10000);
@@ -1031,23 +1015,12 @@ static void test_vcpu_pack(void **state)
 static void test_wake_path(void **state)
 {
 	struct sl_config cfg;
-	struct sl_args a;
-	char err[256];
+	struct sl_sim *sim =
+		build_rules(&cfg, (const char *[]){"wake_local=20us", "wake_remote=5us", NULL});
 	struct sl_task busy;
 	u64 sum = 0;
 
 	(void)state;
-	memset(&a, 0, sizeof(a));
-	a.cpus = "2";
-	a.duration = "1ms";
-	a.workloads[a.nworkloads++] = "hog:tasks=1";
-	a.params[a.nparams++] = "wake_local=20us";
-	a.params[a.nparams++] = "wake_remote=5us";
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	struct sl_sim *sim = sl_sim_new(&cfg);
-
-	assert_non_null(sim);
 	sim->this_cpu = 1;
 	assert_int_equal(sl_wake_path(sim, &sim->cpus[1]), 20000);
 	assert_int_equal(sl_wake_path(sim, &sim->cpus[0]), 5000);
@@ -1057,10 +1030,8 @@ static void test_wake_path(void **state)
 	sim->cpus[0].curr = NULL;
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
-	a.params[a.nparams++] = "wake_local_sd=3us";
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	sim = sl_sim_new(&cfg);
+	sim = build_rules(&cfg, (const char *[]){"wake_local=20us", "wake_remote=5us",
+						 "wake_local_sd=3us", NULL});
 	sim->this_cpu = 1;
 	for (int i = 0; i < 10000; i++)
 		sum += sl_wake_path(sim, &sim->cpus[1]);
@@ -1068,7 +1039,7 @@ static void test_wake_path(void **state)
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 	/* off by default */
-	sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", NULL);
+	sim = build_rules(&cfg, (const char *[]){NULL});
 	sim->this_cpu = 1;
 	assert_int_equal(sl_wake_path(sim, &sim->cpus[1]), 0);
 	sl_sim_free(sim);
@@ -1087,25 +1058,13 @@ static void test_wake_path(void **state)
  */
 static void test_wake_path_tail(void **state)
 {
+	const char *params[] = {"wake_local=20us", "wake_remote=5us", "wake_local_tail=1000",
+				"wake_local_tail_mean=10us", NULL};
 	struct sl_config cfg;
-	struct sl_args a;
-	char err[256];
+	struct sl_sim *sim = build_rules(&cfg, params);
 	u64 sum = 0, above = 0, min = ~0ULL;
 
 	(void)state;
-	memset(&a, 0, sizeof(a));
-	a.cpus = "2";
-	a.duration = "1ms";
-	a.workloads[a.nworkloads++] = "hog:tasks=1";
-	a.params[a.nparams++] = "wake_local=20us";
-	a.params[a.nparams++] = "wake_remote=5us";
-	a.params[a.nparams++] = "wake_local_tail=1000";
-	a.params[a.nparams++] = "wake_local_tail_mean=10us";
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	struct sl_sim *sim = sl_sim_new(&cfg);
-
-	assert_non_null(sim);
 	sim->this_cpu = 1;
 	for (int i = 0; i < 20000; i++) {
 		u64 v = sl_wake_path(sim, &sim->cpus[1]);
@@ -1117,10 +1076,8 @@ static void test_wake_path_tail(void **state)
 	assert_true(sum / 20000 >= 29645 && sum / 20000 <= 30355);
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
-	a.params[2] = "wake_local_tail=250";
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	sim = sl_sim_new(&cfg);
+	params[2] = "wake_local_tail=250";
+	sim = build_rules(&cfg, params);
 	sim->this_cpu = 1;
 	sum = 0;
 	for (int i = 0; i < 20000; i++) {
