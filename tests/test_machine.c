@@ -5,6 +5,7 @@
  */
 #include "helpers.h"
 #include "experiment/run.h"
+#include "machine/sleep_timers.h"
 #include "machine/vcpu_pack.h"
 #include "machine/vcpu_util.h"
 
@@ -1093,6 +1094,108 @@ static void test_wake_path_tail(void **state)
 	sl_config_free(&cfg);
 }
 
+static void no_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	(void)sim;
+	(void)t;
+}
+
+/*
+ * timer_coalesce's lists of sleep timers per CPU (machine/sleep_timers.c), timer_slack 100 us,
+ * three tasks asleep on a timer: a on CPU 0 until 1000 us, b on CPU 0 until 1050 us, c on
+ * CPU 1 until 900 us (the hard expiries; the soft ones 100 us earlier). By hand: at 950 us
+ * CPU 0's next is a (both open, a ends first), CPU 1's c. a re-armed on CPU 1 at 1000 us
+ * leaves CPU 0's list (1 left) for CPU 1's: CPU 1's next is still c (900 < 1000). At 949 us
+ * b's window is not open: CPU 0 has none. b re-armed as a device's interrupt leaves CPU 0's
+ * list (0). c cancelled: CPU 1's next is a, and the look drops c (1 left). a no longer asleep
+ * on its timer: none, a kept (its timer is armed). Without timer_coalesce nothing is kept.
+ */
+static void test_sleep_timers(void **state)
+{
+	for (int on = 0; on < 2; on++) {
+		struct sl_config cfg;
+		struct sl_sim *sim =
+			build_rules(&cfg, (const char *[]){"timer_slack=100us",
+							   on ? "timer_coalesce=1" : NULL, NULL});
+		struct sl_machine_task mt[3];
+		struct sl_task *a = &mt[0].task, *b = &mt[1].task, *c = &mt[2].task;
+
+		(void)state;
+		memset(mt, 0, sizeof(mt));
+		for (int i = 0; i < 3; i++) {
+			sl_timer_init(&mt[i].timer, no_fn, -1);
+			mt[i].blocked = BLK_TIMER;
+		}
+		sl_task_timer_arm(sim, a, 0, 1000000, false);
+		sl_task_timer_arm(sim, b, 0, 1050000, false);
+		sl_task_timer_arm(sim, c, 1, 900000, false);
+		if (!on) {
+			assert_int_equal(sl_mcpu(sim, 0)->nsleepers, 0);
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 0);
+		} else {
+			assert_int_equal(sl_mcpu(sim, 0)->nsleepers, 2);
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 1);
+			sim->now = 950000;
+			assert_ptr_equal(sl_next_expired_sleep(sim, 0), a);
+			assert_ptr_equal(sl_next_expired_sleep(sim, 1), c);
+			sl_task_timer_arm(sim, a, 1, 1000000, false);
+			assert_int_equal(sl_mcpu(sim, 0)->nsleepers, 1);
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 2);
+			assert_ptr_equal(sl_next_expired_sleep(sim, 1), c);
+			sim->now = 949000;
+			assert_null(sl_next_expired_sleep(sim, 0));
+			sl_task_timer_arm(sim, b, 0, 1050000, true);
+			assert_int_equal(sl_mcpu(sim, 0)->nsleepers, 0);
+			sim->now = 950000;
+			sl_cancel(sim, &mt[2].timer);
+			assert_ptr_equal(sl_next_expired_sleep(sim, 1), a);
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 1);
+			mt[0].blocked = BLK_NONE;
+			assert_null(sl_next_expired_sleep(sim, 1));
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 1);
+		}
+		for (int i = 0; i < 3; i++)
+			sl_cancel(sim, &mt[i].timer);
+		sim->now = 0;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+}
+
+/*
+ * vcpu_pack_wait's list of the runnable tasks (machine/vcpu_pack.c): after a run of one hog
+ * with vcpu_pack_wait set, the hog is on it once (a second join is none); asleep, the rule's
+ * next look drops it (and finds none waiting: the wakee stays). Without the parameter the list
+ * stays empty.
+ */
+static void test_runnable_list(void **state)
+{
+	for (int on = 0; on < 2; on++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms",
+					     on ? "vcpu_pack_wait=1000" : NULL);
+		struct sl_task *q = waiting_hog(sim, 0);
+		struct sl_task waker, other, wakee;
+
+		(void)state;
+		assert_int_equal(sl_machine_of(sim)->nrunnable, on);
+		sl_vcpu_pack_runnable(sim, q);
+		assert_int_equal(sl_machine_of(sim)->nrunnable, on);
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		both_busy(sim, &waker, &other);
+		if (on) {
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 1);
+			q->state = TS_SLEEPING;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			assert_int_equal(sl_machine_of(sim)->nrunnable, 0);
+			assert_false(sl_mtask(q)->on_runnable);
+		}
+		free_hand_set(sim, &cfg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1108,6 +1211,7 @@ int main(void)
 		cmocka_unit_test(test_wake_path),	 cmocka_unit_test(test_wake_path_tail),
 		cmocka_unit_test(test_vcpu_pack_wait),	 cmocka_unit_test(test_pack_wait_lower),
 		cmocka_unit_test(test_irq_same),	 cmocka_unit_test(test_irq_other_prio),
+		cmocka_unit_test(test_sleep_timers),	 cmocka_unit_test(test_runnable_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
