@@ -67,7 +67,7 @@ struct sl_machine_cpu {
 	u64 switch_seq; /* switches to a different task: cache warmth */
 	u64 busy_ns, busy_since;
 	u64 util, util_t; /* machine/vcpu_util.c: busy time, decayed as PELT's (vcpu_pack_room) */
-	/* wake_hold (machine.c): the task held on this CPU, its switch-in and the hold's end */
+	/* wake_hold (wake_rules.c): the task held on this CPU, its switch-in and the hold's end */
 	const struct sl_task *hold;
 	u64 hold_since, hold_until;
 	/* timer_coalesce (machine/sleep_timers.c): the tasks whose timer was last armed here as a
