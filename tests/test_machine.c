@@ -304,9 +304,21 @@ static void test_timer_slack(void **state)
 	assert_int_equal(back[2], back[0]);
 }
 
-/* sl_vcpu_pack_waker and sl_vcpu_pack_other: the rule's CPU for p woken by waker on from */
+/* a placement rule of vcpu_pack.c: the rule's CPU for p woken by waker on from */
 typedef int (*pack_rule_fn)(struct sl_sim *sim, const struct sl_task *p,
 			    const struct sl_task *waker, int from, int cpu);
+
+/* of 10000 wake-ups of p by waker on CPU from that the policy sends to cpu, how many rule
+ * sends to CPU to (each a draw of the scheduler's generator where the rule's situation holds) */
+static int times_to(pack_rule_fn rule, struct sl_sim *sim, const struct sl_task *p,
+		    const struct sl_task *waker, int from, int cpu, int to)
+{
+	int n = 0;
+
+	for (int i = 0; i < 10000; i++)
+		n += rule(sim, p, waker, from, cpu) == to;
+	return n;
+}
 
 /*
  * A rule of the waker's CPU, set by the parameter name: a wake-up by the task running on CPU 0
@@ -336,9 +348,7 @@ static void check_pack_rule(pack_rule_fn rule, const char *name, int last, bool 
 		wakee.cpu = last;
 		sim->cpus[0].curr = &waker;
 		sim->cpus[0].nr_running = 1;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += rule(sim, &wakee, &waker, 0, 1) == 0;
+		kept[k] = times_to(rule, sim, &wakee, &waker, 0, 1, 0);
 		assert_int_equal(rule(sim, &wakee, NULL, 0, 1), 1);
 		wakee.cpu = 1 - last;
 		assert_int_equal(rule(sim, &wakee, &waker, 0, 1), 1);
@@ -406,9 +416,7 @@ static void test_vcpu_pack_irq(void **state)
 		sim->cpus[0].nr_running = 1; /* queued, not yet switched in */
 		sim->cpus[1].curr = NULL;
 		sim->cpus[1].nr_running = 0;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
+		kept[k] = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, &waker, 0, 1), 1);
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, -1, 1), 1);
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 0), 0);
@@ -458,9 +466,7 @@ static void test_vcpu_pack_irq_busy(void **state)
 		sim->cpus[0].nr_running = 1;
 		sim->cpus[1].curr = NULL;
 		sim->cpus[1].nr_running = 0;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
+		kept[k] = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, &waker, 0, 1), 1);
 		wakee.cpu = 1;
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1), 1);
@@ -492,7 +498,7 @@ static int irq_same_kept(const char *same, int nice)
 	struct sl_sim *sim =
 		build_rules(&cfg, (const char *[]){"vcpu_pack_irq_busy=1000", same, NULL});
 	struct sl_task running, wakee;
-	int kept = 0;
+	int kept;
 
 	memset(&running, 0, sizeof(running));
 	memset(&wakee, 0, sizeof(wakee));
@@ -502,8 +508,7 @@ static int irq_same_kept(const char *same, int nice)
 	sim->cpus[0].nr_running = 1;
 	sim->cpus[1].curr = NULL;
 	sim->cpus[1].nr_running = 0;
-	for (int i = 0; i < 10000; i++)
-		kept += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
+	kept = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
 	free_hand_set(sim, &cfg);
 	return kept;
 }
@@ -579,9 +584,7 @@ static void test_vcpu_pack_wait(void **state)
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
 		both_busy(sim, &waker, &other);
-		moved[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			moved[k] += sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0) == 1;
+		moved[k] = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
 		if (k == 1) {
 			q->nice = 1;
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
@@ -639,9 +642,7 @@ static void test_pack_wait_lower(void **state)
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
 		both_busy(sim, &waker, &other);
-		moved[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			moved[k] += sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0) == 1;
+		moved[k] = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
 		if (k == 2) {
 			q->nice = 0;
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
@@ -687,9 +688,7 @@ static void test_vcpu_pack_busy(void **state)
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
 		both_busy(sim, &waker, &other);
-		moved[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			moved[k] += sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0) == 1;
+		moved[k] = times_to(sl_vcpu_pack_busy, sim, &wakee, &waker, -1, 0, 1);
 		if (k == 1) {
 			wakee.cpu = 1;
 			sim->cpus[0].nr_running = 1;
@@ -757,9 +756,7 @@ static void test_vcpu_pack_queued(void **state)
 		sim->cpus[0].curr = &waker;
 		for (int q = 0; q < 2; q++) {
 			sim->cpus[0].nr_running = 1 + q;
-			kept[k][q] = 0;
-			for (int i = 0; i < 10000; i++)
-				kept[k][q] += sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1) == 0;
+			kept[k][q] = times_to(sl_vcpu_pack_waker, sim, &wakee, &waker, 0, 1, 0);
 		}
 		free_hand_set(sim, &cfg);
 	}
@@ -987,9 +984,7 @@ static void test_vcpu_pack(void **state)
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
 		sim->cpus[0].curr = &busy;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack(sim, &wakee, NULL, -1, 1) == 0;
+		kept[k] = times_to(sl_vcpu_pack, sim, &wakee, NULL, -1, 1, 0);
 		/* not the situation: the policy's choice stands */
 		assert_int_equal(sl_vcpu_pack(sim, &wakee, NULL, -1, 0), 0);
 		sim->cpus[1].curr = &busy;
