@@ -5,11 +5,11 @@
  * (docs/validate.md); each rule is one such situation and one machine parameter, a rate per
  * 1000 measured from recordings or by calibrate, 0 (off) by default, the same for every
  * policy. A rule draws from the scheduler's generator only when its parameter is set and its
- * situation holds, so a run without it keeps the same sequence. A new rule is one function
- * giving its rate in the situation, one giving what it does, and one row of the table at the
- * end; the order of the rows is the order they apply in, which is part of each rule's meaning
- * (a later rule sees the wakee a rule before it let run first, and the generator's numbers are
- * drawn in that order).
+ * situation holds, so a run without it keeps the same sequence. A new rule is three small
+ * functions (whether its parameters are set, its rate in the wake-up's situation, what it
+ * does) and one row of the table at the end; the order of the rows is the order they apply
+ * in, which is part of each rule's meaning (a later rule sees the wakee a rule before it let
+ * run first, and the generator's numbers are drawn in that order).
  */
 #include "machine/wake_rules.h"
 
