@@ -1191,22 +1191,66 @@ static void test_runnable_list(void **state)
 	}
 }
 
+/*
+ * The wake-up rules a run goes through (machine/wake_rules.c): the policy's own check always,
+ * each rate rule only with one of its parameters set. By hand: none set, 1 (the check);
+ * irq_wake_preempt_up alone, 2; wake_preempt_ratio alone (its rates can apply), 2;
+ * wake_preempt_sleep alone (no rate), 1; irq_wake_preempt, wake_preempt_again,
+ * wake_move_preempt and wake_hold, 5.
+ */
+static void test_wake_rules_in_force(void **state)
+{
+	static const char *const set[][5] = {
+		{NULL},
+		{"irq_wake_preempt_up=822", NULL},
+		{"wake_preempt_ratio=8", NULL},
+		{"wake_preempt_sleep=2ms", NULL},
+		{"irq_wake_preempt=1", "wake_preempt_again=931", "wake_move_preempt=600",
+		 "wake_hold=400", NULL},
+	};
+	static const int want[] = {1, 2, 2, 1, 5};
+
+	(void)state;
+	for (int k = 0; k < 5; k++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_rules(&cfg, set[k]);
+
+		assert_int_equal(sl_machine_of(sim)->nwake_rules, want[k]);
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hrtick),		 cmocka_unit_test(test_owner_spin),
-		cmocka_unit_test(test_iowait),		 cmocka_unit_test(test_sched_idle_policy),
-		cmocka_unit_test(test_compat_yield),	 cmocka_unit_test(test_hz),
-		cmocka_unit_test(test_timer_slack),	 cmocka_unit_test(test_vcpu_pack),
-		cmocka_unit_test(test_vcpu_pack_waker),	 cmocka_unit_test(test_vcpu_pack_other),
-		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_vcpu_pack_busy),
-		cmocka_unit_test(test_vcpu_pack_irq),	 cmocka_unit_test(test_vcpu_pack_irq_busy),
-		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_wake_tail),
-		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
-		cmocka_unit_test(test_wake_path),	 cmocka_unit_test(test_wake_path_tail),
-		cmocka_unit_test(test_vcpu_pack_wait),	 cmocka_unit_test(test_pack_wait_lower),
-		cmocka_unit_test(test_irq_same),	 cmocka_unit_test(test_irq_other_prio),
-		cmocka_unit_test(test_sleep_timers),	 cmocka_unit_test(test_runnable_list),
+		cmocka_unit_test(test_hrtick),
+		cmocka_unit_test(test_owner_spin),
+		cmocka_unit_test(test_iowait),
+		cmocka_unit_test(test_sched_idle_policy),
+		cmocka_unit_test(test_compat_yield),
+		cmocka_unit_test(test_hz),
+		cmocka_unit_test(test_timer_slack),
+		cmocka_unit_test(test_vcpu_pack),
+		cmocka_unit_test(test_vcpu_pack_waker),
+		cmocka_unit_test(test_vcpu_pack_other),
+		cmocka_unit_test(test_vcpu_pack_queued),
+		cmocka_unit_test(test_vcpu_pack_busy),
+		cmocka_unit_test(test_vcpu_pack_irq),
+		cmocka_unit_test(test_vcpu_pack_irq_busy),
+		cmocka_unit_test(test_wake_ipi),
+		cmocka_unit_test(test_wake_tail),
+		cmocka_unit_test(test_vcpu_util),
+		cmocka_unit_test(test_vcpu_pack_room),
+		cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_wake_path_tail),
+		cmocka_unit_test(test_vcpu_pack_wait),
+		cmocka_unit_test(test_pack_wait_lower),
+		cmocka_unit_test(test_irq_same),
+		cmocka_unit_test(test_irq_other_prio),
+		cmocka_unit_test(test_sleep_timers),
+		cmocka_unit_test(test_runnable_list),
+		cmocka_unit_test(test_wake_rules_in_force),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
