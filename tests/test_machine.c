@@ -5,6 +5,7 @@
  */
 #include "helpers.h"
 #include "experiment/run.h"
+#include "machine/sleep_timers.h"
 #include "machine/vcpu_pack.h"
 #include "machine/vcpu_util.h"
 
@@ -61,6 +62,49 @@ static struct sl_sim *build(struct sl_config *cfg, const char *cpus, const char 
 			    const char *feats, const char *duration)
 {
 	return build_p(cfg, cpus, wl, feats, duration, NULL);
+}
+
+/*
+ * The simulation the tests of the wake-up rules set by hand: one hog on 2 CPUs for 1 ms, with
+ * the parameters params (NAME=VALUE, up to a NULL), not run.
+ */
+static struct sl_sim *build_rules(struct sl_config *cfg, const char *const *params)
+{
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "2";
+	a.duration = "1ms";
+	a.workloads[a.nworkloads++] = "hog:tasks=1";
+	for (; *params; params++)
+		a.params[a.nparams++] = *params;
+	if (sl_config_build(cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(cfg);
+
+	assert_non_null(sim);
+	return sim;
+}
+
+/* CPU 0 runs waker with one more task queued, CPU 1 runs other alone */
+static void both_busy(struct sl_sim *sim, struct sl_task *waker, struct sl_task *other)
+{
+	sim->cpus[0].curr = waker;
+	sim->cpus[0].nr_running = 2;
+	sim->cpus[1].curr = other;
+	sim->cpus[1].nr_running = 1;
+}
+
+/* the simulation freed, once CPUs 0 and 1 no longer name the tasks a test set there by hand */
+static void free_hand_set(struct sl_sim *sim, struct sl_config *cfg)
+{
+	for (int c = 0; c < 2; c++) {
+		sim->cpus[c].curr = NULL;
+		sim->cpus[c].nr_running = 0;
+	}
+	sl_sim_free(sim);
+	sl_config_free(cfg);
 }
 
 /* Two hogs on one CPU: without HRTICK the 9995122 ns slice ends at the 10th tick (a multiple
@@ -260,9 +304,21 @@ static void test_timer_slack(void **state)
 	assert_int_equal(back[2], back[0]);
 }
 
-/* sl_vcpu_pack_waker and sl_vcpu_pack_other: the rule's CPU for p woken by waker on from */
+/* a placement rule of vcpu_pack.c: the rule's CPU for p woken by waker on from */
 typedef int (*pack_rule_fn)(struct sl_sim *sim, const struct sl_task *p,
 			    const struct sl_task *waker, int from, int cpu);
+
+/* of 10000 wake-ups of p by waker on CPU from that the policy sends to cpu, how many rule
+ * sends to CPU to (each a draw of the scheduler's generator where the rule's situation holds) */
+static int times_to(pack_rule_fn rule, struct sl_sim *sim, const struct sl_task *p,
+		    const struct sl_task *waker, int from, int cpu, int to)
+{
+	int n = 0;
+
+	for (int i = 0; i < 10000; i++)
+		n += rule(sim, p, waker, from, cpu) == to;
+	return n;
+}
 
 /*
  * A rule of the waker's CPU, set by the parameter name: a wake-up by the task running on CPU 0
@@ -292,9 +348,7 @@ static void check_pack_rule(pack_rule_fn rule, const char *name, int last, bool 
 		wakee.cpu = last;
 		sim->cpus[0].curr = &waker;
 		sim->cpus[0].nr_running = 1;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += rule(sim, &wakee, &waker, 0, 1) == 0;
+		kept[k] = times_to(rule, sim, &wakee, &waker, 0, 1, 0);
 		assert_int_equal(rule(sim, &wakee, NULL, 0, 1), 1);
 		wakee.cpu = 1 - last;
 		assert_int_equal(rule(sim, &wakee, &waker, 0, 1), 1);
@@ -362,9 +416,7 @@ static void test_vcpu_pack_irq(void **state)
 		sim->cpus[0].nr_running = 1; /* queued, not yet switched in */
 		sim->cpus[1].curr = NULL;
 		sim->cpus[1].nr_running = 0;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
+		kept[k] = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, &waker, 0, 1), 1);
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, -1, 1), 1);
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 0), 0);
@@ -414,9 +466,7 @@ static void test_vcpu_pack_irq_busy(void **state)
 		sim->cpus[0].nr_running = 1;
 		sim->cpus[1].curr = NULL;
 		sim->cpus[1].nr_running = 0;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
+		kept[k] = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, &waker, 0, 1), 1);
 		wakee.cpu = 1;
 		assert_int_equal(sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1), 1);
@@ -445,23 +495,11 @@ static void test_vcpu_pack_irq_busy(void **state)
 static int irq_same_kept(const char *same, int nice)
 {
 	struct sl_config cfg;
-	struct sl_args a;
-	char err[2048];
-	struct sl_sim *sim;
+	struct sl_sim *sim =
+		build_rules(&cfg, (const char *[]){"vcpu_pack_irq_busy=1000", same, NULL});
 	struct sl_task running, wakee;
-	int kept = 0;
+	int kept;
 
-	memset(&a, 0, sizeof(a));
-	a.cpus = "2";
-	a.duration = "1ms";
-	a.workloads[a.nworkloads++] = "hog:tasks=1";
-	a.params[a.nparams++] = "vcpu_pack_irq_busy=1000";
-	if (same)
-		a.params[a.nparams++] = same;
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	sim = sl_sim_new(&cfg);
-	assert_non_null(sim);
 	memset(&running, 0, sizeof(running));
 	memset(&wakee, 0, sizeof(wakee));
 	wakee.cpu = 0;
@@ -470,12 +508,8 @@ static int irq_same_kept(const char *same, int nice)
 	sim->cpus[0].nr_running = 1;
 	sim->cpus[1].curr = NULL;
 	sim->cpus[1].nr_running = 0;
-	for (int i = 0; i < 10000; i++)
-		kept += sl_vcpu_pack_irq(sim, &wakee, NULL, 0, 1) == 0;
-	sim->cpus[0].curr = NULL;
-	sim->cpus[0].nr_running = 0;
-	sl_sim_free(sim);
-	sl_config_free(&cfg);
+	kept = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
+	free_hand_set(sim, &cfg);
 	return kept;
 }
 
@@ -505,6 +539,24 @@ static void test_irq_other_prio(void **state)
 }
 
 /*
+ * The waiting task of the vcpu_pack_wait tests: sim's one hog, spawned by a run, its state set
+ * by hand (runnable on CPU 0, not running, at nice)
+ */
+static struct sl_task *waiting_hog(struct sl_sim *sim, int nice)
+{
+	struct sl_task *q;
+
+	assert_int_equal(sl_sim_run(sim), 0);
+	assert_int_equal(sl_machine_of(sim)->ntasks, 1);
+	q = sl_sim_task(sim, 0);
+	q->state = TS_RUNNING;
+	q->cpu = 0;
+	q->on_cpu = false;
+	q->nice = nice;
+	return q;
+}
+
+/*
  * vcpu_pack_wait: CPU 0 runs the waker, CPU 1 another task; the wakee (nice 0, prio 120) last
  * ran on CPU 0, where the waker wakes it and the policy leaves it, and the sim's one task (a
  * hog, after a 1 ms run) waits there (runnable, not running), nice 0 too: as important; at
@@ -524,28 +576,15 @@ static void test_vcpu_pack_wait(void **state)
 						  "vcpu_pack_wait=500"};
 		struct sl_config cfg;
 		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task *q = waiting_hog(sim, 0);
 		struct sl_task waker, other, wakee;
-		struct sl_task *q;
 
-		/* the hog, spawned by a run, is the waiting task; its state is set by hand below */
-		assert_int_equal(sl_sim_run(sim), 0);
-		assert_int_equal(sl_machine_of(sim)->ntasks, 1);
-		q = sl_sim_task(sim, 0);
 		memset(&waker, 0, sizeof(waker));
 		memset(&other, 0, sizeof(other));
 		memset(&wakee, 0, sizeof(wakee));
-		q->state = TS_RUNNING;
-		q->cpu = 0;
-		q->on_cpu = false;
-		q->nice = 0;
 		wakee.cpu = 0;
-		sim->cpus[0].curr = &waker;
-		sim->cpus[0].nr_running = 2;
-		sim->cpus[1].curr = &other;
-		sim->cpus[1].nr_running = 1;
-		moved[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			moved[k] += sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0) == 1;
+		both_busy(sim, &waker, &other);
+		moved[k] = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
 		if (k == 1) {
 			q->nice = 1;
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
@@ -569,12 +608,7 @@ static void test_vcpu_pack_wait(void **state)
 			sim->cpus[1].nr_running = 0;
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
 		}
-		for (int c = 0; c < 2; c++) {
-			sim->cpus[c].curr = NULL;
-			sim->cpus[c].nr_running = 0;
-		}
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
+		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(moved[0], 0);
 	assert_int_equal(moved[1], 10000);
@@ -600,27 +634,15 @@ static void test_pack_wait_lower(void **state)
 						  "vcpu_pack_wait_lower=300"};
 		struct sl_config cfg;
 		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task *q = waiting_hog(sim, 1);
 		struct sl_task waker, other, wakee;
-		struct sl_task *q;
 
-		assert_int_equal(sl_sim_run(sim), 0);
-		assert_int_equal(sl_machine_of(sim)->ntasks, 1);
-		q = sl_sim_task(sim, 0);
 		memset(&waker, 0, sizeof(waker));
 		memset(&other, 0, sizeof(other));
 		memset(&wakee, 0, sizeof(wakee));
-		q->state = TS_RUNNING;
-		q->cpu = 0;
-		q->on_cpu = false;
-		q->nice = 1;
 		wakee.cpu = 0;
-		sim->cpus[0].curr = &waker;
-		sim->cpus[0].nr_running = 2;
-		sim->cpus[1].curr = &other;
-		sim->cpus[1].nr_running = 1;
-		moved[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			moved[k] += sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0) == 1;
+		both_busy(sim, &waker, &other);
+		moved[k] = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
 		if (k == 2) {
 			q->nice = 0;
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
@@ -633,12 +655,7 @@ static void test_pack_wait_lower(void **state)
 			q->cpu = 0;
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 1);
 		}
-		for (int c = 0; c < 2; c++) {
-			sim->cpus[c].curr = NULL;
-			sim->cpus[c].nr_running = 0;
-		}
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
+		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(moved[0], 0);
 	assert_int_equal(moved[1], 0);
@@ -670,13 +687,8 @@ static void test_vcpu_pack_busy(void **state)
 		memset(&other, 0, sizeof(other));
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
-		sim->cpus[0].curr = &waker;
-		sim->cpus[0].nr_running = 2;
-		sim->cpus[1].curr = &other;
-		sim->cpus[1].nr_running = 1;
-		moved[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			moved[k] += sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0) == 1;
+		both_busy(sim, &waker, &other);
+		moved[k] = times_to(sl_vcpu_pack_busy, sim, &wakee, &waker, -1, 0, 1);
 		if (k == 1) {
 			wakee.cpu = 1;
 			sim->cpus[0].nr_running = 1;
@@ -696,12 +708,7 @@ static void test_vcpu_pack_busy(void **state)
 			sim->cpus[1].nr_running = 0;
 			assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
 		}
-		for (int c = 0; c < 2; c++) {
-			sim->cpus[c].curr = NULL;
-			sim->cpus[c].nr_running = 0;
-		}
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
+		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(moved[0], 0);
 	assert_int_equal(moved[1], 10000);
@@ -714,17 +721,9 @@ static void test_vcpu_pack_busy(void **state)
 	memset(&waker, 0, sizeof(waker));
 	memset(&other, 0, sizeof(other));
 	memset(&wakee, 0, sizeof(wakee));
-	sim->cpus[0].curr = &waker;
-	sim->cpus[0].nr_running = 2;
-	sim->cpus[1].curr = &other;
-	sim->cpus[1].nr_running = 1;
+	both_busy(sim, &waker, &other);
 	assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
-	sim->cpus[0].curr = NULL;
-	sim->cpus[0].nr_running = 0;
-	sim->cpus[1].curr = NULL;
-	sim->cpus[1].nr_running = 0;
-	sl_sim_free(sim);
-	sl_config_free(&cfg);
+	free_hand_set(sim, &cfg);
 }
 
 /*
@@ -747,36 +746,19 @@ static void test_vcpu_pack_queued(void **state)
 	(void)state;
 	for (int k = 0; k < 4; k++) {
 		struct sl_config cfg;
-		struct sl_args a;
-		char err[2048];
-
-		memset(&a, 0, sizeof(a));
-		a.cpus = "2";
-		a.duration = "1ms";
-		a.workloads[a.nworkloads++] = "hog:tasks=1";
-		for (int i = 0; i < 2; i++)
-			if (set[k][i])
-				a.params[a.nparams++] = set[k][i];
-		if (sl_config_build(&cfg, &a, err, sizeof(err)))
-			fail_msg("%s", err);
-		struct sl_sim *sim = sl_sim_new(&cfg);
+		struct sl_sim *sim =
+			build_rules(&cfg, (const char *[]){set[k][0], set[k][1], NULL});
 		struct sl_task waker, wakee;
 
-		assert_non_null(sim);
 		memset(&waker, 0, sizeof(waker));
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
 		sim->cpus[0].curr = &waker;
 		for (int q = 0; q < 2; q++) {
 			sim->cpus[0].nr_running = 1 + q;
-			kept[k][q] = 0;
-			for (int i = 0; i < 10000; i++)
-				kept[k][q] += sl_vcpu_pack_waker(sim, &wakee, &waker, 0, 1) == 0;
+			kept[k][q] = times_to(sl_vcpu_pack_waker, sim, &wakee, &waker, 0, 1, 0);
 		}
-		sim->cpus[0].curr = NULL;
-		sim->cpus[0].nr_running = 0;
-		sl_sim_free(sim);
-		sl_config_free(&cfg);
+		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(kept[0][0], 10000);
 	assert_int_equal(kept[0][1], 10000);
@@ -1002,9 +984,7 @@ static void test_vcpu_pack(void **state)
 		memset(&wakee, 0, sizeof(wakee));
 		wakee.cpu = 0;
 		sim->cpus[0].curr = &busy;
-		kept[k] = 0;
-		for (int i = 0; i < 10000; i++)
-			kept[k] += sl_vcpu_pack(sim, &wakee, NULL, -1, 1) == 0;
+		kept[k] = times_to(sl_vcpu_pack, sim, &wakee, NULL, -1, 1, 0);
 		/* not the situation: the policy's choice stands */
 		assert_int_equal(sl_vcpu_pack(sim, &wakee, NULL, -1, 0), 0);
 		sim->cpus[1].curr = &busy;
@@ -1031,23 +1011,12 @@ static void test_vcpu_pack(void **state)
 static void test_wake_path(void **state)
 {
 	struct sl_config cfg;
-	struct sl_args a;
-	char err[256];
+	struct sl_sim *sim =
+		build_rules(&cfg, (const char *[]){"wake_local=20us", "wake_remote=5us", NULL});
 	struct sl_task busy;
 	u64 sum = 0;
 
 	(void)state;
-	memset(&a, 0, sizeof(a));
-	a.cpus = "2";
-	a.duration = "1ms";
-	a.workloads[a.nworkloads++] = "hog:tasks=1";
-	a.params[a.nparams++] = "wake_local=20us";
-	a.params[a.nparams++] = "wake_remote=5us";
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	struct sl_sim *sim = sl_sim_new(&cfg);
-
-	assert_non_null(sim);
 	sim->this_cpu = 1;
 	assert_int_equal(sl_wake_path(sim, &sim->cpus[1]), 20000);
 	assert_int_equal(sl_wake_path(sim, &sim->cpus[0]), 5000);
@@ -1057,10 +1026,8 @@ static void test_wake_path(void **state)
 	sim->cpus[0].curr = NULL;
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
-	a.params[a.nparams++] = "wake_local_sd=3us";
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	sim = sl_sim_new(&cfg);
+	sim = build_rules(&cfg, (const char *[]){"wake_local=20us", "wake_remote=5us",
+						 "wake_local_sd=3us", NULL});
 	sim->this_cpu = 1;
 	for (int i = 0; i < 10000; i++)
 		sum += sl_wake_path(sim, &sim->cpus[1]);
@@ -1068,7 +1035,7 @@ static void test_wake_path(void **state)
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 	/* off by default */
-	sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", NULL);
+	sim = build_rules(&cfg, (const char *[]){NULL});
 	sim->this_cpu = 1;
 	assert_int_equal(sl_wake_path(sim, &sim->cpus[1]), 0);
 	sl_sim_free(sim);
@@ -1087,25 +1054,13 @@ static void test_wake_path(void **state)
  */
 static void test_wake_path_tail(void **state)
 {
+	const char *params[] = {"wake_local=20us", "wake_remote=5us", "wake_local_tail=1000",
+				"wake_local_tail_mean=10us", NULL};
 	struct sl_config cfg;
-	struct sl_args a;
-	char err[256];
+	struct sl_sim *sim = build_rules(&cfg, params);
 	u64 sum = 0, above = 0, min = ~0ULL;
 
 	(void)state;
-	memset(&a, 0, sizeof(a));
-	a.cpus = "2";
-	a.duration = "1ms";
-	a.workloads[a.nworkloads++] = "hog:tasks=1";
-	a.params[a.nparams++] = "wake_local=20us";
-	a.params[a.nparams++] = "wake_remote=5us";
-	a.params[a.nparams++] = "wake_local_tail=1000";
-	a.params[a.nparams++] = "wake_local_tail_mean=10us";
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	struct sl_sim *sim = sl_sim_new(&cfg);
-
-	assert_non_null(sim);
 	sim->this_cpu = 1;
 	for (int i = 0; i < 20000; i++) {
 		u64 v = sl_wake_path(sim, &sim->cpus[1]);
@@ -1117,10 +1072,8 @@ static void test_wake_path_tail(void **state)
 	assert_true(sum / 20000 >= 29645 && sum / 20000 <= 30355);
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
-	a.params[2] = "wake_local_tail=250";
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	sim = sl_sim_new(&cfg);
+	params[2] = "wake_local_tail=250";
+	sim = build_rules(&cfg, params);
 	sim->this_cpu = 1;
 	sum = 0;
 	for (int i = 0; i < 20000; i++) {
@@ -1136,21 +1089,168 @@ static void test_wake_path_tail(void **state)
 	sl_config_free(&cfg);
 }
 
+static void no_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	(void)sim;
+	(void)t;
+}
+
+/*
+ * timer_coalesce's lists of sleep timers per CPU (machine/sleep_timers.c), timer_slack 100 us,
+ * three tasks asleep on a timer: a on CPU 0 until 1000 us, b on CPU 0 until 1050 us, c on
+ * CPU 1 until 900 us (the hard expiries; the soft ones 100 us earlier). By hand: at 950 us
+ * CPU 0's next is a (both open, a ends first), CPU 1's c. a re-armed on CPU 1 at 1000 us
+ * leaves CPU 0's list (1 left) for CPU 1's: CPU 1's next is still c (900 < 1000). At 949 us
+ * b's window is not open: CPU 0 has none. b re-armed as a device's interrupt leaves CPU 0's
+ * list (0). c cancelled: CPU 1's next is a, and the look drops c (1 left). a no longer asleep
+ * on its timer: none, a kept (its timer is armed). Without timer_coalesce nothing is kept.
+ */
+static void test_sleep_timers(void **state)
+{
+	for (int on = 0; on < 2; on++) {
+		struct sl_config cfg;
+		struct sl_sim *sim =
+			build_rules(&cfg, (const char *[]){"timer_slack=100us",
+							   on ? "timer_coalesce=1" : NULL, NULL});
+		struct sl_machine_task mt[3];
+		struct sl_task *a = &mt[0].task, *b = &mt[1].task, *c = &mt[2].task;
+
+		(void)state;
+		memset(mt, 0, sizeof(mt));
+		for (int i = 0; i < 3; i++) {
+			sl_timer_init(&mt[i].timer, no_fn, -1);
+			mt[i].blocked = BLK_TIMER;
+		}
+		sl_task_timer_arm(sim, a, 0, 1000000, false);
+		sl_task_timer_arm(sim, b, 0, 1050000, false);
+		sl_task_timer_arm(sim, c, 1, 900000, false);
+		if (!on) {
+			assert_int_equal(sl_mcpu(sim, 0)->nsleepers, 0);
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 0);
+		} else {
+			assert_int_equal(sl_mcpu(sim, 0)->nsleepers, 2);
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 1);
+			sim->now = 950000;
+			assert_ptr_equal(sl_next_expired_sleep(sim, 0), a);
+			assert_ptr_equal(sl_next_expired_sleep(sim, 1), c);
+			sl_task_timer_arm(sim, a, 1, 1000000, false);
+			assert_int_equal(sl_mcpu(sim, 0)->nsleepers, 1);
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 2);
+			assert_ptr_equal(sl_next_expired_sleep(sim, 1), c);
+			sim->now = 949000;
+			assert_null(sl_next_expired_sleep(sim, 0));
+			sl_task_timer_arm(sim, b, 0, 1050000, true);
+			assert_int_equal(sl_mcpu(sim, 0)->nsleepers, 0);
+			sim->now = 950000;
+			sl_cancel(sim, &mt[2].timer);
+			assert_ptr_equal(sl_next_expired_sleep(sim, 1), a);
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 1);
+			mt[0].blocked = BLK_NONE;
+			assert_null(sl_next_expired_sleep(sim, 1));
+			assert_int_equal(sl_mcpu(sim, 1)->nsleepers, 1);
+		}
+		for (int i = 0; i < 3; i++)
+			sl_cancel(sim, &mt[i].timer);
+		sim->now = 0;
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+}
+
+/*
+ * vcpu_pack_wait's list of the runnable tasks (machine/vcpu_pack.c): after a run of one hog
+ * with vcpu_pack_wait set, the hog is on it once (a second join is none); asleep, the rule's
+ * next look drops it (and finds none waiting: the wakee stays). Without the parameter the list
+ * stays empty.
+ */
+static void test_runnable_list(void **state)
+{
+	for (int on = 0; on < 2; on++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms",
+					     on ? "vcpu_pack_wait=1000" : NULL);
+		struct sl_task *q = waiting_hog(sim, 0);
+		struct sl_task waker, other, wakee;
+
+		(void)state;
+		assert_int_equal(sl_machine_of(sim)->nrunnable, on);
+		sl_vcpu_pack_runnable(sim, q);
+		assert_int_equal(sl_machine_of(sim)->nrunnable, on);
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		both_busy(sim, &waker, &other);
+		if (on) {
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 1);
+			q->state = TS_SLEEPING;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			assert_int_equal(sl_machine_of(sim)->nrunnable, 0);
+			assert_false(sl_mtask(q)->on_runnable);
+		}
+		free_hand_set(sim, &cfg);
+	}
+}
+
+/*
+ * The wake-up rules a run goes through (machine/wake_rules.c): the policy's own check always,
+ * each rate rule only with one of its parameters set. By hand: none set, 1 (the check);
+ * irq_wake_preempt_up alone, 2; wake_preempt_ratio alone (its rates can apply), 2;
+ * wake_preempt_sleep alone (no rate), 1; irq_wake_preempt, wake_preempt_again,
+ * wake_move_preempt and wake_hold, 5.
+ */
+static void test_wake_rules_in_force(void **state)
+{
+	static const char *const set[][5] = {
+		{NULL},
+		{"irq_wake_preempt_up=822", NULL},
+		{"wake_preempt_ratio=8", NULL},
+		{"wake_preempt_sleep=2ms", NULL},
+		{"irq_wake_preempt=1", "wake_preempt_again=931", "wake_move_preempt=600",
+		 "wake_hold=400", NULL},
+	};
+	static const int want[] = {1, 2, 2, 1, 5};
+
+	(void)state;
+	for (int k = 0; k < 5; k++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_rules(&cfg, set[k]);
+
+		assert_int_equal(sl_machine_of(sim)->nwake_rules, want[k]);
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hrtick),		 cmocka_unit_test(test_owner_spin),
-		cmocka_unit_test(test_iowait),		 cmocka_unit_test(test_sched_idle_policy),
-		cmocka_unit_test(test_compat_yield),	 cmocka_unit_test(test_hz),
-		cmocka_unit_test(test_timer_slack),	 cmocka_unit_test(test_vcpu_pack),
-		cmocka_unit_test(test_vcpu_pack_waker),	 cmocka_unit_test(test_vcpu_pack_other),
-		cmocka_unit_test(test_vcpu_pack_queued), cmocka_unit_test(test_vcpu_pack_busy),
-		cmocka_unit_test(test_vcpu_pack_irq),	 cmocka_unit_test(test_vcpu_pack_irq_busy),
-		cmocka_unit_test(test_wake_ipi),	 cmocka_unit_test(test_wake_tail),
-		cmocka_unit_test(test_vcpu_util),	 cmocka_unit_test(test_vcpu_pack_room),
-		cmocka_unit_test(test_wake_path),	 cmocka_unit_test(test_wake_path_tail),
-		cmocka_unit_test(test_vcpu_pack_wait),	 cmocka_unit_test(test_pack_wait_lower),
-		cmocka_unit_test(test_irq_same),	 cmocka_unit_test(test_irq_other_prio),
+		cmocka_unit_test(test_hrtick),
+		cmocka_unit_test(test_owner_spin),
+		cmocka_unit_test(test_iowait),
+		cmocka_unit_test(test_sched_idle_policy),
+		cmocka_unit_test(test_compat_yield),
+		cmocka_unit_test(test_hz),
+		cmocka_unit_test(test_timer_slack),
+		cmocka_unit_test(test_vcpu_pack),
+		cmocka_unit_test(test_vcpu_pack_waker),
+		cmocka_unit_test(test_vcpu_pack_other),
+		cmocka_unit_test(test_vcpu_pack_queued),
+		cmocka_unit_test(test_vcpu_pack_busy),
+		cmocka_unit_test(test_vcpu_pack_irq),
+		cmocka_unit_test(test_vcpu_pack_irq_busy),
+		cmocka_unit_test(test_wake_ipi),
+		cmocka_unit_test(test_wake_tail),
+		cmocka_unit_test(test_vcpu_util),
+		cmocka_unit_test(test_vcpu_pack_room),
+		cmocka_unit_test(test_wake_path),
+		cmocka_unit_test(test_wake_path_tail),
+		cmocka_unit_test(test_vcpu_pack_wait),
+		cmocka_unit_test(test_pack_wait_lower),
+		cmocka_unit_test(test_irq_same),
+		cmocka_unit_test(test_irq_other_prio),
+		cmocka_unit_test(test_sleep_timers),
+		cmocka_unit_test(test_runnable_list),
+		cmocka_unit_test(test_wake_rules_in_force),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 # of 2; a file that does not exist: exit 2 naming it.
 set -eu
 . "$(dirname "$0")/pytool.sh"
+. "$(dirname "$0")/trace_fixture.sh"
 cat >"$T/t.trace" <<'TR'
 # tracer: nop
 #
@@ -84,10 +85,6 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 # (vcpu_pack_waker 500); last on B e2 e4, none joined; queued e6 e7, 1 of 2 (vcpu_pack_queued
 # 500). Read as before (bash waiting, CPU 1 idle while Z waits there): alone e1 only (0), last
 # on B e2 (e4 had bash queued on A), queued e3 e5 e6 e7, 3 of 4 (750).
-sw() { # sw CPU TIME PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
-	printf '%16s-%-7s [00%s] d..2.     %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%s next_prio=120\n' \
-		"$3" "$4" "$1" "$2" "$3" "$4" "$5" "$6" "$7"
-}
 wk() { # wk CPU TIME WAKEE PID TARGET [FLAGS]: W's waking and the wake-up onto TARGET
 	printf '%16s-%-7s [00%s] %s     %s: sched_waking: comm=%s pid=%s prio=120 target_cpu=00%s\n' \
 		W 10 "$1" "${6:-d..3.}" "$2" "$3" "$4" "$1"

@@ -1,5 +1,7 @@
 /* The simulation's life: build a machine from its description, run the event loop, free it. */
 #include "machine/machine.h"
+#include "machine/sleep_timers.h"
+#include "machine/wake_rules.h"
 #include "sched/class.h"
 #include "sched/release.h"
 #include "sched/common.h"
@@ -72,6 +74,7 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim = &m->sim;
 	*p = *d->params;
 	m->p = p;
+	sl_wake_rules_init(sim);
 	if (sl_engine_init(&sim->eng, d->seed))
 		goto fail;
 	sim->on_rearm = undelay;
@@ -248,6 +251,8 @@ void sl_sim_free(struct sl_sim *sim)
 	}
 	free(sim->cpus);
 	sl_class_rq_free(sim);
+	sl_sleep_timers_free(sim);
+	free(m->runnable);
 	free(m->cpus);
 	free(sim->lvl_bits);
 	free(sim->nohz_next);

@@ -18,9 +18,11 @@
 #include "sched/class.h"
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
+#include "machine/sleep_timers.h"
 #include "machine/task_prog.h"
 #include "machine/vcpu_pack.h"
 #include "machine/vcpu_util.h"
+#include "machine/wake_rules.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,60 +117,12 @@ u64 sl_wake_path(struct sl_sim *sim, const struct sl_cpu *rq)
 	return lat;
 }
 
-/*
- * The wake_hold parameters: in the traced kernel a wakee left waiting behind a running task is
- * almost never let in later (docs/validate.md, packed wakees); the task runs on until it
- * blocks. While a hold lasts (the same run of the held task, before hold_until) a reschedule
- * of its CPU asked outside a wake-up's own decision (the tick, a renewal of its deadline) is
- * dropped.
- */
-static bool held(const struct sl_sim *sim, const struct sl_cpu *rq)
-{
-	const struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
-
-	return mc->hold && rq->curr == mc->hold && !sl_machine_of(sim)->in_wakeup &&
-	       sl_mtask(rq->curr)->switched_in == mc->hold_since && sim->now < mc->hold_until;
-}
-
-static void wake_hold(struct sl_sim *sim, const struct sl_cpu *rq, const struct sl_task *p)
-{
-	const struct sl_params *mp = sl_machine_of(sim)->p;
-	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
-
-	if (!mp->wake_hold || !rq->curr || rq->curr == p || rq->need_resched ||
-	    p->sched_class != rq->curr->sched_class || held(sim, rq) ||
-	    !sl_per1000_draw(sim, mp->wake_hold))
-		return;
-	mc->hold = rq->curr;
-	mc->hold_since = sl_mtask(rq->curr)->switched_in;
-	mc->hold_until = mp->wake_hold_max_ns ? sim->now + mp->wake_hold_max_ns : UINT64_MAX;
-}
-
-/*
- * The wake_move_preempt parameter: the traced kernel's moves of a wakee off its waker's CPU onto
- * the other, busy one are mostly followed by the wakee preempting there (docs/validate.md,
- * packed wakees): the placement sends it where it runs. A wake-up by a task of a task last on
- * the waker's CPU, placed on another CPU that runs a task of its class, is forced first there
- * at the rate.
- */
-static void wake_move_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
-			      const struct sl_task *waker, int from, int prev)
-{
-	u64 per1000 = sl_machine_of(sim)->p->wake_move_preempt;
-
-	if (!per1000 || !waker || rq->id == from || prev != from || !rq->curr || rq->need_resched ||
-	    p->sched_class != rq->curr->sched_class || !p->sched_class->wakee_first)
-		return;
-	if (sl_per1000_draw(sim, per1000))
-		p->sched_class->wakee_first(sim, rq, p, true);
-}
-
 static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
 	u64 delay = 0;
 
-	if (rq->need_resched || held(sim, rq))
+	if (rq->need_resched || sl_wake_held(sim, rq))
 		return;
 	sl_set_need_resched(sim, rq, true);
 	/*
@@ -940,6 +894,7 @@ static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_
 		.type = SL_EV_WAKEUP_NEW, .cpu = p->cpu, .pid = p->pid, .group = sl_gid(p)};
 
 	p->state = TS_RUNNING;
+	sl_vcpu_pack_runnable(sim, p);
 	p->sched_class->wake_up_new(sim, rq, p, parent_on_rq);
 	sl_emit(sim, &ev);
 	sl_check_preempt_curr(sim, rq, p, WF_FORK);
@@ -1053,103 +1008,6 @@ static void irq_preempt_delay(struct sl_sim *sim, struct sl_cpu *rq, const struc
 	sl_machine_steal(sim, rq, ns);
 }
 
-/* irq_wake_unprotected: the wake flags of an interrupt's wake-up onto the interrupt's own CPU */
-static int irq_unprotected(const struct sl_sim *sim, const struct sl_task *waker, int cpu, int from,
-			   int wake_flags)
-{
-	if (!sl_machine_of(sim)->p->irq_wake_unprotected || waker || cpu != from)
-		return wake_flags;
-	return wake_flags | WF_UNPROTECTED;
-}
-
-/*
- * The irq_wake_preempt parameters: an interrupt's wake-up of a task kept on the interrupt's own
- * CPU, which runs a task of the wakee's class, is decided by a measured rate alone (the
- * policy's check left out; 0: the policy decides). irq_wake_preempt_up is the rate where the
- * running task's utilization is wake_preempt_ratio times the wakee's or more: the traced
- * kernel lets such a wakee run at once 822 times in 1000, where the model's EEVDF let about
- * half and a good part of the rest preempt later; irq_wake_preempt the rate of the others
- * (docs/validate.md, the slow five per cent). The rate, or 0.
- */
-static u64 irq_wake_preempt_rate(const struct sl_sim *sim, const struct sl_cpu *rq,
-				 const struct sl_task *p, const struct sl_task *waker, int from)
-{
-	const struct sl_params *mp = sl_machine_of(sim)->p;
-
-	if ((!mp->irq_wake_preempt && !mp->irq_wake_preempt_up) || waker || rq->id != from ||
-	    !rq->curr || rq->need_resched || p->sched_class != rq->curr->sched_class ||
-	    !p->sched_class->wakee_first)
-		return 0;
-	if (mp->irq_wake_preempt_up && mp->wake_preempt_ratio &&
-	    sl_vcpu_util_ratio(sim, rq->curr, p, mp->wake_preempt_ratio))
-		return mp->irq_wake_preempt_up;
-	return mp->irq_wake_preempt;
-}
-
-/*
- * wake_preempt_all: the rates decide alone (the policy's own check is left out) for a wake-up
- * by the running task of its CPU, of its class, inside its first wake_preempt_window
- */
-static bool wake_preempt_decides(const struct sl_sim *sim, const struct sl_cpu *rq,
-				 const struct sl_task *p, const struct sl_task *waker)
-{
-	const struct sl_params *mp = sl_machine_of(sim)->p;
-
-	return mp->wake_preempt_all && waker && rq->curr == waker && !rq->need_resched &&
-	       p->sched_class == waker->sched_class && p->sched_class->wakee_first &&
-	       sim->now - sl_mtask(waker)->switched_in < mp->wake_preempt_window_ns;
-}
-
-/*
- * wake_preempt_ratio: the traces' rate follows the two tasks' sizes (docs/validate.md, step
- * 8): a waker many times its wakee's utilization lets it run first far more often than a
- * waker many times smaller. The row of the table for this wake-up, or 0 (the plain rate).
- */
-static u64 wake_preempt_by_util(const struct sl_sim *sim, const struct sl_task *p,
-				const struct sl_task *waker, bool short_sleep)
-{
-	const struct sl_params *mp = sl_machine_of(sim)->p;
-
-	if (!mp->wake_preempt_ratio || !waker)
-		return 0;
-	if (sl_vcpu_util_ratio(sim, waker, p, mp->wake_preempt_ratio))
-		return short_sleep ? mp->wake_preempt_short_up : mp->wake_preempt_up;
-	if (sl_vcpu_util_ratio(sim, p, waker, mp->wake_preempt_ratio))
-		return short_sleep ? mp->wake_preempt_short_down : mp->wake_preempt_down;
-	return 0;
-}
-
-/*
- * The wake_preempt parameter: the measured kernel lets a task woken onto its waker's own CPU
- * run first far more often than mainline 6.18's EEVDF rule would (docs/validate.md, "The
- * wake-up preemption of a waker"). Where the policy did not preempt, the wakee runs next
- * wake_preempt times in 1000 (a draw of the scheduler's generator, only in this situation);
- * with wake_preempt_short set, a wakee asleep under wake_preempt_sleep draws at that rate
- * instead (the traces' short sleepers preempt far more often than those asleep 1 ms or more),
- * and with wake_preempt_again a mutex's waiter woken by the release on its own CPU (again).
- */
-static void wake_preempt(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
-			 const struct sl_task *waker, bool again, bool decides)
-{
-	const struct sl_params *mp = sl_machine_of(sim)->p;
-	u64 per1000 = mp->wake_preempt;
-	bool short_sleep = sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns;
-	u64 by_util = wake_preempt_by_util(sim, p, waker, short_sleep);
-
-	if (mp->wake_preempt_short && short_sleep)
-		per1000 = mp->wake_preempt_short;
-	if (by_util)
-		per1000 = by_util;
-	if (again && mp->wake_preempt_again)
-		per1000 = mp->wake_preempt_again;
-	if (!per1000 || !waker || rq->curr != waker || rq->need_resched ||
-	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first)
-		return;
-	if (sl_per1000_draw(sim, per1000))
-		p->sched_class->wakee_first(sim, rq, p,
-					    decides || (again && mp->wake_preempt_again));
-}
-
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)
 {
 	struct sl_cpu *rq;
@@ -1168,9 +1026,8 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	 * first then lets it again
 	 */
 	bool again = waker && sl_mtask(p)->blocked == BLK_MUTEX && p->cpu == from;
-	bool decides, had_resched;
+	bool had_resched;
 	int prev = p->cpu;
-	u64 irq_rate;
 
 	/*
 	 * SYNC_WAKEUPS is a sched_features bit of 2.6.31/2.6.32 (off: the sync hint is
@@ -1195,6 +1052,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
 		sl_mtask(p)->group->sync_blocked--;
 	p->state = TS_RUNNING;
+	sl_vcpu_pack_runnable(sim, p);
 	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;
 	sl_machine_of_mut(sim)->in_wakeup = true;
@@ -1211,50 +1069,17 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 			      .reason = src};
 
 	sl_emit(sim, &ev);
-	decides = wake_preempt_decides(sim, rq, p, waker);
-	irq_rate = irq_wake_preempt_rate(sim, rq, p, waker, from);
-	if (irq_rate) {
-		if (sl_per1000_draw(sim, irq_rate))
-			p->sched_class->wakee_first(sim, rq, p, true);
-	} else if (!decides) {
-		sl_check_preempt_curr(sim, rq, p,
-				      irq_unprotected(sim, waker, cpu, from, wake_flags));
-	}
-	wake_preempt(sim, rq, p, waker, again && cpu == from, decides);
-	wake_move_preempt(sim, rq, p, waker, from, prev);
-	sl_machine_of_mut(sim)->in_wakeup = false;
-	wake_hold(sim, rq, p);
+	struct sl_wake w = {.rq = rq,
+			    .p = p,
+			    .waker = waker,
+			    .from = from,
+			    .prev = prev,
+			    .wake_flags = wake_flags,
+			    .again = again && cpu == from};
+
+	sl_wake_rules(sim, &w);
 	irq_preempt_delay(sim, rq, waker, from, had_resched);
 	task_woken(sim, rq, p);
-}
-
-/*
- * The timer_coalesce parameter: the sleep timer of CPU cpu to run next in the same interrupt,
- * if any. hrtimer's interrupt runs every timer whose soft expiry (the sleep's own end, the
- * window's start) has passed, in the order of their hard expiries (the window's end, where
- * task_prog.c's sleep_expiry arms it: timer_slack_ns later for a task that is not real-time).
- * A scan of the tasks, made only with the parameter set.
- */
-static struct sl_task *next_expired_sleep(struct sl_sim *sim, int cpu)
-{
-	u64 slack = sl_machine_of(sim)->p->timer_slack_ns;
-	struct sl_task *best = NULL;
-
-	for (int i = 0; i < sl_machine_of(sim)->ntasks; i++) {
-		struct sl_task *q = sl_sim_task(sim, i);
-		const struct sl_timer *t = &sl_mtask(q)->timer;
-		bool rt = q->policy == SL_SCHED_FIFO || q->policy == SL_SCHED_RR;
-		u64 soft = rt || t->expires < slack ? t->expires : t->expires - slack;
-
-		if (!sl_timer_armed(t) || t->cpu != cpu || t->irq || t->exit_delayed ||
-		    sl_mtask(q)->blocked != BLK_TIMER || soft > sim->now)
-			continue;
-		if (!best || t->expires < sl_mtask(best)->timer.expires ||
-		    (t->expires == sl_mtask(best)->timer.expires &&
-		     t->seq < sl_mtask(best)->timer.seq))
-			best = q;
-	}
-	return best;
 }
 
 /* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */
@@ -1267,7 +1092,7 @@ static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t)
 	sl_try_to_wake_up(sim, p, NULL, 0);
 	if (!sleep || !sl_machine_of(sim)->p->timer_coalesce)
 		return;
-	while ((p = next_expired_sleep(sim, t->cpu))) {
+	while ((p = sl_next_expired_sleep(sim, t->cpu))) {
 		sl_cancel(sim, &sl_mtask(p)->timer);
 		sim->this_cpu = t->cpu;
 		sl_try_to_wake_up(sim, p, NULL, 0);

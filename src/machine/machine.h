@@ -17,6 +17,7 @@
 #include "machine/params.h"
 #include "machine/prog.h"
 #include "machine/sync.h"
+#include "machine/wake_rules.h"
 
 /*
  * The most tasks one simulation creates (about 0.65 KB each: 1e6 is ~650 MB). Workload specs
@@ -66,9 +67,13 @@ struct sl_machine_cpu {
 	u64 switch_seq; /* switches to a different task: cache warmth */
 	u64 busy_ns, busy_since;
 	u64 util, util_t; /* machine/vcpu_util.c: busy time, decayed as PELT's (vcpu_pack_room) */
-	/* wake_hold (machine.c): the task held on this CPU, its switch-in and the hold's end */
+	/* wake_hold (wake_rules.c): the task held on this CPU, its switch-in and the hold's end */
 	const struct sl_task *hold;
 	u64 hold_since, hold_until;
+	/* timer_coalesce (machine/sleep_timers.c): the tasks whose timer was last armed here as a
+	 * sleep's, and some whose timer has fired since */
+	struct sl_task **sleepers;
+	int nsleepers, capsleepers;
 
 	/* last: the fields above, which every event reads, share the first cache lines */
 	struct sl_cpuidle_dev idle_dev;
@@ -112,6 +117,12 @@ struct sl_machine {
 	int nchanges;
 	bool duration_set;
 	bool in_wakeup; /* inside sl_try_to_wake_up's decision (wake_hold lets it reschedule) */
+	/* the wake-up rules that can apply in this run, in their order (machine/wake_rules.c) */
+	const struct sl_wake_rule *wake_rules[SL_WAKE_RULES_MAX];
+	int nwake_rules;
+	/* vcpu_pack_wait (machine/vcpu_pack.c): every runnable task, and some that slept since */
+	struct sl_task **runnable;
+	int nrunnable, caprunnable;
 };
 
 static inline struct sl_machine *sl_machine_of_mut(struct sl_sim *sim)

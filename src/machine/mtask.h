@@ -65,6 +65,7 @@ struct sl_machine_task {
 	int pc;
 	int pending_wakes;
 	int last_cpu;
+	int sleep_slot; /* 1 + its place in its timer CPU's sleepers (sleep_timers.c); 0: none */
 	/* zero-time steps run at steps_time: at most MAX_STEPS_PER_INSTANT + 1 (task_prog.c),
 	 * then the run fails */
 	u32 steps_at_now;
@@ -73,6 +74,7 @@ struct sl_machine_task {
 	bool cwait_queued; /* cwait_preempt: on a condition's queue, preempted before its sleep */
 	bool in_run;
 	bool cache_cold;
+	bool on_runnable; /* on the machine's list of runnable tasks (vcpu_pack.c) */
 };
 
 /* the machine's task whose scheduler part p is (every task is made by the machine) */

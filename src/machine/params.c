@@ -8,45 +8,45 @@
 #define P(field) offsetof(struct sl_params, field)
 
 const struct sl_param_desc sl_param_table[] = {
-	{"hz", P(hz), 1000, true,
+	{"hz", P(hz), 1000, SL_PARAM_COUNT,
 	 "CONFIG_HZ=1000, the x86 desktop default of 2009 kernels (2.6.31 defconfig)"},
-	{"ctx_switch", P(ctx_switch_ns), 2000, false,
+	{"ctx_switch", P(ctx_switch_ns), 2000, SL_PARAM_NS,
 	 "lmbench lat_ctx, 2 processes, 0 KB, on Core 2 / Nehalem class CPUs: 1.5-3 us"},
-	{"ctx_switch_bare", P(ctx_switch_bare_ns), 0, false,
+	{"ctx_switch_bare", P(ctx_switch_bare_ns), 0, SL_PARAM_NS,
 	 "a switch alone, without the system calls around it (calibrate: a sched_yield switch - a "
 	 "lone sched_yield): a trace replay's ctx_switch, since a recorded burst holds its system "
 	 "calls; 0: not measured, a replay prices a switch at ctx_switch"},
-	{"cache_refill", P(cache_refill_ns), 10000, false,
+	{"cache_refill", P(cache_refill_ns), 10000, SL_PARAM_NS,
 	 "refill of a 256 KB private L2 from L3 at ~25 GB/s after other tasks evicted it"},
-	{"migrate_smt", P(migrate_smt_ns), 1000, false,
+	{"migrate_smt", P(migrate_smt_ns), 1000, SL_PARAM_NS,
 	 "SMT siblings share L1/L2: only TLB and branch state are lost"},
-	{"migrate_core", P(migrate_core_ns), 10000, false,
+	{"migrate_core", P(migrate_core_ns), 10000, SL_PARAM_NS,
 	 "another core of the socket: L1/L2 refilled from the shared L3 (as cache_refill)"},
-	{"migrate_socket", P(migrate_socket_ns), 50000, false,
+	{"migrate_socket", P(migrate_socket_ns), 50000, SL_PARAM_NS,
 	 "another socket: ~1 MB working set from remote memory at ~20 GB/s"},
-	{"exec_cold", P(exec_cold_ns), 20000, false,
+	{"exec_cold", P(exec_cold_ns), 20000, SL_PARAM_NS,
 	 "after exec nothing of the new image is cached: as a cold L2 plus page-table setup"},
-	{"ipi", P(ipi_ns), 1000, false,
+	{"ipi", P(ipi_ns), 1000, SL_PARAM_NS,
 	 "x2APIC IPI delivery and the reschedule interrupt entry, ~1 us on Nehalem"},
-	{"fork", P(fork_ns), 100000, false,
+	{"fork", P(fork_ns), 100000, SL_PARAM_NS,
 	 "lmbench lat_proc fork of a small process on a 2009 x86 machine: ~100 us"},
-	{"exec", P(exec_ns), 300000, false,
+	{"exec", P(exec_ns), 300000, SL_PARAM_NS,
 	 "lmbench lat_proc exec (fork+exec minus fork), dynamic binary: ~300 us"},
-	{"exit", P(exit_ns), 30000, false, "teardown of a small address space: ~30 us"},
-	{"io_latency", P(io_latency_ns), 100000, false,
+	{"exit", P(exit_ns), 30000, SL_PARAM_NS, "teardown of a small address space: ~30 us"},
+	{"io_latency", P(io_latency_ns), 100000, SL_PARAM_NS,
 	 "a small read served from a disk cache or SSD of 2009: ~100 us"},
-	{"disk_mbps", P(disk_mbps), 110, true,
+	{"disk_mbps", P(disk_mbps), 110, SL_PARAM_COUNT,
 	 "a 2009 7200 rpm SATA/SAS disk streaming: ~110 MB/s on its outer tracks"},
-	{"disk_cmd", P(disk_cmd_ns), 10000, false,
+	{"disk_cmd", P(disk_cmd_ns), 10000, SL_PARAM_NS,
 	 "command decode and DMA set-up per request; with the CPU costs it makes idle=poll give "
 	 "~107 MB/s per disk at bs=128k, the seed's figure (the calibration the fio issue allows)"},
-	{"disk_seek", P(disk_seek_ns), 12500000, false,
+	{"disk_seek", P(disk_seek_ns), 12500000, SL_PARAM_NS,
 	 "7200 rpm: ~8.3 ms average seek + 4.2 ms half a rotation, for random requests"},
-	{"irq", P(irq_ns), 10000, false,
+	{"irq", P(irq_ns), 10000, SL_PARAM_NS,
 	 "AHCI completion: hardirq + block softirq + bio completion, ~5-15 us on Nehalem"},
-	{"io_submit", P(io_submit_ns), 10000, false,
+	{"io_submit", P(io_submit_ns), 10000, SL_PARAM_NS,
 	 "pread/io_submit, bio allocation, elevator and driver queueing: ~10 us per request"},
-	{"timer_slack", P(timer_slack_ns), 0, false,
+	{"timer_slack", P(timer_slack_ns), 0, SL_PARAM_NS,
 	 "0: a sleep ends at its expiry, as the 2009 figures assume. Linux gives a normal task's "
 	 "sleep a window [t, t + timer_slack_ns] (50 us by default) and programs the timer for its "
 	 "end; `schedlab calibrate` measures the lateness of a real machine's sleeps for it"},
@@ -56,25 +56,25 @@ const struct sl_param_desc sl_param_table[] = {
 	 "firing on a CPU runs with it every other sleep timer of that CPU whose window has "
 	 "opened (its own t is past), in the order of their ends; the recordings of this machine "
 	 "wake two threads that went to sleep 60 us apart in one interrupt (docs/validate.md)"},
-	{"bcast_lock", P(bcast_lock_ns), 1000, false,
+	{"bcast_lock", P(bcast_lock_ns), 1000, SL_PARAM_NS,
 	 "acpi_idle (2.6.3x releases): each entry and exit of a TIMER_STOP state calls "
 	 "clockevents_notify, which holds clockevents_lock and tick_broadcast_lock (global, irqs "
 	 "off) while it writes the LAPIC timer and, when the CPU's event is the earliest, "
 	 "reprograms the HPET (2-3 uncached reads, ~1 us each on ICH10): ESTIMATE 1 us on average; "
 	 "0 turns the lock off"},
-	{"pkg_c3_exit", P(pkg_c3_exit_ns), 0, false,
+	{"pkg_c3_exit", P(pkg_c3_exit_ns), 0, SL_PARAM_NS,
 	 "package C3 exit (uncore, L3 and QPI clocks) added to the core's exit when every core of "
 	 "its socket was in C3 or deeper: 0, no published Nehalem figure separates it from the "
 	 "_CST/intel_idle latencies, which are worst cases that already include the package"},
-	{"pkg_c6_exit", P(pkg_c6_exit_ns), 0, false,
+	{"pkg_c6_exit", P(pkg_c6_exit_ns), 0, SL_PARAM_NS,
 	 "package C6 exit (as pkg_c3_exit, when every core of the socket was in the deepest "
 	 "state): 0 for the same reason"},
-	{"disk_jitter", P(disk_jitter_ns), 0, false,
+	{"disk_jitter", P(disk_jitter_ns), 0, SL_PARAM_NS,
 	 "per-request variation of a rotating disk's service time (where the platter is when "
 	 "the command arrives, firmware and track switches), uniform in [0, disk_jitter] from "
 	 "the run's seeded PRNG: 0, no published per-request figure; the model's disks are "
 	 "otherwise deterministic"},
-	{"ctrl_disks", P(ctrl_disks), 8, true,
+	{"ctrl_disks", P(ctrl_disks), 8, SL_PARAM_COUNT,
 	 "disks per storage controller, each controller one interrupt line: an 8-port SAS HBA "
 	 "of 2009 (LSI SAS1068E class); used by --irq-affinity bios and irqbalance"},
 	{"smt_resolve", P(smt_resolve), 0, SL_PARAM_FLAG,
@@ -82,7 +82,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "coordination table, Xeon C5500/C3500 datasheet table 121): a thread pays the exit of "
 	 "the state its core reached (C1 when a sibling runs). 0 (default): each logical CPU pays "
 	 "its own state's exit, as the model did before; a switch for measuring it"},
-	{"bg_wakeup", P(bg_wakeup_ns), 0, false,
+	{"bg_wakeup", P(bg_wakeup_ns), 0, SL_PARAM_NS,
 	 "0 (default): nothing wakes an idle CPU but the workload. Else the interval of each "
 	 "CPU's background timer wake-ups (non-deferrable kernel timers, RCU, the vmstat and "
 	 "cache-reaping work of an idle 2.6.3x system): a timer the governors see in the sleep "
@@ -124,24 +124,24 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with CONFIG_USER_SCHED): a task group per user id (the workloads' uid key), each "
 	 "with an entity on every CPU and per-CPU shares (docs/model/cfs.md section 7); 2.6.31 "
 	 "only. 0 (default): one flat runqueue per CPU, as a kernel without it"},
-	{"group_root_shares", P(group_root_shares), 2048, true,
+	{"group_root_shares", P(group_root_shares), 2048, SL_PARAM_COUNT,
 	 "uid 0's task group's cpu_share (init_task_group: INIT_TASK_GROUP_LOAD = 2 x "
 	 "NICE_0_LOAD under USER_SCHED, kernel/sched.c of 2.6.31; /sys/kernel/uids/0/cpu_share), "
 	 "clamped to [2, 262144] as sched_group_set_shares does"},
-	{"group_user_shares", P(group_user_shares), 1024, true,
+	{"group_user_shares", P(group_user_shares), 1024, SL_PARAM_COUNT,
 	 "another user's task group's cpu_share (NICE_0_LOAD, alloc_fair_sched_group of "
 	 "2.6.31), clamped to [2, 262144]"},
-	{"rtapp_calib", P(rtapp_calib_ns), 0, false,
+	{"rtapp_calib", P(rtapp_calib_ns), 0, SL_PARAM_NS,
 	 "0: an rt-app run of N us is N us of CPU time. Else the ns per loop rt-app's start-up "
 	 "calibration yields (integer), used when the file's calibration names a CPU: a run of "
 	 "N us is N*1000/rtapp_calib loops; `schedlab calibrate` emulates rt-app 1.0's "
 	 "calibration"},
-	{"rtapp_kloop", P(rtapp_kloop_ns), 0, false,
+	{"rtapp_kloop", P(rtapp_kloop_ns), 0, SL_PARAM_NS,
 	 "0: off. What 1000 of rt-app's loops (waste_cpu_cycles) take, measured by `schedlab "
 	 "calibrate` in 1 ms runs after a sleep: a run's CPU time is its loops at this cost"},
-	{"rtapp_kloop_sd", P(rtapp_kloop_sd_ns), 0, false,
+	{"rtapp_kloop_sd", P(rtapp_kloop_sd_ns), 0, SL_PARAM_NS,
 	 "the standard deviation of rtapp_kloop between runs (calibrate): each run draws its cost"},
-	{"rtapp_cold", P(rtapp_cold_ns), 0, false,
+	{"rtapp_cold", P(rtapp_cold_ns), 0, SL_PARAM_NS,
 	 "with rtapp_kloop: what a run costs beyond its loops (caches and TLB cold after the "
 	 "thread slept; calibrate: runs of two lengths, time = cold + loops x per-loop cost)"},
 	{"rtapp_calib_real", P(rtapp_calib_real), 0, SL_PARAM_FLAG,
@@ -150,23 +150,23 @@ const struct sl_param_desc sl_param_table[] = {
 	 "calibrates anew at each launch (13 or 14 ns in tests/data/validate-rep's calibration "
 	 "half); with rtapp_kloop measured from the same logs (tools/rtapp_loop_cost.py; "
 	 "docs/validate.md, issue 28, \"Waits behind the waker's vCPU, the tail\")"},
-	{"wake_local", P(wake_local), 0, false,
+	{"wake_local", P(wake_local), 0, SL_PARAM_NS,
 	 "0: a task woken on an idle CPU by that CPU's own interrupt (its timer) runs at once. "
 	 "Else "
 	 "the mean of the kernel's path from sched_waking to sched_switch there (irq exit, "
 	 "schedule, the vCPU's own delays), drawn per wake-up; calibrate measures it in a trace"},
-	{"wake_local_sd", P(wake_local_sd), 0, false,
+	{"wake_local_sd", P(wake_local_sd), 0, SL_PARAM_NS,
 	 "its standard deviation (calibrate: half the 16th-84th percentile spread)"},
-	{"wake_remote", P(wake_remote), 0, false,
+	{"wake_remote", P(wake_remote), 0, SL_PARAM_NS,
 	 "0: a task woken onto an idle CPU by another CPU waits the IPI and the idle state's exit "
 	 "latency only. Else what the measured path takes beyond those two, drawn per wake-up"},
-	{"wake_remote_sd", P(wake_remote_sd), 0, false, "its standard deviation (calibrate)"},
-	{"wake_local_decade", P(wake_local_decade), 0, false,
+	{"wake_remote_sd", P(wake_remote_sd), 0, SL_PARAM_NS, "its standard deviation (calibrate)"},
+	{"wake_local_decade", P(wake_local_decade), 0, SL_PARAM_NS,
 	 "0: wake_local whatever the idle length. Else a vCPU idle longer wakes slower (the host "
 	 "let its core sleep deeper, caches went cold): the mean of wake_local grows by this much "
 	 "per tenfold of the idle length beyond 1 ms, and shrinks below (never under 0). "
 	 "calibrate --recordings measures it in real traces"},
-	{"wake_remote_decade", P(wake_remote_decade), 0, false,
+	{"wake_remote_decade", P(wake_remote_decade), 0, SL_PARAM_NS,
 	 "the same for wake_remote (calibrate --recordings)"},
 	{"wake_local_tail", P(wake_local_tail), 0, SL_PARAM_COUNT0,
 	 "0: wake_local's spread is normal. Else of 1000 timer wake-ups of an idle CPU this many "
@@ -174,11 +174,11 @@ const struct sl_param_desc sl_param_table[] = {
 	 "(1000 or more: every one): the path's long tail, which a normal spread lacks. "
 	 "calibrate --recordings fits both to the upper quantiles of the wake-ups whose CPU ran "
 	 "the task first (docs/validate.md, issue 28, the wake-up path's tail)"},
-	{"wake_local_tail_mean", P(wake_local_tail_mean), 0, false,
+	{"wake_local_tail_mean", P(wake_local_tail_mean), 0, SL_PARAM_NS,
 	 "the mean of wake_local_tail's extra delay (0: off)"},
 	{"wake_remote_tail", P(wake_remote_tail), 0, SL_PARAM_COUNT0,
 	 "the same for a wake-up of an idle CPU from another CPU (calibrate --recordings)"},
-	{"wake_remote_tail_mean", P(wake_remote_tail_mean), 0, false,
+	{"wake_remote_tail_mean", P(wake_remote_tail_mean), 0, SL_PARAM_NS,
 	 "the mean of wake_remote_tail's extra delay (0: off)"},
 	{"syscall_preempt", P(syscall_preempt), 0, SL_PARAM_FLAG,
 	 "0: a task's zero-time steps (a pipe write, a condition's signal or broadcast, a mutex's "
@@ -193,34 +193,34 @@ const struct sl_param_desc sl_param_table[] = {
 	 "(a futex wake if the mutex is contended) returns through a preemption point; a "
 	 "waiter preempted there and signalled before it runs again does not sleep (the "
 	 "traces: a partner's signal in that window wakes nobody)"},
-	{"vcpu_pack", P(vcpu_pack), 0, true,
+	{"vcpu_pack", P(vcpu_pack), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else this kernel's non-mainline sched_vcpu_pack "
 	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "
 	 "busy previous CPU, this many stay on the previous CPU (calibrate counts them: 275 here)"},
-	{"vcpu_pack_waker", P(vcpu_pack_waker), 0, true,
+	{"vcpu_pack_waker", P(vcpu_pack_waker), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else the same patch's rule as observed for a "
 	 "wake-up by a running task (a pipe write, a resume, a signal) of a task that last ran "
 	 "on the waker's CPU: of 1000 that the policy sends to an idle CPU, this many stay on "
 	 "the waker's CPU (calibrate's free ping-pong counts them: 997 and 998 here)"},
-	{"vcpu_pack_queued", P(vcpu_pack_queued), 0, true,
+	{"vcpu_pack_queued", P(vcpu_pack_queued), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): vcpu_pack_waker's rate holds whether the waker is alone on its CPU or "
 	 "not. Else the rate of that rule when other tasks are queued on the waker's CPU: of "
 	 "1000 such wake-ups that the policy sends to an idle CPU, this many stay (the traces "
 	 "of this machine: 403 of 827, 49%, against 99% with the waker alone; tools/wake_pack.py "
 	 "--fit, a task whose later lines were lost not waiting)"},
-	{"vcpu_pack_other", P(vcpu_pack_other), 0, true,
+	{"vcpu_pack_other", P(vcpu_pack_other), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else the same patch's rule as observed in real "
 	 "traces (tools/wake_pack.py --fit) for a wake-up by the one task runnable on its CPU of "
 	 "a task that last ran on another CPU: of 1000 that the policy sends to an idle CPU, this "
 	 "many join the waker (one draw, whatever the tasks' sizes; the room rule below is the "
 	 "one by utilization)"},
-	{"vcpu_pack_irq", P(vcpu_pack_irq), 0, true,
+	{"vcpu_pack_irq", P(vcpu_pack_irq), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
 	 "traces (a replay measures it in its own: docs/workloads.md) for a wake-up by an "
 	 "interrupt (a task's own timer) on an idle CPU where the task last ran and another "
 	 "woken task waits to run: of 1000 that the policy sends to another, idle CPU, this "
 	 "many stay (every recording of the corpus: all of them)"},
-	{"vcpu_pack_irq_busy", P(vcpu_pack_irq_busy), 0, true,
+	{"vcpu_pack_irq_busy", P(vcpu_pack_irq_busy), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
 	 "traces (docs/validate.md, issue 28, browser) for a wake-up by an interrupt (a task's "
 	 "own timer) on the CPU where the task last ran while that CPU runs another task: of "
@@ -228,7 +228,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "half's traces, tools/wake_irq.py: of the wakees that slept alone there, never "
 	 "delayed, 181 of 262; 955 of 1102 as counted before, docs/validate.md, \"Keeping the "
 	 "interrupt's wakee\"; mainline takes the idle CPU)"},
-	{"vcpu_pack_irq_same", P(vcpu_pack_irq_same), 0, true,
+	{"vcpu_pack_irq_same", P(vcpu_pack_irq_same), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): vcpu_pack_irq_busy's rate for every running task. Else the rate of "
 	 "vcpu_pack_irq_busy's rule where the running task's prio is the wakee's (issue 28, "
 	 "docs/validate.md, \"Keeping the interrupt's wakee\": tools/wake_irq.py on the "
@@ -248,14 +248,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with vcpu_pack_room: the wakee's kernel prio (120 + nice; an RT task's 99 - its "
 	 "priority) must be below this to be packed (0: any prio). In the recordings only "
 	 "wakees of a negative nice joined their waker (120: docs/validate.md)"},
-	{"vcpu_pack_busy", P(vcpu_pack_busy), 0, true,
+	{"vcpu_pack_busy", P(vcpu_pack_busy), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
 	 "traces (docs/validate.md, issue 28 after step 6) on 2 CPUs, both running a task: a "
 	 "task's wake-up that the policy leaves on the wakee's previous CPU while more tasks wait "
 	 "there than on the other (besides each one's current) goes to the other CPU this many "
 	 "times in 1000 (the calibration half's traces: 271 of 1269 with the previous CPU the "
 	 "waker's; 67 of 4546 with no more waiting there)"},
-	{"vcpu_pack_wait", P(vcpu_pack_wait), 0, true,
+	{"vcpu_pack_wait", P(vcpu_pack_wait), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
 	 "traces (docs/validate.md, issue 28, the wake-up situations) on 2 CPUs, both running a "
 	 "task: a task's wake-up by the task running on its previous CPU, which the policy leaves "
@@ -263,20 +263,20 @@ const struct sl_param_desc sl_param_table[] = {
 	 "as the wakee's or higher waits there (tools/wake_situations.py on the calibration "
 	 "half's 21 traces: 193 of 850 moved; 122 of 749 with only lower ones waiting, 60 of "
 	 "4253 with none; a task whose later lines were lost not waiting)"},
-	{"vcpu_pack_wait_lower", P(vcpu_pack_wait_lower), 0, true,
+	{"vcpu_pack_wait_lower", P(vcpu_pack_wait_lower), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else vcpu_pack_wait's rule where only tasks of a "
 	 "lower priority than the wakee's wait on its previous CPU: the wake-up goes to the other "
 	 "CPU this many times in 1000 (tools/wake_situations.py on the calibration half's 21 "
 	 "traces prints it: 122 of 749 moved, 162; the moves that part a waker and its wakee "
 	 "which the model lacked, tools/pair_flips.py, docs/validate.md, pairs made and unmade)"},
-	{"wake_ipi", P(wake_ipi_ns), 0, false,
+	{"wake_ipi", P(wake_ipi_ns), 0, SL_PARAM_NS,
 	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
 	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "
 	 "bare metal an APIC write, well under 1 us; in a VM the write exits to the host, which "
 	 "kicks the halted vCPU's thread). calibrate's free ping-pong measures it (a round whose "
 	 "write woke the other CPU against one that did not); this machine's recordings show "
 	 "bursts that wake the other, halted vCPU 11-13 us longer than those that wake locally"},
-	{"wake_tail", P(wake_tail_ns), 0, false,
+	{"wake_tail", P(wake_tail_ns), 0, SL_PARAM_NS,
 	 "0: a running task's wake-up of another costs the waker no time. Else the waker's CPU "
 	 "time after each wake-up it makes from task context, before its next step: the rest of "
 	 "the futex wake system call and of the caller's path to its next one (in a VM every "
@@ -290,7 +290,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "mutex's unlock, so a wake-up under a mutex (rt-app's resume: lock, broadcast, unlock) "
 	 "releases it first: glibc's unlock of a mutex nobody waits on is a store in user mode, "
 	 "and the rest of the path (rt-app's loop, the next event's system call) comes after it"},
-	{"irq_preempt", P(irq_preempt_ns), 0, false,
+	{"irq_preempt", P(irq_preempt_ns), 0, SL_PARAM_NS,
 	 "0: an interrupt's wake-up (a sleep's timer, a device) that preempts the task running on "
 	 "the interrupt's own CPU switches at once. Else it switches this much later, the CPU "
 	 "taken meanwhile (the rest of the handler and the interrupt's exit, in a VM slower). "
@@ -321,7 +321,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "its history left. tools/newidle_ratio.py on the calibration half's 21 real traces: 133 "
 	 "newidle pulls in 15041 idle entries sustain a ratio of 96 (1024 x sqrt(133 / 15174); "
 	 "docs/validate.md, the newidle balance rule by rule)"},
-	{"tick_phase", P(tick_phase_ns), 0, false,
+	{"tick_phase", P(tick_phase_ns), 0, SL_PARAM_NS,
 	 "0: the jiffy grid (the periodic tick, jiffies) starts with the run. Else it is offset by "
 	 "this much (modulo the tick period). A real run starts at an arbitrary point of the tick "
 	 "period, so its periodic timers meet the tick at an arbitrary phase, where a grid "
@@ -341,7 +341,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "vCPU and not run there within 100 us, 146 of 5068 preempted the running task later "
 	 "(the model, seeds 1-3: 416 of 5926): 972 (tools/wake_wait.py --count any --kept other; "
 	 "docs/validate.md, packed wakees)"},
-	{"wake_hold_max", P(wake_hold_max_ns), 0, false,
+	{"wake_hold_max", P(wake_hold_max_ns), 0, SL_PARAM_NS,
 	 "0: wake_hold's hold lasts until the running task is switched out. Else at most this "
 	 "long after the wake-up: a bound, the longest wait of such a wakee for the running task "
 	 "to block in the calibration half's 21 real traces, 5264 us (tools/wake_wait.py --kept, "
@@ -354,7 +354,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "traces 271 of 387 such moves ran the wakee there at once (the model: 1 of 80): 700 "
 	 "(tools/wake_wait.py --count own --kept other, 'moved' and 'waited there' of B busy; "
 	 "docs/validate.md, packed wakees)"},
-	{"ipi_busy", P(ipi_busy_ns), 0, false,
+	{"ipi_busy", P(ipi_busy_ns), 0, SL_PARAM_NS,
 	 "0: a wake-up that preempts the task running on another CPU switches there ipi later, "
 	 "as on any CPU. Else this much later: in a VM the waker's path to the remote enqueue "
 	 "and the reschedule IPI into a running vCPU (the sender's exit, the host's kick, the "
@@ -374,7 +374,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "measured on wakees asleep 1 ms or more, and the short sleepers (the second half of a "
 	 "hand-off under a mutex, a condition signalled back within a loop) preempt far more "
 	 "often in this kernel's traces (calibrate --recordings counts both)"},
-	{"wake_preempt_sleep", P(wake_preempt_sleep_ns), 1000000, false,
+	{"wake_preempt_sleep", P(wake_preempt_sleep_ns), 1000000, SL_PARAM_NS,
 	 "with wake_preempt_short: the sleep under which it applies (1 ms: the bound of "
 	 "calibrate --recordings' wake_preempt count)"},
 	{"wake_preempt_again", P(wake_preempt_again), 0, SL_PARAM_COUNT0,
@@ -391,7 +391,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "inside the waker's first wake_preempt_window since its switch-in the policy's own "
 	 "check is left out, and a drawn wakee runs next even where the policy would not pick "
 	 "it yet (after the window the policy decides: mainline's slice is used up)"},
-	{"wake_preempt_window", P(wake_preempt_window_ns), 1400000, false,
+	{"wake_preempt_window", P(wake_preempt_window_ns), 1400000, SL_PARAM_NS,
 	 "with wake_preempt_all: the waker's run since its switch-in under which the rates "
 	 "decide (1.4 ms: 6.18's base slice on 2 CPUs, the bound of calibrate --recordings' "
 	 "count)"},
@@ -468,7 +468,7 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 			snprintf(err, errlen, "--param %s=%s: expected 0..100000", d->name, eq + 1);
 			return -1;
 		}
-		if (d->is_count == 1 && (v == 0 || v > 10000)) {
+		if (d->is_count == SL_PARAM_COUNT && (v == 0 || v > 10000)) {
 			snprintf(err, errlen, "--param %s=%s: expected 1..10000", d->name, eq + 1);
 			return -1;
 		}

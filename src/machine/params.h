@@ -111,15 +111,21 @@ struct sl_params {
 	u64 wake_move_preempt;
 };
 
+/* what a parameter's value is, and what --param takes for it */
+enum sl_param_kind {
+	SL_PARAM_NS,	 /* a duration (ns; --param takes 10us, 2ms...) */
+	SL_PARAM_COUNT,	 /* a plain number (hz), 1..10000 */
+	SL_PARAM_FLAG,	 /* 0 or 1 */
+	SL_PARAM_COUNT0, /* a plain number, 0 allowed (0: off), up to 100000 */
+};
+
 struct sl_param_desc {
 	const char *name;
 	size_t offset;
 	u64 def;
-	int is_count; /* 1: a plain number (hz), not a duration; SL_PARAM_FLAG: 0 or 1 */
+	int is_count; /* its enum sl_param_kind: nonzero for every kind but a duration */
 	const char *why;
 };
-#define SL_PARAM_FLAG	2
-#define SL_PARAM_COUNT0 3 /* a plain number, 0 allowed (0: off) */
 
 extern const struct sl_param_desc sl_param_table[];
 extern const int sl_param_count;

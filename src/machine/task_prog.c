@@ -12,6 +12,7 @@
 #include "machine/task_prog.h"
 #include "machine/machine.h"
 #include "machine/blockdev.h"
+#include "machine/sleep_timers.h"
 #include "sched/common.h"
 #include "sched/class.h"
 
@@ -132,19 +133,10 @@ static u64 sleep_expiry(const struct sl_sim *sim, const struct sl_task *p, u64 w
 	return when + sl_machine_of(sim)->p->timer_slack_ns;
 }
 
-/* p's timer fires on this CPU at `when`: an hrtimer, or a device's interrupt (irq) */
-static void arm_task_timer(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 when,
-			   bool irq)
-{
-	sl_mtask(p)->timer.cpu = rq->id; /* hrtimers are per CPU */
-	sl_mtask(p)->timer.irq = irq;
-	sl_arm(sim, &sl_mtask(p)->timer, when);
-}
-
 /* an interruptible sleep until `expiry` (the timer's own time: no slack is added here) */
 static enum step timer_sleep(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 expiry)
 {
-	arm_task_timer(sim, rq, p, expiry, false);
+	sl_task_timer_arm(sim, p, rq->id, expiry, false);
 	return block_and_schedule(sim, rq, p, TS_SLEEPING, BLK_TIMER);
 }
 
@@ -228,7 +220,7 @@ static enum step op_io(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 	sl_mtask(p)->pc++;
 	enter_iowait(sim, rq, p);
 	/* the device's completion interrupt, routed to the issuing CPU */
-	arm_task_timer(sim, rq, p, sim->now + d, true);
+	sl_task_timer_arm(sim, p, rq->id, sim->now + d, true);
 	return block_and_schedule(sim, rq, p, TS_UNINTERRUPTIBLE, BLK_IO);
 }
 

@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "machine/machine.h"
 #include "machine/params.h"
+#include "machine/task_prog.h"
 #include "machine/vcpu_util.h"
 
 /*
@@ -153,18 +154,46 @@ int sl_vcpu_pack_busy(struct sl_sim *sim, const struct sl_task *p, const struct 
 }
 
 /*
- * what waits on CPU cpu besides p (runnable, not running): 2 when a task whose prio is p's or
- * higher does, 1 when only lower ones do, 0 when none
+ * vcpu_pack_wait's look at what waits on a CPU goes through the runnable tasks, not every task
+ * the machine made: the machine's list of them (struct sl_machine's runnable), kept only while
+ * the rule's parameters are set (fixed for a run). A task joins it when it becomes runnable
+ * (sl_try_to_wake_up, wake_up_new_task) unless it is on it still, and leaves it at the first
+ * look that finds it not runnable: so every runnable task is on it once, and the looks cost
+ * what the runqueues hold plus, once, each task that went to sleep since.
  */
-static int waiting(const struct sl_sim *sim, int cpu, const struct sl_task *p)
+void sl_vcpu_pack_runnable(struct sl_sim *sim, struct sl_task *p)
 {
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	struct sl_machine *m = sl_machine_of(sim);
+
+	if ((!mp->vcpu_pack_wait && !mp->vcpu_pack_wait_lower) || sl_mtask(p)->on_runnable)
+		return;
+	/* out of memory: sim->oom is set and the run stops */
+	if (!sl_push_task(sim, &m->runnable, &m->nrunnable, &m->caprunnable, p))
+		sl_mtask(p)->on_runnable = true;
+}
+
+/*
+ * what waits on CPU cpu besides p (runnable, not running): 2 when a task whose prio is p's or
+ * higher does, 1 when only lower ones do, 0 when none (whatever the list's order)
+ */
+static int waiting(struct sl_sim *sim, int cpu, const struct sl_task *p)
+{
+	struct sl_machine *m = sl_machine_of(sim);
 	int found = 0;
 
-	for (int i = 0; i < sl_machine_of(sim)->ntasks; i++) {
-		const struct sl_task *q = sl_sim_task(sim, i);
+	for (int i = 0; i < m->nrunnable;) {
+		const struct sl_task *q = m->runnable[i];
 
-		if (q == p || q->state != TS_RUNNING || q->cpu != cpu || q->on_cpu ||
-		    q->se.sched_delayed || sim->cpus[cpu].curr == q)
+		if (q->state != TS_RUNNING) {
+			/* off the list: its last task takes slot i, looked at next */
+			sl_mtask(q)->on_runnable = false;
+			m->runnable[i] = m->runnable[--m->nrunnable];
+			continue;
+		}
+		i++;
+		if (q == p || q->cpu != cpu || q->on_cpu || q->se.sched_delayed ||
+		    sim->cpus[cpu].curr == q)
 			continue;
 		if (sl_vcpu_kprio(q) <= sl_vcpu_kprio(p))
 			return 2;

@@ -13,6 +13,8 @@
 /* every rule in its order: what sl_try_to_wake_up applies to the policy's choice */
 int sl_vcpu_place(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		  int from, int cpu);
+/* p became runnable: vcpu_pack_wait's list of the runnable tasks takes it (vcpu_pack.c) */
+void sl_vcpu_pack_runnable(struct sl_sim *sim, struct sl_task *p);
 /* one draw of the scheduler's generator: true per1000 times in 1000 */
 bool sl_per1000_draw(struct sl_sim *sim, u64 per1000);
 

@@ -62,7 +62,7 @@ struct sl_sched_class {
 				   int wake_flags);
 	void (*yield_task)(struct sl_sim *sim, struct sl_cpu *rq);
 	/* NULL or: make wakee p (of this class, queued on rq) the next to run and reschedule
-	 * rq's current task (the machine's wake_preempt parameter, machine.c); force: even
+	 * rq's current task (the machine's wake_preempt parameter, wake_rules.c); force: even
 	 * where the class would not pick p now (wake_preempt_again) */
 	void (*wakee_first)(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, bool force);
 	/* charge rq's current task (of this class) its run time up to now */
