@@ -521,6 +521,18 @@ void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 }
 
 /*
+ * sched_balance_rq's bookkeeping after a newidle balance: a pull, or a balance that finds nothing
+ * to do, clears the failure count that failed periodic balances built up (so a hot task loses
+ * the pass those failures gave it); a newidle failure does not add one, so newidle balances,
+ * frequent as they are, do not make hot tasks movable.
+ */
+static void newidle_done(struct eevdf_rq *cfs, int r)
+{
+	if (r != 0)
+		cfs->nr_balance_failed = 0;
+}
+
+/*
  * sched_balance_newidle: only when the root domain's overloaded flag is set (sim->rd_overloaded:
  * set when a CPU's queued tasks reach two, delayed ones counted, and cleared only by the
  * statistics of a balance that finds no such CPU, so it outlives the overload; a call made on
@@ -546,6 +558,7 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 			/* skipped: a call with no success */
 		} else {
 			r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+			newidle_done(cfs, r);
 			if (r > 0)
 				cfs->ni_success += (1024 + w / 2) / w;
 		}
@@ -557,5 +570,6 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 		return r > 0;
 	}
 	r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+	newidle_done(cfs, r);
 	return r > 0;
 }
