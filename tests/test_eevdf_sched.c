@@ -722,6 +722,44 @@ static void test_newidle_clears_failures(void **state)
 	free(x);
 }
 
+/*
+ * A task moved to another CPU is never hot there (6.18's enqueue_entity zeroes exec_start on
+ * ENQUEUE_MIGRATED). X ran on CPU 1 until 9.8 ms and was woken onto CPU 0, where C runs; at
+ * 10 ms CPU 1 goes idle with no failure counted: X ran 0.2 ms ago (< 0.5 ms), but not on CPU 0,
+ * so the newidle balance takes it back. Had X last run on CPU 0 it would stay (hot).
+ */
+static bool moved_then_pulled(bool moved)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, moved ? 1 : 0);
+	bool pulled;
+
+	sim->now = 10000000;
+	x->se.exec_start = 9800000;
+	if (moved)
+		sl_eevdf_class.set_task_cpu(sim, x, 0);
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	ee_rq_of(sim, dst)->ni_ratio = 1023;
+	pulled = sl_eevdf_newidle_balance(sim, dst);
+	assert_int_equal(x->cpu, pulled ? 1 : 0);
+	fixture_free(f);
+	free(c);
+	free(x);
+	return pulled;
+}
+
+static void test_moved_task_not_hot(void **state)
+{
+	(void)state;
+	assert_true(moved_then_pulled(true));
+	assert_false(moved_then_pulled(false));
+}
+
 /* ---- features and tunables (§1, §2) ---- */
 
 static void test_features_file(void **state)
@@ -968,6 +1006,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_ratio_param),
 		cmocka_unit_test(test_newidle_one_task),
 		cmocka_unit_test(test_newidle_clears_failures),
+		cmocka_unit_test(test_moved_task_not_hot),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_custom_slice),
