@@ -760,6 +760,38 @@ static void test_moved_task_not_hot(void **state)
 	assert_false(moved_then_pulled(false));
 }
 
+/*
+ * An idle CPU's balance moves half of the source's sum_nr_running, delayed tasks counted (6.18's
+ * sibling_imbalance reads rq->nr_running). CPU 0: A slept ineligible and stays queued, delayed;
+ * B, X and Y wait there, all cold (last ran at 1 ms, now 10 ms); CPU 1 idle. Four queued, so
+ * (4 - 0) / 2 = 2 tasks move (the runnable ones alone would give 3 / 2 = 1).
+ */
+static void test_idle_balance_counts_delayed(void **state)
+{
+	struct sl_task *a, *b, *x = ee_task(0, 0, 0), *y = ee_task(0, 0, 0);
+	struct fixture *f = sleep_case(NULL, 2000000, 0, &a, &b);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0];
+
+	(void)state;
+	assert_true(a->se.sched_delayed);
+	sim->now = 10000000;
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	ee_tree_add(sim, src, y, 0, SLICE2, SLICE2);
+	b->se.exec_start = x->se.exec_start = y->se.exec_start = 1000000;
+	sl_nr_levels_rebuild(sim);
+	assert_int_equal(src->nr_running, 3);
+	assert_int_equal(src->nr_delayed, 1);
+	assert_int_equal(sl_eevdf_load_balance(sim, &sim->cpus[1], EE_CPU_IDLE), 2);
+	assert_int_equal(src->nr_running, 1);
+	assert_true(a->se.sched_delayed && a->cpu == 0);
+	fixture_free(f);
+	free(a);
+	free(b);
+	free(x);
+	free(y);
+}
+
 /* ---- features and tunables (§1, §2) ---- */
 
 static void test_features_file(void **state)
@@ -1007,6 +1039,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_one_task),
 		cmocka_unit_test(test_newidle_clears_failures),
 		cmocka_unit_test(test_moved_task_not_hot),
+		cmocka_unit_test(test_idle_balance_counts_delayed),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_custom_slice),

@@ -414,7 +414,11 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		return -1;
 	count_mode = sl_rq_idle(dst);
 	if (count_mode) {
-		imbalance = (s64)(src->nr_running - dst->nr_running) / 2;
+		/* calculate_imbalance's sibling_imbalance for one-CPU groups: half the difference
+		 * of sum_nr_running, rq->nr_running's, which counts delayed tasks still queued */
+		imbalance = (s64)(src->nr_running + src->nr_delayed - dst->nr_running -
+				  dst->nr_delayed) /
+			    2;
 		if (imbalance < 1)
 			imbalance = 1;
 	} else {
