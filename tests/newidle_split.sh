@@ -9,8 +9,8 @@
 # 1.0625, moment 2 (21.005 x 1 + 11 x 2) / 32 = 1.3439. One waiter, C: last run 1 ms, last ran
 # 31 and 40.005 ms before, slept 29 ms, cold. So: busy >=85.4 2.0 at 50%; runnable 1-1.17 1.0 at
 # 0% and 1.17-1.5 1.0 at 100%; run 0.5-2 ms, since >=8, sleep >=8, cold and task C: 2.0 at 50%;
-# pulled tasks C 1.0. A trace with no moment, a file that does not exist and an unknown option:
-# exit 2.
+# pulled tasks C 1.0. --cold keeps both; --skip B,C none (exit 2). A trace with no moment, a
+# file that does not exist and an unknown option: exit 2.
 set -eu
 . "$(dirname "$0")/pytool.sh"
 S='prev_prio=120 prev_state'
@@ -67,6 +67,12 @@ assert r["model_traces"] == 2 and run["1.17-1.5"]["model_n"] == 1.0, r
 assert run["1.17-1.5"]["real_pulled"] == 1.0 and run[">=2"]["real_pulled"] is None, run
 assert r["pulled_tasks"] == {"real": {"C": 1.0}, "model": {"C": 1.0}}, r["pulled_tasks"]
 ' "$T/out" || fail "--json: $(cat "$T/out")"
+# --cold keeps both (C is cold); --skip C leaves none: exit 2
+"$PY" "$TOOLPY" --cold "$T/two.trace" >"$T/out" || fail "--cold: exit $?"
+grep -q '^ *>=85\.4  *2\.0  *50$' "$T/out" || fail "--cold: $(cat "$T/out")"
+rc=0
+"$PY" "$TOOLPY" --skip B,C "$T/two.trace" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'of those kept' "$T/err" || fail "--skip: exit $rc $(cat "$T/err")"
 tool_error "$T/head" 'no CPU went idle'
 tool_error "$T/none.trace" none.trace
 rc=0

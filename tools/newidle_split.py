@@ -18,8 +18,11 @@ the same moments (docs/validate.md, "The newidle pulls, rule by rule against 6.1
             preemption)
   task      its name (the 12 commonest), and the names of the pulled tasks
 
-Usage: newidle_split.py [--json] REAL... [--model MODEL...]
+Usage: newidle_split.py [--json] [--cold] [--skip NAME,...] REAL... [--model MODEL...]
   each class: its moments per trace and the share pulled, real then model.
+  --cold       only the moments whose coldest waiter last ran 0.5 ms ago or more
+  --skip ...   leave out the moments whose coldest waiter's name begins with one of these
+               (the model's pinned background tasks, kworker-bg)
 Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no moment in the real
 traces.
 """
@@ -69,13 +72,15 @@ def splits():
     return out
 
 
-def tally(paths):
+def tally(paths, cold=False, skip=()):
     """per split: class -> [moments, pulled]; and the pulled tasks' names -> pulls"""
     sp = splits()
     acc = {name: {} for name, _, _ in sp}
     who = {}
     for p in paths:
         for _, pl, _, d, comm in newidle(p, detail=True):
+            if (cold and d["since"] < 0.5e6) or d["comm"].startswith(tuple(skip)):
+                continue
             for name, _, key in sp:
                 c = acc[name].setdefault(key(d), [0, 0])
                 c[0] += 1
@@ -86,10 +91,15 @@ def tally(paths):
 
 
 def main(argv):
-    as_json, real, model, where = False, [], [], None
-    for a in argv:
+    as_json, cold, skip, real, model, where = False, False, (), [], [], None
+    it = iter(argv)
+    for a in it:
         if a == "--json":
             as_json = True
+        elif a == "--cold":
+            cold = True
+        elif a == "--skip":
+            skip = tuple(x for x in next(it, "").split(",") if x)
         elif a == "--model":
             where = model
         elif a.startswith("-"):
@@ -102,13 +112,13 @@ def main(argv):
         return 2
     sides = [("real", real)] + ([("model", model)] if model else [])
     try:
-        res = {side: tally(paths) for side, paths in sides}
+        res = {side: tally(paths, cold, skip) for side, paths in sides}
     except (OSError, ValueError, EOFError) as e:
         print(f"newidle_split.py: {e}", file=sys.stderr)
         return 2
     if not sum(n for n, _ in res["real"][0]["waiters"].values()):
         print("newidle_split.py: no CPU went idle with a task waiting on the other in "
-              + " ".join(real), file=sys.stderr)
+              + " ".join(real) + (" (of those kept)" if cold or skip else ""), file=sys.stderr)
         return 2
     out = {}
     for name, classes, _ in splits():
