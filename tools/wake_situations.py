@@ -205,7 +205,7 @@ def moment_detail(t, ws, other, st):
     (None when it was preempted), how it waits, and whether it waits on another CPU than the
     one it last ran on (moved: 6.18 enqueues a migrated task with exec_start 0, never hot)"""
     q = max(ws, key=lambda q: (t - st["ran"].get(q, 0), q))
-    return dict(busy=st["busy"][other].mean(t), runnable=st["nrun"][other].mean(t),
+    return dict(time=t, busy=st["busy"][other].mean(t), runnable=st["nrun"][other].mean(t),
                 waiters=len(ws), comm=st["comm"].get(q, "?"), since=t - st["ran"].get(q, 0),
                 run=st["run"].get(q), sleep=st["sleep"].get(q) if st["how"].get(q) == "woken"
                 else None, how=st["how"].get(q, "woken"), moved=q in st["moved"])
