@@ -675,6 +675,123 @@ static void test_newidle_one_task(void **state)
 	assert_int_equal(lb_four(EE_CPU_NEWLY_IDLE), 1);
 }
 
+/*
+ * A newidle balance that finds nothing to do, or pulls, clears the failure count of the
+ * periodic balances (6.18's sched_balance_rq: out_balanced, and a success); a newidle failure
+ * adds none. CPU 1 idle with two periodic failures (2 > cache_nice_tries 1: a hot task may go),
+ * ratio 1023 so NI_RANDOM always runs the balance, now 10 ms. C runs on CPU 0.
+ */
+static void test_newidle_clears_failures(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct eevdf_rq *d = ee_rq_of(sim, dst);
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0);
+
+	(void)state;
+	sim->now = 10000000;
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, src, c, 2000000, 2000000 + SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	/* X sleeps (eligible: it leaves at once); the flag is stale, the call passes the gate and
+	 * its balance finds one task on CPU 0: balanced, the two failures are cleared */
+	x->state = TS_SLEEPING;
+	sl_eevdf_class.dequeue_task(sim, src, x, 1);
+	d->nr_balance_failed = 2;
+	d->ni_ratio = 1023;
+	assert_false(sl_eevdf_newidle_balance(sim, dst));
+	assert_int_equal(d->nr_balance_failed, 0);
+	/* X wakes on CPU 0, hot (ran 0.2 ms ago): the next call's balance finds it hot with no
+	 * failure counted, so it stays (it would move with the two failures kept) */
+	x->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(sim, src, x, 1);
+	x->se.exec_start = 9800000;
+	sl_nr_levels_rebuild(sim);
+	assert_false(sl_eevdf_newidle_balance(sim, dst));
+	assert_int_equal(x->cpu, 0);
+	assert_int_equal(d->nr_balance_failed, 0); /* a newidle failure counts none */
+	/* two failures again: the hot X goes, and the success clears them */
+	d->nr_balance_failed = 2;
+	assert_true(sl_eevdf_newidle_balance(sim, dst));
+	assert_int_equal(x->cpu, 1);
+	assert_int_equal(d->nr_balance_failed, 0);
+	fixture_free(f);
+	free(c);
+	free(x);
+}
+
+/*
+ * A task moved to another CPU is never hot there (6.18's enqueue_entity zeroes exec_start on
+ * ENQUEUE_MIGRATED). X ran on CPU 1 until 9.8 ms and was woken onto CPU 0, where C runs; at
+ * 10 ms CPU 1 goes idle with no failure counted: X ran 0.2 ms ago (< 0.5 ms), but not on CPU 0,
+ * so the newidle balance takes it back. Had X last run on CPU 0 it would stay (hot).
+ */
+static bool moved_then_pulled(bool moved)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, moved ? 1 : 0);
+	bool pulled;
+
+	sim->now = 10000000;
+	x->se.exec_start = 9800000;
+	if (moved)
+		sl_eevdf_class.set_task_cpu(sim, x, 0);
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	ee_rq_of(sim, dst)->ni_ratio = 1023;
+	pulled = sl_eevdf_newidle_balance(sim, dst);
+	assert_int_equal(x->cpu, pulled ? 1 : 0);
+	fixture_free(f);
+	free(c);
+	free(x);
+	return pulled;
+}
+
+static void test_moved_task_not_hot(void **state)
+{
+	(void)state;
+	assert_true(moved_then_pulled(true));
+	assert_false(moved_then_pulled(false));
+}
+
+/*
+ * An idle CPU's balance moves half of the source's sum_nr_running, delayed tasks counted (6.18's
+ * sibling_imbalance reads rq->nr_running). CPU 0: A slept ineligible and stays queued, delayed;
+ * B, X and Y wait there, all cold (last ran at 1 ms, now 10 ms); CPU 1 idle. Four queued, so
+ * (4 - 0) / 2 = 2 tasks move (the runnable ones alone would give 3 / 2 = 1).
+ */
+static void test_idle_balance_counts_delayed(void **state)
+{
+	struct sl_task *a, *b, *x = ee_task(0, 0, 0), *y = ee_task(0, 0, 0);
+	struct fixture *f = sleep_case(NULL, 2000000, 0, &a, &b);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0];
+
+	(void)state;
+	assert_true(a->se.sched_delayed);
+	sim->now = 10000000;
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	ee_tree_add(sim, src, y, 0, SLICE2, SLICE2);
+	b->se.exec_start = x->se.exec_start = y->se.exec_start = 1000000;
+	sl_nr_levels_rebuild(sim);
+	assert_int_equal(src->nr_running, 3);
+	assert_int_equal(src->nr_delayed, 1);
+	assert_int_equal(sl_eevdf_load_balance(sim, &sim->cpus[1], EE_CPU_IDLE), 2);
+	assert_int_equal(src->nr_running, 1);
+	assert_true(a->se.sched_delayed && a->cpu == 0);
+	fixture_free(f);
+	free(a);
+	free(b);
+	free(x);
+	free(y);
+}
+
 /* ---- features and tunables (§1, §2) ---- */
 
 static void test_features_file(void **state)
@@ -920,6 +1037,9 @@ int main(void)
 		cmocka_unit_test(test_newidle_overloaded_flag),
 		cmocka_unit_test(test_newidle_ratio_param),
 		cmocka_unit_test(test_newidle_one_task),
+		cmocka_unit_test(test_newidle_clears_failures),
+		cmocka_unit_test(test_moved_task_not_hot),
+		cmocka_unit_test(test_idle_balance_counts_delayed),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_custom_slice),

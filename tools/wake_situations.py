@@ -50,6 +50,7 @@ same by the waiting tasks: hot (all ran less than 0.5 ms before, task_hot's cut-
 woken or preempted (how they came to wait) or both. A task no later line names does not wait.
 Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no wake-up counted.
 """
+import collections
 import json
 import re
 import statistics
@@ -173,20 +174,60 @@ PULL_WINDOW = 50000  # ns: a pull this close to the moment a CPU goes idle is it
 AVG_IDLE_MAX = 1000000  # ns: 2 * max_idle_balance_cost (sysctl_sched_migration_cost 0.5 ms)
 IDLE_BINS = (50, 200, 400, 600, 800, 900, 1000)  # us: upper ends of the avg_idle classes
 MIGRATION_COST = 500000  # ns: sysctl_sched_migration_cost, task_hot()'s cut-off
+WINDOW = 32000000  # ns: PELT's half-life, the busy CPU's recent past in newidle()'s detail
 WAITERS = [f"{h} {k}" for h in ("hot", "cold") for k in ("woken", "preempted", "both")]
 
 
-def newidle(path):
+class Level:
+    """a step function of time (a CPU's busy flag, its runnable tasks) and its mean over the
+    WINDOW ns before a moment (time before the trace's first line counts as 0)"""
+
+    def __init__(self):
+        self.pts = collections.deque()  # (time, value) where the value changed, oldest first
+
+    def set(self, t, v):
+        if self.pts and self.pts[-1][1] == v:
+            return
+        self.pts.append((t, v))
+        while len(self.pts) > 1 and self.pts[1][0] <= t - WINDOW:
+            self.pts.popleft()
+
+    def mean(self, t):
+        lo, acc, pts = t - WINDOW, 0, list(self.pts)
+        for i, (pt, v) in enumerate(pts):
+            b = pts[i + 1][0] if i + 1 < len(pts) else t
+            acc += max(0, b - max(pt, lo)) * v
+        return acc / WINDOW
+
+
+def moment_detail(t, ws, other, st):
+    """--newidle's detail of a moment: the other CPU's busy share and mean runnable tasks over
+    the last WINDOW, the number of waiters, and the coldest waiter's (the first a balance from
+    the tail of cfs_tasks would try) name, time since it last ran, its last run, its last sleep
+    (None when it was preempted), how it waits, and whether it waits on another CPU than the
+    one it last ran on (moved: 6.18 enqueues a migrated task with exec_start 0, never hot)"""
+    q = max(ws, key=lambda q: (t - st["ran"].get(q, 0), q))
+    return dict(time=t, busy=st["busy"][other].mean(t), runnable=st["nrun"][other].mean(t),
+                waiters=len(ws), comm=st["comm"].get(q, "?"), since=t - st["ran"].get(q, 0),
+                run=st["run"].get(q), sleep=st["sleep"].get(q) if st["how"].get(q) == "woken"
+                else None, how=st["how"].get(q, "woken"), moved=q in st["moved"])
+
+
+def newidle(path, detail=False):
     """(avg_idle in ns, pulled, the waiters' class) of each moment a CPU of the trace went idle
     while the other had a task waiting; a task the trace never shows again does not wait (its
-    lines were lost: a recording has a task preempted once and never switched in again)"""
+    lines were lost: a recording has a task preempted once and never switched in again). With
+    detail, each also has moment_detail's dict and the pulled task's name (None: no pull)."""
     seen_to = last_named(path)
     curr, queued, pend = {}, {}, set()
+    st = dict(busy={0: Level(), 1: Level()}, nrun={0: Level(), 1: Level()}, comm={}, ran={},
+              run={}, sleep={}, how={}, start={}, moved=set(), last_cpu={})
+    last_t = 0
     avg = {0: AVG_IDLE_MAX, 1: AVG_IDLE_MAX}
     idle_at = {}  # cpu -> when it went idle (its switch to the idle task)
     pulled = {}  # pid -> (time, cpu): moved from the other CPU while waiting, not woken
     watch = {}  # cpu -> (time, avg_idle): went idle with a task waiting on the other
-    ran, how = {}, {}  # pid -> its last switch-out; pid -> woken or preempted: how it waits
+    ran, how = st["ran"], st["how"]  # pid -> its last switch-out; pid -> woken or preempted
     out = []
     for line in opener(path):
         m = LINE.match(line)
@@ -196,6 +237,10 @@ def newidle(path):
         cpu, t = int(cpu), stamp(ts)
         if cpu > 1:
             raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
+        if detail and ev in ("sched_switch", "sched_migrate_task", "sched_wakeup",
+                             "sched_wakeup_new"):
+            nrun_after(last_t, curr, queued, seen_to, st)
+            last_t = t
         if ev == "sched_switch":
             s = SW.search(rest)
             if not s:
@@ -216,14 +261,16 @@ def newidle(path):
                 kinds = {how.get(q, "woken") for q in ws}
                 cls = ("cold " if max(t - ran.get(q, 0) for q in ws) >= MIGRATION_COST else
                        "hot ") + (kinds.pop() if len(kinds) == 1 else "both")
+                d = moment_detail(t, ws, 1 - cpu, st) if detail else None
                 if nxt in fresh:
-                    out.append((avg[cpu], True, cls))
+                    out.append((avg[cpu], True, cls) + ((d, s.group(3)) if detail else ()))
                 elif not nxt:
-                    watch[cpu] = (t, avg[cpu], cls)
+                    watch[cpu] = (t, avg[cpu], cls, d)
             elif not prev and cpu in watch:
-                t0, a, cls = watch.pop(cpu)
+                t0, a, cls, d = watch.pop(cpu)
                 p = pulled.get(nxt)
-                out.append((a, bool(nxt and p and p[1] == cpu and p[0] - t0 <= PULL_WINDOW), cls))
+                pl = bool(nxt and p and p[1] == cpu and p[0] - t0 <= PULL_WINDOW)
+                out.append((a, pl, cls) + ((d, s.group(3) if pl else None) if detail else ()))
             if not prev:
                 idle_at.pop(cpu, None)
             if not nxt:
@@ -231,11 +278,21 @@ def newidle(path):
             pulled.pop(nxt, None)
             curr[cpu] = nxt
             ran[prev] = t
+            if detail:
+                st["comm"][nxt] = s.group(3)
+                st["last_cpu"][prev] = cpu
+                st["moved"].discard(nxt)
+                if prev in st["start"]:
+                    st["run"][prev] = t - st["start"].pop(prev)
+                st["start"][nxt] = t
+                st["busy"][cpu].set(t, int(nxt != 0))
         elif ev == "sched_migrate_task":
             s = migrate(rest)
             if s and s[0] in queued and s[0] not in pend:
                 if queued[s[0]] != s[1]:
                     pulled[s[0]] = (t, s[1])
+                    if detail:
+                        st["moved"].add(s[0])
                 queued[s[0]] = s[1]
         elif ev == "sched_waking":
             s = WAKE.search(rest)
@@ -250,10 +307,23 @@ def newidle(path):
             if pid not in curr.values():
                 queued[pid] = tgt
                 how[pid] = "woken"
+                if detail and pid in ran:
+                    st["sleep"][pid] = t - ran[pid]
+                if detail and st["last_cpu"].get(pid, tgt) != tgt:
+                    st["moved"].add(pid)
             if curr.get(tgt) == 0 and tgt in idle_at:
                 a = avg[tgt] + (t - idle_at.pop(tgt) - avg[tgt]) // 8
                 avg[tgt] = min(a, AVG_IDLE_MAX)
     return out
+
+
+def nrun_after(t, curr, queued, seen_to, st):
+    """each CPU's runnable tasks (its running one and the live ones waiting) from time t, the
+    time of the last line that could change them"""
+    for c in (0, 1):
+        n = int(bool(curr.get(c))) + sum(1 for q, qc in queued.items()
+                                         if qc == c and seen_to[q] > t)
+        st["nrun"][c].set(t, n)
 
 
 def newidle_table(real, model, as_json):

@@ -229,6 +229,15 @@ static void set_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sch
 		se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 
+/* enqueue_entity with ENQUEUE_MIGRATED (a wake-up onto another CPU, or a balance's move) zeroes
+ * exec_start: task_hot never calls a task hot on a CPU it has not run on yet */
+static void eevdf_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
+{
+	if (p->cpu != cpu)
+		p->se.exec_start = 0;
+	sl_task_move_cpu(sim, p, cpu);
+}
+
 static struct sl_task *eevdf_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
@@ -394,7 +403,7 @@ const struct sl_sched_class sl_eevdf_class = {
 	.yield_task = eevdf_yield_task,
 	.update_curr = sl_eevdf_update_curr,
 	/* no vruntime renormalisation: lag and relative deadline carry the state */
-	.set_task_cpu = sl_task_move_cpu,
+	.set_task_cpu = eevdf_set_task_cpu,
 	.select_task_rq = sl_eevdf_select_task_rq,
 	.build_domains = sl_eevdf_build_domains,
 	.free_domains = sl_eevdf_free_domains,

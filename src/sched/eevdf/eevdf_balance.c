@@ -414,7 +414,11 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		return -1;
 	count_mode = sl_rq_idle(dst);
 	if (count_mode) {
-		imbalance = (s64)(src->nr_running - dst->nr_running) / 2;
+		/* calculate_imbalance's sibling_imbalance for one-CPU groups: half the difference
+		 * of sum_nr_running, rq->nr_running's, which counts delayed tasks still queued */
+		imbalance = (s64)(src->nr_running + src->nr_delayed - dst->nr_running -
+				  dst->nr_delayed) /
+			    2;
 		if (imbalance < 1)
 			imbalance = 1;
 	} else {
@@ -521,6 +525,18 @@ void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 }
 
 /*
+ * sched_balance_rq's bookkeeping after a newidle balance: a pull, or a balance that finds nothing
+ * to do, clears the failure count that failed periodic balances built up (so a hot task loses
+ * the pass those failures gave it); a newidle failure does not add one, so newidle balances,
+ * frequent as they are, do not make hot tasks movable.
+ */
+static void newidle_done(struct eevdf_rq *cfs, int r)
+{
+	if (r != 0)
+		cfs->nr_balance_failed = 0;
+}
+
+/*
  * sched_balance_newidle: only when the root domain's overloaded flag is set (sim->rd_overloaded:
  * set when a CPU's queued tasks reach two, delayed ones counted, and cleared only by the
  * statistics of a balance that finds no such CPU, so it outlives the overload; a call made on
@@ -546,6 +562,7 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 			/* skipped: a call with no success */
 		} else {
 			r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+			newidle_done(cfs, r);
 			if (r > 0)
 				cfs->ni_success += (1024 + w / 2) / w;
 		}
@@ -557,5 +574,6 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 		return r > 0;
 	}
 	r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+	newidle_done(cfs, r);
 	return r > 0;
 }
