@@ -592,6 +592,82 @@ static void test_newidle_overloaded_flag(void **state)
 	free(b);
 }
 
+/*
+ * nohz_balancer_kick reads rq->nr_running, which in 6.18 keeps delayed-dequeue tasks: CPU0 runs
+ * B with A delayed (one runnable, two queued), CPU1 idle, tickless, due (next_balance 0). Its
+ * tick at 8 ms (HZ 250, jiffy 2: jiffies + 1 = 3) kicks CPU1, whose balance finds nothing to move
+ * (A delayed, B running): balanced, so its interval doubles to 4 ms (1 jiffy), last_balance 3,
+ * next_balance the start of jiffies + 1 = 4, 12 ms. Counting runnable tasks only, no kick:
+ * CPU1's interval stays 2 ms, next_balance 0.
+ */
+static void test_nohz_kick_counts_delayed(void **state)
+{
+	struct sl_task *a, *b;
+	struct fixture *f;
+	struct sl_sim *sim;
+	struct eevdf_rq *idle;
+
+	(void)state;
+	f = sleep_case(NULL, 2000000, 0, &a, &b);
+	sim = f->sim;
+	idle = ee_rq_of(sim, &sim->cpus[1]);
+	assert_int_equal(sim->tick_ns, 4000000);
+	assert_int_equal(sim->tick_phase_ns, 0);
+	assert_int_equal(sim->cpus[0].nr_running + sim->cpus[0].nr_delayed, 2);
+	sl_nr_levels_rebuild(sim);
+	sl_set_tick_stopped(sim, &sim->cpus[1], true);
+	sim->now = 8000000;
+	sl_eevdf_tick_balance(sim, &sim->cpus[0]);
+	assert_int_equal(idle->balance_interval, 4);
+	assert_int_equal(idle->last_balance, 3);
+	assert_int_equal(idle->next_balance, 12000000);
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
+/*
+ * sched_balance_newidle brings next_balance forward to last_balance + the idle interval
+ * (update_next_balance, on every path), and sched_balance_domains then balances the domain only
+ * when the interval of the CPU's state has passed since last_balance. CPU1 last balanced in
+ * jiffy 2 (last_balance 3, i.e. at 8 ms), busy since: next_balance at 3 + 7 (2 ms x 16 = 8
+ * jiffies, one less when busy) = 10, 36 ms. Newly idle at 10 ms (nothing overloaded): next
+ * balance at 3 + 1 = 4, 12 ms. Busy again at its 12 ms tick: due, but the domain's busy interval
+ * has not passed (4 < 10): no balance (interval still 2 ms, last_balance 3), next_balance back to
+ * 36 ms. Without the first rule next_balance stays at 36 ms; without the second the 12 ms tick
+ * balances (balanced: interval 4 ms, last_balance 4).
+ */
+static void test_newidle_next_balance(void **state)
+{
+	struct fixture *f;
+	struct sl_sim *sim;
+	struct sl_cpu *rq;
+	struct eevdf_rq *cfs;
+	struct sl_task *t;
+
+	(void)state;
+	f = fixture_new("6.18", "2", NULL);
+	sim = f->sim;
+	rq = &sim->cpus[1];
+	cfs = ee_rq_of(sim, rq);
+	cfs->last_balance = 3;
+	cfs->balance_interval = 2;
+	cfs->next_balance = 36000000;
+	sim->now = 10000000;
+	assert_false(sl_eevdf_newidle_balance(sim, rq));
+	assert_int_equal(cfs->next_balance, 12000000);
+	t = ee_task(0, 0, 1);
+	ee_set_curr(sim, rq, t, 0, SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	sim->now = 12000000;
+	sl_eevdf_tick_balance(sim, rq);
+	assert_int_equal(cfs->balance_interval, 2);
+	assert_int_equal(cfs->last_balance, 3);
+	assert_int_equal(cfs->next_balance, 36000000);
+	fixture_free(f);
+	free(t);
+}
+
 /* each CPU's NI_RANDOM state at the start, with the machine's newidle_ratio R: ratio R, success
  * R / 2, calls 512; unset, the kernel's boot state 512, 256, 512; above 1024 refused */
 static struct sl_sim *ratio_sim(const char *param, struct sl_config *cfg, char *err, size_t n)
@@ -916,6 +992,8 @@ int main(void)
 		cmocka_unit_test(test_wake_cpu),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
+		cmocka_unit_test(test_nohz_kick_counts_delayed),
+		cmocka_unit_test(test_newidle_next_balance),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),
 		cmocka_unit_test(test_newidle_ratio_param),
