@@ -10,8 +10,9 @@
 #           ("ran", 500 us).
 # The exits' phases modulo 4 ms: 2.6 ms twice, 3.3 ms once: the tick's phase is 2.6 ms (the
 # densest 100 us bin), so the first two are the tick's and the third is not; CPU 0 is busy at
-# all three. With --min 2 the span is B's two wake-ups, 1.000000-1.007300 (7.3 ms): one event
-# of each kind is 1 / 0.0073 = 136.99 per second.
+# all three. With --min 2 the span is from B's first switch-in to its last (it is the one task
+# switched in twice), 1.002660-1.007310 (4.65 ms): one event of each kind is 1 / 0.00465 =
+# 215.05 per second.
 set -eu
 . "$(dirname "$0")/pytool.sh"
 S='prev_prio=120 prev_state'
@@ -56,9 +57,9 @@ B='comm=B pid=12 prio=120'
 "$PY" - "$T/out" "$T/real.trace" <<'PYEOF' || fail "values: $(cat "$T/out")"
 import json, sys
 s = json.load(open(sys.argv[1]))[sys.argv[2]]
-want = {"span_s": 0.007, "idle_moves_per_s": 136.99, "newidle_moves_per_s": 0.0,
-        "busy_moves_per_s": 0.0, "tick_exits_other_busy_pull_per_s": 136.99,
-        "tick_exits_other_busy_nothing_per_s": 136.99, "tick_exits_other_idle_nothing_per_s": 0.0,
+want = {"span_s": 0.005, "idle_moves_per_s": 215.05, "newidle_moves_per_s": 0.0,
+        "busy_moves_per_s": 0.0, "tick_exits_other_busy_pull_per_s": 215.05,
+        "tick_exits_other_busy_nothing_per_s": 215.05, "tick_exits_other_idle_nothing_per_s": 0.0,
         "tick_exits_wake_per_s": 0.0, "off_exits_nothing_per_s": 0.0, "off_exits_pull_per_s": 0.0,
         "waits_pulled": 1, "waits_ran": 1, "waits_taken": 0, "pulled_wait_p50_us": 2650.0,
         "pulled_wait_p90_us": 2650.0}
@@ -66,7 +67,7 @@ bad = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
 assert not bad, bad
 PYEOF
 "$PY" "$TOOLPY" --min 2 "$T/real.trace" >"$T/out" || fail "table: exit $?"
-grep -q '136\.99	0\.0	0\.0	136\.99	136\.99	0\.0	0\.0	0\.0	0\.0	1	1	0	2650\.0	2650\.0$' "$T/out" ||
+grep -q '215\.05	0\.0	0\.0	215\.05	215\.05	0\.0	0\.0	0\.0	0\.0	1	1	0	2650\.0	2650\.0$' "$T/out" ||
 	fail "table: $(cat "$T/out")"
 sed 's/\[001\]/[002]/' "$T/real.trace" >"$T/three.trace"
 tool_error "$T/three.trace" "2-CPU"

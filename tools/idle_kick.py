@@ -2,8 +2,9 @@
 """The idle vCPU's balances on a 2-CPU machine, real against model (issue 28, step 14).
 
 Reads ftrace text traces (plain or .xz; the recordings and the model's `schedlab validate
---sim-out` traces) and counts, per second of each trace (from the first to the last wake-up of
-the tasks woken 20 times or more, the workload's; the events are counted over the whole trace):
+--sim-out` traces) and counts, per second of each trace (from the first to the last switch to
+a task switched in 20 times or more, the workload's; the events are counted over the whole
+trace):
 
   moves      sched_migrate_task lines that are no wake-up's (no sched_waking of the task
              pending or at the same instant), by where the task went: "idle" (the destination
@@ -24,7 +25,7 @@ the tasks woken 20 times or more, the workload's; the events are counted over th
              median and 90th percentile waits.
 
 Usage: idle_kick.py [--min N] [--json] TRACE...   Each trace is reported on its own line, then
-the sum. --min N: the span's tasks are those woken N times or more (default 20).
+the sum. --min N: the span's tasks are those switched in N times or more (default 20).
 Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, a bad option.
 """
 import json
@@ -175,14 +176,14 @@ def analyse(path, min_wakes=MIN_WAKES):
                 pulled_to[cpu] = {}
                 woken_to[cpu] = set()
                 start_episodes(t)
-    # the workload's span: from the first to the last wake-up of a task woken MIN_WAKES times
-    # or more (the recordings hold seconds of the harness before and after)
+    # the workload's span: from the first to the last switch to a task switched in min_wakes
+    # times or more (the recordings hold seconds of the harness before and after)
     wt = {}
     for _, _, t, e, r in ev:
-        if e == "sched_wakeup":
-            w = WAKE.search(r)
-            if w:
-                wt.setdefault(int(w.group(2)), []).append(t)
+        if e == "sched_switch":
+            m = SW.search(r)
+            if m and m.group(4) != "0":
+                wt.setdefault(int(m.group(4)), []).append(t)
     ts = [t for v in wt.values() if len(v) >= min_wakes for t in v]
     span = (max(ts) - min(ts)) / 1e9 if ts else 0.0
     phase = tick_phase([x[0] for x in exits])
