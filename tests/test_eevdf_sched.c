@@ -627,6 +627,47 @@ static void test_nohz_kick_counts_delayed(void **state)
 }
 
 /*
+ * The kicked CPU runs the balance itself (kick_ilb's IPI raises its SCHED_SOFTIRQ): CPU0 runs C
+ * with X (ran 0.2 ms ago: hot) and Y (ran 8 ms ago) queued, CPU1 idle, tickless, due. CPU0's tick
+ * at 10 ms (jiffies + 1 = 3) kicks CPU1: count mode, (3 - 0) / 2 = 1 task from the tail: X is hot,
+ * Y moves. Its preemption of CPU1's idle task is CPU1's own: no IPI (the machine's ipi, 1 us by
+ * default, is charged only to another CPU; wake_local 0): CPU1's reschedule at 10 ms, not 10.001.
+ * The pull makes CPU1 busy: next_balance at last_balance 3 + the busy interval 7 (2 ms again
+ * after a move) = 10, 36 ms (with the interval read before the balance, idle: 4, 12 ms). The tick's
+ * CPU is CPU0's again after the kick.
+ */
+static void test_nohz_kick_runs_on_kicked(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *y = ee_task(0, 0, 0);
+
+	(void)state;
+	sim->now = 10000000;
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	x->se.exec_start = 9800000;
+	ee_tree_add(sim, src, y, 0, SLICE2, SLICE2);
+	y->se.exec_start = 2000000;
+	sl_nr_levels_rebuild(sim);
+	sl_set_tick_stopped(sim, dst, true);
+	sim->this_cpu = 0;
+	sl_eevdf_tick_balance(sim, src);
+	assert_int_equal(y->cpu, 1);
+	assert_int_equal(x->cpu, 0);
+	assert_int_equal(dst->resched.expires, 10000000);
+	assert_int_equal(sim->this_cpu, 0);
+	assert_int_equal(ee_rq_of(sim, dst)->last_balance, 3);
+	assert_int_equal(ee_rq_of(sim, dst)->next_balance, 36000000);
+	fixture_free(f);
+	free(c);
+	free(x);
+	free(y);
+}
+
+/*
  * sched_balance_newidle brings next_balance forward to last_balance + the idle interval
  * (update_next_balance, on every path), and sched_balance_domains then balances the domain only
  * when the interval of the CPU's state has passed since last_balance. CPU1 last balanced in
@@ -993,6 +1034,7 @@ int main(void)
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
 		cmocka_unit_test(test_nohz_kick_counts_delayed),
+		cmocka_unit_test(test_nohz_kick_runs_on_kicked),
 		cmocka_unit_test(test_newidle_next_balance),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),

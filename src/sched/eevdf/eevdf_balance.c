@@ -531,8 +531,8 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 /*
  * The tick's sched_balance_trigger: this CPU's own periodic balance when due, and
  * nohz_balancer_kick: a CPU with two tasks on its runqueue, delayed-dequeue ones counted (6.18's
- * rq->nr_running keeps them), makes a tickless idle CPU that is due balance (it pulls; the
- * pulled task's wake-up preemption sends the IPI that takes it out of idle).
+ * rq->nr_running keeps them), makes a tickless idle CPU that is due balance; the balance runs
+ * there, so the pulled task's preemption is that CPU's own (its idle exit and local path).
  */
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
@@ -541,9 +541,16 @@ void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 	if (rq->nr_running + rq->nr_delayed >= 2) {
 		for (int c = sl_nohz_next_due(sim, 0, sim->now); c >= 0;
 		     c = sl_nohz_next_due(sim, c + 1, sim->now)) {
+			int self = sim->this_cpu;
+
 			if (c == rq->id || !idle_cpu(sim, c))
 				continue;
+			/* kick_ilb's IPI runs the balance on the kicked CPU (nohz_csd_func raises
+			 * its SCHED_SOFTIRQ): a pulled task's preemption there is its own, local
+			 * one */
+			sim->this_cpu = c;
 			periodic_balance(sim, &sim->cpus[c], false);
+			sim->this_cpu = self;
 			break;
 		}
 	}
