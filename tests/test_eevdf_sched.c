@@ -592,6 +592,123 @@ static void test_newidle_overloaded_flag(void **state)
 	free(b);
 }
 
+/*
+ * nohz_balancer_kick reads rq->nr_running, which in 6.18 keeps delayed-dequeue tasks: CPU0 runs
+ * B with A delayed (one runnable, two queued), CPU1 idle, tickless, due (next_balance 0). Its
+ * tick at 8 ms (HZ 250, jiffy 2: jiffies + 1 = 3) kicks CPU1, whose balance finds nothing to move
+ * (A delayed, B running): balanced, so its interval doubles to 4 ms (1 jiffy), last_balance 3,
+ * next_balance the start of jiffies + 1 = 4, 12 ms. Counting runnable tasks only, no kick:
+ * CPU1's interval stays 2 ms, next_balance 0.
+ */
+static void test_nohz_kick_counts_delayed(void **state)
+{
+	struct sl_task *a, *b;
+	struct fixture *f;
+	struct sl_sim *sim;
+	struct eevdf_rq *idle;
+
+	(void)state;
+	f = sleep_case(NULL, 2000000, 0, &a, &b);
+	sim = f->sim;
+	idle = ee_rq_of(sim, &sim->cpus[1]);
+	assert_int_equal(sim->tick_ns, 4000000);
+	assert_int_equal(sim->tick_phase_ns, 0);
+	assert_int_equal(sim->cpus[0].nr_running + sim->cpus[0].nr_delayed, 2);
+	sl_nr_levels_rebuild(sim);
+	sl_set_tick_stopped(sim, &sim->cpus[1], true);
+	sim->now = 8000000;
+	sl_eevdf_tick_balance(sim, &sim->cpus[0]);
+	assert_int_equal(idle->balance_interval, 4);
+	assert_int_equal(idle->last_balance, 3);
+	assert_int_equal(idle->next_balance, 12000000);
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
+/*
+ * The kicked CPU runs the balance itself (kick_ilb's IPI raises its SCHED_SOFTIRQ): CPU0 runs C
+ * with X (ran 0.2 ms ago: hot) and Y (ran 8 ms ago) queued, CPU1 idle, tickless, due. CPU0's tick
+ * at 10 ms (jiffies + 1 = 3) kicks CPU1: count mode, (3 - 0) / 2 = 1 task from the tail: X is hot,
+ * Y moves. Its preemption of CPU1's idle task is CPU1's own: no IPI (the machine's ipi, 1 us by
+ * default, is charged only to another CPU; wake_local 0): CPU1's reschedule at 10 ms, not 10.001.
+ * The pull makes CPU1 busy: next_balance at last_balance 3 + the busy interval 7 (2 ms again
+ * after a move) = 10, 36 ms (with the interval read before the balance, idle: 4, 12 ms). The tick's
+ * CPU is CPU0's again after the kick.
+ */
+static void test_nohz_kick_runs_on_kicked(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *y = ee_task(0, 0, 0);
+
+	(void)state;
+	sim->now = 10000000;
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	x->se.exec_start = 9800000;
+	ee_tree_add(sim, src, y, 0, SLICE2, SLICE2);
+	y->se.exec_start = 2000000;
+	sl_nr_levels_rebuild(sim);
+	sl_set_tick_stopped(sim, dst, true);
+	sim->this_cpu = 0;
+	sl_eevdf_tick_balance(sim, src);
+	assert_int_equal(y->cpu, 1);
+	assert_int_equal(x->cpu, 0);
+	assert_int_equal(dst->resched.expires, 10000000);
+	assert_int_equal(sim->this_cpu, 0);
+	assert_int_equal(ee_rq_of(sim, dst)->last_balance, 3);
+	assert_int_equal(ee_rq_of(sim, dst)->next_balance, 36000000);
+	fixture_free(f);
+	free(c);
+	free(x);
+	free(y);
+}
+
+/*
+ * sched_balance_newidle brings next_balance forward to last_balance + the idle interval
+ * (update_next_balance, on every path), and sched_balance_domains then balances the domain only
+ * when the interval of the CPU's state has passed since last_balance. CPU1 last balanced in
+ * jiffy 2 (last_balance 3, i.e. at 8 ms), busy since: next_balance at 3 + 7 (2 ms x 16 = 8
+ * jiffies, one less when busy) = 10, 36 ms. Newly idle at 10 ms (nothing overloaded): next
+ * balance at 3 + 1 = 4, 12 ms. Busy again at its 12 ms tick: due, but the domain's busy interval
+ * has not passed (4 < 10): no balance (interval still 2 ms, last_balance 3), next_balance back to
+ * 36 ms. Without the first rule next_balance stays at 36 ms; without the second the 12 ms tick
+ * balances (balanced: interval 4 ms, last_balance 4).
+ */
+static void test_newidle_next_balance(void **state)
+{
+	struct fixture *f;
+	struct sl_sim *sim;
+	struct sl_cpu *rq;
+	struct eevdf_rq *cfs;
+	struct sl_task *t;
+
+	(void)state;
+	f = fixture_new("6.18", "2", NULL);
+	sim = f->sim;
+	rq = &sim->cpus[1];
+	cfs = ee_rq_of(sim, rq);
+	cfs->last_balance = 3;
+	cfs->balance_interval = 2;
+	cfs->next_balance = 36000000;
+	sim->now = 10000000;
+	assert_false(sl_eevdf_newidle_balance(sim, rq));
+	assert_int_equal(cfs->next_balance, 12000000);
+	t = ee_task(0, 0, 1);
+	ee_set_curr(sim, rq, t, 0, SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	sim->now = 12000000;
+	sl_eevdf_tick_balance(sim, rq);
+	assert_int_equal(cfs->balance_interval, 2);
+	assert_int_equal(cfs->last_balance, 3);
+	assert_int_equal(cfs->next_balance, 36000000);
+	fixture_free(f);
+	free(t);
+}
+
 /* each CPU's NI_RANDOM state at the start, with the machine's newidle_ratio R: ratio R, success
  * R / 2, calls 512; unset, the kernel's boot state 512, 256, 512; above 1024 refused */
 static struct sl_sim *ratio_sim(const char *param, struct sl_config *cfg, char *err, size_t n)
@@ -1033,6 +1150,9 @@ int main(void)
 		cmocka_unit_test(test_wake_cpu),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
+		cmocka_unit_test(test_nohz_kick_counts_delayed),
+		cmocka_unit_test(test_nohz_kick_runs_on_kicked),
+		cmocka_unit_test(test_newidle_next_balance),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),
 		cmocka_unit_test(test_newidle_ratio_param),

@@ -30,6 +30,7 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	cfs->max_newidle_lb_cost = 0;
 	cfs->balance_interval = 2;
 	cfs->next_balance = 0;
+	cfs->last_balance = 0;
 	sl_nohz_next_set(sim, rq->id, cfs->next_balance);
 	cfs->nr_balance_failed = 0;
 }

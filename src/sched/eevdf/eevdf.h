@@ -60,6 +60,8 @@ struct eevdf_rq {
 	int nr_balance_failed;
 	u64 balance_interval; /* ms */
 	u64 next_balance;     /* ns */
+	/* sd->last_balance of the one domain, in jiffies + 1 (eevdf_balance.c jiffy_of) */
+	u64 last_balance;
 };
 
 /* The class's per-task area (class.h task_size), in the entity's class_area (sched.h). */

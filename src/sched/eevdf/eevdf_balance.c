@@ -465,8 +465,8 @@ static u64 msecs_to_jiffies(struct sl_sim *sim, u64 ms)
 	return (ms * sim->hz + 999) / 1000;
 }
 
-/* the balance interval in ns: busy x16 minus one jiffy, clamped to [1, HZ*ncpus/10] jiffies */
-static u64 interval_ns(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
+/* get_sd_balance_interval: busy x16 minus one jiffy, clamped to [1, HZ*ncpus/10] jiffies */
+static u64 interval_j(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 {
 	u64 j = msecs_to_jiffies(sim,
 				 ee_rq_of(sim, rq)->balance_interval * (busy ? EE_BUSY_FACTOR : 1));
@@ -478,45 +478,83 @@ static u64 interval_ns(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 		j = 1;
 	if (max >= 1 && j > max)
 		j = max;
-	return j * sim->tick_ns;
+	return j;
 }
 
-static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
+/* jiffies + 1 at now (never wraps before the grid's first boundary), and the time jiffy value
+ * j (so counted) begins */
+static u64 jiffy_of(struct sl_sim *sim)
 {
-	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
-	int r;
+	return (sim->now + sim->tick_ns - sim->tick_phase_ns) / sim->tick_ns;
+}
 
-	cfs->next_balance = sim->now + interval_ns(sim, rq, busy);
-	sl_nohz_next_set(sim, rq->id, cfs->next_balance);
-	r = sl_eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
-	if (r > 0) {
-		cfs->nr_balance_failed = 0;
-		cfs->balance_interval = EE_MIN_INTERVAL;
-	} else if (r == 0) {
-		cfs->nr_balance_failed++;
-		cfs->balance_interval = EE_MIN_INTERVAL;
-	} else {
-		cfs->nr_balance_failed = 0;
-		if (cfs->balance_interval < EE_MAX_INTERVAL)
-			cfs->balance_interval *= 2;
-	}
+static u64 jiffy_start(struct sl_sim *sim, u64 j)
+{
+	return (j - 1) * sim->tick_ns + sim->tick_phase_ns;
+}
+
+static void set_next_balance(struct sl_sim *sim, struct sl_cpu *rq, u64 j)
+{
+	ee_rq_of(sim, rq)->next_balance = jiffy_start(sim, j);
+	sl_nohz_next_set(sim, rq->id, ee_rq_of(sim, rq)->next_balance);
 }
 
 /*
- * The tick's trigger_load_balance: this CPU's own periodic balance when due, and the NO_HZ
- * kick: a CPU with two runnable tasks makes a tickless idle CPU balance (it pulls; the pulled
- * task's wake-up preemption sends the IPI that takes it out of idle).
+ * sched_balance_domains for the one domain, run once rq->next_balance is due: the domain is
+ * balanced only when its own interval (for the CPU's state now) has passed since its
+ * last_balance, since a newidle entry may have brought next_balance forward to the idle
+ * interval; a balance that moved a task reads the CPU's state again (a CPU_IDLE balance that
+ * pulled makes the CPU busy); next_balance is last_balance + the interval after the balance,
+ * which reads the balance_interval the balance left.
+ */
+static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
+{
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+	u64 now_j = jiffy_of(sim);
+	int r;
+
+	if (now_j >= cfs->last_balance + interval_j(sim, rq, busy)) {
+		r = sl_eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
+		if (r > 0) {
+			cfs->nr_balance_failed = 0;
+			cfs->balance_interval = EE_MIN_INTERVAL;
+			busy = !idle_cpu(sim, rq->id);
+		} else if (r == 0) {
+			cfs->nr_balance_failed++;
+			cfs->balance_interval = EE_MIN_INTERVAL;
+		} else {
+			cfs->nr_balance_failed = 0;
+			if (cfs->balance_interval < EE_MAX_INTERVAL)
+				cfs->balance_interval *= 2;
+		}
+		cfs->last_balance = now_j;
+	}
+	set_next_balance(sim, rq, cfs->last_balance + interval_j(sim, rq, busy));
+}
+
+/*
+ * The tick's sched_balance_trigger: this CPU's own periodic balance when due, and
+ * nohz_balancer_kick: a CPU with two tasks on its runqueue, delayed-dequeue ones counted (6.18's
+ * rq->nr_running keeps them), makes a tickless idle CPU that is due balance; the balance runs
+ * there, so the pulled task's preemption is that CPU's own (its idle exit and local path).
  */
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	/* the first CPU in CPU order but rq that is tickless, idle and due (nohz_next.c finds
 	 * the tickless and due ones) */
-	if (rq->nr_running >= 2) {
+	if (rq->nr_running + rq->nr_delayed >= 2) {
 		for (int c = sl_nohz_next_due(sim, 0, sim->now); c >= 0;
 		     c = sl_nohz_next_due(sim, c + 1, sim->now)) {
+			int self = sim->this_cpu;
+
 			if (c == rq->id || !idle_cpu(sim, c))
 				continue;
+			/* kick_ilb's IPI runs the balance on the kicked CPU (nohz_csd_func raises
+			 * its SCHED_SOFTIRQ): a pulled task's preemption there is its own, local
+			 * one */
+			sim->this_cpu = c;
 			periodic_balance(sim, &sim->cpus[c], false);
+			sim->this_cpu = self;
 			break;
 		}
 	}
@@ -551,6 +589,10 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 	int r = -1;
 
 	cfs->idle_stamp = sim->now;
+	/* update_next_balance on every path: next_balance no later than last_balance + the idle
+	 * interval, so a CPU that leaves its busy interval for idle is due at its idle one */
+	if (cfs->next_balance > jiffy_start(sim, cfs->last_balance + interval_j(sim, rq, false)))
+		set_next_balance(sim, rq, cfs->last_balance + interval_j(sim, rq, false));
 	overloaded = sim->rd_overloaded;
 	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
 		return false;
