@@ -18,6 +18,7 @@
 #include "sched/class.h"
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
+#include "machine/irq_bg.h"
 #include "machine/sleep_timers.h"
 #include "machine/task_prog.h"
 #include "machine/vcpu_pack.h"
@@ -231,6 +232,16 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 		}
 	}
 	/* back to idle once the interrupts are handled and nothing was queued */
+	if (!rq->curr && !mc->idle && !rq->need_resched && !mc->irq_busy) {
+		sim->this_cpu = rq->id;
+		enter_idle(sim, rq);
+	}
+}
+
+void sl_machine_idle_if_done(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
 	if (!rq->curr && !mc->idle && !rq->need_resched && !mc->irq_busy) {
 		sim->this_cpu = rq->id;
 		enter_idle(sim, rq);
@@ -682,6 +693,7 @@ void sl_machine_start(struct sl_sim *sim)
 			sl_arm(sim, &sl_mcpu(sim, rq->id)->bg,
 			       sl_mcpu(sim, rq->id)->bg_next ? sl_mcpu(sim, rq->id)->bg_next : 1);
 		}
+		sl_irq_bg_start(sim, rq);
 		sl_cpuidle_enter(sim, rq);
 		sl_set_tick_stopped(sim, rq, true);
 		rq->in_nohz_mask = true;
@@ -704,6 +716,7 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	sl_timer_init(&rq->hrtick, hrtick_fn, id);
 	sl_timer_init(&sl_mcpu(sim, rq->id)->idle_timer, idle_timer_fn, id);
 	sl_timer_init(&sl_mcpu(sim, rq->id)->bg, bg_fn, id);
+	sl_irq_bg_init_cpu(sim, rq);
 	sl_mcpu(sim, rq->id)->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
 	sl_set_tick_stopped(sim, rq, true);
