@@ -30,8 +30,8 @@ Usage: irq_background.py [--json] [--workload FILE.json | --tasks NAME,...] TRAC
                beside it unless --workload or --tasks gives them
   --json       one JSON object instead of the table
 
-The pooled figures (counts over all traces per CPU, then the mean of the CPUs) are printed as
-machine.conf lines: param irq_bg_rate / irq_bg_run, background_rate / background_run.
+The pooled figures (counts over all traces per CPU, then the mean of the CPUs: a rate over
+those that idle, a length over those that have one) are printed as machine.conf lines: param irq_bg_rate / irq_bg_run, background_rate / background_run.
 Exit status 2 on bad input (a file that cannot be read, no cpu_idle line, no workload JSON).
 """
 import glob
@@ -242,7 +242,8 @@ def main(argv):
         have = [p[key] for p in pool if p[count]]
         return round(sum(have) / len(have) * 1e3) if have else 0
 
-    conf = dict(irq_bg_rate=round(sum(p["irq_per_idle_s"] for p in pool) / len(pool)),
+    idle = [p["irq_per_idle_s"] for p in pool if p["idle_s"]]
+    conf = dict(irq_bg_rate=round(sum(idle) / len(idle)),
                 irq_bg_run_ns=mean_of("irq_mean_us", "irq_exits"),
                 background_rate=round(sum(p["bg_per_s"] for p in pool) / len(pool)),
                 background_run_ns=mean_of("bg_mean_us", "bg_switch_ins"))
