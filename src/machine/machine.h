@@ -121,7 +121,8 @@ struct sl_machine {
 	int nchanges;
 	bool duration_set;
 	bool in_wakeup; /* inside sl_try_to_wake_up's decision (wake_hold lets it reschedule) */
-	u64 irq_bg_seed; /* the run's seed, for irq_bg's phases (machine/irq_bg.c) */
+	/* the run's seed, for irq_bg's phases (machine/irq_bg.c) */
+	u64 irq_bg_seed;
 	/* the wake-up rules that can apply in this run, in their order (machine/wake_rules.c) */
 	const struct sl_wake_rule *wake_rules[SL_WAKE_RULES_MAX];
 	int nwake_rules;
