@@ -7,7 +7,7 @@
  * - on an idle CPU the dispatch takes the CPU out of its C-state (the profile's exit latency,
  *   as every interrupt), the handler then holds the CPU out of idle for irq_bg_run, and the
  *   CPU goes back to idle (the governor selects again) unless a task was queued meanwhile;
- * - on a busy CPU the running task's burst ends irq_bg_run later (sl_machine_steal).
+ * - on a busy CPU the running task's burst ends irq_bg_run later (sl_machine_steal_quiet).
  *
  * A fixed period with a phase per CPU drawn from the seed, not a random arrival: the traces
  * give a rate, not the arrivals' law; the phase makes each run meet the workload's periodic
@@ -42,9 +42,10 @@ static void irq_fn(struct sl_sim *sim, struct sl_timer *t)
 	if (!run)
 		return;
 	if (rq->curr) {
-		/* the interrupted task is charged the handler's time, as blockdev's irq_ns */
-		sl_machine_update_curr(sim, rq);
-		sl_machine_steal(sim, rq, run);
+		/* the interrupted task is charged the handler's time (no IRQ_TIME_ACCOUNTING);
+		 * no update_curr: a real interrupt that wakes nothing runs no scheduler code, and
+		 * the model's may reschedule */
+		sl_machine_steal_quiet(sim, rq, run);
 		return;
 	}
 	/* a second interrupt while the first is handled: the handler runs on from there */

@@ -248,6 +248,35 @@ void sl_machine_idle_if_done(struct sl_sim *sim, struct sl_cpu *rq)
 	}
 }
 
+/*
+ * The same without bringing the task's accounting up to date first: its burst's end moves ns
+ * later, as its timer stands (the policy's update_curr may reschedule; an interrupt that wakes
+ * nothing runs no scheduler code). A burst with a wall-clock end keeps it.
+ */
+void sl_machine_steal_quiet(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
+{
+	struct sl_task *p = rq->curr;
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (!p || sl_mtask(p)->spinning)
+		return;
+	if (!sl_mtask(p)->in_run || !sl_timer_armed(&mc->work)) {
+		/* no burst under way: one of ns starts, measured from the same sum */
+		sl_add_run(p, ns);
+		sl_arm_work(sim, rq, p);
+		return;
+	}
+	if (sl_mtask(p)->run_target == RUN_FOREVER)
+		return;
+	sl_mtask(p)->run_target += ns;
+	u64 when = mc->work.expires + ns;
+	u64 end = sl_task_runtime_end(p);
+
+	if (end && end < when)
+		when = end > sim->now ? end : sim->now;
+	sl_arm(sim, &mc->work, when);
+}
+
 void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
 {
 	struct sl_task *p = rq->curr;

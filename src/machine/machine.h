@@ -201,6 +201,8 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t);
 void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns);
 /* an interrupt's handler done on rq: back to idle if nothing runs, is asked or is handled */
 void sl_machine_idle_if_done(struct sl_sim *sim, struct sl_cpu *rq);
+/* sl_machine_steal without the policy's accounting first: no scheduler code runs */
+void sl_machine_steal_quiet(struct sl_sim *sim, struct sl_cpu *rq, u64 ns);
 void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id);
 /* Create a task running prog, as if forked by a shell that is not on any runqueue. */
 struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog);
