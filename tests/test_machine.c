@@ -17,6 +17,7 @@ struct probe {
 	int nswitch;
 	int iowait_seen, iowait_bad;
 	int io_pid;
+	int first_cpu; /* the CPU of the first switch */
 };
 
 static void probe_fn(void *ctx, const struct sl_event *ev)
@@ -25,6 +26,8 @@ static void probe_fn(void *ctx, const struct sl_event *ev)
 
 	if (ev->type != SL_EV_SWITCH)
 		return;
+	if (!p->nswitch)
+		p->first_cpu = ev->cpu;
 	if (p->nswitch < 64)
 		p->switch_times[p->nswitch++] = ev->time;
 	/* a job switching out in D: its CPU now counts it in nr_iowait */
@@ -1221,6 +1224,106 @@ static void test_wake_rules_in_force(void **state)
 	}
 }
 
+/* a simulation of one workload with up to three --param assignments (NULL-ended) */
+static struct sl_sim *build_pp(struct sl_config *cfg, const char *cpus, const char *wl,
+			       const char *duration, const char *const *params)
+{
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = cpus;
+	a.duration = duration;
+	a.workloads[a.nworkloads++] = wl;
+	for (; *params; params++)
+		a.params[a.nparams++] = *params;
+	if (sl_config_build(cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(cfg);
+
+	assert_non_null(sim);
+	return sim;
+}
+
+/* the idle exits of one CPU that go back to idle exactly 20 us later (irq_bg's handler) */
+struct irq_probe {
+	int cpu;
+	u64 exit_at;
+	u64 exits[128];
+	int nexits;
+};
+
+static void irq_probe_fn(void *ctx, const struct sl_event *ev)
+{
+	struct irq_probe *q = ctx;
+
+	if (ev->type != SL_EV_IDLE || ev->cpu != q->cpu)
+		return;
+	if (ev->state < 0)
+		q->exit_at = ev->time;
+	else if (ev->time == q->exit_at + 20 * NSEC_PER_USEC && q->nexits < 128)
+		q->exits[q->nexits++] = q->exit_at;
+}
+
+/*
+ * irq_bg_rate / irq_bg_run (machine/irq_bg.c): an interrupt every 1 ms of 20 us on each CPU,
+ * at a phase per CPU (read back as its next interrupt's time modulo 1 ms).
+ * - A task running 10 ms from its switch-in s on one CPU finishes 20 us later for each
+ *   interrupt in [s, its end): 10 or 11 of them by the phase p, so 10.2 or 10.22 ms.
+ * - The other CPU, idle all 100 ms (the default machine's poll state: no exit latency), leaves
+ *   idle at p' + k ms for k = 0..99 and is back 20 us later each time: 100 such exits, and
+ *   its idle time is 100 x 20 us = 2 ms shorter.
+ */
+static void test_irq_bg(void **state)
+{
+	const char *none[] = {NULL};
+	const char *on[] = {"irq_bg_rate=1000", "irq_bg_run=20us", NULL};
+	u64 start[2], end[2], idle[2], phase = 0, phase_idle = 0;
+	int nexits[2], busy = 0;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_pp(&cfg, "2", "periodic:period=200ms,run=10ms,tasks=1",
+					      "100ms", k ? on : none);
+		struct probe p = {.sim = sim};
+		struct irq_probe q = {.cpu = -1};
+
+		sl_sim_subscribe(sim, probe_fn, &p);
+		sl_sim_subscribe(sim, irq_probe_fn, &q);
+		/* the task's CPU: the first switch's, known after the first run */
+		q.cpu = k ? !busy : -1;
+		assert_int_equal(sl_sim_run(sim), 0);
+		assert_true(p.nswitch >= 2);
+		start[k] = p.switch_times[0];
+		end[k] = p.switch_times[1];
+		busy = p.first_cpu;
+		idle[k] = 0;
+		for (int i = 0; i < SL_CPUIDLE_MAX_STATES; i++)
+			idle[k] += sl_mcpu(sim, !busy)->idle_dev.time_ns[i];
+		nexits[k] = q.nexits;
+		if (k) {
+			phase = sl_mcpu(sim, busy)->irq_bg.expires % NSEC_PER_MSEC;
+			phase_idle = sl_mcpu(sim, !busy)->irq_bg.expires % NSEC_PER_MSEC;
+			for (int i = 0; i < q.nexits; i++)
+				assert_int_equal(q.exits[i], phase_idle + (u64)i * NSEC_PER_MSEC);
+		}
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_int_equal(start[0], start[1]);
+	/* the interrupts in [start, end) by hand from the phase */
+	int n = 0;
+
+	for (u64 t = phase; t < end[1]; t += NSEC_PER_MSEC)
+		if (t >= start[1])
+			n++;
+	assert_true(n == 10 || n == 11);
+	assert_int_equal(end[1] - end[0], (u64)n * 20 * NSEC_PER_USEC);
+	assert_int_equal(nexits[1], 100);
+	assert_int_equal(idle[0] - idle[1], 2 * NSEC_PER_MSEC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1251,6 +1354,7 @@ int main(void)
 		cmocka_unit_test(test_sleep_timers),
 		cmocka_unit_test(test_runnable_list),
 		cmocka_unit_test(test_wake_rules_in_force),
+		cmocka_unit_test(test_irq_bg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

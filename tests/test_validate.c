@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "tmpdir.h"
+#include "validate/bg_split.h"
 #include "validate/calibrate.h"
 #include "machine/machine_conf.h"
 #include "validate/validate.h"
@@ -477,6 +478,85 @@ static void background_json_and_conf(void **state)
 	assert_non_null(strstr(err, "bg.conf:4: background_rate: expected 0 to 100000"));
 }
 
+/*
+ * The background split (validate/bg_split.c) on tests/irq_background.sh's trace, figures by hand
+ * there: the lines before the first sched_ line left out, the window 1-21 ms; CPU 0 idle 9.79 ms
+ * with 3 interrupt-only exits of 10, 30, 50 us, CPU 1 idle 2 ms with none: (3 / 9.79 ms + 0) / 2
+ * = 153.217 a second, 30 us; kworker/0:1 (100 us) on CPU 0 and rcu_preempt (20 us) on CPU 1,
+ * each 50 a second, 60 us; thread0 and bash named, so not counted. A trace with no cpu_idle
+ * line has no idle period: an error naming the file.
+ */
+static const char bg_trace[] =
+	"# tracer: nop\n"
+	"#\n"
+	"          <idle>-0       [000] d..1.     0.000100: cpu_idle: state=4294967295 cpu_id=0\n"
+	"          <idle>-0       [000] d..1.     0.000150: cpu_idle: state=1 cpu_id=0\n"
+	"       swapper/1-0       [001] d..2.     0.001000: sched_switch: prev_comm=swapper/1 "
+	"prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=thread0 next_pid=10 next_prio=120\n"
+	"          <idle>-0       [000] d..1.     0.002000: cpu_idle: state=1 cpu_id=0\n"
+	"          <idle>-0       [000] d..1.     0.004000: cpu_idle: state=4294967295 cpu_id=0\n"
+	"          <idle>-0       [000] d..1.     0.004010: cpu_idle: state=1 cpu_id=0\n"
+	"          <idle>-0       [000] dN.1.     0.006000: cpu_idle: state=4294967295 cpu_id=0\n"
+	"          <idle>-0       [000] d..1.     0.006030: cpu_idle: state=1 cpu_id=0\n"
+	"          <idle>-0       [000] dN.1.     0.008000: cpu_idle: state=4294967295 cpu_id=0\n"
+	"       swapper/0-0       [000] d..2.     0.008005: sched_switch: prev_comm=swapper/0 "
+	"prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker/0:1 next_pid=20 "
+	"next_prio=120\n"
+	"     kworker/0:1-20      [000] d..2.     0.008105: sched_switch: prev_comm=kworker/0:1 "
+	"prev_pid=20 prev_prio=120 prev_state=I ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+	"          <idle>-0       [000] d..1.     0.008110: cpu_idle: state=1 cpu_id=0\n"
+	"          <idle>-0       [000] dN.1.     0.010000: cpu_idle: state=4294967295 cpu_id=0\n"
+	"       swapper/0-0       [000] d..2.     0.010002: sched_switch: prev_comm=swapper/0 "
+	"prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=bash next_pid=30 next_prio=120\n"
+	"            bash-30      [000] d..2.     0.010050: sched_switch: prev_comm=bash "
+	"prev_pid=30 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+	"          <idle>-0       [000] d..1.     0.010060: cpu_idle: state=1 cpu_id=0\n"
+	"          <idle>-0       [000] d..1.     0.012000: cpu_idle: state=4294967295 cpu_id=0\n"
+	"          <idle>-0       [000] d..1.     0.012050: cpu_idle: state=1 cpu_id=0\n"
+	"         thread0-10      [001] d..2.     0.015000: sched_switch: prev_comm=thread0 "
+	"prev_pid=10 prev_prio=120 prev_state=R ==> next_comm=rcu_preempt next_pid=16 "
+	"next_prio=120\n"
+	"     rcu_preempt-16      [001] d..2.     0.015020: sched_switch: prev_comm=rcu_preempt "
+	"prev_pid=16 prev_prio=120 prev_state=I ==> next_comm=thread0 next_pid=10 next_prio=120\n"
+	"         thread0-10      [001] d..2.     0.016990: sched_switch: prev_comm=thread0 "
+	"prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+	"          <idle>-0       [001] d..1.     0.017000: cpu_idle: state=1 cpu_id=1\n"
+	"          <idle>-0       [001] dN.1.     0.019000: cpu_idle: state=4294967295 cpu_id=1\n"
+	"       swapper/1-0       [001] d..2.     0.019010: sched_switch: prev_comm=swapper/1 "
+	"prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=thread0 next_pid=10 next_prio=120\n"
+	"         thread0-10      [001] d..2.     0.021000: sched_switch: prev_comm=thread0 "
+	"prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n";
+
+static void bg_split_by_hand(void **state)
+{
+	const char *skip[] = {"thread0", "bash"};
+	struct sl_bg_split s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(sl_bg_split_read(&s, put("bg.trace", bg_trace), skip, 2, err, sizeof(err)),
+			 0);
+	assert_int_equal(s.ncpu, 2);
+	assert_int_equal(s.irq_rate_milli, (3000000000000ULL / 9790000 + 0) / 2);
+	assert_int_equal(s.irq_run_ns, 30000);
+	assert_int_equal(s.task_rate_milli, 50000);
+	assert_int_equal(s.task_run_ns, 60000);
+	assert_int_equal(sl_bg_split_read(&s,
+					  put("bg0.trace",
+					      "# tracer: nop\n"
+					      "       swapper/1-0       [001] d..2.     0.001000: "
+					      "sched_switch: prev_comm=swapper/1 prev_pid=0 "
+					      "prev_prio=120 prev_state=R ==> next_comm=thread0 "
+					      "next_pid=10 next_prio=120\n"
+					      "       thread0-10      [001] d..2.     0.002000: "
+					      "sched_switch: prev_comm=thread0 prev_pid=10 "
+					      "prev_prio=120 prev_state=S ==> next_comm=swapper/1 "
+					      "next_pid=0 next_prio=120\n"),
+					  skip, 2, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "bg0.trace: expected cpu_idle lines"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +572,7 @@ int main(void)
 		cmocka_unit_test(calibrate_writes_the_refill),
 		cmocka_unit_test(calibrate_leaves_out_disturbed_rounds),
 		cmocka_unit_test(background_json_and_conf),
+		cmocka_unit_test(bg_split_by_hand),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -91,6 +91,7 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sim->hz = p->hz;
 	sim->tick_ns = NSEC_PER_SEC / p->hz;
 	sim->tick_phase_ns = tick_phase(p, sim->tick_ns, d->seed);
+	m->irq_bg_seed = d->seed;
 	sim->group_sched = (int)p->group_sched;
 	sim->tg_root_shares = p->group_root_shares;
 	sim->tg_user_shares = p->group_user_shares;

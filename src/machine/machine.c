@@ -18,6 +18,7 @@
 #include "sched/class.h"
 #include "cpuidle/cpuidle.h"
 #include "machine/blockdev.h"
+#include "machine/irq_bg.h"
 #include "machine/sleep_timers.h"
 #include "machine/task_prog.h"
 #include "machine/vcpu_pack.h"
@@ -235,6 +236,45 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 		sim->this_cpu = rq->id;
 		enter_idle(sim, rq);
 	}
+}
+
+void sl_machine_idle_if_done(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (!rq->curr && !mc->idle && !rq->need_resched && !mc->irq_busy) {
+		sim->this_cpu = rq->id;
+		enter_idle(sim, rq);
+	}
+}
+
+/*
+ * The same without bringing the task's accounting up to date first: its burst's end moves ns
+ * later, as its timer stands (the policy's update_curr may reschedule; an interrupt that wakes
+ * nothing runs no scheduler code). A burst with a wall-clock end keeps it.
+ */
+void sl_machine_steal_quiet(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
+{
+	struct sl_task *p = rq->curr;
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (!p || sl_mtask(p)->spinning)
+		return;
+	if (!sl_mtask(p)->in_run || !sl_timer_armed(&mc->work)) {
+		/* no burst under way: one of ns starts, measured from the same sum */
+		sl_add_run(p, ns);
+		sl_arm_work(sim, rq, p);
+		return;
+	}
+	if (sl_mtask(p)->run_target == RUN_FOREVER)
+		return;
+	sl_mtask(p)->run_target += ns;
+	u64 when = mc->work.expires + ns;
+	u64 end = sl_task_runtime_end(p);
+
+	if (end && end < when)
+		when = end > sim->now ? end : sim->now;
+	sl_arm(sim, &mc->work, when);
 }
 
 void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
@@ -682,6 +722,7 @@ void sl_machine_start(struct sl_sim *sim)
 			sl_arm(sim, &sl_mcpu(sim, rq->id)->bg,
 			       sl_mcpu(sim, rq->id)->bg_next ? sl_mcpu(sim, rq->id)->bg_next : 1);
 		}
+		sl_irq_bg_start(sim, rq);
 		sl_cpuidle_enter(sim, rq);
 		sl_set_tick_stopped(sim, rq, true);
 		rq->in_nohz_mask = true;
@@ -704,6 +745,7 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 	sl_timer_init(&rq->hrtick, hrtick_fn, id);
 	sl_timer_init(&sl_mcpu(sim, rq->id)->idle_timer, idle_timer_fn, id);
 	sl_timer_init(&sl_mcpu(sim, rq->id)->bg, bg_fn, id);
+	sl_irq_bg_init_cpu(sim, rq);
 	sl_mcpu(sim, rq->id)->idle_state = 0;
 	/* every CPU starts idle with its tick stopped; the first task restarts it */
 	sl_set_tick_stopped(sim, rq, true);

@@ -60,6 +60,10 @@ struct sl_machine_cpu {
 	u64 exit_until;		    /* the C-state exit under way ends then (hba_mbps) */
 	struct sl_timer bg;	    /* background wake-ups (bg_wakeup) */
 	u64 bg_next;
+	/* irq_bg_rate (machine/irq_bg.c): the next interrupt, and its handler's end on an idle
+	 * CPU (a timer of no CPU: its dispatch takes nothing out of idle) */
+	struct sl_timer irq_bg, irq_bg_end;
+	int irq_bg_cpu;
 	/* core_power: the core's energy so far (kept on its thread 0) and when it was added */
 	u64 core_energy_pj, core_mark;
 
@@ -117,6 +121,8 @@ struct sl_machine {
 	int nchanges;
 	bool duration_set;
 	bool in_wakeup; /* inside sl_try_to_wake_up's decision (wake_hold lets it reschedule) */
+	/* the run's seed, for irq_bg's phases (machine/irq_bg.c) */
+	u64 irq_bg_seed;
 	/* the wake-up rules that can apply in this run, in their order (machine/wake_rules.c) */
 	const struct sl_wake_rule *wake_rules[SL_WAKE_RULES_MAX];
 	int nwake_rules;
@@ -193,6 +199,10 @@ void sl_machine_start(struct sl_sim *sim);
 void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t);
 /* An interrupt takes ns from rq's running task: its current burst ends that much later. */
 void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns);
+/* an interrupt's handler done on rq: back to idle if nothing runs, is asked or is handled */
+void sl_machine_idle_if_done(struct sl_sim *sim, struct sl_cpu *rq);
+/* sl_machine_steal without the policy's accounting first: no scheduler code runs */
+void sl_machine_steal_quiet(struct sl_sim *sim, struct sl_cpu *rq, u64 ns);
 void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id);
 /* Create a task running prog, as if forked by a shell that is not on any runqueue. */
 struct sl_task *sl_spawn(struct sl_sim *sim, struct sl_group *g, const struct sl_prog *prog);

@@ -430,6 +430,18 @@ const struct sl_param_desc sl_param_table[] = {
 	 "for the next tick, interrupt or wake-up, which asks again. The recordings let a task "
 	 "woken onto a busy vCPU in mid-run only rarely (tools/preempt_causes.py, 'later'; "
 	 "docs/validate.md, issue 28 step 11)"},
+	{"irq_bg_rate", P(irq_bg_rate), 0, SL_PARAM_COUNT0,
+	 "0 (default): no interrupt but the workload's and the model's own. Else each CPU's "
+	 "background interrupts per second that wake no task (timers, IPIs, virtio): every "
+	 "1/rate s, at a phase per CPU drawn from the seed, the CPU leaves idle (the profile's "
+	 "exit latency) for irq_bg_run and goes back, or its running task's burst ends irq_bg_run "
+	 "later; no task, no scheduler decision. Measured by tools/irq_background.py as the "
+	 "interrupt-only idle exits per second of idle time (docs/validate.md, issue 28 step 14); "
+	 "at most 10000"},
+	{"irq_bg_run", P(irq_bg_run_ns), 0, SL_PARAM_NS,
+	 "with irq_bg_rate: each background interrupt's time on its CPU, taken from the running "
+	 "task or spent out of idle (0: an idle exit and straight back). tools/irq_background.py: "
+	 "an interrupt-only idle exit's time from the exit to the next entry"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 
@@ -481,6 +493,11 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 		if (d->offset == P(bg_wakeup_ns) && v && v < 100000) {
 			snprintf(err, errlen, "--param bg_wakeup=%s: expected 0 or at least 100us",
 				 eq + 1);
+			return -1;
+		}
+		/* more often than every 100 us is no background (as bg_wakeup) */
+		if (d->offset == P(irq_bg_rate) && v > 10000) {
+			snprintf(err, errlen, "--param irq_bg_rate=%s: expected 0..10000", eq + 1);
 			return -1;
 		}
 		*(u64 *)(void *)((char *)p + d->offset) = v;

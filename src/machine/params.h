@@ -109,6 +109,9 @@ struct sl_params {
 	u64 wake_hold_max_ns; /* ... or this long after the wake-up (0: until it blocks) */
 	/* per 1000 wake-ups by a task moved off its CPU onto another, busy one: the wakee first */
 	u64 wake_move_preempt;
+	/* machine/irq_bg.c: each CPU's interrupts per second (0: none), each this long */
+	u64 irq_bg_rate;
+	u64 irq_bg_run_ns;
 };
 
 /* what a parameter's value is, and what --param takes for it */

@@ -1016,9 +1016,15 @@ int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen)
 			rc = -1;
 		}
 		if (!rc && entries) {
+			/* the tracer and the sleep are ours, the rest the machine's */
+			const char *ours[] = {"sleep", "schedlab"};
+			char e2[256];
+
 			c->bg_rate = entries * 1000000000ULL / win / (u64)v->ncpu;
 			c->bg_run_ns = busy / entries;
 			c->bg_measured = true;
+			c->bg_split_measured =
+				!sl_bg_split_read(&c->bg_split, trace, ours, 2, e2, sizeof(e2));
 		}
 	}
 	if (v)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <schedlab/types.h>
+#include "validate/bg_split.h"
 
 /* what CPUs 0 and 1 share: which of the model's migration costs calibrate measures */
 enum sl_cal_migrate { SL_CAL_MIGRATE_SMT, SL_CAL_MIGRATE_CORE, SL_CAL_MIGRATE_SOCKET };
@@ -56,6 +57,10 @@ struct sl_calibration {
 	bool bg_measured;
 	u64 bg_rate;   /* idle entries per second: machine.conf background_rate */
 	u64 bg_run_ns; /* not-idle time per entry: background_run */
+	/* the same trace split (validate/bg_split.h): interrupt-only exits against task switch-ins
+	 * (printed, not written: docs/validate.md, issue 28 step 14) */
+	bool bg_split_measured;
+	struct sl_bg_split bg_split;
 };
 
 /* rows 1-3, 1b-1d as the median of `batches` batches (1..9; else 9): 0, or -1 with err */

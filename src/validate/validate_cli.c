@@ -408,10 +408,21 @@ int sl_cli_calibrate(int argc, char **argv)
 	       sl_cal_migrate_param[c.migrate_level]);
 	if (sl_calibrate_background(&c, err, sizeof(err)))
 		fprintf(stderr, "schedlab: %s (background_* not written)\n", err);
-	else
+	else {
 		printf("background             %5llu wake-ups/s per CPU, %llu ns each -> "
 		       "background_rate, background_run\n",
 		       (unsigned long long)c.bg_rate, (unsigned long long)c.bg_run_ns);
+		/* docs/validate.md, issue 28 step 14: the split, not written (not adopted) */
+		if (c.bg_split_measured)
+			printf("  split: interrupt-only idle exits and task switch-ins (not "
+			       "written):\n"
+			       "  param irq_bg_rate=%llu\n  param irq_bg_run=%lluns\n"
+			       "  background_rate %llu\n  background_run %lluns\n",
+			       (unsigned long long)((c.bg_split.irq_rate_milli + 500) / 1000),
+			       (unsigned long long)c.bg_split.irq_run_ns,
+			       (unsigned long long)((c.bg_split.task_rate_milli + 500) / 1000),
+			       (unsigned long long)c.bg_split.task_run_ns);
+	}
 	if (sl_calibrate_placement(&c, err, sizeof(err))) {
 		sl_say(stderr, err);
 		return 1;
