@@ -1322,6 +1322,20 @@ static void test_irq_bg(void **state)
 	assert_int_equal(end[1] - end[0], (u64)n * 20 * NSEC_PER_USEC);
 	assert_int_equal(nexits[1], 100);
 	assert_int_equal(idle[0] - idle[1], 2 * NSEC_PER_MSEC);
+
+	/* a handler of half the period or more is refused: 5000/s leaves 100 us for 300 us */
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "1";
+	a.duration = "10ms";
+	a.workloads[a.nworkloads++] = "hog:tasks=1";
+	a.params[a.nparams++] = "irq_bg_rate=5000";
+	a.params[a.nparams++] = "irq_bg_run=300us";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "irq_bg_run=300000ns: expected under half of 1/irq_bg_rate"));
 }
 
 int main(void)
