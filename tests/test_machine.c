@@ -1348,8 +1348,8 @@ static void test_irq_bg(void **state)
 static void test_irq_bg_no_decision(void **state)
 {
 	const char *on[] = {"irq_bg_rate=1000", "irq_bg_run=20us", NULL};
-	u64 t[2][8];
-	int n[2];
+	u64 t[2][8] = {{0}};
+	int n[2] = {0};
 
 	(void)state;
 	for (int k = 0; k < 2; k++) {
