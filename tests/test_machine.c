@@ -1322,6 +1322,66 @@ static void test_irq_bg(void **state)
 	assert_int_equal(end[1] - end[0], (u64)n * 20 * NSEC_PER_USEC);
 	assert_int_equal(nexits[1], 100);
 	assert_int_equal(idle[0] - idle[1], 2 * NSEC_PER_MSEC);
+
+	/* a handler of half the period or more is refused: 5000/s leaves 100 us for 300 us */
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	a.cpus = "1";
+	a.duration = "10ms";
+	a.workloads[a.nworkloads++] = "hog:tasks=1";
+	a.params[a.nparams++] = "irq_bg_rate=5000";
+	a.params[a.nparams++] = "irq_bg_run=300us";
+	assert_int_equal(sl_config_build(&cfg, &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "irq_bg_run=300000ns: expected under half of 1/irq_bg_rate"));
+}
+
+/*
+ * irq_bg makes no scheduler decision: two hogs on one CPU under 6.18 switch where the tick
+ * finds the running one's slice used up. A hog's burst never ends, so the interrupts take
+ * nothing it could notice, and with the policy's update_curr at each interrupt (which
+ * reschedules once the deadline has passed) the switches would come at the first interrupt
+ * after it instead of the tick: the switch times are the same with and without.
+ */
+static void test_irq_bg_no_decision(void **state)
+{
+	const char *on[] = {"irq_bg_rate=1000", "irq_bg_run=20us", NULL};
+	u64 t[2][8] = {{0}};
+	int n[2] = {0};
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct sl_config cfg;
+		struct sl_args a;
+		char err[2048];
+
+		memset(&a, 0, sizeof(a));
+		a.kernel = "6.18";
+		a.cpus = "1";
+		a.duration = "40ms";
+		a.workloads[a.nworkloads++] = "hog:tasks=2";
+		for (int i = 0; k && on[i]; i++)
+			a.params[a.nparams++] = on[i];
+		if (sl_config_build(&cfg, &a, err, sizeof(err)))
+			fail_msg("%s", err);
+		struct sl_sim *sim = sl_sim_new(&cfg);
+		struct probe p = {.sim = sim};
+
+		assert_non_null(sim);
+		sl_sim_subscribe(sim, probe_fn, &p);
+		assert_int_equal(sl_sim_run(sim), 0);
+		n[k] = p.nswitch < 8 ? p.nswitch : 8;
+		for (int i = 0; i < n[k]; i++)
+			t[k][i] = p.switch_times[i];
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+	}
+	assert_true(n[0] >= 4);
+	assert_int_equal(n[0], n[1]);
+	for (int i = 0; i < n[0]; i++)
+		assert_int_equal(t[0][i], t[1][i]);
 }
 
 int main(void)
@@ -1355,6 +1415,7 @@ int main(void)
 		cmocka_unit_test(test_runnable_list),
 		cmocka_unit_test(test_wake_rules_in_force),
 		cmocka_unit_test(test_irq_bg),
+		cmocka_unit_test(test_irq_bg_no_decision),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -406,6 +406,8 @@ static int build_rest(struct sl_config *cfg, const struct sl_args *a, char *err,
 	for (int i = 0; i < a->nparams; i++)
 		if (sl_params_set(&cfg->params, a->params[i], err, errlen))
 			return -1;
+	if (sl_params_check(&cfg->params, err, errlen))
+		return -1;
 	/* USER_SCHED: modelled where the release says so (2.6.31's sources, cfs.md section 7) */
 	if (cfg->params.group_sched && !cfg->rel->group_sched) {
 		char names[256];

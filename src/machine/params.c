@@ -445,6 +445,21 @@ const struct sl_param_desc sl_param_table[] = {
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 
+int sl_params_check(const struct sl_params *p, char *err, size_t errlen)
+{
+	/* a CPU handling interrupts half its time or more is no background (and one that
+	 * always is never runs a task to its end) */
+	if (p->irq_bg_rate && p->irq_bg_run_ns >= NSEC_PER_SEC / p->irq_bg_rate / 2) {
+		snprintf(
+			err, errlen,
+			"--param irq_bg_run=%lluns: expected under half of 1/irq_bg_rate (%llu ns)",
+			(unsigned long long)p->irq_bg_run_ns,
+			(unsigned long long)(NSEC_PER_SEC / p->irq_bg_rate / 2));
+		return -1;
+	}
+	return 0;
+}
+
 void sl_params_default(struct sl_params *p)
 {
 	for (int i = 0; i < sl_param_count; i++)

@@ -135,5 +135,7 @@ extern const int sl_param_count;
 
 void sl_params_default(struct sl_params *p);
 int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t errlen);
+/* the parameters' combinations, once all are set: 0, or -1 with err */
+int sl_params_check(const struct sl_params *p, char *err, size_t errlen);
 
 #endif
