@@ -412,6 +412,10 @@ static int llc_wake_cpu(int prev, unsigned idle)
 		fail_msg("config: %s", err);
 	f->sim = sl_sim_new(&f->cfg);
 	assert_non_null(f->sim);
+	/* SIS_UTIL's budget as a periodic balance of an idle LLC leaves it: all 4 of its CPUs
+	 * (it starts at 0, where the walk looks at none: tests/test_eevdf_pelt.c) */
+	for (int c = 0; c < 8; c++)
+		ee_rq_of(f->sim, &f->sim->cpus[c])->nr_idle_scan = 4;
 	for (int c = 0; c < 8; c++) {
 		if (idle >> c & 1)
 			continue;

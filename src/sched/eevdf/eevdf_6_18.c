@@ -32,7 +32,7 @@ static const struct sl_feat_desc feats_6_18[] = {
 	{F_HRTICK_DL, "HRTICK_DL", false, false},
 	{F_NONTASK_CAPACITY, "NONTASK_CAPACITY", true, false},
 	{F_TTWU_QUEUE, "TTWU_QUEUE", true, false},
-	{F_SIS_UTIL, "SIS_UTIL", true, false},
+	{F_SIS_UTIL, "SIS_UTIL", true, true},
 	{F_WARN_DOUBLE_CLOCK, "WARN_DOUBLE_CLOCK", false, false},
 	/* mainline 1; the 6.18.y backport: 1 only on PREEMPT_RT; the target shows 0 */
 	{F_RT_PUSH_IPI, "RT_PUSH_IPI", false, false},
@@ -42,7 +42,7 @@ static const struct sl_feat_desc feats_6_18[] = {
 	{F_WA_IDLE, "WA_IDLE", true, true},
 	{F_WA_WEIGHT, "WA_WEIGHT", true, true},
 	{F_WA_BIAS, "WA_BIAS", true, true},
-	{F_UTIL_EST, "UTIL_EST", true, false},
+	{F_UTIL_EST, "UTIL_EST", true, true},
 	{F_LATENCY_WARN, "LATENCY_WARN", false, false},
 	{F_NI_RANDOM, "NI_RANDOM", true, true},
 };

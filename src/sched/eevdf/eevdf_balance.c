@@ -6,19 +6,22 @@
  * Simplifications, each a documented model choice:
  * - One scheduling domain holding every CPU (the target's single MC domain, one LLC): other
  *   topologies are balanced as if they were one LLC; groups are single CPUs.
- * - No PELT: a task's load is scale_load_down(weight) (1024 at nice 0) while it is runnable; a
- *   CPU's load is the sum over its runnable tasks; a sleeping wakee's blocked load is taken as
- *   not decayed (it is still counted on prev_cpu, so wake_affine_weight's "load(prev) - load(p)"
- *   is prev's runnable load). ATTACH_AGE_LOAD and UTIL_EST act on PELT only: inert.
+ * - Loads are not PELT's yet: a task's load is scale_load_down(weight) (1024 at nice 0) while
+ *   it is runnable; a CPU's load is the sum over its runnable tasks; a sleeping wakee's
+ *   blocked load is taken as not decayed (it is still counted on prev_cpu, so
+ *   wake_affine_weight's "load(prev) - load(p)" is prev's runnable load). PELT
+ *   (eevdf_pelt.c) is read by SIS_UTIL only (below).
  * - Balancing costs no simulated time, so max_newidle_lb_cost is 0 and the avg_idle cut-offs
  *   never stop a newidle pull; the cost model of the kernel is not represented.
  * - No active balancing: a CPU-bound task that is running is never pushed; the waiting tasks
  *   are moved instead (on 2 CPUs there is always a waiting one when one CPU has >= 2).
  * - The target's private sched_vcpu_pack patch (vcpu_pack_room, CPU choice) has no source; it
  *   is not modelled [UNVERIFIED]: its effect must be measured on the target.
- * - SIS_UTIL limits the idle scan by LLC utilisation: not modelled (no PELT here). With 2 CPUs
- *   its budget is one CPU below about 60% summed busy, which the model always scans, and none
- *   above it, where the kernel keeps the wakee on its busy target (docs/model/eevdf.md, 5.6).
+ * - SIS_UTIL: each periodic (not newidle) balance sets the LLC's idle-scan budget from the
+ *   sum of its CPUs' cpu_util_cfs (PELT, eevdf_pelt.c), and select_idle_cpu looks at that
+ *   many CPUs at most. With 2 CPUs the budget is one CPU below a mean of 619/1024 and none
+ *   above it, where the wakee stays on its busy target (docs/model/eevdf.md, 5.6). The model's
+ *   one domain is balanced as the LLC: the sum is over dst's LLC.
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
@@ -188,10 +191,21 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 	 * the LLC's mask): each CPU's next of its LLC in that order is kept, so the walk visits
 	 * the LLC's CPUs only, not every CPU of the machine */
 	const int *llc_next = sim->class_state;
+	/* SIS_UTIL: nr_idle_scan + 1, decremented before each CPU is looked at; 1 is no scan */
+	int nr = sim->cpus[target].llc_size;
 
-	for (int k = 1, c = llc_next[target]; k < sim->cpus[target].llc_size; k++, c = llc_next[c])
+	if (sched_feat(sim, F_SIS_UTIL)) {
+		nr = (int)ee_rq_of(sim, &sim->cpus[target])->nr_idle_scan + 1;
+		if (nr == 1)
+			return target;
+	}
+	for (int k = 1, c = llc_next[target]; k < sim->cpus[target].llc_size;
+	     k++, c = llc_next[c]) {
+		if (--nr <= 0)
+			return target;
 		if (idle_cpu(sim, c))
 			return c;
+	}
 	return target;
 }
 
@@ -352,10 +366,15 @@ static bool can_migrate(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *sr
 static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src, struct sl_cpu *dst,
 		      bool preempt)
 {
-	/* detach: a non-sleep dequeue keeps the lag and a relative deadline */
-	sl_eevdf_dequeue_entity(sim, src, &p->se, 0);
+	/* detach: a non-sleep dequeue keeps the lag and a relative deadline; PELT detaches the
+	 * averages at once (DO_DETACH), and migrate_task_rq_fair of a migrating task only marks
+	 * it for attaching on dst (last_update_time 0) */
+	sl_eevdf_util_est_dequeue(sim, src, &p->se);
+	sl_eevdf_dequeue_entity(sim, src, &p->se, EE_DEQUEUE_MIGRATE);
 	sl_nr_running_dec(sim, src);
+	ee_se(&p->se)->avg.last_update_time = 0;
 	sl_eevdf_class.set_task_cpu(sim, p, dst->id);
+	sl_eevdf_util_est_enqueue(sim, dst, &p->se);
 	sl_eevdf_enqueue_entity(sim, dst, &p->se, 0);
 	sl_nr_running_inc(sim, dst);
 	if (preempt && (!dst->curr || dst->curr->sched_class == &sl_eevdf_class))
@@ -374,6 +393,10 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	bool count_mode;
 	int moved = 0, examined = 0;
 
+	/* update_sd_lb_stats ends with update_idle_cpu_scan on the LLC's domain, newidle
+	 * balances left out (the model's one domain is balanced as the LLC, see above) */
+	if (idle != EE_CPU_NEWLY_IDLE)
+		sl_eevdf_update_idle_scan(sim, dst, EE_IMBALANCE_PCT);
 	/* update_sd_lb_stats at the root domain (the only one) rewrites rd->overloaded: a CPU
 	 * with two queued tasks, delayed ones counted (update_sg_lb_stats reads rq->nr_running) */
 	sim->rd_overloaded = false;
@@ -484,6 +507,9 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 
 	cfs->next_balance = sim->now + interval_ns(sim, rq, busy);
 	sl_nohz_next_set(sim, rq->id, cfs->next_balance);
+	/* the balance softirq (or the NO_HZ balance for an idle CPU) first brings the CPU's
+	 * blocked averages to now */
+	sl_eevdf_pelt_update(sim, rq, NULL, 0);
 	r = sl_eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
 	if (r > 0) {
 		cfs->nr_balance_failed = 0;
@@ -538,6 +564,7 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 	overloaded = sim->rd_overloaded;
 	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
 		return false;
+	sl_eevdf_pelt_update(sim, rq, NULL, 0); /* sched_balance_update_blocked_averages */
 	if (sched_feat(sim, F_NI_RANDOM)) {
 		unsigned draw = (unsigned)(sl_rng_next(&sim->ni_rng) % 1024);
 
