@@ -76,6 +76,7 @@ struct eevdf_rq {
 	 * (woken elsewhere, exited) take away at its next update (cfs_rq->removed) */
 	struct sl_pelt_avg avg;
 	u64 removed_nr, removed_load, removed_util, removed_runnable;
+	u64 nohz_next_blocked; /* CPU 0's: the machine's nohz.next_blocked (eevdf_balance.c) */
 	/* SIS_UTIL: the LLC's idle-scan budget (sd_llc_shared's nr_idle_scan, a copy per CPU) */
 	unsigned nr_idle_scan;
 };

@@ -529,8 +529,36 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
  * kick: a CPU with two runnable tasks makes a tickless idle CPU balance (it pulls; the pulled
  * task's wake-up preemption sends the IPI that takes it out of idle).
  */
+/*
+ * NOHZ_STATS_KICK: a busy CPU's tick asks an idle CPU to bring the tickless idle CPUs' blocked
+ * averages to now, at most once per LOAD_AVG_PERIOD (32 ms), while one has some left to decay
+ * (nohz.has_blocked; nohz.next_blocked is machine-wide, kept in CPU 0's area). Without it an
+ * idle CPU's utilization would stay as it was when it went idle, and SIS_UTIL read it so. The
+ * kick's IPI, which takes the idle CPU out of idle, is not modelled (nor the balance kick's).
+ */
+static void nohz_stats_kick(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *g = ee_rq_of(sim, &sim->cpus[0]);
+	bool kicked = false;
+
+	if (!rq->curr || sim->now <= g->nohz_next_blocked)
+		return;
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_pelt_avg *a = &ee_rq_of(sim, &sim->cpus[c])->avg;
+
+		if (c == rq->id || !idle_cpu(sim, c) ||
+		    !(a->load_sum || a->util_sum || a->runnable_sum))
+			continue;
+		sl_eevdf_pelt_update(sim, &sim->cpus[c], NULL, 0);
+		kicked = true;
+	}
+	if (kicked)
+		g->nohz_next_blocked = sim->now + msecs_to_jiffies(sim, 32) * sim->tick_ns;
+}
+
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	nohz_stats_kick(sim, rq);
 	/* the first CPU in CPU order but rq that is tickless, idle and due (nohz_next.c finds
 	 * the tickless and due ones) */
 	if (rq->nr_running >= 2) {
