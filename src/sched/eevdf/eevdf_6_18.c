@@ -6,9 +6,10 @@
  * A flag with acts = false is accepted, printed and kept, but changes nothing in the model
  * (the 2.6.3x tables' convention), because what it governs is not modelled:
  * HRTICK_DL (deadline class), NONTASK_CAPACITY (no irq/steal time lowers capacity), TTWU_QUEUE
- * (a remote wake-up is enqueued at once; the IPI's delay is the resched IPI's), SIS_UTIL (see
- * eevdf_balance.c), WARN_DOUBLE_CLOCK and LATENCY_WARN (debug), RT_PUSH_IPI and
- * RT_RUNTIME_SHARE (no RT class yet), ATTACH_AGE_LOAD and UTIL_EST (no PELT).
+ * (a remote wake-up is enqueued at once; the IPI's delay is the resched IPI's),
+ * WARN_DOUBLE_CLOCK and LATENCY_WARN (debug), RT_PUSH_IPI and RT_RUNTIME_SHARE (no RT class
+ * yet), ATTACH_AGE_LOAD (PELT ageing at a class or group change, neither modelled).
+ * SIS_UTIL and UTIL_EST act through eevdf_pelt.c.
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
