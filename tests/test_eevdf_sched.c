@@ -334,8 +334,14 @@ static int wake_cpu(int n0, int n1, int wake_flags, unsigned sd_flag)
 				ee_set_curr(sim, &sim->cpus[c], q, 0, SLICE2, SLICE2);
 			else
 				ee_tree_add(f->sim, &sim->cpus[c], q, 0, SLICE2, SLICE2);
+			ee_se(&q->se)->avg.load_avg = 1024;
 		}
+		ee_rq_of(sim, &sim->cpus[c])->avg.load_avg = 1024 * (u64)n;
 	}
+	/* PELT as long runs leave it (wake_affine_weight reads load_avg): 1024 a task, and p's
+	 * blocked 1024 still on its prev, CPU1 */
+	ee_se(&p->se)->avg.load_avg = 1024;
+	ee_rq_of(sim, &sim->cpus[1])->avg.load_avg += 1024;
 	cpu = sl_eevdf_select_task_rq(sim, p, 0, sd_flag, wake_flags);
 	fixture_free(f);
 	for (int i = 0; i < nt; i++)
@@ -358,6 +364,11 @@ static int ttwu_cpu(int wake_flags)
 
 	ee_set_curr(sim, &sim->cpus[0], w, 0, SLICE2, SLICE2);
 	ee_set_curr(sim, &sim->cpus[1], b, 0, SLICE2, SLICE2);
+	/* PELT: 1024 a task, p's blocked 1024 on CPU1 (as wake_cpu below) */
+	ee_se(&w->se)->avg.load_avg = ee_se(&b->se)->avg.load_avg = ee_se(&p->se)->avg.load_avg =
+		1024;
+	ee_rq_of(sim, &sim->cpus[0])->avg.load_avg = 1024;
+	ee_rq_of(sim, &sim->cpus[1])->avg.load_avg = 2048;
 	sim->this_cpu = 0;
 	p->state = TS_SLEEPING;
 	sl_try_to_wake_up(sim, p, w, wake_flags);
@@ -367,6 +378,34 @@ static int ttwu_cpu(int wake_flags)
 	free(b);
 	free(p);
 	return cpu;
+}
+
+/*
+ * wake_affine_weight on PELT's loads as last updated, not the runnable weights: both CPUs run
+ * one task; the waker on CPU0 has run little (load_avg 50), CPU1's task is a long runner (1024)
+ * and p's blocked 1024 is still on CPU1. this = (50 + 1024) x 100 x 1024 = 109977600 < prev =
+ * (2048 - 1024) x 108 x 1024 = 113246208: the waker's CPU. By weights (1024 each) it would be
+ * 204800 x 1024 against 110592 x 1024: prev.
+ */
+static void test_wake_affine_pelt(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_task *w = ee_task(0, 0, 0), *b = ee_task(0, 0, 1), *p = ee_task(0, 0, 1);
+
+	(void)state;
+	ee_set_curr(sim, &sim->cpus[0], w, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, &sim->cpus[1], b, 0, SLICE2, SLICE2);
+	ee_se(&w->se)->avg.load_avg = 50;
+	ee_se(&b->se)->avg.load_avg = 1024;
+	ee_se(&p->se)->avg.load_avg = 1024;
+	ee_rq_of(sim, &sim->cpus[0])->avg.load_avg = 50;
+	ee_rq_of(sim, &sim->cpus[1])->avg.load_avg = 2048;
+	assert_int_equal(sl_eevdf_select_task_rq(sim, p, 0, SD_BALANCE_WAKE, 0), 0);
+	fixture_free(f);
+	free(w);
+	free(b);
+	free(p);
 }
 
 static void test_wake_cpu(void **state)
@@ -380,9 +419,10 @@ static void test_wake_cpu(void **state)
 	/* both busy, sync, the waker alone on CPU0: affine to the waker's CPU */
 	assert_int_equal(wake_cpu(1, 1, WF_SYNC, SD_BALANCE_WAKE), 0);
 	/* both busy, not sync, WA_WEIGHT: this = (1024 + 1024) x 100 x 1024 = 209715200;
-	 * prev = 1024 x 108 x 1024 = 113246208: not smaller, prev */
+	 * prev = (2048 - 1024) x 108 x 1024 = 113246208: not smaller, prev */
 	assert_int_equal(wake_cpu(1, 1, 0, SD_BALANCE_WAKE), 1);
-	/* prev with 3 tasks: prev = 3072 x 108 x 1024 = 339738624 > this: the waker's CPU */
+	/* prev with 3 tasks: prev = (4096 - 1024) x 108 x 1024 = 339738624 > this: the waker's
+	 * CPU */
 	assert_int_equal(wake_cpu(1, 3, 0, SD_BALANCE_WAKE), 0);
 	/* fork: the forking CPU busy, the other idle: the idle one */
 	assert_int_equal(wake_cpu(1, 0, 0, SD_BALANCE_FORK), 1);
@@ -918,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_wakee_first_force),
 		cmocka_unit_test(test_buddy_cleared_at_pick),
 		cmocka_unit_test(test_wake_cpu),
+		cmocka_unit_test(test_wake_affine_pelt),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
 		cmocka_unit_test(test_load_balance_balanced),

@@ -6,11 +6,10 @@
  * Simplifications, each a documented model choice:
  * - One scheduling domain holding every CPU (the target's single MC domain, one LLC): other
  *   topologies are balanced as if they were one LLC; groups are single CPUs.
- * - Loads are not PELT's yet: a task's load is scale_load_down(weight) (1024 at nice 0) while
- *   it is runnable; a CPU's load is the sum over its runnable tasks; a sleeping wakee's
- *   blocked load is taken as not decayed (it is still counted on prev_cpu, so
- *   wake_affine_weight's "load(prev) - load(p)" is prev's runnable load). PELT
- *   (eevdf_pelt.c) is read by SIS_UTIL only (below).
+ * - wake_affine_weight reads PELT's loads (eevdf_pelt.c: the CPUs' load_avg and the tasks',
+ *   as last updated, the wakee's blocked load still on prev). The balancer's are not PELT's
+ *   yet: a task's load is scale_load_down(weight) (1024 at nice 0) while it is runnable; a
+ *   CPU's load is the sum over its runnable tasks.
  * - Balancing costs no simulated time, so max_newidle_lb_cost is 0 and the avg_idle cut-offs
  *   never stop a newidle pull; the cost model of the kernel is not represented.
  * - No active balancing: a CPU-bound task that is running is never pushed; the waiting tasks
@@ -135,26 +134,38 @@ static int wake_affine_idle(struct sl_sim *sim, int this_cpu, int prev, bool syn
 	return -1;
 }
 
+/* PELT's cpu_load (the cfs_rq's load_avg) and task_h_load (flat: the task's load_avg), both as
+ * last updated: select_task_rq_fair syncs neither on a machine without EAS */
+static s64 pelt_cpu_load(struct sl_sim *sim, int cpu)
+{
+	return (s64)ee_rq_of(sim, &sim->cpus[cpu])->avg.load_avg;
+}
+
+static s64 pelt_task_load(const struct sl_task *p)
+{
+	return (s64)ee_se(&p->se)->avg.load_avg;
+}
+
 static int wake_affine_weight(struct sl_sim *sim, struct sl_task *p, int this_cpu, int prev,
 			      bool sync)
 {
-	s64 this_eff = cpu_load(sim, this_cpu), prev_eff;
+	s64 this_eff = pelt_cpu_load(sim, this_cpu), prev_eff, tl = pelt_task_load(p);
 	const s64 cap = 1024; /* capacity_of: no irq/steal time in the model */
 
 	if (sync) {
 		struct sl_task *curr = sim->cpus[this_cpu].curr;
-		s64 cl = curr ? task_load(curr) : 0;
+		s64 cl = curr && curr->sched_class == &sl_eevdf_class ? pelt_task_load(curr) : 0;
 
 		if (cl > this_eff)
 			return this_cpu;
 		this_eff -= cl;
 	}
-	this_eff += task_load(p);
+	this_eff += tl;
 	if (sched_feat(sim, F_WA_BIAS))
 		this_eff *= 100;
 	this_eff *= cap;
-	/* load(prev) - load(p): p's undecayed blocked load is in load(prev) (see the top) */
-	prev_eff = cpu_load(sim, prev);
+	/* p is still attached to prev, its blocked load decaying there: load(prev) - load(p) */
+	prev_eff = pelt_cpu_load(sim, prev) - tl;
 	if (sched_feat(sim, F_WA_BIAS))
 		prev_eff *= 100 + (EE_IMBALANCE_PCT - 100) / 2;
 	prev_eff *= cap;
