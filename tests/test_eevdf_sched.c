@@ -547,6 +547,35 @@ static void test_load_balance(void **state)
 	assert_int_equal(where / 10, 1);
 }
 
+/*
+ * The load mode on PELT's loads: CPU0 runs C (load_avg 1024) with X waiting, X newly arrived
+ * (load_avg 100); CPU1 runs D (1024). By PELT 100 x 1124 = 112400 <= 117 x 1024 = 119808:
+ * balanced (-1). By the weights it would be 2048 against 1024, imbalance 512, X (1024) too big:
+ * a failed balance (0).
+ */
+static void test_load_balance_pelt(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *d = ee_task(0, 0, 1);
+
+	(void)state;
+	sim->now = 10000000;
+	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
+	ee_tree_add(f->sim, src, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
+	ee_se(&x->se)->avg.load_avg = 100;
+	ee_rq_of(sim, src)->avg.load_avg = 1124;
+	sl_nr_levels_rebuild(sim);
+	assert_int_equal(sl_eevdf_load_balance(sim, dst, EE_CPU_NOT_IDLE), -1);
+	assert_int_equal(x->cpu, 0);
+	fixture_free(f);
+	free(c);
+	free(x);
+	free(d);
+}
+
 static void test_load_balance_balanced(void **state)
 {
 	struct fixture *f = fixture_new("6.18", "2", NULL);
@@ -961,6 +990,7 @@ int main(void)
 		cmocka_unit_test(test_wake_affine_pelt),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
+		cmocka_unit_test(test_load_balance_pelt),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),
 		cmocka_unit_test(test_newidle_ratio_param),

@@ -85,8 +85,6 @@ void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	cfs->load += se->load.weight;
 	cfs->nr_queued++;
 	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
-	if (!se->sched_delayed)
-		cfs->list_load += scale_load_down(se->load.weight);
 	if (!curr)
 		sl_eevdf_enqueue_tree(cfs, se);
 	se->on_rq = 1;
@@ -104,10 +102,8 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	if (!finish_delay && sleep && !(flags & EE_DEQUEUE_SPECIAL) &&
 	    sched_feat(sim, F_DELAY_DEQUEUE) && !sl_eevdf_entity_eligible(cfs, se)) {
 		sl_eevdf_pelt_update(sim, rq, se, 0);
-		if (!se->sched_delayed) {
-			cfs->list_load -= scale_load_down(se->load.weight);
+		if (!se->sched_delayed)
 			rq->nr_delayed++;
-		}
 		se->sched_delayed = true;
 		return false;
 	}
@@ -123,8 +119,6 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	cfs->nr_queued--;
 	cfs->load -= se->load.weight;
 	TAILQ_REMOVE(&cfs->tasks, se, group_node);
-	if (!se->sched_delayed)
-		cfs->list_load -= scale_load_down(se->load.weight);
 	if (cfs->last_put == se)
 		cfs->last_put = NULL;
 	if (finish_delay) {
@@ -159,10 +153,8 @@ static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct
 		}
 	}
 	sl_eevdf_pelt_update(sim, rq, se, 0);
-	if (se->sched_delayed) {
-		cfs->list_load += scale_load_down(se->load.weight);
+	if (se->sched_delayed)
 		rq->nr_delayed--;
-	}
 	se->sched_delayed = false;
 }
 

@@ -58,9 +58,6 @@ struct eevdf_rq {
 	s64 sum_w_vruntime; /* sum of key(se) * w over the tree */
 	u64 sum_weight;	    /* sum of w = scale_load_down(weight) over the tree */
 	u64 load;	    /* sum of load.weight of the queued entities (balancing) */
-	/* sum of scale_load_down(load.weight) over tasks but the delayed: the balancer's cpu_load,
-	 * kept as the list changes instead of summed by a walk of it (O(tasks) a wake-up) */
-	u64 list_load;
 	struct sched_entity *curr, *next;
 	bool next_forced;	       /* next is picked even ineligible (wakee_first with force) */
 	struct sched_entity *last_put; /* put back by put_prev, not yet re-picked */

@@ -6,10 +6,10 @@
  * Simplifications, each a documented model choice:
  * - One scheduling domain holding every CPU (the target's single MC domain, one LLC): other
  *   topologies are balanced as if they were one LLC; groups are single CPUs.
- * - wake_affine_weight reads PELT's loads (eevdf_pelt.c: the CPUs' load_avg and the tasks',
- *   as last updated, the wakee's blocked load still on prev). The balancer's are not PELT's
- *   yet: a task's load is scale_load_down(weight) (1024 at nice 0) while it is runnable; a
- *   CPU's load is the sum over its runnable tasks.
+ * - Loads are PELT's (eevdf_pelt.c: the CPUs' load_avg and the tasks', as last updated):
+ *   wake_affine_weight's (the wakee's blocked load still on prev) and the balancer's load mode
+ *   (update_sg_lb_stats' group_load, detach_tasks' task_h_load). The balancer's classification
+ *   is the model's own (task counts: count mode when dst is idle), not group_util/runnable.
  * - Balancing costs no simulated time, so max_newidle_lb_cost is 0 and the avg_idle cut-offs
  *   never stop a newidle pull; the cost model of the kernel is not represented.
  * - No active balancing: a CPU-bound task that is running is never pushed; the waiting tasks
@@ -69,28 +69,12 @@ static bool idle_or_sched_idle(struct sl_sim *sim, int cpu)
 	return idle_cpu(sim, cpu) || sched_idle_cpu(sim, cpu);
 }
 
+/* detach_tasks' load of a task: task_h_load (flat: its load_avg), at least 1 */
 static s64 task_load(const struct sl_task *p)
 {
-	return (s64)scale_load_down(p->se.load.weight);
-}
+	s64 l = (s64)ee_se(&p->se)->avg.load_avg;
 
-/* the sum over the rq's tasks but the delayed ones (eevdf_rq's list_load) */
-static s64 cpu_load(struct sl_sim *sim, int cpu)
-{
-	const struct eevdf_rq *cfs = ee_rq_of(sim, &sim->cpus[cpu]);
-#ifdef SL_EEVDF_CHECK_LOAD
-	struct sched_entity *se;
-	s64 l = 0;
-
-	TAILQ_FOREACH(se, &cfs->tasks, group_node)
-	{
-		if (!se->sched_delayed)
-			l += (s64)scale_load_down(se->load.weight);
-	}
-	if (l != (s64)cfs->list_load)
-		abort();
-#endif
-	return (s64)cfs->list_load;
+	return l > 1 ? l : 1;
 }
 
 /* ---- wake-up ---- */
@@ -452,7 +436,7 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		if (imbalance < 1)
 			imbalance = 1;
 	} else {
-		s64 ls = cpu_load(sim, src->id), ld = cpu_load(sim, dst->id);
+		s64 ls = pelt_cpu_load(sim, src->id), ld = pelt_cpu_load(sim, dst->id);
 
 		if (100 * ls <= EE_IMBALANCE_PCT * ld)
 			return -1;
