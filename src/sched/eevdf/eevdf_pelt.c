@@ -210,6 +210,7 @@ void sl_pelt_attach(struct eevdf_rq *cfs, struct sched_entity *se)
 {
 	struct sl_pelt_avg *sa = &ee_se(se)->avg, *c = &cfs->avg;
 	u32 d = divider(c);
+	u64 w = se_weight(se);
 
 	/* the entity takes the cfs_rq's position in the period, and sums that give its
 	 * averages with that divider */
@@ -218,9 +219,9 @@ void sl_pelt_attach(struct eevdf_rq *cfs, struct sched_entity *se)
 	sa->util_sum = (u32)(sa->util_avg * d);
 	sa->runnable_sum = sa->runnable_avg * d;
 	sa->load_sum = sa->load_avg * d;
-	sa->load_sum = se_weight(se) < sa->load_sum ? sa->load_sum / se_weight(se) : 1;
+	sa->load_sum = w && w < sa->load_sum ? sa->load_sum / w : 1;
 	c->load_avg += sa->load_avg;
-	c->load_sum += se_weight(se) * sa->load_sum;
+	c->load_sum += w * sa->load_sum;
 	c->util_avg += sa->util_avg;
 	c->util_sum += sa->util_sum;
 	c->runnable_avg += sa->runnable_avg;
