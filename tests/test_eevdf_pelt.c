@@ -137,7 +137,7 @@ static void test_migration_moves_util(void **state)
 	struct sl_pelt_avg *sa = &ee_se(&p->se)->avg;
 
 	(void)state;
-	sim->now = PERIOD_NS;
+	sim->now = 0; /* the PELT clock is one period then (SL_PELT_CLOCK_START) */
 	q0->avg.last_update_time = q1->avg.last_update_time = PERIOD_NS;
 	q0->avg.util_avg = 300;
 	q0->avg.util_sum = 300 * MIN_DIV;
@@ -161,6 +161,35 @@ static void test_migration_moves_util(void **state)
 	sl_pelt_detach(q1, &p->se);
 	assert_int_equal(q1->avg.util_avg, 0);
 	assert_int_equal(q1->avg.util_sum, 0);
+	fixture_free(f);
+	free(p);
+}
+
+/*
+ * A task born at the model's time 0 is attached once: its first enqueue attaches post_init's
+ * 512 (an empty CPU: (1024 - 0) / 2) and takes the cfs_rq's last_update_time, which is one
+ * period (1048576 ns: the PELT clock starts there, SL_PELT_CLOCK_START), not 0, the mark of a
+ * detached entity; a sleep and a wake-up 500 ns later leave the CPU's util at 512 (with a PELT
+ * clock starting at 0 it would be attached again: 1024).
+ */
+static void test_attach_at_time_zero(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct sl_task *p = ee_task(0, 0, 0);
+
+	(void)state;
+	sl_eevdf_pelt_init(&p->se);
+	sl_eevdf_class.wake_up_new(sim, rq, p, false);
+	assert_int_equal(ee_rq_of(sim, rq)->avg.util_avg, 512);
+	assert_int_equal(ee_se(&p->se)->avg.last_update_time, PERIOD_NS);
+	p->state = TS_SLEEPING;
+	sl_eevdf_class.dequeue_task(sim, rq, p, 1);
+	sim->now = 500;
+	p->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(sim, rq, p, 1);
+	assert_int_equal(ee_rq_of(sim, rq)->avg.util_avg, 512);
 	fixture_free(f);
 	free(p);
 }
@@ -306,10 +335,15 @@ static void test_sis_util_wake(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_decay_load),	     cmocka_unit_test(test_running_task),
-		cmocka_unit_test(test_blocked_halves),	     cmocka_unit_test(test_post_init),
-		cmocka_unit_test(test_migration_moves_util), cmocka_unit_test(test_util_est),
-		cmocka_unit_test(test_sis_util_formula),     cmocka_unit_test(test_sis_util_wake),
+		cmocka_unit_test(test_decay_load),
+		cmocka_unit_test(test_running_task),
+		cmocka_unit_test(test_blocked_halves),
+		cmocka_unit_test(test_post_init),
+		cmocka_unit_test(test_migration_moves_util),
+		cmocka_unit_test(test_attach_at_time_zero),
+		cmocka_unit_test(test_util_est),
+		cmocka_unit_test(test_sis_util_formula),
+		cmocka_unit_test(test_sis_util_wake),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -203,6 +203,11 @@ void sl_eevdf_build_domains(struct sl_sim *sim);
 void sl_eevdf_free_domains(struct sl_sim *sim);
 
 /* ---- PELT, util_est, SIS_UTIL (eevdf_pelt.c) ---- */
+#define SL_PELT_CLOCK_START (1024ULL * 1024ULL) /* the PELT clock at the model's time 0 */
+static inline u64 sl_pelt_clock(const struct sl_sim *sim)
+{
+	return sim->now + SL_PELT_CLOCK_START;
+}
 u64 sl_pelt_decay_load(u64 val, u64 n);
 /* the pieces, for tests: 1 when a period boundary was crossed (averages recomputed) */
 int sl_pelt_update_se(u64 now, const struct eevdf_rq *cfs, struct sched_entity *se);

@@ -24,6 +24,10 @@
  * - A vCPU of capacity 1024 with no frequency scaling: clock_pelt is the task clock and no
  *   idle time is ever lost (the lost_idle_time correction is 0); rt/dl/irq averages are 0.
  * - migrate_se_pelt_lag's estimate of an idle source's clock is the exact time (now).
+ * - The PELT clock is the model's time plus one period (SL_PELT_CLOCK_START): the kernel's
+ *   clock_pelt is far from 0 when a workload starts, and a last_update_time of 0 means
+ *   "detached"; a cfs_rq updated within the model's first 1024 ns would keep 0, and the tasks
+ *   attached to it then would be attached again at their next enqueue (counted twice).
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/common.h"
@@ -251,7 +255,7 @@ static u64 h_nr_runnable(const struct sl_cpu *rq, const struct eevdf_rq *cfs)
 void sl_eevdf_pelt_update(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se, int flags)
 {
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
-	u64 now = sim->now;
+	u64 now = sl_pelt_clock(sim);
 
 	if (se && ee_se(se)->avg.last_update_time && !(flags & EE_SKIP_AGE_LOAD))
 		sl_pelt_update_se(now, cfs, se);
@@ -279,7 +283,7 @@ void sl_eevdf_pelt_migrate(struct sl_sim *sim, struct sl_task *p)
 		return; /* a new task, or one detached by a balancer's move */
 	sl_eevdf_pelt_remove(sim, src, se);
 	if (!src->curr)
-		sl_pelt_update_blocked_se(sim->now, se);
+		sl_pelt_update_blocked_se(sl_pelt_clock(sim), se);
 	ee_se(se)->avg.last_update_time = 0;
 }
 
