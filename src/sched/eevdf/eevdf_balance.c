@@ -430,7 +430,10 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	}
 	if (!src || src->nr_running < 2 || src->nr_running <= dst->nr_running)
 		return -1;
-	count_mode = sl_rq_idle(dst);
+	/* dst's group has spare capacity (update_sg_lb_stats: sum_nr_running, which counts delayed
+	 * tasks, below the group's one CPU): a newidle balance runs while the task that slept is
+	 * still rq->curr, with nothing left on the runqueue */
+	count_mode = sl_rq_idle(dst) || !(dst->nr_running + dst->nr_delayed);
 	if (count_mode) {
 		imbalance = (s64)(src->nr_running - dst->nr_running) / 2;
 		if (imbalance < 1)
