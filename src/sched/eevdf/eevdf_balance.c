@@ -9,7 +9,8 @@
  * - Loads are PELT's (eevdf_pelt.c: the CPUs' load_avg and the tasks', as last updated):
  *   wake_affine_weight's (the wakee's blocked load still on prev) and the balancer's load mode
  *   (update_sg_lb_stats' group_load, detach_tasks' task_h_load). The balancer's classification
- *   is the model's own (task counts: count mode when dst is idle), not group_util/runnable.
+ *   is the model's own (task counts: count mode when dst is idle or its runqueue empty), not
+ *   group_util/runnable.
  * - Balancing costs no simulated time, so max_newidle_lb_cost is 0 and the avg_idle cut-offs
  *   never stop a newidle pull; the cost model of the kernel is not represented.
  * - No active balancing: a CPU-bound task that is running is never pushed; the waiting tasks
