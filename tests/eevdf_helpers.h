@@ -16,6 +16,14 @@ static inline struct sl_task *ee_task(int nice, int policy, int cpu)
 	return p;
 }
 
+/* PELT's loads as a long run on the runqueue leaves them (what the balancer and
+ * wake_affine_weight read): the task's load_avg its scaled-down weight, added to the runqueue's */
+static inline void ee_pelt_long_run(struct eevdf_rq *ee, struct sched_entity *se)
+{
+	ee_se(se)->avg.load_avg = scale_load_down(se->load.weight);
+	ee->avg.load_avg += ee_se(se)->avg.load_avg;
+}
+
 /* put p in rq's tree at vruntime v with deadline d and a request of `slice` */
 static inline void ee_tree_add(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, u64 v,
 			       u64 d, u64 slice)
@@ -30,7 +38,7 @@ static inline void ee_tree_add(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 	se->on_rq = 1;
 	ee->nr_queued++;
 	ee->load += se->load.weight;
-	ee->list_load += scale_load_down(se->load.weight);
+	ee_pelt_long_run(ee, se);
 	TAILQ_INSERT_HEAD(&ee->tasks, se, group_node);
 	rq->nr_running++;
 }
@@ -50,7 +58,7 @@ static inline void ee_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 	ee->curr = se;
 	ee->nr_queued++;
 	ee->load += se->load.weight;
-	ee->list_load += scale_load_down(se->load.weight);
+	ee_pelt_long_run(ee, se);
 	TAILQ_INSERT_HEAD(&ee->tasks, se, group_node);
 	rq->nr_running++;
 	rq->curr = p;

@@ -334,8 +334,14 @@ static int wake_cpu(int n0, int n1, int wake_flags, unsigned sd_flag)
 				ee_set_curr(sim, &sim->cpus[c], q, 0, SLICE2, SLICE2);
 			else
 				ee_tree_add(f->sim, &sim->cpus[c], q, 0, SLICE2, SLICE2);
+			ee_se(&q->se)->avg.load_avg = 1024;
 		}
+		ee_rq_of(sim, &sim->cpus[c])->avg.load_avg = 1024 * (u64)n;
 	}
+	/* PELT as long runs leave it (wake_affine_weight reads load_avg): 1024 a task, and p's
+	 * blocked 1024 still on its prev, CPU1 */
+	ee_se(&p->se)->avg.load_avg = 1024;
+	ee_rq_of(sim, &sim->cpus[1])->avg.load_avg += 1024;
 	cpu = sl_eevdf_select_task_rq(sim, p, 0, sd_flag, wake_flags);
 	fixture_free(f);
 	for (int i = 0; i < nt; i++)
@@ -358,6 +364,11 @@ static int ttwu_cpu(int wake_flags)
 
 	ee_set_curr(sim, &sim->cpus[0], w, 0, SLICE2, SLICE2);
 	ee_set_curr(sim, &sim->cpus[1], b, 0, SLICE2, SLICE2);
+	/* PELT: 1024 a task, p's blocked 1024 on CPU1 (as wake_cpu below) */
+	ee_se(&w->se)->avg.load_avg = ee_se(&b->se)->avg.load_avg = ee_se(&p->se)->avg.load_avg =
+		1024;
+	ee_rq_of(sim, &sim->cpus[0])->avg.load_avg = 1024;
+	ee_rq_of(sim, &sim->cpus[1])->avg.load_avg = 2048;
 	sim->this_cpu = 0;
 	p->state = TS_SLEEPING;
 	sl_try_to_wake_up(sim, p, w, wake_flags);
@@ -367,6 +378,34 @@ static int ttwu_cpu(int wake_flags)
 	free(b);
 	free(p);
 	return cpu;
+}
+
+/*
+ * wake_affine_weight on PELT's loads as last updated, not the runnable weights: both CPUs run
+ * one task; the waker on CPU0 has run little (load_avg 50), CPU1's task is a long runner (1024)
+ * and p's blocked 1024 is still on CPU1. this = (50 + 1024) x 100 x 1024 = 109977600 < prev =
+ * (2048 - 1024) x 108 x 1024 = 113246208: the waker's CPU. By weights (1024 each) it would be
+ * 204800 x 1024 against 110592 x 1024: prev.
+ */
+static void test_wake_affine_pelt(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_task *w = ee_task(0, 0, 0), *b = ee_task(0, 0, 1), *p = ee_task(0, 0, 1);
+
+	(void)state;
+	ee_set_curr(sim, &sim->cpus[0], w, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, &sim->cpus[1], b, 0, SLICE2, SLICE2);
+	ee_se(&w->se)->avg.load_avg = 50;
+	ee_se(&b->se)->avg.load_avg = 1024;
+	ee_se(&p->se)->avg.load_avg = 1024;
+	ee_rq_of(sim, &sim->cpus[0])->avg.load_avg = 50;
+	ee_rq_of(sim, &sim->cpus[1])->avg.load_avg = 2048;
+	assert_int_equal(sl_eevdf_select_task_rq(sim, p, 0, SD_BALANCE_WAKE, 0), 0);
+	fixture_free(f);
+	free(w);
+	free(b);
+	free(p);
 }
 
 static void test_wake_cpu(void **state)
@@ -380,9 +419,10 @@ static void test_wake_cpu(void **state)
 	/* both busy, sync, the waker alone on CPU0: affine to the waker's CPU */
 	assert_int_equal(wake_cpu(1, 1, WF_SYNC, SD_BALANCE_WAKE), 0);
 	/* both busy, not sync, WA_WEIGHT: this = (1024 + 1024) x 100 x 1024 = 209715200;
-	 * prev = 1024 x 108 x 1024 = 113246208: not smaller, prev */
+	 * prev = (2048 - 1024) x 108 x 1024 = 113246208: not smaller, prev */
 	assert_int_equal(wake_cpu(1, 1, 0, SD_BALANCE_WAKE), 1);
-	/* prev with 3 tasks: prev = 3072 x 108 x 1024 = 339738624 > this: the waker's CPU */
+	/* prev with 3 tasks: prev = (4096 - 1024) x 108 x 1024 = 339738624 > this: the waker's
+	 * CPU */
 	assert_int_equal(wake_cpu(1, 3, 0, SD_BALANCE_WAKE), 0);
 	/* fork: the forking CPU busy, the other idle: the idle one */
 	assert_int_equal(wake_cpu(1, 0, 0, SD_BALANCE_FORK), 1);
@@ -412,6 +452,10 @@ static int llc_wake_cpu(int prev, unsigned idle)
 		fail_msg("config: %s", err);
 	f->sim = sl_sim_new(&f->cfg);
 	assert_non_null(f->sim);
+	/* SIS_UTIL's budget as a periodic balance of an idle LLC leaves it: all 4 of its CPUs
+	 * (it starts at 0, where the walk looks at none: tests/test_eevdf_pelt.c) */
+	for (int c = 0; c < 8; c++)
+		ee_rq_of(f->sim, &f->sim->cpus[c])->nr_idle_scan = 4;
 	for (int c = 0; c < 8; c++) {
 		if (idle >> c & 1)
 			continue;
@@ -501,6 +545,35 @@ static void test_load_balance(void **state)
 	assert_int_equal(lb_case(false, true, 1, EE_CPU_NOT_IDLE, &where), 0);
 	assert_int_equal(lb_case(false, true, 2, EE_CPU_NOT_IDLE, &where), 1);
 	assert_int_equal(where / 10, 1);
+}
+
+/*
+ * The load mode on PELT's loads: CPU0 runs C (load_avg 1024) with X waiting, X newly arrived
+ * (load_avg 100); CPU1 runs D (1024). By PELT 100 x 1124 = 112400 <= 117 x 1024 = 119808:
+ * balanced (-1). By the weights it would be 2048 against 1024, imbalance 512, X (1024) too big:
+ * a failed balance (0).
+ */
+static void test_load_balance_pelt(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *d = ee_task(0, 0, 1);
+
+	(void)state;
+	sim->now = 10000000;
+	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
+	ee_tree_add(f->sim, src, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
+	ee_se(&x->se)->avg.load_avg = 100;
+	ee_rq_of(sim, src)->avg.load_avg = 1124;
+	sl_nr_levels_rebuild(sim);
+	assert_int_equal(sl_eevdf_load_balance(sim, dst, EE_CPU_NOT_IDLE), -1);
+	assert_int_equal(x->cpu, 0);
+	fixture_free(f);
+	free(c);
+	free(x);
+	free(d);
 }
 
 static void test_load_balance_balanced(void **state)
@@ -1148,11 +1221,13 @@ int main(void)
 		cmocka_unit_test(test_wakee_first_force),
 		cmocka_unit_test(test_buddy_cleared_at_pick),
 		cmocka_unit_test(test_wake_cpu),
+		cmocka_unit_test(test_wake_affine_pelt),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
 		cmocka_unit_test(test_nohz_kick_counts_delayed),
 		cmocka_unit_test(test_nohz_kick_runs_on_kicked),
 		cmocka_unit_test(test_newidle_next_balance),
+		cmocka_unit_test(test_load_balance_pelt),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),
 		cmocka_unit_test(test_newidle_ratio_param),

@@ -46,7 +46,7 @@ struct sl_load_weight {
 /* the capacity of a fair class's per-task area in the entity (class_area below): what the
  * largest class's struct needs (each checks its own at compile time), so that the union is no
  * larger than it was */
-#define SL_SE_AREA_SIZE 80
+#define SL_SE_AREA_SIZE 144
 
 /*
  * A release's fair class is fixed for a run (sim->rel->fair), and each keeps members the others

@@ -33,6 +33,9 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	cfs->last_balance = 0;
 	sl_nohz_next_set(sim, rq->id, cfs->next_balance);
 	cfs->nr_balance_failed = 0;
+	/* sd_llc_shared is allocated zeroed and no domain build sets nr_idle_scan: the scan is
+	 * off until the first periodic balance (§5.6) */
+	cfs->nr_idle_scan = 0;
 }
 
 /* __sched_fork: v and vlag zeroed, slice = base [UNVERIFIED in core.c] */
@@ -55,6 +58,7 @@ static void eevdf_init_task(struct sl_sim *sim, struct sl_task *p)
 	p->se.rel_deadline = false;
 	p->se.sched_delayed = false;
 	ee_se(&p->se)->recent_used_cpu = -1;
+	sl_eevdf_pelt_init(&p->se);
 }
 
 /* task_fork_fair only sets capacity; no child_runs_first, no vruntime copy. */
@@ -75,13 +79,13 @@ void sl_eevdf_enqueue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	if (curr)
 		sl_eevdf_place_entity(sim, cfs, se, flags);
 	sl_eevdf_update_curr(sim, rq);
+	/* PELT to now with the entity not yet counted; attached if it comes from elsewhere */
+	sl_eevdf_pelt_update(sim, rq, se, EE_DO_ATTACH);
 	if (!curr)
 		sl_eevdf_place_entity(sim, cfs, se, flags);
 	cfs->load += se->load.weight;
 	cfs->nr_queued++;
 	TAILQ_INSERT_HEAD(&cfs->tasks, se, group_node);
-	if (!se->sched_delayed)
-		cfs->list_load += scale_load_down(se->load.weight);
 	if (!curr)
 		sl_eevdf_enqueue_tree(cfs, se);
 	se->on_rq = 1;
@@ -98,13 +102,13 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	/* an ineligible sleeper stays queued and competes until picked or woken */
 	if (!finish_delay && sleep && !(flags & EE_DEQUEUE_SPECIAL) &&
 	    sched_feat(sim, F_DELAY_DEQUEUE) && !sl_eevdf_entity_eligible(cfs, se)) {
-		if (!se->sched_delayed) {
-			cfs->list_load -= scale_load_down(se->load.weight);
+		sl_eevdf_pelt_update(sim, rq, se, 0);
+		if (!se->sched_delayed)
 			rq->nr_delayed++;
-		}
 		se->sched_delayed = true;
 		return false;
 	}
+	sl_eevdf_pelt_update(sim, rq, se, (flags & EE_DEQUEUE_MIGRATE) ? EE_DO_DETACH : 0);
 	sl_eevdf_update_entity_lag(sim, cfs, se);
 	if (sched_feat(sim, F_PLACE_REL_DEADLINE) && !sleep) {
 		ee_se(se)->deadline -= se->vruntime;
@@ -116,8 +120,6 @@ bool sl_eevdf_dequeue_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched
 	cfs->nr_queued--;
 	cfs->load -= se->load.weight;
 	TAILQ_REMOVE(&cfs->tasks, se, group_node);
-	if (!se->sched_delayed)
-		cfs->list_load -= scale_load_down(se->load.weight);
 	if (cfs->last_put == se)
 		cfs->last_put = NULL;
 	if (finish_delay) {
@@ -151,10 +153,9 @@ static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct
 			cfs->nr_queued++;
 		}
 	}
-	if (se->sched_delayed) {
-		cfs->list_load += scale_load_down(se->load.weight);
+	sl_eevdf_pelt_update(sim, rq, se, 0);
+	if (se->sched_delayed)
 		rq->nr_delayed--;
-	}
 	se->sched_delayed = false;
 }
 
@@ -164,6 +165,8 @@ static void requeue_delayed_entity(struct sl_sim *sim, struct sl_cpu *rq, struct
  */
 static void eevdf_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p, int wakeup)
 {
+	/* a delayed task's wake-up is ENQUEUE_DELAYED: its estimate comes back too */
+	sl_eevdf_util_est_enqueue(sim, rq, &p->se);
 	if (p->se.sched_delayed) {
 		requeue_delayed_entity(sim, rq, &p->se);
 		sl_nr_running_inc(sim, rq);
@@ -181,15 +184,25 @@ static void eevdf_dequeue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 	 * path was not read; a delayed dead task would only leave at its next pick] */
 	if (p->state == TS_DEAD)
 		flags |= EE_DEQUEUE_SPECIAL;
+	/* dequeue_task_fair: the estimate leaves (a delayed task's left already) and is
+	 * sampled at a sleep, from util_avg as of the last update */
+	if (!p->se.sched_delayed)
+		sl_eevdf_util_est_dequeue(sim, rq, &p->se);
+	sl_eevdf_util_est_update(sim, &p->se, sleep);
 	/* runnable -> delayed or gone: either way one runnable task less */
 	sl_eevdf_dequeue_entity(sim, rq, &p->se, flags);
 	sl_nr_running_dec(sim, rq);
+	/* task_dead_fair: its averages leave the cfs_rq at the next update */
+	if (p->state == TS_DEAD)
+		sl_eevdf_pelt_remove(sim, rq, &p->se);
 }
 
 static void eevdf_wake_up_new(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			      bool parent_on_rq)
 {
 	(void)parent_on_rq;
+	sl_eevdf_pelt_post_init(sim, rq, &p->se);
+	sl_eevdf_util_est_enqueue(sim, rq, &p->se);
 	sl_eevdf_enqueue_entity(sim, rq, &p->se, EE_ENQUEUE_INITIAL);
 	sl_nr_running_inc(sim, rq);
 }
@@ -212,31 +225,26 @@ static void hrtick_start(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	sl_arm(sim, &rq->hrtick, sim->now + (u64)delta);
 }
 
-static void set_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
+static void set_next_entity(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
 			    bool first)
 {
 	/* the picked entity is no longer anyone's next buddy: left set, a buddy that ran and was
 	 * put back runnable would win the next pick again (PICK_BUDDY, or forced), undoing the
 	 * wake-up preemption of whoever took the CPU from it */
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+
 	if (first)
 		sl_eevdf_clear_buddies(cfs, se);
-	if (se->on_rq)
+	if (se->on_rq) {
 		sl_eevdf_dequeue_tree(cfs, se);
+		sl_eevdf_pelt_update(sim, rq, se, 0);
+	}
 	if (first)
 		sl_eevdf_set_protect_slice(sim, cfs, se);
 	se->exec_start = sim->now;
 	cfs->curr = se;
 	if (first)
 		se->prev_sum_exec_runtime = se->sum_exec_runtime;
-}
-
-/* enqueue_entity with ENQUEUE_MIGRATED (a wake-up onto another CPU, or a balance's move) zeroes
- * exec_start: task_hot never calls a task hot on a CPU it has not run on yet */
-static void eevdf_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
-{
-	if (p->cpu != cpu)
-		p->se.exec_start = 0;
-	sl_task_move_cpu(sim, p, cpu);
 }
 
 static struct sl_task *eevdf_pick_next_task(struct sl_sim *sim, struct sl_cpu *rq)
@@ -265,7 +273,7 @@ again:
 		sl_eevdf_dequeue_entity(sim, rq, se, EE_DEQUEUE_SLEEP | EE_DEQUEUE_DELAYED);
 		goto again;
 	}
-	set_next_entity(sim, cfs, se, se != prev);
+	set_next_entity(sim, rq, se, se != prev);
 	cfs->last_put = NULL;
 	/* most recently run first: the balancer takes from the tail */
 	TAILQ_REMOVE(&cfs->tasks, se, group_node);
@@ -286,6 +294,7 @@ static void eevdf_put_prev_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl
 	if (se->on_rq) {
 		sl_eevdf_update_curr(sim, rq);
 		sl_eevdf_enqueue_tree(cfs, se);
+		sl_eevdf_pelt_update(sim, rq, se, 0); /* still curr: ran until now */
 		cfs->last_put = se;
 	}
 	cfs->curr = NULL;
@@ -296,6 +305,7 @@ static void eevdf_task_tick(struct sl_sim *sim, struct sl_cpu *rq, int queued)
 	if (!ee_rq_of(sim, rq)->curr)
 		return;
 	sl_eevdf_update_curr(sim, rq);
+	sl_eevdf_pelt_update(sim, rq, ee_rq_of(sim, rq)->curr, 0); /* entity_tick */
 	/* the hrtick's expiry ends the slice */
 	if (queued)
 		sl_resched_cpu(sim, rq);
@@ -383,6 +393,22 @@ static void eevdf_yield_task(struct sl_sim *sim, struct sl_cpu *rq)
 		curr->vruntime = ee_se(curr)->deadline;
 		sl_eevdf_update_deadline(sim, cfs, curr);
 	}
+}
+
+/*
+ * A task moving to another CPU (a wake-up there, or a balance's move):
+ * - migrate_task_rq_fair: a sleeping task's averages leave its old CPU (a balancer's move
+ *   detached it already); it attaches to the new one at its enqueue;
+ * - enqueue_entity with ENQUEUE_MIGRATED zeroes exec_start: task_hot never calls a task hot on
+ *   a CPU it has not run on yet.
+ */
+static void eevdf_set_task_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
+{
+	if (cpu != p->cpu) {
+		sl_eevdf_pelt_migrate(sim, p);
+		p->se.exec_start = 0;
+	}
+	sl_task_move_cpu(sim, p, cpu);
 }
 
 const struct sl_sched_class sl_eevdf_class = {

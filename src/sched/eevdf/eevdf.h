@@ -35,6 +35,18 @@ extern const struct sl_sched_class sl_eevdf_class;
 
 RB_HEAD(sl_eevdf_tree, sched_entity);
 
+/* PELT's struct sched_avg (eevdf_pelt.c): sums over time, their averages, and util_est */
+struct sl_pelt_avg {
+	u64 last_update_time; /* ns, a multiple of 1024 after the first update; 0: detached */
+	u64 load_sum, runnable_sum;
+	u32 util_sum, period_contrib;
+	u64 load_avg, runnable_avg, util_avg;
+	u32 util_est; /* a task's EWMA or a cfs_rq's sum of its queued tasks' */
+	u32 pad;
+};
+/* util_est's flag: util_avg has not changed since the estimate was last sampled */
+#define SL_UTIL_AVG_UNCHANGED 0x80000000u
+
 /* The 6.18 cfs_rq, the class's part of a runqueue (its area, class.h rq_size; one per CPU: the
  * model's tasks share one autogroup, see above). */
 struct eevdf_rq {
@@ -46,9 +58,6 @@ struct eevdf_rq {
 	s64 sum_w_vruntime; /* sum of key(se) * w over the tree */
 	u64 sum_weight;	    /* sum of w = scale_load_down(weight) over the tree */
 	u64 load;	    /* sum of load.weight of the queued entities (balancing) */
-	/* sum of scale_load_down(load.weight) over tasks but the delayed: the balancer's cpu_load,
-	 * kept as the list changes instead of summed by a walk of it (O(tasks) a wake-up) */
-	u64 list_load;
 	struct sched_entity *curr, *next;
 	bool next_forced;	       /* next is picked even ineligible (wakee_first with force) */
 	struct sched_entity *last_put; /* put back by put_prev, not yet re-picked */
@@ -62,6 +71,13 @@ struct eevdf_rq {
 	u64 next_balance;     /* ns */
 	/* sd->last_balance of the one domain, in jiffies + 1 (eevdf_balance.c jiffy_of) */
 	u64 last_balance;
+	/* PELT (eevdf_pelt.c): the cfs_rq's averages, and what tasks that left while asleep
+	 * (woken elsewhere, exited) take away at its next update (cfs_rq->removed) */
+	struct sl_pelt_avg avg;
+	u64 removed_nr, removed_load, removed_util, removed_runnable;
+	u64 nohz_next_blocked; /* CPU 0's: the machine's nohz.next_blocked (eevdf_balance.c) */
+	/* SIS_UTIL: the LLC's idle-scan budget (sd_llc_shared's nr_idle_scan, a copy per CPU) */
+	unsigned nr_idle_scan;
 };
 
 /* The class's per-task area (class.h task_size), in the entity's class_area (sched.h). */
@@ -83,6 +99,7 @@ struct eevdf_entity {
 	u64 wakee_flip_decay_ts;
 	unsigned wakee_flips;
 	int recent_used_cpu;
+	struct sl_pelt_avg avg; /* PELT (eevdf_pelt.c) */
 };
 _Static_assert(sizeof(struct eevdf_entity) <= SL_SE_AREA_SIZE,
 	       "EEVDF's per-task area must fit the entity's class_area");
@@ -113,6 +130,11 @@ static inline struct eevdf_rq *ee_rq_of(const struct sl_sim *sim, const struct s
 #define EE_DEQUEUE_SLEEP   0x01
 #define EE_DEQUEUE_DELAYED 0x02
 #define EE_DEQUEUE_SPECIAL 0x04 /* a sleep that is never delayed */
+#define EE_DEQUEUE_MIGRATE 0x08 /* a balancer's move: task_on_rq_migrating */
+/* update_load_avg's flags */
+#define EE_SKIP_AGE_LOAD 0x1
+#define EE_DO_ATTACH	 0x2
+#define EE_DO_DETACH	 0x4
 
 static inline u64 scale_load(u64 w)
 {
@@ -181,6 +203,37 @@ int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu,
 			    int wake_flags);
 void sl_eevdf_build_domains(struct sl_sim *sim);
 void sl_eevdf_free_domains(struct sl_sim *sim);
+
+/* ---- PELT, util_est, SIS_UTIL (eevdf_pelt.c) ---- */
+#define SL_PELT_CLOCK_START (1024ULL * 1024ULL) /* the PELT clock at the model's time 0 */
+static inline u64 sl_pelt_clock(const struct sl_sim *sim)
+{
+	return sim->now + SL_PELT_CLOCK_START;
+}
+u64 sl_pelt_decay_load(u64 val, u64 n);
+/* the pieces, for tests: 1 when a period boundary was crossed (averages recomputed) */
+int sl_pelt_update_se(u64 now, const struct eevdf_rq *cfs, struct sched_entity *se);
+int sl_pelt_update_blocked_se(u64 now, struct sched_entity *se);
+int sl_pelt_update_cfs(u64 now, struct eevdf_rq *cfs, u64 h_nr_runnable);
+void sl_pelt_attach(struct eevdf_rq *cfs, struct sched_entity *se);
+void sl_pelt_detach(struct eevdf_rq *cfs, struct sched_entity *se);
+/* update_load_avg(cfs_rq of rq, se, flags) at now; se NULL: the cfs_rq alone (blocked) */
+void sl_eevdf_pelt_update(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se,
+			  int flags);
+void sl_eevdf_pelt_migrate(struct sl_sim *sim, struct sl_task *p);
+void sl_eevdf_pelt_remove(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se);
+void sl_eevdf_pelt_init(struct sched_entity *se);
+void sl_eevdf_pelt_post_init(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se);
+void sl_eevdf_util_est_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se);
+void sl_eevdf_util_est_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se);
+void sl_eevdf_util_est_update(struct sl_sim *sim, struct sched_entity *se, bool sleep);
+/* cpu_util_cfs, 0..1024 */
+u64 sl_eevdf_cpu_util(const struct sl_sim *sim, const struct sl_cpu *rq);
+/* update_idle_cpu_scan's budget: llc_weight CPUs of summed utilization sum_util, the domain's
+ * imbalance_pct pct */
+unsigned sl_eevdf_idle_scan(u64 sum_util, unsigned llc_weight, unsigned pct);
+/* a periodic balance of dst's LLC sets its nr_idle_scan (when SIS_UTIL is on) */
+void sl_eevdf_update_idle_scan(struct sl_sim *sim, struct sl_cpu *dst, unsigned pct);
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq);
 /* nothing to pick on rq: true if a task was pulled */
 bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq);

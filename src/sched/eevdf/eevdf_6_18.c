@@ -6,9 +6,10 @@
  * A flag with acts = false is accepted, printed and kept, but changes nothing in the model
  * (the 2.6.3x tables' convention), because what it governs is not modelled:
  * HRTICK_DL (deadline class), NONTASK_CAPACITY (no irq/steal time lowers capacity), TTWU_QUEUE
- * (a remote wake-up is enqueued at once; the IPI's delay is the resched IPI's), SIS_UTIL (see
- * eevdf_balance.c), WARN_DOUBLE_CLOCK and LATENCY_WARN (debug), RT_PUSH_IPI and
- * RT_RUNTIME_SHARE (no RT class yet), ATTACH_AGE_LOAD and UTIL_EST (no PELT).
+ * (a remote wake-up is enqueued at once; the IPI's delay is the resched IPI's),
+ * WARN_DOUBLE_CLOCK and LATENCY_WARN (debug), RT_PUSH_IPI and RT_RUNTIME_SHARE (no RT class
+ * yet), ATTACH_AGE_LOAD (PELT ageing at a class or group change, neither modelled).
+ * SIS_UTIL and UTIL_EST act through eevdf_pelt.c.
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
@@ -32,7 +33,7 @@ static const struct sl_feat_desc feats_6_18[] = {
 	{F_HRTICK_DL, "HRTICK_DL", false, false},
 	{F_NONTASK_CAPACITY, "NONTASK_CAPACITY", true, false},
 	{F_TTWU_QUEUE, "TTWU_QUEUE", true, false},
-	{F_SIS_UTIL, "SIS_UTIL", true, false},
+	{F_SIS_UTIL, "SIS_UTIL", true, true},
 	{F_WARN_DOUBLE_CLOCK, "WARN_DOUBLE_CLOCK", false, false},
 	/* mainline 1; the 6.18.y backport: 1 only on PREEMPT_RT; the target shows 0 */
 	{F_RT_PUSH_IPI, "RT_PUSH_IPI", false, false},
@@ -42,7 +43,7 @@ static const struct sl_feat_desc feats_6_18[] = {
 	{F_WA_IDLE, "WA_IDLE", true, true},
 	{F_WA_WEIGHT, "WA_WEIGHT", true, true},
 	{F_WA_BIAS, "WA_BIAS", true, true},
-	{F_UTIL_EST, "UTIL_EST", true, false},
+	{F_UTIL_EST, "UTIL_EST", true, true},
 	{F_LATENCY_WARN, "LATENCY_WARN", false, false},
 	{F_NI_RANDOM, "NI_RANDOM", true, true},
 };

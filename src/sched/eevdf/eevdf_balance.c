@@ -6,19 +6,22 @@
  * Simplifications, each a documented model choice:
  * - One scheduling domain holding every CPU (the target's single MC domain, one LLC): other
  *   topologies are balanced as if they were one LLC; groups are single CPUs.
- * - No PELT: a task's load is scale_load_down(weight) (1024 at nice 0) while it is runnable; a
- *   CPU's load is the sum over its runnable tasks; a sleeping wakee's blocked load is taken as
- *   not decayed (it is still counted on prev_cpu, so wake_affine_weight's "load(prev) - load(p)"
- *   is prev's runnable load). ATTACH_AGE_LOAD and UTIL_EST act on PELT only: inert.
+ * - Loads are PELT's (eevdf_pelt.c: the CPUs' load_avg and the tasks', as last updated):
+ *   wake_affine_weight's (the wakee's blocked load still on prev) and the balancer's load mode
+ *   (update_sg_lb_stats' group_load, detach_tasks' task_h_load). The balancer's classification
+ *   is the model's own (task counts: count mode when dst is idle or its runqueue empty), not
+ *   group_util/runnable.
  * - Balancing costs no simulated time, so max_newidle_lb_cost is 0 and the avg_idle cut-offs
  *   never stop a newidle pull; the cost model of the kernel is not represented.
  * - No active balancing: a CPU-bound task that is running is never pushed; the waiting tasks
  *   are moved instead (on 2 CPUs there is always a waiting one when one CPU has >= 2).
  * - The target's private sched_vcpu_pack patch (vcpu_pack_room, CPU choice) has no source; it
  *   is not modelled [UNVERIFIED]: its effect must be measured on the target.
- * - SIS_UTIL limits the idle scan by LLC utilisation: not modelled (no PELT here). With 2 CPUs
- *   its budget is one CPU below about 60% summed busy, which the model always scans, and none
- *   above it, where the kernel keeps the wakee on its busy target (docs/model/eevdf.md, 5.6).
+ * - SIS_UTIL: each periodic (not newidle) balance sets the LLC's idle-scan budget from the
+ *   sum of its CPUs' cpu_util_cfs (PELT, eevdf_pelt.c), and select_idle_cpu looks at that
+ *   many CPUs at most. With 2 CPUs the budget is one CPU below a mean of 619/1024 and none
+ *   above it, where the wakee stays on its busy target (docs/model/eevdf.md, 5.6). The model's
+ *   one domain is balanced as the LLC: the sum is over dst's LLC.
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
@@ -67,28 +70,12 @@ static bool idle_or_sched_idle(struct sl_sim *sim, int cpu)
 	return idle_cpu(sim, cpu) || sched_idle_cpu(sim, cpu);
 }
 
+/* detach_tasks' load of a task: task_h_load (flat: its load_avg), at least 1 */
 static s64 task_load(const struct sl_task *p)
 {
-	return (s64)scale_load_down(p->se.load.weight);
-}
+	s64 l = (s64)ee_se(&p->se)->avg.load_avg;
 
-/* the sum over the rq's tasks but the delayed ones (eevdf_rq's list_load) */
-static s64 cpu_load(struct sl_sim *sim, int cpu)
-{
-	const struct eevdf_rq *cfs = ee_rq_of(sim, &sim->cpus[cpu]);
-#ifdef SL_EEVDF_CHECK_LOAD
-	struct sched_entity *se;
-	s64 l = 0;
-
-	TAILQ_FOREACH(se, &cfs->tasks, group_node)
-	{
-		if (!se->sched_delayed)
-			l += (s64)scale_load_down(se->load.weight);
-	}
-	if (l != (s64)cfs->list_load)
-		abort();
-#endif
-	return (s64)cfs->list_load;
+	return l > 1 ? l : 1;
 }
 
 /* ---- wake-up ---- */
@@ -132,26 +119,38 @@ static int wake_affine_idle(struct sl_sim *sim, int this_cpu, int prev, bool syn
 	return -1;
 }
 
+/* PELT's cpu_load (the cfs_rq's load_avg) and task_h_load (flat: the task's load_avg), both as
+ * last updated: select_task_rq_fair syncs neither on a machine without EAS */
+static s64 pelt_cpu_load(struct sl_sim *sim, int cpu)
+{
+	return (s64)ee_rq_of(sim, &sim->cpus[cpu])->avg.load_avg;
+}
+
+static s64 pelt_task_load(const struct sl_task *p)
+{
+	return (s64)ee_se(&p->se)->avg.load_avg;
+}
+
 static int wake_affine_weight(struct sl_sim *sim, struct sl_task *p, int this_cpu, int prev,
 			      bool sync)
 {
-	s64 this_eff = cpu_load(sim, this_cpu), prev_eff;
+	s64 this_eff = pelt_cpu_load(sim, this_cpu), prev_eff, tl = pelt_task_load(p);
 	const s64 cap = 1024; /* capacity_of: no irq/steal time in the model */
 
 	if (sync) {
 		struct sl_task *curr = sim->cpus[this_cpu].curr;
-		s64 cl = curr ? task_load(curr) : 0;
+		s64 cl = curr && curr->sched_class == &sl_eevdf_class ? pelt_task_load(curr) : 0;
 
 		if (cl > this_eff)
 			return this_cpu;
 		this_eff -= cl;
 	}
-	this_eff += task_load(p);
+	this_eff += tl;
 	if (sched_feat(sim, F_WA_BIAS))
 		this_eff *= 100;
 	this_eff *= cap;
-	/* load(prev) - load(p): p's undecayed blocked load is in load(prev) (see the top) */
-	prev_eff = cpu_load(sim, prev);
+	/* p is still attached to prev, its blocked load decaying there: load(prev) - load(p) */
+	prev_eff = pelt_cpu_load(sim, prev) - tl;
 	if (sched_feat(sim, F_WA_BIAS))
 		prev_eff *= 100 + (EE_IMBALANCE_PCT - 100) / 2;
 	prev_eff *= cap;
@@ -188,10 +187,21 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 	 * the LLC's mask): each CPU's next of its LLC in that order is kept, so the walk visits
 	 * the LLC's CPUs only, not every CPU of the machine */
 	const int *llc_next = sim->class_state;
+	/* SIS_UTIL: nr_idle_scan + 1, decremented before each CPU is looked at; 1 is no scan */
+	int nr = sim->cpus[target].llc_size;
 
-	for (int k = 1, c = llc_next[target]; k < sim->cpus[target].llc_size; k++, c = llc_next[c])
+	if (sched_feat(sim, F_SIS_UTIL)) {
+		nr = (int)ee_rq_of(sim, &sim->cpus[target])->nr_idle_scan + 1;
+		if (nr == 1)
+			return target;
+	}
+	for (int k = 1, c = llc_next[target]; k < sim->cpus[target].llc_size;
+	     k++, c = llc_next[c]) {
+		if (--nr <= 0)
+			return target;
 		if (idle_cpu(sim, c))
 			return c;
+	}
 	return target;
 }
 
@@ -352,10 +362,15 @@ static bool can_migrate(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *sr
 static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src, struct sl_cpu *dst,
 		      bool preempt)
 {
-	/* detach: a non-sleep dequeue keeps the lag and a relative deadline */
-	sl_eevdf_dequeue_entity(sim, src, &p->se, 0);
+	/* detach: a non-sleep dequeue keeps the lag and a relative deadline; PELT detaches the
+	 * averages at once (DO_DETACH), and migrate_task_rq_fair of a migrating task only marks
+	 * it for attaching on dst (last_update_time 0) */
+	sl_eevdf_util_est_dequeue(sim, src, &p->se);
+	sl_eevdf_dequeue_entity(sim, src, &p->se, EE_DEQUEUE_MIGRATE);
 	sl_nr_running_dec(sim, src);
+	ee_se(&p->se)->avg.last_update_time = 0;
 	sl_eevdf_class.set_task_cpu(sim, p, dst->id);
+	sl_eevdf_util_est_enqueue(sim, dst, &p->se);
 	sl_eevdf_enqueue_entity(sim, dst, &p->se, 0);
 	sl_nr_running_inc(sim, dst);
 	if (preempt && (!dst->curr || dst->curr->sched_class == &sl_eevdf_class))
@@ -374,6 +389,10 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	bool count_mode;
 	int moved = 0, examined = 0;
 
+	/* update_sd_lb_stats ends with update_idle_cpu_scan on the LLC's domain, newidle
+	 * balances left out (the model's one domain is balanced as the LLC, see above) */
+	if (idle != EE_CPU_NEWLY_IDLE)
+		sl_eevdf_update_idle_scan(sim, dst, EE_IMBALANCE_PCT);
 	/* update_sd_lb_stats at the root domain (the only one) rewrites rd->overloaded: a CPU
 	 * with two queued tasks, delayed ones counted (update_sg_lb_stats reads rq->nr_running) */
 	sim->rd_overloaded = false;
@@ -412,7 +431,10 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	}
 	if (!src || src->nr_running < 2 || src->nr_running <= dst->nr_running)
 		return -1;
-	count_mode = sl_rq_idle(dst);
+	/* dst's group has spare capacity (update_sg_lb_stats: sum_nr_running, which counts delayed
+	 * tasks, below the group's one CPU): a newidle balance runs while the task that slept is
+	 * still rq->curr, with nothing left on the runqueue */
+	count_mode = sl_rq_idle(dst) || !(dst->nr_running + dst->nr_delayed);
 	if (count_mode) {
 		/* calculate_imbalance's sibling_imbalance for one-CPU groups: half the difference
 		 * of sum_nr_running, rq->nr_running's, which counts delayed tasks still queued */
@@ -422,7 +444,7 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		if (imbalance < 1)
 			imbalance = 1;
 	} else {
-		s64 ls = cpu_load(sim, src->id), ld = cpu_load(sim, dst->id);
+		s64 ls = pelt_cpu_load(sim, src->id), ld = pelt_cpu_load(sim, dst->id);
 
 		if (100 * ls <= EE_IMBALANCE_PCT * ld)
 			return -1;
@@ -513,6 +535,9 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 	u64 now_j = jiffy_of(sim);
 	int r;
 
+	/* the balance softirq (or the NO_HZ balance for an idle CPU) first brings the CPU's
+	 * blocked averages to now */
+	sl_eevdf_pelt_update(sim, rq, NULL, 0);
 	if (now_j >= cfs->last_balance + interval_j(sim, rq, busy)) {
 		r = sl_eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
 		if (r > 0) {
@@ -538,8 +563,36 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
  * rq->nr_running keeps them), makes a tickless idle CPU that is due balance; the balance runs
  * there, so the pulled task's preemption is that CPU's own (its idle exit and local path).
  */
+/*
+ * NOHZ_STATS_KICK: a busy CPU's tick asks an idle CPU to bring the tickless idle CPUs' blocked
+ * averages to now, at most once per LOAD_AVG_PERIOD (32 ms), while one has some left to decay
+ * (nohz.has_blocked; nohz.next_blocked is machine-wide, kept in CPU 0's area). Without it an
+ * idle CPU's utilization would stay as it was when it went idle, and SIS_UTIL read it so. The
+ * kick's IPI, which takes the idle CPU out of idle, is not modelled (nor the balance kick's).
+ */
+static void nohz_stats_kick(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *g = ee_rq_of(sim, &sim->cpus[0]);
+	bool kicked = false;
+
+	if (!rq->curr || sim->now <= g->nohz_next_blocked)
+		return;
+	for (int c = 0; c < sim->ncpu; c++) {
+		const struct sl_pelt_avg *a = &ee_rq_of(sim, &sim->cpus[c])->avg;
+
+		if (c == rq->id || !idle_cpu(sim, c) ||
+		    !(a->load_sum || a->util_sum || a->runnable_sum))
+			continue;
+		sl_eevdf_pelt_update(sim, &sim->cpus[c], NULL, 0);
+		kicked = true;
+	}
+	if (kicked)
+		g->nohz_next_blocked = sim->now + msecs_to_jiffies(sim, 32) * sim->tick_ns;
+}
+
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	nohz_stats_kick(sim, rq);
 	/* the first CPU in CPU order but rq that is tickless, idle and due (nohz_next.c finds
 	 * the tickless and due ones) */
 	if (rq->nr_running + rq->nr_delayed >= 2) {
@@ -596,6 +649,7 @@ bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 	overloaded = sim->rd_overloaded;
 	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
 		return false;
+	sl_eevdf_pelt_update(sim, rq, NULL, 0); /* sched_balance_update_blocked_averages */
 	if (sched_feat(sim, F_NI_RANDOM)) {
 		unsigned draw = (unsigned)(sl_rng_next(&sim->ni_rng) % 1024);
 
