@@ -782,6 +782,48 @@ static void test_newidle_next_balance(void **state)
 	free(t);
 }
 
+/*
+ * NO_HZ_IDLE keeps a running tick when the CPU's next timer of the timer wheel expires by the
+ * next tick (tick_nohz_next_event: the wheel's next expiry, a jiffy, at most one tick after the
+ * last jiffy); hrtimers are not looked at in high-resolution mode. The model's wheel timer is
+ * the background timer (bg). HZ 250, phase 0: at 1 ms the next tick is at 4 ms. bg at 3 ms
+ * (the wheel runs it at the 4 ms jiffy) and at 4 ms: kept; at 4.5 ms (the 8 ms jiffy) and
+ * 10 ms: stopped. A stopped tick is not restarted for it (re-programmed instead): stop. No wheel
+ * timer, an hrtimer (the hrtick) at 3 ms: stopped. At 4 ms exactly (on a jiffy) the next tick
+ * is 8 ms: bg at 7 ms kept. Without the rule every case stops.
+ */
+static void test_nohz_keeps_tick_near_wheel_timer(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct sl_timer *bg = &sl_mcpu(sim, 0)->bg;
+	const u64 at[4] = {3000000, 4000000, 4500000, 10000000};
+	const bool keep[4] = {true, true, false, false};
+
+	(void)state;
+	sim->now = 1000000;
+	sl_set_tick_stopped(sim, rq, false);
+	for (int i = 0; i < 4; i++) {
+		sl_arm(sim, bg, at[i]);
+		assert_int_equal(sl_eevdf_nohz_stop_tick(sim, rq, true), keep[i]);
+		assert_false(sl_eevdf_nohz_stop_tick(sim, rq, false));
+	}
+	sl_arm(sim, bg, 3000000);
+	sl_set_tick_stopped(sim, rq, true);
+	assert_false(sl_eevdf_nohz_stop_tick(sim, rq, true));
+	sl_set_tick_stopped(sim, rq, false);
+	sl_cancel(sim, bg);
+	sl_arm(sim, &rq->hrtick, 3000000);
+	assert_false(sl_eevdf_nohz_stop_tick(sim, rq, true));
+	sl_cancel(sim, &rq->hrtick);
+	sim->now = 4000000;
+	sl_arm(sim, bg, 7000000);
+	assert_true(sl_eevdf_nohz_stop_tick(sim, rq, true));
+	sl_cancel(sim, bg);
+	fixture_free(f);
+}
+
 /* each CPU's NI_RANDOM state at the start, with the machine's newidle_ratio R: ratio R, success
  * R / 2, calls 512; unset, the kernel's boot state 512, 256, 512; above 1024 refused */
 static struct sl_sim *ratio_sim(const char *param, struct sl_config *cfg, char *err, size_t n)
@@ -1227,6 +1269,7 @@ int main(void)
 		cmocka_unit_test(test_nohz_kick_counts_delayed),
 		cmocka_unit_test(test_nohz_kick_runs_on_kicked),
 		cmocka_unit_test(test_newidle_next_balance),
+		cmocka_unit_test(test_nohz_keeps_tick_near_wheel_timer),
 		cmocka_unit_test(test_load_balance_pelt),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),

@@ -669,6 +669,19 @@ static void bg_fn(struct sl_sim *sim, struct sl_timer *t)
 	sl_arm(sim, t, mc->bg_next);
 }
 
+/*
+ * Of the model's timers only the background timer (bg_wakeup: non-deferrable kernel timers,
+ * the vmstat and cache-reaping work) is a timer of the kernel's timer wheel; a task's sleep
+ * (clock_nanosleep), the tick and the hrtick are hrtimers, which high-resolution mode leaves
+ * out of NO_HZ's next timer event (docs/model/eevdf.md, 5.4)
+ */
+static u64 next_wheel_timer(const struct sl_sim *sim, int cpu)
+{
+	const struct sl_timer *t = &sl_mcpu(sim, cpu)->bg;
+
+	return sl_timer_armed(t) ? t->expires : UINT64_MAX;
+}
+
 static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_cpu *rq = sl_container_of(t, struct sl_cpu, hrtick);
@@ -754,6 +767,7 @@ void sl_machine_init_cpu(struct sl_sim *sim, struct sl_cpu *rq, int id)
 
 const struct sl_machine_ops sl_machine_ops = {
 	.resched_cpu = resched_cpu,
+	.next_wheel_timer = next_wheel_timer,
 };
 
 /* ---- tasks ---- */

@@ -346,6 +346,9 @@ struct sl_machine_ops {
 	/* resched_task/resched_cpu: set need_resched on rq and, when rq is another CPU that does
 	 * not poll, send it a reschedule IPI */
 	void (*resched_cpu)(struct sl_sim *sim, struct sl_cpu *rq);
+	/* the expiry of cpu's next timer of the kernel's timer wheel (timer_list), UINT64_MAX:
+	 * none; hrtimers (a task's sleep, the tick, the hrtick) are not in it. NULL: none */
+	u64 (*next_wheel_timer)(const struct sl_sim *sim, int cpu);
 };
 
 #define SL_NR_LEVELS 32 /* nr_running levels kept as CPU bitmaps (sl_nr_level_move) */
@@ -605,6 +608,11 @@ static inline int sl_sim_subscribe(struct sl_sim *sim, sl_event_fn fn, void *ctx
 static inline void sl_resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	sim->mops->resched_cpu(sim, rq);
+}
+
+static inline u64 sl_next_wheel_timer(const struct sl_sim *sim, int cpu)
+{
+	return sim->mops->next_wheel_timer ? sim->mops->next_wheel_timer(sim, cpu) : UINT64_MAX;
 }
 
 #endif

@@ -321,12 +321,19 @@ void sl_eevdf_free_domains(struct sl_sim *sim)
 	sim->class_state = NULL;
 }
 
+/*
+ * NO_HZ_IDLE (tick_nohz_next_event): an idle CPU stops its tick unless its next timer event
+ * falls within the tick period after the last jiffy, i.e. by the next tick: the timer wheel's
+ * next timer (a wheel timer expires on a jiffy, so the coming tick would run it anyway), the
+ * hrtimers being left out in high-resolution mode. Only a running tick is kept so; a stopped
+ * one is re-programmed instead, and here the timer itself wakes the CPU. RCU, irq_work and the
+ * architecture also keep the tick in the kernel; they are not modelled. Busy CPUs kick (below).
+ */
 bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
 {
-	(void)sim;
-	(void)rq;
-	(void)stop;
-	return false; /* NO_HZ_IDLE: every idle CPU stops its tick; busy CPUs kick (below) */
+	if (!stop || rq->tick_stopped)
+		return false;
+	return sl_next_wheel_timer(sim, rq->id) <= sl_tick_next(sim);
 }
 
 /* ---- moving tasks ---- */
