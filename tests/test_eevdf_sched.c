@@ -824,6 +824,67 @@ static void test_nohz_keeps_tick_near_wheel_timer(void **state)
 	fixture_free(f);
 }
 
+/*
+ * A kept tick through the machine: 6.18, 2 CPUs, one task running 1 ms every 100 ms on CPU0,
+ * HZ 250 (ticks at 4, 8 ms), 6 ms. The wake-up at 0 restarts CPU0's tick for 4 ms; the task
+ * sleeps at 1.002 ms (1 ms and the switch costs) and CPU0 idles with its tick running. Its
+ * background timer (the wheel timer) is first at bg_wakeup / 4. bg_wakeup=12ms: 3 ms, by the
+ * 4 ms tick: kept; the timer wakes CPU0 at 3 ms and is re-armed for 15 ms, but the tick stays
+ * kept until it has run (the kernel runs that timer from it); at 4 ms (jiffy 2) the idle CPU's
+ * own periodic balance runs: last_balance 2, next_balance 2 + 1 (the idle interval) = jiffy 3,
+ * 8 ms; then its next wheel timer (15 ms) is past the 8 ms tick: stopped. bg_wakeup=16ms: 4 ms,
+ * at the tick: the same. bg_wakeup=40ms (10 ms) and none: stopped at 1.002 ms, no balance by
+ * 6 ms (last_balance and next_balance still 0). Without the rule no case balances; without
+ * keeping it until it has run, the 12 ms and 16 ms cases stop at the timer's wake-up.
+ */
+static void kept_tick_run(const char *bg, u64 *last_balance, u64 *next_balance, bool *stopped)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[512];
+	struct sl_sim *sim;
+
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.cpus = "2";
+	a.duration = "6ms";
+	a.workloads[a.nworkloads++] = "periodic:run=1ms,period=100ms";
+	a.params[a.nparams++] = bg;
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	sim = sl_sim_new(&cfg);
+	assert_non_null(sim);
+	assert_int_equal(sl_sim_run(sim), 0);
+	assert_int_equal(sl_mcpu(sim, 0)->busy_ns, 1002000);
+	*last_balance = ee_rq_of(sim, &sim->cpus[0])->last_balance;
+	*next_balance = ee_rq_of(sim, &sim->cpus[0])->next_balance;
+	*stopped = sim->cpus[0].tick_stopped;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+static void test_kept_tick_balances(void **state)
+{
+	static const struct {
+		const char *bg;
+		u64 last_balance, next_balance;
+	} want[] = {{"bg_wakeup=12ms", 2, 8000000},
+		    {"bg_wakeup=16ms", 2, 8000000},
+		    {"bg_wakeup=40ms", 0, 0},
+		    {"bg_wakeup=0ns", 0, 0}};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		u64 lb, nb;
+		bool stopped;
+
+		kept_tick_run(want[i].bg, &lb, &nb, &stopped);
+		assert_int_equal(lb, want[i].last_balance);
+		assert_int_equal(nb, want[i].next_balance);
+		assert_true(stopped);
+	}
+}
+
 /* each CPU's NI_RANDOM state at the start, with the machine's newidle_ratio R: ratio R, success
  * R / 2, calls 512; unset, the kernel's boot state 512, 256, 512; above 1024 refused */
 static struct sl_sim *ratio_sim(const char *param, struct sl_config *cfg, char *err, size_t n)
@@ -1270,6 +1331,7 @@ int main(void)
 		cmocka_unit_test(test_nohz_kick_runs_on_kicked),
 		cmocka_unit_test(test_newidle_next_balance),
 		cmocka_unit_test(test_nohz_keeps_tick_near_wheel_timer),
+		cmocka_unit_test(test_kept_tick_balances),
 		cmocka_unit_test(test_load_balance_pelt),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),

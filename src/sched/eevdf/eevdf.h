@@ -76,6 +76,7 @@ struct eevdf_rq {
 	struct sl_pelt_avg avg;
 	u64 removed_nr, removed_load, removed_util, removed_runnable;
 	u64 nohz_next_blocked; /* CPU 0's: the machine's nohz.next_blocked (eevdf_balance.c) */
+	bool tick_kept;	       /* idle, its tick kept for a wheel timer the coming tick runs */
 	/* SIS_UTIL: the LLC's idle-scan budget (sd_llc_shared's nr_idle_scan, a copy per CPU) */
 	unsigned nr_idle_scan;
 };

@@ -331,9 +331,18 @@ void sl_eevdf_free_domains(struct sl_sim *sim)
  */
 bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop)
 {
-	if (!stop || rq->tick_stopped)
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+
+	if (!stop || rq->tick_stopped) {
+		cfs->tick_kept = false;
 		return false;
-	return sl_next_wheel_timer(sim, rq->id) <= sl_tick_next(sim);
+	}
+	/* the wheel timer it was kept for runs from the coming tick (the model's fires on its
+	 * own, maybe before): kept until that tick has run (sl_eevdf_tick_balance) */
+	if (cfs->tick_kept)
+		return true;
+	cfs->tick_kept = sl_next_wheel_timer(sim, rq->id) <= sl_tick_next(sim);
+	return cfs->tick_kept;
 }
 
 /* ---- moving tasks ---- */
@@ -599,6 +608,7 @@ static void nohz_stats_kick(struct sl_sim *sim, struct sl_cpu *rq)
 
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
+	ee_rq_of(sim, rq)->tick_kept = false; /* the tick it was kept for has come */
 	nohz_stats_kick(sim, rq);
 	/* the first CPU in CPU order but rq that is tickless, idle and due (nohz_next.c finds
 	 * the tickless and due ones) */
