@@ -587,8 +587,8 @@ def workload_names(path):
 
 def rtapp_rows(path, comm):
     """(rows, microseconds asked) of rt-app's logs of a task beside a trace
-    (<logbasename>-<task>-<instance>.log, a logbasename without '-': idx perf run period start end rel_st slack c_duration
-    ...); (0, 0) without one"""
+    (<logbasename>-<task>-<instance>.log, a logbasename without '-': idx perf run period start
+    end rel_st slack c_duration ...); (0, 0) without one"""
     import glob
     import os
     rows = asked = 0
