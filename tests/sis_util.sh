@@ -79,6 +79,15 @@ grep -q ',1050000000,11,U,0,6[0-9][0-9],6[0-9][0-9],6[2-9][0-9],0,0,2,' "$T/out"
 grep -q ',1058000000,11,U,0,[67][0-9][0-9],[67][0-9][0-9],[67][0-9][0-9],0,[67][0-9][0-9],0,' "$T/out" ||
 	fail "bal 1.058: $(cat "$T/out")"
 
+# --tasks at the ticks of bal.trace: from its first switch (0.99999) to its last line (1.058),
+# the ticks 1.000 ... 1.056, 15 (the 25 idle ticks before the first switch are not counted: 40
+# ticks, 7.5%, if they were). W and V run from 0.99999, util ~ 1024 (1 - 2^(-n/32)) with n the
+# whole periods: at 1.044 n = 41 (602), at 1.048 n = 45 (644): x > 619 at 1.048, 1.052 and 1.056,
+# 3 of 15 (20.0%). Neither sleeps, so util_est is 0 and util_avg alone gives the same.
+"$PY" "$TOOLPY" --tasks "$T/bal.trace" | tr -s ' ' >"$T/out" || fail "bal --tasks: exit $?"
+grep -q 'ticks 15: x [0-9]*, >619 20.0%, util_avg alone [0-9]*, >619 20.0%$' "$T/out" ||
+	fail "bal --tasks: $(cat "$T/out")"
+
 for x in 619:1 620:0 27:2 28:1 1024:0 0:2; do
 	got=$("$PY" "$TOOLPY" --budget "${x%:*}") || fail "--budget ${x%:*}: exit $?"
 	[ "$got" = "${x#*:}" ] || fail "--budget ${x%:*}: $got, expected ${x#*:}"
@@ -127,13 +136,13 @@ row() { printf '   %s   1  0  0  0  0  0 0  1000 0 0\n' "$1"; }
 tr -s ' ' <"$T/out" >"$T/sq"
 grep -q 'tasks.trace 0.01 idle0 60.0% idle1 0.0% wl 65.0% bg 5.0% other 0.0% ' "$T/sq" ||
 	fail "tasks, per trace: $(cat "$T/out")"
-grep -q '^A wl 300.0 300.0 1000.0 200.0 1500.0 20 1 2 1.500$' "$T/sq" || fail "tasks, A: $(cat "$T/out")"
-grep -q '^kworker/0:1 bg 100.0 100.0 1000.0 100.0 1000.0 - 0 0 -$' "$T/sq" ||
+grep -q '^A wl 300.0 300.0 1000.0 200.0 1500.0 20 1 2 1.500 -$' "$T/sq" || fail "tasks, A: $(cat "$T/out")"
+grep -q '^kworker/0:1 bg 100.0 100.0 1000.0 100.0 1000.0 - 0 0 - -$' "$T/sq" ||
 	fail "tasks, kworker: $(cat "$T/out")"
-grep -q '^B wl 1000.0 100.0 10000.0 0.0 0.0 - 0 0 -$' "$T/sq" || fail "tasks, B: $(cat "$T/out")"
-grep -q '^U other 0.0 0.0 0.0 0.0 0.0 0 1 0 -$' "$T/sq" || fail "tasks, U: $(cat "$T/out")"
+grep -q '^B wl 1000.0 100.0 10000.0 0.0 0.0 - 0 0 - -$' "$T/sq" || fail "tasks, B: $(cat "$T/out")"
+grep -q '^U other 0.0 0.0 0.0 0.0 0.0 0 1 0 - -$' "$T/sq" || fail "tasks, U: $(cat "$T/out")"
 "$PY" "$TOOLPY" --tasks --until 5 "$T/tasks/tasks.trace" >"$T/out" || fail "tasks --until: exit $?"
 tr -s ' ' <"$T/out" >"$T/sq"
-grep -q 'idle0 40.0% idle1 0.0% ' "$T/sq" && grep -q '^A wl 400.0 .* 0 -$' "$T/sq" ||
+grep -q 'idle0 40.0% idle1 0.0% ' "$T/sq" && grep -q '^A wl 400.0 .* 0 - -$' "$T/sq" ||
 	fail "tasks --until 5: $(cat "$T/out")"
 echo "sis_util: ok"

@@ -55,9 +55,10 @@ Usage: sis_util.py [--json] [--rows] [--all] [--warmup MS] [--until MS] TRACE...
              machine's own tasks (as tools/irq_background.py names them) and the rest; per
              task name, pooled over the traces, CPU ms per s of the span, slices (switch-in to
              switch-out) and bursts (CPU time from a wake-up to the next sleep) per s and
-             their means, and the task's own util_avg at its sched_waking lines. A CPU's time
-             before its first sched_switch is not counted; a run still open at the end is a
-             slice, not a burst
+             their means, the task's own util_avg at its sched_waking lines and its util_est
+             at the ticks it was queued (estq); per trace also x at the ticks from the first
+             sched line, with and without util_est. A CPU's time before its first sched_switch
+             is not counted; a run still open at the end is a slice, not a burst
   --until MS read only the first MS ms from the first sched_switch or sched_waking (the
              recordings run on past rt-app's duration while its threads end their loops)
   --budget X the budget of an average utilization X (0..1024), by the kernel's formula
@@ -243,6 +244,8 @@ class Trace:
         self.since = {}  # cpu -> the time its current task (or idle) was switched in
         self.idle_ns = {0: 0, 1: 0}
         self.wake_comm = {}  # pid -> the comm its sched_waking lines give
+        self.tick_x = []  # (x, x of util_avg alone) at each tick from t0
+        self.est_q = {}  # pid -> [sum of its util_est at the ticks it was queued, those ticks]
         self.t_end = None
 
     def task(self, pid, now, cpu):
@@ -304,7 +307,23 @@ class Trace:
                         x = self.x(t)
                         self.bal.append((t, x, budget(x)))
             self.xs.append((t, x if x is not None else self.x(t)))
+            if self.t0 is not None and t >= self.t0:
+                self.tick_split(t)
             self.next_tick += TICK_NS
+
+    def tick_split(self, t):
+        """--tasks: x at a tick from util_avg alone (no util_est, no clamp), and each queued
+        task's util_est (what util_est adds to x)"""
+        util = 0
+        for pid, p in self.tasks.items():
+            if not p.fair:
+                continue
+            util += p.avg.peek(t, self.curr.get(p.cpu) == pid)
+            if p.queued and (self.curr.get(p.cpu) == pid or self.seen_to.get(pid, 0) > t):
+                q = self.est_q.setdefault(pid, [0, 0])
+                q[0] += p.est
+                q[1] += 1
+        self.tick_x.append((self.xs[-1][1], util // LLC_WEIGHT))
 
     def running_update(self, p, now, running):
         if p.avg.update(now, 1, running):
@@ -635,24 +654,29 @@ def tasks(traces, as_json):
             comm = tr.tasks[pid].comm if pid in tr.tasks else tr.wake_comm.get(pid, "?")
             k = task_class(comm, names)
             cls[k] += a[0]
-            b = by.setdefault(comm, [k, 0, 0, 0, 0, 0])
+            b = by.setdefault(comm, [k, 0, 0, 0, 0, 0, 0, 0])
             for i in range(5):
                 b[i + 1] += a[i]
+            q = tr.est_q.get(pid, (0, 0))
+            b[6] += q[0]
+            b[7] += q[1]
         if tr.until is None:
             for comm in names:
                 loops, asked = rtapp_rows(tr.path, comm[:15])
                 lg = logged.setdefault(comm[:15], [0, 0])
                 lg[0] += loops
                 lg[1] += asked
-        ticks = [x for t, x in tr.xs if t >= tr.t0 and (t - tr.phase) % TICK_NS == 0] \
-            if tr.phase is not None else []
-        per.append(dict(trace=tr.path, span_s=span / 1e9,
-                        tick_x_mean=sum(ticks) / len(ticks) if ticks else None,
-                        tick_above=pct(sum(1 for x in ticks if x > X_LIMIT), len(ticks)),
+        n = len(tr.tick_x)
+        per.append(dict(trace=tr.path, span_s=span / 1e9, ticks=n,
+                        tick_x_mean=sum(x for x, _ in tr.tick_x) / n if n else None,
+                        tick_above=pct(sum(1 for x, _ in tr.tick_x if x > X_LIMIT), n),
+                        tick_xutil_mean=sum(u for _, u in tr.tick_x) / n if n else None,
+                        tick_util_above=pct(sum(1 for _, u in tr.tick_x if u > X_LIMIT), n),
                         idle={c: tr.idle_ns[c] / span for c in (0, 1)},
                         share={k: v / (2 * span) for k, v in cls.items()}))
     res = []
-    for comm, (k, ns, sl, bu, us, nw) in sorted(by.items(), key=lambda i: (-i[1][1], i[0])):
+    for comm, (k, ns, sl, bu, us, nw, eq, nq) in sorted(by.items(),
+                                                         key=lambda i: (-i[1][1], i[0])):
         if not ns and not nw:
             continue
         loops, asked = logged.get(comm, (0, 0))
@@ -660,29 +684,34 @@ def tasks(traces, as_json):
                         loops=loops, cpu_per_asked=ns / (asked * 1000) if asked else None,
                         slices_per_s=sl / span_all * 1e9, slice_us=ns / sl / 1e3 if sl else 0.0,
                         bursts_per_s=bu / span_all * 1e9, burst_us=ns / bu / 1e3 if bu else 0.0,
-                        util=us / nw if nw else None, wakings=nw))
+                        util=us / nw if nw else None, wakings=nw,
+                        est_queued=eq / nq if nq else None))
     if as_json:
         print(json.dumps(dict(traces=per, tasks=res), indent=1))
         return
     print("per trace: the span (s), each CPU's idle share, the classes' shares of the 2 CPUs "
-          "(wl: the workload's, bg: the machine's own, other)")
+          "(wl: the workload's, bg: the machine's own, other); at the ticks from the first sched "
+          "line: x's mean and share above 619, and x of util_avg alone (without util_est)")
     for r in per:
         print(f"{r['trace'][-58:]:58} {r['span_s']:7.2f} idle0 {100 * r['idle'][0]:5.1f}% "
               f"idle1 {100 * r['idle'][1]:5.1f}% wl {100 * r['share']['wl']:5.1f}% "
               f"bg {100 * r['share']['bg']:5.1f}% other {100 * r['share']['other']:5.1f}% "
-              f"ticks: x {r['tick_x_mean'] or 0:4.0f}, >619 {r['tick_above']:5.1f}%")
+              f"ticks {r['ticks']}: x {r['tick_x_mean'] or 0:.0f}, >619 {r['tick_above']:.1f}%, "
+              f"util_avg alone {r['tick_xutil_mean'] or 0:.0f}, >619 {r['tick_util_above']:.1f}%")
     print("per task, pooled: CPU ms per s of the span, slices per s and mean (us), bursts (wake-up"
           " to sleep) per s and mean (us), the task's util_avg at its wakings, wakings")
     print("; loops: rt-app's log rows beside the traces, cpu/asked: the CPU time over the "
-          "microseconds of run those rows asked (without --until)")
+          "microseconds of run those rows asked (without --until); estq: its util_est at the "
+          "ticks it was queued")
     print(f"{'comm':20} {'cls':5} {'ms/s':>7} {'sl/s':>7} {'sl us':>8} {'bu/s':>7} "
-          f"{'bu us':>8} {'util':>5} {'wakings':>7} {'loops':>6} {'cpu/asked':>9}")
+          f"{'bu us':>8} {'util':>5} {'wakings':>7} {'loops':>6} {'cpu/asked':>9} {'estq':>5}")
     for r in res:
         u = "-" if r["util"] is None else f"{r['util']:.0f}"
         ca = "-" if r["cpu_per_asked"] is None else f"{r['cpu_per_asked']:.3f}"
         print(f"{r['comm'][:20]:20} {r['cls']:5} {r['cpu_ms_per_s']:7.1f} {r['slices_per_s']:7.1f} "
               f"{r['slice_us']:8.1f} {r['bursts_per_s']:7.1f} {r['burst_us']:8.1f} {u:>5} "
-              f"{r['wakings']:7d} {r['loops']:6d} {ca:>9}")
+              f"{r['wakings']:7d} {r['loops']:6d} {ca:>9} "
+              f"{'-' if r['est_queued'] is None else format(r['est_queued'], '.0f'):>5}")
 
 
 def rows(traces, warmup, all_tasks):
