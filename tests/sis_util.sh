@@ -79,6 +79,16 @@ grep -q ',1050000000,11,U,0,6[0-9][0-9],6[0-9][0-9],6[2-9][0-9],0,0,2,' "$T/out"
 grep -q ',1058000000,11,U,0,[67][0-9][0-9],[67][0-9][0-9],[67][0-9][0-9],0,[67][0-9][0-9],0,' "$T/out" ||
 	fail "bal 1.058: $(cat "$T/out")"
 
+# --tasks at the ticks of bal.trace: from its first switch (0.99999) to its last line (1.058),
+# the ticks 1.000 ... 1.056, 15 (the 25 idle ticks before the first switch are not counted: 40
+# ticks, 7.5%, if they were). W and V run from 0.99999, util ~ 1024 (1 - 2^(-n/32)) with n the
+# whole periods: at 1.044 n = 41 (602), at 1.048 n = 45 (644): x > 619 at 1.048, 1.052 and 1.056,
+# 3 of 15 (20.0%). Neither sleeps, so util_est is 0 and util_avg alone gives the same.
+"$PY" "$TOOLPY" --tasks "$T/bal.trace" >"$T/out" || fail "bal --tasks: exit $?"
+tr -s ' ' <"$T/out" >"$T/sq"
+grep -q 'ticks 15: x [0-9]*, >619 20.0%, util_avg alone [0-9]*, >619 20.0%$' "$T/sq" ||
+	fail "bal --tasks: $(cat "$T/out")"
+
 for x in 619:1 620:0 27:2 28:1 1024:0 0:2; do
 	got=$("$PY" "$TOOLPY" --budget "${x%:*}") || fail "--budget ${x%:*}: exit $?"
 	[ "$got" = "${x#*:}" ] || fail "--budget ${x%:*}: $got, expected ${x#*:}"
@@ -94,4 +104,46 @@ rc=0
 [ "$rc" -eq 2 ] && grep -q 'expected 0..1024' "$T/err" || fail "--budget 1025: exit $rc $(cat "$T/err")"
 printf '# tracer: nop\n' >"$T/empty.trace"
 tool_error "$T/empty.trace" 'no sched_switch or sched_waking'
+# --tasks (tasks.trace, 2 CPUs, times in s): CPU 0: A (10) runs 1.048576-1.049576 and sleeps; an
+# interrupt wakes it at 1.050000 (its util_avg then is one.trace's T's: 20); it runs
+# 1.051576-1.052576, is preempted by kworker/0:1 (30), which runs 1 ms and sleeps; A runs
+# 1.053576-1.054576 and sleeps. CPU 1: B (12) runs from 1.048576 to the last line, 1.058576 (B
+# wakes U, 11, which never runs). Span 10 ms. A: 3 ms, 3 slices, 2 bursts (1 ms, then 2 ms) ->
+# 300 ms/s, 300 slices/s of 1000 us, 200 bursts/s of 1500 us, util 20 at its 1 waking;
+# kworker/0:1 (bg): 100 ms/s, 1 slice and 1 burst of 1000 us; B: 1000 ms/s, 1 slice of 10000 us
+# still open at the end (no burst); U: no time, 1 waking, util 0, not the JSON's (other). CPU 0
+# idle 2 + 4 of 10 ms (60%), CPU 1 0%; wl (3 + 10) / 20 = 65%, bg 1 / 20 = 5%. rt-app's logs:
+# web-A-0.log 2 rows of 1000 us asked -> loops 2, cpu/asked 3000 / 2000 = 1.500; web-X-A-1.log is
+# not A's (5 rows). --until 5: the lines to 1.053576 (t0 + 5 ms): A 2 ms of 5 (400 ms/s), CPU 0
+# idle 2 of 5 ms (40%), no cpu/asked.
+mkdir -p "$T/tasks"
+{
+	printf '# tracer: nop\n#\n'
+	sw 0 1.048576000 swapper/0 0 R A 10
+	sw 1 1.048576000 swapper/1 0 R B 12
+	sw 0 1.049576000 A 10 S swapper/0 0
+	printf '          <idle>-0       [000] d.h2.     1.050000000: sched_waking: comm=A pid=10 prio=120 target_cpu=000\n'
+	sw 0 1.051576000 swapper/0 0 R A 10
+	sw 0 1.052576000 A 10 R kworker/0:1 30
+	sw 0 1.053576000 kworker/0:1 30 S A 10
+	sw 0 1.054576000 A 10 S swapper/0 0
+	wk 1 1.058576000 B 12
+} >"$T/tasks/tasks.trace"
+printf '{ "tasks" : { "A" : { "run" : 1000 }, "B" : { "run" : 1000 } } }\n' >"$T/tasks/t.json"
+row() { printf '   %s   1  0  0  0  0  0 0  1000 0 0\n' "$1"; }
+{ printf '#idx perf run period start end rel_st slack c_duration c_period wu_lat\n'; row 0; row 0; } >"$T/tasks/web-A-0.log"
+{ row 1; row 1; row 1; row 1; row 1; } >"$T/tasks/web-X-A-1.log"
+"$PY" "$TOOLPY" --tasks "$T/tasks/tasks.trace" >"$T/out" || fail "tasks: exit $? ($(cat "$T/out"))"
+tr -s ' ' <"$T/out" >"$T/sq"
+grep -q 'tasks.trace 0.01 idle0 60.0% idle1 0.0% wl 65.0% bg 5.0% other 0.0% ' "$T/sq" ||
+	fail "tasks, per trace: $(cat "$T/out")"
+grep -q '^A wl 300.0 300.0 1000.0 200.0 1500.0 20 1 2 1.500 -$' "$T/sq" || fail "tasks, A: $(cat "$T/out")"
+grep -q '^kworker/0:1 bg 100.0 100.0 1000.0 100.0 1000.0 - 0 0 - -$' "$T/sq" ||
+	fail "tasks, kworker: $(cat "$T/out")"
+grep -q '^B wl 1000.0 100.0 10000.0 0.0 0.0 - 0 0 - -$' "$T/sq" || fail "tasks, B: $(cat "$T/out")"
+grep -q '^U other 0.0 0.0 0.0 0.0 0.0 0 1 0 - -$' "$T/sq" || fail "tasks, U: $(cat "$T/out")"
+"$PY" "$TOOLPY" --tasks --until 5 "$T/tasks/tasks.trace" >"$T/out" || fail "tasks --until: exit $?"
+tr -s ' ' <"$T/out" >"$T/sq"
+grep -q 'idle0 40.0% idle1 0.0% ' "$T/sq" || fail "tasks --until 5, idle: $(cat "$T/out")"
+grep -q '^A wl 400.0 .* 0 - -$' "$T/sq" || fail "tasks --until 5, A: $(cat "$T/out")"
 echo "sis_util: ok"

@@ -31,8 +31,9 @@ is busy and 15 jiffies have passed since its last balance (balance_interval 4 ms
 ("bal"); the tool also gives the budget of x at the wake-up itself ("wake") and of x 4 ms
 before ("lag4").
 
-Usage: sis_util.py [--json] [--rows] [--all] [--warmup MS] TRACE...
+Usage: sis_util.py [--json] [--rows] [--all] [--warmup MS] [--until MS] TRACE...
        sis_util.py --split [--warmup MS] TRACE...
+       sis_util.py --tasks [--json] [--until MS] TRACE...
        sis_util.py --budget X
   (default)  per trace: wake-ups, the share with x > 619 at the wake-up, with budget 0 (bal,
              wake, lag4), x's p50 and p90 at the wake-ups, balances counted; then all traces
@@ -48,6 +49,18 @@ Usage: sis_util.py [--json] [--rows] [--all] [--warmup MS] TRACE...
              stays with budget 0 and > 0, the same by x at the wake-up, and `name=value`
              lines: the rule's rate over the wake-ups whose budget was > 0 (what mainline
              with SIS_UTIL leaves to the rule)
+  --tasks    where the utilization comes from (docs/validate.md, "The browser's utilization,
+             real against model"): per trace the span, each CPU's idle share and the shares
+             of the workload (the task names of the one rt-app JSON beside the trace), the
+             machine's own tasks (as tools/irq_background.py names them) and the rest; per
+             task name, pooled over the traces, CPU ms per s of the span, slices (switch-in to
+             switch-out) and bursts (CPU time from a wake-up to the next sleep) per s and
+             their means, the task's own util_avg at its sched_waking lines and its util_est
+             at the ticks it was queued (estq); per trace also x at the ticks from the first
+             sched line, with and without util_est. A CPU's time before its first sched_switch
+             is not counted; a run still open at the end is a slice, not a burst
+  --until MS read only the first MS ms from the first sched_switch or sched_waking (the
+             recordings run on past rt-app's duration while its threads end their loops)
   --budget X the budget of an average utilization X (0..1024), by the kernel's formula
 Exit 2 on a file that cannot be read, a line that is not understood where a field is expected,
 a trace of more than 2 CPUs, or no wake-up.
@@ -212,8 +225,9 @@ def tick_phase(path):
 class Trace:
     """one trace's PELT state, the balances and their budgets, and x at each wake-up"""
 
-    def __init__(self, path):
+    def __init__(self, path, until=None):
         self.path = path
+        self.until = until  # ns after the first sched line: the lines after it are not read
         self.tasks = {}
         self.curr = {}  # cpu -> pid running (0 idle)
         self.seen_to = last_named(path)
@@ -225,6 +239,14 @@ class Trace:
         self.ran_on = {}  # pid -> the CPUs it was switched in on
         self.t0 = None
         self.next_tick = None
+        # --tasks: pid -> [cpu ns, slices, bursts (run time to a sleep), util sum, wakings]
+        self.acct = {}
+        self.since = {}  # cpu -> the time its current task (or idle) was switched in
+        self.idle_ns = {0: 0, 1: 0}
+        self.wake_comm = {}  # pid -> the comm its sched_waking lines give
+        self.tick_x = []  # (x, x of util_avg alone) at each tick from t0
+        self.est_q = {}  # pid -> [sum of its util_est at the ticks it was queued, those ticks]
+        self.t_end = None
 
     def task(self, pid, now, cpu):
         p = self.tasks.get(pid)
@@ -285,7 +307,23 @@ class Trace:
                         x = self.x(t)
                         self.bal.append((t, x, budget(x)))
             self.xs.append((t, x if x is not None else self.x(t)))
+            if self.t0 is not None and t >= self.t0:
+                self.tick_split(t)
             self.next_tick += TICK_NS
+
+    def tick_split(self, t):
+        """--tasks: x at a tick from util_avg alone (no util_est, no clamp), and each queued
+        task's util_est (what util_est adds to x)"""
+        util = 0
+        for pid, p in self.tasks.items():
+            if not p.fair:
+                continue
+            util += p.avg.peek(t, self.curr.get(p.cpu) == pid)
+            if p.queued and (self.curr.get(p.cpu) == pid or self.seen_to.get(pid, 0) > t):
+                q = self.est_q.setdefault(pid, [0, 0])
+                q[0] += p.est
+                q[1] += 1
+        self.tick_x.append((self.xs[-1][1], util // LLC_WEIGHT))
 
     def running_update(self, p, now, running):
         if p.avg.update(now, 1, running):
@@ -315,9 +353,25 @@ class Trace:
         p.avg.run_sum = p.avg.runnable * (PELT_MIN_DIVIDER + p.avg.contrib)
         p.cpu = cpu
 
+    def account(self, cpu, now, slept):
+        """--tasks: the time since the CPU's last switch to its task (a slice; a burst ends when
+        the task sleeps) or to its idle time; nothing before the CPU's first switch"""
+        old = self.curr.get(cpu, 0)
+        if cpu in self.since:
+            dur = now - self.since[cpu]
+            if old:
+                a = self.acct.setdefault(old, [0, 0, 0, 0, 0])
+                a[0] += dur
+                a[1] += 1
+                a[2] += int(slept)
+            else:
+                self.idle_ns[cpu] += dur
+        self.since[cpu] = now
+
     def missed(self, cpu, pid, now):
         """a switch the recording left out (it keeps only the switches of its own tasks'
         lines): the task of a line runs on the line's CPU, the one before it there slept"""
+        self.account(cpu, now, True)
         old = self.curr[cpu]
         if old and old in self.tasks and self.tasks[old].queued:
             self.sleep(self.tasks[old], now)
@@ -336,10 +390,14 @@ class Trace:
             raise ValueError(f"{self.path}:{lineno}: CPU {cpu}: the tool reads 2-CPU traces")
         if self.t0 is None and ev in ("sched_switch", "sched_waking"):
             self.t0 = now  # the workload's start: a recording's first lines are idle exits
+        if self.t0 is not None:
+            self.t_end = now
         self.ticks_to(now)
         tpid = int(tpid)
         if ev != "sched_switch" and cpu in self.curr and self.curr[cpu] != tpid:
             self.missed(cpu, tpid, now)
+            if tpid in self.tasks and self.tasks[tpid].comm == "?":
+                self.tasks[tpid].comm = tcomm
         if ev == "sched_switch":
             s = SW.search(rest)
             pr = re.search(r"prev_prio=(\d+)", rest)
@@ -350,8 +408,13 @@ class Trace:
             prev, pstate, nxt = int(s.group(1)), s.group(2), int(s.group(4))
             if cpu in self.curr and self.curr[cpu] != prev:
                 self.missed(cpu, prev, now)
+            self.curr[cpu] = prev
+            self.account(cpu, now, not pstate.startswith("R"))
             if prev:
                 p = self.task(prev, now, cpu)
+                if p.comm == "?":
+                    pc = re.search(r"prev_comm=(.*) prev_pid=", rest)
+                    p.comm = pc.group(1) if pc else "?"
                 p.fair = int(pr.group(1)) >= 100
                 if p.cpu != cpu:
                     self.move(p, now, cpu)
@@ -396,6 +459,10 @@ class Trace:
                 x = (u0 + u1) // LLC_WEIGHT
                 self.xs.append((now, x))
                 self.wakes.append((now, pid, s.group(1), cpu, x, u0, u1))
+                self.wake_comm[pid] = s.group(1)
+                a = self.acct.setdefault(pid, [0, 0, 0, 0, 0])
+                a[3] += self.tasks[pid].avg.peek(now) if pid in self.tasks else 0
+                a[4] += 1
                 return
             new = ev == "sched_wakeup_new" and pid not in self.tasks
             p = self.task(pid, now, tgt)
@@ -429,7 +496,15 @@ class Trace:
             for lineno, line in enumerate(f, 1):
                 m = LINE.match(line)
                 if m:
+                    if (self.until is not None and self.t0 is not None and
+                            stamp(m.group(5)) > self.t0 + self.until):
+                        self.ticks_to(self.t0 + self.until)
+                        self.t_end = self.t0 + self.until
+                        break
                     self.line(m, lineno)
+        if self.t_end is not None:
+            for c in list(self.since):
+                self.account(c, self.t_end, False)  # the runs open at the end: slices, no burst
         return self
 
     def counted(self, warmup, all_tasks):
@@ -453,10 +528,10 @@ MODES = ("bal", "wake", "lag4")
 X_BINS = (0, 200, 400, 500, 560, 620, 700, 800, 1025)  # --split's classes of x
 
 
-def load(paths):
+def load(paths, until=None):
     out = []
     for p in paths:
-        t = Trace(p).run()
+        t = Trace(p, until).run()
         if t.t0 is None:
             raise ValueError(f"{p}: no sched_switch or sched_waking line")
         out.append(t)
@@ -507,6 +582,136 @@ def summary(traces, warmup, all_tasks, as_json):
     print(f"{'all':58} {n:8d} {pct(tot['hi'], n):7.1f} {pct(tot['bal'], n):7.1f} "
           f"{pct(tot['wake'], n):6.1f} {pct(tot['lag4'], n):6.1f} {allx[len(allx) // 2]:6d} "
           f"{allx[(len(allx) - 1) * 9 // 10]:5d}")
+
+
+def task_class(comm, names):
+    """wl: the workload's (rt-app's threads); bg: the machine's own (kernel threads, the guest
+    agent, the model's kworker-bg); other: the rest (the recording harness, other work)"""
+    import irq_background
+    if irq_background.is_background(comm):
+        return "bg"
+    return "wl" if irq_background.is_workload(comm, names) else "other"
+
+
+def workload_names(path):
+    """the task names of the rt-app JSON beside a trace (the recordings' and --sim-out's
+    directories hold one; the model's machine-background.json is not it), or none"""
+    import glob
+    import os
+    import irq_background
+    js = [j for j in sorted(glob.glob(os.path.join(os.path.dirname(path) or ".", "*.json")))
+          if os.path.basename(j) != "machine-background.json"]
+    return irq_background.task_names(js[0]) if len(js) == 1 else set()
+
+
+def rtapp_rows(path, comm):
+    """(rows, microseconds asked) of rt-app's logs of a task beside a trace
+    (<logbasename>-<task>-<instance>.log, a logbasename without '-': idx perf run period start
+    end rel_st slack c_duration ...); (0, 0) without one"""
+    import glob
+    import os
+    rows = asked = 0
+    for f in sorted(glob.glob(os.path.join(os.path.dirname(path) or ".", f"*-{comm}-*.log"))):
+        # the log basename (rt-app's "logbasename", "rt-app" by default) has no '-': the glob's
+        # web-Event-Display-7.log is not Display's
+        if not re.fullmatch(r"[^-]*-" + re.escape(comm) + r"-\d+\.log", os.path.basename(f)):
+            continue
+        with open(f) as fh:
+            for n, line in enumerate(fh, 1):
+                if line.startswith("#") or not line.strip():
+                    continue
+                v = line.split()
+                try:
+                    asked += int(v[8])
+                except (IndexError, ValueError):
+                    raise ValueError(f"{f}:{n}: expected rt-app's log columns (c_duration the "
+                                     "9th)") from None
+                rows += 1
+    return rows, asked
+
+
+def tasks(traces, as_json):
+    """per task name, pooled over the traces: CPU time per second of the span (first
+    sched_switch or sched_waking to the last line), slices (switch-in to switch-out) and bursts
+    (the CPU time from a wake-up to the next sleep) per second and their means, and the task's
+    own util_avg at its sched_waking lines; per trace, each CPU's idle share and each class's"""
+    import irq_background
+    by = {}
+    per = []
+    logged = {}  # comm -> [rt-app log rows, microseconds of run asked]
+    span_all = 0
+    for tr in traces:
+        span = tr.t_end - tr.t0
+        if span <= 0:
+            raise ValueError(f"{tr.path}: no time between the first and the last line")
+        span_all += span
+        try:
+            names = workload_names(tr.path)
+        except irq_background.BadInput as e:
+            raise ValueError(str(e)) from None
+        cls = {"wl": 0, "bg": 0, "other": 0}
+        for pid, a in tr.acct.items():
+            comm = tr.tasks[pid].comm if pid in tr.tasks else tr.wake_comm.get(pid, "?")
+            k = task_class(comm, names)
+            cls[k] += a[0]
+            b = by.setdefault(comm, [k, 0, 0, 0, 0, 0, 0, 0])
+            for i in range(5):
+                b[i + 1] += a[i]
+            q = tr.est_q.get(pid, (0, 0))
+            b[6] += q[0]
+            b[7] += q[1]
+        if tr.until is None:
+            for comm in names:
+                loops, asked = rtapp_rows(tr.path, comm[:15])
+                lg = logged.setdefault(comm[:15], [0, 0])
+                lg[0] += loops
+                lg[1] += asked
+        n = len(tr.tick_x)
+        per.append(dict(trace=tr.path, span_s=span / 1e9, ticks=n,
+                        tick_x_mean=sum(x for x, _ in tr.tick_x) / n if n else None,
+                        tick_above=pct(sum(1 for x, _ in tr.tick_x if x > X_LIMIT), n),
+                        tick_xutil_mean=sum(u for _, u in tr.tick_x) / n if n else None,
+                        tick_util_above=pct(sum(1 for _, u in tr.tick_x if u > X_LIMIT), n),
+                        idle={c: tr.idle_ns[c] / span for c in (0, 1)},
+                        share={k: v / (2 * span) for k, v in cls.items()}))
+    res = []
+    for comm, (k, ns, sl, bu, us, nw, eq, nq) in sorted(by.items(),
+                                                         key=lambda i: (-i[1][1], i[0])):
+        if not ns and not nw:
+            continue
+        loops, asked = logged.get(comm, (0, 0))
+        res.append(dict(comm=comm, cls=k, cpu_ms_per_s=ns / span_all * 1e3,
+                        loops=loops, cpu_per_asked=ns / (asked * 1000) if asked else None,
+                        slices_per_s=sl / span_all * 1e9, slice_us=ns / sl / 1e3 if sl else 0.0,
+                        bursts_per_s=bu / span_all * 1e9, burst_us=ns / bu / 1e3 if bu else 0.0,
+                        util=us / nw if nw else None, wakings=nw,
+                        est_queued=eq / nq if nq else None))
+    if as_json:
+        print(json.dumps(dict(traces=per, tasks=res), indent=1))
+        return
+    print("per trace: the span (s), each CPU's idle share, the classes' shares of the 2 CPUs "
+          "(wl: the workload's, bg: the machine's own, other); at the ticks from the first sched "
+          "line: x's mean and share above 619, and x of util_avg alone (without util_est)")
+    for r in per:
+        print(f"{r['trace'][-58:]:58} {r['span_s']:7.2f} idle0 {100 * r['idle'][0]:5.1f}% "
+              f"idle1 {100 * r['idle'][1]:5.1f}% wl {100 * r['share']['wl']:5.1f}% "
+              f"bg {100 * r['share']['bg']:5.1f}% other {100 * r['share']['other']:5.1f}% "
+              f"ticks {r['ticks']}: x {r['tick_x_mean'] or 0:.0f}, >619 {r['tick_above']:.1f}%, "
+              f"util_avg alone {r['tick_xutil_mean'] or 0:.0f}, >619 {r['tick_util_above']:.1f}%")
+    print("per task, pooled: CPU ms per s of the span, slices per s and mean (us), bursts (wake-up"
+          " to sleep) per s and mean (us), the task's util_avg at its wakings, wakings")
+    print("; loops: rt-app's log rows beside the traces, cpu/asked: the CPU time over the "
+          "microseconds of run those rows asked (without --until); estq: its util_est at the "
+          "ticks it was queued")
+    print(f"{'comm':20} {'cls':5} {'ms/s':>7} {'sl/s':>7} {'sl us':>8} {'bu/s':>7} "
+          f"{'bu us':>8} {'util':>5} {'wakings':>7} {'loops':>6} {'cpu/asked':>9} {'estq':>5}")
+    for r in res:
+        u = "-" if r["util"] is None else f"{r['util']:.0f}"
+        ca = "-" if r["cpu_per_asked"] is None else f"{r['cpu_per_asked']:.3f}"
+        print(f"{r['comm'][:20]:20} {r['cls']:5} {r['cpu_ms_per_s']:7.1f} {r['slices_per_s']:7.1f} "
+              f"{r['slice_us']:8.1f} {r['bursts_per_s']:7.1f} {r['burst_us']:8.1f} {u:>5} "
+              f"{r['wakings']:7d} {r['loops']:6d} {ca:>9} "
+              f"{'-' if r['est_queued'] is None else format(r['est_queued'], '.0f'):>5}")
 
 
 def rows(traces, warmup, all_tasks):
@@ -599,6 +804,7 @@ def main(argv):
     as_json = "--json" in argv
     all_tasks = "--all" in argv
     warmup = 0
+    until = None
     paths = []
     it = iter(argv)
     mode = "summary"
@@ -609,7 +815,9 @@ def main(argv):
             mode = "rows"
         elif a == "--split":
             mode = "split"
-        elif a in ("--warmup", "--budget"):
+        elif a == "--tasks":
+            mode = "tasks"
+        elif a in ("--warmup", "--budget", "--until"):
             v = next(it, None)
             try:
                 n = int(v)
@@ -625,7 +833,10 @@ def main(argv):
                     return 2
                 print(budget(n))
                 return 0
-            warmup = n * 1000000
+            if a == "--until":
+                until = n * 1000000
+            else:
+                warmup = n * 1000000
         elif a.startswith("-"):
             print(f"sis_util.py: {a}: unknown option\n{__doc__}", file=sys.stderr)
             return 2
@@ -638,9 +849,11 @@ def main(argv):
         if mode == "split":
             split(paths, warmup)
             return 0
-        traces = load(paths)
+        traces = load(paths, until)
         if mode == "rows":
             rows(traces, warmup, all_tasks)
+        elif mode == "tasks":
+            tasks(traces, as_json)
         else:
             summary(traces, warmup, all_tasks, as_json)
     except (OSError, EOFError, ValueError) as e:
