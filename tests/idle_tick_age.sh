@@ -11,10 +11,7 @@
 # So ages 0, 1 and 20+ once each: three exits, shares 0.333.
 set -eu
 . "$(dirname "$0")/pytool.sh"
-sw() { # sw CPU TIME PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
-	printf '%16s-%-7s [00%s] d..2.     %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%s next_prio=120\n' \
-		"$3" "$4" "$1" "$2" "$3" "$4" "$5" "$6" "$7"
-}
+. "$(dirname "$0")/trace_fixture.sh"
 idle() { # idle CPU TIME STATE
 	printf '%16s-%-7s [00%s] d..1.     %s: cpu_idle: state=%s cpu_id=%s\n' '<idle>' 0 "$1" "$2" "$3" "$1"
 }

@@ -13,12 +13,9 @@
 # cpu_idle, no JSON beside, an unknown option.
 set -eu
 . "$(dirname "$0")/pytool.sh"
+. "$(dirname "$0")/trace_fixture.sh"
 idle() { # idle CPU TIME STATE FLAGS
 	printf '          <idle>-0       [00%s] %s     %s: cpu_idle: state=%s cpu_id=%s\n' "$1" "$4" "$2" "$3" "$1"
-}
-sw() { # sw CPU TIME PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
-	printf '%16s-%-7s [00%s] d..2.     %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%s next_prio=120\n' \
-		"$3" "$4" "$1" "$2" "$3" "$4" "$5" "$6" "$7"
 }
 X=4294967295
 mkdir -p "$T/rec"

@@ -13,12 +13,7 @@
 # file that does not exist and an unknown option: exit 2.
 set -eu
 . "$(dirname "$0")/pytool.sh"
-S='prev_prio=120 prev_state'
-N='next_prio=120'
-sw() { # sw CPU TIME PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
-	printf '%16s-%-7s [00%s] d..2.     %s: sched_switch: prev_comm=%s prev_pid=%s %s=%s ==> next_comm=%s next_pid=%s %s\n' \
-		"$3" "$4" "$1" "$2" "$3" "$4" "$S" "$5" "$6" "$7" "$N"
-}
+. "$(dirname "$0")/trace_fixture.sh"
 {
 	printf '# tracer: nop\n#\n'
 	sw 1 0.000000 swapper/1 0 R C 12

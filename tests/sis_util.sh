@@ -34,12 +34,7 @@
 # without its prios (file and line named), a third CPU, --budget 1025: exit 2, saying so.
 set -eu
 . "$(dirname "$0")/pytool.sh"
-S='prev_prio=120 prev_state'
-N='next_prio=120'
-sw() { # sw CPU TIME PREV_COMM PREV_PID STATE NEXT_COMM NEXT_PID
-	printf '%16s-%-7s [00%s] d..2.     %s: sched_switch: prev_comm=%s prev_pid=%s %s=%s ==> next_comm=%s next_pid=%s %s\n' \
-		"$3" "$4" "$1" "$2" "$3" "$4" "$S" "$5" "$6" "$7" "$N"
-}
+. "$(dirname "$0")/trace_fixture.sh"
 wk() { # wk CPU TIME LINE_COMM LINE_PID: an interrupt there wakes U (11)
 	printf '%16s-%-7s [00%s] d.h2.     %s: sched_waking: comm=U pid=11 prio=120 target_cpu=00%s\n' \
 		"$3" "$4" "$1" "$2" "$1"
