@@ -43,47 +43,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftrace_lines import LINE, SW, opener, stamp  # noqa: E402
+from rtapp_json import BadInput, task_names  # noqa: E402
 
 IDLE_EXIT = 4294967295
 STATE = re.compile(r"state=(\d+)")
 KTHREAD = re.compile(r"^(kworker|rcu_|kcompactd|kdamond|kswapd|khugepaged|ksmd|oom_reaper|kauditd)")
 AGENT = {"tokio-rt-worker"}
-
-
-class BadInput(Exception):
-    pass
-
-
-def task_names(path):
-    """the top-level keys of the "tasks" object of an rt-app JSON (comments and trailing commas
-    allowed, as rt-app reads them)"""
-    try:
-        with open(path, errors="replace") as f:
-            text = f.read()
-    except OSError as e:
-        raise BadInput(f"{path}: cannot read: {e.strerror}")
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    text = re.sub(r"(?m)//.*$", "", text)
-    # rt-app's reader is lax (bare strings as events, trailing commas): no json.loads, the
-    # keys of "tasks" are the strings followed by ':' and '{' one level inside it
-    m = re.search(r'"tasks"\s*:\s*\{', text)
-    if not m:
-        raise BadInput(f"{path}: expected an rt-app JSON with a \"tasks\" object")
-    names, depth = set(), 1
-    for tok in re.finditer(r'"((?:[^"\\]|\\.)*)"\s*:\s*\{|[{}]|"(?:[^"\\]|\\.)*"', text[m.end():]):
-        if tok.group(1) is not None:
-            if depth == 1:
-                names.add(tok.group(1))
-            depth += 1
-        elif tok.group(0) == "{":
-            depth += 1
-        elif tok.group(0) == "}":
-            depth -= 1
-            if depth == 0:
-                break
-    if not names:
-        raise BadInput(f"{path}: expected an rt-app JSON with a \"tasks\" object of tasks")
-    return names
 
 
 def is_workload(comm, names):

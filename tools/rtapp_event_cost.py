@@ -31,88 +31,28 @@ Prints `param rtapp_cold=Nns` (the fit through the origin, rounded; 0 when negat
 Exit 2 on bad input (a directory without one JSON, logs or trace, a log or trace line not
 understood), 1 when the output cannot be written.
 """
-import glob
-import lzma
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rtapp_json  # noqa: E402
+from ftrace_lines import LINE, SW, opener, stamp  # noqa: E402
 from run_stretch import BadInput, log_rows, logs_of  # noqa: E402
 
-
-def tokens(text, path):
-    """rt-app's lax JSON: strings, numbers, braces, brackets, ':' and ','"""
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    text = re.sub(r"(?m)//.*$", "", text)
-    out = []
-    for m in re.finditer(r'"((?:[^"\\]|\\.)*)"|(-?[0-9][0-9.eE+-]*|true|false|null)|([{}\[\]:,])|(\S)', text):
-        if m.group(1) is not None:
-            out.append(("s", m.group(1)))
-        elif m.group(2) is not None:
-            out.append(("n", m.group(2)))
-        elif m.group(3) is not None:
-            out.append((m.group(3), None))
-        else:
-            raise BadInput("%s: expected rt-app JSON, found %r" % (path, m.group(4)))
-    return out
-
-
-def parse(tok, i, path):
-    """(value, next index); an object is a list of (key, value) in order, duplicates kept, a
-    bare string inside an object is (string, None)"""
-    if i >= len(tok):
-        raise BadInput("%s: expected a value, found the end" % path)
-    k, v = tok[i]
-    if k == "{":
-        pairs = []
-        i += 1
-        while i < len(tok) and tok[i][0] != "}":
-            if tok[i][0] == ",":
-                i += 1
-                continue
-            if tok[i][0] != "s":
-                raise BadInput("%s: expected a key in an object" % path)
-            key = tok[i][1]
-            i += 1
-            if i < len(tok) and tok[i][0] == ":":
-                val, i = parse(tok, i + 1, path)
-                pairs.append((key, val))
-            else:
-                pairs.append((key, None))
-        return pairs, i + 1
-    if k == "[":
-        out = []
-        i += 1
-        while i < len(tok) and tok[i][0] != "]":
-            if tok[i][0] == ",":
-                i += 1
-                continue
-            val, i = parse(tok, i, path)
-            out.append(val)
-        return out, i + 1
-    if k in ("s", "n"):
-        return v, i + 1
-    raise BadInput("%s: expected a value, found %r" % (path, k))
+# sched_switch's prev_comm up to the first space (a name with a space is cut there)
+PREV_COMM = re.compile(r"prev_comm=(\S+)")
 
 
 def phases(path):
-    """{thread: [(c_duration us, run events, wake events)]} of each phase of each task"""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            tok = tokens(f.read(), path)
-    except OSError as e:
-        raise BadInput("%s: cannot read: %s" % (path, e.strerror)) from None
-    top, _ = parse(tok, 0, path)
-    tasks = dict(top).get("tasks") if isinstance(top, list) else None
-    if not isinstance(tasks, list):
-        raise BadInput('%s: expected an rt-app JSON with a "tasks" object' % path)
+    """{thread: [(c_duration us, run events)]} of each phase of each task"""
     out = {}
-    for name, body in tasks:
-        if not isinstance(body, list):
+    for name, body in rtapp_json.tasks_of(path):
+        if not isinstance(body, rtapp_json.Obj):
             continue
-        ph = dict(body).get("phases")
-        lists = [b for _, b in ph if isinstance(b, list)] if isinstance(ph, list) else [body]
+        ph = body.get("phases")
+        lists = [b for _, b in ph if isinstance(b, rtapp_json.Obj)] if isinstance(
+            ph, rtapp_json.Obj) else [body]
         res = []
         for ev in lists:
             cdur = runs = 0
@@ -120,6 +60,8 @@ def phases(path):
                 if key.startswith("run"):
                     runs += 1
                     try:
+                        if isinstance(val, (bool, list)) or val is None:
+                            raise TypeError
                         cdur += int(float(val))
                     except (TypeError, ValueError):
                         raise BadInput("%s: task %s: expected a number of us for %s" %
@@ -131,43 +73,38 @@ def phases(path):
 
 def trace_cpu(path):
     """{pid: [cpu ns, sched_waking lines as the current task, comm]}"""
-    op = lzma.open if path.endswith(".xz") else open
     on = {}  # cpu -> (pid, since)
     acc = {}
-    sw = re.compile(r"^\s*(.+)-(\d+)\s+\[(\d+)\].*?\s(\d+)\.(\d+):\s+(sched_switch|sched_waking):"
-                    r"(.*)$")
     try:
-        with op(path, "rt", encoding="utf-8", errors="replace") as f:
-            for no, line in enumerate(f, 1):
-                m = sw.match(line)
-                if not m:
-                    continue
-                t = int(m.group(4)) * 1000000000 + int(m.group(5).ljust(9, "0")[:9])
-                cpu, pid = int(m.group(3)), int(m.group(2))
-                if m.group(6) == "sched_waking":
-                    if pid:
-                        acc.setdefault(pid, [0, 0, m.group(1).strip()])[1] += 1
-                    continue
-                f2 = dict(re.findall(r"(\w+)=(\S+)", m.group(7)))
-                try:
-                    prev, nxt = int(f2["prev_pid"]), int(f2["next_pid"])
-                except (KeyError, ValueError):
-                    raise BadInput("%s:%d: expected prev_pid and next_pid in sched_switch" %
-                                   (path, no)) from None
-                if cpu in on and on[cpu][0] == prev and prev:
-                    a = acc.setdefault(prev, [0, 0, ""])
-                    a[0] += t - on[cpu][1]
-                if prev:
-                    acc.setdefault(prev, [0, 0, ""])[2] = f2.get("prev_comm", "")
-                on[cpu] = (nxt, t)
+        for no, line in enumerate(opener(path), 1):
+            m = LINE.match(line)
+            if not m or m.group(6) not in ("sched_switch", "sched_waking"):
+                continue
+            t = stamp(m.group(5))
+            cpu, pid = int(m.group(3)), int(m.group(2))
+            if m.group(6) == "sched_waking":
+                if pid:
+                    acc.setdefault(pid, [0, 0, m.group(1).strip()])[1] += 1
+                continue
+            w = SW.search(m.group(7))
+            if not w:
+                raise BadInput("%s:%d: expected prev_pid and next_pid in sched_switch" %
+                               (path, no))
+            prev, nxt = int(w.group(1)), int(w.group(4))
+            if cpu in on and on[cpu][0] == prev and prev:
+                a = acc.setdefault(prev, [0, 0, ""])
+                a[0] += t - on[cpu][1]
+            if prev:
+                c = PREV_COMM.search(m.group(7))
+                acc.setdefault(prev, [0, 0, ""])[2] = c.group(1) if c else ""
+            on[cpu] = (nxt, t)
     except OSError as e:
         raise BadInput("%s: cannot read: %s" % (path, e.strerror)) from None
     return acc
 
 
 def measure(d, kloop, tail):
-    js = [j for j in sorted(glob.glob(os.path.join(d, "*.json")))
-          if os.path.basename(j) != "machine-background.json"]
+    js = rtapp_json.workload_files(d)
     if len(js) != 1:
         raise BadInput("%s: expected one rt-app JSON, found %d" % (d, len(js)))
     ph = phases(js[0])

@@ -74,6 +74,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftrace_lines import LINE, SW, opener  # noqa: E402
+from rtapp_json import BadInput, log_basename  # noqa: E402
 
 IDLE_MAX = 0.1  # busy share under which the other vCPU counts as idle
 BUSY_MIN = 0.9  # and at or over which as busy
@@ -82,10 +83,6 @@ TOP = 5  # the takers printed per thread with --taken
 LONG_US = 1000  # the runs asked of at least this long measure the loop's cost
 MIN_ROWS = 8  # a directory with fewer such rows gives no figure
 SURE = 0.5  # the share of rows ending at a sleep under which the offset is marked UNSURE
-
-
-class BadInput(Exception):
-    pass
 
 
 def log_rows(path):
@@ -109,12 +106,12 @@ def log_rows(path):
 
 
 def basename_of(d):
-    """log_basename from the directory's JSON file, rt-app's default rt-app without one"""
+    """log_basename from the directory's JSON file (global's, tools/rtapp_json.py), rt-app's
+    default rt-app without one"""
     for p in sorted(glob.glob(os.path.join(d, "*.json"))):
-        with open(p, encoding="utf-8", errors="replace") as f:
-            m = re.search(r'"log_basename"\s*:\s*"([^"]*)"', f.read())
-        if m:
-            return m.group(1)
+        base = log_basename(p)
+        if base is not None:
+            return base
     return "rt-app"
 
 

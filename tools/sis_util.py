@@ -596,12 +596,10 @@ def task_class(comm, names):
 def workload_names(path):
     """the task names of the rt-app JSON beside a trace (the recordings' and --sim-out's
     directories hold one; the model's machine-background.json is not it), or none"""
-    import glob
     import os
-    import irq_background
-    js = [j for j in sorted(glob.glob(os.path.join(os.path.dirname(path) or ".", "*.json")))
-          if os.path.basename(j) != "machine-background.json"]
-    return irq_background.task_names(js[0]) if len(js) == 1 else set()
+    import rtapp_json
+    js = rtapp_json.workload_files(os.path.dirname(path) or ".")
+    return rtapp_json.task_names(js[0]) if len(js) == 1 else set()
 
 
 def rtapp_rows(path, comm):
@@ -635,7 +633,7 @@ def tasks(traces, as_json):
     sched_switch or sched_waking to the last line), slices (switch-in to switch-out) and bursts
     (the CPU time from a wake-up to the next sleep) per second and their means, and the task's
     own util_avg at its sched_waking lines; per trace, each CPU's idle share and each class's"""
-    import irq_background
+    import rtapp_json
     by = {}
     per = []
     logged = {}  # comm -> [rt-app log rows, microseconds of run asked]
@@ -647,7 +645,7 @@ def tasks(traces, as_json):
         span_all += span
         try:
             names = workload_names(tr.path)
-        except irq_background.BadInput as e:
+        except rtapp_json.BadInput as e:
             raise ValueError(str(e)) from None
         cls = {"wl": 0, "bg": 0, "other": 0}
         for pid, a in tr.acct.items():
