@@ -557,6 +557,50 @@ static void bg_split_by_hand(void **state)
 	assert_non_null(strstr(err, "bg0.trace: expected cpu_idle lines"));
 }
 
+static void bg_each(const struct sl_trace_record *r, void *split)
+{
+	sl_bg_acc_record(split, r);
+}
+
+/*
+ * The split taken from vtrace's own read of the trace (calibrate's background trace, read once):
+ * bg_split_by_hand's figures, and vtrace's figures those of sl_vtrace_read on the same trace
+ * (thread0 followed: the window 1-21 ms, its 3 switches out: 15, 16.99 and 21 ms).
+ */
+static void bg_split_from_the_vtrace_read(void **state)
+{
+	static struct sl_vtrace v, w;
+	const char *names[] = {"thread0"};
+	const char *skip[] = {"thread0", "bash"};
+	const char *path = put("bg.trace", bg_trace);
+	struct sl_bg_acc a;
+	struct sl_bg_split s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(sl_bg_acc_init(&a, skip, 2), 0);
+	assert_int_equal(sl_vtrace_read_each(&v, path, names, 1, 0, bg_each, &a, err, sizeof(err)),
+			 0);
+	assert_int_equal(sl_bg_acc_finish(&a, &s, path, err, sizeof(err)), 0);
+	assert_null(a.cpu);
+	assert_int_equal(s.ncpu, 2);
+	assert_int_equal(s.irq_rate_milli, (3000000000000ULL / 9790000 + 0) / 2);
+	assert_int_equal(s.irq_run_ns, 30000);
+	assert_int_equal(s.task_rate_milli, 50000);
+	assert_int_equal(s.task_run_ns, 60000);
+	assert_int_equal(sl_vtrace_read(&w, path, names, 1, 0, err, sizeof(err)), 0);
+	assert_int_equal(v.start, 1000000);
+	assert_int_equal(v.end, 21000000);
+	assert_int_equal(v.task[0].switches, 3);
+	assert_int_equal(v.start, w.start);
+	assert_int_equal(v.end, w.end);
+	assert_int_equal(v.task[0].switches, w.task[0].switches);
+	assert_int_equal(v.other_ns, w.other_ns);
+	assert_memory_equal(v.cpu, w.cpu, sizeof(v.cpu));
+	sl_vtrace_free(&v);
+	sl_vtrace_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +617,7 @@ int main(void)
 		cmocka_unit_test(calibrate_leaves_out_disturbed_rounds),
 		cmocka_unit_test(background_json_and_conf),
 		cmocka_unit_test(bg_split_by_hand),
+		cmocka_unit_test(bg_split_from_the_vtrace_read),
 	};
 
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -12,7 +12,7 @@
 
 #define BG_MAX_CPUS 256
 
-struct bg_cpu {
+struct sl_bg_cpu {
 	bool idle, exited;
 	u64 entry, exit;
 	u64 idle_ns, exits, exit_ns;
@@ -29,7 +29,7 @@ static bool skipped(const char *comm, const char *const *skip, int nskip)
 	return false;
 }
 
-static void on_idle(struct bg_cpu *c, const struct sl_trace_record *r)
+static void on_idle(struct sl_bg_cpu *c, const struct sl_trace_record *r)
 {
 	if (r->state < 0) {
 		if (c->idle) {
@@ -49,7 +49,7 @@ static void on_idle(struct bg_cpu *c, const struct sl_trace_record *r)
 	c->entry = r->time;
 }
 
-static void on_switch(struct bg_cpu *c, const struct sl_trace_record *r, const char *const *skip,
+static void on_switch(struct sl_bg_cpu *c, const struct sl_trace_record *r, const char *const *skip,
 		      int nskip)
 {
 	c->exited = false;
@@ -64,48 +64,57 @@ static void on_switch(struct bg_cpu *c, const struct sl_trace_record *r, const c
 	}
 }
 
-int sl_bg_split_read(struct sl_bg_split *s, const char *path, const char *const *skip, int nskip,
-		     char *err, size_t errlen)
+int sl_bg_acc_init(struct sl_bg_acc *a, const char *const *skip, int nskip)
 {
-	struct bg_cpu *cpu = calloc(BG_MAX_CPUS, sizeof(*cpu));
-	struct sl_trace_reader rd;
-	struct sl_trace_record rec;
-	u64 first = 0, last = 0;
-	bool started = false;
-	int rc, ncpu = 0;
+	memset(a, 0, sizeof(*a));
+	a->skip = skip;
+	a->nskip = nskip;
+	a->cpu = calloc(BG_MAX_CPUS, sizeof(*a->cpu));
+	return a->cpu ? 0 : -1;
+}
+
+void sl_bg_acc_free(struct sl_bg_acc *a)
+{
+	free(a->cpu);
+	a->cpu = NULL;
+}
+
+void sl_bg_acc_record(struct sl_bg_acc *a, const struct sl_trace_record *rec)
+{
+	int c = rec->kind == SL_TR_CPU_IDLE ? rec->cpu_id : rec->cpu;
+
+	if (!a->cpu)
+		return;
+	/* the events may be turned on one by one: before the first sched_ line every exit would
+	 * look interrupt-only */
+	if (!a->started && !strncmp(rec->event, "sched_", 6)) {
+		a->started = true;
+		a->first = rec->time;
+	}
+	if (!a->started || c < 0 || c >= BG_MAX_CPUS)
+		return;
+	a->last = rec->time;
+	if (c >= a->ncpu)
+		a->ncpu = c + 1;
+	if (rec->kind == SL_TR_CPU_IDLE)
+		on_idle(&a->cpu[c], rec);
+	else if (rec->kind == SL_TR_SCHED_SWITCH)
+		on_switch(&a->cpu[c], rec, a->skip, a->nskip);
+}
+
+int sl_bg_acc_finish(struct sl_bg_acc *a, struct sl_bg_split *s, const char *path, char *err,
+		     size_t errlen)
+{
+	const struct sl_bg_cpu *cpu = a->cpu;
+	u64 first = a->first, last = a->last;
+	int rc = 0, ncpu = a->ncpu;
 
 	memset(s, 0, sizeof(*s));
 	if (!cpu) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	if (sl_trace_open(&rd, NULL, path, false, err, errlen)) {
-		free(cpu);
-		return -1;
-	}
-	while ((rc = sl_trace_next(&rd, &rec)) == 1) {
-		int c = rec.kind == SL_TR_CPU_IDLE ? rec.cpu_id : rec.cpu;
-
-		/* the events may be turned on one by one: before the first sched_ line every
-		 * exit would look interrupt-only */
-		if (!started && !strncmp(rec.event, "sched_", 6)) {
-			started = true;
-			first = rec.time;
-		}
-		if (!started || c < 0 || c >= BG_MAX_CPUS)
-			continue;
-		last = rec.time;
-		if (c >= ncpu)
-			ncpu = c + 1;
-		if (rec.kind == SL_TR_CPU_IDLE)
-			on_idle(&cpu[c], &rec);
-		else if (rec.kind == SL_TR_SCHED_SWITCH)
-			on_switch(&cpu[c], &rec, skip, nskip);
-	}
-	if (rc < 0)
-		snprintf(err, errlen, "%s", rd.err);
-	sl_trace_close(&rd);
-	if (!rc && (!started || last <= first)) {
+	if (!a->started || last <= first) {
 		snprintf(err, errlen,
 			 "%s: expected sched_switch and cpu_idle lines, found no window", path);
 		rc = -1;
@@ -144,6 +153,34 @@ int sl_bg_split_read(struct sl_bg_split *s, const char *path, const char *const 
 		s->task_rate_milli = task_rate / (u64)ncpu;
 		s->task_run_ns = with_tasks ? task_run / (u64)with_tasks : 0;
 	}
-	free(cpu);
-	return rc ? -1 : 0;
+	sl_bg_acc_free(a);
+	return rc;
+}
+
+int sl_bg_split_read(struct sl_bg_split *s, const char *path, const char *const *skip, int nskip,
+		     char *err, size_t errlen)
+{
+	struct sl_bg_acc a;
+	struct sl_trace_reader rd;
+	struct sl_trace_record rec;
+	int rc;
+
+	if (sl_bg_acc_init(&a, skip, nskip))
+		return sl_bg_acc_finish(&a, s, path, err, errlen);
+	if (sl_trace_open(&rd, NULL, path, false, err, errlen)) {
+		sl_bg_acc_free(&a);
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
+	while ((rc = sl_trace_next(&rd, &rec)) == 1)
+		sl_bg_acc_record(&a, &rec);
+	if (rc < 0)
+		snprintf(err, errlen, "%s", rd.err);
+	sl_trace_close(&rd);
+	if (rc < 0) {
+		sl_bg_acc_free(&a);
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
+	return sl_bg_acc_finish(&a, s, path, err, errlen);
 }

@@ -963,6 +963,12 @@ int sl_calibrate_wake_path(struct sl_calibration *c, char *err, size_t errlen)
 	return c->wake_measured ? 0 : -1;
 }
 
+/* a record of the background trace to the split (validate/bg_split.h) */
+static void bg_record(const struct sl_trace_record *r, void *split)
+{
+	sl_bg_acc_record(split, r);
+}
+
 /*
  * 7. The machine's own background (kworkers, RCU, timers, the host): a trace of `sleep 2`,
  *    nothing else of ours running. Per CPU, over the window of the sleep: its idle entries
@@ -975,8 +981,11 @@ int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen)
 	char trace[] = "/tmp/schedlab-background-XXXXXX";
 	char *cmd[] = {"sleep", "2", NULL};
 	const char *names[] = {"sleep"};
+	/* the tracer and the sleep are ours, the rest the machine's */
+	const char *ours[] = {"sleep", "schedlab"};
 	u64 entries = 0, busy = 0, win;
 	struct sl_vtrace *v;
+	struct sl_bg_acc split;
 	int fd = mkstemp(trace), rc = -1;
 
 	if (fd < 0) {
@@ -985,10 +994,13 @@ int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen)
 	}
 	close(fd);
 	v = calloc(1, sizeof(*v));
+	/* the split (validate/bg_split.h) from the same read of the trace; out of memory, it
+	 * says so when finished */
+	(void)sl_bg_acc_init(&split, ours, 2);
 	if (!v) {
 		snprintf(err, errlen, "calibrate: out of memory");
 	} else if (!sl_record(trace, NULL, 0, cmd, err, errlen) &&
-		   !sl_vtrace_read(v, trace, names, 1, 0, err, errlen)) {
+		   !sl_vtrace_read_each(v, trace, names, 1, 0, bg_record, &split, err, errlen)) {
 		win = v->end > v->start ? v->end - v->start : 0;
 		rc = 0;
 		for (int i = 0; i < v->ncpu && win; i++) {
@@ -1016,17 +1028,16 @@ int sl_calibrate_background(struct sl_calibration *c, char *err, size_t errlen)
 			rc = -1;
 		}
 		if (!rc && entries) {
-			/* the tracer and the sleep are ours, the rest the machine's */
-			const char *ours[] = {"sleep", "schedlab"};
 			char e2[256];
 
 			c->bg_rate = entries * 1000000000ULL / win / (u64)v->ncpu;
 			c->bg_run_ns = busy / entries;
 			c->bg_measured = true;
 			c->bg_split_measured =
-				!sl_bg_split_read(&c->bg_split, trace, ours, 2, e2, sizeof(e2));
+				!sl_bg_acc_finish(&split, &c->bg_split, trace, e2, sizeof(e2));
 		}
 	}
+	sl_bg_acc_free(&split);
 	if (v)
 		sl_vtrace_free(v);
 	free(v);

@@ -210,8 +210,8 @@ static int record(struct pass *ps, const struct sl_trace_record *r, char *err, s
 	return fail ? -1 : 0;
 }
 
-static int one_pass(struct sl_vtrace *v, const char *path, bool window_only, char *err,
-		    size_t errlen)
+static int one_pass(struct sl_vtrace *v, const char *path, bool window_only, sl_vt_each each,
+		    void *arg, char *err, size_t errlen)
 {
 	static struct pass ps; /* 64 KiB of slots: not on the stack */
 	struct sl_trace_reader rd;
@@ -223,7 +223,9 @@ static int one_pass(struct sl_vtrace *v, const char *path, bool window_only, cha
 	ps.window_only = window_only;
 	if (sl_trace_open(&rd, NULL, path, false, err, errlen))
 		return -1;
-	while ((rc = sl_trace_next(&rd, &rec)) == 1)
+	while ((rc = sl_trace_next(&rd, &rec)) == 1) {
+		if (each)
+			each(&rec, arg);
 		if (record(&ps, &rec, err, errlen)) {
 			char m[256];
 
@@ -232,6 +234,7 @@ static int one_pass(struct sl_vtrace *v, const char *path, bool window_only, cha
 			rc = -1;
 			break;
 		}
+	}
 	if (rc < 0 && !err[0])
 		snprintf(err, errlen, "%s", rd.err);
 	else if (rc < 0 && rd.err[0])
@@ -264,6 +267,12 @@ static int one_pass(struct sl_vtrace *v, const char *path, bool window_only, cha
 int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *names, int n, u64 span,
 		   char *err, size_t errlen)
 {
+	return sl_vtrace_read_each(v, path, names, n, span, NULL, NULL, err, errlen);
+}
+
+int sl_vtrace_read_each(struct sl_vtrace *v, const char *path, const char *const *names, int n,
+			u64 span, sl_vt_each each, void *arg, char *err, size_t errlen)
+{
 	memset(v, 0, sizeof(*v));
 	err[0] = '\0';
 	if (n > SL_VT_MAX_TASKS) {
@@ -280,7 +289,7 @@ int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *nam
 	}
 	for (int c = 0; c < SL_VT_MAX_CPUS; c++)
 		v->cpu[c].state = -1;
-	if (one_pass(v, path, true, err, errlen))
+	if (one_pass(v, path, true, NULL, NULL, err, errlen))
 		return -1;
 	if (!v->end) {
 		snprintf(err, errlen, "%s: no event of the tasks (%s%s) in the trace", path,
@@ -299,7 +308,7 @@ int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *nam
 		v->end = v->start + span;
 	for (int i = 0; i < n; i++)
 		v->task[i].npids = 0;
-	return one_pass(v, path, false, err, errlen);
+	return one_pass(v, path, false, each, arg, err, errlen);
 }
 
 void sl_vtrace_free(struct sl_vtrace *v)

@@ -61,6 +61,13 @@ struct sl_vtrace {
  */
 int sl_vtrace_read(struct sl_vtrace *v, const char *path, const char *const *names, int n, u64 span,
 		   char *err, size_t errlen);
+
+/* sl_vtrace_read, each record of its second pass (every record of the trace, in order, unless
+ * the read fails) also given to each(record, arg) for a caller's own figures from the same read */
+struct sl_trace_record;
+typedef void (*sl_vt_each)(const struct sl_trace_record *r, void *arg);
+int sl_vtrace_read_each(struct sl_vtrace *v, const char *path, const char *const *names, int n,
+			u64 span, sl_vt_each each, void *arg, char *err, size_t errlen);
 void sl_vtrace_free(struct sl_vtrace *v);
 
 #endif
