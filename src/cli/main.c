@@ -537,20 +537,28 @@ static void features_table(FILE *f, const void *arg)
 	fputs(buf, f);
 }
 
-static int cmd_features(int argc, char **argv)
+/* features and sysctl: the configuration their options build, listed */
+static int config_list(int argc, char **argv, const char *name,
+		       json_object *(*to_json)(const struct sl_config *cfg),
+		       void (*table)(FILE *f, const void *arg))
 {
 	struct cli c;
 	struct sl_config cfg;
 	char err[2048];
-	int rc = list_options(argc, argv, &c, "features");
+	int rc = list_options(argc, argv, &c, name);
 
 	if (rc)
 		return rc;
 	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
 		return die("%s", err);
-	rc = list_out(&c, c.json ? sl_list_features_json(&cfg) : NULL, features_table, &cfg);
+	rc = list_out(&c, c.json ? to_json(&cfg) : NULL, table, &cfg);
 	sl_config_free(&cfg);
 	return rc;
+}
+
+static int cmd_features(int argc, char **argv)
+{
+	return config_list(argc, argv, "features", sl_list_features_json, features_table);
 }
 
 static void sysctl_table(FILE *f, const void *arg)
@@ -565,18 +573,7 @@ static void sysctl_table(FILE *f, const void *arg)
 
 static int cmd_sysctl(int argc, char **argv)
 {
-	struct cli c;
-	struct sl_config cfg;
-	char err[2048];
-	int rc = list_options(argc, argv, &c, "sysctl");
-
-	if (rc)
-		return rc;
-	if (sl_config_build(&cfg, &c.a, err, sizeof(err)))
-		return die("%s", err);
-	rc = list_out(&c, c.json ? sl_list_sysctl_json(&cfg) : NULL, sysctl_table, &cfg);
-	sl_config_free(&cfg);
-	return rc;
+	return config_list(argc, argv, "sysctl", sl_list_sysctl_json, sysctl_table);
 }
 
 static void workloads_table(FILE *f, const void *arg)
