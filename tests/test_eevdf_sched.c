@@ -885,6 +885,77 @@ static void test_kept_tick_balances(void **state)
 	}
 }
 
+/*
+ * tick_keep (RCU's hold: tick_nohz_next_event keeps a running tick while rcu_needs_cpu()),
+ * through the machine: 6.18, 2 CPUs, HZ 250, the task of kept_tick_run (1 ms at 0 on CPU0,
+ * asleep at 1.002 ms), no wheel timer; 10 ms. tick_keep=1000 keeps every entry's tick (the draw
+ * is below 1000 whatever the seed). tick_keep_ticks=1: CPU0 idles at 1.002 ms with its tick
+ * running; at the 4 ms tick (jiffy 2) its idle periodic balance runs (last_balance 2; nothing to
+ * move: balanced, balance_interval 2 -> 4 ms = 1 jiffy: next_balance jiffy 3 = 8 ms) and the tick
+ * stops; nothing more by 10 ms. tick_keep_ticks=2: the 8 ms tick runs too: last_balance 3,
+ * balance_interval stays at its 4 ms maximum: next_balance jiffy 4 = 12 ms, then it stops.
+ * tick_keep=0 (and tick_keep_ticks=2 alone): stopped at 1.002 ms, no balance (0, 0). Without the
+ * rule no case balances; without the count, the 2-tick case stops after the first.
+ */
+static void keep_run(const char *keep, const char *ticks, u64 *last_balance, u64 *next_balance,
+		     bool *stopped)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[512];
+	struct sl_sim *sim;
+
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.cpus = "2";
+	a.duration = "10ms";
+	a.workloads[a.nworkloads++] = "periodic:run=1ms,period=100ms";
+	a.params[a.nparams++] = keep;
+	a.params[a.nparams++] = ticks;
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	sim = sl_sim_new(&cfg);
+	assert_non_null(sim);
+	assert_int_equal(sl_sim_run(sim), 0);
+	assert_int_equal(sl_mcpu(sim, 0)->busy_ns, 1002000);
+	*last_balance = ee_rq_of(sim, &sim->cpus[0])->last_balance;
+	*next_balance = ee_rq_of(sim, &sim->cpus[0])->next_balance;
+	*stopped = sim->cpus[0].tick_stopped;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+static void test_tick_keep_balances(void **state)
+{
+	static const struct {
+		const char *keep, *ticks;
+		u64 last_balance, next_balance;
+	} want[] = {{"tick_keep=1000", "tick_keep_ticks=1", 2, 8000000},
+		    {"tick_keep=1000", "tick_keep_ticks=2", 3, 12000000},
+		    {"tick_keep=0", "tick_keep_ticks=2", 0, 0}};
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		u64 lb, nb;
+		bool stopped;
+
+		keep_run(want[i].keep, want[i].ticks, &lb, &nb, &stopped);
+		assert_int_equal(lb, want[i].last_balance);
+		assert_int_equal(nb, want[i].next_balance);
+		assert_true(stopped);
+	}
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.cpus = "2";
+	a.params[a.nparams++] = "tick_keep=1001";
+	assert_int_not_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "tick_keep=1001: expected 0..1000"));
+	sl_config_free(&cfg);
+}
+
 /* each CPU's NI_RANDOM state at the start, with the machine's newidle_ratio R: ratio R, success
  * R / 2, calls 512; unset, the kernel's boot state 512, 256, 512; above 1024 refused */
 static struct sl_sim *ratio_sim(const char *param, struct sl_config *cfg, char *err, size_t n)
@@ -1332,6 +1403,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_next_balance),
 		cmocka_unit_test(test_nohz_keeps_tick_near_wheel_timer),
 		cmocka_unit_test(test_kept_tick_balances),
+		cmocka_unit_test(test_tick_keep_balances),
 		cmocka_unit_test(test_load_balance_pelt),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),
