@@ -58,15 +58,15 @@ struct sl_machine_cpu {
 	int irq_busy;		    /* interrupts being handled (no idle meanwhile) */
 	u64 irq_exit_latency;	    /* what leaving idle for it cost */
 	u64 exit_until;		    /* the C-state exit under way ends then (hba_mbps) */
-	/* tick_keep: a task ran since the last idle entry; the ticks still kept for RCU */
-	bool ran_task;
-	u64 tick_keep_left;
-	struct sl_timer bg; /* background wake-ups (bg_wakeup) */
+	struct sl_timer bg;	    /* background wake-ups (bg_wakeup) */
 	u64 bg_next;
 	/* irq_bg_rate (machine/irq_bg.c): the next interrupt, and its handler's end on an idle
 	 * CPU (a timer of no CPU: its dispatch takes nothing out of idle) */
 	struct sl_timer irq_bg, irq_bg_end;
 	int irq_bg_cpu;
+	/* tick_keep: a task ran since the last idle entry; the ticks still kept for RCU */
+	bool ran_task;
+	u64 tick_keep_left;
 	/* core_power: the core's energy so far (kept on its thread 0) and when it was added */
 	u64 core_energy_pj, core_mark;
 
