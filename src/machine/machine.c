@@ -344,18 +344,25 @@ void sl_machine_finish(struct sl_sim *sim)
  * tick_keep: tick_nohz_next_event keeps a running tick while rcu_needs_cpu() (RCU callbacks
  * queued on this CPU and not offloaded), before any timer is looked at, whatever the idle
  * policy. The model has no RCU: of tick_keep per 1000 idle entries of a CPU that ran a task
- * since its last one (the busy period queued callbacks), the tick runs tick_keep_ticks more
- * ticks; each runs as any tick (tick_fn: the policy's tick hook, an idle periodic balance).
- * The draw is made only when the parameter is set, so the run is otherwise unchanged.
+ * since its last one (the busy period queued callbacks) while another CPU runs a task (whose
+ * quiescent state the grace period still waits for; with every other CPU idle it ends at once
+ * and the callbacks run before the entry, and the recordings show no kept tick then), the tick
+ * runs tick_keep_ticks more ticks; each runs as any tick (tick_fn: the policy's tick hook, an
+ * idle periodic balance). The draw is made only when the parameter is set, so the run is
+ * otherwise unchanged.
  */
-static void tick_keep_draw(struct sl_sim *sim, struct sl_machine_cpu *mc)
+static void tick_keep_draw(struct sl_sim *sim, struct sl_cpu *rq, struct sl_machine_cpu *mc)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
+	bool other_busy = false;
 
 	if (!mc->ran_task)
 		return;
 	mc->ran_task = false;
-	if (mp->tick_keep && sl_rng_next(&sim->sched_rng) % 1000 < mp->tick_keep &&
+	for (int c = 0; c < sim->ncpu; c++)
+		if (c != rq->id && sim->cpus[c].curr)
+			other_busy = true;
+	if (mp->tick_keep && other_busy && sl_rng_next(&sim->sched_rng) % 1000 < mp->tick_keep &&
 	    mc->tick_keep_left < mp->tick_keep_ticks)
 		mc->tick_keep_left = mp->tick_keep_ticks;
 }
@@ -366,7 +373,7 @@ static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (mc->idle)
 		return;
-	tick_keep_draw(sim, mc);
+	tick_keep_draw(sim, rq, mc);
 	/* tick_nohz_stop_sched_tick runs before the governor selects, so it sees the tick
 	 * only where the tick keeps running (the idle load balancer); the governor is told
 	 * whether the tick was already stopped before this entry (back to idle after an
