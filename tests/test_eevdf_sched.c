@@ -885,6 +885,87 @@ static void test_kept_tick_balances(void **state)
 	}
 }
 
+/*
+ * tick_keep (RCU's hold: tick_nohz_next_event keeps a running tick while rcu_needs_cpu()),
+ * through the machine: 6.18, 2 CPUs, HZ 250, 10 ms; a task running 1 ms every 100 ms (its CPU
+ * idles at 1.002 ms: 1 ms and the switch costs) and, with "hog", a CPU-bound task on the other
+ * CPU throughout; no wheel timer. tick_keep=1000 keeps the tick of every entry made while
+ * another CPU runs a task (the draw is below 1000 whatever the seed). tick_keep_ticks=1: the
+ * periodic task's CPU idles at 1.002 ms with its tick running; at the 4 ms tick (jiffy 2) its
+ * idle periodic balance runs (last_balance 2; the hog alone on the other CPU is no imbalance:
+ * next_balance jiffy 2 + 1 (balance_interval 2 or 4 ms, 1 jiffy at most) = jiffy 3, 8 ms) and
+ * the tick stops; nothing more by 10 ms. tick_keep_ticks=2: the 8 ms tick runs too:
+ * last_balance 3, next_balance jiffy 4 = 12 ms, then it stops. No hog (the other CPU idle at
+ * the entry): not kept, stopped at 1.002 ms, no balance (0, 0); tick_keep=0: the same. Without
+ * the rule no case balances; without the count the 2-tick case stops after the first; without
+ * the other CPU's condition the no-hog case balances.
+ */
+static void keep_run(const char *keep, const char *ticks, bool hog, u64 *last_balance,
+		     u64 *next_balance, bool *stopped)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[512];
+	struct sl_sim *sim;
+	int cpu;
+
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.cpus = "2";
+	a.duration = "10ms";
+	a.workloads[a.nworkloads++] = "periodic:run=1ms,period=100ms";
+	if (hog)
+		a.workloads[a.nworkloads++] = "hog";
+	a.params[a.nparams++] = keep;
+	a.params[a.nparams++] = ticks;
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	sim = sl_sim_new(&cfg);
+	assert_non_null(sim);
+	assert_int_equal(sl_sim_run(sim), 0);
+	/* the periodic task's CPU: busy 1.002 ms (the hog's, if any, is busy throughout) */
+	cpu = sl_mcpu(sim, 0)->busy_ns == 1002000 ? 0 : 1;
+	assert_int_equal(sl_mcpu(sim, cpu)->busy_ns, 1002000);
+	*last_balance = ee_rq_of(sim, &sim->cpus[cpu])->last_balance;
+	*next_balance = ee_rq_of(sim, &sim->cpus[cpu])->next_balance;
+	*stopped = sim->cpus[cpu].tick_stopped;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+static void test_tick_keep_balances(void **state)
+{
+	static const struct {
+		const char *keep, *ticks;
+		bool hog;
+		u64 last_balance, next_balance;
+	} want[] = {{"tick_keep=1000", "tick_keep_ticks=1", true, 2, 8000000},
+		    {"tick_keep=1000", "tick_keep_ticks=2", true, 3, 12000000},
+		    {"tick_keep=1000", "tick_keep_ticks=2", false, 0, 0},
+		    {"tick_keep=0", "tick_keep_ticks=2", true, 0, 0}};
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		u64 lb, nb;
+		bool stopped;
+
+		keep_run(want[i].keep, want[i].ticks, want[i].hog, &lb, &nb, &stopped);
+		assert_int_equal(lb, want[i].last_balance);
+		assert_int_equal(nb, want[i].next_balance);
+		assert_true(stopped);
+	}
+	memset(&a, 0, sizeof(a));
+	a.kernel = "6.18";
+	a.cpus = "2";
+	a.params[a.nparams++] = "tick_keep=1001";
+	assert_int_not_equal(sl_config_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "tick_keep=1001: expected 0..1000"));
+	sl_config_free(&cfg);
+}
+
 /* each CPU's NI_RANDOM state at the start, with the machine's newidle_ratio R: ratio R, success
  * R / 2, calls 512; unset, the kernel's boot state 512, 256, 512; above 1024 refused */
 static struct sl_sim *ratio_sim(const char *param, struct sl_config *cfg, char *err, size_t n)
@@ -1332,6 +1413,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_next_balance),
 		cmocka_unit_test(test_nohz_keeps_tick_near_wheel_timer),
 		cmocka_unit_test(test_kept_tick_balances),
+		cmocka_unit_test(test_tick_keep_balances),
 		cmocka_unit_test(test_load_balance_pelt),
 		cmocka_unit_test(test_load_balance_balanced),
 		cmocka_unit_test(test_newidle_overloaded_flag),

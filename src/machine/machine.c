@@ -340,20 +340,51 @@ void sl_machine_finish(struct sl_sim *sim)
 	}
 }
 
+/*
+ * tick_keep: tick_nohz_next_event keeps a running tick while rcu_needs_cpu() (RCU callbacks
+ * queued on this CPU and not offloaded), before any timer is looked at, whatever the idle
+ * policy. The model has no RCU: of tick_keep per 1000 idle entries of a CPU that ran a task
+ * since its last one (the busy period queued callbacks) while another CPU runs a task (whose
+ * quiescent state the grace period still waits for; with every other CPU idle it ends at once
+ * and the callbacks run before the entry, and the recordings show no kept tick then), the tick
+ * runs tick_keep_ticks more ticks; each runs as any tick (tick_fn: the policy's tick hook, an
+ * idle periodic balance). The draw is made only when the parameter is set, so the run is
+ * otherwise unchanged.
+ */
+static void tick_keep_draw(struct sl_sim *sim, struct sl_cpu *rq, struct sl_machine_cpu *mc)
+{
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	bool other_busy = false;
+
+	if (!mc->ran_task)
+		return;
+	mc->ran_task = false;
+	for (int c = 0; c < sim->ncpu; c++)
+		if (c != rq->id && sim->cpus[c].curr)
+			other_busy = true;
+	if (mp->tick_keep && other_busy && sl_rng_next(&sim->sched_rng) % 1000 < mp->tick_keep &&
+	    mc->tick_keep_left < mp->tick_keep_ticks)
+		mc->tick_keep_left = mp->tick_keep_ticks;
+}
+
 static void enter_idle(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
 	if (mc->idle)
 		return;
+	tick_keep_draw(sim, rq, mc);
 	/* tick_nohz_stop_sched_tick runs before the governor selects, so it sees the tick
 	 * only where the tick keeps running (the idle load balancer); the governor is told
 	 * whether the tick was already stopped before this entry (back to idle after an
 	 * interrupt), as tick_nohz_tick_stopped() tells the modern ones */
 	mc->idle_dev.tick_stopped = rq->tick_stopped;
 	if (!sl_class_nohz_stop_tick(sim, rq, true)) {
-		sl_cancel(sim, &mc->tick);
-		sl_set_tick_stopped(sim, rq, true);
+		/* only a running tick is kept (a stopped one would be re-programmed) */
+		if (!mc->tick_keep_left || rq->tick_stopped) {
+			sl_cancel(sim, &mc->tick);
+			sl_set_tick_stopped(sim, rq, true);
+		}
 	} else if (rq->tick_stopped) {
 		/* it became the idle load balancer while tickless: its tick runs again */
 		sl_set_tick_stopped(sim, rq, false);
@@ -601,8 +632,10 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		set_busy(sim, rq, next != NULL);
 		sl_vcpu_util_switch(sim, rq, prev, next);
 		sl_set_curr(sim, rq, next);
-		if (next)
+		if (next) {
 			sl_mtask(next)->switched_in = sim->now;
+			sl_mcpu(sim, rq->id)->ran_task = true;
+		}
 		/* the balance reads curr only as idle or not (balance.c first_idle_cpu): one task
 		 * after another leaves its kept sums as they were */
 		if (!prev != !next)
@@ -645,8 +678,12 @@ static void tick_fn(struct sl_sim *sim, struct sl_timer *t)
 	for (int i = 0; i < sim->nclasses; i++)
 		if (sim->classes[i]->tick_balance)
 			sim->classes[i]->tick_balance(sim, rq);
-	/* an idle CPU's tick runs only while it is the idle load balancer */
-	if (!rq->curr && !rq->need_resched && !sl_class_nohz_stop_tick(sim, rq, true)) {
+	/* tick_keep: this tick is one of those kept */
+	if (mc->tick_keep_left)
+		mc->tick_keep_left--;
+	/* an idle CPU's tick runs only while it is the idle load balancer, or kept for RCU */
+	if (!rq->curr && !rq->need_resched && !sl_class_nohz_stop_tick(sim, rq, true) &&
+	    !mc->tick_keep_left) {
 		sl_set_tick_stopped(sim, rq, true);
 		return;
 	}

@@ -64,6 +64,9 @@ struct sl_machine_cpu {
 	 * CPU (a timer of no CPU: its dispatch takes nothing out of idle) */
 	struct sl_timer irq_bg, irq_bg_end;
 	int irq_bg_cpu;
+	/* tick_keep: a task ran since the last idle entry; the ticks still kept for RCU */
+	bool ran_task;
+	u64 tick_keep_left;
 	/* core_power: the core's energy so far (kept on its thread 0) and when it was added */
 	u64 core_energy_pj, core_mark;
 

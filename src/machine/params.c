@@ -442,6 +442,19 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with irq_bg_rate: each background interrupt's time on its CPU, taken from the running "
 	 "task or spent out of idle (0: an idle exit and straight back). tools/irq_background.py: "
 	 "an interrupt-only idle exit's time from the exit to the next entry"},
+	{"tick_keep", P(tick_keep), 0, SL_PARAM_COUNT0,
+	 "0 (default): an idle CPU's tick stops as its policy's NO_HZ rule says. Else, of 1000 "
+	 "idle entries of a CPU that ran a task since its last, this many keep the tick running "
+	 "for tick_keep_ticks ticks whatever the policy says, as tick_nohz_next_event does while "
+	 "rcu_needs_cpu() (RCU callbacks queued on the CPU, not offloaded, every 6.x kernel); each "
+	 "kept tick is a whole tick (the policy's tick hook: 6.18's idle periodic balance). "
+	 "tools/idle_tick_kept.py measures it on the recordings as the first tick's excess of "
+	 "tick-phase exits with nothing following over the later ticks' (docs/validate.md, issue "
+	 "28 step 15: none measured on fc-2vcpu-r28); at most 1000"},
+	{"tick_keep_ticks", P(tick_keep_ticks), 1, SL_PARAM_COUNT,
+	 "with tick_keep: the ticks a kept tick runs from the idle entry on (the CPU's ticks, "
+	 "busy or idle, count: RCU's grace period goes on with them) before the policy's rule "
+	 "decides again; 1: the first tick only"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 
@@ -508,6 +521,10 @@ int sl_params_set(struct sl_params *p, const char *assignment, char *err, size_t
 		if (d->offset == P(bg_wakeup_ns) && v && v < 100000) {
 			snprintf(err, errlen, "--param bg_wakeup=%s: expected 0 or at least 100us",
 				 eq + 1);
+			return -1;
+		}
+		if (d->offset == P(tick_keep) && v > 1000) {
+			snprintf(err, errlen, "--param tick_keep=%s: expected 0..1000", eq + 1);
 			return -1;
 		}
 		/* more often than every 100 us is no background (as bg_wakeup) */

@@ -112,6 +112,10 @@ struct sl_params {
 	/* machine/irq_bg.c: each CPU's interrupts per second (0: none), each this long */
 	u64 irq_bg_rate;
 	u64 irq_bg_run_ns;
+	/* machine.c: per 1000 idle entries after a task, the tick is kept (RCU callbacks), for
+	 * tick_keep_ticks ticks (0: never) */
+	u64 tick_keep;
+	u64 tick_keep_ticks;
 };
 
 /* what a parameter's value is, and what --param takes for it */
