@@ -399,6 +399,53 @@ cw "--param wake_preempt=0 --param wake_preempt_short=1000" 2200 2300 "w R+ S w 
 cw "--param wake_preempt=0 --param wake_preempt_short=1000 --param wake_preempt_sleep=0ns" \
 	2530 2630 "w R+ S w S " "w "
 
+# A sync ping-pong over rounds (tests/data/rtapp/sync_pingpong.json: the browser's
+# BrowserDisplay and Binder-dummy on queue11, made small), one CPU, 6.18, syscall_preempt and
+# cwait_preempt on, every wake-up by a task preempting (wake_preempt_all with the rates at 1000
+# and a 100 ms window, so EEVDF's own check never decides). "partner" (2 loops) locks m and
+# waits on c at 0 (S); "syncer" (3 loops, delay 100 us) runs 100..1100, locks m, syncs:
+# - its signal wakes partner, which preempts (R+), returns from its wait into the lock of m,
+#   which syncer holds, and sleeps there (S: a futex wait);
+# - syncer's wait puts it on c, then releases m: partner, woken again, preempts (R+) before
+#   syncer's sleep; it takes m, unlocks, runs 200 (to 1300), locks m and signals c: syncer,
+#   queued on c and awake, is taken off it without a wake-up (none traced), not lost; partner
+#   unlocks, runs 300 and ends its loop at 1600, then waits on c again (S at 1600);
+# - syncer's wait returns at once, it locks and unlocks m, runs 1000: its first row 100..2600
+#   (run 2000).
+# The second round is the same from 2600 + 1000 = 3600: partner's row 1600..4100, then its exit
+# (30 us) at 4130; syncer's row 2600..5130. In the third, syncer's signal at 6130 finds nobody
+# (lost, as rt-app's) and it waits on c for good: every live thread asleep, the deadlock report
+# at 6.130 ms (a warning with --duration; the logs keep two rows each).
+ppv() {
+	# shellcheck disable=SC2086
+	"$SL" run "$D/sync_pingpong.json" --cpus 1 $ZERO --no-progress --rtapp-logdir "$T/log" \
+		--kernel 6.18 --duration 20ms --param syscall_preempt=1 --param cwait_preempt=1 \
+		--param wake_preempt_all=1 --param wake_preempt=1000 --param wake_preempt_short=1000 \
+		--param wake_preempt_again=1000 --param wake_preempt_window=100ms \
+		--trace-out "$T/pp.txt" >"$T/out" 2>"$T/err" || fail "sync ping-pong: exit $?"
+}
+rm -rf "$T/log"
+mkdir "$T/log"
+ppv
+expect pp-partner-0.log 1 "0 5000 500 1600 0 1600 0 0 500 0 0"
+expect pp-partner-0.log 2 "0 5000 500 2500 1600 4100 1600 0 500 0 0"
+rows pp-partner-0.log 2
+expect pp-syncer-1.log 1 "1 20000 2000 2500 100 2600 100 0 2000 0 0"
+expect pp-syncer-1.log 2 "1 20000 2000 2530 2600 5130 2600 0 2000 0 0"
+rows pp-syncer-1.log 2
+got=$(awk '$4 != "0.000000000:" && $5 == "sched_switch:" && /prev_comm=(partner|syncer) / {
+	for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
+	printf "%s ", $4 }
+	$5 == "sched_waking:" { printf "w %s %s ", substr($6, 6), $4 }' "$T/pp.txt")
+want="w syncer 0.000100000: w partner 0.001100000: comm=syncer state=R+ 0.001100000: \
+comm=partner state=S 0.001100000: w partner 0.001100000: comm=syncer state=R+ 0.001100000: \
+comm=partner state=S 0.001600000: w partner 0.003600000: comm=syncer state=R+ 0.003600000: \
+comm=partner state=S 0.003600000: w partner 0.003600000: comm=syncer state=R+ 0.003600000: \
+comm=partner state=Z 0.004130000: comm=syncer state=S 0.006130000: "
+[ "$got" = "$want" ] || fail "sync ping-pong: '$got', expected '$want'"
+grep -q 'deadlock at t=6.130 ms: syncer-1 (line 7, sync) waits on condition "c"' "$T/err" ||
+	fail "sync ping-pong: no deadlock report at 6.130 ms: $(cat "$T/err")"
+
 # timer_coalesce (tests/data/rtapp/timer_coalesce.json), one CPU, 6.18: "first" sleeps 1000 us
 # at 0, "second" runs 0..60 and sleeps 1000 us. With timer_slack 100 us their timers are armed
 # for 1100 and 1160 (windows [1000, 1100] and [1060, 1160]): alone, second's fires at 1160;
