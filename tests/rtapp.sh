@@ -87,10 +87,18 @@ expect runtime-wall-1.log 1 "1 100000 10000 10000 1000 11000 1000 0 10000 0 0"
 expect runtime-cpu-0.log 1 "0 200000 30030 30030 0 30030 0 0 20000 0 0"
 
 # lock: "owner" holds m for its 5 ms run; "late" (delay 1 ms) wants it at 1 ms, gets it at
-# 5 ms, runs 1 ms: its phase is 1000..6000.
-run lock.json 2
+# 5 ms, runs 1 ms: its phase is 1000..6000. rt-app's mutex is glibc's default pthread mutex, a
+# futex: under 2.6.31 (the default kernel, OWNER_SPIN on) late does not spin on its CPU while
+# the owner runs on the other, as a kernel mutex would (busy 1..5 ms, no switch at 1 ms): it sleeps
+# in futex_wait at 1 ms, interruptibly (S), and its CPU idles until the unlock wakes it at 5 ms
+# (before it, its delay's sleep at 0; after, its exit at 6 ms + 30 us).
+run lock.json 2 --trace-out "$T/lock.txt"
 expect lock-owner-0.log 1 "0 50000 5000 5000 0 5000 0 0 5000 0 0"
 expect lock-late-1.log 1 "1 10000 1000 5000 1000 6000 1000 0 1000 0 0"
+got=$(awk '$4 == "sched_switch:" && $6 ~ /^late:/ { printf "%s %s ", $3, $8 }
+	$4 == "sched_wakeup:" && $6 ~ /^late:/ { printf "w %s ", $3 }' "$T/lock.txt")
+want="0.000000000: (S) w 0.001000000: 0.001000000: (S) w 0.005000000: 0.006030000: (x) "
+[ "$got" = "$want" ] || fail "lock: late's switches '$got', expected '$want'"
 
 # wait/signal/broad: two waiters on c; the waker signals at 1 ms (one waiter: ends at 2 ms)
 # and broadcasts at 2 ms (the other: ends at 3 ms). 4 CPUs: no one waits for a CPU.
@@ -276,7 +284,7 @@ diff -r "$T/log" "$T/log1" >/dev/null || fail "two identical runs wrote differen
 # syscall_preempt: a step that wakes a task returns to user mode through a preemption point.
 # One CPU: "sleeper" (SCHED_FIFO) suspends on s at 0; "waker" (delay 100 us) runs 100..1100,
 # then resumes s: it locks s and broadcasts, and the FIFO sleeper preempts at the broadcast's
-# return (R); the sleeper's wait returns through s, which the waker holds: it sleeps on it (D);
+# return (R); the sleeper's wait returns through s, which the waker holds: it sleeps on it (S: a futex wait);
 # the waker's unlock wakes it and it preempts again (R); it runs 500 (to 1600) and exits (30
 # us); the waker's second 1000 run from 1630 to 2630, its run column 2000 (the preemptions fell
 # between its run events). Without it (the default), the unlock comes before the switch: one
@@ -288,7 +296,7 @@ rl() {
 	got=$(awk '$3 == "0.001100000:" && $4 == "sched_switch:" { printf "%s ", $8 }' "$T/rl.txt")
 	[ "$got" = "$3" ] || fail "syscall_preempt=$1: switches at 1.1 ms: '$got', expected '$3'"
 }
-rl 1 2000 "(R) (D) (R) "
+rl 1 2000 "(R) (S) (R) "
 rl 0 2530 "(R) "
 
 # wake_preempt: of the wake-ups by a running task onto its own CPU that the policy does not let
@@ -297,7 +305,7 @@ rl 0 2530 "(R) "
 # syscall_preempt on. At the broadcast of the waker's resume, 1000 us into its run, the waker
 # has passed its deadline: its new one (v + 0.7 ms) ties the sleeper's (placed at v with no lag)
 # and the tie goes to the wakee: EEVDF itself preempts (R+), and the sleeper's wait returns
-# through the mutex the waker holds (D). The waker is picked again, inside a new protected
+# through the mutex the waker holds (S). The waker is picked again, inside a new protected
 # slice, so its unlock's wake-up does not preempt: it runs on to 2100 and the sleeper
 # 2100..2600 (exit 30 us). At 1000 in 1000 the unlock's wake-up lets the sleeper run
 # first (R+ again): it runs 1100..1600 and exits (30 us), the waker's second run ends at 2630
@@ -311,8 +319,8 @@ wp() {
 		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12) }' "$T/wp.txt")
 	[ "$got" = "$5" ] || fail "wake_preempt=$1: switches at 1.1 ms: '$got', expected '$5'"
 }
-wp 0 2600 2000 2100 "R+ D "
-wp 1000 1600 2530 2630 "R+ D R+ "
+wp 0 2600 2000 2100 "R+ S "
+wp 1000 1600 2530 2630 "R+ S R+ "
 # wake_preempt_again and wake_preempt_all (issue 28, step 7), the same file, wake_preempt=0:
 # - wake_preempt_again=1000: the unlock's wake-up is of the mutex's waiter that last ran on the
 #   waker's CPU (its bounce): it runs first (R+), as at wake_preempt=1000 above, although the
@@ -322,7 +330,7 @@ wp 1000 1600 2530 2630 "R+ D R+ "
 #   runs on through its unlock (no waiter on the mutex) to 2100 with no switch at 1.1 ms,
 #   then the sleeper 2100..2600 (rows as at wake_preempt=0).
 # - wake_preempt_all=1, wake_preempt_window=500us: the waker is past the window, EEVDF decides
-#   (R+ D, as at wake_preempt=0).
+#   (R+ S, as at wake_preempt=0).
 wpx() {
 	# shellcheck disable=SC2086
 	run wake_preempt.json 1 --kernel 6.18 --param syscall_preempt=1 --param wake_preempt=0 \
@@ -333,43 +341,43 @@ wpx() {
 		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12) }' "$T/wp.txt")
 	[ "$got" = "$5" ] || fail "wpx '$1': switches at 1.1 ms: '$got', expected '$5'"
 }
-wpx "--param wake_preempt_again=1000" 1600 2530 2630 "R+ D R+ "
+wpx "--param wake_preempt_again=1000" 1600 2530 2630 "R+ S R+ "
 wpx "--param wake_preempt_all=1" 2600 2000 2100 ""
-wpx "--param wake_preempt_all=1 --param wake_preempt_window=500us" 2600 2000 2100 "R+ D "
+wpx "--param wake_preempt_all=1 --param wake_preempt_window=500us" 2600 2000 2100 "R+ S "
 # wake_preempt_ratio (issue 28, step 8), the same file, wake_preempt=0, wake_preempt_all=1: at
 # the broadcast (1.1 ms) the waker has run 1000 us (100..1100) of a life that began 100 us
 # before, its utilization 1024 (1 - 2^(-1/32.768)) = 21.4, 21 on the machine's integer scale
 # (22 with the 1 added); the sleeper never ran (0, so 1): a ratio of 22.
 # - ratio 22, wake_preempt_up=1000: the waker's is 22 times the wakee's, the up row decides
-#   (R+ D); the unlock's wake-up (asleep 0 ns: short) finds no short_up row, falls to
+#   (R+ S); the unlock's wake-up (asleep 0 ns: short) finds no short_up row, falls to
 #   wake_preempt_short (0) and the waker runs on (rows as at wake_preempt=0).
 # - ratio 23: neither way, the plain rate 0: no switch at 1.1 ms.
 # - ratio 22 with wake_preempt_short_up=1000 as well: the unlock's wake-up preempts too
-#   (R+ D R+, rows as at wake_preempt=1000).
+#   (R+ S R+, rows as at wake_preempt=1000).
 # - ratio 2 with only the down rows at 1000: the wakee is the smaller, they do not apply.
 wpx "--param wake_preempt_all=1 --param wake_preempt_ratio=22 --param wake_preempt_up=1000" \
-	2600 2000 2100 "R+ D "
+	2600 2000 2100 "R+ S "
 wpx "--param wake_preempt_all=1 --param wake_preempt_ratio=23 --param wake_preempt_up=1000" \
 	2600 2000 2100 ""
 wpx "--param wake_preempt_all=1 --param wake_preempt_ratio=22 --param wake_preempt_up=1000
-	--param wake_preempt_short_up=1000" 1600 2530 2630 "R+ D R+ "
+	--param wake_preempt_short_up=1000" 1600 2530 2630 "R+ S R+ "
 wpx "--param wake_preempt_all=1 --param wake_preempt_ratio=2 --param wake_preempt_down=1000
 	--param wake_preempt_short_down=1000" 2600 2000 2100 ""
 
 # cwait_preempt and wake_preempt_short (tests/data/rtapp/cwait_preempt.json), one CPU, 6.18,
 # syscall_preempt on. "partner" waits on c (releasing m) at 0; "syncer" (delay 100 us) runs
 # 100..1100, locks m and syncs: its signal wakes partner, which preempts (the waker is past its
-# deadline: EEVDF itself, R+) and sleeps on m, which syncer holds (D); syncer's wait releases m,
+# deadline: EEVDF itself, R+) and sleeps on m, which syncer holds (S); syncer's wait releases m,
 # waking partner again (asleep 0 ns: the short rate). Partner then runs 200 (to 1300), locks m,
 # signals c and unlocks, runs 300 and exits (30 us).
 # - wake_preempt=1000, cwait_preempt=0: syncer sleeps on c at the release (S); partner's signal
-#   at 1.3 ms wakes it, it preempts, sleeps on m (D), the unlock wakes it and it preempts again:
+#   at 1.3 ms wakes it, it preempts, sleeps on m (S), the unlock wakes it and it preempts again:
 #   syncer runs 1300..2300 (log end 2300, period 2200 from 100).
 # - cwait_preempt=1: the release's wake-up preempts syncer before its sleep (R+), still on c;
 #   partner's signal at 1.3 ms takes it off c without a wake-up (none traced), partner runs on
 #   to 1600 and exits; syncer's wait returns at once: it runs 1630..2630.
 # - wake_preempt=0, wake_preempt_short=1000: at 1.3 ms syncer (asleep 200 us, under 1 ms)
-#   preempts as at 1000 in 1000 (R+ D R+, end 2300); with wake_preempt_sleep=0ns no sleep is
+#   preempts as at 1000 in 1000 (R+ S R+, end 2300); with wake_preempt_sleep=0ns no sleep is
 #   short, the rate is wake_preempt's 0 and EEVDF keeps partner (200 us into a new slice): no
 #   switch at 1.3 ms, syncer's end 2630.
 cw() {
@@ -384,12 +392,59 @@ cw() {
 		[ "$got" = "$want" ] || fail "cw '$1': events at $at: '$got', expected '$want'"
 	done
 }
-cw "--param wake_preempt=1000" 2200 2300 "w R+ D w S " "w R+ D w R+ "
-cw "--param wake_preempt=1000 --param cwait_preempt=1" 2530 2630 "w R+ D w R+ " ""
-cw "--param wake_preempt=0 --param wake_preempt_short=1000" 2200 2300 "w R+ D w S " \
-	"w R+ D w R+ "
+cw "--param wake_preempt=1000" 2200 2300 "w R+ S w S " "w R+ S w R+ "
+cw "--param wake_preempt=1000 --param cwait_preempt=1" 2530 2630 "w R+ S w R+ " ""
+cw "--param wake_preempt=0 --param wake_preempt_short=1000" 2200 2300 "w R+ S w S " \
+	"w R+ S w R+ "
 cw "--param wake_preempt=0 --param wake_preempt_short=1000 --param wake_preempt_sleep=0ns" \
-	2530 2630 "w R+ D w S " "w "
+	2530 2630 "w R+ S w S " "w "
+
+# A sync ping-pong over rounds (tests/data/rtapp/sync_pingpong.json: the browser's
+# BrowserDisplay and Binder-dummy on queue11, made small), one CPU, 6.18, syscall_preempt and
+# cwait_preempt on, every wake-up by a task preempting (wake_preempt_all with the rates at 1000
+# and a 100 ms window, so EEVDF's own check never decides). "partner" (2 loops) locks m and
+# waits on c at 0 (S); "syncer" (3 loops, delay 100 us) runs 100..1100, locks m, syncs:
+# - its signal wakes partner, which preempts (R+), returns from its wait into the lock of m,
+#   which syncer holds, and sleeps there (S: a futex wait);
+# - syncer's wait puts it on c, then releases m: partner, woken again, preempts (R+) before
+#   syncer's sleep; it takes m, unlocks, runs 200 (to 1300), locks m and signals c: syncer,
+#   queued on c and awake, is taken off it without a wake-up (none traced), not lost; partner
+#   unlocks, runs 300 and ends its loop at 1600, then waits on c again (S at 1600);
+# - syncer's wait returns at once, it locks and unlocks m, runs 1000: its first row 100..2600
+#   (run 2000).
+# The second round is the same from 2600 + 1000 = 3600: partner's row 1600..4100, then its exit
+# (30 us) at 4130; syncer's row 2600..5130. In the third, syncer's signal at 6130 finds nobody
+# (lost, as rt-app's) and it waits on c for good: every live thread asleep, the deadlock report
+# at 6.130 ms (a warning with --duration; the logs keep two rows each).
+ppv() {
+	# shellcheck disable=SC2086
+	"$SL" run "$D/sync_pingpong.json" --cpus 1 $ZERO --no-progress --rtapp-logdir "$T/log" \
+		--kernel 6.18 --duration 20ms --param syscall_preempt=1 --param cwait_preempt=1 \
+		--param wake_preempt_all=1 --param wake_preempt=1000 --param wake_preempt_short=1000 \
+		--param wake_preempt_again=1000 --param wake_preempt_window=100ms \
+		--trace-out "$T/pp.txt" >"$T/out" 2>"$T/err" || fail "sync ping-pong: exit $?"
+}
+rm -rf "$T/log"
+mkdir "$T/log"
+ppv
+expect pp-partner-0.log 1 "0 5000 500 1600 0 1600 0 0 500 0 0"
+expect pp-partner-0.log 2 "0 5000 500 2500 1600 4100 1600 0 500 0 0"
+rows pp-partner-0.log 2
+expect pp-syncer-1.log 1 "1 20000 2000 2500 100 2600 100 0 2000 0 0"
+expect pp-syncer-1.log 2 "1 20000 2000 2530 2600 5130 2600 0 2000 0 0"
+rows pp-syncer-1.log 2
+got=$(awk '$4 != "0.000000000:" && $5 == "sched_switch:" && /prev_comm=(partner|syncer) / {
+	for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
+	printf "%s ", $4 }
+	$5 == "sched_waking:" { printf "w %s %s ", substr($6, 6), $4 }' "$T/pp.txt")
+want="w syncer 0.000100000: w partner 0.001100000: comm=syncer state=R+ 0.001100000: \
+comm=partner state=S 0.001100000: w partner 0.001100000: comm=syncer state=R+ 0.001100000: \
+comm=partner state=S 0.001600000: w partner 0.003600000: comm=syncer state=R+ 0.003600000: \
+comm=partner state=S 0.003600000: w partner 0.003600000: comm=syncer state=R+ 0.003600000: \
+comm=partner state=Z 0.004130000: comm=syncer state=S 0.006130000: "
+[ "$got" = "$want" ] || fail "sync ping-pong: '$got', expected '$want'"
+grep -q 'deadlock at t=6.130 ms: syncer-1 (line 7, sync) waits on condition "c"' "$T/err" ||
+	fail "sync ping-pong: no deadlock report at 6.130 ms: $(cat "$T/err")"
 
 # timer_coalesce (tests/data/rtapp/timer_coalesce.json), one CPU, 6.18: "first" sleeps 1000 us
 # at 0, "second" runs 0..60 and sleeps 1000 us. With timer_slack 100 us their timers are armed
@@ -503,8 +558,8 @@ comm=hog state=Z 0.005160000: "
 # on CPU 1; "waker" runs 100 us on CPU 0, then resumes it (lock w, broadcast, unlock) and runs
 # 50 us. The sleeper, woken onto its idle CPU 1 at 100 us, runs at once and locks w. With
 # wake_tail=10us charged at the wake-up the waker still holds w through the tail: the sleeper
-# sleeps on it (D) and the unlock at 110 us wakes it again (a second tail), the waker exits 20 us
-# later than without; with wake_tail_unlock=1 the tail runs after the unlock: no D, the waker
+# sleeps on it (S) and the unlock at 110 us wakes it again (a second tail), the waker exits 20 us
+# later than without; with wake_tail_unlock=1 the tail runs after the unlock: no second sleep, the waker
 # exits 10 us later. The tail is the waker's time between its two run events, never inside
 # one (issue 28, step 10): the waker's log keeps run 150 (100 + 50) in all three, and its loop's
 # period (150, 170, 160) takes the tails.
@@ -523,7 +578,7 @@ comm=sleeper state=Z 0.000230000: " 150
 # ipi_busy leaves a wake-up onto an idle CPU as it was (above, ib)
 wt "--param ipi_busy=20us" "comm=sleeper state=S 0.000000000: comm=waker state=Z 0.000180000: \
 comm=sleeper state=Z 0.000230000: " 150
-wt "--param wake_tail=10us" "comm=sleeper state=S 0.000000000: comm=sleeper state=D 0.000100000: \
+wt "--param wake_tail=10us" "comm=sleeper state=S 0.000000000: comm=sleeper state=S 0.000100000: \
 comm=waker state=Z 0.000200000: comm=sleeper state=Z 0.000240000: " 170
 wt "--param wake_tail=10us --param wake_tail_unlock=1" "comm=sleeper state=S 0.000000000: \
 comm=waker state=Z 0.000190000: comm=sleeper state=Z 0.000230000: " 160
@@ -591,7 +646,7 @@ wm "--param vcpu_pack_wait=1000 --param wake_move_preempt=1000" "in 0.002220000:
 wm "--param wake_move_preempt=1000" "in 0.002550000: Z 0.002680000: "
 
 # wake_tail in a condition wait (tests/data/rtapp/wake_tail_cwait.json), two CPUs, 6.18:
-# "holder" locks m and sleeps to 100 us; "taker" (on CPU 1 from 50 us) sleeps on m (D). At
+# "holder" locks m and sleeps to 100 us; "taker" (on CPU 1 from 50 us) sleeps on m (S). At
 # 100 us the holder waits on c, whose release of m wakes the taker: the holder's tail (10 us)
 # is spent queued on c, on its way to the wait's system call. The taker, running at once on
 # CPU 1, signals c at 100 us, finds the holder still awake (no S, no wake-up, no tail of its
@@ -607,10 +662,10 @@ wtc() {
 		printf "%s ", $4 }' "$T/wtc.txt")
 	[ "$got" = "$2" ] || fail "wtc '$1': switches '$got', expected '$2'"
 }
-wtc "--param cwait_preempt=1" "comm=taker state=D 0.000050000: comm=holder state=S 0.000100000: \
+wtc "--param cwait_preempt=1" "comm=taker state=S 0.000050000: comm=holder state=S 0.000100000: \
 comm=holder state=Z 0.000180000: comm=taker state=Z 0.000230000: "
 wtc "--param cwait_preempt=1 --param wake_tail=10us --param wake_tail_unlock=1" \
-	"comm=taker state=D 0.000050000: comm=holder state=Z 0.000190000: \
+	"comm=taker state=S 0.000050000: comm=holder state=Z 0.000190000: \
 comm=taker state=Z 0.000230000: "
 
 # rt-app's video-short example, recorded on a 2-vCPU machine with 6.18 (tests/data/validate-set):

@@ -23,7 +23,7 @@ enum sl_op {
 	OP_WAIT_BELOW, /* wait(2) for children while live children >= arg */
 	OP_LOOP,       /* jump to step arg, arg2 times in all (0: forever) */
 	OP_YIELD,      /* sched_yield() */
-	OP_LOCK,       /* lock mutex arg of the group */
+	OP_LOCK,       /* lock mutex arg of the group (arg2 1: a futex, below) */
 	OP_UNLOCK,
 	OP_BIO,	     /* synchronous direct I/O of d bytes to the task's disk (arg2: SL_BIO_*) */
 	OP_AIO_FILL, /* libaio: submit until arg requests are in flight */

@@ -359,6 +359,12 @@ static bool lock_cycle(const struct sl_task *p, const struct sl_mutex *m, int bo
 	return false;
 }
 
+/*
+ * A mutex's lock. A kernel mutex (arg2 0) sleeps uninterruptibly (D) and, with OWNER_SPIN,
+ * spins first while its owner runs. A user-space one (arg2 1: glibc's default pthread mutex,
+ * rt-app's) waits in futex_wait, interruptible (S, as the recordings trace it), and never
+ * spins: the kernel's futex wait has no owner spinning and glibc's default type none of its own.
+ */
 static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 const struct sl_step *st)
 {
@@ -374,7 +380,7 @@ static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	sl_mtask(p)->ext->lock_wait = m; /* new_task made ext for a program that locks */
 	cycle = g->deadlock && lock_cycle(p, m, g->ntasks);
 	/* mutex_spin_on_owner: spin while the owner runs on another CPU */
-	if (sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
+	if (!st->arg2 && sched_feat(sim, F_OWNER_SPIN) && m->owner->on_cpu) {
 		sl_mtask(p)->spinning = true;
 		sl_push_task(sim, &m->spinners, &m->nspin, &m->capspin, p);
 		sl_mtask(p)->in_run = true;
@@ -384,7 +390,7 @@ static enum step op_lock(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 			g->deadlock(sim, g, p);
 		return STEP_STOP;
 	}
-	block(p, TS_UNINTERRUPTIBLE, BLK_MUTEX);
+	block(p, st->arg2 ? TS_SLEEPING : TS_UNINTERRUPTIBLE, BLK_MUTEX);
 	sl_push_task(sim, &m->waiters, &m->nwait, &m->capw, p);
 	if (cycle && !sim->error[0])
 		g->deadlock(sim, g, p);

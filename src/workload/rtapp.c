@@ -404,6 +404,9 @@ oom:
 	return -1;
 }
 
+/* OP_LOCK's arg2: rt-app's mutexes are glibc's default pthread mutexes, futexes */
+#define FUTEX 1
+
 static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *s,
 		      struct sl_prog *p, const struct rta_event *e, int owner)
 {
@@ -430,13 +433,13 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 		       add(sim, p, OP_TIMER, us_ns, slot, e->relative) ||
 		       add(sim, p, OP_NOTE, 0, N_TIMER_POST, slot);
 	case RTA_LOCK:
-		return add(sim, p, OP_LOCK, 0, e->ref, 0);
+		return add(sim, p, OP_LOCK, 0, e->ref, FUTEX);
 	case RTA_UNLOCK:
 		return add(sim, p, OP_UNLOCK, 0, e->ref, 0);
 	case RTA_WAIT:
 		/* pthread_cond_wait: the mutex is released, and held again on return */
 		return add(sim, p, OP_CWAIT, 0, e->ref, e->mutex) ||
-		       add(sim, p, OP_LOCK, 0, e->mutex, 0);
+		       add(sim, p, OP_LOCK, 0, e->mutex, FUTEX);
 	case RTA_SIGNAL:
 		return add(sim, p, OP_CSIGNAL, 0, e->ref, 0);
 	case RTA_BROAD:
@@ -445,16 +448,16 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 		/* a signal then a wait; the mutex is the file's to lock around it */
 		return add(sim, p, OP_CSIGNAL, 0, e->ref, 0) ||
 		       add(sim, p, OP_CWAIT, 0, e->ref, e->mutex) ||
-		       add(sim, p, OP_LOCK, 0, e->mutex, 0);
+		       add(sim, p, OP_LOCK, 0, e->mutex, FUTEX);
 	case RTA_SUSPEND:
 		/* a wait inside its own lock and unlock of the mutex of the name */
-		return add(sim, p, OP_LOCK, 0, e->mutex, 0) ||
+		return add(sim, p, OP_LOCK, 0, e->mutex, FUTEX) ||
 		       add(sim, p, OP_CWAIT, 0, e->ref, e->mutex) ||
-		       add(sim, p, OP_LOCK, 0, e->mutex, 0) ||
+		       add(sim, p, OP_LOCK, 0, e->mutex, FUTEX) ||
 		       add(sim, p, OP_UNLOCK, 0, e->mutex, 0);
 	case RTA_RESUME:
 		/* a broadcast under the mutex of the name: lost when nobody waits */
-		return add(sim, p, OP_LOCK, 0, e->mutex, 0) ||
+		return add(sim, p, OP_LOCK, 0, e->mutex, FUTEX) ||
 		       add(sim, p, OP_CBROAD, 0, e->ref, 0) ||
 		       add(sim, p, OP_UNLOCK, 0, e->mutex, 0);
 	case RTA_BARRIER:
