@@ -667,6 +667,54 @@ static void test_pack_wait_lower(void **state)
 }
 
 /*
+ * vcpu_pack_wait_none: test_vcpu_pack_wait's setting with the hog waiting on CPU 1 instead, so
+ * nothing waits on CPU 0 (the waker alone there). By hand, of 10000: unset none moved;
+ * vcpu_pack_wait=1000 and vcpu_pack_wait_lower=1000 none (their rules are for a waiting task);
+ * vcpu_pack_wait_none=1000 all to CPU 1; vcpu_pack_wait_none=300 a binomial of sd 45.8
+ * (3000 +- 250). With the hog waiting on CPU 0 (nice 0, as important) vcpu_pack_wait_none=1000
+ * alone moves none (vcpu_pack_wait's case, 0: the list of runnable tasks must be kept for this
+ * parameter too), and with the other CPU idle none either.
+ */
+static void test_pack_wait_none(void **state)
+{
+	int moved[5];
+
+	(void)state;
+	for (int k = 0; k < 5; k++) {
+		static const char *const set[] = {
+			NULL, "vcpu_pack_wait=1000", "vcpu_pack_wait_lower=1000",
+			"vcpu_pack_wait_none=1000", "vcpu_pack_wait_none=300"};
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task *q = waiting_hog(sim, 0);
+		struct sl_task waker, other, wakee;
+
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 0;
+		both_busy(sim, &waker, &other);
+		q->cpu = 1;
+		moved[k] = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
+		if (k == 3) {
+			q->cpu = 0;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+			q->cpu = 1;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 1);
+			sim->cpus[1].curr = NULL;
+			sim->cpus[1].nr_running = 0;
+			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 0);
+		}
+		free_hand_set(sim, &cfg);
+	}
+	assert_int_equal(moved[0], 0);
+	assert_int_equal(moved[1], 0);
+	assert_int_equal(moved[2], 0);
+	assert_int_equal(moved[3], 10000);
+	assert_true(moved[4] >= 2750 && moved[4] <= 3250);
+}
+
+/*
  * vcpu_pack_busy: CPU 0 runs the waker with one more task queued (nr_running 2), CPU 1 runs
  * another task alone (1); the wakee last ran on CPU 0 and the policy left it there. By hand,
  * of 10000: unset none moved, 1000 all to CPU 1, 500 a binomial of sd 50 (5000 +- 250). The
@@ -1409,6 +1457,8 @@ int main(void)
 		cmocka_unit_test(test_wake_path_tail),
 		cmocka_unit_test(test_vcpu_pack_wait),
 		cmocka_unit_test(test_pack_wait_lower),
+		/* vcpu_pack_wait's third class (step 15) */
+		cmocka_unit_test(test_pack_wait_none),
 		cmocka_unit_test(test_irq_same),
 		cmocka_unit_test(test_irq_other_prio),
 		cmocka_unit_test(test_sleep_timers),

@@ -63,7 +63,23 @@ sed -n 3p "$T/out" | grep -q '^task last B A alone  B busy  *2\.0  *0  *1\.0  *1
 grep -q '^  model      0 wake-ups$' "$T/out" || fail "--model remote: $(cat "$T/out")"
 grep -q '^  real  as high: 0 of 0  lower: 0 of 0  none: 0 of 1$' "$T/out" &&
 	grep -q '^  model as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" &&
-	! grep -q 'vcpu_pack_wait' "$T/out" || fail "--model wait: $(cat "$T/out")"
+	grep -q '^param vcpu_pack_wait_none=0$' "$T/out" &&
+	! grep -q 'vcpu_pack_wait=\|vcpu_pack_wait_lower' "$T/out" || fail "--model wait: $(cat "$T/out")"
+
+# vcpu_pack_wait_none's count (none.trace): after the same start W wakes X (last on CPU 0, CPU 1
+# running Y, nothing waiting on CPU 0); X goes to CPU 1 and preempts Y. By hand: none 1 of 1
+# moved: param vcpu_pack_wait_none=1000.
+{
+	cat "$T/head"
+	cat <<'TR'
+               W-10      [000] d..3.     1.000000: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000001: sched_wakeup: comm=X pid=11 prio=120 target_cpu=001
+TR
+	sw 1 1.000030 Y 12 R+ X 11
+} >"$T/none.trace"
+"$PY" "$TOOLPY" "$T/none.trace" >"$T/out" || fail "none: exit $?"
+grep -q '^  real  as high: 0 of 0  lower: 0 of 0  none: 1 of 1$' "$T/out" &&
+	grep -q '^param vcpu_pack_wait_none=1000$' "$T/out" || fail "none: $(cat "$T/out")"
 
 "$PY" "$TOOLPY" -t X "$T/real.trace" >"$T/out" || fail "-t: exit $?"
 [ "$(grep -c '^task\|^irq' "$T/out")" -eq 1 ] && grep -q '^task last A A alone' "$T/out" ||

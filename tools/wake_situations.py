@@ -36,7 +36,8 @@ from sched_waking to that switch (us), and `param ipi_busy=N` (the real median, 
 wake-ups by a task of a task last on the waker's CPU A while B runs a task, by the tasks
 waiting on A (runnable, not running): one of a prio as high as the wakee's or higher ("as
 high"), only lower ones, none; how many went to B; `param vcpu_pack_wait=N`, of 1000 "as high"
-ones, how many moved, and `param vcpu_pack_wait_lower=N`, of 1000 "lower" ones. And
+ones, how many moved, `param vcpu_pack_wait_lower=N`, of 1000 "lower" ones, and
+`param vcpu_pack_wait_none=N`, of 1000 with none waiting (the waker alone on A). And
 `param vcpu_pack_queued=N`: of 1000 wake-ups by a task of a task last on its CPU A, others
 waiting on A and B idle (nothing running or waiting there: the rule's own condition), how many
 stayed on A.
@@ -530,6 +531,9 @@ def main(argv):
     n, m = wait["real"]["lower"]
     if n:
         print(f"param vcpu_pack_wait_lower={m * 1000 // n}")
+    n, m = wait["real"]["none"]
+    if n:
+        print(f"param vcpu_pack_wait_none={m * 1000 // n}")
     n, m = (sum(c[i] for k, c in rc.items() if k[:4] == ("task", "A", "queued", "idle"))
             for i in (0, 1))
     if n:

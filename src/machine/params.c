@@ -269,6 +269,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "CPU this many times in 1000 (tools/wake_situations.py on the calibration half's 21 "
 	 "traces prints it: 122 of 749 moved, 162; the moves that part a waker and its wakee "
 	 "which the model lacked, tools/pair_flips.py, docs/validate.md, pairs made and unmade)"},
+	{"vcpu_pack_wait_none", P(vcpu_pack_wait_none), 0, SL_PARAM_COUNT,
+	 "0 (leave it out): mainline placement. Else vcpu_pack_wait's rule where no task waits "
+	 "on the wakee's previous CPU (the waker alone there): the wake-up goes to the other, "
+	 "busy CPU this many times in 1000, where mainline finds no idle CPU and keeps it "
+	 "(tools/wake_situations.py on the calibration half's 21 traces prints it: 60 of 4253 "
+	 "moved, 14; docs/validate.md, issue 28 step 15, wake-up placement in the browser)"},
 	{"wake_ipi", P(wake_ipi_ns), 0, SL_PARAM_NS,
 	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
 	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "

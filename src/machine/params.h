@@ -67,6 +67,8 @@ struct sl_params {
 				 */
 	/* per 1000: vcpu_pack_wait's rule with only less important tasks waiting there */
 	u64 vcpu_pack_wait_lower;
+	/* per 1000: vcpu_pack_wait's rule with no task waiting there */
+	u64 vcpu_pack_wait_none;
 	u64 timer_coalesce;  /* 1: an hrtimer interrupt runs its CPU's timers whose window opened */
 	u64 vcpu_pack_busy;  /* per 1000: both CPUs busy, more wait on prev: to the other */
 	u64 vcpu_pack_wait;  /* per 1000: both busy, one as important waits on the waker's: away */
