@@ -396,7 +396,8 @@ const struct sl_param_desc sl_param_table[] = {
 	 "measures them (the share of all such wake-ups whose sched_wakeup sets need_resched): "
 	 "inside the waker's first wake_preempt_window since its switch-in the policy's own "
 	 "check is left out, and a drawn wakee runs next even where the policy would not pick "
-	 "it yet (after the window the policy decides: mainline's slice is used up)"},
+	 "it yet (after the window, mainline's slice used up, the policy's check comes first "
+	 "and the rates apply where it does not preempt, as with 0)"},
 	{"wake_preempt_window", P(wake_preempt_window_ns), 1400000, SL_PARAM_NS,
 	 "with wake_preempt_all: the waker's run since its switch-in under which the rates "
 	 "decide (1.4 ms: 6.18's base slice on 2 CPUs, the bound of calibrate --recordings' "
