@@ -426,8 +426,75 @@ static void test_wake_cpu(void **state)
 	assert_int_equal(wake_cpu(1, 3, 0, SD_BALANCE_WAKE), 0);
 	/* fork: the forking CPU busy, the other idle: the idle one */
 	assert_int_equal(wake_cpu(1, 0, 0, SD_BALANCE_FORK), 1);
-	/* fork with both busy, fewer on CPU1 against an overloaded CPU0: CPU1 */
-	assert_int_equal(wake_cpu(3, 1, 0, SD_BALANCE_FORK), 1);
+	/* fork with both busy, 3 tasks on CPU0 and 1 on CPU1, no utilization: both groups have
+	 * spare capacity and no idle CPU: the local CPU0 (test_fork_idlest has PELT's) */
+	assert_int_equal(wake_cpu(3, 1, 0, SD_BALANCE_FORK), 0);
+}
+
+/*
+ * The fork's CPU (6.18's sched_balance_find_dst_group over one-CPU groups) on CPUs given tasks
+ * (n[c], the first running) and PELT sums (util[c], runnable = util, load 1024 a task); the
+ * parent forks on CPU 0.
+ */
+static int fork_cpu(int ncpu, const int *n, const u64 *util, const u64 *load)
+{
+	char cpus[8];
+	struct fixture *f;
+	struct sl_sim *sim;
+	struct sl_task *t[16], *p = ee_task(0, 0, 0);
+	int nt = 0, cpu;
+
+	snprintf(cpus, sizeof(cpus), "%d", ncpu);
+	f = fixture_new("6.18", cpus, NULL);
+	sim = f->sim;
+	for (int c = 0; c < ncpu; c++) {
+		struct eevdf_rq *ee = ee_rq_of(sim, &sim->cpus[c]);
+
+		for (int i = 0; i < n[c]; i++) {
+			t[nt] = ee_task(0, 0, c);
+			if (i == 0)
+				ee_set_curr(sim, &sim->cpus[c], t[nt], 0, SLICE2, SLICE2);
+			else
+				ee_tree_add(sim, &sim->cpus[c], t[nt], 0, SLICE2, SLICE2);
+			nt++;
+		}
+		ee->avg.util_avg = ee->avg.runnable_avg = util[c];
+		ee->avg.load_avg = load ? load[c] : 1024 * (u64)n[c];
+	}
+	sl_nr_levels_rebuild(sim);
+	cpu = sl_eevdf_select_task_rq(sim, p, 0, SD_BALANCE_FORK, 0);
+	fixture_free(f);
+	for (int i = 0; i < nt; i++)
+		free(t[i]);
+	free(p);
+	return cpu;
+}
+
+static void test_fork_idlest(void **state)
+{
+	(void)state;
+	/* CPU0: 3 tasks, util 1024 (overloaded); CPU1: 1 task, util 1024 (fully busy): a lower
+	 * type, CPU1 */
+	assert_int_equal(fork_cpu(2, (int[]){3, 1}, (u64[]){1024, 1024}, NULL), 1);
+	/* CPU0: 2 light tasks (util 300: spare capacity); CPU1: 1 task, util 1024 (fully busy):
+	 * the local group is of a lower type, CPU0 stays (by the task count CPU1 would take it) */
+	assert_int_equal(fork_cpu(2, (int[]){2, 1}, (u64[]){300, 1024}, NULL), 0);
+	/* CPU0: 1 task, util 900 (fully busy); CPU1 and CPU2 idle (spare, one idle CPU each),
+	 * util 200 and 100: the lower util, CPU2 (the first idle one would be CPU1) */
+	assert_int_equal(fork_cpu(3, (int[]){1, 0, 0}, (u64[]){900, 200, 100}, NULL), 2);
+	/* both overloaded (2 tasks, util 1024), loads 2048 and 1900: avg_loads the same; 1900 <
+	 * 2048 + 174, but 100 x 2048 = 204800 <= 117 x 1900 = 222300: CPU0 stays */
+	assert_int_equal(fork_cpu(2, (int[]){2, 2}, (u64[]){1024, 1024}, (u64[]){2048, 1900}), 0);
+	/* loads 2048 and 1700: 204800 > 198900 and 1700 < 2222: CPU1 */
+	assert_int_equal(fork_cpu(2, (int[]){2, 2}, (u64[]){1024, 1024}, (u64[]){2048, 1700}), 1);
+	/* loads 2048 and 1873: 204800 <= 117 x 1873 = 219141: CPU0 stays; with CPU0 at 3000:
+	 * 1873 < 3000 + 174 and 300000 > 219141: CPU1 (an idlest group 174 or more above the
+	 * local avg_load, 6.18's other test, is always within the 117% rule too) */
+	assert_int_equal(fork_cpu(2, (int[]){2, 2}, (u64[]){1024, 1024}, (u64[]){2048, 1873}), 0);
+	assert_int_equal(fork_cpu(2, (int[]){2, 2}, (u64[]){1024, 1024}, (u64[]){3000, 1873}), 1);
+	/* both fully busy (1 task, util 1024), loads 1024 and 800: 1024 x 100 = 102400 > 93600,
+	 * 800 < 1198: CPU1 (avg_load is computed for fully busy groups in this path) */
+	assert_int_equal(fork_cpu(2, (int[]){1, 1}, (u64[]){1024, 1024}, (u64[]){1024, 800}), 1);
 }
 
 /*
@@ -1545,6 +1612,7 @@ int main(void)
 		cmocka_unit_test(test_wakee_first_force),
 		cmocka_unit_test(test_buddy_cleared_at_pick),
 		cmocka_unit_test(test_wake_cpu),
+		cmocka_unit_test(test_fork_idlest),
 		cmocka_unit_test(test_wake_affine_pelt),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),

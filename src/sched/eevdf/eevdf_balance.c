@@ -211,33 +211,67 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 	return target;
 }
 
-/*
- * find_idlest_group/cpu with one-CPU groups: the local CPU is kept if idle; else an idle CPU;
- * else the one with the fewest runnable tasks if clearly fewer (group type: fully busy <
- * overloaded).
- */
-static int find_idlest_cpu(struct sl_sim *sim, int this_cpu)
+static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs);
+
+/* update_pick_idlest: a lower type; among overloaded or fully busy groups the lower avg_load,
+ * among groups with spare capacity the more idle CPUs, then the lower util (the first of equals) */
+static bool pick_idlest(const struct ee_sg_stats *idlest, const struct ee_sg_stats *sgs)
 {
+	if (sgs->group_type != idlest->group_type)
+		return sgs->group_type < idlest->group_type;
+	if (sgs->group_type != EE_GROUP_HAS_SPARE)
+		return idlest->avg_load > sgs->avg_load;
+	if (idlest->idle_cpus != sgs->idle_cpus)
+		return sgs->idle_cpus > idlest->idle_cpus;
+	return idlest->group_util > sgs->group_util;
+}
+
+/*
+ * The fork's sched_balance_find_dst_cpu over the one domain of one-CPU groups (6.18's
+ * sched_balance_find_dst_group with update_sg_wakeup_stats: a new task has no PELT share on any
+ * CPU to leave out): the idlest allowed group by type (group_classify, as the balancer's), then
+ * avg_load (computed for fully busy groups too) or idle CPUs and util; the local CPU is kept
+ * unless that group is of a lower type, or of the same type and clearly idler: more idle CPUs,
+ * or an avg_load below the local one by 1024 x (117 - 100) / 100 = 174 and by the 117% rule.
+ */
+static int find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu)
+{
+	struct ee_sg_stats local = {0}, idlest = {0}, sgs;
+	bool have_local = false;
 	int best = -1;
+	u64 imb = 1024 * (EE_IMBALANCE_PCT - 100) / 100;
 
 	if (this_cpu < 0)
 		this_cpu = 0;
-	if (idle_cpu(sim, this_cpu))
-		return this_cpu;
-	for (int c = 0; c < sim->ncpu; c++)
-		if (c != this_cpu && idle_cpu(sim, c) && best < 0)
-			best = c;
-	if (best >= 0)
-		return best;
-	best = this_cpu;
-	for (int c = 0; c < sim->ncpu; c++) {
-		unsigned long n = sim->cpus[c].nr_running, nb = sim->cpus[best].nr_running;
+	for (int k = 0; k < sim->ncpu; k++) {
+		int c = (this_cpu + k) % sim->ncpu;
 
-		/* fully busy (1) beats overloaded (>1); among overloaded, fewer wins */
-		if (n < nb && (nb > 1))
+		if (!sl_cpu_allowed(p, c))
+			continue;
+		sg_stats(sim, c, &sgs);
+		if (sgs.group_type == EE_GROUP_FULLY_BUSY)
+			sgs.avg_load = sgs.group_load * 1024 / sgs.group_capacity;
+		if (!k) {
+			local = sgs;
+			have_local = true;
+		} else if (best < 0 || pick_idlest(&idlest, &sgs)) {
+			idlest = sgs;
 			best = c;
+		}
 	}
-	return best;
+	if (best < 0)
+		return this_cpu;
+	if (!have_local || local.group_type > idlest.group_type)
+		return best;
+	if (local.group_type < idlest.group_type)
+		return this_cpu;
+	if (local.group_type != EE_GROUP_HAS_SPARE) {
+		if (idlest.avg_load >= local.avg_load + imb ||
+		    100 * local.avg_load <= EE_IMBALANCE_PCT * idlest.avg_load)
+			return this_cpu;
+		return best;
+	}
+	return local.idle_cpus >= idlest.idle_cpus ? this_cpu : best;
 }
 
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
@@ -250,7 +284,7 @@ int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu,
 	if (p->se.sched_delayed)
 		return prev;
 	if (sd_flag & SD_BALANCE_FORK)
-		return find_idlest_cpu(sim, this_cpu);
+		return find_idlest_cpu(sim, p, this_cpu);
 	if (this_cpu < 0)
 		return select_idle_sibling(sim, p, prev, prev);
 	waker = sim->cpus[this_cpu].curr;
