@@ -426,8 +426,75 @@ static void test_wake_cpu(void **state)
 	assert_int_equal(wake_cpu(1, 3, 0, SD_BALANCE_WAKE), 0);
 	/* fork: the forking CPU busy, the other idle: the idle one */
 	assert_int_equal(wake_cpu(1, 0, 0, SD_BALANCE_FORK), 1);
-	/* fork with both busy, fewer on CPU1 against an overloaded CPU0: CPU1 */
-	assert_int_equal(wake_cpu(3, 1, 0, SD_BALANCE_FORK), 1);
+	/* fork with both busy, 3 tasks on CPU0 and 1 on CPU1, no utilization: both groups have
+	 * spare capacity and no idle CPU: the local CPU0 (test_fork_idlest has PELT's) */
+	assert_int_equal(wake_cpu(3, 1, 0, SD_BALANCE_FORK), 0);
+}
+
+/*
+ * The fork's CPU (6.18's sched_balance_find_dst_group over one-CPU groups) on CPUs given tasks
+ * (n[c], the first running) and PELT sums (util[c], runnable = util, load 1024 a task); the
+ * parent forks on CPU 0.
+ */
+static int fork_cpu(int ncpu, const int *n, const u64 *util, const u64 *load)
+{
+	char cpus[8];
+	struct fixture *f;
+	struct sl_sim *sim;
+	struct sl_task *t[16], *p = ee_task(0, 0, 0);
+	int nt = 0, cpu;
+
+	snprintf(cpus, sizeof(cpus), "%d", ncpu);
+	f = fixture_new("6.18", cpus, NULL);
+	sim = f->sim;
+	for (int c = 0; c < ncpu; c++) {
+		struct eevdf_rq *ee = ee_rq_of(sim, &sim->cpus[c]);
+
+		for (int i = 0; i < n[c]; i++) {
+			t[nt] = ee_task(0, 0, c);
+			if (i == 0)
+				ee_set_curr(sim, &sim->cpus[c], t[nt], 0, SLICE2, SLICE2);
+			else
+				ee_tree_add(sim, &sim->cpus[c], t[nt], 0, SLICE2, SLICE2);
+			nt++;
+		}
+		ee->avg.util_avg = ee->avg.runnable_avg = util[c];
+		ee->avg.load_avg = load ? load[c] : 1024 * (u64)n[c];
+	}
+	sl_nr_levels_rebuild(sim);
+	cpu = sl_eevdf_select_task_rq(sim, p, 0, SD_BALANCE_FORK, 0);
+	fixture_free(f);
+	for (int i = 0; i < nt; i++)
+		free(t[i]);
+	free(p);
+	return cpu;
+}
+
+static void test_fork_idlest(void **state)
+{
+	(void)state;
+	/* CPU0: 3 tasks, util 1024 (overloaded); CPU1: 1 task, util 1024 (fully busy): a lower
+	 * type, CPU1 */
+	assert_int_equal(fork_cpu(2, (int[]){3, 1}, (u64[]){1024, 1024}, NULL), 1);
+	/* CPU0: 2 light tasks (util 300: spare capacity); CPU1: 1 task, util 1024 (fully busy):
+	 * the local group is of a lower type, CPU0 stays (by the task count CPU1 would take it) */
+	assert_int_equal(fork_cpu(2, (int[]){2, 1}, (u64[]){300, 1024}, NULL), 0);
+	/* CPU0: 1 task, util 900 (fully busy); CPU1 and CPU2 idle (spare, one idle CPU each),
+	 * util 200 and 100: the lower util, CPU2 (the first idle one would be CPU1) */
+	assert_int_equal(fork_cpu(3, (int[]){1, 0, 0}, (u64[]){900, 200, 100}, NULL), 2);
+	/* both overloaded (2 tasks, util 1024), loads 2048 and 1900: avg_loads the same; 1900 <
+	 * 2048 + 174, but 100 x 2048 = 204800 <= 117 x 1900 = 222300: CPU0 stays */
+	assert_int_equal(fork_cpu(2, (int[]){2, 2}, (u64[]){1024, 1024}, (u64[]){2048, 1900}), 0);
+	/* loads 2048 and 1700: 204800 > 198900 and 1700 < 2222: CPU1 */
+	assert_int_equal(fork_cpu(2, (int[]){2, 2}, (u64[]){1024, 1024}, (u64[]){2048, 1700}), 1);
+	/* loads 2048 and 1873: 204800 <= 117 x 1873 = 219141: CPU0 stays; with CPU0 at 3000:
+	 * 1873 < 3000 + 174 and 300000 > 219141: CPU1 (an idlest group 174 or more above the
+	 * local avg_load, 6.18's other test, is always within the 117% rule too) */
+	assert_int_equal(fork_cpu(2, (int[]){2, 2}, (u64[]){1024, 1024}, (u64[]){2048, 1873}), 0);
+	assert_int_equal(fork_cpu(2, (int[]){2, 2}, (u64[]){1024, 1024}, (u64[]){3000, 1873}), 1);
+	/* both fully busy (1 task, util 1024), loads 1024 and 800: 1024 x 100 = 102400 > 93600,
+	 * 800 < 1198: CPU1 (avg_load is computed for fully busy groups in this path) */
+	assert_int_equal(fork_cpu(2, (int[]){1, 1}, (u64[]){1024, 1024}, (u64[]){1024, 800}), 1);
 }
 
 /*
@@ -490,7 +557,8 @@ static void test_wake_cpu_llc_walk(void **state)
  * (least recently queued); CPU1: idle, or running D. now = 10 ms. Returns the balance result
  * and which CPU X and Y end on (as a two-digit number XY).
  */
-static int lb_case(bool with_y, bool dst_busy, int failed, enum ee_idle idle, int *where)
+static int lb_case_util(bool with_y, bool dst_busy, int failed, enum ee_idle idle, u64 dst_util,
+			int *where)
 {
 	struct fixture *f = fixture_new("6.18", "2", NULL);
 	struct sl_sim *sim = f->sim;
@@ -511,6 +579,11 @@ static int lb_case(bool with_y, bool dst_busy, int failed, enum ee_idle idle, in
 	if (dst_busy)
 		ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
 	ee_rq_of(f->sim, dst)->nr_balance_failed = failed;
+	/* the source busy all along with its tasks waiting (util 1024, runnable 1024 a task),
+	 * the destination's util as given, its runnable equal */
+	ee_rq_of(sim, src)->avg.util_avg = 1024;
+	ee_rq_of(sim, src)->avg.runnable_avg = with_y ? 3072 : 2048;
+	ee_rq_of(sim, dst)->avg.util_avg = ee_rq_of(sim, dst)->avg.runnable_avg = dst_util;
 	sl_nr_levels_rebuild(sim); /* the runqueues were filled by hand */
 	r = sl_eevdf_load_balance(sim, dst, idle);
 	*where = x->cpu * 10 + y->cpu;
@@ -522,25 +595,41 @@ static int lb_case(bool with_y, bool dst_busy, int failed, enum ee_idle idle, in
 	return r;
 }
 
+static int lb_case(bool with_y, bool dst_busy, int failed, enum ee_idle idle, int *where)
+{
+	return lb_case_util(with_y, dst_busy, failed, idle, dst_busy ? 1024 : 0, where);
+}
+
 static void test_load_balance(void **state)
 {
 	int where;
 
 	(void)state;
-	/* idle dst, 3 runnable on src: count mode, (3 - 0) / 2 = 1 task; X (the tail) is hot
-	 * (0.2 ms < 0.5 ms, no failure yet), so Y moves */
+	/* idle dst, 3 runnable on src (the src group overloaded: util 1024 x 117 > 1024 x 100):
+	 * migrate_task, sibling_imbalance (3 - 0) >> 1 = 1 task; X is hot (0.2 ms < 0.5 ms, no
+	 * failure yet), so Y moves */
 	assert_int_equal(lb_case(true, false, 0, EE_CPU_IDLE, &where), 1);
 	assert_int_equal(where, 1);
 	/* after two failures (> cache_nice_tries 1) hotness no longer protects: X, the tail */
 	assert_int_equal(lb_case(true, false, 2, EE_CPU_IDLE, &where), 1);
 	assert_int_equal(where, 10);
-	/* busy dst (1 task) against 3: load mode, 100 x 3072 > 117 x 1024, imbalance
-	 * (3072 - 1024) / 2 = 1024: one nice-0 task (1024) fits: Y */
+	/* busy dst (1 task, util 1024: 102400 > 119808 fails, fully busy) against 3 (overloaded):
+	 * migrate_load; avg_loads 1024 and 3072, the domain's (1024 + 3072) x 1024 / 2048 = 2048;
+	 * imbalance min(3072 - 2048, 2048 - 1024) = 1024: one nice-0 task (1024) fits: Y */
 	assert_int_equal(lb_case(true, true, 0, EE_CPU_NOT_IDLE, &where), 1);
 	assert_int_equal(where, 1);
-	/* src C + X (X hot) against busy dst: 2048 vs 1024, imbalance 512 < 1024: nothing fits
-	 * (a failure, 0); after one failure the load is halved (1024 >> 1 = 512) but X is still
-	 * hot (failures <= 1); after two it moves */
+	/* the same with dst's util 875 (102400 > 102375: spare capacity): a busy CPU with spare
+	 * capacity gets sibling_imbalance 0: balanced, nothing moves (the tasks' count would
+	 * have moved Y) */
+	assert_int_equal(lb_case_util(true, true, 0, EE_CPU_NOT_IDLE, 875, &where), -1);
+	assert_int_equal(where, 0);
+	/* util 876 (102400 < 102492): fully busy again, Y moves */
+	assert_int_equal(lb_case_util(true, true, 0, EE_CPU_NOT_IDLE, 876, &where), 1);
+	assert_int_equal(where, 1);
+	/* src C + X (X hot) against busy dst: avg_loads 1024 and 2048, the domain's 1536,
+	 * imbalance min(512, 512) = 512 < 1024: nothing fits (a failure, 0); after one failure
+	 * the load is halved (1024 >> 1 = 512) but X is still hot (failures <= 1); after two it
+	 * moves */
 	assert_int_equal(lb_case(false, true, 0, EE_CPU_NOT_IDLE, &where), 0);
 	assert_int_equal(lb_case(false, true, 1, EE_CPU_NOT_IDLE, &where), 0);
 	assert_int_equal(lb_case(false, true, 2, EE_CPU_NOT_IDLE, &where), 1);
@@ -548,10 +637,11 @@ static void test_load_balance(void **state)
 }
 
 /*
- * The load mode on PELT's loads: CPU0 runs C (load_avg 1024) with X waiting, X newly arrived
- * (load_avg 100); CPU1 runs D (1024). By PELT 100 x 1124 = 112400 <= 117 x 1024 = 119808:
- * balanced (-1). By the weights it would be 2048 against 1024, imbalance 512, X (1024) too big:
- * a failed balance (0).
+ * migrate_load on PELT's loads: CPU0 runs C (load_avg 1024) with X waiting, X newly arrived
+ * (load_avg 100), util 1024 and runnable 2048 (overloaded); CPU1 runs D (load 1024, util 1024:
+ * fully busy). avg_loads 1124 and 1024, the domain's 2148 x 1024 / 2048 = 1074; imbalance
+ * min(1124 - 1074, 1074 - 1024) = 50 < X's 100: nothing fits, a failed balance (0). (The 117%
+ * rule applies only to an overloaded destination.)
  */
 static void test_load_balance_pelt(void **state)
 {
@@ -567,12 +657,210 @@ static void test_load_balance_pelt(void **state)
 	ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
 	ee_se(&x->se)->avg.load_avg = 100;
 	ee_rq_of(sim, src)->avg.load_avg = 1124;
+	ee_rq_of(sim, src)->avg.util_avg = 1024;
+	ee_rq_of(sim, src)->avg.runnable_avg = 2048;
+	ee_rq_of(sim, dst)->avg.util_avg = ee_rq_of(sim, dst)->avg.runnable_avg = 1024;
 	sl_nr_levels_rebuild(sim);
-	assert_int_equal(sl_eevdf_load_balance(sim, dst, EE_CPU_NOT_IDLE), -1);
+	assert_int_equal(sl_eevdf_load_balance(sim, dst, EE_CPU_NOT_IDLE), 0);
 	assert_int_equal(x->cpu, 0);
 	fixture_free(f);
 	free(c);
 	free(x);
+	free(d);
+}
+
+/* one-CPU groups (weight 1, capacity 1024) with the given tasks and PELT sums */
+static struct ee_sg_stats sg(unsigned nr, unsigned h_nr, u64 load, u64 util, u64 runnable)
+{
+	struct ee_sg_stats s = {
+		.group_load = load,
+		.group_util = util,
+		.group_runnable = runnable,
+		.sum_nr_running = nr,
+		.sum_h_nr_running = h_nr,
+		.group_capacity = 1024,
+		.group_weight = 1,
+	};
+
+	sl_eevdf_group_classify(117, &s);
+	return s;
+}
+
+/*
+ * 6.18's group_is_overloaded and group_has_capacity with imbalance_pct 117, capacity 1024:
+ * overloaded needs 2 tasks or more and util x 117 > 102400 (util >= 876) or runnable x 100 >
+ * 119808 (runnable >= 1199); spare capacity is fewer tasks than CPUs, or runnable <= 1198 and
+ * util <= 875; what is neither is fully busy.
+ */
+static void test_group_classify(void **state)
+{
+	struct ee_sg_stats s;
+
+	(void)state;
+	/* 2 tasks, util 875 (102375 < 102400), runnable 1198 (119800 <= 119808): spare */
+	s = sg(2, 2, 2048, 875, 1198);
+	assert_false(sl_eevdf_group_is_overloaded(117, &s));
+	assert_true(sl_eevdf_group_has_capacity(117, &s));
+	assert_int_equal(s.group_type, EE_GROUP_HAS_SPARE);
+	assert_int_equal(s.avg_load, 0);
+	/* util 876: 102492 > 102400: overloaded, avg_load = 2048 x 1024 / 1024 */
+	s = sg(2, 2, 2048, 876, 0);
+	assert_true(sl_eevdf_group_is_overloaded(117, &s));
+	assert_int_equal(s.group_type, EE_GROUP_OVERLOADED);
+	assert_int_equal(s.avg_load, 2048);
+	/* runnable 1199: 119900 > 119808: overloaded with util 0 */
+	s = sg(2, 1, 1500, 0, 1199);
+	assert_int_equal(s.group_type, EE_GROUP_OVERLOADED);
+	/* one task: never overloaded; util 876 takes its spare capacity (fully busy) */
+	s = sg(1, 1, 1024, 1024, 1300);
+	assert_false(sl_eevdf_group_is_overloaded(117, &s));
+	assert_int_equal(s.group_type, EE_GROUP_FULLY_BUSY);
+	s = sg(1, 1, 1024, 876, 0);
+	assert_int_equal(s.group_type, EE_GROUP_FULLY_BUSY);
+	s = sg(1, 1, 1024, 875, 1198);
+	assert_int_equal(s.group_type, EE_GROUP_HAS_SPARE);
+	/* runnable 1199 alone makes one task fully busy */
+	s = sg(1, 1, 1024, 0, 1199);
+	assert_false(sl_eevdf_group_has_capacity(117, &s));
+	/* no task: spare whatever the (blocked) averages say */
+	s = sg(0, 0, 900, 1024, 2000);
+	assert_true(sl_eevdf_group_has_capacity(117, &s));
+	assert_int_equal(s.group_type, EE_GROUP_HAS_SPARE);
+}
+
+/*
+ * update_sd_pick_busiest: a group with a runnable fair task only; a higher type wins; among
+ * overloaded groups the higher avg_load (the first of equals); among fully busy ones the later;
+ * among groups with spare capacity the fewer idle CPUs, then the more tasks.
+ */
+static void test_pick_busiest(void **state)
+{
+	struct ee_sd_stats sds = {0};
+	struct ee_sg_stats a = sg(2, 2, 2048, 1024, 2048), b = sg(3, 3, 3000, 1024, 3072),
+			   c = sg(3, 3, 3000, 1024, 3072), e = sg(1, 1, 1024, 1024, 1024),
+			   h = sg(2, 2, 2048, 100, 100), z = sg(2, 0, 2048, 1024, 2048),
+			   one = sg(1, 1, 1024, 100, 100);
+
+	(void)state;
+	assert_false(sl_eevdf_pick_busiest(&sds, &z)); /* no runnable fair task */
+	assert_true(sl_eevdf_pick_busiest(&sds, &h));  /* spare, 0 idle CPUs < none yet */
+	sds.busiest = h;
+	sds.has_busiest = true;
+	assert_false(sl_eevdf_pick_busiest(&sds, &h));	 /* as many tasks */
+	assert_false(sl_eevdf_pick_busiest(&sds, &one)); /* fewer tasks */
+	assert_true(sl_eevdf_pick_busiest(&sds, &e));	 /* fully busy: a higher type */
+	sds.busiest = e;
+	assert_true(sl_eevdf_pick_busiest(&sds, &e));  /* fully busy: the later one */
+	assert_false(sl_eevdf_pick_busiest(&sds, &h)); /* a lower type */
+	assert_true(sl_eevdf_pick_busiest(&sds, &a));
+	sds.busiest = a;
+	assert_true(sl_eevdf_pick_busiest(&sds, &b)); /* avg_load 3000 > 2048 */
+	sds.busiest = b;
+	assert_false(sl_eevdf_pick_busiest(&sds, &c)); /* equal: the first stays */
+	assert_false(sl_eevdf_pick_busiest(&sds, &a));
+}
+
+/* sched_balance_find_src_group with calculate_imbalance from statistics given by hand; others:
+ * CPUs besides the two, holding other_load between them */
+static bool src_group(enum ee_idle idle, struct ee_sg_stats local, struct ee_sg_stats busiest,
+		      int others, u64 other_load, enum ee_migration_type *type, s64 *imb)
+{
+	struct ee_sd_stats sds = {.local = local, .busiest = busiest, .has_busiest = true};
+
+	sds.total_load = local.group_load + busiest.group_load + other_load;
+	sds.total_capacity = 1024 * (u64)(2 + others);
+	return sl_eevdf_find_src_group(idle, 117, &sds, type, imb);
+}
+
+static void test_find_src_group(void **state)
+{
+	enum ee_migration_type t;
+	s64 imb;
+	struct ee_sg_stats idle0 = sg(0, 0, 0, 0, 0);
+
+	(void)state;
+	/* an idle destination against 1 runnable and 1 delayed task, light: spare, one runnable
+	 * task (sum_h_nr_running 1): balanced */
+	assert_false(src_group(EE_CPU_IDLE, idle0, sg(2, 1, 2048, 500, 500), 0, 0, &t, &imb));
+	/* the same source busy (util 1024, overloaded): migrate_task, (2 - 0) >> 1 = 1 */
+	assert_true(src_group(EE_CPU_IDLE, idle0, sg(2, 1, 2048, 1024, 1024), 0, 0, &t, &imb));
+	assert_int_equal(t, EE_MIGRATE_TASK);
+	assert_int_equal(imb, 1);
+	/* 5 tasks against an idle CPU: (5 - 0) >> 1 = 2; a newly idle one alike */
+	assert_true(src_group(EE_CPU_NEWLY_IDLE, idle0, sg(5, 5, 5120, 300, 300), 0, 0, &t, &imb));
+	assert_int_equal(imb, 2);
+	/* an idle CPU with one task still queued (sum_nr 1) against 2: (2 - 1) >> 1 = 0:
+	 * balanced */
+	assert_false(src_group(EE_CPU_IDLE, sg(1, 1, 1024, 0, 0), sg(2, 2, 2048, 300, 300), 0, 0,
+			       &t, &imb));
+	/* a busy destination with spare capacity against an overloaded source: sibling_imbalance
+	 * is 0 for a busy CPU: balanced */
+	assert_false(src_group(EE_CPU_NOT_IDLE, sg(1, 1, 1024, 500, 500),
+			       sg(3, 3, 3072, 1024, 3072), 0, 0, &t, &imb));
+	/* a busy destination against a source that is not overloaded: balanced (for one-CPU
+	 * groups calculate_imbalance would say so too: its avg_load is not computed, 0) */
+	assert_false(src_group(EE_CPU_NOT_IDLE, sg(1, 1, 1024, 1024, 1024),
+			       sg(3, 3, 3072, 800, 800), 0, 0, &t, &imb));
+	/* fully busy (load 1024) against overloaded (3072): the domain's 2048, migrate_load
+	 * min(1024, 1024) = 1024 */
+	assert_true(src_group(EE_CPU_NOT_IDLE, sg(1, 1, 1024, 1024, 1024),
+			      sg(3, 3, 3072, 1024, 3072), 0, 0, &t, &imb));
+	assert_int_equal(t, EE_MIGRATE_LOAD);
+	assert_int_equal(imb, 1024);
+	/* a third CPU with 100 of load: the domain's (1024 + 3072 + 100) x 1024 / 3072 = 1398;
+	 * min(3072 - 1398, 1398 - 1024) = min(1674, 374) = 374 */
+	assert_true(src_group(EE_CPU_NOT_IDLE, sg(1, 1, 1024, 1024, 1024),
+			      sg(3, 3, 3072, 1024, 3072), 1, 100, &t, &imb));
+	assert_int_equal(imb, 374);
+	/* a fully busy destination of 2000 with a third, empty CPU: the domain's 5072 x 1024 /
+	 * 3072 = 1690 <= 2000, the local group above the average: balanced */
+	assert_false(src_group(EE_CPU_NOT_IDLE, sg(1, 1, 2000, 1024, 1024),
+			       sg(3, 3, 3072, 1024, 3072), 1, 0, &t, &imb));
+	/* a fully busy destination more loaded than the busiest: balanced */
+	assert_false(src_group(EE_CPU_NOT_IDLE, sg(1, 1, 3100, 1024, 1024),
+			       sg(3, 3, 3072, 1024, 3072), 0, 0, &t, &imb));
+	/* both overloaded, 2048 against 3072: the domain's 2560; 307200 > 117 x 2048 = 239616:
+	 * min(512, 512) = 512 */
+	assert_true(src_group(EE_CPU_NOT_IDLE, sg(2, 2, 2048, 1024, 2048),
+			      sg(3, 3, 3072, 1024, 3072), 0, 0, &t, &imb));
+	assert_int_equal(t, EE_MIGRATE_LOAD);
+	assert_int_equal(imb, 512);
+	/* 2048 against 2300: 230000 <= 239616, within imbalance_pct: balanced */
+	assert_false(src_group(EE_CPU_NOT_IDLE, sg(2, 2, 2048, 1024, 2048),
+			       sg(3, 3, 2300, 1024, 3072), 0, 0, &t, &imb));
+	/* an overloaded destination is busier than a fully busy source: balanced */
+	assert_false(src_group(EE_CPU_IDLE, sg(2, 2, 2048, 1024, 2048), sg(1, 1, 1024, 1024, 1024),
+			       0, 0, &t, &imb));
+}
+
+/*
+ * sched_balance_find_src_rq under migrate_load leaves a CPU with one runnable task whose load
+ * exceeds the imbalance. CPU 0: A slept ineligible (delayed, its load still counted) while B
+ * runs: 2 queued, 1 runnable, util 1024 (overloaded), load 2048; CPU 1 runs D (load 1024, util
+ * 1024: fully busy). The domain's 1536, imbalance min(512, 512) = 512 < 2048: balanced (-1);
+ * without the rule the balance would look at the tasks, find none movable and fail (0).
+ */
+static void test_find_src_rq_load(void **state)
+{
+	struct sl_task *a, *b, *d = ee_task(0, 0, 1);
+	struct fixture *f = sleep_case(NULL, 2000000, 0, &a, &b);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+
+	(void)state;
+	assert_true(a->se.sched_delayed);
+	sim->now = 10000000;
+	ee_set_curr(sim, dst, d, 0, SLICE2, SLICE2);
+	ee_rq_of(sim, src)->avg.load_avg = 2048;
+	ee_rq_of(sim, src)->avg.util_avg = ee_rq_of(sim, src)->avg.runnable_avg = 1024;
+	ee_rq_of(sim, dst)->avg.util_avg = ee_rq_of(sim, dst)->avg.runnable_avg = 1024;
+	sl_nr_levels_rebuild(sim);
+	assert_int_equal(src->nr_running, 1);
+	assert_int_equal(src->nr_delayed, 1);
+	assert_int_equal(sl_eevdf_load_balance(sim, dst, EE_CPU_NOT_IDLE), -1);
+	fixture_free(f);
+	free(a);
+	free(b);
 	free(d);
 }
 
@@ -1405,6 +1693,7 @@ int main(void)
 		cmocka_unit_test(test_wakee_first_force),
 		cmocka_unit_test(test_buddy_cleared_at_pick),
 		cmocka_unit_test(test_wake_cpu),
+		cmocka_unit_test(test_fork_idlest),
 		cmocka_unit_test(test_wake_affine_pelt),
 		cmocka_unit_test(test_wake_cpu_llc_walk),
 		cmocka_unit_test(test_load_balance),
@@ -1416,6 +1705,10 @@ int main(void)
 		cmocka_unit_test(test_tick_keep_balances),
 		cmocka_unit_test(test_load_balance_pelt),
 		cmocka_unit_test(test_load_balance_balanced),
+		cmocka_unit_test(test_group_classify),
+		cmocka_unit_test(test_pick_busiest),
+		cmocka_unit_test(test_find_src_group),
+		cmocka_unit_test(test_find_src_rq_load),
 		cmocka_unit_test(test_newidle_overloaded_flag),
 		cmocka_unit_test(test_newidle_ratio_param),
 		cmocka_unit_test(test_newidle_one_task),

@@ -198,6 +198,42 @@ void sl_eevdf_clear_buddies(struct eevdf_rq *cfs, struct sched_entity *se);
 
 /* ---- balancing (eevdf_balance.c) ---- */
 enum ee_idle { EE_CPU_IDLE, EE_CPU_NOT_IDLE, EE_CPU_NEWLY_IDLE };
+/* 6.18's group_type, by pulling priority (misfit, SMT, asym and imbalanced groups never arise in
+ * the model's one domain of one-CPU groups of full capacity, docs/model/eevdf.md §5.4) */
+enum ee_group_type {
+	EE_GROUP_HAS_SPARE,
+	EE_GROUP_FULLY_BUSY,
+	EE_GROUP_MISFIT_TASK,
+	EE_GROUP_SMT_BALANCE,
+	EE_GROUP_ASYM_PACKING,
+	EE_GROUP_IMBALANCED,
+	EE_GROUP_OVERLOADED,
+};
+enum ee_migration_type { EE_MIGRATE_LOAD, EE_MIGRATE_UTIL, EE_MIGRATE_TASK, EE_MIGRATE_MISFIT };
+/* sg_lb_stats of one group: its CPUs' PELT sums (cpu_load, cpu_util_cfs, cpu_runnable), the
+ * queued tasks of every class with delayed ones (rq->nr_running) and the fair runnable ones
+ * (h_nr_runnable), its idle CPUs, capacity and weight */
+struct ee_sg_stats {
+	u64 avg_load, group_load, group_capacity, group_util, group_runnable;
+	unsigned sum_nr_running, sum_h_nr_running, idle_cpus, group_weight;
+	enum ee_group_type group_type;
+};
+/* sd_lb_stats: the local group, the busiest (has_busiest), the domain's totals */
+struct ee_sd_stats {
+	struct ee_sg_stats local, busiest;
+	bool has_busiest;
+	u64 total_load, total_capacity, avg_load;
+};
+bool sl_eevdf_group_is_overloaded(unsigned pct, const struct ee_sg_stats *sgs);
+bool sl_eevdf_group_has_capacity(unsigned pct, const struct ee_sg_stats *sgs);
+/* group_classify, and avg_load for an overloaded group */
+void sl_eevdf_group_classify(unsigned pct, struct ee_sg_stats *sgs);
+/* update_sd_pick_busiest: sgs busier than the busiest so far */
+bool sl_eevdf_pick_busiest(const struct ee_sd_stats *sds, const struct ee_sg_stats *sgs);
+/* sched_balance_find_src_group after the statistics, with calculate_imbalance: false when
+ * balanced, else the migration type and the imbalance (> 0) */
+bool sl_eevdf_find_src_group(enum ee_idle idle, unsigned pct, struct ee_sd_stats *sds,
+			     enum ee_migration_type *type, s64 *imbalance);
 /* pull to dst from the busiest CPU: -1 balanced, else the number of tasks moved */
 int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle);
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,

@@ -7,10 +7,16 @@
  * - One scheduling domain holding every CPU (the target's single MC domain, one LLC): other
  *   topologies are balanced as if they were one LLC; groups are single CPUs.
  * - Loads are PELT's (eevdf_pelt.c: the CPUs' load_avg and the tasks', as last updated):
- *   wake_affine_weight's (the wakee's blocked load still on prev) and the balancer's load mode
- *   (update_sg_lb_stats' group_load, detach_tasks' task_h_load). The balancer's classification
- *   is the model's own (task counts: count mode when dst is idle or its runqueue empty), not
- *   group_util/runnable.
+ *   wake_affine_weight's (the wakee's blocked load still on prev) and the balancer's
+ *   (update_sg_lb_stats' group_load, detach_tasks' task_h_load). The balancer classifies each
+ *   one-CPU group as 6.18 does from PELT's group_util (cpu_util_cfs) and group_runnable against
+ *   capacity 1024 and imbalance_pct 117 (overloaded, fully busy, has spare); no group is ever
+ *   misfit (no capacity pressure), SMT, asym or imbalanced (no parent domain), and the domain
+ *   shares its LLC, so migrate_util and migrate_misfit never arise: an idle destination with
+ *   spare capacity takes half the task difference (migrate_task), a busy one only from an
+ *   overloaded group and only when itself fully busy or overloaded (migrate_load by avg_load).
+ * - detach_tasks moves no delayed task, where 6.18 may under migrate_load [a simplification:
+ *   a delayed task's migration is not modelled]; an all-pinned source counts as a failure.
  * - Balancing costs no simulated time, so max_newidle_lb_cost is 0 and the avg_idle cut-offs
  *   never stop a newidle pull; the cost model of the kernel is not represented.
  * - No active balancing: a CPU-bound task that is running is never pushed; the waiting tasks
@@ -205,33 +211,67 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 	return target;
 }
 
-/*
- * find_idlest_group/cpu with one-CPU groups: the local CPU is kept if idle; else an idle CPU;
- * else the one with the fewest runnable tasks if clearly fewer (group type: fully busy <
- * overloaded).
- */
-static int find_idlest_cpu(struct sl_sim *sim, int this_cpu)
+static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs);
+
+/* update_pick_idlest: a lower type; among overloaded or fully busy groups the lower avg_load,
+ * among groups with spare capacity the more idle CPUs, then the lower util (the first of equals) */
+static bool pick_idlest(const struct ee_sg_stats *idlest, const struct ee_sg_stats *sgs)
 {
+	if (sgs->group_type != idlest->group_type)
+		return sgs->group_type < idlest->group_type;
+	if (sgs->group_type != EE_GROUP_HAS_SPARE)
+		return idlest->avg_load > sgs->avg_load;
+	if (idlest->idle_cpus != sgs->idle_cpus)
+		return sgs->idle_cpus > idlest->idle_cpus;
+	return idlest->group_util > sgs->group_util;
+}
+
+/*
+ * The fork's sched_balance_find_dst_cpu over the one domain of one-CPU groups (6.18's
+ * sched_balance_find_dst_group with update_sg_wakeup_stats: a new task has no PELT share on any
+ * CPU to leave out): the idlest allowed group by type (group_classify, as the balancer's), then
+ * avg_load (computed for fully busy groups too) or idle CPUs and util; the local CPU is kept
+ * unless that group is of a lower type, or of the same type and clearly idler: more idle CPUs,
+ * or an avg_load below the local one by 1024 x (117 - 100) / 100 = 174 and by the 117% rule.
+ */
+static int find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu)
+{
+	struct ee_sg_stats local = {0}, idlest = {0}, sgs;
+	bool have_local = false;
 	int best = -1;
+	u64 imb = 1024 * (EE_IMBALANCE_PCT - 100) / 100;
 
 	if (this_cpu < 0)
 		this_cpu = 0;
-	if (idle_cpu(sim, this_cpu))
-		return this_cpu;
-	for (int c = 0; c < sim->ncpu; c++)
-		if (c != this_cpu && idle_cpu(sim, c) && best < 0)
-			best = c;
-	if (best >= 0)
-		return best;
-	best = this_cpu;
-	for (int c = 0; c < sim->ncpu; c++) {
-		unsigned long n = sim->cpus[c].nr_running, nb = sim->cpus[best].nr_running;
+	for (int k = 0; k < sim->ncpu; k++) {
+		int c = (this_cpu + k) % sim->ncpu;
 
-		/* fully busy (1) beats overloaded (>1); among overloaded, fewer wins */
-		if (n < nb && (nb > 1))
+		if (!sl_cpu_allowed(p, c))
+			continue;
+		sg_stats(sim, c, &sgs);
+		if (sgs.group_type == EE_GROUP_FULLY_BUSY)
+			sgs.avg_load = sgs.group_load * 1024 / sgs.group_capacity;
+		if (!k) {
+			local = sgs;
+			have_local = true;
+		} else if (best < 0 || pick_idlest(&idlest, &sgs)) {
+			idlest = sgs;
 			best = c;
+		}
 	}
-	return best;
+	if (best < 0)
+		return this_cpu;
+	if (!have_local || local.group_type > idlest.group_type)
+		return best;
+	if (local.group_type < idlest.group_type)
+		return this_cpu;
+	if (local.group_type != EE_GROUP_HAS_SPARE) {
+		if (idlest.avg_load >= local.avg_load + imb ||
+		    100 * local.avg_load <= EE_IMBALANCE_PCT * idlest.avg_load)
+			return this_cpu;
+		return best;
+	}
+	return local.idle_cpus >= idlest.idle_cpus ? this_cpu : best;
 }
 
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
@@ -244,7 +284,7 @@ int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu,
 	if (p->se.sched_delayed)
 		return prev;
 	if (sd_flag & SD_BALANCE_FORK)
-		return find_idlest_cpu(sim, this_cpu);
+		return find_idlest_cpu(sim, p, this_cpu);
 	if (this_cpu < 0)
 		return select_idle_sibling(sim, p, prev, prev);
 	waker = sim->cpus[this_cpu].curr;
@@ -393,16 +433,174 @@ static void move_task(struct sl_sim *sim, struct sl_task *p, struct sl_cpu *src,
 		sl_eevdf_class.check_preempt_curr(sim, dst, p, 0);
 }
 
+/* ---- the balancer's statistics and decisions (6.18's update_sg_lb_stats, group_classify,
+ * update_sd_pick_busiest, sched_balance_find_src_group, calculate_imbalance) ---- */
+
+#define EE_CAPACITY_SCALE 1024 /* capacity_of: no irq/steal, rt or dl pressure in the model */
+
+/* more tasks than CPUs, and util or runnable beyond capacity by imbalance_pct */
+bool sl_eevdf_group_is_overloaded(unsigned pct, const struct ee_sg_stats *sgs)
+{
+	if (sgs->sum_nr_running <= sgs->group_weight)
+		return false;
+	if (sgs->group_capacity * 100 < sgs->group_util * pct)
+		return true;
+	return sgs->group_capacity * pct < sgs->group_runnable * 100;
+}
+
+/* fewer tasks than CPUs, or runnable within capacity by imbalance_pct and util below it */
+bool sl_eevdf_group_has_capacity(unsigned pct, const struct ee_sg_stats *sgs)
+{
+	if (sgs->sum_nr_running < sgs->group_weight)
+		return true;
+	if (sgs->group_capacity * pct < sgs->group_runnable * 100)
+		return false;
+	return sgs->group_capacity * 100 > sgs->group_util * pct;
+}
+
+void sl_eevdf_group_classify(unsigned pct, struct ee_sg_stats *sgs)
+{
+	if (sl_eevdf_group_is_overloaded(pct, sgs))
+		sgs->group_type = EE_GROUP_OVERLOADED;
+	else if (!sl_eevdf_group_has_capacity(pct, sgs))
+		sgs->group_type = EE_GROUP_FULLY_BUSY;
+	else
+		sgs->group_type = EE_GROUP_HAS_SPARE;
+	/* avg_load is computed for an overloaded group only */
+	sgs->avg_load = sgs->group_type == EE_GROUP_OVERLOADED
+				? sgs->group_load * EE_CAPACITY_SCALE / sgs->group_capacity
+				: 0;
+}
+
+/* update_sg_lb_stats for CPU c's one-CPU group, each value as last updated */
+static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs)
+{
+	const struct sl_cpu *rq = &sim->cpus[c];
+	const struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+	unsigned nr = (unsigned)(rq->nr_running + rq->nr_delayed);
+
+	*sgs = (struct ee_sg_stats){
+		.group_load = cfs->avg.load_avg,
+		.group_util = sl_eevdf_cpu_util(sim, rq),
+		.group_runnable = cfs->avg.runnable_avg,
+		.sum_h_nr_running = (unsigned)(cfs->nr_queued - rq->nr_delayed),
+		.sum_nr_running = nr,
+		.idle_cpus = !nr && idle_cpu(sim, c),
+		.group_capacity = EE_CAPACITY_SCALE,
+		.group_weight = 1,
+	};
+	sl_eevdf_group_classify(EE_IMBALANCE_PCT, sgs);
+}
+
+/* no SMT, asym or misfit groups: a higher type; the highest avg_load among overloaded ones
+ * (the first of equals); the last of fully busy ones (their avg_load is 0 alike); among groups
+ * with spare capacity the fewest idle CPUs, then the most tasks (the first of equals) */
+bool sl_eevdf_pick_busiest(const struct ee_sd_stats *sds, const struct ee_sg_stats *sgs)
+{
+	const struct ee_sg_stats *busiest = &sds->busiest;
+	unsigned b_idle = sds->has_busiest ? busiest->idle_cpus : ~0u;
+
+	if (!sgs->sum_h_nr_running)
+		return false;
+	if (sgs->group_type != busiest->group_type)
+		return sgs->group_type > busiest->group_type;
+	switch (sgs->group_type) {
+	case EE_GROUP_OVERLOADED:
+		return sgs->avg_load > busiest->avg_load;
+	case EE_GROUP_FULLY_BUSY:
+		return sgs->avg_load >= busiest->avg_load;
+	default:
+		if (sgs->idle_cpus > b_idle)
+			return false;
+		return sgs->idle_cpus < b_idle || sgs->sum_nr_running > busiest->sum_nr_running;
+	}
+}
+
+/* sibling_imbalance for two groups of one core each: the busiest's tasks over the local's, 0 for
+ * a busy destination */
+static s64 sibling_imbalance(enum ee_idle idle, const struct ee_sd_stats *sds)
+{
+	if (idle == EE_CPU_NOT_IDLE || !sds->busiest.sum_nr_running)
+		return 0;
+	if (sds->busiest.sum_nr_running <= sds->local.sum_nr_running)
+		return 0;
+	return (s64)(sds->busiest.sum_nr_running - sds->local.sum_nr_running);
+}
+
+/* calculate_imbalance for the types that arise (the domain shares its LLC, so migrate_util
+ * never applies; one-CPU groups take sibling_imbalance) */
+static void calculate_imbalance(enum ee_idle idle, struct ee_sd_stats *sds,
+				enum ee_migration_type *type, s64 *imbalance)
+{
+	struct ee_sg_stats *local = &sds->local, *busiest = &sds->busiest;
+	u64 a, b;
+
+	if (local->group_type == EE_GROUP_HAS_SPARE) {
+		*type = EE_MIGRATE_TASK;
+		*imbalance = sibling_imbalance(idle, sds) >> 1;
+		return;
+	}
+	if (local->group_type < EE_GROUP_OVERLOADED) {
+		local->avg_load = local->group_load * EE_CAPACITY_SCALE / local->group_capacity;
+		if (local->avg_load >= busiest->avg_load) {
+			*imbalance = 0;
+			return;
+		}
+		sds->avg_load = sds->total_load * EE_CAPACITY_SCALE / sds->total_capacity;
+		if (local->avg_load >= sds->avg_load) {
+			*imbalance = 0;
+			return;
+		}
+	}
+	/* unsigned as the kernel's: a difference below 0 wraps and loses the min */
+	a = (busiest->avg_load - sds->avg_load) * busiest->group_capacity;
+	b = (sds->avg_load - local->avg_load) * local->group_capacity;
+	*type = EE_MIGRATE_LOAD;
+	*imbalance = (s64)((a < b ? a : b) / EE_CAPACITY_SCALE);
+}
+
+bool sl_eevdf_find_src_group(enum ee_idle idle, unsigned pct, struct ee_sd_stats *sds,
+			     enum ee_migration_type *type, s64 *imbalance)
+{
+	struct ee_sg_stats *local = &sds->local, *busiest = &sds->busiest;
+
+	*imbalance = 0;
+	*type = EE_MIGRATE_LOAD;
+	if (!sds->has_busiest || local->group_type > busiest->group_type)
+		return false;
+	if (local->group_type == EE_GROUP_OVERLOADED) {
+		if (local->avg_load >= busiest->avg_load)
+			return false;
+		sds->avg_load = sds->total_load * EE_CAPACITY_SCALE / sds->total_capacity;
+		if (local->avg_load >= sds->avg_load)
+			return false;
+		if (100 * busiest->avg_load <= pct * local->avg_load)
+			return false;
+	}
+	/* no prefer_sibling: the one-CPU groups have no child domain */
+	if (busiest->group_type != EE_GROUP_OVERLOADED) {
+		/* a busy CPU leaves a group that is not overloaded to an idle one; the idle_cpus
+		 * test is for groups of two CPUs or more */
+		if (idle == EE_CPU_NOT_IDLE || busiest->sum_h_nr_running == 1)
+			return false;
+	}
+	calculate_imbalance(idle, sds, type, imbalance);
+	return *imbalance > 0;
+}
+
 /*
- * load_balance for dst over the one domain: -1 balanced, else the number of tasks moved.
- * Count mode when dst has spare capacity (idle): half the difference, at least one; else load
- * mode by the 117% rule, half the load difference.
+ * sched_balance_rq for dst over the one domain of one-CPU groups (docs/model/eevdf.md §5.4): -1
+ * balanced, else the number of tasks moved. The groups are classified by PELT (group_util,
+ * group_runnable against capacity and imbalance_pct); a destination with spare capacity takes
+ * half the task difference (an idle one only), else load moves by avg_load.
  */
 int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle)
 {
+	struct ee_sd_stats sds = {0};
+	struct ee_sg_stats sgs;
+	enum ee_migration_type type;
 	struct sl_cpu *src = NULL;
 	s64 imbalance;
-	bool count_mode;
 	int moved = 0, examined = 0;
 
 	/* update_sd_lb_stats ends with update_idle_cpu_scan on the LLC's domain, newidle
@@ -415,57 +613,36 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 	for (int c = 0; c < sim->ncpu && !sim->rd_overloaded; c++)
 		if (sim->cpus[c].nr_running + sim->cpus[c].nr_delayed > 1)
 			sim->rd_overloaded = true;
-	/* no CPU with two runnable tasks: whichever the busiest, it has fewer than 2 (below) */
-	if (!sim->nr_overloaded)
+	/* no CPU with two queued tasks: no group is overloaded nor has two runnable tasks, so
+	 * every outcome below is "balanced" */
+	if (!sim->rd_overloaded)
 		return -1;
-	if (sim->nr_big || !sim->lvl_bits) {
-		for (int c = 0; c < sim->ncpu; c++) {
-			struct sl_cpu *rq = &sim->cpus[c];
+	/* the groups in the kernel's order: the local one, then the CPUs after dst, wrapping */
+	sg_stats(sim, dst->id, &sds.local);
+	sds.total_load = sds.local.group_load;
+	sds.total_capacity = sds.local.group_capacity;
+	for (int k = 1; k < sim->ncpu; k++) {
+		int c = (dst->id + k) % sim->ncpu;
 
-			if (rq != dst && (!src || rq->nr_running > src->nr_running))
-				src = rq;
+		sg_stats(sim, c, &sgs);
+		if (sl_eevdf_pick_busiest(&sds, &sgs)) {
+			sds.busiest = sgs;
+			sds.has_busiest = true;
+			src = &sim->cpus[c];
 		}
-	} else {
-		/* the first CPU but dst of the highest level (what the scan above finds); none
-		 * with 2 or more: the busiest has fewer than 2 */
-		for (int k = SL_NR_LEVELS; k >= 2 && !src; k--) {
-			const u64 *b = sim->lvl_bits + (size_t)(k - 2) * (size_t)sim->lvl_words;
-
-			if (sim->lvl_cnt[k] - (dst->nr_running == (unsigned long)k) <= 0)
-				continue;
-			for (int w = 0; w < sim->lvl_words && !src; w++) {
-				u64 x = b[w];
-
-				if (w == dst->id / 64)
-					x &= ~(1ULL << (dst->id % 64));
-				if (x)
-					src = &sim->cpus[w * 64 + __builtin_ctzll(x)];
-			}
-		}
-		if (!src)
-			return -1;
+		sds.total_load += sgs.group_load;
+		sds.total_capacity += sgs.group_capacity;
 	}
-	if (!src || src->nr_running < 2 || src->nr_running <= dst->nr_running)
+	/* no busiest group (src NULL), or balanced */
+	if (!src || !sl_eevdf_find_src_group(idle, EE_IMBALANCE_PCT, &sds, &type, &imbalance))
 		return -1;
-	/* dst's group has spare capacity (update_sg_lb_stats: sum_nr_running, which counts delayed
-	 * tasks, below the group's one CPU): a newidle balance runs while the task that slept is
-	 * still rq->curr, with nothing left on the runqueue */
-	count_mode = sl_rq_idle(dst) || !(dst->nr_running + dst->nr_delayed);
-	if (count_mode) {
-		/* calculate_imbalance's sibling_imbalance for one-CPU groups: half the difference
-		 * of sum_nr_running, rq->nr_running's, which counts delayed tasks still queued */
-		imbalance = (s64)(src->nr_running + src->nr_delayed - dst->nr_running -
-				  dst->nr_delayed) /
-			    2;
-		if (imbalance < 1)
-			imbalance = 1;
-	} else {
-		s64 ls = pelt_cpu_load(sim, src->id), ld = pelt_cpu_load(sim, dst->id);
-
-		if (100 * ls <= EE_IMBALANCE_PCT * ld)
-			return -1;
-		imbalance = (ls - ld) / 2;
-	}
+	/* sched_balance_find_src_rq in the one-CPU group: migrate_load leaves a CPU whose one
+	 * runnable task would overshoot the imbalance (its capacity is never reduced here) */
+	if (type == EE_MIGRATE_LOAD && sds.busiest.sum_h_nr_running == 1 &&
+	    sds.busiest.group_load > (u64)imbalance)
+		return -1;
+	if (src->nr_running + src->nr_delayed <= 1)
+		return 0;
 	/* from the tail of cfs_tasks: the least recently run first */
 	struct sched_entity *se = TAILQ_LAST(&ee_rq_of(sim, src)->tasks, eevdf_tasks_head),
 			    *prev_se;
@@ -475,11 +652,14 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		s64 load = task_load(p);
 
 		prev_se = TAILQ_PREV(se, eevdf_tasks_head, group_node);
+		/* an idle destination never takes the source's last task */
+		if (idle != EE_CPU_NOT_IDLE && src->nr_running + src->nr_delayed <= 1)
+			break;
 		if ((u64)++examined > sim->tun.sched_nr_migrate)
 			break;
 		if (!can_migrate(sim, p, src, dst))
 			continue;
-		if (!count_mode) {
+		if (type == EE_MIGRATE_LOAD) {
 			int f = ee_rq_of(sim, dst)->nr_balance_failed;
 
 			if (sched_feat(sim, F_LB_MIN) && load < EE_LB_MIN_LOAD && !f)
@@ -489,7 +669,7 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		}
 		move_task(sim, p, src, dst, idle != EE_CPU_NEWLY_IDLE);
 		moved++;
-		imbalance -= count_mode ? 1 : load;
+		imbalance -= type == EE_MIGRATE_LOAD ? load : 1;
 		/* detach_tasks under CONFIG_PREEMPTION (PREEMPT_DYNAMIC builds have it): a newidle
 		 * balance stops at its first task, to keep the critical section short */
 		if (idle == EE_CPU_NEWLY_IDLE)
