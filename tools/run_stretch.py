@@ -381,6 +381,7 @@ def dir_rows(d):
             rows.append({"thread": tname, "preempted": i1 - i0, "taken": taken,
                          "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur,
                          "wall": run / cdur, "cdur": cdur, "cost": eff / float(perf),
+                         "perf": perf, "eff": eff,
                          "busy": busy, "other": grp, "irq": "1+" if nirq else "0",
                          "moved": "yes" if moved else "no"})
         # a phase's rows (one c_duration) have one shape of runs and so one cold start

@@ -1,0 +1,75 @@
+#!/bin/sh
+# tools/loop_other.py on a recording written by hand (directory video-x, log_basename x):
+# thread a (pid 101, one run of 100 us a row), thread b (pid 102, two runs of 100 us a row:
+# c_duration 200), a task bg (pid 200) keeping the other CPU busy. Each row's end is its
+# thread's sleep (log clock = trace clock). Made so that eff = 10 ns x loops + 5 ns x loops x
+# idle + 2000 ns x runs exactly (idle: the other CPU's idle share of the thread's CPU time):
+#   A1 1000 loops, CPU 1 idle all along: 10000 + 5000 + 2000 = 17 us (10.000100-117)
+#   A2 2000 loops, bg on CPU 1 all along: 20000 + 2000 = 22 us (10.001000-022)
+#   A3 1000 loops, bg on CPU 1: 12 us (10.002000-012)
+#   B1 1000 loops on CPU 1, bg on CPU 0 9.6 us of its 16 (idle 0.4): 10000 + 2000 + 4000 = 16 us
+#   B2 3000 loops on CPU 1, bg on CPU 0 all along: 30000 + 4000 = 34 us
+# So the fit is exact: a 10.000, d +5.000, c 2000, standard errors 0; the file's loops 8000,
+# runs 7 (1143 a run), idle (1000 x 1 + 1000 x 0.4) / 8000 = 0.175, CPU 101 us: 12.625 ns a
+# loop, predicted the same (resid 0). sib_idle_rate = 1000 x 10 / 15 = 667. With an
+# interrupt's line on CPU 0 in A2 --quiet-only leaves A2 out: the other four rows fit exactly too.
+set -eu
+. "$(dirname "$0")/pytool.sh"
+. "$(dirname "$0")/trace_fixture.sh"
+D="$T/video-x"
+mkdir "$D"
+cat >"$D/x.json" <<'J'
+{ "tasks" : { "a" : { "run" : 100, "sleep" : 900 },
+              "b" : { "run0" : 100, "sleep" : 10, "run1" : 100 } },
+  "global" : { "log_basename" : "x" } }
+J
+H='#idx perf run period start end rel_st slack c_duration c_period wu_lat'
+{
+	echo "$H"
+	echo "0 1000 17 1000 10000100 10000117 0 0 100 0 0"
+	echo "0 2000 22 1000 10001000 10001022 0 0 100 0 0"
+	echo "0 1000 12 1000 10002000 10002012 0 0 100 0 0"
+} >"$D/x-a-0.log"
+{
+	echo "$H"
+	echo "0 1000 16 1000 10003000 10003016 0 0 200 0 0"
+	echo "0 3000 34 1000 10004000 10004034 0 0 200 0 0"
+} >"$D/x-b-1.log"
+{
+	echo "# tracer: nop"
+	sw 0 10.000100000 swapper/0 0 R a 101
+	sw 0 10.000117000 a 101 S swapper/0 0
+	sw 1 10.000990000 swapper/1 0 R bg 200
+	sw 0 10.001000000 swapper/0 0 R a 101
+	echo "  a-101 [000] d.h2. 10.001010000: sched_waking: comm=bg pid=200 prio=120 target_cpu=001"
+	sw 0 10.001022000 a 101 S swapper/0 0
+	sw 1 10.001030000 bg 200 S swapper/1 0
+	sw 1 10.001990000 swapper/1 0 R bg 200
+	sw 0 10.002000000 swapper/0 0 R a 101
+	sw 0 10.002012000 a 101 S swapper/0 0
+	sw 1 10.002020000 bg 200 S swapper/1 0
+	sw 0 10.002990000 swapper/0 0 R bg 200
+	sw 1 10.003000000 swapper/1 0 R b 102
+	sw 0 10.003009600 bg 200 S swapper/0 0
+	sw 1 10.003016000 b 102 S swapper/1 0
+	sw 0 10.003990000 swapper/0 0 R bg 200
+	sw 1 10.004000000 swapper/1 0 R b 102
+	sw 1 10.004034000 b 102 S swapper/1 0
+	sw 0 10.004040000 bg 200 S swapper/0 0
+} >"$D/real.trace"
+"$PY" "$TOOLPY" "$D" >"$T/out" || fail "exit $?: $(cat "$T/out")"
+has() { grep -q -e "$1" "$T/out" || fail "no '$1' in: $(cat "$T/out")"; }
+has "^video-x  *5  *0  *0.175  *1143  *12.625  *12.625  *+0.0  10.000(0.000) +5.000(0.000) 2000(0)$"
+has "^pooled (5 rows): a 10.000 ns a loop (se 0.000), d +5.000 (se 0.000), c 2000 ns a run (se 0)$"
+has "^param rtapp_kloop=10000ns$"
+has "^param sib_idle_rate=667$"
+"$PY" "$TOOLPY" --quiet-only "$D" >"$T/out" || fail "exit $?: $(cat "$T/out")"
+has "^video-x  *4  *1 "
+has "^param sib_idle_rate=667$"
+# fewer rows than the fit's three parameters and one: refused
+sed -i '3,4d' "$D/x-a-0.log"
+sed -i '3d' "$D/x-b-1.log"
+tool_error "$D" "too few rows"
+rm "$D/x.json"
+tool_error "$D" "expected one rt-app JSON"
+echo ok

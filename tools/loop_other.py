@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""rt-app's loop cost against the other vCPU's state, with the runs' cold start apart (issue 28).
+
+tools/run_stretch.py reads each rt-app log row (one loop of one phase: perf loops, c_duration
+us asked) with `eff`, its thread's time on its CPU inside the row's window, and `busy`, the
+share of that time the other vCPU was not idle. Here each row is also given its run events
+(`runs`: the phase of the thread in the launch's JSON whose runs sum to the row's c_duration,
+as tools/rtapp_event_cost.py tells them; a row no phase matches is left out and counted), and
+its time on the CPU is fitted, by weighted least squares over the rows, as
+
+    eff = a x loops + d x loops x idle + c x runs        (ns; idle = 1 - busy)
+
+a the loop's cost (ns a loop) with the other vCPU busy all along, d what a loop costs more
+when the other vCPU is idle all along (so (a + d) / a is the work rate's slow-down with the
+other idle), c a cost per run event whatever its loops (the run's cold start, rt-app's own work
+between runs inside the window). Each row is weighted by 1 / loops (a row's time varies with
+the interruptions it meets, which come with its length). The fit is made per file (the
+directories of one name pooled, r1/video-long and r2/video-long: video-long) and over all the
+files, and then, with the pooled a, d, c, per file: its rows' CPU per loop measured and
+predicted, and their difference in per mille (`resid`): whether one machine-wide triple
+explains the files' different loop costs. Printed beside: per file the loops' mean idle share
+(weighted by loops) and loops per run, and the fit without d (a and c alone) for comparison.
+Standard errors are the weighted least squares' (rows taken as independent).
+
+Usage: loop_other.py [--json] [--quiet-only] DIR...   (recorded directories as run_stretch.py's)
+  --quiet-only  only the rows with no interrupt line on their CPU and no preemption inside
+Prints `param rtapp_kloop=Nns` (1000 a) and `param sib_idle_rate=N` (the machine's work
+per 1000 ns of CPU with the other vCPU idle, against 1000 with it busy: 1000 a / (a + d),
+rounded) from the pooled fit.
+Exit 2 on bad input (as run_stretch.py's, a directory without one rt-app JSON, fewer rows than
+parameters), 1 when the output cannot be written.
+"""
+import glob
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_stretch import BadInput, dir_rows  # noqa: E402
+from rtapp_event_cost import phases  # noqa: E402
+
+
+def solve(m, v):
+    """x of m x = v by Gauss-Jordan elimination with partial pivoting; None when singular"""
+    n = len(v)
+    a = [list(m[i]) + [v[i]] for i in range(n)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(a[r][c]))
+        if abs(a[p][c]) < 1e-12 * max(1.0, max(abs(a[r][r]) for r in range(n))):
+            return None
+        a[c], a[p] = a[p], a[c]
+        for r in range(n):
+            if r != c and a[r][c]:
+                f = a[r][c] / a[c][c]
+                a[r] = [x - f * y for x, y in zip(a[r], a[c])]
+    return [a[i][n] / a[i][i] for i in range(n)]
+
+
+def inverse(m):
+    n = len(m)
+    cols = [solve(m, [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
+    if any(c is None for c in cols):
+        return None
+    return [[cols[j][i] for j in range(n)] for i in range(n)]
+
+
+def wls(xs, ys, ws):
+    """weighted least squares without intercept: (coefficients, standard errors) or None"""
+    k = len(xs[0])
+    n = len(ys)
+    if n <= k:
+        return None
+    m = [[sum(w * x[i] * x[j] for x, w in zip(xs, ws)) for j in range(k)] for i in range(k)]
+    v = [sum(w * x[i] * y for x, y, w in zip(xs, ys, ws)) for i in range(k)]
+    inv = inverse(m)
+    if inv is None:
+        return None
+    b = [sum(inv[i][j] * v[j] for j in range(k)) for i in range(k)]
+    rss = sum(w * (y - sum(bi * xi for bi, xi in zip(b, x))) ** 2 for x, y, w in zip(xs, ys, ws))
+    s2 = rss / (n - k)
+    return b, [math.sqrt(max(0.0, inv[i][i] * s2)) for i in range(k)]
+
+
+def fit(rows, with_idle=True):
+    """{a, d, c (ns), their se, n} of eff on loops, loops x idle, runs; None if singular"""
+    xs = [(r["perf"], r["perf"] * (1 - r["busy"]), r["runs"]) if with_idle
+          else (r["perf"], r["runs"]) for r in rows]
+    res = wls(xs, [r["eff"] for r in rows], [1.0 / r["perf"] for r in rows])
+    if res is None:
+        return None
+    b, se = res
+    if not with_idle:
+        b, se = [b[0], 0.0, b[1]], [se[0], 0.0, se[1]]
+    return {"a": b[0], "d": b[1], "c": b[2], "a_se": se[0], "d_se": se[1], "c_se": se[2],
+            "n": len(rows)}
+
+
+def runs_of(d):
+    """{thread name cut to 15: {c_duration: run events}} from the directory's rt-app JSON"""
+    js = [j for j in sorted(glob.glob(os.path.join(d, "*.json")))
+          if os.path.basename(j) != "machine-background.json"]
+    if len(js) != 1:
+        raise BadInput("%s: expected one rt-app JSON, found %d" % (d, len(js)))
+    out = {}
+    for name, ph in phases(js[0]).items():
+        m = out.setdefault(name[:15], {})
+        for cdur, runs in ph:
+            m.setdefault(cdur, runs)
+    return out
+
+
+def rows_of(d, quiet_only):
+    ph = runs_of(d)
+    rows, _, _ = dir_rows(d)
+    out = []
+    left = 0
+    for r in rows:
+        n = ph.get(r["thread"], {}).get(r["cdur"])
+        if not n or (quiet_only and (r["preempted"] or r["irq"] != "0")):
+            left += 1
+            continue
+        out.append({"perf": r["perf"], "eff": r["eff"], "busy": r["busy"], "runs": n})
+    return out, left
+
+
+def main(argv):
+    as_json = quiet = False
+    while argv and argv[0] in ("--json", "--quiet-only"):
+        if argv[0] == "--json":
+            as_json = True
+        else:
+            quiet = True
+        argv = argv[1:]
+    if not argv or any(a.startswith("-") for a in argv):
+        sys.stderr.write("usage: loop_other.py [--json] [--quiet-only] DIR...\n")
+        return 2
+    files = {}
+    order = []
+    left = {}
+    for d in argv:
+        if not os.path.isdir(d):
+            sys.stderr.write("loop_other.py: %s: not a directory\n" % d)
+            return 2
+        name = os.path.basename(os.path.normpath(d))
+        try:
+            rows, n = rows_of(d, quiet)
+        except (OSError, BadInput, EOFError, ValueError) as e:
+            sys.stderr.write("loop_other.py: %s\n" % e)
+            return 2
+        if name not in files:
+            files[name] = []
+            order.append(name)
+            left[name] = 0
+        files[name].extend(rows)
+        left[name] += n
+    every = [r for name in order for r in files[name]]
+    pooled = fit(every)
+    if pooled is None:
+        sys.stderr.write("loop_other.py: too few rows, or rows that cannot tell the parameters "
+                         "apart\n")
+        return 2
+    result = {"pooled": pooled, "pooled_no_idle": fit(every, False), "files": {}}
+    for name in order:
+        rows = files[name]
+        loops = sum(r["perf"] for r in rows)
+        runs = sum(r["runs"] for r in rows)
+        cpu = sum(r["eff"] for r in rows)
+        idle = sum(r["perf"] * (1 - r["busy"]) for r in rows)
+        pred = pooled["a"] * loops + pooled["d"] * idle + pooled["c"] * runs
+        result["files"][name] = {
+            "rows": len(rows), "left_out": left[name], "loops": loops, "runs": runs,
+            "idle": idle / loops if loops else 0.0, "loops_per_run": loops / runs if runs else 0,
+            "ns_loop": cpu / loops if loops else 0.0, "pred_ns_loop": pred / loops if loops else 0,
+            "resid": 1000.0 * (cpu - pred) / pred if pred else 0.0,
+            "fit": fit(rows) if len(rows) > 3 else None}
+    if as_json:
+        json.dump(result, sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+        return 0
+    print("%-14s %5s %5s %6s %7s %8s %8s %7s  %-44s" % (
+        "file", "rows", "left", "idle", "lp/run", "ns/loop", "pred", "resid", "own fit: a d c (se)"))
+    for name in order:
+        f = result["files"][name]
+        own = f["fit"]
+        s = ("%.3f(%.3f) %+.3f(%.3f) %.0f(%.0f)" % (own["a"], own["a_se"], own["d"], own["d_se"],
+                                                    own["c"], own["c_se"]) if own else "-")
+        print("%-14s %5d %5d %6.3f %7.0f %8.3f %8.3f %+7.1f  %s" % (
+            name, f["rows"], f["left_out"], f["idle"], f["loops_per_run"], f["ns_loop"],
+            f["pred_ns_loop"], f["resid"], s))
+    p = pooled
+    print("pooled (%d rows): a %.3f ns a loop (se %.3f), d %+.3f (se %.3f), c %.0f ns a run "
+          "(se %.0f)" % (p["n"], p["a"], p["a_se"], p["d"], p["d_se"], p["c"], p["c_se"]))
+    q = result["pooled_no_idle"]
+    if q:
+        print("pooled without d: a %.3f ns a loop (se %.3f), c %.0f ns a run (se %.0f)"
+              % (q["a"], q["a_se"], q["c"], q["c_se"]))
+    print("param rtapp_kloop=%dns" % round(1000 * p["a"]))
+    print("param sib_idle_rate=%d" % round(1000 * p["a"] / (p["a"] + p["d"])))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        STATUS = main(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        STATUS = 1
+    sys.exit(STATUS)
