@@ -442,6 +442,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with irq_bg_rate: each background interrupt's time on its CPU, taken from the running "
 	 "task or spent out of idle (0: an idle exit and straight back). tools/irq_background.py: "
 	 "an interrupt-only idle exit's time from the exit to the next entry"},
+	{"sib_idle_rate", P(sib_idle_rate), 0, SL_PARAM_COUNT0,
+	 "0 (default): a CPU's work rate is the same whatever the other CPUs do. Else the work "
+	 "a CPU does in 1000 ns of CPU time while the other CPU of its pair (CPU id xor 1) is "
+	 "idle, against 1000 while that CPU runs a task: a running task's burst left is "
+	 "stretched by 1000/rate when the sibling goes idle and shrunk back when it runs again "
+	 "(the host gives a halted vCPU's hardware thread to other work). Measured by "
+	 "tools/loop_other.py as rt-app's loop cost with the other vCPU idle against busy, within "
+	 "each file and run length (docs/validate.md, issue 28 step 15); at most 100000"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

@@ -112,6 +112,8 @@ struct sl_params {
 	/* machine/irq_bg.c: each CPU's interrupts per second (0: none), each this long */
 	u64 irq_bg_rate;
 	u64 irq_bg_run_ns;
+	/* per 1000 ns of CPU, the work a CPU does while the other CPU of its pair idles (0: off) */
+	u64 sib_idle_rate;
 };
 
 /* what a parameter's value is, and what --param takes for it */
