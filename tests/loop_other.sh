@@ -11,8 +11,13 @@
 #   B2 3000 loops on CPU 1, bg on CPU 0 all along: 30000 + 4000 = 34 us
 # So the fit is exact: a 10.000, d +5.000, c 2000, standard errors 0; the file's loops 8000,
 # runs 7 (1143 a run), idle (1000 x 1 + 1000 x 0.4) / 8000 = 0.175, CPU 101 us: 12.625 ns a
-# loop, predicted the same (resid 0). sib_idle_rate = 1000 x 10 / 15 = 667. With an
-# interrupt's line on CPU 0 in A2 --quiet-only leaves A2 out: the other four rows fit exactly too.
+# loop, predicted the same (resid 0). All rows have under 3000 loops a run: one cell, so within's
+# fit is the same: d 5 over a 10, +500 per mille, sib_idle_rate = 1000 / 1.5 = 667. The logged
+# runs (us) over loops: A1 17, A2 12.5 (25 us logged: preempted), A3 12, B1 16, B2 11.333 ns;
+# their lower quartile (the 2nd of 5) 12.000; divided by 1 + 0.5 x idle (A1 17 / 1.5 = 11.333,
+# B1 16 / 1.2 = 13.333): 11.333, 11.333, 12, 12.5, 13.333: 11.333, rtapp_kloop=11333ns.
+# With an interrupt's line on CPU 0 in A2, --quiet-only leaves A2 out: the other four rows fit
+# exactly too.
 set -eu
 . "$(dirname "$0")/pytool.sh"
 . "$(dirname "$0")/trace_fixture.sh"
@@ -27,7 +32,7 @@ H='#idx perf run period start end rel_st slack c_duration c_period wu_lat'
 {
 	echo "$H"
 	echo "0 1000 17 1000 10000100 10000117 0 0 100 0 0"
-	echo "0 2000 22 1000 10001000 10001022 0 0 100 0 0"
+	echo "0 2000 25 1000 10001000 10001022 0 0 100 0 0"
 	echo "0 1000 12 1000 10002000 10002012 0 0 100 0 0"
 } >"$D/x-a-0.log"
 {
@@ -59,9 +64,11 @@ H='#idx perf run period start end rel_st slack c_duration c_period wu_lat'
 } >"$D/real.trace"
 "$PY" "$TOOLPY" "$D" >"$T/out" || fail "exit $?: $(cat "$T/out")"
 has() { grep -q -e "$1" "$T/out" || fail "no '$1' in: $(cat "$T/out")"; }
-has "^video-x  *5  *0  *0.175  *1143  *12.625  *12.625  *+0.0  10.000(0.000) +5.000(0.000) 2000(0)$"
+has "^video-x  *5  *0  *0.175  *1143  *12.625  *12.625  *+0.0  *+0.0  10.000(0.000) +5.000(0.000) 2000(0)$"
 has "^pooled (5 rows): a 10.000 ns a loop (se 0.000), d +5.000 (se 0.000), c 2000 ns a run (se 0)$"
-has "^param rtapp_kloop=10000ns$"
+has "^within (1 cells): d +5.000 (se 0.000) over a 10.000: +500.0 per mille; c 2000 ns a run (se 0)$"
+has "^quiet loop (lower quartiles' median, 1 directories): 12.000 ns; with the other vCPU busy: 11.333$"
+has "^param rtapp_kloop=11333ns$"
 has "^param sib_idle_rate=667$"
 "$PY" "$TOOLPY" --quiet-only "$D" >"$T/out" || fail "exit $?: $(cat "$T/out")"
 has "^video-x  *4  *1 "

@@ -18,15 +18,26 @@ the interruptions it meets, which come with its length). The fit is made per fil
 directories of one name pooled, r1/video-long and r2/video-long: video-long) and over all the
 files, and then, with the pooled a, d, c, per file: its rows' CPU per loop measured and
 predicted, and their difference in per mille (`resid`): whether one machine-wide triple
-explains the files' different loop costs. Printed beside: per file the loops' mean idle share
+explains the files' different loop costs; `cls res` the same with a per class of loops per run
+(below) the same in every file, one d and one c (whether the runs' lengths explain them). Printed beside: per file the loops' mean idle share
 (weighted by loops) and loops per run, and the fit without d (a and c alone) for comparison.
+
+The pooled d compares files as well as states (a file whose other vCPU idles more may have
+cheaper loops for other reasons), so d is also fitted `within`: each cell (a file and a class
+of loops per run: under 3000, 10000, 30000, 70000, 150000, 400000, more) has its own a, with
+one d and one c over all; its rate is 1000 ab / (ab + d), ab the cells' a weighted by loops.
 Standard errors are the weighted least squares' (rows taken as independent).
+
+Last, the loop's quiet cost as tools/rtapp_loop_cost.py reads it (per directory the lower
+quartile of the rows' logged run * 1000 / perf, the median over directories: step 14's
+14587 ns), once as it is and once with each row's cost divided by 1 + (d / ab) x its idle
+share (within's d): what a loop costs with the other vCPU busy.
 
 Usage: loop_other.py [--json] [--quiet-only] DIR...   (recorded directories as run_stretch.py's)
   --quiet-only  only the rows with no interrupt line on their CPU and no preemption inside
-Prints `param rtapp_kloop=Nns` (1000 a) and `param sib_idle_rate=N` (the machine's work
-per 1000 ns of CPU with the other vCPU idle, against 1000 with it busy: 1000 a / (a + d),
-rounded) from the pooled fit.
+Prints `param rtapp_kloop=Nns` (the quiet cost with the other vCPU busy) and
+`param sib_idle_rate=N` (the machine's work per 1000 ns of CPU with the other vCPU idle,
+against 1000 with it busy: within's 1000 ab / (ab + d), rounded).
 Exit 2 on bad input (as run_stretch.py's, a directory without one rt-app JSON, fewer rows than
 parameters), 1 when the output cannot be written.
 """
@@ -42,12 +53,13 @@ from rtapp_event_cost import phases  # noqa: E402
 
 
 def solve(m, v):
-    """x of m x = v by Gauss-Jordan elimination with partial pivoting; None when singular"""
+    """x of m x = v by Gauss-Jordan elimination with partial pivoting; None when singular (a
+    pivot under 1e-10: m is scaled to a unit diagonal first, by inverse())"""
     n = len(v)
     a = [list(m[i]) + [v[i]] for i in range(n)]
     for c in range(n):
         p = max(range(c, n), key=lambda r: abs(a[r][c]))
-        if abs(a[p][c]) < 1e-12 * max(1.0, max(abs(a[r][r]) for r in range(n))):
+        if abs(a[p][c]) < 1e-10:
             return None
         a[c], a[p] = a[p], a[c]
         for r in range(n):
@@ -58,11 +70,17 @@ def solve(m, v):
 
 
 def inverse(m):
+    """m's inverse, m symmetric with a positive diagonal (a column all zero: None), solved
+    scaled to a unit diagonal so that columns of different sizes (loops, runs) compare"""
     n = len(m)
-    cols = [solve(m, [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
+    if any(m[i][i] <= 0 for i in range(n)):
+        return None
+    sc = [math.sqrt(m[i][i]) for i in range(n)]
+    u = [[m[i][j] / (sc[i] * sc[j]) for j in range(n)] for i in range(n)]
+    cols = [solve(u, [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
     if any(c is None for c in cols):
         return None
-    return [[cols[j][i] for j in range(n)] for i in range(n)]
+    return [[cols[j][i] / (sc[i] * sc[j]) for j in range(n)] for i in range(n)]
 
 
 def wls(xs, ys, ws):
@@ -96,6 +114,54 @@ def fit(rows, with_idle=True):
             "n": len(rows)}
 
 
+CLASSES = (3000, 10000, 30000, 70000, 150000, 400000)  # loops per run: the cells' bounds
+
+
+def cell(r):
+    """the row's class of loops per run: 0 under CLASSES[0], ..."""
+    lpr = r["perf"] / r["runs"]
+    return sum(lpr >= b for b in CLASSES)
+
+
+def within(rows, by_file=True):
+    """{d, c, ab, their se, cells, pred: a row's predicted eff} of eff on loops by (file,
+    class) (by_file) or by class alone, loops x idle, runs; or None"""
+    def key(r):
+        return (r["file"], cell(r)) if by_file else ("", cell(r))
+    keys = sorted(set(key(r) for r in rows))
+    idx = {k: i for i, k in enumerate(keys)}
+    xs = []
+    for r in rows:
+        x = [0.0] * (len(keys) + 2)
+        x[idx[key(r)]] = r["perf"]
+        x[-2] = r["perf"] * (1 - r["busy"])
+        x[-1] = r["runs"]
+        xs.append(x)
+    res = wls(xs, [r["eff"] for r in rows], [1.0 / r["perf"] for r in rows])
+    if res is None:
+        return None
+    b, se = res
+    loops = sum(r["perf"] for r in rows)
+    ab = sum(b[idx[key(r)]] * r["perf"] for r in rows) / loops
+
+    def pred(r):
+        return b[idx[key(r)]] * r["perf"] + b[-2] * r["perf"] * (1 - r["busy"]) + b[-1] * r["runs"]
+    return {"d": b[-2], "d_se": se[-2], "c": b[-1], "c_se": se[-1], "ab": ab, "cells": len(keys),
+            "pred": pred}
+
+
+def quiet_cost(dirs, factor):
+    """the median over directories of the lower quartile of run * 1000 / perf / (1 + factor x
+    idle) of their rows (ns a loop)"""
+    q = []
+    for rows in dirs:
+        c = sorted(r["runcost"] / (1 + factor * (1 - r["busy"])) for r in rows)
+        q.append(c[len(c) // 4])
+    q.sort()
+    n = len(q)
+    return q[n // 2] if n % 2 else (q[n // 2 - 1] + q[n // 2]) / 2
+
+
 def runs_of(d):
     """{thread name cut to 15: {c_duration: run events}} from the directory's rt-app JSON"""
     js = [j for j in sorted(glob.glob(os.path.join(d, "*.json")))
@@ -120,7 +186,8 @@ def rows_of(d, quiet_only):
         if not n or (quiet_only and (r["preempted"] or r["irq"] != "0")):
             left += 1
             continue
-        out.append({"perf": r["perf"], "eff": r["eff"], "busy": r["busy"], "runs": n})
+        out.append({"perf": r["perf"], "eff": r["eff"], "busy": r["busy"], "runs": n,
+                    "runcost": r["runcost"]})
     return out, left
 
 
@@ -138,6 +205,7 @@ def main(argv):
     files = {}
     order = []
     left = {}
+    dirs = []
     for d in argv:
         if not os.path.isdir(d):
             sys.stderr.write("loop_other.py: %s: not a directory\n" % d)
@@ -148,6 +216,10 @@ def main(argv):
         except (OSError, BadInput, EOFError, ValueError) as e:
             sys.stderr.write("loop_other.py: %s\n" % e)
             return 2
+        for r in rows:
+            r["file"] = name
+        if rows:
+            dirs.append(rows)
         if name not in files:
             files[name] = []
             order.append(name)
@@ -160,7 +232,15 @@ def main(argv):
         sys.stderr.write("loop_other.py: too few rows, or rows that cannot tell the parameters "
                          "apart\n")
         return 2
-    result = {"pooled": pooled, "pooled_no_idle": fit(every, False), "files": {}}
+    win = within(every)
+    if win is None:
+        sys.stderr.write("loop_other.py: too few rows, or rows that cannot tell the cells apart\n")
+        return 2
+    factor = win["d"] / win["ab"]
+    cls = within(every, False)
+    result = {"pooled": pooled, "pooled_no_idle": fit(every, False), "files": {},
+              "within": {k: v for k, v in win.items() if k != "pred"},
+              "classes": {k: v for k, v in cls.items() if k != "pred"} if cls else None, "kloop": quiet_cost(dirs, 0.0), "kloop_busy": quiet_cost(dirs, factor)}
     for name in order:
         rows = files[name]
         loops = sum(r["perf"] for r in rows)
@@ -173,21 +253,24 @@ def main(argv):
             "idle": idle / loops if loops else 0.0, "loops_per_run": loops / runs if runs else 0,
             "ns_loop": cpu / loops if loops else 0.0, "pred_ns_loop": pred / loops if loops else 0,
             "resid": 1000.0 * (cpu - pred) / pred if pred else 0.0,
+            "cls_resid": 1000.0 * (cpu / sum(cls["pred"](r) for r in rows) - 1) if cls and rows
+            else 0.0,
             "fit": fit(rows) if len(rows) > 3 else None}
     if as_json:
         json.dump(result, sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
         return 0
-    print("%-14s %5s %5s %6s %7s %8s %8s %7s  %-44s" % (
-        "file", "rows", "left", "idle", "lp/run", "ns/loop", "pred", "resid", "own fit: a d c (se)"))
+    print("%-14s %5s %5s %6s %7s %8s %8s %7s %7s  %-44s" % (
+        "file", "rows", "left", "idle", "lp/run", "ns/loop", "pred", "resid", "cls res",
+        "own fit: a d c (se)"))
     for name in order:
         f = result["files"][name]
         own = f["fit"]
         s = ("%.3f(%.3f) %+.3f(%.3f) %.0f(%.0f)" % (own["a"], own["a_se"], own["d"], own["d_se"],
                                                     own["c"], own["c_se"]) if own else "-")
-        print("%-14s %5d %5d %6.3f %7.0f %8.3f %8.3f %+7.1f  %s" % (
+        print("%-14s %5d %5d %6.3f %7.0f %8.3f %8.3f %+7.1f %+7.1f  %s" % (
             name, f["rows"], f["left_out"], f["idle"], f["loops_per_run"], f["ns_loop"],
-            f["pred_ns_loop"], f["resid"], s))
+            f["pred_ns_loop"], f["resid"], f["cls_resid"], s))
     p = pooled
     print("pooled (%d rows): a %.3f ns a loop (se %.3f), d %+.3f (se %.3f), c %.0f ns a run "
           "(se %.0f)" % (p["n"], p["a"], p["a_se"], p["d"], p["d_se"], p["c"], p["c_se"]))
@@ -195,8 +278,17 @@ def main(argv):
     if q:
         print("pooled without d: a %.3f ns a loop (se %.3f), c %.0f ns a run (se %.0f)"
               % (q["a"], q["a_se"], q["c"], q["c_se"]))
-    print("param rtapp_kloop=%dns" % round(1000 * p["a"]))
-    print("param sib_idle_rate=%d" % round(1000 * p["a"] / (p["a"] + p["d"])))
+    print("within (%d cells): d %+.3f (se %.3f) over a %.3f: %+.1f per mille; c %.0f ns a run "
+          "(se %.0f)" % (win["cells"], win["d"], win["d_se"], win["ab"], 1000 * factor, win["c"],
+                         win["c_se"]))
+    if cls:
+        print("classes (%d, the same in every file): d %+.3f (se %.3f) over a %.3f; c %.0f ns a "
+              "run (se %.0f)" % (cls["cells"], cls["d"], cls["d_se"], cls["ab"], cls["c"],
+                                 cls["c_se"]))
+    print("quiet loop (lower quartiles' median, %d directories): %.3f ns; with the other vCPU "
+          "busy: %.3f" % (len(dirs), result["kloop"], result["kloop_busy"]))
+    print("param rtapp_kloop=%dns" % round(1000 * result["kloop_busy"]))
+    print("param sib_idle_rate=%d" % round(1000 / (1 + factor)))
     return 0
 
 
