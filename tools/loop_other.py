@@ -8,12 +8,16 @@ share of that time the other vCPU was not idle. Here each row is also given its 
 as tools/rtapp_event_cost.py tells them; a row no phase matches is left out and counted), and
 its time on the CPU is fitted, by weighted least squares over the rows, as
 
-    eff = a x loops + d x loops x idle + c x runs        (ns; idle = 1 - busy)
+    eff = a x loops + d x loops x idle + c x runs + w x wakes + s x resumes
+                                                        (ns; idle = 1 - busy)
 
 a the loop's cost (ns a loop) with the other vCPU busy all along, d what a loop costs more
 when the other vCPU is idle all along (so (a + d) / a is the work rate's slow-down with the
 other idle), c a cost per run event whatever its loops (the run's cold start, rt-app's own work
-between runs inside the window). Each row is weighted by 1 / loops (a row's time varies with
+between runs inside the window), w a cost per wake-up the thread makes inside the window (its
+own sched_waking lines, not an interrupt's; the model's wake_tail charges these apart), s a cost
+per resume (its switch-ins inside the window beyond one a run: back on a CPU after a
+preemption, whatever ran meanwhile; the model's cache_refill). Each row is weighted by 1 / loops (a row's time varies with
 the interruptions it meets, which come with its length). The fit is made per file (the
 directories of one name pooled, r1/video-long and r2/video-long: video-long) and over all the
 files, and then, with the pooled a, d, c, per file: its rows' CPU per loop measured and
@@ -84,7 +88,17 @@ def inverse(m):
 
 
 def wls(xs, ys, ws):
-    """weighted least squares without intercept: (coefficients, standard errors) or None"""
+    """weighted least squares without intercept: (coefficients, standard errors) or None; a
+    column all zero (no wake-up in any row) is left out, its coefficient and error 0"""
+    keep = [i for i in range(len(xs[0])) if any(x[i] for x in xs)]
+    if len(keep) < len(xs[0]):
+        res = wls([[x[i] for i in keep] for x in xs], ys, ws) if keep else None
+        if res is None:
+            return None
+        b, se = [0.0] * len(xs[0]), [0.0] * len(xs[0])
+        for j, i in enumerate(keep):
+            b[i], se[i] = res[0][j], res[1][j]
+        return b, se
     k = len(xs[0])
     n = len(ys)
     if n <= k:
@@ -101,17 +115,16 @@ def wls(xs, ys, ws):
 
 
 def fit(rows, with_idle=True):
-    """{a, d, c (ns), their se, n} of eff on loops, loops x idle, runs; None if singular"""
-    xs = [(r["perf"], r["perf"] * (1 - r["busy"]), r["runs"]) if with_idle
-          else (r["perf"], r["runs"]) for r in rows]
+    """{a, d, c, w, s (ns), their se, n} of eff on loops, loops x idle (with_idle, else d 0),
+    runs, wakes, resumes; None if singular"""
+    xs = [(r["perf"], r["perf"] * (1 - r["busy"]) if with_idle else 0, r["runs"], r["wakes"],
+           r["resumes"]) for r in rows]
     res = wls(xs, [r["eff"] for r in rows], [1.0 / r["perf"] for r in rows])
     if res is None:
         return None
     b, se = res
-    if not with_idle:
-        b, se = [b[0], 0.0, b[1]], [se[0], 0.0, se[1]]
-    return {"a": b[0], "d": b[1], "c": b[2], "a_se": se[0], "d_se": se[1], "c_se": se[2],
-            "n": len(rows)}
+    return {"a": b[0], "d": b[1], "c": b[2], "w": b[3], "s": b[4], "a_se": se[0], "d_se": se[1],
+            "c_se": se[2], "w_se": se[3], "s_se": se[4], "n": len(rows)}
 
 
 CLASSES = (3000, 10000, 30000, 70000, 150000, 400000)  # loops per run: the cells' bounds
@@ -124,18 +137,20 @@ def cell(r):
 
 
 def within(rows, by_file=True):
-    """{d, c, ab, their se, cells, pred: a row's predicted eff} of eff on loops by (file,
-    class) (by_file) or by class alone, loops x idle, runs; or None"""
+    """{d, c, w, s, ab, their se, cells, pred: a row's predicted eff} of eff on loops by (file,
+    class) (by_file) or by class alone, loops x idle, runs, wakes, resumes; or None"""
     def key(r):
         return (r["file"], cell(r)) if by_file else ("", cell(r))
     keys = sorted(set(key(r) for r in rows))
     idx = {k: i for i, k in enumerate(keys)}
     xs = []
     for r in rows:
-        x = [0.0] * (len(keys) + 2)
+        x = [0.0] * (len(keys) + 4)
         x[idx[key(r)]] = r["perf"]
-        x[-2] = r["perf"] * (1 - r["busy"])
-        x[-1] = r["runs"]
+        x[-4] = r["perf"] * (1 - r["busy"])
+        x[-3] = r["runs"]
+        x[-2] = r["wakes"]
+        x[-1] = r["resumes"]
         xs.append(x)
     res = wls(xs, [r["eff"] for r in rows], [1.0 / r["perf"] for r in rows])
     if res is None:
@@ -145,9 +160,10 @@ def within(rows, by_file=True):
     ab = sum(b[idx[key(r)]] * r["perf"] for r in rows) / loops
 
     def pred(r):
-        return b[idx[key(r)]] * r["perf"] + b[-2] * r["perf"] * (1 - r["busy"]) + b[-1] * r["runs"]
-    return {"d": b[-2], "d_se": se[-2], "c": b[-1], "c_se": se[-1], "ab": ab, "cells": len(keys),
-            "pred": pred}
+        return (b[idx[key(r)]] * r["perf"] + b[-4] * r["perf"] * (1 - r["busy"]) +
+                b[-3] * r["runs"] + b[-2] * r["wakes"] + b[-1] * r["resumes"])
+    return {"d": b[-4], "d_se": se[-4], "c": b[-3], "c_se": se[-3], "w": b[-2], "w_se": se[-2],
+            "s": b[-1], "s_se": se[-1], "ab": ab, "cells": len(keys), "pred": pred}
 
 
 def quiet_cost(dirs, factor):
@@ -187,6 +203,7 @@ def rows_of(d, quiet_only):
             left += 1
             continue
         out.append({"perf": r["perf"], "eff": r["eff"], "busy": r["busy"], "runs": n,
+                    "wakes": r["wakes"], "resumes": max(0, r["spans"] - n),
                     "runcost": r["runcost"]})
     return out, left
 
@@ -247,9 +264,13 @@ def main(argv):
         runs = sum(r["runs"] for r in rows)
         cpu = sum(r["eff"] for r in rows)
         idle = sum(r["perf"] * (1 - r["busy"]) for r in rows)
-        pred = pooled["a"] * loops + pooled["d"] * idle + pooled["c"] * runs
+        wakes = sum(r["wakes"] for r in rows)
+        resumes = sum(r["resumes"] for r in rows)
+        pred = (pooled["a"] * loops + pooled["d"] * idle + pooled["c"] * runs +
+                pooled["w"] * wakes + pooled["s"] * resumes)
         result["files"][name] = {
-            "rows": len(rows), "left_out": left[name], "loops": loops, "runs": runs,
+            "rows": len(rows), "left_out": left[name], "loops": loops, "runs": runs, "wakes": wakes,
+            "resumes": resumes,
             "idle": idle / loops if loops else 0.0, "loops_per_run": loops / runs if runs else 0,
             "ns_loop": cpu / loops if loops else 0.0, "pred_ns_loop": pred / loops if loops else 0,
             "resid": 1000.0 * (cpu - pred) / pred if pred else 0.0,
@@ -260,31 +281,38 @@ def main(argv):
         json.dump(result, sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
         return 0
-    print("%-14s %5s %5s %6s %7s %8s %8s %7s %7s  %-44s" % (
-        "file", "rows", "left", "idle", "lp/run", "ns/loop", "pred", "resid", "cls res",
-        "own fit: a d c (se)"))
+    print("%-14s %5s %5s %6s %7s %6s %8s %8s %7s %7s  %s" % (
+        "file", "rows", "left", "idle", "lp/run", "wk/Ml", "ns/loop", "pred", "resid", "cls res",
+        "own fit: a d c w s (se)"))
     for name in order:
         f = result["files"][name]
         own = f["fit"]
-        s = ("%.3f(%.3f) %+.3f(%.3f) %.0f(%.0f)" % (own["a"], own["a_se"], own["d"], own["d_se"],
-                                                    own["c"], own["c_se"]) if own else "-")
-        print("%-14s %5d %5d %6.3f %7.0f %8.3f %8.3f %+7.1f %+7.1f  %s" % (
-            name, f["rows"], f["left_out"], f["idle"], f["loops_per_run"], f["ns_loop"],
-            f["pred_ns_loop"], f["resid"], f["cls_resid"], s))
+        s = ("%.3f(%.3f) %+.3f(%.3f) %.0f(%.0f) %.0f(%.0f) %.0f(%.0f)" % (
+            own["a"], own["a_se"], own["d"], own["d_se"], own["c"], own["c_se"], own["w"],
+            own["w_se"], own["s"], own["s_se"]) if own else "-")
+        print("%-14s %5d %5d %6.3f %7.0f %6.1f %8.3f %8.3f %+7.1f %+7.1f  %s" % (
+            name, f["rows"], f["left_out"], f["idle"], f["loops_per_run"],
+            1e6 * f["wakes"] / f["loops"] if f["loops"] else 0.0, f["ns_loop"],
+            f["pred_ns_loop"], round(f["resid"], 1) + 0.0, round(f["cls_resid"], 1) + 0.0, s))
     p = pooled
     print("pooled (%d rows): a %.3f ns a loop (se %.3f), d %+.3f (se %.3f), c %.0f ns a run "
-          "(se %.0f)" % (p["n"], p["a"], p["a_se"], p["d"], p["d_se"], p["c"], p["c_se"]))
+          "(se %.0f), w %.0f ns a wake-up (se %.0f), s %.0f ns a resume (se %.0f)"
+          % (p["n"], p["a"], p["a_se"], p["d"], p["d_se"], p["c"], p["c_se"], p["w"], p["w_se"],
+             p["s"], p["s_se"]))
     q = result["pooled_no_idle"]
     if q:
-        print("pooled without d: a %.3f ns a loop (se %.3f), c %.0f ns a run (se %.0f)"
-              % (q["a"], q["a_se"], q["c"], q["c_se"]))
+        print("pooled without d: a %.3f ns a loop (se %.3f), c %.0f ns a run (se %.0f), w %.0f "
+              "(se %.0f), s %.0f (se %.0f)" % (q["a"], q["a_se"], q["c"], q["c_se"], q["w"],
+                                              q["w_se"], q["s"], q["s_se"]))
     print("within (%d cells): d %+.3f (se %.3f) over a %.3f: %+.1f per mille; c %.0f ns a run "
-          "(se %.0f)" % (win["cells"], win["d"], win["d_se"], win["ab"], 1000 * factor, win["c"],
-                         win["c_se"]))
+          "(se %.0f), w %.0f (se %.0f), s %.0f (se %.0f)"
+          % (win["cells"], win["d"], win["d_se"], win["ab"], 1000 * factor, win["c"], win["c_se"],
+             win["w"], win["w_se"], win["s"], win["s_se"]))
     if cls:
         print("classes (%d, the same in every file): d %+.3f (se %.3f) over a %.3f; c %.0f ns a "
-              "run (se %.0f)" % (cls["cells"], cls["d"], cls["d_se"], cls["ab"], cls["c"],
-                                 cls["c_se"]))
+              "run (se %.0f), w %.0f (se %.0f), s %.0f (se %.0f)"
+              % (cls["cells"], cls["d"], cls["d_se"], cls["ab"], cls["c"], cls["c_se"], cls["w"],
+                 cls["w_se"], cls["s"], cls["s_se"]))
     print("quiet loop (lower quartiles' median, %d directories): %.3f ns; with the other vCPU "
           "busy: %.3f" % (len(dirs), result["kloop"], result["kloop_busy"]))
     print("param rtapp_kloop=%dns" % round(1000 * result["kloop_busy"]))

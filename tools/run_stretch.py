@@ -143,6 +143,7 @@ def read_trace(path):
     irqs = {}
     sleeps = {}
     preempts = {}
+    wakes = {}  # pid -> times of the sched_waking lines it wrote itself (not in an interrupt)
     lost = {}  # pid -> times its switch-out was missing (the span closed there)
     running = {}  # cpu -> (pid, since)
     seen = False
@@ -159,6 +160,8 @@ def read_trace(path):
             ev = m.group(6)
             if m.group(4)[2:3] in ("h", "H", "s") and ev != "cpu_idle":
                 irqs.setdefault(cpu, []).append(t)
+            elif ev == "sched_waking" and int(m.group(2)):
+                wakes.setdefault(int(m.group(2)), []).append(t)
             if ev == "cpu_idle" and "state=4294967295" not in m.group(7):
                 # the CPU goes idle: whatever ran there has stopped, its switch-out line
                 # missing (some recordings lose the switch-outs of the threads left named
@@ -196,7 +199,7 @@ def read_trace(path):
                 comm[nxt] = ncomm
     if not seen:
         raise BadInput("%s: no sched_switch line" % path)
-    return cur, ons, comm, irqs, sleeps, lost, preempts
+    return cur, ons, comm, irqs, sleeps, lost, preempts, wakes
 
 
 def clock_offset(pid_rows, sleeps):
@@ -277,7 +280,7 @@ def dir_rows(d):
           if os.path.exists(p)]
     if not tr:
         raise BadInput("%s: no real.trace or real.trace.xz" % d)
-    cur, ons, comm, irqs, sleeps, lost, preempts = read_trace(tr[0])
+    cur, ons, comm, irqs, sleeps, lost, preempts, wakes = read_trace(tr[0])
     by_name = {}
     for pid in sorted(comm):
         if pid:
@@ -382,6 +385,9 @@ def dir_rows(d):
                          "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur,
                          "wall": run / cdur, "cdur": cdur, "cost": eff / float(perf),
                          "perf": perf, "eff": eff,
+                         "spans": len(inside),
+                         "wakes": bisect.bisect_left(wakes.get(pid, []), hi) -
+                         bisect.bisect_left(wakes.get(pid, []), lo),
                          "busy": busy, "other": grp, "irq": "1+" if nirq else "0",
                          "moved": "yes" if moved else "no"})
         # a phase's rows (one c_duration) have one shape of runs and so one cold start
