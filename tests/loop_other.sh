@@ -81,6 +81,7 @@ has "^video-x  *6  *0  *0.156  *1125  *111.1  *13.333  *13.333  *+0.0  *+0.0  10
 has "^pooled (6 rows): a 10.000 ns a loop (se 0.000), d +5.000 (se 0.000), c 2000 ns a run (se 0), w 3000 ns a wake-up (se 0), s 4000 ns a resume (se 0)$"
 has "^within (1 cells): d +5.000 (se 0.000) over a 10.000: +500.0 per mille; c 2000 ns a run (se 0), w 3000 (se 0), s 4000 (se 0)$"
 has "^classes (1, the same in every file): d +5.000 (se 0.000) over a 10.000; c 2000 ns a run (se 0), w 3000 (se 0), s 4000 (se 0)$"
+has "^  a by loops a run: 0+ 10.000$"
 has "^quiet loop (lower quartiles' median, 1 directories): 12.333 ns; with the other vCPU busy: 12.000$"
 has "^param rtapp_kloop=12000ns$"
 has "^param sib_idle_rate=667$"

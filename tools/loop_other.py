@@ -137,7 +137,8 @@ def cell(r):
 
 
 def within(rows, by_file=True):
-    """{d, c, w, s, ab, their se, cells, pred: a row's predicted eff} of eff on loops by (file,
+    """{d, c, w, s, ab, their se, cells, cell_a: each cell's a ("FILE CLASS"), pred: a row's
+    predicted eff} of eff on loops by (file,
     class) (by_file) or by class alone, loops x idle, runs, wakes, resumes; or None"""
     def key(r):
         return (r["file"], cell(r)) if by_file else ("", cell(r))
@@ -163,7 +164,8 @@ def within(rows, by_file=True):
         return (b[idx[key(r)]] * r["perf"] + b[-4] * r["perf"] * (1 - r["busy"]) +
                 b[-3] * r["runs"] + b[-2] * r["wakes"] + b[-1] * r["resumes"])
     return {"d": b[-4], "d_se": se[-4], "c": b[-3], "c_se": se[-3], "w": b[-2], "w_se": se[-2],
-            "s": b[-1], "s_se": se[-1], "ab": ab, "cells": len(keys), "pred": pred}
+            "s": b[-1], "s_se": se[-1], "ab": ab, "cells": len(keys), "pred": pred,
+            "cell_a": {"%s %d" % k: b[i] for k, i in idx.items()}}
 
 
 def quiet_cost(dirs, factor):
@@ -313,6 +315,10 @@ def main(argv):
               "run (se %.0f), w %.0f (se %.0f), s %.0f (se %.0f)"
               % (cls["cells"], cls["d"], cls["d_se"], cls["ab"], cls["c"], cls["c_se"], cls["w"],
                  cls["w_se"], cls["s"], cls["s_se"]))
+        bounds = (0,) + CLASSES
+        print("  a by loops a run: " + ", ".join(
+            "%d+ %.3f" % (bounds[int(k.split()[-1])], v)
+            for k, v in sorted(cls["cell_a"].items(), key=lambda kv: int(kv[0].split()[-1]))))
     print("quiet loop (lower quartiles' median, %d directories): %.3f ns; with the other vCPU "
           "busy: %.3f" % (len(dirs), result["kloop"], result["kloop_busy"]))
     print("param rtapp_kloop=%dns" % round(1000 * result["kloop_busy"]))
