@@ -15,21 +15,24 @@ a the loop's cost (ns a loop) with the other vCPU busy all along, d what a loop 
 when the other vCPU is idle all along (so (a + d) / a is the work rate's slow-down with the
 other idle), c a cost per run event whatever its loops (the run's cold start, rt-app's own work
 between runs inside the window), w a cost per wake-up the thread makes inside the window (its
-own sched_waking lines, not an interrupt's; the model's wake_tail charges these apart), s a cost
-per resume (its switch-ins inside the window beyond one a run: back on a CPU after a
-preemption, whatever ran meanwhile; the model's cache_refill). Each row is weighted by 1 / loops (a row's time varies with
-the interruptions it meets, which come with its length). The fit is made per file (the
-directories of one name pooled, r1/video-long and r2/video-long: video-long) and over all the
-files, and then, with the pooled a, d, c, per file: its rows' CPU per loop measured and
-predicted, and their difference in per mille (`resid`): whether one machine-wide triple
-explains the files' different loop costs; `cls res` the same with a per class of loops per run
-(below) the same in every file, one d and one c (whether the runs' lengths explain them). Printed beside: per file the loops' mean idle share
-(weighted by loops) and loops per run, and the fit without d (a and c alone) for comparison.
+own sched_waking lines, not an interrupt's; the model's wake_tail charges these apart), s a
+cost per resume (its switch-ins inside the window beyond one a run: back on a CPU after a
+preemption or a block; the model's ctx_switch and cache_refill). Each row is weighted by
+1 / loops (a row's time varies with the interruptions it meets, which come with its length); a
+term no row has (no wake-up at all) is left out, 0. The fit is made per file (the directories
+of one name pooled, r1/video-long and r2/video-long: video-long) and over all the files, and
+then, with the pooled a, d, c, w, s, per file: its rows' CPU per loop measured and predicted,
+and their difference in per mille (`resid`): whether one machine-wide set explains the files'
+different loop costs; `cls res` the same with an a per class of loops per run (below) the same
+in every file and one d, c, w, s (whether the runs' lengths explain them). Printed beside: per
+file the loops' mean idle share (weighted by loops), loops per run and wake-ups per million
+loops (wk/Ml), and the fit without d for comparison.
 
 The pooled d compares files as well as states (a file whose other vCPU idles more may have
 cheaper loops for other reasons), so d is also fitted `within`: each cell (a file and a class
 of loops per run: under 3000, 10000, 30000, 70000, 150000, 400000, more) has its own a, with
-one d and one c over all; its rate is 1000 ab / (ab + d), ab the cells' a weighted by loops.
+one d, c, w and s over all; its rate is 1000 ab / (ab + d), ab the cells' a weighted by loops.
+`classes`: the same with the cells by class alone (their a printed), whatever the file.
 Standard errors are the weighted least squares' (rows taken as independent).
 
 Last, the loop's quiet cost as tools/rtapp_loop_cost.py reads it (per directory the lower
@@ -259,7 +262,8 @@ def main(argv):
     cls = within(every, False)
     result = {"pooled": pooled, "pooled_no_idle": fit(every, False), "files": {},
               "within": {k: v for k, v in win.items() if k != "pred"},
-              "classes": {k: v for k, v in cls.items() if k != "pred"} if cls else None, "kloop": quiet_cost(dirs, 0.0), "kloop_busy": quiet_cost(dirs, factor)}
+              "classes": {k: v for k, v in cls.items() if k != "pred"} if cls else None,
+              "kloop": quiet_cost(dirs, 0.0), "kloop_busy": quiet_cost(dirs, factor)}
     for name in order:
         rows = files[name]
         loops = sum(r["perf"] for r in rows)
