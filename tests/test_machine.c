@@ -1432,6 +1432,90 @@ static void test_irq_bg_no_decision(void **state)
 		assert_int_equal(t[0][i], t[1][i]);
 }
 
+/* the sleeps (switch-outs in S) of each of the first two pids: their times, in order */
+struct sib_probe {
+	u64 out[3][8];
+	int n[3];
+};
+
+static void sib_probe_fn(void *ctx, const struct sl_event *ev)
+{
+	struct sib_probe *q = ctx;
+
+	if (ev->type != SL_EV_SWITCH || ev->pid < 1 || ev->pid > 2 || ev->prev_state != 'S')
+		return;
+	if (q->n[ev->pid] < 8)
+		q->out[ev->pid][q->n[ev->pid]++] = ev->time;
+}
+
+/* one run of sib_idle_rate=rate on cpus: task 1 runs 10 ms once, task 2 2 ms every 6 ms */
+static struct sib_probe sib_run(const char *cpus, const char *rate)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[2048];
+	struct sib_probe q;
+
+	memset(&q, 0, sizeof(q));
+	memset(&a, 0, sizeof(a));
+	a.cpus = cpus;
+	a.duration = "30ms";
+	a.workloads[a.nworkloads++] = "periodic:period=200ms,run=10ms,tasks=1";
+	a.workloads[a.nworkloads++] = "periodic:period=6ms,run=2ms,tasks=1";
+	a.params[a.nparams++] = rate;
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(&cfg);
+
+	assert_non_null(sim);
+	sl_sim_subscribe(sim, sib_probe_fn, &q);
+	assert_int_equal(sl_sim_run(sim), 0);
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+	return q;
+}
+
+/*
+ * sib_idle_rate (machine.c sib_sync): a CPU does rate/1000 of its work per ns while the other
+ * CPU of its pair is idle. Task 1 (pid 1) runs on CPU 1 from 0, 10 ms + the switch's 2 us:
+ * 10.002 ms of work; task 2 (pid 2) on CPU 0 runs 2.002 ms at 0, 6, 12, 18, 24 ms. By hand,
+ * with rate 500 (half the work per ns while the sibling idles):
+ * - task 1: 2.002 ms done at 2.002 (CPU 0 busy); CPU 0 idle 2.002-6: 3.998 ms at half, 1.999
+ *   done; busy 6-8.002: 2.002; idle 8.002-12: 1.999; 10.002 - 8.002 = 2.000 left at 12, CPU 0
+ *   busy: its sleep at 14.000 ms (10.002 without the rate).
+ * - task 2 at 12: 2.000 done by 14.000, CPU 1 idle from then: 0.002 ms left, 0.004 at half,
+ *   its sleep at 14.004; at 18 CPU 1 idle all along: 2.002 x 2, its sleep at 22.004.
+ * rate 1000 is the rate off (0): the same times as 0. On one CPU there is no sibling: the
+ * same times with 500 as with 0.
+ */
+static void test_sib_idle_rate(void **state)
+{
+	struct sib_probe off = sib_run("2", "sib_idle_rate=0");
+	struct sib_probe on = sib_run("2", "sib_idle_rate=500");
+	struct sib_probe one = sib_run("2", "sib_idle_rate=1000");
+	struct sib_probe alone = sib_run("1", "sib_idle_rate=500");
+	struct sib_probe alone_off = sib_run("1", "sib_idle_rate=0");
+
+	(void)state;
+	assert_int_equal(off.n[1], 1);
+	assert_int_equal(off.out[1][0], 10002 * NSEC_PER_USEC);
+	assert_int_equal(off.out[2][2], 14002 * NSEC_PER_USEC);
+	assert_int_equal(on.n[1], 1);
+	assert_int_equal(on.out[1][0], 14000 * NSEC_PER_USEC);
+	assert_int_equal(on.out[2][0], 2002 * NSEC_PER_USEC);
+	assert_int_equal(on.out[2][1], 8002 * NSEC_PER_USEC);
+	assert_int_equal(on.out[2][2], 14004 * NSEC_PER_USEC);
+	assert_int_equal(on.out[2][3], 22004 * NSEC_PER_USEC);
+	for (int i = 0; i < off.n[2]; i++)
+		assert_int_equal(one.out[2][i], off.out[2][i]);
+	assert_int_equal(one.out[1][0], off.out[1][0]);
+	assert_int_equal(alone.n[1], 1);
+	assert_int_equal(alone.n[2], alone_off.n[2]);
+	assert_int_equal(alone.out[1][0], alone_off.out[1][0]);
+	for (int i = 0; i < alone.n[2]; i++)
+		assert_int_equal(alone.out[2][i], alone_off.out[2][i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1466,6 +1550,7 @@ int main(void)
 		cmocka_unit_test(test_wake_rules_in_force),
 		cmocka_unit_test(test_irq_bg),
 		cmocka_unit_test(test_irq_bg_no_decision),
+		cmocka_unit_test(test_sib_idle_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

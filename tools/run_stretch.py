@@ -140,6 +140,7 @@ def read_trace(path):
     irqs = {}
     sleeps = {}
     preempts = {}
+    wakes = {}  # pid -> times of the sched_waking lines it wrote itself (not in an interrupt)
     lost = {}  # pid -> times its switch-out was missing (the span closed there)
     running = {}  # cpu -> (pid, since)
     seen = False
@@ -156,6 +157,8 @@ def read_trace(path):
             ev = m.group(6)
             if m.group(4)[2:3] in ("h", "H", "s") and ev != "cpu_idle":
                 irqs.setdefault(cpu, []).append(t)
+            elif ev == "sched_waking" and int(m.group(2)):
+                wakes.setdefault(int(m.group(2)), []).append(t)
             if ev == "cpu_idle" and "state=4294967295" not in m.group(7):
                 # the CPU goes idle: whatever ran there has stopped, its switch-out line
                 # missing (some recordings lose the switch-outs of the threads left named
@@ -193,7 +196,7 @@ def read_trace(path):
                 comm[nxt] = ncomm
     if not seen:
         raise BadInput("%s: no sched_switch line" % path)
-    return cur, ons, comm, irqs, sleeps, lost, preempts
+    return cur, ons, comm, irqs, sleeps, lost, preempts, wakes
 
 
 def clock_offset(pid_rows, sleeps):
@@ -274,7 +277,7 @@ def dir_rows(d):
           if os.path.exists(p)]
     if not tr:
         raise BadInput("%s: no real.trace or real.trace.xz" % d)
-    cur, ons, comm, irqs, sleeps, lost, preempts = read_trace(tr[0])
+    cur, ons, comm, irqs, sleeps, lost, preempts, wakes = read_trace(tr[0])
     by_name = {}
     for pid in sorted(comm):
         if pid:
@@ -378,6 +381,10 @@ def dir_rows(d):
             rows.append({"thread": tname, "preempted": i1 - i0, "taken": taken,
                          "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur,
                          "wall": run / cdur, "cdur": cdur, "cost": eff / float(perf),
+                         "perf": perf, "eff": eff,
+                         "spans": len(inside),
+                         "wakes": bisect.bisect_left(wakes.get(pid, []), hi) -
+                         bisect.bisect_left(wakes.get(pid, []), lo),
                          "busy": busy, "other": grp, "irq": "1+" if nirq else "0",
                          "moved": "yes" if moved else "no"})
         # a phase's rows (one c_duration) have one shape of runs and so one cold start

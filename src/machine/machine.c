@@ -433,10 +433,58 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	return cost;
 }
 
+/*
+ * sib_idle_rate: rq's running task does rate/1000 of its work per ns while the other CPU of
+ * its pair (id xor 1) is idle (no task current there). Its burst's remaining CPU time is
+ * converted when that changes: left x 1000 / rate when the sibling goes idle, left x rate /
+ * 1000 when it runs again (rounded to the nearest ns), its progress read as the policy's
+ * sum_exec_runtime plus the time since its exec_start (the policy's accounting is not brought
+ * up to date: no scheduler decision here). With arm, the CPU's work timer is moved to the
+ * new end if it was armed (a wall-clock end, OP_RUNTIME, stays the earlier).
+ */
+static void sib_sync(struct sl_sim *sim, struct sl_cpu *rq, bool arm)
+{
+	u64 rate = sl_machine_of(sim)->p->sib_idle_rate;
+	struct sl_task *p = rq->curr;
+	int sib = rq->id ^ 1;
+	struct sl_machine_task *mt;
+
+	if (!rate || !p)
+		return;
+	mt = sl_mtask(p);
+	bool slow = sib < sim->ncpu && !sim->cpus[sib].curr;
+
+	if (mt->sib_slow == slow)
+		return;
+	mt->sib_slow = slow;
+	if (!mt->in_run || mt->run_target == RUN_FOREVER || mt->spinning)
+		return;
+	u64 done = p->se.sum_exec_runtime;
+
+	if (p->se.exec_start && sim->now > p->se.exec_start)
+		done += sim->now - p->se.exec_start;
+	u64 left = mt->run_target > done ? mt->run_target - done : 0;
+
+	left = slow ? (left * 1000 + rate / 2) / rate : (left * rate + 500) / 1000;
+	mt->run_target = done + left;
+	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
+
+	if (!arm || !sl_timer_armed(&mc->work))
+		return;
+	u64 when = sim->now + left;
+	u64 end = sl_task_runtime_end(p);
+
+	if (end && end < when)
+		when = end > sim->now ? end : sim->now;
+	sl_arm(sim, &mc->work, when);
+}
+
 void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 {
 	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
+	if (p == rq->curr)
+		sib_sync(sim, rq, false);
 	if (!sl_mtask(p)->in_run) {
 		sl_arm(sim, &mc->work, sim->now);
 		return;
@@ -468,6 +516,8 @@ void sl_add_run(struct sl_task *p, u64 ns)
 	} else {
 		sl_mtask(p)->in_run = true;
 		sl_mtask(p)->run_target = p->se.sum_exec_runtime + ns;
+		/* a new run's CPU time is at the full rate until sib_sync says otherwise */
+		sl_mtask(p)->sib_slow = false;
 	}
 }
 
@@ -638,8 +688,12 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		}
 		/* the balance reads curr only as idle or not (balance.c first_idle_cpu): one task
 		 * after another leaves its kept sums as they were */
-		if (!prev != !next)
+		if (!prev != !next) {
 			sl_lb_touch(rq);
+			/* the pair sibling's work rate follows this CPU's idleness */
+			if ((rq->id ^ 1) < sim->ncpu)
+				sib_sync(sim, &sim->cpus[rq->id ^ 1], true);
+		}
 		sl_emit(sim, &ev);
 		if (next) {
 			next->on_cpu = true;

@@ -73,6 +73,9 @@ struct sl_machine_task {
 	bool spinning;	   /* OWNER_SPIN: busy-waiting on a mutex */
 	bool cwait_queued; /* cwait_preempt: on a condition's queue, preempted before its sleep */
 	bool in_run;
+	/* sib_idle_rate: run_target's remaining part is CPU time at the rate of a CPU whose
+	 * pair sibling idles (set while it runs so; a new run starts clear) */
+	bool sib_slow;
 	bool cache_cold;
 	bool on_runnable; /* on the machine's list of runnable tasks (vcpu_pack.c) */
 };

@@ -462,6 +462,17 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with tick_keep: the ticks a kept tick runs from the idle entry on (the CPU's ticks, "
 	 "busy or idle, count: RCU's grace period goes on with them) before the policy's rule "
 	 "decides again; 1: the first tick only"},
+	{"sib_idle_rate", P(sib_idle_rate), 0, SL_PARAM_COUNT0,
+	 "0 (default): a CPU's work rate is the same whatever the other CPUs do. Else the work "
+	 "a CPU does in 1000 ns of CPU time while the other CPU of its pair (CPU id xor 1) is "
+	 "idle, against 1000 while that CPU runs a task: a running task's burst left is "
+	 "stretched by 1000/rate when the sibling goes idle and shrunk back when it runs again "
+	 "(why is not known: the host's use of a halted vCPU's hardware thread, its halt "
+	 "handling). "
+	 "Measured by tools/loop_other.py as rt-app's loop cost with the other vCPU idle against "
+	 "busy, within each file and run length: 976 on the calibration half of "
+	 "tests/data/validate-rep, not adopted (docs/validate.md, issue 28 step 15); at most "
+	 "100000"},
 };
 const int sl_param_count = (int)SL_ARRAY_SIZE(sl_param_table);
 

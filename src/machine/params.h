@@ -118,6 +118,8 @@ struct sl_params {
 	 * tick_keep_ticks ticks (0: never) */
 	u64 tick_keep;
 	u64 tick_keep_ticks;
+	/* per 1000 ns of CPU, the work a CPU does while the other CPU of its pair idles (0: off) */
+	u64 sib_idle_rate;
 };
 
 /* what a parameter's value is, and what --param takes for it */
