@@ -326,7 +326,10 @@ const struct sl_param_desc sl_param_table[] = {
 	 "half of it, the calls at 512): a machine that ran before the workload holds the ratio "
 	 "its history left. tools/newidle_ratio.py on the calibration half's 21 real traces: 133 "
 	 "newidle pulls in 15041 idle entries sustain a ratio of 96 (1024 x sqrt(133 / 15174); "
-	 "docs/validate.md, the newidle balance rule by rule)"},
+	 "docs/validate.md, the newidle balance rule by rule). tools/wake_pullback.py reads it "
+	 "directly: a balance that runs while a cold task waits on the other CPU pulls, and 133 "
+	 "of those 1127 moments pulled (11.8%): 1024 x 0.118 - 2 = 119 (issue 28 step 15, the "
+	 "just-woken wakee pulled back; not adopted)"},
 	{"tick_phase", P(tick_phase_ns), 0, SL_PARAM_NS,
 	 "0: the jiffy grid (the periodic tick, jiffies) starts with the run. Else it is offset by "
 	 "this much (modulo the tick period). A real run starts at an arbitrary point of the tick "
