@@ -109,7 +109,8 @@ has "^param sib_idle_rate=667$"
 # queued on the same CPU by what ran: else 1 (Q1: gap 0, off 10), x 3 (gap 10.7, off 74 / 3 =
 # 25).
 #   X1 (left out as run_stretch.py leaves rows out, not in `left`: 6 rows): 1000 loops at
-#      800-830, preempted by cc at 805, the switch back to a lost (the next line switches a out asleep where cc ran): a's time on the CPU since is
+#      800-830, preempted by cc at 805, the switch back to a lost (the next line switches a
+#      out asleep where cc ran): a's time on the CPU since is
 #      not known, so the row is left out (kept, its 5 us would break the exact fit)
 Y="$T/video-y"
 mkdir "$Y"

@@ -40,8 +40,24 @@ quartile of the rows' logged run * 1000 / perf, the median over directories: ste
 14587 ns), once as it is and once with each row's cost divided by 1 + (d / ab) x its idle
 share (within's d): what a loop costs with the other vCPU busy.
 
-Usage: loop_other.py [--json] [--quiet-only] DIR...   (recorded directories as run_stretch.py's)
+With --resumes, the resumes are split (docs/validate.md, "A resume's cost"): run_stretch.py
+gives each row its preemptions (switch-outs in state R) resumed inside the window, each with
+its time off the CPU, whether it came back on the CPU it left, what ran there meanwhile
+(`rt-app`: only the file's logged threads, `else`: a task not of the logs, `idle`) and its
+cause (the sched_waking of the task switched in, within 300 us and after that task's last time
+on a CPU: `irq` in an interrupt on that CPU, `remote` from the other CPU, `own` by the
+preempted thread; `queued`: none) with `gap`, that sched_waking to the switch-out; `blocks` are
+the switch-ins beyond the runs and those resumes. Per split, its classes (count, mean gap and
+time off, us) and the blocks take the resumes' place in within's fit and in `phases`'s (each
+directory's thread and c_duration its own a, solved by taking the phases' weighted means out;
+its standard errors count the phases' a). Last, `switch-ins after a foreign task`: the
+switch-ins inside the window back on the CPU the thread left where a task not of the logs ran
+meanwhile (run starts and resumes), a column beside the resumes, ns beyond them.
+
+Usage: loop_other.py [--json] [--quiet-only] [--resumes] DIR...   (recorded directories as
+       run_stretch.py's)
   --quiet-only  only the rows with no interrupt line on their CPU and no preemption inside
+  --resumes     the resumes split as above
 Prints `param rtapp_kloop=Nns` (the quiet cost with the other vCPU busy) and
 `param sib_idle_rate=N` (the machine's work per 1000 ns of CPU with the other vCPU idle,
 against 1000 with it busy: within's 1000 ab / (ab + d), rounded).
@@ -245,8 +261,9 @@ def phase_fit(rows, keys):
     and the columns r["split"][key]: the same weighted least squares as within's, solved by
     taking out each phase's weighted mean of every column over loops (weights loops); the
     standard errors count the phases' a among the parameters. None if singular"""
-    cols = lambda r: [1 - r["busy"], r["runs"] / r["perf"], r["wakes"] / r["perf"]] + [
-        r["split"].get(k, 0) / r["perf"] for k in keys]
+    def cols(r):
+        return [1 - r["busy"], r["runs"] / r["perf"], r["wakes"] / r["perf"]] + [
+            r["split"].get(k, 0) / r["perf"] for k in keys]
     groups = {}
     for r in rows:
         groups.setdefault(r["phase"], []).append(r)

@@ -47,9 +47,10 @@ name over 15 characters (the kernel refuses it, the thread stays `rt-app`) takes
 the nearest named instance shifted by the difference of the instances (rt-app makes its
 threads in that order), for the other vCPU's share only: the recordings miss some switch
 lines of the threads left named rt-app (switch-ins too), so their rows are left out, and so is
-a row whose window holds a switch line missing for its thread (a CPU going idle, or switching
-from another task, while the thread was its last switched in). The rows left out are counted
-per directory.
+a row whose window (or its first 10 us after the end) holds a switch line missing for its
+thread (a CPU going idle, or switching from another task, while the thread was its last
+switched in; or the thread switched out where it was not seen switched in). The rows left out
+are counted per directory.
 
 The logs' clock and the trace's differ by tens of ms in the recordings; the offset is found
 per directory as the commonest distance (5 us bins, within 4 s) from a row's end to a sleep
