@@ -89,6 +89,81 @@ has "^param sib_idle_rate=667$"
 has "^video-x  *5  *1 "
 has "^pooled (5 rows): a 10.000 ns a loop (se 0.000), d +5.000 (se 0.000), c 2000 ns a run (se 0), w 3000 ns a wake-up (se 0), s 0 ns a resume (se 0)$"
 has "^param sib_idle_rate=667$"
+# --resumes on a second recording (video-y, log_basename y): thread a (pid 101, one run of
+# 100 us a row) with the other CPU busy all along (bg, pid 200, on CPU 1; cc 300 and dd 301
+# preempt a), made so that eff = 10 ns x loops + 2000 ns x runs + 4000, 6000, 8000 ns x its
+# preemptions resumed whose preempter was queued (no sched_waking of it within 300 us), woken
+# by an interrupt on a's CPU, woken from the other CPU:
+#   P1 1000 loops, no preemption: 12 us (20.000100-112); P2 2500 loops: 27 us (200-227)
+#   Q1 1000 loops, cc queued, a back on CPU 0 10 us later: 16 us (300-308, 318-326)
+#   I1 2000 loops, dd woken by an interrupt on CPU 0 at 398, switched in at 410 (gap 12 us),
+#      a back at 430 (off 20 us): 28 us (400-410, 430-448)
+#   M1 1000 loops, cc woken by bg on CPU 1 at 485, switched in at 505 (gap 20), a back at 555
+#      (off 50): 20 us (500-505, 555-570)
+#   V1 1000 loops, cc queued at 606, a back on CPU 1 at 610 (off 4, moved), cc on CPU 0: 16 us
+# One cell (all under 3000 loops a run) and one phase: both fits exact, s by cause queued 4000
+# (Q1, V1: 2 resumes, gap 0, off (10 + 4) / 2 = 7 us), irq 6000 (gap 12, off 20), remote 8000
+# (gap 20, off 50); no block (switch-ins beyond the runs and the resumes), no own. The other
+# splits' classes by hand: cpu same 3 (gap 32 / 3 = 10.7, off 80 / 3 = 27), moved 1 (V1);
+# off: all 4 under 0.1 ms (gap 8.0, off 21); ran: else 3 (cc, dd: not a's logs), moved 1;
+# queued on the same CPU by what ran: else 1 (Q1: gap 0, off 10), x 3 (gap 10.7, off 74 / 3 =
+# 25).
+#   X1 (left out as run_stretch.py leaves rows out, not in `left`: 6 rows): 1000 loops at
+#      800-830, preempted by cc at 805, the switch back to a lost (the next line switches a
+#      out asleep where cc ran): a's time on the CPU since is
+#      not known, so the row is left out (kept, its 5 us would break the exact fit)
+Y="$T/video-y"
+mkdir "$Y"
+echo '{ "tasks" : { "a" : { "run" : 100, "sleep" : 900 } }, "global" : { "log_basename" : "y" } }' >"$Y/y.json"
+{
+	echo "$H"
+	echo "0 1000 12 1000 20000100 20000112 0 0 100 0 0"
+	echo "0 2500 27 1000 20000200 20000227 0 0 100 0 0"
+	echo "0 1000 26 1000 20000300 20000326 0 0 100 0 0"
+	echo "0 2000 48 1000 20000400 20000448 0 0 100 0 0"
+	echo "0 1000 70 1000 20000500 20000570 0 0 100 0 0"
+	echo "0 1000 20 1000 20000600 20000620 0 0 100 0 0"
+	echo "0 1000 30 1000 20000800 20000830 0 0 100 0 0"
+} >"$Y/y-a-0.log"
+{
+	echo "# tracer: nop"
+	sw 1 19.999990000 swapper/1 0 R bg 200
+	sw 0 20.000100000 swapper/0 0 R a 101
+	sw 0 20.000112000 a 101 S swapper/0 0
+	sw 0 20.000200000 swapper/0 0 R a 101
+	sw 0 20.000227000 a 101 S swapper/0 0
+	sw 0 20.000300000 swapper/0 0 R a 101
+	sw 0 20.000308000 a 101 R cc 300
+	sw 0 20.000318000 cc 300 S a 101
+	sw 0 20.000326000 a 101 S swapper/0 0
+	sw 0 20.000400000 swapper/0 0 R a 101
+	echo "  a-101 [000] d.h2. 20.000398000: sched_waking: comm=dd pid=301 prio=120 target_cpu=000"
+	sw 0 20.000410000 a 101 R dd 301
+	sw 0 20.000430000 dd 301 S a 101
+	sw 0 20.000448000 a 101 S swapper/0 0
+	sw 0 20.000500000 swapper/0 0 R a 101
+	echo "  bg-200 [001] d..2. 20.000485000: sched_waking: comm=cc pid=300 prio=120 target_cpu=000"
+	sw 0 20.000505000 a 101 R cc 300
+	sw 0 20.000555000 cc 300 S a 101
+	sw 0 20.000570000 a 101 S swapper/0 0
+	sw 0 20.000600000 swapper/0 0 R a 101
+	sw 0 20.000606000 a 101 R cc 300
+	sw 1 20.000610000 bg 200 R a 101
+	sw 1 20.000620000 a 101 S bg 200
+	sw 0 20.000700000 cc 300 S swapper/0 0
+	sw 0 20.000800000 swapper/0 0 R a 101
+	sw 0 20.000805000 a 101 R cc 300
+	sw 0 20.000830000 a 101 S swapper/0 0
+} | sort -s -k4,4 >"$Y/real.trace"
+"$PY" "$TOOLPY" --resumes "$Y" >"$T/out" || fail "exit $?: $(cat "$T/out")"
+has "^video-y  *6  *0 "
+for fit in within phases; do
+	has "^resumes by cause ($fit): queued 2 (gap 0.0 us, off 7 us) 4000 ns (se 0); irq 1 (gap 12.0 us, off 20 us) 6000 ns (se 0); remote 1 (gap 20.0 us, off 50 us) 8000 ns (se 0); blocks 0 0 ns (se 0)$"
+	has "^resumes by cpu ($fit): same 3 (gap 10.7 us, off 27 us) [-0-9]* ns (se [0-9]*); moved 1 (gap 0.0 us, off 4 us) "
+	has "^resumes by off ($fit): <0.1ms 4 (gap 8.0 us, off 21 us) [-0-9]* ns (se [0-9]*); blocks 0 "
+	has "^resumes by ran ($fit): else 3 (gap 10.7 us, off 27 us) [-0-9]* ns (se [0-9]*); moved 1 (gap 0.0 us, off 4 us) "
+	has "^resumes by queued, same CPU: ran ($fit): else 1 (gap 0.0 us, off 10 us) [-0-9]* ns (se [0-9]*); x 3 (gap 10.7 us, off 25 us) "
+done
 # fewer rows than the fit's parameters and one (A1, A4, B1 left: loops, idle, runs): refused
 sed -i '3,4d' "$D/x-a-0.log"
 sed -i '3d' "$D/x-b-1.log"

@@ -113,6 +113,66 @@ static void test_fifo_yield(void **state)
 	free(p);
 }
 
+/*
+ * cache_refill_foreign: a switch-in on the CPU the task last ran on costs this much more when
+ * a task of another workload group ran there since. One CPU, cache_refill 0, ctx_switch 2 us:
+ * group A two FIFO hogs (pids 1, 2, rtprio 50) yielding after each 1 ms of CPU, group B a
+ * FIFO periodic (pid 3, rtprio 60) of 500 us every 10 ms. 3 runs first (0 to 0.502 ms), then
+ * 1 and 2 alternate at 2 us a switch (each first switch-in and each back after its own
+ * group's other task): 0.502, 1.504, ..., 9.520 (2). At 10 ms 3's timer preempts 2 (478 us
+ * of its 1 ms done): 3 pays 2 + 5 us (1 and 2 ran since): ends 10.507; 2 back at 10.507 pays
+ * 7 (3 ran since), its 522 us left: yields at 11.036; 1 pays 7 (3 ran since its 8.518): to
+ * 12.043; 2 then pays 2 (only 1 ran since its 10.507): 13.045; 1: 14.047. Off (0): 3 ends
+ * 10.502, 2 to 11.026, 1 to 12.028, 2 to 13.030.
+ */
+static void check_refill_foreign(const char *knob, const u64 *want, const int *pid, int n)
+{
+	const char *wl[] = {"hog:policy=fifo,rtprio=50,tasks=2,yield=1ms",
+			    "periodic:policy=fifo,rtprio=60,run=500us,period=10ms", NULL};
+	const char *knobs[] = {"cache_refill=0ns", "ctx_switch=2us", knob, NULL};
+	struct rt_probe *p = rt_run("1", "13500us", wl, knobs);
+	int k = 0;
+
+	for (int i = 0; i < p->n && k < n; i++) {
+		if (p->ev[i].type != SL_EV_SWITCH)
+			continue;
+		assert_int_equal(p->ev[i].time, want[k]);
+		assert_int_equal(p->ev[i].next_pid, pid[k]);
+		k++;
+	}
+	assert_int_equal(k, n);
+	free(p);
+}
+
+static void test_refill_foreign(void **state)
+{
+	u64 on[16] = {0}, off[16] = {0};
+	int pid[16] = {3};
+
+	(void)state;
+	/* 0.502 ms + k * 1.002 ms: 1, 2, 1, ... up to 2 at 9.520 */
+	for (int k = 1; k <= 10; k++) {
+		on[k] = off[k] = 502 * US + (u64)(k - 1) * 1002 * US;
+		pid[k] = k % 2 ? 1 : 2;
+	}
+	on[11] = off[11] = 10 * MS;
+	pid[11] = 3;
+	on[12] = 10507 * US;
+	off[12] = 10502 * US;
+	pid[12] = 2;
+	on[13] = 11036 * US;
+	off[13] = 11026 * US;
+	pid[13] = 1;
+	on[14] = 12043 * US;
+	off[14] = 12028 * US;
+	pid[14] = 2;
+	on[15] = 13045 * US;
+	off[15] = 13030 * US;
+	pid[15] = 1;
+	check_refill_foreign("cache_refill_foreign=5us", on, pid, 16);
+	check_refill_foreign("cache_refill_foreign=0ns", off, pid, 16);
+}
+
 /* the switch times of a run, checked against first + k * step, alternating pids 1 and 2 */
 static void check_rr(const char *hz, int nswitch, u64 step)
 {
@@ -420,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_same_prio_runs_to_block),
 		cmocka_unit_test(test_rr_slices),
 		cmocka_unit_test(test_fifo_yield),
+		cmocka_unit_test(test_refill_foreign),
 		cmocka_unit_test(test_throttling),
 		cmocka_unit_test(test_priority_order),
 		cmocka_unit_test(test_wakeup_placement),

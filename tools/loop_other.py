@@ -40,8 +40,24 @@ quartile of the rows' logged run * 1000 / perf, the median over directories: ste
 14587 ns), once as it is and once with each row's cost divided by 1 + (d / ab) x its idle
 share (within's d): what a loop costs with the other vCPU busy.
 
-Usage: loop_other.py [--json] [--quiet-only] DIR...   (recorded directories as run_stretch.py's)
+With --resumes, the resumes are split (docs/validate.md, "A resume's cost"): run_stretch.py
+gives each row its preemptions (switch-outs in state R) resumed inside the window, each with
+its time off the CPU, whether it came back on the CPU it left, what ran there meanwhile
+(`rt-app`: only the file's logged threads, `else`: a task not of the logs, `idle`) and its
+cause (the sched_waking of the task switched in, within 300 us and after that task's last time
+on a CPU: `irq` in an interrupt on that CPU, `remote` from the other CPU, `own` by the
+preempted thread; `queued`: none) with `gap`, that sched_waking to the switch-out; `blocks` are
+the switch-ins beyond the runs and those resumes. Per split, its classes (count, mean gap and
+time off, us) and the blocks take the resumes' place in within's fit and in `phases`'s (each
+directory's thread and c_duration its own a, solved by taking the phases' weighted means out;
+its standard errors count the phases' a). Last, `switch-ins after a foreign task`: the
+switch-ins inside the window back on the CPU the thread left where a task not of the logs ran
+meanwhile (run starts and resumes), a column beside the resumes, ns beyond them.
+
+Usage: loop_other.py [--json] [--quiet-only] [--resumes] DIR...   (recorded directories as
+       run_stretch.py's)
   --quiet-only  only the rows with no interrupt line on their CPU and no preemption inside
+  --resumes     the resumes split as above
 Prints `param rtapp_kloop=Nns` (the quiet cost with the other vCPU busy) and
 `param sib_idle_rate=N` (the machine's work per 1000 ns of CPU with the other vCPU idle,
 against 1000 with it busy: within's 1000 ab / (ab + d), rounded).
@@ -139,10 +155,12 @@ def cell(r):
     return sum(lpr >= b for b in CLASSES)
 
 
-def within(rows, by_file=True):
+def within(rows, by_file=True, split=None):
     """{d, c, w, s, ab, their se, cells, cell_a: each cell's a ("FILE CLASS"), pred: a row's
     predicted eff} of eff on loops by (file,
-    class) (by_file) or by class alone, loops x idle, runs, wakes, resumes; or None"""
+    class) (by_file) or by class alone, loops x idle, runs, wakes, resumes; or None. With
+    split (a list of keys), the resumes are replaced by one column per key, the row's count
+    r["split"][key], their coefficients and errors in `split_s` and `split_se`"""
     def key(r):
         return (r["file"], cell(r)) if by_file else ("", cell(r))
     keys = sorted(set(key(r) for r in rows))
@@ -155,11 +173,17 @@ def within(rows, by_file=True):
         x[-3] = r["runs"]
         x[-2] = r["wakes"]
         x[-1] = r["resumes"]
+        if split is not None:
+            x = x[:-1] + [r["split"].get(k, 0) for k in split] + [0]
         xs.append(x)
     res = wls(xs, [r["eff"] for r in rows], [1.0 / r["perf"] for r in rows])
     if res is None:
         return None
     b, se = res
+    if split is not None:
+        n = len(split)
+        return {"d": b[-n - 2], "d_se": se[-n - 2], "split_s": dict(zip(split, b[-n - 1:-1])),
+                "split_se": dict(zip(split, se[-n - 1:-1])), "cells": len(keys)}
     loops = sum(r["perf"] for r in rows)
     ab = sum(b[idx[key(r)]] * r["perf"] for r in rows) / loops
 
@@ -209,20 +233,124 @@ def rows_of(d, quiet_only):
             continue
         out.append({"perf": r["perf"], "eff": r["eff"], "busy": r["busy"], "runs": n,
                     "wakes": r["wakes"], "resumes": max(0, r["spans"] - n),
-                    "runcost": r["runcost"]})
+                    "runcost": r["runcost"], "pre": r["resumes"],
+                    "phase": (d, r["thread"], r["cdur"]), "foreign": r["foreign"],
+                    "blocks": max(0, r["spans"] - n - len(r["resumes"]))})
     return out, left
 
 
+OFF_BINS = (100000, 1000000, 4000000)  # ns off the CPU: the bounds of --resumes' off classes
+SPLITS = (
+    ("cause", lambda p: p["cause"] if p["cause"] != "other" else "queued",
+     ("queued", "irq", "remote", "own")),
+    ("cpu", lambda p: "same" if p["same"] else "moved", ("same", "moved")),
+    ("off", lambda p: ("<0.1ms", "<1ms", "<4ms", ">=4ms")[sum(p["off"] >= b for b in OFF_BINS)],
+     ("<0.1ms", "<1ms", "<4ms", ">=4ms")),
+    ("ran", lambda p: p["ran"] if p["same"] else "moved", ("rt-app", "else", "idle", "moved")),
+    ("queued, same CPU: ran", lambda p: p["ran"] if p["same"] and p["cause"] in (
+        "queued", "other") else "x", ("rt-app", "else", "idle", "x")),
+    ("queued, same CPU: off", lambda p: ("<0.1ms", "<1ms", "<4ms", ">=4ms")[
+        sum(p["off"] >= b for b in OFF_BINS)] if p["same"] and p["cause"] in (
+        "queued", "other") else "x", ("<0.1ms", "<1ms", "<4ms", ">=4ms", "x")),
+)
+
+
+def phase_fit(rows, keys):
+    """{s: {key: ns}, se: {key: ns}, d, d_se, phases} of eff on loops with an a per phase (a
+    directory's thread and c_duration: its rows against each other), loops x idle, runs, wakes
+    and the columns r["split"][key]: the same weighted least squares as within's, solved by
+    taking out each phase's weighted mean of every column over loops (weights loops); the
+    standard errors count the phases' a among the parameters. None if singular"""
+    def cols(r):
+        return [1 - r["busy"], r["runs"] / r["perf"], r["wakes"] / r["perf"]] + [
+            r["split"].get(k, 0) / r["perf"] for k in keys]
+    groups = {}
+    for r in rows:
+        groups.setdefault(r["phase"], []).append(r)
+    xs, ys, ws = [], [], []
+    for g in groups.values():
+        tot = sum(r["perf"] for r in g)
+        mean = [sum(r["perf"] * cols(r)[i] for r in g) / tot for i in range(3 + len(keys))]
+        my = sum(r["eff"] for r in g) / tot
+        for r in g:
+            xs.append([c - m for c, m in zip(cols(r), mean)])
+            ys.append(r["eff"] / r["perf"] - my)
+            ws.append(r["perf"])
+    n, k = len(ys), sum(1 for i in range(3 + len(keys)) if any(x[i] for x in xs))
+    if n - k - len(groups) < 1:
+        return None
+    res = wls(xs, ys, ws)
+    if res is None:
+        return None
+    b, se = res
+    f = math.sqrt((n - k) / float(n - k - len(groups)))
+    return {"d": b[0], "d_se": se[0] * f, "s": dict(zip(keys, b[3:])),
+            "se": {kk: v * f for kk, v in zip(keys, se[3:])}, "phases": len(groups)}
+
+
+def resume_splits(rows, by_phase=False):
+    """[(split name, [(class, resumes, mean gap us, mean off us, s ns, se ns)], blocks' s, se,
+    blocks)] of within's fit with each split's classes and the blocks (switch-ins beyond the
+    runs and the resumed preemptions) as columns in place of the resumes; a split the fit
+    cannot solve is left out"""
+    out = []
+    for name, fn, classes in SPLITS:
+        keys = ["pre " + c for c in classes] + ["blocks"]
+        for r in rows:
+            sp = {"blocks": r["blocks"]}
+            for p in r["pre"]:
+                k = "pre " + fn(p)
+                sp[k] = sp.get(k, 0) + 1
+            r["split"] = sp
+        if by_phase:
+            res = phase_fit(rows, keys)
+            if res is not None:
+                res = {"split_s": res["s"], "split_se": res["se"]}
+        else:
+            res = within(rows, True, keys)
+        if res is None:
+            continue
+        lst = []
+        for c in classes:
+            ps = [p for r in rows for p in r["pre"] if fn(p) == c]
+            if not ps:
+                continue
+            lst.append((c, len(ps), sum(p["gap"] for p in ps) / 1000.0 / len(ps),
+                        sum(p["off"] for p in ps) / 1000.0 / len(ps), res["split_s"]["pre " + c],
+                        res["split_se"]["pre " + c]))
+        out.append((name, lst, res["split_s"]["blocks"], res["split_se"]["blocks"],
+                     sum(r["blocks"] for r in rows)))
+    return out
+
+
+def foreign_fit(rows, by_phase=False):
+    """(switch-ins after a foreign task, their s, se; the resumes', se) of within's fit (or
+    the phases') with the resumes and the switch-ins back on the CPU the thread left where a
+    task not of the file's logs ran meanwhile (run starts and resumes: what a per-program
+    refill would charge) as two columns, or None"""
+    keys = ["resumes", "foreign"]
+    for r in rows:
+        r["split"] = {"resumes": r["resumes"], "foreign": r["foreign"]}
+    res = phase_fit(rows, keys) if by_phase else within(rows, True, keys)
+    if res is None:
+        return None
+    s, se = (res["s"], res["se"]) if by_phase else (res["split_s"], res["split_se"])
+    return (sum(r["foreign"] for r in rows), s["foreign"], se["foreign"], s["resumes"],
+            se["resumes"])
+
+
 def main(argv):
-    as_json = quiet = False
-    while argv and argv[0] in ("--json", "--quiet-only"):
+    as_json = quiet = by_resume = False
+    while argv and argv[0] in ("--json", "--quiet-only", "--resumes"):
         if argv[0] == "--json":
             as_json = True
+        elif argv[0] == "--resumes":
+            by_resume = True
         else:
             quiet = True
         argv = argv[1:]
     if not argv or any(a.startswith("-") for a in argv):
-        sys.stderr.write("usage: loop_other.py [--json] [--quiet-only] DIR...\n")
+        sys.stderr.write("usage: loop_other.py [--json] [--quiet-only] [--resumes] DIR...\n")
         return 2
     files = {}
     order = []
@@ -264,6 +392,10 @@ def main(argv):
               "within": {k: v for k, v in win.items() if k != "pred"},
               "classes": {k: v for k, v in cls.items() if k != "pred"} if cls else None,
               "kloop": quiet_cost(dirs, 0.0), "kloop_busy": quiet_cost(dirs, factor)}
+    if by_resume:
+        result["resumes"] = resume_splits(every)
+        result["resumes_phase"] = resume_splits(every, True)
+        result["foreign"] = [foreign_fit(every), foreign_fit(every, True)]
     for name in order:
         rows = files[name]
         loops = sum(r["perf"] for r in rows)
@@ -323,6 +455,18 @@ def main(argv):
         print("  a by loops a run: " + ", ".join(
             "%d+ %.3f" % (bounds[int(k.split()[-1])], v)
             for k, v in sorted(cls["cell_a"].items(), key=lambda kv: int(kv[0].split()[-1]))))
+    for name, lst, sb, sbe, nb in result.get("resumes", []):
+        print("resumes by %s (within): " % name + "; ".join(
+            "%s %d (gap %.1f us, off %.0f us) %.0f ns (se %.0f)" % c for c in lst) +
+            "; blocks %d %.0f ns (se %.0f)" % (nb, sb, sbe))
+    for name, lst, sb, sbe, nb in result.get("resumes_phase", []):
+        print("resumes by %s (phases): " % name + "; ".join(
+            "%s %d (gap %.1f us, off %.0f us) %.0f ns (se %.0f)" % c for c in lst) +
+            "; blocks %d %.0f ns (se %.0f)" % (nb, sb, sbe))
+    for how, ff in zip(("within", "phases"), result.get("foreign", [])):
+        if ff:
+            print("switch-ins after a foreign task (%s): %d, %.0f ns (se %.0f) beyond a "
+                  "resume's %.0f ns (se %.0f)" % ((how,) + ff))
     print("quiet loop (lower quartiles' median, %d directories): %.3f ns; with the other vCPU "
           "busy: %.3f" % (len(dirs), result["kloop"], result["kloop_busy"]))
     print("param rtapp_kloop=%dns" % round(1000 * result["kloop_busy"]))

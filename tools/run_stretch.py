@@ -47,9 +47,10 @@ name over 15 characters (the kernel refuses it, the thread stays `rt-app`) takes
 the nearest named instance shifted by the difference of the instances (rt-app makes its
 threads in that order), for the other vCPU's share only: the recordings miss some switch
 lines of the threads left named rt-app (switch-ins too), so their rows are left out, and so is
-a row whose window holds a switch line missing for its thread (a CPU going idle, or switching
-from another task, while the thread was its last switched in). The rows left out are counted
-per directory.
+a row whose window (or its first 10 us after the end) holds a switch line missing for its
+thread (a CPU going idle, or switching from another task, while the thread was its last
+switched in; or the thread switched out where it was not seen switched in). The rows left out
+are counted per directory.
 
 The logs' clock and the trace's differ by tens of ms in the recordings; the offset is found
 per directory as the commonest distance (5 us bins, within 4 s) from a row's end to a sleep
@@ -73,7 +74,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import LINE, SW, opener  # noqa: E402
+from ftrace_lines import LINE, SW, WAKE, opener  # noqa: E402
 from rtapp_json import BadInput, log_basename  # noqa: E402
 
 IDLE_MAX = 0.1  # busy share under which the other vCPU counts as idle
@@ -141,6 +142,7 @@ def read_trace(path):
     sleeps = {}
     preempts = {}
     wakes = {}  # pid -> times of the sched_waking lines it wrote itself (not in an interrupt)
+    woken = {}  # pid -> (time, cpu, in an interrupt, waker pid) of the sched_waking lines of it
     lost = {}  # pid -> times its switch-out was missing (the span closed there)
     running = {}  # cpu -> (pid, since)
     seen = False
@@ -155,7 +157,13 @@ def read_trace(path):
             sec, frac = m.group(5).split(".")
             t = int(sec) * 1000000000 + int((frac + "000000000")[:9])
             ev = m.group(6)
-            if m.group(4)[2:3] in ("h", "H", "s") and ev != "cpu_idle":
+            in_irq = m.group(4)[2:3] in ("h", "H", "s")
+            if ev == "sched_waking":
+                wk = WAKE.search(m.group(7))
+                if wk:
+                    woken.setdefault(int(wk.group(2)), []).append(
+                        (t, cpu, in_irq, int(m.group(2))))
+            if in_irq and ev != "cpu_idle":
                 irqs.setdefault(cpu, []).append(t)
             elif ev == "sched_waking" and int(m.group(2)):
                 wakes.setdefault(int(m.group(2)), []).append(t)
@@ -184,6 +192,10 @@ def read_trace(path):
                 if was != prev:
                     lost.setdefault(was, []).append(t)
                 ons.setdefault(was, []).append((running[cpu][1], t, cpu))
+            if prev and was != prev and cpu in running:
+                # prev switched out where it was not seen switched in: that switch-in line is
+                # lost, and so is its time on the CPU since
+                lost.setdefault(prev, []).append(t)
             if prev and state.startswith("R"):
                 preempts.setdefault(prev, []).append((t, cpu))
             elif prev:
@@ -196,7 +208,7 @@ def read_trace(path):
                 comm[nxt] = ncomm
     if not seen:
         raise BadInput("%s: no sched_switch line" % path)
-    return cur, ons, comm, irqs, sleeps, lost, preempts, wakes
+    return cur, ons, comm, irqs, sleeps, lost, preempts, wakes, woken
 
 
 def clock_offset(pid_rows, sleeps):
@@ -261,6 +273,35 @@ def other_shares(cur, cpu, a, b, ours):
     return idle, rt, other
 
 
+END_SLACK = 10000  # ns after a row's end where a lost line of its thread still leaves it out
+WAKE_GAP = 300000  # ns: a preempter's sched_waking this close before the switch made it
+
+
+def resume_of(tp, pcpu, span, seg, woken, ons, pid, ours):
+    """a preemption of pid at tp on pcpu resumed with span (its next on-CPU span), seg what
+    ran on pcpu meanwhile: {off: ns off the CPU, same: back on pcpu, ran: `rt-app` (only this
+    file's other threads ran there), `else` (a task not of its logs), `idle` (nothing), cause:
+    how the task switched in at tp came (`irq`: its sched_waking in an interrupt on pcpu,
+    `remote`: on the other CPU, `own`: pid's own, `queued`: none within WAKE_GAP and after its
+    last time on a CPU (ons): it was waiting), gap: ns from that sched_waking to tp (0 for
+    queued)}"""
+    nxt = seg[0][0] if seg else 0
+    who = [w for w, ns in seg if ns > 0]
+    ran = ("else" if any(w and w not in ours for w in who) else
+           "rt-app" if any(w for w in who) else "idle")
+    cause, gap = "queued", 0
+    lst = woken.get(nxt, [])
+    i = bisect.bisect_right(lst, (tp, 1 << 30, True, 1 << 62)) - 1
+    ends = [b for a, b, c in ons.get(nxt, []) if b <= tp]
+    if nxt and i >= 0 and tp - lst[i][0] <= WAKE_GAP and lst[i][0] >= max(ends or [0]):
+        t, cpu, in_irq, waker = lst[i]
+        gap = tp - t
+        cause = ("remote" if cpu != pcpu else "irq" if in_irq else
+                 "own" if waker == pid else "other")
+    return {"off": span[0] - tp, "same": span[2] == pcpu, "ran": ran, "cause": cause,
+            "gap": gap}
+
+
 def median(v):
     v = sorted(v)
     n = len(v)
@@ -277,7 +318,7 @@ def dir_rows(d):
           if os.path.exists(p)]
     if not tr:
         raise BadInput("%s: no real.trace or real.trace.xz" % d)
-    cur, ons, comm, irqs, sleeps, lost, preempts, wakes = read_trace(tr[0])
+    cur, ons, comm, irqs, sleeps, lost, preempts, wakes, woken = read_trace(tr[0])
     by_name = {}
     for pid in sorted(comm):
         if pid:
@@ -332,9 +373,15 @@ def dir_rows(d):
             lo, hi = start * 1000 + shift, end * 1000 + shift
             j = max(0, bisect.bisect_left(starts, lo) - 1)
             inside = []
+            foreign = 0
             while j < len(spans) and spans[j][0] < hi:
                 if overlap(spans[j][0], spans[j][1], lo, hi) > 0:
                     inside.append(spans[j])
+                    if j and spans[j][0] >= lo and spans[j - 1][2] == spans[j][2] and any(
+                            w and w not in ours and ns > 0 for w, ns in segments(
+                                cur, spans[j][2], spans[j - 1][1], spans[j][0])):
+                        # back on the CPU it left, where a task not of this file's logs ran
+                        foreign += 1
                 j += 1
             k = bisect.bisect_left(starts, lo) - 1
             while k >= 0 and spans[k][1] > lo:
@@ -351,9 +398,10 @@ def dir_rows(d):
                 ts = irqs.get(cpu, [])
                 nirq += bisect.bisect_left(ts, b) - bisect.bisect_left(ts, a)
             gone = lost.get(pid, [])
-            if not on or bisect.bisect_left(gone, hi) > bisect.bisect_left(gone, lo):
-                # no run seen, or its thread's switch-out missing in the window: the on-CPU
-                # time is not known
+            if not on or bisect.bisect_right(gone, hi + END_SLACK) > bisect.bisect_left(gone, lo):
+                # no run seen, or its thread's switch-out (or switch-in) missing in the window
+                # or at its end (the sleep that ends the row, END_SLACK: the clocks' offset is
+                # found to 10 us): the on-CPU time is not known
                 dropped += 1
                 continue
             eff = on
@@ -370,19 +418,24 @@ def dir_rows(d):
             i0 = bisect.bisect_left(pre, (lo, -1))
             i1 = bisect.bisect_left(pre, (hi, -1))
             taken = {}
+            resumes = []
             for tp, pcpu in pre[i0:i1]:
                 # runnable off its CPU from tp to its next switch-in: whoever ran on the CPU
                 # it left meanwhile took that time
                 k = bisect.bisect_right(starts, tp)
                 tin = min(spans[k][0] if k < len(spans) else hi, hi)
-                for who, ns in segments(cur, pcpu, tp, tin):
+                seg = segments(cur, pcpu, tp, tin)
+                for who, ns in seg:
                     name = comm.get(who, str(who)) if who else "idle"
                     taken[name] = taken.get(name, 0) + ns
+                if k < len(spans) and spans[k][0] < hi:
+                    resumes.append(resume_of(tp, pcpu, spans[k], seg, woken, ons, pid,
+                                             ours))
             rows.append({"thread": tname, "preempted": i1 - i0, "taken": taken,
                          "runcost": run * 1000.0 / perf, "stretch": eff / 1000.0 / cdur,
                          "wall": run / cdur, "cdur": cdur, "cost": eff / float(perf),
                          "perf": perf, "eff": eff,
-                         "spans": len(inside),
+                         "spans": len(inside), "resumes": resumes, "foreign": foreign,
                          "wakes": bisect.bisect_left(wakes.get(pid, []), hi) -
                          bisect.bisect_left(wakes.get(pid, []), lo),
                          "busy": busy, "other": grp, "irq": "1+" if nirq else "0",

@@ -404,8 +404,14 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 		cost += sl_machine_of(sim)->p->exec_cold_ns;
 		sl_mtask(p)->cache_cold = false;
 	} else if (sl_mtask(p)->last_cpu == rq->id) {
-		if (mc->switch_seq != sl_mtask(p)->last_switch_seq)
+		u64 seen = sl_mtask(p)->last_switch_seq;
+
+		if (mc->switch_seq != seen)
 			cost += sl_machine_of(sim)->p->cache_refill_ns;
+		/* a task of another group switched in here since its own last switch-in */
+		if (mc->seq_group != sl_mtask(p)->group ? mc->seq_group_at > seen
+							: mc->seq_other_at > seen)
+			cost += sl_machine_of(sim)->p->cache_refill_foreign_ns;
 	} else if (sl_mtask(p)->last_cpu >= 0) {
 		const struct sl_cpu *o = &sim->cpus[sl_mtask(p)->last_cpu];
 
@@ -417,6 +423,11 @@ static u64 switch_in_cost(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 			cost += sl_machine_of(sim)->p->migrate_smt_ns;
 	}
 	mc->switch_seq++;
+	if (mc->seq_group != sl_mtask(p)->group) {
+		mc->seq_other_at = mc->seq_group_at;
+		mc->seq_group = sl_mtask(p)->group;
+	}
+	mc->seq_group_at = mc->switch_seq;
 	sl_mtask(p)->last_switch_seq = mc->switch_seq;
 	sl_mtask(p)->last_cpu = rq->id;
 	if (sl_mtask(p)->ext && sl_mtask(p)->ext->switch_credit) {

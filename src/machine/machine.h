@@ -72,6 +72,10 @@ struct sl_machine_cpu {
 
 	/* statistics */
 	u64 switch_seq; /* switches to a different task: cache warmth */
+	/* cache_refill_foreign: the group of the last switch-in here and its switch_seq, and the
+	 * switch_seq of the last switch-in here of a task of any other group */
+	const struct sl_group *seq_group;
+	u64 seq_group_at, seq_other_at;
 	u64 busy_ns, busy_since;
 	u64 util, util_t; /* machine/vcpu_util.c: busy time, decayed as PELT's (vcpu_pack_room) */
 	/* wake_hold (wake_rules.c): the task held on this CPU, its switch-in and the hold's end */

@@ -18,6 +18,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "calls; 0: not measured, a replay prices a switch at ctx_switch"},
 	{"cache_refill", P(cache_refill_ns), 10000, SL_PARAM_NS,
 	 "refill of a 256 KB private L2 from L3 at ~25 GB/s after other tasks evicted it"},
+	{"cache_refill_foreign", P(cache_refill_foreign_ns), 0, SL_PARAM_NS,
+	 "0: off. Else what a task's switch-in on the CPU it last ran on costs more (beyond "
+	 "cache_refill) when a task of another workload group, or of none, ran there since: "
+	 "another program's working set, where its own group's threads share its code and data. "
+	 "tools/loop_other.py --resumes measures it in real traces: the switch-ins of rt-app's "
+	 "threads back where a task not of their logs ran (docs/validate.md, issue 28 step 15)"},
 	{"migrate_smt", P(migrate_smt_ns), 1000, SL_PARAM_NS,
 	 "SMT siblings share L1/L2: only TLB and branch state are lost"},
 	{"migrate_core", P(migrate_core_ns), 10000, SL_PARAM_NS,

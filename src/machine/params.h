@@ -120,6 +120,9 @@ struct sl_params {
 	u64 tick_keep_ticks;
 	/* per 1000 ns of CPU, the work a CPU does while the other CPU of its pair idles (0: off) */
 	u64 sib_idle_rate;
+	/* machine.c: a switch-in back on its CPU after a task of another group ran there costs
+	 * this much more than cache_refill (0: off) */
+	u64 cache_refill_foreign_ns;
 };
 
 /* what a parameter's value is, and what --param takes for it */
