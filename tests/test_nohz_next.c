@@ -1,7 +1,8 @@
 /*
  * The sims' bookkeeping that replaced walks of every CPU, against those walks: the NO_HZ tree of
  * 6.18 (nohz_next.c: the first CPU from a given one that is tickless and due to balance) and the
- * idle bitmap of BFS (sched.h free_bits: the CPUs with no task and no pending reschedule).
+ * idle bitmap of BFS and 6.18 (sched.h free_bits: the CPUs with no task and no pending
+ * reschedule).
  */
 #include "helpers.h"
 #include "sched/sched.h"
@@ -57,17 +58,21 @@ static void test_nohz_next_matches_scan(void **state)
 	fixture_free(f);
 }
 
-/* BFS only keeps the bitmap; its bits follow curr and need_resched through the helpers */
+/* BFS and 6.18 (its NO_HZ stats kick) keep the bitmap, 2.6.3x not; its bits follow curr and
+ * need_resched through the helpers */
 static void test_free_bits(void **state)
 {
 	struct fixture *f = fixture_new("2.6.31-bfs", "70", NULL),
-		       *g = fixture_new("6.18", "4", NULL);
+		       *g = fixture_new("2.6.32", "4", NULL), *e = fixture_new("6.18", "4", NULL);
 	struct sl_sim *sim = f->sim;
 	struct sl_task t;
 	u64 r = 5;
 
 	(void)state;
 	assert_null(g->sim->free_bits);
+	assert_non_null(e->sim->free_bits);
+	assert_int_equal(e->sim->nr_free, 4);
+	assert_true(e->sim->free_bits[0] == 0xf);
 	assert_non_null(sim->free_bits);
 	/* every CPU starts idle: 64 bits in the first word, 6 in the second */
 	assert_int_equal(sim->nr_free, 70);
@@ -97,6 +102,7 @@ static void test_free_bits(void **state)
 	}
 	fixture_free(f);
 	fixture_free(g);
+	fixture_free(e);
 }
 
 int main(void)

@@ -416,8 +416,9 @@ struct sl_sim {
 	u64 *nohz_next;
 	int nohz_leaves;
 	/* bit c set while CPU c runs the idle task and no reschedule is pending (BFS's idle
-	 * CPUs, bfs.c); nr_free such CPUs. Kept by sl_set_curr and sl_set_need_resched; made by
-	 * BFS's init_sim, NULL under the other releases */
+	 * CPUs, bfs.c; 6.18's NO_HZ stats kick); nr_free such CPUs. Kept by sl_set_curr and
+	 * sl_set_need_resched; made by BFS's init_sim and EEVDF's build_domains, NULL under the
+	 * other releases */
 	u64 *free_bits;
 	int nr_free;
 	u64 tick_ns;

@@ -344,6 +344,17 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 	free(first);
 	free(last);
 	sim->class_state = llc_next;
+	/* the CPUs with no task and no reschedule pending, kept by sl_set_curr and
+	 * sl_set_need_resched (sched.h): the NO_HZ stats kick's idle CPUs are among them */
+	if (!sim->free_bits) {
+		sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
+		if (!sim->free_bits) {
+			sim->oom = true;
+			return;
+		}
+		for (int c = 0; c < sim->ncpu; c++)
+			sl_cpu_free_update(sim, &sim->cpus[c]);
+	}
 	/* the tickless CPUs' next balance for the tick's NO_HZ kick (nohz_next.c), 6.18's only */
 	if (!sim->nohz_next) {
 		if (sl_nohz_next_init(sim)) {
@@ -773,14 +784,19 @@ static void nohz_stats_kick(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (!rq->curr || sim->now <= g->nohz_next_blocked)
 		return;
-	for (int c = 0; c < sim->ncpu; c++) {
-		const struct sl_pelt_avg *a = &ee_rq_of(sim, &sim->cpus[c])->avg;
+	/* the idle CPUs are among those with no task and no reschedule pending (free_bits):
+	 * only those are looked at, in CPU order as a walk of every CPU */
+	for (int w = 0; w < sim->lvl_words; w++) {
+		for (u64 x = sim->free_bits[w]; x; x &= x - 1) {
+			int c = w * 64 + __builtin_ctzll(x);
+			const struct sl_pelt_avg *a = &ee_rq_of(sim, &sim->cpus[c])->avg;
 
-		if (c == rq->id || !idle_cpu(sim, c) ||
-		    !(a->load_sum || a->util_sum || a->runnable_sum))
-			continue;
-		sl_eevdf_pelt_update(sim, &sim->cpus[c], NULL, 0);
-		kicked = true;
+			if (c == rq->id || !idle_cpu(sim, c) ||
+			    !(a->load_sum || a->util_sum || a->runnable_sum))
+				continue;
+			sl_eevdf_pelt_update(sim, &sim->cpus[c], NULL, 0);
+			kicked = true;
+		}
 	}
 	if (kicked)
 		g->nohz_next_blocked = sim->now + msecs_to_jiffies(sim, 32) * sim->tick_ns;
