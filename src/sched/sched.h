@@ -410,6 +410,14 @@ struct sl_sim {
 	unsigned ni_ratio_start;
 	/* 64-CPU words of a bitmap of the CPUs (free_bits) */
 	int lvl_words;
+	/* 6.18's balancer keeps each CPU's group statistics between balances (eevdf_balance.c;
+	 * made by EEVDF's build_domains on larger machines, NULL otherwise): lb_mark[c] set, and
+	 * c in lb_marked (lb_nmarked of them), when an input of CPU c's statistics may have
+	 * changed since they were last taken; sl_lb_mark marks it */
+	unsigned char *lb_mark;
+	int *lb_marked;
+	int lb_nmarked;
+	struct ee_lbc *lbc;
 	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's due
 	 * time to balance (sl_nohz_next_set) while its tick is stopped, else UINT64_MAX (6.18's
 	 * NO_HZ kick; built by EEVDF's build_domains, NULL under the other releases) */
@@ -439,6 +447,17 @@ static inline u64 sl_tick_next(const struct sl_sim *sim)
 	return (sl_jiffies(sim) + 1) * sim->tick_ns + sim->tick_phase_ns;
 }
 
+/* an input of CPU cpu's balancer statistics (6.18: nr_running, nr_delayed, nr_queued, curr,
+ * need_resched, the cfs_rq's PELT averages or util_est) changes: taken again at the next
+ * balance (a no-op without the kept statistics) */
+static inline void sl_lb_mark(struct sl_sim *sim, int cpu)
+{
+	if (!sim->lb_mark || sim->lb_mark[cpu])
+		return;
+	sim->lb_mark[cpu] = 1;
+	sim->lb_marked[sim->lb_nmarked++] = cpu;
+}
+
 /* rq's nr_running, load or cpu_load[] changed, or curr between a task and none: the groups
  * holding it recompute their sums */
 static inline void sl_lb_touch(struct sl_cpu *rq)
@@ -449,10 +468,12 @@ static inline void sl_lb_touch(struct sl_cpu *rq)
 	}
 }
 
-/* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded */
+/* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded and mark
+ * the CPU's balancer statistics */
 static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	sl_lb_touch(rq);
+	sl_lb_mark(sim, rq->id);
 	if (++rq->nr_running == 2)
 		sim->nr_overloaded++;
 	if (rq->nr_running + rq->nr_delayed >= 2)
@@ -462,17 +483,19 @@ static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
 static inline void sl_nr_running_dec(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	sl_lb_touch(rq);
+	sl_lb_mark(sim, rq->id);
 	if (rq->nr_running-- == 2)
 		sim->nr_overloaded--;
 }
 
-/* nr_overloaded and rd_overloaded from every CPU's nr_running (for runqueues filled by hand,
- * as the tests do) */
+/* nr_overloaded and rd_overloaded from every CPU's nr_running, and every CPU's balancer
+ * statistics marked (for runqueues filled by hand, as the tests do) */
 static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
 {
 	sim->nr_overloaded = 0;
 	for (int c = 0; c < sim->ncpu; c++) {
 		sim->nr_overloaded += sim->cpus[c].nr_running >= 2;
+		sl_lb_mark(sim, c);
 		if (sim->cpus[c].nr_running + sim->cpus[c].nr_delayed >= 2)
 			sim->rd_overloaded = true;
 	}
@@ -513,12 +536,14 @@ static inline void sl_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 {
 	rq->curr = curr;
 	sl_cpu_free_update(sim, rq);
+	sl_lb_mark(sim, rq->id);
 }
 
 static inline void sl_set_need_resched(struct sl_sim *sim, struct sl_cpu *rq, bool v)
 {
 	rq->need_resched = v;
 	sl_cpu_free_update(sim, rq);
+	sl_lb_mark(sim, rq->id);
 }
 
 /*

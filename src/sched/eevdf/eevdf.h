@@ -266,6 +266,7 @@ void sl_eevdf_util_est_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sch
 void sl_eevdf_util_est_update(struct sl_sim *sim, struct sched_entity *se, bool sleep);
 /* cpu_util_cfs, 0..1024 */
 u64 sl_eevdf_cpu_util(const struct sl_sim *sim, const struct sl_cpu *rq);
+u64 sl_eevdf_cpu_util_ue(const struct sl_sim *sim, const struct sl_cpu *rq, bool util_est);
 /* update_idle_cpu_scan's budget: llc_weight CPUs of summed utilization sum_util, the domain's
  * imbalance_pct pct */
 unsigned sl_eevdf_idle_scan(u64 sum_util, unsigned llc_weight, unsigned pct);
