@@ -680,6 +680,21 @@ static struct ee_lbc *lbc_take(struct sl_sim *sim)
 	return l;
 }
 
+/* rd->overloaded as a balance would find it, without taking the marked CPUs' statistics: the
+ * kept count corrected by the marked CPUs' queued tasks now */
+static bool lbc_overloaded(const struct sl_sim *sim, const struct ee_lbc *l)
+{
+	int n = l->nr_over;
+
+	for (int i = 0; i < sim->lb_nmarked; i++) {
+		int c = sim->lb_marked[i];
+		unsigned now = (unsigned)(sim->cpus[c].nr_running + sim->cpus[c].nr_delayed);
+
+		n += (now > 1) - (l->sgs[c].sum_nr_running > 1);
+	}
+	return n > 0;
+}
+
 /* sl_eevdf_update_idle_scan from the kept sum; the LLC's CPUs written only when it changed */
 static void lbc_idle_scan(struct sl_sim *sim, struct ee_lbc *l, struct sl_cpu *dst)
 {
@@ -860,9 +875,16 @@ static struct sl_cpu *walk_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee
 static struct sl_cpu *lbc_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
 				struct ee_sd_stats *sds)
 {
-	struct ee_lbc *l = lbc_take(sim);
+	struct ee_lbc *l = sim->lbc;
 	int b;
 
+	/* a newidle balance (no idle-scan budget) on a machine with no CPU of two queued tasks
+	 * needs no statistics: the marked CPUs are left for a later balance */
+	if (idle == EE_CPU_NEWLY_IDLE && !lbc_overloaded(sim, l)) {
+		sim->rd_overloaded = false;
+		return NULL;
+	}
+	lbc_take(sim);
 	if (idle != EE_CPU_NEWLY_IDLE)
 		lbc_idle_scan(sim, l, dst);
 	sim->rd_overloaded = l->nr_over > 0;
@@ -911,7 +933,8 @@ static void lbc_check(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
 	struct sl_cpu *wsrc = walk_stats(sim, dst, idle, &w);
 
 	for (int c = 0; c < sim->ncpu; c++)
-		lbc_check_cpu(sim, c);
+		if (!sim->lb_mark[c]) /* a marked CPU's are not yet taken again */
+			lbc_check_cpu(sim, c);
 	if (kover != sim->rd_overloaded || wsrc != ksrc ||
 	    scan != ee_rq_of(sim, dst)->nr_idle_scan ||
 	    (kover &&
