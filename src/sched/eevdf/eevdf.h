@@ -236,6 +236,11 @@ bool sl_eevdf_find_src_group(enum ee_idle idle, unsigned pct, struct ee_sd_stats
 			     enum ee_migration_type *type, s64 *imbalance);
 /* pull to dst from the busiest CPU: -1 balanced, else the number of tasks moved */
 int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle);
+/* the balance's statistics (rd->overloaded, and when set the local group, the totals and the
+ * busiest group, its CPU returned, NULL: none), from the kept statistics when the machine keeps
+ * them and walk is false, else by a walk of every CPU (for tests: the two agree) */
+struct sl_cpu *sl_eevdf_lb_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
+				 struct ee_sd_stats *sds, bool walk);
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
 			    int wake_flags);
 void sl_eevdf_build_domains(struct sl_sim *sim);

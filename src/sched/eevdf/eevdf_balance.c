@@ -901,6 +901,12 @@ static struct sl_cpu *lbc_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_
 	return &sim->cpus[b];
 }
 
+struct sl_cpu *sl_eevdf_lb_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
+				 struct ee_sd_stats *sds, bool walk)
+{
+	return sim->lbc && !walk ? lbc_stats(sim, dst, idle, sds) : walk_stats(sim, dst, idle, sds);
+}
+
 #ifdef SL_EEVDF_CHECK_LBC
 static bool sgs_differ(const struct ee_sg_stats *a, const struct ee_sg_stats *b)
 {
