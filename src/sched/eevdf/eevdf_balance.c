@@ -28,7 +28,7 @@
  *   many CPUs at most. With 2 CPUs the budget is one CPU below a mean of 619/1024 and none
  *   above it, where the wakee stays on its busy target (docs/model/eevdf.md, 5.6). The model's
  *   one domain is balanced as the LLC: the sum is over dst's LLC.
- * - Speed, not the model (docs/model/eevdf.md §5.8): on 16 CPUs or more the balancer keeps
+ * - Speed, not the model (docs/model/eevdf.md §5.8): on 64 CPUs or more the balancer keeps
  *   each CPU's group statistics, its sums and its busiest group between balances, taken again
  *   only for the CPUs whose inputs changed; the same integers as a walk of every CPU.
  */
@@ -48,7 +48,7 @@
 
 /* the kept group statistics (below, "The group statistics kept between balances") */
 #ifndef EE_LBC_MIN_CPUS
-#define EE_LBC_MIN_CPUS 16 /* a check build may set it (1: every machine) */
+#define EE_LBC_MIN_CPUS 64 /* a check build may set it (1: every machine) */
 #endif
 
 struct ee_lbc_node {
