@@ -1,7 +1,8 @@
 /*
  * The sims' bookkeeping that replaced walks of every CPU, against those walks: the NO_HZ tree of
  * 6.18 (nohz_next.c: the first CPU from a given one that is tickless and due to balance) and the
- * idle bitmap of BFS (sched.h free_bits: the CPUs with no task and no pending reschedule).
+ * idle bitmap of BFS and 6.18 (sched.h free_bits: the CPUs with no task and no pending
+ * reschedule), and 6.18's kept balancer statistics (eevdf_balance.c, docs/model/eevdf.md §5.8).
  */
 #include "helpers.h"
 #include "sched/sched.h"
@@ -57,17 +58,21 @@ static void test_nohz_next_matches_scan(void **state)
 	fixture_free(f);
 }
 
-/* BFS only keeps the bitmap; its bits follow curr and need_resched through the helpers */
+/* BFS and 6.18 (its NO_HZ stats kick) keep the bitmap, 2.6.3x not; its bits follow curr and
+ * need_resched through the helpers */
 static void test_free_bits(void **state)
 {
 	struct fixture *f = fixture_new("2.6.31-bfs", "70", NULL),
-		       *g = fixture_new("6.18", "4", NULL);
+		       *g = fixture_new("2.6.32", "4", NULL), *e = fixture_new("6.18", "4", NULL);
 	struct sl_sim *sim = f->sim;
 	struct sl_task t;
 	u64 r = 5;
 
 	(void)state;
 	assert_null(g->sim->free_bits);
+	assert_non_null(e->sim->free_bits);
+	assert_int_equal(e->sim->nr_free, 4);
+	assert_true(e->sim->free_bits[0] == 0xf);
 	assert_non_null(sim->free_bits);
 	/* every CPU starts idle: 64 bits in the first word, 6 in the second */
 	assert_int_equal(sim->nr_free, 70);
@@ -97,6 +102,133 @@ static void test_free_bits(void **state)
 	}
 	fixture_free(f);
 	fixture_free(g);
+	fixture_free(e);
+}
+
+/* CPU c with n runnable and d delayed tasks, PELT load l, util u and runnable r: the fields the
+ * balancer's statistics read, set by hand and marked as the kernel paths mark them */
+static void lb_set(struct sl_sim *sim, int c, unsigned n, unsigned d, u64 l, u64 u, u64 r)
+{
+	struct sl_cpu *rq = &sim->cpus[c];
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+
+	rq->nr_running = n;
+	rq->nr_delayed = d;
+	cfs->nr_queued = n + d;
+	cfs->avg.load_avg = l;
+	cfs->avg.util_avg = u;
+	cfs->avg.runnable_avg = r;
+	cfs->avg.util_est = 0;
+	sl_lb_mark(sim, c);
+}
+
+/* one task of util 1000: fully busy (1024 x 100 <= 1000 x 117); two of util 1024: overloaded
+ * (1024 x 100 < 1024 x 117), avg_load its load; n tasks of util 100 in all: spare capacity */
+#define LB_FULL(sim, c)	    lb_set(sim, c, 1, 0, 1024, 1000, 1000)
+#define LB_OVER(sim, c, l)  lb_set(sim, c, 2, 0, l, 1024, 2048)
+#define LB_SPARE(sim, c, n) lb_set(sim, c, n, 0, 100 * (n), 100, 100)
+
+static int busiest(struct sl_sim *sim, int dst, bool walk)
+{
+	struct ee_sd_stats sds = {0};
+	struct sl_cpu *src = sl_eevdf_lb_stats(sim, &sim->cpus[dst], EE_CPU_IDLE, &sds, walk);
+
+	return src ? src->id : -1;
+}
+
+/* 64 CPUs keep the statistics (40 to 63 idle): the busiest in the walk's order from dst + 1,
+ * by hand */
+static void test_lb_kept_by_hand(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "64", NULL);
+	struct sl_sim *sim = f->sim;
+	struct ee_sd_stats sds = {0};
+
+	(void)state;
+	assert_non_null(sim->lbc);
+	/* fully busy 5, 17, 30 (avg_load 0 alike: the last in the walk's order wins); 2 has two
+	 * tasks with spare capacity (a lower type), which sets rd->overloaded */
+	LB_FULL(sim, 5);
+	LB_FULL(sim, 17);
+	LB_FULL(sim, 30);
+	LB_SPARE(sim, 2, 2);
+	assert_int_equal(busiest(sim, 20, false), 17); /* 21..63, 0..19: 30, 5, 17 */
+	assert_int_equal(busiest(sim, 10, false), 5);  /* 11..63, 0..9: 17, 30, 5 */
+	assert_int_equal(busiest(sim, 17, false), 5);  /* 18..63, 0..16: 30, 5 */
+	/* overloaded 8 and 33 of equal load (the first in the order wins), then 12 above them */
+	LB_OVER(sim, 8, 3000);
+	LB_OVER(sim, 33, 3000);
+	assert_int_equal(busiest(sim, 20, false), 33);
+	assert_int_equal(busiest(sim, 35, false), 8);
+	LB_OVER(sim, 12, 3500);
+	assert_int_equal(busiest(sim, 20, false), 12);
+	assert_int_equal(busiest(sim, 12, false), 33);
+	/* the total load: 3 x 1024 + 200 + 3000 + 3000 + 3500 */
+	sl_eevdf_lb_stats(sim, &sim->cpus[0], EE_CPU_IDLE, &sds, false);
+	assert_true(sds.total_load == 3 * 1024 + 200 + 3000 + 3000 + 3500);
+	assert_true(sds.total_capacity == 64 * 1024);
+	/* back to spare capacity only: the most tasks, the first of equals */
+	for (int c = 0; c < 64; c++)
+		lb_set(sim, c, 0, 0, 0, 0, 0);
+	LB_SPARE(sim, 3, 2);
+	LB_SPARE(sim, 25, 2);
+	LB_SPARE(sim, 9, 1);
+	assert_int_equal(busiest(sim, 20, false), 25);
+	assert_int_equal(busiest(sim, 30, false), 3);
+	/* nothing with two queued tasks: rd->overloaded cleared, no busiest */
+	LB_SPARE(sim, 3, 1);
+	LB_SPARE(sim, 25, 1);
+	assert_int_equal(busiest(sim, 20, false), -1);
+	assert_false(sim->rd_overloaded);
+	/* a delayed task counts for rd->overloaded, not as runnable */
+	lb_set(sim, 25, 1, 1, 1024, 1000, 1000);
+	assert_int_equal(busiest(sim, 20, false), 25);
+	assert_true(sim->rd_overloaded);
+	fixture_free(f);
+}
+
+/* random changes of a few CPUs between balances: the kept statistics as a walk's, every dst */
+static void test_lb_kept_matches_walk(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "70", NULL);
+	struct sl_sim *sim = f->sim;
+	u64 r = 11;
+
+	(void)state;
+	for (int step = 0; step < 3000; step++) {
+		int c = (int)(next(&r) % 70), k = (int)(next(&r) % 6);
+
+		/* few distinct states, so that ties are common */
+		if (k == 0)
+			lb_set(sim, c, 0, 0, 0, 0, 0);
+		else if (k == 1)
+			LB_FULL(sim, c);
+		else if (k == 2)
+			LB_OVER(sim, c, 2000 + 500 * (next(&r) % 3));
+		else if (k == 3)
+			LB_SPARE(sim, c, 1 + next(&r) % 3);
+		else if (k == 4)
+			lb_set(sim, c, 1, 1, 900, 500, 400);
+		else
+			lb_set(sim, c, 1, 0, 500 + next(&r) % 3, 300, 300);
+		if (step % 7)
+			continue;
+		for (int dst = 0; dst < 70; dst++) {
+			struct ee_sd_stats a = {0}, b = {0};
+			enum ee_idle idle = (enum ee_idle)(next(&r) % 3);
+			struct sl_cpu *x = sl_eevdf_lb_stats(sim, &sim->cpus[dst], idle, &a, false);
+			bool over = sim->rd_overloaded;
+			struct sl_cpu *y = sl_eevdf_lb_stats(sim, &sim->cpus[dst], idle, &b, true);
+
+			assert_ptr_equal(x, y);
+			assert_int_equal(over, sim->rd_overloaded);
+			assert_true(a.total_load == b.total_load);
+			assert_true(a.busiest.group_load == b.busiest.group_load);
+			assert_int_equal(a.busiest.group_type, b.busiest.group_type);
+			assert_int_equal(a.local.sum_nr_running, b.local.sum_nr_running);
+		}
+	}
+	fixture_free(f);
 }
 
 int main(void)
@@ -104,6 +236,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nohz_next_matches_scan),
 		cmocka_unit_test(test_free_bits),
+		cmocka_unit_test(test_lb_kept_by_hand),
+		cmocka_unit_test(test_lb_kept_matches_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

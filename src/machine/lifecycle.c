@@ -109,9 +109,6 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	if (!sim->cpus || !m->cpus || sl_class_rq_alloc(sim))
 		goto fail;
 	sim->lvl_words = (d->ncpu + 63) / 64;
-	sim->lvl_bits = calloc((size_t)(SL_NR_LEVELS - 1) * (size_t)sim->lvl_words, sizeof(u64));
-	if (!sim->lvl_bits)
-		goto fail;
 	for (int c = 0; c < d->ncpu; c++) {
 		struct sl_cpu *rq = &sim->cpus[c];
 		int per_thread = d->sockets * d->cores;
@@ -255,7 +252,6 @@ void sl_sim_free(struct sl_sim *sim)
 	sl_sleep_timers_free(sim);
 	free(m->runnable);
 	free(m->cpus);
-	free(sim->lvl_bits);
 	free(sim->nohz_next);
 	free(sim->free_bits);
 	free((void *)m->p);

@@ -351,8 +351,6 @@ struct sl_machine_ops {
 	u64 (*next_wheel_timer)(const struct sl_sim *sim, int cpu);
 };
 
-#define SL_NR_LEVELS 32 /* nr_running levels kept as CPU bitmaps (sl_nr_level_move) */
-
 struct sl_sim {
 	union {
 		struct sl_engine eng;
@@ -410,20 +408,25 @@ struct sl_sim {
 	bool rd_overloaded;
 	/* each CPU's NI_RANDOM ratio at the start (machine param newidle_ratio; 0: boot's) */
 	unsigned ni_ratio_start;
-	/* CPUs by nr_running, for EEVDF's busiest-CPU search: bit c of level k (2..SL_NR_LEVELS)
-	 * set when CPU c runs k tasks; lvl_cnt[k] such CPUs; nr_big CPUs above SL_NR_LEVELS */
-	u64 *lvl_bits;
+	/* 64-CPU words of a bitmap of the CPUs (free_bits) */
 	int lvl_words;
-	int lvl_cnt[SL_NR_LEVELS + 1];
-	int nr_big;
+	/* 6.18's balancer keeps each CPU's group statistics between balances (eevdf_balance.c;
+	 * made by EEVDF's build_domains on larger machines, NULL otherwise): lb_mark[c] set, and
+	 * c in lb_marked (lb_nmarked of them), when an input of CPU c's statistics may have
+	 * changed since they were last taken; sl_lb_mark marks it */
+	unsigned char *lb_mark;
+	int *lb_marked;
+	int lb_nmarked;
+	struct ee_lbc *lbc;
 	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's due
 	 * time to balance (sl_nohz_next_set) while its tick is stopped, else UINT64_MAX (6.18's
 	 * NO_HZ kick; built by EEVDF's build_domains, NULL under the other releases) */
 	u64 *nohz_next;
 	int nohz_leaves;
 	/* bit c set while CPU c runs the idle task and no reschedule is pending (BFS's idle
-	 * CPUs, bfs.c); nr_free such CPUs. Kept by sl_set_curr and sl_set_need_resched; made by
-	 * BFS's init_sim, NULL under the other releases */
+	 * CPUs, bfs.c; 6.18's NO_HZ stats kick); nr_free such CPUs. Kept by sl_set_curr and
+	 * sl_set_need_resched; made by BFS's init_sim and EEVDF's build_domains, NULL under the
+	 * other releases */
 	u64 *free_bits;
 	int nr_free;
 	u64 tick_ns;
@@ -444,28 +447,15 @@ static inline u64 sl_tick_next(const struct sl_sim *sim)
 	return (sl_jiffies(sim) + 1) * sim->tick_ns + sim->tick_phase_ns;
 }
 
-/* rq's place in the levels of CPUs by nr_running (sim->lvl_bits), from `from` tasks to `to` */
-static inline void sl_nr_level_move(struct sl_sim *sim, int cpu, unsigned long from,
-				    unsigned long to)
+/* an input of CPU cpu's balancer statistics (6.18: nr_running, nr_delayed, nr_queued, curr,
+ * need_resched, the cfs_rq's PELT averages or util_est) changes: taken again at the next
+ * balance (a no-op without the kept statistics) */
+static inline void sl_lb_mark(struct sl_sim *sim, int cpu)
 {
-	u64 bit = 1ULL << (cpu % 64);
-
-	if (!sim->lvl_bits)
+	if (!sim->lb_mark || sim->lb_mark[cpu])
 		return;
-	if (from > SL_NR_LEVELS) {
-		sim->nr_big--;
-	} else if (from >= 2) {
-		sim->lvl_bits[(size_t)(from - 2) * (size_t)sim->lvl_words + (size_t)(cpu / 64)] &=
-			~bit;
-		sim->lvl_cnt[from]--;
-	}
-	if (to > SL_NR_LEVELS) {
-		sim->nr_big++;
-	} else if (to >= 2) {
-		sim->lvl_bits[(size_t)(to - 2) * (size_t)sim->lvl_words + (size_t)(cpu / 64)] |=
-			bit;
-		sim->lvl_cnt[to]++;
-	}
+	sim->lb_mark[cpu] = 1;
+	sim->lb_marked[sim->lb_nmarked++] = cpu;
 }
 
 /* rq's nr_running, load or cpu_load[] changed, or curr between a task and none: the groups
@@ -478,42 +468,34 @@ static inline void sl_lb_touch(struct sl_cpu *rq)
 	}
 }
 
-/* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded and the
- * levels */
+/* a runqueue's nr_running changes only through these, which keep sim->nr_overloaded and mark
+ * the CPU's balancer statistics */
 static inline void sl_nr_running_inc(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	sl_lb_touch(rq);
+	sl_lb_mark(sim, rq->id);
 	if (++rq->nr_running == 2)
 		sim->nr_overloaded++;
 	if (rq->nr_running + rq->nr_delayed >= 2)
 		sim->rd_overloaded = true;
-	if (rq->nr_running >= 2)
-		sl_nr_level_move(sim, rq->id, rq->nr_running - 1, rq->nr_running);
 }
 
 static inline void sl_nr_running_dec(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	sl_lb_touch(rq);
+	sl_lb_mark(sim, rq->id);
 	if (rq->nr_running-- == 2)
 		sim->nr_overloaded--;
-	if (rq->nr_running >= 1)
-		sl_nr_level_move(sim, rq->id, rq->nr_running + 1, rq->nr_running);
 }
 
-/* nr_overloaded and the levels recomputed from every CPU's nr_running (for runqueues filled by
- * hand, as the tests do) */
+/* nr_overloaded and rd_overloaded from every CPU's nr_running, and every CPU's balancer
+ * statistics marked (for runqueues filled by hand, as the tests do) */
 static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
 {
 	sim->nr_overloaded = 0;
-	sim->nr_big = 0;
-	for (int k = 0; k <= SL_NR_LEVELS; k++)
-		sim->lvl_cnt[k] = 0;
-	if (sim->lvl_bits)
-		for (int i = 0; i < (SL_NR_LEVELS - 1) * sim->lvl_words; i++)
-			sim->lvl_bits[i] = 0;
 	for (int c = 0; c < sim->ncpu; c++) {
 		sim->nr_overloaded += sim->cpus[c].nr_running >= 2;
-		sl_nr_level_move(sim, c, 0, sim->cpus[c].nr_running);
+		sl_lb_mark(sim, c);
 		if (sim->cpus[c].nr_running + sim->cpus[c].nr_delayed >= 2)
 			sim->rd_overloaded = true;
 	}
@@ -554,12 +536,14 @@ static inline void sl_set_curr(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 {
 	rq->curr = curr;
 	sl_cpu_free_update(sim, rq);
+	sl_lb_mark(sim, rq->id);
 }
 
 static inline void sl_set_need_resched(struct sl_sim *sim, struct sl_cpu *rq, bool v)
 {
 	rq->need_resched = v;
 	sl_cpu_free_update(sim, rq);
+	sl_lb_mark(sim, rq->id);
 }
 
 /*

@@ -236,6 +236,11 @@ bool sl_eevdf_find_src_group(enum ee_idle idle, unsigned pct, struct ee_sd_stats
 			     enum ee_migration_type *type, s64 *imbalance);
 /* pull to dst from the busiest CPU: -1 balanced, else the number of tasks moved */
 int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle);
+/* the balance's statistics (rd->overloaded, and when set the local group, the totals and the
+ * busiest group, its CPU returned, NULL: none), from the kept statistics when the machine keeps
+ * them and walk is false, else by a walk of every CPU (for tests: the two agree) */
+struct sl_cpu *sl_eevdf_lb_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
+				 struct ee_sd_stats *sds, bool walk);
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
 			    int wake_flags);
 void sl_eevdf_build_domains(struct sl_sim *sim);
@@ -266,6 +271,7 @@ void sl_eevdf_util_est_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sch
 void sl_eevdf_util_est_update(struct sl_sim *sim, struct sched_entity *se, bool sleep);
 /* cpu_util_cfs, 0..1024 */
 u64 sl_eevdf_cpu_util(const struct sl_sim *sim, const struct sl_cpu *rq);
+u64 sl_eevdf_cpu_util_ue(const struct sl_sim *sim, const struct sl_cpu *rq, bool util_est);
 /* update_idle_cpu_scan's budget: llc_weight CPUs of summed utilization sum_util, the domain's
  * imbalance_pct pct */
 unsigned sl_eevdf_idle_scan(u64 sum_util, unsigned llc_weight, unsigned pct);

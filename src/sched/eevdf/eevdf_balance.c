@@ -28,11 +28,15 @@
  *   many CPUs at most. With 2 CPUs the budget is one CPU below a mean of 619/1024 and none
  *   above it, where the wakee stays on its busy target (docs/model/eevdf.md, 5.6). The model's
  *   one domain is balanced as the LLC: the sum is over dst's LLC.
+ * - Speed, not the model (docs/model/eevdf.md §5.8): on 64 CPUs or more the balancer keeps
+ *   each CPU's group statistics, its sums and its busiest group between balances, taken again
+ *   only for the CPUs whose inputs changed; the same integers as a walk of every CPU.
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
 #include "sched/common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define EE_IMBALANCE_PCT    117
@@ -41,6 +45,27 @@
 #define EE_MIN_INTERVAL	    2 /* ms */
 #define EE_MAX_INTERVAL	    4 /* ms */
 #define EE_LB_MIN_LOAD	    16
+
+/* the kept group statistics (below, "The group statistics kept between balances") */
+#ifndef EE_LBC_MIN_CPUS
+#define EE_LBC_MIN_CPUS 64 /* a check build may set it (1: every machine) */
+#endif
+
+struct ee_lbc_node {
+	u64 key;	 /* the range's greatest busiest key, 0: no CPU with a runnable task */
+	int first, last; /* the range's first and last CPU with that key */
+};
+
+struct ee_lbc {
+	struct ee_sg_stats *sgs;  /* each CPU's, as last taken */
+	struct ee_lbc_node *tree; /* node leaves + c is CPU c's, node i merges 2i and 2i + 1 */
+	int leaves;
+	u64 total_load; /* the sum of every CPU's group_load */
+	int nr_over;	/* CPUs with nr_running + nr_delayed > 1 */
+	u64 *llc_util;	/* per socket (LLC): the sum of its CPUs' group_util */
+	s64 *llc_scan;	/* per socket: the nr_idle_scan its CPUs were last given, -1: none */
+	bool util_est;	/* UTIL_EST as the statistics were taken */
+};
 
 static bool share_cache(struct sl_sim *sim, int a, int b)
 {
@@ -212,6 +237,12 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 }
 
 static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs);
+static struct ee_lbc *lbc_take(struct sl_sim *sim);
+static int lbc_new(struct sl_sim *sim, int nsock);
+static void lbc_free(struct sl_sim *sim);
+#ifdef SL_EEVDF_CHECK_LBC
+static void lbc_check_cpu(struct sl_sim *sim, int c);
+#endif
 
 /* update_pick_idlest: a lower type; among overloaded or fully busy groups the lower avg_load,
  * among groups with spare capacity the more idle CPUs, then the lower util (the first of equals) */
@@ -241,6 +272,8 @@ static int find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu)
 	int best = -1;
 	u64 imb = 1024 * (EE_IMBALANCE_PCT - 100) / 100;
 
+	const struct ee_lbc *l = sim->lbc ? lbc_take(sim) : NULL;
+
 	if (this_cpu < 0)
 		this_cpu = 0;
 	for (int k = 0; k < sim->ncpu; k++) {
@@ -248,7 +281,16 @@ static int find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu)
 
 		if (!sl_cpu_allowed(p, c))
 			continue;
-		sg_stats(sim, c, &sgs);
+		if (l) {
+			/* the kept statistics, UTIL_EST recorded as the walk's cpu_util read it */
+			sgs = l->sgs[c];
+			(void)sched_feat(sim, F_UTIL_EST);
+#ifdef SL_EEVDF_CHECK_LBC
+			lbc_check_cpu(sim, c);
+#endif
+		} else {
+			sg_stats(sim, c, &sgs);
+		}
 		if (sgs.group_type == EE_GROUP_FULLY_BUSY)
 			sgs.avg_load = sgs.group_load * 1024 / sgs.group_capacity;
 		if (!k) {
@@ -344,6 +386,21 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 	free(first);
 	free(last);
 	sim->class_state = llc_next;
+	/* the CPUs with no task and no reschedule pending, kept by sl_set_curr and
+	 * sl_set_need_resched (sched.h): the NO_HZ stats kick's idle CPUs are among them */
+	if (!sim->free_bits) {
+		sim->free_bits = calloc((size_t)sim->lvl_words, sizeof(u64));
+		if (!sim->free_bits) {
+			sim->oom = true;
+			return;
+		}
+		for (int c = 0; c < sim->ncpu; c++)
+			sl_cpu_free_update(sim, &sim->cpus[c]);
+	}
+	if (sim->ncpu >= EE_LBC_MIN_CPUS && !sim->lbc && lbc_new(sim, nsock)) {
+		sim->oom = true;
+		return;
+	}
 	/* the tickless CPUs' next balance for the tick's NO_HZ kick (nohz_next.c), 6.18's only */
 	if (!sim->nohz_next) {
 		if (sl_nohz_next_init(sim)) {
@@ -359,6 +416,7 @@ void sl_eevdf_free_domains(struct sl_sim *sim)
 {
 	free(sim->class_state);
 	sim->class_state = NULL;
+	lbc_free(sim);
 }
 
 /*
@@ -472,8 +530,8 @@ void sl_eevdf_group_classify(unsigned pct, struct ee_sg_stats *sgs)
 				: 0;
 }
 
-/* update_sg_lb_stats for CPU c's one-CPU group, each value as last updated */
-static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs)
+/* update_sg_lb_stats for CPU c's one-CPU group, each value as last updated, UTIL_EST given */
+static void sg_stats_ue(struct sl_sim *sim, int c, struct ee_sg_stats *sgs, bool util_est)
 {
 	const struct sl_cpu *rq = &sim->cpus[c];
 	const struct eevdf_rq *cfs = ee_rq_of(sim, rq);
@@ -481,7 +539,7 @@ static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs)
 
 	*sgs = (struct ee_sg_stats){
 		.group_load = cfs->avg.load_avg,
-		.group_util = sl_eevdf_cpu_util(sim, rq),
+		.group_util = sl_eevdf_cpu_util_ue(sim, rq, util_est),
 		.group_runnable = cfs->avg.runnable_avg,
 		.sum_h_nr_running = (unsigned)(cfs->nr_queued - rq->nr_delayed),
 		.sum_nr_running = nr,
@@ -490,6 +548,11 @@ static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs)
 		.group_weight = 1,
 	};
 	sl_eevdf_group_classify(EE_IMBALANCE_PCT, sgs);
+}
+
+static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs)
+{
+	sg_stats_ue(sim, c, sgs, sched_feat(sim, F_UTIL_EST));
 }
 
 /* no SMT, asym or misfit groups: a higher type; the highest avg_load among overloaded ones
@@ -514,6 +577,182 @@ bool sl_eevdf_pick_busiest(const struct ee_sd_stats *sds, const struct ee_sg_sta
 			return false;
 		return sgs->idle_cpus < b_idle || sgs->sum_nr_running > busiest->sum_nr_running;
 	}
+}
+
+/*
+ * The group statistics kept between balances (docs/model/eevdf.md §5.8), on machines of
+ * EE_LBC_MIN_CPUS CPUs or more (below that a walk of the CPUs costs less than keeping them).
+ * A balance needs of the other groups only their total load, whether any CPU has two queued
+ * tasks (rd->overloaded), its LLC's summed utilization (SIS_UTIL) and the busiest group in the
+ * walk's order; each is kept: every CPU's statistics as last taken, taken again at the next
+ * balance for the CPUs marked since (sl_lb_mark: every change of an input marks its CPU), the
+ * integer sums adjusted by the difference, and a tree over the CPUs of the greatest busiest
+ * key (below) of each range with the first and last CPU holding it. The walk from dst + 1,
+ * wrapping, is the range after dst then the range before it, so the busiest is the first of
+ * the greatest keys in that order (update_sd_pick_busiest keeps the first of equals) or, for
+ * fully busy groups (>=), the last. The same integers as the walk: -DSL_EEVDF_CHECK_LBC
+ * compares every balance's figures and every kept CPU with a fresh walk and aborts on a
+ * difference.
+ */
+/*
+ * update_sd_pick_busiest as one order: a group with no runnable task is never picked (0); a
+ * higher type; for overloaded and fully busy groups the higher avg_load; among groups with
+ * spare capacity fewer idle CPUs (0 or 1 here), then more tasks. load_avg is at most the sum
+ * of the weights, far below 2^56.
+ */
+static u64 busiest_key(const struct ee_sg_stats *s)
+{
+	u64 sec;
+
+	if (!s->sum_h_nr_running)
+		return 0;
+	if (s->group_type == EE_GROUP_OVERLOADED || s->group_type == EE_GROUP_FULLY_BUSY)
+		sec = s->avg_load;
+	else
+		sec = (u64)(s->idle_cpus ? 0 : 1) << 32 | s->sum_nr_running;
+	return (u64)(s->group_type + 1) << 56 | sec;
+}
+
+/* a's range followed by b's */
+static struct ee_lbc_node lbc_merge(struct ee_lbc_node a, struct ee_lbc_node b)
+{
+	if (a.key != b.key)
+		return a.key > b.key ? a : b;
+	return (struct ee_lbc_node){a.key, a.first, b.last};
+}
+
+/* the CPUs lo..hi - 1 */
+static struct ee_lbc_node lbc_range(const struct ee_lbc *l, int lo, int hi)
+{
+	struct ee_lbc_node a = {0, -1, -1}, b = {0, -1, -1};
+
+	for (lo += l->leaves, hi += l->leaves; lo < hi; lo /= 2, hi /= 2) {
+		if (lo & 1)
+			a = lbc_merge(a, l->tree[lo++]);
+		if (hi & 1)
+			b = lbc_merge(l->tree[--hi], b);
+	}
+	return lbc_merge(a, b);
+}
+
+/* the busiest CPU but dst in the walk's order (dst + 1 on, wrapping), -1: none */
+static int lbc_busiest(const struct ee_lbc *l, int ncpu, int dst)
+{
+	struct ee_lbc_node n = lbc_merge(lbc_range(l, dst + 1, ncpu), lbc_range(l, 0, dst));
+
+	if (!n.key)
+		return -1;
+	return (n.key >> 56) - 1 == EE_GROUP_FULLY_BUSY ? n.last : n.first;
+}
+
+/* the marked CPUs' statistics taken again (every CPU's when UTIL_EST changed) */
+static struct ee_lbc *lbc_take(struct sl_sim *sim)
+{
+	struct ee_lbc *l = sim->lbc;
+	bool ue = sim->features & (1ULL << F_UTIL_EST); /* not recorded: see sg_stats */
+
+	if (ue != l->util_est) {
+		l->util_est = ue;
+		for (int c = 0; c < sim->ncpu; c++)
+			sl_lb_mark(sim, c);
+	}
+	for (int i = 0; i < sim->lb_nmarked; i++) {
+		int c = sim->lb_marked[i];
+		struct ee_sg_stats *old = &l->sgs[c], now;
+		u64 key;
+
+		sg_stats_ue(sim, c, &now, ue);
+		l->total_load += now.group_load - old->group_load;
+		l->nr_over += (now.sum_nr_running > 1) - (old->sum_nr_running > 1);
+		l->llc_util[sim->cpus[c].socket] += now.group_util - old->group_util;
+		key = busiest_key(&now);
+		if (key != busiest_key(old)) {
+			int n = l->leaves + c;
+
+			l->tree[n] = (struct ee_lbc_node){key, c, c};
+			for (n /= 2; n >= 1; n /= 2)
+				l->tree[n] = lbc_merge(l->tree[2 * n], l->tree[2 * n + 1]);
+		}
+		*old = now;
+		sim->lb_mark[c] = 0;
+	}
+	sim->lb_nmarked = 0;
+	return l;
+}
+
+/* rd->overloaded as a balance would find it, without taking the marked CPUs' statistics: the
+ * kept count corrected by the marked CPUs' queued tasks now */
+static bool lbc_overloaded(const struct sl_sim *sim, const struct ee_lbc *l)
+{
+	int n = l->nr_over;
+
+	for (int i = 0; i < sim->lb_nmarked; i++) {
+		int c = sim->lb_marked[i];
+		unsigned now = (unsigned)(sim->cpus[c].nr_running + sim->cpus[c].nr_delayed);
+
+		n += (now > 1) - (l->sgs[c].sum_nr_running > 1);
+	}
+	return n > 0;
+}
+
+/* sl_eevdf_update_idle_scan from the kept sum; the LLC's CPUs written only when it changed */
+static void lbc_idle_scan(struct sl_sim *sim, struct ee_lbc *l, struct sl_cpu *dst)
+{
+	const int *llc_next = sim->class_state;
+	int s = dst->socket, n = dst->llc_size, c = dst->id;
+	unsigned y;
+
+	if (!sched_feat(sim, F_SIS_UTIL) || !llc_next)
+		return;
+	(void)sched_feat(sim, F_UTIL_EST); /* the walk's cpu_util read it */
+	y = sl_eevdf_idle_scan(l->llc_util[s], (unsigned)n, EE_IMBALANCE_PCT);
+	if (l->llc_scan[s] == (s64)y)
+		return;
+	l->llc_scan[s] = (s64)y;
+	for (int k = 0; k < n; k++, c = llc_next[c])
+		ee_rq_of(sim, &sim->cpus[c])->nr_idle_scan = y;
+}
+
+static int lbc_new(struct sl_sim *sim, int nsock)
+{
+	struct ee_lbc *l = calloc(1, sizeof(*l));
+	int n = sim->ncpu;
+
+	if (!l)
+		return -1;
+	sim->lbc = l;
+	for (l->leaves = 1; l->leaves < n; l->leaves *= 2)
+		;
+	l->sgs = calloc((size_t)n, sizeof(*l->sgs));
+	l->tree = calloc((size_t)l->leaves * 2, sizeof(*l->tree));
+	l->llc_util = calloc((size_t)nsock, sizeof(*l->llc_util));
+	l->llc_scan = malloc((size_t)nsock * sizeof(*l->llc_scan));
+	sim->lb_mark = calloc((size_t)n, 1);
+	sim->lb_marked = malloc((size_t)n * sizeof(int));
+	if (!l->sgs || !l->tree || !l->llc_util || !l->llc_scan || !sim->lb_mark || !sim->lb_marked)
+		return -1;
+	for (int s = 0; s < nsock; s++)
+		l->llc_scan[s] = -1;
+	for (int c = 0; c < n; c++)
+		sl_lb_mark(sim, c);
+	return 0;
+}
+
+static void lbc_free(struct sl_sim *sim)
+{
+	if (sim->lbc) {
+		free(sim->lbc->sgs);
+		free(sim->lbc->tree);
+		free(sim->lbc->llc_util);
+		free(sim->lbc->llc_scan);
+		free(sim->lbc);
+	}
+	free(sim->lb_mark);
+	free(sim->lb_marked);
+	sim->lbc = NULL;
+	sim->lb_mark = NULL;
+	sim->lb_marked = NULL;
+	sim->lb_nmarked = 0;
 }
 
 /* sibling_imbalance for two groups of one core each: the busiest's tasks over the local's, 0 for
@@ -589,19 +828,15 @@ bool sl_eevdf_find_src_group(enum ee_idle idle, unsigned pct, struct ee_sd_stats
 }
 
 /*
- * sched_balance_rq for dst over the one domain of one-CPU groups (docs/model/eevdf.md §5.4): -1
- * balanced, else the number of tasks moved. The groups are classified by PELT (group_util,
- * group_runnable against capacity and imbalance_pct); a destination with spare capacity takes
- * half the task difference (an idle one only), else load moves by avg_load.
+ * update_sd_lb_stats over the one domain by a walk: the LLC's idle-scan budget, rd->overloaded,
+ * and, when it is set, the local group, the totals and the busiest group (its CPU returned,
+ * NULL: none)
  */
-int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle)
+static struct sl_cpu *walk_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
+				 struct ee_sd_stats *sds)
 {
-	struct ee_sd_stats sds = {0};
 	struct ee_sg_stats sgs;
-	enum ee_migration_type type;
 	struct sl_cpu *src = NULL;
-	s64 imbalance;
-	int moved = 0, examined = 0;
 
 	/* update_sd_lb_stats ends with update_idle_cpu_scan on the LLC's domain, newidle
 	 * balances left out (the model's one domain is balanced as the LLC, see above) */
@@ -614,25 +849,135 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 		if (sim->cpus[c].nr_running + sim->cpus[c].nr_delayed > 1)
 			sim->rd_overloaded = true;
 	/* no CPU with two queued tasks: no group is overloaded nor has two runnable tasks, so
-	 * every outcome below is "balanced" */
+	 * every outcome is "balanced" */
 	if (!sim->rd_overloaded)
-		return -1;
+		return NULL;
 	/* the groups in the kernel's order: the local one, then the CPUs after dst, wrapping */
-	sg_stats(sim, dst->id, &sds.local);
-	sds.total_load = sds.local.group_load;
-	sds.total_capacity = sds.local.group_capacity;
+	sg_stats(sim, dst->id, &sds->local);
+	sds->total_load = sds->local.group_load;
+	sds->total_capacity = sds->local.group_capacity;
 	for (int k = 1; k < sim->ncpu; k++) {
 		int c = (dst->id + k) % sim->ncpu;
 
 		sg_stats(sim, c, &sgs);
-		if (sl_eevdf_pick_busiest(&sds, &sgs)) {
-			sds.busiest = sgs;
-			sds.has_busiest = true;
+		if (sl_eevdf_pick_busiest(sds, &sgs)) {
+			sds->busiest = sgs;
+			sds->has_busiest = true;
 			src = &sim->cpus[c];
 		}
-		sds.total_load += sgs.group_load;
-		sds.total_capacity += sgs.group_capacity;
+		sds->total_load += sgs.group_load;
+		sds->total_capacity += sgs.group_capacity;
 	}
+	return src;
+}
+
+/* the same figures from the kept statistics */
+static struct sl_cpu *lbc_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
+				struct ee_sd_stats *sds)
+{
+	struct ee_lbc *l = sim->lbc;
+	int b;
+
+	/* a newidle balance (no idle-scan budget) on a machine with no CPU of two queued tasks
+	 * needs no statistics: the marked CPUs are left for a later balance */
+	if (idle == EE_CPU_NEWLY_IDLE && !lbc_overloaded(sim, l)) {
+		sim->rd_overloaded = false;
+		return NULL;
+	}
+	lbc_take(sim);
+	if (idle != EE_CPU_NEWLY_IDLE)
+		lbc_idle_scan(sim, l, dst);
+	sim->rd_overloaded = l->nr_over > 0;
+	if (!sim->rd_overloaded)
+		return NULL;
+	sg_stats(sim, dst->id, &sds->local);
+	sds->total_load = l->total_load;
+	sds->total_capacity = (u64)sim->ncpu * EE_CAPACITY_SCALE;
+	b = lbc_busiest(l, sim->ncpu, dst->id);
+	if (b < 0)
+		return NULL;
+	sds->busiest = l->sgs[b];
+	sds->has_busiest = true;
+	return &sim->cpus[b];
+}
+
+struct sl_cpu *sl_eevdf_lb_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
+				 struct ee_sd_stats *sds, bool walk)
+{
+	return sim->lbc && !walk ? lbc_stats(sim, dst, idle, sds) : walk_stats(sim, dst, idle, sds);
+}
+
+#ifdef SL_EEVDF_CHECK_LBC
+static bool sgs_differ(const struct ee_sg_stats *a, const struct ee_sg_stats *b)
+{
+	return a->avg_load != b->avg_load || a->group_load != b->group_load ||
+	       a->group_capacity != b->group_capacity || a->group_util != b->group_util ||
+	       a->group_runnable != b->group_runnable || a->sum_nr_running != b->sum_nr_running ||
+	       a->sum_h_nr_running != b->sum_h_nr_running || a->idle_cpus != b->idle_cpus ||
+	       a->group_weight != b->group_weight || a->group_type != b->group_type;
+}
+
+static void lbc_check_cpu(struct sl_sim *sim, int c)
+{
+	struct ee_sg_stats now;
+
+	sg_stats(sim, c, &now);
+	if (sgs_differ(&now, &sim->lbc->sgs[c])) {
+		fprintf(stderr, "lbc: CPU %d's kept statistics differ at %llu\n", c,
+			(unsigned long long)sim->now);
+		abort();
+	}
+}
+
+/* the kept figures against a walk (run after them: the walk rewrites what they wrote alike) */
+static void lbc_check(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
+		      const struct ee_sd_stats *kept, struct sl_cpu *ksrc)
+{
+	struct ee_sd_stats w = {0};
+	bool kover = sim->rd_overloaded;
+	unsigned scan = ee_rq_of(sim, dst)->nr_idle_scan;
+	struct sl_cpu *wsrc = walk_stats(sim, dst, idle, &w);
+
+	for (int c = 0; c < sim->ncpu; c++)
+		if (!sim->lb_mark[c]) /* a marked CPU's are not yet taken again */
+			lbc_check_cpu(sim, c);
+	if (kover != sim->rd_overloaded || wsrc != ksrc ||
+	    scan != ee_rq_of(sim, dst)->nr_idle_scan ||
+	    (kover &&
+	     (w.total_load != kept->total_load || w.total_capacity != kept->total_capacity ||
+	      sgs_differ(&w.local, &kept->local) ||
+	      (wsrc && sgs_differ(&w.busiest, &kept->busiest))))) {
+		fprintf(stderr, "lbc: CPU %d's balance differs from the walk at %llu\n", dst->id,
+			(unsigned long long)sim->now);
+		abort();
+	}
+}
+#endif
+
+/*
+ * sched_balance_rq for dst over the one domain of one-CPU groups (docs/model/eevdf.md §5.4): -1
+ * balanced, else the number of tasks moved. The groups are classified by PELT (group_util,
+ * group_runnable against capacity and imbalance_pct); a destination with spare capacity takes
+ * half the task difference (an idle one only), else load moves by avg_load.
+ */
+int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle)
+{
+	struct ee_sd_stats sds = {0};
+	enum ee_migration_type type;
+	struct sl_cpu *src;
+	s64 imbalance;
+	int moved = 0, examined = 0;
+
+	if (sim->lbc) {
+		src = lbc_stats(sim, dst, idle, &sds);
+#ifdef SL_EEVDF_CHECK_LBC
+		lbc_check(sim, dst, idle, &sds, src);
+#endif
+	} else {
+		src = walk_stats(sim, dst, idle, &sds);
+	}
+	if (!sim->rd_overloaded)
+		return -1;
 	/* no busiest group (src NULL), or balanced */
 	if (!src || !sl_eevdf_find_src_group(idle, EE_IMBALANCE_PCT, &sds, &type, &imbalance))
 		return -1;
@@ -773,14 +1118,19 @@ static void nohz_stats_kick(struct sl_sim *sim, struct sl_cpu *rq)
 
 	if (!rq->curr || sim->now <= g->nohz_next_blocked)
 		return;
-	for (int c = 0; c < sim->ncpu; c++) {
-		const struct sl_pelt_avg *a = &ee_rq_of(sim, &sim->cpus[c])->avg;
+	/* the idle CPUs are among those with no task and no reschedule pending (free_bits):
+	 * only those are looked at, in CPU order as a walk of every CPU */
+	for (int w = 0; w < sim->lvl_words; w++) {
+		for (u64 x = sim->free_bits[w]; x; x &= x - 1) {
+			int c = w * 64 + __builtin_ctzll(x);
+			const struct sl_pelt_avg *a = &ee_rq_of(sim, &sim->cpus[c])->avg;
 
-		if (c == rq->id || !idle_cpu(sim, c) ||
-		    !(a->load_sum || a->util_sum || a->runnable_sum))
-			continue;
-		sl_eevdf_pelt_update(sim, &sim->cpus[c], NULL, 0);
-		kicked = true;
+			if (c == rq->id || !idle_cpu(sim, c) ||
+			    !(a->load_sum || a->util_sum || a->runnable_sum))
+				continue;
+			sl_eevdf_pelt_update(sim, &sim->cpus[c], NULL, 0);
+			kicked = true;
+		}
 	}
 	if (kicked)
 		g->nohz_next_blocked = sim->now + msecs_to_jiffies(sim, 32) * sim->tick_ns;

@@ -257,6 +257,7 @@ void sl_eevdf_pelt_update(struct sl_sim *sim, struct sl_cpu *rq, struct sched_en
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	u64 now = sl_pelt_clock(sim);
 
+	sl_lb_mark(sim, rq->id);
 	if (se && ee_se(se)->avg.last_update_time && !(flags & EE_SKIP_AGE_LOAD))
 		sl_pelt_update_se(now, cfs, se);
 	sl_pelt_update_cfs(now, cfs, h_nr_runnable(rq, cfs));
@@ -338,6 +339,7 @@ static u32 task_util_est_(const struct sched_entity *se)
 
 void sl_eevdf_util_est_enqueue(struct sl_sim *sim, struct sl_cpu *rq, struct sched_entity *se)
 {
+	sl_lb_mark(sim, rq->id);
 	if (sched_feat(sim, F_UTIL_EST))
 		ee_rq_of(sim, rq)->avg.util_est += task_util_est_(se);
 }
@@ -347,6 +349,7 @@ void sl_eevdf_util_est_dequeue(struct sl_sim *sim, struct sl_cpu *rq, struct sch
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	u32 t = task_util_est_(se);
 
+	sl_lb_mark(sim, rq->id);
 	if (sched_feat(sim, F_UTIL_EST))
 		cfs->avg.util_est -= cfs->avg.util_est < t ? cfs->avg.util_est : t;
 }
@@ -385,10 +388,17 @@ done:
 /* cpu_util_cfs: the cfs_rq's util_avg as last updated, raised to its util_est, capped */
 u64 sl_eevdf_cpu_util(const struct sl_sim *sim, const struct sl_cpu *rq)
 {
+	return sl_eevdf_cpu_util_ue(sim, rq, sched_feat(sim, F_UTIL_EST));
+}
+
+/* the same with UTIL_EST given (the balancer's kept statistics read the flag without
+ * recording it, where the walk would not have read it) */
+u64 sl_eevdf_cpu_util_ue(const struct sl_sim *sim, const struct sl_cpu *rq, bool util_est)
+{
 	const struct eevdf_rq *cfs = ee_rq_of(sim, rq);
 	u64 util = cfs->avg.util_avg;
 
-	if (sched_feat(sim, F_UTIL_EST) && cfs->avg.util_est > util)
+	if (util_est && cfs->avg.util_est > util)
 		util = cfs->avg.util_est;
 	return util < CAPACITY_SCALE ? util : CAPACITY_SCALE;
 }
