@@ -359,10 +359,13 @@ static void tick_keep_draw(struct sl_sim *sim, struct sl_cpu *rq, struct sl_mach
 	if (!mc->ran_task)
 		return;
 	mc->ran_task = false;
-	for (int c = 0; c < sim->ncpu; c++)
+	if (!mp->tick_keep)
+		return;
+	/* the first other CPU found running a task settles it (the walk is read only here) */
+	for (int c = 0; c < sim->ncpu && !other_busy; c++)
 		if (c != rq->id && sim->cpus[c].curr)
 			other_busy = true;
-	if (mp->tick_keep && other_busy && sl_rng_next(&sim->sched_rng) % 1000 < mp->tick_keep &&
+	if (other_busy && sl_rng_next(&sim->sched_rng) % 1000 < mp->tick_keep &&
 	    mc->tick_keep_left < mp->tick_keep_ticks)
 		mc->tick_keep_left = mp->tick_keep_ticks;
 }
