@@ -2,7 +2,8 @@
  * The sims' bookkeeping that replaced walks of every CPU, against those walks: the NO_HZ tree of
  * 6.18 (nohz_next.c: the first CPU from a given one that is tickless and due to balance) and the
  * idle bitmap of BFS and 6.18 (sched.h free_bits: the CPUs with no task and no pending
- * reschedule), and 6.18's kept balancer statistics (eevdf_balance.c, docs/model/eevdf.md §5.8).
+ * reschedule), and 6.18's kept balancer statistics (eevdf_balance.c, docs/model/eevdf.md §5.8)
+ * with the fork's idlest CPU read from them.
  */
 #include "helpers.h"
 #include "sched/sched.h"
@@ -231,6 +232,95 @@ static void test_lb_kept_matches_walk(void **state)
 	fixture_free(f);
 }
 
+/* the fork's find_idlest_cpu from the kept tree (or the walk) for a task allowed every CPU */
+static int idlest(struct sl_sim *sim, int this_cpu, bool walk)
+{
+	static struct sl_task t; /* cpus_allowed 0: every CPU */
+
+	return sl_eevdf_find_idlest_cpu(sim, &t, this_cpu, walk);
+}
+
+/* 64 CPUs keep the statistics: the fork's idlest CPU in the walk's order from this_cpu + 1, by
+ * hand (a busier local CPU, so that the idlest other one is taken) */
+static void test_idlest_kept_by_hand(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "64", NULL);
+	struct sl_sim *sim = f->sim;
+
+	(void)state;
+	assert_non_null(sim->lbc);
+	/* every other CPU idle: the first after 10; then the first idle after 11 */
+	LB_FULL(sim, 10);
+	assert_int_equal(idlest(sim, 10, false), 11);
+	LB_SPARE(sim, 11, 1);
+	assert_int_equal(idlest(sim, 10, false), 12);
+	/* wrapping: 61..63 fully busy, 0 idle */
+	for (int c = 60; c < 64; c++)
+		LB_FULL(sim, c);
+	assert_int_equal(idlest(sim, 60, false), 0);
+	/* none idle: the lowest util (util 100 each, 50 on 7 and 40), the first in the order */
+	for (int c = 0; c < 64; c++)
+		LB_SPARE(sim, c, 1);
+	LB_FULL(sim, 10);
+	LB_FULL(sim, 45);
+	lb_set(sim, 7, 1, 0, 100, 50, 50);
+	lb_set(sim, 40, 1, 0, 100, 50, 50);
+	assert_int_equal(idlest(sim, 10, false), 40); /* 11..63, 0..9 */
+	assert_int_equal(idlest(sim, 45, false), 7);  /* 46..63, 0..44 */
+	/* every CPU overloaded (load 3000, 2000 on 5 and 50): the lowest avg_load, the first of
+	 * equals, taken as 3000 > 2000 x 117% and 2000 < 3000 - 174 */
+	for (int c = 0; c < 64; c++)
+		LB_OVER(sim, c, 3000);
+	LB_OVER(sim, 5, 2000);
+	LB_OVER(sim, 50, 2000);
+	assert_int_equal(idlest(sim, 10, false), 50);
+	assert_int_equal(idlest(sim, 55, false), 5);
+	/* a fully busy CPU is a lower type than any overloaded one, whatever its avg_load */
+	LB_FULL(sim, 20);
+	assert_int_equal(idlest(sim, 10, false), 20);
+	/* a local CPU idler than the rest stays */
+	LB_SPARE(sim, 10, 1);
+	assert_int_equal(idlest(sim, 10, false), 10);
+	fixture_free(f);
+}
+
+/* random changes of a few CPUs between forks: the kept tree's CPU as the walk's, every CPU */
+static void test_idlest_kept_matches_walk(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "70", NULL);
+	struct sl_sim *sim = f->sim;
+	u64 r = 12;
+
+	(void)state;
+	for (int step = 0; step < 3000; step++) {
+		/* sometimes many changes at once (the tree rebuilt whole) */
+		int n = step % 50 ? 1 : 40;
+
+		for (int i = 0; i < n; i++) {
+			int c = (int)(next(&r) % 70), k = (int)(next(&r) % 6);
+
+			/* few distinct states, so that ties are common */
+			if (k == 0)
+				lb_set(sim, c, 0, 0, 0, 0, 0);
+			else if (k == 1)
+				LB_FULL(sim, c);
+			else if (k == 2)
+				LB_OVER(sim, c, 2000 + 500 * (next(&r) % 3));
+			else if (k == 3)
+				LB_SPARE(sim, c, 1 + next(&r) % 3);
+			else if (k == 4)
+				lb_set(sim, c, 1, 1, 900, 500, 400);
+			else
+				lb_set(sim, c, 1, 0, 500 + next(&r) % 3, 300 + next(&r) % 2, 300);
+		}
+		if (step % 5)
+			continue;
+		for (int c = 0; c < 70; c++)
+			assert_int_equal(idlest(sim, c, false), idlest(sim, c, true));
+	}
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +328,8 @@ int main(void)
 		cmocka_unit_test(test_free_bits),
 		cmocka_unit_test(test_lb_kept_by_hand),
 		cmocka_unit_test(test_lb_kept_matches_walk),
+		cmocka_unit_test(test_idlest_kept_by_hand),
+		cmocka_unit_test(test_idlest_kept_matches_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -239,6 +239,8 @@ int sl_eevdf_load_balance(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle i
 /* the balance's statistics (rd->overloaded, and when set the local group, the totals and the
  * busiest group, its CPU returned, NULL: none), from the kept statistics when the machine keeps
  * them and walk is false, else by a walk of every CPU (for tests: the two agree) */
+/* the fork's find_idlest_cpu: from the kept statistics' tree, or (walk) by visiting every CPU */
+int sl_eevdf_find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu, bool walk);
 struct sl_cpu *sl_eevdf_lb_stats(struct sl_sim *sim, struct sl_cpu *dst, enum ee_idle idle,
 				 struct ee_sd_stats *sds, bool walk);
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,

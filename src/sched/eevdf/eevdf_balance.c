@@ -56,6 +56,11 @@ struct ee_lbc_node {
 	int first, last; /* the range's first and last CPU with that key */
 };
 
+struct ee_lbc_min {
+	u64 key; /* the range's lowest idlest key, ~0: no CPU */
+	int cpu; /* the range's first CPU with that key */
+};
+
 struct ee_lbc {
 	struct ee_sg_stats *sgs;  /* each CPU's, as last taken */
 	struct ee_lbc_node *tree; /* node leaves + c is CPU c's, node i merges 2i and 2i + 1 */
@@ -65,6 +70,12 @@ struct ee_lbc {
 	u64 *llc_util;	/* per socket (LLC): the sum of its CPUs' group_util */
 	s64 *llc_scan;	/* per socket: the nr_idle_scan its CPUs were last given, -1: none */
 	bool util_est;	/* UTIL_EST as the statistics were taken */
+	/* the fork's idlest CPU (below, "The idlest CPU kept for forks"): node leaves + c is CPU
+	 * c's, node i the lower of 2i and 2i + 1 (the first of equals); the CPUs whose key
+	 * changed since it was last brought up to date */
+	struct ee_lbc_min *itree;
+	unsigned char *idirty;
+	int *idirty_list, nidirty;
 };
 
 static bool share_cache(struct sl_sim *sim, int a, int b)
@@ -238,6 +249,7 @@ static int select_idle_sibling(struct sl_sim *sim, struct sl_task *p, int prev, 
 
 static void sg_stats(struct sl_sim *sim, int c, struct ee_sg_stats *sgs);
 static struct ee_lbc *lbc_take(struct sl_sim *sim);
+static int lbc_idlest(struct ee_lbc *l, int ncpu, int this_cpu);
 static int lbc_new(struct sl_sim *sim, int nsock);
 static void lbc_free(struct sl_sim *sim);
 #ifdef SL_EEVDF_CHECK_LBC
@@ -265,17 +277,55 @@ static bool pick_idlest(const struct ee_sg_stats *idlest, const struct ee_sg_sta
  * unless that group is of a lower type, or of the same type and clearly idler: more idle CPUs,
  * or an avg_load below the local one by 1024 x (117 - 100) / 100 = 174 and by the 117% rule.
  */
-static int find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu)
+static int idlest_choose(const struct ee_sg_stats *local, const struct ee_sg_stats *idlest,
+			 bool have_local, int best, int this_cpu)
+{
+	u64 imb = 1024 * (EE_IMBALANCE_PCT - 100) / 100;
+
+	if (best < 0)
+		return this_cpu;
+	if (!have_local || local->group_type > idlest->group_type)
+		return best;
+	if (local->group_type < idlest->group_type)
+		return this_cpu;
+	if (local->group_type != EE_GROUP_HAS_SPARE) {
+		if (idlest->avg_load >= local->avg_load + imb ||
+		    100 * local->avg_load <= EE_IMBALANCE_PCT * idlest->avg_load)
+			return this_cpu;
+		return best;
+	}
+	return local->idle_cpus >= idlest->idle_cpus ? this_cpu : best;
+}
+
+/* a CPU's kept statistics as find_idlest_cpu reads them */
+static struct ee_sg_stats idlest_sgs(const struct ee_lbc *l, int c)
+{
+	struct ee_sg_stats sgs = l->sgs[c];
+
+	if (sgs.group_type == EE_GROUP_FULLY_BUSY)
+		sgs.avg_load = sgs.group_load * 1024 / sgs.group_capacity;
+	return sgs;
+}
+
+static int find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu, bool walk)
 {
 	struct ee_sg_stats local = {0}, idlest = {0}, sgs;
 	bool have_local = false;
 	int best = -1;
-	u64 imb = 1024 * (EE_IMBALANCE_PCT - 100) / 100;
 
-	const struct ee_lbc *l = sim->lbc ? lbc_take(sim) : NULL;
+	struct ee_lbc *l = sim->lbc ? lbc_take(sim) : NULL;
 
 	if (this_cpu < 0)
 		this_cpu = 0;
+	if (l && !walk && !p->cpus_allowed) {
+		/* every CPU allowed: the kept tree's idlest after this_cpu in the walk's order */
+		(void)sched_feat(sim, F_UTIL_EST); /* the walk's cpu_util read it */
+		best = lbc_idlest(l, sim->ncpu, this_cpu);
+		local = idlest_sgs(l, this_cpu);
+		if (best >= 0)
+			idlest = idlest_sgs(l, best);
+		return idlest_choose(&local, &idlest, true, best, this_cpu);
+	}
 	for (int k = 0; k < sim->ncpu; k++) {
 		int c = (this_cpu + k) % sim->ncpu;
 
@@ -301,19 +351,12 @@ static int find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu)
 			best = c;
 		}
 	}
-	if (best < 0)
-		return this_cpu;
-	if (!have_local || local.group_type > idlest.group_type)
-		return best;
-	if (local.group_type < idlest.group_type)
-		return this_cpu;
-	if (local.group_type != EE_GROUP_HAS_SPARE) {
-		if (idlest.avg_load >= local.avg_load + imb ||
-		    100 * local.avg_load <= EE_IMBALANCE_PCT * idlest.avg_load)
-			return this_cpu;
-		return best;
-	}
-	return local.idle_cpus >= idlest.idle_cpus ? this_cpu : best;
+	return idlest_choose(&local, &idlest, have_local, best, this_cpu);
+}
+
+int sl_eevdf_find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu, bool walk)
+{
+	return find_idlest_cpu(sim, p, this_cpu, walk);
 }
 
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
@@ -325,8 +368,19 @@ int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu,
 	/* ttwu_runnable: a delayed task is requeued where it is */
 	if (p->se.sched_delayed)
 		return prev;
-	if (sd_flag & SD_BALANCE_FORK)
-		return find_idlest_cpu(sim, p, this_cpu);
+	if (sd_flag & SD_BALANCE_FORK) {
+#ifdef SL_EEVDF_CHECK_LBC
+		int w = find_idlest_cpu(sim, p, this_cpu, true);
+
+		if (w != find_idlest_cpu(sim, p, this_cpu, false)) {
+			fprintf(stderr,
+				"lbc: the fork's idlest CPU differs from the walk at %llu\n",
+				(unsigned long long)sim->now);
+			abort();
+		}
+#endif
+		return find_idlest_cpu(sim, p, this_cpu, false);
+	}
 	if (this_cpu < 0)
 		return select_idle_sibling(sim, p, prev, prev);
 	waker = sim->cpus[this_cpu].curr;
@@ -613,6 +667,80 @@ static u64 busiest_key(const struct ee_sg_stats *s)
 	return (u64)(s->group_type + 1) << 56 | sec;
 }
 
+/*
+ * The idlest CPU kept for forks: find_idlest_cpu's order (pick_idlest) as one key, the lower
+ * the idler: the type; for a group without spare capacity its avg_load (a fully busy group's
+ * computed as find_idlest_cpu does); with spare capacity more idle CPUs (0 or 1 here), then the
+ * lower util. avg_load stays far below 2^56 (see busiest_key), util below 2^32.
+ */
+static u64 idlest_key(const struct ee_sg_stats *s)
+{
+	u64 sec;
+
+	if (s->group_type == EE_GROUP_HAS_SPARE)
+		sec = (u64)(s->idle_cpus ? 0 : 1) << 32 | s->group_util;
+	else if (s->group_type == EE_GROUP_FULLY_BUSY)
+		sec = s->group_load * 1024 / s->group_capacity;
+	else
+		sec = s->avg_load;
+	return (u64)s->group_type << 56 | sec;
+}
+
+/* a's range followed by b's: the lower key, the first of equals */
+static struct ee_lbc_min lbc_min_merge(struct ee_lbc_min a, struct ee_lbc_min b)
+{
+	return b.key < a.key ? b : a;
+}
+
+/* the CPUs lo..hi - 1 */
+static struct ee_lbc_min lbc_min_range(const struct ee_lbc *l, int lo, int hi)
+{
+	struct ee_lbc_min a = {~0ULL, -1}, b = {~0ULL, -1};
+
+	for (lo += l->leaves, hi += l->leaves; lo < hi; lo /= 2, hi /= 2) {
+		if (lo & 1)
+			a = lbc_min_merge(a, l->itree[lo++]);
+		if (hi & 1)
+			b = lbc_min_merge(l->itree[--hi], b);
+	}
+	return lbc_min_merge(a, b);
+}
+
+/* the CPUs whose key changed written into the tree: each one's path, or every node when that
+ * costs less */
+static void lbc_min_update(struct ee_lbc *l, int ncpu)
+{
+	int depth = 0;
+
+	for (int n = l->leaves; n > 1; n /= 2)
+		depth++;
+	if ((u64)l->nidirty * (u64)depth >= (u64)l->leaves) {
+		for (int c = 0; c < ncpu; c++)
+			l->itree[l->leaves + c] = (struct ee_lbc_min){idlest_key(&l->sgs[c]), c};
+		for (int n = l->leaves - 1; n >= 1; n--)
+			l->itree[n] = lbc_min_merge(l->itree[2 * n], l->itree[2 * n + 1]);
+	} else {
+		for (int i = 0; i < l->nidirty; i++) {
+			int c = l->idirty_list[i], n = l->leaves + c;
+
+			l->itree[n] = (struct ee_lbc_min){idlest_key(&l->sgs[c]), c};
+			for (n /= 2; n >= 1; n /= 2)
+				l->itree[n] = lbc_min_merge(l->itree[2 * n], l->itree[2 * n + 1]);
+		}
+	}
+	for (int i = 0; i < l->nidirty; i++)
+		l->idirty[l->idirty_list[i]] = 0;
+	l->nidirty = 0;
+}
+
+/* the idlest CPU but this_cpu in the walk's order (this_cpu + 1 on, wrapping), -1: none */
+static int lbc_idlest(struct ee_lbc *l, int ncpu, int this_cpu)
+{
+	lbc_min_update(l, ncpu);
+	return lbc_min_merge(lbc_min_range(l, this_cpu + 1, ncpu), lbc_min_range(l, 0, this_cpu))
+		.cpu;
+}
+
 /* a's range followed by b's */
 static struct ee_lbc_node lbc_merge(struct ee_lbc_node a, struct ee_lbc_node b)
 {
@@ -665,6 +793,10 @@ static struct ee_lbc *lbc_take(struct sl_sim *sim)
 		l->total_load += now.group_load - old->group_load;
 		l->nr_over += (now.sum_nr_running > 1) - (old->sum_nr_running > 1);
 		l->llc_util[sim->cpus[c].socket] += now.group_util - old->group_util;
+		if (idlest_key(&now) != idlest_key(old) && !l->idirty[c]) {
+			l->idirty[c] = 1;
+			l->idirty_list[l->nidirty++] = c;
+		}
 		key = busiest_key(&now);
 		if (key != busiest_key(old)) {
 			int n = l->leaves + c;
@@ -727,10 +859,21 @@ static int lbc_new(struct sl_sim *sim, int nsock)
 	l->tree = calloc((size_t)l->leaves * 2, sizeof(*l->tree));
 	l->llc_util = calloc((size_t)nsock, sizeof(*l->llc_util));
 	l->llc_scan = malloc((size_t)nsock * sizeof(*l->llc_scan));
+	l->itree = malloc((size_t)l->leaves * 2 * sizeof(*l->itree));
+	l->idirty = calloc((size_t)n, 1);
+	l->idirty_list = malloc((size_t)n * sizeof(int));
 	sim->lb_mark = calloc((size_t)n, 1);
 	sim->lb_marked = malloc((size_t)n * sizeof(int));
-	if (!l->sgs || !l->tree || !l->llc_util || !l->llc_scan || !sim->lb_mark || !sim->lb_marked)
+	if (!l->sgs || !l->tree || !l->llc_util || !l->llc_scan || !sim->lb_mark ||
+	    !sim->lb_marked || !l->itree || !l->idirty || !l->idirty_list)
 		return -1;
+	/* every CPU's key from its statistics as kept (zero until taken), the rest no CPU */
+	for (int i = 1; i < 2 * l->leaves; i++)
+		l->itree[i] = (struct ee_lbc_min){~0ULL, -1};
+	for (int c = 0; c < n; c++) {
+		l->idirty[c] = 1;
+		l->idirty_list[l->nidirty++] = c;
+	}
 	for (int s = 0; s < nsock; s++)
 		l->llc_scan[s] = -1;
 	for (int c = 0; c < n; c++)
@@ -745,6 +888,9 @@ static void lbc_free(struct sl_sim *sim)
 		free(sim->lbc->tree);
 		free(sim->lbc->llc_util);
 		free(sim->lbc->llc_scan);
+		free(sim->lbc->itree);
+		free(sim->lbc->idirty);
+		free(sim->lbc->idirty_list);
 		free(sim->lbc);
 	}
 	free(sim->lb_mark);
