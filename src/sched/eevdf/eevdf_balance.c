@@ -71,8 +71,8 @@ struct ee_lbc {
 	s64 *llc_scan;	/* per socket: the nr_idle_scan its CPUs were last given, -1: none */
 	bool util_est;	/* UTIL_EST as the statistics were taken */
 	/* the fork's idlest CPU (below, "The idlest CPU kept for forks"): node leaves + c is CPU
-	 * c's, node i the lower of 2i and 2i + 1 (the first of equals); the CPUs whose key
-	 * changed since it was last brought up to date */
+	 * c's, node i the lower of 2i and 2i + 1 (the first of equals); the CPUs whose
+	 * statistics were taken since it was last brought up to date */
 	struct ee_lbc_min *itree;
 	unsigned char *idirty;
 	int *idirty_list, nidirty;
@@ -706,8 +706,8 @@ static struct ee_lbc_min lbc_min_range(const struct ee_lbc *l, int lo, int hi)
 	return lbc_min_merge(a, b);
 }
 
-/* the CPUs whose key changed written into the tree: each one's path, or every node when that
- * costs less */
+/* the keys of the CPUs taken since written into the tree: each changed one's path, or every
+ * node when that costs less */
 static void lbc_min_update(struct ee_lbc *l, int ncpu)
 {
 	int depth = 0;
@@ -722,8 +722,11 @@ static void lbc_min_update(struct ee_lbc *l, int ncpu)
 	} else {
 		for (int i = 0; i < l->nidirty; i++) {
 			int c = l->idirty_list[i], n = l->leaves + c;
+			u64 key = idlest_key(&l->sgs[c]);
 
-			l->itree[n] = (struct ee_lbc_min){idlest_key(&l->sgs[c]), c};
+			if (key == l->itree[n].key)
+				continue;
+			l->itree[n] = (struct ee_lbc_min){key, c};
 			for (n /= 2; n >= 1; n /= 2)
 				l->itree[n] = lbc_min_merge(l->itree[2 * n], l->itree[2 * n + 1]);
 		}
@@ -793,7 +796,7 @@ static struct ee_lbc *lbc_take(struct sl_sim *sim)
 		l->total_load += now.group_load - old->group_load;
 		l->nr_over += (now.sum_nr_running > 1) - (old->sum_nr_running > 1);
 		l->llc_util[sim->cpus[c].socket] += now.group_util - old->group_util;
-		if (idlest_key(&now) != idlest_key(old) && !l->idirty[c]) {
+		if (!l->idirty[c]) { /* its idlest key read again at the next fork */
 			l->idirty[c] = 1;
 			l->idirty_list[l->nidirty++] = c;
 		}
