@@ -30,7 +30,8 @@
  *   one domain is balanced as the LLC: the sum is over dst's LLC.
  * - Speed, not the model (docs/model/eevdf.md §5.8): on 64 CPUs or more the balancer keeps
  *   each CPU's group statistics, its sums and its busiest group between balances, taken again
- *   only for the CPUs whose inputs changed; the same integers as a walk of every CPU.
+ *   only for the CPUs whose inputs changed; the same integers as a walk of every CPU. A fork
+ *   reads its idlest CPU from a tree over them (the walk's CPU and ties).
  */
 #include "sched/eevdf/eevdf.h"
 #include "sched/class.h"
