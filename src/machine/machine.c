@@ -1196,6 +1196,16 @@ static u64 wake_enqueue_delay(struct sl_sim *sim, const struct sl_task *waker, i
 static void ttwu_enqueue(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int cpu,
 			 int from, int prev, int wake_flags, bool again, u64 since);
 
+/* p no longer waits for what it slept on (a deferred enqueue's wakee from the call: the
+ * futex's waiter is taken off its queue there, and a group's deadlock check must know) */
+static void wake_unblock(struct sl_task *p)
+{
+	if (sl_mtask(p)->group &&
+	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
+		sl_mtask(p)->group->sync_blocked--;
+	sl_mtask(p)->blocked = BLK_NONE;
+}
+
 static void enqueue_fn(struct sl_sim *sim, struct sl_timer *t)
 {
 	struct sl_machine_task *m = sl_container_of(t, struct sl_machine_task, enqueue);
@@ -1249,6 +1259,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 				      .reason = SL_WAKE_SRC_TASK};
 
 		sl_emit(sim, &ev);
+		wake_unblock(p);
 		m->enq_waker = waker;
 		m->enq_cpu = cpu;
 		m->enq_from = from;
@@ -1276,12 +1287,10 @@ static void ttwu_enqueue(struct sl_sim *sim, struct sl_task *p, struct sl_task *
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
 	had_resched = rq->need_resched;
-	if (sl_mtask(p)->group &&
-	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
-		sl_mtask(p)->group->sync_blocked--;
+	if (!since)
+		wake_unblock(p);
 	p->state = TS_RUNNING;
 	sl_vcpu_pack_runnable(sim, p);
-	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;
 	sl_machine_of_mut(sim)->in_wakeup = true;
 	sl_machine_of_mut(sim)->wake_since = since;
