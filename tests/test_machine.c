@@ -971,11 +971,12 @@ static struct enq_case enqueue_case(const char *const *params)
  * switches 24 us after the call. At 12 us: the wakee still asleep at the call, enqueued 12 us
  * later on CPU 1, the waker pays 12 us, the switch still 24 us after the call (ipi_busy counts
  * from it: 12 after the enqueue). With wake_tail = 20 us the waker pays 20 (the enqueue inside
- * it), not 32. At 30 us, past ipi_busy: the switch at the enqueue, 30 us.
+ * it), not 32. At 30 us, past ipi_busy: the switch at the enqueue, 30 us. wake_enqueue_tail =
+ * 5 us: the waker pays 12 + 5 = 17 us, with wake_tail = 11 us still 17, with 20 us 20.
  */
 static void test_wake_enqueue_busy(void **state)
 {
-	struct enq_case off, on, tail, past;
+	struct enq_case off, on, tail, past, et, et11, et20;
 
 	(void)state;
 	off = enqueue_case((const char *[]){"ipi_busy=24us", NULL});
@@ -1000,6 +1001,17 @@ static void test_wake_enqueue_busy(void **state)
 	assert_int_equal(past.due, 30000);
 	assert_int_equal(past.waker_cost, 30000);
 	assert_int_equal(past.resched, 30000);
+	et = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=12us",
+					   "wake_enqueue_tail=5us", NULL});
+	et11 = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=12us",
+					     "wake_enqueue_tail=5us", "wake_tail=11us", NULL});
+	et20 = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=12us",
+					     "wake_enqueue_tail=5us", "wake_tail=20us", NULL});
+	assert_int_equal(et.due, 12000);
+	assert_int_equal(et.waker_cost, 17000);
+	assert_int_equal(et11.waker_cost, 17000);
+	assert_int_equal(et20.waker_cost, 20000);
+	assert_int_equal(et.resched, 24000);
 }
 
 /*

@@ -1248,7 +1248,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	u64 later = wake_enqueue_delay(sim, waker, from, cpu);
 
 	wake_ipi_cost(sim, waker, from, cpu);
-	wake_tail_cost(sim, waker, later);
+	wake_tail_cost(sim, waker, later ? later + sl_machine_of(sim)->p->wake_enqueue_tail_ns : 0);
 	if (later) {
 		struct sl_machine_task *m = sl_mtask(p);
 		struct sl_event ev = {.type = SL_EV_WAKING,
