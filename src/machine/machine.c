@@ -1211,6 +1211,7 @@ static void enqueue_fn(struct sl_sim *sim, struct sl_timer *t)
 	struct sl_machine_task *m = sl_container_of(t, struct sl_machine_task, enqueue);
 
 	sim->this_cpu = m->enq_from;
+	m->enq_pending = false;
 	ttwu_enqueue(sim, &m->task, m->enq_waker, m->enq_cpu, m->enq_from, m->enq_prev,
 		     m->enq_flags, m->enq_again, sl_machine_of(sim)->p->wake_enqueue_busy_ns);
 }
@@ -1221,7 +1222,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 
 	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
 		return;
-	if (sl_timer_armed(&sl_mtask(p)->enqueue))
+	if (sl_mtask(p)->enq_pending)
 		return;
 	int from = sim->this_cpu;
 	/*
@@ -1266,6 +1267,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		m->enq_prev = prev;
 		m->enq_flags = wake_flags;
 		m->enq_again = again;
+		m->enq_pending = true;
 		sl_arm(sim, &m->enqueue, sim->now + later);
 		return;
 	}

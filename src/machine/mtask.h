@@ -56,6 +56,7 @@ struct sl_machine_task {
 	struct sl_task *enq_waker;
 	int enq_cpu, enq_from, enq_prev, enq_flags;
 	bool enq_again;
+	bool enq_pending; /* between the call and the enqueue (a second wake-up does nothing) */
 
 	/* what only some tasks need (NULL: none of it), see struct sl_task_ext */
 	struct sl_task_ext *ext;
