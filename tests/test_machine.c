@@ -933,9 +933,12 @@ static struct enq_case enqueue_case(const char *const *params)
 	for (int i = 0; i < sl_machine_of(sim)->ntasks; i++)
 		if (sl_sim_task(sim, i) != w && sl_sim_task(sim, i) != b)
 			p = sl_sim_task(sim, i);
-	assert_non_null(w);
-	assert_non_null(b);
-	assert_non_null(p);
+	if (!w || !b || !p) {
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+		fail_msg("enqueue_case: a CPU idle or no sleeping task");
+		return r;
+	}
 	assert_int_equal(p->state, TS_SLEEPING);
 	assert_true(sl_mtask(w)->in_run);
 	p->cpus_allowed = 1ULL << 1;
