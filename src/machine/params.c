@@ -381,7 +381,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "0: a wakee is enqueued at its wake-up's call. Else a task's wake-up of a task onto "
 	 "another CPU that runs a task enqueues it this much later (the wakee on no runqueue "
 	 "meanwhile, the waker running on; its time counts in wake_tail's, which it lengthens "
-	 "to this if shorter), and ipi_busy counts from the enqueue: in a VM the waker's "
+	 "to this if shorter; ipi_busy still counts from the call): in a VM the waker's "
 	 "select_task_rq, the remote runqueue's lock and the enqueue take that long before "
 	 "sched_wakeup. Measured on the calibration half's 21 real traces (docs/validate.md, "
 	 "issue 28 step 15, the wake-up's cost in the waker): tools/wake_cost.py, 2532 such "
