@@ -894,6 +894,130 @@ static void test_wake_tail(void **state)
 }
 
 /*
+ * The wake_enqueue_busy case by hand: two hogs (1 s of work each, so a finite run the wake-up
+ * costs add to) run one on each CPU after 1 ms; a SCHED_FIFO periodic task (100 us every
+ * 100 ms) sleeps, allowed on the hog B's CPU only. At T the hog A wakes it from task context:
+ * returns where it will be enqueued, T + the expiry of the deferred enqueue (0: none), A's
+ * run_target's growth, and, after the enqueue, the expiry of B's CPU's resched (the FIFO wakee
+ * preempts B) less T, and the wakee's state and CPU then.
+ */
+struct enq_case {
+	u64 due, waker_cost, resched;
+	int state_at_call, state_after, cpu_after, cpu_b;
+};
+
+static struct enq_case enqueue_case(const char *const *params)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	struct enq_case r;
+	char err[2048];
+
+	memset(&a, 0, sizeof(a));
+	memset(&r, 0, sizeof(r));
+	a.cpus = "2";
+	a.kernel = "6.18";
+	a.duration = "1ms";
+	a.workloads[a.nworkloads++] = "hog:tasks=2,work=1s";
+	a.workloads[a.nworkloads++] = "periodic:run=100us,period=100ms,policy=fifo,rtprio=10";
+	for (; *params; params++)
+		a.params[a.nparams++] = *params;
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(&cfg);
+
+	assert_non_null(sim);
+	assert_int_equal(sl_sim_run(sim), 0);
+	struct sl_task *w = sim->cpus[0].curr, *b = sim->cpus[1].curr, *p = NULL;
+
+	for (int i = 0; i < sl_machine_of(sim)->ntasks; i++)
+		if (sl_sim_task(sim, i) != w && sl_sim_task(sim, i) != b)
+			p = sl_sim_task(sim, i);
+	if (!w || !b || !p) {
+		sl_sim_free(sim);
+		sl_config_free(&cfg);
+		fail_msg("enqueue_case: a CPU idle or no sleeping task");
+		return r;
+	}
+	assert_int_equal(p->state, TS_SLEEPING);
+	assert_true(sl_mtask(w)->in_run);
+	p->cpus_allowed = 1ULL << 1;
+	r.cpu_b = 1;
+	u64 t0 = sim->eng.now, run0 = sl_mtask(w)->run_target;
+
+	sim->this_cpu = 0;
+	sl_try_to_wake_up(sim, p, w, 0);
+	r.state_at_call = p->state;
+	r.waker_cost = sl_mtask(w)->run_target - run0;
+	if (sl_timer_armed(&sl_mtask(p)->enqueue)) {
+		r.due = sl_mtask(p)->enqueue.expires - t0;
+		/* a second wake-up meanwhile does nothing (TASK_WAKING) */
+		sl_try_to_wake_up(sim, p, w, 0);
+		assert_int_equal(sl_mtask(p)->enqueue.expires - t0, r.due);
+		assert_int_equal(sl_mtask(w)->run_target - run0, r.waker_cost);
+		sl_cancel(sim, &sl_mtask(p)->enqueue);
+		sim->eng.now = t0 + r.due;
+		sl_mtask(p)->enqueue.fn(sim, &sl_mtask(p)->enqueue);
+	}
+	r.state_after = p->state;
+	r.cpu_after = p->cpu;
+	if (sl_timer_armed(&sim->cpus[1].resched))
+		r.resched = sim->cpus[1].resched.expires - t0;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+	return r;
+}
+
+/*
+ * wake_enqueue_busy, by hand (enqueue_case): with ipi_busy = 24 us and no wake_tail, off (0)
+ * the wakee is enqueued at the call (running, on CPU 1), the waker pays nothing, B's CPU
+ * switches 24 us after the call. At 12 us: the wakee still asleep at the call, enqueued 12 us
+ * later on CPU 1, the waker pays 12 us, the switch still 24 us after the call (ipi_busy counts
+ * from it: 12 after the enqueue). With wake_tail = 20 us the waker pays 20 (the enqueue inside
+ * it), not 32. At 30 us, past ipi_busy: the switch at the enqueue, 30 us. wake_enqueue_tail =
+ * 5 us: the waker pays 12 + 5 = 17 us, with wake_tail = 11 us still 17, with 20 us 20.
+ */
+static void test_wake_enqueue_busy(void **state)
+{
+	struct enq_case off, on, tail, past, et, et11, et20;
+
+	(void)state;
+	off = enqueue_case((const char *[]){"ipi_busy=24us", NULL});
+	on = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=12us", NULL});
+	tail = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=12us",
+					     "wake_tail=20us", NULL});
+	past = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=30us", NULL});
+	assert_int_equal(off.due, 0);
+	assert_int_equal(off.state_at_call, TS_RUNNING);
+	assert_int_equal(off.waker_cost, 0);
+	assert_int_equal(off.cpu_after, 1);
+	assert_int_equal(off.resched, 24000);
+	assert_int_equal(on.due, 12000);
+	assert_int_equal(on.state_at_call, TS_SLEEPING);
+	assert_int_equal(on.state_after, TS_RUNNING);
+	assert_int_equal(on.cpu_after, 1);
+	assert_int_equal(on.waker_cost, 12000);
+	assert_int_equal(on.resched, 24000);
+	assert_int_equal(tail.due, 12000);
+	assert_int_equal(tail.waker_cost, 20000);
+	assert_int_equal(tail.resched, 24000);
+	assert_int_equal(past.due, 30000);
+	assert_int_equal(past.waker_cost, 30000);
+	assert_int_equal(past.resched, 30000);
+	et = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=12us",
+					   "wake_enqueue_tail=5us", NULL});
+	et11 = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=12us",
+					     "wake_enqueue_tail=5us", "wake_tail=11us", NULL});
+	et20 = enqueue_case((const char *[]){"ipi_busy=24us", "wake_enqueue_busy=12us",
+					     "wake_enqueue_tail=5us", "wake_tail=20us", NULL});
+	assert_int_equal(et.due, 12000);
+	assert_int_equal(et.waker_cost, 17000);
+	assert_int_equal(et11.waker_cost, 17000);
+	assert_int_equal(et20.waker_cost, 20000);
+	assert_int_equal(et.resched, 24000);
+}
+
+/*
  * The utilization signals of vcpu_pack_room (machine/vcpu_util.c), by hand: a CPU idle at 0
  * runs a task from 0 to one half-life H = 32 x 1024 us, then idles: its signal is 0 at 0,
  * 1024 x (1 - 1/2) = 512 at H, 512 / 2 = 256 at 2H; the task's, running then sleeping, the
@@ -1535,6 +1659,7 @@ int main(void)
 		cmocka_unit_test(test_vcpu_pack_irq_busy),
 		cmocka_unit_test(test_wake_ipi),
 		cmocka_unit_test(test_wake_tail),
+		cmocka_unit_test(test_wake_enqueue_busy),
 		cmocka_unit_test(test_vcpu_util),
 		cmocka_unit_test(test_vcpu_pack_room),
 		cmocka_unit_test(test_wake_path),

@@ -19,6 +19,8 @@ enum sl_event_type {
 	SL_EV_MIGRATE,	  /* sched_migrate_task: pid, orig_cpu -> cpu */
 	SL_EV_IDLE,	  /* cpu_idle: state (-1 = exit) */
 	SL_EV_WAKE_DELAY, /* a wake-up on cpu waited `latency` for the CPU to leave its C-state */
+	SL_EV_WAKING,	  /* sched_waking alone: a wake-up whose enqueue comes later (its
+			   * SL_EV_WAKEUP then has latency, the time since, and no sched_waking) */
 	SL_EV_NR_TYPES
 };
 
@@ -39,7 +41,8 @@ struct sl_event {
 	char prev_state;
 	int orig_cpu;  /* migrate; wakeup: the CPU the wake-up ran on (-1: unknown) */
 	int state;     /* idle: C-state index, -1 on exit */
-	u64 latency;   /* idle exit: the exit latency the wake-up pays */
+	u64 latency;   /* idle exit: the exit latency the wake-up pays; wakeup: since its
+			* SL_EV_WAKING (0: none, the sched_waking is this event's) */
 	int reason;    /* idle exit: enum sl_wake_reason; wakeup: enum sl_wake_src */
 	u64 predicted; /* idle exit: what the governor expected (0: no prediction) */
 	u64 measured;  /* idle exit: the residency */

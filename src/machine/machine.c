@@ -132,6 +132,11 @@ static void resched_cpu(struct sl_sim *sim, struct sl_cpu *rq)
 	 */
 	if (rq->id != sim->this_cpu && !sl_cpuidle_polling(sim, rq))
 		delay = rq->curr && mp->ipi_busy_ns ? mp->ipi_busy_ns : mp->ipi_ns;
+	/* ipi_busy counts from the wake-up's call: a deferred enqueue's time is in it */
+	if (delay && rq->curr && mp->ipi_busy_ns && rq->id != sim->this_cpu)
+		delay = delay > sl_machine_of(sim)->wake_since
+				? delay - sl_machine_of(sim)->wake_since
+				: 0;
 	delay += sl_wake_path(sim, rq);
 	sl_arm(sim, &rq->resched, sim->now + delay);
 }
@@ -878,6 +883,7 @@ const struct sl_machine_ops sl_machine_ops = {
 /* ---- tasks ---- */
 
 static void task_timer_fn(struct sl_sim *sim, struct sl_timer *t);
+static void enqueue_fn(struct sl_sim *sim, struct sl_timer *t);
 
 /*
  * The next task's slot (pid ntasks + 1), zeroed: a new chunk when the last one is full. A task
@@ -1007,6 +1013,7 @@ static struct sl_task *new_task(struct sl_sim *sim, struct sl_group *g, const st
 	p->sched_class = sl_class_for(sim, p);
 	p->sched_class->init_task(sim, p);
 	sl_timer_init(&sl_mtask(p)->timer, task_timer_fn, -1);
+	sl_timer_init(&sl_mtask(p)->enqueue, enqueue_fn, -1);
 	sl_mtask(p)->group = g;
 	if (g) {
 		g->ntasks++;
@@ -1141,9 +1148,13 @@ static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, i
  * for this long before its next step; a wakee kept on its CPU and not let run first waits that
  * long. Charged as CPU time of the waker's current burst, as wake_ipi's.
  */
-static void wake_tail_cost(struct sl_sim *sim, struct sl_task *waker)
+static void wake_tail_cost(struct sl_sim *sim, struct sl_task *waker, u64 enqueue)
 {
 	u64 ns = sl_machine_of(sim)->p->wake_tail_ns;
+
+	/* wake_enqueue_busy: the waker cannot leave the call before its enqueue */
+	if (ns < enqueue)
+		ns = enqueue;
 
 	if (!ns || !waker || !waker->on_cpu)
 		return;
@@ -1169,17 +1180,53 @@ static void irq_preempt_delay(struct sl_sim *sim, struct sl_cpu *rq, const struc
 	sl_machine_steal(sim, rq, ns);
 }
 
+/*
+ * The wake_enqueue_busy parameter: a task's wake-up of a task onto another CPU that runs a
+ * task enqueues it that much after the call (in a VM the waker's select_task_rq, the remote
+ * runqueue's lock and the enqueue take 12 us before sched_wakeup, docs/validate.md). The
+ * waker runs on meanwhile (wake_tail_cost: at least this long); the wakee is on no runqueue
+ * and a second wake-up of it does nothing, as TASK_WAKING's.
+ */
+static u64 wake_enqueue_delay(struct sl_sim *sim, const struct sl_task *waker, int from, int cpu)
+{
+	u64 ns = sl_machine_of(sim)->p->wake_enqueue_busy_ns;
+
+	if (!ns || !waker || from < 0 || from == cpu || sl_rq_idle(&sim->cpus[cpu]))
+		return 0;
+	return ns;
+}
+
+static void ttwu_enqueue(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int cpu,
+			 int from, int prev, int wake_flags, bool again, u64 since);
+
+/* p no longer waits for what it slept on (a deferred enqueue's wakee from the call: the
+ * futex's waiter is taken off its queue there, and a group's deadlock check must know) */
+static void wake_unblock(struct sl_task *p)
+{
+	if (sl_mtask(p)->group &&
+	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
+		sl_mtask(p)->group->sync_blocked--;
+	sl_mtask(p)->blocked = BLK_NONE;
+}
+
+static void enqueue_fn(struct sl_sim *sim, struct sl_timer *t)
+{
+	struct sl_machine_task *m = sl_container_of(t, struct sl_machine_task, enqueue);
+
+	sim->this_cpu = m->enq_from;
+	m->enq_pending = false;
+	ttwu_enqueue(sim, &m->task, m->enq_waker, m->enq_cpu, m->enq_from, m->enq_prev,
+		     m->enq_flags, m->enq_again, sl_machine_of(sim)->p->wake_enqueue_busy_ns);
+}
+
 void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int wake_flags)
 {
-	struct sl_cpu *rq;
 	int cpu;
 
 	if (p->state != TS_SLEEPING && p->state != TS_UNINTERRUPTIBLE)
 		return;
-	/* the task's own sleep timer (hrtimer_wakeup), a device's interrupt, or a task */
-	int src = waker				      ? SL_WAKE_SRC_TASK
-		  : sl_mtask(p)->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
-						      : SL_WAKE_SRC_IRQ;
+	if (sl_mtask(p)->enq_pending)
+		return;
 	int from = sim->this_cpu;
 	/*
 	 * wake_preempt_again: a mutex's waiter that slept on the releasing task's CPU got there
@@ -1187,7 +1234,6 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	 * first then lets it again
 	 */
 	bool again = waker && sl_mtask(p)->blocked == BLK_MUTEX && p->cpu == from;
-	bool had_resched;
 	int prev = p->cpu;
 
 	/*
@@ -1203,20 +1249,56 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		sim, p,
 		p->sched_class->select_task_rq(sim, p, sim->this_cpu, SD_BALANCE_WAKE, wake_flags));
 	cpu = sl_vcpu_place(sim, p, waker, from, cpu);
+	u64 later = wake_enqueue_delay(sim, waker, from, cpu);
+
 	wake_ipi_cost(sim, waker, from, cpu);
-	wake_tail_cost(sim, waker);
+	wake_tail_cost(sim, waker, later ? later + sl_machine_of(sim)->p->wake_enqueue_tail_ns : 0);
+	if (later) {
+		struct sl_machine_task *m = sl_mtask(p);
+		struct sl_event ev = {.type = SL_EV_WAKING,
+				      .cpu = cpu,
+				      .pid = p->pid,
+				      .group = sl_gid(p),
+				      .orig_cpu = from,
+				      .reason = SL_WAKE_SRC_TASK};
+
+		sl_emit(sim, &ev);
+		wake_unblock(p);
+		m->enq_waker = waker;
+		m->enq_cpu = cpu;
+		m->enq_from = from;
+		m->enq_prev = prev;
+		m->enq_flags = wake_flags;
+		m->enq_again = again;
+		m->enq_pending = true;
+		sl_arm(sim, &m->enqueue, sim->now + later);
+		return;
+	}
+	ttwu_enqueue(sim, p, waker, cpu, from, prev, wake_flags, again, 0);
+}
+
+/* the rest of a wake-up: the enqueue onto cpu, chosen at the call `since` ns ago */
+static void ttwu_enqueue(struct sl_sim *sim, struct sl_task *p, struct sl_task *waker, int cpu,
+			 int from, int prev, int wake_flags, bool again, u64 since)
+{
+	struct sl_cpu *rq;
+	bool had_resched;
+	/* the task's own sleep timer (hrtimer_wakeup), a device's interrupt, or a task */
+	int src = waker				      ? SL_WAKE_SRC_TASK
+		  : sl_mtask(p)->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
+						      : SL_WAKE_SRC_IRQ;
+
 	if (cpu != p->cpu)
 		set_task_cpu(sim, p, cpu);
 	rq = &sim->cpus[cpu];
 	had_resched = rq->need_resched;
-	if (sl_mtask(p)->group &&
-	    (sl_mtask(p)->blocked == BLK_MUTEX || sl_mtask(p)->blocked == BLK_COND))
-		sl_mtask(p)->group->sync_blocked--;
+	if (!since)
+		wake_unblock(p);
 	p->state = TS_RUNNING;
 	sl_vcpu_pack_runnable(sim, p);
-	sl_mtask(p)->blocked = BLK_NONE;
 	sim->wake_flags = wake_flags;
 	sl_machine_of_mut(sim)->in_wakeup = true;
+	sl_machine_of_mut(sim)->wake_since = since;
 	p->sched_class->enqueue_task(sim, rq, p, 1);
 	sim->wake_flags = 0;
 	/* the waker's statistics, only from task context (2.6.3x CFS's avg_wakeup) */
@@ -1227,6 +1309,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 			      .pid = p->pid,
 			      .group = sl_gid(p),
 			      .orig_cpu = from,
+			      .latency = since,
 			      .reason = src};
 
 	sl_emit(sim, &ev);
@@ -1241,6 +1324,7 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 	sl_wake_rules(sim, &w);
 	irq_preempt_delay(sim, rq, waker, from, had_resched);
 	task_woken(sim, rq, p);
+	sl_machine_of_mut(sim)->wake_since = 0;
 }
 
 /* A sleep timer or an I/O completion: an interrupt on the CPU that owns the timer. */

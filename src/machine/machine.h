@@ -128,6 +128,9 @@ struct sl_machine {
 	int nchanges;
 	bool duration_set;
 	bool in_wakeup; /* inside sl_try_to_wake_up's decision (wake_hold lets it reschedule) */
+	/* wake_enqueue_busy: inside a deferred enqueue, the time since its call (ipi_busy counts
+	 * from the call); 0 otherwise */
+	u64 wake_since;
 	/* the run's seed, for irq_bg's phases (machine/irq_bg.c) */
 	u64 irq_bg_seed;
 	/* the wake-up rules that can apply in this run, in their order (machine/wake_rules.c) */

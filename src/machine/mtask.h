@@ -51,6 +51,12 @@ struct sl_machine_task {
 	u64 switched_in;       /* its last switch-in (wake_preempt_all reads a waker's run) */
 	u64 tail_due;	       /* wake_tail_unlock: a wake-up's tail, run at its next step */
 	struct sl_timer timer; /* sleep / I/O completion */
+	/* wake_enqueue_busy: a wake-up called, its enqueue due at enqueue's expiry (machine.c) */
+	struct sl_timer enqueue;
+	struct sl_task *enq_waker;
+	int enq_cpu, enq_from, enq_prev, enq_flags;
+	bool enq_again;
+	bool enq_pending; /* between the call and the enqueue (a second wake-up does nothing) */
 
 	/* what only some tasks need (NULL: none of it), see struct sl_task_ext */
 	struct sl_task_ext *ext;

@@ -377,6 +377,23 @@ const struct sl_param_desc sl_param_table[] = {
 	 "real traces (docs/validate.md, issue 28, the wake-up situations): tools/"
 	 "wake_situations.py --remote, the wake-ups by a task onto the other vCPU, which ran a "
 	 "task that the wakee then preempted: median 31 us from sched_waking to the switch"},
+	{"wake_enqueue_busy", P(wake_enqueue_busy_ns), 0, SL_PARAM_NS,
+	 "0: a wakee is enqueued at its wake-up's call. Else a task's wake-up of a task onto "
+	 "another CPU that runs a task enqueues it this much later (the wakee on no runqueue "
+	 "meanwhile, the waker running on; its time counts in wake_tail's, which it lengthens "
+	 "to this if shorter; ipi_busy still counts from the call): in a VM the waker's "
+	 "select_task_rq, the remote runqueue's lock and the enqueue take that long before "
+	 "sched_wakeup. Measured on the calibration half's 21 real traces (docs/validate.md, "
+	 "issue 28 step 15, a wake-up's time in the waker): tools/wake_cost.py, 2532 such "
+	 "wake-ups, median 12 us from sched_waking to sched_wakeup (onto the waker's own CPU "
+	 "1 us)"},
+	{"wake_enqueue_tail", P(wake_enqueue_tail_ns), 0, SL_PARAM_NS,
+	 "0: a wake-up that wake_enqueue_busy defers costs its waker wake_tail, or the deferral "
+	 "if longer. Else at least the deferral plus this: the waker's time from the deferred "
+	 "enqueue to its next step. Measured on the calibration half's 21 real traces "
+	 "(docs/validate.md, issue 28 step 15, a wake-up's time in the waker): tools/"
+	 "wake_cost.py, the wake-ups onto another, busy CPU: median 5 us from sched_wakeup to "
+	 "the waker's next event (16 us from the sched_waking)"},
 	{"wake_preempt", P(wake_preempt), 0, SL_PARAM_COUNT0,
 	 "0 (leave it out): the policy alone decides whether a wakee preempts. Else this "
 	 "kernel's wake-up preemption as traced: of 1000 wake-ups by a running task of a task "

@@ -80,7 +80,9 @@ struct sl_params {
 	u64 wake_tail_unlock; /* 1: the tail runs after an unlock that follows the wake-up */
 	u64 irq_preempt_ns;   /* an interrupt's wake-up preempting its CPU's task: switch later */
 	u64 ipi_busy_ns;      /* a reschedule of another CPU that runs a task (0: ipi_ns) */
-	u64 wake_preempt;     /* per 1000 wake-ups on the waker's CPU: the wakee runs first */
+	u64 wake_enqueue_busy_ns; /* a task's wake-up onto another, busy CPU: its enqueue later */
+	u64 wake_enqueue_tail_ns; /* the waker's time after such a deferred enqueue (wake_tail) */
+	u64 wake_preempt;	  /* per 1000 wake-ups on the waker's CPU: the wakee runs first */
 	/* per 1000: wake_preempt's rate for a wakee asleep under wake_preempt_sleep (0: off) */
 	u64 wake_preempt_short;
 	u64 wake_preempt_sleep_ns;

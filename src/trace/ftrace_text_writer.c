@@ -231,9 +231,12 @@ static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event 
 			     "task %s:%d [%d] success=1 [%03d]", comm, ev->pid, prio, ev->cpu);
 			break;
 		}
-		/* sched_waking (3.x on) first: Perfetto draws wake-up arrows from it */
-		line(w, on, ev->time, "sched_waking", "d..3.",
-		     "comm=%s pid=%d prio=%d target_cpu=%03d", comm, ev->pid, prio, ev->cpu);
+		/* sched_waking (3.x on) first: Perfetto draws wake-up arrows from it; a deferred
+		 * enqueue's (wake_enqueue_busy) was written at its SL_EV_WAKING */
+		if (!ev->latency)
+			line(w, on, ev->time, "sched_waking", "d..3.",
+			     "comm=%s pid=%d prio=%d target_cpu=%03d", comm, ev->pid, prio,
+			     ev->cpu);
 		if (x->mode == MODE_REPORT)
 			line(w, on, ev->time, "sched_wakeup", "", "%s:%d [%d] CPU:%03d", comm,
 			     ev->pid, prio, ev->cpu);
@@ -243,6 +246,13 @@ static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event 
 			     ev->cpu);
 		break;
 	}
+	case SL_EV_WAKING:
+		/* the call of a wake-up whose enqueue comes later (wake_enqueue_busy) */
+		if (!x->old)
+			line(w, ev->orig_cpu, ev->time, "sched_waking", "d..3.",
+			     "comm=%s pid=%d prio=%d target_cpu=%03d", comm, ev->pid, prio,
+			     ev->cpu);
+		break;
 	case SL_EV_WAKEUP_NEW:
 		if (x->mode == MODE_REPORT)
 			line(w, ev->cpu, ev->time, "sched_wakeup_new", "", "%s:%d [%d] CPU:%03d",
