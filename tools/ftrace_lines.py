@@ -1,7 +1,8 @@
 """The ftrace text lines the wake-up tools read (tools/wake_pack.py, wake_irq.py,
 wake_preempt_pairs.py, wake_situations.py, pair_flips.py), in one place: a line's columns,
 sched_switch's and sched_waking's fields, a trace opened as text whether it is plain or .xz,
-and the tasks whose later lines were lost (last_named).
+its lines parsed (records, switch), whether a waking comes from a task or an interrupt
+(task_waking), and the tasks whose later lines were lost (last_named).
 
 LINE groups: comm, pid, cpu, flags, timestamp (s.frac), event, the event's fields.
 SW groups: prev_pid, prev_state, next_comm, next_pid.
@@ -22,6 +23,42 @@ def opener(path):
 
 
 PIDS = re.compile(r"pid=(\d+)")
+
+# a line written in interrupt context: the flags' third column (hardirq, both, softirq)
+IRQ_FLAGS = ("h", "H", "s")
+# the lines that open an interrupt's handling on a CPU (a timer's or a device's)
+IRQ_ENTRY = ("hrtimer_expire_entry", "irq_handler_entry")
+
+
+def records(path, max_cpu=None):
+    """each line of the trace at path that LINE reads, as (comm, pid, cpu, flags, ts, t, event,
+    fields): pid and cpu ints, ts the timestamp's text, t the same in ns. With max_cpu, a line
+    of a higher CPU is a ValueError ("CPU N: the tool reads 2-CPU traces" for max_cpu 1)."""
+    with opener(path) as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            comm, pid, cpu, flags, ts, event, rest = m.groups()
+            cpu = int(cpu)
+            if max_cpu is not None and cpu > max_cpu:
+                raise ValueError(f"CPU {cpu}: the tool reads {max_cpu + 1}-CPU traces")
+            yield comm, int(pid), cpu, flags, ts, stamp(ts), event, rest
+
+
+def switch(fields):
+    """sched_switch's fields as (prev_pid, prev_state, next_comm, next_pid), or None"""
+    s = SW.search(fields)
+    return (int(s.group(1)), s.group(2), s.group(3), int(s.group(4))) if s else None
+
+
+def task_waking(flags, ts, pid, cpu, mark, curr):
+    """whether a sched_waking line (its flags, timestamp text, writing task, CPU) comes from the
+    running task of its CPU in task context, not from an interrupt: no interrupt flag, no
+    interrupt entry line on that CPU at the same timestamp (mark: cpu -> the timestamp text of
+    its last IRQ_ENTRY line), not the idle task, and the CPU's running task (curr: cpu -> pid)"""
+    return not (flags[2:3] in IRQ_FLAGS or mark.get(cpu) == ts or pid == 0 or
+                curr.get(cpu) != pid)
 
 
 def stamp(ts):

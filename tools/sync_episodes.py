@@ -33,7 +33,7 @@ Exit 2 on a file that cannot be read, on a bad option, or when no episode is fou
 import collections
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener, stamp
+from ftrace_lines import WAKE, records, switch
 
 WINDOW_NS = 1400000  # wake_preempt_window: 6.18's base slice on 2 CPUs
 
@@ -58,51 +58,45 @@ def episodes(path, syncer, partner, gap_ns):
     run_from = None  # the partner's switch-in, while it runs
     pend = None  # (episode, wake-up index, partner's pid) waiting for the syncer's next switch
     placing = None  # (episode, wake-up index, the waker's CPU) waiting for the sched_wakeup
-    with opener(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
+    for _, pid, cpu, _, _, t, event, rest in records(path):
+        if event == "sched_switch":
+            s = switch(rest)
+            if not s:
                 continue
-            pid, cpu, t, event, rest = (int(m.group(2)), int(m.group(3)), stamp(m.group(5)),
-                                        m.group(6), m.group(7))
-            if event == "sched_switch":
-                s = SW.search(rest)
-                if not s:
-                    continue
-                prev, state, nxt = int(s.group(1)), s.group(2), int(s.group(4))
-                comm[nxt] = s.group(3)
-                if comm.get(prev) == partner and run_from is not None:
-                    ran_since += t - run_from
-                    run_from = None
-                if comm.get(nxt) == partner:
-                    run_from = t
-                if pend and comm.get(prev) == syncer:
-                    pend[0]["w%d" % pend[1]] = outcome(state, nxt, pend[2])
-                    pend = None
-                last_cpu[prev] = cpu
-                curr[cpu], in_at[cpu] = nxt, t
-            elif event == "sched_waking":
-                w = WAKE.search(rest)
-                if not w:
-                    continue
-                waker = comm.get(pid) if curr.get(cpu) == pid else None
-                wakee = int(w.group(2))
-                if waker == syncer and w.group(1) == partner:
-                    if ep is None or ran_since >= gap_ns:
-                        ep = {"n": 0, "woke": 0, "prev_own": last_cpu.get(wakee) == cpu,
-                              "ran": t - in_at.get(cpu, t)}
-                        eps.append(ep)
-                        ran_since = 0
-                    ep["n"] += 1
-                    pend = (ep, ep["n"], wakee) if ep["n"] <= 2 else None
-                    placing = (ep, ep["n"], cpu)
-                elif waker == partner and w.group(1) == syncer and ep is not None:
-                    ep["woke"] += 1
-            elif event == "sched_wakeup" and placing:
-                w = WAKE.search(rest)
-                if w and w.group(1) == partner:
-                    placing[0]["own%d" % placing[1]] = int(w.group(4)) == placing[2]
-                    placing = None
+            prev, state, ncomm, nxt = s
+            comm[nxt] = ncomm
+            if comm.get(prev) == partner and run_from is not None:
+                ran_since += t - run_from
+                run_from = None
+            if comm.get(nxt) == partner:
+                run_from = t
+            if pend and comm.get(prev) == syncer:
+                pend[0]["w%d" % pend[1]] = outcome(state, nxt, pend[2])
+                pend = None
+            last_cpu[prev] = cpu
+            curr[cpu], in_at[cpu] = nxt, t
+        elif event == "sched_waking":
+            w = WAKE.search(rest)
+            if not w:
+                continue
+            waker = comm.get(pid) if curr.get(cpu) == pid else None
+            wakee = int(w.group(2))
+            if waker == syncer and w.group(1) == partner:
+                if ep is None or ran_since >= gap_ns:
+                    ep = {"n": 0, "woke": 0, "prev_own": last_cpu.get(wakee) == cpu,
+                          "ran": t - in_at.get(cpu, t)}
+                    eps.append(ep)
+                    ran_since = 0
+                ep["n"] += 1
+                pend = (ep, ep["n"], wakee) if ep["n"] <= 2 else None
+                placing = (ep, ep["n"], cpu)
+            elif waker == partner and w.group(1) == syncer and ep is not None:
+                ep["woke"] += 1
+        elif event == "sched_wakeup" and placing:
+            w = WAKE.search(rest)
+            if w and w.group(1) == partner:
+                placing[0]["own%d" % placing[1]] = int(w.group(4)) == placing[2]
+                placing = None
     return eps
 
 

@@ -29,7 +29,7 @@ import json
 import statistics
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener, stamp
+from ftrace_lines import IRQ_ENTRY, WAKE, records, switch, task_waking
 
 CLASSES = ["own", "busy other", "idle other"]
 
@@ -51,21 +51,14 @@ def wakeups(path):
             if e["tw"] is not None:
                 e["after"] = t - e["tw"]
 
-    for line in opener(path):
-        m = LINE.match(line)
-        if not m:
-            continue
-        _, tpid, cpu, flags, ts, ev, rest = m.groups()
-        cpu, tpid, t = int(cpu), int(tpid), stamp(ts)
-        if cpu > 1:
-            raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
-        if ev in ("hrtimer_expire_entry", "irq_handler_entry"):
+    for _, tpid, cpu, flags, ts, t, ev, rest in records(path, max_cpu=1):
+        if ev in IRQ_ENTRY:
             mark[cpu] = ts
         elif ev == "sched_switch":
-            s = SW.search(rest)
+            s = switch(rest)
             if not s:
                 continue
-            prev, pstate, nxt = int(s.group(1)), s.group(2), int(s.group(4))
+            prev, pstate, _, nxt = s
             if prev:
                 close_next(prev, t)
             pend.pop(nxt, None)
@@ -82,9 +75,7 @@ def wakeups(path):
             if not s:
                 continue
             pid = int(s.group(2))
-            irq = (flags[2:3] in ("h", "H", "s") or mark.get(cpu) == ts or tpid == 0 or
-                   curr.get(cpu) != tpid)
-            if irq:
+            if not task_waking(flags, ts, tpid, cpu, mark, curr):
                 continue
             close_next(tpid, t)
             if pid in queued or pid in curr.values() or pid in pend:

@@ -22,41 +22,35 @@ Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is cou
 import collections
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener, stamp
+from ftrace_lines import WAKE, records, switch
 
 
 def count(path, window_ns, sleep_ns):
     """{('inside' | 'after', 'first' | 'kept'): n} of one trace"""
     c = collections.Counter()
     cur, in_at, out_at, pend = {}, {}, {}, {}
-    with opener(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
+    for _, pid, cpu, _, _, t, event, rest in records(path):
+        if event == "sched_switch":
+            s = switch(rest)
+            if not s:
                 continue
-            pid, cpu, t, event, rest = (int(m.group(2)), int(m.group(3)), stamp(m.group(5)),
-                                        m.group(6), m.group(7))
-            if event == "sched_switch":
-                s = SW.search(rest)
-                if not s:
-                    continue
-                prev, state, nxt = int(s.group(1)), s.group(2), int(s.group(4))
-                if cpu in pend:
-                    waker, wakee, when = pend.pop(cpu)
-                    if waker == prev:
-                        first = state.startswith("R") and nxt == wakee
-                        c[(when, "first" if first else "kept")] += 1
-                out_at[prev] = t
-                cur[cpu], in_at[cpu] = nxt, t
-            elif event == "sched_wakeup":
-                w = WAKE.search(rest)
-                if not w:
-                    continue
-                wakee, target = int(w.group(2)), int(w.group(4))
-                if (target != cpu or not pid or cur.get(cpu) != pid or wakee == pid
-                        or wakee not in out_at or cpu in pend or t - out_at[wakee] < sleep_ns):
-                    continue
-                pend[cpu] = (pid, wakee, "inside" if t - in_at[cpu] < window_ns else "after")
+            prev, state, _, nxt = s
+            if cpu in pend:
+                waker, wakee, when = pend.pop(cpu)
+                if waker == prev:
+                    first = state.startswith("R") and nxt == wakee
+                    c[(when, "first" if first else "kept")] += 1
+            out_at[prev] = t
+            cur[cpu], in_at[cpu] = nxt, t
+        elif event == "sched_wakeup":
+            w = WAKE.search(rest)
+            if not w:
+                continue
+            wakee, target = int(w.group(2)), int(w.group(4))
+            if (target != cpu or not pid or cur.get(cpu) != pid or wakee == pid
+                    or wakee not in out_at or cpu in pend or t - out_at[wakee] < sleep_ns):
+                continue
+            pend[cpu] = (pid, wakee, "inside" if t - in_at[cpu] < window_ns else "after")
     return c
 
 

@@ -47,7 +47,7 @@ import json
 import statistics
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener, stamp
+from ftrace_lines import IRQ_ENTRY, WAKE, records, switch, task_waking
 from wake_situations import AVG_IDLE_MAX, MIGRATION_COST, PULL_WINDOW, migrate, newidle
 
 CLASSES = ["ran", "queued, idle, hot", "queued, idle, cold", "queued, A busy",
@@ -69,21 +69,14 @@ def episodes(path):
     avg = {0: AVG_IDLE_MAX, 1: AVG_IDLE_MAX}  # cpu -> avg_idle, wake_situations.py's estimate
     idle_at = {}  # cpu -> when it went idle
     out = []
-    for line in opener(path):
-        m = LINE.match(line)
-        if not m:
-            continue
-        _, tpid, cpu, flags, ts, ev, rest = m.groups()
-        cpu, tpid, t = int(cpu), int(tpid), stamp(ts)
-        if cpu > 1:
-            raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
-        if ev in ("hrtimer_expire_entry", "irq_handler_entry"):
+    for _, tpid, cpu, flags, ts, t, ev, rest in records(path, max_cpu=1):
+        if ev in IRQ_ENTRY:
             mark[cpu] = ts
         elif ev == "sched_switch":
-            s = SW.search(rest)
+            s = switch(rest)
             if not s:
                 continue
-            prev, pstate, nxt = int(s.group(1)), s.group(2), int(s.group(4))
+            prev, pstate, _, nxt = s
             for e in list(live.values()):
                 if e["sleep"] is None and e["a"] == cpu and prev == e["waker"]:
                     e["to_sleep"] = t - e["t"]
@@ -150,9 +143,8 @@ def episodes(path):
             if not s:
                 continue
             pid, a = int(s.group(2)), cpu
-            irq = (flags[2:3] in ("h", "H", "s") or mark.get(cpu) == ts or tpid == 0 or
-                   curr.get(cpu) != tpid)
-            if irq or pid in queued or pid in curr.values() or pid in live or \
+            if not task_waking(flags, ts, tpid, cpu, mark, curr) or pid in queued or \
+                    pid in curr.values() or pid in live or \
                     curr.get(1 - a, 0) == 0 or pid not in ran:
                 continue
             pend[pid] = (a, tpid, t)

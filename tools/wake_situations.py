@@ -57,7 +57,7 @@ import re
 import statistics
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
+from ftrace_lines import IRQ_ENTRY, WAKE, last_named, records, switch, task_waking
 
 PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 
@@ -84,27 +84,20 @@ def analyse(path, names, timed=False):
     prio = {}  # pid -> its last traced prio
     waits = []  # (pid, class of the tasks waiting on A, moved to B) of vcpu_pack_wait's case
     seen_to = last_named(path)
-    for line in opener(path):
-        m = LINE.match(line)
-        if not m:
-            continue
-        tcomm, tpid, cpu, flags, ts, ev, rest = m.groups()
-        cpu, tpid = int(cpu), int(tpid)
-        if cpu > 1:
-            raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
-        if ev in ("hrtimer_expire_entry", "irq_handler_entry"):
+    for tcomm, tpid, cpu, flags, ts, now, ev, rest in records(path, max_cpu=1):
+        if ev in IRQ_ENTRY:
             mark[cpu] = ts
         elif ev == "sched_switch":
-            s = SW.search(rest)
+            s = switch(rest)
             if not s:
                 continue
-            prev, pstate, ncomm, nxt = int(s.group(1)), s.group(2), s.group(3), int(s.group(4))
+            prev, pstate, ncomm, nxt = s
             pp = PRIOS.search(rest)
             if pp:
                 prio[prev], prio[nxt] = int(pp.group(1)), int(pp.group(2))
             w = waiting.pop(nxt, None)
             if w and w[1] == cpu and w[2] == prev and pstate.startswith("R"):
-                remote.append((nxt, (stamp(ts) - w[0]) / 1000.0))
+                remote.append((nxt, (now - w[0]) / 1000.0))
             if prev and pstate.startswith("R"):
                 queued[prev] = cpu
             queued.pop(nxt, None)
@@ -129,9 +122,7 @@ def analyse(path, names, timed=False):
             if (pid in pend or pid in queued or pid in curr.values() or pid not in last or
                     a not in curr or b not in curr):
                 continue
-            irq = (flags[2:3] in ("h", "H", "s") or mark.get(cpu) == ts or tpid == 0 or
-                   curr.get(cpu) != tpid)
-            now = stamp(ts)
+            irq = not task_waking(flags, ts, tpid, cpu, mark, curr)
             live = {q: c for q, c in queued.items() if seen_to.get(q, 0) > now}
             on_a = sum(1 for c in live.values() if c == a)
             b_idle = curr.get(b, 0) == 0 and not any(c == b for c in live.values())
@@ -146,7 +137,7 @@ def analyse(path, names, timed=False):
                 wq = [prio.get(q, 120) for q, c in live.items() if c == a]
                 wcls = ("none" if not wq else
                         "as high" if min(wq) <= prio[pid] else "lower")
-            pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), stamp(ts), curr.get(b, 0),
+            pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), now, curr.get(b, 0),
                          wcls)
         elif ev in ("sched_wakeup", "sched_wakeup_new"):
             s = WAKE.search(rest)
@@ -230,23 +221,16 @@ def newidle(path, detail=False):
     watch = {}  # cpu -> (time, avg_idle): went idle with a task waiting on the other
     ran, how = st["ran"], st["how"]  # pid -> its last switch-out; pid -> woken or preempted
     out = []
-    for line in opener(path):
-        m = LINE.match(line)
-        if not m:
-            continue
-        _, _, cpu, _, ts, ev, rest = m.groups()
-        cpu, t = int(cpu), stamp(ts)
-        if cpu > 1:
-            raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
+    for _, _, cpu, _, _, t, ev, rest in records(path, max_cpu=1):
         if detail and ev in ("sched_switch", "sched_migrate_task", "sched_wakeup",
                              "sched_wakeup_new"):
             nrun_after(last_t, curr, queued, seen_to, st)
             last_t = t
         if ev == "sched_switch":
-            s = SW.search(rest)
+            s = switch(rest)
             if not s:
                 continue
-            prev, pstate, nxt = int(s.group(1)), s.group(2), int(s.group(4))
+            prev, pstate, ncomm, nxt = s
             if prev and pstate.startswith("R"):
                 queued[prev] = cpu
                 how[prev] = "preempted"
@@ -264,14 +248,14 @@ def newidle(path, detail=False):
                        "hot ") + (kinds.pop() if len(kinds) == 1 else "both")
                 d = moment_detail(t, ws, 1 - cpu, st) if detail else None
                 if nxt in fresh:
-                    out.append((avg[cpu], True, cls) + ((d, s.group(3)) if detail else ()))
+                    out.append((avg[cpu], True, cls) + ((d, ncomm) if detail else ()))
                 elif not nxt:
                     watch[cpu] = (t, avg[cpu], cls, d)
             elif not prev and cpu in watch:
                 t0, a, cls, d = watch.pop(cpu)
                 p = pulled.get(nxt)
                 pl = bool(nxt and p and p[1] == cpu and p[0] - t0 <= PULL_WINDOW)
-                out.append((a, pl, cls) + ((d, s.group(3) if pl else None) if detail else ()))
+                out.append((a, pl, cls) + ((d, ncomm if pl else None) if detail else ()))
             if not prev:
                 idle_at.pop(cpu, None)
             if not nxt:
@@ -280,7 +264,7 @@ def newidle(path, detail=False):
             curr[cpu] = nxt
             ran[prev] = t
             if detail:
-                st["comm"][nxt] = s.group(3)
+                st["comm"][nxt] = ncomm
                 st["last_cpu"][prev] = cpu
                 st["moved"].discard(nxt)
                 if prev in st["start"]:
