@@ -258,6 +258,19 @@ void sl_machine_idle_if_done(struct sl_sim *sim, struct sl_cpu *rq)
  * later, as its timer stands (the policy's update_curr may reschedule; an interrupt that wakes
  * nothing runs no scheduler code). A burst with a wall-clock end keeps it.
  */
+/*
+ * When p's burst, due to end at `when` by its CPU time, ends: earlier for an OP_RUNTIME burst,
+ * which ends at its wall-clock end however much CPU it got (never before now)
+ */
+static u64 burst_end(const struct sl_sim *sim, const struct sl_task *p, u64 when)
+{
+	u64 end = sl_task_runtime_end(p);
+
+	if (end && end < when)
+		when = end > sim->now ? end : sim->now;
+	return when;
+}
+
 void sl_machine_steal_quiet(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
 {
 	struct sl_task *p = rq->curr;
@@ -274,12 +287,7 @@ void sl_machine_steal_quiet(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
 	if (sl_mtask(p)->run_target == RUN_FOREVER)
 		return;
 	sl_mtask(p)->run_target += ns;
-	u64 when = mc->work.expires + ns;
-	u64 end = sl_task_runtime_end(p);
-
-	if (end && end < when)
-		when = end > sim->now ? end : sim->now;
-	sl_arm(sim, &mc->work, when);
+	sl_arm(sim, &mc->work, burst_end(sim, p, mc->work.expires + ns));
 }
 
 void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
@@ -490,12 +498,7 @@ static void sib_sync(struct sl_sim *sim, struct sl_cpu *rq, bool arm)
 
 	if (!arm || !sl_timer_armed(&mc->work))
 		return;
-	u64 when = sim->now + left;
-	u64 end = sl_task_runtime_end(p);
-
-	if (end && end < when)
-		when = end > sim->now ? end : sim->now;
-	sl_arm(sim, &mc->work, when);
+	sl_arm(sim, &mc->work, burst_end(sim, p, sim->now + left));
 }
 
 void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
@@ -515,14 +518,7 @@ void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	u64 left = sl_mtask(p)->run_target > p->se.sum_exec_runtime
 			   ? sl_mtask(p)->run_target - p->se.sum_exec_runtime
 			   : 0;
-	u64 when = sim->now + left;
-
-	/* OP_RUNTIME: the burst ends at its wall-clock end, however much CPU it got */
-	u64 end = sl_task_runtime_end(p);
-
-	if (end && end < when)
-		when = end > sim->now ? end : sim->now;
-	sl_arm(sim, &mc->work, when);
+	sl_arm(sim, &mc->work, burst_end(sim, p, sim->now + left));
 }
 
 void sl_add_run(struct sl_task *p, u64 ns)
