@@ -31,9 +31,11 @@
  * - Speed, not the model (docs/model/eevdf.md §5.8): on 64 CPUs or more the balancer keeps
  *   each CPU's group statistics, its sums and its busiest group between balances, taken again
  *   only for the CPUs whose inputs changed; the same integers as a walk of every CPU. A fork
- *   reads its idlest CPU from a tree over them (the walk's CPU and ties).
+ *   reads its idlest CPU from a tree over them (the walk's CPU and ties); the busiest and the
+ *   idlest CPU are two trees of one kind (eevdf_rtree.c).
  */
 #include "sched/eevdf/eevdf.h"
+#include "sched/eevdf/eevdf_rtree.h"
 #include "sched/class.h"
 #include "sched/common.h"
 
@@ -52,29 +54,19 @@
 #define EE_LBC_MIN_CPUS 64 /* a check build may set it (1: every machine) */
 #endif
 
-struct ee_lbc_node {
-	u64 key;	 /* the range's greatest busiest key, 0: no CPU with a runnable task */
-	int first, last; /* the range's first and last CPU with that key */
-};
-
-struct ee_lbc_min {
-	u64 key; /* the range's lowest idlest key, ~0: no CPU */
-	int cpu; /* the range's first CPU with that key */
-};
-
 struct ee_lbc {
-	struct ee_sg_stats *sgs;  /* each CPU's, as last taken */
-	struct ee_lbc_node *tree; /* node leaves + c is CPU c's, node i merges 2i and 2i + 1 */
-	int leaves;
+	struct ee_sg_stats *sgs; /* each CPU's, as last taken */
+	/* each CPU's busiest key (0: no runnable task), the greatest first (eevdf_rtree.c) */
+	struct ee_rtree tree;
 	u64 total_load; /* the sum of every CPU's group_load */
 	int nr_over;	/* CPUs with nr_running + nr_delayed > 1 */
 	u64 *llc_util;	/* per socket (LLC): the sum of its CPUs' group_util */
 	s64 *llc_scan;	/* per socket: the nr_idle_scan its CPUs were last given, -1: none */
 	bool util_est;	/* UTIL_EST as the statistics were taken */
-	/* the fork's idlest CPU (below, "The idlest CPU kept for forks"): node leaves + c is CPU
-	 * c's, node i the lower of 2i and 2i + 1 (the first of equals); the CPUs whose
-	 * statistics were taken since it was last brought up to date */
-	struct ee_lbc_min *itree;
+	/* the fork's idlest CPU (below, "The idlest CPU kept for forks"): each CPU's idlest key,
+	 * the least first; the CPUs whose statistics were taken since it was last brought up to
+	 * date */
+	struct ee_rtree itree;
 	unsigned char *idirty;
 	int *idirty_list, nidirty;
 };
@@ -687,49 +679,25 @@ static u64 idlest_key(const struct ee_sg_stats *s)
 	return (u64)s->group_type << 56 | sec;
 }
 
-/* a's range followed by b's: the lower key, the first of equals */
-static struct ee_lbc_min lbc_min_merge(struct ee_lbc_min a, struct ee_lbc_min b)
-{
-	return b.key < a.key ? b : a;
-}
-
-/* the CPUs lo..hi - 1 */
-static struct ee_lbc_min lbc_min_range(const struct ee_lbc *l, int lo, int hi)
-{
-	struct ee_lbc_min a = {~0ULL, -1}, b = {~0ULL, -1};
-
-	for (lo += l->leaves, hi += l->leaves; lo < hi; lo /= 2, hi /= 2) {
-		if (lo & 1)
-			a = lbc_min_merge(a, l->itree[lo++]);
-		if (hi & 1)
-			b = lbc_min_merge(l->itree[--hi], b);
-	}
-	return lbc_min_merge(a, b);
-}
-
 /* the keys of the CPUs taken since written into the tree: each changed one's path, or every
  * node when that costs less */
 static void lbc_min_update(struct ee_lbc *l, int ncpu)
 {
 	int depth = 0;
 
-	for (int n = l->leaves; n > 1; n /= 2)
+	for (int n = l->itree.leaves; n > 1; n /= 2)
 		depth++;
-	if ((u64)l->nidirty * (u64)depth >= (u64)l->leaves) {
+	if ((u64)l->nidirty * (u64)depth >= (u64)l->itree.leaves) {
 		for (int c = 0; c < ncpu; c++)
-			l->itree[l->leaves + c] = (struct ee_lbc_min){idlest_key(&l->sgs[c]), c};
-		for (int n = l->leaves - 1; n >= 1; n--)
-			l->itree[n] = lbc_min_merge(l->itree[2 * n], l->itree[2 * n + 1]);
+			ee_rtree_put(&l->itree, c, idlest_key(&l->sgs[c]));
+		ee_rtree_build(&l->itree);
 	} else {
 		for (int i = 0; i < l->nidirty; i++) {
-			int c = l->idirty_list[i], n = l->leaves + c;
+			int c = l->idirty_list[i];
 			u64 key = idlest_key(&l->sgs[c]);
 
-			if (key == l->itree[n].key)
-				continue;
-			l->itree[n] = (struct ee_lbc_min){key, c};
-			for (n /= 2; n >= 1; n /= 2)
-				l->itree[n] = lbc_min_merge(l->itree[2 * n], l->itree[2 * n + 1]);
+			if (key != ee_rtree_key(&l->itree, c))
+				ee_rtree_set(&l->itree, c, key);
 		}
 	}
 	for (int i = 0; i < l->nidirty; i++)
@@ -741,36 +709,13 @@ static void lbc_min_update(struct ee_lbc *l, int ncpu)
 static int lbc_idlest(struct ee_lbc *l, int ncpu, int this_cpu)
 {
 	lbc_min_update(l, ncpu);
-	return lbc_min_merge(lbc_min_range(l, this_cpu + 1, ncpu), lbc_min_range(l, 0, this_cpu))
-		.cpu;
-}
-
-/* a's range followed by b's */
-static struct ee_lbc_node lbc_merge(struct ee_lbc_node a, struct ee_lbc_node b)
-{
-	if (a.key != b.key)
-		return a.key > b.key ? a : b;
-	return (struct ee_lbc_node){a.key, a.first, b.last};
-}
-
-/* the CPUs lo..hi - 1 */
-static struct ee_lbc_node lbc_range(const struct ee_lbc *l, int lo, int hi)
-{
-	struct ee_lbc_node a = {0, -1, -1}, b = {0, -1, -1};
-
-	for (lo += l->leaves, hi += l->leaves; lo < hi; lo /= 2, hi /= 2) {
-		if (lo & 1)
-			a = lbc_merge(a, l->tree[lo++]);
-		if (hi & 1)
-			b = lbc_merge(l->tree[--hi], b);
-	}
-	return lbc_merge(a, b);
+	return ee_rtree_after(&l->itree, this_cpu, ncpu).first;
 }
 
 /* the busiest CPU but dst in the walk's order (dst + 1 on, wrapping), -1: none */
 static int lbc_busiest(const struct ee_lbc *l, int ncpu, int dst)
 {
-	struct ee_lbc_node n = lbc_merge(lbc_range(l, dst + 1, ncpu), lbc_range(l, 0, dst));
+	struct ee_rtree_node n = ee_rtree_after(&l->tree, dst, ncpu);
 
 	if (!n.key)
 		return -1;
@@ -802,13 +747,8 @@ static struct ee_lbc *lbc_take(struct sl_sim *sim)
 			l->idirty_list[l->nidirty++] = c;
 		}
 		key = busiest_key(&now);
-		if (key != busiest_key(old)) {
-			int n = l->leaves + c;
-
-			l->tree[n] = (struct ee_lbc_node){key, c, c};
-			for (n /= 2; n >= 1; n /= 2)
-				l->tree[n] = lbc_merge(l->tree[2 * n], l->tree[2 * n + 1]);
-		}
+		if (key != busiest_key(old))
+			ee_rtree_set(&l->tree, c, key);
 		*old = now;
 		sim->lb_mark[c] = 0;
 	}
@@ -857,23 +797,19 @@ static int lbc_new(struct sl_sim *sim, int nsock)
 	if (!l)
 		return -1;
 	sim->lbc = l;
-	for (l->leaves = 1; l->leaves < n; l->leaves *= 2)
-		;
 	l->sgs = calloc((size_t)n, sizeof(*l->sgs));
-	l->tree = calloc((size_t)l->leaves * 2, sizeof(*l->tree));
 	l->llc_util = calloc((size_t)nsock, sizeof(*l->llc_util));
 	l->llc_scan = malloc((size_t)nsock * sizeof(*l->llc_scan));
-	l->itree = malloc((size_t)l->leaves * 2 * sizeof(*l->itree));
 	l->idirty = calloc((size_t)n, 1);
 	l->idirty_list = malloc((size_t)n * sizeof(int));
 	sim->lb_mark = calloc((size_t)n, 1);
 	sim->lb_marked = malloc((size_t)n * sizeof(int));
-	if (!l->sgs || !l->tree || !l->llc_util || !l->llc_scan || !sim->lb_mark ||
-	    !sim->lb_marked || !l->itree || !l->idirty || !l->idirty_list)
+	if (ee_rtree_init(&l->tree, n, true) || ee_rtree_init(&l->itree, n, false) || !l->sgs ||
+	    !l->llc_util || !l->llc_scan || !sim->lb_mark || !sim->lb_marked || !l->idirty ||
+	    !l->idirty_list)
 		return -1;
-	/* every CPU's key from its statistics as kept (zero until taken), the rest no CPU */
-	for (int i = 1; i < 2 * l->leaves; i++)
-		l->itree[i] = (struct ee_lbc_min){~0ULL, -1};
+	/* the statistics as kept (zero until taken): busiest key 0 (no CPU in the tree); every
+	 * CPU's idlest key written at the first fork */
 	for (int c = 0; c < n; c++) {
 		l->idirty[c] = 1;
 		l->idirty_list[l->nidirty++] = c;
@@ -889,10 +825,10 @@ static void lbc_free(struct sl_sim *sim)
 {
 	if (sim->lbc) {
 		free(sim->lbc->sgs);
-		free(sim->lbc->tree);
+		ee_rtree_free(&sim->lbc->tree);
 		free(sim->lbc->llc_util);
 		free(sim->lbc->llc_scan);
-		free(sim->lbc->itree);
+		ee_rtree_free(&sim->lbc->itree);
 		free(sim->lbc->idirty);
 		free(sim->lbc->idirty_list);
 		free(sim->lbc);

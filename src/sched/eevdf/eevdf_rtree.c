@@ -1,0 +1,99 @@
+/*
+ * A range tree over the CPUs, one u64 key a CPU: the best key of any range of CPUs and the first
+ * and the last CPU that has it, in O(log CPUs). eevdf_balance.c keeps two over its kept balancer
+ * statistics (docs/model/eevdf.md §5.8): the busiest CPU (the greatest busiest key; the walk's
+ * first of equals, or its last for fully busy groups) and the fork's idlest CPU (the least idlest
+ * key, the walk's first of equals). They were two trees of two node types with the same loops;
+ * they are one here, its order given by a flag rather than a compare function, because the merge
+ * runs at every level of every path update and query (a few million times a second at 4096 CPUs)
+ * and must stay one compare: keys are stored XOR flip (0 for a min tree, all ones for a max tree,
+ * whose greatest key is then the least stored one), so one merge of stored keys serves both
+ * orders, and a range with no CPU is the same stored node {~0, -1, -1} in both (natural key 0 in
+ * a max tree, where the busiest key 0 means no runnable task; ~0 in a min tree, no idlest key).
+ *
+ * The tie rule, a's range before b's: the better key wins; of equal keys the merged range's first
+ * CPU is a's first and its last b's last, so a query gives the first and the last CPU with the
+ * best key in CPU order (and in the walk's order for ee_rtree_after). A min tree's users read the
+ * first; keeping the last too costs nothing in memory (the node is 16 bytes either way).
+ */
+#include "sched/eevdf/eevdf_rtree.h"
+
+#include <stdlib.h>
+
+static const struct ee_rtree_node none = {~0ULL, -1, -1};
+
+/* a's range followed by b's (stored keys: the lower is the better) */
+static inline struct ee_rtree_node merge(struct ee_rtree_node a, struct ee_rtree_node b)
+{
+	if (a.key != b.key)
+		return a.key < b.key ? a : b;
+	return (struct ee_rtree_node){a.key, a.first, b.last};
+}
+
+int ee_rtree_init(struct ee_rtree *t, int n, bool max)
+{
+	for (t->leaves = 1; t->leaves < n; t->leaves *= 2)
+		;
+	t->flip = max ? ~0ULL : 0;
+	t->node = malloc((size_t)t->leaves * 2 * sizeof(*t->node));
+	if (!t->node)
+		return -1;
+	for (int i = 0; i < 2 * t->leaves; i++)
+		t->node[i] = none;
+	return 0;
+}
+
+void ee_rtree_free(struct ee_rtree *t)
+{
+	free(t->node);
+	t->node = NULL;
+}
+
+void ee_rtree_set(struct ee_rtree *t, int c, u64 key)
+{
+	struct ee_rtree_node *nd = t->node;
+
+	ee_rtree_put(t, c, key);
+	for (unsigned n = (unsigned)(t->leaves + c) / 2; n >= 1; n /= 2)
+		nd[n] = merge(nd[2 * n], nd[2 * n + 1]);
+}
+
+void ee_rtree_build(struct ee_rtree *t)
+{
+	struct ee_rtree_node *nd = t->node;
+
+	for (int n = t->leaves - 1; n >= 1; n--)
+		nd[n] = merge(nd[2 * n], nd[2 * n + 1]);
+}
+
+/* the CPUs lo..hi - 1, the key as stored */
+static struct ee_rtree_node range(const struct ee_rtree *t, int lo, int hi)
+{
+	const struct ee_rtree_node *nd = t->node;
+	struct ee_rtree_node a = none, b = none;
+	unsigned l = (unsigned)(lo + t->leaves), h = (unsigned)(hi + t->leaves); /* shifts */
+
+	for (; l < h; l /= 2, h /= 2) {
+		if (l & 1)
+			a = merge(a, nd[l++]);
+		if (h & 1)
+			b = merge(nd[--h], b);
+	}
+	return merge(a, b);
+}
+
+struct ee_rtree_node ee_rtree_range(const struct ee_rtree *t, int lo, int hi)
+{
+	struct ee_rtree_node r = range(t, lo, hi);
+
+	r.key ^= t->flip;
+	return r;
+}
+
+struct ee_rtree_node ee_rtree_after(const struct ee_rtree *t, int c, int n)
+{
+	struct ee_rtree_node r = merge(range(t, c + 1, n), range(t, 0, c));
+
+	r.key ^= t->flip;
+	return r;
+}
