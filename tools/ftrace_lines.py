@@ -1,7 +1,7 @@
 """The ftrace text lines the wake-up tools read (tools/wake_pack.py, wake_irq.py,
 wake_preempt_pairs.py, wake_situations.py, pair_flips.py), in one place: a line's columns,
 sched_switch's and sched_waking's fields, a trace opened as text whether it is plain or .xz,
-its lines parsed (parse, records, numbered, switch), whether a waking comes from a task or an interrupt
+its lines parsed (parse, uncommented, records, numbered, switch), whether a waking comes from a task or an interrupt
 (task_waking), and the tasks whose later lines were lost (last_named).
 
 LINE groups: comm, pid, cpu, flags, timestamp (s.frac), event, the event's fields.
@@ -51,6 +51,12 @@ def parse(lines, max_cpu=None, where=""):
         if max_cpu is not None and cpu > max_cpu:
             raise WideTrace(f"{where}CPU {cpu}: the tool reads {max_cpu + 1}-CPU traces", column)
         yield n, (comm, int(pid), cpu, flags, ts, stamp(ts), event, rest)
+
+
+def uncommented(lines):
+    """the text lines with each "#" comment line (ftrace's header) blanked: parse() then reads
+    none of them and numbers the others as in the file"""
+    return ("" if line.startswith("#") else line for line in lines)
 
 
 def records(path, max_cpu=None, where=""):
