@@ -42,9 +42,9 @@ Usage: preempt_causes.py [--window US] [--min N] [--task NAME] TRACE...
 Exit 2 on a file that cannot be read, on a bad option, or when no preemption is found.
 """
 import lzma
-import os
 import sys
 
+from cli_common import run
 from ftrace_lines import LINE, SW, WAKE, opener
 
 CAUSES = ("own", "irq", "remote", "later")
@@ -245,11 +245,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        STATUS = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader went away (| head): the output could not be written
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        STATUS = 1
-    sys.exit(STATUS)
+    run(main)

@@ -75,6 +75,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftrace_lines import LINE, SW, WAKE, opener  # noqa: E402
+from cli_common import flags, run  # noqa: E402
 from rtapp_json import BadInput, log_basename  # noqa: E402
 
 IDLE_MAX = 0.1  # busy share under which the other vCPU counts as idle
@@ -494,15 +495,8 @@ GROUPS = (("other", ("idle", "part", "rt-app", "else")), ("irq", ("0", "1+")),
 
 
 def main(argv):
-    as_json = threads = taken = False
-    while argv and argv[0] in ("--json", "--threads", "--taken"):
-        if argv[0] == "--json":
-            as_json = True
-        elif argv[0] == "--threads":
-            threads = True
-        else:
-            taken = True
-        argv = argv[1:]
+    seen, argv = flags(argv, ("--json", "--threads", "--taken"))
+    as_json, threads, taken = "--json" in seen, "--threads" in seen, "--taken" in seen
     if not argv or any(a.startswith("-") for a in argv):
         sys.stderr.write("usage: run_stretch.py [--json] [--threads] [--taken] DIR...\n")
         return 2
@@ -591,10 +585,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        STATUS = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        STATUS = 1
-    sys.exit(STATUS)
+    run(main)

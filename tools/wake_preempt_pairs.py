@@ -37,9 +37,9 @@ Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is cou
 """
 import lzma
 import math
-import os
 import sys
 
+from cli_common import run
 from ftrace_lines import LINE, SW, WAKE, opener
 
 SLICE_NS = 1400000  # the waker's first slice (6.18's base slice on 2 CPUs)
@@ -232,11 +232,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        STATUS = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader went away (| head): the output could not be written
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        STATUS = 1
-    sys.exit(STATUS)
+    run(main)
