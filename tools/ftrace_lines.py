@@ -1,8 +1,12 @@
-"""The ftrace text lines the wake-up tools read (tools/wake_pack.py, wake_irq.py,
-wake_preempt_pairs.py, wake_situations.py, pair_flips.py), in one place: a line's columns,
-sched_switch's and sched_waking's fields, a trace opened as text whether it is plain or .xz,
-its lines parsed (parse, uncommented, records, numbered, switch), whether a waking comes from a task or an interrupt
-(task_waking), and the tasks whose later lines were lost (last_named).
+"""The ftrace text lines the tools read (tools/wake_*.py, pair_flips.py, idle_kick.py,
+sis_util.py, run_stretch.py, ...), in one place: a line's columns, sched_switch's and
+sched_waking's fields, a trace opened as text whether it is plain or .xz, its lines parsed
+(parse, uncommented, records, numbered, switch), whether a waking comes from a task or an
+interrupt (task_waking), and the tasks whose later lines were lost (last_named).
+
+records(path) is the reader: each line's fields, its time in ns, the 2-CPU check. A tool that
+reports "PATH:N:" errors reads numbered(path), or parse(lines) over lines it read itself, with
+uncommented() where it skips ftrace's "#" lines.
 
 LINE groups: comm, pid, cpu, flags, timestamp (s.frac), event, the event's fields.
 SW groups: prev_pid, prev_state, next_comm, next_pid.
@@ -104,10 +108,8 @@ def last_named(path):
     (runnable, not running) counts every later wake-up on its CPU as one with others waiting,
     and the CPU as busy; a task is waiting at t only while last_named(path)[pid] > t."""
     seen_to = {}
-    for line in opener(path):
-        m = LINE.match(line)
-        if m:
-            t = stamp(m.group(5))
-            for q in [m.group(2)] + PIDS.findall(m.group(7)):
-                seen_to[int(q)] = t
+    for _, pid, _, _, _, t, _, rest in records(path):
+        seen_to[pid] = t
+        for q in PIDS.findall(rest):
+            seen_to[int(q)] = t
     return seen_to
