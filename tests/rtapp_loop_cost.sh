@@ -7,7 +7,7 @@
 # 13 ns; rtapp_kloop the median of the p25s 15, 15, 16: 15000 ns; rtapp_kloop_sd the median of
 # (p25 - p10) / 0.607: 1.647, 0, 1.647 ns a loop: 1647 ns. A row without loops (perf 0) is left
 # out. Errors: no directory, a directory without logs, a row of too few columns or a word
-# where a number goes: exit 2 naming the file and line.
+# where a number goes: exit 2 naming the file and line. Its stdout's reader gone: exit 1.
 set -eu
 . "$(dirname "$0")/pytool.sh"
 H='#idx perf run period start end rel_st slack c_duration c_period wu_lat'
@@ -47,4 +47,13 @@ tool_error "$T/C" "x-b-0.log:4: expected integers"
 rc=0
 "$PY" "$TOOLPY" >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "no directory: exit $rc"
+# the reader gone (| head; here a pipe closed before it runs): exit 1, nothing on stderr
+# (tools/cli_common.py's run)
+rc=0
+"$PY" -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+sys.exit(subprocess.run(sys.argv[1:], stdout=w).returncode)' "$PY" "$TOOLPY" "$T/A" "$T/B" \
+	2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] && [ ! -s "$T/err" ] || fail "closed stdout: exit $rc, stderr: $(cat "$T/err")"
 echo "rtapp_loop_cost: ok"

@@ -29,7 +29,6 @@ Usage: agreement_breakdown.py -c CALDIR -R SETDIR [-S 1-10] [-s schedlab] NAME..
   model's traces, -K); --from takes such -v outputs saved earlier (one per seed), --sim a -K directory.
 Exit 2 on bad input (a missing set, a file without recordings), 1 if the script it runs fails.
 """
-import lzma
 import os
 import re
 import statistics
@@ -37,12 +36,12 @@ import subprocess
 import sys
 import tempfile
 
+from ftrace_lines import IRQ_ENTRY, IRQ_FLAGS, WAKE, opener, parse, uncommented
+
 KINDS = ["run_mean", "period_mean", "wakeup_p50", "wakeup_p95", "switches"]
 CLASSES = ["timer-idle", "remote-idle", "waker-cpu", "busy"]
-LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s(.*)$")
 SW = re.compile(r"prev_comm=(.*) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) "
                 r"next_pid=(\d+)")
-WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
 
 
 def die(msg, code=2):
@@ -75,11 +74,6 @@ def read_verbose(path):
     return rows
 
 
-def opener(path):
-    return lzma.open(path, "rt", errors="replace") if path.endswith(".xz") else open(
-        path, errors="replace")
-
-
 def wake_classes(path, tasks):
     """{comm: {class: [latency us...]}} of the tasks named (comms, 15 characters) in one
     trace, and the time (s) from their first wake-up or switch to their last
@@ -90,15 +84,9 @@ def wake_classes(path, tasks):
     ones) and from where the waking runs."""
     curr, pend, comm, out, irq = {}, {}, {}, {}, {}
     t0 = t1 = None
-    for line in opener(path):
-        if line.startswith("#"):
-            continue
-        m = LINE.match(line)
-        if not m:
-            continue
-        _, tpid, cpu, flags, ts, ev, args = m.groups()
-        cpu, tpid, t = int(cpu), int(tpid), float(ts) * 1e6
-        if ev in ("hrtimer_expire_entry", "irq_handler_entry"):
+    for _, (_, tpid, cpu, flags, ts, _, ev, args) in parse(uncommented(opener(path))):
+        t = float(ts) * 1e6
+        if ev in IRQ_ENTRY:
             irq[cpu] = ts  # the model's traces: the interrupt's line, then its waking
         elif ev == "sched_switch":
             s = SW.search(args)
@@ -128,7 +116,7 @@ def wake_classes(path, tasks):
             if curr[target] == 0:
                 cls = "timer-idle" if cpu == target else "remote-idle"
             elif (cpu == target and tpid and curr[cpu] == tpid and
-                  flags[2:3] not in ("h", "H", "s") and irq.get(cpu) != ts):
+                  flags[2:3] not in IRQ_FLAGS and irq.get(cpu) != ts):
                 cls = "waker-cpu"
             else:
                 cls = "busy"

@@ -1,8 +1,12 @@
-"""The ftrace text lines the wake-up tools read (tools/wake_pack.py, wake_irq.py,
-wake_preempt_pairs.py, wake_situations.py, pair_flips.py), in one place: a line's columns,
-sched_switch's and sched_waking's fields, a trace opened as text whether it is plain or .xz,
-its lines parsed (records, switch), whether a waking comes from a task or an interrupt
-(task_waking), and the tasks whose later lines were lost (last_named).
+"""The ftrace text lines the tools read (tools/wake_*.py, pair_flips.py, idle_kick.py,
+sis_util.py, run_stretch.py, ...), in one place: a line's columns, sched_switch's and
+sched_waking's fields, a trace opened as text whether it is plain or .xz, its lines parsed
+(parse, uncommented, records, numbered, switch), whether a waking comes from a task or an
+interrupt (task_waking), and the tasks whose later lines were lost (last_named).
+
+records(path) is the reader: each line's fields, its time in ns, the 2-CPU check. A tool that
+reports "PATH:N:" errors reads numbered(path), or parse(lines) over lines it read itself, with
+uncommented() where it skips ftrace's "#" lines.
 
 LINE groups: comm, pid, cpu, flags, timestamp (s.frac), event, the event's fields.
 SW groups: prev_pid, prev_state, next_comm, next_pid.
@@ -30,20 +34,49 @@ IRQ_FLAGS = ("h", "H", "s")
 IRQ_ENTRY = ("hrtimer_expire_entry", "irq_handler_entry")
 
 
-def records(path, max_cpu=None):
+class WideTrace(ValueError):
+    """a line of a CPU above a tool's max_cpu; column: its CPU as the line writes it ("002")"""
+
+    def __init__(self, message, column):
+        super().__init__(message)
+        self.column = column
+
+
+def parse(lines, max_cpu=None, where=""):
+    """(n, record) of each of the text lines that LINE reads, n the line's number from 1 and
+    record as records() gives it. With max_cpu, a line of a higher CPU is a ValueError
+    (a WideTrace: where, then "CPU N: the tool reads 2-CPU traces" for max_cpu 1)."""
+    for n, line in enumerate(lines, 1):
+        m = LINE.match(line)
+        if not m:
+            continue
+        comm, pid, column, flags, ts, event, rest = m.groups()
+        cpu = int(column)
+        if max_cpu is not None and cpu > max_cpu:
+            raise WideTrace(f"{where}CPU {cpu}: the tool reads {max_cpu + 1}-CPU traces", column)
+        yield n, (comm, int(pid), cpu, flags, ts, stamp(ts), event, rest)
+
+
+def uncommented(lines):
+    """the text lines with each "#" comment line (ftrace's header) blanked: parse() then reads
+    none of them and numbers the others as in the file"""
+    return ("" if line.startswith("#") else line for line in lines)
+
+
+def records(path, max_cpu=None, where=""):
     """each line of the trace at path that LINE reads, as (comm, pid, cpu, flags, ts, t, event,
     fields): pid and cpu ints, ts the timestamp's text, t the same in ns. With max_cpu, a line
-    of a higher CPU is a ValueError ("CPU N: the tool reads 2-CPU traces" for max_cpu 1)."""
+    of a higher CPU is a ValueError ("CPU N: the tool reads 2-CPU traces" for max_cpu 1, after
+    where: a tool's own prefix, as "PATH: ")."""
     with opener(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
-                continue
-            comm, pid, cpu, flags, ts, event, rest = m.groups()
-            cpu = int(cpu)
-            if max_cpu is not None and cpu > max_cpu:
-                raise ValueError(f"CPU {cpu}: the tool reads {max_cpu + 1}-CPU traces")
-            yield comm, int(pid), cpu, flags, ts, stamp(ts), event, rest
+        for _, rec in parse(f, max_cpu, where):
+            yield rec
+
+
+def numbered(path, max_cpu=None, where=""):
+    """records(path) with each line's number: (n, record), for a tool's "PATH:N: ..." errors"""
+    with opener(path) as f:
+        yield from parse(f, max_cpu, where)
 
 
 def switch(fields):
@@ -75,10 +108,8 @@ def last_named(path):
     (runnable, not running) counts every later wake-up on its CPU as one with others waiting,
     and the CPU as busy; a task is waiting at t only while last_named(path)[pid] > t."""
     seen_to = {}
-    for line in opener(path):
-        m = LINE.match(line)
-        if m:
-            t = stamp(m.group(5))
-            for q in [m.group(2)] + PIDS.findall(m.group(7)):
-                seen_to[int(q)] = t
+    for _, pid, _, _, _, t, _, rest in records(path):
+        seen_to[pid] = t
+        for q in PIDS.findall(rest):
+            seen_to[int(q)] = t
     return seen_to

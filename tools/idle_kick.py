@@ -31,7 +31,7 @@ Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, a bad optio
 import json
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
+from ftrace_lines import SW, WAKE, last_named, records, switch
 
 TICK = 4000000  # ns: HZ 250
 BIN = 100000  # ns: the bins of the tick's phase
@@ -48,16 +48,8 @@ def fields(rest):
 
 def read(path):
     """(cpu, flags, ns, event, rest) of each event line"""
-    out = []
-    for line in opener(path):
-        m = LINE.match(line)
-        if not m:
-            continue
-        cpu = int(m.group(3))
-        if cpu > 1:
-            raise ValueError(f"{path}: CPU {cpu}: the tool reads 2-CPU traces")
-        out.append((cpu, m.group(4), stamp(m.group(5)), m.group(6), m.group(7)))
-    return out
+    return [(cpu, flags, t, ev, rest)
+            for _, _, cpu, flags, _, t, ev, rest in records(path, 1, f"{path}: ")]
 
 
 def tick_phase(exits):
@@ -143,10 +135,10 @@ def analyse(path, min_wakes=MIN_WAKES):
                 nb_pending[dst] = (curr[dst], t)
                 end_episode(pid, t, "pulled")
         elif e == "sched_switch":
-            m = SW.search(rest)
+            m = switch(rest)
             if not m:
                 continue
-            prev, pstate, nxt = int(m.group(1)), m.group(2), int(m.group(4))
+            prev, pstate, _, nxt = m
             if nb_pending[cpu] is not None:
                 who, tm = nb_pending[cpu]
                 blocks = who == prev and not pstate.startswith("R") and t - tm <= NEWIDLE_WINDOW

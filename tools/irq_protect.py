@@ -47,7 +47,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import LINE, SW, WAKE, opener  # noqa: E402
+from ftrace_lines import IRQ_FLAGS, SW, WAKE, opener, parse, uncommented  # noqa: E402
 
 NEXT_PRIO = re.compile(r"next_prio=(\d+)")
 MIGRATE = re.compile(r"pid=(\d+) .*orig_cpu=(\d+) dest_cpu=(\d+)")
@@ -108,14 +108,8 @@ def wakeups(path, skip):
         lines = list(opener(path))
     except (OSError, EOFError, ValueError) as e:
         die("%s: cannot read: %s" % (path, e))
-    for n, line in enumerate(lines, 1):
-        if line.startswith("#"):
-            continue
-        m = LINE.match(line)
-        if not m:
-            continue
-        _, tpid, cpu, flags, ts, ev, args = m.groups()
-        cpu, tpid, t = int(cpu), int(tpid), float(ts) * 1e6
+    for n, (_, tpid, cpu, flags, ts, _, ev, args) in parse(uncommented(lines)):
+        t = float(ts) * 1e6
         if ev != "sched_switch" and curr.get(cpu, tpid) != tpid:
             # a recording leaves out some switches of tasks outside the file: the line's
             # task is the one running there, since an unknown time
@@ -202,7 +196,7 @@ def wakeups(path, skip):
             woke[pid] = t
             if pid in pend or pid in curr.values() or target not in curr:
                 continue
-            isirq = flags[2:3] in ("h", "H", "s") or tpid == 0 or irq.get(cpu) == ts
+            isirq = flags[2:3] in IRQ_FLAGS or tpid == 0 or irq.get(cpu) == ts
             frm = ("irq" if cpu == target else "irq-other") if isirq else (
                 "own" if cpu == target else "other")
             if frm != FROM[0] or not curr[target]:

@@ -71,6 +71,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import flags, run  # noqa: E402
 from run_stretch import BadInput, dir_rows  # noqa: E402
 from rtapp_event_cost import phases  # noqa: E402
 
@@ -340,15 +341,8 @@ def foreign_fit(rows, by_phase=False):
 
 
 def main(argv):
-    as_json = quiet = by_resume = False
-    while argv and argv[0] in ("--json", "--quiet-only", "--resumes"):
-        if argv[0] == "--json":
-            as_json = True
-        elif argv[0] == "--resumes":
-            by_resume = True
-        else:
-            quiet = True
-        argv = argv[1:]
+    seen, argv = flags(argv, ("--json", "--quiet-only", "--resumes"))
+    as_json, quiet, by_resume = "--json" in seen, "--quiet-only" in seen, "--resumes" in seen
     if not argv or any(a.startswith("-") for a in argv):
         sys.stderr.write("usage: loop_other.py [--json] [--quiet-only] [--resumes] DIR...\n")
         return 2
@@ -475,10 +469,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        STATUS = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        STATUS = 1
-    sys.exit(STATUS)
+    run(main)

@@ -31,7 +31,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import LINE, WAKE, opener, stamp  # noqa: E402
+from ftrace_lines import WAKE, records  # noqa: E402
 
 DEFAULT_PAIRS = ["Binder-display>Event-Browser", "Event-Browser>BrowserDisplay"]
 
@@ -66,14 +66,13 @@ def wakes(d, pairs):
     if not traces:
         die("%s: no real.trace.xz or sim.trace" % d)
     out = {p: [] for p in pairs}
-    for line in opener(traces[0]):
-        m = LINE.match(line)
-        if not m or m.group(6) != "sched_waking":
+    for tcomm, _, _, _, _, t, ev, rest in records(traces[0]):
+        if ev != "sched_waking":
             continue
-        w = WAKE.match(m.group(7))
-        key = (m.group(1).strip(), w.group(1)) if w else None
+        w = WAKE.match(rest)
+        key = (tcomm.strip(), w.group(1)) if w else None
         if key in out:
-            out[key].append(stamp(m.group(5)))
+            out[key].append(t)
     return out
 
 

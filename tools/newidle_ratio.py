@@ -23,19 +23,18 @@ import json
 import math
 import sys
 
-from ftrace_lines import LINE, SW, opener
+from ftrace_lines import records, switch
 from wake_situations import newidle
 
 
 def idle_entries(path):
     """the switches to the idle task in the trace"""
     n = 0
-    for line in opener(path):
-        m = LINE.match(line)
-        if not m or m.group(6) != "sched_switch":
+    for _, _, _, _, _, _, ev, rest in records(path):
+        if ev != "sched_switch":
             continue
-        s = SW.search(m.group(7))
-        if s and int(s.group(4)) == 0:
+        s = switch(rest)
+        if s and s[3] == 0:
             n += 1
     return n
 

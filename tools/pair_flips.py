@@ -45,7 +45,7 @@ Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no pair 
 import json
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
+from ftrace_lines import IRQ_ENTRY, WAKE, WideTrace, last_named, records, switch, task_waking
 
 NEWIDLE_WINDOW = 100000  # ns: a pull this close before its CPU's task blocks is its newidle pull
 
@@ -58,15 +58,11 @@ def fields(rest):
 def lines(path):
     """(comm, pid, cpu, flags, ns, event, rest) of each line, schedlab's migrate-before-waking
     order put in the kernel's (waking, then migrate)"""
-    out = []
-    for line in opener(path):
-        m = LINE.match(line)
-        if not m:
-            continue
-        tcomm, tpid, cpu, flags, ts, ev, rest = m.groups()
-        if int(cpu) > 1:
-            raise ValueError(f"{path}: CPU {cpu}: the tool reads 2-CPU traces")
-        out.append((tcomm.strip(), int(tpid), int(cpu), flags, stamp(ts), ev, rest))
+    try:
+        out = [(tcomm.strip(), tpid, cpu, flags, t, ev, rest)
+               for tcomm, tpid, cpu, flags, _, t, ev, rest in records(path, max_cpu=1)]
+    except WideTrace as e:  # the CPU as the line writes it
+        raise ValueError(f"{path}: CPU {e.column}: the tool reads 2-CPU traces") from None
     i = 0
     while i < len(out):
         a = out[i]
@@ -92,9 +88,9 @@ def next_switch(ev):
     for i in range(len(ev) - 1, -1, -1):
         nxt[i] = dict(last)
         if ev[i][5] == "sched_switch":
-            s = SW.search(ev[i][6])
+            s = switch(ev[i][6])
             if s:
-                last[ev[i][2]] = (ev[i][4], int(s.group(1)), s.group(2))
+                last[ev[i][2]] = (ev[i][4], s[0], s[1])
     return nxt
 
 
@@ -126,13 +122,13 @@ def analyse(path, minimum):
                     w[1] = (("wakee: " if pid == key[1] else "waker: ") +
                             ("own " if key == own else "") + label)
     for i, (tcomm, tpid, cpu, flags, t, name, rest) in enumerate(ev):
-        if name in ("hrtimer_expire_entry", "irq_handler_entry"):
+        if name in IRQ_ENTRY:
             mark[cpu] = t
         elif name == "sched_switch":
-            s = SW.search(rest)
+            s = switch(rest)
             if not s:
                 continue
-            prev, pstate, ncomm, nx = int(s.group(1)), s.group(2), s.group(3), int(s.group(4))
+            prev, pstate, ncomm, nx = s
             if prev and pstate.startswith("R"):
                 queued[prev] = cpu
             queued.pop(nx, None)
@@ -149,8 +145,7 @@ def analyse(path, minimum):
             a, b = cpu, 1 - cpu
             if pid in queued or pid in curr.values() or pid not in cpu_of or b not in curr:
                 continue
-            irq = (flags[2:3] in ("h", "H", "s") or mark.get(cpu) == t or tpid == 0 or
-                   curr.get(cpu) != tpid)
+            irq = not task_waking(flags, t, tpid, cpu, mark, curr)  # mark, t: in ns here
             live = [c for q, c in queued.items() if seen_to.get(q, 0) > t]
             b_idle = curr.get(b, 0) == 0 and b not in live
             a_alone = a not in live

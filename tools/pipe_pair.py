@@ -32,10 +32,8 @@ import re
 import sys
 from collections import Counter, defaultdict
 
-from ftrace_lines import last_named
+from ftrace_lines import last_named, opener, parse, switch, uncommented
 
-LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+)\.(\d+):\s+(\w+):\s(.*)$")
-SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)")
 WAKE = re.compile(r"pid=(\d+) prio=\d+ target_cpu=(\d+)")
 MIG = re.compile(r"pid=(\d+) prio=\d+ orig_cpu=(\d+) dest_cpu=(\d+)")
 IDLE = re.compile(r"state=(\d+) cpu_id=(\d+)")
@@ -49,22 +47,15 @@ def die(msg):
 def events(path):
     """(t_us, cpu, pid, flags, event, args) per line, in the file's order."""
     try:
-        f = lzma.open(path, "rt", errors="replace") if path.endswith(".xz") else open(
-            path, errors="replace")
+        f = opener(path)
         out = []
         with f:
-            for n, line in enumerate(f, 1):
-                if line.startswith("#"):
-                    continue
-                m = LINE.match(line)
-                if not m:
-                    continue
-                _, pid, cpu, flags, sec, frac, ev, args = m.groups()
+            for n, (_, pid, cpu, flags, ts, _, ev, args) in parse(uncommented(f)):
+                sec, frac = ts.split(".")
                 if len(frac) not in (6, 9):
                     die("%s:%d: expected a timestamp with 6 or 9 decimals" % (path, n))
                 # us: ftrace's text has 6 decimals, schedlab's --trace-out 9
-                out.append((int(sec) * 1000000 + int(frac[:6]), int(cpu), int(pid), flags, ev,
-                            args))
+                out.append((int(sec) * 1000000 + int(frac[:6]), cpu, pid, flags, ev, args))
         return out
     except (OSError, lzma.LZMAError, EOFError) as e:
         die("%s: %s" % (path, e))
@@ -124,10 +115,10 @@ def analyse(path):
     state, since = None, 0  # the pair: "A" (together) / "B" (apart) at its last wake-up
     for t, cpu, pid, flags, ev, args in evs:
         if ev == "sched_switch":
-            s = SW.search(args)
+            s = switch(args)
             if not s:
                 continue
-            prev, pst, nxt = int(s.group(1)), s.group(2), int(s.group(4))
+            prev, pst, _, nxt = s
             if prev and pst.startswith("R"):
                 queued[cpu].add(prev)
             for q in queued.values():

@@ -42,19 +42,13 @@ Usage: preempt_causes.py [--window US] [--min N] [--task NAME] TRACE...
 Exit 2 on a file that cannot be read, on a bad option, or when no preemption is found.
 """
 import lzma
-import os
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener
+from cli_common import run
+from ftrace_lines import IRQ_FLAGS, WAKE, records, switch
 
 CAUSES = ("own", "irq", "remote", "later")
 OUTCOMES = ("now", "later", "after", "other")
-
-
-def ns(stamp):
-    """seconds.fraction as integer ns, without a float's rounding"""
-    sec, frac = stamp.split(".")
-    return int(sec) * 1000000000 + int((frac + "000000000")[:9])
 
 
 class Trace:
@@ -109,12 +103,8 @@ class Trace:
             c[out] = c.get(out, 0) + 1
         self.running[cpu], self.in_at[cpu] = nxt, t
 
-    def line(self, line):
-        m = LINE.match(line)
-        if not m:
-            return
-        name, pid, cpu, flags, stamp, event, rest = m.groups()
-        pid, cpu, t = int(pid), int(cpu), ns(stamp)
+    def line(self, name, pid, cpu, flags, t, event, rest):
+        """one line of the trace, as ftrace_lines.records() reads it"""
         if pid and self.running.get(cpu) != pid:
             self.running[cpu], self.in_at[cpu] = pid, 0
             self.comm.setdefault(pid, name.strip())
@@ -123,25 +113,24 @@ class Trace:
         elif event == "sched_waking":
             w = WAKE.search(rest)
             if w:
-                irq = flags[2:3] in ("h", "H", "s") or self.hrt.get(cpu) == t or not pid
+                irq = flags[2:3] in IRQ_FLAGS or self.hrt.get(cpu) == t or not pid
                 self.waking[int(w.group(2))] = (cpu, "irq" if irq else pid)
         elif event == "sched_wakeup":
             w = WAKE.search(rest)
             if w:
                 self.wakeup(pid, cpu, t, int(w.group(2)), w.group(1), int(w.group(4)))
         elif event == "sched_switch":
-            s = SW.search(rest)
+            s = switch(rest)
             if s:
-                self.switch(cpu, t, int(s.group(1)), s.group(2), int(s.group(4)), s.group(3))
+                self.switch(cpu, t, s[0], s[1], s[3], s[2])
 
 
 def read(path, window_ns, pairs, busy):
     """adds one trace to pairs ((preempted, switched in) -> {cause: count, 'off': [us]}) and
     busy ((running, wakee, path) -> {outcome: count}); returns how many preemptions"""
     tr = Trace(window_ns, pairs, busy)
-    with opener(path) as f:
-        for line in f:
-            tr.line(line)
+    for name, pid, cpu, flags, _, t, event, rest in records(path):
+        tr.line(name, pid, cpu, flags, t, event, rest)
     return tr.n
 
 
@@ -245,11 +234,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        STATUS = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader went away (| head): the output could not be written
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        STATUS = 1
-    sys.exit(STATUS)
+    run(main)

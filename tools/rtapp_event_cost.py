@@ -37,7 +37,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rtapp_json  # noqa: E402
-from ftrace_lines import LINE, SW, opener, stamp  # noqa: E402
+from ftrace_lines import opener, parse, switch  # noqa: E402
 from run_stretch import BadInput, log_rows, logs_of  # noqa: E402
 
 # sched_switch's prev_comm up to the first space (a name with a space is cut there)
@@ -76,26 +76,23 @@ def trace_cpu(path):
     on = {}  # cpu -> (pid, since)
     acc = {}
     try:
-        for no, line in enumerate(opener(path), 1):
-            m = LINE.match(line)
-            if not m or m.group(6) not in ("sched_switch", "sched_waking"):
+        for no, (tcomm, pid, cpu, _, _, t, ev, rest) in parse(opener(path)):
+            if ev not in ("sched_switch", "sched_waking"):
                 continue
-            t = stamp(m.group(5))
-            cpu, pid = int(m.group(3)), int(m.group(2))
-            if m.group(6) == "sched_waking":
+            if ev == "sched_waking":
                 if pid:
-                    acc.setdefault(pid, [0, 0, m.group(1).strip()])[1] += 1
+                    acc.setdefault(pid, [0, 0, tcomm.strip()])[1] += 1
                 continue
-            w = SW.search(m.group(7))
+            w = switch(rest)
             if not w:
                 raise BadInput("%s:%d: expected prev_pid and next_pid in sched_switch" %
                                (path, no))
-            prev, nxt = int(w.group(1)), int(w.group(4))
+            prev, _, _, nxt = w
             if cpu in on and on[cpu][0] == prev and prev:
                 a = acc.setdefault(prev, [0, 0, ""])
                 a[0] += t - on[cpu][1]
             if prev:
-                c = PREV_COMM.search(m.group(7))
+                c = PREV_COMM.search(rest)
                 acc.setdefault(prev, [0, 0, ""])[2] = c.group(1) if c else ""
             on[cpu] = (nxt, t)
     except OSError as e:

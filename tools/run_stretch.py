@@ -74,7 +74,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import LINE, SW, WAKE, opener  # noqa: E402
+from ftrace_lines import IRQ_FLAGS, WAKE, opener, parse, switch, uncommented  # noqa: E402
+from cli_common import flags, run  # noqa: E402
 from rtapp_json import BadInput, log_basename  # noqa: E402
 
 IDLE_MAX = 0.1  # busy share under which the other vCPU counts as idle
@@ -147,27 +148,17 @@ def read_trace(path):
     running = {}  # cpu -> (pid, since)
     seen = False
     with opener(path) as f:
-        for no, line in enumerate(f, 1):
-            if line.startswith("#") or not line.strip():
-                continue
-            m = LINE.match(line)
-            if not m:
-                continue
-            cpu = int(m.group(3))
-            sec, frac = m.group(5).split(".")
-            t = int(sec) * 1000000000 + int((frac + "000000000")[:9])
-            ev = m.group(6)
-            in_irq = m.group(4)[2:3] in ("h", "H", "s")
+        for no, (_, tpid, cpu, lflags, _, t, ev, rest) in parse(uncommented(f)):
+            in_irq = lflags[2:3] in IRQ_FLAGS
             if ev == "sched_waking":
-                wk = WAKE.search(m.group(7))
+                wk = WAKE.search(rest)
                 if wk:
-                    woken.setdefault(int(wk.group(2)), []).append(
-                        (t, cpu, in_irq, int(m.group(2))))
+                    woken.setdefault(int(wk.group(2)), []).append((t, cpu, in_irq, tpid))
             if in_irq and ev != "cpu_idle":
                 irqs.setdefault(cpu, []).append(t)
-            elif ev == "sched_waking" and int(m.group(2)):
-                wakes.setdefault(int(m.group(2)), []).append(t)
-            if ev == "cpu_idle" and "state=4294967295" not in m.group(7):
+            elif ev == "sched_waking" and tpid:
+                wakes.setdefault(tpid, []).append(t)
+            if ev == "cpu_idle" and "state=4294967295" not in rest:
                 # the CPU goes idle: whatever ran there has stopped, its switch-out line
                 # missing (some recordings lose the switch-outs of the threads left named
                 # rt-app)
@@ -181,12 +172,12 @@ def read_trace(path):
                 continue
             if ev != "sched_switch":
                 continue
-            s = SW.search(m.group(7))
+            s = switch(rest)
             if not s:
                 raise BadInput("%s:%d: expected sched_switch's prev_pid, prev_state, next_comm "
                                "and next_pid" % (path, no))
             seen = True
-            prev, state, ncomm, nxt = int(s.group(1)), s.group(2), s.group(3), int(s.group(4))
+            prev, state, ncomm, nxt = s
             was = running.get(cpu, (0, 0))[0]
             if was and (was == prev or was != nxt):
                 if was != prev:
@@ -494,15 +485,8 @@ GROUPS = (("other", ("idle", "part", "rt-app", "else")), ("irq", ("0", "1+")),
 
 
 def main(argv):
-    as_json = threads = taken = False
-    while argv and argv[0] in ("--json", "--threads", "--taken"):
-        if argv[0] == "--json":
-            as_json = True
-        elif argv[0] == "--threads":
-            threads = True
-        else:
-            taken = True
-        argv = argv[1:]
+    seen, argv = flags(argv, ("--json", "--threads", "--taken"))
+    as_json, threads, taken = "--json" in seen, "--threads" in seen, "--taken" in seen
     if not argv or any(a.startswith("-") for a in argv):
         sys.stderr.write("usage: run_stretch.py [--json] [--threads] [--taken] DIR...\n")
         return 2
@@ -591,10 +575,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        STATUS = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        STATUS = 1
-    sys.exit(STATUS)
+    run(main)

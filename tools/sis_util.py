@@ -70,7 +70,7 @@ import json
 import re
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
+from ftrace_lines import WAKE, last_named, numbered, records, switch
 
 # pelt.c, sched-pelt.h: y^32 = 1/2; runnable_avg_yN_inv[n] = (2^32 - 1) y^n, truncated, as the
 # kernel's generator writes it; LOAD_AVG_MAX the fixed point of max = max y + 1024 in that
@@ -205,10 +205,9 @@ def tick_phase(path):
     """(phase ns, {cpu: sorted idle exit times}): the mode of the idle exits' times modulo the
     tick, in 100 us bins, then the median of the exits within 200 us of that bin"""
     exits = {}
-    for line in opener(path):
-        m = LINE.match(line)
-        if m and m.group(6) == "cpu_idle" and "state=4294967295" in m.group(7):
-            exits.setdefault(int(m.group(3)), []).append(stamp(m.group(5)))
+    for _, _, cpu, _, _, t, ev, rest in records(path):
+        if ev == "cpu_idle" and "state=4294967295" in rest:
+            exits.setdefault(cpu, []).append(t)
     allx = [t for v in exits.values() for t in v]
     if not allx:
         return None, exits
@@ -383,9 +382,8 @@ class Trace:
             q.queued = True
         self.curr[cpu] = pid
 
-    def line(self, m, lineno):
-        tcomm, tpid, cpu, _, ts, ev, rest = m.groups()
-        cpu, now = int(cpu), stamp(ts)
+    def line(self, rec, lineno):
+        tcomm, tpid, cpu, _, _, now, ev, rest = rec
         if cpu > 1:
             raise ValueError(f"{self.path}:{lineno}: CPU {cpu}: the tool reads 2-CPU traces")
         if self.t0 is None and ev in ("sched_switch", "sched_waking"):
@@ -393,19 +391,18 @@ class Trace:
         if self.t0 is not None:
             self.t_end = now
         self.ticks_to(now)
-        tpid = int(tpid)
         if ev != "sched_switch" and cpu in self.curr and self.curr[cpu] != tpid:
             self.missed(cpu, tpid, now)
             if tpid in self.tasks and self.tasks[tpid].comm == "?":
                 self.tasks[tpid].comm = tcomm
         if ev == "sched_switch":
-            s = SW.search(rest)
+            s = switch(rest)
             pr = re.search(r"prev_prio=(\d+)", rest)
             npr = re.search(r"next_prio=(\d+)", rest)
             if not s or not pr or not npr:
                 raise ValueError(f"{self.path}:{lineno}: a sched_switch without prev_pid, "
                                  "prev_prio, prev_state, next_pid and next_prio")
-            prev, pstate, nxt = int(s.group(1)), s.group(2), int(s.group(4))
+            prev, pstate, ncomm, nxt = s
             if cpu in self.curr and self.curr[cpu] != prev:
                 self.missed(cpu, prev, now)
             self.curr[cpu] = prev
@@ -426,7 +423,7 @@ class Trace:
             if nxt:
                 q = self.task(nxt, now, cpu)
                 q.fair = int(npr.group(1)) >= 100
-                q.comm = s.group(3)
+                q.comm = ncomm
                 self.ran_on.setdefault(nxt, set()).add(cpu)
                 if q.cpu != cpu:
                     self.move(q, now, cpu)
@@ -492,16 +489,13 @@ class Trace:
                 del self.tasks[int(pm.group(1))]
 
     def run(self):
-        with opener(self.path) as f:
-            for lineno, line in enumerate(f, 1):
-                m = LINE.match(line)
-                if m:
-                    if (self.until is not None and self.t0 is not None and
-                            stamp(m.group(5)) > self.t0 + self.until):
-                        self.ticks_to(self.t0 + self.until)
-                        self.t_end = self.t0 + self.until
-                        break
-                    self.line(m, lineno)
+        for lineno, rec in numbered(self.path):
+            if (self.until is not None and self.t0 is not None and
+                    rec[5] > self.t0 + self.until):
+                self.ticks_to(self.t0 + self.until)
+                self.t_end = self.t0 + self.until
+                break
+            self.line(rec, lineno)
         if self.t_end is not None:
             for c in list(self.since):
                 self.account(c, self.t_end, False)  # the runs open at the end: slices, no burst

@@ -34,7 +34,7 @@ cannot be read or traces without a wake-up of that class that slept alone.
 import re
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
+from ftrace_lines import IRQ_ENTRY, IRQ_FLAGS, WAKE, last_named, records, switch
 
 NEXT_PRIO = re.compile(r"next_prio=(\d+)")
 
@@ -53,71 +53,60 @@ def analyse(path, timed=False):
     mark = None  # (cpu, time) of the last interrupt entry line
     out = []
     seen_to = last_named(path)
-    with opener(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
+    for tcomm, tpid, cpu, flags, ts, now, ev, rest in records(path, max_cpu=1):
+        if ev != "sched_switch" and curr.get(cpu, tpid) != tpid:
+            # a switch the recording left out: the line's task runs there
+            curr[cpu] = tpid
+            for q in queued.values():
+                q.discard(tpid)
+        if ev in IRQ_ENTRY:
+            mark = (cpu, ts)
+        elif ev == "sched_switch":
+            s = switch(rest)
+            if not s:
                 continue
-            _, _, cpu, flags, ts, ev, rest = m.groups()
-            cpu = int(cpu)
-            if cpu > 1:
-                raise ValueError(f"CPU {cpu}: the tool reads 2-CPU traces")
-            tpid = int(m.group(2))
-            if ev != "sched_switch" and curr.get(cpu, tpid) != tpid:
-                # a switch the recording left out: the line's task runs there
-                curr[cpu] = tpid
-                for q in queued.values():
-                    q.discard(tpid)
-            if ev in ("hrtimer_expire_entry", "irq_handler_entry"):
-                mark = (cpu, ts)
-            elif ev == "sched_switch":
-                s = SW.search(rest)
-                if not s:
-                    continue
-                prev, nxt = int(s.group(1)), int(s.group(4))
-                np = NEXT_PRIO.search(rest)
-                if np:
-                    prio[nxt] = int(np.group(1))
-                q = queued[cpu]
-                if prev and s.group(2).startswith("R"):
-                    q.add(prev)
-                elif prev:
-                    q.discard(prev)
-                    slept[prev] = bool(q)  # the task switched in waited beside it too
+            prev, pstate, _, nxt = s
+            np = NEXT_PRIO.search(rest)
+            if np:
+                prio[nxt] = int(np.group(1))
+            q = queued[cpu]
+            if prev and pstate.startswith("R"):
+                q.add(prev)
+            elif prev:
+                q.discard(prev)
+                slept[prev] = bool(q)  # the task switched in waited beside it too
+            for qq in queued.values():
+                qq.discard(nxt)
+            curr[cpu] = nxt
+            if nxt:
+                last[nxt] = cpu
+                seen.setdefault(nxt, set()).add(cpu)
+                for c in coming.values():
+                    c.discard(nxt)
+        elif ev == "sched_waking":
+            s = WAKE.search(rest)
+            pid = int(s.group(2)) if s else 0
+            irq = flags[2:3] in IRQ_FLAGS or mark == (cpu, ts) or tcomm.startswith("<idle>")
+            if not s or not irq or last.get(pid) != cpu:
+                continue
+            x_busy = curr.get(cpu, 0) != 0
+            o_idle = curr.get(1 - cpu, 0) == 0 and not any(
+                seen_to.get(q, 0) > now for q in coming[1 - cpu])
+            same = prio.get(curr.get(cpu, 0)) == int(s.group(3))
+            pend[pid] = (cpu, (x_busy, o_idle), (slept.get(pid, True), same), now)
+        elif ev == "sched_wakeup":
+            s = WAKE.search(rest)
+            if not s:
+                continue
+            pid, tgt = int(s.group(2)), int(s.group(4))
+            coming[tgt].add(pid)
+            if curr.get(tgt) != pid:
                 for qq in queued.values():
-                    qq.discard(nxt)
-                curr[cpu] = nxt
-                if nxt:
-                    last[nxt] = cpu
-                    seen.setdefault(nxt, set()).add(cpu)
-                    for c in coming.values():
-                        c.discard(nxt)
-            elif ev == "sched_waking":
-                s = WAKE.search(rest)
-                pid = int(s.group(2)) if s else 0
-                irq = flags[2:3] in ("h", "H", "s") or mark == (cpu, ts) or \
-                    line.lstrip().startswith("<idle>")
-                if not s or not irq or last.get(pid) != cpu:
-                    continue
-                x_busy = curr.get(cpu, 0) != 0
-                now = stamp(ts)
-                o_idle = curr.get(1 - cpu, 0) == 0 and not any(
-                    seen_to.get(q, 0) > now for q in coming[1 - cpu])
-                same = prio.get(curr.get(cpu, 0)) == int(s.group(3))
-                pend[pid] = (cpu, (x_busy, o_idle), (slept.get(pid, True), same), now)
-            elif ev == "sched_wakeup":
-                s = WAKE.search(rest)
-                if not s:
-                    continue
-                pid, tgt = int(s.group(2)), int(s.group(4))
-                coming[tgt].add(pid)
-                if curr.get(tgt) != pid:
-                    for qq in queued.values():
-                        qq.discard(pid)
-                    queued[tgt].add(pid)
-                if pid in pend:
-                    x, key, (others, same), t = pend.pop(pid)
-                    out.append((pid, key, (others, same), tgt == x, t))
+                    qq.discard(pid)
+                queued[tgt].add(pid)
+            if pid in pend:
+                x, key, (others, same), t = pend.pop(pid)
+                out.append((pid, key, (others, same), tgt == x, t))
     return [(k, o, st) + ((t,) if timed else ()) for pid, k, o, st, t in out
             if len(seen.get(pid, ())) == 2]
 

@@ -37,10 +37,10 @@ Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is cou
 """
 import lzma
 import math
-import os
 import sys
 
-from ftrace_lines import LINE, SW, WAKE, opener
+from cli_common import run
+from ftrace_lines import WAKE, records, switch
 
 SLICE_NS = 1400000  # the waker's first slice (6.18's base slice on 2 CPUs)
 SLEPT_NS = 1000000  # the wakee's least sleep: leaves out the second half of a hand-off
@@ -62,12 +62,6 @@ def size_row(uw, ue, ratio):
     return 2 if w >= e * ratio else 0 if e >= w * ratio else 1
 
 
-def ns(stamp):
-    """seconds.fraction as integer ns, without a float's rounding"""
-    sec, frac = stamp.split(".")
-    return int(sec) * 1000000000 + int((frac + "000000000")[:9])
-
-
 def read(path, tables, short=False, again=False, no_again=False, ratio=8):
     """adds the counted wake-ups of one trace to tables (pairs, runs, sleeps, sizes); returns
     how many"""
@@ -76,61 +70,54 @@ def read(path, tables, short=False, again=False, no_again=False, ratio=8):
     util = {}  # pid: [utilization, since, running]
     took, bounced = {}, {}  # --again: whose CPU a task took (pid, when), whom it bounced on
     n = 0
-    with opener(path) as f:
-        for line in f:
-            m = LINE.match(line)
-            if not m:
+    for _, pid, cpu, flags, _, t, event, rest in records(path):
+        if event == "sched_switch":
+            s = switch(rest)
+            if not s:
                 continue
-            _, pid, cpu, flags, stamp, event, rest = m.groups()
-            pid, cpu, t = int(pid), int(cpu), ns(stamp)
-            if event == "sched_switch":
-                s = SW.search(rest)
-                if not s:
-                    continue
-                prev, nxt = int(s.group(1)), int(s.group(4))
-                state = s.group(2)
-                for p, on in ((prev, False), (nxt, True)):
-                    if p:
-                        u = util.setdefault(p, [0.0, t, False])
-                        u[0], u[1], u[2] = util_at(u, t), t, on
-                if prev:
-                    out_at[prev] = t
-                    was = took.pop(prev, None)
-                    if was and state[0] in "SD" and t - was[1] <= BOUNCE_NS:
-                        bounced[prev] = was[0]
-                if nxt and prev and state.startswith("R"):
-                    took[nxt] = (prev, t)
-                else:
-                    took.pop(nxt, None)
-                cur[cpu], in_at[cpu] = nxt, t
-                if nxt:
-                    comm[nxt] = s.group(3)
-            elif event == "sched_wakeup":
-                w = WAKE.search(rest)
-                if not w:
-                    continue
-                wakee, target = int(w.group(2)), int(w.group(4))
-                comm[wakee] = w.group(1)
-                bounced_on = bounced.pop(wakee, None)
-                if (again and bounced_on != pid) or (no_again and bounced_on == pid):
-                    continue
-                if (target != cpu or len(flags) < 4 or flags[2] != "." or not pid
-                        or cur.get(cpu) != pid or wakee == pid or wakee not in out_at):
-                    continue
-                ran, slept = t - in_at[cpu], t - out_at[wakee]
-                if not again and (ran >= SLICE_NS or (slept < SLEPT_NS) != short):
-                    continue
-                flag = flags[1] != "."
-                n += 1
-                key = (comm.get(pid, "?"), w.group(1))
-                size = size_row(util_at(util.get(pid, [0, t, False]), t),
-                                util_at(util.get(wakee, [0, t, False]), t), ratio)
-                for table, k in ((pairs, key), (runs, sum(ran >= b * 1000 for b in RUN_BINS_US)),
-                                 (sleeps, sum(slept >= b * 1000000 for b in SLEEP_BINS_MS)),
-                                 (sizes, size)):
-                    c = table.setdefault(k, [0, 0])
-                    c[0] += 1
-                    c[1] += flag
+            prev, state, ncomm, nxt = s
+            for p, on in ((prev, False), (nxt, True)):
+                if p:
+                    u = util.setdefault(p, [0.0, t, False])
+                    u[0], u[1], u[2] = util_at(u, t), t, on
+            if prev:
+                out_at[prev] = t
+                was = took.pop(prev, None)
+                if was and state[0] in "SD" and t - was[1] <= BOUNCE_NS:
+                    bounced[prev] = was[0]
+            if nxt and prev and state.startswith("R"):
+                took[nxt] = (prev, t)
+            else:
+                took.pop(nxt, None)
+            cur[cpu], in_at[cpu] = nxt, t
+            if nxt:
+                comm[nxt] = ncomm
+        elif event == "sched_wakeup":
+            w = WAKE.search(rest)
+            if not w:
+                continue
+            wakee, target = int(w.group(2)), int(w.group(4))
+            comm[wakee] = w.group(1)
+            bounced_on = bounced.pop(wakee, None)
+            if (again and bounced_on != pid) or (no_again and bounced_on == pid):
+                continue
+            if (target != cpu or len(flags) < 4 or flags[2] != "." or not pid
+                    or cur.get(cpu) != pid or wakee == pid or wakee not in out_at):
+                continue
+            ran, slept = t - in_at[cpu], t - out_at[wakee]
+            if not again and (ran >= SLICE_NS or (slept < SLEPT_NS) != short):
+                continue
+            flag = flags[1] != "."
+            n += 1
+            key = (comm.get(pid, "?"), w.group(1))
+            size = size_row(util_at(util.get(pid, [0, t, False]), t),
+                            util_at(util.get(wakee, [0, t, False]), t), ratio)
+            for table, k in ((pairs, key), (runs, sum(ran >= b * 1000 for b in RUN_BINS_US)),
+                             (sleeps, sum(slept >= b * 1000000 for b in SLEEP_BINS_MS)),
+                             (sizes, size)):
+                c = table.setdefault(k, [0, 0])
+                c[0] += 1
+                c[1] += flag
     return n
 
 
@@ -232,11 +219,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        STATUS = main(sys.argv[1:])
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader went away (| head): the output could not be written
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        STATUS = 1
-    sys.exit(STATUS)
+    run(main)

@@ -55,7 +55,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import LINE, SW, WAKE, opener  # noqa: E402
+from ftrace_lines import IRQ_FLAGS, SW, WAKE, opener, parse, uncommented  # noqa: E402
 from wake_preempt_pairs import util_at  # noqa: E402
 
 MIGRATE = re.compile(r"pid=(\d+) .*orig_cpu=(\d+) dest_cpu=(\d+)")
@@ -94,14 +94,8 @@ def wakeups(path, tasks):
         lines = list(f)
     except (OSError, EOFError, ValueError) as e:
         die("%s: cannot read: %s" % (path, e))
-    for n, line in enumerate(lines, 1):
-        if line.startswith("#"):
-            continue
-        m = LINE.match(line)
-        if not m:
-            continue
-        _, tpid, cpu, flags, ts, ev, args = m.groups()
-        cpu, tpid, t = int(cpu), int(tpid), float(ts) * 1e6
+    for n, (_, tpid, cpu, flags, ts, _, ev, args) in parse(uncommented(lines)):
+        t = float(ts) * 1e6
         if ev in IRQ_LINES:
             irq[cpu] = ts
         elif ev == "sched_migrate_task":
@@ -148,7 +142,7 @@ def wakeups(path, tasks):
             if pid in pend or pid in curr.values() or target not in curr:
                 continue
             other = [c for c in curr if c != target]
-            if flags[2:3] in ("h", "H", "s") or tpid == 0 or irq.get(cpu) == ts:
+            if flags[2:3] in IRQ_FLAGS or tpid == 0 or irq.get(cpu) == ts:
                 frm = "irq" if cpu == target else "irq-other"
             elif cpu == target:
                 frm = "own"

@@ -1,0 +1,28 @@
+"""What the command-line tools (tools/loop_other.py, run_stretch.py, preempt_causes.py,
+rtapp_loop_cost.py, wake_preempt_pairs.py) share around their main(): the leading flags
+(flags) and the exit (run): main's status, or 1 when the output could not be written.
+"""
+import os
+import sys
+
+
+def flags(argv, names):
+    """(the set of the names argv starts with, in any order and number, the rest of argv)"""
+    seen = set()
+    while argv and argv[0] in names:
+        seen.add(argv[0])
+        argv = argv[1:]
+    return seen, argv
+
+
+def run(main):
+    """exit with main(sys.argv[1:])'s status; when the reader went away (| head) and the output
+    could not be written, with 1, stdout then pointed at /dev/null so that Python's own flush
+    at exit does not fail again"""
+    try:
+        status = main(sys.argv[1:])
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 1
+    sys.exit(status)
