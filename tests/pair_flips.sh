@@ -83,6 +83,16 @@ grep -q '^  paired, other busy, waker alone: away  *real  *1 of  *3 ( 333) model
 	fail "placements: $(cat "$T/out")"
 "$PY" "$TOOLPY" --min 2 --by pair "$T/real.trace" >"$T/out" || fail "--by pair: exit $?"
 grep -q '^W -> P  *1000\.0  *75 250\.00 250\.00$' "$T/out" || fail "--by pair: $(cat "$T/out")"
+# two pairs of the same wake-ups (the same trace with W and P renamed X and Q, a second file):
+# ordered by name whatever the interpreter's hash seed (a set's order changed with it)
+sed 's/W-10/X-10/; s/comm=W /comm=X /g; s/comm=P /comm=Q /g; s/prev_comm=W /prev_comm=X /g; s/next_comm=W /next_comm=X /g; s/next_comm=P /next_comm=Q /g; s/prev_comm=P /prev_comm=Q /g' \
+	"$T/real.trace" >"$T/renamed.trace"
+for h in 0 1 2 3 4 5; do
+	PYTHONHASHSEED=$h "$PY" "$TOOLPY" --min 2 --by pair "$T/real.trace" "$T/renamed.trace" >"$T/out" ||
+		fail "--by pair, two files: exit $?"
+	[ "$(grep -o '^[WX] -> [PQ]' "$T/out" | tr '\n' ' ')" = "W -> P X -> Q " ] ||
+		fail "--by pair, hash seed $h: $(cat "$T/out")"
+done
 "$PY" "$TOOLPY" --min 2 --json "$T/real.trace" >"$T/out" || fail "--json: exit $?"
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["summary"]["real"]; assert s["paired_share"] == 0.75 and abs(s["paired -> crossed"] - 250) < 1e-6, s' "$T/out" ||
 	fail "--json: $(cat "$T/out")"
@@ -93,6 +103,9 @@ rc=0
 sed 's/\[001\]/[002]/' "$T/real.trace" >"$T/three.trace"
 tool_error "$T/three.trace" "2-CPU"
 tool_error "$T/missing.trace" missing.trace
+# a cut .xz: exit 2 naming the file (ftrace_lines' opener), not lzma's EOFError
+xz -c "$T/real.trace" | head -c 100 >"$T/cut.trace.xz"
+tool_error "$T/cut.trace.xz" "cut.trace.xz: a cut or corrupt .xz file"
 rc=0
 "$PY" "$TOOLPY" --min x "$T/real.trace" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q 'expected a count' "$T/err" || fail "--min x: exit $rc"

@@ -20,10 +20,39 @@ SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=
 WAKE = re.compile(r"comm=(.*) pid=(\d+) prio=(\d+) target_cpu=(\d+)")
 
 
+class _Xz:
+    """an .xz trace's lines; a cut or corrupt stream is an OSError naming the file (every tool
+    catches OSError and exits 2), not lzma's EOFError or LZMAError without the path"""
+
+    def __init__(self, path):
+        self.path, self.f = path, lzma.open(path, "rt", errors="replace")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+        return False
+
+    def __iter__(self):
+        try:
+            yield from self.f
+        except (EOFError, lzma.LZMAError) as e:
+            raise OSError(f"{self.path}: a cut or corrupt .xz file ({e})") from None
+
+    def read(self, *n):
+        try:
+            return self.f.read(*n)
+        except (EOFError, lzma.LZMAError) as e:
+            raise OSError(f"{self.path}: a cut or corrupt .xz file ({e})") from None
+
+    def close(self):
+        self.f.close()
+
+
 def opener(path):
     """the trace at path as text lines, undecodable bytes replaced"""
-    return lzma.open(path, "rt", errors="replace") if path.endswith(".xz") else open(
-        path, errors="replace")
+    return _Xz(path) if path.endswith(".xz") else open(path, errors="replace")
 
 
 PIDS = re.compile(r"pid=(\d+)")

@@ -312,7 +312,7 @@ def main(argv):
             for (way, label), n in r["flips"].items():
                 c = rows.setdefault((way, label), {})
                 c[side] = c.get(side, 0.0) + n / secs
-    order = sorted(rows, key=lambda k: (k[0], -max(rows[k].values())))
+    order = sorted(rows, key=lambda k: (k[0], -max(rows[k].values()), k[1]))
     kinds = {}
     for (way, label), v in rows.items():
         for side, x in v.items():
@@ -330,8 +330,9 @@ def main(argv):
                                      if wy == way) / secs
     per_pair = []
     if by:
+        # ties by name: a set's order changes with PYTHONHASHSEED
         names = sorted(set(n for side, _ in sides for n in data[side][0]),
-                       key=lambda n: -data["real"][0].get(n, dict(wakes=0))["wakes"])
+                       key=lambda n: (-data["real"][0].get(n, dict(wakes=0))["wakes"], n))
         for n in names:
             r = dict(pair=f"{n[0]} -> {n[1]}")
             for side, _ in sides:

@@ -121,7 +121,8 @@ def main(argv):
         try:
             rows += analyse(p)
         except (OSError, ValueError) as e:
-            print(f"wake_irq.py: {p}: {e}", file=sys.stderr)
+            msg = str(e)  # opener's own errors name the file already
+            print(f"wake_irq.py: {msg if msg.startswith(p) else p + ': ' + msg}", file=sys.stderr)
             return 2
     print("interrupt wake-ups of a task last on the interrupt's CPU X (O: the other CPU)")
     print(f"{'X':6} {'O':6} {'wake-ups':>9} {'stayed':>7} {'slept alone':>12} {'stayed':>7}")

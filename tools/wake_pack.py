@@ -284,7 +284,8 @@ def main(argv):
         try:
             rows += analyse(p)
         except OSError as e:
-            print(f"wake_pack.py: {p}: {e}", file=sys.stderr)
+            msg = str(e)  # opener's own errors name the file already
+            print(f"wake_pack.py: {msg if msg.startswith(p) else p + ': ' + msg}", file=sys.stderr)
             return 2
     if not rows:
         print("wake_pack.py: no wake-up by a running task while the other CPU was idle in "
