@@ -725,7 +725,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		sl_arm_work(sim, rq, next);
 		if (next->sched_class->post_schedule)
 			next->sched_class->post_schedule(sim, rq);
-	} else {
+	} else if (!rq->in_newidle) {
 		enter_idle(sim, rq);
 	}
 }
