@@ -1425,46 +1425,79 @@ static void test_moved_task_not_hot(void **state)
 /*
  * The newidle balance's own time (machine param newidle_cost, here 5 us; newidle_tail 2 us),
  * through the machine's schedule(). CPU 0 runs C (vruntime 2 ms) with X waiting (vruntime 0,
- * cold: last ran at 1 ms), now 10 ms; CPU 1 has nothing and schedules (ratio 1023: NI_RANDOM
- * always runs the balance).
- *  - no cost: CPU 1 pulls X at once and runs it.
+ * cold: last ran at 1 ms), now 10 ms; on CPU 1 P runs and blocks (ratio 1023: NI_RANDOM always
+ * runs the balance). The switches CPU 1 writes (the trace's sched_switch: P's switch-out is
+ * written when the balance ends, as the kernel's one switch after sched_balance_newidle):
+ *  - no cost: CPU 1 pulls X at once and runs it: P -> X at 10 ms.
  *  - cost 5 us: at 10 ms CPU 1 takes the decision: no task, not idle (mc->idle false), its
- *    resched armed at 10.005 ms, need_resched set (so no wake-up sees it idle). At 10.002 ms
- *    CPU 0 switches to X (the wake-up's preemption: X's deadline first), C waits there, just
- *    run (hot). At 10.005 ms CPU 1 examines CPU 0's queue: X runs, C is hot, no failure:
- *    nothing moves, CPU 1 goes idle, X stays on CPU 0; idle_stamp stays 10 ms (no pull), the
- *    domain cost 5000 is max_newidle_lb_cost, max_idle_balance_cost stays 500 us.
- *  - cost 5 us, CPU 0 does not switch: at 10.005 ms X is pulled and switched in on CPU 1,
- *    idle_stamp cleared; with newidle_tail 2 us CPU 1 waits (no task, not idle, resched at
- *    10.007 ms) and switches X in at 10.007 ms.
- * Fails with the deferral stubbed (the pull at 10 ms in every case), with the machine's
- * guard stubbed (CPU 1 idle during the balance), with the examination stubbed and with the
- * tail stubbed.
+ *    resched armed at 10.005 ms, need_resched set (so no wake-up sees it idle), no switch
+ *    written yet. At 10.002 ms CPU 0 switches to X (the wake-up's preemption: X's deadline
+ *    first), C waits there, just run (hot). At 10.005 ms CPU 1 examines CPU 0's queue: X runs,
+ *    C is hot, no failure: nothing moves, CPU 1 goes idle (P -> idle at 10.005 ms), X stays on
+ *    CPU 0; idle_stamp stays 10 ms (no pull), the domain cost 5000 is max_newidle_lb_cost,
+ *    max_idle_balance_cost stays 500 us.
+ *  - cost 5 us, CPU 0 does not switch: at 10.005 ms X is pulled and switched in on CPU 1 (P ->
+ *    X at 10.005 ms), idle_stamp cleared; with newidle_tail 2 us CPU 1 waits (no task, not
+ *    idle, resched at 10.007 ms) and writes P -> X at 10.007 ms.
+ *  - cost 5 us, P woken at 10.001 ms (a task blocked in the window): its switch-out is written
+ *    then (P -> idle at 10.001 ms), before its wake-up.
+ * Fails with the deferral stubbed (the pull at 10 ms in every case), with the machine's guard
+ * stubbed (CPU 1 idle during the balance), with the examination stubbed, with the tail stubbed,
+ * with the held switch stubbed (written at 10 ms) and with its flush at a wake-up stubbed.
  */
-static void newidle_cost_case(u64 cost, u64 tail, bool b_switches, bool want_pull)
+struct sw_log {
+	int n;
+	u64 time[8];
+	int pid[8], next[8];
+};
+
+static void sw_log_fn(void *ctx, const struct sl_event *ev)
+{
+	struct sw_log *l = ctx;
+
+	if (ev->type != SL_EV_SWITCH || ev->cpu != 1 || l->n >= 8)
+		return;
+	l->time[l->n] = ev->time;
+	l->pid[l->n] = ev->pid;
+	l->next[l->n++] = ev->next_pid;
+}
+
+static void newidle_cost_case(u64 cost, u64 tail, bool b_switches, bool want_pull, bool wake_p)
 {
 	struct fixture *f = fixture_new("6.18", "2", NULL);
 	struct sl_sim *sim = f->sim;
 	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
 	struct eevdf_rq *d = ee_rq_of(sim, dst);
-	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0);
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *p = ee_task(0, 0, 1);
+	struct sw_log log = {0};
 	u64 t0 = 10000000;
 
 	sim->now = t0;
 	sim->ni_cost = cost;
 	sim->ni_tail = tail;
+	c->pid = 21;
+	x->pid = 22;
+	p->pid = 23;
 	x->se.exec_start = 1000000;
 	ee_rq_of(sim, src)->zero_vruntime = 0;
 	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
 	ee_set_curr(sim, src, c, 2000000, 2000000 + SLICE2, SLICE2);
+	d->zero_vruntime = 0;
+	ee_set_curr(sim, dst, p, 0, SLICE2, SLICE2);
 	sl_nr_levels_rebuild(sim);
 	d->ni_ratio = 1023;
+	sl_sim_subscribe(sim, sw_log_fn, &log);
+	p->state = TS_SLEEPING;
 	sim->this_cpu = 1;
 	sl_schedule(sim, dst);
 	if (!cost) {
 		assert_ptr_equal(dst->curr, x);
 		assert_int_equal(d->idle_stamp, 0);
 		assert_int_equal(d->max_newidle_lb_cost, 0);
+		assert_int_equal(log.n, 1);
+		assert_int_equal(log.time[0], t0);
+		assert_int_equal(log.pid[0], 23);
+		assert_int_equal(log.next[0], 22);
 		goto out;
 	}
 	assert_null(dst->curr);
@@ -1473,6 +1506,17 @@ static void newidle_cost_case(u64 cost, u64 tail, bool b_switches, bool want_pul
 	assert_true(dst->in_newidle);
 	assert_int_equal(dst->resched.expires, t0 + cost);
 	assert_int_equal(x->cpu, 0);
+	assert_int_equal(log.n, 0);
+	if (wake_p) {
+		sim->now = t0 + 1000;
+		sim->this_cpu = 0;
+		sl_try_to_wake_up(sim, p, NULL, 0);
+		assert_true(log.n >= 1);
+		assert_int_equal(log.time[0], t0 + 1000);
+		assert_int_equal(log.pid[0], 23);
+		assert_int_equal(log.next[0], 0);
+		goto out;
+	}
 	if (b_switches) {
 		sim->now = t0 + 2000;
 		sim->this_cpu = 0;
@@ -1489,6 +1533,10 @@ static void newidle_cost_case(u64 cost, u64 tail, bool b_switches, bool want_pul
 		assert_true(sl_mcpu(sim, 1)->idle);
 		assert_int_equal(x->cpu, 0);
 		assert_int_equal(d->idle_stamp, t0);
+		assert_int_equal(log.n, 1);
+		assert_int_equal(log.time[0], t0 + cost);
+		assert_int_equal(log.pid[0], 23);
+		assert_int_equal(log.next[0], 0);
 		goto out;
 	}
 	assert_int_equal(x->cpu, 1);
@@ -1497,24 +1545,31 @@ static void newidle_cost_case(u64 cost, u64 tail, bool b_switches, bool want_pul
 		assert_null(dst->curr);
 		assert_false(sl_mcpu(sim, 1)->idle);
 		assert_int_equal(dst->resched.expires, t0 + cost + tail);
+		assert_int_equal(log.n, 0);
 		sim->now = t0 + cost + tail;
 		sl_schedule(sim, dst);
 	}
 	assert_ptr_equal(dst->curr, x);
 	assert_false(dst->in_newidle);
+	assert_int_equal(log.n, 1);
+	assert_int_equal(log.time[0], t0 + cost + tail);
+	assert_int_equal(log.pid[0], 23);
+	assert_int_equal(log.next[0], 22);
 out:
 	fixture_free(f);
 	free(c);
 	free(x);
+	free(p);
 }
 
 static void test_newidle_cost_examination(void **state)
 {
 	(void)state;
-	newidle_cost_case(0, 0, false, true);
-	newidle_cost_case(5000, 0, true, false);
-	newidle_cost_case(5000, 0, false, true);
-	newidle_cost_case(5000, 2000, false, true);
+	newidle_cost_case(0, 0, false, true, false);
+	newidle_cost_case(5000, 0, true, false, false);
+	newidle_cost_case(5000, 0, false, true, false);
+	newidle_cost_case(5000, 2000, false, true, false);
+	newidle_cost_case(5000, 0, false, true, true);
 }
 
 /*
