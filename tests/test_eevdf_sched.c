@@ -1423,6 +1423,267 @@ static void test_moved_task_not_hot(void **state)
 }
 
 /*
+ * The newidle balance's own time (machine param newidle_cost, here 5 us; newidle_tail 2 us),
+ * through the machine's schedule(). CPU 0 runs C (vruntime 2 ms) with X waiting (vruntime 0,
+ * cold: last ran at 1 ms), now 10 ms; on CPU 1 P runs and blocks (ratio 1023: NI_RANDOM always
+ * runs the balance). The switches CPU 1 writes (the trace's sched_switch: P's switch-out is
+ * written when the balance ends, as the kernel's one switch after sched_balance_newidle):
+ *  - no cost: CPU 1 pulls X at once and runs it: P -> X at 10 ms.
+ *  - cost 5 us: at 10 ms CPU 1 takes the decision: no task, not idle (mc->idle false), its
+ *    resched armed at 10.005 ms, need_resched set (so no wake-up sees it idle), no switch
+ *    written yet. At 10.002 ms CPU 0 switches to X (the wake-up's preemption: X's deadline
+ *    first), C waits there, just run (hot). At 10.005 ms CPU 1 examines CPU 0's queue: X runs,
+ *    C is hot, no failure: nothing moves, CPU 1 goes idle (P -> idle at 10.005 ms), X stays on
+ *    CPU 0; idle_stamp stays 10 ms (no pull), the domain cost 5000 is max_newidle_lb_cost,
+ *    max_idle_balance_cost stays 500 us.
+ *  - cost 5 us, CPU 0 does not switch: at 10.005 ms X is pulled and switched in on CPU 1 (P ->
+ *    X at 10.005 ms), idle_stamp cleared; with newidle_tail 2 us CPU 1 waits (no task, not
+ *    idle, resched at 10.007 ms) and writes P -> X at 10.007 ms.
+ *  - cost 5 us, P woken at 10.001 ms (a task blocked in the window): its switch-out is written
+ *    then (P -> idle at 10.001 ms), before its wake-up.
+ * Fails with the deferral stubbed (the pull at 10 ms in every case), with the machine's guard
+ * stubbed (CPU 1 idle during the balance), with the examination stubbed, with the tail stubbed,
+ * with the held switch stubbed (written at 10 ms) and with its flush at a wake-up stubbed.
+ */
+struct sw_log {
+	int n;
+	u64 time[8];
+	int pid[8], next[8];
+};
+
+static void sw_log_fn(void *ctx, const struct sl_event *ev)
+{
+	struct sw_log *l = ctx;
+
+	if (ev->type != SL_EV_SWITCH || ev->cpu != 1 || l->n >= 8)
+		return;
+	l->time[l->n] = ev->time;
+	l->pid[l->n] = ev->pid;
+	l->next[l->n++] = ev->next_pid;
+}
+
+static void newidle_cost_case(u64 cost, u64 tail, bool b_switches, bool want_pull, bool wake_p)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct eevdf_rq *d = ee_rq_of(sim, dst);
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *p = ee_task(0, 0, 1);
+	struct sw_log log = {0};
+	u64 t0 = 10000000;
+
+	sim->now = t0;
+	sim->ni_cost = cost;
+	sim->ni_tail = tail;
+	c->pid = 21;
+	x->pid = 22;
+	p->pid = 23;
+	x->se.exec_start = 1000000;
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, src, c, 2000000, 2000000 + SLICE2, SLICE2);
+	d->zero_vruntime = 0;
+	ee_set_curr(sim, dst, p, 0, SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	d->ni_ratio = 1023;
+	sl_sim_subscribe(sim, sw_log_fn, &log);
+	p->state = TS_SLEEPING;
+	sim->this_cpu = 1;
+	sl_schedule(sim, dst);
+	if (!cost) {
+		assert_ptr_equal(dst->curr, x);
+		assert_int_equal(d->idle_stamp, 0);
+		assert_int_equal(d->max_newidle_lb_cost, 0);
+		assert_int_equal(log.n, 1);
+		assert_int_equal(log.time[0], t0);
+		assert_int_equal(log.pid[0], 23);
+		assert_int_equal(log.next[0], 22);
+		goto out;
+	}
+	assert_null(dst->curr);
+	assert_false(sl_mcpu(sim, 1)->idle);
+	assert_true(dst->need_resched);
+	assert_true(dst->in_newidle);
+	assert_int_equal(dst->resched.expires, t0 + cost);
+	assert_int_equal(x->cpu, 0);
+	assert_int_equal(log.n, 0);
+	if (wake_p) {
+		sim->now = t0 + 1000;
+		sim->this_cpu = 0;
+		sl_try_to_wake_up(sim, p, NULL, 0);
+		assert_true(log.n >= 1);
+		assert_int_equal(log.time[0], t0 + 1000);
+		assert_int_equal(log.pid[0], 23);
+		assert_int_equal(log.next[0], 0);
+		goto out;
+	}
+	if (b_switches) {
+		sim->now = t0 + 2000;
+		sim->this_cpu = 0;
+		sl_schedule(sim, src);
+		assert_ptr_equal(src->curr, x);
+	}
+	sim->now = t0 + cost;
+	sim->this_cpu = 1;
+	sl_schedule(sim, dst);
+	assert_int_equal(d->max_newidle_lb_cost, cost);
+	assert_int_equal(d->max_idle_balance_cost, 500000);
+	if (!want_pull) {
+		assert_null(dst->curr);
+		assert_true(sl_mcpu(sim, 1)->idle);
+		assert_int_equal(x->cpu, 0);
+		assert_int_equal(d->idle_stamp, t0);
+		assert_int_equal(log.n, 1);
+		assert_int_equal(log.time[0], t0 + cost);
+		assert_int_equal(log.pid[0], 23);
+		assert_int_equal(log.next[0], 0);
+		goto out;
+	}
+	assert_int_equal(x->cpu, 1);
+	assert_int_equal(d->idle_stamp, 0);
+	if (tail) {
+		assert_null(dst->curr);
+		assert_false(sl_mcpu(sim, 1)->idle);
+		assert_int_equal(dst->resched.expires, t0 + cost + tail);
+		assert_int_equal(log.n, 0);
+		sim->now = t0 + cost + tail;
+		sl_schedule(sim, dst);
+	}
+	assert_ptr_equal(dst->curr, x);
+	assert_false(dst->in_newidle);
+	assert_int_equal(log.n, 1);
+	assert_int_equal(log.time[0], t0 + cost + tail);
+	assert_int_equal(log.pid[0], 23);
+	assert_int_equal(log.next[0], 22);
+out:
+	fixture_free(f);
+	free(c);
+	free(x);
+	free(p);
+}
+
+static void test_newidle_cost_examination(void **state)
+{
+	(void)state;
+	newidle_cost_case(0, 0, false, true, false);
+	newidle_cost_case(5000, 0, true, false, false);
+	newidle_cost_case(5000, 0, false, true, false);
+	newidle_cost_case(5000, 2000, false, true, false);
+	newidle_cost_case(5000, 0, false, true, true);
+}
+
+/*
+ * The rules the cost makes live, by hand (6.18: ttwu_do_activate's avg_idle, the gates,
+ * update_newidle_cost's decay). CPU 1 idle, C running on CPU 0 with X waiting (cold).
+ *  - a wake-up onto CPU 1 at 10.1 ms with idle_stamp 10 ms: avg_idle 1000000 + (100000 -
+ *    1000000) / 8 = 887500, idle_stamp cleared; a second wake-up leaves it (no stamp).
+ *  - cap: avg_idle 990000, idle 5 ms: 990000 + 4010000 / 8 = 1491250, capped at 2 x 500 us.
+ *  - the gate: avg_idle 4000 below max_newidle_lb_cost 5000: no balance, no draw (ni_call
+ *    stays 512), idle_stamp set; avg_idle 9000 against 8000: the balance runs (ni_call 513).
+ *  - the decay: max_newidle_lb_cost 8000 last changed at jiffy 0, a balance of cost 5000
+ *    examined at 1.1 s (jiffy 276 > 0 + 250): 8000 x 253 / 256 = 7906.
+ * Each fails with its rule stubbed (the update, the cap, the gate, the decay).
+ */
+static void test_newidle_cost_rules(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct eevdf_rq *d = ee_rq_of(sim, dst);
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *w = ee_task(0, 0, 1);
+
+	(void)state;
+	assert_int_equal(d->avg_idle, 1000000);
+	assert_int_equal(d->max_idle_balance_cost, 500000);
+	d->idle_stamp = 10000000;
+	sim->now = 10100000;
+	w->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(sim, dst, w, 1);
+	assert_int_equal(d->avg_idle, 887500);
+	assert_int_equal(d->idle_stamp, 0);
+	sl_eevdf_update_avg_idle(sim, dst);
+	assert_int_equal(d->avg_idle, 887500);
+	d->avg_idle = 990000;
+	d->idle_stamp = 5100000;
+	sl_eevdf_update_avg_idle(sim, dst);
+	assert_int_equal(d->avg_idle, 1000000);
+	sl_eevdf_class.dequeue_task(sim, dst, w, 1);
+
+	sim->now = 1100000000;
+	sim->ni_cost = 5000;
+	x->se.exec_start = 1000000;
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	ee_tree_add(sim, src, x, 0, SLICE2, SLICE2);
+	ee_set_curr(sim, src, c, 2000000, 2000000 + SLICE2, SLICE2);
+	sl_nr_levels_rebuild(sim);
+	d->ni_ratio = 1023;
+	d->max_newidle_lb_cost = 5000;
+	d->avg_idle = 4000;
+	assert_false(sl_eevdf_newidle_balance(sim, dst));
+	assert_false(d->ni_pending);
+	assert_int_equal(d->ni_call, 512);
+	assert_int_equal(d->idle_stamp, sim->now);
+	d->max_newidle_lb_cost = 8000;
+	d->last_decay_max_lb_cost = 0;
+	d->avg_idle = 9000;
+	assert_false(sl_eevdf_newidle_balance(sim, dst));
+	assert_true(d->ni_pending);
+	sim->now += 5000;
+	assert_int_equal(sl_eevdf_newidle_resume(sim, dst), 0);
+	assert_int_equal(d->ni_call, 513);
+	assert_int_equal(x->cpu, 1);
+	assert_int_equal(d->max_newidle_lb_cost, 7906);
+	fixture_free(f);
+	free(c);
+	free(x);
+	free(w);
+}
+
+/*
+ * A task woken onto the CPU during its balance waits for the balance's end and counts as
+ * pulled (6.18: the lock was dropped; h_nr_queued after the loop): CPU 0 runs C alone (nothing
+ * to pull), CPU 1 decides at 10 ms with cost 5 us; W is woken onto CPU 1 at 10.002 ms: the
+ * reschedule it asks is the balance's (need_resched already set, resched still at 10.005 ms);
+ * at 10.005 ms the examination finds nothing and returns "pick" (0, not -1): CPU 1 runs W.
+ * Fails with the meanwhile rule stubbed (-1).
+ */
+static void test_newidle_cost_meanwhile(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "2", NULL);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *src = &sim->cpus[0], *dst = &sim->cpus[1];
+	struct eevdf_rq *d = ee_rq_of(sim, dst);
+	struct sl_task *c = ee_task(0, 0, 0), *x = ee_task(0, 0, 0), *w = ee_task(0, 0, 1);
+
+	(void)state;
+	sim->now = 10000000;
+	sim->ni_cost = 5000;
+	ee_rq_of(sim, src)->zero_vruntime = 0;
+	ee_set_curr(sim, src, c, 0, SLICE2, SLICE2);
+	sim->rd_overloaded = true; /* stale: the balance finds one task */
+	d->ni_ratio = 1023;
+	sim->this_cpu = 1;
+	sl_schedule(sim, dst);
+	assert_true(d->ni_pending);
+	sim->now = 10002000;
+	w->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(sim, dst, w, 1);
+	sl_eevdf_class.check_preempt_curr(sim, dst, w, 0);
+	assert_int_equal(dst->resched.expires, 10005000);
+	sim->now = 10005000;
+	assert_int_equal(sl_eevdf_newidle_resume(sim, dst), 0);
+	d->ni_pending = true; /* again, through the machine */
+	dst->in_newidle = true;
+	sl_schedule(sim, dst);
+	assert_ptr_equal(dst->curr, w);
+	assert_int_equal(d->idle_stamp, 0);
+	fixture_free(f);
+	free(c);
+	free(x);
+	free(w);
+}
+
+/*
  * An idle CPU's balance moves half of the source's sum_nr_running, delayed tasks counted (6.18's
  * sibling_imbalance reads rq->nr_running). CPU 0: A slept ineligible and stays queued, delayed;
  * B, X and Y wait there, all cold (last ran at 1 ms, now 10 ms); CPU 1 idle. Four queued, so
@@ -1714,6 +1975,9 @@ int main(void)
 		cmocka_unit_test(test_newidle_one_task),
 		cmocka_unit_test(test_newidle_clears_failures),
 		cmocka_unit_test(test_moved_task_not_hot),
+		cmocka_unit_test(test_newidle_cost_examination),
+		cmocka_unit_test(test_newidle_cost_rules),
+		cmocka_unit_test(test_newidle_cost_meanwhile),
 		cmocka_unit_test(test_idle_balance_counts_delayed),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),

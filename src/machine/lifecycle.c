@@ -83,6 +83,8 @@ struct sl_sim *sl_machine_new(const struct sl_machine_desc *d)
 	sl_rng_seed(&sim->ni_rng, d->seed ^ 0x6e1d1e6e1d1eULL);
 	sim->tun = *d->tun;
 	sim->ni_ratio_start = (unsigned)p->newidle_ratio;
+	sim->ni_cost = p->newidle_cost_ns;
+	sim->ni_tail = p->newidle_tail_ns;
 	sim->features = d->features;
 	sim->feat_read = d->feat_read;
 	sim->rel = d->rel;

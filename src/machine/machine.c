@@ -643,6 +643,17 @@ void sl_mutex_release(struct sl_sim *sim, struct sl_task *p, struct sl_mutex *m)
 
 /* ---- schedule() ---- */
 
+/* the switch-out a newidle balance with a cost holds, written now (to the idle task) */
+static void ni_switch_flush(struct sl_sim *sim, int cpu)
+{
+	struct sl_machine_cpu *mc = sl_mcpu(sim, cpu);
+
+	if (!mc->ni_switch_held)
+		return;
+	mc->ni_switch_held = false;
+	sl_emit(sim, &mc->ni_switch);
+}
+
 void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_task *prev = rq->curr, *next;
@@ -709,7 +720,21 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			if ((rq->id ^ 1) < sim->ncpu)
 				sib_sync(sim, &sim->cpus[rq->id ^ 1], true);
 		}
-		sl_emit(sim, &ev);
+		if (!next && rq->in_newidle) {
+			/* the balance takes time: the switch is written at its end */
+			sl_mcpu(sim, rq->id)->ni_switch = ev;
+			sl_mcpu(sim, rq->id)->ni_switch_held = true;
+		} else {
+			if (!prev && sl_mcpu(sim, rq->id)->ni_switch_held) {
+				const struct sl_event *h = &sl_mcpu(sim, rq->id)->ni_switch;
+
+				ev.pid = h->pid;
+				ev.group = h->group;
+				ev.prev_state = h->prev_state;
+				sl_mcpu(sim, rq->id)->ni_switch_held = false;
+			}
+			sl_emit(sim, &ev);
+		}
 		if (next) {
 			next->on_cpu = true;
 			sl_add_run(next, switch_in_cost(sim, rq, next));
@@ -720,12 +745,14 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 			}
 		}
 	}
+	if (!next && !rq->in_newidle)
+		ni_switch_flush(sim, rq->id); /* the balance ended with no task */
 	if (next) {
 		next->on_cpu = true;
 		sl_arm_work(sim, rq, next);
 		if (next->sched_class->post_schedule)
 			next->sched_class->post_schedule(sim, rq);
-	} else {
+	} else if (!rq->in_newidle) {
 		enter_idle(sim, rq);
 	}
 }
@@ -1223,6 +1250,9 @@ void sl_try_to_wake_up(struct sl_sim *sim, struct sl_task *p, struct sl_task *wa
 		return;
 	if (sl_mtask(p)->enq_pending)
 		return;
+	/* woken while its CPU's newidle balance still holds its switch-out: written first */
+	if (sl_mcpu(sim, p->cpu)->ni_switch_held && sl_mcpu(sim, p->cpu)->ni_switch.pid == p->pid)
+		ni_switch_flush(sim, p->cpu);
 	int from = sim->this_cpu;
 	/*
 	 * wake_preempt_again: a mutex's waiter that slept on the releasing task's CPU got there

@@ -50,6 +50,10 @@ struct sl_machine_cpu {
 	int nr_iowait;
 	bool idle; /* in the idle loop */
 	int idle_state;
+	/* newidle_cost: the switch-out of the task that blocked, written when the balance ends
+	 * (the kernel's one sched_switch after sched_balance_newidle), held meanwhile */
+	struct sl_event ni_switch;
+	bool ni_switch_held;
 
 	struct sl_timer tick;
 	struct sl_timer work;	    /* curr's run step ends */

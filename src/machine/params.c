@@ -336,6 +336,26 @@ const struct sl_param_desc sl_param_table[] = {
 	 "directly: a balance that runs while a cold task waits on the other CPU pulls, and 133 "
 	 "of those 1127 moments pulled (11.8%): 1024 x 0.118 - 2 = 119 (issue 28 step 15, the "
 	 "just-woken wakee pulled back; not adopted)"},
+	{"newidle_cost", P(newidle_cost_ns), 0, SL_PARAM_NS,
+	 "0: a newidle balance takes no time (6.18's: the CPU going idle balances, pulls and "
+	 "switches at one instant, max_newidle_lb_cost stays 0 and the avg_idle cut-offs never "
+	 "stop a balance). Else a balance that passes its gates and NI_RANDOM's draw examines the "
+	 "other CPUs' queues this long after the CPU's decision (sched_balance_update_blocked_"
+	 "averages, the statistics, the busiest runqueue's lock): meanwhile the CPU is neither "
+	 "idle nor running a task, a task woken onto it waits for the balance's end and counts "
+	 "as pulled, and the time is the domain cost 6.18 keeps in max_newidle_lb_cost, which "
+	 "with the avg_idle that each wake-up onto the idle CPU updates gates later balances. "
+	 "A machine cost, one value for every policy; only 6.18's EEVDF newidle balance defers "
+	 "(2.6.3x CFS's idle_balance and the plugin hook still balance at one instant). "
+	 "tools/newidle_cost.py on the calibration half's 21 real traces: a pull's "
+	 "sched_migrate_task 9.5 us after the blocking task's sched_wakeup (24 pulls), a switch to "
+	 "a task waiting on the CPU 5.0 us after it (4545): 4500 ns (issue 28 step 16, not "
+	 "adopted)"},
+	{"newidle_tail", P(newidle_tail_ns), 0, SL_PARAM_NS,
+	 "0: a task a newidle balance pulled is switched in at the examination (with newidle_cost "
+	 "set). Else this long after it (the attach, the pick, the switch): tools/newidle_cost.py "
+	 "on the calibration half's 21 real traces, the sched_migrate_task to the switch-out, "
+	 "median of 24 pulls: 2000 ns (issue 28 step 16, not adopted)"},
 	{"tick_phase", P(tick_phase_ns), 0, SL_PARAM_NS,
 	 "0: the jiffy grid (the periodic tick, jiffies) starts with the run. Else it is offset by "
 	 "this much (modulo the tick period). A real run starts at an arbitrary point of the tick "

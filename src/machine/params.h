@@ -106,7 +106,10 @@ struct sl_params {
 	/* 1: an interrupt's wakee on its own CPU is checked without the runner's protection */
 	u64 irq_wake_unprotected;
 	u64 newidle_ratio; /* each CPU's NI_RANDOM ratio (of 1024) at the start (0: 512, boot's) */
-	u64 tick_phase_ns; /* the jiffy grid's offset from the run's start (modulo the tick) */
+	/* a newidle balance that runs: its time to the examination of the other CPU's queue, and
+	 * from a pull to the pulled task's switch-in (0: none, the balance at one instant) */
+	u64 newidle_cost_ns, newidle_tail_ns;
+	u64 tick_phase_ns;     /* the jiffy grid's offset from the run's start (modulo the tick) */
 	u64 tick_phase_random; /* 1: that offset drawn from the seed, uniform over one tick */
 	/* per 1000 wake-ups left waiting behind a running task: it runs on until it blocks */
 	u64 wake_hold;

@@ -336,6 +336,9 @@ struct sl_cpu {
 	bool in_nohz_mask;
 	bool active_balance;
 	int push_cpu;
+	/* inside a newidle balance that takes time (newidle_cost): no task, not idle, its
+	 * resched armed at the balance's next step; the machine does not idle it meanwhile */
+	bool in_newidle;
 };
 
 /*
@@ -408,6 +411,9 @@ struct sl_sim {
 	bool rd_overloaded;
 	/* each CPU's NI_RANDOM ratio at the start (machine param newidle_ratio; 0: boot's) */
 	unsigned ni_ratio_start;
+	/* a newidle balance's time to its examination of the other queues, and from a pull to the
+	 * pulled task's switch-in (machine params newidle_cost, newidle_tail; 0: none) */
+	u64 ni_cost, ni_tail;
 	/* 64-CPU words of a bitmap of the CPUs (free_bits) */
 	int lvl_words;
 	/* 6.18's balancer keeps each CPU's group statistics between balances (eevdf_balance.c;

@@ -28,6 +28,8 @@ static void eevdf_init_rq(struct sl_sim *sim, struct sl_cpu *rq)
 	}
 	cfs->avg_idle = 2 * sim->tun.sched_migration_cost;
 	cfs->max_newidle_lb_cost = 0;
+	cfs->max_idle_balance_cost = sim->tun.sched_migration_cost;
+	cfs->last_decay_max_lb_cost = 0;
 	cfs->balance_interval = 2;
 	cfs->next_balance = 0;
 	cfs->last_balance = 0;
@@ -167,6 +169,8 @@ static void eevdf_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 {
 	/* a delayed task's wake-up is ENQUEUE_DELAYED: its estimate comes back too */
 	sl_eevdf_util_est_enqueue(sim, rq, &p->se);
+	if (wakeup)
+		sl_eevdf_update_avg_idle(sim, rq);
 	if (p->se.sched_delayed) {
 		requeue_delayed_entity(sim, rq, &p->se);
 		sl_nr_running_inc(sim, rq);
@@ -253,11 +257,25 @@ static struct sl_task *eevdf_pick_next_task(struct sl_sim *sim, struct sl_cpu *r
 	struct sched_entity *se, *prev;
 	struct sl_task *p;
 
+	/* a newidle balance with a cost: its next step is due now; after it the CPU picks what
+	 * is queued, or goes idle without balancing again */
+	if (cfs->ni_pending || cfs->ni_tail) {
+		int step = sl_eevdf_newidle_resume(sim, rq);
+
+		if (step > 0)
+			return NULL; /* the pulled task's switch-in is due at rq->resched */
+		if (step < 0 && !cfs->nr_queued)
+			goto idle;
+	}
 again:
 	if (!cfs->nr_queued) {
 		cfs->last_put = NULL;
 		if (sl_eevdf_newidle_balance(sim, rq))
 			goto again;
+		if (cfs->ni_pending)
+			return NULL; /* the balance takes time: rq->resched is armed at its end */
+	idle:
+		cfs->last_put = NULL;
 		/* __schedule clears need_resched once the pick is done */
 		sl_set_need_resched(sim, rq, false);
 		sl_cancel(sim, &rq->resched);

@@ -65,7 +65,11 @@ struct eevdf_rq {
 	unsigned long nr_queued;       /* counts curr and delayed entities */
 	/* newidle balancing (eevdf_balance.c) */
 	u64 avg_idle, idle_stamp, max_newidle_lb_cost;
+	u64 max_idle_balance_cost, last_decay_max_lb_cost; /* rq's; sd's, in jiffy_of's jiffies */
 	unsigned ni_call, ni_success, ni_ratio;
+	/* a balance with a cost under way: its examination (ni_pending) or, after a pull, the
+	 * pulled task's switch-in (ni_tail) is due at rq->resched */
+	bool ni_pending, ni_tail;
 	int recent_used_cpu;
 	int nr_balance_failed;
 	u64 balance_interval; /* ms */
@@ -283,6 +287,8 @@ void sl_eevdf_update_idle_scan(struct sl_sim *sim, struct sl_cpu *dst, unsigned 
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq);
 /* nothing to pick on rq: true if a task was pulled */
 bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq);
+int sl_eevdf_newidle_resume(struct sl_sim *sim, struct sl_cpu *rq);
+void sl_eevdf_update_avg_idle(struct sl_sim *sim, struct sl_cpu *rq);
 void eevdf_note_idle(struct sl_sim *sim, struct sl_cpu *rq, bool entering);
 bool sl_eevdf_nohz_stop_tick(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
 

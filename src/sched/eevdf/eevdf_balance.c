@@ -17,8 +17,13 @@
  *   overloaded group and only when itself fully busy or overloaded (migrate_load by avg_load).
  * - detach_tasks moves no delayed task, where 6.18 may under migrate_load [a simplification:
  *   a delayed task's migration is not modelled]; an all-pinned source counts as a failure.
- * - Balancing costs no simulated time, so max_newidle_lb_cost is 0 and the avg_idle cut-offs
- *   never stop a newidle pull; the cost model of the kernel is not represented.
+ * - Balancing costs no simulated time by default, so max_newidle_lb_cost is 0 and the avg_idle
+ *   cut-offs never stop a newidle pull. With the machine's newidle_cost (newidle_tail) a newidle
+ *   balance that runs examines the other queues that long after its decision (and switches a
+ *   pulled task in that much later), and 6.18's cost rules are live: the domain cost kept in
+ *   max_newidle_lb_cost (decayed 253/256 a second), avg_idle updated at each wake-up onto the
+ *   idle CPU, the gates, a task woken meanwhile counted as pulled (docs/model/eevdf.md §5.5).
+ *   Periodic and idle balances still cost no time.
  * - No active balancing: a CPU-bound task that is running is never pushed; the waiting tasks
  *   are moved instead (on 2 CPUs there is always a waiting one when one CPU has >= 2).
  * - The target's private sched_vcpu_pack patch (vcpu_pack_room, CPU choice) has no source; it
@@ -1156,6 +1161,8 @@ static void set_next_balance(struct sl_sim *sim, struct sl_cpu *rq, u64 j)
  * pulled makes the CPU busy); next_balance is last_balance + the interval after the balance,
  * which reads the balance_interval the balance left.
  */
+static bool newidle_cost(struct sl_sim *sim, struct eevdf_rq *cfs, u64 cost);
+
 static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 {
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
@@ -1165,6 +1172,13 @@ static void periodic_balance(struct sl_sim *sim, struct sl_cpu *rq, bool busy)
 	/* the balance softirq (or the NO_HZ balance for an idle CPU) first brings the CPU's
 	 * blocked averages to now */
 	sl_eevdf_pelt_update(sim, rq, NULL, 0);
+	/* the newidle cost's decay: max_idle_balance_cost follows it, at least the migration cost
+	 */
+	if (newidle_cost(sim, cfs, 0))
+		cfs->max_idle_balance_cost =
+			cfs->max_newidle_lb_cost > sim->tun.sched_migration_cost
+				? cfs->max_newidle_lb_cost
+				: sim->tun.sched_migration_cost;
 	if (now_j >= cfs->last_balance + interval_j(sim, rq, busy)) {
 		r = sl_eevdf_load_balance(sim, rq, busy ? EE_CPU_NOT_IDLE : EE_CPU_IDLE);
 		if (r > 0) {
@@ -1261,48 +1275,147 @@ static void newidle_done(struct eevdf_rq *cfs, int r)
 }
 
 /*
- * sched_balance_newidle: only when the root domain's overloaded flag is set (sim->rd_overloaded:
- * set when a CPU's queued tasks reach two, delayed ones counted, and cleared only by the
- * statistics of a balance that finds no such CPU, so it outlives the overload; a call made on
- * a stale flag fails and lowers the ratio); NI_RANDOM runs it with probability
- * (1 + ratio) / 1024 and weights a success by the inverse, so ratio tracks the success rate.
+ * update_newidle_stats: NI_RANDOM's count of calls and weighted successes; every 1024 calls the
+ * ratio becomes the successes and both counts are halved
+ */
+static void ni_stats(struct eevdf_rq *cfs, unsigned success)
+{
+	cfs->ni_call++;
+	cfs->ni_success += success;
+	if (cfs->ni_call >= 1024) {
+		cfs->ni_ratio = cfs->ni_success;
+		cfs->ni_call /= 2;
+		cfs->ni_success /= 2;
+	}
+}
+
+/*
+ * update_newidle_cost's cost part: the domain's max_newidle_lb_cost takes a dearer balance's
+ * cost at once, and otherwise decays by 253/256 at most once a second (HZ jiffies after its
+ * last change or decay); true when it decayed. A periodic balance calls it with 0.
+ */
+static bool newidle_cost(struct sl_sim *sim, struct eevdf_rq *cfs, u64 cost)
+{
+	u64 j = jiffy_of(sim);
+
+	if (cost > cfs->max_newidle_lb_cost) {
+		cfs->max_newidle_lb_cost = cost;
+		cfs->last_decay_max_lb_cost = j;
+	} else if (j > cfs->last_decay_max_lb_cost + sim->hz) {
+		cfs->max_newidle_lb_cost = cfs->max_newidle_lb_cost * 253 / 256;
+		cfs->last_decay_max_lb_cost = j;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * ttwu_do_activate's idle time: a wake-up onto a CPU whose last newidle balance left its
+ * idle_stamp (no pull) folds the time since into avg_idle by update_avg (an eighth of the
+ * difference, truncated toward zero), capped at twice max_idle_balance_cost, and clears it
+ */
+void sl_eevdf_update_avg_idle(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+	s64 diff;
+
+	if (!cfs->idle_stamp)
+		return;
+	diff = (s64)(sim->now - cfs->idle_stamp) - (s64)cfs->avg_idle;
+	cfs->avg_idle = (u64)((s64)cfs->avg_idle + diff / 8);
+	if (cfs->avg_idle > 2 * cfs->max_idle_balance_cost)
+		cfs->avg_idle = 2 * cfs->max_idle_balance_cost;
+	cfs->idle_stamp = 0;
+}
+
+/*
+ * sched_balance_newidle, as 6.18 orders it: idle_stamp is set; the balance returns at once
+ * when the root domain's overloaded flag is clear (sim->rd_overloaded: set when a CPU's queued
+ * tasks reach two, delayed ones counted, and cleared only by the statistics of a balance that
+ * finds no such CPU, so it outlives the overload; a call made on a stale flag fails and lowers
+ * the ratio) or avg_idle is below the domain's max_newidle_lb_cost; else the blocked averages
+ * are brought to now and, for the one domain, the balance stops when avg_idle is below the
+ * cost so far plus max_newidle_lb_cost; NI_RANDOM runs it with probability (2 + ratio) / 1024
+ * (a draw of 0..1023 above 1 + ratio skips it) and weights a success by the inverse, so ratio
+ * tracks the success rate. The balance's time (sim->ni_cost, machine param newidle_cost) is
+ * its domain cost: with it the examination of the other queues (sched_balance_rq) comes that
+ * long after the decision (sl_eevdf_newidle_resume), and the CPU waits meanwhile. With no
+ * time, max_newidle_lb_cost stays 0 and the avg_idle cut-offs never stop a balance.
  */
 bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
-	bool overloaded = false;
 	unsigned w = 1 + cfs->ni_ratio;
-	int r = -1;
+	int r;
 
 	cfs->idle_stamp = sim->now;
 	/* update_next_balance on every path: next_balance no later than last_balance + the idle
 	 * interval, so a CPU that leaves its busy interval for idle is due at its idle one */
 	if (cfs->next_balance > jiffy_start(sim, cfs->last_balance + interval_j(sim, rq, false)))
 		set_next_balance(sim, rq, cfs->last_balance + interval_j(sim, rq, false));
-	overloaded = sim->rd_overloaded;
-	if (!overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
+	if (!sim->rd_overloaded || cfs->avg_idle < cfs->max_newidle_lb_cost)
 		return false;
 	sl_eevdf_pelt_update(sim, rq, NULL, 0); /* sched_balance_update_blocked_averages */
-	if (sched_feat(sim, F_NI_RANDOM)) {
-		unsigned draw = (unsigned)(sl_rng_next(&sim->ni_rng) % 1024);
-
-		cfs->ni_call++;
-		if (draw > w) {
-			/* skipped: a call with no success */
-		} else {
-			r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
-			newidle_done(cfs, r);
-			if (r > 0)
-				cfs->ni_success += (1024 + w / 2) / w;
-		}
-		if (cfs->ni_call >= 1024) {
-			cfs->ni_ratio = cfs->ni_success;
-			cfs->ni_call /= 2;
-			cfs->ni_success /= 2;
-		}
-		return r > 0;
+	/* the domain loop's cut-off, the cost so far 0 */
+	if (cfs->avg_idle < cfs->max_newidle_lb_cost)
+		return false;
+	if (sched_feat(sim, F_NI_RANDOM) && (unsigned)(sl_rng_next(&sim->ni_rng) % 1024) > w) {
+		ni_stats(cfs, 0); /* skipped: a call with no success */
+		return false;
+	}
+	if (sim->ni_cost) {
+		/* the examination is due after the balance's time; the CPU is in schedule() */
+		cfs->ni_pending = true;
+		rq->in_newidle = true;
+		sl_set_need_resched(sim, rq, true);
+		sl_arm(sim, &rq->resched, sim->now + sim->ni_cost);
+		return false;
 	}
 	r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
 	newidle_done(cfs, r);
+	if (sched_feat(sim, F_NI_RANDOM))
+		ni_stats(cfs, r > 0 ? (1024 + w / 2) / w : 0);
+	newidle_cost(sim, cfs, 0);
+	if (r > 0)
+		cfs->idle_stamp = 0;
 	return r > 0;
+}
+
+/*
+ * The next step of a newidle balance with a cost, at rq->resched: the examination
+ * (sched_balance_rq against the queues as they are now: a task the other CPU has picked
+ * meanwhile is running there and cannot move), the domain cost kept (max_newidle_lb_cost,
+ * max_idle_balance_cost) and NI_RANDOM's count; a task woken onto this CPU meanwhile counts
+ * as pulled. After a pull with sim->ni_tail the pulled task's switch-in waits that long.
+ * Returns 1: wait (rq->resched armed), 0: pick what is queued, -1: no pull.
+ */
+int sl_eevdf_newidle_resume(struct sl_sim *sim, struct sl_cpu *rq)
+{
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+	unsigned w = 1 + cfs->ni_ratio;
+	int r;
+
+	rq->in_newidle = false;
+	if (cfs->ni_tail) {
+		cfs->ni_tail = false;
+		return 0;
+	}
+	cfs->ni_pending = false;
+	r = sl_eevdf_load_balance(sim, rq, EE_CPU_NEWLY_IDLE);
+	newidle_done(cfs, r);
+	if (sched_feat(sim, F_NI_RANDOM))
+		ni_stats(cfs, r > 0 ? (1024 + w / 2) / w : 0);
+	newidle_cost(sim, cfs, sim->ni_cost);
+	if (sim->ni_cost > cfs->max_idle_balance_cost)
+		cfs->max_idle_balance_cost = sim->ni_cost;
+	if (r > 0 || cfs->nr_queued)
+		cfs->idle_stamp = 0;
+	if (r > 0 && sim->ni_tail) {
+		cfs->ni_tail = true;
+		rq->in_newidle = true;
+		sl_set_need_resched(sim, rq, true);
+		sl_arm(sim, &rq->resched, sim->now + sim->ni_tail);
+		return 1;
+	}
+	return r > 0 || cfs->nr_queued ? 0 : -1;
 }
