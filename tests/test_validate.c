@@ -479,6 +479,64 @@ static void background_json_and_conf(void **state)
 }
 
 /*
+ * The long foreign runs (background_long_rate/run, docs/validate.md, "The background's shape
+ * (issue 28, step 16)"), by hand: 2 CPUs, 4 a second of 2.5 ms: a period of 10^6 / 4 = 250000
+ * us, runtime 2500 us, CPU 0 starting 250000 x 1/4 = 62500 us late and CPU 1 250000 x 3/4 =
+ * 187500 us late; with the short background (48 of 20.5 us) both kinds, the short first; alone
+ * (rate 0) the short kind is left out. machine.conf reads and writes the two lines.
+ */
+static void background_long_json_and_conf(void **state)
+{
+	const char *lg =
+		"\t\t\"kworker-lg0\" : { \"cpus\" : [0], \"loop\" : -1, \"delay\" : 62500, "
+		"\"runtime\" : 2500,\n"
+		"\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : 250000, \"mode\" : "
+		"\"absolute\" } },\n"
+		"\t\t\"kworker-lg1\" : { \"cpus\" : [1], \"loop\" : -1, \"delay\" : 187500, "
+		"\"runtime\" : 2500,\n"
+		"\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : 250000, \"mode\" : "
+		"\"absolute\" } }\n"
+		"\t}\n}\n";
+	struct sl_machine_conf mc;
+	char buf[2048] = "", want[2048], path[600], err[256];
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, 4, 2500000), 0);
+	fclose(f);
+	snprintf(want, sizeof(want), "{\n\t\"tasks\" : {\n%s", lg);
+	assert_string_equal(buf, want);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_validate_background_json2(f, 2, 48, 20500, 4, 2500000), 0);
+	fclose(f);
+	snprintf(want, sizeof(want),
+		 "{\n\t\"tasks\" : {\n"
+		 "\t\t\"kworker-bg0\" : { \"cpus\" : [0], \"loop\" : -1, \"runtime\" : 20,\n"
+		 "\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : 20833, \"mode\" : "
+		 "\"absolute\" } },\n"
+		 "\t\t\"kworker-bg1\" : { \"cpus\" : [1], \"loop\" : -1, \"runtime\" : 20,\n"
+		 "\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : 20833, \"mode\" : "
+		 "\"absolute\" } },\n%s",
+		 lg);
+	assert_string_equal(buf, want);
+	snprintf(path, sizeof(path), "%s",
+		 tmpdir_write("bgl.conf",
+			      "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+			      "background_long_rate 4\nbackground_long_run 2500us\n",
+			      99));
+	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(mc.bg_rate, 0);
+	assert_int_equal(mc.bg_long_rate, 4);
+	assert_int_equal(mc.bg_long_run_ns, 2500000);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "background_long_rate 4\nbackground_long_run 2500000ns\n"));
+}
+
+/*
  * The background split (validate/bg_split.c) on tests/irq_background.sh's trace, figures by hand
  * there: the lines before the first sched_ line left out, the window 1-21 ms; CPU 0 idle 9.79 ms
  * with 3 interrupt-only exits of 10, 30, 50 us, CPU 1 idle 2 ms with none: (3 / 9.79 ms + 0) / 2
@@ -616,6 +674,7 @@ int main(void)
 		cmocka_unit_test(calibrate_writes_the_refill),
 		cmocka_unit_test(calibrate_leaves_out_disturbed_rounds),
 		cmocka_unit_test(background_json_and_conf),
+		cmocka_unit_test(background_long_json_and_conf),
 		cmocka_unit_test(bg_split_by_hand),
 		cmocka_unit_test(bg_split_from_the_vtrace_read),
 	};

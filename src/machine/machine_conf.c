@@ -61,9 +61,15 @@ static void dir_of(const char *path, char *dir, size_t len)
 }
 
 /* the keys a description gives once: a second line of one is a contradiction, not an update */
-static const char *const once_keys[] = {
-	"cpus",		"kernel_release",  "cpuidle_driver", "cpuidle_governor",
-	"idle_profile", "background_rate", "background_run"};
+static const char *const once_keys[] = {"cpus",
+					"kernel_release",
+					"cpuidle_driver",
+					"cpuidle_governor",
+					"idle_profile",
+					"background_rate",
+					"background_run",
+					"background_long_rate",
+					"background_long_run"};
 
 int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
 {
@@ -136,24 +142,31 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				goto out;
 			}
 			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "%s", val);
-		} else if (!strcmp(key, "background_rate")) {
+		} else if (!strcmp(key, "background_rate") ||
+			   !strcmp(key, "background_long_rate")) {
 			char *end;
 			long v = strtol(val, &end, 10);
 
 			if (*end || v < 0 || v > 100000) {
 				snprintf(err, errlen,
-					 "%s:%lu: background_rate: expected 0 to 100000 wake-ups "
+					 "%s:%lu: %s: expected 0 to 100000 wake-ups "
 					 "per "
 					 "second, got '%s'",
-					 path, n, val);
+					 path, n, key, val);
 				goto out;
 			}
-			mc->bg_rate = (unsigned long)v;
-		} else if (!strcmp(key, "background_run")) {
+			if (!strcmp(key, "background_rate"))
+				mc->bg_rate = (unsigned long)v;
+			else
+				mc->bg_long_rate = (unsigned long)v;
+		} else if (!strcmp(key, "background_run") || !strcmp(key, "background_long_run")) {
 			char e[128];
 
-			if (sl_parse_duration(val, &mc->bg_run_ns, e, sizeof(e))) {
-				snprintf(err, errlen, "%s:%lu: background_run: %s", path, n, e);
+			if (sl_parse_duration(val,
+					      !strcmp(key, "background_run") ? &mc->bg_run_ns
+									     : &mc->bg_long_run_ns,
+					      e, sizeof(e))) {
+				snprintf(err, errlen, "%s:%lu: %s: %s", path, n, key, e);
 				goto out;
 			}
 		} else if (!strcmp(key, "param")) {
@@ -177,7 +190,8 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 			snprintf(err, errlen,
 				 "%s:%lu: unknown key '%s' (cpus, kernel_release, cpuidle_driver, "
 				 "cpuidle_governor, idle_profile, cpuidle_disable, param, "
-				 "background_rate, background_run)",
+				 "background_rate, background_run, background_long_rate, "
+				 "background_long_run)",
 				 path, n, key);
 			goto out;
 		}
@@ -249,6 +263,9 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
 	if (mc->bg_rate)
 		fprintf(f, "background_rate %lu\nbackground_run %lluns\n", mc->bg_rate,
 			(unsigned long long)mc->bg_run_ns);
+	if (mc->bg_long_rate)
+		fprintf(f, "background_long_rate %lu\nbackground_long_run %lluns\n",
+			mc->bg_long_rate, (unsigned long long)mc->bg_long_run_ns);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -38,6 +38,10 @@ struct sl_machine_conf {
 	char disable[SL_MC_MAX_DISABLE][16];
 	unsigned long bg_rate; /* background wake-ups per second and CPU (0: none) */
 	u64 bg_run_ns;	       /* CPU time of each */
+	/* the long foreign runs of the recordings (docs/validate.md, "The background's shape
+	 * (issue 28, step 16)"): a second pinned task per CPU, per second and CPU (0: none) */
+	unsigned long bg_long_rate;
+	u64 bg_long_run_ns; /* CPU time of each */
 
 	/* derived: the model of it */
 	char model_kernel[16];	  /* "6.18", "2.6.31", "2.6.32" */

@@ -418,15 +418,40 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
  */
 int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_ns)
 {
-	unsigned long long period = 1000000ULL / rate, run = run_ns / 1000 ? run_ns / 1000 : 1;
+	return sl_validate_background_json2(f, cpus, rate, run_ns, 0, 0);
+}
+
+/*
+ * With background_long_rate/background_long_run (docs/validate.md, "The background's shape
+ * (issue 28, step 16)": the recordings' foreign runs of 1 ms or more while the file runs), a
+ * second task per CPU, "kworker-lgC", pinned to C, an absolute timer of period 10^6/long_rate
+ * us and a runtime of long_run us, started (rt-app's "delay") (2C+1)/(2 x cpus) of a period
+ * late, so that the CPUs' long runs do not come together (the recordings' are apart). Either
+ * kind is left out when its rate or run is 0.
+ */
+int sl_validate_background_json2(FILE *f, int cpus, unsigned long rate, u64 run_ns,
+				 unsigned long long_rate, u64 long_run_ns)
+{
+	bool shrt = rate && run_ns, lng = long_rate && long_run_ns;
+	unsigned long long period = shrt ? 1000000ULL / rate : 0,
+			   run = run_ns / 1000 ? run_ns / 1000 : 1;
+	unsigned long long lperiod = lng ? 1000000ULL / long_rate : 0,
+			   lrun = long_run_ns / 1000 ? long_run_ns / 1000 : 1;
 
 	fprintf(f, "{\n\t\"tasks\" : {\n");
-	for (int c = 0; c < cpus; c++)
+	for (int c = 0; shrt && c < cpus; c++)
 		fprintf(f,
 			"\t\t\"kworker-bg%d\" : { \"cpus\" : [%d], \"loop\" : -1, \"runtime\" : "
 			"%llu,\n\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : %llu, "
 			"\"mode\" : \"absolute\" } }%s\n",
-			c, c, run, period, c + 1 < cpus ? "," : "");
+			c, c, run, period, c + 1 < cpus || lng ? "," : "");
+	for (int c = 0; lng && c < cpus; c++)
+		fprintf(f,
+			"\t\t\"kworker-lg%d\" : { \"cpus\" : [%d], \"loop\" : -1, \"delay\" : "
+			"%llu, \"runtime\" : %llu,\n\t\t\t\"timer\" : { \"ref\" : \"unique\", "
+			"\"period\" : %llu, \"mode\" : \"absolute\" } }%s\n",
+			c, c, lperiod * (2ULL * (unsigned)c + 1) / (2ULL * (unsigned)cpus), lrun,
+			lperiod, c + 1 < cpus ? "," : "");
 	fprintf(f, "\t}\n}\n");
 	return ferror(f) ? -1 : 0;
 }
@@ -471,13 +496,14 @@ static int simulate(const char *json, const char *dir, double secs,
 		return SL_RUN_EIO; /* the simulated side's directory takes no file */
 	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", copy, dir);
 	a.workloads[a.nworkloads++] = wl;
-	if (mc->bg_rate && mc->bg_run_ns) {
+	if ((mc->bg_rate && mc->bg_run_ns) || (mc->bg_long_rate && mc->bg_long_run_ns)) {
 		struct sl_outfile bo;
 
 		snprintf(bgfile, sizeof(bgfile), "%s/machine-background.json", dir);
 		if (sl_outfile_open(&bo, bgfile, err, errlen))
 			return SL_RUN_EIO;
-		if (sl_validate_background_json(bo.f, mc->cpus, mc->bg_rate, mc->bg_run_ns)) {
+		if (sl_validate_background_json2(bo.f, mc->cpus, mc->bg_rate, mc->bg_run_ns,
+						 mc->bg_long_rate, mc->bg_long_run_ns)) {
 			sl_outfile_abort(&bo);
 			snprintf(err, errlen, "%s: write error", bgfile);
 			return SL_RUN_EIO;
@@ -560,6 +586,8 @@ static int calibrate_over(struct sl_machine_conf *mc, const char *dir, char *err
 	mc->nparams = cal.nparams;
 	mc->bg_rate = cal.bg_rate;
 	mc->bg_run_ns = cal.bg_run_ns;
+	mc->bg_long_rate = cal.bg_long_rate;
+	mc->bg_long_run_ns = cal.bg_long_run_ns;
 	if (cal.idle_profile[0]) {
 		snprintf(mc->idle_profile, sizeof(mc->idle_profile), "%s", cal.idle_profile);
 		memcpy(mc->disable, cal.disable, sizeof(cal.disable));
