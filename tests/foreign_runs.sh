@@ -13,7 +13,8 @@
 # preempt 1 in 9.3 ms busy = 107.53 a busy s, 200 us; after 1 in 40 ms of window (2 CPUs) =
 # 25.00/s, 50 us; idle 2 in 29.918 ms = 66.85 a idle s, median 265 us, mean 265 us; irq 1,
 # 33.42 a idle s, 2 us. --long 100: the runs of 100 us or more (not irq): 200, 500: 2 in 40 ms
-# = 50/s, mean 350 us. A model trace (its switch lines unfiltered, no need_resched flag): the
+# = 50/s, mean 350 us. --bins 2: the four runs (not irq) 30, 50, 200, 500 us in 40 ms = 100/s,
+# bins [30, 50] and [200, 500]: 40 and 350 us. A model trace (its switch lines unfiltered, no need_resched flag): the
 # idle-to-task switch marks the exit as need_resched does. Errors: no file, no JSON, bad --long.
 set -eu
 . "$(dirname "$0")/pytool.sh"
@@ -53,6 +54,9 @@ out '^  irq  *1  *33\.42 a idle s  median  *2\.0 '
 out '^switched in (preempt, after): bash 1, kworker/0:1 1$'
 out '^background_long_rate 50$'
 out '^background_long_run 350000ns$'
+"$PY" "$TOOLPY" --bins 2 "$T/rec/real.trace" >"$T/out" 2>&1 || fail "--bins: exit $?"
+out '^background_rate 100$'
+out '^background_runs 40000ns,350000ns$'
 # the model's form: the idle-to-task switch kept, no need_resched flag
 {
 	printf '# tracer: nop\n#\n'
@@ -73,4 +77,7 @@ tool_error "$T/mod/x.trace" 'one rt-app \*.json beside it'
 rc=0
 "$PY" "$TOOLPY" --long 0 "$T/rec/real.trace" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q -- '--long: expected' "$T/err" || fail "--long 0: exit $rc"
+rc=0
+"$PY" "$TOOLPY" --bins 5 "$T/rec/real.trace" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q -- '--bins 5: only 4 foreign runs' "$T/err" || fail "--bins 5: exit $rc"
 echo ok

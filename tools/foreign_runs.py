@@ -31,12 +31,15 @@ or rcu_*, kcompactd, kdamond, kswapd, khugepaged, ksmd, oom_reaper, kauditd, kso
 migration), agent (tokio-rt-worker), bg (the model's kworker-bgC, kworker-lgC) or other (the
 harness and the rest).
 
-Usage: foreign_runs.py [--json] [--long US] [--workload FILE.json | --tasks NAME,...] TRACE...
+Usage: foreign_runs.py [--json] [--long US] [--bins N] [--workload FILE.json | --tasks NAME,...] TRACE...
   TRACE        ftrace text (plain or .xz); the workload's names come from the one *.json
                beside it (machine-background.json aside) unless --workload or --tasks gives them
   --long US    the foreign runs (preempt, after, idle) of US or more (default 1000) a second of
                the window per CPU and their mean, printed as machine.conf lines
                background_long_rate / background_long_run
+  --bins N     every foreign run (preempt, after, idle) a second of the window per CPU and
+               their distribution as the means of N bins of equal counts (1 to 32), shortest
+               first, printed as machine.conf lines background_rate / background_runs
   --json       one JSON object instead of the table
 
 Printed: a row per trace and CPU (window, busy and idle s; each class's rate, median and mean
@@ -215,12 +218,17 @@ def summarise(rows, busy, idle, win):
 
 
 def main(argv):
-    as_json, workload, tasks, traces, long_us = False, None, None, [], 1000
+    as_json, workload, tasks, traces, long_us, bins = False, None, None, [], 1000, 0
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--json":
             as_json = True
+        elif a == "--bins":
+            if i + 1 >= len(argv) or not argv[i + 1].isdigit() or not 0 < int(argv[i + 1]) <= 32:
+                raise BadInput("--bins: expected a count of 1 to 32")
+            i += 1
+            bins = int(argv[i])
         elif a == "--long":
             if i + 1 >= len(argv) or not argv[i + 1].isdigit() or int(argv[i + 1]) <= 0:
                 raise BadInput("--long: expected a length in us (a positive integer)")
@@ -238,7 +246,8 @@ def main(argv):
             print(__doc__)
             return 0
         elif a.startswith("-"):
-            raise BadInput(f"unknown option '{a}' (valid: --json --long --workload --tasks)")
+            raise BadInput(f"unknown option '{a}' (valid: --json --long --bins --workload "
+                           "--tasks)")
         else:
             traces.append(a)
         i += 1
@@ -278,6 +287,17 @@ def main(argv):
                  rate=round(len(lng) * 1e9 / a["win"]) if a["win"] else 0,
                  run_ns=sum(lng) // len(lng) if lng else 0)
     pooled["all"]["long"] = longs
+    # every foreign run (not irq) a second of the window per CPU, and their distribution as
+    # the means of `bins` bins of equal counts, shortest first: background_rate and
+    # background_runs
+    every = sorted(r[2] for r in a["rows"] if r[1] != "irq")
+    if bins and len(every) < bins:
+        raise BadInput(f"--bins {bins}: only {len(every)} foreign runs")
+    btable = [sum(every[k * len(every) // bins:(k + 1) * len(every) // bins]) //
+              (((k + 1) * len(every) // bins) - (k * len(every) // bins))
+              for k in range(bins)]
+    pooled["all"]["bins"] = dict(rate=round(len(every) * 1e9 / a["win"]) if a["win"] else 0,
+                                 runs_ns=btable)
     if as_json:
         json.dump(dict(rows=table, pooled=pooled, comms=comms), sys.stdout, indent=1,
                   sort_keys=True)
@@ -307,6 +327,12 @@ def main(argv):
           f"CPU, mean {longs['run_ns'] / 1e3:.1f} us")
     print(f"background_long_rate {longs['rate']}")
     print(f"background_long_run {longs['run_ns']}ns")
+    if bins:
+        print(f"foreign runs (preempt, after, idle): {len(every)}, "
+              f"{len(every) * 1e9 / a['win'] if a['win'] else 0:.2f} a second of the window "
+              f"per CPU, in {bins} bins of equal counts:")
+        print(f"background_rate {pooled['all']['bins']['rate']}")
+        print("background_runs " + ",".join(f"{x}ns" for x in btable))
     return 0
 
 

@@ -69,7 +69,9 @@ static const char *const once_keys[] = {"cpus",
 					"background_rate",
 					"background_run",
 					"background_long_rate",
-					"background_long_run"};
+					"background_long_run",
+					"background_runs",
+					"background_long_free"};
 
 int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
 {
@@ -169,6 +171,47 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				snprintf(err, errlen, "%s:%lu: %s: %s", path, n, key, e);
 				goto out;
 			}
+		} else if (!strcmp(key, "background_long_free")) {
+			if (strcmp(val, "0") && strcmp(val, "1")) {
+				snprintf(err, errlen,
+					 "%s:%lu: background_long_free: expected 0 or 1, got '%s'",
+					 path, n, val);
+				goto out;
+			}
+			mc->bg_long_free = val[0] == '1';
+		} else if (!strcmp(key, "background_runs")) {
+			char e[128], item[64];
+			const char *p = val;
+
+			while (*p) {
+				size_t k = strcspn(p, ",");
+
+				if (mc->bg_nruns == SL_MC_MAX_BG_RUNS || !k || k >= sizeof(item) ||
+				    (p[k] == ',' && !p[k + 1])) {
+					snprintf(err, errlen,
+						 "%s:%lu: background_runs: expected 1 to %d "
+						 "durations separated by commas, got '%s'",
+						 path, n, SL_MC_MAX_BG_RUNS, val);
+					goto out;
+				}
+				memcpy(item, p, k);
+				item[k] = '\0';
+				if (sl_parse_duration(item, &mc->bg_runs_ns[mc->bg_nruns], e,
+						      sizeof(e))) {
+					snprintf(err, errlen, "%s:%lu: background_runs: '%s': %s",
+						 path, n, item, e);
+					goto out;
+				}
+				if (!mc->bg_runs_ns[mc->bg_nruns]) {
+					snprintf(err, errlen,
+						 "%s:%lu: background_runs: '%s': expected more "
+						 "than 0",
+						 path, n, item);
+					goto out;
+				}
+				mc->bg_nruns++;
+				p += k + (p[k] == ',');
+			}
 		} else if (!strcmp(key, "param")) {
 			struct sl_params scratch;
 			char e[1200];
@@ -190,8 +233,8 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 			snprintf(err, errlen,
 				 "%s:%lu: unknown key '%s' (cpus, kernel_release, cpuidle_driver, "
 				 "cpuidle_governor, idle_profile, cpuidle_disable, param, "
-				 "background_rate, background_run, background_long_rate, "
-				 "background_long_run)",
+				 "background_rate, background_run, background_runs, "
+				 "background_long_rate, background_long_run, background_long_free)",
 				 path, n, key);
 			goto out;
 		}
@@ -263,9 +306,17 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
 	if (mc->bg_rate)
 		fprintf(f, "background_rate %lu\nbackground_run %lluns\n", mc->bg_rate,
 			(unsigned long long)mc->bg_run_ns);
+	if (mc->bg_nruns) {
+		fprintf(f, "background_runs ");
+		for (int i = 0; i < mc->bg_nruns; i++)
+			fprintf(f, "%s%lluns", i ? "," : "", (unsigned long long)mc->bg_runs_ns[i]);
+		fprintf(f, "\n");
+	}
 	if (mc->bg_long_rate)
 		fprintf(f, "background_long_rate %lu\nbackground_long_run %lluns\n",
 			mc->bg_long_rate, (unsigned long long)mc->bg_long_run_ns);
+	if (mc->bg_long_free)
+		fprintf(f, "background_long_free 1\n");
 	return ferror(f) ? -1 : 0;
 }
 
