@@ -483,7 +483,8 @@ static void background_json_and_conf(void **state)
  * (issue 28, step 16)"), by hand: 2 CPUs, 4 a second of 2.5 ms: a period of 10^6 / 4 = 250000
  * us, runtime 2500 us, CPU 0 starting 250000 x 1/4 = 62500 us late and CPU 1 250000 x 3/4 =
  * 187500 us late; with the short background (48 of 20.5 us) both kinds, the short first; alone
- * (rate 0) the short kind is left out. machine.conf reads and writes the two lines.
+ * (rate 0) the short kind is left out; with background_long_free the same tasks without
+ * "cpus". machine.conf reads and writes the lines.
  */
 /*
  * The runs in turn (background_runs, docs/validate.md, "The background's shape (issue 28, step
@@ -600,6 +601,32 @@ static void background_long_json_and_conf(void **state)
 	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "background_long_rate 4\nbackground_long_run 2500000ns\n"));
+	assert_null(strstr(buf, "background_long_free"));
+	/* background_long_free 1: the same tasks, not pinned */
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, true), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"kworker-lg0\" : { \"loop\" : -1, \"delay\" : 62500, "
+				    "\"runtime\" : 2500,\n"));
+	assert_non_null(strstr(buf, "\"kworker-lg1\" : { \"loop\" : -1, \"delay\" : 187500, "
+				    "\"runtime\" : 2500,\n"));
+	assert_null(strstr(buf, "\"cpus\""));
+	snprintf(path, sizeof(path), "%s",
+		 put("bgl.conf", "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+				 "background_long_rate 4\nbackground_long_run 2500us\n"
+				 "background_long_free 1\n"));
+	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(mc.bg_long_free);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "background_long_free 1\n"));
+	snprintf(path, sizeof(path), "%s",
+		 put("bgl.conf", "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+				 "background_long_free 2\n"));
+	assert_int_equal(sl_machine_conf_load(&mc, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bgl.conf:4: background_long_free: expected 0 or 1, got '2'"));
 }
 
 /*
