@@ -481,23 +481,25 @@ static void background_json_and_conf(void **state)
 /*
  * The long foreign runs (background_long_rate/run, docs/validate.md, "The background's shape
  * (issue 28, step 16)"), by hand: 2 CPUs, 4 a second of 2.5 ms: a period of 10^6 / 4 = 250000
- * us, runtime 2500 us, CPU 0 starting 250000 x 1/4 = 62500 us late and CPU 1 250000 x 3/4 =
- * 187500 us late; with the short background (48 of 20.5 us) both kinds, the short first; alone
- * (rate 0) the short kind is left out; with background_long_free the same tasks without
- * "cpus". machine.conf reads and writes the lines.
+ * us, runtime 2500 us, CPU 0's timer 250000 x 1/4 = 62500 us late (a first loop of period
+ * 312500, then 250000) and CPU 1's 250000 x 3/4 = 187500 us late (437500); with the short
+ * background (48 of 20.5 us) both kinds, the short first; alone (rate 0) the short kind is left
+ * out; with background_long_free the same tasks without "cpus". machine.conf reads and writes the
+ * lines.
  */
 /*
  * The runs in turn (background_runs, docs/validate.md, "The background's shape (issue 28, step
  * 16)"), by hand: 2 CPUs, 100 wake-ups a second (a period of 10000 us) of 20 us, 300 us and
- * 5 ms in turn: CPU 0 from the first, at once; CPU 1 from the (1 x 3 / 2 = 1)-th, 10000 x 1/2 =
- * 5000 us late. machine.conf reads the list (and refuses an empty item, a 0, a comma at the
- * end) and writes it back.
+ * 5 ms in turn: CPU 0 from the first, its timer at once; CPU 1 from the (1 x 3 / 2 = 1)-th,
+ * its timer 10000 x 1/2 = 5000 us late (a first loop of 300 us and a period of 15000 us, then
+ * 5 ms, 20 us, 300 us of 10000 us). machine.conf reads the list (and refuses an empty item, a 0, a
+ * comma at the end) and writes it back.
  */
 static void background_runs_json_and_conf(void **state)
 {
 	const char *want =
 		"{\n\t\"tasks\" : {\n"
-		"\t\t\"kworker-bg0\" : { \"cpus\" : [0], \"loop\" : -1, \"delay\" : 0,\n"
+		"\t\t\"kworker-bg0\" : { \"cpus\" : [0], \"loop\" : -1,\n"
 		"\t\t\t\"runtime0\" : 20, \"timer0\" : { \"ref\" : \"unique\", \"period\" : 10000, "
 		"\"mode\" : \"absolute\" },\n"
 		"\t\t\t\"runtime1\" : 300, \"timer1\" : { \"ref\" : \"unique\", \"period\" : "
@@ -505,14 +507,17 @@ static void background_runs_json_and_conf(void **state)
 		"\"mode\" : \"absolute\" },\n"
 		"\t\t\t\"runtime2\" : 5000, \"timer2\" : { \"ref\" : \"unique\", \"period\" : "
 		"10000, \"mode\" : \"absolute\" } },\n"
-		"\t\t\"kworker-bg1\" : { \"cpus\" : [1], \"loop\" : -1, \"delay\" : 5000,\n"
-		"\t\t\t\"runtime0\" : 300, \"timer0\" : { \"ref\" : \"unique\", \"period\" : "
-		"10000, "
-		"\"mode\" : \"absolute\" },\n"
-		"\t\t\t\"runtime1\" : 5000, \"timer1\" : { \"ref\" : \"unique\", \"period\" : "
+		"\t\t\"kworker-bg1\" : { \"cpus\" : [1], \"loop\" : -1, \"phases\" : {\n"
+		"\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 300, \"timer0\" : { \"ref\" : "
+		"\"unique\", \"period\" : 15000, \"mode\" : \"absolute\" } },\n"
+		"\t\t\t\"p1\" : { \"loop\" : -1,\n"
+		"\t\t\t\"runtime0\" : 5000, \"timer0\" : { \"ref\" : \"unique\", \"period\" : "
 		"10000, \"mode\" : \"absolute\" },\n"
-		"\t\t\t\"runtime2\" : 20, \"timer2\" : { \"ref\" : \"unique\", \"period\" : 10000, "
-		"\"mode\" : \"absolute\" } }\n"
+		"\t\t\t\"runtime1\" : 20, \"timer1\" : { \"ref\" : \"unique\", \"period\" : 10000, "
+		"\"mode\" : \"absolute\" },\n"
+		"\t\t\t\"runtime2\" : 300, \"timer2\" : { \"ref\" : \"unique\", \"period\" : "
+		"10000, "
+		"\"mode\" : \"absolute\" } } } }\n"
 		"\t}\n}\n";
 	const u64 runs[] = {20000, 300000, 5000000};
 	const char *bad[][2] = {{"20us,,5ms", "expected 1 to 32 durations"},
@@ -554,14 +559,18 @@ static void background_runs_json_and_conf(void **state)
 static void background_long_json_and_conf(void **state)
 {
 	const char *lg =
-		"\t\t\"kworker-lg0\" : { \"cpus\" : [0], \"loop\" : -1, \"delay\" : 62500, "
-		"\"runtime\" : 2500,\n"
-		"\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : 250000, \"mode\" : "
-		"\"absolute\" } },\n"
-		"\t\t\"kworker-lg1\" : { \"cpus\" : [1], \"loop\" : -1, \"delay\" : 187500, "
-		"\"runtime\" : 2500,\n"
-		"\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : 250000, \"mode\" : "
-		"\"absolute\" } }\n"
+		"\t\t\"kworker-lg0\" : { \"cpus\" : [0], \"loop\" : -1, \"phases\" : {\n"
+		"\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, \"timer0\" : { \"ref\" : "
+		"\"unique\", \"period\" : 312500, \"mode\" : \"absolute\" } },\n"
+		"\t\t\t\"p1\" : { \"loop\" : -1,\n"
+		"\t\t\t\"runtime0\" : 2500, \"timer0\" : { \"ref\" : \"unique\", \"period\" : "
+		"250000, \"mode\" : \"absolute\" } } } },\n"
+		"\t\t\"kworker-lg1\" : { \"cpus\" : [1], \"loop\" : -1, \"phases\" : {\n"
+		"\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, \"timer0\" : { \"ref\" : "
+		"\"unique\", \"period\" : 437500, \"mode\" : \"absolute\" } },\n"
+		"\t\t\t\"p1\" : { \"loop\" : -1,\n"
+		"\t\t\t\"runtime0\" : 2500, \"timer0\" : { \"ref\" : \"unique\", \"period\" : "
+		"250000, \"mode\" : \"absolute\" } } } }\n"
 		"\t}\n}\n";
 	struct sl_machine_conf mc;
 	char buf[2048] = "", want[2048], path[600], err[256];
@@ -606,10 +615,12 @@ static void background_long_json_and_conf(void **state)
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
 	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, true), 0);
 	fclose(f);
-	assert_non_null(strstr(buf, "\"kworker-lg0\" : { \"loop\" : -1, \"delay\" : 62500, "
-				    "\"runtime\" : 2500,\n"));
-	assert_non_null(strstr(buf, "\"kworker-lg1\" : { \"loop\" : -1, \"delay\" : 187500, "
-				    "\"runtime\" : 2500,\n"));
+	assert_non_null(strstr(buf, "\"kworker-lg0\" : { \"loop\" : -1, \"phases\" : {\n"
+				    "\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, "
+				    "\"timer0\" : { \"ref\" : \"unique\", \"period\" : 312500,"));
+	assert_non_null(strstr(buf, "\"kworker-lg1\" : { \"loop\" : -1, \"phases\" : {\n"
+				    "\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, "
+				    "\"timer0\" : { \"ref\" : \"unique\", \"period\" : 437500,"));
 	assert_null(strstr(buf, "\"cpus\""));
 	snprintf(path, sizeof(path), "%s",
 		 put("bgl.conf", "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
