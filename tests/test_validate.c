@@ -479,6 +479,168 @@ static void background_json_and_conf(void **state)
 }
 
 /*
+ * The long foreign runs (background_long_rate/run, docs/validate.md, "The background's shape
+ * (issue 28, step 16)"), by hand: 2 CPUs, 4 a second of 2.5 ms: a period of 10^6 / 4 = 250000
+ * us, runtime 2500 us, CPU 0's timer 250000 x 1/4 = 62500 us late (a first loop of period
+ * 312500, then 250000) and CPU 1's 250000 x 3/4 = 187500 us late (437500); with the short
+ * background (48 of 20.5 us) both kinds, the short first; alone (rate 0) the short kind is left
+ * out; with background_long_free the same tasks without "cpus". machine.conf reads and writes the
+ * lines.
+ */
+/*
+ * The runs in turn (background_runs, docs/validate.md, "The background's shape (issue 28, step
+ * 16)"), by hand: 2 CPUs, 100 wake-ups a second (a period of 10000 us) of 20 us, 300 us and
+ * 5 ms in turn: CPU 0 from the first, its timer at once; CPU 1 from the (1 x 3 / 2 = 1)-th,
+ * its timer 10000 x 1/2 = 5000 us late (a first loop of 300 us and a period of 15000 us, then
+ * 5 ms, 20 us, 300 us of 10000 us). machine.conf reads the list (and refuses an empty item, a 0, a
+ * comma at the end) and writes it back.
+ */
+static void background_runs_json_and_conf(void **state)
+{
+	const char *want =
+		"{\n\t\"tasks\" : {\n"
+		"\t\t\"kworker-bg0\" : { \"cpus\" : [0], \"loop\" : -1,\n"
+		"\t\t\t\"runtime0\" : 20, \"timer0\" : { \"ref\" : \"unique\", \"period\" : 10000, "
+		"\"mode\" : \"absolute\" },\n"
+		"\t\t\t\"runtime1\" : 300, \"timer1\" : { \"ref\" : \"unique\", \"period\" : "
+		"10000, "
+		"\"mode\" : \"absolute\" },\n"
+		"\t\t\t\"runtime2\" : 5000, \"timer2\" : { \"ref\" : \"unique\", \"period\" : "
+		"10000, \"mode\" : \"absolute\" } },\n"
+		"\t\t\"kworker-bg1\" : { \"cpus\" : [1], \"loop\" : -1, \"phases\" : {\n"
+		"\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 300, \"timer0\" : { \"ref\" : "
+		"\"unique\", \"period\" : 15000, \"mode\" : \"absolute\" } },\n"
+		"\t\t\t\"p1\" : { \"loop\" : -1,\n"
+		"\t\t\t\"runtime0\" : 5000, \"timer0\" : { \"ref\" : \"unique\", \"period\" : "
+		"10000, \"mode\" : \"absolute\" },\n"
+		"\t\t\t\"runtime1\" : 20, \"timer1\" : { \"ref\" : \"unique\", \"period\" : 10000, "
+		"\"mode\" : \"absolute\" },\n"
+		"\t\t\t\"runtime2\" : 300, \"timer2\" : { \"ref\" : \"unique\", \"period\" : "
+		"10000, "
+		"\"mode\" : \"absolute\" } } } }\n"
+		"\t}\n}\n";
+	const u64 runs[] = {20000, 300000, 5000000};
+	const char *bad[][2] = {{"20us,,5ms", "expected 1 to 32 durations"},
+				{"20us,0ns", "'0ns': expected more than 0"},
+				{"20us,", "expected 1 to 32 durations"}};
+	struct sl_machine_conf mc;
+	char buf[2048] = "", text[256], path[600], err[256];
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(sl_validate_background_json2(f, 2, 100, 0, runs, 3, 0, 0, false), 0);
+	fclose(f);
+	assert_string_equal(buf, want);
+	snprintf(path, sizeof(path), "%s",
+		 put("bgr.conf", "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+				 "background_rate 100\nbackground_runs 20us,300us,5ms\n"));
+	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(mc.bg_nruns, 3);
+	assert_int_equal(mc.bg_runs_ns[0], 20000);
+	assert_int_equal(mc.bg_runs_ns[1], 300000);
+	assert_int_equal(mc.bg_runs_ns[2], 5000000);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "background_runs 20000ns,300000ns,5000000ns\n"));
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		snprintf(text, sizeof(text),
+			 "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\nbackground_runs %s\n",
+			 bad[k][0]);
+		snprintf(path, sizeof(path), "%s", put("bgr.conf", text));
+		assert_int_equal(sl_machine_conf_load(&mc, path, err, sizeof(err)), -1);
+		if (!strstr(err, bad[k][1]))
+			fail_msg("'%s': %s", bad[k][0], err);
+	}
+}
+
+static void background_long_json_and_conf(void **state)
+{
+	const char *lg =
+		"\t\t\"kworker-lg0\" : { \"cpus\" : [0], \"loop\" : -1, \"phases\" : {\n"
+		"\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, \"timer0\" : { \"ref\" : "
+		"\"unique\", \"period\" : 312500, \"mode\" : \"absolute\" } },\n"
+		"\t\t\t\"p1\" : { \"loop\" : -1,\n"
+		"\t\t\t\"runtime0\" : 2500, \"timer0\" : { \"ref\" : \"unique\", \"period\" : "
+		"250000, \"mode\" : \"absolute\" } } } },\n"
+		"\t\t\"kworker-lg1\" : { \"cpus\" : [1], \"loop\" : -1, \"phases\" : {\n"
+		"\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, \"timer0\" : { \"ref\" : "
+		"\"unique\", \"period\" : 437500, \"mode\" : \"absolute\" } },\n"
+		"\t\t\t\"p1\" : { \"loop\" : -1,\n"
+		"\t\t\t\"runtime0\" : 2500, \"timer0\" : { \"ref\" : \"unique\", \"period\" : "
+		"250000, \"mode\" : \"absolute\" } } } }\n"
+		"\t}\n}\n";
+	struct sl_machine_conf mc;
+	char buf[2048] = "", want[2048], path[600], err[256];
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, false), 0);
+	fclose(f);
+	snprintf(want, sizeof(want), "{\n\t\"tasks\" : {\n%s", lg);
+	assert_string_equal(buf, want);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_validate_background_json2(f, 2, 48, 20500, NULL, 0, 4, 2500000, false),
+			 0);
+	fclose(f);
+	snprintf(want, sizeof(want),
+		 "{\n\t\"tasks\" : {\n"
+		 "\t\t\"kworker-bg0\" : { \"cpus\" : [0], \"loop\" : -1, \"runtime\" : 20,\n"
+		 "\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : 20833, \"mode\" : "
+		 "\"absolute\" } },\n"
+		 "\t\t\"kworker-bg1\" : { \"cpus\" : [1], \"loop\" : -1, \"runtime\" : 20,\n"
+		 "\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : 20833, \"mode\" : "
+		 "\"absolute\" } },\n%s",
+		 lg);
+	assert_string_equal(buf, want);
+	snprintf(path, sizeof(path), "%s",
+		 tmpdir_write("bgl.conf",
+			      "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+			      "background_long_rate 4\nbackground_long_run 2500us\n",
+			      99));
+	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(mc.bg_rate, 0);
+	assert_int_equal(mc.bg_long_rate, 4);
+	assert_int_equal(mc.bg_long_run_ns, 2500000);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "background_long_rate 4\nbackground_long_run 2500000ns\n"));
+	assert_null(strstr(buf, "background_long_free"));
+	/* background_long_free 1: the same tasks, not pinned */
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, true), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"kworker-lg0\" : { \"loop\" : -1, \"phases\" : {\n"
+				    "\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, "
+				    "\"timer0\" : { \"ref\" : \"unique\", \"period\" : 312500,"));
+	assert_non_null(strstr(buf, "\"kworker-lg1\" : { \"loop\" : -1, \"phases\" : {\n"
+				    "\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, "
+				    "\"timer0\" : { \"ref\" : \"unique\", \"period\" : 437500,"));
+	assert_null(strstr(buf, "\"cpus\""));
+	snprintf(path, sizeof(path), "%s",
+		 put("bgl.conf", "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+				 "background_long_rate 4\nbackground_long_run 2500us\n"
+				 "background_long_free 1\n"));
+	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(mc.bg_long_free);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "background_long_free 1\n"));
+	snprintf(path, sizeof(path), "%s",
+		 put("bgl.conf", "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+				 "background_long_free 2\n"));
+	assert_int_equal(sl_machine_conf_load(&mc, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bgl.conf:4: background_long_free: expected 0 or 1, got '2'"));
+}
+
+/*
  * The background split (validate/bg_split.c) on tests/irq_background.sh's trace, figures by hand
  * there: the lines before the first sched_ line left out, the window 1-21 ms; CPU 0 idle 9.79 ms
  * with 3 interrupt-only exits of 10, 30, 50 us, CPU 1 idle 2 ms with none: (3 / 9.79 ms + 0) / 2
@@ -616,6 +778,8 @@ int main(void)
 		cmocka_unit_test(calibrate_writes_the_refill),
 		cmocka_unit_test(calibrate_leaves_out_disturbed_rounds),
 		cmocka_unit_test(background_json_and_conf),
+		cmocka_unit_test(background_long_json_and_conf),
+		cmocka_unit_test(background_runs_json_and_conf),
 		cmocka_unit_test(bg_split_by_hand),
 		cmocka_unit_test(bg_split_from_the_vtrace_read),
 	};

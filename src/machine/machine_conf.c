@@ -61,9 +61,17 @@ static void dir_of(const char *path, char *dir, size_t len)
 }
 
 /* the keys a description gives once: a second line of one is a contradiction, not an update */
-static const char *const once_keys[] = {
-	"cpus",		"kernel_release",  "cpuidle_driver", "cpuidle_governor",
-	"idle_profile", "background_rate", "background_run"};
+static const char *const once_keys[] = {"cpus",
+					"kernel_release",
+					"cpuidle_driver",
+					"cpuidle_governor",
+					"idle_profile",
+					"background_rate",
+					"background_run",
+					"background_long_rate",
+					"background_long_run",
+					"background_runs",
+					"background_long_free"};
 
 int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
 {
@@ -136,25 +144,73 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				goto out;
 			}
 			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "%s", val);
-		} else if (!strcmp(key, "background_rate")) {
+		} else if (!strcmp(key, "background_rate") ||
+			   !strcmp(key, "background_long_rate")) {
 			char *end;
 			long v = strtol(val, &end, 10);
 
 			if (*end || v < 0 || v > 100000) {
 				snprintf(err, errlen,
-					 "%s:%lu: background_rate: expected 0 to 100000 wake-ups "
+					 "%s:%lu: %s: expected 0 to 100000 wake-ups "
 					 "per "
 					 "second, got '%s'",
+					 path, n, key, val);
+				goto out;
+			}
+			if (!strcmp(key, "background_rate"))
+				mc->bg_rate = (unsigned long)v;
+			else
+				mc->bg_long_rate = (unsigned long)v;
+		} else if (!strcmp(key, "background_run") || !strcmp(key, "background_long_run")) {
+			char e[128];
+
+			if (sl_parse_duration(val,
+					      !strcmp(key, "background_run") ? &mc->bg_run_ns
+									     : &mc->bg_long_run_ns,
+					      e, sizeof(e))) {
+				snprintf(err, errlen, "%s:%lu: %s: %s", path, n, key, e);
+				goto out;
+			}
+		} else if (!strcmp(key, "background_long_free")) {
+			if (strcmp(val, "0") && strcmp(val, "1")) {
+				snprintf(err, errlen,
+					 "%s:%lu: background_long_free: expected 0 or 1, got '%s'",
 					 path, n, val);
 				goto out;
 			}
-			mc->bg_rate = (unsigned long)v;
-		} else if (!strcmp(key, "background_run")) {
-			char e[128];
+			mc->bg_long_free = val[0] == '1';
+		} else if (!strcmp(key, "background_runs")) {
+			char e[128], item[64];
+			const char *p = val;
 
-			if (sl_parse_duration(val, &mc->bg_run_ns, e, sizeof(e))) {
-				snprintf(err, errlen, "%s:%lu: background_run: %s", path, n, e);
-				goto out;
+			while (*p) {
+				size_t k = strcspn(p, ",");
+
+				if (mc->bg_nruns == SL_MC_MAX_BG_RUNS || !k || k >= sizeof(item) ||
+				    (p[k] == ',' && !p[k + 1])) {
+					snprintf(err, errlen,
+						 "%s:%lu: background_runs: expected 1 to %d "
+						 "durations separated by commas, got '%s'",
+						 path, n, SL_MC_MAX_BG_RUNS, val);
+					goto out;
+				}
+				memcpy(item, p, k);
+				item[k] = '\0';
+				if (sl_parse_duration(item, &mc->bg_runs_ns[mc->bg_nruns], e,
+						      sizeof(e))) {
+					snprintf(err, errlen, "%s:%lu: background_runs: '%s': %s",
+						 path, n, item, e);
+					goto out;
+				}
+				if (!mc->bg_runs_ns[mc->bg_nruns]) {
+					snprintf(err, errlen,
+						 "%s:%lu: background_runs: '%s': expected more "
+						 "than 0",
+						 path, n, item);
+					goto out;
+				}
+				mc->bg_nruns++;
+				p += k + (p[k] == ',');
 			}
 		} else if (!strcmp(key, "param")) {
 			struct sl_params scratch;
@@ -177,7 +233,8 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 			snprintf(err, errlen,
 				 "%s:%lu: unknown key '%s' (cpus, kernel_release, cpuidle_driver, "
 				 "cpuidle_governor, idle_profile, cpuidle_disable, param, "
-				 "background_rate, background_run)",
+				 "background_rate, background_run, background_runs, "
+				 "background_long_rate, background_long_run, background_long_free)",
 				 path, n, key);
 			goto out;
 		}
@@ -249,6 +306,17 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
 	if (mc->bg_rate)
 		fprintf(f, "background_rate %lu\nbackground_run %lluns\n", mc->bg_rate,
 			(unsigned long long)mc->bg_run_ns);
+	if (mc->bg_nruns) {
+		fprintf(f, "background_runs ");
+		for (int i = 0; i < mc->bg_nruns; i++)
+			fprintf(f, "%s%lluns", i ? "," : "", (unsigned long long)mc->bg_runs_ns[i]);
+		fprintf(f, "\n");
+	}
+	if (mc->bg_long_rate)
+		fprintf(f, "background_long_rate %lu\nbackground_long_run %lluns\n",
+			mc->bg_long_rate, (unsigned long long)mc->bg_long_run_ns);
+	if (mc->bg_long_free)
+		fprintf(f, "background_long_free 1\n");
 	return ferror(f) ? -1 : 0;
 }
 

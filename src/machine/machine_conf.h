@@ -19,12 +19,14 @@
 #define SCHEDLAB_MACHINE_CONF_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <schedlab/types.h>
 
 #define SL_MC_MAX_PARAMS  64
 #define SL_MC_MAX_DISABLE 10
+#define SL_MC_MAX_BG_RUNS 32
 
 struct sl_machine_conf {
 	int cpus;
@@ -38,6 +40,14 @@ struct sl_machine_conf {
 	char disable[SL_MC_MAX_DISABLE][16];
 	unsigned long bg_rate; /* background wake-ups per second and CPU (0: none) */
 	u64 bg_run_ns;	       /* CPU time of each */
+	/* the long foreign runs of the recordings (docs/validate.md, "The background's shape
+	 * (issue 28, step 16)"): a second pinned task per CPU, per second and CPU (0: none) */
+	unsigned long bg_long_rate;
+	u64 bg_long_run_ns; /* CPU time of each */
+	bool bg_long_free;  /* background_long_free 1: the long tasks not pinned */
+	/* background_runs: the background's runs in turn, in place of bg_run_ns (0: not given) */
+	int bg_nruns;
+	u64 bg_runs_ns[SL_MC_MAX_BG_RUNS];
 
 	/* derived: the model of it */
 	char model_kernel[16];	  /* "6.18", "2.6.31", "2.6.32" */

@@ -37,5 +37,10 @@ struct sl_validate_opts {
 int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t errlen);
 /* The rt-app file of a machine's background (machine.conf background_*; validate.c). */
 int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_ns);
+/* the same with the runs in turn (background_runs: nruns of runs, 0: run_ns) and the long
+ * runs (background_long_rate/run; long_rate 0: none); neither given: the above's file */
+int sl_validate_background_json2(FILE *f, int cpus, unsigned long rate, u64 run_ns, const u64 *runs,
+				 int nruns, unsigned long long_rate, u64 long_run_ns,
+				 bool long_free);
 
 #endif

@@ -1,0 +1,83 @@
+#!/bin/sh
+# tools/foreign_runs.py on a trace written by hand, kept as the recordings keep theirs (cpu_idle
+# and the lines naming the file's threads; docs/validate.md, "The background's shape (issue 28,
+# step 16)"). The file is thread0 (pid 10), its window 1 ms (first switch-in) to 21 ms (last
+# switch-out): 20 ms. CPU 0: thread0 runs 1-3 ms, is preempted by bash (R+) until 3.2 ms (a
+# preempt run of 200 us), runs to 5 ms and sleeps with kworker/0:1 in (after), which goes idle
+# at 5.05 ms (no switch kept: its run ends at the cpu_idle entry, 50 us); idle to 8 ms, out for
+# 30 us with need_resched (a foreign task ran, its switches not kept: idle class, 30 us), idle
+# 8.03-12 ms, out for 2 us without (irq, 2 us), idle 12.002-15 ms, out at 15 ms and a foreign
+# task (pid 40) switches to thread0 at 15.5 ms (idle class, 500 us); thread0 runs 15.5-21 ms.
+# CPU 0: busy 2 + 1.8 + 5.5 = 9.3 ms, idle 2.95 + 3.97 + 2.998 = 9.918 ms. CPU 1: thread0 is
+# never there; idle all the window (one period from 0.5 ms to 21.5 ms, 20 ms inside). Pooled:
+# preempt 1 in 9.3 ms busy = 107.53 a busy s, 200 us; after 1 in 40 ms of window (2 CPUs) =
+# 25.00/s, 50 us; idle 2 in 29.918 ms = 66.85 a idle s, median 265 us, mean 265 us; irq 1,
+# 33.42 a idle s, 2 us. --long 100: the runs of 100 us or more (not irq): 200, 500: 2 in 40 ms
+# = 50/s, mean 350 us. --bins 2: the four runs (not irq) 30, 50, 200, 500 us in 40 ms = 100/s,
+# bins [30, 50] and [200, 500]: 40 and 350 us. A model trace (its switch lines unfiltered, no need_resched flag): the
+# idle-to-task switch marks the exit as need_resched does. Errors: no file, no JSON, bad --long.
+set -eu
+. "$(dirname "$0")/pytool.sh"
+. "$(dirname "$0")/trace_fixture.sh"
+idle() { # idle CPU TIME STATE FLAGS
+	printf '          <idle>-0       [00%s] %s     %s: cpu_idle: state=%s cpu_id=%s\n' "$1" "$4" "$2" "$3" "$1"
+}
+X=4294967295
+mkdir -p "$T/rec" "$T/mod"
+printf '{ "tasks" : { "thread0" : { "loop" : -1, "run" : 1000, "sleep" : 1000 } } }\n' >"$T/rec/w.json"
+body() { # NFLAG: the 8 ms exit's flags
+	idle 1 0.000500 1 d..1.
+	sw 0 0.001000 swapper/0 0 R thread0 10
+	sw 0 0.003000 thread0 10 R+ bash 30
+	sw 0 0.003200 bash 30 S thread0 10
+	sw 0 0.005000 thread0 10 S kworker/0:1 20
+	idle 0 0.005050 1 d..1.
+	idle 0 0.008000 $X "$1"
+	idle 0 0.008030 1 d..1.
+	idle 0 0.012000 $X d..1.
+	idle 0 0.012002 1 d..1.
+	idle 0 0.015000 $X dN.1.
+	sw 0 0.015500 foo 40 S thread0 10
+	sw 0 0.021000 thread0 10 S swapper/0 0
+	idle 0 0.021010 1 d..1.
+	idle 1 0.021500 $X d..1.
+}
+{ printf '# tracer: nop\n#\n'; body dN.1.; } >"$T/rec/real.trace"
+out() { grep -q -e "$1" "$T/out" || fail "no '$1' in: $(cat "$T/out")"; }
+"$PY" "$TOOLPY" --long 100 "$T/rec/real.trace" >"$T/out" 2>&1 || fail "exit $? ($(cat "$T/out"))"
+out 'real.trace  *0  *0\.02  *0\.01  *0\.01 | 107\.53  200\.0   200\.0 |  50\.00   50\.0    50\.0 | 201\.65  265\.0   265\.0 |  100\.8$'
+out 'real.trace  *1  *0\.02  *0\.00  *0\.02 |'
+out '^  preempt  *1  *107\.53 a busy s  median  *200\.0 p90  *200\.0 mean  *200\.0 us'
+out '^  after  *1  *25\.00 a win s  median  *50\.0 '
+out '^  idle  *2  *66\.85 a idle s  median  *265\.0 p90  *500\.0 mean  *265\.0 us'
+out '^  irq  *1  *33\.42 a idle s  median  *2\.0 '
+out '^switched in (preempt, after): bash 1, kworker/0:1 1$'
+out '^background_long_rate 50$'
+out '^background_long_run 350000ns$'
+"$PY" "$TOOLPY" --bins 2 "$T/rec/real.trace" >"$T/out" 2>&1 || fail "--bins: exit $?"
+out '^background_rate 100$'
+out '^background_runs 40000ns,350000ns$'
+# the model's form: the idle-to-task switch kept, no need_resched flag
+{
+	printf '# tracer: nop\n#\n'
+	body d..1. | sed '/0\.008000/a\
+          <idle>-0       [000] d..2.     0.008001: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker-bg0 next_pid=50 next_prio=120'
+} >"$T/mod/sim.trace"
+"$PY" "$TOOLPY" --workload "$T/rec/w.json" "$T/mod/sim.trace" >"$T/out" 2>&1 || fail "model: exit $?"
+out '^  idle  *2  *66\.85 a idle s  median  *265\.0 '
+out '^  irq  *1  *33\.42 a idle s'
+{ printf '# tracer: nop\n#\n'; body d..1.; } >"$T/mod/sim.trace"
+"$PY" "$TOOLPY" --workload "$T/rec/w.json" "$T/mod/sim.trace" >"$T/out" 2>&1 || fail "no flag: exit $?"
+out '^  idle  *1  *33\.42 a idle s  median  *500\.0 '
+out '^  irq  *2  *66\.85 a idle s'
+tool_error "$T/none.trace" none.trace
+cp "$T/rec/real.trace" "$T/mod/x.trace"
+rm "$T/mod/sim.trace"
+tool_error "$T/mod/x.trace" 'one rt-app \*.json beside it'
+rc=0
+"$PY" "$TOOLPY" --long 0 "$T/rec/real.trace" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q -- '--long: expected' "$T/err" || fail "--long 0: exit $rc"
+rc=0
+"$PY" "$TOOLPY" --bins 5 "$T/rec/real.trace" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q -- '--bins 5: only 4 foreign runs' "$T/err" || fail "--bins 5: exit $rc"
+echo ok
