@@ -529,7 +529,7 @@ static void background_runs_json_and_conf(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	assert_int_equal(sl_validate_background_json2(f, 2, 100, 0, runs, 3, 0, 0, false), 0);
+	assert_int_equal(sl_validate_background_json2(f, 2, 100, 0, runs, 3, 0, 0, false, 0), 0);
 	fclose(f);
 	assert_string_equal(buf, want);
 	snprintf(path, sizeof(path), "%s",
@@ -578,13 +578,14 @@ static void background_long_json_and_conf(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, false), 0);
+	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, false, 0),
+			 0);
 	fclose(f);
 	snprintf(want, sizeof(want), "{\n\t\"tasks\" : {\n%s", lg);
 	assert_string_equal(buf, want);
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
-	assert_int_equal(sl_validate_background_json2(f, 2, 48, 20500, NULL, 0, 4, 2500000, false),
-			 0);
+	assert_int_equal(
+		sl_validate_background_json2(f, 2, 48, 20500, NULL, 0, 4, 2500000, false, 0), 0);
 	fclose(f);
 	snprintf(want, sizeof(want),
 		 "{\n\t\"tasks\" : {\n"
@@ -613,7 +614,7 @@ static void background_long_json_and_conf(void **state)
 	assert_null(strstr(buf, "background_long_free"));
 	/* background_long_free 1: the same tasks, not pinned */
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
-	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, true), 0);
+	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, true, 0), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"kworker-lg0\" : { \"loop\" : -1, \"phases\" : {\n"
 				    "\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, "
@@ -638,6 +639,66 @@ static void background_long_json_and_conf(void **state)
 				 "background_long_free 2\n"));
 	assert_int_equal(sl_machine_conf_load(&mc, path, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "bgl.conf:4: background_long_free: expected 0 or 1, got '2'"));
+}
+
+/*
+ * background_phase_random: each CPU's timers late by their own draw from the phase seed. The
+ * draws by hand (xoshiro256** seeded by splitmix64 from 7, an independent Python copy of
+ * core/rng.c): 5994, 2674, 9638, 7664 (mod 10000) and 225994, 32674, 139638, 177664 (mod
+ * 250000). 100 a second of 20 us (period 10000 us) and 4 a second of 2.5 ms (250000 us): the
+ * short tasks' first loops of 15994 and 12674 us, the long ones' of 389638 and 427664 us (the
+ * third and fourth draws), where the fixed stagger gives none and 15000, 312500 and 437500; the
+ * machine.conf key read and written back, a bad value refused.
+ */
+static void background_phase_random_json_and_conf(void **state)
+{
+	struct sl_machine_conf mc;
+	char buf[4096] = "", path[600], err[256];
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(
+		sl_validate_background_json2(f, 2, 100, 20000, NULL, 0, 4, 2500000, false, 7), 0);
+	fclose(f);
+	assert_non_null(strstr(buf,
+			       "\"kworker-bg0\" : { \"cpus\" : [0], \"loop\" : -1, "
+			       "\"phases\" : {\n\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 20, "
+			       "\"timer0\" : { \"ref\" : \"unique\", \"period\" : 15994,"));
+	assert_non_null(strstr(buf,
+			       "\"kworker-bg1\" : { \"cpus\" : [1], \"loop\" : -1, "
+			       "\"phases\" : {\n\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 20, "
+			       "\"timer0\" : { \"ref\" : \"unique\", \"period\" : 12674,"));
+	assert_non_null(strstr(buf,
+			       "\"kworker-lg0\" : { \"cpus\" : [0], \"loop\" : -1, "
+			       "\"phases\" : {\n\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : "
+			       "2500, \"timer0\" : { \"ref\" : \"unique\", \"period\" : 389638,"));
+	assert_non_null(strstr(buf,
+			       "\"kworker-lg1\" : { \"cpus\" : [1], \"loop\" : -1, "
+			       "\"phases\" : {\n\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : "
+			       "2500, \"timer0\" : { \"ref\" : \"unique\", \"period\" : 427664,"));
+	/* then the period: each task's second phase's timer */
+	assert_non_null(strstr(buf, "\"runtime0\" : 20, \"timer0\" : { \"ref\" : \"unique\", "
+				    "\"period\" : 10000,"));
+	assert_non_null(strstr(buf, "\"runtime0\" : 2500, \"timer0\" : { \"ref\" : \"unique\", "
+				    "\"period\" : 250000,"));
+	snprintf(path, sizeof(path), "%s",
+		 put("bgp.conf", "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+				 "background_rate 100\nbackground_run 20us\n"
+				 "background_phase_random 1\n"));
+	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(mc.bg_phase_random);
+	f = fmemopen(buf, sizeof(buf) - 1, "w");
+	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "background_phase_random 1\n"));
+	snprintf(path, sizeof(path), "%s",
+		 put("bgp.conf", "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+				 "background_phase_random yes\n"));
+	assert_int_equal(sl_machine_conf_load(&mc, path, err, sizeof(err)), -1);
+	assert_non_null(
+		strstr(err, "bgp.conf:4: background_phase_random: expected 0 or 1, got 'yes'"));
 }
 
 /*
@@ -780,6 +841,7 @@ int main(void)
 		cmocka_unit_test(background_json_and_conf),
 		cmocka_unit_test(background_long_json_and_conf),
 		cmocka_unit_test(background_runs_json_and_conf),
+		cmocka_unit_test(background_phase_random_json_and_conf),
 		cmocka_unit_test(bg_split_by_hand),
 		cmocka_unit_test(bg_split_from_the_vtrace_read),
 	};

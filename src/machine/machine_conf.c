@@ -71,7 +71,8 @@ static const char *const once_keys[] = {"cpus",
 					"background_long_rate",
 					"background_long_run",
 					"background_runs",
-					"background_long_free"};
+					"background_long_free",
+					"background_phase_random"};
 
 int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
 {
@@ -179,6 +180,15 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				goto out;
 			}
 			mc->bg_long_free = val[0] == '1';
+		} else if (!strcmp(key, "background_phase_random")) {
+			if (strcmp(val, "0") && strcmp(val, "1")) {
+				snprintf(err, errlen,
+					 "%s:%lu: background_phase_random: expected 0 or 1, got "
+					 "'%s'",
+					 path, n, val);
+				goto out;
+			}
+			mc->bg_phase_random = val[0] == '1';
 		} else if (!strcmp(key, "background_runs")) {
 			char e[128], item[64];
 			const char *p = val;
@@ -234,7 +244,8 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				 "%s:%lu: unknown key '%s' (cpus, kernel_release, cpuidle_driver, "
 				 "cpuidle_governor, idle_profile, cpuidle_disable, param, "
 				 "background_rate, background_run, background_runs, "
-				 "background_long_rate, background_long_run, background_long_free)",
+				 "background_long_rate, background_long_run, background_long_free, "
+				 "background_phase_random)",
 				 path, n, key);
 			goto out;
 		}
@@ -317,6 +328,8 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
 			mc->bg_long_rate, (unsigned long long)mc->bg_long_run_ns);
 	if (mc->bg_long_free)
 		fprintf(f, "background_long_free 1\n");
+	if (mc->bg_phase_random)
+		fprintf(f, "background_phase_random 1\n");
 	return ferror(f) ? -1 : 0;
 }
 

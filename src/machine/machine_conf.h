@@ -45,6 +45,9 @@ struct sl_machine_conf {
 	unsigned long bg_long_rate;
 	u64 bg_long_run_ns; /* CPU time of each */
 	bool bg_long_free;  /* background_long_free 1: the long tasks not pinned */
+	/* background_phase_random 1: each CPU's background timer at its own phase, drawn from the
+	 * run's seed (docs/validate.md, "The background's phases (issue 28, step 16)") */
+	bool bg_phase_random;
 	/* background_runs: the background's runs in turn, in place of bg_run_ns (0: not given) */
 	int bg_nruns;
 	u64 bg_runs_ns[SL_MC_MAX_BG_RUNS];

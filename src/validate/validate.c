@@ -25,6 +25,7 @@
 #include "core/json.h"
 #include "core/outfile.h"
 #include "core/parse.h"
+#include "core/rng.h"
 #include "cpuidle/profiles.h"
 #include "experiment/run.h"
 #include "trace/record.h"
@@ -418,7 +419,7 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
  */
 int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_ns)
 {
-	return sl_validate_background_json2(f, cpus, rate, run_ns, NULL, 0, 0, 0, false);
+	return sl_validate_background_json2(f, cpus, rate, run_ns, NULL, 0, 0, 0, false, 0);
 }
 
 /*
@@ -470,19 +471,33 @@ static void bg_task(FILE *f, const char *name, int cpu, unsigned long long off, 
  * pinned (the recordings' long runs are the harness's and the guest agent's user tasks, which
  * the kernel places where there is room: 1279 of the 1635 start on an idle vCPU). A kind is
  * left out when its rate or run is 0.
+ *
+ * phase_seed (background_phase_random, "The background's phases (issue 28, step 16)"): when not
+ * 0, every CPU's timer, short and long, is late by its own draw in [0, period) us from a
+ * generator seeded with it (the run's seed), with one length or several: a real vCPU's
+ * background keeps its own phase, where the fixed stagger above sets them half a period apart
+ * on 2 CPUs, the same in every run. The draws are in CPU order, the short kind's first.
  */
 int sl_validate_background_json2(FILE *f, int cpus, unsigned long rate, u64 run_ns, const u64 *runs,
 				 int nruns, unsigned long long_rate, u64 long_run_ns,
-				 bool long_free)
+				 bool long_free, u64 phase_seed)
 {
 	bool shrt = rate && (run_ns || nruns), lng = long_rate && long_run_ns;
 	unsigned long long period = shrt ? 1000000ULL / rate : 0,
 			   run = run_ns / 1000 ? run_ns / 1000 : 1;
 	unsigned long long lperiod = lng ? 1000000ULL / long_rate : 0;
 	char name[32];
+	struct sl_rng rng;
 
+	if (phase_seed)
+		sl_rng_seed(&rng, phase_seed);
 	fprintf(f, "{\n\t\"tasks\" : {\n");
-	for (int c = 0; shrt && !nruns && c < cpus; c++)
+	for (int c = 0; shrt && !nruns && phase_seed && c < cpus; c++) {
+		snprintf(name, sizeof(name), "kworker-bg%d", c);
+		bg_task(f, name, c, sl_rng_next(&rng) % period, &run_ns, 1, 0, period,
+			c + 1 < cpus || lng);
+	}
+	for (int c = 0; shrt && !nruns && !phase_seed && c < cpus; c++)
 		fprintf(f,
 			"\t\t\"kworker-bg%d\" : { \"cpus\" : [%d], \"loop\" : -1, \"runtime\" : "
 			"%llu,\n\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : %llu, "
@@ -490,14 +505,17 @@ int sl_validate_background_json2(FILE *f, int cpus, unsigned long rate, u64 run_
 			c, c, run, period, c + 1 < cpus || lng ? "," : "");
 	for (int c = 0; shrt && nruns && c < cpus; c++) {
 		snprintf(name, sizeof(name), "kworker-bg%d", c);
-		bg_task(f, name, c, period * (unsigned)c / (unsigned)cpus, runs, nruns,
-			c * nruns / cpus, period, c + 1 < cpus || lng);
+		bg_task(f, name, c,
+			phase_seed ? sl_rng_next(&rng) % period
+				   : period * (unsigned)c / (unsigned)cpus,
+			runs, nruns, c * nruns / cpus, period, c + 1 < cpus || lng);
 	}
 	for (int c = 0; lng && c < cpus; c++) {
 		snprintf(name, sizeof(name), "kworker-lg%d", c);
 		bg_task(f, name, long_free ? -1 : c,
-			lperiod * (2ULL * (unsigned)c + 1) / (2ULL * (unsigned)cpus), &long_run_ns,
-			1, 0, lperiod, c + 1 < cpus);
+			phase_seed ? sl_rng_next(&rng) % lperiod
+				   : lperiod * (2ULL * (unsigned)c + 1) / (2ULL * (unsigned)cpus),
+			&long_run_ns, 1, 0, lperiod, c + 1 < cpus);
 	}
 	fprintf(f, "\t}\n}\n");
 	return ferror(f) ? -1 : 0;
@@ -522,6 +540,20 @@ static int check_options(const struct sl_validate_opts *o, char *err, size_t err
 		return -1;
 	sl_config_free(&cfg);
 	return 0;
+}
+
+/*
+ * The background's phases' generator seed from the run's --seed (checked by check_options; 1
+ * when not given, as the model's): never 0, which asks the fixed stagger.
+ */
+static u64 phase_seed(const struct sl_validate_opts *o)
+{
+	u64 seed = 1;
+	char e[64];
+
+	if (o->seed && sl_parse_u64(o->seed, &seed, e, sizeof(e)))
+		seed = 1;
+	return ((seed + 1) * 0x9E3779B97F4A7C15ULL) | 1;
 }
 
 /* conf: the real run's machine.conf, named when its lines do not build the model */
@@ -552,7 +584,8 @@ static int simulate(const char *json, const char *dir, double secs,
 			return SL_RUN_EIO;
 		if (sl_validate_background_json2(bo.f, mc->cpus, mc->bg_rate, mc->bg_run_ns,
 						 mc->bg_runs_ns, mc->bg_nruns, mc->bg_long_rate,
-						 mc->bg_long_run_ns, mc->bg_long_free)) {
+						 mc->bg_long_run_ns, mc->bg_long_free,
+						 mc->bg_phase_random ? phase_seed(o) : 0)) {
 			sl_outfile_abort(&bo);
 			snprintf(err, errlen, "%s: write error", bgfile);
 			return SL_RUN_EIO;
@@ -638,6 +671,7 @@ static int calibrate_over(struct sl_machine_conf *mc, const char *dir, char *err
 	mc->bg_long_rate = cal.bg_long_rate;
 	mc->bg_long_run_ns = cal.bg_long_run_ns;
 	mc->bg_long_free = cal.bg_long_free;
+	mc->bg_phase_random = cal.bg_phase_random;
 	mc->bg_nruns = cal.bg_nruns;
 	memcpy(mc->bg_runs_ns, cal.bg_runs_ns, sizeof(cal.bg_runs_ns));
 	if (cal.idle_profile[0]) {

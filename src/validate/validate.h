@@ -41,6 +41,6 @@ int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_n
  * runs (background_long_rate/run; long_rate 0: none); neither given: the above's file */
 int sl_validate_background_json2(FILE *f, int cpus, unsigned long rate, u64 run_ns, const u64 *runs,
 				 int nruns, unsigned long long_rate, u64 long_run_ns,
-				 bool long_free);
+				 bool long_free, u64 phase_seed);
 
 #endif
