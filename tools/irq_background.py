@@ -8,8 +8,13 @@ interrupts against tasks (issue 28, step 14)"), per CPU:
   followed by a switch and does not count. Counted per second of the CPU's idle time (closed
   idle periods: entry to exit), as only an idle CPU shows them; their length is exit to the
   next entry (the guest's time out of idle for the interrupt). Those whose exit line has
-  need_resched set (flags dN: the idle task went through schedule and picked itself again)
-  are counted apart as well.
+  need_resched set (flags dN) are counted apart as well. In a recording of
+  tools/validate_record_set.sh these are mostly not interrupts: the recordings keep only
+  cpu_idle and the lines naming the file's threads, so a foreign task that ran on the idle
+  CPU and switched back to idle leaves no line (docs/validate.md, "The background's shape
+  (issue 28, step 16)": the exits without the flag, 2.6 us each, are the interrupt-only ones;
+  tools/foreign_runs.py reads such traces as kept). On a full trace (calibrate's) the split
+  holds as described.
 - background task switch-ins: switches to a task of the machine's own, per second of the
   trace, and each one's run (switch-in to its switch-out on that CPU).
   The machine's own tasks are kernel threads (a name with a '/': kworker/1:1, ksoftirqd/0,
