@@ -70,6 +70,24 @@ out '^  irq  *1  *33\.42 a idle s'
 "$PY" "$TOOLPY" --workload "$T/rec/w.json" "$T/mod/sim.trace" >"$T/out" 2>&1 || fail "no flag: exit $?"
 out '^  idle  *1  *33\.42 a idle s  median  *500\.0 '
 out '^  irq  *2  *66\.85 a idle s'
+# foreign_runs.Near (the other tools' --no-foreign): the foreign runs (not irq) on CPU 0 are
+# 3.000-3.200 ms (preempt), 5.000-5.050 (after), 8.000-8.030 and 15.000-15.500 (idle); with a
+# margin of 1 ms: [3.0, 4.2), [5.0, 6.05), [8.0, 9.03), [15.0, 16.5) ms; the irq exit at 12 ms
+# is none. With 0: [3.0, 3.2) ... With 2 ms, [3.0, 5.2) and [5.0, 7.05) merge: 6.5 ms is in.
+near() { # MARGIN_US: the ms times given after it, each "1" (near) or "0"
+	m=$1
+	shift
+	"$PY" -c 'import sys; sys.path.insert(0, sys.argv[1]); import foreign_runs as f
+n = f.Near(sys.argv[2], int(sys.argv[3]) * 1000)
+print(" ".join("1" if n(round(float(x) * 1e6)) else "0" for x in sys.argv[4:]))' \
+		"$(dirname "$TOOLPY")" "$T/rec/real.trace" "$m" "$@"
+}
+got=$(near 1000 2.999 3.0 4.199 4.2 5.0 6.049 6.05 7.999 9.029 9.03 12.001 16.499 16.5)
+[ "$got" = "0 1 1 0 1 1 0 0 1 0 0 1 0" ] || fail "Near, 1 ms: $got"
+got=$(near 0 3.0 3.199 3.2 5.049 5.05 15.499 15.5)
+[ "$got" = "1 1 0 1 0 1 0" ] || fail "Near, 0: $got"
+got=$(near 2000 2.999 4.5 6.5 7.049 7.05)
+[ "$got" = "0 1 1 1 0" ] || fail "Near, 2 ms: $got"
 tool_error "$T/none.trace" none.trace
 cp "$T/rec/real.trace" "$T/mod/x.trace"
 rm "$T/mod/sim.trace"

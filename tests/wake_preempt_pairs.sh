@@ -118,4 +118,31 @@ grep -q '^3 counted wake-ups in 1 trace(s); need_resched set in 1 (333 per 1000)
 	fail "--short (a): $(head -1 "$T/out6")"
 "$PY" "$W" --again --no-again "$T/a.trace" >/dev/null 2>&1 && fail "--again --no-again: exit 0"
 "$PY" "$W" --ratio 0 "$T/a.trace" >/dev/null 2>&1 && fail "--ratio 0: exit 0"
+# --no-foreign (tools/foreign_runs.py's Near): t.trace beside a JSON naming A to F, so G is
+# foreign: on CPU 1, E sleeps and G switches in at 0.500200, its switch to idle not kept (as
+# the recordings keep lines), so its run lasts to the file's last switch-out, F's at 0.999500.
+# With a margin of 600 us the foreign moments end at 1.000100: B's wake-up (1.000050) is left
+# out, C's (1.000300, without need_resched) counted; with 0 none is left out; with the default
+# 1 ms both are, and nothing is counted (exit 2).
+mkdir "$T/nf"
+cp "$T/t.trace" "$T/nf/t.trace"
+printf '{ "tasks" : { "A" : {}, "B" : {}, "C" : {}, "D" : {}, "E" : {}, "F" : {} } }\n' >"$T/nf/w.json"
+"$PY" "$W" --min 1 --no-foreign=600 "$T/nf/t.trace" >"$T/out7" || fail "--no-foreign=600: exit $?"
+grep -q '^--no-foreign: 1 of 2 wake-ups left out' "$T/out7" || fail "--no-foreign=600: $(cat "$T/out7")"
+grep -q '^1 counted wake-ups in 1 trace(s); need_resched set in 0 (0 per 1000)$' "$T/out7" ||
+	fail "--no-foreign=600: $(cat "$T/out7")"
+grep -Eq '^A -> C +1 +0 +0$' "$T/out7" || fail "--no-foreign=600: pair A -> C: $(cat "$T/out7")"
+"$PY" "$W" --min 1 --no-foreign=0 "$T/nf/t.trace" >"$T/out8" || fail "--no-foreign=0: exit $?"
+grep -q '^--no-foreign: 0 of 2 wake-ups left out' "$T/out8" || fail "--no-foreign=0: $(cat "$T/out8")"
+grep -q '^2 counted wake-ups in 1 trace(s); need_resched set in 1 (500 per 1000)$' "$T/out8" ||
+	fail "--no-foreign=0: $(cat "$T/out8")"
+for bad in "--no-foreign $T/nf/t.trace" "--no-foreign=x $T/nf/t.trace" "--no-foreign=0 $T/t.trace"; do
+	# shellcheck disable=SC2086
+	if "$PY" "$W" $bad >/dev/null 2>"$T/err"; then
+		fail "$bad: exit 0"
+	else
+		[ $? -eq 2 ] || fail "$bad: not exit 2 ($(cat "$T/err"))"
+	fi
+done
+grep -q 'one rt-app \*.json beside it' "$T/err" || fail "no JSON: $(cat "$T/err")"
 echo "wake_preempt_pairs.sh: ok"

@@ -42,12 +42,18 @@ Usage: foreign_runs.py [--json] [--long US] [--bins N] [--workload FILE.json | -
                first, printed as machine.conf lines background_rate / background_runs
   --json       one JSON object instead of the table
 
+The other tools' --no-foreign[=US] (wake_pack.py, wake_situations.py, wake_preempt_pairs.py,
+sis_util.py --split) reads the same runs (Near, no_foreign) and leaves out the wake-ups while a
+foreign task holds either CPU or ran on one at most US us before (docs/validate.md, "The rates
+without the foreign tasks (issue 28, step 16)").
+
 Printed: a row per trace and CPU (window, busy and idle s; each class's rate, median and mean
 us), then pooled per CPU and over both: each class's count, rate, median, p90 and mean run and
 CPU ms a second, all foreign runs, the named ones by kind, the 12 commonest names, the long
 runs. Exit status 2 on bad input (a file that cannot be read, no switch of the file's threads,
 no workload JSON, a bad --long).
 """
+import bisect
 import glob
 import json
 import os
@@ -132,8 +138,8 @@ def measure(path, names):
 
 
 def runs(ev, lo, hi, names):
-    """per CPU, inside [lo, hi): the foreign episodes [(comm, class, ns)] (class preempt,
-    after, idle or irq), the file's busy ns and the idle ns"""
+    """per CPU, inside [lo, hi): the foreign episodes [(comm, class, ns, start)] (class
+    preempt, after, idle or irq), the file's busy ns and the idle ns"""
     out = {}
     for cpu, v in ev.items():
         rows, busy, idle = [], 0, 0
@@ -150,10 +156,11 @@ def runs(ev, lo, hi, names):
                 if e[2] != IDLE_EXIT:
                     if fg is not None:
                         if lo <= fg[0] < hi:
-                            rows.append((fg[1], fg[2], min(t, hi) - fg[0]))
+                            rows.append((fg[1], fg[2], min(t, hi) - fg[0], fg[0]))
                         fg = None
                     if ex is not None and lo <= ex[0] < hi:
-                        rows.append(("", "idle" if ex[1] else "irq", min(t, hi) - ex[0]))
+                        rows.append(("", "idle" if ex[1] else "irq", min(t, hi) - ex[0],
+                                     ex[0]))
                     ex, ent = None, t
                 else:
                     if ent is not None:
@@ -167,23 +174,85 @@ def runs(ev, lo, hi, names):
                 run = None
             if fg is not None:
                 if lo <= fg[0] < hi:
-                    rows.append((fg[1], fg[2], min(t, hi) - fg[0]))
+                    rows.append((fg[1], fg[2], min(t, hi) - fg[0], fg[0]))
                 fg = None
             elif not prev_file and prev_pid != 0 and ex is not None:
                 # idle, then a foreign task (its switch not kept), then this switch
                 if lo <= ex[0] < hi:
-                    rows.append((prev_comm, "idle", min(t, hi) - ex[0]))
+                    rows.append((prev_comm, "idle", min(t, hi) - ex[0], ex[0]))
             ex = None
             if npid != 0 and not is_file(nxt, names):
                 fg = (t, nxt, "preempt" if prev_file and state.startswith("R") else "after")
             elif is_file(nxt, names):
                 run = t
         if fg is not None and lo <= fg[0] < hi:
-            rows.append((fg[1], fg[2], hi - fg[0]))
+            rows.append((fg[1], fg[2], hi - fg[0], fg[0]))
         if run is not None:
             busy += max(0, hi - max(run, lo))
         out[cpu] = (rows, busy, idle)
     return out
+
+
+def workload_names(path):
+    """the file's task names from the one rt-app *.json beside the trace"""
+    js = [j for j in glob.glob(os.path.join(os.path.dirname(path) or ".", "*.json"))
+          if os.path.basename(j) != "machine-background.json"]
+    if len(js) != 1:
+        raise BadInput(f"{path}: expected one rt-app *.json beside it (found "
+                       f"{len(js)}); give --workload FILE.json or --tasks NAME,...")
+    return task_names(js[0])
+
+
+class Near:
+    """the moments of a trace when a foreign task holds either CPU (a foreign run of class
+    preempt, after or idle, as runs() finds them) or ran on one at most margin ns before:
+    near(t) says whether t is one (the other tools' --no-foreign: their rates without those
+    wake-ups, docs/validate.md, "The rates without the foreign tasks (issue 28, step 16)")"""
+
+    def __init__(self, path, margin_ns, names=None):
+        names = names if names is not None else workload_names(path)
+        ev, lo, hi = measure(path, names)
+        spans = sorted((r[3], r[3] + r[2] + margin_ns)
+                       for rows, _, _ in runs(ev, lo, hi, names).values()
+                       for r in rows if r[1] != "irq")
+        self.starts, self.ends = [], []
+        for a, b in spans:  # merged, so that the starts and ends both ascend
+            if self.ends and a <= self.ends[-1]:
+                self.ends[-1] = max(self.ends[-1], b)
+            else:
+                self.starts.append(a)
+                self.ends.append(b)
+
+    def __call__(self, t):
+        i = bisect.bisect_right(self.starts, t) - 1
+        return i >= 0 and t < self.ends[i]
+
+
+def no_foreign(argv, tool):
+    """the option --no-foreign[=US] taken out of argv: (argv without it, a function path ->
+    Near(path, US us) or None when absent); US defaults to 1000. Exit 2 (BadInput's message on
+    stderr) on a bad US"""
+    rest, margin = [], None
+    for a in argv:
+        if a == "--no-foreign" or a.startswith("--no-foreign="):
+            v = a[len("--no-foreign="):] if "=" in a else "1000"
+            if not v.isdigit():
+                print(f"{tool}: {a}: expected --no-foreign or --no-foreign=US (a length in us)",
+                      file=sys.stderr)
+                sys.exit(2)
+            margin = int(v) * 1000
+        else:
+            rest.append(a)
+    if margin is None:
+        return rest, None
+
+    def near(path):
+        try:
+            return Near(path, margin)
+        except BadInput as e:
+            print(f"{tool}: --no-foreign: {e}", file=sys.stderr)
+            sys.exit(2)
+    return rest, near
 
 
 def pct(v, q):
@@ -256,14 +325,7 @@ def main(argv):
     fixed = tasks if tasks is not None else task_names(workload) if workload else None
     table, pool, comms = [], {}, {}
     for path in traces:
-        names = fixed
-        if names is None:
-            js = [j for j in glob.glob(os.path.join(os.path.dirname(path) or ".", "*.json"))
-                  if os.path.basename(j) != "machine-background.json"]
-            if len(js) != 1:
-                raise BadInput(f"{path}: expected one rt-app *.json beside it (found "
-                               f"{len(js)}); give --workload FILE.json or --tasks NAME,...")
-            names = task_names(js[0])
+        names = fixed if fixed is not None else workload_names(path)
         ev, lo, hi = measure(path, names)
         out = runs(ev, lo, hi, names)
         for cpu in sorted(out):

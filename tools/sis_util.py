@@ -32,7 +32,7 @@ is busy and 15 jiffies have passed since its last balance (balance_interval 4 ms
 before ("lag4").
 
 Usage: sis_util.py [--json] [--rows] [--all] [--warmup MS] [--until MS] TRACE...
-       sis_util.py --split [--warmup MS] TRACE...
+       sis_util.py --split [--warmup MS] [--no-foreign[=US]] TRACE...
        sis_util.py --tasks [--json] [--until MS] TRACE...
        sis_util.py --budget X
   (default)  per trace: wake-ups, the share with x > 619 at the wake-up, with budget 0 (bal,
@@ -49,6 +49,9 @@ Usage: sis_util.py [--json] [--rows] [--all] [--warmup MS] [--until MS] TRACE...
              stays with budget 0 and > 0, the same by x at the wake-up, and `name=value`
              lines: the rule's rate over the wake-ups whose budget was > 0 (what mainline
              with SIS_UTIL leaves to the rule)
+  --no-foreign[=US]  (--split) leave out the wake-ups while a foreign task (not one of the
+             file's threads, as tools/foreign_runs.py finds them, the workload's JSON beside
+             each trace) held either CPU or had run on one at most US us before (default 1000)
   --tasks    where the utilization comes from (docs/validate.md, "The browser's utilization,
              real against model"): per trace the span, each CPU's idle share and the shares
              of the workload (the task names of the one rt-app JSON beside the trace), the
@@ -70,6 +73,7 @@ import json
 import re
 import sys
 
+from foreign_runs import no_foreign
 from ftrace_lines import WAKE, last_named, numbered, records, switch
 
 # pelt.c, sched-pelt.h: y^32 = 1/2; runnable_avg_yN_inv[n] = (2^32 - 1) y^n, truncated, as the
@@ -717,8 +721,9 @@ def rows(traces, warmup, all_tasks):
                   f"{'' if lg is None else lg[1]}")
 
 
-def split(paths, warmup):
-    """the rules' wake-ups by the budget they saw"""
+def split(paths, warmup, near=None):
+    """the rules' wake-ups by the budget they saw; near (a function of the path, --no-foreign)
+    gives each trace's wake-ups to leave out"""
     import wake_irq
     import wake_pack
     import wake_situations
@@ -726,7 +731,7 @@ def split(paths, warmup):
     by_x = {}  # rule -> [[wake-ups, kept] per X_BINS class of x at the wake-up]
 
     def add(rule, tr, t, kept):
-        if t - tr.t0 < warmup:
+        if t - tr.t0 < warmup or (mask is not None and mask(t)):
             return
         x = tr.at(t, "wake")
         if x is not None:
@@ -746,6 +751,7 @@ def split(paths, warmup):
         tr = Trace(p).run()
         if tr.t0 is None:
             raise ValueError(f"{p}: no sched_switch or sched_waking line")
+        mask = near(p) if near else None
         for r in wake_pack.analyse(p):
             if r["prev_a"]:
                 add("vcpu_pack_waker" if r["nr_a"] == 0 else "vcpu_pack_queued", tr, r["t"],
@@ -793,6 +799,7 @@ def split(paths, warmup):
 
 
 def main(argv):
+    argv, near = no_foreign(argv, "sis_util.py")
     as_json = "--json" in argv
     all_tasks = "--all" in argv
     warmup = 0
@@ -839,7 +846,7 @@ def main(argv):
         return 2
     try:
         if mode == "split":
-            split(paths, warmup)
+            split(paths, warmup, near)
             return 0
         traces = load(paths, until)
         if mode == "rows":

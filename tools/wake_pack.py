@@ -33,7 +33,10 @@ the trace's own history:
   prio_p      the wakee's prio (sched_waking's), prio_w the waker's (its switch-in's)
   lat         (an outcome) sched_waking to the wakee's switch-in (us)
 
-Usage: wake_pack.py [--rows] [--room=R --small=S] TRACE...
+Usage: wake_pack.py [--rows] [--room=R --small=S] [--no-foreign[=US]] TRACE...
+  --no-foreign[=US]  leave out the wake-ups while a foreign task (not one of the file's
+          threads, found as tools/foreign_runs.py finds them, the workload's JSON beside each
+          trace) held either CPU or had run on one at most US us before (default 1000)
   --rows  one CSV line per wake-up instead of the tables
   --room=R --small=S  also the vcpu_pack_room rule's classes (defaults 675 and 28): the wakee
           last on A with A's waker alone or not; last on B and small (util_p < S, util_a +
@@ -55,6 +58,7 @@ import math
 import re
 import sys
 
+from foreign_runs import no_foreign
 from ftrace_lines import LINE, SW, WAKE, last_named, opener, stamp
 
 HALF_NS = 32 * 1024 * 1000  # PELT: y^32 = 1/2 with 1024 us periods
@@ -264,6 +268,7 @@ def table(rows, key, title=""):
 
 
 def main(argv):
+    argv, near = no_foreign(argv, "wake_pack.py")
     rows_out = "--rows" in argv
     room, small = 675.0, 28.0
     for a in argv:
@@ -279,10 +284,15 @@ def main(argv):
     if not paths:
         print(__doc__, file=sys.stderr)
         return 2
-    rows = []
+    rows, left = [], 0
     for p in paths:
         try:
-            rows += analyse(p)
+            got = analyse(p)
+            if near:
+                mask = near(p)
+                left += sum(1 for r in got if mask(r["t"]))
+                got = [r for r in got if not mask(r["t"])]
+            rows += got
         except OSError as e:
             msg = str(e)  # opener's own errors name the file already
             print(f"wake_pack.py: {msg if msg.startswith(p) else p + ': ' + msg}", file=sys.stderr)
@@ -291,6 +301,9 @@ def main(argv):
         print("wake_pack.py: no wake-up by a running task while the other CPU was idle in "
               + " ".join(paths), file=sys.stderr)
         return 2
+    if near:
+        print(f"# --no-foreign: {left} of {len(rows) + left} wake-ups left out (a foreign task "
+              "held a CPU or had run on one within the margin)")
     if "--fit" in argv:
         return fit(rows)
     if rows_out:

@@ -21,7 +21,11 @@ next_comm, a sched_wakeup's comm); the waker's comm in the line's header may
 be a stale one from before the thread named itself (and a pair's comm is the one seen last
 before the wake-up: rt-app's threads may show as "rt-app" before they name themselves).
 
-Usage: wake_preempt_pairs.py [--min N] [--ratio R] [--short | --again] [--no-again] TRACE...
+Usage: wake_preempt_pairs.py [--min N] [--ratio R] [--short | --again] [--no-again]
+                             [--no-foreign[=US]] TRACE...
+  --no-foreign[=US]  leave out the wake-ups while a foreign task (not one of the file's
+            threads, as tools/foreign_runs.py finds them, the workload's JSON beside each
+            trace) held either CPU or had run on one at most US us before (default 1000)
   --min N   pairs with fewer than N counted wake-ups are summed in one line (default 20)
   --ratio R the bound of the table by size (default 8)
   --no-again  leave out the wake-ups that --again counts (the machine draws those at
@@ -40,6 +44,7 @@ import math
 import sys
 
 from cli_common import run
+from foreign_runs import no_foreign
 from ftrace_lines import WAKE, records, switch
 
 SLICE_NS = 1400000  # the waker's first slice (6.18's base slice on 2 CPUs)
@@ -62,14 +67,14 @@ def size_row(uw, ue, ratio):
     return 2 if w >= e * ratio else 0 if e >= w * ratio else 1
 
 
-def read(path, tables, short=False, again=False, no_again=False, ratio=8):
+def read(path, tables, short=False, again=False, no_again=False, ratio=8, skip=None):
     """adds the counted wake-ups of one trace to tables (pairs, runs, sleeps, sizes); returns
-    how many"""
+    how many, and how many skip (a function of the wake-up's time, --no-foreign) left out"""
     pairs, runs, sleeps, sizes = tables
     cur, in_at, out_at, comm = {}, {}, {}, {}
     util = {}  # pid: [utilization, since, running]
     took, bounced = {}, {}  # --again: whose CPU a task took (pid, when), whom it bounced on
-    n = 0
+    n = left = 0
     for _, pid, cpu, flags, _, t, event, rest in records(path):
         if event == "sched_switch":
             s = switch(rest)
@@ -107,6 +112,9 @@ def read(path, tables, short=False, again=False, no_again=False, ratio=8):
             ran, slept = t - in_at[cpu], t - out_at[wakee]
             if not again and (ran >= SLICE_NS or (slept < SLEPT_NS) != short):
                 continue
+            if skip is not None and skip(t):
+                left += 1
+                continue
             flag = flags[1] != "."
             n += 1
             key = (comm.get(pid, "?"), w.group(1))
@@ -118,7 +126,7 @@ def read(path, tables, short=False, again=False, no_again=False, ratio=8):
                 c = table.setdefault(k, [0, 0])
                 c[0] += 1
                 c[1] += flag
-    return n
+    return n, left
 
 
 def row(label, c):
@@ -134,6 +142,7 @@ def bins(title, table, edges, unit):
 
 
 def main(argv):
+    argv, near = no_foreign(argv, "wake_preempt_pairs.py")
     least = 20
     ratio = 8
     short = False
@@ -177,13 +186,15 @@ def main(argv):
         i += 1
     if not files or (short and again) or (again and no_again):
         sys.stderr.write("usage: wake_preempt_pairs.py [--min N] [--ratio R] [--short | --again] "
-                         "[--no-again] TRACE...\n")
+                         "[--no-again] [--no-foreign[=US]] TRACE...\n")
         return 2
     pairs, runs, sleeps, sizes = {}, {}, {}, {}
-    n = 0
+    n = left = 0
     for path in files:
         try:
-            n += read(path, (pairs, runs, sleeps, sizes), short, again, no_again, ratio)
+            k, lo = read(path, (pairs, runs, sleeps, sizes), short, again, no_again, ratio,
+                         near(path) if near else None)
+            n, left = n + k, left + lo
         except (OSError, EOFError, lzma.LZMAError) as e:
             sys.stderr.write("wake_preempt_pairs.py: %s: cannot read: %s\n" % (path, e))
             return 2
@@ -194,6 +205,9 @@ def main(argv):
         sys.stderr.write("wake_preempt_pairs.py: %s: no wake-up by a running task onto its CPU "
                          "%s\n" % (" ".join(files), what))
         return 2
+    if near:
+        print("--no-foreign: %d of %d wake-ups left out (a foreign task held a CPU or had run "
+              "on one within the margin)" % (left, n + left))
     total = [sum(c[0] for c in pairs.values()), sum(c[1] for c in pairs.values())]
     print("%d counted wake-ups in %d trace(s); need_resched set in %d (%d per 1000)"
           % (n, len(files), total[1], (total[1] * 1000 + n // 2) // n))

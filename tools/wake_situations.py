@@ -30,6 +30,10 @@ Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--newidle] [--json] R
                the size of "moved"
   --by wakee   each situation split by the wakee's name; --by pair: by waker -> wakee
   --json       one JSON object instead of the table
+  --no-foreign[=US]  the recordings' wake-ups (REAL) while a foreign task (not one of the
+               file's threads, as tools/foreign_runs.py finds them, the workload's JSON beside
+               each trace) held either CPU or had run on one at most US us before (default
+               1000) left out (not --newidle)
 Then, real beside model, the wake-ups by a task placed on the other CPU, B, which ran a task
 at the waking that the wakee's own switch-in there preempted (the switch-out is R): the time
 from sched_waking to that switch (us), and `param ipi_busy=N` (the real median, ns). And the
@@ -57,6 +61,7 @@ import re
 import statistics
 import sys
 
+from foreign_runs import no_foreign
 from ftrace_lines import IRQ_ENTRY, WAKE, last_named, records, switch, task_waking
 
 PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
@@ -66,11 +71,12 @@ SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
               for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
 
 
-def analyse(path, names, timed=False):
+def analyse(path, names, timed=False, skip=None):
     """The rows (situation, waker, wakee, onto A) of one trace, the latencies (us) of the
     wake-ups by a task onto the other CPU that preempted the task running there, and the
     (class of the tasks waiting on A, moved) of vcpu_pack_wait's case; with timed, the latter
-    with the waking's time (ns) last (tools/sis_util.py --split)"""
+    with the waking's time (ns) last (tools/sis_util.py --split); with skip, a function of
+    the waking's time, the wake-ups it says yes to are not counted (--no-foreign)"""
     curr = {}  # cpu -> pid running (0: idle)
     last = {}  # pid -> cpu of its last switch-in
     seen = {}  # pid -> cpus it ran on
@@ -147,6 +153,8 @@ def analyse(path, names, timed=False):
             if pid not in curr.values():
                 queued[pid] = tgt
             w = pend.pop(pid, None)
+            if w and skip is not None and skip(w[3]):
+                w = None
             if w:
                 out.append((pid, w[1], w[2], tgt == w[0]))
                 if w[1][0] == "task" and tgt != w[0] and w[4]:
@@ -389,11 +397,12 @@ def migrate(rest):
         return None
 
 
-def tally(paths, names, by):
-    """{key: [wake-ups, onto A]} over the traces, how many traces, the remote latencies"""
+def tally(paths, names, by, near=None):
+    """{key: [wake-ups, onto A]} over the traces, how many traces, the remote latencies; near
+    (a function of the path) gives each trace's wake-ups to leave out (--no-foreign)"""
     cells, lats, waits = {}, [], []
     for p in paths:
-        rows, lat, wt = analyse(p, names)
+        rows, lat, wt = analyse(p, names, skip=near(p) if near else None)
         lats += lat
         waits += wt
         for sit, waker, wakee, on_a in rows:
@@ -410,6 +419,7 @@ def sit_name(key):
 
 
 def main(argv):
+    argv, near = no_foreign(argv, "wake_situations.py")
     names, by, as_json, real, model, where = set(), None, False, [], [], None
     ni = False
     it = iter(argv)
@@ -443,7 +453,7 @@ def main(argv):
             return 2
         return 0
     try:
-        rc, rn, rlat, rwait = tally(real, names, by)
+        rc, rn, rlat, rwait = tally(real, names, by, near)
         mc, mn, mlat, mwait = tally(model, names, by) if model else ({}, 0, [], [])
     except (OSError, ValueError) as e:
         print(f"wake_situations.py: {e}", file=sys.stderr)
