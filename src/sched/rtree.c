@@ -13,24 +13,24 @@
  *
  * The tie rule, a's range before b's: the better key wins; of equal keys the merged range's first
  * CPU is a's first and its last b's last, so a query gives the first and the last CPU with the
- * best key in CPU order (and in the walk's order for ee_rtree_after). A min tree's users read the
+ * best key in CPU order (and in the walk's order for sl_rtree_after). A min tree's users read the
  * first; keeping the last too costs nothing in memory (the node is 16 bytes either way).
  */
-#include "sched/eevdf/eevdf_rtree.h"
+#include "sched/rtree.h"
 
 #include <stdlib.h>
 
-static const struct ee_rtree_node none = {~0ULL, -1, -1};
+static const struct sl_rtree_node none = {~0ULL, -1, -1};
 
 /* a's range followed by b's (stored keys: the lower is the better) */
-static inline struct ee_rtree_node merge(struct ee_rtree_node a, struct ee_rtree_node b)
+static inline struct sl_rtree_node merge(struct sl_rtree_node a, struct sl_rtree_node b)
 {
 	if (a.key != b.key)
 		return a.key < b.key ? a : b;
-	return (struct ee_rtree_node){a.key, a.first, b.last};
+	return (struct sl_rtree_node){a.key, a.first, b.last};
 }
 
-int ee_rtree_init(struct ee_rtree *t, int n, bool max)
+int sl_rtree_init(struct sl_rtree *t, int n, bool max)
 {
 	for (t->leaves = 1; t->leaves < n; t->leaves *= 2)
 		;
@@ -43,34 +43,34 @@ int ee_rtree_init(struct ee_rtree *t, int n, bool max)
 	return 0;
 }
 
-void ee_rtree_free(struct ee_rtree *t)
+void sl_rtree_free(struct sl_rtree *t)
 {
 	free(t->node);
 	t->node = NULL;
 }
 
-void ee_rtree_set(struct ee_rtree *t, int c, u64 key)
+void sl_rtree_set(struct sl_rtree *t, int c, u64 key)
 {
-	struct ee_rtree_node *nd = t->node;
+	struct sl_rtree_node *nd = t->node;
 
-	ee_rtree_put(t, c, key);
+	sl_rtree_put(t, c, key);
 	for (unsigned n = (unsigned)(t->leaves + c) / 2; n >= 1; n /= 2)
 		nd[n] = merge(nd[2 * n], nd[2 * n + 1]);
 }
 
-void ee_rtree_build(struct ee_rtree *t)
+void sl_rtree_build(struct sl_rtree *t)
 {
-	struct ee_rtree_node *nd = t->node;
+	struct sl_rtree_node *nd = t->node;
 
 	for (int n = t->leaves - 1; n >= 1; n--)
 		nd[n] = merge(nd[2 * n], nd[2 * n + 1]);
 }
 
 /* the CPUs lo..hi - 1, the key as stored */
-static struct ee_rtree_node range(const struct ee_rtree *t, int lo, int hi)
+static struct sl_rtree_node range(const struct sl_rtree *t, int lo, int hi)
 {
-	const struct ee_rtree_node *nd = t->node;
-	struct ee_rtree_node a = none, b = none;
+	const struct sl_rtree_node *nd = t->node;
+	struct sl_rtree_node a = none, b = none;
 	unsigned l = (unsigned)(lo + t->leaves), h = (unsigned)(hi + t->leaves); /* shifts */
 
 	for (; l < h; l /= 2, h /= 2) {
@@ -82,17 +82,17 @@ static struct ee_rtree_node range(const struct ee_rtree *t, int lo, int hi)
 	return merge(a, b);
 }
 
-struct ee_rtree_node ee_rtree_range(const struct ee_rtree *t, int lo, int hi)
+struct sl_rtree_node sl_rtree_range(const struct sl_rtree *t, int lo, int hi)
 {
-	struct ee_rtree_node r = range(t, lo, hi);
+	struct sl_rtree_node r = range(t, lo, hi);
 
 	r.key ^= t->flip;
 	return r;
 }
 
-struct ee_rtree_node ee_rtree_after(const struct ee_rtree *t, int c, int n)
+struct sl_rtree_node sl_rtree_after(const struct sl_rtree *t, int c, int n)
 {
-	struct ee_rtree_node r = merge(range(t, c + 1, n), range(t, 0, c));
+	struct sl_rtree_node r = merge(range(t, c + 1, n), range(t, 0, c));
 
 	r.key ^= t->flip;
 	return r;

@@ -1,10 +1,10 @@
 /*
- * A range tree over the CPUs of one u64 key each (eevdf_rtree.c): the balancer's busiest CPU
+ * A range tree over the CPUs of one u64 key each (rtree.c): the balancer's busiest CPU
  * (the greatest key) and the fork's idlest CPU (the least) in eevdf_balance.c, over the kept
  * balancer statistics (docs/model/eevdf.md §5.8).
  */
-#ifndef SCHEDLAB_EEVDF_RTREE_H
-#define SCHEDLAB_EEVDF_RTREE_H
+#ifndef SCHEDLAB_SCHED_RTREE_H
+#define SCHEDLAB_SCHED_RTREE_H
 
 #include <schedlab/types.h>
 
@@ -13,43 +13,43 @@
 /* a range of CPUs: its best key and the first and last CPU with it; a range whose best is the
  * empty key (0 in a max tree, ~0 in a min tree: no key set, or set to it) names no CPU: first
  * and last are then -1 or any of its CPUs */
-struct ee_rtree_node {
+struct sl_rtree_node {
 	u64 key;
 	int first, last;
 };
 
 /* node leaves + c is CPU c's, node i merges 2i and 2i + 1; keys are kept XOR flip (below) */
-struct ee_rtree {
-	struct ee_rtree_node *node;
+struct sl_rtree {
+	struct sl_rtree_node *node;
 	int leaves;
 	u64 flip; /* 0: the least key is the best, ~0: the greatest */
 };
 
 /* n CPUs, each with the empty key; -1: no memory */
-int ee_rtree_init(struct ee_rtree *t, int n, bool max);
-void ee_rtree_free(struct ee_rtree *t);
+int sl_rtree_init(struct sl_rtree *t, int n, bool max);
+void sl_rtree_free(struct sl_rtree *t);
 
 /* CPU c's key, and the nodes above it made again */
-void ee_rtree_set(struct ee_rtree *t, int c, u64 key);
+void sl_rtree_set(struct sl_rtree *t, int c, u64 key);
 
-/* CPU c's key alone: ee_rtree_build makes the nodes above every leaf again */
-static inline void ee_rtree_put(struct ee_rtree *t, int c, u64 key)
+/* CPU c's key alone: sl_rtree_build makes the nodes above every leaf again */
+static inline void sl_rtree_put(struct sl_rtree *t, int c, u64 key)
 {
-	t->node[t->leaves + c] = (struct ee_rtree_node){key ^ t->flip, c, c};
+	t->node[t->leaves + c] = (struct sl_rtree_node){key ^ t->flip, c, c};
 }
 
-void ee_rtree_build(struct ee_rtree *t);
+void sl_rtree_build(struct sl_rtree *t);
 
 /* CPU c's key as last set (the empty key, 0 for a max tree and ~0 for a min tree, if none) */
-static inline u64 ee_rtree_key(const struct ee_rtree *t, int c)
+static inline u64 sl_rtree_key(const struct sl_rtree *t, int c)
 {
 	return t->node[t->leaves + c].key ^ t->flip;
 }
 
 /* the CPUs lo..hi - 1 */
-struct ee_rtree_node ee_rtree_range(const struct ee_rtree *t, int lo, int hi);
+struct sl_rtree_node sl_rtree_range(const struct sl_rtree *t, int lo, int hi);
 
 /* the n CPUs in a walk's order from c + 1, wrapping, c left out */
-struct ee_rtree_node ee_rtree_after(const struct ee_rtree *t, int c, int n);
+struct sl_rtree_node sl_rtree_after(const struct sl_rtree *t, int c, int n);
 
 #endif
