@@ -1,7 +1,8 @@
 /*
  * The range tree of rtree.c (the balancer's busiest CPU and the fork's idlest CPU,
  * eevdf_balance.c): its tie rules by hand, a max tree keeping the first and the last CPU of equal
- * keys and a min tree the first, and its range queries against a scan of random keys.
+ * keys and a min tree the first, the first CPU within a bound (nohz_next.c's question), and its
+ * range queries against a scan of random keys.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -94,6 +95,41 @@ static void test_rtree_min_first(void **state)
 	sl_rtree_free(&t);
 }
 
+/* the first CPU from lo, in CPU order, within a bound: not the best key's CPU; of equal keys
+ * the first; no wrap past the last CPU */
+static void test_rtree_first_from(void **state)
+{
+	/* CPUs 0..5 of 8 leaves */
+	static const u64 key[6] = {9, 6, 3, 3, 8, 5};
+	struct sl_rtree t, m;
+
+	(void)state;
+	assert_int_equal(sl_rtree_init(&t, 6, false), 0);
+	assert_int_equal(sl_rtree_init(&m, 6, true), 0);
+	assert_int_equal(sl_rtree_first_from(&t, 0, 100), -1); /* no key yet */
+	set_all(&t, key, 6);
+	set_all(&m, key, 6);
+	/* min tree: <= 6 from 0 is CPU 1, not the least key's CPU 2 */
+	assert_int_equal(sl_rtree_first_from(&t, 0, 6), 1);
+	assert_int_equal(sl_rtree_first_from(&t, 0, 3), 2);
+	assert_int_equal(sl_rtree_first_from(&t, 3, 3), 3);
+	assert_int_equal(sl_rtree_first_from(&t, 4, 3), -1);
+	assert_int_equal(sl_rtree_first_from(&t, 4, 5), 5);
+	assert_int_equal(sl_rtree_first_from(&t, 0, 2), -1);
+	assert_int_equal(sl_rtree_first_from(&t, 6, 100), -1); /* empty leaves: no key */
+	assert_int_equal(sl_rtree_first_from(&t, 8, 100), -1);
+	/* max tree: >= 8 from 1 is CPU 4, not the greatest key's CPU 0 (before 1) */
+	assert_int_equal(sl_rtree_first_from(&m, 0, 8), 0);
+	assert_int_equal(sl_rtree_first_from(&m, 1, 8), 4);
+	assert_int_equal(sl_rtree_first_from(&m, 1, 6), 1);
+	assert_int_equal(sl_rtree_first_from(&m, 5, 6), -1);
+	assert_int_equal(sl_rtree_first_from(&m, 0, 10), -1);
+	sl_rtree_set(&t, 1, ~0ULL);
+	assert_int_equal(sl_rtree_first_from(&t, 0, 6), 2);
+	sl_rtree_free(&t);
+	sl_rtree_free(&m);
+}
+
 /* a scan of CPUs lo..hi - 1 (wrapping past n - 1 to 0 when hi <= lo, the walk's order) */
 static struct sl_rtree_node scan(const u64 *key, bool max, int lo, int hi, int n)
 {
@@ -162,6 +198,16 @@ static void test_rtree_matches_scan(void **state)
 				if (n > 1)
 					check(sl_rtree_after(&t, lo, n),
 					      scan(key, max, (lo + 1) % n, lo, n), max);
+				/* the first CPU from lo within a bound that is a key's value
+				 * (ties common) */
+				u64 bound = sl_rng_next(&rng) % 5;
+				int first = -1;
+
+				for (int c = lo; c < n && first < 0; c++)
+					if (max ? key[c] >= bound : key[c] <= bound)
+						first = c;
+				if (!max || bound)
+					assert_int_equal(sl_rtree_first_from(&t, lo, bound), first);
 			}
 		}
 		sl_rtree_free(&t);
@@ -173,6 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rtree_max_first_and_last),
 		cmocka_unit_test(test_rtree_min_first),
+		cmocka_unit_test(test_rtree_first_from),
 		cmocka_unit_test(test_rtree_matches_scan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,13 @@
  * CPU is a's first and its last b's last, so a query gives the first and the last CPU with the
  * best key in CPU order (and in the walk's order for sl_rtree_after). A min tree's users read the
  * first; keeping the last too costs nothing in memory (the node is 16 bytes either way).
+ *
+ * nohz_next.c keeps a third, a min tree of the tickless CPUs' due times to balance, and asks
+ * another question of it: not the best key but the first CPU from a given one, in CPU order,
+ * whose key is a bound or better (6.18's NO_HZ kick: the first tickless CPU due at now).
+ * sl_rtree_first_from answers it in O(log CPUs) by the nodes' best keys alone: it goes right
+ * from lo's leaf past every span whose best is worse than the bound and down the first span
+ * whose best is not, to its first leaf within the bound (a left child's when it qualifies).
  */
 #include "sched/rtree.h"
 
@@ -96,4 +103,27 @@ struct sl_rtree_node sl_rtree_after(const struct sl_rtree *t, int c, int n)
 
 	r.key ^= t->flip;
 	return r;
+}
+
+int sl_rtree_first_from(const struct sl_rtree *t, int lo, u64 bound)
+{
+	const struct sl_rtree_node *nd = t->node;
+	unsigned i, leaves = (unsigned)t->leaves;
+
+	if (lo < 0 || lo >= t->leaves)
+		return -1;
+	bound ^= t->flip;
+	/* right from lo's leaf: the span after i's is i + 1's once i is a left child */
+	for (i = (unsigned)lo + leaves; nd[i].key > bound; i++) {
+		for (; i & 1; i /= 2)
+			if (i == 1)
+				return -1; /* i's span ended at the last leaf */
+	}
+	/* down to the first leaf within the bound */
+	while (i < leaves) {
+		i *= 2;
+		if (nd[i].key > bound)
+			i++;
+	}
+	return (int)(i - leaves);
 }

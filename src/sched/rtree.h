@@ -1,7 +1,8 @@
 /*
  * A range tree over the CPUs of one u64 key each (rtree.c): the balancer's busiest CPU
  * (the greatest key) and the fork's idlest CPU (the least) in eevdf_balance.c, over the kept
- * balancer statistics (docs/model/eevdf.md §5.8).
+ * balancer statistics (docs/model/eevdf.md §5.8), and the tickless CPUs' due times to balance
+ * (nohz_next.c, the least key; sched.h sim->nohz_next).
  */
 #ifndef SCHEDLAB_SCHED_RTREE_H
 #define SCHEDLAB_SCHED_RTREE_H
@@ -51,5 +52,10 @@ struct sl_rtree_node sl_rtree_range(const struct sl_rtree *t, int lo, int hi);
 
 /* the n CPUs in a walk's order from c + 1, wrapping, c left out */
 struct sl_rtree_node sl_rtree_after(const struct sl_rtree *t, int c, int n);
+
+/* the first CPU >= lo, in CPU order, whose key is bound or better (<= bound in a min tree,
+ * >= in a max tree), -1 if none; lo at or past the tree's last leaf: -1. The leaves past the
+ * last CPU hold the empty key: a bound of the empty key may name one */
+int sl_rtree_first_from(const struct sl_rtree *t, int lo, u64 bound);
 
 #endif

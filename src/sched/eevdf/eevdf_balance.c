@@ -454,7 +454,7 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 		return;
 	}
 	/* the tickless CPUs' next balance for the tick's NO_HZ kick (nohz_next.c), 6.18's only */
-	if (!sim->nohz_next) {
+	if (!sim->nohz_due) {
 		if (sl_nohz_next_init(sim)) {
 			sim->oom = true;
 			return;
