@@ -13,15 +13,18 @@
  *
  * The tie rule, a's range before b's: the better key wins; of equal keys the merged range's first
  * CPU is a's first and its last b's last, so a query gives the first and the last CPU with the
- * best key in CPU order (and in the walk's order for sl_rtree_after). A min tree's users read the
- * first; keeping the last too costs nothing in memory (the node is 16 bytes either way).
+ * best key in CPU order (and in the walk's order for sl_rtree_after). A min tree's users read only
+ * the first, so a min tree does not keep the last: sl_rtree_set's climb stops at the first node
+ * whose key and first CPU are as they were (a max tree's also at an unchanged last), which with
+ * the many equal due times of the NO_HZ tree (below) is most often a few levels up.
  *
  * nohz_next.c keeps a third, a min tree of the tickless CPUs' due times to balance, and asks
  * another question of it: not the best key but the first CPU from a given one, in CPU order,
  * whose key is a bound or better (6.18's NO_HZ kick: the first tickless CPU due at now).
- * sl_rtree_first_from answers it in O(log CPUs) by the nodes' best keys alone: it goes right
- * from lo's leaf past every span whose best is worse than the bound and down the first span
- * whose best is not, to its first leaf within the bound (a left child's when it qualifies).
+ * sl_rtree_first_from answers it in O(log CPUs) by the nodes' best keys alone: from the widest
+ * span that starts at lo it goes right past every span whose best is worse than the bound and
+ * down the first span whose best is not, to its first leaf within the bound (a left child's when
+ * it qualifies); from CPU 0 with no CPU within the bound that is one look, at the root.
  */
 #include "sched/rtree.h"
 
@@ -59,10 +62,20 @@ void sl_rtree_free(struct sl_rtree *t)
 void sl_rtree_set(struct sl_rtree *t, int c, u64 key)
 {
 	struct sl_rtree_node *nd = t->node;
+	bool last = t->flip; /* a min tree's last CPU is not kept */
 
 	sl_rtree_put(t, c, key);
-	for (unsigned n = (unsigned)(t->leaves + c) / 2; n >= 1; n /= 2)
-		nd[n] = merge(nd[2 * n], nd[2 * n + 1]);
+	for (unsigned n = (unsigned)(t->leaves + c) / 2; n >= 1; n /= 2) {
+		const struct sl_rtree_node *a = &nd[2 * n], *b = a + 1;
+		u64 k = a->key < b->key ? a->key : b->key;
+		int first = a->key <= b->key ? a->first : b->first;
+		int l = b->key <= a->key ? b->last : a->last;
+
+		/* the nodes above as they were */
+		if (k == nd[n].key && first == nd[n].first && (l == nd[n].last || !last))
+			break;
+		nd[n] = (struct sl_rtree_node){k, first, l};
+	}
 }
 
 void sl_rtree_build(struct sl_rtree *t)
@@ -113,8 +126,11 @@ int sl_rtree_first_from(const struct sl_rtree *t, int lo, u64 bound)
 	if (lo < 0 || lo >= t->leaves)
 		return -1;
 	bound ^= t->flip;
-	/* right from lo's leaf: the span after i's is i + 1's once i is a left child */
-	for (i = (unsigned)lo + leaves; nd[i].key > bound; i++) {
+	/* i: the widest span that starts at lo (the root's for lo 0: one look when no CPU is
+	 * within the bound); then right past every span with none: the span after i's is
+	 * i + 1's once i is a left child */
+	i = (unsigned)lo + leaves;
+	for (i >>= __builtin_ctz(i); nd[i].key > bound; i++) {
 		for (; i & 1; i /= 2)
 			if (i == 1)
 				return -1; /* i's span ended at the last leaf */

@@ -11,7 +11,8 @@
 
 #include <stdbool.h>
 
-/* a range of CPUs: its best key and the first and last CPU with it; a range whose best is the
+/* a range of CPUs: its best key and the first and last CPU with it (a min tree: the first
+ * only, its last is not kept); a range whose best is the
  * empty key (0 in a max tree, ~0 in a min tree: no key set, or set to it) names no CPU: first
  * and last are then -1 or any of its CPUs */
 struct sl_rtree_node {
