@@ -45,7 +45,8 @@ int sl_rtree_init(struct sl_rtree *t, int n, bool max)
 	for (t->leaves = 1; t->leaves < n; t->leaves *= 2)
 		;
 	t->flip = max ? ~0ULL : 0;
-	t->node = malloc((size_t)t->leaves * 2 * sizeof(*t->node));
+	/* on 64-byte lines: a node's two children (32 bytes) are never split across two */
+	t->node = aligned_alloc(64, ((size_t)t->leaves * 2 * sizeof(*t->node) + 63) / 64 * 64);
 	if (!t->node)
 		return -1;
 	for (int i = 0; i < 2 * t->leaves; i++)
