@@ -33,7 +33,7 @@ static void test_nohz_next_matches_scan(void **state)
 	u64 r = 99;
 
 	(void)state;
-	assert_non_null(sim->nohz_next);
+	assert_non_null(sim->nohz_due);
 	/* every CPU starts tickless with next_balance 0: due at once */
 	assert_int_equal(sl_nohz_next_due(sim, 0, 0), 0);
 	assert_int_equal(sl_nohz_next_due(sim, 99, 0), 99);
@@ -56,6 +56,58 @@ static void test_nohz_next_matches_scan(void **state)
 			assert_int_equal(sl_nohz_next_due(sim, from, now),
 					 scan_due(sim, from, now));
 	}
+	fixture_free(f);
+}
+
+/* CPU c tickless or not, due at due (as EEVDF gives its next_balance) */
+static void nohz_set(struct sl_sim *sim, int c, bool tickless, u64 due)
+{
+	ee_rq_of(sim, &sim->cpus[c])->next_balance = due;
+	sl_nohz_next_set(sim, c, due);
+	sl_set_tick_stopped(sim, &sim->cpus[c], tickless);
+}
+
+/* by hand, 6 CPUs (two of the tree's 8 leaves empty): the first due CPU from a given one in CPU
+ * order, not the soonest due one; of equal due times the first; none past the last CPU (the
+ * kick walks on from the CPU after the one it was given, no wrap to CPU 0) */
+static void test_nohz_next_by_hand(void **state)
+{
+	struct fixture *f = fixture_new("6.18", "6", NULL);
+	struct sl_sim *sim = f->sim;
+
+	(void)state;
+	/* 0 ticking (due 100), 1 due 300, 2 and 3 due 200, 4 ticking (due 50), 5 due 250 */
+	nohz_set(sim, 0, false, 100);
+	nohz_set(sim, 1, true, 300);
+	nohz_set(sim, 2, true, 200);
+	nohz_set(sim, 3, true, 200);
+	nohz_set(sim, 4, false, 50);
+	nohz_set(sim, 5, true, 250);
+	/* at 300 every tickless CPU is due: CPU 1 first, though 2 and 3 are due sooner */
+	assert_int_equal(sl_nohz_next_due(sim, 0, 300), 1);
+	assert_int_equal(sl_nohz_next_due(sim, 2, 300), 2);
+	assert_int_equal(sl_nohz_next_due(sim, 3, 300), 3);
+	assert_int_equal(sl_nohz_next_due(sim, 4, 300), 5);
+	assert_int_equal(sl_nohz_next_due(sim, 6, 300), -1);
+	/* at 250: 2 (of 2 and 3, the first), then 3, then 5 */
+	assert_int_equal(sl_nohz_next_due(sim, 0, 250), 2);
+	assert_int_equal(sl_nohz_next_due(sim, 3, 250), 3);
+	assert_int_equal(sl_nohz_next_due(sim, 4, 250), 5);
+	/* at 200: 2, 3, none after them (5 not yet due; the walk does not wrap to 2) */
+	assert_int_equal(sl_nohz_next_due(sim, 0, 200), 2);
+	assert_int_equal(sl_nohz_next_due(sim, 3, 200), 3);
+	assert_int_equal(sl_nohz_next_due(sim, 4, 200), -1);
+	assert_int_equal(sl_nohz_next_due(sim, 0, 199), -1);
+	/* CPU 2's tick runs again: 3 is the first at 200; 4's stops (due 50): 4 first at 60 */
+	sl_set_tick_stopped(sim, &sim->cpus[2], false);
+	assert_int_equal(sl_nohz_next_due(sim, 0, 200), 3);
+	sl_set_tick_stopped(sim, &sim->cpus[4], true);
+	assert_int_equal(sl_nohz_next_due(sim, 0, 60), 4);
+	assert_int_equal(sl_nohz_next_due(sim, 0, 49), -1);
+	/* 2 stops again with its due time kept (200): first at 200 */
+	sl_set_tick_stopped(sim, &sim->cpus[2], true);
+	assert_int_equal(sl_nohz_next_due(sim, 0, 200), 2);
+	assert_int_equal(sl_nohz_next_due(sim, 5, 200), -1);
 	fixture_free(f);
 }
 
@@ -324,6 +376,7 @@ static void test_idlest_kept_matches_walk(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nohz_next_by_hand),
 		cmocka_unit_test(test_nohz_next_matches_scan),
 		cmocka_unit_test(test_free_bits),
 		cmocka_unit_test(test_lb_kept_by_hand),

@@ -254,7 +254,7 @@ void sl_sim_free(struct sl_sim *sim)
 	sl_sleep_timers_free(sim);
 	free(m->runnable);
 	free(m->cpus);
-	free(sim->nohz_next);
+	sl_nohz_next_free(sim);
 	free(sim->free_bits);
 	free((void *)m->p);
 	free(m);

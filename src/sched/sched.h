@@ -24,6 +24,7 @@
 
 #include "core/engine.h"
 #include "sched/features.h"
+#include "sched/rtree.h"
 
 struct sl_sim;
 struct sl_task;
@@ -424,11 +425,11 @@ struct sl_sim {
 	int *lb_marked;
 	int lb_nmarked;
 	struct ee_lbc *lbc;
-	/* a tree of minima over the CPUs (nohz_next.c): leaf nohz_leaves + c holds CPU c's due
-	 * time to balance (sl_nohz_next_set) while its tick is stopped, else UINT64_MAX (6.18's
-	 * NO_HZ kick; built by EEVDF's build_domains, NULL under the other releases) */
-	u64 *nohz_next;
-	int nohz_leaves;
+	/* a min tree over the CPUs (nohz_next.c, rtree.c): CPU c's key is its due time to balance
+	 * (sl_nohz_next_set; nohz_due[c]) while its tick is stopped, else UINT64_MAX (6.18's NO_HZ
+	 * kick; built by EEVDF's build_domains; nohz_due NULL under the other releases) */
+	struct sl_rtree nohz_next;
+	u64 *nohz_due;
 	/* bit c set while CPU c runs the idle task and no reschedule is pending (BFS's idle
 	 * CPUs, bfs.c; 6.18's NO_HZ stats kick); nr_free such CPUs. Kept by sl_set_curr and
 	 * sl_set_need_resched; made by BFS's init_sim and EEVDF's build_domains, NULL under the
@@ -507,10 +508,11 @@ static inline void sl_nr_levels_rebuild(struct sl_sim *sim)
 	}
 }
 
-/* nohz_next.c: the tree built (-1: out of memory; every CPU never due until set), CPU cpu's
- * due time set (a no-op without the tree), CPU cpu's leaf again from its state, and the first
- * CPU >= from that is tickless and due to balance at now (-1: none) */
+/* nohz_next.c: the tree built (-1: out of memory; every CPU never due until set) and freed,
+ * CPU cpu's due time set (a no-op without the tree), CPU cpu's leaf again from its state, and
+ * the first CPU >= from that is tickless and due to balance at now (-1: none) */
 int sl_nohz_next_init(struct sl_sim *sim);
+void sl_nohz_next_free(struct sl_sim *sim);
 void sl_nohz_next_set(struct sl_sim *sim, int cpu, u64 due);
 void sl_nohz_next_update(struct sl_sim *sim, int cpu);
 int sl_nohz_next_due(const struct sl_sim *sim, int from, u64 now);

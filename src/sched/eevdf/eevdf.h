@@ -6,8 +6,8 @@
  * zero_vruntime, avg_vruntime, eligibility, lag), eevdf_pick.c (update_curr/update_deadline,
  * protection, place_entity, __pick_eevdf), eevdf.c (the class: enqueue/dequeue with delayed
  * dequeue, wake-up preemption, yield, fork, the tick), eevdf_balance.c (wake-up CPU choice,
- * periodic and newidle balancing), eevdf_rtree.c (the range tree of the balancer's busiest CPU
- * and the fork's idlest CPU), eevdf_6_18.c (the release: features, tunables, defaults).
+ * periodic and newidle balancing), eevdf_6_18.c (the release: features, tunables, defaults);
+ * the balancer's busiest-CPU and idlest-CPU trees are the shared range tree (sched/rtree.c).
  *
  * Model choices (each explained where it is made):
  * - Pick descends the deadline tree by its min_vruntime augmentation, as the kernel's

@@ -37,10 +37,10 @@
  *   each CPU's group statistics, its sums and its busiest group between balances, taken again
  *   only for the CPUs whose inputs changed; the same integers as a walk of every CPU. A fork
  *   reads its idlest CPU from a tree over them (the walk's CPU and ties); the busiest and the
- *   idlest CPU are two trees of one kind (eevdf_rtree.c).
+ *   idlest CPU are two trees of one kind (sched/rtree.c).
  */
 #include "sched/eevdf/eevdf.h"
-#include "sched/eevdf/eevdf_rtree.h"
+#include "sched/rtree.h"
 #include "sched/class.h"
 #include "sched/common.h"
 
@@ -61,8 +61,8 @@
 
 struct ee_lbc {
 	struct ee_sg_stats *sgs; /* each CPU's, as last taken */
-	/* each CPU's busiest key (0: no runnable task), the greatest first (eevdf_rtree.c) */
-	struct ee_rtree tree;
+	/* each CPU's busiest key (0: no runnable task), the greatest first (sched/rtree.c) */
+	struct sl_rtree tree;
 	u64 total_load; /* the sum of every CPU's group_load */
 	int nr_over;	/* CPUs with nr_running + nr_delayed > 1 */
 	u64 *llc_util;	/* per socket (LLC): the sum of its CPUs' group_util */
@@ -71,7 +71,7 @@ struct ee_lbc {
 	/* the fork's idlest CPU (below, "The idlest CPU kept for forks"): each CPU's idlest key,
 	 * the least first; the CPUs whose statistics were taken since it was last brought up to
 	 * date */
-	struct ee_rtree itree;
+	struct sl_rtree itree;
 	unsigned char *idirty;
 	int *idirty_list, nidirty;
 };
@@ -454,7 +454,7 @@ void sl_eevdf_build_domains(struct sl_sim *sim)
 		return;
 	}
 	/* the tickless CPUs' next balance for the tick's NO_HZ kick (nohz_next.c), 6.18's only */
-	if (!sim->nohz_next) {
+	if (!sim->nohz_due) {
 		if (sl_nohz_next_init(sim)) {
 			sim->oom = true;
 			return;
@@ -694,15 +694,15 @@ static void lbc_min_update(struct ee_lbc *l, int ncpu)
 		depth++;
 	if ((u64)l->nidirty * (u64)depth >= (u64)l->itree.leaves) {
 		for (int c = 0; c < ncpu; c++)
-			ee_rtree_put(&l->itree, c, idlest_key(&l->sgs[c]));
-		ee_rtree_build(&l->itree);
+			sl_rtree_put(&l->itree, c, idlest_key(&l->sgs[c]));
+		sl_rtree_build(&l->itree);
 	} else {
 		for (int i = 0; i < l->nidirty; i++) {
 			int c = l->idirty_list[i];
 			u64 key = idlest_key(&l->sgs[c]);
 
-			if (key != ee_rtree_key(&l->itree, c))
-				ee_rtree_set(&l->itree, c, key);
+			if (key != sl_rtree_key(&l->itree, c))
+				sl_rtree_set(&l->itree, c, key);
 		}
 	}
 	for (int i = 0; i < l->nidirty; i++)
@@ -714,13 +714,13 @@ static void lbc_min_update(struct ee_lbc *l, int ncpu)
 static int lbc_idlest(struct ee_lbc *l, int ncpu, int this_cpu)
 {
 	lbc_min_update(l, ncpu);
-	return ee_rtree_after(&l->itree, this_cpu, ncpu).first;
+	return sl_rtree_after(&l->itree, this_cpu, ncpu).first;
 }
 
 /* the busiest CPU but dst in the walk's order (dst + 1 on, wrapping), -1: none */
 static int lbc_busiest(const struct ee_lbc *l, int ncpu, int dst)
 {
-	struct ee_rtree_node n = ee_rtree_after(&l->tree, dst, ncpu);
+	struct sl_rtree_node n = sl_rtree_after(&l->tree, dst, ncpu);
 
 	if (!n.key)
 		return -1;
@@ -753,7 +753,7 @@ static struct ee_lbc *lbc_take(struct sl_sim *sim)
 		}
 		key = busiest_key(&now);
 		if (key != busiest_key(old))
-			ee_rtree_set(&l->tree, c, key);
+			sl_rtree_set(&l->tree, c, key);
 		*old = now;
 		sim->lb_mark[c] = 0;
 	}
@@ -809,7 +809,7 @@ static int lbc_new(struct sl_sim *sim, int nsock)
 	l->idirty_list = malloc((size_t)n * sizeof(int));
 	sim->lb_mark = calloc((size_t)n, 1);
 	sim->lb_marked = malloc((size_t)n * sizeof(int));
-	if (ee_rtree_init(&l->tree, n, true) || ee_rtree_init(&l->itree, n, false) || !l->sgs ||
+	if (sl_rtree_init(&l->tree, n, true) || sl_rtree_init(&l->itree, n, false) || !l->sgs ||
 	    !l->llc_util || !l->llc_scan || !sim->lb_mark || !sim->lb_marked || !l->idirty ||
 	    !l->idirty_list)
 		return -1;
@@ -830,10 +830,10 @@ static void lbc_free(struct sl_sim *sim)
 {
 	if (sim->lbc) {
 		free(sim->lbc->sgs);
-		ee_rtree_free(&sim->lbc->tree);
+		sl_rtree_free(&sim->lbc->tree);
 		free(sim->lbc->llc_util);
 		free(sim->lbc->llc_scan);
-		ee_rtree_free(&sim->lbc->itree);
+		sl_rtree_free(&sim->lbc->itree);
 		free(sim->lbc->idirty);
 		free(sim->lbc->idirty_list);
 		free(sim->lbc);
