@@ -1640,6 +1640,36 @@ static void test_newidle_cost_rules(void **state)
 }
 
 /*
+ * A delayed task's wake-up (6.18's ttwu_runnable: enqueue_task with ENQUEUE_DELAYED) leaves
+ * avg_idle and idle_stamp; only ttwu_do_activate, a task that was not queued, updates them. CPU
+ * 0: A slept ineligible and stays queued, delayed; idle_stamp set at 1.9 ms, now 2 ms: A woken,
+ * avg_idle stays 1000000 and idle_stamp 1.9 ms (the update would give 1000000 + (100000 -
+ * 1000000) / 8 = 887500 and clear the stamp). Fails with the update before the delayed case.
+ */
+static void test_avg_idle_delayed_wakeup(void **state)
+{
+	struct sl_task *a, *b;
+	struct fixture *f = sleep_case(NULL, 2000000, 0, &a, &b);
+	struct sl_sim *sim = f->sim;
+	struct sl_cpu *rq = &sim->cpus[0];
+	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
+
+	(void)state;
+	assert_true(a->se.sched_delayed);
+	sl_eevdf_class.put_prev_task(sim, rq, a);
+	cfs->idle_stamp = 1900000;
+	sim->now = 2000000;
+	a->state = TS_RUNNING;
+	sl_eevdf_class.enqueue_task(sim, rq, a, 1);
+	assert_false(a->se.sched_delayed);
+	assert_int_equal(cfs->avg_idle, 1000000);
+	assert_int_equal(cfs->idle_stamp, 1900000);
+	fixture_free(f);
+	free(a);
+	free(b);
+}
+
+/*
  * A task woken onto the CPU during its balance waits for the balance's end and counts as
  * pulled (6.18: the lock was dropped; h_nr_queued after the loop): CPU 0 runs C alone (nothing
  * to pull), CPU 1 decides at 10 ms with cost 5 us; W is woken onto CPU 1 at 10.002 ms: the
@@ -1978,6 +2008,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_cost_examination),
 		cmocka_unit_test(test_newidle_cost_rules),
 		cmocka_unit_test(test_newidle_cost_meanwhile),
+		cmocka_unit_test(test_avg_idle_delayed_wakeup),
 		cmocka_unit_test(test_idle_balance_counts_delayed),
 		cmocka_unit_test(test_features_file),
 		cmocka_unit_test(test_tunables),

@@ -479,15 +479,6 @@ static void background_json_and_conf(void **state)
 }
 
 /*
- * The long foreign runs (background_long_rate/run, docs/validate.md, "The background's shape
- * (issue 28, step 16)"), by hand: 2 CPUs, 4 a second of 2.5 ms: a period of 10^6 / 4 = 250000
- * us, runtime 2500 us, CPU 0's timer 250000 x 1/4 = 62500 us late (a first loop of period
- * 312500, then 250000) and CPU 1's 250000 x 3/4 = 187500 us late (437500); with the short
- * background (48 of 20.5 us) both kinds, the short first; alone (rate 0) the short kind is left
- * out; with background_long_free the same tasks without "cpus". machine.conf reads and writes the
- * lines.
- */
-/*
  * The runs in turn (background_runs, docs/validate.md, "The background's shape (issue 28, step
  * 16)"), by hand: 2 CPUs, 100 wake-ups a second (a period of 10000 us) of 20 us, 300 us and
  * 5 ms in turn: CPU 0 from the first, its timer at once; CPU 1 from the (1 x 3 / 2 = 1)-th,
@@ -556,6 +547,15 @@ static void background_runs_json_and_conf(void **state)
 	}
 }
 
+/*
+ * The long foreign runs (background_long_rate/run, docs/validate.md, "The background's shape
+ * (issue 28, step 16)"), by hand: 2 CPUs, 4 a second of 2.5 ms: a period of 10^6 / 4 = 250000
+ * us, runtime 2500 us, CPU 0's timer 250000 x 1/4 = 62500 us late (a first loop of period
+ * 312500, then 250000) and CPU 1's 250000 x 3/4 = 187500 us late (437500); with the short
+ * background (48 of 20.5 us) both kinds, the short first; alone (rate 0) the short kind is left
+ * out; with background_long_free the same tasks without "cpus". machine.conf reads and writes the
+ * lines.
+ */
 static void background_long_json_and_conf(void **state)
 {
 	const char *lg =

@@ -100,11 +100,18 @@ done
 # background_phase_random 1 each vCPU's kworker-bg is late by its own draw from the seed
 # (docs/validate.md, "The background's phases"): at --seed 661, 13982 and 11909 us of the
 # period 16949 us (xoshiro256** by hand in Python), so first loops of 30931 and 28858 us;
-# without the line, the plain timers of fc-2vcpu-r28.
+# without the line, the plain timers of period 16949 us. fc-2vcpu-r28 has the line: taken out
+# first, then put back (a second line would be refused).
 MP=$T/phase
 cp -r "$(dirname "$0")/../machines/fc-2vcpu-r28" "$MP"
-echo "background_phase_random 1" >>"$MP/machine.conf"
+sed -i '/^background_phase_random /d' "$MP/machine.conf"
 VR=$(cd "$(dirname "$0")/data/validate-rep/r1/example1" && pwd)
+"$SL" validate "$VR/example1.json" --real "$VR" --calibration "$MP" --seed 661 \
+	--sim-out "$T/plain-sim" >/dev/null 2>"$T/e" || fail "validate, no phase: $(cat "$T/e")"
+[ "$(grep -o '"period" : [0-9]*' "$T/plain-sim/machine-background.json" | tr '\n' ' ')" = \
+	'"period" : 16949 "period" : 16949 ' ] ||
+	fail "background without phases: $(cat "$T/plain-sim/machine-background.json")"
+echo "background_phase_random 1" >>"$MP/machine.conf"
 "$SL" validate "$VR/example1.json" --real "$VR" --calibration "$MP" --seed 661 \
 	--sim-out "$T/phase-sim" >/dev/null 2>"$T/e" || fail "validate, phase: $(cat "$T/e")"
 [ "$(grep -o '"period" : [0-9]*' "$T/phase-sim/machine-background.json" | tr '\n' ' ')" = \

@@ -54,7 +54,6 @@ runs. Exit status 2 on bad input (a file that cannot be read, no switch of the f
 no workload JSON, a bad --long).
 """
 import bisect
-import glob
 import json
 import os
 import re
@@ -63,7 +62,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftrace_lines import records, switch  # noqa: E402
-from rtapp_json import BadInput, task_names  # noqa: E402
+from rtapp_json import BadInput, task_names, workload_files  # noqa: E402
 
 KTHREAD = re.compile(r"^(kworker/|rcu_|kcompactd|kdamond|kswapd|khugepaged|ksmd|oom_reaper|"
                      r"kauditd|ksoftirqd|migration)")
@@ -195,8 +194,7 @@ def runs(ev, lo, hi, names):
 
 def workload_names(path):
     """the file's task names from the one rt-app *.json beside the trace"""
-    js = [j for j in glob.glob(os.path.join(os.path.dirname(path) or ".", "*.json"))
-          if os.path.basename(j) != "machine-background.json"]
+    js = workload_files(os.path.dirname(path) or ".")
     if len(js) != 1:
         raise BadInput(f"{path}: expected one rt-app *.json beside it (found "
                        f"{len(js)}); give --workload FILE.json or --tasks NAME,...")

@@ -169,13 +169,15 @@ static void eevdf_enqueue_task(struct sl_sim *sim, struct sl_cpu *rq, struct sl_
 {
 	/* a delayed task's wake-up is ENQUEUE_DELAYED: its estimate comes back too */
 	sl_eevdf_util_est_enqueue(sim, rq, &p->se);
-	if (wakeup)
-		sl_eevdf_update_avg_idle(sim, rq);
+	/* a delayed task's wake-up is ttwu_runnable's, which leaves avg_idle and idle_stamp:
+	 * only ttwu_do_activate (a task not queued) updates them */
 	if (p->se.sched_delayed) {
 		requeue_delayed_entity(sim, rq, &p->se);
 		sl_nr_running_inc(sim, rq);
 		return;
 	}
+	if (wakeup)
+		sl_eevdf_update_avg_idle(sim, rq);
 	sl_eevdf_enqueue_entity(sim, rq, &p->se, wakeup ? EE_ENQUEUE_WAKEUP : 0);
 	sl_nr_running_inc(sim, rq);
 }
