@@ -9,6 +9,10 @@
 # recording otherwise (said on stderr; a skipped recording leaves no directory). Root, rt-app,
 # tracefs. Then `sh tools/validate_agreement.sh SETDIR/r1/*` (the model) and
 # `sh tools/validate_agreement.sh -b SETDIR/r2 SETDIR/r1/*` (the floor).
+# FULL=1 keeps the whole trace (every recorded event of every task: the machine's own tasks,
+# the harness, the interrupts and timers), where the default keeps only what validate reads for
+# the file's tasks; the figures are the same either way, the foreign activity is readable only
+# in a full one (docs/validate.md, "The background's shape (issue 28, step 16)").
 # Usage: sh tools/validate_record_set.sh [SETDIR] [SECONDS] [path/to/schedlab] [REPS] [FILES...]
 set -eu
 cd "$(dirname "$0")/.."
@@ -19,6 +23,7 @@ REPS=${4:-1}
 [ $# -gt 4 ] && shift 4 || set --
 MAXLOAD=${MAXLOAD:-1}
 WAIT=${WAIT:-300}
+FULL=${FULL:-0}
 EX=/usr/share/doc/rt-app/examples
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -68,6 +73,11 @@ for f in "$@"; do
 	done
 	[ "$ok" -eq 1 ] || { echo "$name: validate failed" >&2; continue; }
 	rm -f "$dir/$name"/*.plot
+	if [ "$FULL" = 1 ]; then
+		xz -9 <"$dir/$name/real.trace" >"$dir/$name/real.trace.xz"
+		rm "$dir/$name/real.trace"
+		continue
+	fi
 	# keep of the trace what validate reads for the file's tasks: the header, cpu_idle, and the
 	# lines naming a task (comm=, prev_comm=, next_comm=; 15 characters as the kernel keeps);
 	# on a shared machine the rest is other people's builds (the figures stay the same: checked
