@@ -62,22 +62,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftrace_lines import records, switch  # noqa: E402
-from rtapp_json import BadInput, task_names, workload_files  # noqa: E402
+from rtapp_json import BadInput, is_thread, task_names, workload_files  # noqa: E402
 
 KTHREAD = re.compile(r"^(kworker/|rcu_|kcompactd|kdamond|kswapd|khugepaged|ksmd|oom_reaper|"
                      r"kauditd|ksoftirqd|migration)")
 CLASSES = ("preempt", "after", "idle", "irq")
 KINDS = ("kernel", "agent", "bg", "other")
-
-
-def is_file(comm, names):
-    """rt-app names a thread by its task (instances: NAME-N), cut to 15 characters"""
-    if comm == "rt-app":
-        return True
-    for n in names:
-        if comm == n[:15] or (comm.startswith(n) and re.fullmatch(r"-\d+", comm[len(n):])):
-            return True
-    return False
 
 
 def kind(comm):
@@ -114,7 +104,7 @@ def measure(path, names):
                 raise BadInput(f"{path}: at {ts}: expected sched_switch's prev_pid, "
                                "prev_state, next_comm, next_pid")
             prev_pid, state, nxt, npid = s
-            pf, nf = is_file(comm, names) and prev_pid != 0, is_file(nxt, names)
+            pf, nf = is_thread(comm, names) and prev_pid != 0, is_thread(nxt, names)
             if not (pf or nf):
                 # the recordings keep only the lines naming the file's threads; a model
                 # trace's idle-to-task switch dropped here marks the idle exit as the
@@ -167,7 +157,7 @@ def runs(ev, lo, hi, names):
                     ex, ent = (t, e[3]), None
                 continue
             _, _, prev_pid, state, prev_comm, nxt, npid = e
-            prev_file = prev_pid != 0 and is_file(prev_comm, names)
+            prev_file = prev_pid != 0 and is_thread(prev_comm, names)
             if prev_file and run is not None:
                 busy += max(0, min(t, hi) - max(run, lo))
                 run = None
@@ -180,9 +170,9 @@ def runs(ev, lo, hi, names):
                 if lo <= ex[0] < hi:
                     rows.append((prev_comm, "idle", min(t, hi) - ex[0], ex[0]))
             ex = None
-            if npid != 0 and not is_file(nxt, names):
+            if npid != 0 and not is_thread(nxt, names):
                 fg = (t, nxt, "preempt" if prev_file and state.startswith("R") else "after")
-            elif is_file(nxt, names):
+            elif is_thread(nxt, names):
                 run = t
         if fg is not None and lo <= fg[0] < hi:
             rows.append((fg[1], fg[2], hi - fg[0], fg[0]))

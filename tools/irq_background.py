@@ -48,22 +48,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftrace_lines import LINE, SW, opener, stamp  # noqa: E402
-from rtapp_json import BadInput, task_names  # noqa: E402
+from rtapp_json import BadInput, is_thread, task_names  # noqa: E402
 
 IDLE_EXIT = 4294967295
 STATE = re.compile(r"state=(\d+)")
 KTHREAD = re.compile(r"^(kworker|rcu_|kcompactd|kdamond|kswapd|khugepaged|ksmd|oom_reaper|kauditd)")
 AGENT = {"tokio-rt-worker"}
-
-
-def is_workload(comm, names):
-    """rt-app names a thread by its task (instances: NAME-N), cut to 15 characters"""
-    if comm == "rt-app":
-        return True
-    for n in names:
-        if comm == n[:15] or (comm.startswith(n) and re.fullmatch(r"-\d+", comm[len(n):])):
-            return True
-    return False
 
 
 def is_background(comm):
@@ -122,7 +112,7 @@ def measure(path, names):
                     c["bg"].append(t - c["bg_in"][1])
                 c["bg_in"] = None
                 comm = w.group(3)
-                if comm.startswith("swapper/") or is_workload(comm, names):
+                if comm.startswith("swapper/") or is_thread(comm, names):
                     continue
                 if is_background(comm):
                     c["bg_in"] = (int(w.group(4)), t)

@@ -175,6 +175,19 @@ def task_names(path):
     return names
 
 
+def is_thread(comm, names):
+    """whether a trace's comm is a thread of the file whose task names are names: rt-app names
+    a thread by its task (instances: NAME-N), cut to 15 characters as the kernel keeps a comm,
+    and its own main thread "rt-app" (foreign_runs, irq_background and sis_util tell the file's
+    threads from the rest with it)"""
+    if comm == "rt-app":
+        return True
+    for n in names:
+        if comm == n[:15] or (comm.startswith(n) and re.fullmatch(r"-\d+", comm[len(n):])):
+            return True
+    return False
+
+
 def log_basename(path):
     """global's log_basename in the JSON file at path, None without one"""
     top = load(path)

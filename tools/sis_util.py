@@ -586,9 +586,10 @@ def task_class(comm, names):
     """wl: the workload's (rt-app's threads); bg: the machine's own (kernel threads, the guest
     agent, the model's kworker-bg); other: the rest (the recording harness, other work)"""
     import irq_background
+    import rtapp_json
     if irq_background.is_background(comm):
         return "bg"
-    return "wl" if irq_background.is_workload(comm, names) else "other"
+    return "wl" if rtapp_json.is_thread(comm, names) else "other"
 
 
 def workload_names(path):
