@@ -467,8 +467,8 @@ static void background_json_and_conf(void **state)
 			      91));
 	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(mc.bg_rate, 48);
-	assert_int_equal(mc.bg_run_ns, 20500);
+	assert_int_equal(mc.bg.rate, 48);
+	assert_int_equal(mc.bg.run_ns, 20500);
 	snprintf(path, sizeof(path), "%s",
 		 tmpdir_write("bg.conf",
 			      "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
@@ -510,7 +510,8 @@ static void background_runs_json_and_conf(void **state)
 		"10000, "
 		"\"mode\" : \"absolute\" } } } }\n"
 		"\t}\n}\n";
-	const u64 runs[] = {20000, 300000, 5000000};
+	const struct sl_mc_background bg = {
+		.rate = 100, .nruns = 3, .runs_ns = {20000, 300000, 5000000}};
 	const char *bad[][2] = {{"20us,,5ms", "expected 1 to 32 durations"},
 				{"20us,0ns", "'0ns': expected more than 0"},
 				{"20us,", "expected 1 to 32 durations"}};
@@ -520,7 +521,7 @@ static void background_runs_json_and_conf(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	assert_int_equal(sl_validate_background_json2(f, 2, 100, 0, runs, 3, 0, 0, false, 0), 0);
+	assert_int_equal(sl_validate_background_json2(f, 2, &bg, 0), 0);
 	fclose(f);
 	assert_string_equal(buf, want);
 	snprintf(path, sizeof(path), "%s",
@@ -528,10 +529,10 @@ static void background_runs_json_and_conf(void **state)
 				 "background_rate 100\nbackground_runs 20us,300us,5ms\n"));
 	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(mc.bg_nruns, 3);
-	assert_int_equal(mc.bg_runs_ns[0], 20000);
-	assert_int_equal(mc.bg_runs_ns[1], 300000);
-	assert_int_equal(mc.bg_runs_ns[2], 5000000);
+	assert_int_equal(mc.bg.nruns, 3);
+	assert_int_equal(mc.bg.runs_ns[0], 20000);
+	assert_int_equal(mc.bg.runs_ns[1], 300000);
+	assert_int_equal(mc.bg.runs_ns[2], 5000000);
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
 	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
 	fclose(f);
@@ -572,20 +573,26 @@ static void background_long_json_and_conf(void **state)
 		"\t\t\t\"runtime0\" : 2500, \"timer0\" : { \"ref\" : \"unique\", \"period\" : "
 		"250000, \"mode\" : \"absolute\" } } } }\n"
 		"\t}\n}\n";
+	const struct sl_mc_background lg_only = {.long_rate = 4, .long_run_ns = 2500000},
+				      both = {.rate = 48,
+					      .run_ns = 20500,
+					      .long_rate = 4,
+					      .long_run_ns = 2500000},
+				      lg_free = {.long_rate = 4,
+						 .long_run_ns = 2500000,
+						 .long_free = true};
 	struct sl_machine_conf mc;
 	char buf[2048] = "", want[2048], path[600], err[256];
 	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
 
 	(void)state;
 	assert_non_null(f);
-	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, false, 0),
-			 0);
+	assert_int_equal(sl_validate_background_json2(f, 2, &lg_only, 0), 0);
 	fclose(f);
 	snprintf(want, sizeof(want), "{\n\t\"tasks\" : {\n%s", lg);
 	assert_string_equal(buf, want);
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
-	assert_int_equal(
-		sl_validate_background_json2(f, 2, 48, 20500, NULL, 0, 4, 2500000, false, 0), 0);
+	assert_int_equal(sl_validate_background_json2(f, 2, &both, 0), 0);
 	fclose(f);
 	snprintf(want, sizeof(want),
 		 "{\n\t\"tasks\" : {\n"
@@ -604,9 +611,9 @@ static void background_long_json_and_conf(void **state)
 			      99));
 	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(mc.bg_rate, 0);
-	assert_int_equal(mc.bg_long_rate, 4);
-	assert_int_equal(mc.bg_long_run_ns, 2500000);
+	assert_int_equal(mc.bg.rate, 0);
+	assert_int_equal(mc.bg.long_rate, 4);
+	assert_int_equal(mc.bg.long_run_ns, 2500000);
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
 	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
 	fclose(f);
@@ -614,7 +621,7 @@ static void background_long_json_and_conf(void **state)
 	assert_null(strstr(buf, "background_long_free"));
 	/* background_long_free 1: the same tasks, not pinned */
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
-	assert_int_equal(sl_validate_background_json2(f, 2, 0, 0, NULL, 0, 4, 2500000, true, 0), 0);
+	assert_int_equal(sl_validate_background_json2(f, 2, &lg_free, 0), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"kworker-lg0\" : { \"loop\" : -1, \"phases\" : {\n"
 				    "\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 2500, "
@@ -629,7 +636,7 @@ static void background_long_json_and_conf(void **state)
 				 "background_long_free 1\n"));
 	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_true(mc.bg_long_free);
+	assert_true(mc.bg.long_free);
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
 	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
 	fclose(f);
@@ -652,14 +659,15 @@ static void background_long_json_and_conf(void **state)
  */
 static void background_phase_random_json_and_conf(void **state)
 {
+	const struct sl_mc_background both = {
+		.rate = 100, .run_ns = 20000, .long_rate = 4, .long_run_ns = 2500000};
 	struct sl_machine_conf mc;
 	char buf[4096] = "", path[600], err[256];
 	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
 
 	(void)state;
 	assert_non_null(f);
-	assert_int_equal(
-		sl_validate_background_json2(f, 2, 100, 20000, NULL, 0, 4, 2500000, false, 7), 0);
+	assert_int_equal(sl_validate_background_json2(f, 2, &both, 7), 0);
 	fclose(f);
 	assert_non_null(strstr(buf,
 			       "\"kworker-bg0\" : { \"cpus\" : [0], \"loop\" : -1, "
@@ -688,7 +696,7 @@ static void background_phase_random_json_and_conf(void **state)
 				 "background_phase_random 1\n"));
 	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_true(mc.bg_phase_random);
+	assert_true(mc.bg.phase_random);
 	f = fmemopen(buf, sizeof(buf) - 1, "w");
 	assert_int_equal(sl_machine_conf_print(f, &mc), 0);
 	fclose(f);

@@ -159,15 +159,15 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				goto out;
 			}
 			if (!strcmp(key, "background_rate"))
-				mc->bg_rate = (unsigned long)v;
+				mc->bg.rate = (unsigned long)v;
 			else
-				mc->bg_long_rate = (unsigned long)v;
+				mc->bg.long_rate = (unsigned long)v;
 		} else if (!strcmp(key, "background_run") || !strcmp(key, "background_long_run")) {
 			char e[128];
 
 			if (sl_parse_duration(val,
-					      !strcmp(key, "background_run") ? &mc->bg_run_ns
-									     : &mc->bg_long_run_ns,
+					      !strcmp(key, "background_run") ? &mc->bg.run_ns
+									     : &mc->bg.long_run_ns,
 					      e, sizeof(e))) {
 				snprintf(err, errlen, "%s:%lu: %s: %s", path, n, key, e);
 				goto out;
@@ -179,7 +179,7 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 					 path, n, val);
 				goto out;
 			}
-			mc->bg_long_free = val[0] == '1';
+			mc->bg.long_free = val[0] == '1';
 		} else if (!strcmp(key, "background_phase_random")) {
 			if (strcmp(val, "0") && strcmp(val, "1")) {
 				snprintf(err, errlen,
@@ -188,7 +188,7 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 					 path, n, val);
 				goto out;
 			}
-			mc->bg_phase_random = val[0] == '1';
+			mc->bg.phase_random = val[0] == '1';
 		} else if (!strcmp(key, "background_runs")) {
 			char e[128], item[64];
 			const char *p = val;
@@ -196,7 +196,7 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 			while (*p) {
 				size_t k = strcspn(p, ",");
 
-				if (mc->bg_nruns == SL_MC_MAX_BG_RUNS || !k || k >= sizeof(item) ||
+				if (mc->bg.nruns == SL_MC_MAX_BG_RUNS || !k || k >= sizeof(item) ||
 				    (p[k] == ',' && !p[k + 1])) {
 					snprintf(err, errlen,
 						 "%s:%lu: background_runs: expected 1 to %d "
@@ -206,20 +206,20 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				}
 				memcpy(item, p, k);
 				item[k] = '\0';
-				if (sl_parse_duration(item, &mc->bg_runs_ns[mc->bg_nruns], e,
+				if (sl_parse_duration(item, &mc->bg.runs_ns[mc->bg.nruns], e,
 						      sizeof(e))) {
 					snprintf(err, errlen, "%s:%lu: background_runs: '%s': %s",
 						 path, n, item, e);
 					goto out;
 				}
-				if (!mc->bg_runs_ns[mc->bg_nruns]) {
+				if (!mc->bg.runs_ns[mc->bg.nruns]) {
 					snprintf(err, errlen,
 						 "%s:%lu: background_runs: '%s': expected more "
 						 "than 0",
 						 path, n, item);
 					goto out;
 				}
-				mc->bg_nruns++;
+				mc->bg.nruns++;
 				p += k + (p[k] == ',');
 			}
 		} else if (!strcmp(key, "param")) {
@@ -314,21 +314,21 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
 		fprintf(f, "cpuidle_disable %s\n", mc->disable[i]);
 	for (int i = 0; i < mc->nparams; i++)
 		fprintf(f, "param %s\n", mc->param[i]);
-	if (mc->bg_rate)
-		fprintf(f, "background_rate %lu\nbackground_run %lluns\n", mc->bg_rate,
-			(unsigned long long)mc->bg_run_ns);
-	if (mc->bg_nruns) {
+	if (mc->bg.rate)
+		fprintf(f, "background_rate %lu\nbackground_run %lluns\n", mc->bg.rate,
+			(unsigned long long)mc->bg.run_ns);
+	if (mc->bg.nruns) {
 		fprintf(f, "background_runs ");
-		for (int i = 0; i < mc->bg_nruns; i++)
-			fprintf(f, "%s%lluns", i ? "," : "", (unsigned long long)mc->bg_runs_ns[i]);
+		for (int i = 0; i < mc->bg.nruns; i++)
+			fprintf(f, "%s%lluns", i ? "," : "", (unsigned long long)mc->bg.runs_ns[i]);
 		fprintf(f, "\n");
 	}
-	if (mc->bg_long_rate)
+	if (mc->bg.long_rate)
 		fprintf(f, "background_long_rate %lu\nbackground_long_run %lluns\n",
-			mc->bg_long_rate, (unsigned long long)mc->bg_long_run_ns);
-	if (mc->bg_long_free)
+			mc->bg.long_rate, (unsigned long long)mc->bg.long_run_ns);
+	if (mc->bg.long_free)
 		fprintf(f, "background_long_free 1\n");
-	if (mc->bg_phase_random)
+	if (mc->bg.phase_random)
 		fprintf(f, "background_phase_random 1\n");
 	return ferror(f) ? -1 : 0;
 }

@@ -28,6 +28,23 @@
 #define SL_MC_MAX_DISABLE 10
 #define SL_MC_MAX_BG_RUNS 32
 
+/* the machine's background activity (machine.conf background_* lines; validate writes it) */
+struct sl_mc_background {
+	unsigned long rate; /* background wake-ups per second and CPU (0: none) */
+	u64 run_ns;	    /* CPU time of each */
+	/* the long foreign runs of the recordings (docs/validate.md, "The background's shape
+	 * (issue 28, step 16)"): a second pinned task per CPU, per second and CPU (0: none) */
+	unsigned long long_rate;
+	u64 long_run_ns; /* CPU time of each */
+	bool long_free;	 /* background_long_free 1: the long tasks not pinned */
+	/* background_phase_random 1: each CPU's background timer at its own phase, drawn from the
+	 * run's seed (docs/validate.md, "The background's phases (issue 28, step 16)") */
+	bool phase_random;
+	/* background_runs: the background's runs in turn, in place of run_ns (0: not given) */
+	int nruns;
+	u64 runs_ns[SL_MC_MAX_BG_RUNS];
+};
+
 struct sl_machine_conf {
 	int cpus;
 	char kernel_release[128];
@@ -38,19 +55,9 @@ struct sl_machine_conf {
 	char param[SL_MC_MAX_PARAMS][96];
 	int ndisable;
 	char disable[SL_MC_MAX_DISABLE][16];
-	unsigned long bg_rate; /* background wake-ups per second and CPU (0: none) */
-	u64 bg_run_ns;	       /* CPU time of each */
-	/* the long foreign runs of the recordings (docs/validate.md, "The background's shape
-	 * (issue 28, step 16)"): a second pinned task per CPU, per second and CPU (0: none) */
-	unsigned long bg_long_rate;
-	u64 bg_long_run_ns; /* CPU time of each */
-	bool bg_long_free;  /* background_long_free 1: the long tasks not pinned */
-	/* background_phase_random 1: each CPU's background timer at its own phase, drawn from the
-	 * run's seed (docs/validate.md, "The background's phases (issue 28, step 16)") */
-	bool bg_phase_random;
-	/* background_runs: the background's runs in turn, in place of bg_run_ns (0: not given) */
-	int bg_nruns;
-	u64 bg_runs_ns[SL_MC_MAX_BG_RUNS];
+	/* the background lines, one value: calibrate_over takes them from the calibration as a
+	 * whole, and validate writes the background file from it */
+	struct sl_mc_background bg;
 
 	/* derived: the model of it */
 	char model_kernel[16];	  /* "6.18", "2.6.31", "2.6.32" */

@@ -1140,8 +1140,8 @@ int sl_calibrate_write(const char *dir, const struct sl_calibration *c, char *er
 		conf_param(&mc, "wake_remote_sd", c->wake_remote_sd, "ns");
 	}
 	if (c->bg_measured) {
-		mc.bg_rate = (unsigned long)c->bg_rate;
-		mc.bg_run_ns = c->bg_run_ns;
+		mc.bg.rate = (unsigned long)c->bg_rate;
+		mc.bg.run_ns = c->bg_run_ns;
 	}
 	/* mainline's answer (about 0 of 1000) is the model's default: written only when not */
 	if (c->placement_busy >= 10)

@@ -419,7 +419,9 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
  */
 int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_ns)
 {
-	return sl_validate_background_json2(f, cpus, rate, run_ns, NULL, 0, 0, 0, false, 0);
+	const struct sl_mc_background bg = {.rate = rate, .run_ns = run_ns};
+
+	return sl_validate_background_json2(f, cpus, &bg, 0);
 }
 
 /*
@@ -478,10 +480,14 @@ static void bg_task(FILE *f, const char *name, int cpu, unsigned long long off, 
  * background keeps its own phase, where the fixed stagger above sets them half a period apart
  * on 2 CPUs, the same in every run. The draws are in CPU order, the short kind's first.
  */
-int sl_validate_background_json2(FILE *f, int cpus, unsigned long rate, u64 run_ns, const u64 *runs,
-				 int nruns, unsigned long long_rate, u64 long_run_ns,
-				 bool long_free, u64 phase_seed)
+int sl_validate_background_json2(FILE *f, int cpus, const struct sl_mc_background *bg,
+				 u64 phase_seed)
 {
+	unsigned long rate = bg->rate, long_rate = bg->long_rate;
+	u64 run_ns = bg->run_ns, long_run_ns = bg->long_run_ns;
+	const u64 *runs = bg->runs_ns;
+	int nruns = bg->nruns;
+	bool long_free = bg->long_free;
 	bool shrt = rate && (run_ns || nruns), lng = long_rate && long_run_ns;
 	unsigned long long period = shrt ? 1000000ULL / rate : 0,
 			   run = run_ns / 1000 ? run_ns / 1000 : 1;
@@ -575,17 +581,15 @@ static int simulate(const char *json, const char *dir, double secs,
 		return SL_RUN_EIO; /* the simulated side's directory takes no file */
 	snprintf(wl, sizeof(wl), "rt-app:file=%s,logdir=%s", copy, dir);
 	a.workloads[a.nworkloads++] = wl;
-	if ((mc->bg_rate && (mc->bg_run_ns || mc->bg_nruns)) ||
-	    (mc->bg_long_rate && mc->bg_long_run_ns)) {
+	if ((mc->bg.rate && (mc->bg.run_ns || mc->bg.nruns)) ||
+	    (mc->bg.long_rate && mc->bg.long_run_ns)) {
 		struct sl_outfile bo;
 
 		snprintf(bgfile, sizeof(bgfile), "%s/machine-background.json", dir);
 		if (sl_outfile_open(&bo, bgfile, err, errlen))
 			return SL_RUN_EIO;
-		if (sl_validate_background_json2(bo.f, mc->cpus, mc->bg_rate, mc->bg_run_ns,
-						 mc->bg_runs_ns, mc->bg_nruns, mc->bg_long_rate,
-						 mc->bg_long_run_ns, mc->bg_long_free,
-						 mc->bg_phase_random ? phase_seed(o) : 0)) {
+		if (sl_validate_background_json2(bo.f, mc->cpus, &mc->bg,
+						 mc->bg.phase_random ? phase_seed(o) : 0)) {
 			sl_outfile_abort(&bo);
 			snprintf(err, errlen, "%s: write error", bgfile);
 			return SL_RUN_EIO;
@@ -666,14 +670,7 @@ static int calibrate_over(struct sl_machine_conf *mc, const char *dir, char *err
 		return -1;
 	memcpy(mc->param, cal.param, sizeof(cal.param));
 	mc->nparams = cal.nparams;
-	mc->bg_rate = cal.bg_rate;
-	mc->bg_run_ns = cal.bg_run_ns;
-	mc->bg_long_rate = cal.bg_long_rate;
-	mc->bg_long_run_ns = cal.bg_long_run_ns;
-	mc->bg_long_free = cal.bg_long_free;
-	mc->bg_phase_random = cal.bg_phase_random;
-	mc->bg_nruns = cal.bg_nruns;
-	memcpy(mc->bg_runs_ns, cal.bg_runs_ns, sizeof(cal.bg_runs_ns));
+	mc->bg = cal.bg;
 	if (cal.idle_profile[0]) {
 		snprintf(mc->idle_profile, sizeof(mc->idle_profile), "%s", cal.idle_profile);
 		memcpy(mc->disable, cal.disable, sizeof(cal.disable));

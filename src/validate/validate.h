@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <schedlab/types.h>
 
+struct sl_mc_background; /* machine/machine_conf.h */
+
 struct sl_validate_opts {
 	const char *json;	 /* the rt-app file */
 	const char *real_dir;	 /* --real DIR: an earlier real run */
@@ -39,8 +41,7 @@ int sl_validate(const struct sl_validate_opts *o, FILE *out, char *err, size_t e
 int sl_validate_background_json(FILE *f, int cpus, unsigned long rate, u64 run_ns);
 /* the same with the runs in turn (background_runs: nruns of runs, 0: run_ns) and the long
  * runs (background_long_rate/run; long_rate 0: none); neither given: the above's file */
-int sl_validate_background_json2(FILE *f, int cpus, unsigned long rate, u64 run_ns, const u64 *runs,
-				 int nruns, unsigned long long_rate, u64 long_run_ns,
-				 bool long_free, u64 phase_seed);
+int sl_validate_background_json2(FILE *f, int cpus, const struct sl_mc_background *bg,
+				 u64 phase_seed);
 
 #endif
