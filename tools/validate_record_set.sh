@@ -13,6 +13,15 @@
 # the harness, the interrupts and timers), where the default keeps only what validate reads for
 # the file's tasks; the figures are the same either way, the foreign activity is readable only
 # in a full one (docs/validate.md, "The background's shape (issue 28, step 16)").
+# CALIB fixes rt-app's ns per loop in every recorded file: rt-app measures it anew at each
+# launch when the file says "calibration": "CPU0", and on this machine the draw moved between
+# 15 and 21 ns from one launch to the next (tests/data/validate-full), so the same "run" event
+# ran 12-29% shorter in some recordings than in others: noise of rt-app's, not of the machine,
+# which lowers the floor. CALIB=N writes "calibration" : N into each file's global object (a run
+# of U us is then U*1000/N loops in every recording, and the model reads the same N from the
+# recorded file); CALIB=auto measures N first: the
+# median of CALIB_LAUNCHES (7) launches of rt-app's own calibration on CPU0, each value and the
+# median kept in SETDIR/calibration. Unset (the default): the files' own "calibration".
 # Usage: sh tools/validate_record_set.sh [SETDIR] [SECONDS] [path/to/schedlab] [REPS] [FILES...]
 set -eu
 cd "$(dirname "$0")/.."
@@ -24,6 +33,8 @@ REPS=${4:-1}
 MAXLOAD=${MAXLOAD:-1}
 WAIT=${WAIT:-300}
 FULL=${FULL:-0}
+CALIB=${CALIB:-}
+CALIB_LAUNCHES=${CALIB_LAUNCHES:-7}
 EX=/usr/share/doc/rt-app/examples
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -41,6 +52,36 @@ quiet() {
 		waited=$((waited + 5))
 	done
 }
+case $CALIB in
+'') ;;
+auto)
+	# rt-app's own measurement, as a "calibration": "CPU0" file gets it at launch
+	printf '{ "tasks": { "c": { "loop": 1, "run": 1000 } },\n' >"$TMP/calib.json"
+	printf '  "global": { "duration": 1, "calibration": "CPU0", "logdir": "%s" } }\n' \
+		"$TMP" >>"$TMP/calib.json"
+	: >"$TMP/pload"
+	for i in $(seq 1 "$CALIB_LAUNCHES"); do
+		quiet || { echo "CALIB=auto: load $(cut -d' ' -f1-3 /proc/loadavg) for ${WAIT}s" >&2; exit 1; }
+		rt-app "$TMP/calib.json" 2>&1 | sed -n 's/.*pLoad = \([0-9]*\)ns.*/\1/p' >>"$TMP/pload"
+	done
+	n=$(wc -l <"$TMP/pload")
+	[ "$n" -ge 1 ] || { echo "CALIB=auto: rt-app printed no pLoad" >&2; exit 1; }
+	CALIB=$(sort -n "$TMP/pload" | sed -n "$(((n + 1) / 2))p")
+	mkdir -p "$SET"
+	{
+		echo "# rt-app's pLoad (ns per loop) at $CALIB_LAUNCHES launches, $(date -u '+%F %T') UTC, $(uname -r):"
+		tr '\n' ' ' <"$TMP/pload"
+		echo
+		echo "# median, written as \"calibration\" into every recorded file:"
+		echo "$CALIB"
+	} >"$SET/calibration"
+	echo "CALIB=auto: $(tr '\n' ' ' <"$TMP/pload")-> $CALIB ns per loop" >&2
+	;;
+*[!0-9]* | 0*)
+	echo "CALIB: expected auto or ns per loop (an integer > 0), got '$CALIB'" >&2
+	exit 2
+	;;
+esac
 [ $# -gt 0 ] || set -- browser-short mp3-short video-short template spreading-tasks \
 	tutorial/example6 tutorial/example7
 for rep in $(seq 1 "$REPS"); do
@@ -49,11 +90,17 @@ for f in "$@"; do
 	src=$EX/$f.json
 	[ -f "$src" ] || src=$f
 	[ "$REPS" -gt 1 ] && dir=$SET/r$rep || dir=$SET
-	# the file with its duration cut to SECS (spreading-tasks' phases are long: its first
-	# phases only)
-	sed 's/"duration"[ \t]*:[ \t]*[0-9-]*/"duration" : '"$SECS"'/' "$src" >"$TMP/$name.json"
-	grep -q '"duration"' "$TMP/$name.json" ||
-		sed -i 's/"global"[ \t]*:[ \t]*{/&\n\t\t"duration" : '"$SECS"',/' "$TMP/$name.json"
+	# the file with its duration cut to SECS where it has a "global" object (spreading-tasks'
+	# phases are long: its first phases only; the tutorial's example3..5 have none and run as
+	# validate runs them), and with CALIB's fixed calibration
+	cp "$src" "$TMP/$name.json"
+	if grep -q '"global"[[:space:]]*:[[:space:]]*{' "$src"; then
+		sh tools/rtapp_set_global.sh duration "$SECS" "$src" "$TMP/$name.json"
+	fi
+	if [ -n "$CALIB" ]; then
+		sh tools/rtapp_set_global.sh calibration "$CALIB" "$TMP/$name.json" "$TMP/$name.c.json"
+		mv "$TMP/$name.c.json" "$TMP/$name.json"
+	fi
 	mkdir -p "$dir"
 	if ! quiet; then
 		echo "$name (r$rep): skipped, load $(cut -d' ' -f1-3 /proc/loadavg) for ${WAIT}s" >&2
@@ -78,28 +125,8 @@ for f in "$@"; do
 		rm "$dir/$name/real.trace"
 		continue
 	fi
-	# keep of the trace what validate reads for the file's tasks: the header, cpu_idle, and the
-	# lines naming a task (comm=, prev_comm=, next_comm=; 15 characters as the kernel keeps);
-	# on a shared machine the rest is other people's builds (the figures stay the same: checked
-	# on every file of the set by validating the full and the filtered trace)
-	b=$(grep -o '"log_basename"[^,}]*' "$dir/$name/$name.json" | head -1 | sed 's/.*: *"//; s/".*//')
-	[ -n "$b" ] || b=rt-app
-	for l in "$dir/$name"/*.log; do
-		basename "$l" .log
-	done | sed 's|-[0-9]*$||' |
-		awk -v b="$b" '{ sub("^" b "-", ""); print substr($0, 1, 15) }' | sort -u >"$TMP/tasks"
-	awk -v tf="$TMP/tasks" '
-	BEGIN { while ((getline t < tf) > 0) keep[t] = 1 }
-	/^#/ || / cpu_idle: / { print; next }
-	{
-		line = $0
-		while (match(line, /(comm|prev_comm|next_comm)=[^ ]*/)) {
-			v = substr(line, RSTART, RLENGTH)
-			sub(/^[a-z_]*=/, "", v)
-			if (v in keep) { print; next }
-			line = substr(line, RSTART + RLENGTH)
-		}
-	}' "$dir/$name/real.trace" | xz -9 >"$dir/$name/real.trace.xz"
-	rm "$dir/$name/real.trace"
+	# keep of the trace what validate reads for the file's tasks (tools/trace_keep_file.sh): on
+	# a shared machine the rest is other people's builds
+	sh tools/trace_keep_file.sh "$dir/$name"
 done
 done

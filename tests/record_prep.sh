@@ -1,0 +1,82 @@
+#!/bin/sh
+# The two preparations of a recording (tools/validate_record_set.sh), on files written by hand:
+# tools/rtapp_set_global.sh (a global key set to a number: replaced where present as a number
+# or a string, added first in "global" where absent, a "global" object made where the file has
+# none; bad KEY/NUMBER/IN: exit 2 and nothing written) and tools/trace_keep_file.sh (of a whole
+# trace, the header, cpu_idle and the lines naming one of the file's tasks, cut to 15
+# characters, kept; every other line dropped).
+set -eu
+cd "$(dirname "$0")/.."
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+S=tools/rtapp_set_global.sh
+
+# a key present as a string and one as a number, in a multi-line global
+printf '{\n\t"tasks" : { "a" : { "run" : 10 } },\n\t"global" : {\n\t\t"duration" : 6,\n\t\t"calibration" : "CPU0",\n\t\t"logdir" : "./"\n\t}\n}\n' >"$T/a.json"
+sh $S calibration 15 "$T/a.json" "$T/b.json"
+sh $S duration 4 "$T/b.json" "$T/c.json"
+[ "$(grep -c '"calibration" : 15,' "$T/c.json")" = 1 ] || fail "calibration not replaced: $(cat "$T/c.json")"
+[ "$(grep -c '"duration" : 4,' "$T/c.json")" = 1 ] || fail "duration not replaced"
+grep -q CPU0 "$T/c.json" && fail "CPU0 left"
+[ "$(wc -l <"$T/c.json")" = 8 ] || fail "lines added to a file that had both keys"
+# absent from global: added first in it
+printf '{ "tasks": {"a": {"run": 1}}, "global": { "logdir": "./" } }\n' >"$T/d.json"
+sh $S calibration 15 "$T/d.json" "$T/e.json"
+[ "$(tr -d '\n\t ' <"$T/e.json")" = '{"tasks":{"a":{"run":1}},"global":{"calibration":15,"logdir":"./"}}' ] ||
+	fail "not added first in global: $(cat "$T/e.json")"
+# no global: one made, first in the root object (a comment after it, as the tutorial's files)
+printf '{\n\t/* two threads */\n\t"tasks" : { "a" : { "run" : 1 } }\n}\n' >"$T/f.json"
+sh $S calibration 15 "$T/f.json" "$T/g.json"
+[ "$(sed -n 2p "$T/g.json" | tr -d '\t')" = '"global" : { "calibration" : 15 },' ] ||
+	fail "no global made: $(cat "$T/g.json")"
+[ "$(wc -l <"$T/g.json")" = 5 ] || fail "the rest of the file changed"
+# bad input: exit 2, nothing written
+for args in "calibration x" "calibration 1-5" "Cal 15" "calibration ''"; do
+	rm -f "$T/out.json"
+	set +e
+	eval sh $S $args "$T/a.json" "$T/out.json" 2>"$T/err"
+	rc=$?
+	set -e
+	[ $rc = 2 ] || fail "$args: exit $rc, expected 2"
+	[ -s "$T/err" ] || fail "$args: no message"
+	[ ! -e "$T/out.json" ] || fail "$args: output written"
+done
+set +e
+sh $S calibration 15 "$T/missing.json" "$T/out.json" 2>"$T/err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -q missing.json "$T/err" || fail "missing file: exit $rc, $(cat "$T/err")"
+
+# trace_keep_file.sh: a validate --out directory of a file whose log_basename is "web", with
+# threads "Renderer" and "CompositorTileWorker1" (cut to 15: CompositorTileW)
+d=$T/web1
+mkdir -p "$d"
+printf '{ "tasks": {}, "global": { "log_basename" : "web" } }\n' >"$d/web1.json"
+: >"$d/web-Renderer-0.log"
+: >"$d/web-CompositorTileWorker1-3.log"
+cat >"$d/real.trace" <<'TR'
+# tracer: nop
+          <idle>-0       [000] d..2.  10.000000: cpu_idle: state=4294967295 cpu_id=0
+        Renderer-100     [000] d..2.  10.000010: sched_switch: prev_comm=Renderer prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+     kworker/0:1-7       [001] d..2.  10.000020: sched_switch: prev_comm=kworker/0:1 prev_pid=7 prev_prio=120 prev_state=I ==> next_comm=bash next_pid=50 next_prio=120
+            bash-50      [001] dN.4.  10.000030: sched_wakeup: comm=CompositorTileW pid=101 prio=120 target_cpu=001
+            bash-50      [001] d..2.  10.000040: sched_switch: prev_comm=bash prev_pid=50 prev_prio=120 prev_state=S ==> next_comm=CompositorTileW next_pid=101 next_prio=120
+            bash-50      [001] d.h1.  10.000050: irq_handler_entry: irq=11 name=virtio0
+       Renderers-102     [000] d..2.  10.000060: sched_switch: prev_comm=Renderers prev_pid=102 prev_prio=120 prev_state=S ==> next_comm=web next_pid=103 next_prio=120
+TR
+sh tools/trace_keep_file.sh "$d"
+[ ! -e "$d/real.trace" ] || fail "real.trace left beside the filtered one"
+xz -dc "$d/real.trace.xz" >"$T/kept"
+[ "$(wc -l <"$T/kept")" = 5 ] || fail "kept $(wc -l <"$T/kept") lines, expected 5: $(cat "$T/kept")"
+grep -q 'irq_handler_entry\|kworker\|Renderers' "$T/kept" && fail "a foreign line kept"
+[ "$(grep -c CompositorTileW "$T/kept")" = 2 ] || fail "the cut name not matched"
+# in place again on the .xz: the same lines
+sh tools/trace_keep_file.sh "$d"
+xz -dc "$d/real.trace.xz" | cmp -s - "$T/kept" || fail "filtering a filtered trace changed it"
+set +e
+sh tools/trace_keep_file.sh "$T/none" 2>"$T/err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -q "$T/none" "$T/err" || fail "missing dir: exit $rc, $(cat "$T/err")"
+echo "record_prep: all passed"
