@@ -1,0 +1,221 @@
+#!/bin/sh
+# shellcheck disable=SC2016,SC2046 # awk programs in single quotes; counts split into words on purpose
+# The machine.conf lines read from recordings, in one command (issue 28, step 17): every `param`
+# line of a machine directory (machines/fc-2vcpu-r28) that was measured on the calibration
+# half's recorded traces rather than by `schedlab calibrate` on the machine, each read by the
+# reader its line cites (docs/validate-map.md, part 2), printed as machine.conf lines with a
+# comment line of counts before each:
+#   wake_local, _sd, _decade     schedlab calibrate --recordings (timer wake-ups of an idle vCPU)
+#   wake_remote, _sd, _decade    the same, --remote-known NS (NS: the IPI and the HLT exit the
+#                                model charges already on that path)
+#   vcpu_pack_waker              tools/sis_util.py --split: the rate over the wake-ups whose
+#                                SIS_UTIL budget was > 0 (the residual, rule 3); the comment
+#                                also gives tools/wake_pack.py --fit's count over all of them
+#   vcpu_pack_queued             the same, with others queued on the waker's vCPU
+#   vcpu_pack_room, _small, _prio  wake_pack.py --fit, the room without a bound on the wakee's
+#                                size (small 1024, as machines/fc-2vcpu-r28); the fit's best
+#                                size bound in the comment
+#   wake_preempt                 tools/wake_preempt_pairs.py --no-again, the row "neither"
+#                                (neither utilization 8 times the other's)
+#   wake_preempt_ratio, _up, _down  the same table's bound (8, not measured: the rates are read
+#                                at it) and its two other rows
+#   wake_preempt_short           wake_preempt_pairs.py --short --no-again, all counted
+#   wake_preempt_again           wake_preempt_pairs.py --again, all counted
+#   ipi_busy, vcpu_pack_wait     tools/wake_situations.py (the real median; "as high" moved)
+# Not here: the lines `schedlab calibrate` measures on the machine, the flags, and wake_tail
+# (a reader of its own). The recordings must be read as their readers were written: traces that
+# keep only the file's own tasks (validate_record_set.sh's default). A whole trace (FULL=1) is
+# filtered first with -f (tools/trace_keep_file.sh on a temporary copy of each directory).
+# Usage: sh tools/machine_from_recordings.sh [-s schedlab] [-k NS] [-n US] [-f] DIR...
+#   DIR  a recorded `validate --out` directory (real.trace.xz or real.trace, NAME.json and the
+#        rt-app logs beside it), e.g. tests/data/validate-rep/r[123]/ of the calibration half
+#   -s   the binary (default build/schedlab)
+#   -k   the ns wake_remote leaves out (default 7818: the IPI's 1000 ns and fc-2vcpu-r28's HLT
+#        exit, 6818 ns)
+#   -n   the Python readers with --no-foreign=US (the wake-ups while a foreign task held a vCPU
+#        or had run on one at most US us before left out; not calibrate --recordings): for
+#        reading, not machine.conf's way
+#   -f   filter each trace to the file's own tasks first (a copy; DIR is not written)
+# Each reader runs once over all the traces, one after another. Exit 2, naming it, on a DIR
+# that is not a directory or has no trace, and on a reader's error (its message); 1 on a
+# reader's output this script does not understand.
+set -eu
+TOOLS=$(cd "$(dirname "$0")" && pwd)
+PY=${PYTHON:-python3}
+SL=build/schedlab
+KNOWN=7818
+NF=
+KEEP=0
+usage() {
+	echo "usage: $0 [-s schedlab] [-k NS] [-n US] [-f] DIR..." >&2
+	exit 2
+}
+while getopts s:k:n:f o; do
+	case $o in
+	s) SL=$OPTARG ;;
+	k) KNOWN=$OPTARG ;;
+	n) NF=$OPTARG ;;
+	f) KEEP=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || usage
+case $KNOWN in '' | *[!0-9]*)
+	echo "$0: -k $KNOWN: expected ns as a whole number" >&2
+	exit 2
+	;;
+esac
+case $NF in *[!0-9]*)
+	echo "$0: -n $NF: expected us as a whole number" >&2
+	exit 2
+	;;
+esac
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+die() {
+	echo "$0: $*" >&2
+	exit 2
+}
+# the traces, in the order of the directories
+n=$#
+i=0
+for d; do
+	i=$((i + 1))
+	[ -d "$d" ] || die "$d: not a directory (expected a recorded validate --out directory)"
+	if [ -f "$d/real.trace.xz" ]; then
+		tr=$d/real.trace.xz
+	elif [ -f "$d/real.trace" ]; then
+		tr=$d/real.trace
+	else
+		die "$d: no real.trace.xz or real.trace (expected a recorded validate --out directory)"
+	fi
+	if [ "$KEEP" = 1 ]; then
+		k=$W/keep/$i/$(basename "$d")
+		mkdir -p "$k"
+		for f in "$d"/*; do
+			case $f in
+			*/real.trace | */real.trace.xz) ;;
+			*) [ ! -f "$f" ] || cp "$f" "$k"/ ;;
+			esac
+		done
+		sh "$TOOLS/trace_keep_file.sh" "$d" "$k/real.trace.xz" 2>"$W/err" ||
+			die "$(cat "$W/err")"
+		tr=$k/real.trace.xz
+	fi
+	set -- "$@" "$tr"
+done
+shift "$n"
+NFO=
+[ -z "$NF" ] || NFO=--no-foreign=$NF
+
+# run NAME COMMAND...: the command's output into $W/NAME; its error ends the script
+run() {
+	out=$1
+	shift
+	"$@" >"$W/$out" 2>"$W/err" || die "$(basename "$2"): $(cat "$W/err")"
+}
+run cal "$SL" calibrate --recordings --remote-known "$KNOWN" "$@"
+# shellcheck disable=SC2086 # NFO is one word or none
+run pack "$PY" "$TOOLS/wake_pack.py" --fit $NFO "$@"
+# shellcheck disable=SC2086
+run split "$PY" "$TOOLS/sis_util.py" --split $NFO "$@"
+# shellcheck disable=SC2086
+run pairs "$PY" "$TOOLS/wake_preempt_pairs.py" --no-again $NFO "$@"
+# shellcheck disable=SC2086
+run short "$PY" "$TOOLS/wake_preempt_pairs.py" --short --no-again $NFO "$@"
+# shellcheck disable=SC2086
+run again "$PY" "$TOOLS/wake_preempt_pairs.py" --again $NFO "$@"
+# shellcheck disable=SC2086
+run sit "$PY" "$TOOLS/wake_situations.py" $NFO "$@"
+
+# get FILE AWK: the one line AWK prints from FILE; 1 naming FILE's reader when it prints none
+get() {
+	v=$(awk "$2" "$W/$1")
+	[ -n "$v" ] || {
+		echo "$0: $1: the reader's output is not as expected ($2)" >&2
+		exit 1
+	}
+	printf '%s\n' "$v"
+}
+
+echo "# read from $n recording(s) by tools/machine_from_recordings.sh${NFO:+ ($NFO on the Python readers)}"
+# calibrate --recordings: the local block, its comment lines and three param lines, then the
+# remote block's (the tail lines, not machine lines, left out)
+awk '/^# calibrate --recordings: .* timer wake-ups/ { on = 1 }
+/^# calibrate --recordings: .* from another CPU/ { on = 2 }
+/^# calibrate --recordings: .* wake-ups by a running task/ { on = 0 }
+on && /^param wake_(local|remote)_tail/ { next }
+on && /^# (the tail|[0-9]+ ran second|[0-9]+ wake-ups ran first)/ { next }
+on { print }' "$W/cal" >"$W/cal.lines"
+for p in wake_local wake_local_sd wake_local_decade wake_remote wake_remote_sd wake_remote_decade; do
+	grep -q "^param $p=[0-9]*ns\$" "$W/cal.lines" || {
+		echo "$0: calibrate --recordings printed no $p line:" >&2
+		cat "$W/cal" >&2
+		exit 1
+	}
+done
+sed '/^# calibrate --recordings: .* from another CPU/s/^# calibrate --recordings:/# calibrate --recordings --remote-known '"$KNOWN"':/' "$W/cal.lines"
+
+# sis_util.py --split: the bal rows of the two rules (all, budget 0, budget > 0: kept/of)
+row() {
+	get split '$1 == "'"$1"'" && $2 == "bal" { print $3, $5, $7 }'
+}
+# k/n -> "k of n"
+of() {
+	echo "$1" | sed 's|/| of |'
+}
+set -- $(row vcpu_pack_waker)
+wa=$1 w0=$2 w1=$3
+set -- $(row vcpu_pack_queued)
+qa=$1 q0=$2 q1=$3
+fit=$(get pack '/^# wake_pack.py --fit: / { print $(NF - 1) " of " $4 }')
+echo "# tools/sis_util.py --split: of the wake-ups of a task last on its waker's vCPU, the waker alone there and the other vCPU idle, over a SIS_UTIL budget > 0 $(of "$w1") stayed (budget 0: $(of "$w0"); all: $(of "$wa")); tools/wake_pack.py --fit: $fit"
+get split '/^vcpu_pack_waker=/ { print "param " $0 }'
+qfit=$(get pack '/^# [0-9]+ wake-ups of a task last on the waker.s CPU, others queued there/ {
+	print ($NF == "stayed" ? $(NF - 1) : 0) " of " $2 }')
+echo "# tools/sis_util.py --split: the same with others waiting on the waker's vCPU, over a budget > 0 $(of "$q1") stayed (budget 0: $(of "$q0"); all: $(of "$qa"); wake_pack.py --fit: $qfit)"
+get split '/^vcpu_pack_queued=/ { print "param " $0 }'
+
+# wake_pack.py --fit: the room without a size bound (the param lines), the best bound beside
+nb=$(get pack '/^# [0-9]+ of a task last on the idle CPU: the pair below says where/ { print $2 }')
+set -- $(get pack '/^# [0-9]+ of a task last on the idle CPU: the pair below says where/ { print $(NF - 2), $NF }')
+bw="$1 of $nb went $2"
+bp=$(get pack '/^param vcpu_pack_(room|small|prio)=/ { printf "%s%s", s, substr($0, 7); s = " " } END { print "" }')
+set -- $(get pack '/^# without a bound on the wakee.s size: / { sub(/:$/, "", $(NF - 3)); print $(NF - 5), $(NF - 3) }')
+echo "# tools/wake_pack.py --fit: a task last on the idle vCPU joins a waker alone on its vCPU when their utilizations sum under the room and its prio is under the bound, no bound on its own size: says where $1 of $nb went $2 (the fit's best size bound, $bp, says where $bw)"
+get pack '/^# without a bound on the wakee.s size: / {
+	for (i = 1; i <= NF; i++) if ($i ~ /^vcpu_pack_(room|small|prio)=/) print "param " $i }'
+
+# wake_preempt_pairs.py: the table by utilization of --no-agains run, then the two totals
+urow() {
+	get pairs '/^utilization \(the ratio / { on = 1; next } on && index($0, "'"$1"'") == 1 { print $(NF - 2), $(NF - 1), $NF }'
+}
+set -- $(urow neither)
+echo "# tools/wake_preempt_pairs.py --no-again: of the wake-ups by a running task, inside its first 1.4 ms, of a task asleep 1 ms or more onto its vCPU, neither utilization 8 times the other's, $2 of $1 set need_resched"
+echo "param wake_preempt=$3"
+ratio=$(get pairs '/^utilization \(the ratio [0-9]+\)/ { sub(/^utilization \(the ratio /, ""); sub(/\).*/, ""); print }')
+set -- $(urow "waker's $ratio times the wakee's or more")
+up="$2 of $1" upv=$3
+set -- $(urow "wakee's $ratio times the waker's or more")
+echo "# the same table (ratio $ratio): the waker's utilization $ratio times the wakee's or more, $up set need_resched; the wakee's $ratio times the waker's, $2 of $1"
+echo "param wake_preempt_ratio=$ratio"
+echo "param wake_preempt_up=$upv"
+echo "param wake_preempt_down=$3"
+total() {
+	get "$1" '/ counted wake-ups in [0-9]+ trace/ { sub(/\(/, "", $(NF - 2)); print $1, $10, $(NF - 2) }'
+}
+set -- $(total short)
+echo "# tools/wake_preempt_pairs.py --short --no-again: of the same of a task asleep under 1 ms, the hand-offs' second halves left out, $2 of $1 set need_resched"
+echo "param wake_preempt_short=$3"
+set -- $(total again)
+echo "# tools/wake_preempt_pairs.py --again: of the wake-ups of a task that had taken the vCPU from its waker, run at most 10 us and slept, by that waker, $2 of $1 set need_resched"
+echo "param wake_preempt_again=$3"
+
+# wake_situations.py: the real median of the busy remote wake-ups, the "as high" moved
+ib=$(get sit '/^  real +[0-9]+ wake-ups/ { print $2 " wake-ups, median " $7 " us" }')
+echo "# tools/wake_situations.py: a wake-up by a task onto the other vCPU, running a task the wakee then preempted, switches there after sched_waking: $ib"
+get sit '/^param ipi_busy=/'
+wt=$(get sit '/^  real +as high: / { print $4 " of " $6 }')
+echo "# tools/wake_situations.py: with both vCPUs running a task, a wakee last on its waker's vCPU where a task of its priority or higher waits moves to the other vCPU $wt times"
+get sit '/^param vcpu_pack_wait=/'
