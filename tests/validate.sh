@@ -254,6 +254,24 @@ echo "param rtapp_calib_real=1" >>"$C/cal/machine.conf"
 	fail "validate rtapp_calib_real=1"
 grep -q '^periodic run mean (us) *2244.00 *2244.00 *+0.0%$' "$T/cr1" || fail "$(cat "$T/cr1")"
 
+# A recording with rt-app's calibration fixed in the file (tools/validate_record_set.sh CALIB,
+# step 17): "calibration" : 15. Each 2000 us run is 2000 * 1000 / 15 = 133333 loops whatever
+# the launch measures, 133333 * 14.59 = 1945328 ns (run 1945); the model reads the same 15 from
+# the file, over the calibration's rtapp_calib of 9 ns (which would give 222222 loops, 3242).
+F=$T/calfix
+mkdir "$F"
+sed -e 's/"log_basename" : "timer"/"log_basename" : "loop"/' \
+	-e 's/"calibration" : 100/"calibration" : 15/' "$D/timer.json" >"$F/loop.json"
+cp "$R/machine.conf" "$F/"
+"$SL" run "$F/loop.json" --kernel 6.18 --cpus 1 --machine vm-hlt --cpuidle-disable POLL \
+	--param rtapp_kloop=14590ns --rtapp-logdir "$F" --trace-out "$F/real.trace" \
+	--no-progress >/dev/null || fail "making the run at a fixed 15 ns per loop"
+grep -q '^ *0 *133333 *1945 ' "$F/loop-periodic-0.log" || fail "$(head -n 3 "$F/loop-periodic-0.log")"
+sed -i '/rtapp_calib_real/d' "$C/cal/machine.conf"
+"$SL" validate "$F/loop.json" --real "$F" --calibration "$C/cal" >"$T/cf" ||
+	fail "validate at a fixed 15 ns per loop"
+grep -q '^periodic run mean (us) *1945.00 *1945.00 *+0.0%$' "$T/cf" || fail "$(cat "$T/cf")"
+
 # The live path: rt-app run for real under record (root, rt-app and tracefs; skipped otherwise).
 # The figures depend on the machine; what is checked is the directory it keeps and the table.
 if [ "$(id -u)" -eq 0 ] && command -v rt-app >/dev/null && command -v workgen >/dev/null; then
