@@ -61,7 +61,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import records, switch  # noqa: E402
+from ftrace_lines import reason, records, switch  # noqa: E402
 from rtapp_json import BadInput, NamesOption, is_thread, task_names, workload_files  # noqa: E402
 
 KTHREAD = re.compile(r"^(kworker/|rcu_|kcompactd|kdamond|kswapd|khugepaged|ksmd|oom_reaper|"
@@ -118,7 +118,7 @@ def measure(path, names):
             if pf:
                 hi = t
     except OSError as e:
-        raise BadInput(f"{path}: cannot read: {e.strerror or e}")
+        raise BadInput(f"{path}: cannot read: {e.strerror or reason(path, e)}")
     except EOFError:
         raise BadInput(f"{path}: truncated")
     if lo is None or hi is None or hi <= lo:

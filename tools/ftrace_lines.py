@@ -3,7 +3,8 @@ sis_util.py, run_stretch.py, ...), in one place: a line's columns, sched_switch'
 sched_waking's fields, a trace opened as text whether it is plain or .xz, its lines parsed
 (parse, uncommented, records, numbered, switch; sched_lines, a trace loop's lines with the
 interrupt entries marked and the switches read), whether a waking comes from a task or an
-interrupt (task_waking), and the tasks whose later lines were lost (last_named).
+interrupt (task_waking), the tasks whose later lines were lost (last_named), and an error's
+text without the file's path (reason) for a tool's message that names the file itself.
 
 records(path) is the reader: each line's fields, its time in ns, the 2-CPU check. A tool that
 reports "PATH:N:" errors reads numbered(path), or parse(lines) over lines it read itself, with
@@ -49,6 +50,14 @@ class _Xz:
 
     def close(self):
         self.f.close()
+
+
+def reason(path, e):
+    """what the error e says of the file at path, without the path: a tool's "PATH: ..." or
+    "PATH: cannot read: ..." message then names it once, whether e is the opener's own (a cut
+    .xz file: "PATH: a cut or corrupt .xz file (...)") or Python's"""
+    msg = str(e)
+    return msg[len(path) + 2:] if msg.startswith(f"{path}: ") else msg
 
 
 def opener(path):

@@ -47,7 +47,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import LINE, SW, opener, stamp  # noqa: E402
+from ftrace_lines import LINE, SW, opener, reason, stamp  # noqa: E402
 from rtapp_json import BadInput, NamesOption, is_thread, task_names  # noqa: E402
 
 IDLE_EXIT = 4294967295
@@ -119,7 +119,7 @@ def measure(path, names):
                 else:
                     others[comm] = others.get(comm, 0) + 1
     except OSError as e:
-        raise BadInput(f"{path}: cannot read: {e.strerror or e}")
+        raise BadInput(f"{path}: cannot read: {e.strerror or reason(path, e)}")
     except EOFError:
         raise BadInput(f"{path}: truncated")
     if not any(c["idle_ns"] for c in cpus.values()):
