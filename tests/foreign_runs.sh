@@ -89,6 +89,7 @@ got=$(near 0 3.0 3.199 3.2 5.049 5.05 15.499 15.5)
 got=$(near 2000 2.999 4.5 6.5 7.049 7.05)
 [ "$got" = "0 1 1 1 0" ] || fail "Near, 2 ms: $got"
 tool_error "$T/none.trace" none.trace
+tool_cut_xz "$T/rec/real.trace"
 cp "$T/rec/real.trace" "$T/mod/x.trace"
 rm "$T/mod/sim.trace"
 tool_error "$T/mod/x.trace" 'one rt-app \*.json beside it'

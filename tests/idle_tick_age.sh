@@ -44,4 +44,5 @@ assert got == {"0": 1, "1": 1, "20": 1}, got
 assert s["ages"]["0"]["share"] == 0.333, s
 PYEOF
 tool_error "$T/none.trace" none.trace
+tool_cut_xz "$T/real.trace"
 echo "idle_tick_age: ok"

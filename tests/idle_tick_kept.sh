@@ -68,4 +68,5 @@ assert c["entries"] == 1 and c["busy"]["seen"] == [1, 0, 0, 0, 0, 0], c
 assert c["idle"]["seen"][1] == 1, c
 PYEOF
 tool_error "$T/none.trace" none.trace
+tool_cut_xz "$T/real.trace"
 echo "idle_tick_kept: ok"

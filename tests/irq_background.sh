@@ -64,6 +64,7 @@ c0 = d["pooled"][0]
 assert c0["irq_exits"] == 3 and abs(c0["idle_s"] - 0.00979) < 1e-9, c0
 assert d["machine_conf"]["irq_bg_run_ns"] == 30000, d["machine_conf"]' "$T/out" || fail "--json: $(cat "$T/out")"
 tool_error "$T/none.trace" none.trace
+tool_cut_xz "$T/rec/real.trace"
 grep -v cpu_idle "$T/rec/real.trace" >"$T/rec/noidle.trace"
 tool_error "$T/rec/noidle.trace" "no idle period"
 mkdir -p "$T/bare"

@@ -76,6 +76,7 @@ grep -q '^idle  *2  *0  *2  *1  *1  *500$' "$T/out" || fail "in idle: $(cat "$T/
 grep -q '^all  *4  *1  *3  *1  *1  *333  *4  *1  *3  *1  *1  *333$' "$T/out" ||
 	fail "--vs: $(cat "$T/out")"
 tool_error "$T/none.trace" none.trace
+tool_cut_xz "$tr"
 rc=0
 "$PY" "$TOOLPY" >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "no trace: exit $rc"

@@ -65,6 +65,7 @@ awk '/1.000000: sched_switch/ { print; print "               X-10      [000] d..
 grep -q ': 2 of 3 stayed = 666.7 per 1000$' "$T/out" &&
 	grep -q ': 1 of 2 joined = 500.0 per 1000$' "$T/out" || fail "lost: $(cat "$T/out")"
 tool_error "$T/none.trace" none.trace
+tool_cut_xz "$T/t.trace"
 grep -v 'sched_waking' "$T/t.trace" >"$T/nopair.trace"
 tool_error "$T/nopair.trace" 'no pair'
 echo "pipe_pair.sh: ok"

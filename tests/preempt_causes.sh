@@ -79,6 +79,7 @@ want 'X -> Y' '1.0 *1.0 *0.0 *0.0 *0.0 *90'
 head -4 "$T/t.trace" >"$T/none.trace"
 tool_error "$T/none.trace" "no task switched out runnable"
 tool_error "$T/missing.trace" missing.trace
+tool_cut_xz "$T/t.trace"
 rc=0
 "$PY" "$TOOLPY" --window x "$T/t.trace" >/dev/null 2>"$T/err" || rc=$?
 if [ "$rc" -ne 2 ] || ! grep -q 'expected a count' "$T/err"; then

@@ -57,4 +57,32 @@ tool_error "$T/nocomma.json" "nocomma.json:1: expected ',' or '}', found a strin
 printf '{ "tasks" : { "t" : { } } }\n\n}\n' >"$T/after.json"
 tool_error "$T/after.json" "after.json:3: expected the end of the file, found '}'$"
 tool_error "$T/none.json" "none.json: cannot read"
+# NamesOption (foreign_runs' and irq_background's --workload/--tasks): the value's index back;
+# --tasks' names (empty ones dropped) before --workload's file, whatever the order; the last of
+# each kept; neither, or an empty --workload: None (each trace's own JSON); no value: an error
+printf '{ "tasks" : { "t" : { }, "u" : { } } }\n' >"$T/two.json"
+"$PY" - "$(dirname "$TOOLPY")" "$T/two.json" <<'PYEOF' || fail "NamesOption"
+import sys
+sys.path.insert(0, sys.argv[1])
+from rtapp_json import BadInput, NamesOption
+w = sys.argv[2]
+def given(*argv):
+    o, i, at = NamesOption(), 0, []
+    while i < len(argv):
+        if argv[i] in NamesOption.FLAGS:
+            i = o.take(list(argv), i)
+            at.append(i)
+        i += 1
+    return o.names(), at
+assert given("--workload", w) == ({"t", "u"}, [1]), given("--workload", w)
+assert given("--tasks", "a,,b", "--workload", w) == ({"a", "b"}, [1, 3])
+assert given("--workload", w, "x", "--tasks", "c") == ({"c"}, [1, 4])
+assert given("--tasks", "a", "--tasks", "b") == ({"b"}, [1, 3])
+assert given("x") == (None, []) and given("--workload", "") == (None, [1])
+try:
+    given("x", "--tasks")
+    raise AssertionError("no value taken")
+except BadInput as e:
+    assert str(e) == "--tasks: expected a value", e
+PYEOF
 echo "rtapp_json: ok"

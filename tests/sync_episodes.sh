@@ -74,6 +74,7 @@ grep -q "^all 2: 6 episodes; slept 4/6 (667);" "$T/out" || fail "two: $(cat "$T/
 grep -q ": 2 episodes; slept 2/2 (1000);" "$T/out" || fail "gap: $(cat "$T/out")"
 # the pair named: Z and the partner are no such pair
 tool_error "$T/none.trace" none.trace
+tool_cut_xz "$T/s.trace"
 printf '# tracer: nop\n' >"$T/empty.trace"
 tool_error "$T/empty.trace" "no wake-up of Binder-dummy by BrowserDisplay"
 rc=0

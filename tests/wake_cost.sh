@@ -11,6 +11,8 @@
 #     1 at 1.0002, its sched_wakeup written on CPU 1 30 us later; X blocks 10 us after the
 #     waking, before the sched_wakeup (no "after"); Q runs on CPU 1, not a preemption.
 #  4. Q's wake-up of Z from a hard interrupt (flags h): not counted.
+# With an interrupt's entry line on CPU 0 at 1.000000 (W's first waking then the interrupt's):
+# own 0, busy other and idle other as before.
 # By hand: one wake-up a class; own: enqueue 1.0 us, on A 1.0, next 3.0, after 2.0; busy
 # other: 12.0, 1.0, 17.0, 5.0, preempt 9.0, from the waking 21.0, 1 preemption; idle other:
 # 30.0, 0.0, 10.0, no after. Two copies pooled: the same medians, twice the counts. A file
@@ -57,6 +59,18 @@ assert (b["preempt"], b["preempt_call"], b["n_preempt"]) == (9.0, 21.0, 1), b
 assert (r["own"]["n"], r["own"]["enqueue"], r["idle other"]["enqueue"]) == (1, 1.0, 30.0), r
 assert r["idle other"]["after"] is None, r
 ' "$T/out" || fail "--json: $(cat "$T/out")"
+# an interrupt's entry line on CPU 0 at the time of W's first waking, which has no h flag: that
+# waking is the interrupt's (ftrace_lines.sched_lines marks the CPU), not W's: own 0, the rest
+# as before
+awk '/ 1\.000000: sched_waking/ { printf "%16s-%-7s [000] d.h1. 1.000000: hrtimer_expire_entry: hrtimer=0 function=tick_nohz_handler now=1000000000\n", "W", "10" } { print }' \
+	"$T/cost.trace" >"$T/irq.trace"
+"$PY" "$TOOLPY" --json "$T/irq.trace" >"$T/out" || fail "irq: exit $?"
+"$PY" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["own"]["n"] == 0 and r["busy other"]["n"] == 1 and r["idle other"]["n"] == 1, r
+assert (r["busy other"]["enqueue"], r["busy other"]["next"]) == (12.0, 17.0), r
+' "$T/out" || fail "irq: $(cat "$T/out")"
 tool_error "$T/missing.trace" missing.trace
 sed 's/\[001\]/[002]/' "$T/cost.trace" >"$T/three.trace"
 tool_error "$T/three.trace" "2-CPU"

@@ -54,6 +54,7 @@ grep -q "inside the window: wakee first 2 of 2 (1000 per 1000)" "$T/out" ||
 "$PY" "$TOOLPY" "$T/w.trace" "$T/w.trace" >"$T/out" || fail "two: exit $?"
 grep -q "^all 2: inside the window: wakee first 2 of 2" "$T/out" || fail "two: $(cat "$T/out")"
 tool_error "$T/none.trace" none.trace
+tool_cut_xz "$T/w.trace"
 printf '# tracer: nop\n' >"$T/empty.trace"
 tool_error "$T/empty.trace" "no wake-up counted"
 for bad in "--window -1" "--sleep abc" "--bogus" "--window"; do

@@ -99,6 +99,12 @@ for bad in "$T/none.trace" "--min x $T/t.trace" "--bogus $T/t.trace" "--short --
 	fi
 done
 "$PY" "$W" "$T/none.trace" 2>&1 | grep -q 'none.trace' || fail "a missing file is not named"
+# a cut .xz: exit 2, the file named once ("PATH: cannot read: a cut or corrupt .xz file")
+xz -c "$T/t.trace" | head -c 100 >"$T/cut.trace.xz"
+rc=0
+"$PY" "$W" "$T/cut.trace.xz" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'cut.trace.xz: cannot read: a cut or corrupt' "$T/err" &&
+	[ "$(grep -o 'cut\.trace\.xz' "$T/err" | wc -l)" -eq 1 ] || fail "cut .xz: exit $rc ($(cat "$T/err"))"
 head -3 "$T/t.trace" >"$T/empty.trace"
 if "$PY" "$W" "$T/empty.trace" >/dev/null 2>"$T/err"; then
 	fail "nothing counted: exit 0"

@@ -115,6 +115,7 @@ rc=0
 rc=0
 "$PY" "$TOOLPY" -t T "$T/missing.trace" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q 'missing.trace: no such file' "$T/err" || fail "missing: exit $rc"
+tool_cut_xz "$T/t.trace" -t T
 head -2 "$T/t.trace" >"$T/none.trace"
 rc=0
 "$PY" "$TOOLPY" -t T "$T/none.trace" >/dev/null 2>"$T/err" || rc=$?

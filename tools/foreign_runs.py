@@ -61,8 +61,8 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import records, switch  # noqa: E402
-from rtapp_json import BadInput, is_thread, task_names, workload_files  # noqa: E402
+from ftrace_lines import reason, records, switch  # noqa: E402
+from rtapp_json import BadInput, NamesOption, is_thread, task_names, workload_files  # noqa: E402
 
 KTHREAD = re.compile(r"^(kworker/|rcu_|kcompactd|kdamond|kswapd|khugepaged|ksmd|oom_reaper|"
                      r"kauditd|ksoftirqd|migration)")
@@ -118,7 +118,7 @@ def measure(path, names):
             if pf:
                 hi = t
     except OSError as e:
-        raise BadInput(f"{path}: cannot read: {e.strerror or e}")
+        raise BadInput(f"{path}: cannot read: {e.strerror or reason(path, e)}")
     except EOFError:
         raise BadInput(f"{path}: truncated")
     if lo is None or hi is None or hi <= lo:
@@ -275,7 +275,7 @@ def summarise(rows, busy, idle, win):
 
 
 def main(argv):
-    as_json, workload, tasks, traces, long_us, bins = False, None, None, [], 1000, 0
+    as_json, given, traces, long_us, bins = False, NamesOption(), [], 1000, 0
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -291,14 +291,8 @@ def main(argv):
                 raise BadInput("--long: expected a length in us (a positive integer)")
             i += 1
             long_us = int(argv[i])
-        elif a in ("--workload", "--tasks"):
-            if i + 1 >= len(argv):
-                raise BadInput(f"{a}: expected a value")
-            i += 1
-            if a == "--workload":
-                workload = argv[i]
-            else:
-                tasks = set(x for x in argv[i].split(",") if x)
+        elif a in NamesOption.FLAGS:
+            i = given.take(argv, i)
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
@@ -310,7 +304,7 @@ def main(argv):
         i += 1
     if not traces:
         raise BadInput("expected one or more traces (foreign_runs.py --help)")
-    fixed = tasks if tasks is not None else task_names(workload) if workload else None
+    fixed = given.names()
     table, pool, comms = [], {}, {}
     for path in traces:
         names = fixed if fixed is not None else workload_names(path)

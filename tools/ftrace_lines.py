@@ -1,8 +1,10 @@
 """The ftrace text lines the tools read (tools/wake_*.py, pair_flips.py, idle_kick.py,
 sis_util.py, run_stretch.py, ...), in one place: a line's columns, sched_switch's and
 sched_waking's fields, a trace opened as text whether it is plain or .xz, its lines parsed
-(parse, uncommented, records, numbered, switch), whether a waking comes from a task or an
-interrupt (task_waking), and the tasks whose later lines were lost (last_named).
+(parse, uncommented, records, numbered, switch; sched_lines, a trace loop's lines with the
+interrupt entries marked and the switches read), whether a waking comes from a task or an
+interrupt (task_waking), the tasks whose later lines were lost (last_named), and an error's
+text without the file's path (reason) for a tool's message that names the file itself.
 
 records(path) is the reader: each line's fields, its time in ns, the 2-CPU check. A tool that
 reports "PATH:N:" errors reads numbered(path), or parse(lines) over lines it read itself, with
@@ -48,6 +50,14 @@ class _Xz:
 
     def close(self):
         self.f.close()
+
+
+def reason(path, e):
+    """what the error e says of the file at path, without the path: a tool's "PATH: ..." or
+    "PATH: cannot read: ..." message then names it once, whether e is the opener's own (a cut
+    .xz file: "PATH: a cut or corrupt .xz file (...)") or Python's"""
+    msg = str(e)
+    return msg[len(path) + 2:] if msg.startswith(f"{path}: ") else msg
 
 
 def opener(path):
@@ -112,6 +122,23 @@ def switch(fields):
     """sched_switch's fields as (prev_pid, prev_state, next_comm, next_pid), or None"""
     s = SW.search(fields)
     return (int(s.group(1)), s.group(2), s.group(3), int(s.group(4))) if s else None
+
+
+def sched_lines(recs, mark):
+    """(record, sw) of each of recs (records()' tuples) a tool's trace loop reads, sw a
+    sched_switch line's switch() (None on any other line): an interrupt's entry line (IRQ_ENTRY)
+    is not given but marks its CPU (mark: cpu -> its timestamp text, task_waking's), and a
+    sched_switch line whose fields do not read is passed over"""
+    for rec in recs:
+        ev = rec[6]
+        if ev in IRQ_ENTRY:
+            mark[rec[2]] = rec[4]
+        elif ev != "sched_switch":
+            yield rec, None
+        else:
+            s = switch(rec[7])
+            if s:
+                yield rec, s
 
 
 def task_waking(flags, ts, pid, cpu, mark, curr):

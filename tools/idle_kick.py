@@ -31,7 +31,7 @@ Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, a bad optio
 import json
 import sys
 
-from ftrace_lines import SW, WAKE, last_named, records, switch
+from ftrace_lines import SW, WAKE, last_named, reason, records, switch
 
 TICK = 4000000  # ns: HZ 250
 BIN = 100000  # ns: the bins of the tick's phase
@@ -264,7 +264,7 @@ def main(argv):
         try:
             rs.append((p, analyse(p, min_wakes)))
         except (OSError, EOFError, ValueError, KeyError) as e:
-            print(f"idle_kick.py: {p}: {e}", file=sys.stderr)
+            print(f"idle_kick.py: {p}: {reason(p, e)}", file=sys.stderr)
             return 2
     rows = [(p, summary(r)) for p, r in rs]
     if len(rs) > 1:

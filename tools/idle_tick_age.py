@@ -17,6 +17,7 @@ of 2 CPUs, a bad option.
 import json
 import sys
 
+from ftrace_lines import reason
 from idle_kick import EXIT, TICK, WINDOW, fields, read, tick_phase
 
 MAX_AGE = 20  # ages of 20 ticks or more are counted together
@@ -56,7 +57,7 @@ def main(argv):
             for k, n in ages(p).items():
                 total[k] = total.get(k, 0) + n
         except (OSError, EOFError, ValueError, KeyError) as e:
-            print(f"idle_tick_age.py: {p}: {e}", file=sys.stderr)
+            print(f"idle_tick_age.py: {p}: {reason(p, e)}", file=sys.stderr)
             return 2
     n = sum(total.values())
     rows = [(k, total.get(k, 0), round(total.get(k, 0) / n, 3) if n else None)

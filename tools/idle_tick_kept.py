@@ -36,6 +36,7 @@ import bisect
 import json
 import sys
 
+from ftrace_lines import reason
 from idle_kick import EXIT, TICK, WINDOW, fields, read, tick_phase
 
 BUCKETS = [(0, 1000000, "<1ms"), (1000000, 4000000, "1-4ms"), (4000000, 16000000, "4-16ms"),
@@ -191,7 +192,7 @@ def main(argv):
         try:
             rows += periods(p)
         except (OSError, EOFError, ValueError, KeyError) as e:
-            print(f"idle_tick_kept.py: {p}: {e}", file=sys.stderr)
+            print(f"idle_tick_kept.py: {p}: {reason(p, e)}", file=sys.stderr)
             return 2
     res = summary(rows)
     if as_json:

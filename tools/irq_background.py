@@ -47,8 +47,8 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import LINE, SW, opener, stamp  # noqa: E402
-from rtapp_json import BadInput, is_thread, task_names  # noqa: E402
+from ftrace_lines import LINE, SW, opener, reason, stamp  # noqa: E402
+from rtapp_json import BadInput, NamesOption, is_thread, task_names  # noqa: E402
 
 IDLE_EXIT = 4294967295
 STATE = re.compile(r"state=(\d+)")
@@ -119,7 +119,7 @@ def measure(path, names):
                 else:
                     others[comm] = others.get(comm, 0) + 1
     except OSError as e:
-        raise BadInput(f"{path}: cannot read: {e.strerror or e}")
+        raise BadInput(f"{path}: cannot read: {e.strerror or reason(path, e)}")
     except EOFError:
         raise BadInput(f"{path}: truncated")
     if not any(c["idle_ns"] for c in cpus.values()):
@@ -148,20 +148,14 @@ def summary(exits, idle_ns, bg, span_ns, resched):
 
 
 def main(argv):
-    as_json, workload, tasks, traces = False, None, None, []
+    as_json, given, traces = False, NamesOption(), []
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--json":
             as_json = True
-        elif a in ("--workload", "--tasks"):
-            if i + 1 >= len(argv):
-                raise BadInput(f"{a}: expected a value")
-            i += 1
-            if a == "--workload":
-                workload = argv[i]
-            else:
-                tasks = set(x for x in argv[i].split(",") if x)
+        elif a in NamesOption.FLAGS:
+            i = given.take(argv, i)
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
@@ -172,7 +166,7 @@ def main(argv):
         i += 1
     if not traces:
         raise BadInput("expected one or more traces (irq_background.py --help)")
-    fixed = tasks if tasks is not None else task_names(workload) if workload else None
+    fixed = given.names()
     rows, pooled, others = [], {}, {}
     for path in traces:
         names = fixed

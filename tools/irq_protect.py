@@ -47,7 +47,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import IRQ_FLAGS, SW, WAKE, opener, parse, uncommented  # noqa: E402
+from ftrace_lines import IRQ_FLAGS, SW, WAKE, opener, parse, reason, uncommented  # noqa: E402
 
 NEXT_PRIO = re.compile(r"next_prio=(\d+)")
 MIGRATE = re.compile(r"pid=(\d+) .*orig_cpu=(\d+) dest_cpu=(\d+)")
@@ -107,7 +107,7 @@ def wakeups(path, skip):
     try:
         lines = list(opener(path))
     except (OSError, EOFError, ValueError) as e:
-        die("%s: cannot read: %s" % (path, e))
+        die("%s: cannot read: %s" % (path, reason(path, e)))
     for n, (_, tpid, cpu, flags, ts, _, ev, args) in parse(uncommented(lines)):
         t = float(ts) * 1e6
         if ev != "sched_switch" and curr.get(cpu, tpid) != tpid:

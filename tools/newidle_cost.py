@@ -34,7 +34,7 @@ import json
 import statistics
 import sys
 
-from ftrace_lines import IRQ_ENTRY, IRQ_FLAGS, WAKE, records, switch
+from ftrace_lines import IRQ_FLAGS, WAKE, records, sched_lines
 from wake_situations import migrate
 
 WINDOW = 200000  # ns: the wake-up and the sleep of one step of the task's program
@@ -48,13 +48,9 @@ def sleeps(path):
     mig = {}  # cpu -> (time, pid) of a pull written there by the running task after ref
     mark = {}  # cpu -> timestamp text of its last interrupt entry line
     out = []
-    for _, tpid, cpu, flags, ts, t, ev, rest in records(path, max_cpu=1):
-        if ev in IRQ_ENTRY:
-            mark[cpu] = ts
-        elif ev == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    trace = sched_lines(records(path, max_cpu=1), mark)
+    for (_, tpid, cpu, flags, ts, t, ev, rest), s in trace:
+        if ev == "sched_switch":
             prev, pstate, _, nxt = s
             r = ref.pop(cpu, None)
             m = mig.pop(cpu, None)

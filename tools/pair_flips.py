@@ -42,10 +42,11 @@ how many the wake-up itself placed on the other CPU, by the other CPU idle / bus
 waker alone / with others queued; of the crossed ones, per 1000 joined to the waker's CPU.
 Exit 2 on a file that cannot be read, a trace that is not of 2 CPUs, or no pair followed.
 """
+import collections
 import json
 import sys
 
-from ftrace_lines import IRQ_ENTRY, WAKE, WideTrace, last_named, records, switch, task_waking
+from ftrace_lines import WAKE, WideTrace, last_named, records, sched_lines, switch, task_waking
 
 NEWIDLE_WINDOW = 100000  # ns: a pull this close before its CPU's task blocks is its newidle pull
 
@@ -56,22 +57,21 @@ def fields(rest):
 
 
 def lines(path):
-    """(comm, pid, cpu, flags, ns, event, rest) of each line, schedlab's migrate-before-waking
-    order put in the kernel's (waking, then migrate)"""
+    """the trace's records (ftrace_lines.records'), schedlab's migrate-before-waking order put
+    in the kernel's (waking, then migrate)"""
     try:
-        out = [(tcomm.strip(), tpid, cpu, flags, t, ev, rest)
-               for tcomm, tpid, cpu, flags, _, t, ev, rest in records(path, max_cpu=1)]
+        out = list(records(path, max_cpu=1))
     except WideTrace as e:  # the CPU as the line writes it
         raise ValueError(f"{path}: CPU {e.column}: the tool reads 2-CPU traces") from None
     i = 0
     while i < len(out):
         a = out[i]
-        if a[5] == "sched_migrate_task":
-            pid = fields(a[6]).get("pid")
+        if a[6] == "sched_migrate_task":
+            pid = fields(a[7]).get("pid")
             for j in range(i + 1, min(i + 4, len(out))):
                 b = out[j]
-                w = WAKE.search(b[6]) if b[5] == "sched_waking" else None
-                if b[4] != a[4]:
+                w = WAKE.search(b[7]) if b[6] == "sched_waking" else None
+                if b[5] != a[5]:
                     break
                 if w and w.group(2) == pid:
                     out[i:j + 1] = out[i + 1:j + 1] + [a]
@@ -81,24 +81,22 @@ def lines(path):
     return out
 
 
-def next_switch(ev):
-    """for each line index, (time, prev_pid, prev_state) of the next sched_switch on each CPU"""
-    nxt = [None] * len(ev)
-    last = {0: None, 1: None}
-    for i in range(len(ev) - 1, -1, -1):
-        nxt[i] = dict(last)
-        if ev[i][5] == "sched_switch":
-            s = switch(ev[i][6])
-            if s:
-                last[ev[i][2]] = (ev[i][4], s[0], s[1])
-    return nxt
+def switches(ev):
+    """each CPU's sched_switch lines in ev, in order, as (time, prev_pid, prev_state): analyse
+    takes each off as it passes it, so that a CPU's first left is its next switch"""
+    out = {0: collections.deque(), 1: collections.deque()}
+    for _, _, cpu, _, _, t, name, rest in ev:
+        s = switch(rest) if name == "sched_switch" else None
+        if s:
+            out[cpu].append((t, s[0], s[1]))
+    return out
 
 
 def analyse(path, minimum):
     """per followed pair (waker comm, wakee comm): its wake-up states and changes, and the
     trace's span (ns)"""
     ev = lines(path)
-    nxt = next_switch(ev)
+    ahead = switches(ev)
     seen_to = last_named(path)
     curr, cpu_of, queued, comm = {}, {}, {}, {}
     pend = {}  # pid -> (A, situation of its waking, (waker, wakee) of a pair's own wake-up)
@@ -121,13 +119,9 @@ def analyse(path, minimum):
                     w[0] = rel
                     w[1] = (("wakee: " if pid == key[1] else "waker: ") +
                             ("own " if key == own else "") + label)
-    for i, (tcomm, tpid, cpu, flags, t, name, rest) in enumerate(ev):
-        if name in IRQ_ENTRY:
-            mark[cpu] = t
-        elif name == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    for (_, tpid, cpu, flags, ts, t, name, rest), s in sched_lines(ev, mark):
+        if name == "sched_switch":
+            ahead[cpu].popleft()
             prev, pstate, ncomm, nx = s
             if prev and pstate.startswith("R"):
                 queued[prev] = cpu
@@ -145,7 +139,7 @@ def analyse(path, minimum):
             a, b = cpu, 1 - cpu
             if pid in queued or pid in curr.values() or pid not in cpu_of or b not in curr:
                 continue
-            irq = not task_waking(flags, t, tpid, cpu, mark, curr)  # mark, t: in ns here
+            irq = not task_waking(flags, ts, tpid, cpu, mark, curr)
             live = [c for q, c in queued.items() if seen_to.get(q, 0) > t]
             b_idle = curr.get(b, 0) == 0 and b not in live
             a_alone = a not in live
@@ -187,7 +181,7 @@ def analyse(path, minimum):
             elif curr.get(dest, 0) == 0:
                 label = "idle bal"
             else:
-                ns = nxt[i][dest]
+                ns = ahead[dest][0] if ahead[dest] else None
                 label = ("newidle" if ns and ns[1] == curr[dest] and ns[0] - t <= NEWIDLE_WINDOW
                          and not ns[2].startswith("R") else "busy bal")
             if pid in queued:

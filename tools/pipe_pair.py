@@ -32,7 +32,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 
-from ftrace_lines import last_named, opener, parse, switch, uncommented
+from ftrace_lines import last_named, opener, parse, reason, switch, uncommented
 
 WAKE = re.compile(r"pid=(\d+) prio=\d+ target_cpu=(\d+)")
 MIG = re.compile(r"pid=(\d+) prio=\d+ orig_cpu=(\d+) dest_cpu=(\d+)")
@@ -58,7 +58,7 @@ def events(path):
                 out.append((int(sec) * 1000000 + int(frac[:6]), cpu, pid, flags, ev, args))
         return out
     except (OSError, lzma.LZMAError, EOFError) as e:
-        die("%s: %s" % (path, e))
+        die("%s: %s" % (path, reason(path, e)))
 
 
 def find_pair(evs):

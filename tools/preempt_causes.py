@@ -45,7 +45,7 @@ import lzma
 import sys
 
 from cli_common import run
-from ftrace_lines import IRQ_FLAGS, WAKE, records, switch
+from ftrace_lines import IRQ_FLAGS, WAKE, reason, records, switch
 
 CAUSES = ("own", "irq", "remote", "later")
 OUTCOMES = ("now", "later", "after", "other")
@@ -188,7 +188,7 @@ def main(argv):
         try:
             n += read(path, window * 1000, pairs, busy)
         except (OSError, EOFError, lzma.LZMAError) as e:
-            sys.stderr.write("preempt_causes.py: %s: cannot read: %s\n" % (path, e))
+            sys.stderr.write("preempt_causes.py: %s: cannot read: %s\n" % (path, reason(path, e)))
             return 2
     if not n:
         sys.stderr.write("preempt_causes.py: %s: no task switched out runnable\n"

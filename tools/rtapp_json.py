@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """rt-app's lax JSON, read in one place for the tools that read the workload files
-(rtapp_event_cost.py, irq_background.py, sis_util.py, run_stretch.py), as the recordings' rt-app
-read them and as schedlab reads them (src/core/json.h, src/workload/rtapp_parse.c):
+(rtapp_event_cost.py, irq_background.py, foreign_runs.py, sis_util.py, run_stretch.py), as the
+recordings' rt-app read them and as schedlab reads them (src/core/json.h,
+src/workload/rtapp_parse.c):
 
 - comments, /* ... */ and // to the end of the line, outside strings (json-c skips them);
 - one trailing comma before a closing brace or bracket (json-c accepts it; two commas in a row
@@ -186,6 +187,34 @@ def is_thread(comm, names):
         if comm == n[:15] or (comm.startswith(n) and re.fullmatch(r"-\d+", comm[len(n):])):
             return True
     return False
+
+
+class NamesOption:
+    """the options --workload FILE.json and --tasks NAME,... of the tools that tell a file's
+    threads from the rest (foreign_runs.py, irq_background.py): the file's task names given on
+    the command line, read once the whole command line is (names())"""
+
+    FLAGS = ("--workload", "--tasks")
+
+    def __init__(self):
+        self.workload, self.tasks = None, None
+
+    def take(self, argv, i):
+        """argv[i], one of FLAGS, and its value: the value's index in argv"""
+        if i + 1 >= len(argv):
+            raise BadInput(f"{argv[i]}: expected a value")
+        if argv[i] == "--workload":
+            self.workload = argv[i + 1]
+        else:
+            self.tasks = set(x for x in argv[i + 1].split(",") if x)
+        return i + 1
+
+    def names(self):
+        """the task names given (--tasks', else --workload's file's), or None: each trace's own
+        from the JSON beside it"""
+        if self.tasks is not None:
+            return self.tasks
+        return task_names(self.workload) if self.workload else None
 
 
 def log_basename(path):

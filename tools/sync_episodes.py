@@ -33,7 +33,7 @@ Exit 2 on a file that cannot be read, on a bad option, or when no episode is fou
 import collections
 import sys
 
-from ftrace_lines import WAKE, records, switch
+from ftrace_lines import WAKE, reason, records, switch
 
 WINDOW_NS = 1400000  # wake_preempt_window: 6.18's base slice on 2 CPUs
 
@@ -178,7 +178,7 @@ def main(argv):
         try:
             c = tally(episodes(path, syncer, partner, gap_us * 1000))
         except (OSError, EOFError, ValueError) as e:  # lzma.LZMAError is an OSError
-            sys.stderr.write("sync_episodes.py: %s: %s\n" % (path, e))
+            sys.stderr.write("sync_episodes.py: %s: %s\n" % (path, reason(path, e)))
             return 2
         report(path, c)
         pooled.update(c)

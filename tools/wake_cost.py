@@ -29,7 +29,7 @@ import json
 import statistics
 import sys
 
-from ftrace_lines import IRQ_ENTRY, WAKE, records, switch, task_waking
+from ftrace_lines import WAKE, records, sched_lines, task_waking
 
 CLASSES = ["own", "busy other", "idle other"]
 
@@ -51,13 +51,9 @@ def wakeups(path):
             if e["tw"] is not None:
                 e["after"] = t - e["tw"]
 
-    for _, tpid, cpu, flags, ts, t, ev, rest in records(path, max_cpu=1):
-        if ev in IRQ_ENTRY:
-            mark[cpu] = ts
-        elif ev == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    trace = sched_lines(records(path, max_cpu=1), mark)
+    for (_, tpid, cpu, flags, ts, t, ev, rest), s in trace:
+        if ev == "sched_switch":
             prev, pstate, _, nxt = s
             if prev:
                 close_next(prev, t)

@@ -22,7 +22,7 @@ Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is cou
 import collections
 import sys
 
-from ftrace_lines import WAKE, records, switch
+from ftrace_lines import WAKE, reason, records, switch
 
 
 def count(path, window_ns, sleep_ns):
@@ -98,7 +98,7 @@ def main(argv):
         try:
             c = count(path, window_us * 1000, sleep_us * 1000)
         except (OSError, EOFError, ValueError) as e:  # lzma.LZMAError is an OSError
-            sys.stderr.write("wake_first.py: %s: %s\n" % (path, e))
+            sys.stderr.write("wake_first.py: %s: %s\n" % (path, reason(path, e)))
             return 2
         line(path, c)
         pooled.update(c)

@@ -45,7 +45,7 @@ import sys
 
 from cli_common import run
 from foreign_runs import no_foreign
-from ftrace_lines import WAKE, records, switch
+from ftrace_lines import WAKE, reason, records, switch
 
 SLICE_NS = 1400000  # the waker's first slice (6.18's base slice on 2 CPUs)
 SLEPT_NS = 1000000  # the wakee's least sleep: leaves out the second half of a hand-off
@@ -196,7 +196,8 @@ def main(argv):
                          near(path) if near else None)
             n, left = n + k, left + lo
         except (OSError, EOFError, lzma.LZMAError) as e:
-            sys.stderr.write("wake_preempt_pairs.py: %s: cannot read: %s\n" % (path, e))
+            sys.stderr.write("wake_preempt_pairs.py: %s: cannot read: %s\n"
+                             % (path, reason(path, e)))
             return 2
     if not n:
         what = ("after a hand-off's bounce" if again else

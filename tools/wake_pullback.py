@@ -47,7 +47,7 @@ import json
 import statistics
 import sys
 
-from ftrace_lines import IRQ_ENTRY, WAKE, records, switch, task_waking
+from ftrace_lines import WAKE, records, sched_lines, task_waking
 from wake_situations import AVG_IDLE_MAX, MIGRATION_COST, PULL_WINDOW, migrate, newidle
 
 CLASSES = ["ran", "queued, idle, hot", "queued, idle, cold", "queued, A busy",
@@ -69,13 +69,9 @@ def episodes(path):
     avg = {0: AVG_IDLE_MAX, 1: AVG_IDLE_MAX}  # cpu -> avg_idle, wake_situations.py's estimate
     idle_at = {}  # cpu -> when it went idle
     out = []
-    for _, tpid, cpu, flags, ts, t, ev, rest in records(path, max_cpu=1):
-        if ev in IRQ_ENTRY:
-            mark[cpu] = ts
-        elif ev == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    trace = sched_lines(records(path, max_cpu=1), mark)
+    for (_, tpid, cpu, flags, ts, t, ev, rest), s in trace:
+        if ev == "sched_switch":
             prev, pstate, _, nxt = s
             for e in list(live.values()):
                 if e["sleep"] is None and e["a"] == cpu and prev == e["waker"]:

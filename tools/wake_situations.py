@@ -62,7 +62,7 @@ import statistics
 import sys
 
 from foreign_runs import no_foreign
-from ftrace_lines import IRQ_ENTRY, WAKE, last_named, records, switch, task_waking
+from ftrace_lines import WAKE, last_named, records, sched_lines, switch, task_waking
 
 PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 
@@ -90,13 +90,9 @@ def analyse(path, names, timed=False, skip=None):
     prio = {}  # pid -> its last traced prio
     waits = []  # (pid, class of the tasks waiting on A, moved to B) of vcpu_pack_wait's case
     seen_to = last_named(path)
-    for tcomm, tpid, cpu, flags, ts, now, ev, rest in records(path, max_cpu=1):
-        if ev in IRQ_ENTRY:
-            mark[cpu] = ts
-        elif ev == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    trace = sched_lines(records(path, max_cpu=1), mark)
+    for (tcomm, tpid, cpu, flags, ts, now, ev, rest), s in trace:
+        if ev == "sched_switch":
             prev, pstate, ncomm, nxt = s
             pp = PRIOS.search(rest)
             if pp:

@@ -55,7 +55,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftrace_lines import IRQ_FLAGS, SW, WAKE, opener, parse, uncommented  # noqa: E402
+from ftrace_lines import IRQ_FLAGS, SW, WAKE, opener, parse, reason, uncommented  # noqa: E402
 from wake_preempt_pairs import util_at  # noqa: E402
 
 MIGRATE = re.compile(r"pid=(\d+) .*orig_cpu=(\d+) dest_cpu=(\d+)")
@@ -93,7 +93,7 @@ def wakeups(path, tasks):
         f = opener(path)
         lines = list(f)
     except (OSError, EOFError, ValueError) as e:
-        die("%s: cannot read: %s" % (path, e))
+        die("%s: cannot read: %s" % (path, reason(path, e)))
     for n, (_, tpid, cpu, flags, ts, _, ev, args) in parse(uncommented(lines)):
         t = float(ts) * 1e6
         if ev in IRQ_LINES:
