@@ -52,6 +52,8 @@ quiet() {
 		waited=$((waited + 5))
 	done
 }
+[ $# -gt 0 ] || set -- browser-short mp3-short video-short template spreading-tasks \
+	tutorial/example6 tutorial/example7
 case $CALIB in
 '') ;;
 auto)
@@ -81,9 +83,12 @@ auto)
 	echo "CALIB: expected auto or ns per loop (an integer > 0), got '$CALIB'" >&2
 	exit 2
 	;;
+*)
+	# a given value is noted beside auto's measurements, so the set says what each run used
+	mkdir -p "$SET"
+	echo "# $(date -u '+%F %T') UTC, $(uname -r): CALIB=$CALIB given for: $*" >>"$SET/calibration"
+	;;
 esac
-[ $# -gt 0 ] || set -- browser-short mp3-short video-short template spreading-tasks \
-	tutorial/example6 tutorial/example7
 for rep in $(seq 1 "$REPS"); do
 for f in "$@"; do
 	name=$(basename "$f" .json)
