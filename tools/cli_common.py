@@ -1,6 +1,7 @@
 """What the command-line tools (tools/loop_other.py, run_stretch.py, preempt_causes.py,
-rtapp_loop_cost.py, wake_preempt_pairs.py, wake_tail.py) share around their main(): the leading
-flags (flags) and the exit (run): main's status, or 1 when the output could not be written.
+rtapp_loop_cost.py, wake_preempt_pairs.py, wake_tail.py, busy_preempt.py) share around their
+main(): the leading flags (flags) and the exit (run): main's status, or 1 when the output could
+not be written.
 """
 import os
 import sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """rt-app's lax JSON, read in one place for the tools that read the workload files
-(rtapp_event_cost.py, irq_background.py, foreign_runs.py, sis_util.py, run_stretch.py), as the
-recordings' rt-app read them and as schedlab reads them (src/core/json.h,
+(rtapp_event_cost.py, irq_background.py, foreign_runs.py, sis_util.py, run_stretch.py,
+busy_preempt.py), as the recordings' rt-app read them and as schedlab reads them (src/core/json.h,
 src/workload/rtapp_parse.c):
 
 - comments, /* ... */ and // to the end of the line, outside strings (json-c skips them);
