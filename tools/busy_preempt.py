@@ -55,7 +55,7 @@ import statistics
 import sys
 
 from cli_common import flags, run
-from ftrace_lines import IRQ_ENTRY, WAKE, records, switch, task_waking
+from ftrace_lines import WAKE, records, sched_lines, task_waking
 from rtapp_json import BadInput as JsonInput, is_thread, task_names, workload_files
 
 WHO = ["irq", "remote", "rirq"]
@@ -90,13 +90,9 @@ def wakeups(path, names=None):
     waking = {}  # wakee pid -> (waker class or None, its waking's CPU, the waker's pid)
     pend = {}  # cpu -> the counted wake-ups onto it waiting for its next switch
     out, own = [], 0
-    for _, tpid, cpu, flags_, ts, t, ev, rest in records(path, max_cpu=1):
-        if ev in IRQ_ENTRY:
-            mark[cpu] = ts
-        elif ev == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    for (_, tpid, cpu, flags_, ts, t, ev, rest), s in sched_lines(
+            records(path, max_cpu=1), mark):
+        if ev == "sched_switch":
             prev, pstate, ncomm, nxt = s
             for e, x in pend.pop(cpu, []):
                 wakee = e.pop("pid")

@@ -59,7 +59,7 @@ import sys
 import tempfile
 
 from cli_common import flags, run
-from ftrace_lines import IRQ_ENTRY, WAKE, records, switch, task_waking
+from ftrace_lines import WAKE, records, sched_lines, task_waking
 
 CLASSES = ["own", "busy other", "idle other", "no sched_wakeup"]
 # the model's charges to a waker after its wake-up: left out of -c's copy of CALDIR
@@ -86,13 +86,9 @@ def tails(path):
             e["tail"] = t - e.pop("t")
             out.append(e)
 
-    for tcomm, tpid, cpu, flags_, ts, t, ev, rest in records(path, max_cpu=1):
-        if ev in IRQ_ENTRY:
-            mark[cpu] = ts
-        elif ev == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    for (tcomm, tpid, cpu, flags_, ts, t, ev, rest), s in sched_lines(
+            records(path, max_cpu=1), mark):
+        if ev == "sched_switch":
             prev, pstate, ncomm, nxt = s
             if prev and pstate.startswith("R"):
                 open_.pop(prev, None)  # preempted before its next event: not counted
