@@ -55,7 +55,7 @@ import statistics
 import sys
 
 from cli_common import flags, run
-from ftrace_lines import WAKE, records, sched_lines, task_waking
+from ftrace_lines import WAKE, records, sched_lines, task_waking, trace_of
 from rtapp_json import BadInput as JsonInput, is_thread, task_names, workload_files
 
 WHO = ["irq", "remote", "rirq"]
@@ -130,17 +130,6 @@ def wakeups(path, names=None):
                      run=run_class(t - since[c]), pid=wakee, delay=t)
             pend.setdefault(c, []).append((e, x))
     return out, own
-
-
-def trace_of(arg, names):
-    """the trace file of an argument: itself, or the first of names in it when a directory"""
-    if not os.path.isdir(arg):
-        return arg
-    for n in names:
-        p = os.path.join(arg, n)
-        if os.path.isfile(p):
-            return p
-    raise BadInput(f"{arg}: a directory without {' or '.join(names)}")
 
 
 def threads(path):

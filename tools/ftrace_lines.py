@@ -15,6 +15,7 @@ SW groups: prev_pid, prev_state, next_comm, next_pid.
 WAKE groups: comm, pid, prio, target_cpu.
 """
 import lzma
+import os
 import re
 
 LINE = re.compile(r"^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+(\d+\.\d+):\s+(\w+):\s(.*)$")
@@ -139,6 +140,23 @@ def sched_lines(recs, mark):
             s = switch(rec[7])
             if s:
                 yield rec, s
+
+
+class NoTrace(ValueError):
+    """a directory given for a trace holds none of the names looked for"""
+
+
+def trace_of(arg, names):
+    """the trace file of an argument: the argument itself, or the first of names (e.g.
+    real.trace.xz, real.trace; sim.trace) in it when it is a directory (a `validate --out` or
+    `--sim-out` one); NoTrace naming the directory when it holds none of them"""
+    if not os.path.isdir(arg):
+        return arg
+    for n in names:
+        p = os.path.join(arg, n)
+        if os.path.isfile(p):
+            return p
+    raise NoTrace(f"{arg}: a directory without {' or '.join(names)}")
 
 
 def task_waking(flags, ts, pid, cpu, mark, curr):

@@ -59,7 +59,7 @@ import sys
 import tempfile
 
 from cli_common import flags, run
-from ftrace_lines import WAKE, records, sched_lines, task_waking
+from ftrace_lines import WAKE, records, sched_lines, task_waking, trace_of
 
 CLASSES = ["own", "busy other", "idle other", "no sched_wakeup"]
 # the model's charges to a waker after its wake-up: left out of -c's copy of CALDIR
@@ -128,18 +128,6 @@ def tails(path):
     for e in out:
         del e["a"], e["other_busy"]
     return out
-
-
-def trace_of(arg, names):
-    """the trace file of a REAL or MODEL argument: the argument itself, or the first of names
-    in it when it is a directory"""
-    if not os.path.isdir(arg):
-        return arg
-    for n in names:
-        p = os.path.join(arg, n)
-        if os.path.isfile(p):
-            return p
-    raise BadInput(f"{arg}: a directory without {' or '.join(names)}")
 
 
 def run_model(cal, sl, seed, real, keep):
