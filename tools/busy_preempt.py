@@ -50,13 +50,12 @@ cannot be read, a trace that is not of 2 CPUs, a bad option, --threads without o
 never wake each other onto a busy CPU).
 """
 import json
-import os
 import statistics
 import sys
 
 from cli_common import flags, run
 from ftrace_lines import WAKE, records, sched_lines, task_waking, trace_of
-from rtapp_json import BadInput as JsonInput, is_thread, task_names, workload_files
+from rtapp_json import BadInput as JsonInput, is_thread, names_beside
 
 WHO = ["irq", "remote", "rirq"]
 PRIO = ["higher", "equal", "lower"]
@@ -134,11 +133,7 @@ def wakeups(path, names=None):
 
 def threads(path):
     """--threads: the file's task names, from the one rt-app *.json beside the trace"""
-    js = workload_files(os.path.dirname(path) or ".")
-    if len(js) != 1:
-        raise BadInput(f"{path}: --threads: expected one rt-app *.json beside it (found "
-                       f"{len(js)})")
-    return task_names(js[0])
+    return names_beside(path, what="--threads: ")
 
 
 def row(es, ntraces):

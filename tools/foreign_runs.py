@@ -62,7 +62,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ftrace_lines import reason, records, switch  # noqa: E402
-from rtapp_json import BadInput, NamesOption, is_thread, task_names, workload_files  # noqa: E402
+from rtapp_json import BadInput, NamesOption, is_thread, names_beside  # noqa: E402
 
 KTHREAD = re.compile(r"^(kworker/|rcu_|kcompactd|kdamond|kswapd|khugepaged|ksmd|oom_reaper|"
                      r"kauditd|ksoftirqd|migration)")
@@ -184,11 +184,7 @@ def runs(ev, lo, hi, names):
 
 def workload_names(path):
     """the file's task names from the one rt-app *.json beside the trace"""
-    js = workload_files(os.path.dirname(path) or ".")
-    if len(js) != 1:
-        raise BadInput(f"{path}: expected one rt-app *.json beside it (found "
-                       f"{len(js)}); give --workload FILE.json or --tasks NAME,...")
-    return task_names(js[0])
+    return names_beside(path, advice="; give --workload FILE.json or --tasks NAME,...")
 
 
 class Near:

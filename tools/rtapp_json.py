@@ -232,6 +232,17 @@ def workload_files(d):
             if os.path.basename(j) != "machine-background.json"]
 
 
+def names_beside(path, what="", advice=""):
+    """the task names of the one rt-app JSON beside a trace (workload_files of its directory);
+    BadInput naming the trace when there is not exactly one, what before the complaint (the
+    option that asked, "--threads: ") and advice after it"""
+    js = workload_files(os.path.dirname(path) or ".")
+    if len(js) != 1:
+        raise BadInput(f"{path}: {what}expected one rt-app *.json beside it (found "
+                       f"{len(js)}){advice}")
+    return task_names(js[0])
+
+
 def leaves(v, at=""):
     """(path, value) of each value that holds no other, in file order"""
     if isinstance(v, Obj) and v:
