@@ -79,4 +79,15 @@ sh tools/trace_keep_file.sh "$T/none" 2>"$T/err"
 rc=$?
 set -e
 [ $rc = 2 ] && grep -q "$T/none" "$T/err" || fail "missing dir: exit $rc, $(cat "$T/err")"
+# a directory without rt-app logs: exit 2 naming it, its trace left as it was
+n=$T/nolog
+mkdir "$n"
+cp "$d/web1.json" "$n/nolog.json"
+printf '# tracer: nop\n' >"$n/real.trace"
+set +e
+sh tools/trace_keep_file.sh "$n" 2>"$T/err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -q "$n: no rt-app logs" "$T/err" || fail "no logs: exit $rc, $(cat "$T/err")"
+[ -f "$n/real.trace" ] && [ ! -e "$n/real.trace.xz" ] || fail "no logs: the trace was replaced"
 echo "record_prep: all passed"

@@ -27,8 +27,10 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.xz"' EXIT
 b=$(grep -o '"log_basename"[^,}]*' "$dir/$name.json" | head -1 | sed 's/.*: *"//; s/".*//')
 [ -n "$b" ] || b=rt-app
-for l in "$dir"/*.log; do
-	[ -f "$l" ] || { echo "$dir: no rt-app logs (*.log)" >&2; exit 2; }
+# (checked before the pipeline: an exit inside it would leave only its own subshell)
+set -- "$dir"/*.log
+[ -f "$1" ] || { echo "$dir: no rt-app logs (*.log)" >&2; exit 2; }
+for l in "$@"; do
 	basename "$l" .log
 done | sed 's|-[0-9]*$||' |
 	awk -v b="$b" '{ sub("^" b "-", ""); print substr($0, 1, 15) }' | sort -u >"$tmp"
