@@ -491,6 +491,53 @@ static void test_vcpu_pack_irq_busy(void **state)
 }
 
 /*
+ * vcpu_pack_irq_alone: test_vcpu_pack_irq_busy's situation, CPU 0 running a task, with what
+ * waits there: nothing (nr_running 1) or one more task (2); busy (vcpu_pack_irq_busy) and alone
+ * (vcpu_pack_irq_alone) the two values set (NULL: unset). Of 10000, how many stay on CPU 0.
+ */
+static int irq_alone_kept(const char *alone, const char *busy, int nr_running)
+{
+	struct sl_config cfg;
+	struct sl_sim *sim = build_rules(&cfg, (const char *[]){alone, busy, NULL});
+	struct sl_task running, wakee;
+	int kept;
+
+	memset(&running, 0, sizeof(running));
+	memset(&wakee, 0, sizeof(wakee));
+	wakee.cpu = 0;
+	sim->cpus[0].curr = &running;
+	sim->cpus[0].nr_running = nr_running;
+	sim->cpus[1].curr = NULL;
+	sim->cpus[1].nr_running = 0;
+	kept = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
+	free_hand_set(sim, &cfg);
+	return kept;
+}
+
+/*
+ * By hand: alone=1000 keeps all with nothing waiting and none with one waiting (busy unset: the
+ * policy's); with busy=500 beside it, half of those with one waiting (a binomial of sd 50) and
+ * still all alone; alone=500 alone, half of the alone ones. Unset, busy=1000's rate holds
+ * whatever waits.
+ */
+static void test_vcpu_pack_irq_alone(void **state)
+{
+	int k;
+
+	(void)state;
+	assert_int_equal(irq_alone_kept("vcpu_pack_irq_alone=1000", NULL, 1), 10000);
+	assert_int_equal(irq_alone_kept("vcpu_pack_irq_alone=1000", NULL, 2), 0);
+	k = irq_alone_kept("vcpu_pack_irq_alone=1000", "vcpu_pack_irq_busy=500", 2);
+	assert_true(k >= 4750 && k <= 5250);
+	assert_int_equal(irq_alone_kept("vcpu_pack_irq_alone=1000", "vcpu_pack_irq_busy=500", 1),
+			 10000);
+	k = irq_alone_kept("vcpu_pack_irq_alone=500", NULL, 1);
+	assert_true(k >= 4750 && k <= 5250);
+	assert_int_equal(irq_alone_kept("vcpu_pack_irq_busy=1000", NULL, 1), 10000);
+	assert_int_equal(irq_alone_kept("vcpu_pack_irq_busy=1000", NULL, 2), 10000);
+}
+
+/*
  * vcpu_pack_irq_same: test_vcpu_pack_irq_busy's situation with vcpu_pack_irq_busy=1000 and
  * vcpu_pack_irq_same=same (NULL: unset); the running task at nice 0 (kprio 120), the wakee at
  * nice: of 10000 wake-ups, how many stay on CPU 0.
@@ -1657,6 +1704,7 @@ int main(void)
 		cmocka_unit_test(test_vcpu_pack_busy),
 		cmocka_unit_test(test_vcpu_pack_irq),
 		cmocka_unit_test(test_vcpu_pack_irq_busy),
+		cmocka_unit_test(test_vcpu_pack_irq_alone),
 		cmocka_unit_test(test_wake_ipi),
 		cmocka_unit_test(test_wake_tail),
 		cmocka_unit_test(test_wake_enqueue_busy),

@@ -36,6 +36,28 @@ TR
 grep -q '^busy  *idle  *2  *1  *1  *1$' "$T/out" || fail "class: $(cat "$T/out")"
 grep -q '^# 1 of 2 stayed' "$T/out" && grep -q '^param vcpu_pack_irq_busy=1000$' "$T/out" ||
 	fail "param: $(cat "$T/out")"
+# what waits on CPU 0 at each of the two wakings: nothing (W runs; W's preemption at 1.0002 ended
+# with its switch-in at 1.0003), so vcpu_pack_irq_alone is the class's 1 of 2
+grep -q '^# by what waits on the busy CPU at the waking: nothing 1 of 2 stayed; others 0 of 0$' \
+	"$T/out" && grep -q '^param vcpu_pack_irq_alone=500$' "$T/out" || fail "alone: $(cat "$T/out")"
+# wait.trace: as t.trace to 0.911 (T on both CPUs, asleep on CPU 0 under W); at 0.950 W wakes Q
+# (15) onto CPU 0, where it waits (runnable, W running); at 1.0001 an interrupt wakes T, which
+# stays, with Q waiting: one of the class, stayed; no wake-up with nothing waiting, so no
+# vcpu_pack_irq_alone line (with Q's wait missed it read "nothing 1 of 1" and printed 1000)
+{
+	sed -n 1,8p "$T/t.trace"
+	cat <<TR
+               W-12      [000] d..3.     0.950000: sched_waking: comm=Q pid=15 prio=120 target_cpu=000
+               W-12      [000] d..4.     0.950000: sched_wakeup: comm=Q pid=15 prio=120 target_cpu=000
+               W-12      [000] d.h2.     1.000100: sched_waking: comm=T pid=13 prio=120 target_cpu=000
+               W-12      [000] d.h3.     1.000100: sched_wakeup: comm=T pid=13 prio=120 target_cpu=000
+               W-12      [000] d..2.     1.000200: sched_switch: prev_comm=W prev_pid=12 $S=R ==> next_comm=Q next_pid=15 $N
+               Q-15      [000] d..2.     1.000300: sched_switch: prev_comm=Q prev_pid=15 $S=S ==> next_comm=T next_pid=13 $N
+TR
+} >"$T/wait.trace"
+"$PY" "$TOOLPY" "$T/wait.trace" >"$T/out" || fail "wait: exit $? ($(cat "$T/out"))"
+grep -q '^busy  *idle  *1  *1  *1  *1$' "$T/out" && ! grep -q 'vcpu_pack_irq_alone' "$T/out" ||
+	fail "wait: $(cat "$T/out")"
 # lost.trace: V (16) ran on CPU 1, then on CPU 0, before the rest; T's wake-up at 1.001 onto
 # CPU 1 is the last line that names T (lost: it never runs). At 1.003 an interrupt on CPU 0,
 # busy with W, wakes V (last on CPU 0): CPU 1 runs its idle task and T, whose lines were lost,

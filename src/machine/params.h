@@ -65,6 +65,8 @@ struct sl_params {
 	u64 vcpu_pack_irq_busy; /* per 1000: ... of a task last on its CPU, busy with another */
 	u64 vcpu_pack_irq_same; /* per 1000: ... busy with a task of the wakee's prio (0: _busy's)
 				 */
+	/* per 1000: ... busy with another and nothing waiting there (0: _busy's, _same's) */
+	u64 vcpu_pack_irq_alone;
 	/* per 1000: vcpu_pack_wait's rule with only less important tasks waiting there */
 	u64 vcpu_pack_wait_lower;
 	/* per 1000: vcpu_pack_wait's rule with no task waiting there */

@@ -60,6 +60,10 @@ int sl_vcpu_pack(struct sl_sim *sim, const struct sl_task *p, const struct sl_ta
  * vcpu_pack_irq_same: the rate instead where the running task's prio is the wakee's (the
  * recordings keep fewer of those: tools/wake_irq.py, docs/validate.md, "Keeping the
  * interrupt's wakee, and why it loses (issue 28)").
+ * vcpu_pack_irq_alone: the rate instead where the running task is the CPU's only runnable task
+ * (nr_running counts no delayed task): the recordings keep 95% of those and 36% of the others,
+ * so what waits there, not the wakee or the runner, is what the patch looks at (issue 28, step
+ * 19); with it set, _busy and _same are the rates with others waiting.
  */
 int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		     int from, int cpu)
@@ -72,10 +76,14 @@ int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct s
 	    !sl_cpu_allowed(p, from))
 		return cpu;
 	curr = sim->cpus[from].curr;
-	per1000 = !curr ? mp->vcpu_pack_irq
-		  : mp->vcpu_pack_irq_same && sl_vcpu_kprio(curr) == sl_vcpu_kprio(p)
-			  ? mp->vcpu_pack_irq_same
-			  : mp->vcpu_pack_irq_busy;
+	if (!curr)
+		per1000 = mp->vcpu_pack_irq;
+	else if (mp->vcpu_pack_irq_alone && sim->cpus[from].nr_running <= 1)
+		per1000 = mp->vcpu_pack_irq_alone;
+	else if (mp->vcpu_pack_irq_same && sl_vcpu_kprio(curr) == sl_vcpu_kprio(p))
+		per1000 = mp->vcpu_pack_irq_same;
+	else
+		per1000 = mp->vcpu_pack_irq_busy;
 	if (!per1000)
 		return cpu;
 	return sl_per1000_draw(sim, per1000) ? from : cpu;
