@@ -111,10 +111,19 @@ differ "$(sed -n 's/^param vcpu_pack_queued=//p' "$T/sit")" "$(line vcpu_pack_qu
 differ "$(sed -n 's/^param vcpu_pack_wait_lower=//p' "$T/sit")" "$(line vcpu_pack_wait)" \
 	"vcpu_pack_wait and _lower"
 
+# run_stretch.py (directories, not traces): its two lines, over the one directory with a sure
+# clock offset (example1's is not: its loops end in a timer already past)
+# shellcheck disable=SC2086
+"$PY" "$ROOT/tools/run_stretch.py" $D >"$T/stretch"
+is rtapp_kloop "$(sed -n 's/^param rtapp_kloop=//p' "$T/stretch")"
+is rtapp_kloop_sd "$(sed -n 's/^param rtapp_kloop_sd=//p' "$T/stretch")"
+differ "$(line rtapp_kloop)" "$(line rtapp_kloop_sd)" "rtapp_kloop and its spread"
+has "the medians over 1 directories whose log clock offset is sure"
+
 # every line is a comment or a param line, and no other param line is printed
 grep -v '^#' "$T/out" | grep -v '^param [a-z_]*=[0-9]*\(ns\)\{0,1\}$' && fail "a line that is neither"
 n=$(grep -c '^param ' "$T/out")
-[ "$n" -eq 19 ] || fail "$n param lines, expected 19: $(cat "$T/out")"
+[ "$n" -eq 21 ] || fail "$n param lines, expected 21: $(cat "$T/out")"
 
 # errors: a directory without a trace, a file given for a directory, a bad -k; exit 2, named
 mkdir "$T/empty"

@@ -22,6 +22,10 @@
 #   wake_preempt_short           wake_preempt_pairs.py --short --no-again, all counted
 #   wake_preempt_again           wake_preempt_pairs.py --again, all counted
 #   ipi_busy, vcpu_pack_wait     tools/wake_situations.py (the real median; "as high" moved)
+#   rtapp_kloop, _sd             tools/run_stretch.py: rt-app's loop in the runs of 1000 us or
+#                                more nothing preempted, the medians over the directories whose
+#                                log clock offset is sure (machines/fc-2vcpu-r30: the loop's two
+#                                host states, docs/validate.md step 19); none when no directory is
 # Not here: the lines `schedlab calibrate` measures on the machine, the flags, and wake_tail
 # (a reader of its own). The recordings must be read as their readers were written: traces that
 # keep only the file's own tasks (validate_record_set.sh's default). A whole trace (FULL=1) is
@@ -77,9 +81,11 @@ die() {
 	echo "$0: $*" >&2
 	exit 2
 }
-# the traces, in the order of the directories
+# the traces, in the order of the directories; their directories (the filtered copies with -f),
+# one a line, in $W/dirs for run_stretch.py
 n=$#
 i=0
+: >"$W/dirs"
 for d; do
 	i=$((i + 1))
 	[ -d "$d" ] || die "$d: not a directory (expected a recorded validate --out directory)"
@@ -102,6 +108,9 @@ for d; do
 		sh "$TOOLS/trace_keep_file.sh" "$d" "$k/real.trace.xz" 2>"$W/err" ||
 			die "$(cat "$W/err")"
 		tr=$k/real.trace.xz
+		printf '%s\n' "$k" >>"$W/dirs"
+	else
+		printf '%s\n' "$d" >>"$W/dirs"
 	fi
 	set -- "$@" "$tr"
 done
@@ -128,6 +137,9 @@ run short "$PY" "$TOOLS/wake_preempt_pairs.py" --short --no-again $NFO "$@"
 run again "$PY" "$TOOLS/wake_preempt_pairs.py" --again $NFO "$@"
 # shellcheck disable=SC2086
 run sit "$PY" "$TOOLS/wake_situations.py" $NFO "$@"
+# run_stretch.py reads directories (the rt-app logs beside each trace), not traces
+tr '\n' '\0' <"$W/dirs" | xargs -0 "$PY" "$TOOLS/run_stretch.py" >"$W/stretch" 2>"$W/err" ||
+	die "run_stretch.py: $(cat "$W/err")"
 
 # get FILE AWK: the one line AWK prints from FILE; 1 naming FILE's reader when it prints none
 get() {
@@ -219,3 +231,13 @@ get sit '/^param ipi_busy=/'
 wt=$(get sit '/^  real +as high: / { print $4 " of " $6 }')
 echo "# tools/wake_situations.py: with both vCPUs running a task, a wakee last on its waker's vCPU where a task of its priority or higher waits moves to the other vCPU $wt times"
 get sit '/^param vcpu_pack_wait=/'
+
+# run_stretch.py: the loop's cost where nothing took the CPU, when a directory's clock is sure
+if grep -q '^# the medians over [0-9]* directories' "$W/stretch"; then
+	nd=$(get stretch '/^# the medians over [0-9]+ directories/ { print $5 }')
+	echo "# tools/run_stretch.py: rt-app's loop in the runs of 1000 us or more nothing preempted, the medians over $nd directories whose log clock offset is sure of their mean ns a loop and spread"
+	get stretch '/^param rtapp_kloop=/'
+	get stretch '/^param rtapp_kloop_sd=/'
+else
+	echo "# tools/run_stretch.py: no directory with a sure log clock offset and 8 unpreempted long runs: no rtapp_kloop line"
+fi
