@@ -538,6 +538,52 @@ static void test_vcpu_pack_irq_alone(void **state)
 }
 
 /*
+ * vcpu_pack_irq_move: 2 CPUs both running a task; an interrupt on CPU 0 wakes a task last on
+ * CPU 0, which the policy keeps there (no idle CPU). CPU 0 has nr0 runnable, CPU 1 nr1 (their
+ * running tasks included). Of 10000, how many go to CPU 1 with vcpu_pack_irq_move=rate.
+ */
+static int irq_move_moved(const char *rate, int nr0, int nr1, const struct sl_task *waker)
+{
+	struct sl_config cfg;
+	struct sl_sim *sim = build_rules(&cfg, (const char *[]){rate, NULL});
+	struct sl_task r0, r1, wakee;
+	int moved;
+
+	memset(&r0, 0, sizeof(r0));
+	memset(&r1, 0, sizeof(r1));
+	memset(&wakee, 0, sizeof(wakee));
+	wakee.cpu = 0;
+	sim->cpus[0].curr = &r0;
+	sim->cpus[0].nr_running = nr0;
+	sim->cpus[1].curr = &r1;
+	sim->cpus[1].nr_running = nr1;
+	moved = times_to(sl_vcpu_pack_irq_move, sim, &wakee, waker, 0, 0, 1);
+	free_hand_set(sim, &cfg);
+	return moved;
+}
+
+/*
+ * By hand: with one waiting on CPU 0 and CPU 1's task alone, 1000 moves all, 500 half (a
+ * binomial of sd 50); none with nothing waiting on CPU 0, with one waiting on CPU 1 too, for a
+ * task's wake-up (a waker), or unset.
+ */
+static void test_vcpu_pack_irq_move(void **state)
+{
+	struct sl_task waker;
+	int k;
+
+	(void)state;
+	memset(&waker, 0, sizeof(waker));
+	assert_int_equal(irq_move_moved("vcpu_pack_irq_move=1000", 2, 1, NULL), 10000);
+	k = irq_move_moved("vcpu_pack_irq_move=500", 2, 1, NULL);
+	assert_true(k >= 4750 && k <= 5250);
+	assert_int_equal(irq_move_moved("vcpu_pack_irq_move=1000", 1, 1, NULL), 0);
+	assert_int_equal(irq_move_moved("vcpu_pack_irq_move=1000", 2, 2, NULL), 0);
+	assert_int_equal(irq_move_moved("vcpu_pack_irq_move=1000", 2, 1, &waker), 0);
+	assert_int_equal(irq_move_moved("vcpu_pack_irq_alone=1000", 2, 1, NULL), 0);
+}
+
+/*
  * vcpu_pack_irq_same: test_vcpu_pack_irq_busy's situation with vcpu_pack_irq_busy=1000 and
  * vcpu_pack_irq_same=same (NULL: unset); the running task at nice 0 (kprio 120), the wakee at
  * nice: of 10000 wake-ups, how many stay on CPU 0.
@@ -1705,6 +1751,7 @@ int main(void)
 		cmocka_unit_test(test_vcpu_pack_irq),
 		cmocka_unit_test(test_vcpu_pack_irq_busy),
 		cmocka_unit_test(test_vcpu_pack_irq_alone),
+		cmocka_unit_test(test_vcpu_pack_irq_move),
 		cmocka_unit_test(test_wake_ipi),
 		cmocka_unit_test(test_wake_tail),
 		cmocka_unit_test(test_wake_enqueue_busy),

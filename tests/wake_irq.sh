@@ -40,6 +40,26 @@ grep -q '^# 1 of 2 stayed' "$T/out" && grep -q '^param vcpu_pack_irq_busy=1000$'
 # with its switch-in at 1.0003), so vcpu_pack_irq_alone is the class's 1 of 2
 grep -q '^# by what waits on the busy CPU at the waking: nothing 1 of 2 stayed; others 0 of 0$' \
 	"$T/out" && grep -q '^param vcpu_pack_irq_alone=500$' "$T/out" || fail "alone: $(cat "$T/out")"
+# move.trace: t.trace, then U (17) runs alone on CPU 1 from 1.0025, W wakes Q (15) onto CPU 0 at
+# 1.0026, where it waits, and at 1.003 an interrupt on CPU 0 (busy with W, Q waiting) wakes T
+# (last on CPU 0) onto CPU 1 (busy with U, nothing waiting): "busy busy" 1, moved; the move split
+# 1 of 1, vcpu_pack_irq_move 1000 (P, woken at 1.002 and never seen again, waits no more)
+{
+	cat "$T/t.trace"
+	cat <<TR
+          <idle>-0       [001] d..2.     1.002500: sched_switch: prev_comm=swapper/1 prev_pid=0 $S=R ==> next_comm=U next_pid=17 $N
+               W-12      [000] d..3.     1.002600: sched_waking: comm=Q pid=15 prio=120 target_cpu=000
+               W-12      [000] d..4.     1.002600: sched_wakeup: comm=Q pid=15 prio=120 target_cpu=000
+               W-12      [000] d.h2.     1.003000: sched_waking: comm=T pid=13 prio=120 target_cpu=000
+               W-12      [000] d.h3.     1.003000: sched_wakeup: comm=T pid=13 prio=120 target_cpu=001
+               W-12      [000] d..2.     1.004000: sched_switch: prev_comm=W prev_pid=12 $S=R ==> next_comm=Q next_pid=15 $N
+               U-17      [001] d..2.     1.004000: sched_switch: prev_comm=U prev_pid=17 $S=R ==> next_comm=T next_pid=13 $N
+TR
+} >"$T/move.trace"
+"$PY" "$TOOLPY" "$T/move.trace" >"$T/out" || fail "move: exit $? ($(cat "$T/out"))"
+grep -q '^busy  *busy  *1  *0 ' "$T/out" &&
+	grep -q '^# both CPUs busy, others waiting on X and nothing on O: 1 of 1 moved to O; the rest of the class 0 of 0$' "$T/out" &&
+	grep -q '^param vcpu_pack_irq_move=1000$' "$T/out" || fail "move: $(cat "$T/out")"
 # wait.trace: as t.trace to 0.911 (T on both CPUs, asleep on CPU 0 under W); at 0.950 W wakes Q
 # (15) onto CPU 0, where it waits (runnable, W running); at 1.0001 an interrupt wakes T, which
 # stays, with Q waiting: one of the class, stayed; no wake-up with nothing waiting, so no

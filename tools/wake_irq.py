@@ -31,13 +31,17 @@ runnable there, not running, other than the wakee; one whose later lines were lo
 more): vcpu_pack_irq_alone is the rate where nothing waits (the running task alone), what the
 measured kernel looks at (issue 28, step 19: 1246 of 1307 stayed on the calibration half, 125 of
 343 with others waiting). Unlike the alone row it counts every such wake-up, a delayed wakee
-too (it is not known from the trace; the model keeps a delayed one anyway).
+too (it is not known from the trace; the model keeps a delayed one anyway). The class "X busy, O
+busy" gives vcpu_pack_irq_move: of the wake-ups with others waiting on X and nothing on O (its
+task alone there), how many went to O (166 of 269 on the calibration half; 1-6% otherwise),
+where mainline, finding no idle CPU, keeps every one.
 
 Usage: wake_irq.py TRACE...   (ftrace text, plain or .xz)
 Prints the table over all traces, `param vcpu_pack_irq_busy=N` and, when both kinds occur,
 `param vcpu_pack_irq_same=N vcpu_pack_irq_busy=M` (the alone row split by prio), then, when
-the class has a wake-up with nothing waiting on X, `param vcpu_pack_irq_alone=N`; exit 2 on a
-file that cannot be read or traces without a wake-up of that class that slept alone.
+the class has a wake-up with nothing waiting on X, `param vcpu_pack_irq_alone=N`, and when
+"busy busy" has one with others waiting on X and none on O, `param vcpu_pack_irq_move=N`; exit
+2 on a file that cannot be read or traces without a wake-up of that class that slept alone.
 """
 import re
 import sys
@@ -48,7 +52,7 @@ NEXT_PRIO = re.compile(r"next_prio=(\d+)")
 
 
 def analyse(path, timed=False):
-    """(key, (slept beside others, same prio, others wait on X now), stayed) of each interrupt
+    """(key, (slept beside others, same prio, others wait on X now, on O), stayed) of each interrupt
     wake-up of a task last on X, in one trace; with timed, the waking's time (ns) last
     (tools/sis_util.py --split)"""
     curr = {}  # cpu -> pid running (0: idle)
@@ -104,7 +108,9 @@ def analyse(path, timed=False):
             same = prio.get(curr.get(cpu, 0)) == int(s.group(3))
             # a task waits on X now (one whose later lines were lost waits no more)
             waits = any(seen_to.get(q, 0) > now for q in queued[cpu] if q != pid)
-            pend[pid] = (cpu, (x_busy, o_idle), (slept.get(pid, True), same, waits), now)
+            o_waits = any(seen_to.get(q, 0) > now for q in queued[1 - cpu] if q != pid)
+            pend[pid] = (cpu, (x_busy, o_idle), (slept.get(pid, True), same, waits, o_waits),
+                         now)
         elif ev == "sched_wakeup":
             s = WAKE.search(rest)
             if not s:
@@ -166,6 +172,13 @@ def main(argv):
         print(f"# by what waits on the busy CPU at the waking: nothing {sum(now)} of {len(now)} "
               f"stayed; others {sum(busy)} of {len(busy)}")
         print(f"param vcpu_pack_irq_alone={round(1000 * sum(now) / len(now))}")
+    # both busy: others wait on X, the other CPU's task alone there
+    mv = [not st for k, o, st in rows if k == (True, False) and o[2] and not o[3]]
+    rest = [not st for k, o, st in rows if k == (True, False) and not (o[2] and not o[3])]
+    if mv:
+        print(f"# both CPUs busy, others waiting on X and nothing on O: {sum(mv)} of {len(mv)} "
+              f"moved to O; the rest of the class {sum(rest)} of {len(rest)}")
+        print(f"param vcpu_pack_irq_move={round(1000 * sum(mv) / len(mv))}")
     return 0
 
 

@@ -67,6 +67,8 @@ struct sl_params {
 				 */
 	/* per 1000: ... busy with another and nothing waiting there (0: _busy's, _same's) */
 	u64 vcpu_pack_irq_alone;
+	/* per 1000: ... both CPUs busy, others waiting on its own, the other's task alone: moves */
+	u64 vcpu_pack_irq_move;
 	/* per 1000: vcpu_pack_wait's rule with only less important tasks waiting there */
 	u64 vcpu_pack_wait_lower;
 	/* per 1000: vcpu_pack_wait's rule with no task waiting there */

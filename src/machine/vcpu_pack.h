@@ -27,6 +27,9 @@ int sl_vcpu_pack_waker(struct sl_sim *sim, const struct sl_task *p, const struct
 /* vcpu_pack_irq (vcpu_pack_irq_busy): an interrupt's wake-up stays on the task's CPU */
 int sl_vcpu_pack_irq(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		     int from, int cpu);
+/* vcpu_pack_irq_move: both CPUs busy, an interrupt's wakee leaves its crowded CPU */
+int sl_vcpu_pack_irq_move(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
+			  int from, int cpu);
 /* vcpu_pack_busy: both CPUs busy, a wakee leaves the more crowded one */
 int sl_vcpu_pack_busy(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		      int from, int cpu);
