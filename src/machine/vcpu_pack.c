@@ -105,8 +105,9 @@ int sl_vcpu_pack_irq_move(struct sl_sim *sim, const struct sl_task *p, const str
 	int other = 1 - from;
 
 	if (!per1000 || waker || p->se.sched_delayed || sim->ncpu != 2 || from < 0 || from > 1 ||
-	    cpu != from || p->cpu != from || !sim->cpus[from].curr || sim->cpus[from].nr_running < 2 ||
-	    !sim->cpus[other].curr || sim->cpus[other].nr_running != 1 || !sl_cpu_allowed(p, other))
+	    cpu != from || p->cpu != from || !sim->cpus[from].curr ||
+	    sim->cpus[from].nr_running < 2 || !sim->cpus[other].curr ||
+	    sim->cpus[other].nr_running != 1 || !sl_cpu_allowed(p, other))
 		return cpu;
 	return sl_per1000_draw(sim, per1000) ? other : cpu;
 }
