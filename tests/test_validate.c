@@ -548,6 +548,89 @@ static void background_runs_json_and_conf(void **state)
 	}
 }
 
+/* json2's text of bg on 2 CPUs without a phase seed, into buf */
+static void bg_text(char *buf, size_t n, const struct sl_mc_background *bg)
+{
+	FILE *f = fmemopen(buf, n - 1, "w");
+
+	assert_non_null(f);
+	memset(buf, 0, n);
+	assert_int_equal(sl_validate_background_json2(f, 2, bg, 0), 0);
+	fclose(f);
+}
+
+/*
+ * background_pinned (docs/validate.md, "Step 19"), by hand: 2 CPUs, 40 a second of 100 us, a
+ * period of 25000 us. Pinned 250: kworker-bgC pinned, period 25000 x 1000 / 250 = 100000;
+ * kworker-ubC not pinned, period 25000 x 1000 / 750 = 33333, CPU 0's 33333 x 1/4 = 8333 late
+ * (a first loop of 41666), CPU 1's 33333 x 3/4 = 24999 (58332); the file ends with the last free
+ * task. 1000 is the unset text; 0 leaves only the free tasks. machine.conf reads and writes the
+ * line and refuses a value out of 0..1000, naming the file and line.
+ */
+static void background_pinned_json_and_conf(void **state)
+{
+	struct sl_mc_background bg = {.rate = 40, .run_ns = 100000};
+	struct sl_machine_conf mc;
+	char unset[2048], buf[2048], path[600], err[256];
+	static const char *const bad[] = {"1001", "-1", "x", "25%"};
+
+	(void)state;
+	bg_text(unset, sizeof(unset), &bg);
+	bg.pinned_set = true;
+	bg.pinned = 250;
+	bg_text(buf, sizeof(buf), &bg);
+	assert_non_null(strstr(buf,
+			       "\"kworker-bg0\" : { \"cpus\" : [0], \"loop\" : -1, \"runtime\" "
+			       ": 100,\n\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : "
+			       "100000,"));
+	assert_non_null(strstr(buf, "\"kworker-bg1\" : { \"cpus\" : [1], "));
+	assert_non_null(strstr(buf,
+			       "\"kworker-ub0\" : { \"loop\" : -1, \"phases\" : {\n"
+			       "\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 100, \"timer0\" : { "
+			       "\"ref\" : \"unique\", \"period\" : 41666,"));
+	assert_non_null(strstr(buf,
+			       "\"kworker-ub1\" : { \"loop\" : -1, \"phases\" : {\n"
+			       "\t\t\t\"p0\" : { \"loop\" : 1, \"runtime0\" : 100, \"timer0\" : { "
+			       "\"ref\" : \"unique\", \"period\" : 58332,"));
+	assert_non_null(
+		strstr(buf, "\"period\" : 33333, \"mode\" : \"absolute\" } } } }\n\t}\n}\n"));
+	bg.pinned = 1000;
+	bg_text(buf, sizeof(buf), &bg);
+	assert_string_equal(buf, unset);
+	bg.pinned = 0;
+	bg_text(buf, sizeof(buf), &bg);
+	assert_null(strstr(buf, "kworker-bg"));
+	assert_null(strstr(buf, "\"cpus\""));
+	assert_non_null(strstr(buf, "\"period\" : 25000, \"mode\""));
+	snprintf(path, sizeof(path), "%s",
+		 put("bgp.conf",
+		     "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\n"
+		     "background_rate 40\nbackground_run 100us\nbackground_pinned 250\n"));
+	if (sl_machine_conf_load(&mc, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(mc.bg.pinned_set);
+	assert_int_equal(mc.bg.pinned, 250);
+	{
+		FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+		memset(buf, 0, sizeof(buf));
+		assert_int_equal(sl_machine_conf_print(f, &mc), 0);
+		fclose(f);
+	}
+	assert_non_null(strstr(buf, "background_pinned 250\n"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[256];
+
+		snprintf(text, sizeof(text),
+			 "cpus 2\nkernel_release 6.18.1\ncpuidle_driver none\nbackground_pinned "
+			 "%s\n",
+			 bad[i]);
+		snprintf(path, sizeof(path), "%s", put("bgp.conf", text));
+		assert_int_not_equal(sl_machine_conf_load(&mc, path, err, sizeof(err)), 0);
+		assert_non_null(strstr(err, "bgp.conf:4: background_pinned: expected 0 to 1000"));
+	}
+}
+
 /*
  * The long foreign runs (background_long_rate/run, docs/validate.md, "The background's shape
  * (issue 28, step 16)"), by hand: 2 CPUs, 4 a second of 2.5 ms: a period of 10^6 / 4 = 250000
@@ -848,6 +931,7 @@ int main(void)
 		cmocka_unit_test(calibrate_leaves_out_disturbed_rounds),
 		cmocka_unit_test(background_json_and_conf),
 		cmocka_unit_test(background_long_json_and_conf),
+		cmocka_unit_test(background_pinned_json_and_conf),
 		cmocka_unit_test(background_runs_json_and_conf),
 		cmocka_unit_test(background_phase_random_json_and_conf),
 		cmocka_unit_test(bg_split_by_hand),

@@ -72,6 +72,7 @@ static const char *const once_keys[] = {"cpus",
 					"background_long_run",
 					"background_runs",
 					"background_long_free",
+					"background_pinned",
 					"background_phase_random"};
 
 int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
@@ -180,6 +181,20 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				goto out;
 			}
 			mc->bg.long_free = val[0] == '1';
+		} else if (!strcmp(key, "background_pinned")) {
+			char *end;
+			long v = strtol(val, &end, 10);
+
+			if (!*val || *end || v < 0 || v > 1000) {
+				snprintf(err, errlen,
+					 "%s:%lu: background_pinned: expected 0 to 1000 (per 1000 "
+					 "of "
+					 "the background pinned to its CPU), got '%s'",
+					 path, n, val);
+				goto out;
+			}
+			mc->bg.pinned_set = true;
+			mc->bg.pinned = (unsigned)v;
 		} else if (!strcmp(key, "background_phase_random")) {
 			if (strcmp(val, "0") && strcmp(val, "1")) {
 				snprintf(err, errlen,
@@ -245,7 +260,7 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 				 "cpuidle_governor, idle_profile, cpuidle_disable, param, "
 				 "background_rate, background_run, background_runs, "
 				 "background_long_rate, background_long_run, background_long_free, "
-				 "background_phase_random)",
+				 "background_pinned, background_phase_random)",
 				 path, n, key);
 			goto out;
 		}
@@ -328,6 +343,8 @@ int sl_machine_conf_print(FILE *f, const struct sl_machine_conf *mc)
 			mc->bg.long_rate, (unsigned long long)mc->bg.long_run_ns);
 	if (mc->bg.long_free)
 		fprintf(f, "background_long_free 1\n");
+	if (mc->bg.pinned_set)
+		fprintf(f, "background_pinned %u\n", mc->bg.pinned);
 	if (mc->bg.phase_random)
 		fprintf(f, "background_phase_random 1\n");
 	return ferror(f) ? -1 : 0;

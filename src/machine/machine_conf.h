@@ -37,6 +37,9 @@ struct sl_mc_background {
 	unsigned long long_rate;
 	u64 long_run_ns; /* CPU time of each */
 	bool long_free;	 /* background_long_free 1: the long tasks not pinned */
+	/* background_pinned N: the short background's pinned share per 1000, the rest free */
+	bool pinned_set;
+	unsigned pinned;
 	/* background_phase_random 1: each CPU's background timer at its own phase, drawn from the
 	 * run's seed (docs/validate.md, "The background's phases (issue 28, step 16)") */
 	bool phase_random;

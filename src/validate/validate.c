@@ -474,11 +474,19 @@ static void bg_task(FILE *f, const char *name, int cpu, unsigned long long off, 
  * the kernel places where there is room: 1279 of the 1635 start on an idle vCPU). A kind is
  * left out when its rate or run is 0.
  *
+ * With background_pinned (per 1000, docs/validate.md "Step 19"), only that share of the rate is
+ * CPU C's pinned kworker-bgC (its period 1000/pinned times the rate's); the rest is a task per
+ * CPU, "kworker-ubC", not pinned (the recordings' foreign tasks are mostly unbound, and go to an
+ * idle vCPU where a pinned one takes its busy CPU from a thread of the file), of the same runs,
+ * its period 1000/(1000 - pinned) times the rate's, (2C+1)/(2 x cpus) of it late. Unset: every
+ * task pinned, as before.
+ *
  * phase_seed (background_phase_random, "The background's phases (issue 28, step 16)"): when not
  * 0, every CPU's timer, short and long, is late by its own draw in [0, period) us from a
  * generator seeded with it (the run's seed), with one length or several: a real vCPU's
  * background keeps its own phase, where the fixed stagger above sets them half a period apart
- * on 2 CPUs, the same in every run. The draws are in CPU order, the short kind's first.
+ * on 2 CPUs, the same in every run. The draws are in CPU order, the short kind's first (its
+ * pinned tasks, then its free ones), the long kind's last.
  */
 int sl_validate_background_json2(FILE *f, int cpus, const struct sl_mc_background *bg,
 				 u64 phase_seed)
@@ -491,6 +499,11 @@ int sl_validate_background_json2(FILE *f, int cpus, const struct sl_mc_backgroun
 	bool shrt = rate && (run_ns || nruns), lng = long_rate && long_run_ns;
 	unsigned long long period = shrt ? 1000000ULL / rate : 0,
 			   run = run_ns / 1000 ? run_ns / 1000 : 1;
+	/* background_pinned: the pinned tasks' share of the rate, the rest free tasks */
+	unsigned pin = bg->pinned_set ? bg->pinned : 1000;
+	bool pn = shrt && pin > 0, fr = shrt && pin < 1000;
+	unsigned long long pperiod = pn ? period * 1000 / pin : 0,
+			   fperiod = fr ? period * 1000 / (1000 - pin) : 0;
 	unsigned long long lperiod = lng ? 1000000ULL / long_rate : 0;
 	char name[32];
 	struct sl_rng rng;
@@ -498,23 +511,32 @@ int sl_validate_background_json2(FILE *f, int cpus, const struct sl_mc_backgroun
 	if (phase_seed)
 		sl_rng_seed(&rng, phase_seed);
 	fprintf(f, "{\n\t\"tasks\" : {\n");
-	for (int c = 0; shrt && !nruns && phase_seed && c < cpus; c++) {
+	for (int c = 0; pn && !nruns && phase_seed && c < cpus; c++) {
 		snprintf(name, sizeof(name), "kworker-bg%d", c);
-		bg_task(f, name, c, sl_rng_next(&rng) % period, &run_ns, 1, 0, period,
-			c + 1 < cpus || lng);
+		bg_task(f, name, c, sl_rng_next(&rng) % pperiod, &run_ns, 1, 0, pperiod,
+			c + 1 < cpus || fr || lng);
 	}
-	for (int c = 0; shrt && !nruns && !phase_seed && c < cpus; c++)
+	for (int c = 0; pn && !nruns && !phase_seed && c < cpus; c++)
 		fprintf(f,
 			"\t\t\"kworker-bg%d\" : { \"cpus\" : [%d], \"loop\" : -1, \"runtime\" : "
 			"%llu,\n\t\t\t\"timer\" : { \"ref\" : \"unique\", \"period\" : %llu, "
 			"\"mode\" : \"absolute\" } }%s\n",
-			c, c, run, period, c + 1 < cpus || lng ? "," : "");
-	for (int c = 0; shrt && nruns && c < cpus; c++) {
+			c, c, run, pperiod, c + 1 < cpus || fr || lng ? "," : "");
+	for (int c = 0; pn && nruns && c < cpus; c++) {
 		snprintf(name, sizeof(name), "kworker-bg%d", c);
 		bg_task(f, name, c,
-			phase_seed ? sl_rng_next(&rng) % period
-				   : period * (unsigned)c / (unsigned)cpus,
-			runs, nruns, c * nruns / cpus, period, c + 1 < cpus || lng);
+			phase_seed ? sl_rng_next(&rng) % pperiod
+				   : pperiod * (unsigned)c / (unsigned)cpus,
+			runs, nruns, c * nruns / cpus, pperiod, c + 1 < cpus || fr || lng);
+	}
+	/* the free share: one task per CPU, not pinned, its grid half a period off the pinned */
+	for (int c = 0; fr && c < cpus; c++) {
+		snprintf(name, sizeof(name), "kworker-ub%d", c);
+		bg_task(f, name, -1,
+			phase_seed ? sl_rng_next(&rng) % fperiod
+				   : fperiod * (2ULL * (unsigned)c + 1) / (2ULL * (unsigned)cpus),
+			nruns ? runs : &run_ns, nruns ? nruns : 1, nruns ? c * nruns / cpus : 0,
+			fperiod, c + 1 < cpus || lng);
 	}
 	for (int c = 0; lng && c < cpus; c++) {
 		snprintf(name, sizeof(name), "kworker-lg%d", c);
