@@ -53,7 +53,7 @@ import json
 import statistics
 import sys
 
-from cli_common import flags, run
+from cli_common import run
 from ftrace_lines import WAKE, records, sched_lines, task_waking, trace_of
 from rtapp_json import BadInput as JsonInput, is_thread, names_beside
 
@@ -168,8 +168,7 @@ def usage():
 
 
 def main(argv):
-    seen, argv = flags(argv, {"--json", "--cells", "--threads"})
-    real, model, into = [], None, None
+    seen, real, model, into = set(), [], None, None
     for a in argv:
         if a == "--model":
             model = into = []

@@ -1,7 +1,8 @@
 """What the command-line tools (tools/loop_other.py, run_stretch.py, preempt_causes.py,
 rtapp_loop_cost.py, wake_preempt_pairs.py, wake_tail.py, busy_preempt.py) share around their
-main(): the leading flags (flags) and the exit (run): main's status, or 1 when the output could
-not be written.
+main(): the leading flags (flags, for the tools whose flags come first; wake_tail.py and
+busy_preempt.py take theirs anywhere in their own argument loops) and the exit (run): main's
+status, or 1 when the output could not be written.
 """
 import os
 import sys

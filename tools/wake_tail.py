@@ -58,7 +58,7 @@ import subprocess
 import sys
 import tempfile
 
-from cli_common import flags, run
+from cli_common import run
 from ftrace_lines import WAKE, records, sched_lines, task_waking, trace_of
 
 CLASSES = ["own", "busy other", "idle other", "no sched_wakeup"]
@@ -220,7 +220,7 @@ def usage():
 
 
 def main(argv):
-    seen, argv = flags(argv, {"--json", "--pairs", "--all"})
+    seen = set()
     cal, sl, seed, keep = None, "build/schedlab", 1, None
     real, model, into = [], None, None
     i = 0
