@@ -166,12 +166,13 @@ def main(argv):
               f"other prios: {sum(other)} of {len(other)}")
         print(f"param vcpu_pack_irq_same={round(1000 * sum(same) / len(same))} "
               f"vcpu_pack_irq_busy={round(1000 * sum(other) / len(other))}")
-    now = [st for k, o, st in rows if k == (True, True) and not o[2]]
-    busy = [st for k, o, st in rows if k == (True, True) and o[2]]
-    if now:
-        print(f"# by what waits on the busy CPU at the waking: nothing {sum(now)} of {len(now)} "
-              f"stayed; others {sum(busy)} of {len(busy)}")
-        print(f"param vcpu_pack_irq_alone={round(1000 * sum(now) / len(now))}")
+    # busy X, idle O: nothing else waiting on X, or others waiting there
+    lone = [st for k, o, st in rows if k == (True, True) and not o[2]]
+    waited = [st for k, o, st in rows if k == (True, True) and o[2]]
+    if lone:
+        print(f"# by what waits on the busy CPU at the waking: nothing {sum(lone)} of {len(lone)} "
+              f"stayed; others {sum(waited)} of {len(waited)}")
+        print(f"param vcpu_pack_irq_alone={round(1000 * sum(lone) / len(lone))}")
     # both busy: others wait on X, the other CPU's task alone there
     mv = [not st for k, o, st in rows if k == (True, False) and o[2] and not o[3]]
     rest = [not st for k, o, st in rows if k == (True, False) and not (o[2] and not o[3])]
