@@ -491,20 +491,22 @@ static void test_vcpu_pack_irq_busy(void **state)
 }
 
 /*
- * vcpu_pack_irq_alone: test_vcpu_pack_irq_busy's situation, CPU 0 running a task, with what
- * waits there: nothing (nr_running 1) or one more task (2); busy (vcpu_pack_irq_busy) and alone
- * (vcpu_pack_irq_alone) the two values set (NULL: unset). Of 10000, how many stay on CPU 0.
+ * An interrupt's wake-up in test_vcpu_pack_irq_busy's situation, CPU 0 running a task at nice 0
+ * (kprio 120) with nr_running runnable there (1: nothing waiting), CPU 1 idle, the wakee last on
+ * CPU 0 at nice, sent by the policy to CPU 1; a and b the parameters set (NULL: unset, and
+ * b ignored when a is). Of 10000, how many stay on CPU 0.
  */
-static int irq_alone_kept(const char *alone, const char *busy, int nr_running)
+static int irq_kept(const char *a, const char *b, int nr_running, int nice)
 {
 	struct sl_config cfg;
-	struct sl_sim *sim = build_rules(&cfg, (const char *[]){alone, busy, NULL});
+	struct sl_sim *sim = build_rules(&cfg, (const char *[]){a, b, NULL});
 	struct sl_task running, wakee;
 	int kept;
 
 	memset(&running, 0, sizeof(running));
 	memset(&wakee, 0, sizeof(wakee));
 	wakee.cpu = 0;
+	wakee.nice = nice;
 	sim->cpus[0].curr = &running;
 	sim->cpus[0].nr_running = nr_running;
 	sim->cpus[1].curr = NULL;
@@ -512,6 +514,12 @@ static int irq_alone_kept(const char *alone, const char *busy, int nr_running)
 	kept = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
 	free_hand_set(sim, &cfg);
 	return kept;
+}
+
+/* vcpu_pack_irq_alone: irq_kept with alone and busy set, the wakee at nice 0 */
+static int irq_alone_kept(const char *alone, const char *busy, int nr_running)
+{
+	return irq_kept(alone, busy, nr_running, 0);
 }
 
 /*
@@ -590,23 +598,7 @@ static void test_vcpu_pack_irq_move(void **state)
  */
 static int irq_same_kept(const char *same, int nice)
 {
-	struct sl_config cfg;
-	struct sl_sim *sim =
-		build_rules(&cfg, (const char *[]){"vcpu_pack_irq_busy=1000", same, NULL});
-	struct sl_task running, wakee;
-	int kept;
-
-	memset(&running, 0, sizeof(running));
-	memset(&wakee, 0, sizeof(wakee));
-	wakee.cpu = 0;
-	wakee.nice = nice;
-	sim->cpus[0].curr = &running;
-	sim->cpus[0].nr_running = 1;
-	sim->cpus[1].curr = NULL;
-	sim->cpus[1].nr_running = 0;
-	kept = times_to(sl_vcpu_pack_irq, sim, &wakee, NULL, 0, 1, 0);
-	free_hand_set(sim, &cfg);
-	return kept;
+	return irq_kept("vcpu_pack_irq_busy=1000", same, 1, nice);
 }
 
 /*
