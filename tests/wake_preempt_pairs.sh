@@ -43,6 +43,33 @@ grep -q '^2 counted wake-ups in 1 trace(s); need_resched set in 1 (500 per 1000)
 	fail "count: $(head -1 "$T/out")"
 grep -Eq '^A -> B +1 +1 +1000$' "$T/out" || fail "pair A -> B: $(cat "$T/out")"
 grep -Eq '^A -> C +1 +0 +0$' "$T/out" || fail "pair A -> C: $(cat "$T/out")"
+# How the waker got its CPU (the machine's wake_preempt split, docs/validate.md step 20): in
+# t.trace A came from idle (2 counted, 1 with need_resched). entry.trace: on CPU 0 K (30) slept
+# and P (31) ran next: P wakes Q (32, asleep 10 ms) with need_resched at 2.000050: after a
+# sleeper 1/1 (neither size); on CPU 1 L (33) was preempted (R+) by R (34): R wakes S (35,
+# asleep 10 ms) without at 2.000060: from a task it preempted 1/0. So: preempted 1 0 0, slept 1
+# 1 1000, otherwise all sizes 1 0 0. Swapping the two classes, or reading the switch's next
+# task's state instead of the previous one's, moves these rows.
+grep -Eq '^from idle +2 +1 +500$' "$T/out" || fail "entry, from idle: $(cat "$T/out")"
+grep -Eq '^otherwise: all sizes +2 +1 +500$' "$T/out" || fail "otherwise: $(cat "$T/out")"
+grep -q '^after a sleeper' "$T/out" && fail "after a sleeper with none: $(cat "$T/out")"
+cat >"$T/entry.trace" <<'TR'
+# tracer: nop
+#
+               Q-32      [000] d..2.     1.990000: sched_switch: prev_comm=Q prev_pid=32 prev_prio=120 prev_state=S ==> next_comm=K next_pid=30 next_prio=120
+               S-35      [001] d..2.     1.990000: sched_switch: prev_comm=S prev_pid=35 prev_prio=120 prev_state=S ==> next_comm=L next_pid=33 next_prio=120
+               K-30      [000] d..2.     2.000000: sched_switch: prev_comm=K prev_pid=30 prev_prio=120 prev_state=S ==> next_comm=P next_pid=31 next_prio=120
+               L-33      [001] d..2.     2.000000: sched_switch: prev_comm=L prev_pid=33 prev_prio=120 prev_state=R+ ==> next_comm=R next_pid=34 next_prio=120
+               P-31      [000] dN.3.     2.000050: sched_wakeup: comm=Q pid=32 prio=120 target_cpu=000
+               R-34      [001] d..3.     2.000060: sched_wakeup: comm=S pid=35 prio=120 target_cpu=001
+TR
+"$PY" "$W" --min 1 "$T/entry.trace" >"$T/outE" || fail "entry: exit $? ($(cat "$T/outE"))"
+grep -Eq '^from a task it preempted \(left runnable\) +1 +0 +0$' "$T/outE" ||
+	fail "entry, preempted: $(cat "$T/outE")"
+grep -Eq '^from a task that slept +1 +1 +1000$' "$T/outE" || fail "entry, slept: $(cat "$T/outE")"
+grep -Eq '^after a sleeper: all sizes +1 +1 +1000$' "$T/outE" || fail "sleeper: $(cat "$T/outE")"
+grep -Eq '^after a sleeper: neither +1 +1 +1000$' "$T/outE" || fail "neither: $(cat "$T/outE")"
+grep -Eq '^otherwise: all sizes +1 +0 +0$' "$T/outE" || fail "otherwise E: $(cat "$T/outE")"
 grep -Eq '^40 to 160 us +1 +1 +1000$' "$T/out" || fail "by run, 40-160: $(cat "$T/out")"
 grep -Eq '^160 to 640 us +1 +0 +0$' "$T/out" || fail "by run, 160-640: $(cat "$T/out")"
 grep -Eq '^10 to 30 ms +1 +0 +0$' "$T/out" || fail "by sleep, 10-30: $(cat "$T/out")"

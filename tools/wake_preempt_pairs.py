@@ -15,6 +15,10 @@ ftrace text traces (plain or .xz) and splits the rate:
               PELT's util_avg, 32 ms half-life, 0..1024, the integer part plus 1 as the
               machine's wake_preempt_ratio reads them): the waker's R times the wakee's or
               more, neither, the wakee's R times the waker's or more (docs/validate.md, step 8)
+  by entry    how the waker got its CPU at its switch-in: from a task it preempted (that task
+              left runnable, R), from a task that slept, from idle; then the wakers after a
+              sleeper against the others, each by size (docs/validate.md, step 20: the
+              machine's pooled rates do not split them, the traces do)
 
 so that whether one rate holds can be seen. A task's comm is the latest seen (a sched_switch's
 next_comm, a sched_wakeup's comm); the waker's comm in the line's header may
@@ -52,6 +56,9 @@ SLEPT_NS = 1000000  # the wakee's least sleep: leaves out the second half of a h
 RUN_BINS_US = [10, 40, 160, 640]
 SLEEP_BINS_MS = [3, 10, 30]
 BOUNCE_NS = 10000  # --again: the wakee's run after taking the CPU from its waker, at most
+ENTRY_PREEMPTED, ENTRY_SLEPT, ENTRY_IDLE = 0, 1, 2  # how the waker got its CPU (--entry)
+ENTRY_LABELS = ("from a task it preempted (left runnable)", "from a task that slept",
+                "from idle")
 HALF_NS = 32 * 1024 * 1000  # the utilization's half-life (PELT: y^32 = 1/2, 1024 us periods)
 
 
@@ -70,8 +77,8 @@ def size_row(uw, ue, ratio):
 def read(path, tables, short=False, again=False, no_again=False, ratio=8, skip=None):
     """adds the counted wake-ups of one trace to tables (pairs, runs, sleeps, sizes); returns
     how many, and how many skip (a function of the wake-up's time, --no-foreign) left out"""
-    pairs, runs, sleeps, sizes = tables
-    cur, in_at, out_at, comm = {}, {}, {}, {}
+    pairs, runs, sleeps, sizes, entries = tables
+    cur, in_at, out_at, comm, entry = {}, {}, {}, {}, {}
     util = {}  # pid: [utilization, since, running]
     took, bounced = {}, {}  # --again: whose CPU a task took (pid, when), whom it bounced on
     n = left = 0
@@ -95,6 +102,8 @@ def read(path, tables, short=False, again=False, no_again=False, ratio=8, skip=N
             else:
                 took.pop(nxt, None)
             cur[cpu], in_at[cpu] = nxt, t
+            entry[cpu] = ENTRY_IDLE if not prev else (
+                ENTRY_PREEMPTED if state.startswith("R") else ENTRY_SLEPT)
             if nxt:
                 comm[nxt] = ncomm
         elif event == "sched_wakeup":
@@ -122,7 +131,7 @@ def read(path, tables, short=False, again=False, no_again=False, ratio=8, skip=N
                             util_at(util.get(wakee, [0, t, False]), t), ratio)
             for table, k in ((pairs, key), (runs, sum(ran >= b * 1000 for b in RUN_BINS_US)),
                              (sleeps, sum(slept >= b * 1000000 for b in SLEEP_BINS_MS)),
-                             (sizes, size)):
+                             (sizes, size), (entries, (entry.get(cpu, ENTRY_IDLE), size))):
                 c = table.setdefault(k, [0, 0])
                 c[0] += 1
                 c[1] += flag
@@ -188,11 +197,11 @@ def main(argv):
         sys.stderr.write("usage: wake_preempt_pairs.py [--min N] [--ratio R] [--short | --again] "
                          "[--no-again] [--no-foreign[=US]] TRACE...\n")
         return 2
-    pairs, runs, sleeps, sizes = {}, {}, {}, {}
+    pairs, runs, sleeps, sizes, entries = {}, {}, {}, {}, {}
     n = left = 0
     for path in files:
         try:
-            k, lo = read(path, (pairs, runs, sleeps, sizes), short, again, no_again, ratio,
+            k, lo = read(path, (pairs, runs, sleeps, sizes, entries), short, again, no_again, ratio,
                          near(path) if near else None)
             n, left = n + k, left + lo
         except (OSError, EOFError, lzma.LZMAError) as e:
@@ -230,6 +239,23 @@ def main(argv):
                      (0, "wakee's %d times the waker's or more" % ratio)):
         if k in sizes:
             row(label, sizes[k])
+    print("\n%-40s %7s %7s %5s" % ("the waker's CPU came", "wakeups", "resched", "/1000"))
+    for e, label in enumerate(ENTRY_LABELS):
+        c = [sum(v[i] for k, v in entries.items() if k[0] == e) for i in (0, 1)]
+        if c[0]:
+            row(label, c)
+    # the machine's wake_preempt_slept* rates: a waker on its CPU after a task that slept
+    # there, by size, beside the other wakers' (idle or a preemption before them)
+    print("\n%-40s %7s %7s %5s" % ("the waker after a sleeper, by size", "wakeups", "resched",
+                                     "/1000"))
+    for slept in (True, False):
+        for k, label in ((None, "all sizes"), (2, "waker's %d times or more" % ratio),
+                         (1, "neither"), (0, "wakee's %d times or more" % ratio)):
+            c = [sum(v[i] for key, v in entries.items()
+                     if (key[0] == ENTRY_SLEPT) == slept and (k is None or key[1] == k))
+                 for i in (0, 1)]
+            if c[0]:
+                row("%s: %s" % ("after a sleeper" if slept else "otherwise", label), c)
     return 0
 
 
