@@ -10,6 +10,7 @@
 #include "machine/vcpu_util.h"
 
 #include <math.h>
+#include <unistd.h>
 
 struct probe {
 	struct sl_sim *sim;
@@ -1697,6 +1698,186 @@ static struct sib_probe sib_run(const char *cpus, const char *rate)
  * rate 1000 is the rate off (0): the same times as 0. On one CPU there is no sibling: the
  * same times with 500 as with 0.
  */
+/*
+ * wake_cold (machine.c, task_prog.c): the CPU a task spends first after a sleep of
+ * wake_cold_sleep or more, before its next step but a mutex's lock or unlock; more where its CPU
+ * was idle before it. One CPU, an rt-app file by hand: `a` (SCHED_FIFO, nobody preempts it)
+ * sleeps on a 10 ms timer and resumes `b`; `b` waits in a suspend (lock, wait, lock, unlock)
+ * and resumes `c`; `c` waits in a suspend. Each period the timer wakes `a` on the idle CPU,
+ * `b` and `c` run after the task before them slept, each 10 ms after its last sleep. Per
+ * task, the time from its switch-in to its wake-up of the next (`a` -> `b`, `b` -> `c`) with
+ * the parameters against without them: wake_cold 7 us and wake_cold_idle 5 us (no decade) make
+ * it 12 us longer for `a` (from idle), 7 us for `b` (its lock and unlock run first, then the
+ * cost), and nothing with wake_cold_sleep 20 ms (every sleep is shorter); with
+ * wake_cold_idle_decade 3 us `a`'s grows by 3 x log10(idle ms), its idle just under 10 ms:
+ * 14.86-15 us in all (log10 9.9 = 0.9956).
+ */
+struct cold_probe {
+	u64 in[3];	  /* the last switch-in of a, b, c (pids 1, 2, 3) */
+	u64 delta[2][64]; /* a -> b's wake-up, b -> c's, since the waker's switch-in */
+	int n[2];
+};
+
+static void cold_fn(void *ctx, const struct sl_event *ev)
+{
+	struct cold_probe *p = ctx;
+
+	if (ev->type == SL_EV_SWITCH && ev->next_pid >= 1 && ev->next_pid <= 3)
+		p->in[ev->next_pid - 1] = ev->time;
+	/* b (pid 2) woken by a, c (pid 3) by b: the sched_waking's time */
+	if ((ev->type == SL_EV_WAKEUP && !ev->latency) || ev->type == SL_EV_WAKING) {
+		int k = ev->pid - 2;
+
+		if (k >= 0 && k < 2 && p->n[k] < 64 && p->in[k])
+			p->delta[k][p->n[k]++] = ev->time - p->in[k];
+	}
+}
+
+static void cold_run(const char *json, const char *const *params, struct cold_probe *p)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	char err[2048], wl[256];
+
+	memset(&a, 0, sizeof(a));
+	memset(p, 0, sizeof(*p));
+	snprintf(wl, sizeof(wl), "rt-app:file=%s", json);
+	a.cpus = "1";
+	a.duration = "105ms";
+	a.workloads[a.nworkloads++] = wl;
+	for (; *params; params++)
+		a.params[a.nparams++] = *params;
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(&cfg);
+
+	assert_non_null(sim);
+	sl_sim_subscribe(sim, cold_fn, p);
+	assert_int_equal(sl_sim_run(sim), 0);
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+static void test_wake_cold(void **state)
+{
+	char json[] = "/tmp/schedlab-test-cold-XXXXXX";
+	int fd = mkstemp(json);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct cold_probe off, on, far, dec;
+
+	(void)state;
+	assert_non_null(f);
+	fputs("{ \"tasks\" : {\n"
+	      " \"a\" : { \"policy\" : \"SCHED_FIFO\", \"priority\" : 10, \"loop\" : -1,\n"
+	      "   \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 }, \"resume\" : \"b\" },\n"
+	      " \"b\" : { \"loop\" : -1, \"suspend\" : \"b\", \"resume\" : \"c\" },\n"
+	      " \"c\" : { \"loop\" : -1, \"suspend\" : \"c\" } },\n"
+	      " \"global\" : { \"calibration\" : 15 } }\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	cold_run(json, (const char *[]){NULL}, &off);
+	cold_run(json, (const char *[]){"wake_cold=7us", "wake_cold_idle=5us", NULL}, &on);
+	cold_run(json,
+		 (const char *[]){"wake_cold=7us", "wake_cold_idle=5us", "wake_cold_sleep=20ms",
+				  NULL},
+		 &far);
+	cold_run(json,
+		 (const char *[]){"wake_cold=7us", "wake_cold_idle=5us",
+				  "wake_cold_idle_decade=3us", NULL},
+		 &dec);
+	unlink(json);
+	for (int k = 0; k < 2; k++) {
+		assert_true(off.n[k] >= 9);
+		assert_int_equal(on.n[k], off.n[k]);
+		assert_int_equal(far.n[k], off.n[k]);
+		assert_int_equal(dec.n[k], off.n[k]);
+	}
+	/* the first period's wake-ups follow no sleep of theirs (a starts awake; b and c sleep
+	 * from their start, under 1 ms before a's first resume): from the second on */
+	for (int i = 1; i < off.n[0]; i++) {
+		assert_int_equal(on.delta[0][i] - off.delta[0][i], 12000);
+		assert_int_equal(far.delta[0][i], off.delta[0][i]);
+		assert_true(dec.delta[0][i] - off.delta[0][i] >= 14860 &&
+			    dec.delta[0][i] - off.delta[0][i] <= 15000);
+	}
+	for (int i = 1; i < off.n[1]; i++) {
+		assert_int_equal(on.delta[1][i] - off.delta[1][i], 7000);
+		assert_int_equal(far.delta[1][i], off.delta[1][i]);
+	}
+}
+
+/*
+ * wake_cold's cost waits past a mutex's lock: a woken waiter tries the mutex first (glibc's
+ * path, in the recordings a bounced waiter blocks on it 6 us after a 33 ms sleep). Two CPUs by
+ * hand: `a` on CPU 0 locks m, broadcasts q, runs 50 us, unlocks m, sleeps on a 10 ms timer; `b`
+ * on CPU 1 waits on q under m. Woken, `b` tries m while `a` still holds it, sleeps on it, and is
+ * woken again by the unlock: two wake-ups of `b` a period. A cost of 100 us taken before the
+ * lock would have let `a` unlock first (one wake-up a period); taken after it, the two stay, as
+ * without the parameter.
+ */
+struct bounce_probe {
+	int wakeups_b;
+};
+
+static void bounce_fn(void *ctx, const struct sl_event *ev)
+{
+	struct bounce_probe *p = ctx;
+
+	if (ev->type == SL_EV_WAKEUP && ev->pid == 2)
+		p->wakeups_b++;
+}
+
+static int bounce_run(const char *json, const char *param)
+{
+	struct sl_config cfg;
+	struct sl_args a;
+	struct bounce_probe p = {0};
+	char err[2048], wl[256];
+
+	memset(&a, 0, sizeof(a));
+	snprintf(wl, sizeof(wl), "rt-app:file=%s", json);
+	a.cpus = "2";
+	a.duration = "95ms";
+	a.workloads[a.nworkloads++] = wl;
+	if (param)
+		a.params[a.nparams++] = param;
+	if (sl_config_build(&cfg, &a, err, sizeof(err)))
+		fail_msg("%s", err);
+	struct sl_sim *sim = sl_sim_new(&cfg);
+
+	assert_non_null(sim);
+	sl_sim_subscribe(sim, bounce_fn, &p);
+	assert_int_equal(sl_sim_run(sim), 0);
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+	return p.wakeups_b;
+}
+
+static void test_wake_cold_lock(void **state)
+{
+	char json[] = "/tmp/schedlab-test-cold-XXXXXX";
+	int fd = mkstemp(json);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int off, on;
+
+	(void)state;
+	assert_non_null(f);
+	fputs("{ \"tasks\" : {\n"
+	      " \"a\" : { \"cpus\" : [0], \"loop\" : -1,\n"
+	      "   \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 }, \"lock\" : \"m\",\n"
+	      "   \"broad\" : \"q\", \"run\" : 50, \"unlock\" : \"m\" },\n"
+	      " \"b\" : { \"cpus\" : [1], \"loop\" : -1, \"lock\" : \"m\",\n"
+	      "   \"wait\" : { \"ref\" : \"q\", \"mutex\" : \"m\" }, \"unlock\" : \"m\" } },\n"
+	      " \"global\" : { \"calibration\" : 15 } }\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	off = bounce_run(json, NULL);
+	on = bounce_run(json, "wake_cold=100us");
+	unlink(json);
+	assert_true(off >= 16);
+	assert_int_equal(on, off);
+}
+
 static void test_sib_idle_rate(void **state)
 {
 	struct sib_probe off = sib_run("2", "sib_idle_rate=0");
@@ -1746,6 +1927,8 @@ int main(void)
 		cmocka_unit_test(test_vcpu_pack_irq_move),
 		cmocka_unit_test(test_wake_ipi),
 		cmocka_unit_test(test_wake_tail),
+		cmocka_unit_test(test_wake_cold),
+		cmocka_unit_test(test_wake_cold_lock),
 		cmocka_unit_test(test_wake_enqueue_busy),
 		cmocka_unit_test(test_vcpu_util),
 		cmocka_unit_test(test_vcpu_pack_room),

@@ -654,6 +654,39 @@ static void ni_switch_flush(struct sl_sim *sim, int cpu)
 	sl_emit(sim, &mc->ni_switch);
 }
 
+/*
+ * The wake_cold parameters: on the measured guest a task's first step after a sleep of a
+ * millisecond or more is slow, its caches and TLB cold, the more so where its vCPU was idle
+ * for long (the host had the core): 10 us from a busy vCPU, 11-25 us after 0.1-10 ms of idle,
+ * where a task that slept under 1 ms goes on in 4 us (docs/validate.md, issue 28 step 20). At
+ * a switch-in the cost is set, to be run before the task's next step (task_prog.c); one not
+ * run yet (the task slept on a mutex first) stays unless a new one replaces it.
+ */
+static void wake_cold(struct sl_sim *sim, const struct sl_cpu *rq, struct sl_task *next,
+		      bool from_idle)
+{
+	const struct sl_params *mp = sl_machine_of(sim)->p;
+	struct sl_machine_task *mt = sl_mtask(next);
+	double cost;
+
+	if (!mp->wake_cold_ns || !mt->out_asleep)
+		return;
+	mt->out_asleep = false;
+	if (sim->now - mt->slept_at < mp->wake_cold_sleep_ns)
+		return;
+	cost = (double)mp->wake_cold_ns;
+	if (from_idle && sim->now > sl_mcpu(sim, rq->id)->idle_dev.enter_time) {
+		double idle_ms =
+			(double)(sim->now - sl_mcpu(sim, rq->id)->idle_dev.enter_time) / 1e6;
+		double more = (double)mp->wake_cold_idle_ns +
+			      (double)mp->wake_cold_idle_decade_ns * log10(idle_ms);
+
+		if (more > 0)
+			cost += more;
+	}
+	mt->cold_due = (u64)cost;
+}
+
 void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 {
 	struct sl_task *prev = rq->curr, *next;
@@ -673,6 +706,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 				     : prev->state == TS_UNINTERRUPTIBLE ? 'D'
 									 : 'S';
 			sl_mtask(prev)->slept_at = sim->now;
+			sl_mtask(prev)->out_asleep = true;
 			prev->sched_class->dequeue_task(sim, rq, prev, 1);
 		}
 		if (prev->sched_class->pre_schedule)
@@ -710,6 +744,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		sl_set_curr(sim, rq, next);
 		if (next) {
 			sl_mtask(next)->switched_in = sim->now;
+			wake_cold(sim, rq, next, !prev);
 			sl_mcpu(sim, rq->id)->ran_task = true;
 		}
 		/* the balance reads curr only as idle or not (balance.c first_idle_cpu): one task

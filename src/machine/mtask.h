@@ -50,6 +50,8 @@ struct sl_machine_task {
 	u64 slept_at;	       /* its last switch-out asleep (wake_preempt_short reads the sleep) */
 	u64 switched_in;       /* its last switch-in (wake_preempt_all reads a waker's run) */
 	u64 tail_due;	       /* wake_tail_unlock: a wake-up's tail, run at its next step */
+	u64 cold_due;	       /* wake_cold: its cold start, run at its next step */
+	bool out_asleep;       /* its last switch-out left it asleep (wake_cold) */
 	struct sl_timer timer; /* sleep / I/O completion */
 	/* wake_enqueue_busy: a wake-up called, its enqueue due at enqueue's expiry (machine.c) */
 	struct sl_timer enqueue;

@@ -483,6 +483,21 @@ const struct sl_param_desc sl_param_table[] = {
 	{"wake_preempt_short_down", P(wake_preempt_short_down), 0, SL_PARAM_COUNT0,
 	 "with wake_preempt_ratio: wake_preempt_down's rule for a wakee asleep under "
 	 "wake_preempt_sleep (0: wake_preempt_short's rate)"},
+	{"wake_cold", P(wake_cold_ns), 0, SL_PARAM_NS,
+	 "0: a woken task's first step costs nothing beyond the switch. Else the CPU it spends "
+	 "first, before its next step (a mutex's lock or unlock aside), after a sleep of "
+	 "wake_cold_sleep or more: its cache and TLB gone cold. The measured guest's threads that "
+	 "wake another first thing after a sleep do it 10 us after their switch-in from a busy "
+	 "vCPU, 11-25 us from one idle 0.1-10 ms, 4 us after a sleep under 1 ms "
+	 "(tools/wake_cold.py; docs/validate.md, issue 28 step 20)"},
+	{"wake_cold_idle", P(wake_cold_idle_ns), 0, SL_PARAM_NS,
+	 "with wake_cold: more where the task's CPU was idle before it ran, at 1 ms of idle (the "
+	 "host had the core meanwhile)"},
+	{"wake_cold_idle_decade", P(wake_cold_idle_decade_ns), 0, SL_PARAM_NS,
+	 "with wake_cold_idle: its growth per tenfold of the idle length (shrinks below 1 ms, "
+	 "never under 0)"},
+	{"wake_cold_sleep", P(wake_cold_sleep_ns), 1000000, SL_PARAM_NS,
+	 "with wake_cold: the least sleep after which a task starts cold"},
 	{"irq_wake_unprotected", P(irq_wake_unprotected), 0, SL_PARAM_FLAG,
 	 "0: the policy's wake-up check as the kernel's. 1: an interrupt's wake-up of a task kept "
 	 "on the interrupt's own CPU is checked without the running task's slice protection "

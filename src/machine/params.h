@@ -101,6 +101,11 @@ struct sl_params {
 	u64 wake_preempt_down;	   /* the wakee's ratio times the waker's or more */
 	u64 wake_preempt_short_up; /* the same two for a wakee asleep under wake_preempt_sleep */
 	u64 wake_preempt_short_down;
+	/* a task's first step after a sleep of wake_cold_sleep or more: its cold start (ns) */
+	u64 wake_cold_ns;
+	u64 wake_cold_idle_ns;	      /* more where its CPU was idle before it, at 1 ms of idle */
+	u64 wake_cold_idle_decade_ns; /* and per tenfold of that idle length */
+	u64 wake_cold_sleep_ns;
 	/* 1: a reschedule asked at a burst's end waits for the next real event (0: taken) */
 	u64 burst_quiet;
 	/* per 1000 interrupt wake-ups onto their busy CPU: the wakee runs first (0: the policy) */

@@ -802,6 +802,12 @@ static enum step step(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 		return STEP_STOP;
 	}
 	const struct sl_step *st = &sl_mtask(p)->prog->steps[sl_mtask(p)->pc];
+	/* wake_cold: the cold start runs first, past a mutex's lock or unlock (glibc's) */
+	if (sl_mtask(p)->cold_due && st->op != OP_LOCK && st->op != OP_UNLOCK) {
+		sl_add_run(p, sl_mtask(p)->cold_due);
+		sl_mtask(p)->cold_due = 0;
+		return STEP_NEXT;
+	}
 	/* wake_tail_unlock: a wake-up's tail runs after an unlock that follows it */
 	if (sl_mtask(p)->tail_due && st->op != OP_UNLOCK) {
 		sl_add_run(p, sl_mtask(p)->tail_due);
