@@ -1733,17 +1733,18 @@ static void cold_fn(void *ctx, const struct sl_event *ev)
 	}
 }
 
-static void cold_run(const char *json, const char *const *params, struct cold_probe *p)
+/* the rt-app file json run on cpus for duration with params (up to a NULL), fn seeing its events */
+static void rtapp_run(const char *json, const char *cpus, const char *duration,
+		      const char *const *params, sl_event_fn fn, void *ctx)
 {
 	struct sl_config cfg;
 	struct sl_args a;
 	char err[2048], wl[256];
 
 	memset(&a, 0, sizeof(a));
-	memset(p, 0, sizeof(*p));
 	snprintf(wl, sizeof(wl), "rt-app:file=%s", json);
-	a.cpus = "1";
-	a.duration = "105ms";
+	a.cpus = cpus;
+	a.duration = duration;
 	a.workloads[a.nworkloads++] = wl;
 	for (; *params; params++)
 		a.params[a.nparams++] = *params;
@@ -1752,29 +1753,42 @@ static void cold_run(const char *json, const char *const *params, struct cold_pr
 	struct sl_sim *sim = sl_sim_new(&cfg);
 
 	assert_non_null(sim);
-	sl_sim_subscribe(sim, cold_fn, p);
+	sl_sim_subscribe(sim, fn, ctx);
 	assert_int_equal(sl_sim_run(sim), 0);
 	sl_sim_free(sim);
 	sl_config_free(&cfg);
 }
 
+/* text written to a new temporary file, its name into path (a mkstemp template) */
+static void write_temp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void cold_run(const char *json, const char *const *params, struct cold_probe *p)
+{
+	memset(p, 0, sizeof(*p));
+	rtapp_run(json, "1", "105ms", params, cold_fn, p);
+}
+
 static void test_wake_cold(void **state)
 {
 	char json[] = "/tmp/schedlab-test-cold-XXXXXX";
-	int fd = mkstemp(json);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	struct cold_probe off, on, far, dec;
 
 	(void)state;
-	assert_non_null(f);
-	fputs("{ \"tasks\" : {\n"
-	      " \"a\" : { \"policy\" : \"SCHED_FIFO\", \"priority\" : 10, \"loop\" : -1,\n"
-	      "   \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 }, \"resume\" : \"b\" },\n"
-	      " \"b\" : { \"loop\" : -1, \"suspend\" : \"b\", \"resume\" : \"c\" },\n"
-	      " \"c\" : { \"loop\" : -1, \"suspend\" : \"c\" } },\n"
-	      " \"global\" : { \"calibration\" : 15 } }\n",
-	      f);
-	assert_int_equal(fclose(f), 0);
+	write_temp(json,
+		   "{ \"tasks\" : {\n"
+		   " \"a\" : { \"policy\" : \"SCHED_FIFO\", \"priority\" : 10, \"loop\" : -1,\n"
+		   "   \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 }, \"resume\" : \"b\" },\n"
+		   " \"b\" : { \"loop\" : -1, \"suspend\" : \"b\", \"resume\" : \"c\" },\n"
+		   " \"c\" : { \"loop\" : -1, \"suspend\" : \"c\" } },\n"
+		   " \"global\" : { \"calibration\" : 15 } }\n");
 	cold_run(json, (const char *[]){NULL}, &off);
 	cold_run(json, (const char *[]){"wake_cold=7us", "wake_cold_idle=5us", NULL}, &on);
 	cold_run(json,
@@ -1829,48 +1843,26 @@ static void bounce_fn(void *ctx, const struct sl_event *ev)
 
 static int bounce_run(const char *json, const char *param)
 {
-	struct sl_config cfg;
-	struct sl_args a;
 	struct bounce_probe p = {0};
-	char err[2048], wl[256];
 
-	memset(&a, 0, sizeof(a));
-	snprintf(wl, sizeof(wl), "rt-app:file=%s", json);
-	a.cpus = "2";
-	a.duration = "95ms";
-	a.workloads[a.nworkloads++] = wl;
-	if (param)
-		a.params[a.nparams++] = param;
-	if (sl_config_build(&cfg, &a, err, sizeof(err)))
-		fail_msg("%s", err);
-	struct sl_sim *sim = sl_sim_new(&cfg);
-
-	assert_non_null(sim);
-	sl_sim_subscribe(sim, bounce_fn, &p);
-	assert_int_equal(sl_sim_run(sim), 0);
-	sl_sim_free(sim);
-	sl_config_free(&cfg);
+	rtapp_run(json, "2", "95ms", (const char *[]){param, NULL}, bounce_fn, &p);
 	return p.wakeups_b;
 }
 
 static void test_wake_cold_lock(void **state)
 {
 	char json[] = "/tmp/schedlab-test-cold-XXXXXX";
-	int fd = mkstemp(json);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	int off, on;
 
 	(void)state;
-	assert_non_null(f);
-	fputs("{ \"tasks\" : {\n"
-	      " \"a\" : { \"cpus\" : [0], \"loop\" : -1,\n"
-	      "   \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 }, \"lock\" : \"m\",\n"
-	      "   \"broad\" : \"q\", \"run\" : 50, \"unlock\" : \"m\" },\n"
-	      " \"b\" : { \"cpus\" : [1], \"loop\" : -1, \"lock\" : \"m\",\n"
-	      "   \"wait\" : { \"ref\" : \"q\", \"mutex\" : \"m\" }, \"unlock\" : \"m\" } },\n"
-	      " \"global\" : { \"calibration\" : 15 } }\n",
-	      f);
-	assert_int_equal(fclose(f), 0);
+	write_temp(json,
+		   "{ \"tasks\" : {\n"
+		   " \"a\" : { \"cpus\" : [0], \"loop\" : -1,\n"
+		   "   \"timer\" : { \"ref\" : \"t\", \"period\" : 10000 }, \"lock\" : \"m\",\n"
+		   "   \"broad\" : \"q\", \"run\" : 50, \"unlock\" : \"m\" },\n"
+		   " \"b\" : { \"cpus\" : [1], \"loop\" : -1, \"lock\" : \"m\",\n"
+		   "   \"wait\" : { \"ref\" : \"q\", \"mutex\" : \"m\" }, \"unlock\" : \"m\" } },\n"
+		   " \"global\" : { \"calibration\" : 15 } }\n");
 	off = bounce_run(json, NULL);
 	on = bounce_run(json, "wake_cold=100us");
 	unlink(json);
