@@ -9,6 +9,13 @@ sw() {
 		"$3" "$4" "$1" "$2" "$3" "$4" "$5" "$6" "$7"
 }
 
+# wl CPU TIME COMM PID FLAGS EVENT WAKEE WPID TARGET: a sched_waking or sched_wakeup line, the
+# wakee at prio 120, written on CPU by COMM (PID) with the trace's FLAGS column
+wl() {
+	printf '%16s-%-7s [00%s] %s     %s: %s: comm=%s pid=%s prio=120 target_cpu=00%s\n' \
+		"$3" "$4" "$1" "$5" "$2" "$6" "$7" "$8" "$9"
+}
+
 # two_cpu_head: X (11), Z (13) and Q (14) each run on both CPUs; then, from 0.9004, CPU 0 runs
 # W (10) and CPU 1 Y (12), with X last on CPU 0, Z and Q last on CPU 1
 two_cpu_head() {

@@ -29,10 +29,6 @@
 set -eu
 . "$(dirname "$0")/pytool.sh"
 . "$(dirname "$0")/trace_fixture.sh"
-wl() { # CPU TIME COMM PID FLAGS WAKEE WPID: a sched_waking line
-	printf '%16s-%-7s [00%s] %s     %s: sched_waking: comm=%s pid=%s prio=120 target_cpu=00%s\n' \
-		"$3" "$4" "$1" "$5" "$2" "$6" "$7" "$1"
-}
 D=$T/set/r1/f
 mkdir -p "$D" "$T/cal"
 cat >"$D/f.json" <<'J'
@@ -47,32 +43,32 @@ J
 	sw 0 1.000000 W 10 S swapper/0 0
 	sw 1 1.000000 V 11 S swapper/1 0
 	sw 0 1.001000 swapper/0 0 R W 10
-	wl 0 1.001020 W 10 d..3. V 11
+	wl 0 1.001020 W 10 d..3. sched_waking V 11 0
 	sw 0 1.001030 W 10 S swapper/0 0
 	sw 0 1.011030 swapper/0 0 R W 10
-	wl 0 1.011058 W 10 d..3. V 11
+	wl 0 1.011058 W 10 d..3. sched_waking V 11 0
 	sw 0 1.011060 W 10 S swapper/0 0
 	sw 1 1.050000 swapper/1 0 R V 11
-	wl 1 1.050010 V 11 d..3. W 10
+	wl 1 1.050010 V 11 d..3. sched_waking W 10 1
 	sw 1 1.050020 V 11 S swapper/1 0
 	sw 0 1.111060 swapper/0 0 R W 10
-	wl 0 1.111096 W 10 d..3. V 11
+	wl 0 1.111096 W 10 d..3. sched_waking V 11 0
 	sw 0 1.111100 W 10 S X 13
-	wl 0 1.121100 X 13 d.h3. W 10
+	wl 0 1.121100 X 13 d.h3. sched_waking W 10 0
 	sw 0 1.121105 X 13 R+ W 10
-	wl 0 1.121107 W 10 d.h3. V 11
-	wl 0 1.121115 W 10 d..3. V 11
+	wl 0 1.121107 W 10 d.h3. sched_waking V 11 0
+	wl 0 1.121115 W 10 d..3. sched_waking V 11 0
 	sw 0 1.121120 W 10 S X 13
 	sw 0 1.121500 X 13 R+ W 10
-	wl 0 1.121510 W 10 d..3. V 11
+	wl 0 1.121510 W 10 d..3. sched_waking V 11 0
 	sw 0 1.121520 W 10 S X 13
 	sw 0 1.131520 X 13 S W 10
-	wl 0 1.131540 W 10 d..3. V 11
+	wl 0 1.131540 W 10 d..3. sched_waking V 11 0
 	sw 0 1.131550 W 10 S swapper/0 0
 	sw 0 1.141550 swapper/0 0 R W 10
 	sw 0 1.141560 W 10 S swapper/0 0
 	sw 0 1.141800 swapper/0 0 R W 10
-	wl 0 1.141810 W 10 d..3. V 11
+	wl 0 1.141810 W 10 d..3. sched_waking V 11 0
 	sw 0 1.141820 W 10 S swapper/0 0
 } >"$D/real.trace"
 printf 'cpus 2\nparam ctx_switch=2000ns\nparam cache_refill=500ns\nparam wake_tail=13000ns\n' >"$T/cal/machine.conf"

@@ -21,10 +21,6 @@
 set -eu
 . "$(dirname "$0")/pytool.sh"
 . "$(dirname "$0")/trace_fixture.sh"
-wl() { # CPU TIME COMM PID FLAGS EVENT WAKEE WPID TARGET: a sched_waking or sched_wakeup line
-	printf '%16s-%-7s [00%s] %s     %s: %s: comm=%s pid=%s prio=120 target_cpu=00%s\n' \
-		"$3" "$4" "$1" "$5" "$2" "$6" "$7" "$8" "$9"
-}
 {
 	two_cpu_head
 	wl 0 1.000000 W 10 d..3. sched_waking X 11 0
