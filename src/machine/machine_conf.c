@@ -75,6 +75,15 @@ static const char *const once_keys[] = {"cpus",
 					"background_pinned",
 					"background_phase_random"};
 
+/* val as a whole decimal number in [lo, hi] into *v: 0, or -1 (empty, other text, out of range) */
+static int whole_in(const char *val, long lo, long hi, long *v)
+{
+	char *end;
+
+	*v = strtol(val, &end, 10);
+	return !*val || *end || *v < lo || *v > hi ? -1 : 0;
+}
+
 int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
@@ -122,10 +131,9 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 			first[i] = n;
 		}
 		if (!strcmp(key, "cpus")) {
-			char *end;
-			long v = strtol(val, &end, 10);
+			long v;
 
-			if (*end || v < 1 || v > 4096) {
+			if (whole_in(val, 1, 4096, &v)) {
 				snprintf(err, errlen, "%s:%lu: cpus: expected 1 to 4096, got '%s'",
 					 path, n, val);
 				goto out;
@@ -148,10 +156,9 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 			snprintf(mc->disable[mc->ndisable++], sizeof(mc->disable[0]), "%s", val);
 		} else if (!strcmp(key, "background_rate") ||
 			   !strcmp(key, "background_long_rate")) {
-			char *end;
-			long v = strtol(val, &end, 10);
+			long v;
 
-			if (*end || v < 0 || v > 100000) {
+			if (whole_in(val, 0, 100000, &v)) {
 				snprintf(err, errlen,
 					 "%s:%lu: %s: expected 0 to 100000 wake-ups "
 					 "per "
@@ -182,10 +189,9 @@ int sl_machine_conf_read(struct sl_machine_conf *mc, const char *path, char *err
 			}
 			mc->bg.long_free = val[0] == '1';
 		} else if (!strcmp(key, "background_pinned")) {
-			char *end;
-			long v = strtol(val, &end, 10);
+			long v;
 
-			if (!*val || *end || v < 0 || v > 1000) {
+			if (whole_in(val, 0, 1000, &v)) {
 				snprintf(err, errlen,
 					 "%s:%lu: background_pinned: expected 0 to 1000 (per 1000 "
 					 "of "
