@@ -46,8 +46,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rtapp_json  # noqa: E402
 from cli_common import run  # noqa: E402
-from ftrace_lines import (IRQ_FLAGS, NoTrace, opener, parse, reason, switch,  # noqa: E402
-                          trace_of, uncommented)
+from ftrace_lines import WAKE as WAKE_LINE  # noqa: E402
+from ftrace_lines import IRQ_FLAGS, NoTrace, reason, records, switch, trace_of  # noqa: E402
 
 BLOCK = {"timer", "sleep", "suspend", "wait", "sync"}
 WAKE = {"resume", "signal", "broad"}
@@ -56,7 +56,6 @@ PASS = {"lock", "unlock"}
 NOT_EVENTS = {"loop", "priority", "cpus", "instance", "policy", "phases", "delay", "nice",
               "dl-runtime", "dl-period", "dl-deadline", "util_min", "util_max", "taskgroup",
               "numa_membind", "nodes_membind"}
-WAKING_COMM = re.compile(r"comm=(.*?) pid=(\d+) ")
 IDLE_BINS = (0.3, 3.0)  # ms: the medians' bins of the idle length
 
 
@@ -108,27 +107,26 @@ def read(d, names, sleep_ns):
     path = trace_of(d, ("real.trace.xz", "real.trace", "sim.trace"))
     rows = []
     out_at, slept, idle_at, fresh, curr = {}, {}, {}, {}, {}
-    with opener(path) as f:
-        for _, (comm, pid, cpu, flags, _, t, event, rest) in parse(uncommented(f)):
-            if event == "sched_switch":
-                s = switch(rest)
-                if not s:
-                    continue
-                prev, state, ncomm, nxt = s
-                fresh.pop(prev, None)
-                if prev:
-                    out_at[prev], slept[prev] = t, state[:1] in ("S", "D")
-                if not nxt:
-                    idle_at[cpu] = t
-                elif ncomm in names and slept.get(nxt) and t - out_at[nxt] >= sleep_ns:
-                    idle = (t - idle_at[cpu]) / 1e6 if not prev and cpu in idle_at else None
-                    fresh[nxt] = (t, ncomm, (t - out_at[nxt]) / 1e6, idle)
-                curr[cpu] = nxt
-            elif event == "sched_waking" and pid in fresh and curr.get(cpu) == pid and \
-                    flags[2:3] not in IRQ_FLAGS and WAKING_COMM.search(rest):
-                t0, name, sl, idle = fresh.pop(pid)
-                rows.append((name, "busy" if idle is None else "idle", sl, idle,
-                             (t - t0) / 1e3))
+    for _, pid, cpu, flags, _, t, event, rest in records(path):
+        if event == "sched_switch":
+            s = switch(rest)
+            if not s:
+                continue
+            prev, state, ncomm, nxt = s
+            fresh.pop(prev, None)
+            if prev:
+                out_at[prev], slept[prev] = t, state[:1] in ("S", "D")
+            if not nxt:
+                idle_at[cpu] = t
+            elif ncomm in names and slept.get(nxt) and t - out_at[nxt] >= sleep_ns:
+                idle = (t - idle_at[cpu]) / 1e6 if not prev and cpu in idle_at else None
+                fresh[nxt] = (t, ncomm, (t - out_at[nxt]) / 1e6, idle)
+            curr[cpu] = nxt
+        elif event == "sched_waking" and pid in fresh and curr.get(cpu) == pid and \
+                flags[2:3] not in IRQ_FLAGS and WAKE_LINE.search(rest):
+            t0, name, sl, idle = fresh.pop(pid)
+            rows.append((name, "busy" if idle is None else "idle", sl, idle,
+                         (t - t0) / 1e3))
     return path, rows
 
 
