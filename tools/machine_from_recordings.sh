@@ -29,8 +29,9 @@
 # Not here: the lines `schedlab calibrate` measures on the machine, the flags, wake_tail (a
 # reader of its own) and wake_cold, _idle, _idle_decade (tools/wake_cold.py, which reads whole
 # traces: a filtered one loses the switches to idle from foreign tasks, and the wake-ups of
-# threads whose 16-character names leave them "rt-app"). The recordings must be read as their readers were written: traces that
-# keep only the file's own tasks (validate_record_set.sh's default). A whole trace (FULL=1) is
+# threads whose 16-character names leave them "rt-app"). The recordings must be read as their
+# readers were written: traces that keep only the file's own tasks (validate_record_set.sh's
+# default). A whole trace (FULL=1) is
 # filtered first with -f (tools/trace_keep_file.sh on a temporary copy of each directory).
 # Usage: sh tools/machine_from_recordings.sh [-s schedlab] [-k NS] [-n US] [-f] DIR...
 #   DIR  a recorded `validate --out` directory (real.trace.xz or real.trace, NAME.json and the
