@@ -344,6 +344,18 @@ wpx() {
 wpx "--param wake_preempt_again=1000" 1600 2530 2630 "R+ S R+ "
 wpx "--param wake_preempt_all=1" 2600 2000 2100 ""
 wpx "--param wake_preempt_all=1 --param wake_preempt_window=500us" 2600 2000 2100 "R+ S "
+# - wake_preempt_all=1, wake_preempt_long_policy=1 (issue 28, step 21): the sleeper, asleep
+#   since 0, is 1.1 ms asleep at the broadcast (a long sleeper: wake_preempt_sleep is 1 ms), so
+#   EEVDF decides (R+ S, as at wake_preempt=0); the unlock's wake-up of the bounced sleeper
+#   (asleep 0 ns) is still the rates' alone: 0, the waker runs on (rows as at wake_preempt=0).
+#   With wake_preempt_sleep=2ms the 1.1 ms sleeper is a short one: the rate (0) decides alone,
+#   no switch at 1.1 ms. With wake_preempt_again=1000 the bounce's second half runs first
+#   again (R+ S R+, rows as at wake_preempt=1000).
+wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1" 2600 2000 2100 "R+ S "
+wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param wake_preempt_sleep=2ms" \
+	2600 2000 2100 ""
+wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param wake_preempt_again=1000" \
+	1600 2530 2630 "R+ S R+ "
 # wake_preempt_ratio (issue 28, step 8), the same file, wake_preempt=0, wake_preempt_all=1: at
 # the broadcast (1.1 ms) the waker has run 1000 us (100..1100) of a life that began 100 us
 # before, its utilization 1024 (1 - 2^(-1/32.768)) = 21.4, 21 on the machine's integer scale
@@ -523,6 +535,30 @@ iu() {
 }
 iu "" "0.002010000: prev_state=R+ "
 iu "--param irq_wake_unprotected=1" "0.000500000: prev_state=R+ "
+# wake_skip_delayed (tests/data/rtapp/skip_delayed.json), one CPU, 6.18, no switch costs: the
+# three start asleep at 0 (lag 0 each). "tick" (nice -19, weight 71755) wakes at 10 us, resumes
+# "out" (nice -19) at once, placed at V = tick's v with lag 0: equal deadlines, tick protected,
+# out waits. Tick runs 10 us more (its v + 142 ns: 10000 x 1024 / 71755), so at its sleep V is
+# the two's mean and tick's lag is -71 ns: ineligible, it stays queued, delayed (DELAY_DEQUEUE).
+# Out runs from 20 us; at 320 us (its v + 4281 ns, past tick's) it resumes "track" (nice -16,
+# weight 36291, lag 0: at V): out is no longer eligible, and of the eligible the earliest
+# deadline is the delayed tick's (its v at 10 us + 0.7 ms x 1024 / 71755 = + 9990 ns; track's V
+# + 19751 ns), so the pick returns tick and track does not preempt: it waits for out's 2000 us
+# run to end (2320 us; the burst's end reschedules). With wake_skip_delayed=1 the pick passes
+# over tick: track preempts at 320 us. Without DELAY_DEQUEUE tick leaves at its sleep, out is
+# alone (lag 0, eligible, protected) and track waits either way: the flag acts only through a
+# delayed entity.
+sd() {
+	# shellcheck disable=SC2086
+	run skip_delayed.json 1 --kernel 6.18 $1 --trace-out "$T/sd.txt"
+	got=$(awk '$5 == "sched_switch:" && /next_comm=track/ && $4 > "0.0001" {
+		printf "%s %s ", $4, $9 }' "$T/sd.txt")
+	[ "$got" = "$2" ] || fail "sd '$1': track's switch-in '$got', expected '$2'"
+}
+sd "" "0.002320000: prev_state=R+ "
+sd "--param wake_skip_delayed=1" "0.000320000: prev_state=R+ "
+sd "--sched-features NO_DELAY_DEQUEUE" "0.002320000: prev_state=R+ "
+sd "--sched-features NO_DELAY_DEQUEUE --param wake_skip_delayed=1" "0.002320000: prev_state=R+ "
 # tick_phase, the same file: hog's first tick comes at the grid's first boundary, 4 ms without
 # a phase, 1 ms with tick_phase=1ms or 5ms (modulo the 4 ms tick); the sleeper then sleeps from
 # there and preempts hog at its wake-up 1 ms later. tick_phase_random=1 draws the phase with

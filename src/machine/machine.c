@@ -1123,7 +1123,9 @@ static void wake_up_new_task(struct sl_sim *sim, struct sl_task *p, bool parent_
 	sl_vcpu_pack_runnable(sim, p);
 	p->sched_class->wake_up_new(sim, rq, p, parent_on_rq);
 	sl_emit(sim, &ev);
-	sl_check_preempt_curr(sim, rq, p, WF_FORK);
+	sl_check_preempt_curr(
+		sim, rq, p,
+		WF_FORK | (sl_machine_of(sim)->p->wake_skip_delayed ? WF_SKIP_DELAYED : 0));
 	task_woken(sim, rq, p);
 }
 

@@ -459,6 +459,14 @@ const struct sl_param_desc sl_param_table[] = {
 	 "check is left out, and a drawn wakee runs next even where the policy would not pick "
 	 "it yet (after the window, mainline's slice used up, the policy's check comes first "
 	 "and the rates apply where it does not preempt, as with 0)"},
+	{"wake_preempt_long_policy", P(wake_preempt_long_policy), 0, SL_PARAM_FLAG,
+	 "with wake_preempt_all: 0, the rates decide alone inside the window for every such "
+	 "wake-up. 1: only for a wakee asleep under wake_preempt_sleep and for a hand-off's "
+	 "second half (wake_preempt_again); a wakee asleep longer goes to the policy's check, and "
+	 "wake_preempt's rates (0: none) apply where it does not preempt. With wake_skip_delayed "
+	 "the policy's check gives the recorded pairs' rates (CodecLooper2 -> CodecLooper3 926 per "
+	 "mille against 797 recorded, CodecLooper1 -> CodecLooper2 65 against 136) where a pooled "
+	 "rate cannot (docs/validate.md, issue 28 step 21)"},
 	{"wake_preempt_window", P(wake_preempt_window_ns), 1400000, SL_PARAM_NS,
 	 "with wake_preempt_all: the waker's run since its switch-in under which the rates "
 	 "decide (1.4 ms: 6.18's base slice on 2 CPUs, the bound of calibrate --recordings' "
@@ -505,6 +513,13 @@ const struct sl_param_desc sl_param_table[] = {
 	 "under PREEMPT_SHORT; other policies have no such protection). The recordings let such a "
 	 "wakee preempt a task switched in under 250 us before as often as an older one "
 	 "(tools/irq_protect.py; docs/validate.md, 'A fresh task's protection')"},
+	{"wake_skip_delayed", P(wake_skip_delayed), 0, SL_PARAM_FLAG,
+	 "0: the policy's wake-up check as the kernel's source reads (EEVDF 6.18: its pick may "
+	 "return a delayed entity, a sleeper left queued by DELAY_DEQUEUE, and then the wakee "
+	 "does not preempt). 1: the check's pick passes over delayed entities, as the measured "
+	 "guest behaves: mp3-long's AudioOut, alone on its vCPU, lets AudioTrack run first at "
+	 "251 of 252 wake-ups, where the delayed AudioTick that woke AudioOut 300 us before "
+	 "holds the pick's earliest deadline (docs/validate.md, issue 28 step 21)"},
 	{"burst_quiet", P(burst_quiet), 0, SL_PARAM_FLAG,
 	 "0: the end of a task's CPU burst is a preemption point (the policy's accounting there "
 	 "may reschedule). 1: it is not: the burst's end is the task's own code going on (a run "

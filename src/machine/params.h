@@ -114,6 +114,8 @@ struct sl_params {
 	u64 irq_wake_preempt_up;
 	/* 1: an interrupt's wakee on its own CPU is checked without the runner's protection */
 	u64 irq_wake_unprotected;
+	u64 wake_skip_delayed;
+	u64 wake_preempt_long_policy;
 	u64 newidle_ratio; /* each CPU's NI_RANDOM ratio (of 1024) at the start (0: 512, boot's) */
 	/* a newidle balance that runs: its time to the examination of the other CPU's queue, and
 	 * from a pull to the pulled task's switch-in (0: none, the balance at one instant) */

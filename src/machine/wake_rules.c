@@ -58,16 +58,21 @@ static u64 irq_wake_preempt_rate(const struct sl_sim *sim, const struct sl_wake 
 
 /*
  * wake_preempt_all: the rates decide alone (the policy's own check is left out) for a wake-up
- * by the running task of its CPU, of its class, inside its first wake_preempt_window
+ * by the running task of its CPU, of its class, inside its first wake_preempt_window; with
+ * wake_preempt_long_policy, not for a wakee asleep wake_preempt_sleep or more (a hand-off's
+ * second half aside, which wake_preempt_again rates): those go to the policy's check
  */
 static bool wake_preempt_decides(const struct sl_sim *sim, const struct sl_wake *w)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
 	const struct sl_task *p = w->p, *waker = w->waker;
 
-	return mp->wake_preempt_all && waker && w->rq->curr == waker && !w->rq->need_resched &&
-	       p->sched_class == waker->sched_class && p->sched_class->wakee_first &&
-	       sim->now - sl_mtask(waker)->switched_in < mp->wake_preempt_window_ns;
+	if (!mp->wake_preempt_all || !waker || w->rq->curr != waker || w->rq->need_resched ||
+	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first ||
+	    sim->now - sl_mtask(waker)->switched_in >= mp->wake_preempt_window_ns)
+		return false;
+	return !mp->wake_preempt_long_policy || (w->again && mp->wake_preempt_again) ||
+	       sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns;
 }
 
 /* the policy's own check, where no rule decided alone */
@@ -77,13 +82,19 @@ static u64 policy_rate(const struct sl_sim *sim, const struct sl_wake *w)
 	return w->ruled || w->decides ? 0 : NO_DRAW;
 }
 
-/* irq_wake_unprotected: the wake flags of an interrupt's wake-up onto the interrupt's own CPU */
+/*
+ * The machine's flags on the policy's check: irq_wake_unprotected for an interrupt's wake-up
+ * onto the interrupt's own CPU, wake_skip_delayed for every wake-up
+ */
 static void policy_check(struct sl_sim *sim, struct sl_wake *w)
 {
+	const struct sl_params *mp = sl_machine_of(sim)->p;
 	int flags = w->wake_flags;
 
-	if (sl_machine_of(sim)->p->irq_wake_unprotected && !w->waker && w->rq->id == w->from)
+	if (mp->irq_wake_unprotected && !w->waker && w->rq->id == w->from)
 		flags |= WF_UNPROTECTED;
+	if (mp->wake_skip_delayed)
+		flags |= WF_SKIP_DELAYED;
 	sl_check_preempt_curr(sim, w->rq, w->p, flags);
 }
 

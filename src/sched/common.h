@@ -24,6 +24,9 @@ extern const u64 sl_prio_to_wmult[40];
 /* the machine's irq_wake_unprotected: the wake-up check ignores the slice protection of the
  * running task (EEVDF's PREEMPT_SHORT path); no kernel flag */
 #define WF_UNPROTECTED 0x100
+/* the machine's wake_skip_delayed: the wake-up check's pick passes over delayed entities (EEVDF
+ * 6.18's DELAY_DEQUEUE); no kernel flag */
+#define WF_SKIP_DELAYED 0x200
 
 /* sched_domain flags (the kernel's SD_* meanings; our own values). */
 #define SD_LOAD_BALANCE	       0x001

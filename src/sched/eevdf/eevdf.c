@@ -337,7 +337,7 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 {
 	struct sl_task *curr = rq->curr;
 	struct eevdf_rq *cfs = ee_rq_of(sim, rq);
-	struct sched_entity *se = &p->se, *cse;
+	struct sched_entity *se = &p->se, *cse, *pick;
 	bool cse_idle, pse_idle, pshort, unprot;
 
 	if (!curr) {
@@ -370,7 +370,11 @@ static void eevdf_check_preempt_curr(struct sl_sim *sim, struct sl_cpu *rq, stru
 	pshort = sched_feat(sim, F_PREEMPT_SHORT) && ee_se(se)->slice < ee_se(cse)->slice;
 	/* the machine's irq_wake_unprotected: the pick without curr's protection, as pshort's */
 	unprot = pshort || (wake_flags & WF_UNPROTECTED);
-	if (sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !unprot) == se) {
+	pick = sl_eevdf_pick_eevdf(sim, cfs, cfs->curr, !unprot);
+	/* the machine's wake_skip_delayed: a delayed entity does not stand in the wakee's way */
+	if (pick && pick->sched_delayed && (wake_flags & WF_SKIP_DELAYED))
+		pick = sl_eevdf_pick_runnable(cfs, !unprot);
+	if (pick == se) {
 		if (unprot)
 			sl_eevdf_cancel_protect_slice(cse);
 		sl_resched_cpu(sim, rq);

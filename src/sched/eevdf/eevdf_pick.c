@@ -161,6 +161,30 @@ struct sched_entity *sl_eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cf
 	return best ? best : sl_eevdf_first(cfs);
 }
 
+/*
+ * The machine's wake_skip_delayed (WF_SKIP_DELAYED): the pick above among the runnable entities
+ * only, a delayed one (asleep, left queued by DELAY_DEQUEUE) passed over; curr's protection
+ * counts as there, and curr wins only with a deadline strictly earlier. A scan of the queue,
+ * made only where the pick returned a delayed entity; of equal deadlines the one queued
+ * first, as the tree's leftmost.
+ */
+struct sched_entity *sl_eevdf_pick_runnable(struct eevdf_rq *cfs, bool protect)
+{
+	struct sched_entity *curr = cfs->curr, *best = NULL, *e;
+
+	if (curr && (!curr->on_rq || !sl_eevdf_entity_eligible(cfs, curr)))
+		curr = NULL;
+	if (curr && protect && sl_eevdf_protect_slice(curr))
+		return curr;
+	for (e = TAILQ_FIRST(&cfs->tasks); e; e = TAILQ_NEXT(e, group_node))
+		if (e != cfs->curr && !e->sched_delayed && sl_eevdf_entity_eligible(cfs, e) &&
+		    (!best || (s64)(ee_se(e)->deadline - ee_se(best)->deadline) <= 0))
+			best = e;
+	if (curr && (!best || (s64)(ee_se(curr)->deadline - ee_se(best)->deadline) < 0))
+		best = curr;
+	return best;
+}
+
 struct sched_entity *sl_eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
 					       struct sched_entity *curr)
 {
