@@ -53,6 +53,15 @@ grep -q "inside the window: wakee first 2 of 2 (1000 per 1000)" "$T/out" ||
 	fail "sleep: $(cat "$T/out")"
 "$PY" "$TOOLPY" "$T/w.trace" "$T/w.trace" >"$T/out" || fail "two: exit $?"
 grep -q "^all 2: inside the window: wakee first 2 of 2" "$T/out" || fail "two: $(cat "$T/out")"
+# --pairs: inside the window, by pair: W -> X first 1 of 1 (case 1; case 4 is after); with
+# --window 2000 case 4 is inside too (X first again: 2 of 2) and case 2 is W -> Y kept (0 of 1).
+"$PY" "$TOOLPY" --pairs "$T/w.trace" >"$T/out" || fail "pairs: exit $?"
+[ "$(sed -n '2,$p' "$T/out")" = "inside the window, by pair (all traces):
+  W -> X: wakee first 1 of 1 (1000 per 1000)" ] || fail "pairs: $(cat "$T/out")"
+"$PY" "$TOOLPY" --pairs --window 2000 "$T/w.trace" >"$T/out" || fail "pairs window: exit $?"
+[ "$(sed -n '2,$p' "$T/out")" = "inside the window, by pair (all traces):
+  W -> X: wakee first 2 of 2 (1000 per 1000)
+  W -> Y: wakee first 0 of 1 (0 per 1000)" ] || fail "pairs window: $(cat "$T/out")"
 tool_error "$T/none.trace" none.trace
 tool_cut_xz "$T/w.trace"
 printf '# tracer: nop\n' >"$T/empty.trace"

@@ -14,9 +14,12 @@ seen switched out and slept --sleep us (1000) or more, and no other such wake-up
 is still waiting for the waker's switch. The wakee ran first when the waker's next switch is a
 preemption (R) to it; otherwise the waker went on (a preemption to another task, or a sleep).
 
-Usage: wake_first.py [--window US] [--sleep US] TRACE...
+Usage: wake_first.py [--window US] [--sleep US] [--pairs] TRACE...
   (defaults 1400 and 1000) prints per trace and pooled: inside the window, after it: the wakee
   first, of the counted wake-ups (per 1000)
+  --pairs   then, pooled, inside the window, per pair (the waker's and the wakee's comm, the
+            latest seen before the wake-up), the most counted first: a rate the policy's
+            check gives pair by pair, where a pooled rate cannot (docs/validate.md, step 21)
 Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is counted.
 """
 import collections
@@ -25,21 +28,25 @@ import sys
 from ftrace_lines import WAKE, reason, records, switch
 
 
-def count(path, window_ns, sleep_ns):
-    """{('inside' | 'after', 'first' | 'kept'): n} of one trace"""
+def count(path, window_ns, sleep_ns, pairs=None):
+    """{('inside' | 'after', 'first' | 'kept'): n} of one trace; pairs, a Counter, gets
+    {(waker comm, wakee comm, 'first' | 'kept'): n} inside the window"""
     c = collections.Counter()
-    cur, in_at, out_at, pend = {}, {}, {}, {}
+    cur, in_at, out_at, pend, comm = {}, {}, {}, {}, {}
     for _, pid, cpu, _, _, t, event, rest in records(path):
         if event == "sched_switch":
             s = switch(rest)
             if not s:
                 continue
             prev, state, _, nxt = s
+            comm[nxt] = s[2]
             if cpu in pend:
-                waker, wakee, when = pend.pop(cpu)
+                waker, wakee, when, names = pend.pop(cpu)
                 if waker == prev:
                     first = state.startswith("R") and nxt == wakee
                     c[(when, "first" if first else "kept")] += 1
+                    if pairs is not None and when == "inside":
+                        pairs[names + ("first" if first else "kept",)] += 1
             out_at[prev] = t
             cur[cpu], in_at[cpu] = nxt, t
         elif event == "sched_wakeup":
@@ -47,10 +54,12 @@ def count(path, window_ns, sleep_ns):
             if not w:
                 continue
             wakee, target = int(w.group(2)), int(w.group(4))
+            comm[wakee] = w.group(1)
             if (target != cpu or not pid or cur.get(cpu) != pid or wakee == pid
                     or wakee not in out_at or cpu in pend or t - out_at[wakee] < sleep_ns):
                 continue
-            pend[cpu] = (pid, wakee, "inside" if t - in_at[cpu] < window_ns else "after")
+            pend[cpu] = (pid, wakee, "inside" if t - in_at[cpu] < window_ns else "after",
+                         (comm.get(pid, "?"), comm[wakee]))
     return c
 
 
@@ -68,7 +77,8 @@ def main(argv):
     window_us, sleep_us = 1400, 1000
     files = []
     i = 0
-    usage = "usage: wake_first.py [--window US] [--sleep US] TRACE...\n"
+    usage = "usage: wake_first.py [--window US] [--sleep US] [--pairs] TRACE...\n"
+    pairs = None
     while i < len(argv):
         if argv[i] in ("--window", "--sleep"):
             try:
@@ -84,6 +94,9 @@ def main(argv):
             else:
                 sleep_us = v
             i += 2
+        elif argv[i] == "--pairs":
+            pairs = collections.Counter()
+            i += 1
         elif argv[i].startswith("-"):
             sys.stderr.write("wake_first.py: unknown option %s\n%s" % (argv[i], usage))
             return 2
@@ -96,7 +109,7 @@ def main(argv):
     pooled = collections.Counter()
     for path in files:
         try:
-            c = count(path, window_us * 1000, sleep_us * 1000)
+            c = count(path, window_us * 1000, sleep_us * 1000, pairs)
         except (OSError, EOFError, ValueError) as e:  # lzma.LZMAError is an OSError
             sys.stderr.write("wake_first.py: %s: %s\n" % (path, reason(path, e)))
             return 2
@@ -107,6 +120,15 @@ def main(argv):
         return 2
     if len(files) > 1:
         line("all %d" % len(files), pooled)
+    if pairs is not None:
+        n = collections.Counter()
+        for (a, b, _), k in pairs.items():
+            n[(a, b)] += k
+        print("inside the window, by pair (all traces):")
+        for (a, b), k in sorted(n.items(), key=lambda x: (-x[1], x[0])):
+            f = pairs[(a, b, "first")]
+            print("  %s -> %s: wakee first %d of %d (%d per 1000)"
+                  % (a, b, f, k, (f * 1000 + k // 2) // k))
     return 0
 
 
