@@ -18,7 +18,10 @@
 #   wake_preempt                 tools/wake_preempt_pairs.py --no-again, the row "neither"
 #                                (neither utilization 8 times the other's)
 #   wake_preempt_ratio, _up, _down  the same table's bound (8, not measured: the rates are read
-#                                at it) and its two other rows
+#                                at it) and its two other rows (these four are the long
+#                                sleepers' rates, which machines/fc-2vcpu-r32 leaves out: there
+#                                the policy's check decides, wake_preempt_long_policy; printed
+#                                for reading and for r28 to r31's form)
 #   wake_preempt_short           wake_preempt_pairs.py --short --no-again, all counted
 #   wake_preempt_again           wake_preempt_pairs.py --again, all counted
 #   ipi_busy, vcpu_pack_wait     tools/wake_situations.py (the real median; "as high" moved)
