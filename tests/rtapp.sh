@@ -526,15 +526,17 @@ iw "--param irq_wake_preempt_up=1" "$IW_AT"
 # 2010 us, where the burst's end reschedules: short in at 2010 us); with irq_wake_unprotected=1
 # the check's pick leaves the protection out, takes short's earlier deadline and short preempts at
 # 500 us (it runs 100 us and exits, 30 us, at 630).
-iu() {
+# switched_in FILE TASK 'OPTIONS' EXPECTED: FILE on one CPU under 6.18; TASK's switch-ins after
+# 100 us, each as its time and the previous task's state
+switched_in() {
 	# shellcheck disable=SC2086
-	run irq_unprot.json 1 --kernel 6.18 $1 --trace-out "$T/iu.txt"
-	got=$(awk '$5 == "sched_switch:" && /next_comm=short/ && $4 > "0.0001" {
-		printf "%s %s ", $4, $9 }' "$T/iu.txt")
-	[ "$got" = "$2" ] || fail "iu '$1': short's switch-in '$got', expected '$2'"
+	run "$1" 1 --kernel 6.18 $3 --trace-out "$T/si.txt"
+	got=$(awk -v t="next_comm=$2" '$5 == "sched_switch:" && index($0, t) && $4 > "0.0001" {
+		printf "%s %s ", $4, $9 }' "$T/si.txt")
+	[ "$got" = "$4" ] || fail "$1 '$3': $2's switch-in '$got', expected '$4'"
 }
-iu "" "0.002010000: prev_state=R+ "
-iu "--param irq_wake_unprotected=1" "0.000500000: prev_state=R+ "
+switched_in irq_unprot.json short "" "0.002010000: prev_state=R+ "
+switched_in irq_unprot.json short "--param irq_wake_unprotected=1" "0.000500000: prev_state=R+ "
 # wake_skip_delayed (tests/data/rtapp/skip_delayed.json), one CPU, 6.18, no switch costs: the
 # three start asleep at 0 (lag 0 each). "tick" (nice -19, weight 71755) wakes at 10 us, resumes
 # "out" (nice -19) at once, placed at V = tick's v with lag 0: equal deadlines, tick protected,
@@ -548,13 +550,7 @@ iu "--param irq_wake_unprotected=1" "0.000500000: prev_state=R+ "
 # over tick: track preempts at 320 us. Without DELAY_DEQUEUE tick leaves at its sleep, out is
 # alone (lag 0, eligible, protected) and track waits either way: the flag acts only through a
 # delayed entity.
-sd() {
-	# shellcheck disable=SC2086
-	run skip_delayed.json 1 --kernel 6.18 $1 --trace-out "$T/sd.txt"
-	got=$(awk '$5 == "sched_switch:" && /next_comm=track/ && $4 > "0.0001" {
-		printf "%s %s ", $4, $9 }' "$T/sd.txt")
-	[ "$got" = "$2" ] || fail "sd '$1': track's switch-in '$got', expected '$2'"
-}
+sd() { switched_in skip_delayed.json track "$1" "$2"; }
 sd "" "0.002320000: prev_state=R+ "
 sd "--param wake_skip_delayed=1" "0.000320000: prev_state=R+ "
 sd "--sched-features NO_DELAY_DEQUEUE" "0.002320000: prev_state=R+ "
