@@ -38,8 +38,8 @@ def count(path, window_ns, sleep_ns, pairs=None):
             s = switch(rest)
             if not s:
                 continue
-            prev, state, _, nxt = s
-            comm[nxt] = s[2]
+            prev, state, name, nxt = s
+            comm[nxt] = name
             if cpu in pend:
                 waker, wakee, when, names = pend.pop(cpu)
                 if waker == prev:

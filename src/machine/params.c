@@ -464,9 +464,10 @@ const struct sl_param_desc sl_param_table[] = {
 	 "wake-up. 1: only for a wakee asleep under wake_preempt_sleep and for a hand-off's "
 	 "second half (wake_preempt_again); a wakee asleep longer goes to the policy's check, and "
 	 "wake_preempt's rates (0: none) apply where it does not preempt. With wake_skip_delayed "
-	 "the policy's check gives the recorded pairs' rates (CodecLooper2 -> CodecLooper3 926 per "
-	 "mille against 797 recorded, CodecLooper1 -> CodecLooper2 65 against 136) where a pooled "
-	 "rate cannot (docs/validate.md, issue 28 step 21)"},
+	 "the policy's check gives the recorded pairs' rates (CodecLooper2 -> CodecLooper3 893 per "
+	 "mille against 797 recorded, CodecLooper1 -> CodecLooper2 76 against 136; "
+	 "tools/wake_first.py --pairs) where a pooled rate cannot (docs/validate.md, issue 28 step "
+	 "21)"},
 	{"wake_preempt_window", P(wake_preempt_window_ns), 1400000, SL_PARAM_NS,
 	 "with wake_preempt_all: the waker's run since its switch-in under which the rates "
 	 "decide (1.4 ms: 6.18's base slice on 2 CPUs, the bound of calibrate --recordings' "

@@ -114,7 +114,9 @@ struct sl_params {
 	u64 irq_wake_preempt_up;
 	/* 1: an interrupt's wakee on its own CPU is checked without the runner's protection */
 	u64 irq_wake_unprotected;
+	/* 1: the wake-up check's pick passes over delayed entities (EEVDF's DELAY_DEQUEUE) */
 	u64 wake_skip_delayed;
+	/* 1: inside wake_preempt_all's window a long sleeper's wake-up is the policy's check's */
 	u64 wake_preempt_long_policy;
 	u64 newidle_ratio; /* each CPU's NI_RANDOM ratio (of 1024) at the start (0: 512, boot's) */
 	/* a newidle balance that runs: its time to the examination of the other CPU's queue, and

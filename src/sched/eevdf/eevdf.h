@@ -188,9 +188,10 @@ void sl_eevdf_cancel_protect_slice(struct sched_entity *se);
 void sl_eevdf_place_entity(struct sl_sim *sim, struct eevdf_rq *cfs, struct sched_entity *se,
 			   int flags);
 /* __pick_eevdf: curr is the running entity (in the tree or not, or NULL) */
-struct sched_entity *sl_eevdf_pick_runnable(struct eevdf_rq *cfs, bool protect);
 struct sched_entity *sl_eevdf_pick_eevdf(struct sl_sim *sim, struct eevdf_rq *cfs,
 					 struct sched_entity *curr, bool protect);
+/* the same among the runnable entities only (the machine's wake_skip_delayed) */
+struct sched_entity *sl_eevdf_pick_runnable(struct eevdf_rq *cfs, bool protect);
 struct sched_entity *sl_eevdf_pick_next_entity(struct sl_sim *sim, struct eevdf_rq *cfs,
 					       struct sched_entity *curr);
 
