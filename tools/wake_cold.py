@@ -47,7 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rtapp_json  # noqa: E402
 from cli_common import run  # noqa: E402
 from ftrace_lines import WAKE as WAKE_LINE  # noqa: E402
-from ftrace_lines import IRQ_FLAGS, NoTrace, reason, records, switch, trace_of  # noqa: E402
+from ftrace_lines import NoTrace, reason, records, sched_lines, task_waking, trace_of  # noqa: E402
 
 BLOCK = {"timer", "sleep", "suspend", "wait", "sync"}
 WAKE = {"resume", "signal", "broad"}
@@ -106,12 +106,9 @@ def read(d, names, sleep_ns):
     """the rows of directory d: (task, 'idle' or 'busy', sleep ms, idle ms or None, d us)"""
     path = trace_of(d, ("real.trace.xz", "real.trace", "sim.trace"))
     rows = []
-    out_at, slept, idle_at, fresh, curr = {}, {}, {}, {}, {}
-    for _, pid, cpu, flags, _, t, event, rest in records(path):
-        if event == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    out_at, slept, idle_at, fresh, curr, mark = {}, {}, {}, {}, {}, {}
+    for (_, pid, cpu, flags, ts, t, event, rest), s in sched_lines(records(path), mark):
+        if s:
             prev, state, ncomm, nxt = s
             fresh.pop(prev, None)
             if prev:
@@ -122,8 +119,8 @@ def read(d, names, sleep_ns):
                 idle = (t - idle_at[cpu]) / 1e6 if not prev and cpu in idle_at else None
                 fresh[nxt] = (t, ncomm, (t - out_at[nxt]) / 1e6, idle)
             curr[cpu] = nxt
-        elif event == "sched_waking" and pid in fresh and curr.get(cpu) == pid and \
-                flags[2:3] not in IRQ_FLAGS and WAKE_LINE.search(rest):
+        elif event == "sched_waking" and pid in fresh and \
+                task_waking(flags, ts, pid, cpu, mark, curr) and WAKE_LINE.search(rest):
             t0, name, sl, idle = fresh.pop(pid)
             rows.append((name, "busy" if idle is None else "idle", sl, idle,
                          (t - t0) / 1e3))
