@@ -11,6 +11,10 @@
 #    by it: after, first.
 # 5. An interrupt (the idle task's line) wakes Z onto CPU 1: not a task's wake-up.
 # 6. W wakes Z onto CPU 1 (another CPU): not counted.
+# 7. Two interrupts' wake-ups of Y onto CPU 0 while W runs there, written in W's name: one with
+#    the hardirq flag (d.h3.), one at the timestamp of an hrtimer_expire_entry line on CPU 0 (as
+#    the model writes a timer's): neither is W's (ftrace_lines.task_waking); counted, case 2
+#    would find one pending and W's sleep to Y would be kept here, not at case 2.
 # So inside 1 of 1 (1000), after 1 of 2 (500). --window 2000: cases 2 and 4 are inside: 2 of 3
 # (667), none after. --sleep 100: case 3 counts (inside, Y first): inside 2 of 2.
 set -eu
@@ -30,6 +34,9 @@ wk() {
 	wk 0 1.000500 W 10 X 11 0
 	sw 0 1.000510 W 10 R+ X 11
 	sw 0 1.000600 X 11 S W 10
+	printf '%16s-%-7s [000] d.h3.     1.000700: sched_wakeup: comm=Y pid=12 prio=120 target_cpu=000\n' W 10
+	printf '%16s-%-7s [000] d.h1.     1.000800: hrtimer_expire_entry: hrtimer=1 function=hrtimer_wakeup now=1\n' W 10
+	wk 0 1.000800 W 10 Y 12 0
 	wk 0 1.002100 W 10 Y 12 0
 	sw 0 1.002200 W 10 S Y 12
 	sw 0 1.002300 Y 12 S W 10

@@ -9,7 +9,8 @@ checks first and the rates are drawn where it did not preempt. `schedlab calibra
 --recordings` and tools/wake_preempt_pairs.py read the need_resched flag of sched_wakeup, which
 the model's traces do not write; this reads what both write: the waker's next sched_switch on
 that CPU. A wake-up is counted when the line's task is the one running on its CPU (a task's
-wake-up, not an interrupt's), the wakee goes to that same CPU (sched_wakeup's target_cpu), was
+wake-up, not an interrupt's: no interrupt flag and no interrupt entry line on that CPU at the
+same timestamp, as the model marks a timer's; ftrace_lines.task_waking), the wakee goes to that same CPU (sched_wakeup's target_cpu), was
 seen switched out and slept --sleep us (1000) or more, and no other such wake-up on that CPU
 is still waiting for the waker's switch. The wakee ran first when the waker's next switch is a
 preemption (R) to it; otherwise the waker went on (a preemption to another task, or a sleep).
@@ -25,19 +26,16 @@ Exit 2 on a file that cannot be read, on a bad option, or when no wake-up is cou
 import collections
 import sys
 
-from ftrace_lines import WAKE, reason, records, switch
+from ftrace_lines import WAKE, reason, records, sched_lines, task_waking
 
 
 def count(path, window_ns, sleep_ns, pairs=None):
     """{('inside' | 'after', 'first' | 'kept'): n} of one trace; pairs, a Counter, gets
     {(waker comm, wakee comm, 'first' | 'kept'): n} inside the window"""
     c = collections.Counter()
-    cur, in_at, out_at, pend, comm = {}, {}, {}, {}, {}
-    for _, pid, cpu, _, _, t, event, rest in records(path):
-        if event == "sched_switch":
-            s = switch(rest)
-            if not s:
-                continue
+    cur, in_at, out_at, pend, comm, mark = {}, {}, {}, {}, {}, {}
+    for (_, pid, cpu, flags, ts, t, event, rest), s in sched_lines(records(path), mark):
+        if s:
             prev, state, name, nxt = s
             comm[nxt] = name
             if cpu in pend:
@@ -55,7 +53,7 @@ def count(path, window_ns, sleep_ns, pairs=None):
                 continue
             wakee, target = int(w.group(2)), int(w.group(4))
             comm[wakee] = w.group(1)
-            if (target != cpu or not pid or cur.get(cpu) != pid or wakee == pid
+            if (target != cpu or not task_waking(flags, ts, pid, cpu, mark, cur) or wakee == pid
                     or wakee not in out_at or cpu in pend or t - out_at[wakee] < sleep_ns):
                 continue
             pend[cpu] = (pid, wakee, "inside" if t - in_at[cpu] < window_ns else "after",

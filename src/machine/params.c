@@ -465,7 +465,7 @@ const struct sl_param_desc sl_param_table[] = {
 	 "second half (wake_preempt_again); a wakee asleep longer goes to the policy's check, and "
 	 "wake_preempt's rates (0: none) apply where it does not preempt. With wake_skip_delayed "
 	 "the policy's check gives the recorded pairs' rates (CodecLooper2 -> CodecLooper3 893 per "
-	 "mille against 797 recorded, CodecLooper1 -> CodecLooper2 76 against 136; "
+	 "mille against 797 recorded, CodecLooper1 -> CodecLooper2 77 against 135; "
 	 "tools/wake_first.py --pairs) where a pooled rate cannot (docs/validate.md, issue 28 step "
 	 "21)"},
 	{"wake_preempt_window", P(wake_preempt_window_ns), 1400000, SL_PARAM_NS,
