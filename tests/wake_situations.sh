@@ -144,10 +144,62 @@ TR
 "$PY" "$TOOLPY" "$T/queued.trace" >"$T/out" || fail "queued: exit $?"
 grep -v ' 1.000200: ' "$T/queued.trace" >"$T/stuck.trace"
 "$PY" "$TOOLPY" "$T/stuck.trace" >"$T/out2" || fail "stuck: exit $?"
-grep -q '^task last A A alone  B idle  *2\.0  *50$' "$T/out2" && ! grep -q 'queued' "$T/out2" ||
+grep -q '^task last A A alone  B idle  *2\.0  *50$' "$T/out2" && ! grep -q '^task last A A queued' "$T/out2" ||
 	fail "stuck: $(cat "$T/out2")"
 grep -q '^task last A A queued B idle  *2\.0  *50$' "$T/out" &&
 	grep -q '^param vcpu_pack_queued=500$' "$T/out" || fail "queued: $(cat "$T/out")"
+
+# The join count (join.trace): after the same start Q is preempted by Y on CPU 1 and waits
+# there. W, alone on CPU 0, wakes Z (last on CPU 1, which runs Y with Q waiting): Z goes to CPU
+# 0 (onto A) and runs. Q runs at last at 1.0002. By hand: 1 of 1 onto A (1000 per mille); the
+# wait counts none (Z was last on B). In wait.trace nothing waits on B: its "(B alone)" line
+# is its whole count, as high 1 of 1, lower 0 of 1; in queued.trace X's two wake-ups with Q
+# (prio 120, as high as X) waiting on A: as high 1 of 2 stayed, lower 0 of 0.
+{
+	cat "$T/head"
+	sw 1 0.950000 Y 12 R+ Q 14
+	sw 1 0.950100 Q 14 R+ Y 12
+	cat <<'TR'
+               W-10      [000] d..3.     1.000000: sched_waking: comm=Z pid=13 prio=120 target_cpu=001
+               W-10      [000] d..4.     1.000001: sched_wakeup: comm=Z pid=13 prio=120 target_cpu=000
+TR
+	sw 0 1.000010 W 10 R+ Z 13
+	sw 1 1.000200 Y 12 S Q 14
+} >"$T/join.trace"
+"$PY" "$TOOLPY" "$T/join.trace" >"$T/out" || fail "join: exit $?"
+grep -q '^  real  1 of 1 (1000 per mille)$' "$T/out" &&
+	grep -q '^  real  as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" || fail "join: $(cat "$T/out")"
+grep -v ' 1.000200: ' "$T/join.trace" >"$T/join2.trace"
+"$PY" "$TOOLPY" "$T/join2.trace" >"$T/out" || fail "join2: exit $?"
+grep -q '^  real  0 of 0$' "$T/out" || fail "join, Q lost: $(cat "$T/out")"
+"$PY" "$TOOLPY" "$T/wait.trace" >"$T/out" || fail "wait alone: exit $?"
+grep -q '^  real  (B alone) as high: 1 of 1  lower: 0 of 1  none: 0 of 0$' "$T/out" ||
+	fail "wait alone: $(cat "$T/out")"
+# waitb.trace: wait.trace's second wake-up with V (15) waiting on B too (preempted by Y):
+# counted as high 1 of 1 moved, and not in the "(B alone)" line (0 of 0)
+{
+	cat "$T/head"
+	sw 0 0.950000 W 10 R+ Q 14
+	sw 0 0.950100 Q 14 R+ W 10
+	sw 1 0.950000 Y 12 R+ V 15
+	sw 1 0.950100 V 15 R+ Y 12
+	cat <<'TR'
+               W-10      [000] d..3.     1.000100: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000101: sched_wakeup: comm=X pid=11 prio=120 target_cpu=001
+TR
+	sw 1 1.000130 Y 12 R+ X 11
+	sw 0 1.000200 W 10 S Q 14
+	sw 1 1.000200 X 11 S V 15
+} >"$T/waitb.trace"
+"$PY" "$TOOLPY" "$T/waitb.trace" >"$T/out" || fail "waitb: exit $?"
+grep -q '^  real  as high: 1 of 1  lower: 0 of 0  none: 0 of 0$' "$T/out" &&
+	grep -q '^  real  (B alone) as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" ||
+	fail "waitb: $(cat "$T/out")"
+"$PY" "$TOOLPY" "$T/queued.trace" >"$T/out" || fail "queued by: exit $?"
+grep -q '^  real  as high: 1 of 2  lower: 0 of 0$' "$T/out" || fail "queued by: $(cat "$T/out")"
+"$PY" "$TOOLPY" --json "$T/join.trace" >"$T/out" || fail "join --json: exit $?"
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["join"]["real"] == [1, 1] and d["queued"]["real"]["as high"] == [0, 0], d' "$T/out" ||
+	fail "join --json: $(cat "$T/out")"
 
 tool_error "$T/head" "no wake-up"
 sed 's/\[001\]/[002]/' "$T/real.trace" >"$T/three.trace"

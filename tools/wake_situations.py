@@ -44,7 +44,11 @@ ones, how many moved, `param vcpu_pack_wait_lower=N`, of 1000 "lower" ones, and
 `param vcpu_pack_wait_none=N`, of 1000 with none waiting (the waker alone on A). And
 `param vcpu_pack_queued=N`: of 1000 wake-ups by a task of a task last on its CPU A, others
 waiting on A and B idle (nothing running or waiting there: the rule's own condition), how many
-stayed on A.
+stayed on A. Two more counts (issue 28 step 22, no machine parameter reads them): vcpu_pack_wait's
+classes again where nothing waits on B ("(B alone)": B's task runs alone there), and the join
+case: a wake-up by a task alone on A of a task last on B while B runs a task with others waiting
+there, how many went onto A (mainline, finding no idle CPU, leaves it on B); and vcpu_pack_queued's
+wake-ups by the tasks waiting on A (as high as the wakee or only lower ones), how many stayed.
 With --newidle, instead: the moments a CPU goes idle (its task blocks, nothing waits on it)
 while the other CPU has at least one task waiting (runnable, not running), by the CPU's avg_idle
 estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
@@ -89,6 +93,9 @@ def analyse(path, names, timed=False, skip=None):
     remote = []
     prio = {}  # pid -> its last traced prio
     waits = []  # (pid, class of the tasks waiting on A, moved to B) of vcpu_pack_wait's case
+    joins = []  # (pid, onto A) of the join case (below)
+    alone = []  # (pid, class, moved to B) of vcpu_pack_wait's case with B's task alone
+    queued_by = []  # (pid, class of the tasks waiting on A, stayed) of vcpu_pack_queued's case
     seen_to = last_named(path)
     trace = sched_lines(records(path, max_cpu=1), mark)
     for (tcomm, tpid, cpu, flags, ts, now, ev, rest), s in trace:
@@ -139,8 +146,19 @@ def analyse(path, names, timed=False, skip=None):
                 wq = [prio.get(q, 120) for q, c in live.items() if c == a]
                 wcls = ("none" if not wq else
                         "as high" if min(wq) <= prio[pid] else "lower")
+            # the join case: the waker alone on A, the wakee last on B, which runs a task with
+            # others waiting there
+            join = (sit[:3] == ("task", "B", "alone") and curr.get(b, 0) != 0 and
+                    any(c == b for c in live.values()))
+            # vcpu_pack_wait's case with B's task alone there (nothing waiting on B)
+            if wcls and not any(c == b for c in live.values()):
+                join = wcls
+            # vcpu_pack_queued's case, by the tasks waiting on A
+            if sit == ("task", "A", "queued", "idle"):
+                wq = [prio.get(q, 120) for q, c in live.items() if c == a]
+                join = "queued " + ("as high" if min(wq) <= prio[pid] else "lower")
             pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), now, curr.get(b, 0),
-                         wcls)
+                         wcls, join)
         elif ev in ("sched_wakeup", "sched_wakeup_new"):
             s = WAKE.search(rest)
             if not s:
@@ -157,13 +175,22 @@ def analyse(path, names, timed=False, skip=None):
                     waiting[pid] = (w[3], tgt, w[4])
                 if w[5]:
                     waits.append((pid, w[5], tgt != w[0], w[3]))
+                if w[6] is True:
+                    joins.append((pid, tgt == w[0]))
+                elif w[6] and w[6].startswith("queued "):
+                    queued_by.append((pid, w[6][7:], tgt == w[0]))
+                elif w[6]:
+                    alone.append((pid, w[6], tgt != w[0]))
     rows = []
     for pid, sit, waker, on_a in out:
         if counted(pid, comm, seen, names):
             rows.append((sit, waker, comm[pid], on_a))
     return (rows, [lat for pid, lat in remote if counted(pid, comm, seen, names)],
             [(c, mv) + ((t,) if timed else ()) for pid, c, mv, t in waits
-             if counted(pid, comm, seen, names)])
+             if counted(pid, comm, seen, names)],
+            [on_a for pid, on_a in joins if counted(pid, comm, seen, names)],
+            [(c, mv) for pid, c, mv in alone if counted(pid, comm, seen, names)],
+            [(c, st) for pid, c, st in queued_by if counted(pid, comm, seen, names)])
 
 
 PULL_WINDOW = 50000  # ns: a pull this close to the moment a CPU goes idle is its newidle pull
@@ -396,17 +423,20 @@ def migrate(rest):
 def tally(paths, names, by, near=None):
     """{key: [wake-ups, onto A]} over the traces, how many traces, the remote latencies; near
     (a function of the path) gives each trace's wake-ups to leave out (--no-foreign)"""
-    cells, lats, waits = {}, [], []
+    cells, lats, waits, joins, alone, qby = {}, [], [], [], [], []
     for p in paths:
-        rows, lat, wt = analyse(p, names, skip=near(p) if near else None)
+        rows, lat, wt, jn, al, qb = analyse(p, names, skip=near(p) if near else None)
         lats += lat
         waits += wt
+        joins += jn
+        alone += al
+        qby += qb
         for sit, waker, wakee, on_a in rows:
             key = sit + ((wakee,) if by == "wakee" else (f"{waker} -> {wakee}",) if by else ())
             c = cells.setdefault(key, [0, 0])
             c[0] += 1
             c[1] += int(on_a)
-    return cells, len(paths), lats, waits
+    return cells, len(paths), lats, waits, joins, alone, qby
 
 
 def sit_name(key):
@@ -449,8 +479,9 @@ def main(argv):
             return 2
         return 0
     try:
-        rc, rn, rlat, rwait = tally(real, names, by, near)
-        mc, mn, mlat, mwait = tally(model, names, by) if model else ({}, 0, [], [])
+        rc, rn, rlat, rwait, rjoin, ralone, rqby = tally(real, names, by, near)
+        mc, mn, mlat, mwait, mjoin, malone, mqby = (tally(model, names, by) if model
+                                                    else ({}, 0, [], [], [], [], []))
     except (OSError, ValueError) as e:
         print(f"wake_situations.py: {e}", file=sys.stderr)
         return 2
@@ -478,9 +509,15 @@ def main(argv):
         res.sort(key=lambda r: -abs(r["moved"] or 0.0))
     remote = dict(real=spread(rlat), model=spread(mlat) if model else None)
     wait = dict(real=wait_classes(rwait), model=wait_classes(mwait) if model else None)
+    wait_alone = dict(real=wait_classes(ralone),
+                      model=wait_classes(malone) if model else None)
+    queued = dict(real=wait_classes(rqby), model=wait_classes(mqby) if model else None)
+    join = dict(real=[len(rjoin), sum(rjoin)],
+                model=[len(mjoin), sum(mjoin)] if model else None)
     if as_json:
         print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
-                              remote_preempt=remote, wait=wait), indent=1))
+                              remote_preempt=remote, wait=wait, wait_alone=wait_alone,
+                              join=join, queued=queued), indent=1))
         return 0
     print(f"wake-ups by situation (A: the waking's CPU, B: the other), per trace: "
           f"{rn} real" + (f", {mn} model" if model else ""))
@@ -524,6 +561,19 @@ def main(argv):
     n, m = wait["real"]["none"]
     if n:
         print(f"param vcpu_pack_wait_none={m * 1000 // n}")
+    print("the same with B's task alone there (nothing waiting on B): moved to B")
+    for side in ("real", "model") if model else ("real",):
+        print(f"  {side:5} (B alone) " + "  ".join(f"{c}: {m} of {n}" for c, (n, m) in
+                                                  wait_alone[side].items()))
+    print("wake-ups by a task alone on A of a task last on B, B running a task with others "
+          "waiting there: onto A")
+    for side in ("real", "model") if model else ("real",):
+        n, m = join[side]
+        print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
+    print("vcpu_pack_queued's wake-ups by the tasks waiting on A: stayed on A")
+    for side in ("real", "model") if model else ("real",):
+        print(f"  {side:5} " + "  ".join(f"{c}: {m} of {n}" for c, (n, m) in
+                                        queued[side].items() if c != "none"))
     n, m = (sum(c[i] for k, c in rc.items() if k[:4] == ("task", "A", "queued", "idle"))
             for i in (0, 1))
     if n:
