@@ -196,7 +196,8 @@ grep -q '^  real  as high: 1 of 1  lower: 0 of 0  none: 0 of 0$' "$T/out" &&
 	grep -q '^  real  (B alone) as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" ||
 	fail "waitb: $(cat "$T/out")"
 "$PY" "$TOOLPY" "$T/queued.trace" >"$T/out" || fail "queued by: exit $?"
-grep -q '^  real  as high: 1 of 2  lower: 0 of 0$' "$T/out" || fail "queued by: $(cat "$T/out")"
+grep -q '^  real  (A queued, B idle) as high: 1 of 2  lower: 0 of 0$' "$T/out" ||
+	fail "queued by: $(cat "$T/out")"
 "$PY" "$TOOLPY" --json "$T/join.trace" >"$T/out" || fail "join --json: exit $?"
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["join"]["real"] == [1, 1] and d["queued"]["real"]["as high"] == [0, 0], d' "$T/out" ||
 	fail "join --json: $(cat "$T/out")"

@@ -572,8 +572,8 @@ def main(argv):
         print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
     print("vcpu_pack_queued's wake-ups by the tasks waiting on A: stayed on A")
     for side in ("real", "model") if model else ("real",):
-        print(f"  {side:5} " + "  ".join(f"{c}: {m} of {n}" for c, (n, m) in
-                                        queued[side].items() if c != "none"))
+        print(f"  {side:5} (A queued, B idle) " + "  ".join(
+            f"{c}: {m} of {n}" for c, (n, m) in queued[side].items() if c != "none"))
     n, m = (sum(c[i] for k, c in rc.items() if k[:4] == ("task", "A", "queued", "idle"))
             for i in (0, 1))
     if n:
