@@ -764,7 +764,7 @@ def split(paths, warmup, near=None):
                 add("vcpu_pack_irq_busy", tr, t, stayed)
                 add("vcpu_pack_irq_same" if o[1] else "vcpu_pack_irq_busy (other prio)", tr, t,
                     stayed)
-        rws, _, waits, _, _, _ = wake_situations.analyse(p, set(), timed=True)
+        rws, _, waits, _ = wake_situations.analyse(p, set(), timed=True)
         for (c, mv, t) in waits:
             if c == "as high":
                 add("vcpu_pack_wait (moved)", tr, t, mv)

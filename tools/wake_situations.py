@@ -73,14 +73,16 @@ PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
                                            ("irq", ("idle", "busy")))
               for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
+EXTRAS = ("join", "alone", "queued")  # the counts no parameter reads (analyse's last value)
 
 
 def analyse(path, names, timed=False, skip=None):
     """The rows (situation, waker, wakee, onto A) of one trace, the latencies (us) of the
     wake-ups by a task onto the other CPU that preempted the task running there, and the
     (class of the tasks waiting on A, moved) of vcpu_pack_wait's case; with timed, the latter
-    with the waking's time (ns) last (tools/sis_util.py --split); with skip, a function of
-    the waking's time, the wake-ups it says yes to are not counted (--no-foreign)"""
+    with the waking's time (ns) last (tools/sis_util.py --split), and {kind: [(class or None,
+    onto A)]} of the EXTRAS cases; with skip, a function of the waking's time, the wake-ups it
+    says yes to are not counted (--no-foreign)"""
     curr = {}  # cpu -> pid running (0: idle)
     last = {}  # pid -> cpu of its last switch-in
     seen = {}  # pid -> cpus it ran on
@@ -93,9 +95,9 @@ def analyse(path, names, timed=False, skip=None):
     remote = []
     prio = {}  # pid -> its last traced prio
     waits = []  # (pid, class of the tasks waiting on A, moved to B) of vcpu_pack_wait's case
-    joins = []  # (pid, onto A) of the join case (below)
-    alone = []  # (pid, class, moved to B) of vcpu_pack_wait's case with B's task alone
-    queued_by = []  # (pid, class of the tasks waiting on A, stayed) of vcpu_pack_queued's case
+    # the three counts no parameter reads, kind -> [(pid, class, onto A)]: "join", "alone"
+    # (vcpu_pack_wait's case with B's task alone) and "queued" (vcpu_pack_queued's, by class)
+    extras = {k: [] for k in EXTRAS}
     seen_to = last_named(path)
     trace = sched_lines(records(path, max_cpu=1), mark)
     for (tcomm, tpid, cpu, flags, ts, now, ev, rest), s in trace:
@@ -146,19 +148,18 @@ def analyse(path, names, timed=False, skip=None):
                 wq = [prio.get(q, 120) for q, c in live.items() if c == a]
                 wcls = ("none" if not wq else
                         "as high" if min(wq) <= prio[pid] else "lower")
-            # the join case: the waker alone on A, the wakee last on B, which runs a task with
-            # others waiting there
-            join = (sit[:3] == ("task", "B", "alone") and curr.get(b, 0) != 0 and
-                    any(c == b for c in live.values()))
-            # vcpu_pack_wait's case with B's task alone there (nothing waiting on B)
-            if wcls and not any(c == b for c in live.values()):
-                join = wcls
-            # vcpu_pack_queued's case, by the tasks waiting on A
-            if sit == ("task", "A", "queued", "idle"):
+            # the extra counts' cases, one at most (their situations exclude each other)
+            on_b = any(c == b for c in live.values())
+            extra = None
+            if sit[:3] == ("task", "B", "alone") and curr.get(b, 0) and on_b:
+                extra = ("join", None)  # the waker alone on A, others waiting behind B's task
+            elif wcls and not on_b:
+                extra = ("alone", wcls)
+            elif sit == ("task", "A", "queued", "idle"):
                 wq = [prio.get(q, 120) for q, c in live.items() if c == a]
-                join = "queued " + ("as high" if min(wq) <= prio[pid] else "lower")
+                extra = ("queued", "as high" if min(wq) <= prio[pid] else "lower")
             pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), now, curr.get(b, 0),
-                         wcls, join)
+                         wcls, extra)
         elif ev in ("sched_wakeup", "sched_wakeup_new"):
             s = WAKE.search(rest)
             if not s:
@@ -175,12 +176,8 @@ def analyse(path, names, timed=False, skip=None):
                     waiting[pid] = (w[3], tgt, w[4])
                 if w[5]:
                     waits.append((pid, w[5], tgt != w[0], w[3]))
-                if w[6] is True:
-                    joins.append((pid, tgt == w[0]))
-                elif w[6] and w[6].startswith("queued "):
-                    queued_by.append((pid, w[6][7:], tgt == w[0]))
-                elif w[6]:
-                    alone.append((pid, w[6], tgt != w[0]))
+                if w[6]:
+                    extras[w[6][0]].append((pid, w[6][1], tgt == w[0]))
     rows = []
     for pid, sit, waker, on_a in out:
         if counted(pid, comm, seen, names):
@@ -188,9 +185,8 @@ def analyse(path, names, timed=False, skip=None):
     return (rows, [lat for pid, lat in remote if counted(pid, comm, seen, names)],
             [(c, mv) + ((t,) if timed else ()) for pid, c, mv, t in waits
              if counted(pid, comm, seen, names)],
-            [on_a for pid, on_a in joins if counted(pid, comm, seen, names)],
-            [(c, mv) for pid, c, mv in alone if counted(pid, comm, seen, names)],
-            [(c, st) for pid, c, st in queued_by if counted(pid, comm, seen, names)])
+            {k: [(c, on_a) for pid, c, on_a in v if counted(pid, comm, seen, names)]
+             for k, v in extras.items()})
 
 
 PULL_WINDOW = 50000  # ns: a pull this close to the moment a CPU goes idle is its newidle pull
@@ -423,20 +419,19 @@ def migrate(rest):
 def tally(paths, names, by, near=None):
     """{key: [wake-ups, onto A]} over the traces, how many traces, the remote latencies; near
     (a function of the path) gives each trace's wake-ups to leave out (--no-foreign)"""
-    cells, lats, waits, joins, alone, qby = {}, [], [], [], [], []
+    cells, lats, waits, extras = {}, [], [], {k: [] for k in EXTRAS}
     for p in paths:
-        rows, lat, wt, jn, al, qb = analyse(p, names, skip=near(p) if near else None)
+        rows, lat, wt, ex = analyse(p, names, skip=near(p) if near else None)
         lats += lat
         waits += wt
-        joins += jn
-        alone += al
-        qby += qb
+        for k in EXTRAS:
+            extras[k] += ex[k]
         for sit, waker, wakee, on_a in rows:
             key = sit + ((wakee,) if by == "wakee" else (f"{waker} -> {wakee}",) if by else ())
             c = cells.setdefault(key, [0, 0])
             c[0] += 1
             c[1] += int(on_a)
-    return cells, len(paths), lats, waits, joins, alone, qby
+    return cells, len(paths), lats, waits, extras
 
 
 def sit_name(key):
@@ -479,9 +474,8 @@ def main(argv):
             return 2
         return 0
     try:
-        rc, rn, rlat, rwait, rjoin, ralone, rqby = tally(real, names, by, near)
-        mc, mn, mlat, mwait, mjoin, malone, mqby = (tally(model, names, by) if model
-                                                    else ({}, 0, [], [], [], [], []))
+        rc, rn, rlat, rwait, rext = tally(real, names, by, near)
+        mc, mn, mlat, mwait, mext = tally(model, names, by) if model else ({}, 0, [], [], None)
     except (OSError, ValueError) as e:
         print(f"wake_situations.py: {e}", file=sys.stderr)
         return 2
@@ -509,11 +503,13 @@ def main(argv):
         res.sort(key=lambda r: -abs(r["moved"] or 0.0))
     remote = dict(real=spread(rlat), model=spread(mlat) if model else None)
     wait = dict(real=wait_classes(rwait), model=wait_classes(mwait) if model else None)
-    wait_alone = dict(real=wait_classes(ralone),
-                      model=wait_classes(malone) if model else None)
-    queued = dict(real=wait_classes(rqby), model=wait_classes(mqby) if model else None)
-    join = dict(real=[len(rjoin), sum(rjoin)],
-                model=[len(mjoin), sum(mjoin)] if model else None)
+    # "alone" counts the moves to B (not onto A), as vcpu_pack_wait's own count
+    wait_alone = {side: wait_classes([(c, not on_a) for c, on_a in e["alone"]]) if e else None
+                  for side, e in (("real", rext), ("model", mext))}
+    queued = {side: wait_classes(e["queued"]) if e else None
+              for side, e in (("real", rext), ("model", mext))}
+    join = {side: [len(e["join"]), sum(on_a for _, on_a in e["join"])] if e else None
+            for side, e in (("real", rext), ("model", mext))}
     if as_json:
         print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
                               remote_preempt=remote, wait=wait, wait_alone=wait_alone,
