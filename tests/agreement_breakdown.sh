@@ -71,6 +71,44 @@ grep -q '^f  *busy  *222.2 / 0.0  *500 / nan' "$T/out" || fail "busy: $(cat "$T/
 # 5: D's run mean missed in both seeds, A's p95 in one of two
 grep -q '^f  *D  *run_mean  *2/2  *waker-cpu  *1000.0  *1300.0$' "$T/out" || fail "top: $(cat "$T/out")"
 grep -q '^f  *A  *wakeup_p95  *1/2 ' "$T/out" || fail "top A: $(cat "$T/out")"
+# 7: the model's own spread, two seeds against two recordings, by hand. A's p50: model 8 and
+# 40 (apart by 32, over 20 us and half of either: 0 of 2 pairs), real 15 and 16 (2 of 2); the
+# model against them: seed 1 within 20 us of both, seed 2 not (2 of 4). C's switches: model
+# 50 in both (2 of 2), real 100 and 60 (40 apart, over a quarter of either: 0 of 2), the model
+# within a quarter of 60 only (2 of 4). D's run mean: model 1300 and 1000 (300 apart, over 15%
+# of either: 0 of 2), real 1000 twice (2 of 2), seed 2 only (2 of 4). All: 2 of 6, 6 of 12,
+# 4 of 6; A and D noisier in the model (1000 per mille of seed pairs missed, none of the
+# recordings'), C not.
+{
+	row f A wakeup_p50 r1 15 8 ok
+	row f A wakeup_p50 r2 16 8 ok
+	row f C switches r1 100 50 OFF
+	row f C switches r2 60 50 ok
+	row f D run_mean r1 1000 1300 OFF
+	row f D run_mean r2 1000 1300 OFF
+} >"$T/s3"
+{
+	row f A wakeup_p50 r1 15 40 OFF
+	row f A wakeup_p50 r2 16 40 OFF
+	row f C switches r1 100 50 OFF
+	row f C switches r2 60 50 ok
+	row f D run_mean r1 1000 1000 ok
+	row f D run_mean r2 1000 1000 ok
+} >"$T/s4"
+python3 "$BD" --from "$T/s3" "$T/s4" -R "$T/set" >"$T/out" 2>"$T/err" ||
+	fail "spread: exit $?: $(cat "$T/err")"
+sed -n '/^7\./,$p' "$T/out" >"$T/s7"
+for l in 'run_mean  *0.0%  *50.0%  *100.0%' 'wakeup_p50  *0.0%  *50.0%  *100.0%' \
+	'switches  *100.0%  *50.0%  *0.0%' 'all  *33.3%  *50.0%  *66.7%'; do
+	grep -q "^$l\$" "$T/s7" || fail "spread '$l': $(cat "$T/s7")"
+done
+grep -q '^wakeup_p95 ' "$T/s7" && fail "spread: a figure with no rows printed: $(cat "$T/s7")"
+grep -A3 '^file ' "$T/s7" | tail -n +2 >"$T/noisy"
+printf '%s\n' 'f A wakeup_p50 1000 0 1000 8.0 40.0 | 15.0 16.0' \
+	'f D run_mean 1000 0 1000 1300.0 1000.0 | 1000.0 1000.0' >"$T/want"
+tr -s ' ' <"$T/noisy" | cmp -s - "$T/want" || fail "noisier figures: $(cat "$T/noisy")"
+python3 "$BD" --from "$T/s3" -R "$T/set" >"$T/out" 2>"$T/err" || fail "one seed: exit $?"
+grep -q '^   (one seed: give two or more)$' "$T/out" || fail "one seed: $(cat "$T/out")"
 # bad input: a figures file without figure lines, a set without r1: exit 2
 echo nothing >"$T/bad"
 rc=0

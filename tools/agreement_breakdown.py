@@ -20,7 +20,10 @@ the model agrees with each recording; this says which ones it misses, over sever
      beside the model (its own trace, validate --sim-out: seed 1), per file: why p50/p95 miss;
   5. per task, its wake-ups per second and the share of each class, real beside the model:
      where the model sends the task's wake-ups elsewhere than the kernel does;
-  6. the cells missed most often: file, task, figure, the real values and the model's.
+  6. the cells missed most often: file, task, figure, the real values and the model's;
+  7. the model's own spread (two seeds or more): each seed against each other one, beside
+     the model against the recordings and the floor, per figure; then the figures whose
+     seeds disagree more often than the recordings do (noisier than the machine).
 
 Usage: agreement_breakdown.py -c CALDIR -R SETDIR [-S 1-10] [-s schedlab] NAME...
        agreement_breakdown.py --from VERBOSE... -R SETDIR [--sim SIMDIR] [NAME...]
@@ -40,6 +43,7 @@ from ftrace_lines import IRQ_ENTRY, IRQ_FLAGS, WAKE, opener, parse, uncommented
 
 KINDS = ["run_mean", "period_mean", "wakeup_p50", "wakeup_p95", "switches"]
 CLASSES = ["timer-idle", "remote-idle", "waker-cpu", "busy"]
+NOISY = 50  # section 7 lists the figures whose seeds miss each other this much more (per 1000)
 SW = re.compile(r"prev_comm=(.*) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) "
                 r"next_pid=(\d+)")
 
@@ -394,9 +398,83 @@ def main(argv):
         print("%-14s %-18s %-12s %2d/%-3d %-11s %-26s %.1f" % (
             f, task, k, off, n, tkind(f, task),
             " ".join("%.1f" % rv[r] for r in sorted(rv)), statistics.median(mv)))
+    print()
+    spread(per_seed, reals)
     if tmp:
         subprocess.call(["rm", "-rf", tmp])
     return 0
+
+
+def spread(per_seed, reals):
+    """7. the model against itself: each seed's figure against each other seed's, the first
+    taken as the real one, as the floor takes one recording against another. A model whose
+    seeds agree with each other less often than the recordings do is noisier than the
+    machine; one that misses the recordings more often than both spreads allow is off it."""
+    model = [{} for _ in per_seed]
+    for i, rows in enumerate(per_seed):
+        for f, task, k, _, _, m in rows:
+            model[i].setdefault((f, task, k), m)
+    keys = sorted(set(model[0]).intersection(*model[1:]))
+    print("7. the model's own spread: each seed against each other seed (every ordered pair, "
+          "the first as the real one), beside the model against the recordings and the "
+          "floor; agreeing per cent")
+    if len(per_seed) < 2:
+        print("   (one seed: give two or more)")
+        return
+    mm, mr, rr = {}, {}, {}
+    for key in keys:
+        k = key[2]
+        vals = [m[key] for m in model]
+        for a in range(len(vals)):
+            for b in range(len(vals)):
+                if a != b:
+                    add(mm, key, agree(k, vals[a], vals[b]))
+        for rows in per_seed:
+            for f, task, kk, _, real, m in rows:
+                if (f, task, kk) == key:
+                    add(mr, key, agree(k, real, m))
+        rv = list(reals.get(key, {}).values())
+        for a in range(len(rv)):
+            for b in range(len(rv)):
+                if a != b:
+                    add(rr, key, agree(k, rv[a], rv[b]))
+    print("%-12s %12s %12s %12s" % ("figure", "model/model", "model/real", "floor"))
+    for k in KINDS + [None]:
+        sel = [key for key in keys if k is None or key[2] == k]
+        if sel:
+            print("%-12s %12s %12s %12s" % (k or "all", rate(mm, sel), rate(mr, sel),
+                                           rate(rr, sel)))
+    noisy = []
+    for key in keys:
+        n, a = mm[key]
+        fn, fa = rr.get(key, (0, 0))
+        if fn:
+            excess = 1000 * (n - a) // n - 1000 * (fn - fa) // fn
+            if excess >= NOISY:
+                noisy.append((excess, key))
+    print("figures noisier in the model than on the machine: misses per 1000 ordered pairs of "
+          "seeds and of recordings, the first %d or more above the second" % NOISY)
+    print("%-14s %-18s %-12s %6s %6s %6s  %s | %s" % (
+        "file", "task", "figure", "seeds", "recs", "excess", "model (each seed)",
+        "real (each recording)"))
+    for excess, key in sorted(noisy, key=lambda x: (-x[0], x[1])):
+        n, a = mm[key]
+        fn, fa = rr[key]
+        print("%-14s %-18s %-12s %6d %6d %6d  %s | %s" % (
+            key[0], key[1], key[2], 1000 * (n - a) // n, 1000 * (fn - fa) // fn, excess,
+            " ".join("%.1f" % m[key] for m in model),
+            " ".join("%.1f" % reals[key][r] for r in sorted(reals[key]))))
+
+
+def add(tab, key, ok):
+    n, a = tab.get(key, (0, 0))
+    tab[key] = (n + 1, a + ok)
+
+
+def rate(tab, keys):
+    n = sum(tab[k][0] for k in keys if k in tab)
+    a = sum(tab[k][1] for k in keys if k in tab)
+    return "%.1f%%" % (100.0 * a / n) if n else "-"
 
 
 if __name__ == "__main__":
