@@ -149,6 +149,15 @@ grep -q '^1 counted wake-ups in 1 trace(s); need_resched set in 0 (0 per 1000)$'
 "$PY" "$W" --min 1 --short "$T/a.trace" >"$T/out6" || fail "--short (a): exit $?"
 grep -q '^3 counted wake-ups in 1 trace(s); need_resched set in 1 (333 per 1000)$' "$T/out6" ||
 	fail "--short (a): $(head -1 "$T/out6")"
+# --short's split by the waker's run at 160 us (wake_preempt_short_late, step 23): a.trace's
+# three are by a waker that ran under 160 us (H: 0-10 us twice, 40-160 once; 1 of 3 with
+# need_resched: 333), t.trace's F by A 400 us into its run (1 of 1: 1000). Both traces
+# together give the line; a.trace alone (nothing from 160 us) and a run without --short none.
+"$PY" "$W" --min 1 --short "$T/a.trace" "$T/t.trace" >"$T/out7" || fail "--short (a, t): exit $?"
+grep -q '^param wake_preempt_short=333 wake_preempt_short_late=1000 wake_preempt_short_run=160000ns$' \
+	"$T/out7" || fail "--short split: $(cat "$T/out7")"
+grep -q '^param wake_preempt_short' "$T/out6" && fail "--short split without a late waker: $(cat "$T/out6")"
+"$PY" "$W" --min 1 "$T/a.trace" "$T/t.trace" | grep -q '^param ' && fail "a split without --short"
 "$PY" "$W" --again --no-again "$T/a.trace" >/dev/null 2>&1 && fail "--again --no-again: exit 0"
 "$PY" "$W" --ratio 0 "$T/a.trace" >/dev/null 2>&1 && fail "--ratio 0: exit 0"
 # --no-foreign (tools/foreign_runs.py's Near): t.trace beside a JSON naming A to F, so G is

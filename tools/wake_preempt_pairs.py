@@ -35,7 +35,9 @@ Usage: wake_preempt_pairs.py [--min N] [--ratio R] [--short | --again] [--no-aga
   --no-again  leave out the wake-ups that --again counts (the machine draws those at
             wake_preempt_again, so wake_preempt and wake_preempt_short are the others' rates)
   --short   the wake-ups of a task asleep under 1 ms instead, the rest as above (the machine
-            parameter wake_preempt_short: docs/validate.md, step 6)
+            parameter wake_preempt_short: docs/validate.md, step 6); after the table by run,
+            `param wake_preempt_short=N wake_preempt_short_late=M wake_preempt_short_run=
+            160000ns`: the rates of the wakers under 160 us of run and from it (step 23)
   --again   the second halves of the hand-offs instead (wake_preempt_again: docs/validate.md,
             step 7): the first wake-up of a task, by a running task onto its own CPU, after
             the wakee took that CPU from this same waker (switched out runnable), ran at most
@@ -54,6 +56,7 @@ from ftrace_lines import WAKE, reason, records, switch
 SLICE_NS = 1400000  # the waker's first slice (6.18's base slice on 2 CPUs)
 SLEPT_NS = 1000000  # the wakee's least sleep: leaves out the second half of a hand-off
 RUN_BINS_US = [10, 40, 160, 640]
+LATE_RUN_US = 160  # --short: the waker's run from which wake_preempt_short_late applies
 SLEEP_BINS_MS = [3, 10, 30]
 BOUNCE_NS = 10000  # --again: the wakee's run after taking the CPU from its waker, at most
 ENTRY_PREEMPTED, ENTRY_SLEPT, ENTRY_IDLE = 0, 1, 2  # how the waker got its CPU (--entry)
@@ -138,8 +141,13 @@ def read(path, tables, short=False, again=False, no_again=False, ratio=8, skip=N
     return n, left
 
 
+def per1000(c):
+    """c[1] of c[0] per 1000, rounded"""
+    return (c[1] * 1000 + c[0] // 2) // c[0]
+
+
 def row(label, c):
-    print("%-40s %7d %7d %5d" % (label, c[0], c[1], (c[1] * 1000 + c[0] // 2) // c[0]))
+    print("%-40s %7d %7d %5d" % (label, c[0], c[1], per1000(c)))
 
 
 def bins(title, table, edges, unit):
@@ -232,6 +240,16 @@ def main(argv):
     if rest[0]:
         row("(pairs under %d)" % least, rest)
     bins("waker's run since switch-in", runs, RUN_BINS_US, "us")
+    if short:
+        # the machine's wake_preempt_short_late (docs/validate.md, step 23): the rate of a
+        # waker that has run LATE_RUN_US or more since its switch-in, beside the others'
+        late = RUN_BINS_US.index(LATE_RUN_US) + 1
+        c = [[sum(v[i] for k, v in runs.items() if (k >= late) == up) for i in (0, 1)]
+             for up in (False, True)]
+        if c[0][0] and c[1][0]:
+            print("param wake_preempt_short=%d wake_preempt_short_late=%d "
+                  "wake_preempt_short_run=%dns" % (per1000(c[0]), per1000(c[1]),
+                                                   LATE_RUN_US * 1000))
     bins("wakee's sleep", sleeps, SLEEP_BINS_MS, "ms")
     print("\n%-40s %7s %7s %5s" % ("utilization (the ratio %d)" % ratio, "wakeups", "resched",
                                      "/1000"))
