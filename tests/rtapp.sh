@@ -321,6 +321,21 @@ wp() {
 }
 wp 0 2600 2000 2100 "R+ S "
 wp 1000 1600 2530 2630 "R+ S R+ "
+# task_preempt (issue 28, step 23): the same run at wake_preempt=1000 with task_preempt=10us.
+# The broadcast's wake-up at 1.1 ms sets need_resched, and the switch comes 10 us later (the
+# rest of the waker's call: its program does not step meanwhile), at 1.110 (R+); the sleeper
+# bounces on the mutex at once (S); the unlock's wake-up preempts again, its switch 10 us later
+# at 1.120 (R+). The sleeper runs 1120..1620 and exits (30 us), the waker's second run
+# 1650..2650 (period 2550 from 100): every row 20 us later than without.
+run wake_preempt.json 1 --kernel 6.18 --param syscall_preempt=1 --param wake_preempt=1000 \
+	--param task_preempt=10us --trace-out "$T/tp.txt"
+expect wp-sleeper-0.log 1 "0 5000 500 1620 0 1620 0 0 500 0 0"
+expect wp-waker-1.log 1 "1 20000 2000 2550 100 2650 100 0 2000 0 0"
+for at in 0.001100000:/ 0.001110000:/R+S 0.001120000:/R+; do
+	got=$(awk -v at="${at%/*}" '$4 == at && $5 == "sched_switch:" {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s", substr($i, 12) }' "$T/tp.txt")
+	[ "$got" = "${at#*/}" ] || fail "task_preempt: switches at ${at%/*} '$got', expected '${at#*/}'"
+done
 # wake_preempt_again and wake_preempt_all (issue 28, step 7), the same file, wake_preempt=0:
 # - wake_preempt_again=1000: the unlock's wake-up is of the mutex's waiter that last ran on the
 #   waker's CPU (its bounce): it runs first (R+), as at wake_preempt=1000 above, although the
@@ -356,6 +371,18 @@ wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param wake_
 	2600 2000 2100 ""
 wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param wake_preempt_again=1000" \
 	1600 2530 2630 "R+ S R+ "
+# - the same with wake_preempt_sleep=2ms (the broadcast a short sleeper's wake-up, rate 0) and
+#   wake_preempt_short_late=1000 from a waker's run of 500 us (step 23): the waker has run
+#   1000 us since its switch-in at 0.1 ms, so the late rate decides: the sleeper runs first
+#   and bounces (R+ S); the unlock's wake-up comes from the waker just switched in again (0 us
+#   of run): wake_preempt_short's 0, it runs on (rows as at wake_preempt=0). From a run of
+#   1500 us the late rate does not apply yet: no switch at 1.1 ms.
+wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param wake_preempt_sleep=2ms
+	--param wake_preempt_short_late=1000 --param wake_preempt_short_run=500us" \
+	2600 2000 2100 "R+ S "
+wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param wake_preempt_sleep=2ms
+	--param wake_preempt_short_late=1000 --param wake_preempt_short_run=1500us" \
+	2600 2000 2100 ""
 # wake_preempt_ratio (issue 28, step 8), the same file, wake_preempt=0, wake_preempt_all=1: at
 # the broadcast (1.1 ms) the waker has run 1000 us (100..1100) of a life that began 100 us
 # before, its utilization 1024 (1 - 2^(-1/32.768)) = 21.4, 21 on the machine's integer scale

@@ -1456,8 +1456,8 @@ static void test_runnable_list(void **state)
  * The wake-up rules a run goes through (machine/wake_rules.c): the policy's own check always,
  * each rate rule only with one of its parameters set. By hand: none set, 1 (the check);
  * irq_wake_preempt_up alone, 2; wake_preempt_ratio alone (its rates can apply), 2;
- * wake_preempt_sleep alone (no rate), 1; irq_wake_preempt, wake_preempt_again,
- * wake_move_preempt and wake_hold, 5.
+ * wake_preempt_sleep alone (no rate), 1; wake_preempt_short_late alone (a rate), 2;
+ * irq_wake_preempt, wake_preempt_again, wake_move_preempt and wake_hold, 5.
  */
 static void test_wake_rules_in_force(void **state)
 {
@@ -1466,13 +1466,14 @@ static void test_wake_rules_in_force(void **state)
 		{"irq_wake_preempt_up=822", NULL},
 		{"wake_preempt_ratio=8", NULL},
 		{"wake_preempt_sleep=2ms", NULL},
+		{"wake_preempt_short_late=862", NULL},
 		{"irq_wake_preempt=1", "wake_preempt_again=931", "wake_move_preempt=600",
 		 "wake_hold=400", NULL},
 	};
-	static const int want[] = {1, 2, 2, 1, 5};
+	static const int want[] = {1, 2, 2, 1, 2, 5};
 
 	(void)state;
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 6; k++) {
 		struct sl_config cfg;
 		struct sl_sim *sim = build_rules(&cfg, set[k]);
 

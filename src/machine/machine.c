@@ -1241,6 +1241,26 @@ static void irq_preempt_delay(struct sl_sim *sim, struct sl_cpu *rq, const struc
 }
 
 /*
+ * The task_preempt parameter: a task's wake-up that set need_resched on its own CPU switches
+ * task_preempt_ns later, at the return to user mode of the waker's system call; the waker
+ * runs meanwhile (its program does not step: it is in the kernel), and that time comes out of
+ * the tail it owes after the call (wake_tail_unlock's tail_due).
+ */
+static void task_preempt_delay(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *waker,
+			       int from, bool had_resched)
+{
+	u64 ns = sl_machine_of(sim)->p->task_preempt_ns;
+	struct sl_machine_task *m;
+
+	if (!ns || !waker || had_resched || rq->id != from || rq->curr != waker ||
+	    !rq->need_resched)
+		return;
+	sl_arm(sim, &rq->resched, sim->now + ns);
+	m = sl_mtask(waker);
+	m->tail_due = m->tail_due > ns ? m->tail_due - ns : 0;
+}
+
+/*
  * The wake_enqueue_busy parameter: a task's wake-up of a task onto another CPU that runs a
  * task enqueues it that much after the call (in a VM the waker's select_task_rq, the remote
  * runqueue's lock and the enqueue take 12 us before sched_wakeup, docs/validate.md). The
@@ -1386,6 +1406,7 @@ static void ttwu_enqueue(struct sl_sim *sim, struct sl_task *p, struct sl_task *
 
 	sl_wake_rules(sim, &w);
 	irq_preempt_delay(sim, rq, waker, from, had_resched);
+	task_preempt_delay(sim, rq, waker, from, had_resched);
 	task_woken(sim, rq, p);
 	sl_machine_of_mut(sim)->wake_since = 0;
 }

@@ -317,6 +317,13 @@ const struct sl_param_desc sl_param_table[] = {
 	 "mutex's unlock, so a wake-up under a mutex (rt-app's resume: lock, broadcast, unlock) "
 	 "releases it first: glibc's unlock of a mutex nobody waits on is a store in user mode, "
 	 "and the rest of the path (rt-app's loop, the next event's system call) comes after it"},
+	{"task_preempt", P(task_preempt_ns), 0, SL_PARAM_NS,
+	 "0: a task's wake-up of a task that then preempts it on its own CPU switches at the "
+	 "wake-up. Else that switch comes this much later: the rest of the waker's system call "
+	 "to its return to user mode, where the preemption is taken (the waker's time "
+	 "meanwhile, out of the wake_tail it owes with wake_tail_unlock). The calibration half's "
+	 "recordings switch 3 us (p10), 4 (median) and 9 (p90) after the sched_waking (10814 "
+	 "such wake-ups, tools/preempt_switch.py; docs/validate.md, issue 28 steps 22 and 23)"},
 	{"irq_preempt", P(irq_preempt_ns), 0, SL_PARAM_NS,
 	 "0: an interrupt's wake-up (a sleep's timer, a device) that preempts the task running on "
 	 "the interrupt's own CPU switches at once. Else it switches this much later, the CPU "
@@ -451,6 +458,17 @@ const struct sl_param_desc sl_param_table[] = {
 	 "slept) woken by that release there: this kernel lets it run first again at 931 of "
 	 "1000 in the calibration half's traces (tools/wake_preempt_pairs.py --again), where "
 	 "the model's draws were independent"},
+	{"wake_preempt_short_late", P(wake_preempt_short_late), 0, SL_PARAM_COUNT0,
+	 "with wake_preempt_short_run: wake_preempt_short's rate for a waker that has run "
+	 "wake_preempt_short_run or more since its switch-in (wake_preempt_short stays the rate "
+	 "of the others). In this kernel's traces a short sleeper's wake-up onto its waker's own "
+	 "CPU lets the wakee run first more often the longer the waker has run: 546, 638, 654, "
+	 "857 and 938 per 1000 for runs of 0-10, 10-40, 40-160, 160-640 and 640 us or more "
+	 "(tools/wake_preempt_pairs.py --short --no-again, the calibration half: 613 under 160 us, "
+	 "862 from it; docs/validate.md, issue 28 step 23)"},
+	{"wake_preempt_short_run", P(wake_preempt_short_run_ns), 0, SL_PARAM_NS,
+	 "0: off. The waker's run since its switch-in from which a short sleeper's wake-up takes "
+	 "wake_preempt_short_late instead of wake_preempt_short"},
 	{"wake_preempt_all", P(wake_preempt_all), 0, SL_PARAM_FLAG,
 	 "0: wake_preempt's rates add to the policy's own wake-up preemption (they apply where "
 	 "it does not preempt). 1: they are the whole decision, as calibrate --recordings "

@@ -124,7 +124,9 @@ static u64 wake_preempt_by_util(const struct sl_sim *sim, const struct sl_task *
  * wake_preempt times in 1000 (a draw of the scheduler's generator, only in this situation);
  * with wake_preempt_short set, a wakee asleep under wake_preempt_sleep draws at that rate
  * instead (the traces' short sleepers preempt far more often than those asleep 1 ms or more),
- * and with wake_preempt_again a mutex's waiter woken by the release on its own CPU (again).
+ * at wake_preempt_short_late once the waker has run wake_preempt_short_run since its switch-in
+ * (the longer it ran, the more often its wakee goes first), and with wake_preempt_again a
+ * mutex's waiter woken by the release on its own CPU (again).
  */
 static u64 wake_preempt_rate(const struct sl_sim *sim, const struct sl_wake *w)
 {
@@ -142,6 +144,9 @@ static u64 wake_preempt_rate(const struct sl_sim *sim, const struct sl_wake *w)
 	by_util = wake_preempt_by_util(sim, p, waker, short_sleep);
 	if (mp->wake_preempt_short && short_sleep)
 		per1000 = mp->wake_preempt_short;
+	if (mp->wake_preempt_short_run_ns && short_sleep &&
+	    sim->now - sl_mtask(waker)->switched_in >= mp->wake_preempt_short_run_ns)
+		per1000 = mp->wake_preempt_short_late;
 	if (by_util)
 		per1000 = by_util;
 	if (w->again && mp->wake_preempt_again)
@@ -226,8 +231,8 @@ static bool irq_wake_preempt_on(const struct sl_params *mp)
 
 static bool wake_preempt_on(const struct sl_params *mp)
 {
-	return mp->wake_preempt || mp->wake_preempt_short || mp->wake_preempt_ratio ||
-	       mp->wake_preempt_again;
+	return mp->wake_preempt || mp->wake_preempt_short || mp->wake_preempt_short_late ||
+	       mp->wake_preempt_ratio || mp->wake_preempt_again;
 }
 
 static bool wake_move_preempt_on(const struct sl_params *mp)
