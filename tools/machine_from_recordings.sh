@@ -22,9 +22,14 @@
 #                                sleepers' rates, which machines/fc-2vcpu-r32 leaves out: there
 #                                the policy's check decides, wake_preempt_long_policy; printed
 #                                for reading and for r28 to r31's form)
-#   wake_preempt_short           wake_preempt_pairs.py --short --no-again, all counted
+#   wake_preempt_short           wake_preempt_pairs.py --short --no-again, all counted; when
+#                                its table by run has wakers on both sides of 160 us, its
+#   wake_preempt_short_late, _run  split line instead (machines/fc-2vcpu-r34, step 23): the
+#                                rate under 160 us, the rate from it, and the 160 us
 #   wake_preempt_again           wake_preempt_pairs.py --again, all counted
 #   ipi_busy, vcpu_pack_wait     tools/wake_situations.py (the real median; "as high" moved)
+#   task_preempt                 tools/preempt_switch.py: from a task's wake-up to its switch
+#                                to the wakee that preempts it on its own vCPU, the median
 #   rtapp_kloop, _sd             tools/run_stretch.py: rt-app's loop in the runs of 1000 us or
 #                                more nothing preempted, the medians over the directories whose
 #                                log clock offset is sure (machines/fc-2vcpu-r30: the loop's two
@@ -143,6 +148,7 @@ run short "$PY" "$TOOLS/wake_preempt_pairs.py" --short --no-again $NFO "$@"
 run again "$PY" "$TOOLS/wake_preempt_pairs.py" --again $NFO "$@"
 # shellcheck disable=SC2086
 run sit "$PY" "$TOOLS/wake_situations.py" $NFO "$@"
+run pswitch "$PY" "$TOOLS/preempt_switch.py" "$@"
 # run_stretch.py reads directories (the rt-app logs beside each trace), not traces
 tr '\n' '\0' <"$W/dirs" | xargs -0 "$PY" "$TOOLS/run_stretch.py" >"$W/stretch" 2>"$W/err" ||
 	die "run_stretch.py: $(cat "$W/err")"
@@ -225,7 +231,12 @@ total() {
 }
 set -- $(total short)
 echo "# tools/wake_preempt_pairs.py --short --no-again: of the same of a task asleep under 1 ms, the hand-offs' second halves left out, $2 of $1 set need_resched"
-echo "param wake_preempt_short=$3"
+if grep -q '^param wake_preempt_short=[0-9]* wake_preempt_short_late=' "$W/short"; then
+	echo "# the same by the waker's run since its switch-in, split at 160 us (its table by run): the rate under it, the rate from it"
+	get short '/^param wake_preempt_short=[0-9]+ wake_preempt_short_late=/ { print "param " $2; print "param " $3; print "param " $4 }'
+else
+	echo "param wake_preempt_short=$3"
+fi
 set -- $(total again)
 echo "# tools/wake_preempt_pairs.py --again: of the wake-ups of a task that had taken the vCPU from its waker, run at most 10 us and slept, by that waker, $2 of $1 set need_resched"
 echo "param wake_preempt_again=$3"
@@ -237,6 +248,10 @@ get sit '/^param ipi_busy=/'
 wt=$(get sit '/^  real +as high: / { print $4 " of " $6 }')
 echo "# tools/wake_situations.py: with both vCPUs running a task, a wakee last on its waker's vCPU where a task of its priority or higher waits moves to the other vCPU $wt times"
 get sit '/^param vcpu_pack_wait=/'
+
+# preempt_switch.py: the switch of an own-vCPU preemption after its wake-up
+echo "# tools/preempt_switch.py: $(get pswitch '/ wake-ups preempting their waker / { sub(/ wake-ups preempting their waker on its own CPU; from the sched_waking to the switch \(us\): /, " such wake-ups, from the sched_waking to the switch (us): "); print }')"
+get pswitch '/^param task_preempt=/'
 
 # run_stretch.py: the loop's cost where nothing took the CPU, when a directory's clock is sure
 if grep -q '^# the medians over [0-9]* directories' "$W/stretch"; then
