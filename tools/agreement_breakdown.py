@@ -399,17 +399,18 @@ def main(argv):
             f, task, k, off, n, tkind(f, task),
             " ".join("%.1f" % rv[r] for r in sorted(rv)), statistics.median(mv)))
     print()
-    spread(per_seed, reals)
+    spread(per_seed, reals, miss)
     if tmp:
         subprocess.call(["rm", "-rf", tmp])
     return 0
 
 
-def spread(per_seed, reals):
+def spread(per_seed, reals, miss):
     """7. the model against itself: each seed's figure against each other seed's, the first
     taken as the real one, as the floor takes one recording against another. A model whose
     seeds agree with each other less often than the recordings do is noisier than the
-    machine; one that misses the recordings more often than both spreads allow is off it."""
+    machine; one that misses the recordings more often than both spreads allow is off it.
+    miss: main's (file, task, figure, recording) -> [(real, model, agrees)], one a seed."""
     model = [{} for _ in per_seed]
     for i, rows in enumerate(per_seed):
         for f, task, k, _, _, m in rows:
@@ -423,21 +424,11 @@ def spread(per_seed, reals):
         return
     mm, mr, rr = {}, {}, {}
     for key in keys:
-        k = key[2]
-        vals = [m[key] for m in model]
-        for a in range(len(vals)):
-            for b in range(len(vals)):
-                if a != b:
-                    add(mm, key, agree(k, vals[a], vals[b]))
-        for rows in per_seed:
-            for f, task, kk, _, real, m in rows:
-                if (f, task, kk) == key:
-                    add(mr, key, agree(k, real, m))
-        rv = list(reals.get(key, {}).values())
-        for a in range(len(rv)):
-            for b in range(len(rv)):
-                if a != b:
-                    add(rr, key, agree(k, rv[a], rv[b]))
+        add_pairs(mm, key, [m[key] for m in model])
+        add_pairs(rr, key, list(reals.get(key, {}).values()))
+    for (f, task, k, _), v in miss.items():
+        for _, _, ok in v:
+            add(mr, (f, task, k), ok)
     print("%-12s %12s %12s %12s" % ("figure", "model/model", "model/real", "floor"))
     for k in KINDS + [None]:
         sel = [key for key in keys if k is None or key[2] == k]
@@ -464,6 +455,14 @@ def spread(per_seed, reals):
             key[0], key[1], key[2], 1000 * (n - a) // n, 1000 * (fn - fa) // fn, excess,
             " ".join("%.1f" % m[key] for m in model),
             " ".join("%.1f" % reals[key][r] for r in sorted(reals[key]))))
+
+
+def add_pairs(tab, key, vals):
+    """adds to tab[key] every ordered pair of vals, the first taken as the real one"""
+    for a, x in enumerate(vals):
+        for b, y in enumerate(vals):
+            if a != b:
+                add(tab, key, agree(key[2], x, y))
 
 
 def add(tab, key, ok):
