@@ -136,28 +136,26 @@ def analyse(path, names, timed=False, skip=None):
             irq = not task_waking(flags, ts, tpid, cpu, mark, curr)
             live = {q: c for q, c in queued.items() if seen_to.get(q, 0) > now}
             on_a = sum(1 for c in live.values() if c == a)
-            b_idle = curr.get(b, 0) == 0 and not any(c == b for c in live.values())
+            on_b = any(c == b for c in live.values())
+            b_idle = curr.get(b, 0) == 0 and not on_b
             if irq:
                 sa = "idle" if curr.get(a, 0) == 0 and not on_a else "busy"
             else:
                 sa = "alone" if not on_a else "queued"
             sit = ("irq" if irq else "task", "A" if last[pid] == a else "B", sa,
                    "idle" if b_idle else "busy")
-            wcls = None
-            if sit[0] == "task" and sit[1] == "A" and curr.get(b, 0):
-                wq = [prio.get(q, 120) for q, c in live.items() if c == a]
-                wcls = ("none" if not wq else
-                        "as high" if min(wq) <= prio[pid] else "lower")
+            # what waits on A, by the best prio there against the wakee's
+            wq = [prio.get(q, 120) for q, c in live.items() if c == a]
+            on_a_cls = "none" if not wq else "as high" if min(wq) <= prio[pid] else "lower"
+            wcls = on_a_cls if sit[0] == "task" and sit[1] == "A" and curr.get(b, 0) else None
             # the extra counts' cases, one at most (their situations exclude each other)
-            on_b = any(c == b for c in live.values())
             extra = None
             if sit[:3] == ("task", "B", "alone") and curr.get(b, 0) and on_b:
                 extra = ("join", None)  # the waker alone on A, others waiting behind B's task
             elif wcls and not on_b:
                 extra = ("alone", wcls)
             elif sit == ("task", "A", "queued", "idle"):
-                wq = [prio.get(q, 120) for q, c in live.items() if c == a]
-                extra = ("queued", "as high" if min(wq) <= prio[pid] else "lower")
+                extra = ("queued", on_a_cls)
             pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), now, curr.get(b, 0),
                          wcls, extra)
         elif ev in ("sched_wakeup", "sched_wakeup_new"):
