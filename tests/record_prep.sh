@@ -74,6 +74,20 @@ grep -q 'irq_handler_entry\|kworker\|Renderers' "$T/kept" && fail "a foreign lin
 # in place again on the .xz: the same lines
 sh tools/trace_keep_file.sh "$d"
 xz -dc "$d/real.trace.xz" | cmp -s - "$T/kept" || fail "filtering a filtered trace changed it"
+# -c COPY: DIR's other files and the filtered trace in COPY (made, with its parent), DIR as it was
+cp "$d/real.trace.xz" "$T/before.xz"
+sh tools/trace_keep_file.sh -c "$T/c/web1" "$d"
+cmp -s "$d/real.trace.xz" "$T/before.xz" || fail "-c: DIR's trace changed"
+xz -dc "$T/c/web1/real.trace.xz" | cmp -s - "$T/kept" || fail "-c: the copy's trace is not the filtered one"
+for f in web1.json web-Renderer-0.log web-CompositorTileWorker1-3.log; do
+	[ -f "$T/c/web1/$f" ] || fail "-c: $f not copied ($(ls "$T/c/web1"))"
+done
+[ "$(find "$T/c/web1" -type f | wc -l)" = 4 ] || fail "-c: the copy holds $(ls "$T/c/web1")"
+set +e
+sh tools/trace_keep_file.sh -c "$T/c2" 2>"$T/err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -q "usage" "$T/err" || fail "-c without DIR: exit $rc, $(cat "$T/err")"
 set +e
 sh tools/trace_keep_file.sh "$T/none" 2>"$T/err"
 rc=$?

@@ -189,14 +189,7 @@ i=0
 for d; do
 	i=$((i + 1))
 	f=$W/filt/$i/$(basename "$d")
-	mkdir -p "$f"
-	for x in "$d"/*; do
-		case $x in
-		*/real.trace | */real.trace.xz) ;;
-		*) [ ! -f "$x" ] || cp "$x" "$f"/ ;;
-		esac
-	done
-	sh "$TOOLS/trace_keep_file.sh" "$d" "$f/real.trace.xz" 2>"$W/err" || die "$(cat "$W/err")"
+	sh "$TOOLS/trace_keep_file.sh" -c "$f" "$d" 2>"$W/err" || die "$(cat "$W/err")"
 	set -- "$@" "$f"
 done
 shift "$i"

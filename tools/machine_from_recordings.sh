@@ -109,15 +109,7 @@ for d; do
 	fi
 	if [ "$KEEP" = 1 ]; then
 		k=$W/keep/$i/$(basename "$d")
-		mkdir -p "$k"
-		for f in "$d"/*; do
-			case $f in
-			*/real.trace | */real.trace.xz) ;;
-			*) [ ! -f "$f" ] || cp "$f" "$k"/ ;;
-			esac
-		done
-		sh "$TOOLS/trace_keep_file.sh" "$d" "$k/real.trace.xz" 2>"$W/err" ||
-			die "$(cat "$W/err")"
+		sh "$TOOLS/trace_keep_file.sh" -c "$k" "$d" 2>"$W/err" || die "$(cat "$W/err")"
 		tr=$k/real.trace.xz
 		printf '%s\n' "$k" >>"$W/dirs"
 	else

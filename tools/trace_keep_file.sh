@@ -10,11 +10,31 @@
 # Usage: sh tools/trace_keep_file.sh DIR [OUT]  (DIR: a `validate --out` directory holding
 # NAME.json, the rt-app logs and real.trace or real.trace.xz; writes the filtered trace,
 # xz-compressed, to OUT, by default DIR/real.trace.xz in place of a real.trace)
+#        sh tools/trace_keep_file.sh -c COPY DIR  (a filtered copy: COPY, made if missing, gets
+# DIR's other files and the filtered trace as COPY/real.trace.xz; what the readers of a whole
+# recording read, DIR left as it is)
 set -eu
+copy=
+if [ "${1:-}" = -c ]; then
+	[ $# -eq 3 ] || { echo "usage: $0 -c COPY DIR" >&2; exit 2; }
+	copy=$2
+	shift 2
+fi
+[ $# -ge 1 ] || { echo "usage: $0 DIR [OUT] | -c COPY DIR" >&2; exit 2; }
 dir=$1
 name=$(basename "$dir")
 out=${2:-$dir/real.trace.xz}
 [ -f "$dir/$name.json" ] || { echo "$dir: no $name.json (expected a validate --out directory)" >&2; exit 2; }
+if [ -n "$copy" ]; then
+	mkdir -p "$copy"
+	for f in "$dir"/*; do
+		case $f in
+		*/real.trace | */real.trace.xz) ;;
+		*) [ ! -f "$f" ] || cp "$f" "$copy"/ ;;
+		esac
+	done
+	out=$copy/real.trace.xz
+fi
 if [ -f "$dir/real.trace" ]; then
 	cat_trace() { cat "$dir/real.trace"; }
 elif [ -f "$dir/real.trace.xz" ]; then
