@@ -124,7 +124,7 @@ for f in "$@"; do
 		echo "$name: try $try failed" >&2
 	done
 	[ "$ok" -eq 1 ] || { echo "$name: validate failed" >&2; continue; }
-	rm -f "$dir/$name"/*.plot
+	rm -f "$dir/$name"/*.plot "$dir/$name"/*.unikid
 	if [ "$FULL" = 1 ]; then
 		xz -9 <"$dir/$name/real.trace" >"$dir/$name/real.trace.xz"
 		rm "$dir/$name/real.trace"
