@@ -19,10 +19,10 @@ Usage: preempt_switch.py TRACE...   (directories: their real.trace.xz, real.trac
 Exit 2 on a file that cannot be read or when no such preemption is found; 1 when the output
 cannot be written.
 """
-import math
 import sys
 
 from cli_common import run
+from foreign_runs import pct  # the nearest-rank percentile
 from ftrace_lines import WAKE, NoTrace, reason, records, sched_lines, task_waking, trace_of
 
 QS = (10, 25, 50, 75, 90)
@@ -47,11 +47,6 @@ def delays(path):
     return out
 
 
-def rank(sorted_ns, q):
-    """the q-th percentile by nearest rank"""
-    return sorted_ns[max(0, math.ceil(q * len(sorted_ns) / 100.0) - 1)]
-
-
 def main(argv):
     if not argv or any(a.startswith("-") for a in argv):
         print(__doc__, file=sys.stderr)
@@ -73,8 +68,8 @@ def main(argv):
     ds.sort()
     print(f"{len(ds)} wake-ups preempting their waker on its own CPU; from the sched_waking "
           "to the switch (us): " +
-          ", ".join(f"p{q} {rank(ds, q) / 1000:.1f}" for q in QS))
-    print(f"param task_preempt={rank(ds, 50)}ns")
+          ", ".join(f"p{q} {pct(ds, q) / 1000:.1f}" for q in QS))
+    print(f"param task_preempt={pct(ds, 50)}ns")
     return 0
 
 
