@@ -6,13 +6,17 @@
 PY=${PYTHON:-python3}
 TOOLPY="$(cd "$(dirname "$0")/.." && pwd)/tools/$(basename "$0" .sh).py"
 
-# tool_error FILE WANT: the tool on FILE exits 2 and says WANT (a regular expression) on stderr;
-# `tool_error "$T/none.trace" none.trace`: a file that does not exist, named
+# tool_error FILE WANT [ARG...]: the tool (ARGs first) on FILE exits 2 and says WANT (a regular
+# expression) on stderr; `tool_error "$T/none.trace" none.trace`: a file that does not exist,
+# named; `tool_error "$T/p.trace" Usage --x`: an option the tool does not take
 tool_error() {
+	f=$1
+	w=$2
+	shift 2
 	rc=0
-	"$PY" "$TOOLPY" "$1" >/dev/null 2>"$T/err" || rc=$?
-	[ "$rc" -eq 2 ] || fail "$(basename "$1"): exit $rc, expected 2 ($(cat "$T/err"))"
-	grep -q -e "$2" "$T/err" || fail "$(basename "$1"): stderr does not say '$2': $(cat "$T/err")"
+	"$PY" "$TOOLPY" "$@" "$f" >/dev/null 2>"$T/err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "$(basename "$f") $*: exit $rc, expected 2 ($(cat "$T/err"))"
+	grep -q -e "$w" "$T/err" || fail "$(basename "$f") $*: stderr does not say '$w': $(cat "$T/err")"
 }
 
 # tool_cut_xz TRACE [ARG...]: the tool (ARGs first) on TRACE compressed and cut short, as
