@@ -212,6 +212,8 @@ if [ "$(nproc)" -ge 2 ]; then
 	grep -q '^state HLT ' "$T/cal/machine.profile" || fail "$(cat "$T/cal/machine.profile")"
 	usage_error "calibrate on the machine of the run" validate "$R/timer.json" --real "$R" \
 		--calibration "$T/cal"
+	# and it names the one command that makes a machine for the run's boot
+	grep -qF "tools/machine_for_boot.sh" "$T/err" || fail "no machine_for_boot.sh hint: $(cat "$T/err")"
 	# (the reference run above was made without the rt-app loop, placement, wake-up path and
 	# background parameters)
 	sed -i 's/^cpus .*/cpus 1/; s/^kernel_release .*/kernel_release 6.18.44-test/;
