@@ -687,10 +687,11 @@ static int calibrate_over(struct sl_machine_conf *mc, const char *dir, char *err
 	snprintf(path, sizeof(path), "%s/machine.conf", dir);
 	if (sl_machine_conf_load(&cal, path, err, errlen))
 		return -1;
-	if (sl_machine_conf_same_machine(&cal, path, mc, "the real run had",
-					 "calibrate on the machine of the run (one command for a boot: "
-					 "tools/machine_for_boot.sh, docs/validate.md)",
-					 err, errlen))
+	if (sl_machine_conf_same_machine(
+		    &cal, path, mc, "the real run had",
+		    "calibrate on the machine of the run (one command for a boot: "
+		    "tools/machine_for_boot.sh, docs/validate.md)",
+		    err, errlen))
 		return -1;
 	memcpy(mc->param, cal.param, sizeof(cal.param));
 	mc->nparams = cal.nparams;
