@@ -77,10 +77,7 @@ done
 	fail "the fixture cannot tell wake_cold against OUT from against BASE"
 # wake_tail.py against OUT on the traces filtered here
 for d in $D; do
-	f=$T/filt/$(basename "$d")
-	mkdir -p "$f"
-	cp "$d"/*.json "$d"/*.log "$d"/machine.conf "$f"/
-	sh "$ROOT/tools/trace_keep_file.sh" "$d" "$f/real.trace.xz"
+	sh "$ROOT/tools/trace_keep_file.sh" -c "$T/filt/$(basename "$d")" "$d"
 done
 "$PY" "$ROOT/tools/wake_tail.py" -s "$SL" -c "$T/out" "$T/filt/mp3-long" "$T/filt/video-long" >"$T/tail"
 [ "$(value wake_tail "$M")" = "$(value wake_tail "$T/tail")" ] ||
