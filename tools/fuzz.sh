@@ -4,7 +4,8 @@
 # committed seeds (fuzz/corpus/<target>/, never written to) plus what earlier runs found
 # (build-fuzz/run/<target>/corpus/), with fuzz/dict/<target>.dict when there is one. One line per
 # target: executions, new corpus entries, the result; the exit status is 1 if any target crashed,
-# leaked, hit undefined behaviour or hung (its input is kept under build-fuzz/run/<target>/).
+# leaked, hit undefined behaviour or hung (its input is kept under build-fuzz/run/<target>/; the
+# log's end and the input, in base64 when it is 4 KiB or less, are printed on stderr).
 # Called by tools/test.sh --fuzz [SECONDS]; FUZZ_TARGETS="a b" runs only those.
 set -eu
 cd "$(dirname "$0")/.."
@@ -52,6 +53,14 @@ summary() {
 		art=$(ls "$w/artifacts" 2>/dev/null | head -n 1)
 		result="FAILED (exit $rc; input: $w/artifacts/$art; log: $w/log)"
 		fail=1
+		# CI keeps only what was printed: the report (stack, input in base64 when small)
+		# must be here, not only in build-fuzz/ of a machine that is gone
+		echo "--- fuzz $t: the last 40 lines of $w/log" >&2
+		tail -n 40 "$w/log" >&2
+		if [ -n "$art" ] && [ "$(wc -c <"$w/artifacts/$art")" -le 4096 ]; then
+			echo "--- fuzz $t: the input, base64" >&2
+			base64 "$w/artifacts/$art" >&2
+		fi
 	fi
 	printf 'fuzz %-14s %10s executions in %ss, coverage %s, corpus +%s: %s\n' "$t" \
 		"${execs:-?}" "$secs" "${cov:-?}" "$new" "$result"

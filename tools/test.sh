@@ -15,7 +15,8 @@
 # One stage: tools/test.sh --unit | --scenario | --sanitize | --lsan | --clang | --determinism |
 # --fuzz [S] | --mpi. FUZZ_SECONDS sets the fuzzing time of the full run. Each stage builds in a
 # folder of its own, so that none reconfigures another's (or the developer's build/) with other
-# flags and forces a full rebuild.
+# flags and forces a full rebuild. The full run keeps each stage's output in build-logs/<stage>.log
+# and prints the last 100 lines of each failed stage again at its end.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -81,17 +82,31 @@ case "${1:-}" in
 	passed=0
 	failed=0
 	names=""
+	mkdir -p build-logs
 	for s in unit scenario sanitize clang determinism fuzz mpi; do
 		echo "== tools/test.sh: stage $s"
 		secs=""
 		[ "$s" = fuzz ] && secs=${FUZZ_SECONDS:-30}
+		# Each stage's output is also kept in build-logs/<stage>.log, so that a failed stage's
+		# end can be printed again last: CI keeps only the end of what a run prints, and
+		# that end is otherwise the later stages' build lines. set +e: as inside an `if`.
+		rm -f "build-logs/$s.rc"
 		# shellcheck disable=SC2086
-		if "stage_$s" $secs; then
+		(
+			set +e
+			"stage_$s" $secs
+			echo $? >"build-logs/$s.rc"
+		) 2>&1 | tee "build-logs/$s.log"
+		if [ "$(cat "build-logs/$s.rc" 2>/dev/null)" = 0 ]; then
 			passed=$((passed + 1))
 		else
 			failed=$((failed + 1))
 			names="$names $s"
 		fi
+	done
+	for s in $names; do
+		echo "== tools/test.sh: the last 100 lines of the failed stage $s (build-logs/$s.log)"
+		tail -n 100 "build-logs/$s.log"
 	done
 	[ "$failed" -eq 0 ] || echo "tools/test.sh: failed stages:$names"
 	echo "stages: $passed passed, $failed failed"
