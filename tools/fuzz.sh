@@ -6,7 +6,8 @@
 # target: executions, new corpus entries, the result; the exit status is 1 if any target crashed,
 # leaked, hit undefined behaviour or hung (its input is kept under build-fuzz/run/<target>/; the
 # log's end and the input, in base64 when it is 4 KiB or less, are printed on stderr).
-# Called by tools/test.sh --fuzz [SECONDS]; FUZZ_TARGETS="a b" runs only those.
+# Called by tools/test.sh --fuzz [SECONDS]; FUZZ_TARGETS="a b" runs only those; FUZZ_SEED=N
+# gives libFuzzer -seed=N (else it draws one; each line names the seed its run used).
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-30}
@@ -35,6 +36,7 @@ run_one() {
 	set -- -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$w/artifacts/"
 	[ -f "fuzz/dict/$t.dict" ] && set -- "$@" -dict="fuzz/dict/$t.dict"
+	[ -n "${FUZZ_SEED:-}" ] && set -- "$@" -seed="$FUZZ_SEED"
 	rc=0
 	"build-fuzz/fuzz/fuzz_$t" "$@" "$w/corpus" "fuzz/corpus/$t" >"$w/log" 2>&1 || rc=$?
 	echo "$rc" >"$w/rc"
@@ -47,6 +49,7 @@ summary() {
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log" | tail -n 1)
 	cov=$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' "$w/log" | tail -n 1)
 	new=$(ls "$w/corpus" | wc -l)
+	seed=$(sed -n 's/^INFO: Seed: *//p' "$w/log" | head -n 1)
 	if [ "$rc" -eq 0 ]; then
 		result=ok
 	else
@@ -62,8 +65,8 @@ summary() {
 			base64 "$w/artifacts/$art" >&2
 		fi
 	fi
-	printf 'fuzz %-14s %10s executions in %ss, coverage %s, corpus +%s: %s\n' "$t" \
-		"${execs:-?}" "$secs" "${cov:-?}" "$new" "$result"
+	printf 'fuzz %-14s %10s executions in %ss, seed %s, coverage %s, corpus +%s: %s\n' \
+		"$t" "${execs:-?}" "$secs" "${seed:-?}" "${cov:-?}" "$new" "$result"
 }
 
 fail=0

@@ -62,6 +62,8 @@ stage_determinism() {
 			build-det-san/schedlab
 }
 
+# The full run (CI) fuzzes from a fixed seed, FUZZ_SEED (default 1), so that a run that fails
+# can be run again and fail the same way; --fuzz alone draws a seed per run, to explore.
 stage_fuzz() { sh tools/fuzz.sh "${1:-30}"; }
 
 stage_mpi() {
@@ -86,7 +88,8 @@ case "${1:-}" in
 	for s in unit scenario sanitize clang determinism fuzz mpi; do
 		echo "== tools/test.sh: stage $s"
 		secs=""
-		[ "$s" = fuzz ] && secs=${FUZZ_SECONDS:-30}
+		[ "$s" = fuzz ] && secs=${FUZZ_SECONDS:-30} && FUZZ_SEED=${FUZZ_SEED:-1} &&
+			export FUZZ_SEED
 		# Each stage's output is also kept in build-logs/<stage>.log, so that a failed stage's
 		# end can be printed again last: CI keeps only the end of what a run prints, and
 		# that end is otherwise the later stages' build lines. set +e: as inside an `if`.
