@@ -81,6 +81,23 @@ grep -q '^2 .*  deadlock: first \[\] second \[template\]$' "$T/pair" ||
 ! grep -q '^1 .*deadlock' "$T/pair" || fail "paired, seed 1 marked: $(cat "$T/pair")"
 grep -q '^without the seeds deadlocked on one side only:  *+0.0  (standard error 0.0, 1 seeds)$' \
 	"$T/pair" || fail "paired, without seed 2: $(cat "$T/pair")"
+# No recording of the set above stalled: nothing said about it
+agree template
+! grep -q 'stalled' "$T/err" || fail "a stall said of equal recordings: $(cat "$T/err")"
+# A recording that stalled: r3's log cut to 5 runs against r1's and r2's 39. Sorted 5 39 39,
+# the median 39; 4 x 5 = 20 < 3 x 39 = 117 names r3, 4 x 39 = 156 does not name r1 or r2.
+# It still counts: 3 recordings.
+for r in r1 r2 r3; do
+	mkdir -p "$T/set2/$r"
+	cp -r "$ROOT/tests/data/validate-rep/r1/template" "$T/set2/$r/"
+done
+head -n 7 "$T/set2/r1/template/rt-app2-thread0-0.log" >"$T/set2/r3/template/rt-app2-thread0-0.log"
+sh "$ROOT/tools/validate_agreement.sh" -s "$SL" -c "$ROOT/machines/fc-2vcpu" -R "$T/set2" template \
+	>"$T/out" 2>"$T/err" || fail "a stalled recording: $(cat "$T/err")"
+grep -q "warning: $T/set2/r3/template: its rt-app logs hold 5 runs, the median recording of the file 39: a run that stalled?" \
+	"$T/err" || fail "the stalled recording not named: $(cat "$T/err")"
+[ "$(grep -c 'stalled' "$T/err")" -eq 1 ] || fail "more than r3 named: $(cat "$T/err")"
+grep -q '^recordings: 3 (r1 r2 r3)' "$T/out" || fail "the stalled one left out: $(cat "$T/out")"
 # a name with no recording: an error, exit 2
 rc=0
 sh "$ROOT/tools/validate_agreement.sh" -s "$SL" -R "$T/set" nosuch >"$T/out" 2>"$T/err" || rc=$?

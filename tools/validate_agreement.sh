@@ -27,6 +27,8 @@
 # (tools/validate_record.sh makes them); -d 'NAME=DUR ...' gives the duration of the named ones
 # whose file has none (what they were recorded with: -d 'example4=2s example5=2s' for
 # tests/data/validate, as tests/validate.sh does); the others run as validate decides.
+# A recording of -R whose rt-app logs hold under 3/4 of the runs of its file's median recording
+# (a run that stalled) is named on stderr; it still counts.
 # -S N runs the model with seed N (validate --seed; default 1): one seed's count moves by
 # about +-10 figures of 528 on tests/data/validate-rep, so a mechanism is judged on the mean
 # of several (docs/validate.md, "Placement, from the recordings").
@@ -147,6 +149,29 @@ if [ -n "$REPSET" ]; then
 		echo "$0: no recording of $* in $REPSET/r*" >&2
 		exit 2
 	}
+	# A recording whose run stalled (the file's own race, every thread waiting for good:
+	# validate-v1300's r4/browser-short, docs/validate.md step 26) counts like any other, but
+	# it lowers the floor: named on stderr when its rt-app logs hold fewer than 3/4 of the runs
+	# of the median recording of its file (of an even count the lower middle)
+	for name in "$@"; do
+		for r in "$REPSET"/r*; do
+			[ -f "$r/$name/uptime" ] || continue
+			printf '%s %s\n' "$r/$name" "$(cat "$r/$name"/*.log 2>/dev/null | grep -vc '^#')"
+		done >"$TMP/runs"
+		awk -v me="$0" '{ d[NR] = $1; n[NR] = $2; s[NR] = $2 }
+		END {
+			for (i = 2; i <= NR; i++)
+				for (j = i; j > 1 && s[j - 1] > s[j]; j--) {
+					t = s[j]; s[j] = s[j - 1]; s[j - 1] = t
+				}
+			med = s[int((NR + 1) / 2)]
+			for (i = 1; i <= NR; i++)
+				if (4 * n[i] < 3 * med)
+					printf "%s: warning: %s: its rt-app logs hold %d runs, the median " \
+						"recording of the file %d: a run that stalled? It counts in the " \
+						"floor (docs/validate.md, step 26)\n", me, d[i], n[i], med
+		}' "$TMP/runs" >&2
+	done
 	awk -v verbose="$VERBOSE" -v calset=" $(printf '%s' "$CALSET" | tr -s ' \t\n' ' ') " "$AGREE"'
 	{
 		key = $2 SUBSEP $3 SUBSEP $4
