@@ -4,7 +4,8 @@
 # or a string, added first in "global" where absent, a "global" object made where the file has
 # none; bad KEY/NUMBER/IN: exit 2 and nothing written) and tools/trace_keep_file.sh (of a whole
 # trace, the header, cpu_idle and the lines naming one of the file's tasks, cut to 15
-# characters, kept; every other line dropped).
+# characters, kept; every other line dropped); and validate_record_set.sh's refusal of a bad
+# CALIBRATE count.
 set -eu
 cd "$(dirname "$0")/.."
 T=$(mktemp -d)
@@ -104,4 +105,16 @@ rc=$?
 set -e
 [ $rc = 2 ] && grep -q "$n: no rt-app logs" "$T/err" || fail "no logs: exit $rc, $(cat "$T/err")"
 [ -f "$n/real.trace" ] && [ ! -e "$n/real.trace.xz" ] || fail "no logs: the trace was replaced"
+# validate_record_set.sh's CALIBRATE (calibrate runs after the recordings) must be a count: a
+# bad one is refused before anything is recorded or made (no SETDIR), exit 2
+for bad in x -1 2s; do
+	set +e
+	CALIBRATE=$bad sh tools/validate_record_set.sh "$T/set-$bad" 1 build/schedlab 1 template \
+		>/dev/null 2>"$T/err"
+	rc=$?
+	set -e
+	[ $rc = 2 ] && grep -q "CALIBRATE: expected how many schedlab calibrate runs (0 or more), got '$bad'" \
+		"$T/err" || fail "CALIBRATE=$bad: exit $rc, $(cat "$T/err")"
+	[ ! -e "$T/set-$bad" ] || fail "CALIBRATE=$bad: the set directory was made"
+done
 echo "record_prep: all passed"

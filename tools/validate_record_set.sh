@@ -22,6 +22,11 @@
 # recorded file); CALIB=auto measures N first: the
 # median of CALIB_LAUNCHES (7) launches of rt-app's own calibration on CPU0, each value and the
 # median kept in SETDIR/calibration. Unset (the default): the files' own "calibration".
+# CALIBRATE=N runs `schedlab calibrate` N times right after the recordings, each only while the
+# load is under MAXLOAD (as a recording), into SETDIR/calibrate/runK with its `uptime`: a machine
+# description holds for the host's state it was measured in, and that state moves within a boot
+# (docs/validate.md, step 26), so `tools/machine_for_boot.sh -c` takes these with the
+# recordings of the same time. 0 (the default): none.
 # Usage: sh tools/validate_record_set.sh [SETDIR] [SECONDS] [path/to/schedlab] [REPS] [FILES...]
 set -eu
 cd "$(dirname "$0")/.."
@@ -35,6 +40,13 @@ WAIT=${WAIT:-300}
 FULL=${FULL:-0}
 CALIB=${CALIB:-}
 CALIB_LAUNCHES=${CALIB_LAUNCHES:-7}
+CALIBRATE=${CALIBRATE:-0}
+case $CALIBRATE in
+'' | *[!0-9]*)
+	echo "CALIBRATE: expected how many schedlab calibrate runs (0 or more), got '$CALIBRATE'" >&2
+	exit 2
+	;;
+esac
 EX=/usr/share/doc/rt-app/examples
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -134,4 +146,21 @@ for f in "$@"; do
 	# a shared machine the rest is other people's builds
 	sh tools/trace_keep_file.sh "$dir/$name"
 done
+done
+k=0
+while [ "$k" -lt "$CALIBRATE" ]; do
+	k=$((k + 1))
+	if ! quiet; then
+		echo "calibrate run$k: skipped, load $(cut -d' ' -f1-3 /proc/loadavg) for ${WAIT}s" >&2
+		continue
+	fi
+	echo "== calibrate run$k ($(uptime))"
+	mkdir -p "$SET/calibrate"
+	rm -rf "$SET/calibrate/run$k"
+	before=$(uptime)
+	if ! "$SL" calibrate -o "$SET/calibrate/run$k" >/dev/null; then
+		echo "calibrate run$k: schedlab calibrate failed" >&2
+		continue
+	fi
+	printf 'before: %s\nafter:  %s\n' "$before" "$(uptime)" >"$SET/calibrate/run$k/uptime"
 done
