@@ -123,6 +123,13 @@ differ "$(sed -n 's/^param vcpu_pack_queued=//p' "$T/sit")" "$(line vcpu_pack_qu
 	"wake_situations' vcpu_pack_queued and sis_util's"
 differ "$(sed -n 's/^param vcpu_pack_wait_lower=//p' "$T/sit")" "$(line vcpu_pack_wait)" \
 	"vcpu_pack_wait and _lower"
+# its six lines of step 27 (read from the whole traces, which these are)
+S27='vcpu_pack_wait_alone vcpu_pack_wait_crowded vcpu_pack_wait_lower_alone vcpu_pack_wait_lower_crowded vcpu_pack_join vcpu_pack_stay'
+for k in $S27; do
+	is "$k" "$(sed -n "s/^param $k=//p" "$T/sit")"
+done
+differ "$(line vcpu_pack_join)" "$(line vcpu_pack_stay)" "vcpu_pack_join and _stay"
+differ "$(line vcpu_pack_wait_alone)" "$(line vcpu_pack_wait_lower_alone)" "the two _alone lines"
 
 # run_stretch.py (directories, not traces): its two lines, over the one directory with a sure
 # clock offset (example1's is not: its loops end in a timer already past)
@@ -136,7 +143,7 @@ has "the medians over 1 directories whose log clock offset is sure"
 # every line is a comment or a param line, and no other param line is printed
 grep -v '^#' "$T/out" | grep -v '^param [a-z_]*=[0-9]*\(ns\)\{0,1\}$' && fail "a line that is neither"
 n=$(grep -c '^param ' "$T/out")
-[ "$n" -eq 24 ] || fail "$n param lines, expected 24: $(cat "$T/out")"
+[ "$n" -eq 30 ] || fail "$n param lines, expected 30: $(cat "$T/out")"
 
 # errors: a directory without a trace, a file given for a directory, a bad -k; exit 2, named
 mkdir "$T/empty"
@@ -167,7 +174,19 @@ for f in browser-long example1; do
 	sh "$ROOT/tools/trace_keep_file.sh" "$T/k/$f"
 done
 sh "$ROOT/tools/machine_from_recordings.sh" -s "$SL" "$T/k/browser-long" "$T/k/example1" >"$T/outk"
-cmp -s "$T/outk" "$T/outf" || fail "-f: not the filtered recordings' lines: $(diff "$T/outk" "$T/outf")"
+# step 27's six lines (and their two comments) come from the whole traces even with -f
+s27() {
+	grep -v -e '^# tools/wake_situations.py on the whole traces' \
+		-e '^param vcpu_pack_\(wait_\(lower_\)\{0,1\}\(alone\|crowded\)\|join\|stay\)=' "$1"
+}
+s27 "$T/outk" >"$T/outk2"
+s27 "$T/outf" >"$T/outf2"
+cmp -s "$T/outk2" "$T/outf2" || fail "-f: not the filtered recordings' lines: $(diff "$T/outk2" "$T/outf2")"
+"$PY" "$ROOT/tools/wake_situations.py" "$V/browser-long/real.trace.xz" "$V/example1/real.trace.xz" >"$T/sitv"
+for k in $S27; do
+	[ "$(sed -n "s/^param $k=//p" "$T/outf")" = "$(sed -n "s/^param $k=//p" "$T/sitv")" ] ||
+		fail "-f: $k not the whole traces' ($(grep "^param $k=" "$T/outf"))"
+done
 "$SL" calibrate --recordings "$V/browser-long" "$V/example1" | grep '^# calibrate --recordings: .* timer wake-ups' >"$T/whole"
 grep '^# calibrate --recordings: .* timer wake-ups' "$T/outf" >"$T/kept"
 cmp -s "$T/whole" "$T/kept" && fail "-f: the whole traces' counts ($(cat "$T/whole"))"

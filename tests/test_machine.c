@@ -753,6 +753,118 @@ static void test_pack_wait_lower(void **state)
 }
 
 /*
+ * vcpu_pack_stay and vcpu_pack_join (docs/validate.md, step 27): the waker alone on CPU 0, the
+ * other task alone on CPU 1, the wakee last on CPU 1, the policy's choice CPU 0; the hog (nice
+ * 0) running, so nothing waits. By hand, of 10000 sent back to CPU 1: unset none;
+ * vcpu_pack_stay=1000 all; vcpu_pack_stay=500 a binomial of sd 50 (5000 +- 250);
+ * vcpu_pack_join=1000 none (its case has others waiting on CPU 1). With the hog waiting on
+ * CPU 0 (the waker not alone) or on CPU 1 (stay's case no longer) stay keeps CPU 0; a choice
+ * of CPU 1 already, an interrupt, a wakee last on CPU 0 or CPU 1 idle: unchanged. With
+ * vcpu_pack_join=1000 and the hog waiting on CPU 1, a choice of CPU 1 goes to CPU 0 all 10000
+ * times, unless the wakee may not run there.
+ */
+static void test_pack_stay(void **state)
+{
+	int back[4];
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		static const char *const set[] = {NULL, "vcpu_pack_stay=1000", "vcpu_pack_stay=500",
+						  "vcpu_pack_join=1000"};
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
+		struct sl_task *q = waiting_hog(sim, 0);
+		struct sl_task waker, other, wakee;
+
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		wakee.cpu = 1;
+		both_busy(sim, &waker, &other);
+		sim->cpus[0].nr_running = 1;
+		q->on_cpu = true;
+		back[k] = times_to(sl_vcpu_pack_stay, sim, &wakee, &waker, 0, 0, 1);
+		if (k == 1) {
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 1), 1);
+			q->on_cpu = false;
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 0), 0);
+			q->cpu = 1;
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 0), 0);
+			q->on_cpu = true;
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 0), 1);
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, NULL, 0, 0), 0);
+			wakee.cpu = 0;
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 0), 0);
+			wakee.cpu = 1;
+			sim->cpus[1].curr = NULL;
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 0), 0);
+		}
+		if (k == 3) {
+			q->on_cpu = false;
+			q->cpu = 1;
+			assert_int_equal(times_to(sl_vcpu_pack_stay, sim, &wakee, &waker, 0, 1, 0),
+					 10000);
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 0), 0);
+			wakee.cpus_allowed = 2;
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 1), 1);
+		}
+		free_hand_set(sim, &cfg);
+	}
+	assert_int_equal(back[0], 0);
+	assert_int_equal(back[1], 10000);
+	assert_true(back[2] >= 4750 && back[2] <= 5250);
+	assert_int_equal(back[3], 0);
+}
+
+/*
+ * vcpu_pack_wait split by what waits on the other CPU (step 27): test_vcpu_pack_wait's setting
+ * (the hog, nice 0, as important as the wakee, waiting on CPU 0) with a second hog running
+ * (CPU 1's task alone) or waiting on CPU 1 (crowded). By hand, of 10000 moved to CPU 1:
+ * vcpu_pack_wait=1000 alone (no split) all in both; vcpu_pack_wait_alone=1000 all with CPU 1
+ * alone and none crowded (the split on, _crowded 0); vcpu_pack_wait_crowded=1000 the reverse;
+ * with the first hog at nice 1 (lower), vcpu_pack_wait_lower_alone=1000 all alone and none
+ * crowded, vcpu_pack_wait_lower_crowded=1000 the reverse.
+ */
+static void test_pack_wait_split(void **state)
+{
+	static const struct {
+		const char *set;
+		int nice, alone, crowded;
+	} c[] = {{"vcpu_pack_wait=1000", 0, 10000, 10000},
+		 {"vcpu_pack_wait_alone=1000", 0, 10000, 0},
+		 {"vcpu_pack_wait_crowded=1000", 0, 0, 10000},
+		 {"vcpu_pack_wait_lower_alone=1000", 1, 10000, 0},
+		 {"vcpu_pack_wait_lower_crowded=1000", 1, 0, 10000}};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct sl_config cfg;
+		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=2", NULL, "1ms", c[k].set);
+		struct sl_task waker, other, wakee, *q0, *q1;
+
+		assert_int_equal(sl_sim_run(sim), 0);
+		q0 = sl_sim_task(sim, 0);
+		q1 = sl_sim_task(sim, 1);
+		q0->state = q1->state = TS_RUNNING;
+		q0->cpu = 0;
+		q1->cpu = 1;
+		q0->on_cpu = false;
+		q0->nice = c[k].nice;
+		memset(&waker, 0, sizeof(waker));
+		memset(&other, 0, sizeof(other));
+		memset(&wakee, 0, sizeof(wakee));
+		both_busy(sim, &waker, &other);
+		q1->on_cpu = true;
+		assert_int_equal(times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1),
+				 c[k].alone);
+		q1->on_cpu = false;
+		assert_int_equal(times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1),
+				 c[k].crowded);
+		free_hand_set(sim, &cfg);
+	}
+}
+
+/*
  * vcpu_pack_wait_none: test_vcpu_pack_wait's setting with the hog waiting on CPU 1 instead, so
  * nothing waits on CPU 0 (the waker alone there). By hand, of 10000: unset none moved;
  * vcpu_pack_wait=1000 and vcpu_pack_wait_lower=1000 none (their rules are for a waiting task);
@@ -1931,6 +2043,8 @@ int main(void)
 		cmocka_unit_test(test_pack_wait_lower),
 		/* vcpu_pack_wait's third class (step 15) */
 		cmocka_unit_test(test_pack_wait_none),
+		cmocka_unit_test(test_pack_stay),
+		cmocka_unit_test(test_pack_wait_split),
 		cmocka_unit_test(test_irq_same),
 		cmocka_unit_test(test_irq_other_prio),
 		cmocka_unit_test(test_sleep_timers),

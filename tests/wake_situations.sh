@@ -168,12 +168,30 @@ TR
 } >"$T/join.trace"
 "$PY" "$TOOLPY" "$T/join.trace" >"$T/out" || fail "join: exit $?"
 grep -q '^  real  1 of 1 (1000 per mille)$' "$T/out" &&
+	grep -q '^param vcpu_pack_join=1000$' "$T/out" && ! grep -q '^param vcpu_pack_stay=' "$T/out" &&
 	grep -q '^  real  as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" || fail "join: $(cat "$T/out")"
+# The stay count (stay.trace, step 27): after the same start W, alone on CPU 0, wakes Z (last on
+# CPU 1, which runs Y alone); Z stays on CPU 1 and preempts Y. By hand: stayed 1 of 1
+# (param vcpu_pack_stay=1000), the join count 0 of 0 (no line).
+{
+	cat "$T/head"
+	cat <<'TR'
+               W-10      [000] d..3.     1.000000: sched_waking: comm=Z pid=13 prio=120 target_cpu=001
+               W-10      [000] d..4.     1.000001: sched_wakeup: comm=Z pid=13 prio=120 target_cpu=001
+TR
+	sw 1 1.000030 Y 12 R+ Z 13
+} >"$T/stay.trace"
+"$PY" "$TOOLPY" "$T/stay.trace" >"$T/out" || fail "stay: exit $?"
+grep -A1 "B's task alone there: stayed on B" "$T/out" | grep -q '^  real  1 of 1 (1000 per mille)$' &&
+	grep -q '^param vcpu_pack_stay=1000$' "$T/out" && ! grep -q '^param vcpu_pack_join=' "$T/out" ||
+	fail "stay: $(cat "$T/out")"
 grep -v ' 1.000200: ' "$T/join.trace" >"$T/join2.trace"
 "$PY" "$TOOLPY" "$T/join2.trace" >"$T/out" || fail "join2: exit $?"
 grep -q '^  real  0 of 0$' "$T/out" || fail "join, Q lost: $(cat "$T/out")"
 "$PY" "$TOOLPY" "$T/wait.trace" >"$T/out" || fail "wait alone: exit $?"
-grep -q '^  real  (B alone) as high: 1 of 1  lower: 0 of 1  none: 0 of 0$' "$T/out" ||
+grep -q '^  real  (B alone) as high: 1 of 1  lower: 0 of 1  none: 0 of 0$' "$T/out" &&
+	grep -q '^param vcpu_pack_wait_alone=1000$' "$T/out" &&
+	grep -q '^param vcpu_pack_wait_lower_alone=0$' "$T/out" && ! grep -q '_crowded=' "$T/out" ||
 	fail "wait alone: $(cat "$T/out")"
 # waitb.trace: wait.trace with V (15) waiting on B too (preempted by Y before either wake-up,
 # named again at the end): the same counts, as high 1 of 1 moved, lower 0 of 1, and none in
@@ -186,7 +204,9 @@ sed '/ 0\.950100: sched_switch/r '"$T/vlines" "$T/wait.trace" >"$T/waitb.trace"
 sw 1 1.000300 X 11 S V 15 >>"$T/waitb.trace"
 "$PY" "$TOOLPY" "$T/waitb.trace" >"$T/out" || fail "waitb: exit $?"
 grep -q '^  real  as high: 1 of 1  lower: 0 of 1  none: 0 of 0$' "$T/out" &&
-	grep -q '^  real  (B alone) as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" ||
+	grep -q '^  real  (B alone) as high: 0 of 0  lower: 0 of 0  none: 0 of 0$' "$T/out" &&
+	grep -q '^param vcpu_pack_wait_crowded=1000$' "$T/out" &&
+	grep -q '^param vcpu_pack_wait_lower_crowded=0$' "$T/out" && ! grep -q '_alone=' "$T/out" ||
 	fail "waitb: $(cat "$T/out")"
 "$PY" "$TOOLPY" "$T/queued.trace" >"$T/out" || fail "queued by: exit $?"
 grep -q '^  real  (A queued, B idle) as high: 1 of 2  lower: 0 of 0$' "$T/out" ||

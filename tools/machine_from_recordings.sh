@@ -28,6 +28,10 @@
 #                                rate under 160 us, the rate from it, and the 160 us
 #   wake_preempt_again           wake_preempt_pairs.py --again, all counted
 #   ipi_busy, vcpu_pack_wait     tools/wake_situations.py (the real median; "as high" moved)
+#   vcpu_pack_wait_alone, _lower_alone, _crowded, _lower_crowded, vcpu_pack_join, vcpu_pack_stay
+#                                the same reader: vcpu_pack_wait split by what waits on the
+#                                other vCPU, and the wakee last there (docs/validate.md step 27),
+#                                read from the whole traces, -f or not
 #   task_preempt                 tools/preempt_switch.py: from a task's wake-up to its switch
 #                                to the wakee that preempts it on its own vCPU, the median
 #   rtapp_kloop, _sd             tools/run_stretch.py: rt-app's loop in the runs of 1000 us or
@@ -97,6 +101,7 @@ die() {
 n=$#
 i=0
 : >"$W/dirs"
+: >"$W/whole"
 for d; do
 	i=$((i + 1))
 	[ -d "$d" ] || die "$d: not a directory (expected a recorded validate --out directory)"
@@ -107,6 +112,7 @@ for d; do
 	else
 		die "$d: no real.trace.xz or real.trace (expected a recorded validate --out directory)"
 	fi
+	printf '%s\n' "$tr" >>"$W/whole"
 	if [ "$KEEP" = 1 ]; then
 		k=$W/keep/$i/$(basename "$d")
 		sh "$TOOLS/trace_keep_file.sh" -c "$k" "$d" 2>"$W/err" || die "$(cat "$W/err")"
@@ -141,6 +147,11 @@ run again "$PY" "$TOOLS/wake_preempt_pairs.py" --again $NFO "$@"
 # shellcheck disable=SC2086
 run sit "$PY" "$TOOLS/wake_situations.py" $NFO "$@"
 run pswitch "$PY" "$TOOLS/preempt_switch.py" "$@"
+# step 27's lines from the whole traces: its rules look at what waits on each vCPU, where the
+# model's background tasks wait and run as the foreign ones do (a filtered trace shows a vCPU
+# that runs a foreign task idle); the reading they were tested on
+tr '\n' '\0' <"$W/whole" | xargs -0 "$PY" "$TOOLS/wake_situations.py" >"$W/sitw" 2>"$W/err" ||
+	die "wake_situations.py: $(cat "$W/err")"
 # run_stretch.py reads directories (the rt-app logs beside each trace), not traces
 tr '\n' '\0' <"$W/dirs" | xargs -0 "$PY" "$TOOLS/run_stretch.py" >"$W/stretch" 2>"$W/err" ||
 	die "run_stretch.py: $(cat "$W/err")"
@@ -240,6 +251,16 @@ get sit '/^param ipi_busy=/'
 wt=$(get sit '/^  real +as high: / { print $4 " of " $6 }')
 echo "# tools/wake_situations.py: with both vCPUs running a task, a wakee last on its waker's vCPU where a task of its priority or higher waits moves to the other vCPU $wt times"
 get sit '/^param vcpu_pack_wait=/'
+# the same split by what waits on the other vCPU, and the wakee last there (step 27), read
+# from the whole traces
+wa=$(get sitw '/^  real +\(B alone\) as high: / { print $6 " of " $8 ", only lower ones waiting " $10 " of " $12 }')
+echo "# tools/wake_situations.py on the whole traces: the same where the other vCPU's task runs alone: $wa moved; where others wait there too, the rest (the _crowded lines)"
+get sitw '/^param vcpu_pack_wait_(lower_)?(alone|crowded)=/'
+jn=$(get sitw '/^  real +[0-9]+ of [0-9]+ \(/ { n++; if (n == 1) print $2 " of " $4 }')
+st=$(get sitw '/^  real +[0-9]+ of [0-9]+ \(/ { n++; if (n == 2) print $2 " of " $4 }')
+echo "# tools/wake_situations.py on the whole traces: a wake-up by a task alone on its vCPU of a task last on the other, busy one: with others waiting there, onto the waker's $jn (join); with its task alone there, stayed $st (stay)"
+get sitw '/^param vcpu_pack_join=/'
+get sitw '/^param vcpu_pack_stay=/'
 
 # preempt_switch.py: the switch of an own-vCPU preemption after its wake-up
 echo "# tools/preempt_switch.py: $(get pswitch '/ wake-ups preempting their waker / { sub(/ wake-ups preempting their waker on its own CPU; from the sched_waking to the switch \(us\): /, " such wake-ups, from the sched_waking to the switch (us): "); print }')"

@@ -49,6 +49,11 @@ classes again where nothing waits on B ("(B alone)": B's task runs alone there),
 case: a wake-up by a task alone on A of a task last on B while B runs a task with others waiting
 there, how many went onto A (mainline, finding no idle CPU, leaves it on B); and vcpu_pack_queued's
 wake-ups by the tasks waiting on A (as high as the wakee or only lower ones), how many stayed.
+Step 27's lines: `param vcpu_pack_wait_alone=N` and `vcpu_pack_wait_lower_alone=N`, the "as
+high" and "lower" rates where B's task runs alone, `_crowded` the same where others wait on B
+too; `param vcpu_pack_join=N`, the join case's per mille onto A; and the stay case, a wake-up by
+a task alone on A of a task last on B whose task runs alone there: how many stayed on B,
+`param vcpu_pack_stay=N` per 1000.
 With --newidle, instead: the moments a CPU goes idle (its task blocks, nothing waits on it)
 while the other CPU has at least one task waiting (runnable, not running), by the CPU's avg_idle
 estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
@@ -73,7 +78,7 @@ PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
                                            ("irq", ("idle", "busy")))
               for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
-EXTRAS = ("join", "alone", "queued")  # the counts no parameter reads (analyse's last value)
+EXTRAS = ("join", "alone", "queued", "stay")  # analyse's last value: the extra counts
 
 
 def analyse(path, names, timed=False, skip=None):
@@ -152,6 +157,8 @@ def analyse(path, names, timed=False, skip=None):
             extra = None
             if sit[:3] == ("task", "B", "alone") and curr.get(b, 0) and on_b:
                 extra = ("join", None)  # the waker alone on A, others waiting behind B's task
+            elif sit[:3] == ("task", "B", "alone") and curr.get(b, 0):
+                extra = ("stay", None)  # the waker alone on A, B's task alone there
             elif wcls and not on_b:
                 extra = ("alone", wcls)
             elif sit == ("task", "A", "queued", "idle"):
@@ -508,10 +515,12 @@ def main(argv):
               for side, e in (("real", rext), ("model", mext))}
     join = {side: [len(e["join"]), sum(on_a for _, on_a in e["join"])] if e else None
             for side, e in (("real", rext), ("model", mext))}
+    stay = {side: [len(e["stay"]), sum(not on_a for _, on_a in e["stay"])] if e else None
+            for side, e in (("real", rext), ("model", mext))}
     if as_json:
         print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
                               remote_preempt=remote, wait=wait, wait_alone=wait_alone,
-                              join=join, queued=queued), indent=1))
+                              join=join, stay=stay, queued=queued), indent=1))
         return 0
     print(f"wake-ups by situation (A: the waking's CPU, B: the other), per trace: "
           f"{rn} real" + (f", {mn} model" if model else ""))
@@ -559,11 +568,29 @@ def main(argv):
     for side in ("real", "model") if model else ("real",):
         print(f"  {side:5} (B alone) " + "  ".join(f"{c}: {m} of {n}" for c, (n, m) in
                                                   wait_alone[side].items()))
+    # vcpu_pack_wait split by B (step 27): B's task alone, and the rest (others wait on B)
+    for c, name in (("as high", "vcpu_pack_wait"), ("lower", "vcpu_pack_wait_lower")):
+        n, m = wait_alone["real"][c]
+        if n:
+            print(f"param {name}_alone={m * 1000 // n}")
+        n, m = (wait["real"][c][i] - wait_alone["real"][c][i] for i in (0, 1))
+        if n:
+            print(f"param {name}_crowded={m * 1000 // n}")
     print("wake-ups by a task alone on A of a task last on B, B running a task with others "
           "waiting there: onto A")
     for side in ("real", "model") if model else ("real",):
         n, m = join[side]
         print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
+    n, m = join["real"]
+    if n:
+        print(f"param vcpu_pack_join={m * 1000 // n}")
+    print("wake-ups by a task alone on A of a task last on B, B's task alone there: stayed on B")
+    for side in ("real", "model") if model else ("real",):
+        n, m = stay[side]
+        print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
+    n, m = stay["real"]
+    if n:
+        print(f"param vcpu_pack_stay={m * 1000 // n}")
     print("vcpu_pack_queued's wake-ups by the tasks waiting on A: stayed on A")
     for side in ("real", "model") if model else ("real",):
         print(f"  {side:5} (A queued, B idle) " + "  ".join(

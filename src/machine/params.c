@@ -296,6 +296,34 @@ const struct sl_param_desc sl_param_table[] = {
 	 "busy CPU this many times in 1000, where mainline finds no idle CPU and keeps it "
 	 "(tools/wake_situations.py on the calibration half's 21 traces prints it: 60 of 4253 "
 	 "moved, 14; docs/validate.md, issue 28 step 15, wake-up placement in the browser)"},
+	{"vcpu_pack_stay", P(vcpu_pack_stay), 0, SL_PARAM_COUNT,
+	 "0 (leave it out): mainline placement. Else, on 2 CPUs both running a task, a task's "
+	 "wake-up by the task running alone on its CPU, of a task last on the other CPU whose "
+	 "task runs alone there, that the policy sends away from that previous CPU (mainline's "
+	 "wake_affine_weight by PELT load), stays there this many times in 1000 "
+	 "(tools/wake_situations.py on the calibration half prints it: 951-973 on four boots' "
+	 "sets; docs/validate.md, issue 28 step 27)"},
+	{"vcpu_pack_join", P(vcpu_pack_join), 0, SL_PARAM_COUNT,
+	 "0 (leave it out): mainline placement. Else vcpu_pack_stay's situation with others "
+	 "waiting behind the task on the wakee's previous CPU: a wake-up the policy leaves "
+	 "there goes to the waker's CPU this many times in 1000 (tools/wake_situations.py, the "
+	 "join case: 730 per mille on validate-v1300c's calibration half; docs/validate.md, "
+	 "issue 28 step 27)"},
+	{"vcpu_pack_wait_alone", P(vcpu_pack_wait_alone), 0, SL_PARAM_COUNT,
+	 "0 (leave it out): vcpu_pack_wait and _lower decide wherever the other CPU stands. Else "
+	 "(with any of the four _alone/_crowded lines set) vcpu_pack_wait's rate where the other "
+	 "CPU's task runs alone, nothing waiting there (tools/wake_situations.py, \"(B alone)\": "
+	 "255 of 341 moved on validate-v1300c's calibration half, 747; docs/validate.md, issue 28 "
+	 "step 27)"},
+	{"vcpu_pack_wait_lower_alone", P(vcpu_pack_wait_lower_alone), 0, SL_PARAM_COUNT,
+	 "vcpu_pack_wait_alone's rate where only tasks less important than the wakee wait on "
+	 "its previous CPU (154 of 284, 542)"},
+	{"vcpu_pack_wait_crowded", P(vcpu_pack_wait_crowded), 0, SL_PARAM_COUNT,
+	 "with the split on (vcpu_pack_wait_alone): vcpu_pack_wait's rate where others wait on "
+	 "the other CPU too (6 of 631 moved on validate-v1300c's calibration half, 9)"},
+	{"vcpu_pack_wait_lower_crowded", P(vcpu_pack_wait_lower_crowded), 0, SL_PARAM_COUNT,
+	 "the same where only less important tasks wait on the wakee's previous CPU (4 of 667, "
+	 "5)"},
 	{"wake_ipi", P(wake_ipi_ns), 0, SL_PARAM_NS,
 	 "0: waking a task costs its waker nothing more wherever the task goes. Else the waker's "
 	 "CPU time to wake a task onto another CPU that is idle and not polling: the IPI (on "

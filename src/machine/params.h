@@ -73,6 +73,16 @@ struct sl_params {
 	u64 vcpu_pack_wait_lower;
 	/* per 1000: vcpu_pack_wait's rule with no task waiting there */
 	u64 vcpu_pack_wait_none;
+	/* per 1000: both busy, the waker alone, the wakee's prev task alone: it stays on prev */
+	u64 vcpu_pack_stay;
+	/* per 1000: both busy, the waker alone, others wait on the wakee's prev: joins the waker */
+	u64 vcpu_pack_join;
+	/* per 1000: vcpu_pack_wait's rule (as high, lower) where the other CPU's task runs alone */
+	u64 vcpu_pack_wait_alone;
+	u64 vcpu_pack_wait_lower_alone;
+	/* per 1000: the same where others wait on the other CPU too */
+	u64 vcpu_pack_wait_crowded;
+	u64 vcpu_pack_wait_lower_crowded;
 	u64 timer_coalesce;  /* 1: an hrtimer interrupt runs its CPU's timers whose window opened */
 	u64 vcpu_pack_busy;  /* per 1000: both CPUs busy, more wait on prev: to the other */
 	u64 vcpu_pack_wait;  /* per 1000: both busy, one as important waits on the waker's: away */

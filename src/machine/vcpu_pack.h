@@ -36,6 +36,9 @@ int sl_vcpu_pack_busy(struct sl_sim *sim, const struct sl_task *p, const struct 
 /* vcpu_pack_wait: both CPUs busy, a wakee leaves its waker's CPU where one as important waits */
 int sl_vcpu_pack_wait(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		      int from, int cpu);
+/* vcpu_pack_stay: both CPUs busy, a wakee stays on its previous CPU whose task runs alone */
+int sl_vcpu_pack_stay(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
+		      int from, int cpu);
 /* vcpu_pack_other: a task last elsewhere joins a waker alone on its CPU */
 int sl_vcpu_pack_other(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		       int from, int cpu);
