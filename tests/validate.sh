@@ -291,4 +291,35 @@ if [ "$(id -u)" -eq 0 ] && command -v rt-app >/dev/null && command -v workgen >/
 else
 	echo "validate: live run SKIPPED (needs root, rt-app and workgen)"
 fi
+# A real run that never ends (rt-app joining a thread that waits forever, as a file's lost resume
+# leaves it; SIGINT does nothing then): a stand-in rt-app that ignores SIGINT and never exits.
+# validate stops it at the duration + 5 s of start-up + 10 s, then SIGKILL 2 s later: exit 2
+# naming the file, within 18 s (60 allowed), the trace kept, nothing of the stand-in left.
+if [ "$(id -u)" -eq 0 ] && command -v workgen >/dev/null; then
+	mkdir -p "$T/fake"
+	printf '#!/bin/sh\ntrap "" INT\nwhile :; do sleep 1; done\n' >"$T/fake/rt-app"
+	chmod +x "$T/fake/rt-app"
+	# one key a line, as workgen reads a file
+	cat >"$T/stuck.json" <<'JSON'
+{
+	"tasks" : {
+		"stuck" : { "loop" : -1, "run" : 100 }
+	},
+	"global" : { "duration" : 1, "logdir" : "./", "calibration" : 15 }
+}
+JSON
+	rc=0
+	PATH="$T/fake:$PATH" timeout 60 "$SL" validate "$T/stuck.json" --out "$T/stuck" >"$T/out" 2>"$T/err" || rc=$?
+	if grep -q 'tracefs\|mounting' "$T/err"; then
+		echo "validate: endless run SKIPPED: $(cat "$T/err")"
+	else
+		[ "$rc" -eq 2 ] || fail "endless run: exit $rc, expected 2: $(cat "$T/err")"
+		grep -q "stuck.json: rt-app was still running 10 s after its duration (1 s) ended" "$T/err" ||
+			fail "endless run: $(cat "$T/err")"
+		[ -s "$T/stuck/real.trace" ] || fail "endless run: no trace kept ($(ls "$T/stuck"))"
+		! pgrep -f "$T/fake/rt-app" >/dev/null || fail "endless run: the stand-in still runs"
+	fi
+else
+	echo "validate: endless run SKIPPED (needs root and workgen)"
+fi
 echo "validate: ok"

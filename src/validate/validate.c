@@ -37,6 +37,15 @@
 
 #define MAX_LOGS	1024
 #define RTAPP_STARTUP_S 5.0
+/*
+ * rt-app ends a file with a "duration" by joining its threads; a thread that waits forever (a
+ * lost resume, a deadlock of the file's own) makes it wait forever too, and SIGINT does not
+ * help: it is past the stop already. So every real run has a limit: the duration (or the
+ * window asked for), the start-up, and RTAPP_OVERRUN_S more; then SIGINT, and SIGKILL
+ * RTAPP_KILL_S after that (timeout's -k).
+ */
+#define RTAPP_OVERRUN_S 10.0
+#define RTAPP_KILL_S	"2"
 
 /* What validate needs of the rt-app file: the task names, where the logs go, how long. */
 struct rt_meta {
@@ -335,11 +344,11 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 	char unique[PATH_MAX + 16];
 	/*
 	 * A file without "duration" runs until rt-app is interrupted: timeout sends it SIGINT,
-	 * on which rt-app stops its threads and writes its logs as at the end of a duration.
+	 * on which rt-app stops its threads and writes its logs as at the end of a duration. A
+	 * file with one ends by itself; timeout is there for a run that does not (above).
 	 */
-	char *with_duration[] = {"rt-app", unique, NULL};
-	char *interrupted[] = {"timeout", "-s", "INT", limit, "rt-app", unique, NULL};
-	char **cmd = m->duration > 0 ? with_duration : interrupted;
+	char *cmd[] = {"timeout", "-s", "INT", "-k", RTAPP_KILL_S, limit, "rt-app", unique, NULL};
+	bool has_duration = m->duration > 0;
 	int rc;
 
 	if (geteuid() != 0) {
@@ -375,7 +384,9 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 	snprintf(trace, sizeof(trace), "%s/real.trace", cwd);
 	/* rt-app calibrates before its threads start (a second or two): the interruption comes
 	 * that much later; the comparison window is the threads' first event + secs either way */
-	snprintf(limit, sizeof(limit), "%.3f", secs + RTAPP_STARTUP_S);
+	snprintf(limit, sizeof(limit), "%.3f",
+		 has_duration ? m->duration + RTAPP_STARTUP_S + RTAPP_OVERRUN_S
+			      : secs + RTAPP_STARTUP_S);
 	char old[PATH_MAX];
 
 	if (!getcwd(old, sizeof(old)) || chdir(cwd)) {
@@ -402,8 +413,29 @@ static int run_real(const char *json, const char *dir, const struct rt_meta *m, 
 		snprintf(err, errlen, "cannot return to %s: %s", old, strerror(errno));
 		return -1;
 	}
-	/* timeout's status 124 is the interruption asked for; the trace is saved */
-	if (rc < 0 || (rc > 0 && (cmd == with_duration || !strstr(err, "status 124"))))
+	/*
+	 * Without a duration, timeout's status 124 is the interruption asked for. 137 is its
+	 * SIGKILL: rt-app did not stop on SIGINT; with a duration, 124 or 137 mean it ran past
+	 * its end: a thread never returned.
+	 */
+	if (rc > 0 && (strstr(err, "status 137") || (has_duration && strstr(err, "status 124")))) {
+		if (has_duration)
+			snprintf(err, errlen,
+				 "validate: %s: rt-app was still running %.0f s after its duration "
+				 "(%g s) ended: a thread of the file waits forever (a lost resume, "
+				 "or a deadlock of its own), so it was killed and there is no "
+				 "result; the trace is kept in %s",
+				 json, RTAPP_OVERRUN_S, m->duration, cwd);
+		else
+			snprintf(err, errlen,
+				 "validate: %s: rt-app did not stop within %s s of its SIGINT at "
+				 "%s s: a thread of the file waits forever (a lost resume, or a "
+				 "deadlock of its own), so it was killed and there is no result; "
+				 "the trace is kept in %s",
+				 json, RTAPP_KILL_S, limit, cwd);
+		return -1;
+	}
+	if (rc < 0 || (rc > 0 && (has_duration || !strstr(err, "status 124"))))
 		return -1; /* record's message: rt-app's status, or why nothing was recorded */
 	return 0;
 }
