@@ -100,6 +100,17 @@ static void both_busy(struct sl_sim *sim, struct sl_task *waker, struct sl_task 
 	sim->cpus[1].nr_running = 1;
 }
 
+/* waker running on CPU 0, other on CPU 1 (both_busy), wakee asleep, last on CPU cpu: all zeroed */
+static void three_busy(struct sl_sim *sim, struct sl_task *waker, struct sl_task *other,
+		       struct sl_task *wakee, int cpu)
+{
+	memset(waker, 0, sizeof(*waker));
+	memset(other, 0, sizeof(*other));
+	memset(wakee, 0, sizeof(*wakee));
+	wakee->cpu = cpu;
+	both_busy(sim, waker, other);
+}
+
 /* the simulation freed, once CPUs 0 and 1 no longer name the tasks a test set there by hand */
 static void free_hand_set(struct sl_sim *sim, struct sl_config *cfg)
 {
@@ -668,11 +679,7 @@ static void test_vcpu_pack_wait(void **state)
 		struct sl_task *q = waiting_hog(sim, 0);
 		struct sl_task waker, other, wakee;
 
-		memset(&waker, 0, sizeof(waker));
-		memset(&other, 0, sizeof(other));
-		memset(&wakee, 0, sizeof(wakee));
-		wakee.cpu = 0;
-		both_busy(sim, &waker, &other);
+		three_busy(sim, &waker, &other, &wakee, 0);
 		moved[k] = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
 		if (k == 1) {
 			q->nice = 1;
@@ -726,11 +733,7 @@ static void test_pack_wait_lower(void **state)
 		struct sl_task *q = waiting_hog(sim, 1);
 		struct sl_task waker, other, wakee;
 
-		memset(&waker, 0, sizeof(waker));
-		memset(&other, 0, sizeof(other));
-		memset(&wakee, 0, sizeof(wakee));
-		wakee.cpu = 0;
-		both_busy(sim, &waker, &other);
+		three_busy(sim, &waker, &other, &wakee, 0);
 		moved[k] = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
 		if (k == 2) {
 			q->nice = 0;
@@ -776,11 +779,7 @@ static void test_pack_stay(void **state)
 		struct sl_task *q = waiting_hog(sim, 0);
 		struct sl_task waker, other, wakee;
 
-		memset(&waker, 0, sizeof(waker));
-		memset(&other, 0, sizeof(other));
-		memset(&wakee, 0, sizeof(wakee));
-		wakee.cpu = 1;
-		both_busy(sim, &waker, &other);
+		three_busy(sim, &waker, &other, &wakee, 1);
 		sim->cpus[0].nr_running = 1;
 		q->on_cpu = true;
 		back[k] = times_to(sl_vcpu_pack_stay, sim, &wakee, &waker, 0, 0, 1);
@@ -850,10 +849,7 @@ static void test_pack_wait_split(void **state)
 		q1->cpu = 1;
 		q0->on_cpu = false;
 		q0->nice = c[k].nice;
-		memset(&waker, 0, sizeof(waker));
-		memset(&other, 0, sizeof(other));
-		memset(&wakee, 0, sizeof(wakee));
-		both_busy(sim, &waker, &other);
+		three_busy(sim, &waker, &other, &wakee, 0);
 		q1->on_cpu = true;
 		assert_int_equal(times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1),
 				 c[k].alone);
@@ -887,11 +883,7 @@ static void test_pack_wait_none(void **state)
 		struct sl_task *q = waiting_hog(sim, 0);
 		struct sl_task waker, other, wakee;
 
-		memset(&waker, 0, sizeof(waker));
-		memset(&other, 0, sizeof(other));
-		memset(&wakee, 0, sizeof(wakee));
-		wakee.cpu = 0;
-		both_busy(sim, &waker, &other);
+		three_busy(sim, &waker, &other, &wakee, 0);
 		q->cpu = 1;
 		moved[k] = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
 		if (k == 3) {
@@ -932,11 +924,7 @@ static void test_vcpu_pack_busy(void **state)
 		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
 		struct sl_task waker, other, wakee;
 
-		memset(&waker, 0, sizeof(waker));
-		memset(&other, 0, sizeof(other));
-		memset(&wakee, 0, sizeof(wakee));
-		wakee.cpu = 0;
-		both_busy(sim, &waker, &other);
+		three_busy(sim, &waker, &other, &wakee, 0);
 		moved[k] = times_to(sl_vcpu_pack_busy, sim, &wakee, &waker, -1, 0, 1);
 		if (k == 1) {
 			wakee.cpu = 1;
@@ -967,10 +955,7 @@ static void test_vcpu_pack_busy(void **state)
 	struct sl_sim *sim = build_p(&cfg, "3", "hog:tasks=1", NULL, "1ms", "vcpu_pack_busy=1000");
 	struct sl_task waker, other, wakee;
 
-	memset(&waker, 0, sizeof(waker));
-	memset(&other, 0, sizeof(other));
-	memset(&wakee, 0, sizeof(wakee));
-	both_busy(sim, &waker, &other);
+	three_busy(sim, &waker, &other, &wakee, 0);
 	assert_int_equal(sl_vcpu_pack_busy(sim, &wakee, &waker, -1, 0), 0);
 	free_hand_set(sim, &cfg);
 }
@@ -1549,10 +1534,7 @@ static void test_runnable_list(void **state)
 		assert_int_equal(sl_machine_of(sim)->nrunnable, on);
 		sl_vcpu_pack_runnable(sim, q);
 		assert_int_equal(sl_machine_of(sim)->nrunnable, on);
-		memset(&waker, 0, sizeof(waker));
-		memset(&other, 0, sizeof(other));
-		memset(&wakee, 0, sizeof(wakee));
-		both_busy(sim, &waker, &other);
+		three_busy(sim, &waker, &other, &wakee, 0);
 		if (on) {
 			assert_int_equal(sl_vcpu_pack_wait(sim, &wakee, &waker, 0, 0), 1);
 			q->state = TS_SLEEPING;

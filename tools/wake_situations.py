@@ -576,21 +576,16 @@ def main(argv):
         n, m = (wait["real"][c][i] - wait_alone["real"][c][i] for i in (0, 1))
         if n:
             print(f"param {name}_crowded={m * 1000 // n}")
-    print("wake-ups by a task alone on A of a task last on B, B running a task with others "
-          "waiting there: onto A")
-    for side in ("real", "model") if model else ("real",):
-        n, m = join[side]
-        print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
-    n, m = join["real"]
-    if n:
-        print(f"param vcpu_pack_join={m * 1000 // n}")
-    print("wake-ups by a task alone on A of a task last on B, B's task alone there: stayed on B")
-    for side in ("real", "model") if model else ("real",):
-        n, m = stay[side]
-        print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
-    n, m = stay["real"]
-    if n:
-        print(f"param vcpu_pack_stay={m * 1000 // n}")
+    for title, count, name in (
+            ("B running a task with others waiting there: onto A", join, "vcpu_pack_join"),
+            ("B's task alone there: stayed on B", stay, "vcpu_pack_stay")):
+        print(f"wake-ups by a task alone on A of a task last on B, {title}")
+        for side in ("real", "model") if model else ("real",):
+            n, m = count[side]
+            print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
+        n, m = count["real"]
+        if n:
+            print(f"param {name}={m * 1000 // n}")
     print("vcpu_pack_queued's wake-ups by the tasks waiting on A: stayed on A")
     for side in ("real", "model") if model else ("real",):
         print(f"  {side:5} (A queued, B idle) " + "  ".join(
