@@ -124,7 +124,7 @@ differ "$(sed -n 's/^param vcpu_pack_queued=//p' "$T/sit")" "$(line vcpu_pack_qu
 differ "$(sed -n 's/^param vcpu_pack_wait_lower=//p' "$T/sit")" "$(line vcpu_pack_wait)" \
 	"vcpu_pack_wait and _lower"
 # its six lines of step 27 (read from the whole traces, which these are)
-S27='vcpu_pack_wait_alone vcpu_pack_wait_crowded vcpu_pack_wait_lower_alone vcpu_pack_wait_lower_crowded vcpu_pack_join vcpu_pack_stay'
+S27='vcpu_pack_wait_alone vcpu_pack_wait_crowded vcpu_pack_wait_lower_alone vcpu_pack_wait_lower_crowded vcpu_pack_join vcpu_pack_stay vcpu_pack_irq'
 for k in $S27; do
 	is "$k" "$(sed -n "s/^param $k=//p" "$T/sit")"
 done
@@ -143,7 +143,7 @@ has "the medians over 1 directories whose log clock offset is sure"
 # every line is a comment or a param line, and no other param line is printed
 grep -v '^#' "$T/out" | grep -v '^param [a-z_]*=[0-9]*\(ns\)\{0,1\}$' && fail "a line that is neither"
 n=$(grep -c '^param ' "$T/out")
-[ "$n" -eq 30 ] || fail "$n param lines, expected 30: $(cat "$T/out")"
+[ "$n" -eq 31 ] || fail "$n param lines, expected 31: $(cat "$T/out")"
 
 # errors: a directory without a trace, a file given for a directory, a bad -k; exit 2, named
 mkdir "$T/empty"
@@ -177,7 +177,7 @@ sh "$ROOT/tools/machine_from_recordings.sh" -s "$SL" "$T/k/browser-long" "$T/k/e
 # step 27's six lines (and their two comments) come from the whole traces even with -f
 s27() {
 	grep -v -e '^# tools/wake_situations.py on the whole traces' \
-		-e '^param vcpu_pack_\(wait_\(lower_\)\{0,1\}\(alone\|crowded\)\|join\|stay\)=' "$1"
+		-e '^param vcpu_pack_\(wait_\(lower_\)\{0,1\}\(alone\|crowded\)\|join\|stay\|irq\)=' "$1"
 }
 s27 "$T/outk" >"$T/outk2"
 s27 "$T/outf" >"$T/outf2"

@@ -90,6 +90,26 @@ grep -q 'W -> Z' "$T/out" && grep -q '(irq) -> Q' "$T/out" || fail "--by pair: $
 "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["remote_preempt"]["real"]["p50"] == 24.0 and d["situations"][0]["moved"] == 1.0' "$T/out" ||
 	fail "--json: $(cat "$T/out")"
 
+# vcpu_pack_irq's count (irqpend.trace, step 27): after the same start W and then Y sleep, both
+# CPUs idle; an interrupt on CPU 0 wakes W (on CPU 0 only: not counted) and then X (last on
+# CPU 0), which stays on CPU 0 behind W. By hand: stayed 1 of 1, param vcpu_pack_irq=1000.
+{
+	cat "$T/head"
+	sw 0 1.000010 W 10 S swapper/0 0
+	sw 1 1.000020 Y 12 S swapper/1 0
+	cat <<'TR'
+          <idle>-0       [000] d.h2.     1.000100: sched_waking: comm=W pid=10 prio=120 target_cpu=000
+          <idle>-0       [000] dNh2.     1.000101: sched_wakeup: comm=W pid=10 prio=120 target_cpu=000
+          <idle>-0       [000] dNh2.     1.000102: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+          <idle>-0       [000] dNh2.     1.000103: sched_wakeup: comm=X pid=11 prio=120 target_cpu=000
+TR
+	sw 0 1.000110 swapper/0 0 R W 10
+	sw 0 1.000120 W 10 S X 11
+} >"$T/irqpend.trace"
+"$PY" "$TOOLPY" "$T/irqpend.trace" >"$T/out" || fail "irqpend: exit $?"
+grep -A1 'by an interrupt on A, idle with a woken task' "$T/out" | grep -q '^  real  1 of 1 (1000 per mille)$' &&
+	grep -q '^param vcpu_pack_irq=1000$' "$T/out" || fail "irqpend: $(cat "$T/out")"
+
 # vcpu_pack_wait's count (wait.trace): after the same start Q (prio 120) runs on CPU 0 and is
 # preempted by W, so it waits there. W wakes X (last on CPU 0, CPU 1 running Y) at prio 110:
 # Q is of a lower priority ("lower"); X stays and runs. W wakes X again at prio 120: Q is as

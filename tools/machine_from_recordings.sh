@@ -28,7 +28,8 @@
 #                                rate under 160 us, the rate from it, and the 160 us
 #   wake_preempt_again           wake_preempt_pairs.py --again, all counted
 #   ipi_busy, vcpu_pack_wait     tools/wake_situations.py (the real median; "as high" moved)
-#   vcpu_pack_wait_alone, _lower_alone, _crowded, _lower_crowded, vcpu_pack_join, vcpu_pack_stay
+#   vcpu_pack_wait_alone, _lower_alone, _crowded, _lower_crowded, vcpu_pack_join, vcpu_pack_stay,
+#   vcpu_pack_irq
 #                                the same reader: vcpu_pack_wait split by what waits on the
 #                                other vCPU, and the wakee last there (docs/validate.md step 27),
 #                                read from the whole traces, -f or not
@@ -261,6 +262,9 @@ st=$(get sitw '/^  real +[0-9]+ of [0-9]+ \(/ { n++; if (n == 2) print $2 " of "
 echo "# tools/wake_situations.py on the whole traces: a wake-up by a task alone on its vCPU of a task last on the other, busy one: with others waiting there, onto the waker's $jn (join); with its task alone there, stayed $st (stay)"
 get sitw '/^param vcpu_pack_join=/'
 get sitw '/^param vcpu_pack_stay=/'
+ip=$(get sitw '/^  real +[0-9]+ of [0-9]+ \(/ { n++; if (n == 3) print $2 " of " $4 }')
+echo "# tools/wake_situations.py on the whole traces: an interrupt on an idle vCPU with a woken task on its way there, waking a task last there, the other vCPU idle: stayed $ip"
+get sitw '/^param vcpu_pack_irq=/'
 
 # preempt_switch.py: the switch of an own-vCPU preemption after its wake-up
 echo "# tools/preempt_switch.py: $(get pswitch '/ wake-ups preempting their waker / { sub(/ wake-ups preempting their waker on its own CPU; from the sched_waking to the switch \(us\): /, " such wake-ups, from the sched_waking to the switch (us): "); print }')"

@@ -53,7 +53,9 @@ Step 27's lines: `param vcpu_pack_wait_alone=N` and `vcpu_pack_wait_lower_alone=
 high" and "lower" rates where B's task runs alone, `_crowded` the same where others wait on B
 too; `param vcpu_pack_join=N`, the join case's per mille onto A; and the stay case, a wake-up by
 a task alone on A of a task last on B whose task runs alone there: how many stayed on B,
-`param vcpu_pack_stay=N` per 1000.
+`param vcpu_pack_stay=N` per 1000. And vcpu_pack_irq's case: an interrupt on A, whose idle task
+runs while a woken task is on its way there, wakes a task last on A, B idle: how many stayed on
+A, `param vcpu_pack_irq=N` per 1000.
 With --newidle, instead: the moments a CPU goes idle (its task blocks, nothing waits on it)
 while the other CPU has at least one task waiting (runnable, not running), by the CPU's avg_idle
 estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
@@ -78,7 +80,7 @@ PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
                                            ("irq", ("idle", "busy")))
               for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
-EXTRAS = ("join", "alone", "queued", "stay")  # analyse's last value: the extra counts
+EXTRAS = ("join", "alone", "queued", "stay", "irqpend")  # analyse's last value: the extra counts
 
 
 def analyse(path, names, timed=False, skip=None):
@@ -161,6 +163,8 @@ def analyse(path, names, timed=False, skip=None):
                 extra = ("stay", None)  # the waker alone on A, B's task alone there
             elif wcls and not on_b:
                 extra = ("alone", wcls)
+            elif sit == ("irq", "A", "busy", "idle") and not curr.get(a, 0):
+                extra = ("irqpend", None)  # A idle, a woken task on its way there
             elif sit == ("task", "A", "queued", "idle"):
                 extra = ("queued", on_a_cls)
             pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), now, curr.get(b, 0),
@@ -517,10 +521,13 @@ def main(argv):
             for side, e in (("real", rext), ("model", mext))}
     stay = {side: [len(e["stay"]), sum(not on_a for _, on_a in e["stay"])] if e else None
             for side, e in (("real", rext), ("model", mext))}
+    irqpend = {side: [len(e["irqpend"]), sum(on_a for _, on_a in e["irqpend"])] if e else None
+               for side, e in (("real", rext), ("model", mext))}
     if as_json:
         print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
                               remote_preempt=remote, wait=wait, wait_alone=wait_alone,
-                              join=join, stay=stay, queued=queued), indent=1))
+                              join=join, stay=stay, irqpend=irqpend, queued=queued),
+                         indent=1))
         return 0
     print(f"wake-ups by situation (A: the waking's CPU, B: the other), per trace: "
           f"{rn} real" + (f", {mn} model" if model else ""))
@@ -578,8 +585,11 @@ def main(argv):
             print(f"param {name}_crowded={m * 1000 // n}")
     for title, count, name in (
             ("B running a task with others waiting there: onto A", join, "vcpu_pack_join"),
-            ("B's task alone there: stayed on B", stay, "vcpu_pack_stay")):
-        print(f"wake-ups by a task alone on A of a task last on B, {title}")
+            ("B's task alone there: stayed on B", stay, "vcpu_pack_stay"),
+            ("", irqpend, "vcpu_pack_irq")):
+        print(f"wake-ups by a task alone on A of a task last on B, {title}" if title else
+              "wake-ups by an interrupt on A, idle with a woken task on its way there, of a "
+              "task last on A, B idle: stayed on A")
         for side in ("real", "model") if model else ("real",):
             n, m = count[side]
             print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
