@@ -301,8 +301,8 @@ const struct sl_param_desc sl_param_table[] = {
 	 "wake-up by the task running alone on its CPU, of a task last on the other CPU whose "
 	 "task runs alone there, that the policy sends away from that previous CPU (mainline's "
 	 "wake_affine_weight by PELT load), stays there this many times in 1000 "
-	 "(tools/wake_situations.py on the calibration half prints it: 951-973 on four boots' "
-	 "sets; docs/validate.md, issue 28 step 27)"},
+	 "(tools/wake_situations.py on the calibration half prints it: 951-973 on five sets, "
+	 "two kernel builds; docs/validate.md, issue 28 step 27)"},
 	{"vcpu_pack_join", P(vcpu_pack_join), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else vcpu_pack_stay's situation with others "
 	 "waiting behind the task on the wakee's previous CPU: a wake-up the policy leaves "

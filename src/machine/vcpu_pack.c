@@ -294,14 +294,14 @@ int sl_vcpu_pack_wait(struct sl_sim *sim, const struct sl_task *p, const struct 
  * wake-up by the task running alone on CPU from (nothing waits there), of a task last on the
  * other vCPU, whose task runs alone there too: mainline's wake_affine_weight compares the two
  * CPUs' PELT loads and often takes the waker's, yet the recordings leave the wakee on its
- * previous vCPU at 951-973 per 1000 on four boots' sets (tools/wake_situations.py, "stayed on
- * B"; docs/validate.md, issue 28 step 27), where the model's policy kept 835. A wake-up the
- * policy sends away from that previous CPU goes back to it this many times in 1000 (a draw
- * only then). vcpu_pack_join: the same wake-up where others wait behind the task on its
- * previous vCPU (the "join" case) goes to the waker's vCPU this many times in 1000 where the
- * policy left it on the previous one: 730 recorded (validate-v1300c's calibration half), 136
- * in the model without it. Together with vcpu_pack_wait split by what waits on the other vCPU
- * (_alone, _crowded), the measured kernel seen to compare what waits on each vCPU: a wakee
+ * previous vCPU at 951-973 per 1000 on five sets, two kernel builds (tools/wake_situations.py,
+ * "stayed on B"; docs/validate.md, issue 28 step 27), where the model's policy kept 835. A wake-up
+ * the policy sends away from that previous CPU goes back to it this many times in 1000 (a draw only
+ * then). vcpu_pack_join: the same wake-up where others wait behind the task on its previous vCPU
+ * (the "join" case) goes to the waker's vCPU this many times in 1000 where the policy left it on
+ * the previous one: 730 recorded (validate-v1300c's calibration half), 136 in the model without it.
+ * Together with vcpu_pack_wait split by what waits on the other vCPU
+ * (_alone, _crowded), the measured kernel seems to compare what waits on each vCPU: a wakee
  * goes where nothing waits, and stays where it was when both stand alike. What waits is
  * counted as vcpu_pack_wait counts it (a delayed task does not wait). The observed effect,
  * not the kernel's code; on any other number of CPUs it does nothing.
