@@ -123,7 +123,7 @@ differ "$(sed -n 's/^param vcpu_pack_queued=//p' "$T/sit")" "$(line vcpu_pack_qu
 	"wake_situations' vcpu_pack_queued and sis_util's"
 differ "$(sed -n 's/^param vcpu_pack_wait_lower=//p' "$T/sit")" "$(line vcpu_pack_wait)" \
 	"vcpu_pack_wait and _lower"
-# its six lines of step 27 (read from the whole traces, which these are)
+# its seven lines of step 27 (read from the whole traces, which these are)
 S27='vcpu_pack_wait_alone vcpu_pack_wait_crowded vcpu_pack_wait_lower_alone vcpu_pack_wait_lower_crowded vcpu_pack_join vcpu_pack_stay vcpu_pack_irq'
 for k in $S27; do
 	is "$k" "$(sed -n "s/^param $k=//p" "$T/sit")"
@@ -174,7 +174,7 @@ for f in browser-long example1; do
 	sh "$ROOT/tools/trace_keep_file.sh" "$T/k/$f"
 done
 sh "$ROOT/tools/machine_from_recordings.sh" -s "$SL" "$T/k/browser-long" "$T/k/example1" >"$T/outk"
-# step 27's six lines (and their two comments) come from the whole traces even with -f
+# step 27's seven lines (and their three comments) come from the whole traces even with -f
 s27() {
 	grep -v -e '^# tools/wake_situations.py on the whole traces' \
 		-e '^param vcpu_pack_\(wait_\(lower_\)\{0,1\}\(alone\|crowded\)\|join\|stay\|irq\)=' "$1"

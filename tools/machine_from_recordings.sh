@@ -150,9 +150,14 @@ run sit "$PY" "$TOOLS/wake_situations.py" $NFO "$@"
 run pswitch "$PY" "$TOOLS/preempt_switch.py" "$@"
 # step 27's lines from the whole traces: its rules look at what waits on each vCPU, where the
 # model's background tasks wait and run as the foreign ones do (a filtered trace shows a vCPU
-# that runs a foreign task idle); the reading they were tested on
-tr '\n' '\0' <"$W/whole" | xargs -0 "$PY" "$TOOLS/wake_situations.py" >"$W/sitw" 2>"$W/err" ||
-	die "wake_situations.py: $(cat "$W/err")"
+# that runs a foreign task idle); the reading they were tested on. Without -f and -n that is
+# the reading just made
+if [ "$KEEP" = 0 ] && [ -z "$NFO" ]; then
+	cp "$W/sit" "$W/sitw"
+else
+	tr '\n' '\0' <"$W/whole" | xargs -0 "$PY" "$TOOLS/wake_situations.py" >"$W/sitw" 2>"$W/err" ||
+		die "wake_situations.py: $(cat "$W/err")"
+fi
 # run_stretch.py reads directories (the rt-app logs beside each trace), not traces
 tr '\n' '\0' <"$W/dirs" | xargs -0 "$PY" "$TOOLS/run_stretch.py" >"$W/stretch" 2>"$W/err" ||
 	die "run_stretch.py: $(cat "$W/err")"

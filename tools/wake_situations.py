@@ -517,12 +517,14 @@ def main(argv):
                   for side, e in (("real", rext), ("model", mext))}
     queued = {side: wait_classes(e["queued"]) if e else None
               for side, e in (("real", rext), ("model", mext))}
-    join = {side: [len(e["join"]), sum(on_a for _, on_a in e["join"])] if e else None
-            for side, e in (("real", rext), ("model", mext))}
-    stay = {side: [len(e["stay"]), sum(not on_a for _, on_a in e["stay"])] if e else None
-            for side, e in (("real", rext), ("model", mext))}
-    irqpend = {side: [len(e["irqpend"]), sum(on_a for _, on_a in e["irqpend"])] if e else None
-               for side, e in (("real", rext), ("model", mext))}
+
+    def extra_count(kind, onto_a=True):
+        """{side: [wake-ups of that extra case, those onto A (onto_a) or B]}"""
+        return {side: [len(e[kind]), sum(on_a == onto_a for _, on_a in e[kind])] if e else None
+                for side, e in (("real", rext), ("model", mext))}
+    join = extra_count("join")
+    stay = extra_count("stay", onto_a=False)
+    irqpend = extra_count("irqpend")
     if as_json:
         print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
                               remote_preempt=remote, wait=wait, wait_alone=wait_alone,
@@ -583,13 +585,14 @@ def main(argv):
         n, m = (wait["real"][c][i] - wait_alone["real"][c][i] for i in (0, 1))
         if n:
             print(f"param {name}_crowded={m * 1000 // n}")
+    by_task = "wake-ups by a task alone on A of a task last on B, "
     for title, count, name in (
-            ("B running a task with others waiting there: onto A", join, "vcpu_pack_join"),
-            ("B's task alone there: stayed on B", stay, "vcpu_pack_stay"),
-            ("", irqpend, "vcpu_pack_irq")):
-        print(f"wake-ups by a task alone on A of a task last on B, {title}" if title else
-              "wake-ups by an interrupt on A, idle with a woken task on its way there, of a "
-              "task last on A, B idle: stayed on A")
+            (by_task + "B running a task with others waiting there: onto A", join,
+             "vcpu_pack_join"),
+            (by_task + "B's task alone there: stayed on B", stay, "vcpu_pack_stay"),
+            ("wake-ups by an interrupt on A, idle with a woken task on its way there, of a "
+             "task last on A, B idle: stayed on A", irqpend, "vcpu_pack_irq")):
+        print(title)
         for side in ("real", "model") if model else ("real",):
             n, m = count[side]
             print(f"  {side:5} {m} of {n}" + (f" ({m * 1000 // n} per mille)" if n else ""))
