@@ -1,0 +1,143 @@
+#!/bin/sh
+# Several recorded sets pooled (issue 28, docs/validate.md "Step 28"): one set's agreement is
+# good to a few points (step 26: two sets of one boot and hour differ by 3), so the figure to
+# judge the model by is the sum over sets. Each SET=MACHINE_DIR pair is a set of repeated
+# recordings (tools/validate_record_set.sh) and the machine description measured for it; for
+# each, tools/validate_agreement.sh -R runs the model with each seed, and the model's count is
+# the mean over the seeds (the floor, the recordings against each other, is the same for every
+# seed). Printed: per set and pooled, the model's agreeing figures of all and the floor's. With
+# -C 'NAME ...' (the calibration half) the reported half's totals are taken, else every file's.
+# Usage: sh tools/agreement_pooled.sh [-j] [-s schedlab] [-S 'SEEDS'] [-C 'NAME ...']
+#        SET=MACHINE_DIR...
+#   -S the seeds (default 1), -s the binary (default build/schedlab), -j one JSON object instead
+#   of the table. Exit 2 on bad input (an argument without '=', a set without r1, a machine
+#   that is not a directory, a half with no file), 1 when a run gives no total.
+set -eu
+SL=build/schedlab
+SEEDS=1
+CAL=
+JSON=0
+usage() {
+	echo "usage: $0 [-j] [-s schedlab] [-S 'seeds'] [-C 'calibration names'] SET=MACHINE_DIR..." >&2
+	exit 2
+}
+while getopts js:S:C: o; do
+	case $o in
+	j) JSON=1 ;;
+	s) SL=$OPTARG ;;
+	S) SEEDS=$OPTARG ;;
+	C) CAL=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || usage
+for s in $SEEDS; do
+	case $s in
+	'' | *[!0-9]*)
+		echo "$0: -S: '$s' is not a seed (expected a whole number)" >&2
+		exit 2
+		;;
+	esac
+done
+[ -n "$SEEDS" ] || {
+	echo "$0: -S: no seed given" >&2
+	exit 2
+}
+for p in "$@"; do
+	case $p in
+	*=*) ;;
+	*)
+		echo "$0: '$p': expected SET=MACHINE_DIR" >&2
+		exit 2
+		;;
+	esac
+	[ -d "${p%%=*}/r1" ] || {
+		echo "$0: '$p': ${p%%=*} holds no r1 (a set of tools/validate_record_set.sh)" >&2
+		exit 2
+	}
+	[ -d "${p#*=}" ] || {
+		echo "$0: '$p': ${p#*=} is not a machine directory" >&2
+		exit 2
+	}
+done
+AG=$(dirname "$0")/validate_agreement.sh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+[ -n "$CAL" ] && half=reported || half=all
+nsets=$#
+k=0
+# one line per set: SET MACHINE MODEL_SUM SEEDS MODEL_OF FLOOR FLOOR_OF
+for p in "$@"; do
+	k=$((k + 1))
+	set_dir=${p%%=*}
+	mach=${p#*=}
+	sum=0
+	n=0
+	for s in $SEEDS; do
+		[ -t 2 ] && printf '\r%s: set %d/%d, seed %s ' "$0" "$k" "$nsets" "$s" >&2
+		if [ -n "$CAL" ]; then
+			sh "$AG" -s "$SL" -S "$s" -c "$mach" -R "$set_dir" -C "$CAL" >"$T/out" 2>"$T/err" ||
+				{
+					rc=$?
+					cat "$T/err" >&2
+					exit "$rc"
+				}
+		else
+			sh "$AG" -s "$SL" -S "$s" -c "$mach" -R "$set_dir" >"$T/out" 2>"$T/err" ||
+				{
+					rc=$?
+					cat "$T/err" >&2
+					exit "$rc"
+				}
+		fi
+		line=$(awk -v h="$half" '$1 == "total" && $2 == h' "$T/out")
+		[ -n "$line" ] || {
+			[ "$half" = reported ] && {
+				echo "$0: $set_dir: no reported file (every file is in -C)" >&2
+				exit 2
+			}
+			echo "$0: $set_dir, seed $s: no total from validate_agreement.sh" >&2
+			exit 1
+		}
+		mf=$(echo "$line" | awk '{ print $3 }')
+		ff=$(echo "$line" | awk '{ print $5 }')
+		m=${mf%/*}
+		mof=${mf#*/}
+		fl=${ff%/*}
+		flof=${ff#*/}
+		sum=$((sum + m))
+		n=$((n + 1))
+	done
+	echo "$set_dir $mach $sum $n $mof $fl $flof" >>"$T/rows"
+done
+[ -t 2 ] && printf '\r%*s\r' 60 '' >&2
+awk -v json="$JSON" -v half="$half" -v seeds="$SEEDS" '
+function pct(a, b) { return b ? 100 * a / b : 0 }
+{
+	r++; set[r] = $1; mach[r] = $2; model[r] = $3 / $4; mof[r] = $5; fl[r] = $6; flof[r] = $7
+	tm += model[r]; tmof += $5; tf += $6; tfof += $7
+}
+END {
+	if (json) {
+		ns = split(seeds, sd, " ")
+		printf "{\"half\":\"%s\",\"seeds\":[", half
+		for (i = 1; i <= ns; i++) printf "%s%s", (i > 1 ? "," : ""), sd[i]
+		printf "],\"sets\":["
+		for (i = 1; i <= r; i++)
+			printf "%s{\"set\":\"%s\",\"machine\":\"%s\",\"model\":%.2f,\"model_of\":%d,\"floor\":%d,\"floor_of\":%d}",
+			       (i > 1 ? "," : ""), set[i], mach[i], model[i], mof[i], fl[i], flof[i]
+		printf "],\"pooled\":{\"model\":%.2f,\"model_of\":%d,\"floor\":%d,\"floor_of\":%d}}\n",
+		       tm, tmof, tf, tfof
+		exit
+	}
+	printf "%-36s %-36s %22s %22s\n", "set", "machine", "model", "floor"
+	for (i = 1; i <= r; i++)
+		printf "%-36s %-36s %22s %22s\n", set[i], mach[i],
+		       sprintf("%.2f/%d (%.2f%%)", model[i], mof[i], pct(model[i], mof[i])),
+		       sprintf("%d/%d (%.2f%%)", fl[i], flof[i], pct(fl[i], flof[i]))
+	printf "%-36s %-36s %22s %22s\n", "pooled", "",
+	       sprintf("%.2f/%d (%.2f%%)", tm, tmof, pct(tm, tmof)),
+	       sprintf("%d/%d (%.2f%%)", tf, tfof, pct(tf, tfof))
+	printf "half: %s; model: the mean over seeds %s\n", half, seeds
+}' "$T/rows"
