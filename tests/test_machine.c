@@ -1250,6 +1250,94 @@ static void test_vcpu_util(void **state)
 }
 
 /*
+ * vcpu_pack_room_sum: the room's CPU utilization is the sum over the live tasks whose last CPU
+ * it is. The two hogs are the waker h, running on CPU 0 since 0 (0 then), and a sleeper s, last
+ * on CPU 0 with 400 of 1024 at 0; the wakee last on CPU 1, 40 at 0. By hand at one half-life
+ * H: h 512, s 200, so 712 attached to CPU 0 and CPU 0's busy time 512; the wakee 20. Room 675:
+ * busy time 512 + 20 = 532 packs (CPU 0), the sum 712 + 20 = 732 does not (CPU 1); room 733
+ * packs, 732 does not; s last on CPU 1 (or dead) leaves 512 + 20: packed.
+ */
+static void test_vcpu_pack_room_sum(void **state)
+{
+	const u64 half = 32ULL * 1024000ULL;
+	struct sl_config cfg;
+	struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=2", NULL, "1ms", NULL);
+	const struct sl_params *own = sl_machine_of(sim)->p;
+	struct sl_params pp = *own;
+	struct sl_machine_task mwakee;
+	struct sl_task *wk = &mwakee.task;
+	struct sl_task_ext wx;
+
+	(void)state;
+	assert_int_equal(sl_sim_run(sim), 0); /* the two hogs made */
+	assert_int_equal(sl_machine_of(sim)->ntasks, 2);
+	struct sl_task *h = sl_sim_task(sim, 0), *s = sl_sim_task(sim, 1);
+	struct sl_task_ext *hx = sl_task_ext(sim, h), *sx = sl_task_ext(sim, s);
+	struct sl_task *curr0 = sim->cpus[0].curr, *curr1 = sim->cpus[1].curr;
+	int nr0 = sim->cpus[0].nr_running, nr1 = sim->cpus[1].nr_running;
+	int hcpu = h->cpu, scpu = s->cpu;
+	bool hon = h->on_cpu, son = s->on_cpu;
+	enum sl_tstate hst = h->state, sst = s->state;
+
+	assert_non_null(hx);
+	assert_non_null(sx);
+	memset(&mwakee, 0, sizeof(mwakee));
+	memset(&wx, 0, sizeof(wx));
+	mwakee.ext = &wx;
+	wk->cpu = 1;
+	wx.util = 40ULL << 20;
+	hx->util = 0;
+	hx->util_t = 0;
+	h->cpu = 0;
+	h->on_cpu = true;
+	h->state = TS_RUNNING;
+	s->state = TS_SLEEPING;
+	sx->util = 400ULL << 20;
+	sx->util_t = 0;
+	s->cpu = 0;
+	s->on_cpu = false;
+	sim->cpus[0].curr = h;
+	sim->cpus[1].curr = NULL;
+	sim->cpus[0].nr_running = 1;
+	sim->cpus[1].nr_running = 0;
+	sl_mcpu(sim, 0)->util = 0;
+	sl_mcpu(sim, 0)->util_t = 0;
+	sim->now = half;
+	pp.vcpu_pack_room = 675;
+	pp.vcpu_pack_small = 1024;
+	sl_machine_of(sim)->p = &pp;
+	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[0]), 512);
+	assert_int_equal(sl_vcpu_util_attached(sim, 0), 712);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, h, 0, 1), 0); /* busy time: 532 */
+	pp.vcpu_pack_room_sum = 1;
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, h, 0, 1), 1); /* the sum: 732 */
+	pp.vcpu_pack_room = 733;
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, h, 0, 1), 0);
+	pp.vcpu_pack_room = 732;
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, h, 0, 1), 1);
+	pp.vcpu_pack_room = 675;
+	s->cpu = 1;
+	assert_int_equal(sl_vcpu_util_attached(sim, 0), 512);
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, h, 0, 1), 0);
+	s->cpu = 0;
+	s->state = TS_DEAD;
+	assert_int_equal(sl_vcpu_pack_room(sim, wk, h, 0, 1), 0);
+	s->state = sst;
+	h->state = hst;
+	h->cpu = hcpu;
+	s->cpu = scpu;
+	h->on_cpu = hon;
+	s->on_cpu = son;
+	sim->cpus[0].curr = curr0;
+	sim->cpus[1].curr = curr1;
+	sim->cpus[0].nr_running = nr0;
+	sim->cpus[1].nr_running = nr1;
+	sl_machine_of(sim)->p = own;
+	sl_sim_free(sim);
+	sl_config_free(&cfg);
+}
+
+/*
  * vcpu_pack_room: the waker alone on CPU 0 (busy from 0), the wakee last on CPU 1 (40 of 1024
  * at 0, asleep since), the policy's choice the idle CPU 1. By hand at one half-life H: CPU 0's
  * 1024 x (1 - 1/2) = 512, the wakee's 40 / 2 = 20: 20 < vcpu_pack_small = 28 and 512 + 20 =
@@ -2019,6 +2107,7 @@ int main(void)
 		cmocka_unit_test(test_wake_enqueue_busy),
 		cmocka_unit_test(test_vcpu_util),
 		cmocka_unit_test(test_vcpu_pack_room),
+		cmocka_unit_test(test_vcpu_pack_room_sum),
 		cmocka_unit_test(test_wake_path),
 		cmocka_unit_test(test_wake_path_tail),
 		cmocka_unit_test(test_vcpu_pack_wait),

@@ -66,6 +66,13 @@ grep -q '^param vcpu_pack_waker=1000$' "$T/fitq" && grep -q '^param vcpu_pack_qu
 		"$T/fitq" &&
 	grep -q 'where 1 went (100.0%): vcpu_pack_room=300 vcpu_pack_small=1024 vcpu_pack_prio=100$' \
 		"$T/fitq" || fail "--fit (2): $(cat "$T/fitq")"
+# --sum: the room on util_sum_a. Here CPU 0's attached tasks at 1.0001 are B (asleep, 231.6)
+# and A (running, 2.2): the busy time's 233.8, so the same lines, and the flag's line
+"$PY" "$TOOLPY" --fit --sum "$T/t.trace" "$T/q.trace" >"$T/fits" || fail "--fit --sum exit $?"
+! grep -q '^param vcpu_pack_room_sum=' "$T/fitq" || fail "--fit without --sum: the sum's line"
+grep -q '^param vcpu_pack_room_sum=1$' "$T/fits" &&
+	grep -q 'where 1 went (100.0%): vcpu_pack_room=300 vcpu_pack_small=1024 vcpu_pack_prio=100$' \
+		"$T/fits" || fail "--fit --sum: $(cat "$T/fits")"
 "$PY" "$TOOLPY" --rows "$T/t.trace" >"$T/rows" || fail "--rows exit $?"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$(c["wakee"]) == "C" { printf "%.1f %.1f\n", $(c["util_p"]), $(c["util_a"]) }' "$T/rows" \

@@ -51,6 +51,9 @@ Usage: wake_pack.py [--rows] [--room=R --small=S] [--no-foreign[=US]] TRACE...
           among the wake-ups that pair packs; the room and prio without a size bound (a
           comment); vcpu_pack_queued, of 1000 wake-ups of a task last on A with others
           queued there, how many stayed
+  --sum   (with --fit) the room on util_sum_a (the tasks attached to A, asleep ones included,
+          as the kernel's cpu_util) instead of util_a (A's busy time), and the line
+          `param vcpu_pack_room_sum=1` (docs/validate.md, step 28)
 Prints, over all the traces given, the pack rate by bins of each predictor. Exit 2 on a file
 that cannot be read or traces with no such wake-up.
 """
@@ -305,7 +308,7 @@ def main(argv):
         print(f"# --no-foreign: {left} of {len(rows) + left} wake-ups left out (a foreign task "
               "held a CPU or had run on one within the margin)")
     if "--fit" in argv:
-        return fit(rows)
+        return fit(rows, "util_sum_a" if "--sum" in argv else "util_a")
     if rows_out:
         keys = ["trace", "t", "waker", "wakee", "out"] + list(BINS)
         print(",".join(keys))
@@ -327,10 +330,11 @@ def main(argv):
     return 0
 
 
-def fit(rows):
-    """The three parameters' machine.conf lines, measured in the traces' wake-ups."""
+def fit(rows, ukey):
+    """The three parameters' machine.conf lines, measured in the traces' wake-ups; ukey: A's
+    utilization the room adds the wakee's to (util_a, or util_sum_a with --sum)."""
     a = [r for r in rows if r["prev_a"] and r["nr_a"] == 0]
-    b = [(r["util_p"], r["util_a"] + r["util_p"], r["out"], r["prio_p"]) for r in rows
+    b = [(r["util_p"], r[ukey] + r["util_p"], r["out"], r["prio_p"]) for r in rows
          if not r["prev_a"] and r["nr_a"] == 0]
     if not a or not b:
         print("wake_pack.py: --fit: no wake-up of a task last on the waker's CPU, or none of "
@@ -364,6 +368,8 @@ def fit(rows):
     joined = sum(o for _, _, o, _ in b)
     print(f"# of the {len(b)} last on the idle CPU, {joined} joined the waker")
     print(f"param vcpu_pack_other={joined * 1000 // len(b)}")
+    if ukey == "util_sum_a":
+        print("param vcpu_pack_room_sum=1")
     print(f"param vcpu_pack_room={room}")
     print(f"param vcpu_pack_small={small}")
     print(f"param vcpu_pack_prio={prio_best[1]}")

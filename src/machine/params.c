@@ -269,6 +269,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "with vcpu_pack_room: the wakee's kernel prio (120 + nice; an RT task's 99 - its "
 	 "priority) must be below this to be packed (0: any prio). In the recordings only "
 	 "wakees of a negative nice joined their waker (120: docs/validate.md)"},
+	{"vcpu_pack_room_sum", P(vcpu_pack_room_sum), 0, SL_PARAM_FLAG,
+	 "with vcpu_pack_room: 0, the waker's CPU's utilization is its busy time (decayed as "
+	 "util_avg). 1: the sum of the utilizations of the tasks whose last CPU it is, asleep "
+	 "ones included, as the kernel's cpu_util keeps a sleeper's decaying utilization on the "
+	 "CPU it left (tools/wake_pack.py --fit --sum measures the room on that sum; "
+	 "docs/validate.md, step 28)"},
 	{"vcpu_pack_busy", P(vcpu_pack_busy), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else this machine's rule as observed in real "
 	 "traces (docs/validate.md, issue 28 after step 6) on 2 CPUs, both running a task: a "

@@ -89,12 +89,13 @@ struct sl_params {
 	u64 vcpu_pack_room;  /* per 1024: waker CPU's + wakee's utilization below it: packed */
 	u64 vcpu_pack_small; /* per 1024: ... and the wakee's own below it */
 	u64 vcpu_pack_prio;  /* ... and the wakee's kernel prio (120 + nice) below it (0: any) */
-	u64 wake_ipi_ns;     /* the waker's CPU time to wake a task onto another, halted CPU */
-	u64 wake_tail_ns;    /* the waker's CPU time after each wake-up it makes (0: none) */
-	u64 wake_tail_unlock; /* 1: the tail runs after an unlock that follows the wake-up */
-	u64 irq_preempt_ns;   /* an interrupt's wake-up preempting its CPU's task: switch later */
-	u64 task_preempt_ns;  /* a task preempted by its own wakee on its CPU: switch later */
-	u64 ipi_busy_ns;      /* a reschedule of another CPU that runs a task (0: ipi_ns) */
+	u64 vcpu_pack_room_sum; /* 1: the room's CPU utilization is its attached tasks' sum */
+	u64 wake_ipi_ns;	/* the waker's CPU time to wake a task onto another, halted CPU */
+	u64 wake_tail_ns;	/* the waker's CPU time after each wake-up it makes (0: none) */
+	u64 wake_tail_unlock;	/* 1: the tail runs after an unlock that follows the wake-up */
+	u64 irq_preempt_ns;	/* an interrupt's wake-up preempting its CPU's task: switch later */
+	u64 task_preempt_ns;	/* a task preempted by its own wakee on its CPU: switch later */
+	u64 ipi_busy_ns;	/* a reschedule of another CPU that runs a task (0: ipi_ns) */
 	u64 wake_enqueue_busy_ns; /* a task's wake-up onto another, busy CPU: its enqueue later */
 	u64 wake_enqueue_tail_ns; /* the waker's time after such a deferred enqueue (wake_tail) */
 	u64 wake_preempt;	  /* per 1000 wake-ups on the waker's CPU: the wakee runs first */

@@ -97,11 +97,29 @@ int sl_vcpu_kprio(const struct sl_task *p)
 	return p->rt_priority ? p->prio : 120 + p->nice;
 }
 
+/*
+ * vcpu_pack_room_sum: the utilizations of the live tasks whose last CPU is cpu, running or not
+ * (the kernel's cfs_rq util_avg keeps a sleeper's blocked contribution there until it wakes
+ * elsewhere); a walk of every task, paid only by a machine that sets the flag
+ */
+u64 sl_vcpu_util_attached(const struct sl_sim *sim, int cpu)
+{
+	u64 sum = 0;
+
+	for (int i = 0; i < sl_machine_of(sim)->ntasks; i++) {
+		const struct sl_task *t = sl_sim_task(sim, i);
+
+		if (t->cpu == cpu && t->state != TS_DEAD)
+			sum += sl_vcpu_util_task(sim, t);
+	}
+	return sum;
+}
+
 int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
 		      int from, int cpu)
 {
 	const struct sl_cpu *f;
-	u64 up;
+	u64 up, uf;
 
 	if (!sl_machine_of(sim)->p->vcpu_pack_room || !waker || from < 0 || from == cpu ||
 	    p->cpu == from)
@@ -114,8 +132,11 @@ int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct 
 	    (u64)sl_vcpu_kprio(p) >= sl_machine_of(sim)->p->vcpu_pack_prio)
 		return cpu;
 	up = sl_vcpu_util_task(sim, p);
-	if (up >= sl_machine_of(sim)->p->vcpu_pack_small ||
-	    sl_vcpu_util_cpu(sim, f) + up >= sl_machine_of(sim)->p->vcpu_pack_room)
+	if (up >= sl_machine_of(sim)->p->vcpu_pack_small)
+		return cpu;
+	uf = sl_machine_of(sim)->p->vcpu_pack_room_sum ? sl_vcpu_util_attached(sim, from)
+						       : sl_vcpu_util_cpu(sim, f);
+	if (uf + up >= sl_machine_of(sim)->p->vcpu_pack_room)
 		return cpu;
 	return from;
 }

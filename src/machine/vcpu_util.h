@@ -20,12 +20,15 @@ u64 sl_vcpu_util_task(const struct sl_sim *sim, const struct sl_task *p);
  */
 bool sl_vcpu_util_ratio(const struct sl_sim *sim, const struct sl_task *a, const struct sl_task *b,
 			u64 ratio);
+/* the utilizations of the live tasks whose last CPU is cpu, asleep ones included, 0..n x 1024 */
+u64 sl_vcpu_util_attached(const struct sl_sim *sim, int cpu);
 /* p's kernel prio as the placement rules read it: an RT task's, else 120 + nice */
 int sl_vcpu_kprio(const struct sl_task *p);
 /*
  * The rule on the CPU cpu that the policy chose for p, woken by waker running on from: from
  * when waker is alone there, cpu is idle, p last ran elsewhere than from, p's utilization is
- * below vcpu_pack_small, from's plus p's below vcpu_pack_room and (vcpu_pack_prio set) p's
+ * below vcpu_pack_small, from's (vcpu_pack_room_sum: its attached tasks') plus p's below
+ * vcpu_pack_room and (vcpu_pack_prio set) p's
  * prio below vcpu_pack_prio; else cpu.
  */
 int sl_vcpu_pack_room(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,
