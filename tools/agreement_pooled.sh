@@ -67,6 +67,14 @@ trap 'rm -rf "$T"' EXIT
 [ -n "$CAL" ] && half=reported || half=all
 nsets=$#
 k=0
+# validate_agreement.sh -R with seed $1 on the set and machine of the loop below
+ag() {
+	if [ -n "$CAL" ]; then
+		sh "$AG" -s "$SL" -S "$1" -c "$mach" -R "$set_dir" -C "$CAL"
+	else
+		sh "$AG" -s "$SL" -S "$1" -c "$mach" -R "$set_dir"
+	fi
+}
 # one line per set: SET MACHINE MODEL_SUM SEEDS MODEL_OF FLOOR FLOOR_OF
 for p in "$@"; do
 	k=$((k + 1))
@@ -76,21 +84,11 @@ for p in "$@"; do
 	n=0
 	for s in $SEEDS; do
 		[ -t 2 ] && printf '\r%s: set %d/%d, seed %s ' "$0" "$k" "$nsets" "$s" >&2
-		if [ -n "$CAL" ]; then
-			sh "$AG" -s "$SL" -S "$s" -c "$mach" -R "$set_dir" -C "$CAL" >"$T/out" 2>"$T/err" ||
-				{
-					rc=$?
-					cat "$T/err" >&2
-					exit "$rc"
-				}
-		else
-			sh "$AG" -s "$SL" -S "$s" -c "$mach" -R "$set_dir" >"$T/out" 2>"$T/err" ||
-				{
-					rc=$?
-					cat "$T/err" >&2
-					exit "$rc"
-				}
-		fi
+		ag "$s" >"$T/out" 2>"$T/err" || {
+			rc=$?
+			cat "$T/err" >&2
+			exit "$rc"
+		}
 		line=$(awk -v h="$half" '$1 == "total" && $2 == h' "$T/out")
 		[ -n "$line" ] || {
 			[ "$half" = reported ] && {
