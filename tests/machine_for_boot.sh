@@ -93,6 +93,20 @@ done
 "$SL" validate "$R/mp3-long/mp3-long.json" --real "$R/mp3-long" --calibration "$T/out" >/dev/null ||
 	fail "validate refused OUT"
 
+# a BASE with vcpu_pack_room_sum=1: the room fitted on the attached tasks' sum
+# (machine_from_recordings.sh -u, named in the header); without the flag, the header says -f -k
+grep -q '^# -f -k [0-9]*, wake_cold.py' "$M" || fail "the header: $(sed -n 4p "$M")"
+mkdir -p "$T/bsum"
+cp "$BASE/machine.profile" "$T/bsum/"
+sed 's/^param vcpu_pack_room=675$/param vcpu_pack_room_sum=1\n&/' "$BASE/machine.conf" >"$T/bsum/machine.conf"
+sh "$ROOT/tools/machine_for_boot.sh" -s "$SL" -c "$C/cal1 $C/cal2 $C/cal3" "$T/bsum" "$T/osum" $D \
+	>"$T/so" 2>"$T/serr" || fail "sum: exit $?: $(cat "$T/serr")"
+sh "$ROOT/tools/machine_from_recordings.sh" -s "$SL" -f -u $D >"$T/recu"
+grep -q '^# -f -u -k [0-9]*, wake_cold.py' "$T/osum/machine.conf" &&
+	grep -qx 'param vcpu_pack_room_sum=1' "$T/osum/machine.conf" &&
+	[ "$(value vcpu_pack_room "$T/osum/machine.conf")" = "$(value vcpu_pack_room "$T/recu")" ] ||
+	fail "sum: $(grep 'vcpu_pack_room\|^# -f' "$T/osum/machine.conf")"
+
 # errors: exit 2, named, no OUT
 expect2() {
 	out=$1

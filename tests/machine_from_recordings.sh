@@ -190,4 +190,22 @@ done
 "$SL" calibrate --recordings "$V/browser-long" "$V/example1" | grep '^# calibrate --recordings: .* timer wake-ups' >"$T/whole"
 grep '^# calibrate --recordings: .* timer wake-ups' "$T/outf" >"$T/kept"
 cmp -s "$T/whole" "$T/kept" && fail "-f: the whole traces' counts ($(cat "$T/whole"))"
+# -u: the room fitted on the attached tasks' sum (wake_pack.py --fit --sum, its line without a
+# size bound) and the flag's line; without -u no flag line
+! grep -q '^param vcpu_pack_room_sum=' "$T/outk" || fail "without -u: a vcpu_pack_room_sum line"
+sh "$ROOT/tools/machine_from_recordings.sh" -s "$SL" -u "$T/k/browser-long" "$T/k/example1" >"$T/outu" ||
+	fail "-u: exit $?"
+"$PY" "$ROOT/tools/wake_pack.py" --fit --sum "$T/k/browser-long/real.trace.xz" \
+	"$T/k/example1/real.trace.xz" >"$T/packu"
+room=$(sed -n 's/^# without a bound on the wakee.s size: .* vcpu_pack_room=\([0-9]*\) .*/\1/p' "$T/packu")
+[ -n "$room" ] && grep -q '^param vcpu_pack_room_sum=1$' "$T/outu" &&
+	grep -q "^param vcpu_pack_room=$room\$" "$T/outu" ||
+	fail "-u: room $room: $(grep 'vcpu_pack_room' "$T/outu")"
+# the room is 675 either way on these two, but the sum says where more went (85 against 81 of
+# the wake-ups of a task last on the idle vCPU): the comment gives the sum's count
+n=$(sed -n 's/^# without a bound on the wakee.s size: the room below says where \([0-9]*\) went.*/\1/p' "$T/packu")
+grep -q "no bound on its own size: says where $n of " "$T/outu" ||
+	fail "-u: not the sum's count $n: $(grep 'no bound on its own size' "$T/outu")"
+grep -q "no bound on its own size: says where $n of " "$T/outk" &&
+	fail "-u: the fixture cannot tell the sum from the busy time"
 exit 0

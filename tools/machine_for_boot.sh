@@ -14,7 +14,8 @@
 #      exit latency is the median of theirs;
 #   2. tools/machine_from_recordings.sh -f on the recordings, with -k the IPI (BASE's `ipi`
 #      line, else the 1000 ns default) plus that exit latency: what the model charges already on
-#      a wake-up from the other CPU;
+#      a wake-up from the other CPU (and -u when BASE sets vcpu_pack_room_sum=1: its room is
+#      fitted on the attached tasks' sum);
 #   3. tools/wake_cold.py -c OUT (it takes the new switch cost out), then tools/wake_tail.py -c
 #      OUT on the recordings filtered to the file's tasks (as r29's were read).
 # Each line read replaces BASE's line of the same name; a line BASE does not have is not added
@@ -172,8 +173,12 @@ replace "$W/new"
 IPI=$(sed -n 's/^param ipi=\([0-9]*\)ns$/\1/p' "$BASE/machine.conf")
 [ -n "$IPI" ] || IPI=1000
 K=$((IPI + HLT))
-say "tools/machine_from_recordings.sh -f -k $K on $# recordings"
-sh "$TOOLS/machine_from_recordings.sh" -s "$SL" -f -k "$K" "$@" >"$W/rec" 2>"$W/err" ||
+# a BASE whose room reads the attached tasks' sum has its room fitted on that sum
+U=
+grep -q '^param vcpu_pack_room_sum=1$' "$BASE/machine.conf" && U=-u
+say "tools/machine_from_recordings.sh -f $U -k $K on $# recordings"
+# shellcheck disable=SC2086 # U is one word or none
+sh "$TOOLS/machine_from_recordings.sh" -s "$SL" -f $U -k "$K" "$@" >"$W/rec" 2>"$W/err" ||
 	die "$(cat "$W/err")"
 grep '^param ' "$W/rec" >"$W/rec.lines" || die "tools/machine_from_recordings.sh printed no line"
 replace "$W/rec.lines"
@@ -206,7 +211,7 @@ fi
 	echo "# schedlab machine description (docs: schedlab validate --help)"
 	echo "# Measured for its boot by tools/machine_for_boot.sh from $(basename "$BASE"): schedlab calibrate's"
 	echo "# medians over $NCAL run(s), the recordings' readers on $# recording(s) (machine_from_recordings.sh"
-	echo "# -f -k $K, wake_cold.py and wake_tail.py -c this directory). The lines read:"
+	echo "# -f${U:+ $U} -k $K, wake_cold.py and wake_tail.py -c this directory). The lines read:"
 	sort -u "$W/done" | awk 'l != "" && length(l) + 1 + length($0) > 90 { print "#   " l; l = "" }
 		{ l = l == "" ? $0 : l " " $0 }
 		END { if (l != "") print "#   " l }'

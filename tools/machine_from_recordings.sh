@@ -46,7 +46,7 @@
 # readers were written: traces that keep only the file's own tasks (validate_record_set.sh's
 # default). A whole trace (FULL=1) is
 # filtered first with -f (tools/trace_keep_file.sh on a temporary copy of each directory).
-# Usage: sh tools/machine_from_recordings.sh [-s schedlab] [-k NS] [-n US] [-f] DIR...
+# Usage: sh tools/machine_from_recordings.sh [-s schedlab] [-k NS] [-n US] [-f] [-u] DIR...
 #   DIR  a recorded `validate --out` directory (real.trace.xz or real.trace, NAME.json and the
 #        rt-app logs beside it), e.g. tests/data/validate-rep/r[123]/ of the calibration half
 #   -s   the binary (default build/schedlab)
@@ -56,6 +56,9 @@
 #        or had run on one at most US us before left out; not calibrate --recordings): for
 #        reading, not machine.conf's way
 #   -f   filter each trace to the file's own tasks first (a copy; DIR is not written)
+#   -u   the room on the waker vCPU's attached tasks (wake_pack.py --fit --sum), and the line
+#        param vcpu_pack_room_sum=1 before it: for a machine with that flag (docs/validate.md,
+#        step 28)
 # Each reader runs once over all the traces, one after another. Exit 2, naming it, on a DIR
 # that is not a directory or has no trace, and on a reader's error (its message); 1 on a
 # reader's output this script does not understand.
@@ -66,16 +69,18 @@ SL=build/schedlab
 KNOWN=7818
 NF=
 KEEP=0
+SUM=
 usage() {
-	echo "usage: $0 [-s schedlab] [-k NS] [-n US] [-f] DIR..." >&2
+	echo "usage: $0 [-s schedlab] [-k NS] [-n US] [-f] [-u] DIR..." >&2
 	exit 2
 }
-while getopts s:k:n:f o; do
+while getopts s:k:n:fu o; do
 	case $o in
 	s) SL=$OPTARG ;;
 	k) KNOWN=$OPTARG ;;
 	n) NF=$OPTARG ;;
 	f) KEEP=1 ;;
+	u) SUM=--sum ;;
 	*) usage ;;
 	esac
 done
@@ -135,8 +140,8 @@ run() {
 	"$@" >"$W/$out" 2>"$W/err" || die "$(basename "$2"): $(cat "$W/err")"
 }
 run cal "$SL" calibrate --recordings --remote-known "$KNOWN" "$@"
-# shellcheck disable=SC2086 # NFO is one word or none
-run pack "$PY" "$TOOLS/wake_pack.py" --fit $NFO "$@"
+# shellcheck disable=SC2086 # SUM and NFO are one word or none
+run pack "$PY" "$TOOLS/wake_pack.py" --fit $SUM $NFO "$@"
 # shellcheck disable=SC2086
 run split "$PY" "$TOOLS/sis_util.py" --split $NFO "$@"
 # shellcheck disable=SC2086
@@ -217,6 +222,7 @@ bw="$1 of $nb went $2"
 bp=$(get pack '/^param vcpu_pack_(room|small|prio)=/ { printf "%s%s", s, substr($0, 7); s = " " } END { print "" }')
 set -- $(get pack '/^# without a bound on the wakee.s size: / { sub(/:$/, "", $(NF - 3)); print $(NF - 5), $(NF - 3) }')
 echo "# tools/wake_pack.py --fit: a task last on the idle vCPU joins a waker alone on its vCPU when their utilizations sum under the room and its prio is under the bound, no bound on its own size: says where $1 of $nb went $2 (the fit's best size bound, $bp, says where $bw)"
+[ -z "$SUM" ] || get pack '/^param vcpu_pack_room_sum=/'
 get pack '/^# without a bound on the wakee.s size: / {
 	for (i = 1; i <= NF; i++) if ($i ~ /^vcpu_pack_(room|small|prio)=/) print "param " $i }'
 
