@@ -905,6 +905,57 @@ static void test_pack_wait_none(void **state)
 }
 
 /*
+ * vcpu_pack_wait_hot: test_pack_wait_none's setting with the hog asleep, so nothing waits on
+ * either CPU, and CPU 1 busy (its signal 0 at 0). By hand: at two half-lives 2H, CPU 1's busy
+ * time is 1024 x (1 - 1/4) = 768, at the bound vcpu_pack_hot_util = 768: of 10000, rate 1000
+ * moves all to CPU 1, 300 a binomial of sd 45.8 (3000 +- 250); 1 ms earlier the signal is under
+ * 768 and none moves (vcpu_pack_wait_none unset), as with the bound at 769; with the hog waiting
+ * on CPU 1 (something waits there) none; the rate unset none.
+ */
+static void test_pack_wait_hot(void **state)
+{
+	const u64 half = 32ULL * 1024000ULL;
+	struct sl_config cfg;
+	struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", NULL);
+	struct sl_task *q = waiting_hog(sim, 0);
+	const struct sl_params *own = sl_machine_of(sim)->p;
+	struct sl_params pp = *own;
+	struct sl_task waker, other, wakee;
+
+	(void)state;
+	three_busy(sim, &waker, &other, &wakee, 0);
+	q->state = TS_SLEEPING;
+	sl_mcpu(sim, 1)->util = 0;
+	sl_mcpu(sim, 1)->util_t = 0;
+	sim->now = 2 * half;
+	sl_machine_of(sim)->p = &pp;
+	assert_int_equal(pp.vcpu_pack_hot_util, 768); /* the default */
+	assert_int_equal(sl_vcpu_util_cpu(sim, &sim->cpus[1]), 768);
+	assert_int_equal(times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1), 0);
+	pp.vcpu_pack_wait_hot = 1000;
+	assert_int_equal(times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1), 10000);
+	pp.vcpu_pack_wait_hot = 300;
+	int n = times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
+
+	assert_true(n >= 2750 && n <= 3250);
+	pp.vcpu_pack_wait_hot = 1000;
+	pp.vcpu_pack_hot_util = 769;
+	assert_int_equal(times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1), 0);
+	pp.vcpu_pack_hot_util = 768;
+	sim->now = 2 * half - 1000000;
+	assert_true(sl_vcpu_util_cpu(sim, &sim->cpus[1]) < 768);
+	assert_int_equal(times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1), 0);
+	sim->now = 2 * half;
+	q->state = TS_RUNNING;
+	q->cpu = 1;
+	sl_vcpu_pack_runnable(sim, q); /* back on the list the check above took it off */
+	assert_int_equal(times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1), 0);
+	sim->now = 0;
+	sl_machine_of(sim)->p = own;
+	free_hand_set(sim, &cfg);
+}
+
+/*
  * vcpu_pack_busy: CPU 0 runs the waker with one more task queued (nr_running 2), CPU 1 runs
  * another task alone (1); the wakee last ran on CPU 0 and the policy left it there. By hand,
  * of 10000: unset none moved, 1000 all to CPU 1, 500 a binomial of sd 50 (5000 +- 250). The
@@ -2114,6 +2165,7 @@ int main(void)
 		cmocka_unit_test(test_pack_wait_lower),
 		/* vcpu_pack_wait's third class (step 15) */
 		cmocka_unit_test(test_pack_wait_none),
+		cmocka_unit_test(test_pack_wait_hot),
 		cmocka_unit_test(test_pack_stay),
 		cmocka_unit_test(test_pack_wait_split),
 		cmocka_unit_test(test_irq_same),

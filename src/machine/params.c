@@ -302,6 +302,15 @@ const struct sl_param_desc sl_param_table[] = {
 	 "busy CPU this many times in 1000, where mainline finds no idle CPU and keeps it "
 	 "(tools/wake_situations.py on the calibration half's 21 traces prints it: 60 of 4253 "
 	 "moved, 14; docs/validate.md, issue 28 step 15, wake-up placement in the browser)"},
+	{"vcpu_pack_wait_hot", P(vcpu_pack_wait_hot), 0, SL_PARAM_COUNT,
+	 "0 (leave it out): vcpu_pack_wait_none's rate, or mainline's choice. Else its case where "
+	 "nothing waits on the other CPU either and that CPU's busy time (decayed as util_avg, "
+	 "32 ms half-life) is vcpu_pack_hot_util or more: the wake-up goes there this many times "
+	 "in 1000. The recordings move 1-12 per 1000 of these under 768 of 1024 and 64-247 at or "
+	 "over it (five sets' calibration halves; docs/validate.md, step 28)"},
+	{"vcpu_pack_hot_util", P(vcpu_pack_hot_util), 768, SL_PARAM_COUNT,
+	 "vcpu_pack_wait_hot's bound on the other CPU's utilization, per 1024 (768: where the "
+	 "recordings' move rate rises, docs/validate.md, step 28)"},
 	{"vcpu_pack_stay", P(vcpu_pack_stay), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else, on 2 CPUs both running a task, a task's "
 	 "wake-up by the task running alone on its CPU, of a task last on the other CPU whose "

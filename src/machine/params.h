@@ -73,6 +73,8 @@ struct sl_params {
 	u64 vcpu_pack_wait_lower;
 	/* per 1000: vcpu_pack_wait's rule with no task waiting there */
 	u64 vcpu_pack_wait_none;
+	u64 vcpu_pack_wait_hot; /* per 1000: the none case with B alone and B's utilization high */
+	u64 vcpu_pack_hot_util; /* per 1024: vcpu_pack_wait_hot's bound on B's utilization */
 	/* per 1000: both busy, the waker alone, the wakee's prev task alone: it stays on prev */
 	u64 vcpu_pack_stay;
 	/* per 1000: both busy, the waker alone, others wait on the wakee's prev: joins the waker */

@@ -205,7 +205,8 @@ void sl_vcpu_pack_runnable(struct sl_sim *sim, struct sl_task *p)
 	struct sl_machine *m = sl_machine_of(sim);
 
 	if ((!mp->vcpu_pack_wait && !mp->vcpu_pack_wait_lower && !mp->vcpu_pack_wait_none &&
-	     !wait_split(mp) && !mp->vcpu_pack_stay && !mp->vcpu_pack_join) ||
+	     !mp->vcpu_pack_wait_hot && !wait_split(mp) && !mp->vcpu_pack_stay &&
+	     !mp->vcpu_pack_join) ||
 	    sl_mtask(p)->on_runnable)
 		return;
 	/* out of memory: sim->oom is set and the run stops */
@@ -266,7 +267,7 @@ int sl_vcpu_pack_wait(struct sl_sim *sim, const struct sl_task *p, const struct 
 	u64 per1000;
 
 	if ((!mp->vcpu_pack_wait && !mp->vcpu_pack_wait_lower && !mp->vcpu_pack_wait_none &&
-	     !wait_split(mp)) ||
+	     !mp->vcpu_pack_wait_hot && !wait_split(mp)) ||
 	    !waker || p->se.sched_delayed || sim->ncpu != 2 || cpu < 0 || cpu > 1 || from != cpu ||
 	    p->cpu != cpu || sim->cpus[cpu].curr != waker || !sim->cpus[other].curr ||
 	    !sl_cpu_allowed(p, other))
@@ -284,6 +285,10 @@ int sl_vcpu_pack_wait(struct sl_sim *sim, const struct sl_task *p, const struct 
 			per1000 = crowded ? mp->vcpu_pack_wait_lower_crowded
 					  : mp->vcpu_pack_wait_lower_alone;
 	}
+	/* vcpu_pack_wait_hot: nothing waits on either side, and the other CPU has been busy */
+	if (!w && mp->vcpu_pack_wait_hot && !waiting(sim, other, p) &&
+	    sl_vcpu_util_cpu(sim, &sim->cpus[other]) >= mp->vcpu_pack_hot_util)
+		per1000 = mp->vcpu_pack_wait_hot;
 	if (!per1000)
 		return cpu;
 	return sl_per1000_draw(sim, per1000) ? other : cpu;

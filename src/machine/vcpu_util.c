@@ -49,7 +49,8 @@ static u64 signal_at(u64 v, u64 t, bool on, u64 now)
 void sl_vcpu_util_switch(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *prev,
 			 struct sl_task *next)
 {
-	if (!sl_machine_of(sim)->p->vcpu_pack_room && !sl_machine_of(sim)->p->wake_preempt_ratio)
+	if (!sl_machine_of(sim)->p->vcpu_pack_room && !sl_machine_of(sim)->p->wake_preempt_ratio &&
+	    !sl_machine_of(sim)->p->vcpu_pack_wait_hot)
 		return;
 	struct sl_machine_cpu *mc = sl_mcpu(sim, rq->id);
 
