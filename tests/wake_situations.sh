@@ -110,6 +110,35 @@ TR
 grep -A1 'by an interrupt on A, idle with a woken task' "$T/out" | grep -q '^  real  1 of 1 (1000 per mille)$' &&
 	grep -q '^param vcpu_pack_irq=1000$' "$T/out" || fail "irqpend: $(cat "$T/out")"
 
+# vcpu_pack_wait_hot's count (hot.trace, step 28): after the same start CPU 1 has been busy
+# since 0.9000. At 1.0000 W wakes X (last on CPU 0, W alone there, Y alone on CPU 1): CPU 1's
+# busy time is 1024 x (1 - 2^(-100/32.768)) = 896 >= 768, a hot case; X goes to CPU 1 and
+# preempts Y, sleeps, runs on CPU 0 again (W preempted), sleeps. Y sleeps at 1.0010 and CPU 1
+# idles until 1.2000 (the signal falls to 896 x 2^(-199/32.768), about 13), then Y runs; at
+# 1.2001 W wakes X again (last on CPU 0): CPU 1's busy time is about 15, not hot, and X stays.
+# By hand: moved 1 of 1, param vcpu_pack_wait_hot=1000; on the first trace (real.trace), whose
+# one such wake-up (W wakes X at 1.0000) stayed: 0 of 1, param vcpu_pack_wait_hot=0.
+{
+	cat "$T/head"
+	wl 0 1.000000 W 10 d..3. sched_waking X 11 0
+	wl 0 1.000001 W 10 d..4. sched_wakeup X 11 1
+	sw 1 1.000020 Y 12 R+ X 11
+	sw 1 1.000100 X 11 S Y 12
+	sw 0 1.000200 W 10 R+ X 11
+	sw 0 1.000300 X 11 S W 10
+	sw 1 1.001000 Y 12 S swapper/1 0
+	sw 1 1.200000 swapper/1 0 R Y 12
+	wl 0 1.200100 W 10 d..3. sched_waking X 11 0
+	wl 0 1.200101 W 10 d..4. sched_wakeup X 11 0
+	sw 0 1.200110 W 10 R+ X 11
+} >"$T/hot.trace"
+"$PY" "$TOOLPY" "$T/hot.trace" >"$T/out" || fail "hot: exit $?"
+grep -A1 "B's busy time 768 of 1024 or more: moved to B" "$T/out" | grep -q '^  real  1 of 1 (1000 per mille)$' &&
+	grep -q '^param vcpu_pack_wait_hot=1000$' "$T/out" || fail "hot: $(cat "$T/out")"
+"$PY" "$TOOLPY" "$T/real.trace" >"$T/out" || fail "hot (real.trace): exit $?"
+grep -A1 "B's busy time 768 of 1024 or more: moved to B" "$T/out" | grep -q '^  real  0 of 1 (0 per mille)$' &&
+	grep -q '^param vcpu_pack_wait_hot=0$' "$T/out" || fail "hot (real.trace): $(cat "$T/out")"
+
 # vcpu_pack_wait's count (wait.trace): after the same start Q (prio 120) runs on CPU 0 and is
 # preempted by W, so it waits there. W wakes X (last on CPU 0, CPU 1 running Y) at prio 110:
 # Q is of a lower priority ("lower"); X stays and runs. W wakes X again at prio 120: Q is as

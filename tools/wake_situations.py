@@ -55,7 +55,10 @@ too; `param vcpu_pack_join=N`, the join case's per mille onto A; and the stay ca
 a task alone on A of a task last on B whose task runs alone there: how many stayed on B,
 `param vcpu_pack_stay=N` per 1000. And vcpu_pack_irq's case: an interrupt on A, whose idle task
 runs while a woken task is on its way there, wakes a task last on A, B idle: how many stayed on
-A, `param vcpu_pack_irq=N` per 1000.
+A, `param vcpu_pack_irq=N` per 1000. And vcpu_pack_wait_hot's (step 28): the none class with B's
+task alone there and B's busy time (decayed as util_avg, 32 x 1024 us half-life, from B's first
+switch in the trace) at HOT_UTIL (768 of 1024) or more: how many moved to B,
+`param vcpu_pack_wait_hot=N` per 1000.
 With --newidle, instead: the moments a CPU goes idle (its task blocks, nothing waits on it)
 while the other CPU has at least one task waiting (runnable, not running), by the CPU's avg_idle
 estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
@@ -74,13 +77,15 @@ import sys
 
 from foreign_runs import no_foreign
 from ftrace_lines import WAKE, last_named, records, sched_lines, switch, task_waking
+from wake_preempt_pairs import util_at
 
 PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 
 SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
                                            ("irq", ("idle", "busy")))
               for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
-EXTRAS = ("join", "alone", "queued", "stay", "irqpend")  # analyse's last value: the extra counts
+EXTRAS = ("join", "alone", "queued", "stay", "irqpend", "hot")  # analyse's last value: the extra counts
+HOT_UTIL = 768  # per 1024: vcpu_pack_hot_util's default, B's busy time in the "hot" count
 
 
 def analyse(path, names, timed=False, skip=None):
@@ -105,6 +110,7 @@ def analyse(path, names, timed=False, skip=None):
     # the three counts no parameter reads, kind -> [(pid, class, onto A)]: "join", "alone"
     # (vcpu_pack_wait's case with B's task alone) and "queued" (vcpu_pack_queued's, by class)
     extras = {k: [] for k in EXTRAS}
+    busy = {0: [0.0, None, False], 1: [0.0, None, False]}  # cpu -> its busy time, util_at's state
     seen_to = last_named(path)
     trace = sched_lines(records(path, max_cpu=1), mark)
     for (tcomm, tpid, cpu, flags, ts, now, ev, rest), s in trace:
@@ -121,6 +127,9 @@ def analyse(path, names, timed=False, skip=None):
             queued.pop(nxt, None)
             pend.pop(nxt, None)  # a waking whose wakeup line was lost: not counted
             curr[cpu] = nxt
+            if busy[cpu][1] is not None:
+                busy[cpu][0] = util_at(busy[cpu], now)
+            busy[cpu][1:] = [now, nxt != 0]
             if nxt:
                 comm[nxt] = ncomm
                 last[nxt] = cpu
@@ -167,8 +176,12 @@ def analyse(path, names, timed=False, skip=None):
                 extra = ("irqpend", None)  # A idle, a woken task on its way there
             elif sit == ("task", "A", "queued", "idle"):
                 extra = ("queued", on_a_cls)
+            # "hot": vcpu_pack_wait_hot's case, the none class with B alone and B's busy time
+            # (decayed as util_avg) at HOT_UTIL or more
+            hot = (extra == ("alone", "none") and busy[b][1] is not None and
+                   util_at(busy[b], now) >= HOT_UTIL)
             pend[pid] = (a, sit, "(irq)" if irq else tcomm.strip(), now, curr.get(b, 0),
-                         wcls, extra)
+                         wcls, extra, hot)
         elif ev in ("sched_wakeup", "sched_wakeup_new"):
             s = WAKE.search(rest)
             if not s:
@@ -187,6 +200,8 @@ def analyse(path, names, timed=False, skip=None):
                     waits.append((pid, w[5], tgt != w[0], w[3]))
                 if w[6]:
                     extras[w[6][0]].append((pid, w[6][1], tgt == w[0]))
+                if w[7]:
+                    extras["hot"].append((pid, None, tgt == w[0]))
     rows = []
     for pid, sit, waker, on_a in out:
         if counted(pid, comm, seen, names):
@@ -525,10 +540,11 @@ def main(argv):
     join = extra_count("join")
     stay = extra_count("stay", onto_a=False)
     irqpend = extra_count("irqpend")
+    hot = extra_count("hot", onto_a=False)
     if as_json:
         print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
                               remote_preempt=remote, wait=wait, wait_alone=wait_alone,
-                              join=join, stay=stay, irqpend=irqpend, queued=queued),
+                              join=join, stay=stay, irqpend=irqpend, hot=hot, queued=queued),
                          indent=1))
         return 0
     print(f"wake-ups by situation (A: the waking's CPU, B: the other), per trace: "
@@ -591,7 +607,9 @@ def main(argv):
              "vcpu_pack_join"),
             (by_task + "B's task alone there: stayed on B", stay, "vcpu_pack_stay"),
             ("wake-ups by an interrupt on A, idle with a woken task on its way there, of a "
-             "task last on A, B idle: stayed on A", irqpend, "vcpu_pack_irq")):
+             "task last on A, B idle: stayed on A", irqpend, "vcpu_pack_irq"),
+            (f"the none case with B alone, B's busy time {HOT_UTIL} of 1024 or more: moved to B",
+             hot, "vcpu_pack_wait_hot")):
         print(title)
         for side in ("real", "model") if model else ("real",):
             n, m = count[side]
