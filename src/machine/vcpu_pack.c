@@ -256,6 +256,9 @@ static int waiting(struct sl_sim *sim, int cpu, const struct sl_task *p)
  * the model lacked most (tools/pair_flips.py; docs/validate.md, "Pairs made and unmade").
  * vcpu_pack_wait_none: the same when nothing waits there, the waker alone (60 of 4253, 14):
  * the moves that leave a wakee behind a busy vCPU (docs/validate.md, issue 28 step 15).
+ * vcpu_pack_wait_hot: that none case with nothing waiting on the other vCPU either, whose busy
+ * time (vcpu_util.c's signal) is vcpu_pack_hot_util or more: the recordings move 1-12 per 1000
+ * under 768 of 1024 and 64-247 over it (step 28; tested, not adopted).
  * The observed effect, not the kernel's code; on any other number of CPUs it does nothing.
  */
 int sl_vcpu_pack_wait(struct sl_sim *sim, const struct sl_task *p, const struct sl_task *waker,

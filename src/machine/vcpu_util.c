@@ -6,9 +6,9 @@
  * another CPU joins its waker when the waker is alone on its CPU, the wakee is small and the
  * two together leave room. The utilizations are PELT-like signals kept here, by the machine,
  * for every policy alike (and only while the parameter is set: the other runs do not pay for
- * them; wake_preempt_ratio reads them too): a CPU's busy time and a task's running time, decayed
- * with a 32 ms half-life, on the 0..1024 scale of util_avg. Not the kernel's code: a continuous
- * decay, no 1 ms periods, no util_est, no frequency invariance.
+ * them; wake_preempt_ratio and vcpu_pack_wait_hot read them too): a CPU's busy time and a task's
+ * running time, decayed with a 32 ms half-life, on the 0..1024 scale of util_avg. Not the kernel's
+ * code: a continuous decay, no 1 ms periods, no util_est, no frequency invariance.
  */
 #include "machine/vcpu_util.h"
 
