@@ -1324,11 +1324,6 @@ static void test_vcpu_pack_room_sum(void **state)
 	assert_int_equal(sl_machine_of(sim)->ntasks, 2);
 	struct sl_task *h = sl_sim_task(sim, 0), *s = sl_sim_task(sim, 1);
 	struct sl_task_ext *hx = sl_task_ext(sim, h), *sx = sl_task_ext(sim, s);
-	struct sl_task *curr0 = sim->cpus[0].curr, *curr1 = sim->cpus[1].curr;
-	int nr0 = sim->cpus[0].nr_running, nr1 = sim->cpus[1].nr_running;
-	int hcpu = h->cpu, scpu = s->cpu;
-	bool hon = h->on_cpu, son = s->on_cpu;
-	enum sl_tstate hst = h->state, sst = s->state;
 
 	assert_non_null(hx);
 	assert_non_null(sx);
@@ -1373,19 +1368,8 @@ static void test_vcpu_pack_room_sum(void **state)
 	s->cpu = 0;
 	s->state = TS_DEAD;
 	assert_int_equal(sl_vcpu_pack_room(sim, wk, h, 0, 1), 0);
-	s->state = sst;
-	h->state = hst;
-	h->cpu = hcpu;
-	s->cpu = scpu;
-	h->on_cpu = hon;
-	s->on_cpu = son;
-	sim->cpus[0].curr = curr0;
-	sim->cpus[1].curr = curr1;
-	sim->cpus[0].nr_running = nr0;
-	sim->cpus[1].nr_running = nr1;
 	sl_machine_of(sim)->p = own;
-	sl_sim_free(sim);
-	sl_config_free(&cfg);
+	free_hand_set(sim, &cfg);
 }
 
 /*
@@ -1418,8 +1402,6 @@ static void test_vcpu_pack_room(void **state)
 	mwakee.ext = &wx;
 	wk->cpu = 1;
 	wx.util = 40ULL << 20;
-	int nr0 = sim->cpus[0].nr_running, nr1 = sim->cpus[1].nr_running;
-
 	sim->cpus[0].curr = &waker;
 	sim->cpus[0].nr_running = 1;
 	sim->cpus[1].nr_running = 0;
@@ -1451,12 +1433,8 @@ static void test_vcpu_pack_room(void **state)
 	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 0);
 	sim->now = 0;
 	assert_int_equal(sl_vcpu_pack_room(sim, wk, &waker, 0, 1), 1);
-	sim->cpus[0].curr = NULL;
-	sim->cpus[0].nr_running = nr0;
-	sim->cpus[1].nr_running = nr1;
 	sl_machine_of(sim)->p = own;
-	sl_sim_free(sim);
-	sl_config_free(&cfg);
+	free_hand_set(sim, &cfg);
 }
 
 /*
