@@ -89,7 +89,8 @@ for p in "$@"; do
 			cat "$T/err" >&2
 			exit "$rc"
 		}
-		line=$(awk -v h="$half" '$1 == "total" && $2 == h' "$T/out")
+		# the total line's model and floor columns, AGREE/OF each
+		line=$(awk -v h="$half" '$1 == "total" && $2 == h { print $3, $5 }' "$T/out")
 		[ -n "$line" ] || {
 			[ "$half" = reported ] && {
 				echo "$0: $set_dir: no reported file (every file is in -C)" >&2
@@ -98,8 +99,8 @@ for p in "$@"; do
 			echo "$0: $set_dir, seed $s: no total from validate_agreement.sh" >&2
 			exit 1
 		}
-		mf=$(echo "$line" | awk '{ print $3 }')
-		ff=$(echo "$line" | awk '{ print $5 }')
+		mf=${line% *}
+		ff=${line#* }
 		m=${mf%/*}
 		mof=${mf#*/}
 		fl=${ff%/*}
