@@ -315,7 +315,7 @@ wp() {
 		--trace-out "$T/wp.txt"
 	expect wp-sleeper-0.log 1 "0 5000 500 $2 0 $2 0 0 500 0 0"
 	expect wp-waker-1.log 1 "1 20000 2000 $3 100 $4 100 0 2000 0 0"
-	got=$(awk '$4 == "0.001100000:" && $5 == "sched_switch:" {
+	got=$(awk '$4 == "0.001100000:" && $5 == "sched_switch:" && $6 !~ /swapper/ {
 		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12) }' "$T/wp.txt")
 	[ "$got" = "$5" ] || fail "wake_preempt=$1: switches at 1.1 ms: '$got', expected '$5'"
 }
@@ -352,7 +352,7 @@ wpx() {
 		$1 --trace-out "$T/wp.txt"
 	expect wp-sleeper-0.log 1 "0 5000 500 $2 0 $2 0 0 500 0 0"
 	expect wp-waker-1.log 1 "1 20000 2000 $3 100 $4 100 0 2000 0 0"
-	got=$(awk '$4 == "0.001100000:" && $5 == "sched_switch:" {
+	got=$(awk '$4 == "0.001100000:" && $5 == "sched_switch:" && $6 !~ /swapper/ {
 		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12) }' "$T/wp.txt")
 	[ "$got" = "$5" ] || fail "wpx '$1': switches at 1.1 ms: '$got', expected '$5'"
 }
@@ -437,6 +437,37 @@ cw "--param wake_preempt=0 --param wake_preempt_short=1000" 2200 2300 "w R+ S w 
 	"w R+ S w R+ "
 cw "--param wake_preempt=0 --param wake_preempt_short=1000 --param wake_preempt_sleep=0ns" \
 	2530 2630 "w R+ S w S " "w "
+
+# cond_groups (issue 28, step 29): glibc 2.36's condition groups, two CPUs, 6.18,
+# syscall_preempt on, no costs. main (SCHED_FIFO, CPU 0, from 100 us) signals or broadcasts
+# c twice, 1000 us apart; w1 (CPU 0) and w2 (CPU 1) wait on c.
+# - cond_groups.json (rt-app's resume and suspend): at 0 both wait, in G2. At 100 main's
+#   broadcast finds G1 empty, switches (G1 = both, 2 references) and wakes both; w2 runs at
+#   once on CPU 1 and drops its reference, w1 cannot run under main (1 reference left). At 200
+#   w2 waits again, in the new G2. At 1100 main's broadcast must switch again while w1, woken,
+#   has not run: main sleeps (S) holding the mutex; w1 runs, drops the last reference, which
+#   wakes main (w1 -> main), and main, FIFO, preempts it (R+) and switches, waking w2. Without
+#   cond_groups at 1100 main only wakes w2 and runs on. The logs are the same both ways (no
+#   costs: main's wait takes no time): main 100..2100, w2 0..200 and 200..1200, w1 0..2230.
+# - cond_groups_signal.json (signal and wait): w1 waits at 0, main's signal at 100 switches
+#   (G1 = w1) and wakes it, w2 waits at 200 (G2); main's second signal at 1100 finds G1
+#   signalled and G2 not empty: the same sleep and wake-up as above, then w2 is signalled.
+cg() {
+	run "$1" 2 --kernel 6.18 --param syscall_preempt=1 --param cond_groups="$2" \
+		--trace-out "$T/cg.txt"
+	got=$(awk '$4 == "0.001100000:" && $5 == "sched_switch:" && $6 !~ /swapper/ {
+			for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12) }
+		$4 == "0.001100000:" && $5 == "sched_waking:" { printf "%s>%s ", $1, $6 }' "$T/cg.txt")
+	[ "$got" = "$3" ] || fail "cg $1 $2: events at 1.1 ms: '$got', expected '$3'"
+}
+for f in cond_groups.json cond_groups_signal.json; do
+	cg $f 0 "main-1>comm=w2 "
+	cg $f 1 "S w1-2>comm=main R+ main-1>comm=w2 "
+	b=$([ "$f" = cond_groups.json ] && echo cg || echo cs)
+	expect $b-main-0.log 1 "0 20000 2000 2000 100 2100 100 0 2000 0 0"
+	expect $b-w1-1.log 1 "1 1000 100 2230 0 2230 0 0 100 0 0"
+	expect $b-w2-2.log "$([ $b = cg ] && echo 2 || echo 1)" "2 1000 100 1000 200 1200 200 0 100 0 0"
+done
 
 # A sync ping-pong over rounds (tests/data/rtapp/sync_pingpong.json: the browser's
 # BrowserDisplay and Binder-dummy on queue11, made small), one CPU, 6.18, syscall_preempt and

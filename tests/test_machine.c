@@ -764,16 +764,19 @@ static void test_pack_wait_lower(void **state)
  * CPU 0 (the waker not alone) or on CPU 1 (stay's case no longer) stay keeps CPU 0; a choice
  * of CPU 1 already, an interrupt, a wakee last on CPU 0 or CPU 1 idle: unchanged. With
  * vcpu_pack_join=1000 and the hog waiting on CPU 1, a choice of CPU 1 goes to CPU 0 all 10000
- * times, unless the wakee may not run there.
+ * times, unless the wakee may not run there. vcpu_pack_stay_queued=1000 (step 29): none with
+ * nothing waiting on CPU 0; with the hog waiting there (the waker not alone) all 10000 go back
+ * to CPU 1, a choice of CPU 1 stays, and a wakee that may not run on CPU 1 stays on CPU 0.
  */
 static void test_pack_stay(void **state)
 {
-	int back[4];
+	int back[5];
 
 	(void)state;
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		static const char *const set[] = {NULL, "vcpu_pack_stay=1000", "vcpu_pack_stay=500",
-						  "vcpu_pack_join=1000"};
+						  "vcpu_pack_join=1000",
+						  "vcpu_pack_stay_queued=1000"};
 		struct sl_config cfg;
 		struct sl_sim *sim = build_p(&cfg, "2", "hog:tasks=1", NULL, "1ms", set[k]);
 		struct sl_task *q = waiting_hog(sim, 0);
@@ -807,12 +810,21 @@ static void test_pack_stay(void **state)
 			wakee.cpus_allowed = 2;
 			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 1), 1);
 		}
+		if (k == 4) {
+			q->on_cpu = false;
+			assert_int_equal(times_to(sl_vcpu_pack_stay, sim, &wakee, &waker, 0, 0, 1),
+					 10000);
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 1), 1);
+			wakee.cpus_allowed = 1;
+			assert_int_equal(sl_vcpu_pack_stay(sim, &wakee, &waker, 0, 0), 0);
+		}
 		free_hand_set(sim, &cfg);
 	}
 	assert_int_equal(back[0], 0);
 	assert_int_equal(back[1], 10000);
 	assert_true(back[2] >= 4750 && back[2] <= 5250);
 	assert_int_equal(back[3], 0);
+	assert_int_equal(back[4], 0);
 }
 
 /*

@@ -320,3 +320,26 @@ TR
 rc=0
 "$PY" "$TOOLPY" --newidle "$T/stale.trace" >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q 'no CPU went idle' "$T/err" || fail "--newidle stale: exit $rc $(cat "$T/out")"
+
+# vcpu_pack_stay_queued's count (stayq.trace, step 29): after the same start W wakes X (last on
+# CPU 0), which waits there behind W; then W wakes Z (last on CPU 1, which runs Y): others wait
+# on A, B busy. Z goes to CPU 1 and preempts Y; X runs when W sleeps. By hand: stayed on B 1 of
+# 1, param vcpu_pack_stay_queued=1000; with Z sent to CPU 0 instead, 0 of 1, 0.
+for z in 1 0; do
+	{
+		cat "$T/head"
+		cat <<TR
+               W-10      [000] d..3.     1.000000: sched_waking: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..4.     1.000001: sched_wakeup: comm=X pid=11 prio=120 target_cpu=000
+               W-10      [000] d..3.     1.000100: sched_waking: comm=Z pid=13 prio=120 target_cpu=001
+               W-10      [000] d..4.     1.000115: sched_wakeup: comm=Z pid=13 prio=120 target_cpu=00$z
+TR
+		[ "$z" = 1 ] && sw 1 1.000124 Y 12 R+ Z 13
+		sw 0 1.000200 W 10 S X 11
+	} >"$T/stayq.trace"
+	"$PY" "$TOOLPY" "$T/stayq.trace" >"$T/out" || fail "stayq $z: exit $?"
+	grep -A1 'with others waiting on A, of a task last on B' "$T/out" |
+		grep -q "^  real  $z of 1 ($((z * 1000)) per mille)$" &&
+		grep -q "^param vcpu_pack_stay_queued=$((z * 1000))$" "$T/out" ||
+		fail "stayq $z: $(cat "$T/out")"
+done

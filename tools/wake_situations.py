@@ -58,7 +58,9 @@ runs while a woken task is on its way there, wakes a task last on A, B idle: how
 A, `param vcpu_pack_irq=N` per 1000. And vcpu_pack_wait_hot's (step 28): the none class with B's
 task alone there and B's busy time (decayed as util_avg, 32 x 1024 us half-life, from B's first
 switch in the trace) at HOT_UTIL (768 of 1024) or more: how many moved to B,
-`param vcpu_pack_wait_hot=N` per 1000.
+`param vcpu_pack_wait_hot=N` per 1000. And vcpu_pack_stay_queued's (step 29): a wake-up by a task
+with others waiting on A, of a task last on B while B runs a task: how many stayed on B,
+`param vcpu_pack_stay_queued=N` per 1000.
 With --newidle, instead: the moments a CPU goes idle (its task blocks, nothing waits on it)
 while the other CPU has at least one task waiting (runnable, not running), by the CPU's avg_idle
 estimate then (the kernel's: at each wake-up onto it while idle, avg += (idle so far - avg) / 8,
@@ -84,7 +86,7 @@ PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
                                            ("irq", ("idle", "busy")))
               for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
-EXTRAS = ("join", "alone", "queued", "stay", "irqpend", "hot")  # analyse's last value: the extra counts
+EXTRAS = ("join", "alone", "queued", "stay", "irqpend", "hot", "stayq")  # analyse's last value: the extra counts
 HOT_UTIL = 768  # per 1024: vcpu_pack_hot_util's default, B's busy time in the "hot" count
 
 
@@ -170,6 +172,8 @@ def analyse(path, names, timed=False, skip=None):
                 extra = ("join", None)  # the waker alone on A, others waiting behind B's task
             elif sit[:3] == ("task", "B", "alone") and curr.get(b, 0):
                 extra = ("stay", None)  # the waker alone on A, B's task alone there
+            elif sit[:3] == ("task", "B", "queued") and curr.get(b, 0):
+                extra = ("stayq", None)  # others wait behind the waker on A, B runs a task
             elif wcls and not on_b:
                 extra = ("alone", wcls)
             elif sit == ("irq", "A", "busy", "idle") and not curr.get(a, 0):
@@ -541,10 +545,12 @@ def main(argv):
     stay = extra_count("stay", onto_a=False)
     irqpend = extra_count("irqpend")
     hot = extra_count("hot", onto_a=False)
+    stayq = extra_count("stayq", onto_a=False)
     if as_json:
         print(json.dumps(dict(real_traces=rn, model_traces=mn, situations=res,
                               remote_preempt=remote, wait=wait, wait_alone=wait_alone,
-                              join=join, stay=stay, irqpend=irqpend, hot=hot, queued=queued),
+                              join=join, stay=stay, irqpend=irqpend, hot=hot, stayq=stayq,
+                              queued=queued),
                          indent=1))
         return 0
     print(f"wake-ups by situation (A: the waking's CPU, B: the other), per trace: "
@@ -609,7 +615,9 @@ def main(argv):
             ("wake-ups by an interrupt on A, idle with a woken task on its way there, of a "
              "task last on A, B idle: stayed on A", irqpend, "vcpu_pack_irq"),
             (f"the none case with B alone, B's busy time {HOT_UTIL} of 1024 or more: moved to B",
-             hot, "vcpu_pack_wait_hot")):
+             hot, "vcpu_pack_wait_hot"),
+            ("wake-ups by a task with others waiting on A, of a task last on B, B running a "
+             "task: stayed on B", stayq, "vcpu_pack_stay_queued")):
         print(title)
         for side in ("real", "model") if model else ("real",):
             n, m = count[side]

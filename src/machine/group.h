@@ -34,7 +34,7 @@ struct sl_group {
 	/* periodic tasks' frames */
 	u64 frames, frames_late, late_sum, late_max;
 	/* rt-app's synchronisation objects (owned) */
-	struct sl_waitq *conds;
+	struct sl_cond *conds;
 	int nconds;
 	struct sl_abstimer *timers;
 	int ntimers;

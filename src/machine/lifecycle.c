@@ -201,8 +201,10 @@ static void group_free(struct sl_group *g)
 		free(g->mutexes[k].spinners);
 	}
 	free(g->mutexes);
-	for (int k = 0; k < g->nconds; k++)
-		free(g->conds[k].w);
+	for (int k = 0; k < g->nconds; k++) {
+		free(g->conds[k].q.w);
+		free(g->conds[k].quiesce.w);
+	}
 	free(g->conds);
 	for (int k = 0; k < g->nsems; k++)
 		free(g->sems[k].q.w);

@@ -199,6 +199,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "(a futex wake if the mutex is contended) returns through a preemption point; a "
 	 "waiter preempted there and signalled before it runs again does not sleep (the "
 	 "traces: a partner's signal in that window wakes nobody)"},
+	{"cond_groups", P(cond_groups), 0, SL_PARAM_FLAG,
+	 "0: a condition's signal or broadcast wakes its waiters and goes on. 1: as glibc 2.25 "
+	 "to 2.40 (Debian 12's 2.36, the recordings' rt-app) does it: waiters join a second "
+	 "group while the first one has members; a signal or broadcast that must switch groups "
+	 "first waits until the first group's woken waiters have run, each of which wakes it "
+	 "(a woken waiter's wake-up of its signaller; docs/validate.md, issue 28 step 29)"},
 	{"vcpu_pack", P(vcpu_pack), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): mainline placement. Else this kernel's non-mainline sched_vcpu_pack "
 	 "rule as observed: of 1000 wake-ups that the policy sends to an idle CPU away from a "
@@ -324,6 +330,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "there goes to the waker's CPU this many times in 1000 (tools/wake_situations.py, the "
 	 "join case: 730 per mille on validate-v1300c's calibration half; docs/validate.md, "
 	 "issue 28 step 27)"},
+	{"vcpu_pack_stay_queued", P(vcpu_pack_stay_queued), 0, SL_PARAM_COUNT,
+	 "0 (leave it out): mainline placement. Else vcpu_pack_stay's situation with others "
+	 "waiting behind the waker on its CPU: a wake-up the policy sends away from the wakee's "
+	 "previous CPU, which runs a task, goes back there this many times in 1000 "
+	 "(tools/wake_situations.py: 1404 of 1458 stayed on validate-v1300e's calibration half, "
+	 "962; docs/validate.md, issue 28 step 29)"},
 	{"vcpu_pack_wait_alone", P(vcpu_pack_wait_alone), 0, SL_PARAM_COUNT,
 	 "0 (leave it out): vcpu_pack_wait and _lower decide wherever the other CPU stands. Else "
 	 "(with any of the four _alone/_crowded lines set) vcpu_pack_wait's rate where the other "

@@ -56,6 +56,7 @@ struct sl_params {
 	u64 wake_remote_tail, wake_remote_tail_mean;
 	u64 syscall_preempt; /* 1: a waking step returns to user through a preemption point */
 	u64 cwait_preempt;   /* 1: and so does a condition wait's release, before its sleep */
+	u64 cond_groups;     /* 1: glibc's condition groups: a signal waits for woken waiters */
 	u64 vcpu_pack;	     /* per 1000 wake-ups: kept on a busy prev CPU (0: mainline) */
 	u64 vcpu_pack_waker; /* per 1000 task wake-ups: kept on prev = the waker's CPU */
 	/* per 1000: vcpu_pack_waker's rule with others queued there (0: vcpu_pack_waker's) */
@@ -79,6 +80,8 @@ struct sl_params {
 	u64 vcpu_pack_stay;
 	/* per 1000: both busy, the waker alone, others wait on the wakee's prev: joins the waker */
 	u64 vcpu_pack_join;
+	/* per 1000: both busy, others wait behind the waker, the wakee's prev busy: it stays */
+	u64 vcpu_pack_stay_queued;
 	/* per 1000: vcpu_pack_wait's rule (as high, lower) where the other CPU's task runs alone */
 	u64 vcpu_pack_wait_alone;
 	u64 vcpu_pack_wait_lower_alone;

@@ -19,6 +19,19 @@ struct sl_abstimer {
 	bool init;
 };
 
+/*
+ * A condition variable: its FIFO of waiters, and with cond_groups glibc's groups (2.25 to
+ * 2.40, nptl/pthread_cond_common.c): the first g1 waiters of q are G1, which signals take
+ * from; the rest are G2, where new waiters go. refs counts G1's waiters not yet signalled and
+ * those a signal woke in their sleep that have not run since (glibc's __g_refs): a signal or
+ * broadcast that must make G2 the new G1 first waits, on quiesce, until refs is 0.
+ */
+struct sl_cond {
+	struct sl_waitq q;
+	int g1, refs;
+	struct sl_waitq quiesce;
+};
+
 struct sl_barrier {
 	int need, arrived;
 	struct sl_waitq q;

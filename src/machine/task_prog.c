@@ -539,7 +539,7 @@ static bool waitq_holds(const struct sl_waitq *q, const struct sl_task *p)
 static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			  const struct sl_step *st)
 {
-	struct sl_waitq *q = &sl_mtask(p)->group->conds[st->arg];
+	struct sl_waitq *q = &sl_mtask(p)->group->conds[st->arg].q;
 	struct sl_machine_task *mt = sl_mtask(p);
 
 	if (!mt->cwait_queued && st->arg2 >= 0 && sl_machine_of(sim)->p->cwait_preempt) {
@@ -575,19 +575,100 @@ static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	return wait_on(sim, rq, p, q);
 }
 
+/*
+ * cond_groups: p signals the first waiter of c's G1. One asleep there keeps its reference
+ * (glibc's __g_refs) until it runs (cond_ref_drop); one not yet asleep (cwait_preempt's
+ * window) never took one.
+ */
+static void cond_signal_one(struct sl_sim *sim, struct sl_task *p, struct sl_cond *c)
+{
+	struct sl_task *w = sl_pop_first(c->q.w, &c->q.n);
+
+	c->g1--;
+	if (sl_mtask(w)->blocked == BLK_COND)
+		sl_mtask(w)->cond_ref = c;
+	else
+		c->refs--;
+	sl_try_to_wake_up(sim, w, p, 0);
+}
+
+/* cond_groups: G2 becomes G1, its waiters each holding a reference until signalled and run */
+static void cond_switch(struct sl_cond *c)
+{
+	c->g1 = c->q.n;
+	c->refs += c->q.n;
+}
+
+/*
+ * cond_groups: p must switch c's groups while G1's woken waiters have not run: it sleeps on
+ * the condition's quiesce queue (holding whatever mutex it holds) and runs the same step again
+ * when the last of them wakes it
+ */
+static enum step cond_quiesce(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
+			      struct sl_cond *c)
+{
+	if (sl_push_task(sim, &c->quiesce.w, &c->quiesce.n, &c->quiesce.cap, p))
+		return STEP_STOP;
+	sl_mtask(p)->quiescing = true;
+	block(p, TS_SLEEPING, BLK_COND);
+	sl_group_sync_sleep(sim, p);
+	sl_schedule(sim, rq);
+	return STEP_STOP;
+}
+
+/*
+ * pthread_cond_signal. With cond_groups, as glibc: a waiter of G1 not yet signalled takes it;
+ * else, with waiters in G2, the groups switch (after G1's woken waiters have run) and the
+ * first of the new G1 takes it; with no waiter the signal is lost.
+ */
 static enum step op_csignal(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			    const struct sl_step *st)
 {
+	struct sl_cond *c = &sl_mtask(p)->group->conds[st->arg];
+
+	if (!sl_machine_of(sim)->p->cond_groups) {
+		sl_mtask(p)->pc++;
+		wake_waiters(sim, p, &c->q, false);
+		return syscall_return(sim, rq);
+	}
+	if (!c->g1 && c->q.n) {
+		if (c->refs)
+			return cond_quiesce(sim, rq, p, c);
+		cond_switch(c);
+	}
+	sl_mtask(p)->quiescing = false;
 	sl_mtask(p)->pc++;
-	wake_waiters(sim, p, &sl_mtask(p)->group->conds[st->arg], false);
+	if (c->g1)
+		cond_signal_one(sim, p, c);
 	return syscall_return(sim, rq);
 }
 
+/*
+ * pthread_cond_broadcast. With cond_groups, as glibc: every waiter left in G1 is signalled;
+ * then, with waiters in G2, the groups switch once G1's woken waiters have run (p sleeps until
+ * then, and comes back here to find G1 signalled) and every waiter of the new G1 is signalled.
+ */
 static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			   const struct sl_step *st)
 {
+	struct sl_cond *c = &sl_mtask(p)->group->conds[st->arg];
+
+	if (!sl_machine_of(sim)->p->cond_groups) {
+		sl_mtask(p)->pc++;
+		wake_waiters(sim, p, &c->q, true);
+		return syscall_return(sim, rq);
+	}
+	while (c->g1)
+		cond_signal_one(sim, p, c);
+	if (c->q.n) {
+		if (c->refs)
+			return cond_quiesce(sim, rq, p, c);
+		cond_switch(c);
+		while (c->g1)
+			cond_signal_one(sim, p, c);
+	}
+	sl_mtask(p)->quiescing = false;
 	sl_mtask(p)->pc++;
-	wake_waiters(sim, p, &sl_mtask(p)->group->conds[st->arg], true);
 	return syscall_return(sim, rq);
 }
 
@@ -796,6 +877,20 @@ static enum step step(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 		return STEP_STOP;
 	if (++sl_mtask(p)->steps_at_now > MAX_STEPS_PER_INSTANT)
 		return fail(sim, "task %s-%d runs steps without using time or blocking", p);
+	/*
+	 * cond_groups: a waiter woken from its sleep in G1 drops its reference as it runs, first
+	 * thing after its futex wait (glibc's __condvar_dec_grefs); the last one wakes a
+	 * signaller waiting for the switch, a system call
+	 */
+	if (sl_mtask(p)->cond_ref) {
+		struct sl_cond *c = sl_mtask(p)->cond_ref;
+
+		sl_mtask(p)->cond_ref = NULL;
+		if (!--c->refs && c->quiesce.n) {
+			wake_waiters(sim, p, &c->quiesce, true);
+			return syscall_return(sim, rq);
+		}
+	}
 	if (sl_mtask(p)->pc >= sl_mtask(p)->prog->n) {
 		do_exit(sim, rq, p);
 		sl_schedule(sim, rq);
