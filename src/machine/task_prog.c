@@ -577,7 +577,7 @@ static enum step op_cwait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 
 /*
  * cond_groups: p signals the first waiter of c's G1. One asleep there keeps its reference
- * (glibc's __g_refs) until it runs (cond_ref_drop); one not yet asleep (cwait_preempt's
+ * (glibc's __g_refs) until it runs (its first step drops it); one not yet asleep (cwait_preempt's
  * window) never took one.
  */
 static void cond_signal_one(struct sl_sim *sim, struct sl_task *p, struct sl_cond *c)
