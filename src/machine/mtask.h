@@ -82,7 +82,6 @@ struct sl_machine_task {
 	uint8_t blocked;   /* enum sl_block */
 	bool spinning;	   /* OWNER_SPIN: busy-waiting on a mutex */
 	bool cwait_queued; /* cwait_preempt: on a condition's queue, preempted before its sleep */
-	bool quiescing;	   /* cond_groups: its signal waits for a group's woken waiters to run */
 	bool in_run;
 	/* sib_idle_rate: run_target's remaining part is CPU time at the rate of a CPU whose
 	 * pair sibling idles (set while it runs so; a new run starts clear) */

@@ -600,26 +600,12 @@ static void cond_switch(struct sl_cond *c)
 }
 
 /*
- * cond_groups: p must switch c's groups while G1's woken waiters have not run: it sleeps on
- * the condition's quiesce queue (holding whatever mutex it holds) and runs the same step again
- * when the last of them wakes it
- */
-static enum step cond_quiesce(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
-			      struct sl_cond *c)
-{
-	if (sl_push_task(sim, &c->quiesce.w, &c->quiesce.n, &c->quiesce.cap, p))
-		return STEP_STOP;
-	sl_mtask(p)->quiescing = true;
-	block(p, TS_SLEEPING, BLK_COND);
-	sl_group_sync_sleep(sim, p);
-	sl_schedule(sim, rq);
-	return STEP_STOP;
-}
-
-/*
  * pthread_cond_signal. With cond_groups, as glibc: a waiter of G1 not yet signalled takes it;
  * else, with waiters in G2, the groups switch (after G1's woken waiters have run) and the
- * first of the new G1 takes it; with no waiter the signal is lost.
+ * first of the new G1 takes it; with no waiter the signal is lost. A signaller that must
+ * switch while G1's woken waiters have not run sleeps on the condition's quiesce queue
+ * (holding whatever mutex it holds) with its step not done: the last of them wakes it, and it
+ * runs the step again.
  */
 static enum step op_csignal(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			    const struct sl_step *st)
@@ -633,10 +619,9 @@ static enum step op_csignal(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	}
 	if (!c->g1 && c->q.n) {
 		if (c->refs)
-			return cond_quiesce(sim, rq, p, c);
+			return wait_on(sim, rq, p, &c->quiesce);
 		cond_switch(c);
 	}
-	sl_mtask(p)->quiescing = false;
 	sl_mtask(p)->pc++;
 	if (c->g1)
 		cond_signal_one(sim, p, c);
@@ -662,12 +647,11 @@ static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 		cond_signal_one(sim, p, c);
 	if (c->q.n) {
 		if (c->refs)
-			return cond_quiesce(sim, rq, p, c);
+			return wait_on(sim, rq, p, &c->quiesce);
 		cond_switch(c);
 		while (c->g1)
 			cond_signal_one(sim, p, c);
 	}
-	sl_mtask(p)->quiescing = false;
 	sl_mtask(p)->pc++;
 	return syscall_return(sim, rq);
 }
