@@ -86,7 +86,8 @@ PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
 SITUATIONS = [(c, lst, a, b) for c, aa in (("task", ("alone", "queued")),
                                            ("irq", ("idle", "busy")))
               for lst in ("A", "B") for a in aa for b in ("idle", "busy")]
-EXTRAS = ("join", "alone", "queued", "stay", "irqpend", "hot", "stayq")  # analyse's last value: the extra counts
+# analyse's last value: the extra counts
+EXTRAS = ("join", "alone", "queued", "stay", "irqpend", "hot", "stayq")
 HOT_UTIL = 768  # per 1024: vcpu_pack_hot_util's default, B's busy time in the "hot" count
 
 
@@ -109,8 +110,10 @@ def analyse(path, names, timed=False, skip=None):
     remote = []
     prio = {}  # pid -> its last traced prio
     waits = []  # (pid, class of the tasks waiting on A, moved to B) of vcpu_pack_wait's case
-    # the three counts no parameter reads, kind -> [(pid, class, onto A)]: "join", "alone"
-    # (vcpu_pack_wait's case with B's task alone) and "queued" (vcpu_pack_queued's, by class)
+    # the extra counts, kind -> [(pid, class, onto A)]: "alone" (vcpu_pack_wait's case with
+    # B's task alone), "queued" (vcpu_pack_queued's, by class), and the cases of join, stay,
+    # irqpend (vcpu_pack_irq), hot (vcpu_pack_wait_hot, within "alone") and stayq
+    # (vcpu_pack_stay_queued)
     extras = {k: [] for k in EXTRAS}
     busy = {0: [0.0, None, False], 1: [0.0, None, False]}  # cpu -> its busy time, util_at's state
     seen_to = last_named(path)
