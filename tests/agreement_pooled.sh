@@ -22,6 +22,23 @@ pooled -S '1 2' "$T/set=$M" "$T/set=$M" || fail "two sets: $(cat "$T/err")"
 	fail "per set: $(cat "$T/out")"
 grep -q '^pooled  *12.00/20 (60.00%)  *20/20 (100.00%)$' "$T/out" || fail "pooled: $(cat "$T/out")"
 grep -q '^half: all; model: the mean over seeds 1 2$' "$T/out" || fail "half: $(cat "$T/out")"
+grep -q '^model - floor per set: mean -40.00 points, standard error 0.00 (2 sets)$' "$T/out" ||
+	fail "difference, equal sets: $(cat "$T/out")"
+# A third recording whose rt-app logged no run (tests/validate_agreement.sh: r3, 7 of 15 and 22
+# of 30 when counted). Left out by default: set3 is set again. With -A: the differences are
+# 60 - 100 = -40 and 46.67 - 73.33 = -26.67, mean -33.33; their standard deviation 13.33 / root
+# 2 = 9.43, over root 2 sets: 6.67. Pooled 13 of 25 and 32 of 40.
+for r in r1 r2 r3; do
+	mkdir -p "$T/set3/$r"
+	cp -r "$ROOT/tests/data/validate-rep/r1/template" "$T/set3/$r/"
+done
+grep '^#' "$T/set3/r1/template/rt-app2-thread0-0.log" >"$T/set3/r3/template/rt-app2-thread0-0.log"
+pooled "$T/set=$M" "$T/set3=$M" || fail "set3: $(cat "$T/err")"
+grep -q '^pooled  *12.00/20 (60.00%)  *20/20 (100.00%)$' "$T/out" || fail "set3 left out: $(cat "$T/out")"
+pooled -A "$T/set=$M" "$T/set3=$M" || fail "-A: $(cat "$T/err")"
+grep -q '^pooled  *13.00/25 (52.00%)  *32/40 (80.00%)$' "$T/out" || fail "-A, pooled: $(cat "$T/out")"
+grep -q '^model - floor per set: mean -33.33 points, standard error 6.67 (2 sets)$' "$T/out" ||
+	fail "-A, difference: $(cat "$T/out")"
 pooled -j "$T/set=$M" "$T/set=$M" || fail "-j: $(cat "$T/err")"
 python3 - "$T/out" <<'PY' || fail "-j: $(cat "$T/out")"
 import json, sys
@@ -29,6 +46,7 @@ d = json.load(open(sys.argv[1]))
 assert d["half"] == "all" and d["seeds"] == [1], d
 assert len(d["sets"]) == 2 and d["sets"][0]["model"] == 6 and d["sets"][0]["floor_of"] == 10, d
 assert d["pooled"] == {"model": 12, "model_of": 20, "floor": 20, "floor_of": 20}, d
+assert d["set_difference"] == {"mean": -40, "standard_error": 0, "sets": 2}, d
 PY
 # bad input: exit 2 naming what was expected, nothing on stdout
 bad() {

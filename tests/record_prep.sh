@@ -5,7 +5,7 @@
 # none; bad KEY/NUMBER/IN: exit 2 and nothing written) and tools/trace_keep_file.sh (of a whole
 # trace, the header, cpu_idle and the lines naming one of the file's tasks, cut to 15
 # characters, kept; every other line dropped); and validate_record_set.sh's refusal of a bad
-# CALIBRATE count.
+# CALIBRATE count, and its second try of a run in which rt-app logged no row.
 set -eu
 cd "$(dirname "$0")/.."
 T=$(mktemp -d)
@@ -117,4 +117,37 @@ for bad in x -1 2s; do
 		"$T/err" || fail "CALIBRATE=$bad: exit $rc, $(cat "$T/err")"
 	[ ! -e "$T/set-$bad" ] || fail "CALIBRATE=$bad: the set directory was made"
 done
+# A run whose rt-app logged no row is rt-app's failure: validate_record_set.sh makes it again.
+# A stand-in for schedlab writes, at its Nth call, a log with N-1 rows (so the first call none)
+# and a trace; the recording kept is the second call's, with its uptime, and stderr names the
+# first. NEVER=1 makes every call log nothing: three tries, then no uptime (not counted) and
+# stderr says so.
+cat >"$T/fake-sl" <<EOF
+#!/bin/sh
+# validate FILE --out DIR
+n=\$(cat "$T/calls" 2>/dev/null || echo 0)
+n=\$((n + 1))
+echo \$n >"$T/calls"
+mkdir -p "\$4"
+echo '# idx perf run period start end rel_st slack c_duration c_period wu_lat' >"\$4/t-0.log"
+[ "\${NEVER:-0}" = 1 ] || seq 2 "\$n" | sed 's/.*/0 1 1000 2000 & & & 0 1000 2000 5/' >>"\$4/t-0.log"
+echo '# tracer: nop' >"\$4/real.trace"
+EOF
+chmod +x "$T/fake-sl"
+printf '{ "tasks": { "t": { "run": 1000 } }, "global": { "duration": 5 } }\n' >"$T/one.json"
+MAXLOAD=100000 FULL=1 sh tools/validate_record_set.sh "$T/rec" 1 "$T/fake-sl" 1 "$T/one.json" \
+	>/dev/null 2>"$T/err" || fail "retry: exit $?, $(cat "$T/err")"
+grep -q "^one: try 1: rt-app logged no run (rt-app's failure): recorded again$" "$T/err" ||
+	fail "retry not said: $(cat "$T/err")"
+! grep -q 'try 2' "$T/err" || fail "the second try refused: $(cat "$T/err")"
+[ "$(cat "$T/calls")" = 2 ] || fail "retry: $(cat "$T/calls") calls, expected 2"
+[ -f "$T/rec/one/uptime" ] && [ "$(grep -vc '^#' "$T/rec/one/t-0.log")" = 1 ] &&
+	[ -f "$T/rec/one/real.trace.xz" ] || fail "retry: the second run not kept: $(ls "$T/rec/one")"
+rm -f "$T/calls"
+NEVER=1 MAXLOAD=100000 FULL=1 sh tools/validate_record_set.sh "$T/rec2" 1 "$T/fake-sl" 1 \
+	"$T/one.json" >/dev/null 2>"$T/err" || fail "never: exit $?, $(cat "$T/err")"
+[ "$(cat "$T/calls")" = 3 ] || fail "never: $(cat "$T/calls") calls, expected 3"
+grep -q '^one: validate failed or rt-app logged no run, 3 tries$' "$T/err" ||
+	fail "never: not said: $(cat "$T/err")"
+[ ! -e "$T/rec2/one/uptime" ] || fail "never: the failed run has an uptime (it would count)"
 echo "record_prep: all passed"

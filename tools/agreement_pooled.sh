@@ -7,22 +7,28 @@
 # the mean over the seeds (the floor, the recordings against each other, is the same for every
 # seed). Printed: per set and pooled, the model's agreeing figures of all and the floor's. With
 # -C 'NAME ...' (the calibration half) the reported half's totals are taken, else every file's.
-# Usage: sh tools/agreement_pooled.sh [-j] [-s schedlab] [-S 'SEEDS'] [-C 'NAME ...']
+# Then, over the sets, the model's percentage minus the floor's: their mean and its standard
+# error (the sets' spread over the root of their count). Sets of one boot and hour differ by a
+# few points (step 26), so a pooled margin inside about two of these errors says the model and
+# a second recording agree with a recording about as often, not which does more.
+# Usage: sh tools/agreement_pooled.sh [-A] [-j] [-s schedlab] [-S 'SEEDS'] [-C 'NAME ...']
 #        SET=MACHINE_DIR...
 #   -S the seeds (default 1), -s the binary (default build/schedlab), -j one JSON object instead
-#   of the table. Exit 2 on bad input (an argument without '=', a set without r1, a machine
+#   of the table, -A rt-app's failed recordings counted (validate_agreement.sh -A). Exit 2 on bad input (an argument without '=', a set without r1, a machine
 #   that is not a directory, a half with no file), 1 when a run gives no total.
 set -eu
 SL=build/schedlab
 SEEDS=1
 CAL=
 JSON=0
+ALLREC=
 usage() {
-	echo "usage: $0 [-j] [-s schedlab] [-S 'seeds'] [-C 'calibration names'] SET=MACHINE_DIR..." >&2
+	echo "usage: $0 [-A] [-j] [-s schedlab] [-S 'seeds'] [-C 'calibration names'] SET=MACHINE_DIR..." >&2
 	exit 2
 }
-while getopts js:S:C: o; do
+while getopts Ajs:S:C: o; do
 	case $o in
+	A) ALLREC=-A ;;
 	j) JSON=1 ;;
 	s) SL=$OPTARG ;;
 	S) SEEDS=$OPTARG ;;
@@ -70,9 +76,9 @@ k=0
 # validate_agreement.sh -R with seed $1 on the set and machine of the loop below
 ag() {
 	if [ -n "$CAL" ]; then
-		sh "$AG" -s "$SL" -S "$1" -c "$mach" -R "$set_dir" -C "$CAL"
+		sh "$AG" $ALLREC -s "$SL" -S "$1" -c "$mach" -R "$set_dir" -C "$CAL"
 	else
-		sh "$AG" -s "$SL" -S "$1" -c "$mach" -R "$set_dir"
+		sh "$AG" $ALLREC -s "$SL" -S "$1" -c "$mach" -R "$set_dir"
 	fi
 }
 # one line per set: SET MACHINE MODEL_SUM SEEDS MODEL_OF FLOOR FLOOR_OF
@@ -116,8 +122,13 @@ function pct(a, b) { return b ? 100 * a / b : 0 }
 {
 	r++; set[r] = $1; mach[r] = $2; model[r] = $3 / $4; mof[r] = $5; fl[r] = $6; flof[r] = $7
 	tm += model[r]; tmof += $5; tf += $6; tfof += $7
+	d[r] = pct(model[r], mof[r]) - pct(fl[r], flof[r]); dsum += d[r]
 }
 END {
+	# the per-set differences, in points: mean and standard error (0 for one set)
+	dmean = dsum / r
+	for (i = 1; i <= r; i++) dvar += (d[i] - dmean) ^ 2
+	dse = r > 1 ? sqrt(dvar / (r - 1) / r) : 0
 	if (json) {
 		ns = split(seeds, sd, " ")
 		printf "{\"half\":\"%s\",\"seeds\":[", half
@@ -126,8 +137,10 @@ END {
 		for (i = 1; i <= r; i++)
 			printf "%s{\"set\":\"%s\",\"machine\":\"%s\",\"model\":%.2f,\"model_of\":%d,\"floor\":%d,\"floor_of\":%d}",
 			       (i > 1 ? "," : ""), set[i], mach[i], model[i], mof[i], fl[i], flof[i]
-		printf "],\"pooled\":{\"model\":%.2f,\"model_of\":%d,\"floor\":%d,\"floor_of\":%d}}\n",
+		printf "],\"pooled\":{\"model\":%.2f,\"model_of\":%d,\"floor\":%d,\"floor_of\":%d},",
 		       tm, tmof, tf, tfof
+		printf "\"set_difference\":{\"mean\":%.2f,\"standard_error\":%.2f,\"sets\":%d}}\n",
+		       dmean, dse, r
 		exit
 	}
 	printf "%-36s %-36s %22s %22s\n", "set", "machine", "model", "floor"
@@ -138,5 +151,6 @@ END {
 	printf "%-36s %-36s %22s %22s\n", "pooled", "",
 	       sprintf("%.2f/%d (%.2f%%)", tm, tmof, pct(tm, tmof)),
 	       sprintf("%d/%d (%.2f%%)", tf, tfof, pct(tf, tfof))
+	printf "model - floor per set: mean %+.2f points, standard error %.2f (%d sets)\n", dmean, dse, r
 	printf "half: %s; model: the mean over seeds %s\n", half, seeds
 }' "$T/rows"
