@@ -208,4 +208,21 @@ grep -q "no bound on its own size: says where $n of " "$T/outu" ||
 	fail "-u: not the sum's count $n: $(grep 'no bound on its own size' "$T/outu")"
 grep -q "no bound on its own size: says where $n of " "$T/outk" &&
 	fail "-u: the fixture cannot tell the sum from the busy time"
+# rt-app's failure (step 30): a copy of example1 whose logs hold no row is left out, said on
+# stderr, and the lines are those of the other two alone; given alone, nothing is left: exit 2
+mkdir -p "$T/fail/example1"
+cp "$T/k/example1"/* "$T/fail/example1/"
+for l in "$T/fail/example1"/*.log; do
+	grep '^#' "$l" >"$l.h" || :
+	mv "$l.h" "$l"
+done
+sh "$ROOT/tools/machine_from_recordings.sh" -s "$SL" "$T/k/browser-long" "$T/fail/example1" \
+	"$T/k/example1" >"$T/outx" 2>"$T/err" || fail "a failed recording: exit $?, $(cat "$T/err")"
+grep -q "$T/fail/example1: rt-app logged no run (rt-app's failure): left out" "$T/err" ||
+	fail "the failed recording not named: $(cat "$T/err")"
+cmp -s "$T/outx" "$T/outk" || fail "a failed recording read: $(diff "$T/outx" "$T/outk")"
+rc=0
+sh "$ROOT/tools/machine_from_recordings.sh" -s "$SL" "$T/fail/example1" >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" = 2 ] && grep -q 'every directory given is rt-app.s failure' "$T/err" ||
+	fail "only a failed recording: exit $rc, $(cat "$T/err")"
 exit 0

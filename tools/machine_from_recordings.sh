@@ -59,8 +59,10 @@
 #   -u   the room on the waker vCPU's attached tasks (wake_pack.py --fit --sum), and the line
 #        param vcpu_pack_room_sum=1 before it: for a machine with that flag (docs/validate.md,
 #        step 28)
-# Each reader runs once over all the traces, one after another. Exit 2, naming it, on a DIR
-# that is not a directory or has no trace, and on a reader's error (its message); 1 on a
+# A DIR whose rt-app logs hold no run at all is left out, said on stderr (rt-app failed there;
+# docs/validate.md, step 30). Each reader runs once over all the traces, one after another.
+# Exit 2, naming it, on a DIR that is not a directory or has no trace, on DIRs that are all
+# rt-app's failures, and on a reader's error (its message); 1 on a
 # reader's output this script does not understand.
 set -eu
 TOOLS=$(cd "$(dirname "$0")" && pwd)
@@ -118,6 +120,11 @@ for d; do
 	else
 		die "$d: no real.trace.xz or real.trace (expected a recorded validate --out directory)"
 	fi
+	# rt-app's failure (no thread logged a run: docs/validate.md, step 30) measured nothing
+	if ls "$d"/*.log >/dev/null 2>&1 && ! cat "$d"/*.log | grep -qv '^#'; then
+		echo "$0: $d: rt-app logged no run (rt-app's failure): left out" >&2
+		continue
+	fi
 	printf '%s\n' "$tr" >>"$W/whole"
 	if [ "$KEEP" = 1 ]; then
 		k=$W/keep/$i/$(basename "$d")
@@ -130,6 +137,7 @@ for d; do
 	set -- "$@" "$tr"
 done
 shift "$n"
+[ $# -ge 1 ] || die "every directory given is rt-app's failure (no run logged): nothing to read"
 NFO=
 [ -z "$NF" ] || NFO=--no-foreign=$NF
 
@@ -177,7 +185,7 @@ get() {
 	printf '%s\n' "$v"
 }
 
-echo "# read from $n recording(s) by tools/machine_from_recordings.sh${NFO:+ ($NFO on the Python readers)}"
+echo "# read from $# recording(s) by tools/machine_from_recordings.sh${NFO:+ ($NFO on the Python readers)}"
 # calibrate --recordings: the local block, its comment lines and three param lines, then the
 # remote block's (the tail lines, not machine lines, left out)
 awk '/^# calibrate --recordings: .* timer wake-ups/ { on = 1 }
