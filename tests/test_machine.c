@@ -8,6 +8,7 @@
 #include "machine/sleep_timers.h"
 #include "machine/vcpu_pack.h"
 #include "machine/vcpu_util.h"
+#include "sched/eevdf/eevdf.h"
 
 #include <math.h>
 #include <unistd.h>
@@ -1727,6 +1728,82 @@ static struct sl_sim *build_pp(struct sl_config *cfg, const char *cpus, const ch
 	return sim;
 }
 
+/*
+ * vcpu_pack_sis_gate (step 30): the both-busy rules act only where the fair policy's SIS_UTIL
+ * budget of the waker's LLC is > 0. Two settings by hand, each with the LLC's nr_idle_scan set
+ * to 0 and then 1 on both CPUs: test_pack_stay's stay case (waker alone on CPU 0, the wakee
+ * last on CPU 1 whose task runs alone, the policy's choice CPU 0) with vcpu_pack_stay=1000, and
+ * test_pack_wait_split's (the wakee last on the waker's CPU 0, a hog as important waiting
+ * there, CPU 1's task alone) with vcpu_pack_wait=1000. Of 10000: with the gate, none moved at
+ * budget 0 and all at 1; without it all at either; with the gate and NO_SIS_UTIL (the policy
+ * has no budget: idle_scan -1) all.
+ */
+static void test_pack_sis_gate(void **state)
+{
+	static const struct {
+		const char *rule, *gate, *feat;
+		int at0, at1;
+	} c[] = {{"vcpu_pack_stay=1000", "vcpu_pack_sis_gate=1", NULL, 0, 10000},
+		 {"vcpu_pack_stay=1000", "vcpu_pack_sis_gate=0", NULL, 10000, 10000},
+		 {"vcpu_pack_stay=1000", "vcpu_pack_sis_gate=1", "NO_SIS_UTIL", 10000, 10000},
+		 {"vcpu_pack_wait=1000", "vcpu_pack_sis_gate=1", NULL, 0, 10000},
+		 {"vcpu_pack_wait=1000", "vcpu_pack_sis_gate=0", NULL, 10000, 10000},
+		 {"vcpu_pack_wait=1000", "vcpu_pack_sis_gate=1", "NO_SIS_UTIL", 10000, 10000}};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		bool stay = c[k].rule[10] == 's';
+		struct sl_config cfg;
+		struct sl_args a;
+		char err[2048];
+		struct sl_task waker, other, wakee, *q;
+		int n[2];
+
+		memset(&a, 0, sizeof(a));
+		a.cpus = "2";
+		a.kernel = "6.18"; /* the fair policy with a SIS_UTIL budget */
+		a.duration = "1ms";
+		a.workloads[a.nworkloads++] = stay ? "hog:tasks=1" : "hog:tasks=2";
+		a.params[a.nparams++] = c[k].rule;
+		a.params[a.nparams++] = c[k].gate;
+		if (c[k].feat)
+			a.features[a.nfeatures++] = c[k].feat;
+		if (sl_config_build(&cfg, &a, err, sizeof(err)))
+			fail_msg("%s", err);
+		struct sl_sim *sim = sl_sim_new(&cfg);
+
+		assert_non_null(sim);
+		assert_int_equal(sl_sim_run(sim), 0);
+		q = sl_sim_task(sim, 0);
+		q->state = TS_RUNNING;
+		q->cpu = 0;
+		q->on_cpu = false;
+		q->nice = 0;
+		if (stay) {
+			/* the hog on CPU 0 is the running one: nothing waits behind the waker */
+			three_busy(sim, &waker, &other, &wakee, 1);
+			sim->cpus[0].nr_running = 1;
+			q->on_cpu = true;
+		} else {
+			struct sl_task *q1 = sl_sim_task(sim, 1);
+
+			q1->state = TS_RUNNING;
+			q1->cpu = 1;
+			three_busy(sim, &waker, &other, &wakee, 0);
+			q1->on_cpu = true;
+		}
+		for (int b = 0; b < 2; b++) {
+			for (int cpu = 0; cpu < 2; cpu++)
+				ee_rq_of(sim, &sim->cpus[cpu])->nr_idle_scan = (unsigned)b;
+			n[b] = stay ? times_to(sl_vcpu_pack_stay, sim, &wakee, &waker, 0, 0, 1)
+				    : times_to(sl_vcpu_pack_wait, sim, &wakee, &waker, 0, 0, 1);
+		}
+		assert_int_equal(n[0], c[k].at0);
+		assert_int_equal(n[1], c[k].at1);
+		free_hand_set(sim, &cfg);
+	}
+}
+
 /* the idle exits of one CPU that go back to idle exactly 20 us later (irq_bg's handler) */
 struct irq_probe {
 	int cpu;
@@ -2158,6 +2235,7 @@ int main(void)
 		cmocka_unit_test(test_pack_wait_hot),
 		cmocka_unit_test(test_pack_stay),
 		cmocka_unit_test(test_pack_wait_split),
+		cmocka_unit_test(test_pack_sis_gate),
 		cmocka_unit_test(test_irq_same),
 		cmocka_unit_test(test_irq_other_prio),
 		cmocka_unit_test(test_sleep_timers),

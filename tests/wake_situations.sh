@@ -343,3 +343,42 @@ TR
 		grep -q "^param vcpu_pack_stay_queued=$((z * 1000))$" "$T/out" ||
 		fail "stayq $z: $(cat "$T/out")"
 done
+
+# --budget (step 30): a wake-up is kept by --budget=pos when the last balance's SIS_UTIL budget
+# (tools/sis_util.py's "bal") was > 0, by --budget=zero when it was 0, and by neither before the
+# first balance. Checked wake-up by wake-up on a recording against sis_util.py --rows --all;
+# then the situations' counts of pos and zero add up to those of every wake-up less the ones
+# before the first balance, and a bad value is refused (exit 2).
+REC="$(cd "$(dirname "$0")/.." && pwd)/tests/data/validate-v1300e/r1/browser-long/real.trace.xz"
+"$PY" "$(dirname "$TOOLPY")/sis_util.py" --rows --all "$REC" >"$T/sis.csv" || fail "sis_util: exit $?"
+"$PY" - "$(dirname "$TOOLPY")" "$REC" "$T/sis.csv" <<'PY' || fail "--budget: the skips"
+import csv, sys
+sys.path.insert(0, sys.argv[1])
+import wake_situations as ws
+pos, zero = ws.budget_skip(sys.argv[2], "pos"), ws.budget_skip(sys.argv[2], "zero")
+n = {"pos": 0, "zero": 0, "none": 0}
+for r in csv.DictReader(open(sys.argv[3])):
+    t = int(r["t_ns"])
+    if r["budget_bal"] == "":
+        assert pos(t) and zero(t), r
+        n["none"] += 1
+    elif int(r["budget_bal"]) > 0:
+        assert not pos(t) and zero(t), r
+        n["pos"] += 1
+    else:
+        assert pos(t) and not zero(t), r
+        n["zero"] += 1
+assert n["pos"] > 0 and n["zero"] > 0 and n["none"] > 0, n
+PY
+for b in all pos zero; do
+	if [ $b = all ]; then set --; else set -- --budget=$b; fi
+	"$PY" "$TOOLPY" "$@" --json "$REC" | "$PY" -c '
+import json, sys
+print(sum(s["real_n"] for s in json.load(sys.stdin)["situations"]))' >"$T/n.$b" ||
+		fail "--budget=$b: exit $?"
+done
+[ "$(cat "$T/n.pos")" != 0.0 ] && [ "$(cat "$T/n.zero")" != 0.0 ] &&
+	awk -v a="$(cat "$T/n.all")" -v p="$(cat "$T/n.pos")" -v z="$(cat "$T/n.zero")" \
+		'BEGIN { exit !(p + z <= a && p + z >= a - 20) }' ||
+	fail "--budget: all $(cat "$T/n.all"), pos $(cat "$T/n.pos"), zero $(cat "$T/n.zero")"
+tool_error "$REC" 'expected --budget=pos or --budget=zero' --budget=half

@@ -20,7 +20,8 @@ runs on and B the other:
 and its outcome, the CPU of its sched_wakeup: A or B. A wakee is counted when it ran on both
 CPUs in its trace (a task pinned to one cannot move), or, with -t, when its name is listed.
 
-Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--newidle] [--json] REAL...
+Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--budget=pos|zero] [--newidle]
+                         [--json] REAL...
                          [--model MODEL...]
   REAL...      the recordings' traces (counted per trace: a file's mean over its recordings)
   --model ...  the model's traces of the same file(s) (seeds): then each situation's count per
@@ -30,6 +31,11 @@ Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--newidle] [--json] R
                the size of "moved"
   --by wakee   each situation split by the wakee's name; --by pair: by waker -> wakee
   --json       one JSON object instead of the table
+  --budget=pos|zero  only the wake-ups (of REAL and MODEL) whose LLC scan budget of SIS_UTIL,
+               as the last balance set it (tools/sis_util.py's "bal"), was > 0 (pos) or 0
+               (zero); those before the trace's first balance left out (issue 28, step 30:
+               the rates of vcpu_pack_sis_gate, which lets the both-busy rules act only where
+               the budget is > 0)
   --no-foreign[=US]  the recordings' wake-ups (REAL) while a foreign task (not one of the
                file's threads, as tools/foreign_runs.py finds them, the workload's JSON beside
                each trace) held either CPU or had run on one at most US us before (default
@@ -79,6 +85,7 @@ import sys
 
 from foreign_runs import no_foreign
 from ftrace_lines import WAKE, last_named, records, sched_lines, switch, task_waking
+import sis_util
 from wake_preempt_pairs import util_at
 
 PRIOS = re.compile(r"prev_prio=(\d+) .*next_prio=(\d+)")
@@ -447,12 +454,27 @@ def migrate(rest):
         return None
 
 
-def tally(paths, names, by, near=None):
+def budget_skip(path, keep):
+    """--budget: a function of a waking's time, true for the wake-ups to leave out: those whose
+    last balance's SIS_UTIL budget (sis_util.py) is 0 (keep "pos") or > 0 (keep "zero"), and
+    those before the first balance"""
+    tr = sis_util.load([path])[0]
+
+    def skip(t):
+        b = tr.at(t, "bal")
+        return b is None or (b[1] > 0) != (keep == "pos")
+    return skip
+
+
+def tally(paths, names, by, near=None, budget=None):
     """{key: [wake-ups, onto A]} over the traces, how many traces, the remote latencies; near
-    (a function of the path) gives each trace's wake-ups to leave out (--no-foreign)"""
+    (a function of the path) gives each trace's wake-ups to leave out (--no-foreign), budget
+    ("pos" or "zero") those of the other SIS_UTIL budget (--budget)"""
     cells, lats, waits, extras = {}, [], [], {k: [] for k in EXTRAS}
     for p in paths:
-        rows, lat, wt, ex = analyse(p, names, skip=near(p) if near else None)
+        skips = ([near(p)] if near else []) + ([budget_skip(p, budget)] if budget else [])
+        skip = (lambda t, sk=skips: any(f(t) for f in sk)) if skips else None
+        rows, lat, wt, ex = analyse(p, names, skip=skip)
         lats += lat
         waits += wt
         for k in EXTRAS:
@@ -473,10 +495,16 @@ def sit_name(key):
 def main(argv):
     argv, near = no_foreign(argv, "wake_situations.py")
     names, by, as_json, real, model, where = set(), None, False, [], [], None
-    ni = False
+    ni, budget = False, None
     it = iter(argv)
     for a in it:
-        if a == "-t":
+        if a.startswith("--budget="):
+            budget = a[len("--budget="):]
+            if budget not in ("pos", "zero"):
+                print(f"wake_situations.py: {a}: expected --budget=pos or --budget=zero",
+                      file=sys.stderr)
+                return 2
+        elif a == "-t":
             names = set(x for x in next(it, "").split(",") if x)
         elif a == "--by":
             by = next(it, "")
@@ -505,8 +533,9 @@ def main(argv):
             return 2
         return 0
     try:
-        rc, rn, rlat, rwait, rext = tally(real, names, by, near)
-        mc, mn, mlat, mwait, mext = tally(model, names, by) if model else ({}, 0, [], [], None)
+        rc, rn, rlat, rwait, rext = tally(real, names, by, near, budget)
+        mc, mn, mlat, mwait, mext = (tally(model, names, by, budget=budget) if model
+                                     else ({}, 0, [], [], None))
     except (OSError, ValueError) as e:
         print(f"wake_situations.py: {e}", file=sys.stderr)
         return 2

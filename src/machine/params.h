@@ -82,6 +82,7 @@ struct sl_params {
 	u64 vcpu_pack_join;
 	/* per 1000: both busy, others wait behind the waker, the wakee's prev busy: it stays */
 	u64 vcpu_pack_stay_queued;
+	u64 vcpu_pack_sis_gate; /* the both-busy rules only where the LLC's scan budget is > 0 */
 	/* per 1000: vcpu_pack_wait's rule (as high, lower) where the other CPU's task runs alone */
 	u64 vcpu_pack_wait_alone;
 	u64 vcpu_pack_wait_lower_alone;

@@ -17,6 +17,8 @@
 #include "machine/params.h"
 #include "machine/task_prog.h"
 #include "machine/vcpu_util.h"
+#include "sched/class.h"
+#include "sched/release.h"
 
 /*
  * The wake-up rules below that the measured kernel follows some times in 1000: one draw of the
@@ -26,6 +28,22 @@
 bool sl_per1000_draw(struct sl_sim *sim, u64 per1000)
 {
 	return sl_rng_next(&sim->sched_rng) % 1000 < per1000;
+}
+
+/*
+ * vcpu_pack_sis_gate: the measured kernel's both-busy moves show where the LLC's SIS_UTIL
+ * idle-scan budget is > 0 and mostly not where it is 0 (docs/validate.md, issue 28 step 30), as
+ * if the private patch acted inside select_idle_cpu's scan, which a budget of 0 skips. True
+ * when the gate is set and the fair policy says the budget of cpu's LLC is 0; a policy without
+ * such a budget (no idle_scan, or -1) never shuts it.
+ */
+static bool sis_gate_shut(struct sl_sim *sim, int cpu)
+{
+	const struct sl_sched_class *fair = sim->rel->fair;
+
+	if (!sl_machine_of(sim)->p->vcpu_pack_sis_gate || cpu < 0 || !fair || !fair->idle_scan)
+		return false;
+	return fair->idle_scan(sim, cpu) == 0;
 }
 
 /*
@@ -179,7 +197,7 @@ int sl_vcpu_pack_busy(struct sl_sim *sim, const struct sl_task *p, const struct 
 	if (!per1000 || !waker || p->se.sched_delayed || sim->ncpu != 2 || cpu < 0 || cpu > 1 ||
 	    p->cpu != cpu || !sim->cpus[cpu].curr || sim->cpus[cpu].curr == p ||
 	    !sim->cpus[other].curr || sim->cpus[cpu].nr_running <= sim->cpus[other].nr_running ||
-	    !sl_cpu_allowed(p, other))
+	    !sl_cpu_allowed(p, other) || sis_gate_shut(sim, cpu))
 		return cpu;
 	return sl_per1000_draw(sim, per1000) ? other : cpu;
 }
@@ -273,7 +291,7 @@ int sl_vcpu_pack_wait(struct sl_sim *sim, const struct sl_task *p, const struct 
 	     !mp->vcpu_pack_wait_hot && !wait_split(mp)) ||
 	    !waker || p->se.sched_delayed || sim->ncpu != 2 || cpu < 0 || cpu > 1 || from != cpu ||
 	    p->cpu != cpu || sim->cpus[cpu].curr != waker || !sim->cpus[other].curr ||
-	    !sl_cpu_allowed(p, other))
+	    !sl_cpu_allowed(p, other) || sis_gate_shut(sim, from))
 		return cpu;
 	w = waiting(sim, cpu, p);
 	per1000 = w == 2   ? mp->vcpu_pack_wait
@@ -328,7 +346,8 @@ int sl_vcpu_pack_stay(struct sl_sim *sim, const struct sl_task *p, const struct 
 
 	if ((!per1000 && !join && !stayq) || !waker || p->se.sched_delayed || sim->ncpu != 2 ||
 	    from < 0 || from > 1 || prev != 1 - from || sim->cpus[from].curr != waker ||
-	    !sim->cpus[prev].curr || sim->cpus[prev].curr == p || !sl_cpu_allowed(p, prev))
+	    !sim->cpus[prev].curr || sim->cpus[prev].curr == p || !sl_cpu_allowed(p, prev) ||
+	    sis_gate_shut(sim, from))
 		return cpu;
 	if (waiting(sim, from, p)) {
 		if (!stayq || cpu == prev)

@@ -100,6 +100,10 @@ struct sl_sched_class {
 	/* NO_HZ: may rq stop its tick on idle entry (stop) / must it keep it? returns true if
 	 * the tick keeps running */
 	bool (*nohz_stop_tick)(struct sl_sim *sim, struct sl_cpu *rq, bool stop);
+	/* the idle-scan budget select_idle_cpu would use for a wake-up into cpu's LLC now
+	 * (SIS_UTIL's nr_idle_scan, as the last periodic balance set it); -1: the class has no
+	 * such budget (NULL: none either). Read by the machine's vcpu_pack_sis_gate. */
+	int (*idle_scan)(struct sl_sim *sim, int cpu);
 };
 
 /* the slot of a release's fair class (the bottom of the stack): every fair class's, as a

@@ -463,4 +463,5 @@ const struct sl_sched_class sl_eevdf_class = {
 	.newidle_balance = NULL, /* done inside pick_next_task, as 6.18 does */
 	.active_balance = NULL,
 	.nohz_stop_tick = sl_eevdf_nohz_stop_tick,
+	.idle_scan = sl_eevdf_idle_scan_of,
 };

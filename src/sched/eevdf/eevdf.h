@@ -286,6 +286,8 @@ u64 sl_eevdf_cpu_util_ue(const struct sl_sim *sim, const struct sl_cpu *rq, bool
 unsigned sl_eevdf_idle_scan(u64 sum_util, unsigned llc_weight, unsigned pct);
 /* a periodic balance of dst's LLC sets its nr_idle_scan (when SIS_UTIL is on) */
 void sl_eevdf_update_idle_scan(struct sl_sim *sim, struct sl_cpu *dst, unsigned pct);
+/* the class's idle_scan: cpu's nr_idle_scan with SIS_UTIL on, -1 with it off (no budget) */
+int sl_eevdf_idle_scan_of(struct sl_sim *sim, int cpu);
 void sl_eevdf_tick_balance(struct sl_sim *sim, struct sl_cpu *rq);
 /* nothing to pick on rq: true if a task was pulled */
 bool sl_eevdf_newidle_balance(struct sl_sim *sim, struct sl_cpu *rq);

@@ -357,6 +357,13 @@ int sl_eevdf_find_idlest_cpu(struct sl_sim *sim, struct sl_task *p, int this_cpu
 	return find_idlest_cpu(sim, p, this_cpu, walk);
 }
 
+int sl_eevdf_idle_scan_of(struct sl_sim *sim, int cpu)
+{
+	if (!sched_feat(sim, F_SIS_UTIL))
+		return -1;
+	return (int)ee_rq_of(sim, &sim->cpus[cpu])->nr_idle_scan;
+}
+
 int sl_eevdf_select_task_rq(struct sl_sim *sim, struct sl_task *p, int this_cpu, unsigned sd_flag,
 			    int wake_flags)
 {
