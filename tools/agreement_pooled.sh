@@ -14,7 +14,8 @@
 # Usage: sh tools/agreement_pooled.sh [-A] [-j] [-s schedlab] [-S 'SEEDS'] [-C 'NAME ...']
 #        SET=MACHINE_DIR...
 #   -S the seeds (default 1), -s the binary (default build/schedlab), -j one JSON object instead
-#   of the table, -A rt-app's failed recordings counted (validate_agreement.sh -A). Exit 2 on bad input (an argument without '=', a set without r1, a machine
+#   of the table, -A rt-app's failed recordings counted (validate_agreement.sh -A). Exit 2
+#   on bad input (an argument without '=', a set without r1, a machine
 #   that is not a directory, a half with no file), 1 when a run gives no total.
 set -eu
 SL=build/schedlab

@@ -21,8 +21,8 @@
 # reported half (the other files), of the calibration half, and of both.
 # Usage: sh tools/validate_agreement.sh [-v] [-s path/to/schedlab] [-c CALIBRATION_DIR]
 #        [-b OTHERSET] [-d 'NAME=DUR ...'] DIR...
-#        sh tools/validate_agreement.sh [-A] [-v] [-s ...] [-c ...] [-d ...] -R SETDIR [-C 'NAME ...']
-#        [NAME...]
+#        sh tools/validate_agreement.sh [-A] [-v] [-s ...] [-c ...] [-d ...] -R SETDIR
+#        [-C 'NAME ...'] [NAME...]
 # Each DIR is a `validate --out` directory holding NAME.json, NAME being the directory's name
 # (tools/validate_record.sh makes them); -d 'NAME=DUR ...' gives the duration of the named ones
 # whose file has none (what they were recorded with: -d 'example4=2s example5=2s' for
