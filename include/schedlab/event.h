@@ -27,6 +27,11 @@ enum sl_event_type {
 /* What ran a wake-up (sched_wakeup's `reason`): the waker's context, as a trace shows it. */
 enum sl_wake_src { SL_WAKE_SRC_TASK, SL_WAKE_SRC_TIMER, SL_WAKE_SRC_IRQ };
 
+/* Why a task's CPU changed (sched_migrate_task's `reason`): inside a wake-up (the kernel's
+ * try_to_wake_up, where sched_waking comes first, then sched_migrate_task, then sched_wakeup),
+ * or anything else (a balance, a fork, an affinity change). */
+enum sl_migrate_reason { SL_MIGRATE_OTHER, SL_MIGRATE_WAKE };
+
 /* prev_state of a switch, as sched_switch prints it. */
 enum sl_task_state_char { SL_PREV_R = 'R', SL_PREV_S = 'S', SL_PREV_D = 'D', SL_PREV_X = 'X' };
 
@@ -43,7 +48,8 @@ struct sl_event {
 	int state;     /* idle: C-state index, -1 on exit */
 	u64 latency;   /* idle exit: the exit latency the wake-up pays; wakeup: since its
 			* SL_EV_WAKING (0: none, the sched_waking is this event's) */
-	int reason;    /* idle exit: enum sl_wake_reason; wakeup: enum sl_wake_src */
+	int reason;    /* idle exit: enum sl_wake_reason; wakeup: enum sl_wake_src; migrate:
+			* enum sl_migrate_reason */
 	u64 predicted; /* idle exit: what the governor expected (0: no prediction) */
 	u64 measured;  /* idle exit: the residency */
 };

@@ -1371,8 +1371,11 @@ static void ttwu_enqueue(struct sl_sim *sim, struct sl_task *p, struct sl_task *
 		  : sl_mtask(p)->blocked == BLK_TIMER ? SL_WAKE_SRC_TIMER
 						      : SL_WAKE_SRC_IRQ;
 
-	if (cpu != p->cpu)
+	if (cpu != p->cpu) {
+		sim->migrating_wakee = true;
 		set_task_cpu(sim, p, cpu);
+		sim->migrating_wakee = false;
+	}
 	rq = &sim->cpus[cpu];
 	had_resched = rq->need_resched;
 	if (!since)

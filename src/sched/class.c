@@ -33,7 +33,9 @@ void sl_task_move_cpu(struct sl_sim *sim, struct sl_task *p, int cpu)
 				      .cpu = cpu,
 				      .pid = p->pid,
 				      .group = p->group_id,
-				      .orig_cpu = p->cpu};
+				      .orig_cpu = p->cpu,
+				      .reason = sim->migrating_wakee ? SL_MIGRATE_WAKE
+								     : SL_MIGRATE_OTHER};
 
 		sl_emit(sim, &ev);
 	}

@@ -440,6 +440,9 @@ struct sl_sim {
 	/* the jiffy grid's offset from the run's start, below tick_ns (tick_phase, 0: none) */
 	u64 tick_phase_ns;
 	u64 nr_migrations;
+	/* a task's CPU set inside a wake-up (try_to_wake_up's set_task_cpu): the migrate event's
+	 * reason, SL_MIGRATE_WAKE, so that a trace writes it after the wake-up's sched_waking */
+	bool migrating_wakee;
 };
 
 /* jiffies since the run's start, counted at the grid's boundaries (tick_phase) */

@@ -35,6 +35,10 @@ struct ftrace_out {
 	FILE *out;
 	long count_at; /* where the entries count is, patched at the end (-1: none) */
 	u64 nlines;
+	/* a wakee's sched_migrate_task, held until its wake-up's sched_waking is written: the
+	 * kernel picks the CPU after sched_waking, and the simulator emits the move first */
+	struct sl_event held;
+	bool has_held;
 };
 
 static void header(struct sl_trace_writer *w, FILE *f);
@@ -176,6 +180,25 @@ static const char *field_comm(struct sl_trace_writer *w, int pid, int cpu, char 
 	return buf;
 }
 
+/* sched_migrate_task of ev, on CPU on (the CPU whose code moved the task) */
+static void migrate_line(struct sl_trace_writer *w, const struct sl_event *ev, int on)
+{
+	line(w, on, ev->time, "sched_migrate_task", "d..4.",
+	     "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d", sl_trace_writer_comm(w, ev->pid),
+	     ev->pid, sl_trace_writer_prio(w, ev->pid), ev->orig_cpu, ev->cpu);
+}
+
+/* the held move written where it was (its destination), when no wake-up of it came next */
+static void flush_held(struct sl_trace_writer *w)
+{
+	struct ftrace_out *x = w->priv;
+
+	if (x->has_held) {
+		x->has_held = false;
+		migrate_line(w, &x->held, x->held.cpu);
+	}
+}
+
 static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event *ev)
 {
 	struct ftrace_out *x = w->priv;
@@ -185,6 +208,9 @@ static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event 
 	const char *pcomm, *ncomm;
 	int nprio;
 
+	if (x->has_held &&
+	    !(ev->type == SL_EV_WAKEUP && ev->pid == x->held.pid && ev->time == x->held.time))
+		flush_held(w);
 	switch (ev->type) {
 	case SL_EV_SWITCH:
 		pcomm = field_comm(w, ev->pid, ev->cpu, pc, sizeof(pc));
@@ -232,11 +258,16 @@ static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event 
 			break;
 		}
 		/* sched_waking (3.x on) first: Perfetto draws wake-up arrows from it; a deferred
-		 * enqueue's (wake_enqueue_busy) was written at its SL_EV_WAKING */
+		 * enqueue's (wake_enqueue_busy) was written at its SL_EV_WAKING. Then the wakee's
+		 * move, on the CPU that ran the wake-up, as try_to_wake_up writes it */
 		if (!ev->latency)
 			line(w, on, ev->time, "sched_waking", "d..3.",
 			     "comm=%s pid=%d prio=%d target_cpu=%03d", comm, ev->pid, prio,
 			     ev->cpu);
+		if (x->has_held) {
+			x->has_held = false;
+			migrate_line(w, &x->held, on);
+		}
 		if (x->mode == MODE_REPORT)
 			line(w, on, ev->time, "sched_wakeup", "", "%s:%d [%d] CPU:%03d", comm,
 			     ev->pid, prio, ev->cpu);
@@ -279,9 +310,12 @@ static void ftrace_write_event(struct sl_trace_writer *w, const struct sl_event 
 		     "comm=%s pid=%d prio=%d group_dead=true", comm, ev->pid, prio);
 		break;
 	case SL_EV_MIGRATE:
-		line(w, ev->cpu, ev->time, "sched_migrate_task", "d..4.",
-		     "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d", comm, ev->pid, prio,
-		     ev->orig_cpu, ev->cpu);
+		if (ev->reason == SL_MIGRATE_WAKE && !x->old) {
+			x->held = *ev;
+			x->has_held = true;
+			break;
+		}
+		migrate_line(w, ev, ev->cpu);
 		break;
 	case SL_EV_IDLE:
 		line(w, ev->cpu, ev->time, "cpu_idle", "d..1.", "state=%u cpu_id=%d",
@@ -296,6 +330,8 @@ static void ftrace_close(struct sl_trace_writer *w)
 {
 	struct ftrace_out *x = w->priv;
 	char cnt[64];
+
+	flush_held(w);
 
 	/*
 	 * The end of the run: each busy CPU's scheduler tick there, in its task's context, as a
