@@ -41,9 +41,8 @@ static bool sis_gate_shut(struct sl_sim *sim, int cpu)
 {
 	const struct sl_sched_class *fair = sim->rel->fair;
 
-	if (!sl_machine_of(sim)->p->vcpu_pack_sis_gate || cpu < 0 || !fair || !fair->idle_scan)
-		return false;
-	return fair->idle_scan(sim, cpu) == 0;
+	return sl_machine_of(sim)->p->vcpu_pack_sis_gate && fair->idle_scan &&
+	       fair->idle_scan(sim, cpu) == 0;
 }
 
 /*
