@@ -1741,18 +1741,20 @@ static struct sl_sim *build_pp(struct sl_config *cfg, const char *cpus, const ch
 static void test_pack_sis_gate(void **state)
 {
 	static const struct {
+		bool stay; /* the stay setting and rule, else the wait one */
 		const char *rule, *gate, *feat;
 		int at0, at1;
-	} c[] = {{"vcpu_pack_stay=1000", "vcpu_pack_sis_gate=1", NULL, 0, 10000},
-		 {"vcpu_pack_stay=1000", "vcpu_pack_sis_gate=0", NULL, 10000, 10000},
-		 {"vcpu_pack_stay=1000", "vcpu_pack_sis_gate=1", "NO_SIS_UTIL", 10000, 10000},
-		 {"vcpu_pack_wait=1000", "vcpu_pack_sis_gate=1", NULL, 0, 10000},
-		 {"vcpu_pack_wait=1000", "vcpu_pack_sis_gate=0", NULL, 10000, 10000},
-		 {"vcpu_pack_wait=1000", "vcpu_pack_sis_gate=1", "NO_SIS_UTIL", 10000, 10000}};
+	} c[] = {{true, "vcpu_pack_stay=1000", "vcpu_pack_sis_gate=1", NULL, 0, 10000},
+		 {true, "vcpu_pack_stay=1000", "vcpu_pack_sis_gate=0", NULL, 10000, 10000},
+		 {true, "vcpu_pack_stay=1000", "vcpu_pack_sis_gate=1", "NO_SIS_UTIL", 10000, 10000},
+		 {false, "vcpu_pack_wait=1000", "vcpu_pack_sis_gate=1", NULL, 0, 10000},
+		 {false, "vcpu_pack_wait=1000", "vcpu_pack_sis_gate=0", NULL, 10000, 10000},
+		 {false, "vcpu_pack_wait=1000", "vcpu_pack_sis_gate=1", "NO_SIS_UTIL", 10000,
+		  10000}};
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
-		bool stay = c[k].rule[10] == 's';
+		bool stay = c[k].stay;
 		struct sl_config cfg;
 		struct sl_args a;
 		char err[2048];
