@@ -35,7 +35,7 @@ Usage: wake_situations.py [-t NAME,...] [--by wakee|pair] [--budget=pos|zero] [-
                as the last balance set it (tools/sis_util.py's "bal"), was > 0 (pos) or 0
                (zero); those before the trace's first balance left out (issue 28, step 30:
                the rates of vcpu_pack_sis_gate, which lets the both-busy rules act only where
-               the budget is > 0)
+               the budget is > 0; not --newidle). Each trace is read a second time for it
   --no-foreign[=US]  the recordings' wake-ups (REAL) while a foreign task (not one of the
                file's threads, as tools/foreign_runs.py finds them, the workload's JSON beside
                each trace) held either CPU or had run on one at most US us before (default
