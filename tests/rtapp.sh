@@ -118,6 +118,37 @@ run barrier.json 2
 expect barrier-short-0.log 1 "0 15000 1500 3500 0 3500 0 0 1500 0 0"
 expect barrier-long-1.log 1 "1 35000 3500 3500 0 3500 0 0 3500 0 0"
 
+# barrier_mutex.json: rt-app's barrier is its own mutex, condition and counter (docs/rt-app.md).
+# One CPU, 6.18, syscall_preempt on, every wake-up preempting (as the sync ping-pong below).
+# "early" arrives at 0: it locks b's mutex, finds the counter 1 (two users), takes it to 0 and
+# waits on b's condition, releasing the mutex (S). "late" runs 0..1000 and arrives: under the
+# mutex it finds 0 and broadcasts, waking early, which preempts (R+), returns from its wait into
+# the lock of the mutex late still holds, and sleeps there (S); late unlocks, waking early
+# again, which preempts (R+), puts its one back, unlocks and runs 500 to 1500, then exits (30
+# us: Z at 1530); late runs its 1000 from 1530 to 2530 and exits at 2560. A barrier without its
+# mutex has one wake-up and one preemption at 1000. The logs are the same either way.
+run barrier_mutex.json 1 --kernel 6.18 --duration 20ms --param syscall_preempt=1 \
+	--param wake_preempt_all=1 --param wake_preempt=1000 --param wake_preempt_short=1000 \
+	--param wake_preempt_again=1000 --param wake_preempt_window=100ms --trace-out "$T/bm.txt"
+expect bm-early-0.log 1 "0 5000 500 1500 0 1500 0 0 500 0 0"
+expect bm-late-1.log 1 "1 20000 2000 2530 0 2530 0 0 2000 0 0"
+got=$(awk '$4 != "0.000000000:" && $5 == "sched_switch:" && /prev_comm=(early|late) / {
+	for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
+	printf "%s ", $4 }
+	$5 == "sched_waking:" { printf "w %s %s ", substr($6, 6), $4 }' "$T/bm.txt")
+want="w early 0.001000000: comm=late state=R+ 0.001000000: comm=early state=S 0.001000000: \
+w early 0.001000000: comm=late state=R+ 0.001000000: comm=early state=Z 0.001530000: \
+comm=late state=Z 0.002560000: "
+[ "$got" = "$want" ] || fail "barrier_mutex: '$got', expected '$want'"
+# barrier_rounds.json: three rounds on two CPUs, "a" runs 100 and "b" 300 before the barrier.
+# Each woken waiter puts its one back (2 users: the counter is 1 again), so a waits for b in
+# every round: both rows every 300 us. Without it the counter stays 0 and a passes round 2 alone.
+run barrier_rounds.json 2
+for k in 0 1 2; do
+	expect br-a-0.log $((k + 1)) "0 1000 100 300 $((k * 300)) $((k * 300 + 300)) $((k * 300)) 0 100 0 0"
+	expect br-b-1.log $((k + 1)) "1 3000 300 300 $((k * 300)) $((k * 300 + 300)) $((k * 300)) 0 300 0 0"
+done
+
 # suspend/resume: the waker resumes the sleeper at 2 ms, which runs 1 ms: 3000.
 run suspend.json 4
 expect suspend-sleeper-0.log 1 "0 10000 1000 3000 0 3000 0 0 1000 0 0"
@@ -182,6 +213,10 @@ deadlock "$T/deadlock3.json" 2 "deadlock3.json: deadlock at t=" 'waits for mutex
 # a mutex is not recursive: locking it again waits for itself
 printf '{ "tasks" : { "a" : { "loop" : 1,\n "lock" : "m", "run" : 100, "lock" : "m" } } }\n' >"$T/self.json"
 deadlock "$T/self.json" 1 "deadlock at t=0.100 ms: " 'a-0 (line 2, lock) waits for mutex "m" held by a-0'
+# barrier_count.json: rt-app counts a barrier's users per event, so y's two events on b make
+# three users for two threads: x waits (2 -> 1) at 0, y (1 -> 0) at 100, and nobody is left.
+deadlock "$D/barrier_count.json" 2 "barrier_count.json: deadlock at t=0.100 ms: " \
+	'x-0 (line 3, barrier) waits at barrier "b"' 'y-1 (line 5, barrier) waits at barrier "b"'
 
 # yield on one CPU, the yielder first: 2.6.31's yield with sched_compat_yield=0 only updates
 # the clock (it keeps the CPU: ends at 1 ms); with 1 it goes behind "other", which runs 1 ms

@@ -210,8 +210,6 @@ static void group_free(struct sl_group *g)
 		free(g->sems[k].q.w);
 	free(g->sems);
 	free(g->handoffs.h);
-	for (int k = 0; k < g->nbarriers; k++)
-		free(g->barriers[k].q.w);
 	free(g->barriers);
 	free(g->timers);
 	if (g->state_free)

@@ -36,7 +36,7 @@ enum sl_op {
 	OP_CWAIT,    /* release group mutex arg2 (if >= 0) and wait on group condition arg */
 	OP_CSIGNAL,  /* wake the first waiter of condition arg (none: the signal is lost) */
 	OP_CBROAD,   /* wake every waiter of condition arg */
-	OP_BARRIER,  /* wait until group barrier arg's number of tasks have reached it */
+	OP_BARRIER,  /* group barrier arg's counter; arg2: the step's part (enum sl_barrier_step) */
 	OP_AFFINITY, /* sched_setaffinity(mask d.a; 0: every CPU): leaves a CPU no longer allowed */
 	OP_SEM_DOWN, /* take group semaphore arg, or sleep on it until an OP_SEM_UP (trace.c) */
 	OP_SEM_UP,   /* wake semaphore arg's first sleeper (arg2: WF_SYNC hint), else count it */
@@ -46,6 +46,21 @@ enum sl_op {
 	OP_HANDOFF_UP,	 /* hand-off arg's wake-up (arg2: WF_SYNC), unless its wait went by */
 	SL_NR_OPS,	 /* not an opcode: their number (src/machine/task_prog.c's table) */
 };
+
+/*
+ * OP_BARRIER's arg2. rt-app's barrier is eight steps (src/workload/rtapp.c): 0 lock its mutex,
+ * 1 ARRIVE, 2 broadcast its condition, 3 SKIP, 4 wait on the condition (releasing the mutex),
+ * 5 lock the mutex again, 6 BACK, 7 unlock. ARRIVE goes to 2 when the counter is 0 (the last
+ * to arrive), else takes one off and goes to 4; SKIP takes the last from 3 to 7; BACK puts the
+ * waiter's one back. The distances are the layout's.
+ */
+enum sl_barrier_step {
+	SL_BAR_ARRIVE,
+	SL_BAR_SKIP,
+	SL_BAR_BACK,
+};
+#define SL_BAR_TO_WAIT	 3 /* ARRIVE -> the wait: steps forward */
+#define SL_BAR_TO_UNLOCK 4 /* SKIP -> the unlock */
 
 struct sl_prog;
 struct sl_step {

@@ -32,9 +32,15 @@ struct sl_cond {
 	struct sl_waitq quiesce;
 };
 
+/*
+ * rt-app's barrier (rt-app.c, its "barrier" event): a mutex, a condition (the group's, at the
+ * indices the workload gives them) and this counter, users - 1 at the start. Under the mutex, an
+ * arrival that finds it 0 broadcasts; any other takes one off and waits on the condition, and
+ * puts it back once it holds the mutex again. A woken waiter that has not yet put its one back
+ * lets a thread come round again and pass alone: rt-app's race, kept.
+ */
 struct sl_barrier {
-	int need, arrived;
-	struct sl_waitq q;
+	int waiting;
 };
 
 /* A counting semaphore: an up with nobody sleeping is kept for the next down (a pipe's data). */

@@ -147,7 +147,7 @@ static void enter_iowait(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	sl_mtask(p)->iowait_cpu = rq->id;
 }
 
-/* p sleeps on a condition's or a barrier's queue (out of memory: p goes on running) */
+/* p sleeps on a condition's queue (out of memory: p goes on running) */
 static enum step wait_on(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			 struct sl_waitq *q)
 {
@@ -656,19 +656,35 @@ static enum step op_cbroad(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task
 	return syscall_return(sim, rq);
 }
 
-/* the last to arrive wakes the others and goes on */
+/*
+ * rt-app's barrier counter (struct sl_barrier), its mutex held: the steps around this one are
+ * the lock, broadcast and wait of the barrier's mutex and condition (enum sl_barrier_step)
+ */
 static enum step op_barrier(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p,
 			    const struct sl_step *st)
 {
 	struct sl_barrier *b = &sl_mtask(p)->group->barriers[st->arg];
 
-	sl_mtask(p)->pc++;
-	if (++b->arrived >= b->need) {
-		b->arrived = 0;
-		wake_waiters(sim, p, &b->q, true);
-		return syscall_return(sim, rq);
+	(void)sim;
+	(void)rq;
+	switch (st->arg2) {
+	case SL_BAR_ARRIVE:
+		if (!b->waiting) {
+			sl_mtask(p)->pc++;
+			break;
+		}
+		b->waiting--;
+		sl_mtask(p)->pc += SL_BAR_TO_WAIT;
+		break;
+	case SL_BAR_SKIP:
+		sl_mtask(p)->pc += SL_BAR_TO_UNLOCK;
+		break;
+	default:
+		b->waiting++;
+		sl_mtask(p)->pc++;
+		break;
 	}
-	return wait_on(sim, rq, p, &b->q);
+	return STEP_NEXT;
 }
 
 /*

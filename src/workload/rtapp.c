@@ -9,9 +9,10 @@
  * (OP_TIMER: absolute expiry advanced by the period, shared by every thread that names it, one
  * per thread for "unique..."); lock/unlock (group mutexes, not recursive); wait/signal/broad
  * (condition variables: a signal nobody waits for is lost); sync = signal then wait (the file
- * locks the mutex around it); barrier; suspend/resume = a wait / a broadcast on the condition
- * of the name, each inside a lock and unlock of the mutex of the name (the same objects as a
- * lock or a wait of that name: rt-app 1.0 finds resources by name and type; docs/rt-app.md);
+ * locks the mutex around it); barrier = rt-app's own mutex, condition and counter (struct
+ * sl_barrier: the last to arrive broadcasts); suspend/resume = a wait / a broadcast on the
+ * condition of the name, each inside a lock and unlock of the mutex of the name (the same objects
+ * as a lock or a wait of that name: rt-app 1.0 finds resources by name and type; docs/rt-app.md);
  * yield; fork (a new thread from a task's definition); mem and iorun = CPU time at the
  * mem_mbps / io_mbps copy rates. Threads that can never run again stop the run with a
  * deadlock report (deadlock(), below).
@@ -412,7 +413,7 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 {
 	const struct rtapp_args *a = s->a;
 	u64 us_ns = e->val * NSEC_PER_USEC;
-	int slot;
+	int slot, bm, bc;
 
 	switch (e->kind) {
 	case RTA_RUN:
@@ -461,7 +462,19 @@ static int emit_event(struct sl_sim *sim, struct sl_group *g, struct run_state *
 		       add(sim, p, OP_CBROAD, 0, e->ref, 0) ||
 		       add(sim, p, OP_UNLOCK, 0, e->mutex, 0);
 	case RTA_BARRIER:
-		return add(sim, p, OP_BARRIER, 0, e->ref, 0);
+		/*
+		 * rt-app's: under the barrier's own mutex, the last to arrive broadcasts, the
+		 * others wait on its condition (enum sl_barrier_step: the layout is fixed)
+		 */
+		bm = a->f.mutexes.n + e->ref;
+		bc = a->f.conds.n + e->ref;
+		return add(sim, p, OP_LOCK, 0, bm, FUTEX) ||
+		       add(sim, p, OP_BARRIER, 0, e->ref, SL_BAR_ARRIVE) ||
+		       add(sim, p, OP_CBROAD, 0, bc, 0) ||
+		       add(sim, p, OP_BARRIER, 0, e->ref, SL_BAR_SKIP) ||
+		       add(sim, p, OP_CWAIT, 0, bc, bm) || add(sim, p, OP_LOCK, 0, bm, FUTEX) ||
+		       add(sim, p, OP_BARRIER, 0, e->ref, SL_BAR_BACK) ||
+		       add(sim, p, OP_UNLOCK, 0, bm, 0);
 	case RTA_YIELD:
 		return add(sim, p, OP_YIELD, 0, 0, 0);
 	case RTA_FORK:
@@ -579,10 +592,16 @@ static void say_wait(char *b, const struct sl_group *g, const struct run_state *
 	if (on_lock) {
 		const struct sl_mutex *m = sl_mtask(t)->ext->lock_wait;
 
-		say(b, " waits for mutex \"%s\" held by ", f->mutexes.v[m - g->mutexes]);
+		int mi = (int)(m - g->mutexes);
+
+		if (mi < f->mutexes.n)
+			say(b, " waits for mutex \"%s\" held by ", f->mutexes.v[mi]);
+		else
+			say(b, " waits for barrier \"%s\"'s mutex held by ",
+			    f->barriers.v[mi - f->mutexes.n]);
 		say_thread(b, s, m->owner);
-	} else if (st->op == OP_BARRIER) {
-		say(b, " waits at barrier \"%s\"", f->barriers.v[st->arg]);
+	} else if (st->arg >= f->conds.n) {
+		say(b, " waits at barrier \"%s\"", f->barriers.v[st->arg - f->conds.n]);
 	} else {
 		say(b, " waits on condition \"%s\"", f->conds.v[st->arg]);
 	}
@@ -708,21 +727,22 @@ static int spawn(struct sl_sim *sim, struct sl_group *g, const void *args)
 			s->progs[owner] = p;
 		}
 	}
-	/* the synchronisation objects the programs name */
-	if ((f->mutexes.n && sl_group_mutexes(sim, g, f->mutexes.n)))
+	/* the synchronisation objects the programs name; each barrier's mutex and condition last */
+	if ((f->mutexes.n + f->barriers.n &&
+	     sl_group_mutexes(sim, g, f->mutexes.n + f->barriers.n)))
 		return -1;
-	g->conds = calloc((size_t)f->conds.n + 1, sizeof(*g->conds));
+	g->conds = calloc((size_t)(f->conds.n + f->barriers.n) + 1, sizeof(*g->conds));
 	g->barriers = calloc((size_t)f->barriers.n + 1, sizeof(*g->barriers));
 	g->timers = calloc((size_t)s->nslots + 1, sizeof(*g->timers));
 	if (!g->conds || !g->barriers || !g->timers) {
 		sim->oom = true;
 		return -1;
 	}
-	g->nconds = f->conds.n;
+	g->nconds = f->conds.n + f->barriers.n;
 	g->nbarriers = f->barriers.n;
 	g->ntimers = s->nslots;
 	for (int i = 0; i < f->barriers.n; i++)
-		g->barriers[i].need = f->barrier_users[i];
+		g->barriers[i].waiting = f->barrier_users[i] - 1; /* rt-app: -1, +1 per user */
 	/* threads in file order; their log index is their creation order, as rt-app's */
 	for (int i = 0; i < ninst; i++) {
 		struct sl_task *p = sl_spawn(sim, g, s->progs[i]);
