@@ -39,6 +39,13 @@ pooled -A "$T/set=$M" "$T/set3=$M" || fail "-A: $(cat "$T/err")"
 grep -q '^pooled  *13.00/25 (52.00%)  *32/40 (80.00%)$' "$T/out" || fail "-A, pooled: $(cat "$T/out")"
 grep -q '^model - floor per set: mean -33.33 points, standard error 6.67 (2 sets)$' "$T/out" ||
 	fail "-A, difference: $(cat "$T/out")"
+# one set has no spread: the difference without a standard error, null in the JSON
+pooled "$T/set=$M" || fail "one set: $(cat "$T/err")"
+grep -q '^model - floor: -40.00 points (one set: no standard error)$' "$T/out" ||
+	fail "one set: $(cat "$T/out")"
+pooled -j "$T/set=$M" || fail "one set, -j: $(cat "$T/err")"
+grep -q '"set_difference":{"mean":-40.00,"standard_error":null,"sets":1}' "$T/out" ||
+	fail "one set, -j: $(cat "$T/out")"
 pooled -j "$T/set=$M" "$T/set=$M" || fail "-j: $(cat "$T/err")"
 python3 - "$T/out" <<'PY' || fail "-j: $(cat "$T/out")"
 import json, sys

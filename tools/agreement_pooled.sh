@@ -126,10 +126,11 @@ function pct(a, b) { return b ? 100 * a / b : 0 }
 	d[r] = pct(model[r], mof[r]) - pct(fl[r], flof[r]); dsum += d[r]
 }
 END {
-	# the per-set differences, in points: mean and standard error (0 for one set)
+	# the per-set differences, in points: mean and standard error (none for one set: a
+	# spread needs two)
 	dmean = dsum / r
 	for (i = 1; i <= r; i++) dvar += (d[i] - dmean) ^ 2
-	dse = r > 1 ? sqrt(dvar / (r - 1) / r) : 0
+	dse = r > 1 ? sqrt(dvar / (r - 1) / r) : -1
 	if (json) {
 		ns = split(seeds, sd, " ")
 		printf "{\"half\":\"%s\",\"seeds\":[", half
@@ -140,8 +141,8 @@ END {
 			       (i > 1 ? "," : ""), set[i], mach[i], model[i], mof[i], fl[i], flof[i]
 		printf "],\"pooled\":{\"model\":%.2f,\"model_of\":%d,\"floor\":%d,\"floor_of\":%d},",
 		       tm, tmof, tf, tfof
-		printf "\"set_difference\":{\"mean\":%.2f,\"standard_error\":%.2f,\"sets\":%d}}\n",
-		       dmean, dse, r
+		printf "\"set_difference\":{\"mean\":%.2f,\"standard_error\":%s,\"sets\":%d}}\n",
+		       dmean, (dse < 0 ? "null" : sprintf("%.2f", dse)), r
 		exit
 	}
 	printf "%-36s %-36s %22s %22s\n", "set", "machine", "model", "floor"
@@ -152,6 +153,10 @@ END {
 	printf "%-36s %-36s %22s %22s\n", "pooled", "",
 	       sprintf("%.2f/%d (%.2f%%)", tm, tmof, pct(tm, tmof)),
 	       sprintf("%d/%d (%.2f%%)", tf, tfof, pct(tf, tfof))
-	printf "model - floor per set: mean %+.2f points, standard error %.2f (%d sets)\n", dmean, dse, r
+	if (dse < 0)
+		printf "model - floor: %+.2f points (one set: no standard error)\n", dmean
+	else
+		printf "model - floor per set: mean %+.2f points, standard error %.2f (%d sets)\n",
+		       dmean, dse, r
 	printf "half: %s; model: the mean over seeds %s\n", half, seeds
 }' "$T/rows"
