@@ -569,6 +569,25 @@ tc "--param timer_slack=100us --param timer_coalesce=1" \
 tc "--param timer_slack=50us --param timer_coalesce=1" \
 	"comm=first 0.001050000: comm=second 0.001110000: "
 
+# exit_irq_wait: the same file on one CPU whose only state, HLT, takes 100 us to exit
+# (tests/data/rtapp/hlt100.profile, POLL disabled), no slack. Both start at 100 us (the
+# threads' creation): first's timer fires at 1100 and wakes the CPU, whose handler runs at 1200;
+# second's, at 1160, comes during that exit. With the parameter (the default) it waits for the
+# exit too and runs behind first's: both woken at 1200, first first, and first switched in.
+# Without, it ran at 1160, ahead of the interrupt that woke the CPU: second woken and switched
+# in first. The first to run runs 100 us and exits (30 us) before the other's switch.
+ew() {
+	run timer_coalesce.json 1 --kernel 6.18 --machine "file:$D/hlt100.profile" \
+		--cpuidle-disable POLL --param exit_irq_wait="$1" --trace-out "$T/ew.txt"
+	got=$(awk '$5 == "sched_waking:" { printf "w %s %s ", substr($6, 6), $4 }
+		$5 == "sched_switch:" && $4 != "0.000100000:" && !/next_comm=swapper/ {
+			for (i = 6; i <= NF; i++) if ($i ~ /^next_comm=/) printf "%s %s ", substr($i, 11), $4 }' \
+		"$T/ew.txt")
+	[ "$got" = "$2" ] || fail "ew $1: '$got', expected '$2'"
+}
+ew 1 "w first 0.001200000: w second 0.001200000: first 0.001200000: second 0.001330000: "
+ew 0 "w second 0.001160000: second 0.001160000: w first 0.001200000: first 0.001290000: "
+
 # irq_preempt (tests/data/rtapp/irq_preempt.json), one CPU, 6.18: "rt" (SCHED_FIFO) sleeps
 # 1000 us at 0 while "hog" runs 5000 us; its timer's interrupt at 1000 us preempts hog (R+), at
 # once without the parameter, 10 us later with irq_preempt=10us, and hog, whose CPU the

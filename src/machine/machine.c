@@ -190,10 +190,11 @@ void sl_machine_dispatch(struct sl_sim *sim, struct sl_timer *t)
 		return;
 	}
 	struct sl_machine_cpu *mc = sl_mcpu(sim, t->cpu);
-	/* hba_mbps: the controller's one vector; a completion raised while its CPU is still
-	 * leaving a C-state is handled when the exit is done, behind the one that woke it */
-	if (t->irq && sl_machine_of(sim)->p->hba_mbps && !mc->idle && !t->exit_delayed &&
-	    mc->exit_until > sim->now) {
+	/* an interrupt raised while its CPU is still leaving a C-state is handled when the exit
+	 * is done, behind the one that woke it: a device's with hba_mbps (the controller's one
+	 * vector), a timer's with exit_irq_wait (the CPU runs no handler before it is out) */
+	if ((t->irq ? sl_machine_of(sim)->p->hba_mbps : sl_machine_of(sim)->p->exit_irq_wait) &&
+	    !mc->idle && !t->exit_delayed && mc->exit_until > sim->now) {
 		sl_arm(sim, t, mc->exit_until);
 		t->exit_delayed = true;
 		mc->irq_busy++;

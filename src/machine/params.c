@@ -62,6 +62,13 @@ const struct sl_param_desc sl_param_table[] = {
 	 "firing on a CPU runs with it every other sleep timer of that CPU whose window has "
 	 "opened (its own t is past), in the order of their ends; the recordings of this machine "
 	 "wake two threads that went to sleep 60 us apart in one interrupt (docs/validate.md)"},
+	{"exit_irq_wait", P(exit_irq_wait), 1, SL_PARAM_FLAG,
+	 "1: a timer (a sleep's, the tick, the poll limit) expiring while its CPU is still leaving "
+	 "a C-state is handled when the exit is done, behind the interrupt that woke the CPU, in "
+	 "the order they expired: a halted CPU runs no handler before it is out (hrtimer_interrupt "
+	 "then runs every expired timer in order). 0: it ran at its expiry, ahead of the one that "
+	 "woke the CPU (schedlab before issue 28's step 31; a device interrupt waits with "
+	 "hba_mbps either way)"},
 	{"bcast_lock", P(bcast_lock_ns), 1000, SL_PARAM_NS,
 	 "acpi_idle (2.6.3x releases): each entry and exit of a TIMER_STOP state calls "
 	 "clockevents_notify, which holds clockevents_lock and tick_broadcast_lock (global, irqs "

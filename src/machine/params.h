@@ -90,6 +90,7 @@ struct sl_params {
 	u64 vcpu_pack_wait_crowded;
 	u64 vcpu_pack_wait_lower_crowded;
 	u64 timer_coalesce;  /* 1: an hrtimer interrupt runs its CPU's timers whose window opened */
+	u64 exit_irq_wait;   /* 1: a timer expiring during its CPU's C-state exit waits for it */
 	u64 vcpu_pack_busy;  /* per 1000: both CPUs busy, more wait on prev: to the other */
 	u64 vcpu_pack_wait;  /* per 1000: both busy, one as important waits on the waker's: away */
 	u64 vcpu_pack_room;  /* per 1024: waker CPU's + wakee's utilization below it: packed */
