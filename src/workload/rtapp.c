@@ -577,22 +577,30 @@ static void say_wait(char *b, const struct sl_group *g, const struct run_state *
 		     const struct sl_task *t)
 {
 	const struct rta_file *f = &s->a->f;
+	const struct sl_prog *prog = sl_mtask(t)->prog;
 	bool on_lock = sl_mtask(t)->blocked == BLK_MUTEX || sl_mtask(t)->spinning;
-	/* a lock waits at its step; a condition's or a barrier's wait has moved past it */
-	int pc = on_lock ? sl_mtask(t)->pc : sl_mtask(t)->pc - 1;
-	const struct sl_step *st = &sl_mtask(t)->prog->steps[pc];
+	int pc = sl_mtask(t)->pc;
+	/*
+	 * a lock waits at its step, and so does a signal or broadcast that waits for the
+	 * condition's woken waiters to run (cond_groups); a condition's wait has moved past it
+	 */
+	bool at_step = on_lock || (pc < prog->n && (prog->steps[pc].op == OP_CSIGNAL ||
+						    prog->steps[pc].op == OP_CBROAD));
+	const struct sl_step *st;
 	const struct rta_event *e = NULL;
 
+	if (!at_step)
+		pc--;
+	st = &prog->steps[pc];
 	for (int i = 0; i < s->npe; i++)
-		if (s->pe[i].prog == sl_mtask(t)->prog && pc < s->pe[i].n)
+		if (s->pe[i].prog == prog && pc < s->pe[i].n)
 			e = s->pe[i].ev[pc];
 	say_thread(b, s, t);
 	if (e)
 		say(b, " (line %d, %s)", e->line, sl_rta_kind_name(e->kind));
 	if (on_lock) {
 		const struct sl_mutex *m = sl_mtask(t)->ext->lock_wait;
-
-		int mi = (int)(m - g->mutexes);
+		int mi = (int)(m - g->mutexes); /* each barrier's mutex after the file's */
 
 		if (mi < f->mutexes.n)
 			say(b, " waits for mutex \"%s\" held by ", f->mutexes.v[mi]);
@@ -600,10 +608,19 @@ static void say_wait(char *b, const struct sl_group *g, const struct run_state *
 			say(b, " waits for barrier \"%s\"'s mutex held by ",
 			    f->barriers.v[mi - f->mutexes.n]);
 		say_thread(b, s, m->owner);
-	} else if (st->arg >= f->conds.n) {
-		say(b, " waits at barrier \"%s\"", f->barriers.v[st->arg - f->conds.n]);
+	} else if (st->op != OP_CWAIT && !at_step) {
+		say(b, " waits"); /* no step of the file's waits here: not expected */
 	} else {
-		say(b, " waits on condition \"%s\"", f->conds.v[st->arg]);
+		bool bar = st->arg >= f->conds.n; /* each barrier's condition after the file's */
+		const char *name = bar ? f->barriers.v[st->arg - f->conds.n] : f->conds.v[st->arg];
+
+		if (at_step)
+			say(b, " waits to signal %s \"%s\" until the waiters it woke have run",
+			    bar ? "barrier" : "condition", name);
+		else if (bar)
+			say(b, " waits at barrier \"%s\"", name);
+		else
+			say(b, " waits on condition \"%s\"", name);
 	}
 }
 
