@@ -34,6 +34,15 @@ rows() {
 	n=$(($(wc -l <"$T/log/$1") - 2))
 	[ "$n" -eq "$2" ] || fail "$1: expected $2 rows, got $n"
 }
+# switches_wakes TRACE 'A|B': the switches out of tasks A and B after t=0 (prev_comm= and
+# prev_state=, then the time) and every wake-up ("w", the wakee, the time), in trace order
+switches_wakes() {
+	awk -v names="$2" '$4 != "0.000000000:" && $5 == "sched_switch:" &&
+		match($0, "prev_comm=(" names ") ") {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
+		printf "%s ", $4 }
+		$5 == "sched_waking:" { printf "w %s %s ", substr($6, 6), $4 }' "$1"
+}
 
 # timer: 2 ms of run every 10 ms on one CPU for 1 s. Each phase starts at 10 ms k, runs to
 # 10k+2 ms, sleeps to the expiry 10(k+1) ms: period 10000, run 2000, slack 8000, c_period
@@ -132,10 +141,7 @@ run barrier_mutex.json 1 --kernel 6.18 --duration 20ms --param syscall_preempt=1
 	--param wake_preempt_again=1000 --param wake_preempt_window=100ms --trace-out "$T/bm.txt"
 expect bm-early-0.log 1 "0 5000 500 1500 0 1500 0 0 500 0 0"
 expect bm-late-1.log 1 "1 20000 2000 2530 0 2530 0 0 2000 0 0"
-got=$(awk '$4 != "0.000000000:" && $5 == "sched_switch:" && /prev_comm=(early|late) / {
-	for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
-	printf "%s ", $4 }
-	$5 == "sched_waking:" { printf "w %s %s ", substr($6, 6), $4 }' "$T/bm.txt")
+got=$(switches_wakes "$T/bm.txt" 'early|late')
 want="w early 0.001000000: comm=late state=R+ 0.001000000: comm=early state=S 0.001000000: \
 w early 0.001000000: comm=late state=R+ 0.001000000: comm=early state=Z 0.001530000: \
 comm=late state=Z 0.002560000: "
@@ -538,10 +544,7 @@ rows pp-partner-0.log 2
 expect pp-syncer-1.log 1 "1 20000 2000 2500 100 2600 100 0 2000 0 0"
 expect pp-syncer-1.log 2 "1 20000 2000 2530 2600 5130 2600 0 2000 0 0"
 rows pp-syncer-1.log 2
-got=$(awk '$4 != "0.000000000:" && $5 == "sched_switch:" && /prev_comm=(partner|syncer) / {
-	for (i = 6; i <= NF; i++) if ($i ~ /^prev_(comm|state)=/) printf "%s ", substr($i, 6)
-	printf "%s ", $4 }
-	$5 == "sched_waking:" { printf "w %s %s ", substr($6, 6), $4 }' "$T/pp.txt")
+got=$(switches_wakes "$T/pp.txt" 'partner|syncer')
 want="w syncer 0.000100000: w partner 0.001100000: comm=syncer state=R+ 0.001100000: \
 comm=partner state=S 0.001100000: w partner 0.001100000: comm=syncer state=R+ 0.001100000: \
 comm=partner state=S 0.001600000: w partner 0.003600000: comm=syncer state=R+ 0.003600000: \
