@@ -749,6 +749,29 @@ bq() {
 bq "" "R+ 0.002010000: S 0.002140000: Z 0.003170000: "
 bq "--param burst_quiet=1" "S 0.002010000: Z 0.003040000: "
 
+# burst_account (tests/data/rtapp/stale_curr.json), one CPU, 6.18, burst_quiet=1: "b" (nice 5,
+# weight 335) wakes at 10 us (v = V = z, the empty queue's), "a" (nice 0) at 20 us, placed at
+# b's v then (z + 10 us x 1024 / 335 = z + 30.6 us) and kept out by b's protection. At 310 us
+# b suspends: its v is z + 917 us (300 us x 1024 / 335), V = (335 x 917 + 1024 x 30.6) / 1359
+# = z + 249 us, so b is ineligible and stays queued, delayed. a runs 2000 us and resumes b at
+# 2310 us. As the kernel (the parameter 0), nothing charged a since its switch-in: its v is
+# still z + 30.6 us, b's lag (V - 917 us) is negative and requeue_delayed_entity leaves b where
+# it is; the check's update_curr then moves a to z + 2030.6 us, past V (z + 1756 us): a is
+# ineligible, b eligible, and b preempts at 2310 (R+). With burst_account=1 a was charged at its
+# burst's end: b's lag is positive, DELAY_ZERO places it at a's v, its deadline its 0.7 ms slice
+# at weight 335 (2140 us) later, after a's renewed one (700 us): a keeps the CPU, runs its last
+# 100 us and exits (30 us) at 2440.
+sc() {
+	# shellcheck disable=SC2086
+	run stale_curr.json 1 --kernel 6.18 --param burst_quiet=1 $1 --trace-out "$T/sc.txt"
+	got=$(awk '$5 == "sched_switch:" && /prev_comm=a / && $4 != "0.000000000:" {
+		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12)
+		printf "%s ", $4 }' "$T/sc.txt")
+	[ "$got" = "$2" ] || fail "sc '$1': a's switches '$got', expected '$2'"
+}
+sc "" "R+ 0.002310000: Z 0.002570000: "
+sc "--param burst_account=1" "Z 0.002440000: "
+
 # wake_hold (tests/data/rtapp/wake_hold.json), one CPU, 6.18: "long" sleeps 10 us and runs 10 ms;
 # "short"'s timer at 500 us wakes it inside long's protected first slice (1.4 ms: it waits).
 # Without the parameter the tick at 4 ms preempts long (R+), short runs 100 us and exits at 4130

@@ -281,7 +281,7 @@ void sl_machine_steal_quiet(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
 		return;
 	if (!sl_mtask(p)->in_run || !sl_timer_armed(&mc->work)) {
 		/* no burst under way: one of ns starts, measured from the same sum */
-		sl_add_run(p, ns);
+		sl_add_run(sim, p, ns);
 		sl_arm_work(sim, rq, p);
 		return;
 	}
@@ -297,7 +297,7 @@ void sl_machine_steal(struct sl_sim *sim, struct sl_cpu *rq, u64 ns)
 
 	if (!p || sl_mtask(p)->spinning)
 		return;
-	sl_add_run(p, ns);
+	sl_add_run(sim, p, ns);
 	sl_arm_work(sim, rq, p);
 }
 
@@ -487,10 +487,7 @@ static void sib_sync(struct sl_sim *sim, struct sl_cpu *rq, bool arm)
 	mt->sib_slow = slow;
 	if (!mt->in_run || mt->run_target == RUN_FOREVER || mt->spinning)
 		return;
-	u64 done = p->se.sum_exec_runtime;
-
-	if (p->se.exec_start && sim->now > p->se.exec_start)
-		done += sim->now - p->se.exec_start;
+	u64 done = sl_task_progress(sim, p);
 	u64 left = mt->run_target > done ? mt->run_target - done : 0;
 
 	left = slow ? (left * 1000 + rate / 2) / rate : (left * rate + 500) / 1000;
@@ -516,13 +513,28 @@ void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 		sl_cancel(sim, &mc->work);
 		return;
 	}
-	u64 left = sl_mtask(p)->run_target > p->se.sum_exec_runtime
-			   ? sl_mtask(p)->run_target - p->se.sum_exec_runtime
-			   : 0;
+	u64 done = sl_task_progress(sim, p);
+	u64 left = sl_mtask(p)->run_target > done ? sl_mtask(p)->run_target - done : 0;
+
 	sl_arm(sim, &mc->work, burst_end(sim, p, sim->now + left));
 }
 
-void sl_add_run(struct sl_task *p, u64 ns)
+/*
+ * The CPU time p has had: its policy's sum_exec_runtime and, while p runs, the time since the
+ * policy last charged it (exec_start). The policy charges at its own events only (the kernel's
+ * update_curr: a tick, a wake-up or sleep on the CPU, a switch), and the machine's bursts end
+ * in between, so a burst's progress is read here, not from sum_exec_runtime alone.
+ */
+u64 sl_task_progress(const struct sl_sim *sim, const struct sl_task *p)
+{
+	u64 done = p->se.sum_exec_runtime;
+
+	if (p->on_cpu && p->se.exec_start && sim->now > p->se.exec_start)
+		done += sim->now - p->se.exec_start;
+	return done;
+}
+
+void sl_add_run(struct sl_sim *sim, struct sl_task *p, u64 ns)
 {
 	if (!ns)
 		return;
@@ -531,7 +543,7 @@ void sl_add_run(struct sl_task *p, u64 ns)
 			sl_mtask(p)->run_target += ns;
 	} else {
 		sl_mtask(p)->in_run = true;
-		sl_mtask(p)->run_target = p->se.sum_exec_runtime + ns;
+		sl_mtask(p)->run_target = sl_task_progress(sim, p) + ns;
 		/* a new run's CPU time is at the full rate until sib_sync says otherwise */
 		sl_mtask(p)->sib_slow = false;
 	}
@@ -773,7 +785,7 @@ void sl_schedule(struct sl_sim *sim, struct sl_cpu *rq)
 		}
 		if (next) {
 			next->on_cpu = true;
-			sl_add_run(next, switch_in_cost(sim, rq, next));
+			sl_add_run(sim, next, switch_in_cost(sim, rq, next));
 			/* io_schedule's atomic_dec(&rq->nr_iowait) runs when the task runs again */
 			if (sl_mtask(next)->iowait_cpu >= 0) {
 				sl_mcpu(sim, sl_mtask(next)->iowait_cpu)->nr_iowait--;
@@ -863,12 +875,16 @@ static void hrtick_fn(struct sl_sim *sim, struct sl_timer *t)
 /*
  * The burst_quiet parameter: the end of a burst is the task's own code going on (a run loop's
  * end, the call into the kernel that follows), not a kernel event: no tick, no interrupt, no
- * wake-up on this CPU. The policy's accounting is brought up to date there, but a reschedule
- * it asks for (EEVDF's update_curr once the slice's protection has lapsed) is left to the
- * next real event, which asks again; the task goes on to block or to its next step.
+ * wake-up on this CPU. So the policy's accounting is not brought up to date there (the burst's
+ * progress is read without it, sl_task_progress): the running task's vruntime stays as the
+ * last scheduler event left it, as the kernel's does. With burst_account it is brought up to
+ * date (the model before issue 28 step 32), and a reschedule it asks for (EEVDF's update_curr
+ * once the slice's protection has lapsed) is left to the next real event, which asks again.
+ * Without burst_quiet the burst's end is a preemption point: accounted, and a reschedule taken.
  */
 static void work_fn(struct sl_sim *sim, struct sl_timer *t)
 {
+	const struct sl_params *mp = sl_machine_of(sim)->p;
 	struct sl_cpu *rq = &sim->cpus[t->cpu];
 	struct sl_task *p = rq->curr;
 	bool quiet;
@@ -876,7 +892,11 @@ static void work_fn(struct sl_sim *sim, struct sl_timer *t)
 	sim->this_cpu = rq->id;
 	if (!p)
 		return;
-	quiet = sl_machine_of(sim)->p->burst_quiet && !rq->need_resched;
+	if (mp->burst_quiet && !mp->burst_account) {
+		sl_task_continue(sim, rq, p);
+		return;
+	}
+	quiet = mp->burst_quiet && !rq->need_resched;
 	class_update_curr(sim, rq);
 	if (quiet && rq->need_resched) {
 		sl_set_need_resched(sim, rq, false);
@@ -1201,7 +1221,7 @@ static void wake_ipi_cost(struct sl_sim *sim, struct sl_task *waker, int from, i
 	if (!ns || !waker || from < 0 || from == cpu || !sl_rq_idle(&sim->cpus[cpu]) ||
 	    sl_cpuidle_polling(sim, &sim->cpus[cpu]))
 		return;
-	sl_add_run(waker, ns);
+	sl_add_run(sim, waker, ns);
 }
 
 /*
@@ -1222,7 +1242,7 @@ static void wake_tail_cost(struct sl_sim *sim, struct sl_task *waker, u64 enqueu
 	if (sl_machine_of(sim)->p->wake_tail_unlock)
 		sl_mtask(waker)->tail_due += ns;
 	else
-		sl_add_run(waker, ns);
+		sl_add_run(sim, waker, ns);
 }
 
 /*

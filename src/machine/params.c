@@ -618,6 +618,16 @@ const struct sl_param_desc sl_param_table[] = {
 	 "for the next tick, interrupt or wake-up, which asks again. The recordings let a task "
 	 "woken onto a busy vCPU in mid-run only rarely (tools/preempt_causes.py, 'later'; "
 	 "docs/validate.md, issue 28 step 11)"},
+	{"burst_account", P(burst_account), 0, SL_PARAM_FLAG,
+	 "with burst_quiet: 1: the policy's accounting (update_curr) is brought up to date at the "
+	 "end of each CPU burst, as the model did before issue 28 step 32. 0: it is not, as in "
+	 "the kernel, whose update_curr runs at a tick, a wake-up, a sleep or a switch, never "
+	 "where "
+	 "user code ends a loop: a running task's vruntime is then as stale as the last such "
+	 "event, which decides whether a delayed sleeper woken on its CPU is still ineligible "
+	 "(requeue_delayed_entity does not update curr). Recorded on heavy-barrier with a BPF "
+	 "probe: the waker's vruntime 1.5 ms stale (median) at the wake-up (docs/validate.md, "
+	 "issue 28 step 32)"},
 	{"irq_bg_rate", P(irq_bg_rate), 0, SL_PARAM_COUNT0,
 	 "0 (default): no interrupt but the workload's and the model's own. Else each CPU's "
 	 "background interrupts per second that wake no task (timers, IPIs, virtio): every "

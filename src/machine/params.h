@@ -130,6 +130,8 @@ struct sl_params {
 	u64 wake_cold_sleep_ns;
 	/* 1: a reschedule asked at a burst's end waits for the next real event (0: taken) */
 	u64 burst_quiet;
+	/* with burst_quiet, 1: the policy's accounting runs at a burst's end (0: as the kernel) */
+	u64 burst_account;
 	/* per 1000 interrupt wake-ups onto their busy CPU: the wakee runs first (0: the policy) */
 	u64 irq_wake_preempt;
 	/* the same where the CPU's task is wake_preempt_ratio times the wakee's utilization */

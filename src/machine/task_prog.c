@@ -186,7 +186,7 @@ static enum step op_run(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p
 {
 	(void)rq;
 	sl_mtask(p)->pc++;
-	sl_add_run(p, sl_dist_draw(&st->d, &sim->rng));
+	sl_add_run(sim, p, sl_dist_draw(&st->d, &sim->rng));
 	return STEP_NEXT;
 }
 
@@ -260,7 +260,7 @@ static enum step op_exec(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *
 	(void)st;
 	sl_mtask(p)->pc++;
 	/* a new image: nothing of it is cached yet */
-	sl_add_run(p, sl_machine_of(sim)->p->exec_cold_ns);
+	sl_add_run(sim, p, sl_machine_of(sim)->p->exec_cold_ns);
 	sl_emit(sim, &ev);
 	return STEP_NEXT;
 }
@@ -439,7 +439,7 @@ static enum step op_aio_fill(struct sl_sim *sim, struct sl_cpu *rq, struct sl_ta
 	sl_mtask(p)->pc++;
 	while (io_inflight(p) < st->arg && sl_bio_submit(sim, p, st->d.a, (unsigned)st->arg2))
 		n++;
-	sl_add_run(p, n * sl_machine_of(sim)->p->io_submit_ns);
+	sl_add_run(sim, p, n * sl_machine_of(sim)->p->io_submit_ns);
 	return STEP_NEXT;
 }
 
@@ -517,7 +517,7 @@ static enum step op_runtime(struct sl_sim *sim, struct sl_cpu *rq, struct sl_tas
 	sl_mtask(p)->pc++;
 	if (d) {
 		sl_mtask(p)->ext->runtime_end = sim->now + d; /* new_task made ext for OP_RUNTIME */
-		sl_add_run(p, d);
+		sl_add_run(sim, p, d);
 	}
 	return STEP_NEXT;
 }
@@ -859,7 +859,7 @@ static bool burst_goes_on(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task 
 	u64 end = sl_task_runtime_end(p);
 	bool wall_done = end && sim->now >= end;
 
-	if (!wall_done && p->se.sum_exec_runtime < sl_mtask(p)->run_target) {
+	if (!wall_done && sl_task_progress(sim, p) < sl_mtask(p)->run_target) {
 		sl_arm_work(sim, rq, p);
 		return true;
 	}
@@ -899,13 +899,13 @@ static enum step step(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p)
 	const struct sl_step *st = &sl_mtask(p)->prog->steps[sl_mtask(p)->pc];
 	/* wake_cold: the cold start runs first, past a mutex's lock or unlock (glibc's) */
 	if (sl_mtask(p)->cold_due && st->op != OP_LOCK && st->op != OP_UNLOCK) {
-		sl_add_run(p, sl_mtask(p)->cold_due);
+		sl_add_run(sim, p, sl_mtask(p)->cold_due);
 		sl_mtask(p)->cold_due = 0;
 		return STEP_NEXT;
 	}
 	/* wake_tail_unlock: a wake-up's tail runs after an unlock that follows it */
 	if (sl_mtask(p)->tail_due && st->op != OP_UNLOCK) {
-		sl_add_run(p, sl_mtask(p)->tail_due);
+		sl_add_run(sim, p, sl_mtask(p)->tail_due);
 		sl_mtask(p)->tail_due = 0;
 		return STEP_NEXT;
 	}

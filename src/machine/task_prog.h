@@ -27,7 +27,9 @@ void sl_task_continue(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 /* ---- machine.c ---- */
 
 /* p's current CPU burst grows by ns (or a new one starts) */
-void sl_add_run(struct sl_task *p, u64 ns);
+void sl_add_run(struct sl_sim *sim, struct sl_task *p, u64 ns);
+/* the CPU time p has had, charged by its policy or not yet (machine.c) */
+u64 sl_task_progress(const struct sl_sim *sim, const struct sl_task *p);
 /* arm rq's `work` timer for the end of p's burst (at once if p has none) */
 void sl_arm_work(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *p);
 void sl_do_fork(struct sl_sim *sim, struct sl_cpu *rq, struct sl_task *parent,
