@@ -24,7 +24,8 @@ int main(int argc, char **argv)
 	}
 	o = bpf_object__open_file(argv[1], NULL);
 	if (!o || bpf_object__load(o)) {
-		fprintf(stderr, "%s: %s: could not load (root, CONFIG_BPF_SYSCALL and BTF needed)\n",
+		fprintf(stderr,
+			"%s: %s: could not load (root, CONFIG_BPF_SYSCALL and BTF needed)\n",
 			argv[0], argv[1]);
 		return 1;
 	}

@@ -58,8 +58,9 @@ int wakeup(struct bpf_raw_tracepoint_args *ctx)
 		   BPF_CORE_READ(p, se.vlag), BPF_CORE_READ(p, se.slice),
 		   BPF_CORE_READ(p, se.sched_delayed), BPF_CORE_READ(p, se.depth));
 	bpf_printk("SLC c=%d cv=%llu cd=%llu cp=%llu cs=%llu cdep=%d cw=%lu fl=%lx",
-		   BPF_CORE_READ(c, pid), BPF_CORE_READ(c, se.vruntime), BPF_CORE_READ(c, se.deadline),
-		   BPF_CORE_READ(c, se.vprot), BPF_CORE_READ(c, se.slice), BPF_CORE_READ(c, se.depth),
+		   BPF_CORE_READ(c, pid), BPF_CORE_READ(c, se.vruntime),
+		   BPF_CORE_READ(c, se.deadline), BPF_CORE_READ(c, se.vprot),
+		   BPF_CORE_READ(c, se.slice), BPF_CORE_READ(c, se.depth),
 		   BPF_CORE_READ(c, se.load.weight), BPF_CORE_READ(c, thread_info.flags));
 	bpf_printk("SLQ same=%d zv=%llu sw=%lld sl=%llu nq=%u qcur=%d pol=%d", q == cq,
 		   BPF_CORE_READ(q, zero_vruntime), BPF_CORE_READ(q, sum_w_vruntime),
