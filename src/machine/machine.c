@@ -2,9 +2,9 @@
  * The machine model. Each CPU has four timers: the periodic tick (stopped while idle, NO_HZ),
  * `work` (the running task's current CPU burst ends), `resched` (a reschedule request takes
  * effect: at once locally, after an IPI remotely) and `hrtick`. A task's progress is its
- * sum_exec_runtime: a burst ends when it reaches run_target, so preemption, ticks and
- * migrations never need to recompute the remaining work, and switch and cache costs are simply
- * CPU time added to the burst.
+ * sum_exec_runtime plus the time its policy has not charged yet (sl_task_progress): a burst
+ * ends when it reaches run_target, so preemption, ticks and migrations never need to recompute
+ * the remaining work, and switch and cache costs are simply CPU time added to the burst.
  *
  * Why schedule() never runs a task's program directly: a program step that blocks calls
  * schedule(), and schedule() only arms the next task's `work` timer (at now + its switch cost).

@@ -50,6 +50,7 @@ int wakeup(struct bpf_raw_tracepoint_args *ctx)
 	struct cfs_rq *cq = BPF_CORE_READ(c, se.cfs_rq);
 	struct sched_entity *qc = BPF_CORE_READ(q, curr);
 	void *cse = (void *)c + __builtin_offsetof(struct task_struct, se);
+	void *pse = (void *)p + __builtin_offsetof(struct task_struct, se);
 
 	if (BPF_CORE_READ(p, policy) != 0)
 		return 0;
@@ -66,6 +67,18 @@ int wakeup(struct bpf_raw_tracepoint_args *ctx)
 		   BPF_CORE_READ(q, zero_vruntime), BPF_CORE_READ(q, sum_w_vruntime),
 		   BPF_CORE_READ(q, sum_weight), BPF_CORE_READ(q, nr_queued),
 		   !qc ? 0 : ((void *)qc == cse ? 1 : 2), BPF_CORE_READ(c, policy));
+	/* the tree's earliest deadline (6.18's timeline is ordered by deadline): whether the
+	 * check's pick could have met a delayed entity before the wakee */
+	struct rb_node *lm = BPF_CORE_READ(q, tasks_timeline.rb_leftmost);
+
+	if (lm) {
+		struct sched_entity *l =
+			(void *)lm - __builtin_offsetof(struct sched_entity, run_node);
+
+		bpf_printk("SLL lme=%d lmdl=%u lmv=%llu lmd=%llu lmw=%lu", (void *)l == pse,
+			   BPF_CORE_READ(l, sched_delayed), BPF_CORE_READ(l, vruntime),
+			   BPF_CORE_READ(l, deadline), BPF_CORE_READ(l, load.weight));
+	}
 	if (qc)
 		bpf_printk("SLQC qcv=%llu qcw=%lu qcd=%llu qcon=%d", BPF_CORE_READ(qc, vruntime),
 			   BPF_CORE_READ(qc, load.weight), BPF_CORE_READ(qc, deadline),

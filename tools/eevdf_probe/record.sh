@@ -11,6 +11,7 @@ set -eu
 json=$1
 out=$2
 [ -r "$json" ] || { echo "$0: $json: cannot read" >&2; exit 2; }
+json=$(cd "$(dirname "$json")" && pwd)/$(basename "$json")
 for c in clang bpftool rt-app; do
 	command -v $c >/dev/null || { echo "$0: $c not found (apt-get install clang bpftool libbpf-dev rt-app)" >&2; exit 2; }
 done
@@ -39,7 +40,7 @@ pid=$!
 sleep 1
 uptime >"$out.uptime"
 echo 1 >$T/tracing_on
-(cd "$work" && rt-app "$(cd "$(dirname "$json")" && pwd)/$(basename "$json")") >"$out.rtapp.log" 2>&1 || true
+(cd "$work" && rt-app "$json") >"$out.rtapp.log" 2>&1 || true
 echo 0 >$T/tracing_on
 kill $pid
 wait $pid || true

@@ -53,7 +53,7 @@ def wakeups(path):
             elif tag == 'SLP':
                 pend[cpu] = {'P' + k: v for k, v in d.items()}
                 pend[cpu]['W'] = waking.pop(int(d['w']), None)
-            elif cpu in pend and tag in ('SLC', 'SLQ', 'SLQC'):
+            elif cpu in pend and tag in ('SLC', 'SLQ', 'SLL', 'SLQC'):
                 pend[cpu].update({tag[2:] + k: v for k, v in d.items()})
                 if (tag == 'SLQ' and d.get('qcur') != '1') or tag == 'SLQC':
                     rows.append(pend.pop(cpu))
@@ -81,9 +81,30 @@ def classify(r):
             'rescheduled' if res else 'kept')
 
 
+def eligible(r, v):
+    """entity_eligible of vruntime v on the row's cfs_rq (curr counted, as avg_vruntime)"""
+    zv, cv, cw = int(r['Qzv']), int(r['Ccv']), int(r['Ccw']) >> 10
+    avg = int(r['Qsw']) + (cv - zv) * cw
+    return avg >= (v - zv) * (int(r['Qsl']) + cw)
+
+
+def delayed_first(r):
+    """for a wake-up whose tree's earliest deadline is a delayed entity other than the wakee:
+    (that entity eligible, wakee eligible, waker eligible, outcome), else None"""
+    if r.get('Llme') != '0' or r.get('Llmdl') != '1':
+        return None
+    return ('delayed first eligible' if eligible(r, int(r['Llmv'])) else 'delayed first ineligible',
+            'wakee eligible' if eligible(r, int(r['Pwv'])) else 'wakee ineligible',
+            'waker eligible' if eligible(r, int(r['Ccv'])) else 'waker ineligible',
+            'rescheduled' if int(r['Cfl'], 16) & NEED_RESCHED else 'kept')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('-n', '--names', default='.', help='waker and wakee names (regex)')
+    ap.add_argument('-d', '--delayed', action='store_true',
+                    help='only the wake-ups whose earliest deadline is another, delayed entity '
+                    '(a probe.bpf.c with its SLL line)')
     ap.add_argument('traces', nargs='+')
     a = ap.parse_args()
     rx = re.compile(a.names)
@@ -100,6 +121,8 @@ def main():
             if not (rx.search(wn) and rx.search(cn)):
                 continue
             key = classify(r)
+            if key is not None and a.delayed:
+                key = delayed_first(r)
             if key is None:
                 continue
             count[key] += 1
@@ -107,12 +130,11 @@ def main():
             if w['WQqcv'] != '0':
                 stale.append((int(r['Ccv']) - int(w['WQqcv'])) / 1000)
     if not count:
-        print('no probed wake-up onto its waker\'s cfs_rq (is this a record.sh trace?)',
-              file=sys.stderr)
+        print('no probed wake-up onto its waker\'s cfs_rq%s (is this a record.sh trace?)' %
+              (' behind a delayed earliest deadline' if a.delayed else ''), file=sys.stderr)
         return 2
-    print('%7s  %-18s %-17s %s' % ('count', 'wakee', 'waker after check', 'outcome'))
     for k, v in sorted(count.items()):
-        print('%7d  %-18s %-17s %s' % (v, k[0], k[1], k[2]))
+        print('%7d  %s' % (v, ', '.join(k)))
     stale.sort()
     n = len(stale)
     print('waker vruntime charged by the check (us): p10 %.1f, median %.1f, p90 %.1f (%d)' %
