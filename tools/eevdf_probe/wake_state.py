@@ -137,7 +137,7 @@ def main():
         print('%7d  %s' % (v, ', '.join(k)))
     stale.sort()
     n = len(stale)
-    print('waker vruntime charged by the check (us): p10 %.1f, median %.1f, p90 %.1f (%d)' %
+    print('waker vruntime (virtual us) charged by the check: p10 %.1f, median %.1f, p90 %.1f (%d)' %
           (stale[n // 10], stale[n // 2], stale[n * 9 // 10], n))
     return 0
 
