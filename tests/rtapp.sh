@@ -738,14 +738,21 @@ comm=waker state=Z 0.000190000: comm=sleeper state=Z 0.000230000: " 160
 # unlock of m (uncontended, no waiter: no kernel entry) end in R+ at 2010, short runs (100 us,
 # exit 30) and long sleeps at 2140 and exits at 3170; with burst_quiet=1 long goes on to its
 # sleep (S at 2010), short runs and exits at 2140, long exits at 3040.
-bq() {
-	# shellcheck disable=SC2086
-	run burst_quiet.json 1 --kernel 6.18 --param syscall_preempt=1 $1 --trace-out "$T/bq.txt"
-	got=$(awk '$5 == "sched_switch:" && /prev_comm=long / && $4 != "0.000000000:" {
+# switched_out TRACE TASK: TASK's switches out after t=0, each as its state and time
+switched_out() {
+	awk -v t="prev_comm=$2 " '$5 == "sched_switch:" && index($0, t) && $4 != "0.000000000:" {
 		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12)
-		printf "%s ", $4 }' "$T/bq.txt")
-	[ "$got" = "$2" ] || fail "bq '$1': long's switches '$got', expected '$2'"
+		printf "%s ", $4 }' "$1"
 }
+# out_case NAME FILE TASK 'FIXED OPTIONS' 'OPTIONS' EXPECTED: FILE on one CPU under 6.18 with
+# both sets of options; TASK's switches out (switched_out) must be EXPECTED
+out_case() {
+	# shellcheck disable=SC2086
+	run "$2" 1 --kernel 6.18 $4 $5 --trace-out "$T/$1.txt"
+	got=$(switched_out "$T/$1.txt" "$3")
+	[ "$got" = "$6" ] || fail "$1 '$5': $3's switches '$got', expected '$6'"
+}
+bq() { out_case bq burst_quiet.json long "--param syscall_preempt=1" "$1" "$2"; }
 bq "" "R+ 0.002010000: S 0.002140000: Z 0.003170000: "
 bq "--param burst_quiet=1" "S 0.002010000: Z 0.003040000: "
 
@@ -761,14 +768,7 @@ bq "--param burst_quiet=1" "S 0.002010000: Z 0.003040000: "
 # burst's end: b's lag is positive, DELAY_ZERO places it at a's v, its deadline its 0.7 ms slice
 # at weight 335 (2140 us) later, after a's renewed one (700 us): a keeps the CPU, runs its last
 # 100 us and exits (30 us) at 2440.
-sc() {
-	# shellcheck disable=SC2086
-	run stale_curr.json 1 --kernel 6.18 --param burst_quiet=1 $1 --trace-out "$T/sc.txt"
-	got=$(awk '$5 == "sched_switch:" && /prev_comm=a / && $4 != "0.000000000:" {
-		for (i = 6; i <= NF; i++) if ($i ~ /^prev_state=/) printf "%s ", substr($i, 12)
-		printf "%s ", $4 }' "$T/sc.txt")
-	[ "$got" = "$2" ] || fail "sc '$1': a's switches '$got', expected '$2'"
-}
+sc() { out_case sc stale_curr.json a "--param burst_quiet=1" "$1" "$2"; }
 sc "" "R+ 0.002310000: Z 0.002570000: "
 sc "--param burst_account=1" "Z 0.002440000: "
 

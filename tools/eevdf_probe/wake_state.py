@@ -13,10 +13,13 @@ Usage: python3 tools/eevdf_probe/wake_state.py [-n NAMES_REGEX] TRACE...
 """
 import argparse
 import collections
+import os
 import re
 import sys
 
-LINE = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): (\S+): (.*)$')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import ftrace_lines  # noqa: E402  (tools/: the trace lines every tool reads)
+
 NEED_RESCHED = 0x10
 
 
@@ -27,36 +30,30 @@ def kv(s):
 def wakeups(path):
     """(names, rows): each row the merged fields of one probed wake-up"""
     names, rows, pend, waking, wpend = {}, [], {}, {}, {}
-    with open(path, errors='replace') as f:
-        for n, line in enumerate(f, 1):
-            m = LINE.match(line)
-            if not m:
-                continue
-            _, _, cpu, _, _, ev, rest = m.groups()
-            cpu = int(cpu)
-            if ev == 'sched_switch':
-                d = kv(rest.replace(' ==> ', ' '))
-                for k in ('prev', 'next'):
-                    if k + '_pid' in d:
-                        names[int(d[k + '_pid'])] = d.get(k + '_comm', '?')
-                continue
-            if ev != 'bpf_trace_printk':
-                continue
-            tag = rest.split()[0]
-            d = kv(rest)
-            if tag == 'SLW':
-                wpend[cpu] = {'W' + k: v for k, v in d.items()}
-            elif tag == 'SLWQ' and cpu in wpend:
-                w = wpend.pop(cpu)
-                w.update({'WQ' + k: v for k, v in d.items()})
-                waking[int(w['Ww'])] = w
-            elif tag == 'SLP':
-                pend[cpu] = {'P' + k: v for k, v in d.items()}
-                pend[cpu]['W'] = waking.pop(int(d['w']), None)
-            elif cpu in pend and tag in ('SLC', 'SLQ', 'SLL', 'SLQC'):
-                pend[cpu].update({tag[2:] + k: v for k, v in d.items()})
-                if (tag == 'SLQ' and d.get('qcur') != '1') or tag == 'SLQC':
-                    rows.append(pend.pop(cpu))
+    for _, _, cpu, _, _, _, ev, rest in ftrace_lines.records(path):
+        if ev == 'sched_switch':
+            d = kv(rest.replace(' ==> ', ' '))
+            for k in ('prev', 'next'):
+                if k + '_pid' in d:
+                    names[int(d[k + '_pid'])] = d.get(k + '_comm', '?')
+            continue
+        if ev != 'bpf_trace_printk':
+            continue
+        tag = rest.split()[0]
+        d = kv(rest)
+        if tag == 'SLW':
+            wpend[cpu] = {'W' + k: v for k, v in d.items()}
+        elif tag == 'SLWQ' and cpu in wpend:
+            w = wpend.pop(cpu)
+            w.update({'WQ' + k: v for k, v in d.items()})
+            waking[int(w['Ww'])] = w
+        elif tag == 'SLP':
+            pend[cpu] = {'P' + k: v for k, v in d.items()}
+            pend[cpu]['W'] = waking.pop(int(d['w']), None)
+        elif cpu in pend and tag in ('SLC', 'SLQ', 'SLL', 'SLQC'):
+            pend[cpu].update({tag[2:] + k: v for k, v in d.items()})
+            if (tag == 'SLQ' and d.get('qcur') != '1') or tag == 'SLQC':
+                rows.append(pend.pop(cpu))
     return names, rows
 
 
@@ -107,7 +104,11 @@ def main():
                     '(a probe.bpf.c with its SLL line)')
     ap.add_argument('traces', nargs='+')
     a = ap.parse_args()
-    rx = re.compile(a.names)
+    try:
+        rx = re.compile(a.names)
+    except re.error as e:
+        print('-n %s: not a regular expression: %s' % (a.names, e), file=sys.stderr)
+        return 2
     count = collections.Counter()
     stale = []
     for path in a.traces:
