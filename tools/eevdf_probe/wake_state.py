@@ -69,13 +69,7 @@ def classify(r):
     else:
         lag = int(w['Wl'])
         state = 'asleep, lag ' + ('> 0' if lag > 0 else '= 0' if lag == 0 else '< 0')
-    zv, cv, cw = int(r['Qzv']), int(r['Ccv']), int(r['Ccw']) >> 10
-    avg = int(r['Qsw']) + (cv - zv) * cw
-    load = int(r['Qsl']) + cw
-    elig = avg >= (cv - zv) * load
-    res = int(r['Cfl'], 16) & NEED_RESCHED != 0
-    return (state, 'waker eligible' if elig else 'waker ineligible',
-            'rescheduled' if res else 'kept')
+    return (state, waker(r), outcome(r))
 
 
 def eligible(r, v):
@@ -85,6 +79,16 @@ def eligible(r, v):
     return avg >= (v - zv) * (int(r['Qsl']) + cw)
 
 
+def waker(r):
+    """the running task's eligibility after the check's update_curr"""
+    return 'waker eligible' if eligible(r, int(r['Ccv'])) else 'waker ineligible'
+
+
+def outcome(r):
+    """whether the check (or its update_curr) set a reschedule"""
+    return 'rescheduled' if int(r['Cfl'], 16) & NEED_RESCHED else 'kept'
+
+
 def delayed_first(r):
     """for a wake-up whose tree's earliest deadline is a delayed entity other than the wakee:
     (that entity eligible, wakee eligible, waker eligible, outcome), else None"""
@@ -92,8 +96,7 @@ def delayed_first(r):
         return None
     return ('delayed first eligible' if eligible(r, int(r['Llmv'])) else 'delayed first ineligible',
             'wakee eligible' if eligible(r, int(r['Pwv'])) else 'wakee ineligible',
-            'waker eligible' if eligible(r, int(r['Ccv'])) else 'waker ineligible',
-            'rescheduled' if int(r['Cfl'], 16) & NEED_RESCHED else 'kept')
+            waker(r), outcome(r))
 
 
 def main():
