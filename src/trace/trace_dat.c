@@ -86,7 +86,7 @@ struct frame {
 
 struct dat_priv {
 	pid_t child;
-	FILE *in; /* the pipe from the child */
+	int in; /* the pipe from the child (-1: closed) */
 	bool ended;
 	char line[SL_TRACE_MAX_LINE];
 };
@@ -334,8 +334,8 @@ static void dat_close(struct sl_trace_reader *r)
 
 	if (!p)
 		return;
-	if (p->in)
-		fclose(p->in);
+	if (p->in >= 0)
+		close(p->in);
 	dat_reap(p, true);
 	free(p);
 	r->priv = NULL;
@@ -361,12 +361,34 @@ static int dat_died(struct sl_trace_reader *r, struct dat_priv *p)
 	return -1;
 }
 
+/*
+ * n bytes from the pipe; false at its end or on an error. A signal the program catches without
+ * SA_RESTART (libFuzzer's timeout alarm, a caller's handler) interrupts the read: it is
+ * retried, or the reader would call a child that is still writing dead, then wait for it.
+ */
+static bool read_full(int fd, void *buf, size_t n)
+{
+	char *b = buf;
+
+	while (n) {
+		ssize_t k = read(fd, b, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		b += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
 /* The next frame; its text (len bytes) in p->line. 1, or -1 (r->err set). */
 static int dat_frame(struct sl_trace_reader *r, struct dat_priv *p, struct frame *fr)
 {
-	if (fread(fr, sizeof(*fr), 1, p->in) != 1)
+	if (!read_full(p->in, fr, sizeof(*fr)))
 		return dat_died(r, p);
-	if (fr->len >= sizeof(p->line) || fread(p->line, 1, fr->len, p->in) != fr->len)
+	if (fr->len >= sizeof(p->line) || !read_full(p->in, p->line, fr->len))
 		return dat_died(r, p);
 	p->line[fr->len] = '\0';
 	return 1;
@@ -387,6 +409,8 @@ static int dat_open(struct sl_trace_reader *r, const unsigned char *head, size_t
 		return -1;
 	}
 	p = calloc(1, sizeof(*p));
+	if (p)
+		p->in = -1;
 	if (!p || pipe(pfd)) {
 		snprintf(r->err, sizeof(r->err), "%s: %s", r->path,
 			 p ? strerror(errno) : "out of memory");
@@ -408,12 +432,7 @@ static int dat_open(struct sl_trace_reader *r, const unsigned char *head, size_t
 		close(pfd[0]);
 		return -1;
 	}
-	p->in = fdopen(pfd[0], "r");
-	if (!p->in) {
-		snprintf(r->err, sizeof(r->err), "%s: %s", r->path, strerror(errno));
-		close(pfd[0]);
-		return -1;
-	}
+	p->in = pfd[0];
 	if (dat_frame(r, p, &fr) < 0)
 		return -1;
 	if (fr.type == F_ERROR) {
