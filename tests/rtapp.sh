@@ -412,6 +412,16 @@ wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param wake_
 	2600 2000 2100 ""
 wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param wake_preempt_again=1000" \
 	1600 2530 2630 "R+ S R+ "
+# - wake_again_policy=1 (issue 28, step 33): the unlock's wake-up of the bounced sleeper is
+#   EEVDF's check's, whatever wake_preempt_again (1000) or wake_preempt_short (1000, the bounce
+#   asleep 0 ns being a short sleeper) say: the waker, picked again inside a protected slice,
+#   runs on (R+ S, rows as at wake_preempt=0). Without it, either rate lets the sleeper first.
+for r in wake_preempt_again wake_preempt_short; do
+	wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param $r=1000" \
+		1600 2530 2630 "R+ S R+ "
+	wpx "--param wake_preempt_all=1 --param wake_preempt_long_policy=1 --param $r=1000
+		--param wake_again_policy=1" 2600 2000 2100 "R+ S "
+done
 # - the same with wake_preempt_sleep=2ms (the broadcast a short sleeper's wake-up, rate 0) and
 #   wake_preempt_short_late=1000 from a waker's run of 500 us (step 23): the waker has run
 #   1000 us since its switch-in at 0.1 ms, so the late rate decides: the sleeper runs first

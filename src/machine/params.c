@@ -557,6 +557,12 @@ const struct sl_param_desc sl_param_table[] = {
 	 "mille against 797 recorded, CodecLooper1 -> CodecLooper2 77 against 135; "
 	 "tools/wake_first.py --pairs) where a pooled rate cannot (docs/validate.md, issue 28 step "
 	 "21)"},
+	{"wake_again_policy", P(wake_again_policy), 0, SL_PARAM_FLAG,
+	 "0: a hand-off's second half (a mutex's waiter woken by the release on the CPU it "
+	 "slept on) is decided by wake_preempt_again's rate, or by the short sleepers' rates. "
+	 "1: by the policy's own check, with wake_skip_delayed, as any long sleeper's under "
+	 "wake_preempt_long_policy (docs/validate.md, issue 28 step 33: the kernel's check is "
+	 "plain EEVDF, and the bounced waiter's waker is mostly ineligible)"},
 	{"wake_preempt_window", P(wake_preempt_window_ns), 1400000, SL_PARAM_NS,
 	 "with wake_preempt_all: the waker's run since its switch-in under which the rates "
 	 "decide (1.4 ms: 6.18's base slice on 2 CPUs, the bound of calibrate --recordings' "

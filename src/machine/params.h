@@ -142,6 +142,8 @@ struct sl_params {
 	u64 wake_skip_delayed;
 	/* 1: inside wake_preempt_all's window a long sleeper's wake-up is the policy's check's */
 	u64 wake_preempt_long_policy;
+	/* 1: a hand-off's second half is the policy's check's, never a rate's */
+	u64 wake_again_policy;
 	u64 newidle_ratio; /* each CPU's NI_RANDOM ratio (of 1024) at the start (0: 512, boot's) */
 	/* a newidle balance that runs: its time to the examination of the other CPU's queue, and
 	 * from a pull to the pulled task's switch-in (0: none, the balance at one instant) */

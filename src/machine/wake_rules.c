@@ -60,13 +60,16 @@ static u64 irq_wake_preempt_rate(const struct sl_sim *sim, const struct sl_wake 
  * wake_preempt_all: the rates decide alone (the policy's own check is left out) for a wake-up
  * by the running task of its CPU, of its class, inside its first wake_preempt_window; with
  * wake_preempt_long_policy, not for a wakee asleep wake_preempt_sleep or more (a hand-off's
- * second half aside, which wake_preempt_again rates): those go to the policy's check
+ * second half aside, which wake_preempt_again rates): those go to the policy's check. With
+ * wake_again_policy a hand-off's second half goes there too, whatever its sleep.
  */
 static bool wake_preempt_decides(const struct sl_sim *sim, const struct sl_wake *w)
 {
 	const struct sl_params *mp = sl_machine_of(sim)->p;
 	const struct sl_task *p = w->p, *waker = w->waker;
 
+	if (w->again && mp->wake_again_policy)
+		return false;
 	if (!mp->wake_preempt_all || !waker || w->rq->curr != waker || w->rq->need_resched ||
 	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first ||
 	    sim->now - sl_mtask(waker)->switched_in >= mp->wake_preempt_window_ns)
@@ -126,7 +129,8 @@ static u64 wake_preempt_by_util(const struct sl_sim *sim, const struct sl_task *
  * instead (the traces' short sleepers preempt far more often than those asleep 1 ms or more),
  * at wake_preempt_short_late once the waker has run wake_preempt_short_run since its switch-in
  * (the longer it ran, the more often its wakee goes first), and with wake_preempt_again a
- * mutex's waiter woken by the release on its own CPU (again).
+ * mutex's waiter woken by the release on its own CPU (again), unless wake_again_policy leaves
+ * that one to the policy's check alone.
  */
 static u64 wake_preempt_rate(const struct sl_sim *sim, const struct sl_wake *w)
 {
@@ -138,7 +142,8 @@ static u64 wake_preempt_rate(const struct sl_sim *sim, const struct sl_wake *w)
 	u64 by_util;
 
 	if (!waker || rq->curr != waker || rq->need_resched ||
-	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first)
+	    p->sched_class != waker->sched_class || !p->sched_class->wakee_first ||
+	    (w->again && mp->wake_again_policy))
 		return 0;
 	short_sleep = sim->now - sl_mtask(p)->slept_at < mp->wake_preempt_sleep_ns;
 	by_util = wake_preempt_by_util(sim, p, waker, short_sleep);
