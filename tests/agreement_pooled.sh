@@ -71,3 +71,11 @@ bad "is not a machine directory" "$T/set=$T/nothing"
 bad "is not a seed" -S '1 x' "$T/set=$M"
 bad "no reported file" -C template "$T/set=$M"
 bad "usage:"
+# -F: the file's figures pooled over the two sets, as the totals (one file): 12 of 20 against
+# 20 of 20, 40 points under; the table file written whole
+pooled -F "$T/perfile" -S '1 2' "$T/set=$M" "$T/set=$M" || fail "-F: $(cat "$T/err")"
+grep -q '^template  *12.00/20 (60.00%)  *20/20 (100.00%)  *-40.00$' "$T/perfile" ||
+	fail "-F: $(cat "$T/perfile")"
+rc=0
+pooled -F "$T/no/such/dir/perfile" -S 1 "$T/set=$M" || rc=$?
+[ "$rc" -eq 1 ] && grep -q 'cannot write' "$T/err" || fail "-F unwritable: exit $rc $(cat "$T/err")"

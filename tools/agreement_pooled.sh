@@ -17,19 +17,24 @@
 #   of the table, -A rt-app's failed recordings counted (validate_agreement.sh -A). Exit 2
 #   on bad input (an argument without '=', a set without r1, a machine
 #   that is not a directory, a half with no file), 1 when a run gives no total.
+#   -F FILE: also each file's figures pooled over the sets into FILE (a table: per file of
+#   the half, the model's agreeing figures, the mean over the seeds summed over the sets that
+#   have the file, and the floor's), for the issue's per-file table.
 set -eu
 SL=build/schedlab
 SEEDS=1
 CAL=
 JSON=0
 ALLREC=
+PERFILE=
 usage() {
-	echo "usage: $0 [-A] [-j] [-s schedlab] [-S 'seeds'] [-C 'calibration names'] SET=MACHINE_DIR..." >&2
+	echo "usage: $0 [-A] [-j] [-F file] [-s schedlab] [-S 'seeds'] [-C 'calibration names'] SET=MACHINE_DIR..." >&2
 	exit 2
 }
-while getopts Ajs:S:C: o; do
+while getopts AjF:s:S:C: o; do
 	case $o in
 	A) ALLREC=-A ;;
+	F) PERFILE=$OPTARG ;;
 	j) JSON=1 ;;
 	s) SL=$OPTARG ;;
 	S) SEEDS=$OPTARG ;;
@@ -114,10 +119,39 @@ for p in "$@"; do
 		flof=${ff#*/}
 		sum=$((sum + m))
 		n=$((n + 1))
+		# the files of the half: FILE MODEL MODEL_OF FLOOR FLOOR_OF, one line per seed
+		awk -v h="$half" '($2 == "rep" || $2 == "cal") && (h == "all" || substr(h, 1, 3) == $2) {
+			split($3, m, "/"); split($5, f, "/"); print $1, m[1], m[2], f[1], f[2] }' \
+			"$T/out" >>"$T/files"
 	done
 	echo "$set_dir $mach $sum $n $mof $fl $flof" >>"$T/rows"
 done
 [ -t 2 ] && printf '\r%*s\r' 60 '' >&2
+# -F: per file, the model's count summed over seeds and sets over the number of seeds (a
+# mean per seed, summed over the sets), the floor's (the same for every seed) likewise
+if [ -n "$PERFILE" ]; then
+	nseeds=$(echo $SEEDS | wc -w)
+	awk -v ns="$nseeds" -v half="$half" -v seeds="$SEEDS" '
+	function pct(a, b) { return b ? 100 * a / b : 0 }
+	!($1 in seen) { seen[$1] = 1; order[++n] = $1 }
+	{ m[$1] += $2; mof[$1] += $3; f[$1] += $4; fof[$1] += $5 }
+	END {
+		printf "%-18s %22s %22s %8s\n", "file", "model", "floor", "diff"
+		for (i = 1; i <= n; i++) {
+			k = order[i]
+			printf "%-18s %22s %22s %+7.2f\n", k,
+			       sprintf("%.2f/%d (%.2f%%)", m[k] / ns, mof[k] / ns, pct(m[k], mof[k])),
+			       sprintf("%d/%d (%.2f%%)", f[k] / ns, fof[k] / ns, pct(f[k], fof[k])),
+			       pct(m[k], mof[k]) - pct(f[k], fof[k])
+		}
+		printf "half: %s; model: the mean over seeds %s, summed over the sets\n", half, seeds
+	}' "$T/files" >"$T/perfile"
+	cp "$T/perfile" "$PERFILE" 2>/dev/null || {
+		echo "$0: -F: cannot write $PERFILE" >&2
+		rm -f "$PERFILE"
+		exit 1
+	}
+fi
 awk -v json="$JSON" -v half="$half" -v seeds="$SEEDS" '
 function pct(a, b) { return b ? 100 * a / b : 0 }
 {
