@@ -103,8 +103,6 @@ int sl_sweep_resume_read(const struct sl_sweep *sw, FILE *f, bool *done, u64 *nd
 			 char *err, size_t errlen);
 /* Opens --out for appending, writing the header if it is new; -1 (said on stderr) on failure. */
 int sl_sweep_open_out(const struct sl_sweep *sw);
-/* write(2) until done (EINTR retried); -1 on error. */
-int sl_write_all(int fd, const void *p, size_t n);
 /*
  * getline(3) that stops at SL_SWEEP_LINE_MAX bytes: -2 for a longer line (refused as soon as it
  * is longer, so a hostile file cannot make it read or allocate without bound), -3 for a line

@@ -11,6 +11,7 @@
  */
 #include "experiment/sweep.h"
 #include "core/escape.h"
+#include "core/fdio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,23 +42,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int read_all(int fd, void *p, size_t n)
-{
-	char *c = p;
-
-	while (n) {
-		ssize_t r = read(fd, c, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		c += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 struct msg {
 	u64 idx;
 	s64 len; /* < 0: an error message of -len bytes follows */
@@ -74,7 +58,7 @@ static void worker(const struct sl_sweep *sw, int in, int out)
 	signal(SIGPIPE, SIG_DFL);
 	if (!row)
 		_exit(3);
-	while (read_all(in, &idx, sizeof(idx)) == 0) {
+	while (sl_read_all(in, &idx, sizeof(idx)) == 0) {
 		int n = sl_sweep_run_one(sw, idx, row, ROW_MAX, err, sizeof(err));
 		struct msg m = {idx, n};
 		const char *body = row;
@@ -329,7 +313,7 @@ static int read_result(struct local *l, struct wk *x)
 	struct msg m;
 	u64 pos = x->running[0];
 
-	if (!x->inflight || read_all(x->res, &m, sizeof(m)) || m.idx != l->todo[pos] ||
+	if (!x->inflight || sl_read_all(x->res, &m, sizeof(m)) || m.idx != l->todo[pos] ||
 	    m.len >= ROW_MAX || m.len <= -ROW_MAX) {
 		fprintf(stderr, "schedlab: sweep: worker %d died running run #%llu\n", (int)x->pid,
 			(unsigned long long)l->todo[pos]);
@@ -338,7 +322,7 @@ static int read_result(struct local *l, struct wk *x)
 	}
 	size_t n = (size_t)(m.len < 0 ? -m.len : m.len);
 
-	if (read_all(x->res, l->row, n)) {
+	if (sl_read_all(x->res, l->row, n)) {
 		l->failed = 1;
 		return -1;
 	}

@@ -7,6 +7,7 @@
  * line, since silently skipping it would lose or duplicate a result.
  */
 #include "experiment/sweep.h"
+#include "core/fdio.h"
 #include "core/parse.h"
 
 #include <errno.h>
@@ -16,23 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int sl_write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 ssize_t sl_sweep_getline(char **line, size_t *cap, FILE *f)
 {

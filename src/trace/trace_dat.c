@@ -13,6 +13,7 @@
  * the probe still recognises the file and open refuses it, naming the library.
  */
 #include "trace/ftrace_text.h"
+#include "core/fdio.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -362,33 +363,15 @@ static int dat_died(struct sl_trace_reader *r, struct dat_priv *p)
 }
 
 /*
- * n bytes from the pipe; false at its end or on an error. A signal the program catches without
- * SA_RESTART (libFuzzer's timeout alarm, a caller's handler) interrupts the read: it is
- * retried, or the reader would call a child that is still writing dead, then wait for it.
+ * The next frame; its text (len bytes) in p->line. 1, or -1 (r->err set). A read interrupted
+ * by a signal is carried on (sl_read_all): taken for the pipe's end, it would call a child that
+ * is still writing dead, then wait for it.
  */
-static bool read_full(int fd, void *buf, size_t n)
-{
-	char *b = buf;
-
-	while (n) {
-		ssize_t k = read(fd, b, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		b += k;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
-/* The next frame; its text (len bytes) in p->line. 1, or -1 (r->err set). */
 static int dat_frame(struct sl_trace_reader *r, struct dat_priv *p, struct frame *fr)
 {
-	if (!read_full(p->in, fr, sizeof(*fr)))
+	if (sl_read_all(p->in, fr, sizeof(*fr)))
 		return dat_died(r, p);
-	if (fr->len >= sizeof(p->line) || !read_full(p->in, p->line, fr->len))
+	if (fr->len >= sizeof(p->line) || sl_read_all(p->in, p->line, fr->len))
 		return dat_died(r, p);
 	p->line[fr->len] = '\0';
 	return 1;
