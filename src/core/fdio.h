@@ -1,9 +1,8 @@
 /*
- * Whole reads and writes on a file descriptor (a pipe between processes: the sweep's workers,
- * the trace.dat reader's libtracecmd child). A pipe returns short counts, and a signal the
- * program catches without SA_RESTART (libFuzzer's timeout alarm, a caller's handler)
- * interrupts a blocked call with EINTR: both are carried on, so that only the pipe's end or a
- * real error stops a transfer.
+ * Whole reads and writes on a file descriptor: the pipes between a sweep and its workers, the
+ * --out file. A pipe returns short counts, and a signal the program catches without SA_RESTART
+ * interrupts a blocked call with EINTR: both are carried on, so that only the end of the input
+ * or a real error stops a transfer.
  */
 #ifndef SCHEDLAB_FDIO_H
 #define SCHEDLAB_FDIO_H

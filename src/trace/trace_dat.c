@@ -13,7 +13,6 @@
  * the probe still recognises the file and open refuses it, naming the library.
  */
 #include "trace/ftrace_text.h"
-#include "core/fdio.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -90,6 +89,9 @@ struct dat_priv {
 	int in; /* the pipe from the child (-1: closed) */
 	bool ended;
 	char line[SL_TRACE_MAX_LINE];
+	/* what was read from the pipe and not yet taken: buf[bpos..blen) */
+	size_t bpos, blen;
+	unsigned char buf[65536];
 };
 
 /*
@@ -363,15 +365,43 @@ static int dat_died(struct sl_trace_reader *r, struct dat_priv *p)
 }
 
 /*
- * The next frame; its text (len bytes) in p->line. 1, or -1 (r->err set). A read interrupted
- * by a signal is carried on (sl_read_all): taken for the pipe's end, it would call a child that
- * is still writing dead, then wait for it.
+ * n bytes from the pipe, through a buffer (a read per 64 KiB, not two per event); false at its
+ * end or on an error. A read interrupted by a signal the program catches without SA_RESTART
+ * (libFuzzer's timeout alarm, a caller's handler) is made again: taken for the pipe's end, it
+ * would call a child that is still writing dead, then wait for it.
  */
+static bool pipe_take(struct dat_priv *p, void *dst, size_t n)
+{
+	unsigned char *d = dst;
+
+	while (n) {
+		size_t k;
+
+		if (p->bpos == p->blen) {
+			ssize_t got = read(p->in, p->buf, sizeof(p->buf));
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				return false;
+			p->bpos = 0;
+			p->blen = (size_t)got;
+		}
+		k = p->blen - p->bpos < n ? p->blen - p->bpos : n;
+		memcpy(d, p->buf + p->bpos, k);
+		p->bpos += k;
+		d += k;
+		n -= k;
+	}
+	return true;
+}
+
+/* The next frame; its text (len bytes) in p->line. 1, or -1 (r->err set). */
 static int dat_frame(struct sl_trace_reader *r, struct dat_priv *p, struct frame *fr)
 {
-	if (sl_read_all(p->in, fr, sizeof(*fr)))
+	if (!pipe_take(p, fr, sizeof(*fr)))
 		return dat_died(r, p);
-	if (fr->len >= sizeof(p->line) || sl_read_all(p->in, p->line, fr->len))
+	if (fr->len >= sizeof(p->line) || !pipe_take(p, p->line, fr->len))
 		return dat_died(r, p);
 	p->line[fr->len] = '\0';
 	return 1;
