@@ -20,7 +20,7 @@ for f in "$@"; do
 done
 awk '
 function bad(msg) { printf "%s: %s\n", FILENAME ":" FNR, msg > "/dev/stderr"; err = 1; exit 2 }
-FNR == 1 { nf++; name[nf] = FILENAME; rows = 0 }
+FNR == 1 { nf++; name[nf] = FILENAME }
 $1 == "seed" || $1 == "mean" || /^without/ { next }
 {
 	if ($1 !~ /^[0-9]+$/ || NF < 4 || $4 !~ /^[-+]?[0-9]+$/)
